@@ -1,0 +1,10 @@
+export default function Home() {
+  return (
+    <main className="mx-auto max-w-2xl p-6">
+      <h1 className="text-2xl font-semibold">Crypto payment gateway</h1>
+      <p className="mt-4">
+        The merchant API answers at <code>/api-gateway/*</code>. See the README for signing requests and the operations.
+      </p>
+    </main>
+  );
+}

@@ -1,0 +1,35 @@
+import 'server-only';
+import { z } from 'zod';
+import type { Database } from '../db';
+import { createMerchant, findMerchantByName, issueApiKey, listMerchants, revokeApiKey } from '../merchants';
+
+/**
+ * Operator commands behind the CLIs (`npm run keys -- ...`). They run either in the CLI's own
+ * process (PostgreSQL, or the embedded database while no server holds it) or inside the server
+ * through its control endpoint, so the embedded database is only ever opened by one process.
+ */
+export const adminCommand = z.discriminatedUnion('command', [
+  z.object({ command: z.literal('keys.create'), name: z.string().min(1).max(200), mode: z.enum(['test', 'live']) }),
+  z.object({ command: z.literal('keys.list') }),
+  z.object({ command: z.literal('keys.revoke'), publicKey: z.string().min(1) }),
+]);
+export type AdminCommand = z.infer<typeof adminCommand>;
+
+export async function runAdminCommand(db: Database, command: AdminCommand): Promise<unknown> {
+  switch (command.command) {
+    case 'keys.create': {
+      // A second key for an existing merchant name goes to that merchant (e.g. its live key).
+      const existing = await findMerchantByName(db, command.name);
+      if (existing) {
+        const keys = await issueApiKey(db, existing.id, command.mode);
+        return { merchantId: existing.id, name: existing.name, ...keys };
+      }
+      const { merchant, keys } = await createMerchant(db, command.name, command.mode);
+      return { merchantId: merchant.id, name: merchant.name, ...keys };
+    }
+    case 'keys.list':
+      return listMerchants(db);
+    case 'keys.revoke':
+      return { revoked: await revokeApiKey(db, command.publicKey) };
+  }
+}

@@ -1,0 +1,48 @@
+/**
+ * The merchant API's errors: one name, one numeric code and one HTTP status each. Client-safe:
+ * the typed client and the docs use this table too.
+ */
+export const API_ERRORS = {
+  INVALID_JSON: { code: 1001, status: 400, message: 'The request body is not valid JSON.' },
+  VALIDATION_ERROR: { code: 1002, status: 400, message: 'Some fields are invalid.' },
+  BODY_TOO_LARGE: { code: 1003, status: 413, message: 'The request body is larger than 64 KiB.' },
+  MISSING_CREDENTIALS: { code: 2001, status: 401, message: 'The x-api-public-key and x-api-signature headers are required.' },
+  UNKNOWN_PUBLIC_KEY: { code: 2002, status: 401, message: 'The public key is unknown or revoked.' },
+  INVALID_SIGNATURE: { code: 2003, status: 401, message: 'The signature does not match the request body.' },
+  NONCE_REUSED: { code: 2004, status: 409, message: 'This nonce was already used with this key.' },
+  NOT_FOUND: { code: 3001, status: 404, message: 'Not found.' },
+  ORDER_CONFLICT: { code: 3002, status: 409, message: 'An order with this identifier already exists with other values.' },
+  PERSONAL_ADDRESS_BUSY: { code: 3003, status: 409, message: 'This user already has a pending order for this currency.' },
+  UNSUPPORTED_CURRENCY: { code: 4001, status: 422, message: 'This currency and network are not available.' },
+  OVERLOADED: { code: 5003, status: 503, message: 'The gateway is busy; retry shortly.' },
+  INTERNAL_ERROR: { code: 5000, status: 500, message: 'Internal error.' },
+} as const;
+
+export type ApiErrorName = keyof typeof API_ERRORS;
+
+export interface ErrorDetail {
+  path: string;
+  message: string;
+}
+
+export interface ErrorBody {
+  success: false;
+  error: { code: number; name: ApiErrorName; message: string; details: ErrorDetail[] };
+  requestId: string;
+}
+
+/** Thrown by domain code to answer a documented error. */
+export class ApiError extends Error {
+  constructor(
+    readonly errorName: ApiErrorName,
+    message: string = API_ERRORS[errorName].message,
+    readonly details: ErrorDetail[] = [],
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+
+  get status(): number {
+    return API_ERRORS[this.errorName].status;
+  }
+}

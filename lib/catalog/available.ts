@@ -1,0 +1,25 @@
+import 'server-only';
+import { enabledNetworks, type Mode } from './enabled';
+import { currencyPairs } from './index';
+
+/**
+ * available-currencies: what a key of `mode` can create orders in, grouped by currency, each
+ * with the networks it can be paid on (the demo store builds its coin picker from this).
+ */
+export function availableCurrencies(mode: Mode) {
+  const byTicker = new Map<string, { currency: string; name: string; networks: unknown[] }>();
+  for (const { currency, network } of currencyPairs(enabledNetworks(mode))) {
+    const entry = byTicker.get(currency.ticker) ?? { currency: currency.ticker, name: currency.name, networks: [] };
+    byTicker.set(currency.ticker, entry);
+    entry.networks.push({
+      network: network.name,
+      name: network.displayName,
+      decimals: currency.decimals,
+      contract: currency.contract ?? null,
+      confirmations: network.confirmations,
+      tagRequired: network.usesTags,
+      defaultLifetime: network.defaultLifetime,
+    });
+  }
+  return [...byTicker.values()];
+}

@@ -1,0 +1,120 @@
+/**
+ * The catalog of networks and currencies the gateway knows. Pure data, safe for the browser.
+ *
+ * Network names are the lower-case names merchants send in `network`; tickers are answered
+ * upper-case. `decimals` fixes the base unit: amounts are integers of 10^-decimals.
+ */
+
+export type ChainFamily = 'utxo' | 'evm' | 'tron' | 'xrpl';
+
+export interface Currency {
+  /** Upper-case ticker, e.g. "USDT". */
+  ticker: string;
+  name: string;
+  decimals: number;
+  /** Token contract for tokens; undefined for the network's native coin. */
+  contract?: string;
+}
+
+export interface Network {
+  name: string;
+  displayName: string;
+  family: ChainFamily;
+  /** Default order lifetime in seconds (SPEC "make-order"). */
+  defaultLifetime: number;
+  /** Confirmations a payment needs before it counts. */
+  confirmations: number;
+  /** True when deposits are told apart by a destination tag on one shared address. */
+  usesTags: boolean;
+  /** EIP-155 chain id for EVM networks. */
+  chainId?: number;
+  currencies: Currency[];
+}
+
+const usdt = (contract: string, decimals = 6): Currency => ({ ticker: 'USDT', name: 'Tether USD', decimals, contract });
+const usdc = (contract: string, decimals = 6): Currency => ({ ticker: 'USDC', name: 'USD Coin', decimals, contract });
+
+export const NETWORKS: readonly Network[] = [
+  {
+    name: 'bitcoin', displayName: 'Bitcoin', family: 'utxo', defaultLifetime: 7200, confirmations: 2, usesTags: false,
+    currencies: [{ ticker: 'BTC', name: 'Bitcoin', decimals: 8 }],
+  },
+  {
+    name: 'litecoin', displayName: 'Litecoin', family: 'utxo', defaultLifetime: 3600, confirmations: 6, usesTags: false,
+    currencies: [{ ticker: 'LTC', name: 'Litecoin', decimals: 8 }],
+  },
+  {
+    name: 'bitcoincash', displayName: 'Bitcoin Cash', family: 'utxo', defaultLifetime: 7200, confirmations: 6, usesTags: false,
+    currencies: [{ ticker: 'BCH', name: 'Bitcoin Cash', decimals: 8 }],
+  },
+  {
+    name: 'dogecoin', displayName: 'Dogecoin', family: 'utxo', defaultLifetime: 1800, confirmations: 12, usesTags: false,
+    currencies: [{ ticker: 'DOGE', name: 'Dogecoin', decimals: 8 }],
+  },
+  {
+    name: 'ethereum', displayName: 'Ethereum', family: 'evm', chainId: 1, defaultLifetime: 1800, confirmations: 12, usesTags: false,
+    currencies: [
+      { ticker: 'ETH', name: 'Ether', decimals: 18 },
+      usdt('0xdAC17F958D2ee523a2206206994597C13D831ec7'),
+      usdc('0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48'),
+    ],
+  },
+  {
+    name: 'bsc', displayName: 'BNB Smart Chain', family: 'evm', chainId: 56, defaultLifetime: 1800, confirmations: 15, usesTags: false,
+    currencies: [
+      { ticker: 'BNB', name: 'BNB', decimals: 18 },
+      usdt('0x55d398326f99059fF775485246999027B3197955', 18),
+      usdc('0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d', 18),
+    ],
+  },
+  {
+    name: 'polygon', displayName: 'Polygon', family: 'evm', chainId: 137, defaultLifetime: 1800, confirmations: 64, usesTags: false,
+    currencies: [
+      { ticker: 'POL', name: 'Polygon Ecosystem Token', decimals: 18 },
+      usdt('0xc2132D05D31c914a87C6611C10748AEb04B58e8F'),
+      usdc('0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359'),
+    ],
+  },
+  {
+    name: 'arbitrum', displayName: 'Arbitrum One', family: 'evm', chainId: 42161, defaultLifetime: 1800, confirmations: 20, usesTags: false,
+    currencies: [
+      { ticker: 'ETH', name: 'Ether', decimals: 18 },
+      usdt('0xFd086bC7CD5C481DCC9C85ebE478A1C0b69FCbb9'),
+      usdc('0xaf88d065e77c8cC2239327C5EDb3A432268e5831'),
+    ],
+  },
+  {
+    name: 'base', displayName: 'Base', family: 'evm', chainId: 8453, defaultLifetime: 1800, confirmations: 20, usesTags: false,
+    currencies: [
+      { ticker: 'ETH', name: 'Ether', decimals: 18 },
+      usdc('0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913'),
+    ],
+  },
+  {
+    name: 'tron', displayName: 'Tron', family: 'tron', defaultLifetime: 1800, confirmations: 19, usesTags: false,
+    currencies: [
+      { ticker: 'TRX', name: 'Tronix', decimals: 6 },
+      usdt('TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t'),
+    ],
+  },
+  {
+    name: 'ripple', displayName: 'XRP Ledger', family: 'xrpl', defaultLifetime: 1800, confirmations: 1, usesTags: true,
+    currencies: [{ ticker: 'XRP', name: 'XRP', decimals: 6 }],
+  },
+];
+
+const byName = new Map(NETWORKS.map((n) => [n.name, n]));
+
+export function findNetwork(name: string): Network | undefined {
+  return byName.get(name.toLowerCase());
+}
+
+export function findCurrency(network: Network, ticker: string): Currency | undefined {
+  const upper = ticker.toUpperCase();
+  return network.currencies.find((c) => c.ticker === upper);
+}
+
+/** Every (currency, network) pair, in catalog order. */
+export function currencyPairs(networks: readonly Network[] = NETWORKS): { currency: Currency; network: Network }[] {
+  return networks.flatMap((network) => network.currencies.map((currency) => ({ currency, network })));
+}

@@ -1,0 +1,182 @@
+import 'server-only';
+/**
+ * Deposit addresses: child `index` of a merchant's extended public key, in each network's real
+ * mainnet format. Only public keys are handled here; an extended *private* key is refused.
+ *
+ * Accepted extended-key serializations (SLIP-132 version bytes; only the key bytes are used, the
+ * address format always comes from the network):
+ *   xpub (0x0488B21E), zpub (0x04B24746), Ltub (0x019DA462), dgub (0x02FACAFD).
+ * Refused: ypub/Mtub (they belong to wrapped-segwit BIP49 wallets, which would never see the native
+ * segwit addresses derived here), testnet keys (tpub/upub/vpub...) and every private key.
+ */
+import { sha256 } from '@noble/hashes/sha2.js';
+import { HDKey } from '@scure/bip32';
+import { createBase58check } from '@scure/base';
+import type { Network } from '../catalog';
+import { evmAddress, isValidEvmAddress } from './evm/address';
+import { testSeed } from './sandbox/test-seed';
+import { isValidTronAddress, tronAddress } from './tron/address';
+import { isUtxoCoin, isValidUtxoAddress, utxoAddress } from './utxo/address';
+import { isValidXrplAddress, xrplAddress } from './xrpl/address';
+
+interface Codec {
+  /** BIP44 path of the external chain node, m/purpose'/coin_type'/0'/0. */
+  chainPath: string;
+  encode(publicKey: Uint8Array): string;
+  isValid(address: string): boolean;
+}
+
+const chainPath = (purpose: number, coinType: number) => `m/${purpose}'/${coinType}'/0'/0`;
+
+const EVM: Codec = { chainPath: chainPath(44, 60), encode: evmAddress, isValid: isValidEvmAddress };
+const TRON: Codec = { chainPath: chainPath(44, 195), encode: tronAddress, isValid: isValidTronAddress };
+const XRPL: Codec = { chainPath: chainPath(44, 144), encode: xrplAddress, isValid: isValidXrplAddress };
+
+// Native segwit (BIP84) where the chain has it; BIP44 P2PKH on the two that do not.
+const UTXO_PATHS = {
+  bitcoin: chainPath(84, 0),
+  litecoin: chainPath(84, 2),
+  dogecoin: chainPath(44, 3),
+  bitcoincash: chainPath(44, 145),
+} as const;
+
+const UTXO: Record<keyof typeof UTXO_PATHS, Codec> = {
+  bitcoin: utxoCodec('bitcoin'),
+  litecoin: utxoCodec('litecoin'),
+  dogecoin: utxoCodec('dogecoin'),
+  bitcoincash: utxoCodec('bitcoincash'),
+};
+
+function utxoCodec(coin: keyof typeof UTXO_PATHS): Codec {
+  return {
+    chainPath: UTXO_PATHS[coin],
+    encode: (publicKey) => utxoAddress(coin, publicKey),
+    isValid: (address) => isValidUtxoAddress(coin, address),
+  };
+}
+
+/** Throws for a network this module has no address format for: a catalog/code mismatch, a bug. */
+function codecOf(network: Network): Codec {
+  switch (network.family) {
+    case 'evm':
+      return EVM;
+    case 'tron':
+      return TRON;
+    case 'xrpl':
+      return XRPL;
+    case 'utxo':
+      if (isUtxoCoin(network.name)) return UTXO[network.name];
+  }
+  throw new Error(`No address derivation for network "${network.name}" (${network.family})`);
+}
+
+// --- Extended public keys --------------------------------------------------------------------
+
+const ACCEPTED_PUBLIC_VERSIONS = new Map<number, string>([
+  [0x0488b21e, 'xpub'],
+  [0x04b24746, 'zpub'],
+  [0x019da462, 'Ltub'],
+  [0x02facafd, 'dgub'],
+]);
+const WRAPPED_SEGWIT_VERSIONS = new Set([0x049d7cb2 /* ypub */, 0x01b26ef6 /* Mtub */]);
+const HARDENED = 0x80000000;
+const base58check = createBase58check(sha256);
+
+/**
+ * Parses an external chain node (…/0) and checks it looks like one: a non-hardened child 0 below
+ * the root. The common mistake, passing the account key (…/0', hardened) itself, is refused, as
+ * its children would be addresses no wallet watches. Depth is not pinned to 4 so that keys of
+ * non-BIP44 layouts (Electrum's m/0'/0, say) still work.
+ */
+function parseChainXpub(xpub: string): HDKey {
+  if (typeof xpub !== 'string') throw new TypeError('Extended public key must be a string');
+  let raw: Uint8Array;
+  try {
+    raw = base58check.decode(xpub);
+  } catch {
+    throw new Error('Extended public key is not valid base58check (typo or truncated?)');
+  }
+  if (raw.length !== 78) throw new Error('Extended public key has the wrong length');
+  const version = new DataView(raw.buffer, raw.byteOffset, raw.byteLength).getUint32(0, false);
+  if (raw[45] === 0) throw new Error('Refusing an extended PRIVATE key: give the public key (xpub)');
+  if (WRAPPED_SEGWIT_VERSIONS.has(version)) {
+    throw new Error('ypub/Mtub keys are for wrapped-segwit (BIP49) wallets; give the xpub or zpub instead');
+  }
+  if (!ACCEPTED_PUBLIC_VERSIONS.has(version)) {
+    throw new Error(`Unsupported extended key version 0x${version.toString(16).padStart(8, '0')}; expected xpub, zpub, Ltub or dgub (mainnet)`);
+  }
+  // `private` is required by the API but unused: the key bytes were checked to be public above.
+  const node = HDKey.fromExtendedKey(xpub, { public: version, private: 0x0488ade4 });
+  if (node.depth === 0 || node.index !== 0) {
+    const at = node.index >= HARDENED ? `${node.index - HARDENED}'` : String(node.index);
+    throw new Error(`Expected the external chain key (…/0), got a key at depth ${node.depth}, index ${at}`);
+  }
+  return node;
+}
+
+// Parsing costs a base58 decode and a point decompression; orders reuse a handful of keys, so the
+// parsed nodes are kept. Bounded so a stream of distinct keys cannot grow memory without limit.
+const PARSED_LIMIT = 256;
+const parsed = new Map<string, HDKey>();
+
+function chainNode(xpub: string): HDKey {
+  let node = parsed.get(xpub);
+  if (!node) {
+    node = parseChainXpub(xpub);
+    if (parsed.size >= PARSED_LIMIT) parsed.delete(parsed.keys().next().value as string);
+    parsed.set(xpub, node);
+  }
+  return node;
+}
+
+// --- Public API ------------------------------------------------------------------------------
+
+/**
+ * The deposit address at child `index` (non-hardened) of the account extended public key
+ * `accountXpub` (base58 xpub — or zpub/Ltub/dgub — of the external chain node, i.e. already at
+ * m/purpose'/coin'/0'/0), in the network's real mainnet address format.
+ * Throws on an unusable key (see parseChainXpub) or an index outside 0..2^31-1. BIP32 says to skip
+ * an index whose child is invalid (odds about 2^-127); the throw from @scure/bip32 is passed on.
+ */
+export function deriveAddress(network: Network, accountXpub: string, index: number): string {
+  const codec = codecOf(network);
+  if (!Number.isSafeInteger(index) || index < 0 || index >= HARDENED) {
+    throw new RangeError(`Address index must be an integer in 0..${HARDENED - 1}, got ${index}`);
+  }
+  const child = chainNode(accountXpub).deriveChild(index);
+  return codec.encode(child.publicKey as Uint8Array);
+}
+
+let testMaster: HDKey | undefined;
+const testXpubs = new Map<string, string>();
+
+/**
+ * The extended public key of the external chain (m/purpose'/coin_type'/0'/0) derived from the
+ * fixed public TEST seed, for test mode. Deterministic, cached. Always serialized as a plain
+ * `xpub` (0x0488B21E) whatever the network, so it reads back with default versions.
+ */
+export function testAccountXpub(network: Network): string {
+  const path = codecOf(network).chainPath;
+  let xpub = testXpubs.get(path);
+  if (xpub === undefined) {
+    testMaster ??= HDKey.fromMasterSeed(testSeed());
+    xpub = testMaster.derive(path).publicExtendedKey;
+    testXpubs.set(path, xpub);
+  }
+  return xpub;
+}
+
+/**
+ * For tag networks (ripple): the single receiving address of test mode (derived from the test
+ * seed at m/44'/144'/0'/0/0). Throws for a network that does not use tags.
+ */
+export function testTagAccountAddress(network: Network): string {
+  if (!network.usesTags) throw new Error(`Network "${network.name}" does not use destination tags`);
+  return deriveAddress(network, testAccountXpub(network), 0);
+}
+
+/** True when `address` is syntactically valid for the network (checksums verified). */
+export function isValidAddress(network: Network, address: string): boolean {
+  const codec = codecOf(network);
+  return typeof address === 'string' && codec.isValid(address);
+}

@@ -1,0 +1,14 @@
+import 'server-only';
+import { parseConfig, type Config } from './schema';
+
+export type { Config } from './schema';
+
+const cache = Symbol.for('gateway.config');
+type Holder = { [cache]?: Config };
+
+/** The gateway's configuration, parsed from the environment once per process. */
+export function config(): Config {
+  const holder = globalThis as Holder;
+  holder[cache] ??= parseConfig(process.env);
+  return holder[cache];
+}

@@ -1,0 +1,56 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const port = z.coerce.number().int().min(1).max(65535);
+const positiveInt = z.coerce.number().int().positive();
+
+const envSchema = z
+  .object({
+    PORT: port.default(3000),
+    HOST: z.string().min(1).default('127.0.0.1'),
+    PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+    DATA_DIR: z.string().min(1).default('./data'),
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+      .optional(),
+    APP_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+    DB_POOL_SIZE: positiveInt.max(200).default(10),
+    NONCE_WINDOW_DAYS: positiveInt.max(3650).default(7),
+    API_MAX_IN_FLIGHT: positiveInt.default(512),
+    LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+    KEY_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).default(30),
+    DEMO_STORE: z.enum(['true', 'false']).default('true'),
+  })
+  .transform((env) => ({
+    port: env.PORT,
+    host: env.HOST,
+    publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
+    dataDir: path.resolve(env.DATA_DIR),
+    databaseUrl: env.DATABASE_URL,
+    appSecret: env.APP_SECRET,
+    dbPoolSize: env.DB_POOL_SIZE,
+    nonceWindowDays: env.NONCE_WINDOW_DAYS,
+    apiMaxInFlight: env.API_MAX_IN_FLIGHT,
+    logLevel: env.LOG_LEVEL,
+    keyCacheTtlMs: env.KEY_CACHE_TTL_SECONDS * 1000,
+    demoStore: env.DEMO_STORE === 'true',
+  }));
+
+export type Config = z.output<typeof envSchema>;
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Parses the environment; a bad value stops start-up with a message naming the variable. */
+export function parseConfig(env: Record<string, string | undefined>): Config {
+  // An empty variable means "not set" (docker-compose and .env files write them that way).
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const result = envSchema.safeParse(cleaned);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return result.data;
+}

@@ -1,0 +1,114 @@
+import 'server-only';
+import fs from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import pg from 'pg';
+
+/** Something SQL can be sent to: the database itself or an open transaction. */
+export interface Queryable {
+  /**
+   * Runs one parameterised statement and answers its rows. `name` makes node-postgres keep the
+   * statement prepared on each connection (hot paths); PGlite ignores it.
+   */
+  query<R = Record<string, unknown>>(text: string, params?: readonly unknown[], name?: string): Promise<R[]>;
+}
+
+export interface Database extends Queryable {
+  readonly kind: 'pglite' | 'postgres';
+  /** Runs `work` in one transaction: committed if it resolves, rolled back if it throws. */
+  transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** Applies the committed migrations that have not run yet. */
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Raised when the database cannot take more work right now (pool exhausted); answered 503. */
+export class DatabaseBusyError extends Error {
+  override name = 'DatabaseBusyError';
+}
+
+export const MIGRATIONS_FOLDER = path.join(process.cwd(), 'lib', 'db', 'migrations');
+
+export interface DatabaseOptions {
+  /** postgres:// URL; when absent the embedded PGlite database in `dataDir` is used. */
+  url?: string;
+  dataDir?: string;
+  poolSize?: number;
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  if (options.url) return openPostgres(options.url, options.poolSize ?? 10);
+  if (!options.dataDir) throw new Error('openDatabase needs a url or a dataDir');
+  return openPglite(options.dataDir);
+}
+
+async function openPglite(dataDir: string): Promise<Database> {
+  const dir = dataDir === 'memory://' ? dataDir : path.join(dataDir, 'pglite');
+  if (dir !== 'memory://') fs.mkdirSync(dir, { recursive: true });
+  const client = await PGlite.create(dir);
+  const run = async <R>(q: Pick<PGlite, 'query'>, text: string, params?: readonly unknown[]) =>
+    (await q.query<R>(text, params as unknown[] | undefined)).rows;
+  return {
+    kind: 'pglite',
+    query: (text, params) => run(client, text, params),
+    transaction: (work) => client.transaction((tx) => work({ query: (text, params) => run(tx, text, params) })),
+    migrate: () => migratePglite(drizzlePglite(client), { migrationsFolder: MIGRATIONS_FOLDER }),
+    close: () => client.close(),
+  };
+}
+
+async function openPostgres(url: string, poolSize: number): Promise<Database> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    // A request that cannot get a connection soon is answered 503 rather than queued forever.
+    connectionTimeoutMillis: 3000,
+    idleTimeoutMillis: 30_000,
+  });
+  pool.on('error', () => {
+    // An idle client lost its connection; the pool replaces it. Nothing to do, but not fatal.
+  });
+  const connect = async () => {
+    try {
+      return await pool.connect();
+    } catch (error) {
+      if (error instanceof Error && /timeout/i.test(error.message)) throw new DatabaseBusyError('database pool exhausted');
+      throw error;
+    }
+  };
+  const run = async <R>(client: pg.PoolClient, text: string, params?: readonly unknown[], name?: string) => {
+    const result = await client.query(name ? { name, text, values: params as unknown[] } : { text, values: params as unknown[] });
+    return result.rows as R[];
+  };
+  return {
+    kind: 'postgres',
+    async query(text, params, name) {
+      const client = await connect();
+      try {
+        return await run(client, text, params, name);
+      } finally {
+        client.release();
+      }
+    },
+    async transaction(work) {
+      const client = await connect();
+      try {
+        await client.query('BEGIN');
+        const result = await work({ query: (text, params, name) => run(client, text, params, name) });
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    migrate: () => migratePg(drizzlePg(pool), { migrationsFolder: MIGRATIONS_FOLDER }),
+    close: () => pool.end(),
+  };
+}

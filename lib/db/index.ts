@@ -1,0 +1,34 @@
+import 'server-only';
+import { config } from '../config';
+import { openDatabase, type Database } from './client';
+import { acquireDataDir, type DataDirOwner } from './lock';
+
+export type { Database, Queryable } from './client';
+export { DatabaseBusyError } from './client';
+
+const slot = Symbol.for('gateway.database');
+type Holder = { [slot]?: Promise<Database> };
+
+/**
+ * The process's database, opened and migrated on first use. Next.js may load this module more
+ * than once (instrumentation and route bundles), so the handle lives on globalThis.
+ */
+export function getDatabase(owner: Omit<DataDirOwner, 'pid'> = {}): Promise<Database> {
+  const holder = globalThis as Holder;
+  holder[slot] ??= (async () => {
+    const cfg = config();
+    if (!cfg.databaseUrl) acquireDataDir(cfg.dataDir, owner);
+    const db = await openDatabase({ url: cfg.databaseUrl, dataDir: cfg.dataDir, poolSize: cfg.dbPoolSize });
+    await db.migrate();
+    return db;
+  })();
+  holder[slot].catch(() => {
+    delete holder[slot];
+  });
+  return holder[slot];
+}
+
+/** Uses `db` as the process's database (tests and CLIs that open their own). */
+export function setDatabase(db: Database): void {
+  (globalThis as Holder)[slot] = Promise.resolve(db);
+}

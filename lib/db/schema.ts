@@ -1,0 +1,236 @@
+/**
+ * The database schema (PostgreSQL; the same migrations run on PGlite and on node-postgres).
+ * Money columns are NUMERIC(78,0) holding base units; timestamps are timestamptz.
+ */
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  check,
+  index,
+  integer,
+  numeric,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { ORDER_STATUS_VALUES } from '../orders/status';
+
+const money = (name: string) => numeric(name, { precision: 78, scale: 0 });
+const createdAt = () => timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow();
+
+export const merchants = pgTable('merchants', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  name: text('name').notNull(),
+  /** The operator's processing fee in percent, booked on the advance balance. */
+  feePercent: numeric('fee_percent', { precision: 9, scale: 6 }).notNull().default('0'),
+  createdAt: createdAt(),
+});
+
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    merchantId: uuid('merchant_id').notNull().references(() => merchants.id),
+    mode: text('mode', { enum: ['test', 'live'] }).notNull(),
+    publicKey: text('public_key').notNull().unique(),
+    /** The private key, AES-256-GCM encrypted with a key derived from APP_SECRET. */
+    secretCiphertext: text('secret_ciphertext').notNull(),
+    createdAt: createdAt(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true, precision: 3 }),
+  },
+  (t) => [check('api_keys_mode', sql`${t.mode} in ('test', 'live')`)],
+);
+
+/** Nonces already used, per key; a (key, nonce) pair is accepted once within the window. */
+export const apiNonces = pgTable(
+  'api_nonces',
+  {
+    keyId: uuid('key_id').notNull(),
+    nonce: numeric('nonce', { precision: 40, scale: 0 }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.keyId, t.nonce] }), index('api_nonces_created_at').on(t.createdAt)],
+);
+
+/** The merchant's fee account (seed: advancedBalanceId), one per merchant and mode. */
+export const advancedBalances = pgTable(
+  'advanced_balances',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    merchantId: uuid('merchant_id').notNull().references(() => merchants.id),
+    mode: text('mode', { enum: ['test', 'live'] }).notNull(),
+    currency: text('currency').notNull().default('USD'),
+    /** Balance in cents of `currency`. */
+    balance: money('balance').notNull().default('0'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('advanced_balances_merchant_mode').on(t.merchantId, t.mode)],
+);
+
+/** Users of a merchant's own system that have personal addresses (seed: externalUserId). */
+export const externalUsers = pgTable(
+  'external_users',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    merchantId: uuid('merchant_id').notNull().references(() => merchants.id),
+    mode: text('mode', { enum: ['test', 'live'] }).notNull(),
+    externalUserId: text('external_user_id').notNull(),
+    email: text('email'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('external_users_merchant_user').on(t.merchantId, t.mode, t.externalUserId)],
+);
+
+/**
+ * Deposit addresses. PAY_IN rows are derived ahead of time into a free pool (merchant_id null)
+ * and handed out one per order; PERSONAL rows belong to one external user on one network.
+ * Tag networks share one address and tell deposits apart by `tag`.
+ */
+export const addresses = pgTable(
+  'addresses',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    network: text('network').notNull(),
+    mode: text('mode', { enum: ['test', 'live'] }).notNull(),
+    kind: text('kind', { enum: ['PAY_IN', 'PERSONAL'] }).notNull(),
+    /** BIP32 child index under the network's extended public key; for tag networks, a counter. */
+    derivationIndex: bigint('derivation_index', { mode: 'number' }).notNull(),
+    address: text('address').notNull(),
+    tag: text('tag'),
+    merchantId: uuid('merchant_id').references(() => merchants.id),
+    externalUserId: uuid('external_user_id').references(() => externalUsers.id),
+    assignedAt: timestamp('assigned_at', { withTimezone: true, precision: 3 }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('addresses_derivation').on(t.network, t.mode, t.derivationIndex),
+    uniqueIndex('addresses_destination').on(t.network, t.mode, t.address, sql`coalesce(${t.tag}, '')`),
+    index('addresses_free_pool').on(t.network, t.mode, t.derivationIndex).where(sql`${t.assignedAt} is null`),
+    uniqueIndex('addresses_personal').on(t.merchantId, t.mode, t.externalUserId, t.network).where(sql`${t.kind} = 'PERSONAL'`),
+  ],
+);
+
+
+export const orders = pgTable(
+  'orders',
+  {
+    /** The public order id (a random UUID: it appears in the payment link). */
+    id: uuid('id').primaryKey(),
+    merchantId: uuid('merchant_id').notNull().references(() => merchants.id),
+    mode: text('mode', { enum: ['test', 'live'] }).notNull(),
+    clientOrderId: text('client_order_id').notNull(),
+    currency: text('currency').notNull(),
+    network: text('network').notNull(),
+    amount: money('amount').notNull(),
+    /** Tolerance in percent as given (canonical decimal string). */
+    tolerancePercent: numeric('tolerance_percent', { precision: 9, scale: 6 }).notNull(),
+    /** amount x (1 - tolerance/100), rounded up: the least that completes the order. */
+    threshold: money('threshold').notNull(),
+    received: money('received').notNull().default('0'),
+    status: text('status', { enum: ORDER_STATUS_VALUES }).notNull().default('pending'),
+    message: text('message'),
+    addressId: uuid('address_id').notNull().references(() => addresses.id),
+    address: text('address').notNull(),
+    tag: text('tag'),
+    externalUserId: text('external_user_id'),
+    payerEmail: text('payer_email'),
+    description: text('description'),
+    successWebhook: text('success_webhook'),
+    errorWebhook: text('error_webhook'),
+    returnUrl: text('return_url'),
+    checkRisks: boolean('check_risks').notNull().default(false),
+    lifetime: integer('lifetime').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, precision: 3 }).notNull(),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('orders_client_order').on(t.merchantId, t.mode, t.clientOrderId),
+    index('orders_merchant_created').on(t.merchantId, t.mode, t.createdAt),
+    index('orders_pending_expiry').on(t.expiresAt).where(sql`${t.status} = 'pending'`),
+    index('orders_address').on(t.addressId),
+  ],
+);
+
+/**
+ * Incoming transfers credited to an order (find-tx source ORDER). Unique per chain transfer
+ * (network, tx, output/log index), which makes crediting idempotent.
+ */
+export const payments = pgTable(
+  'payments',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orderId: uuid('order_id').notNull().references(() => orders.id),
+    merchantId: uuid('merchant_id').notNull().references(() => merchants.id),
+    mode: text('mode', { enum: ['test', 'live'] }).notNull(),
+    addressId: uuid('address_id').notNull().references(() => addresses.id),
+    network: text('network').notNull(),
+    currency: text('currency').notNull(),
+    txHash: text('tx_hash').notNull(),
+    outputIndex: integer('output_index').notNull(),
+    address: text('address').notNull(),
+    tag: text('tag'),
+    senderAddress: text('sender_address'),
+    amount: money('amount').notNull(),
+    /** pending until confirmed, then processed; reversed when a counted payment was dropped. */
+    status: text('status', { enum: ['pending', 'processed', 'reversed', 'rejected'] }).notNull().default('pending'),
+    confirmations: integer('confirmations').notNull().default(0),
+    feeAmount: money('fee_amount').notNull().default('0'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('payments_transfer').on(t.network, t.mode, t.txHash, t.outputIndex),
+    index('payments_tx').on(sql`lower(${t.txHash})`),
+    index('payments_order').on(t.orderId),
+  ],
+);
+
+/**
+ * Transfers that do not count for an order (orphan deposits) or that reached a personal address
+ * (personal deposits), with the outgoing transfer later observed from the same address.
+ */
+export const deposits = pgTable(
+  'deposits',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    merchantId: uuid('merchant_id').notNull().references(() => merchants.id),
+    mode: text('mode', { enum: ['test', 'live'] }).notNull(),
+    kind: text('kind', { enum: ['ORPHAN', 'PERSONAL'] }).notNull(),
+    orderId: uuid('order_id').references(() => orders.id),
+    stage: text('stage', { enum: ['DEPOSIT', 'WITHDRAWAL'] }).notNull().default('DEPOSIT'),
+    status: text('status', { enum: ['PENDING', 'PROCESSED', 'ERROR'] }).notNull().default('PENDING'),
+    message: text('message'),
+    network: text('network').notNull(),
+    currency: text('currency').notNull(),
+    amount: money('amount').notNull(),
+    addressId: uuid('address_id').notNull().references(() => addresses.id),
+    address: text('address').notNull(),
+    tag: text('tag'),
+    inTxHash: text('in_tx_hash').notNull(),
+    inOutputIndex: integer('in_output_index').notNull(),
+    inStatus: text('in_status').notNull().default('pending'),
+    confirmations: integer('confirmations').notNull().default(0),
+    feeAmount: money('fee_amount').notNull().default('0'),
+    outAddress: text('out_address'),
+    outTxHash: text('out_tx_hash'),
+    outAmount: money('out_amount'),
+    outStatus: text('out_status'),
+    outFeeAmount: money('out_fee_amount'),
+    /** Network fee of the outgoing transfer in US cents, when a rate was known. */
+    outFeeAmountUsdCents: money('out_fee_amount_usd_cents'),
+    withdrawalId: uuid('withdrawal_id'),
+    outCreatedAt: timestamp('out_created_at', { withTimezone: true, precision: 3 }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('deposits_transfer').on(t.network, t.mode, t.inTxHash, t.inOutputIndex),
+    index('deposits_in_tx').on(sql`lower(${t.inTxHash})`),
+    index('deposits_out_tx').on(sql`lower(${t.outTxHash})`),
+    index('deposits_merchant').on(t.merchantId, t.mode),
+  ],
+);

@@ -1,0 +1,95 @@
+import 'server-only';
+import { ApiError } from '../api/errors';
+import type { Queryable } from '../db';
+import type { ApiKey } from '../merchants';
+import { formatUnits } from '../money';
+import { decimalsOf } from '../orders/serialize';
+import { isUuid } from '../orders';
+
+/**
+ * Deposits are transfers that do not count for an order (ORPHAN: late, after the order was
+ * final, or another currency to its address) or that reached a personal address (PERSONAL).
+ * stage DEPOSIT / status PENDING until confirmed, then PROCESSED; stage WITHDRAWAL once an
+ * outgoing transfer from the address was observed.
+ */
+export interface DepositRow {
+  id: string;
+  merchant_id: string;
+  kind: 'ORPHAN' | 'PERSONAL';
+  order_id: string | null;
+  stage: 'DEPOSIT' | 'WITHDRAWAL';
+  status: 'PENDING' | 'PROCESSED' | 'ERROR';
+  message: string | null;
+  network: string;
+  currency: string;
+  amount: string;
+  address_id: string;
+  address_kind: 'PAY_IN' | 'PERSONAL';
+  address: string;
+  tag: string | null;
+  in_tx_hash: string;
+  in_status: string;
+  fee_amount: string;
+  out_address: string | null;
+  out_tx_hash: string | null;
+  out_amount: string | null;
+  out_status: string | null;
+  out_fee_amount: string | null;
+  out_fee_amount_usd_cents: string | null;
+  withdrawal_id: string | null;
+  out_created_at: Date | null;
+  created_at: Date;
+}
+
+export const DEPOSIT_SELECT = `select d.*, a.kind as address_kind from deposits d join addresses a on a.id = d.address_id`;
+
+export async function getDeposit(db: Queryable, key: ApiKey, id: string): Promise<DepositRow> {
+  const notFound = () => new ApiError('NOT_FOUND', `Deposit ${id} was not found.`);
+  if (!isUuid(id)) throw notFound();
+  const [row] = await db.query<DepositRow>(`${DEPOSIT_SELECT} where d.id = $1 and d.merchant_id = $2 and d.mode = $3`, [
+    id, key.merchantId, key.mode,
+  ]);
+  if (!row) throw notFound();
+  return row;
+}
+
+/** The orphan deposit object of seed section 2.3; `outTransactions` is null until one is seen. */
+export function serializeDeposit(row: DepositRow) {
+  const decimals = decimalsOf(row.network, row.currency);
+  const units = (value: string) => formatUnits(BigInt(value), decimals);
+  return {
+    id: row.id,
+    organizationId: row.merchant_id,
+    orderId: row.order_id,
+    stage: row.stage,
+    status: row.status,
+    message: row.message,
+    currency: row.currency,
+    network: row.network,
+    amount: units(row.amount),
+    canWithdrawal: row.status === 'PROCESSED' && row.stage === 'DEPOSIT',
+    inTransaction: {
+      addressType: row.address_kind,
+      addressId: row.address_id,
+      address: row.address,
+      txId: row.in_tx_hash,
+      amount: units(row.amount),
+      status: row.in_status,
+    },
+    outTransactions:
+      row.out_tx_hash === null
+        ? null
+        : {
+            address: row.out_address,
+            txId: row.out_tx_hash,
+            amount: units(row.out_amount ?? '0'),
+            status: row.out_status,
+            feeAmount: units(row.out_fee_amount ?? '0'),
+            feeAmountUSD: row.out_fee_amount_usd_cents === null ? null : formatUnits(BigInt(row.out_fee_amount_usd_cents), 2),
+            withdrawalId: row.withdrawal_id,
+            createdAt: row.out_created_at?.toISOString() ?? null,
+          },
+    createdAt: row.created_at.toISOString(),
+  };
+}
+export type DepositObject = ReturnType<typeof serializeDeposit>;

@@ -1,0 +1,89 @@
+import 'server-only';
+import { randomBytes } from 'node:crypto';
+import { base58 } from '@scure/base';
+import type { Queryable } from '../db';
+import { config } from '../config';
+import { decryptSecret, encryptSecret } from './secrets';
+
+export type Mode = 'test' | 'live';
+
+export interface ApiKey {
+  keyId: string;
+  merchantId: string;
+  merchantName: string;
+  mode: Mode;
+  publicKey: string;
+  /** The private key's UTF-8 bytes: the HMAC key of request and webhook signatures. */
+  secret: Buffer;
+}
+
+export interface IssuedKeys {
+  keyId: string;
+  mode: Mode;
+  publicKey: string;
+  privateKey: string;
+}
+
+/** Public keys say their mode (as Stripe's do), so a merchant can tell them apart at a glance. */
+export async function issueApiKey(db: Queryable, merchantId: string, mode: Mode): Promise<IssuedKeys> {
+  const publicKey = `pk_${mode}_${base58.encode(randomBytes(18))}`;
+  const privateKey = `sk_${mode}_${base58.encode(randomBytes(32))}`;
+  const [row] = await db.query<{ id: string }>(
+    'insert into api_keys (merchant_id, mode, public_key, secret_ciphertext) values ($1, $2, $3, $4) returning id',
+    [merchantId, mode, publicKey, encryptSecret(privateKey)],
+  );
+  forgetKey(publicKey);
+  return { keyId: row!.id, mode, publicKey, privateKey };
+}
+
+export async function revokeApiKey(db: Queryable, publicKey: string): Promise<boolean> {
+  const rows = await db.query('update api_keys set revoked_at = now() where public_key = $1 and revoked_at is null returning id', [publicKey]);
+  forgetKey(publicKey);
+  return rows.length > 0;
+}
+
+/**
+ * Keys are cached in memory so that a signed request costs no key query. Revocation through this
+ * process is immediate; other processes see it within KEY_CACHE_TTL_SECONDS. Unknown keys are
+ * remembered briefly too, so random keys cannot turn into a query per request.
+ */
+const cacheSlot = Symbol.for('gateway.apiKeyCache');
+type Entry = { key: ApiKey | undefined; expires: number };
+type Holder = { [cacheSlot]?: Map<string, Entry> };
+const MAX_ENTRIES = 10_000;
+const UNKNOWN_TTL_MS = 2_000;
+
+function cache(): Map<string, Entry> {
+  const holder = globalThis as Holder;
+  return (holder[cacheSlot] ??= new Map());
+}
+
+export function forgetKey(publicKey?: string): void {
+  if (publicKey === undefined) cache().clear();
+  else cache().delete(publicKey);
+}
+
+export async function findApiKey(db: Queryable, publicKey: string): Promise<ApiKey | undefined> {
+  const entries = cache();
+  const now = Date.now();
+  const hit = entries.get(publicKey);
+  if (hit && hit.expires > now) return hit.key;
+  const [row] = await db.query<{ id: string; merchant_id: string; name: string; mode: Mode; secret_ciphertext: string }>(
+    `select k.id, k.merchant_id, m.name, k.mode, k.secret_ciphertext
+       from api_keys k join merchants m on m.id = k.merchant_id
+      where k.public_key = $1 and k.revoked_at is null`,
+    [publicKey],
+    'find_api_key',
+  );
+  const key: ApiKey | undefined = row && {
+    keyId: row.id,
+    merchantId: row.merchant_id,
+    merchantName: row.name,
+    mode: row.mode,
+    publicKey,
+    secret: Buffer.from(decryptSecret(row.secret_ciphertext), 'utf8'),
+  };
+  if (entries.size >= MAX_ENTRIES) entries.clear();
+  entries.set(publicKey, { key, expires: now + (key ? config().keyCacheTtlMs : UNKNOWN_TTL_MS) });
+  return key;
+}

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { formatUnits, parsePercent, parseUnits, paymentThreshold, percentOf } from './index';
+
+describe('parseUnits', () => {
+  it('parses decimals into base units exactly', () => {
+    expect(parseUnits('1', 8)).toEqual({ ok: true, value: 100_000_000n });
+    expect(parseUnits('0.00000001', 8)).toEqual({ ok: true, value: 1n });
+    expect(parseUnits('1.50', 2)).toEqual({ ok: true, value: 150n });
+    // 18 decimals beyond float precision survive intact.
+    expect(parseUnits('123456789.123456789123456789', 18)).toEqual({ ok: true, value: 123456789123456789123456789n });
+  });
+
+  it('rejects what is not a plain decimal', () => {
+    for (const bad of ['', '-1', '+1', '1e3', 'abc', '01.5', '1.', '.5', ' 1', '1,5', '0x10']) {
+      expect(parseUnits(bad, 8), bad).toEqual({ ok: false, error: 'format' });
+    }
+  });
+
+  it('rejects more fractional digits than the currency has, but not trailing zeros', () => {
+    expect(parseUnits('0.000000001', 8)).toEqual({ ok: false, error: 'precision' });
+    expect(parseUnits('0.100000000', 8)).toEqual({ ok: true, value: 10_000_000n });
+  });
+});
+
+describe('formatUnits', () => {
+  it('answers the canonical form', () => {
+    expect(formatUnits(150_000_000n, 8)).toBe('1.5');
+    expect(formatUnits(1n, 8)).toBe('0.00000001');
+    expect(formatUnits(0n, 6)).toBe('0');
+    expect(formatUnits(10n ** 18n, 18)).toBe('1');
+    expect(formatUnits(-5n, 1)).toBe('-0.5');
+  });
+});
+
+describe('paymentThreshold', () => {
+  it('is the amount without tolerance', () => {
+    expect(paymentThreshold(1000n, parsePercent('0')!)).toBe(1000n);
+  });
+  it('rounds up to a whole base unit', () => {
+    // 999 * 0.99 = 989.01 -> 990
+    expect(paymentThreshold(999n, parsePercent('1')!)).toBe(990n);
+    expect(paymentThreshold(1000n, parsePercent('0.5')!)).toBe(995n);
+    expect(paymentThreshold(3n, parsePercent('33.333333')!)).toBe(3n);
+  });
+});
+
+describe('parsePercent and percentOf', () => {
+  it('keeps fractions exactly and rounds fees down', () => {
+    expect(parsePercent('1.25')).toEqual({ value: 125n, scale: 2 });
+    expect(parsePercent('1.2345678')).toBeUndefined();
+    expect(percentOf(1000n, parsePercent('1.25')!)).toBe(12n);
+  });
+});

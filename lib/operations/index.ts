@@ -1,0 +1,61 @@
+import 'server-only';
+import type { Queryable } from '../db';
+import { DEPOSIT_SELECT, serializeDeposit, type DepositRow } from '../deposits';
+import type { ApiKey } from '../merchants';
+import { formatUnits } from '../money';
+import type { PaymentRow } from '../orders';
+import { decimalsOf } from '../orders/serialize';
+
+/**
+ * find-tx: every operation of the caller (merchant and mode) with this transaction hash, matched
+ * exactly but case-insensitively (hex). Order payments come first, then deposits.
+ */
+export async function findOperations(db: Queryable, key: ApiKey, tx: string | undefined) {
+  const hash = tx?.trim();
+  if (!hash) return [];
+  const [payments, deposits] = await Promise.all([
+    db.query<PaymentRow>(
+      `select * from payments where lower(tx_hash) = lower($1) and merchant_id = $2 and mode = $3 order by created_at, output_index`,
+      [hash, key.merchantId, key.mode],
+    ),
+    db.query<DepositRow>(
+      `${DEPOSIT_SELECT} where (lower(d.in_tx_hash) = lower($1) or lower(d.out_tx_hash) = lower($1))
+          and d.merchant_id = $2 and d.mode = $3 order by d.created_at, d.in_output_index`,
+      [hash, key.merchantId, key.mode],
+    ),
+  ]);
+  return [
+    ...payments.map(serializePaymentOperation),
+    ...deposits.map((d) => ({
+      type: d.in_tx_hash.toLowerCase() === hash.toLowerCase() ? 'IN' : 'OUT',
+      source: d.kind === 'ORPHAN' ? 'ORPHAN_DEPOSIT' : 'PERSONAL_DEPOSIT',
+      address: d.address,
+      result: serializeDeposit(d),
+    })),
+  ];
+}
+
+/** An order payment as the operation search item of seed section 2.4. */
+function serializePaymentOperation(p: PaymentRow) {
+  const decimals = decimalsOf(p.network, p.currency);
+  return {
+    type: 'IN',
+    source: 'ORDER',
+    address: p.address,
+    result: {
+      id: p.id,
+      addressId: p.address_id,
+      currency: p.currency,
+      network: p.network,
+      tx: p.tx_hash,
+      status: p.status,
+      address: p.address,
+      tag: p.tag,
+      amount: formatUnits(BigInt(p.amount), decimals),
+      feeCurrency: p.currency,
+      feeSource: 'advanced_balance',
+      feeAmount: formatUnits(BigInt(p.fee_amount), decimals),
+      createdAt: p.created_at.toISOString(),
+    },
+  };
+}

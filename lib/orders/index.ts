@@ -1,0 +1,52 @@
+import 'server-only';
+import { ApiError } from '../api/errors';
+import type { Queryable } from '../db';
+import type { ApiKey } from '../merchants';
+import type { OrderRow, PaymentRow } from './rows';
+import type { OrderStatus } from './status';
+
+export { makeOrder, resolveOrder, type Caller } from './make';
+export { serializeOrder, serializeOrderDetails, type OrderObject } from './serialize';
+export type { OrderRow, PaymentRow } from './rows';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function isUuid(value: string): boolean {
+  return UUID.test(value);
+}
+
+/** One order of the caller with its payments; another merchant's or mode's order is not found. */
+export async function getOrder(db: Queryable, key: ApiKey, orderId: string): Promise<{ order: OrderRow; payments: PaymentRow[] }> {
+  if (!isUuid(orderId)) throw new ApiError('NOT_FOUND', `Order ${orderId} was not found.`);
+  const [order] = await db.query<OrderRow>('select * from orders where id = $1 and merchant_id = $2 and mode = $3', [
+    orderId, key.merchantId, key.mode,
+  ]);
+  if (!order) throw new ApiError('NOT_FOUND', `Order ${orderId} was not found.`);
+  const payments = await db.query<PaymentRow>('select * from payments where order_id = $1 order by created_at, id', [orderId]);
+  return { order, payments };
+}
+
+/** The caller's orders, newest first, optionally filtered by status. */
+export async function listOrders(
+  db: Queryable,
+  key: ApiKey,
+  filter: { status?: OrderStatus[]; limit: number; offset: number },
+): Promise<{ orders: OrderRow[]; total: number }> {
+  const statuses = filter.status && filter.status.length > 0 ? filter.status : null;
+  const rows = await db.query<OrderRow & { total: number }>(
+    `select *, count(*) over ()::int as total from orders
+      where merchant_id = $1 and mode = $2 and ($3::text[] is null or status = any($3::text[]))
+      order by created_at desc, id desc limit $4 offset $5`,
+    [key.merchantId, key.mode, statuses, filter.limit, filter.offset],
+  );
+  const total = rows[0]?.total ?? (filter.offset > 0 ? await countOrders(db, key, statuses) : 0);
+  return { orders: rows.map(({ total: _total, ...row }) => row), total };
+}
+
+async function countOrders(db: Queryable, key: ApiKey, statuses: string[] | null): Promise<number> {
+  const [row] = await db.query<{ n: number }>(
+    `select count(*)::int as n from orders where merchant_id = $1 and mode = $2 and ($3::text[] is null or status = any($3::text[]))`,
+    [key.merchantId, key.mode, statuses],
+  );
+  return row!.n;
+}

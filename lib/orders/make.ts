@@ -1,0 +1,256 @@
+import 'server-only';
+import { randomUUID } from 'node:crypto';
+import { findCurrency, findNetwork, currencyPairs, type Currency, type Network } from '../catalog';
+import { enabledNetworks } from '../catalog/enabled';
+import { refillNow, refillSoon } from '../addresses';
+import { ApiError } from '../api/errors';
+import type { MakeOrderRequest } from '../api/protocol';
+import type { Database, Queryable } from '../db';
+import type { ApiKey } from '../merchants';
+import { formatPercent, parsePercent, parseUnits, paymentThreshold } from '../money';
+import type { OrderRow } from './rows';
+
+export interface Caller {
+  db: Database;
+  key: ApiKey;
+  nonce: string;
+}
+
+/** The order request after its values are resolved against the catalog, in base units. */
+interface ResolvedOrder {
+  network: Network;
+  currency: Currency;
+  amount: bigint;
+  tolerance: string;
+  threshold: bigint;
+  lifetime: number;
+}
+
+/** Resolves currency, network, amount and tolerance; every failure is a documented error. */
+export function resolveOrder(key: ApiKey, input: MakeOrderRequest): ResolvedOrder {
+  const enabled = enabledNetworks(key.mode);
+  const network = findNetwork(input.network);
+  const currency = network && findCurrency(network, input.currency);
+  if (!network || !currency || !enabled.includes(network)) {
+    const pairs = currencyPairs(enabled).map((p) => `${p.currency.ticker}/${p.network.name}`);
+    throw new ApiError(
+      'UNSUPPORTED_CURRENCY',
+      `${input.currency.toUpperCase()} on ${input.network.toLowerCase()} is not available for ${key.mode} keys. ` +
+        (pairs.length ? `Available: ${pairs.join(', ')}.` : 'No network is configured for this mode.'),
+      [
+        { path: 'currency', message: `supported: ${[...new Set(currencyPairs(enabled).map((p) => p.currency.ticker))].join(', ')}` },
+        { path: 'network', message: `supported: ${enabled.map((n) => n.name).join(', ')}` },
+      ],
+    );
+  }
+  const amount = parseUnits(input.amount, currency.decimals);
+  if (!amount.ok) {
+    throw new ApiError('VALIDATION_ERROR', `amount has more than ${currency.decimals} decimal places for ${currency.ticker}`, [
+      { path: 'amount', message: `must have at most ${currency.decimals} decimal places for ${currency.ticker}` },
+    ]);
+  }
+  const tolerance = parsePercent(input.paymentTolerancePercent ?? '0')!;
+  return {
+    network,
+    currency,
+    amount: amount.value,
+    tolerance: formatPercent(tolerance),
+    threshold: paymentThreshold(amount.value, tolerance),
+    lifetime: input.lifetime ?? network.defaultLifetime,
+  };
+}
+
+/**
+ * Creates a payment order, or answers the existing one when `order` was already used with the
+ * same currency, network and amount (idempotency key per merchant and mode).
+ */
+export async function makeOrder(caller: Caller, input: MakeOrderRequest): Promise<OrderRow> {
+  const order = resolveOrder(caller.key, input);
+  const attempt = input.externalUserId ? makePersonalOrder : makePoolOrder;
+  let row = await attempt(caller, input, order);
+  if (row === 'pool-empty') {
+    await refillNow(caller.db, order.network, caller.key.mode);
+    row = await attempt(caller, input, order);
+    if (row === 'pool-empty') throw new ApiError('OVERLOADED', 'No deposit address is available right now; retry shortly.');
+  }
+  return row;
+}
+
+function sameOrder(row: OrderRow, order: ResolvedOrder): boolean {
+  return row.currency === order.currency.ticker && row.network === order.network.name && BigInt(row.amount) === order.amount;
+}
+
+function conflict(row: OrderRow): ApiError {
+  return new ApiError('ORDER_CONFLICT', `Order "${row.client_order_id}" already exists (orderId ${row.id}) with another currency, network or amount.`, [
+    { path: 'order', message: `already used for orderId ${row.id}` },
+  ]);
+}
+
+const ORDER_INSERT_COLUMNS = `id, merchant_id, mode, client_order_id, currency, network, amount, tolerance_percent, threshold,
+  address_id, address, tag, external_user_id, payer_email, description, success_webhook, error_webhook, return_url,
+  check_risks, lifetime, created_at, expires_at`;
+
+function orderValues(caller: Caller, input: MakeOrderRequest, order: ResolvedOrder): unknown[] {
+  return [
+    randomUUID(), caller.key.merchantId, caller.key.mode, input.order, order.currency.ticker, order.network.name,
+    order.amount.toString(), order.tolerance, order.threshold.toString(), input.externalUserId ?? null,
+    input.payerEmail ?? null, input.description ?? null, input.successWebhook ?? null, input.errorWebhook ?? null,
+    input.returnUrl ?? null, input.checkRisks ?? false, order.lifetime,
+  ];
+}
+
+/**
+ * The common case in one statement (one round trip, atomic): find an order with the same
+ * `order`, else take a free pool address, record the nonce and insert the order. The nonce is
+ * recorded only when the request will succeed, so a rejected request writes nothing.
+ */
+const MAKE_POOL_ORDER = `
+with existing as (
+  select * from orders where merchant_id = $2 and mode = $3 and client_order_id = $4
+), free as (
+  select id from addresses
+   where network = $6 and mode = $3 and assigned_at is null and not exists (select 1 from existing)
+   order by derivation_index limit 1 for update skip locked
+), nonce as (
+  insert into api_nonces (key_id, nonce)
+  select $18, $19
+   where exists (select 1 from free)
+      or exists (select 1 from existing e where e.currency = $5 and e.network = $6 and e.amount = $7::numeric)
+  on conflict do nothing returning 1
+), address as (
+  update addresses a set assigned_at = now(), merchant_id = $2, kind = 'PAY_IN'
+    from free where a.id = free.id and exists (select 1 from nonce)
+  returning a.id, a.address, a.tag
+), inserted as (
+  insert into orders (${ORDER_INSERT_COLUMNS})
+  select $1, $2, $3, $4, $5, $6, $7, $8, $9, address.id, address.address, address.tag, $10, $11, $12, $13, $14, $15,
+         $16, $17::int, now(), now() + make_interval(secs => $17::int)
+    from address
+  on conflict (merchant_id, mode, client_order_id) do nothing
+  returning *
+), found as (
+  select 'created' as outcome, * from inserted union all select 'existing', * from existing
+)
+select (select count(*) from nonce)::int as nonce_recorded,
+       (select count(*) from free)::int as had_address,
+       (select id from address) as taken_address_id,
+       found.*
+  from (select 1) one left join found on true`;
+
+type Outcome = OrderRow & { outcome: 'created' | 'existing' | null; nonce_recorded: number; had_address: number; taken_address_id: string | null };
+
+async function makePoolOrder(caller: Caller, input: MakeOrderRequest, order: ResolvedOrder): Promise<OrderRow | 'pool-empty'> {
+  const { db, key, nonce } = caller;
+  const values = [...orderValues(caller, input, order), key.keyId, nonce];
+  const [result] = await db.query<Outcome>(MAKE_POOL_ORDER, values, 'make_pool_order');
+  const { outcome, nonce_recorded, had_address, taken_address_id, ...row } = result!;
+  if (outcome === 'created') {
+    refillSoon(db, order.network, key.mode);
+    return row;
+  }
+  if (outcome === 'existing') {
+    if (!sameOrder(row, order)) throw conflict(row);
+    if (!nonce_recorded) throw new ApiError('NONCE_REUSED');
+    return row;
+  }
+  if (!had_address && !nonce_recorded) {
+    // Either the nonce was used before, or the pool is empty: tell which without writing.
+    const [used] = await db.query('select 1 from api_nonces where key_id = $1 and nonce = $2', [key.keyId, nonce]);
+    if (used) throw new ApiError('NONCE_REUSED');
+    return 'pool-empty';
+  }
+  if (had_address && !nonce_recorded) throw new ApiError('NONCE_REUSED');
+  // A concurrent request inserted the same `order` between our snapshot and our insert: give
+  // back what this statement took and answer as if we had arrived second.
+  return db.transaction(async (tx) => {
+    if (taken_address_id) {
+      await tx.query('update addresses set assigned_at = null, merchant_id = null where id = $1', [taken_address_id]);
+    }
+    const [winner] = await tx.query<OrderRow>('select * from orders where merchant_id = $1 and mode = $2 and client_order_id = $3', [
+      key.merchantId, key.mode, input.order,
+    ]);
+    if (!winner || !sameOrder(winner, order)) {
+      await tx.query('delete from api_nonces where key_id = $1 and nonce = $2', [key.keyId, nonce]);
+      if (winner) throw conflict(winner);
+      throw new Error('make-order: order vanished after a conflicting insert');
+    }
+    return winner;
+  });
+}
+
+/** Thrown inside the transaction so that an empty pool rolls back the nonce and the user. */
+const POOL_EMPTY = Symbol('pool-empty');
+
+/**
+ * Orders of an external user go to the user's personal address on the network, reused by all of
+ * their orders, with at most one pending order per address and currency. The address row is
+ * locked for the whole transaction, which serialises a user's concurrent orders.
+ */
+async function makePersonalOrder(caller: Caller, input: MakeOrderRequest, order: ResolvedOrder): Promise<OrderRow | 'pool-empty'> {
+  const { db, key, nonce } = caller;
+  return db.transaction(async (tx) => {
+    const recorded = await tx.query('insert into api_nonces (key_id, nonce) values ($1, $2) on conflict do nothing returning 1', [key.keyId, nonce]);
+    if (recorded.length === 0) throw new ApiError('NONCE_REUSED');
+    const existing = await findByClientOrderId(tx, key, input.order);
+    if (existing) {
+      if (!sameOrder(existing, order)) throw conflict(existing);
+      return existing;
+    }
+    const [user] = await tx.query<{ id: string }>(
+      `insert into external_users (merchant_id, mode, external_user_id, email) values ($1, $2, $3, $4)
+       on conflict (merchant_id, mode, external_user_id)
+       do update set email = coalesce(excluded.email, external_users.email), updated_at = now()
+       returning id`,
+      [key.merchantId, key.mode, input.externalUserId, input.payerEmail ?? null],
+    );
+    const address = await personalAddress(tx, key, user!.id, order.network);
+    if (!address) throw POOL_EMPTY;
+    const [pending] = await tx.query<{ id: string }>(
+      `select id from orders where address_id = $1 and currency = $2 and status = 'pending' and expires_at > now() limit 1`,
+      [address.id, order.currency.ticker],
+    );
+    if (pending) {
+      throw new ApiError('PERSONAL_ADDRESS_BUSY', `User "${input.externalUserId}" already has a pending ${order.currency.ticker} order on ${order.network.name}: orderId ${pending.id}.`, [
+        { path: 'externalUserId', message: `has pending orderId ${pending.id}` },
+      ]);
+    }
+    const values = orderValues(caller, input, order);
+    const [row] = await tx.query<OrderRow>(
+      `insert into orders (${ORDER_INSERT_COLUMNS})
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $18, $19, $20, $10, $11, $12, $13, $14, $15, $16, $17::int, now(), now() + make_interval(secs => $17::int))
+       on conflict (merchant_id, mode, client_order_id) do nothing returning *`,
+      [...values, address.id, address.address, address.tag],
+    );
+    if (!row) throw new ApiError('OVERLOADED', 'A concurrent request created this order; retry to receive it.');
+    return row;
+  }).catch((error: unknown) => {
+    if (error === POOL_EMPTY) return 'pool-empty' as const;
+    throw error;
+  });
+}
+
+async function personalAddress(tx: Queryable, key: ApiKey, userId: string, network: Network) {
+  type Address = { id: string; address: string; tag: string | null };
+  const [mine] = await tx.query<Address>(
+    `select id, address, tag from addresses
+      where merchant_id = $1 and mode = $2 and external_user_id = $3 and network = $4 and kind = 'PERSONAL'
+      for update`,
+    [key.merchantId, key.mode, userId, network.name],
+  );
+  if (mine) return mine;
+  const [taken] = await tx.query<Address>(
+    `update addresses a set assigned_at = now(), merchant_id = $1, external_user_id = $3, kind = 'PERSONAL'
+      where a.id = (select id from addresses where network = $4 and mode = $2 and assigned_at is null
+                     order by derivation_index limit 1 for update skip locked)
+      returning a.id, a.address, a.tag`,
+    [key.merchantId, key.mode, userId, network.name],
+  );
+  return taken;
+}
+
+export async function findByClientOrderId(db: Queryable, key: ApiKey, clientOrderId: string): Promise<OrderRow | undefined> {
+  const [row] = await db.query<OrderRow>('select * from orders where merchant_id = $1 and mode = $2 and client_order_id = $3', [
+    key.merchantId, key.mode, clientOrderId,
+  ]);
+  return row;
+}

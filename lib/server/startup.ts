@@ -1,0 +1,48 @@
+import 'server-only';
+import { fillAddressPools } from '../addresses';
+import { pruneNonces } from '../api/nonces';
+import { enabledNetworks } from '../catalog/enabled';
+import { config } from '../config';
+import { getDatabase } from '../db';
+import { log } from '../log';
+import { appSecret } from '../merchants';
+import { createControlToken, setActiveControlToken } from './control';
+import { ensureDemoMerchant } from './demo-merchant';
+
+const HOUR_MS = 60 * 60 * 1000;
+
+function loopback(host: string): string {
+  return host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+}
+
+/**
+ * Everything the server does once before it answers requests: open and migrate the database,
+ * fill the address pools, create the demo merchant on a fresh install, schedule housekeeping.
+ */
+export async function startGateway(): Promise<void> {
+  const cfg = config();
+  appSecret(); // Fail now, not on the first request, when APP_SECRET is missing.
+  const controlUrl = cfg.databaseUrl ? undefined : `http://${loopback(cfg.host)}:${cfg.port}/internal/cli`;
+  if (controlUrl) setActiveControlToken(createControlToken(cfg.dataDir));
+  const db = await getDatabase({ controlUrl });
+  for (const mode of ['test', 'live'] as const) await fillAddressPools(db, enabledNetworks(mode), mode);
+  if (cfg.demoStore) await ensureDemoMerchant(db, cfg.dataDir);
+  const prune = () =>
+    pruneNonces(db, cfg.nonceWindowDays).catch((error) => log.error('nonce pruning failed', { error }));
+  setInterval(prune, HOUR_MS).unref();
+  log.info('gateway started', {
+    database: db.kind,
+    dataDir: cfg.databaseUrl ? undefined : cfg.dataDir,
+    publicBaseUrl: cfg.publicBaseUrl,
+  });
+}
+
+/** A configuration or database problem stops the server with a readable message, not a stack. */
+export async function startGatewayOrExit(): Promise<void> {
+  try {
+    await startGateway();
+  } catch (error) {
+    process.stderr.write(`The gateway cannot start: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  }
+}

@@ -1,0 +1,13 @@
+/** @type {import('next').NextConfig} */
+const nextConfig = {
+  // Merchant clients post to `/api-gateway/make-order/` too; answer it instead of redirecting
+  // (a 308 loses the body with many HTTP clients).
+  skipTrailingSlashRedirect: true,
+  // PGlite loads its WASM and data files from its own package directory at run time, and pg
+  // has optional native parts: both stay plain Node modules rather than bundled.
+  serverExternalPackages: ['@electric-sql/pglite', 'pg', 'drizzle-orm'],
+  poweredByHeader: false,
+  typescript: { ignoreBuildErrors: false },
+};
+
+export default nextConfig;

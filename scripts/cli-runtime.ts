@@ -1,0 +1,40 @@
+/**
+ * How a CLI reaches the database: through the running server's control endpoint when a server
+ * holds the embedded database (PGlite allows one process per data directory), otherwise by
+ * opening it itself (PostgreSQL, or the embedded database while no server runs).
+ */
+import { adminCommand, runAdminCommand, type AdminCommand } from '../lib/admin/commands';
+import { config } from '../lib/config';
+import { getDatabase } from '../lib/db';
+import { currentOwner } from '../lib/db/lock';
+import { readControlToken } from '../lib/server/control';
+
+export async function runCommand(command: AdminCommand): Promise<unknown> {
+  const cfg = config();
+  adminCommand.parse(command);
+  const owner = cfg.databaseUrl ? undefined : currentOwner(cfg.dataDir);
+  if (owner) {
+    if (!owner.controlUrl) throw new Error(`The data directory ${cfg.dataDir} is in use by process ${owner.pid} (not a server); try again when it ends.`);
+    const response = await fetch(owner.controlUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${readControlToken(cfg.dataDir) ?? ''}` },
+      body: JSON.stringify(command),
+    }).catch((error: unknown) => {
+      throw new Error(`The server (process ${owner.pid}) holds the database but does not answer at ${owner.controlUrl}: ${(error as Error).message}. Is it still starting?`);
+    });
+    const body = (await response.json()) as { result?: unknown; error?: string };
+    if (!response.ok) throw new Error(`The server refused the command: ${body.error ?? response.status}`);
+    return body.result;
+  }
+  const db = await getDatabase();
+  try {
+    return await runAdminCommand(db, command);
+  } finally {
+    await db.close();
+  }
+}
+
+export function fail(message: string): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(2);
+}

@@ -1,0 +1,52 @@
+/**
+ * npm run keys -- create --name NAME --mode test|live   prints a new key pair once
+ * npm run keys -- list                                   merchants and their public keys
+ * npm run keys -- revoke PUBLIC_KEY                      revokes a key at once
+ */
+import { parseArgs } from 'node:util';
+import { fail, runCommand } from './cli-runtime';
+
+const USAGE = `usage:
+  npm run keys -- create --name NAME --mode test|live
+  npm run keys -- list
+  npm run keys -- revoke PUBLIC_KEY`;
+
+async function main(): Promise<void> {
+  const { positionals, values } = parseArgs({
+    allowPositionals: true,
+    options: { name: { type: 'string' }, mode: { type: 'string' }, json: { type: 'boolean' } },
+  });
+  const [action, ...rest] = positionals;
+  if (action === 'create') {
+    if (!values.name) fail(`--name is required\n${USAGE}`);
+    if (values.mode !== 'test' && values.mode !== 'live') fail(`--mode must be test or live\n${USAGE}`);
+    const keys = (await runCommand({ command: 'keys.create', name: values.name, mode: values.mode })) as {
+      merchantId: string; name: string; mode: string; publicKey: string; privateKey: string;
+    };
+    if (values.json) return void console.log(JSON.stringify(keys));
+    console.log(`Merchant:    ${keys.name} (${keys.merchantId})`);
+    console.log(`Mode:        ${keys.mode}`);
+    console.log(`Public key:  ${keys.publicKey}`);
+    console.log(`Private key: ${keys.privateKey}`);
+    console.log('\nThe private key is shown only now; it is stored encrypted and cannot be shown again.');
+    return;
+  }
+  if (action === 'list') {
+    const merchants = (await runCommand({ command: 'keys.list' })) as { id: string; name: string; keys: { publicKey: string; mode: string; revoked: boolean }[] }[];
+    if (values.json) return void console.log(JSON.stringify(merchants));
+    for (const m of merchants) {
+      console.log(`${m.name} (${m.id})`);
+      for (const k of m.keys) console.log(`  ${k.mode.padEnd(4)} ${k.publicKey}${k.revoked ? '  (revoked)' : ''}`);
+    }
+    return;
+  }
+  if (action === 'revoke' && rest[0]) {
+    const { revoked } = (await runCommand({ command: 'keys.revoke', publicKey: rest[0] })) as { revoked: boolean };
+    if (!revoked) fail(`No active key ${rest[0]}.`);
+    console.log(`Revoked ${rest[0]}.`);
+    return;
+  }
+  fail(USAGE);
+}
+
+main().catch((error: unknown) => fail(error instanceof Error ? error.message : String(error)));
