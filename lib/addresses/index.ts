@@ -1,8 +1,9 @@
 import 'server-only';
 import { randomInt } from 'node:crypto';
-import { findNetwork, type Network } from '../catalog';
+import type { Network } from '../catalog';
 import type { Mode } from '../catalog/enabled';
 import { deriveAddress, testAccountXpub, testTagAccountAddress } from '../chains/derivation';
+import { config } from '../config';
 import type { Queryable } from '../db';
 import { log } from '../log';
 
@@ -13,8 +14,7 @@ import { log } from '../log';
  * a race) stay unused; wallets that sweep these addresses should scan with a gap limit above
  * the pool size.
  */
-export const POOL_TARGET = 256;
-const POOL_LOW_WATER = 128;
+
 
 /** The extended public key of the network's external chain for `mode`. */
 function accountXpub(network: Network, mode: Mode): string {
@@ -37,8 +37,10 @@ function destinationAt(network: Network, mode: Mode, index: number): { address: 
   return { address: deriveAddress(network, accountXpub(network, mode), index), tag: null };
 }
 
-/** Tops the free pool of (network, mode) up to POOL_TARGET addresses; answers how many were added. */
-export async function fillAddressPool(db: Queryable, network: Network, mode: Mode, target = POOL_TARGET): Promise<number> {
+const DERIVE_BATCH = 8;
+
+/** Tops the free pool of (network, mode) up to ADDRESS_POOL_SIZE addresses; answers how many were added. */
+export async function fillAddressPool(db: Queryable, network: Network, mode: Mode, target = config().addressPoolSize): Promise<number> {
   const [state] = await db.query<{ free: number; next: string }>(
     `select count(*) filter (where assigned_at is null)::int as free,
             (coalesce(max(derivation_index), -1) + 1)::text as next
@@ -48,15 +50,22 @@ export async function fillAddressPool(db: Queryable, network: Network, mode: Mod
   const missing = target - state!.free;
   if (missing <= 0) return 0;
   const first = Number(state!.next);
-  const rows = Array.from({ length: missing }, (_, i) => ({ index: first + i, ...destinationAt(network, mode, first + i) }));
-  // One insert for the batch; a concurrent filler that took the same indices makes these no-ops.
-  const inserted = await db.query(
-    `insert into addresses (network, mode, kind, derivation_index, address, tag)
-     select $1, $2, 'PAY_IN', i, a, t from unnest($3::bigint[], $4::text[], $5::text[]) as x(i, a, t)
-     on conflict do nothing returning 1`,
-    [network.name, mode, rows.map((r) => r.index), rows.map((r) => r.address), rows.map((r) => r.tag)],
-  );
-  return inserted.length;
+  let added = 0;
+  // Derivation costs about a millisecond an address: work in small batches so that a refill
+  // never holds the event loop (and the requests waiting on it) for long.
+  for (let start = 0; start < missing; start += DERIVE_BATCH) {
+    const count = Math.min(DERIVE_BATCH, missing - start);
+    const rows = Array.from({ length: count }, (_, i) => ({ index: first + start + i, ...destinationAt(network, mode, first + start + i) }));
+    // A concurrent filler that took the same indices turns these into no-ops.
+    const inserted = await db.query(
+      `insert into addresses (network, mode, kind, derivation_index, address, tag)
+       select $1, $2, 'PAY_IN', i, a, t from unnest($3::bigint[], $4::text[], $5::text[]) as x(i, a, t)
+       on conflict do nothing returning 1`,
+      [network.name, mode, rows.map((r) => r.index), rows.map((r) => r.address), rows.map((r) => r.tag)],
+    );
+    added += inserted.length;
+  }
+  return added;
 }
 
 const refillSlot = Symbol.for('gateway.addressRefills');
@@ -70,13 +79,14 @@ export function refillSoon(db: Queryable, network: Network, mode: Mode): void {
   const running = ((globalThis as Holder)[refillSlot] ??= new Map());
   const key = `${network.name}/${mode}`;
   if (running.has(key)) return;
+  const lowWater = Math.floor(config().addressPoolSize / 2);
   const work = (async () => {
     const [row] = await db.query<{ free: number }>(
       `select count(*)::int as free from (select 1 from addresses where network = $1 and mode = $2 and assigned_at is null limit $3) f`,
-      [network.name, mode, POOL_LOW_WATER],
+      [network.name, mode, lowWater],
       'address_pool_free',
     );
-    if (row!.free < POOL_LOW_WATER) await fillAddressPool(db, network, mode);
+    if (row!.free < lowWater) await fillAddressPool(db, network, mode);
   })()
     .catch((error) => log.error('address pool refill failed', { network: network.name, mode, error }))
     .finally(() => running.delete(key));
@@ -90,13 +100,11 @@ export async function refillNow(db: Queryable, network: Network, mode: Mode): Pr
   await fillAddressPool(db, network, mode);
 }
 
-/** Fills the pools of every network of `networks` (start-up). */
-export async function fillAddressPools(db: Queryable, networks: readonly Network[], mode: Mode): Promise<void> {
-  for (const network of networks) await fillAddressPool(db, network, mode);
-}
+/** Addresses every pool has before the server answers; the rest is derived in the background. */
+const POOL_AT_START = 16;
 
-export function networkOrThrow(name: string): Network {
-  const network = findNetwork(name);
-  if (!network) throw new Error(`unknown network ${name}`);
-  return network;
+/** Start-up: a few addresses per network now, the full pool in the background. */
+export async function fillAddressPools(db: Queryable, networks: readonly Network[], mode: Mode): Promise<void> {
+  for (const network of networks) await fillAddressPool(db, network, mode, POOL_AT_START);
+  for (const network of networks) refillSoon(db, network, mode);
 }

@@ -21,6 +21,7 @@ const envSchema = z
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
     KEY_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).default(30),
     DEMO_STORE: z.enum(['true', 'false']).default('true'),
+    ADDRESS_POOL_SIZE: positiveInt.min(16).max(100_000).default(256),
   })
   .transform((env) => ({
     port: env.PORT,
@@ -35,6 +36,7 @@ const envSchema = z
     logLevel: env.LOG_LEVEL,
     keyCacheTtlMs: env.KEY_CACHE_TTL_SECONDS * 1000,
     demoStore: env.DEMO_STORE === 'true',
+    addressPoolSize: env.ADDRESS_POOL_SIZE,
   }));
 
 export type Config = z.output<typeof envSchema>;

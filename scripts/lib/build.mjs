@@ -1,0 +1,32 @@
+// Shared by `npm start` and `npm test`: build the app when the build is missing or stale.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+
+export const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
+export const nextBin = createRequire(import.meta.url).resolve('next/dist/bin/next');
+const SOURCES = ['app', 'components', 'lib', 'public', 'instrumentation.ts', 'next.config.mjs', 'package.json', 'tailwind.config.ts', 'postcss.config.mjs'];
+
+function newestSource(entry) {
+  const full = path.join(root, entry);
+  if (!fs.existsSync(full)) return 0;
+  const stat = fs.statSync(full);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return Math.max(stat.mtimeMs, ...fs.readdirSync(full).map((child) => newestSource(path.join(entry, child))));
+}
+
+export function buildIsCurrent() {
+  const buildId = path.join(root, '.next', 'BUILD_ID');
+  if (!fs.existsSync(buildId)) return false;
+  const built = fs.statSync(buildId).mtimeMs;
+  return SOURCES.every((entry) => newestSource(entry) <= built);
+}
+
+/** Runs `next build` unless the build is current; exits the process when the build fails. */
+export function ensureBuild() {
+  if (buildIsCurrent()) return;
+  console.log('Building the gateway (first start or changed sources)...');
+  const build = spawnSync(process.execPath, [nextBin, 'build'], { cwd: root, stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}

@@ -1,0 +1,50 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { openDatabase, type Database } from '@/lib/db/client';
+
+/**
+ * A fresh, migrated database for one test file: PGlite in memory, or a new database on the
+ * PostgreSQL server of `npm test` (TEST_PG_URL), dropped again on close.
+ */
+export async function openTestDatabase(): Promise<Database> {
+  if (process.env.TEST_DB !== 'postgres') {
+    const db = await openDatabase({ dataDir: 'memory://' });
+    await db.migrate();
+    return db;
+  }
+  const adminUrl = process.env.TEST_PG_URL;
+  if (!adminUrl) throw new Error('TEST_PG_URL is not set: run the suite with `npm test`, which starts PostgreSQL.');
+  const name = `gw_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const db = await openDatabase({ url: url.toString(), poolSize: 20 });
+  await db.migrate();
+  const close = db.close.bind(db);
+  return Object.assign(db, {
+    async close() {
+      await close();
+      const drop = new pg.Client({ connectionString: adminUrl });
+      await drop.connect();
+      await drop.query(`drop database if exists ${name} with (force)`);
+      await drop.end();
+    },
+  });
+}
+
+/** Row counts of every table: a rejected request must leave them all unchanged. */
+export async function countRows(db: Database): Promise<Record<string, number>> {
+  const tables = ['merchants', 'api_keys', 'api_nonces', 'advanced_balances', 'external_users', 'addresses', 'orders', 'payments', 'deposits'];
+  const counts: Record<string, number> = {};
+  for (const table of tables) {
+    const [row] = await db.query<{ n: number }>(`select count(*)::int as n from ${table}`);
+    counts[table] = row!.n;
+  }
+  // Assigned addresses change on make-order without a new row.
+  const [assigned] = await db.query<{ n: number }>('select count(*)::int as n from addresses where assigned_at is not null');
+  counts.assigned_addresses = assigned!.n;
+  return counts;
+}
