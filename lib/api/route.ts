@@ -153,6 +153,7 @@ function validate<S extends z.ZodType>(schema: S, json: Record<string, unknown>,
   if (!result.success) {
     for (const issue of result.error.issues) {
       const path = issue.path.join('.');
+      if (details.some((d) => d.path === path)) continue; // the first problem of a field says enough
       const given = issue.path.reduce<unknown>((v, p) => (v && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[p] : undefined), json);
       details.push({ path, message: given === undefined && issue.code === 'invalid_type' ? 'is required' : issue.message });
     }

@@ -16,17 +16,22 @@ function newestSource(entry) {
   return Math.max(stat.mtimeMs, ...fs.readdirSync(full).map((child) => newestSource(path.join(entry, child))));
 }
 
+// The newest source time the build saw, taken before it started: an edit made while a build
+// runs must make that build stale, which the build's own file times would hide.
+const STAMP = path.join(root, '.next', 'source-stamp');
+const sourcesTime = () => Math.max(...SOURCES.map(newestSource));
+
 export function buildIsCurrent() {
-  const buildId = path.join(root, '.next', 'BUILD_ID');
-  if (!fs.existsSync(buildId)) return false;
-  const built = fs.statSync(buildId).mtimeMs;
-  return SOURCES.every((entry) => newestSource(entry) <= built);
+  if (!fs.existsSync(path.join(root, '.next', 'BUILD_ID')) || !fs.existsSync(STAMP)) return false;
+  return sourcesTime() <= Number(fs.readFileSync(STAMP, 'utf8'));
 }
 
 /** Runs `next build` unless the build is current; exits the process when the build fails. */
 export function ensureBuild() {
   if (buildIsCurrent()) return;
   console.log('Building the gateway (first start or changed sources)...');
+  const seen = sourcesTime();
   const build = spawnSync(process.execPath, [nextBin, 'build'], { cwd: root, stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
   if (build.status !== 0) process.exit(build.status ?? 1);
+  fs.writeFileSync(STAMP, String(seen));
 }

@@ -21,9 +21,8 @@ export interface TestGateway {
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
 
 export async function startTestGateway(): Promise<TestGateway> {
-  if (!fs.existsSync(path.join(ROOT, '.next', 'BUILD_ID'))) {
-    throw new Error('No production build: run `npm test` (it builds first) or `npx next build`.');
-  }
+  const { buildIsCurrent } = await import('../../scripts/lib/build.mjs');
+  if (!buildIsCurrent()) throw new Error('The production build is missing or older than the sources: run `npm test`, which builds first.');
   const db = await openTestDatabase();
   const server = http.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -1,0 +1,4 @@
+export const root: string;
+export const nextBin: string;
+export function buildIsCurrent(): boolean;
+export function ensureBuild(): void;

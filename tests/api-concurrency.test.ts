@@ -1,0 +1,56 @@
+/**
+ * Idempotency under concurrency: the same `order` sent 50 times at once creates one order and
+ * every answer names it; the same `order` with another amount gets 409.
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { call, startTestGateway, type TestGateway } from './support/gateway';
+import { createTestMerchant, type TestMerchant } from './support/merchants';
+
+let gateway: TestGateway;
+let merchant: TestMerchant;
+beforeAll(async () => {
+  gateway = await startTestGateway();
+  merchant = await createTestMerchant(gateway.db);
+});
+afterAll(() => gateway?.close());
+
+it('creates exactly one order for 50 concurrent requests with the same order', async () => {
+  const request = { currency: 'USDT', network: 'tron', amount: '42', order: 'concurrent-1' };
+  const answers = await Promise.all(Array.from({ length: 50 }, () => call(gateway, 'make-order', request, merchant.test)));
+  expect(answers.map((a) => a.status)).toEqual(Array(50).fill(200));
+  const ids = new Set(answers.map((a) => a.body.response.orderId));
+  expect(ids.size).toBe(1);
+  const [count] = await gateway.db.query<{ n: number }>(`select count(*)::int as n from orders where client_order_id = 'concurrent-1'`);
+  expect(count!.n).toBe(1);
+  // Addresses taken by requests that lost the race went back to the pool: only one is assigned.
+  const [assigned] = await gateway.db.query<{ n: number }>(
+    `select count(*)::int as n from addresses a where a.assigned_at is not null and a.network = 'tron'
+        and not exists (select 1 from orders o where o.address_id = a.id)`,
+  );
+  expect(assigned!.n).toBe(0);
+
+  const conflict = await call(gateway, 'make-order', { ...request, amount: '43' }, merchant.test);
+  expect(conflict.status).toBe(409);
+  expect(conflict.body.error.name).toBe('ORDER_CONFLICT');
+});
+
+it('keeps 50 concurrent distinct orders apart, each with its own address', async () => {
+  const answers = await Promise.all(
+    Array.from({ length: 50 }, (_, i) => call(gateway, 'make-order', { currency: 'ETH', network: 'ethereum', amount: '1', order: `distinct-${i}` }, merchant.test)),
+  );
+  expect(answers.every((a) => a.status === 200)).toBe(true);
+  expect(new Set(answers.map((a) => a.body.response.address)).size).toBe(50);
+});
+
+it('serialises one user\'s concurrent first orders onto one personal address', async () => {
+  const answers = await Promise.all(
+    Array.from({ length: 10 }, (_, i) =>
+      call(gateway, 'make-order', { currency: ['BTC', 'USDT'][i % 2] === 'BTC' ? 'ETH' : 'USDT', network: 'ethereum', amount: '1', order: `personal-race-${i}`, externalUserId: 'racer' }, merchant.test),
+    ),
+  );
+  const created = answers.filter((a) => a.status === 200);
+  // One pending order per currency on the personal address: one ETH and one USDT order win.
+  expect(created).toHaveLength(2);
+  expect(answers.filter((a) => a.status === 409).every((a) => a.body.error.name === 'PERSONAL_ADDRESS_BUSY')).toBe(true);
+  expect(new Set(created.map((a) => a.body.response.address)).size).toBe(1);
+});
