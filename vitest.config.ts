@@ -24,6 +24,7 @@ export default defineConfig({
     projects: [
       {
         ...shared,
+        extends: true,
         test: {
           name: 'pglite',
           include: ['lib/**/*.test.ts', 'tests/**/*.test.ts'],
@@ -32,6 +33,7 @@ export default defineConfig({
       },
       {
         ...shared,
+        extends: true,
         test: {
           name: 'postgres',
           include: ['tests/**/*.test.ts'],

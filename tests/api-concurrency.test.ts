@@ -38,7 +38,7 @@ it('keeps 50 concurrent distinct orders apart, each with its own address', async
   const answers = await Promise.all(
     Array.from({ length: 50 }, (_, i) => call(gateway, 'make-order', { currency: 'ETH', network: 'ethereum', amount: '1', order: `distinct-${i}` }, merchant.test)),
   );
-  expect(answers.every((a) => a.status === 200)).toBe(true);
+  expect(answers.filter((a) => a.status !== 200).map((a) => a.body)).toEqual([]);
   expect(new Set(answers.map((a) => a.body.response.address)).size).toBe(50);
 });
 

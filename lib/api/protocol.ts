@@ -79,5 +79,5 @@ export const nonceField = z.union(
     z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
     z.string().regex(/^\d{1,30}$/),
   ],
-  { error: 'must be an integer or a string of digits (at most 30)' },
+  { error: 'must be an integer up to 9007199254740991 or a string of at most 30 digits' },
 );

@@ -23,6 +23,12 @@ export interface Database extends Queryable {
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
   /** Applies the committed migrations that have not run yet. */
   migrate(): Promise<void>;
+  /**
+   * Calls `onNotify` with the payload of every NOTIFY on `channel`, from this or any other
+   * process. `onGap` is called whenever notifications may have been missed (the listening
+   * connection was lost and is back), so that the listener can resynchronise.
+   */
+  listen(channel: string, onNotify: (payload: string) => void, onGap: () => void): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -57,6 +63,8 @@ async function openPglite(dataDir: string): Promise<Database> {
     query: (text, params) => run(client, text, params),
     transaction: (work) => client.transaction((tx) => work({ query: (text, params) => run(tx, text, params) })),
     migrate: () => migratePglite(drizzlePglite(client), { migrationsFolder: MIGRATIONS_FOLDER }),
+    // One process owns an embedded database, so its notifications never get lost in transit.
+    listen: async (channel, onNotify) => void (await client.listen(checkChannel(channel), onNotify)),
     close: () => client.close(),
   };
 }
@@ -80,6 +88,7 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
       throw error;
     }
   };
+  const listeners: (() => Promise<void>)[] = [];
   const run = async <R>(client: pg.PoolClient, text: string, params?: readonly unknown[], name?: string) => {
     const result = await client.query(name ? { name, text, values: params as unknown[] } : { text, values: params as unknown[] });
     return result.rows as R[];
@@ -109,6 +118,65 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
       }
     },
     migrate: () => migratePg(drizzlePg(pool), { migrationsFolder: MIGRATIONS_FOLDER }),
-    close: () => pool.end(),
+    async listen(channel, onNotify, onGap) {
+      listeners.push(listenPostgres(url, checkChannel(channel), onNotify, onGap));
+    },
+    async close() {
+      await Promise.all(listeners.map((stop) => stop()));
+      await pool.end();
+    },
+  };
+}
+
+function checkChannel(channel: string): string {
+  if (!/^[a-z_]+$/.test(channel)) throw new Error(`bad notification channel name: ${channel}`);
+  return channel;
+}
+
+const LISTEN_RETRY_MS = { first: 1000, max: 30_000 };
+
+/**
+ * LISTEN on a connection of its own (a pooled one would be handed to other work), reconnecting
+ * with backoff whenever it is lost. Answers a function that stops listening.
+ */
+function listenPostgres(url: string, channel: string, onNotify: (payload: string) => void, onGap: () => void): () => Promise<void> {
+  let stopped = false;
+  let current: pg.Client | undefined;
+  let wake: (() => void) | undefined;
+  const loop = async () => {
+    let delay = LISTEN_RETRY_MS.first;
+    while (!stopped) {
+      const client = new pg.Client({ connectionString: url });
+      client.on('error', () => {
+        // Followed by 'end': the loop reconnects.
+      });
+      client.on('notification', (message) => {
+        if (message.channel === channel) onNotify(message.payload ?? '');
+      });
+      try {
+        await client.connect();
+        await client.query(`LISTEN ${channel}`);
+        current = client;
+        delay = LISTEN_RETRY_MS.first;
+        onGap(); // whatever happened before this LISTEN was not heard
+        await new Promise<void>((resolve) => client.once('end', resolve));
+      } catch {
+        await client.end().catch(() => undefined);
+      }
+      current = undefined;
+      if (stopped) return;
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+        setTimeout(resolve, delay).unref();
+      });
+      delay = Math.min(delay * 2, LISTEN_RETRY_MS.max);
+    }
+  };
+  const done = loop();
+  return async () => {
+    stopped = true;
+    wake?.();
+    await current?.end().catch(() => undefined);
+    await done;
   };
 }

@@ -2,7 +2,7 @@ import 'server-only';
 import type { Database, Queryable } from '../db';
 import { issueApiKey, type IssuedKeys, type Mode } from './keys';
 
-export { findApiKey, forgetKey, issueApiKey, revokeApiKey, type ApiKey, type IssuedKeys, type Mode } from './keys';
+export { findApiKey, followKeyRevocations, forgetKey, issueApiKey, revokeApiKey, type ApiKey, type IssuedKeys, type Mode } from './keys';
 export { appSecret } from './secrets';
 
 export interface Merchant {

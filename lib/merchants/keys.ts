@@ -1,7 +1,7 @@
 import 'server-only';
 import { randomBytes } from 'node:crypto';
 import { base58 } from '@scure/base';
-import type { Queryable } from '../db';
+import type { Database, Queryable } from '../db';
 import { config } from '../config';
 import { decryptSecret, encryptSecret } from './secrets';
 
@@ -36,15 +36,34 @@ export async function issueApiKey(db: Queryable, merchantId: string, mode: Mode)
   return { keyId: row!.id, mode, publicKey, privateKey };
 }
 
+const REVOKED_CHANNEL = 'api_key_revoked';
+
+/** Revokes a key; every server sharing the database drops it from its cache at once (NOTIFY). */
 export async function revokeApiKey(db: Queryable, publicKey: string): Promise<boolean> {
-  const rows = await db.query('update api_keys set revoked_at = now() where public_key = $1 and revoked_at is null returning id', [publicKey]);
+  const rows = await db.query(
+    `with revoked as (
+       update api_keys set revoked_at = now() where public_key = $1 and revoked_at is null returning id
+     )
+     select id, pg_notify('${REVOKED_CHANNEL}', $1) from revoked`,
+    [publicKey],
+  );
   forgetKey(publicKey);
   return rows.length > 0;
 }
 
 /**
- * Keys are cached in memory so that a signed request costs no key query. Revocation through this
- * process is immediate; other processes see it within KEY_CACHE_TTL_SECONDS. Unknown keys are
+ * Server start-up: follow revocations made by other processes (the CLI, other servers on the
+ * same PostgreSQL). When the listening connection was lost, the whole cache is dropped, since a
+ * revocation may have been missed meanwhile.
+ */
+export function followKeyRevocations(db: Database): Promise<void> {
+  return db.listen(REVOKED_CHANNEL, (publicKey) => forgetKey(publicKey), () => forgetKey());
+}
+
+/**
+ * Keys are cached in memory so that a signed request costs no key query. A revocation is
+ * announced with NOTIFY and drops the key from every server's cache at once; the cache lifetime
+ * (KEY_CACHE_TTL_SECONDS) bounds the delay should a notification ever be lost. Unknown keys are
  * remembered briefly too, so random keys cannot turn into a query per request.
  */
 const cacheSlot = Symbol.for('gateway.apiKeyCache');

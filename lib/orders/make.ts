@@ -60,6 +60,8 @@ export function resolveOrder(key: ApiKey, input: MakeOrderRequest): ResolvedOrde
   };
 }
 
+const MAX_REFILLS_PER_REQUEST = 5;
+
 /**
  * Creates a payment order, or answers the existing one when `order` was already used with the
  * same currency, network and amount (idempotency key per merchant and mode).
@@ -68,11 +70,13 @@ export async function makeOrder(caller: Caller, input: MakeOrderRequest): Promis
   const order = resolveOrder(caller.key, input);
   const attempt = input.externalUserId ? makePersonalOrder : makePoolOrder;
   let row = await attempt(caller, input, order);
-  if (row === 'pool-empty') {
+  // An empty pool (a burst larger than the pool) waits for a refill and tries again. Concurrent
+  // requests take the refilled addresses too, so one refill may not be enough for everyone.
+  for (let refills = 0; row === 'pool-empty' && refills < MAX_REFILLS_PER_REQUEST; refills++) {
     await refillNow(caller.db, order.network, caller.key.mode);
     row = await attempt(caller, input, order);
-    if (row === 'pool-empty') throw new ApiError('OVERLOADED', 'No deposit address is available right now; retry shortly.');
   }
+  if (row === 'pool-empty') throw new ApiError('OVERLOADED', 'No deposit address is available right now; retry shortly.');
   return row;
 }
 

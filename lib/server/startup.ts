@@ -5,7 +5,7 @@ import { enabledNetworks } from '../catalog/enabled';
 import { config } from '../config';
 import { getDatabase } from '../db';
 import { log } from '../log';
-import { appSecret } from '../merchants';
+import { appSecret, followKeyRevocations } from '../merchants';
 import { createControlToken, setActiveControlToken } from './control';
 import { ensureDemoMerchant } from './demo-merchant';
 
@@ -25,6 +25,7 @@ export async function startGateway(): Promise<void> {
   const controlUrl = cfg.databaseUrl ? undefined : `http://${loopback(cfg.host)}:${cfg.port}/internal/cli`;
   if (controlUrl) setActiveControlToken(createControlToken(cfg.dataDir));
   const db = await getDatabase({ controlUrl });
+  await followKeyRevocations(db);
   for (const mode of ['test', 'live'] as const) await fillAddressPools(db, enabledNetworks(mode), mode);
   if (cfg.demoStore) await ensureDemoMerchant(db, cfg.dataDir);
   const prune = () =>

@@ -61,10 +61,10 @@ export interface Keys {
 }
 
 let nonceCounter = 0;
-/** Distinct across calls and processes: a millisecond timestamp with a counter and the pid. */
+/** Distinct across calls: a millisecond timestamp times 1000 plus a counter. */
 export function freshNonce(): number {
   nonceCounter = (nonceCounter + 1) % 1000;
-  return Date.now() * 1000 + nonceCounter + (process.pid % 7) * 0;
+  return Date.now() * 1000 + nonceCounter;
 }
 
 export function sign(privateKey: string, body: string): string {

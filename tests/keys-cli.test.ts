@@ -1,0 +1,133 @@
+/**
+ * The keys CLI works with and without a running server, and never opens the embedded database
+ * from a second process: with the server up it goes through the control endpoint. Keys it
+ * prints sign requests the server accepts; the private key is stored only encrypted.
+ */
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../scripts/lib/postgres.mjs';
+import { call } from './support/gateway';
+
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const run = promisify(execFile);
+const usePostgres = process.env.TEST_DB === 'postgres';
+
+let env: NodeJS.ProcessEnv;
+let dataDir: string;
+let databaseName: string | undefined;
+
+beforeAll(async () => {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-cli-'));
+  env = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'info', NODE_ENV: 'production', DEMO_STORE: 'true', ADDRESS_POOL_SIZE: '16' };
+  if (usePostgres) {
+    const pg = (await import('pg')).default;
+    databaseName = `gw_cli_${process.pid}`;
+    const admin = new pg.Client({ connectionString: process.env.TEST_PG_URL });
+    await admin.connect();
+    await admin.query(`drop database if exists ${databaseName}`);
+    await admin.query(`create database ${databaseName}`);
+    await admin.end();
+    const url = new URL(process.env.TEST_PG_URL!);
+    url.pathname = `/${databaseName}`;
+    Object.assign(env, { DATABASE_URL: url.toString(), APP_SECRET: 'cli-test-app-secret-at-least-32-chars!!' });
+  }
+});
+
+afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+async function keys(...args: string[]) {
+  const { stdout } = await run(process.execPath, ['--conditions=react-server', '--import', 'tsx', 'scripts/keys.ts', ...args], { cwd: ROOT, env });
+  return stdout;
+}
+
+async function startServer(port: number): Promise<{ child: ChildProcess; output: () => string }> {
+  let output = '';
+  const child = spawn(process.execPath, [path.join(ROOT, 'node_modules/next/dist/bin/next'), 'start', '-p', String(port), '-H', '127.0.0.1'], {
+    cwd: ROOT,
+    env: { ...env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: `http://127.0.0.1:${port}` },
+  });
+  child.stdout!.on('data', (d) => (output += d));
+  child.stderr!.on('data', (d) => (output += d));
+  for (let i = 0; i < 300 && !output.includes('gateway started'); i++) await new Promise((r) => setTimeout(r, 100));
+  if (!output.includes('gateway started')) throw new Error(`server did not start:\n${output}`);
+  return { child, output: () => output };
+}
+
+describe('npm run keys', () => {
+  it('creates keys with no server running, then through a running server', async () => {
+    const offline = JSON.parse(await keys('create', '--name', 'Offline shop', '--mode', 'test', '--json'));
+    expect(offline.publicKey).toMatch(/^pk_test_/);
+    expect(offline.privateKey).toMatch(/^sk_test_/);
+
+    const port = await freePort();
+    const server = await startServer(port);
+    try {
+      // The first start created the demo merchant only when there was none: here there was one.
+      expect(server.output()).not.toContain('Created the demo merchant');
+      const online = JSON.parse(await keys('create', '--name', 'Online shop', '--mode', 'live', '--json'));
+      expect(online.publicKey).toMatch(/^pk_live_/);
+      const listed = JSON.parse(await keys('list', '--json'));
+      expect(listed.map((m: { name: string }) => m.name)).toEqual(['Offline shop', 'Online shop']);
+
+      // Keys made offline sign requests the server accepts.
+      const gateway = { baseUrl: `http://127.0.0.1:${port}` };
+      const made = await call(gateway, 'make-order', { currency: 'BTC', network: 'bitcoin', amount: '0.01', order: 'cli-1' }, offline);
+      expect(made.status).toBe(200);
+
+      // Revoking through the running server takes effect at once.
+      await keys('revoke', offline.publicKey);
+      const refused = await call(gateway, 'find-tx', {}, offline);
+      expect(refused.status).toBe(401);
+      expect(refused.body.error.name).toBe('UNKNOWN_PUBLIC_KEY');
+      // Private keys never reach the log.
+      expect(server.output()).not.toContain(online.privateKey);
+      expect(server.output()).not.toContain(offline.privateKey);
+    } finally {
+      server.child.kill('SIGTERM');
+      await new Promise((r) => server.child.once('exit', r));
+    }
+    // And offline again once the server is gone.
+    expect(await keys('list')).toContain('Online shop');
+  });
+
+  it('refuses bad arguments with a usage message', async () => {
+    await expect(keys('create', '--name', 'X', '--mode', 'sandbox')).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('--mode must be test or live') });
+  });
+});
+
+describe('first start', () => {
+  it('creates the demo merchant once, prints its keys and keeps them for the demo store', async () => {
+    const fresh = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-first-'));
+    const saved = env;
+    env = { ...env, DATA_DIR: fresh };
+    if (usePostgres) {
+      const url = new URL(env.DATABASE_URL!);
+      url.pathname = `/${databaseName}_first`;
+      const pg = (await import('pg')).default;
+      const admin = new pg.Client({ connectionString: process.env.TEST_PG_URL });
+      await admin.connect();
+      await admin.query(`drop database if exists ${databaseName}_first`);
+      await admin.query(`create database ${databaseName}_first`);
+      await admin.end();
+      env.DATABASE_URL = url.toString();
+    }
+    const port = await freePort();
+    const server = await startServer(port);
+    try {
+      const demo = JSON.parse(fs.readFileSync(path.join(fresh, 'demo-store.json'), 'utf8'));
+      expect(server.output()).toContain(demo.privateKey);
+      expect((fs.statSync(path.join(fresh, 'demo-store.json')).mode & 0o077)).toBe(0);
+      const gateway = { baseUrl: `http://127.0.0.1:${port}` };
+      expect((await call(gateway, 'advanced-balances', {}, demo)).status).toBe(200);
+    } finally {
+      server.child.kill('SIGTERM');
+      await new Promise((r) => server.child.once('exit', r));
+      env = saved;
+      fs.rmSync(fresh, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,69 @@
+/**
+ * The README's examples are run as written against a real gateway: the curl request, and the
+ * Node and Python signing code. A merchant copying them must get a created order.
+ */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startTestGateway, type TestGateway } from './support/gateway';
+import { createTestMerchant, type TestMerchant } from './support/merchants';
+
+const run = promisify(execFile);
+const README = fs.readFileSync(path.resolve(import.meta.dirname, '..', 'README.md'), 'utf8');
+
+/** The first fenced code block after `marker` in the README. */
+function codeAfter(marker: string): string {
+  const at = README.indexOf(marker);
+  if (at < 0) throw new Error(`README has no ${marker}`);
+  const block = /```[a-z]*\n([\s\S]*?)```/.exec(README.slice(at));
+  if (!block) throw new Error(`README has no code block after ${marker}`);
+  return block[1]!;
+}
+
+let gateway: TestGateway;
+let merchant: TestMerchant;
+let dir: string;
+beforeAll(async () => {
+  gateway = await startTestGateway();
+  merchant = await createTestMerchant(gateway.db);
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-readme-'));
+});
+afterAll(async () => {
+  await gateway?.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+async function runExample(command: string, file: string, code: string) {
+  const script = path.join(dir, file);
+  fs.writeFileSync(script, code);
+  const env = { ...process.env, GATEWAY_URL: gateway.baseUrl, PUBLIC_KEY: merchant.test.publicKey, PRIVATE_KEY: merchant.test.privateKey };
+  const { stdout } = await run(command, [script], { env, timeout: 20_000 });
+  return JSON.parse(stdout);
+}
+
+async function storedOrder(orderId: string) {
+  const [row] = await gateway.db.query<{ client_order_id: string; amount: string }>('select client_order_id, amount::text from orders where id = $1', [orderId]);
+  return row;
+}
+
+it('the curl example creates an order', async () => {
+  const code = codeAfter('### A first request with curl').replaceAll('http://127.0.0.1:3000', gateway.baseUrl);
+  const answer = await runExample('bash', 'first.sh', code);
+  expect(answer).toMatchObject({ success: true, response: { status: 'pending', currency: 'USDT', network: 'tron', amount: '25.5', clientOrderId: 'order-1001' } });
+  expect(await storedOrder(answer.response.orderId)).toEqual({ client_order_id: 'order-1001', amount: '25500000' });
+});
+
+it('the Node signing example creates an order', async () => {
+  const answer = await runExample(process.execPath, 'sign.mjs', codeAfter('<!-- example:node'));
+  expect(answer).toMatchObject({ success: true, response: { currency: 'BTC', network: 'bitcoin', amount: '0.0015' } });
+  expect(await storedOrder(answer.response.orderId)).toMatchObject({ amount: '150000' });
+});
+
+it('the Python signing example creates an order', async () => {
+  const answer = await runExample('python3', 'sign.py', codeAfter('<!-- example:python'));
+  expect(answer).toMatchObject({ success: true, response: { currency: 'LTC', network: 'litecoin', amount: '0.25' } });
+  expect(await storedOrder(answer.response.orderId)).toMatchObject({ amount: '25000000' });
+});
