@@ -36,8 +36,11 @@ process.exit(totals.failed > 0 || totals.passed === 0 ? 1 : 0);
 function countVitest(file, status) {
   if (!fs.existsSync(file)) return { passed: 0, failed: 1 }; // the runner itself failed
   const report = JSON.parse(fs.readFileSync(file, 'utf8'));
-  // A file that fails to load has no tests but must still count as a failure.
-  const brokenFiles = report.testResults.filter((f) => f.status === 'failed' && f.assertionResults.length === 0).length;
+  // A file whose set-up failed (it did not load, or a beforeAll threw) reports its tests as
+  // skipped, not failed: each of them counts as a failure here, and the file at least once.
+  const brokenFiles = report.testResults
+    .filter((f) => f.status === 'failed' && !f.assertionResults.some((t) => t.status === 'failed'))
+    .reduce((n, f) => n + Math.max(1, f.assertionResults.filter((t) => t.status !== 'passed').length), 0);
   const failed = report.numFailedTests + brokenFiles + (status !== 0 && report.numFailedTests + brokenFiles === 0 ? 1 : 0);
   return { passed: report.numPassedTests, failed };
 }
