@@ -48,8 +48,11 @@ export async function fillAddressPool(db: Queryable, network: Network, mode: Mod
     [network.name, mode],
   );
   const missing = target - state!.free;
-  if (missing <= 0) return 0;
   const first = Number(state!.next);
+  if (missing <= 0) {
+    highestDerived.set(`${network.name}/${mode}`, first - 1);
+    return 0;
+  }
   let added = 0;
   // Derivation costs about a millisecond an address: work in small batches so that a refill
   // never holds the event loop (and the requests waiting on it) for long.
@@ -65,39 +68,62 @@ export async function fillAddressPool(db: Queryable, network: Network, mode: Mod
     );
     added += inserted.length;
   }
+  highestDerived.set(`${network.name}/${mode}`, first + missing - 1);
   return added;
 }
+
+/**
+ * The highest index this process derived per (network, mode). Addresses are taken lowest index
+ * first, so the index of a taken address tells how many are left without asking the database.
+ */
+const highestDerived = new Map<string, number>();
 
 const refillSlot = Symbol.for('gateway.addressRefills');
 type Holder = { [refillSlot]?: Map<string, Promise<void>> };
 
 /**
- * Refills the pool in the background when it runs low, at most one refill per network at a
- * time. Called after an address is taken; the request does not wait for it.
+ * One refill per (network, mode) at a time in this process, shared by everyone who asks: a burst
+ * that empties the pool must not start a derivation per waiting request (each would derive the
+ * same indices and throw them away on conflict).
  */
-export function refillSoon(db: Queryable, network: Network, mode: Mode): void {
+function singleRefill(db: Queryable, network: Network, mode: Mode, needed: () => Promise<boolean>): Promise<void> {
   const running = ((globalThis as Holder)[refillSlot] ??= new Map());
   const key = `${network.name}/${mode}`;
-  if (running.has(key)) return;
-  const lowWater = Math.floor(config().addressPoolSize / 2);
+  const current = running.get(key);
+  if (current) return current;
   const work = (async () => {
+    if (await needed()) await fillAddressPool(db, network, mode);
+  })()
+    .catch((error) => log.error('address pool refill failed', { network: network.name, mode, error }))
+    .finally(() => running.delete(key));
+  running.set(key, work);
+  return work;
+}
+
+/**
+ * Refills the pool in the background once it falls below half; the request does not wait.
+ * `takenIndex` (the index just handed out) skips the check while plenty are left.
+ */
+export function refillSoon(db: Queryable, network: Network, mode: Mode, takenIndex?: number): void {
+  const lowWater = Math.floor(config().addressPoolSize / 2);
+  const highest = highestDerived.get(`${network.name}/${mode}`);
+  if (takenIndex !== undefined && highest !== undefined && highest - takenIndex >= lowWater) return;
+  void singleRefill(db, network, mode, async () => {
     const [row] = await db.query<{ free: number }>(
       `select count(*)::int as free from (select 1 from addresses where network = $1 and mode = $2 and assigned_at is null limit $3) f`,
       [network.name, mode, lowWater],
       'address_pool_free',
     );
-    if (row!.free < lowWater) await fillAddressPool(db, network, mode);
-  })()
-    .catch((error) => log.error('address pool refill failed', { network: network.name, mode, error }))
-    .finally(() => running.delete(key));
-  running.set(key, work);
+    return row!.free < lowWater;
+  });
 }
 
-/** Waits for a refill of (network, mode), starting one if none runs (used when the pool is empty). */
+/** Waits for a refill of (network, mode), joining the one under way if any (the pool is empty). */
 export async function refillNow(db: Queryable, network: Network, mode: Mode): Promise<void> {
   const running = (globalThis as Holder)[refillSlot]?.get(`${network.name}/${mode}`);
+  // A refill that started before the pool ran dry may have been too small: then start another.
   if (running) await running;
-  await fillAddressPool(db, network, mode);
+  await singleRefill(db, network, mode, async () => true);
 }
 
 /** Addresses every pool has before the server answers; the rest is derived in the background. */

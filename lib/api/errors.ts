@@ -10,6 +10,7 @@ export const API_ERRORS = {
   UNKNOWN_PUBLIC_KEY: { code: 2002, status: 401, message: 'The public key is unknown or revoked.' },
   INVALID_SIGNATURE: { code: 2003, status: 401, message: 'The signature does not match the request body.' },
   NONCE_REUSED: { code: 2004, status: 409, message: 'This nonce was already used with this key.' },
+  RATE_LIMITED: { code: 2005, status: 429, message: 'Too many requests with this key; retry after the time in the retry-after header.' },
   NOT_FOUND: { code: 3001, status: 404, message: 'Not found.' },
   ORDER_CONFLICT: { code: 3002, status: 409, message: 'An order with this identifier already exists with other values.' },
   PERSONAL_ADDRESS_BUSY: { code: 3003, status: 409, message: 'This user already has a pending order for this currency.' },
@@ -37,6 +38,8 @@ export class ApiError extends Error {
     readonly errorName: ApiErrorName,
     message: string = API_ERRORS[errorName].message,
     readonly details: ErrorDetail[] = [],
+    /** Seconds, for the retry-after header of 429 and 503 answers. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = 'ApiError';

@@ -2,12 +2,13 @@ import 'server-only';
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { z } from 'zod';
 import { config } from '../config';
-import { DatabaseBusyError, getDatabase, type Database } from '../db';
+import { getDatabase, isDatabaseBusy, type Database } from '../db';
 import { log } from '../log';
 import { findApiKey, type ApiKey } from '../merchants';
 import { API_ERRORS, ApiError, type ApiErrorName, type ErrorBody, type ErrorDetail } from './errors';
 import { nonceField } from './protocol';
 import { consumeNonce } from './nonces';
+import { rateLimitWait } from './rate-limit';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
@@ -57,9 +58,7 @@ export function apiRoute<S extends z.ZodType>(
     const requestId = randomUUID();
     const started = performance.now();
     let merchantId: string | undefined;
-    if (inFlight.count >= config().apiMaxInFlight) {
-      return fail(requestId, operation, started, new ApiError('OVERLOADED'));
-    }
+    if (inFlight.count >= config().apiMaxInFlight) return shed(requestId);
     inFlight.count++;
     try {
       const rawBody = await readBody(request);
@@ -67,6 +66,8 @@ export function apiRoute<S extends z.ZodType>(
       const verify = options.verifySignature ?? true;
       const { key, signatureValid } = await authenticate(db, request.headers, rawBody, verify);
       merchantId = key.merchantId;
+      const wait = rateLimitWait(key.keyId, config().apiRateLimit);
+      if (wait > 0) throw new ApiError('RATE_LIMITED', API_ERRORS.RATE_LIMITED.message, [], wait);
       const json = parseJson(rawBody);
       const { nonce, input } = validate(schema, json, verify);
       if (verify && options.nonce !== 'handler' && !(await consumeNonce(db, key.keyId, nonce))) throw new ApiError('NONCE_REUSED');
@@ -166,17 +167,17 @@ function describe(details: ErrorDetail[]): string {
   return details.map((d) => `${d.path} ${d.message}`).join('; ');
 }
 
-function respond(status: number, body: unknown, requestId: string): Response {
+function respond(status: number, body: unknown, requestId: string, extraHeaders: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), {
     status,
-    headers: { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId, 'cache-control': 'no-store' },
+    headers: { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId, 'cache-control': 'no-store', ...extraHeaders },
   });
 }
 
 function fail(requestId: string, operation: string, started: number, error: unknown, merchantId?: string): Response {
   let apiError: ApiError;
   if (error instanceof ApiError) apiError = error;
-  else if (error instanceof DatabaseBusyError) apiError = new ApiError('OVERLOADED');
+  else if (isDatabaseBusy(error)) apiError = new ApiError('OVERLOADED');
   else {
     log.error('api internal error', { requestId, operation, merchantId, error, stack: (error as Error)?.stack });
     apiError = new ApiError('INTERNAL_ERROR');
@@ -184,10 +185,32 @@ function fail(requestId: string, operation: string, started: number, error: unkn
   const name: ApiErrorName = apiError.errorName;
   const { code, status } = API_ERRORS[name];
   const entry = { requestId, operation, merchantId, status, error: name, ms: elapsed(started) };
-  if (status >= 500) log.error('api request failed', entry);
+  if (status >= 500 && name !== 'OVERLOADED') log.error('api request failed', entry);
   else log.warn('api request rejected', entry);
   const body: ErrorBody = { success: false, error: { code, name, message: apiError.message, details: apiError.details }, requestId };
-  return respond(status, body, requestId);
+  // 429 and 503 say when to come back; a busy gateway is worth retrying after a second.
+  const retryAfter = apiError.retryAfterSeconds ?? (status === 503 ? 1 : undefined);
+  return respond(status, body, requestId, retryAfter === undefined ? {} : { 'retry-after': String(retryAfter) });
+}
+
+const shedSlot = Symbol.for('gateway.api.shed');
+type ShedHolder = { [shedSlot]?: { count: number; since: number } };
+const SHED_LOG_INTERVAL_MS = 10_000;
+
+/**
+ * Over the in-flight limit: answered at once and as cheaply as possible, because this is the
+ * path that runs when the server has the least time to spare. Logged as one summary line per
+ * interval rather than a line per request.
+ */
+function shed(requestId: string): Response {
+  const stats = ((globalThis as ShedHolder)[shedSlot] ??= { count: 0, since: Date.now() });
+  stats.count++;
+  if (Date.now() - stats.since >= SHED_LOG_INTERVAL_MS) {
+    log.warn('shedding load', { answered503: stats.count, seconds: Math.round((Date.now() - stats.since) / 1000), maxInFlight: config().apiMaxInFlight });
+    Object.assign(stats, { count: 0, since: Date.now() });
+  }
+  const { code, status, message } = API_ERRORS.OVERLOADED;
+  return respond(status, { success: false, error: { code, name: 'OVERLOADED', message, details: [] }, requestId }, requestId, { 'retry-after': '1' });
 }
 
 function elapsed(started: number): number {

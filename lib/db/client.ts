@@ -37,6 +37,14 @@ export class DatabaseBusyError extends Error {
   override name = 'DatabaseBusyError';
 }
 
+/**
+ * By name, not instanceof: the database is opened by the instrumentation bundle and used by the
+ * route bundles, and each bundle has its own copy of this class.
+ */
+export function isDatabaseBusy(error: unknown): boolean {
+  return error instanceof Error && error.name === 'DatabaseBusyError';
+}
+
 export const MIGRATIONS_FOLDER = path.join(process.cwd(), 'lib', 'db', 'migrations');
 
 export interface DatabaseOptions {
@@ -74,7 +82,7 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
     connectionString: url,
     max: poolSize,
     // A request that cannot get a connection soon is answered 503 rather than queued forever.
-    connectionTimeoutMillis: 3000,
+    connectionTimeoutMillis: 1000,
     idleTimeoutMillis: 30_000,
   });
   pool.on('error', () => {

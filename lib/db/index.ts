@@ -4,7 +4,7 @@ import { openDatabase, type Database } from './client';
 import { acquireDataDir, type DataDirOwner } from './lock';
 
 export type { Database, Queryable } from './client';
-export { DatabaseBusyError } from './client';
+export { DatabaseBusyError, isDatabaseBusy } from './client';
 
 const slot = Symbol.for('gateway.database');
 type Holder = { [slot]?: Promise<Database> };

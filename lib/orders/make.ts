@@ -124,7 +124,7 @@ with existing as (
 ), address as (
   update addresses a set assigned_at = now(), merchant_id = $2, kind = 'PAY_IN'
     from free where a.id = free.id and exists (select 1 from nonce)
-  returning a.id, a.address, a.tag
+  returning a.id, a.address, a.tag, a.derivation_index
 ), inserted as (
   insert into orders (${ORDER_INSERT_COLUMNS})
   select $1, $2, $3, $4, $5, $6, $7, $8, $9, address.id, address.address, address.tag, $10, $11, $12, $13, $14, $15,
@@ -138,18 +138,25 @@ with existing as (
 select (select count(*) from nonce)::int as nonce_recorded,
        (select count(*) from free)::int as had_address,
        (select id from address) as taken_address_id,
+       (select derivation_index from address)::int as taken_index,
        found.*
   from (select 1) one left join found on true`;
 
-type Outcome = OrderRow & { outcome: 'created' | 'existing' | null; nonce_recorded: number; had_address: number; taken_address_id: string | null };
+type Outcome = OrderRow & {
+  outcome: 'created' | 'existing' | null;
+  nonce_recorded: number;
+  had_address: number;
+  taken_address_id: string | null;
+  taken_index: number | null;
+};
 
 async function makePoolOrder(caller: Caller, input: MakeOrderRequest, order: ResolvedOrder): Promise<OrderRow | 'pool-empty'> {
   const { db, key, nonce } = caller;
   const values = [...orderValues(caller, input, order), key.keyId, nonce];
   const [result] = await db.query<Outcome>(MAKE_POOL_ORDER, values, 'make_pool_order');
-  const { outcome, nonce_recorded, had_address, taken_address_id, ...row } = result!;
+  const { outcome, nonce_recorded, had_address, taken_address_id, taken_index, ...row } = result!;
   if (outcome === 'created') {
-    refillSoon(db, order.network, key.mode);
+    refillSoon(db, order.network, key.mode, taken_index ?? undefined);
     return row;
   }
   if (outcome === 'existing') {

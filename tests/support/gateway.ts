@@ -73,6 +73,7 @@ export function sign(privateKey: string, body: string): string {
 
 export interface ApiAnswer {
   status: number;
+  headers: Headers;
   body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON under test
 }
 
@@ -94,7 +95,7 @@ export async function postRaw(
     body: raw,
   });
   const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined };
+  return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
 }
 
 /** POSTs `body` with a fresh nonce (unless it has one), signed over the exact bytes sent. */

@@ -1,0 +1,54 @@
+/**
+ * API_RATE_LIMIT: a key that sends more than its budget gets 429 RATE_LIMITED with retry-after,
+ * and those requests write nothing; other keys are not affected; the budget comes back.
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { countRows } from './support/database';
+import { call, startTestGateway, type TestGateway } from './support/gateway';
+import { createTestMerchant, type TestMerchant } from './support/merchants';
+
+const LIMIT = 5;
+let gateway: TestGateway;
+let busy: TestMerchant;
+let other: TestMerchant;
+beforeAll(async () => {
+  process.env.API_RATE_LIMIT = String(LIMIT);
+  gateway = await startTestGateway();
+  busy = await createTestMerchant(gateway.db);
+  other = await createTestMerchant(gateway.db);
+});
+afterAll(() => gateway?.close());
+
+const order = (i: number) => ({ currency: 'USDT', network: 'tron', amount: '1', order: `limited-${i}` });
+
+it('answers 429 with retry-after beyond the budget, writes nothing for it, and lets other keys through', async () => {
+  const before = await countRows(gateway.db);
+  const answers = await Promise.all(Array.from({ length: 3 * LIMIT }, (_, i) => call(gateway, 'make-order', order(i), busy.test)));
+  const created = answers.filter((a) => a.status === 200).length;
+  const limited = answers.filter((a) => a.status === 429);
+  // The bucket holds one second of requests; a little refills while the burst is served.
+  expect(created).toBeGreaterThanOrEqual(LIMIT);
+  expect(created).toBeLessThanOrEqual(LIMIT + 2);
+  expect(limited).toHaveLength(3 * LIMIT - created);
+  for (const answer of limited) {
+    expect(answer.body.error).toMatchObject({ name: 'RATE_LIMITED', code: 2005 });
+    expect(Number(answer.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+  }
+  const after = await countRows(gateway.db);
+  expect(after.orders! - before.orders!).toBe(created);
+  expect(after.api_nonces! - before.api_nonces!).toBe(created);
+
+  const raw = await fetch(`${gateway.baseUrl}/api-gateway/find-tx`, { method: 'POST', body: '{}', headers: { 'x-api-public-key': busy.test.publicKey, 'x-api-signature': '0'.repeat(64) } });
+  // Forged requests do not spend (or get stopped by) the merchant's budget: they fail on the signature.
+  expect(raw.status).toBe(401);
+
+  expect((await call(gateway, 'find-tx', {}, other.test)).status).toBe(200);
+});
+
+it('gives the budget back after retry-after', async () => {
+  let answer = await call(gateway, 'find-tx', {}, busy.test);
+  for (let i = 0; i < 3 * LIMIT && answer.status === 200; i++) answer = await call(gateway, 'find-tx', {}, busy.test);
+  expect(answer.status).toBe(429);
+  await new Promise((r) => setTimeout(r, Number(answer.headers.get('retry-after')) * 1000));
+  expect((await call(gateway, 'find-tx', {}, busy.test)).status).toBe(200);
+});
