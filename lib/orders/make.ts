@@ -199,7 +199,8 @@ const POOL_EMPTY = Symbol('pool-empty');
  */
 async function makePersonalOrder(caller: Caller, input: MakeOrderRequest, order: ResolvedOrder): Promise<OrderRow | 'pool-empty'> {
   const { db, key, nonce } = caller;
-  return db.transaction(async (tx) => {
+  let tookPoolAddress = false;
+  const result = await db.transaction(async (tx) => {
     const recorded = await tx.query('insert into api_nonces (key_id, nonce) values ($1, $2) on conflict do nothing returning 1', [key.keyId, nonce]);
     if (recorded.length === 0) throw new ApiError('NONCE_REUSED');
     const existing = await findByClientOrderId(tx, key, input.order);
@@ -216,6 +217,7 @@ async function makePersonalOrder(caller: Caller, input: MakeOrderRequest, order:
     );
     const address = await personalAddress(tx, key, user!.id, order.network);
     if (!address) throw POOL_EMPTY;
+    tookPoolAddress = address.fromPool;
     const [pending] = await tx.query<{ id: string }>(
       `select id from orders where address_id = $1 and currency = $2 and status = 'pending' and expires_at > now() limit 1`,
       [address.id, order.currency.ticker],
@@ -238,6 +240,9 @@ async function makePersonalOrder(caller: Caller, input: MakeOrderRequest, order:
     if (error === POOL_EMPTY) return 'pool-empty' as const;
     throw error;
   });
+  // A user's first order on a network takes its personal address from the shared pool.
+  if (tookPoolAddress && result !== 'pool-empty') refillSoon(db, order.network, key.mode);
+  return result;
 }
 
 async function personalAddress(tx: Queryable, key: ApiKey, userId: string, network: Network) {
@@ -248,7 +253,7 @@ async function personalAddress(tx: Queryable, key: ApiKey, userId: string, netwo
       for update`,
     [key.merchantId, key.mode, userId, network.name],
   );
-  if (mine) return mine;
+  if (mine) return { ...mine, fromPool: false };
   const [taken] = await tx.query<Address>(
     `update addresses a set assigned_at = now(), merchant_id = $1, external_user_id = $3, kind = 'PERSONAL'
       where a.id = (select id from addresses where network = $4 and mode = $2 and assigned_at is null
@@ -256,7 +261,7 @@ async function personalAddress(tx: Queryable, key: ApiKey, userId: string, netwo
       returning a.id, a.address, a.tag`,
     [key.merchantId, key.mode, userId, network.name],
   );
-  return taken;
+  return taken && { ...taken, fromPool: true };
 }
 
 export async function findByClientOrderId(db: Queryable, key: ApiKey, clientOrderId: string): Promise<OrderRow | undefined> {
