@@ -8,13 +8,15 @@ import type { Queryable } from '../db';
 import { log } from '../log';
 
 /**
- * Deposit addresses are derived ahead of time into a free pool, so that creating an order costs
- * one statement and no elliptic-curve work on the request path. Each address is handed out once
- * (assigned_at) and never reused. Skipped indices (an address taken by a request that then lost
- * a race) stay unused; wallets that sweep these addresses should scan with a gap limit above
- * the pool size.
+ * Deposit addresses are derived ahead of time into a pool, so that creating an order costs one
+ * statement and no elliptic-curve work on the request path. Positions in the pool are handed out
+ * by a PostgreSQL sequence per (network, mode): an order takes `nextval` and the address at that
+ * derivation index, without updating or locking any address row (a "free" flag scanned with
+ * SKIP LOCKED left a dead index entry per order and slowed every later scan). Each index is
+ * handed out once and never reused; an index taken by a request that then lost a race or found
+ * the pool empty stays unused, so wallets that sweep these addresses should scan with a gap
+ * limit above the pool size. See docs/decisions/002-pre-derived-address-pool.md.
  */
-
 
 /** The extended public key of the network's external chain for `mode`. */
 function accountXpub(network: Network, mode: Mode): string {
@@ -39,16 +41,51 @@ function destinationAt(network: Network, mode: Mode, index: number): { address: 
 
 const DERIVE_BATCH = 8;
 
-/** Tops the free pool of (network, mode) up to ADDRESS_POOL_SIZE addresses; answers how many were added. */
-export async function fillAddressPool(db: Queryable, network: Network, mode: Mode, target = config().addressPoolSize): Promise<number> {
-  const [state] = await db.query<{ free: number; next: string }>(
-    `select count(*) filter (where assigned_at is null)::int as free,
-            (coalesce(max(derivation_index), -1) + 1)::text as next
-       from addresses where network = $1 and mode = $2`,
+/** The sequence that hands out pool positions of (network, mode); catalog names are identifiers. */
+export function poolSequence(network: Network, mode: Mode): string {
+  const name = `address_pool_${network.name}_${mode}`;
+  if (!/^[a-z0-9_]+$/.test(name)) throw new Error(`network name "${network.name}" cannot name a sequence`);
+  return name;
+}
+
+/**
+ * Creates the pool sequence of (network, mode) on first use, starting after every index already
+ * handed out (orders and personal addresses), so that a pool created before the sequence existed
+ * is continued, not reused.
+ */
+async function ensurePoolSequence(db: Queryable, network: Network, mode: Mode): Promise<string> {
+  const sequence = poolSequence(network, mode);
+  const [exists] = await db.query<{ found: boolean }>('select to_regclass($1) is not null as found', [sequence]);
+  if (exists!.found) return sequence;
+  const [used] = await db.query<{ next: string }>(
+    `select (coalesce(max(derivation_index), -1) + 1)::text as next from addresses a
+      where network = $1 and mode = $2 and (assigned_at is not null or exists (select 1 from orders o where o.address_id = a.id))`,
     [network.name, mode],
   );
-  const missing = target - state!.free;
-  const first = Number(state!.next);
+  try {
+    await db.query(`create sequence if not exists ${sequence} as bigint minvalue 0 start with ${BigInt(used!.next)}`);
+  } catch (error) {
+    // Two processes creating it at once: the loser sees a duplicate in the catalog; the sequence exists.
+    const [again] = await db.query<{ found: boolean }>('select to_regclass($1) is not null as found', [sequence]);
+    if (!again!.found) throw error;
+  }
+  return sequence;
+}
+
+/** Tops the pool of (network, mode) up to `target` addresses not yet handed out; answers how many were added. */
+export async function fillAddressPool(db: Queryable, network: Network, mode: Mode, target = config().addressPoolSize): Promise<number> {
+  const sequence = await ensurePoolSequence(db, network, mode);
+  const [state] = await db.query<{ next_derived: string; next_ticket: string }>(
+    `select (select (coalesce(max(derivation_index), -1) + 1)::text from addresses where network = $1 and mode = $2) as next_derived,
+            (select (case when is_called then last_value + 1 else last_value end)::text from ${sequence}) as next_ticket`,
+    [network.name, mode],
+  );
+  const first = Number(state!.next_derived);
+  const free = first - Number(state!.next_ticket);
+  const missing = target - Math.max(free, 0);
+  // Tickets may have run past the derived range (an empty pool): derive from the first index
+  // still to be handed out.
+  const from = Math.max(first, Number(state!.next_ticket));
   if (missing <= 0) {
     highestDerived.set(`${network.name}/${mode}`, first - 1);
     return 0;
@@ -58,7 +95,7 @@ export async function fillAddressPool(db: Queryable, network: Network, mode: Mod
   // never holds the event loop (and the requests waiting on it) for long.
   for (let start = 0; start < missing; start += DERIVE_BATCH) {
     const count = Math.min(DERIVE_BATCH, missing - start);
-    const rows = Array.from({ length: count }, (_, i) => ({ index: first + start + i, ...destinationAt(network, mode, first + start + i) }));
+    const rows = Array.from({ length: count }, (_, i) => ({ index: from + start + i, ...destinationAt(network, mode, from + start + i) }));
     // A concurrent filler that took the same indices turns these into no-ops.
     const inserted = await db.query(
       `insert into addresses (network, mode, kind, derivation_index, address, tag)
@@ -68,7 +105,7 @@ export async function fillAddressPool(db: Queryable, network: Network, mode: Mod
     );
     added += inserted.length;
   }
-  highestDerived.set(`${network.name}/${mode}`, first + missing - 1);
+  highestDerived.set(`${network.name}/${mode}`, from + missing - 1);
   return added;
 }
 
@@ -76,7 +113,8 @@ export async function fillAddressPool(db: Queryable, network: Network, mode: Mod
  * The highest index this process derived per (network, mode). Addresses are taken lowest index
  * first, so the index of a taken address tells how many are left without asking the database.
  */
-const highestDerived = new Map<string, number>();
+const derivedSlot = Symbol.for('gateway.addressesDerived');
+const highestDerived = ((globalThis as { [derivedSlot]?: Map<string, number> })[derivedSlot] ??= new Map());
 
 const refillSlot = Symbol.for('gateway.addressRefills');
 type Holder = { [refillSlot]?: Map<string, Promise<void>> };
@@ -109,12 +147,13 @@ export function refillSoon(db: Queryable, network: Network, mode: Mode, takenInd
   const highest = highestDerived.get(`${network.name}/${mode}`);
   if (takenIndex !== undefined && highest !== undefined && highest - takenIndex >= lowWater) return;
   void singleRefill(db, network, mode, async () => {
-    const [row] = await db.query<{ free: number }>(
-      `select count(*)::int as free from (select 1 from addresses where network = $1 and mode = $2 and assigned_at is null limit $3) f`,
-      [network.name, mode, lowWater],
-      'address_pool_free',
+    const sequence = await ensurePoolSequence(db, network, mode);
+    const [row] = await db.query<{ free: string }>(
+      `select ((select coalesce(max(derivation_index), -1) + 1 from addresses where network = $1 and mode = $2)
+               - (select case when is_called then last_value + 1 else last_value end from ${sequence}))::text as free`,
+      [network.name, mode],
     );
-    return row!.free < lowWater;
+    return Number(row!.free) < lowWater;
   });
 }
 

@@ -172,8 +172,16 @@ export function testAccountXpub(network: Network): string {
  */
 export function testTagAccountAddress(network: Network): string {
   if (!network.usesTags) throw new Error(`Network "${network.name}" does not use destination tags`);
-  return deriveAddress(network, testAccountXpub(network), 0);
+  // Every tag of the pool shares this address: derive it once, not once per tag.
+  let address = testTagAddresses.get(network.name);
+  if (address === undefined) {
+    address = deriveAddress(network, testAccountXpub(network), 0);
+    testTagAddresses.set(network.name, address);
+  }
+  return address;
 }
+
+const testTagAddresses = new Map<string, string>();
 
 /** True when `address` is syntactically valid for the network (checksums verified). */
 export function isValidAddress(network: Network, address: string): boolean {

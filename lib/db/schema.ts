@@ -87,8 +87,10 @@ export const externalUsers = pgTable(
 );
 
 /**
- * Deposit addresses. PAY_IN rows are derived ahead of time into a free pool (merchant_id null)
- * and handed out one per order; PERSONAL rows belong to one external user on one network.
+ * Deposit addresses, derived ahead of time into a pool and handed out in derivation order by a
+ * sequence per (network, mode) (lib/addresses). A PAY_IN row belongs to the one order that
+ * references it; a PERSONAL row (merchant_id, external_user_id, assigned_at set) to one
+ * external user on one network.
  * Tag networks share one address and tell deposits apart by `tag`.
  */
 export const addresses = pgTable(
@@ -110,7 +112,6 @@ export const addresses = pgTable(
   (t) => [
     uniqueIndex('addresses_derivation').on(t.network, t.mode, t.derivationIndex),
     uniqueIndex('addresses_destination').on(t.network, t.mode, t.address, sql`coalesce(${t.tag}, '')`),
-    index('addresses_free_pool').on(t.network, t.mode, t.derivationIndex).where(sql`${t.assignedAt} is null`),
     uniqueIndex('addresses_personal').on(t.merchantId, t.mode, t.externalUserId, t.network).where(sql`${t.kind} = 'PERSONAL'`),
   ],
 );

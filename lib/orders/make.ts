@@ -2,7 +2,7 @@ import 'server-only';
 import { randomUUID } from 'node:crypto';
 import { findCurrency, findNetwork, currencyPairs, type Currency, type Network } from '../catalog';
 import { enabledNetworks } from '../catalog/enabled';
-import { refillNow, refillSoon } from '../addresses';
+import { poolSequence, refillNow, refillSoon } from '../addresses';
 import { ApiError } from '../api/errors';
 import type { MakeOrderRequest } from '../api/protocol';
 import type { Database, Queryable } from '../db';
@@ -105,39 +105,37 @@ function orderValues(caller: Caller, input: MakeOrderRequest, order: ResolvedOrd
 
 /**
  * The common case in one statement (one round trip, atomic): find an order with the same
- * `order`, else take a free pool address, record the nonce and insert the order. The nonce is
- * recorded only when the request will succeed, so a rejected request writes nothing.
+ * `order`, else take the next pool position from the network's sequence and the address derived
+ * at that index, record the nonce and insert the order. The nonce is recorded only when the
+ * request will succeed (an address was found, or the same order exists), so a rejected request
+ * writes nothing; a position taken by a request that fails anyway stays unused.
  */
 const MAKE_POOL_ORDER = `
 with existing as (
   select * from orders where merchant_id = $2 and mode = $3 and client_order_id = $4
-), free as (
-  select id from addresses
-   where network = $6 and mode = $3 and assigned_at is null and not exists (select 1 from existing)
-   order by derivation_index limit 1 for update skip locked
+), ticket as (
+  select nextval($20::regclass) as position where not exists (select 1 from existing)
+), address as (
+  select a.id, a.address, a.tag, a.derivation_index
+    from addresses a join ticket on a.network = $6 and a.mode = $3 and a.derivation_index = ticket.position
 ), nonce as (
   insert into api_nonces (key_id, nonce)
   select $18, $19
-   where exists (select 1 from free)
+   where exists (select 1 from address)
       or exists (select 1 from existing e where e.currency = $5 and e.network = $6 and e.amount = $7::numeric)
   on conflict do nothing returning 1
-), address as (
-  update addresses a set assigned_at = now(), merchant_id = $2, kind = 'PAY_IN'
-    from free where a.id = free.id and exists (select 1 from nonce)
-  returning a.id, a.address, a.tag, a.derivation_index
 ), inserted as (
   insert into orders (${ORDER_INSERT_COLUMNS})
   select $1, $2, $3, $4, $5, $6, $7, $8, $9, address.id, address.address, address.tag, $10, $11, $12, $13, $14, $15,
          $16, $17::int, now(), now() + make_interval(secs => $17::int)
-    from address
+    from address where exists (select 1 from nonce)
   on conflict (merchant_id, mode, client_order_id) do nothing
   returning *
 ), found as (
   select 'created' as outcome, * from inserted union all select 'existing', * from existing
 )
 select (select count(*) from nonce)::int as nonce_recorded,
-       (select count(*) from free)::int as had_address,
-       (select id from address) as taken_address_id,
+       (select count(*) from address)::int as had_address,
        (select derivation_index from address)::int as taken_index,
        found.*
   from (select 1) one left join found on true`;
@@ -146,15 +144,14 @@ type Outcome = OrderRow & {
   outcome: 'created' | 'existing' | null;
   nonce_recorded: number;
   had_address: number;
-  taken_address_id: string | null;
   taken_index: number | null;
 };
 
 async function makePoolOrder(caller: Caller, input: MakeOrderRequest, order: ResolvedOrder): Promise<OrderRow | 'pool-empty'> {
   const { db, key, nonce } = caller;
-  const values = [...orderValues(caller, input, order), key.keyId, nonce];
+  const values = [...orderValues(caller, input, order), key.keyId, nonce, poolSequence(order.network, key.mode)];
   const [result] = await db.query<Outcome>(MAKE_POOL_ORDER, values, 'make_pool_order');
-  const { outcome, nonce_recorded, had_address, taken_address_id, taken_index, ...row } = result!;
+  const { outcome, nonce_recorded, had_address, taken_index, ...row } = result!;
   if (outcome === 'created') {
     refillSoon(db, order.network, key.mode, taken_index ?? undefined);
     return row;
@@ -164,29 +161,17 @@ async function makePoolOrder(caller: Caller, input: MakeOrderRequest, order: Res
     if (!nonce_recorded) throw new ApiError('NONCE_REUSED');
     return row;
   }
-  if (!had_address && !nonce_recorded) {
-    // Either the nonce was used before, or the pool is empty: tell which without writing.
-    const [used] = await db.query('select 1 from api_nonces where key_id = $1 and nonce = $2', [key.keyId, nonce]);
-    if (used) throw new ApiError('NONCE_REUSED');
-    return 'pool-empty';
+  if (!had_address) return 'pool-empty';
+  if (!nonce_recorded) throw new ApiError('NONCE_REUSED');
+  // A concurrent request inserted the same `order` between our snapshot and our insert: answer
+  // as if we had arrived second (the position we took stays unused).
+  const winner = await findByClientOrderId(db, key, input.order);
+  if (!winner || !sameOrder(winner, order)) {
+    await db.query('delete from api_nonces where key_id = $1 and nonce = $2', [key.keyId, nonce]);
+    if (winner) throw conflict(winner);
+    throw new Error('make-order: order vanished after a conflicting insert');
   }
-  if (had_address && !nonce_recorded) throw new ApiError('NONCE_REUSED');
-  // A concurrent request inserted the same `order` between our snapshot and our insert: give
-  // back what this statement took and answer as if we had arrived second.
-  return db.transaction(async (tx) => {
-    if (taken_address_id) {
-      await tx.query('update addresses set assigned_at = null, merchant_id = null where id = $1', [taken_address_id]);
-    }
-    const [winner] = await tx.query<OrderRow>('select * from orders where merchant_id = $1 and mode = $2 and client_order_id = $3', [
-      key.merchantId, key.mode, input.order,
-    ]);
-    if (!winner || !sameOrder(winner, order)) {
-      await tx.query('delete from api_nonces where key_id = $1 and nonce = $2', [key.keyId, nonce]);
-      if (winner) throw conflict(winner);
-      throw new Error('make-order: order vanished after a conflicting insert');
-    }
-    return winner;
-  });
+  return winner;
 }
 
 /** Thrown inside the transaction so that an empty pool rolls back the nonce and the user. */
@@ -256,10 +241,9 @@ async function personalAddress(tx: Queryable, key: ApiKey, userId: string, netwo
   if (mine) return { ...mine, fromPool: false };
   const [taken] = await tx.query<Address>(
     `update addresses a set assigned_at = now(), merchant_id = $1, external_user_id = $3, kind = 'PERSONAL'
-      where a.id = (select id from addresses where network = $4 and mode = $2 and assigned_at is null
-                     order by derivation_index limit 1 for update skip locked)
+      where network = $4 and mode = $2 and derivation_index = (select nextval($5::regclass))
       returning a.id, a.address, a.tag`,
-    [key.merchantId, key.mode, userId, network.name],
+    [key.merchantId, key.mode, userId, network.name, poolSequence(network, key.mode)],
   );
   return taken && { ...taken, fromPool: true };
 }
