@@ -1,7 +1,15 @@
 import 'server-only';
 import { z } from 'zod';
 import type { Database } from '../db';
+import { findNetwork } from '../catalog';
+import { mine } from '../chains/sandbox';
 import { createMerchant, findMerchantByName, issueApiKey, listMerchants, revokeApiKey } from '../merchants';
+import { simulatePayment, SimulationError } from '../sandbox';
+
+/** A command that cannot be done as asked: its message is for the operator, not a stack trace. */
+export function isCommandError(error: unknown): error is Error {
+  return error instanceof Error && error.name === 'SimulationError';
+}
 
 /**
  * Operator commands behind the CLIs (`npm run keys -- ...`). They run either in the CLI's own
@@ -12,6 +20,14 @@ export const adminCommand = z.discriminatedUnion('command', [
   z.object({ command: z.literal('keys.create'), name: z.string().min(1).max(200), mode: z.enum(['test', 'live']) }),
   z.object({ command: z.literal('keys.list') }),
   z.object({ command: z.literal('keys.revoke'), publicKey: z.string().min(1) }),
+  z.object({
+    command: z.literal('sandbox.pay'),
+    target: z.string().min(1),
+    amount: z.string().min(1),
+    currency: z.string().min(1).optional(),
+    tag: z.string().min(1).optional(),
+  }),
+  z.object({ command: z.literal('sandbox.mine'), network: z.string().min(1), count: z.number().int().min(1).max(1000) }),
 ]);
 export type AdminCommand = z.infer<typeof adminCommand>;
 
@@ -31,5 +47,13 @@ export async function runAdminCommand(db: Database, command: AdminCommand): Prom
       return listMerchants(db);
     case 'keys.revoke':
       return { revoked: await revokeApiKey(db, command.publicKey) };
+    case 'sandbox.pay':
+      return simulatePayment(db, command);
+    case 'sandbox.mine': {
+      const network = findNetwork(command.network);
+      if (!network) throw new SimulationError(`Unknown network "${command.network}".`);
+      const blocks = await mine(db, network, command.count);
+      return { network: network.name, height: blocks[blocks.length - 1]!.height };
+    }
   }
 }

@@ -23,6 +23,11 @@ const envSchema = z
     KEY_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).default(30),
     DEMO_STORE: z.enum(['true', 'false']).default('true'),
     ADDRESS_POOL_SIZE: positiveInt.min(16).max(100_000).default(256),
+    RUN_WORKERS: z.enum(['true', 'false']).optional(),
+    WATCH_INTERVAL_MS: positiveInt.min(50).max(600_000).default(1000),
+    SANDBOX_BLOCK_SECONDS: z.coerce.number().min(0).max(3600).default(2),
+    SANDBOX_CONFIRMATIONS: positiveInt.max(100).default(2),
+    RISK_DENY_LIST: z.string().default(''),
   })
   .transform((env) => ({
     port: env.PORT,
@@ -39,6 +44,13 @@ const envSchema = z
     keyCacheTtlMs: env.KEY_CACHE_TTL_SECONDS * 1000,
     demoStore: env.DEMO_STORE === 'true',
     addressPoolSize: env.ADDRESS_POOL_SIZE,
+    // The embedded database has one owner, the server, so its workers run inside it; with
+    // PostgreSQL they run as `npm run worker` processes unless asked for here.
+    runWorkers: env.RUN_WORKERS === undefined ? !env.DATABASE_URL : env.RUN_WORKERS === 'true',
+    watchIntervalMs: env.WATCH_INTERVAL_MS,
+    sandboxBlockMs: Math.round(env.SANDBOX_BLOCK_SECONDS * 1000),
+    sandboxConfirmations: env.SANDBOX_CONFIRMATIONS,
+    riskDenyList: env.RISK_DENY_LIST.split(/[\s,]+/).filter(Boolean),
   }));
 
 export type Config = z.output<typeof envSchema>;

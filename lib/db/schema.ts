@@ -235,3 +235,123 @@ export const deposits = pgTable(
     index('deposits_merchant').on(t.merchantId, t.mode),
   ],
 );
+
+/**
+ * Every transfer a watcher matched to a deposit address (incoming) as it last saw it: the input of
+ * the order state machine (lib/orders/lifecycle). Unique per chain transfer, so seeing a block
+ * twice (a retry, a restart, a second worker) changes nothing. `payments` and `deposits` are the
+ * merchant-facing view of these rows, rewritten from each evaluation.
+ */
+export const chainTransfers = pgTable(
+  'chain_transfers',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    network: text('network').notNull(),
+    mode: text('mode', { enum: ['test', 'live'] }).notNull(),
+    txHash: text('tx_hash').notNull(),
+    outputIndex: integer('output_index').notNull(),
+    addressId: uuid('address_id').notNull().references(() => addresses.id),
+    /** The order the transfer was paid towards; null for a personal address without a pending order. */
+    orderId: uuid('order_id').references(() => orders.id),
+    merchantId: uuid('merchant_id').notNull().references(() => merchants.id),
+    currency: text('currency').notNull(),
+    amount: money('amount').notNull(),
+    sender: text('sender'),
+    /** Null while in the mempool (or after a reorg removed its block). */
+    blockHeight: bigint('block_height', { mode: 'number' }),
+    /** When the chain first had it: mempool entry or block time, whichever came first. */
+    firstSeenAt: timestamp('first_seen_at', { withTimezone: true, precision: 3 }).notNull(),
+    dropped: boolean('dropped').notNull().default(false),
+    /** What the evaluation that made its order final decided for it; it stays so afterwards. */
+    settledRole: text('settled_role', { enum: ['counted', 'rejected'] }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('chain_transfers_transfer').on(t.network, t.mode, t.txHash, t.outputIndex),
+    index('chain_transfers_order').on(t.orderId),
+    // Transfers still gaining confirmations: re-evaluated on each new block.
+    index('chain_transfers_unsettled').on(t.network, t.mode, t.blockHeight).where(sql`${t.dropped} = false`),
+  ],
+);
+
+/** Where each network's watcher has scanned to, per mode: it resumes from here after a crash. */
+export const chainCursors = pgTable(
+  'chain_cursors',
+  {
+    network: text('network').notNull(),
+    mode: text('mode', { enum: ['test', 'live'] }).notNull(),
+    /** The last block scanned and committed. */
+    height: bigint('height', { mode: 'number' }).notNull(),
+    hash: text('hash').notNull(),
+    blockTime: timestamp('block_time', { withTimezone: true, precision: 3 }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.network, t.mode] })],
+);
+
+/** Hashes of the recent blocks a watcher scanned, to find the fork point of a reorganisation. */
+export const chainBlocks = pgTable(
+  'chain_blocks',
+  {
+    network: text('network').notNull(),
+    mode: text('mode', { enum: ['test', 'live'] }).notNull(),
+    height: bigint('height', { mode: 'number' }).notNull(),
+    hash: text('hash').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.network, t.mode, t.height] })],
+);
+
+/** Every status change of an order, written in the transaction that makes it. */
+export const orderEvents = pgTable(
+  'order_events',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    orderId: uuid('order_id').notNull().references(() => orders.id),
+    fromStatus: text('from_status', { enum: ORDER_STATUS_VALUES }).notNull(),
+    toStatus: text('to_status', { enum: ORDER_STATUS_VALUES }).notNull(),
+    message: text('message'),
+    createdAt: createdAt(),
+  },
+  // An order leaves `pending` once; a second final status would be a double decision.
+  (t) => [uniqueIndex('order_events_once').on(t.orderId)],
+);
+
+/**
+ * The sandbox ledger of test mode: a simulated chain per network with blocks and transfers in the
+ * network's real formats. Payments of test mode enter here, never by writing order rows.
+ */
+export const sandboxBlocks = pgTable(
+  'sandbox_blocks',
+  {
+    network: text('network').notNull(),
+    height: bigint('height', { mode: 'number' }).notNull(),
+    hash: text('hash').notNull(),
+    parentHash: text('parent_hash').notNull(),
+    minedAt: timestamp('mined_at', { withTimezone: true, precision: 3 }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.network, t.height] })],
+);
+
+export const sandboxTransfers = pgTable(
+  'sandbox_transfers',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    network: text('network').notNull(),
+    txHash: text('tx_hash').notNull(),
+    outputIndex: integer('output_index').notNull(),
+    fromAddress: text('from_address').notNull(),
+    toAddress: text('to_address').notNull(),
+    tag: text('tag'),
+    currency: text('currency').notNull(),
+    amount: money('amount').notNull(),
+    /** Null while in the mempool. */
+    blockHeight: bigint('block_height', { mode: 'number' }),
+    broadcastAt: timestamp('broadcast_at', { withTimezone: true, precision: 3 }).notNull(),
+    /** Set when the transfer was dropped (its block replaced by a reorganisation). */
+    droppedAt: timestamp('dropped_at', { withTimezone: true, precision: 3 }),
+  },
+  (t) => [
+    uniqueIndex('sandbox_transfers_transfer').on(t.network, t.txHash, t.outputIndex),
+    index('sandbox_transfers_block').on(t.network, t.blockHeight),
+  ],
+);

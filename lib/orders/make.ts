@@ -69,15 +69,24 @@ const MAX_REFILLS_PER_REQUEST = 5;
 export async function makeOrder(caller: Caller, input: MakeOrderRequest): Promise<OrderRow> {
   const order = resolveOrder(caller.key, input);
   const attempt = input.externalUserId ? makePersonalOrder : makePoolOrder;
-  let row = await attempt(caller, input, order);
+  let row = await attempt(caller, input, order).catch(poolMissing);
   // An empty pool (a burst larger than the pool) waits for a refill and tries again. Concurrent
   // requests take the refilled addresses too, so one refill may not be enough for everyone.
   for (let refills = 0; row === 'pool-empty' && refills < MAX_REFILLS_PER_REQUEST; refills++) {
     await refillNow(caller.db, order.network, caller.key.mode);
-    row = await attempt(caller, input, order);
+    row = await attempt(caller, input, order).catch(poolMissing);
   }
   if (row === 'pool-empty') throw new ApiError('OVERLOADED', 'No deposit address is available right now; retry shortly.');
   return row;
+}
+
+/**
+ * A network's pool sequence is created by its first fill (at start-up); before that, asking it
+ * for a position fails with "undefined table" (42P01), which means the pool is empty.
+ */
+function poolMissing(error: unknown): 'pool-empty' {
+  if ((error as { code?: string })?.code === '42P01' && /address_pool_/.test((error as Error).message)) return 'pool-empty';
+  throw error;
 }
 
 function sameOrder(row: OrderRow, order: ResolvedOrder): boolean {

@@ -5,6 +5,7 @@ import { enabledNetworks } from '../catalog/enabled';
 import { config } from '../config';
 import { getDatabase } from '../db';
 import { log } from '../log';
+import { startWorkers } from '../watcher';
 import { appSecret, followKeyRevocations } from '../merchants';
 import { createControlToken, setActiveControlToken } from './control';
 import { ensureDemoMerchant } from './demo-merchant';
@@ -28,6 +29,7 @@ export async function startGateway(): Promise<void> {
   await followKeyRevocations(db);
   for (const mode of ['test', 'live'] as const) await fillAddressPools(db, enabledNetworks(mode), mode);
   if (cfg.demoStore) await ensureDemoMerchant(db, cfg.dataDir);
+  if (cfg.runWorkers) startWorkers(db);
   const prune = () =>
     pruneNonces(db, cfg.nonceWindowDays).catch((error) => log.error('nonce pruning failed', { error }));
   setInterval(prune, HOUR_MS).unref();

@@ -35,6 +35,8 @@ export async function startTestGateway(): Promise<TestGateway> {
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     APP_SECRET: 'test-app-secret-that-is-at-least-32-characters',
     ADDRESS_POOL_SIZE: '32',
+    // Tests drive the watcher themselves (tests/support/chain.ts), so that every step is deterministic.
+    RUN_WORKERS: 'false',
     PORT: String(port),
   });
   // The server's modules find this database through the process-wide slot (lib/db/index.ts).

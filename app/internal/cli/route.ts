@@ -1,4 +1,4 @@
-import { adminCommand, runAdminCommand } from '@/lib/admin/commands';
+import { adminCommand, isCommandError, runAdminCommand } from '@/lib/admin/commands';
 import { getDatabase } from '@/lib/db';
 import { controlTokenMatches } from '@/lib/server/control';
 
@@ -9,5 +9,10 @@ export async function POST(request: Request): Promise<Response> {
   }
   const parsed = adminCommand.safeParse(await request.json().catch(() => undefined));
   if (!parsed.success) return Response.json({ error: parsed.error.issues.map((i) => i.message).join('; ') }, { status: 400 });
-  return Response.json({ result: await runAdminCommand(await getDatabase(), parsed.data) }, { headers: { 'cache-control': 'no-store' } });
+  try {
+    return Response.json({ result: await runAdminCommand(await getDatabase(), parsed.data) }, { headers: { 'cache-control': 'no-store' } });
+  } catch (error) {
+    if (isCommandError(error)) return Response.json({ error: error.message }, { status: 400 });
+    throw error;
+  }
 }

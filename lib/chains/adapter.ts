@@ -1,0 +1,61 @@
+import 'server-only';
+/**
+ * The one interface every chain family implements (lib/chains/<family>). The watcher
+ * (lib/watcher) only ever talks to a chain through it; RPC shapes never leave the family's folder.
+ * The sandbox ledger (lib/chains/sandbox) is the first implementation and the one of test mode.
+ */
+import type { Network } from '../catalog';
+
+/** A block as the watcher needs it: where it is, what it builds on, and its time. */
+export interface BlockRef {
+  height: number;
+  hash: string;
+  parentHash: string;
+  time: Date;
+}
+
+/**
+ * A value transfer in the chain's own terms, reshaped: one UTXO output, one native transfer, one
+ * token Transfer log. Only transfers that moved real value are reported (a reverted EVM receipt,
+ * a failed Tron result, an XRP payment without tesSUCCESS are left out by the adapter).
+ */
+export interface ChainTransfer {
+  txHash: string;
+  /** Output index (UTXO), log index (tokens), 0 for a native EVM/XRP transfer. */
+  outputIndex: number;
+  /** The sender (first input's address for UTXO); null when the chain does not tell. */
+  from: string | null;
+  to: string;
+  /** Destination tag on tag networks; null elsewhere. */
+  tag: string | null;
+  /** Ticker of the catalog currency (tokens only from the configured contracts). */
+  currency: string;
+  /** Base units. */
+  amount: bigint;
+  /** Null for a transfer still in the mempool. */
+  blockHeight: number | null;
+  /** When the chain first had it: block time, or mempool entry time when the node reports one. */
+  seenAt: Date;
+}
+
+export interface ChainAdapter {
+  readonly network: Network;
+  /** The deposit address at child `index` of the extended public key `accountXpub`. */
+  deriveAddress(accountXpub: string, index: number): string;
+  /** Confirmations a payment needs before it counts (1 = included in a block). */
+  readonly requiredConfirmations: number;
+  /** The current tip. */
+  head(): Promise<BlockRef>;
+  /** The block at `height` on the current best chain, or null above the tip. */
+  block(height: number): Promise<BlockRef | null>;
+  /**
+   * Blocks `from`..`to` (inclusive, on the current best chain) and every transfer in them, in
+   * block order. The watcher matches transfers against its addresses itself: an adapter never
+   * needs to know which addresses are watched (so its cost does not grow with them).
+   */
+  scan(from: number, to: number): Promise<{ blocks: BlockRef[]; transfers: ChainTransfer[] }>;
+  /** Transfers waiting in the mempool (empty where the chain has none to show). */
+  mempool(): Promise<ChainTransfer[]>;
+  /** The wallet URI a QR code carries for paying `amount` (base units) of `currency` to `address`. */
+  paymentUri(address: string, tag: string | null, currency: string, amount: bigint): string;
+}

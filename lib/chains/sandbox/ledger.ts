@@ -1,0 +1,407 @@
+import 'server-only';
+/**
+ * The sandbox ledger of test mode: one simulated chain per catalog network, with its blocks
+ * (`sandbox_blocks`) and transfers (`sandbox_transfers`) in the database, in the network's real
+ * address and hash formats. Payments of test mode enter the system here (`broadcast`), wait in the
+ * mempool, are put into blocks (`mine`, or `startMining` on a timer) and can be reorganised away
+ * (`drop`). The watcher reads the ledger like any chain, through the sandbox ChainAdapter (./index).
+ *
+ * Chain shape: height 0 is a genesis block with a fixed hash per network, created lazily on first
+ * use so that every chain always has a tip; mined blocks start at height 1. Writes that change
+ * the chain (`mine`, `drop`) hold a transaction-scoped advisory lock per network, so concurrent
+ * calls (several processes on PostgreSQL included) queue instead of forking the chain.
+ */
+import { findCurrency, findNetwork, type Network } from '../../catalog';
+import type { Database, Queryable } from '../../db';
+import { log } from '../../log';
+import type { BlockRef, ChainTransfer } from '../adapter';
+import { deriveAddress, isValidAddress, testAccountXpub } from '../derivation';
+import { genesisHash, normalizeTxHash, randomBlockHash, randomTxHash, zeroHash } from './tx-hash';
+
+/** A transfer to put into a network's mempool. */
+export interface TransferInput {
+  /** Recipient: a valid address of the network. */
+  to: string;
+  /** Destination tag, tag networks only: a decimal string in 0..2^32-1. */
+  tag?: string | null;
+  /** Ticker of one of the network's catalog currencies (any case). */
+  currency: string;
+  /** Base units, > 0. */
+  amount: bigint;
+  /** Sender; defaults to the network's sandbox faucet address. */
+  from?: string;
+  /** Mempool entry time; defaults to now. */
+  at?: Date;
+}
+
+export interface BroadcastInput extends TransferInput {
+  network: Network;
+}
+
+export interface Broadcasted {
+  txHash: string;
+  outputIndex: number;
+}
+
+/** Genesis blocks predate every block a caller may mine with an explicit time. */
+const GENESIS_TIME = new Date(0);
+const MAX_TAG = 2n ** 32n - 1n;
+/** NUMERIC(78, 0): what the amount column holds. */
+const MAX_AMOUNT = 10n ** 78n - 1n;
+/** The faucet is the test seed's last non-hardened child: never one of the pool's deposit addresses. */
+const FAUCET_INDEX = 2 ** 31 - 1;
+
+const faucets = new Map<string, string>();
+
+/** The sandbox's default sender on `network`: a fixed, valid address derived from the test seed. */
+export function faucetAddress(network: Network): string {
+  let address = faucets.get(network.name);
+  if (address === undefined) {
+    address = deriveAddress(network, testAccountXpub(network), FAUCET_INDEX);
+    faucets.set(network.name, address);
+  }
+  return address;
+}
+
+// --- Writes ------------------------------------------------------------------------------------
+
+/**
+ * Puts one transfer into the network's mempool (block_height null). Throws, writing nothing, on
+ * an unknown currency, a non-positive amount, an invalid address or a tag where the network has none.
+ */
+export async function broadcast(db: Queryable, input: BroadcastInput): Promise<Broadcasted> {
+  const { network, ...transfer } = input;
+  const [result] = await broadcastMany(db, network, [transfer]);
+  return result!;
+}
+
+/**
+ * Puts many transfers into the network's mempool in one INSERT, each as a transaction of its own
+ * (output index 0). All are validated first: one invalid transfer rejects the batch, nothing written.
+ * Answers their hashes in input order.
+ */
+export async function broadcastMany(db: Queryable, network: Network, transfers: readonly TransferInput[]): Promise<Broadcasted[]> {
+  checkNetwork(network);
+  if (transfers.length === 0) return [];
+  const now = new Date();
+  const valid = new Set<string>();
+  const rows = transfers.map((transfer, i) => ({
+    ...validTransfer(network, transfer, transfers.length > 1 ? `transfer #${i}: ` : '', valid, now),
+    txHash: randomTxHash(network),
+    outputIndex: 0,
+  }));
+  await db.query(
+    `insert into sandbox_transfers (network, tx_hash, output_index, from_address, to_address, tag, currency, amount, broadcast_at)
+     select $1, t.tx_hash, t.output_index, t.from_address, t.to_address, t.tag, t.currency, t.amount::numeric(78, 0), t.broadcast_at
+       from unnest($2::text[], $3::int[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::timestamptz[])
+         as t(tx_hash, output_index, from_address, to_address, tag, currency, amount, broadcast_at)`,
+    [
+      network.name,
+      rows.map((r) => r.txHash),
+      rows.map((r) => r.outputIndex),
+      rows.map((r) => r.from),
+      rows.map((r) => r.to),
+      rows.map((r) => r.tag),
+      rows.map((r) => r.currency),
+      rows.map((r) => r.amount),
+      rows.map((r) => r.at),
+    ],
+  );
+  return rows.map(({ txHash, outputIndex }) => ({ txHash, outputIndex }));
+}
+
+interface ValidTransfer {
+  to: string;
+  tag: string | null;
+  currency: string;
+  amount: string;
+  from: string;
+  at: string;
+}
+
+function validTransfer(network: Network, t: TransferInput, where: string, valid: Set<string>, now: Date): ValidTransfer {
+  const fail = (message: string): never => {
+    throw new Error(`sandbox broadcast on ${network.name}: ${where}${message}`);
+  };
+  const currency = typeof t.currency === 'string' ? findCurrency(network, t.currency) : undefined;
+  if (!currency) fail(`unknown currency "${String(t.currency)}" (${network.currencies.map((c) => c.ticker).join(', ')})`);
+  if (typeof t.amount !== 'bigint') fail('amount must be a bigint of base units');
+  if (t.amount <= 0n) fail(`amount must be positive, got ${t.amount}`);
+  if (t.amount > MAX_AMOUNT) fail('amount is too large');
+  const checkAddress = (role: string, address: unknown): string => {
+    if (typeof address !== 'string' || (!valid.has(address) && !isValidAddress(network, address))) {
+      fail(`${role} "${String(address)}" is not a valid ${network.displayName} address`);
+    }
+    valid.add(address as string);
+    return address as string;
+  };
+  const to = checkAddress('recipient', t.to);
+  const from = t.from === undefined ? faucetAddress(network) : checkAddress('sender', t.from);
+  const tag = t.tag ?? null;
+  if (tag !== null) {
+    if (!network.usesTags) fail(`${network.displayName} has no destination tags, got tag "${String(tag)}"`);
+    if (typeof tag !== 'string' || !/^(0|[1-9][0-9]{0,9})$/.test(tag) || BigInt(tag) > MAX_TAG) {
+      fail(`destination tag must be a decimal integer in 0..${MAX_TAG}, got "${String(tag)}"`);
+    }
+  }
+  const at = t.at ?? now;
+  if (!(at instanceof Date) || Number.isNaN(at.getTime())) fail('`at` must be a valid Date');
+  return { to, tag, currency: currency!.ticker, amount: t.amount.toString(), from, at: at.toISOString() };
+}
+
+/**
+ * Mines `count` blocks on top of the tip: the first takes every transfer waiting in the network's
+ * mempool, the others are empty. Block time is `at` (default now), never earlier than the parent's.
+ * Answers the new blocks, lowest first.
+ *
+ * Given the Database it runs in a transaction of its own; given an open transaction it uses it.
+ */
+export async function mine(db: Queryable, network: Network, count = 1, at?: Date): Promise<BlockRef[]> {
+  checkNetwork(network);
+  if (!Number.isSafeInteger(count) || count < 0) throw new Error(`sandbox mine: count must be a non-negative integer, got ${count}`);
+  if (at !== undefined && (!(at instanceof Date) || Number.isNaN(at.getTime()))) throw new Error('sandbox mine: `at` must be a valid Date');
+  if (count === 0) return [];
+  const wanted = at ?? new Date();
+  return inTransaction(db, async (tx) => {
+    await lockChain(tx, network);
+    const parent = await tip(tx, network);
+    const time = wanted.getTime() < parent.time.getTime() ? parent.time : wanted;
+    const blocks: BlockRef[] = [];
+    let previous = parent;
+    for (let i = 1; i <= count; i++) {
+      previous = { height: parent.height + i, hash: randomBlockHash(network), parentHash: previous.hash, time };
+      blocks.push(previous);
+    }
+    await tx.query(
+      `insert into sandbox_blocks (network, height, hash, parent_hash, mined_at)
+       select $1, b.height, b.hash, b.parent_hash, $5 from unnest($2::bigint[], $3::text[], $4::text[]) as b(height, hash, parent_hash)`,
+      [network.name, blocks.map((b) => b.height), blocks.map((b) => b.hash), blocks.map((b) => b.parentHash), time.toISOString()],
+    );
+    await tx.query(
+      'update sandbox_transfers set block_height = $2 where network = $1 and block_height is null and dropped_at is null',
+      [network.name, parent.height + 1],
+    );
+    return blocks;
+  });
+}
+
+/**
+ * Simulates a reorganisation that removes transaction `txHash` (hex, any case): its transfers are
+ * marked dropped and leave their block. When it had been mined at height h, every block from h up
+ * gets a new hash (parents re-chained), so a watcher comparing hashes sees a reorg from h; the other
+ * transfers keep their heights. A mempool transaction is just dropped; dropping twice is a no-op.
+ * Throws for a transaction the ledger does not have.
+ */
+export async function drop(db: Queryable, network: Network, txHash: string, at?: Date): Promise<void> {
+  checkNetwork(network);
+  const hash = normalizeTxHash(network, txHash);
+  if (hash === undefined) throw new Error(`sandbox drop on ${network.name}: "${txHash}" is not a transaction hash of the network`);
+  const when = (at ?? new Date()).toISOString();
+  await inTransaction(db, async (tx) => {
+    await lockChain(tx, network);
+    const rows = await tx.query<{ block_height: number | null; dropped: boolean }>(
+      `select block_height::int as block_height, dropped_at is not null as dropped
+         from sandbox_transfers where network = $1 and tx_hash = $2 for update`,
+      [network.name, hash],
+    );
+    if (rows.length === 0) throw new Error(`sandbox drop on ${network.name}: unknown transaction ${txHash}`);
+    const live = rows.filter((r) => !r.dropped);
+    if (live.length === 0) return;
+    await tx.query(
+      'update sandbox_transfers set dropped_at = $3, block_height = null where network = $1 and tx_hash = $2 and dropped_at is null',
+      [network.name, hash, when],
+    );
+    const heights = live.map((r) => r.block_height).filter((h): h is number => h !== null);
+    if (heights.length > 0) await rehashFrom(tx, network, Math.min(...heights));
+  });
+}
+
+/** Gives every block from `height` up a new hash, each one's parent being the new hash below it. */
+async function rehashFrom(tx: Queryable, network: Network, height: number): Promise<void> {
+  const [row] = await tx.query<{ parent: string | null; top: number | null }>(
+    `select (select hash from sandbox_blocks where network = $1 and height = $2 - 1) as parent,
+            (select max(height)::int from sandbox_blocks where network = $1) as top`,
+    [network.name, height],
+  );
+  if (!row || row.parent === null || row.top === null) throw new Error(`sandbox ledger of ${network.name}: no block below height ${height}`);
+  const heights: number[] = [];
+  const hashes: string[] = [];
+  const parents: string[] = [];
+  let parent = row.parent;
+  for (let h = height; h <= row.top; h++) {
+    const hash = randomBlockHash(network);
+    heights.push(h);
+    hashes.push(hash);
+    parents.push(parent);
+    parent = hash;
+  }
+  await tx.query(
+    `update sandbox_blocks b set hash = n.hash, parent_hash = n.parent_hash
+       from unnest($2::bigint[], $3::text[], $4::text[]) as n(height, hash, parent_hash)
+      where b.network = $1 and b.height = n.height`,
+    [network.name, heights, hashes, parents],
+  );
+}
+
+/**
+ * Mines one block on each of `networks` every `intervalMs` until the answered function is called.
+ * A run still in progress when the next is due makes that one skip; failures are logged, never
+ * thrown. The timer does not keep the process alive.
+ */
+export function startMining(db: Queryable, networks: readonly Network[], intervalMs: number): () => void {
+  if (!Number.isFinite(intervalMs) || intervalMs <= 0) throw new Error(`sandbox mining interval must be positive, got ${intervalMs}`);
+  let running = false;
+  let stopped = false;
+  const run = async () => {
+    for (const network of networks) {
+      if (stopped) return;
+      try {
+        await mine(db, network, 1);
+      } catch (error) {
+        log.error('sandbox: mining a block failed', { network: network.name, error });
+      }
+    }
+  };
+  const timer = setInterval(() => {
+    if (running || stopped) return;
+    running = true;
+    run()
+      .catch((error: unknown) => log.error('sandbox: mining run failed', { error }))
+      .finally(() => {
+        running = false;
+      });
+  }, intervalMs);
+  timer.unref();
+  return () => {
+    stopped = true;
+    clearInterval(timer);
+  };
+}
+
+// --- Reads (what the adapter answers) ----------------------------------------------------------
+
+interface BlockRow {
+  height: number;
+  hash: string;
+  parent_hash: string;
+  mined_at: Date | string;
+}
+
+interface TransferRow {
+  tx_hash: string;
+  output_index: number;
+  from_address: string;
+  to_address: string;
+  tag: string | null;
+  currency: string;
+  amount: string;
+  block_height: number | null;
+  broadcast_at: Date | string;
+}
+
+const BLOCK_COLUMNS = 'height::int as height, hash, parent_hash, mined_at';
+const TRANSFER_COLUMNS =
+  'tx_hash, output_index, from_address, to_address, tag, currency, amount::text as amount, block_height::int as block_height, broadcast_at';
+
+const toBlock = (r: BlockRow): BlockRef => ({ height: r.height, hash: r.hash, parentHash: r.parent_hash, time: new Date(r.mined_at) });
+
+const toTransfer = (r: TransferRow): ChainTransfer => ({
+  txHash: r.tx_hash,
+  outputIndex: r.output_index,
+  from: r.from_address,
+  to: r.to_address,
+  tag: r.tag,
+  currency: r.currency,
+  amount: BigInt(r.amount),
+  blockHeight: r.block_height,
+  // The ledger had it from its broadcast on, whether mined since or not.
+  seenAt: new Date(r.broadcast_at),
+});
+
+/** The tip of the network's chain; creates the genesis block on first use. */
+export async function tip(db: Queryable, network: Network): Promise<BlockRef> {
+  const [row] = await db.query<BlockRow>(
+    `select ${BLOCK_COLUMNS} from sandbox_blocks where network = $1 order by height desc limit 1`,
+    [network.name],
+  );
+  return row ? toBlock(row) : createGenesis(db, network);
+}
+
+/** The block at `height`, or null above the tip (the genesis block at 0 always exists). */
+export async function blockAt(db: Queryable, network: Network, height: number): Promise<BlockRef | null> {
+  if (!Number.isSafeInteger(height) || height < 0) return null;
+  const [row] = await db.query<BlockRow>(`select ${BLOCK_COLUMNS} from sandbox_blocks where network = $1 and height = $2`, [
+    network.name,
+    height,
+  ]);
+  if (row) return toBlock(row);
+  return height === 0 ? createGenesis(db, network) : null;
+}
+
+/**
+ * Blocks `from`..`to` and their transfers (not dropped), in block, transaction and output order:
+ * two queries whatever the range. Blocks are read first and transfers only up to the last block
+ * read, so a block mined in between is left for the next scan, and a transfer dropped in between
+ * (whose block hashes changed after they were read) is caught by the watcher's next hash check.
+ */
+export async function scanRange(db: Queryable, network: Network, from: number, to: number): Promise<{ blocks: BlockRef[]; transfers: ChainTransfer[] }> {
+  const low = Math.max(0, Math.ceil(from));
+  const high = Math.floor(to);
+  if (!Number.isFinite(low) || !Number.isFinite(high) || low > high) return { blocks: [], transfers: [] };
+  const blockRows = await db.query<BlockRow>(
+    `select ${BLOCK_COLUMNS} from sandbox_blocks where network = $1 and height between $2 and $3 order by height`,
+    [network.name, low, high],
+  );
+  const blocks = blockRows.map(toBlock);
+  const last = blocks.at(-1);
+  if (!last) return { blocks, transfers: [] };
+  const transferRows = await db.query<TransferRow>(
+    `select ${TRANSFER_COLUMNS} from sandbox_transfers
+      where network = $1 and block_height between $2 and $3 and dropped_at is null
+      order by block_height, tx_hash, output_index`,
+    [network.name, blocks[0]!.height, last.height],
+  );
+  return { blocks, transfers: transferRows.map(toTransfer) };
+}
+
+/** Transfers waiting in the network's mempool (not dropped), oldest first. */
+export async function mempoolTransfers(db: Queryable, network: Network): Promise<ChainTransfer[]> {
+  const rows = await db.query<TransferRow>(
+    `select ${TRANSFER_COLUMNS} from sandbox_transfers
+      where network = $1 and block_height is null and dropped_at is null
+      order by broadcast_at, tx_hash, output_index`,
+    [network.name],
+  );
+  return rows.map(toTransfer);
+}
+
+// --- Helpers -----------------------------------------------------------------------------------
+
+async function createGenesis(db: Queryable, network: Network): Promise<BlockRef> {
+  const genesis: BlockRef = { height: 0, hash: genesisHash(network), parentHash: zeroHash(network), time: GENESIS_TIME };
+  await db.query(
+    `insert into sandbox_blocks (network, height, hash, parent_hash, mined_at) values ($1, 0, $2, $3, $4)
+     on conflict (network, height) do nothing`,
+    [network.name, genesis.hash, genesis.parentHash, genesis.time.toISOString()],
+  );
+  return genesis;
+}
+
+/** Serialises the chain-changing writes of one network until the transaction ends. */
+async function lockChain(tx: Queryable, network: Network): Promise<void> {
+  await tx.query("select 1 as locked from (select pg_advisory_xact_lock(hashtext('sandbox_ledger'), hashtext($1))) l", [network.name]);
+}
+
+function isDatabase(db: Queryable): db is Database {
+  return typeof (db as Partial<Database>).transaction === 'function';
+}
+
+function inTransaction<T>(db: Queryable, work: (tx: Queryable) => Promise<T>): Promise<T> {
+  return isDatabase(db) ? db.transaction(work) : work(db);
+}
+
+function checkNetwork(network: Network): void {
+  if (!network || typeof network.name !== 'string' || !findNetwork(network.name)) {
+    throw new Error(`sandbox ledger: unknown network "${String(network?.name)}"`);
+  }
+}

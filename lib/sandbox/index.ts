@@ -1,0 +1,126 @@
+import 'server-only';
+/**
+ * Simulated payments of test mode. They are broadcast on the sandbox ledger like a wallet would
+ * broadcast them, and reach orders only through the watcher, the state machine and the webhooks,
+ * exactly as a real payment does. Live orders are refused.
+ */
+import { findCurrency, findNetwork, type Currency, type Network } from '../catalog';
+import { broadcast } from '../chains/sandbox';
+import type { Queryable } from '../db';
+import { formatUnits, parseUnits } from '../money';
+import { isUuid } from '../orders';
+import type { OrderRow } from '../orders/rows';
+
+/** A simulation that cannot be done, with a message for the person who asked. */
+export class SimulationError extends Error {
+  override name = 'SimulationError';
+  constructor(
+    message: string,
+    readonly status: 400 | 404 | 409 = 400,
+  ) {
+    super(message);
+  }
+}
+
+/** What the payment page offers: pay what is left, half of it, or more than asked. */
+export type PaymentKind = 'full' | 'partial' | 'over';
+
+export interface SimulatedPayment {
+  txHash: string;
+  network: string;
+  currency: string;
+  /** Decimal, in the currency's units. */
+  amount: string;
+  address: string;
+  tag: string | null;
+}
+
+async function testOrder(db: Queryable, orderId: string): Promise<OrderRow> {
+  const [order] = isUuid(orderId) ? await db.query<OrderRow>('select * from orders where id = $1', [orderId]) : [];
+  if (!order) throw new SimulationError(`Order ${orderId} was not found.`, 404);
+  if (order.mode !== 'test') throw new SimulationError('Simulated payments are for test-mode orders only.', 409);
+  return order;
+}
+
+/** What is left to pay: the amount less every transfer already on its way to the order. */
+async function outstanding(db: Queryable, order: OrderRow): Promise<bigint> {
+  const [row] = await db.query<{ paid: string }>(
+    `select coalesce(sum(amount), 0)::text as paid from chain_transfers where order_id = $1 and currency = $2 and dropped = false`,
+    [order.id, order.currency],
+  );
+  const left = BigInt(order.amount) - BigInt(row!.paid);
+  return left > 0n ? left : 0n;
+}
+
+/** Base units of a payment of `kind` for the order; never zero. */
+export function amountFor(kind: PaymentKind, amount: bigint, left: bigint): bigint {
+  const base = left > 0n ? left : amount;
+  if (kind === 'full') return base;
+  if (kind === 'partial') return base / 2n > 0n ? base / 2n : 1n;
+  return base + (amount / 10n > 0n ? amount / 10n : 1n);
+}
+
+/** The payment page's "Simulate payment": full, partial or over, to a test order's address. */
+export async function simulateOrderPayment(db: Queryable, orderId: string, kind: PaymentKind): Promise<SimulatedPayment> {
+  const order = await testOrder(db, orderId);
+  const left = await outstanding(db, order);
+  return pay(db, networkOf(order.network), currencyOf(order.network, order.currency), order.address, order.tag, amountFor(kind, BigInt(order.amount), left));
+}
+
+/**
+ * `npm run sandbox -- pay ORDER_ID|ADDRESS AMOUNT [--currency X] [--tag T]`: pays a decimal
+ * amount to a test order (its currency unless another is named, to exercise orphan deposits) or to
+ * any deposit address of test mode.
+ */
+export async function simulatePayment(
+  db: Queryable,
+  input: { target: string; amount: string; currency?: string; tag?: string },
+): Promise<SimulatedPayment> {
+  let network: Network;
+  let address: string;
+  let tag: string | null;
+  let ticker: string;
+  if (isUuid(input.target)) {
+    const order = await testOrder(db, input.target);
+    network = networkOf(order.network);
+    ({ address, tag } = order);
+    ticker = input.currency ?? order.currency;
+  } else {
+    const rows = await db.query<{ network: string; address: string; tag: string | null }>(
+      `select network, address, tag from addresses where mode = 'test' and address = $1 and ($2::text is null or tag = $2) limit 2`,
+      [input.target, input.tag ?? null],
+    );
+    if (rows.length === 0) throw new SimulationError(`${input.target} is not a deposit address of test mode${input.tag ? ` with tag ${input.tag}` : ''}.`, 404);
+    if (rows.length > 1) throw new SimulationError(`${input.target} is shared by several deposits: name the tag with --tag.`);
+    ({ address, tag } = rows[0]!);
+    network = networkOf(rows[0]!.network);
+    if (!input.currency && network.currencies.length > 1) {
+      throw new SimulationError(`Name the currency with --currency (${network.currencies.map((c) => c.ticker).join(', ')}).`);
+    }
+    ticker = input.currency ?? network.currencies[0]!.ticker;
+  }
+  const currency = findCurrency(network, ticker);
+  if (!currency) throw new SimulationError(`${ticker.toUpperCase()} is not a currency of ${network.name}.`);
+  const units = parseUnits(input.amount, currency.decimals);
+  if (!units.ok || units.value <= 0n) {
+    throw new SimulationError(`Amount "${input.amount}" must be a positive decimal with at most ${currency.decimals} decimal places.`);
+  }
+  return pay(db, network, currency, address, tag, units.value);
+}
+
+async function pay(db: Queryable, network: Network, currency: Currency, address: string, tag: string | null, amount: bigint): Promise<SimulatedPayment> {
+  const { txHash } = await broadcast(db, { network, to: address, tag, currency: currency.ticker, amount });
+  return { txHash, network: network.name, currency: currency.ticker, amount: formatUnits(amount, currency.decimals), address, tag };
+}
+
+function networkOf(name: string): Network {
+  const network = findNetwork(name);
+  if (!network) throw new Error(`network ${name} is not in the catalog`);
+  return network;
+}
+
+function currencyOf(network: string, ticker: string): Currency {
+  const currency = findCurrency(networkOf(network), ticker);
+  if (!currency) throw new Error(`${ticker} on ${network} is not in the catalog`);
+  return currency;
+}

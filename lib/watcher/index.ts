@@ -1,0 +1,108 @@
+import 'server-only';
+/**
+ * The chain workers of one process: per network and mode a watcher loop (scan, then sweep
+ * expired orders), and in test mode the sandbox ledger's block timer. They run inside the server
+ * on the embedded database (instrumentation.ts) and as `npm run worker` processes on PostgreSQL.
+ */
+import type { ChainAdapter } from '../chains/adapter';
+import { sandboxAdapter, startMining } from '../chains/sandbox';
+import { enabledNetworks, type Mode } from '../catalog/enabled';
+import { config } from '../config';
+import type { Database } from '../db';
+import { log } from '../log';
+import { denyListScreen, type RiskScreen } from '../risk';
+import { sweepExpired } from './expiry';
+import { watchStep, type WatchOptions } from './scan';
+import type { StatusChange } from './settle';
+
+export { watchStep, type StepResult, type WatchOptions } from './scan';
+export { sweepExpired } from './expiry';
+export { settleOrder, type StatusChange } from './settle';
+
+/** Blocks one step reads at most: bounds a step's transaction while catching up. */
+const BATCH_BLOCKS = 100;
+
+/** The same adapter with another confirmation requirement (the sandbox's is configurable). */
+function requiring(adapter: ChainAdapter, confirmations: number): ChainAdapter {
+  return {
+    network: adapter.network,
+    requiredConfirmations: confirmations,
+    deriveAddress: (xpub, index) => adapter.deriveAddress(xpub, index),
+    head: () => adapter.head(),
+    block: (height) => adapter.block(height),
+    scan: (from, to) => adapter.scan(from, to),
+    mempool: () => adapter.mempool(),
+    paymentUri: (address, tag, currency, amount) => adapter.paymentUri(address, tag, currency, amount),
+  };
+}
+
+/** The adapters of `mode`: the sandbox ledger for every test network; live chains come with their adapters. */
+export function chainAdapters(db: Database, mode: Mode): ChainAdapter[] {
+  if (mode === 'live') return [];
+  return enabledNetworks('test').map((network) => requiring(sandboxAdapter(db, network), config().sandboxConfirmations));
+}
+
+export function riskScreen(): RiskScreen {
+  return denyListScreen(config().riskDenyList);
+}
+
+export function watchOptions(mode: Mode): WatchOptions {
+  return { batchBlocks: BATCH_BLOCKS, startAt: mode === 'test' ? 'genesis' : 'tip', screen: riskScreen() };
+}
+
+/** What a status change sets off; webhooks hook in here. */
+function reportChanges(network: string, mode: Mode, changes: readonly StatusChange[]): void {
+  for (const change of changes) log.info('order status changed', { network, mode, ...change });
+}
+
+/** One full pass over a network: scan until caught up with the tip, then sweep expired orders. */
+export async function watchNetwork(db: Database, adapter: ChainAdapter, mode: Mode, options = watchOptions(mode)): Promise<void> {
+  for (;;) {
+    const step = await watchStep(db, adapter, mode, options);
+    reportChanges(adapter.network.name, mode, step.changes);
+    if (step.reorgFrom !== undefined) log.warn('chain reorganisation', { network: adapter.network.name, mode, from: step.reorgFrom });
+    if (!step.ran || step.scannedBlocks < options.batchBlocks) break;
+  }
+  reportChanges(adapter.network.name, mode, await sweepExpired(db, adapter, mode, options.screen, options.now));
+}
+
+export interface Workers {
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the watchers of both modes (and the sandbox's miner unless SANDBOX_BLOCK_SECONDS is 0).
+ * Each network loops on its own timer, so a slow or failing chain never holds up the others.
+ */
+export function startWorkers(db: Database): Workers {
+  const cfg = config();
+  const stopMining = cfg.sandboxBlockMs > 0 ? startMining(db, enabledNetworks('test'), cfg.sandboxBlockMs) : () => {};
+  let stopped = false;
+  const running = new Set<Promise<void>>();
+  const timers = new Map<string, NodeJS.Timeout>();
+  for (const mode of ['test', 'live'] as const) {
+    for (const adapter of chainAdapters(db, mode)) {
+      const options = watchOptions(mode);
+      const tick = () => {
+        if (stopped) return;
+        const pass = watchNetwork(db, adapter, mode, options)
+          .catch((error) => log.error('watcher step failed', { network: adapter.network.name, mode, error }))
+          .finally(() => {
+            running.delete(pass);
+            if (!stopped) timers.set(`${mode}/${adapter.network.name}`, setTimeout(tick, cfg.watchIntervalMs).unref());
+          });
+        running.add(pass);
+      };
+      tick();
+    }
+  }
+  log.info('workers started', { sandboxBlockSeconds: cfg.sandboxBlockMs / 1000, watchIntervalMs: cfg.watchIntervalMs });
+  return {
+    async stop() {
+      stopped = true;
+      stopMining();
+      for (const timer of timers.values()) clearTimeout(timer);
+      await Promise.all(running);
+    },
+  };
+}

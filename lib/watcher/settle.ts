@@ -1,0 +1,187 @@
+import 'server-only';
+/**
+ * Applies the order state machine (lib/orders/lifecycle) to what the watcher observed, inside the
+ * caller's transaction: the order row is locked first, so a payment and the expiry sweeper racing
+ * on one order are evaluated one after the other and the order is decided once. The merchant-facing
+ * rows (`payments`, `deposits`) are rewritten from the evaluation, so they never disagree with it.
+ */
+import type { Queryable } from '../db';
+import { log } from '../log';
+import { evaluateOrder, type ObservedTransfer, type SettledRole, type TransferRole } from '../orders/lifecycle';
+import type { OrderRow } from '../orders/rows';
+import { FINAL_STATUSES, type OrderStatus } from '../orders/status';
+import type { RiskScreen } from '../risk';
+
+/** What the watcher knows of its chain when it evaluates. */
+export interface ChainView {
+  now: Date;
+  /** Height of the chain tip the watcher has scanned to. */
+  tipHeight: number;
+  /** Block time of that tip: orders that expired before it are past their deadline on-chain too. */
+  tipTime: Date;
+  requiredConfirmations: number;
+  screen: RiskScreen;
+}
+
+/** A `chain_transfers` row. */
+export interface TransferRow {
+  id: string;
+  network: string;
+  mode: 'test' | 'live';
+  tx_hash: string;
+  output_index: number;
+  address_id: string;
+  order_id: string | null;
+  merchant_id: string;
+  currency: string;
+  amount: string;
+  sender: string | null;
+  block_height: string | number | null;
+  first_seen_at: Date;
+  dropped: boolean;
+  settled_role: SettledRole | null;
+}
+
+export interface StatusChange {
+  orderId: string;
+  from: OrderStatus;
+  to: OrderStatus;
+}
+
+export function confirmationsOf(transfer: Pick<TransferRow, 'block_height' | 'dropped'>, tipHeight: number): number {
+  if (transfer.dropped || transfer.block_height === null) return 0;
+  return Math.max(0, tipHeight - Number(transfer.block_height) + 1);
+}
+
+/**
+ * Evaluates one order against its transfers and writes the outcome. Answers the status change
+ * when there was one (recorded in `order_events` in the same transaction).
+ */
+export async function settleOrder(tx: Queryable, orderId: string, view: ChainView): Promise<StatusChange | null> {
+  const [order] = await tx.query<OrderRow>('select * from orders where id = $1 for update', [orderId]);
+  if (!order) return null;
+  const rows = await tx.query<TransferRow>('select * from chain_transfers where order_id = $1', [orderId]);
+  const observed: ObservedTransfer[] = [];
+  for (const row of rows) {
+    observed.push({
+      id: row.id,
+      currency: row.currency,
+      amount: BigInt(row.amount),
+      sender: row.sender,
+      firstSeenAt: row.first_seen_at,
+      confirmations: confirmationsOf(row, view.tipHeight),
+      dropped: row.dropped,
+      risk: order.check_risks ? await view.screen.screen({ sender: row.sender, currency: row.currency, network: row.network }) : undefined,
+    });
+  }
+  const settled = new Map<string, SettledRole>();
+  for (const row of rows) if (row.settled_role) settled.set(row.id, row.settled_role);
+  const evaluation = evaluateOrder(
+    {
+      status: order.status,
+      currency: order.currency,
+      amount: BigInt(order.amount),
+      threshold: BigInt(order.threshold),
+      expiresAt: order.expires_at,
+      checkRisks: order.check_risks,
+      settled,
+    },
+    observed,
+    { now: view.now, requiredConfirmations: view.requiredConfirmations, scannedPastExpiry: view.tipTime.getTime() > order.expires_at.getTime() },
+  );
+
+  let change: StatusChange | null = null;
+  if (evaluation.status !== order.status) {
+    change = { orderId, from: order.status, to: evaluation.status };
+    await tx.query(
+      `update orders set status = $2, received = $3, message = $4, updated_at = now() where id = $1`,
+      [orderId, evaluation.status, evaluation.received.toString(), evaluation.message],
+    );
+    await tx.query('insert into order_events (order_id, from_status, to_status, message) values ($1, $2, $3, $4)', [
+      orderId, order.status, evaluation.status, evaluation.message,
+    ]);
+    if (FINAL_STATUSES.has(evaluation.status)) {
+      const ids = (role: TransferRole) => [...evaluation.roles].filter(([, r]) => r === role).map(([id]) => id);
+      await tx.query(
+        `update chain_transfers set settled_role = case when id = any($1::uuid[]) then 'counted' else 'rejected' end
+          where id = any($1::uuid[]) or id = any($2::uuid[])`,
+        [ids('counted'), ids('rejected')],
+      );
+    }
+  } else if (evaluation.received.toString() !== BigInt(order.received).toString()) {
+    await tx.query('update orders set received = $2, updated_at = now() where id = $1', [orderId, evaluation.received.toString()]);
+  }
+  for (const alert of evaluation.alerts) log.warn('payment reversed after the order was final', { orderId, alert });
+  for (const row of rows) await project(tx, row, order, evaluation.roles.get(row.id) ?? 'orphan', view);
+  return change;
+}
+
+const PAYMENT_STATUS: Partial<Record<TransferRole, string>> = {
+  counted: 'processed',
+  detected: 'pending',
+  reversed: 'reversed',
+  rejected: 'rejected',
+};
+
+/** Writes the transfer where the merchant sees it: a payment of the order, or an orphan deposit. */
+async function project(tx: Queryable, row: TransferRow, order: OrderRow, role: TransferRole, view: ChainView): Promise<void> {
+  const confirmations = confirmationsOf(row, view.tipHeight);
+  const paymentStatus = PAYMENT_STATUS[role];
+  if (paymentStatus) {
+    await tx.query('delete from deposits where network = $1 and mode = $2 and in_tx_hash = $3 and in_output_index = $4', [
+      row.network, row.mode, row.tx_hash, row.output_index,
+    ]);
+    await tx.query(
+      `insert into payments (order_id, merchant_id, mode, address_id, network, currency, tx_hash, output_index, address, tag,
+                             sender_address, amount, status, confirmations)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+       on conflict (network, mode, tx_hash, output_index)
+       do update set status = excluded.status, confirmations = excluded.confirmations`,
+      [
+        order.id, order.merchant_id, order.mode, row.address_id, row.network, row.currency, row.tx_hash, row.output_index,
+        order.address, order.tag, row.sender, row.amount, paymentStatus, confirmations,
+      ],
+    );
+    return;
+  }
+  await tx.query('delete from payments where network = $1 and mode = $2 and tx_hash = $3 and output_index = $4', [
+    row.network, row.mode, row.tx_hash, row.output_index,
+  ]);
+  await projectDeposit(tx, row, 'ORPHAN', confirmations, view.requiredConfirmations);
+}
+
+/**
+ * An orphan deposit (linked to its order) or a personal deposit (no order): PENDING until it has
+ * the network's confirmations, then PROCESSED; ERROR when the chain dropped it.
+ */
+export async function projectDeposit(
+  tx: Queryable,
+  row: TransferRow,
+  kind: 'ORPHAN' | 'PERSONAL',
+  confirmations: number,
+  requiredConfirmations: number,
+): Promise<void> {
+  const status = row.dropped ? 'ERROR' : confirmations >= requiredConfirmations ? 'PROCESSED' : 'PENDING';
+  const message = row.dropped ? 'The transfer was dropped by the chain (reorganisation).' : null;
+  const inStatus = row.dropped ? 'dropped' : confirmations >= requiredConfirmations ? 'processed' : 'pending';
+  if (row.dropped) {
+    // A dropped transfer that nobody was ever shown needs no row.
+    await tx.query(
+      `update deposits set status = $5, message = $6, in_status = $7, confirmations = 0
+        where network = $1 and mode = $2 and in_tx_hash = $3 and in_output_index = $4`,
+      [row.network, row.mode, row.tx_hash, row.output_index, status, message, inStatus],
+    );
+    return;
+  }
+  await tx.query(
+    `insert into deposits (merchant_id, mode, kind, order_id, status, network, currency, amount, address_id, address, tag,
+                           in_tx_hash, in_output_index, in_status, confirmations)
+     select $1, $2, $3, $4, $5, $6, $7, $8, a.id, a.address, a.tag, $10, $11, $12, $13 from addresses a where a.id = $9
+     on conflict (network, mode, in_tx_hash, in_output_index)
+     do update set status = excluded.status, message = null, in_status = excluded.in_status, confirmations = excluded.confirmations`,
+    [
+      row.merchant_id, row.mode, kind, row.order_id, status, row.network, row.currency, row.amount, row.address_id,
+      row.tx_hash, row.output_index, inStatus, confirmations,
+    ],
+  );
+}

@@ -1,0 +1,40 @@
+/**
+ * npm run sandbox -- pay ORDER_ID|ADDRESS AMOUNT [--currency X] [--tag T]   simulated payment (test mode)
+ * npm run sandbox -- mine NETWORK [COUNT]                                    mines sandbox blocks now
+ *
+ * Payments go onto the sandbox ledger and reach the order through the watcher, as real ones do.
+ */
+import { parseArgs } from 'node:util';
+import { fail, runCommand } from './cli-runtime';
+
+const USAGE = `usage:
+  npm run sandbox -- pay ORDER_ID|ADDRESS AMOUNT [--currency TICKER] [--tag TAG]
+  npm run sandbox -- mine NETWORK [COUNT]`;
+
+async function main(): Promise<void> {
+  const { positionals, values } = parseArgs({
+    allowPositionals: true,
+    options: { currency: { type: 'string' }, tag: { type: 'string' }, json: { type: 'boolean' } },
+  });
+  const [action, ...rest] = positionals;
+  if (action === 'pay' && rest.length === 2) {
+    const [target, amount] = rest as [string, string];
+    const paid = (await runCommand({ command: 'sandbox.pay', target, amount, currency: values.currency, tag: values.tag })) as {
+      txHash: string; network: string; currency: string; amount: string; address: string; tag: string | null;
+    };
+    if (values.json) return void console.log(JSON.stringify(paid));
+    console.log(paid.txHash);
+    console.error(`Sent ${paid.amount} ${paid.currency} on ${paid.network} (sandbox) to ${paid.address}${paid.tag ? ` tag ${paid.tag}` : ''}.`);
+    return;
+  }
+  if (action === 'mine' && rest.length >= 1 && rest.length <= 2) {
+    const count = rest[1] === undefined ? 1 : Number(rest[1]);
+    if (!Number.isInteger(count) || count < 1 || count > 1000) fail(`COUNT must be an integer from 1 to 1000\n${USAGE}`);
+    const mined = (await runCommand({ command: 'sandbox.mine', network: rest[0]!, count })) as { network: string; height: number };
+    console.log(`${mined.network}: mined to height ${mined.height}`);
+    return;
+  }
+  fail(USAGE);
+}
+
+main().catch((error: unknown) => fail(error instanceof Error ? error.message : String(error)));

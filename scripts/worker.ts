@@ -1,0 +1,29 @@
+/**
+ * npm run worker: the chain workers (a watcher per network and mode, the expiry sweeper, the
+ * sandbox miner) in their own process, for PostgreSQL deployments where web servers run with
+ * RUN_WORKERS=false (the default there). Any number may run: each network's cursor is locked
+ * while it is scanned, so two workers never credit the same transfer. On the embedded database
+ * the server runs them itself, and this refuses to start while a server holds the data directory.
+ */
+import { config } from '../lib/config';
+import { getDatabase } from '../lib/db';
+import { log } from '../lib/log';
+import { startWorkers } from '../lib/watcher';
+import { fail } from './cli-runtime';
+
+async function main(): Promise<void> {
+  const cfg = config();
+  const db = await getDatabase();
+  const workers = startWorkers(db);
+  log.info('worker running', { database: db.kind, dataDir: cfg.databaseUrl ? undefined : cfg.dataDir });
+  const stop = async (signal: string) => {
+    log.info('worker stopping', { signal });
+    await workers.stop();
+    await db.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+}
+
+main().catch((error: unknown) => fail(`The worker cannot start: ${error instanceof Error ? error.message : String(error)}`));
