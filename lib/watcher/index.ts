@@ -6,6 +6,7 @@ import 'server-only';
  */
 import type { ChainAdapter } from '../chains/adapter';
 import { sandboxAdapter, startMining } from '../chains/sandbox';
+import type { Network } from '../catalog';
 import { enabledNetworks, type Mode } from '../catalog/enabled';
 import { config } from '../config';
 import type { Database } from '../db';
@@ -66,6 +67,21 @@ export async function watchNetwork(db: Database, adapter: ChainAdapter, mode: Mo
   reportChanges(adapter.network.name, mode, await sweepExpired(db, adapter, mode, options.screen, options.now));
 }
 
+/**
+ * Whether a test network has anything waiting for a block: an open order (its confirmations, its
+ * expiry), a transfer in the mempool or a deposit short of confirmations. An idle sandbox then
+ * stops growing by a block per network every few seconds.
+ */
+async function sandboxNeedsBlocks(db: Database, network: Network): Promise<boolean> {
+  const [row] = await db.query<{ wanted: boolean }>(
+    `select exists (select 1 from orders where network = $1 and mode = 'test' and status = 'pending')
+         or exists (select 1 from sandbox_transfers where network = $1 and block_height is null and dropped_at is null)
+         or exists (select 1 from deposits where network = $1 and mode = 'test' and status = 'PENDING') as wanted`,
+    [network.name],
+  );
+  return row!.wanted;
+}
+
 export interface Workers {
   stop(): Promise<void>;
 }
@@ -76,7 +92,7 @@ export interface Workers {
  */
 export function startWorkers(db: Database): Workers {
   const cfg = config();
-  const stopMining = cfg.sandboxBlockMs > 0 ? startMining(db, enabledNetworks('test'), cfg.sandboxBlockMs) : () => {};
+  const stopMining = cfg.sandboxBlockMs > 0 ? startMining(db, enabledNetworks('test'), cfg.sandboxBlockMs, (n) => sandboxNeedsBlocks(db, n)) : () => {};
   let stopped = false;
   const running = new Set<Promise<void>>();
   const timers = new Map<string, NodeJS.Timeout>();

@@ -244,11 +244,17 @@ async function rehashFrom(tx: Queryable, network: Network, height: number): Prom
 }
 
 /**
- * Mines one block on each of `networks` every `intervalMs` until the answered function is called.
+ * Mines one block on each of `networks` every `intervalMs` until the answered function is called,
+ * skipping a network for which `wanted` answers false (nothing is waiting for a block there).
  * A run still in progress when the next is due makes that one skip; failures are logged, never
  * thrown. The timer does not keep the process alive.
  */
-export function startMining(db: Queryable, networks: readonly Network[], intervalMs: number): () => void {
+export function startMining(
+  db: Queryable,
+  networks: readonly Network[],
+  intervalMs: number,
+  wanted: (network: Network) => Promise<boolean> = async () => true,
+): () => void {
   if (!Number.isFinite(intervalMs) || intervalMs <= 0) throw new Error(`sandbox mining interval must be positive, got ${intervalMs}`);
   let running = false;
   let stopped = false;
@@ -256,7 +262,7 @@ export function startMining(db: Queryable, networks: readonly Network[], interva
     for (const network of networks) {
       if (stopped) return;
       try {
-        await mine(db, network, 1);
+        if (await wanted(network)) await mine(db, network, 1);
       } catch (error) {
         log.error('sandbox: mining a block failed', { network: network.name, error });
       }
