@@ -11,7 +11,8 @@ import { readControlToken } from '../lib/server/control';
 
 export async function runCommand(command: AdminCommand): Promise<unknown> {
   const cfg = config();
-  adminCommand.parse(command);
+  const parsed = adminCommand.safeParse(command);
+  if (!parsed.success) throw new Error(parsed.error.issues.map((i) => `${i.path.join('.') || 'command'}: ${i.message}`).join('; '));
   const owner = cfg.databaseUrl ? undefined : currentOwner(cfg.dataDir);
   if (owner) {
     if (!owner.controlUrl) throw new Error(`The data directory ${cfg.dataDir} is in use by process ${owner.pid} (not a server); try again when it ends.`);

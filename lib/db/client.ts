@@ -84,6 +84,9 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
     // A request that cannot get a connection soon is answered 503 rather than queued forever.
     connectionTimeoutMillis: 1000,
     idleTimeoutMillis: 30_000,
+    // A process killed inside a transaction leaves its session open until TCP gives up, holding
+    // row locks (a watcher's cursor) meanwhile; the server ends such a session after a minute.
+    idle_in_transaction_session_timeout: 60_000,
   });
   pool.on('error', () => {
     // An idle client lost its connection; the pool replaces it. Nothing to do, but not fatal.

@@ -42,11 +42,16 @@ async function testOrder(db: Queryable, orderId: string): Promise<OrderRow> {
   return order;
 }
 
-/** What is left to pay: the amount less every transfer already on its way to the order. */
+/**
+ * What is left to pay: the amount less every transfer already on its way to the order, counted on
+ * the ledger itself (a payment the watcher has not seen yet is on its way too).
+ */
 async function outstanding(db: Queryable, order: OrderRow): Promise<bigint> {
   const [row] = await db.query<{ paid: string }>(
-    `select coalesce(sum(amount), 0)::text as paid from chain_transfers where order_id = $1 and currency = $2 and dropped = false`,
-    [order.id, order.currency],
+    `select coalesce(sum(amount), 0)::text as paid from sandbox_transfers
+      where network = $1 and to_address = $2 and coalesce(tag, '') = coalesce($3, '') and currency = $4
+        and dropped_at is null and broadcast_at >= $5`,
+    [order.network, order.address, order.tag, order.currency, order.created_at],
   );
   const left = BigInt(order.amount) - BigInt(row!.paid);
   return left > 0n ? left : 0n;

@@ -1,0 +1,203 @@
+/**
+ * `npm run sandbox` as an operator runs it: through a running server that holds the embedded
+ * database (the CLI goes through the control endpoint), and offline (the CLI opens the database
+ * itself). A payment it prints is on the sandbox ledger in base units and reaches the order
+ * through the server's watcher; mistakes exit 2 with a readable message, never a stack trace.
+ */
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '@/lib/db/client';
+import { freePort } from '../scripts/lib/postgres.mjs';
+import { call, type Keys } from './support/gateway';
+
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const run = promisify(execFile);
+const LTC_HASH = /^[0-9a-f]{64}$/;
+const STACK_FRAME = /^\s+at\s/m;
+
+let env: NodeJS.ProcessEnv;
+let dataDir: string;
+let keys: Keys;
+
+async function cli(script: 'sandbox' | 'keys', ...args: string[]): Promise<{ stdout: string; stderr: string }> {
+  return run(process.execPath, ['--conditions=react-server', '--import', 'tsx', `scripts/${script}.ts`, ...args], { cwd: ROOT, env });
+}
+
+/** The CLI's exit code, stdout and stderr, whether it succeeded or not. */
+async function sandboxExit(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await cli('sandbox', ...args);
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: typeof failed.code === 'number' ? failed.code : -1, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
+  }
+}
+
+async function startServer(port: number): Promise<{ child: ChildProcess; output: () => string }> {
+  let output = '';
+  const child = spawn(process.execPath, [path.join(ROOT, 'node_modules/next/dist/bin/next'), 'start', '-p', String(port), '-H', '127.0.0.1'], {
+    cwd: ROOT,
+    env: {
+      ...env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+      // The server's watcher moves orders; no block timer, so that only the CLI mines.
+      RUN_WORKERS: 'true', WATCH_INTERVAL_MS: '100', SANDBOX_BLOCK_SECONDS: '0',
+    },
+  });
+  child.stdout!.on('data', (d) => (output += d));
+  child.stderr!.on('data', (d) => (output += d));
+  for (let i = 0; i < 300 && !output.includes('gateway started'); i++) await new Promise((r) => setTimeout(r, 100));
+  if (!output.includes('gateway started')) {
+    child.kill('SIGTERM');
+    throw new Error(`server did not start:\n${output}`);
+  }
+  return { child, output: () => output };
+}
+
+async function stopServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+/** Reads the data directory's embedded database; only while no other process holds it. */
+async function withDatabase<T>(work: (db: Awaited<ReturnType<typeof openDatabase>>) => Promise<T>): Promise<T> {
+  const db = await openDatabase({ dataDir });
+  try {
+    return await work(db);
+  } finally {
+    await db.close();
+  }
+}
+
+interface TransferRow {
+  network: string;
+  currency: string;
+  amount: string;
+  to_address: string;
+  tag: string | null;
+  block_height: string | null;
+}
+
+function transferOf(db: Awaited<ReturnType<typeof openDatabase>>, txHash: string): Promise<TransferRow[]> {
+  return db.query<TransferRow>(
+    'select network, currency, amount::text as amount, to_address, tag, block_height::text as block_height from sandbox_transfers where tx_hash = $1',
+    [txHash],
+  );
+}
+
+/** Checks an error exit: code 2, a message on stderr, no stack trace, nothing on stdout. */
+function expectUsageError(result: { code: number; stdout: string; stderr: string }, message: RegExp) {
+  expect(result.code, result.stderr).toBe(2);
+  expect(result.stdout).toBe('');
+  expect(result.stderr).toMatch(message);
+  expect(result.stderr).not.toMatch(STACK_FRAME);
+}
+
+describe.skipIf(process.env.TEST_DB === 'postgres')('npm run sandbox (embedded database)', () => {
+  const orders: { served: { orderId: string; address: string }; offline: { orderId: string; address: string } } = {} as never;
+  let servedHash: string;
+
+  beforeAll(async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-sandbox-cli-'));
+    env = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'info', NODE_ENV: 'production', DEMO_STORE: 'false', ADDRESS_POOL_SIZE: '16' };
+    delete env.DATABASE_URL;
+    keys = JSON.parse((await cli('keys', 'create', '--name', 'Sandbox CLI shop', '--mode', 'test', '--json')).stdout);
+    expect(keys.publicKey).toMatch(/^pk_test_/);
+  });
+
+  afterAll(() => {
+    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('pays and mines through a running server, and the server\'s watcher processes the order', { timeout: 120_000 }, async () => {
+    const port = await freePort();
+    const server = await startServer(port);
+    const gateway = { baseUrl: `http://127.0.0.1:${port}` };
+    try {
+      for (const [name, order] of [['served', 'cli-served-1'], ['offline', 'cli-offline-1']] as const) {
+        const made = await call(gateway, 'make-order', { currency: 'LTC', network: 'litecoin', amount: '0.25', order }, keys);
+        expect(made.status, JSON.stringify(made.body)).toBe(200);
+        orders[name] = made.body.response;
+      }
+
+      const paid = await sandboxExit('pay', orders.served.orderId, '0.25');
+      expect(paid.code, paid.stderr).toBe(0);
+      expect(paid.stdout).toMatch(/^[0-9a-f]{64}\n$/);
+      servedHash = paid.stdout.trim();
+      expect(servedHash).toMatch(LTC_HASH);
+      expect(paid.stderr).toContain(`Sent 0.25 LTC on litecoin (sandbox) to ${orders.served.address}`);
+      // The command went through the server: the CLI never took the data directory.
+      expect(JSON.parse(fs.readFileSync(path.join(dataDir, 'owner.json'), 'utf8')).pid).toBe(server.child.pid);
+
+      const mined = await sandboxExit('mine', 'litecoin', '3');
+      expect(mined.code, mined.stderr).toBe(0);
+      expect(mined.stdout).toBe('litecoin: mined to height 3\n');
+
+      // The server's watcher finds the transfer on the ledger and counts it.
+      let order: { status: string; received: string; transactions: { tx: string; amount: string; confirmations: number }[] } | undefined;
+      for (let i = 0; i < 100; i++) {
+        order = (await call(gateway, 'order', { orderId: orders.served.orderId }, keys)).body.response;
+        if (order?.status !== 'pending') break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(order).toMatchObject({ status: 'processed', received: '0.25' });
+      expect(order!.transactions).toEqual([expect.objectContaining({ tx: servedHash, amount: '0.25', confirmations: 3 })]);
+      // The other order saw nothing.
+      expect((await call(gateway, 'order', { orderId: orders.offline.orderId }, keys)).body.response).toMatchObject({ status: 'pending', received: '0' });
+
+      const unknown = crypto.randomUUID();
+      expectUsageError(await sandboxExit('pay', unknown, '0.25'), new RegExp(`Order ${unknown} was not found`));
+      expectUsageError(await sandboxExit('pay', orders.offline.orderId, 'abc'), /Amount "abc"/);
+      expectUsageError(await sandboxExit('mine', 'nowhere'), /Unknown network "nowhere"/);
+    } finally {
+      await stopServer(server.child);
+    }
+  });
+
+  it('pays and mines offline, opening the embedded database itself', { timeout: 120_000 }, async () => {
+    expect(servedHash, 'the served test made the orders').toMatch(LTC_HASH);
+    // No server: nobody holds the data directory.
+    expect(fs.existsSync(path.join(dataDir, 'owner.json'))).toBe(false);
+
+    const paid = await sandboxExit('pay', orders.offline.orderId, '0.125');
+    expect(paid.code, paid.stderr).toBe(0);
+    expect(paid.stdout).toMatch(/^[0-9a-f]{64}\n$/);
+    const offlineHash = paid.stdout.trim();
+    expect(offlineHash).not.toBe(servedHash);
+
+    await withDatabase(async (db) => {
+      expect(await transferOf(db, offlineHash)).toEqual([
+        { network: 'litecoin', currency: 'LTC', amount: '12500000', to_address: orders.offline.address, tag: null, block_height: null },
+      ]);
+      // What the server's CLI run wrote is there too, mined at height 1.
+      expect(await transferOf(db, servedHash)).toEqual([
+        { network: 'litecoin', currency: 'LTC', amount: '25000000', to_address: orders.served.address, tag: null, block_height: '1' },
+      ]);
+    });
+
+    const mined = await sandboxExit('mine', 'litecoin', '3');
+    expect(mined.code, mined.stderr).toBe(0);
+    expect(mined.stdout).toBe('litecoin: mined to height 6\n');
+    await withDatabase(async (db) => {
+      expect((await transferOf(db, offlineHash))[0]?.block_height).toBe('4');
+    });
+
+    const unknown = crypto.randomUUID();
+    expectUsageError(await sandboxExit('pay', unknown, '0.25'), new RegExp(`Order ${unknown} was not found`));
+    expectUsageError(await sandboxExit('pay', orders.offline.orderId, 'abc'), /Amount "abc"/);
+    expectUsageError(await sandboxExit('pay', orders.offline.orderId, '0.000000001'), /at most 8 decimal places/);
+    expectUsageError(await sandboxExit('mine', 'litecoin', 'many'), /COUNT must be an integer/);
+    expectUsageError(await sandboxExit('pay', orders.offline.orderId), /usage:/);
+    // The refused payments wrote nothing.
+    await withDatabase(async (db) => {
+      const [row] = await db.query<{ n: number }>('select count(*)::int as n from sandbox_transfers');
+      expect(row!.n).toBe(2);
+    });
+  });
+});
