@@ -1,0 +1,179 @@
+/**
+ * A typed client for the merchant API, for the merchant's server (it holds the private key, hence
+ * `server-only`). It signs exactly as the wire protocol says (HMAC-SHA256 hex of the raw body
+ * with the private key, a fresh nonce per request), checks every answer with zod, and throws one
+ * of the errors of ./errors. It works against any compatible base URL.
+ *
+ * Retries: every operation is safe to repeat (the reads, and make-order, which is idempotent on
+ * `order`: a repeat answers the order the first attempt made). So the client retries what a
+ * repeat can cure: no connection, no answer in time, 503 OVERLOADED, 429 RATE_LIMITED (after its
+ * retry-after), 502/504 from a proxy, and NONCE_REUSED (a rejected request wrote nothing, and the
+ * next attempt has a new nonce). It never retries another error: the answer would be the same.
+ */
+import 'server-only';
+import { createHmac } from 'node:crypto';
+import type { z } from 'zod';
+import type { MakeOrderInput } from '../api/protocol';
+import type { OrderStatus } from '../orders/status';
+import {
+  advancedBalancesAnswer,
+  availableCurrenciesAnswer,
+  depositAnswer,
+  errorEnvelope,
+  operationsAnswer,
+  orderAnswer,
+  orderDetailsAnswer,
+  orderListAnswer,
+  successEnvelope,
+} from './answers';
+import { GatewayApiError, GatewayProtocolError, GatewayTimeoutError, GatewayUnreachableError, type GatewayError } from './errors';
+
+export * from './answers';
+export * from './errors';
+export type { MakeOrderInput };
+
+export interface GatewayClientOptions {
+  /** The gateway's origin, e.g. `https://pay.example.com` (the API lives under /api-gateway/). */
+  baseUrl: string;
+  publicKey: string;
+  privateKey: string;
+  /** Per attempt. Default 10 s. */
+  timeoutMs?: number;
+  /** Further attempts after the first, for the failures a repeat can cure. Default 2. */
+  retries?: number;
+  /** Wait before the first retry, doubled after each (with jitter). Default 250 ms. */
+  retryDelayMs?: number;
+  /** Longest wait honoured from a retry-after header. Default 5 s. */
+  maxRetryDelayMs?: number;
+}
+
+const RETRIED_ERRORS = new Set(['OVERLOADED', 'RATE_LIMITED', 'NONCE_REUSED']);
+const RETRIED_STATUSES = new Set([502, 503, 504]);
+
+type Outcome<T> = { done: true; value: T } | { done: false; error: GatewayError; retry: boolean; waitMs?: number };
+
+export class GatewayClient {
+  private readonly baseUrl: string;
+  private readonly timeoutMs: number;
+  private readonly retries: number;
+  private readonly retryDelayMs: number;
+  private readonly maxRetryDelayMs: number;
+  private lastNonce = 0;
+
+  constructor(private readonly options: GatewayClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.timeoutMs = options.timeoutMs ?? 10_000;
+    this.retries = options.retries ?? 2;
+    this.retryDelayMs = options.retryDelayMs ?? 250;
+    this.maxRetryDelayMs = options.maxRetryDelayMs ?? 5_000;
+  }
+
+  /** Creates an order, or answers the existing one with the same `order` (seed 2.1 / 2.2). */
+  makeOrder(input: MakeOrderInput) {
+    return this.call('make-order', input, orderAnswer);
+  }
+
+  /** The order with what it received and its transactions. */
+  getOrder(orderId: string) {
+    return this.call('order', { orderId }, orderDetailsAnswer);
+  }
+
+  listOrders(query: { status?: OrderStatus[]; limit?: number; offset?: number } = {}) {
+    return this.call('orders', query, orderListAnswer);
+  }
+
+  /** An orphan deposit (seed 2.3). */
+  getDeposit(id: string) {
+    return this.call('orphan-deposits/get-deposit', { id }, depositAnswer);
+  }
+
+  /** Operations with this transaction hash (seed 2.4); `[]` when none. */
+  findTx(tx: string) {
+    return this.call('find-tx', { tx }, operationsAnswer);
+  }
+
+  availableCurrencies() {
+    return this.call('available-currencies', {}, availableCurrenciesAnswer);
+  }
+
+  advancedBalances() {
+    return this.call('advanced-balances', {}, advancedBalancesAnswer);
+  }
+
+  /** Signs and sends one operation, retrying what a repeat can cure; answers the checked response. */
+  async call<S extends z.ZodType>(operation: string, fields: object, answer: S): Promise<z.output<S>> {
+    let delay = this.retryDelayMs;
+    for (let attempt = 1; ; attempt++) {
+      const outcome = await this.attempt(operation, fields, answer, attempt);
+      if (outcome.done) return outcome.value;
+      if (!outcome.retry || attempt > this.retries) throw outcome.error;
+      const jittered = delay * (0.5 + Math.random());
+      await new Promise((resolve) => setTimeout(resolve, Math.min(outcome.waitMs ?? jittered, this.maxRetryDelayMs)));
+      delay *= 2;
+    }
+  }
+
+  private async attempt<S extends z.ZodType>(operation: string, fields: object, answer: S, attempt: number): Promise<Outcome<z.output<S>>> {
+    const body = JSON.stringify({ ...fields, nonce: this.nextNonce() });
+    const signature = createHmac('sha256', this.options.privateKey).update(body, 'utf8').digest('hex');
+    let response: Response;
+    let text: string;
+    try {
+      response = await fetch(`${this.baseUrl}/api-gateway/${operation}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-public-key': this.options.publicKey, 'x-api-signature': signature },
+        body,
+        // A signed request is never re-sent to wherever a redirect points.
+        redirect: 'error',
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+      text = await response.text();
+    } catch (error) {
+      const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
+      const failure = timedOut ? new GatewayTimeoutError(operation, attempt, this.timeoutMs) : new GatewayUnreachableError(operation, attempt, error);
+      return { done: false, error: failure, retry: true };
+    }
+    return this.read(operation, attempt, response, text, answer);
+  }
+
+  private read<S extends z.ZodType>(operation: string, attempt: number, response: Response, text: string, answer: S): Outcome<z.output<S>> {
+    const protocolError = (message: string): Outcome<never> => ({
+      done: false,
+      error: new GatewayProtocolError(operation, attempt, response.status, message),
+      // A proxy in front of the gateway answers 502/504 in its own words: worth another try.
+      retry: RETRIED_STATUSES.has(response.status),
+    });
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      return protocolError(`the body is not JSON: ${JSON.stringify(text.slice(0, 120))}`);
+    }
+    const failure = errorEnvelope.safeParse(json);
+    if (failure.success) {
+      const { name, code, message, details } = failure.data.error;
+      const error = new GatewayApiError(operation, attempt, response.status, name, code, message, details, failure.data.requestId);
+      const retryAfter = Number(response.headers.get('retry-after'));
+      return {
+        done: false,
+        error,
+        retry: RETRIED_ERRORS.has(name) || RETRIED_STATUSES.has(response.status),
+        waitMs: Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : undefined,
+      };
+    }
+    const success = successEnvelope.safeParse(json);
+    if (!response.ok || !success.success) return protocolError('the body is neither a success nor an error envelope');
+    const checked = answer.safeParse(success.data.response);
+    if (!checked.success) {
+      const first = checked.error.issues[0];
+      return protocolError(`the response does not match ${operation}'s answer: ${first ? `${first.path.join('.') || '(root)'} ${first.message}` : 'invalid'}`);
+    }
+    return { done: true, value: checked.data };
+  }
+
+  /** Distinct per request and below 2^53: microseconds since the epoch, strictly increasing. */
+  private nextNonce(): number {
+    this.lastNonce = Math.max(this.lastNonce + 1, Date.now() * 1000);
+    return this.lastNonce;
+  }
+}
