@@ -23,13 +23,18 @@ const order = (i: number) => ({ currency: 'USDT', network: 'tron', amount: '1', 
 
 it('answers 429 with retry-after beyond the budget, writes nothing for it, and lets other keys through', async () => {
   const before = await countRows(gateway.db);
-  const answers = await Promise.all(Array.from({ length: 3 * LIMIT }, (_, i) => call(gateway, 'make-order', order(i), busy.test)));
+  const burst = 6 * LIMIT;
+  const started = performance.now();
+  const answers = await Promise.all(Array.from({ length: burst }, (_, i) => call(gateway, 'make-order', order(i), busy.test)));
+  const seconds = (performance.now() - started) / 1000;
   const created = answers.filter((a) => a.status === 200).length;
   const limited = answers.filter((a) => a.status === 429);
-  // The bucket holds one second of requests; a little refills while the burst is served.
+  // The bucket holds one second of requests and refills at the rate while the burst is served
+  // (longer on a loaded machine): at most LIMIT + LIMIT per second elapsed get through.
   expect(created).toBeGreaterThanOrEqual(LIMIT);
-  expect(created).toBeLessThanOrEqual(LIMIT + 2);
-  expect(limited).toHaveLength(3 * LIMIT - created);
+  expect(created).toBeLessThanOrEqual(LIMIT + Math.ceil(seconds * LIMIT));
+  expect(limited.length).toBeGreaterThan(0);
+  expect(limited).toHaveLength(burst - created);
   for (const answer of limited) {
     expect(answer.body.error).toMatchObject({ name: 'RATE_LIMITED', code: 2005 });
     expect(Number(answer.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);

@@ -57,7 +57,9 @@ async function startServer(port: number): Promise<{ child: ChildProcess; output:
   return { child, output: () => output };
 }
 
-describe('npm run keys', () => {
+// Each test runs several CLI processes (a Node start with tsx each) and a server start: on a
+// loaded two-core machine that alone takes 20-30 s, so these tests get a minute.
+describe('npm run keys', { timeout: 60_000 }, () => {
   it('creates keys with no server running, then through a running server', async () => {
     const offline = JSON.parse(await keys('create', '--name', 'Offline shop', '--mode', 'test', '--json'));
     expect(offline.publicKey).toMatch(/^pk_test_/);
