@@ -8,6 +8,19 @@ const nextConfig = {
   serverExternalPackages: ['@electric-sql/pglite', 'pg', 'drizzle-orm'],
   poweredByHeader: false,
   typescript: { ignoreBuildErrors: false },
+  // On every response (pages, API, static files). The per-request CSP of pages is set in proxy.ts.
+  async headers() {
+    return [
+      {
+        source: '/:path*',
+        headers: [
+          { key: 'x-content-type-options', value: 'nosniff' },
+          // A payment link is a capability: never hand it to another site in a Referer.
+          { key: 'referrer-policy', value: 'no-referrer' },
+        ],
+      },
+    ];
+  },
 };
 
 export default nextConfig;

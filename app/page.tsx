@@ -1,3 +1,6 @@
+import Link from 'next/link';
+import { config } from '@/lib/config';
+
 export default function Home() {
   return (
     <main className="mx-auto max-w-2xl p-6">
@@ -5,6 +8,11 @@ export default function Home() {
       <p className="mt-4">
         The merchant API answers at <code>/api-gateway/*</code>. See the README for signing requests and the operations.
       </p>
+      {config().demoStore && (
+        <p className="mt-4">
+          Try a payment end to end in the <Link href="/store" className="font-medium underline">demo store</Link> (test mode).
+        </p>
+      )}
     </main>
   );
 }

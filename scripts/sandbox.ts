@@ -1,6 +1,6 @@
 /**
  * npm run sandbox -- pay ORDER_ID|ADDRESS AMOUNT [--currency X] [--tag T]   simulated payment (test mode)
- * npm run sandbox -- mine NETWORK [COUNT]                                    mines sandbox blocks now
+ * npm run sandbox -- mine NETWORK [COUNT] [--at ISO_TIME]                     mines sandbox blocks now (dated --at)
  *
  * Payments go onto the sandbox ledger and reach the order through the watcher, as real ones do.
  */
@@ -9,12 +9,12 @@ import { fail, runCommand } from './cli-runtime';
 
 const USAGE = `usage:
   npm run sandbox -- pay ORDER_ID|ADDRESS AMOUNT [--currency TICKER] [--tag TAG]
-  npm run sandbox -- mine NETWORK [COUNT]`;
+  npm run sandbox -- mine NETWORK [COUNT] [--at ISO_TIME]`;
 
 async function main(): Promise<void> {
   const { positionals, values } = parseArgs({
     allowPositionals: true,
-    options: { currency: { type: 'string' }, tag: { type: 'string' }, json: { type: 'boolean' } },
+    options: { currency: { type: 'string' }, tag: { type: 'string' }, at: { type: 'string' }, json: { type: 'boolean' } },
   });
   const [action, ...rest] = positionals;
   if (action === 'pay' && rest.length === 2) {
@@ -30,7 +30,13 @@ async function main(): Promise<void> {
   if (action === 'mine' && rest.length >= 1 && rest.length <= 2) {
     const count = rest[1] === undefined ? 1 : Number(rest[1]);
     if (!Number.isInteger(count) || count < 1 || count > 1000) fail(`COUNT must be an integer from 1 to 1000\n${USAGE}`);
-    const mined = (await runCommand({ command: 'sandbox.mine', network: rest[0]!, count })) as { network: string; height: number };
+    // A block dated later than now lets an order expire on chain time without waiting for it.
+    const at = values.at;
+    if (at !== undefined && Number.isNaN(Date.parse(at))) fail(`--at must be an ISO 8601 time such as 2030-01-01T00:00:00Z\n${USAGE}`);
+    const mined = (await runCommand({ command: 'sandbox.mine', network: rest[0]!, count, ...(at === undefined ? {} : { at: new Date(at).toISOString() }) })) as {
+      network: string;
+      height: number;
+    };
     console.log(`${mined.network}: mined to height ${mined.height}`);
     return;
   }

@@ -1,35 +1,53 @@
 #!/usr/bin/env node
 // `npm test`: everything, on a clean machine. Installs PostgreSQL from Debian's packages when
 // missing, starts a temporary server, builds the app, runs Vitest (unit tests, and the storage
-// and API suite on PGlite and on PostgreSQL), and ends with `tests: N passed, M failed`.
+// and API suite on PGlite and on PostgreSQL), then the browser tests (Playwright driving Debian's
+// Chromium, installed when missing, against the production build), and ends with
+// `tests: N passed, M failed` over both runners.
+//
+// `npm run test:e2e [-- playwright arguments]` (`node scripts/test.mjs --e2e ...`): the build and
+// the browser tests only, with their own summary line.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ensureBuild, root } from './lib/build.mjs';
+import { ensureChromiumInstalled } from './lib/chromium.mjs';
 import { startPostgres } from './lib/postgres.mjs';
+import { ensureLitecoindInstalled } from './lib/litecoind.mjs';
 
 const outDir = path.join(root, '.tmp');
 fs.mkdirSync(outDir, { recursive: true });
-const extraArgs = process.argv.slice(2);
+const e2eOnly = process.argv[2] === '--e2e';
+const extraArgs = process.argv.slice(e2eOnly ? 3 : 2);
+// .ci/run reads this file after the run: one left by an earlier run must not stand in for this one.
+if (!e2eOnly) fs.rmSync(path.join(outDir, 'test-summary.txt'), { force: true });
 
 ensureBuild();
-const postgres = await startPostgres();
+// Once, before the test files that start litecoind run in parallel (one apt-get at a time).
+ensureLitecoindInstalled();
 let totals = { passed: 0, failed: 0 };
-try {
-  const vitestJson = path.join(outDir, 'vitest.json');
-  fs.rmSync(vitestJson, { force: true });
-  const vitest = spawnSync(
-    process.execPath,
-    [path.join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`, ...extraArgs],
-    { cwd: root, stdio: 'inherit', env: { ...process.env, TEST_PG_URL: postgres.url } },
-  );
-  totals = countVitest(vitestJson, vitest.status);
-} finally {
-  postgres.stop();
+if (!e2eOnly) {
+  const postgres = await startPostgres();
+  try {
+    const vitestJson = path.join(outDir, 'vitest.json');
+    fs.rmSync(vitestJson, { force: true });
+    const vitest = spawnSync(
+      process.execPath,
+      [path.join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`, ...extraArgs],
+      { cwd: root, stdio: 'inherit', env: { ...process.env, TEST_PG_URL: postgres.url } },
+    );
+    totals = countVitest(vitestJson, vitest.status);
+  } finally {
+    postgres.stop();
+  }
 }
 
+const e2e = runPlaywright(e2eOnly ? extraArgs : []);
+console.log(`e2e: ${e2e.passed} passed, ${e2e.failed} failed${e2e.note}`);
+totals = { passed: totals.passed + e2e.passed, failed: totals.failed + e2e.failed };
+
 const summary = `tests: ${totals.passed} passed, ${totals.failed} failed`;
-fs.writeFileSync(path.join(outDir, 'test-summary.txt'), `${summary}\n`);
+if (!e2eOnly) fs.writeFileSync(path.join(outDir, 'test-summary.txt'), `${summary}\n`);
 console.log(summary);
 process.exit(totals.failed > 0 || totals.passed === 0 ? 1 : 0);
 
@@ -43,4 +61,36 @@ function countVitest(file, status) {
     .reduce((n, f) => n + Math.max(1, f.assertionResults.filter((t) => t.status !== 'passed').length), 0);
   const failed = report.numFailedTests + brokenFiles + (status !== 0 && report.numFailedTests + brokenFiles === 0 ? 1 : 0);
   return { passed: report.numPassedTests, failed };
+}
+
+/** Runs Playwright (playwright.config.ts) and counts its JSON report; a run without one is a failure. */
+function runPlaywright(args) {
+  try {
+    ensureChromiumInstalled();
+  } catch (error) {
+    console.error(`e2e: ${error.message}`);
+    return { passed: 0, failed: 1, note: ' (no browser)' };
+  }
+  const report = path.join(outDir, 'playwright.json');
+  fs.rmSync(report, { force: true });
+  const started = Date.now();
+  const run = spawnSync(process.execPath, [path.join(root, 'node_modules/@playwright/test/cli.js'), 'test', ...args], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1', E2E_BUILD_ENSURED: '1' },
+  });
+  const seconds = ` in ${Math.round((Date.now() - started) / 1000)} s`;
+  if (!fs.existsSync(report)) return { passed: 0, failed: 1, note: ` (Playwright ended with ${run.status ?? run.signal} and no report)${seconds}` };
+  const counts = countPlaywright(JSON.parse(fs.readFileSync(report, 'utf8')), run.status);
+  return { ...counts, note: `${counts.skipped > 0 ? `, ${counts.skipped} skipped` : ''}${seconds}` };
+}
+
+function countPlaywright(report, status) {
+  const { expected = 0, unexpected = 0, flaky = 0, skipped = 0 } = report.stats ?? {};
+  // Errors outside any test (global set-up, a spec that does not load, the global timeout) each
+  // count as a failure. A test that passed only on a retry (flaky) is a failure too; a skipped one
+  // is neither, but a run that Playwright itself calls failed is never counted as clean.
+  let failed = unexpected + flaky + (report.errors?.length ?? 0);
+  if (status !== 0 && failed === 0) failed = 1;
+  return { passed: expected, failed, skipped };
 }

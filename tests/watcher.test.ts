@@ -272,6 +272,20 @@ describe('watcher over the sandbox ledger', () => {
     expect(credited!.n).toBe(20);
     expect(events!.n).toBe(20);
   });
+
+  it('in the sandbox a block dated ahead moves the clock: test orders expire without waiting out their lifetime', async () => {
+    // Runs last in this file: dogecoin's blocks stay dated ahead afterwards.
+    const chain = sandboxChain(db, 'dogecoin');
+    const order = await createOrder(db, merchant.test, { currency: 'DOGE', network: 'dogecoin', amount: '5' });
+    await watchOnce(db, chain);
+    await mine(db, network('dogecoin'), 1, after(order.expires_at, 1));
+    // The wall clock is half an hour before expiresAt: live-chain rules wait for it.
+    await watchOnce(db, chain);
+    expect((await orderRow(db, order.id)).status).toBe('pending');
+    // The sandbox's rule (watchOptions('test')): its block time is the test world's time.
+    await watchOnce(db, chain, { chainClock: true });
+    expect(await orderRow(db, order.id)).toMatchObject({ status: 'expired', received: '0' });
+  });
 });
 
 describe('payment and expiry racing', () => {

@@ -3,6 +3,7 @@ import { randomInt } from 'node:crypto';
 import type { Network } from '../catalog';
 import type { Mode } from '../catalog/enabled';
 import { deriveAddress, testAccountXpub, testTagAccountAddress } from '../chains/derivation';
+import { liveChainConfig } from '../chains/live';
 import { config } from '../config';
 import type { Queryable } from '../db';
 import { log } from '../log';
@@ -21,6 +22,8 @@ import { log } from '../log';
 /** The extended public key of the network's external chain for `mode`. */
 function accountXpub(network: Network, mode: Mode): string {
   if (mode === 'test') return testAccountXpub(network);
+  const live = liveChainConfig(network.name);
+  if (live) return live.xpub;
   throw new Error(`no extended public key is configured for live ${network.name}`);
 }
 

@@ -5,6 +5,7 @@ import { findNetwork } from '../catalog';
 import { mine } from '../chains/sandbox';
 import { createMerchant, findMerchantByName, issueApiKey, listMerchants, revokeApiKey } from '../merchants';
 import { simulatePayment, SimulationError } from '../sandbox';
+import { listDeliveries, resendWebhook } from '../webhooks/deliveries';
 
 /** A command that cannot be done as asked: its message is for the operator, not a stack trace. */
 export function isCommandError(error: unknown): error is Error {
@@ -27,7 +28,15 @@ export const adminCommand = z.discriminatedUnion('command', [
     currency: z.string().min(1).optional(),
     tag: z.string().min(1).optional(),
   }),
-  z.object({ command: z.literal('sandbox.mine'), network: z.string().min(1), count: z.number().int().min(1).max(1000) }),
+  z.object({
+    command: z.literal('sandbox.mine'),
+    network: z.string().min(1),
+    count: z.number().int().min(1).max(1000),
+    /** Block time (ISO 8601), e.g. after an order's expiry; never earlier than the tip's (times are monotonic). */
+    at: z.iso.datetime({ offset: true }).optional(),
+  }),
+  z.object({ command: z.literal('webhooks.list'), orderId: z.string().uuid() }),
+  z.object({ command: z.literal('webhooks.resend'), eventId: z.string().uuid() }),
 ]);
 export type AdminCommand = z.infer<typeof adminCommand>;
 
@@ -52,8 +61,15 @@ export async function runAdminCommand(db: Database, command: AdminCommand): Prom
     case 'sandbox.mine': {
       const network = findNetwork(command.network);
       if (!network) throw new SimulationError(`Unknown network "${command.network}".`);
-      const blocks = await mine(db, network, command.count);
+      const blocks = await mine(db, network, command.count, command.at === undefined ? undefined : new Date(command.at));
       return { network: network.name, height: blocks[blocks.length - 1]!.height };
+    }
+    case 'webhooks.list':
+      return listDeliveries(db, command.orderId);
+    case 'webhooks.resend': {
+      const event = await resendWebhook(db, command.eventId);
+      if (!event) throw new SimulationError(`No webhook event ${command.eventId}.`);
+      return event;
     }
   }
 }

@@ -7,6 +7,13 @@
 
 export type ChainFamily = 'utxo' | 'evm' | 'tron' | 'xrpl';
 
+/**
+ * Which of a network's chains addresses are written for. The catalog describes mainnets; a live
+ * network configured against a test node (`<NETWORK>_CHAIN`, lib/config/chains.ts) carries
+ * `testnet` or `regtest`, which changes the UTXO address encoding (tltc1/rltc1, m/n..., bchtest:).
+ */
+export type AddressChain = 'mainnet' | 'testnet' | 'regtest';
+
 export interface Currency {
   /** Upper-case ticker, e.g. "USDT". */
   ticker: string;
@@ -28,6 +35,8 @@ export interface Network {
   usesTags: boolean;
   /** EIP-155 chain id for EVM networks. */
   chainId?: number;
+  /** Address encoding; undefined means mainnet (every catalog entry). */
+  chain?: AddressChain;
   currencies: Currency[];
 }
 

@@ -38,6 +38,20 @@ export interface ChainTransfer {
   seenAt: Date;
 }
 
+/**
+ * An input that spends an earlier output (UTXO chains): how money leaving a deposit address is
+ * seen when inputs do not name their address. Matched against the recorded deposits by outpoint.
+ */
+export interface ChainSpend {
+  /** The spending transaction. */
+  txHash: string;
+  spentTxHash: string;
+  spentOutputIndex: number;
+  /** The spending transaction's first output address (where the money went), when it has one. */
+  to: string | null;
+  seenAt: Date;
+}
+
 export interface ChainAdapter {
   readonly network: Network;
   /** The deposit address at child `index` of the extended public key `accountXpub`. */
@@ -53,7 +67,7 @@ export interface ChainAdapter {
    * block order. The watcher matches transfers against its addresses itself: an adapter never
    * needs to know which addresses are watched (so its cost does not grow with them).
    */
-  scan(from: number, to: number): Promise<{ blocks: BlockRef[]; transfers: ChainTransfer[] }>;
+  scan(from: number, to: number): Promise<{ blocks: BlockRef[]; transfers: ChainTransfer[]; spends?: ChainSpend[] }>;
   /** Transfers waiting in the mempool (empty where the chain has none to show). */
   mempool(): Promise<ChainTransfer[]>;
   /** The wallet URI a QR code carries for paying `amount` (base units) of `currency` to `address`. */

@@ -10,7 +10,7 @@ import { HDKey } from '@scure/bip32';
 import { base58xrp, bech32, createBase58check } from '@scure/base';
 import { getAddress } from 'viem';
 import { describe, expect, it } from 'vitest';
-import { NETWORKS, type Network } from '../catalog';
+import { NETWORKS, findNetwork, type Network } from '../catalog';
 import { deriveAddress, isValidAddress, testAccountXpub, testTagAccountAddress } from './derivation';
 import { testSeed } from './sandbox/test-seed';
 
@@ -281,7 +281,29 @@ describe('deriveAddress: extended keys and indexes', () => {
   it('refuses ypub/Mtub (wrapped segwit) and testnet serializations', () => {
     expect(() => deriveAddress(bitcoin, withVersion(xpub, 0x049d7cb2), 0)).toThrow(/BIP49/);
     expect(() => deriveAddress(bitcoin, withVersion(xpub, 0x01b26ef6), 0)).toThrow(/BIP49/);
-    expect(() => deriveAddress(bitcoin, withVersion(xpub, 0x043587cf), 0)).toThrow(/Unsupported/); // tpub
+    expect(() => deriveAddress(bitcoin, withVersion(xpub, 0x044a5262), 0)).toThrow(/BIP49/); // upub
+    expect(() => deriveAddress(bitcoin, withVersion(xpub, 0x043587cf), 0)).toThrow(/test-chain/); // tpub on mainnet
+    expect(() => deriveAddress(bitcoin, withVersion(xpub, 0x04358394), 0)).toThrow(); // tprv
+  });
+
+  it('writes the addresses of a network configured on a test chain (testnet, regtest), from tpub or xpub alike', () => {
+    const on = (name: string, chain: 'testnet' | 'regtest') => ({ ...findNetwork(name)!, chain });
+    const tpub = withVersion(xpub, 0x043587cf);
+    const mainnet = deriveAddress(bitcoin, xpub, 3);
+    const regtest = deriveAddress(on('bitcoin', 'regtest'), tpub, 3);
+    expect(regtest).toMatch(/^bcrt1q/);
+    expect(deriveAddress(on('bitcoin', 'regtest'), xpub, 3)).toBe(regtest);
+    // Same key hash, other human-readable part.
+    expect(bech32.decode(regtest as `${string}1${string}`).words).toEqual(bech32.decode(mainnet as `${string}1${string}`).words);
+    expect(deriveAddress(on('bitcoin', 'testnet'), tpub, 3)).toMatch(/^tb1q/);
+    expect(deriveAddress(on('litecoin', 'regtest'), tpub, 0)).toMatch(/^rltc1q/);
+    expect(deriveAddress(on('litecoin', 'testnet'), tpub, 0)).toMatch(/^tltc1q/);
+    expect(deriveAddress(on('dogecoin', 'testnet'), tpub, 0)).toMatch(/^n/);
+    expect(deriveAddress(on('dogecoin', 'regtest'), tpub, 0)).toMatch(/^[mn]/);
+    expect(deriveAddress(on('bitcoincash', 'testnet'), tpub, 0)).toMatch(/^bchtest:q/);
+    expect(deriveAddress(on('bitcoincash', 'regtest'), tpub, 0)).toMatch(/^bchreg:q/);
+    expect(isValidAddress(on('litecoin', 'regtest'), deriveAddress(on('litecoin', 'regtest'), tpub, 0))).toBe(true);
+    expect(isValidAddress(findNetwork('litecoin')!, deriveAddress(on('litecoin', 'regtest'), tpub, 0))).toBe(false);
   });
 
   it('refuses an extended private key', () => {

@@ -5,14 +5,16 @@ import 'server-only';
  *
  * Accepted extended-key serializations (SLIP-132 version bytes; only the key bytes are used, the
  * address format always comes from the network):
- *   xpub (0x0488B21E), zpub (0x04B24746), Ltub (0x019DA462), dgub (0x02FACAFD).
- * Refused: ypub/Mtub (they belong to wrapped-segwit BIP49 wallets, which would never see the native
- * segwit addresses derived here), testnet keys (tpub/upub/vpub...) and every private key.
+ *   xpub (0x0488B21E), zpub (0x04B24746), Ltub (0x019DA462), dgub (0x02FACAFD); and for a network
+ *   configured on a test chain (`network.chain` testnet/regtest) also tpub (0x043587CF),
+ *   vpub (0x045F1CF6) and ttub (0x0436F6E1).
+ * Refused: ypub/Mtub/upub (they belong to wrapped-segwit BIP49 wallets, which would never see the
+ * native segwit addresses derived here), testnet keys for a mainnet network, and every private key.
  */
 import { sha256 } from '@noble/hashes/sha2.js';
 import { HDKey } from '@scure/bip32';
 import { createBase58check } from '@scure/base';
-import type { Network } from '../catalog';
+import type { AddressChain, Network } from '../catalog';
 import { evmAddress, isValidEvmAddress } from './evm/address';
 import { testSeed } from './sandbox/test-seed';
 import { isValidTronAddress, tronAddress } from './tron/address';
@@ -47,13 +49,15 @@ const UTXO: Record<keyof typeof UTXO_PATHS, Codec> = {
   bitcoincash: utxoCodec('bitcoincash'),
 };
 
-function utxoCodec(coin: keyof typeof UTXO_PATHS): Codec {
+function utxoCodec(coin: keyof typeof UTXO_PATHS, chain: AddressChain = 'mainnet'): Codec {
   return {
     chainPath: UTXO_PATHS[coin],
-    encode: (publicKey) => utxoAddress(coin, publicKey),
-    isValid: (address) => isValidUtxoAddress(coin, address),
+    encode: (publicKey) => utxoAddress(coin, publicKey, chain),
+    isValid: (address) => isValidUtxoAddress(coin, address, chain),
   };
 }
+
+const testChainCodecs = new Map<string, Codec>();
 
 /** Throws for a network this module has no address format for: a catalog/code mismatch, a bug. */
 function codecOf(network: Network): Codec {
@@ -64,8 +68,15 @@ function codecOf(network: Network): Codec {
       return TRON;
     case 'xrpl':
       return XRPL;
-    case 'utxo':
-      if (isUtxoCoin(network.name)) return UTXO[network.name];
+    case 'utxo': {
+      if (!isUtxoCoin(network.name)) break;
+      const chain = network.chain ?? 'mainnet';
+      if (chain === 'mainnet') return UTXO[network.name];
+      const key = `${network.name}/${chain}`;
+      let codec = testChainCodecs.get(key);
+      if (!codec) testChainCodecs.set(key, (codec = utxoCodec(network.name, chain)));
+      return codec;
+    }
   }
   throw new Error(`No address derivation for network "${network.name}" (${network.family})`);
 }
@@ -78,7 +89,12 @@ const ACCEPTED_PUBLIC_VERSIONS = new Map<number, string>([
   [0x019da462, 'Ltub'],
   [0x02facafd, 'dgub'],
 ]);
-const WRAPPED_SEGWIT_VERSIONS = new Set([0x049d7cb2 /* ypub */, 0x01b26ef6 /* Mtub */]);
+const TEST_CHAIN_VERSIONS = new Map<number, string>([
+  [0x043587cf, 'tpub'],
+  [0x045f1cf6, 'vpub'],
+  [0x0436f6e1, 'ttub'],
+]);
+const WRAPPED_SEGWIT_VERSIONS = new Set([0x049d7cb2 /* ypub */, 0x01b26ef6 /* Mtub */, 0x044a5262 /* upub */]);
 const HARDENED = 0x80000000;
 const base58check = createBase58check(sha256);
 
@@ -88,7 +104,7 @@ const base58check = createBase58check(sha256);
  * its children would be addresses no wallet watches. Depth is not pinned to 4 so that keys of
  * non-BIP44 layouts (Electrum's m/0'/0, say) still work.
  */
-function parseChainXpub(xpub: string): HDKey {
+function parseChainXpub(xpub: string): ParsedXpub {
   if (typeof xpub !== 'string') throw new TypeError('Extended public key must be a string');
   let raw: Uint8Array;
   try {
@@ -100,10 +116,11 @@ function parseChainXpub(xpub: string): HDKey {
   const version = new DataView(raw.buffer, raw.byteOffset, raw.byteLength).getUint32(0, false);
   if (raw[45] === 0) throw new Error('Refusing an extended PRIVATE key: give the public key (xpub)');
   if (WRAPPED_SEGWIT_VERSIONS.has(version)) {
-    throw new Error('ypub/Mtub keys are for wrapped-segwit (BIP49) wallets; give the xpub or zpub instead');
+    throw new Error('ypub/Mtub/upub keys are for wrapped-segwit (BIP49) wallets; give the xpub or zpub instead');
   }
-  if (!ACCEPTED_PUBLIC_VERSIONS.has(version)) {
-    throw new Error(`Unsupported extended key version 0x${version.toString(16).padStart(8, '0')}; expected xpub, zpub, Ltub or dgub (mainnet)`);
+  const testChain = TEST_CHAIN_VERSIONS.has(version);
+  if (!ACCEPTED_PUBLIC_VERSIONS.has(version) && !testChain) {
+    throw new Error(`Unsupported extended key version 0x${version.toString(16).padStart(8, '0')}; expected xpub, zpub, Ltub or dgub (mainnet), or tpub, vpub, ttub (test chains)`);
   }
   // `private` is required by the API but unused: the key bytes were checked to be public above.
   const node = HDKey.fromExtendedKey(xpub, { public: version, private: 0x0488ade4 });
@@ -111,22 +128,31 @@ function parseChainXpub(xpub: string): HDKey {
     const at = node.index >= HARDENED ? `${node.index - HARDENED}'` : String(node.index);
     throw new Error(`Expected the external chain key (…/0), got a key at depth ${node.depth}, index ${at}`);
   }
-  return node;
+  return { node, testChain };
+}
+
+interface ParsedXpub {
+  node: HDKey;
+  /** Serialized with a testnet version (tpub...): refused for a mainnet network. */
+  testChain: boolean;
 }
 
 // Parsing costs a base58 decode and a point decompression; orders reuse a handful of keys, so the
 // parsed nodes are kept. Bounded so a stream of distinct keys cannot grow memory without limit.
 const PARSED_LIMIT = 256;
-const parsed = new Map<string, HDKey>();
+const parsed = new Map<string, ParsedXpub>();
 
-function chainNode(xpub: string): HDKey {
-  let node = parsed.get(xpub);
-  if (!node) {
-    node = parseChainXpub(xpub);
+function chainNode(xpub: string, network: Network): HDKey {
+  let entry = parsed.get(xpub);
+  if (!entry) {
+    entry = parseChainXpub(xpub);
     if (parsed.size >= PARSED_LIMIT) parsed.delete(parsed.keys().next().value as string);
-    parsed.set(xpub, node);
+    parsed.set(xpub, entry);
   }
-  return node;
+  if (entry.testChain && (network.chain ?? 'mainnet') === 'mainnet') {
+    throw new Error(`A test-chain extended key (tpub/vpub/ttub) cannot receive on mainnet ${network.name}; give the mainnet xpub`);
+  }
+  return entry.node;
 }
 
 // --- Public API ------------------------------------------------------------------------------
@@ -143,7 +169,7 @@ export function deriveAddress(network: Network, accountXpub: string, index: numb
   if (!Number.isSafeInteger(index) || index < 0 || index >= HARDENED) {
     throw new RangeError(`Address index must be an integer in 0..${HARDENED - 1}, got ${index}`);
   }
-  const child = chainNode(accountXpub).deriveChild(index);
+  const child = chainNode(accountXpub, network).deriveChild(index);
   return codec.encode(child.publicKey as Uint8Array);
 }
 

@@ -1,8 +1,20 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { parseLiveChains, type LiveChainConfig } from './chains';
+import { FRAME_ANCESTORS_HINT, parseFrameAncestors } from './frame-ancestors';
 
 const port = z.coerce.number().int().min(1).max(65535);
 const positiveInt = z.coerce.number().int().positive();
+
+/** A host name, an IP address, or an IP range in CIDR notation (WEBHOOK_ALLOWED_TARGETS). */
+function isTargetPattern(entry: string): boolean {
+  const [address, bits, extra] = entry.split('/');
+  if (extra !== undefined || !address) return false;
+  if (bits === undefined) return isIP(address) !== 0 || /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/i.test(address);
+  const family = isIP(address);
+  return family !== 0 && /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+}
 
 const envSchema = z
   .object({
@@ -22,12 +34,26 @@ const envSchema = z
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
     KEY_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).default(30),
     DEMO_STORE: z.enum(['true', 'false']).default('true'),
+    STORE_GATEWAY_URL: z.url({ protocol: /^https?$/ }).optional(),
     ADDRESS_POOL_SIZE: positiveInt.min(16).max(100_000).default(256),
     RUN_WORKERS: z.enum(['true', 'false']).optional(),
     WATCH_INTERVAL_MS: positiveInt.min(50).max(600_000).default(1000),
     SANDBOX_BLOCK_SECONDS: z.coerce.number().min(0).max(3600).default(2),
     SANDBOX_CONFIRMATIONS: positiveInt.max(100).default(2),
     RISK_DENY_LIST: z.string().default(''),
+    FRAME_ANCESTORS: z.string().default('').refine((v) => parseFrameAncestors(v) !== null, FRAME_ANCESTORS_HINT),
+    WEBHOOK_TIMEOUT_MS: positiveInt.min(100).max(60_000).default(10_000),
+    WEBHOOK_CONCURRENCY: positiveInt.max(1000).default(32),
+    WEBHOOK_MERCHANT_CONCURRENCY: positiveInt.max(1000).default(8),
+    WEBHOOK_POLL_MS: positiveInt.min(10).max(60_000).default(1000),
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: z.enum(['true', 'false']).default('false'),
+    WEBHOOK_ALLOWED_TARGETS: z
+      .string()
+      .default('')
+      .refine(
+        (v) => v.split(/[\s,]+/).filter(Boolean).every(isTargetPattern),
+        'must be host names, IP addresses or CIDR ranges (10.0.0.0/8, fd00::/8), separated by commas or spaces',
+      ),
   })
   .transform((env) => ({
     port: env.PORT,
@@ -43,6 +69,8 @@ const envSchema = z
     logLevel: env.LOG_LEVEL,
     keyCacheTtlMs: env.KEY_CACHE_TTL_SECONDS * 1000,
     demoStore: env.DEMO_STORE === 'true',
+    /** The gateway the demo store calls (PUBLIC_BASE_URL when unset): any compatible gateway works. */
+    storeGatewayUrl: env.STORE_GATEWAY_URL?.replace(/\/+$/, ''),
     addressPoolSize: env.ADDRESS_POOL_SIZE,
     // The embedded database has one owner, the server, so its workers run inside it; with
     // PostgreSQL they run as `npm run worker` processes unless asked for here.
@@ -51,9 +79,19 @@ const envSchema = z
     sandboxBlockMs: Math.round(env.SANDBOX_BLOCK_SECONDS * 1000),
     sandboxConfirmations: env.SANDBOX_CONFIRMATIONS,
     riskDenyList: env.RISK_DENY_LIST.split(/[\s,]+/).filter(Boolean),
+    /** Sites allowed to frame the payment page (CSP frame-ancestors), besides the gateway itself. */
+    frameAncestors: parseFrameAncestors(env.FRAME_ANCESTORS) ?? [],
+    webhookTimeoutMs: env.WEBHOOK_TIMEOUT_MS,
+    webhookConcurrency: env.WEBHOOK_CONCURRENCY,
+    webhookMerchantConcurrency: env.WEBHOOK_MERCHANT_CONCURRENCY,
+    webhookPollMs: env.WEBHOOK_POLL_MS,
+    webhookAllowPrivateTargets: env.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true',
+    /** Host names and IP addresses or CIDR ranges webhooks may reach even when they are private. */
+    webhookAllowedTargets: env.WEBHOOK_ALLOWED_TARGETS.split(/[\s,]+/).filter(Boolean),
   }));
 
-export type Config = z.output<typeof envSchema>;
+/** The environment's settings, plus the live networks (lib/config/chains.ts). */
+export type Config = z.output<typeof envSchema> & { liveChains: LiveChainConfig[] };
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -64,9 +102,10 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   // An empty variable means "not set" (docker-compose and .env files write them that way).
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const result = envSchema.safeParse(cleaned);
-  if (!result.success) {
-    const lines = result.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+  const live = parseLiveChains(cleaned);
+  if (!result.success || live.issues.length > 0) {
+    const lines = [...(result.success ? [] : result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`)), ...live.issues].map((l) => `  ${l}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
-  return result.data;
+  return { ...result.data, liveChains: live.chains };
 }

@@ -9,6 +9,7 @@ import {
   check,
   index,
   integer,
+  jsonb,
   numeric,
   pgTable,
   primaryKey,
@@ -355,3 +356,94 @@ export const sandboxTransfers = pgTable(
     index('sandbox_transfers_block').on(t.network, t.blockHeight),
   ],
 );
+
+/**
+ * The webhook outbox (lib/webhooks): one row per webhook an order's final status calls for,
+ * written in the transaction that makes the status change, with the body as it was then. The id
+ * is the `x-webhook-id` every retry carries. A dispatcher claims due rows with a lease
+ * (`next_attempt_at` moved to the lease's end), so a crashed dispatcher's rows come back by
+ * themselves.
+ */
+export const webhookEvents = pgTable(
+  'webhook_events',
+  {
+    id: uuid('id').primaryKey(),
+    orderId: uuid('order_id').notNull().references(() => orders.id),
+    merchantId: uuid('merchant_id').notNull().references(() => merchants.id),
+    mode: text('mode', { enum: ['test', 'live'] }).notNull(),
+    /** success: processed or overpaid, to successWebhook; error: expired, partial or error, to errorWebhook. */
+    kind: text('kind', { enum: ['success', 'error'] }).notNull(),
+    orderStatus: text('order_status', { enum: ORDER_STATUS_VALUES }).notNull(),
+    url: text('url').notNull(),
+    /** The exact JSON sent (and signed) on every attempt. */
+    body: text('body').notNull(),
+    /** pending (waiting or being tried), delivered (a 2xx), failed (retries used up), refused (target not allowed). */
+    state: text('state', { enum: ['pending', 'delivered', 'failed', 'refused'] }).notNull().default('pending'),
+    /** Attempts made so far (the last one's `x-webhook-attempt`). */
+    attempts: integer('attempts').notNull().default(0),
+    /** Attempts made before the last re-send: the retry schedule restarts there. */
+    scheduleBase: integer('schedule_base').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    leaseOwner: text('lease_owner'),
+    leaseExpiresAt: timestamp('lease_expires_at', { withTimezone: true, precision: 3 }),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true, precision: 3 }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [
+    // An order becomes final once, so it has at most one webhook of each kind.
+    uniqueIndex('webhook_events_order_kind').on(t.orderId, t.kind),
+    index('webhook_events_due').on(t.nextAttemptAt).where(sql`${t.state} = 'pending'`),
+    index('webhook_events_merchant').on(t.merchantId, t.mode),
+  ],
+);
+
+/** The delivery log: one row per attempt of a webhook event. */
+export const webhookAttempts = pgTable(
+  'webhook_attempts',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    eventId: uuid('event_id').notNull().references(() => webhookEvents.id),
+    /** The `x-webhook-attempt` sent. */
+    attempt: integer('attempt').notNull(),
+    startedAt: timestamp('started_at', { withTimezone: true, precision: 3 }).notNull(),
+    latencyMs: integer('latency_ms').notNull(),
+    /** The HTTP status answered; null when there was no answer (timeout, connection refused, refused target). */
+    statusCode: integer('status_code'),
+    outcome: text('outcome', { enum: ['delivered', 'http_error', 'timeout', 'network_error', 'refused'] }).notNull(),
+    error: text('error'),
+    /** The start of the response body (at most 1 KiB of text). */
+    responseExcerpt: text('response_excerpt'),
+  },
+  (t) => [index('webhook_attempts_event').on(t.eventId, t.attempt)],
+);
+
+/**
+ * The demo store's own records (it plays a merchant's server: it would have its own database; it
+ * shares this one to keep the demo a single process). Written only by lib/store.
+ */
+export const storeOrders = pgTable('store_orders', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  /** The cart at checkout: [{sku, quantity, cents}]. */
+  items: jsonb('items').notNull(),
+  totalCents: integer('total_cents').notNull(),
+  currency: text('currency').notNull(),
+  network: text('network').notNull(),
+  /** The decimal amount asked in `currency`. */
+  amount: text('amount').notNull(),
+  gatewayOrderId: uuid('gateway_order_id'),
+  paymentLink: text('payment_link'),
+  /** awaiting_payment, then the gateway order's final status as its webhook said. */
+  status: text('status').notNull().default('awaiting_payment'),
+  received: text('received'),
+  createdAt: createdAt(),
+  updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+});
+
+/** Webhook ids the store has acted on: a second copy of a webhook changes nothing. */
+export const storeWebhookReceipts = pgTable('store_webhook_receipts', {
+  webhookId: text('webhook_id').primaryKey(),
+  storeOrderId: uuid('store_order_id').notNull(),
+  status: text('status').notNull(),
+  receivedAt: timestamp('received_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+});

@@ -29,9 +29,10 @@ interface ResolvedOrder {
 /** Resolves currency, network, amount and tolerance; every failure is a documented error. */
 export function resolveOrder(key: ApiKey, input: MakeOrderRequest): ResolvedOrder {
   const enabled = enabledNetworks(key.mode);
-  const network = findNetwork(input.network);
+  // The network as this mode uses it (live networks carry their configured token contracts).
+  const network = findNetwork(input.network) && enabled.find((n) => n.name === input.network.toLowerCase());
   const currency = network && findCurrency(network, input.currency);
-  if (!network || !currency || !enabled.includes(network)) {
+  if (!network || !currency) {
     const pairs = currencyPairs(enabled).map((p) => `${p.currency.ticker}/${p.network.name}`);
     throw new ApiError(
       'UNSUPPORTED_CURRENCY',

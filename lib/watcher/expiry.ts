@@ -9,11 +9,19 @@ import type { ChainAdapter } from '../chains/adapter';
 import type { Mode } from '../catalog/enabled';
 import type { Database } from '../db';
 import type { RiskScreen } from '../risk';
+import { judgedAt } from './scan';
 import { settleOrder, type StatusChange } from './settle';
 
 const SWEEP_BATCH = 500;
 
-export async function sweepExpired(db: Database, adapter: ChainAdapter, mode: Mode, screen: RiskScreen, now = () => new Date()): Promise<StatusChange[]> {
+export async function sweepExpired(
+  db: Database,
+  adapter: ChainAdapter,
+  mode: Mode,
+  screen: RiskScreen,
+  now = () => new Date(),
+  chainClock = false,
+): Promise<StatusChange[]> {
   const [cursor] = await db.query<{ height: string; block_time: Date }>(
     'select height, block_time from chain_cursors where network = $1 and mode = $2',
     [adapter.network.name, mode],
@@ -30,7 +38,7 @@ export async function sweepExpired(db: Database, adapter: ChainAdapter, mode: Mo
     // whichever commits second sees the final status and leaves it.
     const change = await db.transaction((tx) =>
       settleOrder(tx, id, {
-        now: now(),
+        now: judgedAt(now(), cursor.block_time, chainClock),
         tipHeight: Number(cursor.height),
         tipTime: cursor.block_time,
         requiredConfirmations: adapter.requiredConfirmations,

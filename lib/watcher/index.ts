@@ -12,12 +12,16 @@ import { config } from '../config';
 import type { Database } from '../db';
 import { log } from '../log';
 import { denyListScreen, type RiskScreen } from '../risk';
+import { liveAdapters } from '../chains/live';
 import { sweepExpired } from './expiry';
+import { reportHealth } from './health';
 import { watchStep, type WatchOptions } from './scan';
 import type { StatusChange } from './settle';
+import { startDispatcher } from '../webhooks/dispatcher';
 
 export { watchStep, type StepResult, type WatchOptions } from './scan';
 export { sweepExpired } from './expiry';
+export { chainHealth, type NetworkHealth } from './health';
 export { settleOrder, type StatusChange } from './settle';
 
 /** Blocks one step reads at most: bounds a step's transaction while catching up. */
@@ -39,7 +43,7 @@ function requiring(adapter: ChainAdapter, confirmations: number): ChainAdapter {
 
 /** The adapters of `mode`: the sandbox ledger for every test network; live chains come with their adapters. */
 export function chainAdapters(db: Database, mode: Mode): ChainAdapter[] {
-  if (mode === 'live') return [];
+  if (mode === 'live') return liveAdapters();
   return enabledNetworks('test').map((network) => requiring(sandboxAdapter(db, network), config().sandboxConfirmations));
 }
 
@@ -48,10 +52,10 @@ export function riskScreen(): RiskScreen {
 }
 
 export function watchOptions(mode: Mode): WatchOptions {
-  return { batchBlocks: BATCH_BLOCKS, startAt: mode === 'test' ? 'genesis' : 'tip', screen: riskScreen() };
+  return { batchBlocks: BATCH_BLOCKS, startAt: mode === 'test' ? 'genesis' : 'tip', screen: riskScreen(), chainClock: mode === 'test' };
 }
 
-/** What a status change sets off; webhooks hook in here. */
+/** Logs status changes (their webhooks were written to the outbox in the change's transaction). */
 function reportChanges(network: string, mode: Mode, changes: readonly StatusChange[]): void {
   for (const change of changes) log.info('order status changed', { network, mode, ...change });
 }
@@ -64,7 +68,7 @@ export async function watchNetwork(db: Database, adapter: ChainAdapter, mode: Mo
     if (step.reorgFrom !== undefined) log.warn('chain reorganisation', { network: adapter.network.name, mode, from: step.reorgFrom });
     if (!step.ran || step.scannedBlocks < options.batchBlocks) break;
   }
-  reportChanges(adapter.network.name, mode, await sweepExpired(db, adapter, mode, options.screen, options.now));
+  reportChanges(adapter.network.name, mode, await sweepExpired(db, adapter, mode, options.screen, options.now, options.chainClock));
 }
 
 /**
@@ -87,8 +91,9 @@ export interface Workers {
 }
 
 /**
- * Starts the watchers of both modes (and the sandbox's miner unless SANDBOX_BLOCK_SECONDS is 0).
- * Each network loops on its own timer, so a slow or failing chain never holds up the others.
+ * Starts the watchers of both modes (and the sandbox's miner unless SANDBOX_BLOCK_SECONDS is 0)
+ * and the webhook dispatcher. Each network loops on its own timer, so a slow or failing chain
+ * never holds up the others.
  */
 export function startWorkers(db: Database): Workers {
   const cfg = config();
@@ -102,7 +107,10 @@ export function startWorkers(db: Database): Workers {
       const tick = () => {
         if (stopped) return;
         const pass = watchNetwork(db, adapter, mode, options)
-          .catch((error) => log.error('watcher step failed', { network: adapter.network.name, mode, error }))
+          .then(
+            () => reportHealth(adapter.network.name, mode, null),
+            (error) => reportHealth(adapter.network.name, mode, error),
+          )
           .finally(() => {
             running.delete(pass);
             if (!stopped) timers.set(`${mode}/${adapter.network.name}`, setTimeout(tick, cfg.watchIntervalMs).unref());
@@ -112,13 +120,14 @@ export function startWorkers(db: Database): Workers {
       tick();
     }
   }
+  const dispatcher = startDispatcher(db);
   log.info('workers started', { sandboxBlockSeconds: cfg.sandboxBlockMs / 1000, watchIntervalMs: cfg.watchIntervalMs });
   return {
     async stop() {
       stopped = true;
       stopMining();
       for (const timer of timers.values()) clearTimeout(timer);
-      await Promise.all(running);
+      await Promise.all([...running, dispatcher.stop()]);
     },
   };
 }

@@ -11,7 +11,7 @@ import 'server-only';
  * unique index on (network, mode, address, tag) with one query per batch of blocks, and only the
  * orders those transfers belong to (plus those still waiting for confirmations) are evaluated.
  */
-import type { BlockRef, ChainAdapter, ChainTransfer } from '../chains/adapter';
+import type { BlockRef, ChainAdapter, ChainSpend, ChainTransfer } from '../chains/adapter';
 import type { Database, Queryable } from '../db';
 import type { Mode } from '../catalog/enabled';
 import { confirmationsOf, projectDeposit, settleOrder, type ChainView, type StatusChange, type TransferRow } from './settle';
@@ -24,6 +24,18 @@ export interface WatchOptions {
   startAt: 'genesis' | 'tip';
   screen: RiskScreen;
   now?: () => Date;
+  /**
+   * The chain's block time counts as the time when it is ahead of the wall clock. Set for the
+   * sandbox, whose ledger is the test world's clock: a block dated ahead (`npm run sandbox -- mine
+   * NETWORK --at TIME`) lets test orders expire without waiting out their lifetime. Never for live
+   * chains, where a block may be dated up to two hours ahead of the real time.
+   */
+  chainClock?: boolean;
+}
+
+/** The time orders are judged at: the wall clock, or the chain's when it runs ahead (chainClock). */
+export function judgedAt(now: Date, blockTime: Date, chainClock: boolean | undefined): Date {
+  return chainClock && blockTime.getTime() > now.getTime() ? blockTime : now;
 }
 
 export interface StepResult {
@@ -63,7 +75,10 @@ export async function watchStep(db: Database, adapter: ChainAdapter, mode: Mode,
     reorgFrom = base.height + 1;
   }
   const to = Math.min(head.height, base.height + options.batchBlocks);
-  const { blocks, transfers } = to > base.height ? await adapter.scan(base.height + 1, to) : { blocks: [], transfers: [] };
+  const { blocks, transfers, spends = [] } = to > base.height ? await adapter.scan(base.height + 1, to) : { blocks: [], transfers: [] };
+  // The first new block must build on the base: if the chain changed between reading the base and
+  // scanning, this step would skip the fork. The next pass sees the change and finds the fork.
+  if (blocks[0] && blocks[0].parentHash !== base.hash) return idle;
 
   return db.transaction(async (tx) => {
     // Another worker that moved the cursor since we read it has done this step already.
@@ -81,6 +96,7 @@ export async function watchStep(db: Database, adapter: ChainAdapter, mode: Mode,
     const touched = new Set<string>();
     result.matchedTransfers += await record(tx, network, mode, transfers, touched);
     await recordOutgoing(tx, adapter, mode, transfers);
+    await recordSpends(tx, network, mode, spends);
     const last = blocks[blocks.length - 1];
     if (last) {
       await tx.query(
@@ -109,7 +125,7 @@ export async function watchStep(db: Database, adapter: ChainAdapter, mode: Mode,
     for (const row of unsettled) touched.add(row.id);
 
     const view: ChainView = {
-      now: options.now?.() ?? new Date(),
+      now: judgedAt(options.now?.() ?? new Date(), cursor.blockTime, options.chainClock),
       tipHeight: cursor.height,
       tipTime: cursor.blockTime,
       requiredConfirmations: adapter.requiredConfirmations,
@@ -239,6 +255,23 @@ async function recordOutgoing(tx: Queryable, adapter: ChainAdapter, mode: Mode, 
       adapter.network.name, mode, outgoing.map((t) => t.from), outgoing.map((t) => t.to), outgoing.map((t) => t.txHash),
       outgoing.map((t) => t.amount.toString()), outgoing.map((t) => t.seenAt),
     ],
+  );
+}
+
+/**
+ * UTXO chains: an input spending the output of a settled deposit is that deposit's withdrawal
+ * (inputs do not always name their address; the outpoint is exact). Matched on the deposits'
+ * unique (network, mode, tx, output) key, so the cost follows the block's inputs, not the deposits.
+ */
+async function recordSpends(tx: Queryable, network: string, mode: Mode, spends: readonly ChainSpend[]): Promise<void> {
+  if (spends.length === 0) return;
+  await tx.query(
+    `update deposits d set stage = 'WITHDRAWAL', out_address = s.to_address, out_tx_hash = s.tx_hash, out_amount = d.amount,
+            out_status = 'processed', out_created_at = s.seen_at
+       from unnest($3::text[], $4::int[], $5::text[], $6::text[], $7::timestamptz[]) as s(spent_tx, spent_index, tx_hash, to_address, seen_at)
+      where d.network = $1 and d.mode = $2 and d.in_tx_hash = s.spent_tx and d.in_output_index = s.spent_index
+        and d.stage = 'DEPOSIT' and d.status = 'PROCESSED'`,
+    [network, mode, spends.map((s) => s.spentTxHash), spends.map((s) => s.spentOutputIndex), spends.map((s) => s.txHash), spends.map((s) => s.to), spends.map((s) => s.seenAt)],
   );
 }
 

@@ -11,6 +11,7 @@ import { evaluateOrder, type ObservedTransfer, type SettledRole, type TransferRo
 import type { OrderRow } from '../orders/rows';
 import { FINAL_STATUSES, type OrderStatus } from '../orders/status';
 import type { RiskScreen } from '../risk';
+import { enqueueOrderWebhook } from '../webhooks/outbox';
 
 /** What the watcher knows of its chain when it evaluates. */
 export interface ChainView {
@@ -55,7 +56,8 @@ export function confirmationsOf(transfer: Pick<TransferRow, 'block_height' | 'dr
 
 /**
  * Evaluates one order against its transfers and writes the outcome. Answers the status change
- * when there was one (recorded in `order_events` in the same transaction).
+ * when there was one (recorded in `order_events` in the same transaction, with the webhook it
+ * calls for in the outbox).
  */
 export async function settleOrder(tx: Queryable, orderId: string, view: ChainView): Promise<StatusChange | null> {
   const [order] = await tx.query<OrderRow>('select * from orders where id = $1 for update', [orderId]);
@@ -113,6 +115,9 @@ export async function settleOrder(tx: Queryable, orderId: string, view: ChainVie
   }
   for (const alert of evaluation.alerts) log.warn('payment reversed after the order was final', { orderId, alert });
   for (const row of rows) await project(tx, row, order, evaluation.roles.get(row.id) ?? 'orphan', view);
+  // After the payments are written: the webhook's body carries them. Same transaction as the
+  // status change, so the change and its webhook commit together or not at all.
+  if (change && FINAL_STATUSES.has(change.to)) await enqueueOrderWebhook(tx, orderId);
   return change;
 }
 

@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 
 export const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
 export const nextBin = createRequire(import.meta.url).resolve('next/dist/bin/next');
-const SOURCES = ['app', 'components', 'lib', 'public', 'instrumentation.ts', 'next.config.mjs', 'package.json', 'tailwind.config.ts', 'postcss.config.mjs'];
+const SOURCES = ['app', 'components', 'lib', 'public', 'instrumentation.ts', 'proxy.ts', 'next.config.mjs', 'package.json', 'tailwind.config.ts', 'postcss.config.mjs'];
 
 function newestSource(entry) {
   const full = path.join(root, entry);

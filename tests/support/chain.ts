@@ -25,12 +25,13 @@ export function sandboxChain(db: Database, name: string, confirmations = TEST_CO
 }
 
 /** One watcher pass (scan to the tip, then the expiry sweep) with a chosen clock and screen. */
-export function watchOnce(db: Database, chain: ChainAdapter, options: { now?: Date; screen?: RiskScreen } = {}): Promise<void> {
+export function watchOnce(db: Database, chain: ChainAdapter, options: { now?: Date; screen?: RiskScreen; chainClock?: boolean } = {}): Promise<void> {
   const watch: WatchOptions = {
     batchBlocks: 100,
     startAt: 'genesis',
     screen: options.screen ?? noRiskScreen,
     now: options.now ? () => options.now! : undefined,
+    chainClock: options.chainClock,
   };
   return watchNetwork(db, chain, 'test', watch);
 }

@@ -7,6 +7,7 @@ import 'server-only';
 import { Address, p2pkh, p2wpkh } from '@scure/btc-signer/payment.js';
 import { NETWORK, type BTC_NETWORK } from '@scure/btc-signer/utils.js';
 import cashaddr from 'cashaddrjs';
+import type { AddressChain } from '../../catalog';
 
 export type UtxoCoin = 'bitcoin' | 'litecoin' | 'bitcoincash' | 'dogecoin';
 
@@ -17,40 +18,55 @@ const LITECOIN: BTC_NETWORK = { bech32: 'ltc', pubKeyHash: 0x30, scriptHash: 0x3
 const DOGECOIN: BTC_NETWORK = { bech32: '', pubKeyHash: 0x1e, scriptHash: 0x16, wif: 0x9e }; // D..., 9/A...
 const CASHADDR_PREFIX = 'bitcoincash';
 
+// Test chains (a live network configured with <NETWORK>_CHAIN=testnet|regtest, e.g. the tests'
+// litecoind in regtest). Values from each node's chainparams.cpp.
+const TEST_CHAINS: Record<Exclude<AddressChain, 'mainnet'>, Record<Exclude<UtxoCoin, 'bitcoincash'>, BTC_NETWORK> & { bitcoincash: string }> = {
+  testnet: {
+    bitcoin: { bech32: 'tb', pubKeyHash: 0x6f, scriptHash: 0xc4, wif: 0xef },
+    litecoin: { bech32: 'tltc', pubKeyHash: 0x6f, scriptHash: 0x3a, wif: 0xef },
+    dogecoin: { bech32: '', pubKeyHash: 0x71, scriptHash: 0xc4, wif: 0xf1 },
+    bitcoincash: 'bchtest',
+  },
+  regtest: {
+    bitcoin: { bech32: 'bcrt', pubKeyHash: 0x6f, scriptHash: 0xc4, wif: 0xef },
+    litecoin: { bech32: 'rltc', pubKeyHash: 0x6f, scriptHash: 0x3a, wif: 0xef },
+    dogecoin: { bech32: '', pubKeyHash: 0x6f, scriptHash: 0xc4, wif: 0xef },
+    bitcoincash: 'bchreg',
+  },
+};
+
+function params(coin: Exclude<UtxoCoin, 'bitcoincash'>, chain: AddressChain): BTC_NETWORK {
+  if (chain !== 'mainnet') return TEST_CHAINS[chain][coin];
+  return coin === 'bitcoin' ? BITCOIN : coin === 'litecoin' ? LITECOIN : DOGECOIN;
+}
+
+function cashPrefix(chain: AddressChain): string {
+  return chain === 'mainnet' ? CASHADDR_PREFIX : TEST_CHAINS[chain].bitcoincash;
+}
+
 export function isUtxoCoin(name: string): name is UtxoCoin {
   return name === 'bitcoin' || name === 'litecoin' || name === 'bitcoincash' || name === 'dogecoin';
 }
 
 /** The deposit address of a 33-byte compressed public key. */
-export function utxoAddress(coin: UtxoCoin, publicKey: Uint8Array): string {
+export function utxoAddress(coin: UtxoCoin, publicKey: Uint8Array, chain: AddressChain = 'mainnet'): string {
   switch (coin) {
     case 'bitcoin':
-      return p2wpkh(publicKey, BITCOIN).address;
     case 'litecoin':
-      return p2wpkh(publicKey, LITECOIN).address;
+      return p2wpkh(publicKey, params(coin, chain)).address!;
     case 'dogecoin':
-      return p2pkh(publicKey, DOGECOIN).address;
+      return p2pkh(publicKey, params(coin, chain)).address!;
     case 'bitcoincash':
       // Same HASH160 as a Bitcoin P2PKH; only the text encoding differs.
-      return cashaddr.encode(CASHADDR_PREFIX, 'P2PKH', p2pkh(publicKey).hash);
+      return cashaddr.encode(cashPrefix(chain), 'P2PKH', p2pkh(publicKey).hash);
   }
 }
 
-export function isValidUtxoAddress(coin: UtxoCoin, address: string): boolean {
+export function isValidUtxoAddress(coin: UtxoCoin, address: string, chain: AddressChain = 'mainnet'): boolean {
   try {
-    switch (coin) {
-      case 'bitcoin':
-        Address(BITCOIN).decode(address);
-        return true;
-      case 'litecoin':
-        Address(LITECOIN).decode(address);
-        return true;
-      case 'dogecoin':
-        Address(DOGECOIN).decode(address);
-        return true;
-      case 'bitcoincash':
-        return isValidCashAddr(address);
-    }
+    if (coin === 'bitcoincash') return isValidCashAddr(address, cashPrefix(chain));
+    Address(params(coin, chain)).decode(address);
+    return true;
   } catch {
     return false;
   }
@@ -62,9 +78,9 @@ export function isValidUtxoAddress(coin: UtxoCoin, address: string): boolean {
  * P2PKH/P2SH of 20 bytes, or P2SH of 32 bytes (P2SH32). Re-encoding must give the same text, which
  * also rejects the reserved version bit cashaddrjs' decoder ignores.
  */
-function isValidCashAddr(address: string): boolean {
+function isValidCashAddr(address: string, expectedPrefix: string): boolean {
   const { prefix, type, hash } = cashaddr.decode(address);
-  if (prefix !== CASHADDR_PREFIX) return false;
+  if (prefix !== expectedPrefix) return false;
   if (!(hash.length === 20 || (type === 'P2SH' && hash.length === 32))) return false;
   return cashaddr.encode(prefix, type, hash) === address.toLowerCase();
 }

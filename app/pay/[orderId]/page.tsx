@@ -1,0 +1,38 @@
+import type { Metadata } from 'next';
+import { headers } from 'next/headers';
+import { notFound } from 'next/navigation';
+import { cache } from 'react';
+import { PaymentPage } from '@/components/pay/payment-page';
+import { getDatabase } from '@/lib/db';
+import { loadPublicView } from '@/lib/pay';
+import { interpolate } from '@/lib/pay/format';
+import { LANGUAGE_HEADER, languageFrom } from '@/lib/pay/i18n';
+import { MESSAGES } from '@/lib/pay/messages';
+
+type Props = { params: Promise<{ orderId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+/** One database read per request, shared by the metadata and the page. */
+const viewOf = cache(async (orderId: string) => loadPublicView(await getDatabase(), orderId));
+
+async function language() {
+  return languageFrom((await headers()).get(LANGUAGE_HEADER));
+}
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const view = await viewOf((await params).orderId);
+  const m = MESSAGES[await language()];
+  return {
+    title: view ? interpolate(m.pageTitle, { merchant: view.merchantName }) : m.notFoundTitle,
+    // The link is the shopper's alone: keep it out of search engines.
+    robots: { index: false, follow: false },
+  };
+}
+
+/** The hosted payment page (the order's `link`): first paint from the payer-safe view, then live. */
+export default async function PayPage({ params, searchParams }: Props) {
+  const view = await viewOf((await params).orderId);
+  if (!view) notFound();
+  const lang = await language();
+  const embed = (await searchParams).embed === '1';
+  return <PaymentPage view={view} m={MESSAGES[lang]} language={lang} embed={embed} />;
+}

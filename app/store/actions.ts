@@ -1,0 +1,36 @@
+'use server';
+import { redirect } from 'next/navigation';
+import { MAX_QUANTITY, findProduct } from '@/lib/store/catalog';
+import { checkout, StoreError } from '@/lib/store';
+import { readCart, writeCart } from './cart';
+
+export async function addToCart(form: FormData): Promise<void> {
+  const sku = String(form.get('sku') ?? '');
+  if (!findProduct(sku)) return;
+  const cart = await readCart();
+  cart[sku] = Math.min((cart[sku] ?? 0) + 1, MAX_QUANTITY);
+  await writeCart(cart);
+}
+
+export async function removeFromCart(form: FormData): Promise<void> {
+  const cart = await readCart();
+  delete cart[String(form.get('sku') ?? '')];
+  await writeCart(cart);
+}
+
+/**
+ * "Pay": the store's order is recorded, the gateway's payment order made with the store's keys
+ * (on the server; the browser only ever sees the payment link), and the shopper sent to it.
+ */
+export async function pay(form: FormData): Promise<void> {
+  const [currency, network] = String(form.get('coin') ?? '').split('@');
+  let link: string;
+  try {
+    link = await checkout(await readCart(), { currency, network });
+  } catch (error) {
+    if (error instanceof StoreError) redirect(`/store/checkout?error=${error.code}`);
+    throw error;
+  }
+  await writeCart({});
+  redirect(link);
+}

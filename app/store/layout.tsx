@@ -1,0 +1,25 @@
+import Link from 'next/link';
+import type { ReactNode } from 'react';
+
+export const metadata = { title: 'Demo store' };
+
+/** The demo store's chrome. It plays a merchant's site that sells with the gateway. */
+export default function StoreLayout({ children }: { children: ReactNode }) {
+  return (
+    <div className="mx-auto max-w-3xl p-4 sm:p-6">
+      <header className="mb-6 flex items-center justify-between border-b border-slate-200 pb-3 dark:border-slate-800">
+        <Link href="/store" className="text-xl font-semibold">
+          Demo store
+        </Link>
+        <nav className="flex gap-4 text-sm">
+          <Link href="/store" className="underline">Products</Link>
+          <Link href="/store/checkout" className="underline">Cart</Link>
+        </nav>
+      </header>
+      <p className="mb-6 rounded-md bg-amber-100 px-3 py-2 text-sm text-amber-900 dark:bg-amber-900/40 dark:text-amber-100">
+        A demonstration shop on test keys: payments are simulated on the sandbox ledger, nothing is charged.
+      </p>
+      {children}
+    </div>
+  );
+}

@@ -1,0 +1,188 @@
+/**
+ * The hosted payment page's markup (a server component: no JavaScript of its own reaches the
+ * browser). It renders the first paint from the payer-safe view and hands the live part to the
+ * one polling client component, PayLive, with the payment block as a slot.
+ *
+ * The QR codes are drawn here, on the server, with qrcode.react: they show before any script
+ * runs and cost the browser no QR encoder. The "with amount" / "address only" switch is two radio
+ * buttons and CSS (`group-has-[...]`), not script. Layout uses logical properties (ms/me/ps/pe,
+ * text-start, border-s) so that the Arabic page mirrors; addresses, amounts and ids stay
+ * left-to-right inside it (`dir="ltr"`).
+ */
+import { QRCodeSVG } from 'qrcode.react';
+import { chunkAddress, interpolate } from '@/lib/pay/format';
+import { LANGUAGE_NAMES, LANGUAGES, type Language } from '@/lib/pay/i18n';
+import type { Messages } from '@/lib/pay/messages';
+import type { PublicOrderView } from '@/lib/pay/view';
+import { CopyButton } from './copy-button';
+import { PayLive } from './pay-live';
+
+interface PageProps {
+  view: PublicOrderView;
+  m: Messages;
+  language: Language;
+  embed: boolean;
+}
+
+export function PaymentPage({ view, m, language, embed }: PageProps) {
+  const merchant = view.merchantName;
+  return (
+    <>
+      {view.test && (
+        <div data-testid="test-banner" className="bg-amber-300 px-3 py-1 text-center text-sm font-bold tracking-wide text-amber-950">
+          {m.testMode}
+          <span className="sr-only">{`: ${m.testModeNote}`}</span>
+        </div>
+      )}
+      <main className={`mx-auto w-full max-w-md ${embed ? 'px-3 py-2' : 'px-4 py-4'}`}>
+        <header className="flex flex-wrap items-center justify-between gap-2">
+          <p className="font-medium">{interpolate(m.payTo, { merchant })}</p>
+          {!embed && <LanguageLinks current={language} label={m.language} embed={embed} />}
+        </header>
+        <PayLive initial={view} m={m} embed={embed} payBlock={<PayBlock view={view} m={m} embed={embed} />} />
+        {view.description && !embed && (
+          <section className="mt-4">
+            <h2 className="font-semibold">{m.description}</h2>
+            <p className="mt-1 whitespace-pre-line break-words text-sm">{view.description}</p>
+          </section>
+        )}
+      </main>
+    </>
+  );
+}
+
+function PayBlock({ view, m, embed }: { view: PublicOrderView; m: Messages; embed: boolean }) {
+  const size = embed ? 168 : 200;
+  const uriDiffers = view.walletUri !== view.address;
+  // Wallet links only where the URI has a scheme (BIP21, EIP-681); elsewhere it is the bare address.
+  const deepLink = /^[a-z][a-z0-9+.-]*:/i.test(view.walletUri) ? view.walletUri : null;
+  const networkText = interpolate(m.networkWarning, { currency: view.currency, network: view.networkName });
+  return (
+    <section aria-label={m.amount} className="mt-4">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <div>
+          <p className="text-sm">{m.sendExactly}</p>
+          <p className="text-2xl font-semibold" data-testid="amount">
+            <span dir="ltr">{`${view.remaining} ${view.currency}`}</span>
+          </p>
+          <p className="mt-1 flex flex-wrap items-center gap-1.5 text-sm">
+            <span>{view.currencyName}</span>
+            <span aria-hidden="true">·</span>
+            <span
+              data-testid="network-badge"
+              className="rounded-full bg-indigo-700 px-2.5 py-0.5 text-xs font-semibold text-white dark:bg-indigo-300 dark:text-indigo-950"
+            >
+              {view.networkName}
+            </span>
+          </p>
+        </div>
+        <CopyButton value={view.remaining} label={m.copyAmount} text={m.copy} done={m.copied} />
+      </div>
+      <p className="mt-2 text-xs text-slate-700 dark:text-slate-300">{networkText}</p>
+      {view.tag !== null && <TagBlock tag={view.tag} m={m} />}
+      <div className="group mt-3 flex flex-col items-center">
+        <div className="rounded-lg bg-white p-2">
+          <QRCodeSVG
+            value={view.walletUri}
+            size={size}
+            marginSize={2}
+            level="M"
+            role="img"
+            aria-label={uriDiffers ? m.qrWithAmountAlt : m.qrAddressOnlyAlt}
+            data-testid="qr"
+            data-qr="uri"
+            className={uriDiffers ? 'group-has-[#qr-address:checked]:hidden' : undefined}
+          />
+          {uriDiffers && (
+            <QRCodeSVG
+              value={view.address}
+              size={size}
+              marginSize={2}
+              level="M"
+              role="img"
+              aria-label={m.qrAddressOnlyAlt}
+              data-qr="address"
+              className="hidden group-has-[#qr-address:checked]:block"
+            />
+          )}
+        </div>
+        {uriDiffers && (
+          <fieldset className="mt-2 flex gap-1 text-sm">
+            <legend className="sr-only">{m.qrChoice}</legend>
+            {(['uri', 'address'] as const).map((kind) => (
+              <label
+                key={kind}
+                className="cursor-pointer rounded-md border border-slate-400 px-3 py-1 has-[:checked]:bg-slate-900 has-[:checked]:text-white has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-sky-600 dark:has-[:checked]:bg-slate-100 dark:has-[:checked]:text-slate-900"
+              >
+                <input type="radio" name="qr" id={`qr-${kind}`} value={kind} defaultChecked={kind === 'uri'} className="sr-only" />
+                {kind === 'uri' ? m.qrWithAmount : m.qrAddressOnly}
+              </label>
+            ))}
+          </fieldset>
+        )}
+        {uriDiffers && <p className="mt-1 hidden text-center text-xs group-has-[#qr-address:checked]:block">{m.qrAddressOnlyNote}</p>}
+      </div>
+      <div className="mt-3">
+        <p className="text-sm font-medium" id="address-label">
+          {m.address}
+        </p>
+        <div className="mt-1 flex items-start justify-between gap-2">
+          <p dir="ltr" translate="no" aria-labelledby="address-label" data-testid="address" className="min-w-0 font-mono text-[15px] leading-7">
+            {chunkAddress(view.address).map((chunk, i) => (
+              <span key={i} className="me-1.5 inline-block">
+                {chunk}
+              </span>
+            ))}
+          </p>
+          <CopyButton value={view.address} label={m.copyAddress} text={m.copy} done={m.copied} />
+        </div>
+      </div>
+      {deepLink && (
+        <a
+          href={deepLink}
+          target={embed ? '_top' : undefined}
+          className="mt-3 block rounded-md bg-slate-900 px-4 py-2 text-center font-medium text-white dark:bg-slate-100 dark:text-slate-900"
+        >
+          {m.openWallet}
+        </a>
+      )}
+    </section>
+  );
+}
+
+function TagBlock({ tag, m }: { tag: string; m: Messages }) {
+  return (
+    <div role="note" data-testid="tag-warning" className="mt-3 rounded-lg border-2 border-red-700 bg-red-50 p-3 dark:border-red-400 dark:bg-red-950">
+      <p className="font-semibold text-red-800 dark:text-red-200">{m.tagWarningTitle}</p>
+      <div className="mt-1 flex items-center justify-between gap-2">
+        <p>
+          <span className="text-sm">{`${m.tag}: `}</span>
+          <span dir="ltr" data-testid="tag" className="font-mono text-xl font-semibold">
+            {tag}
+          </span>
+        </p>
+        <CopyButton value={tag} label={m.copyTag} text={m.copy} done={m.copied} />
+      </div>
+      <p className="mt-1 text-sm">{m.tagWarning}</p>
+    </div>
+  );
+}
+
+function LanguageLinks({ current, label, embed }: { current: Language; label: string; embed: boolean }) {
+  return (
+    <nav aria-label={label} className="flex gap-2 text-sm">
+      {LANGUAGES.map((code) => (
+        <a
+          key={code}
+          href={`?lang=${code}${embed ? '&embed=1' : ''}`}
+          lang={code}
+          hrefLang={code}
+          aria-current={code === current ? 'page' : undefined}
+          className="underline aria-[current=page]:font-semibold aria-[current=page]:no-underline"
+        >
+          {LANGUAGE_NAMES[code]}
+        </a>
+      ))}
+    </nav>
+  );
+}

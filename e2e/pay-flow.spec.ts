@@ -1,0 +1,225 @@
+/**
+ * The payment page live, on a gateway of this spec's own whose sandbox mines only when told to
+ * (pay-support.ts startOwnGateway): every state is reached by a real payment on the sandbox
+ * ledger, seen by the real watcher, and shown by the page's polling, at the moment the spec
+ * mines a block, not by chance between two polls. Each test uses its own network, because a
+ * block dated after an order's expiry dates every later block of its network too.
+ */
+import type { Page } from '@playwright/test';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { decodeQr, expectAccessible, sandboxFaucet, startOwnGateway, type OwnGateway } from './pay-support';
+import { expect, test } from './support/fixtures';
+
+let gw: OwnGateway;
+/** Two merchant sites on localhost (another origin than the gateway's 127.0.0.1): one allowed to frame the page, one not. */
+let allowedShop: Shop;
+let otherShop: Shop;
+
+interface Shop {
+  origin: string;
+  /** The page the shop serves next: a checkout embedding `src`. */
+  embed(src: string): void;
+  close(): Promise<void>;
+}
+
+/**
+ * A merchant's checkout page on a real local HTTP server: it frames the payment page and records
+ * the messages it gets. (A page faked with page.route would have no address space of its own, and
+ * Chromium refuses to let a public page frame a loopback one.)
+ */
+async function startShop(): Promise<Shop> {
+  let src = 'about:blank';
+  const server = http.createServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    response.end(
+      `<!doctype html><html lang="en"><title>Shop</title>` +
+        `<script>window.messages = []; addEventListener('message', (e) => messages.push({ origin: e.origin, data: e.data }));</script>` +
+        `<iframe title="Payment" src="${src}" width="380" height="700"></iframe></html>`,
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, 'localhost', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://localhost:${port}`,
+    embed: (next) => void (src = next),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+test.describe.configure({ mode: 'serial' });
+test.setTimeout(90_000);
+
+test.beforeAll(async () => {
+  test.setTimeout(240_000);
+  [allowedShop, otherShop] = [await startShop(), await startShop()];
+  gw = await startOwnGateway('pay-flow', {
+    // Dogecoin's sandbox sender is flagged: a checkRisks order paid from it ends in `error`.
+    RISK_DENY_LIST: await sandboxFaucet('dogecoin'),
+    FRAME_ANCESTORS: allowedShop.origin,
+  });
+});
+
+test.afterAll(async () => {
+  await gw?.stop();
+  await allowedShop?.close();
+  await otherShop?.close();
+});
+
+const heading = (page: Page) => page.getByRole('heading', { level: 1 });
+const screen = (page: Page) => page.locator('[data-screen]');
+const announced = (page: Page) => page.locator('p[aria-live="polite"]');
+
+test('simulate a full payment: detected with k/n confirmations, then paid without a reload, then the return URL', async ({ page }) => {
+  const returnUrl = `${gw.baseUrl}/?returned=flow-full`;
+  const order = await gw.makeOrder({ currency: 'LTC', network: 'litecoin', amount: '0.25', returnUrl });
+  await page.goto(`${gw.baseUrl}/pay/${order.orderId}`);
+  await expect(heading(page)).toHaveText('Awaiting payment');
+  // A reload would lose this: live updates must keep the same document.
+  await page.evaluate(() => ((window as unknown as { marker: number }).marker = 42));
+
+  await page.getByRole('button', { name: 'Full' }).click();
+  await expect(page.getByText(/^Sent: [0-9a-f]{64}$/)).toBeVisible();
+  const txHash = (await page.getByText(/^Sent: /).textContent())!.slice('Sent: '.length);
+
+  // In the mempool: detected, 0 of 2, with its transaction id.
+  await expect(screen(page)).toHaveAttribute('data-screen', 'detected');
+  await expect(heading(page)).toHaveText('Payment detected');
+  await expect(announced(page)).toContainText('Payment detected');
+  const payment = page.getByTestId('payment');
+  await expect(payment).toContainText('0.25 LTC');
+  await expect(payment).toContainText('0 of 2 confirmations');
+  await expect(payment).toContainText(txHash);
+  await expectAccessible(page, 'payment detected');
+
+  await gw.mine('litecoin');
+  await expect(payment).toContainText('1 of 2 confirmations');
+  await gw.mine('litecoin');
+  await expect(heading(page)).toHaveText('Paid');
+  await expect(announced(page)).toContainText('Paid.');
+  await expect(payment).toContainText('Confirmed');
+  await expect(page.getByRole('link', { name: 'Return to store' })).toHaveAttribute('href', returnUrl);
+  expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker), 'same document: no reload').toBe(42);
+
+  await page.waitForURL(returnUrl, { timeout: 15_000 });
+});
+
+test('cancelling the redirect keeps the shopper on the paid screen, which is axe-clean', async ({ page }) => {
+  const returnUrl = `${gw.baseUrl}/?returned=flow-cancel`;
+  const order = await gw.makeOrder({ currency: 'BTC', network: 'bitcoin', amount: '0.001', returnUrl });
+  await page.goto(`${gw.baseUrl}/pay/${order.orderId}`);
+  await gw.pay(order.orderId, 'full');
+  await gw.waitForScreen(order.orderId, 'detected');
+  await gw.mine('bitcoin', 2);
+  await expect(heading(page)).toHaveText('Paid');
+  await expect(screen(page).getByText(/Returning to the store in \d s\./)).toBeVisible();
+  await page.getByRole('button', { name: 'Stay on this page' }).click();
+  await expect(page.getByText('You will stay on this page.')).toBeVisible();
+  await page.waitForTimeout(7_000);
+  expect(page.url()).toBe(`${gw.baseUrl}/pay/${order.orderId}`);
+  await expectAccessible(page, 'paid');
+});
+
+test('partial payment: received and remaining, the QR asks for the rest; underpaid after expiry', async ({ page }) => {
+  const order = await gw.makeOrder({ currency: 'BCH', network: 'bitcoincash', amount: '0.25' });
+  await page.goto(`${gw.baseUrl}/pay/${order.orderId}`);
+  await page.getByRole('button', { name: 'Partial' }).click();
+  await expect(screen(page)).toHaveAttribute('data-screen', 'detected');
+  await gw.mine('bitcoincash', 2);
+  await expect(heading(page)).toHaveText('Partially paid');
+  await expect(page.getByTestId('received')).toHaveText('0.125 BCH');
+  await expect(page.getByTestId('remaining')).toHaveText('0.125 BCH');
+  // The payment block is rendered anew for what is left, without a reload.
+  await expect(page.getByTestId('amount')).toHaveText('0.125 BCH');
+  expect(await decodeQr(page.getByTestId('qr'))).toBe(`${order.address}?amount=0.125`);
+  await expectAccessible(page, 'partially paid');
+
+  await gw.mine('bitcoincash', 1, new Date(Date.parse(order.expiresAt) + 1000));
+  await expect(heading(page)).toHaveText('Underpaid', { timeout: 15_000 });
+  await expect(page.getByTestId('received')).toHaveText('0.125 BCH');
+  await expect(page.getByTestId('qr')).toHaveCount(0);
+  await expect(page.getByRole('heading', { name: 'Simulate payment' })).toHaveCount(0);
+  await expectAccessible(page, 'underpaid');
+});
+
+test('expired on chain time; a payment after expiry shows "paid late, contact the merchant"', async ({ page }) => {
+  const order = await gw.makeOrder({ currency: 'ETH', network: 'ethereum', amount: '0.01' });
+  await page.goto(`${gw.baseUrl}/pay/${order.orderId}`);
+  await expect(heading(page)).toHaveText('Awaiting payment');
+  await gw.mine('ethereum', 1, new Date(Date.parse(order.expiresAt) + 1000));
+  await expect(heading(page)).toHaveText('Expired', { timeout: 15_000 });
+  await expect(announced(page)).toContainText('Expired');
+  await expect(page.getByTestId('qr')).toHaveCount(0);
+  await expect(page.getByTestId('address')).toHaveCount(0);
+  await expectAccessible(page, 'expired');
+
+  const late = await gw.pay(order.orderId, 'full');
+  await gw.mine('ethereum', 2);
+  await gw.waitForScreen(order.orderId, 'paid-late');
+  await page.reload();
+  await expect(heading(page)).toHaveText('Paid late');
+  await expect(screen(page)).toContainText('Contact the merchant');
+  const other = page.getByTestId('other-transfer');
+  await expect(other).toContainText('0.01 ETH');
+  await expect(other).toContainText('after the deadline');
+  await expect(other).toContainText(late.txHash);
+  await expectAccessible(page, 'paid late');
+});
+
+test('over: paid, with the overpayment said', async ({ page }) => {
+  const order = await gw.makeOrder({ currency: 'TRX', network: 'tron', amount: '100' });
+  await page.goto(`${gw.baseUrl}/pay/${order.orderId}`);
+  await page.getByRole('button', { name: 'Over' }).click();
+  await expect(screen(page)).toHaveAttribute('data-screen', 'detected');
+  await gw.mine('tron', 2);
+  await expect(screen(page)).toHaveAttribute('data-screen', 'overpaid');
+  await expect(heading(page)).toHaveText('Paid');
+  await expect(screen(page)).toContainText('more than the amount');
+  await expect(page.getByTestId('received')).toHaveText('110 TRX');
+  // No returnUrl: nothing to return to, no redirect.
+  await expect(page.getByRole('link', { name: 'Return to store' })).toHaveCount(0);
+  await expectAccessible(page, 'overpaid');
+});
+
+test('a payment flagged by risk screening: the error screen, without the screening reason', async ({ page }) => {
+  const order = await gw.makeOrder({ currency: 'DOGE', network: 'dogecoin', amount: '50', checkRisks: true });
+  await page.goto(`${gw.baseUrl}/pay/${order.orderId}`);
+  await gw.pay(order.orderId, 'full');
+  await gw.mine('dogecoin', 2);
+  await expect(heading(page)).toHaveText('Payment problem', { timeout: 15_000 });
+  await expect(screen(page)).toHaveAttribute('data-screen', 'error');
+  expect(await page.content()).not.toContain('deny');
+  await expectAccessible(page, 'error');
+});
+
+test.describe('embedded', () => {
+  // Chromium reports the refused framing of the second test as a console error.
+  test.use({ allowedConsoleErrors: [/Framing '[^']+' violates the following Content Security Policy directive: "frame-ancestors /] });
+
+  test('in an allowed merchant iframe: compact, posts {orderId, status} to the parent, wallet links open in the top window', async ({ page }) => {
+    const order = await gw.makeOrder({ currency: 'USDT', network: 'polygon', amount: '5', description: 'Shown only outside an iframe' });
+    allowedShop.embed(`${gw.baseUrl}/pay/${order.orderId}?embed=1`);
+    await page.goto(`${allowedShop.origin}/checkout`);
+    const frame = page.frameLocator('iframe');
+    await expect(frame.getByRole('heading', { level: 1 })).toHaveText('Awaiting payment');
+    await expect(frame.getByRole('navigation')).toHaveCount(0);
+    await expect(frame.getByText('Shown only outside an iframe')).toHaveCount(0);
+    await expect(frame.getByRole('link', { name: 'Open in wallet' })).toHaveAttribute('target', '_top');
+    const messages = () => page.evaluate(() => (window as unknown as { messages: { origin: string; data: unknown }[] }).messages);
+    await expect.poll(messages).toContainEqual({ origin: gw.baseUrl, data: { orderId: order.orderId, status: 'pending' } });
+
+    await frame.getByRole('button', { name: 'Full' }).click();
+    await gw.waitForScreen(order.orderId, 'detected');
+    await gw.mine('polygon', 2);
+    await expect(frame.getByRole('heading', { level: 1 })).toHaveText('Paid');
+    await expect.poll(messages).toContainEqual({ origin: gw.baseUrl, data: { orderId: order.orderId, status: 'processed' } });
+    expect(page.url()).toBe(`${allowedShop.origin}/checkout`);
+  });
+
+  test('a site not in FRAME_ANCESTORS cannot frame the page', async ({ page }) => {
+    const order = await gw.makeOrder({ currency: 'USDT', network: 'polygon', amount: '6' });
+    otherShop.embed(`${gw.baseUrl}/pay/${order.orderId}?embed=1`);
+    await page.goto(`${otherShop.origin}/checkout`);
+    await expect.poll(() => page.frames().find((f) => f !== page.mainFrame())?.url() ?? '').toMatch(/^chrome-error:/);
+  });
+});

@@ -1,0 +1,224 @@
+/**
+ * The hosted payment page on the shared gateway under test: first paint, QR codes against the
+ * documented wallet URIs (README "Payment page"), the tag warning, 404, languages and right-to-left,
+ * a phone's width, copy buttons, a failing status endpoint. Specs that need blocks on demand
+ * are in pay-flow.spec.ts.
+ */
+import { NETWORKS } from '@/lib/catalog';
+import { decodeQr, expectAccessible, expectNoHorizontalScroll } from './pay-support';
+import { baseUrl, expect, makeOrder, test } from './support/fixtures';
+
+const PHONE = { width: 360, height: 640 };
+
+test.describe('first paint', () => {
+  test.use({ viewport: PHONE });
+
+  test('a litecoin order: amount, address, countdown, BIP21 QR above the fold, address-only QR, no horizontal scroll', async ({ page }) => {
+    const order = await makeOrder({ currency: 'LTC', network: 'litecoin', amount: '0.25', description: 'Two books and a pen', returnUrl: 'https://shop.example/thanks' });
+    const response = await page.goto(`/pay/${order.orderId}`);
+    expect(response?.status()).toBe(200);
+
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Awaiting payment');
+    await expect(page.getByTestId('amount')).toHaveText('0.25 LTC');
+    await expect(page.getByTestId('address')).toHaveText(order.address);
+    await expect(page.getByTestId('network-badge')).toHaveText('Litecoin');
+    await expect(page.getByText('Payment to e2e')).toBeVisible();
+    await expect(page.getByText('Two books and a pen')).toBeVisible();
+    await expect(page.getByTestId('test-banner')).toContainText('TEST MODE');
+    await expect(page.getByRole('heading', { name: 'Simulate payment' })).toBeVisible();
+    await expect(page.getByTestId('tag-warning')).toHaveCount(0);
+
+    // Litecoin's default lifetime is an hour: the countdown starts near 60:00 and runs.
+    const countdown = page.locator('time');
+    await expect(countdown).toHaveText(/^(1:00:00|59:[0-5]\d)$/);
+    const first = await countdown.textContent();
+    await expect(countdown).not.toHaveText(first!, { timeout: 5_000 });
+
+    const qr = page.getByTestId('qr');
+    const box = await qr.boundingBox();
+    expect(box!.y + box!.height, 'QR bottom edge on a 360x640 screen').toBeLessThanOrEqual(PHONE.height);
+    expect(await decodeQr(qr)).toBe(`litecoin:${order.address}?amount=0.25`);
+
+    await page.getByText('Address only', { exact: true }).click();
+    await expect(qr).toBeHidden();
+    expect(await decodeQr(page.locator('svg[data-qr="address"]'))).toBe(order.address);
+    await expectNoHorizontalScroll(page);
+  });
+
+  test('EIP-681: a token with its contract and chain id, a native coin in wei', async ({ page }) => {
+    const usdt = await makeOrder({ currency: 'USDT', network: 'polygon', amount: '10.5' });
+    const contract = NETWORKS.find((n) => n.name === 'polygon')!.currencies.find((c) => c.ticker === 'USDT')!.contract!;
+    await page.goto(`/pay/${usdt.orderId}`);
+    expect(await decodeQr(page.getByTestId('qr'))).toBe(`ethereum:${contract}@137/transfer?address=${usdt.address}&uint256=10500000`);
+    await expect(page.getByRole('link', { name: 'Open in wallet' })).toHaveAttribute('href', `ethereum:${contract}@137/transfer?address=${usdt.address}&uint256=10500000`);
+
+    const eth = await makeOrder({ currency: 'ETH', network: 'base', amount: '0.0015' });
+    await page.goto(`/pay/${eth.orderId}`);
+    expect(await decodeQr(page.getByTestId('qr'))).toBe(`ethereum:${eth.address}@8453?value=1500000000000000`);
+  });
+
+  test('tron: the QR is the address alone, no wallet link, no address-only switch', async ({ page }) => {
+    const order = await makeOrder({ currency: 'USDT', network: 'tron', amount: '25.5' });
+    await page.goto(`/pay/${order.orderId}`);
+    expect(await decodeQr(page.getByTestId('qr'))).toBe(order.address);
+    await expect(page.getByRole('link', { name: 'Open in wallet' })).toHaveCount(0);
+    await expect(page.getByText('Address only', { exact: true })).toHaveCount(0);
+  });
+
+  test('a ripple order shows its tag, copyable, and the warning that it is required; axe-clean', async ({ page }) => {
+    const order = await makeOrder({ currency: 'XRP', network: 'ripple', amount: '12.5' });
+    expect(order.tag).toMatch(/^\d+$/);
+    await page.goto(`/pay/${order.orderId}`);
+    const warning = page.getByTestId('tag-warning');
+    await expect(warning).toBeVisible();
+    await expect(warning).toContainText('The destination tag is required');
+    await expect(page.getByTestId('tag')).toHaveText(order.tag!);
+    await expect(page.getByRole('button', { name: 'Copy destination tag' })).toBeVisible();
+    // The warning comes before the QR code, which carries the address only.
+    const [warningBox, qrBox] = [await warning.boundingBox(), await page.getByTestId('qr').boundingBox()];
+    expect(warningBox!.y).toBeLessThan(qrBox!.y);
+    expect(await decodeQr(page.getByTestId('qr'))).toBe(order.address);
+    await expectNoHorizontalScroll(page);
+    await expectAccessible(page, 'ripple order with a tag');
+  });
+
+  test('the awaiting screen is axe-clean in light and dark mode, at phone width', async ({ page }) => {
+    const order = await makeOrder({ currency: 'BTC', network: 'bitcoin', amount: '0.0015', description: 'A long description '.repeat(20) });
+    await page.goto(`/pay/${order.orderId}`);
+    await expectAccessible(page, 'awaiting payment');
+  });
+});
+
+test('the countdown turns into "expiring soon" in the last minutes, then "time is up" and the payment details go', async ({ page }) => {
+  await page.clock.install();
+  const order = await makeOrder({ currency: 'ETH', network: 'ethereum', amount: '0.01' }); // 30 minutes
+  await page.goto(`/pay/${order.orderId}`);
+  const countdown = page.locator('[data-phase]');
+  await expect(countdown).toHaveAttribute('data-phase', 'running');
+  await expect(countdown).toContainText(/Time left: (30:00|29:[0-5]\d)/);
+  await page.clock.fastForward('26:00');
+  await expect(countdown).toHaveAttribute('data-phase', 'soon');
+  await expect(countdown).toContainText(/Expiring soon: [34]:[0-5]\d/);
+  await expect(page.getByRole('alert').filter({ hasText: 'Expiring soon' })).toHaveCount(1);
+  await expect(page.getByTestId('qr')).toBeVisible();
+  await page.clock.fastForward('05:00');
+  await expect(countdown).toHaveAttribute('data-phase', 'over');
+  await expect(countdown).toContainText('Time is up');
+  await expect(page.getByTestId('qr')).toHaveCount(0);
+  await expect(page.getByTestId('address')).toHaveCount(0);
+});
+
+test('copy buttons work from the keyboard and announce the copy', async ({ page, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  const order = await makeOrder({ currency: 'LTC', network: 'litecoin', amount: '0.5' });
+  await page.goto(`/pay/${order.orderId}`);
+  const copyAddress = page.getByRole('button', { name: 'Copy address' });
+  await copyAddress.focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('status').filter({ hasText: 'Copied' })).toHaveCount(1);
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(order.address);
+  await page.getByRole('button', { name: 'Copy amount' }).focus();
+  await page.keyboard.press('Space');
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('0.5');
+});
+
+test.describe('unknown orders', () => {
+  test.use({ allowedConsoleErrors: [/Failed to load resource: the server responded with a status of 404/] });
+
+  test('an unknown or malformed id gives a 404 page and a 404 JSON status', async ({ page, request }) => {
+    for (const id of ['6f1c1f7e-8a3b-4a53-9d55-0a4f7d1a2b3c', 'not-an-order', '..%2f..%2fetc']) {
+      const response = await page.goto(`/pay/${id}`);
+      expect(response?.status(), id).toBe(404);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText('Order not found');
+      const status = await request.get(`/api/pay/${id}/status`);
+      expect(status.status(), id).toBe(404);
+      expect(status.headers()['cache-control']).toContain('no-store');
+      expect(await status.json()).toMatchObject({ error: 'NOT_FOUND' });
+    }
+    await expectAccessible(page, 'the 404 page');
+  });
+});
+
+test.describe('languages', () => {
+  test('?lang=es and Accept-Language: es give Spanish; English by default', async ({ page, browser }) => {
+    const order = await makeOrder({ currency: 'LTC', network: 'litecoin', amount: '0.1' });
+    await page.goto(`/pay/${order.orderId}?lang=es`);
+    await expect(page.locator('html')).toHaveAttribute('lang', 'es');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Esperando el pago');
+    await expect(page.getByRole('button', { name: 'Copiar dirección' })).toBeVisible();
+
+    const spanish = await browser.newContext({ locale: 'es-ES', baseURL: baseUrl() });
+    const spanishPage = await spanish.newPage();
+    await spanishPage.goto(`/pay/${order.orderId}`);
+    await expect(spanishPage.getByRole('heading', { level: 1 })).toHaveText('Esperando el pago');
+    await spanish.close();
+
+    await page.goto(`/pay/${order.orderId}`);
+    await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+  });
+
+  test.describe('Arabic', () => {
+    test.use({ viewport: PHONE, locale: 'ar-EG' });
+
+    test('from Accept-Language: right to left, mirrored layout, amounts and addresses left to right; axe-clean', async ({ page }) => {
+      const order = await makeOrder({ currency: 'BCH', network: 'bitcoincash', amount: '0.125' });
+      await page.goto(`/pay/${order.orderId}`);
+      await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+      await expect(page.locator('html')).toHaveAttribute('lang', 'ar');
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText('بانتظار الدفع');
+      await expect(page.getByTestId('address')).toHaveAttribute('dir', 'ltr');
+      await expect(page.getByTestId('address')).toHaveText(order.address);
+      // Mirrored: the status panel's accent border is on the right.
+      const border = await page.locator('[data-screen]').evaluate((el) => getComputedStyle(el).borderRightWidth);
+      expect(border).toBe('4px');
+      expect(await decodeQr(page.getByTestId('qr'))).toBe(`${order.address}?amount=0.125`);
+      await expectNoHorizontalScroll(page);
+      await expectAccessible(page, 'Arabic page');
+    });
+  });
+});
+
+test.describe('a failing status endpoint', () => {
+  // The browser logs each failed poll (503) as a console error: expected here.
+  test.use({ allowedConsoleErrors: [/Failed to load resource: the server responded with a status of 503/] });
+
+  test('a failing status endpoint: the last state stays, "reconnecting" after repeated failures, then recovery', async ({ page }) => {
+    const order = await makeOrder({ currency: 'LTC', network: 'litecoin', amount: '0.3' });
+    await page.goto(`/pay/${order.orderId}`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Awaiting payment');
+    let failed = 0;
+    await page.route('**/api/pay/*/status', async (route) => {
+      failed++;
+      await route.fulfill({ status: 503, body: '{}' });
+    });
+    await expect(page.getByRole('alert').filter({ hasText: 'Reconnecting' })).toBeVisible({ timeout: 20_000 });
+    expect(failed).toBeGreaterThanOrEqual(3);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Awaiting payment');
+    await expect(page.getByTestId('address')).toHaveText(order.address);
+    await page.unroute('**/api/pay/*/status');
+    await expect(page.getByRole('alert').filter({ hasText: 'Reconnecting' })).toHaveCount(0, { timeout: 10_000 });
+  });
+});
+
+test('polling pauses while the tab is hidden', async ({ page }) => {
+  const order = await makeOrder({ currency: 'LTC', network: 'litecoin', amount: '0.3' });
+  let polls = 0;
+  page.on('request', (r) => {
+    if (r.url().includes(`/api/pay/${order.orderId}/status`)) polls++;
+  });
+  await page.goto(`/pay/${order.orderId}`);
+  await expect.poll(() => polls, { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
+  await page.evaluate(() => {
+    Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
+    document.dispatchEvent(new Event('visibilitychange'));
+  });
+  await page.waitForTimeout(500);
+  const hiddenFrom = polls;
+  await page.waitForTimeout(7_000);
+  expect(polls, 'status requests while hidden').toBe(hiddenFrom);
+  await page.evaluate(() => {
+    Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'visible' });
+    document.dispatchEvent(new Event('visibilitychange'));
+  });
+  await expect.poll(() => polls, { timeout: 10_000 }).toBeGreaterThan(hiddenFrom);
+});

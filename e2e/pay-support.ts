@@ -1,0 +1,156 @@
+/**
+ * Helpers of the payment page specs (e2e/pay-*.spec.ts), beside the shared ones of e2e/support.
+ *
+ * - decodeQr: the text of the QR code in a screenshot of an element (jsQR over pngjs).
+ * - expectAccessible: axe-core in light and in dark mode; no serious or critical violation.
+ * - startOwnGateway: a second gateway under test for the specs that must decide when blocks come:
+ *   SANDBOX_BLOCK_SECONDS=0 (blocks only when the spec mines them), so that "detected, 1 of 2
+ *   confirmations" or an expiry on chain time happen exactly when the spec says, never between two
+ *   polls by chance. Started with e2e/support/server.ts; its CLIs run against its own data dir.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import { execFile } from 'node:child_process';
+import { createHmac, randomInt } from 'node:crypto';
+import path from 'node:path';
+import type { Locator, Page } from '@playwright/test';
+import jsQR from 'jsqr';
+import { PNG } from 'pngjs';
+import { expect, type Keys, type MakeOrderFields, type Order, type PaymentKind, type SimulatedPayment } from './support/fixtures';
+import { E2E_APP_SECRET, startGatewayServer, type GatewayServer } from './support/server';
+
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+
+/** The text the QR code drawn in `locator` carries. */
+export async function decodeQr(locator: Locator): Promise<string> {
+  const png = PNG.sync.read(await locator.screenshot());
+  const code = jsQR(new Uint8ClampedArray(png.data), png.width, png.height);
+  if (!code) throw new Error('no QR code could be read from the screenshot');
+  return code.data;
+}
+
+/** axe-core finds no serious or critical violation, in light and in dark mode. */
+export async function expectAccessible(page: Page, what: string): Promise<void> {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    const result = await new AxeBuilder({ page }).analyze();
+    const bad = result.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id} (${v.impact}): ${v.help} -> ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    expect(bad, `axe on ${what}, ${colorScheme} mode`).toEqual([]);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+/** No horizontal scrolling: the document is no wider than the viewport. */
+export async function expectNoHorizontalScroll(page: Page): Promise<void> {
+  const { scrollWidth, clientWidth } = await page.evaluate(() => ({
+    scrollWidth: document.documentElement.scrollWidth,
+    clientWidth: document.documentElement.clientWidth,
+  }));
+  expect(scrollWidth, 'page width at this viewport').toBeLessThanOrEqual(clientWidth);
+}
+
+export interface OwnGateway {
+  baseUrl: string;
+  keys: Keys;
+  makeOrder(fields: MakeOrderFields): Promise<Order>;
+  /** `npm run sandbox -- mine NETWORK COUNT [--at ISO]` against this gateway. */
+  mine(network: string, count?: number, at?: Date): Promise<void>;
+  /** POST /api/sandbox/pay, as the page's "Simulate payment" does. */
+  pay(orderId: string, kind?: PaymentKind): Promise<SimulatedPayment>;
+  /** The public status endpoint's answer. */
+  status(orderId: string): Promise<{ status: string; screen: string; [field: string]: unknown }>;
+  /** Polls the status endpoint until `screen`. */
+  waitForScreen(orderId: string, screen: string, timeoutMs?: number): Promise<void>;
+  /** Runs a CLI (`npm run <script> -- ...`) against this gateway's data directory. */
+  cli(script: 'keys' | 'sandbox', args: string[]): Promise<string>;
+  stop(): Promise<void>;
+}
+
+/**
+ * A gateway of the spec's own, mining only on demand. `env` adds settings (RISK_DENY_LIST,
+ * FRAME_ANCESTORS...): e2e/support/server.ts hands the runner's environment to the server.
+ */
+export async function startOwnGateway(name: string, env: Record<string, string> = {}): Promise<OwnGateway> {
+  const settings = { E2E_SANDBOX_BLOCK_SECONDS: '0', ...env };
+  const saved = Object.fromEntries(Object.keys(settings).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, settings);
+  let server: GatewayServer;
+  try {
+    server = await startGatewayServer(path.join(ROOT, '.tmp', `e2e-${name}.log`));
+  } finally {
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  }
+  const cli = (script: 'keys' | 'sandbox', args: string[]) =>
+    new Promise<string>((resolve, reject) => {
+      const cliEnv = { ...process.env, DATA_DIR: server.dataDir, DATABASE_URL: '', APP_SECRET: E2E_APP_SECRET, LOG_LEVEL: 'warn' };
+      execFile('npm', ['run', '--silent', script, '--', ...args], { cwd: ROOT, env: cliEnv, timeout: 60_000 }, (error, stdout, stderr) => {
+        if (error) reject(new Error(`npm run ${script} -- ${args.join(' ')} failed: ${stderr.trim() || error.message}`));
+        else resolve(stdout);
+      });
+    });
+  let keys: Keys;
+  try {
+    const created = JSON.parse((await cli('keys', ['create', '--name', `e2e-${name}`, '--mode', 'test', '--json'])).trim().split('\n').pop()!) as Keys;
+    keys = { publicKey: created.publicKey, privateKey: created.privateKey };
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
+  const baseUrl = server.baseUrl;
+  const gateway: OwnGateway = {
+    baseUrl,
+    keys,
+    cli,
+    async makeOrder(fields) {
+      const body = JSON.stringify({ order: `e2e-${Date.now()}-${randomInt(1e9)}`, ...fields, nonce: `${Date.now()}${randomInt(1e9)}` });
+      const response = await fetch(`${baseUrl}/api-gateway/make-order`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-public-key': keys.publicKey, 'x-api-signature': createHmac('sha256', keys.privateKey).update(body).digest('hex') },
+        body,
+      });
+      const answer = (await response.json()) as { success: boolean; response: Order };
+      if (!answer.success) throw new Error(`make-order: ${JSON.stringify(answer)}`);
+      return answer.response;
+    },
+    async mine(network, count = 1, at) {
+      await cli('sandbox', ['mine', network, String(count), ...(at ? ['--at', at.toISOString()] : [])]);
+    },
+    async pay(orderId, kind = 'full') {
+      const response = await fetch(`${baseUrl}/api/sandbox/pay`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ orderId, kind }) });
+      const body = (await response.json()) as SimulatedPayment & { error?: string };
+      if (!response.ok) throw new Error(`sandbox pay: ${response.status} ${JSON.stringify(body)}`);
+      return body;
+    },
+    async status(orderId) {
+      const response = await fetch(`${baseUrl}/api/pay/${orderId}/status`);
+      if (!response.ok) throw new Error(`status: ${response.status}`);
+      return (await response.json()) as { status: string; screen: string };
+    },
+    async waitForScreen(orderId, screen, timeoutMs = 20_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const view = await gateway.status(orderId);
+        if (view.screen === screen) return;
+        if (Date.now() > deadline) throw new Error(`order ${orderId} shows ${view.screen}, not ${screen}, after ${timeoutMs} ms`);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    },
+    stop: () => server.stop(),
+  };
+  return gateway;
+}
+
+/** The sandbox's sender on `network` (lib/chains/sandbox faucetAddress), for a RISK_DENY_LIST. */
+export function sandboxFaucet(network: string): Promise<string> {
+  const script = `import('./lib/catalog/index.ts').then(async (c) => { const l = await import('./lib/chains/sandbox/ledger.ts'); console.log(l.faucetAddress(c.findNetwork(${JSON.stringify(network)}))); })`;
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, ['--conditions=react-server', '--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT, timeout: 60_000 }, (error, stdout, stderr) => {
+      if (error) reject(new Error(`faucet address: ${stderr || error.message}`));
+      else resolve(stdout.trim());
+    });
+  });
+}

@@ -1,0 +1,180 @@
+/**
+ * What specs use to drive the gateway under test (started by global-setup.ts): its base URL, a
+ * test-mode merchant's keys, the signed merchant API, simulated payments and sandbox blocks.
+ * Everything goes through the server's public surface (HTTP, the CLIs): no database access, no
+ * mocks.
+ */
+import { execFile } from 'node:child_process';
+import { createHmac, randomInt } from 'node:crypto';
+import path from 'node:path';
+import type { serializeOrder, serializeOrderDetails } from '@/lib/orders/serialize';
+import type { OrderStatus } from '@/lib/orders/status';
+import type { PaymentKind, SimulatedPayment } from '@/lib/sandbox';
+import { E2E_APP_SECRET } from './server';
+
+export type { OrderStatus, PaymentKind, SimulatedPayment };
+/** The order object make-order answers (README, "make-order"). */
+export type Order = ReturnType<typeof serializeOrder>;
+/** The order as the `order` operation answers it: plus received, message, transactions. */
+export type OrderDetails = ReturnType<typeof serializeOrderDetails>;
+
+export interface Keys {
+  publicKey: string;
+  privateKey: string;
+}
+
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
+
+/** Set by global-setup.ts for the whole run (Playwright hands the runner's environment to its workers). */
+function fromSetup(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set: run the specs with \`npm run test:e2e\` (or \`npx playwright test\`), whose global set-up starts the gateway.`);
+  return value;
+}
+
+/** Origin of the gateway under test, e.g. `http://127.0.0.1:41234` (also its PUBLIC_BASE_URL). */
+export function baseUrl(): string {
+  return fromSetup('E2E_BASE_URL');
+}
+
+/** Keys of the merchant "e2e" (test mode), created by the set-up with `npm run keys -- create`. */
+export function testKeys(): Keys {
+  return { publicKey: fromSetup('E2E_PUBLIC_KEY'), privateKey: fromSetup('E2E_PRIVATE_KEY') };
+}
+
+/** Distinct across workers and calls: milliseconds and 9 random digits, as a digit string (README: up to 30 digits). */
+function freshNonce(): string {
+  return `${Date.now()}${String(randomInt(1e9)).padStart(9, '0')}`;
+}
+
+export interface ApiAnswer<T = unknown> {
+  status: number;
+  /** The JSON envelope: `{success: true, response}` or `{success: false, error, requestId}`. */
+  body: { success: true; response: T } | { success: false; error: { code: number; name: string; message: string; details?: unknown }; requestId?: string };
+}
+
+/** POSTs `fields` plus a fresh nonce to /api-gateway/<operation>, signed over the exact bytes sent. */
+export async function api<T = unknown>(operation: string, fields: Record<string, unknown>, keys: Keys = testKeys()): Promise<ApiAnswer<T>> {
+  const body = JSON.stringify({ ...fields, nonce: freshNonce() });
+  const response = await fetch(`${baseUrl()}/api-gateway/${operation}`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'x-api-public-key': keys.publicKey,
+      'x-api-signature': createHmac('sha256', keys.privateKey).update(body, 'utf8').digest('hex'),
+    },
+    body,
+  });
+  return { status: response.status, body: (await response.json()) as ApiAnswer<T>['body'] };
+}
+
+/** Like api(), but answers `response` and throws with the error envelope on anything else. */
+async function apiOk<T>(operation: string, fields: Record<string, unknown>, keys?: Keys): Promise<T> {
+  const answer = await api<T>(operation, fields, keys);
+  if (answer.status !== 200 || !answer.body.success) throw new Error(`${operation} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+  return answer.body.response;
+}
+
+export interface MakeOrderFields {
+  currency: string;
+  network: string;
+  amount: string;
+  /** The merchant's order id; a fresh `e2e-...` one when absent. */
+  order?: string;
+  lifetime?: number;
+  returnUrl?: string;
+  description?: string;
+  payerEmail?: string;
+  externalUserId?: string;
+  [field: string]: unknown;
+}
+
+/** make-order with the test merchant's keys (or `keys`); answers the order object. */
+export function makeOrder(fields: MakeOrderFields, keys?: Keys): Promise<Order> {
+  return apiOk<Order>('make-order', { order: `e2e-${Date.now()}-${randomInt(1e9)}`, ...fields }, keys);
+}
+
+/** The `order` operation: the order with what it received and its transactions. */
+export function getOrder(orderId: string, keys?: Keys): Promise<OrderDetails> {
+  return apiOk<OrderDetails>('order', { orderId }, keys);
+}
+
+/** Polls getOrder until the order's status is one of `statuses`; throws with the last status after `timeoutMs`. */
+export async function waitForOrderStatus(orderId: string, statuses: OrderStatus | OrderStatus[], timeoutMs = 30_000, keys?: Keys): Promise<OrderDetails> {
+  const wanted = new Set(Array.isArray(statuses) ? statuses : [statuses]);
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const order = await getOrder(orderId, keys);
+    if (wanted.has(order.status as OrderStatus)) return order;
+    if (Date.now() > deadline) throw new Error(`Order ${orderId} is ${order.status} after ${timeoutMs} ms, not ${[...wanted].join(' or ')}.`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+/**
+ * What the payment page's "Simulate payment" does: POST /api/sandbox/pay. `full` pays what is
+ * left, `partial` half of it, `over` 10 % more than asked. The order moves once the watcher sees
+ * the transfer (detected within about a second, final after SANDBOX_CONFIRMATIONS blocks).
+ */
+export async function simulatePayment(orderId: string, kind: PaymentKind = 'full'): Promise<SimulatedPayment> {
+  const response = await fetch(`${baseUrl()}/api/sandbox/pay`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ orderId, kind }),
+  });
+  const body = (await response.json()) as SimulatedPayment | { error: string };
+  if (!response.ok || 'error' in body) throw new Error(`sandbox pay answered ${response.status}: ${JSON.stringify(body)}`);
+  return body;
+}
+
+/**
+ * Mines `count` sandbox blocks on `network` now (`npm run sandbox -- mine NETWORK COUNT`), or dated
+ * `at` (`--at ISO`). A block dated after an order's expiresAt alone does not expire the order: the
+ * state machine (lib/orders/lifecycle.ts) also waits for the server's clock to pass expiresAt. A
+ * block is never dated before its parent, so a future date also dates every later block of that
+ * network: give such tests a network of their own.
+ */
+export async function mineAt(network: string, at?: Date, count = 1): Promise<{ network: string; height: number }> {
+  const args = ['mine', network, String(count), ...(at ? ['--at', at.toISOString()] : [])];
+  let out: string;
+  try {
+    out = await runCli('sandbox', args);
+  } catch (error) {
+    if (at && /unknown option '--at'/i.test(String(error))) {
+      throw new Error('mineAt(network, at): `npm run sandbox -- mine` does not take --at yet (lib/chains/sandbox mine() does; the CLI and the sandbox.mine admin command need it).');
+    }
+    throw error;
+  }
+  const match = /^(\S+): mined to height (\d+)$/m.exec(out);
+  if (!match) throw new Error(`Unexpected answer from sandbox mine: ${out}`);
+  return { network: match[1]!, height: Number(match[2]) };
+}
+
+/** A new key of `mode` for the merchant `name` (created when new): `npm run keys -- create`. */
+export async function createKeys(name: string, mode: 'test' | 'live' = 'test'): Promise<Keys & { merchantId: string }> {
+  const out = await runCli('keys', ['create', '--name', name, '--mode', mode, '--json']);
+  const line = out.trim().split('\n').pop() ?? '';
+  const created = JSON.parse(line) as { merchantId: string; publicKey: string; privateKey: string };
+  return { merchantId: created.merchantId, publicKey: created.publicKey, privateKey: created.privateKey };
+}
+
+/**
+ * Runs `npm run <script> -- ...` against the data directory of the gateway under test (or of
+ * another one started with startGatewayServer): the CLI finds the server holding the embedded
+ * database and hands it the command (README, "Keys").
+ */
+export function runCli(script: 'keys' | 'sandbox', args: string[], dataDir = fromSetup('E2E_DATA_DIR')): Promise<string> {
+  const env = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    DATABASE_URL: '',
+    APP_SECRET: E2E_APP_SECRET,
+    LOG_LEVEL: 'warn',
+  };
+  return new Promise((resolve, reject) => {
+    execFile('npm', ['run', '--silent', script, '--', ...args], { cwd: ROOT, env, timeout: 60_000 }, (error, stdout, stderr) => {
+      if (error) reject(new Error(`npm run ${script} -- ${args.join(' ')} failed: ${stderr.trim() || error.message}`));
+      else resolve(stdout);
+    });
+  });
+}

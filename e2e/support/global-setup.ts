@@ -1,0 +1,35 @@
+/**
+ * Once per Playwright run: start the gateway under test (server.ts), create the test merchant
+ * "e2e" through the keys CLI, and hand both to the workers through the environment (Playwright
+ * starts its workers with the runner's environment as global set-up left it). The function it
+ * answers is the global teardown: it stops the server and removes its data directory.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { CHROMIUM_PATH } from '../../scripts/lib/chromium.mjs';
+import { root } from '../../scripts/lib/build.mjs';
+import { createKeys } from './gateway';
+import { logTail, startGatewayServer } from './server';
+
+export default async function globalSetup(): Promise<() => Promise<void>> {
+  if (!fs.existsSync(CHROMIUM_PATH)) throw new Error(`${CHROMIUM_PATH} is missing: run \`npm run test:e2e\`, which installs Debian's chromium package.`);
+  const started = Date.now();
+  const server = await startGatewayServer(path.join(root, '.tmp', 'e2e-server.log'));
+  try {
+    process.env.E2E_BASE_URL = server.baseUrl;
+    process.env.E2E_DATA_DIR = server.dataDir;
+    const keys = await createKeys('e2e', 'test');
+    process.env.E2E_PUBLIC_KEY = keys.publicKey;
+    process.env.E2E_PRIVATE_KEY = keys.privateKey;
+    process.env.E2E_MERCHANT_ID = keys.merchantId;
+  } catch (error) {
+    await server.stop();
+    throw new Error(`${(error as Error).message}\nServer log (${server.logFile}):\n${logTail(server.logFile)}`);
+  }
+  console.log(`e2e: gateway at ${server.baseUrl} (data ${server.dataDir}, log ${path.relative(root, server.logFile)}), ready in ${Date.now() - started} ms`);
+  return async () => {
+    await server.stop();
+    const errors = fs.readFileSync(server.logFile, 'utf8').split('\n').filter((line) => line.includes('"level":"error"'));
+    if (errors.length > 0) console.log(`e2e: the gateway logged ${errors.length} error(s), see ${path.relative(root, server.logFile)}:\n${errors.slice(-5).join('\n')}`);
+  };
+}

@@ -1,0 +1,136 @@
+/**
+ * The gateway under test, started once per Playwright run by global-setup.ts: the production
+ * build served by `next start` in its own process on 127.0.0.1 and a free port, on a fresh
+ * embedded database in a temporary directory, in test mode with the chain workers running (the
+ * sandbox mines blocks and the watcher moves orders, as with `npm start`).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { buildIsCurrent, nextBin, root } from '../../scripts/lib/build.mjs';
+import { freePort } from '../../scripts/lib/postgres.mjs';
+
+/** Fixed for the run: the CLIs need the same one as the server (see cliEnv in gateway.ts). */
+export const E2E_APP_SECRET = 'e2e-app-secret-that-is-at-least-32-characters';
+
+export interface GatewayServer {
+  baseUrl: string;
+  dataDir: string;
+  logFile: string;
+  stop(): Promise<void>;
+}
+
+const STARTUP_TIMEOUT_MS = 120_000;
+
+/**
+ * Starts a gateway under test. `env` overrides its environment (e.g. `{ SANDBOX_BLOCK_SECONDS: '0' }`
+ * for a spec that mines every block itself); the server stops with stop(), or with the process
+ * that started it.
+ */
+export async function startGatewayServer(logFile: string, env: Record<string, string> = {}): Promise<GatewayServer> {
+  // scripts/test.mjs has just built (E2E_BUILD_ENSURED): sources edited since then, in a shared
+  // working tree, must not fail the run. Started any other way, the build must be current.
+  const built = process.env.E2E_BUILD_ENSURED === '1' ? fs.existsSync(path.join(root, '.next', 'BUILD_ID')) : buildIsCurrent();
+  if (!built) {
+    throw new Error('The production build is missing or older than the sources: run `npm run test:e2e` (or `npm test`), which builds first.');
+  }
+  // freePort() closes its probe before next binds: another process may take the port meanwhile.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(await freePort(), logFile, env);
+    } catch (error) {
+      if (attempt === 3 || !(error instanceof PortTakenError)) throw error;
+    }
+  }
+}
+
+class PortTakenError extends Error {}
+
+async function startOnce(port: number, logFile: string, overrides: Record<string, string>): Promise<GatewayServer> {
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-e2e-'));
+  fs.mkdirSync(path.dirname(logFile), { recursive: true });
+  const log = fs.openSync(logFile, 'w');
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: 'production',
+    NEXT_TELEMETRY_DISABLED: '1',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_BASE_URL: baseUrl,
+    DATA_DIR: dataDir,
+    DATABASE_URL: '', // empty means unset: always the embedded database
+    APP_SECRET: E2E_APP_SECRET,
+    DEMO_STORE: 'true',
+    LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'warn',
+    RUN_WORKERS: 'true',
+    SANDBOX_BLOCK_SECONDS: process.env.E2E_SANDBOX_BLOCK_SECONDS ?? '1',
+    ADDRESS_POOL_SIZE: '64',
+    ...overrides,
+    E2E_REMOVE_ON_EXIT: dataDir,
+  };
+  const preload = pathToFileURL(path.join(root, 'e2e/support/exit-with-parent.mjs')).href;
+  // stdin stays a pipe from this process: the preload stops the server when it closes.
+  const child = spawn(process.execPath, ['--import', preload, nextBin, 'start', '-p', String(port), '-H', '127.0.0.1'], {
+    cwd: root,
+    env,
+    stdio: ['pipe', log, log],
+  });
+  fs.closeSync(log);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const server: GatewayServer = {
+    baseUrl,
+    dataDir,
+    logFile,
+    async stop() {
+      await stopProcess(child, exited);
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  try {
+    await waitUntilServing(baseUrl, exited, logFile);
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
+  return server;
+}
+
+async function waitUntilServing(baseUrl: string, exited: Promise<number | null>, logFile: string): Promise<void> {
+  let code: number | null | undefined;
+  void exited.then((c) => (code = c));
+  const deadline = Date.now() + STARTUP_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (code !== undefined) {
+      const tail = logTail(logFile);
+      const message = `The gateway under test exited with code ${code} while starting. Its log (${logFile}):\n${tail}`;
+      throw /EADDRINUSE/.test(tail) ? new PortTakenError(message) : new Error(message);
+    }
+    // The home page answers once instrumentation.ts has opened and migrated the database.
+    const status = await fetch(`${baseUrl}/`, { signal: AbortSignal.timeout(5_000) }).then(
+      (r) => r.status,
+      () => 0,
+    );
+    if (status === 200) return;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`The gateway under test did not answer at ${baseUrl} within ${STARTUP_TIMEOUT_MS / 1000} s. Its log (${logFile}):\n${logTail(logFile)}`);
+}
+
+async function stopProcess(child: ChildProcess, exited: Promise<number | null>): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+export function logTail(logFile: string, lines = 40): string {
+  try {
+    return fs.readFileSync(logFile, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+  } catch {
+    return '(no log)';
+  }
+}

@@ -1,0 +1,81 @@
+import 'server-only';
+/**
+ * The live networks: the catalog entries whose node is configured (lib/config/chains.ts), with the
+ * configured confirmations, chain id, address chain and token contracts, and their adapters.
+ * Built once per configuration; a bad extended public key stops start-up naming its variable.
+ */
+import { findNetwork, type Network } from '../catalog';
+import { config } from '../config';
+import { envPrefix, type LiveChainConfig } from '../config/chains';
+import { ConfigError } from '../config/schema';
+import { deriveAddress } from './derivation';
+import { evmAdapter } from './evm';
+import type { LiveAdapter } from './live-adapter';
+import { utxoAdapter } from './utxo';
+
+export type { LiveAdapter } from './live-adapter';
+
+interface Live {
+  networks: Network[];
+  configs: Map<string, LiveChainConfig>;
+  adapters?: LiveAdapter[];
+}
+
+const slot = Symbol.for('gateway.liveNetworks');
+type Holder = { [slot]?: { source: LiveChainConfig[]; live: Live } };
+
+/** The catalog network as configured for live payments. */
+export function liveNetworkOf(cfg: LiveChainConfig): Network {
+  const catalog = findNetwork(cfg.network)!;
+  const byTicker = new Map(cfg.tokens.map((t) => [t.ticker, t.contract]));
+  return {
+    ...catalog,
+    confirmations: cfg.confirmations,
+    chain: cfg.chain,
+    ...(cfg.chainId !== undefined ? { chainId: cfg.chainId } : {}),
+    currencies: catalog.currencies
+      .filter((c) => !c.contract || byTicker.has(c.ticker))
+      .map((c) => (c.contract ? { ...c, contract: byTicker.get(c.ticker)! } : c)),
+  };
+}
+
+function live(): Live {
+  const holder = globalThis as Holder;
+  const source = config().liveChains;
+  if (holder[slot]?.source === source) return holder[slot].live;
+  const networks: Network[] = [];
+  const problems: string[] = [];
+  for (const cfg of source) {
+    const network = liveNetworkOf(cfg);
+    try {
+      deriveAddress(network, cfg.xpub, 0);
+    } catch (error) {
+      problems.push(`  ${envPrefix(network)}_XPUB: ${(error as Error).message}`);
+    }
+    networks.push(network);
+  }
+  if (problems.length) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
+  const value: Live = { networks, configs: new Map(source.map((c) => [c.network, c])) };
+  holder[slot] = { source, live: value };
+  return value;
+}
+
+/** Networks live keys can use, in catalog order. */
+export function liveNetworks(): readonly Network[] {
+  return live().networks;
+}
+
+/** The live configuration of a network (RPC, extended public key...), if it is live. */
+export function liveChainConfig(network: string): LiveChainConfig | undefined {
+  return live().configs.get(network);
+}
+
+/** One adapter per live network, created once per process. */
+export function liveAdapters(): LiveAdapter[] {
+  const state = live();
+  state.adapters ??= state.networks.map((network) => {
+    const cfg = state.configs.get(network.name)!;
+    return cfg.family === 'utxo' ? utxoAdapter(network, cfg) : evmAdapter(network, cfg);
+  });
+  return state.adapters;
+}

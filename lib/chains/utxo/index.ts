@@ -1,0 +1,202 @@
+import 'server-only';
+/**
+ * The ChainAdapter of the Bitcoin family (bitcoin, litecoin, bitcoincash, dogecoin) over a node's
+ * Bitcoin Core JSON-RPC interface. Watch-only: the node needs no wallet; deposit addresses come
+ * from the merchant's extended public key (../derivation) and are matched by the watcher.
+ *
+ * Calls per block do not depend on how many addresses are watched: one `getblockhash` and one
+ * `getblock` per block (batched per scan), plus per watcher pass the tip, the cursor's block (reorg
+ * check) and the mempool's new transactions. Outputs become transfers, inputs become spends (how a
+ * withdrawal from a deposit address is seen: Litecoin Core 0.21 does not name an input's address).
+ */
+import { z } from 'zod';
+import type { Network } from '../../catalog';
+import type { LiveChainConfig } from '../../config/chains';
+import { parseUnits } from '../../money';
+import type { BlockRef, ChainSpend, ChainTransfer } from '../adapter';
+import { deriveAddress } from '../derivation';
+import type { LiveAdapter } from '../live-adapter';
+import { paymentUri } from '../payment-uri';
+import { JsonRpcClient, RpcError, type RpcCall } from './rpc';
+
+const hash = z.string().regex(/^[0-9a-f]{64}$/);
+const header = z.object({ hash, height: z.number().int().nonnegative(), time: z.number().int(), previousblockhash: hash.optional() });
+const scriptPubKey = z.object({ address: z.string().optional(), addresses: z.array(z.string()).optional() });
+const tx = z.object({
+  txid: hash,
+  vin: z.array(
+    z.object({
+      coinbase: z.string().optional(),
+      txid: hash.optional(),
+      vout: z.number().int().nonnegative().optional(),
+      // getblock verbosity 3 (Bitcoin Core 25+): the spent output.
+      prevout: z.object({ scriptPubKey }).optional(),
+    }),
+  ),
+  // Amounts arrive as text (rpc.ts), 8 decimals.
+  vout: z.array(z.object({ value: z.string(), n: z.number().int().nonnegative(), scriptPubKey })),
+});
+const fullBlock = header.extend({ tx: z.array(tx) });
+const idBlock = header.extend({ tx: z.array(hash) });
+type Tx = z.output<typeof tx>;
+
+/** The error code of "Block height out of range" (getblockhash above the tip). */
+const HEIGHT_OUT_OF_RANGE = -8;
+/** Mempool transactions fetched per batch. */
+const MEMPOOL_BATCH = 200;
+
+export function utxoAdapter(network: Network, cfg: LiveChainConfig): LiveAdapter {
+  const rpc = new JsonRpcClient(cfg.rpc, `${network.name} node at ${cfg.rpc.url}`);
+  const ticker = network.currencies[0]!.ticker;
+  const decimals = network.currencies[0]!.decimals;
+  // Headers are immutable per hash: the tip's and the cursor's are asked for on every pass.
+  const headers = new Map<string, BlockRef>();
+  // Mempool transactions already read, by txid: each is fetched once while it waits.
+  let mempoolSeen = new Map<string, ChainTransfer[]>();
+  // Nodes without getblock verbosity 2 (dogecoind 1.14 takes a boolean): then the transactions
+  // are read with getrawtransaction, which there needs -txindex.
+  let verbosity: 3 | 'ids' = 3;
+
+  const toRef = (h: z.output<typeof header>): BlockRef => ({
+    height: h.height,
+    hash: h.hash,
+    parentHash: h.previousblockhash ?? '0'.repeat(64),
+    time: new Date(h.time * 1000),
+  });
+
+  async function headerOf(blockHash: string): Promise<BlockRef> {
+    let ref = headers.get(blockHash);
+    if (!ref) {
+      ref = toRef(await rpc.call('getblockheader', [blockHash], header));
+      if (headers.size > 2000) headers.clear();
+      headers.set(blockHash, ref);
+    }
+    return ref;
+  }
+
+  function addressOf(key: z.output<typeof scriptPubKey>): string | null {
+    // Before Bitcoin Core 22 (Litecoin Core 0.21, dogecoind) a standard output lists one address.
+    return key.address ?? (key.addresses?.length === 1 ? key.addresses[0]! : null);
+  }
+
+  function amountOf(value: string): bigint {
+    const parsed = parseUnits(value, decimals);
+    if (!parsed.ok) throw new RpcError(`${network.name} node: output amount "${value}" is not a ${decimals}-decimal amount`);
+    return parsed.value;
+  }
+
+  /** Outputs of a non-coinbase transaction as transfers, inputs as spends. */
+  function read(t: Tx, blockHeight: number | null, seenAt: Date, transfers: ChainTransfer[], spends?: ChainSpend[]): void {
+    if (t.vin.some((i) => i.coinbase !== undefined)) return; // mining rewards are not payments
+    const first = t.vin[0]?.prevout;
+    const from = first ? addressOf(first.scriptPubKey) : null;
+    let firstTo: string | null = null;
+    for (const out of t.vout) {
+      const to = addressOf(out.scriptPubKey);
+      if (!to) continue; // OP_RETURN, bare multisig, non-standard
+      firstTo ??= to;
+      const amount = amountOf(out.value);
+      if (amount <= 0n) continue;
+      transfers.push({ txHash: t.txid, outputIndex: out.n, from, to, tag: null, currency: ticker, amount, blockHeight, seenAt });
+    }
+    if (spends) {
+      for (const input of t.vin) {
+        if (input.txid === undefined || input.vout === undefined) continue;
+        spends.push({ txHash: t.txid, spentTxHash: input.txid, spentOutputIndex: input.vout, to: firstTo, seenAt });
+      }
+    }
+  }
+
+  async function blocksByHash(hashes: string[]): Promise<{ header: z.output<typeof header>; txs: Tx[] }[]> {
+    if (verbosity === 3) {
+      try {
+        // One block per request: a mainnet block is megabytes of JSON.
+        const out = [];
+        for (const h of hashes) {
+          const b = await rpc.call('getblock', [h, 3], fullBlock);
+          out.push({ header: b, txs: b.tx });
+        }
+        return out;
+      } catch (error) {
+        if (!(error instanceof RpcError) || error.code === undefined || !/bool/i.test(error.message)) throw error;
+        verbosity = 'ids';
+      }
+    }
+    const out = [];
+    for (const h of hashes) {
+      const b = await rpc.call('getblock', [h, true], idBlock);
+      const txs = await rpc.batch(
+        b.tx.map((id) => ({ method: 'getrawtransaction', params: [id, 1] })),
+        tx,
+      );
+      for (const t of txs) if (t instanceof RpcError) throw t;
+      out.push({ header: b, txs: txs as Tx[] });
+    }
+    return out;
+  }
+
+  return {
+    network,
+    requiredConfirmations: cfg.confirmations,
+    stats: rpc.stats,
+    deriveAddress: (accountXpub, index) => deriveAddress(network, accountXpub, index),
+    paymentUri: (address, tag, currency, amount) => paymentUri(network, address, tag, currency, amount),
+
+    async head() {
+      const info = await rpc.call('getblockchaininfo', [], z.object({ blocks: z.number().int().nonnegative(), bestblockhash: hash }));
+      return headerOf(info.bestblockhash);
+    },
+
+    async block(height) {
+      try {
+        return await headerOf(await rpc.call('getblockhash', [height], hash));
+      } catch (error) {
+        if (error instanceof RpcError && error.code === HEIGHT_OUT_OF_RANGE) return null;
+        throw error;
+      }
+    },
+
+    async scan(from, to) {
+      const calls: RpcCall[] = [];
+      for (let h = from; h <= to; h++) calls.push({ method: 'getblockhash', params: [h] });
+      const hashes = await rpc.batch(calls, hash);
+      for (const h of hashes) if (h instanceof RpcError) throw h; // the tip moved down: retry next pass
+      const blocks: BlockRef[] = [];
+      const transfers: ChainTransfer[] = [];
+      const spends: ChainSpend[] = [];
+      for (const { header: h, txs } of await blocksByHash(hashes as string[])) {
+        const ref = toRef(h);
+        // The chain must not change under the scan: each block builds on the one before.
+        const previous = blocks[blocks.length - 1];
+        if (previous && ref.parentHash !== previous.hash) throw new RpcError(`${network.name}: the chain changed during the scan at height ${ref.height}`);
+        blocks.push(ref);
+        for (const t of txs) read(t, ref.height, ref.time, transfers, spends);
+      }
+      return { blocks, transfers, spends };
+    },
+
+    async mempool() {
+      if (!cfg.mempool) return [];
+      const pool = await rpc.call('getrawmempool', [true], z.record(z.string(), z.object({ time: z.number().int() })));
+      const next = new Map<string, ChainTransfer[]>();
+      const missing: string[] = [];
+      for (const txid of Object.keys(pool)) {
+        const known = mempoolSeen.get(txid);
+        if (known) next.set(txid, known);
+        else missing.push(txid);
+      }
+      for (let i = 0; i < missing.length; i += MEMPOOL_BATCH) {
+        const ids = missing.slice(i, i + MEMPOOL_BATCH);
+        const txs = await rpc.batch(ids.map((id) => ({ method: 'getrawtransaction', params: [id, 1] })), tx);
+        txs.forEach((t, j) => {
+          if (t instanceof RpcError) return; // mined or evicted between the two calls
+          const transfers: ChainTransfer[] = [];
+          read(t, null, new Date(pool[ids[j]!]!.time * 1000), transfers);
+          next.set(t.txid, transfers);
+        });
+      }
+      mempoolSeen = next;
+      return [...next.values()].flat();
+    },
+  };
+}

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { parseLiveChains } from './chains';
+import { ConfigError, parseConfig } from './schema';
+
+const XPUB = 'xpub6ELHKXNimKbxMCytPh7EdC2QXx46T9qLDJWGnTraz1H9kMMFdcduoU69wh9cxP12wDxqAAfbaESWGYt5rREsX1J8iR2TEunvzvddduAPYcY';
+
+describe('live networks from the environment', () => {
+  it('has no live network in a bare environment', () => {
+    expect(parseConfig({}).liveChains).toEqual([]);
+  });
+
+  it('reads a UTXO network with credentials from the URL or from their variables, never keeping them in the URL', () => {
+    const [ltc] = parseConfig({
+      LITECOIN_RPC_URL: 'http://rpc%40user:p%3Ass@127.0.0.1:9332/',
+      LITECOIN_XPUB: XPUB,
+      LITECOIN_CHAIN: 'regtest',
+      LITECOIN_CONFIRMATIONS: '3',
+    }).liveChains;
+    expect(ltc).toMatchObject({
+      network: 'litecoin',
+      family: 'utxo',
+      rpc: { url: 'http://127.0.0.1:9332/', user: 'rpc@user', password: 'p:ss', timeoutMs: 15000 },
+      chain: 'regtest',
+      confirmations: 3,
+      mempool: true,
+      tokens: [],
+    });
+    const [btc] = parseLiveChains({ BITCOIN_RPC_URL: 'https://node.example/', BITCOIN_RPC_USER: 'u', BITCOIN_RPC_PASSWORD: 'p', BITCOIN_XPUB: XPUB }).chains;
+    expect(btc).toMatchObject({ rpc: { user: 'u', password: 'p' }, chain: 'mainnet', confirmations: 2 });
+  });
+
+  it('reads an EVM network: catalog tokens by default, overridable, or none', () => {
+    const base = { ETHEREUM_RPC_URL: 'https://eth.example/v3/key', ETHEREUM_XPUB: XPUB };
+    const [byDefault] = parseLiveChains(base).chains;
+    expect(byDefault).toMatchObject({ family: 'evm', chainId: 1, confirmations: 12, headLag: 3, logBlockRange: 1000 });
+    expect(byDefault!.tokens.map((t) => t.ticker)).toEqual(['USDT', 'USDC']);
+    const [custom] = parseLiveChains({ ...base, ETHEREUM_TOKENS: 'usdc:0x1111111111111111111111111111111111111111', ETHEREUM_CHAIN_ID: '1337', ETHEREUM_HEAD_LAG: '0' }).chains;
+    expect(custom).toMatchObject({ chainId: 1337, headLag: 0, tokens: [{ ticker: 'USDC', contract: '0x1111111111111111111111111111111111111111' }] });
+    expect(parseLiveChains({ ...base, ETHEREUM_TOKENS: 'none' }).chains[0]!.tokens).toEqual([]);
+  });
+
+  it('names the variable of every problem', () => {
+    const problems = (env: Record<string, string>) => {
+      try {
+        parseConfig(env);
+        return '';
+      } catch (error) {
+        expect(error).toBeInstanceOf(ConfigError);
+        return (error as Error).message;
+      }
+    };
+    expect(problems({ LITECOIN_XPUB: XPUB })).toMatch(/LITECOIN_RPC_URL: is required when LITECOIN_XPUB is set/);
+    expect(problems({ LITECOIN_RPC_URL: 'http://127.0.0.1:9332' })).toMatch(/LITECOIN_XPUB: is required/);
+    expect(problems({ LITECOIN_RPC_URL: 'ftp://x', LITECOIN_XPUB: XPUB })).toMatch(/LITECOIN_RPC_URL: must be an http/);
+    expect(problems({ LITECOIN_RPC_URL: 'http://h', LITECOIN_XPUB: XPUB, LITECOIN_CHAIN: 'devnet' })).toMatch(/LITECOIN_CHAIN: must be mainnet, testnet or regtest/);
+    expect(problems({ LITECOIN_RPC_URL: 'http://h', LITECOIN_XPUB: XPUB, LITECOIN_CONFIRMATIONS: '0' })).toMatch(/LITECOIN_CONFIRMATIONS: must be between 1 and 1000/);
+    expect(problems({ LITECOIN_RPC_URL: 'http://h', LITECOIN_XPUB: XPUB, LITECOIN_TOKENS: 'none' })).toMatch(/LITECOIN_TOKENS: applies to EVM networks only/);
+    expect(problems({ LITECOIN_RPC_URL: 'http://h', LITECOIN_XPUB: XPUB, LITECOIN_RPC_USER: 'u' })).toMatch(/LITECOIN_RPC_PASSWORD: RPC user and password go together/);
+    expect(problems({ BASE_RPC_URL: 'http://h', BASE_XPUB: XPUB, BASE_TOKENS: 'USDT:0x1111111111111111111111111111111111111111' })).toMatch(/BASE_TOKENS: USDT is not a token of base \(known: USDC\)/);
+    expect(problems({ BSC_RPC_URL: 'http://h', BSC_XPUB: XPUB, BSC_TOKENS: 'USDT:0x12' })).toMatch(/BSC_TOKENS: "USDT:0x12" is not TICKER:0x/);
+    expect(problems({ TRON_RPC_URL: 'http://h' })).toMatch(/TRON_RPC_URL: live payments on tron are not supported yet/);
+    expect(problems({ CHAIN_RPC_TIMEOUT_MS: '5' })).toMatch(/CHAIN_RPC_TIMEOUT_MS/);
+    // Several at once, each on its line, with the other settings' problems.
+    const many = problems({ PORT: 'x', LITECOIN_XPUB: XPUB, DOGECOIN_RPC_URL: 'http://h' });
+    expect(many).toMatch(/PORT/);
+    expect(many).toMatch(/LITECOIN_RPC_URL/);
+    expect(many).toMatch(/DOGECOIN_XPUB/);
+  });
+});

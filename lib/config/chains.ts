@@ -1,0 +1,167 @@
+/**
+ * Live networks: one group of environment variables per catalog network, named after it in upper
+ * case (`LITECOIN_RPC_URL`, `ETHEREUM_TOKENS`, ...). A network is live when its `<NETWORK>_RPC_URL`
+ * is set; then its `<NETWORK>_XPUB` is required. Every problem names its variable. The README's
+ * "Going live" section documents each variable; docs/decisions/010-live-chain-adapters.md why.
+ *
+ * This file only reads and checks the text of the variables; whether an extended public key
+ * derives addresses is checked when the live networks are built (lib/chains/live.ts), at start-up.
+ */
+import { z } from 'zod';
+import { NETWORKS, findCurrency, type AddressChain, type Network } from '../catalog';
+
+export interface RpcEndpoint {
+  /** The URL without credentials (safe to show in a log line). */
+  url: string;
+  user?: string;
+  password?: string;
+  timeoutMs: number;
+}
+
+export interface LiveChainConfig {
+  network: string;
+  family: 'utxo' | 'evm';
+  rpc: RpcEndpoint;
+  /** Extended public key of the external chain (…/0) the deposit addresses derive from. */
+  xpub: string;
+  chain: AddressChain;
+  /** Confirmations a payment needs; the catalog's count when unset. */
+  confirmations: number;
+  /** EVM: the chain id the node must report (the catalog's unless overridden for a test node). */
+  chainId?: number;
+  /** EVM: the token contracts that credit, by catalog ticker. */
+  tokens: { ticker: string; contract: string }[];
+  /** EVM: blocks the watcher stays behind the node's head (incomplete logs at the head). */
+  headLag: number;
+  /** EVM: most blocks one eth_getLogs asks for (halved further when the node refuses a range). */
+  logBlockRange: number;
+  /** UTXO: read the node's mempool (payments seen before they are mined). */
+  mempool: boolean;
+}
+
+/** The catalog networks a live adapter exists for. */
+const LIVE_FAMILIES = new Set(['utxo', 'evm']);
+
+const SUFFIXES = [
+  'RPC_URL', 'RPC_USER', 'RPC_PASSWORD', 'XPUB', 'CHAIN', 'CONFIRMATIONS', 'TOKENS', 'CHAIN_ID', 'HEAD_LAG', 'LOG_BLOCK_RANGE', 'MEMPOOL',
+] as const;
+
+const intIn = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, 'must be a whole number')
+    .transform(Number)
+    .refine((n) => n >= min && n <= max, `must be between ${min} and ${max}`);
+
+const rpcUrl = z
+  .string()
+  .refine((v) => {
+    try {
+      return /^https?:$/.test(new URL(v).protocol);
+    } catch {
+      return false;
+    }
+  }, 'must be an http:// or https:// URL');
+
+export function envPrefix(network: Network): string {
+  return network.name.toUpperCase();
+}
+
+/** Parses every live network's variables; answers the networks and the problems, one line each. */
+export function parseLiveChains(env: Record<string, string | undefined>): { chains: LiveChainConfig[]; issues: string[] } {
+  const issues: string[] = [];
+  const chains: LiveChainConfig[] = [];
+  const timeout = intIn(100, 600_000).safeParse(env.CHAIN_RPC_TIMEOUT_MS ?? '15000');
+  if (!timeout.success) issues.push(`CHAIN_RPC_TIMEOUT_MS: ${timeout.error.issues[0]!.message}`);
+  for (const network of NETWORKS) {
+    const prefix = envPrefix(network);
+    const get = (suffix: (typeof SUFFIXES)[number]) => env[`${prefix}_${suffix}`];
+    const set = SUFFIXES.filter((s) => get(s) !== undefined);
+    if (set.length === 0) continue;
+    const problem = (suffix: string, message: string) => issues.push(`${prefix}_${suffix}: ${message}`);
+    if (!LIVE_FAMILIES.has(network.family)) {
+      problem(set[0]!, `live payments on ${network.name} are not supported yet (no ${network.family} adapter)`);
+      continue;
+    }
+    const rawUrl = get('RPC_URL');
+    if (rawUrl === undefined) {
+      problem('RPC_URL', `is required when ${set.map((s) => `${prefix}_${s}`).join(', ')} ${set.length > 1 ? 'are' : 'is'} set`);
+      continue;
+    }
+    const before = issues.length;
+    const field = <T>(suffix: (typeof SUFFIXES)[number], schema: z.ZodType<T>, fallback: T): T => {
+      const raw = get(suffix);
+      if (raw === undefined) return fallback;
+      const parsed = schema.safeParse(raw);
+      if (parsed.success) return parsed.data;
+      problem(suffix, parsed.error.issues[0]!.message);
+      return fallback;
+    };
+    const url = field('RPC_URL', rpcUrl, '');
+    const xpub = get('XPUB');
+    if (xpub === undefined) problem('XPUB', `is required with ${prefix}_RPC_URL (the watch-only extended public key of the deposit addresses)`);
+    const chain = field('CHAIN', z.enum(['mainnet', 'testnet', 'regtest'], { error: 'must be mainnet, testnet or regtest' }), 'mainnet' as AddressChain);
+    const confirmations = field('CONFIRMATIONS', intIn(1, 1000), network.confirmations);
+    const evmOnly = (suffix: (typeof SUFFIXES)[number]) => {
+      if (network.family !== 'evm' && get(suffix) !== undefined) problem(suffix, `applies to EVM networks only`);
+    };
+    (['TOKENS', 'CHAIN_ID', 'HEAD_LAG', 'LOG_BLOCK_RANGE'] as const).forEach(evmOnly);
+    if (network.family !== 'utxo' && get('MEMPOOL') !== undefined) problem('MEMPOOL', 'applies to UTXO networks only');
+    const tokens = network.family === 'evm' ? parseTokens(network, get('TOKENS'), (m) => problem('TOKENS', m)) : [];
+    const endpoint = url ? splitCredentials(url) : { url: '' };
+    const user = get('RPC_USER') ?? endpoint.user;
+    const password = get('RPC_PASSWORD') ?? endpoint.password;
+    if ((user === undefined) !== (password === undefined)) problem(user === undefined ? 'RPC_USER' : 'RPC_PASSWORD', 'RPC user and password go together');
+    if (issues.length > before) continue;
+    chains.push({
+      network: network.name,
+      family: network.family as 'utxo' | 'evm',
+      rpc: { url: endpoint.url, user, password, timeoutMs: timeout.success ? timeout.data : 15_000 },
+      xpub: xpub!,
+      chain,
+      confirmations,
+      chainId: network.family === 'evm' ? field('CHAIN_ID', intIn(1, 2 ** 48), network.chainId!) : undefined,
+      tokens,
+      headLag: field('HEAD_LAG', intIn(0, 1000), network.family === 'evm' ? 3 : 0),
+      logBlockRange: field('LOG_BLOCK_RANGE', intIn(1, 1_000_000), 1000),
+      mempool: field('MEMPOOL', z.enum(['true', 'false'], { error: 'must be true or false' }), 'true') === 'true',
+    });
+  }
+  return { chains, issues };
+}
+
+/**
+ * `USDT:0x...,USDC:0x...` (comma or space separated); `none` for native coin only; unset for the
+ * catalog's contracts. Tickers are the network's catalog tokens, whose decimals apply.
+ */
+function parseTokens(network: Network, raw: string | undefined, problem: (message: string) => void): { ticker: string; contract: string }[] {
+  const catalogTokens = network.currencies.filter((c) => c.contract).map((c) => ({ ticker: c.ticker, contract: c.contract! }));
+  if (raw === undefined) return catalogTokens;
+  if (raw.trim().toLowerCase() === 'none') return [];
+  const tokens: { ticker: string; contract: string }[] = [];
+  for (const entry of raw.split(/[\s,]+/).filter(Boolean)) {
+    const [ticker = '', contract = '', extra] = entry.split(':');
+    const currency = findCurrency(network, ticker);
+    if (extra !== undefined || !/^0x[0-9a-fA-F]{40}$/.test(contract)) {
+      problem(`"${entry}" is not TICKER:0x<40 hex digits> (e.g. USDT:0xdAC17F958D2ee523a2206206994597C13D831ec7)`);
+    } else if (!currency || !currency.contract) {
+      const known = catalogTokens.map((t) => t.ticker).join(', ') || 'none';
+      problem(`${ticker.toUpperCase()} is not a token of ${network.name} (known: ${known})`);
+    } else if (tokens.some((t) => t.ticker === currency.ticker)) {
+      problem(`${currency.ticker} is listed twice`);
+    } else {
+      tokens.push({ ticker: currency.ticker, contract });
+    }
+  }
+  return tokens;
+}
+
+/** `http://user:pass@host/` -> the URL without them, and them (percent-decoded). */
+function splitCredentials(raw: string): { url: string; user?: string; password?: string } {
+  const url = new URL(raw);
+  const user = url.username ? decodeURIComponent(url.username) : undefined;
+  const password = url.username ? decodeURIComponent(url.password) : undefined;
+  url.username = '';
+  url.password = '';
+  return { url: url.toString(), user, password };
+}

@@ -1,0 +1,44 @@
+/**
+ * Small formatting helpers of the payment page, shared by the server page and the browser.
+ * Pure; nothing here touches money as a number (amounts stay decimal strings).
+ */
+
+/** Replaces `{name}` placeholders; unknown names are left as they are. */
+export function interpolate(template: string, values: Record<string, string | number>): string {
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
+}
+
+/**
+ * An address in groups of `size` characters, for reading it against a wallet's screen. A
+ * CashAddr prefix ("bitcoincash:") stays whole as the first group.
+ */
+export function chunkAddress(address: string, size = 4): string[] {
+  const colon = address.indexOf(':');
+  const prefix = colon >= 0 ? [address.slice(0, colon + 1)] : [];
+  const rest = colon >= 0 ? address.slice(colon + 1) : address;
+  const groups: string[] = [];
+  for (let i = 0; i < rest.length; i += size) groups.push(rest.slice(i, i + size));
+  return [...prefix, ...groups];
+}
+
+/** Under this much time left the countdown turns into an "expiring soon" warning. */
+export const EXPIRING_SOON_MS = 5 * 60_000;
+
+/**
+ * Time left as "m:ss", or "h:mm:ss" from an hour up; never negative. Digits are ASCII in every
+ * language, like the amounts and addresses they sit next to.
+ */
+export function formatCountdown(ms: number): string {
+  const total = Math.max(0, Math.ceil(ms / 1000));
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  const ss = String(s).padStart(2, '0');
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
+}
+
+export type CountdownPhase = 'running' | 'soon' | 'over';
+
+export function countdownPhase(ms: number): CountdownPhase {
+  return ms <= 0 ? 'over' : ms <= EXPIRING_SOON_MS ? 'soon' : 'running';
+}

@@ -1,0 +1,165 @@
+import 'server-only';
+/**
+ * Builds the payer-safe view of an order (./view) from the database: the order, its merchant's
+ * name, the network's watcher cursor and the chain transfers to the order's address. The query
+ * selects only payer-safe columns, so a secret cannot reach the page by accident.
+ *
+ * Confirmations are counted like the watcher counts them (lib/watcher/settle `confirmationsOf`):
+ * cursor height − block height + 1, so the page can show k/n between two evaluations. Payments
+ * and other transfers are told apart by the merchant-facing projection the watcher writes
+ * (`payments` rows); a transfer without one is an orphan deposit of the order.
+ */
+import { findCurrency, findNetwork } from '../catalog';
+import { paymentUri } from '../chains/payment-uri';
+import { config } from '../config';
+import type { Queryable } from '../db';
+import { formatUnits } from '../money';
+import { confirmationsOf } from '../watcher/settle';
+import { screenOf, type PublicOrderView, type PublicOtherTransfer, type PublicPayment, type PublicStatus } from './view';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The order columns the page may use: no webhooks, e-mail, external user, client order id or message. */
+export interface PublicOrderRow {
+  id: string;
+  mode: 'test' | 'live';
+  status: PublicStatus;
+  currency: string;
+  network: string;
+  amount: string;
+  received: string;
+  address: string;
+  tag: string | null;
+  description: string | null;
+  return_url: string | null;
+  expires_at: Date;
+  merchant_name: string;
+  /** Height the network's watcher has scanned to; null before its first step. */
+  tip_height: string | number | null;
+}
+
+export interface PublicTransferRow {
+  tx_hash: string;
+  currency: string;
+  amount: string;
+  block_height: string | number | null;
+  first_seen_at: Date;
+  dropped: boolean;
+  /** Status of the order payment this transfer is, or null when it is not one (an orphan). */
+  payment_status: 'pending' | 'processed' | 'reversed' | 'rejected' | null;
+}
+
+const PAYMENT_STATUS = { pending: 'detected', processed: 'confirmed', reversed: 'reversed', rejected: 'rejected' } as const;
+
+/** Confirmations a payment needs: the sandbox's configured count in test mode, the network's own live. */
+export function requiredConfirmations(network: string, mode: 'test' | 'live'): number {
+  if (mode === 'test') return config().sandboxConfirmations;
+  const known = findNetwork(network);
+  if (!known) throw new Error(`network ${network} is not in the catalog`);
+  return known.confirmations;
+}
+
+/** Pure: the view from the rows (unit-tested without a database). */
+export function buildPublicView(
+  order: PublicOrderRow,
+  transfers: readonly PublicTransferRow[],
+  options: { requiredConfirmations: number; now: Date },
+): PublicOrderView {
+  const network = findNetwork(order.network);
+  const currency = network && findCurrency(network, order.currency);
+  if (!network || !currency) throw new Error(`${order.currency} on ${order.network} is not in the catalog`);
+  const decimals = currency.decimals;
+  const required = options.requiredConfirmations;
+  const tip = order.tip_height === null ? -1 : Number(order.tip_height);
+  const confirmations = (t: PublicTransferRow) => Math.min(required, tip < 0 ? 0 : confirmationsOf(t, tip));
+
+  const payments: PublicPayment[] = [];
+  const otherTransfers: PublicOtherTransfer[] = [];
+  let confirming = 0n;
+  // An expired or underpaid order stopped taking payments at its deadline: a transfer of its
+  // currency that did not count came too late (possibly first seen in the mempool before the
+  // deadline but mined after the order was decided on chain time).
+  const lateOrder = order.status === 'expired' || order.status === 'partial';
+  for (const transfer of transfers) {
+    if (transfer.payment_status) {
+      const status = PAYMENT_STATUS[transfer.payment_status];
+      if (status === 'detected') confirming += BigInt(transfer.amount);
+      payments.push({ txid: transfer.tx_hash, amount: formatUnits(BigInt(transfer.amount), decimals), status, confirmations: confirmations(transfer) });
+    } else if (!transfer.dropped) {
+      const other = findCurrency(network, transfer.currency);
+      otherTransfers.push({
+        txid: transfer.tx_hash,
+        currency: transfer.currency,
+        amount: other ? formatUnits(BigInt(transfer.amount), other.decimals) : transfer.amount,
+        confirmations: confirmations(transfer),
+        late: transfer.currency === order.currency && (lateOrder || transfer.first_seen_at.getTime() > order.expires_at.getTime()),
+      });
+    }
+  }
+
+  const amount = BigInt(order.amount);
+  const received = BigInt(order.received);
+  const left = amount - received - confirming;
+  const remaining = left > 0n ? left : 0n;
+  const view = {
+    status: order.status,
+    received: formatUnits(received, decimals),
+    payments,
+    otherTransfers,
+  };
+  return {
+    orderId: order.id,
+    status: order.status,
+    screen: screenOf(view),
+    test: order.mode === 'test',
+    merchantName: order.merchant_name,
+    description: order.description,
+    currency: currency.ticker,
+    currencyName: currency.name,
+    network: network.name,
+    networkName: network.displayName,
+    amount: formatUnits(amount, decimals),
+    received: view.received,
+    remaining: formatUnits(remaining, decimals),
+    address: order.address,
+    tag: order.tag,
+    // The QR asks for what is left to pay (the whole amount until something arrives).
+    walletUri: paymentUri(network, order.address, order.tag, currency.ticker, remaining > 0n ? remaining : amount),
+    returnUrl: order.return_url,
+    expiresAt: order.expires_at.toISOString(),
+    serverTime: options.now.toISOString(),
+    requiredConfirmations: required,
+    payments,
+    otherTransfers,
+  };
+}
+
+/** The public view of an order, or null for an unknown or malformed id. Any order, any merchant: the id is the secret. */
+export async function loadPublicView(db: Queryable, orderId: string): Promise<PublicOrderView | null> {
+  if (!UUID.test(orderId)) return null;
+  // One round trip (the page polls it): the order, its merchant's name, the cursor, and its
+  // transfers as JSON, amounts as text (a JSON number would lose digits of an 18-decimal amount).
+  const [row] = await db.query<PublicOrderRow & { transfers: (Omit<PublicTransferRow, 'first_seen_at'> & { first_seen_at: string })[] }>(
+    `select o.id, o.mode, o.status, o.currency, o.network, o.amount::text as amount, o.received::text as received, o.address, o.tag,
+            o.description, o.return_url, o.expires_at, m.name as merchant_name, c.height as tip_height,
+            coalesce((select json_agg(json_build_object(
+                        'tx_hash', t.tx_hash, 'currency', t.currency, 'amount', t.amount::text, 'block_height', t.block_height,
+                        'first_seen_at', t.first_seen_at, 'dropped', t.dropped, 'payment_status', p.status)
+                        order by t.first_seen_at, t.tx_hash, t.output_index)
+                        from chain_transfers t
+                        left join payments p on p.network = t.network and p.mode = t.mode and p.tx_hash = t.tx_hash and p.output_index = t.output_index
+                       where t.order_id = o.id), '[]'::json) as transfers
+       from orders o
+       join merchants m on m.id = o.merchant_id
+       left join chain_cursors c on c.network = o.network and c.mode = o.mode
+      where o.id = $1`,
+    [orderId],
+  );
+  if (!row) return null;
+  const { transfers, ...order } = row;
+  return buildPublicView(
+    order,
+    transfers.map((t) => ({ ...t, first_seen_at: new Date(t.first_seen_at) })),
+    { requiredConfirmations: requiredConfirmations(order.network, order.mode), now: new Date() },
+  );
+}

@@ -1,0 +1,104 @@
+/**
+ * The payer-safe view of an order: what the payment page and its public status endpoint
+ * (`GET /api/pay/{orderId}/status`) show a shopper. Pure and client-safe: the browser gets these
+ * types and `screenOf`, never the code that builds the view (./public-view, server-only).
+ *
+ * Only fields a shopper may see are here: never webhooks, the payer's e-mail, the merchant's
+ * external user id, the merchant's own order id, API keys or the risk screening's reason.
+ * Money is decimal strings (formatted from bigint base units on the server), never numbers.
+ */
+
+/** Order statuses as the lifecycle names them (lib/orders/status). */
+export type PublicStatus = 'pending' | 'processed' | 'overpaid' | 'partial' | 'expired' | 'error';
+
+/**
+ * What the page shows, one screen per situation:
+ * - awaiting: pending, nothing seen yet.
+ * - detected: pending, a payment is waiting for confirmations (k/n on each payment).
+ * - partially-paid: pending, confirmed payments below the amount: received and remaining.
+ * - paid / overpaid: final success (processed, overpaid): "Return to store" and the redirect.
+ * - expired: final, nothing received by the deadline.
+ * - underpaid: final (`partial`), something received but below the threshold by the deadline.
+ * - paid-late: expired or underpaid, and a transfer reached the address after the deadline:
+ *   "contact the merchant" rather than silently ignoring it.
+ * - error: final, a payment was flagged by risk screening.
+ */
+export type Screen = 'awaiting' | 'detected' | 'partially-paid' | 'paid' | 'overpaid' | 'expired' | 'underpaid' | 'paid-late' | 'error';
+
+export interface PublicPayment {
+  txid: string;
+  /** Decimal, in the order's currency. */
+  amount: string;
+  /** `detected` until it has the confirmations, then `confirmed`; `reversed` when the chain dropped it. */
+  status: 'detected' | 'confirmed' | 'reversed' | 'rejected';
+  /** Confirmations so far, at most `requiredConfirmations`. */
+  confirmations: number;
+}
+
+/** A transfer to the order's address that did not count for it (after the deadline, another currency, after the order was final). */
+export interface PublicOtherTransfer {
+  txid: string;
+  currency: string;
+  amount: string;
+  confirmations: number;
+  /** First seen after `expiresAt`. */
+  late: boolean;
+}
+
+export interface PublicOrderView {
+  orderId: string;
+  status: PublicStatus;
+  screen: Screen;
+  /** Test-mode order (sandbox ledger): the page shows TEST MODE and "Simulate payment". */
+  test: boolean;
+  merchantName: string;
+  description: string | null;
+  currency: string;
+  currencyName: string;
+  network: string;
+  networkName: string;
+  amount: string;
+  /** Sum of the confirmed (counted) payments. */
+  received: string;
+  /** amount − received − payments still confirming, never below 0. */
+  remaining: string;
+  address: string;
+  tag: string | null;
+  /** The wallet URI of the QR code, for `remaining` (see lib/chains/payment-uri). */
+  walletUri: string;
+  returnUrl: string | null;
+  expiresAt: string;
+  /** The server's clock when the view was built: the countdown corrects the browser's clock by it. */
+  serverTime: string;
+  requiredConfirmations: number;
+  payments: PublicPayment[];
+  otherTransfers: PublicOtherTransfer[];
+}
+
+export function isFinalStatus(status: PublicStatus): boolean {
+  return status !== 'pending';
+}
+
+/** The screen of an order from its status, payments and other transfers. */
+export function screenOf(input: {
+  status: PublicStatus;
+  received: string;
+  payments: readonly Pick<PublicPayment, 'status'>[];
+  otherTransfers: readonly Pick<PublicOtherTransfer, 'late'>[];
+}): Screen {
+  switch (input.status) {
+    case 'processed':
+      return 'paid';
+    case 'overpaid':
+      return 'overpaid';
+    case 'error':
+      return 'error';
+    case 'expired':
+    case 'partial':
+      if (input.otherTransfers.some((t) => t.late)) return 'paid-late';
+      return input.status === 'expired' ? 'expired' : 'underpaid';
+    case 'pending':
+      if (input.payments.some((p) => p.status === 'detected')) return 'detected';
+      return /^0(\.0*)?$/.test(input.received) ? 'awaiting' : 'partially-paid';
+  }
+}

@@ -1,0 +1,52 @@
+import 'server-only';
+/**
+ * Health of each watched network in this process: a network whose node fails (unreachable, wrong
+ * credentials, wrong chain) is marked unhealthy and logged once, at `error`, while its watcher
+ * keeps retrying every WATCH_INTERVAL_MS; the others are not held up (each has its own loop).
+ * Its recovery is logged once too. `chainHealth()` answers the current state in this process.
+ */
+import type { Mode } from '../catalog/enabled';
+import { log } from '../log';
+
+export interface NetworkHealth {
+  network: string;
+  mode: Mode;
+  healthy: boolean;
+  /** The last failure, without credentials (adapters never put them in messages). */
+  error: string | null;
+  /** Failed passes in a row. */
+  failures: number;
+  since: Date;
+  checkedAt: Date;
+}
+
+const slot = Symbol.for('gateway.chainHealth');
+const states = ((globalThis as { [slot]?: Map<string, NetworkHealth> })[slot] ??= new Map());
+
+/** Records the outcome of one watcher pass: null for success, else the error. */
+export function reportHealth(network: string, mode: Mode, error: unknown): void {
+  const key = `${mode}/${network}`;
+  const now = new Date();
+  const before = states.get(key);
+  if (error === null || error === undefined) {
+    if (before && !before.healthy) log.info('chain node healthy again', { network, mode, after: before.failures });
+    if (!before || !before.healthy) states.set(key, { network, mode, healthy: true, error: null, failures: 0, since: now, checkedAt: now });
+    else before.checkedAt = now;
+    return;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  if (!before || before.healthy) {
+    log.error('chain node unhealthy: watcher step failed', { network, mode, error: message });
+    states.set(key, { network, mode, healthy: false, error: message, failures: 1, since: now, checkedAt: now });
+  } else {
+    before.failures += 1;
+    before.error = message;
+    before.checkedAt = now;
+    // Still failing: a reminder now and then rather than a line per pass.
+    if (before.failures % 60 === 0) log.warn('chain node still unhealthy', { network, mode, failures: before.failures, error: message });
+  }
+}
+
+export function chainHealth(): NetworkHealth[] {
+  return [...states.values()].map((s) => ({ ...s }));
+}

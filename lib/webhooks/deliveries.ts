@@ -1,0 +1,132 @@
+import 'server-only';
+/**
+ * The delivery log as merchants and operators read it, and re-sending an event. Merchant calls
+ * pass their scope (merchant and mode): another merchant's or mode's events are not found.
+ */
+import type { Queryable } from '../db';
+import { WEBHOOK_CHANNEL } from './outbox';
+
+export interface Scope {
+  merchantId: string;
+  mode: 'test' | 'live';
+}
+
+export interface WebhookAttemptView {
+  attempt: number;
+  at: string;
+  statusCode: number | null;
+  latencyMs: number;
+  outcome: 'delivered' | 'http_error' | 'timeout' | 'network_error' | 'refused';
+  error: string | null;
+  responseExcerpt: string | null;
+}
+
+export interface WebhookEventView {
+  id: string;
+  orderId: string;
+  kind: 'success' | 'error';
+  orderStatus: string;
+  url: string;
+  state: 'pending' | 'delivered' | 'failed' | 'refused';
+  attempts: number;
+  nextAttemptAt: string | null;
+  deliveredAt: string | null;
+  createdAt: string;
+  log: WebhookAttemptView[];
+}
+
+interface EventRow {
+  id: string;
+  order_id: string;
+  kind: 'success' | 'error';
+  order_status: string;
+  url: string;
+  state: WebhookEventView['state'];
+  attempts: number;
+  next_attempt_at: Date;
+  delivered_at: Date | null;
+  created_at: Date;
+}
+
+interface AttemptRow {
+  event_id: string;
+  attempt: number;
+  started_at: Date;
+  latency_ms: number;
+  status_code: number | null;
+  outcome: WebhookAttemptView['outcome'];
+  error: string | null;
+  response_excerpt: string | null;
+}
+
+const EVENT_COLUMNS = 'id, order_id, kind, order_status, url, state, attempts, next_attempt_at, delivered_at, created_at';
+
+async function withLog(db: Queryable, events: EventRow[]): Promise<WebhookEventView[]> {
+  if (events.length === 0) return [];
+  const attempts = await db.query<AttemptRow>(
+    `select event_id, attempt, started_at, latency_ms, status_code, outcome, error, response_excerpt
+       from webhook_attempts where event_id = any($1::uuid[]) order by event_id, id`,
+    [events.map((e) => e.id)],
+  );
+  return events.map((e) => ({
+    id: e.id,
+    orderId: e.order_id,
+    kind: e.kind,
+    orderStatus: e.order_status,
+    url: e.url,
+    state: e.state,
+    attempts: e.attempts,
+    nextAttemptAt: e.state === 'pending' ? e.next_attempt_at.toISOString() : null,
+    deliveredAt: e.delivered_at?.toISOString() ?? null,
+    createdAt: e.created_at.toISOString(),
+    log: attempts
+      .filter((a) => a.event_id === e.id)
+      .map((a) => ({
+        attempt: a.attempt,
+        at: a.started_at.toISOString(),
+        statusCode: a.status_code,
+        latencyMs: a.latency_ms,
+        outcome: a.outcome,
+        error: a.error,
+        responseExcerpt: a.response_excerpt,
+      })),
+  }));
+}
+
+/** The webhook events of an order with every attempt, oldest first. */
+export async function listDeliveries(db: Queryable, orderId: string, scope?: Scope): Promise<WebhookEventView[]> {
+  const events = await db.query<EventRow>(
+    `select ${EVENT_COLUMNS} from webhook_events
+      where order_id = $1 and ($2::uuid is null or (merchant_id = $2 and mode = $3)) order by created_at, id`,
+    [orderId, scope?.merchantId ?? null, scope?.mode ?? null],
+  );
+  return withLog(db, events);
+}
+
+export async function getDelivery(db: Queryable, eventId: string, scope?: Scope): Promise<WebhookEventView | undefined> {
+  const events = await db.query<EventRow>(
+    `select ${EVENT_COLUMNS} from webhook_events where id = $1 and ($2::uuid is null or (merchant_id = $2 and mode = $3))`,
+    [eventId, scope?.merchantId ?? null, scope?.mode ?? null],
+  );
+  return (await withLog(db, events))[0];
+}
+
+/**
+ * Sends an event again, now, with the same id and body (whatever its state: a merchant may have
+ * lost a delivered one), restarting the retry schedule. An event being attempted right now is
+ * left to that attempt. Answers the event, or undefined when it is not found (in the scope).
+ */
+export async function resendWebhook(db: Queryable, eventId: string, scope?: Scope): Promise<WebhookEventView | undefined> {
+  await db.query(
+    `with rearmed as (
+       update webhook_events
+          set state = 'pending', schedule_base = attempts, next_attempt_at = now(), updated_at = now()
+        where id = $1 and ($2::uuid is null or (merchant_id = $2 and mode = $3))
+          and not (lease_owner is not null and lease_expires_at > now())
+        returning id
+     )
+     select id, pg_notify('${WEBHOOK_CHANNEL}', '') from rearmed`,
+    [eventId, scope?.merchantId ?? null, scope?.mode ?? null],
+  );
+  return getDelivery(db, eventId, scope);
+}

@@ -1,0 +1,22 @@
+import 'server-only';
+/**
+ * Signed webhooks, delivered at least once (SPEC "Webhooks", docs/decisions/009-webhooks.md):
+ * the outbox written in the status change's transaction, the dispatcher, the SSRF guard, the
+ * delivery log and re-sending.
+ */
+export { enqueueOrderWebhook, WEBHOOK_CHANNEL, type EnqueuedWebhook } from './outbox';
+export { webhookBody, webhookKindOf, type WebhookKind } from './payload';
+export { webhookHeaders } from './signing';
+export { checkTarget, forbiddenRange, systemResolver, type Resolver, type TargetPolicy } from './ssrf';
+export {
+  claimDue,
+  dispatcherOptions,
+  nextState,
+  RETRY_DELAYS_MS,
+  RETRY_JITTER,
+  startDispatcher,
+  targetPolicy,
+  type Dispatcher,
+  type DispatcherOptions,
+} from './dispatcher';
+export { getDelivery, listDeliveries, resendWebhook, type Scope, type WebhookAttemptView, type WebhookEventView } from './deliveries';

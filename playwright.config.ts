@@ -1,0 +1,38 @@
+/**
+ * End-to-end tests: Playwright driving Debian's Chromium against the production build. Run them
+ * with `npm run test:e2e` (builds, installs chromium when missing) or as part of `npm test`.
+ * e2e/support/global-setup.ts starts the gateway for the run; specs import `test` from
+ * e2e/support/fixtures.ts.
+ */
+import { defineConfig } from '@playwright/test';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './scripts/lib/chromium.mjs';
+
+// Never download a browser: the one used is Debian's (scripts/lib/chromium.mjs).
+process.env.PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD = '1';
+
+export default defineConfig({
+  testDir: 'e2e',
+  testMatch: '**/*.spec.ts',
+  outputDir: '.tmp/playwright-results',
+  globalSetup: './e2e/support/global-setup.ts',
+  // Two cores: two browsers plus the server is as much as the machine takes.
+  workers: 2,
+  fullyParallel: false,
+  retries: 0,
+  forbidOnly: !!process.env.CI,
+  timeout: 60_000,
+  globalTimeout: 20 * 60_000,
+  expect: { timeout: 10_000 },
+  reporter: [['list'], ['json', { outputFile: '.tmp/playwright.json' }]],
+  use: {
+    browserName: 'chromium',
+    headless: true,
+    viewport: { width: 1280, height: 800 },
+    launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
+    actionTimeout: 15_000,
+    navigationTimeout: 30_000,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+  },
+  projects: [{ name: 'chromium' }],
+});

@@ -1,0 +1,41 @@
+/**
+ * Runs before every page (Next.js 16 "proxy", formerly middleware; Node.js runtime): a
+ * Content-Security-Policy with a fresh script nonce, and the payment page's language.
+ *
+ * - CSP: see lib/security/headers.ts and docs/decisions/008-payment-page.md. The payment page
+ *   may be framed by the gateway itself and the FRAME_ANCESTORS sites; every other page by none.
+ * - Language of /pay/*: `?lang=` or Accept-Language (lib/pay/i18n), handed to the root layout
+ *   (`<html lang dir>`) and the page in a request header that this proxy always overwrites.
+ *
+ * API routes (/api, /api-gateway, /internal) skip the proxy: they answer JSON, and the merchant
+ * API's latency is not spent here. Their static headers come from next.config.mjs.
+ */
+import { NextResponse, type NextRequest } from 'next/server';
+import { parseFrameAncestors } from './lib/config/frame-ancestors';
+import { LANGUAGE_HEADER, negotiateLanguage } from './lib/pay/i18n';
+import { contentSecurityPolicy, newNonce } from './lib/security/headers';
+
+// Validated at start-up by lib/config; read here once, as the config module is server-only.
+const frameAncestors = parseFrameAncestors(process.env.FRAME_ANCESTORS) ?? [];
+
+export function proxy(request: NextRequest): NextResponse {
+  const payPage = request.nextUrl.pathname.startsWith('/pay/');
+  const csp = contentSecurityPolicy({
+    nonce: newNonce(),
+    frameAncestors: payPage ? frameAncestors : null,
+    dev: process.env.NODE_ENV === 'development',
+  });
+  const headers = new Headers(request.headers);
+  headers.set('content-security-policy', csp);
+  headers.set(LANGUAGE_HEADER, payPage ? negotiateLanguage(request.nextUrl.searchParams.get('lang'), request.headers.get('accept-language')) : 'en');
+  const response = NextResponse.next({ request: { headers } });
+  response.headers.set('content-security-policy', csp);
+  // Legacy twin of frame-ancestors for old browsers, where it can say the same thing.
+  if (!payPage) response.headers.set('x-frame-options', 'DENY');
+  else if (frameAncestors.length === 0) response.headers.set('x-frame-options', 'SAMEORIGIN');
+  return response;
+}
+
+export const config = {
+  matcher: [{ source: '/((?!api/|api-gateway/|internal/|_next/static|_next/image|favicon.ico).*)' }],
+};

@@ -1,0 +1,50 @@
+/**
+ * npm run webhooks -- list ORDER_ID     the order's webhook events and every attempt (time, status, latency, answer)
+ * npm run webhooks -- resend EVENT_ID   sends an event again now, with the same x-webhook-id and body
+ *
+ * Works with and without a running server (lib/admin/commands.ts, scripts/cli-runtime.ts).
+ */
+import { parseArgs } from 'node:util';
+import type { WebhookEventView } from '../lib/webhooks/deliveries';
+import { fail, runCommand } from './cli-runtime';
+
+const USAGE = `usage:
+  npm run webhooks -- list ORDER_ID [--json]
+  npm run webhooks -- resend EVENT_ID [--json]`;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function print(event: WebhookEventView): void {
+  const when = event.state === 'pending' && event.nextAttemptAt ? `, next attempt ${event.nextAttemptAt}` : '';
+  console.log(`${event.id}  ${event.kind} webhook (order ${event.orderStatus})  ${event.state}, ${event.attempts} attempt(s)${when}`);
+  console.log(`  ${event.url}`);
+  for (const a of event.log) {
+    const status = a.statusCode === null ? a.outcome : `${a.statusCode} ${a.outcome}`;
+    const answer = a.responseExcerpt ? `  ${JSON.stringify(a.responseExcerpt.slice(0, 120))}` : '';
+    console.log(`  #${a.attempt}  ${a.at}  ${status}  ${a.latencyMs} ms${a.error ? `  ${a.error}` : ''}${answer}`);
+  }
+}
+
+async function main(): Promise<void> {
+  const { positionals, values } = parseArgs({ allowPositionals: true, options: { json: { type: 'boolean' } } });
+  const [action, id, ...rest] = positionals;
+  if (rest.length > 0 || !id) fail(USAGE);
+  if (!UUID.test(id)) fail(`${id} is not an id (a UUID)\n${USAGE}`);
+  if (action === 'list') {
+    const events = (await runCommand({ command: 'webhooks.list', orderId: id })) as WebhookEventView[];
+    if (values.json) return void console.log(JSON.stringify(events));
+    if (events.length === 0) console.log(`No webhooks for order ${id} (not final yet, no URL for its status, or no such order).`);
+    for (const event of events) print(event);
+    return;
+  }
+  if (action === 'resend') {
+    const event = (await runCommand({ command: 'webhooks.resend', eventId: id })) as WebhookEventView;
+    if (values.json) return void console.log(JSON.stringify(event));
+    print(event);
+    console.log(event.state === 'pending' ? 'Queued: it is sent at once.' : 'Not queued again.');
+    return;
+  }
+  fail(USAGE);
+}
+
+main().catch((error: unknown) => fail(error instanceof Error ? error.message : String(error)));

@@ -1,0 +1,165 @@
+/**
+ * The watcher survives its node: with a third of the RPC calls failing (503 or a cut connection)
+ * for a while, and with the node stopped and restarted, no payment is missed and the cursor never
+ * skips a block. A network whose node is unreachable reports itself unhealthy while the other
+ * networks' workers go on. Real litecoind (regtest) and ganache, behind a failing proxy.
+ */
+import { parseEther, type Address } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { liveAdapters, type LiveAdapter } from '@/lib/chains/live';
+import type { Database } from '@/lib/db/client';
+import { chainHealth, startWorkers } from '@/lib/watcher';
+import { startLitecoind, type Litecoind } from '../scripts/lib/litecoind.mjs';
+import { createOrder, orderRow } from './support/chain';
+import { openTestDatabase } from './support/database';
+import { CHAIN_ID, startEvmNode, type EvmNode } from './support/evm';
+import { configureLive, randomChain, startFlakyProxy, waitFor, watchLive, type FlakyProxy } from './support/live';
+import { createTestMerchant, type TestMerchant } from './support/merchants';
+
+process.env.APP_SECRET ??= 'test-app-secret-that-is-at-least-32-characters';
+
+let ltc: Litecoind;
+let evm: EvmNode;
+let ltcProxy: FlakyProxy;
+let evmProxy: FlakyProxy;
+let db: Database;
+let merchant: TestMerchant;
+let litecoin: LiveAdapter;
+let ethereum: LiveAdapter;
+
+beforeAll(async () => {
+  [ltc, evm] = await Promise.all([startLitecoind(), startEvmNode()]);
+  ltcProxy = await startFlakyProxy(ltc.url, 7);
+  evmProxy = await startFlakyProxy(evm.url, 11);
+  configureLive({
+    LITECOIN_RPC_URL: ltcProxy.url.replace('http://', `http://${ltc.user}:${ltc.password}@`),
+    LITECOIN_XPUB: randomChain("m/84'/1'/0'/0").xpub,
+    LITECOIN_CHAIN: 'regtest',
+    LITECOIN_CONFIRMATIONS: '2',
+    ETHEREUM_RPC_URL: evmProxy.url,
+    ETHEREUM_XPUB: randomChain("m/44'/60'/0'/0", false).xpub,
+    ETHEREUM_CHAIN_ID: String(CHAIN_ID),
+    ETHEREUM_CONFIRMATIONS: '2',
+    ETHEREUM_TOKENS: 'none',
+    ETHEREUM_HEAD_LAG: '1',
+    CHAIN_RPC_TIMEOUT_MS: '3000',
+    ADDRESS_POOL_SIZE: '16',
+    WATCH_INTERVAL_MS: '100',
+    SANDBOX_BLOCK_SECONDS: '0',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+  });
+  db = await openTestDatabase();
+  merchant = await createTestMerchant(db);
+  litecoin = liveAdapters().find((a) => a.network.name === 'litecoin')!;
+  ethereum = liveAdapters().find((a) => a.network.name === 'ethereum')!;
+  await watchLive(db, litecoin);
+  await watchLive(db, ethereum);
+}, 120_000);
+
+afterAll(async () => {
+  await ltcProxy?.close();
+  await evmProxy?.close();
+  await db?.close();
+  await evm?.close();
+  await ltc?.stop();
+});
+
+/** A watcher pass that may fail (the node's errors are the point here); answers whether it did. */
+async function pass(adapter: LiveAdapter): Promise<boolean> {
+  try {
+    await watchLive(db, adapter);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The scanned heights are contiguous from the first to the cursor: no block was skipped. */
+async function expectNoSkippedBlock(network: string) {
+  const rows = await db.query<{ height: string }>("select height from chain_blocks where network = $1 and mode = 'live' order by height", [network]);
+  const heights = rows.map((r) => Number(r.height));
+  expect(heights.length).toBeGreaterThan(5);
+  heights.forEach((h, i) => i > 0 && expect(h).toBe(heights[i - 1]! + 1));
+  const [cursor] = await db.query<{ height: string }>("select height from chain_cursors where network = $1 and mode = 'live'", [network]);
+  expect(Number(cursor!.height)).toBe(heights[heights.length - 1]);
+}
+
+describe('the watcher survives its node', () => {
+  it('litecoind: a third of the calls failing, then the node stopped and restarted: every payment counted, no block skipped', async () => {
+    const orders = [];
+    ltcProxy.failRate = 1 / 3;
+    let failures = 0;
+    for (let round = 0; round < 12; round++) {
+      const order = await createOrder(db, merchant.live, { currency: 'LTC', network: 'litecoin', amount: `0.0${round + 1}` });
+      orders.push(order);
+      await ltc.rpc('sendtoaddress', order.address, `0.0${round + 1}`);
+      // Some payments are mined at once, some wait in the mempool over several passes.
+      if (round % 3 !== 1) await ltc.mine(1 + (round % 2));
+      if (!(await pass(litecoin))) failures++;
+    }
+    expect(ltcProxy.failed).toBeGreaterThan(0);
+    expect(failures).toBeGreaterThan(0);
+
+    // The node stops with a payment in its mempool; blocks are mined once it is back.
+    const during = await createOrder(db, merchant.live, { currency: 'LTC', network: 'litecoin', amount: '0.5' });
+    orders.push(during);
+    await ltc.rpc('sendtoaddress', during.address, '0.5');
+    await ltc.halt();
+    expect(await pass(litecoin)).toBe(false);
+    await ltc.restart();
+    await ltc.mine(3);
+
+    for (let i = 0; i < 40 && !(await allProcessed(orders.map((o) => o.id))); i++) await pass(litecoin);
+    ltcProxy.failRate = 0;
+    await ltc.mine(1);
+    await watchLive(db, litecoin);
+    for (const order of orders) expect((await orderRow(db, order.id)).status, order.amount).toBe('processed');
+    await expectNoSkippedBlock('litecoin');
+  });
+
+  it('EVM node: a third of the calls failing: every payment counted, no block skipped', async () => {
+    const payer = evm.accounts[0]!;
+    const orders = [];
+    evmProxy.failRate = 1 / 3;
+    for (let round = 0; round < 12; round++) {
+      const order = await createOrder(db, merchant.live, { currency: 'ETH', network: 'ethereum', amount: `0.${round + 1}` });
+      orders.push(order);
+      await evm.client.wallet.sendTransaction({ account: payer, to: order.address as Address, value: parseEther(`0.${round + 1}`) } as never);
+      await evm.mine(1 + (round % 3));
+      await pass(ethereum);
+    }
+    expect(evmProxy.failed).toBeGreaterThan(0);
+    await evm.mine(3);
+    for (let i = 0; i < 40 && !(await allProcessed(orders.map((o) => o.id))); i++) await pass(ethereum);
+    evmProxy.failRate = 0;
+    await watchLive(db, ethereum);
+    for (const order of orders) expect((await orderRow(db, order.id)).status, order.amount).toBe('processed');
+    await expectNoSkippedBlock('ethereum');
+  });
+
+  it('an unreachable node marks its network unhealthy while the other network goes on', async () => {
+    const workers = startWorkers(db);
+    try {
+      ltcProxy.down = true;
+      const order = await createOrder(db, merchant.live, { currency: 'ETH', network: 'ethereum', amount: '0.05' });
+      await evm.client.wallet.sendTransaction({ account: evm.accounts[0]!, to: order.address as Address, value: parseEther('0.05') } as never);
+      await evm.mine(4);
+      await waitFor('the ethereum order', async () => (await orderRow(db, order.id)).status === 'processed');
+      const health = await waitFor('litecoin unhealthy', async () => chainHealth().find((h) => h.network === 'litecoin' && h.mode === 'live' && !h.healthy));
+      expect(health.error).toMatch(/litecoin node at http:\/\/127\.0\.0\.1:\d+\/ is unreachable/);
+      expect(health.error).not.toContain(ltc.password);
+      expect(chainHealth().find((h) => h.network === 'ethereum' && h.mode === 'live')).toMatchObject({ healthy: true });
+
+      ltcProxy.down = false;
+      await waitFor('litecoin healthy again', async () => chainHealth().find((h) => h.network === 'litecoin' && h.mode === 'live' && h.healthy));
+    } finally {
+      ltcProxy.down = false;
+      await workers.stop();
+    }
+  });
+});
+
+async function allProcessed(ids: string[]): Promise<boolean> {
+  const [row] = await db.query<{ n: number }>("select count(*)::int as n from orders where id = any($1::uuid[]) and status <> 'processed'", [ids]);
+  return row!.n === 0;
+}
