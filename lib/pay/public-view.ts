@@ -9,7 +9,8 @@ import 'server-only';
  * and other transfers are told apart by the merchant-facing projection the watcher writes
  * (`payments` rows); a transfer without one is an orphan deposit of the order.
  */
-import { findCurrency, findNetwork } from '../catalog';
+import { findCurrency, findNetwork, type Network } from '../catalog';
+import { networkFor } from '../catalog/enabled';
 import { paymentUri } from '../chains/payment-uri';
 import { config } from '../config';
 import type { Queryable } from '../db';
@@ -51,10 +52,18 @@ export interface PublicTransferRow {
 
 const PAYMENT_STATUS = { pending: 'detected', processed: 'confirmed', reversed: 'reversed', rejected: 'rejected' } as const;
 
-/** Confirmations a payment needs: the sandbox's configured count in test mode, the network's own live. */
+/**
+ * The network as the order's mode runs it: live networks carry their configuration (confirmations,
+ * token contracts from <NETWORK>_TOKENS), which the wallet URI and the k/n count must follow.
+ */
+function networkOf(name: string, mode: 'test' | 'live'): Network | undefined {
+  return (mode === 'live' ? networkFor('live', name) : undefined) ?? findNetwork(name);
+}
+
+/** Confirmations a payment needs: the sandbox's configured count in test mode, the network's configured count live. */
 export function requiredConfirmations(network: string, mode: 'test' | 'live'): number {
   if (mode === 'test') return config().sandboxConfirmations;
-  const known = findNetwork(network);
+  const known = networkOf(network, mode);
   if (!known) throw new Error(`network ${network} is not in the catalog`);
   return known.confirmations;
 }
@@ -65,7 +74,7 @@ export function buildPublicView(
   transfers: readonly PublicTransferRow[],
   options: { requiredConfirmations: number; now: Date },
 ): PublicOrderView {
-  const network = findNetwork(order.network);
+  const network = networkOf(order.network, order.mode);
   const currency = network && findCurrency(network, order.currency);
   if (!network || !currency) throw new Error(`${order.currency} on ${order.network} is not in the catalog`);
   const decimals = currency.decimals;
