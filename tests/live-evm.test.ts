@@ -10,6 +10,7 @@ import { HDKey } from '@scure/bip32';
 import { availableCurrencies } from '@/lib/catalog/available';
 import { liveAdapters, liveNetworks, type LiveAdapter } from '@/lib/chains/live';
 import type { Database } from '@/lib/db/client';
+import { loadPublicView } from '@/lib/pay/public-view';
 import { createOrder, orderRow } from './support/chain';
 import { openTestDatabase } from './support/database';
 import { CHAIN_ID, deployToken, sendToken, startEvmNode, type EvmNode } from './support/evm';
@@ -81,6 +82,10 @@ describe('live ethereum (ganache)', () => {
 
   it('an ERC-20 payment from the configured contract completes its order', async () => {
     const order = await createOrder(db, merchant.live, { currency: 'USDT', network: 'ethereum', amount: '12.5' });
+    // The payment page asks for the configured token and counts the configured confirmations.
+    const page = await loadPublicView(db, order.id);
+    expect(page!.walletUri).toBe(`ethereum:${usdt}@${CHAIN_ID}/transfer?address=${order.address}&uint256=12500000`);
+    expect(page!.requiredConfirmations).toBe(CONFIRMATIONS);
     await sendToken(node, usdt, payer, 'transfer', order.address as Address, 12_500_000n);
     await node.mine(CONFIRMATIONS);
     await watchLive(db, adapter);
