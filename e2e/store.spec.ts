@@ -105,6 +105,8 @@ test('the store\'s private key reaches no browser: not in a bundle file, a page,
     html.push(await page.content());
   }
   await page.getByRole('button', { name: 'Add Ceramic mug to cart' }).click();
+  // The action's answer sets the cart cookie: wait for it before leaving the page.
+  await expect(page.getByText(/1 item in your cart/)).toBeVisible();
   await page.goto('/store/checkout');
   html.push(await page.content());
   await page.getByRole('radio', { name: /^USDC on Ethereum/ }).check();
