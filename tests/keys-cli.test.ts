@@ -3,13 +3,14 @@
  * from a second process: with the server up it goes through the control endpoint. Keys it
  * prints sign requests the server accepts; the private key is stored only encrypted.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../scripts/lib/postgres.mjs';
+import { startServer, stopServer } from './support/cli';
 import { call } from './support/gateway';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
@@ -44,19 +45,6 @@ async function keys(...args: string[]) {
   return stdout;
 }
 
-async function startServer(port: number): Promise<{ child: ChildProcess; output: () => string }> {
-  let output = '';
-  const child = spawn(process.execPath, [path.join(ROOT, 'node_modules/next/dist/bin/next'), 'start', '-p', String(port), '-H', '127.0.0.1'], {
-    cwd: ROOT,
-    env: { ...env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: `http://127.0.0.1:${port}` },
-  });
-  child.stdout!.on('data', (d) => (output += d));
-  child.stderr!.on('data', (d) => (output += d));
-  for (let i = 0; i < 300 && !output.includes('gateway started'); i++) await new Promise((r) => setTimeout(r, 100));
-  if (!output.includes('gateway started')) throw new Error(`server did not start:\n${output}`);
-  return { child, output: () => output };
-}
-
 // Each test runs several CLI processes (a Node start with tsx each) and a server start: on a
 // loaded two-core machine that alone takes 20-30 s, so these tests get a minute.
 describe('npm run keys', { timeout: 60_000 }, () => {
@@ -66,7 +54,7 @@ describe('npm run keys', { timeout: 60_000 }, () => {
     expect(offline.privateKey).toMatch(/^sk_test_/);
 
     const port = await freePort();
-    const server = await startServer(port);
+    const server = await startServer(env, port);
     try {
       // The first start created the demo merchant only when there was none: here there was one.
       expect(server.output()).not.toContain('Created the demo merchant');
@@ -89,8 +77,7 @@ describe('npm run keys', { timeout: 60_000 }, () => {
       expect(server.output()).not.toContain(online.privateKey);
       expect(server.output()).not.toContain(offline.privateKey);
     } finally {
-      server.child.kill('SIGTERM');
-      await new Promise((r) => server.child.once('exit', r));
+      await stopServer(server.child);
     }
     // And offline again once the server is gone.
     expect(await keys('list')).toContain('Online shop');
@@ -118,7 +105,7 @@ describe('first start', () => {
       env.DATABASE_URL = url.toString();
     }
     const port = await freePort();
-    const server = await startServer(port);
+    const server = await startServer(env, port);
     try {
       const demo = JSON.parse(fs.readFileSync(path.join(fresh, 'demo-store.json'), 'utf8'));
       expect(server.output()).toContain(demo.privateKey);
@@ -126,8 +113,7 @@ describe('first start', () => {
       const gateway = { baseUrl: `http://127.0.0.1:${port}` };
       expect((await call(gateway, 'advanced-balances', {}, demo)).status).toBe(200);
     } finally {
-      server.child.kill('SIGTERM');
-      await new Promise((r) => server.child.once('exit', r));
+      await stopServer(server.child);
       env = saved;
       fs.rmSync(fresh, { recursive: true, force: true });
     }

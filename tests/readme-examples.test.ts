@@ -10,18 +10,9 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from './support/gateway';
 import { createTestMerchant, type TestMerchant } from './support/merchants';
+import { readmeCodeAfter } from './support/readme';
 
 const run = promisify(execFile);
-const README = fs.readFileSync(path.resolve(import.meta.dirname, '..', 'README.md'), 'utf8');
-
-/** The first fenced code block after `marker` in the README. */
-function codeAfter(marker: string): string {
-  const at = README.indexOf(marker);
-  if (at < 0) throw new Error(`README has no ${marker}`);
-  const block = /```[a-z]*\n([\s\S]*?)```/.exec(README.slice(at));
-  if (!block) throw new Error(`README has no code block after ${marker}`);
-  return block[1]!;
-}
 
 let gateway: TestGateway;
 let merchant: TestMerchant;
@@ -50,20 +41,20 @@ async function storedOrder(orderId: string) {
 }
 
 it('the curl example creates an order', async () => {
-  const code = codeAfter('### A first request with curl').replaceAll('http://127.0.0.1:3000', gateway.baseUrl);
+  const code = readmeCodeAfter('### A first request with curl').replaceAll('http://127.0.0.1:3000', gateway.baseUrl);
   const answer = await runExample('bash', 'first.sh', code);
   expect(answer).toMatchObject({ success: true, response: { status: 'pending', currency: 'USDT', network: 'tron', amount: '25.5', clientOrderId: 'order-1001' } });
   expect(await storedOrder(answer.response.orderId)).toEqual({ client_order_id: 'order-1001', amount: '25500000' });
 });
 
 it('the Node signing example creates an order', async () => {
-  const answer = await runExample(process.execPath, 'sign.mjs', codeAfter('<!-- example:node'));
+  const answer = await runExample(process.execPath, 'sign.mjs', readmeCodeAfter('<!-- example:node'));
   expect(answer).toMatchObject({ success: true, response: { currency: 'BTC', network: 'bitcoin', amount: '0.0015' } });
   expect(await storedOrder(answer.response.orderId)).toMatchObject({ amount: '150000' });
 });
 
 it('the Python signing example creates an order', async () => {
-  const answer = await runExample('python3', 'sign.py', codeAfter('<!-- example:python'));
+  const answer = await runExample('python3', 'sign.py', readmeCodeAfter('<!-- example:python'));
   expect(answer).toMatchObject({ success: true, response: { currency: 'LTC', network: 'litecoin', amount: '0.25' } });
   expect(await storedOrder(answer.response.orderId)).toMatchObject({ amount: '25000000' });
 });

@@ -4,18 +4,15 @@
  * itself). A payment it prints is on the sandbox ledger in base units and reaches the order
  * through the server's watcher; mistakes exit 2 with a readable message, never a stack trace.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '@/lib/db/client';
 import { freePort } from '../scripts/lib/postgres.mjs';
+import { runCli, startServer, stopServer } from './support/cli';
 import { call, type Keys } from './support/gateway';
 
-const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-const run = promisify(execFile);
 const LTC_HASH = /^[0-9a-f]{64}$/;
 const STACK_FRAME = /^\s+at\s/m;
 
@@ -23,47 +20,11 @@ let env: NodeJS.ProcessEnv;
 let dataDir: string;
 let keys: Keys;
 
-async function cli(script: 'sandbox' | 'keys', ...args: string[]): Promise<{ stdout: string; stderr: string }> {
-  return run(process.execPath, ['--conditions=react-server', '--import', 'tsx', `scripts/${script}.ts`, ...args], { cwd: ROOT, env });
-}
+/** The sandbox CLI's exit code, stdout and stderr, whether it succeeded or not. */
+const sandboxExit = (...args: string[]) => runCli(env, 'sandbox', ...args);
 
-/** The CLI's exit code, stdout and stderr, whether it succeeded or not. */
-async function sandboxExit(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await cli('sandbox', ...args);
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code?: number; stdout?: string; stderr?: string };
-    return { code: typeof failed.code === 'number' ? failed.code : -1, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
-  }
-}
-
-async function startServer(port: number): Promise<{ child: ChildProcess; output: () => string }> {
-  let output = '';
-  const child = spawn(process.execPath, [path.join(ROOT, 'node_modules/next/dist/bin/next'), 'start', '-p', String(port), '-H', '127.0.0.1'], {
-    cwd: ROOT,
-    env: {
-      ...env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-      // The server's watcher moves orders; no block timer, so that only the CLI mines.
-      RUN_WORKERS: 'true', WATCH_INTERVAL_MS: '100', SANDBOX_BLOCK_SECONDS: '0',
-    },
-  });
-  child.stdout!.on('data', (d) => (output += d));
-  child.stderr!.on('data', (d) => (output += d));
-  for (let i = 0; i < 300 && !output.includes('gateway started'); i++) await new Promise((r) => setTimeout(r, 100));
-  if (!output.includes('gateway started')) {
-    child.kill('SIGTERM');
-    throw new Error(`server did not start:\n${output}`);
-  }
-  return { child, output: () => output };
-}
-
-async function stopServer(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await exited;
-}
+/** The server's watcher moves orders; no block timer, so that only the CLI mines. */
+const serverEnv = () => ({ ...env, RUN_WORKERS: 'true', WATCH_INTERVAL_MS: '100', SANDBOX_BLOCK_SECONDS: '0' });
 
 /** Reads the data directory's embedded database; only while no other process holds it. */
 async function withDatabase<T>(work: (db: Awaited<ReturnType<typeof openDatabase>>) => Promise<T>): Promise<T> {
@@ -107,7 +68,7 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('npm run sandbox (embedded d
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-sandbox-cli-'));
     env = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'info', NODE_ENV: 'production', DEMO_STORE: 'false', ADDRESS_POOL_SIZE: '16' };
     delete env.DATABASE_URL;
-    keys = JSON.parse((await cli('keys', 'create', '--name', 'Sandbox CLI shop', '--mode', 'test', '--json')).stdout);
+    keys = JSON.parse((await runCli(env, 'keys', 'create', '--name', 'Sandbox CLI shop', '--mode', 'test', '--json')).stdout);
     expect(keys.publicKey).toMatch(/^pk_test_/);
   });
 
@@ -117,7 +78,7 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('npm run sandbox (embedded d
 
   it('pays and mines through a running server, and the server\'s watcher processes the order', { timeout: 120_000 }, async () => {
     const port = await freePort();
-    const server = await startServer(port);
+    const server = await startServer(serverEnv(), port);
     const gateway = { baseUrl: `http://127.0.0.1:${port}` };
     try {
       for (const [name, order] of [['served', 'cli-served-1'], ['offline', 'cli-offline-1']] as const) {

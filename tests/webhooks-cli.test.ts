@@ -4,19 +4,16 @@
  * merchant reads the delivery log and re-sends through the signed API (scoped to its own orders),
  * and `npm run webhooks -- list|resend` works through the running server and offline.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../scripts/lib/postgres.mjs';
+import { runCli, startServer, stopServer } from './support/cli';
 import { call, type Keys } from './support/gateway';
 import { startReceiver, verifyWebhook, type Receiver } from './support/webhook-receiver';
 import { waitFor } from './support/worker-process';
 
-const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-const run = promisify(execFile);
 const STACK_FRAME = /^\s+at\s/m;
 
 let env: NodeJS.ProcessEnv;
@@ -25,41 +22,9 @@ let keys: Keys;
 let stranger: Keys;
 let receiver: Receiver;
 
-async function cli(script: 'webhooks' | 'keys' | 'sandbox', ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ['--conditions=react-server', '--import', 'tsx', `scripts/${script}.ts`, ...args], { cwd: ROOT, env });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code?: number; stdout?: string; stderr?: string };
-    return { code: typeof failed.code === 'number' ? failed.code : -1, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
-  }
-}
+const cli = (script: 'webhooks' | 'keys' | 'sandbox', ...args: string[]) => runCli(env, script, ...args);
 
-async function startServer(port: number): Promise<{ child: ChildProcess; output: () => string }> {
-  let output = '';
-  const child = spawn(process.execPath, [path.join(ROOT, 'node_modules/next/dist/bin/next'), 'start', '-p', String(port), '-H', '127.0.0.1'], {
-    cwd: ROOT,
-    env: {
-      ...env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-      RUN_WORKERS: 'true', WATCH_INTERVAL_MS: '100', SANDBOX_BLOCK_SECONDS: '0',
-    },
-  });
-  child.stdout!.on('data', (d) => (output += d));
-  child.stderr!.on('data', (d) => (output += d));
-  for (let i = 0; i < 600 && !output.includes('gateway started'); i++) await new Promise((r) => setTimeout(r, 100));
-  if (!output.includes('gateway started')) {
-    child.kill('SIGTERM');
-    throw new Error(`server did not start:\n${output}`);
-  }
-  return { child, output: () => output };
-}
-
-async function stopServer(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await exited;
-}
+const serverEnv = () => ({ ...env, RUN_WORKERS: 'true', WATCH_INTERVAL_MS: '100', SANDBOX_BLOCK_SECONDS: '0' });
 
 describe.skipIf(process.env.TEST_DB === 'postgres')('webhooks on the embedded database: API and CLI', () => {
   let orderId: string;
@@ -85,7 +50,7 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('webhooks on the embedded da
 
   it('the server delivers, the merchant lists and re-sends through the API, the operator through the CLI', { timeout: 120_000 }, async () => {
     const port = await freePort();
-    const server = await startServer(port);
+    const server = await startServer(serverEnv(), port);
     const gateway = { baseUrl: `http://127.0.0.1:${port}` };
     try {
       const made = await call(gateway, 'make-order', { currency: 'LTC', network: 'litecoin', amount: '0.25', order: 'hook-1', successWebhook: receiver.url('/paid') }, keys);
@@ -165,7 +130,7 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('webhooks on the embedded da
       expect(result.stderr).not.toMatch(STACK_FRAME);
     }
 
-    const server = await startServer(await freePort());
+    const server = await startServer(serverEnv(), await freePort());
     try {
       await waitFor('the queued webhook after the start', 30_000, () => receiver.received.length === 4, server.output);
       expect(receiver.received[3]!.headers).toMatchObject({ 'x-webhook-id': eventId, 'x-webhook-attempt': '4' });

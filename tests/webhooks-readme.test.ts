@@ -17,19 +17,11 @@ import { after, createOrder, network, orderRow, sandboxChain, watchOnce } from '
 import { createTestMerchant, type TestMerchant } from './support/merchants';
 import { closedPort } from './support/webhook-receiver';
 import { waitFor } from './support/worker-process';
+import { readmeCodeAfter } from './support/readme';
 
 process.env.APP_SECRET ??= 'test-app-secret-that-is-at-least-32-characters';
 process.env.LOG_LEVEL ??= 'silent';
 
-const README = fs.readFileSync(path.resolve(import.meta.dirname, '..', 'README.md'), 'utf8');
-
-function codeAfter(marker: string): string {
-  const at = README.indexOf(marker);
-  if (at < 0) throw new Error(`README has no ${marker}`);
-  const block = /```[a-z]*\n([\s\S]*?)```/.exec(README.slice(at));
-  if (!block) throw new Error(`README has no code block after ${marker}`);
-  return block[1]!;
-}
 
 let db: Database;
 let merchant: TestMerchant;
@@ -100,7 +92,7 @@ for (const [language, command, file, nets] of [
 ] as const) {
   it(`the README's ${language} receiver verifies both webhook kinds and refuses forged or stale ones`, { timeout: 60_000 }, async () => {
     const port = await closedPort();
-    const receiver = await startExample(command, file, codeAfter(`<!-- example:webhook-${language.toLowerCase()}`), port);
+    const receiver = await startExample(command, file, readmeCodeAfter(`<!-- example:webhook-${language.toLowerCase()}`), port);
     expect(await refusals(port)).toEqual([401, 401, 401]);
     const [net, ticker, units, expiring, expiringTicker] = nets;
     const { paid, expired } = await twoWebhooks(`http://127.0.0.1:${port}/hook`, net, ticker, units, expiring, expiringTicker);

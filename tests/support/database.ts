@@ -12,6 +12,14 @@ export async function openTestDatabase(): Promise<Database> {
     await db.migrate();
     return db;
   }
+  return (await openPostgresTestDatabase()).db;
+}
+
+/**
+ * A new, migrated database on the PostgreSQL server of `npm test`, dropped again on close, with
+ * its URL for the processes a test starts (an embedded database has one owner process).
+ */
+export async function openPostgresTestDatabase(): Promise<{ db: Database; url: string }> {
   const adminUrl = process.env.TEST_PG_URL;
   if (!adminUrl) throw new Error('TEST_PG_URL is not set: run the suite with `npm test`, which starts PostgreSQL.');
   const name = `gw_test_${randomBytes(6).toString('hex')}`;
@@ -24,15 +32,18 @@ export async function openTestDatabase(): Promise<Database> {
   const db = await openDatabase({ url: url.toString(), poolSize: 20 });
   await db.migrate();
   const close = db.close.bind(db);
-  return Object.assign(db, {
-    async close() {
-      await close();
-      const drop = new pg.Client({ connectionString: adminUrl });
-      await drop.connect();
-      await drop.query(`drop database if exists ${name} with (force)`);
-      await drop.end();
-    },
-  });
+  return {
+    url: url.toString(),
+    db: Object.assign(db, {
+      async close() {
+        await close();
+        const drop = new pg.Client({ connectionString: adminUrl });
+        await drop.connect();
+        await drop.query(`drop database if exists ${name} with (force)`);
+        await drop.end();
+      },
+    }),
+  };
 }
 
 /** Row counts of every table: a rejected request must leave them all unchanged. */

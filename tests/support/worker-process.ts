@@ -1,8 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import pg from 'pg';
-import { openDatabase, type Database } from '@/lib/db/client';
+import type { Database } from '@/lib/db/client';
+import { openPostgresTestDatabase } from './database';
 
 /**
  * `npm run worker` as a child process of a test, on a PostgreSQL test database: started in a
@@ -12,36 +11,10 @@ import { openDatabase, type Database } from '@/lib/db/client';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
 
-/**
- * Like openTestDatabase (tests/support/database.ts) on PostgreSQL, but also answers the new
- * database's URL, for processes the test starts. PostgreSQL only: an embedded database has one
- * owner process.
- */
+/** The PostgreSQL test database and its URL, for worker processes to share (PostgreSQL only). */
 export async function openSharedTestDatabase(): Promise<{ db: Database; url: string }> {
-  const adminUrl = process.env.TEST_PG_URL;
-  if (process.env.TEST_DB !== 'postgres' || !adminUrl) throw new Error('a database shared with other processes needs PostgreSQL (TEST_DB=postgres, TEST_PG_URL)');
-  const name = `gw_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const db = await openDatabase({ url: url.toString(), poolSize: 20 });
-  await db.migrate();
-  const close = db.close.bind(db);
-  return {
-    url: url.toString(),
-    db: Object.assign(db, {
-      async close() {
-        await close();
-        const drop = new pg.Client({ connectionString: adminUrl });
-        await drop.connect();
-        await drop.query(`drop database if exists ${name} with (force)`);
-        await drop.end();
-      },
-    }),
-  };
+  if (process.env.TEST_DB !== 'postgres') throw new Error('a database shared with other processes needs PostgreSQL (TEST_DB=postgres, TEST_PG_URL)');
+  return openPostgresTestDatabase();
 }
 
 export interface Exit {

@@ -1,0 +1,57 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+/**
+ * The command-line tools and `next start` as an operator runs them, in child processes: for the
+ * tests of the CLIs, which must work with and without a server holding the embedded database.
+ */
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
+const run = promisify(execFile);
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** `npm run <script> -- ...args` (scripts/<script>.ts): its exit code and output, whether it succeeded or not. */
+export async function runCli(env: NodeJS.ProcessEnv, script: string, ...args: string[]): Promise<CliResult> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, ['--conditions=react-server', '--import', 'tsx', `scripts/${script}.ts`, ...args], { cwd: ROOT, env });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: typeof failed.code === 'number' ? failed.code : -1, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
+  }
+}
+
+export interface StartedServer {
+  child: ChildProcess;
+  output: () => string;
+}
+
+/** `next start` of the production build on 127.0.0.1:`port` with `env`; resolves once it logs "gateway started". */
+export async function startServer(env: NodeJS.ProcessEnv, port: number): Promise<StartedServer> {
+  let output = '';
+  const child = spawn(process.execPath, [path.join(ROOT, 'node_modules/next/dist/bin/next'), 'start', '-p', String(port), '-H', '127.0.0.1'], {
+    cwd: ROOT,
+    env: { ...env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: `http://127.0.0.1:${port}` },
+  });
+  child.stdout!.on('data', (d) => (output += d));
+  child.stderr!.on('data', (d) => (output += d));
+  for (let i = 0; i < 600 && !output.includes('gateway started'); i++) await new Promise((r) => setTimeout(r, 100));
+  if (!output.includes('gateway started')) {
+    child.kill('SIGTERM');
+    throw new Error(`server did not start:\n${output}`);
+  }
+  return { child, output: () => output };
+}
+
+/** SIGTERM, and wait for the exit (the embedded database is free again afterwards). */
+export async function stopServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await exited;
+}
