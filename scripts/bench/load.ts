@@ -101,9 +101,48 @@ export async function closedLoop(target: Target, connections: number, seconds: n
  */
 export async function fixedRate(target: Target, rate: number, seconds: number, connections: number, makeBody: () => string): Promise<LoadResult> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
-  const total = Math.round(rate * seconds);
   const latencies: number[] = [];
   const result: LoadResult = { seconds, ok: 0, rejected: {}, errors: 0, timeouts: 0, p50: 0, p99: 0, max: 0 };
+  result.seconds = await openLoop(rate, seconds, (finish) => {
+    const body = makeBody();
+    const t0 = performance.now();
+    const request = http.request(
+      { agent, host: '127.0.0.1', port: target.port, path: target.path, method: 'POST', timeout: 10_000, headers: headers(target, body) },
+      (response) => {
+        response.resume();
+        response.on('end', () => {
+          const status = response.statusCode ?? 0;
+          if (status >= 200 && status < 300) {
+            result.ok++;
+            latencies.push(performance.now() - t0);
+          } else {
+            result.rejected[status] = (result.rejected[status] ?? 0) + 1;
+          }
+          finish();
+        });
+      },
+    );
+    request.on('timeout', () => {
+      result.timeouts++;
+      request.destroy(new Error('timeout'));
+    });
+    request.on('error', (error) => {
+      if (error.message !== 'timeout') result.errors++;
+      finish();
+    });
+    request.end(body);
+  });
+  agent.destroy();
+  return Object.assign(result, latencySummary(latencies));
+}
+
+/**
+ * The schedule of an open loop: `rate × seconds` requests, request i started by `send` at
+ * start + i/rate whatever the answers do; `send` calls `finish` once its request is over.
+ * Answers the seconds from the first start to the last finish.
+ */
+export async function openLoop(rate: number, seconds: number, send: (finish: () => void) => void): Promise<number> {
+  const total = Math.round(rate * seconds);
   const started = performance.now();
   let sent = 0;
   let done = 0;
@@ -111,49 +150,22 @@ export async function fixedRate(target: Target, rate: number, seconds: number, c
     const finish = () => {
       if (++done === total) resolve();
     };
-    const fire = () => {
-      const body = makeBody();
-      const t0 = performance.now();
-      const request = http.request(
-        { agent, host: '127.0.0.1', port: target.port, path: target.path, method: 'POST', timeout: 10_000, headers: headers(target, body) },
-        (response) => {
-          response.resume();
-          response.on('end', () => {
-            const status = response.statusCode ?? 0;
-            if (status >= 200 && status < 300) {
-              result.ok++;
-              latencies.push(performance.now() - t0);
-            } else {
-              result.rejected[status] = (result.rejected[status] ?? 0) + 1;
-            }
-            finish();
-          });
-        },
-      );
-      request.on('timeout', () => {
-        result.timeouts++;
-        request.destroy(new Error('timeout'));
-      });
-      request.on('error', (error) => {
-        if (error.message !== 'timeout') result.errors++;
-        finish();
-      });
-      request.end(body);
-    };
     const tick = () => {
       // Catch up with the schedule (timers fire late by up to a millisecond or so).
       while (sent < total && started + (sent * 1000) / rate <= performance.now()) {
         sent++;
-        fire();
+        send(finish);
       }
       if (sent < total) setTimeout(tick, Math.max(0, started + (sent * 1000) / rate - performance.now()));
     };
     tick();
   });
-  agent.destroy();
-  result.seconds = (performance.now() - started) / 1000;
+  return (performance.now() - started) / 1000;
+}
+
+/** p50, p99 and max of latencies in ms (sorts them). */
+export function latencySummary(latencies: number[]): { p50: number; p99: number; max: number } {
   latencies.sort((a, b) => a - b);
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN;
-  Object.assign(result, { p50: at(0.5), p99: at(0.99), max: latencies.at(-1) ?? NaN });
-  return result;
+  return { p50: at(0.5), p99: at(0.99), max: latencies.at(-1) ?? NaN };
 }

@@ -19,6 +19,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import * as buildHelpers from '../lib/build.mjs';
 import * as postgresHelpers from '../lib/postgres.mjs';
+import { latencySummary, openLoop } from './load';
 import { answers, logTail, startServer, tempDir, waitQuiet } from './servers';
 
 const { ensureBuild, root } = buildHelpers as { ensureBuild(): void; root: string };
@@ -87,48 +88,29 @@ async function signedPost(origin: string, operation: string, fields: Record<stri
   return json.response;
 }
 
-/** Open loop: request i leaves at start + i/rate whatever the answers do (see load.ts fixedRate). */
+/** Open loop of GETs (see load.ts fixedRate): request i leaves at start + i/rate whatever the answers do. */
 async function fixedRateGet(port: number, urlPath: string, rate: number, seconds: number, expected = 200) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
-  const total = Math.round(rate * seconds);
   const latencies: number[] = [];
   let failed = 0;
-  const started = performance.now();
-  let sent = 0;
-  let done = 0;
-  await new Promise<void>((resolve) => {
-    const finish = () => {
-      if (++done === total) resolve();
-    };
-    const fire = () => {
-      const t0 = performance.now();
-      const request = http.get({ agent, host: '127.0.0.1', port, path: urlPath, timeout: 10_000 }, (response) => {
-        response.resume();
-        response.on('end', () => {
-          if (response.statusCode === expected) latencies.push(performance.now() - t0);
-          else failed++;
-          finish();
-        });
-      });
-      request.on('timeout', () => request.destroy(new Error('timeout')));
-      request.on('error', () => {
-        failed++;
+  const elapsed = await openLoop(rate, seconds, (finish) => {
+    const t0 = performance.now();
+    const request = http.get({ agent, host: '127.0.0.1', port, path: urlPath, timeout: 10_000 }, (response) => {
+      response.resume();
+      response.on('end', () => {
+        if (response.statusCode === expected) latencies.push(performance.now() - t0);
+        else failed++;
         finish();
       });
-    };
-    const tick = () => {
-      while (sent < total && started + (sent * 1000) / rate <= performance.now()) {
-        sent++;
-        fire();
-      }
-      if (sent < total) setTimeout(tick, Math.max(0, started + (sent * 1000) / rate - performance.now()));
-    };
-    tick();
+    });
+    request.on('timeout', () => request.destroy(new Error('timeout')));
+    request.on('error', () => {
+      failed++;
+      finish();
+    });
   });
   agent.destroy();
-  latencies.sort((a, b) => a - b);
-  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN;
-  return { ok: latencies.length, failed, p50: at(0.5), p99: at(0.99), max: latencies.at(-1) ?? NaN, seconds: (performance.now() - started) / 1000 };
+  return { ok: latencies.length, failed, ...latencySummary(latencies), seconds: elapsed };
 }
 
 async function main(): Promise<void> {

@@ -23,17 +23,17 @@
  */
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
-import pg from 'pg';
 // Shared plain-JS helper without declarations: typed by the cast below.
 import * as postgresHelpers from '../lib/postgres.mjs';
-import { atExit, tempDir } from './servers';
+import { freshDatabase } from './databases';
+import { atExit } from './servers';
 import { fillAddressPool } from '../../lib/addresses';
 import { makeOrderRequest } from '../../lib/api/protocol';
 import { findNetwork, type Network } from '../../lib/catalog';
 import type { ChainAdapter } from '../../lib/chains/adapter';
 import { deriveAddress, testAccountXpub, testTagAccountAddress } from '../../lib/chains/derivation';
 import { broadcastMany, mine, sandboxAdapter, type TransferInput } from '../../lib/chains/sandbox';
-import { openDatabase, type Database, type Queryable } from '../../lib/db/client';
+import type { Database, Queryable } from '../../lib/db/client';
 import { createMerchant, findApiKey, type ApiKey } from '../../lib/merchants';
 import { makeOrder } from '../../lib/orders';
 import type { OrderRow } from '../../lib/orders/rows';
@@ -289,37 +289,6 @@ async function finish(run: Sized): Promise<RunResult> {
   return run.result;
 }
 
-/** A fresh database per size: a PGlite data directory, or a database of its own on the PostgreSQL server. */
-async function freshDatabase(adminUrl: string | undefined, size: number): Promise<{ db: Database; dispose(): Promise<void> }> {
-  if (!adminUrl) {
-    const db = await openDatabase({ dataDir: tempDir('gw-bench-watcher-') });
-    await db.migrate();
-    return { db, dispose: () => db.close() };
-  }
-  const name = `watcher_bench_${size}_${Date.now()}`;
-  const admin = async (sql: string) => {
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`create database ${name}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const db = await openDatabase({ url: url.toString(), poolSize: 8 });
-  await db.migrate();
-  return {
-    db,
-    async dispose() {
-      await db.close();
-      await admin(`drop database if exists ${name} with (force)`);
-    },
-  };
-}
-
 /**
  * All sizes of one database, their blocks interleaved (the order of sizes alternating from block
  * to block), so that load from elsewhere on the machine weighs on every size alike.
@@ -329,7 +298,7 @@ async function runDatabase(kind: Db, adminUrl: string | undefined, unrelated: { 
   try {
     const runs: Sized[] = [];
     for (const size of SIZES) {
-      const { db, dispose } = await freshDatabase(adminUrl, size);
+      const { db, dispose } = await freshDatabase(`watcher_bench_${size}`, adminUrl, 8);
       disposers.push(dispose);
       const run = await setUp(kind, db, size, unrelated);
       console.log(`  ${count(size).padStart(6)} open orders: set-up ${fmt(run.result.setupSeconds)} s`);

@@ -23,14 +23,14 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
-import pg from 'pg';
 import * as postgresHelpers from '../lib/postgres.mjs';
-import { atExit, tempDir } from './servers';
+import { freshDatabase } from './databases';
+import { atExit } from './servers';
 import { fillAddressPool } from '../../lib/addresses';
 import { makeOrderRequest } from '../../lib/api/protocol';
 import { findNetwork, type Network } from '../../lib/catalog';
 import { broadcastMany, mine, sandboxAdapter } from '../../lib/chains/sandbox';
-import { openDatabase, type Database } from '../../lib/db/client';
+import type { Database } from '../../lib/db/client';
 import { createMerchant, findApiKey, type ApiKey } from '../../lib/merchants';
 import { makeOrder } from '../../lib/orders';
 import type { OrderRow } from '../../lib/orders/rows';
@@ -117,36 +117,6 @@ async function createOrders(db: Database, key: ApiKey, count: number, hook: stri
   return orders;
 }
 
-async function freshDatabase(kind: Db, adminUrl: string | undefined): Promise<{ db: Database; dispose(): Promise<void> }> {
-  if (kind === 'pglite') {
-    const db = await openDatabase({ dataDir: tempDir('gw-bench-webhooks-') });
-    await db.migrate();
-    return { db, dispose: () => db.close() };
-  }
-  const name = `webhooks_bench_${Date.now()}`;
-  const admin = async (sql: string) => {
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`create database ${name}`);
-  const url = new URL(adminUrl!);
-  url.pathname = `/${name}`;
-  const db = await openDatabase({ url: url.toString(), poolSize: 10 });
-  await db.migrate();
-  return {
-    db,
-    async dispose() {
-      await db.close();
-      await admin(`drop database if exists ${name} with (force)`);
-    },
-  };
-}
-
 async function waitUntil(what: string, check: () => boolean): Promise<void> {
   const deadline = Date.now() + PHASE_DEADLINE_MS;
   while (!check()) {
@@ -173,7 +143,7 @@ function percentile(sorted: number[], p: number): number {
 }
 
 async function run(kind: Db, adminUrl: string | undefined): Promise<Result> {
-  const { db, dispose } = await freshDatabase(kind, adminUrl);
+  const { db, dispose } = await freshDatabase('webhooks_bench', kind === 'pglite' ? undefined : adminUrl);
   const receiver = await startReceiver();
   let dispatcher: Dispatcher | undefined;
   try {
