@@ -1,7 +1,7 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
-import { findCurrency, findNetwork, currencyPairs, type Currency, type Network } from '../catalog';
-import { enabledNetworks } from '../catalog/enabled';
+import { findCurrency, currencyPairs, type Currency, type Network } from '../catalog';
+import { enabledNetworks, networkFor } from '../catalog/enabled';
 import { poolSequence, refillNow, refillSoon } from '../addresses';
 import { ApiError } from '../api/errors';
 import type { MakeOrderRequest } from '../api/protocol';
@@ -30,7 +30,7 @@ interface ResolvedOrder {
 export function resolveOrder(key: ApiKey, input: MakeOrderRequest): ResolvedOrder {
   const enabled = enabledNetworks(key.mode);
   // The network as this mode uses it (live networks carry their configured token contracts).
-  const network = findNetwork(input.network) && enabled.find((n) => n.name === input.network.toLowerCase());
+  const network = networkFor(key.mode, input.network);
   const currency = network && findCurrency(network, input.currency);
   if (!network || !currency) {
     const pairs = currencyPairs(enabled).map((p) => `${p.currency.ticker}/${p.network.name}`);

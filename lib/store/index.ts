@@ -31,19 +31,25 @@ export class StoreError extends Error {
   }
 }
 
+// Read once per process: the keys file is written at the first start, before any request.
+let storeKeys: DemoStoreKeys | undefined;
+let gateway: GatewayClient | undefined;
+
 function keys(): DemoStoreKeys {
-  const found = readDemoStoreKeys(config().dataDir);
-  if (!found) throw new StoreError('not_set_up');
-  return found;
+  storeKeys ??= readDemoStoreKeys(config().dataDir);
+  if (!storeKeys) throw new StoreError('not_set_up');
+  return storeKeys;
 }
 
 /** The store's base URL: where the gateway sends its webhooks and the shopper returns to. */
 const storeUrl = (path: string) => `${config().publicBaseUrl}/store${path}`;
 
+/** One client per process, so that its nonces (strictly increasing) never collide between requests. */
 function client(): GatewayClient {
   const { publicKey, privateKey } = keys();
   // The gateway the store talks to: this one by default, over HTTP like any merchant.
-  return new GatewayClient({ baseUrl: config().storeGatewayUrl ?? config().publicBaseUrl, publicKey, privateKey, timeoutMs: 8_000, retries: 1 });
+  gateway ??= new GatewayClient({ baseUrl: config().storeGatewayUrl ?? config().publicBaseUrl, publicKey, privateKey, timeoutMs: 8_000, retries: 1 });
+  return gateway;
 }
 
 function fromGatewayError(error: unknown): StoreError {
