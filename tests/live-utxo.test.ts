@@ -7,7 +7,10 @@ import { createBase58check } from '@scure/base';
 import { sha256 } from '@noble/hashes/sha2.js';
 import type { HDKey } from '@scure/bip32';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { liveAdapters, type LiveAdapter } from '@/lib/chains/live';
+import { JsonRpcClient } from '@/lib/chains/utxo/rpc';
+import { formatUnits, parseUnits } from '@/lib/money';
 import type { Database } from '@/lib/db/client';
 import { findApiKey } from '@/lib/merchants';
 import { findOperations } from '@/lib/operations';
@@ -197,17 +200,21 @@ describe('live litecoin (litecoind regtest)', () => {
 /** A signed transaction (not broadcast) spending the coins of wallet transaction `txid` to the wallet itself. */
 async function doubleSpend(txid: string): Promise<string> {
   const original = await node.rpc('getrawtransaction', txid, true);
+  // The gateway's own RPC client reads amounts as text: no amount passes through a float.
+  const rpc = new JsonRpcClient({ url: node.url, user: node.user, password: node.password, timeoutMs: 10_000 }, 'test litecoind');
+  const outputs = z.object({ vout: z.array(z.object({ value: z.string() })) });
   let total = 0n;
   for (const input of original.vin) {
-    const previous = await node.rpc('getrawtransaction', input.txid, true);
-    total += BigInt(Math.round(previous.vout[input.vout].value * 1e8));
+    const previous = await rpc.call('getrawtransaction', [input.txid, true], outputs);
+    const value = parseUnits(previous.vout[input.vout]!.value, 8);
+    if (!value.ok) throw new Error(`unreadable amount ${previous.vout[input.vout]!.value}`);
+    total += value.value;
   }
   const to = await node.rpc('getnewaddress', '', 'bech32');
-  const amount = total - 100_000n;
   const raw = await node.rpc(
     'createrawtransaction',
     original.vin.map((i: { txid: string; vout: number }) => ({ txid: i.txid, vout: i.vout })),
-    { [to]: `${amount / 100_000_000n}.${(amount % 100_000_000n).toString().padStart(8, '0')}` },
+    { [to]: formatUnits(total - 100_000n, 8) },
   );
   const signed = await node.rpc('signrawtransactionwithwallet', raw);
   return signed.hex;

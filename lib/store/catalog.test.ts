@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cartLines, cartTotalCents, priceIn } from './catalog';
+import { cartLines, cartTotalCents, formatUsd, priceIn } from './catalog';
 
 describe('demo store prices', () => {
   it('converts cents to the coin, rounding up to the coin\'s smallest unit', () => {
@@ -20,5 +20,11 @@ describe('demo store prices', () => {
     const cart = { mug: 2, stickers: 1, nothing: 5 };
     expect(cartLines(cart).map((l) => l.product.sku)).toEqual(['mug', 'stickers']);
     expect(cartTotalCents(cart)).toBe(2 * 1200 + 450);
+  });
+});
+
+describe('demo store dollars', () => {
+  it('writes cents as dollars with two decimals', () => {
+    expect([0, 5, 450, 1200, 123456789].map(formatUsd)).toEqual(['$0.00', '$0.05', '$4.50', '$12.00', '$1234567.89']);
   });
 });

@@ -47,8 +47,10 @@ export function cartLines(cart: Cart): { product: Product; quantity: number; cen
 
 export const cartTotalCents = (cart: Cart) => cartLines(cart).reduce((sum, line) => sum + line.cents, 0);
 
+/** "$12.50" from 1250 cents: string arithmetic, no float. */
 export function formatUsd(cents: number): string {
-  return `$${(cents / 100).toFixed(2)}`;
+  const digits = String(cents).padStart(3, '0');
+  return `$${digits.slice(0, -2)}.${digits.slice(-2)}`;
 }
 
 /**
