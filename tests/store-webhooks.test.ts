@@ -121,6 +121,19 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('demo store', () => {
     expect(receipts!.n).toBe(0);
   });
 
+  it('a checkout that stopped before keeping the gateway order id still takes its webhook', async () => {
+    const { storeId, gatewayOrderId } = await checkoutMug();
+    // As after a crash between make-order and the store's update.
+    await gateway.db.query('update store_orders set gateway_order_id = null, payment_link = null where id = $1', [storeId]);
+    const paid = webhook({ ...ORDER_FIELDS, id: `evt-late-${storeId}`, orderId: gatewayOrderId, clientOrderId: storeId, status: 'processed', received: '12' });
+    expect(await (await paid.send()).json()).toEqual({ ok: true, duplicate: false });
+    const [row] = await gateway.db.query<{ status: string; gateway_order_id: string }>('select status, gateway_order_id from store_orders where id = $1', [storeId]);
+    expect(row).toEqual({ status: 'processed', gateway_order_id: gatewayOrderId });
+    // Another gateway order naming this store order is not taken for it.
+    const other = webhook({ ...ORDER_FIELDS, id: `evt-other-${storeId}`, orderId: '00000000-0000-4000-8000-000000000000', clientOrderId: storeId, status: 'expired', received: '0' });
+    expect((await other.send()).status).toBe(404);
+  });
+
   it('asks the API for the order while no webhook has arrived', async () => {
     const { storeId } = await checkoutMug();
     const view = await storeOrder(storeId);

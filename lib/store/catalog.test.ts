@@ -28,3 +28,12 @@ describe('demo store dollars', () => {
     expect([0, 5, 450, 1200, 123456789].map(formatUsd)).toEqual(['$0.00', '$0.05', '$4.50', '$12.00', '$1234567.89']);
   });
 });
+
+describe('the cart cookie', () => {
+  it('keeps known products with quantities from 1 to the maximum, and nothing from a bad cookie', async () => {
+    const { parseCart } = await import('./catalog');
+    expect(parseCart('{"mug":2,"hoodie":0,"stickers":21,"nothing":1,"x":"3"}')).toEqual({ mug: 2 });
+    expect(parseCart('{"stickers":1.5,"hoodie":20}')).toEqual({ hoodie: 20 });
+    expect([undefined, '', 'not json', '[1,2]', 'null', '7'].map(parseCart)).toEqual([{}, {}, {}, {}, {}, {}]);
+  });
+});

@@ -4,6 +4,8 @@
  * The store prices in US cents and converts at the fixed DEMO_RATES below: they are illustrative,
  * not market data (the demo store runs on test keys only). A real store would ask a price feed.
  */
+import { z } from 'zod';
+
 export interface Product {
   sku: string;
   name: string;
@@ -76,10 +78,8 @@ export function parseCart(value: string | undefined): Cart {
   } catch {
     return {};
   }
-  if (!json || typeof json !== 'object' || Array.isArray(json)) return {};
-  return Object.fromEntries(
-    Object.entries(json as Record<string, unknown>).filter(
-      ([sku, quantity]) => findProduct(sku) !== undefined && Number.isInteger(quantity) && (quantity as number) > 0 && (quantity as number) <= MAX_QUANTITY,
-    ),
-  ) as Cart;
+  const entries = z.record(z.string(), z.unknown()).safeParse(json);
+  if (!entries.success) return {};
+  const quantity = z.number().int().min(1).max(MAX_QUANTITY);
+  return Object.fromEntries(Object.entries(entries.data).filter(([sku, n]) => findProduct(sku) !== undefined && quantity.safeParse(n).success)) as Cart;
 }

@@ -174,7 +174,7 @@ export async function storeOrder(id: string): Promise<StoreOrderView | undefined
 const webhookBody = z.object({
   id: z.string().min(1).max(200),
   event: z.literal('ORDER'),
-  orderId: z.string(),
+  orderId: z.uuid(),
   clientOrderId: z.string(),
   status: z.enum(['processed', 'overpaid', 'partial', 'expired', 'error']),
   received: z.string().regex(/^\d+(\.\d+)?$/),
@@ -212,8 +212,10 @@ export async function receiveWebhook(headers: Headers, raw: string): Promise<Web
   }
   const db = await getDatabase();
   return db.transaction(async (tx) => {
+    // A store order whose checkout stopped after make-order but before it kept the gateway's
+    // order id (a crash, a lost answer) is still found by its own id: the signed webhook names both.
     const [order] = await tx.query<{ id: string }>(
-      'select id from store_orders where id::text = $1 and gateway_order_id::text = $2 for update',
+      'select id from store_orders where id::text = $1 and (gateway_order_id is null or gateway_order_id::text = $2) for update',
       [event.clientOrderId, event.orderId],
     );
     if (!order) return { status: 404, body: { ok: false, error: 'no such store order' } } as const;
@@ -222,7 +224,10 @@ export async function receiveWebhook(headers: Headers, raw: string): Promise<Web
       [event.id, order.id, event.status],
     );
     if (fresh.length === 0) return { status: 200, body: { ok: true, duplicate: true } } as const;
-    await tx.query('update store_orders set status = $2, received = $3, updated_at = now() where id = $1', [order.id, event.status, event.received]);
+    await tx.query(
+      'update store_orders set status = $2, received = $3, gateway_order_id = coalesce(gateway_order_id, $4::uuid), updated_at = now() where id = $1',
+      [order.id, event.status, event.received, event.orderId],
+    );
     return { status: 200, body: { ok: true, duplicate: false } } as const;
   });
 }
