@@ -126,8 +126,10 @@ with existing as (
 ), ticket as (
   select nextval($20::regclass) as position where not exists (select 1 from existing)
 ), address as (
+  -- The position as a scalar (not a join with ticket) so that all three columns of
+  -- addresses_derivation are index conditions whatever the planner's statistics say.
   select a.id, a.address, a.tag, a.derivation_index
-    from addresses a join ticket on a.network = $6 and a.mode = $3 and a.derivation_index = ticket.position
+    from addresses a where a.network = $6 and a.mode = $3 and a.derivation_index = (select position from ticket)
 ), nonce as (
   insert into api_nonces (key_id, nonce)
   select $18, $19

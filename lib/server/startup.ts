@@ -4,6 +4,7 @@ import { pruneNonces } from '../api/nonces';
 import { enabledNetworks } from '../catalog/enabled';
 import { config } from '../config';
 import { getDatabase } from '../db';
+import { keepStatisticsFresh } from '../db/statistics';
 import { log } from '../log';
 import { startWorkers } from '../watcher';
 import { appSecret, followKeyRevocations } from '../merchants';
@@ -18,7 +19,8 @@ function loopback(host: string): string {
 
 /**
  * Everything the server does once before it answers requests: open and migrate the database,
- * fill the address pools, create the demo merchant on a fresh install, schedule housekeeping.
+ * fill the address pools, create the demo merchant on a fresh install, schedule housekeeping
+ * (planner statistics, nonce pruning).
  */
 export async function startGateway(): Promise<void> {
   const cfg = config();
@@ -28,6 +30,7 @@ export async function startGateway(): Promise<void> {
   const db = await getDatabase({ controlUrl });
   await followKeyRevocations(db);
   for (const mode of ['test', 'live'] as const) await fillAddressPools(db, enabledNetworks(mode), mode);
+  keepStatisticsFresh(db);
   if (cfg.demoStore) await ensureDemoMerchant(db, cfg.dataDir);
   if (cfg.runWorkers) startWorkers(db);
   const prune = () =>

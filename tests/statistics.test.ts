@@ -1,0 +1,46 @@
+/**
+ * Planner statistics (lib/db/statistics.ts): tables that grew are analyzed, and with statistics
+ * the lookups of make-order use the unique indexes, on both databases. Without them the planner
+ * picked the merchant's listing index and scanned all of the merchant's orders on every order.
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { refreshStatistics } from '@/lib/db/statistics';
+import { call, startTestGateway, type TestGateway } from './support/gateway';
+import { createTestMerchant, type TestMerchant } from './support/merchants';
+
+let gateway: TestGateway;
+let merchant: TestMerchant;
+beforeAll(async () => {
+  gateway = await startTestGateway();
+  merchant = await createTestMerchant(gateway.db);
+});
+afterAll(() => gateway?.close());
+
+/** The indexes the plan of `sql` reads. */
+async function indexesUsed(sql: string, params: unknown[]): Promise<string[]> {
+  const [row] = await gateway.db.query<{ plan: unknown }>(`explain (format json) ${sql}`, params);
+  const plan = typeof row!.plan === 'string' ? JSON.parse(row!.plan) : (row!['QUERY PLAN' as 'plan'] ?? row!.plan);
+  return [...JSON.stringify(plan).matchAll(/"Index Name":\s*"([a-z_]+)"/g)].map((m) => m[1]!);
+}
+
+it('analyzes the tables that grew, and then make-order looks orders and pool addresses up by their unique indexes', async () => {
+  for (let batch = 0; batch < 10; batch++) {
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => call(gateway, 'make-order', { currency: 'TRX', network: 'tron', amount: '1', order: `stats-${batch}-${i}` }, merchant.test)),
+    );
+    expect(answers.filter((a) => a.status !== 200)).toEqual([]);
+  }
+  await refreshStatistics(gateway.db);
+  const [orders] = await gateway.db.query<{ reltuples: number }>(`select reltuples::int as reltuples from pg_class where relname = 'orders'`);
+  expect(orders!.reltuples).toBeGreaterThanOrEqual(300);
+  // Fresh now: nothing more to analyze until the tables grow again.
+  expect(await refreshStatistics(gateway.db)).toEqual([]);
+
+  const key = await gateway.db.query<{ merchant_id: string }>(`select merchant_id from orders limit 1`);
+  expect(
+    await indexesUsed(`select * from orders where merchant_id = $1 and mode = 'test' and client_order_id = 'stats-3-7'`, [key[0]!.merchant_id]),
+  ).toEqual(['orders_client_order']);
+  expect(await indexesUsed(`select id from addresses where network = 'tron' and mode = 'test' and derivation_index = 150`, [])).toEqual([
+    'addresses_derivation',
+  ]);
+});
