@@ -1,6 +1,7 @@
 /**
  * Idempotency under concurrency: the same `order` sent 50 times at once creates one order and
- * every answer names it; the same `order` with another amount gets 409.
+ * every answer names it; the same `order` with another amount gets 409; bursts larger than the
+ * address pool get distinct addresses.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { call, startTestGateway, type TestGateway } from './support/gateway';
@@ -53,4 +54,22 @@ it('serialises one user\'s concurrent first orders onto one personal address', a
   expect(created).toHaveLength(2);
   expect(answers.filter((a) => a.status === 409).every((a) => a.body.error.name === 'PERSONAL_ADDRESS_BUSY')).toBe(true);
   expect(new Set(created.map((a) => a.body.response.address)).size).toBe(1);
+});
+
+it('serves a burst four times the address pool as refills arrive; a request refused meanwhile is safe to retry', async () => {
+  // ADDRESS_POOL_SIZE is 32 in tests (support/gateway.ts): most of these wait for the derivation thread.
+  const body = (i: number) => ({ currency: 'TRX', network: 'tron', amount: '1', order: `burst-${i}` });
+  let answers = await Promise.all(Array.from({ length: 128 }, (_, i) => call(gateway, 'make-order', body(i), merchant.test)));
+  const refused = answers.filter((a) => a.status !== 200);
+  // A request that waited too long for an address is told so with a 503 at once, never a hang or a 500.
+  expect(refused.every((a) => a.status === 503 && a.body.error.name === 'OVERLOADED' && a.headers.get('retry-after') === '1')).toBe(true);
+  for (let round = 0; round < 5 && answers.some((a) => a.status !== 200); round++) {
+    answers = await Promise.all(answers.map((a, i) => (a.status === 200 ? a : call(gateway, 'make-order', body(i), merchant.test))));
+  }
+  expect(answers.map((a) => a.status)).toEqual(Array(128).fill(200));
+  expect(new Set(answers.map((a) => a.body.response.address)).size).toBe(128);
+  const [orders] = await gateway.db.query<{ n: number; addresses: number }>(
+    `select count(*)::int as n, count(distinct address)::int as addresses from orders where client_order_id like 'burst-%'`,
+  );
+  expect(orders).toEqual({ n: 128, addresses: 128 });
 });

@@ -2,15 +2,16 @@ import 'server-only';
 import { randomInt } from 'node:crypto';
 import type { Network } from '../catalog';
 import type { Mode } from '../catalog/enabled';
-import { deriveAddress, testAccountXpub, testTagAccountAddress } from '../chains/derivation';
+import { testAccountXpub, testTagAccountAddress } from '../chains/derivation';
+import { deriveAddresses } from '../chains/derivation-thread';
 import { liveChainConfig } from '../chains/live';
 import { config } from '../config';
 import type { Queryable } from '../db';
 import { log } from '../log';
 
 /**
- * Deposit addresses are derived ahead of time into a pool, so that creating an order costs one
- * statement and no elliptic-curve work on the request path. Positions in the pool are handed out
+ * Deposit addresses are derived ahead of time into a pool, on a worker thread, so that creating an
+ * order costs one statement and no elliptic-curve work on the thread that answers requests. Positions in the pool are handed out
  * by a PostgreSQL sequence per (network, mode): an order takes `nextval` and the address at that
  * derivation index, without updating or locking any address row (a "free" flag scanned with
  * SKIP LOCKED left a dead index entry per order and slowed every later scan). Each index is
@@ -32,17 +33,23 @@ function tagAccountAddress(network: Network, mode: Mode): string {
   throw new Error(`no receiving address is configured for live ${network.name}`);
 }
 
-/** The destination at pool position `index`: a derived address, or the shared address with a fresh tag. */
-function destinationAt(network: Network, mode: Mode, index: number): { address: string; tag: string | null } {
+/**
+ * The destinations at pool positions `from` .. `from + count - 1`: derived addresses (on the
+ * derivation thread), or the shared address with a fresh tag each.
+ */
+async function destinationsAt(network: Network, mode: Mode, from: number, count: number): Promise<{ address: string; tag: string | null }[]> {
   if (network.usesTags) {
     // A random 32-bit tag (never 0, which wallets treat as "no tag"); collisions are skipped by
     // the unique index on (network, mode, address, tag).
-    return { address: tagAccountAddress(network, mode), tag: String(randomInt(1, 2 ** 32 - 1)) };
+    const address = tagAccountAddress(network, mode);
+    return Array.from({ length: count }, () => ({ address, tag: String(randomInt(1, 2 ** 32 - 1)) }));
   }
-  return { address: deriveAddress(network, accountXpub(network, mode), index), tag: null };
+  const addresses = await deriveAddresses(network, accountXpub(network, mode), from, count);
+  return addresses.map((address) => ({ address, tag: null }));
 }
 
-const DERIVE_BATCH = 8;
+// Batches of this many addresses: each is one message to the derivation thread and one insert.
+const DERIVE_BATCH = 32;
 
 /** The sequence that hands out pool positions of (network, mode); catalog names are identifiers. */
 export function poolSequence(network: Network, mode: Mode): string {
@@ -94,11 +101,10 @@ export async function fillAddressPool(db: Queryable, network: Network, mode: Mod
     return 0;
   }
   let added = 0;
-  // Derivation costs about a millisecond an address: work in small batches so that a refill
-  // never holds the event loop (and the requests waiting on it) for long.
   for (let start = 0; start < missing; start += DERIVE_BATCH) {
     const count = Math.min(DERIVE_BATCH, missing - start);
-    const rows = Array.from({ length: count }, (_, i) => ({ index: from + start + i, ...destinationAt(network, mode, from + start + i) }));
+    const destinations = await destinationsAt(network, mode, from + start, count);
+    const rows = destinations.map((destination, i) => ({ index: from + start + i, ...destination }));
     // A concurrent filler that took the same indices turns these into no-ops.
     const inserted = await db.query(
       `insert into addresses (network, mode, kind, derivation_index, address, tag)

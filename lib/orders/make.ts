@@ -61,7 +61,12 @@ export function resolveOrder(key: ApiKey, input: MakeOrderRequest): ResolvedOrde
   };
 }
 
-const MAX_REFILLS_PER_REQUEST = 5;
+/**
+ * How long a request may wait for an empty pool to be refilled before it is answered 503: a burst
+ * larger than the pool is served as addresses arrive, but a request never hangs for seconds
+ * (derivation runs at low priority and may be starved on a saturated machine).
+ */
+const POOL_WAIT_MS = 1000;
 
 /**
  * Creates a payment order, or answers the existing one when `order` was already used with the
@@ -73,12 +78,25 @@ export async function makeOrder(caller: Caller, input: MakeOrderRequest): Promis
   let row = await attempt(caller, input, order).catch(poolMissing);
   // An empty pool (a burst larger than the pool) waits for a refill and tries again. Concurrent
   // requests take the refilled addresses too, so one refill may not be enough for everyone.
-  for (let refills = 0; row === 'pool-empty' && refills < MAX_REFILLS_PER_REQUEST; refills++) {
-    await refillNow(caller.db, order.network, caller.key.mode);
+  const deadline = Date.now() + POOL_WAIT_MS;
+  while (row === 'pool-empty' && (await refilledBefore(deadline, refillNow(caller.db, order.network, caller.key.mode)))) {
     row = await attempt(caller, input, order).catch(poolMissing);
   }
   if (row === 'pool-empty') throw new ApiError('OVERLOADED', 'No deposit address is available right now; retry shortly.');
   return row;
+}
+
+/** True when `refill` ends before `deadline`; the refill goes on either way. */
+async function refilledBefore(deadline: number, refill: Promise<void>): Promise<boolean> {
+  const left = deadline - Date.now();
+  if (left <= 0) return false;
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => (timer = setTimeout(resolve, left, false)));
+  try {
+    return await Promise.race([refill.then(() => true as const), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**

@@ -1,13 +1,12 @@
 import 'server-only';
 /** EVM addresses: EIP-55 checksummed 0x + last 20 bytes of keccak256(uncompressed key). */
-import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { isAddress, publicKeyToAddress } from 'viem/utils';
+import { uncompressedPublicKey } from '../public-key';
 
 /** `publicKey` is the 33-byte compressed key BIP32 gives; Ethereum hashes the uncompressed form. */
 export function evmAddress(publicKey: Uint8Array): string {
-  const uncompressed = secp256k1.Point.fromBytes(publicKey).toBytes(false);
-  return publicKeyToAddress(`0x${bytesToHex(uncompressed)}`);
+  return publicKeyToAddress(`0x${bytesToHex(uncompressedPublicKey(publicKey))}`);
 }
 
 /**

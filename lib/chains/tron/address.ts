@@ -3,18 +3,17 @@ import 'server-only';
  * Tron addresses: base58check(0x41 || last 20 bytes of keccak256(uncompressed key without 0x04)),
  * i.e. the Ethereum account hash under Tron's version byte, which is why they start with "T".
  */
-import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { concatBytes } from '@noble/hashes/utils.js';
 import { createBase58check } from '@scure/base';
+import { uncompressedPublicKey } from '../public-key';
 
 const TRON_VERSION = 0x41;
 const base58check = createBase58check(sha256);
 
 export function tronAddress(publicKey: Uint8Array): string {
-  const uncompressed = secp256k1.Point.fromBytes(publicKey).toBytes(false);
-  const hash = keccak_256(uncompressed.subarray(1));
+  const hash = keccak_256(uncompressedPublicKey(publicKey).subarray(1));
   return base58check.encode(concatBytes(Uint8Array.of(TRON_VERSION), hash.subarray(-20)));
 }
 

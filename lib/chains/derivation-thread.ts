@@ -1,0 +1,91 @@
+import 'server-only';
+/**
+ * Derives batches of deposit addresses on one worker thread per process (derivation-worker.ts),
+ * so that filling the address pools never holds the event loop that answers requests: on a busy
+ * gateway the pools are refilled continuously, and deriving inline cost every request in flight
+ * the one to two milliseconds each address takes.
+ *
+ * The thread starts on first use and does not keep the process alive while idle. If it dies, the
+ * batches it held fail (the pool refill logs it and the next refill starts a new thread).
+ */
+import { Worker } from 'node:worker_threads';
+import type { Network } from '../catalog';
+import type { DeriveAnswer, DeriveRequest } from './derivation-worker';
+
+interface Pending {
+  resolve(addresses: string[]): void;
+  reject(error: Error): void;
+}
+
+interface DerivationThread {
+  worker: Worker;
+  pending: Map<number, Pending>;
+  nextId: number;
+}
+
+// One thread per process, shared by every bundle of this module (Next.js loads server code in
+// more than one chunk).
+const slot = Symbol.for('gateway.derivationThread');
+type Holder = { [slot]?: DerivationThread };
+
+/**
+ * In the Next.js server the bundler compiles the worker entry to JavaScript and rewrites this
+ * `new Worker(new URL(...))`. Everywhere else (tsx, Vitest) this module runs from its TypeScript
+ * source and the thread loads tsx itself: Node 20 does not pass a loader given with --import on to
+ * worker threads.
+ */
+function startWorker(): Worker {
+  const options = { name: 'address-derivation' };
+  if (process.env.NEXT_RUNTIME) return new Worker(new URL('./derivation-worker.ts', import.meta.url), options);
+  const entry = import.meta.url.replace(/derivation-thread\.ts$/, 'derivation-worker.ts');
+  const boot = `import('tsx/esm/api').then(({ tsImport }) => tsImport(${JSON.stringify(entry)}, ${JSON.stringify(import.meta.url)}))`;
+  return new Worker(boot, { ...options, eval: true, execArgv: ['--conditions=react-server'] });
+}
+
+function thread(): DerivationThread {
+  const holder = globalThis as Holder;
+  if (holder[slot]) return holder[slot];
+  const worker = startWorker();
+  const state: DerivationThread = { worker, pending: new Map(), nextId: 1 };
+  const failAll = (error: Error) => {
+    if (holder[slot] === state) delete holder[slot];
+    for (const waiting of state.pending.values()) waiting.reject(error);
+    state.pending.clear();
+  };
+  worker.on('message', (answer: DeriveAnswer) => {
+    const waiting = state.pending.get(answer.id);
+    if (!waiting) return;
+    state.pending.delete(answer.id);
+    if (state.pending.size === 0) worker.unref();
+    if ('error' in answer) waiting.reject(new Error(answer.error));
+    else waiting.resolve(answer.addresses);
+  });
+  worker.on('error', (error) => failAll(new Error(`address derivation thread failed: ${error.message}`)));
+  worker.on('exit', (code) => failAll(new Error(`address derivation thread exited (code ${code})`)));
+  worker.unref();
+  holder[slot] = state;
+  return state;
+}
+
+/**
+ * The addresses at child indices `from` .. `from + count - 1` of `accountXpub` on `network`,
+ * derived on the derivation thread; the same answers as `deriveAddress` for each index.
+ */
+export function deriveAddresses(network: Network, accountXpub: string, from: number, count: number): Promise<string[]> {
+  if (count === 0) return Promise.resolve([]);
+  const state = thread();
+  const { worker, pending } = state;
+  const id = state.nextId++;
+  return new Promise<string[]>((resolve, reject) => {
+    pending.set(id, { resolve, reject });
+    // Keep the process alive while a batch is out (a CLI filling a pool must not exit mid-way).
+    worker.ref();
+    worker.postMessage({ id, network, accountXpub, from, count } satisfies DeriveRequest);
+  });
+}
+
+/** Stops the derivation thread (tests; the process exits without it otherwise). */
+export async function stopDerivationThread(): Promise<void> {
+  const state = (globalThis as Holder)[slot];
+  if (state) await state.worker.terminate();
+}
