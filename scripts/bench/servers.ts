@@ -120,21 +120,49 @@ export function answers(port: number, urlPath = '/'): Promise<boolean> {
   });
 }
 
-/** CPU time (clock ticks) used so far by every process in the group led by `pid`. */
-function groupTicks(pid: number): number {
+/** The fields after "(comm) " of a /proc stat line, and the command name. */
+function procStat(pid: string): { comm: string; fields: string[] } | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return { comm: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), fields: stat.slice(stat.lastIndexOf(')') + 2).split(' ') };
+  } catch {
+    return undefined; // The process ended meanwhile.
+  }
+}
+
+/** CPU time (clock ticks) used so far by the processes `select` picks (fields: state ppid pgrp ... utime(12th) stime(13th)). */
+function ticksOf(select: (comm: string, fields: string[]) => boolean): number {
   let ticks = 0;
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      // Fields after "(comm) ": state ppid pgrp ... utime(12th) stime(13th).
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(fields[2]) === pid) ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // The process ended meanwhile.
-    }
+    const stat = procStat(entry);
+    if (stat && select(stat.comm, stat.fields)) ticks += Number(stat.fields[11]) + Number(stat.fields[12]);
   }
   return ticks;
+}
+
+/** CPU time (clock ticks) used so far by every process in the group led by `pid`. */
+const groupTicks = (pid: number) => ticksOf((_comm, fields) => Number(fields[2]) === pid);
+
+/** CPU milliseconds used so far by the server (all its threads and children), by PostgreSQL, and by the whole machine. */
+export interface CpuSnapshot {
+  server: number;
+  postgres: number;
+  machine: number;
+}
+
+const TICK_MS = 10; // USER_HZ is 100 on Linux
+
+export function cpuSnapshot(server: Server): CpuSnapshot {
+  // /proc/stat "cpu" line: user nice system idle iowait irq softirq steal guest guest_nice; busy =
+  // user to softirq without idle and iowait (steal is the hypervisor's, guest is counted in user).
+  const [user, nice, system, , , irq, softirq] = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const busy = user! + nice! + system! + irq! + softirq!;
+  return {
+    server: server.child.pid ? groupTicks(server.child.pid) * TICK_MS : 0,
+    postgres: ticksOf((comm) => comm === 'postgres') * TICK_MS,
+    machine: busy * TICK_MS,
+  };
 }
 
 /**
