@@ -3,7 +3,7 @@ import { randomInt } from 'node:crypto';
 import type { Network } from '../catalog';
 import type { Mode } from '../catalog/enabled';
 import { testAccountXpub, testTagAccountAddress } from '../chains/derivation';
-import { deriveAddresses } from '../chains/derivation-thread';
+import { deriveAddresses, derivationThreadReady } from '../chains/derivation-thread';
 import { liveChainConfig } from '../chains/live';
 import { config } from '../config';
 import type { Queryable } from '../db';
@@ -172,6 +172,15 @@ export async function refillNow(db: Queryable, network: Network, mode: Mode): Pr
   // A refill that started before the pool ran dry may have been too small: then start another.
   if (running) await running;
   await singleRefill(db, network, mode, async () => true);
+}
+
+/**
+ * Settles when new addresses of `network` can arrive at their normal pace: at once for tag
+ * networks, else once the derivation thread has loaded (seconds on a busy machine when it runs
+ * from sources, which a request should not count against its wait for an empty pool).
+ */
+export async function derivationRunning(network: Network): Promise<void> {
+  if (!network.usesTags) await derivationThreadReady();
 }
 
 /** Addresses every pool has before the server answers; the rest is derived in the background. */

@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { NETWORKS, type Network } from '../catalog';
 import { deriveAddress, testAccountXpub } from './derivation';
-import { deriveAddresses, stopDerivationThread } from './derivation-thread';
+import { deriveAddresses, derivationThreadReady, stopDerivationThread } from './derivation-thread';
 
 const DERIVED = NETWORKS.filter((n) => !n.usesTags);
 const regtestLitecoin: Network = { ...NETWORKS.find((n) => n.name === 'litecoin')!, chain: 'regtest' };
@@ -49,6 +49,7 @@ describe('deriveAddresses on the derivation thread', () => {
     const long = deriveAddresses(tron, xpub, 0, 5000);
     await stopDerivationThread();
     await expect(long).rejects.toThrow(/address derivation thread exited/);
+    await expect(derivationThreadReady()).resolves.toBeUndefined();
     expect(await deriveAddresses(tron, xpub, 7, 1)).toEqual([deriveAddress(tron, xpub, 7)]);
   });
 });

@@ -21,6 +21,8 @@ interface DerivationThread {
   worker: Worker;
   pending: Map<number, Pending>;
   nextId: number;
+  /** Settles when the worker has loaded its code (it may take seconds from sources on a busy machine). */
+  ready: Promise<void>;
 }
 
 // One thread per process, shared by every bundle of this module (Next.js loads server code in
@@ -35,7 +37,9 @@ type Holder = { [slot]?: DerivationThread };
  * worker threads.
  */
 function startWorker(): Worker {
-  const options = { name: 'address-derivation' };
+  // No execArgv inherited: the server's own flags (a test harness's --import preload, say) are
+  // not meant for this thread, and the bundled worker needs none.
+  const options = { name: 'address-derivation', execArgv: [] };
   if (process.env.NEXT_RUNTIME) return new Worker(new URL('./derivation-worker.ts', import.meta.url), options);
   const entry = import.meta.url.replace(/derivation-thread\.ts$/, 'derivation-worker.ts');
   const boot = `import('tsx/esm/api').then(({ tsImport }) => tsImport(${JSON.stringify(entry)}, ${JSON.stringify(import.meta.url)}))`;
@@ -46,13 +50,17 @@ function thread(): DerivationThread {
   const holder = globalThis as Holder;
   if (holder[slot]) return holder[slot];
   const worker = startWorker();
-  const state: DerivationThread = { worker, pending: new Map(), nextId: 1 };
+  let ready!: { resolve(): void; reject(error: Error): void };
+  const state: DerivationThread = { worker, pending: new Map(), nextId: 1, ready: new Promise((resolve, reject) => (ready = { resolve, reject })) };
+  state.ready.catch(() => {}); // a thread that dies before it is ready fails its batches; nobody need be waiting
   const failAll = (error: Error) => {
+    ready.reject(error);
     if (holder[slot] === state) delete holder[slot];
     for (const waiting of state.pending.values()) waiting.reject(error);
     state.pending.clear();
   };
   worker.on('message', (answer: DeriveAnswer) => {
+    if ('ready' in answer) return ready.resolve();
     const waiting = state.pending.get(answer.id);
     if (!waiting) return;
     state.pending.delete(answer.id);
@@ -82,6 +90,11 @@ export function deriveAddresses(network: Network, accountXpub: string, from: num
     worker.ref();
     worker.postMessage({ id, network, accountXpub, from, count } satisfies DeriveRequest);
   });
+}
+
+/** Starts the derivation thread if needed; settles when it is ready to take batches. */
+export function derivationThreadReady(): Promise<void> {
+  return thread().ready;
 }
 
 /** Stops the derivation thread (tests; the process exits without it otherwise). */

@@ -19,7 +19,7 @@ export interface DeriveRequest {
   count: number;
 }
 
-export type DeriveAnswer = { id: number; addresses: string[] } | { id: number; error: string };
+export type DeriveAnswer = { id: number; addresses: string[] } | { id: number; error: string } | { ready: true };
 
 const port = parentPort;
 if (!port) throw new Error('derivation-worker.ts runs as a worker thread (see derivation-thread.ts)');
@@ -48,3 +48,5 @@ port.on('message', ({ id, network, accountXpub, from, count }: DeriveRequest) =>
   }
   port.postMessage(answer);
 });
+// Loaded and listening: from here a batch takes only its own time (see derivationThreadReady).
+port.postMessage({ ready: true } satisfies DeriveAnswer);

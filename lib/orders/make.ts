@@ -2,7 +2,7 @@ import 'server-only';
 import { randomUUID } from 'node:crypto';
 import { findCurrency, currencyPairs, type Currency, type Network } from '../catalog';
 import { enabledNetworks, networkFor } from '../catalog/enabled';
-import { poolSequence, refillNow, refillSoon } from '../addresses';
+import { derivationRunning, poolSequence, refillNow, refillSoon } from '../addresses';
 import { ApiError } from '../api/errors';
 import type { MakeOrderRequest } from '../api/protocol';
 import type { Database, Queryable } from '../db';
@@ -64,7 +64,8 @@ export function resolveOrder(key: ApiKey, input: MakeOrderRequest): ResolvedOrde
 /**
  * How long a request may wait for an empty pool to be refilled before it is answered 503: a burst
  * larger than the pool is served as addresses arrive, but a request never hangs for seconds
- * (derivation runs at low priority and may be starved on a saturated machine).
+ * (derivation runs at low priority and may be starved on a saturated machine). Counted once the
+ * derivation thread runs: in a server it started with the pools, before the first request.
  */
 const POOL_WAIT_MS = 1000;
 
@@ -78,6 +79,7 @@ export async function makeOrder(caller: Caller, input: MakeOrderRequest): Promis
   let row = await attempt(caller, input, order).catch(poolMissing);
   // An empty pool (a burst larger than the pool) waits for a refill and tries again. Concurrent
   // requests take the refilled addresses too, so one refill may not be enough for everyone.
+  if (row === 'pool-empty') await derivationRunning(order.network);
   const deadline = Date.now() + POOL_WAIT_MS;
   while (row === 'pool-empty' && (await refilledBefore(deadline, refillNow(caller.db, order.network, caller.key.mode)))) {
     row = await attempt(caller, input, order).catch(poolMissing);
