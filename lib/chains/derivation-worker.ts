@@ -5,8 +5,6 @@
  * flight. Started by derivation-thread.ts; the same `deriveAddress` as everywhere else, so an
  * address never depends on which thread derived it.
  */
-import fs from 'node:fs';
-import os from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import type { Network } from '../catalog';
 import { deriveAddress } from './derivation';
@@ -23,21 +21,6 @@ export type DeriveAnswer = { id: number; addresses: string[] } | { id: number; e
 
 const port = parentPort;
 if (!port) throw new Error('derivation-worker.ts runs as a worker thread (see derivation-thread.ts)');
-
-/**
- * Pools are refilled ahead of need, so this thread can wait: on Linux it runs at the lowest
- * priority (nice 19, set on this thread alone through its thread id), and the request thread and
- * the database get the CPU first when the machine is busy.
- */
-function lowerPriority(): void {
-  try {
-    const threadId = Number(fs.readlinkSync('/proc/thread-self').split('/').pop());
-    if (Number.isSafeInteger(threadId)) os.setPriority(threadId, 19);
-  } catch {
-    // Not Linux (no /proc/thread-self): the thread runs at the process's priority.
-  }
-}
-lowerPriority();
 
 port.on('message', ({ id, network, accountXpub, from, count }: DeriveRequest) => {
   let answer: DeriveAnswer;
