@@ -18,9 +18,9 @@ afterAll(() => gateway?.close());
 
 /** The indexes the plan of `sql` reads. */
 async function indexesUsed(sql: string, params: unknown[]): Promise<string[]> {
-  const [row] = await gateway.db.query<{ plan: unknown }>(`explain (format json) ${sql}`, params);
-  const plan = typeof row!.plan === 'string' ? JSON.parse(row!.plan) : (row!['QUERY PLAN' as 'plan'] ?? row!.plan);
-  return [...JSON.stringify(plan).matchAll(/"Index Name":\s*"([a-z_]+)"/g)].map((m) => m[1]!);
+  // One row, one column ("QUERY PLAN"), the plan as parsed JSON on both databases.
+  const [row] = await gateway.db.query<Record<string, unknown>>(`explain (format json) ${sql}`, params);
+  return [...JSON.stringify(Object.values(row!)[0]).matchAll(/"Index Name":\s*"([a-z_]+)"/g)].map((m) => m[1]!);
 }
 
 it('analyzes the tables that grew, and then make-order looks orders and pool addresses up by their unique indexes', async () => {

@@ -11,13 +11,13 @@ import { log } from '../log';
 
 /**
  * Deposit addresses are derived ahead of time into a pool, on a worker thread, so that creating an
- * order costs one statement and no elliptic-curve work on the thread that answers requests. Positions in the pool are handed out
- * by a PostgreSQL sequence per (network, mode): an order takes `nextval` and the address at that
- * derivation index, without updating or locking any address row (a "free" flag scanned with
- * SKIP LOCKED left a dead index entry per order and slowed every later scan). Each index is
- * handed out once and never reused; an index taken by a request that then lost a race or found
- * the pool empty stays unused, so wallets that sweep these addresses should scan with a gap
- * limit above the pool size. See docs/decisions/002-pre-derived-address-pool.md.
+ * order costs one statement and no elliptic-curve work on the thread that answers requests.
+ * Positions in the pool are handed out by a PostgreSQL sequence per (network, mode): an order
+ * takes `nextval` and the address at that derivation index, without updating or locking any
+ * address row (a "free" flag scanned with SKIP LOCKED left a dead index entry per order and slowed
+ * every later scan). Each index is handed out once and never reused; an index taken by a request
+ * that then lost a race or found the pool empty stays unused, so wallets that sweep these
+ * addresses should scan with a gap limit above the pool size. See docs/decisions/002-pre-derived-address-pool.md.
  */
 
 /** The extended public key of the network's external chain for `mode`. */
