@@ -4,8 +4,9 @@ const nextConfig = {
   // (a 308 loses the body with many HTTP clients).
   skipTrailingSlashRedirect: true,
   // PGlite loads its WASM and data files from its own package directory at run time, and pg
-  // has optional native parts: both stay plain Node modules rather than bundled.
-  serverExternalPackages: ['@electric-sql/pglite', 'pg', 'drizzle-orm'],
+  // has optional native parts, as secp256k1 (a prebuilt binary found by path) has: they stay plain
+  // Node modules rather than bundled.
+  serverExternalPackages: ['@electric-sql/pglite', 'pg', 'drizzle-orm', 'secp256k1'],
   poweredByHeader: false,
   typescript: { ignoreBuildErrors: false },
   // On every response (pages, API, static files). The per-request CSP of pages is set in proxy.ts.

@@ -16,6 +16,7 @@ import { HDKey } from '@scure/bip32';
 import { createBase58check } from '@scure/base';
 import type { AddressChain, Network } from '../catalog';
 import { evmAddress, isValidEvmAddress } from './evm/address';
+import { childPublicKey } from './child-key';
 import { testSeed } from './sandbox/test-seed';
 import { isValidTronAddress, tronAddress } from './tron/address';
 import { isUtxoCoin, isValidUtxoAddress, utxoAddress } from './utxo/address';
@@ -162,15 +163,14 @@ function chainNode(xpub: string, network: Network): HDKey {
  * `accountXpub` (base58 xpub — or zpub/Ltub/dgub — of the external chain node, i.e. already at
  * m/purpose'/coin'/0'/0), in the network's real mainnet address format.
  * Throws on an unusable key (see parseChainXpub) or an index outside 0..2^31-1. BIP32 says to skip
- * an index whose child is invalid (odds about 2^-127); the throw from @scure/bip32 is passed on.
+ * an index whose child is invalid (odds about 2^-127); that throw is passed on.
  */
 export function deriveAddress(network: Network, accountXpub: string, index: number): string {
   const codec = codecOf(network);
   if (!Number.isSafeInteger(index) || index < 0 || index >= HARDENED) {
     throw new RangeError(`Address index must be an integer in 0..${HARDENED - 1}, got ${index}`);
   }
-  const child = chainNode(accountXpub, network).deriveChild(index);
-  return codec.encode(child.publicKey as Uint8Array);
+  return codec.encode(childPublicKey(chainNode(accountXpub, network), index));
 }
 
 let testMaster: HDKey | undefined;

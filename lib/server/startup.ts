@@ -1,5 +1,6 @@
 import 'server-only';
 import { fillAddressPools } from '../addresses';
+import { childKeyBackend } from '../chains/child-key';
 import { pruneNonces } from '../api/nonces';
 import { enabledNetworks } from '../catalog/enabled';
 import { config } from '../config';
@@ -40,6 +41,8 @@ export async function startGateway(): Promise<void> {
     database: db.kind,
     dataDir: cfg.databaseUrl ? undefined : cfg.dataDir,
     publicBaseUrl: cfg.publicBaseUrl,
+    // '@scure/bip32' means no libsecp256k1 binary for this platform: ~1 ms of CPU per address.
+    childKeys: childKeyBackend,
   });
 }
 
