@@ -44,7 +44,7 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('the server runs its workers
       PUBLIC_BASE_URL: gateway.baseUrl,
     };
     for (const name of ['DATABASE_URL', 'APP_SECRET', 'RUN_WORKERS']) delete env[name];
-    child = spawn(process.execPath, [path.join(ROOT, 'node_modules/next/dist/bin/next'), 'start', '-p', String(port), '-H', '127.0.0.1'], { cwd: ROOT, env });
+    child = spawn(process.execPath, [path.join(ROOT, 'scripts/server.mjs')], { cwd: ROOT, env });
     child.stdout!.on('data', (d) => (output += d));
     child.stderr!.on('data', (d) => (output += d));
     for (let i = 0; i < 300 && !output.includes('workers started'); i++) await new Promise((r) => setTimeout(r, 100));

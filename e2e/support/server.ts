@@ -1,6 +1,6 @@
 /**
  * The gateway under test, started once per Playwright run by global-setup.ts: the production
- * build served by `next start` in its own process on 127.0.0.1 and a free port, on a fresh
+ * build served by scripts/server.mjs (as `npm start` runs it) on 127.0.0.1 and a free port, on a fresh
  * embedded database in a temporary directory, in test mode with the chain workers running (the
  * sandbox mines blocks and the watcher moves orders, as with `npm start`).
  */
@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { buildIsCurrent, nextBin, root } from '../../scripts/lib/build.mjs';
+import { buildIsCurrent, root } from '../../scripts/lib/build.mjs';
 import { freePort } from '../../scripts/lib/postgres.mjs';
 
 /** Fixed for the run: the CLIs need the same one as the server (see cliEnv in gateway.ts). */
@@ -73,7 +73,7 @@ async function startOnce(port: number, logFile: string, overrides: Record<string
   };
   const preload = pathToFileURL(path.join(root, 'e2e/support/exit-with-parent.mjs')).href;
   // stdin stays a pipe from this process: the preload stops the server when it closes.
-  const child = spawn(process.execPath, ['--import', preload, nextBin, 'start', '-p', String(port), '-H', '127.0.0.1'], {
+  const child = spawn(process.execPath, ['--import', preload, path.join(root, 'scripts', 'server.mjs')], {
     cwd: root,
     env,
     stdio: ['pipe', log, log],

@@ -40,6 +40,26 @@ export interface RouteOptions {
   verifySignature?: boolean;
 }
 
+/**
+ * What the wrapper needs of an HTTP request, whichever server received it: Next.js's route
+ * handlers (`nextRoute`) or the gateway's own node:http front (lib/api/http-front.ts).
+ */
+export interface ApiRequest {
+  /** A request header by lower-case name. */
+  header(name: string): string | undefined;
+  /** The raw body; throws BODY_TOO_LARGE past `limit` bytes (declared or received). */
+  readBody(limit: number): Promise<Buffer>;
+}
+
+export interface ApiReply {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** One merchant API operation behind the wrapper. */
+export type ApiOperation = (request: ApiRequest) => Promise<ApiReply>;
+
 const inFlightSlot = Symbol.for('gateway.api.inFlight');
 type Holder = { [inFlightSlot]?: { count: number } };
 const inFlight = ((globalThis as Holder)[inFlightSlot] ??= { count: 0 });
@@ -48,12 +68,12 @@ const inFlight = ((globalThis as Holder)[inFlightSlot] ??= { count: 0 });
  * Wraps one merchant API operation: load shedding, body limit, credentials, raw-body HMAC,
  * JSON, nonce, zod validation, the success and error envelopes, request id and logging.
  */
-export function apiRoute<S extends z.ZodType>(
+export function apiOperation<S extends z.ZodType>(
   operation: string,
   schema: S,
   handler: (ctx: RequestContext, input: z.output<S>) => Promise<unknown>,
   options: RouteOptions = {},
-): (request: Request) => Promise<Response> {
+): ApiOperation {
   return async (request) => {
     const requestId = randomUUID();
     const started = performance.now();
@@ -61,10 +81,10 @@ export function apiRoute<S extends z.ZodType>(
     if (inFlight.count >= config().apiMaxInFlight) return shed(requestId);
     inFlight.count++;
     try {
-      const rawBody = await readBody(request);
+      const rawBody = await request.readBody(BODY_LIMIT_BYTES);
       const db = await getDatabase();
       const verify = options.verifySignature ?? true;
-      const { key, signatureValid } = await authenticate(db, request.headers, rawBody, verify);
+      const { key, signatureValid } = await authenticate(db, request, rawBody, verify);
       merchantId = key.merchantId;
       const wait = rateLimitWait(key.keyId, config().apiRateLimit);
       if (wait > 0) throw new ApiError('RATE_LIMITED', API_ERRORS.RATE_LIMITED.message, [], wait);
@@ -82,9 +102,16 @@ export function apiRoute<S extends z.ZodType>(
   };
 }
 
-async function readBody(request: Request): Promise<Buffer> {
-  const declared = Number(request.headers.get('content-length') ?? '0');
-  if (declared > BODY_LIMIT_BYTES) throw new ApiError('BODY_TOO_LARGE');
+/** The operation as a Next.js route handler (`export const POST = nextRoute(...)`). */
+export function nextRoute(operation: ApiOperation): (request: Request) => Promise<Response> {
+  return async (request) => {
+    const reply = await operation({ header: (name) => request.headers.get(name) ?? undefined, readBody: (limit) => readWebBody(request, limit) });
+    return new Response(reply.body, { status: reply.status, headers: reply.headers });
+  };
+}
+
+async function readWebBody(request: Request, limit: number): Promise<Buffer> {
+  if (Number(request.headers.get('content-length') ?? '0') > limit) throw new ApiError('BODY_TOO_LARGE');
   if (!request.body) return Buffer.alloc(0);
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -93,7 +120,7 @@ async function readBody(request: Request): Promise<Buffer> {
     const { done, value } = await reader.read();
     if (done) break;
     size += value.byteLength;
-    if (size > BODY_LIMIT_BYTES) {
+    if (size > limit) {
       await reader.cancel();
       throw new ApiError('BODY_TOO_LARGE');
     }
@@ -102,9 +129,9 @@ async function readBody(request: Request): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-async function authenticate(db: Database, headers: Headers, rawBody: Buffer, verify: boolean): Promise<{ key: ApiKey; signatureValid: boolean }> {
-  const publicKey = headers.get('x-api-public-key')?.trim();
-  const signature = headers.get('x-api-signature')?.trim() ?? '';
+async function authenticate(db: Database, request: ApiRequest, rawBody: Buffer, verify: boolean): Promise<{ key: ApiKey; signatureValid: boolean }> {
+  const publicKey = request.header('x-api-public-key')?.trim();
+  const signature = request.header('x-api-signature')?.trim() ?? '';
   if (!publicKey || (verify && !signature)) throw new ApiError('MISSING_CREDENTIALS');
   const key = await findApiKey(db, publicKey);
   if (!key) throw new ApiError('UNKNOWN_PUBLIC_KEY');
@@ -167,14 +194,20 @@ function describe(details: ErrorDetail[]): string {
   return details.map((d) => `${d.path} ${d.message}`).join('; ');
 }
 
-function respond(status: number, body: unknown, requestId: string, extraHeaders: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId, 'cache-control': 'no-store', ...extraHeaders },
-  });
+/** The JSON envelope with the headers every API answer carries (next.config.mjs's too, for the node:http front). */
+export function respond(status: number, body: unknown, requestId: string, extraHeaders: Record<string, string> = {}): ApiReply {
+  const headers = {
+    'content-type': 'application/json; charset=utf-8',
+    'x-request-id': requestId,
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer',
+    ...extraHeaders,
+  };
+  return { status, headers, body: JSON.stringify(body) };
 }
 
-function fail(requestId: string, operation: string, started: number, error: unknown, merchantId?: string): Response {
+function fail(requestId: string, operation: string, started: number, error: unknown, merchantId?: string): ApiReply {
   let apiError: ApiError;
   if (error instanceof ApiError) apiError = error;
   else if (isDatabaseBusy(error)) apiError = new ApiError('OVERLOADED');
@@ -202,7 +235,7 @@ const SHED_LOG_INTERVAL_MS = 10_000;
  * path that runs when the server has the least time to spare. Logged as one summary line per
  * interval rather than a line per request.
  */
-function shed(requestId: string): Response {
+function shed(requestId: string): ApiReply {
   const stats = ((globalThis as ShedHolder)[shedSlot] ??= { count: 0, since: Date.now() });
   stats.count++;
   if (Date.now() - stats.since >= SHED_LOG_INTERVAL_MS) {

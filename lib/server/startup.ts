@@ -1,5 +1,6 @@
 import 'server-only';
 import { fillAddressPools } from '../addresses';
+import { installApiFront } from '../api/http-front';
 import { childKeyBackend } from '../chains/child-key';
 import { pruneNonces } from '../api/nonces';
 import { enabledNetworks } from '../catalog/enabled';
@@ -37,6 +38,7 @@ export async function startGateway(): Promise<void> {
   const prune = () =>
     pruneNonces(db, cfg.nonceWindowDays).catch((error) => log.error('nonce pruning failed', { error }));
   setInterval(prune, HOUR_MS).unref();
+  installApiFront();
   log.info('gateway started', {
     database: db.kind,
     dataDir: cfg.databaseUrl ? undefined : cfg.dataDir,

@@ -31,10 +31,10 @@ export interface StartedServer {
   output: () => string;
 }
 
-/** `next start` of the production build on 127.0.0.1:`port` with `env`; resolves once it logs "gateway started". */
+/** scripts/server.mjs (as `npm start` runs it) on the production build on 127.0.0.1:`port` with `env`; resolves once it logs "gateway started". */
 export async function startServer(env: NodeJS.ProcessEnv, port: number): Promise<StartedServer> {
   let output = '';
-  const child = spawn(process.execPath, [path.join(ROOT, 'node_modules/next/dist/bin/next'), 'start', '-p', String(port), '-H', '127.0.0.1'], {
+  const child = spawn(process.execPath, [path.join(ROOT, 'scripts/server.mjs')], {
     cwd: ROOT,
     env: { ...env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: `http://127.0.0.1:${port}` },
   });

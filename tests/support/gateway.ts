@@ -42,10 +42,11 @@ export async function startTestGateway(): Promise<TestGateway> {
   // The server's modules find this database through the process-wide slot (lib/db/index.ts).
   (globalThis as Record<symbol, unknown>)[Symbol.for('gateway.database')] = Promise.resolve(db);
   const { default: next } = await import('next');
+  const { gatewayRequestListener } = await import('../../scripts/lib/http-server.mjs');
   const app = next({ dev: false, dir: ROOT, hostname: '127.0.0.1', port });
   await app.prepare();
   const handle = app.getRequestHandler();
-  server.on('request', (req, res) => void handle(req, res));
+  server.on('request', gatewayRequestListener(handle));
   return {
     baseUrl,
     db,

@@ -1,5 +1,4 @@
-import { apiRoute } from '@/lib/api/route';
-import { emptyRequest } from '@/lib/api/protocol';
-import { advancedBalances } from '@/lib/merchants/balances';
+import { API_OPERATIONS } from '@/lib/api/operations';
+import { nextRoute } from '@/lib/api/route';
 
-export const POST = apiRoute('advanced-balances', emptyRequest, ({ db, key }) => advancedBalances(db, key));
+export const POST = nextRoute(API_OPERATIONS['advanced-balances']);

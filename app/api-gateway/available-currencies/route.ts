@@ -1,5 +1,4 @@
-import { apiRoute } from '@/lib/api/route';
-import { emptyRequest } from '@/lib/api/protocol';
-import { availableCurrencies } from '@/lib/catalog/available';
+import { API_OPERATIONS } from '@/lib/api/operations';
+import { nextRoute } from '@/lib/api/route';
 
-export const POST = apiRoute('available-currencies', emptyRequest, async ({ key }) => availableCurrencies(key.mode));
+export const POST = nextRoute(API_OPERATIONS['available-currencies']);

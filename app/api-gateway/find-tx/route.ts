@@ -1,5 +1,4 @@
-import { apiRoute } from '@/lib/api/route';
-import { findTxRequest } from '@/lib/api/protocol';
-import { findOperations } from '@/lib/operations';
+import { API_OPERATIONS } from '@/lib/api/operations';
+import { nextRoute } from '@/lib/api/route';
 
-export const POST = apiRoute('find-tx', findTxRequest, ({ db, key }, { tx }) => findOperations(db, key, tx));
+export const POST = nextRoute(API_OPERATIONS['find-tx']);

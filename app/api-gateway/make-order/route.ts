@@ -1,7 +1,4 @@
-import { apiRoute } from '@/lib/api/route';
-import { makeOrderRequest } from '@/lib/api/protocol';
-import { makeOrder, serializeOrder } from '@/lib/orders';
+import { API_OPERATIONS } from '@/lib/api/operations';
+import { nextRoute } from '@/lib/api/route';
 
-export const POST = apiRoute('make-order', makeOrderRequest, async (ctx, input) => serializeOrder(await makeOrder(ctx, input)), {
-  nonce: 'handler',
-});
+export const POST = nextRoute(API_OPERATIONS['make-order']);

@@ -1,8 +1,4 @@
-import { apiRoute } from '@/lib/api/route';
-import { getOrderRequest } from '@/lib/api/protocol';
-import { getOrder, serializeOrderDetails } from '@/lib/orders';
+import { API_OPERATIONS } from '@/lib/api/operations';
+import { nextRoute } from '@/lib/api/route';
 
-export const POST = apiRoute('order', getOrderRequest, async ({ db, key }, { orderId }) => {
-  const { order, payments } = await getOrder(db, key, orderId);
-  return serializeOrderDetails(order, payments);
-});
+export const POST = nextRoute(API_OPERATIONS['order']);

@@ -1,8 +1,4 @@
-import { apiRoute } from '@/lib/api/route';
-import { listOrdersRequest } from '@/lib/api/protocol';
-import { listOrders, serializeOrder } from '@/lib/orders';
+import { API_OPERATIONS } from '@/lib/api/operations';
+import { nextRoute } from '@/lib/api/route';
 
-export const POST = apiRoute('orders', listOrdersRequest, async ({ db, key }, filter) => {
-  const { orders, total } = await listOrders(db, key, filter);
-  return { orders: orders.map(serializeOrder), total, limit: filter.limit, offset: filter.offset };
-});
+export const POST = nextRoute(API_OPERATIONS['orders']);

@@ -1,5 +1,4 @@
-import { apiRoute } from '@/lib/api/route';
-import { emptyRequest } from '@/lib/api/protocol';
-import { testSignature } from '@/lib/api/test-signature';
+import { API_OPERATIONS } from '@/lib/api/operations';
+import { nextRoute } from '@/lib/api/route';
 
-export const POST = apiRoute('test-signature', emptyRequest, (ctx) => testSignature(ctx), { verifySignature: false });
+export const POST = nextRoute(API_OPERATIONS['test-signature']);

@@ -1,7 +1,4 @@
-import { apiRoute } from '@/lib/api/route';
-import { getDepositRequest } from '@/lib/api/protocol';
-import { getDeposit, serializeDeposit } from '@/lib/deposits';
+import { API_OPERATIONS } from '@/lib/api/operations';
+import { nextRoute } from '@/lib/api/route';
 
-export const POST = apiRoute('orphan-deposits/get-deposit', getDepositRequest, async ({ db, key }, { id }) =>
-  serializeDeposit(await getDeposit(db, key, id)),
-);
+export const POST = nextRoute(API_OPERATIONS['orphan-deposits/get-deposit']);

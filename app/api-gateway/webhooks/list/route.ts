@@ -1,9 +1,4 @@
-import { apiRoute } from '@/lib/api/route';
-import { listWebhooksRequest } from '@/lib/api/protocol';
-import { getOrder } from '@/lib/orders';
-import { listDeliveries } from '@/lib/webhooks';
+import { API_OPERATIONS } from '@/lib/api/operations';
+import { nextRoute } from '@/lib/api/route';
 
-export const POST = apiRoute('webhooks/list', listWebhooksRequest, async ({ db, key }, { orderId }) => {
-  const { order } = await getOrder(db, key, orderId); // another merchant's or mode's order: 404
-  return listDeliveries(db, order.id, { merchantId: key.merchantId, mode: key.mode });
-});
+export const POST = nextRoute(API_OPERATIONS['webhooks/list']);

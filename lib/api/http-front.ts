@@ -1,0 +1,90 @@
+import 'server-only';
+/**
+ * The merchant API served on node:http, in front of Next.js (scripts/server.mjs asks it first
+ * for every request). The same operations and wrapper as the route handlers in app/api-gateway;
+ * what it leaves out is Next.js's per-request machinery (router, web Request/Response objects,
+ * streams, abort signals), which cost ~2.5 ms of CPU per request on the benchmark machine, ten
+ * times the gateway's own work. That cost is also what made overload hurt: a request had to go
+ * through it before the in-flight limit could refuse it, so under a flood the 503s themselves
+ * queued for seconds. Here a refused request costs the HTTP parse and a short write.
+ *
+ * Only POSTs to a known operation are answered here; anything else (an unknown operation, another
+ * method) goes on to Next.js, whose routes answer it as before.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ApiError } from './errors';
+import { API_OPERATIONS } from './operations';
+import type { ApiOperation, ApiRequest } from './route';
+
+const PREFIX = '/api-gateway/';
+const operations = new Map<string, ApiOperation>(Object.entries(API_OPERATIONS));
+
+/** The operation `url` names (query string and trailing slash ignored), if it names one. */
+export function operationAt(url: string): ApiOperation | undefined {
+  if (!url.startsWith(PREFIX)) return undefined;
+  let end = url.indexOf('?');
+  if (end < 0) end = url.length;
+  if (url.charCodeAt(end - 1) === 0x2f /* / */) end--;
+  return operations.get(url.slice(PREFIX.length, end));
+}
+
+/** Answers `req` itself and returns true when it is a merchant API call; false leaves it to Next.js. */
+export function serveApi(req: IncomingMessage, res: ServerResponse): boolean {
+  if (req.method !== 'POST') return false;
+  const operation = operationAt(req.url ?? '');
+  if (!operation) return false;
+  const request: ApiRequest = {
+    header: (name) => {
+      const value = req.headers[name];
+      return Array.isArray(value) ? value.join(', ') : value;
+    },
+    readBody: (limit) => readBody(req, limit),
+  };
+  operation(request).then(
+    (reply) => {
+      // A body refused for its size is not drained (Node.js would read it to keep the connection).
+      if (reply.status === 413 && !req.complete) res.setHeader('connection', 'close');
+      res.writeHead(reply.status, reply.headers).end(reply.body);
+    },
+    (error: unknown) => {
+      // The wrapper answers every error itself; reaching this is a bug, still answered.
+      res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' }).end(`Internal error: ${String(error)}`);
+    },
+  );
+  return true;
+}
+
+/** The body, refused past `limit` bytes (declared or received) without reading the rest. */
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  if (Number(req.headers['content-length'] ?? '0') > limit) return Promise.reject(new ApiError('BODY_TOO_LARGE'));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = (settle: () => void) => {
+      req.off('data', onData).off('end', onEnd).off('close', onClose).off('error', onClose);
+      settle();
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        req.pause();
+        done(() => reject(new ApiError('BODY_TOO_LARGE')));
+      } else chunks.push(chunk);
+    };
+    const onEnd = () => done(() => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)));
+    // The client went away mid-body: settle, so that the request leaves the in-flight count.
+    const onClose = () => done(() => reject(new ApiError('INVALID_JSON', 'The request body ended before its end.')));
+    req.on('data', onData).on('end', onEnd).on('close', onClose).on('error', onClose);
+  });
+}
+
+const frontSlot = Symbol.for('gateway.api.front');
+
+/**
+ * Publishes `serveApi` to the HTTP server in this process (scripts/server.mjs, the tests' gateway).
+ * Through a process-wide slot because that server is plain Node.js outside the bundle, which is
+ * where this module and the database it uses live.
+ */
+export function installApiFront(): void {
+  (globalThis as { [frontSlot]?: typeof serveApi })[frontSlot] = serveApi;
+}

@@ -1,0 +1,57 @@
+import 'server-only';
+/**
+ * Every merchant API operation by path under /api-gateway/. One table for both servers that
+ * answer them: the node:http front (http-front.ts, the production path) and Next.js's route
+ * handlers in app/api-gateway (`next dev`, and any server started without the front).
+ */
+import { availableCurrencies } from '../catalog/available';
+import { getDeposit, serializeDeposit } from '../deposits';
+import { advancedBalances } from '../merchants/balances';
+import { findOperations } from '../operations';
+import { getOrder, isUuid, listOrders, makeOrder, serializeOrder, serializeOrderDetails } from '../orders';
+import { listDeliveries, resendWebhook } from '../webhooks';
+import { ApiError } from './errors';
+import {
+  emptyRequest,
+  findTxRequest,
+  getDepositRequest,
+  getOrderRequest,
+  listOrdersRequest,
+  listWebhooksRequest,
+  makeOrderRequest,
+  resendWebhookRequest,
+} from './protocol';
+import { apiOperation, type ApiOperation } from './route';
+import { testSignature } from './test-signature';
+
+export const API_OPERATIONS = {
+  'make-order': apiOperation('make-order', makeOrderRequest, async (ctx, input) => serializeOrder(await makeOrder(ctx, input)), {
+    nonce: 'handler',
+  }),
+  order: apiOperation('order', getOrderRequest, async ({ db, key }, { orderId }) => {
+    const { order, payments } = await getOrder(db, key, orderId);
+    return serializeOrderDetails(order, payments);
+  }),
+  orders: apiOperation('orders', listOrdersRequest, async ({ db, key }, filter) => {
+    const { orders, total } = await listOrders(db, key, filter);
+    return { orders: orders.map(serializeOrder), total, limit: filter.limit, offset: filter.offset };
+  }),
+  'orphan-deposits/get-deposit': apiOperation('orphan-deposits/get-deposit', getDepositRequest, async ({ db, key }, { id }) =>
+    serializeDeposit(await getDeposit(db, key, id)),
+  ),
+  'find-tx': apiOperation('find-tx', findTxRequest, ({ db, key }, { tx }) => findOperations(db, key, tx)),
+  'test-signature': apiOperation('test-signature', emptyRequest, (ctx) => testSignature(ctx), { verifySignature: false }),
+  'available-currencies': apiOperation('available-currencies', emptyRequest, async ({ key }) => availableCurrencies(key.mode)),
+  'advanced-balances': apiOperation('advanced-balances', emptyRequest, ({ db, key }) => advancedBalances(db, key)),
+  'webhooks/list': apiOperation('webhooks/list', listWebhooksRequest, async ({ db, key }, { orderId }) => {
+    const { order } = await getOrder(db, key, orderId); // another merchant's or mode's order: 404
+    return listDeliveries(db, order.id, { merchantId: key.merchantId, mode: key.mode });
+  }),
+  'webhooks/resend': apiOperation('webhooks/resend', resendWebhookRequest, async ({ db, key }, { id }) => {
+    const event = isUuid(id) ? await resendWebhook(db, id, { merchantId: key.merchantId, mode: key.mode }) : undefined;
+    if (!event) throw new ApiError('NOT_FOUND', `Webhook event ${id} was not found.`);
+    return event;
+  }),
+} satisfies Record<string, ApiOperation>;
+
+export type ApiOperationName = keyof typeof API_OPERATIONS;

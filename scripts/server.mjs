@@ -1,0 +1,25 @@
+#!/usr/bin/env node
+// The gateway's HTTP server on HOST:PORT (default 127.0.0.1:3000), run by `npm start` on the
+// production build: Next.js in this process (start-up itself, database, migrations, demo
+// merchant, workers, happens in instrumentation.ts while it prepares), behind a node:http
+// listener that answers the merchant API without Next.js's per-request machinery
+// (lib/api/http-front.ts; docs/decisions/012-merchant-api-front.md says why).
+import http from 'node:http';
+import { root } from './lib/build.mjs';
+import { gatewayRequestListener } from './lib/http-server.mjs';
+
+process.env.NODE_ENV = 'production';
+process.env.NEXT_TELEMETRY_DISABLED = '1';
+const port = Number(process.env.PORT ?? '3000');
+const host = process.env.HOST ?? '127.0.0.1';
+
+const { default: next } = await import('next');
+const app = next({ dev: false, dir: root, hostname: host, port });
+await app.prepare();
+const server = http.createServer(gatewayRequestListener(app.getRequestHandler()));
+server.on('error', (error) => {
+  console.error(`The gateway cannot listen on ${host}:${port}: ${error.message}`);
+  process.exit(1);
+});
+server.listen(port, host, () => console.log(`Ready on http://${host}:${port}`));
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(0));

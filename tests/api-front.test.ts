@@ -1,0 +1,110 @@
+/**
+ * The merchant API's node:http front (lib/api/http-front.ts), on its own: a server that has
+ * nothing but the front installed by start-up answers every operation, leaves anything else to
+ * the server it fronts, refuses a body over 64 KiB, and a client that hangs up mid-body does not
+ * stay counted in flight. The Next.js route adapter gives the same answers.
+ */
+import http from 'node:http';
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_OPERATIONS } from '@/lib/api/operations';
+import { nextRoute } from '@/lib/api/route';
+import { freshNonce, postRaw, sign, startTestGateway, type TestGateway } from './support/gateway';
+import { createTestMerchant, type TestMerchant } from './support/merchants';
+
+type Front = (req: http.IncomingMessage, res: http.ServerResponse) => boolean;
+const NOT_THE_FRONT = 599;
+
+let gateway: TestGateway;
+let merchant: TestMerchant;
+let frontOnly: http.Server;
+let front: { baseUrl: string; port: number };
+
+beforeAll(async () => {
+  gateway = await startTestGateway();
+  merchant = await createTestMerchant(gateway.db);
+  // Start-up runs in the background of the Next.js app: one request through it waits for it.
+  await postRaw(gateway, 'available-currencies', '{}', undefined);
+  const serveApi = (globalThis as Record<symbol, Front | undefined>)[Symbol.for('gateway.api.front')];
+  if (!serveApi) throw new Error('start-up did not install the merchant API front');
+  frontOnly = http.createServer((req, res) => {
+    if (!serveApi(req, res)) res.writeHead(NOT_THE_FRONT).end();
+  });
+  await new Promise<void>((resolve) => frontOnly.listen(0, '127.0.0.1', resolve));
+  const { port } = frontOnly.address() as AddressInfo;
+  front = { baseUrl: `http://127.0.0.1:${port}`, port };
+});
+afterAll(async () => {
+  await new Promise((resolve) => frontOnly?.close(resolve));
+  await gateway?.close();
+});
+
+const body = () => JSON.stringify({ nonce: freshNonce() });
+
+describe('the node:http front', () => {
+  it.each(Object.keys(API_OPERATIONS))('answers %s itself, with the API headers', async (operation) => {
+    const answer = await postRaw(front, operation, body(), merchant.test);
+    expect(answer.status).not.toBe(NOT_THE_FRONT);
+    expect(answer.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(answer.headers.get('x-request-id')).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    expect(answer.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(answer.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(typeof answer.body.success).toBe('boolean');
+  });
+
+  it('takes a trailing slash and a query string, and answers like the Next.js route', async () => {
+    const slash = await postRaw(front, 'available-currencies/?x=1', body(), merchant.test);
+    expect(slash.status).toBe(200);
+    const raw = body();
+    const viaNext = await nextRoute(API_OPERATIONS['available-currencies'])(
+      new Request('http://gateway/api-gateway/available-currencies', {
+        method: 'POST',
+        headers: { 'x-api-public-key': merchant.test.publicKey, 'x-api-signature': sign(merchant.test.privateKey, raw) },
+        body: raw,
+      }),
+    );
+    expect(viaNext.status).toBe(200);
+    expect(((await viaNext.json()) as { response: unknown }).response).toEqual(slash.body.response);
+  });
+
+  it('leaves unknown operations and other methods to the server behind it', async () => {
+    expect((await postRaw(front, 'no-such-operation', body(), merchant.test)).status).toBe(NOT_THE_FRONT);
+    expect((await fetch(`${front.baseUrl}/api-gateway/make-order`)).status).toBe(NOT_THE_FRONT);
+    expect((await fetch(`${front.baseUrl}/pay/x`)).status).toBe(NOT_THE_FRONT);
+  });
+
+  it('refuses a body over 64 KiB, declared or sent in chunks, and closes the connection', async () => {
+    const big = JSON.stringify({ nonce: freshNonce(), pad: 'x'.repeat(70 * 1024) });
+    const declared = await postRaw(front, 'make-order', big, merchant.test);
+    expect(declared.status).toBe(413);
+    expect(declared.body.error.name).toBe('BODY_TOO_LARGE');
+    const chunked = await new Promise<{ status: number; connection: string | undefined; body: string }>((resolve, reject) => {
+      const req = http.request({ port: front.port, host: '127.0.0.1', method: 'POST', path: '/api-gateway/make-order', headers: { 'x-api-public-key': merchant.test.publicKey, 'x-api-signature': 'a'.repeat(64) } }, (res) => {
+        let text = '';
+        res.on('data', (d) => (text += d)).on('end', () => resolve({ status: res.statusCode!, connection: res.headers.connection, body: text }));
+      });
+      req.on('error', reject);
+      for (let i = 0; i < 70; i++) req.write('x'.repeat(1024)); // no content-length: chunked
+      req.end();
+    });
+    expect(chunked.status).toBe(413);
+    expect(chunked.connection).toBe('close');
+    expect(JSON.parse(chunked.body).error.name).toBe('BODY_TOO_LARGE');
+  });
+
+  it('does not count a request in flight after its client hangs up mid-body', async () => {
+    const inFlight = (globalThis as Record<symbol, { count: number } | undefined>)[Symbol.for('gateway.api.inFlight')]!;
+    const before = inFlight.count;
+    const socket = net.connect(front.port, '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write(
+      `POST /api-gateway/make-order HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\nx-api-public-key: ${merchant.test.publicKey}\r\nx-api-signature: ${'a'.repeat(64)}\r\ncontent-length: 1000\r\n\r\n{"nonce":`,
+    );
+    for (let i = 0; i < 50 && inFlight.count === before; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(inFlight.count).toBe(before + 1);
+    socket.destroy();
+    for (let i = 0; i < 100 && inFlight.count !== before; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(inFlight.count).toBe(before);
+  });
+});
