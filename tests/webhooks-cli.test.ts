@@ -1,5 +1,5 @@
 /**
- * Webhooks as merchants and operators meet them on the embedded default: `next start` runs the
+ * Webhooks as merchants and operators meet them on the embedded default: the server runs the
  * dispatcher inside the server (RUN_WORKERS), a paid order's webhook reaches a real receiver, the
  * merchant reads the delivery log and re-sends through the signed API (scoped to its own orders),
  * and `npm run webhooks -- list|resend` works through the running server and offline.

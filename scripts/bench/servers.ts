@@ -1,6 +1,6 @@
 /**
  * Child processes of the benchmark: every server runs in its own process group (detached) so
- * that it can be stopped with all of its own children (scripts/start.mjs runs `next start`), and
+ * that it can be stopped with all of its own children (scripts/start.mjs runs scripts/server.mjs), and
  * everything started here is stopped when the benchmark exits, however it exits.
  */
 import { spawn, type ChildProcess } from 'node:child_process';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 
 /**
- * The command-line tools and `next start` as an operator runs them, in child processes: for the
+ * The command-line tools and the server (scripts/server.mjs) as an operator runs them, in child processes: for the
  * tests of the CLIs, which must work with and without a server holding the embedded database.
  */
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
