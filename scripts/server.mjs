@@ -22,4 +22,17 @@ server.on('error', (error) => {
   process.exit(1);
 });
 server.listen(port, host, () => console.log(`Ready on http://${host}:${port}`));
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(0));
+
+// On SIGINT/SIGTERM: stop taking connections, let the requests under way finish (idle keep-alive
+// connections are closed at once), then exit; at most SHUTDOWN_GRACE_MS.
+const SHUTDOWN_GRACE_MS = 5000;
+let stopping = false;
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    server.close(() => process.exit(0));
+    server.closeIdleConnections();
+    setTimeout(() => process.exit(0), SHUTDOWN_GRACE_MS).unref();
+  });
+}

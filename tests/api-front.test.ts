@@ -1,8 +1,9 @@
 /**
- * The merchant API's node:http front (lib/api/http-front.ts), on its own: a server that has
- * nothing but the front installed by start-up answers every operation, leaves anything else to
- * the server it fronts, refuses a body over 64 KiB, and a client that hangs up mid-body does not
- * stay counted in flight. The Next.js route adapter gives the same answers.
+ * The merchant API's node:http front (lib/api/http-front.ts), on its own: the servers' request
+ * listener (scripts/lib/http-server.mjs) with a stand-in for Next.js that answers 599 answers
+ * every operation through the front that start-up installed, leaves anything else to Next.js,
+ * refuses a body over 64 KiB, and a client that hangs up mid-body does not stay counted in
+ * flight. The Next.js route adapter gives the same answers.
  */
 import http from 'node:http';
 import net from 'node:net';
@@ -10,10 +11,10 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_OPERATIONS } from '@/lib/api/operations';
 import { nextRoute } from '@/lib/api/route';
+import { gatewayRequestListener } from '../scripts/lib/http-server.mjs';
 import { freshNonce, postRaw, sign, startTestGateway, type TestGateway } from './support/gateway';
 import { createTestMerchant, type TestMerchant } from './support/merchants';
 
-type Front = (req: http.IncomingMessage, res: http.ServerResponse) => boolean;
 const NOT_THE_FRONT = 599;
 
 let gateway: TestGateway;
@@ -26,11 +27,7 @@ beforeAll(async () => {
   merchant = await createTestMerchant(gateway.db);
   // Start-up runs in the background of the Next.js app: one request through it waits for it.
   await postRaw(gateway, 'available-currencies', '{}', undefined);
-  const serveApi = (globalThis as Record<symbol, Front | undefined>)[Symbol.for('gateway.api.front')];
-  if (!serveApi) throw new Error('start-up did not install the merchant API front');
-  frontOnly = http.createServer((req, res) => {
-    if (!serveApi(req, res)) res.writeHead(NOT_THE_FRONT).end();
-  });
+  frontOnly = http.createServer(gatewayRequestListener(async (_req, res) => void res.writeHead(NOT_THE_FRONT).end()));
   await new Promise<void>((resolve) => frontOnly.listen(0, '127.0.0.1', resolve));
   const { port } = frontOnly.address() as AddressInfo;
   front = { baseUrl: `http://127.0.0.1:${port}`, port };

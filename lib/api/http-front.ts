@@ -44,7 +44,7 @@ export function serveApi(req: IncomingMessage, res: ServerResponse): boolean {
     (reply) => {
       // A body refused for its size is not drained (Node.js would read it to keep the connection).
       if (reply.status === 413 && !req.complete) res.setHeader('connection', 'close');
-      res.writeHead(reply.status, reply.headers).end(reply.body);
+      res.writeHead(reply.status, { ...reply.headers, 'content-length': String(Buffer.byteLength(reply.body)) }).end(reply.body);
     },
     (error: unknown) => {
       // The wrapper answers every error itself; reaching this is a bug, still answered.
