@@ -12,7 +12,8 @@ import 'server-only';
  * method) goes on to Next.js, whose routes answer it as before.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ApiError } from './errors';
+import { log } from '../log';
+import { API_ERRORS, ApiError } from './errors';
 import { API_OPERATIONS } from './operations';
 import type { ApiOperation, ApiRequest } from './route';
 
@@ -20,7 +21,7 @@ const PREFIX = '/api-gateway/';
 const operations = new Map<string, ApiOperation>(Object.entries(API_OPERATIONS));
 
 /** The operation `url` names (query string and trailing slash ignored), if it names one. */
-export function operationAt(url: string): ApiOperation | undefined {
+function operationAt(url: string): ApiOperation | undefined {
   if (!url.startsWith(PREFIX)) return undefined;
   let end = url.indexOf('?');
   if (end < 0) end = url.length;
@@ -48,7 +49,10 @@ export function serveApi(req: IncomingMessage, res: ServerResponse): boolean {
     },
     (error: unknown) => {
       // The wrapper answers every error itself; reaching this is a bug, still answered.
-      res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' }).end(`Internal error: ${String(error)}`);
+      log.error('api front failed', { url: req.url, error, stack: (error as Error)?.stack });
+      const { code, message } = API_ERRORS.INTERNAL_ERROR;
+      const body = JSON.stringify({ success: false, error: { code, name: 'INTERNAL_ERROR', message, details: [] } });
+      res.writeHead(500, { 'content-type': 'application/json; charset=utf-8', connection: 'close' }).end(body);
     },
   );
   return true;

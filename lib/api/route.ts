@@ -195,7 +195,7 @@ function describe(details: ErrorDetail[]): string {
 }
 
 /** The JSON envelope with the headers every API answer carries (next.config.mjs's too, for the node:http front). */
-export function respond(status: number, body: unknown, requestId: string, extraHeaders: Record<string, string> = {}): ApiReply {
+function respond(status: number, body: unknown, requestId: string, extraHeaders: Record<string, string> = {}): ApiReply {
   const headers = {
     'content-type': 'application/json; charset=utf-8',
     'x-request-id': requestId,
