@@ -2,8 +2,8 @@ import 'server-only';
 /**
  * Derives batches of deposit addresses on one worker thread per process (derivation-worker.ts),
  * so that filling the address pools never holds the event loop that answers requests: on a busy
- * gateway the pools are refilled continuously, and deriving inline cost every request in flight
- * the one to two milliseconds each address takes.
+ * gateway the pools are refilled continuously, and a batch derived inline would stall every
+ * request in flight (see derivation-worker.ts for the costs).
  *
  * The thread starts on first use and does not keep the process alive while idle. If it dies, the
  * batches it held fail (the pool refill logs it and the next refill starts a new thread).

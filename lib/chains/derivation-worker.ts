@@ -1,8 +1,8 @@
 /**
- * Worker thread entry: derives deposit addresses away from the server's event loop. A secp256k1
- * child key and its address cost one to two milliseconds of CPU (point decompressions in BigInt
- * arithmetic); on the thread that answers HTTP requests that time is stolen from every request in
- * flight. Started by derivation-thread.ts; the same `deriveAddress` as everywhere else, so an
+ * Worker thread entry: derives deposit addresses away from the server's event loop. An address
+ * costs ~0.1 ms of CPU with native child keys and 1-1.5 ms where they fall back to JavaScript
+ * (lib/chains/child-key.ts); a refill batch of 128 on the thread that answers HTTP requests would
+ * stall every request in flight for that long. Started by derivation-thread.ts; the same `deriveAddress` as everywhere else, so an
  * address never depends on which thread derived it.
  */
 import { parentPort } from 'node:worker_threads';

@@ -64,8 +64,8 @@ export function resolveOrder(key: ApiKey, input: MakeOrderRequest): ResolvedOrde
 /**
  * How long a request may wait for an empty pool to be refilled before it is answered 503: a burst
  * larger than the pool is served as addresses arrive, but a request never hangs for seconds
- * (on a saturated machine derivation may fall behind: one address costs 1.5 ms). Counted once the
- * derivation thread runs: in a server it started with the pools, before the first request.
+ * (on a saturated machine the refill may fall behind). Counted once the derivation thread runs:
+ * in a server it started with the pools, before the first request.
  */
 const POOL_WAIT_MS = 1000;
 
