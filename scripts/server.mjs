@@ -5,13 +5,27 @@
 // listener that answers the merchant API without Next.js's per-request machinery
 // (lib/api/http-front.ts; docs/decisions/012-merchant-api-front.md says why).
 import http from 'node:http';
+import { z } from 'zod';
 import { root } from './lib/build.mjs';
 import { gatewayRequestListener } from './lib/http-server.mjs';
 
+// The two variables this process needs before start-up reads the whole configuration
+// (lib/config, which checks them the same way): a bad one stops here with its name, not with a
+// stack from listen(). Empty means unset, as there.
+const listenEnv = z.object({
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  HOST: z.string().default('127.0.0.1'),
+});
+const parsed = listenEnv.safeParse(Object.fromEntries(['PORT', 'HOST'].filter((k) => process.env[k]).map((k) => [k, process.env[k]])));
+if (!parsed.success) {
+  const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+  console.error(`The gateway cannot start: Invalid configuration:\n${lines.join('\n')}`);
+  process.exit(1);
+}
+const { PORT: port, HOST: host } = parsed.data;
+
 process.env.NODE_ENV = 'production';
 process.env.NEXT_TELEMETRY_DISABLED = '1';
-const port = Number(process.env.PORT ?? '3000');
-const host = process.env.HOST ?? '127.0.0.1';
 
 const { default: next } = await import('next');
 const app = next({ dev: false, dir: root, hostname: host, port });
