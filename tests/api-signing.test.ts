@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { freshNonce, postRaw, sign, startTestGateway, type TestGateway } from './support/gateway';
+import { countRows } from './support/database';
 import { createTestMerchant, type TestMerchant } from './support/merchants';
 
 let gateway: TestGateway;
@@ -66,21 +67,27 @@ it('accepts an upper-case hex signature', async () => {
   expect(answer.status).toBe(200);
 });
 
-it('test-signature explains a mismatch and never hands out a usable signature', async () => {
-  const raw = JSON.stringify({ ...base('sig-oracle'), nonce: freshNonce() });
+it('test-signature explains a mismatch and never signs a body its caller could not sign', async () => {
+  // A webhook-shaped body: its HMAC is exactly what a webhook carries in x-api-signature.
+  const raw = JSON.stringify({ status: 'processed', orderId: crypto.randomUUID(), event: 'ORDER', nonce: freshNonce() });
+  const before = await countRows(gateway.db);
   const wrong = await postRaw(gateway, 'test-signature', raw, undefined, { 'x-api-public-key': merchant.test.publicKey, 'x-api-signature': 'ab'.repeat(32) });
   expect(wrong.status).toBe(200);
-  expect(wrong.body.response).toMatchObject({ checkSignatureResult: false, receivedBody: raw, signature: sign(merchant.test.privateKey, raw) });
-  expect(wrong.body.response.errors[0]).toMatch(/does not match/);
-  // The revealed signature is for a nonce that is now spent: replaying it elsewhere fails.
-  const replay = await postRaw(gateway, 'make-order', raw, undefined, { 'x-api-public-key': merchant.test.publicKey, 'x-api-signature': wrong.body.response.signature });
-  expect(replay.status).toBe(409);
-  expect(replay.body.error.name).toBe('NONCE_REUSED');
-  // Asked again for the same body: no signature at all.
-  const again = await postRaw(gateway, 'test-signature', raw, undefined, { 'x-api-public-key': merchant.test.publicKey, 'x-api-signature': 'ab'.repeat(32) });
-  expect(again.body.response.signature).toBeNull();
+  expect(wrong.body.response).toEqual({ checkSignatureResult: false, errors: [expect.stringMatching(/does not match/)] });
+  expect(wrong.body.response).not.toHaveProperty('signature');
+  expect(wrong.body.response).not.toHaveProperty('receivedBody');
+  expect(JSON.stringify(wrong.body)).not.toContain(sign(merchant.test.privateKey, raw));
+  // No signature at all, or one that is not hex: the same answer, and nothing written.
+  const missing = await postRaw(gateway, 'test-signature', raw, undefined, { 'x-api-public-key': merchant.test.publicKey });
+  expect(missing.body.response).toEqual(wrong.body.response);
+  const junk = await postRaw(gateway, 'test-signature', raw, undefined, { 'x-api-public-key': merchant.test.publicKey, 'x-api-signature': 'zz' });
+  expect(junk.body.response).toEqual(wrong.body.response);
+  expect(await countRows(gateway.db)).toEqual(before);
 
+  // Signed correctly: the caller computed the signature itself, so it may see it and the body.
   const right = JSON.stringify({ nonce: freshNonce() });
   const ok = await postRaw(gateway, 'test-signature', right, merchant.test);
-  expect(ok.body.response).toMatchObject({ checkSignatureResult: true, errors: [] });
+  expect(ok.body.response).toEqual({ checkSignatureResult: true, errors: [], signature: sign(merchant.test.privateKey, right), receivedBody: right });
+  const reused = await postRaw(gateway, 'test-signature', right, merchant.test);
+  expect(reused.body.response).toMatchObject({ checkSignatureResult: true, errors: ['nonce was already used with this key'] });
 });
