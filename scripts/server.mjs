@@ -4,10 +4,9 @@
 // merchant, workers, happens in instrumentation.ts while it prepares), behind a node:http
 // listener that answers the merchant API without Next.js's per-request machinery
 // (lib/api/http-front.ts; docs/decisions/012-merchant-api-front.md says why).
-import http from 'node:http';
 import { z } from 'zod';
 import { root } from './lib/build.mjs';
-import { gatewayRequestListener } from './lib/http-server.mjs';
+import { createGatewayServer, gatewayStarted } from './lib/http-server.mjs';
 
 // The two variables this process needs before start-up reads the whole configuration
 // (lib/config, which checks them the same way): a bad one stops here with its name, not with a
@@ -30,12 +29,19 @@ process.env.NEXT_TELEMETRY_DISABLED = '1';
 const { default: next } = await import('next');
 const app = next({ dev: false, dir: root, hostname: host, port });
 await app.prepare();
-const server = http.createServer(gatewayRequestListener(app.getRequestHandler()));
+const server = createGatewayServer(app.getRequestHandler());
 server.on('error', (error) => {
   console.error(`The gateway cannot listen on ${host}:${port}: ${error.message}`);
   process.exit(1);
 });
-server.listen(port, host, () => console.log(`Ready on http://${host}:${port}`));
+const listening = new Promise((resolve) => server.listen(port, host, resolve));
+// Next.js runs start-up in the background once prepared (requests meanwhile wait for it in
+// Next.js); a start-up that fails stops the process with its reason. So "Ready" is printed only
+// once both are done, and names the URL payment links use.
+const [{ publicBaseUrl }] = await Promise.all([gatewayStarted(), listening]);
+const { address, port: bound } = server.address();
+const listenAddress = `${address.includes(':') ? `[${address}]` : address}:${bound}`;
+console.log(`Ready on ${publicBaseUrl}${publicBaseUrl === `http://${listenAddress}` ? '' : ` (listening on ${listenAddress})`}`);
 
 // On SIGINT/SIGTERM: stop taking connections, let the requests under way finish (idle keep-alive
 // connections are closed at once), then exit; at most SHUTDOWN_GRACE_MS.

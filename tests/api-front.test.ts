@@ -10,7 +10,8 @@ import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_OPERATIONS } from '@/lib/api/operations';
-import { nextRoute } from '@/lib/api/route';
+import { nextMethodNotAllowed, nextRoute } from '@/lib/api/route';
+import { slowBodies } from '@/lib/api/slow-bodies';
 import { gatewayRequestListener } from '../scripts/lib/http-server.mjs';
 import { freshNonce, postRaw, sign, startTestGateway, type TestGateway } from './support/gateway';
 import { createTestMerchant, type TestMerchant } from './support/merchants';
@@ -65,10 +66,29 @@ describe('the node:http front', () => {
     expect(((await viaNext.json()) as { response: unknown }).response).toEqual(slash.body.response);
   });
 
-  it('leaves unknown operations and other methods to the server behind it', async () => {
+  it('leaves unknown operations and the pages to the server behind it', async () => {
     expect((await postRaw(front, 'no-such-operation', body(), merchant.test)).status).toBe(NOT_THE_FRONT);
-    expect((await fetch(`${front.baseUrl}/api-gateway/make-order`)).status).toBe(NOT_THE_FRONT);
+    expect((await fetch(`${front.baseUrl}/api-gateway/no-such-operation`)).status).toBe(NOT_THE_FRONT);
     expect((await fetch(`${front.baseUrl}/pay/x`)).status).toBe(NOT_THE_FRONT);
+  });
+
+  it.each(['GET', 'PUT', 'DELETE', 'PATCH'])('answers %s on an operation with 405, Allow: POST and the error envelope, as the Next.js route does', async (method) => {
+    for (const server of [front, gateway]) {
+      const answer = await fetch(`${server.baseUrl}/api-gateway/make-order/`, { method });
+      expect(answer.status).toBe(405);
+      expect(answer.headers.get('allow')).toBe('POST');
+      expect(answer.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      const envelope = (await answer.json()) as { requestId: string };
+      expect(envelope).toEqual({
+        success: false,
+        error: { code: 1005, name: 'METHOD_NOT_ALLOWED', message: `Operations are called with POST, not ${method}.`, details: [] },
+        requestId: answer.headers.get('x-request-id'),
+      });
+    }
+    const viaNext = nextMethodNotAllowed(new Request('http://gateway/api-gateway/make-order', { method }));
+    expect(viaNext.status).toBe(405);
+    expect(viaNext.headers.get('allow')).toBe('POST');
+    expect(((await viaNext.json()) as { error: { name: string } }).error.name).toBe('METHOD_NOT_ALLOWED');
   });
 
   it('refuses a body over 64 KiB, declared or sent in chunks, and closes the connection', async () => {
@@ -90,7 +110,7 @@ describe('the node:http front', () => {
     expect(JSON.parse(chunked.body).error.name).toBe('BODY_TOO_LARGE');
   });
 
-  it('does not count a request in flight after its client hangs up mid-body', async () => {
+  it('does not count a request in flight while its body arrives, and forgets it when its client hangs up', async () => {
     const inFlight = (globalThis as Record<symbol, { count: number } | undefined>)[Symbol.for('gateway.api.inFlight')]!;
     const before = inFlight.count;
     const socket = net.connect(front.port, '127.0.0.1');
@@ -98,10 +118,13 @@ describe('the node:http front', () => {
     socket.write(
       `POST /api-gateway/make-order HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\nx-api-public-key: ${merchant.test.publicKey}\r\nx-api-signature: ${'a'.repeat(64)}\r\ncontent-length: 1000\r\n\r\n{"nonce":`,
     );
-    for (let i = 0; i < 50 && inFlight.count === before; i++) await new Promise((r) => setTimeout(r, 20));
-    expect(inFlight.count).toBe(before + 1);
+    // Waiting for its body, the request becomes a slow body of its address, and holds no slot.
+    for (let i = 0; i < 200 && slowBodies('127.0.0.1') === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(slowBodies('127.0.0.1')).toBe(1);
+    expect(inFlight.count).toBe(before);
     socket.destroy();
-    for (let i = 0; i < 100 && inFlight.count !== before; i++) await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; i < 100 && slowBodies('127.0.0.1') !== 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(slowBodies('127.0.0.1')).toBe(0);
     expect(inFlight.count).toBe(before);
   });
 });

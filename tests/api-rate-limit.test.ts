@@ -2,6 +2,7 @@
  * API_RATE_LIMIT: a key that sends more than its budget gets 429 RATE_LIMITED with retry-after,
  * and those requests write nothing; other keys are not affected; the budget comes back.
  */
+import http from 'node:http';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { countRows } from './support/database';
 import { call, startTestGateway, type TestGateway } from './support/gateway';
@@ -43,11 +44,31 @@ it('answers 429 with retry-after beyond the budget, writes nothing for it, and l
   expect(after.orders! - before.orders!).toBe(created);
   expect(after.api_nonces! - before.api_nonces!).toBe(created);
 
-  const raw = await fetch(`${gateway.baseUrl}/api-gateway/find-tx`, { method: 'POST', body: '{}', headers: { 'x-api-public-key': busy.test.publicKey, 'x-api-signature': '0'.repeat(64) } });
-  // Forged requests do not spend (or get stopped by) the merchant's budget: they fail on the signature.
-  expect(raw.status).toBe(401);
-
   expect((await call(gateway, 'find-tx', {}, other.test)).status).toBe(200);
+});
+
+it('never lets forged requests spend a budget, and refuses them from their headers while it is spent', async () => {
+  const fresh = await createTestMerchant(gateway.db);
+  const forged = (keys: { publicKey: string }, body = '{}') =>
+    fetch(`${gateway.baseUrl}/api-gateway/find-tx`, { method: 'POST', body, headers: { 'x-api-public-key': keys.publicKey, 'x-api-signature': '0'.repeat(64) } });
+  const refused = await Promise.all(Array.from({ length: 3 * LIMIT }, () => forged(fresh.test)));
+  expect(refused.map((r) => r.status)).toEqual(Array(3 * LIMIT).fill(401));
+  // The whole budget is still there for the merchant's own requests.
+  const own = await Promise.all(Array.from({ length: LIMIT }, () => call(gateway, 'find-tx', {}, fresh.test)));
+  expect(own.map((a) => a.status)).toEqual(Array(LIMIT).fill(200));
+  // Spend it to the end, then at once a request whose body never comes: refused from its headers.
+  let last = await call(gateway, 'find-tx', {}, fresh.test);
+  for (let i = 0; i < 3 * LIMIT && last.status === 200; i++) last = await call(gateway, 'find-tx', {}, fresh.test);
+  expect(last.status).toBe(429);
+  const answer = await new Promise<number>((resolve, reject) => {
+    const req = http.request(`${gateway.baseUrl}/api-gateway/find-tx`, {
+      method: 'POST',
+      headers: { 'x-api-public-key': fresh.test.publicKey, 'x-api-signature': '0'.repeat(64), 'content-length': '100' },
+    });
+    req.on('response', (res) => resolve(res.statusCode!)).on('error', reject);
+    req.write('{'); // and nothing more
+  });
+  expect(answer).toBe(429);
 });
 
 it('gives the budget back after retry-after', async () => {

@@ -151,14 +151,15 @@ function singleRefill(db: Queryable, network: Network, mode: Mode, needed: () =>
 }
 
 /**
- * Refills the pool in the background once it falls below half; the request does not wait.
- * `takenIndex` (the index just handed out) skips the check while plenty are left.
+ * Refills the pool in the background once it falls below half; the request does not wait (the
+ * promise, which never rejects, is for start-up). `takenIndex` (the index just handed out) skips
+ * the check while plenty are left.
  */
-export function refillSoon(db: Queryable, network: Network, mode: Mode, takenIndex?: number): void {
+export function refillSoon(db: Queryable, network: Network, mode: Mode, takenIndex?: number): Promise<void> {
   const lowWater = Math.floor(config().addressPoolSize / 2);
   const highest = highestDerived.get(`${network.name}/${mode}`);
-  if (takenIndex !== undefined && highest !== undefined && highest - takenIndex >= lowWater) return;
-  void singleRefill(db, network, mode, async () => {
+  if (takenIndex !== undefined && highest !== undefined && highest - takenIndex >= lowWater) return Promise.resolve();
+  return singleRefill(db, network, mode, async () => {
     const sequence = await ensurePoolSequence(db, network, mode);
     const [row] = await db.query<{ free: string }>(
       `select ((select coalesce(max(derivation_index), -1) + 1 from addresses where network = $1 and mode = $2)
@@ -189,8 +190,14 @@ export async function derivationRunning(network: Network): Promise<void> {
 /** Addresses every pool has before the server answers; the rest is derived in the background. */
 const POOL_AT_START = 16;
 
-/** Start-up: a few addresses per network now, the full pool in the background. */
+/**
+ * Start-up: a few addresses per network now, the full pool in the background, one network at a
+ * time: all at once, the refills of every network held every database connection for seconds
+ * after start-up, and requests arriving then waited for one.
+ */
 export async function fillAddressPools(db: Queryable, networks: readonly Network[], mode: Mode): Promise<void> {
   for (const network of networks) await fillAddressPool(db, network, mode, POOL_AT_START);
-  for (const network of networks) refillSoon(db, network, mode);
+  void (async () => {
+    for (const network of networks) await refillSoon(db, network, mode);
+  })();
 }

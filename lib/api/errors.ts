@@ -6,6 +6,13 @@ export const API_ERRORS = {
   INVALID_JSON: { code: 1001, status: 400, message: 'The request body is not valid JSON.' },
   VALIDATION_ERROR: { code: 1002, status: 400, message: 'Some fields are invalid.' },
   BODY_TOO_LARGE: { code: 1003, status: 413, message: 'The request body is larger than 64 KiB.' },
+  BODY_TIMEOUT: { code: 1004, status: 408, message: 'The request body did not arrive in time.' },
+  METHOD_NOT_ALLOWED: { code: 1005, status: 405, message: 'Operations are called with POST.' },
+  TOO_MANY_SLOW_BODIES: {
+    code: 1006,
+    status: 429,
+    message: 'Too many requests from this address are still sending their bodies; finish or close them first.',
+  },
   MISSING_CREDENTIALS: { code: 2001, status: 401, message: 'The x-api-public-key and x-api-signature headers are required.' },
   UNKNOWN_PUBLIC_KEY: { code: 2002, status: 401, message: 'The public key is unknown or revoked.' },
   INVALID_SIGNATURE: { code: 2003, status: 401, message: 'The signature does not match the request body.' },

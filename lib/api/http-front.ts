@@ -8,14 +8,15 @@ import 'server-only';
  * through it before the in-flight limit could refuse it, so under a flood the 503s themselves
  * queued for seconds. Here a refused request costs the HTTP parse and a short write.
  *
- * Only POSTs to a known operation are answered here; anything else (an unknown operation, another
- * method) goes on to Next.js, whose routes answer it as before.
+ * Every request to a known operation is answered here (another method than POST with 405);
+ * anything else (an unknown operation, the pages) goes on to Next.js.
  */
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { log } from '../log';
-import { API_ERRORS, ApiError } from './errors';
+import { ApiError } from './errors';
 import { API_OPERATIONS } from './operations';
-import type { ApiOperation, ApiRequest } from './route';
+import { errorReply, methodNotAllowed, type ApiOperation, type ApiReply, type ApiRequest } from './route';
 
 const PREFIX = '/api-gateway/';
 const operations = new Map<string, ApiOperation>(Object.entries(API_OPERATIONS));
@@ -31,36 +32,40 @@ function operationAt(url: string): ApiOperation | undefined {
 
 /** Answers `req` itself and returns true when it is a merchant API call; false leaves it to Next.js. */
 export function serveApi(req: IncomingMessage, res: ServerResponse): boolean {
-  if (req.method !== 'POST') return false;
   const operation = operationAt(req.url ?? '');
   if (!operation) return false;
+  if (req.method !== 'POST') {
+    send(req, res, methodNotAllowed(req.method));
+    return true;
+  }
   const request: ApiRequest = {
     header: (name) => {
       const value = req.headers[name];
       return Array.isArray(value) ? value.join(', ') : value;
     },
+    clientAddress: req.socket.remoteAddress,
     readBody: (limit) => readBody(req, limit),
   };
   operation(request).then(
-    (reply) => {
-      // A body refused for its size is not drained (Node.js would read it to keep the connection).
-      if (reply.status === 413 && !req.complete) res.setHeader('connection', 'close');
-      res.writeHead(reply.status, { ...reply.headers, 'content-length': String(Buffer.byteLength(reply.body)) }).end(reply.body);
-    },
+    (reply) => send(req, res, reply),
     (error: unknown) => {
       // The wrapper answers every error itself; reaching this is a bug, still answered.
       log.error('api front failed', { url: req.url, error, stack: (error as Error)?.stack });
-      const { code, message } = API_ERRORS.INTERNAL_ERROR;
-      const body = JSON.stringify({ success: false, error: { code, name: 'INTERNAL_ERROR', message, details: [] } });
-      res.writeHead(500, { 'content-type': 'application/json; charset=utf-8', connection: 'close' }).end(body);
+      send(req, res, errorReply('INTERNAL_ERROR', randomUUID()));
     },
   );
   return true;
 }
 
-/** The body, refused past `limit` bytes (declared or received) without reading the rest. */
+function send(req: IncomingMessage, res: ServerResponse, reply: ApiReply): void {
+  // A body not read to its end (refused from the headers, too large, too slow) is not drained:
+  // Node.js would keep reading it to reuse the connection, for as long as the sender likes.
+  if (!req.complete) res.setHeader('connection', 'close');
+  res.writeHead(reply.status, { ...reply.headers, 'content-length': String(Buffer.byteLength(reply.body)) }).end(reply.body);
+}
+
+/** The body, refused past `limit` bytes received without reading the rest. */
 function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
-  if (Number(req.headers['content-length'] ?? '0') > limit) return Promise.reject(new ApiError('BODY_TOO_LARGE'));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -84,11 +89,25 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
 
 const frontSlot = Symbol.for('gateway.api.front');
 
+/** What start-up tells the HTTP server (scripts/lib/http-server.mjs reads the same slot). */
+export interface GatewayStarted {
+  publicBaseUrl: string;
+}
+
+interface FrontSlot {
+  serve?: typeof serveApi;
+  started?: GatewayStarted;
+  waiting: ((started: GatewayStarted) => void)[];
+}
+
 /**
- * Publishes `serveApi` to the HTTP server in this process (scripts/server.mjs, the tests' gateway).
- * Through a process-wide slot because that server is plain Node.js outside the bundle, which is
- * where this module and the database it uses live.
+ * Publishes `serveApi` to the HTTP server in this process (scripts/server.mjs, the tests' gateway)
+ * and tells it start-up has finished. Through a process-wide slot because that server is plain
+ * Node.js outside the bundle, which is where this module and the database it uses live.
  */
-export function installApiFront(): void {
-  (globalThis as { [frontSlot]?: typeof serveApi })[frontSlot] = serveApi;
+export function installApiFront(started: GatewayStarted): void {
+  const front = ((globalThis as { [frontSlot]?: FrontSlot })[frontSlot] ??= { waiting: [] });
+  front.serve = serveApi;
+  front.started = started;
+  for (const resolve of front.waiting.splice(0)) resolve(started);
 }

@@ -4,8 +4,9 @@ import 'server-only';
  * Per-key rate limit (API_RATE_LIMIT requests per second, 0 = none): a token bucket per key in
  * this process's memory, holding one second of requests, so a key may burst to the limit and
  * then keeps to the rate. Only authenticated requests count, so nobody can spend a merchant's
- * budget with forged requests under its public key. Each server process keeps its own buckets:
- * behind N servers a key gets up to N times the limit.
+ * budget with forged requests under its public key; a key whose budget is spent is refused
+ * before its body is read (`peek`), which spends nothing either. Each server process keeps its
+ * own buckets: behind N servers a key gets up to N times the limit.
  */
 interface Bucket {
   tokens: number;
@@ -16,8 +17,11 @@ const bucketsSlot = Symbol.for('gateway.api.rateBuckets');
 type Holder = { [bucketsSlot]?: Map<string, Bucket> };
 const MAX_BUCKETS = 10_000;
 
-/** Takes one request from `keyId`'s budget; answers 0 when allowed, else the seconds to wait. */
-export function rateLimitWait(keyId: string, perSecond: number, now = performance.now()): number {
+/**
+ * Takes one request from `keyId`'s budget (only looks, with `peek`); answers 0 when allowed,
+ * else the seconds to wait.
+ */
+export function rateLimitWait(keyId: string, perSecond: number, { peek = false, now = performance.now() } = {}): number {
   if (perSecond <= 0) return 0;
   const buckets = ((globalThis as Holder)[bucketsSlot] ??= new Map());
   const bucket = buckets.get(keyId) ?? { tokens: perSecond, at: now };
@@ -28,7 +32,7 @@ export function rateLimitWait(keyId: string, perSecond: number, now = performanc
     buckets.set(keyId, bucket);
   }
   if (bucket.tokens >= 1) {
-    bucket.tokens -= 1;
+    if (!peek) bucket.tokens -= 1;
     return 0;
   }
   return Math.max(1, Math.ceil((1 - bucket.tokens) / perSecond));

@@ -1,6 +1,6 @@
 import 'server-only';
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { config } from '../config';
 import { getDatabase, isDatabaseBusy, type Database } from '../db';
 import { log } from '../log';
@@ -9,6 +9,7 @@ import { API_ERRORS, ApiError, type ApiErrorName, type ErrorBody, type ErrorDeta
 import { nonceField } from './protocol';
 import { consumeNonce } from './nonces';
 import { rateLimitWait } from './rate-limit';
+import { readInTime } from './slow-bodies';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
@@ -47,7 +48,9 @@ export interface RouteOptions {
 export interface ApiRequest {
   /** A request header by lower-case name. */
   header(name: string): string | undefined;
-  /** The raw body; throws BODY_TOO_LARGE past `limit` bytes (declared or received). */
+  /** The peer's IP address, when the server knows it: slow bodies are bounded per address. */
+  clientAddress?: string;
+  /** The raw body; throws BODY_TOO_LARGE past `limit` bytes received. */
   readBody(limit: number): Promise<Buffer>;
 }
 
@@ -64,9 +67,24 @@ const inFlightSlot = Symbol.for('gateway.api.inFlight');
 type Holder = { [inFlightSlot]?: { count: number } };
 const inFlight = ((globalThis as Holder)[inFlightSlot] ??= { count: 0 });
 
+/** Runs `work` counted in flight (API_MAX_IN_FLIGHT). */
+async function counted<T>(work: () => Promise<T>): Promise<T> {
+  inFlight.count++;
+  try {
+    return await work();
+  } finally {
+    inFlight.count--;
+  }
+}
+
 /**
- * Wraps one merchant API operation: load shedding, body limit, credentials, raw-body HMAC,
+ * Wraps one merchant API operation: load shedding, body limits, credentials, raw-body HMAC,
  * JSON, nonce, zod validation, the success and error envelopes, request id and logging.
+ *
+ * What the headers can decide comes before the body is read: its declared size, the credentials,
+ * the key, the key's rate limit. A request without a known key is refused without a byte of its
+ * body read. Waiting for a body is not counted in flight (a slow sender would hold a slot that
+ * others need) but bounded in time and per client address (slow-bodies.ts).
  */
 export function apiOperation<S extends z.ZodType>(
   operation: string,
@@ -74,30 +92,34 @@ export function apiOperation<S extends z.ZodType>(
   handler: (ctx: RequestContext, input: z.output<S>) => Promise<unknown>,
   options: RouteOptions = {},
 ): ApiOperation {
+  const verify = options.verifySignature ?? true;
   return async (request) => {
     const requestId = randomUUID();
     const started = performance.now();
     let merchantId: string | undefined;
-    if (inFlight.count >= config().apiMaxInFlight) return shed(requestId);
-    inFlight.count++;
+    const cfg = config();
+    if (inFlight.count >= cfg.apiMaxInFlight) return shed(requestId);
     try {
-      const rawBody = await request.readBody(BODY_LIMIT_BYTES);
-      const db = await getDatabase();
-      const verify = options.verifySignature ?? true;
-      const { key, signatureValid } = await authenticate(db, request, rawBody, verify);
+      const { db, key, signature } = await counted(() => identify(request, verify, cfg.apiRateLimit));
       merchantId = key.merchantId;
-      const wait = rateLimitWait(key.keyId, config().apiRateLimit);
-      if (wait > 0) throw new ApiError('RATE_LIMITED', API_ERRORS.RATE_LIMITED.message, [], wait);
-      const json = parseJson(rawBody);
-      const { nonce, input } = validate(schema, json, verify);
-      if (verify && options.nonce !== 'handler' && !(await consumeNonce(db, key.keyId, nonce))) throw new ApiError('NONCE_REUSED');
-      const response = await handler({ db, key, nonce, requestId, rawBody, json, signatureValid }, input);
-      log.debug('api request', { requestId, operation, merchantId, status: 200, ms: elapsed(started) });
-      return respond(200, { success: true, response }, requestId);
+      const limits = { timeoutMs: cfg.apiBodyTimeoutMs, slowPerClient: cfg.apiSlowBodiesPerClient };
+      const rawBody = await readInTime(request.readBody(BODY_LIMIT_BYTES), request.clientAddress, limits);
+      if (inFlight.count >= cfg.apiMaxInFlight) return shed(requestId);
+      return await counted(async () => {
+        const signatureValid = signatureMatches(key.secret, rawBody, signature);
+        if (verify && !signatureValid) throw new ApiError('INVALID_SIGNATURE');
+        // Only a signed request spends the key's budget (test-signature answers unsigned ones too).
+        const wait = signatureValid ? rateLimitWait(key.keyId, cfg.apiRateLimit) : 0;
+        if (wait > 0) throw new ApiError('RATE_LIMITED', API_ERRORS.RATE_LIMITED.message, [], wait);
+        const json = parseJson(rawBody);
+        const { nonce, input } = validate(schema, json, verify);
+        if (verify && options.nonce !== 'handler' && !(await consumeNonce(db, key.keyId, nonce))) throw new ApiError('NONCE_REUSED');
+        const response = await handler({ db, key, nonce, requestId, rawBody, json, signatureValid }, input);
+        log.debug('api request', { requestId, operation, merchantId, status: 200, ms: elapsed(started) });
+        return respond(200, { success: true, response }, requestId);
+      });
     } catch (error) {
       return fail(requestId, operation, started, error, merchantId);
-    } finally {
-      inFlight.count--;
     }
   };
 }
@@ -105,13 +127,26 @@ export function apiOperation<S extends z.ZodType>(
 /** The operation as a Next.js route handler (`export const POST = nextRoute(...)`). */
 export function nextRoute(operation: ApiOperation): (request: Request) => Promise<Response> {
   return async (request) => {
-    const reply = await operation({ header: (name) => request.headers.get(name) ?? undefined, readBody: (limit) => readWebBody(request, limit) });
-    return new Response(reply.body, { status: reply.status, headers: reply.headers });
+    return webResponse(await operation({ header: (name) => request.headers.get(name) ?? undefined, readBody: (limit) => readWebBody(request, limit) }));
   };
 }
 
+/** An operation called with another method than POST (the front and `nextMethodNotAllowed`). */
+export function methodNotAllowed(method: string | undefined): ApiReply {
+  return errorReply('METHOD_NOT_ALLOWED', randomUUID(), `Operations are called with POST, not ${method}.`, [], { allow: 'POST' });
+}
+
+/** The Next.js route handler of an operation's other methods (`export { nextMethodNotAllowed as GET }`). */
+export function nextMethodNotAllowed(request: Request): Response {
+  return webResponse(methodNotAllowed(request.method));
+}
+
+/** A reply as a web Response (Next.js route handlers). */
+export function webResponse(reply: ApiReply): Response {
+  return new Response(reply.body, { status: reply.status, headers: reply.headers });
+}
+
 async function readWebBody(request: Request, limit: number): Promise<Buffer> {
-  if (Number(request.headers.get('content-length') ?? '0') > limit) throw new ApiError('BODY_TOO_LARGE');
   if (!request.body) return Buffer.alloc(0);
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -129,15 +164,29 @@ async function readWebBody(request: Request, limit: number): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-async function authenticate(db: Database, request: ApiRequest, rawBody: Buffer, verify: boolean): Promise<{ key: ApiKey; signatureValid: boolean }> {
-  const publicKey = request.header('x-api-public-key')?.trim();
-  const signature = request.header('x-api-signature')?.trim() ?? '';
-  if (!publicKey || (verify && !signature)) throw new ApiError('MISSING_CREDENTIALS');
+/** The credentials headers; blank counts as absent. */
+const credentialHeaders = z.object({
+  publicKey: z.string().trim().min(1),
+  signature: z.string().trim().default(''),
+});
+
+/**
+ * Everything the headers decide: the declared size, the credentials, the key, a spent rate
+ * limit (only looked at: a request whose signature is not checked yet must not spend it), and a
+ * signature that cannot be one.
+ */
+async function identify(request: ApiRequest, verify: boolean, rateLimit: number): Promise<{ db: Database; key: ApiKey; signature: string }> {
+  if (Number(request.header('content-length') ?? 0) > BODY_LIMIT_BYTES) throw new ApiError('BODY_TOO_LARGE');
+  const credentials = credentialHeaders.safeParse({ publicKey: request.header('x-api-public-key'), signature: request.header('x-api-signature') });
+  if (!credentials.success || (verify && !credentials.data.signature)) throw new ApiError('MISSING_CREDENTIALS');
+  const { publicKey, signature } = credentials.data;
+  const db = await getDatabase();
   const key = await findApiKey(db, publicKey);
   if (!key) throw new ApiError('UNKNOWN_PUBLIC_KEY');
-  const signatureValid = signatureMatches(key.secret, rawBody, signature);
-  if (verify && !signatureValid) throw new ApiError('INVALID_SIGNATURE');
-  return { key, signatureValid };
+  if (verify && !SIGNATURE_FORMAT.test(signature)) throw new ApiError('INVALID_SIGNATURE');
+  const wait = rateLimitWait(key.keyId, rateLimit, { peek: true });
+  if (wait > 0) throw new ApiError('RATE_LIMITED', API_ERRORS.RATE_LIMITED.message, [], wait);
+  return { db, key, signature };
 }
 
 /** Lower-case hex HMAC-SHA256 of the raw body keyed with the private key's UTF-8 bytes. */
@@ -145,9 +194,11 @@ export function signBody(secret: Buffer | string, body: Buffer | string): string
   return createHmac('sha256', secret).update(body).digest('hex');
 }
 
+const SIGNATURE_FORMAT = /^[0-9a-fA-F]{64}$/;
+
 /** Verifies over the bytes received (never re-serialised JSON), in constant time. */
 export function signatureMatches(secret: Buffer, rawBody: Buffer, signature: string): boolean {
-  if (!/^[0-9a-fA-F]{64}$/.test(signature)) return false;
+  if (!SIGNATURE_FORMAT.test(signature)) return false;
   const expected = createHmac('sha256', secret).update(rawBody).digest();
   return timingSafeEqual(expected, Buffer.from(signature, 'hex'));
 }
@@ -216,14 +267,25 @@ function fail(requestId: string, operation: string, started: number, error: unkn
     apiError = new ApiError('INTERNAL_ERROR');
   }
   const name: ApiErrorName = apiError.errorName;
-  const { code, status } = API_ERRORS[name];
+  const { status } = API_ERRORS[name];
   const entry = { requestId, operation, merchantId, status, error: name, ms: elapsed(started) };
   if (status >= 500 && name !== 'OVERLOADED') log.error('api request failed', entry);
   else log.warn('api request rejected', entry);
-  const body: ErrorBody = { success: false, error: { code, name, message: apiError.message, details: apiError.details }, requestId };
   // 429 and 503 say when to come back; a busy gateway is worth retrying after a second.
   const retryAfter = apiError.retryAfterSeconds ?? (status === 503 ? 1 : undefined);
-  return respond(status, body, requestId, retryAfter === undefined ? {} : { 'retry-after': String(retryAfter) });
+  return errorReply(name, requestId, apiError.message, apiError.details, retryAfter === undefined ? {} : { 'retry-after': String(retryAfter) });
+}
+
+/** The error envelope of every API answer that is not a success, with the API's headers. */
+export function errorReply(
+  name: ApiErrorName,
+  requestId: string,
+  message: string = API_ERRORS[name].message,
+  details: ErrorDetail[] = [],
+  extraHeaders: Record<string, string> = {},
+): ApiReply {
+  const body: ErrorBody = { success: false, error: { code: API_ERRORS[name].code, name, message, details }, requestId };
+  return respond(API_ERRORS[name].status, body, requestId, extraHeaders);
 }
 
 const shedSlot = Symbol.for('gateway.api.shed');
@@ -242,8 +304,7 @@ function shed(requestId: string): ApiReply {
     log.warn('shedding load', { answered503: stats.count, seconds: Math.round((Date.now() - stats.since) / 1000), maxInFlight: config().apiMaxInFlight });
     Object.assign(stats, { count: 0, since: Date.now() });
   }
-  const { code, status, message } = API_ERRORS.OVERLOADED;
-  return respond(status, { success: false, error: { code, name: 'OVERLOADED', message, details: [] }, requestId }, requestId, { 'retry-after': '1' });
+  return errorReply('OVERLOADED', requestId, undefined, [], { 'retry-after': '1' });
 }
 
 function elapsed(started: number): number {

@@ -4,7 +4,23 @@ import { ConfigError, parseConfig } from './schema';
 describe('parseConfig', () => {
   it('has defaults for a bare environment', () => {
     const cfg = parseConfig({});
-    expect(cfg).toMatchObject({ port: 3000, host: '127.0.0.1', publicBaseUrl: 'http://localhost:3000', nonceWindowDays: 7, databaseUrl: undefined });
+    expect(cfg).toMatchObject({ port: 3000, host: '127.0.0.1', publicBaseUrl: 'http://127.0.0.1:3000', nonceWindowDays: 7, databaseUrl: undefined });
+    expect(cfg).toMatchObject({ apiBodyTimeoutMs: 10_000, apiSlowBodiesPerClient: 16 });
+  });
+
+  it('defaults the public URL to the address the server prints, reachable from this machine', () => {
+    expect(parseConfig({ PORT: '4000' })).toMatchObject({ publicBaseUrl: 'http://127.0.0.1:4000', localBaseUrl: 'http://127.0.0.1:4000' });
+    expect(parseConfig({ HOST: '0.0.0.0' })).toMatchObject({ publicBaseUrl: 'http://127.0.0.1:3000' });
+    expect(parseConfig({ HOST: '::' })).toMatchObject({ publicBaseUrl: 'http://[::1]:3000' });
+    expect(parseConfig({ HOST: 'gateway.lan' })).toMatchObject({ publicBaseUrl: 'http://gateway.lan:3000' });
+    expect(parseConfig({ HOST: '0.0.0.0', PUBLIC_BASE_URL: 'https://pay.example' })).toMatchObject({ publicBaseUrl: 'https://pay.example', localBaseUrl: 'http://127.0.0.1:3000' });
+  });
+
+  it('bounds the time and the number of slow request bodies', () => {
+    expect(parseConfig({ API_BODY_TIMEOUT_SECONDS: '3', API_SLOW_BODIES_PER_CLIENT: '4' })).toMatchObject({ apiBodyTimeoutMs: 3000, apiSlowBodiesPerClient: 4 });
+    expect(() => parseConfig({ API_BODY_TIMEOUT_SECONDS: '31' })).toThrow(/API_BODY_TIMEOUT_SECONDS/);
+    expect(() => parseConfig({ API_BODY_TIMEOUT_SECONDS: '0' })).toThrow(/API_BODY_TIMEOUT_SECONDS/);
+    expect(() => parseConfig({ API_SLOW_BODIES_PER_CLIENT: 'many' })).toThrow(/API_SLOW_BODIES_PER_CLIENT/);
   });
 
   it('names the bad variable', () => {

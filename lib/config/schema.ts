@@ -16,6 +16,15 @@ function isTargetPattern(entry: string): boolean {
   return family !== 0 && /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
 }
 
+/**
+ * The server's own address as a URL: what it prints when ready and, unless PUBLIC_BASE_URL says
+ * otherwise, the origin of payment links. A wildcard HOST (all interfaces) is reached on loopback.
+ */
+function localBaseUrl(host: string, port: number): string {
+  const reachable = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
+  return `http://${isIP(reachable) === 6 ? `[${reachable}]` : reachable}:${port}`;
+}
+
 const envSchema = z
   .object({
     PORT: port.default(3000),
@@ -31,6 +40,8 @@ const envSchema = z
     NONCE_WINDOW_DAYS: positiveInt.max(3650).default(7),
     API_MAX_IN_FLIGHT: positiveInt.default(256),
     API_RATE_LIMIT: z.coerce.number().int().min(0).max(1_000_000).default(0),
+    API_BODY_TIMEOUT_SECONDS: positiveInt.max(30).default(10),
+    API_SLOW_BODIES_PER_CLIENT: positiveInt.max(100_000).default(16),
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
     KEY_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).default(30),
     DEMO_STORE: z.enum(['true', 'false']).default('true'),
@@ -58,7 +69,9 @@ const envSchema = z
   .transform((env) => ({
     port: env.PORT,
     host: env.HOST,
-    publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
+    publicBaseUrl: (env.PUBLIC_BASE_URL ?? localBaseUrl(env.HOST, env.PORT)).replace(/\/+$/, ''),
+    /** Where a process on this machine reaches the server (the CLI's control endpoint). */
+    localBaseUrl: localBaseUrl(env.HOST, env.PORT),
     dataDir: path.resolve(env.DATA_DIR),
     databaseUrl: env.DATABASE_URL,
     appSecret: env.APP_SECRET,
@@ -66,6 +79,8 @@ const envSchema = z
     nonceWindowDays: env.NONCE_WINDOW_DAYS,
     apiMaxInFlight: env.API_MAX_IN_FLIGHT,
     apiRateLimit: env.API_RATE_LIMIT,
+    apiBodyTimeoutMs: env.API_BODY_TIMEOUT_SECONDS * 1000,
+    apiSlowBodiesPerClient: env.API_SLOW_BODIES_PER_CLIENT,
     logLevel: env.LOG_LEVEL,
     keyCacheTtlMs: env.KEY_CACHE_TTL_SECONDS * 1000,
     demoStore: env.DEMO_STORE === 'true',

@@ -95,7 +95,7 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
     try {
       return await pool.connect();
     } catch (error) {
-      if (error instanceof Error && /timeout/i.test(error.message)) throw new DatabaseBusyError('database pool exhausted');
+      if (error instanceof Error && /timeout/i.test(error.message)) throw new DatabaseBusyError(`database pool exhausted (${pool.totalCount} connections, ${pool.idleCount} idle, ${pool.waitingCount} waiting)`);
       throw error;
     }
   };

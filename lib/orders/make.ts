@@ -185,7 +185,7 @@ async function makePoolOrder(caller: Caller, input: MakeOrderRequest, order: Res
   const [result] = await db.query<Outcome>(MAKE_POOL_ORDER, values, 'make_pool_order');
   const { outcome, nonce_recorded, had_address, taken_index, ...row } = result!;
   if (outcome === 'created') {
-    refillSoon(db, order.network, key.mode, taken_index ?? undefined);
+    void refillSoon(db, order.network, key.mode, taken_index ?? undefined);
     return row;
   }
   if (outcome === 'existing') {
@@ -258,7 +258,7 @@ async function makePersonalOrder(caller: Caller, input: MakeOrderRequest, order:
     throw error;
   });
   // A user's first order on a network takes its personal address from the shared pool.
-  if (tookPoolAddress && result !== 'pool-empty') refillSoon(db, order.network, key.mode);
+  if (tookPoolAddress && result !== 'pool-empty') void refillSoon(db, order.network, key.mode);
   return result;
 }
 

@@ -15,10 +15,6 @@ import { ensureDemoMerchant } from './demo-merchant';
 
 const HOUR_MS = 60 * 60 * 1000;
 
-function loopback(host: string): string {
-  return host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
-}
-
 /**
  * Everything the server does once before it answers requests: open and migrate the database,
  * fill the address pools, create the demo merchant on a fresh install, schedule housekeeping
@@ -27,7 +23,7 @@ function loopback(host: string): string {
 export async function startGateway(): Promise<void> {
   const cfg = config();
   appSecret(); // Fail now, not on the first request, when APP_SECRET is missing.
-  const controlUrl = cfg.databaseUrl ? undefined : `http://${loopback(cfg.host)}:${cfg.port}/internal/cli`;
+  const controlUrl = cfg.databaseUrl ? undefined : `${cfg.localBaseUrl}/internal/cli`;
   if (controlUrl) setActiveControlToken(createControlToken(cfg.dataDir));
   const db = await getDatabase({ controlUrl });
   await followKeyRevocations(db);
@@ -38,7 +34,7 @@ export async function startGateway(): Promise<void> {
   const prune = () =>
     pruneNonces(db, cfg.nonceWindowDays).catch((error) => log.error('nonce pruning failed', { error }));
   setInterval(prune, HOUR_MS).unref();
-  installApiFront();
+  installApiFront({ publicBaseUrl: cfg.publicBaseUrl });
   log.info('gateway started', {
     database: db.kind,
     dataDir: cfg.databaseUrl ? undefined : cfg.dataDir,

@@ -1,2 +1,6 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-export function gatewayRequestListener(nextHandler: (req: IncomingMessage, res: ServerResponse) => Promise<void>): (req: IncomingMessage, res: ServerResponse) => void;
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+export const SERVER_TIMEOUTS: { headersTimeout: number; requestTimeout: number; keepAliveTimeout: number; connectionsCheckingInterval: number };
+export function gatewayRequestListener(nextHandler: Handler): (req: IncomingMessage, res: ServerResponse) => void;
+export function createGatewayServer(nextHandler: Handler): Server;
+export function gatewayStarted(): Promise<{ publicBaseUrl: string }>;

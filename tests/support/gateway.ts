@@ -1,5 +1,4 @@
 import { createHmac } from 'node:crypto';
-import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -24,7 +23,10 @@ export async function startTestGateway(): Promise<TestGateway> {
   const { buildIsCurrent } = await import('../../scripts/lib/build.mjs');
   if (!buildIsCurrent()) throw new Error('The production build is missing or older than the sources: run `npm test`, which builds first.');
   const db = await openTestDatabase();
-  const server = http.createServer();
+  const { createGatewayServer, gatewayStarted } = await import('../../scripts/lib/http-server.mjs');
+  let nextHandler: Parameters<typeof createGatewayServer>[0] | undefined;
+  // The server the gateway's processes run (its timeouts included); Next.js is plugged in once prepared.
+  const server = createGatewayServer((req, res) => nextHandler!(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -42,11 +44,10 @@ export async function startTestGateway(): Promise<TestGateway> {
   // The server's modules find this database through the process-wide slot (lib/db/index.ts).
   (globalThis as Record<symbol, unknown>)[Symbol.for('gateway.database')] = Promise.resolve(db);
   const { default: next } = await import('next');
-  const { gatewayRequestListener } = await import('../../scripts/lib/http-server.mjs');
   const app = next({ dev: false, dir: ROOT, hostname: '127.0.0.1', port });
   await app.prepare();
-  const handle = app.getRequestHandler();
-  server.on('request', gatewayRequestListener(handle));
+  nextHandler = app.getRequestHandler();
+  await gatewayStarted();
   return {
     baseUrl,
     db,

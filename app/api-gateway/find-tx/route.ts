@@ -1,4 +1,5 @@
 import { API_OPERATIONS } from '@/lib/api/operations';
-import { nextRoute } from '@/lib/api/route';
+import { nextMethodNotAllowed, nextRoute } from '@/lib/api/route';
 
 export const POST = nextRoute(API_OPERATIONS['find-tx']);
+export { nextMethodNotAllowed as GET, nextMethodNotAllowed as PUT, nextMethodNotAllowed as PATCH, nextMethodNotAllowed as DELETE };

@@ -1,0 +1,90 @@
+import 'server-only';
+import { isIPv4, isIPv6 } from 'node:net';
+import { ApiError } from './errors';
+
+/**
+ * A request body is read before its signature can be checked, so anyone who knows a public key
+ * (it is not a secret) can open requests and send their bodies a byte at a time. Such reads are
+ * not counted in flight (route.ts): 260 of them once filled API_MAX_IN_FLIGHT and locked every
+ * merchant out for the five minutes of Node's request timeout. They are bounded here instead:
+ * each body must arrive within API_BODY_TIMEOUT_SECONDS, and a client address with
+ * API_SLOW_BODIES_PER_CLIENT bodies that have been arriving for over a second gets its next
+ * requests refused at once. A body sent with its headers, as every client library sends it,
+ * never counts as slow.
+ */
+const SLOW_AFTER_MS = 1000;
+
+const slowSlot = Symbol.for('gateway.api.slowBodies');
+type Holder = { [slowSlot]?: Map<string, number> };
+/** Slow bodies in progress per client; shared by every bundle that loads this module. */
+const slowByClient = ((globalThis as Holder)[slowSlot] ??= new Map());
+
+export interface BodyLimits {
+  timeoutMs: number;
+  slowPerClient: number;
+}
+
+/**
+ * `read` (a request's body), refused when its client already has too many slow bodies in
+ * progress, and given up with BODY_TIMEOUT after `limits.timeoutMs`.
+ */
+export function readInTime(read: Promise<Buffer>, clientAddress: string | undefined, limits: BodyLimits): Promise<Buffer> {
+  // Settled or not, nobody else waits for `read` once this gives up on it.
+  read.catch(() => {});
+  const client = clientKey(clientAddress);
+  if ((slowByClient.get(client) ?? 0) >= limits.slowPerClient) return Promise.reject(new ApiError('TOO_MANY_SLOW_BODIES'));
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    let slow = false;
+    const settle = () => {
+      settled = true;
+      clearTimeout(timer);
+      if (slow) release(client);
+    };
+    const onTimeout = () => {
+      if (settled) return;
+      settle();
+      reject(new ApiError('BODY_TIMEOUT', `The request body did not arrive within ${limits.timeoutMs / 1000} s.`));
+    };
+    const onSlow = () => {
+      if (settled) return;
+      slow = true;
+      slowByClient.set(client, (slowByClient.get(client) ?? 0) + 1);
+      timer = setTimeout(onTimeout, Math.max(0, limits.timeoutMs - SLOW_AFTER_MS));
+    };
+    let timer = setTimeout(onSlow, Math.min(SLOW_AFTER_MS, limits.timeoutMs));
+    read.then(
+      (body) => settled || (settle(), resolve(body)),
+      (error: unknown) => settled || (settle(), reject(error)),
+    );
+  });
+}
+
+function release(client: string): void {
+  const count = (slowByClient.get(client) ?? 1) - 1;
+  if (count > 0) slowByClient.set(client, count);
+  else slowByClient.delete(client);
+}
+
+/** Slow bodies in progress from `clientAddress` (tests, diagnostics). */
+export function slowBodies(clientAddress: string | undefined): number {
+  return slowByClient.get(clientKey(clientAddress)) ?? 0;
+}
+
+/**
+ * Whom a slow body is counted against: an IPv4 address, or an IPv6 /64, the network one
+ * subscriber gets (an attacker has all of it, so counting single addresses would bound nothing).
+ */
+export function clientKey(address: string | undefined): string {
+  if (!address) return 'unknown';
+  const plain = address.split('%')[0]!; // an IPv6 zone (fe80::1%eth0) names the interface, not the peer
+  if (plain.toLowerCase().startsWith('::ffff:') && isIPv4(plain.slice(7))) return plain.slice(7);
+  if (!isIPv6(plain)) return plain;
+  const [head = '', tail] = plain.split('::');
+  const groups = head ? head.split(':') : [];
+  if (tail !== undefined) {
+    const tailGroups = tail ? tail.split(':').flatMap((g) => (g.includes('.') ? ['0', '0'] : [g])) : [];
+    groups.push(...Array<string>(Math.max(0, 8 - groups.length - tailGroups.length)).fill('0'), ...tailGroups);
+  }
+  return `${groups.slice(0, 4).map((g) => Number.parseInt(g, 16).toString(16)).join(':')}::/64`;
+}

@@ -1,0 +1,100 @@
+/**
+ * Slow bodies cannot lock merchants out. 260 connections that declared a body and sent one byte
+ * used to fill API_MAX_IN_FLIGHT (every signed request then got 503 for the five minutes of
+ * Node's request timeout). Now the headers are checked before a body is read, waiting for a body
+ * holds no in-flight slot, a body has API_BODY_TIMEOUT_SECONDS to arrive, and one address may
+ * have only API_SLOW_BODIES_PER_CLIENT slow bodies at once.
+ */
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { slowBodies } from '@/lib/api/slow-bodies';
+import { SERVER_TIMEOUTS } from '../scripts/lib/http-server.mjs';
+import { call, startTestGateway, type TestGateway } from './support/gateway';
+import { createTestMerchant, type TestMerchant } from './support/merchants';
+
+// The HTTP edge is the same whatever the database: run once, on the embedded one.
+describe.skipIf(process.env.TEST_DB === 'postgres')('slow request bodies', () => {
+  const SLOW = 300;
+  const BODY_TIMEOUT_SECONDS = 3;
+  const PER_CLIENT = 16;
+
+  let gateway: TestGateway;
+  let merchant: TestMerchant;
+  let port: number;
+  beforeAll(async () => {
+    Object.assign(process.env, { API_BODY_TIMEOUT_SECONDS: String(BODY_TIMEOUT_SECONDS), API_SLOW_BODIES_PER_CLIENT: String(PER_CLIENT), API_MAX_IN_FLIGHT: '256' });
+    gateway = await startTestGateway();
+    merchant = await createTestMerchant(gateway.db);
+    port = Number(new URL(gateway.baseUrl).port);
+  });
+  afterAll(() => gateway?.close());
+
+  interface SlowRequest {
+    socket: net.Socket;
+    /** The raw answer once the server has closed the connection. */
+    answer: Promise<string>;
+  }
+
+  /** A request that declares a 100-byte body and sends one byte of it, from `localAddress`. */
+  async function slowRequest(headers: Record<string, string>, localAddress = '127.0.0.1'): Promise<SlowRequest> {
+    const socket = net.connect({ port, host: '127.0.0.1', localAddress });
+    await new Promise((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+    let text = '';
+    socket.on('data', (d) => (text += d));
+    const answer = new Promise<string>((resolve) => socket.once('close', () => resolve(text)));
+    const head = Object.entries({ host: '127.0.0.1', 'content-type': 'application/json', 'content-length': '100', ...headers }).map(([k, v]) => `${k}: ${v}\r\n`);
+    socket.write(`POST /api-gateway/make-order HTTP/1.1\r\n${head.join('')}\r\n{`);
+    return { socket, answer };
+  }
+
+  async function timedOrder(order: string): Promise<{ status: number; ms: number }> {
+    const started = performance.now();
+    const answer = await call(gateway, 'make-order', { currency: 'USDT', network: 'tron', amount: '1', order }, merchant.test);
+    return { status: answer.status, ms: performance.now() - started };
+  }
+
+  it('sets deliberate server timeouts instead of Node.js defaults of minutes', () => {
+    expect(SERVER_TIMEOUTS).toMatchObject({ headersTimeout: 10_000, requestTimeout: 60_000, keepAliveTimeout: 5_000 });
+    expect(SERVER_TIMEOUTS.requestTimeout).toBeGreaterThan(30_000); // the longest API_BODY_TIMEOUT_SECONDS answers first
+  });
+
+  it(`answers ${SLOW} slow requests without a key from their headers, and a signed order still goes through within 1 s`, async () => {
+    const slow = await Promise.all(Array.from({ length: SLOW }, () => slowRequest({})));
+    const order = await timedOrder(`slow-anonymous-${Date.now()}`);
+    expect(order.status).toBe(200);
+    expect(order.ms).toBeLessThan(1000);
+    // Each was answered 401 without its body being read, and its connection closed.
+    for (const { answer } of slow) {
+      const text = await answer;
+      expect(text).toMatch(/^HTTP\/1\.1 401 /);
+      expect(text).toMatch(/\r\nconnection: close\r\n/i);
+      expect(text).toContain('"name":"MISSING_CREDENTIALS"');
+    }
+  });
+
+  it(`holds no slot for ${SLOW} slow bodies under a known public key, bounds them per address and in time`, async () => {
+    // A public key is not a secret: these pass the header checks and wait for their bodies.
+    const headers = { 'x-api-public-key': merchant.test.publicKey, 'x-api-signature': 'ab'.repeat(32) };
+    const slow = await Promise.all(Array.from({ length: SLOW }, () => slowRequest(headers, '127.0.0.2')));
+    const order = await timedOrder(`slow-known-key-${Date.now()}`);
+    expect(order.status).toBe(200);
+    expect(order.ms).toBeLessThan(1000);
+
+    // Once they have been slow for a second, that address gets no more body reads; others do.
+    while (slowBodies('127.0.0.2') < PER_CLIENT) await new Promise((r) => setTimeout(r, 50));
+    const refused = await slowRequest(headers, '127.0.0.2');
+    const text = await refused.answer;
+    expect(text).toMatch(/^HTTP\/1\.1 429 /);
+    expect(text).toContain('"name":"TOO_MANY_SLOW_BODIES"');
+    expect((await timedOrder(`slow-other-address-${Date.now()}`)).status).toBe(200);
+
+    // Each slow body is given up after API_BODY_TIMEOUT_SECONDS with the JSON 408, connection closed.
+    for (const { answer } of slow) {
+      const text = await answer;
+      expect(text).toMatch(/^HTTP\/1\.1 408 /);
+      expect(text).toMatch(/\r\nconnection: close\r\n/i);
+      expect(text).toContain(`"message":"The request body did not arrive within ${BODY_TIMEOUT_SECONDS} s."`);
+    }
+    expect(slowBodies('127.0.0.2')).toBe(0);
+  });
+});
