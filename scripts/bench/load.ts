@@ -103,37 +103,61 @@ export async function fixedRate(target: Target, rate: number, seconds: number, c
   const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
   const latencies: number[] = [];
   const result: LoadResult = { seconds, ok: 0, rejected: {}, errors: 0, timeouts: 0, p50: 0, p99: 0, max: 0 };
-  result.seconds = await openLoop(rate, seconds, (finish) => {
-    const body = makeBody();
-    const t0 = performance.now();
-    const request = http.request(
-      { agent, host: '127.0.0.1', port: target.port, path: target.path, method: 'POST', timeout: 10_000, headers: headers(target, body) },
-      (response) => {
-        response.resume();
-        response.on('end', () => {
-          const status = response.statusCode ?? 0;
-          if (status >= 200 && status < 300) {
-            result.ok++;
-            latencies.push(performance.now() - t0);
-          } else {
-            result.rejected[status] = (result.rejected[status] ?? 0) + 1;
-          }
-          finish();
-        });
-      },
-    );
-    request.on('timeout', () => {
-      result.timeouts++;
-      request.destroy(new Error('timeout'));
-    });
-    request.on('error', (error) => {
-      if (error.message !== 'timeout') result.errors++;
-      finish();
-    });
-    request.end(body);
-  });
+  result.seconds = await openLoop(rate, seconds, (finish) => sendSigned(agent, target, makeBody(), result, (ms, ok) => ok && latencies.push(ms), finish));
   agent.destroy();
   return Object.assign(result, latencySummary(latencies));
+}
+
+/**
+ * A burst: `total` requests from `concurrency` clients, each sending its next request when the
+ * last is answered, over keep-alive connections all opened as the burst starts (a shop's
+ * workers when a sale opens). Every answer's latency counts, a refusal's too: the figure is how
+ * long anyone waited, which is where a new connection stuck in the accept queue shows.
+ */
+export async function burst(target: Target, total: number, concurrency: number, makeBody: () => string): Promise<LoadResult> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
+  const latencies: number[] = [];
+  const result: LoadResult = { seconds: 0, ok: 0, rejected: {}, errors: 0, timeouts: 0, p50: 0, p99: 0, max: 0 };
+  const started = performance.now();
+  let sent = 0;
+  const client = async () => {
+    while (sent < total) {
+      sent++;
+      await new Promise<void>((finish) => sendSigned(agent, target, makeBody(), result, (ms) => latencies.push(ms), finish));
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, client));
+  result.seconds = (performance.now() - started) / 1000;
+  agent.destroy();
+  return Object.assign(result, latencySummary(latencies));
+}
+
+/** One signed POST of `body` over `agent`, counted into `result`; `answered` gets each answer's latency. */
+function sendSigned(agent: http.Agent, target: Target, body: string, result: LoadResult, answered: (ms: number, ok: boolean) => void, finish: () => void): void {
+  const t0 = performance.now();
+  const request = http.request(
+    { agent, host: '127.0.0.1', port: target.port, path: target.path, method: 'POST', timeout: 10_000, headers: headers(target, body) },
+    (response) => {
+      response.resume();
+      response.on('end', () => {
+        const status = response.statusCode ?? 0;
+        const ok = status >= 200 && status < 300;
+        if (ok) result.ok++;
+        else result.rejected[status] = (result.rejected[status] ?? 0) + 1;
+        answered(performance.now() - t0, ok);
+        finish();
+      });
+    },
+  );
+  request.on('timeout', () => {
+    result.timeouts++;
+    request.destroy(new Error('timeout'));
+  });
+  request.on('error', (error) => {
+    if (error.message !== 'timeout') result.errors++;
+    finish();
+  });
+  request.end(body);
 }
 
 /**
