@@ -6,6 +6,8 @@ import { FRAME_ANCESTORS_HINT, parseFrameAncestors } from './frame-ancestors';
 
 const port = z.coerce.number().int().min(1).max(65535);
 const positiveInt = z.coerce.number().int().positive();
+/** zod says only "Invalid URL" for `ftp://x` or `pay.example.com`: say what is wanted instead. */
+const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL such as https://pay.example.com' });
 
 /** A host name, an IP address, or an IP range in CIDR notation (WEBHOOK_ALLOWED_TARGETS). */
 function isTargetPattern(entry: string): boolean {
@@ -29,7 +31,7 @@ const envSchema = z
   .object({
     PORT: port.default(3000),
     HOST: z.string().min(1).default('127.0.0.1'),
-    PUBLIC_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+    PUBLIC_BASE_URL: httpUrl.optional(),
     DATA_DIR: z.string().min(1).default('./data'),
     DATABASE_URL: z
       .string()
@@ -45,7 +47,7 @@ const envSchema = z
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
     KEY_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).default(30),
     DEMO_STORE: z.enum(['true', 'false']).default('true'),
-    STORE_GATEWAY_URL: z.url({ protocol: /^https?$/ }).optional(),
+    STORE_GATEWAY_URL: httpUrl.optional(),
     ADDRESS_POOL_SIZE: positiveInt.min(16).max(100_000).default(256),
     RUN_WORKERS: z.enum(['true', 'false']).optional(),
     WATCH_INTERVAL_MS: positiveInt.min(50).max(600_000).default(1000),
@@ -112,11 +114,22 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
+/**
+ * zod's words for a variable that is not a number ("Invalid input: expected number, received NaN")
+ * tell an operator nothing; every numeric variable gets these instead (undefined keeps zod's).
+ */
+function plainWords(issue: z.core.$ZodRawIssue): string | undefined {
+  if (issue.code !== 'invalid_type') return undefined;
+  if (issue.expected === 'number') return 'must be a number';
+  if (issue.expected === 'int') return 'must be a whole number';
+  return undefined;
+}
+
 /** Parses the environment; a bad value stops start-up with a message naming the variable. */
 export function parseConfig(env: Record<string, string | undefined>): Config {
   // An empty variable means "not set" (docker-compose and .env files write them that way).
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
-  const result = envSchema.safeParse(cleaned);
+  const result = envSchema.safeParse(cleaned, { error: plainWords });
   const live = parseLiveChains(cleaned);
   if (!result.success || live.issues.length > 0) {
     const lines = [...(result.success ? [] : result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`)), ...live.issues].map((l) => `  ${l}`);
