@@ -1,6 +1,7 @@
 /**
  * npm run sandbox -- pay ORDER_ID|ADDRESS AMOUNT [--currency X] [--tag T]   simulated payment (test mode)
  * npm run sandbox -- mine NETWORK [COUNT] [--at ISO_TIME]                     mines sandbox blocks now (dated --at)
+ * npm run sandbox -- reset-clock NETWORK                                       undoes --at: blocks follow the wall clock again
  *
  * Payments go onto the sandbox ledger and reach the order through the watcher, as real ones do.
  */
@@ -9,7 +10,8 @@ import { fail, runCommand } from './cli-runtime';
 
 const USAGE = `usage:
   npm run sandbox -- pay ORDER_ID|ADDRESS AMOUNT [--currency TICKER] [--tag TAG]
-  npm run sandbox -- mine NETWORK [COUNT] [--at ISO_TIME]`;
+  npm run sandbox -- mine NETWORK [COUNT] [--at ISO_TIME]
+  npm run sandbox -- reset-clock NETWORK`;
 
 async function main(): Promise<void> {
   const { positionals, values } = parseArgs({
@@ -38,6 +40,16 @@ async function main(): Promise<void> {
       height: number;
     };
     console.log(`${mined.network}: mined to height ${mined.height}`);
+    return;
+  }
+  if (action === 'reset-clock' && rest.length === 1) {
+    const reset = (await runCommand({ command: 'sandbox.reset-clock', network: rest[0]! })) as { network: string; height: number; time: string; removed: number };
+    if (values.json) return void console.log(JSON.stringify(reset));
+    console.log(
+      reset.removed === 0
+        ? `${reset.network}: no block is dated ahead of now; tip at height ${reset.height}`
+        : `${reset.network}: removed ${reset.removed} block(s) dated ahead of now; tip at height ${reset.height} (${reset.time}), the next block is dated now`,
+    );
     return;
   }
   fail(USAGE);

@@ -161,4 +161,70 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('npm run sandbox (embedded d
       expect(row!.n).toBe(2);
     });
   });
+
+  it('reset-clock undoes mine --at: through a running server, orders made afterwards wait out their lifetime again; offline too', { timeout: 180_000 }, async () => {
+    const port = await freePort();
+    const server = await startServer(serverEnv(), port);
+    const gateway = { baseUrl: `http://127.0.0.1:${port}` };
+    const orderOf = async (orderId: string) => (await call(gateway, 'order', { orderId }, keys)).body.response as {
+      status: string; transactions: { confirmations: number }[];
+    };
+    /** Polls the order until `done` holds (the server's watcher passes every 100 ms). */
+    const waitForOrder = async (orderId: string, done: (o: Awaited<ReturnType<typeof orderOf>>) => boolean) => {
+      let order = await orderOf(orderId);
+      for (let i = 0; i < 300 && !done(order); i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        order = await orderOf(orderId);
+      }
+      return order;
+    };
+    const makeDoge = async (order: string) => {
+      const made = await call(gateway, 'make-order', { currency: 'DOGE', network: 'dogecoin', amount: '10', order }, keys);
+      expect(made.status, JSON.stringify(made.body)).toBe(200);
+      return made.body.response.orderId as string;
+    };
+    try {
+      const expiring = await makeDoge('cli-clock-1');
+      const ahead = await sandboxExit('mine', 'dogecoin', '1', '--at', '2030-01-01T00:00:00Z');
+      expect(ahead.code, ahead.stderr).toBe(0);
+      expect((await waitForOrder(expiring, (o) => o.status !== 'pending')).status).toBe('expired');
+
+      const reset = await sandboxExit('reset-clock', 'dogecoin');
+      expect(reset.code, reset.stderr).toBe(0);
+      expect(reset.stdout).toMatch(/^dogecoin: removed 1 block\(s\) dated ahead of now; tip at height 0 \(1970-01-01T00:00:00.000Z\), the next block is dated now\n$/);
+      // Through the server: the CLI never took the data directory.
+      expect(JSON.parse(fs.readFileSync(path.join(dataDir, 'owner.json'), 'utf8')).pid).toBe(server.child.pid);
+
+      // An order made after the reset, partly paid: each watcher pass that counts a confirmation
+      // judges it, and would make it `partial` at once if the clock were still in 2030.
+      const fresh = await makeDoge('cli-clock-2');
+      expect((await sandboxExit('pay', fresh, '1')).code).toBe(0);
+      expect((await sandboxExit('mine', 'dogecoin', '2')).code).toBe(0);
+      const seen = await waitForOrder(fresh, (o) => o.status !== 'pending' || o.transactions[0]?.confirmations === 2);
+      expect(seen).toMatchObject({ status: 'pending', transactions: [{ confirmations: 2 }] });
+      // One more pass, with its expiry sweep, after the one that counted the second confirmation.
+      expect((await sandboxExit('mine', 'dogecoin', '1')).code).toBe(0);
+      const later = await waitForOrder(fresh, (o) => o.status !== 'pending' || o.transactions[0]?.confirmations === 3);
+      expect(later).toMatchObject({ status: 'pending', transactions: [{ confirmations: 3 }] });
+      expect((await orderOf(expiring)).status).toBe('expired');
+    } finally {
+      await stopServer(server.child);
+    }
+
+    // Offline: the CLI opens the embedded database itself.
+    expect(fs.existsSync(path.join(dataDir, 'owner.json'))).toBe(false);
+    expect((await sandboxExit('mine', 'dogecoin', '2', '--at', '2031-01-01T00:00:00Z')).code).toBe(0);
+    const offline = await sandboxExit('reset-clock', 'dogecoin');
+    expect(offline.code, offline.stderr).toBe(0);
+    expect(offline.stdout).toMatch(/^dogecoin: removed 2 block\(s\) dated ahead of now; tip at height 3 \(/);
+    await withDatabase(async (db) => {
+      const [row] = await db.query<{ top: string; latest: Date }>("select max(height)::text as top, max(mined_at) as latest from sandbox_blocks where network = 'dogecoin'");
+      expect(row!.top).toBe('3');
+      expect(row!.latest.getTime()).toBeLessThanOrEqual(Date.now());
+    });
+    const nothing = await sandboxExit('reset-clock', 'dogecoin');
+    expect(nothing.stdout).toBe('dogecoin: no block is dated ahead of now; tip at height 3\n');
+    expectUsageError(await sandboxExit('reset-clock', 'nowhere'), /Unknown network "nowhere"/);
+    expectUsageError(await sandboxExit('reset-clock'), /usage:[\s\S]*reset-clock NETWORK/);
+  });
 });

@@ -1,8 +1,8 @@
 import 'server-only';
 import { z } from 'zod';
 import type { Database } from '../db';
-import { findNetwork } from '../catalog';
-import { mine } from '../chains/sandbox';
+import { findNetwork, type Network } from '../catalog';
+import { mine, resetClock } from '../chains/sandbox';
 import { createMerchant, findMerchantByName, issueApiKey, listMerchants, revokeApiKey } from '../merchants';
 import { simulatePayment, SimulationError } from '../sandbox';
 import { listDeliveries, resendWebhook } from '../webhooks/deliveries';
@@ -35,6 +35,8 @@ export const adminCommand = z.discriminatedUnion('command', [
     /** Block time (ISO 8601), e.g. after an order's expiry; never earlier than the tip's (times are monotonic). */
     at: z.iso.datetime({ offset: true }).optional(),
   }),
+  /** Undoes `sandbox.mine --at` in the future: later blocks follow the wall clock again (docs/decisions/016). */
+  z.object({ command: z.literal('sandbox.reset-clock'), network: z.string().min(1) }),
   z.object({ command: z.literal('webhooks.list'), orderId: z.string().uuid() }),
   z.object({ command: z.literal('webhooks.resend'), eventId: z.string().uuid() }),
 ]);
@@ -59,10 +61,14 @@ export async function runAdminCommand(db: Database, command: AdminCommand): Prom
     case 'sandbox.pay':
       return simulatePayment(db, command);
     case 'sandbox.mine': {
-      const network = findNetwork(command.network);
-      if (!network) throw new SimulationError(`Unknown network "${command.network}".`);
+      const network = sandboxNetwork(command.network);
       const blocks = await mine(db, network, command.count, command.at === undefined ? undefined : new Date(command.at));
       return { network: network.name, height: blocks[blocks.length - 1]!.height };
+    }
+    case 'sandbox.reset-clock': {
+      const network = sandboxNetwork(command.network);
+      const { tip, removed } = await resetClock(db, network);
+      return { network: network.name, height: tip.height, time: tip.time.toISOString(), removed };
     }
     case 'webhooks.list':
       return listDeliveries(db, command.orderId);
@@ -72,4 +78,11 @@ export async function runAdminCommand(db: Database, command: AdminCommand): Prom
       return event;
     }
   }
+}
+
+/** A catalog network named by the operator, or a message saying it is not one. */
+function sandboxNetwork(name: string): Network {
+  const network = findNetwork(name);
+  if (!network) throw new SimulationError(`Unknown network "${name}".`);
+  return network;
 }

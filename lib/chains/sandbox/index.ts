@@ -19,6 +19,7 @@ export {
   faucetAddress,
   mempoolTransfers,
   mine,
+  resetClock,
   scanRange,
   startMining,
   tip,

@@ -8,7 +8,7 @@ import 'server-only';
  *
  * Chain shape: height 0 is a genesis block with a fixed hash per network, created lazily on first
  * use so that every chain always has a tip; mined blocks start at height 1. Writes that change
- * the chain (`mine`, `drop`) hold a transaction-scoped advisory lock per network, so concurrent
+ * the chain (`mine`, `drop`, `resetClock`) hold a transaction-scoped advisory lock per network, so concurrent
  * calls (several processes on PostgreSQL included) queue instead of forking the chain.
  */
 import { findCurrency, findNetwork, type Network } from '../../catalog';
@@ -182,6 +182,32 @@ export async function mine(db: Queryable, network: Network, count = 1, at?: Date
       [network.name, parent.height + 1],
     );
     return blocks;
+  });
+}
+
+/**
+ * Puts the network back on the wall clock after blocks were dated ahead of it (`mine` with a
+ * future `at`), which would otherwise date every later block too and expire test orders at once.
+ * It is a reorganisation back to the last block dated at or before `now`: the blocks dated later
+ * are removed and their transfers return to the mempool, so the next block (dated now) takes
+ * them again. Block times still only go forward along the chain, and the watcher meets an
+ * ordinary reorganisation (orders already final stay final). See docs/decisions/016-*.md.
+ * Answers the tip left and how many blocks were removed (0: no block was ahead of `now`).
+ */
+export async function resetClock(db: Queryable, network: Network, now = new Date()): Promise<{ tip: BlockRef; removed: number }> {
+  checkNetwork(network);
+  if (!(now instanceof Date) || Number.isNaN(now.getTime())) throw new Error('sandbox reset-clock: `now` must be a valid Date');
+  return inTransaction(db, async (tx) => {
+    await lockChain(tx, network);
+    await tip(tx, network); // the genesis block, dated 1970, is always there to fall back to
+    const [row] = await tx.query<BlockRow>(
+      `select ${BLOCK_COLUMNS} from sandbox_blocks where network = $1 and mined_at <= $2 order by height desc limit 1`,
+      [network.name, now.toISOString()],
+    );
+    const kept = toBlock(row!);
+    const removed = await tx.query('delete from sandbox_blocks where network = $1 and height > $2 returning height', [network.name, kept.height]);
+    await tx.query('update sandbox_transfers set block_height = null where network = $1 and block_height > $2', [network.name, kept.height]);
+    return { tip: kept, removed: removed.length };
   });
 }
 
