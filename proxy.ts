@@ -4,6 +4,8 @@
  *
  * - CSP: see lib/security/headers.ts and docs/decisions/008-payment-page.md. The payment page
  *   may be framed by the gateway itself and the FRAME_ANCESTORS sites; every other page by none.
+ *   The demo store's pages may frame the gateway the store links to (its embedded checkout),
+ *   which is another origin whenever the store is opened at another address than that gateway's.
  * - Language of /pay/*: `?lang=` or Accept-Language (lib/pay/i18n), handed to the root layout
  *   (`<html lang dir>`) and the page in a request header that this proxy always overwrites.
  *
@@ -11,18 +13,19 @@
  * API's latency is not spent here. Their static headers come from next.config.mjs.
  */
 import { NextResponse, type NextRequest } from 'next/server';
-import { parseFrameAncestors } from './lib/config/frame-ancestors';
+import { config as gatewayConfig, storeGatewayUrl } from './lib/config';
 import { LANGUAGE_HEADER, negotiateLanguage } from './lib/pay/i18n';
 import { contentSecurityPolicy, newNonce } from './lib/security/headers';
 
-// Validated at start-up by lib/config; read here once, as the config module is server-only.
-const frameAncestors = parseFrameAncestors(process.env.FRAME_ANCESTORS) ?? [];
-
 export function proxy(request: NextRequest): NextResponse {
-  const payPage = request.nextUrl.pathname.startsWith('/pay/');
+  const { pathname } = request.nextUrl;
+  const payPage = pathname.startsWith('/pay/');
+  const storePage = pathname === '/store' || pathname.startsWith('/store/');
   const csp = contentSecurityPolicy({
     nonce: newNonce(),
-    frameAncestors: payPage ? frameAncestors : null,
+    frameAncestors: payPage ? gatewayConfig().frameAncestors : null,
+    // Only the store's gateway, by origin: not 'self', nor anything a request could name.
+    frameSrc: storePage ? [new URL(storeGatewayUrl()).origin] : undefined,
     dev: process.env.NODE_ENV === 'development',
   });
   const headers = new Headers(request.headers);
@@ -32,7 +35,7 @@ export function proxy(request: NextRequest): NextResponse {
   response.headers.set('content-security-policy', csp);
   // Legacy twin of frame-ancestors for old browsers, where it can say the same thing.
   if (!payPage) response.headers.set('x-frame-options', 'DENY');
-  else if (frameAncestors.length === 0) response.headers.set('x-frame-options', 'SAMEORIGIN');
+  else if (gatewayConfig().frameAncestors.length === 0) response.headers.set('x-frame-options', 'SAMEORIGIN');
   return response;
 }
 

@@ -7,7 +7,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { root } from '../scripts/lib/build.mjs';
 import { api, baseUrl, expect, mineAt, test, type Keys } from './support/fixtures';
+import { startGatewayServer } from './support/server';
 
 /** The demo store's keys, where the first start kept them (lib/server/demo-merchant.ts). */
 function storeKeys(): Keys {
@@ -164,4 +166,45 @@ test('the embedded checkout: the payment page in the store\'s iframe tells the s
   await expect(page.getByTestId('embed-status')).toHaveAttribute('data-status', 'processed', { timeout: 30_000 });
   // Inside the iframe the page does not navigate away: the store decides.
   expect(page.url()).toContain('/embed');
+});
+
+test('the embedded checkout loads when the store is opened at 127.0.0.1 and the gateway\'s links say localhost', async ({ page, request }) => {
+  // A gateway of its own: starting one takes half a minute on a loaded machine.
+  test.setTimeout(180_000);
+  // The address `npm start` prints and the gateway's PUBLIC_BASE_URL naming the same server otherwise.
+  const server = await startGatewayServer(path.join(root, '.tmp', 'e2e-store-origins.log'), (port) => ({
+    PUBLIC_BASE_URL: `http://localhost:${port}`,
+    // Opened at another origin than the payment page's, the store is a site that frames it: the
+    // payment page's frame-ancestors must name it, as for any merchant's site (README FRAME_ANCESTORS).
+    FRAME_ANCESTORS: `http://127.0.0.1:${port}`,
+  }));
+  try {
+    const store = server.baseUrl;
+    const gatewayOrigin = store.replace('//127.0.0.1:', '//localhost:');
+    await page.goto(`${store}/store`);
+    await page.getByRole('button', { name: 'Add Ceramic mug to cart' }).click();
+    await expect(page.getByText(/1 item in your cart/)).toBeVisible();
+    await page.getByRole('link', { name: 'Check out' }).click();
+    await page.getByRole('radio', { name: /^USDT on Tron/ }).check();
+    await page.getByRole('button', { name: 'Pay', exact: true }).click();
+    await page.waitForURL(new RegExp(`^${gatewayOrigin}/pay/[0-9a-f-]{36}$`));
+    const orderId = new URL(page.url()).pathname.split('/').pop()!;
+    const { returnUrl } = (await (await request.get(`${gatewayOrigin}/api/pay/${orderId}/status`)).json()) as { returnUrl: string };
+    const storeOrderId = returnUrl.split('/').pop()!;
+
+    const embed = await page.goto(`${store}/store/orders/${storeOrderId}/embed`);
+    // The store's pages may frame that gateway, by its origin, and nothing else.
+    const frameSrc = (await embed!.headerValue('content-security-policy'))?.split('; ').filter((d) => d.startsWith('frame-src'));
+    expect(frameSrc).toEqual([`frame-src ${gatewayOrigin}`]);
+    const frame = page.frameLocator('iframe[title="Payment page"]');
+    await expect(frame.getByTestId('amount')).toHaveText('12 USDT');
+    await expect(page.getByTestId('embed-status')).toHaveAttribute('data-status', 'pending');
+    // Pages outside the store still frame nothing but their own origin.
+    const home = await request.get(`${store}/`);
+    expect(home.headers()['content-security-policy']).not.toContain('frame-src');
+  } finally {
+    // Leave the store first: its pages prefetch, and a stopped server would fail those.
+    await page.goto('about:blank');
+    await server.stop();
+  }
 });

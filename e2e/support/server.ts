@@ -26,10 +26,14 @@ const STARTUP_TIMEOUT_MS = 120_000;
 
 /**
  * Starts a gateway under test. `env` overrides its environment (e.g. `{ SANDBOX_BLOCK_SECONDS: '0' }`
- * for a spec that mines every block itself); the server stops with stop(), or with the process
+ * for a spec that mines every block itself), or is a function of the port it will listen on (e.g.
+ * for a PUBLIC_BASE_URL naming it otherwise); the server stops with stop(), or with the process
  * that started it.
  */
-export async function startGatewayServer(logFile: string, env: Record<string, string> = {}): Promise<GatewayServer> {
+export async function startGatewayServer(
+  logFile: string,
+  env: Record<string, string> | ((port: number) => Record<string, string>) = {},
+): Promise<GatewayServer> {
   // scripts/test.mjs has just built (E2E_BUILD_ENSURED): sources edited since then, in a shared
   // working tree, must not fail the run. Started any other way, the build must be current.
   const built = process.env.E2E_BUILD_ENSURED === '1' ? fs.existsSync(path.join(root, '.next', 'BUILD_ID')) : buildIsCurrent();
@@ -39,7 +43,8 @@ export async function startGatewayServer(logFile: string, env: Record<string, st
   // freePort() closes its probe before next binds: another process may take the port meanwhile.
   for (let attempt = 1; ; attempt++) {
     try {
-      return await startOnce(await freePort(), logFile, env);
+      const port = await freePort();
+      return await startOnce(port, logFile, typeof env === 'function' ? env(port) : env);
     } catch (error) {
       if (attempt === 3 || !(error instanceof PortTakenError)) throw error;
     }

@@ -12,3 +12,11 @@ export function config(): Config {
   holder[cache] ??= parseConfig(process.env);
   return holder[cache];
 }
+
+/**
+ * The gateway the demo store calls and whose payment pages it links to and frames:
+ * STORE_GATEWAY_URL, or this gateway.
+ */
+export function storeGatewayUrl(cfg: Config = config()): string {
+  return cfg.storeGatewayUrl ?? cfg.publicBaseUrl;
+}

@@ -21,6 +21,12 @@ describe('contentSecurityPolicy', () => {
     );
   });
 
+  it('frames only what frameSrc names (the demo store: its gateway), and default-src otherwise', () => {
+    expect(contentSecurityPolicy({ nonce: 'n', frameAncestors: null })).not.toContain('frame-src');
+    const store = contentSecurityPolicy({ nonce: 'n', frameAncestors: null, frameSrc: ['http://localhost:3000'] });
+    expect(store.split('; ').filter((d) => d.startsWith('frame-'))).toEqual(["frame-src http://localhost:3000", "frame-ancestors 'none'"]);
+  });
+
   it('a fresh nonce every time', () => {
     const nonces = new Set(Array.from({ length: 50 }, newNonce));
     expect(nonces.size).toBe(50);

@@ -12,11 +12,13 @@ export interface CspOptions {
   nonce: string;
   /** `frame-ancestors` sources besides 'self'; null means no framing at all ('none'). */
   frameAncestors: readonly string[] | null;
+  /** What the page may show in an iframe (`frame-src`); unset means default-src, 'self' only. */
+  frameSrc?: readonly string[];
   /** next dev needs eval for its error overlay; never in production. */
   dev?: boolean;
 }
 
-export function contentSecurityPolicy({ nonce, frameAncestors, dev = false }: CspOptions): string {
+export function contentSecurityPolicy({ nonce, frameAncestors, frameSrc, dev = false }: CspOptions): string {
   return [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${dev ? " 'unsafe-eval'" : ''}`,
@@ -28,6 +30,7 @@ export function contentSecurityPolicy({ nonce, frameAncestors, dev = false }: Cs
     "object-src 'none'",
     "base-uri 'none'",
     "form-action 'self'",
+    ...(frameSrc ? [`frame-src ${frameSrc.join(' ')}`] : []),
     `frame-ancestors ${frameAncestors === null ? "'none'" : ["'self'", ...frameAncestors].join(' ')}`,
   ].join('; ');
 }

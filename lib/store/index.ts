@@ -8,7 +8,7 @@ import 'server-only';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { GatewayApiError, GatewayClient, GatewayError, type OrderDetails } from '../client';
-import { config } from '../config';
+import { config, storeGatewayUrl } from '../config';
 import { getDatabase } from '../db';
 import { readDemoStoreKeys, type DemoStoreKeys } from '../server/demo-merchant';
 import { cartLines, cartTotalCents, priceIn, type Cart } from './catalog';
@@ -48,7 +48,7 @@ const storeUrl = (path: string) => `${config().publicBaseUrl}/store${path}`;
 function client(): GatewayClient {
   const { publicKey, privateKey } = keys();
   // The gateway the store talks to: this one by default, over HTTP like any merchant.
-  gateway ??= new GatewayClient({ baseUrl: config().storeGatewayUrl ?? config().publicBaseUrl, publicKey, privateKey, timeoutMs: 8_000, retries: 1 });
+  gateway ??= new GatewayClient({ baseUrl: storeGatewayUrl(), publicKey, privateKey, timeoutMs: 8_000, retries: 1 });
   return gateway;
 }
 
