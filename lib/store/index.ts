@@ -9,7 +9,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { GatewayApiError, GatewayClient, GatewayError, type OrderDetails } from '../client';
 import { config, storeGatewayUrl } from '../config';
-import { getDatabase } from '../db';
+import { getDatabase, type Queryable } from '../db';
 import { readDemoStoreKeys, type DemoStoreKeys } from '../server/demo-merchant';
 import { cartLines, cartTotalCents, priceIn, type Cart } from './catalog';
 
@@ -170,63 +170,98 @@ export async function storeOrder(id: string): Promise<StoreOrderView | undefined
   };
 }
 
-/** The fields of the gateway's webhook body the store acts on (the body carries the whole order). */
+/** The fields of the gateway's webhook body the store reads: which order; its status comes from the gateway. */
 const webhookBody = z.object({
   id: z.string().min(1).max(200),
   event: z.literal('ORDER'),
   orderId: z.uuid(),
   clientOrderId: z.string(),
-  status: z.enum(['processed', 'overpaid', 'partial', 'expired', 'error']),
-  received: z.string().regex(/^\d+(\.\d+)?$/),
 });
 
-export type WebhookOutcome = { status: 200; body: { ok: true; duplicate: boolean } } | { status: 400 | 401 | 404; body: { ok: false; error: string } };
+export type WebhookOutcome =
+  | { status: 200; body: { ok: true; duplicate: boolean } }
+  | { status: 400 | 401 | 404 | 409 | 503; body: { ok: false; error: string } };
 
-function signatureMatches(privateKey: string, raw: string, given: string | null): boolean {
-  if (!given || !/^[0-9a-f]{64}$/i.test(given)) return false;
-  const expected = createHmac('sha256', privateKey).update(raw, 'utf8').digest();
-  return timingSafeEqual(expected, Buffer.from(given, 'hex'));
-}
+/** How far a webhook's signing time may be from the store's clock, either way: older is a replay. */
+const WEBHOOK_TOLERANCE_SECONDS = 300;
 
 /**
- * The store's webhook receiver: the signature is checked over the raw body before anything is
- * parsed; then, once per webhook id, the store's order takes the status the gateway reports.
+ * `x-webhook-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, keyed with the
+ * private key, signed within five minutes of now (README "Verifying a webhook"). The untimestamped
+ * `x-api-signature` alone is not accepted: a body signed once could be replayed for ever.
+ */
+function timestampedSignatureValid(privateKey: string, raw: string, header: string | null, nowMs = Date.now()): boolean {
+  const fields = (header ?? '').split(',').map((part) => part.trim().split('='));
+  const t = fields.find(([name]) => name === 't')?.[1];
+  if (!t || !/^\d{1,12}$/.test(t) || Math.abs(nowMs / 1000 - Number(t)) > WEBHOOK_TOLERANCE_SECONDS) return false;
+  const expected = createHmac('sha256', privateKey).update(`${t}.${raw}`, 'utf8').digest();
+  return fields.some(([name, value]) => name === 'v1' && value !== undefined && /^[0-9a-f]{64}$/i.test(value) && timingSafeEqual(expected, Buffer.from(value, 'hex')));
+}
+
+const refuse = (status: 400 | 401 | 404 | 409 | 503, error: string): WebhookOutcome => ({ status, body: { ok: false, error } });
+
+/**
+ * The store's webhook receiver. The webhook is only the trigger: once its timestamped signature
+ * is checked over the raw body, the store asks the gateway for the order (`order`, with its own
+ * keys) and takes the status and amount received from that answer, never from the body; then,
+ * once per webhook id, its order takes them. A webhook whose order the gateway does not report
+ * final changes nothing.
  */
 export async function receiveWebhook(headers: Headers, raw: string): Promise<WebhookOutcome> {
   const { publicKey, privateKey } = keys();
-  if (headers.get('x-api-public-key') !== publicKey || !signatureMatches(privateKey, raw, headers.get('x-api-signature'))) {
-    return { status: 401, body: { ok: false, error: 'bad signature' } };
+  if (headers.get('x-api-public-key') !== publicKey || !timestampedSignatureValid(privateKey, raw, headers.get('x-webhook-signature'))) {
+    return refuse(401, 'bad signature');
   }
   let json: unknown;
   try {
     json = JSON.parse(raw);
   } catch {
-    return { status: 400, body: { ok: false, error: 'the body is not JSON' } };
+    return refuse(400, 'the body is not JSON');
   }
   const parsed = webhookBody.safeParse(json);
-  if (!parsed.success) return { status: 400, body: { ok: false, error: 'not an ORDER webhook' } };
+  if (!parsed.success) return refuse(400, 'not an ORDER webhook');
   const event = parsed.data;
   // The webhook id header and the body's id are the same event: a mismatch is not the gateway's.
   if (headers.get('x-webhook-id') !== null && headers.get('x-webhook-id') !== event.id) {
-    return { status: 400, body: { ok: false, error: 'x-webhook-id differs from the body id' } };
+    return refuse(400, 'x-webhook-id differs from the body id');
   }
   const db = await getDatabase();
-  return db.transaction(async (tx) => {
-    // A store order whose checkout stopped after make-order but before it kept the gateway's
-    // order id (a crash, a lost answer) is still found by its own id: the signed webhook names both.
-    const [order] = await tx.query<{ id: string }>(
-      'select id from store_orders where id::text = $1 and (gateway_order_id is null or gateway_order_id::text = $2) for update',
+  // A store order whose checkout stopped after make-order but before it kept the gateway's order
+  // id (a crash, a lost answer) is still found by its own id: the signed webhook names both.
+  const findOrder = (q: Queryable, forUpdate: boolean) =>
+    q.query<{ id: string }>(
+      `select id from store_orders where id::text = $1 and (gateway_order_id is null or gateway_order_id::text = $2)${forUpdate ? ' for update' : ''}`,
       [event.clientOrderId, event.orderId],
     );
-    if (!order) return { status: 404, body: { ok: false, error: 'no such store order' } } as const;
+  const [known] = await findOrder(db, false);
+  if (!known) return refuse(404, 'no such store order');
+  const [handled] = await db.query('select 1 from store_webhook_receipts where webhook_id = $1', [event.id]);
+  if (handled) return { status: 200, body: { ok: true, duplicate: true } };
+
+  // Asked outside any transaction: on the embedded database the gateway answering it shares the
+  // store's one connection.
+  let confirmed: OrderDetails;
+  try {
+    confirmed = await client().getOrder(event.orderId);
+  } catch (error) {
+    if (error instanceof GatewayApiError && error.status === 404) return refuse(404, 'the gateway does not know this order');
+    if (error instanceof GatewayError) return refuse(503, 'the gateway cannot confirm the order now; send it again later');
+    throw error;
+  }
+  if (confirmed.orderId !== event.orderId || confirmed.clientOrderId !== known.id) return refuse(409, 'the gateway reports another order');
+  if (confirmed.status === 'pending') return refuse(409, 'the gateway does not report this order final');
+
+  return db.transaction(async (tx) => {
+    const [order] = await findOrder(tx, true);
+    if (!order) return refuse(404, 'no such store order');
     const fresh = await tx.query(
       'insert into store_webhook_receipts (webhook_id, store_order_id, status) values ($1, $2, $3) on conflict do nothing returning 1',
-      [event.id, order.id, event.status],
+      [event.id, order.id, confirmed.status],
     );
     if (fresh.length === 0) return { status: 200, body: { ok: true, duplicate: true } } as const;
     await tx.query(
       'update store_orders set status = $2, received = $3, gateway_order_id = coalesce(gateway_order_id, $4::uuid), updated_at = now() where id = $1',
-      [order.id, event.status, event.received, event.orderId],
+      [order.id, confirmed.status, confirmed.received, event.orderId],
     );
     return { status: 200, body: { ok: true, duplicate: false } } as const;
   });

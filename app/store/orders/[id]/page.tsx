@@ -27,7 +27,7 @@ export default async function StoreOrderPage({ params }: { params: Promise<{ id:
       </p>
       {order.status !== 'awaiting_payment' && order.received !== null && (
         <p className="mt-1 text-sm">
-          Received {order.received} of {order.amount} {order.currency}. Confirmed by the payment service&apos;s signed notification.
+          Received {order.received} of {order.amount} {order.currency}, as the payment service confirmed after its signed notification.
         </p>
       )}
       {fromGateway && (
