@@ -23,8 +23,9 @@ export async function runCommand(command: AdminCommand): Promise<unknown> {
     }).catch((error: unknown) => {
       throw new Error(`The server (process ${owner.pid}) holds the database but does not answer at ${owner.controlUrl}: ${(error as Error).message}. Is it still starting?`);
     });
-    const body = (await response.json()) as { result?: unknown; error?: string };
-    if (!response.ok) throw new Error(`The server refused the command: ${body.error ?? response.status}`);
+    const body = await answerOf(response);
+    if (!body) throw new Error(`The server failed to run the command (HTTP ${response.status}, no reason given); its log says why.`);
+    if (!response.ok) throw new Error(`The server refused the command: ${body.error ?? `HTTP ${response.status}`}`);
     return body.result;
   }
   const db = await getDatabase();
@@ -32,6 +33,16 @@ export async function runCommand(command: AdminCommand): Promise<unknown> {
     return await runAdminCommand(db, command);
   } finally {
     await db.close();
+  }
+}
+
+/** The control endpoint's JSON answer; undefined for anything else (a crash inside the server answers no JSON). */
+async function answerOf(response: Response): Promise<{ result?: unknown; error?: string } | undefined> {
+  try {
+    const body: unknown = JSON.parse(await response.text());
+    return body && typeof body === 'object' ? (body as { result?: unknown; error?: string }) : undefined;
+  } catch {
+    return undefined;
   }
 }
 

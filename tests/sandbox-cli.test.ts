@@ -15,6 +15,7 @@ import { call, type Keys } from './support/gateway';
 
 const LTC_HASH = /^[0-9a-f]{64}$/;
 const STACK_FRAME = /^\s+at\s/m;
+const TOO_LARGE = new RegExp(`Amount "${'1'.repeat(80)}" is too large for LTC: at most 69 digits before the decimal point`);
 
 let env: NodeJS.ProcessEnv;
 let dataDir: string;
@@ -76,7 +77,7 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('npm run sandbox (embedded d
     if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('pays and mines through a running server, and the server\'s watcher processes the order', { timeout: 120_000 }, async () => {
+  it('pays and mines through a running server, and the server\'s watcher processes the order', { timeout: 240_000 }, async () => {
     const port = await freePort();
     const server = await startServer(serverEnv(), port);
     const gateway = { baseUrl: `http://127.0.0.1:${port}` };
@@ -116,6 +117,8 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('npm run sandbox (embedded d
       expectUsageError(await sandboxExit('pay', unknown, '0.25'), new RegExp(`Order ${unknown} was not found`));
       expectUsageError(await sandboxExit('pay', orders.offline.orderId, 'abc'), /Amount "abc"/);
       expectUsageError(await sandboxExit('mine', 'nowhere'), /Unknown network "nowhere"/);
+      // More than the ledger's amount column holds: the reason, not "Unexpected end of JSON input".
+      expectUsageError(await sandboxExit('pay', orders.offline.orderId, '1'.repeat(80)), TOO_LARGE);
     } finally {
       await stopServer(server.child);
     }
@@ -153,6 +156,7 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('npm run sandbox (embedded d
     expectUsageError(await sandboxExit('pay', unknown, '0.25'), new RegExp(`Order ${unknown} was not found`));
     expectUsageError(await sandboxExit('pay', orders.offline.orderId, 'abc'), /Amount "abc"/);
     expectUsageError(await sandboxExit('pay', orders.offline.orderId, '0.000000001'), /at most 8 decimal places/);
+    expectUsageError(await sandboxExit('pay', orders.offline.orderId, '1'.repeat(80)), TOO_LARGE);
     expectUsageError(await sandboxExit('mine', 'litecoin', 'many'), /COUNT must be an integer/);
     expectUsageError(await sandboxExit('pay', orders.offline.orderId), /usage:/);
     // The refused payments wrote nothing.

@@ -5,11 +5,25 @@
 
 const DECIMAL = /^(\d+)(?:\.(\d+))?$/;
 
-export type DecimalError = 'format' | 'precision';
+/**
+ * The most digits an amount the gateway is given may have in base units (an order's amount, a
+ * simulated payment): at most 10^77 - 1. Money columns are NUMERIC(78,0) (lib/db/schema.ts), which
+ * holds any uint256 value; one digit less leaves room for the sums kept in those columns: an
+ * order's `received` is below its amount plus the one payment that completes it, so under 10^78.
+ */
+export const MAX_AMOUNT_DIGITS = 77;
+
+/** How many digits an amount of a currency with `decimals` may have before the decimal point. */
+export function maxWholeDigits(decimals: number): number {
+  return MAX_AMOUNT_DIGITS - decimals;
+}
+
+export type DecimalError = 'format' | 'precision' | 'range';
 
 /**
  * Parses a plain decimal string ("12", "0.5", "1.250") into base units of `decimals`.
- * Rejects signs, exponents, leading zeros ("01.5") and more fractional digits than `decimals`.
+ * Rejects signs, exponents, leading zeros ("01.5"), more fractional digits than `decimals`
+ * ('precision') and more than MAX_AMOUNT_DIGITS digits of base units ('range').
  */
 export function parseUnits(text: string, decimals: number): { ok: true; value: bigint } | { ok: false; error: DecimalError } {
   const match = DECIMAL.exec(text);
@@ -18,6 +32,7 @@ export function parseUnits(text: string, decimals: number): { ok: true; value: b
   if (whole.length > 1 && whole.startsWith('0')) return { ok: false, error: 'format' };
   const trimmed = fraction.replace(/0+$/, '');
   if (trimmed.length > decimals) return { ok: false, error: 'precision' };
+  if (whole !== '0' && whole.length > maxWholeDigits(decimals)) return { ok: false, error: 'range' };
   return { ok: true, value: BigInt(whole + trimmed.padEnd(decimals, '0')) };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatUnits, parsePercent, parseUnits, paymentThreshold, percentOf } from './index';
+import { formatUnits, MAX_AMOUNT_DIGITS, parsePercent, parseUnits, paymentThreshold, percentOf } from './index';
 
 describe('parseUnits', () => {
   it('parses decimals into base units exactly', () => {
@@ -19,6 +19,17 @@ describe('parseUnits', () => {
   it('rejects more fractional digits than the currency has, but not trailing zeros', () => {
     expect(parseUnits('0.000000001', 8)).toEqual({ ok: false, error: 'precision' });
     expect(parseUnits('0.100000000', 8)).toEqual({ ok: true, value: 10_000_000n });
+  });
+
+  it('refuses more base units than the money columns leave room for (NUMERIC(78,0), one digit kept for sums)', () => {
+    expect(MAX_AMOUNT_DIGITS).toBe(77);
+    // 8 decimals: 69 digits before the point make 77 digits of base units, 70 make 78.
+    expect(parseUnits('9'.repeat(69) + '.99999999', 8)).toEqual({ ok: true, value: 10n ** 77n - 1n });
+    expect(parseUnits('1' + '0'.repeat(69), 8)).toEqual({ ok: false, error: 'range' });
+    expect(parseUnits('1'.repeat(80), 0)).toEqual({ ok: false, error: 'range' });
+    expect(parseUnits('1'.repeat(60), 18)).toEqual({ ok: false, error: 'range' });
+    expect(parseUnits('1'.repeat(59), 18)).toEqual({ ok: true, value: BigInt('1'.repeat(59) + '0'.repeat(18)) });
+    expect(parseUnits('0.' + '0'.repeat(100), 18)).toEqual({ ok: true, value: 0n });
   });
 });
 

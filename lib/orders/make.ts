@@ -7,7 +7,7 @@ import { ApiError } from '../api/errors';
 import type { MakeOrderRequest } from '../api/protocol';
 import type { Database, Queryable } from '../db';
 import type { ApiKey } from '../merchants';
-import { formatPercent, parsePercent, parseUnits, paymentThreshold } from '../money';
+import { formatPercent, maxWholeDigits, parsePercent, parseUnits, paymentThreshold } from '../money';
 import type { OrderRow } from './rows';
 
 export interface Caller {
@@ -46,9 +46,11 @@ export function resolveOrder(key: ApiKey, input: MakeOrderRequest): ResolvedOrde
   }
   const amount = parseUnits(input.amount, currency.decimals);
   if (!amount.ok) {
-    throw new ApiError('VALIDATION_ERROR', `amount has more than ${currency.decimals} decimal places for ${currency.ticker}`, [
-      { path: 'amount', message: `must have at most ${currency.decimals} decimal places for ${currency.ticker}` },
-    ]);
+    const message =
+      amount.error === 'range'
+        ? `is too large for ${currency.ticker}: at most ${maxWholeDigits(currency.decimals)} digits before the decimal point`
+        : `must have at most ${currency.decimals} decimal places for ${currency.ticker}`;
+    throw new ApiError('VALIDATION_ERROR', `amount ${message}`, [{ path: 'amount', message }]);
   }
   const tolerance = parsePercent(input.paymentTolerancePercent ?? '0')!;
   return {

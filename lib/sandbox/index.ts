@@ -7,7 +7,7 @@ import 'server-only';
 import { findCurrency, findNetwork, type Currency, type Network } from '../catalog';
 import { broadcast } from '../chains/sandbox';
 import type { Queryable } from '../db';
-import { formatUnits, parseUnits } from '../money';
+import { formatUnits, maxWholeDigits, parseUnits } from '../money';
 import { isUuid } from '../orders';
 import type { OrderRow } from '../orders/rows';
 
@@ -107,6 +107,9 @@ export async function simulatePayment(
   const currency = findCurrency(network, ticker);
   if (!currency) throw new SimulationError(`${ticker.toUpperCase()} is not a currency of ${network.name}.`);
   const units = parseUnits(input.amount, currency.decimals);
+  if (!units.ok && units.error === 'range') {
+    throw new SimulationError(`Amount "${input.amount}" is too large for ${currency.ticker}: at most ${maxWholeDigits(currency.decimals)} digits before the decimal point.`);
+  }
   if (!units.ok || units.value <= 0n) {
     throw new SimulationError(`Amount "${input.amount}" must be a positive decimal with at most ${currency.decimals} decimal places.`);
   }
