@@ -3,7 +3,9 @@
  * and writes nothing: the row counts of every table are the same before and after.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import net from 'node:net';
 import { API_ERRORS } from '@/lib/api/errors';
+import { UNSTORABLE_TEXT_MESSAGE } from '@/lib/api/protocol';
 import { countRows } from './support/database';
 import { call, freshNonce, postRaw, sign, startTestGateway, type ApiAnswer, type TestGateway } from './support/gateway';
 import { createTestMerchant, type TestMerchant } from './support/merchants';
@@ -47,6 +49,19 @@ async function expectRejected(send: () => Promise<ApiAnswer>, name: keyof typeof
 }
 
 const makeOrder = (body: Record<string, unknown>) => () => call(gateway, 'make-order', body, merchant.test);
+
+/** Sends `bytes` as they are and answers the status line. */
+function rawStatusLine(bytes: string): Promise<string> {
+  const url = new URL(gateway.baseUrl);
+  return new Promise((resolve, reject) => {
+    let answer = '';
+    const socket = net.connect(Number(url.port), url.hostname, () => socket.end(bytes));
+    socket.setEncoding('utf8').on('data', (d: string) => (answer += d)).on('error', reject).on('close', () => resolve(answer.split('\r\n')[0]!));
+  });
+}
+
+/** The message of the detail at `path` of an error answer. */
+const detail = (body: { error: { details: { path: string; message: string }[] } }, path: string) => body.error.details.find((d) => d.path === path)?.message;
 
 describe('credentials and signature', () => {
   it('refuses a missing public key or signature', async () => {
@@ -183,6 +198,92 @@ describe('make-order fields', () => {
     await expectRejected(makeOrder({ ...valid, order: 'conflict-1', currency: 'LTC', network: 'litecoin' }), 'ORDER_CONFLICT', 'order');
     const again = await call(gateway, 'make-order', { ...valid, order: 'conflict-1' }, merchant.test);
     expect(again.body.response.orderId).toBe(first.body.response.orderId);
+  });
+});
+
+describe('amounts the database cannot hold', () => {
+  it('refuses an amount of 80 digits, and the nonce stays unspent', async () => {
+    const nonce = freshNonce();
+    const answer = await expectRejected(makeOrder({ ...valid, amount: '1'.repeat(80), nonce }), 'VALIDATION_ERROR', 'amount');
+    expect(detail(answer, 'amount')).toBe('is too large: at most 77 digits before the decimal point');
+    expect((await call(gateway, 'make-order', { ...valid, order: 'after-80-digits', nonce }, merchant.test)).status).toBe(200);
+  });
+
+  it('refuses 1e70 written out with the currency\'s own bound (NUMERIC(78,0) base units, one digit kept for sums)', async () => {
+    const answer = await expectRejected(makeOrder({ ...valid, amount: `1${'0'.repeat(70)}` }), 'VALIDATION_ERROR', 'amount');
+    expect(detail(answer, 'amount')).toBe('is too large for BTC: at most 69 digits before the decimal point');
+    expect(answer.error.message).toBe('amount is too large for BTC: at most 69 digits before the decimal point');
+    const ether = await expectRejected(makeOrder({ ...valid, currency: 'ETH', network: 'ethereum', amount: '1'.repeat(60) }), 'VALIDATION_ERROR', 'amount');
+    expect(detail(ether, 'amount')).toBe('is too large for ETH: at most 59 digits before the decimal point');
+  });
+
+  it('accepts the largest amount, which the columns hold exactly', async () => {
+    const largest = `${'9'.repeat(69)}.99999999`;
+    const made = await call(gateway, 'make-order', { ...valid, order: 'largest-amount', amount: largest }, merchant.test);
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    expect(made.body.response.amount).toBe(largest);
+    const [row] = await gateway.db.query<{ amount: string }>('select amount::text as amount from orders where id = $1', [made.body.response.orderId]);
+    expect(row!.amount).toBe('9'.repeat(77));
+  });
+});
+
+describe('text PostgreSQL cannot store', () => {
+  it.each(['order', 'description', 'externalUserId'])('refuses a NUL character in %s', async (field) => {
+    const answer = await expectRejected(makeOrder({ ...valid, order: 'nul-text', [field]: 'a\u0000b' }), 'VALIDATION_ERROR', field);
+    expect(detail(answer, field)).toBe(UNSTORABLE_TEXT_MESSAGE);
+  });
+
+  it.each(['successWebhook', 'errorWebhook', 'returnUrl'])('refuses a NUL character in %s', async (field) => {
+    const answer = await expectRejected(makeOrder({ ...valid, order: 'nul-url', [field]: 'https://shop.example/a\u0000b' }), 'VALIDATION_ERROR', field);
+    expect(detail(answer, field)).toBe(UNSTORABLE_TEXT_MESSAGE);
+  });
+
+  it('refuses an unpaired surrogate ("\\ud800" in JSON), which the driver would store as U+FFFD', async () => {
+    for (const field of ['order', 'description']) {
+      const answer = await expectRejected(makeOrder({ ...valid, order: 'surrogate', [field]: 'a\ud800' }), 'VALIDATION_ERROR', field);
+      expect(detail(answer, field)).toBe(UNSTORABLE_TEXT_MESSAGE);
+    }
+    // A pair is one character, and fine.
+    expect((await call(gateway, 'make-order', { ...valid, order: 'pair-\ud83d\ude00' }, merchant.test)).status).toBe(200);
+  });
+
+  it('refuses a NUL character in find-tx\'s tx', async () => {
+    const answer = await expectRejected(() => call(gateway, 'find-tx', { tx: 'ab\u0000' }, merchant.test), 'VALIDATION_ERROR', 'tx');
+    expect(detail(answer, 'tx')).toBe(UNSTORABLE_TEXT_MESSAGE);
+  });
+
+  it('refuses a NUL character in the ids of the other operations', async () => {
+    for (const [operation, field] of [['order', 'orderId'], ['orphan-deposits/get-deposit', 'id'], ['webhooks/list', 'orderId'], ['webhooks/resend', 'id']] as const) {
+      await expectRejected(() => call(gateway, operation, { [field]: 'x\u0000' }, merchant.test), 'VALIDATION_ERROR', field);
+    }
+  });
+
+  it('refuses a huge or odd x-api-public-key as unknown, and a NUL in a header never reaches the gateway', async () => {
+    const raw = JSON.stringify({ ...valid, nonce: freshNonce() });
+    for (const publicKey of [`pk_test_${'x'.repeat(8000)}`, 'pk_test_\u00ff\u0080']) {
+      await expectRejected(() => postRaw(gateway, 'make-order', raw, undefined, { 'x-api-public-key': publicKey, 'x-api-signature': 'a'.repeat(64) }), 'UNKNOWN_PUBLIC_KEY');
+    }
+    // A NUL in a header: Node.js's HTTP parser refuses the request itself, before any code of ours
+    // (the client refuses to send one, so it goes on a socket by hand).
+    const head = `POST /api-gateway/make-order HTTP/1.1\r\nhost: 127.0.0.1\r\nx-api-public-key: pk_test_\u0000x\r\nx-api-signature: ${'a'.repeat(64)}\r\ncontent-length: ${Buffer.byteLength(raw)}\r\nconnection: close\r\n\r\n`;
+    expect(await rawStatusLine(head + raw)).toBe('HTTP/1.1 400 Bad Request');
+  });
+});
+
+describe('URLs with credentials', () => {
+  it.each(['successWebhook', 'errorWebhook', 'returnUrl', 'returnURL'])('refuses a user name or password in %s', async (field) => {
+    const path = field === 'returnURL' ? 'returnUrl' : field;
+    for (const url of ['http://user:pass@shop.example/hook', 'https://user@shop.example/hook', 'https://:secret@shop.example/hook']) {
+      const answer = await expectRejected(makeOrder({ ...valid, order: 'credentials', [field]: url }), 'VALIDATION_ERROR', path);
+      expect(detail(answer, path), url).toBe('must not contain a user name or password');
+    }
+  });
+
+  it('refuses spaces and control characters in a URL, which parsers would drop or encode silently', async () => {
+    for (const url of ['https://shop.example/a b', 'https://shop.example/\t', ' https://shop.example/', 'https://shop.example/\u0085']) {
+      const answer = await expectRejected(makeOrder({ ...valid, order: 'spaces', returnUrl: url }), 'VALIDATION_ERROR', 'returnUrl');
+      expect(detail(answer, 'returnUrl'), url).toBe('must not contain spaces or control characters');
+    }
   });
 });
 

@@ -119,6 +119,15 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('npm run sandbox (embedded d
       expectUsageError(await sandboxExit('mine', 'nowhere'), /Unknown network "nowhere"/);
       // More than the ledger's amount column holds: the reason, not "Unexpected end of JSON input".
       expectUsageError(await sandboxExit('pay', orders.offline.orderId, '1'.repeat(80)), TOO_LARGE);
+      // The control endpoint checks what a CLI could never send too (argv cannot hold a NUL).
+      const { controlUrl } = JSON.parse(fs.readFileSync(path.join(dataDir, 'owner.json'), 'utf8'));
+      const refused = await fetch(controlUrl, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${fs.readFileSync(path.join(dataDir, 'control-token'), 'utf8').trim()}` },
+        body: JSON.stringify({ command: 'sandbox.pay', target: `addr\u0000`, amount: '1' }),
+      });
+      expect(refused.status).toBe(400);
+      expect((await refused.json()).error).toMatch(/NUL/);
     } finally {
       await stopServer(server.child);
     }

@@ -1,5 +1,6 @@
 import 'server-only';
 import { z } from 'zod';
+import { text } from '../api/protocol';
 import type { Database } from '../db';
 import { findNetwork, type Network } from '../catalog';
 import { mine, resetClock } from '../chains/sandbox';
@@ -18,19 +19,19 @@ export function isCommandError(error: unknown): error is Error {
  * through its control endpoint, so the embedded database is only ever opened by one process.
  */
 export const adminCommand = z.discriminatedUnion('command', [
-  z.object({ command: z.literal('keys.create'), name: z.string().min(1).max(200), mode: z.enum(['test', 'live']) }),
+  z.object({ command: z.literal('keys.create'), name: text().min(1).max(200), mode: z.enum(['test', 'live']) }),
   z.object({ command: z.literal('keys.list') }),
-  z.object({ command: z.literal('keys.revoke'), publicKey: z.string().min(1) }),
+  z.object({ command: z.literal('keys.revoke'), publicKey: text().min(1) }),
   z.object({
     command: z.literal('sandbox.pay'),
-    target: z.string().min(1),
-    amount: z.string().min(1),
-    currency: z.string().min(1).optional(),
-    tag: z.string().min(1).optional(),
+    target: text().min(1),
+    amount: text().min(1),
+    currency: text().min(1).optional(),
+    tag: text().min(1).optional(),
   }),
   z.object({
     command: z.literal('sandbox.mine'),
-    network: z.string().min(1),
+    network: text().min(1),
     count: z.number().int().min(1).max(1000),
     /** Block time (ISO 8601), e.g. after an order's expiry; never earlier than the tip's (times are monotonic). */
     at: z.iso.datetime({ offset: true }).optional(),

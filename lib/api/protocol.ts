@@ -6,26 +6,65 @@
  * `returnURL` is an alias of `returnUrl`.
  */
 import { z } from 'zod';
+import { MAX_AMOUNT_DIGITS } from '../money';
 import { ORDER_STATUS_VALUES } from '../orders/status';
 
 /** An optional field: absent, or null, both mean "not given". */
 const optional = <T extends z.ZodType>(schema: T) => schema.nullish().transform((v) => v ?? undefined);
 
+/** NUL, or a UTF-16 surrogate without its other half. */
+const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** True when PostgreSQL can store `value` as given (see `text`). */
+export function isStorableText(value: string): boolean {
+  return !UNSTORABLE.test(value);
+}
+
+export const UNSTORABLE_TEXT_MESSAGE = 'must not contain a NUL character (\\u0000) or an unpaired UTF-16 surrogate';
+
+/**
+ * A string field that PostgreSQL can store as given; every string of a request goes through it.
+ * Refused: NUL, which a PostgreSQL text value cannot hold (the statement fails), and unpaired
+ * surrogates ("\ud800" in JSON), which have no UTF-8 form: the driver would store U+FFFD instead,
+ * so two different values would become the same one. Other control characters are stored as given
+ * (fields that must not hold them say so, as URLs do).
+ */
+export const text = (error = 'must be a string') => z.string({ error }).refine(isStorableText, UNSTORABLE_TEXT_MESSAGE);
+
 const DECIMAL = /^(0|[1-9]\d*)(\.\d+)?$/;
 
-const webUrl = z
-  .string()
+/** False for a URL with a user name or password (`https://user:pass@host/`); true for anything else. */
+function withoutCredentials(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.username === '' && url.password === '';
+  } catch {
+    return true; // not a URL: the URL check says so
+  }
+}
+
+/**
+ * successWebhook, errorWebhook, returnUrl. No credentials: webhooks never send them (the delivery
+ * would be refused every time, lib/webhooks/ssrf.ts), and a returnUrl's would land in the
+ * shopper's browser history. No spaces or control characters, which URL parsers drop or encode
+ * silently: the URL stored is the URL given.
+ */
+const webUrl = text('must be an absolute http(s) URL')
   .max(2048, 'must be at most 2048 characters')
-  .pipe(z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' }));
+  .regex(/^[^\s\u0000-\u001f\u007f-\u009f]*$/, 'must not contain spaces or control characters')
+  .pipe(z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' }))
+  .refine(withoutCredentials, 'must not contain a user name or password');
 
 const makeOrderFields = z.object({
-  currency: z.string().trim().min(1, 'is required').max(16),
-  network: z.string().trim().min(1, 'is required').max(32),
+  currency: text().trim().min(1, 'is required').max(16, 'must be at most 16 characters'),
+  network: text().trim().min(1, 'is required').max(32, 'must be at most 32 characters'),
   amount: z
     .string({ error: 'must be a decimal string such as "10.5"' })
     .regex(DECIMAL, 'must be a decimal string such as "10.5" (digits, optional fraction, no sign or exponent)')
-    .refine((v) => /[1-9]/.test(v), 'must be greater than 0'),
-  order: z.string().min(1, 'is required').max(255, 'must be at most 255 characters'),
+    .refine((v) => /[1-9]/.test(v), 'must be greater than 0')
+    // The currency's own bound (fewer digits for more decimals) is checked once it is known.
+    .refine((v) => v.split('.')[0]!.length <= MAX_AMOUNT_DIGITS, `is too large: at most ${MAX_AMOUNT_DIGITS} digits before the decimal point`),
+  order: text().min(1, 'is required').max(255, 'must be at most 255 characters'),
   paymentTolerancePercent: optional(
     z
       .string({ error: 'must be a decimal string such as "0.5"' })
@@ -36,7 +75,7 @@ const makeOrderFields = z.object({
   errorWebhook: optional(webUrl),
   successWebhook: optional(webUrl),
   returnUrl: optional(webUrl),
-  description: optional(z.string().max(1024, 'must be at most 1024 characters')),
+  description: optional(text().max(1024, 'must be at most 1024 characters')),
   lifetime: optional(
     z
       .number({ error: 'must be an integer number of seconds' })
@@ -45,8 +84,9 @@ const makeOrderFields = z.object({
       .max(43200, 'must be at most 43200 seconds'),
   ),
   checkRisks: optional(z.boolean({ error: 'must be true or false' })),
-  externalUserId: optional(z.string().min(1).max(255, 'must be at most 255 characters')),
-  payerEmail: optional(z.email('must be a valid e-mail address').max(254)),
+  externalUserId: optional(text().min(1, 'must not be empty').max(255, 'must be at most 255 characters')),
+  // zod's e-mail pattern is ASCII-only, so it refuses NUL and surrogates itself.
+  payerEmail: optional(z.email('must be a valid e-mail address').max(254, 'must be at most 254 characters')),
 });
 
 export const makeOrderRequest = z.preprocess((body) => {
@@ -60,28 +100,43 @@ export type MakeOrderRequest = z.output<typeof makeOrderRequest>;
 /** The fields a caller sends to make-order (before validation). */
 export type MakeOrderInput = z.input<typeof makeOrderFields>;
 
-export const getDepositRequest = z.object({ id: z.string().min(1, 'is required').max(100) });
-export const findTxRequest = z.object({ tx: optional(z.string().max(200)) });
-export const getOrderRequest = z.object({ orderId: z.string().min(1, 'is required').max(100) });
+/** An id the caller names (an order, deposit or webhook event). */
+const id = () => text().min(1, 'is required').max(100, 'must be at most 100 characters');
+
+export const getDepositRequest = z.object({ id: id() });
+export const findTxRequest = z.object({ tx: optional(text().max(200, 'must be at most 200 characters')) });
+export const getOrderRequest = z.object({ orderId: id() });
+
+/** A JSON integer within bounds, with one message for every way of missing them. */
+const integer = (min: number, max: number) => {
+  const message = `must be an integer from ${min} to ${max}`;
+  return z.number({ error: message }).int(message).min(min, message).max(max, message);
+};
+
 export const listOrdersRequest = z.object({
-  status: optional(z.array(z.enum(ORDER_STATUS_VALUES)).max(ORDER_STATUS_VALUES.length)),
-  limit: optional(z.number().int().min(1).max(100)).transform((v) => v ?? 20),
-  offset: optional(z.number().int().min(0).max(1_000_000)).transform((v) => v ?? 0),
+  status: optional(
+    z
+      .array(z.enum(ORDER_STATUS_VALUES, { error: `must be one of ${ORDER_STATUS_VALUES.join(', ')}` }), { error: 'must be an array of statuses' })
+      .max(ORDER_STATUS_VALUES.length, `must have at most ${ORDER_STATUS_VALUES.length} statuses`),
+  ),
+  limit: optional(integer(1, 100)).transform((v) => v ?? 20),
+  offset: optional(integer(0, 1_000_000)).transform((v) => v ?? 0),
 });
 export const emptyRequest = z.object({});
 /** webhooks/list: the webhook events of one of the caller's orders, with their delivery log. */
-export const listWebhooksRequest = z.object({ orderId: z.string().min(1, 'is required').max(100) });
+export const listWebhooksRequest = z.object({ orderId: id() });
 /** webhooks/resend: sends one of the caller's webhook events again, now (same id and body). */
-export const resendWebhookRequest = z.object({ id: z.string().min(1, 'is required').max(100) });
+export const resendWebhookRequest = z.object({ id: id() });
 
 /**
  * `nonce`: an integer or a string of digits, accepted once per key. Clients send millisecond
  * timestamps or random numbers, so nonces need not increase.
  */
+const NONCE_MESSAGE = 'must be an integer up to 9007199254740991 or a string of at most 30 digits';
 export const nonceField = z.union(
   [
-    z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
-    z.string().regex(/^\d{1,30}$/),
+    z.number().int(NONCE_MESSAGE).nonnegative(NONCE_MESSAGE).max(Number.MAX_SAFE_INTEGER, NONCE_MESSAGE),
+    z.string().regex(/^\d{1,30}$/, NONCE_MESSAGE),
   ],
-  { error: 'must be an integer up to 9007199254740991 or a string of at most 30 digits' },
+  { error: NONCE_MESSAGE },
 );
