@@ -9,16 +9,35 @@
  * - Language of /pay/*: `?lang=` or Accept-Language (lib/pay/i18n), handed to the root layout
  *   (`<html lang dir>`) and the page in a request header that this proxy always overwrites.
  *
- * API routes (/api, /api-gateway, /internal) skip the proxy: they answer JSON, and the merchant
- * API's latency is not spent here. Their static headers come from next.config.mjs.
+ * - A path whose percent-encoding does not decode (`/pay/%ZZ`) is rewritten with its `%` taken
+ *   literally (lib/security/request-path.ts): Next.js's router would answer it a bare 500; the
+ *   route now answers it as the unknown id it is (the payment page's 404, the status route's JSON 404).
+ *
+ * API routes (/api, /api-gateway, /internal) skip the proxy unless their path holds a `%` (a
+ * status poll never does): they answer JSON, and the merchant API's latency is not spent here.
+ * Their static headers come from next.config.mjs.
  */
 import { NextResponse, type NextRequest } from 'next/server';
 import { config as gatewayConfig, storeGatewayUrl } from './lib/config';
 import { LANGUAGE_HEADER, negotiateLanguage } from './lib/pay/i18n';
 import { contentSecurityPolicy, newNonce } from './lib/security/headers';
+import { literalPercentPath } from './lib/security/request-path';
+
+const API_PATH = /^\/(api|api-gateway|internal)\//;
+
+/** The request's URL with its undecodable path taken literally, if its path does not decode. */
+function literalUrl(request: NextRequest): URL | undefined {
+  const pathname = literalPercentPath(request.nextUrl.pathname);
+  if (pathname === undefined) return undefined;
+  const url = request.nextUrl.clone();
+  url.pathname = pathname;
+  return url;
+}
 
 export function proxy(request: NextRequest): NextResponse {
+  const rewritten = literalUrl(request);
   const { pathname } = request.nextUrl;
+  if (API_PATH.test(pathname)) return rewritten ? NextResponse.rewrite(rewritten) : NextResponse.next();
   const payPage = pathname.startsWith('/pay/');
   const storePage = pathname === '/store' || pathname.startsWith('/store/');
   const csp = contentSecurityPolicy({
@@ -31,7 +50,7 @@ export function proxy(request: NextRequest): NextResponse {
   const headers = new Headers(request.headers);
   headers.set('content-security-policy', csp);
   headers.set(LANGUAGE_HEADER, payPage ? negotiateLanguage(request.nextUrl.searchParams.get('lang'), request.headers.get('accept-language')) : 'en');
-  const response = NextResponse.next({ request: { headers } });
+  const response = rewritten ? NextResponse.rewrite(rewritten, { request: { headers } }) : NextResponse.next({ request: { headers } });
   response.headers.set('content-security-policy', csp);
   // Legacy twin of frame-ancestors for old browsers, where it can say the same thing.
   if (!payPage) response.headers.set('x-frame-options', 'DENY');
@@ -40,5 +59,8 @@ export function proxy(request: NextRequest): NextResponse {
 }
 
 export const config = {
-  matcher: [{ source: '/((?!api/|api-gateway/|internal/|_next/static|_next/image|favicon.ico).*)' }],
+  matcher: [
+    { source: '/((?!api/|api-gateway/|internal/|_next/static|_next/image|favicon.ico).*)' },
+    { source: '/((?:api|api-gateway|internal)/.*%.*)' },
+  ],
 };

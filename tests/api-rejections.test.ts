@@ -295,6 +295,14 @@ describe('other operations', () => {
     await expectRejected(() => call(gateway, 'orders', { limit: 1000 }, merchant.test), 'VALIDATION_ERROR', 'limit');
   });
 
+  it('answers an operation path that is not valid percent-encoding with the JSON 404 envelope', async () => {
+    for (const operation of ['%ZZ', '%E0%A4%A', 'webhooks/%ZZ']) {
+      const { status, body } = await call(gateway, operation, {}, merchant.test);
+      expect(status, operation).toBe(404);
+      expect(body, operation).toMatchObject({ success: false, error: { name: 'NOT_FOUND', code: API_ERRORS.NOT_FOUND.code } });
+    }
+  });
+
   it('answers unknown operations with the JSON 404 envelope', async () => {
     const { status, body } = await call(gateway, 'no-such-operation', {}, merchant.test);
     expect(status).toBe(404);

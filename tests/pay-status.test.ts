@@ -102,6 +102,43 @@ describe('GET /api/pay/{orderId}/status', () => {
   });
 });
 
+describe('paths that are not valid percent-encoding', () => {
+  // Next.js's router decodes dynamic segments and answered these with a bare 500 (text/plain, no
+  // security headers, nothing logged); proxy.ts takes their `%` literally, so they are unknown ids.
+  const broken = ['%E0%A4%A', '%ZZ', '%', 'abc%2', '%ED%A0%80'];
+
+  it('the status route answers its JSON 404', async () => {
+    for (const id of broken) {
+      const response = await fetch(`${gateway.baseUrl}/api/pay/${id}/status`);
+      expect(response.status, id).toBe(404);
+      expect(response.headers.get('content-type'), id).toMatch(/^application\/json/);
+      expect(response.headers.get('cache-control'), id).toContain('no-store');
+      expect(response.headers.get('x-content-type-options'), id).toBe('nosniff');
+      expect(await response.json(), id).toEqual({ error: 'NOT_FOUND', message: 'Order not found.' });
+    }
+  });
+
+  it('the payment page answers its 404 page with the security headers', async () => {
+    for (const id of broken) {
+      const page = await fetch(`${gateway.baseUrl}/pay/${id}`);
+      expect(page.status, id).toBe(404);
+      expect(page.headers.get('content-type'), id).toMatch(/^text\/html/);
+      expect(page.headers.get('content-security-policy'), id).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]+' 'strict-dynamic'/);
+      expect(page.headers.get('x-content-type-options'), id).toBe('nosniff');
+      expect(page.headers.get('referrer-policy'), id).toBe('no-referrer');
+      expect(await page.text(), id).toContain('Order not found');
+    }
+  });
+
+  it('so do the other pages with an id in the path (the demo store\'s orders)', async () => {
+    for (const path of ['/store/orders/%ZZ', '/store/orders/%E0%A4%A/embed']) {
+      const page = await fetch(`${gateway.baseUrl}${path}`);
+      expect(page.status, path).toBe(404);
+      expect(page.headers.get('content-security-policy'), path).toMatch(/script-src 'self' 'nonce-/);
+    }
+  });
+});
+
 describe('GET /pay/{orderId}', () => {
   it('renders the first paint from the same view, in the negotiated language, with a nonce CSP', async () => {
     const order = await makeOrder({ currency: 'XRP', network: 'ripple', amount: '12.5' });
