@@ -5,13 +5,16 @@
 
 const DECIMAL = /^(\d+)(?:\.(\d+))?$/;
 
+/** Digits of the money columns, NUMERIC(78,0) base units (lib/db/schema.ts): any uint256 value fits. */
+export const MONEY_COLUMN_DIGITS = 78;
+
 /**
  * The most digits an amount the gateway is given may have in base units (an order's amount, a
- * simulated payment): at most 10^77 - 1. Money columns are NUMERIC(78,0) (lib/db/schema.ts), which
- * holds any uint256 value; one digit less leaves room for the sums kept in those columns: an
- * order's `received` is below its amount plus the one payment that completes it, so under 10^78.
+ * simulated payment): at most 10^77 - 1. One digit less than the columns leaves room for the sums
+ * kept in them: an order's `received` is below its amount plus the one payment that completes it
+ * (at most 1.1 times the amount from the payment page), so under 10^78.
  */
-export const MAX_AMOUNT_DIGITS = 77;
+export const MAX_AMOUNT_DIGITS = MONEY_COLUMN_DIGITS - 1;
 
 /** How many digits an amount of a currency with `decimals` may have before the decimal point. */
 export function maxWholeDigits(decimals: number): number {

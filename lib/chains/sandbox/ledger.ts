@@ -14,6 +14,7 @@ import 'server-only';
 import { findCurrency, findNetwork, type Network } from '../../catalog';
 import type { Database, Queryable } from '../../db';
 import { log } from '../../log';
+import { MONEY_COLUMN_DIGITS } from '../../money';
 import type { BlockRef, ChainTransfer } from '../adapter';
 import { deriveAddress, isValidAddress, testAccountXpub } from '../derivation';
 import { genesisHash, normalizeTxHash, randomBlockHash, randomTxHash, zeroHash } from './tx-hash';
@@ -46,8 +47,8 @@ export interface Broadcasted {
 /** Genesis blocks predate every block a caller may mine with an explicit time. */
 const GENESIS_TIME = new Date(0);
 const MAX_TAG = 2n ** 32n - 1n;
-/** NUMERIC(78, 0): what the amount column holds. */
-const MAX_AMOUNT = 10n ** 78n - 1n;
+/** What the amount column holds. */
+const MAX_AMOUNT = 10n ** BigInt(MONEY_COLUMN_DIGITS) - 1n;
 /** The faucet is the test seed's last non-hardened child: never one of the pool's deposit addresses. */
 const FAUCET_INDEX = 2 ** 31 - 1;
 
