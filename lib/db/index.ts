@@ -5,6 +5,7 @@ import { acquireDataDir, type DataDirOwner } from './lock';
 
 export type { Database, Queryable } from './client';
 export { DatabaseBusyError, isDatabaseBusy } from './client';
+export { claimDataDir, describeOwner, type DataDirOwner } from './lock';
 
 const slot = Symbol.for('gateway.database');
 type Holder = { [slot]?: Promise<Database> };

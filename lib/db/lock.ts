@@ -1,65 +1,132 @@
 import 'server-only';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { z } from 'zod';
 
 /**
- * PGlite allows one process per data directory. The process that opens the embedded database
- * holds this lock; a second process (a CLI while the server runs) must talk to the owner
- * through its control endpoint instead of opening the directory itself.
+ * PGlite allows one process per data directory but does not enforce it: a second process opens a
+ * directory in use and writes to it. So the process that opens the embedded database holds an
+ * exclusive flock(2) lock on the data directory for as long as it lives. The kernel drops the lock
+ * when the process ends, however it ends (kill -9 included, before the dead process is reaped), so
+ * a dead owner never blocks the next start, whatever its pid belongs to by then
+ * (docs/decisions/013-a-lock-the-kernel-releases.md).
+ *
+ * A second process (a CLI while the server runs) talks to the owner through its control endpoint,
+ * which the owner describes in `owner.json`. That file is information only: the lock, not the
+ * file, says whether an owner is alive.
  */
 export interface DataDirOwner {
-  pid: number;
+  /** The owner's process id as it wrote it; absent while the owner has not described itself yet. */
+  pid?: number;
   /** Loopback URL of the owner's control endpoint, when the owner is the server. */
   controlUrl?: string;
 }
 
-const LOCK_FILE = 'owner.json';
+const INFO_FILE = 'owner.json';
+const ownerInfo = z.object({ pid: z.number().int().positive().optional(), controlUrl: z.url().optional() });
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+// The lock descriptors this process holds, by the data directory's real path. On globalThis:
+// Next.js may load this module more than once, and a second flock on the directory from a second
+// descriptor would conflict with this process's own first one.
+const slot = Symbol.for('gateway.dataDirLocks');
+type Holder = { [slot]?: Map<string, number> };
+
+function held(): Map<string, number> {
+  const holder = globalThis as Holder;
+  if (!holder[slot]) {
+    holder[slot] = new Map();
+    process.once('exit', () => {
+      for (const dir of holder[slot]!.keys()) releaseDataDir(dir);
+    });
   }
+  return holder[slot];
 }
 
-/** The live process that owns `dataDir`, if another one does. */
-export function currentOwner(dataDir: string): DataDirOwner | undefined {
-  try {
-    const owner = JSON.parse(fs.readFileSync(path.join(dataDir, LOCK_FILE), 'utf8')) as DataDirOwner;
-    if (owner.pid !== process.pid && isAlive(owner.pid)) return owner;
-  } catch {
-    // No lock or an unreadable one: nobody owns the directory.
+/**
+ * Node has no flock(): the flock program (util-linux, BusyBox) takes the lock on a descriptor it
+ * inherits from this process as its fd 3. A flock lock belongs to the open file description, which
+ * this process keeps open after the helper exits, so the lock is this process's until it closes
+ * the descriptor or ends. False when another process holds it.
+ */
+function tryLock(fd: number, dataDir: string): boolean {
+  const result = spawnSync('flock', ['-x', '-n', '3'], { stdio: ['ignore', 'ignore', 'pipe', fd] });
+  if (result.status === 0) return true;
+  const said = result.stderr?.toString().trim();
+  // With -n, flock exits 1 without a word when another process holds the lock.
+  if (result.status === 1 && !said) return false;
+  if ((result.error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT') {
+    throw new Error(`The embedded database needs the flock program to lock ${dataDir} (util-linux or BusyBox; on macOS: brew install flock), or set DATABASE_URL.`);
   }
-  return undefined;
+  throw new Error(`Cannot lock the data directory ${dataDir}: flock ${said || result.error?.message || `exited with ${result.status ?? result.signal}`}`);
+}
+
+function readOwner(dataDir: string): DataDirOwner {
+  try {
+    const parsed = ownerInfo.safeParse(JSON.parse(fs.readFileSync(path.join(dataDir, INFO_FILE), 'utf8')));
+    if (parsed.success) return parsed.data;
+  } catch {
+    // Not written yet (the owner has just taken the lock) or unreadable: an owner all the same.
+  }
+  return {};
+}
+
+/** "process 123", or "another process" when the owner has not said which. */
+export function describeOwner(owner: DataDirOwner): string {
+  return owner.pid ? `process ${owner.pid}` : 'another process';
 }
 
 export class DataDirBusyError extends Error {
   override name = 'DataDirBusyError';
   constructor(readonly owner: DataDirOwner, dataDir: string) {
-    super(`The data directory ${dataDir} is in use by process ${owner.pid}.`);
+    super(`The data directory ${dataDir} is in use by ${describeOwner(owner)}.`);
   }
 }
 
-/** Takes the lock for this process (replacing a stale one); throws when a live process holds it. */
-export function acquireDataDir(dataDir: string, info: Omit<DataDirOwner, 'pid'> = {}): void {
+/**
+ * Takes `dataDir` for this process and describes this process in `owner.json`, unless another
+ * live process holds it: then answers that process as it described itself. Holding it already
+ * answers undefined.
+ */
+export function claimDataDir(dataDir: string, info: Omit<DataDirOwner, 'pid'> = {}): DataDirOwner | undefined {
   fs.mkdirSync(dataDir, { recursive: true });
-  const owner = currentOwner(dataDir);
-  if (owner) throw new DataDirBusyError(owner, dataDir);
-  const file = path.join(dataDir, LOCK_FILE);
+  const key = fs.realpathSync(dataDir);
+  if (held().has(key)) return undefined;
+  // The directory itself is locked, not a file in it: deleting a file cannot undo the lock.
+  const fd = fs.openSync(key, 'r');
+  let locked = false;
+  try {
+    locked = tryLock(fd, dataDir);
+  } finally {
+    if (!locked) fs.closeSync(fd);
+  }
+  if (!locked) return readOwner(dataDir);
+  held().set(key, fd);
+  const file = path.join(dataDir, INFO_FILE);
   const temp = `${file}.${process.pid}`;
   fs.writeFileSync(temp, JSON.stringify({ pid: process.pid, ...info }), { mode: 0o600 });
   fs.renameSync(temp, file);
-  process.once('exit', () => releaseDataDir(dataDir));
+  return undefined;
 }
 
+/** Takes `dataDir` for this process; throws DataDirBusyError when another live process holds it. */
+export function acquireDataDir(dataDir: string, info: Omit<DataDirOwner, 'pid'> = {}): void {
+  const owner = claimDataDir(dataDir, info);
+  if (owner) throw new DataDirBusyError(owner, dataDir);
+}
+
+/** Gives `dataDir` up, if this process holds it (it does so by itself when it exits). */
 export function releaseDataDir(dataDir: string): void {
-  const file = path.join(dataDir, LOCK_FILE);
+  let key: string;
   try {
-    const owner = JSON.parse(fs.readFileSync(file, 'utf8')) as DataDirOwner;
-    if (owner.pid === process.pid) fs.rmSync(file);
+    key = fs.realpathSync(dataDir);
   } catch {
-    // Already gone.
+    key = path.resolve(dataDir);
   }
+  const fd = held().get(key);
+  if (fd === undefined) return;
+  // While this process holds the lock nobody else writes the file: it is this process's own.
+  fs.rmSync(path.join(key, INFO_FILE), { force: true });
+  fs.closeSync(fd);
+  held().delete(key);
 }
