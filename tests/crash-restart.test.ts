@@ -9,21 +9,17 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../scripts/lib/postgres.mjs';
 import { call, type Keys } from './support/gateway';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const ROUNDS = 20;
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-crash-'));
-/** The `sleep` processes the servers run under; killing one lets init reap its dead server. */
+let dataDir: string;
+/** The servers started, and the `sleep` processes they run under (killing one lets init reap its dead server). */
+const servers: number[] = [];
 const parents: ChildProcess[] = [];
-
-afterAll(() => {
-  for (const parent of parents) parent.kill('SIGKILL');
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
 
 /** One-letter state of process `pid` from /proc (Z: dead, not yet reaped), or undefined once it is gone. */
 function processState(pid: number): string | undefined {
@@ -84,6 +80,7 @@ async function startServer(port: number, what: string): Promise<Server> {
   parent.stderr!.on('data', (d) => (output += d));
   await until(`the pid of the ${what}`, 10_000, () => /^server pid \d+$/m.test(output));
   const pid = Number(output.match(/^server pid (\d+)$/m)![1]);
+  servers.push(pid);
   const started = () => output.includes('gateway started') && /^Ready on http/m.test(output);
   await until(`the ${what}`, 120_000, () => started() || dead(pid), () => output);
   if (dead(pid)) throw new Error(`the ${what} failed (${exitStatus(pid)}):\n${output}`);
@@ -91,7 +88,20 @@ async function startServer(port: number, what: string): Promise<Server> {
 }
 
 describe.skipIf(process.env.TEST_DB === 'postgres')('the server killed with SIGKILL', () => {
-  // 21 server starts at a few seconds each: 1.5-2 minutes on a quiet two-core machine.
+  beforeAll(() => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-crash-'));
+  });
+
+  afterAll(() => {
+    // A server still running after a failure first (its pid cannot have been reused: until its
+    // parent is killed, a dead server stays a zombie), then the parents.
+    for (const pid of servers) if (!dead(pid)) process.kill(pid, 'SIGKILL');
+    for (const parent of parents) parent.kill('SIGKILL');
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  // 21 server starts at a few seconds each: 1.5 minutes on this two-core machine at a load average
+  // of 6-9, 5-6 minutes at 10-17.
   it(`starts again at once on the same data directory, ${ROUNDS} times, and keeps every order`, { timeout: 900_000 }, async () => {
     const port = await freePort();
     const gateway = { baseUrl: `http://127.0.0.1:${port}` };
