@@ -4,7 +4,7 @@
  * always does, whatever became of owner.json; of several processes starting at once exactly one
  * owns the directory.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -153,17 +153,38 @@ describe('the data directory lock', { timeout: 180_000 }, () => {
     expect(acquireError(dataDir)).toBeUndefined();
   });
 
-  it('does not open without the flock program, and says what to install', () => {
-    const dataDir = tempDataDir();
+  /** Runs `check` with PATH holding only the programs named (links to this machine's own). */
+  function withOnly(programs: string[], check: () => void): void {
+    const bin = tempDataDir();
+    for (const program of programs) {
+      const found = spawnSync('sh', ['-c', `command -v ${program}`], { encoding: 'utf8' }).stdout.trim();
+      fs.symlinkSync(found, path.join(bin, program));
+    }
     const saved = process.env.PATH;
-    process.env.PATH = dataDir; // nothing to run in there
+    process.env.PATH = bin;
     try {
-      expect((acquireError(dataDir) as Error).message).toBe(
-        `The embedded database needs the flock program to lock ${dataDir} (util-linux or BusyBox; on macOS: brew install flock), or set DATABASE_URL.`,
-      );
+      check();
     } finally {
       process.env.PATH = saved;
     }
+  }
+
+  it('takes the lock with perl where there is no flock program (macOS ships perl, not flock)', () => {
+    const dataDir = tempDataDir();
+    withOnly(['perl'], () => expect(acquireError(dataDir)).toBeUndefined());
+    // A real flock(2) lock: the flock program, from outside, cannot take it.
+    expect(spawnSync('flock', ['-x', '-n', dataDir, 'true']).status).toBe(1);
+    releaseDataDir(dataDir);
+    expect(spawnSync('flock', ['-x', '-n', dataDir, 'true']).status).toBe(0);
+  });
+
+  it('does not open without flock or perl, and says what to install', () => {
+    const dataDir = tempDataDir();
+    withOnly([], () =>
+      expect((acquireError(dataDir) as Error).message).toBe(
+        `The embedded database needs the flock program (util-linux or BusyBox) or perl to lock ${dataDir}, or set DATABASE_URL.`,
+      ),
+    );
     expect(fs.existsSync(path.join(dataDir, 'owner.json'))).toBe(false);
     expect(acquireError(dataDir)).toBeUndefined();
   });

@@ -44,21 +44,29 @@ function held(): Map<string, number> {
 }
 
 /**
- * Node has no flock(): the flock program (util-linux, BusyBox) takes the lock on a descriptor it
- * inherits from this process as its fd 3. A flock lock belongs to the open file description, which
- * this process keeps open after the helper exits, so the lock is this process's until it closes
- * the descriptor or ends. False when another process holds it.
+ * Node has no flock(): a helper program takes the lock on a descriptor it inherits from this
+ * process as its fd 3. A flock lock belongs to the open file description, which this process
+ * keeps open after the helper exits, so the lock is this process's until it closes the
+ * descriptor or ends. The flock program (util-linux, BusyBox) where there is one; else perl,
+ * whose flock is flock(2) and which macOS ships (it has no flock program). Each exits 1, silently,
+ * when another process holds the lock.
  */
+const LOCK_HELPERS: readonly [string, string[]][] = [
+  ['flock', ['-x', '-n', '3']],
+  ['perl', ['-MFcntl=:flock', '-e', 'open(my $dir, "<&=", 3) or die "fd 3: $!\\n"; exit(flock($dir, LOCK_EX | LOCK_NB) ? 0 : 1)']],
+];
+
+/** False when another process holds the lock. */
 function tryLock(fd: number, dataDir: string): boolean {
-  const result = spawnSync('flock', ['-x', '-n', '3'], { stdio: ['ignore', 'ignore', 'pipe', fd] });
-  if (result.status === 0) return true;
-  const said = result.stderr?.toString().trim();
-  // With -n, flock exits 1 without a word when another process holds the lock.
-  if (result.status === 1 && !said) return false;
-  if ((result.error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT') {
-    throw new Error(`The embedded database needs the flock program to lock ${dataDir} (util-linux or BusyBox; on macOS: brew install flock), or set DATABASE_URL.`);
+  for (const [program, args] of LOCK_HELPERS) {
+    const result = spawnSync(program, args, { stdio: ['ignore', 'ignore', 'pipe', fd] });
+    if ((result.error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT') continue;
+    if (result.status === 0) return true;
+    const said = result.stderr?.toString().trim();
+    if (result.status === 1 && !said) return false;
+    throw new Error(`Cannot lock the data directory ${dataDir}: ${program} ${said || result.error?.message || `exited with ${result.status ?? result.signal}`}`);
   }
-  throw new Error(`Cannot lock the data directory ${dataDir}: flock ${said || result.error?.message || `exited with ${result.status ?? result.signal}`}`);
+  throw new Error(`The embedded database needs the flock program (util-linux or BusyBox) or perl to lock ${dataDir}, or set DATABASE_URL.`);
 }
 
 function readOwner(dataDir: string): DataDirOwner {
