@@ -130,6 +130,19 @@ describe('nonce', () => {
     await expectRejected(makeOrder({ ...valid, amount: '0', nonce }), 'VALIDATION_ERROR', 'amount');
     expect((await call(gateway, 'make-order', { ...valid, order: 'nonce-after-reject', nonce }, merchant.test)).status).toBe(200);
   });
+
+  it.each([
+    ['order', { orderId: crypto.randomUUID() }],
+    ['orphan-deposits/get-deposit', { id: crypto.randomUUID() }],
+    ['webhooks/list', { orderId: crypto.randomUUID() }],
+    ['webhooks/resend', { id: crypto.randomUUID() }],
+  ])('does not spend the nonce of %s answered NOT_FOUND', async (operation, body) => {
+    const nonce = freshNonce();
+    await expectRejected(() => call(gateway, operation, { ...body, nonce }, merchant.test), 'NOT_FOUND');
+    expect((await call(gateway, 'find-tx', { nonce }, merchant.test)).status).toBe(200);
+    // Spent now, by the read that was answered.
+    await expectRejected(() => call(gateway, 'find-tx', { nonce }, merchant.test), 'NONCE_REUSED');
+  });
 });
 
 describe('make-order fields', () => {

@@ -21,6 +21,7 @@ import {
   makeOrderRequest,
   resendWebhookRequest,
 } from './protocol';
+import { consumeNonce } from './nonces';
 import { apiOperation, type ApiOperation } from './route';
 import { testSignature } from './test-signature';
 
@@ -47,11 +48,19 @@ export const API_OPERATIONS = {
     const { order } = await getOrder(db, key, orderId); // another merchant's or mode's order: 404
     return listDeliveries(db, order.id, { merchantId: key.merchantId, mode: key.mode });
   }),
-  'webhooks/resend': apiOperation('webhooks/resend', resendWebhookRequest, async ({ db, key }, { id }) => {
-    const event = isUuid(id) ? await resendWebhook(db, id, { merchantId: key.merchantId, mode: key.mode }) : undefined;
-    if (!event) throw new ApiError('NOT_FOUND', `Webhook event ${id} was not found.`);
-    return event;
-  }),
+  'webhooks/resend': apiOperation(
+    'webhooks/resend',
+    resendWebhookRequest,
+    ({ db, key, nonce }, { id }) =>
+      // The nonce and the re-send commit together: a refused re-send writes nothing, a replayed one re-sends nothing.
+      db.transaction(async (tx) => {
+        if (!(await consumeNonce(tx, key.keyId, nonce))) throw new ApiError('NONCE_REUSED');
+        const event = isUuid(id) ? await resendWebhook(tx, id, { merchantId: key.merchantId, mode: key.mode }) : undefined;
+        if (!event) throw new ApiError('NOT_FOUND', `Webhook event ${id} was not found.`);
+        return event;
+      }),
+    { nonce: 'handler' },
+  ),
 } satisfies Record<string, ApiOperation>;
 
 export type ApiOperationName = keyof typeof API_OPERATIONS;

@@ -28,9 +28,10 @@ export interface RequestContext {
 
 export interface RouteOptions {
   /**
-   * Who records the nonce as used. 'wrapper' (default) records it before the handler runs;
-   * 'handler' leaves it to the handler, which records it in the same statement as its writes so
-   * that a rejected request writes nothing at all.
+   * Who records the nonce as used, so that a rejected request writes nothing at all. 'wrapper'
+   * (default, for operations that only read) records it once the handler has answered: a read
+   * refused with 404 spends nothing, and a replayed read is answered 409. 'handler' leaves it to
+   * a handler that writes, which records it in the same statement or transaction as its writes.
    */
   nonce?: 'wrapper' | 'handler';
   /**
@@ -113,8 +114,8 @@ export function apiOperation<S extends z.ZodType>(
         if (wait > 0) throw new ApiError('RATE_LIMITED', API_ERRORS.RATE_LIMITED.message, [], wait);
         const json = parseJson(rawBody);
         const { nonce, input } = validate(schema, json, verify);
-        if (verify && options.nonce !== 'handler' && !(await consumeNonce(db, key.keyId, nonce))) throw new ApiError('NONCE_REUSED');
         const response = await handler({ db, key, nonce, requestId, rawBody, json, signatureValid }, input);
+        if (verify && options.nonce !== 'handler' && !(await consumeNonce(db, key.keyId, nonce))) throw new ApiError('NONCE_REUSED');
         log.debug('api request', { requestId, operation, merchantId, status: 200, ms: elapsed(started) });
         return respond(200, { success: true, response }, requestId);
       });

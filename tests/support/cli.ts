@@ -31,7 +31,7 @@ export interface StartedServer {
   output: () => string;
 }
 
-/** scripts/server.mjs (as `npm start` runs it) on the production build on 127.0.0.1:`port` with `env`; resolves once it logs "gateway started". */
+/** scripts/server.mjs (as `npm start` runs it) on the production build on 127.0.0.1:`port` with `env`; resolves once it says "Ready on" (started and listening). */
 export async function startServer(env: NodeJS.ProcessEnv, port: number): Promise<StartedServer> {
   let output = '';
   const child = spawn(process.execPath, [path.join(ROOT, 'scripts/server.mjs')], {
@@ -40,8 +40,8 @@ export async function startServer(env: NodeJS.ProcessEnv, port: number): Promise
   });
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));
-  for (let i = 0; i < 600 && !output.includes('gateway started'); i++) await new Promise((r) => setTimeout(r, 100));
-  if (!output.includes('gateway started')) {
+  for (let i = 0; i < 600 && !output.includes('Ready on'); i++) await new Promise((r) => setTimeout(r, 100));
+  if (!output.includes('Ready on')) {
     child.kill('SIGTERM');
     throw new Error(`server did not start:\n${output}`);
   }
