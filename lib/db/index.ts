@@ -4,6 +4,7 @@ import { openDatabase, type Database } from './client';
 import { acquireDataDir, type DataDirOwner } from './lock';
 
 export type { Database, Queryable } from './client';
+export type { RowOf } from './rows';
 export { DatabaseBusyError, isDatabaseBusy } from './client';
 export { claimDataDir, describeOwner, type DataDirOwner } from './lock';
 

@@ -20,7 +20,8 @@ import {
 } from 'drizzle-orm/pg-core';
 import { ORDER_STATUS_VALUES } from '../orders/status';
 
-const money = (name: string) => numeric(name, { precision: 78, scale: 0 });
+// Generic in the name, so that row types (lib/db/rows.ts) know each money column by name.
+const money = <N extends string>(name: N) => numeric(name, { precision: 78, scale: 0 });
 const createdAt = () => timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow();
 
 export const merchants = pgTable('merchants', {
