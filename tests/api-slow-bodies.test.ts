@@ -6,10 +6,11 @@
  * have only API_SLOW_BODIES_PER_CLIENT slow bodies at once.
  */
 import net from 'node:net';
+import autocannon from 'autocannon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { slowBodies } from '@/lib/api/slow-bodies';
+import { bodiesInProgress, slowBodies } from '@/lib/api/slow-bodies';
 import { SERVER_TIMEOUTS } from '../scripts/lib/http-server.mjs';
-import { call, startTestGateway, type TestGateway } from './support/gateway';
+import { call, freshNonce, sign, startTestGateway, type TestGateway } from './support/gateway';
 import { createTestMerchant, type TestMerchant } from './support/merchants';
 
 // The HTTP edge is the same whatever the database: run once, on the embedded one.
@@ -52,6 +53,35 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('slow request bodies', () =>
     const answer = await call(gateway, 'make-order', { currency: 'USDT', network: 'tron', amount: '1', order }, merchant.test);
     return { status: answer.status, ms: performance.now() - started };
   }
+
+  it('leaves nothing behind for clients that hang up before their request is read', async () => {
+    // A load generator that stops (or a client that times out) closes connections whose requests
+    // still wait for their turn: their reads must end at once, not wait out the body timeout as
+    // slow bodies of the address, which then refused every request from it (seen in bench:api).
+    const result = await autocannon({
+      url: `${gateway.baseUrl}/api-gateway/make-order`,
+      connections: 50,
+      duration: 1,
+      requests: [
+        {
+          method: 'POST',
+          setupRequest: (request) => {
+            const body = JSON.stringify({ currency: 'USDT', network: 'tron', amount: '1', order: `hang-up-${freshNonce()}`, nonce: freshNonce() });
+            return { ...request, body, headers: { ...request.headers, 'x-api-public-key': merchant.test.publicKey, 'x-api-signature': sign(merchant.test.privateKey, body) } };
+          },
+        },
+      ],
+    });
+    expect(result.statusCodeStats['200']?.count).toBeGreaterThan(0);
+    // Requests start in order of arrival: once a later one is answered, every earlier one has started.
+    expect((await timedOrder(`after-hang-ups-${Date.now()}`)).status).toBe(200);
+    let mostSlow = 0;
+    while (bodiesInProgress() > 0) {
+      mostSlow = Math.max(mostSlow, slowBodies('127.0.0.1'));
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(mostSlow).toBe(0);
+  });
 
   it('sets deliberate server timeouts instead of Node.js defaults of minutes', () => {
     expect(SERVER_TIMEOUTS).toMatchObject({ headersTimeout: 10_000, requestTimeout: 60_000, keepAliveTimeout: 5_000 });

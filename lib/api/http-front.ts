@@ -66,6 +66,9 @@ function send(req: IncomingMessage, res: ServerResponse, reply: ApiReply): void 
 
 /** The body, refused past `limit` bytes received without reading the rest. */
 function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  // A client that left before its request's turn came (its 'close' then went unheard) is not
+  // waited for: its read would never end, and would count against its address as a slow body.
+  if (req.destroyed || req.socket.destroyed) return Promise.reject(new ApiError('INVALID_JSON', 'The client closed the connection before its body was read.'));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;

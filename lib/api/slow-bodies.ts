@@ -15,9 +15,10 @@ import { ApiError } from './errors';
 const SLOW_AFTER_MS = 1000;
 
 const slowSlot = Symbol.for('gateway.api.slowBodies');
-type Holder = { [slowSlot]?: Map<string, number> };
-/** Slow bodies in progress per client; shared by every bundle that loads this module. */
-const slowByClient = ((globalThis as Holder)[slowSlot] ??= new Map());
+type Holder = { [slowSlot]?: { byClient: Map<string, number>; reading: number } };
+/** Slow bodies in progress per client, and bodies being read; shared by every bundle that loads this module. */
+const bodies = ((globalThis as Holder)[slowSlot] ??= { byClient: new Map(), reading: 0 });
+const slowByClient = bodies.byClient;
 
 export interface BodyLimits {
   timeoutMs: number;
@@ -33,11 +34,13 @@ export function readInTime(read: Promise<Buffer>, clientAddress: string | undefi
   read.catch(() => {});
   const client = clientKey(clientAddress);
   if ((slowByClient.get(client) ?? 0) >= limits.slowPerClient) return Promise.reject(new ApiError('TOO_MANY_SLOW_BODIES'));
+  bodies.reading++;
   return new Promise((resolve, reject) => {
     let settled = false;
     let slow = false;
     const settle = () => {
       settled = true;
+      bodies.reading--;
       clearTimeout(timer);
       if (slow) release(client);
     };
@@ -64,6 +67,11 @@ function release(client: string): void {
   const count = (slowByClient.get(client) ?? 1) - 1;
   if (count > 0) slowByClient.set(client, count);
   else slowByClient.delete(client);
+}
+
+/** Request bodies being read now, slow or not (tests, diagnostics). */
+export function bodiesInProgress(): number {
+  return bodies.reading;
 }
 
 /** Slow bodies in progress from `clientAddress` (tests, diagnostics). */
