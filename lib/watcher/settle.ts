@@ -159,7 +159,7 @@ async function project(tx: Queryable, row: TransferRow, order: OrderRow, role: T
  * An orphan deposit (linked to its order) or a personal deposit (no order): PENDING until it has
  * the network's confirmations, then PROCESSED; ERROR when the chain dropped it.
  */
-export async function projectDeposit(
+async function projectDeposit(
   tx: Queryable,
   row: TransferRow,
   kind: 'ORPHAN' | 'PERSONAL',
@@ -189,4 +189,25 @@ export async function projectDeposit(
       row.tx_hash, row.output_index, inStatus, confirmations,
     ],
   );
+}
+
+/**
+ * Settles what the transfers of one step touched: every order they belong to, and the personal
+ * deposits of those without an order.
+ */
+export async function settleTransfers(tx: Queryable, transferIds: readonly string[], view: ChainView): Promise<StatusChange[]> {
+  if (transferIds.length === 0) return [];
+  const rows = await tx.query<TransferRow>('select * from chain_transfers where id = any($1::uuid[])', [transferIds]);
+  const orderIds = new Set<string>();
+  for (const row of rows) {
+    if (row.order_id) orderIds.add(row.order_id);
+    else await projectDeposit(tx, row, 'PERSONAL', confirmationsOf(row, view.tipHeight), view.requiredConfirmations);
+  }
+  const changes: StatusChange[] = [];
+  // A fixed order of locking, so two steps touching the same orders cannot deadlock.
+  for (const orderId of [...orderIds].sort()) {
+    const change = await settleOrder(tx, orderId, view);
+    if (change) changes.push(change);
+  }
+  return changes;
 }
