@@ -1,6 +1,6 @@
 import 'server-only';
 import { ApiError } from '../api/errors';
-import type { Queryable } from '../db';
+import type { addresses, deposits, Queryable, RowOf } from '../db';
 import type { ApiKey } from '../merchants';
 import { formatUnits } from '../money';
 import { decimalsOf } from '../orders/serialize';
@@ -12,34 +12,7 @@ import { isUuid } from '../orders';
  * stage DEPOSIT / status PENDING until confirmed, then PROCESSED; stage WITHDRAWAL once an
  * outgoing transfer from the address was observed.
  */
-export interface DepositRow {
-  id: string;
-  merchant_id: string;
-  kind: 'ORPHAN' | 'PERSONAL';
-  order_id: string | null;
-  stage: 'DEPOSIT' | 'WITHDRAWAL';
-  status: 'PENDING' | 'PROCESSED' | 'ERROR';
-  message: string | null;
-  network: string;
-  currency: string;
-  amount: string;
-  address_id: string;
-  address_kind: 'PAY_IN' | 'PERSONAL';
-  address: string;
-  tag: string | null;
-  in_tx_hash: string;
-  in_status: string;
-  fee_amount: string;
-  out_address: string | null;
-  out_tx_hash: string | null;
-  out_amount: string | null;
-  out_status: string | null;
-  out_fee_amount: string | null;
-  out_fee_amount_usd_cents: string | null;
-  withdrawal_id: string | null;
-  out_created_at: Date | null;
-  created_at: Date;
-}
+export type DepositRow = RowOf<typeof deposits> & { address_kind: RowOf<typeof addresses>['kind'] };
 
 export const DEPOSIT_SELECT = `select d.*, a.kind as address_kind from deposits d join addresses a on a.id = d.address_id`;
 

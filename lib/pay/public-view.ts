@@ -13,42 +13,27 @@ import { findCurrency, findNetwork, type Network } from '../catalog';
 import { networkFor } from '../catalog/enabled';
 import { paymentUri } from '../chains/payment-uri';
 import { config } from '../config';
-import type { Queryable } from '../db';
+import type { chainCursors, chainTransfers, merchants, orders, payments, Queryable, RowOf } from '../db';
 import { formatUnits } from '../money';
 import { confirmationsOf } from '../watcher/settle';
-import { screenOf, type PublicOrderView, type PublicOtherTransfer, type PublicPayment, type PublicStatus } from './view';
+import { screenOf, type PublicOrderView, type PublicOtherTransfer, type PublicPayment } from './view';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The order columns the page may use: no webhooks, e-mail, external user, client order id or message. */
-export interface PublicOrderRow {
-  id: string;
-  mode: 'test' | 'live';
-  status: PublicStatus;
-  currency: string;
-  network: string;
-  amount: string;
-  received: string;
-  address: string;
-  tag: string | null;
-  description: string | null;
-  return_url: string | null;
-  expires_at: Date;
-  merchant_name: string;
+export type PublicOrderRow = Pick<
+  RowOf<typeof orders>,
+  'id' | 'mode' | 'status' | 'currency' | 'network' | 'amount' | 'received' | 'address' | 'tag' | 'description' | 'return_url' | 'expires_at'
+> & {
+  merchant_name: RowOf<typeof merchants>['name'];
   /** Height the network's watcher has scanned to; null before its first step. */
-  tip_height: string | number | null;
-}
+  tip_height: RowOf<typeof chainCursors>['height'] | null;
+};
 
-export interface PublicTransferRow {
-  tx_hash: string;
-  currency: string;
-  amount: string;
-  block_height: string | number | null;
-  first_seen_at: Date;
-  dropped: boolean;
+export type PublicTransferRow = Pick<RowOf<typeof chainTransfers>, 'tx_hash' | 'currency' | 'amount' | 'block_height' | 'first_seen_at' | 'dropped'> & {
   /** Status of the order payment this transfer is, or null when it is not one (an orphan). */
-  payment_status: 'pending' | 'processed' | 'reversed' | 'rejected' | null;
-}
+  payment_status: RowOf<typeof payments>['status'] | null;
+};
 
 const PAYMENT_STATUS = { pending: 'detected', processed: 'confirmed', reversed: 'reversed', rejected: 'rejected' } as const;
 

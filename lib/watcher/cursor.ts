@@ -6,13 +6,16 @@ import 'server-only';
  */
 import type { BlockRef, ChainAdapter } from '../chains/adapter';
 import type { Mode } from '../catalog/enabled';
-import type { Queryable } from '../db';
+import type { chainBlocks, chainCursors, Queryable, RowOf } from '../db';
 
 export interface Cursor {
   height: number;
   hash: string;
   blockTime: Date;
 }
+
+type CursorRow = Pick<RowOf<typeof chainCursors>, 'height' | 'hash' | 'block_time'>;
+type BlockRow = Pick<RowOf<typeof chainBlocks>, 'height' | 'hash'>;
 
 /** Blocks whose hashes are kept to find a fork; deeper reorganisations need a rescan by hand. */
 const KEPT_BLOCKS = 1000;
@@ -21,7 +24,7 @@ const KEPT_BLOCKS = 1000;
 export async function readCursor(db: Queryable, adapter: ChainAdapter, mode: Mode, startAt: 'genesis' | 'tip', head: BlockRef): Promise<Cursor> {
   const network = adapter.network.name;
   const select = () =>
-    db.query<{ height: string; hash: string; block_time: Date }>('select height, hash, block_time from chain_cursors where network = $1 and mode = $2', [network, mode]);
+    db.query<CursorRow>('select height, hash, block_time from chain_cursors where network = $1 and mode = $2', [network, mode]);
   let [row] = await select();
   if (!row) {
     const start = startAt === 'tip' ? head : await adapter.block(0);
@@ -39,7 +42,7 @@ export async function readCursor(db: Queryable, adapter: ChainAdapter, mode: Mod
  * holds it (SKIP LOCKED: it is scanning this network right now) or has moved it meanwhile.
  */
 export async function lockCursor(tx: Queryable, network: string, mode: Mode, seen: Cursor): Promise<boolean> {
-  const [row] = await tx.query<{ height: string; hash: string }>(
+  const [row] = await tx.query<Pick<CursorRow, 'height' | 'hash'>>(
     'select height, hash from chain_cursors where network = $1 and mode = $2 for update skip locked',
     [network, mode],
   );
@@ -48,7 +51,7 @@ export async function lockCursor(tx: Queryable, network: string, mode: Mode, see
 
 /** The highest block we scanned that the chain still has, from the kept hashes. */
 export async function findFork(db: Queryable, adapter: ChainAdapter, mode: Mode, from: number): Promise<Cursor> {
-  const kept = await db.query<{ height: string; hash: string }>(
+  const kept = await db.query<BlockRow>(
     'select height, hash from chain_blocks where network = $1 and mode = $2 and height <= $3 order by height desc',
     [adapter.network.name, mode, from],
   );

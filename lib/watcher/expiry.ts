@@ -7,7 +7,7 @@ import 'server-only';
  */
 import type { ChainAdapter } from '../chains/adapter';
 import type { Mode } from '../catalog/enabled';
-import type { Database } from '../db';
+import type { chainCursors, Database, orders, RowOf } from '../db';
 import type { RiskScreen } from '../risk';
 import { judgedAt } from './scan';
 import { settleOrder, type StatusChange } from './settle';
@@ -22,12 +22,12 @@ export async function sweepExpired(
   now = () => new Date(),
   chainClock = false,
 ): Promise<StatusChange[]> {
-  const [cursor] = await db.query<{ height: string; block_time: Date }>(
+  const [cursor] = await db.query<Pick<RowOf<typeof chainCursors>, 'height' | 'block_time'>>(
     'select height, block_time from chain_cursors where network = $1 and mode = $2',
     [adapter.network.name, mode],
   );
   if (!cursor) return [];
-  const due = await db.query<{ id: string }>(
+  const due = await db.query<Pick<RowOf<typeof orders>, 'id'>>(
     `select id from orders where status = 'pending' and expires_at < $3 and network = $1 and mode = $2
       order by expires_at limit ${SWEEP_BATCH}`,
     [adapter.network.name, mode, cursor.block_time],

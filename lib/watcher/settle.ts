@@ -5,10 +5,9 @@ import 'server-only';
  * on one order are evaluated one after the other and the order is decided once. The merchant-facing
  * rows (`payments`, `deposits`) are rewritten from the evaluation, so they never disagree with it.
  */
-import type { Queryable } from '../db';
+import type { chainTransfers, orders, Queryable, RowOf } from '../db';
 import { log } from '../log';
 import { evaluateOrder, type ObservedTransfer, type SettledRole, type TransferRole } from '../orders/lifecycle';
-import type { OrderRow } from '../orders/rows';
 import { FINAL_STATUSES, type OrderStatus } from '../orders/status';
 import type { RiskScreen } from '../risk';
 import { enqueueOrderWebhook } from '../webhooks/outbox';
@@ -24,24 +23,19 @@ export interface ChainView {
   screen: RiskScreen;
 }
 
-/** A `chain_transfers` row. */
-export interface TransferRow {
-  id: string;
-  network: string;
-  mode: 'test' | 'live';
-  tx_hash: string;
-  output_index: number;
-  address_id: string;
-  order_id: string | null;
-  merchant_id: string;
-  currency: string;
-  amount: string;
-  sender: string | null;
-  block_height: string | number | null;
-  first_seen_at: Date;
-  dropped: boolean;
-  settled_role: SettledRole | null;
-}
+/** The `chain_transfers` columns settling reads (all but `created_at`). */
+const TRANSFER_COLUMNS = [
+  'id', 'network', 'mode', 'tx_hash', 'output_index', 'address_id', 'order_id', 'merchant_id', 'currency', 'amount', 'sender',
+  'block_height', 'first_seen_at', 'dropped', 'settled_role',
+] as const satisfies readonly (keyof RowOf<typeof chainTransfers>)[];
+type TransferRow = Pick<RowOf<typeof chainTransfers>, (typeof TRANSFER_COLUMNS)[number]>;
+const SELECT_TRANSFERS = `select ${TRANSFER_COLUMNS.join(', ')} from chain_transfers`;
+
+/** The `orders` columns settling reads. */
+const ORDER_COLUMNS = [
+  'id', 'merchant_id', 'mode', 'status', 'currency', 'amount', 'threshold', 'received', 'address', 'tag', 'expires_at', 'check_risks',
+] as const satisfies readonly (keyof RowOf<typeof orders>)[];
+type OrderRow = Pick<RowOf<typeof orders>, (typeof ORDER_COLUMNS)[number]>;
 
 export interface StatusChange {
   orderId: string;
@@ -60,9 +54,9 @@ export function confirmationsOf(transfer: Pick<TransferRow, 'block_height' | 'dr
  * calls for in the outbox).
  */
 export async function settleOrder(tx: Queryable, orderId: string, view: ChainView): Promise<StatusChange | null> {
-  const [order] = await tx.query<OrderRow>('select * from orders where id = $1 for update', [orderId]);
+  const [order] = await tx.query<OrderRow>(`select ${ORDER_COLUMNS.join(', ')} from orders where id = $1 for update`, [orderId]);
   if (!order) return null;
-  const rows = await tx.query<TransferRow>('select * from chain_transfers where order_id = $1', [orderId]);
+  const rows = await tx.query<TransferRow>(`${SELECT_TRANSFERS} where order_id = $1`, [orderId]);
   const observed: ObservedTransfer[] = [];
   for (const row of rows) {
     observed.push({
@@ -197,7 +191,7 @@ async function projectDeposit(
  */
 export async function settleTransfers(tx: Queryable, transferIds: readonly string[], view: ChainView): Promise<StatusChange[]> {
   if (transferIds.length === 0) return [];
-  const rows = await tx.query<TransferRow>('select * from chain_transfers where id = any($1::uuid[])', [transferIds]);
+  const rows = await tx.query<TransferRow>(`${SELECT_TRANSFERS} where id = any($1::uuid[])`, [transferIds]);
   const orderIds = new Set<string>();
   for (const row of rows) {
     if (row.order_id) orderIds.add(row.order_id);

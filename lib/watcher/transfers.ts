@@ -7,7 +7,9 @@ import 'server-only';
  */
 import type { ChainTransfer } from '../chains/adapter';
 import type { Mode } from '../catalog/enabled';
-import type { Queryable } from '../db';
+import type { chainTransfers, Queryable, RowOf } from '../db';
+
+type Id = Pick<RowOf<typeof chainTransfers>, 'id'>;
 
 /**
  * Records the transfers that reach one of our deposit addresses (one query to match them all),
@@ -15,7 +17,7 @@ import type { Queryable } from '../db';
  */
 export async function recordIncoming(tx: Queryable, network: string, mode: Mode, transfers: readonly ChainTransfer[], touched: Set<string>): Promise<number> {
   if (transfers.length === 0) return 0;
-  const rows = await tx.query<{ id: string }>(
+  const rows = await tx.query<Id>(
     `with incoming as (
        select * from unnest($3::text[], $4::int[], $5::text[], $6::text[], $7::text[], $8::text[], $9::numeric[], $10::bigint[], $11::timestamptz[])
          as t(tx_hash, output_index, sender, address, tag, currency, amount, block_height, seen_at)
@@ -55,7 +57,7 @@ export async function recordIncoming(tx: Queryable, network: string, mode: Mode,
  * mempool was dropped (replaced, expired from the mempool, or lost in a reorganisation).
  */
 export async function dropVanished(tx: Queryable, network: string, mode: Mode, mempool: readonly ChainTransfer[], touched: Set<string>): Promise<void> {
-  const rows = await tx.query<{ id: string }>(
+  const rows = await tx.query<Id>(
     `update chain_transfers c set dropped = true
       where network = $1 and mode = $2 and block_height is null and dropped = false
         and not exists (select 1 from unnest($3::text[], $4::int[]) as m(tx_hash, output_index)
@@ -79,7 +81,7 @@ export async function stillConfirming(
   requiredConfirmations: number,
   touched: Set<string>,
 ): Promise<void> {
-  const rows = await tx.query<{ id: string }>(
+  const rows = await tx.query<Id>(
     `select id from chain_transfers where network = $1 and mode = $2 and dropped = false
         and (block_height is null or block_height > $3)`,
     [network, mode, fromHeight - requiredConfirmations],
