@@ -333,3 +333,77 @@ describe('payment and expiry racing', () => {
     expect(orphans!.n).toBe(1000 - inTime.size);
   }, 300_000);
 });
+
+describe('deposit states (the state machine of lib/deposits/lifecycle)', () => {
+  async function depositsOf(orderId: string) {
+    return db.query<{ in_tx_hash: string; stage: string; status: string; in_status: string; confirmations: number; message: string | null; out_tx_hash: string | null }>(
+      `select in_tx_hash, stage, status, in_status, confirmations, message, out_tx_hash from deposits where order_id = $1 order by created_at`,
+      [orderId],
+    );
+  }
+
+  it('an outgoing transfer withdraws the PROCESSED deposits of its address only, and each once', async () => {
+    const chain = sandboxChain(db, 'bitcoin');
+    const btc = network('bitcoin');
+    const order = await createOrder(db, merchant.test, { currency: 'BTC', network: 'bitcoin', amount: '0.01' });
+    await pay(order, 'bitcoin', 'BTC', 1_000_000n);
+    await mine(db, btc, 2);
+    await watchOnce(db, chain);
+    expect((await orderRow(db, order.id)).status).toBe('processed');
+    const settled = await pay(order, 'bitcoin', 'BTC', 20_000n);
+    await mine(db, btc, 2);
+    await watchOnce(db, chain);
+    const confirming = await pay(order, 'bitcoin', 'BTC', 30_000n);
+    await watchOnce(db, chain);
+    const sweep = faucetAddress(btc);
+    const { txHash: first } = await broadcast(db, { network: btc, from: order.address, to: sweep, currency: 'BTC', amount: 15_000n });
+    await mine(db, btc, 1);
+    await watchOnce(db, chain);
+    expect((await depositsOf(order.id)).map(({ in_tx_hash, stage, status, out_tx_hash }) => ({ in_tx_hash, stage, status, out_tx_hash }))).toEqual([
+      { in_tx_hash: settled, stage: 'WITHDRAWAL', status: 'PROCESSED', out_tx_hash: first },
+      // Still short of its confirmations when the transfer left: not its withdrawal.
+      { in_tx_hash: confirming, stage: 'DEPOSIT', status: 'PENDING', out_tx_hash: null },
+    ]);
+
+    await mine(db, btc, 1);
+    await watchOnce(db, chain);
+    expect((await depositsOf(order.id))[1]).toMatchObject({ stage: 'DEPOSIT', status: 'PROCESSED', out_tx_hash: null });
+    const { txHash: second } = await broadcast(db, { network: btc, from: order.address, to: sweep, currency: 'BTC', amount: 25_000n });
+    await mine(db, btc, 1);
+    await watchOnce(db, chain);
+    expect((await depositsOf(order.id)).map(({ in_tx_hash, stage, out_tx_hash }) => ({ in_tx_hash, stage, out_tx_hash }))).toEqual([
+      { in_tx_hash: settled, stage: 'WITHDRAWAL', out_tx_hash: first },
+      { in_tx_hash: confirming, stage: 'WITHDRAWAL', out_tx_hash: second },
+    ]);
+  });
+
+  it('a withdrawn deposit whose transfer the chain drops is an ERROR and keeps its withdrawal', async () => {
+    const chain = sandboxChain(db, 'polygon');
+    const pol = network('polygon');
+    const order = await createOrder(db, merchant.test, { currency: 'POL', network: 'polygon', amount: '1' });
+    await pay(order, 'polygon', 'POL', 10n ** 18n);
+    await mine(db, pol, 2);
+    await watchOnce(db, chain);
+    const late = await pay(order, 'polygon', 'POL', 10n ** 17n);
+    await mine(db, pol, 2);
+    await watchOnce(db, chain);
+    expect(await depositsOf(order.id)).toEqual([
+      { in_tx_hash: late, stage: 'DEPOSIT', status: 'PROCESSED', in_status: 'processed', confirmations: 2, message: null, out_tx_hash: null },
+    ]);
+    const { txHash: out } = await broadcast(db, { network: pol, from: order.address, to: faucetAddress(pol), currency: 'POL', amount: 10n ** 17n });
+    await mine(db, pol, 1);
+    await watchOnce(db, chain);
+    expect((await depositsOf(order.id))[0]).toMatchObject({ stage: 'WITHDRAWAL', status: 'PROCESSED', out_tx_hash: out });
+
+    await drop(db, pol, late);
+    await mine(db, pol, 1);
+    await watchOnce(db, chain);
+    expect(await depositsOf(order.id)).toEqual([
+      {
+        in_tx_hash: late, stage: 'WITHDRAWAL', status: 'ERROR', in_status: 'dropped', confirmations: 0,
+        message: 'The transfer was dropped by the chain (reorganisation).', out_tx_hash: out,
+      },
+    ]);
+    expect(await orderRow(db, order.id)).toMatchObject({ status: 'processed', received: String(10n ** 18n) });
+  });
+});

@@ -5,12 +5,14 @@ import type { ApiKey } from '../merchants';
 import { formatUnits } from '../money';
 import { decimalsOf } from '../orders/serialize';
 import { isUuid } from '../orders';
+import { canWithdraw } from './lifecycle';
+
+export { incomingWrite, kindOf, OUT_STATUS, WITHDRAWALS } from './lifecycle';
 
 /**
  * Deposits are transfers that do not count for an order (ORPHAN: late, after the order was
  * final, or another currency to its address) or that reached a personal address (PERSONAL).
- * stage DEPOSIT / status PENDING until confirmed, then PROCESSED; stage WITHDRAWAL once an
- * outgoing transfer from the address was observed.
+ * Their stage and status move by the state machine of ./lifecycle (decision 019).
  */
 export type DepositRow = RowOf<typeof deposits> & { address_kind: RowOf<typeof addresses>['kind'] };
 
@@ -40,7 +42,7 @@ export function serializeDeposit(row: DepositRow) {
     currency: row.currency,
     network: row.network,
     amount: units(row.amount),
-    canWithdrawal: row.status === 'PROCESSED' && row.stage === 'DEPOSIT',
+    canWithdrawal: canWithdraw(row),
     inTransaction: {
       addressType: row.address_kind,
       addressId: row.address_id,

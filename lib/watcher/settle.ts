@@ -3,9 +3,11 @@ import 'server-only';
  * Applies the order state machine (lib/orders/lifecycle) to what the watcher observed, inside the
  * caller's transaction: the order row is locked first, so a payment and the expiry sweeper racing
  * on one order are evaluated one after the other and the order is decided once. The merchant-facing
- * rows (`payments`, `deposits`) are rewritten from the evaluation, so they never disagree with it.
+ * rows (`payments`, `deposits`) are rewritten from the evaluation, so they never disagree with it;
+ * a transfer that is no payment is written as the deposit state machine (lib/deposits) decides.
  */
 import type { chainTransfers, orders, Queryable, RowOf } from '../db';
+import { incomingWrite, kindOf } from '../deposits';
 import { log } from '../log';
 import { evaluateOrder, type ObservedTransfer, type SettledRole, type TransferRole } from '../orders/lifecycle';
 import { FINAL_STATUSES, type OrderStatus } from '../orders/status';
@@ -146,41 +148,38 @@ async function project(tx: Queryable, row: TransferRow, order: OrderRow, role: T
   await tx.query('delete from payments where network = $1 and mode = $2 and tx_hash = $3 and output_index = $4', [
     row.network, row.mode, row.tx_hash, row.output_index,
   ]);
-  await projectDeposit(tx, row, 'ORPHAN', confirmations, view.requiredConfirmations);
+  await projectDeposit(tx, row, view);
 }
 
 /**
- * An orphan deposit (linked to its order) or a personal deposit (no order): PENDING until it has
- * the network's confirmations, then PROCESSED; ERROR when the chain dropped it.
+ * Writes the deposit of a transfer that is no payment (lib/deposits: an orphan of its order, or a
+ * personal deposit) as the deposit state machine decides for the observation: its status, and the
+ * deposit itself where there is none yet and the observation opens one. The stage is left alone.
  */
-async function projectDeposit(
-  tx: Queryable,
-  row: TransferRow,
-  kind: 'ORPHAN' | 'PERSONAL',
-  confirmations: number,
-  requiredConfirmations: number,
-): Promise<void> {
-  const status = row.dropped ? 'ERROR' : confirmations >= requiredConfirmations ? 'PROCESSED' : 'PENDING';
-  const message = row.dropped ? 'The transfer was dropped by the chain (reorganisation).' : null;
-  const inStatus = row.dropped ? 'dropped' : confirmations >= requiredConfirmations ? 'processed' : 'pending';
-  if (row.dropped) {
-    // A dropped transfer that nobody was ever shown needs no row.
+async function projectDeposit(tx: Queryable, row: TransferRow, view: ChainView): Promise<void> {
+  const write = incomingWrite({
+    confirmations: confirmationsOf(row, view.tipHeight),
+    requiredConfirmations: view.requiredConfirmations,
+    dropped: row.dropped,
+  });
+  const key = [row.network, row.mode, row.tx_hash, row.output_index];
+  if (!write.opens) {
     await tx.query(
-      `update deposits set status = $5, message = $6, in_status = $7, confirmations = 0
+      `update deposits set status = $5, message = $6, in_status = $7, confirmations = $8
         where network = $1 and mode = $2 and in_tx_hash = $3 and in_output_index = $4`,
-      [row.network, row.mode, row.tx_hash, row.output_index, status, message, inStatus],
+      [...key, write.status, write.message, write.inStatus, write.confirmations],
     );
     return;
   }
   await tx.query(
-    `insert into deposits (merchant_id, mode, kind, order_id, status, network, currency, amount, address_id, address, tag,
-                           in_tx_hash, in_output_index, in_status, confirmations)
-     select $1, $2, $3, $4, $5, $6, $7, $8, a.id, a.address, a.tag, $10, $11, $12, $13 from addresses a where a.id = $9
+    `insert into deposits (network, mode, in_tx_hash, in_output_index, merchant_id, kind, order_id, stage, status, message, currency, amount,
+                           address_id, address, tag, in_status, confirmations)
+     select $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, a.id, a.address, a.tag, $14, $15 from addresses a where a.id = $13
      on conflict (network, mode, in_tx_hash, in_output_index)
-     do update set status = excluded.status, message = null, in_status = excluded.in_status, confirmations = excluded.confirmations`,
+     do update set status = $16, message = excluded.message, in_status = excluded.in_status, confirmations = excluded.confirmations`,
     [
-      row.merchant_id, row.mode, kind, row.order_id, status, row.network, row.currency, row.amount, row.address_id,
-      row.tx_hash, row.output_index, inStatus, confirmations,
+      ...key, row.merchant_id, kindOf(row.order_id), row.order_id, write.opens.stage, write.opens.status, write.message, row.currency,
+      row.amount, row.address_id, write.inStatus, write.confirmations, write.status,
     ],
   );
 }
@@ -195,7 +194,7 @@ export async function settleTransfers(tx: Queryable, transferIds: readonly strin
   const orderIds = new Set<string>();
   for (const row of rows) {
     if (row.order_id) orderIds.add(row.order_id);
-    else await projectDeposit(tx, row, 'PERSONAL', confirmationsOf(row, view.tipHeight), view.requiredConfirmations);
+    else await projectDeposit(tx, row, view);
   }
   const changes: StatusChange[] = [];
   // A fixed order of locking, so two steps touching the same orders cannot deadlock.
