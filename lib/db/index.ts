@@ -6,7 +6,7 @@ import { acquireDataDir, type DataDirOwner } from './lock';
 export type { Database, Queryable } from './client';
 export type { RowOf } from './rows';
 // The tables as types only, for `RowOf<typeof table>`: outside lib/db, queries are raw SQL.
-export type { addresses, chainBlocks, chainCursors, chainTransfers, deposits, merchants, orders, payments } from './schema';
+export type { addresses, chainBlocks, chainCursors, chainTransfers, deposits, merchants, orders, payments, sandboxTransfers } from './schema';
 export { DatabaseBusyError, isDatabaseBusy } from './client';
 export { claimDataDir, describeOwner, type DataDirOwner } from './lock';
 

@@ -12,7 +12,7 @@ import 'server-only';
  * calls (several processes on PostgreSQL included) queue instead of forking the chain.
  */
 import { findCurrency, findNetwork, type Network } from '../../catalog';
-import type { Database, Queryable } from '../../db';
+import type { Database, Queryable, RowOf, sandboxTransfers } from '../../db';
 import { log } from '../../log';
 import { MONEY_COLUMN_DIGITS } from '../../money';
 import type { BlockRef, ChainTransfer } from '../adapter';
@@ -320,17 +320,11 @@ interface BlockRow {
   mined_at: Date | string;
 }
 
-interface TransferRow {
-  tx_hash: string;
-  output_index: number;
-  from_address: string;
-  to_address: string;
-  tag: string | null;
-  currency: string;
-  amount: string;
-  block_height: number | null;
-  broadcast_at: Date | string;
-}
+/** A row of TRANSFER_COLUMNS (the block height cast to int). */
+type TransferRow = Pick<
+  RowOf<typeof sandboxTransfers>,
+  'tx_hash' | 'output_index' | 'from_address' | 'to_address' | 'tag' | 'currency' | 'amount' | 'broadcast_at'
+> & { block_height: number | null };
 
 const BLOCK_COLUMNS = 'height::int as height, hash, parent_hash, mined_at';
 const TRANSFER_COLUMNS =
