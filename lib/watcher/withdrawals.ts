@@ -2,8 +2,7 @@ import 'server-only';
 /**
  * The outgoing side of a watcher step: a transfer that leaves a deposit address, or on UTXO chains
  * spends a deposit's output, is the withdrawal of the deposits the deposit state machine lets it
- * withdraw (lib/deposits `onOutgoing`, decision 019). One statement per batch of blocks, matched
- * through indexes, so the cost follows the blocks' transfers, not the number of deposits.
+ * withdraw (lib/deposits `onOutgoing`, decision 019): one statement per batch of blocks for each.
  */
 import type { ChainSpend, ChainTransfer } from '../chains/adapter';
 import type { Network } from '../catalog';
@@ -52,7 +51,7 @@ async function recordOutgoing(tx: Queryable, network: Network, mode: Mode, trans
 /**
  * UTXO chains: an input spending the output of a deposit is that deposit's withdrawal (inputs do
  * not always name their address; the outpoint is exact). Matched on the deposits' unique
- * (network, mode, tx, output) key.
+ * (network, mode, tx, output) key, so the cost follows the block's inputs, not the deposits.
  */
 async function recordSpends(tx: Queryable, network: string, mode: Mode, spends: readonly ChainSpend[]): Promise<void> {
   if (spends.length === 0) return;
