@@ -5,7 +5,7 @@
  * Works with and without a running server (lib/admin/commands.ts, scripts/cli-runtime.ts).
  */
 import { parseArgs } from 'node:util';
-import type { WebhookEventView } from '../lib/webhooks/deliveries';
+import type { WebhookEvent } from '../lib/protocol';
 import { fail, runCommand } from './cli-runtime';
 
 const USAGE = `usage:
@@ -14,7 +14,7 @@ const USAGE = `usage:
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-function print(event: WebhookEventView): void {
+function print(event: WebhookEvent): void {
   const when = event.state === 'pending' && event.nextAttemptAt ? `, next attempt ${event.nextAttemptAt}` : '';
   console.log(`${event.id}  ${event.kind} webhook (order ${event.orderStatus})  ${event.state}, ${event.attempts} attempt(s)${when}`);
   console.log(`  ${event.url}`);
@@ -31,14 +31,14 @@ async function main(): Promise<void> {
   if (rest.length > 0 || !id) fail(USAGE);
   if (!UUID.test(id)) fail(`${id} is not an id (a UUID)\n${USAGE}`);
   if (action === 'list') {
-    const events = (await runCommand({ command: 'webhooks.list', orderId: id })) as WebhookEventView[];
+    const events = (await runCommand({ command: 'webhooks.list', orderId: id })) as WebhookEvent[];
     if (values.json) return void console.log(JSON.stringify(events));
     if (events.length === 0) console.log(`No webhooks for order ${id} (not final yet, no URL for its status, or no such order).`);
     for (const event of events) print(event);
     return;
   }
   if (action === 'resend') {
-    const event = (await runCommand({ command: 'webhooks.resend', eventId: id })) as WebhookEventView;
+    const event = (await runCommand({ command: 'webhooks.resend', eventId: id })) as WebhookEvent;
     if (values.json) return void console.log(JSON.stringify(event));
     print(event);
     console.log(event.state === 'pending' ? 'Queued: it is sent at once.' : 'Not queued again.');

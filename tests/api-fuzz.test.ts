@@ -4,7 +4,7 @@
  *
  * - Every merchant API operation (the keys of lib/api/operations.ts's table, so a new operation is
  *   covered without touching this file) gets correctly signed bodies, each with a fresh nonce,
- *   built from the protocol's real field names (read from lib/api/protocol.ts's schemas) mixed
+ *   built from the protocol's real field names (read from lib/protocol/requests.ts's schemas) mixed
  *   with junk names, holding arbitrary JSON: strings with control characters, NUL and unpaired
  *   surrogates, long strings, huge and tiny numbers written out (1e400, 80 digits), 80-digit
  *   decimal strings, plausible values (so that some requests get past validation), nested arrays
@@ -20,11 +20,10 @@ import http from 'node:http';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { API_ERRORS, type ApiErrorName } from '@/lib/api/errors';
+import { API_ERRORS, ORDER_STATUS_VALUES, type ApiErrorName } from '@/lib/protocol';
 import { API_OPERATIONS } from '@/lib/api/operations';
-import * as protocol from '@/lib/api/protocol';
+import * as protocol from '@/lib/protocol/requests';
 import { currencyPairs } from '@/lib/catalog';
-import { ORDER_STATUS_VALUES } from '@/lib/orders/status';
 import { call, freshNonce, startTestGateway, type Keys, type TestGateway } from './support/gateway';
 import { createTestMerchant, type TestMerchant } from './support/merchants';
 

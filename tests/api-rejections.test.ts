@@ -4,8 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import net from 'node:net';
-import { API_ERRORS } from '@/lib/api/errors';
-import { UNSTORABLE_TEXT_MESSAGE } from '@/lib/api/protocol';
+import { API_ERRORS, UNSTORABLE_TEXT_MESSAGE } from '@/lib/protocol';
 import { countRows } from './support/database';
 import { call, freshNonce, postRaw, sign, startTestGateway, type ApiAnswer, type TestGateway } from './support/gateway';
 import { createTestMerchant, type TestMerchant } from './support/merchants';

@@ -7,16 +7,13 @@
 import { execFile } from 'node:child_process';
 import { createHmac, randomInt } from 'node:crypto';
 import path from 'node:path';
-import type { serializeOrder, serializeOrderDetails } from '@/lib/orders/serialize';
-import type { OrderStatus } from '@/lib/orders/status';
+import type { Order, OrderDetails, OrderStatus } from '@/lib/protocol';
 import type { PaymentKind, SimulatedPayment } from '@/lib/sandbox';
 import { E2E_APP_SECRET } from './server';
 
-export type { OrderStatus, PaymentKind, SimulatedPayment };
-/** The order object make-order answers (README, "make-order"). */
-export type Order = ReturnType<typeof serializeOrder>;
-/** The order as the `order` operation answers it: plus received, message, transactions. */
-export type OrderDetails = ReturnType<typeof serializeOrderDetails>;
+// Order: what make-order answers (README, "make-order"); OrderDetails: what `order` answers, plus
+// received, message, transactions.
+export type { Order, OrderDetails, OrderStatus, PaymentKind, SimulatedPayment };
 
 export interface Keys {
   publicKey: string;

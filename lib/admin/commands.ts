@@ -1,6 +1,6 @@
 import 'server-only';
 import { z } from 'zod';
-import { text } from '../api/protocol';
+import { text } from '../protocol';
 import type { Database } from '../db';
 import { findNetwork, type Network } from '../catalog';
 import { mine, resetClock } from '../chains/sandbox';

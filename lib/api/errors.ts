@@ -1,45 +1,10 @@
+import { API_ERRORS, type ApiErrorName, type ErrorDetail } from '../protocol';
+
 /**
- * The merchant API's errors: one name, one numeric code and one HTTP status each. Client-safe:
- * the typed client and the docs use this table too.
+ * An error the API edge answers itself (credentials, signature, body, nonce, load): a documented
+ * name with its message and details. Domain modules throw their own errors (lib/errors), which
+ * the wrapper turns into these (route.ts).
  */
-export const API_ERRORS = {
-  INVALID_JSON: { code: 1001, status: 400, message: 'The request body is not valid JSON.' },
-  VALIDATION_ERROR: { code: 1002, status: 400, message: 'Some fields are invalid.' },
-  BODY_TOO_LARGE: { code: 1003, status: 413, message: 'The request body is larger than 64 KiB.' },
-  BODY_TIMEOUT: { code: 1004, status: 408, message: 'The request body did not arrive in time.' },
-  METHOD_NOT_ALLOWED: { code: 1005, status: 405, message: 'Operations are called with POST.' },
-  TOO_MANY_SLOW_BODIES: {
-    code: 1006,
-    status: 429,
-    message: 'Too many requests from this address are still sending their bodies; finish or close them first.',
-  },
-  MISSING_CREDENTIALS: { code: 2001, status: 401, message: 'The x-api-public-key and x-api-signature headers are required.' },
-  UNKNOWN_PUBLIC_KEY: { code: 2002, status: 401, message: 'The public key is unknown or revoked.' },
-  INVALID_SIGNATURE: { code: 2003, status: 401, message: 'The signature does not match the request body.' },
-  NONCE_REUSED: { code: 2004, status: 409, message: 'This nonce was already used with this key.' },
-  RATE_LIMITED: { code: 2005, status: 429, message: 'Too many requests with this key; retry after the time in the retry-after header.' },
-  NOT_FOUND: { code: 3001, status: 404, message: 'Not found.' },
-  ORDER_CONFLICT: { code: 3002, status: 409, message: 'An order with this identifier already exists with other values.' },
-  PERSONAL_ADDRESS_BUSY: { code: 3003, status: 409, message: 'This user already has a pending order for this currency.' },
-  UNSUPPORTED_CURRENCY: { code: 4001, status: 422, message: 'This currency and network are not available.' },
-  OVERLOADED: { code: 5003, status: 503, message: 'The gateway is busy; retry shortly.' },
-  INTERNAL_ERROR: { code: 5000, status: 500, message: 'Internal error.' },
-} as const;
-
-export type ApiErrorName = keyof typeof API_ERRORS;
-
-export interface ErrorDetail {
-  path: string;
-  message: string;
-}
-
-export interface ErrorBody {
-  success: false;
-  error: { code: number; name: ApiErrorName; message: string; details: ErrorDetail[] };
-  requestId: string;
-}
-
-/** Thrown by domain code to answer a documented error. */
 export class ApiError extends Error {
   constructor(
     readonly errorName: ApiErrorName,
@@ -50,9 +15,5 @@ export class ApiError extends Error {
   ) {
     super(message);
     this.name = 'ApiError';
-  }
-
-  get status(): number {
-    return API_ERRORS[this.errorName].status;
   }
 }

@@ -14,7 +14,7 @@ import 'server-only';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { log } from '../log';
-import { ApiError } from './errors';
+import { readBody } from './body';
 import { API_OPERATIONS } from './operations';
 import { errorReply, methodNotAllowed, type ApiOperation, type ApiReply, type ApiRequest } from './route';
 
@@ -62,32 +62,6 @@ function send(req: IncomingMessage, res: ServerResponse, reply: ApiReply): void 
   // Node.js would keep reading it to reuse the connection, for as long as the sender likes.
   if (!req.complete) res.setHeader('connection', 'close');
   res.writeHead(reply.status, { ...reply.headers, 'content-length': String(Buffer.byteLength(reply.body)) }).end(reply.body);
-}
-
-/** The body, refused past `limit` bytes received without reading the rest. */
-function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
-  // A client that left before its request's turn came (its 'close' then went unheard) is not
-  // waited for: its read would never end, and would count against its address as a slow body.
-  if (req.destroyed || req.socket.destroyed) return Promise.reject(new ApiError('INVALID_JSON', 'The client closed the connection before its body was read.'));
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const done = (settle: () => void) => {
-      req.off('data', onData).off('end', onEnd).off('close', onClose).off('error', onClose);
-      settle();
-    };
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        req.pause();
-        done(() => reject(new ApiError('BODY_TOO_LARGE')));
-      } else chunks.push(chunk);
-    };
-    const onEnd = () => done(() => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)));
-    // The client went away mid-body: settle, so that the request leaves the in-flight count.
-    const onClose = () => done(() => reject(new ApiError('INVALID_JSON', 'The request body ended before its end.')));
-    req.on('data', onData).on('end', onEnd).on('close', onClose).on('error', onClose);
-  });
 }
 
 const frontSlot = Symbol.for('gateway.api.front');

@@ -1,56 +1,43 @@
 import 'server-only';
 /**
- * Every merchant API operation by path under /api-gateway/. One table for both servers that
- * answer them: the node:http front (http-front.ts, the production path) and Next.js's route
- * handlers in app/api-gateway (`next dev`, and any server started without the front).
+ * Every merchant API operation by path under /api-gateway/, each one call to its domain. One table
+ * for both servers that answer them: the node:http front (http-front.ts, the production path) and
+ * Next.js's route handlers in app/api-gateway (`next dev`, and any server started without the
+ * front). The operations, their requests and their responses are lib/protocol's OPERATIONS.
  */
 import { availableCurrencies } from '../catalog/available';
 import { getDeposit, serializeDeposit } from '../deposits';
 import { advancedBalances } from '../merchants/balances';
 import { findOperations } from '../operations';
 import { getOrder, isUuid, listOrders, makeOrder, serializeOrder, serializeOrderDetails } from '../orders';
+import type { OperationName } from '../protocol';
 import { listDeliveries, resendWebhook } from '../webhooks';
 import { ApiError } from './errors';
-import {
-  emptyRequest,
-  findTxRequest,
-  getDepositRequest,
-  getOrderRequest,
-  listOrdersRequest,
-  listWebhooksRequest,
-  makeOrderRequest,
-  resendWebhookRequest,
-} from './protocol';
 import { consumeNonce } from './nonces';
 import { apiOperation, type ApiOperation } from './route';
 import { testSignature } from './test-signature';
 
 export const API_OPERATIONS = {
-  'make-order': apiOperation('make-order', makeOrderRequest, async (ctx, input) => serializeOrder(await makeOrder(ctx, input)), {
-    nonce: 'handler',
-  }),
-  order: apiOperation('order', getOrderRequest, async ({ db, key }, { orderId }) => {
+  'make-order': apiOperation('make-order', async (ctx, input) => serializeOrder(await makeOrder(ctx, input)), { nonce: 'handler' }),
+  order: apiOperation('order', async ({ db, key }, { orderId }) => {
     const { order, payments } = await getOrder(db, key, orderId);
     return serializeOrderDetails(order, payments);
   }),
-  orders: apiOperation('orders', listOrdersRequest, async ({ db, key }, filter) => {
+  orders: apiOperation('orders', async ({ db, key }, filter) => {
     const { orders, total } = await listOrders(db, key, filter);
     return { orders: orders.map(serializeOrder), total, limit: filter.limit, offset: filter.offset };
   }),
-  'orphan-deposits/get-deposit': apiOperation('orphan-deposits/get-deposit', getDepositRequest, async ({ db, key }, { id }) =>
-    serializeDeposit(await getDeposit(db, key, id)),
-  ),
-  'find-tx': apiOperation('find-tx', findTxRequest, ({ db, key }, { tx }) => findOperations(db, key, tx)),
-  'test-signature': apiOperation('test-signature', emptyRequest, (ctx) => testSignature(ctx), { verifySignature: false }),
-  'available-currencies': apiOperation('available-currencies', emptyRequest, async ({ key }) => availableCurrencies(key.mode)),
-  'advanced-balances': apiOperation('advanced-balances', emptyRequest, ({ db, key }) => advancedBalances(db, key)),
-  'webhooks/list': apiOperation('webhooks/list', listWebhooksRequest, async ({ db, key }, { orderId }) => {
+  'orphan-deposits/get-deposit': apiOperation('orphan-deposits/get-deposit', async ({ db, key }, { id }) => serializeDeposit(await getDeposit(db, key, id))),
+  'find-tx': apiOperation('find-tx', ({ db, key }, { tx }) => findOperations(db, key, tx)),
+  'test-signature': apiOperation('test-signature', (ctx) => testSignature(ctx), { verifySignature: false }),
+  'available-currencies': apiOperation('available-currencies', async ({ key }) => availableCurrencies(key.mode)),
+  'advanced-balances': apiOperation('advanced-balances', ({ db, key }) => advancedBalances(db, key)),
+  'webhooks/list': apiOperation('webhooks/list', async ({ db, key }, { orderId }) => {
     const { order } = await getOrder(db, key, orderId); // another merchant's or mode's order: 404
     return listDeliveries(db, order.id, { merchantId: key.merchantId, mode: key.mode });
   }),
   'webhooks/resend': apiOperation(
     'webhooks/resend',
-    resendWebhookRequest,
     ({ db, key, nonce }, { id }) =>
       // The nonce and the re-send commit together: a refused re-send writes nothing, a replayed one re-sends nothing.
       db.transaction(async (tx) => {
@@ -61,6 +48,4 @@ export const API_OPERATIONS = {
       }),
     { nonce: 'handler' },
   ),
-} satisfies Record<string, ApiOperation>;
-
-export type ApiOperationName = keyof typeof API_OPERATIONS;
+} satisfies Record<OperationName, ApiOperation>;

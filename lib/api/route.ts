@@ -1,17 +1,33 @@
 import 'server-only';
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import { Readable } from 'node:stream';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { z } from 'zod';
 import { config } from '../config';
 import { getDatabase, isDatabaseBusy, type Database } from '../db';
+import type { DepositError } from '../deposits';
+import { DomainError } from '../errors';
 import { log } from '../log';
 import { findApiKey, type ApiKey } from '../merchants';
-import { API_ERRORS, ApiError, type ApiErrorName, type ErrorBody, type ErrorDetail } from './errors';
-import { nonceField } from './protocol';
+import type { OrderError } from '../orders';
+import {
+  API_ERRORS,
+  nonceField,
+  OPERATIONS,
+  type ApiErrorName,
+  type ErrorBody,
+  type ErrorDetail,
+  type OperationName,
+  type RequestOf,
+  type ResponseOf,
+} from '../protocol';
+import { readBody } from './body';
+import { ApiError } from './errors';
 import { consumeNonce } from './nonces';
 import { rateLimitWait } from './rate-limit';
 import { readInTime } from './slow-bodies';
 
-export const BODY_LIMIT_BYTES = 64 * 1024;
+const BODY_LIMIT_BYTES = 64 * 1024;
 
 export interface RequestContext {
   db: Database;
@@ -87,12 +103,12 @@ async function counted<T>(work: () => Promise<T>): Promise<T> {
  * body read. Waiting for a body is not counted in flight (a slow sender would hold a slot that
  * others need) but bounded in time and per client address (slow-bodies.ts).
  */
-export function apiOperation<S extends z.ZodType>(
-  operation: string,
-  schema: S,
-  handler: (ctx: RequestContext, input: z.output<S>) => Promise<unknown>,
+export function apiOperation<N extends OperationName>(
+  operation: N,
+  handler: (ctx: RequestContext, input: RequestOf<N>) => Promise<ResponseOf<N>>,
   options: RouteOptions = {},
 ): ApiOperation {
+  const schema = OPERATIONS[operation].request;
   const verify = options.verifySignature ?? true;
   return async (request) => {
     const requestId = randomUUID();
@@ -114,7 +130,7 @@ export function apiOperation<S extends z.ZodType>(
         if (wait > 0) throw new ApiError('RATE_LIMITED', API_ERRORS.RATE_LIMITED.message, [], wait);
         const json = parseJson(rawBody);
         const { nonce, input } = validate(schema, json, verify);
-        const response = await handler({ db, key, nonce, requestId, rawBody, json, signatureValid }, input);
+        const response = await handler({ db, key, nonce, requestId, rawBody, json, signatureValid }, input as RequestOf<N>);
         if (verify && options.nonce !== 'handler' && !(await consumeNonce(db, key.keyId, nonce))) throw new ApiError('NONCE_REUSED');
         log.debug('api request', { requestId, operation, merchantId, status: 200, ms: elapsed(started) });
         return respond(200, { success: true, response }, requestId);
@@ -128,7 +144,12 @@ export function apiOperation<S extends z.ZodType>(
 /** The operation as a Next.js route handler (`export const POST = nextRoute(...)`). */
 export function nextRoute(operation: ApiOperation): (request: Request) => Promise<Response> {
   return async (request) => {
-    return webResponse(await operation({ header: (name) => request.headers.get(name) ?? undefined, readBody: (limit) => readWebBody(request, limit) }));
+    return webResponse(
+      await operation({
+        header: (name) => request.headers.get(name) ?? undefined,
+        readBody: (limit) => (request.body ? readBody(Readable.fromWeb(request.body as NodeReadableStream), limit) : Promise.resolve(Buffer.alloc(0))),
+      }),
+    );
   };
 }
 
@@ -145,24 +166,6 @@ export function nextMethodNotAllowed(request: Request): Response {
 /** A reply as a web Response (Next.js route handlers). */
 export function webResponse(reply: ApiReply): Response {
   return new Response(reply.body, { status: reply.status, headers: reply.headers });
-}
-
-async function readWebBody(request: Request, limit: number): Promise<Buffer> {
-  if (!request.body) return Buffer.alloc(0);
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = request.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      throw new ApiError('BODY_TOO_LARGE');
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks);
 }
 
 /** The credentials headers; blank counts as absent. */
@@ -259,11 +262,34 @@ function respond(status: number, body: unknown, requestId: string, extraHeaders:
   return { status, headers, body: JSON.stringify(body) };
 }
 
+/**
+ * The documented error each domain error is answered with: the one place where a domain module's
+ * refusal meets HTTP. Every kind the domains declare must be here (the type check says so).
+ */
+const DOMAIN_ANSWERS: Record<OrderError['kind'] | DepositError['kind'], ApiErrorName> = {
+  OrderNotFound: 'NOT_FOUND',
+  DepositNotFound: 'NOT_FOUND',
+  OrderConflict: 'ORDER_CONFLICT',
+  PersonalAddressBusy: 'PERSONAL_ADDRESS_BUSY',
+  UnsupportedCurrency: 'UNSUPPORTED_CURRENCY',
+  AmountInvalid: 'VALIDATION_ERROR',
+  NonceReused: 'NONCE_REUSED',
+  NoAddressAvailable: 'OVERLOADED',
+  OrderCreatedConcurrently: 'OVERLOADED',
+};
+
+/** A domain error as its documented answer, with the domain's own words (the table's when it has none). */
+function answerOf(error: DomainError): ApiError | undefined {
+  const name = (DOMAIN_ANSWERS as Partial<Record<string, ApiErrorName>>)[error.kind];
+  return name && new ApiError(name, error.message || undefined, error.details);
+}
+
 function fail(requestId: string, operation: string, started: number, error: unknown, merchantId?: string): ApiReply {
-  let apiError: ApiError;
+  let apiError: ApiError | undefined;
   if (error instanceof ApiError) apiError = error;
+  else if (error instanceof DomainError) apiError = answerOf(error);
   else if (isDatabaseBusy(error)) apiError = new ApiError('OVERLOADED');
-  else {
+  if (!apiError) {
     log.error('api internal error', { requestId, operation, merchantId, error, stack: (error as Error)?.stack });
     apiError = new ApiError('INTERNAL_ERROR');
   }

@@ -1,4 +1,5 @@
 import 'server-only';
+import type { TestSignatureResult } from '../protocol';
 import { consumeNonce } from './nonces';
 import { readNonce, signBody, type RequestContext } from './route';
 
@@ -14,7 +15,7 @@ const MISMATCH =
  * `receivedBody` are answered only when the request was signed correctly, that is when the
  * caller computed them itself; nothing is written otherwise.
  */
-export async function testSignature(ctx: RequestContext) {
+export async function testSignature(ctx: RequestContext): Promise<TestSignatureResult> {
   if (!ctx.signatureValid) return { checkSignatureResult: false, errors: [MISMATCH] };
   const errors: string[] = [];
   const nonce = readNonce(ctx.json);

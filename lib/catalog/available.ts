@@ -1,13 +1,14 @@
 import 'server-only';
 import { enabledNetworks, type Mode } from './enabled';
 import { currencyPairs } from './index';
+import type { AvailableCurrency } from '../protocol';
 
 /**
  * available-currencies: what a key of `mode` can create orders in, grouped by currency, each
  * with the networks it can be paid on (the demo store builds its coin picker from this).
  */
 export function availableCurrencies(mode: Mode) {
-  const byTicker = new Map<string, { currency: string; name: string; networks: unknown[] }>();
+  const byTicker = new Map<string, AvailableCurrency>();
   for (const { currency, network } of currencyPairs(enabledNetworks(mode))) {
     const entry = byTicker.get(currency.ticker) ?? { currency: currency.ticker, name: currency.name, networks: [] };
     byTicker.set(currency.ticker, entry);

@@ -3,6 +3,7 @@
  * gateway said no" (fix the request) from "the gateway could not be reached" (try later) without
  * reading messages.
  */
+import type { ErrorDetail } from '../protocol';
 
 export type GatewayErrorKind = 'api' | 'timeout' | 'unreachable' | 'protocol';
 
@@ -33,7 +34,7 @@ export class GatewayApiError extends GatewayError {
     readonly errorName: string,
     readonly code: number,
     message: string,
-    readonly details: { path: string; message: string }[],
+    readonly details: ErrorDetail[],
     readonly requestId: string | undefined,
   ) {
     super(operation, attempts, `${operation}: ${errorName} (${status}): ${message}`);

@@ -1,8 +1,9 @@
 /**
  * A typed client for the merchant API, for the merchant's server (it holds the private key, hence
  * `server-only`). It signs exactly as the wire protocol says (HMAC-SHA256 hex of the raw body
- * with the private key, a fresh nonce per request), checks every answer with zod, and throws one
- * of the errors of ./errors. It works against any compatible base URL.
+ * with the private key, a fresh nonce per request), checks every answer against the wire
+ * contract's response schemas (lib/protocol), and throws one of the errors of ./errors. It works
+ * against any compatible base URL.
  *
  * Retries: every operation is safe to repeat (the reads, and make-order, which is idempotent on
  * `order`: a repeat answers the order the first attempt made). So the client retries what a
@@ -13,24 +14,35 @@
 import 'server-only';
 import { createHmac } from 'node:crypto';
 import type { z } from 'zod';
-import type { MakeOrderInput } from '../api/protocol';
-import type { OrderStatus } from '../orders/status';
 import {
-  advancedBalancesAnswer,
-  availableCurrenciesAnswer,
-  depositAnswer,
+  advancedBalancesResponse,
+  availableCurrenciesResponse,
+  depositResponse,
   errorEnvelope,
-  operationsAnswer,
-  orderAnswer,
-  orderDetailsAnswer,
-  orderListAnswer,
+  operationsResponse,
+  orderDetailsResponse,
+  orderListResponse,
+  orderResponse,
   successEnvelope,
-} from './answers';
+  type ListOrdersInput,
+  type MakeOrderInput,
+} from '../protocol';
 import { GatewayApiError, GatewayProtocolError, GatewayTimeoutError, GatewayUnreachableError, type GatewayError } from './errors';
 
-export * from './answers';
 export * from './errors';
-export type { MakeOrderInput };
+// The answers' types, from the wire contract the gateway's own serializers are typed by.
+export type {
+  AdvancedBalance,
+  AvailableCurrency,
+  Deposit,
+  ListOrdersInput,
+  MakeOrderInput,
+  Operation,
+  Order,
+  OrderDetails,
+  OrderList,
+  OrderStatus,
+} from '../protocol';
 
 export interface GatewayClientOptions {
   /** The gateway's origin, e.g. `https://pay.example.com` (the API lives under /api-gateway/). */
@@ -70,34 +82,34 @@ export class GatewayClient {
 
   /** Creates an order, or answers the existing one with the same `order` (seed 2.1 / 2.2). */
   makeOrder(input: MakeOrderInput) {
-    return this.call('make-order', input, orderAnswer);
+    return this.call('make-order', input, orderResponse);
   }
 
   /** The order with what it received and its transactions. */
   getOrder(orderId: string) {
-    return this.call('order', { orderId }, orderDetailsAnswer);
+    return this.call('order', { orderId }, orderDetailsResponse);
   }
 
-  listOrders(query: { status?: OrderStatus[]; limit?: number; offset?: number } = {}) {
-    return this.call('orders', query, orderListAnswer);
+  listOrders(query: ListOrdersInput = {}) {
+    return this.call('orders', query, orderListResponse);
   }
 
   /** An orphan deposit (seed 2.3). */
   getDeposit(id: string) {
-    return this.call('orphan-deposits/get-deposit', { id }, depositAnswer);
+    return this.call('orphan-deposits/get-deposit', { id }, depositResponse);
   }
 
   /** Operations with this transaction hash (seed 2.4); `[]` when none. */
   findTx(tx: string) {
-    return this.call('find-tx', { tx }, operationsAnswer);
+    return this.call('find-tx', { tx }, operationsResponse);
   }
 
   availableCurrencies() {
-    return this.call('available-currencies', {}, availableCurrenciesAnswer);
+    return this.call('available-currencies', {}, availableCurrenciesResponse);
   }
 
   advancedBalances() {
-    return this.call('advanced-balances', {}, advancedBalancesAnswer);
+    return this.call('advanced-balances', {}, advancedBalancesResponse);
   }
 
   /** Signs and sends one operation, retrying what a repeat can cure; answers the checked response. */

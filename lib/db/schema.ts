@@ -18,7 +18,17 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { ORDER_STATUS_VALUES } from '../orders/status';
+import {
+  ADDRESS_KIND_VALUES,
+  DEPOSIT_KIND_VALUES,
+  DEPOSIT_STAGE_VALUES,
+  DEPOSIT_STATUS_VALUES,
+  ORDER_STATUS_VALUES,
+  PAYMENT_STATUS_VALUES,
+  WEBHOOK_KIND_VALUES,
+  WEBHOOK_OUTCOME_VALUES,
+  WEBHOOK_STATE_VALUES,
+} from '../protocol';
 
 // Generic in the name, so that row types (lib/db/rows.ts) know each money column by name.
 const money = <N extends string>(name: N) => numeric(name, { precision: 78, scale: 0 });
@@ -101,7 +111,7 @@ export const addresses = pgTable(
     id: uuid('id').primaryKey().defaultRandom(),
     network: text('network').notNull(),
     mode: text('mode', { enum: ['test', 'live'] }).notNull(),
-    kind: text('kind', { enum: ['PAY_IN', 'PERSONAL'] }).notNull(),
+    kind: text('kind', { enum: ADDRESS_KIND_VALUES }).notNull(),
     /** BIP32 child index under the network's extended public key; for tag networks, a counter. */
     derivationIndex: bigint('derivation_index', { mode: 'number' }).notNull(),
     address: text('address').notNull(),
@@ -181,7 +191,7 @@ export const payments = pgTable(
     senderAddress: text('sender_address'),
     amount: money('amount').notNull(),
     /** pending until confirmed, then processed; reversed when a counted payment was dropped. */
-    status: text('status', { enum: ['pending', 'processed', 'reversed', 'rejected'] }).notNull().default('pending'),
+    status: text('status', { enum: PAYMENT_STATUS_VALUES }).notNull().default('pending'),
     confirmations: integer('confirmations').notNull().default(0),
     feeAmount: money('fee_amount').notNull().default('0'),
     createdAt: createdAt(),
@@ -203,10 +213,10 @@ export const deposits = pgTable(
     id: uuid('id').primaryKey().defaultRandom(),
     merchantId: uuid('merchant_id').notNull().references(() => merchants.id),
     mode: text('mode', { enum: ['test', 'live'] }).notNull(),
-    kind: text('kind', { enum: ['ORPHAN', 'PERSONAL'] }).notNull(),
+    kind: text('kind', { enum: DEPOSIT_KIND_VALUES }).notNull(),
     orderId: uuid('order_id').references(() => orders.id),
-    stage: text('stage', { enum: ['DEPOSIT', 'WITHDRAWAL'] }).notNull().default('DEPOSIT'),
-    status: text('status', { enum: ['PENDING', 'PROCESSED', 'ERROR'] }).notNull().default('PENDING'),
+    stage: text('stage', { enum: DEPOSIT_STAGE_VALUES }).notNull().default('DEPOSIT'),
+    status: text('status', { enum: DEPOSIT_STATUS_VALUES }).notNull().default('PENDING'),
     message: text('message'),
     network: text('network').notNull(),
     currency: text('currency').notNull(),
@@ -373,13 +383,13 @@ export const webhookEvents = pgTable(
     merchantId: uuid('merchant_id').notNull().references(() => merchants.id),
     mode: text('mode', { enum: ['test', 'live'] }).notNull(),
     /** success: processed or overpaid, to successWebhook; error: expired, partial or error, to errorWebhook. */
-    kind: text('kind', { enum: ['success', 'error'] }).notNull(),
+    kind: text('kind', { enum: WEBHOOK_KIND_VALUES }).notNull(),
     orderStatus: text('order_status', { enum: ORDER_STATUS_VALUES }).notNull(),
     url: text('url').notNull(),
     /** The exact JSON sent (and signed) on every attempt. */
     body: text('body').notNull(),
     /** pending (waiting or being tried), delivered (a 2xx), failed (retries used up), refused (target not allowed). */
-    state: text('state', { enum: ['pending', 'delivered', 'failed', 'refused'] }).notNull().default('pending'),
+    state: text('state', { enum: WEBHOOK_STATE_VALUES }).notNull().default('pending'),
     /** Attempts made so far (the last one's `x-webhook-attempt`). */
     attempts: integer('attempts').notNull().default(0),
     /** Attempts made before the last re-send: the retry schedule restarts there. */
@@ -411,7 +421,7 @@ export const webhookAttempts = pgTable(
     latencyMs: integer('latency_ms').notNull(),
     /** The HTTP status answered; null when there was no answer (timeout, connection refused, refused target). */
     statusCode: integer('status_code'),
-    outcome: text('outcome', { enum: ['delivered', 'http_error', 'timeout', 'network_error', 'refused'] }).notNull(),
+    outcome: text('outcome', { enum: WEBHOOK_OUTCOME_VALUES }).notNull(),
     error: text('error'),
     /** The start of the response body (at most 1 KiB of text). */
     responseExcerpt: text('response_excerpt'),

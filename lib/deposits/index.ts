@@ -1,12 +1,13 @@
 import 'server-only';
-import { ApiError } from '../api/errors';
 import type { addresses, deposits, Queryable, RowOf } from '../db';
 import type { ApiKey } from '../merchants';
 import { formatUnits } from '../money';
-import { decimalsOf } from '../orders/serialize';
-import { isUuid } from '../orders';
+import { decimalsOf, isUuid } from '../orders';
+import type { Deposit } from '../protocol';
+import { DepositNotFound } from './errors';
 import { canWithdraw } from './lifecycle';
 
+export { DepositNotFound, type DepositError } from './errors';
 export { incomingWrite, kindOf, OUT_STATUS, WITHDRAWALS } from './lifecycle';
 
 /**
@@ -19,17 +20,16 @@ export type DepositRow = RowOf<typeof deposits> & { address_kind: RowOf<typeof a
 export const DEPOSIT_SELECT = `select d.*, a.kind as address_kind from deposits d join addresses a on a.id = d.address_id`;
 
 export async function getDeposit(db: Queryable, key: ApiKey, id: string): Promise<DepositRow> {
-  const notFound = () => new ApiError('NOT_FOUND', `Deposit ${id} was not found.`);
-  if (!isUuid(id)) throw notFound();
+  if (!isUuid(id)) throw new DepositNotFound(id);
   const [row] = await db.query<DepositRow>(`${DEPOSIT_SELECT} where d.id = $1 and d.merchant_id = $2 and d.mode = $3`, [
     id, key.merchantId, key.mode,
   ]);
-  if (!row) throw notFound();
+  if (!row) throw new DepositNotFound(id);
   return row;
 }
 
 /** The orphan deposit object of seed section 2.3; `outTransactions` is null until one is seen. */
-export function serializeDeposit(row: DepositRow) {
+export function serializeDeposit(row: DepositRow): Deposit {
   const decimals = decimalsOf(row.network, row.currency);
   const units = (value: string) => formatUnits(BigInt(value), decimals);
   return {
@@ -67,4 +67,3 @@ export function serializeDeposit(row: DepositRow) {
     createdAt: row.created_at.toISOString(),
   };
 }
-export type DepositObject = ReturnType<typeof serializeDeposit>;

@@ -3,14 +3,14 @@ import type { Queryable } from '../db';
 import { DEPOSIT_SELECT, serializeDeposit, type DepositRow } from '../deposits';
 import type { ApiKey } from '../merchants';
 import { formatUnits } from '../money';
-import type { PaymentRow } from '../orders';
-import { decimalsOf } from '../orders/serialize';
+import { decimalsOf, type PaymentRow } from '../orders';
+import type { DepositOperation, Operation, PaymentOperation } from '../protocol';
 
 /**
  * find-tx: every operation of the caller (merchant and mode) with this transaction hash, matched
  * exactly but case-insensitively (hex). Order payments come first, then deposits.
  */
-export async function findOperations(db: Queryable, key: ApiKey, tx: string | undefined) {
+export async function findOperations(db: Queryable, key: ApiKey, tx: string | undefined): Promise<Operation[]> {
   const hash = tx?.trim();
   if (!hash) return [];
   const [payments, deposits] = await Promise.all([
@@ -26,17 +26,19 @@ export async function findOperations(db: Queryable, key: ApiKey, tx: string | un
   ]);
   return [
     ...payments.map(serializePaymentOperation),
-    ...deposits.map((d) => ({
-      type: d.in_tx_hash.toLowerCase() === hash.toLowerCase() ? 'IN' : 'OUT',
-      source: d.kind === 'ORPHAN' ? 'ORPHAN_DEPOSIT' : 'PERSONAL_DEPOSIT',
-      address: d.address,
-      result: serializeDeposit(d),
-    })),
+    ...deposits.map(
+      (d): DepositOperation => ({
+        type: d.in_tx_hash.toLowerCase() === hash.toLowerCase() ? 'IN' : 'OUT',
+        source: d.kind === 'ORPHAN' ? 'ORPHAN_DEPOSIT' : 'PERSONAL_DEPOSIT',
+        address: d.address,
+        result: serializeDeposit(d),
+      }),
+    ),
   ];
 }
 
 /** An order payment as the operation search item of seed section 2.4. */
-function serializePaymentOperation(p: PaymentRow) {
+function serializePaymentOperation(p: PaymentRow): PaymentOperation {
   const decimals = decimalsOf(p.network, p.currency);
   return {
     type: 'IN',

@@ -1,12 +1,13 @@
 import 'server-only';
-import { ApiError } from '../api/errors';
 import type { Queryable } from '../db';
 import type { ApiKey } from '../merchants';
+import type { OrderStatus } from '../protocol';
+import { OrderNotFound } from './errors';
 import type { OrderRow, PaymentRow } from './rows';
-import type { OrderStatus } from './status';
 
-export { makeOrder, resolveOrder, type Caller } from './make';
-export { serializeOrder, serializeOrderDetails, type OrderObject } from './serialize';
+export { makeOrder, type Caller } from './make';
+export { decimalsOf, serializeOrder, serializeOrderDetails } from './serialize';
+export * from './errors';
 export type { OrderRow, PaymentRow } from './rows';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -17,11 +18,11 @@ export function isUuid(value: string): boolean {
 
 /** One order of the caller with its payments; another merchant's or mode's order is not found. */
 export async function getOrder(db: Queryable, key: ApiKey, orderId: string): Promise<{ order: OrderRow; payments: PaymentRow[] }> {
-  if (!isUuid(orderId)) throw new ApiError('NOT_FOUND', `Order ${orderId} was not found.`);
+  if (!isUuid(orderId)) throw new OrderNotFound(orderId);
   const [order] = await db.query<OrderRow>('select * from orders where id = $1 and merchant_id = $2 and mode = $3', [
     orderId, key.merchantId, key.mode,
   ]);
-  if (!order) throw new ApiError('NOT_FOUND', `Order ${orderId} was not found.`);
+  if (!order) throw new OrderNotFound(orderId);
   const payments = await db.query<PaymentRow>('select * from payments where order_id = $1 order by created_at, id', [orderId]);
   return { order, payments };
 }

@@ -9,7 +9,7 @@ import {
   type SettledRole,
   type TransferRole,
 } from './lifecycle';
-import { FINAL_STATUSES, type OrderStatus } from './status';
+import { FINAL_STATUSES, type OrderStatus } from '../protocol';
 
 const EXPIRES_AT = new Date('2030-01-01T12:00:00.000Z');
 const AMOUNT = 100_000_000n; // 1 BTC in satoshis

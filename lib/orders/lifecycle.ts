@@ -7,7 +7,7 @@
  * each payment (see ../risk) and passes the verdict in as `ObservedTransfer.risk`.
  */
 import type { RiskVerdict } from '../risk';
-import { FINAL_STATUSES, type OrderStatus } from './status';
+import { FINAL_STATUSES, type OrderStatus } from '../protocol';
 
 /** An incoming transfer to the order's address (and tag), as the watcher observed it. */
 export interface ObservedTransfer {

@@ -3,11 +3,19 @@ import { randomUUID } from 'node:crypto';
 import { findCurrency, currencyPairs, type Currency, type Network } from '../catalog';
 import { enabledNetworks, networkFor } from '../catalog/enabled';
 import { derivationRunning, poolSequence, refillNow, refillSoon } from '../addresses';
-import { ApiError } from '../api/errors';
-import type { MakeOrderRequest } from '../api/protocol';
 import type { Database, Queryable } from '../db';
 import type { ApiKey } from '../merchants';
 import { formatPercent, maxWholeDigits, parsePercent, parseUnits, paymentThreshold } from '../money';
+import type { MakeOrderRequest } from '../protocol';
+import {
+  AmountInvalid,
+  NoAddressAvailable,
+  NonceReused,
+  OrderConflict,
+  OrderCreatedConcurrently,
+  PersonalAddressBusy,
+  UnsupportedCurrency,
+} from './errors';
 import type { OrderRow } from './rows';
 
 export interface Caller {
@@ -26,22 +34,21 @@ interface ResolvedOrder {
   lifetime: number;
 }
 
-/** Resolves currency, network, amount and tolerance; every failure is a documented error. */
-export function resolveOrder(key: ApiKey, input: MakeOrderRequest): ResolvedOrder {
+/** Resolves currency, network, amount and tolerance; every failure is a domain error the merchant can act on. */
+function resolveOrder(key: ApiKey, input: MakeOrderRequest): ResolvedOrder {
   const enabled = enabledNetworks(key.mode);
   // The network as this mode uses it (live networks carry their configured token contracts).
   const network = networkFor(key.mode, input.network);
   const currency = network && findCurrency(network, input.currency);
   if (!network || !currency) {
     const pairs = currencyPairs(enabled).map((p) => `${p.currency.ticker}/${p.network.name}`);
-    throw new ApiError(
-      'UNSUPPORTED_CURRENCY',
+    throw new UnsupportedCurrency(
       `${input.currency.toUpperCase()} on ${input.network.toLowerCase()} is not available for ${key.mode} keys. ` +
         (pairs.length ? `Available: ${pairs.join(', ')}.` : 'No network is configured for this mode.'),
-      [
-        { path: 'currency', message: `supported: ${[...new Set(currencyPairs(enabled).map((p) => p.currency.ticker))].join(', ')}` },
-        { path: 'network', message: `supported: ${enabled.map((n) => n.name).join(', ')}` },
-      ],
+      {
+        currency: `supported: ${[...new Set(currencyPairs(enabled).map((p) => p.currency.ticker))].join(', ')}`,
+        network: `supported: ${enabled.map((n) => n.name).join(', ')}`,
+      },
     );
   }
   const amount = parseUnits(input.amount, currency.decimals);
@@ -50,7 +57,7 @@ export function resolveOrder(key: ApiKey, input: MakeOrderRequest): ResolvedOrde
       amount.error === 'range'
         ? `is too large for ${currency.ticker}: at most ${maxWholeDigits(currency.decimals)} digits before the decimal point`
         : `must have at most ${currency.decimals} decimal places for ${currency.ticker}`;
-    throw new ApiError('VALIDATION_ERROR', `amount ${message}`, [{ path: 'amount', message }]);
+    throw new AmountInvalid(message);
   }
   const tolerance = parsePercent(input.paymentTolerancePercent ?? '0')!;
   return {
@@ -86,7 +93,7 @@ export async function makeOrder(caller: Caller, input: MakeOrderRequest): Promis
   while (row === 'pool-empty' && (await refilledBefore(deadline, refillNow(caller.db, order.network, caller.key.mode)))) {
     row = await attempt(caller, input, order).catch(poolMissing);
   }
-  if (row === 'pool-empty') throw new ApiError('OVERLOADED', 'No deposit address is available right now; retry shortly.');
+  if (row === 'pool-empty') throw new NoAddressAvailable();
   return row;
 }
 
@@ -114,12 +121,6 @@ function poolMissing(error: unknown): 'pool-empty' {
 
 function sameOrder(row: OrderRow, order: ResolvedOrder): boolean {
   return row.currency === order.currency.ticker && row.network === order.network.name && BigInt(row.amount) === order.amount;
-}
-
-function conflict(row: OrderRow): ApiError {
-  return new ApiError('ORDER_CONFLICT', `Order "${row.client_order_id}" already exists (orderId ${row.id}) with another currency, network or amount.`, [
-    { path: 'order', message: `already used for orderId ${row.id}` },
-  ]);
 }
 
 const ORDER_INSERT_COLUMNS = `id, merchant_id, mode, client_order_id, currency, network, amount, tolerance_percent, threshold,
@@ -191,18 +192,18 @@ async function makePoolOrder(caller: Caller, input: MakeOrderRequest, order: Res
     return row;
   }
   if (outcome === 'existing') {
-    if (!sameOrder(row, order)) throw conflict(row);
-    if (!nonce_recorded) throw new ApiError('NONCE_REUSED');
+    if (!sameOrder(row, order)) throw new OrderConflict(row);
+    if (!nonce_recorded) throw new NonceReused();
     return row;
   }
   if (!had_address) return 'pool-empty';
-  if (!nonce_recorded) throw new ApiError('NONCE_REUSED');
+  if (!nonce_recorded) throw new NonceReused();
   // A concurrent request inserted the same `order` between our snapshot and our insert: answer
   // as if we had arrived second (the position we took stays unused).
   const winner = await findByClientOrderId(db, key, input.order);
   if (!winner || !sameOrder(winner, order)) {
     await db.query('delete from api_nonces where key_id = $1 and nonce = $2', [key.keyId, nonce]);
-    if (winner) throw conflict(winner);
+    if (winner) throw new OrderConflict(winner);
     throw new Error('make-order: order vanished after a conflicting insert');
   }
   return winner;
@@ -221,10 +222,10 @@ async function makePersonalOrder(caller: Caller, input: MakeOrderRequest, order:
   let tookPoolAddress = false;
   const result = await db.transaction(async (tx) => {
     const recorded = await tx.query('insert into api_nonces (key_id, nonce) values ($1, $2) on conflict do nothing returning 1', [key.keyId, nonce]);
-    if (recorded.length === 0) throw new ApiError('NONCE_REUSED');
+    if (recorded.length === 0) throw new NonceReused();
     const existing = await findByClientOrderId(tx, key, input.order);
     if (existing) {
-      if (!sameOrder(existing, order)) throw conflict(existing);
+      if (!sameOrder(existing, order)) throw new OrderConflict(existing);
       return existing;
     }
     const [user] = await tx.query<{ id: string }>(
@@ -241,11 +242,7 @@ async function makePersonalOrder(caller: Caller, input: MakeOrderRequest, order:
       `select id from orders where address_id = $1 and currency = $2 and status = 'pending' and expires_at > now() limit 1`,
       [address.id, order.currency.ticker],
     );
-    if (pending) {
-      throw new ApiError('PERSONAL_ADDRESS_BUSY', `User "${input.externalUserId}" already has a pending ${order.currency.ticker} order on ${order.network.name}: orderId ${pending.id}.`, [
-        { path: 'externalUserId', message: `has pending orderId ${pending.id}` },
-      ]);
-    }
+    if (pending) throw new PersonalAddressBusy(input.externalUserId!, order.currency.ticker, order.network.name, pending.id);
     const values = orderValues(caller, input, order);
     const [row] = await tx.query<OrderRow>(
       `insert into orders (${ORDER_INSERT_COLUMNS})
@@ -253,7 +250,7 @@ async function makePersonalOrder(caller: Caller, input: MakeOrderRequest, order:
        on conflict (merchant_id, mode, client_order_id) do nothing returning *`,
       [...values, address.id, address.address, address.tag],
     );
-    if (!row) throw new ApiError('OVERLOADED', 'A concurrent request created this order; retry to receive it.');
+    if (!row) throw new OrderCreatedConcurrently();
     return row;
   }).catch((error: unknown) => {
     if (error === POOL_EMPTY) return 'pool-empty' as const;
@@ -282,7 +279,7 @@ async function personalAddress(tx: Queryable, key: ApiKey, userId: string, netwo
   return taken && { ...taken, fromPool: true };
 }
 
-export async function findByClientOrderId(db: Queryable, key: ApiKey, clientOrderId: string): Promise<OrderRow | undefined> {
+async function findByClientOrderId(db: Queryable, key: ApiKey, clientOrderId: string): Promise<OrderRow | undefined> {
   const [row] = await db.query<OrderRow>('select * from orders where merchant_id = $1 and mode = $2 and client_order_id = $3', [
     key.merchantId, key.mode, clientOrderId,
   ]);

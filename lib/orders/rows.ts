@@ -1,4 +1,4 @@
-import type { OrderStatus } from './status';
+import type { OrderStatus } from '../protocol';
 
 /** An `orders` row as the drivers answer it (NUMERIC as text, timestamptz as Date). */
 export interface OrderRow {

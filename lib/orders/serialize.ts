@@ -2,6 +2,7 @@ import 'server-only';
 import { findCurrency, findNetwork } from '../catalog';
 import { config } from '../config';
 import { formatUnits } from '../money';
+import type { Order, OrderDetails, OrderTransaction } from '../protocol';
 import type { OrderRow, PaymentRow } from './rows';
 
 /** Decimals of `currency` on `network`; rows only hold pairs from the catalog. */
@@ -22,7 +23,7 @@ export function paymentLink(orderId: string): string {
 }
 
 /** The order object of seed section 2.2, field for field; absent request fields are null. */
-export function serializeOrder(row: OrderRow) {
+export function serializeOrder(row: OrderRow): Order {
   const decimals = decimalsOf(row.network, row.currency);
   return {
     status: row.status,
@@ -46,13 +47,12 @@ export function serializeOrder(row: OrderRow) {
     createdAt: row.created_at.toISOString(),
   };
 }
-export type OrderObject = ReturnType<typeof serializeOrder>;
 
 /**
  * The order as the `order` operation answers it (and webhooks will carry it): the seed's order
  * object plus what happened since: received, the transactions, and the fields of the request.
  */
-export function serializeOrderDetails(row: OrderRow, payments: PaymentRow[]) {
+export function serializeOrderDetails(row: OrderRow, payments: readonly PaymentRow[]): Required<OrderDetails> {
   const decimals = decimalsOf(row.network, row.currency);
   return {
     ...serializeOrder(row),
@@ -61,7 +61,7 @@ export function serializeOrderDetails(row: OrderRow, payments: PaymentRow[]) {
     checkRisks: row.check_risks,
     lifetime: row.lifetime,
     updatedAt: row.updated_at.toISOString(),
-    transactions: payments.map((p) => ({
+    transactions: payments.map((p): OrderTransaction => ({
       id: p.id,
       tx: p.tx_hash,
       amount: formatUnits(BigInt(p.amount), decimals),

@@ -7,9 +7,10 @@
  * external user id, the merchant's own order id, API keys or the risk screening's reason.
  * Money is decimal strings (formatted from bigint base units on the server), never numbers.
  */
+import type { OrderStatus } from '../protocol';
 
-/** Order statuses as the lifecycle names them (lib/orders/status). */
-export type PublicStatus = 'pending' | 'processed' | 'overpaid' | 'partial' | 'expired' | 'error';
+/** Order statuses as the wire contract names them. */
+export type PublicStatus = OrderStatus;
 
 /**
  * What the page shows, one screen per situation:

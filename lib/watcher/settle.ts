@@ -10,7 +10,7 @@ import type { chainTransfers, orders, Queryable, RowOf } from '../db';
 import { incomingWrite, kindOf } from '../deposits';
 import { log } from '../log';
 import { evaluateOrder, type ObservedTransfer, type SettledRole, type TransferRole } from '../orders/lifecycle';
-import { FINAL_STATUSES, type OrderStatus } from '../orders/status';
+import { FINAL_STATUSES, type OrderStatus } from '../protocol';
 import type { RiskScreen } from '../risk';
 import { enqueueOrderWebhook } from '../webhooks/outbox';
 

@@ -4,6 +4,7 @@ import 'server-only';
  * pass their scope (merchant and mode): another merchant's or mode's events are not found.
  */
 import type { Queryable } from '../db';
+import type { WebhookAttempt, WebhookEvent } from '../protocol';
 import { WEBHOOK_CHANNEL } from './outbox';
 
 export interface Scope {
@@ -11,37 +12,13 @@ export interface Scope {
   mode: 'test' | 'live';
 }
 
-export interface WebhookAttemptView {
-  attempt: number;
-  at: string;
-  statusCode: number | null;
-  latencyMs: number;
-  outcome: 'delivered' | 'http_error' | 'timeout' | 'network_error' | 'refused';
-  error: string | null;
-  responseExcerpt: string | null;
-}
-
-export interface WebhookEventView {
-  id: string;
-  orderId: string;
-  kind: 'success' | 'error';
-  orderStatus: string;
-  url: string;
-  state: 'pending' | 'delivered' | 'failed' | 'refused';
-  attempts: number;
-  nextAttemptAt: string | null;
-  deliveredAt: string | null;
-  createdAt: string;
-  log: WebhookAttemptView[];
-}
-
 interface EventRow {
   id: string;
   order_id: string;
-  kind: 'success' | 'error';
-  order_status: string;
+  kind: WebhookEvent['kind'];
+  order_status: WebhookEvent['orderStatus'];
   url: string;
-  state: WebhookEventView['state'];
+  state: WebhookEvent['state'];
   attempts: number;
   next_attempt_at: Date;
   delivered_at: Date | null;
@@ -54,21 +31,21 @@ interface AttemptRow {
   started_at: Date;
   latency_ms: number;
   status_code: number | null;
-  outcome: WebhookAttemptView['outcome'];
+  outcome: WebhookAttempt['outcome'];
   error: string | null;
   response_excerpt: string | null;
 }
 
 const EVENT_COLUMNS = 'id, order_id, kind, order_status, url, state, attempts, next_attempt_at, delivered_at, created_at';
 
-async function withLog(db: Queryable, events: EventRow[]): Promise<WebhookEventView[]> {
+async function withLog(db: Queryable, events: EventRow[]): Promise<WebhookEvent[]> {
   if (events.length === 0) return [];
   const attempts = await db.query<AttemptRow>(
     `select event_id, attempt, started_at, latency_ms, status_code, outcome, error, response_excerpt
        from webhook_attempts where event_id = any($1::uuid[]) order by event_id, id`,
     [events.map((e) => e.id)],
   );
-  return events.map((e) => ({
+  return events.map((e): WebhookEvent => ({
     id: e.id,
     orderId: e.order_id,
     kind: e.kind,
@@ -81,7 +58,7 @@ async function withLog(db: Queryable, events: EventRow[]): Promise<WebhookEventV
     createdAt: e.created_at.toISOString(),
     log: attempts
       .filter((a) => a.event_id === e.id)
-      .map((a) => ({
+      .map((a): WebhookAttempt => ({
         attempt: a.attempt,
         at: a.started_at.toISOString(),
         statusCode: a.status_code,
@@ -94,7 +71,7 @@ async function withLog(db: Queryable, events: EventRow[]): Promise<WebhookEventV
 }
 
 /** The webhook events of an order with every attempt, oldest first. */
-export async function listDeliveries(db: Queryable, orderId: string, scope?: Scope): Promise<WebhookEventView[]> {
+export async function listDeliveries(db: Queryable, orderId: string, scope?: Scope): Promise<WebhookEvent[]> {
   const events = await db.query<EventRow>(
     `select ${EVENT_COLUMNS} from webhook_events
       where order_id = $1 and ($2::uuid is null or (merchant_id = $2 and mode = $3)) order by created_at, id`,
@@ -103,7 +80,7 @@ export async function listDeliveries(db: Queryable, orderId: string, scope?: Sco
   return withLog(db, events);
 }
 
-export async function getDelivery(db: Queryable, eventId: string, scope?: Scope): Promise<WebhookEventView | undefined> {
+export async function getDelivery(db: Queryable, eventId: string, scope?: Scope): Promise<WebhookEvent | undefined> {
   const events = await db.query<EventRow>(
     `select ${EVENT_COLUMNS} from webhook_events where id = $1 and ($2::uuid is null or (merchant_id = $2 and mode = $3))`,
     [eventId, scope?.merchantId ?? null, scope?.mode ?? null],
@@ -116,7 +93,7 @@ export async function getDelivery(db: Queryable, eventId: string, scope?: Scope)
  * lost a delivered one), restarting the retry schedule. An event being attempted right now is
  * left to that attempt. Answers the event, or undefined when it is not found (in the scope).
  */
-export async function resendWebhook(db: Queryable, eventId: string, scope?: Scope): Promise<WebhookEventView | undefined> {
+export async function resendWebhook(db: Queryable, eventId: string, scope?: Scope): Promise<WebhookEvent | undefined> {
   await db.query(
     `with rearmed as (
        update webhook_events

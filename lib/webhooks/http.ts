@@ -8,12 +8,13 @@ import 'server-only';
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
+import type { WebhookOutcome } from '../protocol';
 import { checkTarget, type TargetPolicy } from './ssrf';
 
 /** Bytes of the answer kept for the delivery log. */
 export const EXCERPT_BYTES = 1024;
 
-export type AttemptOutcome = 'delivered' | 'http_error' | 'timeout' | 'network_error' | 'refused';
+export type AttemptOutcome = WebhookOutcome;
 
 export interface AttemptResult {
   outcome: AttemptOutcome;

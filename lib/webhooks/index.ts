@@ -5,7 +5,7 @@ import 'server-only';
  * delivery log and re-sending.
  */
 export { enqueueOrderWebhook, WEBHOOK_CHANNEL, type EnqueuedWebhook } from './outbox';
-export { webhookBody, webhookKindOf, type WebhookKind } from './payload';
+export { webhookBody, webhookKindOf } from './payload';
 export { webhookHeaders } from './signing';
 export { checkTarget, forbiddenRange, systemResolver, type Resolver, type TargetPolicy } from './ssrf';
 export {
@@ -19,4 +19,4 @@ export {
   type Dispatcher,
   type DispatcherOptions,
 } from './dispatcher';
-export { getDelivery, listDeliveries, resendWebhook, type Scope, type WebhookAttemptView, type WebhookEventView } from './deliveries';
+export { getDelivery, listDeliveries, resendWebhook, type Scope } from './deliveries';

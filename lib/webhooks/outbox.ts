@@ -7,14 +7,15 @@ import 'server-only';
  */
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../db';
-import type { OrderRow, PaymentRow } from '../orders/rows';
+import type { OrderRow, PaymentRow } from '../orders';
+import type { WebhookKind } from '../protocol';
 import { webhookBody, webhookKindOf } from './payload';
 
 export const WEBHOOK_CHANNEL = 'webhook_due';
 
 export interface EnqueuedWebhook {
   id: string;
-  kind: 'success' | 'error';
+  kind: WebhookKind;
   url: string;
 }
 

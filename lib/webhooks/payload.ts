@@ -5,11 +5,8 @@ import 'server-only';
  * Serialised once, in the status change's transaction: every attempt sends (and signs) the same
  * bytes.
  */
-import type { OrderRow, PaymentRow } from '../orders/rows';
-import { serializeOrderDetails } from '../orders/serialize';
-import type { OrderStatus } from '../orders/status';
-
-export type WebhookKind = 'success' | 'error';
+import { serializeOrderDetails, type OrderRow, type PaymentRow } from '../orders';
+import type { OrderStatus, WebhookKind, WebhookPayload } from '../protocol';
 
 /** Which webhook a final status fires (SPEC "Webhooks"); none for pending. */
 export function webhookKindOf(status: OrderStatus): WebhookKind | undefined {
@@ -18,6 +15,6 @@ export function webhookKindOf(status: OrderStatus): WebhookKind | undefined {
   return undefined;
 }
 
-export function webhookBody(order: OrderRow, payments: PaymentRow[], eventId: string): string {
-  return JSON.stringify({ ...serializeOrderDetails(order, payments), event: 'ORDER', id: eventId });
+export function webhookBody(order: OrderRow, payments: readonly PaymentRow[], eventId: string): string {
+  return JSON.stringify({ ...serializeOrderDetails(order, payments), event: 'ORDER', id: eventId } satisfies WebhookPayload);
 }

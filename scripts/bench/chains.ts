@@ -85,7 +85,7 @@ interface Chain {
 async function loadLib() {
   const { openDatabase } = await import('../../lib/db/client');
   const { createMerchant, findApiKey } = await import('../../lib/merchants');
-  const { makeOrderRequest } = await import('../../lib/api/protocol');
+  const { makeOrderRequest } = await import('../../lib/protocol');
   const { makeOrder } = await import('../../lib/orders');
   const { fillAddressPool } = await import('../../lib/addresses');
   const { watchNetwork } = await import('../../lib/watcher');

@@ -28,7 +28,7 @@ import * as postgresHelpers from '../lib/postgres.mjs';
 import { freshDatabase } from './databases';
 import { atExit } from './servers';
 import { fillAddressPool } from '../../lib/addresses';
-import { makeOrderRequest } from '../../lib/api/protocol';
+import { makeOrderRequest } from '../../lib/protocol';
 import { findNetwork, type Network } from '../../lib/catalog';
 import type { ChainAdapter } from '../../lib/chains/adapter';
 import { deriveAddress, testAccountXpub, testTagAccountAddress } from '../../lib/chains/derivation';

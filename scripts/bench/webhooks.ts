@@ -27,7 +27,7 @@ import * as postgresHelpers from '../lib/postgres.mjs';
 import { freshDatabase } from './databases';
 import { atExit } from './servers';
 import { fillAddressPool } from '../../lib/addresses';
-import { makeOrderRequest } from '../../lib/api/protocol';
+import { makeOrderRequest } from '../../lib/protocol';
 import { findNetwork, type Network } from '../../lib/catalog';
 import { broadcastMany, mine, sandboxAdapter } from '../../lib/chains/sandbox';
 import type { Database } from '../../lib/db/client';

@@ -2,7 +2,7 @@ import { findNetwork, type Network } from '@/lib/catalog';
 import type { ChainAdapter } from '@/lib/chains/adapter';
 import { sandboxAdapter } from '@/lib/chains/sandbox';
 import type { Database } from '@/lib/db/client';
-import { makeOrderRequest } from '@/lib/api/protocol';
+import { makeOrderRequest } from '@/lib/protocol';
 import { findApiKey } from '@/lib/merchants';
 import { makeOrder } from '@/lib/orders';
 import type { OrderRow } from '@/lib/orders/rows';

@@ -1,13 +1,13 @@
 /**
- * The wire protocol of the merchant API: one zod schema per request body, shared by the routes,
- * the typed client and the docs. Client-safe (no server imports).
+ * The request bodies of the merchant API: one zod schema per operation (./operations pairs each
+ * with its response), shared by the API edge, the typed client and the docs.
  *
  * Rules from the SPEC: unknown fields are ignored, `null` for an optional field means absent,
  * `returnURL` is an alias of `returnUrl`.
  */
 import { z } from 'zod';
 import { MAX_AMOUNT_DIGITS } from '../money';
-import { ORDER_STATUS_VALUES } from '../orders/status';
+import { ORDER_STATUS_VALUES } from './status';
 
 /** An optional field: absent, or null, both mean "not given". */
 const optional = <T extends z.ZodType>(schema: T) => schema.nullish().transform((v) => v ?? undefined);
@@ -16,7 +16,7 @@ const optional = <T extends z.ZodType>(schema: T) => schema.nullish().transform(
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /** True when PostgreSQL can store `value` as given (see `text`). */
-export function isStorableText(value: string): boolean {
+function isStorableText(value: string): boolean {
   return !UNSTORABLE.test(value);
 }
 
@@ -122,6 +122,8 @@ export const listOrdersRequest = z.object({
   limit: optional(integer(1, 100)).transform((v) => v ?? 20),
   offset: optional(integer(0, 1_000_000)).transform((v) => v ?? 0),
 });
+/** The fields a caller sends to `orders` (before validation). */
+export type ListOrdersInput = z.input<typeof listOrdersRequest>;
 export const emptyRequest = z.object({});
 /** webhooks/list: the webhook events of one of the caller's orders, with their delivery log. */
 export const listWebhooksRequest = z.object({ orderId: id() });

@@ -1,0 +1,58 @@
+/**
+ * The merchant API's errors: one name, one numeric code and one HTTP status each, and the
+ * envelopes around every answer. The API edge (lib/api), the typed client and the docs use this
+ * table.
+ */
+import { z } from 'zod';
+
+export const API_ERRORS = {
+  INVALID_JSON: { code: 1001, status: 400, message: 'The request body is not valid JSON.' },
+  VALIDATION_ERROR: { code: 1002, status: 400, message: 'Some fields are invalid.' },
+  BODY_TOO_LARGE: { code: 1003, status: 413, message: 'The request body is larger than 64 KiB.' },
+  BODY_TIMEOUT: { code: 1004, status: 408, message: 'The request body did not arrive in time.' },
+  METHOD_NOT_ALLOWED: { code: 1005, status: 405, message: 'Operations are called with POST.' },
+  TOO_MANY_SLOW_BODIES: {
+    code: 1006,
+    status: 429,
+    message: 'Too many requests from this address are still sending their bodies; finish or close them first.',
+  },
+  MISSING_CREDENTIALS: { code: 2001, status: 401, message: 'The x-api-public-key and x-api-signature headers are required.' },
+  UNKNOWN_PUBLIC_KEY: { code: 2002, status: 401, message: 'The public key is unknown or revoked.' },
+  INVALID_SIGNATURE: { code: 2003, status: 401, message: 'The signature does not match the request body.' },
+  NONCE_REUSED: { code: 2004, status: 409, message: 'This nonce was already used with this key.' },
+  RATE_LIMITED: { code: 2005, status: 429, message: 'Too many requests with this key; retry after the time in the retry-after header.' },
+  NOT_FOUND: { code: 3001, status: 404, message: 'Not found.' },
+  ORDER_CONFLICT: { code: 3002, status: 409, message: 'An order with this identifier already exists with other values.' },
+  PERSONAL_ADDRESS_BUSY: { code: 3003, status: 409, message: 'This user already has a pending order for this currency.' },
+  UNSUPPORTED_CURRENCY: { code: 4001, status: 422, message: 'This currency and network are not available.' },
+  OVERLOADED: { code: 5003, status: 503, message: 'The gateway is busy; retry shortly.' },
+  INTERNAL_ERROR: { code: 5000, status: 500, message: 'Internal error.' },
+} as const;
+
+export type ApiErrorName = keyof typeof API_ERRORS;
+
+/** One problem of one field: `path` names the field (`amount`, `nonce`, `status.0`). */
+export const errorDetail = z.object({ path: z.string(), message: z.string() });
+export type ErrorDetail = z.infer<typeof errorDetail>;
+
+/** `{"success": true, "response": ...}`: the response is the operation's own (./responses). */
+export const successEnvelope = z.object({ success: z.literal(true), response: z.unknown() });
+
+/**
+ * `{"success": false, "error": {code, name, message, details}, "requestId"}`, as a client reads
+ * it: any name and code (another compatible gateway may have more), `details` and `requestId`
+ * possibly absent.
+ */
+export const errorEnvelope = z.object({
+  success: z.literal(false),
+  error: z.object({
+    code: z.number().int(),
+    name: z.string(),
+    message: z.string(),
+    details: z.array(errorDetail).default([]),
+  }),
+  requestId: z.string().optional(),
+});
+
+/** The error envelope as this gateway writes it: a name of the table, every field present. */
+export type ErrorBody = z.output<typeof errorEnvelope> & { error: { name: ApiErrorName }; requestId: string };

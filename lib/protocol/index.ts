@@ -1,0 +1,11 @@
+/**
+ * The wire contract of the merchant API, in one client-safe place (no server imports): request and
+ * response schemas per operation, status values, the error table and envelopes. The API edge
+ * (lib/api), the serializers, the typed client (lib/client) and the database schema's enums derive
+ * from it; the seed's field names appear here and in the serializers, nowhere else.
+ */
+export * from './errors';
+export * from './operations';
+export * from './requests';
+export * from './responses';
+export * from './status';

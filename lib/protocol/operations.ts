@@ -1,0 +1,47 @@
+/**
+ * Every merchant API operation (`POST /api-gateway/<name>`) with the schema of its request body
+ * and of its response. The API edge implements exactly these (lib/api/operations.ts is checked
+ * against this table, each handler against its response), and the typed client reads them.
+ */
+import type { z } from 'zod';
+import {
+  emptyRequest,
+  findTxRequest,
+  getDepositRequest,
+  getOrderRequest,
+  listOrdersRequest,
+  listWebhooksRequest,
+  makeOrderRequest,
+  resendWebhookRequest,
+} from './requests';
+import {
+  advancedBalancesResponse,
+  availableCurrenciesResponse,
+  depositResponse,
+  operationsResponse,
+  orderDetailsResponse,
+  orderListResponse,
+  orderResponse,
+  testSignatureResponse,
+  webhookEventResponse,
+  webhookEventsResponse,
+} from './responses';
+
+export const OPERATIONS = {
+  'make-order': { request: makeOrderRequest, response: orderResponse },
+  order: { request: getOrderRequest, response: orderDetailsResponse },
+  orders: { request: listOrdersRequest, response: orderListResponse },
+  'orphan-deposits/get-deposit': { request: getDepositRequest, response: depositResponse },
+  'find-tx': { request: findTxRequest, response: operationsResponse },
+  'test-signature': { request: emptyRequest, response: testSignatureResponse },
+  'available-currencies': { request: emptyRequest, response: availableCurrenciesResponse },
+  'advanced-balances': { request: emptyRequest, response: advancedBalancesResponse },
+  'webhooks/list': { request: listWebhooksRequest, response: webhookEventsResponse },
+  'webhooks/resend': { request: resendWebhookRequest, response: webhookEventResponse },
+} as const satisfies Record<string, { request: z.ZodType; response: z.ZodType }>;
+
+export type OperationName = keyof typeof OPERATIONS;
+/** An operation's request body after validation (what its handler receives). */
+export type RequestOf<N extends OperationName> = z.output<(typeof OPERATIONS)[N]['request']>;
+/** What an operation's handler answers: its response schema's input. */
+export type ResponseOf<N extends OperationName> = z.input<(typeof OPERATIONS)[N]['response']>;

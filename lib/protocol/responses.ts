@@ -1,0 +1,231 @@
+/**
+ * What the merchant API answers, operation by operation, as zod schemas. The serializers that
+ * write these answers are typed by them (a renamed field fails the type check there), and the
+ * typed client checks every answer against them, so a caller never holds data of the wrong shape.
+ *
+ * A reader of another compatible gateway may meet answers that differ, so the schemas are lenient
+ * where that does not matter to a caller's code: extra fields are dropped, the statuses of
+ * payments and deposits are plain strings (this gateway's values are in ./status), and the fields
+ * this gateway adds to the seed's objects are optional. They are strict where a caller's code
+ * branches: order status, amounts as decimal strings, timestamps.
+ */
+import { z } from 'zod';
+import { ORDER_STATUS_VALUES, WEBHOOK_KIND_VALUES, WEBHOOK_OUTCOME_VALUES, WEBHOOK_STATE_VALUES } from './status';
+
+/** An amount in the currency's units, as a decimal string (never a number). */
+const decimal = z.string().regex(/^\d+(\.\d+)?$/, 'must be a decimal string');
+/** ISO 8601 UTC with milliseconds. */
+const timestamp = z.iso.datetime({ offset: true });
+const nullableText = z.string().nullable();
+const count = z.number().int().nonnegative();
+
+/** The order object of seed section 2.2 (make-order's answer); fields absent from the request are null. */
+export const orderResponse = z.object({
+  status: z.enum(ORDER_STATUS_VALUES),
+  link: z.url(),
+  amount: decimal,
+  paymentTolerancePercent: decimal,
+  currency: z.string(),
+  network: z.string(),
+  address: z.string(),
+  addressId: z.string(),
+  tag: nullableText,
+  orderId: z.string(),
+  clientOrderId: z.string(),
+  externalUserId: nullableText,
+  payerEmail: nullableText,
+  description: nullableText,
+  successWebhook: nullableText,
+  errorWebhook: nullableText,
+  returnUrl: nullableText,
+  expiresAt: timestamp,
+  createdAt: timestamp,
+});
+export type Order = z.infer<typeof orderResponse>;
+
+/** A payment of an order, as the order's `transactions` list it. */
+export const orderTransaction = z.object({
+  id: z.string(),
+  tx: z.string(),
+  amount: decimal,
+  currency: z.string(),
+  network: z.string(),
+  status: z.string(),
+  confirmations: count,
+  createdAt: timestamp,
+});
+export type OrderTransaction = z.infer<typeof orderTransaction>;
+
+/**
+ * The `order` operation's answer (and the webhook body's): the order object plus what happened
+ * since, and the request's other fields.
+ */
+export const orderDetailsResponse = orderResponse.extend({
+  received: decimal,
+  message: nullableText,
+  // This gateway's additions to the seed's object.
+  checkRisks: z.boolean().optional(),
+  lifetime: z.number().int().positive().optional(),
+  updatedAt: timestamp.optional(),
+  transactions: z.array(orderTransaction),
+});
+export type OrderDetails = z.infer<typeof orderDetailsResponse>;
+
+/** `orders`: the caller's orders, newest first. */
+export const orderListResponse = z.object({
+  orders: z.array(orderResponse),
+  total: count,
+  limit: z.number().int().positive(),
+  offset: count,
+});
+export type OrderList = z.infer<typeof orderListResponse>;
+
+/** The orphan deposit object of seed section 2.3; `outTransactions` is null until one is seen. */
+export const depositResponse = z.object({
+  id: z.string(),
+  organizationId: z.string(),
+  orderId: nullableText,
+  stage: z.string(),
+  status: z.string(),
+  message: nullableText,
+  currency: z.string(),
+  network: z.string(),
+  amount: decimal,
+  canWithdrawal: z.boolean(),
+  inTransaction: z.object({
+    addressType: z.string(),
+    addressId: z.string(),
+    address: z.string(),
+    txId: z.string(),
+    amount: decimal,
+    status: z.string(),
+  }),
+  outTransactions: z
+    .object({
+      address: nullableText,
+      txId: z.string(),
+      amount: decimal,
+      status: nullableText,
+      feeAmount: decimal,
+      feeAmountUSD: decimal.nullable(),
+      withdrawalId: nullableText,
+      createdAt: timestamp.nullable(),
+    })
+    .nullable(),
+  createdAt: timestamp,
+});
+export type Deposit = z.infer<typeof depositResponse>;
+
+/** An order payment as an operation search item of seed section 2.4. */
+const paymentOperation = z.object({
+  type: z.literal('IN'),
+  source: z.literal('ORDER'),
+  address: z.string(),
+  result: z.object({
+    id: z.string(),
+    addressId: z.string(),
+    currency: z.string(),
+    network: z.string(),
+    tx: z.string(),
+    status: z.string(),
+    address: z.string(),
+    tag: nullableText,
+    amount: decimal,
+    feeCurrency: z.string(),
+    feeSource: z.string(),
+    feeAmount: decimal,
+    createdAt: timestamp,
+  }),
+});
+export type PaymentOperation = z.infer<typeof paymentOperation>;
+
+/** A deposit as an operation search item of seed section 2.4: IN for its incoming transfer, OUT for the outgoing one. */
+const depositOperation = z.object({
+  type: z.enum(['IN', 'OUT']),
+  source: z.enum(['ORPHAN_DEPOSIT', 'PERSONAL_DEPOSIT']),
+  address: z.string(),
+  result: depositResponse,
+});
+export type DepositOperation = z.infer<typeof depositOperation>;
+
+/** `find-tx`: every operation of the caller with the hash, order payments first. */
+export const operationsResponse = z.array(z.discriminatedUnion('source', [paymentOperation, depositOperation]));
+export type Operation = z.infer<typeof operationsResponse>[number];
+
+/** `available-currencies`: what the key's mode can create orders in, by currency. */
+export const availableCurrenciesResponse = z.array(
+  z.object({
+    currency: z.string(),
+    name: z.string(),
+    networks: z.array(
+      z.object({
+        network: z.string(),
+        name: z.string(),
+        decimals: count,
+        contract: nullableText,
+        confirmations: count,
+        tagRequired: z.boolean(),
+        defaultLifetime: z.number().int().positive(),
+      }),
+    ),
+  }),
+);
+export type AvailableCurrency = z.infer<typeof availableCurrenciesResponse>[number];
+
+/** `advanced-balances`: the merchant's fee account, always one element. */
+export const advancedBalancesResponse = z.array(
+  z.object({
+    advancedBalanceId: z.string(),
+    currency: z.string(),
+    balance: decimal,
+    availableCurrenciesForDeposit: z.array(z.string()),
+  }),
+);
+export type AdvancedBalance = z.infer<typeof advancedBalancesResponse>[number];
+
+/**
+ * `test-signature`: whether the signature matched and what is wrong; `signature` and
+ * `receivedBody` only for a correctly signed request.
+ */
+export const testSignatureResponse = z.object({
+  checkSignatureResult: z.boolean(),
+  errors: z.array(z.string()),
+  signature: z.string().optional(),
+  receivedBody: z.string().optional(),
+});
+export type TestSignatureResult = z.infer<typeof testSignatureResponse>;
+
+/** One delivery attempt of a webhook event. */
+export const webhookAttempt = z.object({
+  attempt: z.number().int().positive(),
+  at: timestamp,
+  statusCode: z.number().int().nullable(),
+  latencyMs: count,
+  outcome: z.enum(WEBHOOK_OUTCOME_VALUES),
+  error: nullableText,
+  responseExcerpt: nullableText,
+});
+export type WebhookAttempt = z.infer<typeof webhookAttempt>;
+
+/** A webhook event with its delivery log, oldest attempt first (`webhooks/resend` answers one). */
+export const webhookEventResponse = z.object({
+  id: z.string(),
+  orderId: z.string(),
+  kind: z.enum(WEBHOOK_KIND_VALUES),
+  orderStatus: z.enum(ORDER_STATUS_VALUES),
+  url: z.string(),
+  state: z.enum(WEBHOOK_STATE_VALUES),
+  attempts: count,
+  nextAttemptAt: timestamp.nullable(),
+  deliveredAt: timestamp.nullable(),
+  createdAt: timestamp,
+  log: z.array(webhookAttempt),
+});
+export type WebhookEvent = z.infer<typeof webhookEventResponse>;
+
+/** `webhooks/list`: the webhook events of one of the caller's orders. */
+export const webhookEventsResponse = z.array(webhookEventResponse);
+
+/** The body of a webhook: the order as `order` answers it, plus `event` and the event `id` (`x-webhook-id`). */
+export const webhookPayload = orderDetailsResponse.extend({ event: z.literal('ORDER'), id: z.string() });
+export type WebhookPayload = z.infer<typeof webhookPayload>;

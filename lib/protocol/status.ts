@@ -1,0 +1,37 @@
+/**
+ * The status values of the wire contract, one list each. The database schema's columns, the
+ * request and response schemas and the state machines all take their values from here.
+ *
+ * Order statuses:
+ * - pending: created, waiting for payment.
+ * - processed: received at least the threshold and at most the amount. Final; success webhook.
+ * - overpaid: received more than the amount. Final; success webhook.
+ * - partial: expired with something received, but below the threshold. Final; error webhook.
+ * - expired: expired with nothing received. Final; error webhook.
+ * - error: a payment was flagged by risk screening. Final; error webhook.
+ */
+export const ORDER_STATUS_VALUES = ['pending', 'processed', 'overpaid', 'partial', 'expired', 'error'] as const;
+export type OrderStatus = (typeof ORDER_STATUS_VALUES)[number];
+
+export const FINAL_STATUSES: ReadonlySet<OrderStatus> = new Set(['processed', 'overpaid', 'partial', 'expired', 'error']);
+
+/** An order's payment: pending until confirmed, then processed; reversed when a counted payment was dropped; rejected by risk screening. */
+export const PAYMENT_STATUS_VALUES = ['pending', 'processed', 'reversed', 'rejected'] as const;
+
+/** A deposit (seed 2.3): stage DEPOSIT until an outgoing transfer from its address is seen, then WITHDRAWAL. */
+export const DEPOSIT_STAGE_VALUES = ['DEPOSIT', 'WITHDRAWAL'] as const;
+/** A deposit's status: PENDING until confirmed, then PROCESSED. */
+export const DEPOSIT_STATUS_VALUES = ['PENDING', 'PROCESSED', 'ERROR'] as const;
+/** ORPHAN: a transfer that did not count for an order; PERSONAL: one to a personal address. */
+export const DEPOSIT_KIND_VALUES = ['ORPHAN', 'PERSONAL'] as const;
+/** PAY_IN: an order's own address; PERSONAL: an external user's (seed: addressType). */
+export const ADDRESS_KIND_VALUES = ['PAY_IN', 'PERSONAL'] as const;
+
+/** success: processed or overpaid, to successWebhook; error: expired, partial or error, to errorWebhook. */
+export const WEBHOOK_KIND_VALUES = ['success', 'error'] as const;
+export type WebhookKind = (typeof WEBHOOK_KIND_VALUES)[number];
+/** pending (waiting or being tried), delivered (a 2xx), failed (retries used up), refused (target not allowed). */
+export const WEBHOOK_STATE_VALUES = ['pending', 'delivered', 'failed', 'refused'] as const;
+/** What one delivery attempt came to. */
+export const WEBHOOK_OUTCOME_VALUES = ['delivered', 'http_error', 'timeout', 'network_error', 'refused'] as const;
+export type WebhookOutcome = (typeof WEBHOOK_OUTCOME_VALUES)[number];
