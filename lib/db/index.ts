@@ -5,8 +5,21 @@ import { acquireDataDir, type DataDirOwner } from './lock';
 
 export type { Database, Queryable } from './client';
 export type { RowOf } from './rows';
+export { insertLists, namedParameters, type NamedParameters } from './sql';
 // The tables as types only, for `RowOf<typeof table>`: outside lib/db, queries are raw SQL.
-export type { addresses, chainBlocks, chainCursors, chainTransfers, deposits, merchants, orders, payments, sandboxTransfers } from './schema';
+export type {
+  addresses,
+  chainBlocks,
+  chainCursors,
+  chainTransfers,
+  deposits,
+  merchants,
+  orders,
+  payments,
+  sandboxTransfers,
+  webhookAttempts,
+  webhookEvents,
+} from './schema';
 export { DatabaseBusyError, isDatabaseBusy } from './client';
 export { claimDataDir, describeOwner, type DataDirOwner } from './lock';
 

@@ -6,6 +6,15 @@ import { formatUnits } from '../money';
 import { decimalsOf, type PaymentRow } from '../orders';
 import type { DepositOperation, Operation, PaymentOperation } from '../protocol';
 
+/** The payment columns an operation search item shows. */
+const PAYMENT_COLUMNS = [
+  'id', 'address_id', 'currency', 'network', 'tx_hash', 'status', 'address', 'tag', 'amount', 'fee_amount', 'created_at',
+] as const satisfies readonly (keyof PaymentRow)[];
+type Payment = Pick<PaymentRow, (typeof PAYMENT_COLUMNS)[number]>;
+
+const PAYMENTS_WITH_HASH = `select ${PAYMENT_COLUMNS.join(', ')} from payments
+  where lower(tx_hash) = lower($1) and merchant_id = $2 and mode = $3 order by created_at, output_index`;
+
 /**
  * find-tx: every operation of the caller (merchant and mode) with this transaction hash, matched
  * exactly but case-insensitively (hex). Order payments come first, then deposits.
@@ -14,10 +23,7 @@ export async function findOperations(db: Queryable, key: ApiKey, tx: string | un
   const hash = tx?.trim();
   if (!hash) return [];
   const [payments, deposits] = await Promise.all([
-    db.query<PaymentRow>(
-      `select * from payments where lower(tx_hash) = lower($1) and merchant_id = $2 and mode = $3 order by created_at, output_index`,
-      [hash, key.merchantId, key.mode],
-    ),
+    db.query<Payment>(PAYMENTS_WITH_HASH, [hash, key.merchantId, key.mode]),
     db.query<DepositRow>(
       `${DEPOSIT_SELECT} where (lower(d.in_tx_hash) = lower($1) or lower(d.out_tx_hash) = lower($1))
           and d.merchant_id = $2 and d.mode = $3 order by d.created_at, d.in_output_index`,
@@ -38,7 +44,7 @@ export async function findOperations(db: Queryable, key: ApiKey, tx: string | un
 }
 
 /** An order payment as the operation search item of seed section 2.4. */
-function serializePaymentOperation(p: PaymentRow): PaymentOperation {
+function serializePaymentOperation(p: Payment): PaymentOperation {
   const decimals = decimalsOf(p.network, p.currency);
   return {
     type: 'IN',

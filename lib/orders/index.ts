@@ -3,12 +3,12 @@ import type { Queryable } from '../db';
 import type { ApiKey } from '../merchants';
 import type { OrderStatus } from '../protocol';
 import { OrderNotFound } from './errors';
-import type { OrderRow, PaymentRow } from './rows';
+import { ORDER_PAYMENT_COLUMNS, type OrderPayment, type OrderRow } from './rows';
 
 export { makeOrder, type Caller } from './make';
 export { decimalsOf, serializeOrder, serializeOrderDetails } from './serialize';
 export * from './errors';
-export type { OrderRow, PaymentRow } from './rows';
+export type { OrderPayment, OrderRow, PaymentRow } from './rows';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -17,14 +17,20 @@ export function isUuid(value: string): boolean {
 }
 
 /** One order of the caller with its payments; another merchant's or mode's order is not found. */
-export async function getOrder(db: Queryable, key: ApiKey, orderId: string): Promise<{ order: OrderRow; payments: PaymentRow[] }> {
+export async function getOrder(db: Queryable, key: ApiKey, orderId: string): Promise<{ order: OrderRow; payments: OrderPayment[] }> {
   if (!isUuid(orderId)) throw new OrderNotFound(orderId);
   const [order] = await db.query<OrderRow>('select * from orders where id = $1 and merchant_id = $2 and mode = $3', [
     orderId, key.merchantId, key.mode,
   ]);
   if (!order) throw new OrderNotFound(orderId);
-  const payments = await db.query<PaymentRow>('select * from payments where order_id = $1 order by created_at, id', [orderId]);
-  return { order, payments };
+  return { order, payments: await orderPayments(db, orderId) };
+}
+
+const ORDER_PAYMENTS = `select ${ORDER_PAYMENT_COLUMNS.join(', ')} from payments where order_id = $1 order by created_at, id`;
+
+/** The payments of an order, oldest first, as its answers show them. */
+export function orderPayments(db: Queryable, orderId: string): Promise<OrderPayment[]> {
+  return db.query<OrderPayment>(ORDER_PAYMENTS, [orderId]);
 }
 
 /** The caller's orders, newest first, optionally filtered by status. */

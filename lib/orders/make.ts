@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { findCurrency, currencyPairs, type Currency, type Network } from '../catalog';
 import { enabledNetworks, networkFor } from '../catalog/enabled';
 import { derivationRunning, poolSequence, refillNow, refillSoon } from '../addresses';
-import type { Database, Queryable } from '../db';
+import { insertLists, namedParameters, type Database, type Queryable } from '../db';
 import type { ApiKey } from '../merchants';
 import { formatPercent, maxWholeDigits, parsePercent, parseUnits, paymentThreshold } from '../money';
 import type { MakeOrderRequest } from '../protocol';
@@ -123,18 +123,68 @@ function sameOrder(row: OrderRow, order: ResolvedOrder): boolean {
   return row.currency === order.currency.ticker && row.network === order.network.name && BigInt(row.amount) === order.amount;
 }
 
-const ORDER_INSERT_COLUMNS = `id, merchant_id, mode, client_order_id, currency, network, amount, tolerance_percent, threshold,
-  address_id, address, tag, external_user_id, payer_email, description, success_webhook, error_webhook, return_url,
-  check_risks, lifetime, created_at, expires_at`;
+/** The columns of a new order that its request decides. */
+const NEW_ORDER_COLUMNS = [
+  'id', 'merchant_id', 'mode', 'client_order_id', 'currency', 'network', 'amount', 'tolerance_percent', 'threshold',
+  'external_user_id', 'payer_email', 'description', 'success_webhook', 'error_webhook', 'return_url', 'check_risks', 'lifetime',
+] as const satisfies readonly (keyof OrderRow)[];
+type NewOrder = Pick<OrderRow, (typeof NEW_ORDER_COLUMNS)[number]>;
 
-function orderValues(caller: Caller, input: MakeOrderRequest, order: ResolvedOrder): unknown[] {
-  return [
-    randomUUID(), caller.key.merchantId, caller.key.mode, input.order, order.currency.ticker, order.network.name,
-    order.amount.toString(), order.tolerance, order.threshold.toString(), input.externalUserId ?? null,
-    input.payerEmail ?? null, input.description ?? null, input.successWebhook ?? null, input.errorWebhook ?? null,
-    input.returnUrl ?? null, input.checkRisks ?? false, order.lifetime,
-  ];
+function newOrder(caller: Caller, input: MakeOrderRequest, order: ResolvedOrder): NewOrder {
+  return {
+    id: randomUUID(),
+    merchant_id: caller.key.merchantId,
+    mode: caller.key.mode,
+    client_order_id: input.order,
+    currency: order.currency.ticker,
+    network: order.network.name,
+    amount: order.amount.toString(),
+    tolerance_percent: order.tolerance,
+    threshold: order.threshold.toString(),
+    external_user_id: input.externalUserId ?? null,
+    payer_email: input.payerEmail ?? null,
+    description: input.description ?? null,
+    success_webhook: input.successWebhook ?? null,
+    error_webhook: input.errorWebhook ?? null,
+    return_url: input.returnUrl ?? null,
+    check_risks: input.checkRisks ?? false,
+    lifetime: order.lifetime,
+  };
 }
+
+/**
+ * What the insert of a new order writes in each column: the request's values (their parameters
+ * `$`), the address it was given, and the clock.
+ */
+function orderInsert($: Readonly<Record<keyof NewOrder, string>>, address: { id: string; address: string; tag: string }) {
+  return insertLists({
+    id: $.id,
+    merchant_id: $.merchant_id,
+    mode: $.mode,
+    client_order_id: $.client_order_id,
+    currency: $.currency,
+    network: $.network,
+    amount: $.amount,
+    tolerance_percent: $.tolerance_percent,
+    threshold: $.threshold,
+    address_id: address.id,
+    address: address.address,
+    tag: address.tag,
+    external_user_id: $.external_user_id,
+    payer_email: $.payer_email,
+    description: $.description,
+    success_webhook: $.success_webhook,
+    error_webhook: $.error_webhook,
+    return_url: $.return_url,
+    check_risks: $.check_risks,
+    lifetime: `${$.lifetime}::int`,
+    created_at: 'now()',
+    expires_at: `now() + make_interval(secs => ${$.lifetime}::int)`,
+  } satisfies { [Column in keyof OrderRow]?: string });
+}
+
+const POOL = namedParameters([...NEW_ORDER_COLUMNS, 'key_id', 'nonce', 'pool_sequence']);
+const POOL_INSERT = orderInsert(POOL.$, { id: 'address.id', address: 'address.address', tag: 'address.tag' });
 
 /**
  * The common case in one statement (one round trip, atomic): find an order with the same
@@ -145,24 +195,23 @@ function orderValues(caller: Caller, input: MakeOrderRequest, order: ResolvedOrd
  */
 const MAKE_POOL_ORDER = `
 with existing as (
-  select * from orders where merchant_id = $2 and mode = $3 and client_order_id = $4
+  select * from orders where merchant_id = ${POOL.$.merchant_id} and mode = ${POOL.$.mode} and client_order_id = ${POOL.$.client_order_id}
 ), ticket as (
-  select nextval($20::regclass) as position where not exists (select 1 from existing)
+  select nextval(${POOL.$.pool_sequence}::regclass) as position where not exists (select 1 from existing)
 ), address as (
   -- The position as a scalar (not a join with ticket) so that all three columns of
   -- addresses_derivation are index conditions whatever the planner's statistics say.
   select a.id, a.address, a.tag, a.derivation_index
-    from addresses a where a.network = $6 and a.mode = $3 and a.derivation_index = (select position from ticket)
+    from addresses a where a.network = ${POOL.$.network} and a.mode = ${POOL.$.mode} and a.derivation_index = (select position from ticket)
 ), nonce as (
   insert into api_nonces (key_id, nonce)
-  select $18, $19
+  select ${POOL.$.key_id}, ${POOL.$.nonce}
    where exists (select 1 from address)
-      or exists (select 1 from existing e where e.currency = $5 and e.network = $6 and e.amount = $7::numeric)
+      or exists (select 1 from existing e where e.currency = ${POOL.$.currency} and e.network = ${POOL.$.network} and e.amount = ${POOL.$.amount}::numeric)
   on conflict do nothing returning 1
 ), inserted as (
-  insert into orders (${ORDER_INSERT_COLUMNS})
-  select $1, $2, $3, $4, $5, $6, $7, $8, $9, address.id, address.address, address.tag, $10, $11, $12, $13, $14, $15,
-         $16, $17::int, now(), now() + make_interval(secs => $17::int)
+  insert into orders (${POOL_INSERT.columns})
+  select ${POOL_INSERT.expressions}
     from address where exists (select 1 from nonce)
   on conflict (merchant_id, mode, client_order_id) do nothing
   returning *
@@ -184,7 +233,7 @@ type Outcome = OrderRow & {
 
 async function makePoolOrder(caller: Caller, input: MakeOrderRequest, order: ResolvedOrder): Promise<OrderRow | 'pool-empty'> {
   const { db, key, nonce } = caller;
-  const values = [...orderValues(caller, input, order), key.keyId, nonce, poolSequence(order.network, key.mode)];
+  const values = POOL.values({ ...newOrder(caller, input, order), key_id: key.keyId, nonce, pool_sequence: poolSequence(order.network, key.mode) });
   const [result] = await db.query<Outcome>(MAKE_POOL_ORDER, values, 'make_pool_order');
   const { outcome, nonce_recorded, had_address, taken_index, ...row } = result!;
   if (outcome === 'created') {
@@ -211,6 +260,11 @@ async function makePoolOrder(caller: Caller, input: MakeOrderRequest, order: Res
 
 /** Thrown inside the transaction so that an empty pool rolls back the nonce and the user. */
 const POOL_EMPTY = Symbol('pool-empty');
+
+const PERSONAL = namedParameters([...NEW_ORDER_COLUMNS, 'address_id', 'address', 'tag']);
+const PERSONAL_INSERT = orderInsert(PERSONAL.$, { id: PERSONAL.$.address_id, address: PERSONAL.$.address, tag: PERSONAL.$.tag });
+const INSERT_PERSONAL_ORDER = `insert into orders (${PERSONAL_INSERT.columns}) values (${PERSONAL_INSERT.expressions})
+  on conflict (merchant_id, mode, client_order_id) do nothing returning *`;
 
 /**
  * Orders of an external user go to the user's personal address on the network, reused by all of
@@ -243,13 +297,8 @@ async function makePersonalOrder(caller: Caller, input: MakeOrderRequest, order:
       [address.id, order.currency.ticker],
     );
     if (pending) throw new PersonalAddressBusy(input.externalUserId!, order.currency.ticker, order.network.name, pending.id);
-    const values = orderValues(caller, input, order);
-    const [row] = await tx.query<OrderRow>(
-      `insert into orders (${ORDER_INSERT_COLUMNS})
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $18, $19, $20, $10, $11, $12, $13, $14, $15, $16, $17::int, now(), now() + make_interval(secs => $17::int))
-       on conflict (merchant_id, mode, client_order_id) do nothing returning *`,
-      [...values, address.id, address.address, address.tag],
-    );
+    const values = PERSONAL.values({ ...newOrder(caller, input, order), address_id: address.id, address: address.address, tag: address.tag });
+    const [row] = await tx.query<OrderRow>(INSERT_PERSONAL_ORDER, values);
     if (!row) throw new OrderCreatedConcurrently();
     return row;
   }).catch((error: unknown) => {

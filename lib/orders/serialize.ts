@@ -3,7 +3,7 @@ import { findCurrency, findNetwork } from '../catalog';
 import { config } from '../config';
 import { formatUnits } from '../money';
 import type { Order, OrderDetails, OrderTransaction } from '../protocol';
-import type { OrderRow, PaymentRow } from './rows';
+import type { OrderPayment, OrderRow } from './rows';
 
 /** Decimals of `currency` on `network`; rows only hold pairs from the catalog. */
 export function decimalsOf(network: string, currency: string): number {
@@ -52,7 +52,7 @@ export function serializeOrder(row: OrderRow): Order {
  * The order as the `order` operation answers it (and webhooks will carry it): the seed's order
  * object plus what happened since: received, the transactions, and the fields of the request.
  */
-export function serializeOrderDetails(row: OrderRow, payments: readonly PaymentRow[]): Required<OrderDetails> {
+export function serializeOrderDetails(row: OrderRow, payments: readonly OrderPayment[]): Required<OrderDetails> {
   const decimals = decimalsOf(row.network, row.currency);
   return {
     ...serializeOrder(row),

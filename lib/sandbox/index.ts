@@ -8,8 +8,7 @@ import { findCurrency, findNetwork, type Currency, type Network } from '../catal
 import { broadcast } from '../chains/sandbox';
 import type { Queryable } from '../db';
 import { formatUnits, maxWholeDigits, parseUnits } from '../money';
-import { isUuid } from '../orders';
-import type { OrderRow } from '../orders/rows';
+import { isUuid, type OrderRow } from '../orders';
 
 /** A simulation that cannot be done, with a message for the person who asked. */
 export class SimulationError extends Error {
@@ -35,8 +34,13 @@ export interface SimulatedPayment {
   tag: string | null;
 }
 
-async function testOrder(db: Queryable, orderId: string): Promise<OrderRow> {
-  const [order] = isUuid(orderId) ? await db.query<OrderRow>('select * from orders where id = $1', [orderId]) : [];
+/** The order columns a simulated payment needs. */
+const TEST_ORDER_COLUMNS = ['mode', 'network', 'currency', 'amount', 'address', 'tag', 'created_at'] as const satisfies readonly (keyof OrderRow)[];
+type TestOrder = Pick<OrderRow, (typeof TEST_ORDER_COLUMNS)[number]>;
+const TEST_ORDER = `select ${TEST_ORDER_COLUMNS.join(', ')} from orders where id = $1`;
+
+async function testOrder(db: Queryable, orderId: string): Promise<TestOrder> {
+  const [order] = isUuid(orderId) ? await db.query<TestOrder>(TEST_ORDER, [orderId]) : [];
   if (!order) throw new SimulationError(`Order ${orderId} was not found.`, 404);
   if (order.mode !== 'test') throw new SimulationError('Simulated payments are for test-mode orders only.', 409);
   return order;
@@ -46,7 +50,7 @@ async function testOrder(db: Queryable, orderId: string): Promise<OrderRow> {
  * What is left to pay: the amount less every transfer already on its way to the order, counted on
  * the ledger itself (a payment the watcher has not seen yet is on its way too).
  */
-async function outstanding(db: Queryable, order: OrderRow): Promise<bigint> {
+async function outstanding(db: Queryable, order: TestOrder): Promise<bigint> {
   const [row] = await db.query<{ paid: string }>(
     `select coalesce(sum(amount), 0)::text as paid from sandbox_transfers
       where network = $1 and to_address = $2 and coalesce(tag, '') = coalesce($3, '') and currency = $4

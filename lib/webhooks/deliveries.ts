@@ -3,7 +3,7 @@ import 'server-only';
  * The delivery log as merchants and operators read it, and re-sending an event. Merchant calls
  * pass their scope (merchant and mode): another merchant's or mode's events are not found.
  */
-import type { Queryable } from '../db';
+import type { Queryable, RowOf, webhookAttempts, webhookEvents } from '../db';
 import type { WebhookAttempt, WebhookEvent } from '../protocol';
 import { WEBHOOK_CHANNEL } from './outbox';
 
@@ -12,36 +12,20 @@ export interface Scope {
   mode: 'test' | 'live';
 }
 
-interface EventRow {
-  id: string;
-  order_id: string;
-  kind: WebhookEvent['kind'];
-  order_status: WebhookEvent['orderStatus'];
-  url: string;
-  state: WebhookEvent['state'];
-  attempts: number;
-  next_attempt_at: Date;
-  delivered_at: Date | null;
-  created_at: Date;
-}
+const EVENT_COLUMNS = [
+  'id', 'order_id', 'kind', 'order_status', 'url', 'state', 'attempts', 'next_attempt_at', 'delivered_at', 'created_at',
+] as const satisfies readonly (keyof RowOf<typeof webhookEvents>)[];
+type EventRow = Pick<RowOf<typeof webhookEvents>, (typeof EVENT_COLUMNS)[number]>;
 
-interface AttemptRow {
-  event_id: string;
-  attempt: number;
-  started_at: Date;
-  latency_ms: number;
-  status_code: number | null;
-  outcome: WebhookAttempt['outcome'];
-  error: string | null;
-  response_excerpt: string | null;
-}
-
-const EVENT_COLUMNS = 'id, order_id, kind, order_status, url, state, attempts, next_attempt_at, delivered_at, created_at';
+const ATTEMPT_COLUMNS = [
+  'event_id', 'attempt', 'started_at', 'latency_ms', 'status_code', 'outcome', 'error', 'response_excerpt',
+] as const satisfies readonly (keyof RowOf<typeof webhookAttempts>)[];
+type AttemptRow = Pick<RowOf<typeof webhookAttempts>, (typeof ATTEMPT_COLUMNS)[number]>;
 
 async function withLog(db: Queryable, events: EventRow[]): Promise<WebhookEvent[]> {
   if (events.length === 0) return [];
   const attempts = await db.query<AttemptRow>(
-    `select event_id, attempt, started_at, latency_ms, status_code, outcome, error, response_excerpt
+    `select ${ATTEMPT_COLUMNS.join(', ')}
        from webhook_attempts where event_id = any($1::uuid[]) order by event_id, id`,
     [events.map((e) => e.id)],
   );
@@ -73,7 +57,7 @@ async function withLog(db: Queryable, events: EventRow[]): Promise<WebhookEvent[
 /** The webhook events of an order with every attempt, oldest first. */
 export async function listDeliveries(db: Queryable, orderId: string, scope?: Scope): Promise<WebhookEvent[]> {
   const events = await db.query<EventRow>(
-    `select ${EVENT_COLUMNS} from webhook_events
+    `select ${EVENT_COLUMNS.join(', ')} from webhook_events
       where order_id = $1 and ($2::uuid is null or (merchant_id = $2 and mode = $3)) order by created_at, id`,
     [orderId, scope?.merchantId ?? null, scope?.mode ?? null],
   );
@@ -82,7 +66,7 @@ export async function listDeliveries(db: Queryable, orderId: string, scope?: Sco
 
 export async function getDelivery(db: Queryable, eventId: string, scope?: Scope): Promise<WebhookEvent | undefined> {
   const events = await db.query<EventRow>(
-    `select ${EVENT_COLUMNS} from webhook_events where id = $1 and ($2::uuid is null or (merchant_id = $2 and mode = $3))`,
+    `select ${EVENT_COLUMNS.join(', ')} from webhook_events where id = $1 and ($2::uuid is null or (merchant_id = $2 and mode = $3))`,
     [eventId, scope?.merchantId ?? null, scope?.mode ?? null],
   );
   return (await withLog(db, events))[0];

@@ -7,7 +7,7 @@ import 'server-only';
  */
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../db';
-import type { OrderRow, PaymentRow } from '../orders';
+import { orderPayments, type OrderRow } from '../orders';
 import type { WebhookKind } from '../protocol';
 import { webhookBody, webhookKindOf } from './payload';
 
@@ -29,7 +29,7 @@ export async function enqueueOrderWebhook(tx: Queryable, orderId: string): Promi
   const kind = webhookKindOf(order.status);
   const url = kind === 'success' ? order.success_webhook : kind === 'error' ? order.error_webhook : null;
   if (!kind || !url) return null;
-  const payments = await tx.query<PaymentRow>('select * from payments where order_id = $1 order by created_at, id', [orderId]);
+  const payments = await orderPayments(tx, orderId);
   const id = randomUUID();
   const [row] = await tx.query<{ id: string }>(
     `with added as (

@@ -5,7 +5,7 @@ import 'server-only';
  * Serialised once, in the status change's transaction: every attempt sends (and signs) the same
  * bytes.
  */
-import { serializeOrderDetails, type OrderRow, type PaymentRow } from '../orders';
+import { serializeOrderDetails, type OrderPayment, type OrderRow } from '../orders';
 import type { OrderStatus, WebhookKind, WebhookPayload } from '../protocol';
 
 /** Which webhook a final status fires (SPEC "Webhooks"); none for pending. */
@@ -15,6 +15,6 @@ export function webhookKindOf(status: OrderStatus): WebhookKind | undefined {
   return undefined;
 }
 
-export function webhookBody(order: OrderRow, payments: readonly PaymentRow[], eventId: string): string {
+export function webhookBody(order: OrderRow, payments: readonly OrderPayment[], eventId: string): string {
   return JSON.stringify({ ...serializeOrderDetails(order, payments), event: 'ORDER', id: eventId } satisfies WebhookPayload);
 }
