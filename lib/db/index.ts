@@ -44,8 +44,3 @@ export function getDatabase(owner: Omit<DataDirOwner, 'pid'> = {}): Promise<Data
   });
   return holder[slot];
 }
-
-/** Uses `db` as the process's database (tests and CLIs that open their own). */
-export function setDatabase(db: Database): void {
-  (globalThis as Holder)[slot] = Promise.resolve(db);
-}

@@ -76,10 +76,6 @@ export interface PublicOrderView {
   otherTransfers: PublicOtherTransfer[];
 }
 
-export function isFinalStatus(status: PublicStatus): boolean {
-  return status !== 'pending';
-}
-
 /** The screen of an order from its status, payments and other transfers. */
 export function screenOf(input: {
   status: PublicStatus;
