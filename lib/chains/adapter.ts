@@ -3,6 +3,10 @@ import 'server-only';
  * The one interface every chain family implements (lib/chains/<family>). The watcher
  * (lib/watcher) only ever talks to a chain through it; RPC shapes never leave the family's folder.
  * The sandbox ledger (lib/chains/sandbox) is the first implementation and the one of test mode.
+ *
+ * An adapter reads a chain; it does not derive addresses (the address pool does, on its own
+ * thread: ../derivation-thread) nor build wallet URIs (a property of the network, not of a node:
+ * ./payment-uri).
  */
 import type { Network } from '../catalog';
 
@@ -54,8 +58,6 @@ export interface ChainSpend {
 
 export interface ChainAdapter {
   readonly network: Network;
-  /** The deposit address at child `index` of the extended public key `accountXpub`. */
-  deriveAddress(accountXpub: string, index: number): string;
   /** Confirmations a payment needs before it counts (1 = included in a block). */
   readonly requiredConfirmations: number;
   /** The current tip. */
@@ -70,6 +72,4 @@ export interface ChainAdapter {
   scan(from: number, to: number): Promise<{ blocks: BlockRef[]; transfers: ChainTransfer[]; spends?: ChainSpend[] }>;
   /** Transfers waiting in the mempool (empty where the chain has none to show). */
   mempool(): Promise<ChainTransfer[]>;
-  /** The wallet URI a QR code carries for paying `amount` (base units) of `currency` to `address`. */
-  paymentUri(address: string, tag: string | null, currency: string, amount: bigint): string;
 }

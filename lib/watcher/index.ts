@@ -27,24 +27,13 @@ export { settleOrder, type StatusChange } from './settle';
 /** Blocks one step reads at most: bounds a step's transaction while catching up. */
 const BATCH_BLOCKS = 100;
 
-/** The same adapter with another confirmation requirement (the sandbox's is configurable). */
-function requiring(adapter: ChainAdapter, confirmations: number): ChainAdapter {
-  return {
-    network: adapter.network,
-    requiredConfirmations: confirmations,
-    deriveAddress: (xpub, index) => adapter.deriveAddress(xpub, index),
-    head: () => adapter.head(),
-    block: (height) => adapter.block(height),
-    scan: (from, to) => adapter.scan(from, to),
-    mempool: () => adapter.mempool(),
-    paymentUri: (address, tag, currency, amount) => adapter.paymentUri(address, tag, currency, amount),
-  };
-}
-
-/** The adapters of `mode`: the sandbox ledger for every test network; live chains come with their adapters. */
+/**
+ * The adapters of `mode`: the sandbox ledger for every test network, requiring the sandbox's
+ * confirmations; live chains come with their adapters.
+ */
 export function chainAdapters(db: Database, mode: Mode): ChainAdapter[] {
   if (mode === 'live') return liveAdapters();
-  return enabledNetworks('test').map((network) => requiring(sandboxAdapter(db, network), config().sandboxConfirmations));
+  return enabledNetworks('test').map((network) => sandboxAdapter(db, network, config().sandboxConfirmations));
 }
 
 export function riskScreen(): RiskScreen {

@@ -29,9 +29,7 @@ import {
 import type { Network } from '../../catalog';
 import type { LiveChainConfig } from '../../config/chains';
 import type { BlockRef, ChainTransfer } from '../adapter';
-import { deriveAddress } from '../derivation';
 import type { LiveAdapter } from '../live-adapter';
-import { paymentUri } from '../payment-uri';
 import { RpcStats } from '../rpc-stats';
 
 const TRANSFER = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
@@ -155,10 +153,9 @@ export function evmAdapter(network: Network, cfg: LiveChainConfig): LiveAdapter 
 
   return {
     network,
-    requiredConfirmations: cfg.confirmations,
+    // The live network carries its configured count.
+    requiredConfirmations: network.confirmations,
     stats,
-    deriveAddress: (accountXpub, index) => deriveAddress(network, accountXpub, index),
-    paymentUri: (address, tag, currency, amount) => paymentUri(network, address, tag, currency, amount),
 
     head: () =>
       guard('reading the head', async () => {

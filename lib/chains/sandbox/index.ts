@@ -1,14 +1,8 @@
 import 'server-only';
-/**
- * The ChainAdapter of test mode: the sandbox ledger (./ledger) seen as a chain. Addresses come from
- * the real derivation code and payment URIs from the shared builder, so test mode shows exactly
- * what a live network would.
- */
+/** The ChainAdapter of test mode: the sandbox ledger (./ledger) seen as a chain. */
 import type { Network } from '../../catalog';
 import type { Queryable } from '../../db';
 import type { ChainAdapter } from '../adapter';
-import { deriveAddress } from '../derivation';
-import { paymentUri } from '../payment-uri';
 import { blockAt, mempoolTransfers, scanRange, tip } from './ledger';
 
 export {
@@ -29,15 +23,17 @@ export {
 } from './ledger';
 export { isTxHash, normalizeTxHash } from './tx-hash';
 
-export function sandboxAdapter(db: Queryable, network: Network): ChainAdapter {
+/**
+ * The watcher passes test mode's requirement (SANDBOX_CONFIRMATIONS); without one (tests,
+ * benches) it is the network's own count.
+ */
+export function sandboxAdapter(db: Queryable, network: Network, requiredConfirmations = network.confirmations): ChainAdapter {
   return {
     network,
-    requiredConfirmations: network.confirmations,
-    deriveAddress: (accountXpub, index) => deriveAddress(network, accountXpub, index),
+    requiredConfirmations,
     head: () => tip(db, network),
     block: (height) => blockAt(db, network, height),
     scan: (from, to) => scanRange(db, network, from, to),
     mempool: () => mempoolTransfers(db, network),
-    paymentUri: (address, tag, currency, amount) => paymentUri(network, address, tag, currency, amount),
   };
 }

@@ -398,15 +398,3 @@ describe('sandbox ledger: startMining', () => {
     expect(lines.some((l) => l.includes('sandbox: mining a block failed') && l.includes('nosuchchain'))).toBe(true);
   });
 });
-
-describe('sandbox adapter', () => {
-  it('derives addresses and payment URIs for its network', () => {
-    const network = net('ethereum');
-    const adapter = sandboxAdapter(db, network);
-    expect(adapter.network).toBe(network);
-    expect(adapter.deriveAddress(testAccountXpub(network), 0)).toBe('0x9858EfFD232B4033E47d90003D41EC34EcaEda94');
-    expect(adapter.paymentUri('0x9858EfFD232B4033E47d90003D41EC34EcaEda94', null, 'ETH', 1_500_000_000_000_000_000n)).toBe(
-      'ethereum:0x9858EfFD232B4033E47d90003D41EC34EcaEda94@1?value=1500000000000000000',
-    );
-  });
-});

@@ -14,9 +14,7 @@ import type { Network } from '../../catalog';
 import type { LiveChainConfig } from '../../config/chains';
 import { parseUnits } from '../../money';
 import type { BlockRef, ChainSpend, ChainTransfer } from '../adapter';
-import { deriveAddress } from '../derivation';
 import type { LiveAdapter } from '../live-adapter';
-import { paymentUri } from '../payment-uri';
 import { JsonRpcClient, RpcError, type RpcCall } from './rpc';
 
 const hash = z.string().regex(/^[0-9a-f]{64}$/);
@@ -137,10 +135,9 @@ export function utxoAdapter(network: Network, cfg: LiveChainConfig): LiveAdapter
 
   return {
     network,
-    requiredConfirmations: cfg.confirmations,
+    // The live network carries its configured count.
+    requiredConfirmations: network.confirmations,
     stats: rpc.stats,
-    deriveAddress: (accountXpub, index) => deriveAddress(network, accountXpub, index),
-    paymentUri: (address, tag, currency, amount) => paymentUri(network, address, tag, currency, amount),
 
     async head() {
       const info = await rpc.call('getblockchaininfo', [], z.object({ blocks: z.number().int().nonnegative(), bestblockhash: hash }));
