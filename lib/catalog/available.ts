@@ -1,11 +1,13 @@
 import 'server-only';
-import { enabledNetworks, type Mode } from './enabled';
+import { enabledNetworks, type Mode } from '../chains';
 import { currencyPairs } from './index';
 import type { AvailableCurrency } from '../protocol';
 
 /**
  * available-currencies: what a key of `mode` can create orders in, grouped by currency, each
  * with the networks it can be paid on (the demo store builds its coin picker from this).
+ * `confirmations` is the network's own count (its live configuration, or the catalog's), also for
+ * test keys, whose sandbox payments need SANDBOX_CONFIRMATIONS instead.
  */
 export function availableCurrencies(mode: Mode) {
   const byTicker = new Map<string, AvailableCurrency>();

@@ -1,5 +1,7 @@
 /**
  * The catalog of networks and currencies the gateway knows. Pure data, safe for the browser.
+ * Which of them a mode uses, and with what policy (live configuration, confirmations required),
+ * is lib/chains/networks.ts.
  *
  * Network names are the lower-case names merchants send in `network`; tickers are answered
  * upper-case. `decimals` fixes the base unit: amounts are integers of 10^-decimals.

@@ -6,7 +6,7 @@ import 'server-only';
  *
  * An adapter reads a chain; it does not derive addresses (the address pool does, on its own
  * thread: ../derivation-thread) nor build wallet URIs (a property of the network, not of a node:
- * ./payment-uri).
+ * ./networks).
  */
 import type { Network } from '../catalog';
 
@@ -58,7 +58,7 @@ export interface ChainSpend {
 
 export interface ChainAdapter {
   readonly network: Network;
-  /** Confirmations a payment needs before it counts (1 = included in a block). */
+  /** Confirmations a payment needs before it counts (1 = included in a block): the network's policy (./networks). */
   readonly requiredConfirmations: number;
   /** The current tip. */
   head(): Promise<BlockRef>;

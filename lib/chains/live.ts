@@ -3,6 +3,7 @@ import 'server-only';
  * The live networks: the catalog entries whose node is configured (lib/config/chains.ts), with the
  * configured confirmations, chain id, address chain and token contracts, and their adapters.
  * Built once per configuration; a bad extended public key stops start-up naming its variable.
+ * Outside lib/chains the live networks are read through ./networks, with test mode's.
  */
 import { findNetwork, type Network } from '../catalog';
 import { config } from '../config';

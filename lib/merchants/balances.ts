@@ -1,6 +1,6 @@
 import 'server-only';
 import { currencyPairs } from '../catalog';
-import { enabledNetworks } from '../catalog/enabled';
+import { enabledNetworks } from '../chains';
 import type { Queryable } from '../db';
 import { formatUnits } from '../money';
 import type { AdvancedBalance } from '../protocol';

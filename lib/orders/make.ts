@@ -1,7 +1,7 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
 import { findCurrency, currencyPairs, type Currency, type Network } from '../catalog';
-import { enabledNetworks, networkFor } from '../catalog/enabled';
+import { enabledNetworks, networkFor } from '../chains';
 import { derivationRunning, poolSequence, refillNow, refillSoon } from '../addresses';
 import { insertLists, namedParameters, type Database, type Queryable } from '../db';
 import type { ApiKey } from '../merchants';

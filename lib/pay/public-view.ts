@@ -9,10 +9,8 @@ import 'server-only';
  * and other transfers are told apart by the merchant-facing projection the watcher writes
  * (`payments` rows); a transfer without one is an orphan deposit of the order.
  */
-import { findCurrency, findNetwork, type Network } from '../catalog';
-import { networkFor } from '../catalog/enabled';
-import { paymentUri } from '../chains/payment-uri';
-import { config } from '../config';
+import { findCurrency } from '../catalog';
+import { orderNetwork, paymentUri, requiredConfirmations } from '../chains';
 import type { chainCursors, chainTransfers, merchants, orders, payments, Queryable, RowOf } from '../db';
 import { formatUnits } from '../money';
 import { confirmationsOf } from '../watcher/settle';
@@ -38,28 +36,15 @@ export type PublicTransferRow = Pick<RowOf<typeof chainTransfers>, 'tx_hash' | '
 const PAYMENT_STATUS = { pending: 'detected', processed: 'confirmed', reversed: 'reversed', rejected: 'rejected' } as const;
 
 /**
- * The network as the order's mode runs it: live networks carry their configuration (confirmations,
- * token contracts from <NETWORK>_TOKENS), which the wallet URI and the k/n count must follow.
+ * The view from the rows (unit-tested without a database). The network is the one the order's mode
+ * runs (a live network's configured token contract and chain id go into the wallet URI).
  */
-function networkOf(name: string, mode: 'test' | 'live'): Network | undefined {
-  return (mode === 'live' ? networkFor('live', name) : undefined) ?? findNetwork(name);
-}
-
-/** Confirmations a payment needs: the sandbox's configured count in test mode, the network's configured count live. */
-export function requiredConfirmations(network: string, mode: 'test' | 'live'): number {
-  if (mode === 'test') return config().sandboxConfirmations;
-  const known = networkOf(network, mode);
-  if (!known) throw new Error(`network ${network} is not in the catalog`);
-  return known.confirmations;
-}
-
-/** Pure: the view from the rows (unit-tested without a database). */
 export function buildPublicView(
   order: PublicOrderRow,
   transfers: readonly PublicTransferRow[],
   options: { requiredConfirmations: number; now: Date },
 ): PublicOrderView {
-  const network = networkOf(order.network, order.mode);
+  const network = orderNetwork(order.mode, order.network);
   const currency = network && findCurrency(network, order.currency);
   if (!network || !currency) throw new Error(`${order.currency} on ${order.network} is not in the catalog`);
   const decimals = currency.decimals;
@@ -151,9 +136,11 @@ export async function loadPublicView(db: Queryable, orderId: string): Promise<Pu
   );
   if (!row) return null;
   const { transfers, ...order } = row;
+  const network = orderNetwork(order.mode, order.network);
+  if (!network) throw new Error(`network ${order.network} is not in the catalog`);
   return buildPublicView(
     order,
     transfers.map((t) => ({ ...t, first_seen_at: new Date(t.first_seen_at) })),
-    { requiredConfirmations: requiredConfirmations(order.network, order.mode), now: new Date() },
+    { requiredConfirmations: requiredConfirmations(order.mode, network), now: new Date() },
   );
 }

@@ -3,7 +3,7 @@ import { fillAddressPools } from '../addresses';
 import { installApiFront } from '../api/http-front';
 import { childKeyBackend } from '../chains/child-key';
 import { pruneNonces } from '../api/nonces';
-import { enabledNetworks } from '../catalog/enabled';
+import { enabledNetworks } from '../chains';
 import { config } from '../config';
 import { getDatabase } from '../db';
 import { keepStatisticsFresh } from '../db/statistics';

@@ -5,7 +5,7 @@ import 'server-only';
  * reorganisation (decision 006).
  */
 import type { BlockRef, ChainAdapter } from '../chains/adapter';
-import type { Mode } from '../catalog/enabled';
+import type { Mode } from '../chains';
 import type { chainBlocks, chainCursors, Queryable, RowOf } from '../db';
 
 export interface Cursor {

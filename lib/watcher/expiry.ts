@@ -6,7 +6,7 @@ import 'server-only';
  * so the order waits until the cursor's block time is past `expiresAt`.
  */
 import type { ChainAdapter } from '../chains/adapter';
-import type { Mode } from '../catalog/enabled';
+import type { Mode } from '../chains';
 import type { chainCursors, Database, orders, RowOf } from '../db';
 import type { RiskScreen } from '../risk';
 import { judgedAt } from './scan';

@@ -5,7 +5,7 @@ import 'server-only';
  * keeps retrying every WATCH_INTERVAL_MS; the others are not held up (each has its own loop).
  * Its recovery is logged once too. `chainHealth()` answers the current state in this process.
  */
-import type { Mode } from '../catalog/enabled';
+import type { Mode } from '../chains';
 import { log } from '../log';
 
 export interface NetworkHealth {

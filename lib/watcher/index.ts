@@ -4,15 +4,12 @@ import 'server-only';
  * expired orders), and in test mode the sandbox ledger's block timer. They run inside the server
  * on the embedded database (instrumentation.ts) and as `npm run worker` processes on PostgreSQL.
  */
-import type { ChainAdapter } from '../chains/adapter';
-import { sandboxAdapter, startMining } from '../chains/sandbox';
 import type { Network } from '../catalog';
-import { enabledNetworks, type Mode } from '../catalog/enabled';
+import { enabledNetworks, liveAdapters, requiredConfirmations, sandboxAdapter, startMining, type ChainAdapter, type Mode } from '../chains';
 import { config } from '../config';
 import type { Database } from '../db';
 import { log } from '../log';
 import { denyListScreen, type RiskScreen } from '../risk';
-import { liveAdapters } from '../chains/live';
 import { sweepExpired } from './expiry';
 import { reportHealth } from './health';
 import { watchStep, type WatchOptions } from './scan';
@@ -28,12 +25,12 @@ export { settleOrder, type StatusChange } from './settle';
 const BATCH_BLOCKS = 100;
 
 /**
- * The adapters of `mode`: the sandbox ledger for every test network, requiring the sandbox's
+ * The adapters of `mode`: the sandbox ledger for every test network, requiring test mode's
  * confirmations; live chains come with their adapters.
  */
 export function chainAdapters(db: Database, mode: Mode): ChainAdapter[] {
   if (mode === 'live') return liveAdapters();
-  return enabledNetworks('test').map((network) => sandboxAdapter(db, network, config().sandboxConfirmations));
+  return enabledNetworks('test').map((network) => sandboxAdapter(db, network, requiredConfirmations('test', network)));
 }
 
 export function riskScreen(): RiskScreen {

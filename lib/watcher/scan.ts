@@ -17,7 +17,7 @@ import 'server-only';
  */
 import type { BlockRef, ChainAdapter, ChainSpend, ChainTransfer } from '../chains/adapter';
 import type { Database } from '../db';
-import type { Mode } from '../catalog/enabled';
+import type { Mode } from '../chains';
 import type { RiskScreen } from '../risk';
 import { advanceCursor, findFork, lockCursor, readCursor, rewind, type Cursor } from './cursor';
 import { settleTransfers, type ChainView, type StatusChange } from './settle';

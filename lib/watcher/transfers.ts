@@ -6,7 +6,7 @@ import 'server-only';
  * the step then settles.
  */
 import type { ChainTransfer } from '../chains/adapter';
-import type { Mode } from '../catalog/enabled';
+import type { Mode } from '../chains';
 import type { chainTransfers, Queryable, RowOf } from '../db';
 
 type Id = Pick<RowOf<typeof chainTransfers>, 'id'>;

@@ -6,7 +6,7 @@ import 'server-only';
  */
 import type { ChainSpend, ChainTransfer } from '../chains/adapter';
 import type { Network } from '../catalog';
-import type { Mode } from '../catalog/enabled';
+import type { Mode } from '../chains';
 import type { Queryable } from '../db';
 import { OUT_STATUS, WITHDRAWALS } from '../deposits';
 

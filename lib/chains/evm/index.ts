@@ -153,7 +153,7 @@ export function evmAdapter(network: Network, cfg: LiveChainConfig): LiveAdapter 
 
   return {
     network,
-    // The live network carries its configured count.
+    // The live network carries its configured count (requiredConfirmations('live', network), ../networks).
     requiredConfirmations: network.confirmations,
     stats,
 

@@ -24,8 +24,8 @@ export {
 export { isTxHash, normalizeTxHash } from './tx-hash';
 
 /**
- * The watcher passes test mode's requirement (SANDBOX_CONFIRMATIONS); without one (tests,
- * benches) it is the network's own count.
+ * The watcher passes test mode's requirement (`requiredConfirmations('test', network)`, ../networks);
+ * without one (tests, benches) it is the network's own count.
  */
 export function sandboxAdapter(db: Queryable, network: Network, requiredConfirmations = network.confirmations): ChainAdapter {
   return {

@@ -135,7 +135,7 @@ export function utxoAdapter(network: Network, cfg: LiveChainConfig): LiveAdapter
 
   return {
     network,
-    // The live network carries its configured count.
+    // The live network carries its configured count (requiredConfirmations('live', network), ../networks).
     requiredConfirmations: network.confirmations,
     stats: rpc.stats,
 
