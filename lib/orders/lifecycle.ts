@@ -115,8 +115,27 @@ function evaluatePending(order: OrderFacts, transfers: readonly ObservedTransfer
   return { status: 'pending', received, message: null, roles, alerts: [] };
 }
 
+/** First seen by the order's deadline: only such a transfer can be a payment of the order. */
+function seenInTime(order: Pick<OrderFacts, 'expiresAt'>, transfer: Pick<ObservedTransfer, 'firstSeenAt'>): boolean {
+  return transfer.firstSeenAt.getTime() <= order.expiresAt.getTime();
+}
+
+/**
+ * Whether a transfer that is not a payment of the order (an orphan) came too late for it: one of
+ * the order's currency first seen after the deadline, or any of its currency once the order ended
+ * unpaid or underpaid (`expired`, `partial`), which it did at its deadline on chain time (a
+ * mempool sighting before the deadline may have been mined after it). Another currency is never late.
+ */
+export function isLateTransfer(
+  order: Pick<OrderFacts, 'status' | 'currency' | 'expiresAt'>,
+  transfer: Pick<ObservedTransfer, 'currency' | 'firstSeenAt'>,
+): boolean {
+  if (transfer.currency !== order.currency) return false;
+  return order.status === 'expired' || order.status === 'partial' || !seenInTime(order, transfer);
+}
+
 function pendingRole(order: OrderFacts, transfer: ObservedTransfer, ctx: LifecycleContext): TransferRole {
-  const payment = transfer.currency === order.currency && transfer.firstSeenAt.getTime() <= order.expiresAt.getTime();
+  const payment = transfer.currency === order.currency && seenInTime(order, transfer);
   if (!payment) return transfer.dropped ? 'ignored' : 'orphan';
   if (transfer.dropped) return 'reversed';
   // Screening acts on confirmed payments only: a flagged sighting that drops never happened.

@@ -13,6 +13,7 @@ import { findCurrency } from '../catalog';
 import { orderNetwork, paymentUri, requiredConfirmations } from '../chains';
 import type { chainCursors, chainTransfers, merchants, orders, payments, Queryable, RowOf } from '../db';
 import { formatUnits } from '../money';
+import { isLateTransfer } from '../orders';
 import { confirmationsOf } from '../watcher/settle';
 import { screenOf, type PublicOrderView, type PublicOtherTransfer, type PublicPayment } from './view';
 
@@ -55,10 +56,6 @@ export function buildPublicView(
   const payments: PublicPayment[] = [];
   const otherTransfers: PublicOtherTransfer[] = [];
   let confirming = 0n;
-  // An expired or underpaid order stopped taking payments at its deadline: a transfer of its
-  // currency that did not count came too late (possibly first seen in the mempool before the
-  // deadline but mined after the order was decided on chain time).
-  const lateOrder = order.status === 'expired' || order.status === 'partial';
   for (const transfer of transfers) {
     if (transfer.payment_status) {
       const status = PAYMENT_STATUS[transfer.payment_status];
@@ -71,7 +68,10 @@ export function buildPublicView(
         currency: transfer.currency,
         amount: other ? formatUnits(BigInt(transfer.amount), other.decimals) : transfer.amount,
         confirmations: confirmations(transfer),
-        late: transfer.currency === order.currency && (lateOrder || transfer.first_seen_at.getTime() > order.expires_at.getTime()),
+        late: isLateTransfer(
+          { status: order.status, currency: order.currency, expiresAt: order.expires_at },
+          { currency: transfer.currency, firstSeenAt: transfer.first_seen_at },
+        ),
       });
     }
   }
