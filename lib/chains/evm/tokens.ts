@@ -1,0 +1,91 @@
+import 'server-only';
+/**
+ * Token payments: `Transfer` logs from eth_getLogs filtered by the configured contracts only:
+ * anyone can emit a Transfer event, so a log from any other contract never credits. A log exists
+ * only in a successful transaction. A range the node refuses as too large is halved until it is
+ * accepted.
+ */
+import { decodeEventLog, getAddress, parseAbiItem, type Log, type PublicClient } from 'viem';
+import type { Network } from '../../catalog';
+import type { BlockRef, ChainTransfer } from '../adapter';
+import { describeError, EvmNodeError } from './node';
+
+const TRANSFER = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
+
+type TransferLog = Log<bigint, number, false, typeof TRANSFER, true>;
+
+/** What nodes answer for an eth_getLogs range they will not serve (geth, erigon, Alchemy, Infura, BSC...). */
+const RANGE_REFUSED = /range|too many|too large|limit|exceed|timeout|10000 results|response size/i;
+
+/** The network's token contracts (lower case) -> ticker: the configured ones of a live network. */
+export function tokenContracts(network: Network): ReadonlyMap<string, string> {
+  return new Map(network.currencies.filter((c) => c.contract).map((c) => [c.contract!.toLowerCase(), c.ticker]));
+}
+
+/** Transfer logs of `contracts` in blocks `from`..`to`, at most `blockRange` blocks per request. */
+export async function transferLogs(
+  client: PublicClient,
+  contracts: ReadonlyMap<string, string>,
+  from: number,
+  to: number,
+  blockRange: number,
+): Promise<TransferLog[]> {
+  if (contracts.size === 0) return [];
+  const ranges: [number, number][] = [];
+  for (let start = from; start <= to; start += blockRange) ranges.push([start, Math.min(to, start + blockRange - 1)]);
+  const logs = [];
+  while (ranges.length) {
+    const [a, b] = ranges.shift()!;
+    try {
+      logs.push(
+        ...(await client.getLogs({
+          address: [...contracts.keys()] as `0x${string}`[],
+          event: TRANSFER,
+          fromBlock: BigInt(a),
+          toBlock: BigInt(b),
+          strict: true,
+        })),
+      );
+    } catch (error) {
+      if (a === b || !RANGE_REFUSED.test(describeError(error))) throw error;
+      const mid = Math.floor((a + b) / 2);
+      ranges.unshift([a, mid], [mid + 1, b]);
+    }
+  }
+  return logs;
+}
+
+/**
+ * The token payments among `logs`. Every log must belong to the block scanned at its height
+ * (`byHeight`), else the chain moved between the two reads and the scan is retried (an
+ * EvmNodeError naming the node, `label`).
+ */
+export function tokenTransfers(
+  logs: readonly TransferLog[],
+  contracts: ReadonlyMap<string, string>,
+  byHeight: ReadonlyMap<number, BlockRef>,
+  label: string,
+): ChainTransfer[] {
+  const transfers: ChainTransfer[] = [];
+  for (const log of logs) {
+    const ref = byHeight.get(Number(log.blockNumber));
+    if (!ref || log.blockHash !== ref.hash) throw new EvmNodeError(`${label}: logs of block ${log.blockNumber} are from another chain than its block`);
+    if (log.removed) continue;
+    const ticker = contracts.get(log.address.toLowerCase());
+    if (!ticker) continue; // the node ignored the address filter: never credit another contract
+    const { args } = decodeEventLog({ abi: [TRANSFER], data: log.data, topics: log.topics, strict: true });
+    if (args.value <= 0n) continue;
+    transfers.push({
+      txHash: log.transactionHash,
+      outputIndex: log.logIndex,
+      from: getAddress(args.from),
+      to: getAddress(args.to),
+      tag: null,
+      currency: ticker,
+      amount: args.value,
+      blockHeight: ref.height,
+      seenAt: ref.time,
+    });
+  }
+  return transfers;
+}
