@@ -1,0 +1,39 @@
+'use client';
+/**
+ * The order's live view: polled with @tanstack/react-query every POLL_MS while the order is
+ * pending, paused while the tab is hidden, stopped at a final status. A failed poll keeps the last
+ * view and is retried at the next interval; after RECONNECTING_AFTER failures in a row the page
+ * says it is reconnecting. Needs a QueryClientProvider above it.
+ */
+import { useQuery } from '@tanstack/react-query';
+import { useRef } from 'react';
+import type { PublicOrderView } from '@/lib/pay/view';
+
+const POLL_MS = 3000;
+const RECONNECTING_AFTER = 3;
+
+export function useOrderStatus(initial: PublicOrderView): { view: PublicOrderView; reconnecting: boolean; refetch: () => void } {
+  const failures = useRef(0);
+  const { data: view, refetch } = useQuery({
+    queryKey: [initial.orderId],
+    queryFn: async (): Promise<PublicOrderView> => {
+      try {
+        const response = await fetch(`/api/pay/${initial.orderId}/status`, { cache: 'no-store' });
+        if (!response.ok) throw new Error(`HTTP ${response.status}`);
+        const next = (await response.json()) as PublicOrderView;
+        failures.current = 0;
+        return next;
+      } catch (error) {
+        failures.current++;
+        throw error;
+      }
+    },
+    initialData: initial,
+    staleTime: POLL_MS,
+    retry: false,
+    refetchInterval: (query) => (query.state.data?.status === 'pending' ? POLL_MS : false),
+    refetchIntervalInBackground: false,
+  });
+  // Read at render: while the order is pending the countdown renders the page every second.
+  return { view, reconnecting: failures.current >= RECONNECTING_AFTER, refetch: () => void refetch() };
+}
