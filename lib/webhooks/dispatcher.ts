@@ -14,6 +14,11 @@ import 'server-only';
  *   still holds the lease.
  * - A commit that enqueues a webhook NOTIFYs the dispatchers, which wake at once; a poll every
  *   WEBHOOK_POLL_MS catches retries that came due and anything a lost notification missed.
+ *
+ * In this file: the rules (`claimDue`, `nextState`, `record`, `send`), then the running parts, each
+ * with its own state: `startDispatcher` wires the wake-ups (NOTIFY, poll timer) to a `ClaimLoop`,
+ * which claims into `Slots` (the two concurrency limits) and hands finished attempts to an
+ * `AttemptRecorder` (batched writes).
  */
 import type { Database } from '../db';
 import { config } from '../config';
@@ -240,101 +245,171 @@ export interface Dispatcher {
   stop(): Promise<void>;
 }
 
+/**
+ * Starts a dispatcher on `db`: it claims at once, on every NOTIFY of an enqueued webhook (and
+ * whenever notifications may have been missed), and every `pollMs` for retries that came due.
+ */
 export function startDispatcher(db: Database, options: DispatcherOptions = dispatcherOptions()): Dispatcher {
-  const busy = new Map<string, number>();
-  const running = new Set<Promise<void>>();
-  let inFlight = 0;
-  let stopped = false;
-  let pumping: Promise<void> | undefined;
-  let again = false;
-
-  // Finished attempts are recorded by one statement at a time: those that end while it runs are
-  // written together by the next one, so a busy database gets fewer, larger writes.
-  let toRecord: { finished: Finished; done: () => void }[] = [];
-  let recording = false;
-  const flush = () => {
-    if (recording || toRecord.length === 0) return;
-    recording = true;
-    const batch = toRecord;
-    toRecord = [];
-    record(db, batch.map((b) => b.finished))
-      .then(() => batch.forEach((b) => logAttempt(b.finished)))
-      .catch((error) => log.error('webhook attempts could not be recorded (retried when their lease ends)', { eventIds: batch.map((b) => b.finished.row.id), error }))
-      .finally(() => {
-        recording = false;
-        batch.forEach((b) => b.done());
-        flush();
-      });
-  };
-
-  const launch = (row: Claimed) => {
-    inFlight++;
-    busy.set(row.merchant_id, (busy.get(row.merchant_id) ?? 0) + 1);
-    // The slot is free once the HTTP exchange is over: the row stays leased until it is recorded.
-    const release = () => {
-      inFlight--;
-      const n = busy.get(row.merchant_id)! - 1;
-      if (n === 0) busy.delete(row.merchant_id);
-      else busy.set(row.merchant_id, n);
-      wake();
-    };
-    const done = send(row, options)
-      .then(
-        (finished) => {
-          release();
-          return new Promise<void>((resolve) => {
-            toRecord.push({ finished, done: resolve });
-            if (toRecord.length === 1) setImmediate(flush);
-          });
-        },
-        (error) => {
-          release();
-          log.error('webhook attempt failed unexpectedly (retried when its lease ends)', { eventId: row.id, error });
-        },
-      )
-      .finally(() => running.delete(done));
-    running.add(done);
-  };
-
-  const pump = async () => {
-    do {
-      again = false;
-      while (!stopped) {
-        const room = options.concurrency - inFlight;
-        if (room <= 0) break;
-        const rows = await claimDue(db, options.owner, room, options.leaseMs, options.merchantConcurrency, busy);
-        for (const row of rows) launch(row);
-        if (rows.length < room) break;
-      }
-    } while (again && !stopped);
-  };
-
-  function wake(): void {
-    if (stopped) return;
-    if (pumping) {
-      again = true;
-      return;
-    }
-    // After the current tick: attempts that end together are followed by one claim, not one each.
-    pumping = new Promise<void>((resolve) => setImmediate(resolve))
-      .then(pump)
-      .catch((error) => log.error('webhook claim failed', { error }))
-      .finally(() => {
-        pumping = undefined;
-        if (again) wake(); // woken after the loop's last look
-      });
-  }
-
+  const loop = new ClaimLoop(db, options);
+  const wake = () => loop.wake();
   const poll = setInterval(wake, options.pollMs).unref();
   db.listen(WEBHOOK_CHANNEL, wake, wake).catch((error) => log.error('webhook notifications unavailable; polling only', { error }));
   wake();
   return {
     wake,
     async stop() {
-      stopped = true;
       clearInterval(poll);
-      await pumping;
-      await Promise.all(running);
+      await loop.stop();
     },
   };
+}
+
+/**
+ * Claims due rows into this process's free slots and sends them, when woken. Wake-ups are
+ * coalesced: a pass starts after the current tick (attempts that end together are followed by
+ * one claim, not one each), never two at once, and a wake-up during a pass makes it look again.
+ */
+class ClaimLoop {
+  private readonly slots: Slots;
+  private readonly recorder: AttemptRecorder;
+  /** Attempts from their claim until they are recorded: what `stop` waits for. */
+  private readonly attempts = new Set<Promise<void>>();
+  /** The pass in progress, if any. */
+  private pass: Promise<void> | undefined;
+  /** Woken during the pass in progress. */
+  private again = false;
+  private stopped = false;
+
+  constructor(
+    private readonly db: Database,
+    private readonly options: DispatcherOptions,
+  ) {
+    this.slots = new Slots(options.concurrency);
+    this.recorder = new AttemptRecorder(db);
+  }
+
+  wake(): void {
+    if (this.stopped) return;
+    if (this.pass) {
+      this.again = true;
+      return;
+    }
+    this.pass = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => this.claimUntilQuiet())
+      .catch((error) => log.error('webhook claim failed', { error }))
+      .finally(() => {
+        this.pass = undefined;
+        if (this.again) this.wake(); // woken after the loop's last look
+      });
+  }
+
+  /** Stops claiming and waits for the pass in progress, then for the attempts in flight. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.pass;
+    await Promise.all(this.attempts);
+  }
+
+  private async claimUntilQuiet(): Promise<void> {
+    do {
+      this.again = false;
+      await this.fillSlots();
+    } while (this.again && !this.stopped);
+  }
+
+  /** Claims and launches due rows while there are free slots and due rows to fill them. */
+  private async fillSlots(): Promise<void> {
+    while (!this.stopped) {
+      const room = this.slots.free();
+      if (room <= 0) return;
+      const { owner, leaseMs, merchantConcurrency } = this.options;
+      const rows = await claimDue(this.db, owner, room, leaseMs, merchantConcurrency, this.slots.perMerchant);
+      for (const row of rows) this.launch(row);
+      if (rows.length < room) return;
+    }
+  }
+
+  private launch(row: Claimed): void {
+    this.slots.take(row.merchant_id);
+    // The slot is free once the HTTP exchange is over: the row stays leased until it is recorded.
+    const release = () => {
+      this.slots.release(row.merchant_id);
+      this.wake();
+    };
+    const attempt = send(row, this.options)
+      .then(
+        (finished) => {
+          release();
+          return this.recorder.add(finished);
+        },
+        (error) => {
+          release();
+          log.error('webhook attempt failed unexpectedly (retried when its lease ends)', { eventId: row.id, error });
+        },
+      )
+      .finally(() => this.attempts.delete(attempt));
+    this.attempts.add(attempt);
+  }
+}
+
+/**
+ * This process's attempts in flight, in all (at most WEBHOOK_CONCURRENCY) and per merchant (at
+ * most WEBHOOK_MERCHANT_CONCURRENCY, which `claimDue` enforces from `perMerchant`).
+ */
+class Slots {
+  /** Attempts in flight per merchant; a merchant with none has no entry. */
+  readonly perMerchant = new Map<string, number>();
+  private inFlight = 0;
+
+  constructor(private readonly size: number) {}
+
+  free(): number {
+    return this.size - this.inFlight;
+  }
+
+  take(merchantId: string): void {
+    this.inFlight++;
+    this.perMerchant.set(merchantId, (this.perMerchant.get(merchantId) ?? 0) + 1);
+  }
+
+  release(merchantId: string): void {
+    this.inFlight--;
+    const n = this.perMerchant.get(merchantId)! - 1;
+    if (n === 0) this.perMerchant.delete(merchantId);
+    else this.perMerchant.set(merchantId, n);
+  }
+}
+
+/**
+ * Finished attempts are recorded by one statement at a time: those that end while it runs are
+ * written together by the next one, so a busy database gets fewer, larger writes.
+ */
+class AttemptRecorder {
+  private waiting: { finished: Finished; done: () => void }[] = [];
+  private writing = false;
+
+  constructor(private readonly db: Database) {}
+
+  /** Resolves once the attempt is written, or its write failed (the row is retried when its lease ends). */
+  add(finished: Finished): Promise<void> {
+    return new Promise<void>((done) => {
+      this.waiting.push({ finished, done });
+      if (this.waiting.length === 1) setImmediate(() => this.flush());
+    });
+  }
+
+  private flush(): void {
+    if (this.writing || this.waiting.length === 0) return;
+    this.writing = true;
+    const batch = this.waiting;
+    this.waiting = [];
+    record(this.db, batch.map((b) => b.finished))
+      .then(() => batch.forEach((b) => logAttempt(b.finished)))
+      .catch((error) => log.error('webhook attempts could not be recorded (retried when their lease ends)', { eventIds: batch.map((b) => b.finished.row.id), error }))
+      .finally(() => {
+        this.writing = false;
+        batch.forEach((b) => b.done());
+        this.flush();
+      });
+  }
 }
