@@ -7,7 +7,7 @@ import type { Messages } from '@/lib/pay/messages';
 import type { PublicOrderView, Screen } from '@/lib/pay/view';
 import { Countdown } from './countdown';
 import { ReturnToStore, type ReturnRedirect } from './return-to-store';
-import { Amount } from './ui';
+import { amountText } from './ui';
 
 const TONE: Record<Screen, string> = {
   awaiting: 'border-sky-600 bg-sky-50 dark:bg-sky-950',
@@ -41,19 +41,13 @@ export function StatusPanel({ view, m, embed, left, phase, redirect }: Props) {
       {(view.received !== '0' || view.screen === 'underpaid') && (
         <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-3 text-sm">
           <dt>{m.orderTotal}</dt>
-          <dd>
-            <Amount amount={view.amount} currency={view.currency} />
-          </dd>
+          <dd>{amountText(view.amount, view.currency)}</dd>
           <dt>{m.received}</dt>
-          <dd data-testid="received">
-            <Amount amount={view.received} currency={view.currency} />
-          </dd>
+          <dd data-testid="received">{amountText(view.received, view.currency)}</dd>
           {pending && (
             <>
               <dt>{m.remaining}</dt>
-              <dd data-testid="remaining">
-                <Amount amount={view.remaining} currency={view.currency} />
-              </dd>
+              <dd data-testid="remaining">{amountText(view.remaining, view.currency)}</dd>
             </>
           )}
         </dl>

@@ -6,7 +6,7 @@
 import { interpolate } from '@/lib/pay/format';
 import type { Messages } from '@/lib/pay/messages';
 import type { PublicOrderView } from '@/lib/pay/view';
-import { Amount } from './ui';
+import { amountText } from './ui';
 
 export function Payments({ view, m }: { view: PublicOrderView; m: Messages }) {
   if (view.payments.length === 0) return null;
@@ -16,10 +16,10 @@ export function Payments({ view, m }: { view: PublicOrderView; m: Messages }) {
       <ul className="mt-1 space-y-2 text-sm">
         {view.payments.map((p) => (
           <li key={p.txid} data-testid="payment" className="rounded-md border border-slate-300 p-2 dark:border-slate-600">
-            <Amount amount={p.amount} currency={view.currency} />
+            {amountText(p.amount, view.currency)}
             {' · '}
             {p.status === 'detected' ? interpolate(m.confirmations, { k: p.confirmations, n: view.requiredConfirmations }) : m.paymentStatus[p.status]}
-            <Transaction txid={p.txid} m={m} />
+            {transaction(p.txid, m)}
           </li>
         ))}
       </ul>
@@ -36,9 +36,9 @@ export function OtherTransfers({ view, m }: { view: PublicOrderView; m: Messages
       <ul className="mt-1 space-y-2 text-sm">
         {view.otherTransfers.map((t) => (
           <li key={t.txid} data-testid="other-transfer" className="rounded-md border border-slate-300 p-2 dark:border-slate-600">
-            <Amount amount={t.amount} currency={t.currency} />
+            {amountText(t.amount, t.currency)}
             {t.late && ` · ${m.lateLabel}`}
-            <Transaction txid={t.txid} m={m} />
+            {transaction(t.txid, m)}
           </li>
         ))}
       </ul>
@@ -46,7 +46,8 @@ export function OtherTransfers({ view, m }: { view: PublicOrderView; m: Messages
   );
 }
 
-function Transaction({ txid, m }: { txid: string; m: Messages }) {
+/** "Transaction: {txid}" under a transfer. */
+function transaction(txid: string, m: Messages) {
   return (
     <span className="block">
       {`${m.transaction}: `}
