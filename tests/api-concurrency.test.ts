@@ -23,12 +23,15 @@ it('creates exactly one order for 50 concurrent requests with the same order', a
   expect(ids.size).toBe(1);
   const [count] = await gateway.db.query<{ n: number }>(`select count(*)::int as n from orders where client_order_id = 'concurrent-1'`);
   expect(count!.n).toBe(1);
-  // Addresses taken by requests that lost the race went back to the pool: only one is assigned.
-  const [assigned] = await gateway.db.query<{ n: number }>(
-    `select count(*)::int as n from addresses a where a.assigned_at is not null and a.network = 'tron'
-        and not exists (select 1 from orders o where o.address_id = a.id)`,
+  // The requests that lost the race took pool positions that stay unused (decision 002): the
+  // winner's address is its alone, and the next order on the network gets another one.
+  const next = await call(gateway, 'make-order', { ...request, order: 'concurrent-2' }, merchant.test);
+  expect(next.status).toBe(200);
+  const ordersPerAddress = await gateway.db.query<{ address: string; orders: number }>(
+    `select address, count(*)::int as orders from orders where network = 'tron' group by address order by address`,
   );
-  expect(assigned!.n).toBe(0);
+  const addresses = [answers[0]!.body.response.address, next.body.response.address].sort();
+  expect(ordersPerAddress).toEqual(addresses.map((address) => ({ address, orders: 1 })));
 
   const conflict = await call(gateway, 'make-order', { ...request, amount: '43' }, merchant.test);
   expect(conflict.status).toBe(409);
