@@ -169,8 +169,11 @@ function listenPostgres(url: string, channel: string, onNotify: (payload: string
         await client.query(`LISTEN ${channel}`);
         current = client;
         delay = LISTEN_RETRY_MS.first;
-        onGap(); // whatever happened before this LISTEN was not heard
-        await new Promise<void>((resolve) => client.once('end', resolve));
+        const ended = new Promise<void>((resolve) => client.once('end', resolve));
+        // A stop() that came while this client was connecting found no client to end.
+        if (stopped) void client.end().catch(() => undefined);
+        else onGap(); // whatever happened before this LISTEN was not heard
+        await ended;
       } catch {
         await client.end().catch(() => undefined);
       }

@@ -1,3 +1,4 @@
+import { fillAddressPool } from '@/lib/addresses';
 import { findNetwork, type Network } from '@/lib/catalog';
 import type { ChainAdapter } from '@/lib/chains/adapter';
 import { sandboxAdapter } from '@/lib/chains/sandbox';
@@ -38,11 +39,16 @@ export function watchOnce(db: Database, chain: ChainAdapter, options: { now?: Da
 
 let nonce = Date.now() * 1000;
 
-/** An order made through the domain code, as make-order makes it. */
+/**
+ * An order made through the domain code, as make-order makes it, on an address pool filled first
+ * as a server fills it before it answers: an empty pool makes the order wait for a refill with a
+ * one-second budget, which a loaded machine misses (503 "No deposit address is available").
+ */
 export async function createOrder(db: Database, keys: Keys, fields: Record<string, unknown>): Promise<OrderRow> {
   const key = await findApiKey(db, keys.publicKey);
   if (!key) throw new Error('unknown test key');
   const input = makeOrderRequest.parse({ order: `order-${++nonce}`, nonce, ...fields });
+  await fillAddressPool(db, network(input.network), key.mode);
   return makeOrder({ db, key, nonce: String(nonce) }, input);
 }
 

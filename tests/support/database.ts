@@ -15,9 +15,17 @@ export async function openTestDatabase(): Promise<Database> {
   return (await openPostgresTestDatabase()).db;
 }
 
+const POOL_SIZE = 20;
+
 /**
  * A new, migrated database on the PostgreSQL server of `npm test`, dropped again on close, with
  * its URL for the processes a test starts (an embedded database has one owner process).
+ *
+ * Its pool's connections are all opened here, one at a time, while nothing else runs: a test
+ * gateway in this process (support/gateway.ts) loads every page of the build right after it
+ * starts, which blocks the event loop for a second or more on a loaded machine, and a connection
+ * being opened then missed the pool's 1 s connection timeout (DatabaseBusyError in the test's
+ * first query, or a 503 for the first requests), however quickly PostgreSQL answered.
  */
 export async function openPostgresTestDatabase(): Promise<{ db: Database; url: string }> {
   const adminUrl = process.env.TEST_PG_URL;
@@ -29,8 +37,9 @@ export async function openPostgresTestDatabase(): Promise<{ db: Database; url: s
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  const db = await openDatabase({ url: url.toString(), poolSize: 20 });
+  const db = await openDatabase({ url: url.toString(), poolSize: POOL_SIZE });
   await db.migrate();
+  await holdConnections(db, POOL_SIZE);
   const close = db.close.bind(db);
   return {
     url: url.toString(),
@@ -44,6 +53,11 @@ export async function openPostgresTestDatabase(): Promise<{ db: Database; url: s
       },
     }),
   };
+}
+
+/** Holds `count` pooled connections at once (a transaction each, nested), so that the pool opens them in turn. */
+async function holdConnections(db: Database, count: number): Promise<void> {
+  if (count > 0) await db.transaction(() => holdConnections(db, count - 1));
 }
 
 /** Row counts of every table: a rejected request must leave them all unchanged. */
