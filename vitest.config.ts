@@ -2,7 +2,8 @@ import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 const root = path.dirname(new URL(import.meta.url).pathname);
-const shared = {
+/** Module resolution of every Vitest run (also stryker.vitest.config.ts). */
+export const shared = {
   resolve: {
     alias: {
       '@': root,
