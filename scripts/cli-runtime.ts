@@ -3,10 +3,10 @@
  * holds the embedded database (PGlite allows one process per data directory), otherwise by
  * opening it itself (PostgreSQL, or the embedded database while no server runs).
  */
-import { adminCommand, runAdminCommand, type AdminCommand } from '../lib/admin/commands';
+import { adminCommand, runAdminCommand, type AdminCommand } from '../lib/admin';
 import { config } from '../lib/config';
 import { claimDataDir, describeOwner, getDatabase } from '../lib/db';
-import { readControlToken } from '../lib/server/control';
+import { readControlToken } from '../lib/server';
 
 export async function runCommand(command: AdminCommand): Promise<unknown> {
   const cfg = config();

@@ -138,7 +138,7 @@ export async function mineAt(network: string, at?: Date, count = 1): Promise<{ n
     out = await runCli('sandbox', args);
   } catch (error) {
     if (at && /unknown option '--at'/i.test(String(error))) {
-      throw new Error('mineAt(network, at): `npm run sandbox -- mine` does not take --at yet (lib/chains/sandbox mine() does; the CLI and the sandbox.mine admin command need it).');
+      throw new Error('mineAt(network, at): `npm run sandbox -- mine` does not take --at yet (lib/chains/sandbox mine() does; the CLI and the sandbox.mine admin command need it).', { cause: error });
     }
     throw error;
   }

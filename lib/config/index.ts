@@ -1,7 +1,8 @@
 import 'server-only';
 import { parseConfig, type Config } from './schema';
 
-export type { Config } from './schema';
+export { envPrefix, type LiveChainConfig, type RpcEndpoint } from './chains';
+export { ConfigError, type Config } from './schema';
 
 const cache = Symbol.for('gateway.config');
 type Holder = { [cache]?: Config };
