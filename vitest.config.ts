@@ -1,5 +1,7 @@
+import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { SlowFilesFirst } from './tests/support/sequencer';
 
 const root = path.dirname(new URL(import.meta.url).pathname);
 /** Module resolution of every Vitest run (also stryker.vitest.config.ts). */
@@ -20,6 +22,10 @@ export const shared = {
 export default defineConfig({
   test: {
     pool: 'forks',
+    // Vitest's default on two cores is one file at a time; a file spends much of its time waiting
+    // for the servers, CLIs and nodes it started, so two share the machine better.
+    maxWorkers: Math.max(2, os.availableParallelism() - 1),
+    sequence: { sequencer: SlowFilesFirst },
     testTimeout: 30_000,
     hookTimeout: 120_000,
     projects: [
