@@ -27,7 +27,9 @@ export default defineConfig({
     maxWorkers: Math.max(2, os.availableParallelism() - 1),
     sequence: { sequencer: SlowFilesFirst },
     testTimeout: 30_000,
-    hookTimeout: 120_000,
+    // Set-up starts gateways, servers and nodes: on a two-core machine shared with other work
+    // that can take minutes. Generous, since it only bounds a failure.
+    hookTimeout: 300_000,
     projects: [
       {
         ...shared,

@@ -12,10 +12,18 @@ import { openDatabase } from '@/lib/db/client';
 import { freePort } from '../scripts/lib/postgres.mjs';
 import { runCli, startServer, stopServer } from './support/cli';
 import { call, type Keys } from './support/gateway';
+import { waitFor } from './support/worker-process';
 
 const LTC_HASH = /^[0-9a-f]{64}$/;
 const STACK_FRAME = /^\s+at\s/m;
 const TOO_LARGE = new RegExp(`Amount "${'1'.repeat(80)}" is too large for LTC: at most 69 digits before the decimal point`);
+/**
+ * Each test runs a dozen CLI processes, 3-7 s of CPU each (Node, tsx, the gateway's modules, and
+ * offline the embedded database), and a server start: minutes on a two-core machine shared with
+ * other work. Generous, like the wait for the server's watcher (a pass every 100 ms when idle).
+ */
+const CLI_TEST_MS = 600_000;
+const WATCHER_MS = 120_000;
 
 let env: NodeJS.ProcessEnv;
 let dataDir: string;
@@ -77,7 +85,7 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('npm run sandbox (embedded d
     if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('pays and mines through a running server, and the server\'s watcher processes the order', { timeout: 240_000 }, async () => {
+  it('pays and mines through a running server, and the server\'s watcher processes the order', { timeout: CLI_TEST_MS }, async () => {
     const port = await freePort();
     const server = await startServer(serverEnv(), port);
     const gateway = { baseUrl: `http://127.0.0.1:${port}` };
@@ -103,11 +111,10 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('npm run sandbox (embedded d
 
       // The server's watcher finds the transfer on the ledger and counts it.
       let order: { status: string; received: string; transactions: { tx: string; amount: string; confirmations: number }[] } | undefined;
-      for (let i = 0; i < 100; i++) {
+      await waitFor('the server\'s watcher to move the order', WATCHER_MS, async () => {
         order = (await call(gateway, 'order', { orderId: orders.served.orderId }, keys)).body.response;
-        if (order?.status !== 'pending') break;
-        await new Promise((r) => setTimeout(r, 100));
-      }
+        return order?.status !== 'pending';
+      });
       expect(order).toMatchObject({ status: 'processed', received: '0.25' });
       expect(order!.transactions).toEqual([expect.objectContaining({ tx: servedHash, amount: '0.25', confirmations: 3 })]);
       // The other order saw nothing.
@@ -133,7 +140,7 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('npm run sandbox (embedded d
     }
   });
 
-  it('pays and mines offline, opening the embedded database itself', { timeout: 120_000 }, async () => {
+  it('pays and mines offline, opening the embedded database itself', { timeout: CLI_TEST_MS }, async () => {
     expect(servedHash, 'the served test made the orders').toMatch(LTC_HASH);
     // No server: nobody holds the data directory.
     expect(fs.existsSync(path.join(dataDir, 'owner.json'))).toBe(false);
@@ -175,7 +182,7 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('npm run sandbox (embedded d
     });
   });
 
-  it('reset-clock undoes mine --at: through a running server, orders made afterwards wait out their lifetime again; offline too', { timeout: 180_000 }, async () => {
+  it('reset-clock undoes mine --at: through a running server, orders made afterwards wait out their lifetime again; offline too', { timeout: CLI_TEST_MS }, async () => {
     const port = await freePort();
     const server = await startServer(serverEnv(), port);
     const gateway = { baseUrl: `http://127.0.0.1:${port}` };
@@ -185,10 +192,7 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('npm run sandbox (embedded d
     /** Polls the order until `done` holds (the server's watcher passes every 100 ms). */
     const waitForOrder = async (orderId: string, done: (o: Awaited<ReturnType<typeof orderOf>>) => boolean) => {
       let order = await orderOf(orderId);
-      for (let i = 0; i < 300 && !done(order); i++) {
-        await new Promise((r) => setTimeout(r, 100));
-        order = await orderOf(orderId);
-      }
+      await waitFor(`order ${orderId} to move`, WATCHER_MS, async () => done((order = await orderOf(orderId))), () => JSON.stringify(order));
       return order;
     };
     const makeDoge = async (order: string) => {

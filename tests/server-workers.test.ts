@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../scripts/lib/postgres.mjs';
 import { call, type Keys } from './support/gateway';
+import { waitFor } from './support/worker-process';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 
@@ -47,10 +48,11 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('the server runs its workers
     child = spawn(process.execPath, [path.join(ROOT, 'scripts/server.mjs')], { cwd: ROOT, env });
     child.stdout!.on('data', (d) => (output += d));
     child.stderr!.on('data', (d) => (output += d));
-    for (let i = 0; i < 300 && !output.includes('workers started'); i++) await new Promise((r) => setTimeout(r, 100));
+    // A first start creates the embedded database (initdb): many seconds on a loaded machine.
+    await waitFor('the server to start its workers', 240_000, () => output.includes('workers started') || child!.exitCode !== null, () => output);
     if (!output.includes('workers started')) throw new Error(`server did not start its workers:\n${output}`);
     keys = JSON.parse(fs.readFileSync(path.join(dataDir, 'demo-store.json'), 'utf8')) as Keys;
-  });
+  }, 300_000);
 
   afterAll(async () => {
     if (child && child.exitCode === null) {
@@ -60,7 +62,7 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('the server runs its workers
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('a simulated payment is detected, confirmed and processes the order on its own', async () => {
+  it('a simulated payment is detected, confirmed and processes the order on its own', { timeout: 120_000 }, async () => {
     const made = await call(gateway, 'make-order', { currency: 'LTC', network: 'litecoin', amount: '0.5', order: `workers-${Date.now()}` }, keys);
     expect(made.status).toBe(200);
     const orderId = made.body.response.orderId as string;
@@ -73,11 +75,9 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('the server runs its workers
     const { txHash } = (await paid.json()) as { txHash: string };
     expect(txHash).toMatch(/^[0-9a-f]{64}$/);
 
+    // The server's own block timer and watcher move it: 0.3 s blocks, a pass every 100 ms.
     let order = await orderStatus(orderId);
-    for (let i = 0; i < 100 && order.status === 'pending'; i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      order = await orderStatus(orderId);
-    }
+    await waitFor('the order to leave pending', 60_000, async () => (order = await orderStatus(orderId)).status !== 'pending');
     expect(order.status).toBe('processed');
     expect(order.received).toBe('0.5');
     expect(order.transactions.map((t) => t.tx)).toEqual([txHash]);

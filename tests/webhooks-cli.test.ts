@@ -15,6 +15,10 @@ import { startReceiver, verifyWebhook, type Receiver } from './support/webhook-r
 import { waitFor } from './support/worker-process';
 
 const STACK_FRAME = /^\s+at\s/m;
+/** A dozen CLI processes (3-7 s of CPU each) and server starts per test: minutes on a loaded two-core machine. */
+const CLI_TEST_MS = 600_000;
+/** The server's watcher and dispatcher pass every 100 ms when idle; generous for a loaded machine. */
+const SERVER_MS = 120_000;
 
 let env: NodeJS.ProcessEnv;
 let dataDir: string;
@@ -48,7 +52,7 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('webhooks on the embedded da
     if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('the server delivers, the merchant lists and re-sends through the API, the operator through the CLI', { timeout: 120_000 }, async () => {
+  it('the server delivers, the merchant lists and re-sends through the API, the operator through the CLI', { timeout: CLI_TEST_MS }, async () => {
     const port = await freePort();
     const server = await startServer(serverEnv(), port);
     const gateway = { baseUrl: `http://127.0.0.1:${port}` };
@@ -59,7 +63,7 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('webhooks on the embedded da
       expect((await cli('sandbox', 'pay', orderId, '0.25')).code).toBe(0);
       expect((await cli('sandbox', 'mine', 'litecoin', '2')).code).toBe(0);
 
-      await waitFor('the webhook from the server', 30_000, () => receiver.received.length === 1, server.output);
+      await waitFor('the webhook from the server', SERVER_MS, () => receiver.received.length === 1, server.output);
       const first = receiver.received[0]!;
       eventId = String(first.headers['x-webhook-id']);
       expect(first.path).toBe('/paid');
@@ -68,7 +72,7 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('webhooks on the embedded da
       expect(first.headers['x-api-public-key']).toBe(keys.publicKey);
 
       // The merchant's delivery log over the signed API.
-      await waitFor('the attempt recorded', 10_000, async () => (await call(gateway, 'webhooks/list', { orderId }, keys)).body.response?.[0]?.state === 'delivered');
+      await waitFor('the attempt recorded', SERVER_MS, async () => (await call(gateway, 'webhooks/list', { orderId }, keys)).body.response?.[0]?.state === 'delivered');
       const listed = await call(gateway, 'webhooks/list', { orderId }, keys);
       expect(listed.status).toBe(200);
       expect(listed.body.response).toEqual([
@@ -87,7 +91,7 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('webhooks on the embedded da
       const resent = await call(gateway, 'webhooks/resend', { id: eventId }, keys);
       expect(resent.status).toBe(200);
       expect(resent.body.response).toMatchObject({ id: eventId, state: 'pending' });
-      await waitFor('the re-sent webhook', 10_000, () => receiver.received.length === 2, server.output);
+      await waitFor('the re-sent webhook', SERVER_MS, () => receiver.received.length === 2, server.output);
       expect(receiver.received[1]!.headers).toMatchObject({ 'x-webhook-id': eventId, 'x-webhook-attempt': '2' });
       expect(receiver.received[1]!.raw).toBe(first.raw);
 
@@ -95,9 +99,9 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('webhooks on the embedded da
       const resentByCli = await cli('webhooks', 'resend', eventId);
       expect(resentByCli.code, resentByCli.stderr).toBe(0);
       expect(resentByCli.stdout).toContain('Queued');
-      await waitFor('the webhook re-sent by the CLI', 10_000, () => receiver.received.length === 3, server.output);
+      await waitFor('the webhook re-sent by the CLI', SERVER_MS, () => receiver.received.length === 3, server.output);
       expect(receiver.received[2]!.headers['x-webhook-attempt']).toBe('3');
-      await waitFor('three attempts recorded', 10_000, async () => (await call(gateway, 'webhooks/list', { orderId }, keys)).body.response[0].log.length === 3);
+      await waitFor('three attempts recorded', SERVER_MS, async () => (await call(gateway, 'webhooks/list', { orderId }, keys)).body.response[0].log.length === 3);
       const listedByCli = await cli('webhooks', 'list', orderId);
       expect(listedByCli.code, listedByCli.stderr).toBe(0);
       expect(listedByCli.stdout).toContain(`${eventId}  success webhook (order processed)  delivered, 3 attempt(s)`);
@@ -108,7 +112,7 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('webhooks on the embedded da
     }
   });
 
-  it('lists and re-sends offline; the next server start delivers what was queued', { timeout: 120_000 }, async () => {
+  it('lists and re-sends offline; the next server start delivers what was queued', { timeout: CLI_TEST_MS }, async () => {
     expect(eventId, 'the first test delivered a webhook').toBeTruthy();
     expect(fs.existsSync(path.join(dataDir, 'owner.json'))).toBe(false);
     const listed = await cli('webhooks', 'list', orderId, '--json');
@@ -132,7 +136,7 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('webhooks on the embedded da
 
     const server = await startServer(serverEnv(), await freePort());
     try {
-      await waitFor('the queued webhook after the start', 30_000, () => receiver.received.length === 4, server.output);
+      await waitFor('the queued webhook after the start', SERVER_MS, () => receiver.received.length === 4, server.output);
       expect(receiver.received[3]!.headers).toMatchObject({ 'x-webhook-id': eventId, 'x-webhook-attempt': '4' });
     } finally {
       await stopServer(server.child);

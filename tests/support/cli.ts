@@ -31,6 +31,12 @@ export interface StartedServer {
   output: () => string;
 }
 
+/**
+ * Generous: a first start on a new data directory creates the embedded database (initdb), some
+ * 20 s of CPU, and on a loaded two-core machine a process gets a fraction of a core.
+ */
+const SERVER_START_MS = 240_000;
+
 /** scripts/server.mjs (as `npm start` runs it) on the production build on 127.0.0.1:`port` with `env`; resolves once it says "Ready on" (started and listening). */
 export async function startServer(env: NodeJS.ProcessEnv, port: number): Promise<StartedServer> {
   let output = '';
@@ -40,10 +46,14 @@ export async function startServer(env: NodeJS.ProcessEnv, port: number): Promise
   });
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));
-  for (let i = 0; i < 600 && !output.includes('Ready on'); i++) await new Promise((r) => setTimeout(r, 100));
+  const exited = () => child.exitCode !== null || child.signalCode !== null;
+  // Ready, or gone (a failed start says why at once rather than at the deadline).
+  for (const deadline = Date.now() + SERVER_START_MS; !output.includes('Ready on') && !exited() && Date.now() < deadline; ) {
+    await new Promise((r) => setTimeout(r, 100));
+  }
   if (!output.includes('Ready on')) {
-    child.kill('SIGTERM');
-    throw new Error(`server did not start:\n${output}`);
+    await stopServer(child);
+    throw new Error(`server did not start (${exited() ? `exited with ${child.exitCode ?? child.signalCode}` : `not ready after ${SERVER_START_MS / 1000} s`}):\n${output}`);
   }
   return { child, output: () => output };
 }
