@@ -15,14 +15,20 @@ export default defineConfig({
   testMatch: '**/*.spec.ts',
   outputDir: '.tmp/playwright-results',
   globalSetup: './e2e/support/global-setup.ts',
-  // Two cores: two browsers plus the server is as much as the machine takes.
+  // Two cores: two browsers plus the server is as much as the machine takes (three were slower
+  // on a loaded machine). Tests, not files, are shared out, so that the other worker takes the rest
+  // while e2e/pay-flow.spec.ts (serial, on a gateway of its own) runs: one worker used to run every
+  // other file alone. Specs share the global gateway, so each test makes its own orders, and a
+  // network whose blocks a test dates ahead is used by no other spec.
   workers: 2,
-  fullyParallel: false,
+  fullyParallel: true,
   retries: 0,
   forbidOnly: !!process.env.CI,
-  timeout: 60_000,
+  // Bounds for failures only, generous: on a loaded two-core machine a page or a live update can
+  // take many times as long as on a quiet one.
+  timeout: 120_000,
   globalTimeout: 20 * 60_000,
-  expect: { timeout: 10_000 },
+  expect: { timeout: 20_000 },
   reporter: [['list'], ['json', { outputFile: '.tmp/playwright.json' }]],
   use: {
     browserName: 'chromium',

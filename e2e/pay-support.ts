@@ -15,7 +15,7 @@ import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
-import { expect, type Keys, type MakeOrderFields, type Order, type PaymentKind, type SimulatedPayment } from './support/fixtures';
+import { controlCommand, expect, type Keys, type MakeOrderFields, type Order, type PaymentKind, type SimulatedPayment } from './support/fixtures';
 import { E2E_APP_SECRET, startGatewayServer, type GatewayServer } from './support/server';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
@@ -54,7 +54,7 @@ export interface OwnGateway {
   baseUrl: string;
   keys: Keys;
   makeOrder(fields: MakeOrderFields): Promise<Order>;
-  /** `npm run sandbox -- mine NETWORK COUNT [--at ISO]` against this gateway. */
+  /** What `npm run sandbox -- mine NETWORK COUNT [--at ISO]` does, sent to this gateway's control endpoint (controlCommand). */
   mine(network: string, count?: number, at?: Date): Promise<void>;
   /** POST /api/sandbox/pay, as the page's "Simulate payment" does. */
   pay(orderId: string, kind?: PaymentKind): Promise<SimulatedPayment>;
@@ -87,7 +87,7 @@ export async function startOwnGateway(name: string, env: Record<string, string> 
   const cli = (script: 'keys' | 'sandbox', args: string[]) =>
     new Promise<string>((resolve, reject) => {
       const cliEnv = { ...process.env, DATA_DIR: server.dataDir, DATABASE_URL: '', APP_SECRET: E2E_APP_SECRET, LOG_LEVEL: 'warn' };
-      execFile('npm', ['run', '--silent', script, '--', ...args], { cwd: ROOT, env: cliEnv, timeout: 60_000 }, (error, stdout, stderr) => {
+      execFile('npm', ['run', '--silent', script, '--', ...args], { cwd: ROOT, env: cliEnv }, (error, stdout, stderr) => {
         if (error) reject(new Error(`npm run ${script} -- ${args.join(' ')} failed: ${stderr.trim() || error.message}`));
         else resolve(stdout);
       });
@@ -117,7 +117,7 @@ export async function startOwnGateway(name: string, env: Record<string, string> 
       return answer.response;
     },
     async mine(network, count = 1, at) {
-      await cli('sandbox', ['mine', network, String(count), ...(at ? ['--at', at.toISOString()] : [])]);
+      await controlCommand(server.dataDir, { command: 'sandbox.mine', network, count, ...(at ? { at: at.toISOString() } : {}) });
     },
     async pay(orderId, kind = 'full') {
       const response = await fetch(`${baseUrl}/api/sandbox/pay`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ orderId, kind }) });
@@ -130,7 +130,7 @@ export async function startOwnGateway(name: string, env: Record<string, string> 
       if (!response.ok) throw new Error(`status: ${response.status}`);
       return (await response.json()) as { status: string; screen: string };
     },
-    async waitForScreen(orderId, screen, timeoutMs = 20_000) {
+    async waitForScreen(orderId, screen, timeoutMs = 60_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const view = await gateway.status(orderId);
@@ -148,7 +148,7 @@ export async function startOwnGateway(name: string, env: Record<string, string> 
 export function sandboxFaucet(network: string): Promise<string> {
   const script = `import('./lib/catalog/index.ts').then(async (c) => { const l = await import('./lib/chains/sandbox/ledger.ts'); console.log(l.faucetAddress(c.findNetwork(${JSON.stringify(network)}))); })`;
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, ['--conditions=react-server', '--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT, timeout: 60_000 }, (error, stdout, stderr) => {
+    execFile(process.execPath, ['--conditions=react-server', '--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT }, (error, stdout, stderr) => {
       if (error) reject(new Error(`faucet address: ${stderr || error.message}`));
       else resolve(stdout.trim());
     });

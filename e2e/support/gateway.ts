@@ -1,11 +1,12 @@
 /**
  * What specs use to drive the gateway under test (started by global-setup.ts): its base URL, a
  * test-mode merchant's keys, the signed merchant API, simulated payments and sandbox blocks.
- * Everything goes through the server's public surface (HTTP, the CLIs): no database access, no
- * mocks.
+ * Everything goes through the server's public surface (HTTP, the CLIs and their control
+ * endpoint): no database access, no mocks.
  */
 import { execFile } from 'node:child_process';
 import { createHmac, randomInt } from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 import type { Order, OrderDetails, OrderStatus } from '@/lib/protocol';
 import type { PaymentKind, SimulatedPayment } from '@/lib/sandbox';
@@ -144,6 +145,28 @@ export async function createKeys(name: string, mode: 'test' | 'live' = 'test'): 
 }
 
 /**
+ * Sends an operator command (lib/admin: `sandbox.mine`, ...) to the server holding `dataDir` the
+ * way a CLI does while a server runs (scripts/cli-runtime.ts): to the control URL in the data
+ * directory's owner.json, with its control token. For specs that need a command done rather than
+ * a CLI run: a CLI process costs seconds of CPU (npm, Node, tsx, the gateway's modules), which on
+ * a loaded machine pushed tests past their timeouts. The CLIs as processes are tested in
+ * tests/*-cli.test.ts, and by runCli below.
+ */
+export async function controlCommand<T>(dataDir: string, command: { command: string; [field: string]: unknown }): Promise<T> {
+  const { controlUrl } = JSON.parse(fs.readFileSync(path.join(dataDir, 'owner.json'), 'utf8')) as { controlUrl?: string };
+  if (!controlUrl) throw new Error(`The process holding ${dataDir} names no control URL: not a server.`);
+  const token = fs.readFileSync(path.join(dataDir, 'control-token'), 'utf8').trim();
+  const response = await fetch(controlUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify(command),
+  });
+  const body = (await response.json()) as { result?: T; error?: string };
+  if (!response.ok) throw new Error(`${command.command} answered ${response.status}: ${body.error ?? JSON.stringify(body)}`);
+  return body.result as T;
+}
+
+/**
  * Runs `npm run <script> -- ...` against the data directory of the gateway under test (or of
  * another one started with startGatewayServer): the CLI finds the server holding the embedded
  * database and hands it the command (README, "Keys").
@@ -157,7 +180,8 @@ export function runCli(script: 'keys' | 'sandbox', args: string[], dataDir = fro
     LOG_LEVEL: 'warn',
   };
   return new Promise((resolve, reject) => {
-    execFile('npm', ['run', '--silent', script, '--', ...args], { cwd: ROOT, env, timeout: 60_000 }, (error, stdout, stderr) => {
+    // No timeout of its own: on a loaded machine a CLI can take a minute; the test's bounds it.
+    execFile('npm', ['run', '--silent', script, '--', ...args], { cwd: ROOT, env }, (error, stdout, stderr) => {
       if (error) reject(new Error(`npm run ${script} -- ${args.join(' ')} failed: ${stderr.trim() || error.message}`));
       else resolve(stdout);
     });
