@@ -1,16 +1,12 @@
 import 'server-only';
+import { processSlot } from '../process';
 import { parseConfig, type Config } from './schema';
 
 export type { Config } from './schema';
 
-const cache = Symbol.for('gateway.config');
-type Holder = { [cache]?: Config };
-
 /** The gateway's configuration, parsed from the environment once per process. */
 export function config(): Config {
-  const holder = globalThis as Holder;
-  holder[cache] ??= parseConfig(process.env);
-  return holder[cache];
+  return processSlot('config', () => parseConfig(process.env));
 }
 
 /**
