@@ -6,8 +6,10 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { broadcast, broadcastMany, mine } from '@/lib/chains/sandbox';
+import { config, type Config } from '@/lib/config';
 import type { Database } from '@/lib/db/client';
 import { serializeOrderDetails } from '@/lib/orders';
+import { setProcessSlot } from '@/lib/process';
 import type { OrderRow, PaymentRow } from '@/lib/orders/rows';
 import { noRiskScreen } from '@/lib/risk';
 import { settleOrder } from '@/lib/watcher';
@@ -429,8 +431,9 @@ async function attemptsOf(orderIds: string[], outcome: string) {
 async function capturingLogs(work: () => Promise<void>): Promise<Record<string, unknown>[]> {
   const lines: string[] = [];
   const write = process.stderr.write.bind(process.stderr);
-  const level = process.env.LOG_LEVEL;
-  process.env.LOG_LEVEL = 'warn';
+  // The process's configuration, with LOG_LEVEL=warn while `work` runs.
+  const configured = config();
+  setProcessSlot<Config>('config', { ...configured, logLevel: 'warn' });
   process.stderr.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
     const text = String(chunk);
     if (text.startsWith('{')) lines.push(text);
@@ -441,7 +444,7 @@ async function capturingLogs(work: () => Promise<void>): Promise<Record<string, 
     await work();
   } finally {
     process.stderr.write = write;
-    process.env.LOG_LEVEL = level;
+    setProcessSlot('config', configured);
   }
   return lines.flatMap((l) => l.trim().split('\n')).map((l) => JSON.parse(l) as Record<string, unknown>);
 }

@@ -1,4 +1,7 @@
 import 'server-only';
+// lib/config never logs (a bad variable is a ConfigError its caller reports), so this import makes
+// no cycle, and LOG_LEVEL is read like every other variable: parsed once per process.
+import { config } from '../config';
 
 /**
  * Structured logs: one JSON object per line on stdout. Callers pass fields, never request bodies
@@ -10,8 +13,7 @@ const ORDER: Record<Level | 'silent', number> = { debug: 10, info: 20, warn: 30,
 const SECRET_FIELD = /secret|private|signature|password|token|authorization/i;
 
 function threshold(): number {
-  const level = (process.env.LOG_LEVEL ?? 'info') as Level | 'silent';
-  return ORDER[level] ?? ORDER.info;
+  return ORDER[config().logLevel];
 }
 
 function redact(fields: Record<string, unknown>): Record<string, unknown> {
