@@ -47,9 +47,10 @@ let nonce = Date.now() * 1000;
 export async function createOrder(db: Database, keys: Keys, fields: Record<string, unknown>): Promise<OrderRow> {
   const key = await findApiKey(db, keys.publicKey);
   if (!key) throw new Error('unknown test key');
-  const input = makeOrderRequest.parse({ order: `order-${++nonce}`, nonce, ...fields });
+  const own = ++nonce; // this order's: concurrent calls move `nonce` on while this one awaits
+  const input = makeOrderRequest.parse({ order: `order-${own}`, nonce: own, ...fields });
   await fillAddressPool(db, network(input.network), key.mode);
-  return makeOrder({ db, key, nonce: String(nonce) }, input);
+  return makeOrder({ db, key, nonce: String(own) }, input);
 }
 
 export async function orderRow(db: Database, id: string): Promise<OrderRow> {
