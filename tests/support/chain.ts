@@ -1,5 +1,6 @@
 import { fillAddressPool } from '@/lib/addresses';
 import { findNetwork, type Network } from '@/lib/catalog';
+import { networkFor } from '@/lib/chains';
 import type { ChainAdapter } from '@/lib/chains/adapter';
 import { sandboxAdapter } from '@/lib/chains/sandbox';
 import type { Database } from '@/lib/db/client';
@@ -49,7 +50,9 @@ export async function createOrder(db: Database, keys: Keys, fields: Record<strin
   if (!key) throw new Error('unknown test key');
   const own = ++nonce; // this order's: concurrent calls move `nonce` on while this one awaits
   const input = makeOrderRequest.parse({ order: `order-${own}`, nonce: own, ...fields });
-  await fillAddressPool(db, network(input.network), key.mode);
+  // As the key's mode uses the network: a live one may be a test chain (regtest), unlike the catalog's.
+  const used = networkFor(key.mode, input.network);
+  if (used) await fillAddressPool(db, used, key.mode);
   return makeOrder({ db, key, nonce: String(own) }, input);
 }
 
