@@ -6,10 +6,10 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { broadcast, broadcastMany, mine } from '@/lib/chains/sandbox';
-import { config, type Config } from '@/lib/config';
+import { config } from '@/lib/config';
 import type { Database } from '@/lib/db/client';
+import { setLogLevel } from '@/lib/log';
 import { serializeOrderDetails } from '@/lib/orders';
-import { setProcessSlot } from '@/lib/process';
 import type { OrderRow, PaymentRow } from '@/lib/orders/rows';
 import { noRiskScreen } from '@/lib/risk';
 import { settleOrder } from '@/lib/watcher';
@@ -431,9 +431,7 @@ async function attemptsOf(orderIds: string[], outcome: string) {
 async function capturingLogs(work: () => Promise<void>): Promise<Record<string, unknown>[]> {
   const lines: string[] = [];
   const write = process.stderr.write.bind(process.stderr);
-  // The process's configuration, with LOG_LEVEL=warn while `work` runs.
-  const configured = config();
-  setProcessSlot<Config>('config', { ...configured, logLevel: 'warn' });
+  setLogLevel('warn');
   process.stderr.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
     const text = String(chunk);
     if (text.startsWith('{')) lines.push(text);
@@ -444,7 +442,7 @@ async function capturingLogs(work: () => Promise<void>): Promise<Record<string, 
     await work();
   } finally {
     process.stderr.write = write;
-    setProcessSlot('config', configured);
+    setLogLevel(config().logLevel);
   }
   return lines.flatMap((l) => l.trim().split('\n')).map((l) => JSON.parse(l) as Record<string, unknown>);
 }

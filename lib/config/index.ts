@@ -1,4 +1,5 @@
 import 'server-only';
+import { setLogLevel } from '../log';
 import { processSlot } from '../process';
 import { parseConfig, type Config } from './schema';
 
@@ -6,7 +7,11 @@ export type { Config } from './schema';
 
 /** The gateway's configuration, parsed from the environment once per process. */
 export function config(): Config {
-  return processSlot('config', () => parseConfig(process.env));
+  return processSlot('config', () => {
+    const parsed = parseConfig(process.env);
+    setLogLevel(parsed.logLevel);
+    return parsed;
+  });
 }
 
 /**

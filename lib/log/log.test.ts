@@ -5,10 +5,11 @@ import { log } from './index';
 
 const saved = process.env.LOG_LEVEL;
 
-/** Configures LOG_LEVEL as a process starting now would read it. */
+/** Configures LOG_LEVEL as a process starting now reads it: the configuration is parsed first. */
 function configure(level: string): void {
   process.env.LOG_LEVEL = level;
   forgetProcessSlot('config');
+  config();
 }
 
 /** The JSON lines written to stdout and stderr while `work` runs. */
@@ -30,6 +31,7 @@ afterEach(() => {
   if (saved === undefined) delete process.env.LOG_LEVEL;
   else process.env.LOG_LEVEL = saved;
   forgetProcessSlot('config');
+  forgetProcessSlot('logLevel');
 });
 
 describe('log', () => {
@@ -46,8 +48,16 @@ describe('log', () => {
 
   it('takes its level from the configuration, parsed once per process like every variable', () => {
     configure('silent');
-    expect(config().logLevel).toBe('silent');
     process.env.LOG_LEVEL = 'debug';
+    expect(config().logLevel).toBe('silent');
     expect(written(() => log.error('after start-up'))).toEqual([]);
+  });
+
+  it('holds the level for every copy of itself in the process, as a second bundle loads one', async () => {
+    vi.resetModules();
+    const other = await import('./index');
+    expect(other.log).not.toBe(log);
+    configure('silent');
+    expect(written(() => other.log.error('from another bundle'))).toEqual([]);
   });
 });

@@ -13,6 +13,7 @@ import 'server-only';
  */
 export const PROCESS_SLOTS = {
   config: 'the configuration parsed from the environment (lib/config)',
+  logLevel: 'LOG_LEVEL, handed by lib/config to lib/log when it parses the configuration (lib/log)',
   database: 'the database, opened and migrated on first use (lib/db)',
   dataDirLocks: 'the lock descriptors held on data directories, by real path (lib/db/lock.ts)',
   controlToken: "the token the CLI's control endpoint accepts (lib/server/control.ts)",
