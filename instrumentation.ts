@@ -4,6 +4,6 @@
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
-  const { startGatewayOrExit } = await import('./lib/server/startup');
+  const { startGatewayOrExit } = await import('./lib/server');
   await startGatewayOrExit();
 }

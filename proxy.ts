@@ -20,8 +20,7 @@
 import { NextResponse, type NextRequest } from 'next/server';
 import { config as gatewayConfig, storeGatewayUrl } from './lib/config';
 import { LANGUAGE_HEADER, negotiateLanguage } from './lib/pay/i18n';
-import { contentSecurityPolicy, newNonce } from './lib/security/headers';
-import { literalPercentPath } from './lib/security/request-path';
+import { contentSecurityPolicy, literalPercentPath, newNonce } from './lib/security';
 
 const API_PATH = /^\/(api|api-gateway|internal)\//;
 

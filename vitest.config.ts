@@ -28,7 +28,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'pglite',
-          include: ['lib/**/*.test.ts', 'tests/**/*.test.ts'],
+          include: ['lib/**/*.test.ts', 'eslint/**/*.test.ts', 'tests/**/*.test.ts'],
           env: { TEST_DB: 'pglite' },
         },
       },

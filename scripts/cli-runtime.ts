@@ -3,10 +3,11 @@
  * holds the embedded database (PGlite allows one process per data directory), otherwise by
  * opening it itself (PostgreSQL, or the embedded database while no server runs).
  */
-import { adminCommand, runAdminCommand, type AdminCommand } from '../lib/admin/commands';
+import { z } from 'zod';
+import { adminCommand, runAdminCommand, type AdminCommand } from '../lib/admin';
 import { config } from '../lib/config';
 import { claimDataDir, describeOwner, getDatabase } from '../lib/db';
-import { readControlToken } from '../lib/server/control';
+import { readControlToken } from '../lib/server';
 
 export async function runCommand(command: AdminCommand): Promise<unknown> {
   const cfg = config();
@@ -36,11 +37,14 @@ export async function runCommand(command: AdminCommand): Promise<unknown> {
   }
 }
 
+/** What app/internal/cli answers: the command's result, or why it was refused. */
+const controlAnswer = z.object({ result: z.unknown().optional(), error: z.string().optional() });
+
 /** The control endpoint's JSON answer; undefined for anything else (a crash inside the server answers no JSON). */
-async function answerOf(response: Response): Promise<{ result?: unknown; error?: string } | undefined> {
+async function answerOf(response: Response): Promise<z.infer<typeof controlAnswer> | undefined> {
   try {
-    const body: unknown = JSON.parse(await response.text());
-    return body && typeof body === 'object' ? (body as { result?: unknown; error?: string }) : undefined;
+    const parsed = controlAnswer.safeParse(JSON.parse(await response.text()));
+    return parsed.success ? parsed.data : undefined;
   } catch {
     return undefined;
   }

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// `npm test`: everything, on a clean machine. Installs PostgreSQL from Debian's packages when
-// missing, starts a temporary server, builds the app, runs Vitest (unit tests, and the storage
+// `npm test`: everything, on a clean machine. Runs the linter (`npm run lint`: the architecture's
+// import arrows among its rules; one test in the summary), installs PostgreSQL from Debian's
+// packages when missing, starts a temporary server, builds the app, runs Vitest (unit tests, and the storage
 // and API suite on PGlite and on PostgreSQL), then the browser tests (Playwright driving Debian's
 // Chromium, installed when missing, against the production build), and ends with
 // `tests: N passed, M failed` over both runners.
@@ -22,10 +23,12 @@ const extraArgs = process.argv.slice(e2eOnly ? 3 : 2);
 // .ci/run reads this file after the run: one left by an earlier run must not stand in for this one.
 if (!e2eOnly) fs.rmSync(path.join(outDir, 'test-summary.txt'), { force: true });
 
+// The linter first: a broken arrow is reported in seconds, and the rest still runs.
+const lint = e2eOnly ? undefined : runLint();
 ensureBuild();
 // Once, before the test files that start litecoind run in parallel (one apt-get at a time).
 ensureLitecoindInstalled();
-let totals = { passed: 0, failed: 0 };
+let totals = lint ?? { passed: 0, failed: 0 };
 if (!e2eOnly) {
   const postgres = await startPostgres();
   try {
@@ -36,7 +39,8 @@ if (!e2eOnly) {
       [path.join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`, ...extraArgs],
       { cwd: root, stdio: 'inherit', env: { ...process.env, TEST_PG_URL: postgres.url } },
     );
-    totals = countVitest(vitestJson, vitest.status);
+    const vitestTotals = countVitest(vitestJson, vitest.status);
+    totals = { passed: totals.passed + vitestTotals.passed, failed: totals.failed + vitestTotals.failed };
   } finally {
     postgres.stop();
   }
@@ -50,6 +54,14 @@ const summary = `tests: ${totals.passed} passed, ${totals.failed} failed`;
 if (!e2eOnly) fs.writeFileSync(path.join(outDir, 'test-summary.txt'), `${summary}\n`);
 console.log(summary);
 process.exit(totals.failed > 0 || totals.passed === 0 ? 1 : 0);
+
+/** `npm run lint`, counted as one test. */
+function runLint() {
+  const run = spawnSync(process.execPath, [path.join(root, 'node_modules/eslint/bin/eslint.js'), '--max-warnings=0', '.'], { cwd: root, stdio: 'inherit' });
+  const passed = run.status === 0;
+  console.log(`lint: ${passed ? 'passed' : 'failed'}`);
+  return { passed: passed ? 1 : 0, failed: passed ? 0 : 1 };
+}
 
 function countVitest(file, status) {
   if (!fs.existsSync(file)) return { passed: 0, failed: 1 }; // the runner itself failed

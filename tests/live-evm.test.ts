@@ -7,7 +7,7 @@
 import { parseEther, type Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HDKey } from '@scure/bip32';
-import { availableCurrencies } from '@/lib/catalog/available';
+import { availableCurrencies } from '@/lib/chains';
 import { liveAdapters, liveNetworks, type LiveAdapter } from '@/lib/chains/live';
 import type { Database } from '@/lib/db/client';
 import { loadPublicView } from '@/lib/pay/public-view';

@@ -1,6 +1,6 @@
 'use server';
 import { redirect } from 'next/navigation';
-import { MAX_QUANTITY, findProduct } from '@/lib/store/catalog';
+import { MAX_QUANTITY, findProduct } from '@/lib/store';
 import { checkout, StoreError } from '@/lib/store';
 import { readCart, writeCart } from './cart';
 

@@ -1,6 +1,6 @@
 import 'server-only';
 import { cookies } from 'next/headers';
-import { parseCart, type Cart } from '@/lib/store/catalog';
+import { parseCart, type Cart } from '@/lib/store';
 
 const CART_COOKIE = 'demo-store-cart';
 

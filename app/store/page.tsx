@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import { cartLines, cartTotalCents, formatUsd, PRODUCTS } from '@/lib/store/catalog';
+import { cartLines, cartTotalCents, formatUsd, PRODUCTS } from '@/lib/store';
 import { addToCart } from './actions';
 import { readCart } from './cart';
 

@@ -6,14 +6,14 @@
  * says it is reconnecting. Needs a QueryClientProvider above it.
  */
 import { useQuery } from '@tanstack/react-query';
-import { useRef } from 'react';
+import { useState } from 'react';
 import type { PublicOrderView } from '@/lib/pay/view';
 
 const POLL_MS = 3000;
 const RECONNECTING_AFTER = 3;
 
 export function useOrderStatus(initial: PublicOrderView): { view: PublicOrderView; reconnecting: boolean; refetch: () => void } {
-  const failures = useRef(0);
+  const [failures, setFailures] = useState(0);
   const { data: view, refetch } = useQuery({
     queryKey: [initial.orderId],
     queryFn: async (): Promise<PublicOrderView> => {
@@ -21,10 +21,10 @@ export function useOrderStatus(initial: PublicOrderView): { view: PublicOrderVie
         const response = await fetch(`/api/pay/${initial.orderId}/status`, { cache: 'no-store' });
         if (!response.ok) throw new Error(`HTTP ${response.status}`);
         const next = (await response.json()) as PublicOrderView;
-        failures.current = 0;
+        setFailures(0);
         return next;
       } catch (error) {
-        failures.current++;
+        setFailures((count) => count + 1);
         throw error;
       }
     },
@@ -34,6 +34,5 @@ export function useOrderStatus(initial: PublicOrderView): { view: PublicOrderVie
     refetchInterval: (query) => (query.state.data?.status === 'pending' ? POLL_MS : false),
     refetchIntervalInBackground: false,
   });
-  // Read at render: while the order is pending the countdown renders the page every second.
-  return { view, reconnecting: failures.current >= RECONNECTING_AFTER, refetch: () => void refetch() };
+  return { view, reconnecting: failures >= RECONNECTING_AFTER, refetch: () => void refetch() };
 }

@@ -96,18 +96,6 @@ export function getOrder(orderId: string, keys?: Keys): Promise<OrderDetails> {
   return apiOk<OrderDetails>('order', { orderId }, keys);
 }
 
-/** Polls getOrder until the order's status is one of `statuses`; throws with the last status after `timeoutMs`. */
-export async function waitForOrderStatus(orderId: string, statuses: OrderStatus | OrderStatus[], timeoutMs = 30_000, keys?: Keys): Promise<OrderDetails> {
-  const wanted = new Set(Array.isArray(statuses) ? statuses : [statuses]);
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const order = await getOrder(orderId, keys);
-    if (wanted.has(order.status as OrderStatus)) return order;
-    if (Date.now() > deadline) throw new Error(`Order ${orderId} is ${order.status} after ${timeoutMs} ms, not ${[...wanted].join(' or ')}.`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
-
 /**
  * What the payment page's "Simulate payment" does: POST /api/sandbox/pay. `full` pays what is
  * left, `partial` half of it, `over` 10 % more than asked. The order moves once the watcher sees
@@ -138,7 +126,7 @@ export async function mineAt(network: string, at?: Date, count = 1): Promise<{ n
     out = await runCli('sandbox', args);
   } catch (error) {
     if (at && /unknown option '--at'/i.test(String(error))) {
-      throw new Error('mineAt(network, at): `npm run sandbox -- mine` does not take --at yet (lib/chains/sandbox mine() does; the CLI and the sandbox.mine admin command need it).');
+      throw new Error('mineAt(network, at): `npm run sandbox -- mine` does not take --at yet (lib/chains/sandbox mine() does; the CLI and the sandbox.mine admin command need it).', { cause: error });
     }
     throw error;
   }

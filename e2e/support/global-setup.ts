@@ -24,7 +24,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     process.env.E2E_MERCHANT_ID = keys.merchantId;
   } catch (error) {
     await server.stop();
-    throw new Error(`${(error as Error).message}\nServer log (${server.logFile}):\n${logTail(server.logFile)}`);
+    throw new Error(`${(error as Error).message}\nServer log (${server.logFile}):\n${logTail(server.logFile)}`, { cause: error });
   }
   console.log(`e2e: gateway at ${server.baseUrl} (data ${server.dataDir}, log ${path.relative(root, server.logFile)}), ready in ${Date.now() - started} ms`);
   return async () => {

@@ -1,10 +1,7 @@
 import 'server-only';
 import { randomInt } from 'node:crypto';
 import type { Network } from '../catalog';
-import type { Mode } from '../chains';
-import { testAccountXpub, testTagAccountAddress } from '../chains/derivation';
-import { deriveAddresses, derivationThreadReady } from '../chains/derivation-thread';
-import { liveChainConfig } from '../chains/live';
+import { deriveAddresses, derivationThreadReady, liveChainConfig, testAccountXpub, testTagAccountAddress, type Mode } from '../chains';
 import { config } from '../config';
 import type { Queryable } from '../db';
 import { log } from '../log';

@@ -3,10 +3,10 @@ import { z } from 'zod';
 import { text } from '../protocol';
 import type { Database } from '../db';
 import { findNetwork, type Network } from '../catalog';
-import { mine, resetClock } from '../chains/sandbox';
+import { mine, resetClock } from '../chains';
 import { createMerchant, findMerchantByName, issueApiKey, listMerchants, revokeApiKey } from '../merchants';
 import { simulatePayment, SimulationError } from '../sandbox';
-import { listDeliveries, resendWebhook } from '../webhooks/deliveries';
+import { listDeliveries, resendWebhook } from '../webhooks';
 
 /** A command that cannot be done as asked: its message is for the operator, not a stack trace. */
 export function isCommandError(error: unknown): error is Error {

@@ -5,9 +5,9 @@ import 'server-only';
  * Next.js's route handlers in app/api-gateway (`next dev`, and any server started without the
  * front). The operations, their requests and their responses are lib/protocol's OPERATIONS.
  */
-import { availableCurrencies } from '../catalog/available';
+import { availableCurrencies } from '../chains';
 import { getDeposit, serializeDeposit } from '../deposits';
-import { advancedBalances } from '../merchants/balances';
+import { advancedBalances } from '../merchants';
 import { findOperations } from '../operations';
 import { getOrder, isUuid, listOrders, makeOrder, serializeOrder, serializeOrderDetails } from '../orders';
 import type { OperationName } from '../protocol';

@@ -4,7 +4,12 @@ import 'server-only';
  * ChainAdapter interface and the adapters of both modes (the sandbox ledger for test, the live
  * nodes for live).
  */
-export { enabledNetworks, networkFor, orderNetwork, paymentUri, requiredConfirmations, type Mode } from './networks';
+export { confirmationsOf, enabledNetworks, networkFor, orderNetwork, paymentUri, requiredConfirmations, type Mode } from './networks';
+export { availableCurrencies } from './available';
+export { deriveAddresses, derivationThreadReady } from './derivation-thread';
+export { testAccountXpub, testTagAccountAddress } from './derivation';
+export { childKeyBackend } from './child-key';
+export { liveChainConfig } from './live';
 export type { BlockRef, ChainAdapter, ChainSpend, ChainTransfer } from './adapter';
 export { liveAdapters, type LiveAdapter } from './live';
-export { sandboxAdapter, startMining } from './sandbox';
+export { broadcast, mine, resetClock, sandboxAdapter, startMining } from './sandbox';

@@ -7,8 +7,7 @@ import 'server-only';
  */
 import { findNetwork, type Network } from '../catalog';
 import { config } from '../config';
-import { envPrefix, type LiveChainConfig } from '../config/chains';
-import { ConfigError } from '../config/schema';
+import { ConfigError, envPrefix, type LiveChainConfig } from '../config';
 import { peekProcessSlot, setProcessSlot } from '../process';
 import { deriveAddress } from './derivation';
 import { evmAdapter } from './evm';

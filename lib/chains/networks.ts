@@ -51,3 +51,13 @@ export function orderNetwork(mode: Mode, name: string): Network | undefined {
 export function requiredConfirmations(mode: Mode, network: Network): number {
   return mode === 'test' ? config().sandboxConfirmations : network.confirmations;
 }
+
+/**
+ * Confirmations of a transfer with the chain scanned to `tipHeight`: tip − block height + 1, none
+ * while it is unmined or after it dropped out of the chain. The watcher credits by it and the
+ * payment page shows it (k/n), so both count alike.
+ */
+export function confirmationsOf(transfer: { block_height: number | string | bigint | null; dropped: boolean }, tipHeight: number): number {
+  if (transfer.dropped || transfer.block_height === null) return 0;
+  return Math.max(0, tipHeight - Number(transfer.block_height) + 1);
+}

@@ -3,7 +3,8 @@ import { setLogLevel } from '../log';
 import { processSlot } from '../process';
 import { parseConfig, type Config } from './schema';
 
-export type { Config } from './schema';
+export { envPrefix, type LiveChainConfig, type RpcEndpoint } from './chains';
+export { ConfigError, type Config } from './schema';
 
 /** The gateway's configuration, parsed from the environment once per process. */
 export function config(): Config {

@@ -22,6 +22,7 @@ export type {
   webhookEvents,
 } from './schema';
 export { DatabaseBusyError, isDatabaseBusy } from './client';
+export { keepStatisticsFresh } from './statistics';
 export { claimDataDir, describeOwner, type DataDirOwner } from './lock';
 
 /**

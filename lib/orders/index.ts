@@ -5,7 +5,7 @@ import type { OrderStatus } from '../protocol';
 import { OrderNotFound } from './errors';
 import { ORDER_PAYMENT_COLUMNS, type OrderPayment, type OrderRow } from './rows';
 
-export { isLateTransfer } from './lifecycle';
+export { evaluateOrder, isLateTransfer, type ObservedTransfer, type SettledRole, type TransferRole } from './lifecycle';
 export { makeOrder, type Caller } from './make';
 export { decimalsOf, serializeOrder, serializeOrderDetails } from './serialize';
 export * from './errors';

@@ -4,17 +4,16 @@ import 'server-only';
  * name, the network's watcher cursor and the chain transfers to the order's address. The query
  * selects only payer-safe columns, so a secret cannot reach the page by accident.
  *
- * Confirmations are counted like the watcher counts them (lib/watcher/settle `confirmationsOf`):
+ * Confirmations are counted like the watcher counts them (lib/chains `confirmationsOf`):
  * cursor height − block height + 1, so the page can show k/n between two evaluations. Payments
  * and other transfers are told apart by the merchant-facing projection the watcher writes
  * (`payments` rows); a transfer without one is an orphan deposit of the order.
  */
 import { findCurrency } from '../catalog';
-import { orderNetwork, paymentUri, requiredConfirmations } from '../chains';
+import { confirmationsOf, orderNetwork, paymentUri, requiredConfirmations } from '../chains';
 import type { chainCursors, chainTransfers, merchants, orders, payments, Queryable, RowOf } from '../db';
 import { formatUnits } from '../money';
 import { isLateTransfer } from '../orders';
-import { confirmationsOf } from '../watcher/settle';
 import { screenOf, type PublicOrderView, type PublicOtherTransfer, type PublicPayment } from './view';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -13,6 +13,7 @@ import { ORDER_STATUS_VALUES } from './status';
 const optional = <T extends z.ZodType>(schema: T) => schema.nullish().transform((v) => v ?? undefined);
 
 /** NUL, or a UTF-16 surrogate without its other half. */
+// eslint-disable-next-line no-control-regex -- NUL is what is looked for
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /** True when PostgreSQL can store `value` as given (see `text`). */
@@ -51,6 +52,7 @@ function withoutCredentials(value: string): boolean {
  */
 const webUrl = text('must be an absolute http(s) URL')
   .max(2048, 'must be at most 2048 characters')
+  // eslint-disable-next-line no-control-regex -- control characters are what is refused
   .regex(/^[^\s\u0000-\u001f\u007f-\u009f]*$/, 'must not contain spaces or control characters')
   .pipe(z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' }))
   .refine(withoutCredentials, 'must not contain a user name or password');

@@ -5,7 +5,7 @@ import 'server-only';
  * exactly as a real payment does. Live orders are refused.
  */
 import { findCurrency, findNetwork, type Currency, type Network } from '../catalog';
-import { broadcast } from '../chains/sandbox';
+import { broadcast } from '../chains';
 import type { Queryable } from '../db';
 import { formatUnits, maxWholeDigits, parseUnits } from '../money';
 import { isUuid, type OrderRow } from '../orders';

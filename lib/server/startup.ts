@@ -1,12 +1,9 @@
 import 'server-only';
 import { fillAddressPools } from '../addresses';
-import { installApiFront } from '../api/http-front';
-import { childKeyBackend } from '../chains/child-key';
-import { pruneNonces } from '../api/nonces';
-import { enabledNetworks } from '../chains';
+import { installApiFront, pruneNonces } from '../api';
+import { childKeyBackend, enabledNetworks } from '../chains';
 import { config } from '../config';
-import { getDatabase } from '../db';
-import { keepStatisticsFresh } from '../db/statistics';
+import { getDatabase, keepStatisticsFresh } from '../db';
 import { log } from '../log';
 import { startWorkers } from '../watcher';
 import { appSecret, followKeyRevocations } from '../merchants';

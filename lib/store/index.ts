@@ -10,8 +10,10 @@ import { z } from 'zod';
 import { GatewayApiError, GatewayClient, GatewayError, type OrderDetails } from '../client';
 import { config, storeGatewayUrl } from '../config';
 import { getDatabase, type Queryable } from '../db';
-import { readDemoStoreKeys, type DemoStoreKeys } from '../server/demo-merchant';
+import { readDemoStoreKeys, type DemoStoreKeys } from '../server';
 import { cartLines, cartTotalCents, priceIn, type Cart } from './catalog';
+
+export { cartLines, cartTotalCents, findProduct, formatUsd, MAX_QUANTITY, parseCart, PRODUCTS, type Cart } from './catalog';
 
 /** Why a checkout did not reach the payment page, in words a shopper understands (see STORE_ERRORS). */
 export type StoreErrorCode = 'not_set_up' | 'empty_cart' | 'unsupported_coin' | 'gateway_unreachable' | 'gateway_refused';

@@ -4,8 +4,7 @@ import 'server-only';
  * hashes of the blocks it scanned in `chain_blocks`, kept to find the fork point of a
  * reorganisation (decision 006).
  */
-import type { BlockRef, ChainAdapter } from '../chains/adapter';
-import type { Mode } from '../chains';
+import type { BlockRef, ChainAdapter, Mode } from '../chains';
 import type { chainBlocks, chainCursors, Queryable, RowOf } from '../db';
 
 export interface Cursor {

@@ -14,7 +14,7 @@ import { sweepExpired } from './expiry';
 import { reportHealth } from './health';
 import { watchStep, type WatchOptions } from './scan';
 import type { StatusChange } from './settle';
-import { startDispatcher } from '../webhooks/dispatcher';
+import { startDispatcher } from '../webhooks';
 
 export { watchStep, type StepResult, type WatchOptions } from './scan';
 export { sweepExpired } from './expiry';

@@ -15,9 +15,8 @@ import 'server-only';
  * transfers: matched, dropped, still confirming), ./withdrawals (outgoing ones), ./settle (the
  * order and deposit state machines applied to what the step touched).
  */
-import type { BlockRef, ChainAdapter, ChainSpend, ChainTransfer } from '../chains/adapter';
+import type { BlockRef, ChainAdapter, ChainSpend, ChainTransfer, Mode } from '../chains';
 import type { Database } from '../db';
-import type { Mode } from '../chains';
 import type { RiskScreen } from '../risk';
 import { advanceCursor, findFork, lockCursor, readCursor, rewind, type Cursor } from './cursor';
 import { settleTransfers, type ChainView, type StatusChange } from './settle';

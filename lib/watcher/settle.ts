@@ -6,13 +6,14 @@ import 'server-only';
  * rows (`payments`, `deposits`) are rewritten from the evaluation, so they never disagree with it;
  * a transfer that is no payment is written as the deposit state machine (lib/deposits) decides.
  */
+import { confirmationsOf } from '../chains';
 import type { chainTransfers, orders, Queryable, RowOf } from '../db';
 import { incomingWrite, kindOf } from '../deposits';
 import { log } from '../log';
-import { evaluateOrder, type ObservedTransfer, type SettledRole, type TransferRole } from '../orders/lifecycle';
+import { evaluateOrder, type ObservedTransfer, type SettledRole, type TransferRole } from '../orders';
 import { FINAL_STATUSES, type OrderStatus } from '../protocol';
 import type { RiskScreen } from '../risk';
-import { enqueueOrderWebhook } from '../webhooks/outbox';
+import { enqueueOrderWebhook } from '../webhooks';
 
 /** What the watcher knows of its chain when it evaluates. */
 export interface ChainView {
@@ -43,11 +44,6 @@ export interface StatusChange {
   orderId: string;
   from: OrderStatus;
   to: OrderStatus;
-}
-
-export function confirmationsOf(transfer: Pick<TransferRow, 'block_height' | 'dropped'>, tipHeight: number): number {
-  if (transfer.dropped || transfer.block_height === null) return 0;
-  return Math.max(0, tipHeight - Number(transfer.block_height) + 1);
 }
 
 /**

@@ -5,8 +5,7 @@ import 'server-only';
  * still gaining confirmations. Each adds the ids it touched to the step's `touched` set, which
  * the step then settles.
  */
-import type { ChainTransfer } from '../chains/adapter';
-import type { Mode } from '../chains';
+import type { ChainTransfer, Mode } from '../chains';
 import type { chainTransfers, Queryable, RowOf } from '../db';
 
 type Id = Pick<RowOf<typeof chainTransfers>, 'id'>;

@@ -4,9 +4,8 @@ import 'server-only';
  * spends a deposit's output, is the withdrawal of the deposits the deposit state machine lets it
  * withdraw (lib/deposits `onOutgoing`, decision 019): one statement per batch of blocks for each.
  */
-import type { ChainSpend, ChainTransfer } from '../chains/adapter';
+import type { ChainSpend, ChainTransfer, Mode } from '../chains';
 import type { Network } from '../catalog';
-import type { Mode } from '../chains';
 import type { Queryable } from '../db';
 import { OUT_STATUS, WITHDRAWALS } from '../deposits';
 

@@ -23,7 +23,7 @@ import 'server-only';
 import type { Database } from '../db';
 import { config } from '../config';
 import { log } from '../log';
-import { decryptSecret } from '../merchants/secrets';
+import { decryptSecret } from '../merchants';
 import { postWebhook, type AttemptResult } from './http';
 import { WEBHOOK_CHANNEL } from './outbox';
 import { webhookHeaders } from './signing';

@@ -135,7 +135,7 @@ async function runBaseline(kind: 'node' | 'next', db: Db, pgUrl: string | undefi
   try {
     return await measure(label, server, { port, path: kind === 'node' ? '/' : '/baseline', ...keys }, () => orderBody());
   } catch (error) {
-    throw new Error(`${label}: ${String(error)}\n${logTail(server.logFile)}`);
+    throw new Error(`${label}: ${String(error)}\n${logTail(server.logFile)}`, { cause: error });
   } finally {
     await server.stop();
   }
@@ -182,7 +182,7 @@ async function runGateway(db: Db, pgUrl: string | undefined): Promise<GatewayFig
     }
     return { ...figures, repeated, tagNetwork, burst: burstRun, overload };
   } catch (error) {
-    throw new Error(`gateway: ${String(error)}\n${logTail(server.logFile)}`);
+    throw new Error(`gateway: ${String(error)}\n${logTail(server.logFile)}`, { cause: error });
   } finally {
     await server.stop();
   }

@@ -13,7 +13,7 @@
  *    asked about them.
  */
 import { performance } from 'node:perf_hooks';
-import { parseEther, type Address } from 'viem';
+import type { Address } from 'viem';
 import { startLitecoind, type Litecoind } from '../lib/litecoind.mjs';
 import { CHAIN_ID, startEvmNode, type EvmNode } from '../../tests/support/evm';
 import { HDKey } from '@scure/bip32';

@@ -162,7 +162,7 @@ async function main(): Promise<void> {
       console.log(`  malformed id (404, no database): ${line(floorRun, 404)}`);
     }
   } catch (error) {
-    throw new Error(`${String(error)}\n${logTail(server.logFile)}`);
+    throw new Error(`${String(error)}\n${logTail(server.logFile)}`, { cause: error });
   } finally {
     await server.stop();
   }

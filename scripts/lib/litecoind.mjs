@@ -64,7 +64,7 @@ export async function startLitecoind({ matureBlocks = 101 } = {}) {
         await rpc('getblockchaininfo');
         return;
       } catch (error) {
-        if (Date.now() > deadline || child.exitCode !== null) throw new Error(`litecoind did not start: ${error.message}`);
+        if (Date.now() > deadline || child.exitCode !== null) throw new Error(`litecoind did not start: ${error.message}`, { cause: error });
         await new Promise((r) => setTimeout(r, 200));
       }
     }

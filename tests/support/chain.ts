@@ -48,7 +48,8 @@ let nonce = Date.now() * 1000;
 export async function createOrder(db: Database, keys: Keys, fields: Record<string, unknown>): Promise<OrderRow> {
   const key = await findApiKey(db, keys.publicKey);
   if (!key) throw new Error('unknown test key');
-  const own = ++nonce; // this order's: concurrent calls move `nonce` on while this one awaits
+  // This call's nonce, taken before the wait: concurrent calls each keep their own.
+  const own = ++nonce;
   const input = makeOrderRequest.parse({ order: `order-${own}`, nonce: own, ...fields });
   // As the key's mode uses the network: a live one may be a test chain (regtest), unlike the catalog's.
   const used = networkFor(key.mode, input.network);

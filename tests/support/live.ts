@@ -82,9 +82,12 @@ export async function startFlakyProxy(target: string, seed = 1): Promise<FlakyPr
   return proxy;
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON under test
+type ReceivedWebhook = { headers: http.IncomingHttpHeaders; body: any };
+
 /** A webhook receiver on 127.0.0.1 that records what it is sent. */
-export async function startWebhookReceiver(): Promise<{ url: string; received: { headers: http.IncomingHttpHeaders; body: any }[]; close(): Promise<void> }> {
-  const received: { headers: http.IncomingHttpHeaders; body: any }[] = []; // eslint-disable-line @typescript-eslint/no-explicit-any
+export async function startWebhookReceiver(): Promise<{ url: string; received: ReceivedWebhook[]; close(): Promise<void> }> {
+  const received: ReceivedWebhook[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));

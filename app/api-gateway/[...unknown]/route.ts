@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { errorReply, webResponse } from '@/lib/api/route';
+import { errorReply, webResponse } from '@/lib/api';
 
 /** Unknown operations answer the JSON error envelope rather than an HTML page. */
 function notFound(request: Request): Response {

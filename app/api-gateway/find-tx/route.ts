@@ -1,5 +1,4 @@
-import { API_OPERATIONS } from '@/lib/api/operations';
-import { nextMethodNotAllowed, nextRoute } from '@/lib/api/route';
+import { API_OPERATIONS, nextMethodNotAllowed, nextRoute } from '@/lib/api';
 
 export const POST = nextRoute(API_OPERATIONS['find-tx']);
 export { nextMethodNotAllowed as GET, nextMethodNotAllowed as PUT, nextMethodNotAllowed as PATCH, nextMethodNotAllowed as DELETE };

@@ -1,6 +1,6 @@
-import { adminCommand, isCommandError, runAdminCommand } from '@/lib/admin/commands';
+import { adminCommand, isCommandError, runAdminCommand } from '@/lib/admin';
 import { getDatabase } from '@/lib/db';
-import { controlTokenMatches } from '@/lib/server/control';
+import { controlTokenMatches } from '@/lib/server';
 
 /** The CLIs' way into a server that holds the embedded database (see lib/server/control.ts). */
 export async function POST(request: Request): Promise<Response> {

@@ -1,5 +1,5 @@
 import Link from 'next/link';
-import { cartLines, cartTotalCents, formatUsd } from '@/lib/store/catalog';
+import { cartLines, cartTotalCents, formatUsd } from '@/lib/store';
 import { paymentOptions, STORE_ERRORS, StoreError, type PaymentOption, type StoreErrorCode } from '@/lib/store';
 import { pay, removeFromCart } from '../actions';
 import { readCart } from '../cart';

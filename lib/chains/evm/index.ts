@@ -16,7 +16,7 @@ import 'server-only';
  * Calls per block do not depend on the watched addresses: the node is never asked about them.
  */
 import type { Network } from '../../catalog';
-import type { LiveChainConfig } from '../../config/chains';
+import type { LiveChainConfig } from '../../config';
 import type { BlockRef, ChainTransfer } from '../adapter';
 import type { LiveAdapter } from '../live-adapter';
 import { blockAt, blockRef, fullBlocks, nativeTransfers, receiptStatus } from './blocks';

@@ -7,7 +7,7 @@ import 'server-only';
  */
 import { BaseError, createPublicClient, http, type PublicClient } from 'viem';
 import type { Network } from '../../catalog';
-import type { LiveChainConfig } from '../../config/chains';
+import type { LiveChainConfig } from '../../config';
 import { RpcStats } from '../rpc-stats';
 
 export class EvmNodeError extends Error {

@@ -13,9 +13,6 @@ import 'server-only';
  */
 import { hexToBytes } from '@noble/hashes/utils.js';
 
-export const TEST_MNEMONIC =
-  'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
-
 const TEST_SEED_HEX =
   '5eb00bbddcf069084889a8ab9155568165f5c453ccb85e70811aaed6f6da5fc1' +
   '9a5ac40b389cd370d086206dec8aa6c43daea6690f20ad3d8d48b2d2ce9e38e4';

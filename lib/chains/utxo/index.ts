@@ -11,7 +11,7 @@ import 'server-only';
  */
 import { z } from 'zod';
 import type { Network } from '../../catalog';
-import type { LiveChainConfig } from '../../config/chains';
+import type { LiveChainConfig } from '../../config';
 import { parseUnits } from '../../money';
 import type { BlockRef, ChainSpend, ChainTransfer } from '../adapter';
 import type { LiveAdapter } from '../live-adapter';

@@ -6,7 +6,7 @@ import 'server-only';
  * never into an error message or a log line (errors name the node by its URL without them).
  */
 import type { z } from 'zod';
-import type { RpcEndpoint } from '../../config/chains';
+import type { RpcEndpoint } from '../../config';
 import { RpcStats } from '../rpc-stats';
 
 export class RpcError extends Error {

@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { formatUsd, findProduct } from '@/lib/store/catalog';
+import { formatUsd, findProduct } from '@/lib/store';
 import { storeOrder } from '@/lib/store';
 
 /** What the shopper reads for each status of the store's order. */

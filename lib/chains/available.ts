@@ -1,6 +1,6 @@
 import 'server-only';
-import { enabledNetworks, type Mode } from '../chains';
-import { currencyPairs } from './index';
+import { currencyPairs } from '../catalog';
+import { enabledNetworks, type Mode } from './networks';
 import type { AvailableCurrency } from '../protocol';
 
 /**

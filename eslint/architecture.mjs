@@ -1,0 +1,131 @@
+// The arrows of ARCHITECTURE.md as an ESLint rule (`architecture/imports`, decision 022): which part
+// of the tree may import which, that another folder of lib/ is entered only through its index.ts,
+// and that client code (components/, 'use client' files) imports nothing server-only.
+//
+// A rule of our own rather than a boundaries plugin: the whole policy is the table below, imports
+// are resolved by path arithmetic ('./', '../' and the '@/' alias, nothing else is ours), and each
+// message names the arrow it breaks.
+import fs from 'node:fs';
+import path from 'node:path';
+
+export const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+
+/**
+ * Layers of lib/, lowest first; a folder imports its own layer and the ones below it. `shared` is
+ * what every part of the tree may use (the wire contract, money, logging, the shape of a domain
+ * error); `infra` is configuration, storage and chains; `domain` the rules; `edge` the merchant
+ * API's HTTP edge (only it turns domain errors into HTTP answers); `process` what assembles a
+ * running gateway (server start-up and control) and the demo store beside it.
+ */
+export const LIB_LAYERS = {
+  shared: ['protocol', 'money', 'log', 'errors'],
+  infra: ['config', 'db', 'chains', 'catalog', 'security'],
+  domain: ['addresses', 'admin', 'client', 'deposits', 'merchants', 'operations', 'orders', 'pay', 'risk', 'sandbox', 'watcher', 'webhooks'],
+  edge: ['api'],
+  process: ['server', 'store'],
+};
+const LAYER_ORDER = Object.keys(LIB_LAYERS);
+
+/**
+ * Files of a folder that are a public face beside its index.ts, and why. lib/pay's index is
+ * server-only (it reads the database); the payment page's client components need its pure parts.
+ */
+export const EXTRA_ENTRY_POINTS = {
+  'lib/pay/format.ts': 'pure formatting shared with the browser',
+  'lib/pay/messages.ts': 'the payment page texts, shared with the browser',
+  'lib/pay/i18n.ts': 'language choice, shared with the browser',
+  'lib/pay/view.ts': 'the public view type and screen rule, shared with the browser',
+};
+
+/** Parts of the tree outside lib/ and what they may import (besides `shared`, always allowed). */
+const TOP_LEVEL = {
+  app: { imports: ['lib', 'components'], why: 'routes and pages use lib/ and components/' },
+  components: { imports: ['lib', 'components'], why: 'UI uses client-safe lib/ modules and other components' },
+  scripts: { imports: ['lib', 'scripts'], why: 'CLIs and processes use lib/' },
+};
+
+/** Tests and benchmarks (these folders, *.test.ts beside the code, scripts/bench) may reach any module they exercise. */
+const TEST_PARTS = ['tests', 'e2e', 'bench'];
+
+const SOURCE_EXTENSIONS = ['.ts', '.tsx', '.mjs', '.js'];
+
+/** Where a part of the tree stands: top-level part, and for lib/ its folder and layer. */
+export function classify(file) {
+  const relative = path.relative(root, file).split(path.sep).join('/');
+  const [top, folder] = relative.split('/');
+  if (top === 'lib' && folder) {
+    const layer = LAYER_ORDER.find((name) => LIB_LAYERS[name].includes(folder));
+    return { relative, top, folder, layer };
+  }
+  return { relative, top: TOP_LEVEL[top] ? top : relative.includes('/') ? top : '.', folder: undefined, layer: undefined };
+}
+
+/** The repository file an import names, or undefined for a package or a file outside the tree. */
+export function resolveImport(fromFile, source) {
+  let base;
+  if (source.startsWith('./') || source.startsWith('../')) base = path.resolve(path.dirname(fromFile), source);
+  else if (source.startsWith('@/')) base = path.join(root, source.slice(2));
+  else return undefined;
+  const candidates = [base, ...SOURCE_EXTENSIONS.map((ext) => base + ext), ...SOURCE_EXTENSIONS.map((ext) => path.join(base, `index${ext}`))];
+  // A '.js' specifier may name a '.ts' file (TypeScript's NodeNext convention).
+  if (/\.m?js$/.test(base)) candidates.push(base.replace(/\.(m?)js$/, '.$1ts'));
+  return candidates.find((candidate) => fs.existsSync(candidate) && fs.statSync(candidate).isFile()) ?? base;
+}
+
+const serverOnlyCache = new Map();
+function isServerOnly(file) {
+  if (!serverOnlyCache.has(file)) {
+    const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+    serverOnlyCache.set(file, /^import ['"]server-only['"];?$/m.test(text));
+  }
+  return serverOnlyCache.get(file);
+}
+
+/** Why `from` may not import `to` (both classified), or undefined when it may. */
+export function violation(from, to, { clientFile }) {
+  if (TEST_PARTS.includes(from.top) || /\.test\.tsx?$/.test(from.relative) || from.relative.startsWith('scripts/bench/')) return undefined;
+  if (to.top === 'lib' && to.folder && from.folder !== to.folder) {
+    const entry = /^lib\/[^/]+\/index\.(ts|tsx|mjs|js)$/.test(to.relative) || EXTRA_ENTRY_POINTS[to.relative];
+    if (!entry) return `another folder is entered through its index.ts: import '${path.posix.dirname(to.relative)}' (not ${to.relative})`;
+  }
+  if (clientFile && to.top === 'lib' && isServerOnly(path.join(root, to.relative))) {
+    return `client code imports only client-safe modules; ${to.relative} is server-only`;
+  }
+  if (from.top === 'lib' && from.folder) {
+    if (to.top !== 'lib') return `lib/ does not import ${to.top}/ (the arrows point from app/, components/ and scripts/ to lib/)`;
+    if (!to.folder || !from.layer || !to.layer) return undefined;
+    if (LAYER_ORDER.indexOf(to.layer) > LAYER_ORDER.indexOf(from.layer)) {
+      const note = to.layer === 'edge' ? ' (domain modules throw domain errors; only lib/api turns them into HTTP answers)' : '';
+      return `lib/${from.folder} (${from.layer}) does not import lib/${to.folder} (${to.layer})${note}`;
+    }
+    return undefined;
+  }
+  const part = TOP_LEVEL[from.top];
+  if (part && to.top !== from.top && !part.imports.includes(to.top)) return `${from.top}/ does not import ${to.top}/ (${part.why})`;
+  return undefined;
+}
+
+/** @type {import('eslint').Rule.RuleModule} */
+const importsRule = {
+  meta: {
+    type: 'problem',
+    docs: { description: "Imports follow ARCHITECTURE.md's arrows; another lib/ folder only through its index.ts" },
+    schema: [],
+  },
+  create(context) {
+    const file = context.filename;
+    const from = classify(file);
+    const clientFile = from.top === 'components' || /^\s*['"]use client['"]/.test(context.sourceCode.text);
+    const check = (node) => {
+      const source = node.source?.value;
+      if (typeof source !== 'string') return;
+      const target = resolveImport(file, source);
+      if (!target || path.relative(root, target).startsWith('..')) return;
+      const problem = violation(from, classify(target), { clientFile });
+      if (problem) context.report({ node: node.source, message: problem });
+    };
+    return { ImportDeclaration: check, ExportNamedDeclaration: check, ExportAllDeclaration: check, ImportExpression: check };
+  },
+};
+
+export default { rules: { imports: importsRule } };

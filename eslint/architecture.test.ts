@@ -1,0 +1,63 @@
+import path from 'node:path';
+import { RuleTester } from 'eslint';
+import tseslint from 'typescript-eslint';
+import { describe, it } from 'vitest';
+import architecture, { root } from './architecture.mjs';
+
+RuleTester.describe = describe;
+RuleTester.it = it;
+
+const tester = new RuleTester({ languageOptions: { parser: tseslint.parser, ecmaVersion: 'latest', sourceType: 'module' } });
+const at = (file: string) => path.join(root, file);
+const error = (message: string) => ({ message });
+
+// Real files of the tree: the rule resolves each import to the file it names.
+tester.run('architecture/imports', architecture.rules.imports, {
+  valid: [
+    { filename: at('lib/orders/make.ts'), code: "import { x } from '../merchants';" },
+    { filename: at('lib/orders/make.ts'), code: "import { x } from './lifecycle';" },
+    { filename: at('lib/orders/make.ts'), code: "import type { x } from '../protocol';" },
+    { filename: at('lib/api/route.ts'), code: "import { x } from '../orders';" },
+    { filename: at('app/pay/[orderId]/page.tsx'), code: "import { x } from '@/lib/pay';" },
+    { filename: at('components/pay/pay-live.tsx'), code: "import { x } from '@/lib/pay/view';" },
+    { filename: at('components/pay/pay-live.tsx'), code: "import { x } from '@tanstack/react-query';" },
+    { filename: at('tests/api.test.ts'), code: "import { x } from '@/lib/db/lock';" },
+    { filename: at('lib/db/lock.test.ts'), code: "import { x } from '../orders/make';" },
+    { filename: at('scripts/keys.ts'), code: "import { x } from '../lib/merchants';" },
+  ],
+  invalid: [
+    {
+      filename: at('lib/orders/make.ts'),
+      code: "import { ApiError } from '../api';",
+      errors: [error('lib/orders (domain) does not import lib/api (edge) (domain modules throw domain errors; only lib/api turns them into HTTP answers)')],
+    },
+    {
+      filename: at('lib/orders/make.ts'),
+      code: "import { findApiKey } from '../merchants/keys';",
+      errors: [error("another folder is entered through its index.ts: import 'lib/merchants' (not lib/merchants/keys.ts)")],
+    },
+    {
+      filename: at('app/store/page.tsx'),
+      code: "import { x } from '@/lib/store/catalog';",
+      errors: [error("another folder is entered through its index.ts: import 'lib/store' (not lib/store/catalog.ts)")],
+    },
+    { filename: at('lib/db/client.ts'), code: "import { x } from '../orders';", errors: [error('lib/db (infra) does not import lib/orders (domain)')] },
+    { filename: at('lib/money/index.ts'), code: "import { x } from '../config';", errors: [error('lib/money (shared) does not import lib/config (infra)')] },
+    { filename: at('lib/watcher/index.ts'), code: "import { x } from '../server';", errors: [error('lib/watcher (domain) does not import lib/server (process)')] },
+    { filename: at('lib/orders/make.ts'), code: "import { x } from '@/components/pay/pay-live';", errors: [error('lib/ does not import components/ (the arrows point from app/, components/ and scripts/ to lib/)')] },
+    {
+      filename: at('components/pay/pay-live.tsx'),
+      code: "import { getDatabase } from '@/lib/db';",
+      errors: [error('client code imports only client-safe modules; lib/db/index.ts is server-only')],
+    },
+    {
+      filename: at('app/pay/[orderId]/live.tsx'),
+      code: "'use client';\nimport { loadPublicView } from '@/lib/pay';",
+      errors: [error('client code imports only client-safe modules; lib/pay/index.ts is server-only')],
+    },
+    { filename: at('app/store/page.tsx'), code: "import { x } from '@/scripts/cli-runtime';", errors: [error('app/ does not import scripts/ (routes and pages use lib/ and components/)')] },
+    { filename: at('scripts/keys.ts'), code: "import { x } from '../app/store/cart';", errors: [error('scripts/ does not import app/ (CLIs and processes use lib/)')] },
+    { filename: at('lib/orders/make.ts'), code: "export * from '../merchants/keys';", errors: [error("another folder is entered through its index.ts: import 'lib/merchants' (not lib/merchants/keys.ts)")] },
+    { filename: at('lib/orders/make.ts'), code: "const m = await import('../api');", errors: [error('lib/orders (domain) does not import lib/api (edge) (domain modules throw domain errors; only lib/api turns them into HTTP answers)')] },
+  ],
+});
