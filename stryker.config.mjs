@@ -28,11 +28,14 @@ function functionRanges(file, names) {
 
 export default {
   testRunner: 'vitest',
-  vitest: { configFile: 'stryker.vitest.config.ts', related: false },
+  // Vitest's `related` (the default) runs a mutant against the test files that import its module
+  // only: a mutant of the state machines' module-level tables then runs their unit tests, not the
+  // ones that open a database.
+  vitest: { configFile: 'stryker.vitest.config.ts' },
   mutate: [...FILES.filter((file) => fs.existsSync(file)), ...functionRanges(ROUTE.file, ROUTE.functions)],
   coverageAnalysis: 'perTest',
   checkers: [],
-  concurrency: 2,
+  concurrency: 1,
   reporters: ['clear-text', 'html', 'json'],
   clearTextReporter: { allowColor: false, logTests: false, maxTestsToLog: 0, reportScoreTable: true, reportMutants: true },
   htmlReporter: { fileName: '.tmp/mutation/index.html' },
