@@ -161,6 +161,12 @@ describe('the wrapper: signature, nonce and validation', () => {
     expect(status).toMatchObject({ path: 'status.1' });
     expect(status.message).toMatch(/^must be one of /);
     expect(await detailsOf({ nonce: 8, status: 'pending' }, orders)).toEqual([{ path: 'status', message: 'must be an array of statuses' }]);
+    // returnURL is read as returnUrl (lib/protocol): absent under its own name, but given, so its rule speaks.
+    const makeOrder = operation('make-order');
+    const fields = { currency: 'BTC', network: 'bitcoin', order: 'A-1', amount: '1' };
+    expect(await detailsOf({ nonce: 9, ...fields, returnURL: 'ftp://example.com/' }, makeOrder)).toEqual([
+      { path: 'returnUrl', message: 'must be an absolute http(s) URL' },
+    ]);
   });
 
   it('does not ask for a nonce when the signature is not verified, and says whether it matched', async () => {
