@@ -30,6 +30,7 @@ export default defineConfig({
           name: 'pglite',
           include: ['lib/**/*.test.ts', 'eslint/**/*.test.ts', 'tests/**/*.test.ts'],
           env: { TEST_DB: 'pglite' },
+          globalSetup: ['tests/support/pglite-template.ts'],
         },
       },
       {

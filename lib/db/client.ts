@@ -52,18 +52,24 @@ export interface DatabaseOptions {
   url?: string;
   dataDir?: string;
   poolSize?: number;
+  /**
+   * PGlite only: the contents a new data directory starts from, a `dumpDataDir()` tarball, instead
+   * of an empty cluster (initdb, several seconds of CPU). The test suite starts each file's
+   * database from one migrated copy (tests/support/database.ts).
+   */
+  loadDataDir?: Blob;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.url) return openPostgres(options.url, options.poolSize ?? 10);
   if (!options.dataDir) throw new Error('openDatabase needs a url or a dataDir');
-  return openPglite(options.dataDir);
+  return openPglite(options.dataDir, options.loadDataDir);
 }
 
-async function openPglite(dataDir: string): Promise<Database> {
+async function openPglite(dataDir: string, loadDataDir?: Blob): Promise<Database> {
   const dir = dataDir === 'memory://' ? dataDir : path.join(dataDir, 'pglite');
   if (dir !== 'memory://') fs.mkdirSync(dir, { recursive: true });
-  const client = await PGlite.create(dir);
+  const client = await PGlite.create(dir, { loadDataDir });
   const run = async <R>(q: Pick<PGlite, 'query'>, text: string, params?: readonly unknown[]) =>
     (await q.query<R>(text, params as unknown[] | undefined)).rows;
   return {

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { openDatabase, type Database } from '@/lib/db/client';
 
 /**
@@ -8,7 +10,9 @@ import { openDatabase, type Database } from '@/lib/db/client';
  */
 export async function openTestDatabase(): Promise<Database> {
   if (process.env.TEST_DB !== 'postgres') {
-    const db = await openDatabase({ dataDir: 'memory://' });
+    // From the run's migrated copy (support/pglite-template.ts) when there is one, else a new cluster.
+    const template = inject('pgliteTemplate');
+    const db = await openDatabase({ dataDir: 'memory://', loadDataDir: template ? new Blob([fs.readFileSync(template)]) : undefined });
     await db.migrate();
     return db;
   }
