@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase } from '@/tests/support/database';
 import { createTestMerchant, type TestMerchant } from '@/tests/support/merchants';
 import type { Database } from '../db';
+import { forgetProcessSlot, setProcessSlot } from '../process';
 import type { OperationName } from '../protocol';
 import { apiOperation, readNonce, signBody, signatureMatches, type ApiOperation, type ApiRequest, type RequestContext, type RouteOptions } from './route';
 
@@ -71,11 +72,11 @@ describe('the wrapper: signature, nonce and validation', () => {
   beforeAll(async () => {
     db = await openTestDatabase();
     // The wrapper finds the database through the process-wide slot (lib/db/index.ts).
-    (globalThis as Record<symbol, unknown>)[Symbol.for('gateway.database')] = Promise.resolve(db);
+    setProcessSlot('database', Promise.resolve(db));
     merchant = await createTestMerchant(db);
   });
   afterAll(async () => {
-    delete (globalThis as Record<symbol, unknown>)[Symbol.for('gateway.database')];
+    forgetProcessSlot('database');
     await db?.close();
   });
 
