@@ -10,7 +10,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../scripts/lib/postgres.mjs';
-import { startServer, stopServer } from './support/cli';
+import { CLI_TEST_TIMEOUT, startServer, stopServer } from './support/cli';
 import { call } from './support/gateway';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
@@ -47,7 +47,7 @@ async function keys(...args: string[]) {
 
 // Each test runs several CLI processes (a Node start with tsx each) and a server start: on a
 // loaded two-core machine that alone takes 20-30 s, so these tests get a minute.
-describe('npm run keys', { timeout: 60_000 }, () => {
+describe('npm run keys', { timeout: CLI_TEST_TIMEOUT }, () => {
   it('creates keys with no server running, then through a running server', async () => {
     const offline = JSON.parse(await keys('create', '--name', 'Offline shop', '--mode', 'test', '--json'));
     expect(offline.publicKey).toMatch(/^pk_test_/);

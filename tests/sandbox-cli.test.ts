@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '@/lib/db/client';
 import { freePort } from '../scripts/lib/postgres.mjs';
-import { runCli, startServer, stopServer } from './support/cli';
+import { CLI_TEST_TIMEOUT, runCli, startServer, stopServer } from './support/cli';
 import { call, type Keys } from './support/gateway';
 
 const LTC_HASH = /^[0-9a-f]{64}$/;
@@ -77,7 +77,7 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('npm run sandbox (embedded d
     if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('pays and mines through a running server, and the server\'s watcher processes the order', { timeout: 240_000 }, async () => {
+  it('pays and mines through a running server, and the server\'s watcher processes the order', { timeout: CLI_TEST_TIMEOUT }, async () => {
     const port = await freePort();
     const server = await startServer(serverEnv(), port);
     const gateway = { baseUrl: `http://127.0.0.1:${port}` };
@@ -133,7 +133,7 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('npm run sandbox (embedded d
     }
   });
 
-  it('pays and mines offline, opening the embedded database itself', { timeout: 120_000 }, async () => {
+  it('pays and mines offline, opening the embedded database itself', { timeout: CLI_TEST_TIMEOUT }, async () => {
     expect(servedHash, 'the served test made the orders').toMatch(LTC_HASH);
     // No server: nobody holds the data directory.
     expect(fs.existsSync(path.join(dataDir, 'owner.json'))).toBe(false);
@@ -175,7 +175,7 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('npm run sandbox (embedded d
     });
   });
 
-  it('reset-clock undoes mine --at: through a running server, orders made afterwards wait out their lifetime again; offline too', { timeout: 180_000 }, async () => {
+  it('reset-clock undoes mine --at: through a running server, orders made afterwards wait out their lifetime again; offline too', { timeout: CLI_TEST_TIMEOUT }, async () => {
     const port = await freePort();
     const server = await startServer(serverEnv(), port);
     const gateway = { baseUrl: `http://127.0.0.1:${port}` };

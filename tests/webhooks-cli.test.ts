@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../scripts/lib/postgres.mjs';
-import { runCli, startServer, stopServer } from './support/cli';
+import { CLI_TEST_TIMEOUT, runCli, startServer, stopServer } from './support/cli';
 import { call, type Keys } from './support/gateway';
 import { startReceiver, verifyWebhook, type Receiver } from './support/webhook-receiver';
 import { waitFor } from './support/worker-process';
@@ -48,7 +48,7 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('webhooks on the embedded da
     if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('the server delivers, the merchant lists and re-sends through the API, the operator through the CLI', { timeout: 120_000 }, async () => {
+  it('the server delivers, the merchant lists and re-sends through the API, the operator through the CLI', { timeout: CLI_TEST_TIMEOUT }, async () => {
     const port = await freePort();
     const server = await startServer(serverEnv(), port);
     const gateway = { baseUrl: `http://127.0.0.1:${port}` };
@@ -108,7 +108,7 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('webhooks on the embedded da
     }
   });
 
-  it('lists and re-sends offline; the next server start delivers what was queued', { timeout: 120_000 }, async () => {
+  it('lists and re-sends offline; the next server start delivers what was queued', { timeout: CLI_TEST_TIMEOUT }, async () => {
     expect(eventId, 'the first test delivered a webhook').toBeTruthy();
     expect(fs.existsSync(path.join(dataDir, 'owner.json'))).toBe(false);
     const listed = await cli('webhooks', 'list', orderId, '--json');
