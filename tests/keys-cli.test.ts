@@ -88,7 +88,7 @@ describe('npm run keys', { timeout: CLI_TEST_TIMEOUT }, () => {
   });
 });
 
-describe('first start', () => {
+describe('first start', { timeout: CLI_TEST_TIMEOUT }, () => {
   it('creates the demo merchant once, prints its keys and keeps them for the demo store', async () => {
     const fresh = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-first-'));
     const saved = env;
