@@ -1,5 +1,30 @@
+import type { RunnerTestCase } from 'vitest';
 import { defineConfig } from 'vitest/config';
+import type { Reporter, Vitest } from 'vitest/node';
 import { shared } from './vitest.config';
+
+/**
+ * A test file that cannot even be imported fails one test of its own. Stryker's Vitest runner
+ * scores a mutant by the tests it collected, and a file whose import throws collects none, so a
+ * mutant that breaks a module at load (`DEPOSIT_STATES` of undefined, which WITHDRAWALS then reads)
+ * was reported as survived although the suite fails on it (stryker-js issue #6150, open in 9.6.1).
+ */
+function loadFailuresAsTests(): Reporter {
+  let vitest: Vitest;
+  return {
+    onInit(ctx) {
+      vitest = ctx;
+    },
+    onTestRunEnd() {
+      for (const file of vitest.state.getFiles()) {
+        if (file.result?.state !== 'fail' || file.tasks.length > 0) continue;
+        // Only what Stryker reads of a test: its name, where it is, and how it ended.
+        const test = { type: 'test', id: `${file.id}_load`, name: 'loads', mode: 'run', file, suite: file, meta: {}, result: { state: 'fail', errors: file.result.errors } };
+        file.tasks.push(test as unknown as RunnerTestCase);
+      }
+    },
+  };
+}
 
 /**
  * The tests `npm run mutate` runs against each mutant (stryker.config.mjs): the unit tests of the
@@ -11,6 +36,7 @@ export default defineConfig({
   test: {
     include: ['lib/{orders,deposits,money,api}/**/*.test.ts'],
     env: { TEST_DB: 'pglite' },
+    reporters: ['default', loadFailuresAsTests()],
     testTimeout: 30_000,
     hookTimeout: 120_000,
   },

@@ -13,16 +13,16 @@ export const root = path.resolve(path.dirname(new URL(import.meta.url).pathname)
 /**
  * Layers of lib/, lowest first; a folder imports its own layer and the ones below it. `shared` is
  * what every part of the tree may use (the wire contract, money, logging, the shape of a domain
- * error); `infra` is configuration, storage and chains; `domain` the rules; `edge` the merchant
- * API's HTTP edge (only it turns domain errors into HTTP answers); `process` what assembles a
+ * error, the process-wide slots of lib/process); `infra` is configuration, storage and chains; `domain` the rules; `edge` the merchant
+ * API's HTTP edge (only it turns domain errors into HTTP answers); `assembly` what assembles a
  * running gateway (server start-up and control) and the demo store beside it.
  */
 export const LIB_LAYERS = {
-  shared: ['protocol', 'money', 'log', 'errors'],
+  shared: ['protocol', 'money', 'log', 'errors', 'process'],
   infra: ['config', 'db', 'chains', 'catalog', 'security'],
   domain: ['addresses', 'admin', 'client', 'deposits', 'merchants', 'operations', 'orders', 'pay', 'risk', 'sandbox', 'watcher', 'webhooks'],
   edge: ['api'],
-  process: ['server', 'store'],
+  assembly: ['server', 'store'],
 };
 const LAYER_ORDER = Object.keys(LIB_LAYERS);
 

@@ -43,7 +43,7 @@ tester.run('architecture/imports', architecture.rules.imports, {
     },
     { filename: at('lib/db/client.ts'), code: "import { x } from '../orders';", errors: [error('lib/db (infra) does not import lib/orders (domain)')] },
     { filename: at('lib/money/index.ts'), code: "import { x } from '../config';", errors: [error('lib/money (shared) does not import lib/config (infra)')] },
-    { filename: at('lib/watcher/index.ts'), code: "import { x } from '../server';", errors: [error('lib/watcher (domain) does not import lib/server (process)')] },
+    { filename: at('lib/watcher/index.ts'), code: "import { x } from '../server';", errors: [error('lib/watcher (domain) does not import lib/server (assembly)')] },
     { filename: at('lib/orders/make.ts'), code: "import { x } from '@/components/pay/pay-live';", errors: [error('lib/ does not import components/ (the arrows point from app/, components/ and scripts/ to lib/)')] },
     {
       filename: at('components/pay/pay-live.tsx'),

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_OPERATIONS } from '@/lib/api/operations';
 import { nextMethodNotAllowed, nextRoute } from '@/lib/api/route';
 import { slowBodies } from '@/lib/api/slow-bodies';
+import { peekProcessSlot } from '@/lib/process';
 import { gatewayRequestListener } from '../scripts/lib/http-server.mjs';
 import { freshNonce, postRaw, sign, startTestGateway, type TestGateway } from './support/gateway';
 import { createTestMerchant, type TestMerchant } from './support/merchants';
@@ -111,7 +112,7 @@ describe('the node:http front', () => {
   });
 
   it('does not count a request in flight while its body arrives, and forgets it when its client hangs up', async () => {
-    const inFlight = (globalThis as Record<symbol, { count: number } | undefined>)[Symbol.for('gateway.api.inFlight')]!;
+    const inFlight = peekProcessSlot<{ count: number }>('api.inFlight')!;
     const before = inFlight.count;
     const socket = net.connect(front.port, '127.0.0.1');
     await new Promise((resolve) => socket.once('connect', resolve));

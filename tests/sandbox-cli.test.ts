@@ -10,19 +10,14 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '@/lib/db/client';
 import { freePort } from '../scripts/lib/postgres.mjs';
-import { runCli, startServer, stopServer } from './support/cli';
+import { CLI_TEST_TIMEOUT, runCli, startServer, stopServer } from './support/cli';
 import { call, type Keys } from './support/gateway';
 import { waitFor } from './support/worker-process';
 
 const LTC_HASH = /^[0-9a-f]{64}$/;
 const STACK_FRAME = /^\s+at\s/m;
 const TOO_LARGE = new RegExp(`Amount "${'1'.repeat(80)}" is too large for LTC: at most 69 digits before the decimal point`);
-/**
- * Each test runs a dozen CLI processes, 3-7 s of CPU each (Node, tsx, the gateway's modules, and
- * offline the embedded database), and a server start: minutes on a two-core machine shared with
- * other work. Generous, like the wait for the server's watcher (a pass every 100 ms when idle).
- */
-const CLI_TEST_MS = 600_000;
+/** The server's watcher passes every 100 ms when idle; generous for a loaded machine. */
 const WATCHER_MS = 120_000;
 
 let env: NodeJS.ProcessEnv;
@@ -85,7 +80,7 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('npm run sandbox (embedded d
     if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('pays and mines through a running server, and the server\'s watcher processes the order', { timeout: CLI_TEST_MS }, async () => {
+  it('pays and mines through a running server, and the server\'s watcher processes the order', { timeout: CLI_TEST_TIMEOUT }, async () => {
     const port = await freePort();
     const server = await startServer(serverEnv(), port);
     const gateway = { baseUrl: `http://127.0.0.1:${port}` };
@@ -140,7 +135,7 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('npm run sandbox (embedded d
     }
   });
 
-  it('pays and mines offline, opening the embedded database itself', { timeout: CLI_TEST_MS }, async () => {
+  it('pays and mines offline, opening the embedded database itself', { timeout: CLI_TEST_TIMEOUT }, async () => {
     expect(servedHash, 'the served test made the orders').toMatch(LTC_HASH);
     // No server: nobody holds the data directory.
     expect(fs.existsSync(path.join(dataDir, 'owner.json'))).toBe(false);
@@ -182,7 +177,7 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('npm run sandbox (embedded d
     });
   });
 
-  it('reset-clock undoes mine --at: through a running server, orders made afterwards wait out their lifetime again; offline too', { timeout: CLI_TEST_MS }, async () => {
+  it('reset-clock undoes mine --at: through a running server, orders made afterwards wait out their lifetime again; offline too', { timeout: CLI_TEST_TIMEOUT }, async () => {
     const port = await freePort();
     const server = await startServer(serverEnv(), port);
     const gateway = { baseUrl: `http://127.0.0.1:${port}` };

@@ -9,14 +9,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../scripts/lib/postgres.mjs';
-import { runCli, startServer, stopServer } from './support/cli';
+import { CLI_TEST_TIMEOUT, runCli, startServer, stopServer } from './support/cli';
 import { call, type Keys } from './support/gateway';
 import { startReceiver, verifyWebhook, type Receiver } from './support/webhook-receiver';
 import { waitFor } from './support/worker-process';
 
 const STACK_FRAME = /^\s+at\s/m;
-/** A dozen CLI processes (3-7 s of CPU each) and server starts per test: minutes on a loaded two-core machine. */
-const CLI_TEST_MS = 600_000;
 /** The server's watcher and dispatcher pass every 100 ms when idle; generous for a loaded machine. */
 const SERVER_MS = 120_000;
 
@@ -52,7 +50,7 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('webhooks on the embedded da
     if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('the server delivers, the merchant lists and re-sends through the API, the operator through the CLI', { timeout: CLI_TEST_MS }, async () => {
+  it('the server delivers, the merchant lists and re-sends through the API, the operator through the CLI', { timeout: CLI_TEST_TIMEOUT }, async () => {
     const port = await freePort();
     const server = await startServer(serverEnv(), port);
     const gateway = { baseUrl: `http://127.0.0.1:${port}` };
@@ -112,7 +110,7 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('webhooks on the embedded da
     }
   });
 
-  it('lists and re-sends offline; the next server start delivers what was queued', { timeout: CLI_TEST_MS }, async () => {
+  it('lists and re-sends offline; the next server start delivers what was queued', { timeout: CLI_TEST_TIMEOUT }, async () => {
     expect(eventId, 'the first test delivered a webhook').toBeTruthy();
     expect(fs.existsSync(path.join(dataDir, 'owner.json'))).toBe(false);
     const listed = await cli('webhooks', 'list', orderId, '--json');

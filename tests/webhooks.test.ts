@@ -6,7 +6,9 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { broadcast, broadcastMany, mine } from '@/lib/chains/sandbox';
+import { config } from '@/lib/config';
 import type { Database } from '@/lib/db/client';
+import { setLogLevel } from '@/lib/log';
 import { serializeOrderDetails } from '@/lib/orders';
 import type { OrderRow, PaymentRow } from '@/lib/orders/rows';
 import { noRiskScreen } from '@/lib/risk';
@@ -429,8 +431,7 @@ async function attemptsOf(orderIds: string[], outcome: string) {
 async function capturingLogs(work: () => Promise<void>): Promise<Record<string, unknown>[]> {
   const lines: string[] = [];
   const write = process.stderr.write.bind(process.stderr);
-  const level = process.env.LOG_LEVEL;
-  process.env.LOG_LEVEL = 'warn';
+  setLogLevel('warn');
   process.stderr.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
     const text = String(chunk);
     if (text.startsWith('{')) lines.push(text);
@@ -441,7 +442,7 @@ async function capturingLogs(work: () => Promise<void>): Promise<Record<string, 
     await work();
   } finally {
     process.stderr.write = write;
-    process.env.LOG_LEVEL = level;
+    setLogLevel(config().logLevel);
   }
   return lines.flatMap((l) => l.trim().split('\n')).map((l) => JSON.parse(l) as Record<string, unknown>);
 }

@@ -5,6 +5,7 @@ import { deriveAddresses, derivationThreadReady, liveChainConfig, testAccountXpu
 import { config } from '../config';
 import type { Queryable } from '../db';
 import { log } from '../log';
+import { peekProcessSlot, processSlot } from '../process';
 
 /**
  * Deposit addresses are derived ahead of time into a pool, on a worker thread, so that creating an
@@ -122,11 +123,9 @@ export async function fillAddressPool(db: Queryable, network: Network, mode: Mod
  * The highest index this process derived per (network, mode). Addresses are taken lowest index
  * first, so the index of a taken address tells how many are left without asking the database.
  */
-const derivedSlot = Symbol.for('gateway.addressesDerived');
-const highestDerived = ((globalThis as { [derivedSlot]?: Map<string, number> })[derivedSlot] ??= new Map());
+const highestDerived = processSlot('addressesDerived', () => new Map<string, number>());
 
-const refillSlot = Symbol.for('gateway.addressRefills');
-type Holder = { [refillSlot]?: Map<string, Promise<void>> };
+type Refills = Map<string, Promise<void>>;
 
 /**
  * One refill per (network, mode) at a time in this process, shared by everyone who asks: a burst
@@ -134,7 +133,7 @@ type Holder = { [refillSlot]?: Map<string, Promise<void>> };
  * same indices and throw them away on conflict).
  */
 function singleRefill(db: Queryable, network: Network, mode: Mode, needed: () => Promise<boolean>): Promise<void> {
-  const running = ((globalThis as Holder)[refillSlot] ??= new Map());
+  const running = processSlot<Refills>('addressRefills', () => new Map());
   const key = `${network.name}/${mode}`;
   const current = running.get(key);
   if (current) return current;
@@ -169,7 +168,7 @@ export function refillSoon(db: Queryable, network: Network, mode: Mode, takenInd
 
 /** Waits for a refill of (network, mode), joining the one under way if any (the pool is empty). */
 export async function refillNow(db: Queryable, network: Network, mode: Mode): Promise<void> {
-  const running = (globalThis as Holder)[refillSlot]?.get(`${network.name}/${mode}`);
+  const running = peekProcessSlot<Refills>('addressRefills')?.get(`${network.name}/${mode}`);
   // A refill that started before the pool ran dry may have been too small: then start another.
   if (running) await running;
   await singleRefill(db, network, mode, async () => true);

@@ -14,6 +14,7 @@ import 'server-only';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { log } from '../log';
+import { processSlot } from '../process';
 import { readBody } from './body';
 import { API_OPERATIONS } from './operations';
 import { errorReply, methodNotAllowed, type ApiOperation, type ApiReply, type ApiRequest } from './route';
@@ -64,8 +65,6 @@ function send(req: IncomingMessage, res: ServerResponse, reply: ApiReply): void 
   res.writeHead(reply.status, { ...reply.headers, 'content-length': String(Buffer.byteLength(reply.body)) }).end(reply.body);
 }
 
-const frontSlot = Symbol.for('gateway.api.front');
-
 /** What start-up tells the HTTP server (scripts/lib/http-server.mjs reads the same slot). */
 export interface GatewayStarted {
   publicBaseUrl: string;
@@ -83,7 +82,7 @@ interface FrontSlot {
  * Node.js outside the bundle, which is where this module and the database it uses live.
  */
 export function installApiFront(started: GatewayStarted): void {
-  const front = ((globalThis as { [frontSlot]?: FrontSlot })[frontSlot] ??= { waiting: [] });
+  const front = processSlot<FrontSlot>('api.front', () => ({ waiting: [] }));
   front.serve = serveApi;
   front.started = started;
   for (const resolve of front.waiting.splice(0)) resolve(started);

@@ -1,4 +1,5 @@
 import 'server-only';
+import { processSlot } from '../process';
 
 /**
  * Per-key rate limit (API_RATE_LIMIT requests per second, 0 = none): a token bucket per key in
@@ -13,8 +14,6 @@ interface Bucket {
   at: number;
 }
 
-const bucketsSlot = Symbol.for('gateway.api.rateBuckets');
-type Holder = { [bucketsSlot]?: Map<string, Bucket> };
 const MAX_BUCKETS = 10_000;
 
 /**
@@ -23,7 +22,7 @@ const MAX_BUCKETS = 10_000;
  */
 export function rateLimitWait(keyId: string, perSecond: number, { peek = false, now = performance.now() } = {}): number {
   if (perSecond <= 0) return 0;
-  const buckets = ((globalThis as Holder)[bucketsSlot] ??= new Map());
+  const buckets = processSlot('api.rateBuckets', () => new Map<string, Bucket>());
   const bucket = buckets.get(keyId) ?? { tokens: perSecond, at: now };
   bucket.tokens = Math.min(perSecond, bucket.tokens + ((now - bucket.at) / 1000) * perSecond);
   bucket.at = now;

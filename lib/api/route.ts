@@ -10,6 +10,7 @@ import { DomainError } from '../errors';
 import { log } from '../log';
 import { findApiKey, type ApiKey } from '../merchants';
 import type { OrderError } from '../orders';
+import { processSlot } from '../process';
 import {
   API_ERRORS,
   nonceField,
@@ -80,9 +81,7 @@ export interface ApiReply {
 /** One merchant API operation behind the wrapper. */
 export type ApiOperation = (request: ApiRequest) => Promise<ApiReply>;
 
-const inFlightSlot = Symbol.for('gateway.api.inFlight');
-type Holder = { [inFlightSlot]?: { count: number } };
-const inFlight = ((globalThis as Holder)[inFlightSlot] ??= { count: 0 });
+const inFlight = processSlot('api.inFlight', () => ({ count: 0 }));
 
 /** Runs `work` counted in flight (API_MAX_IN_FLIGHT). */
 async function counted<T>(work: () => Promise<T>): Promise<T> {
@@ -315,8 +314,6 @@ export function errorReply(
   return respond(API_ERRORS[name].status, body, requestId, extraHeaders);
 }
 
-const shedSlot = Symbol.for('gateway.api.shed');
-type ShedHolder = { [shedSlot]?: { count: number; since: number } };
 const SHED_LOG_INTERVAL_MS = 10_000;
 
 /**
@@ -325,7 +322,7 @@ const SHED_LOG_INTERVAL_MS = 10_000;
  * interval rather than a line per request.
  */
 function shed(requestId: string): ApiReply {
-  const stats = ((globalThis as ShedHolder)[shedSlot] ??= { count: 0, since: Date.now() });
+  const stats = processSlot('api.shed', () => ({ count: 0, since: Date.now() }));
   stats.count++;
   if (Date.now() - stats.since >= SHED_LOG_INTERVAL_MS) {
     log.warn('shedding load', { answered503: stats.count, seconds: Math.round((Date.now() - stats.since) / 1000), maxInFlight: config().apiMaxInFlight });

@@ -1,5 +1,6 @@
 import 'server-only';
 import { isIPv4, isIPv6 } from 'node:net';
+import { processSlot } from '../process';
 import { ApiError } from './errors';
 
 /**
@@ -14,10 +15,8 @@ import { ApiError } from './errors';
  */
 const SLOW_AFTER_MS = 1000;
 
-const slowSlot = Symbol.for('gateway.api.slowBodies');
-type Holder = { [slowSlot]?: { byClient: Map<string, number>; reading: number } };
 /** Slow bodies in progress per client, and bodies being read; shared by every bundle that loads this module. */
-const bodies = ((globalThis as Holder)[slowSlot] ??= { byClient: new Map(), reading: 0 });
+const bodies = processSlot('api.slowBodies', () => ({ byClient: new Map<string, number>(), reading: 0 }));
 const slowByClient = bodies.byClient;
 
 export interface BodyLimits {

@@ -10,6 +10,7 @@ import 'server-only';
  */
 import { Worker } from 'node:worker_threads';
 import type { Network } from '../catalog';
+import { forgetProcessSlot, peekProcessSlot, setProcessSlot } from '../process';
 import type { DeriveAnswer, DeriveRequest } from './derivation-worker';
 
 interface Pending {
@@ -24,11 +25,6 @@ interface DerivationThread {
   /** Settles when the worker has loaded its code (it may take seconds from sources on a busy machine). */
   ready: Promise<void>;
 }
-
-// One thread per process, shared by every bundle of this module (Next.js loads server code in
-// more than one chunk).
-const slot = Symbol.for('gateway.derivationThread');
-type Holder = { [slot]?: DerivationThread };
 
 /**
  * In the Next.js server the bundler compiles the worker entry to JavaScript and rewrites this
@@ -46,16 +42,18 @@ function startWorker(): Worker {
   return new Worker(boot, { ...options, eval: true, execArgv: ['--conditions=react-server'] });
 }
 
+// One thread per process, shared by every bundle of this module (Next.js loads server code in
+// more than one chunk).
 function thread(): DerivationThread {
-  const holder = globalThis as Holder;
-  if (holder[slot]) return holder[slot];
+  const running = peekProcessSlot<DerivationThread>('derivationThread');
+  if (running) return running;
   const worker = startWorker();
   let ready!: { resolve(): void; reject(error: Error): void };
   const state: DerivationThread = { worker, pending: new Map(), nextId: 1, ready: new Promise((resolve, reject) => (ready = { resolve, reject })) };
   state.ready.catch(() => {}); // a thread that dies before it is ready fails its batches; nobody need be waiting
   const failAll = (error: Error) => {
     ready.reject(error);
-    if (holder[slot] === state) delete holder[slot];
+    if (peekProcessSlot('derivationThread') === state) forgetProcessSlot('derivationThread');
     for (const waiting of state.pending.values()) waiting.reject(error);
     state.pending.clear();
   };
@@ -71,7 +69,7 @@ function thread(): DerivationThread {
   worker.on('error', (error) => failAll(new Error(`address derivation thread failed: ${error.message}`)));
   worker.on('exit', (code) => failAll(new Error(`address derivation thread exited (code ${code})`)));
   worker.unref();
-  holder[slot] = state;
+  setProcessSlot('derivationThread', state);
   return state;
 }
 
@@ -99,6 +97,6 @@ export function derivationThreadReady(): Promise<void> {
 
 /** Stops the derivation thread (tests; the process exits without it otherwise). */
 export async function stopDerivationThread(): Promise<void> {
-  const state = (globalThis as Holder)[slot];
+  const state = peekProcessSlot<DerivationThread>('derivationThread');
   if (state) await state.worker.terminate();
 }

@@ -8,6 +8,7 @@ import 'server-only';
 import { findNetwork, type Network } from '../catalog';
 import { config } from '../config';
 import { ConfigError, envPrefix, type LiveChainConfig } from '../config';
+import { peekProcessSlot, setProcessSlot } from '../process';
 import { deriveAddress } from './derivation';
 import { evmAdapter } from './evm';
 import type { LiveAdapter } from './live-adapter';
@@ -21,8 +22,7 @@ interface Live {
   adapters?: LiveAdapter[];
 }
 
-const slot = Symbol.for('gateway.liveNetworks');
-type Holder = { [slot]?: { source: LiveChainConfig[]; live: Live } };
+type Built = { source: LiveChainConfig[]; live: Live };
 
 /** The catalog network as configured for live payments. */
 export function liveNetworkOf(cfg: LiveChainConfig): Network {
@@ -40,9 +40,9 @@ export function liveNetworkOf(cfg: LiveChainConfig): Network {
 }
 
 function live(): Live {
-  const holder = globalThis as Holder;
   const source = config().liveChains;
-  if (holder[slot]?.source === source) return holder[slot].live;
+  const built = peekProcessSlot<Built>('liveNetworks');
+  if (built?.source === source) return built.live;
   const networks: Network[] = [];
   const problems: string[] = [];
   for (const cfg of source) {
@@ -56,7 +56,7 @@ function live(): Live {
   }
   if (problems.length) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
   const value: Live = { networks, configs: new Map(source.map((c) => [c.network, c])) };
-  holder[slot] = { source, live: value };
+  setProcessSlot<Built>('liveNetworks', { source, live: value });
   return value;
 }
 

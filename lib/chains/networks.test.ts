@@ -4,6 +4,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { findNetwork } from '../catalog';
+import { forgetProcessSlot } from '../process';
 import { testAccountXpub } from './derivation';
 import { enabledNetworks, networkFor, orderNetwork, paymentUri, requiredConfirmations } from './networks';
 
@@ -13,9 +14,8 @@ const PAYEE = '0x6Fac4D18c912343BF86fa7049364Dd4E424Ab9C0';
 
 function environment(env: Record<string, string>): void {
   process.env = { ...saved, ...env };
-  const holder = globalThis as Record<symbol, unknown>;
-  delete holder[Symbol.for('gateway.config')];
-  delete holder[Symbol.for('gateway.liveNetworks')];
+  forgetProcessSlot('config');
+  forgetProcessSlot('liveNetworks');
 }
 
 /** Ethereum live against a test chain, with its own confirmations and USDT contract, and no USDC. */

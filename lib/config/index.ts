@@ -1,17 +1,18 @@
 import 'server-only';
+import { setLogLevel } from '../log';
+import { processSlot } from '../process';
 import { parseConfig, type Config } from './schema';
 
 export { envPrefix, type LiveChainConfig, type RpcEndpoint } from './chains';
 export { ConfigError, type Config } from './schema';
 
-const cache = Symbol.for('gateway.config');
-type Holder = { [cache]?: Config };
-
 /** The gateway's configuration, parsed from the environment once per process. */
 export function config(): Config {
-  const holder = globalThis as Holder;
-  holder[cache] ??= parseConfig(process.env);
-  return holder[cache];
+  return processSlot('config', () => {
+    const parsed = parseConfig(process.env);
+    setLogLevel(parsed.logLevel);
+    return parsed;
+  });
 }
 
 /**

@@ -83,6 +83,7 @@ const envSchema = z
     apiRateLimit: env.API_RATE_LIMIT,
     apiBodyTimeoutMs: env.API_BODY_TIMEOUT_SECONDS * 1000,
     apiSlowBodiesPerClient: env.API_SLOW_BODIES_PER_CLIENT,
+    logLevel: env.LOG_LEVEL,
     keyCacheTtlMs: env.KEY_CACHE_TTL_SECONDS * 1000,
     demoStore: env.DEMO_STORE === 'true',
     /** The gateway the demo store calls (PUBLIC_BASE_URL when unset): any compatible gateway works. */

@@ -1,5 +1,6 @@
 import 'server-only';
 import { config } from '../config';
+import { forgetProcessSlot, processSlot } from '../process';
 import { openDatabase, type Database } from './client';
 import { acquireDataDir, type DataDirOwner } from './lock';
 
@@ -24,24 +25,18 @@ export { DatabaseBusyError, isDatabaseBusy } from './client';
 export { keepStatisticsFresh } from './statistics';
 export { claimDataDir, describeOwner, type DataDirOwner } from './lock';
 
-const slot = Symbol.for('gateway.database');
-type Holder = { [slot]?: Promise<Database> };
-
 /**
  * The process's database, opened and migrated on first use. Next.js may load this module more
- * than once (instrumentation and route bundles), so the handle lives on globalThis.
+ * than once (instrumentation and route bundles), so the handle lives in a process slot (lib/process).
  */
 export function getDatabase(owner: Omit<DataDirOwner, 'pid'> = {}): Promise<Database> {
-  const holder = globalThis as Holder;
-  holder[slot] ??= (async () => {
+  const database = processSlot('database', async () => {
     const cfg = config();
     if (!cfg.databaseUrl) acquireDataDir(cfg.dataDir, owner);
     const db = await openDatabase({ url: cfg.databaseUrl, dataDir: cfg.dataDir, poolSize: cfg.dbPoolSize });
     await db.migrate();
     return db;
-  })();
-  holder[slot].catch(() => {
-    delete holder[slot];
   });
-  return holder[slot];
+  database.catch(() => forgetProcessSlot('database'));
+  return database;
 }

@@ -3,6 +3,7 @@ import { spawnSync, type StdioOptions } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { processSlot } from '../process';
 
 /**
  * PGlite allows one process per data directory but does not enforce it: a second process opens a
@@ -26,21 +27,17 @@ export interface DataDirOwner {
 const INFO_FILE = 'owner.json';
 const ownerInfo = z.object({ pid: z.number().int().positive().optional(), controlUrl: z.url().optional() });
 
-// The lock descriptors this process holds, by the data directory's real path. On globalThis:
+// The lock descriptors this process holds, by the data directory's real path. In a process slot:
 // Next.js may load this module more than once, and a second flock on the directory from a second
 // descriptor would conflict with this process's own first one.
-const slot = Symbol.for('gateway.dataDirLocks');
-type Holder = { [slot]?: Map<string, number> };
-
 function held(): Map<string, number> {
-  const holder = globalThis as Holder;
-  if (!holder[slot]) {
-    holder[slot] = new Map();
+  return processSlot('dataDirLocks', () => {
+    const locks = new Map<string, number>();
     process.once('exit', () => {
-      for (const dir of holder[slot]!.keys()) releaseDataDir(dir);
+      for (const dir of locks.keys()) releaseDataDir(dir);
     });
-  }
-  return holder[slot];
+    return locks;
+  });
 }
 
 /**

@@ -5,6 +5,7 @@ import {
   incomingWrite,
   kindOf,
   onIncoming,
+  OUT_STATUS,
   onOutgoing,
   WITHDRAWALS,
   type DepositStage,
@@ -120,6 +121,10 @@ describe('onOutgoing: a transfer leaves the address', () => {
 
   it('gives the watcher one withdrawal to apply: DEPOSIT/PROCESSED to WITHDRAWAL/PROCESSED', () => {
     expect(WITHDRAWALS).toEqual([{ from: state('DEPOSIT/PROCESSED'), to: state('WITHDRAWAL/PROCESSED') }]);
+  });
+
+  it('records the withdrawal as processed (outTransactions.status): it is matched in scanned blocks only', () => {
+    expect(OUT_STATUS).toBe('processed');
   });
 
   it('answers canWithdrawal for a PROCESSED deposit nothing has left yet only', () => {

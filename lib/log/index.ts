@@ -1,4 +1,5 @@
 import 'server-only';
+import { peekProcessSlot, setProcessSlot } from '../process';
 
 /**
  * Structured logs: one JSON object per line on stdout. Callers pass fields, never request bodies
@@ -6,12 +7,23 @@ import 'server-only';
  * could still carry one.
  */
 type Level = 'debug' | 'info' | 'warn' | 'error';
-const ORDER: Record<Level | 'silent', number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
+export type LogLevel = Level | 'silent';
+const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
 const SECRET_FIELD = /secret|private|signature|password|token|authorization/i;
 
+/**
+ * LOG_LEVEL, handed down by lib/config when it parses the environment: lib/log is below lib/config
+ * (everything may log; the architecture's arrows point to lib/log), so it cannot ask. Process-wide
+ * like the configuration: a bundle whose lib/config finds the configuration parsed already hands
+ * nothing to its own copy of lib/log. Until the configuration is parsed (start-up parses it before
+ * anything logs), the default, info.
+ */
+export function setLogLevel(level: LogLevel): void {
+  setProcessSlot('logLevel', level);
+}
+
 function threshold(): number {
-  const level = (process.env.LOG_LEVEL ?? 'info') as Level | 'silent';
-  return ORDER[level] ?? ORDER.info;
+  return ORDER[peekProcessSlot<LogLevel>('logLevel') ?? 'info'];
 }
 
 function redact(fields: Record<string, unknown>): Record<string, unknown> {

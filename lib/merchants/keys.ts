@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { base58 } from '@scure/base';
 import type { Database, Queryable } from '../db';
 import { config } from '../config';
+import { processSlot } from '../process';
 import { decryptSecret, encryptSecret } from './secrets';
 
 export type Mode = 'test' | 'live';
@@ -66,15 +67,12 @@ export function followKeyRevocations(db: Database): Promise<void> {
  * (KEY_CACHE_TTL_SECONDS) bounds the delay should a notification ever be lost. Unknown keys are
  * remembered briefly too, so random keys cannot turn into a query per request.
  */
-const cacheSlot = Symbol.for('gateway.apiKeyCache');
 type Entry = { key: ApiKey | undefined; expires: number };
-type Holder = { [cacheSlot]?: Map<string, Entry> };
 const MAX_ENTRIES = 10_000;
 const UNKNOWN_TTL_MS = 2_000;
 
 function cache(): Map<string, Entry> {
-  const holder = globalThis as Holder;
-  return (holder[cacheSlot] ??= new Map());
+  return processSlot('apiKeyCache', () => new Map<string, Entry>());
 }
 
 export function forgetKey(publicKey?: string): void {

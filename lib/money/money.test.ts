@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatUnits, MAX_AMOUNT_DIGITS, parsePercent, parseUnits, paymentThreshold, percentOf } from './index';
+import { formatPercent, formatUnits, MAX_AMOUNT_DIGITS, parsePercent, parseUnits, paymentThreshold, percentOf } from './index';
 
 describe('parseUnits', () => {
   it('parses decimals into base units exactly', () => {
@@ -30,6 +30,9 @@ describe('parseUnits', () => {
     expect(parseUnits('1'.repeat(60), 18)).toEqual({ ok: false, error: 'range' });
     expect(parseUnits('1'.repeat(59), 18)).toEqual({ ok: true, value: BigInt('1'.repeat(59) + '0'.repeat(18)) });
     expect(parseUnits('0.' + '0'.repeat(100), 18)).toEqual({ ok: true, value: 0n });
+    // A whole part of 0 adds no digit: with 77 decimals, none may come before the point but "0".
+    expect(parseUnits('0.5', 77)).toEqual({ ok: true, value: 5n * 10n ** 76n });
+    expect(parseUnits('1', 77)).toEqual({ ok: false, error: 'range' });
   });
 });
 
@@ -60,5 +63,26 @@ describe('parsePercent and percentOf', () => {
     expect(parsePercent('1.25')).toEqual({ value: 125n, scale: 2 });
     expect(parsePercent('1.2345678')).toBeUndefined();
     expect(percentOf(1000n, parsePercent('1.25')!)).toBe(12n);
+  });
+
+  it('drops trailing fractional zeros only, so that equal percentages have one form', () => {
+    expect(parsePercent('10')).toEqual({ value: 10n, scale: 0 });
+    expect(parsePercent('1.50')).toEqual({ value: 15n, scale: 1 });
+    expect(parsePercent('1.500')).toEqual({ value: 15n, scale: 1 });
+    expect(parsePercent('1.05')).toEqual({ value: 105n, scale: 2 });
+    expect(parsePercent('0.5000000')).toEqual({ value: 5n, scale: 1 });
+  });
+
+  it('refuses what is not a plain decimal', () => {
+    for (const bad of ['', '-1', '1e2', 'abc', '01', '00.5', '.5', '1.']) {
+      expect(parsePercent(bad), bad).toBeUndefined();
+    }
+  });
+
+  it('formats a percentage back to its canonical form', () => {
+    for (const text of ['0', '0.5', '1.25', '10', '99.999999']) {
+      expect(formatPercent(parsePercent(text)!)).toBe(text);
+    }
+    expect(formatPercent(parsePercent('1.50')!)).toBe('1.5');
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { denyListScreen } from '../risk';
 import {
   evaluateOrder,
+  isLateTransfer,
   type Evaluation,
   type LifecycleContext,
   type ObservedTransfer,
@@ -424,6 +425,15 @@ describe('evaluateOrder: determinism', () => {
     }
   });
 
+  it('breaks a tie of sightings by id: of two full payments seen at once, the first by id completes the order', () => {
+    const tied = ['b', 'a', 'c'].map((tx) => transfer(tx, { firstSeenAt: at(-300) }));
+    for (const permutation of permutations(tied)) {
+      const result = evaluateOrder(order(), permutation, ctx());
+      expect(result.status).toBe('processed');
+      expect([...result.roles]).toEqual([...roles({ a: 'counted', b: 'orphan', c: 'orphan' })]);
+    }
+  });
+
   it('answers the same evaluation twice, and again once the result is stored', () => {
     const first = evaluateOrder(order(), transfers, ctx());
     expect(evaluateOrder(order(), transfers, ctx())).toEqual(first);
@@ -469,11 +479,50 @@ describe('evaluateOrder: final statuses', () => {
     expect(later.roles).toEqual(roles({ a: 'rejected', b: 'orphan' }));
   });
 
+  it('counts nothing for a final order given no settled transfers', () => {
+    const transfers = [transfer('a'), transfer('b', { currency: 'USDT', dropped: true })];
+    for (const status of finals) {
+      const result = evaluateOrder(order({ status }), transfers, AFTER_EXPIRY);
+      expect(result).toEqual({ status, received: 0n, message: null, roles: roles({ a: 'orphan', b: 'ignored' }), alerts: [] });
+    }
+  });
+
   it('treats an expired order as final even if an in-time payment surfaces later', () => {
     const expired = evaluateOrder(order(), [], AFTER_EXPIRY);
     const result = reevaluate(order(), expired, [transfer('a', { firstSeenAt: at(-10) })], AFTER_EXPIRY);
     expect(result.status).toBe('expired');
     expect(result.received).toBe(0n);
     expect(result.roles).toEqual(roles({ a: 'orphan' }));
+  });
+});
+
+describe('isLateTransfer: a transfer that is not a payment of the order, shown as late on the payment page', () => {
+  const statuses = ['pending', ...FINAL_STATUSES] as OrderStatus[];
+
+  it('is never late in another currency', () => {
+    for (const status of statuses) {
+      for (const firstSeenAt of [at(-600), at(600)]) {
+        expect(isLateTransfer(order({ status }), transfer('a', { currency: 'USDT', firstSeenAt })), status).toBe(false);
+      }
+    }
+  });
+
+  it("is late in the order's currency when first seen after the deadline, not at it", () => {
+    for (const status of statuses) {
+      expect(isLateTransfer(order({ status }), transfer('a', { firstSeenAt: new Date(EXPIRES_AT.getTime() + 1) })), status).toBe(true);
+      expect(isLateTransfer(order({ status }), transfer('a', { firstSeenAt: at(3600) })), status).toBe(true);
+    }
+    for (const status of ['pending', 'processed', 'overpaid', 'error'] as const) {
+      expect(isLateTransfer(order({ status }), transfer('a', { firstSeenAt: EXPIRES_AT })), status).toBe(false);
+      expect(isLateTransfer(order({ status }), transfer('a', { firstSeenAt: at(-600) })), status).toBe(false);
+    }
+  });
+
+  it("is always late in the order's currency once the order ended unpaid or underpaid, whenever first seen", () => {
+    for (const status of ['expired', 'partial'] as const) {
+      for (const firstSeenAt of [at(-3600), EXPIRES_AT, at(600)]) {
+        expect(isLateTransfer(order({ status }), transfer('a', { firstSeenAt })), status).toBe(true);
+      }
+    }
   });
 });

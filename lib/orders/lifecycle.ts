@@ -89,9 +89,8 @@ function chronological(transfers: readonly ObservedTransfer[]): ObservedTransfer
     if (ids.has(transfer.id)) throw new Error(`Transfer ${transfer.id} was observed twice.`);
     ids.add(transfer.id);
   }
-  return [...transfers].sort(
-    (a, b) => a.firstSeenAt.getTime() - b.firstSeenAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
-  );
+  // The ids are unique (above): two transfers never compare equal.
+  return [...transfers].sort((a, b) => a.firstSeenAt.getTime() - b.firstSeenAt.getTime() || (a.id < b.id ? -1 : 1));
 }
 
 function evaluatePending(order: OrderFacts, transfers: readonly ObservedTransfer[], ctx: LifecycleContext): Evaluation {
@@ -100,6 +99,7 @@ function evaluatePending(order: OrderFacts, transfers: readonly ObservedTransfer
   for (const transfer of transfers) {
     const role = pendingRole(order, transfer, ctx);
     roles.set(transfer.id, role);
+    // Stryker disable next-line OptionalChaining: only a transfer with a verdict is rejected (pendingRole), so `risk` is there.
     if (role === 'rejected') return settle(order, transfers, roles, 'error', transfer.risk?.reason ?? FLAGGED_WITHOUT_REASON);
     if (role === 'counted') {
       received += transfer.amount;

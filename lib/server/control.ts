@@ -2,6 +2,7 @@ import 'server-only';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { peekProcessSlot, setProcessSlot } from '../process';
 
 /**
  * The control endpoint lets the CLIs reach a running server that holds the embedded database.
@@ -25,15 +26,12 @@ export function readControlToken(dataDir: string): string | undefined {
   }
 }
 
-const tokenSlot = Symbol.for('gateway.controlToken');
-type Holder = { [tokenSlot]?: string };
-
 export function setActiveControlToken(token: string): void {
-  (globalThis as Holder)[tokenSlot] = token;
+  setProcessSlot('controlToken', token);
 }
 
 export function controlTokenMatches(authorization: string | null): boolean {
-  const active = (globalThis as Holder)[tokenSlot];
+  const active = peekProcessSlot<string>('controlToken');
   const given = authorization?.replace(/^Bearer\s+/i, '') ?? '';
   if (!active || given.length !== active.length) return false;
   return timingSafeEqual(Buffer.from(given), Buffer.from(active));

@@ -7,6 +7,7 @@ import 'server-only';
  */
 import type { Mode } from '../chains';
 import { log } from '../log';
+import { processSlot } from '../process';
 
 export interface NetworkHealth {
   network: string;
@@ -20,8 +21,7 @@ export interface NetworkHealth {
   checkedAt: Date;
 }
 
-const slot = Symbol.for('gateway.chainHealth');
-const states = ((globalThis as { [slot]?: Map<string, NetworkHealth> })[slot] ??= new Map());
+const states = processSlot('chainHealth', () => new Map<string, NetworkHealth>());
 
 /** Records the outcome of one watcher pass: null for success, else the error. */
 export function reportHealth(network: string, mode: Mode, error: unknown): void {

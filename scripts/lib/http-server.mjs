@@ -5,6 +5,8 @@
 // outside the bundle where the front, the database and the caches live.
 import http from 'node:http';
 
+// The 'api.front' slot of lib/process (its processSlotKey), spelled out: this file cannot import
+// TypeScript. lib/process/process.test.ts checks that the two meet.
 const FRONT = Symbol.for('gateway.api.front');
 
 /** @returns {{ serve?: (req: http.IncomingMessage, res: http.ServerResponse) => boolean, started?: { publicBaseUrl: string }, waiting: ((started: { publicBaseUrl: string }) => void)[] }} */

@@ -65,3 +65,7 @@ export async function stopServer(child: ChildProcess): Promise<void> {
   child.kill('SIGTERM');
   await exited;
 }
+
+// Each CLI run starts Node with tsx and, offline, opens the embedded database: seconds on a quiet
+// machine, several times that beside CPU-bound processes. The timeouts only bound a hung run.
+export const CLI_TEST_TIMEOUT = 600_000;

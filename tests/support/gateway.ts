@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import fs from 'node:fs';
 import type { Database } from '@/lib/db/client';
+import { setProcessSlot } from '@/lib/process';
 import { openTestDatabase } from './database';
 
 /**
@@ -42,7 +43,7 @@ export async function startTestGateway(): Promise<TestGateway> {
     PORT: String(port),
   });
   // The server's modules find this database through the process-wide slot (lib/db/index.ts).
-  (globalThis as Record<symbol, unknown>)[Symbol.for('gateway.database')] = Promise.resolve(db);
+  setProcessSlot('database', Promise.resolve(db));
   const { default: next } = await import('next');
   const app = next({ dev: false, dir: ROOT, hostname: '127.0.0.1', port });
   await app.prepare();

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { HDKey } from '@scure/bip32';
 import type { LiveAdapter } from '@/lib/chains/live';
 import type { Database } from '@/lib/db/client';
+import { forgetProcessSlot } from '@/lib/process';
 import { noRiskScreen } from '@/lib/risk';
 import { watchNetwork, type WatchOptions } from '@/lib/watcher';
 
@@ -13,9 +14,8 @@ import { watchNetwork, type WatchOptions } from '@/lib/watcher';
  */
 export function configureLive(env: Record<string, string>): void {
   Object.assign(process.env, env);
-  const holder = globalThis as Record<symbol, unknown>;
-  delete holder[Symbol.for('gateway.config')];
-  delete holder[Symbol.for('gateway.liveNetworks')];
+  forgetProcessSlot('config');
+  forgetProcessSlot('liveNetworks');
 }
 
 /**
