@@ -41,7 +41,7 @@ beforeAll(async () => {
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
 async function keys(...args: string[]) {
-  const { stdout } = await run(process.execPath, ['--conditions=react-server', '--import', 'tsx', 'scripts/keys.ts', ...args], { cwd: ROOT, env });
+  const { stdout } = await run(process.execPath, ['--conditions=react-server', 'scripts/cli.mjs', 'keys', ...args], { cwd: ROOT, env });
   return stdout;
 }
 

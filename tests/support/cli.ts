@@ -18,7 +18,7 @@ export interface CliResult {
 /** `npm run <script> -- ...args` (scripts/<script>.ts): its exit code and output, whether it succeeded or not. */
 export async function runCli(env: NodeJS.ProcessEnv, script: string, ...args: string[]): Promise<CliResult> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['--conditions=react-server', '--import', 'tsx', `scripts/${script}.ts`, ...args], { cwd: ROOT, env });
+    const { stdout, stderr } = await run(process.execPath, ['--conditions=react-server', 'scripts/cli.mjs', script, ...args], { cwd: ROOT, env });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code?: number; stdout?: string; stderr?: string };

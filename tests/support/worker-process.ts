@@ -40,7 +40,7 @@ const running = new Set<WorkerProcess>();
 
 /** Starts `npm run worker` against `databaseUrl` with the test settings (no automatic mining). */
 export function startWorker(databaseUrl: string, name: string, env: Record<string, string> = {}): WorkerProcess {
-  const child = spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', 'scripts/worker.ts'], {
+  const child = spawn(process.execPath, ['--conditions=react-server', 'scripts/cli.mjs', 'worker'], {
     cwd: ROOT,
     detached: true, // a process group of its own: kill(-pid) reaches everything it started
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,0 +1,83 @@
+#!/usr/bin/env node
+// `npm run keys|sandbox|webhooks|worker -- ...`: runs scripts/<name>.ts as one file bundled by
+// esbuild, not through tsx's loader. The loader resolves and transforms every module of the
+// gateway at each start, some 2 CPU-seconds of a 3.5 s start (measured on `sandbox --help`); the
+// bundle starts in about 1 s. It is built at every start (a tenth of a second: the sources are
+// the truth, and nothing can run a stale bundle) and kept under .tmp/cli by the hash of its
+// contents, so concurrent runs of the same code share one file and never write over each other.
+//
+// Packages stay outside the bundle and are loaded by Node, so the process needs
+// `--conditions=react-server` as before (`server-only` resolves to its empty module with it).
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { build, stop } from 'esbuild';
+import { root } from './lib/build.mjs';
+
+/**
+ * `import.meta.url` keeps meaning the module's own source file, as it does under tsx and Next.js:
+ * modules find files beside them with it (lib/chains/derivation-thread.ts starts its worker from
+ * derivation-worker.ts; lib/chains/child-key.ts resolves a package from there). In a bundle it
+ * would otherwise be the bundle's URL.
+ */
+const sourceFileUrls = {
+  name: 'source-file-urls',
+  setup(on) {
+    on.onLoad({ filter: /\.[cm]?tsx?$/ }, async ({ path: source }) => {
+      if (source.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
+      const text = await fs.promises.readFile(source, 'utf8');
+      if (!text.includes('import.meta.url')) return undefined;
+      return { contents: text.replaceAll('import.meta.url', JSON.stringify(pathToFileURL(source).href)), loader: source.endsWith('x') ? 'tsx' : 'ts' };
+    });
+  },
+};
+
+const COMMANDS = ['keys', 'sandbox', 'webhooks', 'worker'];
+const [name, ...args] = process.argv.slice(2);
+if (!COMMANDS.includes(name)) {
+  console.error(`usage: node --conditions=react-server scripts/cli.mjs <${COMMANDS.join('|')}> [arguments]`);
+  process.exit(2);
+}
+
+const entry = path.join(root, 'scripts', `${name}.ts`);
+const bundle = await bundleOf(entry);
+// The command reads its arguments as if it had been started itself (node scripts/<name>.ts ...).
+process.argv = [process.argv[0], entry, ...args];
+await import(pathToFileURL(bundle).href);
+
+/** scripts/<name>.ts and the gateway modules it imports as one ES module file; its path. */
+async function bundleOf(file) {
+  let result;
+  try {
+    result = await build({
+      entryPoints: [file],
+      bundle: true,
+      write: false,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      packages: 'external',
+      conditions: ['react-server'],
+      tsconfig: path.join(root, 'tsconfig.json'),
+      logLevel: 'silent',
+      plugins: [sourceFileUrls],
+    });
+  } catch (error) {
+    // A syntax error in the sources: esbuild's own message names the file and line.
+    console.error(error.message);
+    process.exit(1);
+  } finally {
+    await stop();
+  }
+  const code = result.outputFiles[0].text;
+  const dir = path.join(root, '.tmp', 'cli');
+  const target = path.join(dir, `${name}-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`);
+  if (!fs.existsSync(target)) {
+    fs.mkdirSync(dir, { recursive: true });
+    const partial = `${target}.${process.pid}`;
+    fs.writeFileSync(partial, code);
+    fs.renameSync(partial, target);
+  }
+  return target;
+}
