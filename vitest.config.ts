@@ -26,7 +26,10 @@ export default defineConfig({
     // for the servers, CLIs and nodes it started, so two share the machine better.
     maxWorkers: Math.max(2, os.availableParallelism() - 1),
     sequence: { sequencer: SlowFilesFirst },
-    testTimeout: 30_000,
+    // A bound for a failure, never a wait: tests drive real nodes, servers and databases, and on a
+    // two-core machine shared with other work a test that takes 10 s quiet can pass 30 s (seen:
+    // tests/live-resilience.test.ts beside two CPU-bound processes).
+    testTimeout: 120_000,
     // Set-up starts gateways, servers and nodes: on a two-core machine shared with other work
     // that can take minutes. Generous, since it only bounds a failure.
     hookTimeout: 300_000,

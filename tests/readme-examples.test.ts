@@ -31,7 +31,7 @@ async function runExample(command: string, file: string, code: string) {
   const script = path.join(dir, file);
   fs.writeFileSync(script, code);
   const env = { ...process.env, GATEWAY_URL: gateway.baseUrl, PUBLIC_KEY: merchant.test.publicKey, PRIVATE_KEY: merchant.test.privateKey };
-  const { stdout } = await run(command, [script], { env, timeout: 20_000 });
+  const { stdout } = await run(command, [script], { env, timeout: 60_000 });
   return JSON.parse(stdout);
 }
 

@@ -94,4 +94,4 @@ embeddedOnly('never prints "Ready" when the configuration stops start-up', async
   } finally {
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
-}, 60_000);
+}, 120_000);

@@ -229,7 +229,7 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('demo store', () => {
     expect(view).toMatchObject({ status: 'awaiting_payment', gateway: { status: 'pending', received: '0' } });
   });
 
-  it('the real flow: a simulated payment, the gateway\'s dispatcher delivers, the store confirms and marks it paid', { timeout: 60_000 }, async () => {
+  it('the real flow: a simulated payment, the gateway\'s dispatcher delivers, the store confirms and marks it paid', { timeout: 120_000 }, async () => {
     const { storeId, gatewayOrderId } = await checkoutMug();
     // Last in the file: the dispatcher also delivers the outbox rows the tests above left.
     const dispatcher = startDispatcher(gateway.db, dispatcherOptions({ policy: { allowPrivate: false, allowed: ['127.0.0.1'] }, pollMs: 25, retryDelaysMs: [50, 50], jitter: 0 }));

@@ -90,7 +90,7 @@ for (const [language, command, file, nets] of [
   ['Node', process.execPath, 'receiver.mjs', ['bitcoin', 'BTC', 100_000_000n, 'dogecoin', 'DOGE']],
   ['Python', 'python3', 'receiver.py', ['litecoin', 'LTC', 100_000_000n, 'bitcoincash', 'BCH']],
 ] as const) {
-  it(`the README's ${language} receiver verifies both webhook kinds and refuses forged or stale ones`, { timeout: 60_000 }, async () => {
+  it(`the README's ${language} receiver verifies both webhook kinds and refuses forged or stale ones`, { timeout: 120_000 }, async () => {
     const port = await closedPort();
     const receiver = await startExample(command, file, readmeCodeAfter(`<!-- example:webhook-${language.toLowerCase()}`), port);
     expect(await refusals(port)).toEqual([401, 401, 401]);
@@ -98,7 +98,7 @@ for (const [language, command, file, nets] of [
     const { paid, expired } = await twoWebhooks(`http://127.0.0.1:${port}/hook`, net, ticker, units, expiring, expiringTicker);
     const ids = await db.query<{ id: string; order_id: string }>('select id, order_id from webhook_events where order_id = any($1::uuid[])', [[paid.id, expired.id]]);
     dispatcher = startDispatcher(db, dispatcherOptions({ policy: { allowPrivate: false, allowed: ['127.0.0.1'] }, pollMs: 25, retryDelaysMs: [100] }));
-    await waitFor('both webhooks accepted by the receiver', 20_000, async () => {
+    await waitFor('both webhooks accepted by the receiver', 60_000, async () => {
       const [row] = await db.query<{ n: number }>(`select count(*)::int as n from webhook_events where order_id = any($1::uuid[]) and state = 'delivered'`, [[paid.id, expired.id]]);
       return row!.n === 2;
     });

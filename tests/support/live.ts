@@ -104,7 +104,8 @@ export async function startWebhookReceiver(): Promise<{ url: string; received: R
   };
 }
 
-export async function waitFor<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 20_000): Promise<T> {
+/** Polls `probe` until it gives a value; the bound only ends a failure (generous: node restarts beside CPU-bound work take long). */
+export async function waitFor<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 60_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
