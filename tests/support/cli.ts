@@ -1,6 +1,7 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { waitFor } from './worker-process';
 
 /**
  * The command-line tools and the server (scripts/server.mjs) as an operator runs them, in child processes: for the
@@ -48,9 +49,7 @@ export async function startServer(env: NodeJS.ProcessEnv, port: number): Promise
   child.stderr!.on('data', (d) => (output += d));
   const exited = () => child.exitCode !== null || child.signalCode !== null;
   // Ready, or gone (a failed start says why at once rather than at the deadline).
-  for (const deadline = Date.now() + SERVER_START_MS; !output.includes('Ready on') && !exited() && Date.now() < deadline; ) {
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await waitFor('the server to say "Ready on"', SERVER_START_MS, () => output.includes('Ready on') || exited()).catch(() => undefined);
   if (!output.includes('Ready on')) {
     await stopServer(child);
     throw new Error(`server did not start (${exited() ? `exited with ${child.exitCode ?? child.signalCode}` : `not ready after ${SERVER_START_MS / 1000} s`}):\n${output}`);
@@ -60,12 +59,13 @@ export async function startServer(env: NodeJS.ProcessEnv, port: number): Promise
 
 /** SIGTERM, and wait for the exit (the embedded database is free again afterwards). */
 export async function stopServer(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
+  // Gone already (an exit code, or killed by a signal): its 'exit' event has passed.
+  if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((r) => child.once('exit', r));
   child.kill('SIGTERM');
   await exited;
 }
 
-// Each CLI run starts Node with tsx and, offline, opens the embedded database: seconds on a quiet
+// Each CLI run starts Node (scripts/cli.mjs) and, offline, opens the embedded database: seconds on a quiet
 // machine, several times that beside CPU-bound processes. The timeouts only bound a hung run.
 export const CLI_TEST_TIMEOUT = 600_000;
