@@ -11,9 +11,15 @@ import { log } from '../lib/log';
 import { startWorkers } from '../lib/watcher';
 import { fail } from './cli-runtime';
 
+/**
+ * A watcher pass or webhook claim waits this long for a pooled connection: more networks than
+ * DB_POOL_SIZE take turns instead of failing after the web server's one second.
+ */
+const CONNECTION_WAIT_MS = 30_000;
+
 async function main(): Promise<void> {
   const cfg = config();
-  const db = await getDatabase();
+  const db = await getDatabase({}, { connectionWaitMs: CONNECTION_WAIT_MS });
   const workers = startWorkers(db);
   log.info('worker running', { database: db.kind, dataDir: cfg.databaseUrl ? undefined : cfg.dataDir });
   const stop = async (signal: string) => {

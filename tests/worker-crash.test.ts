@@ -235,6 +235,32 @@ describe.runIf(onPostgres)('npm run worker killed while crediting a block', () =
     );
   });
 
+  it('a worker with one pooled connection takes turns on it: passes wait for it, none fails', { timeout: 120_000 }, async () => {
+    // While the tron step waits on the held order with the only connection, every other network's
+    // pass waits for that connection, longer than a web server's one second (lib/db/client.ts).
+    const worker = startWorker(url, 'worker-one-connection', { DB_POOL_SIZE: '1' });
+    const ids = await paidOrders(3);
+    const output = () => worker.output();
+    await waitFor('the worker to start', 30_000, () => worker.output().includes('workers started'), output);
+    const holder = new pg.Client({ connectionString: url, application_name: 'worker-crash-test-lock' });
+    await holder.connect();
+    try {
+      await holder.query('begin');
+      await holder.query('select id from orders where id = $1 for no key update', [ids[1]]);
+      await waitFor('the worker to block on the held order', 30_000, async () => (await backendsInStep(worker)).some((b) => b.wait_event_type === 'Lock'), output);
+      await mine(db, TRON, 2);
+      await sleep(1_500); // the other passes wait for the connection meanwhile
+      await holder.query('rollback');
+    } finally {
+      await holder.end();
+    }
+    await waitFor('the 3 orders processed', 60_000, () => allProcessed(ids), output);
+    await expectCreditedOnce(ids);
+    const complaints = worker.logs().filter((l) => l.level === 'error' || l.msg === 'watcher pass deferred: database busy');
+    expect(complaints).toEqual([]);
+    await stopWithSigterm([worker]);
+  });
+
   it('two workers running at once credit a batch of 100 payments exactly once, and stop on SIGTERM', { timeout: 120_000 }, async () => {
     const started = Date.now();
     const workers = [startWorker(url, 'worker-pair-a'), startWorker(url, 'worker-pair-b')];

@@ -53,6 +53,12 @@ export interface DatabaseOptions {
   dataDir?: string;
   poolSize?: number;
   /**
+   * PostgreSQL only: how long work waits for a pooled connection before DatabaseBusyError. Short
+   * for a web server, whose requests are better answered 503 than queued; a worker's passes have
+   * no one waiting on them and rather take their turn.
+   */
+  connectionWaitMs?: number;
+  /**
    * PGlite only: the contents a new data directory starts from, a `dumpDataDir()` tarball, instead
    * of an empty cluster (initdb, several seconds of CPU). The test suite starts each file's
    * database from one migrated copy (tests/support/database.ts).
@@ -61,7 +67,7 @@ export interface DatabaseOptions {
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  if (options.url) return openPostgres(options.url, options.poolSize ?? 10);
+  if (options.url) return openPostgres(options.url, options.poolSize ?? 10, options.connectionWaitMs ?? 1000);
   if (!options.dataDir) throw new Error('openDatabase needs a url or a dataDir');
   return openPglite(options.dataDir, options.loadDataDir);
 }
@@ -83,12 +89,12 @@ async function openPglite(dataDir: string, loadDataDir?: Blob): Promise<Database
   };
 }
 
-async function openPostgres(url: string, poolSize: number): Promise<Database> {
+async function openPostgres(url: string, poolSize: number, connectionWaitMs: number): Promise<Database> {
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
-    // A request that cannot get a connection soon is answered 503 rather than queued forever.
-    connectionTimeoutMillis: 1000,
+    // Work that cannot get a connection in time fails (a request: 503) rather than queue forever.
+    connectionTimeoutMillis: connectionWaitMs,
     idleTimeoutMillis: 30_000,
     // A process killed inside a transaction leaves its session open until TCP gives up, holding
     // row locks (a watcher's cursor) meanwhile; the server ends such a session after a minute.

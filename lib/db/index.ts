@@ -1,7 +1,7 @@
 import 'server-only';
 import { config } from '../config';
 import { forgetProcessSlot, processSlot } from '../process';
-import { openDatabase, type Database } from './client';
+import { openDatabase, type Database, type DatabaseOptions } from './client';
 import { acquireDataDir, type DataDirOwner } from './lock';
 
 export type { Database, Queryable } from './client';
@@ -26,14 +26,14 @@ export { keepStatisticsFresh } from './statistics';
 export { claimDataDir, describeOwner, type DataDirOwner } from './lock';
 
 /**
- * The process's database, opened and migrated on first use. Next.js may load this module more
+ * The process's database, opened and migrated on first use (the first caller's `pool` options hold). Next.js may load this module more
  * than once (instrumentation and route bundles), so the handle lives in a process slot (lib/process).
  */
-export function getDatabase(owner: Omit<DataDirOwner, 'pid'> = {}): Promise<Database> {
+export function getDatabase(owner: Omit<DataDirOwner, 'pid'> = {}, pool: Pick<DatabaseOptions, 'connectionWaitMs'> = {}): Promise<Database> {
   const database = processSlot('database', async () => {
     const cfg = config();
     if (!cfg.databaseUrl) acquireDataDir(cfg.dataDir, owner);
-    const db = await openDatabase({ url: cfg.databaseUrl, dataDir: cfg.dataDir, poolSize: cfg.dbPoolSize });
+    const db = await openDatabase({ url: cfg.databaseUrl, dataDir: cfg.dataDir, poolSize: cfg.dbPoolSize, ...pool });
     await db.migrate();
     return db;
   });

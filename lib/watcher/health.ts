@@ -3,9 +3,12 @@ import 'server-only';
  * Health of each watched network in this process: a network whose node fails (unreachable, wrong
  * credentials, wrong chain) is marked unhealthy and logged once, at `error`, while its watcher
  * keeps retrying every WATCH_INTERVAL_MS; the others are not held up (each has its own loop).
- * Its recovery is logged once too. `chainHealth()` answers the current state in this process.
+ * Its recovery is logged once too. A pass that failed because our own database pool was busy says
+ * nothing about the node: it is logged at `warn` and leaves the health as it was.
+ * `chainHealth()` answers the current state in this process.
  */
 import type { Mode } from '../chains';
+import { isDatabaseBusy } from '../db';
 import { log } from '../log';
 import { processSlot } from '../process';
 
@@ -35,6 +38,11 @@ export function reportHealth(network: string, mode: Mode, error: unknown): void 
     return;
   }
   const message = error instanceof Error ? error.message : String(error);
+  if (isDatabaseBusy(error)) {
+    // Our database was busy, not the node: the pass rolled back and the next one retries it.
+    log.warn('watcher pass deferred: database busy', { network, mode, error: message });
+    return;
+  }
   if (!before || before.healthy) {
     log.error('chain node unhealthy: watcher step failed', { network, mode, error: message });
     states.set(key, { network, mode, healthy: false, error: message, failures: 1, since: now, checkedAt: now });
