@@ -1,14 +1,15 @@
 #!/usr/bin/env node
-// `npm test`: everything, on a clean machine. Runs the linter (`npm run lint`: the architecture's
-// import arrows among its rules; one test in the summary), installs PostgreSQL from Debian's
-// packages when missing, starts a temporary server, builds the app, runs Vitest (unit tests, and the storage
-// and API suite on PGlite and on PostgreSQL), then the browser tests (Playwright driving Debian's
-// Chromium, installed when missing, against the production build), and ends with
-// `tests: N passed, M failed` over both runners.
+// `npm test`: everything, on a clean machine. Builds the app while the linter (`npm run lint`: the
+// architecture's import arrows among its rules) and the type check (`npm run typecheck`; the
+// build does not check types, next.config.mjs) run beside it, each one test in the summary;
+// installs PostgreSQL from Debian's packages when missing, starts a temporary server, runs Vitest
+// (unit tests, and the storage and API suite on PGlite and on PostgreSQL), then the browser tests
+// (Playwright driving Debian's Chromium, installed when missing, against the production build),
+// and ends with `tests: N passed, M failed` over every runner.
 //
 // `npm run test:e2e [-- playwright arguments]` (`node scripts/test.mjs --e2e ...`): the build and
 // the browser tests only, with their own summary line.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ensureBuild, root } from './lib/build.mjs';
@@ -23,12 +24,18 @@ const extraArgs = process.argv.slice(e2eOnly ? 3 : 2);
 // .ci/run reads this file after the run: one left by an earlier run must not stand in for this one.
 if (!e2eOnly) fs.rmSync(path.join(outDir, 'test-summary.txt'), { force: true });
 
-// The linter first: a broken arrow is reported in seconds, and the rest still runs.
-const lint = e2eOnly ? undefined : runLint();
+// Both need a core each for a quarter of a minute and nothing from the build: beside it, not before.
+const checks = e2eOnly
+  ? []
+  : [
+      startCheck('lint', [path.join(root, 'node_modules/eslint/bin/eslint.js'), '--max-warnings=0', '.']),
+      startCheck('typecheck', [path.join(root, 'node_modules/typescript/bin/tsc'), '--noEmit']),
+    ];
 ensureBuild();
+let totals = { passed: 0, failed: 0 };
+for (const check of await Promise.all(checks)) totals = { passed: totals.passed + check.passed, failed: totals.failed + check.failed };
 // Once, before the test files that start litecoind run in parallel (one apt-get at a time).
 ensureLitecoindInstalled();
-let totals = lint ?? { passed: 0, failed: 0 };
 if (!e2eOnly) {
   const postgres = await startPostgres();
   try {
@@ -55,12 +62,30 @@ if (!e2eOnly) fs.writeFileSync(path.join(outDir, 'test-summary.txt'), `${summary
 console.log(summary);
 process.exit(totals.failed > 0 || totals.passed === 0 ? 1 : 0);
 
-/** `npm run lint`, counted as one test. */
-function runLint() {
-  const run = spawnSync(process.execPath, [path.join(root, 'node_modules/eslint/bin/eslint.js'), '--max-warnings=0', '.'], { cwd: root, stdio: 'inherit' });
-  const passed = run.status === 0;
-  console.log(`lint: ${passed ? 'passed' : 'failed'}`);
-  return { passed: passed ? 1 : 0, failed: passed ? 0 : 1 };
+/**
+ * Starts a Node script as a check counted as one test; resolves once it ends, after printing its
+ * output (kept in a file meanwhile, so that it does not run through the build's) and its verdict.
+ */
+function startCheck(name, args) {
+  const log = path.join(outDir, `${name}.log`);
+  const out = fs.openSync(log, 'w');
+  const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', out, out] });
+  fs.closeSync(out);
+  return new Promise((resolve) => {
+    let ended = false;
+    const end = (passed) => {
+      if (ended) return;
+      ended = true;
+      process.stdout.write(fs.readFileSync(log, 'utf8'));
+      console.log(`${name}: ${passed ? 'passed' : 'failed'}`);
+      resolve({ passed: passed ? 1 : 0, failed: passed ? 0 : 1 });
+    };
+    child.once('error', (error) => {
+      fs.appendFileSync(log, `${error.message}\n`);
+      end(false);
+    });
+    child.once('close', (code) => end(code === 0));
+  });
 }
 
 function countVitest(file, status) {
