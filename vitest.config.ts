@@ -1,6 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import { SlowFilesFirst } from './tests/support/sequencer';
 
 const root = path.dirname(new URL(import.meta.url).pathname);
@@ -16,8 +16,33 @@ export const shared = {
 };
 
 /**
- * Two projects: unit tests and the storage/API suite on PGlite, and the storage/API suite again
- * on PostgreSQL (TEST_PG_URL, set up by `npm test`).
+ * Files whose subject exists with one database only, run in that project alone (a file skipped in
+ * a project would still cost a process and its imports there).
+ */
+const EMBEDDED_ONLY = [
+  'tests/api-slow-bodies.test.ts', // the node:http front's body handling: no storage
+  'tests/client.test.ts', // the typed client's retries against stand-in servers
+  'tests/crash-restart.test.ts', // the embedded database's single-owner lock
+  'tests/http-server.test.ts', // the HTTP server under a burst: no storage
+  'tests/sandbox-cli.test.ts', // the CLI opening the embedded database, or reaching the server holding it
+  'tests/server-workers.test.ts', // the server runs the workers on the embedded database only
+  'tests/store-webhooks.test.ts', // the demo store, which runs with the embedded database
+  'tests/webhooks-cli.test.ts', // the CLI reaching the server that holds the embedded database
+];
+const POSTGRES_ONLY = [
+  'tests/database-close.test.ts', // LISTEN connections
+  'tests/key-revocation.test.ts', // revocations announced to other servers with NOTIFY
+  'tests/webhooks-crash.test.ts', // npm run worker beside the server: one database, several processes
+  'tests/worker-crash.test.ts', // idem
+];
+
+/** Unit tests that open a database: they run with the storage suite, from its migrated PGlite template. */
+const UNIT_TESTS_WITH_A_DATABASE = ['lib/api/nonces.test.ts', 'lib/api/route.test.ts', 'lib/chains/sandbox/ledger.test.ts', 'lib/db/lock.test.ts'];
+
+/**
+ * Three projects: the unit tests, one process per worker for all of them (a process per file
+ * cost more than the tests); the storage/API suite on PGlite, a process per file; and the
+ * storage/API suite again on PostgreSQL (TEST_PG_URL, set up by `npm test`).
  */
 export default defineConfig({
   test: {
@@ -38,8 +63,20 @@ export default defineConfig({
         ...shared,
         extends: true,
         test: {
+          name: 'unit',
+          include: ['lib/**/*.test.ts', 'eslint/**/*.test.ts', 'scripts/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...UNIT_TESTS_WITH_A_DATABASE],
+          isolate: false,
+          env: { TEST_DB: 'pglite' },
+        },
+      },
+      {
+        ...shared,
+        extends: true,
+        test: {
           name: 'pglite',
-          include: ['lib/**/*.test.ts', 'eslint/**/*.test.ts', 'tests/**/*.test.ts'],
+          include: [...UNIT_TESTS_WITH_A_DATABASE, 'tests/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...POSTGRES_ONLY],
           env: { TEST_DB: 'pglite' },
           globalSetup: ['tests/support/pglite-template.ts'],
         },
@@ -50,6 +87,7 @@ export default defineConfig({
         test: {
           name: 'postgres',
           include: ['tests/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...EMBEDDED_ONLY],
           env: { TEST_DB: 'postgres' },
         },
       },

@@ -14,7 +14,7 @@ import { call, freshNonce, sign, startTestGateway, type TestGateway } from './su
 import { createTestMerchant, type TestMerchant } from './support/merchants';
 
 // The HTTP edge is the same whatever the database: run once, on the embedded one.
-describe.skipIf(process.env.TEST_DB === 'postgres')('slow request bodies', () => {
+describe('slow request bodies', () => {
   const SLOW = 300;
   const BODY_TIMEOUT_SECONDS = 3;
   const PER_CLIENT = 16;

@@ -87,7 +87,7 @@ const overloaded = (res: http.ServerResponse) =>
     .writeHead(503, { 'content-type': 'application/json', 'retry-after': '0' })
     .end(JSON.stringify({ success: false, error: { code: 5003, name: 'OVERLOADED', message: 'The gateway is busy; retry shortly.', details: [] }, requestId: 'proxy' }));
 
-describe.skipIf(process.env.TEST_DB === 'postgres')('typed API client over HTTP', () => {
+describe('typed API client over HTTP', () => {
   it('answers every operation typed and checked', async () => {
     const api = client();
     const order = await api.makeOrder({ currency: 'usdt', network: 'tron', amount: '12.50', order: 'client-typed-1', description: 'Two mugs' });

@@ -87,7 +87,7 @@ async function startServer(port: number, what: string): Promise<Server> {
   return { pid, output: () => output };
 }
 
-describe.skipIf(process.env.TEST_DB === 'postgres')('the server killed with SIGKILL', () => {
+describe('the server killed with SIGKILL', () => {
   beforeAll(() => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-crash-'));
   });

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGatewayServer } from '../scripts/lib/http-server.mjs';
 
 // No database here: run in one Vitest project only.
-describe.skipIf(process.env.TEST_DB === 'postgres')('the HTTP server under a burst', () => {
+describe('the HTTP server under a burst', () => {
   const BUSY_CLIENTS = 20;
   const NEW_CLIENTS = 20;
   const WORK_MS = 10;

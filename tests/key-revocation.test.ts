@@ -8,10 +8,9 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { call, startTestGateway, type TestGateway } from './support/gateway';
 import { createTestMerchant } from './support/merchants';
 
-const onPostgres = process.env.TEST_DB === 'postgres';
 let gateway: TestGateway;
 beforeAll(async () => {
-  if (onPostgres) gateway = await startTestGateway();
+  gateway = await startTestGateway();
 });
 afterAll(() => gateway?.close());
 
@@ -22,7 +21,7 @@ async function refusedWithin(ms: number, check: () => Promise<number>): Promise<
   return false;
 }
 
-it.runIf(onPostgres)('refuses a key revoked by another process at once', async () => {
+it('refuses a key revoked by another process at once', async () => {
   const { test: keys } = await createTestMerchant(gateway.db);
   expect((await call(gateway, 'find-tx', {}, keys)).status).toBe(200); // now cached
   await gateway.db.query(
@@ -33,7 +32,7 @@ it.runIf(onPostgres)('refuses a key revoked by another process at once', async (
   expect(await refusedWithin(2000, async () => (await call(gateway, 'find-tx', {}, keys)).status)).toBe(true);
 });
 
-it.runIf(onPostgres)('drops its cache when it may have missed a revocation while disconnected', async () => {
+it('drops its cache when it may have missed a revocation while disconnected', async () => {
   const { test: keys } = await createTestMerchant(gateway.db);
   expect((await call(gateway, 'find-tx', {}, keys)).status).toBe(200); // now cached
   const [terminated] = await gateway.db.query<{ n: number }>(

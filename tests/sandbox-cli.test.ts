@@ -64,7 +64,7 @@ function expectUsageError(result: { code: number; stdout: string; stderr: string
   expect(result.stderr).not.toMatch(STACK_FRAME);
 }
 
-describe.skipIf(process.env.TEST_DB === 'postgres')('npm run sandbox (embedded database)', () => {
+describe('npm run sandbox (embedded database)', () => {
   const orders: { served: { orderId: string; address: string }; offline: { orderId: string; address: string } } = {} as never;
   let servedHash: string;
 

@@ -26,7 +26,7 @@ async function orderStatus(orderId: string): Promise<{ status: string; received:
 }
 
 // The embedded database is the case where the server runs the workers itself.
-describe.skipIf(process.env.TEST_DB === 'postgres')('the server runs its workers on the embedded database', () => {
+describe('the server runs its workers on the embedded database', () => {
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-workers-'));
     const port = await freePort();

@@ -97,7 +97,7 @@ async function checkoutMug() {
 
 const ORDER_FIELDS = { event: 'ORDER', currency: 'USDT', network: 'tron', amount: '12' };
 
-describe.skipIf(process.env.TEST_DB === 'postgres')('demo store', () => {
+describe('demo store', () => {
   it('offers the coins the gateway accepts, priced from the cart', async () => {
     const options = await paymentOptions({ mug: 2 });
     expect(options.find((o) => o.currency === 'USDT' && o.network === 'tron')?.amount).toBe('24');

@@ -28,7 +28,7 @@ const cli = (script: 'webhooks' | 'keys' | 'sandbox', ...args: string[]) => runC
 
 const serverEnv = () => ({ ...env, RUN_WORKERS: 'true', WATCH_INTERVAL_MS: '100', SANDBOX_BLOCK_SECONDS: '0' });
 
-describe.skipIf(process.env.TEST_DB === 'postgres')('webhooks on the embedded database: API and CLI', () => {
+describe('webhooks on the embedded database: API and CLI', () => {
   let orderId: string;
   let eventId: string;
 

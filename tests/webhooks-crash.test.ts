@@ -18,7 +18,6 @@ import { killAllWorkers, openSharedTestDatabase, startWorker, waitFor, type Work
 process.env.APP_SECRET ??= 'test-app-secret-that-is-at-least-32-characters';
 process.env.LOG_LEVEL ??= 'silent';
 
-const onPostgres = process.env.TEST_DB === 'postgres';
 const TRON = network('tron');
 /** The worker's webhook settings: receivers on 127.0.0.1 allowed, a short timeout (so a short lease). */
 const WEBHOOK_ENV = {
@@ -36,7 +35,6 @@ let merchant: TestMerchant;
 let receiver: Receiver | undefined;
 
 beforeAll(async () => {
-  if (!onPostgres) return;
   ({ db, url } = await openSharedTestDatabase());
   merchant = await createTestMerchant(db);
 });
@@ -77,7 +75,7 @@ async function backendsOf(worker: WorkerProcess): Promise<number> {
   return row!.n;
 }
 
-describe.runIf(onPostgres)('webhooks across a worker crash', () => {
+describe('webhooks across a worker crash', () => {
   it('SIGKILL in the middle of a batch of 100 deliveries: after a restart every event reached the receiver, duplicates with the same id', { timeout: 120_000 }, async () => {
     receiver = await startReceiver(() => ({ status: 200, body: 'ok', delayMs: 100 }));
     const hooks = receiver;

@@ -19,7 +19,6 @@ import { killAllWorkers, openSharedTestDatabase, startWorker, waitFor, type Work
 process.env.APP_SECRET ??= 'test-app-secret-that-is-at-least-32-characters';
 process.env.LOG_LEVEL ??= 'silent';
 
-const onPostgres = process.env.TEST_DB === 'postgres';
 const TRON = network('tron');
 /** 10 USDT in base units (6 decimals): the exact amount of every order. */
 const AMOUNT = 10_000_000n;
@@ -29,7 +28,6 @@ let url: string;
 let merchant: TestMerchant;
 
 beforeAll(async () => {
-  if (!onPostgres) return;
   ({ db, url } = await openSharedTestDatabase());
   merchant = await createTestMerchant(db);
 });
@@ -152,7 +150,7 @@ interface Crash {
   settledBefore: number;
 }
 
-describe.runIf(onPostgres)('npm run worker killed while crediting a block', () => {
+describe('npm run worker killed while crediting a block', () => {
   it('a block of 200 payments is credited exactly once across three SIGKILLs and a restart', { timeout: 120_000 }, async () => {
     const started = Date.now();
     const ids = await paidOrders(200);
