@@ -2,9 +2,10 @@
 // `npm run keys|sandbox|webhooks|worker -- ...`: runs scripts/<name>.ts as one file bundled by
 // esbuild, not through tsx's loader. The loader resolves and transforms every module of the
 // gateway at each start, some 2 CPU-seconds of a 3.5 s start (measured on `sandbox --help`); the
-// bundle starts in about 1 s. It is built at every start (a tenth of a second: the sources are
-// the truth, and nothing can run a stale bundle) and kept under .tmp/cli by the hash of its
-// contents, so concurrent runs of the same code share one file and never write over each other.
+// bundle starts in about 1 s. The bundle is kept under .tmp/cli by the hash of its contents, so
+// concurrent runs of the same code share one file and never write over each other, and is
+// started again as long as none of the files it was built from has changed (size and time, from
+// esbuild's list of its inputs); otherwise it is built again first (decision 023).
 //
 // Packages stay outside the bundle and are loaded by Node, so the process needs
 // `--conditions=react-server` as before (`server-only` resolves to its empty module with it).
@@ -14,6 +15,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, stop } from 'esbuild';
 import { root } from './lib/build.mjs';
+import { currentBundle, recordBundle } from './lib/cli-bundle.mjs';
 
 /**
  * `import.meta.url` keeps meaning the module's own source file, as it does under tsx and Next.js:
@@ -41,17 +43,25 @@ if (!COMMANDS.includes(name)) {
 }
 
 const entry = path.join(root, 'scripts', `${name}.ts`);
-const bundle = await bundleOf(entry);
+const manifest = path.join(root, '.tmp', 'cli', `${name}.json`);
+const bundle = currentBundle(root, manifest) ?? (await bundleOf(entry, manifest));
 // The command reads its arguments as if it had been started itself (node scripts/<name>.ts ...).
 process.argv = [process.argv[0], entry, ...args];
 await import(pathToFileURL(bundle).href);
 
-/** scripts/<name>.ts and the gateway modules it imports as one ES module file; its path. */
-async function bundleOf(file) {
+/**
+ * scripts/<name>.ts and the gateway modules it imports as one ES module file; its path.
+ * `manifest` records it with its inputs' fingerprint, unless an input changed while the build ran
+ * (then the next start builds again rather than trust a bundle that may predate the change).
+ */
+async function bundleOf(file, manifest) {
+  const started = Date.now();
   let result;
   try {
     result = await build({
       entryPoints: [file],
+      absWorkingDir: root,
+      metafile: true,
       bundle: true,
       write: false,
       platform: 'node',
@@ -79,5 +89,8 @@ async function bundleOf(file) {
     fs.writeFileSync(partial, code);
     fs.renameSync(partial, target);
   }
+  // What else decides the bundle's contents: how it is built, and the path aliases.
+  const inputs = [...Object.keys(result.metafile.inputs).filter((input) => !input.includes('node_modules')), 'scripts/cli.mjs', 'tsconfig.json'];
+  recordBundle(root, manifest, target, inputs, started);
   return target;
 }
