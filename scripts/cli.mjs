@@ -5,7 +5,7 @@
 // bundle starts in about 1 s. The bundle is kept under .tmp/cli by the hash of its contents, so
 // concurrent runs of the same code share one file and never write over each other, and is
 // started again as long as none of the files it was built from has changed (size and time, from
-// esbuild's list of its inputs); otherwise it is built again first (decision 023).
+// esbuild's list of its inputs); otherwise it is built again first (decisions 023, 024).
 //
 // Packages stay outside the bundle and are loaded by Node, so the process needs
 // `--conditions=react-server` as before (`server-only` resolves to its empty module with it).

@@ -1,6 +1,6 @@
 // When scripts/cli.mjs may start a CLI's bundle as it is, without building it again: the bundle's
 // manifest (.tmp/cli/<name>.json) records the files it was built from with their sizes and times,
-// and any difference, a missing file or a moved checkout means a new build (decision 023).
+// and any difference, a missing file or a moved checkout means a new build (decision 024).
 import fs from 'node:fs';
 import path from 'node:path';
 
