@@ -26,8 +26,9 @@ export { keepStatisticsFresh } from './statistics';
 export { claimDataDir, describeOwner, type DataDirOwner } from './lock';
 
 /**
- * The process's database, opened and migrated on first use (the first caller's `pool` options hold). Next.js may load this module more
- * than once (instrumentation and route bundles), so the handle lives in a process slot (lib/process).
+ * The process's database, opened and migrated on first use; the first caller's `pool` options
+ * hold. Next.js may load this module more than once (instrumentation and route bundles), so the
+ * handle lives in a process slot (lib/process).
  */
 export function getDatabase(owner: Omit<DataDirOwner, 'pid'> = {}, pool: Pick<DatabaseOptions, 'connectionWaitMs'> = {}): Promise<Database> {
   const database = processSlot('database', async () => {

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 /** Each of `files` (relative to `root`) with its size and modification time, or 'missing'. */
-export function fingerprint(root, files) {
+function fingerprint(root, files) {
   return Object.fromEntries(
     files.map((file) => {
       const stat = fs.statSync(path.join(root, file), { throwIfNoEntry: false });
