@@ -61,4 +61,90 @@ describe('parseConfig', () => {
   it('treats empty variables as unset and trims the base URL', () => {
     expect(parseConfig({ DATABASE_URL: '', PUBLIC_BASE_URL: 'https://pay.example/' })).toMatchObject({ databaseUrl: undefined, publicBaseUrl: 'https://pay.example' });
   });
+
+  describe('exchange rates', () => {
+    const message = (env: Record<string, string | undefined>) => {
+      try {
+        parseConfig(env);
+      } catch (error) {
+        return (error as Error).message;
+      }
+      throw new Error(`${JSON.stringify(env)} was accepted`);
+    };
+
+    it('has defaults: three public markets for live keys, the offline table for test keys', () => {
+      expect(parseConfig({})).toMatchObject({
+        rateSourcesLive: ['kraken', 'coinbase', 'coingecko'],
+        rateSourcesTest: ['fixed'],
+        rateFixed: {},
+        rateCacheMs: 30_000,
+        rateMaxAgeMs: 300_000,
+        rateMaxSpreadPercent: '3',
+        rateTimeoutMs: 5000,
+        rateKrakenUrl: undefined,
+        rateCoinbaseUrl: undefined,
+        rateCoingeckoUrl: undefined,
+        rateCoingeckoApiKey: undefined,
+      });
+    });
+
+    it('reads source lists in any case, spacing and repetition', () => {
+      expect(parseConfig({ RATE_SOURCES_LIVE: ' Kraken , coingecko,kraken', RATE_SOURCES_TEST: 'fixed,coinbase' })).toMatchObject({
+        rateSourcesLive: ['kraken', 'coingecko'],
+        rateSourcesTest: ['fixed', 'coinbase'],
+      });
+    });
+
+    it('stops start-up on an unknown source, naming the variable and the name', () => {
+      expect(message({ RATE_SOURCES_LIVE: 'kraken,binance' })).toContain('RATE_SOURCES_LIVE: unknown rate source "binance": must be a comma-separated list of fixed, kraken, coinbase, coingecko');
+      expect(message({ RATE_SOURCES_TEST: 'fixd' })).toContain('RATE_SOURCES_TEST: unknown rate source "fixd"');
+      expect(message({ RATE_SOURCES_TEST: ',' })).toContain('RATE_SOURCES_TEST: must be a comma-separated list');
+    });
+
+    it('overrides entries of the fixed table with known codes and positive decimals', () => {
+      expect(parseConfig({ RATE_FIXED: 'BTC=65000, eur=1.1,USDT=0.998' })).toMatchObject({ rateFixed: { BTC: '65000', EUR: '1.1', USDT: '0.998' } });
+      expect(message({ RATE_FIXED: 'XYZ=1' })).toContain('RATE_FIXED: "XYZ" is not a currency the rate service prices');
+      // USD is the pivot: 1 by definition.
+      expect(message({ RATE_FIXED: 'USD=1' })).toContain('RATE_FIXED: "USD" is not a currency');
+      for (const bad of ['0', '-1', '1e3', '01', 'abc', '', '1.', '1'.repeat(41)]) {
+        expect(message({ RATE_FIXED: `BTC=${bad}` }), bad).toContain('RATE_FIXED: the price of BTC');
+      }
+      expect(message({ RATE_FIXED: 'BTC' })).toContain('RATE_FIXED: "BTC" must be CODE=PRICE');
+      expect(message({ RATE_FIXED: 'BTC=1=2' })).toContain('RATE_FIXED: "BTC=1=2" must be CODE=PRICE');
+    });
+
+    it('bounds the cache, the age of a price, the spread and the timeout', () => {
+      expect(parseConfig({ RATE_CACHE_SECONDS: '10', RATE_MAX_AGE_SECONDS: '10', RATE_MAX_SPREAD_PERCENT: '2.50', RATE_TIMEOUT_MS: '800' })).toMatchObject({
+        rateCacheMs: 10_000,
+        rateMaxAgeMs: 10_000,
+        rateMaxSpreadPercent: '2.5',
+        rateTimeoutMs: 800,
+      });
+      expect(message({ RATE_CACHE_SECONDS: '60', RATE_MAX_AGE_SECONDS: '30' })).toContain('RATE_MAX_AGE_SECONDS: must be at least RATE_CACHE_SECONDS (60)');
+      expect(message({ RATE_MAX_AGE_SECONDS: '20' })).toContain('RATE_MAX_AGE_SECONDS: must be at least RATE_CACHE_SECONDS (30)');
+      expect(message({ RATE_CACHE_SECONDS: '0' })).toContain('RATE_CACHE_SECONDS');
+      expect(message({ RATE_CACHE_SECONDS: 'soon' })).toContain('RATE_CACHE_SECONDS: must be a number');
+      expect(message({ RATE_TIMEOUT_MS: '50' })).toContain('RATE_TIMEOUT_MS');
+      for (const bad of ['0', '-1', '101', 'x', '1.1234567']) {
+        expect(message({ RATE_MAX_SPREAD_PERCENT: bad }), bad).toContain('RATE_MAX_SPREAD_PERCENT: must be a percentage above 0 and at most 100');
+      }
+    });
+
+    it('takes base URLs for mirrors and tests, without a trailing slash, and the CoinGecko key', () => {
+      expect(
+        parseConfig({
+          RATE_KRAKEN_URL: 'http://127.0.0.1:9001/',
+          RATE_COINBASE_URL: 'https://cb.mirror.example',
+          RATE_COINGECKO_URL: 'http://127.0.0.1:9003',
+          RATE_COINGECKO_API_KEY: 'CG-demo',
+        }),
+      ).toMatchObject({
+        rateKrakenUrl: 'http://127.0.0.1:9001',
+        rateCoinbaseUrl: 'https://cb.mirror.example',
+        rateCoingeckoUrl: 'http://127.0.0.1:9003',
+        rateCoingeckoApiKey: 'CG-demo',
+      });
+      expect(message({ RATE_KRAKEN_URL: 'api.kraken.com' })).toContain('RATE_KRAKEN_URL: must be an http:// or https:// URL');
+    });
+  });
 });

@@ -1,6 +1,8 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { NETWORKS } from '../catalog';
+import { formatPercent, parseDecimal, parsePercent } from '../money';
 import { parseLiveChains, type LiveChainConfig } from './chains';
 import { FRAME_ANCESTORS_HINT, parseFrameAncestors } from './frame-ancestors';
 
@@ -26,6 +28,82 @@ function localBaseUrl(host: string, port: number): string {
   const reachable = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
   return `http://${isIP(reachable) === 6 ? `[${reachable}]` : reachable}:${port}`;
 }
+
+/**
+ * The market-data sources the rate service can use (lib/rates/sources, one file each; a test there
+ * holds that it builds every name listed here). README "Exchange rates" describes them.
+ */
+export const RATE_SOURCE_NAMES = ['fixed', 'kraken', 'coinbase', 'coingecko'] as const;
+export type RateSourceName = (typeof RATE_SOURCE_NAMES)[number];
+
+/**
+ * Codes RATE_FIXED may set: every catalog ticker and the fiat currencies the rate service prices
+ * (lib/rates FIAT_CURRENCIES, which a test there holds equal to this list), except USD, the pivot
+ * every price is given in, which is 1 by definition.
+ */
+const RATE_FIAT_CURRENCIES = ['USD', 'EUR', 'GBP'];
+const RATE_FIXED_CODES = [...new Set([...NETWORKS.flatMap((n) => n.currencies.map((c) => c.ticker)), ...RATE_FIAT_CURRENCIES])].filter((c) => c !== 'USD');
+
+/** A price longer than this is no price (a decimal of 40 digits already says more than any market). */
+const MAX_PRICE_CHARS = 40;
+
+function listEntries(value: string): string[] {
+  return value.split(/[\s,]+/).filter(Boolean);
+}
+
+/** RATE_SOURCES_LIVE / RATE_SOURCES_TEST: known names, lower case, each once. */
+const rateSources = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .superRefine((value, ctx) => {
+      const names = listEntries(value.toLowerCase());
+      const unknown = names.filter((n) => !(RATE_SOURCE_NAMES as readonly string[]).includes(n));
+      if (names.length === 0 || unknown.length > 0) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `${unknown.length > 0 ? `unknown rate source ${unknown.map((n) => `"${n}"`).join(', ')}: ` : ''}must be a comma-separated list of ${RATE_SOURCE_NAMES.join(', ')}`,
+        });
+      }
+    })
+    .transform((value) => [...new Set(listEntries(value.toLowerCase()))] as RateSourceName[]);
+
+/** RATE_FIXED: `BTC=65000,EUR=1.1`, known codes and positive plain decimals. */
+const rateFixed = z
+  .string()
+  .default('')
+  .superRefine((value, ctx) => {
+    for (const entry of listEntries(value)) {
+      const [code = '', price, extra] = entry.split('=');
+      const upper = code.toUpperCase();
+      if (price === undefined || extra !== undefined) {
+        ctx.addIssue({ code: 'custom', message: `"${entry}" must be CODE=PRICE, such as BTC=65000,EUR=1.1` });
+      } else if (!RATE_FIXED_CODES.includes(upper)) {
+        ctx.addIssue({ code: 'custom', message: `"${code}" is not a currency the rate service prices (${RATE_FIXED_CODES.join(', ')}; USD is always 1)` });
+      } else {
+        const parsed = price.length <= MAX_PRICE_CHARS ? parseDecimal(price) : undefined;
+        if (!parsed || parsed.value === 0n) ctx.addIssue({ code: 'custom', message: `the price of ${upper}, "${price}", must be a positive plain decimal such as 65000 or 1.1` });
+      }
+    }
+  })
+  .transform((value) =>
+    Object.fromEntries(
+      listEntries(value).map((entry) => {
+        const [code = '', price = ''] = entry.split('=');
+        return [code.toUpperCase(), price];
+      }),
+    ),
+  );
+
+/** RATE_MAX_SPREAD_PERCENT: a percentage above 0 and at most 100, kept as its canonical text. */
+const ratePercent = z
+  .string()
+  .default('3')
+  .refine((value) => {
+    const percent = parsePercent(value);
+    return percent !== undefined && percent.value > 0n && percent.value <= 100n * 10n ** BigInt(percent.scale);
+  }, 'must be a percentage above 0 and at most 100, such as 3 or 2.5')
+  .transform((value) => formatPercent(parsePercent(value)!));
 
 const envSchema = z
   .object({
@@ -67,6 +145,25 @@ const envSchema = z
         (v) => v.split(/[\s,]+/).filter(Boolean).every(isTargetPattern),
         'must be host names, IP addresses or CIDR ranges (10.0.0.0/8, fd00::/8), separated by commas or spaces',
       ),
+    RATE_SOURCES_LIVE: rateSources('kraken,coinbase,coingecko'),
+    // Test keys price offline by default: a fresh start works without the internet.
+    RATE_SOURCES_TEST: rateSources('fixed'),
+    RATE_FIXED: rateFixed,
+    RATE_CACHE_SECONDS: positiveInt.max(3600).default(30),
+    RATE_MAX_AGE_SECONDS: positiveInt.max(86_400).default(300),
+    RATE_MAX_SPREAD_PERCENT: ratePercent,
+    RATE_TIMEOUT_MS: positiveInt.min(100).max(60_000).default(5000),
+    RATE_KRAKEN_URL: httpUrl.optional(),
+    RATE_COINBASE_URL: httpUrl.optional(),
+    RATE_COINGECKO_URL: httpUrl.optional(),
+    RATE_COINGECKO_API_KEY: z.string().min(1).max(200).optional(),
+  })
+  .superRefine((env, ctx) => {
+    // A cached price is used for RATE_CACHE_SECONDS without asking again; a price older than
+    // RATE_MAX_AGE_SECONDS is never used: the second bound cannot be the shorter one.
+    if (env.RATE_MAX_AGE_SECONDS < env.RATE_CACHE_SECONDS) {
+      ctx.addIssue({ code: 'custom', path: ['RATE_MAX_AGE_SECONDS'], message: `must be at least RATE_CACHE_SECONDS (${env.RATE_CACHE_SECONDS})` });
+    }
   })
   .transform((env) => ({
     port: env.PORT,
@@ -105,6 +202,21 @@ const envSchema = z
     webhookAllowPrivateTargets: env.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true',
     /** Host names and IP addresses or CIDR ranges webhooks may reach even when they are private. */
     webhookAllowedTargets: env.WEBHOOK_ALLOWED_TARGETS.split(/[\s,]+/).filter(Boolean),
+    /** The rate sources (lib/rates) of each mode, in order, each once. */
+    rateSourcesLive: env.RATE_SOURCES_LIVE,
+    rateSourcesTest: env.RATE_SOURCES_TEST,
+    /** Entries replacing the fixed source's USD prices, by upper-case code. */
+    rateFixed: env.RATE_FIXED,
+    rateCacheMs: env.RATE_CACHE_SECONDS * 1000,
+    rateMaxAgeMs: env.RATE_MAX_AGE_SECONDS * 1000,
+    /** Canonical decimal text, such as "3" or "2.5". */
+    rateMaxSpreadPercent: env.RATE_MAX_SPREAD_PERCENT,
+    rateTimeoutMs: env.RATE_TIMEOUT_MS,
+    rateKrakenUrl: env.RATE_KRAKEN_URL?.replace(/\/+$/, ''),
+    rateCoinbaseUrl: env.RATE_COINBASE_URL?.replace(/\/+$/, ''),
+    rateCoingeckoUrl: env.RATE_COINGECKO_URL?.replace(/\/+$/, ''),
+    /** Sent as the x-cg-demo-api-key header; never logged. */
+    rateCoingeckoApiKey: env.RATE_COINGECKO_API_KEY,
   }));
 
 /** The environment's settings, plus the live networks (lib/config/chains.ts). */

@@ -85,3 +85,70 @@ export function paymentThreshold(amount: bigint, tolerance: Percent): bigint {
 export function percentOf(amount: bigint, percent: Percent): bigint {
   return (amount * percent.value) / (100n * 10n ** BigInt(percent.scale));
 }
+
+/** An exact non-negative decimal: value / 10^scale. */
+export interface Decimal {
+  value: bigint;
+  scale: number;
+}
+
+/**
+ * Parses "73.50", "0.000012" (no sign, exponent or leading zero like "01"); undefined when not a
+ * plain decimal. Trailing fractional zeros are dropped ("73.50" is { value: 735n, scale: 1 }), so
+ * that equal decimals have one form, as parsePercent does.
+ */
+export function parseDecimal(text: string): Decimal | undefined {
+  const match = DECIMAL.exec(text);
+  if (!match) return undefined;
+  const [, whole, fraction = ''] = match as unknown as [string, string, string | undefined];
+  if (whole.length > 1 && whole.startsWith('0')) return undefined;
+  const trimmed = fraction.replace(/0+$/, '');
+  return { value: BigInt(whole + trimmed), scale: trimmed.length };
+}
+
+/** Canonical string: trailing fractional zeros removed ("73.5"), no exponent. */
+export function formatDecimal(d: Decimal): string {
+  return formatUnits(d.value, d.scale);
+}
+
+function checkDecimal(name: string, d: Decimal): void {
+  if (d.value < 0n || !Number.isSafeInteger(d.scale) || d.scale < 0) throw new RangeError(`${name} must be a non-negative decimal`);
+}
+
+function checkDecimals(decimals: number): void {
+  if (!Number.isSafeInteger(decimals) || decimals < 0) throw new RangeError('decimals must be a non-negative whole number');
+}
+
+/**
+ * Base units of a coin with `decimals` that are worth `price` (in the price currency) at `rate`
+ * (price of ONE whole coin in the price currency), with `insurancePercent` added:
+ *   units = ceil( price × (100 + insurancePercent)/100 × 10^decimals / rate )
+ * computed exactly, as one fraction of bigints, with one rounding, up, at the end: the payer is
+ * never asked a fraction of a base unit less than the price. Throws on rate 0.
+ */
+export function coinUnitsFor(price: Decimal, rate: Decimal, decimals: number, insurancePercent: Decimal = { value: 0n, scale: 0 }): bigint {
+  checkDecimal('price', price);
+  checkDecimal('rate', rate);
+  checkDecimal('insurancePercent', insurancePercent);
+  checkDecimals(decimals);
+  if (rate.value === 0n) throw new RangeError('rate must be positive');
+  // price.value/10^ps × (100·10^is + ins.value)/(100·10^is) × 10^decimals × 10^rs/rate.value
+  const hundred = 100n * 10n ** BigInt(insurancePercent.scale);
+  const numerator = price.value * (hundred + insurancePercent.value) * 10n ** BigInt(decimals + rate.scale);
+  const denominator = 10n ** BigInt(price.scale) * hundred * rate.value;
+  return (numerator + denominator - 1n) / denominator;
+}
+
+/**
+ * What `units` of a coin with `decimals` are worth in the price currency at `rate` (price of one
+ * whole coin), rounded DOWN to `scale` fractional digits, as a canonical decimal string.
+ */
+export function valueOfUnits(units: bigint, decimals: number, rate: Decimal, scale: number): string {
+  if (units < 0n) throw new RangeError('units must not be negative');
+  checkDecimal('rate', rate);
+  checkDecimals(decimals);
+  if (!Number.isSafeInteger(scale) || scale < 0) throw new RangeError('scale must be a non-negative whole number');
+  // units/10^decimals × rate.value/10^rs, in units of 10^-scale
+  const value = (units * rate.value * 10n ** BigInt(scale)) / 10n ** BigInt(decimals + rate.scale);
+  return formatUnits(value, scale);
+}

@@ -30,6 +30,8 @@ export const PROCESS_SLOTS = {
   derivationThread: 'the worker thread that derives addresses (lib/chains/derivation-thread.ts)',
   liveNetworks: 'the live networks and their adapters, built from the configuration (lib/chains/live.ts)',
   chainHealth: "each network's watcher health (lib/watcher/health.ts)",
+  'merchants.balanceIds': "each merchant's advance balance id per mode (lib/merchants/balances.ts)",
+  rates: 'the exchange-rate service of each mode, with its cache (lib/rates)',
 } as const;
 
 export type ProcessSlotName = keyof typeof PROCESS_SLOTS;
