@@ -20,7 +20,7 @@ export const root = path.resolve(path.dirname(new URL(import.meta.url).pathname)
 export const LIB_LAYERS = {
   shared: ['protocol', 'money', 'log', 'errors', 'process'],
   infra: ['config', 'db', 'chains', 'catalog', 'security'],
-  domain: ['addresses', 'admin', 'client', 'deposits', 'merchants', 'operations', 'orders', 'pay', 'risk', 'sandbox', 'watcher', 'webhooks'],
+  domain: ['addresses', 'admin', 'client', 'deposits', 'invoices', 'merchants', 'operations', 'orders', 'pay', 'rates', 'risk', 'sandbox', 'watcher', 'webhooks'],
   edge: ['api'],
   assembly: ['server', 'store'],
 };
@@ -35,6 +35,7 @@ export const EXTRA_ENTRY_POINTS = {
   'lib/pay/messages.ts': 'the payment page texts, shared with the browser',
   'lib/pay/i18n.ts': 'language choice, shared with the browser',
   'lib/pay/view.ts': 'the public view type and screen rule, shared with the browser',
+  'lib/invoices/view.ts': 'the invoice page view types, shared with the browser',
 };
 
 /** Parts of the tree outside lib/ and what they may import (besides `shared`, always allowed). */

@@ -16,7 +16,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function print(event: WebhookEvent): void {
   const when = event.state === 'pending' && event.nextAttemptAt ? `, next attempt ${event.nextAttemptAt}` : '';
-  console.log(`${event.id}  ${event.kind} webhook (order ${event.orderStatus})  ${event.state}, ${event.attempts} attempt(s)${when}`);
+  const about = event.kind === 'invoice' ? `invoice ${event.invoiceId} ${event.invoiceStatus}` : `order ${event.orderStatus}`;
+  console.log(`${event.id}  ${event.kind} webhook (${about})  ${event.state}, ${event.attempts} attempt(s)${when}`);
   console.log(`  ${event.url}`);
   for (const a of event.log) {
     const status = a.statusCode === null ? a.outcome : `${a.statusCode} ${a.outcome}`;

@@ -58,3 +58,20 @@ it('the Python signing example creates an order', async () => {
   expect(answer).toMatchObject({ success: true, response: { currency: 'LTC', network: 'litecoin', amount: '0.25' } });
   expect(await storedOrder(answer.response.orderId)).toMatchObject({ amount: '25000000' });
 });
+
+it('the Node invoice example creates a USD invoice offering the coins it names', async () => {
+  const answer = await runExample(process.execPath, 'invoice.mjs', readmeCodeAfter('<!-- example:invoice-node'));
+  expect(answer).toMatchObject({ success: true, response: { status: 'CREATED', currency: 'USD', amount: '73.5', description: 'Two ceramic mugs' } });
+  expect(answer.response.currencies).toEqual([
+    { currency: 'USDT', networks: [{ name: 'tron', amount: '73.5' }, { name: 'ethereum', amount: '73.5' }] },
+    { currency: 'BTC', networks: [{ name: 'bitcoin', amount: '0.001225' }] },
+  ]);
+  expect(answer.response.invoiceLink).toBe(`${gateway.baseUrl}/invoice/${answer.response.id}`);
+});
+
+it('the Python invoice example creates a EUR invoice with insurance', async () => {
+  const answer = await runExample('python3', 'invoice.py', readmeCodeAfter('<!-- example:invoice-python'));
+  // 19.90 EUR × 1.01 = 20.099 EUR; LTC at 80 USD = 74.074… EUR (18 decimals, half up).
+  expect(answer).toMatchObject({ success: true, response: { currency: 'EUR', amount: '19.9', insurancePercent: '1', status: 'CREATED' } });
+  expect(answer.response.currencies).toEqual([{ currency: 'LTC', networks: [{ name: 'litecoin', amount: '0.27133651' }] }]);
+});

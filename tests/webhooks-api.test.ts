@@ -47,8 +47,10 @@ it('lists the delivery log of an order and re-sends an event, for the order\'s m
   const listed = await call(gateway, 'webhooks/list', { orderId }, merchant.test);
   expect(listed.status).toBe(200);
   const [event] = listed.body.response;
-  expect(Object.keys(event).sort()).toEqual(['attempts', 'createdAt', 'deliveredAt', 'id', 'kind', 'log', 'nextAttemptAt', 'orderId', 'orderStatus', 'state', 'url'].sort());
-  expect(event).toMatchObject({ orderId, kind: 'success', orderStatus: 'processed', url: receiver.url('/api'), state: 'delivered', attempts: 2, nextAttemptAt: null });
+  expect(Object.keys(event).sort()).toEqual(
+    ['attempts', 'createdAt', 'deliveredAt', 'id', 'invoiceId', 'invoiceStatus', 'kind', 'log', 'nextAttemptAt', 'orderId', 'orderStatus', 'state', 'url'].sort(),
+  );
+  expect(event).toMatchObject({ orderId, invoiceId: null, invoiceStatus: null, kind: 'success', orderStatus: 'processed', url: receiver.url('/api'), state: 'delivered', attempts: 2, nextAttemptAt: null });
   expect(event.log.map((a: { attempt: number; statusCode: number; outcome: string; responseExcerpt: string }) => [a.attempt, a.statusCode, a.outcome, a.responseExcerpt])).toEqual([
     [1, 500, 'http_error', 'not yet'],
     [2, 204, 'delivered', ''],

@@ -7,10 +7,12 @@ import 'server-only';
  */
 import { availableCurrencies } from '../chains';
 import { getDeposit, serializeDeposit } from '../deposits';
+import { getInvoice, listInvoices, makeInvoice, serializeInvoice, withUsdPrices } from '../invoices';
 import { advancedBalances } from '../merchants';
 import { findOperations } from '../operations';
 import { getOrder, isUuid, listOrders, makeOrder, serializeOrder, serializeOrderDetails } from '../orders';
 import type { OperationName } from '../protocol';
+import { rateService } from '../rates';
 import { listDeliveries, resendWebhook } from '../webhooks';
 import { ApiError } from './errors';
 import { consumeNonce } from './nonces';
@@ -27,10 +29,19 @@ export const API_OPERATIONS = {
     const { orders, total } = await listOrders(db, key, filter);
     return { orders: orders.map(serializeOrder), total, limit: filter.limit, offset: filter.offset };
   }),
+  'make-invoice': apiOperation('make-invoice', async (ctx, input) => serializeInvoice(await makeInvoice(ctx, input)), {
+    nonce: 'handler',
+  }),
+  'get-invoice': apiOperation('get-invoice', async ({ db, key }, { invoiceId }) => serializeInvoice(await getInvoice(db, key, invoiceId))),
+  'get-invoices': apiOperation('get-invoices', async ({ db, key }, filter) => {
+    const { invoices, total } = await listInvoices(db, key, filter);
+    return { total, invoices: invoices.map(serializeInvoice) };
+  }),
+  'price-rate': apiOperation('price-rate', async ({ key }, { from, to }) => (await rateService(key.mode).quote(from, to)).rate),
   'orphan-deposits/get-deposit': apiOperation('orphan-deposits/get-deposit', async ({ db, key }, { id }) => serializeDeposit(await getDeposit(db, key, id))),
   'find-tx': apiOperation('find-tx', ({ db, key }, { tx }) => findOperations(db, key, tx)),
   'test-signature': apiOperation('test-signature', (ctx) => testSignature(ctx), { verifySignature: false }),
-  'available-currencies': apiOperation('available-currencies', async ({ key }) => availableCurrencies(key.mode)),
+  'available-currencies': apiOperation('available-currencies', ({ key }) => withUsdPrices(key.mode, availableCurrencies(key.mode))),
   'advanced-balances': apiOperation('advanced-balances', ({ db, key }) => advancedBalances(db, key)),
   'webhooks/list': apiOperation('webhooks/list', async ({ db, key }, { orderId }) => {
     const { order } = await getOrder(db, key, orderId); // another merchant's or mode's order: 404

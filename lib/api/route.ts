@@ -9,7 +9,9 @@ import type { DepositError } from '../deposits';
 import { DomainError } from '../errors';
 import { log } from '../log';
 import { findApiKey, type ApiKey } from '../merchants';
+import type { InvoiceError } from '../invoices';
 import type { OrderError } from '../orders';
+import type { RateUnavailable, UnknownPriceCurrency } from '../rates';
 import { processSlot } from '../process';
 import {
   API_ERRORS,
@@ -265,7 +267,7 @@ function respond(status: number, body: unknown, requestId: string, extraHeaders:
  * The documented error each domain error is answered with: the one place where a domain module's
  * refusal meets HTTP. Every kind the domains declare must be here (the type check says so).
  */
-const DOMAIN_ANSWERS: Record<OrderError['kind'] | DepositError['kind'], ApiErrorName> = {
+const DOMAIN_ANSWERS: Record<OrderError['kind'] | DepositError['kind'] | InvoiceError['kind'] | (RateUnavailable | UnknownPriceCurrency)['kind'], ApiErrorName> = {
   OrderNotFound: 'NOT_FOUND',
   DepositNotFound: 'NOT_FOUND',
   OrderConflict: 'ORDER_CONFLICT',
@@ -275,6 +277,15 @@ const DOMAIN_ANSWERS: Record<OrderError['kind'] | DepositError['kind'], ApiError
   NonceReused: 'NONCE_REUSED',
   NoAddressAvailable: 'OVERLOADED',
   OrderCreatedConcurrently: 'OVERLOADED',
+  InvoiceNotFound: 'NOT_FOUND',
+  InvoiceConflict: 'INVOICE_CONFLICT',
+  InvoiceCurrencyUnsupported: 'UNSUPPORTED_CURRENCY',
+  InvoiceAmountInvalid: 'VALIDATION_ERROR',
+  // The invoice page's refusals: no API operation makes them, but every kind has its answer.
+  CoinNotOffered: 'UNSUPPORTED_CURRENCY',
+  InvoiceClosed: 'INVOICE_CONFLICT',
+  RateUnavailable: 'RATE_UNAVAILABLE',
+  UnknownPriceCurrency: 'UNSUPPORTED_CURRENCY',
 };
 
 /** A domain error as its documented answer, with the domain's own words (the table's when it has none). */

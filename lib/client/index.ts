@@ -5,8 +5,9 @@
  * contract's response schemas (lib/protocol), and throws one of the errors of ./errors. It works
  * against any compatible base URL.
  *
- * Retries: every operation is safe to repeat (the reads, and make-order, which is idempotent on
- * `order`: a repeat answers the order the first attempt made). So the client retries what a
+ * Retries: every operation is safe to repeat (the reads, make-order, which is idempotent on
+ * `order`: a repeat answers the order the first attempt made, and make-invoice when it carries
+ * `externalId` or `order`, its idempotency keys; without them it is sent once). So the client retries what a
  * repeat can cure: no connection, no answer in time, 503 OVERLOADED, 429 RATE_LIMITED (after its
  * retry-after), 502/504 from a proxy, and NONCE_REUSED (a rejected request wrote nothing, and the
  * next attempt has a new nonce). It never retries another error: the answer would be the same.
@@ -19,12 +20,17 @@ import {
   availableCurrenciesResponse,
   depositResponse,
   errorEnvelope,
+  invoiceListResponse,
+  invoiceResponse,
   operationsResponse,
   orderDetailsResponse,
   orderListResponse,
   orderResponse,
+  priceRateResponse,
   successEnvelope,
+  type ListInvoicesInput,
   type ListOrdersInput,
+  type MakeInvoiceInput,
   type MakeOrderInput,
 } from '../protocol';
 import { GatewayApiError, GatewayProtocolError, GatewayTimeoutError, GatewayUnreachableError, type GatewayError } from './errors';
@@ -35,7 +41,13 @@ export type {
   AdvancedBalance,
   AvailableCurrency,
   Deposit,
+  Invoice,
+  InvoiceList,
+  InvoiceStatus,
+  InvoiceWebhookPayload,
+  ListInvoicesInput,
   ListOrdersInput,
+  MakeInvoiceInput,
   MakeOrderInput,
   Operation,
   Order,
@@ -59,7 +71,7 @@ export interface GatewayClientOptions {
   maxRetryDelayMs?: number;
 }
 
-const RETRIED_ERRORS = new Set(['OVERLOADED', 'RATE_LIMITED', 'NONCE_REUSED']);
+const RETRIED_ERRORS = new Set(['OVERLOADED', 'RATE_LIMITED', 'NONCE_REUSED', 'RATE_UNAVAILABLE']);
 const RETRIED_STATUSES = new Set([502, 503, 504]);
 
 type Outcome<T> = { done: true; value: T } | { done: false; error: GatewayError; retry: boolean; waitMs?: number };
@@ -104,6 +116,29 @@ export class GatewayClient {
     return this.call('find-tx', { tx }, operationsResponse);
   }
 
+  /**
+   * Creates an invoice priced in `currency` (USD, EUR, GBP or a coin) that the payer pays in a coin
+   * of their choice on its `invoiceLink`; with the same `externalId` (else `order`), answers the
+   * existing one. `lifetime` is in minutes.
+   */
+  makeInvoice(input: MakeInvoiceInput) {
+    const idempotent = input.externalId != null || input.order != null;
+    return this.call('make-invoice', input, invoiceResponse, { retry: idempotent });
+  }
+
+  getInvoice(invoiceId: string) {
+    return this.call('get-invoice', { invoiceId }, invoiceResponse);
+  }
+
+  listInvoices(query: ListInvoicesInput = {}) {
+    return this.call('get-invoices', query, invoiceListResponse);
+  }
+
+  /** The price of one `from` in `to` (tickers or fiat codes), a decimal string. */
+  priceRate(from: string, to: string) {
+    return this.call('price-rate', { from, to }, priceRateResponse);
+  }
+
   availableCurrencies() {
     return this.call('available-currencies', {}, availableCurrenciesResponse);
   }
@@ -112,13 +147,18 @@ export class GatewayClient {
     return this.call('advanced-balances', {}, advancedBalancesResponse);
   }
 
-  /** Signs and sends one operation, retrying what a repeat can cure; answers the checked response. */
-  async call<S extends z.ZodType>(operation: string, fields: object, answer: S): Promise<z.output<S>> {
+  /**
+   * Signs and sends one operation, retrying what a repeat can cure; answers the checked response.
+   * `retry: false` (a request that is not idempotent): only refusals are retried, which wrote
+   * nothing; never a request whose answer was lost, which may have been carried out.
+   */
+  async call<S extends z.ZodType>(operation: string, fields: object, answer: S, options: { retry?: boolean } = {}): Promise<z.output<S>> {
     let delay = this.retryDelayMs;
     for (let attempt = 1; ; attempt++) {
       const outcome = await this.attempt(operation, fields, answer, attempt);
       if (outcome.done) return outcome.value;
-      if (!outcome.retry || attempt > this.retries) throw outcome.error;
+      const unsafe = options.retry === false && !(outcome.error instanceof GatewayApiError);
+      if (!outcome.retry || unsafe || attempt > this.retries) throw outcome.error;
       const jittered = delay * (0.5 + Math.random());
       await new Promise((resolve) => setTimeout(resolve, Math.min(outcome.waitMs ?? jittered, this.maxRetryDelayMs)));
       delay *= 2;

@@ -14,6 +14,7 @@ export type {
   chainCursors,
   chainTransfers,
   deposits,
+  invoices,
   merchants,
   orders,
   payments,

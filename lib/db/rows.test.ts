@@ -9,7 +9,7 @@ describe('RowOf', () => {
     expectTypeOf<keyof Order>().toEqualTypeOf<
       | 'id' | 'merchant_id' | 'mode' | 'client_order_id' | 'currency' | 'network' | 'amount' | 'tolerance_percent' | 'threshold'
       | 'received' | 'status' | 'message' | 'address_id' | 'address' | 'tag' | 'external_user_id' | 'payer_email' | 'description'
-      | 'success_webhook' | 'error_webhook' | 'return_url' | 'check_risks' | 'lifetime' | 'expires_at' | 'created_at' | 'updated_at'
+      | 'success_webhook' | 'error_webhook' | 'return_url' | 'check_risks' | 'lifetime' | 'expires_at' | 'created_at' | 'updated_at' | 'invoice_id'
     >();
     expectTypeOf<Order['amount']>().toEqualTypeOf<string>(); // NUMERIC as text
     expectTypeOf<Order['tag']>().toEqualTypeOf<string | null>();

@@ -23,6 +23,7 @@ import {
   DEPOSIT_KIND_VALUES,
   DEPOSIT_STAGE_VALUES,
   DEPOSIT_STATUS_VALUES,
+  INVOICE_STATUS_VALUES,
   ORDER_STATUS_VALUES,
   PAYMENT_STATUS_VALUES,
   WEBHOOK_KIND_VALUES,
@@ -161,12 +162,68 @@ export const orders = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true, precision: 3 }).notNull(),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    /** The invoice whose payer chose this order's coin (lib/invoices); null for an order made by make-order. */
+    invoiceId: uuid('invoice_id'),
   },
   (t) => [
     uniqueIndex('orders_client_order').on(t.merchantId, t.mode, t.clientOrderId),
     index('orders_merchant_created').on(t.merchantId, t.mode, t.createdAt),
     index('orders_pending_expiry').on(t.expiresAt).where(sql`${t.status} = 'pending'`),
     index('orders_address').on(t.addressId),
+  ],
+);
+
+/**
+ * Fiat-priced invoices (lib/invoices): a price in `currency` that the payer pays in a coin of the
+ * offered list, chosen on the invoice page. Choosing makes an order (`order_id`, the latest
+ * choice) at a rate locked then; the invoice's status follows that order's.
+ */
+export const invoices = pgTable(
+  'invoices',
+  {
+    /** The public invoice id (a random UUID: it appears in the invoice link). */
+    id: uuid('id').primaryKey(),
+    merchantId: uuid('merchant_id').notNull().references(() => merchants.id),
+    mode: text('mode', { enum: ['test', 'live'] }).notNull(),
+    advancedBalanceId: uuid('advanced_balance_id').notNull(),
+    externalId: text('external_id'),
+    clientOrder: text('client_order'),
+    /** externalId, else `order`: a second make-invoice with the same key answers this invoice. */
+    idempotencyKey: text('idempotency_key'),
+    /** The price currency, upper-case: a fiat code or a catalog ticker. */
+    currency: text('currency').notNull(),
+    /** The price in base units of `currency` (`price_decimals` fractional digits). */
+    amount: money('amount').notNull(),
+    priceDecimals: integer('price_decimals').notNull(),
+    description: text('description'),
+    includeFee: boolean('include_fee').notNull().default(false),
+    additionalFees: jsonb('additional_fees').$type<string[]>(),
+    insurancePercent: numeric('insurance_percent', { precision: 9, scale: 6 }),
+    slippagePercent: numeric('slippage_percent', { precision: 9, scale: 6 }),
+    webhookUrl: text('webhook_url'),
+    returnUrl: text('return_url'),
+    /** Minutes, as given. */
+    lifetime: integer('lifetime').notNull(),
+    /** What the payer may choose, with the amounts of the quote: [{currency, networks: [{name, amount}]}]. */
+    currencies: jsonb('currencies').notNull(),
+    /** The rate of each offered coin at the quote (price of one coin in `currency`), for slippagePercent. */
+    quoteRates: jsonb('quote_rates').$type<Record<string, string>>().notNull(),
+    status: text('status', { enum: INVOICE_STATUS_VALUES }).notNull().default('CREATED'),
+    /** The order of the latest coin choice; null until the payer chooses. */
+    orderId: uuid('order_id').references(() => orders.id),
+    /** The rate that order was made at: price of one of its coin in `currency`. */
+    rate: text('rate'),
+    /** How many choices were made: each choice's order is `invoice:<id>:<n>`. */
+    choices: integer('choices').notNull().default(0),
+    expiresAt: timestamp('expires_at', { withTimezone: true, precision: 3 }).notNull(),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('invoices_idempotency').on(t.merchantId, t.mode, t.idempotencyKey),
+    index('invoices_merchant_created').on(t.merchantId, t.mode, t.createdAt),
+    index('invoices_order').on(t.orderId),
+    index('invoices_open_expiry').on(t.expiresAt).where(sql`${t.status} in ('CREATED', 'INIT')`),
   ],
 );
 
@@ -379,12 +436,17 @@ export const webhookEvents = pgTable(
   'webhook_events',
   {
     id: uuid('id').primaryKey(),
-    orderId: uuid('order_id').notNull().references(() => orders.id),
+    /** The order; for an invoice's event, its chosen coin's order (null when none was chosen). */
+    orderId: uuid('order_id').references(() => orders.id),
+    /** Set for an invoice's event (kind `invoice`). */
+    invoiceId: uuid('invoice_id').references(() => invoices.id),
     merchantId: uuid('merchant_id').notNull().references(() => merchants.id),
     mode: text('mode', { enum: ['test', 'live'] }).notNull(),
-    /** success: processed or overpaid, to successWebhook; error: expired, partial or error, to errorWebhook. */
+    /** success: processed or overpaid, to successWebhook; error: expired, partial or error, to errorWebhook; invoice: an invoice's final status. */
     kind: text('kind', { enum: WEBHOOK_KIND_VALUES }).notNull(),
-    orderStatus: text('order_status', { enum: ORDER_STATUS_VALUES }).notNull(),
+    /** The order status an order's event reports; null for an invoice's. */
+    orderStatus: text('order_status', { enum: ORDER_STATUS_VALUES }),
+    invoiceStatus: text('invoice_status', { enum: INVOICE_STATUS_VALUES }),
     url: text('url').notNull(),
     /** The exact JSON sent (and signed) on every attempt. */
     body: text('body').notNull(),
@@ -404,6 +466,9 @@ export const webhookEvents = pgTable(
   (t) => [
     // An order becomes final once, so it has at most one webhook of each kind.
     uniqueIndex('webhook_events_order_kind').on(t.orderId, t.kind),
+    // An invoice becomes final once: one webhook.
+    uniqueIndex('webhook_events_invoice').on(t.invoiceId),
+    check('webhook_events_subject', sql`(${t.invoiceId} is null) = (${t.kind} <> 'invoice') and (${t.orderId} is not null or ${t.invoiceId} is not null)`),
     index('webhook_events_due').on(t.nextAttemptAt).where(sql`${t.state} = 'pending'`),
     index('webhook_events_merchant').on(t.merchantId, t.mode),
   ],
@@ -438,12 +503,14 @@ export const storeOrders = pgTable('store_orders', {
   /** The cart at checkout: [{sku, quantity, cents}]. */
   items: jsonb('items').notNull(),
   totalCents: integer('total_cents').notNull(),
-  currency: text('currency').notNull(),
-  network: text('network').notNull(),
-  /** The decimal amount asked in `currency`. */
-  amount: text('amount').notNull(),
+  /** Of the orders made before the store priced in dollars (make-order in a coin the store chose); null since. */
+  currency: text('currency'),
+  network: text('network'),
+  amount: text('amount'),
   gatewayOrderId: uuid('gateway_order_id'),
   paymentLink: text('payment_link'),
+  /** The gateway's invoice for the store order's dollar price; the shopper picks the coin on its page. */
+  gatewayInvoiceId: uuid('gateway_invoice_id'),
   /** awaiting_payment, then the gateway order's final status as its webhook said. */
   status: text('status').notNull().default('awaiting_payment'),
   received: text('received'),

@@ -3,21 +3,34 @@ import { currencyPairs } from '../catalog';
 import { enabledNetworks } from '../chains';
 import type { Queryable } from '../db';
 import { formatUnits } from '../money';
+import { processSlot } from '../process';
 import type { AdvancedBalance } from '../protocol';
 import type { ApiKey } from './keys';
+
+/** Advance balance ids by merchant and mode: an id never changes once the row exists. */
+const knownBalanceIds = () => processSlot('merchants.balanceIds', () => new Map<string, string>());
+
+/** The id of the merchant's advance balance in `mode` (created on first use), for answers that name it. */
+export async function advancedBalanceId(db: Queryable, key: Pick<ApiKey, 'merchantId' | 'mode'>): Promise<string> {
+  const known = knownBalanceIds().get(`${key.merchantId}/${key.mode}`);
+  if (known) return known;
+  const [balance] = await advancedBalances(db, key);
+  return balance!.advancedBalanceId;
+}
 
 /**
  * The merchant's advance balance: the fee account the operator's processing fee is booked on
  * (seed: advancedBalanceId). Always a non-empty array; clients read the first element's id.
  * The balance is kept in US cents and answered as a decimal string.
  */
-export async function advancedBalances(db: Queryable, key: ApiKey): Promise<AdvancedBalance[]> {
+export async function advancedBalances(db: Queryable, key: Pick<ApiKey, 'merchantId' | 'mode'>): Promise<AdvancedBalance[]> {
   const rows = await db.query<{ id: string; currency: string; balance: string }>(
     `insert into advanced_balances (merchant_id, mode) values ($1, $2)
      on conflict (merchant_id, mode) do update set merchant_id = excluded.merchant_id
      returning id, currency, balance::text`,
     [key.merchantId, key.mode],
   );
+  knownBalanceIds().set(`${key.merchantId}/${key.mode}`, rows[0]!.id);
   const currencies = [...new Set(currencyPairs(enabledNetworks(key.mode)).map((p) => p.currency.ticker))];
   return rows.map((row): AdvancedBalance => ({
     advancedBalanceId: row.id,

@@ -3,7 +3,7 @@ import type { Database, Queryable } from '../db';
 import { issueApiKey, type IssuedKeys, type Mode } from './keys';
 
 export { findApiKey, followKeyRevocations, forgetKey, issueApiKey, revokeApiKey, type ApiKey, type IssuedKeys, type Mode } from './keys';
-export { advancedBalances } from './balances';
+export { advancedBalanceId, advancedBalances } from './balances';
 export { appSecret, decryptSecret } from './secrets';
 
 export interface Merchant {

@@ -6,8 +6,8 @@ import { OrderNotFound } from './errors';
 import { ORDER_PAYMENT_COLUMNS, type OrderPayment, type OrderRow } from './rows';
 
 export { evaluateOrder, isLateTransfer, type ObservedTransfer, type SettledRole, type TransferRole } from './lifecycle';
-export { makeOrder, type Caller } from './make';
-export { decimalsOf, serializeOrder, serializeOrderDetails } from './serialize';
+export { makeOrder, type Caller, type OrderRequest } from './make';
+export { decimalsOf, paymentLink, serializeOrder, serializeOrderDetails } from './serialize';
 export * from './errors';
 export type { OrderPayment, OrderRow, PaymentRow } from './rows';
 

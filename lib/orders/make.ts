@@ -20,9 +20,19 @@ import type { OrderRow } from './rows';
 
 export interface Caller {
   db: Database;
-  key: ApiKey;
-  nonce: string;
+  key: Pick<ApiKey, 'merchantId' | 'mode'> & { keyId: string | null };
+  /**
+   * The request's nonce, recorded as used with the order (a rejected request records nothing);
+   * null for an order the gateway makes itself (an invoice's coin choice), which records none.
+   */
+  nonce: string | null;
 }
+
+/** make-order's request, plus what only the gateway's own orders carry. */
+export type OrderRequest = MakeOrderRequest & {
+  /** The invoice whose coin choice this order is (lib/invoices); its lifetime may be below make-order's minimum. */
+  invoiceId?: string;
+};
 
 /** The order request after its values are resolved against the catalog, in base units. */
 interface ResolvedOrder {
@@ -35,7 +45,7 @@ interface ResolvedOrder {
 }
 
 /** Resolves currency, network, amount and tolerance; every failure is a domain error the merchant can act on. */
-function resolveOrder(key: ApiKey, input: MakeOrderRequest): ResolvedOrder {
+function resolveOrder(key: Caller['key'], input: OrderRequest): ResolvedOrder {
   const enabled = enabledNetworks(key.mode);
   // The network as this mode uses it (live networks carry their configured token contracts).
   const network = networkFor(key.mode, input.network);
@@ -82,7 +92,7 @@ const POOL_WAIT_MS = 1000;
  * Creates a payment order, or answers the existing one when `order` was already used with the
  * same currency, network and amount (idempotency key per merchant and mode).
  */
-export async function makeOrder(caller: Caller, input: MakeOrderRequest): Promise<OrderRow> {
+export async function makeOrder(caller: Caller, input: OrderRequest): Promise<OrderRow> {
   const order = resolveOrder(caller.key, input);
   const attempt = input.externalUserId ? makePersonalOrder : makePoolOrder;
   let row = await attempt(caller, input, order).catch(poolMissing);
@@ -126,11 +136,11 @@ function sameOrder(row: OrderRow, order: ResolvedOrder): boolean {
 /** The columns of a new order that its request decides. */
 const NEW_ORDER_COLUMNS = [
   'id', 'merchant_id', 'mode', 'client_order_id', 'currency', 'network', 'amount', 'tolerance_percent', 'threshold',
-  'external_user_id', 'payer_email', 'description', 'success_webhook', 'error_webhook', 'return_url', 'check_risks', 'lifetime',
+  'external_user_id', 'payer_email', 'description', 'success_webhook', 'error_webhook', 'return_url', 'check_risks', 'lifetime', 'invoice_id',
 ] as const satisfies readonly (keyof OrderRow)[];
 type NewOrder = Pick<OrderRow, (typeof NEW_ORDER_COLUMNS)[number]>;
 
-function newOrder(caller: Caller, input: MakeOrderRequest, order: ResolvedOrder): NewOrder {
+function newOrder(caller: Caller, input: OrderRequest, order: ResolvedOrder): NewOrder {
   return {
     id: randomUUID(),
     merchant_id: caller.key.merchantId,
@@ -149,6 +159,7 @@ function newOrder(caller: Caller, input: MakeOrderRequest, order: ResolvedOrder)
     return_url: input.returnUrl ?? null,
     check_risks: input.checkRisks ?? false,
     lifetime: order.lifetime,
+    invoice_id: input.invoiceId ?? null,
   };
 }
 
@@ -178,6 +189,7 @@ function orderInsert($: Readonly<Record<keyof NewOrder, string>>, address: { id:
     return_url: $.return_url,
     check_risks: $.check_risks,
     lifetime: `${$.lifetime}::int`,
+    invoice_id: $.invoice_id,
     created_at: 'now()',
     expires_at: `now() + make_interval(secs => ${$.lifetime}::int)`,
   } satisfies { [Column in keyof OrderRow]?: string });
@@ -191,7 +203,8 @@ const POOL_INSERT = orderInsert(POOL.$, { id: 'address.id', address: 'address.ad
  * `order`, else take the next pool position from the network's sequence and the address derived
  * at that index, record the nonce and insert the order. The nonce is recorded only when the
  * request will succeed (an address was found, or the same order exists), so a rejected request
- * writes nothing; a position taken by a request that fails anyway stays unused.
+ * writes nothing; a position taken by a request that fails anyway stays unused. Without a nonce
+ * (the gateway's own orders) nothing is recorded and nothing waits for it.
  */
 const MAKE_POOL_ORDER = `
 with existing as (
@@ -206,13 +219,13 @@ with existing as (
 ), nonce as (
   insert into api_nonces (key_id, nonce)
   select ${POOL.$.key_id}, ${POOL.$.nonce}
-   where exists (select 1 from address)
-      or exists (select 1 from existing e where e.currency = ${POOL.$.currency} and e.network = ${POOL.$.network} and e.amount = ${POOL.$.amount}::numeric)
+   where ${POOL.$.nonce}::numeric is not null and (exists (select 1 from address)
+      or exists (select 1 from existing e where e.currency = ${POOL.$.currency} and e.network = ${POOL.$.network} and e.amount = ${POOL.$.amount}::numeric))
   on conflict do nothing returning 1
 ), inserted as (
   insert into orders (${POOL_INSERT.columns})
   select ${POOL_INSERT.expressions}
-    from address where exists (select 1 from nonce)
+    from address where exists (select 1 from nonce) or ${POOL.$.nonce}::numeric is null
   on conflict (merchant_id, mode, client_order_id) do nothing
   returning *
 ), found as (
@@ -231,7 +244,7 @@ type Outcome = OrderRow & {
   taken_index: number | null;
 };
 
-async function makePoolOrder(caller: Caller, input: MakeOrderRequest, order: ResolvedOrder): Promise<OrderRow | 'pool-empty'> {
+async function makePoolOrder(caller: Caller, input: OrderRequest, order: ResolvedOrder): Promise<OrderRow | 'pool-empty'> {
   const { db, key, nonce } = caller;
   const values = POOL.values({ ...newOrder(caller, input, order), key_id: key.keyId, nonce, pool_sequence: poolSequence(order.network, key.mode) });
   const [result] = await db.query<Outcome>(MAKE_POOL_ORDER, values, 'make_pool_order');
@@ -242,16 +255,16 @@ async function makePoolOrder(caller: Caller, input: MakeOrderRequest, order: Res
   }
   if (outcome === 'existing') {
     if (!sameOrder(row, order)) throw new OrderConflict(row);
-    if (!nonce_recorded) throw new NonceReused();
+    if (!nonce_recorded && nonce !== null) throw new NonceReused();
     return row;
   }
   if (!had_address) return 'pool-empty';
-  if (!nonce_recorded) throw new NonceReused();
+  if (!nonce_recorded && nonce !== null) throw new NonceReused();
   // A concurrent request inserted the same `order` between our snapshot and our insert: answer
   // as if we had arrived second (the position we took stays unused).
   const winner = await findByClientOrderId(db, key, input.order);
   if (!winner || !sameOrder(winner, order)) {
-    await db.query('delete from api_nonces where key_id = $1 and nonce = $2', [key.keyId, nonce]);
+    if (nonce !== null) await db.query('delete from api_nonces where key_id = $1 and nonce = $2', [key.keyId, nonce]);
     if (winner) throw new OrderConflict(winner);
     throw new Error('make-order: order vanished after a conflicting insert');
   }
@@ -271,12 +284,14 @@ const INSERT_PERSONAL_ORDER = `insert into orders (${PERSONAL_INSERT.columns}) v
  * their orders, with at most one pending order per address and currency. The address row is
  * locked for the whole transaction, which serialises a user's concurrent orders.
  */
-async function makePersonalOrder(caller: Caller, input: MakeOrderRequest, order: ResolvedOrder): Promise<OrderRow | 'pool-empty'> {
+async function makePersonalOrder(caller: Caller, input: OrderRequest, order: ResolvedOrder): Promise<OrderRow | 'pool-empty'> {
   const { db, key, nonce } = caller;
   let tookPoolAddress = false;
   const result = await db.transaction(async (tx) => {
-    const recorded = await tx.query('insert into api_nonces (key_id, nonce) values ($1, $2) on conflict do nothing returning 1', [key.keyId, nonce]);
-    if (recorded.length === 0) throw new NonceReused();
+    if (nonce !== null) {
+      const recorded = await tx.query('insert into api_nonces (key_id, nonce) values ($1, $2) on conflict do nothing returning 1', [key.keyId, nonce]);
+      if (recorded.length === 0) throw new NonceReused();
+    }
     const existing = await findByClientOrderId(tx, key, input.order);
     if (existing) {
       if (!sameOrder(existing, order)) throw new OrderConflict(existing);
@@ -310,7 +325,7 @@ async function makePersonalOrder(caller: Caller, input: MakeOrderRequest, order:
   return result;
 }
 
-async function personalAddress(tx: Queryable, key: ApiKey, userId: string, network: Network) {
+async function personalAddress(tx: Queryable, key: Caller['key'], userId: string, network: Network) {
   type Address = { id: string; address: string; tag: string | null };
   const [mine] = await tx.query<Address>(
     `select id, address, tag from addresses
@@ -328,7 +343,7 @@ async function personalAddress(tx: Queryable, key: ApiKey, userId: string, netwo
   return taken && { ...taken, fromPool: true };
 }
 
-async function findByClientOrderId(db: Queryable, key: ApiKey, clientOrderId: string): Promise<OrderRow | undefined> {
+async function findByClientOrderId(db: Queryable, key: Caller['key'], clientOrderId: string): Promise<OrderRow | undefined> {
   const [row] = await db.query<OrderRow>('select * from orders where merchant_id = $1 and mode = $2 and client_order_id = $3', [
     key.merchantId, key.mode, clientOrderId,
   ]);

@@ -24,7 +24,9 @@ export const API_ERRORS = {
   NOT_FOUND: { code: 3001, status: 404, message: 'Not found.' },
   ORDER_CONFLICT: { code: 3002, status: 409, message: 'An order with this identifier already exists with other values.' },
   PERSONAL_ADDRESS_BUSY: { code: 3003, status: 409, message: 'This user already has a pending order for this currency.' },
+  INVOICE_CONFLICT: { code: 3004, status: 409, message: 'An invoice with this externalId (or order) already exists with another currency or amount.' },
   UNSUPPORTED_CURRENCY: { code: 4001, status: 422, message: 'This currency and network are not available.' },
+  RATE_UNAVAILABLE: { code: 5004, status: 503, message: 'No fresh exchange rate is available for this pair; retry shortly.' },
   OVERLOADED: { code: 5003, status: 503, message: 'The gateway is busy; retry shortly.' },
   INTERNAL_ERROR: { code: 5000, status: 500, message: 'Internal error.' },
 } as const;

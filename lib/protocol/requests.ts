@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { MAX_AMOUNT_DIGITS } from '../money';
-import { ORDER_STATUS_VALUES } from './status';
+import { INVOICE_STATUS_VALUES, ORDER_STATUS_VALUES } from './status';
 
 /** An optional field: absent, or null, both mean "not given". */
 const optional = <T extends z.ZodType>(schema: T) => schema.nullish().transform((v) => v ?? undefined);
@@ -57,23 +57,40 @@ const webUrl = text('must be an absolute http(s) URL')
   .pipe(z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' }))
   .refine(withoutCredentials, 'must not contain a user name or password');
 
-const makeOrderFields = z.object({
-  currency: text().trim().min(1, 'is required').max(16, 'must be at most 16 characters'),
-  network: text().trim().min(1, 'is required').max(32, 'must be at most 32 characters'),
-  amount: z
+/**
+ * A price or an amount: a decimal string greater than 0. The currency's own bound (fewer digits for
+ * more decimals) is checked once the currency is known.
+ */
+const positiveAmount = () =>
+  z
     .string({ error: 'must be a decimal string such as "10.5"' })
     .regex(DECIMAL, 'must be a decimal string such as "10.5" (digits, optional fraction, no sign or exponent)')
     .refine((v) => /[1-9]/.test(v), 'must be greater than 0')
-    // The currency's own bound (fewer digits for more decimals) is checked once it is known.
-    .refine((v) => v.split('.')[0]!.length <= MAX_AMOUNT_DIGITS, `is too large: at most ${MAX_AMOUNT_DIGITS} digits before the decimal point`),
+    .refine((v) => v.split('.')[0]!.length <= MAX_AMOUNT_DIGITS, `is too large: at most ${MAX_AMOUNT_DIGITS} digits before the decimal point`);
+
+/** A percentage from 0 to less than 100 with at most 6 decimal places, as a decimal string ("0.5"). */
+const percent = () =>
+  z
+    .string({ error: 'must be a decimal string such as "0.5"' })
+    .regex(DECIMAL, 'must be a decimal string such as "0.5"')
+    .refine((v) => Number.parseInt(v.split('.')[0]!, 10) < 100, 'must be at least 0 and less than 100')
+    .refine((v) => (v.split('.')[1] ?? '').replace(/0+$/, '').length <= 6, 'must have at most 6 decimal places');
+
+/** `returnURL` (the Go and Python clients' spelling) read as `returnUrl` when that is absent. */
+function returnUrlAlias(body: unknown): unknown {
+  if (body && typeof body === 'object' && !Array.isArray(body)) {
+    const record = body as Record<string, unknown>;
+    if (record.returnUrl == null && record.returnURL != null) return { ...record, returnUrl: record.returnURL };
+  }
+  return body;
+}
+
+const makeOrderFields = z.object({
+  currency: text().trim().min(1, 'is required').max(16, 'must be at most 16 characters'),
+  network: text().trim().min(1, 'is required').max(32, 'must be at most 32 characters'),
+  amount: positiveAmount(),
   order: text().min(1, 'is required').max(255, 'must be at most 255 characters'),
-  paymentTolerancePercent: optional(
-    z
-      .string({ error: 'must be a decimal string such as "0.5"' })
-      .regex(DECIMAL, 'must be a decimal string such as "0.5"')
-      .refine((v) => Number.parseInt(v.split('.')[0]!, 10) < 100, 'must be at least 0 and less than 100')
-      .refine((v) => (v.split('.')[1] ?? '').replace(/0+$/, '').length <= 6, 'must have at most 6 decimal places'),
-  ),
+  paymentTolerancePercent: optional(percent()),
   errorWebhook: optional(webUrl),
   successWebhook: optional(webUrl),
   returnUrl: optional(webUrl),
@@ -91,16 +108,66 @@ const makeOrderFields = z.object({
   payerEmail: optional(z.email('must be a valid e-mail address').max(254, 'must be at most 254 characters')),
 });
 
-export const makeOrderRequest = z.preprocess((body) => {
-  if (body && typeof body === 'object' && !Array.isArray(body)) {
-    const record = body as Record<string, unknown>;
-    if (record.returnUrl == null && record.returnURL != null) return { ...record, returnUrl: record.returnURL };
-  }
-  return body;
-}, makeOrderFields);
+export const makeOrderRequest = z.preprocess(returnUrlAlias, makeOrderFields);
 export type MakeOrderRequest = z.output<typeof makeOrderRequest>;
 /** The fields a caller sends to make-order (before validation). */
 export type MakeOrderInput = z.input<typeof makeOrderFields>;
+
+/** A currency code: a ticker of the catalog or a fiat code ("USD"); answered upper-case. */
+const currencyCode = () => text().trim().min(1, 'is required').max(16, 'must be at most 16 characters');
+
+/** The coins and networks an invoice's payer may choose from; an empty `networks` means every enabled one. */
+const offeredCurrency = z.object(
+  {
+    currency: currencyCode(),
+    networks: optional(
+      z
+        .array(text().trim().min(1, 'must not be empty').max(32, 'must be at most 32 characters'), { error: 'must be an array of network names' })
+        .max(32, 'must have at most 32 networks'),
+    ),
+  },
+  { error: 'must be an object {currency, networks}' },
+);
+
+/** An invoice's lifetime in minutes: bounds and the default when absent. */
+export const INVOICE_LIFETIME_MINUTES = { min: 1, max: 10_080, default: 60 } as const;
+
+const makeInvoiceFields = z.object({
+  /** The caller's own id of the invoice: the idempotency key (with `order` when it is absent). */
+  externalId: optional(text().min(1, 'must not be empty').max(255, 'must be at most 255 characters')),
+  currency: currencyCode(),
+  amount: positiveAmount(),
+  order: optional(text().min(1, 'must not be empty').max(255, 'must be at most 255 characters')),
+  description: optional(text().max(1024, 'must be at most 1024 characters')),
+  includeFee: optional(z.boolean({ error: 'must be true or false' })),
+  additionalFees: optional(
+    z
+      .array(text().trim().min(1, 'must not be empty').max(64, 'must be at most 64 characters'), { error: 'must be an array of tariff names' })
+      .max(16, 'must have at most 16 entries'),
+  ),
+  insurancePercent: optional(percent()),
+  slippagePercent: optional(percent()),
+  webhookURL: optional(webUrl),
+  returnUrl: optional(webUrl),
+  /** Minutes (the clients' docstrings say so); the Python client may send it as a string of digits. */
+  lifetime: optional(
+    z
+      .union([z.number(), z.string().regex(/^\d{1,6}$/).transform(Number)], { error: 'must be an integer number of minutes' })
+      .pipe(
+        z
+          .number({ error: 'must be an integer number of minutes' })
+          .int('must be an integer number of minutes')
+          .min(INVOICE_LIFETIME_MINUTES.min, `must be at least ${INVOICE_LIFETIME_MINUTES.min} minute`)
+          .max(INVOICE_LIFETIME_MINUTES.max, `must be at most ${INVOICE_LIFETIME_MINUTES.max} minutes (7 days)`),
+      ),
+  ).transform((v) => v ?? INVOICE_LIFETIME_MINUTES.default),
+  currencies: optional(z.array(offeredCurrency, { error: 'must be an array of {currency, networks}' }).max(64, 'must have at most 64 entries')),
+});
+
+export const makeInvoiceRequest = z.preprocess(returnUrlAlias, makeInvoiceFields);
+export type MakeInvoiceRequest = z.output<typeof makeInvoiceRequest>;
+/** The fields a caller sends to make-invoice (before validation). */
+export type MakeInvoiceInput = z.input<typeof makeInvoiceFields> & { returnURL?: string | null };
 
 /** An id the caller names (an order, deposit or webhook event). */
 const id = () => text().min(1, 'is required').max(100, 'must be at most 100 characters');
@@ -108,6 +175,9 @@ const id = () => text().min(1, 'is required').max(100, 'must be at most 100 char
 export const getDepositRequest = z.object({ id: id() });
 export const findTxRequest = z.object({ tx: optional(text().max(200, 'must be at most 200 characters')) });
 export const getOrderRequest = z.object({ orderId: id() });
+export const getInvoiceRequest = z.object({ invoiceId: id() });
+/** price-rate: the price of one `from` in `to` (tickers of the catalog or fiat codes). */
+export const priceRateRequest = z.object({ from: currencyCode(), to: currencyCode() });
 
 /** A JSON integer within bounds, with one message for every way of missing them. */
 const integer = (min: number, max: number) => {
@@ -124,6 +194,17 @@ export const listOrdersRequest = z.object({
   limit: optional(integer(1, 100)).transform((v) => v ?? 20),
   offset: optional(integer(0, 1_000_000)).transform((v) => v ?? 0),
 });
+export const listInvoicesRequest = z.object({
+  status: optional(
+    z
+      .array(z.enum(INVOICE_STATUS_VALUES, { error: `must be one of ${INVOICE_STATUS_VALUES.join(', ')}` }), { error: 'must be an array of statuses' })
+      .max(INVOICE_STATUS_VALUES.length, `must have at most ${INVOICE_STATUS_VALUES.length} statuses`),
+  ),
+  limit: optional(integer(1, 100)).transform((v) => v ?? 20),
+  offset: optional(integer(0, 1_000_000)).transform((v) => v ?? 0),
+});
+export type ListInvoicesInput = z.input<typeof listInvoicesRequest>;
+
 /** The fields a caller sends to `orders` (before validation). */
 export type ListOrdersInput = z.input<typeof listOrdersRequest>;
 export const emptyRequest = z.object({});

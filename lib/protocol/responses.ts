@@ -10,7 +10,7 @@
  * branches: order status, amounts as decimal strings, timestamps.
  */
 import { z } from 'zod';
-import { ORDER_STATUS_VALUES, WEBHOOK_KIND_VALUES, WEBHOOK_OUTCOME_VALUES, WEBHOOK_STATE_VALUES } from './status';
+import { INVOICE_STATUS_VALUES, ORDER_STATUS_VALUES, WEBHOOK_KIND_VALUES, WEBHOOK_OUTCOME_VALUES, WEBHOOK_STATE_VALUES } from './status';
 
 /** An amount in the currency's units, as a decimal string (never a number). */
 const decimal = z.string().regex(/^\d+(\.\d+)?$/, 'must be a decimal string');
@@ -157,6 +157,8 @@ export const availableCurrenciesResponse = z.array(
   z.object({
     currency: z.string(),
     name: z.string(),
+    /** The price of one coin in US dollars from the rate service; null when no fresh price exists. */
+    priceUSD: decimal.nullable().optional(),
     networks: z.array(
       z.object({
         network: z.string(),
@@ -195,6 +197,62 @@ export const testSignatureResponse = z.object({
 });
 export type TestSignatureResult = z.infer<typeof testSignatureResponse>;
 
+/** The coins and networks an invoice offers, each network with the amount its payer would send. */
+export const invoiceCurrency = z.object({
+  currency: z.string(),
+  networks: z.array(z.object({ name: z.string(), amount: decimal })),
+});
+export type InvoiceCurrency = z.infer<typeof invoiceCurrency>;
+
+/**
+ * The invoice object (make-invoice, get-invoice, the invoice webhook), field for field as the
+ * clients of the API we follow read it. Absent request fields are null; the `received*` fields
+ * and `rate` are null until the payer has chosen a coin.
+ */
+export const invoiceResponse = z.object({
+  id: z.string(),
+  advancedBalanceId: z.string(),
+  externalId: nullableText,
+  status: z.enum(INVOICE_STATUS_VALUES),
+  order: nullableText,
+  orderId: nullableText,
+  orderLink: z.url().nullable(),
+  invoiceLink: z.url(),
+  description: nullableText,
+  currency: z.string(),
+  amount: decimal,
+  receivedNetwork: nullableText,
+  receivedCurrency: nullableText,
+  receivedAmount: decimal.nullable(),
+  receivedAmountInInvoiceCurrency: decimal.nullable(),
+  /** The price of one `receivedCurrency` in `currency`, locked when the coin was chosen. */
+  rate: decimal.nullable(),
+  includeFee: z.boolean(),
+  additionalFees: z.array(z.string()).nullable(),
+  insurancePercent: decimal.nullable(),
+  slippagePercent: decimal.nullable(),
+  webhookURL: nullableText,
+  returnUrl: nullableText,
+  expiresAt: timestamp,
+  createdAt: timestamp,
+  currencies: z.array(invoiceCurrency),
+});
+export type Invoice = z.infer<typeof invoiceResponse>;
+
+/** `get-invoices`: the caller's invoices, newest first. */
+export const invoiceListResponse = z.object({ total: count, invoices: z.array(invoiceResponse) });
+export type InvoiceList = z.infer<typeof invoiceListResponse>;
+
+/** `price-rate`: the price of one `from` in `to`, a decimal string. */
+export const priceRateResponse = decimal;
+
+/**
+ * The body of an invoice's webhook: the invoice as `get-invoice` answers it (`id` is the invoice's),
+ * plus `event` and `webhookId`, the event id that `x-webhook-id` repeats.
+ */
+export const invoiceWebhookPayload = invoiceResponse.extend({ event: z.literal('INVOICE'), webhookId: z.string() });
+export type InvoiceWebhookPayload = z.infer<typeof invoiceWebhookPayload>;
+
 /** One delivery attempt of a webhook event. */
 export const webhookAttempt = z.object({
   attempt: z.number().int().positive(),
@@ -210,9 +268,15 @@ export type WebhookAttempt = z.infer<typeof webhookAttempt>;
 /** A webhook event with its delivery log, oldest attempt first (`webhooks/resend` answers one). */
 export const webhookEventResponse = z.object({
   id: z.string(),
-  orderId: z.string(),
+  /** The order the event is about; for an invoice's event, the order of its chosen coin (null when none was chosen). */
+  orderId: nullableText,
+  /** Set for an invoice's event (kind `invoice`). */
+  invoiceId: nullableText.optional(),
   kind: z.enum(WEBHOOK_KIND_VALUES),
-  orderStatus: z.enum(ORDER_STATUS_VALUES),
+  /** The order's status the event reports; null for an invoice's event. */
+  orderStatus: z.enum(ORDER_STATUS_VALUES).nullable(),
+  /** The invoice's status an invoice's event reports. */
+  invoiceStatus: z.enum(INVOICE_STATUS_VALUES).nullable().optional(),
   url: z.string(),
   state: z.enum(WEBHOOK_STATE_VALUES),
   attempts: count,

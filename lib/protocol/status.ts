@@ -27,8 +27,27 @@ export const DEPOSIT_KIND_VALUES = ['ORPHAN', 'PERSONAL'] as const;
 /** PAY_IN: an order's own address; PERSONAL: an external user's (seed: addressType). */
 export const ADDRESS_KIND_VALUES = ['PAY_IN', 'PERSONAL'] as const;
 
-/** success: processed or overpaid, to successWebhook; error: expired, partial or error, to errorWebhook. */
-export const WEBHOOK_KIND_VALUES = ['success', 'error'] as const;
+/**
+ * Invoice statuses (docs/invoices.md has the transitions). An invoice's status is a pure function
+ * of the order made for the coin its payer chose (lib/invoices/lifecycle.ts):
+ * - CREATED: no coin chosen yet (or the chosen coin's order ran out while the invoice has time left).
+ * - INIT: a coin was chosen; its order waits for a payment.
+ * - PENDING: a payment of the order was seen (confirming, or confirmed below the amount).
+ * - PROCESSED / OVERPAID / PARTIAL: the order's final status of the same meaning. Final.
+ * - EXPIRED: the invoice's time ran out with nothing received. Final.
+ * - REJECTED: a payment was refused by risk screening (the order's `error`). Final.
+ * - ERROR: reserved by the API we follow; this gateway does not produce it.
+ */
+export const INVOICE_STATUS_VALUES = ['CREATED', 'INIT', 'PENDING', 'PROCESSED', 'PARTIAL', 'OVERPAID', 'EXPIRED', 'ERROR', 'REJECTED'] as const;
+export type InvoiceStatus = (typeof INVOICE_STATUS_VALUES)[number];
+
+export const FINAL_INVOICE_STATUSES: ReadonlySet<InvoiceStatus> = new Set(['PROCESSED', 'PARTIAL', 'OVERPAID', 'EXPIRED', 'ERROR', 'REJECTED']);
+
+/**
+ * success: processed or overpaid, to successWebhook; error: expired, partial or error, to
+ * errorWebhook; invoice: an invoice's final status, to its webhookURL.
+ */
+export const WEBHOOK_KIND_VALUES = ['success', 'error', 'invoice'] as const;
 export type WebhookKind = (typeof WEBHOOK_KIND_VALUES)[number];
 /** pending (waiting or being tried), delivered (a 2xx), failed (retries used up), refused (target not allowed). */
 export const WEBHOOK_STATE_VALUES = ['pending', 'delivered', 'failed', 'refused'] as const;

@@ -9,6 +9,7 @@ import { enabledNetworks, liveAdapters, requiredConfirmations, sandboxAdapter, s
 import { config } from '../config';
 import type { Database } from '../db';
 import { log } from '../log';
+import { sweepInvoices } from '../invoices';
 import { denyListScreen, type RiskScreen } from '../risk';
 import { sweepExpired } from './expiry';
 import { reportHealth } from './health';
@@ -72,6 +73,33 @@ async function sandboxNeedsBlocks(db: Database, network: Network): Promise<boole
   return row!.wanted;
 }
 
+/**
+ * Expires, every `intervalMs`, the invoices whose time ran out with no order running (./expiry
+ * does it for orders, on chain time; these have no chain to wait for).
+ */
+function startInvoiceSweep(db: Database, intervalMs: number, stopped: () => boolean): Workers {
+  let timer: NodeJS.Timeout | undefined;
+  let pass: Promise<void> = Promise.resolve();
+  const tick = () => {
+    if (stopped()) return;
+    pass = sweepInvoices(db)
+      .then(
+        (changes) => changes.forEach((change) => log.info('invoice status changed', { ...change })),
+        (error: unknown) => log.warn('invoice sweep failed', { error: (error as Error)?.message }),
+      )
+      .finally(() => {
+        if (!stopped()) timer = setTimeout(tick, intervalMs).unref();
+      });
+  };
+  tick();
+  return {
+    async stop() {
+      clearTimeout(timer);
+      await pass;
+    },
+  };
+}
+
 export interface Workers {
   stop(): Promise<void>;
 }
@@ -106,6 +134,7 @@ export function startWorkers(db: Database): Workers {
       tick();
     }
   }
+  const invoices = startInvoiceSweep(db, cfg.watchIntervalMs, () => stopped);
   const dispatcher = startDispatcher(db);
   log.info('workers started', { sandboxBlockSeconds: cfg.sandboxBlockMs / 1000, watchIntervalMs: cfg.watchIntervalMs });
   return {
@@ -113,7 +142,7 @@ export function startWorkers(db: Database): Workers {
       stopped = true;
       stopMining();
       for (const timer of timers.values()) clearTimeout(timer);
-      await Promise.all([...running, dispatcher.stop()]);
+      await Promise.all([...running, invoices.stop(), dispatcher.stop()]);
     },
   };
 }

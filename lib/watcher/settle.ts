@@ -9,6 +9,7 @@ import 'server-only';
 import { confirmationsOf } from '../chains';
 import type { chainTransfers, orders, Queryable, RowOf } from '../db';
 import { incomingWrite, kindOf } from '../deposits';
+import { followOrder } from '../invoices';
 import { log } from '../log';
 import { evaluateOrder, type ObservedTransfer, type SettledRole, type TransferRole } from '../orders';
 import { FINAL_STATUSES, type OrderStatus } from '../protocol';
@@ -36,7 +37,7 @@ const SELECT_TRANSFERS = `select ${TRANSFER_COLUMNS.join(', ')} from chain_trans
 
 /** The `orders` columns settling reads. */
 const ORDER_COLUMNS = [
-  'id', 'merchant_id', 'mode', 'status', 'currency', 'amount', 'threshold', 'received', 'address', 'tag', 'expires_at', 'check_risks',
+  'id', 'merchant_id', 'mode', 'status', 'currency', 'amount', 'threshold', 'received', 'address', 'tag', 'expires_at', 'check_risks', 'invoice_id',
 ] as const satisfies readonly (keyof RowOf<typeof orders>)[];
 type OrderRow = Pick<RowOf<typeof orders>, (typeof ORDER_COLUMNS)[number]>;
 
@@ -110,6 +111,12 @@ export async function settleOrder(tx: Queryable, orderId: string, view: ChainVie
   // After the payments are written: the webhook's body carries them. Same transaction as the
   // status change, so the change and its webhook commit together or not at all.
   if (change && FINAL_STATUSES.has(change.to)) await enqueueOrderWebhook(tx, orderId);
+  if (order.invoice_id) {
+    // The invoice follows its order in the same transaction (its webhook too, when final).
+    const paymentSeen = [...evaluation.roles.values()].some((role) => role === 'counted' || role === 'detected' || role === 'rejected');
+    const invoiceChange = await followOrder(tx, { id: orderId, invoice_id: order.invoice_id, status: evaluation.status }, paymentSeen, view.now);
+    if (invoiceChange) log.info('invoice status changed', { ...invoiceChange, orderId });
+  }
   return change;
 }
 

@@ -13,7 +13,7 @@ export interface Scope {
 }
 
 const EVENT_COLUMNS = [
-  'id', 'order_id', 'kind', 'order_status', 'url', 'state', 'attempts', 'next_attempt_at', 'delivered_at', 'created_at',
+  'id', 'order_id', 'invoice_id', 'kind', 'order_status', 'invoice_status', 'url', 'state', 'attempts', 'next_attempt_at', 'delivered_at', 'created_at',
 ] as const satisfies readonly (keyof RowOf<typeof webhookEvents>)[];
 type EventRow = Pick<RowOf<typeof webhookEvents>, (typeof EVENT_COLUMNS)[number]>;
 
@@ -32,8 +32,10 @@ async function withLog(db: Queryable, events: EventRow[]): Promise<WebhookEvent[
   return events.map((e): WebhookEvent => ({
     id: e.id,
     orderId: e.order_id,
+    invoiceId: e.invoice_id,
     kind: e.kind,
     orderStatus: e.order_status,
+    invoiceStatus: e.invoice_status,
     url: e.url,
     state: e.state,
     attempts: e.attempts,

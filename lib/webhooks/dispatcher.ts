@@ -88,7 +88,7 @@ export function dispatcherOptions(overrides: Partial<DispatcherOptions> = {}): D
 /** A claimed outbox row with the merchant's current key of its mode. */
 interface Claimed {
   id: string;
-  order_id: string;
+  order_id: string | null;
   merchant_id: string;
   mode: 'test' | 'live';
   url: string;

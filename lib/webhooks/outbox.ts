@@ -8,7 +8,7 @@ import 'server-only';
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../db';
 import { orderPayments, type OrderRow } from '../orders';
-import type { WebhookKind } from '../protocol';
+import type { InvoiceStatus, WebhookKind } from '../protocol';
 import { webhookBody, webhookKindOf } from './payload';
 
 export const WEBHOOK_CHANNEL = 'webhook_due';
@@ -42,4 +42,34 @@ export async function enqueueOrderWebhook(tx: Queryable, orderId: string): Promi
     [id, order.id, order.merchant_id, order.mode, kind, order.status, url, webhookBody(order, payments, id)],
   );
   return row ? { id, kind, url } : null;
+}
+
+/** An invoice's webhook: which invoice, the order of its chosen coin, and the final status it reports. */
+export interface InvoiceWebhook {
+  invoiceId: string;
+  orderId: string | null;
+  merchantId: string;
+  mode: 'test' | 'live';
+  status: InvoiceStatus;
+  url: string;
+}
+
+/**
+ * Writes an invoice's webhook inside `tx`, the transaction that made its status final; `bodyOf`
+ * writes the body, which carries the event id. An invoice becomes final once: a second call
+ * writes nothing and answers null.
+ */
+export async function enqueueInvoiceWebhook(tx: Queryable, webhook: InvoiceWebhook, bodyOf: (eventId: string) => string): Promise<EnqueuedWebhook | null> {
+  const id = randomUUID();
+  const [row] = await tx.query<{ id: string }>(
+    `with added as (
+       insert into webhook_events (id, order_id, invoice_id, merchant_id, mode, kind, invoice_status, url, body)
+       values ($1, $2, $3, $4, $5, 'invoice', $6, $7, $8)
+       on conflict (invoice_id) do nothing
+       returning id
+     )
+     select id, pg_notify('${WEBHOOK_CHANNEL}', '') from added`,
+    [id, webhook.orderId, webhook.invoiceId, webhook.merchantId, webhook.mode, webhook.status, webhook.url, bodyOf(id)],
+  );
+  return row ? { id, kind: 'invoice', url: webhook.url } : null;
 }

@@ -1,0 +1,52 @@
+/**
+ * What the invoice rules refuse, one class each (lib/api answers each with its documented error;
+ * the invoice page says it in the payer's words). The messages and details are what the merchant reads.
+ */
+import { DomainError } from '../errors';
+import type { ErrorDetail } from '../protocol';
+
+/** Not an invoice of the caller (another merchant's or mode's is not found either). */
+export class InvoiceNotFound extends DomainError<'InvoiceNotFound'> {
+  constructor(invoiceId: string) {
+    super('InvoiceNotFound', `Invoice ${invoiceId} was not found.`);
+  }
+}
+
+/** externalId (or `order`) already names an invoice with another currency or amount. */
+export class InvoiceConflict extends DomainError<'InvoiceConflict'> {
+  constructor(existing: { id: string }, key: 'externalId' | 'order') {
+    super('InvoiceConflict', `An invoice with this ${key} already exists (id ${existing.id}) with another currency or amount.`, [
+      { path: key, message: `already used for invoice ${existing.id}` },
+    ]);
+  }
+}
+
+/** A coin or network of `currencies` (or the price's precision) that this mode cannot take. */
+export class InvoiceCurrencyUnsupported extends DomainError<'InvoiceCurrencyUnsupported'> {
+  constructor(message: string, details: ErrorDetail[]) {
+    super('InvoiceCurrencyUnsupported', message, details);
+  }
+}
+
+/** The price has more decimals than its currency, or is too large. */
+export class InvoiceAmountInvalid extends DomainError<'InvoiceAmountInvalid'> {
+  constructor(problem: string) {
+    super('InvoiceAmountInvalid', `amount ${problem}`, [{ path: 'amount', message: problem }]);
+  }
+}
+
+/** The payer chose a coin the invoice does not offer. */
+export class CoinNotOffered extends DomainError<'CoinNotOffered'> {
+  constructor(currency: string, network: string) {
+    super('CoinNotOffered', `${currency} on ${network} is not offered by this invoice.`);
+  }
+}
+
+/** The invoice no longer takes a choice: paid, final, expired, or a payment was already seen. */
+export class InvoiceClosed extends DomainError<'InvoiceClosed'> {
+  constructor(invoiceId: string) {
+    super('InvoiceClosed', `Invoice ${invoiceId} no longer accepts a coin choice.`);
+  }
+}
+
+export type InvoiceError = InvoiceNotFound | InvoiceConflict | InvoiceCurrencyUnsupported | InvoiceAmountInvalid | CoinNotOffered | InvoiceClosed;

@@ -1,0 +1,177 @@
+import 'server-only';
+import { randomUUID } from 'node:crypto';
+import { NETWORKS } from '../catalog';
+import { insertLists, namedParameters, type Database } from '../db';
+import { advancedBalanceId, type ApiKey } from '../merchants';
+import { NonceReused } from '../orders';
+import { maxWholeDigits, parseUnits, type Decimal } from '../money';
+import type { MakeInvoiceRequest } from '../protocol';
+import { FIAT_CURRENCIES, priceableCurrencies, RateUnavailable, rateService, UnknownPriceCurrency } from '../rates';
+import { InvoiceAmountInvalid, InvoiceConflict } from './errors';
+import { offeredAmounts, resolveOffers, type OfferedCoin } from './offers';
+import { withOrders } from './read';
+import type { InvoiceRow, InvoiceWithOrder } from './rows';
+
+export interface InvoiceCaller {
+  db: Database;
+  key: Pick<ApiKey, 'keyId' | 'merchantId' | 'mode'>;
+  nonce: string;
+}
+
+/** Fractional digits of a price in `currency`: 2 for fiat, the most a coin has on any network (USDT: 18 on BSC). */
+export function priceDecimalsOf(currency: string): number {
+  if (FIAT_CURRENCIES.includes(currency)) return 2;
+  return Math.max(0, ...NETWORKS.flatMap((n) => n.currencies.filter((c) => c.ticker === currency).map((c) => c.decimals)));
+}
+
+/** The price of a request as an exact decimal of its currency. */
+function priceOf(currency: string, amount: string): { price: Decimal; decimals: number } {
+  const decimals = priceDecimalsOf(currency);
+  const units = parseUnits(amount, decimals);
+  if (!units.ok) {
+    throw new InvoiceAmountInvalid(
+      units.error === 'range'
+        ? `is too large for ${currency}: at most ${maxWholeDigits(decimals)} digits before the decimal point`
+        : `must have at most ${decimals} decimal places for ${currency}`,
+    );
+  }
+  return { price: { value: units.value, scale: decimals }, decimals };
+}
+
+/**
+ * The rate of each offered coin in the price currency, now. A coin the merchant named without a
+ * fresh rate fails the request (503 RATE_UNAVAILABLE naming the pair); with `currencies` absent,
+ * such a coin is left out, and only no rate at all fails.
+ */
+async function quoteOffers(key: InvoiceCaller['key'], offers: OfferedCoin[], currency: string, named: boolean) {
+  const rates = rateService(key.mode);
+  const quotes = await Promise.all(
+    offers.map((coin) =>
+      rates.quote(coin.ticker, currency).then(
+        (quote) => ({ coin, rate: quote.rate }),
+        (error: unknown) => {
+          if (error instanceof RateUnavailable && !named) return { coin, rate: null, error };
+          throw error;
+        },
+      ),
+    ),
+  );
+  const priced = quotes.filter((q): q is { coin: OfferedCoin; rate: string } => q.rate !== null);
+  if (priced.length === 0) throw quotes.find((q) => 'error' in q)?.error ?? new RateUnavailable(offers[0]?.ticker ?? currency, currency);
+  return { offers: priced.map((q) => q.coin), rates: Object.fromEntries(priced.map((q) => [q.coin.ticker, q.rate])) };
+}
+
+const INVOICE = namedParameters([
+  'id', 'merchant_id', 'mode', 'advanced_balance_id', 'external_id', 'client_order', 'idempotency_key', 'currency', 'amount',
+  'price_decimals', 'description', 'include_fee', 'additional_fees', 'insurance_percent', 'slippage_percent', 'webhook_url',
+  'return_url', 'lifetime', 'currencies', 'quote_rates', 'key_id', 'nonce',
+] as const);
+const $ = INVOICE.$;
+const COLUMNS = insertLists({
+  id: $.id,
+  merchant_id: $.merchant_id,
+  mode: $.mode,
+  advanced_balance_id: $.advanced_balance_id,
+  external_id: $.external_id,
+  client_order: $.client_order,
+  idempotency_key: $.idempotency_key,
+  currency: $.currency,
+  amount: `${$.amount}::numeric`,
+  price_decimals: `${$.price_decimals}::int`,
+  description: $.description,
+  include_fee: `${$.include_fee}::boolean`,
+  additional_fees: `${$.additional_fees}::jsonb`,
+  insurance_percent: `${$.insurance_percent}::numeric`,
+  slippage_percent: `${$.slippage_percent}::numeric`,
+  webhook_url: $.webhook_url,
+  return_url: $.return_url,
+  lifetime: `${$.lifetime}::int`,
+  currencies: `${$.currencies}::jsonb`,
+  quote_rates: `${$.quote_rates}::jsonb`,
+  created_at: 'now()',
+  expires_at: `now() + make_interval(mins => ${$.lifetime}::int)`,
+} satisfies { [Column in keyof InvoiceRow]?: string });
+
+/**
+ * One statement (one round trip, atomic), like make-order's: find the invoice with the same
+ * idempotency key, record the nonce only when the request will succeed (new, or the same invoice
+ * again), and insert. A rejected request writes nothing.
+ */
+const MAKE_INVOICE = `
+with existing as (
+  select * from invoices where merchant_id = ${$.merchant_id} and mode = ${$.mode} and idempotency_key = ${$.idempotency_key}
+), nonce as (
+  insert into api_nonces (key_id, nonce)
+  select ${$.key_id}, ${$.nonce}
+   where not exists (select 1 from existing)
+      or exists (select 1 from existing e where e.currency = ${$.currency} and e.amount = ${$.amount}::numeric)
+  on conflict do nothing returning 1
+), inserted as (
+  insert into invoices (${COLUMNS.columns})
+  select ${COLUMNS.expressions} where exists (select 1 from nonce) and not exists (select 1 from existing)
+  on conflict (merchant_id, mode, idempotency_key) do nothing
+  returning *
+), found as (
+  select 'created' as outcome, * from inserted union all select 'existing', * from existing
+)
+select (select count(*) from nonce)::int as nonce_recorded, found.* from (select 1) one left join found on true`;
+
+type Outcome = InvoiceRow & { outcome: 'created' | 'existing' | null; nonce_recorded: number };
+
+/**
+ * Creates an invoice, or answers the existing one when its idempotency key (`externalId`, else
+ * `order`) was already used with the same currency and amount; with other values, 409.
+ */
+export async function makeInvoice(caller: InvoiceCaller, input: MakeInvoiceRequest): Promise<InvoiceWithOrder> {
+  const { db, key, nonce } = caller;
+  const currency = input.currency.toUpperCase();
+  if (!priceableCurrencies().includes(currency)) throw new UnknownPriceCurrency(currency);
+  const { price, decimals } = priceOf(currency, input.amount);
+  const named = (input.currencies?.length ?? 0) > 0;
+  const quoted = await quoteOffers(key, resolveOffers(key.mode, input.currencies), currency, named);
+  const insurance = input.insurancePercent ?? null;
+  const idempotencyKey = input.externalId ?? input.order ?? null;
+  const values = INVOICE.values({
+    id: randomUUID(),
+    merchant_id: key.merchantId,
+    mode: key.mode,
+    advanced_balance_id: await advancedBalanceId(db, key),
+    external_id: input.externalId ?? null,
+    client_order: input.order ?? null,
+    idempotency_key: idempotencyKey,
+    currency,
+    amount: price.value.toString(),
+    price_decimals: decimals,
+    description: input.description ?? null,
+    include_fee: input.includeFee ?? false,
+    additional_fees: input.additionalFees ? JSON.stringify(input.additionalFees) : null,
+    insurance_percent: insurance,
+    slippage_percent: input.slippagePercent ?? null,
+    webhook_url: input.webhookURL ?? null,
+    return_url: input.returnUrl ?? null,
+    lifetime: input.lifetime,
+    currencies: JSON.stringify(offeredAmounts(quoted.offers, price, quoted.rates, insurance)),
+    quote_rates: JSON.stringify(quoted.rates),
+    key_id: key.keyId,
+    nonce,
+  });
+  const [result] = await db.query<Outcome>(MAKE_INVOICE, values, 'make_invoice');
+  const { outcome, nonce_recorded, ...row } = result!;
+  const keyName = input.externalId ? 'externalId' : 'order';
+  const same = (existing: InvoiceRow) => existing.currency === currency && BigInt(existing.amount) === price.value;
+  if (outcome === 'created') return { invoice: row, order: null };
+  if (outcome === 'existing') {
+    if (!same(row)) throw new InvoiceConflict(row, keyName);
+    if (!nonce_recorded) throw new NonceReused();
+    return (await withOrders(db, [row]))[0]!;
+  }
+  if (!nonce_recorded) throw new NonceReused();
+  // A concurrent request inserted the same key between our snapshot and our insert.
+  const [winner] = await db.query<InvoiceRow>('select * from invoices where merchant_id = $1 and mode = $2 and idempotency_key = $3', [
+    key.merchantId, key.mode, idempotencyKey,
+  ]);
+  if (winner && same(winner)) return (await withOrders(db, [winner]))[0]!;
+  await db.query('delete from api_nonces where key_id = $1 and nonce = $2', [key.keyId, nonce]);
+  if (winner) throw new InvoiceConflict(winner, keyName);
+  throw new Error('make-invoice: invoice vanished after a conflicting insert');
+}

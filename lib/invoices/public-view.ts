@@ -1,0 +1,78 @@
+import 'server-only';
+/**
+ * Builds the invoice page's payer-safe view (./view): the invoice, its merchant's name, and each
+ * offered network with the amount a choice made now would ask (the rate ./choose would lock).
+ */
+import { findCurrency, type Network } from '../catalog';
+import type { Database } from '../db';
+import { formatUnits } from '../money';
+import type { InvoiceCurrency } from '../protocol';
+import { RateUnavailable } from '../rates';
+import { payableRate, loadInvoice } from './choose';
+import { canChooseCoin } from './lifecycle';
+import { amountFor, storedOffers } from './offers';
+import { invoiceScreenOf, type InvoiceCoin, type PublicInvoiceView } from './view';
+
+const TOKEN_STANDARDS: Partial<Record<string, string>> = { ethereum: 'ERC-20', arbitrum: 'ERC-20', base: 'ERC-20', polygon: 'ERC-20', bsc: 'BEP-20', tron: 'TRC-20' };
+
+function tokenStandard(network: Network, ticker: string): string | null {
+  return findCurrency(network, ticker)?.contract ? (TOKEN_STANDARDS[network.name] ?? null) : null;
+}
+
+/** The public view of an invoice, or null for an unknown or malformed id. Any invoice, any merchant: the id is the secret. */
+export async function loadInvoiceView(db: Database, invoiceId: string, now = new Date()): Promise<PublicInvoiceView | null> {
+  const invoice = await loadInvoice(db, invoiceId);
+  if (!invoice) return null;
+  const [extra] = await db.query<{ merchant_name: string; order_currency: string | null; order_network: string | null; usage: Record<string, number> | null }>(
+    `select m.name as merchant_name, o.currency as order_currency, o.network as order_network,
+            (select json_object_agg(currency, n) from (
+               select currency, count(*)::int as n from orders
+                where merchant_id = $2 and mode = $3 and created_at > now() - interval '30 days' group by currency) used) as usage
+       from merchants m left join orders o on o.id = $4 where m.id = $2`,
+    [invoice.id, invoice.merchant_id, invoice.mode, invoice.order_id],
+  );
+  const canChoose = canChooseCoin(invoice.status, invoice.expires_at, now);
+  const price = { value: BigInt(invoice.amount), scale: invoice.price_decimals };
+  const offers = storedOffers(invoice.mode, invoice.currencies as InvoiceCurrency[]);
+  const coins: InvoiceCoin[] = await Promise.all(
+    offers.map(async (coin) => {
+      const rate = canChoose
+        ? await payableRate(invoice, coin.ticker).catch((error: unknown) => {
+            if (error instanceof RateUnavailable) return null;
+            throw error;
+          })
+        : null;
+      return {
+        ticker: coin.ticker,
+        name: coin.networks[0]!.currency.name,
+        networks: coin.networks.map(({ network, currency }) => ({
+          network: network.name,
+          networkName: network.displayName,
+          tokenStandard: tokenStandard(network, coin.ticker),
+          amount: rate === null ? null : formatUnits(amountFor(price, rate, currency, invoice.insurance_percent), currency.decimals),
+        })),
+      };
+    }),
+  );
+  const usage = extra?.usage ?? {};
+  // The merchant's most used coins first (its orders of the last 30 days), then the offer's order.
+  const ranked = coins.map((coin, i) => ({ coin, i })).sort((a, b) => (usage[b.coin.ticker] ?? 0) - (usage[a.coin.ticker] ?? 0) || a.i - b.i);
+  return {
+    invoiceId: invoice.id,
+    status: invoice.status,
+    screen: invoiceScreenOf(invoice.status, canChoose),
+    test: invoice.mode === 'test',
+    merchantName: extra?.merchant_name ?? '',
+    description: invoice.description,
+    currency: invoice.currency,
+    amount: formatUnits(price.value, price.scale),
+    returnUrl: invoice.return_url,
+    expiresAt: invoice.expires_at.toISOString(),
+    serverTime: now.toISOString(),
+    chosen:
+      invoice.order_id && extra?.order_currency && extra.order_network
+        ? { orderId: invoice.order_id, currency: extra.order_currency, network: extra.order_network }
+        : null,
+    coins: ranked.map((r) => r.coin),
+  };
+}

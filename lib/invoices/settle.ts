@@ -1,0 +1,75 @@
+import 'server-only';
+/**
+ * Keeps each invoice's status on the state machine (./lifecycle) inside the transactions that move
+ * it: the watcher's settling of the invoice's order (lib/watcher/settle.ts calls `followOrder`
+ * with the order row locked) and the sweep of invoices whose time ran out with no order running.
+ * A final status writes the invoice's webhook in the same transaction.
+ */
+import type { Database, Queryable } from '../db';
+import type { OrderRow } from '../orders';
+import { FINAL_INVOICE_STATUSES, type InvoiceStatus, type OrderStatus } from '../protocol';
+import { enqueueInvoiceWebhook } from '../webhooks';
+import { invoiceStatus } from './lifecycle';
+import type { InvoiceRow } from './rows';
+import { invoiceWebhookBody } from './serialize';
+
+export interface InvoiceStatusChange {
+  invoiceId: string;
+  from: InvoiceStatus;
+  to: InvoiceStatus;
+}
+
+async function applyStatus(tx: Queryable, invoice: InvoiceRow, status: InvoiceStatus): Promise<InvoiceStatusChange | null> {
+  if (status === invoice.status) return null;
+  const [updated] = await tx.query<InvoiceRow>('update invoices set status = $2, updated_at = now() where id = $1 returning *', [invoice.id, status]);
+  if (FINAL_INVOICE_STATUSES.has(status) && invoice.webhook_url) {
+    const [order] = invoice.order_id ? await tx.query<OrderRow>('select * from orders where id = $1', [invoice.order_id]) : [];
+    await enqueueInvoiceWebhook(
+      tx,
+      { invoiceId: invoice.id, orderId: invoice.order_id, merchantId: invoice.merchant_id, mode: invoice.mode, status, url: invoice.webhook_url },
+      (eventId) => invoiceWebhookBody({ invoice: updated!, order: order ?? null }, eventId),
+    );
+  }
+  return { invoiceId: invoice.id, from: invoice.status, to: status };
+}
+
+/**
+ * After an order of an invoice was evaluated (its row locked by the caller): the invoice follows
+ * it, if the order is still the invoice's latest choice (an abandoned choice moves nothing).
+ * `now` is the time the order was judged at, so that an order expired on chain time expires its
+ * invoice on the same clock.
+ */
+export async function followOrder(
+  tx: Queryable,
+  order: { id: string; invoice_id: string | null; status: OrderStatus },
+  paymentSeen: boolean,
+  now: Date,
+): Promise<InvoiceStatusChange | null> {
+  if (!order.invoice_id) return null;
+  const [invoice] = await tx.query<InvoiceRow>('select * from invoices where id = $1 and order_id = $2 for update', [order.invoice_id, order.id]);
+  if (!invoice || FINAL_INVOICE_STATUSES.has(invoice.status)) return null;
+  return applyStatus(tx, invoice, invoiceStatus({ expiresAt: invoice.expires_at, order: { status: order.status, paymentSeen } }, now));
+}
+
+const SWEEP_BATCH = 500;
+
+/**
+ * Expires the invoices whose time ran out with no order running (no coin chosen, or the chosen
+ * coin's order expired unpaid). An invoice with a running order expires with that order, on its
+ * network's chain time: a payment made in time may sit in a block not read yet.
+ */
+export async function sweepInvoices(db: Database, now = new Date()): Promise<InvoiceStatusChange[]> {
+  const due = await db.query<{ id: string }>(
+    `select id from invoices where status = 'CREATED' and expires_at <= $1 order by expires_at limit ${SWEEP_BATCH}`,
+    [now],
+  );
+  const changes: InvoiceStatusChange[] = [];
+  for (const { id } of due) {
+    const change = await db.transaction(async (tx) => {
+      const [invoice] = await tx.query<InvoiceRow>(`select * from invoices where id = $1 and status = 'CREATED' for update`, [id]);
+      return invoice ? applyStatus(tx, invoice, invoiceStatus({ expiresAt: invoice.expires_at, order: null }, now)) : null;
+    });
+    if (change) changes.push(change);
+  }
+  return changes;
+}
