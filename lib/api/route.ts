@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { config } from '../config';
 import { getDatabase, isDatabaseBusy, type Database } from '../db';
 import type { DepositError } from '../deposits';
-import { DomainError } from '../errors';
+import { isDomainError, type DomainError } from '../errors';
 import { log } from '../log';
 import { findApiKey, type ApiKey } from '../merchants';
 import type { InvoiceError } from '../invoices';
@@ -297,7 +297,7 @@ function answerOf(error: DomainError): ApiError | undefined {
 function fail(requestId: string, operation: string, started: number, error: unknown, merchantId?: string): ApiReply {
   let apiError: ApiError | undefined;
   if (error instanceof ApiError) apiError = error;
-  else if (error instanceof DomainError) apiError = answerOf(error);
+  else if (isDomainError(error)) apiError = answerOf(error);
   else if (isDatabaseBusy(error)) apiError = new ApiError('OVERLOADED');
   if (!apiError) {
     log.error('api internal error', { requestId, operation, merchantId, error, stack: (error as Error)?.stack });

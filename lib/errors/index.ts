@@ -6,7 +6,12 @@
  */
 import type { ErrorDetail } from '../protocol';
 
+/** Marks a DomainError, whichever copy of this module made it (see `isDomainError`). */
+const DOMAIN_ERROR = Symbol.for('gateway.domainError');
+
 export abstract class DomainError<Kind extends string = string> extends Error {
+  readonly [DOMAIN_ERROR] = true;
+
   /**
    * @param kind which rule said no, a literal per class (lib/api's table must name every kind); also
    *   the error's `name` (a class's own name may be shortened by the bundler).
@@ -21,4 +26,19 @@ export abstract class DomainError<Kind extends string = string> extends Error {
     super(message);
     this.name = kind;
   }
+}
+
+/**
+ * True for a DomainError made by any copy of this module. Use it (or `isDomainErrorOf`) rather
+ * than `instanceof`: Next.js bundles server code separately per route and for the node:http front,
+ * and an object shared through lib/process (the rate service) throws the classes of the bundle
+ * that built it, which another bundle's `instanceof` does not recognise.
+ */
+export function isDomainError(error: unknown): error is DomainError {
+  return typeof error === 'object' && error !== null && (error as { [DOMAIN_ERROR]?: unknown })[DOMAIN_ERROR] === true;
+}
+
+/** True for a DomainError of this `kind` (see `isDomainError`). */
+export function isDomainErrorOf<Kind extends string>(error: unknown, kind: Kind): error is DomainError<Kind> {
+  return isDomainError(error) && error.kind === kind;
 }

@@ -11,6 +11,7 @@ import { InvoiceAmountInvalid, InvoiceConflict } from './errors';
 import { offeredAmounts, resolveOffers, type OfferedCoin } from './offers';
 import { withOrders } from './read';
 import type { InvoiceRow, InvoiceWithOrder } from './rows';
+import { isDomainErrorOf } from '../errors';
 
 export interface InvoiceCaller {
   db: Database;
@@ -50,7 +51,7 @@ async function quoteOffers(key: InvoiceCaller['key'], offers: OfferedCoin[], cur
       rates.quote(coin.ticker, currency).then(
         (quote) => ({ coin, rate: quote.rate }),
         (error: unknown) => {
-          if (error instanceof RateUnavailable && !named) return { coin, rate: null, error };
+          if (isDomainErrorOf(error, 'RateUnavailable') && !named) return { coin, rate: null, error };
           throw error;
         },
       ),

@@ -9,8 +9,9 @@ import { currencyPairs, findCurrency, type Currency, type Network } from '../cat
 import { enabledNetworks, networkFor, type Mode } from '../chains';
 import { coinUnitsFor, formatUnits, parseDecimal, type Decimal } from '../money';
 import type { ErrorDetail, InvoiceCurrency, MakeInvoiceRequest } from '../protocol';
-import { RateUnavailable, rateService } from '../rates';
+import { rateService } from '../rates';
 import { InvoiceCurrencyUnsupported } from './errors';
+import { isDomainErrorOf } from '../errors';
 
 export interface OfferedCoin {
   ticker: string;
@@ -98,7 +99,7 @@ export async function withUsdPrices<T extends { currency: string }>(mode: Mode, 
       priceUSD: await rates.quote(entry.currency, 'USD').then(
         (quote) => quote.rate,
         (error: unknown) => {
-          if (error instanceof RateUnavailable) return null;
+          if (isDomainErrorOf(error, 'RateUnavailable')) return null;
           throw error;
         },
       ),

@@ -7,11 +7,11 @@ import { findCurrency, type Network } from '../catalog';
 import type { Database } from '../db';
 import { formatUnits } from '../money';
 import type { InvoiceCurrency } from '../protocol';
-import { RateUnavailable } from '../rates';
 import { payableRate, loadInvoice } from './choose';
 import { canChooseCoin } from './lifecycle';
 import { amountFor, storedOffers } from './offers';
 import { invoiceScreenOf, type InvoiceCoin, type PublicInvoiceView } from './view';
+import { isDomainErrorOf } from '../errors';
 
 const TOKEN_STANDARDS: Partial<Record<string, string>> = { ethereum: 'ERC-20', arbitrum: 'ERC-20', base: 'ERC-20', polygon: 'ERC-20', bsc: 'BEP-20', tron: 'TRC-20' };
 
@@ -38,7 +38,7 @@ export async function loadInvoiceView(db: Database, invoiceId: string, now = new
     offers.map(async (coin) => {
       const rate = canChoose
         ? await payableRate(invoice, coin.ticker).catch((error: unknown) => {
-            if (error instanceof RateUnavailable) return null;
+            if (isDomainErrorOf(error, 'RateUnavailable')) return null;
             throw error;
           })
         : null;
