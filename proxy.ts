@@ -2,12 +2,14 @@
  * Runs before every page (Next.js 16 "proxy", formerly middleware; Node.js runtime): a
  * Content-Security-Policy with a fresh script nonce, and the payment page's language.
  *
- * - CSP: see lib/security/headers.ts and docs/decisions/008-payment-page.md. The payment page
- *   may be framed by the gateway itself and the FRAME_ANCESTORS sites; every other page by none.
+ * - CSP: see lib/security/headers.ts and docs/decisions/008-payment-page.md. The payer's pages
+ *   (the payment page, and the invoice page that leads to it) may be framed by the gateway itself
+ *   and the FRAME_ANCESTORS sites; every other page by none.
  *   The demo store's pages may frame the gateway the store links to (its embedded checkout),
  *   which is another origin whenever the store is opened at another address than that gateway's.
- * - Language of /pay/*: `?lang=` or Accept-Language (lib/pay/i18n), handed to the root layout
- *   (`<html lang dir>`) and the page in a request header that this proxy always overwrites.
+ * - Language of /pay/* and /invoice/*: `?lang=` or Accept-Language (lib/pay/i18n), handed to the
+ *   root layout (`<html lang dir>`) and the page in a request header that this proxy always
+ *   overwrites.
  *
  * - A path whose percent-encoding does not decode (`/pay/%ZZ`) is rewritten with its `%` taken
  *   literally (lib/security/request-path.ts): Next.js's router would answer it a bare 500; the
@@ -23,6 +25,8 @@ import { LANGUAGE_HEADER, negotiateLanguage } from './lib/pay/i18n';
 import { contentSecurityPolicy, literalPercentPath, newNonce } from './lib/security';
 
 const API_PATH = /^\/(api|api-gateway|internal)\//;
+/** The payer's pages: the payment page and the invoice page (its coin choice). */
+const PAYER_PAGE = /^\/(pay|invoice)\//;
 
 /** The request's URL with its undecodable path taken literally, if its path does not decode. */
 function literalUrl(request: NextRequest): URL | undefined {
@@ -37,23 +41,28 @@ export function proxy(request: NextRequest): NextResponse {
   const rewritten = literalUrl(request);
   const { pathname } = request.nextUrl;
   if (API_PATH.test(pathname)) return rewritten ? NextResponse.rewrite(rewritten) : NextResponse.next();
-  const payPage = pathname.startsWith('/pay/');
+  const payerPage = PAYER_PAGE.test(pathname);
   const storePage = pathname === '/store' || pathname.startsWith('/store/');
   const csp = contentSecurityPolicy({
     nonce: newNonce(),
-    frameAncestors: payPage ? gatewayConfig().frameAncestors : null,
+    frameAncestors: payerPage ? gatewayConfig().frameAncestors : null,
     // Only the store's gateway, by origin: not 'self', nor anything a request could name.
     frameSrc: storePage ? [new URL(storeGatewayUrl()).origin] : undefined,
     dev: process.env.NODE_ENV === 'development',
   });
   const headers = new Headers(request.headers);
   headers.set('content-security-policy', csp);
-  headers.set(LANGUAGE_HEADER, payPage ? negotiateLanguage(request.nextUrl.searchParams.get('lang'), request.headers.get('accept-language')) : 'en');
+  headers.set(LANGUAGE_HEADER, payerPage ? negotiateLanguage(request.nextUrl.searchParams.get('lang'), request.headers.get('accept-language')) : 'en');
   const response = rewritten ? NextResponse.rewrite(rewritten, { request: { headers } }) : NextResponse.next({ request: { headers } });
   response.headers.set('content-security-policy', csp);
   // Legacy twin of frame-ancestors for old browsers, where it can say the same thing.
-  if (!payPage) response.headers.set('x-frame-options', 'DENY');
+  if (!payerPage) response.headers.set('x-frame-options', 'DENY');
   else if (gatewayConfig().frameAncestors.length === 0) response.headers.set('x-frame-options', 'SAMEORIGIN');
+  // The invoice page's coin choice is a form post, which works without JavaScript. Under
+  // next.config's `no-referrer` the browser sends such a post with `Origin: null`, which Next.js's
+  // server-action check refuses; `same-origin` sends the real origin to the gateway itself and
+  // still nothing to any other site (the link stays a capability).
+  if (pathname.startsWith('/invoice/')) response.headers.set('referrer-policy', 'same-origin');
   return response;
 }
 

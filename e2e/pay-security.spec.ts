@@ -18,7 +18,7 @@ function filesUnder(dir: string): string[] {
 
 /** The fields of the public status answer (README "Payment page"): nothing else. */
 const PUBLIC_FIELDS = [
-  'address', 'amount', 'currency', 'currencyName', 'description', 'expiresAt', 'merchantName', 'network', 'networkName', 'orderId',
+  'address', 'amount', 'currency', 'currencyName', 'description', 'expiresAt', 'invoice', 'merchantName', 'network', 'networkName', 'orderId',
   'otherTransfers', 'payments', 'received', 'remaining', 'requiredConfirmations', 'returnUrl', 'screen', 'serverTime', 'status', 'tag',
   'test', 'walletUri',
 ];

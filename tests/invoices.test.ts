@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fillAddressPool } from '@/lib/addresses';
 import { mine } from '@/lib/chains/sandbox';
 import type { Database } from '@/lib/db/client';
-import { chooseCoin, getInvoice, InvoiceClosed, makeInvoice, serializeInvoice, sweepInvoices } from '@/lib/invoices';
+import { chooseCoin, getInvoice, InvoiceClosed, loadInvoiceView, makeInvoice, serializeInvoice, sweepInvoices } from '@/lib/invoices';
 import { findApiKey } from '@/lib/merchants';
 import { makeInvoiceRequest } from '@/lib/protocol';
 import { simulateOrderPayment } from '@/lib/sandbox';
@@ -95,5 +95,23 @@ describe('invoices', () => {
     expect(await sweepInvoices(db, later)).toEqual([]);
     expect(await webhookOf(made.invoice.id)).toEqual([expect.objectContaining({ kind: 'invoice', invoice_status: 'EXPIRED' })]);
     await expect(chooseCoin(db, made.invoice.id, { currency: 'BTC', network: 'bitcoin' })).rejects.toBeInstanceOf(InvoiceClosed);
+  });
+
+  it('builds the invoice page view: amounts a choice would ask now, the chosen coin, the merchant\'s most used coins first', async () => {
+    // One more USDT order than BTC orders for this merchant so far.
+    await chooseCoin(db, (await invoice({})).invoice.id, { currency: 'USDT', network: 'tron' });
+    const made = await invoice({ description: 'Mugs', currencies: [{ currency: 'BTC', networks: ['bitcoin'] }, { currency: 'USDT', networks: ['tron', 'bsc'] }] });
+    let view = (await loadInvoiceView(db, made.invoice.id))!;
+    expect(view).toMatchObject({ status: 'CREATED', screen: 'choose', test: true, description: 'Mugs', currency: 'USD', amount: '73.5', chosen: null });
+    expect(view.coins.flatMap((c) => c.networks.map((n) => [c.ticker, n.network, n.tokenStandard, n.amount]))).toEqual(
+      expect.arrayContaining([['BTC', 'bitcoin', null, '0.001225'], ['USDT', 'tron', 'TRC-20', '73.5'], ['USDT', 'bsc', 'BEP-20', '73.5']]),
+    );
+    // Offered second, but used most: first.
+    expect(view.coins[0]!.ticker).toBe('USDT');
+    const order = await chooseCoin(db, made.invoice.id, { currency: 'BTC', network: 'bitcoin' });
+    view = (await loadInvoiceView(db, made.invoice.id))!;
+    expect(view).toMatchObject({ status: 'INIT', screen: 'choose', chosen: { orderId: order.id, currency: 'BTC', network: 'bitcoin' } });
+    expect(await loadInvoiceView(db, '00000000-0000-4000-8000-000000000000')).toBeNull();
+    expect(await loadInvoiceView(db, 'not-an-id')).toBeNull();
   });
 });

@@ -1,7 +1,7 @@
 'use client';
 /**
- * The countdown to the order's deadline, on the server's clock: the browser's may be off by
- * minutes. `useTimeLeft` ticks every second while `running`; `Countdown` shows the time left, the
+ * The countdown to the order's (or the invoice's) deadline, on the server's clock: the browser's
+ * may be off by minutes. `useTimeLeft` ticks every second while `running`; `Countdown` shows the time left, the
  * "expiring soon" warning, then "time is up".
  */
 import { useEffect, useRef, useState } from 'react';
@@ -25,7 +25,10 @@ export function useTimeLeft(expiresAt: string, serverTime: string, running: bool
   return Date.parse(expiresAt) - now;
 }
 
-export function Countdown({ left, phase, expiresAt, m }: { left: number; phase: CountdownPhase; expiresAt: string; m: Messages }) {
+/** The texts the countdown says (the payment page's and the invoice page's). */
+export type CountdownMessages = Pick<Messages, 'timeLeft' | 'expiringSoon' | 'timeUp'>;
+
+export function Countdown({ left, phase, expiresAt, m }: { left: number; phase: CountdownPhase; expiresAt: string; m: CountdownMessages }) {
   return (
     <p className={`mt-2 text-sm font-medium ${phase === 'running' ? '' : 'text-red-800 dark:text-red-200'}`} data-phase={phase}>
       {phase === 'over' ? m.timeUp : `${phase === 'soon' ? m.expiringSoon : m.timeLeft}: `}

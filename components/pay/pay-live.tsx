@@ -8,8 +8,9 @@
  * thing and read alone: polling (./order-status), the countdown (./countdown), the payment block
  * redrawn for a new amount (./pay-block-refresh), the status posted to an embedding parent
  * (./parent-messages), the return to the store (./return-to-store), the announcements
- * (./status-announcer), the transfers (./transfers) and test mode's simulated payments
- * (./simulate-payment).
+ * (./status-announcer), the transfers (./transfers), test mode's simulated payments
+ * (./simulate-payment). An invoice's price line (./invoice-price) is a server-drawn slot too; its
+ * "Change coin" link shows while the live view allows it.
  *
  * Kept small on purpose (the page's JavaScript budget): texts come from the server as props in
  * the chosen language, money stays decimal strings, no date or validation library.
@@ -33,6 +34,8 @@ interface Props {
   initial: PublicOrderView;
   m: Messages;
   embed: boolean;
+  /** For an order of an invoice, its price line (./invoice-price); null otherwise. */
+  invoiceLine: ReactNode;
   payBlock: ReactNode;
 }
 
@@ -45,7 +48,7 @@ export function PayLive(props: Props) {
   );
 }
 
-function Live({ initial, m, embed, payBlock }: Props) {
+function Live({ initial, m, embed, invoiceLine, payBlock }: Props) {
   const { view, reconnecting, refetch } = useOrderStatus(initial);
   const pending = view.status === 'pending';
   const left = useTimeLeft(view.expiresAt, initial.serverTime, pending);
@@ -63,6 +66,11 @@ function Live({ initial, m, embed, payBlock }: Props) {
       )}
       <StatusPanel view={view} m={m} embed={embed} left={left} phase={phase} redirect={redirect} />
       <StatusAnnouncer screen={view.screen} redirecting={redirect.redirecting} m={m} />
+      {invoiceLine && (
+        <div className="group" data-change-coin={view.invoice?.canChangeCoin ? '' : undefined}>
+          {invoiceLine}
+        </div>
+      )}
       {payable && payBlock}
       <Payments view={view} m={m} />
       <OtherTransfers view={view} m={m} />

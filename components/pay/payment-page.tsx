@@ -11,10 +11,12 @@
  */
 import { QRCodeSVG } from 'qrcode.react';
 import { chunkAddress, interpolate } from '@/lib/pay/format';
-import { LANGUAGE_NAMES, LANGUAGES, type Language } from '@/lib/pay/i18n';
+import type { Language } from '@/lib/pay/i18n';
 import type { Messages } from '@/lib/pay/messages';
 import type { PublicOrderView } from '@/lib/pay/view';
 import { CopyButton } from './copy-button';
+import { InvoicePrice } from './invoice-price';
+import { LanguageLinks } from './language-links';
 import { PayLive } from './pay-live';
 
 interface PageProps {
@@ -22,9 +24,17 @@ interface PageProps {
   m: Messages;
   language: Language;
   embed: boolean;
+  /**
+   * For an order of an invoice: its price as the page's language writes it ("$73.50"), formatted
+   * on the server (the browser's number formatting may differ from Node's).
+   */
+  invoicePrice?: string | null;
 }
 
-export function PaymentPage({ view, m, language, embed }: PageProps) {
+export function PaymentPage({ view, m, language, embed, invoicePrice = null }: PageProps) {
+  const invoiceLine = view.invoice && invoicePrice && (
+    <InvoicePrice view={view} price={invoicePrice} changeCoinHref={`/invoice/${view.invoice.invoiceId}?lang=${language}`} m={m} />
+  );
   const merchant = view.merchantName;
   return (
     <>
@@ -37,9 +47,9 @@ export function PaymentPage({ view, m, language, embed }: PageProps) {
       <main className={`mx-auto w-full max-w-md ${embed ? 'px-3 py-2' : 'px-4 py-4'}`}>
         <header className="flex flex-wrap items-center justify-between gap-2">
           <p className="font-medium">{interpolate(m.payTo, { merchant })}</p>
-          {!embed && <LanguageLinks current={language} label={m.language} embed={embed} />}
+          {!embed && <LanguageLinks current={language} label={m.language} />}
         </header>
-        <PayLive initial={view} m={m} embed={embed} payBlock={<PayBlock view={view} m={m} embed={embed} />} />
+        <PayLive initial={view} m={m} embed={embed} invoiceLine={invoiceLine || null} payBlock={<PayBlock view={view} m={m} embed={embed} />} />
         {view.description && !embed && (
           <section className="mt-4">
             <h2 className="font-semibold">{m.description}</h2>
@@ -165,24 +175,5 @@ function TagBlock({ tag, m }: { tag: string; m: Messages }) {
       </div>
       <p className="mt-1 text-sm">{m.tagWarning}</p>
     </div>
-  );
-}
-
-function LanguageLinks({ current, label, embed }: { current: Language; label: string; embed: boolean }) {
-  return (
-    <nav aria-label={label} className="flex gap-2 text-sm">
-      {LANGUAGES.map((code) => (
-        <a
-          key={code}
-          href={`?lang=${code}${embed ? '&embed=1' : ''}`}
-          lang={code}
-          hrefLang={code}
-          aria-current={code === current ? 'page' : undefined}
-          className="underline aria-[current=page]:font-semibold aria-[current=page]:no-underline"
-        >
-          {LANGUAGE_NAMES[code]}
-        </a>
-      ))}
-    </nav>
   );
 }

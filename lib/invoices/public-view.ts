@@ -27,9 +27,9 @@ export async function loadInvoiceView(db: Database, invoiceId: string, now = new
     `select m.name as merchant_name, o.currency as order_currency, o.network as order_network,
             (select json_object_agg(currency, n) from (
                select currency, count(*)::int as n from orders
-                where merchant_id = $2 and mode = $3 and created_at > now() - interval '30 days' group by currency) used) as usage
-       from merchants m left join orders o on o.id = $4 where m.id = $2`,
-    [invoice.id, invoice.merchant_id, invoice.mode, invoice.order_id],
+                where merchant_id = $1 and mode = $2 and created_at > now() - interval '30 days' group by currency) used) as usage
+       from merchants m left join orders o on o.id = $3 where m.id = $1`,
+    [invoice.merchant_id, invoice.mode, invoice.order_id],
   );
   const canChoose = canChooseCoin(invoice.status, invoice.expires_at, now);
   const price = { value: BigInt(invoice.amount), scale: invoice.price_decimals };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chunkAddress, countdownPhase, EXPIRING_SOON_MS, formatCountdown, interpolate } from './format';
+import { chunkAddress, countdownPhase, EXPIRING_SOON_MS, formatCountdown, formatPrice, interpolate } from './format';
 
 describe('formatCountdown', () => {
   it('m:ss under an hour, h:mm:ss from an hour, rounding up partial seconds, never negative', () => {
@@ -42,5 +42,29 @@ describe('interpolate', () => {
   it('fills placeholders and leaves unknown ones', () => {
     expect(interpolate('{k} of {n} confirmations', { k: 1, n: 2 })).toBe('1 of 2 confirmations');
     expect(interpolate('Pay {merchant} {x}', { merchant: 'Shop' })).toBe('Pay Shop {x}');
+  });
+});
+
+describe('formatPrice', () => {
+  it('fiat in the currency style of the language, ASCII digits in Arabic too', () => {
+    expect(formatPrice('73.5', 'USD', 'en', true)).toBe('$73.50');
+    expect(formatPrice('73.5', 'USD', 'es', true)).toMatch(/^73,50\s*US\$$/);
+    expect(formatPrice('1234.5', 'EUR', 'en', true)).toBe('€1,234.50');
+    expect(formatPrice('73.5', 'USD', 'ar', true)).toMatch(/73\.50/);
+    // A locale whose default digits are Arabic-Indic still gets ASCII ones.
+    expect(formatPrice('73.5', 'USD', 'ar-EG', true)).toMatch(/73\.50/);
+    expect(formatPrice('1000', 'GBP', 'en', true)).toBe('£1,000.00');
+  });
+
+  it('exact: a long amount keeps every digit (no float), and digits beyond the usual ones stay', () => {
+    expect(formatPrice('12345678901234567.89', 'USD', 'en', true)).toBe('$12,345,678,901,234,567.89');
+    expect(formatPrice('0.125', 'USD', 'en', true)).toBe('$0.125');
+    expect(formatPrice('100.5', 'JPY', 'en', true)).toBe('¥100.5');
+  });
+
+  it('a coin, or anything that is not a plain decimal, as "amount CODE"', () => {
+    expect(formatPrice('0.001', 'BTC', 'en', false)).toBe('0.001 BTC');
+    expect(formatPrice('73.5', 'USDT', 'ar', false)).toBe('73.5 USDT');
+    expect(formatPrice('1e3', 'USD', 'en', true)).toBe('1e3 USD');
   });
 });

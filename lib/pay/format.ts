@@ -42,3 +42,27 @@ export type CountdownPhase = 'running' | 'soon' | 'over';
 export function countdownPhase(ms: number): CountdownPhase {
   return ms <= 0 ? 'over' : ms <= EXPIRING_SOON_MS ? 'soon' : 'running';
 }
+
+/**
+ * A price for the page's language: a fiat amount in the currency style of the language ("$73.50",
+ * "73,50 US$"), with no digit of `amount` dropped beyond the currency's usual ones; a coin amount
+ * as the coin amounts elsewhere on the pages ("0.001 BTC"). Digits stay ASCII (`latn`) in every
+ * language, like the coin amounts beside them. `amount` is a decimal string and is formatted as
+ * one (Intl.NumberFormat takes strings exactly): never a float.
+ */
+export function formatPrice(amount: string, currency: string, language: string, fiat: boolean): string {
+  if (!fiat || !/^\d+(\.\d+)?$/.test(amount)) return `${amount} ${currency}`;
+  const options: Intl.NumberFormatOptions = { style: 'currency', currency, numberingSystem: 'latn' };
+  let format: Intl.NumberFormat;
+  try {
+    format = new Intl.NumberFormat(language, options);
+  } catch {
+    return `${amount} ${currency}`; // not a currency Intl knows
+  }
+  const digits = amount.split('.')[1]?.length ?? 0;
+  if (digits > (format.resolvedOptions().maximumFractionDigits ?? 0)) {
+    format = new Intl.NumberFormat(language, { ...options, maximumFractionDigits: digits });
+  }
+  // A decimal string is formatted exactly (ECMA-402's Intl.NumberFormat v3), every digit kept.
+  return format.format(amount as Intl.StringNumericLiteral);
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { directionOf, languageFrom, negotiateLanguage } from './i18n';
-import { MESSAGES } from './messages';
+import { INVOICE_CHOICE_ERRORS, INVOICE_MESSAGES, isInvoiceChoiceError, MESSAGES } from './messages';
 
 describe('negotiateLanguage', () => {
   it('?lang= wins when supported, region subtags and case ignored', () => {
@@ -39,18 +39,28 @@ describe('languageFrom and directionOf', () => {
 });
 
 describe('messages', () => {
-  it('every language has every text, with the same placeholders as English', () => {
-    const placeholders = (value: unknown): string[] =>
-      typeof value === 'string' ? (value.match(/\{\w+\}/g) ?? []).sort() : Object.values(value as object).flatMap(placeholders);
-    const keys = (value: unknown, prefix = ''): string[] =>
-      typeof value === 'string' ? [prefix] : Object.entries(value as object).flatMap(([k, v]) => keys(v, `${prefix}.${k}`));
-    for (const language of ['es', 'ar'] as const) {
-      expect(keys(MESSAGES[language])).toEqual(keys(MESSAGES.en));
-      expect(placeholders(MESSAGES[language])).toEqual(placeholders(MESSAGES.en));
-      for (const key of keys(MESSAGES.en)) {
-        const text = key.split('.').slice(1).reduce<unknown>((v, k) => (v as Record<string, unknown>)[k], MESSAGES[language]);
-        expect(text, `${language}${key}`).not.toBe('');
+  const placeholders = (value: unknown): string[] =>
+    typeof value === 'string' ? (value.match(/\{\w+\}/g) ?? []).sort() : Object.values(value as object).flatMap(placeholders);
+  const keys = (value: unknown, prefix = ''): string[] =>
+    typeof value === 'string' ? [prefix] : Object.entries(value as object).flatMap(([k, v]) => keys(v, `${prefix}.${k}`));
+
+  for (const [name, table] of Object.entries({ MESSAGES, INVOICE_MESSAGES })) {
+    it(`${name}: every language has every text, with the same placeholders as English`, () => {
+      for (const language of ['es', 'ar'] as const) {
+        expect(keys(table[language])).toEqual(keys(table.en));
+        expect(placeholders(table[language])).toEqual(placeholders(table.en));
+        for (const key of keys(table.en)) {
+          const text = key.split('.').slice(1).reduce<unknown>((v, k) => (v as Record<string, unknown>)[k], table[language]);
+          expect(text, `${name}.${language}${key}`).not.toBe('');
+        }
       }
-    }
+    });
+  }
+});
+
+describe('isInvoiceChoiceError', () => {
+  it('only the codes the invoice page has words for (a ?error= is the browser\'s to send)', () => {
+    for (const code of INVOICE_CHOICE_ERRORS) expect(isInvoiceChoiceError(code)).toBe(true);
+    for (const other of ['', 'Closed', 'constructor', '<b>x</b>', undefined, ['closed'], 1]) expect(isInvoiceChoiceError(other)).toBe(false);
   });
 });

@@ -1,9 +1,10 @@
 /**
- * The payment page's texts, per language. The server page picks one language and passes that
+ * The texts of the payment page (MESSAGES) and of the invoice page (INVOICE_MESSAGES), per language. The server page picks one language and passes that
  * one object to the browser as props: no other language reaches the client bundle.
  * Placeholders are `{name}` (see ./format `interpolate`). Amounts, addresses, transaction ids and
  * countdown digits are never translated: they are inserted as they are, left to right.
  */
+import type { InvoiceScreen } from '../invoices/view';
 import type { Language } from './i18n';
 import type { Screen } from './view';
 
@@ -60,6 +61,9 @@ export interface Messages {
   simulateFailed: string;
   notFoundTitle: string;
   notFoundBody: string;
+  /** An invoice's order: the invoice's price beside the coin amount, and the way back to choose another coin. */
+  invoicePrice: string;
+  changeCoin: string;
   screens: Record<Screen, { title: string; body: string }>;
 }
 
@@ -116,6 +120,8 @@ const en: Messages = {
   simulateFailed: 'The simulated payment failed: {error}',
   notFoundTitle: 'Order not found',
   notFoundBody: 'There is no payment order at this address. Check the link the store gave you.',
+  invoicePrice: 'Price',
+  changeCoin: 'Change coin',
   screens: {
     awaiting: { title: 'Awaiting payment', body: 'Send the amount below to the address below. This page updates by itself.' },
     detected: { title: 'Payment detected', body: 'Your payment is on its way and waiting for network confirmations.' },
@@ -182,6 +188,8 @@ const es: Messages = {
   simulateFailed: 'El pago simulado falló: {error}',
   notFoundTitle: 'Pedido no encontrado',
   notFoundBody: 'No hay ningún pedido de pago en esta dirección. Revisa el enlace que te dio la tienda.',
+  invoicePrice: 'Precio',
+  changeCoin: 'Cambiar de moneda',
   screens: {
     awaiting: { title: 'Esperando el pago', body: 'Envía el importe indicado a la dirección indicada. Esta página se actualiza sola.' },
     detected: { title: 'Pago detectado', body: 'Tu pago está en camino y espera las confirmaciones de la red.' },
@@ -248,6 +256,8 @@ const ar: Messages = {
   simulateFailed: 'فشلت الدفعة التجريبية: {error}',
   notFoundTitle: 'الطلب غير موجود',
   notFoundBody: 'لا يوجد طلب دفع على هذا العنوان. تحقق من الرابط الذي أعطاك إياه المتجر.',
+  invoicePrice: 'السعر',
+  changeCoin: 'تغيير العملة',
   screens: {
     awaiting: { title: 'بانتظار الدفع', body: 'أرسل المبلغ أدناه إلى العنوان أدناه. تتحدث هذه الصفحة تلقائيًا.' },
     detected: { title: 'تم رصد الدفعة', body: 'دفعتك في الطريق وتنتظر تأكيدات الشبكة.' },
@@ -262,3 +272,165 @@ const ar: Messages = {
 };
 
 export const MESSAGES: Record<Language, Messages> = { en, es, ar };
+
+/**
+ * Why a coin choice was refused, as the invoice page's `?error=` says it (app/invoice's action
+ * maps each domain error to one): the invoice no longer takes a choice, no fresh price for the
+ * coin, a coin the invoice does not offer, the gateway busy (no address free, the database
+ * overloaded), a form that names no coin.
+ */
+export const INVOICE_CHOICE_ERRORS = ['closed', 'rate', 'not-offered', 'busy', 'invalid'] as const;
+export type InvoiceChoiceError = (typeof INVOICE_CHOICE_ERRORS)[number];
+
+export function isInvoiceChoiceError(value: unknown): value is InvoiceChoiceError {
+  return typeof value === 'string' && (INVOICE_CHOICE_ERRORS as readonly string[]).includes(value);
+}
+
+/**
+ * The invoice page's texts (`/invoice/{id}`, the coin choice), per language. Apart from the
+ * payment page's so that neither page sends the other's texts to the browser; shared words (the
+ * countdown, "Return to store", the language links) come from MESSAGES.
+ */
+export interface InvoiceMessages {
+  pageTitle: string;
+  testModeNote: string;
+  price: string;
+  coins: string;
+  searchLabel: string;
+  searchHint: string;
+  searchCount: string;
+  searchNone: string;
+  priceUnavailable: string;
+  chosen: string;
+  continueWith: string;
+  chosenNote: string;
+  chooseAnother: string;
+  choosing: string;
+  continueToPayment: string;
+  paymentDetails: string;
+  errors: Record<InvoiceChoiceError, string>;
+  notFoundTitle: string;
+  notFoundBody: string;
+  goBack: string;
+  home: string;
+  screens: Record<InvoiceScreen, { title: string; body: string }>;
+}
+
+const invoiceEn: InvoiceMessages = {
+  pageTitle: 'Invoice from {merchant}',
+  testModeNote: 'This is a test invoice: no real funds move.',
+  price: 'Price',
+  coins: 'Coins you can pay with',
+  searchLabel: 'Search coins',
+  searchHint: 'Ticker, name or network',
+  searchCount: 'Coins shown: {shown} of {total}',
+  searchNone: 'No coin matches your search.',
+  priceUnavailable: 'price unavailable',
+  chosen: 'Your current choice: {currency} on {network}.',
+  continueWith: 'Continue with {currency} on {network}',
+  chosenNote: 'Choosing another coin replaces this payment request: do not send funds to its address after that.',
+  chooseAnother: 'Or choose another coin',
+  choosing: 'Preparing your payment…',
+  continueToPayment: 'Continue to payment',
+  paymentDetails: 'See payment details',
+  errors: {
+    closed: 'This invoice no longer accepts a coin choice: it is paid, closed or out of time.',
+    rate: 'There is no fresh price for that coin right now. Try again in a minute, or choose another coin.',
+    'not-offered': 'That coin is not offered for this invoice. Choose one from the list.',
+    busy: 'The gateway is busy right now. Try again in a moment.',
+    invalid: 'Choose a coin from the list.',
+  },
+  notFoundTitle: 'Invoice not found',
+  notFoundBody: 'There is no invoice at this address. Check the link the store gave you.',
+  goBack: 'Go back',
+  home: 'Go to the home page',
+  screens: {
+    choose: { title: 'Choose how to pay', body: 'Pick a coin and its network. The amount to send is fixed when you choose.' },
+    pay: { title: 'Payment in progress', body: 'A payment for this invoice has been seen. Follow it on the payment page.' },
+    paid: { title: 'Paid', body: 'Thank you: this invoice is paid.' },
+    expired: { title: 'This invoice has expired', body: 'Its time to pay ran out. Do not send funds for it; ask the store for a new invoice.' },
+    closed: {
+      title: 'The payment did not complete',
+      body: 'This invoice is closed without a complete payment. The payment page shows what was received; contact the merchant.',
+    },
+  },
+};
+
+const invoiceEs: InvoiceMessages = {
+  pageTitle: 'Factura de {merchant}',
+  testModeNote: 'Esta es una factura de prueba: no se mueven fondos reales.',
+  price: 'Precio',
+  coins: 'Monedas con las que puedes pagar',
+  searchLabel: 'Buscar monedas',
+  searchHint: 'Símbolo, nombre o red',
+  searchCount: 'Monedas mostradas: {shown} de {total}',
+  searchNone: 'Ninguna moneda coincide con tu búsqueda.',
+  priceUnavailable: 'precio no disponible',
+  chosen: 'Tu elección actual: {currency} en {network}.',
+  continueWith: 'Continuar con {currency} en {network}',
+  chosenNote: 'Si eliges otra moneda, esta solicitud de pago se anula: no envíes fondos a su dirección después.',
+  chooseAnother: 'O elige otra moneda',
+  choosing: 'Preparando tu pago…',
+  continueToPayment: 'Continuar al pago',
+  paymentDetails: 'Ver los detalles del pago',
+  errors: {
+    closed: 'Esta factura ya no admite elegir moneda: está pagada, cerrada o fuera de plazo.',
+    rate: 'Ahora mismo no hay un precio actualizado para esa moneda. Inténtalo de nuevo en un minuto o elige otra moneda.',
+    'not-offered': 'Esa moneda no se ofrece para esta factura. Elige una de la lista.',
+    busy: 'La pasarela está ocupada en este momento. Inténtalo de nuevo en unos instantes.',
+    invalid: 'Elige una moneda de la lista.',
+  },
+  notFoundTitle: 'Factura no encontrada',
+  notFoundBody: 'No hay ninguna factura en esta dirección. Revisa el enlace que te dio la tienda.',
+  goBack: 'Volver atrás',
+  home: 'Ir a la página de inicio',
+  screens: {
+    choose: { title: 'Elige cómo pagar', body: 'Elige una moneda y su red. El importe a enviar se fija al elegir.' },
+    pay: { title: 'Pago en curso', body: 'Se ha visto un pago de esta factura. Síguelo en la página de pago.' },
+    paid: { title: 'Pagada', body: 'Gracias: esta factura está pagada.' },
+    expired: { title: 'Esta factura ha caducado', body: 'Se acabó el plazo para pagarla. No envíes fondos por ella; pide una factura nueva a la tienda.' },
+    closed: {
+      title: 'El pago no se completó',
+      body: 'Esta factura se cerró sin un pago completo. La página de pago muestra lo recibido; contacta con el comercio.',
+    },
+  },
+};
+
+const invoiceAr: InvoiceMessages = {
+  pageTitle: 'فاتورة من {merchant}',
+  testModeNote: 'هذه فاتورة تجريبية: لا تُنقل أموال حقيقية.',
+  price: 'السعر',
+  coins: 'العملات التي يمكنك الدفع بها',
+  searchLabel: 'ابحث عن عملة',
+  searchHint: 'الرمز أو الاسم أو الشبكة',
+  searchCount: 'العملات المعروضة: {shown} من {total}',
+  searchNone: 'لا توجد عملة تطابق بحثك.',
+  priceUnavailable: 'السعر غير متاح',
+  chosen: 'اختيارك الحالي: {currency} على شبكة {network}.',
+  continueWith: 'تابع باستخدام {currency} على شبكة {network}',
+  chosenNote: 'اختيار عملة أخرى يلغي طلب الدفع هذا: لا ترسل أموالًا إلى عنوانه بعد ذلك.',
+  chooseAnother: 'أو اختر عملة أخرى',
+  choosing: 'جارٍ تجهيز دفعتك…',
+  continueToPayment: 'تابع إلى الدفع',
+  paymentDetails: 'عرض تفاصيل الدفع',
+  errors: {
+    closed: 'لم تعد هذه الفاتورة تقبل اختيار عملة: فهي مدفوعة أو مغلقة أو انتهت مهلتها.',
+    rate: 'لا يتوفر سعر حديث لهذه العملة الآن. حاول مرة أخرى بعد دقيقة أو اختر عملة أخرى.',
+    'not-offered': 'هذه العملة غير معروضة لهذه الفاتورة. اختر عملة من القائمة.',
+    busy: 'البوابة مشغولة الآن. حاول مرة أخرى بعد لحظات.',
+    invalid: 'اختر عملة من القائمة.',
+  },
+  notFoundTitle: 'الفاتورة غير موجودة',
+  notFoundBody: 'لا توجد فاتورة على هذا العنوان. تحقق من الرابط الذي أعطاك إياه المتجر.',
+  goBack: 'رجوع',
+  home: 'الانتقال إلى الصفحة الرئيسية',
+  screens: {
+    choose: { title: 'اختر طريقة الدفع', body: 'اختر عملة وشبكتها. يُثبَّت المبلغ المطلوب إرساله عند الاختيار.' },
+    pay: { title: 'الدفع قيد التنفيذ', body: 'رُصدت دفعة لهذه الفاتورة. تابعها في صفحة الدفع.' },
+    paid: { title: 'تم الدفع', body: 'شكرًا لك: تم دفع هذه الفاتورة.' },
+    expired: { title: 'انتهت صلاحية هذه الفاتورة', body: 'انتهت مهلة دفعها. لا ترسل أموالًا مقابلها؛ اطلب فاتورة جديدة من المتجر.' },
+    closed: { title: 'لم تكتمل الدفعة', body: 'أُغلقت هذه الفاتورة دون دفعة كاملة. تعرض صفحة الدفع ما تم استلامه؛ تواصل مع التاجر.' },
+  },
+};
+
+export const INVOICE_MESSAGES: Record<Language, InvoiceMessages> = { en: invoiceEn, es: invoiceEs, ar: invoiceAr };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildPublicView, type PublicOrderRow, type PublicTransferRow } from './public-view';
+import { buildPublicView, type PublicInvoiceRow, type PublicOrderRow, type PublicTransferRow } from './public-view';
 
 const LTC = 'ltc1qjmxnz78nmc8nq77wuxh25n2es7rzm5c2rkk4wh';
 const XRP = 'rHsMGQEkVNJmpGWs8XUBoTBiAAbwxZN5v3';
@@ -23,6 +23,7 @@ function order(overrides: Partial<PublicOrderRow> = {}): PublicOrderRow {
     expires_at: expiresAt,
     merchant_name: 'Book shop',
     tip_height: 100,
+    invoice: null,
     ...overrides,
   };
 }
@@ -73,7 +74,7 @@ describe('buildPublicView', () => {
     expect(Object.keys(view).sort()).toEqual(
       [
         'address', 'amount', 'currency', 'currencyName', 'description', 'expiresAt', 'merchantName', 'network', 'networkName',
-        'orderId', 'otherTransfers', 'payments', 'received', 'remaining', 'requiredConfirmations', 'returnUrl', 'screen',
+        'invoice', 'orderId', 'otherTransfers', 'payments', 'received', 'remaining', 'requiredConfirmations', 'returnUrl', 'screen',
         'serverTime', 'status', 'tag', 'test', 'walletUri',
       ].sort(),
     );
@@ -179,5 +180,46 @@ describe('buildPublicView', () => {
 
   it('a live order is not a test order', () => {
     expect(build(order({ mode: 'live' })).test).toBe(false);
+  });
+});
+
+describe('buildPublicView: an order of an invoice', () => {
+  const ORDER_ID = '6f1c1f7e-8a3b-4a53-9d55-0a4f7d1a2b3c';
+  const invoice = (overrides: Partial<PublicInvoiceRow> = {}): PublicInvoiceRow => ({
+    id: '0b7e4c1a-52f4-4f0e-9a55-3c1f0e2d9b71',
+    currency: 'USD',
+    amount: '7350', // 73.50 USD, 2 decimals
+    price_decimals: 2,
+    status: 'INIT',
+    order_id: ORDER_ID,
+    expires_at: new Date('2030-01-01T13:00:00.000Z'),
+    ...overrides,
+  });
+  const usdt = (i: PublicInvoiceRow) => order({ currency: 'USDT', network: 'tron', amount: '73500000', invoice: i });
+
+  it('an ordinary order has no invoice', () => {
+    expect(build(order()).invoice).toBeNull();
+  });
+
+  it('the price from base units and price decimals, and the coin may change while nothing was sent', () => {
+    expect(build(usdt(invoice())).invoice).toEqual({ invoiceId: '0b7e4c1a-52f4-4f0e-9a55-3c1f0e2d9b71', currency: 'USD', amount: '73.5', canChangeCoin: true });
+    expect(build(usdt(invoice({ status: 'CREATED' }))).invoice!.canChangeCoin).toBe(true);
+    // A price in a coin keeps its digits exactly.
+    const inEth = build(usdt(invoice({ currency: 'ETH', amount: '24500000000000001', price_decimals: 18 }))).invoice!;
+    expect(inEth.amount).toBe('0.024500000000000001');
+  });
+
+  it('the coin may not change once a transfer was seen, after another choice, a final status, or the invoice\'s time', () => {
+    const changeable = (i: PublicInvoiceRow, transfers: PublicTransferRow[] = []) => build(usdt(i), transfers).invoice!.canChangeCoin;
+    expect(changeable(invoice(), [transfer({ currency: 'USDT', amount: '1000000' })])).toBe(false);
+    // An unconfirmed transfer the chain dropped is as if never sent; another currency's transfer counts as seen.
+    expect(changeable(invoice(), [transfer({ currency: 'USDT', dropped: true, payment_status: null })])).toBe(true);
+    expect(changeable(invoice(), [transfer({ currency: 'TRX', payment_status: null })])).toBe(false);
+    expect(changeable(invoice({ order_id: '11111111-2222-4333-8444-555555555555' }))).toBe(false);
+    for (const status of ['PENDING', 'PROCESSED', 'OVERPAID', 'PARTIAL', 'EXPIRED', 'REJECTED', 'ERROR'] as const) {
+      expect(changeable(invoice({ status })), status).toBe(false);
+    }
+    expect(changeable(invoice({ expires_at: now }))).toBe(false);
+    expect(changeable(invoice({ expires_at: new Date(now.getTime() + 1) }))).toBe(true);
   });
 });

@@ -8,13 +8,18 @@ import 'server-only';
  * cursor height − block height + 1, so the page can show k/n between two evaluations. Payments
  * and other transfers are told apart by the merchant-facing projection the watcher writes
  * (`payments` rows); a transfer without one is an orphan deposit of the order.
+ *
+ * An order made for an invoice's coin choice (`orders.invoice_id`) also carries the invoice's
+ * price and whether its payer may still go back and choose another coin (lib/invoices
+ * `canChooseCoin`, for this order while nothing was sent to it).
  */
 import { findCurrency } from '../catalog';
 import { confirmationsOf, orderNetwork, paymentUri, requiredConfirmations } from '../chains';
-import type { chainCursors, chainTransfers, merchants, orders, payments, Queryable, RowOf } from '../db';
+import type { chainCursors, chainTransfers, invoices, merchants, orders, payments, Queryable, RowOf } from '../db';
+import { canChooseCoin } from '../invoices';
 import { formatUnits } from '../money';
 import { isLateTransfer } from '../orders';
-import { screenOf, type PublicOrderView, type PublicOtherTransfer, type PublicPayment } from './view';
+import { screenOf, type PublicOrderInvoice, type PublicOrderView, type PublicOtherTransfer, type PublicPayment } from './view';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -26,7 +31,12 @@ export type PublicOrderRow = Pick<
   merchant_name: RowOf<typeof merchants>['name'];
   /** Height the network's watcher has scanned to; null before its first step. */
   tip_height: RowOf<typeof chainCursors>['height'] | null;
+  /** The invoice whose coin choice made this order; null for an order of make-order. */
+  invoice: PublicInvoiceRow | null;
 };
+
+/** The invoice columns the payment page uses: its price, and what decides whether the coin may still change. */
+export type PublicInvoiceRow = Pick<RowOf<typeof invoices>, 'id' | 'currency' | 'amount' | 'price_decimals' | 'status' | 'order_id' | 'expires_at'>;
 
 export type PublicTransferRow = Pick<RowOf<typeof chainTransfers>, 'tx_hash' | 'currency' | 'amount' | 'block_height' | 'first_seen_at' | 'dropped'> & {
   /** Status of the order payment this transfer is, or null when it is not one (an orphan). */
@@ -77,6 +87,17 @@ export function buildPublicView(
 
   const amount = BigInt(order.amount);
   const received = BigInt(order.received);
+  const invoice: PublicOrderInvoice | null = order.invoice && {
+    invoiceId: order.invoice.id,
+    currency: order.invoice.currency,
+    amount: formatUnits(BigInt(order.invoice.amount), order.invoice.price_decimals),
+    // The invoice's latest choice, still open, and nothing sent to this order yet (what
+    // lib/invoices chooseCoin accepts): anything else would only be refused on the invoice page.
+    canChangeCoin:
+      order.invoice.order_id === order.id &&
+      canChooseCoin(order.invoice.status, order.invoice.expires_at, options.now) &&
+      transfers.every((t) => t.dropped),
+  };
   const left = amount - received - confirming;
   const remaining = left > 0n ? left : 0n;
   const view = {
@@ -109,17 +130,24 @@ export function buildPublicView(
     requiredConfirmations: required,
     payments,
     otherTransfers,
+    invoice,
   };
 }
+
+/** The invoice's columns as the query names them (`invoice_<column>`), null on every one for an order without an invoice. */
+type InvoiceColumns = { [K in keyof PublicInvoiceRow as `invoice_${K}`]: PublicInvoiceRow[K] | null };
 
 /** The public view of an order, or null for an unknown or malformed id. Any order, any merchant: the id is the secret. */
 export async function loadPublicView(db: Queryable, orderId: string): Promise<PublicOrderView | null> {
   if (!UUID.test(orderId)) return null;
   // One round trip (the page polls it): the order, its merchant's name, the cursor, and its
   // transfers as JSON, amounts as text (a JSON number would lose digits of an 18-decimal amount).
-  const [row] = await db.query<PublicOrderRow & { transfers: (Omit<PublicTransferRow, 'first_seen_at'> & { first_seen_at: string })[] }>(
+  // and the invoice of its coin choice, if any (joined: still one round trip).
+  const [row] = await db.query<Omit<PublicOrderRow, 'invoice'> & InvoiceColumns & { transfers: (Omit<PublicTransferRow, 'first_seen_at'> & { first_seen_at: string })[] }>(
     `select o.id, o.mode, o.status, o.currency, o.network, o.amount::text as amount, o.received::text as received, o.address, o.tag,
             o.description, o.return_url, o.expires_at, m.name as merchant_name, c.height as tip_height,
+            i.id as invoice_id, i.currency as invoice_currency, i.amount::text as invoice_amount, i.price_decimals as invoice_price_decimals,
+            i.status as invoice_status, i.order_id as invoice_order_id, i.expires_at as invoice_expires_at,
             coalesce((select json_agg(json_build_object(
                         'tx_hash', t.tx_hash, 'currency', t.currency, 'amount', t.amount::text, 'block_height', t.block_height,
                         'first_seen_at', t.first_seen_at, 'dropped', t.dropped, 'payment_status', p.status)
@@ -130,11 +158,27 @@ export async function loadPublicView(db: Queryable, orderId: string): Promise<Pu
        from orders o
        join merchants m on m.id = o.merchant_id
        left join chain_cursors c on c.network = o.network and c.mode = o.mode
+       left join invoices i on i.id = o.invoice_id
       where o.id = $1`,
     [orderId],
   );
   if (!row) return null;
-  const { transfers, ...order } = row;
+  const { transfers, invoice_id, invoice_currency, invoice_amount, invoice_price_decimals, invoice_status, invoice_order_id, invoice_expires_at, ...rest } = row;
+  const order: PublicOrderRow = {
+    ...rest,
+    invoice:
+      invoice_id === null
+        ? null
+        : {
+            id: invoice_id,
+            currency: invoice_currency!,
+            amount: invoice_amount!,
+            price_decimals: invoice_price_decimals!,
+            status: invoice_status!,
+            order_id: invoice_order_id,
+            expires_at: invoice_expires_at!,
+          },
+  };
   const network = orderNetwork(order.mode, order.network);
   if (!network) throw new Error(`network ${order.network} is not in the catalog`);
   return buildPublicView(

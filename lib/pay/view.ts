@@ -46,6 +46,20 @@ export interface PublicOtherTransfer {
   late: boolean;
 }
 
+/** The invoice an order was made for (the payer chose this order's coin on the invoice page). */
+export interface PublicOrderInvoice {
+  invoiceId: string;
+  /** The price currency (USD, EUR, GBP or a coin ticker) and the price, a decimal string. */
+  currency: string;
+  amount: string;
+  /**
+   * The payer may still go back to /invoice/{invoiceId} and choose another coin: this order is the
+   * invoice's latest choice, the invoice takes choices (CREATED or INIT, within its time), and
+   * nothing was sent to this order.
+   */
+  canChangeCoin: boolean;
+}
+
 export interface PublicOrderView {
   orderId: string;
   status: PublicStatus;
@@ -74,6 +88,8 @@ export interface PublicOrderView {
   requiredConfirmations: number;
   payments: PublicPayment[];
   otherTransfers: PublicOtherTransfer[];
+  /** The invoice whose price this order pays; null for an order made by make-order. */
+  invoice: PublicOrderInvoice | null;
 }
 
 /** The screen of an order from its status, payments and other transfers. */

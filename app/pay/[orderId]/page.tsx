@@ -5,9 +5,10 @@ import { cache } from 'react';
 import { PaymentPage } from '@/components/pay/payment-page';
 import { getDatabase } from '@/lib/db';
 import { loadPublicView } from '@/lib/pay';
-import { interpolate } from '@/lib/pay/format';
+import { formatPrice, interpolate } from '@/lib/pay/format';
 import { LANGUAGE_HEADER, languageFrom } from '@/lib/pay/i18n';
 import { MESSAGES } from '@/lib/pay/messages';
+import { FIAT_CURRENCIES } from '@/lib/rates';
 
 type Props = { params: Promise<{ orderId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 
@@ -34,5 +35,7 @@ export default async function PayPage({ params, searchParams }: Props) {
   if (!view) notFound();
   const lang = await language();
   const embed = (await searchParams).embed === '1';
-  return <PaymentPage view={view} m={MESSAGES[lang]} language={lang} embed={embed} />;
+  const { invoice } = view;
+  const invoicePrice = invoice && formatPrice(invoice.amount, invoice.currency, lang, FIAT_CURRENCIES.includes(invoice.currency));
+  return <PaymentPage view={view} m={MESSAGES[lang]} language={lang} embed={embed} invoicePrice={invoicePrice} />;
 }

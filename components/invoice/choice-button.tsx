@@ -1,0 +1,34 @@
+'use client';
+/**
+ * One choice of the coin form: a submit button that posts `name=value` (`coin=USDT@tron`), so the
+ * choice works without JavaScript. With it, every choice of the form is disabled while one is on
+ * its way (a second tap would race the first), and ChoicePending says so.
+ */
+import type { ReactNode } from 'react';
+import { useFormStatus } from 'react-dom';
+
+export function ChoiceButton({ name, value, disabled, current, children }: { name: string; value: string; disabled: boolean; current: boolean; children: ReactNode }) {
+  const { pending } = useFormStatus();
+  return (
+    <button
+      type="submit"
+      name={name}
+      value={value}
+      disabled={disabled || pending}
+      aria-current={current ? 'true' : undefined}
+      className="flex min-h-12 w-full flex-wrap items-center justify-between gap-x-3 gap-y-1 rounded-md border border-slate-400 px-3 py-2 text-start hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-600 disabled:cursor-not-allowed disabled:opacity-60 disabled:hover:bg-transparent aria-[current=true]:border-2 aria-[current=true]:border-sky-700 dark:border-slate-500 dark:hover:bg-slate-800 dark:aria-[current=true]:border-sky-300"
+    >
+      {children}
+    </button>
+  );
+}
+
+/** "Preparing your payment…" while the form's choice is on its way, announced politely. */
+export function ChoicePending({ text }: { text: string }) {
+  const { pending } = useFormStatus();
+  return (
+    <p role="status" className="mt-2 text-sm font-medium">
+      {pending ? text : ''}
+    </p>
+  );
+}

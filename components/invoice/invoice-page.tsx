@@ -1,0 +1,135 @@
+/**
+ * The invoice page's markup (`/invoice/{id}`, a server component): the merchant, the price in the
+ * invoice's currency, the description, and by the view's screen either the coin choice (with the
+ * invoice's countdown) or where the payment stands: in progress, paid, expired, or closed without
+ * a complete payment, each with its way on (the payment page, the store).
+ *
+ * Like the payment page (../pay/payment-page): texts come in one language as props, the layout
+ * uses logical properties so that Arabic mirrors, and amounts stay left to right. Its only client
+ * code is the countdown, the search box of a long list and the choice buttons' pending state.
+ */
+import type { InvoiceScreen, PublicInvoiceView } from '@/lib/invoices/view';
+import { interpolate } from '@/lib/pay/format';
+import type { Language } from '@/lib/pay/i18n';
+import type { InvoiceChoiceError, InvoiceMessages, Messages } from '@/lib/pay/messages';
+import { LanguageLinks } from '../pay/language-links';
+import { BUTTON } from '../pay/ui';
+import { CoinList } from './coin-list';
+import { InvoiceCountdown } from './invoice-countdown';
+
+interface Props {
+  view: PublicInvoiceView;
+  /** The payment page's texts (shared words: countdown, "Return to store", languages). */
+  m: Messages;
+  im: InvoiceMessages;
+  language: Language;
+  /** The price as the page's language writes it ("$73.50", "0.001 BTC"), formatted on the server. */
+  price: string;
+  /** Why the last choice was refused (`?error=`), if it was. */
+  error: InvoiceChoiceError | null;
+  /** The page's server action: chooses the posted coin. */
+  choose: (form: FormData) => Promise<void>;
+}
+
+const TONE: Record<InvoiceScreen, string> = {
+  choose: 'border-sky-600 bg-sky-50 dark:bg-sky-950',
+  pay: 'border-sky-600 bg-sky-50 dark:bg-sky-950',
+  paid: 'border-green-700 bg-green-50 dark:bg-green-950',
+  expired: 'border-slate-500 bg-slate-100 dark:bg-slate-800',
+  closed: 'border-red-700 bg-red-50 dark:bg-red-950',
+};
+
+const LINK_BUTTON = `${BUTTON} inline-block text-center`;
+const WIDE_LINK_BUTTON = `${BUTTON} block w-full text-center`;
+
+export function InvoicePage({ view, m, im, language, price, error, choose }: Props) {
+  const screen = im.screens[view.screen];
+  const payment = view.chosen && `/pay/${view.chosen.orderId}?lang=${language}`;
+  const returnUrl = view.returnUrl && /^https?:\/\//i.test(view.returnUrl) ? view.returnUrl : null;
+  const chosenNames = view.chosen && namesOf(view, view.chosen);
+  // The ways on from the screen: the payment page (to pay, or for the details of a closed
+  // payment) and, once the invoice is over, the store.
+  const ways = [
+    view.screen === 'pay' && payment && (
+      <a key="pay" href={payment} className={LINK_BUTTON}>
+        {im.continueToPayment}
+      </a>
+    ),
+    (view.screen === 'paid' || view.screen === 'closed') && payment && (
+      <a key="details" href={payment} className="font-medium underline">
+        {im.paymentDetails}
+      </a>
+    ),
+    view.screen !== 'choose' && view.screen !== 'pay' && returnUrl && (
+      <a key="store" href={returnUrl} className={LINK_BUTTON}>
+        {m.returnToStore}
+      </a>
+    ),
+  ].filter(Boolean);
+  return (
+    <>
+      {view.test && (
+        <div data-testid="test-banner" className="bg-amber-300 px-3 py-1 text-center text-sm font-bold tracking-wide text-amber-950">
+          {m.testMode}
+          <span className="sr-only">{`: ${im.testModeNote}`}</span>
+        </div>
+      )}
+      <main className="mx-auto w-full max-w-md px-4 py-4">
+        <header className="flex flex-wrap items-center justify-between gap-2">
+          <p className="font-medium">{interpolate(m.payTo, { merchant: view.merchantName })}</p>
+          <LanguageLinks current={language} label={m.language} />
+        </header>
+
+        <section aria-label={im.price} className="mt-3">
+          <p className="text-sm">{im.price}</p>
+          <p className="text-3xl font-semibold" data-testid="invoice-price">
+            <span dir="ltr">{price}</span>
+          </p>
+          {view.description && <p className="mt-1 whitespace-pre-line break-words text-sm">{view.description}</p>}
+        </section>
+
+        {error && (
+          <p role="alert" data-testid="choice-error" className="mt-3 rounded-md border-s-4 border-red-700 bg-red-50 px-3 py-2 text-sm text-red-900 dark:border-red-400 dark:bg-red-950 dark:text-red-100">
+            {im.errors[error]}
+          </p>
+        )}
+
+        <section data-screen={view.screen} className={`mt-3 rounded-lg border-s-4 px-4 py-3 ${TONE[view.screen]}`}>
+          <h1 className="text-xl font-semibold">{screen.title}</h1>
+          <p className="mt-1 text-sm">{screen.body}</p>
+          {view.screen === 'choose' && (
+            <InvoiceCountdown expiresAt={view.expiresAt} serverTime={view.serverTime} m={{ timeLeft: m.timeLeft, expiringSoon: m.expiringSoon, timeUp: m.timeUp }} />
+          )}
+          {ways.length > 0 && <div className="mt-3 flex flex-wrap items-center gap-3">{ways}</div>}
+        </section>
+
+        {view.screen === 'choose' && payment && chosenNames && (
+          <section data-testid="current-choice" className="mt-4 rounded-lg border-2 border-sky-700 p-3 dark:border-sky-300">
+            <p className="text-sm">{interpolate(im.chosen, chosenNames)}</p>
+            <a href={payment} className={`${WIDE_LINK_BUTTON} mt-2`}>
+              {interpolate(im.continueWith, chosenNames)}
+            </a>
+            <p className="mt-2 text-xs">{im.chosenNote}</p>
+          </section>
+        )}
+
+        {view.screen === 'choose' && (
+          <CoinList
+            coins={view.coins}
+            current={view.chosen && `${view.chosen.currency}@${view.chosen.network}`}
+            choose={choose}
+            language={language}
+            im={im}
+            label={view.chosen ? im.chooseAnother : im.coins}
+          />
+        )}
+      </main>
+    </>
+  );
+}
+
+/** The chosen coin's ticker and network name as the list names them (the network id when the list lacks it). */
+function namesOf(view: PublicInvoiceView, chosen: NonNullable<PublicInvoiceView['chosen']>): { currency: string; network: string } {
+  const network = view.coins.find((c) => c.ticker === chosen.currency)?.networks.find((n) => n.network === chosen.network);
+  return { currency: chosen.currency, network: network?.networkName ?? chosen.network };
+}
