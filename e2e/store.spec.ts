@@ -1,12 +1,15 @@
 /**
  * The demo store as a shopper and a merchant meet it (issue: merchant checkout): the store's
- * server action makes the order with keys held on the server, the payment page takes the
- * (simulated) payment, the gateway's signed webhook updates the store's own record, and the
- * shopper lands back on the store's order page. Runs on the shared gateway of e2e/support, which
- * starts with DEMO_STORE=true so that the demo merchant and its keys exist.
+ * server action makes an invoice of the cart's price in dollars with keys held on the server, the
+ * shopper picks the coin on the invoice page, the payment page takes the (simulated) payment, the
+ * gateway's signed INVOICE webhook updates the store's own record, and the shopper lands back on
+ * the store's order page. Runs on the shared gateway of e2e/support, which starts with
+ * DEMO_STORE=true so that the demo merchant and its keys exist.
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Page } from '@playwright/test';
+import type { Invoice } from '@/lib/protocol';
 import { root } from '../scripts/lib/build.mjs';
 import { api, baseUrl, expect, mineAt, test, type Keys } from './support/fixtures';
 import { startGatewayServer } from './support/server';
@@ -20,55 +23,88 @@ function storeKeys(): Keys {
 
 interface Delivery {
   id: string;
-  kind: 'success' | 'error';
-  orderStatus: string;
+  kind: 'success' | 'error' | 'invoice';
+  invoiceId?: string | null;
+  invoiceStatus?: string | null;
   state: string;
   log: { statusCode: number | null; responseExcerpt: string | null }[];
 }
 
+/** The webhook events of a gateway order; an invoice's are listed under the order of its chosen coin. */
 async function deliveries(orderId: string): Promise<Delivery[]> {
   const answer = await api<Delivery[]>('webhooks/list', { orderId }, storeKeys());
   expect(answer.status, JSON.stringify(answer.body)).toBe(200);
   return (answer.body as { response: Delivery[] }).response;
 }
 
-/** Puts one mug in the cart and pays with `coin` ("USDT on Tron"); answers the gateway order id, on its payment page. */
-async function checkoutMug(page: import('@playwright/test').Page, coin: RegExp): Promise<string> {
-  await page.goto('/store');
+/** The store's invoice as get-invoice answers it (with the store's keys). */
+async function invoiceOf(invoiceId: string): Promise<Invoice> {
+  const answer = await api<Invoice>('get-invoice', { invoiceId }, storeKeys());
+  expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+  return (answer.body as { response: Invoice }).response;
+}
+
+const UUID = '[0-9a-f-]{36}';
+
+/** Puts one mug in the cart and presses Pay ($12.00); answers the invoice id, on the invoice page (of `origin`). */
+async function checkoutMug(page: Page, origin = baseUrl()): Promise<string> {
+  await page.goto(`${origin}/store`);
   await page.getByRole('button', { name: 'Add Ceramic mug to cart' }).click();
   await expect(page.getByText(/1 item in your cart/)).toBeVisible();
   await page.getByRole('link', { name: 'Check out' }).click();
-  await page.getByRole('radio', { name: coin }).check();
+  await expect(page.getByTestId('cart-total')).toHaveText('Total $12.00');
+  // No coin is chosen in the store: one button.
+  await expect(page.getByRole('radio')).toHaveCount(0);
   await page.getByRole('button', { name: 'Pay', exact: true }).click();
-  await page.waitForURL(/\/pay\/[0-9a-f-]{36}$/);
-  return new URL(page.url()).pathname.split('/').pop()!;
+  return new URL(await waitForPath(page, 'invoice')).pathname.split('/').pop()!;
+}
+
+/** Waits for the browser to reach `/{kind}/{uuid}` (of any origin) and answers the URL. */
+async function waitForPath(page: Page, kind: 'invoice' | 'pay'): Promise<string> {
+  await page.waitForURL(new RegExp(`/${kind}/${UUID}(\\?.*)?$`));
+  return page.url();
+}
+
+/**
+ * On the invoice page: picks `ticker` on the network whose button starts with `network` (the
+ * coin's first when absent); answers the order id, on its payment page.
+ */
+async function chooseCoin(page: Page, ticker: string, network?: RegExp): Promise<string> {
+  await expect(page.getByTestId('invoice-price')).toHaveText('$12.00');
+  const coin = page.getByRole('region', { name: new RegExp(`^${ticker} `) });
+  await (network ? coin.getByRole('button', { name: network }) : coin.getByRole('button').first()).click();
+  return new URL(await waitForPath(page, 'pay')).pathname.split('/').pop()!;
 }
 
 /** Reloads the store's order page until it shows `status` (it is rendered from the store's record). */
-async function expectStoreStatus(page: import('@playwright/test').Page, status: string): Promise<void> {
+async function expectStoreStatus(page: Page, status: string): Promise<void> {
   await expect(async () => {
     await page.reload();
     await expect(page.getByTestId('store-order-status')).toHaveAttribute('data-status', status, { timeout: 1_000 });
   }).toPass({ timeout: 30_000 });
 }
 
-test('shop, pay with a chosen coin, simulate the payment, and land on the store\'s order page, paid by the signed webhook', async ({ page }) => {
-  const orderId = await checkoutMug(page, /^USDT on Tron/);
+test('shop, pay $12.00 in a coin chosen on the invoice page, simulate the payment, and land on the store\'s order page, paid by the signed webhook', async ({ page }) => {
+  await checkoutMug(page);
+  const orderId = await chooseCoin(page, 'USDT', /^Tron\b/);
+  await expect(page.getByTestId('invoice-price')).toContainText('$12.00');
   await expect(page.getByTestId('amount')).toHaveText('12 USDT');
   await page.getByRole('button', { name: 'Full' }).click();
-  // The payment page sends the shopper back to the store (returnUrl) once paid.
-  await page.waitForURL(/\/store\/orders\/[0-9a-f-]{36}$/, { timeout: 45_000 });
+  // The payment page sends the shopper back to the store (the invoice's returnURL) once paid.
+  await page.waitForURL(new RegExp(`/store/orders/${UUID}$`), { timeout: 45_000 });
   await expectStoreStatus(page, 'processed');
   await expect(page.getByTestId('store-order-status')).toHaveText(/Paid/);
+  await expect(page.getByTestId('store-order-received')).toContainText('12 USDT on tron');
+  await expect(page.getByTestId('store-order-total')).toHaveText('Total $12.00');
 
-  const [success] = await deliveries(orderId);
-  expect(success).toMatchObject({ kind: 'success', orderStatus: 'processed', state: 'delivered' });
-  expect(success!.log.at(-1)).toMatchObject({ statusCode: 200 });
-  expect(success!.log.at(-1)!.responseExcerpt).toContain('"duplicate":false');
+  const [paid] = await deliveries(orderId);
+  expect(paid).toMatchObject({ kind: 'invoice', invoiceStatus: 'PROCESSED', state: 'delivered' });
+  expect(paid!.log.at(-1)).toMatchObject({ statusCode: 200 });
+  expect(paid!.log.at(-1)!.responseExcerpt).toContain('"duplicate":false');
 
   // A second copy of the same webhook (same id): the store answers it, and changes nothing.
   const shown = await page.getByTestId('store-order-status').textContent();
-  const resent = await api('webhooks/resend', { id: success!.id }, storeKeys());
+  const resent = await api('webhooks/resend', { id: paid!.id }, storeKeys());
   expect(resent.status).toBe(200);
   await expect(async () => {
     const [again] = await deliveries(orderId);
@@ -80,19 +116,21 @@ test('shop, pay with a chosen coin, simulate the payment, and land on the store\
   await expect(page.getByTestId('store-order-status')).toHaveText(shown!);
 });
 
-test('an expired order shows as expired in the store after the error webhook', async ({ page }) => {
+test('an expired invoice shows as expired in the store after its webhook', async ({ page }) => {
   // dogecoin: no other spec uses it on this gateway. A block dated ahead dates every later block of
   // its network (see mineAt), so another spec's order there would expire at once, whenever the
   // two happen to run (pay-page's Arabic test pays in BCH).
-  const orderId = await checkoutMug(page, /^DOGE on Dogecoin/);
-  const storeOrderUrl = await page.evaluate(async () => document.querySelector('a[href*="/store/orders/"]')?.getAttribute('href') ?? null);
-  const order = (await api<{ expiresAt: string; returnUrl: string }>('order', { orderId }, storeKeys())).body as { response: { expiresAt: string; returnUrl: string } };
-  await mineAt('dogecoin', new Date(new Date(order.response.expiresAt).getTime() + 1_000));
+  const invoiceId = await checkoutMug(page);
+  const orderId = await chooseCoin(page, 'DOGE');
+  const invoice = await invoiceOf(invoiceId);
+  expect(invoice).toMatchObject({ status: 'INIT', orderId, receivedCurrency: 'DOGE' });
+  // Past the invoice's deadline, which bounds its order's: both expire, on the chain's clock.
+  await mineAt('dogecoin', new Date(new Date(invoice.expiresAt).getTime() + 1_000));
   await expect(async () => {
-    const [error] = await deliveries(orderId);
-    expect(error).toMatchObject({ kind: 'error', orderStatus: 'expired', state: 'delivered' });
+    const [expired] = await deliveries(orderId);
+    expect(expired).toMatchObject({ kind: 'invoice', invoiceStatus: 'EXPIRED', state: 'delivered' });
   }).toPass({ timeout: 30_000 });
-  await page.goto(storeOrderUrl ?? order.response.returnUrl);
+  await page.goto(invoice.returnUrl!);
   await expectStoreStatus(page, 'expired');
   await expect(page.getByTestId('store-order-status')).toHaveText(/Expired/);
 });
@@ -101,7 +139,7 @@ test('the store\'s private key reaches no browser: not in a bundle file, a page,
   const { privateKey } = storeKeys();
   const answers: string[] = [];
   page.on('response', async (response) => {
-    if (response.request().method() === 'POST' && response.url().includes('/store')) answers.push(await response.text().catch(() => ''));
+    if (response.request().method() === 'POST' && /\/(store|invoice)\b/.test(response.url())) answers.push(await response.text().catch(() => ''));
   });
   const html: string[] = [];
   for (const url of ['/', '/store']) {
@@ -113,9 +151,10 @@ test('the store\'s private key reaches no browser: not in a bundle file, a page,
   await expect(page.getByText(/1 item in your cart/)).toBeVisible();
   await page.goto('/store/checkout');
   html.push(await page.content());
-  await page.getByRole('radio', { name: /^USDC on Ethereum/ }).check();
   await page.getByRole('button', { name: 'Pay', exact: true }).click();
-  await page.waitForURL(/\/pay\//);
+  await waitForPath(page, 'invoice');
+  html.push(await page.content());
+  await chooseCoin(page, 'USDC', /^Ethereum\b/);
   html.push(await page.content());
   expect(answers.length, 'server action answers seen').toBeGreaterThan(0);
   for (const text of [...html, ...answers]) expect(text).not.toContain(privateKey);
@@ -127,40 +166,47 @@ test('the store\'s private key reaches no browser: not in a bundle file, a page,
 });
 
 test('a forged webhook is rejected with 401 and changes nothing', async ({ page, request }) => {
-  const orderId = await checkoutMug(page, /^LTC on Litecoin/);
+  const invoiceId = await checkoutMug(page);
   const { publicKey } = storeKeys();
-  const order = (await api<{ clientOrderId: string }>('order', { orderId }, storeKeys())).body as { response: { clientOrderId: string } };
-  const body = JSON.stringify({ id: `forged-${orderId}`, event: 'ORDER', orderId, clientOrderId: order.response.clientOrderId, status: 'processed', received: '1' });
+  const invoice = await invoiceOf(invoiceId);
+  const storeOrderId = invoice.externalId!;
+  const webhookId = `forged-${invoiceId}`;
+  const body = JSON.stringify({ ...invoice, event: 'INVOICE', webhookId, status: 'PROCESSED', receivedAmount: '12', receivedCurrency: 'USDT' });
   const forged = await request.post(`${baseUrl()}/store/webhooks`, {
-    headers: { 'content-type': 'application/json', 'x-api-public-key': publicKey, 'x-api-signature': 'ab'.repeat(32), 'x-webhook-id': `forged-${orderId}` },
+    headers: { 'content-type': 'application/json', 'x-api-public-key': publicKey, 'x-api-signature': 'ab'.repeat(32), 'x-webhook-id': webhookId },
     data: body,
   });
   expect(forged.status()).toBe(401);
-  await page.goto(`/store/orders/${order.response.clientOrderId}`);
+  await page.goto(`/store/orders/${storeOrderId}`);
   await expect(page.getByTestId('store-order-status')).toHaveAttribute('data-status', 'awaiting_payment');
-  await expect(page.getByTestId('store-order-gateway')).toHaveAttribute('data-status', 'pending');
+  // No coin chosen yet: the gateway's invoice is still CREATED.
+  await expect(page.getByTestId('store-order-gateway')).toHaveAttribute('data-status', 'created');
+  await expect(page.getByRole('link', { name: 'Open the payment page' })).toHaveAttribute('href', invoice.invoiceLink);
 });
 
-test('a coin the gateway does not take is refused in plain words, and the cart is kept', async ({ page }) => {
+test('a checkout whose cart emptied meanwhile is refused in plain words', async ({ page, context }) => {
   await page.goto('/store');
   await page.getByRole('button', { name: 'Add Hoodie to cart' }).click();
+  await expect(page.getByText(/1 item in your cart/)).toBeVisible();
   await page.getByRole('link', { name: 'Check out' }).click();
-  // A tampered form: a coin and network pair the gateway does not offer.
-  const radio = page.getByRole('radio').first();
-  await radio.evaluate((input: HTMLInputElement) => (input.value = 'DOGE@tron'));
-  await radio.check();
+  await expect(page.getByTestId('cart-total')).toHaveText('Total $45.00');
+  // As when the cart was emptied in another tab: the action reads the cart when Pay is pressed.
+  await context.clearCookies();
   await page.getByRole('button', { name: 'Pay', exact: true }).click();
-  await expect(page.locator('main').getByRole('alert')).toHaveText('This coin cannot be used to pay here. Please choose another one.');
-  expect(page.url()).toContain('/store/checkout?error=unsupported_coin');
-  await expect(page.getByText('1 × Hoodie')).toBeVisible();
+  await expect(page.locator('main').getByRole('alert')).toHaveText('Your cart is empty: add something before paying.');
+  expect(page.url()).toContain('/store/checkout?error=empty_cart');
   // No stack trace, no exception name.
   expect(await page.locator('main').innerText()).not.toMatch(/StoreError|GatewayApiError|\n\s+at \S+ \(/);
 });
 
 test('the embedded checkout: the payment page in the store\'s iframe tells the store each status', async ({ page }) => {
-  const orderId = await checkoutMug(page, /^XRP on /);
-  const order = (await api<{ clientOrderId: string }>('order', { orderId }, storeKeys())).body as { response: { clientOrderId: string } };
-  await page.goto(`/store/orders/${order.response.clientOrderId}/embed`);
+  const invoiceId = await checkoutMug(page);
+  await chooseCoin(page, 'XRP');
+  const storeOrderId = (await invoiceOf(invoiceId)).externalId!;
+  await page.goto(`/store/orders/${storeOrderId}`);
+  await expect(page.getByTestId('store-order-coin')).toHaveText(/In XRP on \S+: \S+ XRP/);
+  await page.getByRole('link', { name: 'Pay without leaving the store (embedded)' }).click();
+  await page.waitForURL(/\/embed$/);
   const frame = page.frameLocator('iframe[title="Payment page"]');
   await expect(frame.getByTestId('tag-warning')).toBeVisible();
   await expect(page.getByTestId('embed-status')).toHaveAttribute('data-status', 'pending');
@@ -183,14 +229,11 @@ test('the embedded checkout loads when the store is opened at 127.0.0.1 and the 
   try {
     const store = server.baseUrl;
     const gatewayOrigin = store.replace('//127.0.0.1:', '//localhost:');
-    await page.goto(`${store}/store`);
-    await page.getByRole('button', { name: 'Add Ceramic mug to cart' }).click();
-    await expect(page.getByText(/1 item in your cart/)).toBeVisible();
-    await page.getByRole('link', { name: 'Check out' }).click();
-    await page.getByRole('radio', { name: /^USDT on Tron/ }).check();
-    await page.getByRole('button', { name: 'Pay', exact: true }).click();
-    await page.waitForURL(new RegExp(`^${gatewayOrigin}/pay/[0-9a-f-]{36}$`));
-    const orderId = new URL(page.url()).pathname.split('/').pop()!;
+    // The store at 127.0.0.1 sends the shopper to the invoice link, which names localhost.
+    await checkoutMug(page, store);
+    expect(new URL(page.url()).origin).toBe(gatewayOrigin);
+    const orderId = await chooseCoin(page, 'USDT', /^Tron\b/);
+    expect(new URL(page.url()).origin).toBe(gatewayOrigin);
     const { returnUrl } = (await (await request.get(`${gatewayOrigin}/api/pay/${orderId}/status`)).json()) as { returnUrl: string };
     const storeOrderId = returnUrl.split('/').pop()!;
 

@@ -1,8 +1,10 @@
 /**
  * The demo store as the merchant's server: checkout through the typed client against the real
- * gateway over HTTP, and its webhook route. The route takes a webhook only with a fresh
- * timestamped signature (`x-webhook-signature`) and then asks the gateway for the order: the
- * status and amount come from that answer, never from the webhook body. To replay and forge
+ * gateway over HTTP (an invoice of the cart's price in dollars), and its webhook route. The route
+ * takes a webhook only with a fresh timestamped signature (`x-webhook-signature`) and an
+ * `x-webhook-id` equal to the body's `webhookId`, and then asks the gateway for the invoice: the
+ * status and amount come from that answer, never from the webhook body. The shopper's coin
+ * choice on the invoice page is made through the domain code (`chooseCoin`). To replay and forge
  * webhooks at will, the test signs bodies itself with the merchant's private key, as SPEC
  * "Webhooks" says; the last test lets the gateway's own dispatcher deliver.
  */
@@ -10,12 +12,14 @@ import { createHmac } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fillAddressPool } from '@/lib/addresses';
 import { mine } from '@/lib/chains/sandbox';
+import { chooseCoin, sweepInvoices } from '@/lib/invoices';
 import { simulateOrderPayment } from '@/lib/sandbox';
-import { checkout, paymentOptions, StoreError, storeOrder } from '@/lib/store';
+import { checkout, StoreError, storeOrder } from '@/lib/store';
 import { dispatcherOptions, startDispatcher } from '@/lib/webhooks';
-import { network, orderRow, sandboxChain, watchOnce } from './support/chain';
-import { startTestGateway, type TestGateway } from './support/gateway';
+import { createOrder, network, orderRow, sandboxChain, watchOnce } from './support/chain';
+import { call, startTestGateway, type TestGateway } from './support/gateway';
 import { createTestMerchant, type TestMerchant } from './support/merchants';
 import { waitFor } from './support/worker-process';
 
@@ -27,11 +31,16 @@ beforeAll(async () => {
   merchant = await createTestMerchant(gateway.db, 'Demo store');
   // The store reads its keys where the first start keeps them (lib/server/demo-merchant.ts).
   fs.writeFileSync(path.join(process.env.DATA_DIR!, 'demo-store.json'), JSON.stringify({ merchantId: merchant.merchantId, ...merchant.test }));
+  // The coin choice makes its order through the domain code, which takes an address from the pool.
+  await fillAddressPool(gateway.db, network('tron'), 'test');
 });
 afterAll(() => gateway?.close());
 
 async function storeRow(id: string) {
-  const [row] = await gateway.db.query<{ status: string; received: string | null; updated_at: Date }>('select status, received, updated_at from store_orders where id = $1', [id]);
+  const [row] = await gateway.db.query<{ status: string; received: string | null; gateway_invoice_id: string | null; updated_at: Date }>(
+    'select status, received, gateway_invoice_id, updated_at from store_orders where id = $1',
+    [id],
+  );
   return row!;
 }
 
@@ -42,18 +51,21 @@ interface Signing {
   publicKey?: string;
   /** Unix seconds the timestamped signature is made at; now by default. */
   t?: number;
+  /** `x-webhook-id`; the body's `webhookId` (else its `id`) by default. */
+  webhookId?: string;
   /** Headers to leave out, e.g. `x-webhook-signature` for a body signed as a request is. */
   without?: string[];
 }
 
 /** A webhook as the gateway sends it: both signatures, the id and the timestamp (lib/webhooks/signing.ts). */
-function webhook(body: object, { privateKey = merchant.test.privateKey, publicKey = merchant.test.publicKey, t = Math.floor(Date.now() / 1000), without = [] }: Signing = {}) {
+function webhook(body: object, { privateKey = merchant.test.privateKey, publicKey = merchant.test.publicKey, t = Math.floor(Date.now() / 1000), webhookId, without = [] }: Signing = {}) {
   const raw = JSON.stringify(body);
+  const fields = body as { webhookId?: string; id: string };
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     'x-api-public-key': publicKey,
     'x-api-signature': hmac(privateKey, raw),
-    'x-webhook-id': (body as { id: string }).id,
+    'x-webhook-id': webhookId ?? fields.webhookId ?? fields.id,
     'x-webhook-timestamp': String(t),
     'x-webhook-signature': `t=${t},v1=${hmac(privateKey, `${t}.${raw}`)}`,
   };
@@ -72,9 +84,9 @@ async function payInFull(gatewayOrderId: string): Promise<void> {
   expect((await orderRow(gateway.db, gatewayOrderId)).status).toBe('processed');
 }
 
-/** The webhook the gateway wrote to its outbox for the order: its event id and the exact body. */
-async function outboxEvent(gatewayOrderId: string): Promise<{ id: string; body: Record<string, unknown> }> {
-  const [row] = await gateway.db.query<{ id: string; body: string }>('select id, body from webhook_events where order_id = $1', [gatewayOrderId]);
+/** The webhook the gateway wrote to its outbox for the invoice: its event id and the exact body. */
+async function outboxEvent(invoiceId: string): Promise<{ id: string; body: Record<string, unknown> }> {
+  const [row] = await gateway.db.query<{ id: string; body: string }>('select id, body from webhook_events where invoice_id = $1', [invoiceId]);
   return { id: row!.id, body: JSON.parse(row!.body) as Record<string, unknown> };
 }
 
@@ -83,72 +95,95 @@ async function receipts(storeId: string): Promise<number> {
   return row!.n;
 }
 
-/** A checkout of one mug in USDT on tron: the store order id and the gateway order it made. */
+/** A checkout of one mug: the store order id and the gateway invoice it made, before any coin is chosen. */
 async function checkoutMug() {
-  const link = await checkout({ mug: 1 }, { currency: 'USDT', network: 'tron' });
-  const gatewayOrderId = link.split('/pay/')[1]!;
-  const [row] = await gateway.db.query<{ id: string }>('select id from store_orders where gateway_order_id = $1', [gatewayOrderId]);
-  const [order] = await gateway.db.query<{ client_order_id: string; amount: string; success_webhook: string; return_url: string }>(
-    'select client_order_id, amount::text, success_webhook, return_url from orders where id = $1',
-    [gatewayOrderId],
-  );
-  return { storeId: row!.id, gatewayOrderId, link, order: order! };
+  const link = await checkout({ mug: 1 });
+  const invoiceId = link.split('/invoice/')[1]!;
+  const [row] = await gateway.db.query<{ id: string }>('select id from store_orders where gateway_invoice_id = $1', [invoiceId]);
+  return { storeId: row!.id, invoiceId, link };
 }
 
-const ORDER_FIELDS = { event: 'ORDER', currency: 'USDT', network: 'tron', amount: '12' };
+/** A checkout of one mug whose shopper chose USDT on tron on the invoice page: also the order that choice made. */
+async function checkoutMugInUsdt() {
+  const made = await checkoutMug();
+  const order = await chooseCoin(gateway.db, made.invoiceId, { currency: 'USDT', network: 'tron' });
+  return { ...made, gatewayOrderId: order.id };
+}
+
+/** A checkout of one mug, paid in full in USDT, its invoice PROCESSED: also the webhook the gateway wrote. */
+async function paidMug() {
+  const made = await checkoutMugInUsdt();
+  await payInFull(made.gatewayOrderId);
+  return { ...made, event: await outboxEvent(made.invoiceId) };
+}
 
 describe('demo store', () => {
-  it('offers the coins the gateway accepts, priced from the cart', async () => {
-    const options = await paymentOptions({ mug: 2 });
-    expect(options.find((o) => o.currency === 'USDT' && o.network === 'tron')?.amount).toBe('24');
-    expect(options.find((o) => o.currency === 'XRP')).toMatchObject({ network: 'ripple', tagRequired: true, amount: '12' });
-  });
-
-  it('checks out through the API: its order id as `order`, its own webhook and return URLs', async () => {
-    const { storeId, link, order } = await checkoutMug();
-    expect(link).toMatch(new RegExp(`^${gateway.baseUrl}/pay/[0-9a-f-]{36}$`));
-    expect(order).toEqual({
-      client_order_id: storeId,
-      amount: '12000000', // 12 USDT in base units (6 decimals)
-      success_webhook: `${gateway.baseUrl}/store/webhooks`,
-      return_url: `${gateway.baseUrl}/store/orders/${storeId}`,
+  it('checks out with an invoice of the cart\'s price in dollars: its order id as externalId and order, its own webhook and return URLs', async () => {
+    const { storeId, invoiceId, link } = await checkoutMug();
+    expect(link).toBe(`${gateway.baseUrl}/invoice/${invoiceId}`);
+    const answer = await call(gateway, 'get-invoice', { invoiceId }, merchant.test);
+    expect(answer.status).toBe(200);
+    const invoice = answer.body.response;
+    expect(invoice).toMatchObject({
+      status: 'CREATED',
+      currency: 'USD',
+      amount: '12',
+      externalId: storeId,
+      order: storeId,
+      description: '1 × Ceramic mug',
+      webhookURL: `${gateway.baseUrl}/store/webhooks`,
+      returnUrl: `${gateway.baseUrl}/store/orders/${storeId}`,
+      orderId: null,
     });
-    expect(await storeRow(storeId)).toMatchObject({ status: 'awaiting_payment' });
+    // lifetime: 60 minutes.
+    expect(new Date(invoice.expiresAt).getTime() - new Date(invoice.createdAt).getTime()).toBe(60 * 60_000);
+    // Every coin the gateway takes is offered, priced from the dollars.
+    expect(invoice.currencies).toContainEqual({ currency: 'USDT', networks: expect.arrayContaining([{ name: 'tron', amount: '12' }]) });
+    const [row] = await gateway.db.query('select status, total_cents, currency, network, amount, gateway_order_id, payment_link from store_orders where id = $1', [storeId]);
+    expect(row).toEqual({ status: 'awaiting_payment', total_cents: 1200, currency: null, network: null, amount: null, gateway_order_id: null, payment_link: link });
   });
 
-  it('says in plain words when the coin is not accepted or the cart is empty', async () => {
-    await expect(checkout({ mug: 1 }, { currency: 'DOGE', network: 'tron' })).rejects.toMatchObject({ code: 'unsupported_coin' });
-    await expect(checkout({}, { currency: 'USDT', network: 'tron' })).rejects.toBeInstanceOf(StoreError);
-    await expect(checkout({}, { currency: 'USDT', network: 'tron' })).rejects.toThrow(/cart is empty/);
+  it('says in plain words when the cart is empty', async () => {
+    await expect(checkout({})).rejects.toBeInstanceOf(StoreError);
+    await expect(checkout({ nothing: 2 })).rejects.toMatchObject({ code: 'empty_cart', message: expect.stringMatching(/cart is empty/) });
+  });
+
+  it('asks the gateway for the invoice while no webhook has arrived: the coin once chosen, and what it received', async () => {
+    const { storeId, invoiceId } = await checkoutMug();
+    expect(await storeOrder(storeId)).toMatchObject({ status: 'awaiting_payment', totalCents: 1200, coin: null, gateway: { status: 'created', received: null } });
+    const order = await chooseCoin(gateway.db, invoiceId, { currency: 'USDT', network: 'tron' });
+    expect(await storeOrder(storeId)).toMatchObject({
+      status: 'awaiting_payment',
+      coin: { currency: 'USDT', network: 'tron', amount: '12', orderId: order.id, orderLink: `${gateway.baseUrl}/pay/${order.id}` },
+      gateway: { status: 'init', received: '0 USDT on tron' },
+    });
   });
 
   it('takes the gateway\'s status once per webhook id; a second copy changes nothing', async () => {
-    const { storeId, gatewayOrderId } = await checkoutMug();
-    await payInFull(gatewayOrderId);
-    const event = await outboxEvent(gatewayOrderId);
+    const { storeId, invoiceId, event } = await paidMug();
+    expect(event.body).toMatchObject({ event: 'INVOICE', id: invoiceId, webhookId: event.id, externalId: storeId, status: 'PROCESSED' });
     const paid = webhook(event.body);
     const first = await paid.send();
     expect(first.status).toBe(200);
     expect(await first.json()).toEqual({ ok: true, duplicate: false });
     const after = await storeRow(storeId);
-    expect(after).toMatchObject({ status: 'processed', received: '12' });
+    expect(after).toMatchObject({ status: 'processed', received: '12 USDT on tron' });
 
     const again = await paid.send();
     expect(await again.json()).toEqual({ ok: true, duplicate: true });
     expect(await storeRow(storeId)).toEqual(after);
-    const view = await storeOrder(storeId);
-    expect(view).toMatchObject({ status: 'processed', gateway: null });
+    expect(await receipts(storeId)).toBe(1);
+    expect(await storeOrder(storeId)).toMatchObject({ status: 'processed', received: '12 USDT on tron', gateway: null });
   });
 
   it('rejects a forged webhook with 401 and changes nothing', async () => {
-    const { storeId, gatewayOrderId } = await checkoutMug();
-    await payInFull(gatewayOrderId);
+    const { storeId, event } = await paidMug();
     const before = await storeRow(storeId);
-    const fields = (await outboxEvent(gatewayOrderId)).body;
+    const fields = event.body;
 
     expect((await webhook(fields, { privateKey: 'not-the-private-key' }).send()).status).toBe(401);
     // A valid signature, but over other bytes than those sent.
-    const signedOther = webhook({ ...fields, status: 'expired', received: '0' });
+    const signedOther = webhook({ ...fields, status: 'EXPIRED', receivedAmount: '0' });
     expect((await signedOther.send(JSON.stringify(fields))).status).toBe(401);
     const otherMerchant = await createTestMerchant(gateway.db);
     expect((await webhook(fields, { privateKey: otherMerchant.test.privateKey, publicKey: otherMerchant.test.publicKey }).send()).status).toBe(401);
@@ -158,46 +193,53 @@ describe('demo store', () => {
   });
 
   it('refuses a webhook signed only with x-api-signature, as the old test-signature operation could have handed one out', async () => {
-    const { storeId, gatewayOrderId, order } = await checkoutMug();
+    const { storeId, event } = await paidMug();
     const before = await storeRow(storeId);
     // What anyone holding a request signature over these bytes could send: no timestamped signature.
-    const forged = webhook(
-      { ...ORDER_FIELDS, id: `evt-untimed-${storeId}`, orderId: gatewayOrderId, clientOrderId: order.client_order_id, status: 'processed', received: '12' },
-      { without: ['x-webhook-signature', 'x-webhook-timestamp'] },
-    );
-    const answer = await forged.send();
+    const answer = await webhook(event.body, { without: ['x-webhook-signature', 'x-webhook-timestamp'] }).send();
     expect(answer.status).toBe(401);
     expect(await storeRow(storeId)).toEqual(before);
     expect(await receipts(storeId)).toBe(0);
   });
 
-  it('a correctly signed webhook claiming "processed" for an order the gateway reports pending changes nothing', async () => {
-    const { storeId, gatewayOrderId } = await checkoutMug();
+  it('refuses a webhook whose x-webhook-id is not the body\'s webhookId, or is missing', async () => {
+    const { storeId, event } = await paidMug();
     const before = await storeRow(storeId);
-    const claim = webhook({ ...ORDER_FIELDS, id: `evt-claim-${storeId}`, orderId: gatewayOrderId, clientOrderId: storeId, status: 'processed', received: '12' });
-    const answer = await claim.send();
-    expect(answer.status).toBe(409);
-    expect(await answer.json()).toEqual({ ok: false, error: 'the gateway does not report this order final' });
+    for (const signing of [{ webhookId: `${event.id}-other` }, { webhookId: event.body.id as string }, { without: ['x-webhook-id'] }]) {
+      const answer = await webhook(event.body, signing).send();
+      expect(answer.status).toBe(400);
+      expect(await answer.json()).toEqual({ ok: false, error: 'x-webhook-id differs from the webhook id of the body' });
+    }
     expect(await storeRow(storeId)).toEqual(before);
     expect(await receipts(storeId)).toBe(0);
-    expect(await storeOrder(storeId)).toMatchObject({ status: 'awaiting_payment', gateway: { status: 'pending', received: '0' } });
+  });
+
+  it('a correctly signed webhook claiming PROCESSED for an invoice the gateway does not report final changes nothing', async () => {
+    const { storeId, invoiceId } = await checkoutMug();
+    const before = await storeRow(storeId);
+    const claim = (status: string) => ({ event: 'INVOICE', webhookId: `evt-claim-${status}-${storeId}`, id: invoiceId, externalId: storeId, status: 'PROCESSED', receivedAmount: '12' });
+    // No coin chosen yet (CREATED), then chosen and waiting for the payment (INIT).
+    const created = await webhook(claim('created')).send();
+    expect(created.status).toBe(409);
+    expect(await created.json()).toEqual({ ok: false, error: 'the gateway does not report this invoice final' });
+    await chooseCoin(gateway.db, invoiceId, { currency: 'USDT', network: 'tron' });
+    expect((await webhook(claim('init')).send()).status).toBe(409);
+    expect(await storeRow(storeId)).toEqual(before);
+    expect(await receipts(storeId)).toBe(0);
+    expect(await storeOrder(storeId)).toMatchObject({ status: 'awaiting_payment', gateway: { status: 'init', received: '0 USDT on tron' } });
   });
 
   it('takes the status and amount from the gateway, not from the webhook body', async () => {
-    const { storeId, gatewayOrderId } = await checkoutMug();
-    await payInFull(gatewayOrderId);
-    const event = await outboxEvent(gatewayOrderId);
-    // Signed correctly, but the body says something else than the gateway's order.
-    const answer = await webhook({ ...event.body, status: 'overpaid', received: '999' }).send();
+    const { storeId, event } = await paidMug();
+    // Signed correctly, but the body says something else than the gateway's invoice.
+    const answer = await webhook({ ...event.body, status: 'OVERPAID', receivedAmount: '999', receivedCurrency: 'BTC' }).send();
     expect(await answer.json()).toEqual({ ok: true, duplicate: false });
-    expect(await storeRow(storeId)).toMatchObject({ status: 'processed', received: '12' });
+    expect(await storeRow(storeId)).toMatchObject({ status: 'processed', received: '12 USDT on tron' });
   });
 
   it('refuses a replayed webhook whose timestamp is more than five minutes old, or far ahead', async () => {
-    const { storeId, gatewayOrderId } = await checkoutMug();
-    await payInFull(gatewayOrderId);
+    const { storeId, event } = await paidMug();
     const before = await storeRow(storeId);
-    const event = await outboxEvent(gatewayOrderId);
     const now = Math.floor(Date.now() / 1000);
     // A copy captured ten minutes ago, with both of its signatures intact.
     expect((await webhook(event.body, { t: now - 600 }).send()).status).toBe(401);
@@ -206,40 +248,77 @@ describe('demo store', () => {
     expect(await receipts(storeId)).toBe(0);
     // The gateway's own (re)delivery is signed when it is sent, and is taken.
     expect(await (await webhook(event.body).send()).json()).toEqual({ ok: true, duplicate: false });
+    expect(await storeRow(storeId)).toMatchObject({ status: 'processed', received: '12 USDT on tron' });
+  });
+
+  it('a checkout that stopped before keeping the invoice id still takes its webhook, and no other invoice\'s', async () => {
+    const { storeId, invoiceId, event } = await paidMug();
+    // As after a crash between make-invoice and the store's update.
+    await gateway.db.query('update store_orders set gateway_invoice_id = null, payment_link = null where id = $1', [storeId]);
+    // Another invoice of the store, whose webhook names this store order: the gateway says it is another's.
+    const other = await paidMug();
+    const misnamed = await webhook({ ...other.event.body, externalId: storeId }).send();
+    expect(misnamed.status).toBe(409);
+    expect(await misnamed.json()).toEqual({ ok: false, error: 'the gateway reports another invoice' });
+    expect(await receipts(storeId)).toBe(0);
+
+    expect(await (await webhook(event.body).send()).json()).toEqual({ ok: true, duplicate: false });
+    expect(await storeRow(storeId)).toMatchObject({ status: 'processed', gateway_invoice_id: invoiceId });
+    // Once the store order knows its invoice, a webhook naming another invoice does not find it.
+    const later = await webhook({ ...other.event.body, webhookId: `evt-later-${storeId}`, externalId: storeId }).send();
+    expect(later.status).toBe(404);
+  });
+
+  it('an invoice that expires with no coin chosen makes the store order expired, nothing received', async () => {
+    const { storeId, invoiceId } = await checkoutMug();
+    // Its time is up (only this invoice: the others of this file have an hour left).
+    await gateway.db.query(`update invoices set expires_at = now() - interval '1 second' where id = $1`, [invoiceId]);
+    expect(await sweepInvoices(gateway.db)).toContainEqual({ invoiceId, from: 'CREATED', to: 'EXPIRED' });
+    const event = await outboxEvent(invoiceId);
+    expect(await (await webhook(event.body).send()).json()).toEqual({ ok: true, duplicate: false });
+    expect(await storeRow(storeId)).toMatchObject({ status: 'expired', received: null });
+  });
+
+  it('a store order made before invoices (make-order in a coin) still takes its ORDER webhook', async () => {
+    const [legacy] = await gateway.db.query<{ id: string }>(
+      `insert into store_orders (items, total_cents, currency, network, amount) values ($1, 1200, 'USDT', 'tron', '12') returning id`,
+      [JSON.stringify([{ sku: 'mug', quantity: 1, cents: 1200 }])],
+    );
+    const storeId = legacy!.id;
+    const order = await createOrder(gateway.db, merchant.test, {
+      currency: 'USDT', network: 'tron', amount: '12', order: storeId,
+      successWebhook: `${gateway.baseUrl}/store/webhooks`, errorWebhook: `${gateway.baseUrl}/store/webhooks`,
+    });
+    await gateway.db.query('update store_orders set gateway_order_id = $2, payment_link = $3 where id = $1', [storeId, order.id, `${gateway.baseUrl}/pay/${order.id}`]);
+    expect(await storeOrder(storeId)).toMatchObject({ coin: { currency: 'USDT', network: 'tron', amount: '12', orderId: order.id }, gateway: { status: 'pending', received: '0 USDT on tron' } });
+
+    await payInFull(order.id);
+    const [row] = await gateway.db.query<{ id: string; body: string }>('select id, body from webhook_events where order_id = $1', [order.id]);
+    const body = JSON.parse(row!.body) as Record<string, unknown>;
+    expect(body).toMatchObject({ event: 'ORDER', id: row!.id, clientOrderId: storeId });
+    expect(await (await webhook(body).send()).json()).toEqual({ ok: true, duplicate: false });
+    expect(await (await webhook(body).send()).json()).toEqual({ ok: true, duplicate: true });
     expect(await storeRow(storeId)).toMatchObject({ status: 'processed', received: '12' });
-  });
+    expect(await storeOrder(storeId)).toMatchObject({ status: 'processed', received: '12 USDT on tron', gateway: null });
 
-  it('a checkout that stopped before keeping the gateway order id still takes its webhook', async () => {
-    const { storeId, gatewayOrderId } = await checkoutMug();
-    await payInFull(gatewayOrderId);
-    // As after a crash between make-order and the store's update.
-    await gateway.db.query('update store_orders set gateway_order_id = null, payment_link = null where id = $1', [storeId]);
-    const paid = webhook((await outboxEvent(gatewayOrderId)).body);
-    expect(await (await paid.send()).json()).toEqual({ ok: true, duplicate: false });
-    const [row] = await gateway.db.query<{ status: string; gateway_order_id: string }>('select status, gateway_order_id from store_orders where id = $1', [storeId]);
-    expect(row).toEqual({ status: 'processed', gateway_order_id: gatewayOrderId });
-    // Another gateway order naming this store order is not taken for it.
-    const other = webhook({ ...ORDER_FIELDS, id: `evt-other-${storeId}`, orderId: '00000000-0000-4000-8000-000000000000', clientOrderId: storeId, status: 'expired', received: '0' });
-    expect((await other.send()).status).toBe(404);
-  });
-
-  it('asks the API for the order while no webhook has arrived', async () => {
-    const { storeId } = await checkoutMug();
-    const view = await storeOrder(storeId);
-    expect(view).toMatchObject({ status: 'awaiting_payment', gateway: { status: 'pending', received: '0' } });
+    // An ORDER webhook naming a store order of the invoice era is not taken for it.
+    const { storeId: newer } = await checkoutMug();
+    const misnamed = await webhook({ ...body, id: `evt-order-${newer}`, clientOrderId: newer }).send();
+    expect(misnamed.status).toBe(404);
+    expect(await receipts(newer)).toBe(0);
   });
 
   it('the real flow: a simulated payment, the gateway\'s dispatcher delivers, the store confirms and marks it paid', { timeout: 120_000 }, async () => {
-    const { storeId, gatewayOrderId } = await checkoutMug();
+    const { storeId, invoiceId, gatewayOrderId } = await checkoutMugInUsdt();
     // Last in the file: the dispatcher also delivers the outbox rows the tests above left.
     const dispatcher = startDispatcher(gateway.db, dispatcherOptions({ policy: { allowPrivate: false, allowed: ['127.0.0.1'] }, pollMs: 25, retryDelaysMs: [50, 50], jitter: 0 }));
     try {
       await payInFull(gatewayOrderId);
       const delivery = async () =>
-        (await gateway.db.query<{ state: string }>('select state from webhook_events where order_id = $1', [gatewayOrderId]))[0]?.state;
+        (await gateway.db.query<{ state: string }>('select state from webhook_events where invoice_id = $1', [invoiceId]))[0]?.state;
       // The dispatcher records the delivery once the store has answered 2xx.
       await waitFor('the webhook delivered', 30_000, async () => (await delivery()) === 'delivered');
-      expect(await storeRow(storeId)).toMatchObject({ status: 'processed', received: '12' });
+      expect(await storeRow(storeId)).toMatchObject({ status: 'processed', received: '12 USDT on tron' });
       expect(await receipts(storeId)).toBe(1);
     } finally {
       await dispatcher.stop();

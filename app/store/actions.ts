@@ -19,14 +19,14 @@ export async function removeFromCart(form: FormData): Promise<void> {
 }
 
 /**
- * "Pay": the store's order is recorded, the gateway's payment order made with the store's keys
- * (on the server; the browser only ever sees the payment link), and the shopper sent to it.
+ * "Pay": the store's order is recorded, the gateway's invoice for its price in dollars made with
+ * the store's keys (on the server; the browser only ever sees the invoice link), and the shopper
+ * sent to the invoice page, where they pick the coin to pay in.
  */
-export async function pay(form: FormData): Promise<void> {
-  const [currency, network] = String(form.get('coin') ?? '').split('@');
+export async function pay(): Promise<void> {
   let link: string;
   try {
-    link = await checkout(await readCart(), { currency, network });
+    link = await checkout(await readCart());
   } catch (error) {
     if (error instanceof StoreError) redirect(`/store/checkout?error=${error.code}`);
     throw error;

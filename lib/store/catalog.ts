@@ -1,8 +1,8 @@
 /**
- * The demo store's products and the prices it asks in each coin. Client-safe.
+ * The demo store's products, priced in US cents, and its cart. Client-safe.
  *
- * The store prices in US cents and converts at the fixed DEMO_RATES below: they are illustrative,
- * not market data (the demo store runs on test keys only). A real store would ask a price feed.
+ * The store asks its price in dollars (a make-invoice in USD): the gateway converts it at its own
+ * rates into the coin the shopper picks on the invoice page, so the store keeps no rates.
  */
 import { z } from 'zod';
 
@@ -21,21 +21,6 @@ export const PRODUCTS: readonly Product[] = [
 
 export const findProduct = (sku: string) => PRODUCTS.find((p) => p.sku === sku);
 
-/** US cents per whole coin (demo figures). */
-export const DEMO_RATES: Readonly<Record<string, bigint>> = {
-  BTC: 9_000_000n,
-  LTC: 8_000n,
-  BCH: 40_000n,
-  DOGE: 20n,
-  ETH: 300_000n,
-  BNB: 60_000n,
-  POL: 50n,
-  TRX: 25n,
-  XRP: 200n,
-  USDT: 100n,
-  USDC: 100n,
-};
-
 export type Cart = Record<string, number>;
 
 export const MAX_QUANTITY = 20;
@@ -49,25 +34,15 @@ export function cartLines(cart: Cart): { product: Product; quantity: number; cen
 
 export const cartTotalCents = (cart: Cart) => cartLines(cart).reduce((sum, line) => sum + line.cents, 0);
 
-/** "$12.50" from 1250 cents: string arithmetic, no float. */
-export function formatUsd(cents: number): string {
+/** "12.50" from 1250 cents, as the API takes an amount: string arithmetic, no float. */
+export function usdAmount(cents: number): string {
+  if (!Number.isSafeInteger(cents) || cents < 0) throw new RangeError(`not a number of cents: ${cents}`);
   const digits = String(cents).padStart(3, '0');
-  return `$${digits.slice(0, -2)}.${digits.slice(-2)}`;
+  return `${digits.slice(0, -2)}.${digits.slice(-2)}`;
 }
 
-/**
- * The amount to ask in `ticker`, as a decimal string with at most `decimals` digits, rounded up so
- * the store is never paid less than its price; undefined when the store has no rate for the coin.
- */
-export function priceIn(cents: number, ticker: string, decimals: number): string | undefined {
-  const rate = DEMO_RATES[ticker.toUpperCase()];
-  if (rate === undefined || cents <= 0) return undefined;
-  const scale = 10n ** BigInt(decimals);
-  const units = (BigInt(cents) * scale + rate - 1n) / rate;
-  const whole = units / scale;
-  const fraction = (units % scale).toString().padStart(decimals, '0').replace(/0+$/, '');
-  return fraction ? `${whole}.${fraction}` : `${whole}`;
-}
+/** "$12.50" from 1250 cents. */
+export const formatUsd = (cents: number): string => `$${usdAmount(cents)}`;
 
 /** A cart as kept in the shopper's cookie: unknown products and bad quantities are dropped. */
 export function parseCart(value: string | undefined): Cart {

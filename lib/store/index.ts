@@ -7,23 +7,24 @@
 import 'server-only';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
-import { GatewayApiError, GatewayClient, GatewayError, type OrderDetails } from '../client';
+import { GatewayApiError, GatewayClient, GatewayError, type Invoice, type OrderDetails } from '../client';
 import { config, storeGatewayUrl } from '../config';
 import { getDatabase, type Queryable } from '../db';
+import { FINAL_INVOICE_STATUSES } from '../protocol';
 import { readDemoStoreKeys, type DemoStoreKeys } from '../server';
-import { cartLines, cartTotalCents, priceIn, type Cart } from './catalog';
+import { cartLines, cartTotalCents, usdAmount, type Cart } from './catalog';
 
-export { cartLines, cartTotalCents, findProduct, formatUsd, MAX_QUANTITY, parseCart, PRODUCTS, type Cart } from './catalog';
+export { cartLines, cartTotalCents, findProduct, formatUsd, MAX_QUANTITY, parseCart, PRODUCTS, usdAmount, type Cart } from './catalog';
 
-/** Why a checkout did not reach the payment page, in words a shopper understands (see STORE_ERRORS). */
-export type StoreErrorCode = 'not_set_up' | 'empty_cart' | 'unsupported_coin' | 'gateway_unreachable' | 'gateway_refused';
+/** Why a checkout did not reach the invoice page, in words a shopper understands (see STORE_ERRORS). */
+export type StoreErrorCode = 'not_set_up' | 'empty_cart' | 'prices_unavailable' | 'gateway_unreachable' | 'gateway_refused';
 
 export const STORE_ERRORS: Record<StoreErrorCode, string> = {
   not_set_up: 'The demo store is not set up on this server (it has no merchant keys).',
   empty_cart: 'Your cart is empty: add something before paying.',
-  unsupported_coin: 'This coin cannot be used to pay here. Please choose another one.',
+  prices_unavailable: 'Prices are unavailable right now. Your cart is kept: please try again in a minute.',
   gateway_unreachable: 'The payment service cannot be reached right now. Your cart is kept: please try again in a minute.',
-  gateway_refused: 'The payment service could not create this payment. Please try again or choose another coin.',
+  gateway_refused: 'The payment service could not create this payment. Please try again later.',
 };
 
 export class StoreError extends Error {
@@ -56,129 +57,147 @@ function client(): GatewayClient {
 
 function fromGatewayError(error: unknown): StoreError {
   if (error instanceof StoreError) return error;
-  if (error instanceof GatewayApiError) return new StoreError(error.errorName === 'UNSUPPORTED_CURRENCY' ? 'unsupported_coin' : 'gateway_refused');
+  // The gateway has no fresh rate to price dollars in coins (the client has already retried once).
+  if (error instanceof GatewayApiError) return new StoreError(error.errorName === 'RATE_UNAVAILABLE' ? 'prices_unavailable' : 'gateway_refused');
   if (error instanceof GatewayError) return new StoreError(error.kind === 'protocol' ? 'gateway_refused' : 'gateway_unreachable');
   throw error;
 }
 
-export interface PaymentOption {
-  currency: string;
-  currencyName: string;
-  network: string;
-  networkName: string;
-  amount: string;
-  tagRequired: boolean;
-}
-
-/** The coins and networks the gateway accepts for this store (available-currencies) that the store has a price for. */
-export async function paymentOptions(cart: Cart): Promise<PaymentOption[]> {
-  const cents = cartTotalCents(cart);
-  try {
-    const available = await client().availableCurrencies();
-    return available.flatMap((c) =>
-      c.networks.flatMap((n) => {
-        const amount = priceIn(cents, c.currency, n.decimals);
-        return amount ? [{ currency: c.currency, currencyName: c.name, network: n.network, networkName: n.name, amount, tagRequired: n.tagRequired }] : [];
-      }),
-    );
-  } catch (error) {
-    throw fromGatewayError(error);
-  }
-}
-
-const checkoutChoice = z.object({ currency: z.string().trim().min(1).max(16), network: z.string().trim().min(1).max(32) });
+/** How long the shopper has to choose a coin and pay, in minutes (make-invoice's `lifetime`). */
+const INVOICE_LIFETIME_MINUTES = 60;
 
 /**
- * Records the store's order, asks the gateway for a payment order (the store's order id as
- * `order`, so a retried checkout answers the same payment), and answers the payment link.
+ * Records the store's order and asks the gateway for an invoice of its price in US dollars (the
+ * store's order id as `externalId` and `order`, so a retried checkout answers the same invoice);
+ * answers the invoice link, where the shopper picks the coin to pay in.
  */
-export async function checkout(cart: Cart, choice: { currency: unknown; network: unknown }): Promise<string> {
+export async function checkout(cart: Cart): Promise<string> {
   const lines = cartLines(cart);
   if (lines.length === 0) throw new StoreError('empty_cart');
-  const parsed = checkoutChoice.safeParse(choice);
-  if (!parsed.success) throw new StoreError('unsupported_coin');
-  const { currency, network } = parsed.data;
   const api = client();
-  let decimals: number | undefined;
-  try {
-    decimals = (await api.availableCurrencies()).find((c) => c.currency === currency.toUpperCase())?.networks.find((n) => n.network === network)?.decimals;
-  } catch (error) {
-    throw fromGatewayError(error);
-  }
   const cents = cartTotalCents(cart);
-  const amount = decimals === undefined ? undefined : priceIn(cents, currency, decimals);
-  if (!amount) throw new StoreError('unsupported_coin');
-
   const db = await getDatabase();
   const [record] = await db.query<{ id: string }>(
-    `insert into store_orders (items, total_cents, currency, network, amount) values ($1, $2, $3, $4, $5) returning id`,
-    [JSON.stringify(lines.map((l) => ({ sku: l.product.sku, quantity: l.quantity, cents: l.cents }))), cents, currency.toUpperCase(), network, amount],
+    `insert into store_orders (items, total_cents) values ($1, $2) returning id`,
+    [JSON.stringify(lines.map((l) => ({ sku: l.product.sku, quantity: l.quantity, cents: l.cents }))), cents],
   );
   const id = record!.id;
   try {
-    const order = await api.makeOrder({
-      currency,
-      network,
-      amount,
+    const invoice = await api.makeInvoice({
+      currency: 'USD',
+      amount: usdAmount(cents),
+      externalId: id,
       order: id,
       description: lines.map((l) => `${l.quantity} × ${l.product.name}`).join(', '),
-      successWebhook: storeUrl('/webhooks'),
-      errorWebhook: storeUrl('/webhooks'),
-      returnUrl: storeUrl(`/orders/${id}`),
+      webhookURL: storeUrl('/webhooks'),
+      returnURL: storeUrl(`/orders/${id}`),
+      lifetime: INVOICE_LIFETIME_MINUTES,
     });
-    await db.query(`update store_orders set gateway_order_id = $2, payment_link = $3, updated_at = now() where id = $1`, [id, order.orderId, order.link]);
-    return order.link;
+    await db.query(`update store_orders set gateway_invoice_id = $2, payment_link = $3, updated_at = now() where id = $1`, [id, invoice.id, invoice.invoiceLink]);
+    return invoice.invoiceLink;
   } catch (error) {
     await db.query(`update store_orders set status = 'not_created', updated_at = now() where id = $1`, [id]);
     throw fromGatewayError(error);
   }
 }
 
+/** The coin a store order is paid in and the amount asked in it, once known. */
+export interface StoreOrderCoin {
+  currency: string;
+  network: string;
+  amount: string;
+  /** The gateway's payment page for that coin (`/pay/{orderId}`). */
+  orderId: string | null;
+  orderLink: string | null;
+}
+
 export interface StoreOrderView {
   id: string;
   items: { sku: string; quantity: number; cents: number }[];
   totalCents: number;
-  currency: string;
-  network: string;
-  amount: string;
+  /** The invoice page (where the shopper picks the coin), or the payment page of an order made before invoices. */
   paymentLink: string | null;
-  /** What the store's own record says (set by the gateway's webhooks). */
+  /** What the store's own record says (set by the gateway's webhooks): awaiting_payment, not_created, or a final status. */
   status: string;
+  /** What was received and in which coin ("12 USDT on tron"), as the gateway confirmed after its webhook. */
   received: string | null;
-  /** When no webhook has arrived yet: what the gateway's `order` answers now, or why it could not be asked. */
-  gateway: { status: OrderDetails['status']; received: string } | { error: string } | null;
+  /** The coin chosen: from the gateway's answer while awaiting payment; an old order's own. */
+  coin: StoreOrderCoin | null;
+  /**
+   * While no webhook has arrived: the status the gateway answers now (its invoice's, lower-cased:
+   * created, init, pending, ...; or an old order's), with what it received, or why it could not be asked.
+   */
+  gateway: { status: string; received: string | null } | { error: string } | null;
+}
+
+type StoreOrderRow = {
+  id: string; items: StoreOrderView['items']; total_cents: number; currency: string | null; network: string | null; amount: string | null;
+  gateway_order_id: string | null; gateway_invoice_id: string | null; payment_link: string | null; status: string; received: string | null;
+};
+
+/** `received` as the store writes it: "12 USDT on tron"; null before a coin was chosen. */
+function receivedOf(invoice: Pick<Invoice, 'receivedAmount' | 'receivedCurrency' | 'receivedNetwork'>): string | null {
+  const { receivedAmount, receivedCurrency, receivedNetwork } = invoice;
+  return receivedAmount !== null && receivedCurrency !== null ? `${receivedAmount} ${receivedCurrency}${receivedNetwork ? ` on ${receivedNetwork}` : ''}` : null;
+}
+
+/** The coin an invoice's payer chose and the amount its order asks (the invoice's `currencies` carry it). */
+function chosenCoin(invoice: Invoice): StoreOrderCoin | null {
+  const { receivedCurrency: currency, receivedNetwork: network } = invoice;
+  if (!currency || !network) return null;
+  const amount = invoice.currencies.find((c) => c.currency === currency)?.networks.find((n) => n.name === network)?.amount;
+  return amount === undefined ? null : { currency, network, amount, orderId: invoice.orderId, orderLink: invoice.orderLink };
 }
 
 export async function storeOrder(id: string): Promise<StoreOrderView | undefined> {
   if (!z.uuid().safeParse(id).success) return undefined;
   const db = await getDatabase();
-  const [row] = await db.query<{
-    id: string; items: StoreOrderView['items']; total_cents: number; currency: string; network: string; amount: string;
-    gateway_order_id: string | null; payment_link: string | null; status: string; received: string | null;
-  }>('select * from store_orders where id = $1', [id]);
+  const [row] = await db.query<StoreOrderRow>('select * from store_orders where id = $1', [id]);
   if (!row) return undefined;
-  let gateway: StoreOrderView['gateway'] = null;
-  if (row.status === 'awaiting_payment' && row.gateway_order_id) {
-    try {
-      const order = await client().getOrder(row.gateway_order_id);
-      gateway = { status: order.status, received: order.received };
-    } catch (error) {
-      gateway = { error: fromGatewayError(error).message };
-    }
-  }
-  return {
-    id: row.id, items: row.items, totalCents: row.total_cents, currency: row.currency, network: row.network, amount: row.amount,
-    paymentLink: row.payment_link, status: row.status, received: row.received, gateway,
+  const view: StoreOrderView = {
+    id: row.id, items: row.items, totalCents: row.total_cents, paymentLink: row.payment_link, status: row.status, gateway: null,
+    // An order made before invoices kept its coin, and the amount received in it.
+    coin: row.currency && row.network && row.amount
+      ? { currency: row.currency, network: row.network, amount: row.amount, orderId: row.gateway_order_id, orderLink: row.payment_link }
+      : null,
+    received: row.received !== null && row.currency && !row.gateway_invoice_id ? `${row.received} ${row.currency} on ${row.network}` : row.received,
   };
+  if (row.status !== 'awaiting_payment') return view;
+  // No webhook yet: ask the gateway, as the shopper may be waiting on a payment being confirmed.
+  try {
+    if (row.gateway_invoice_id) {
+      const invoice = await client().getInvoice(row.gateway_invoice_id);
+      view.coin = chosenCoin(invoice);
+      view.gateway = { status: invoice.status.toLowerCase(), received: receivedOf(invoice) };
+    } else if (row.gateway_order_id) {
+      const order = await client().getOrder(row.gateway_order_id);
+      view.gateway = { status: order.status, received: `${order.received} ${order.currency} on ${order.network}` };
+    }
+  } catch (error) {
+    view.gateway = { error: fromGatewayError(error).message };
+  }
+  return view;
 }
 
-/** The fields of the gateway's webhook body the store reads: which order; its status comes from the gateway. */
-const webhookBody = z.object({
-  id: z.string().min(1).max(200),
-  event: z.literal('ORDER'),
-  orderId: z.uuid(),
-  clientOrderId: z.string(),
-});
+/**
+ * The fields of the gateway's webhook bodies the store reads: which invoice (or, for a store order
+ * made before invoices, which order) and which store order; the status comes from the gateway.
+ */
+const webhookBody = z.discriminatedUnion('event', [
+  z.object({
+    event: z.literal('INVOICE'),
+    webhookId: z.string().min(1).max(200),
+    id: z.uuid(),
+    externalId: z.string().min(1).max(255),
+  }),
+  z.object({
+    event: z.literal('ORDER'),
+    id: z.string().min(1).max(200),
+    orderId: z.uuid(),
+    clientOrderId: z.string(),
+  }),
+]);
+type WebhookFields = z.infer<typeof webhookBody>;
 
 export type WebhookOutcome =
   | { status: 200; body: { ok: true; duplicate: boolean } }
@@ -202,12 +221,84 @@ function timestampedSignatureValid(privateKey: string, raw: string, header: stri
 
 const refuse = (status: 400 | 401 | 404 | 409 | 503, error: string): WebhookOutcome => ({ status, body: { ok: false, error } });
 
+/** What the gateway confirmed for a webhook: the store order's new status and what it received. */
+interface Confirmed {
+  status: string;
+  received: string | null;
+}
+
+/**
+ * One kind of webhook: which store order it names (found by its own id, since a checkout that
+ * stopped between the gateway's answer and the store's update has not kept the gateway's id: the
+ * signed webhook names both), and how the gateway confirms it.
+ */
+interface WebhookKind {
+  eventId: string;
+  /** Store orders the webhook may be for: invoices since the store priced in dollars, orders before. */
+  findOrder(q: Queryable, forUpdate: boolean): Promise<{ id: string }[]>;
+  /** Asks the gateway; answers the outcome to send back when it does not confirm a final status. */
+  confirm(storeOrderId: string): Promise<Confirmed | WebhookOutcome>;
+  /** The gateway's id of what the webhook is about, kept on a store order whose checkout did not keep it. */
+  gatewayId: { column: 'gateway_invoice_id' | 'gateway_order_id'; value: string };
+}
+
+function invoiceWebhook(event: Extract<WebhookFields, { event: 'INVOICE' }>): WebhookKind {
+  return {
+    eventId: event.webhookId,
+    findOrder: (q, forUpdate) =>
+      q.query<{ id: string }>(
+        `select id from store_orders where id::text = $1 and currency is null and (gateway_invoice_id is null or gateway_invoice_id = $2::uuid)${forUpdate ? ' for update' : ''}`,
+        [event.externalId, event.id],
+      ),
+    async confirm(storeOrderId) {
+      let invoice: Invoice;
+      try {
+        invoice = await client().getInvoice(event.id);
+      } catch (error) {
+        if (error instanceof GatewayApiError && error.status === 404) return refuse(404, 'the gateway does not know this invoice');
+        if (error instanceof GatewayError) return refuse(503, 'the gateway cannot confirm the invoice now; send it again later');
+        throw error;
+      }
+      if (invoice.id !== event.id || invoice.externalId !== storeOrderId) return refuse(409, 'the gateway reports another invoice');
+      if (!FINAL_INVOICE_STATUSES.has(invoice.status)) return refuse(409, 'the gateway does not report this invoice final');
+      return { status: invoice.status.toLowerCase(), received: receivedOf(invoice) };
+    },
+    gatewayId: { column: 'gateway_invoice_id', value: event.id },
+  };
+}
+
+/** Webhooks of the store orders made before invoices: a payment order in the coin the store chose. */
+function orderWebhook(event: Extract<WebhookFields, { event: 'ORDER' }>): WebhookKind {
+  return {
+    eventId: event.id,
+    findOrder: (q, forUpdate) =>
+      q.query<{ id: string }>(
+        `select id from store_orders where id::text = $1 and currency is not null and (gateway_order_id is null or gateway_order_id = $2::uuid)${forUpdate ? ' for update' : ''}`,
+        [event.clientOrderId, event.orderId],
+      ),
+    async confirm(storeOrderId) {
+      let order: OrderDetails;
+      try {
+        order = await client().getOrder(event.orderId);
+      } catch (error) {
+        if (error instanceof GatewayApiError && error.status === 404) return refuse(404, 'the gateway does not know this order');
+        if (error instanceof GatewayError) return refuse(503, 'the gateway cannot confirm the order now; send it again later');
+        throw error;
+      }
+      if (order.orderId !== event.orderId || order.clientOrderId !== storeOrderId) return refuse(409, 'the gateway reports another order');
+      if (order.status === 'pending') return refuse(409, 'the gateway does not report this order final');
+      return { status: order.status, received: order.received };
+    },
+    gatewayId: { column: 'gateway_order_id', value: event.orderId },
+  };
+}
+
 /**
  * The store's webhook receiver. The webhook is only the trigger: once its timestamped signature
- * is checked over the raw body, the store asks the gateway for the order (`order`, with its own
- * keys) and takes the status and amount received from that answer, never from the body; then,
- * once per webhook id, its order takes them. A webhook whose order the gateway does not report
- * final changes nothing.
+ * is checked over the raw body, the store asks the gateway for the invoice (`get-invoice`, with
+ * its own keys; `order` for a store order made before invoices) and takes the status and amount
+ * received from that answer, never from the body; then, once per webhook id, its order takes them.
+ * A webhook whose invoice the gateway does not report final changes nothing.
  */
 export async function receiveWebhook(headers: Headers, raw: string): Promise<WebhookOutcome> {
   const { publicKey, privateKey } = keys();
@@ -221,50 +312,34 @@ export async function receiveWebhook(headers: Headers, raw: string): Promise<Web
     return refuse(400, 'the body is not JSON');
   }
   const parsed = webhookBody.safeParse(json);
-  if (!parsed.success) return refuse(400, 'not an ORDER webhook');
-  const event = parsed.data;
-  // The webhook id header and the body's id are the same event: a mismatch is not the gateway's.
-  if (headers.get('x-webhook-id') !== null && headers.get('x-webhook-id') !== event.id) {
-    return refuse(400, 'x-webhook-id differs from the body id');
-  }
+  if (!parsed.success) return refuse(400, 'not an INVOICE (or ORDER) webhook');
+  const kind = parsed.data.event === 'INVOICE' ? invoiceWebhook(parsed.data) : orderWebhook(parsed.data);
+  // The webhook id header and the body's are the same event: a mismatch is not the gateway's.
+  if (headers.get('x-webhook-id') !== kind.eventId) return refuse(400, 'x-webhook-id differs from the webhook id of the body');
+
   const db = await getDatabase();
-  // A store order whose checkout stopped after make-order but before it kept the gateway's order
-  // id (a crash, a lost answer) is still found by its own id: the signed webhook names both.
-  const findOrder = (q: Queryable, forUpdate: boolean) =>
-    q.query<{ id: string }>(
-      `select id from store_orders where id::text = $1 and (gateway_order_id is null or gateway_order_id::text = $2)${forUpdate ? ' for update' : ''}`,
-      [event.clientOrderId, event.orderId],
-    );
-  const [known] = await findOrder(db, false);
+  const [known] = await kind.findOrder(db, false);
   if (!known) return refuse(404, 'no such store order');
-  const [handled] = await db.query('select 1 from store_webhook_receipts where webhook_id = $1', [event.id]);
+  const [handled] = await db.query('select 1 from store_webhook_receipts where webhook_id = $1', [kind.eventId]);
   if (handled) return { status: 200, body: { ok: true, duplicate: true } };
 
   // Asked outside any transaction: on the embedded database the gateway answering it shares the
   // store's one connection.
-  let confirmed: OrderDetails;
-  try {
-    confirmed = await client().getOrder(event.orderId);
-  } catch (error) {
-    if (error instanceof GatewayApiError && error.status === 404) return refuse(404, 'the gateway does not know this order');
-    if (error instanceof GatewayError) return refuse(503, 'the gateway cannot confirm the order now; send it again later');
-    throw error;
-  }
-  if (confirmed.orderId !== event.orderId || confirmed.clientOrderId !== known.id) return refuse(409, 'the gateway reports another order');
-  if (confirmed.status === 'pending') return refuse(409, 'the gateway does not report this order final');
+  const confirmed = await kind.confirm(known.id);
+  if ('body' in confirmed) return confirmed;
 
   return db.transaction(async (tx) => {
-    const [order] = await findOrder(tx, true);
+    const [order] = await kind.findOrder(tx, true);
     if (!order) return refuse(404, 'no such store order');
     const fresh = await tx.query(
       'insert into store_webhook_receipts (webhook_id, store_order_id, status) values ($1, $2, $3) on conflict do nothing returning 1',
-      [event.id, order.id, confirmed.status],
+      [kind.eventId, order.id, confirmed.status],
     );
     if (fresh.length === 0) return { status: 200, body: { ok: true, duplicate: true } } as const;
-    await tx.query(
-      'update store_orders set status = $2, received = $3, gateway_order_id = coalesce(gateway_order_id, $4::uuid), updated_at = now() where id = $1',
-      [order.id, confirmed.status, confirmed.received, event.orderId],
-    );
+    const { column, value } = kind.gatewayId;
+    await tx.query(`update store_orders set status = $2, received = $3, ${column} = coalesce(${column}, $4::uuid), updated_at = now() where id = $1`, [
+      order.id, confirmed.status, confirmed.received, value,
+    ]);
     return { status: 200, body: { ok: true, duplicate: false } } as const;
   });
 }

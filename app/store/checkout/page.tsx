@@ -1,23 +1,18 @@
 import Link from 'next/link';
 import { cartLines, cartTotalCents, formatUsd } from '@/lib/store';
-import { paymentOptions, STORE_ERRORS, StoreError, type PaymentOption, type StoreErrorCode } from '@/lib/store';
+import { STORE_ERRORS, type StoreErrorCode } from '@/lib/store';
 import { pay, removeFromCart } from '../actions';
 import { readCart } from '../cart';
 
+/**
+ * The cart and its price in dollars, and one "Pay" button (a form post: it works without
+ * JavaScript). The coin is chosen afterwards, on the gateway's invoice page.
+ */
 export default async function CheckoutPage({ searchParams }: { searchParams: Promise<{ error?: string }> }) {
   const { error } = await searchParams;
   const cart = await readCart();
   const lines = cartLines(cart);
-  let options: PaymentOption[] = [];
-  let problem = error && error in STORE_ERRORS ? STORE_ERRORS[error as StoreErrorCode] : undefined;
-  if (lines.length > 0) {
-    try {
-      options = await paymentOptions(cart);
-    } catch (failure) {
-      if (!(failure instanceof StoreError)) throw failure;
-      problem ??= failure.message;
-    }
-  }
+  const problem = error && Object.hasOwn(STORE_ERRORS, error) ? STORE_ERRORS[error as StoreErrorCode] : undefined;
   return (
     <main>
       <h1 className="text-lg font-semibold">Your cart</h1>
@@ -48,30 +43,17 @@ export default async function CheckoutPage({ searchParams }: { searchParams: Pro
               </li>
             ))}
           </ul>
-          <p className="mt-3 text-end font-semibold">Total {formatUsd(cartTotalCents(cart))}</p>
-          {options.length > 0 && (
-            <form action={pay} className="mt-6">
-              <fieldset>
-                <legend className="font-medium">Pay with</legend>
-                <div className="mt-2 grid gap-2 sm:grid-cols-2">
-                  {options.map((option, i) => (
-                    <label key={`${option.currency}@${option.network}`} className="flex cursor-pointer items-center gap-2 rounded-md border border-slate-200 p-2 dark:border-slate-800">
-                      <input type="radio" name="coin" value={`${option.currency}@${option.network}`} defaultChecked={i === 0} required />
-                      <span>
-                        {option.currency} on {option.networkName}
-                        <span className="block text-sm text-slate-600 dark:text-slate-300">
-                          {option.amount} {option.currency}
-                        </span>
-                      </span>
-                    </label>
-                  ))}
-                </div>
-              </fieldset>
-              <button type="submit" className="mt-4 w-full rounded-md bg-emerald-700 px-4 py-3 font-semibold text-white">
-                Pay
-              </button>
-            </form>
-          )}
+          <p className="mt-3 text-end font-semibold" data-testid="cart-total">
+            Total {formatUsd(cartTotalCents(cart))}
+          </p>
+          <form action={pay} className="mt-6">
+            <button type="submit" className="w-full rounded-md bg-emerald-700 px-4 py-3 font-semibold text-white">
+              Pay
+            </button>
+            <p className="mt-2 text-center text-sm text-slate-600 dark:text-slate-300">
+              You choose the cryptocurrency on the next page; its amount is worked out from the price in dollars.
+            </p>
+          </form>
         </>
       )}
     </main>
