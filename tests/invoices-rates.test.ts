@@ -6,9 +6,12 @@
  * is fresh, 503 RATE_UNAVAILABLE names the pair and nothing is written.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fillAddressPool } from '@/lib/addresses';
+import { chooseCoin } from '@/lib/invoices';
 import { setProcessSlot } from '@/lib/process';
 import { coinbaseSource, coingeckoSource, createRateService, krakenSource, type RateService } from '@/lib/rates';
 import { raw, testServer, type TestServer } from '@/lib/rates/test-servers';
+import { network } from './support/chain';
 import { countRows } from './support/database';
 import { call, startTestGateway, type TestGateway } from './support/gateway';
 import { createTestMerchant, type TestMerchant } from './support/merchants';
@@ -27,6 +30,7 @@ const MAX_AGE_MS = 300_000;
 beforeAll(async () => {
   gateway = await startTestGateway();
   merchant = await createTestMerchant(gateway.db);
+  await fillAddressPool(gateway.db, network('bitcoin'), 'test');
   [kraken, coinbase, coingecko] = await Promise.all([testServer(), testServer(), testServer()]);
 });
 afterAll(async () => {
@@ -115,5 +119,30 @@ describe('make-invoice at market rates', () => {
     // available-currencies still answers, without a price.
     const available = (await call(gateway, 'available-currencies', {}, merchant.test)).body.response as { currency: string; priceUSD: string | null }[];
     expect(available.find((c) => c.currency === 'BTC')?.priceUSD).toBeNull();
+  });
+
+  it('locks the quoted rate at the choice while the market stays within slippagePercent, else the market\'s', async () => {
+    freshService();
+    markets({ kraken: '60000', coinbase: '0.000016666666666667', coingecko: '60000' });
+    const made = (await call(gateway, 'make-invoice', { currency: 'USD', amount: '100', slippagePercent: '1', currencies: [{ currency: 'BTC' }] }, merchant.test)).body.response;
+    const again = (await call(gateway, 'make-invoice', { currency: 'USD', amount: '100', slippagePercent: '1', currencies: [{ currency: 'BTC' }] }, merchant.test)).body.response;
+    expect(btcAmount({ body: { response: made } })).toBe('0.00166667');
+
+    // The market moves 0.5 %: the quote stands.
+    markets({ kraken: '60300', coinbase: '0.000016583747927032', coingecko: '60300' });
+    clock += CACHE_MS + 1;
+    await rates.quote('BTC', 'USD'); // starts the refresh
+    await expect.poll(async () => (await rates.quote('BTC', 'USD')).rate).toMatch(/^603/);
+    const kept = await chooseCoin(gateway.db, made.id, { currency: 'BTC', network: 'bitcoin' });
+    expect(kept.amount).toBe('166667');
+    expect((await call(gateway, 'get-invoice', { invoiceId: made.id }, merchant.test)).body.response.rate).toBe('60000');
+
+    // It moves 1.67 %: recalculated at the market, 100 / 61000 BTC.
+    markets({ kraken: '61000', coinbase: '0.000016393442622951', coingecko: '61000' });
+    clock += CACHE_MS + 1;
+    await rates.quote('BTC', 'USD');
+    await expect.poll(async () => (await rates.quote('BTC', 'USD')).rate).toMatch(/^6100/);
+    const moved = await chooseCoin(gateway.db, again.id, { currency: 'BTC', network: 'bitcoin' });
+    expect(moved.amount).toBe('163935');
   });
 });
