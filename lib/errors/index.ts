@@ -2,12 +2,13 @@
  * The shape of a domain error: a rule of a domain module said no (an order that does not exist,
  * an `order` reused with other values, a busy personal address...). Domain modules throw these
  * and know nothing of HTTP; lib/api answers each kind with its documented error, in one table
- * (lib/api/route.ts). Client-safe.
+ * (lib/api/route.ts). Server-side: domain modules and the API edge use it.
  */
+import { processSlotKey } from '../process';
 import type { ErrorDetail } from '../protocol';
 
 /** Marks a DomainError, whichever copy of this module made it (see `isDomainError`). */
-const DOMAIN_ERROR = Symbol.for('gateway.domainError');
+const DOMAIN_ERROR = processSlotKey('domainError');
 
 export abstract class DomainError<Kind extends string = string> extends Error {
   readonly [DOMAIN_ERROR] = true;

@@ -32,6 +32,8 @@ export const PROCESS_SLOTS = {
   chainHealth: "each network's watcher health (lib/watcher/health.ts)",
   'merchants.balanceIds': "each merchant's advance balance id per mode (lib/merchants/balances.ts)",
   rates: 'the exchange-rate service of each mode, with its cache (lib/rates)',
+  // Not a value: its key is the brand every copy of DomainError sets and recognises.
+  domainError: "the brand of a domain error, recognised by every bundle's copy of the class (lib/errors)",
 } as const;
 
 export type ProcessSlotName = keyof typeof PROCESS_SLOTS;
