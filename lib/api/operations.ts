@@ -7,12 +7,12 @@ import 'server-only';
  */
 import { availableCurrencies } from '../chains';
 import { getDeposit, serializeDeposit } from '../deposits';
-import { getInvoice, listInvoices, makeInvoice, serializeInvoice, withUsdPrices } from '../invoices';
+import { getInvoice, listInvoices, makeInvoice, serializeInvoice } from '../invoices';
 import { advancedBalances } from '../merchants';
 import { findOperations } from '../operations';
 import { getOrder, isUuid, listOrders, makeOrder, serializeOrder, serializeOrderDetails } from '../orders';
 import type { OperationName } from '../protocol';
-import { rateService } from '../rates';
+import { rateService, withUsdPrices } from '../rates';
 import { listDeliveries, resendWebhook } from '../webhooks';
 import { ApiError } from './errors';
 import { consumeNonce } from './nonces';
@@ -41,7 +41,7 @@ export const API_OPERATIONS = {
   'orphan-deposits/get-deposit': apiOperation('orphan-deposits/get-deposit', async ({ db, key }, { id }) => serializeDeposit(await getDeposit(db, key, id))),
   'find-tx': apiOperation('find-tx', ({ db, key }, { tx }) => findOperations(db, key, tx)),
   'test-signature': apiOperation('test-signature', (ctx) => testSignature(ctx), { verifySignature: false }),
-  'available-currencies': apiOperation('available-currencies', ({ key }) => withUsdPrices(key.mode, availableCurrencies(key.mode))),
+  'available-currencies': apiOperation('available-currencies', ({ key }) => withUsdPrices(rateService(key.mode), availableCurrencies(key.mode))),
   'advanced-balances': apiOperation('advanced-balances', ({ db, key }) => advancedBalances(db, key)),
   'webhooks/list': apiOperation('webhooks/list', async ({ db, key }, { orderId }) => {
     const { order } = await getOrder(db, key, orderId); // another merchant's or mode's order: 404

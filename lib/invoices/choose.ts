@@ -6,7 +6,7 @@ import 'server-only';
  * order's deadline is brought to now, so a transfer that still reaches its address is shown to the
  * merchant as a late payment of that order (an orphan deposit), never lost.
  */
-import type { Database } from '../db';
+import type { Database, Queryable } from '../db';
 import { formatUnits, parseDecimal } from '../money';
 import { isUuid, makeOrder, type OrderRow } from '../orders';
 import type { InvoiceCurrency } from '../protocol';
@@ -32,7 +32,8 @@ export async function loadInvoice(db: Database, invoiceId: string): Promise<Invo
   return invoice;
 }
 
-async function paymentSeen(db: Database, orderId: string): Promise<boolean> {
+/** A transfer to the order was seen (and not dropped): its coin can no longer change. */
+async function paymentSeen(db: Queryable, orderId: string): Promise<boolean> {
   const [row] = await db.query<{ seen: boolean }>('select exists (select 1 from chain_transfers where order_id = $1 and not dropped) as seen', [orderId]);
   return row!.seen;
 }
@@ -89,8 +90,7 @@ export async function chooseCoin(db: Database, invoiceId: string, choice: { curr
     // Another choice got in between: this one's order stays unused and expires unpaid.
     if (!locked || locked.choices !== invoice.choices || !canChooseCoin(locked.status, locked.expires_at, now)) return false;
     if (current) {
-      const [seen] = await tx.query<{ seen: boolean }>('select exists (select 1 from chain_transfers where order_id = $1 and not dropped) as seen', [current.id]);
-      if (seen!.seen) return false;
+      if (await paymentSeen(tx, current.id)) return false;
       await tx.query(`update orders set expires_at = least(expires_at, now()), updated_at = now() where id = $1 and status = 'pending'`, [current.id]);
     }
     await tx.query(`update invoices set order_id = $2, rate = $3, status = 'INIT', choices = choices + 1, updated_at = now() where id = $1`, [

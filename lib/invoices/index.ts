@@ -9,7 +9,6 @@ export { chooseCoin } from './choose';
 export * from './errors';
 export { canChooseCoin, invoiceStatus, type InvoiceFacts } from './lifecycle';
 export { makeInvoice, priceDecimalsOf, type InvoiceCaller } from './make';
-export { withUsdPrices } from './offers';
 export { loadInvoiceView } from './public-view';
 export { getInvoice, listInvoices } from './read';
 export type { InvoiceRow, InvoiceWithOrder } from './rows';

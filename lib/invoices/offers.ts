@@ -9,9 +9,7 @@ import { currencyPairs, findCurrency, type Currency, type Network } from '../cat
 import { enabledNetworks, networkFor, type Mode } from '../chains';
 import { coinUnitsFor, formatUnits, parseDecimal, type Decimal } from '../money';
 import type { ErrorDetail, InvoiceCurrency, MakeInvoiceRequest } from '../protocol';
-import { rateService } from '../rates';
 import { InvoiceCurrencyUnsupported } from './errors';
-import { isDomainErrorOf } from '../errors';
 
 export interface OfferedCoin {
   ticker: string;
@@ -85,24 +83,4 @@ export function storedOffers(mode: Mode, currencies: readonly InvoiceCurrency[])
     });
     return networks.length > 0 ? [{ ticker: coin.currency, networks }] : [];
   });
-}
-
-/**
- * available-currencies with each coin's `priceUSD` from the rate service of `mode` (null when no
- * fresh price exists): what an invoice in dollars would convert at.
- */
-export async function withUsdPrices<T extends { currency: string }>(mode: Mode, currencies: readonly T[]): Promise<(T & { priceUSD: string | null })[]> {
-  const rates = rateService(mode);
-  return Promise.all(
-    currencies.map(async (entry) => ({
-      ...entry,
-      priceUSD: await rates.quote(entry.currency, 'USD').then(
-        (quote) => quote.rate,
-        (error: unknown) => {
-          if (isDomainErrorOf(error, 'RateUnavailable')) return null;
-          throw error;
-        },
-      ),
-    })),
-  );
 }

@@ -1,7 +1,7 @@
 import 'server-only';
 import { findCurrency, findNetwork } from '../catalog';
 import { config } from '../config';
-import { formatUnits } from '../money';
+import { formatDecimal, formatUnits, parseDecimal } from '../money';
 import type { Order, OrderDetails, OrderTransaction } from '../protocol';
 import type { OrderPayment, OrderRow } from './rows';
 
@@ -15,7 +15,7 @@ export function decimalsOf(network: string, currency: string): number {
 
 /** Tolerance as stored (NUMERIC(9,6), e.g. "0.500000") to its canonical form ("0.5"). */
 function canonicalPercent(stored: string): string {
-  return stored.includes('.') ? stored.replace(/0+$/, '').replace(/\.$/, '') : stored;
+  return formatDecimal(parseDecimal(stored)!);
 }
 
 export function paymentLink(orderId: string): string {

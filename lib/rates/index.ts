@@ -19,6 +19,7 @@ export { coinbaseSource } from './sources/coinbase';
 export { coingeckoSource } from './sources/coingecko';
 export { FIXED_USD_PRICES, fixedSource } from './sources/fixed';
 export { krakenSource } from './sources/kraken';
+export { withUsdPrices } from './usd-prices';
 
 /** The process-wide service for keys of `mode`, built from config() on first use (processSlot). */
 export function rateService(mode: RateMode): RateService {
