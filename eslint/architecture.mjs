@@ -20,7 +20,7 @@ export const root = path.resolve(path.dirname(new URL(import.meta.url).pathname)
 export const LIB_LAYERS = {
   shared: ['protocol', 'money', 'log', 'errors', 'process'],
   infra: ['config', 'db', 'chains', 'catalog', 'security'],
-  domain: ['addresses', 'admin', 'client', 'deposits', 'invoices', 'merchants', 'operations', 'orders', 'pay', 'rates', 'risk', 'sandbox', 'watcher', 'webhooks'],
+  domain: ['addresses', 'admin', 'client', 'dashboard', 'deposits', 'invoices', 'merchants', 'operations', 'orders', 'pay', 'rates', 'risk', 'sandbox', 'users', 'watcher', 'webhooks'],
   edge: ['api'],
   assembly: ['server', 'store'],
 };

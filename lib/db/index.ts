@@ -10,6 +10,7 @@ export { insertLists, namedParameters, type NamedParameters } from './sql';
 // The tables as types only, for `RowOf<typeof table>`: outside lib/db, queries are raw SQL.
 export type {
   addresses,
+  auditLog,
   chainBlocks,
   chainCursors,
   chainTransfers,
@@ -19,6 +20,11 @@ export type {
   orders,
   payments,
   sandboxTransfers,
+  signInThrottle,
+  userRecoveryCodes,
+  userSessions,
+  userTokens,
+  users,
   webhookAttempts,
   webhookEvents,
 } from './schema';

@@ -40,6 +40,13 @@ export const merchants = pgTable('merchants', {
   name: text('name').notNull(),
   /** The operator's processing fee in percent, booked on the advance balance. */
   feePercent: numeric('fee_percent', { precision: 9, scale: 6 }).notNull().default('0'),
+  /** The brand on the payment and invoice pages (dashboard settings): a logo as a data: URL of an image, and a #rrggbb accent. */
+  brandLogo: text('brand_logo'),
+  brandColor: text('brand_color'),
+  /** Block explorer links per network, `{network: "https://.../tx/{tx}"}`; unset networks use the catalog's default. */
+  explorerUrls: jsonb('explorer_urls').notNull().default({}),
+  /** Owners must sign in with a second factor (TOTP). */
+  requireTwoFactor: boolean('require_two_factor').notNull().default(false),
   createdAt: createdAt(),
 });
 
@@ -525,3 +532,108 @@ export const storeWebhookReceipts = pgTable('store_webhook_receipts', {
   status: text('status').notNull(),
   receivedAt: timestamp('received_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
 });
+
+/**
+ * Dashboard accounts (lib/users): a person signing in to one merchant's dashboard with a role.
+ * `password_hash` is null until the one-time set-up link (first owner, invite) is used.
+ */
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    merchantId: uuid('merchant_id').notNull().references(() => merchants.id),
+    /** Stored lower-case; one account per address across the gateway (sign-in names no merchant). */
+    email: text('email').notNull(),
+    role: text('role', { enum: ['owner', 'admin', 'viewer'] }).notNull(),
+    /** scrypt, self-describing: `scrypt$N$r$p$salt$hash` (base64url). */
+    passwordHash: text('password_hash'),
+    /** The TOTP secret, AES-256-GCM encrypted with a key derived from APP_SECRET (as API keys). */
+    totpSecretCiphertext: text('totp_secret_ciphertext'),
+    /** Set when the user confirmed a first code: only then does sign-in ask for one. */
+    totpEnabledAt: timestamp('totp_enabled_at', { withTimezone: true, precision: 3 }),
+    /** The last TOTP time step accepted: a code is never accepted twice. */
+    totpLastStep: bigint('totp_last_step', { mode: 'number' }),
+    disabledAt: timestamp('disabled_at', { withTimezone: true, precision: 3 }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('users_email').on(t.email),
+    index('users_merchant').on(t.merchantId),
+    check('users_role', sql`${t.role} in ('owner', 'admin', 'viewer')`),
+  ],
+);
+
+/** Recovery codes of a user's second factor, each usable once; only their hashes are kept. */
+export const userRecoveryCodes = pgTable(
+  'user_recovery_codes',
+  {
+    userId: uuid('user_id').notNull().references(() => users.id),
+    codeHash: text('code_hash').notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true, precision: 3 }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.codeHash] })],
+);
+
+/**
+ * Dashboard sessions, server-side: the cookie holds a random token, the row its SHA-256.
+ * `stage` is `second-factor` between a right password and a right code; only `signed-in` opens pages.
+ */
+export const userSessions = pgTable(
+  'user_sessions',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    userId: uuid('user_id').notNull().references(() => users.id),
+    stage: text('stage', { enum: ['second-factor', 'signed-in'] }).notNull(),
+    /** The test/live switch: every dashboard screen shows the data of this mode only. */
+    mode: text('mode', { enum: ['test', 'live'] }).notNull().default('test'),
+    createdAt: createdAt(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    /** The absolute expiry; the idle one is last_seen_at + the idle timeout. */
+    expiresAt: timestamp('expires_at', { withTimezone: true, precision: 3 }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true, precision: 3 }),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+  },
+  (t) => [index('user_sessions_user').on(t.userId)],
+);
+
+/** One-time links (first owner's set-up, team invites, password resets); only the token's SHA-256 is kept. */
+export const userTokens = pgTable(
+  'user_tokens',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    userId: uuid('user_id').notNull().references(() => users.id),
+    purpose: text('purpose', { enum: ['set-up', 'invite', 'reset'] }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, precision: 3 }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true, precision: 3 }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('user_tokens_user').on(t.userId)],
+);
+
+/** Failed sign-ins per key (`account:EMAIL`, `address:IP`): several web servers share the limit. */
+export const signInThrottle = pgTable('sign_in_throttle', {
+  key: text('key').primaryKey(),
+  failures: integer('failures').notNull().default(0),
+  windowStartedAt: timestamp('window_started_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  lockedUntil: timestamp('locked_until', { withTimezone: true, precision: 3 }),
+});
+
+/** What people did in the dashboard (sign-ins, keys, users, settings, resends); owners read it. */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    merchantId: uuid('merchant_id').notNull().references(() => merchants.id),
+    /** Null for the command line and for a failed sign-in of an unknown address. */
+    userId: uuid('user_id'),
+    actor: text('actor').notNull(),
+    action: text('action').notNull(),
+    detail: jsonb('detail').notNull().default({}),
+    ip: text('ip'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('audit_log_merchant_created').on(t.merchantId, t.createdAt)],
+);

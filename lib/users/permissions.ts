@@ -1,0 +1,27 @@
+/**
+ * Who may do what in the dashboard: the one table every page, server action and route handler
+ * asks (through app/dashboard/session.ts), so a role's reach is decided in one place.
+ */
+export const ROLES = ['owner', 'admin', 'viewer'] as const;
+export type Role = (typeof ROLES)[number];
+
+/**
+ * - `view`: every read-only screen (overview, orders, invoices, deposits, webhooks) and CSV export.
+ * - `resend`: re-send a webhook.
+ * - `keys`: see, create and revoke API keys.
+ * - `settings`: brand and block explorer links.
+ * - `team`: invite, change roles, remove; the two-factor requirement.
+ * - `audit`: read the audit log.
+ */
+export const PERMISSIONS = ['view', 'resend', 'keys', 'settings', 'team', 'audit'] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+const GRANTS: Record<Role, readonly Permission[]> = {
+  owner: PERMISSIONS,
+  admin: ['view', 'resend', 'keys', 'settings'],
+  viewer: ['view'],
+};
+
+export function can(role: Role, permission: Permission): boolean {
+  return GRANTS[role].includes(permission);
+}
