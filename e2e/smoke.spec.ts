@@ -16,3 +16,29 @@ test('make-order over signed HTTP answers a payment link on the server under tes
   expect(order.link).toBe(`${baseUrl()}/pay/${order.orderId}`);
   expect(new URL(order.link).origin).toBe(new URL(baseUrl()).origin);
 });
+
+test('pages name an icon, so the browser asks for no /favicon.ico (no console error anywhere)', async ({ page, request }) => {
+  const asked: string[] = [];
+  page.on('request', (r) => asked.push(new URL(r.url()).pathname));
+  await page.goto('/');
+  const icon = await page.locator('link[rel="icon"]').getAttribute('href');
+  expect(icon).toMatch(/^\/icon\.svg/);
+  const answer = await request.get(icon!);
+  expect(answer.status()).toBe(200);
+  expect(answer.headers()['content-type']).toContain('image/svg+xml');
+  await page.waitForLoadState('networkidle');
+  expect(asked).not.toContain('/favicon.ico');
+});
+
+test.describe('an unknown path', () => {
+  // The browser reports the document's own 404 status in the console.
+  test.use({ allowedConsoleErrors: [/status of 404/] });
+
+  test('answers 404 with a page that says so and links to the start page', async ({ page }) => {
+    const response = await page.goto('/no/such/page');
+    expect(response?.status()).toBe(404);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Page not found');
+    await page.getByRole('link', { name: 'Go to the start page' }).click();
+    await expect(page).toHaveURL(/\/$/);
+  });
+});

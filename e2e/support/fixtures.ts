@@ -18,12 +18,6 @@ export interface E2EFixtures {
   gateway: typeof gateway;
 }
 
-/**
- * Chromium asks every origin for /favicon.ico and logs the 404 as a console error; the gateway has
- * no icon yet (TODO: an app/icon, then drop this).
- */
-const ALWAYS_ALLOWED = [/^console\.error: Failed to load resource: .* 404 .*\/favicon\.ico\)$/];
-
 export const test = base.extend<E2EFixtures>({
   baseURL: async ({}, use) => {
     await use(gateway.baseUrl());
@@ -36,7 +30,7 @@ export const test = base.extend<E2EFixtures>({
     });
     context.on('weberror', (error) => errors.push(`uncaught: ${error.error().message} (${error.page()?.url() ?? 'unknown page'})`));
     await use(context);
-    const unexpected = errors.filter((error) => ![...ALWAYS_ALLOWED, ...allowedConsoleErrors].some((allowed) => allowed.test(error)));
+    const unexpected = errors.filter((error) => !allowedConsoleErrors.some((allowed) => allowed.test(error)));
     expect(unexpected, 'errors logged by the page (allow expected ones with test.use({ allowedConsoleErrors }))').toEqual([]);
   },
   gateway: async ({}, use) => {
