@@ -5,8 +5,8 @@ const nextConfig = {
   skipTrailingSlashRedirect: true,
   // PGlite loads its WASM and data files from its own package directory at run time, and pg
   // has optional native parts, as secp256k1 (a prebuilt binary found by path) has: they stay plain
-  // Node modules rather than bundled.
-  serverExternalPackages: ['@electric-sql/pglite', 'pg', 'drizzle-orm', 'secp256k1'],
+  // Node modules rather than bundled. prom-client too: one copy of it per process, not one per bundle.
+  serverExternalPackages: ['@electric-sql/pglite', 'pg', 'drizzle-orm', 'secp256k1', 'prom-client'],
   poweredByHeader: false,
   // `npm test` and `npm run typecheck` check the types; the build does not, so that it runs beside
   // the check instead of after it, and a first `npm start` is quicker.

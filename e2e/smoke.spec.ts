@@ -42,3 +42,16 @@ test.describe('an unknown path', () => {
     await expect(page).toHaveURL(/\/$/);
   });
 });
+
+test('the production server answers /healthz, /readyz (its sandbox networks watched) and /metrics', async ({ request }) => {
+  expect((await request.get('/healthz')).status()).toBe(200);
+  const ready = await request.get('/readyz');
+  const body = await ready.json();
+  expect(ready.status(), JSON.stringify(body)).toBe(200);
+  expect(body.workers).toEqual({ configured: true, running: true });
+  expect(body.networks.length).toBeGreaterThan(3);
+  expect(body.networks.every((n: { ready: boolean; mode: string }) => n.ready && n.mode === 'test')).toBe(true);
+  const metrics = await request.get('/metrics');
+  expect(metrics.status()).toBe(200);
+  expect(await metrics.text()).toMatch(/^gateway_chain_healthy\{network="bitcoin",mode="test"\} 1$/m);
+});

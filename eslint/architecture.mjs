@@ -18,9 +18,9 @@ export const root = path.resolve(path.dirname(new URL(import.meta.url).pathname)
  * running gateway (server start-up and control) and the demo store beside it.
  */
 export const LIB_LAYERS = {
-  shared: ['protocol', 'money', 'log', 'errors', 'process'],
+  shared: ['protocol', 'money', 'log', 'errors', 'process', 'metrics'],
   infra: ['config', 'db', 'chains', 'catalog', 'security'],
-  domain: ['addresses', 'admin', 'client', 'dashboard', 'deposits', 'invoices', 'merchants', 'operations', 'orders', 'pay', 'rates', 'risk', 'sandbox', 'users', 'watcher', 'webhooks'],
+  domain: ['addresses', 'admin', 'client', 'dashboard', 'deposits', 'invoices', 'merchants', 'operations', 'ops', 'orders', 'pay', 'rates', 'risk', 'sandbox', 'users', 'watcher', 'webhooks'],
   edge: ['api'],
   assembly: ['server', 'store'],
 };

@@ -8,6 +8,7 @@ import { parseEther, type Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { liveAdapters, type LiveAdapter } from '@/lib/chains/live';
 import type { Database } from '@/lib/db/client';
+import { metricsText, readiness } from '@/lib/ops';
 import { chainHealth, startWorkers } from '@/lib/watcher';
 import { startLitecoind, type Litecoind } from '../scripts/lib/litecoind.mjs';
 import { createOrder, orderRow } from './support/chain';
@@ -149,9 +150,18 @@ describe('the watcher survives its node', () => {
       expect(health.error).toMatch(/litecoin node at http:\/\/127\.0\.0\.1:\d+\/ is unreachable/);
       expect(health.error).not.toContain(ltc.password);
       expect(chainHealth().find((h) => h.network === 'ethereum' && h.mode === 'live')).toMatchObject({ healthy: true });
+      // /readyz of this process (it runs the workers) names the failing network and only it.
+      const ready = await readiness(new Date(), async () => db);
+      expect(ready.ready).toBe(false);
+      expect(ready.problems.filter((p) => p.startsWith('live/'))).toEqual([expect.stringMatching(/^live\/litecoin: node failing: litecoin node at .* is unreachable/)]);
+      const ethereumReady = ready.networks.find((n) => n.network === 'ethereum' && n.mode === 'live')!;
+      expect(ethereumReady).toMatchObject({ ready: true, lagBlocks: 0 });
+      expect(ethereumReady.head).toBe(ethereumReady.cursor);
+      expect(await metricsText()).toMatch(/^gateway_chain_healthy\{network="litecoin",mode="live"\} 0$/m);
 
       ltcProxy.down = false;
       await waitFor('litecoin healthy again', async () => chainHealth().find((h) => h.network === 'litecoin' && h.mode === 'live' && h.healthy));
+      await waitFor('litecoin ready again', async () => (await readiness(new Date(), async () => db)).networks.find((n) => n.network === 'litecoin' && n.mode === 'live' && n.ready));
     } finally {
       ltcProxy.down = false;
       await workers.stop();

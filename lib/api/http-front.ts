@@ -8,12 +8,14 @@ import 'server-only';
  * through it before the in-flight limit could refuse it, so under a flood the 503s themselves
  * queued for seconds. Here a refused request costs the HTTP parse and a short write.
  *
- * Every request to a known operation is answered here (another method than POST with 405);
- * anything else (an unknown operation, the pages) goes on to Next.js.
+ * Every request to a known operation is answered here (another method than POST with 405), and so
+ * are the operations endpoints (/healthz, /readyz, /metrics: lib/ops); anything else (an unknown
+ * operation, the pages) goes on to Next.js.
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { log } from '../log';
+import { serveOps } from '../ops';
 import { processSlot } from '../process';
 import { readBody } from './body';
 import { API_OPERATIONS } from './operations';
@@ -34,7 +36,7 @@ function operationAt(url: string): ApiOperation | undefined {
 /** Answers `req` itself and returns true when it is a merchant API call; false leaves it to Next.js. */
 export function serveApi(req: IncomingMessage, res: ServerResponse): boolean {
   const operation = operationAt(req.url ?? '');
-  if (!operation) return false;
+  if (!operation) return serveOps(req, res);
   if (req.method !== 'POST') {
     send(req, res, methodNotAllowed(req.method));
     return true;

@@ -8,6 +8,7 @@ import { getDatabase, isDatabaseBusy, type Database } from '../db';
 import type { DepositError } from '../deposits';
 import { isDomainError, type DomainError } from '../errors';
 import { log } from '../log';
+import { metrics } from '../metrics';
 import { findApiKey, type ApiKey } from '../merchants';
 import type { InvoiceError } from '../invoices';
 import type { OrderError } from '../orders';
@@ -88,10 +89,12 @@ const inFlight = processSlot('api.inFlight', () => ({ count: 0 }));
 /** Runs `work` counted in flight (API_MAX_IN_FLIGHT). */
 async function counted<T>(work: () => Promise<T>): Promise<T> {
   inFlight.count++;
+  metrics().apiInFlight.inc();
   try {
     return await work();
   } finally {
     inFlight.count--;
+    metrics().apiInFlight.dec();
   }
 }
 
@@ -111,9 +114,8 @@ export function apiOperation<N extends OperationName>(
 ): ApiOperation {
   const schema = OPERATIONS[operation].request;
   const verify = options.verifySignature ?? true;
-  return async (request) => {
+  const answer: (request: ApiRequest, started: number) => Promise<ApiReply> = async (request, started) => {
     const requestId = randomUUID();
-    const started = performance.now();
     let merchantId: string | undefined;
     const cfg = config();
     if (inFlight.count >= cfg.apiMaxInFlight) return shed(requestId);
@@ -139,6 +141,14 @@ export function apiOperation<N extends OperationName>(
     } catch (error) {
       return fail(requestId, operation, started, error, merchantId);
     }
+  };
+  return async (request) => {
+    const started = performance.now();
+    const reply = await answer(request, started);
+    const { apiRequests, apiDuration } = metrics();
+    apiRequests.inc({ operation, status: reply.status });
+    apiDuration.observe({ operation }, (performance.now() - started) / 1000);
+    return reply;
   };
 }
 
@@ -335,6 +345,7 @@ const SHED_LOG_INTERVAL_MS = 10_000;
 function shed(requestId: string): ApiReply {
   const stats = processSlot('api.shed', () => ({ count: 0, since: Date.now() }));
   stats.count++;
+  metrics().apiShed.inc();
   if (Date.now() - stats.since >= SHED_LOG_INTERVAL_MS) {
     log.warn('shedding load', { answered503: stats.count, seconds: Math.round((Date.now() - stats.since) / 1000), maxInFlight: config().apiMaxInFlight });
     Object.assign(stats, { count: 0, since: Date.now() });

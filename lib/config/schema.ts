@@ -129,6 +129,9 @@ const envSchema = z
     ADDRESS_POOL_SIZE: positiveInt.min(16).max(100_000).default(256),
     RUN_WORKERS: z.enum(['true', 'false']).optional(),
     WATCH_INTERVAL_MS: positiveInt.min(50).max(600_000).default(1000),
+    READY_MAX_LAG_BLOCKS: positiveInt.max(1_000_000).default(10),
+    READY_MAX_PASS_AGE_SECONDS: positiveInt.max(86_400).default(120),
+    METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters (a bearer token for /metrics)').optional(),
     SANDBOX_BLOCK_SECONDS: z.coerce.number().min(0).max(3600).default(2),
     SANDBOX_CONFIRMATIONS: positiveInt.max(100).default(2),
     RISK_DENY_LIST: z.string().default(''),
@@ -190,6 +193,11 @@ const envSchema = z
     // PostgreSQL they run as `npm run worker` processes unless asked for here.
     runWorkers: env.RUN_WORKERS === undefined ? !env.DATABASE_URL : env.RUN_WORKERS === 'true',
     watchIntervalMs: env.WATCH_INTERVAL_MS,
+    /** /readyz: a watched network further behind its tip than this, or without a good pass for longer, is not ready. */
+    readyMaxLagBlocks: env.READY_MAX_LAG_BLOCKS,
+    readyMaxPassAgeMs: env.READY_MAX_PASS_AGE_SECONDS * 1000,
+    /** /metrics answers other addresses than loopback only with `Authorization: Bearer METRICS_TOKEN`. */
+    metricsToken: env.METRICS_TOKEN,
     sandboxBlockMs: Math.round(env.SANDBOX_BLOCK_SECONDS * 1000),
     sandboxConfirmations: env.SANDBOX_CONFIRMATIONS,
     riskDenyList: env.RISK_DENY_LIST.split(/[\s,]+/).filter(Boolean),

@@ -29,7 +29,17 @@ export interface Database extends Queryable {
    * connection was lost and is back), so that the listener can resynchronise.
    */
   listen(channel: string, onNotify: (payload: string) => void, onGap: () => void): Promise<void>;
+  /** The pool's connections now (node-postgres); the embedded database has one connection and no pool. */
+  poolStats?(): PoolStats;
   close(): Promise<void>;
+}
+
+export interface PoolStats {
+  total: number;
+  idle: number;
+  /** Callers waiting for a connection. */
+  waiting: number;
+  max: number;
 }
 
 /** Raised when the database cannot take more work right now (pool exhausted); answered 503. */
@@ -141,6 +151,7 @@ async function openPostgres(url: string, poolSize: number, connectionWaitMs: num
       }
     },
     migrate: () => migratePg(drizzlePg(pool), { migrationsFolder: MIGRATIONS_FOLDER }),
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: poolSize }),
     async listen(channel, onNotify, onGap) {
       listeners.push(listenPostgres(url, checkChannel(channel), onNotify, onGap));
     },
@@ -205,4 +216,16 @@ function listenPostgres(url: string, channel: string, onNotify: (payload: string
     await current?.end().catch(() => undefined);
     await done;
   };
+}
+
+/**
+ * How many of the committed migrations the database has applied, by drizzle's own record
+ * (`drizzle.__drizzle_migrations`, one row per applied migration) against the journal.
+ */
+export async function migrationStatus(db: Queryable): Promise<{ applied: number; expected: number }> {
+  const journal = JSON.parse(fs.readFileSync(path.join(MIGRATIONS_FOLDER, 'meta', '_journal.json'), 'utf8')) as { entries: unknown[] };
+  const [table] = await db.query<{ present: boolean }>(`select to_regclass('drizzle.__drizzle_migrations') is not null as present`);
+  if (!table!.present) return { applied: 0, expected: journal.entries.length };
+  const [row] = await db.query<{ applied: number }>('select count(*)::int as applied from drizzle.__drizzle_migrations');
+  return { applied: row!.applied, expected: journal.entries.length };
 }

@@ -4,7 +4,8 @@ import { forgetProcessSlot, processSlot } from '../process';
 import { openDatabase, type Database, type DatabaseOptions } from './client';
 import { acquireDataDir, type DataDirOwner } from './lock';
 
-export type { Database, Queryable } from './client';
+export type { Database, PoolStats, Queryable } from './client';
+export { migrationStatus } from './client';
 export type { RowOf } from './rows';
 export { insertLists, namedParameters, type NamedParameters } from './sql';
 // The tables as types only, for `RowOf<typeof table>`: outside lib/db, queries are raw SQL.

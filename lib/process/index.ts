@@ -30,7 +30,9 @@ export const PROCESS_SLOTS = {
   derivationThread: 'the worker thread that derives addresses (lib/chains/derivation-thread.ts)',
   liveNetworks: 'the live networks and their adapters, built from the configuration (lib/chains/live.ts)',
   chainHealth: "each network's watcher health (lib/watcher/health.ts)",
+  workers: 'how many sets of workers this process runs, started and not stopped (lib/watcher)',
   'merchants.balanceIds': "each merchant's advance balance id per mode (lib/merchants/balances.ts)",
+  metrics: 'the Prometheus registry and every metric of the process (lib/metrics)',
   rates: 'the exchange-rate service of each mode, with its cache (lib/rates)',
   // Not a value: its key is the brand every copy of DomainError sets and recognises.
   domainError: "the brand of a domain error, recognised by every bundle's copy of the class (lib/errors)",

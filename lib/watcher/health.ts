@@ -10,6 +10,7 @@ import 'server-only';
 import type { Mode } from '../chains';
 import { isDatabaseBusy } from '../db';
 import { log } from '../log';
+import { metrics } from '../metrics';
 import { processSlot } from '../process';
 
 export interface NetworkHealth {
@@ -22,19 +23,34 @@ export interface NetworkHealth {
   failures: number;
   since: Date;
   checkedAt: Date;
+  /** The chain tip and the cursor after the last pass that scanned (null before one has). */
+  head: number | null;
+  cursor: number | null;
+  /** The end of the last successful pass (null before one). */
+  lastPassAt: Date | null;
+}
+
+/** Where a successful pass left the network's cursor, and the tip it saw. */
+export interface WatchProgress {
+  head: number;
+  cursor: number;
 }
 
 const states = processSlot('chainHealth', () => new Map<string, NetworkHealth>());
 
-/** Records the outcome of one watcher pass: null for success, else the error. */
-export function reportHealth(network: string, mode: Mode, error: unknown): void {
+/** Records the outcome of one watcher pass: null for success (with where it got to), else the error. */
+export function reportHealth(network: string, mode: Mode, error: unknown, progress?: WatchProgress): void {
   const key = `${mode}/${network}`;
   const now = new Date();
   const before = states.get(key);
   if (error === null || error === undefined) {
+    metrics().watcherPasses.inc({ network, mode, result: 'ok' });
     if (before && !before.healthy) log.info('chain node healthy again', { network, mode, after: before.failures });
-    if (!before || !before.healthy) states.set(key, { network, mode, healthy: true, error: null, failures: 0, since: now, checkedAt: now });
-    else before.checkedAt = now;
+    const state = !before || !before.healthy
+      ? { network, mode, healthy: true, error: null, failures: 0, since: now, checkedAt: now, head: before?.head ?? null, cursor: before?.cursor ?? null, lastPassAt: now }
+      : Object.assign(before, { checkedAt: now, lastPassAt: now });
+    if (progress) Object.assign(state, progress);
+    states.set(key, state);
     return;
   }
   const message = error instanceof Error ? error.message : String(error);
@@ -43,9 +59,10 @@ export function reportHealth(network: string, mode: Mode, error: unknown): void 
     log.warn('watcher pass deferred: database busy', { network, mode, error: message });
     return;
   }
+  metrics().watcherPasses.inc({ network, mode, result: 'error' });
   if (!before || before.healthy) {
     log.error('chain node unhealthy: watcher step failed', { network, mode, error: message });
-    states.set(key, { network, mode, healthy: false, error: message, failures: 1, since: now, checkedAt: now });
+    states.set(key, { network, mode, healthy: false, error: message, failures: 1, since: now, checkedAt: now, head: before?.head ?? null, cursor: before?.cursor ?? null, lastPassAt: before?.lastPassAt ?? null });
   } else {
     before.failures += 1;
     before.error = message;

@@ -9,17 +9,19 @@ import { enabledNetworks, liveAdapters, requiredConfirmations, sandboxAdapter, s
 import { config } from '../config';
 import type { Database } from '../db';
 import { log } from '../log';
+import { metrics } from '../metrics';
+import { processSlot } from '../process';
 import { sweepInvoices } from '../invoices';
 import { denyListScreen, type RiskScreen } from '../risk';
 import { sweepExpired } from './expiry';
-import { reportHealth } from './health';
+import { reportHealth, type WatchProgress } from './health';
 import { watchStep, type WatchOptions } from './scan';
 import type { StatusChange } from './settle';
 import { startDispatcher } from '../webhooks';
 
 export { watchStep, type StepResult, type WatchOptions } from './scan';
 export { sweepExpired } from './expiry';
-export { chainHealth, type NetworkHealth } from './health';
+export { chainHealth, type NetworkHealth, type WatchProgress } from './health';
 export { settleOrder, type StatusChange } from './settle';
 
 /** Blocks one step reads at most: bounds a step's transaction while catching up. */
@@ -47,15 +49,22 @@ function reportChanges(network: string, mode: Mode, changes: readonly StatusChan
   for (const change of changes) log.info('order status changed', { network, mode, ...change });
 }
 
-/** One full pass over a network: scan until caught up with the tip, then sweep expired orders. */
-export async function watchNetwork(db: Database, adapter: ChainAdapter, mode: Mode, options = watchOptions(mode)): Promise<void> {
+/**
+ * One full pass over a network: scan until caught up with the tip, then sweep expired orders.
+ * Answers where the pass left the cursor and the tip it saw, unless another worker held the cursor.
+ */
+export async function watchNetwork(db: Database, adapter: ChainAdapter, mode: Mode, options = watchOptions(mode)): Promise<WatchProgress | undefined> {
+  let progress: WatchProgress | undefined;
   for (;;) {
     const step = await watchStep(db, adapter, mode, options);
     reportChanges(adapter.network.name, mode, step.changes);
+    if (step.ran) progress = { head: step.head, cursor: step.cursor };
+    if (step.matchedTransfers > 0) metrics().transfersMatched.inc({ network: adapter.network.name, mode }, step.matchedTransfers);
     if (step.reorgFrom !== undefined) log.warn('chain reorganisation', { network: adapter.network.name, mode, from: step.reorgFrom });
     if (!step.ran || step.scannedBlocks < options.batchBlocks) break;
   }
   reportChanges(adapter.network.name, mode, await sweepExpired(db, adapter, mode, options.screen, options.now, options.chainClock));
+  return progress;
 }
 
 /**
@@ -104,6 +113,20 @@ export interface Workers {
   stop(): Promise<void>;
 }
 
+interface WorkersSlot {
+  /** Sets of workers started and not stopped. */
+  count: number;
+  /** The networks they watch. */
+  watched: { network: string; mode: Mode }[];
+}
+const workersSlot = () => processSlot<WorkersSlot>('workers', () => ({ count: 0, watched: [] }));
+
+/** What this process's workers watch, when it runs them (readiness asks): undefined when it does not. */
+export function runningWorkers(): { watched: readonly { network: string; mode: Mode }[] } | undefined {
+  const slot = workersSlot();
+  return slot.count > 0 ? { watched: slot.watched } : undefined;
+}
+
 /**
  * Starts the watchers of both modes (and the sandbox's miner unless SANDBOX_BLOCK_SECONDS is 0)
  * and the webhook dispatcher. Each network loops on its own timer, so a slow or failing chain
@@ -111,25 +134,28 @@ export interface Workers {
  */
 export function startWorkers(db: Database): Workers {
   const cfg = config();
+  const running = workersSlot();
+  running.count++;
   const stopMining = cfg.sandboxBlockMs > 0 ? startMining(db, enabledNetworks('test'), cfg.sandboxBlockMs, (n) => sandboxNeedsBlocks(db, n)) : () => {};
   let stopped = false;
-  const running = new Set<Promise<void>>();
+  const passes = new Set<Promise<void>>();
   const timers = new Map<string, NodeJS.Timeout>();
   for (const mode of ['test', 'live'] as const) {
     for (const adapter of chainAdapters(db, mode)) {
+      if (!running.watched.some((w) => w.network === adapter.network.name && w.mode === mode)) running.watched.push({ network: adapter.network.name, mode });
       const options = watchOptions(mode);
       const tick = () => {
         if (stopped) return;
         const pass = watchNetwork(db, adapter, mode, options)
           .then(
-            () => reportHealth(adapter.network.name, mode, null),
+            (progress) => reportHealth(adapter.network.name, mode, null, progress),
             (error) => reportHealth(adapter.network.name, mode, error),
           )
           .finally(() => {
-            running.delete(pass);
+            passes.delete(pass);
             if (!stopped) timers.set(`${mode}/${adapter.network.name}`, setTimeout(tick, cfg.watchIntervalMs).unref());
           });
-        running.add(pass);
+        passes.add(pass);
       };
       tick();
     }
@@ -139,10 +165,11 @@ export function startWorkers(db: Database): Workers {
   log.info('workers started', { sandboxBlockSeconds: cfg.sandboxBlockMs / 1000, watchIntervalMs: cfg.watchIntervalMs });
   return {
     async stop() {
+      if (!stopped && --running.count === 0) running.watched = [];
       stopped = true;
       stopMining();
       for (const timer of timers.values()) clearTimeout(timer);
-      await Promise.all([...running, invoices.stop(), dispatcher.stop()]);
+      await Promise.all([...passes, invoices.stop(), dispatcher.stop()]);
     },
   };
 }

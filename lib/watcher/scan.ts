@@ -49,6 +49,8 @@ export interface StepResult {
   ran: boolean;
   scannedBlocks: number;
   cursor: number;
+  /** The chain tip the step read (-1 when it did not run). */
+  head: number;
   matchedTransfers: number;
   changes: StatusChange[];
   reorgFrom?: number;
@@ -68,7 +70,7 @@ interface ChainRead {
   spends: ChainSpend[];
 }
 
-const idle = (): StepResult => ({ ran: false, scannedBlocks: 0, cursor: -1, matchedTransfers: 0, changes: [] });
+const idle = (): StepResult => ({ ran: false, scannedBlocks: 0, cursor: -1, head: -1, matchedTransfers: 0, changes: [] });
 
 export async function watchStep(db: Database, adapter: ChainAdapter, mode: Mode, options: WatchOptions): Promise<StepResult> {
   const network = adapter.network.name;
@@ -96,7 +98,7 @@ export async function watchStep(db: Database, adapter: ChainAdapter, mode: Mode,
       screen: options.screen,
     };
     const changes = await settleTransfers(tx, [...touched], view);
-    return { ran: true, scannedBlocks: blocks.length, cursor: cursor.height, matchedTransfers, changes, reorgFrom };
+    return { ran: true, scannedBlocks: blocks.length, cursor: cursor.height, head: head.height, matchedTransfers, changes, reorgFrom };
   });
 }
 

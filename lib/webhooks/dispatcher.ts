@@ -23,6 +23,7 @@ import 'server-only';
 import type { Database } from '../db';
 import { config } from '../config';
 import { log } from '../log';
+import { metrics } from '../metrics';
 import { decryptSecret } from '../merchants';
 import { postWebhook, type AttemptResult } from './http';
 import { WEBHOOK_CHANNEL } from './outbox';
@@ -220,6 +221,7 @@ async function send(row: Claimed, options: DispatcherOptions): Promise<Finished>
 }
 
 function logAttempt({ row, result, next }: Finished): void {
+  metrics().webhookAttempts.inc({ outcome: result.outcome });
   // The URL is the merchant's and may carry a token in its path or query: only its host is logged.
   const fields = {
     eventId: row.id, orderId: row.order_id, merchantId: row.merchant_id, host: hostOf(row.url), attempt: row.attempts,

@@ -37,9 +37,25 @@ export function gatewayRequestListener(nextHandler) {
   const front = frontSlot();
   return (req, res) =>
     startSoon(() => {
-      if (front.serve?.(req, res)) return;
+      if (front.serve) {
+        if (front.serve(req, res)) return;
+      } else if (answerWhileStarting(req, res)) return;
       void nextHandler(req, res);
     });
+}
+
+/**
+ * Until start-up has finished (migrations, address pools), the front that answers the operations
+ * endpoints (lib/ops/http.ts) is not there yet: the process is alive, and not ready.
+ * @param {http.IncomingMessage} req
+ * @param {http.ServerResponse} res
+ */
+function answerWhileStarting(req, res) {
+  const pathname = (req.url ?? '').split('?')[0];
+  if (pathname !== '/healthz' && pathname !== '/readyz') return false;
+  const [status, body] = pathname === '/healthz' ? [200, { status: 'ok' }] : [503, { ready: false, problems: ['starting: start-up has not finished'] }];
+  res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify(body));
+  return true;
 }
 
 // Node.js 20 (libuv >= 1.45) accepts one new connection per turn of the event loop, and a turn

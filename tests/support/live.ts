@@ -29,7 +29,7 @@ export function randomChain(path: string, testChain = true): { xpub: string; nod
 }
 
 /** One watcher pass of live mode with a chosen clock (scan to the tip, then the expiry sweep). */
-export function watchLive(db: Database, adapter: LiveAdapter, now?: Date): Promise<void> {
+export function watchLive(db: Database, adapter: LiveAdapter, now?: Date): Promise<unknown> {
   const options: WatchOptions = { batchBlocks: 100, startAt: 'tip', screen: noRiskScreen, now: now ? () => now : undefined };
   return watchNetwork(db, adapter, 'live', options);
 }

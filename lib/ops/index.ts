@@ -1,0 +1,4 @@
+import 'server-only';
+export { readiness, type NetworkReadiness, type Readiness } from './readiness';
+export { METRICS_CONTENT_TYPE, metricsText } from './scrape';
+export { serveOps } from './http';
