@@ -20,6 +20,8 @@ export const shared = {
  * a project would still cost a process and its imports there).
  */
 const EMBEDDED_ONLY = [
+  'tests/db-cli.test.ts', // the CLI against the embedded lock and the run's PostgreSQL (TEST_PG_URL)
+  'tests/db-transfer.test.ts', // from the embedded database into the run's PostgreSQL (TEST_PG_URL)
   'tests/api-slow-bodies.test.ts', // the node:http front's body handling: no storage
   'tests/client.test.ts', // the typed client's retries against stand-in servers
   'tests/crash-restart.test.ts', // the embedded database's single-owner lock

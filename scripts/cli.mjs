@@ -35,7 +35,7 @@ const sourceFileUrls = {
   },
 };
 
-const COMMANDS = ['keys', 'sandbox', 'webhooks', 'worker'];
+const COMMANDS = ['db', 'keys', 'sandbox', 'webhooks', 'worker'];
 const [name, ...args] = process.argv.slice(2);
 if (!COMMANDS.includes(name)) {
   console.error(`usage: node --conditions=react-server scripts/cli.mjs <${COMMANDS.join('|')}> [arguments]`);

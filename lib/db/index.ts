@@ -49,3 +49,4 @@ export function getDatabase(owner: Omit<DataDirOwner, 'pid'> = {}, pool: Pick<Da
   database.catch(() => forgetProcessSlot('database'));
   return database;
 }
+export { exportDatabase, importDatabase, TransferError, type TableSummary, type TransferSummary } from './transfer';
