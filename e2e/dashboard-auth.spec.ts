@@ -9,7 +9,8 @@ import path from 'node:path';
 import type { Browser, Page } from '@playwright/test';
 import { expectAccessible } from './pay-support';
 import { createUser, freshEmail, runUsersCli, signIn, strongPassword, totpCode } from './support/dashboard';
-import { baseUrl, expect, test } from './support/fixtures';
+import { baseUrl, expect, runCli, test } from './support/fixtures';
+import { startGatewayServer } from './support/server';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 
@@ -232,5 +233,31 @@ test('no password hash or TOTP secret in any page or static chunk', async ({ pag
     const text = await answer.text();
     expect(text, url).not.toContain(secret);
     expect(text, url).not.toMatch(/scrypt\$\d+\$/);
+  }
+});
+
+test('a session idle for longer than the idle timeout is refused, though the browser still holds its cookie', async ({ browser }) => {
+  // A gateway of its own whose sessions end after one idle minute (the shared one keeps 30).
+  test.setTimeout(600_000);
+  const server = await startGatewayServer(path.join(ROOT, '.tmp', 'e2e-dashboard-idle.log'), { DASHBOARD_SESSION_IDLE_MINUTES: '1', DEMO_STORE: 'false' });
+  const context = await browser.newContext({ baseURL: server.baseUrl });
+  try {
+    await runCli('keys', ['create', '--name', 'idle', '--mode', 'test'], server.dataDir);
+    const viewer = await createUser({ merchant: 'idle', role: 'viewer', dataDir: server.dataDir });
+    const page = await context.newPage();
+    await signIn(page, viewer.email, viewer.password, undefined, { next: '/dashboard/account' });
+    const signedInAt = Date.now();
+    // Asked every few seconds: a request within the minute neither ends nor extends it (last_seen
+    // is written at most once a minute), so it ends a minute after sign-in.
+    await expect
+      .poll(async () => (await context.request.get('/dashboard/account', { maxRedirects: 0 })).status(), { timeout: 300_000, intervals: [5_000] })
+      .toBe(307);
+    expect(Date.now() - signedInAt).toBeGreaterThanOrEqual(55_000);
+    expect((await context.cookies()).some((c) => c.name === 'cg_session')).toBe(true);
+    await page.goto('/dashboard/account');
+    expect(new URL(page.url()).pathname).toBe('/dashboard/sign-in');
+  } finally {
+    await context.close();
+    await server.stop();
   }
 });
