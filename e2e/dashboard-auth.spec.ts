@@ -167,7 +167,7 @@ test('an owner invites a viewer by link; the viewer signs in with that role and 
   await viewer.getByLabel('New password').fill(password);
   await viewer.getByLabel('Repeat the password').fill(password);
   await viewer.getByRole('button', { name: 'Set password and sign in' }).click();
-  await viewer.waitForURL((url) => url.pathname === '/dashboard');
+  await viewer.waitForURL((url) => url.pathname === '/dashboard', { waitUntil: 'commit' });
   // The link is spent.
   await viewer.goto(link);
   await expect(viewer.getByRole('heading', { name: 'This link cannot be used' })).toBeVisible();

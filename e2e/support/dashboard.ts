@@ -88,5 +88,6 @@ export async function signIn(page: Page, email: string, password: string, totpSe
     await page.getByLabel('Code').fill(totpCode(totpSecret, options.codeSteps ?? 0));
     await page.getByRole('button', { name: 'Continue' }).click();
   }
-  await page.waitForURL((url) => !url.pathname.startsWith('/dashboard/sign-in'));
+  // 'commit': a server action's redirect is a client-side navigation, which fires no load event.
+  await page.waitForURL((url) => !url.pathname.startsWith('/dashboard/sign-in'), { waitUntil: 'commit' });
 }
