@@ -46,7 +46,7 @@ async function allPages(scope: Scope, f: OrderFilters, pageSize: number) {
   const pages: { ids: string[]; next?: string; previous?: string }[] = [];
   let after: string | undefined;
   do {
-    const page = await listOrders(db, scope, { ...f, after: after as never }, pageSize);
+    const page = await listOrders(db, scope, { ...f, after }, pageSize);
     pages.push({ ids: page.rows.map((r) => r.orderId), next: page.next, previous: page.previous });
     after = page.next;
   } while (after);
@@ -216,7 +216,7 @@ describe('keyset pages', () => {
     const back: string[][] = [forwards.at(-1)!.ids];
     let before = forwards.at(-1)!.previous;
     while (before) {
-      const page = await listOrders(db, scopeA, { ...filters(), before: before as never }, 2);
+      const page = await listOrders(db, scopeA, { ...filters(), before }, 2);
       back.unshift(page.rows.map((r) => r.orderId));
       before = page.previous;
     }

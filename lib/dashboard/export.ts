@@ -18,7 +18,7 @@ import type { Queryable } from '../db';
 import { serializeInvoice, withOrders, type InvoiceRow as StoredInvoice } from '../invoices';
 import { serializeOrder, type OrderRow as StoredOrder } from '../orders';
 import { invoiceResponse, orderResponse } from '../protocol';
-import { Where, type Scope } from './keyset';
+import { afterPosition, Where, type Scope } from './keyset';
 
 /** Rows fetched per query: large enough to amortise the round trip, small enough to stream. */
 export const EXPORT_BATCH = 2000;
@@ -71,7 +71,7 @@ async function* batches<R extends { created_at: Date; id: string }>(db: Queryabl
   let at: { created_at: Date; id: string } | undefined;
   for (;;) {
     const where = rangeWhere(scope, range);
-    if (at) where.clauses.push(`(created_at, id) < (${where.param(at.created_at)}::timestamptz, ${where.param(at.id)}::uuid)`);
+    if (at) where.clauses.push(afterPosition(TABLE[kind], '<', where.param(at.created_at), where.param(at.id)));
     const rows = await db.query<R>(
       `select * from ${TABLE[kind]} where ${where.sql} order by created_at desc, id desc limit ${where.param(EXPORT_BATCH)}`,
       where.params,

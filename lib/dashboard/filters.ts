@@ -98,7 +98,12 @@ export const ORDER_FILTERS = z
       .optional(),
     from: isoTime(false).optional(),
     to: isoTime(true).optional(),
-    q: z.string().trim().max(MAX_SEARCH_LENGTH, `is longer than ${MAX_SEARCH_LENGTH} characters`).optional(),
+    q: z
+      .string()
+      .trim()
+      .max(MAX_SEARCH_LENGTH, `is longer than ${MAX_SEARCH_LENGTH} characters`)
+      .transform((v) => (v === '' ? undefined : v))
+      .optional(),
     after: cursor.optional(),
     before: cursor.optional(),
   })
@@ -112,8 +117,7 @@ export const ORDER_FILTERS = z
     }
     if (f.from && f.to && f.from >= f.to) ctx.addIssue({ code: 'custom', path: ['to'], message: 'must be later than from' });
     if (f.after && f.before) ctx.addIssue({ code: 'custom', path: ['before'], message: 'cannot be given with after' });
-  })
-  .transform(({ q, ...rest }) => ({ ...rest, q: q === '' ? undefined : q }));
+  });
 
 export type OrderFilters = z.output<typeof ORDER_FILTERS>;
 export type OrderFiltersInput = z.input<typeof ORDER_FILTERS>;

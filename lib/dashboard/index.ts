@@ -26,7 +26,7 @@ export {
   type OrderFilters,
   type SearchParams,
 } from './filters';
-export { MAX_PAGE_SIZE, type Page, type Scope } from './keyset';
+export { MAX_PAGE_SIZE, type Page, type Position, type Scope } from './keyset';
 export {
   invoiceDetail,
   listInvoices,
@@ -37,6 +37,7 @@ export {
   type DetailPayment,
   type InvoiceDetail,
   type InvoiceRow,
+  type ListFilters,
   type OrderDetail,
   type OrderEvent,
   type OrderRow,
