@@ -57,11 +57,12 @@ if (!Number.isSafeInteger(ORDERS) || ORDERS < 2000 || !Number.isSafeInteger(RUNS
 
 /**
  * 1000 slots of (network, coin) in the proportions a merchant might see: bitcoin and the dollar
- * tokens common, bitcoincash rare (0.3%), so that a filter on a rare value shows its cost.
+ * tokens common, bitcoincash rare (0.3%), base never used, so that a filter on a rare value or
+ * on one the merchant has no orders of shows its cost.
  */
 function coinSlots(): { network: string; currency: string; decimals: number }[] {
   const weights: Record<string, number> = {
-    bitcoin: 300, ethereum: 250, tron: 200, litecoin: 100, bsc: 50, polygon: 40, arbitrum: 20, base: 15, ripple: 15, dogecoin: 7, bitcoincash: 3,
+    bitcoin: 315, ethereum: 250, tron: 200, litecoin: 100, bsc: 50, polygon: 40, arbitrum: 20, ripple: 15, dogecoin: 7, bitcoincash: 3,
   };
   const slots: { network: string; currency: string; decimals: number }[] = [];
   for (const network of NETWORKS) {
@@ -240,7 +241,9 @@ async function main(): Promise<void> {
     });
     await run('network=bitcoin (30%)', list({ network: 'bitcoin' }));
     await run('network=bitcoincash (0.3%)', list({ network: 'bitcoincash' }));
+    await run('network=base (no orders)', list({ network: 'base' }));
     await run('currency=USDC (~10%)', list({ currency: 'USDC' }));
+    await run('currency=BCH (0.3%)', list({ currency: 'BCH' }));
     await run('currency=DOGE (0.7%)', list({ currency: 'DOGE' }));
     await run('date range: 7 days, 200 days ago', list({ from: day(207), to: day(201) }));
     await run('date range + status=error', list({ from: day(207), to: day(201), status: 'error' }));
