@@ -178,6 +178,10 @@ export const orders = pgTable(
     index('orders_merchant_created').on(t.merchantId, t.mode, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     // A status filter (a rare status would otherwise read most of the merchant's orders) and the overview's counts by status.
     index('orders_merchant_status').on(t.merchantId, t.mode, t.status, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    // Network and coin filters: without them a network or coin the merchant has few (or no) orders
+    // of reads every order of the scope (bench:dashboard, 40 ms at 100,000 orders, growing with them).
+    index('orders_merchant_network').on(t.merchantId, t.mode, t.network, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index('orders_merchant_currency').on(t.merchantId, t.mode, t.currency, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index('orders_pending_expiry').on(t.expiresAt).where(sql`${t.status} = 'pending'`),
     index('orders_address').on(t.addressId),
   ],

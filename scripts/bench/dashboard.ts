@@ -92,12 +92,12 @@ async function seed(db: Database, merchantId: string, n: number, now: Date): Pro
               md5('o' || i)::uuid as order_id, md5('a' || i)::uuid as address_id,
               ($2::text[])[1 + ((i * 7919) % 1000)::int] as network, ($3::text[])[1 + ((i * 7919) % 1000)::int] as currency,
               ($4::int[])[1 + ((i * 7919) % 1000)::int] as decimals,
-              case when (i * 104729) % 1000 < 450 then 'processed' when (i * 104729) % 1000 < 850 then 'expired'
-                   when (i * 104729) % 1000 < 900 then 'partial' when (i * 104729) % 1000 < 930 then 'overpaid'
-                   when (i * 104729) % 1000 < 935 then 'error' else 'pending' end as status,
+              case when b < 450 then 'processed' when b < 850 then 'expired' when b < 900 then 'partial' when b < 930 then 'overpaid'
+                   when b < 935 then 'error' else 'pending' end as status,
               date_trunc('milliseconds', $5::timestamptz - make_interval(secs => ((i / 2) * 2 * ($6::float8 / $1)) / 1000.0)) as created_at,
               'bench' || md5('addr' || i) as address
-         from generate_series(1, $1::bigint) as i`,
+         -- The status bucket from a hash of i, independent of the coin slot (i mod 1000).
+         from generate_series(1, $1::bigint) as i, lateral (select abs(hashint8(i)) % 1000 as b) as bucket`,
       [n, slots.map((s) => s.network), slots.map((s) => s.currency), slots.map((s) => s.decimals), now, spanMs],
     );
     await tx.query(
