@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NETWORKS } from '@/lib/catalog';
 import { broadcast, mine } from '@/lib/chains/sandbox';
 import {
   countForExport,
+  DEFAULT_EXPLORERS,
+  explorerLink,
   invoiceDetail,
   listInvoices,
   csvCell,
@@ -15,6 +18,7 @@ import {
   parseExportParams,
   parseOrderFilters,
   resendDelivery,
+  transactionLink,
   type OrderFilters,
   type Scope,
 } from '@/lib/dashboard';
@@ -388,5 +392,18 @@ describe('invoices', () => {
     expect(rows).toHaveLength(2);
     const exported = rows.find((r) => r[0] === first.invoice.id)!;
     expect(exported).toEqual(Object.values(answered).map((v) => (v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v))));
+  });
+});
+
+describe('explorer links', () => {
+  it('uses the merchant template over the default, none in test mode', () => {
+    expect(explorerLink('bitcoin', 'ab12')).toBe('https://mempool.space/tx/ab12');
+    expect(explorerLink('ethereum', '0xab', { ethereum: 'https://my.example/t/{tx}?x=1' })).toBe('https://my.example/t/0xab?x=1');
+    expect(explorerLink('ethereum', '0xab', { ethereum: 'javascript:alert({tx})' })).toBe('https://etherscan.io/tx/0xab');
+    expect(explorerLink('ripple', 'a/b')).toBe('https://xrpscan.com/tx/a%2Fb');
+    expect(explorerLink('nowhere', 'ab')).toBeUndefined();
+    for (const network of NETWORKS) expect(DEFAULT_EXPLORERS[network.name], network.name).toMatch(/^https:\/\/.*\{tx\}/);
+    expect(transactionLink('test', 'bitcoin', 'ab', { bitcoin: 'https://my.example/{tx}' })).toBeUndefined();
+    expect(transactionLink('live', 'bitcoin', 'ab', { bitcoin: 'https://my.example/{tx}' })).toBe('https://my.example/ab');
   });
 });
