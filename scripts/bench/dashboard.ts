@@ -155,7 +155,7 @@ function recording(db: Database): { db: Database; statements: { text: string; pa
 async function explain(db: Queryable, name: string, run: (db: Database) => Promise<unknown>, base: Database): Promise<void> {
   const recorder = recording(base);
   await run(recorder.db);
-  for (const { text, params } of recorder.statements) {
+  for (const { text, params } of recorder.statements.filter((s) => !s.text.startsWith('explain'))) {
     const plan = await db.query<{ 'QUERY PLAN': string }>(`explain (analyze, buffers) ${text}`, params);
     console.log(`\n--- ${name}\n${plan.map((r) => r['QUERY PLAN']).join('\n')}`);
   }
