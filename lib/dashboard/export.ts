@@ -1,0 +1,122 @@
+import 'server-only';
+/**
+ * CSV export of a date range of orders or invoices, streamed in keyset batches so that a large
+ * export holds one batch in memory and no long transaction.
+ *
+ * The columns are the fields of the merchant API's objects, in their order, with the values the
+ * `orders` (or `get-invoices`) operation answers: the same serializers make them. A null is an
+ * empty cell; an array or object (an invoice's `currencies`) is its JSON.
+ *
+ * RFC 4180: CRLF line ends, a header line, a cell with a comma, a quote, CR or LF quoted with its
+ * quotes doubled. Formula injection (OWASP "CSV injection"): a spreadsheet runs a cell that starts
+ * with = + - @ (or a tab or CR) as a formula, so such a cell is prefixed with a single quote ('),
+ * which spreadsheets show as text. Values the gateway makes never start so (amounts are unsigned,
+ * times start with a digit); only text a merchant's API calls gave (description, order id, URLs)
+ * can, and it is the only place where a cell differs from the API's value.
+ */
+import type { Queryable } from '../db';
+import { serializeInvoice, withOrders, type InvoiceRow as StoredInvoice } from '../invoices';
+import { serializeOrder, type OrderRow as StoredOrder } from '../orders';
+import { invoiceResponse, orderResponse } from '../protocol';
+import { afterPosition, Where, type Scope } from './keyset';
+
+/** Rows fetched per query: large enough to amortise the round trip, small enough to stream. */
+export const EXPORT_BATCH = 2000;
+
+export type ExportKind = 'orders' | 'invoices';
+
+export interface ExportRange {
+  /** Inclusive. */
+  from: Date;
+  /** Exclusive. */
+  to: Date;
+}
+
+/** First characters a spreadsheet reads as a formula: = + - @ tab CR. */
+const FORMULA_START = new Set(['=', '+', '-', '@', '\t', '\r']);
+const NEEDS_QUOTES = /[",\r\n]/;
+
+/** One CSV cell, quoted per RFC 4180 and made safe from formula injection. */
+export function csvCell(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  let text = typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
+  if (FORMULA_START.has(text.charAt(0))) text = `'${text}`;
+  return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+export function csvLine(values: readonly unknown[]): string {
+  let line = '';
+  for (let i = 0; i < values.length; i++) line += (i === 0 ? '' : ',') + csvCell(values[i]);
+  return `${line}\r\n`;
+}
+
+const TABLE = { orders: 'orders', invoices: 'invoices' } as const;
+
+/** The columns: the API objects' fields, in the wire contract's order. */
+const COLUMNS: Record<ExportKind, readonly string[]> = { orders: Object.keys(orderResponse.shape), invoices: Object.keys(invoiceResponse.shape) };
+
+function rangeWhere(scope: Scope, range: ExportRange): Where {
+  if (!(range.from < range.to)) throw new RangeError('the export range must end after it starts');
+  return new Where()
+    .add(scope.merchantId, (p) => `merchant_id = ${p}::uuid`)
+    .add(scope.mode, (p) => `mode = ${p}`)
+    .add(range.from, (p) => `created_at >= ${p}::timestamptz`)
+    .add(range.to, (p) => `created_at < ${p}::timestamptz`);
+}
+
+/** Up to this many rows countForExport counts exactly; above, the planner's estimate is enough for a progress bar. */
+export const EXACT_COUNT_LIMIT = 20_000;
+
+/**
+ * How many rows an export of `range` has, for a progress indicator: exact up to
+ * EXACT_COUNT_LIMIT rows, else the planner's estimate from the statistics (within a few percent,
+ * answered at once, where an exact count of 200,000 rows took 0.5 s on a busy 2-core machine).
+ */
+export async function countForExport(db: Queryable, scope: Scope, range: ExportRange, kind: ExportKind): Promise<number> {
+  const where = rangeWhere(scope, range);
+  const select = `select 1 from ${TABLE[kind]} where ${where.sql}`;
+  const [plan] = await db.query<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>(`explain (format json) ${select}`, where.params);
+  const estimate = plan?.['QUERY PLAN'][0].Plan['Plan Rows'];
+  if (estimate !== undefined && estimate > EXACT_COUNT_LIMIT) return Math.round(estimate);
+  const [row] = await db.query<{ n: number }>(`select count(*)::int as n from (${select} limit ${EXACT_COUNT_LIMIT * 2}) r`, where.params);
+  return row!.n;
+}
+
+/**
+ * The range's rows in batches, newest first. The next batch is asked for as soon as one arrives,
+ * so the database reads it while this one is turned into CSV.
+ */
+async function* batches<R extends { created_at: Date; id: string }>(db: Queryable, scope: Scope, range: ExportRange, kind: ExportKind): AsyncGenerator<R[]> {
+  const fetch = (at?: { created_at: Date; id: string }) => {
+    const where = rangeWhere(scope, range);
+    if (at) where.clauses.push(afterPosition(TABLE[kind], '<', where.param(at.created_at), where.param(at.id)));
+    return db.query<R>(`select * from ${TABLE[kind]} where ${where.sql} order by created_at desc, id desc limit ${where.param(EXPORT_BATCH)}`, where.params);
+  };
+  let pending = fetch();
+  for (;;) {
+    const rows = await pending;
+    const full = rows.length === EXPORT_BATCH;
+    if (full) {
+      pending = fetch(rows.at(-1));
+      // Settled by the next turn of the loop; a consumer that stops early must not leave it unhandled.
+      pending.catch(() => undefined);
+    }
+    if (rows.length > 0) yield rows;
+    if (!full) return;
+  }
+}
+
+/**
+ * The CSV of the scope's orders (or invoices) created in `range`, newest first as the API lists
+ * them: the header line, then one chunk of lines per batch.
+ */
+export async function* exportOrdersCsv(db: Queryable, scope: Scope, range: ExportRange, kind: ExportKind): AsyncGenerator<string> {
+  const columns = COLUMNS[kind];
+  const lines = (objects: readonly object[]) => objects.map((o) => csvLine(columns.map((k) => (o as Record<string, unknown>)[k]))).join('');
+  yield csvLine(columns);
+  if (kind === 'orders') {
+    for await (const rows of batches<StoredOrder>(db, scope, range, kind)) yield lines(rows.map(serializeOrder));
+  } else {
+    for await (const rows of batches<StoredInvoice>(db, scope, range, kind)) yield lines((await withOrders(db, rows)).map(serializeInvoice));
+  }
+}
