@@ -28,7 +28,7 @@ export {
   NETWORK_NAMES,
   type ExplorerChanges,
 } from './brand';
-export { merchantSettings, setRequireTwoFactor, updateBrand, updateExplorers, type MerchantSettings, type PublicBrand } from './settings';
+export { merchantSettings, setRequireTwoFactor, updateBrand, updateExplorers, type MerchantSettings } from './settings';
 export { advancedBalanceId, advancedBalances } from './balances';
 export { appSecret, decryptSecret } from './secrets';
 

@@ -62,9 +62,3 @@ export async function updateExplorers(db: Queryable, merchantId: string, changes
 export async function setRequireTwoFactor(db: Queryable, merchantId: string, required: boolean): Promise<void> {
   await db.query('update merchants set require_two_factor = $2 where id = $1', [merchantId, required]);
 }
-
-/** What the payer's pages show of the merchant: null fields mean the default look. */
-export interface PublicBrand {
-  logo: string | null;
-  color: string | null;
-}
