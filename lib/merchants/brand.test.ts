@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BRAND_COLOR, contrastWithWhite, EXPLORER_URLS, LOGO_MAX_BYTES, LOGO_UPLOAD } from './brand';
+import { BRAND_COLOR, BRAND_COLOR_FIELD, contrastWithWhite, EXPLORER_URLS, LOGO_MAX_BYTES, LOGO_UPLOAD } from './brand';
 
 const bytes = (...parts: (number[] | string)[]) =>
   new Uint8Array(parts.flatMap((part) => (typeof part === 'string' ? [...part].map((c) => c.charCodeAt(0)) : part)));
@@ -93,5 +93,15 @@ describe('explorer templates', () => {
   it('refuses a network outside the catalog and overlong templates', () => {
     expect(EXPLORER_URLS.safeParse({ notachain: 'https://x.example/{tx}' }).success).toBe(false);
     expect(EXPLORER_URLS.safeParse({ bitcoin: `https://x.example/${'a'.repeat(500)}/{tx}` }).success).toBe(false);
+  });
+});
+
+describe('accent colour field', () => {
+  it('takes empty as the default look and says why a bad colour is refused', () => {
+    expect(BRAND_COLOR_FIELD.parse('  ')).toBeNull();
+    expect(BRAND_COLOR_FIELD.parse('#1D4ED8')).toBe('#1d4ed8');
+    expect(messages(BRAND_COLOR_FIELD.safeParse('#ffff00'))).toEqual([
+      'White text on #ffff00 has a contrast of 1.07:1, below the 4.5:1 that WCAG AA asks for: choose a darker colour.',
+    ]);
   });
 });

@@ -107,15 +107,20 @@ export const NETWORK_NAMES = NETWORKS.map((network) => network.name);
  * Explorer links per catalog network, as the settings form sends them: a template, or '' to go
  * back to the default link (the network's entry is removed).
  */
-export const EXPLORER_URLS = z.partialRecord(
-  z.enum(NETWORK_NAMES as [string, ...string[]]),
-  z.string().transform((value, ctx): string | null => {
+export const EXPLORER_URLS = z.partialRecord(z.enum(NETWORK_NAMES as [string, ...string[]]), emptyOr(EXPLORER_TEMPLATE));
+
+/** The accent colour as the settings form sends it: `#rrggbb`, or '' for the default look (null). */
+export const BRAND_COLOR_FIELD = emptyOr(BRAND_COLOR);
+
+/** A form field that is either empty (null: the default) or valid by `schema`, with `schema`'s own messages. */
+function emptyOr<T>(schema: z.ZodType<T, string>) {
+  return z.string().transform((value, ctx): T | null => {
     if (value.trim() === '') return null;
-    const parsed = EXPLORER_TEMPLATE.safeParse(value);
+    const parsed = schema.safeParse(value);
     if (parsed.success) return parsed.data;
     for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', message: issue.message });
     return z.NEVER;
-  }),
-);
+  });
+}
 
 export type ExplorerChanges = Partial<Record<string, string | null>>;

@@ -18,6 +18,7 @@ export {
 } from './keys';
 export {
   BRAND_COLOR,
+  BRAND_COLOR_FIELD,
   contrastWithWhite,
   EXPLORER_TEMPLATE,
   EXPLORER_URLS,
