@@ -6,6 +6,7 @@
  */
 import { useActionState } from 'react';
 import { CopyButton } from '@/components/pay/copy-button';
+import { ALERT, BUTTON } from '@/app/dashboard/form-styles';
 import type { CreateKeyState } from './actions';
 
 export function CreateKey({ mode, action }: { mode: 'test' | 'live'; action: (state: CreateKeyState, form: FormData) => Promise<CreateKeyState> }) {
@@ -14,16 +15,12 @@ export function CreateKey({ mode, action }: { mode: 'test' | 'live'; action: (st
     <div className="mt-4">
       <form action={formAction}>
         <input type="hidden" name="mode" value={mode} />
-        <button
-          type="submit"
-          disabled={pending}
-          className="rounded-md bg-slate-900 px-4 py-2 font-medium text-white focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-600 disabled:opacity-60 dark:bg-slate-100 dark:text-slate-900"
-        >
+        <button type="submit" disabled={pending} className={`${BUTTON} disabled:opacity-60`}>
           {`Create ${mode} key`}
         </button>
       </form>
       {state?.ok === false && (
-        <p role="alert" className="mt-3 rounded-md border-s-4 border-red-700 bg-red-50 px-3 py-2 text-sm text-red-900 dark:border-red-400 dark:bg-red-950 dark:text-red-100">
+        <p role="alert" className={`mt-3 text-sm ${ALERT}`}>
           {state.error}
         </p>
       )}

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { requirePage } from '@/app/dashboard/session';
 import { getDatabase } from '@/lib/db';
 import { listKeys } from '@/lib/merchants';
+import { ALERT, DANGER_BUTTON, NOTICE } from '@/app/dashboard/form-styles';
 import { createKeyAction, revokeKeyAction } from './actions';
 import { CreateKey } from './create-key';
 
@@ -11,11 +12,11 @@ export const metadata: Metadata = { title: 'API keys' };
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 /** What the last revocation did (set by revokeKeyAction's redirect); anything else shows nothing. */
-const NOTICE = z.object({ notice: z.enum(['revoked', 'not-found']).optional().catch(undefined) });
+const NOTICE_PARAM = z.object({ notice: z.enum(['revoked', 'not-found']).optional().catch(undefined) });
 
 const NOTICES = {
-  revoked: { text: 'The key is revoked: requests signed with it are refused from now on.', tone: 'border-green-700 bg-green-50 text-green-900 dark:border-green-400 dark:bg-green-950 dark:text-green-100' },
-  'not-found': { text: 'No such active key: nothing was revoked.', tone: 'border-red-700 bg-red-50 text-red-900 dark:border-red-400 dark:bg-red-950 dark:text-red-100' },
+  revoked: { text: 'The key is revoked: requests signed with it are refused from now on.', tone: NOTICE },
+  'not-found': { text: 'No such active key: nothing was revoked.', tone: ALERT },
 };
 
 const when = (date: Date) => `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
@@ -26,7 +27,7 @@ const when = (date: Date) => `${date.toISOString().slice(0, 16).replace('T', ' '
  */
 export default async function KeysPage({ searchParams }: Props) {
   const session = await requirePage('keys');
-  const { notice } = NOTICE.parse(await searchParams);
+  const { notice } = NOTICE_PARAM.parse(await searchParams);
   const keys = await listKeys(await getDatabase(), session.merchantId, session.mode);
   return (
     <div className="mx-auto w-full max-w-4xl px-4 py-6">
@@ -35,7 +36,7 @@ export default async function KeysPage({ searchParams }: Props) {
         {`Your ${session.mode} keys. Requests to the merchant API are signed with a key's private key; a ${session.mode === 'test' ? 'test key works against the sandbox only' : 'live key moves real money'}.`}
       </p>
       {notice && (
-        <p role="status" className={`mt-4 rounded-md border-s-4 px-3 py-2 text-sm ${NOTICES[notice].tone}`}>
+        <p role={notice === 'revoked' ? 'status' : 'alert'} className={`mt-4 text-sm ${NOTICES[notice].tone}`}>
           {NOTICES[notice].text}
         </p>
       )}
@@ -85,10 +86,7 @@ function RevokeKey({ keyId, publicKey }: { keyId: string; publicKey: string }) {
         <p className="text-sm">
           Revoke <code className="font-mono break-all">{publicKey}</code>? Requests signed with it are refused at once. This cannot be undone.
         </p>
-        <button
-          type="submit"
-          className="mt-2 rounded-md bg-red-700 px-3 py-1.5 text-sm font-medium text-white focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-600 dark:bg-red-300 dark:text-red-950"
-        >
+        <button type="submit" className={`${DANGER_BUTTON} mt-2 text-sm`}>
           Confirm revoke
         </button>
       </form>

@@ -5,6 +5,7 @@
  * enough is decided on the server when saving (lib/merchants BRAND_COLOR).
  */
 import { useState } from 'react';
+import { INPUT } from '@/app/dashboard/form-styles';
 
 const HEX = /^#[0-9a-f]{6}$/i;
 
@@ -28,7 +29,7 @@ export function ColorField({ initial }: { initial: string }) {
           placeholder="#1d4ed8"
           maxLength={7}
           aria-describedby="brand-color-help"
-          className="w-32 rounded-md border border-slate-400 bg-white px-2 py-1.5 font-mono dark:border-slate-500 dark:bg-slate-900"
+          className={`${INPUT} mt-0 w-32 font-mono`}
         />
         <input
           type="color"

@@ -6,13 +6,13 @@ import { DEFAULT_EXPLORERS } from '@/lib/dashboard';
 import { getDatabase } from '@/lib/db';
 import { LOGO_MAX_BYTES, merchantSettings } from '@/lib/merchants';
 import { can } from '@/lib/users';
+import { INPUT } from '@/app/dashboard/form-styles';
 import { ActionForm } from './action-form';
 import { saveBrand, saveExplorers, saveTwoFactorRequirement } from './actions';
 import { ColorField } from './color-field';
 
 export const metadata: Metadata = { title: 'Settings' };
 
-const INPUT = 'w-full rounded-md border border-slate-400 bg-white px-2 py-1.5 dark:border-slate-500 dark:bg-slate-900';
 const HELP = 'text-sm text-slate-700 dark:text-slate-300';
 const SECTION = 'mt-6 rounded-lg border border-slate-300 p-4 dark:border-slate-700';
 
@@ -35,7 +35,7 @@ export default async function SettingsPage() {
         <p className={HELP}>
           The payment and invoice pages show your name, <strong>{settings.name}</strong>, with your logo and accent colour when you set them.
         </p>
-        <ActionForm action={saveBrand} submit="Save brand" multipart>
+        <ActionForm action={saveBrand} submit="Save brand">
           <div>
             <label htmlFor="brand-logo" className="block font-medium">
               Logo
