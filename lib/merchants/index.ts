@@ -31,7 +31,7 @@ export {
 } from './brand';
 export { merchantSettings, setRequireTwoFactor, updateBrand, updateExplorers, type MerchantSettings } from './settings';
 export { advancedBalanceId, advancedBalances } from './balances';
-export { appSecret, decryptSecret } from './secrets';
+export { appSecret, decryptSecret, encryptSecret } from './secrets';
 
 export interface Merchant {
   id: string;

@@ -5,7 +5,7 @@ import type { Database, Queryable, RowOf, users } from '../db';
 import { findMerchantByName } from '../merchants';
 import { isUuid } from '../orders';
 import { AccountError } from './errors';
-import { hashPassword, passwordProblem } from './passwords';
+import { hashPassword, passwordProblem, verifyPassword } from './passwords';
 import { ROLES, type Role } from './permissions';
 import { revokeUserSessions } from './sessions';
 import { newToken, tokenHash, isTokenShaped } from './tokens';
@@ -173,11 +173,20 @@ export async function resetPassword(db: Database, address: string, password?: st
   });
 }
 
-/** Sets the password of a signed-in user (the account page), after checking the current one elsewhere. */
-export async function setPassword(db: Queryable, user: { id: string; email: string }, password: string, now = new Date()): Promise<void> {
+/**
+ * The account page's password change: the current password first, then the new one; the user's
+ * other sessions end (the session `keepTokenHash` stays).
+ */
+export async function changePassword(db: Database, user: { userId: string; email: string; tokenHash: string }, current: string, password: string, now = new Date()): Promise<void> {
+  const [row] = await db.query<{ password_hash: string | null }>('select password_hash from users where id = $1', [user.userId]);
+  if (!row?.password_hash || !(await verifyPassword(current, row.password_hash))) throw new AccountError('The current password is not right.');
   const problem = passwordProblem(password, user.email);
   if (problem) throw new AccountError(problem);
-  await db.query('update users set password_hash = $2, updated_at = $3 where id = $1', [user.id, await hashPassword(password), now]);
+  const hash = await hashPassword(password);
+  await db.transaction(async (tx) => {
+    await tx.query('update users set password_hash = $2, updated_at = $3 where id = $1', [user.userId, hash, now]);
+    await tx.query('update user_sessions set revoked_at = $3 where user_id = $1 and token_hash <> $2 and revoked_at is null', [user.userId, user.tokenHash, now]);
+  });
 }
 
 /** Disables a user for good (CLI, team "remove"): no sign-in, every session ended, links void. */

@@ -35,7 +35,7 @@ export {
   readLink,
   removeUser,
   resetPassword,
-  setPassword,
+  changePassword,
   spendLink,
   type CreateUserInput,
   type LinkDetails,
@@ -45,3 +45,4 @@ export {
 } from './accounts';
 export { listAudit, recordAudit, type AuditEntry, type AuditRow } from './audit';
 export { completeSetUp, signIn, WRONG_CREDENTIALS, type Client, type SignInResult } from './sign-in';
+export { acceptedStep, completeSecondFactor, confirmEnrolment, disableTwoFactor, enrolment, unusedRecoveryCodes, RECOVERY_CODE_COUNT, type Enrolment } from './two-factor';
