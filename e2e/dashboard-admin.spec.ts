@@ -90,6 +90,11 @@ test('the owner creates a test key, sees it once, the API takes it until revoked
   await page.reload();
   await expect(rows).toHaveCount(2);
   expect(await apiStatus(shop.keys)).toBe(200);
+
+  // The same replay as the owner goes through: the viewer's 403s were the role check, not a malformed request.
+  expect((await replay(page, create)).status()).toBe(200);
+  await page.reload();
+  await expect(rows).toHaveCount(3);
 });
 
 test('the brand set in the settings shows on the payment page; bad logos and colours are refused with a reason', async ({ page }) => {

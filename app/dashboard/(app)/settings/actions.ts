@@ -10,11 +10,10 @@ import { clientAddress, requireAction } from '@/app/dashboard/session';
 import { getDatabase } from '@/lib/db';
 import { BRAND_COLOR_FIELD, EXPLORER_URLS, LOGO_UPLOAD, merchantSettings, NETWORK_NAMES, setRequireTwoFactor, updateBrand, updateExplorers } from '@/lib/merchants';
 import { recordAudit, type DashboardSession } from '@/lib/users';
+import type { ActionState } from '@/app/dashboard/action-form';
 
-/** A form's answer: what was saved, or why nothing was. */
-export type SettingsState = { ok: boolean; message: string } | null;
-
-const failed = (error: z.ZodError): SettingsState => ({ ok: false, message: error.issues.map((issue) => issue.message).join(' ') });
+/** A refusal: every reason zod found, in one message; nothing was saved. */
+const failed = (error: z.ZodError): ActionState => ({ message: error.issues.map((issue) => issue.message).join(' ') });
 
 async function audit(session: DashboardSession, action: string, detail: Record<string, unknown>): Promise<void> {
   await recordAudit(await getDatabase(), {
@@ -32,7 +31,7 @@ const BRAND_FORM = z.object({
   removeLogo: z.literal('on').optional(),
 });
 
-export async function saveBrand(_previous: SettingsState, form: FormData): Promise<SettingsState> {
+export async function saveBrand(_previous: ActionState, form: FormData): Promise<ActionState> {
   const session = await requireAction('settings');
   const fields = BRAND_FORM.safeParse({ color: String(form.get('color') ?? ''), removeLogo: form.get('removeLogo') ?? undefined });
   if (!fields.success) return failed(fields.error);
@@ -47,14 +46,14 @@ export async function saveBrand(_previous: SettingsState, form: FormData): Promi
   const changed = await updateBrand(await getDatabase(), session.merchantId, { logo, color: fields.data.color });
   await audit(session, 'settings.brand', changed);
   revalidatePath('/dashboard/settings');
-  return { ok: true, message: 'Brand saved: the payment and invoice pages show it from now on.' };
+  return { notice: 'Brand saved: the payment and invoice pages show it from now on.' };
 }
 
-export async function saveExplorers(_previous: SettingsState, form: FormData): Promise<SettingsState> {
+export async function saveExplorers(_previous: ActionState, form: FormData): Promise<ActionState> {
   const session = await requireAction('settings');
   const parsed = EXPLORER_URLS.safeParse(Object.fromEntries(NETWORK_NAMES.map((network) => [network, String(form.get(`explorer.${network}`) ?? '')])));
   if (!parsed.success) {
-    return { ok: false, message: parsed.error.issues.map((issue) => `${String(issue.path[0])}: ${issue.message}`).join(' ') };
+    return { message: parsed.error.issues.map((issue) => `${String(issue.path[0])}: ${issue.message}`).join(' ') };
   }
   const db = await getDatabase();
   const before = (await merchantSettings(db, session.merchantId))?.explorerUrls ?? {};
@@ -62,12 +61,12 @@ export async function saveExplorers(_previous: SettingsState, form: FormData): P
   const changed = NETWORK_NAMES.filter((network) => before[network] !== after[network]);
   if (changed.length > 0) await audit(session, 'settings.explorers', { networks: Object.fromEntries(changed.map((n) => [n, after[n] ?? null])) });
   revalidatePath('/dashboard/settings');
-  return { ok: true, message: changed.length > 0 ? 'Explorer links saved.' : 'Nothing changed.' };
+  return { notice: changed.length > 0 ? 'Explorer links saved.' : 'Nothing changed.' };
 }
 
 const TWO_FACTOR_FORM = z.object({ requireTwoFactor: z.literal('on').optional() });
 
-export async function saveTwoFactorRequirement(_previous: SettingsState, form: FormData): Promise<SettingsState> {
+export async function saveTwoFactorRequirement(_previous: ActionState, form: FormData): Promise<ActionState> {
   const session = await requireAction('team');
   const parsed = TWO_FACTOR_FORM.safeParse({ requireTwoFactor: form.get('requireTwoFactor') ?? undefined });
   if (!parsed.success) return failed(parsed.error);
@@ -76,7 +75,6 @@ export async function saveTwoFactorRequirement(_previous: SettingsState, form: F
   await audit(session, 'settings.require-two-factor', { required });
   revalidatePath('/dashboard/settings');
   return {
-    ok: true,
-    message: required ? 'Owners must now sign in with a second factor; an owner without one is asked to set it up.' : 'Two-factor is no longer required for owners.',
+    notice: required ? 'Owners must now sign in with a second factor; an owner without one is asked to set it up.' : 'Two-factor is no longer required for owners.',
   };
 }

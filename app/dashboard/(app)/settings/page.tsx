@@ -7,7 +7,7 @@ import { getDatabase } from '@/lib/db';
 import { LOGO_MAX_BYTES, merchantSettings } from '@/lib/merchants';
 import { can } from '@/lib/users';
 import { INPUT } from '@/app/dashboard/form-styles';
-import { ActionForm } from './action-form';
+import { ActionForm } from '@/app/dashboard/action-form';
 import { saveBrand, saveExplorers, saveTwoFactorRequirement } from './actions';
 import { ColorField } from './color-field';
 
@@ -35,7 +35,7 @@ export default async function SettingsPage() {
         <p className={HELP}>
           The payment and invoice pages show your name, <strong>{settings.name}</strong>, with your logo and accent colour when you set them.
         </p>
-        <ActionForm action={saveBrand} submit="Save brand">
+        <ActionForm action={saveBrand} submit="Save brand" className="mt-3 space-y-4">
           <div>
             <label htmlFor="brand-logo" className="block font-medium">
               Logo
@@ -72,7 +72,7 @@ export default async function SettingsPage() {
         <p className={HELP}>
           Where the dashboard links a transaction, per network: an https:// address with {'{tx}'} where the transaction hash goes. Leave a field empty to use the default shown in it.
         </p>
-        <ActionForm action={saveExplorers} submit="Save explorer links">
+        <ActionForm action={saveExplorers} submit="Save explorer links" className="mt-3 space-y-4">
           <div className="grid gap-3 sm:grid-cols-[auto_1fr] sm:items-center">
             {NETWORKS.map((network) => (
               <div key={network.name} className="contents">
@@ -99,7 +99,7 @@ export default async function SettingsPage() {
           <h2 id="two-factor-title" className="text-lg font-semibold">
             Two-factor sign-in
           </h2>
-          <ActionForm action={saveTwoFactorRequirement} submit="Save">
+          <ActionForm action={saveTwoFactorRequirement} submit="Save" className="mt-3 space-y-4">
             <label className="flex items-start gap-2">
               <input type="checkbox" name="requireTwoFactor" defaultChecked={settings.requireTwoFactor} className="mt-1 size-4" />
               <span>
