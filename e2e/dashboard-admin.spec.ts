@@ -136,6 +136,14 @@ test('the brand set in the settings shows on the payment page; bad logos and col
   await expect(page.getByRole('link', { name: 'Open in wallet' })).toHaveCSS('background-color', 'rgb(29, 78, 216)');
   await expect(page.locator('header').first()).toHaveCSS('border-bottom-color', 'rgb(29, 78, 216)');
   await expectAccessible(page, 'the branded payment page');
+
+  // The invoice page of the same merchant: its logo and header line too.
+  const invoice = await api<{ invoiceLink: string }>('make-invoice', { externalId: `admin-${randomBytes(4).toString('hex')}`, currency: 'USD', amount: '12.00', lifetime: 30 }, shop.keys);
+  expect(invoice.status, JSON.stringify(invoice.body)).toBe(200);
+  if (!invoice.body.success) throw new Error(JSON.stringify(invoice.body));
+  await page.goto(new URL(invoice.body.response.invoiceLink).pathname);
+  await expect(page.getByTestId('brand-logo')).toHaveAttribute('alt', shop.name);
+  await expect(page.locator('header').first()).toHaveCSS('border-bottom-color', 'rgb(29, 78, 216)');
 });
 
 test('explorer links: a template per network, an empty field back to the default, a bad one refused', async ({ page }) => {
