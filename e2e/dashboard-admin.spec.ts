@@ -40,6 +40,10 @@ async function replay(page: Page, request: Request, edit: (body: string) => stri
   });
 }
 
+// Each test signs in, saves forms and runs axe: beside the other specs on a loaded two-core
+// machine that took over two minutes (a bound for a failure only).
+test.describe.configure({ timeout: 300_000 });
+
 const isAction = (request: Request) => request.method() === 'POST' && request.headers()['next-action'] !== undefined;
 
 test('the owner creates a test key, sees it once, the API takes it until revoked; a viewer can do neither', async ({ page, browser }) => {
@@ -98,8 +102,6 @@ test('the owner creates a test key, sees it once, the API takes it until revoked
 });
 
 test('the brand set in the settings shows on the payment page; bad logos and colours are refused with a reason', async ({ page }) => {
-  // Three saves, two payment pages and axe twice: minutes on a loaded two-core machine.
-  test.setTimeout(240_000);
   const shop = await merchantWithUsers();
   await signIn(page, shop.owner.email, shop.owner.password, undefined, { next: '/dashboard/settings' });
   const brandForm = page.locator('form').filter({ has: page.getByRole('button', { name: 'Save brand' }) });
