@@ -12,6 +12,7 @@ import type { InvoiceScreen, PublicInvoiceView } from '@/lib/invoices/view';
 import { interpolate } from '@/lib/pay/format';
 import type { Language } from '@/lib/pay/i18n';
 import type { InvoiceChoiceError, InvoiceMessages, Messages } from '@/lib/pay/messages';
+import { brandHeaderClass, brandProps, MerchantLine } from '../pay/brand';
 import { LanguageLinks } from '../pay/language-links';
 import { BUTTON } from '../pay/ui';
 import { CoinList } from './coin-list';
@@ -74,9 +75,11 @@ export function InvoicePage({ view, m, im, language, price, error, choose }: Pro
           <span className="sr-only">{`: ${im.testModeNote}`}</span>
         </div>
       )}
-      <main className="mx-auto w-full max-w-md px-4 py-4">
-        <header className="flex flex-wrap items-center justify-between gap-2">
-          <p className="font-medium">{interpolate(m.payTo, { merchant: view.merchantName })}</p>
+      <main {...brandProps(view.brand)} className="mx-auto w-full max-w-md px-4 py-4">
+        <header className={`flex flex-wrap items-center justify-between gap-2 ${brandHeaderClass(view.brand)}`}>
+          <MerchantLine brand={view.brand} merchant={view.merchantName}>
+            {interpolate(m.payTo, { merchant: view.merchantName })}
+          </MerchantLine>
           <LanguageLinks current={language} label={m.language} />
         </header>
 

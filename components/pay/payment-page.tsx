@@ -13,7 +13,8 @@ import { QRCodeSVG } from 'qrcode.react';
 import { chunkAddress, interpolate } from '@/lib/pay/format';
 import type { Language } from '@/lib/pay/i18n';
 import type { Messages } from '@/lib/pay/messages';
-import type { PublicOrderView } from '@/lib/pay/view';
+import type { PublicBrand, PublicOrderView } from '@/lib/pay/view';
+import { brandHeaderClass, brandProps, MerchantLine } from './brand';
 import { CopyButton } from './copy-button';
 import { InvoicePrice } from './invoice-price';
 import { LanguageLinks } from './language-links';
@@ -29,9 +30,11 @@ interface PageProps {
    * on the server (the browser's number formatting may differ from Node's).
    */
   invoicePrice?: string | null;
+  /** The merchant's logo and accent colour (drawn here, on the server). */
+  brand: PublicBrand;
 }
 
-export function PaymentPage({ view, m, language, embed, invoicePrice = null }: PageProps) {
+export function PaymentPage({ view, m, language, embed, invoicePrice = null, brand }: PageProps) {
   const invoiceLine = view.invoice && invoicePrice && (
     <InvoicePrice view={view} price={invoicePrice} changeCoinHref={`/invoice/${view.invoice.invoiceId}?lang=${language}`} m={m} />
   );
@@ -44,9 +47,11 @@ export function PaymentPage({ view, m, language, embed, invoicePrice = null }: P
           <span className="sr-only">{`: ${m.testModeNote}`}</span>
         </div>
       )}
-      <main className={`mx-auto w-full max-w-md ${embed ? 'px-3 py-2' : 'px-4 py-4'}`}>
-        <header className="flex flex-wrap items-center justify-between gap-2">
-          <p className="font-medium">{interpolate(m.payTo, { merchant })}</p>
+      <main {...brandProps(brand)} className={`mx-auto w-full max-w-md ${embed ? 'px-3 py-2' : 'px-4 py-4'}`}>
+        <header className={`flex flex-wrap items-center justify-between gap-2 ${brandHeaderClass(brand)}`}>
+          <MerchantLine brand={brand} merchant={merchant}>
+            {interpolate(m.payTo, { merchant })}
+          </MerchantLine>
           {!embed && <LanguageLinks current={language} label={m.language} />}
         </header>
         <PayLive initial={view} m={m} embed={embed} invoiceLine={invoiceLine || null} payBlock={<PayBlock view={view} m={m} embed={embed} />} />
@@ -151,7 +156,7 @@ function PayBlock({ view, m, embed }: { view: PublicOrderView; m: Messages; embe
         <a
           href={deepLink}
           target={embed ? '_top' : undefined}
-          className="mt-3 block rounded-md bg-slate-900 px-4 py-2 text-center font-medium text-white dark:bg-slate-100 dark:text-slate-900"
+          className="brand-button mt-3 block rounded-md bg-slate-900 px-4 py-2 text-center font-medium text-white dark:bg-slate-100 dark:text-slate-900"
         >
           {m.openWallet}
         </a>

@@ -23,8 +23,8 @@ function tokenStandard(network: Network, ticker: string): string | null {
 export async function loadInvoiceView(db: Database, invoiceId: string, now = new Date()): Promise<PublicInvoiceView | null> {
   const invoice = await loadInvoice(db, invoiceId);
   if (!invoice) return null;
-  const [extra] = await db.query<{ merchant_name: string; order_currency: string | null; order_network: string | null; usage: Record<string, number> | null }>(
-    `select m.name as merchant_name, o.currency as order_currency, o.network as order_network,
+  const [extra] = await db.query<{ merchant_name: string; brand_logo: string | null; brand_color: string | null; order_currency: string | null; order_network: string | null; usage: Record<string, number> | null }>(
+    `select m.name as merchant_name, m.brand_logo, m.brand_color, o.currency as order_currency, o.network as order_network,
             (select json_object_agg(currency, n) from (
                select currency, count(*)::int as n from orders
                 where merchant_id = $1 and mode = $2 and created_at > now() - interval '30 days' group by currency) used) as usage
@@ -63,6 +63,7 @@ export async function loadInvoiceView(db: Database, invoiceId: string, now = new
     screen: invoiceScreenOf(invoice.status, canChoose),
     test: invoice.mode === 'test',
     merchantName: extra?.merchant_name ?? '',
+    brand: { logo: extra?.brand_logo ?? null, color: extra?.brand_color ?? null },
     description: invoice.description,
     currency: invoice.currency,
     amount: formatUnits(price.value, price.scale),

@@ -3,6 +3,7 @@
  * on the server by ./public-view. Only fields a payer may see: never the webhook URL, the merchant's
  * own ids (externalId, order), the API keys.
  */
+import type { PublicBrand } from '../pay/view';
 import type { InvoiceStatus } from '../protocol';
 
 /** One network a coin may be paid on, with the amount the payer would send if they chose it now. */
@@ -38,6 +39,8 @@ export interface PublicInvoiceView {
   /** Test-mode invoice: the page shows TEST MODE. */
   test: boolean;
   merchantName: string;
+  /** The merchant's logo and accent colour (rendered on the server only). */
+  brand: PublicBrand;
   description: string | null;
   /** The price currency (USD, EUR, a coin ticker) and the price, a canonical decimal string. */
   currency: string;

@@ -2,7 +2,34 @@ import 'server-only';
 import type { Database, Queryable } from '../db';
 import { issueApiKey, type IssuedKeys, type Mode } from './keys';
 
-export { findApiKey, followKeyRevocations, forgetKey, issueApiKey, revokeApiKey, type ApiKey, type IssuedKeys, type Mode } from './keys';
+export {
+  createKey,
+  findApiKey,
+  followKeyRevocations,
+  forgetKey,
+  issueApiKey,
+  listKeys,
+  revokeApiKey,
+  revokeMerchantKey,
+  type ApiKey,
+  type IssuedKeys,
+  type KeyListing,
+  type Mode,
+} from './keys';
+export {
+  BRAND_COLOR,
+  BRAND_COLOR_FIELD,
+  contrastWithWhite,
+  EXPLORER_TEMPLATE,
+  EXPLORER_URLS,
+  LOGO_MAX_BYTES,
+  LOGO_UPLOAD,
+  logoImageType,
+  MIN_CONTRAST,
+  NETWORK_NAMES,
+  type ExplorerChanges,
+} from './brand';
+export { merchantSettings, setRequireTwoFactor, updateBrand, updateExplorers, type MerchantSettings } from './settings';
 export { advancedBalanceId, advancedBalances } from './balances';
 export { appSecret, decryptSecret, encryptSecret } from './secrets';
 

@@ -1,6 +1,7 @@
 import 'server-only';
 import { randomBytes } from 'node:crypto';
 import { base58 } from '@scure/base';
+import { z } from 'zod';
 import type { Database, Queryable } from '../db';
 import { config } from '../config';
 import { processSlot } from '../process';
@@ -41,15 +42,56 @@ const REVOKED_CHANNEL = 'api_key_revoked';
 
 /** Revokes a key; every server sharing the database drops it from its cache at once (NOTIFY). */
 export async function revokeApiKey(db: Queryable, publicKey: string): Promise<boolean> {
-  const rows = await db.query(
+  return (await revokeWhere(db, 'public_key = $1', [publicKey])) !== undefined;
+}
+
+/**
+ * Revokes one of the merchant's own keys by its id (the dashboard): another merchant's key id, an
+ * unknown id or a key already revoked changes nothing and answers undefined.
+ */
+export async function revokeMerchantKey(db: Queryable, merchantId: string, keyId: string): Promise<{ publicKey: string; mode: Mode } | undefined> {
+  if (!z.guid().safeParse(keyId).success) return undefined;
+  return revokeWhere(db, 'id = $1 and merchant_id = $2', [keyId, merchantId]);
+}
+
+/**
+ * The one home of a revocation: marks the key revoked, announces it to every process sharing the
+ * database (NOTIFY, followed by followKeyRevocations) and drops it from this process's cache.
+ */
+async function revokeWhere(db: Queryable, condition: string, params: unknown[]): Promise<{ publicKey: string; mode: Mode } | undefined> {
+  const [row] = await db.query<{ public_key: string; mode: Mode }>(
     `with revoked as (
-       update api_keys set revoked_at = now() where public_key = $1 and revoked_at is null returning id
+       update api_keys set revoked_at = now() where ${condition} and revoked_at is null returning public_key, mode
      )
-     select id, pg_notify('${REVOKED_CHANNEL}', $1) from revoked`,
-    [publicKey],
+     select public_key, mode, pg_notify('${REVOKED_CHANNEL}', public_key) from revoked`,
+    params,
   );
-  forgetKey(publicKey);
-  return rows.length > 0;
+  if (!row) return undefined;
+  forgetKey(row.public_key);
+  return { publicKey: row.public_key, mode: row.mode };
+}
+
+export interface KeyListing {
+  keyId: string;
+  publicKey: string;
+  mode: Mode;
+  createdAt: Date;
+  revokedAt: Date | null;
+}
+
+/** The merchant's keys of one mode, newest first: public parts only, never the secret. */
+export async function listKeys(db: Queryable, merchantId: string, mode: Mode): Promise<KeyListing[]> {
+  const rows = await db.query<{ id: string; public_key: string; mode: Mode; created_at: Date; revoked_at: Date | null }>(
+    `select id, public_key, mode, created_at, revoked_at from api_keys
+      where merchant_id = $1 and mode = $2 order by created_at desc, id desc`,
+    [merchantId, mode],
+  );
+  return rows.map((row) => ({ keyId: row.id, publicKey: row.public_key, mode: row.mode, createdAt: row.created_at, revokedAt: row.revoked_at }));
+}
+
+/** A new key pair of `mode` for the merchant (the dashboard's "Create key"): the private key is in the answer only. */
+export function createKey(db: Queryable, merchantId: string, mode: Mode): Promise<IssuedKeys> {
+  return issueApiKey(db, merchantId, mode);
 }
 
 /**

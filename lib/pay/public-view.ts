@@ -19,7 +19,7 @@ import type { chainCursors, chainTransfers, invoices, merchants, orders, payment
 import { canChooseCoin } from '../invoices';
 import { formatUnits } from '../money';
 import { isLateTransfer } from '../orders';
-import { screenOf, type PublicOrderInvoice, type PublicOrderView, type PublicOtherTransfer, type PublicPayment } from './view';
+import { screenOf, type PublicBrand, type PublicOrderInvoice, type PublicOrderView, type PublicOtherTransfer, type PublicPayment } from './view';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -186,4 +186,18 @@ export async function loadPublicView(db: Queryable, orderId: string): Promise<Pu
     transfers.map((t) => ({ ...t, first_seen_at: new Date(t.first_seen_at) })),
     { requiredConfirmations: requiredConfirmations(order.mode, network), now: new Date() },
   );
+}
+
+/**
+ * The brand of the order's merchant, for the payment page's first paint only: a query of its own
+ * rather than a part of the view, which the page polls and hands to its client component.
+ */
+export async function loadPublicBrand(db: Queryable, orderId: string): Promise<PublicBrand> {
+  const [row] = UUID.test(orderId)
+    ? await db.query<Pick<RowOf<typeof merchants>, 'brand_logo' | 'brand_color'>>(
+        'select m.brand_logo, m.brand_color from orders o join merchants m on m.id = o.merchant_id where o.id = $1',
+        [orderId],
+      )
+    : [];
+  return { logo: row?.brand_logo ?? null, color: row?.brand_color ?? null };
 }

@@ -9,6 +9,16 @@
  */
 import type { OrderStatus } from '../protocol';
 
+/**
+ * The merchant's brand on the payer's pages (dashboard settings): a logo as a data: URL and an
+ * accent colour `#rrggbb` on which white text passes WCAG AA; null is the default look. Rendered by
+ * server components only, never handed to a client component (a logo is up to 100 KB).
+ */
+export interface PublicBrand {
+  logo: string | null;
+  color: string | null;
+}
+
 /** Order statuses as the wire contract names them. */
 export type PublicStatus = OrderStatus;
 

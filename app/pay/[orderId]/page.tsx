@@ -4,7 +4,7 @@ import { notFound } from 'next/navigation';
 import { cache } from 'react';
 import { PaymentPage } from '@/components/pay/payment-page';
 import { getDatabase } from '@/lib/db';
-import { loadPublicView } from '@/lib/pay';
+import { loadPublicBrand, loadPublicView } from '@/lib/pay';
 import { formatPrice, interpolate } from '@/lib/pay/format';
 import { LANGUAGE_HEADER, languageFrom } from '@/lib/pay/i18n';
 import { MESSAGES } from '@/lib/pay/messages';
@@ -31,11 +31,12 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 
 /** The hosted payment page (the order's `link`): first paint from the payer-safe view, then live. */
 export default async function PayPage({ params, searchParams }: Props) {
-  const view = await viewOf((await params).orderId);
+  const { orderId } = await params;
+  const [view, brand] = await Promise.all([viewOf(orderId), getDatabase().then((db) => loadPublicBrand(db, orderId))]);
   if (!view) notFound();
   const lang = await language();
   const embed = (await searchParams).embed === '1';
   const { invoice } = view;
   const invoicePrice = invoice && formatPrice(invoice.amount, invoice.currency, lang, FIAT_CURRENCIES.includes(invoice.currency));
-  return <PaymentPage view={view} m={MESSAGES[lang]} language={lang} embed={embed} invoicePrice={invoicePrice} />;
+  return <PaymentPage view={view} m={MESSAGES[lang]} language={lang} embed={embed} invoicePrice={invoicePrice} brand={brand} />;
 }

@@ -1,0 +1,80 @@
+'use server';
+/**
+ * The settings page's server actions: the brand, the explorer links (`settings` permission) and
+ * the two-factor requirement (`team`: owners only). Each checks the session first, parses its form
+ * with zod, changes nothing on a bad value (the message says why), and writes an audit entry.
+ */
+import { revalidatePath } from 'next/cache';
+import { z } from 'zod';
+import { clientAddress, requireAction } from '@/app/dashboard/session';
+import { getDatabase } from '@/lib/db';
+import { BRAND_COLOR_FIELD, EXPLORER_URLS, LOGO_UPLOAD, merchantSettings, NETWORK_NAMES, setRequireTwoFactor, updateBrand, updateExplorers } from '@/lib/merchants';
+import { recordAudit, type DashboardSession } from '@/lib/users';
+import type { ActionState } from '@/app/dashboard/action-form';
+
+/** A refusal: every reason zod found, in one message; nothing was saved. */
+const failed = (error: z.ZodError): ActionState => ({ message: error.issues.map((issue) => issue.message).join(' ') });
+
+async function audit(session: DashboardSession, action: string, detail: Record<string, unknown>): Promise<void> {
+  await recordAudit(await getDatabase(), {
+    merchantId: session.merchantId,
+    userId: session.userId,
+    actor: session.email,
+    action,
+    detail,
+    ip: await clientAddress(),
+  });
+}
+
+const BRAND_FORM = z.object({
+  color: BRAND_COLOR_FIELD,
+  removeLogo: z.literal('on').optional(),
+});
+
+export async function saveBrand(_previous: ActionState, form: FormData): Promise<ActionState> {
+  const session = await requireAction('settings');
+  const fields = BRAND_FORM.safeParse({ color: String(form.get('color') ?? ''), removeLogo: form.get('removeLogo') ?? undefined });
+  if (!fields.success) return failed(fields.error);
+  const file = form.get('logo');
+  let logo: string | null | undefined;
+  if (fields.data.removeLogo) logo = null;
+  else if (file instanceof File && file.size > 0) {
+    const parsed = LOGO_UPLOAD.safeParse(new Uint8Array(await file.arrayBuffer()));
+    if (!parsed.success) return failed(parsed.error);
+    logo = parsed.data;
+  }
+  const changed = await updateBrand(await getDatabase(), session.merchantId, { logo, color: fields.data.color });
+  await audit(session, 'settings.brand', changed);
+  revalidatePath('/dashboard/settings');
+  return { notice: 'Brand saved: the payment and invoice pages show it from now on.' };
+}
+
+export async function saveExplorers(_previous: ActionState, form: FormData): Promise<ActionState> {
+  const session = await requireAction('settings');
+  const parsed = EXPLORER_URLS.safeParse(Object.fromEntries(NETWORK_NAMES.map((network) => [network, String(form.get(`explorer.${network}`) ?? '')])));
+  if (!parsed.success) {
+    return { message: parsed.error.issues.map((issue) => `${String(issue.path[0])}: ${issue.message}`).join(' ') };
+  }
+  const db = await getDatabase();
+  const before = (await merchantSettings(db, session.merchantId))?.explorerUrls ?? {};
+  const after = await updateExplorers(db, session.merchantId, parsed.data);
+  const changed = NETWORK_NAMES.filter((network) => before[network] !== after[network]);
+  if (changed.length > 0) await audit(session, 'settings.explorers', { networks: Object.fromEntries(changed.map((n) => [n, after[n] ?? null])) });
+  revalidatePath('/dashboard/settings');
+  return { notice: changed.length > 0 ? 'Explorer links saved.' : 'Nothing changed.' };
+}
+
+const TWO_FACTOR_FORM = z.object({ requireTwoFactor: z.literal('on').optional() });
+
+export async function saveTwoFactorRequirement(_previous: ActionState, form: FormData): Promise<ActionState> {
+  const session = await requireAction('team');
+  const parsed = TWO_FACTOR_FORM.safeParse({ requireTwoFactor: form.get('requireTwoFactor') ?? undefined });
+  if (!parsed.success) return failed(parsed.error);
+  const required = parsed.data.requireTwoFactor === 'on';
+  await setRequireTwoFactor(await getDatabase(), session.merchantId, required);
+  await audit(session, 'settings.require-two-factor', { required });
+  revalidatePath('/dashboard/settings');
+  return {
+    notice: required ? 'Owners must now sign in with a second factor; an owner without one is asked to set it up.' : 'Two-factor is no longer required for owners.',
+  };
+}

@@ -1,0 +1,115 @@
+import type { Metadata } from 'next';
+import { notFound } from 'next/navigation';
+import { requirePage } from '@/app/dashboard/session';
+import { NETWORKS } from '@/lib/catalog';
+import { DEFAULT_EXPLORERS } from '@/lib/dashboard';
+import { getDatabase } from '@/lib/db';
+import { LOGO_MAX_BYTES, merchantSettings } from '@/lib/merchants';
+import { can } from '@/lib/users';
+import { INPUT } from '@/app/dashboard/form-styles';
+import { ActionForm } from '@/app/dashboard/action-form';
+import { saveBrand, saveExplorers, saveTwoFactorRequirement } from './actions';
+import { ColorField } from './color-field';
+
+export const metadata: Metadata = { title: 'Settings' };
+
+const HELP = 'text-sm text-slate-700 dark:text-slate-300';
+const SECTION = 'mt-6 rounded-lg border border-slate-300 p-4 dark:border-slate-700';
+
+/**
+ * The merchant's settings: its brand on the payer's pages, block explorer links per network, and
+ * (owners only) whether owners must use two-factor sign-in.
+ */
+export default async function SettingsPage() {
+  const session = await requirePage('settings');
+  const settings = await merchantSettings(await getDatabase(), session.merchantId);
+  if (!settings) notFound();
+  return (
+    <div className="mx-auto w-full max-w-3xl px-4 py-6">
+      <h1 className="text-2xl font-semibold">Settings</h1>
+
+      <section aria-labelledby="brand-title" className={SECTION}>
+        <h2 id="brand-title" className="text-lg font-semibold">
+          Brand
+        </h2>
+        <p className={HELP}>
+          The payment and invoice pages show your name, <strong>{settings.name}</strong>, with your logo and accent colour when you set them.
+        </p>
+        <ActionForm action={saveBrand} submit="Save brand" className="mt-3 space-y-4">
+          <div>
+            <label htmlFor="brand-logo" className="block font-medium">
+              Logo
+            </label>
+            <p id="brand-logo-help" className={HELP}>
+              {`A PNG, JPEG, WebP or GIF image of at most ${LOGO_MAX_BYTES / 1024} KB, shown about 40 pixels high. SVG is not accepted.`}
+            </p>
+            {settings.brandLogo && (
+              <div className="mt-2 flex flex-wrap items-center gap-3">
+                <img src={settings.brandLogo} alt={`Current logo of ${settings.name}`} data-testid="current-logo" className="h-10 w-auto max-w-40 rounded bg-white object-contain p-1" />
+                <label className="flex items-center gap-2 text-sm">
+                  <input type="checkbox" name="removeLogo" className="size-4" />
+                  Remove the logo
+                </label>
+              </div>
+            )}
+            <input
+              id="brand-logo"
+              name="logo"
+              type="file"
+              accept="image/png,image/jpeg,image/webp,image/gif"
+              aria-describedby="brand-logo-help"
+              className="mt-2 block w-full text-sm file:me-3 file:rounded-md file:border file:border-slate-400 file:bg-white file:px-3 file:py-1.5 file:font-medium file:text-slate-900 dark:file:border-slate-500 dark:file:bg-slate-800 dark:file:text-slate-100"
+            />
+          </div>
+          <ColorField initial={settings.brandColor ?? ''} />
+        </ActionForm>
+      </section>
+
+      <section aria-labelledby="explorers-title" className={SECTION}>
+        <h2 id="explorers-title" className="text-lg font-semibold">
+          Block explorer links
+        </h2>
+        <p className={HELP}>
+          Where the dashboard links a transaction, per network: an https:// address with {'{tx}'} where the transaction hash goes. Leave a field empty to use the default shown in it.
+        </p>
+        <ActionForm action={saveExplorers} submit="Save explorer links" className="mt-3 space-y-4">
+          <div className="grid gap-3 sm:grid-cols-[auto_1fr] sm:items-center">
+            {NETWORKS.map((network) => (
+              <div key={network.name} className="contents">
+                <label htmlFor={`explorer-${network.name}`} className="font-medium sm:text-end">
+                  {network.displayName}
+                </label>
+                <input
+                  id={`explorer-${network.name}`}
+                  name={`explorer.${network.name}`}
+                  type="text"
+                  inputMode="url"
+                  defaultValue={settings.explorerUrls[network.name] ?? ''}
+                  placeholder={DEFAULT_EXPLORERS[network.name] ?? 'No default: no link'}
+                  className={`${INPUT} font-mono text-sm`}
+                />
+              </div>
+            ))}
+          </div>
+        </ActionForm>
+      </section>
+
+      {can(session.role, 'team') && (
+        <section aria-labelledby="two-factor-title" className={SECTION}>
+          <h2 id="two-factor-title" className="text-lg font-semibold">
+            Two-factor sign-in
+          </h2>
+          <ActionForm action={saveTwoFactorRequirement} submit="Save" className="mt-3 space-y-4">
+            <label className="flex items-start gap-2">
+              <input type="checkbox" name="requireTwoFactor" defaultChecked={settings.requireTwoFactor} className="mt-1 size-4" />
+              <span>
+                <span className="font-medium">Require two-factor for owners</span>
+                <span className={`block ${HELP}`}>Owners then sign in with a code from an authenticator app; an owner without one is asked to set it up first.</span>
+              </span>
+            </label>
+          </ActionForm>
+        </section>
+      )}
+    </div>
+  );
+}
