@@ -52,9 +52,9 @@ export function Notice({ tone = 'info', children }: { tone?: 'info' | 'error' | 
   );
 }
 
-/** A time as UTC, to the second, machine-readable in `dateTime`. */
-export function Time({ value }: { value: Date }) {
-  const iso = value.toISOString();
+/** A time as UTC, to the second, machine-readable in `dateTime`; a Date or an ISO string (the API's form). */
+export function Time({ value }: { value: Date | string }) {
+  const iso = typeof value === 'string' ? new Date(value).toISOString() : value.toISOString();
   return (
     <time dateTime={iso} className="whitespace-nowrap">
       {`${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC`}
@@ -79,16 +79,27 @@ const STATUS_LOOK: Record<'good' | 'bad' | 'wait' | 'neutral', string> = {
   neutral: 'bg-slate-200 text-slate-900 dark:bg-slate-700 dark:text-slate-100',
 };
 
-/** How a status value reads: the words of every status list of lib/protocol, by their meaning. */
+/** How a status value reads: the words of lib/protocol's status lists (and a chain's health), by their meaning. */
 function toneOf(status: string): keyof typeof STATUS_LOOK {
   const s = status.toLowerCase();
-  if (['processed', 'overpaid', 'delivered'].includes(s)) return 'good';
-  if (['error', 'failed', 'refused', 'rejected', 'reversed', 'partial'].includes(s)) return 'bad';
-  if (['pending', 'init', 'created'].includes(s)) return 'wait';
+  if (['processed', 'overpaid', 'delivered', 'healthy'].includes(s)) return 'good';
+  if (['error', 'failed', 'refused', 'rejected', 'reversed', 'partial', 'unhealthy'].includes(s)) return 'bad';
+  if (['pending', 'init', 'created', 'waiting'].includes(s)) return 'wait';
   return 'neutral';
 }
 
 /** A status as a small badge; the word itself carries the meaning, the colour only repeats it. */
 export function StatusBadge({ status }: { status: string }) {
   return <span className={`inline-block rounded px-1.5 py-0.5 text-xs font-medium ${STATUS_LOOK[toneOf(status)]}`}>{status}</span>;
+}
+
+/** A transaction hash, linked to its block explorer when the network has one (none in test mode). */
+export function TxLink({ hash, url }: { hash: string; url?: string }) {
+  if (!url) return <Mono>{hash}</Mono>;
+  return (
+    <a href={url} className={LINK} rel="noreferrer noopener" target="_blank">
+      <Mono>{hash}</Mono>
+      <span className="sr-only"> (block explorer, opens in a new tab)</span>
+    </a>
+  );
 }

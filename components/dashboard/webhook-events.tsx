@@ -7,9 +7,10 @@
 import { CELL, DataTable } from './table';
 import { BUTTON_QUIET, CARD, Mono, MUTED, StatusBadge, Time } from './ui';
 
+/** The shape of lib/protocol's webhook event and attempt (times as ISO strings), as far as shown here. */
 export interface AttemptView {
   attempt: number;
-  startedAt: Date;
+  at: string;
   statusCode: number | null;
   latencyMs: number;
   outcome: string;
@@ -22,8 +23,8 @@ export interface WebhookEventView {
   kind: string;
   url: string;
   state: string;
-  createdAt: Date;
-  attempts: readonly AttemptView[];
+  createdAt: string;
+  log: readonly AttemptView[];
 }
 
 interface Props {
@@ -70,15 +71,15 @@ export function WebhookEvents({ events, resend, back }: Props) {
             </div>
             {resend ? <ResendButton eventId={event.id} resend={resend} back={back} label={`Resend ${event.kind} webhook`} /> : null}
           </div>
-          {event.attempts.length === 0 ? (
+          {event.log.length === 0 ? (
             <p className={`mt-2 text-sm ${MUTED}`}>Not tried yet.</p>
           ) : (
             <div className="mt-3">
               <DataTable caption={`Attempts of the ${event.kind} webhook`} head={['#', 'Time', 'Status', 'Latency', 'Outcome', 'Error / answer']}>
-                {event.attempts.map((a) => (
+                {event.log.map((a) => (
                   <tr key={a.attempt}>
                     <td className={CELL}>{a.attempt}</td>
-                    <td className={CELL}><Time value={a.startedAt} /></td>
+                    <td className={CELL}><Time value={a.at} /></td>
                     <td className={CELL}>{a.statusCode ?? '—'}</td>
                     <td className={`${CELL} whitespace-nowrap`}>{`${a.latencyMs} ms`}</td>
                     <td className={CELL}><StatusBadge status={a.outcome} /></td>

@@ -1,22 +1,20 @@
 /**
- * What the data pages do with their query: the first value of each parameter (a repeated one
- * counts once), and a zod error as one sentence the page shows instead of the list.
+ * What the data pages do with their query. lib/dashboard parses it (its filter schemas raise
+ * `InvalidFilter` naming the bad parameter); a page shows that message instead of the list, and
+ * queries nothing with it. Anything else stays an error.
  */
-import type { z } from 'zod';
+import { isDomainErrorOf } from '@/lib/errors';
 
 export type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
-/** The first value of each parameter, empty ones dropped (an empty filter field means "any"). */
-export async function firstValues(searchParams: SearchParams): Promise<Record<string, string>> {
-  const values: Record<string, string> = {};
-  for (const [key, value] of Object.entries(await searchParams)) {
-    const first = Array.isArray(value) ? value[0] : value;
-    if (first !== undefined && first !== '') values[key] = first;
-  }
-  return values;
-}
+export type Loaded<T> = { ok: true; value: T } | { ok: false; message: string };
 
-/** "status: Invalid option ...; from: ..." */
-export function issuesText(error: z.ZodError): string {
-  return error.issues.map((issue) => (issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message)).join('; ');
+/** `load()`'s value, or the message of the InvalidFilter it raised. */
+export async function loadFiltered<T>(load: () => Promise<T>): Promise<Loaded<T>> {
+  try {
+    return { ok: true, value: await load() };
+  } catch (error) {
+    if (isDomainErrorOf(error, 'InvalidFilter')) return { ok: false, message: error.message };
+    throw error;
+  }
 }

@@ -5,34 +5,34 @@ import { Filters } from '@/components/dashboard/filters';
 import { CELL, DataTable, EmptyState, Pager } from '@/components/dashboard/table';
 import { Amount, LINK, Mono, Notice, PageTitle, StatusBadge, Time } from '@/components/dashboard/ui';
 import { getDatabase } from '@/lib/db';
-import { listOrders, ORDER_FILTERS } from '@/lib/dashboard';
+import { listOrders, parseOrderFilters, searchParamsObject } from '@/lib/dashboard';
 import { ORDER_STATUS_VALUES } from '@/lib/protocol';
 import { requirePage } from '../../session';
 import { defaultExportRange } from '../export-range';
-import { firstValues, issuesText, type SearchParams } from '../search-params';
+import { loadFiltered, type SearchParams } from '../search-params';
 
 export const metadata: Metadata = { title: 'Orders' };
 
 export default async function OrdersPage({ searchParams }: { searchParams: SearchParams }) {
   const session = await requirePage('view');
-  const params = await firstValues(searchParams);
-  const parsed = ORDER_FILTERS.safeParse({ ...params, kind: 'orders' });
-  const list = parsed.success ? await listOrders(await getDatabase(), { merchantId: session.merchantId, mode: session.mode }, parsed.data) : undefined;
+  const params = searchParamsObject(await searchParams);
+  const scope = { merchantId: session.merchantId, mode: session.mode };
+  const list = await loadFiltered(async () => listOrders(await getDatabase(), scope, parseOrderFilters({ ...params, kind: 'orders' })));
   const range = defaultExportRange();
   return (
     <>
       <PageTitle>Orders</PageTitle>
       <Filters action="/dashboard/orders" values={params} statuses={ORDER_STATUS_VALUES} searchLabel="Order id, your order id, address or transaction hash" />
-      {!parsed.success ? <Notice tone="error">{`These filters cannot be used: ${issuesText(parsed.error)}`}</Notice> : null}
-      {list && list.rows.length === 0 ? <EmptyState>No orders match these filters.</EmptyState> : null}
-      {list && list.rows.length > 0 ? (
+      {!list.ok ? <Notice tone="error">{`These filters cannot be used: ${list.message}.`}</Notice> : null}
+      {list.ok && list.value.rows.length === 0 ? <EmptyState>No orders match these filters.</EmptyState> : null}
+      {list.ok && list.value.rows.length > 0 ? (
         <>
           <DataTable caption="Orders, newest first" head={['Created', 'Your order id', 'Status', 'Amount', 'Received', 'Network', 'Address']}>
-            {list.rows.map((o) => (
-              <tr key={o.id}>
+            {list.value.rows.map((o) => (
+              <tr key={o.orderId}>
                 <td className={CELL}><Time value={o.createdAt} /></td>
                 <td className={CELL}>
-                  <Link href={`/dashboard/orders/${o.id}`} className={`${LINK} break-all`}>
+                  <Link href={`/dashboard/orders/${o.orderId}`} className={`${LINK} break-all`}>
                     {o.clientOrderId}
                   </Link>
                 </td>
@@ -44,7 +44,7 @@ export default async function OrdersPage({ searchParams }: { searchParams: Searc
               </tr>
             ))}
           </DataTable>
-          <Pager path="/dashboard/orders" params={params} previous={list.previous} next={list.next} />
+          <Pager path="/dashboard/orders" params={params} previous={list.value.previous} next={list.value.next} />
         </>
       ) : null}
       <ExportBox kind="orders" from={range.from} to={range.to} />

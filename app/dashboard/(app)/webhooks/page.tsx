@@ -1,25 +1,25 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { CELL, DataTable, EmptyState, Pager } from '@/components/dashboard/table';
-import { LINK, Mono, MUTED, Notice, PageTitle, StatusBadge, Time } from '@/components/dashboard/ui';
+import { BUTTON_QUIET, LINK, Mono, MUTED, Notice, PageTitle, StatusBadge, Time } from '@/components/dashboard/ui';
 import { ResendButton } from '@/components/dashboard/webhook-events';
 import { getDatabase } from '@/lib/db';
-import { DELIVERY_FILTERS, listDeliveries } from '@/lib/dashboard';
+import { DELIVERY_FILTERS, listDeliveries, parseWith, searchParamsObject } from '@/lib/dashboard';
 import { can } from '@/lib/users';
 import { requirePage } from '../../session';
 import { resendWebhook } from '../actions';
 import { ResentNotice } from '../resent-notice';
-import { firstValues, issuesText, type SearchParams } from '../search-params';
+import { loadFiltered, type SearchParams } from '../search-params';
 
 export const metadata: Metadata = { title: 'Webhooks' };
 
 /** Every webhook event with its last attempt; "failed only" narrows to those that gave up or were refused. */
 export default async function WebhooksPage({ searchParams }: { searchParams: SearchParams }) {
   const session = await requirePage('view');
-  const { resent, ...params } = await firstValues(searchParams);
-  const parsed = DELIVERY_FILTERS.safeParse(params);
-  const list = parsed.success ? await listDeliveries(await getDatabase(), { merchantId: session.merchantId, mode: session.mode }, parsed.data) : undefined;
-  const failedOnly = parsed.success && parsed.data.failed === true;
+  const { resent, ...params } = searchParamsObject(await searchParams);
+  const scope = { merchantId: session.merchantId, mode: session.mode };
+  const failedOnly = params.failed === '1' || params.failed === 'true';
+  const list = await loadFiltered(async () => listDeliveries(await getDatabase(), scope, parseWith(DELIVERY_FILTERS, params)));
   const mayResend = can(session.role, 'resend');
   const back = failedOnly ? '/dashboard/webhooks?failed=1' : '/dashboard/webhooks';
   return (
@@ -31,16 +31,16 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Sea
           <input type="checkbox" name="failed" value="1" defaultChecked={failedOnly} className="h-4 w-4" />
           Failed only
         </label>
-        <button type="submit" className="rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium dark:border-slate-600">
+        <button type="submit" className={BUTTON_QUIET}>
           Apply
         </button>
       </form>
-      {!parsed.success ? <Notice tone="error">{`These filters cannot be used: ${issuesText(parsed.error)}`}</Notice> : null}
-      {list && list.rows.length === 0 ? <EmptyState>{failedOnly ? 'No webhook has failed.' : 'No webhook was sent yet.'}</EmptyState> : null}
-      {list && list.rows.length > 0 ? (
+      {!list.ok ? <Notice tone="error">{`These filters cannot be used: ${list.message}.`}</Notice> : null}
+      {list.ok && list.value.rows.length === 0 ? <EmptyState>{failedOnly ? 'No webhook has failed.' : 'No webhook was sent yet.'}</EmptyState> : null}
+      {list.ok && list.value.rows.length > 0 ? (
         <>
-          <DataTable caption="Webhook deliveries, newest first" head={['Created', 'Kind', 'State', 'Attempts', 'Last answer', 'URL', 'Order', ...(mayResend ? [''] : [])]}>
-            {list.rows.map((w) => (
+          <DataTable caption="Webhook deliveries, newest first" head={['Created', 'Kind', 'State', 'Attempts', 'Last answer', 'URL', 'Order', ...(mayResend ? ['Resend'] : [])]}>
+            {list.value.rows.map((w) => (
               <tr key={w.id}>
                 <td className={CELL}><Time value={w.createdAt} /></td>
                 <td className={CELL}>{w.kind}</td>
@@ -69,7 +69,7 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Sea
               </tr>
             ))}
           </DataTable>
-          <Pager path="/dashboard/webhooks" params={params} previous={list.previous} next={list.next} />
+          <Pager path="/dashboard/webhooks" params={params} previous={list.value.previous} next={list.value.next} />
         </>
       ) : null}
     </>

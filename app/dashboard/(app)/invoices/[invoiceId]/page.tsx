@@ -4,13 +4,13 @@ import { notFound } from 'next/navigation';
 import { Amount, CARD, LINK, Mono, MUTED, PageTitle, Section, StatusBadge, Time } from '@/components/dashboard/ui';
 import { WebhookEvents } from '@/components/dashboard/webhook-events';
 import { getDatabase } from '@/lib/db';
-import { invoiceDetail } from '@/lib/dashboard';
+import { invoiceDetail, searchParamsObject } from '@/lib/dashboard';
 import { can } from '@/lib/users';
 import { z } from 'zod';
 import { requirePage } from '../../../session';
 import { resendWebhook } from '../../actions';
 import { ResentNotice } from '../../resent-notice';
-import { firstValues, type SearchParams } from '../../search-params';
+import type { SearchParams } from '../../search-params';
 
 export const metadata: Metadata = { title: 'Invoice' };
 
@@ -24,13 +24,13 @@ export default async function InvoicePage({ params, searchParams }: Props) {
   const detail = await invoiceDetail(await getDatabase(), { merchantId: session.merchantId, mode: session.mode }, id.data);
   if (!detail) notFound();
   const { invoice, order, webhooks } = detail;
-  const { resent } = await firstValues(searchParams);
+  const { resent } = searchParamsObject(await searchParams);
   return (
     <>
       <p className="mb-2 text-sm">
         <Link href="/dashboard/invoices" className={LINK}>← Invoices</Link>
       </p>
-      <PageTitle description={<Mono>{invoice.id}</Mono>}>{`Invoice ${invoice.clientOrder ?? ''}`.trim()}</PageTitle>
+      <PageTitle description={<Mono>{invoice.id}</Mono>}>{`Invoice ${invoice.order ?? ''}`.trim()}</PageTitle>
       <ResentNotice resent={resent} />
       <dl className={`${CARD} grid grid-cols-1 gap-x-6 gap-y-2 text-sm sm:grid-cols-[auto_1fr]`}>
         <dt className={MUTED}>Status</dt>
@@ -51,11 +51,13 @@ export default async function InvoicePage({ params, searchParams }: Props) {
       <Section title="Coin chosen" id="order">
         {order ? (
           <p className="text-sm">
-            <Amount value={order.amount} currency={order.currency} />
-            {` on ${order.network}, `}
-            <StatusBadge status={order.status} />
+            <Amount value={order.order.amount} currency={order.order.currency} />
+            {` on ${order.order.network}, received `}
+            <Amount value={order.order.received} currency={order.order.currency} />
+            {', '}
+            <StatusBadge status={order.order.status} />
             {' · '}
-            <Link href={`/dashboard/orders/${order.id}`} className={LINK}>
+            <Link href={`/dashboard/orders/${order.order.orderId}`} className={LINK}>
               Order details, payments and timeline
             </Link>
           </p>

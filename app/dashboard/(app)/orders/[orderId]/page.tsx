@@ -2,16 +2,16 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { CELL, DataTable } from '@/components/dashboard/table';
-import { Amount, CARD, LINK, Mono, MUTED, PageTitle, Section, StatusBadge, Time } from '@/components/dashboard/ui';
+import { Amount, CARD, LINK, Mono, MUTED, PageTitle, Section, StatusBadge, Time, TxLink } from '@/components/dashboard/ui';
 import { WebhookEvents } from '@/components/dashboard/webhook-events';
 import { getDatabase } from '@/lib/db';
-import { orderDetail } from '@/lib/dashboard';
+import { orderDetail, searchParamsObject } from '@/lib/dashboard';
 import { can } from '@/lib/users';
 import { z } from 'zod';
 import { requirePage } from '../../../session';
 import { resendWebhook } from '../../actions';
 import { ResentNotice } from '../../resent-notice';
-import { firstValues, type SearchParams } from '../../search-params';
+import type { SearchParams } from '../../search-params';
 
 export const metadata: Metadata = { title: 'Order' };
 
@@ -23,15 +23,15 @@ export default async function OrderPage({ params, searchParams }: Props) {
   if (!id.success) notFound();
   const detail = await orderDetail(await getDatabase(), { merchantId: session.merchantId, mode: session.mode }, id.data);
   if (!detail) notFound();
-  const { order, events, payments, deposits, webhooks } = detail;
-  const { resent } = await firstValues(searchParams);
-  const back = `/dashboard/orders/${order.id}`;
+  const { order, events, payments, orphanDeposits, webhooks } = detail;
+  const { resent } = searchParamsObject(await searchParams);
+  const back = `/dashboard/orders/${order.orderId}`;
   return (
     <>
       <p className="mb-2 text-sm">
         <Link href="/dashboard/orders" className={LINK}>← Orders</Link>
       </p>
-      <PageTitle description={<Mono>{order.id}</Mono>}>{`Order ${order.clientOrderId}`}</PageTitle>
+      <PageTitle description={<Mono>{order.orderId}</Mono>}>{`Order ${order.clientOrderId}`}</PageTitle>
       <ResentNotice resent={resent} />
 
       <dl className={`${CARD} grid grid-cols-1 gap-x-6 gap-y-2 text-sm sm:grid-cols-[auto_1fr]`}>
@@ -61,8 +61,8 @@ export default async function OrderPage({ params, searchParams }: Props) {
         <ol className="flex flex-col gap-1 border-l-2 border-slate-300 pl-4 text-sm dark:border-slate-600">
           <li><Time value={order.createdAt} /> · created, <StatusBadge status="pending" /></li>
           {events.map((e) => (
-            <li key={e.id}>
-              <Time value={e.createdAt} />{` · ${e.fromStatus} → `}<StatusBadge status={e.toStatus} />
+            <li key={`${e.at.toISOString()}:${e.toStatus}`}>
+              <Time value={e.at} />{` · ${e.fromStatus} → `}<StatusBadge status={e.toStatus} />
               {e.message ? ` ${e.message}` : ''}
             </li>
           ))}
@@ -75,18 +75,9 @@ export default async function OrderPage({ params, searchParams }: Props) {
         ) : (
           <DataTable caption="Payments of this order" head={['Seen', 'Transaction', 'Amount', 'Confirmations', 'Status']}>
             {payments.map((p) => (
-              <tr key={`${p.txHash}:${p.outputIndex}`}>
+              <tr key={p.id}>
                 <td className={CELL}><Time value={p.createdAt} /></td>
-                <td className={CELL}>
-                  {p.explorerUrl ? (
-                    <a href={p.explorerUrl} className={LINK} rel="noreferrer noopener" target="_blank">
-                      <Mono>{p.txHash}</Mono>
-                      <span className="sr-only"> (block explorer, opens in a new tab)</span>
-                    </a>
-                  ) : (
-                    <Mono>{p.txHash}</Mono>
-                  )}
-                </td>
+                <td className={CELL}><TxLink hash={p.txHash} url={p.explorerUrl} /></td>
                 <td className={CELL}><Amount value={p.amount} currency={p.currency} /></td>
                 <td className={`${CELL} whitespace-nowrap`}>{`${p.confirmations} of ${p.requiredConfirmations}`}</td>
                 <td className={CELL}><StatusBadge status={p.status} /></td>
@@ -97,14 +88,14 @@ export default async function OrderPage({ params, searchParams }: Props) {
       </Section>
 
       <Section title="Orphan deposits" id="deposits">
-        {deposits.length === 0 ? (
+        {orphanDeposits.length === 0 ? (
           <p className={`text-sm ${MUTED}`}>None: every transfer to this address counted for the order.</p>
         ) : (
           <DataTable caption="Orphan deposits of this order" head={['Seen', 'Transaction', 'Amount', 'Status']}>
-            {deposits.map((d) => (
+            {orphanDeposits.map((d) => (
               <tr key={d.id}>
                 <td className={CELL}><Time value={d.createdAt} /></td>
-                <td className={CELL}><Mono>{d.inTxHash}</Mono></td>
+                <td className={CELL}><TxLink hash={d.inTransaction.txId} url={d.explorerUrl} /></td>
                 <td className={CELL}><Amount value={d.amount} currency={d.currency} /></td>
                 <td className={CELL}><StatusBadge status={d.status} /></td>
               </tr>
