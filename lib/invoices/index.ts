@@ -10,7 +10,7 @@ export * from './errors';
 export { canChooseCoin, invoiceStatus, type InvoiceFacts } from './lifecycle';
 export { makeInvoice, priceDecimalsOf, type InvoiceCaller } from './make';
 export { loadInvoiceView } from './public-view';
-export { getInvoice, listInvoices } from './read';
+export { getInvoice, listInvoices, withOrders } from './read';
 export type { InvoiceRow, InvoiceWithOrder } from './rows';
 export { invoiceLink, serializeInvoice } from './serialize';
 export { followOrder, sweepInvoices, type InvoiceStatusChange } from './settle';

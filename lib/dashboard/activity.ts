@@ -1,0 +1,99 @@
+import 'server-only';
+/**
+ * The deposits and webhooks screens: keyset lists of the scope's deposits (orphan and personal)
+ * and webhook events with their last attempt, and re-sending an event of the scope.
+ */
+import type { Queryable, webhookAttempts, webhookEvents, RowOf } from '../db';
+import { DEPOSIT_SELECT, serializeDeposit, type DepositRow } from '../deposits';
+import { isUuid } from '../orders';
+import { resendWebhook } from '../webhooks';
+import type { Cursor, DeliveryFilters, DepositFilters } from './filters';
+import { keysetPage, Where, type Page, type Scope } from './keyset';
+import { explorerOverrides, transactionLink, type DepositView } from './orders';
+
+export type DepositListRow = DepositView & { kind: DepositRow['kind']; explorerUrl?: string; createdAt: Date };
+
+type Position = { after?: Cursor | string; before?: Cursor | string };
+
+/** The scope's deposits, newest first; `kind` ORPHAN or PERSONAL narrows them. */
+export async function listDeposits(db: Queryable, scope: Scope, filters: Omit<DepositFilters, 'after' | 'before'> & Position = {}, pageSize = 50): Promise<Page<DepositListRow>> {
+  const where = new Where()
+    .add(scope.merchantId, (p) => `d.merchant_id = ${p}::uuid`)
+    .add(scope.mode, (p) => `d.mode = ${p}`)
+    .add(filters.kind, (p) => `d.kind = ${p}`);
+  const [page, overrides] = await Promise.all([keysetPage<DepositRow>(db, DEPOSIT_SELECT, 'd', where, filters, pageSize), explorerOverrides(db, scope.merchantId)]);
+  return {
+    ...page,
+    rows: page.rows.map((d) => ({ ...serializeDeposit(d), kind: d.kind, explorerUrl: transactionLink(scope.mode, d.network, d.in_tx_hash, overrides), createdAt: d.created_at })),
+  };
+}
+
+type EventColumns = 'id' | 'order_id' | 'invoice_id' | 'kind' | 'order_status' | 'invoice_status' | 'url' | 'state' | 'attempts' | 'next_attempt_at' | 'delivered_at' | 'created_at';
+type AttemptColumns = 'attempt' | 'started_at' | 'latency_ms' | 'status_code' | 'outcome' | 'error';
+type DeliveryRow = Pick<RowOf<typeof webhookEvents>, EventColumns> & { last: Pick<RowOf<typeof webhookAttempts>, AttemptColumns> | null };
+
+/** A webhook event as the webhooks table shows it, with its last attempt. */
+export interface DeliveryRowView {
+  id: string;
+  orderId: string | null;
+  invoiceId: string | null;
+  kind: DeliveryRow['kind'];
+  /** The order or invoice status it announces. */
+  status: string | null;
+  url: string;
+  state: DeliveryRow['state'];
+  attempts: number;
+  nextAttemptAt: Date | null;
+  deliveredAt: Date | null;
+  createdAt: Date;
+  lastAttempt: { attempt: number; at: Date; latencyMs: number; statusCode: number | null; outcome: string; error: string | null } | null;
+}
+
+/**
+ * The scope's webhook events, newest first, each with its last attempt; `failed` shows only those
+ * that gave up (failed: retries used up; refused: target not allowed).
+ */
+export async function listDeliveries(db: Queryable, scope: Scope, filters: Omit<DeliveryFilters, 'after' | 'before'> & Position = {}, pageSize = 50): Promise<Page<DeliveryRowView>> {
+  const where = new Where().add(scope.merchantId, (p) => `e.merchant_id = ${p}::uuid`).add(scope.mode, (p) => `e.mode = ${p}`);
+  if (filters.failed) where.clauses.push(`e.state in ('failed', 'refused')`);
+  const select = `select e.id, e.order_id, e.invoice_id, e.kind, e.order_status, e.invoice_status, e.url, e.state, e.attempts, e.next_attempt_at,
+                         e.delivered_at, e.created_at,
+                         (select row_to_json(a) from (select attempt, started_at, latency_ms, status_code, outcome, error from webhook_attempts
+                                                        where event_id = e.id order by attempt desc, id desc limit 1) a) as last
+                    from webhook_events e`;
+  const page = await keysetPage<DeliveryRow>(db, select, 'e', where, filters, pageSize);
+  return {
+    ...page,
+    rows: page.rows.map((e) => ({
+      id: e.id,
+      orderId: e.order_id,
+      invoiceId: e.invoice_id,
+      kind: e.kind,
+      status: e.order_status ?? e.invoice_status,
+      url: e.url,
+      state: e.state,
+      attempts: e.attempts,
+      nextAttemptAt: e.state === 'pending' ? e.next_attempt_at : null,
+      deliveredAt: e.delivered_at,
+      createdAt: e.created_at,
+      lastAttempt: e.last && {
+        attempt: e.last.attempt,
+        // row_to_json answers times as text.
+        at: new Date(e.last.started_at),
+        latencyMs: e.last.latency_ms,
+        statusCode: e.last.status_code,
+        outcome: e.last.outcome,
+        error: e.last.error,
+      },
+    })),
+  };
+}
+
+/**
+ * Sends a webhook event of the scope again (lib/webhooks `resendWebhook`). False, changing
+ * nothing, when the event is not the scope's (another merchant's or mode's, or no event at all).
+ */
+export async function resendDelivery(db: Queryable, scope: Scope, eventId: string): Promise<boolean> {
+  if (!isUuid(eventId)) return false;
+  return (await resendWebhook(db, eventId, { merchantId: scope.merchantId, mode: scope.mode })) !== undefined;
+}

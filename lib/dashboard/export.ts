@@ -1,0 +1,98 @@
+import 'server-only';
+/**
+ * CSV export of a date range of orders or invoices, streamed in keyset batches so that a large
+ * export holds one batch in memory and no long transaction.
+ *
+ * The columns are the fields of the merchant API's objects, in their order, with the values the
+ * `orders` (or `get-invoices`) operation answers: the same serializers make them. A null is an
+ * empty cell; an array or object (an invoice's `currencies`) is its JSON.
+ *
+ * RFC 4180: CRLF line ends, a header line, a cell with a comma, a quote, CR or LF quoted with its
+ * quotes doubled. Formula injection (OWASP "CSV injection"): a spreadsheet runs a cell that starts
+ * with = + - @ (or a tab or CR) as a formula, so such a cell is prefixed with a single quote ('),
+ * which spreadsheets show as text. Values the gateway makes never start so (amounts are unsigned,
+ * times start with a digit); only text a merchant's API calls gave (description, order id, URLs)
+ * can, and it is the only place where a cell differs from the API's value.
+ */
+import type { Queryable } from '../db';
+import { serializeInvoice, withOrders, type InvoiceRow as StoredInvoice } from '../invoices';
+import { serializeOrder, type OrderRow as StoredOrder } from '../orders';
+import { invoiceResponse, orderResponse } from '../protocol';
+import { Where, type Scope } from './keyset';
+
+/** Rows fetched per query: large enough to amortise the round trip, small enough to stream. */
+export const EXPORT_BATCH = 2000;
+
+export type ExportKind = 'orders' | 'invoices';
+
+export interface ExportRange {
+  /** Inclusive. */
+  from: Date;
+  /** Exclusive. */
+  to: Date;
+}
+
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/** One CSV cell, quoted per RFC 4180 and made safe from formula injection. */
+export function csvCell(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  let text = typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
+  if (FORMULA_START.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+export function csvLine(values: readonly unknown[]): string {
+  return `${values.map(csvCell).join(',')}\r\n`;
+}
+
+const TABLE = { orders: 'orders', invoices: 'invoices' } as const;
+
+/** The columns: the API objects' fields, in the wire contract's order. */
+const COLUMNS: Record<ExportKind, readonly string[]> = { orders: Object.keys(orderResponse.shape), invoices: Object.keys(invoiceResponse.shape) };
+
+function rangeWhere(scope: Scope, range: ExportRange): Where {
+  if (!(range.from < range.to)) throw new RangeError('the export range must end after it starts');
+  return new Where()
+    .add(scope.merchantId, (p) => `merchant_id = ${p}::uuid`)
+    .add(scope.mode, (p) => `mode = ${p}`)
+    .add(range.from, (p) => `created_at >= ${p}::timestamptz`)
+    .add(range.to, (p) => `created_at < ${p}::timestamptz`);
+}
+
+/** How many rows an export of `range` has: for a progress indicator. */
+export async function countForExport(db: Queryable, scope: Scope, range: ExportRange, kind: ExportKind): Promise<number> {
+  const where = rangeWhere(scope, range);
+  const [row] = await db.query<{ n: number }>(`select count(*)::int as n from ${TABLE[kind]} where ${where.sql}`, where.params);
+  return row!.n;
+}
+
+async function* batches<R extends { created_at: Date; id: string }>(db: Queryable, scope: Scope, range: ExportRange, kind: ExportKind): AsyncGenerator<R[]> {
+  let at: { created_at: Date; id: string } | undefined;
+  for (;;) {
+    const where = rangeWhere(scope, range);
+    if (at) where.clauses.push(`(created_at, id) < (${where.param(at.created_at)}::timestamptz, ${where.param(at.id)}::uuid)`);
+    const rows = await db.query<R>(
+      `select * from ${TABLE[kind]} where ${where.sql} order by created_at desc, id desc limit ${where.param(EXPORT_BATCH)}`,
+      where.params,
+    );
+    if (rows.length > 0) yield rows;
+    if (rows.length < EXPORT_BATCH) return;
+    at = rows.at(-1)!;
+  }
+}
+
+/**
+ * The CSV of the scope's orders (or invoices) created in `range`, newest first as the API lists
+ * them: the header line, then one chunk of lines per batch.
+ */
+export async function* exportOrdersCsv(db: Queryable, scope: Scope, range: ExportRange, kind: ExportKind): AsyncGenerator<string> {
+  const columns = COLUMNS[kind];
+  const lines = (objects: readonly object[]) => objects.map((o) => csvLine(columns.map((k) => (o as Record<string, unknown>)[k]))).join('');
+  yield csvLine(columns);
+  if (kind === 'orders') {
+    for await (const rows of batches<StoredOrder>(db, scope, range, kind)) yield lines(rows.map(serializeOrder));
+  } else {
+    for await (const rows of batches<StoredInvoice>(db, scope, range, kind)) yield lines((await withOrders(db, rows)).map(serializeInvoice));
+  }
+}

@@ -1,0 +1,44 @@
+import 'server-only';
+/**
+ * The merchant dashboard's read models (issue 17): every function takes a scope (merchant and
+ * mode) and never answers rows of another merchant or mode. Amounts leave as decimal strings in
+ * coin units (lib/money), times as Dates. Lists are keyset pages on (created_at desc, id desc)
+ * with opaque cursors; filters come from URL search params through zod schemas, and a bad one
+ * raises `InvalidFilter` with a message for the page.
+ */
+export { listDeliveries, listDeposits, resendDelivery, type DeliveryRowView, type DepositListRow } from './activity';
+export { csvCell, countForExport, EXPORT_BATCH, exportOrdersCsv, type ExportKind, type ExportRange } from './export';
+export { DEFAULT_EXPLORERS, explorerLink, isExplorerTemplate } from './explorers';
+export {
+  decodeCursor,
+  DELIVERY_FILTERS,
+  DEPOSIT_FILTERS,
+  encodeCursor,
+  InvalidFilter,
+  MAX_SEARCH_LENGTH,
+  ORDER_FILTERS,
+  parseDeliveryFilters,
+  parseDepositFilters,
+  parseOrderFilters,
+  type Cursor,
+  type DeliveryFilters,
+  type DepositFilters,
+  type OrderFilters,
+  type SearchParams,
+} from './filters';
+export { MAX_PAGE_SIZE, type Page, type Scope } from './keyset';
+export {
+  invoiceDetail,
+  listInvoices,
+  listOrders,
+  orderDetail,
+  transactionLink,
+  type DepositView,
+  type DetailPayment,
+  type InvoiceDetail,
+  type InvoiceRow,
+  type OrderDetail,
+  type OrderEvent,
+  type OrderRow,
+} from './orders';
+export { overview, SERIES_DAYS, type ChainStatus, type CoinReceived, type Overview, type SeriesDay, type UsdTotals } from './overview';

@@ -1,0 +1,195 @@
+import 'server-only';
+/**
+ * The overview screen: what a merchant received per coin (today, 7 and 30 days, and per day for a
+ * chart), its orders by status, failed webhooks and each network's watcher.
+ *
+ * Days are UTC days; "7 days" is today and the six days before it. Received value is the sum of
+ * counted payments (status `processed`) by the day they were first seen. The USD figures value
+ * those amounts at the rate lib/rates answers now, labelled so: a coin without a fresh rate has
+ * none (`priceUsd` null) and is left out of the USD totals, which then say which coins they miss.
+ */
+import { findNetwork } from '../catalog';
+import { enabledNetworks } from '../chains';
+import type { Queryable } from '../db';
+import { formatUnits, parseDecimal, parseUnits, valueOfUnits } from '../money';
+import { decimalsOf } from '../orders';
+import { ORDER_STATUS_VALUES, type OrderStatus } from '../protocol';
+import { rateService, withUsdPrices } from '../rates';
+import { chainHealth } from '../watcher';
+import type { Scope } from './keyset';
+
+const DAY_MS = 86_400_000;
+export const SERIES_DAYS = 30;
+const USD_SCALE = 2;
+
+export interface CoinReceived {
+  currency: string;
+  network: string;
+  /** Coin units received (decimal strings). */
+  today: string;
+  last7Days: string;
+  last30Days: string;
+  /** The price of one coin in USD now, or null when no fresh rate is known. */
+  priceUsd: string | null;
+}
+
+export interface UsdTotals {
+  today: string;
+  last7Days: string;
+  last30Days: string;
+  /** "currency/network" of received coins without a rate, left out of these totals. */
+  unpriced: string[];
+}
+
+export interface SeriesDay {
+  /** Midnight UTC of the day. */
+  day: Date;
+  /** Coin units received that day, by "currency/network" (coins with nothing that day are absent). */
+  amounts: Record<string, string>;
+  /** The day's coins valued at the current rates (see UsdTotals.unpriced). */
+  usdAtCurrentRate: string;
+}
+
+export interface ChainStatus {
+  network: string;
+  displayName: string;
+  /** The watcher's cursor: the last block scanned; null before its first pass. */
+  height: number | null;
+  blockTime: Date | null;
+  /** When the cursor last moved. */
+  updatedAt: Date | null;
+  /** Seconds since the cursor last moved. */
+  ageSeconds: number | null;
+  /** Seconds between now and the time of the last block scanned. */
+  lagSeconds: number | null;
+  /** This process's view of the node (lib/watcher chainHealth); null when no watcher runs here. */
+  healthy: boolean | null;
+  error: string | null;
+}
+
+export interface Overview {
+  now: Date;
+  received: CoinReceived[];
+  usd: UsdTotals;
+  /** Orders created in the last 30 days, by status (every status present, zero included). */
+  ordersByStatus: Record<OrderStatus, number>;
+  /** Webhook events that gave up (failed or refused), all time: each can be re-sent. */
+  failedWebhooks: number;
+  chains: ChainStatus[];
+  /** The last 30 days, oldest first, one entry per day. */
+  series: SeriesDay[];
+}
+
+const coinKey = (currency: string, network: string) => `${currency}/${network}`;
+
+export async function overview(db: Queryable, scope: Scope, now = new Date()): Promise<Overview> {
+  const today = new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS);
+  const since = new Date(today.getTime() - (SERIES_DAYS - 1) * DAY_MS);
+  const [daily, statuses, [failed], cursors] = await Promise.all([
+    db.query<{ day: string; network: string; currency: string; amount: string }>(
+      `select (created_at at time zone 'UTC')::date::text as day, network, currency, sum(amount)::text as amount
+         from payments
+        where merchant_id = $1 and mode = $2 and status = 'processed' and created_at >= $3 and created_at <= $4
+        group by 1, 2, 3`,
+      [scope.merchantId, scope.mode, since, now],
+    ),
+    // One index range per status (orders_dashboard_status) rather than a count over the whole table.
+    db.query<{ status: OrderStatus; n: number }>(
+      `select s.status, (select count(*)::int from orders o
+                          where o.merchant_id = $1 and o.mode = $2 and o.status = s.status and o.created_at >= $3 and o.created_at <= $4) as n
+         from unnest($5::text[]) as s(status)`,
+      [scope.merchantId, scope.mode, since, now, ORDER_STATUS_VALUES],
+    ),
+    db.query<{ n: number }>(`select count(*)::int as n from webhook_events where merchant_id = $1 and mode = $2 and state in ('failed', 'refused')`, [
+      scope.merchantId, scope.mode,
+    ]),
+    db.query<{ network: string; height: string | number; block_time: Date; updated_at: Date }>(
+      'select network, height, block_time, updated_at from chain_cursors where mode = $1',
+      [scope.mode],
+    ),
+  ]);
+
+  // Base units per coin and day (midnight UTC in ms).
+  const coins = new Map<string, { currency: string; network: string; decimals: number; byDay: Map<number, bigint> }>();
+  for (const row of daily) {
+    const key = coinKey(row.currency, row.network);
+    let coin = coins.get(key);
+    if (!coin) coins.set(key, (coin = { currency: row.currency, network: row.network, decimals: decimalsOf(row.network, row.currency), byDay: new Map() }));
+    coin.byDay.set(Date.parse(`${row.day}T00:00:00Z`), BigInt(row.amount));
+  }
+  const prices = await withUsdPrices(rateService(scope.mode), [...coins.values()]);
+  const priceOf = new Map(prices.map((p) => [coinKey(p.currency, p.network), p.priceUSD]));
+  const usdCents = (key: string, units: bigint): bigint | undefined => {
+    const price = priceOf.get(key);
+    const coin = coins.get(key)!;
+    return price ? unitsOf(valueOfUnits(units, coin.decimals, parseDecimal(price)!, USD_SCALE), USD_SCALE) : undefined;
+  };
+  const sumSince = (byDay: Map<number, bigint>, from: number) => [...byDay].reduce((sum, [day, units]) => (day >= from ? sum + units : sum), 0n);
+  const windows = { today: today.getTime(), last7Days: today.getTime() - 6 * DAY_MS, last30Days: since.getTime() };
+
+  const received: CoinReceived[] = [];
+  const totals = { today: 0n, last7Days: 0n, last30Days: 0n };
+  const unpriced: string[] = [];
+  for (const [key, coin] of [...coins].sort(([a], [b]) => a.localeCompare(b))) {
+    const units = { today: sumSince(coin.byDay, windows.today), last7Days: sumSince(coin.byDay, windows.last7Days), last30Days: sumSince(coin.byDay, windows.last30Days) };
+    received.push({
+      currency: coin.currency,
+      network: coin.network,
+      today: formatUnits(units.today, coin.decimals),
+      last7Days: formatUnits(units.last7Days, coin.decimals),
+      last30Days: formatUnits(units.last30Days, coin.decimals),
+      priceUsd: priceOf.get(key) ?? null,
+    });
+    if (!priceOf.get(key)) unpriced.push(key);
+    else for (const w of ['today', 'last7Days', 'last30Days'] as const) totals[w] += usdCents(key, units[w])!;
+  }
+
+  const series: SeriesDay[] = [];
+  for (let t = since.getTime(); t <= today.getTime(); t += DAY_MS) {
+    const amounts: Record<string, string> = {};
+    let cents = 0n;
+    for (const [key, coin] of coins) {
+      const units = coin.byDay.get(t);
+      if (units === undefined) continue;
+      amounts[key] = formatUnits(units, coin.decimals);
+      cents += usdCents(key, units) ?? 0n;
+    }
+    series.push({ day: new Date(t), amounts, usdAtCurrentRate: formatUnits(cents, USD_SCALE) });
+  }
+
+  const byNetwork = new Map(cursors.map((c) => [c.network, c]));
+  const health = new Map(chainHealth().filter((h) => h.mode === scope.mode).map((h) => [h.network, h]));
+  const seconds = (from: Date) => Math.max(0, Math.round((now.getTime() - from.getTime()) / 1000));
+  const chains = enabledNetworks(scope.mode).map((network): ChainStatus => {
+    const cursor = byNetwork.get(network.name);
+    const h = health.get(network.name);
+    return {
+      network: network.name,
+      displayName: findNetwork(network.name)?.displayName ?? network.displayName,
+      height: cursor ? Number(cursor.height) : null,
+      blockTime: cursor?.block_time ?? null,
+      updatedAt: cursor?.updated_at ?? null,
+      ageSeconds: cursor ? seconds(cursor.updated_at) : null,
+      lagSeconds: cursor ? seconds(cursor.block_time) : null,
+      healthy: h ? h.healthy : null,
+      error: h?.error ?? null,
+    };
+  });
+
+  return {
+    now,
+    received,
+    usd: { today: formatUnits(totals.today, USD_SCALE), last7Days: formatUnits(totals.last7Days, USD_SCALE), last30Days: formatUnits(totals.last30Days, USD_SCALE), unpriced },
+    ordersByStatus: Object.fromEntries(ORDER_STATUS_VALUES.map((s) => [s, statuses.find((r) => r.status === s)?.n ?? 0])) as Record<OrderStatus, number>,
+    failedWebhooks: failed!.n,
+    chains,
+    series,
+  };
+}
+
+/** A canonical decimal string of `scale` digits back to units of 10^-scale. */
+function unitsOf(text: string, scale: number): bigint {
+  const parsed = parseUnits(text, scale);
+  if (!parsed.ok) throw new Error(`not a decimal of ${scale} digits: ${text}`);
+  return parsed.value;
+}
