@@ -7,6 +7,19 @@ import { isDomainErrorOf } from '@/lib/errors';
 
 export type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
+/**
+ * The first value of each parameter, empty ones dropped, as the forms and pager links repeat them.
+ * (lib/dashboard's parsers read the query the same way; its searchParamsObject is not exported.)
+ */
+export function firstValues(params: Awaited<SearchParams>): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const [key, value] of Object.entries(params)) {
+    const first = Array.isArray(value) ? value[0] : value;
+    if (first !== undefined && first !== '') values[key] = first;
+  }
+  return values;
+}
+
 export type Loaded<T> = { ok: true; value: T } | { ok: false; message: string };
 
 /** `load()`'s value, or the message of the InvalidFilter it raised. */

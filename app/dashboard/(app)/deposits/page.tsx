@@ -3,18 +3,18 @@ import Link from 'next/link';
 import { CELL, DataTable, EmptyState, Pager } from '@/components/dashboard/table';
 import { Amount, BUTTON_QUIET, INPUT, LABEL, LINK, Mono, Notice, PageTitle, StatusBadge, Time, TxLink } from '@/components/dashboard/ui';
 import { getDatabase } from '@/lib/db';
-import { DEPOSIT_FILTERS, listDeposits, parseWith, searchParamsObject } from '@/lib/dashboard';
+import { listDeposits, parseDepositFilters } from '@/lib/dashboard';
 import { requirePage } from '../../session';
-import { loadFiltered, type SearchParams } from '../search-params';
+import { firstValues, loadFiltered, type SearchParams } from '../search-params';
 
 export const metadata: Metadata = { title: 'Deposits' };
 
 /** Orphan deposits (transfers that did not count for an order) and personal ones (to an external user's address). */
 export default async function DepositsPage({ searchParams }: { searchParams: SearchParams }) {
   const session = await requirePage('view');
-  const params = searchParamsObject(await searchParams);
+  const params = firstValues(await searchParams);
   const scope = { merchantId: session.merchantId, mode: session.mode };
-  const list = await loadFiltered(async () => listDeposits(await getDatabase(), scope, parseWith(DEPOSIT_FILTERS, params)));
+  const list = await loadFiltered(async () => listDeposits(await getDatabase(), scope, parseDepositFilters(params)));
   return (
     <>
       <PageTitle description="Orphan deposits did not count for an order; personal deposits reached an external user's address.">Deposits</PageTitle>

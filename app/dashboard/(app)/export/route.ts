@@ -6,7 +6,7 @@
  * A bad query is a 400 JSON answer naming the parameter, never a 500.
  */
 import { getDatabase } from '@/lib/db';
-import { countForExport, exportOrdersCsv, parseOrderFilters, searchParamsObject } from '@/lib/dashboard';
+import { countForExport, exportOrdersCsv, parseOrderFilters } from '@/lib/dashboard';
 import { isDomainErrorOf } from '@/lib/errors';
 import { requireRoute } from '../../session';
 
@@ -17,10 +17,10 @@ function badRequest(message: string): Response {
 export async function GET(request: Request): Promise<Response> {
   const session = await requireRoute(request, 'view');
   if (session instanceof Response) return session;
-  const query = searchParamsObject(new URL(request.url).searchParams);
+  const query = new URL(request.url).searchParams;
   let filters;
   try {
-    filters = parseOrderFilters({ kind: query.kind ?? 'orders', from: query.from, to: query.to });
+    filters = parseOrderFilters({ kind: query.get('kind') ?? 'orders', from: query.get('from') ?? undefined, to: query.get('to') ?? undefined });
   } catch (error) {
     if (isDomainErrorOf(error, 'InvalidFilter')) return badRequest(error.message);
     throw error;
@@ -40,7 +40,7 @@ export async function GET(request: Request): Promise<Response> {
       else controller.enqueue(encoder.encode(value));
     },
     async cancel() {
-      await rows.return?.();
+      await rows.return?.(undefined);
     },
   });
   const day = (d: Date) => d.toISOString().slice(0, 10);

@@ -5,17 +5,17 @@ import { Filters } from '@/components/dashboard/filters';
 import { CELL, DataTable, EmptyState, Pager } from '@/components/dashboard/table';
 import { Amount, LINK, Notice, PageTitle, StatusBadge, Time } from '@/components/dashboard/ui';
 import { getDatabase } from '@/lib/db';
-import { listInvoices, parseOrderFilters, searchParamsObject } from '@/lib/dashboard';
+import { listInvoices, parseOrderFilters } from '@/lib/dashboard';
 import { INVOICE_STATUS_VALUES } from '@/lib/protocol';
 import { requirePage } from '../../session';
 import { defaultExportRange } from '../export-range';
-import { loadFiltered, type SearchParams } from '../search-params';
+import { firstValues, loadFiltered, type SearchParams } from '../search-params';
 
 export const metadata: Metadata = { title: 'Invoices' };
 
 export default async function InvoicesPage({ searchParams }: { searchParams: SearchParams }) {
   const session = await requirePage('view');
-  const params = searchParamsObject(await searchParams);
+  const params = firstValues(await searchParams);
   const scope = { merchantId: session.merchantId, mode: session.mode };
   const list = await loadFiltered(async () => listInvoices(await getDatabase(), scope, parseOrderFilters({ ...params, kind: 'invoices' })));
   const range = defaultExportRange();

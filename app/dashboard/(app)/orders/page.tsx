@@ -5,17 +5,17 @@ import { Filters } from '@/components/dashboard/filters';
 import { CELL, DataTable, EmptyState, Pager } from '@/components/dashboard/table';
 import { Amount, LINK, Mono, Notice, PageTitle, StatusBadge, Time } from '@/components/dashboard/ui';
 import { getDatabase } from '@/lib/db';
-import { listOrders, parseOrderFilters, searchParamsObject } from '@/lib/dashboard';
+import { listOrders, parseOrderFilters } from '@/lib/dashboard';
 import { ORDER_STATUS_VALUES } from '@/lib/protocol';
 import { requirePage } from '../../session';
 import { defaultExportRange } from '../export-range';
-import { loadFiltered, type SearchParams } from '../search-params';
+import { firstValues, loadFiltered, type SearchParams } from '../search-params';
 
 export const metadata: Metadata = { title: 'Orders' };
 
 export default async function OrdersPage({ searchParams }: { searchParams: SearchParams }) {
   const session = await requirePage('view');
-  const params = searchParamsObject(await searchParams);
+  const params = firstValues(await searchParams);
   const scope = { merchantId: session.merchantId, mode: session.mode };
   const list = await loadFiltered(async () => listOrders(await getDatabase(), scope, parseOrderFilters({ ...params, kind: 'orders' })));
   const range = defaultExportRange();

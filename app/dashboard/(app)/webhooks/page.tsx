@@ -4,22 +4,22 @@ import { CELL, DataTable, EmptyState, Pager } from '@/components/dashboard/table
 import { BUTTON_QUIET, LINK, Mono, MUTED, Notice, PageTitle, StatusBadge, Time } from '@/components/dashboard/ui';
 import { ResendButton } from '@/components/dashboard/webhook-events';
 import { getDatabase } from '@/lib/db';
-import { DELIVERY_FILTERS, listDeliveries, parseWith, searchParamsObject } from '@/lib/dashboard';
+import { listDeliveries, parseDeliveryFilters } from '@/lib/dashboard';
 import { can } from '@/lib/users';
 import { requirePage } from '../../session';
 import { resendWebhook } from '../actions';
 import { ResentNotice } from '../resent-notice';
-import { loadFiltered, type SearchParams } from '../search-params';
+import { firstValues, loadFiltered, type SearchParams } from '../search-params';
 
 export const metadata: Metadata = { title: 'Webhooks' };
 
 /** Every webhook event with its last attempt; "failed only" narrows to those that gave up or were refused. */
 export default async function WebhooksPage({ searchParams }: { searchParams: SearchParams }) {
   const session = await requirePage('view');
-  const { resent, ...params } = searchParamsObject(await searchParams);
+  const { resent, ...params } = firstValues(await searchParams);
   const scope = { merchantId: session.merchantId, mode: session.mode };
   const failedOnly = params.failed === '1' || params.failed === 'true';
-  const list = await loadFiltered(async () => listDeliveries(await getDatabase(), scope, parseWith(DELIVERY_FILTERS, params)));
+  const list = await loadFiltered(async () => listDeliveries(await getDatabase(), scope, parseDeliveryFilters(params)));
   const mayResend = can(session.role, 'resend');
   const back = failedOnly ? '/dashboard/webhooks?failed=1' : '/dashboard/webhooks';
   return (

@@ -4,13 +4,13 @@ import { notFound } from 'next/navigation';
 import { Amount, CARD, LINK, Mono, MUTED, PageTitle, Section, StatusBadge, Time } from '@/components/dashboard/ui';
 import { WebhookEvents } from '@/components/dashboard/webhook-events';
 import { getDatabase } from '@/lib/db';
-import { invoiceDetail, searchParamsObject } from '@/lib/dashboard';
+import { invoiceDetail } from '@/lib/dashboard';
 import { can } from '@/lib/users';
 import { z } from 'zod';
 import { requirePage } from '../../../session';
 import { resendWebhook } from '../../actions';
 import { ResentNotice } from '../../resent-notice';
-import type { SearchParams } from '../../search-params';
+import { firstValues, type SearchParams } from '../../search-params';
 
 export const metadata: Metadata = { title: 'Invoice' };
 
@@ -24,7 +24,7 @@ export default async function InvoicePage({ params, searchParams }: Props) {
   const detail = await invoiceDetail(await getDatabase(), { merchantId: session.merchantId, mode: session.mode }, id.data);
   if (!detail) notFound();
   const { invoice, order, webhooks } = detail;
-  const { resent } = searchParamsObject(await searchParams);
+  const { resent } = firstValues(await searchParams);
   return (
     <>
       <p className="mb-2 text-sm">

@@ -5,13 +5,13 @@ import { CELL, DataTable } from '@/components/dashboard/table';
 import { Amount, CARD, LINK, Mono, MUTED, PageTitle, Section, StatusBadge, Time, TxLink } from '@/components/dashboard/ui';
 import { WebhookEvents } from '@/components/dashboard/webhook-events';
 import { getDatabase } from '@/lib/db';
-import { orderDetail, searchParamsObject } from '@/lib/dashboard';
+import { orderDetail } from '@/lib/dashboard';
 import { can } from '@/lib/users';
 import { z } from 'zod';
 import { requirePage } from '../../../session';
 import { resendWebhook } from '../../actions';
 import { ResentNotice } from '../../resent-notice';
-import type { SearchParams } from '../../search-params';
+import { firstValues, type SearchParams } from '../../search-params';
 
 export const metadata: Metadata = { title: 'Order' };
 
@@ -24,7 +24,7 @@ export default async function OrderPage({ params, searchParams }: Props) {
   const detail = await orderDetail(await getDatabase(), { merchantId: session.merchantId, mode: session.mode }, id.data);
   if (!detail) notFound();
   const { order, events, payments, orphanDeposits, webhooks } = detail;
-  const { resent } = searchParamsObject(await searchParams);
+  const { resent } = firstValues(await searchParams);
   const back = `/dashboard/orders/${order.orderId}`;
   return (
     <>
