@@ -42,7 +42,8 @@ export function BarChart({ id, title, unit, points }: Props) {
   const peak = units.indexOf(max);
   const slot = points.length > 0 ? WIDTH / points.length : WIDTH;
   const barWidth = Math.max(1, slot * 0.7);
-  const heightOf = (u: bigint) => (max === 0n ? 0 : Number((u * BigInt(PLOT * 100)) / max) / 100);
+  // Pixels, not money: a non-zero day keeps at least one pixel, so that it never looks like nothing.
+  const heightOf = (u: bigint) => (u === 0n ? 0 : Math.max(1, Number((u * BigInt(PLOT * 100)) / max) / 100));
   const summary =
     max === 0n
       ? `${title}: nothing received in these ${points.length} days.`
@@ -52,7 +53,7 @@ export function BarChart({ id, title, unit, points }: Props) {
 
   return (
     <figure className="w-full">
-      <figcaption id={`${id}-caption`} className="mb-1 text-sm font-medium">
+      <figcaption className="mb-1 text-sm font-medium">
         {title} <span className="font-normal text-slate-600 dark:text-slate-400">({unit})</span>
       </figcaption>
       <svg
