@@ -55,7 +55,9 @@ const isoTime = (end: boolean) =>
     .refine((v) => DATE_ONLY.test(v) || z.iso.datetime({ offset: true }).safeParse(v).success, 'must be a date (2026-01-31) or a date and time (2026-01-31T12:00:00Z)')
     .transform((v, ctx) => {
       const at = new Date(DATE_ONLY.test(v) ? `${v}T00:00:00.000Z` : v);
-      if (Number.isNaN(at.getTime())) {
+      // Date rolls 2026-02-30 over to March; a real calendar day reads back the same.
+      const day = new Date(`${v.slice(0, 10)}T00:00:00.000Z`);
+      if (Number.isNaN(at.getTime()) || Number.isNaN(day.getTime()) || day.toISOString().slice(0, 10) !== v.slice(0, 10)) {
         ctx.addIssue({ code: 'custom', message: 'is not a real date' });
         return z.NEVER;
       }

@@ -1,0 +1,333 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { broadcast, mine } from '@/lib/chains/sandbox';
+import {
+  countForExport,
+  csvCell,
+  exportOrdersCsv,
+  InvalidFilter,
+  listDeliveries,
+  listOrders,
+  orderDetail,
+  overview,
+  parseOrderFilters,
+  resendDelivery,
+  type OrderFilters,
+  type Scope,
+} from '@/lib/dashboard';
+import type { Database } from '@/lib/db/client';
+import { findApiKey } from '@/lib/merchants';
+import { listOrders as apiListOrders, serializeOrder, type OrderRow as StoredOrder } from '@/lib/orders';
+import { openTestDatabase } from './support/database';
+import { createOrder, network, sandboxChain, watchOnce } from './support/chain';
+import { createTestMerchant, type TestMerchant } from './support/merchants';
+
+process.env.APP_SECRET ??= 'test-app-secret-that-is-at-least-32-characters';
+process.env.LOG_LEVEL ??= 'silent';
+
+let db: Database;
+let a: TestMerchant;
+let b: TestMerchant;
+let scopeA: Scope;
+let scopeB: Scope;
+/** Merchant A's test orders, newest first as the dashboard lists them. */
+let ordersA: StoredOrder[];
+let paid: StoredOrder;
+let paidTx: string;
+let otherModeId: string;
+let orderB: StoredOrder;
+let eventB: string;
+
+const T0 = new Date('2026-03-10T12:00:00.000Z');
+const at = (minutes: number) => new Date(T0.getTime() + minutes * 60_000);
+const filters = (f: Partial<OrderFilters> = {}): OrderFilters => ({ kind: 'orders', ...f });
+
+async function allPages(scope: Scope, f: OrderFilters, pageSize: number) {
+  const pages: { ids: string[]; next?: string; previous?: string }[] = [];
+  let after: string | undefined;
+  do {
+    const page = await listOrders(db, scope, { ...f, after: after as never }, pageSize);
+    pages.push({ ids: page.rows.map((r) => r.orderId), next: page.next, previous: page.previous });
+    after = page.next;
+  } while (after);
+  return pages;
+}
+
+beforeAll(async () => {
+  db = await openTestDatabase();
+  a = await createTestMerchant(db);
+  b = await createTestMerchant(db);
+  scopeA = { merchantId: a.merchantId, mode: 'test' };
+  scopeB = { merchantId: b.merchantId, mode: 'test' };
+
+  const made = [
+    await createOrder(db, a.test, { currency: 'LTC', network: 'litecoin', amount: '0.5' }),
+    await createOrder(db, a.test, { currency: 'LTC', network: 'litecoin', amount: '1', description: '=HYPERLINK("http://evil.example","x")' }),
+    await createOrder(db, a.test, { currency: 'DOGE', network: 'dogecoin', amount: '3', description: 'a, "quoted"\nline' }),
+    await createOrder(db, a.test, { currency: 'DOGE', network: 'dogecoin', amount: '4' }),
+    await createOrder(db, a.test, { currency: 'ETH', network: 'ethereum', amount: '0.01' }),
+    await createOrder(db, a.test, { currency: 'USDT', network: 'ethereum', amount: '12.5' }),
+    await createOrder(db, a.test, { currency: 'LTC', network: 'litecoin', amount: '2' }),
+  ];
+  // Times chosen so that three orders tie on created_at and one lies a day earlier.
+  const times = [at(0), at(10), at(10), at(10), at(20), at(30), at(-24 * 60)];
+  for (const [i, order] of made.entries()) await db.query('update orders set created_at = $2 where id = $1', [order.id, times[i]]);
+  await db.query(`update orders set status = 'expired' where id = any($1::uuid[])`, [[made[3]!.id, made[4]!.id]]);
+
+  // A real payment through the sandbox ledger and the watcher: the first order is processed.
+  paid = made[0]!;
+  paidTx = (await broadcast(db, { network: network('litecoin'), to: paid.address, tag: paid.tag, currency: 'LTC', amount: 50_000_000n })).txHash;
+  await mine(db, network('litecoin'), 2);
+  await watchOnce(db, sandboxChain(db, 'litecoin'));
+
+  // The same merchant's other mode: a copy of an order, live.
+  otherModeId = randomUUID();
+  await db.query(
+    `insert into orders (id, merchant_id, mode, client_order_id, currency, network, amount, tolerance_percent, threshold, status, address_id, address, lifetime, expires_at, created_at)
+     select $2, merchant_id, 'live', 'live-copy', currency, network, amount, tolerance_percent, threshold, status, address_id, address, lifetime, expires_at, created_at
+       from orders where id = $1`,
+    [made[1]!.id, otherModeId],
+  );
+
+  orderB = await createOrder(db, b.test, { currency: 'LTC', network: 'litecoin', amount: '0.5' });
+  await db.query('update orders set created_at = $2 where id = $1', [orderB.id, at(10)]);
+  eventB = randomUUID();
+  await db.query(
+    `insert into webhook_events (id, order_id, merchant_id, mode, kind, order_status, url, body, state, attempts, next_attempt_at)
+     values ($1, $2, $3, 'test', 'error', 'expired', 'http://127.0.0.1:9/hook', '{}', 'failed', 8, now())`,
+    [eventB, orderB.id, b.merchantId],
+  );
+
+  ordersA = await db.query<StoredOrder>(`select * from orders where merchant_id = $1 and mode = 'test' order by created_at desc, id desc`, [a.merchantId]);
+});
+afterAll(async () => {
+  await db?.close();
+});
+
+describe('scope', () => {
+  it('lists only the scope merchant and mode', async () => {
+    const page = await listOrders(db, scopeA, filters(), 50);
+    expect(page.rows.map((r) => r.orderId)).toEqual(ordersA.map((o) => o.id));
+    expect(page.rows.map((r) => r.orderId)).not.toContain(otherModeId);
+    expect(page.rows.map((r) => r.orderId)).not.toContain(orderB.id);
+    expect((await listOrders(db, { ...scopeA, mode: 'live' }, filters(), 50)).rows.map((r) => r.orderId)).toEqual([otherModeId]);
+  });
+
+  it("another merchant's or mode's order id answers undefined", async () => {
+    expect(await orderDetail(db, scopeA, orderB.id)).toBeUndefined();
+    expect(await orderDetail(db, { ...scopeA, mode: 'live' }, paid.id)).toBeUndefined();
+    expect(await orderDetail(db, scopeA, 'not-a-uuid')).toBeUndefined();
+    expect((await orderDetail(db, scopeB, orderB.id))?.order.orderId).toBe(orderB.id);
+  });
+
+  it("re-sending another merchant's webhook answers false and changes nothing", async () => {
+    const before = await db.query('select * from webhook_events where id = $1', [eventB]);
+    expect(await resendDelivery(db, scopeA, eventB)).toBe(false);
+    expect(await resendDelivery(db, { ...scopeB, mode: 'live' }, eventB)).toBe(false);
+    expect(await resendDelivery(db, scopeA, 'nope')).toBe(false);
+    expect(await db.query('select * from webhook_events where id = $1', [eventB])).toEqual(before);
+    expect((await listDeliveries(db, scopeA, { failed: true })).rows).toEqual([]);
+    const listed = await listDeliveries(db, scopeB, { failed: true });
+    expect(listed.rows.map((e) => [e.id, e.state])).toEqual([[eventB, 'failed']]);
+
+    expect(await resendDelivery(db, scopeB, eventB)).toBe(true);
+    const [after] = await db.query<{ state: string }>('select state from webhook_events where id = $1', [eventB]);
+    expect(after!.state).toBe('pending');
+  });
+});
+
+describe('filters and search', () => {
+  const ids = (rows: { orderId: string }[]) => rows.map((r) => r.orderId);
+  const expected = (keep: (o: StoredOrder) => boolean) => ordersA.filter(keep).map((o) => o.id);
+
+  it('filters by status, network, currency and dates', async () => {
+    expect(ids((await listOrders(db, scopeA, parseOrderFilters({ status: 'expired' }))).rows)).toEqual(expected((o) => o.status === 'expired'));
+    expect(ids((await listOrders(db, scopeA, parseOrderFilters({ status: 'processed' }))).rows)).toEqual([paid.id]);
+    expect(ids((await listOrders(db, scopeA, parseOrderFilters({ network: 'Dogecoin' }))).rows)).toEqual(expected((o) => o.network === 'dogecoin'));
+    expect(ids((await listOrders(db, scopeA, parseOrderFilters({ currency: 'usdt' }))).rows)).toEqual(expected((o) => o.currency === 'USDT'));
+    const day = parseOrderFilters({ from: '2026-03-10', to: '2026-03-10' });
+    expect(ids((await listOrders(db, scopeA, day)).rows)).toEqual(expected((o) => o.created_at.toISOString().startsWith('2026-03-10')));
+    const window = parseOrderFilters({ from: at(10).toISOString(), to: at(30).toISOString() });
+    expect(ids((await listOrders(db, scopeA, window)).rows)).toEqual(expected((o) => o.created_at >= at(10) && o.created_at < at(30)));
+    expect(ids((await listOrders(db, scopeA, parseOrderFilters({ network: 'litecoin', status: 'pending' }))).rows)).toEqual(
+      expected((o) => o.network === 'litecoin' && o.status === 'pending'),
+    );
+  });
+
+  it('finds an order by its id, the merchant order id, its address and a payment tx hash, exactly', async () => {
+    const target = ordersA[2]!;
+    const search = async (q: string, scope = scopeA) => ids((await listOrders(db, scope, parseOrderFilters({ q }))).rows);
+    expect(await search(target.id)).toEqual([target.id]);
+    expect(await search(target.id.toUpperCase())).toEqual([target.id]);
+    expect(await search(`  ${target.client_order_id} `)).toEqual([target.id]);
+    expect(await search(target.address)).toEqual([target.id]);
+    expect(await search(paidTx)).toEqual([paid.id]);
+    expect(await search(paidTx.toUpperCase())).toEqual([paid.id]);
+    // Exact only: a prefix finds nothing.
+    expect(await search(target.client_order_id.slice(0, -1))).toEqual([]);
+    expect(await search(paidTx.slice(0, 20))).toEqual([]);
+    // Another merchant's keys find nothing in this scope.
+    expect(await search(orderB.id)).toEqual([]);
+    expect(await search(orderB.client_order_id)).toEqual([]);
+    expect(await search(paidTx, scopeB)).toEqual([]);
+    // Search and filters combine.
+    expect(ids((await listOrders(db, scopeA, parseOrderFilters({ q: paidTx, status: 'pending' }))).rows)).toEqual([]);
+  });
+
+  it('refuses bad filters with a message naming the parameter', () => {
+    const refused = (params: Record<string, string>, parameter: string) => {
+      let error: unknown;
+      try {
+        parseOrderFilters(params);
+      } catch (e) {
+        error = e;
+      }
+      expect(error, JSON.stringify(params)).toBeInstanceOf(InvalidFilter);
+      expect((error as InvalidFilter).parameter).toBe(parameter);
+      expect((error as InvalidFilter).message).toMatch(new RegExp(`^${parameter} `));
+    };
+    refused({ status: 'paid' }, 'status');
+    refused({ status: 'PROCESSED' }, 'status');
+    refused({ kind: 'invoices', status: 'processed' }, 'status');
+    refused({ network: 'solana' }, 'network');
+    refused({ currency: 'SHIB' }, 'currency');
+    refused({ currency: 'EUR' }, 'currency');
+    refused({ from: 'yesterday' }, 'from');
+    refused({ from: '2026-02-30' }, 'from');
+    refused({ from: '2026-03-02', to: '2026-03-01' }, 'to');
+    refused({ q: 'x'.repeat(201) }, 'q');
+    refused({ after: 'garbage' }, 'after');
+    refused({ after: Buffer.from('2026-01-01T00:00:00.000Z|not-a-uuid').toString('base64url') }, 'after');
+    refused({ kind: 'deposits' }, 'kind');
+    expect(parseOrderFilters(new URLSearchParams('status=&q=%20%20&network=litecoin'))).toEqual({ kind: 'orders', network: 'litecoin', q: undefined });
+    expect(parseOrderFilters({ kind: 'invoices', status: 'PROCESSED', currency: 'eur' })).toMatchObject({ status: 'PROCESSED', currency: 'EUR' });
+  });
+});
+
+describe('keyset pages', () => {
+  it('walks forwards and back across pages with ties on created_at, never repeating or skipping', async () => {
+    const forwards = await allPages(scopeA, filters(), 2);
+    expect(forwards.flatMap((p) => p.ids)).toEqual(ordersA.map((o) => o.id));
+    expect(forwards[0]!.previous).toBeUndefined();
+    expect(forwards.at(-1)!.next).toBeUndefined();
+    expect(forwards.slice(1).every((p) => p.previous)).toBe(true);
+
+    // Back from the last page, page by page, to the first.
+    const back: string[][] = [forwards.at(-1)!.ids];
+    let before = forwards.at(-1)!.previous;
+    while (before) {
+      const page = await listOrders(db, scopeA, { ...filters(), before: before as never }, 2);
+      back.unshift(page.rows.map((r) => r.orderId));
+      before = page.previous;
+    }
+    expect(back).toEqual(forwards.map((p) => p.ids));
+  });
+
+  it('a filtered list pages alike', async () => {
+    const pages = await allPages(scopeA, parseOrderFilters({ network: 'litecoin' }), 1);
+    expect(pages.flatMap((p) => p.ids)).toEqual(ordersA.filter((o) => o.network === 'litecoin').map((o) => o.id));
+  });
+});
+
+/** RFC 4180 lines back to cells (the test's own reader, independent of the writer). */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quoted && c === '"' && text[i + 1] === '"') {
+      cell += '"';
+      i++;
+    } else if (c === '"') {
+      quoted = !quoted;
+    } else if (quoted || (c !== ',' && !(c === '\r' && text[i + 1] === '\n'))) {
+      cell += c;
+    } else {
+      row.push(cell);
+      cell = '';
+      if (c === '\r') {
+        rows.push(row);
+        row = [];
+        i++;
+      }
+    }
+  }
+  expect(cell).toBe('');
+  return rows;
+}
+
+describe('CSV export', () => {
+  it('has a header and one row per order, equal to what the orders operation answers for the range', async () => {
+    const range = { from: at(0), to: at(31) };
+    let csv = '';
+    for await (const chunk of exportOrdersCsv(db, scopeA, range, 'orders')) csv += chunk;
+    const [header, ...rows] = parseCsv(csv);
+
+    const key = (await findApiKey(db, a.test.publicKey))!;
+    const { orders } = await apiListOrders(db, key, { limit: 100, offset: 0 });
+    const answered = orders.filter((o) => o.created_at >= range.from && o.created_at < range.to).map(serializeOrder);
+    expect(answered.length).toBe(6);
+    expect(header).toEqual(Object.keys(answered[0]!));
+    const unformula = (cell: string) => (/^'[=+\-@]/.test(cell) ? cell.slice(1) : cell);
+    expect(rows.map((r) => r.map(unformula))).toEqual(answered.map((o) => Object.values(o).map((v) => (v === null ? '' : String(v)))));
+    expect(await countForExport(db, scopeA, range, 'orders')).toBe(6);
+    // The other mode's copy and the other merchant are not in it.
+    expect(csv).not.toContain(otherModeId);
+    expect(csv).not.toContain(orderB.id);
+  });
+
+  it('quotes per RFC 4180 and keeps formulas from running', async () => {
+    expect(csvCell('plain')).toBe('plain');
+    expect(csvCell('a,"b"')).toBe('"a,""b"""');
+    expect(csvCell('two\r\nlines')).toBe('"two\r\nlines"');
+    expect(csvCell('=1+2')).toBe("'=1+2");
+    expect(csvCell('+1')).toBe("'+1");
+    expect(csvCell('-1')).toBe("'-1");
+    expect(csvCell('@SUM(A1)')).toBe("'@SUM(A1)");
+    expect(csvCell('=HYPERLINK("x")')).toBe('"\'=HYPERLINK(""x"")"');
+    expect(csvCell(null)).toBe('');
+    expect(csvCell(true)).toBe('true');
+    let csv = '';
+    for await (const chunk of exportOrdersCsv(db, scopeA, { from: at(0), to: at(31) }, 'orders')) csv += chunk;
+    expect(csv).toContain('"\'=HYPERLINK(""http://evil.example"",""x"")"');
+    expect(csv).toContain('"a, ""quoted""\nline"');
+  });
+
+  it('an empty range has the header only', async () => {
+    let csv = '';
+    for await (const chunk of exportOrdersCsv(db, scopeA, { from: at(1000), to: at(2000) }, 'orders')) csv += chunk;
+    expect(parseCsv(csv)).toEqual([Object.keys(serializeOrder(ordersA[0]!))]);
+  });
+});
+
+describe('detail and overview', () => {
+  it('shows the payment with its confirmations, the timeline, and no explorer link in test mode', async () => {
+    const detail = (await orderDetail(db, scopeA, paid.id))!;
+    expect(detail.order).toMatchObject({ orderId: paid.id, status: 'processed', received: '0.5' });
+    expect(detail.events).toMatchObject([{ fromStatus: 'pending', toStatus: 'processed' }]);
+    expect(detail.payments).toMatchObject([{ txHash: paidTx, amount: '0.5', status: 'processed', confirmations: 2, requiredConfirmations: 2 }]);
+    expect(detail.payments[0]!.explorerUrl).toBeUndefined();
+    expect(detail.orphanDeposits).toEqual([]);
+    expect(detail.webhooks).toEqual([]);
+  });
+
+  it('sums counted payments per coin and counts orders by status', async () => {
+    const [payment] = await db.query<{ created_at: Date }>('select created_at from payments where order_id = $1', [paid.id]);
+    const view = await overview(db, scopeA, new Date(payment!.created_at.getTime() + 1000));
+    expect(view.received).toEqual([expect.objectContaining({ currency: 'LTC', network: 'litecoin', today: '0.5', last7Days: '0.5', last30Days: '0.5' })]);
+    expect(view.received[0]!.priceUsd).toMatch(/^\d+(\.\d+)?$/);
+    expect(view.series).toHaveLength(30);
+    expect(view.series.at(-1)!.amounts).toEqual({ 'LTC/litecoin': '0.5' });
+    expect(view.failedWebhooks).toBe(0);
+    expect(view.chains.find((c) => c.network === 'litecoin')!.height).toBeGreaterThanOrEqual(2);
+    // The orders were moved to March 2026; counted are those of the 30 days before `now`.
+    const inWindow = ordersA.filter((o) => o.created_at.getTime() > payment!.created_at.getTime() - 30 * 86_400_000);
+    expect(Object.values(view.ordersByStatus).reduce((x, y) => x + y, 0)).toBe(inWindow.length);
+    const march = await overview(db, scopeA, at(60));
+    expect(march.ordersByStatus).toEqual({ pending: 4, processed: 1, overpaid: 0, partial: 0, expired: 2, error: 0 });
+    const other = await overview(db, scopeB);
+    expect(other.received).toEqual([]);
+  });
+});
