@@ -8,6 +8,9 @@ const nextConfig = {
   // Node modules rather than bundled.
   serverExternalPackages: ['@electric-sql/pglite', 'pg', 'drizzle-orm', 'secp256k1'],
   poweredByHeader: false,
+  // forbidden() and unauthorized() (next/navigation) answer the dashboard's 403 and 401 pages
+  // from pages and server actions (app/dashboard/session.ts).
+  experimental: { authInterrupts: true },
   // `npm test` and `npm run typecheck` check the types; the build does not, so that it runs beside
   // the check instead of after it, and a first `npm start` is quicker.
   typescript: { ignoreBuildErrors: true },

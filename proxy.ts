@@ -24,6 +24,8 @@ import { config as gatewayConfig, storeGatewayUrl } from './lib/config';
 import { LANGUAGE_HEADER, negotiateLanguage } from './lib/pay/i18n';
 import { contentSecurityPolicy, literalPercentPath, newNonce } from './lib/security';
 
+/** The dashboard page's path and query, set here only (any value the client sent is overwritten or removed). */
+const DASHBOARD_PATH_HEADER = 'x-dashboard-path';
 const API_PATH = /^\/(api|api-gateway|internal)\//;
 /** The payer's pages: the payment page and the invoice page (its coin choice). */
 const PAYER_PAGE = /^\/(pay|invoice)\//;
@@ -43,6 +45,7 @@ export function proxy(request: NextRequest): NextResponse {
   if (API_PATH.test(pathname)) return rewritten ? NextResponse.rewrite(rewritten) : NextResponse.next();
   const payerPage = PAYER_PAGE.test(pathname);
   const storePage = pathname === '/store' || pathname.startsWith('/store/');
+  const dashboardPage = pathname === '/dashboard' || pathname.startsWith('/dashboard/');
   const csp = contentSecurityPolicy({
     nonce: newNonce(),
     frameAncestors: payerPage ? gatewayConfig().frameAncestors : null,
@@ -53,6 +56,9 @@ export function proxy(request: NextRequest): NextResponse {
   const headers = new Headers(request.headers);
   headers.set('content-security-policy', csp);
   headers.set(LANGUAGE_HEADER, payerPage ? negotiateLanguage(request.nextUrl.searchParams.get('lang'), request.headers.get('accept-language')) : 'en');
+  // Where a signed-out visitor of a dashboard page comes back to after signing in (app/dashboard/session.ts).
+  if (dashboardPage) headers.set(DASHBOARD_PATH_HEADER, `${pathname}${request.nextUrl.search}`);
+  else headers.delete(DASHBOARD_PATH_HEADER);
   const response = rewritten ? NextResponse.rewrite(rewritten, { request: { headers } }) : NextResponse.next({ request: { headers } });
   response.headers.set('content-security-policy', csp);
   // Legacy twin of frame-ancestors for old browsers, where it can say the same thing.
@@ -62,7 +68,8 @@ export function proxy(request: NextRequest): NextResponse {
   // next.config's `no-referrer` the browser sends such a post with `Origin: null`, which Next.js's
   // server-action check refuses; `same-origin` sends the real origin to the gateway itself and
   // still nothing to any other site (the link stays a capability).
-  if (pathname.startsWith('/invoice/')) response.headers.set('referrer-policy', 'same-origin');
+  // The dashboard's forms and server actions are refused the same way without it.
+  if (pathname.startsWith('/invoice/') || dashboardPage) response.headers.set('referrer-policy', 'same-origin');
   return response;
 }
 

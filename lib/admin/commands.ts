@@ -6,11 +6,13 @@ import { findNetwork, type Network } from '../catalog';
 import { mine, resetClock } from '../chains';
 import { createMerchant, findMerchantByName, issueApiKey, listMerchants, revokeApiKey } from '../merchants';
 import { simulatePayment, SimulationError } from '../sandbox';
+import { isDomainErrorOf } from '../errors';
+import { createUser, disableUser, listUsers, recordAudit, resetPassword, ROLES } from '../users';
 import { listDeliveries, resendWebhook } from '../webhooks';
 
 /** A command that cannot be done as asked: its message is for the operator, not a stack trace. */
 export function isCommandError(error: unknown): error is Error {
-  return error instanceof Error && error.name === 'SimulationError';
+  return (error instanceof Error && error.name === 'SimulationError') || isDomainErrorOf(error, 'AccountError');
 }
 
 /**
@@ -38,6 +40,11 @@ export const adminCommand = z.discriminatedUnion('command', [
   }),
   /** Undoes `sandbox.mine --at` in the future: later blocks follow the wall clock again (docs/decisions/016). */
   z.object({ command: z.literal('sandbox.reset-clock'), network: z.string().min(1) }),
+  /** Dashboard users. A password given here came from the CLI's standard input or prompt, never its arguments. */
+  z.object({ command: z.literal('users.create'), merchant: text().min(1).max(200), email: text().min(1).max(254), role: z.enum(ROLES), password: z.string().min(1).max(1024).optional() }),
+  z.object({ command: z.literal('users.list') }),
+  z.object({ command: z.literal('users.reset-password'), email: text().min(1).max(254), password: z.string().min(1).max(1024).optional() }),
+  z.object({ command: z.literal('users.disable'), email: text().min(1).max(254) }),
   z.object({ command: z.literal('webhooks.list'), orderId: z.string().uuid() }),
   z.object({ command: z.literal('webhooks.resend'), eventId: z.string().uuid() }),
 ]);
@@ -70,6 +77,23 @@ export async function runAdminCommand(db: Database, command: AdminCommand): Prom
       const network = sandboxNetwork(command.network);
       const { tip, removed } = await resetClock(db, network);
       return { network: network.name, height: tip.height, time: tip.time.toISOString(), removed };
+    }
+    case 'users.create': {
+      const { user, link } = await createUser(db, { merchant: command.merchant, email: command.email, role: command.role, password: command.password });
+      await recordAudit(db, { merchantId: user.merchantId, actor: 'cli', action: 'user.create', detail: { email: user.email, role: user.role } });
+      return { user, link };
+    }
+    case 'users.list':
+      return listUsers(db);
+    case 'users.reset-password': {
+      const { user, link } = await resetPassword(db, command.email, command.password);
+      await recordAudit(db, { merchantId: user.merchantId, actor: 'cli', action: 'user.reset-password', detail: { email: user.email, link: link !== undefined } });
+      return { user, link };
+    }
+    case 'users.disable': {
+      const user = await disableUser(db, command.email);
+      await recordAudit(db, { merchantId: user.merchantId, actor: 'cli', action: 'user.disable', detail: { email: user.email } });
+      return user;
     }
     case 'webhooks.list':
       return listDeliveries(db, command.orderId);

@@ -157,12 +157,18 @@ const envSchema = z
     RATE_COINBASE_URL: httpUrl.optional(),
     RATE_COINGECKO_URL: httpUrl.optional(),
     RATE_COINGECKO_API_KEY: z.string().min(1).max(200).optional(),
+    DASHBOARD_SESSION_IDLE_MINUTES: positiveInt.min(1).max(1440).default(30),
+    DASHBOARD_SESSION_MAX_HOURS: positiveInt.min(1).max(720).default(12),
   })
   .superRefine((env, ctx) => {
     // A cached price is used for RATE_CACHE_SECONDS without asking again; a price older than
     // RATE_MAX_AGE_SECONDS is never used: the second bound cannot be the shorter one.
     if (env.RATE_MAX_AGE_SECONDS < env.RATE_CACHE_SECONDS) {
       ctx.addIssue({ code: 'custom', path: ['RATE_MAX_AGE_SECONDS'], message: `must be at least RATE_CACHE_SECONDS (${env.RATE_CACHE_SECONDS})` });
+    }
+    // A session idle for longer than it may live at all would make the idle timeout meaningless.
+    if (env.DASHBOARD_SESSION_IDLE_MINUTES > env.DASHBOARD_SESSION_MAX_HOURS * 60) {
+      ctx.addIssue({ code: 'custom', path: ['DASHBOARD_SESSION_IDLE_MINUTES'], message: `must be at most DASHBOARD_SESSION_MAX_HOURS in minutes (${env.DASHBOARD_SESSION_MAX_HOURS * 60})` });
     }
   })
   .transform((env) => ({
@@ -217,6 +223,9 @@ const envSchema = z
     rateCoingeckoUrl: env.RATE_COINGECKO_URL?.replace(/\/+$/, ''),
     /** Sent as the x-cg-demo-api-key header; never logged. */
     rateCoingeckoApiKey: env.RATE_COINGECKO_API_KEY,
+    /** A dashboard session ends after this long without a request, and at the latest after the second. */
+    dashboardSessionIdleMs: env.DASHBOARD_SESSION_IDLE_MINUTES * 60_000,
+    dashboardSessionMaxMs: env.DASHBOARD_SESSION_MAX_HOURS * 3_600_000,
   }));
 
 /** The environment's settings, plus the live networks (lib/config/chains.ts). */

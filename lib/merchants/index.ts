@@ -4,7 +4,7 @@ import { issueApiKey, type IssuedKeys, type Mode } from './keys';
 
 export { findApiKey, followKeyRevocations, forgetKey, issueApiKey, revokeApiKey, type ApiKey, type IssuedKeys, type Mode } from './keys';
 export { advancedBalanceId, advancedBalances } from './balances';
-export { appSecret, decryptSecret } from './secrets';
+export { appSecret, decryptSecret, encryptSecret } from './secrets';
 
 export interface Merchant {
   id: string;

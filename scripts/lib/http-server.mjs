@@ -38,6 +38,10 @@ export function gatewayRequestListener(nextHandler) {
   return (req, res) =>
     startSoon(() => {
       if (front.serve?.(req, res)) return;
+      // The connection's address, for the dashboard's sign-in throttle and audit log
+      // (app/dashboard/session.ts clientAddress): set here, over anything the client sent, because
+      // Next.js keeps a client's own x-forwarded-for.
+      req.headers['x-gateway-peer'] = req.socket.remoteAddress ?? '';
       void nextHandler(req, res);
     });
 }

@@ -1,0 +1,114 @@
+import type { Metadata } from 'next';
+import { QRCodeSVG } from 'qrcode.react';
+import { z } from 'zod';
+import { getDatabase } from '@/lib/db';
+import { enrolment, PASSWORD_MIN_LENGTH, unusedRecoveryCodes } from '@/lib/users';
+import { ActionForm } from '../../action-form';
+import { signOut, signOutEverywhere } from '../../actions';
+import { DANGER_BUTTON, INPUT, LABEL, NOTICE, SECONDARY_BUTTON } from '../../form-styles';
+import { requirePage } from '../../session';
+import { changePasswordAction, disableTwoFactorAction, enableTwoFactorAction } from './actions';
+
+export const metadata: Metadata = { title: 'Account · Dashboard' };
+
+const params = z.object({ enrol: z.literal('required').optional().catch(undefined) });
+
+const SECTION = 'mt-8 rounded-lg border border-slate-200 p-4 dark:border-slate-800';
+
+/** The signed-in user's own account: password, two-factor (enrol with a QR code, recovery codes), sign out. */
+export default async function AccountPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const session = await requirePage('view', { enrolment: true });
+  const { enrol } = params.parse(await searchParams);
+  const db = await getDatabase();
+  // The secret is read (and shown) only while enrolling: once confirmed, no page shows it again.
+  const pending = session.twoFactorEnabled ? undefined : await enrolment(db, session.userId);
+  const recoveryLeft = session.twoFactorEnabled ? await unusedRecoveryCodes(db, session.userId) : 0;
+  return (
+    <main className="mx-auto max-w-2xl p-4">
+      <h1 className="text-2xl font-semibold">Your account</h1>
+      <p className="mt-2">
+        {session.email} · {session.role} at {session.merchantName}
+      </p>
+      {(enrol || session.mustEnrolTwoFactor) && !session.twoFactorEnabled && (
+        <p role="status" className={`mt-4 ${NOTICE}`}>
+          Your team requires two-factor sign-in for owners: set it up below to continue.
+        </p>
+      )}
+
+      <section className={SECTION} aria-labelledby="two-factor">
+        <h2 id="two-factor" className="text-lg font-semibold">Two-factor sign-in</h2>
+        {session.twoFactorEnabled ? (
+          <>
+            <p className="mt-2">On. Signing in asks for a code from your authenticator app. Recovery codes left: {recoveryLeft}.</p>
+            <div className="mt-4">
+              <ActionForm action={disableTwoFactorAction} submit="Turn two-factor off" buttonClass={DANGER_BUTTON}>
+                <div>
+                  <label htmlFor="disable-code" className={LABEL}>Current code</label>
+                  <input id="disable-code" name="code" autoComplete="one-time-code" required maxLength={32} className={INPUT} />
+                </div>
+              </ActionForm>
+            </div>
+          </>
+        ) : (
+          <>
+            <p className="mt-2">Scan this code with an authenticator app (any TOTP app), or type the key by hand, then type the code it shows.</p>
+            <div className="mt-4 flex flex-wrap items-start gap-4">
+              <div className="rounded-md bg-white p-2">
+                <QRCodeSVG value={pending!.uri} size={176} marginSize={2} title="QR code of your two-factor key" />
+              </div>
+              <div className="min-w-0">
+                <p className="text-sm font-medium">Key</p>
+                <p className="break-all font-mono" data-testid="totp-secret">{pending!.secret}</p>
+              </div>
+            </div>
+            <div className="mt-4">
+              <ActionForm action={enableTwoFactorAction} submit="Turn two-factor on">
+                <div>
+                  <label htmlFor="enable-code" className={LABEL}>Code from the app</label>
+                  <input id="enable-code" name="code" autoComplete="one-time-code" required maxLength={32} className={INPUT} />
+                </div>
+              </ActionForm>
+            </div>
+          </>
+        )}
+      </section>
+
+      <section className={SECTION} aria-labelledby="password">
+        <h2 id="password" className="text-lg font-semibold">Password</h2>
+        <div className="mt-2">
+          <ActionForm action={changePasswordAction} submit="Change password" buttonClass={SECONDARY_BUTTON}>
+            <input type="hidden" name="username" autoComplete="username" value={session.email} />
+            <div>
+              <label htmlFor="current" className={LABEL}>Current password</label>
+              <input id="current" name="current" type="password" autoComplete="current-password" required className={INPUT} />
+            </div>
+            <div>
+              <label htmlFor="new-password" className={LABEL}>New password</label>
+              <input id="new-password" name="password" type="password" autoComplete="new-password" required minLength={PASSWORD_MIN_LENGTH} aria-describedby="new-password-rule" className={INPUT} />
+              <p id="new-password-rule" className="mt-1 text-sm text-slate-700 dark:text-slate-300">
+                At least {PASSWORD_MIN_LENGTH} characters; not a common password, nor your e-mail address.
+              </p>
+            </div>
+            <div>
+              <label htmlFor="confirm" className={LABEL}>Repeat the new password</label>
+              <input id="confirm" name="confirm" type="password" autoComplete="new-password" required className={INPUT} />
+            </div>
+          </ActionForm>
+        </div>
+      </section>
+
+      <section className={SECTION} aria-labelledby="sessions">
+        <h2 id="sessions" className="text-lg font-semibold">Sessions</h2>
+        <p className="mt-2">A session ends after a while without use, and at the latest some hours after signing in. Lost a device? Sign out everywhere.</p>
+        <div className="mt-4 flex flex-wrap gap-3">
+          <form action={signOut}>
+            <button type="submit" className={SECONDARY_BUTTON}>Sign out</button>
+          </form>
+          <form action={signOutEverywhere}>
+            <button type="submit" className={DANGER_BUTTON}>Sign out everywhere</button>
+          </form>
+        </div>
+      </section>
+    </main>
+  );
+}

@@ -1,0 +1,99 @@
+import 'server-only';
+import { cookies, headers } from 'next/headers';
+import { forbidden, redirect, unauthorized } from 'next/navigation';
+import { config } from '@/lib/config';
+import { getDatabase } from '@/lib/db';
+import { can, readSession, SESSION_COOKIE, type DashboardSession, type Permission } from '@/lib/users';
+
+/**
+ * The one gate of the dashboard: every page, server action and route handler asks it first,
+ * every time (a role changed or a session revoked takes effect on the next request).
+ */
+
+/** Set by proxy.ts on dashboard pages: the path and query to come back to after signing in. */
+const DASHBOARD_PATH_HEADER = 'x-dashboard-path';
+/** Set by the HTTP server (scripts/lib/http-server.mjs) to the connection's address. */
+const PEER_HEADER = 'x-gateway-peer';
+
+export interface GateOptions {
+  /**
+   * Open to an owner who must enrol in two-factor first (the merchant requires it): only the
+   * account page and its actions (enrolment, sign-out) say so.
+   */
+  enrolment?: boolean;
+}
+
+/** The signed-in session of this request's cookie, if any. */
+export async function currentSession(): Promise<DashboardSession | undefined> {
+  const token = (await cookies()).get(SESSION_COOKIE)?.value;
+  if (!token) return undefined;
+  return readSession(await getDatabase(), token);
+}
+
+/** A path of the dashboard to come back to, or undefined for anything else (another site, `//host`, `/\\host`). */
+export function safeNext(value: unknown): string | undefined {
+  return typeof value === 'string' && /^\/dashboard(?:[/?#]|$)/.test(value) && !/[\\\s]|\/\//.test(value) ? value : undefined;
+}
+
+/** For pages (server components): signed out -> redirect('/dashboard/sign-in?next=...'); lacking the permission -> forbidden() (403 page). */
+export async function requirePage(permission: Permission = 'view', options: GateOptions = {}): Promise<DashboardSession> {
+  const session = await currentSession();
+  if (!session) {
+    const next = safeNext((await headers()).get(DASHBOARD_PATH_HEADER));
+    redirect(next && next !== '/dashboard' ? `/dashboard/sign-in?next=${encodeURIComponent(next)}` : '/dashboard/sign-in');
+  }
+  if (session.mustEnrolTwoFactor && !options.enrolment) redirect('/dashboard/account?enrol=required');
+  if (!can(session.role, permission)) forbidden();
+  return session;
+}
+
+/**
+ * A request another site made the browser send: `Sec-Fetch-Site: cross-site`, or an `Origin`
+ * that is not this gateway's (the public URL's, or the Host the request came to).
+ */
+function crossSite(get: (name: string) => string | null): boolean {
+  if (get('sec-fetch-site') === 'cross-site') return true;
+  const origin = get('origin');
+  if (origin === null) return false;
+  let host: string;
+  try {
+    host = new URL(origin).host;
+  } catch {
+    return true; // `Origin: null` and anything else that is no origin
+  }
+  const own = [new URL(config().publicBaseUrl).host, get('x-forwarded-host'), get('host')].filter(Boolean);
+  return !own.includes(host);
+}
+
+/** For server actions: same checks every call, plus the cross-site check; refuses with forbidden() / unauthorized(). */
+export async function requireAction(permission: Permission, options: GateOptions = {}): Promise<DashboardSession> {
+  const list = await headers();
+  // Next.js refuses a server action whose Origin is not the Host already; this also covers a
+  // browser that says so only in Sec-Fetch-Site, and keeps the rule in one place with requireRoute.
+  if (crossSite((name) => list.get(name))) forbidden();
+  const session = await currentSession();
+  if (!session) unauthorized();
+  if (session.mustEnrolTwoFactor && !options.enrolment) forbidden();
+  if (!can(session.role, permission)) forbidden();
+  return session;
+}
+
+/** For route handlers (e.g. CSV export): the session or a Response (401 JSON, 403 JSON, cross-site 403). */
+export async function requireRoute(request: Request, permission: Permission): Promise<DashboardSession | Response> {
+  const noStore = { 'cache-control': 'no-store' };
+  if (crossSite((name) => request.headers.get(name))) return Response.json({ error: 'Cross-site requests are refused.' }, { status: 403, headers: noStore });
+  const session = await currentSession();
+  if (!session) return Response.json({ error: 'Sign in first.' }, { status: 401, headers: noStore });
+  if (session.mustEnrolTwoFactor || !can(session.role, permission)) return Response.json({ error: 'Your role does not allow this.' }, { status: 403, headers: noStore });
+  return session;
+}
+
+/** The caller's address for audit and throttling (from the request headers). */
+export async function clientAddress(): Promise<string | null> {
+  return (await headers()).get(PEER_HEADER) || null;
+}
+
+/** The caller's browser, for the session list; never trusted for anything. */
+export async function clientAgent(): Promise<string | null> {
+  return (await headers()).get('user-agent');
+}

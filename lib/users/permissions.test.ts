@@ -1,0 +1,13 @@
+import { describe, expect, it } from 'vitest';
+import { can, PERMISSIONS, ROLES } from './permissions';
+
+describe('roles', () => {
+  it('gives owners everything, admins all but team and audit, viewers only reading', () => {
+    const table = Object.fromEntries(ROLES.map((role) => [role, PERMISSIONS.filter((p) => can(role, p))]));
+    expect(table).toEqual({
+      owner: ['view', 'resend', 'keys', 'settings', 'team', 'audit'],
+      admin: ['view', 'resend', 'keys', 'settings'],
+      viewer: ['view'],
+    });
+  });
+});

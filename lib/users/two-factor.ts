@@ -1,0 +1,171 @@
+import 'server-only';
+import { createHmac, hkdfSync, randomBytes } from 'node:crypto';
+import { Secret, TOTP } from 'otpauth';
+import type { Database, Queryable } from '../db';
+import { appSecret, decryptSecret, encryptSecret } from '../merchants';
+import { recordAudit } from './audit';
+import { AccountError } from './errors';
+import { openSession, readSession, type NewSession } from './sessions';
+import type { Client, SignInResult } from './sign-in';
+import { tooManyAttempts } from './sign-in';
+import { lockedUntil, recordFailure, recordSuccess, throttleKeys } from './throttle';
+
+/**
+ * TOTP second factor (RFC 6238 through otpauth: SHA-1, 6 digits, 30 s, what every authenticator
+ * app reads from a QR code). A code is accepted one step either side of now (clock drift) and
+ * each step once (`users.totp_last_step`, moved forward by a conditional update, so a code seen
+ * over a shoulder or replayed at the same moment does not sign in again). The secret is stored
+ * encrypted like the API keys; recovery codes only as a keyed hash.
+ */
+export const PERIOD_SECONDS = 30;
+const ISSUER = 'Crypto gateway';
+export const RECOVERY_CODE_COUNT = 10;
+
+function totp(secret: string, label = ''): TOTP {
+  return new TOTP({ issuer: ISSUER, label, secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: PERIOD_SECONDS });
+}
+
+/**
+ * The time step a `code` of `secret` belongs to, within one step of `now`, when it is later than
+ * `lastStep` (the last one accepted); undefined otherwise.
+ */
+export function acceptedStep(secret: string, code: string, lastStep: number | null, now: Date): number | undefined {
+  const token = code.replace(/\s/g, '');
+  if (!/^\d{6}$/.test(token)) return undefined;
+  const delta = totp(secret).validate({ token, timestamp: now.getTime(), window: 1 });
+  if (delta === null) return undefined;
+  const step = Math.floor(now.getTime() / 1000 / PERIOD_SECONDS) + delta;
+  return lastStep !== null && step <= lastStep ? undefined : step;
+}
+
+/** A recovery code as shown: 10 characters of a-z and 2-7 in two groups (`abcde-fghij`). */
+function newRecoveryCode(): string {
+  const alphabet = 'abcdefghijklmnopqrstuvwxyz234567';
+  const bytes = randomBytes(10);
+  const chars = [...bytes].map((b) => alphabet[b & 31]).join('');
+  return `${chars.slice(0, 5)}-${chars.slice(5)}`;
+}
+
+/** The stored form of a recovery code: HMAC-SHA256 under a key from APP_SECRET, so a copy of the table alone tests no guess. */
+function recoveryHash(code: string): string {
+  const key = Buffer.from(hkdfSync('sha256', appSecret(), 'gateway/recovery-codes', 'hmac-sha256', 32));
+  return createHmac('sha256', key).update(code.toLowerCase().replace(/[^a-z2-7]/g, ''), 'utf8').digest('hex');
+}
+
+function looksLikeRecoveryCode(code: string): boolean {
+  return /^[a-z2-7]{5}-?[a-z2-7]{5}$/i.test(code.trim());
+}
+
+interface TwoFactorRow {
+  id: string;
+  email: string;
+  merchant_id: string;
+  totp_secret_ciphertext: string | null;
+  totp_enabled_at: Date | null;
+  totp_last_step: string | number | null;
+}
+
+async function twoFactorRow(db: Queryable, userId: string): Promise<TwoFactorRow> {
+  const [row] = await db.query<TwoFactorRow>('select id, email, merchant_id, totp_secret_ciphertext, totp_enabled_at, totp_last_step from users where id = $1', [userId]);
+  if (!row) throw new AccountError('No such user.');
+  return row;
+}
+
+export interface Enrolment {
+  /** Base32, for typing into an app by hand. */
+  secret: string;
+  /** otpauth:// URI, the QR code's content. */
+  uri: string;
+}
+
+/**
+ * The secret being enrolled: the pending one (shown again until confirmed), or a new one kept
+ * encrypted. Only the enrolment screen shows it; after confirmation nothing shows it again.
+ */
+export async function enrolment(db: Queryable, userId: string): Promise<Enrolment> {
+  const row = await twoFactorRow(db, userId);
+  if (row.totp_enabled_at) throw new AccountError('Two-factor is already on.');
+  let secret = row.totp_secret_ciphertext ? decryptSecret(row.totp_secret_ciphertext) : undefined;
+  if (!secret) {
+    secret = new Secret({ size: 20 }).base32;
+    await db.query('update users set totp_secret_ciphertext = $2, updated_at = now() where id = $1 and totp_enabled_at is null', [userId, encryptSecret(secret)]);
+  }
+  return { secret, uri: totp(secret, row.email).toString() };
+}
+
+/** Turns two-factor on with a first code of the pending secret; answers the recovery codes (shown once). */
+export async function confirmEnrolment(db: Database, userId: string, code: string, client: Client = {}, now = new Date()): Promise<string[]> {
+  const row = await twoFactorRow(db, userId);
+  if (row.totp_enabled_at) throw new AccountError('Two-factor is already on.');
+  if (!row.totp_secret_ciphertext) throw new AccountError('Start the set-up again: no secret is pending.');
+  const step = acceptedStep(decryptSecret(row.totp_secret_ciphertext), code, null, now);
+  if (step === undefined) throw new AccountError('That code is not right: check the time on your device and type the code your app shows now.');
+  const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
+  await db.transaction(async (tx) => {
+    const updated = await tx.query('update users set totp_enabled_at = $2, totp_last_step = $3, updated_at = $2 where id = $1 and totp_enabled_at is null returning id', [userId, now, step]);
+    if (updated.length === 0) throw new AccountError('Two-factor is already on.');
+    await tx.query('delete from user_recovery_codes where user_id = $1', [userId]);
+    for (const c of codes) await tx.query('insert into user_recovery_codes (user_id, code_hash, created_at) values ($1, $2, $3)', [userId, recoveryHash(c), now]);
+    await recordAudit(tx, { merchantId: row.merchant_id, userId, actor: row.email, action: 'two-factor.enable', ip: client.ip });
+  });
+  return codes;
+}
+
+/**
+ * Checks a code (TOTP or a recovery code) of a user with two-factor on and spends it: the TOTP
+ * step moves forward, a recovery code is marked used. True when it was right.
+ */
+async function spendCode(db: Queryable, row: TwoFactorRow, code: string, now: Date): Promise<'totp' | 'recovery' | undefined> {
+  if (!row.totp_enabled_at || !row.totp_secret_ciphertext) return undefined;
+  if (looksLikeRecoveryCode(code)) {
+    const used = await db.query('update user_recovery_codes set used_at = $3 where user_id = $1 and code_hash = $2 and used_at is null returning code_hash', [row.id, recoveryHash(code), now]);
+    return used.length > 0 ? 'recovery' : undefined;
+  }
+  const last = row.totp_last_step === null ? null : Number(row.totp_last_step);
+  const step = acceptedStep(decryptSecret(row.totp_secret_ciphertext), code, last, now);
+  if (step === undefined) return undefined;
+  // Conditional: of two requests with the same code at once, one moves the step and the other finds it moved.
+  const moved = await db.query('update users set totp_last_step = $2 where id = $1 and (totp_last_step is null or totp_last_step < $2) returning id', [row.id, step]);
+  return moved.length > 0 ? 'totp' : undefined;
+}
+
+/**
+ * The code step of a sign-in: `token` is the second-factor session's cookie. A right code ends
+ * that session and opens a signed-in one (a new token); wrong codes count like wrong passwords.
+ */
+export async function completeSecondFactor(db: Database, token: string, code: string, client: Client = {}, now = new Date()): Promise<SignInResult> {
+  const pending = await readSession(db, token, { stage: 'second-factor', now });
+  if (!pending) return { kind: 'refused', message: 'Your sign-in has expired: enter your password again.' };
+  const keys = throttleKeys(pending.email, client.ip);
+  const locked = await lockedUntil(db, keys, now);
+  if (locked) return { kind: 'refused', message: tooManyAttempts(locked, now) };
+  const row = await twoFactorRow(db, pending.userId);
+  const factor = await spendCode(db, row, code, now);
+  if (!factor) {
+    const until = await recordFailure(db, keys, now);
+    await recordAudit(db, { merchantId: pending.merchantId, userId: pending.userId, actor: pending.email, action: 'sign-in.failure', detail: { reason: 'code' }, ip: client.ip });
+    return { kind: 'refused', message: until ? tooManyAttempts(until, now) : 'That code is not right.' };
+  }
+  await recordSuccess(db, pending.email);
+  await recordAudit(db, { merchantId: pending.merchantId, userId: pending.userId, actor: pending.email, action: 'sign-in.success', detail: { factor }, ip: client.ip });
+  const session: NewSession = await openSession(db, pending.userId, 'signed-in', client, { replacing: pending.tokenHash, now });
+  return { kind: 'signed-in', session };
+}
+
+/** Turns two-factor off, with a current code (or a recovery code) as proof. */
+export async function disableTwoFactor(db: Database, userId: string, code: string, client: Client = {}, now = new Date()): Promise<void> {
+  await db.transaction(async (tx) => {
+    const row = await twoFactorRow(tx, userId);
+    if (!row.totp_enabled_at) throw new AccountError('Two-factor is not on.');
+    if (!(await spendCode(tx, row, code, now))) throw new AccountError('That code is not right.');
+    await tx.query('update users set totp_secret_ciphertext = null, totp_enabled_at = null, totp_last_step = null, updated_at = $2 where id = $1', [userId, now]);
+    await tx.query('delete from user_recovery_codes where user_id = $1', [userId]);
+    await recordAudit(tx, { merchantId: row.merchant_id, userId, actor: row.email, action: 'two-factor.disable', ip: client.ip });
+  });
+}
+
+/** Recovery codes still unused, for the account page. */
+export async function unusedRecoveryCodes(db: Queryable, userId: string): Promise<number> {
+  const [row] = await db.query<{ n: number }>('select count(*)::int as n from user_recovery_codes where user_id = $1 and used_at is null', [userId]);
+  return row!.n;
+}
