@@ -140,14 +140,22 @@ function parseCsv(text: string): string[][] {
   let quoted = false;
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (cell += '"'), i++;
-      else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') record.push(cell), (cell = '');
-    else if (c === '\n') record.push(cell.replace(/\r$/, '')), records.push(record), (record = []), (cell = '');
-    else cell += c;
+    if (quoted && c === '"' && text[i + 1] === '"') {
+      cell += '"';
+      i++;
+    } else if (c === '"') {
+      quoted = !quoted;
+    } else if (!quoted && c === ',') {
+      record.push(cell);
+      cell = '';
+    } else if (!quoted && c === '\n') {
+      record.push(cell.replace(/\r$/, ''));
+      records.push(record);
+      record = [];
+      cell = '';
+    } else {
+      cell += c;
+    }
   }
   if (cell !== '' || record.length > 0) records.push([...record, cell]);
   return records;

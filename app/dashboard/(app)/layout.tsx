@@ -27,10 +27,12 @@ const NAV: readonly (NavItem & { permission: Permission })[] = [
 
 /**
  * The signed-in dashboard's frame. Each page still calls requirePage itself: a layout is not
- * re-rendered on every navigation, so it cannot be the only guard.
+ * re-rendered on every navigation, so it cannot be the only guard. The frame opens to an owner
+ * who must still enrol in two-factor (`enrolment`), since the account page where they do it is
+ * inside it; every other page sends them there.
  */
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
-  const session = await requirePage('view');
+  const session = await requirePage('view', { enrolment: true });
   return (
     <DashboardFrame
       merchantName={session.merchantName}
