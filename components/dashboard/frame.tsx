@@ -31,8 +31,11 @@ function NavList({ nav, vertical }: { nav: readonly NavItem[]; vertical: boolean
     <ul className={vertical ? 'flex flex-col gap-1' : 'flex flex-wrap gap-x-1 gap-y-1'}>
       {nav.map((item) => (
         <li key={item.href}>
+          {/* No prefetch: every dashboard page is rendered per request for its session, so a prefetch
+              of each entry on each page would only double the server's work. */}
           <Link
             href={item.href}
+            prefetch={false}
             className="block rounded-md px-2 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-sky-600 dark:text-slate-200 dark:hover:bg-slate-800"
           >
             {item.label}
