@@ -1,8 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NETWORKS } from '@/lib/catalog';
 import { broadcast, mine } from '@/lib/chains/sandbox';
 import {
   countForExport,
+  DEFAULT_EXPLORERS,
+  explorerLink,
+  invoiceDetail,
+  listInvoices,
   csvCell,
   exportOrdersCsv,
   InvalidFilter,
@@ -10,13 +15,18 @@ import {
   listOrders,
   orderDetail,
   overview,
+  parseExportParams,
   parseOrderFilters,
   resendDelivery,
+  transactionLink,
   type OrderFilters,
   type Scope,
 } from '@/lib/dashboard';
 import type { Database } from '@/lib/db/client';
+import { fillAddressPool } from '@/lib/addresses';
+import { chooseCoin, getInvoice, makeInvoice, serializeInvoice } from '@/lib/invoices';
 import { findApiKey } from '@/lib/merchants';
+import { makeInvoiceRequest } from '@/lib/protocol';
 import { listOrders as apiListOrders, serializeOrder, type OrderRow as StoredOrder } from '@/lib/orders';
 import { openTestDatabase } from './support/database';
 import { createOrder, network, sandboxChain, watchOnce } from './support/chain';
@@ -46,7 +56,7 @@ async function allPages(scope: Scope, f: OrderFilters, pageSize: number) {
   const pages: { ids: string[]; next?: string; previous?: string }[] = [];
   let after: string | undefined;
   do {
-    const page = await listOrders(db, scope, { ...f, after: after as never }, pageSize);
+    const page = await listOrders(db, scope, { ...f, after }, pageSize);
     pages.push({ ids: page.rows.map((r) => r.orderId), next: page.next, previous: page.previous });
     after = page.next;
   } while (after);
@@ -199,6 +209,12 @@ describe('filters and search', () => {
     refused({ after: 'garbage' }, 'after');
     refused({ after: Buffer.from('2026-01-01T00:00:00.000Z|not-a-uuid').toString('base64url') }, 'after');
     refused({ kind: 'deposits' }, 'kind');
+    expect(() => parseExportParams({ from: '2026-03-01' })).toThrow('to is required');
+    expect(() => parseExportParams({ kind: 'deposits', from: '2026-03-01', to: '2026-03-02' })).toThrow(InvalidFilter);
+    expect(parseExportParams({ from: '2026-03-01', to: '2026-03-01' })).toEqual({
+      kind: 'orders',
+      range: { from: new Date('2026-03-01T00:00:00Z'), to: new Date('2026-03-02T00:00:00Z') },
+    });
     expect(parseOrderFilters(new URLSearchParams('status=&q=%20%20&network=litecoin'))).toEqual({ kind: 'orders', network: 'litecoin', q: undefined });
     expect(parseOrderFilters({ kind: 'invoices', status: 'PROCESSED', currency: 'eur' })).toMatchObject({ status: 'PROCESSED', currency: 'EUR' });
   });
@@ -216,7 +232,7 @@ describe('keyset pages', () => {
     const back: string[][] = [forwards.at(-1)!.ids];
     let before = forwards.at(-1)!.previous;
     while (before) {
-      const page = await listOrders(db, scopeA, { ...filters(), before: before as never }, 2);
+      const page = await listOrders(db, scopeA, { ...filters(), before }, 2);
       back.unshift(page.rows.map((r) => r.orderId));
       before = page.previous;
     }
@@ -329,5 +345,65 @@ describe('detail and overview', () => {
     expect(march.ordersByStatus).toEqual({ pending: 4, processed: 1, overpaid: 0, partial: 0, expired: 2, error: 0 });
     const other = await overview(db, scopeB);
     expect(other.received).toEqual([]);
+  });
+});
+
+describe('invoices', () => {
+  it('lists, filters, searches and exports invoices of the scope only, as get-invoice answers them', async () => {
+    await fillAddressPool(db, network('tron'), 'test');
+    const make = async (merchant: TestMerchant, fields: Record<string, unknown>) => {
+      const key = (await findApiKey(db, merchant.test.publicKey))!;
+      const own = String(Date.now()) + Math.floor(Math.random() * 1000);
+      return makeInvoice({ db, key, nonce: own }, makeInvoiceRequest.parse({ currency: 'USD', amount: '73.50', lifetime: 30, nonce: own, ...fields }));
+    };
+    const first = await make(a, { externalId: 'ext-1', order: 'inv-order-1' });
+    const second = await make(a, { currency: 'EUR', order: 'inv-order-2' });
+    const other = await make(b, { externalId: 'ext-b' });
+    const order = await chooseCoin(db, first.invoice.id, { currency: 'USDT', network: 'tron' });
+
+    const ids = async (params: Record<string, string>, scope = scopeA) =>
+      (await listInvoices(db, scope, parseOrderFilters({ kind: 'invoices', ...params }))).rows.map((r) => r.id);
+    expect((await ids({})).sort()).toEqual([first.invoice.id, second.invoice.id].sort());
+    expect(await ids({ status: 'INIT' })).toEqual([first.invoice.id]);
+    expect(await ids({ currency: 'EUR' })).toEqual([second.invoice.id]);
+    expect(await ids({ network: 'tron' })).toEqual([first.invoice.id]);
+    expect(await ids({ q: 'ext-1' })).toEqual([first.invoice.id]);
+    expect(await ids({ q: 'inv-order-1' })).toEqual([first.invoice.id]);
+    expect(await ids({ q: 'inv-order-2' })).toEqual([second.invoice.id]);
+    expect(await ids({ q: first.invoice.id })).toEqual([first.invoice.id]);
+    expect(await ids({ q: order.address })).toEqual([first.invoice.id]);
+    expect(await ids({ q: 'ext-b' })).toEqual([]);
+    expect(await ids({ q: other.invoice.id })).toEqual([]);
+
+    const key = (await findApiKey(db, a.test.publicKey))!;
+    const [row] = (await listInvoices(db, scopeA, parseOrderFilters({ kind: 'invoices', q: 'ext-1' }))).rows;
+    const answered = serializeInvoice(await getInvoice(db, key, first.invoice.id));
+    expect({ ...row, createdAt: row!.createdAt.toISOString(), expiresAt: row!.expiresAt.toISOString() }).toEqual(answered);
+
+    const detail = (await invoiceDetail(db, scopeA, first.invoice.id))!;
+    expect(detail.order?.order.orderId).toBe(order.id);
+    expect(await invoiceDetail(db, scopeA, other.invoice.id)).toBeUndefined();
+
+    let csv = '';
+    const now = new Date();
+    for await (const chunk of exportOrdersCsv(db, scopeA, { from: new Date(now.getTime() - 3_600_000), to: new Date(now.getTime() + 60_000) }, 'invoices')) csv += chunk;
+    const [header, ...rows] = parseCsv(csv);
+    expect(header).toEqual(Object.keys(answered));
+    expect(rows).toHaveLength(2);
+    const exported = rows.find((r) => r[0] === first.invoice.id)!;
+    expect(exported).toEqual(Object.values(answered).map((v) => (v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v))));
+  });
+});
+
+describe('explorer links', () => {
+  it('uses the merchant template over the default, none in test mode', () => {
+    expect(explorerLink('bitcoin', 'ab12')).toBe('https://mempool.space/tx/ab12');
+    expect(explorerLink('ethereum', '0xab', { ethereum: 'https://my.example/t/{tx}?x=1' })).toBe('https://my.example/t/0xab?x=1');
+    expect(explorerLink('ethereum', '0xab', { ethereum: 'javascript:alert({tx})' })).toBe('https://etherscan.io/tx/0xab');
+    expect(explorerLink('ripple', 'a/b')).toBe('https://xrpscan.com/tx/a%2Fb');
+    expect(explorerLink('nowhere', 'ab')).toBeUndefined();
+    for (const network of NETWORKS) expect(DEFAULT_EXPLORERS[network.name], network.name).toMatch(/^https:\/\/.*\{tx\}/);
+    expect(transactionLink('test', 'bitcoin', 'ab', { bitcoin: 'https://my.example/{tx}' })).toBeUndefined();
+    expect(transactionLink('live', 'bitcoin', 'ab', { bitcoin: 'https://my.example/{tx}' })).toBe('https://my.example/ab');
   });
 });

@@ -7,13 +7,11 @@ import type { Queryable, webhookAttempts, webhookEvents, RowOf } from '../db';
 import { DEPOSIT_SELECT, serializeDeposit, type DepositRow } from '../deposits';
 import { isUuid } from '../orders';
 import { resendWebhook } from '../webhooks';
-import type { Cursor, DeliveryFilters, DepositFilters } from './filters';
-import { keysetPage, Where, type Page, type Scope } from './keyset';
+import type { DeliveryFilters, DepositFilters } from './filters';
+import { keysetPage, Where, type Page, type Position, type Scope } from './keyset';
 import { explorerOverrides, transactionLink, type DepositView } from './orders';
 
 export type DepositListRow = DepositView & { kind: DepositRow['kind']; explorerUrl?: string; createdAt: Date };
-
-type Position = { after?: Cursor | string; before?: Cursor | string };
 
 /** The scope's deposits, newest first; `kind` ORPHAN or PERSONAL narrows them. */
 export async function listDeposits(db: Queryable, scope: Scope, filters: Omit<DepositFilters, 'after' | 'before'> & Position = {}, pageSize = 50): Promise<Page<DepositListRow>> {

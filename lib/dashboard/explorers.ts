@@ -8,7 +8,7 @@
 
 export const DEFAULT_EXPLORERS: Readonly<Record<string, string>> = Object.freeze({
   bitcoin: 'https://mempool.space/tx/{tx}',
-  litecoin: 'https://litecoinspace.org/tx/{tx}',
+  litecoin: 'https://blockchair.com/litecoin/transaction/{tx}',
   bitcoincash: 'https://blockchair.com/bitcoin-cash/transaction/{tx}',
   dogecoin: 'https://blockchair.com/dogecoin/transaction/{tx}',
   ethereum: 'https://etherscan.io/tx/{tx}',

@@ -18,7 +18,7 @@ import type { Queryable } from '../db';
 import { serializeInvoice, withOrders, type InvoiceRow as StoredInvoice } from '../invoices';
 import { serializeOrder, type OrderRow as StoredOrder } from '../orders';
 import { invoiceResponse, orderResponse } from '../protocol';
-import { Where, type Scope } from './keyset';
+import { afterPosition, Where, type Scope } from './keyset';
 
 /** Rows fetched per query: large enough to amortise the round trip, small enough to stream. */
 export const EXPORT_BATCH = 2000;
@@ -32,18 +32,22 @@ export interface ExportRange {
   to: Date;
 }
 
-const FORMULA_START = /^[=+\-@\t\r]/;
+/** First characters a spreadsheet reads as a formula: = + - @ tab CR. */
+const FORMULA_START = new Set(['=', '+', '-', '@', '\t', '\r']);
+const NEEDS_QUOTES = /[",\r\n]/;
 
 /** One CSV cell, quoted per RFC 4180 and made safe from formula injection. */
 export function csvCell(value: unknown): string {
   if (value === null || value === undefined) return '';
   let text = typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
-  if (FORMULA_START.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+  if (FORMULA_START.has(text.charAt(0))) text = `'${text}`;
+  return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
 export function csvLine(values: readonly unknown[]): string {
-  return `${values.map(csvCell).join(',')}\r\n`;
+  let line = '';
+  for (let i = 0; i < values.length; i++) line += (i === 0 ? '' : ',') + csvCell(values[i]);
+  return `${line}\r\n`;
 }
 
 const TABLE = { orders: 'orders', invoices: 'invoices' } as const;
@@ -67,18 +71,27 @@ export async function countForExport(db: Queryable, scope: Scope, range: ExportR
   return row!.n;
 }
 
+/**
+ * The range's rows in batches, newest first. The next batch is asked for as soon as one arrives,
+ * so the database reads it while this one is turned into CSV.
+ */
 async function* batches<R extends { created_at: Date; id: string }>(db: Queryable, scope: Scope, range: ExportRange, kind: ExportKind): AsyncGenerator<R[]> {
-  let at: { created_at: Date; id: string } | undefined;
-  for (;;) {
+  const fetch = (at?: { created_at: Date; id: string }) => {
     const where = rangeWhere(scope, range);
-    if (at) where.clauses.push(`(created_at, id) < (${where.param(at.created_at)}::timestamptz, ${where.param(at.id)}::uuid)`);
-    const rows = await db.query<R>(
-      `select * from ${TABLE[kind]} where ${where.sql} order by created_at desc, id desc limit ${where.param(EXPORT_BATCH)}`,
-      where.params,
-    );
+    if (at) where.clauses.push(afterPosition(TABLE[kind], '<', where.param(at.created_at), where.param(at.id)));
+    return db.query<R>(`select * from ${TABLE[kind]} where ${where.sql} order by created_at desc, id desc limit ${where.param(EXPORT_BATCH)}`, where.params);
+  };
+  let pending = fetch();
+  for (;;) {
+    const rows = await pending;
+    const full = rows.length === EXPORT_BATCH;
+    if (full) {
+      pending = fetch(rows.at(-1));
+      // Settled by the next turn of the loop; a consumer that stops early must not leave it unhandled.
+      pending.catch(() => undefined);
+    }
     if (rows.length > 0) yield rows;
-    if (rows.length < EXPORT_BATCH) return;
-    at = rows.at(-1)!;
+    if (!full) return;
   }
 }
 

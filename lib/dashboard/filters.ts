@@ -51,7 +51,7 @@ const DATE_ONLY = /^\d{4}-\d\d-\d\d$/;
  */
 const isoTime = (end: boolean) =>
   z
-    .string()
+    .string({ error: 'is required' })
     .refine((v) => DATE_ONLY.test(v) || z.iso.datetime({ offset: true }).safeParse(v).success, 'must be a date (2026-01-31) or a date and time (2026-01-31T12:00:00Z)')
     .transform((v, ctx) => {
       const at = new Date(DATE_ONLY.test(v) ? `${v}T00:00:00.000Z` : v);
@@ -98,7 +98,12 @@ export const ORDER_FILTERS = z
       .optional(),
     from: isoTime(false).optional(),
     to: isoTime(true).optional(),
-    q: z.string().trim().max(MAX_SEARCH_LENGTH, `is longer than ${MAX_SEARCH_LENGTH} characters`).optional(),
+    q: z
+      .string()
+      .trim()
+      .max(MAX_SEARCH_LENGTH, `is longer than ${MAX_SEARCH_LENGTH} characters`)
+      .transform((v) => (v === '' ? undefined : v))
+      .optional(),
     after: cursor.optional(),
     before: cursor.optional(),
   })
@@ -112,8 +117,7 @@ export const ORDER_FILTERS = z
     }
     if (f.from && f.to && f.from >= f.to) ctx.addIssue({ code: 'custom', path: ['to'], message: 'must be later than from' });
     if (f.after && f.before) ctx.addIssue({ code: 'custom', path: ['before'], message: 'cannot be given with after' });
-  })
-  .transform(({ q, ...rest }) => ({ ...rest, q: q === '' ? undefined : q }));
+  });
 
 export type OrderFilters = z.output<typeof ORDER_FILTERS>;
 export type OrderFiltersInput = z.input<typeof ORDER_FILTERS>;
@@ -172,4 +176,15 @@ export function parseDepositFilters(params: SearchParams): DepositFilters {
 
 export function parseDeliveryFilters(params: SearchParams): DeliveryFilters {
   return parseWith(DELIVERY_FILTERS, params);
+}
+
+/** The CSV export's query (`?kind=orders&from=2026-01-01&to=2026-01-31`): both dates required, `to` inclusive of a date-only day. */
+export const EXPORT_PARAMS = z
+  .object({ kind: z.enum(['orders', 'invoices']).default('orders'), from: isoTime(false), to: isoTime(true) })
+  .refine((p) => p.from < p.to, { path: ['to'], message: 'must be later than from' })
+  .transform(({ kind, from, to }) => ({ kind, range: { from, to } }));
+export type ExportParams = z.output<typeof EXPORT_PARAMS>;
+
+export function parseExportParams(params: SearchParams): ExportParams {
+  return parseWith(EXPORT_PARAMS, params);
 }

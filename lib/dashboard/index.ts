@@ -14,19 +14,22 @@ export {
   DELIVERY_FILTERS,
   DEPOSIT_FILTERS,
   encodeCursor,
+  EXPORT_PARAMS,
   InvalidFilter,
   MAX_SEARCH_LENGTH,
   ORDER_FILTERS,
   parseDeliveryFilters,
+  parseExportParams,
   parseDepositFilters,
   parseOrderFilters,
   type Cursor,
   type DeliveryFilters,
   type DepositFilters,
+  type ExportParams,
   type OrderFilters,
   type SearchParams,
 } from './filters';
-export { MAX_PAGE_SIZE, type Page, type Scope } from './keyset';
+export { MAX_PAGE_SIZE, type Page, type Position, type Scope } from './keyset';
 export {
   invoiceDetail,
   listInvoices,
@@ -37,6 +40,7 @@ export {
   type DetailPayment,
   type InvoiceDetail,
   type InvoiceRow,
+  type ListFilters,
   type OrderDetail,
   type OrderEvent,
   type OrderRow,

@@ -43,12 +43,27 @@ export class Where {
 
 export const MAX_PAGE_SIZE = 500;
 
+/** Where a page starts: a cursor as the filter schemas parse it, or its text. */
+export interface Position {
+  after?: Cursor | string;
+  before?: Cursor | string;
+}
+
 /** A cursor as parsed by the filter schemas, or as text (a caller that skipped them). */
 export function cursorOf(value: Cursor | string | undefined, parameter: string): Cursor | undefined {
   if (value === undefined || typeof value !== 'string') return value;
   const cursor = decodeCursor(value);
   if (!cursor) throw new InvalidFilter(`${parameter} is not a page position of this list`, parameter);
   return cursor;
+}
+
+/**
+ * Rows beyond (time, id) in the list's order: `(created_at, id) < (time, id)` spelled so that the
+ * created_at bound is an index condition of every scope-first index (a row comparison is one only
+ * when its columns lead the index's remaining ones in the same direction), ties decided by id.
+ */
+export function afterPosition(alias: string, op: '<' | '>', time: string, id: string): string {
+  return `${alias}.created_at ${op}= ${time}::timestamptz and (${alias}.created_at ${op} ${time}::timestamptz or ${alias}.id ${op} ${id}::uuid)`;
 }
 
 /**
@@ -62,7 +77,7 @@ export async function keysetPage<R extends { created_at: Date; id: string }>(
   select: string,
   alias: string,
   where: Where,
-  position: { after?: Cursor | string; before?: Cursor | string },
+  position: Position,
   pageSize: number,
 ): Promise<{ rows: R[]; next?: string; previous?: string }> {
   if (!Number.isSafeInteger(pageSize) || pageSize < 1 || pageSize > MAX_PAGE_SIZE) throw new RangeError(`pageSize must be 1-${MAX_PAGE_SIZE}`);
@@ -73,7 +88,7 @@ export async function keysetPage<R extends { created_at: Date; id: string }>(
   if (at) {
     const time = where.param(at.createdAt);
     const id = where.param(at.id);
-    where.clauses.push(`(${alias}.created_at, ${alias}.id) ${backwards ? '>' : '<'} (${time}::timestamptz, ${id}::uuid)`);
+    where.clauses.push(afterPosition(alias, backwards ? '>' : '<', time, id));
   }
   const direction = backwards ? 'asc' : 'desc';
   const limit = where.param(pageSize + 1);

@@ -5,10 +5,11 @@ import 'server-only';
  * so a screen and an API answer never disagree about an order; times are handed over as Dates.
  *
  * Search (`q`) is exact on each key, each through its own index: the order id (a UUID), the
- * merchant's order id, the deposit address, a transaction hash (an order's payments or its orphan
+ * merchant's order id, the deposit address (through its row in `addresses`), a transaction hash (an order's payments or its orphan
  * deposits, case-insensitive like the find-tx indexes). The keys are gathered in one materialised
  * union first, so the table is only joined to the few ids found.
  */
+import { NETWORKS } from '../catalog';
 import { confirmationsOf, orderNetwork, requiredConfirmations } from '../chains';
 import type { Queryable } from '../db';
 import { DEPOSIT_SELECT, serializeDeposit, type DepositRow } from '../deposits';
@@ -19,7 +20,10 @@ import type { Deposit, Invoice, Order, OrderStatus, WebhookEvent } from '../prot
 import { getDelivery, listDeliveries as orderDeliveries } from '../webhooks';
 import { explorerLink, isExplorerTemplate } from './explorers';
 import type { OrderFilters } from './filters';
-import { keysetPage, Where, type Page, type Scope } from './keyset';
+import { keysetPage, Where, type Page, type Position, type Scope } from './keyset';
+
+/** The filters a list takes: the parsed search params (`kind` chooses the function). */
+export type ListFilters = Omit<OrderFilters, 'kind' | 'after' | 'before'> & Position;
 
 /** An order as the table shows it: the API's order object, plus received, with Dates. */
 export type OrderRow = Omit<Order, 'createdAt' | 'expiresAt'> & {
@@ -40,12 +44,16 @@ export function orderRowOf(row: StoredOrder): OrderRow {
   };
 }
 
+const NETWORK_NAMES = NETWORKS.map((n) => n.name);
+
 /** The ids an exact search finds among the scope's orders; $1/$2 are the merchant and mode. */
 function orderHits(where: Where, q: string): string {
   const text = where.param(q);
   const branches = [
     `select id from orders where merchant_id = $1 and mode = $2 and client_order_id = ${text}`,
-    `select id from orders where address = ${text} and merchant_id = $1 and mode = $2`,
+    // Through the deposit address's own unique index (network, mode, address, tag), one probe per network: no index on orders.address to keep up on make-order.
+    `select o.id from addresses a join orders o on o.address_id = a.id
+      where a.network = any(${where.param(NETWORK_NAMES)}::text[]) and a.mode = $2 and a.address = ${text} and o.merchant_id = $1 and o.mode = $2`,
     `select order_id from payments where lower(tx_hash) = lower(${text}) and merchant_id = $1 and mode = $2`,
     `select order_id from deposits where lower(in_tx_hash) = lower(${text}) and order_id is not null and merchant_id = $1 and mode = $2`,
   ];
@@ -69,7 +77,7 @@ function filtered(where: Where, filters: Pick<OrderFilters, 'status' | 'network'
 }
 
 /** The scope's orders matching `filters`, newest first, a keyset page of `pageSize`. */
-export async function listOrders(db: Queryable, scope: Scope, filters: Omit<OrderFilters, 'kind'>, pageSize = 50): Promise<Page<OrderRow>> {
+export async function listOrders(db: Queryable, scope: Scope, filters: ListFilters = {}, pageSize = 50): Promise<Page<OrderRow>> {
   const where = scoped(scope);
   let select = 'select o.* from orders o';
   if (filters.q !== undefined) select = `with hits as materialized (${orderHits(where, filters.q)}) select o.* from hits h join orders o on o.id = h.id`;
@@ -90,14 +98,15 @@ function invoiceRowsOf(rows: Awaited<ReturnType<typeof withOrders>>): InvoiceRow
  * the coin the payer chose; `q` the invoice id, the merchant's external id or order, or any search
  * key of the invoice's chosen order.
  */
-export async function listInvoices(db: Queryable, scope: Scope, filters: Omit<OrderFilters, 'kind'>, pageSize = 50): Promise<Page<InvoiceRow>> {
+export async function listInvoices(db: Queryable, scope: Scope, filters: ListFilters = {}, pageSize = 50): Promise<Page<InvoiceRow>> {
   const where = scoped(scope);
   let select = 'select o.* from invoices o';
   if (filters.q !== undefined) {
     const q = filters.q;
     const text = where.param(q);
     const branches = [
-      `select id from invoices where merchant_id = $1 and mode = $2 and external_id = ${text}`,
+      // idempotency_key is the external id when there is one, else the merchant's order.
+      `select id from invoices where merchant_id = $1 and mode = $2 and idempotency_key = ${text}`,
       `select id from invoices where merchant_id = $1 and mode = $2 and client_order = ${text}`,
       `select i.id from (${orderHits(where, q)}) oh join invoices i on i.order_id = oh.id where i.merchant_id = $1 and i.mode = $2`,
     ];

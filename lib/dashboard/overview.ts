@@ -86,8 +86,8 @@ export async function overview(db: Queryable, scope: Scope, now = new Date()): P
   const today = new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS);
   const since = new Date(today.getTime() - (SERIES_DAYS - 1) * DAY_MS);
   const [daily, statuses, [failed], cursors] = await Promise.all([
-    db.query<{ day: string; network: string; currency: string; amount: string }>(
-      `select (created_at at time zone 'UTC')::date::text as day, network, currency, sum(amount)::text as amount
+    db.query<{ day: Date; network: string; currency: string; amount: string }>(
+      `select date_trunc('day', created_at, 'UTC') as day, network, currency, sum(amount)::text as amount
          from payments
         where merchant_id = $1 and mode = $2 and status = 'processed' and created_at >= $3 and created_at <= $4
         group by 1, 2, 3`,
@@ -115,7 +115,7 @@ export async function overview(db: Queryable, scope: Scope, now = new Date()): P
     const key = coinKey(row.currency, row.network);
     let coin = coins.get(key);
     if (!coin) coins.set(key, (coin = { currency: row.currency, network: row.network, decimals: decimalsOf(row.network, row.currency), byDay: new Map() }));
-    coin.byDay.set(Date.parse(`${row.day}T00:00:00Z`), BigInt(row.amount));
+    coin.byDay.set(row.day.getTime(), BigInt(row.amount));
   }
   const prices = await withUsdPrices(rateService(scope.mode), [...coins.values()]);
   const priceOf = new Map(prices.map((p) => [coinKey(p.currency, p.network), p.priceUSD]));
