@@ -22,7 +22,7 @@
 import { NextResponse, type NextRequest } from 'next/server';
 import { config as gatewayConfig, storeGatewayUrl } from './lib/config';
 import { LANGUAGE_HEADER, negotiateLanguage } from './lib/pay/i18n';
-import { contentSecurityPolicy, literalPercentPath, newNonce } from './lib/security';
+import { contentSecurityPolicy, isCrossSite, literalPercentPath, newNonce } from './lib/security';
 
 /** The dashboard page's path and query, set here only (any value the client sent is overwritten or removed). */
 const DASHBOARD_PATH_HEADER = 'x-dashboard-path';
@@ -46,6 +46,11 @@ export function proxy(request: NextRequest): NextResponse {
   const payerPage = PAYER_PAGE.test(pathname);
   const storePage = pathname === '/store' || pathname.startsWith('/store/');
   const dashboardPage = pathname === '/dashboard' || pathname.startsWith('/dashboard/');
+  // Another site's post to the dashboard (a server action) is refused here with a 403: Next.js's
+  // own Origin check would answer it a 500.
+  if (dashboardPage && request.method !== 'GET' && request.method !== 'HEAD' && isCrossSite((name) => request.headers.get(name), gatewayConfig().publicBaseUrl)) {
+    return new NextResponse('Cross-site requests to the dashboard are refused.', { status: 403, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' } });
+  }
   const csp = contentSecurityPolicy({
     nonce: newNonce(),
     frameAncestors: payerPage ? gatewayConfig().frameAncestors : null,

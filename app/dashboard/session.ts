@@ -1,8 +1,9 @@
 import 'server-only';
 import { cookies, headers } from 'next/headers';
-import { forbidden, redirect, unauthorized } from 'next/navigation';
+import { forbidden, redirect, RedirectType, unauthorized } from 'next/navigation';
 import { config } from '@/lib/config';
 import { getDatabase } from '@/lib/db';
+import { isCrossSite } from '@/lib/security';
 import { can, readSession, SESSION_COOKIE, type DashboardSession, type Permission } from '@/lib/users';
 
 /**
@@ -47,34 +48,32 @@ export async function requirePage(permission: Permission = 'view', options: Gate
   return session;
 }
 
+/** The cross-site rule of lib/security, on this gateway's public URL. */
+function crossSite(header: (name: string) => string | null): boolean {
+  return isCrossSite(header, config().publicBaseUrl);
+}
+
 /**
- * A request another site made the browser send: `Sec-Fetch-Site: cross-site`, or an `Origin`
- * that is not this gateway's (the public URL's, or the Host the request came to).
+ * Refuses a server action: forbidden() (403) or unauthorized() (401). Next.js answers those with
+ * their status only for an action called by the page's JavaScript (it sends `Next-Action`); for a
+ * form posted without JavaScript it renders the not-found page with a 404 instead (Next.js 16
+ * action-handler). Such a post is sent on with a 303 to a page that answers the 403 (or to sign-in).
  */
-function crossSite(get: (name: string) => string | null): boolean {
-  if (get('sec-fetch-site') === 'cross-site') return true;
-  const origin = get('origin');
-  if (origin === null) return false;
-  let host: string;
-  try {
-    host = new URL(origin).host;
-  } catch {
-    return true; // `Origin: null` and anything else that is no origin
-  }
-  const own = [new URL(config().publicBaseUrl).host, get('x-forwarded-host'), get('host')].filter(Boolean);
-  return !own.includes(host);
+async function refuse(kind: 'forbidden' | 'unauthorized'): Promise<never> {
+  const fromScript = (await headers()).has('next-action');
+  if (kind === 'forbidden') return fromScript ? forbidden() : redirect('/dashboard/forbidden', RedirectType.push);
+  return fromScript ? unauthorized() : redirect('/dashboard/sign-in', RedirectType.push);
 }
 
 /** For server actions: same checks every call, plus the cross-site check; refuses with forbidden() / unauthorized(). */
 export async function requireAction(permission: Permission, options: GateOptions = {}): Promise<DashboardSession> {
   const list = await headers();
-  // Next.js refuses a server action whose Origin is not the Host already; this also covers a
-  // browser that says so only in Sec-Fetch-Site, and keeps the rule in one place with requireRoute.
-  if (crossSite((name) => list.get(name))) forbidden();
+  // proxy.ts refuses cross-site posts already; checked again here so the rule holds for every
+  // action whatever the proxy's matcher says.
+  if (crossSite((name) => list.get(name))) return refuse('forbidden');
   const session = await currentSession();
-  if (!session) unauthorized();
-  if (session.mustEnrolTwoFactor && !options.enrolment) forbidden();
-  if (!can(session.role, permission)) forbidden();
+  if (!session) return refuse('unauthorized');
+  if ((session.mustEnrolTwoFactor && !options.enrolment) || !can(session.role, permission)) return refuse('forbidden');
   return session;
 }
 

@@ -1,0 +1,65 @@
+'use server';
+import { revalidatePath } from 'next/cache';
+import { z } from 'zod';
+import { getDatabase } from '@/lib/db';
+import { isDomainErrorOf } from '@/lib/errors';
+import { changeRole, createUser, recordAudit, removeUser, ROLES } from '@/lib/users';
+import type { ActionState } from '../../action-form';
+import { clientAddress, requireAction } from '../../session';
+
+async function refusalOf(work: () => Promise<ActionState>): Promise<ActionState> {
+  try {
+    return await work();
+  } catch (error) {
+    if (isDomainErrorOf(error, 'AccountError')) return { message: error.message };
+    throw error;
+  }
+}
+
+const role = z.enum(ROLES, { error: 'Choose a role: owner, admin or viewer.' });
+const invite = z.object({ email: z.string().trim().min(1, 'Type an e-mail address.').max(254), role });
+const member = z.object({ userId: z.uuid({ error: 'No such user in this team.' }) });
+
+/** Invites a person: a user without a password and a one-time link (shown once; no e-mail is sent). */
+export async function inviteAction(_state: ActionState, form: FormData): Promise<ActionState> {
+  const session = await requireAction('team');
+  const parsed = invite.safeParse({ email: form.get('email'), role: form.get('role') });
+  if (!parsed.success) return { message: parsed.error.issues[0]!.message };
+  return refusalOf(async () => {
+    const db = await getDatabase();
+    const { user, link } = await createUser(db, { merchant: session.merchantId, email: parsed.data.email, role: parsed.data.role, purpose: 'invite' });
+    await recordAudit(db, { merchantId: session.merchantId, userId: session.userId, actor: session.email, action: 'user.invite', detail: { email: user.email, role: user.role }, ip: await clientAddress() });
+    revalidatePath('/dashboard/team');
+    return {
+      notice: `Invited ${user.email} as ${user.role}.`,
+      once: { title: `Give this one-time link to ${user.email} (valid 72 hours; it is shown only now):`, lines: [link!.url] },
+    };
+  });
+}
+
+export async function changeRoleAction(_state: ActionState, form: FormData): Promise<ActionState> {
+  const session = await requireAction('team');
+  const parsed = member.extend({ role }).safeParse({ userId: form.get('userId'), role: form.get('role') });
+  if (!parsed.success) return { message: parsed.error.issues[0]!.message };
+  return refusalOf(async () => {
+    const db = await getDatabase();
+    const user = await changeRole(db, session.merchantId, parsed.data.userId, parsed.data.role);
+    await recordAudit(db, { merchantId: session.merchantId, userId: session.userId, actor: session.email, action: 'user.role', detail: { email: user.email, role: user.role }, ip: await clientAddress() });
+    revalidatePath('/dashboard/team');
+    return { notice: `${user.email} is now ${user.role}.` };
+  });
+}
+
+/** Removes a person from the team: disabled, signed out everywhere. */
+export async function removeAction(_state: ActionState, form: FormData): Promise<ActionState> {
+  const session = await requireAction('team');
+  const parsed = member.safeParse({ userId: form.get('userId') });
+  if (!parsed.success) return { message: parsed.error.issues[0]!.message };
+  return refusalOf(async () => {
+    const db = await getDatabase();
+    const user = await removeUser(db, session.merchantId, parsed.data.userId);
+    await recordAudit(db, { merchantId: session.merchantId, userId: session.userId, actor: session.email, action: 'user.remove', detail: { email: user.email }, ip: await clientAddress() });
+    revalidatePath('/dashboard/team');
+    return { notice: `Removed ${user.email}.` };
+  });
+}

@@ -1,0 +1,233 @@
+/**
+ * Dashboard sign-in against the production build: the redirect when signed out, the throttle,
+ * two-factor, the session cookie, sign out everywhere, forged and ended sessions, 403s from pages
+ * and from server actions posted directly, secrets absent from pages and bundles, invitations,
+ * and axe on every page of accounts in light and dark.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Browser, Page } from '@playwright/test';
+import { expectAccessible } from './pay-support';
+import { createUser, freshEmail, runUsersCli, signIn, strongPassword, totpCode } from './support/dashboard';
+import { baseUrl, expect, test } from './support/fixtures';
+
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+
+// A page answered 401/403/404 is logged by Chromium as a failed resource: here those answers are
+// what is tested (/dashboard itself, the overview, is another part of the dashboard).
+test.use({ allowedConsoleErrors: [/^console\.error: Failed to load resource: the server responded with a status of (401|403|404)/] });
+
+async function newPage(browser: Browser): Promise<Page> {
+  const context = await browser.newContext({ baseURL: baseUrl() });
+  return context.newPage();
+}
+
+/** Enrols two-factor on the account page; answers the secret and the recovery codes. */
+async function enrol(page: Page): Promise<{ secret: string; recovery: string[] }> {
+  await page.goto('/dashboard/account');
+  const secret = (await page.getByTestId('totp-secret').textContent())!.trim();
+  await page.getByLabel('Code from the app').fill(totpCode(secret));
+  await page.getByRole('button', { name: 'Turn two-factor on' }).click();
+  const shown = page.getByTestId('shown-once');
+  await expect(shown).toContainText('Recovery codes');
+  const recovery = await shown.locator('li').allTextContents();
+  expect(recovery).toHaveLength(10);
+  return { secret, recovery };
+}
+
+test('signed out, a dashboard page sends to sign-in and back after it', async ({ page }) => {
+  const owner = await createUser({ role: 'owner' });
+  const response = await page.goto('/dashboard/account');
+  expect(new URL(page.url()).pathname).toBe('/dashboard/sign-in');
+  expect(new URL(page.url()).searchParams.get('next')).toBe('/dashboard/account');
+  expect(response!.status()).toBe(200);
+  await expectAccessible(page, 'sign-in page');
+  await page.getByLabel('E-mail address').fill(owner.email);
+  await page.getByLabel('Password').fill(owner.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL('**/dashboard/account');
+  await expect(page.getByRole('heading', { name: 'Your account' })).toBeVisible();
+
+  // The cookie: HttpOnly, SameSite=Lax, only for /dashboard, not Secure on this http:// gateway, and no longer than the session.
+  const cookie = (await page.context().cookies()).find((c) => c.name === 'cg_session')!;
+  expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/dashboard', secure: false });
+  expect(cookie.value).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  expect(cookie.expires * 1000).toBeGreaterThan(Date.now() + 11 * 3_600_000);
+  expect(cookie.expires * 1000).toBeLessThanOrEqual(Date.now() + 12 * 3_600_000 + 60_000);
+});
+
+test('a wrong password five times is refused with a retry time, then even the right one', async ({ page }) => {
+  const owner = await createUser({ role: 'viewer' });
+  await page.goto('/dashboard/sign-in');
+  const error = page.getByTestId('sign-in-error');
+  const attempt = async (password: string) => {
+    await page.getByLabel('E-mail address').fill(owner.email);
+    await page.getByLabel('Password').fill(password);
+    // Each answer is awaited: the form is reset when one arrives, and the same text twice shows no change.
+    await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/dashboard/sign-in'), page.getByRole('button', { name: 'Sign in' }).click()]);
+    return (await error.textContent())?.trim();
+  };
+  for (let n = 1; n <= 4; n++) expect(await attempt(`wrong password ${n}`)).toBe('Wrong e-mail address or password.');
+  expect(await attempt('wrong password 5')).toMatch(/^Too many attempts\. Try again in (30|29|28) s\.$/);
+  expect(await attempt(owner.password)).toMatch(/^Too many attempts\. Try again in \d+ s\.$/);
+  expect(new URL(page.url()).pathname).toBe('/dashboard/sign-in');
+});
+
+test('two-factor: enrol, sign out, sign in with a code', async ({ page }) => {
+  test.slow();
+  const owner = await createUser({ role: 'owner' });
+  await signIn(page, owner.email, owner.password, undefined, { next: '/dashboard/account' });
+  const { secret } = await enrol(page);
+  await expectAccessible(page, 'account page with recovery codes');
+
+  // After enrolment the secret is on no page.
+  for (const path of ['/dashboard/account', '/dashboard/team', '/dashboard/audit']) {
+    const html = await (await page.request.get(path)).text();
+    expect(html, path).not.toContain(secret);
+  }
+
+  await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+  await page.waitForURL('**/dashboard/sign-in?notice=signed-out');
+  await signIn(page, owner.email, owner.password, secret, { next: '/dashboard/account', codeSteps: 1 });
+  await expect(page.getByText(/^On\. Signing in asks for a code/)).toBeVisible();
+  await expectAccessible(page, 'account page, two-factor on');
+
+});
+
+test('a recovery code signs in once', async ({ page, browser }) => {
+  test.slow();
+  const owner = await createUser({ role: 'admin' });
+  await signIn(page, owner.email, owner.password, undefined, { next: '/dashboard/account' });
+  const { recovery } = await enrol(page);
+  const viaRecovery = async (target: Page) => {
+    await target.goto('/dashboard/sign-in?next=%2Fdashboard%2Faccount');
+    await target.getByLabel('E-mail address').fill(owner.email);
+    await target.getByLabel('Password').fill(owner.password);
+    await target.getByRole('button', { name: 'Sign in' }).click();
+    await target.waitForURL(/two-factor/);
+    await target.getByLabel('Code').fill(recovery[0]!);
+    await target.getByRole('button', { name: 'Continue' }).click();
+  };
+  const first = await newPage(browser);
+  await viaRecovery(first);
+  await first.waitForURL('**/dashboard/account');
+  await expect(first.getByText('Recovery codes left: 9.')).toBeVisible();
+  const second = await newPage(browser);
+  await viaRecovery(second);
+  await expect(second.getByRole('alert')).toHaveText('That code is not right.');
+  await first.context().close();
+  await second.context().close();
+});
+
+test('after "sign out everywhere" another browser\'s session is refused; forged and ended cookies too', async ({ page, browser }) => {
+  const owner = await createUser({ role: 'admin' });
+  const second = await newPage(browser);
+  await signIn(page, owner.email, owner.password, undefined, { next: '/dashboard/account' });
+  await signIn(second, owner.email, owner.password, undefined, { next: '/dashboard/account' });
+  const oldCookie = (await second.context().cookies()).find((c) => c.name === 'cg_session')!;
+
+  await page.getByRole('button', { name: 'Sign out everywhere' }).click();
+  await page.waitForURL('**/dashboard/sign-in?notice=signed-out');
+  await second.goto('/dashboard/account');
+  expect(new URL(second.url()).pathname).toBe('/dashboard/sign-in');
+
+  // The ended session's cookie put back, and a forged one, open nothing.
+  for (const value of [oldCookie.value, 'A'.repeat(43), 'not-a-token']) {
+    await second.context().clearCookies();
+    await second.context().addCookies([{ ...oldCookie, value }]);
+    await second.goto('/dashboard/account');
+    expect(new URL(second.url()).pathname, value).toBe('/dashboard/sign-in');
+    const answer = await second.request.get('/dashboard/account', { maxRedirects: 0 });
+    expect(answer.status()).toBe(307);
+  }
+  await second.context().close();
+});
+
+test('an owner invites a viewer by link; the viewer signs in with that role and gets 403 on owners\' pages and actions', async ({ page, browser }) => {
+  test.slow();
+  const owner = await createUser({ role: 'owner' });
+  await signIn(page, owner.email, owner.password, undefined, { next: '/dashboard/team' });
+  await expectAccessible(page, 'team page');
+  const email = freshEmail('invited');
+  await page.getByLabel('E-mail address').fill(email);
+  await page.getByLabel('Role', { exact: true }).selectOption('viewer');
+  await page.getByRole('button', { name: 'Invite' }).click();
+  const link = (await page.getByTestId('shown-once').locator('li').textContent())!.trim();
+  expect(link).toMatch(new RegExp(`^${baseUrl()}/dashboard/set-up/[A-Za-z0-9_-]{43}$`));
+  await expect(page.getByText('No e-mail is sent')).toBeVisible();
+
+  const viewer = await newPage(browser);
+  await viewer.goto(link);
+  await expectAccessible(viewer, 'set-up page');
+  const password = strongPassword();
+  await viewer.getByLabel('New password').fill(password);
+  await viewer.getByLabel('Repeat the password').fill(password);
+  await viewer.getByRole('button', { name: 'Set password and sign in' }).click();
+  await viewer.waitForURL((url) => url.pathname === '/dashboard');
+  // The link is spent.
+  await viewer.goto(link);
+  await expect(viewer.getByRole('heading', { name: 'This link cannot be used' })).toBeVisible();
+
+  await viewer.goto('/dashboard/account');
+  await expect(viewer.getByText(`${email} · viewer at e2e`)).toBeVisible();
+  for (const path of ['/dashboard/team', '/dashboard/audit']) {
+    const answer = await viewer.goto(path);
+    expect(answer!.status(), path).toBe(403);
+    await expect(viewer.getByRole('heading', { name: 'Not allowed' })).toBeVisible();
+  }
+
+  // The invite form's server action, posted directly: as the page's script posts it (Next-Action
+  // header) the viewer gets 403; as the form posts without JavaScript, a 303 to the 403 page;
+  // nothing is created. From another site: 403, whoever's cookie. The owner's post works.
+  await page.goto('/dashboard/team');
+  const fields = await page.locator('form:has(input[name="email"])').evaluate((form) =>
+    [...(form as HTMLFormElement).querySelectorAll('input[type="hidden"]')].map((i) => [(i as HTMLInputElement).name, (i as HTMLInputElement).value] as const),
+  );
+  const actionId = (JSON.parse(fields.find(([name]) => /^\$ACTION_\d+:0$/.test(name))![1]) as { id: string }).id;
+  const formPost = (p: Page, invited: string, origin = baseUrl()) =>
+    p.request.post('/dashboard/team', { headers: { origin }, multipart: Object.fromEntries([...fields, ['email', invited], ['role', 'owner']]), maxRedirects: 0 });
+  const scriptPost = (p: Page, invited: string) =>
+    p.request.post('/dashboard/team', { headers: { origin: baseUrl(), 'next-action': actionId, accept: 'text/x-component' }, multipart: { '0': '[{},"$K1"]', '1_email': invited, '1_role': 'owner' }, maxRedirects: 0 });
+  const refusedEmail = freshEmail('refused');
+  expect((await scriptPost(viewer, refusedEmail)).status()).toBe(403);
+  const plain = await formPost(viewer, refusedEmail);
+  expect(plain.status()).toBe(303);
+  expect(plain.headers().location).toBe('/dashboard/forbidden');
+  expect((await viewer.request.get('/dashboard/forbidden')).status()).toBe(403);
+  expect((await formPost(page, freshEmail('cross-site'), 'https://evil.example')).status()).toBe(403);
+  const acceptedEmail = freshEmail('accepted');
+  expect((await formPost(page, acceptedEmail)).status()).toBe(200);
+  const listed = await runUsersCli(['list']);
+  expect(listed).toContain(acceptedEmail);
+  expect(listed).not.toContain(refusedEmail);
+  expect(listed).not.toContain('cross-site-');
+
+  // The audit log shows the invitation and the sign-ins, newest first.
+  await page.goto('/dashboard/audit');
+  await expect(page.getByTestId('audit-entry').first()).toContainText('user.invite');
+  await expect(page.getByTestId('audit-entry').filter({ hasText: 'sign-in.success' }).first()).toBeVisible();
+  await expectAccessible(page, 'audit page');
+  await viewer.context().close();
+});
+
+test('no password hash or TOTP secret in any page or static chunk', async ({ page, request }) => {
+  test.slow();
+  const owner = await createUser({ role: 'owner' });
+  await signIn(page, owner.email, owner.password, undefined, { next: '/dashboard/account' });
+  const { secret } = await enrol(page);
+  const pages = ['/dashboard/account', '/dashboard/team', '/dashboard/audit'];
+  const chunks = fs
+    .readdirSync(path.join(ROOT, '.next', 'static'), { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && /\.(js|css)$/.test(entry.name))
+    .map((entry) => `/_next/static/${path.relative(path.join(ROOT, '.next', 'static'), path.join(entry.parentPath, entry.name))}`);
+  expect(chunks.length).toBeGreaterThan(5);
+  // Signed in for the dashboard's pages, signed out for the sign-in page and the static files.
+  const fetched = [...pages.map((url) => [url, page.request] as const), ...['/dashboard/sign-in', ...chunks].map((url) => [url, request] as const)];
+  for (const [url, client] of fetched) {
+    const answer = await client.get(url);
+    expect(answer.status(), url).toBe(200);
+    const text = await answer.text();
+    expect(text, url).not.toContain(secret);
+    expect(text, url).not.toMatch(/scrypt\$\d+\$/);
+  }
+});
