@@ -118,10 +118,12 @@ test('a viewer sees no resend button, and a resend posted directly is refused wi
 
   const url = `/dashboard/orders/${paid.order.orderId}`;
   const headers = { origin: baseUrl() };
-  // As the browser's fetch posts it (the Next-Action header): 403.
+  // As the browser's fetch posts it (the Next-Action header, and the arguments encoded the way
+  // React's encodeReply encodes one FormData argument: the root `0` names form `1`, whose fields
+  // follow with the prefix `1_`): 403.
   const asFetch = await page.request.post(url, {
     headers: { ...headers, 'next-action': actionId, accept: 'text/x-component' },
-    multipart: { eventId, back: url },
+    multipart: { '0': '["$K1"]', '1_eventId': eventId, '1_back': url },
   });
   expect(asFetch.status()).toBe(403);
   // As a form posts it without JavaScript: refused too. Next.js answers the forbidden() of such a
