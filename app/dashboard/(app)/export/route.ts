@@ -2,11 +2,11 @@
  * GET /dashboard/export?kind=orders|invoices&from=YYYY-MM-DD&to=YYYY-MM-DD: the CSV export of the
  * session's merchant and mode, streamed as lib/dashboard writes it (keyset batches), with the
  * row count up front in `x-total-rows` for the page's progress bar. The range reads like the
- * tables' date filters (the same schema): `from` inclusive, a date-only `to` includes its day.
+ * tables' date filters (lib/dashboard's EXPORT_PARAMS): `from` inclusive, a date-only `to` includes its day.
  * A bad query is a 400 JSON answer naming the parameter, never a 500.
  */
 import { getDatabase } from '@/lib/db';
-import { countForExport, exportOrdersCsv, parseOrderFilters } from '@/lib/dashboard';
+import { countForExport, exportOrdersCsv, parseExportParams } from '@/lib/dashboard';
 import { isDomainErrorOf } from '@/lib/errors';
 import { requireRoute } from '../../session';
 
@@ -17,17 +17,14 @@ function badRequest(message: string): Response {
 export async function GET(request: Request): Promise<Response> {
   const session = await requireRoute(request, 'view');
   if (session instanceof Response) return session;
-  const query = new URL(request.url).searchParams;
-  let filters;
+  let params;
   try {
-    filters = parseOrderFilters({ kind: query.get('kind') ?? 'orders', from: query.get('from') ?? undefined, to: query.get('to') ?? undefined });
+    params = parseExportParams(new URL(request.url).searchParams);
   } catch (error) {
     if (isDomainErrorOf(error, 'InvalidFilter')) return badRequest(error.message);
     throw error;
   }
-  const { kind, from, to } = filters;
-  if (!from || !to) return badRequest('from and to are required (dates such as 2026-01-31)');
-  const range = { from, to };
+  const { kind, range } = params;
   const scope = { merchantId: session.merchantId, mode: session.mode };
   const db = await getDatabase();
   const total = await countForExport(db, scope, range, kind);
@@ -48,7 +45,7 @@ export async function GET(request: Request): Promise<Response> {
     headers: {
       'content-type': 'text/csv; charset=utf-8',
       // The name says the mode, so that a test export is never taken for the live books.
-      'content-disposition': `attachment; filename="${kind}-${session.mode}-${day(from)}-${day(new Date(to.getTime() - 1))}.csv"`,
+      'content-disposition': `attachment; filename="${kind}-${session.mode}-${day(range.from)}-${day(new Date(range.to.getTime() - 1))}.csv"`,
       'x-total-rows': String(total),
       'cache-control': 'no-store',
     },
