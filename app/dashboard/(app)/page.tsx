@@ -23,7 +23,7 @@ export default async function OverviewPage() {
       <Section title="Received" id="received">
         <div className={`${CARD} mb-3`}>
           <p className="text-sm font-medium">In USD at current rates</p>
-          <dl className="mt-1 grid grid-cols-3 gap-2 text-sm">
+          <dl className="mt-1 grid grid-cols-1 gap-2 text-sm sm:grid-cols-3">
             {(
               [
                 ['Today', data.usd.today],
