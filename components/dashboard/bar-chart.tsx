@@ -93,23 +93,27 @@ export function BarChart({ id, title, unit, points }: Props) {
           </text>
         ) : null}
       </svg>
-      <table className="sr-only">
-        <caption>{`${title} (${unit}), per day`}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Day</th>
-            <th scope="col">{`Received (${unit})`}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {points.map((p, i) => (
-            <tr key={p.label}>
-              <th scope="row">{p.label}</th>
-              <td>{formatUnits(units[i]!, scale)}</td>
+      {/* The wrapper hides the table: a table is never narrower than its content, so `sr-only` on the
+          table itself left its one-line caption as wide as the text, past the edge of a phone's screen. */}
+      <div className="sr-only">
+        <table>
+          <caption>{`${title} (${unit}), per day`}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Day</th>
+              <th scope="col">{`Received (${unit})`}</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {points.map((p, i) => (
+              <tr key={p.label}>
+                <th scope="row">{p.label}</th>
+                <td>{formatUnits(units[i]!, scale)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </figure>
   );
 }
