@@ -28,6 +28,7 @@ const EMBEDDED_ONLY = [
   'tests/server-workers.test.ts', // the server runs the workers on the embedded database only
   'tests/store-webhooks.test.ts', // the demo store, which runs with the embedded database
   'tests/webhooks-cli.test.ts', // the CLI reaching the server that holds the embedded database
+  'tests/users-cli.test.ts', // idem
 ];
 const POSTGRES_ONLY = [
   'tests/database-close.test.ts', // LISTEN connections

@@ -2,10 +2,16 @@
  * Dashboard accounts on a real database: sessions (rotation, idle and absolute expiry, sign out
  * everywhere, forged tokens, disabled users), one-time links used once, and the sign-in throttle.
  */
+import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/lib/db/client';
 import {
+  changeRole,
+  completeSecondFactor,
+  confirmEnrolment,
   createUser,
+  enrolment,
+  removeUser,
   disableUser,
   openSession,
   readLink,
@@ -178,5 +184,76 @@ describe('sign-in throttle', () => {
     const u = await user();
     expect(await signIn(db, { email: u.email, password: PASSWORD }, { ip: '192.0.2.7' }, new Date(t0.getTime() + 1000))).toMatchObject({ message: /Too many attempts/ });
     expect((await signIn(db, { email: u.email, password: PASSWORD }, { ip: '192.0.2.8' }, new Date(t0.getTime() + 1000))).kind).toBe('signed-in');
+  });
+});
+
+describe('two-factor', () => {
+  it('asks for a code after the password, replaces the pending session, and takes each code once', async () => {
+    const u = await user();
+    const { secret } = await enrolment(db, u.id);
+    const app = new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' });
+    const t0 = new Date('2030-06-01T00:00:05Z');
+    const codeAt = (at: Date) => app.generate({ timestamp: at.getTime() });
+    const recovery = await confirmEnrolment(db, u.id, codeAt(t0), {}, t0);
+    expect(recovery).toHaveLength(10);
+
+    const later = new Date(t0.getTime() + 60_000);
+    const first = await signIn(db, { email: u.email, password: PASSWORD }, {}, later);
+    expect(first.kind).toBe('second-factor');
+    if (first.kind !== 'second-factor') return;
+    // The pending session opens no page.
+    expect(await readSession(db, first.session.token, { now: later, policy })).toBeUndefined();
+    // The enrolment's code (an earlier step) is refused; the current one signs in, with a new token.
+    expect(await completeSecondFactor(db, first.session.token, codeAt(t0), {}, later)).toEqual({ kind: 'refused', message: 'That code is not right.' });
+    const done = await completeSecondFactor(db, first.session.token, codeAt(later), {}, later);
+    expect(done.kind).toBe('signed-in');
+    if (done.kind !== 'signed-in') return;
+    expect(done.session.token).not.toBe(first.session.token);
+    expect(await readSession(db, done.session.token, { now: later, policy })).toMatchObject({ userId: u.id, twoFactorEnabled: true });
+    // The pending session is spent.
+    expect((await completeSecondFactor(db, first.session.token, codeAt(later), {}, later)).kind).toBe('refused');
+
+    // The same code again, in a new sign-in within the same 30 s: refused (replay).
+    const again = await signIn(db, { email: u.email, password: PASSWORD }, {}, later);
+    if (again.kind !== 'second-factor') throw new Error(again.kind);
+    expect(await completeSecondFactor(db, again.session.token, codeAt(later), {}, later)).toMatchObject({ kind: 'refused' });
+    // A recovery code works once.
+    expect((await completeSecondFactor(db, again.session.token, recovery[0]!.toUpperCase(), {}, later)).kind).toBe('signed-in');
+    const third = await signIn(db, { email: u.email, password: PASSWORD }, {}, later);
+    if (third.kind !== 'second-factor') throw new Error(third.kind);
+    expect((await completeSecondFactor(db, third.session.token, recovery[0]!, {}, later)).kind).toBe('refused');
+    // No secret or code in clear in the database.
+    const [row] = await db.query<{ totp_secret_ciphertext: string }>('select totp_secret_ciphertext from users where id = $1', [u.id]);
+    expect(row!.totp_secret_ciphertext).not.toContain(secret);
+    const hashes = await db.query<{ code_hash: string }>('select code_hash from user_recovery_codes where user_id = $1', [u.id]);
+    expect(hashes.map((h) => h.code_hash).join()).not.toContain(recovery[1]!.replace('-', ''));
+  });
+
+  it('sends an owner without it to enrol when the merchant requires it', async () => {
+    const other = (await createTestMerchant(db, 'Strict shop')).merchantId;
+    await db.query('update merchants set require_two_factor = true where id = $1', [other]);
+    const owner = (await createUser(db, { merchant: other, email: fresh(), role: 'owner', password: PASSWORD })).user;
+    const viewer = (await createUser(db, { merchant: other, email: fresh(), role: 'viewer', password: PASSWORD })).user;
+    const read = async (id: string) => readSession(db, (await openSession(db, id, 'signed-in', {}, { policy })).token, { policy });
+    expect((await read(owner.id))!.mustEnrolTwoFactor).toBe(true);
+    expect((await read(viewer.id))!.mustEnrolTwoFactor).toBe(false);
+  });
+});
+
+describe('team', () => {
+  it('never removes or demotes the last owner', async () => {
+    const shop = (await createTestMerchant(db, 'Team shop')).merchantId;
+    const owner = (await createUser(db, { merchant: shop, email: fresh(), role: 'owner', password: PASSWORD })).user;
+    await expect(changeRole(db, shop, owner.id, 'admin')).rejects.toThrow(/last owner/);
+    await expect(removeUser(db, shop, owner.id)).rejects.toThrow(/last owner/);
+    const second = (await createUser(db, { merchant: shop, email: fresh(), role: 'admin', password: PASSWORD })).user;
+    await changeRole(db, shop, second.id, 'owner');
+    await changeRole(db, shop, owner.id, 'viewer');
+    await expect(removeUser(db, shop, second.id)).rejects.toThrow(/last owner/);
+    // Another merchant's user is not this team's.
+    await expect(removeUser(db, merchantId, second.id)).rejects.toThrow(/No such user/);
+    const session = await openSession(db, owner.id, 'signed-in', {}, { policy });
+    await removeUser(db, shop, owner.id);
+    expect(await readSession(db, session.token, { policy })).toBeUndefined();
   });
 });

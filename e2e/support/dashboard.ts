@@ -40,18 +40,17 @@ export function freshEmail(prefix = 'user'): string {
  * under test, the password written to the CLI's standard input. Defaults: merchant `e2e` (made by
  * global-setup.ts), a fresh address, a strong password.
  */
-export async function createUser(options: { merchant?: string; email?: string; role?: Role; password?: string } = {}): Promise<CreatedUser> {
+export async function createUser(options: { merchant?: string; email?: string; role?: Role; password?: string; dataDir?: string } = {}): Promise<CreatedUser> {
   const email = options.email ?? freshEmail(options.role ?? 'owner');
   const password = options.password ?? strongPassword();
   const role = options.role ?? 'owner';
-  const out = await runUsersCli(['create', '--merchant', options.merchant ?? 'e2e', '--email', email, '--role', role, '--password-stdin', '--json'], `${password}\n`);
+  const out = await runUsersCli(['create', '--merchant', options.merchant ?? 'e2e', '--email', email, '--role', role, '--password-stdin', '--json'], `${password}\n`, options.dataDir);
   const { user } = JSON.parse(out.trim().split('\n').pop() ?? '') as { user: { id: string; email: string; merchantId: string } };
   return { id: user.id, email: user.email, password, role, merchantId: user.merchantId };
 }
 
-/** `npm run users -- ARGS` against the gateway under test (through its control endpoint), with `stdin`; answers stdout. */
-export function runUsersCli(args: string[], stdin = ''): Promise<string> {
-  const dataDir = process.env.E2E_DATA_DIR;
+/** `npm run users -- ARGS` against the gateway under test (or the one holding `dataDir`), through its control endpoint, with `stdin`; answers stdout. */
+export function runUsersCli(args: string[], stdin = '', dataDir = process.env.E2E_DATA_DIR): Promise<string> {
   if (!dataDir) throw new Error('E2E_DATA_DIR is not set: run the specs with `npm run test:e2e`.');
   const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', APP_SECRET: E2E_APP_SECRET, LOG_LEVEL: 'warn' };
   return new Promise((resolve, reject) => {

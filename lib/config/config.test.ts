@@ -148,3 +148,16 @@ describe('parseConfig', () => {
     });
   });
 });
+
+describe('dashboard sessions', () => {
+  it('default to 30 minutes idle and 12 hours at most', () => {
+    expect(parseConfig({})).toMatchObject({ dashboardSessionIdleMs: 30 * 60_000, dashboardSessionMaxMs: 12 * 3_600_000 });
+    expect(parseConfig({ DASHBOARD_SESSION_IDLE_MINUTES: '15', DASHBOARD_SESSION_MAX_HOURS: '1' })).toMatchObject({ dashboardSessionIdleMs: 15 * 60_000, dashboardSessionMaxMs: 3_600_000 });
+  });
+
+  it('refuse an idle timeout longer than the lifetime, and values that are not whole numbers, naming the variable', () => {
+    expect(() => parseConfig({ DASHBOARD_SESSION_IDLE_MINUTES: '90', DASHBOARD_SESSION_MAX_HOURS: '1' })).toThrow(/DASHBOARD_SESSION_IDLE_MINUTES: must be at most DASHBOARD_SESSION_MAX_HOURS in minutes \(60\)/);
+    expect(() => parseConfig({ DASHBOARD_SESSION_MAX_HOURS: 'soon' })).toThrow(/DASHBOARD_SESSION_MAX_HOURS: must be a number/);
+    expect(() => parseConfig({ DASHBOARD_SESSION_IDLE_MINUTES: '0' })).toThrow(/DASHBOARD_SESSION_IDLE_MINUTES/);
+  });
+});

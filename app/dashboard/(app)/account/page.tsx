@@ -16,6 +16,7 @@ const params = z.object({ enrol: z.literal('required').optional().catch(undefine
 const SECTION = 'mt-8 rounded-lg border border-slate-200 p-4 dark:border-slate-800';
 
 /** The signed-in user's own account: password, two-factor (enrol with a QR code, recovery codes), sign out. */
+// The dashboard frame ((app)/layout.tsx, pages helper) holds the page's <main>.
 export default async function AccountPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const session = await requirePage('view', { enrolment: true });
   const { enrol } = params.parse(await searchParams);
@@ -24,7 +25,7 @@ export default async function AccountPage({ searchParams }: { searchParams: Prom
   const pending = session.twoFactorEnabled ? undefined : await enrolment(db, session.userId);
   const recoveryLeft = session.twoFactorEnabled ? await unusedRecoveryCodes(db, session.userId) : 0;
   return (
-    <main className="mx-auto max-w-2xl p-4">
+    <div className="mx-auto max-w-2xl p-4">
       <h1 className="text-2xl font-semibold">Your account</h1>
       <p className="mt-2">
         {session.email} · {session.role} at {session.merchantName}
@@ -109,6 +110,6 @@ export default async function AccountPage({ searchParams }: { searchParams: Prom
           </form>
         </div>
       </section>
-    </main>
+    </div>
   );
 }

@@ -11,12 +11,13 @@ const params = z.object({ after: z.string().max(200).optional().catch(undefined)
 const CELL = 'px-3 py-2 align-top';
 
 /** What people did in this merchant's dashboard, newest first (owners: permission `audit`). */
+// The dashboard frame ((app)/layout.tsx, pages helper) holds the page's <main>.
 export default async function AuditPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const session = await requirePage('audit');
   const { after } = params.parse(await searchParams);
   const { rows, next } = await listAudit(await getDatabase(), session.merchantId, after);
   return (
-    <main className="mx-auto max-w-5xl p-4">
+    <div className="mx-auto max-w-5xl p-4">
       <h1 className="text-2xl font-semibold">Audit log</h1>
       <p className="mt-2">Sign-ins, user, key and settings changes and webhook resends, newest first. Times in UTC.</p>
       <div className="mt-4 overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-800">
@@ -52,6 +53,6 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
         {after && <Link href="/dashboard/audit" className="underline">Newest</Link>}
         {next && <Link href={`/dashboard/audit?after=${encodeURIComponent(next)}`} className="underline">Older entries</Link>}
       </nav>
-    </main>
+    </div>
   );
 }

@@ -12,11 +12,12 @@ const SELECT = 'rounded-md border border-slate-400 bg-white px-2 py-1 text-slate
 const CELL = 'px-3 py-2 align-top';
 
 /** The merchant's users: invite by one-time link, change a role, remove. Owners only (permission `team`). */
+// The dashboard frame ((app)/layout.tsx, pages helper) holds the page's <main>.
 export default async function TeamPage() {
   const session = await requirePage('team');
   const users = (await listUsers(await getDatabase(), session.merchantId)).filter((u) => !u.disabled);
   return (
-    <main className="mx-auto max-w-4xl p-4">
+    <div className="mx-auto max-w-4xl p-4">
       <h1 className="text-2xl font-semibold">Team</h1>
       <p className="mt-2">
         Owners manage the team and read the audit log; admins manage keys, settings and resends; viewers only read.
@@ -87,6 +88,6 @@ export default async function TeamPage() {
           </ActionForm>
         </div>
       </section>
-    </main>
+    </div>
   );
 }
