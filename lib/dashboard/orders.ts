@@ -51,7 +51,8 @@ function orderHits(where: Where, q: string): string {
   const text = where.param(q);
   const branches = [
     `select id from orders where merchant_id = $1 and mode = $2 and client_order_id = ${text}`,
-    // Through the deposit address's own unique index (network, mode, address, tag), one probe per network: no index on orders.address to keep up on make-order.
+    // Through the address row's unique index (network, mode, address, tag), one probe per
+    // network: no index on orders.address for make-order to keep up.
     `select o.id from addresses a join orders o on o.address_id = a.id
       where a.network = any(${where.param(NETWORK_NAMES)}::text[]) and a.mode = $2 and a.address = ${text} and o.merchant_id = $1 and o.mode = $2`,
     `select order_id from payments where lower(tx_hash) = lower(${text}) and merchant_id = $1 and mode = $2`,
@@ -108,7 +109,8 @@ export async function listInvoices(db: Queryable, scope: Scope, filters: ListFil
       // idempotency_key is the external id when there is one, else the merchant's order.
       `select id from invoices where merchant_id = $1 and mode = $2 and idempotency_key = ${text}`,
       `select id from invoices where merchant_id = $1 and mode = $2 and client_order = ${text}`,
-      `select i.id from (${orderHits(where, q)}) oh join invoices i on i.order_id = oh.id where i.merchant_id = $1 and i.mode = $2`,
+      // An order of any of the invoice's coin choices, not only the latest.
+      `select c.invoice_id from (${orderHits(where, q)}) oh join orders c on c.id = oh.id where c.invoice_id is not null`,
     ];
     if (isUuid(q)) branches.unshift(`select id from invoices where id = ${where.param(q.toLowerCase())}::uuid and merchant_id = $1 and mode = $2`);
     select = `with hits as materialized (${branches.join(' union ')}) select o.* from hits h join invoices o on o.id = h.id`;

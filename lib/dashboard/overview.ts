@@ -87,7 +87,7 @@ export async function overview(db: Queryable, scope: Scope, now = new Date()): P
   const since = new Date(today.getTime() - (SERIES_DAYS - 1) * DAY_MS);
   const [daily, statuses, [failed], cursors] = await Promise.all([
     db.query<{ day: Date; network: string; currency: string; amount: string }>(
-      `select date_trunc('day', created_at, 'UTC') as day, network, currency, sum(amount)::text as amount
+      `select date_bin('1 day', created_at, $3) as day, network, currency, sum(amount)::text as amount
          from payments
         where merchant_id = $1 and mode = $2 and status = 'processed' and created_at >= $3 and created_at <= $4
         group by 1, 2, 3`,
