@@ -73,6 +73,8 @@ async function startOnce(port: number, logFile: string, overrides: Record<string
     RUN_WORKERS: 'true',
     SANDBOX_BLOCK_SECONDS: process.env.E2E_SANDBOX_BLOCK_SECONDS ?? '1',
     ADDRESS_POOL_SIZE: '64',
+    // Specs receive webhooks on servers of their own on 127.0.0.1 (e2e/dashboard-data.spec.ts).
+    WEBHOOK_ALLOWED_TARGETS: '127.0.0.1',
     ...overrides,
     E2E_REMOVE_ON_EXIT: dataDir,
   };

@@ -1,0 +1,52 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { ExportBox } from '@/components/dashboard/export-box';
+import { Filters } from '@/components/dashboard/filters';
+import { CELL, DataTable, EmptyState, Pager } from '@/components/dashboard/table';
+import { Amount, LINK, Notice, PageTitle, StatusBadge, Time } from '@/components/dashboard/ui';
+import { getDatabase } from '@/lib/db';
+import { listInvoices, parseOrderFilters } from '@/lib/dashboard';
+import { INVOICE_STATUS_VALUES } from '@/lib/protocol';
+import { requirePage } from '../../session';
+import { defaultExportRange } from '../export-range';
+import { firstValues, loadFiltered, type SearchParams } from '../search-params';
+
+export const metadata: Metadata = { title: 'Invoices' };
+
+export default async function InvoicesPage({ searchParams }: { searchParams: SearchParams }) {
+  const session = await requirePage('view');
+  const params = firstValues(await searchParams);
+  const scope = { merchantId: session.merchantId, mode: session.mode };
+  const list = await loadFiltered(async () => listInvoices(await getDatabase(), scope, parseOrderFilters({ ...params, kind: 'invoices' })));
+  const range = defaultExportRange();
+  return (
+    <>
+      <PageTitle>Invoices</PageTitle>
+      <Filters action="/dashboard/invoices" values={params} statuses={INVOICE_STATUS_VALUES} searchLabel="Invoice's order id, your order id, address or transaction hash" />
+      {!list.ok ? <Notice tone="error">{`These filters cannot be used: ${list.message}.`}</Notice> : null}
+      {list.ok && list.value.rows.length === 0 ? <EmptyState>No invoices match these filters.</EmptyState> : null}
+      {list.ok && list.value.rows.length > 0 ? (
+        <>
+          <DataTable caption="Invoices, newest first" head={['Created', 'Invoice', 'Status', 'Price', 'Coin chosen', 'Received']}>
+            {list.value.rows.map((i) => (
+              <tr key={i.id}>
+                <td className={CELL}><Time value={i.createdAt} /></td>
+                <td className={CELL}>
+                  <Link href={`/dashboard/invoices/${i.id}`} className={`${LINK} break-all`}>
+                    {i.order ?? i.id}
+                  </Link>
+                </td>
+                <td className={CELL}><StatusBadge status={i.status} /></td>
+                <td className={CELL}><Amount value={i.amount} currency={i.currency} /></td>
+                <td className={CELL}>{i.receivedCurrency && i.receivedNetwork ? `${i.receivedCurrency} on ${i.receivedNetwork}` : '—'}</td>
+                <td className={CELL}>{i.receivedAmount && i.receivedCurrency ? <Amount value={i.receivedAmount} currency={i.receivedCurrency} /> : '—'}</td>
+              </tr>
+            ))}
+          </DataTable>
+          <Pager path="/dashboard/invoices" params={params} previous={list.value.previous} next={list.value.next} />
+        </>
+      ) : null}
+      <ExportBox kind="invoices" from={range.from} to={range.to} />
+    </>
+  );
+}

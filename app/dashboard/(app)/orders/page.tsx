@@ -1,0 +1,53 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { ExportBox } from '@/components/dashboard/export-box';
+import { Filters } from '@/components/dashboard/filters';
+import { CELL, DataTable, EmptyState, Pager } from '@/components/dashboard/table';
+import { Amount, LINK, Mono, Notice, PageTitle, StatusBadge, Time } from '@/components/dashboard/ui';
+import { getDatabase } from '@/lib/db';
+import { listOrders, parseOrderFilters } from '@/lib/dashboard';
+import { ORDER_STATUS_VALUES } from '@/lib/protocol';
+import { requirePage } from '../../session';
+import { defaultExportRange } from '../export-range';
+import { firstValues, loadFiltered, type SearchParams } from '../search-params';
+
+export const metadata: Metadata = { title: 'Orders' };
+
+export default async function OrdersPage({ searchParams }: { searchParams: SearchParams }) {
+  const session = await requirePage('view');
+  const params = firstValues(await searchParams);
+  const scope = { merchantId: session.merchantId, mode: session.mode };
+  const list = await loadFiltered(async () => listOrders(await getDatabase(), scope, parseOrderFilters({ ...params, kind: 'orders' })));
+  const range = defaultExportRange();
+  return (
+    <>
+      <PageTitle>Orders</PageTitle>
+      <Filters action="/dashboard/orders" values={params} statuses={ORDER_STATUS_VALUES} searchLabel="Order id, your order id, address or transaction hash" />
+      {!list.ok ? <Notice tone="error">{`These filters cannot be used: ${list.message}.`}</Notice> : null}
+      {list.ok && list.value.rows.length === 0 ? <EmptyState>No orders match these filters.</EmptyState> : null}
+      {list.ok && list.value.rows.length > 0 ? (
+        <>
+          <DataTable caption="Orders, newest first" head={['Created', 'Your order id', 'Status', 'Amount', 'Received', 'Network', 'Address']}>
+            {list.value.rows.map((o) => (
+              <tr key={o.orderId}>
+                <td className={CELL}><Time value={o.createdAt} /></td>
+                <td className={CELL}>
+                  <Link href={`/dashboard/orders/${o.orderId}`} className={`${LINK} break-all`}>
+                    {o.clientOrderId}
+                  </Link>
+                </td>
+                <td className={CELL}><StatusBadge status={o.status} /></td>
+                <td className={CELL}><Amount value={o.amount} currency={o.currency} /></td>
+                <td className={CELL}><Amount value={o.received} currency={o.currency} /></td>
+                <td className={CELL}>{o.network}</td>
+                <td className={CELL}><Mono>{o.address}</Mono></td>
+              </tr>
+            ))}
+          </DataTable>
+          <Pager path="/dashboard/orders" params={params} previous={list.value.previous} next={list.value.next} />
+        </>
+      ) : null}
+      <ExportBox kind="orders" from={range.from} to={range.to} />
+    </>
+  );
+}

@@ -1,0 +1,122 @@
+/**
+ * The signed-in dashboard's frame: skip link, the test-data band, the header (merchant, user,
+ * role, test/live switch, sign-out) and the navigation. Server-rendered; the compact menu of
+ * narrow screens is a `<details>`, which opens without JavaScript.
+ *
+ * The actions arrive as props (server actions from app/), since components/ may not import
+ * server-only modules.
+ */
+import Link from 'next/link';
+import type { ReactNode } from 'react';
+import { BUTTON_QUIET, MUTED } from './ui';
+
+export interface NavItem {
+  href: string;
+  label: string;
+}
+
+interface Props {
+  merchantName: string;
+  email: string;
+  role: string;
+  mode: 'test' | 'live';
+  nav: readonly NavItem[];
+  switchMode: (form: FormData) => Promise<void>;
+  signOut: (form: FormData) => Promise<void>;
+  children: ReactNode;
+}
+
+function NavList({ nav, vertical }: { nav: readonly NavItem[]; vertical: boolean }) {
+  return (
+    <ul className={vertical ? 'flex flex-col gap-1' : 'flex flex-wrap gap-x-1 gap-y-1'}>
+      {nav.map((item) => (
+        <li key={item.href}>
+          {/* No prefetch: every dashboard page is rendered per request for its session, so a prefetch
+              of each entry on each page would only double the server's work. */}
+          <Link
+            href={item.href}
+            prefetch={false}
+            className="block rounded-md px-2 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-sky-600 dark:text-slate-200 dark:hover:bg-slate-800"
+          >
+            {item.label}
+          </Link>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** Test data is marked on every screen, so that it is never taken for real money. */
+function ModeBand({ mode }: { mode: 'test' | 'live' }) {
+  if (mode === 'live') return null;
+  return (
+    <p data-testid="mode-band" className="bg-orange-200 px-4 py-1 text-center text-sm font-semibold text-orange-950 dark:bg-orange-800 dark:text-orange-50">
+      Test data: you are viewing test mode. Nothing here is real money.
+    </p>
+  );
+}
+
+function ModeSwitch({ mode, switchMode }: { mode: 'test' | 'live'; switchMode: Props['switchMode'] }) {
+  const other = mode === 'test' ? 'live' : 'test';
+  return (
+    <form action={switchMode} className="flex items-center gap-2">
+      <input type="hidden" name="mode" value={other} />
+      <span className="text-sm">
+        Viewing{' '}
+        <strong data-testid="mode" className={mode === 'test' ? 'text-orange-800 dark:text-orange-300' : 'text-emerald-800 dark:text-emerald-300'}>
+          {mode === 'test' ? 'test data' : 'live data'}
+        </strong>
+      </span>
+      <button type="submit" className={BUTTON_QUIET}>
+        {`Switch to ${other}`}
+      </button>
+    </form>
+  );
+}
+
+export function DashboardFrame({ merchantName, email, role, mode, nav, switchMode, signOut, children }: Props) {
+  return (
+    <div className="min-h-screen">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-10 focus:rounded-md focus:bg-white focus:px-3 focus:py-2 focus:text-slate-900 focus:shadow"
+      >
+        Skip to content
+      </a>
+      <ModeBand mode={mode} />
+      <header className="border-b border-slate-200 px-4 py-3 dark:border-slate-800">
+        <div className="mx-auto flex max-w-7xl flex-wrap items-center justify-between gap-3">
+          <div className="min-w-0">
+            <p className="truncate text-lg font-semibold">{merchantName}</p>
+            <p className={`truncate text-sm ${MUTED}`}>
+              {email} · <span data-testid="role">{role}</span>
+            </p>
+          </div>
+          <div className="flex flex-wrap items-center gap-3">
+            <ModeSwitch mode={mode} switchMode={switchMode} />
+            <form action={signOut}>
+              <button type="submit" className={BUTTON_QUIET}>
+                Sign out
+              </button>
+            </form>
+          </div>
+        </div>
+      </header>
+      <div className="mx-auto flex max-w-7xl flex-col gap-4 px-4 py-4 md:flex-row">
+        {/* Narrow screens: a menu that opens without JavaScript. Only one of the two navigations is ever displayed. */}
+        <details className="rounded-md border border-slate-200 md:hidden dark:border-slate-700">
+          <summary className="cursor-pointer px-3 py-2 text-sm font-medium">Menu</summary>
+          <nav aria-label="Dashboard" className="px-2 pb-2">
+            <NavList nav={nav} vertical />
+          </nav>
+        </details>
+        <nav aria-label="Dashboard" className="hidden w-44 shrink-0 md:block">
+          <NavList nav={nav} vertical />
+        </nav>
+        <main id="main" tabIndex={-1} className="min-w-0 flex-1 focus:outline-none">
+          {children}
+        </main>
+      </div>
+    </div>
+  );
+}
