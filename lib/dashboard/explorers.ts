@@ -6,6 +6,8 @@
  * wins over the default.
  */
 
+import { EXPLORER_TEMPLATE } from '../merchants';
+
 export const DEFAULT_EXPLORERS: Readonly<Record<string, string>> = Object.freeze({
   bitcoin: 'https://mempool.space/tx/{tx}',
   litecoin: 'https://blockchair.com/litecoin/transaction/{tx}',
@@ -20,15 +22,9 @@ export const DEFAULT_EXPLORERS: Readonly<Record<string, string>> = Object.freeze
   ripple: 'https://xrpscan.com/tx/{tx}',
 });
 
-/** True for an http(s) URL template containing `{tx}`: what settings may store and links may use. */
+/** What settings may store (lib/merchants EXPLORER_TEMPLATE, the one rule): links use nothing else. */
 export function isExplorerTemplate(template: string): boolean {
-  if (!template.includes('{tx}')) return false;
-  try {
-    const url = new URL(template.replaceAll('{tx}', 'tx'));
-    return url.protocol === 'https:' || url.protocol === 'http:';
-  } catch {
-    return false;
-  }
+  return EXPLORER_TEMPLATE.safeParse(template).success;
 }
 
 /**

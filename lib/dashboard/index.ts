@@ -27,6 +27,7 @@ export {
   type DepositFilters,
   type ExportParams,
   type OrderFilters,
+  searchParamsObject,
   type SearchParams,
 } from './filters';
 export { MAX_PAGE_SIZE, type Page, type Position, type Scope } from './keyset';

@@ -3,22 +3,13 @@
  * `InvalidFilter` naming the bad parameter); a page shows that message instead of the list, and
  * queries nothing with it. Anything else stays an error.
  */
+import { searchParamsObject } from '@/lib/dashboard';
 import { isDomainErrorOf } from '@/lib/errors';
 
 export type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
-/**
- * The first value of each parameter, empty ones dropped, as the forms and pager links repeat them.
- * (lib/dashboard's parsers read the query the same way; its searchParamsObject is not exported.)
- */
-export function firstValues(params: Awaited<SearchParams>): Record<string, string> {
-  const values: Record<string, string> = {};
-  for (const [key, value] of Object.entries(params)) {
-    const first = Array.isArray(value) ? value[0] : value;
-    if (first !== undefined && first !== '') values[key] = first;
-  }
-  return values;
-}
+/** The first value of each parameter, empty ones dropped, as the forms and pager links repeat them. */
+export const firstValues: (params: Awaited<SearchParams>) => Record<string, string> = searchParamsObject;
 
 export type Loaded<T> = { ok: true; value: T } | { ok: false; message: string };
 

@@ -9,7 +9,7 @@ import { DANGER_BUTTON, INPUT, LABEL, NOTICE, SECONDARY_BUTTON } from '../../for
 import { requirePage } from '../../session';
 import { changePasswordAction, disableTwoFactorAction, enableTwoFactorAction } from './actions';
 
-export const metadata: Metadata = { title: 'Account · Dashboard' };
+export const metadata: Metadata = { title: 'Account' };
 
 const params = z.object({ enrol: z.literal('required').optional().catch(undefined) });
 

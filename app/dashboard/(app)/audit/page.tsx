@@ -5,7 +5,7 @@ import { getDatabase } from '@/lib/db';
 import { listAudit } from '@/lib/users';
 import { requirePage } from '../../session';
 
-export const metadata: Metadata = { title: 'Audit log · Dashboard' };
+export const metadata: Metadata = { title: 'Audit log' };
 
 const params = z.object({ after: z.string().max(200).optional().catch(undefined) });
 const CELL = 'px-3 py-2 align-top';

@@ -6,7 +6,7 @@ import { DANGER_BUTTON, INPUT, LABEL, SECONDARY_BUTTON } from '../../form-styles
 import { requirePage } from '../../session';
 import { changeRoleAction, inviteAction, removeAction } from './actions';
 
-export const metadata: Metadata = { title: 'Team · Dashboard' };
+export const metadata: Metadata = { title: 'Team' };
 
 const SELECT = 'rounded-md border border-slate-400 bg-white px-2 py-1 text-slate-900 dark:border-slate-500 dark:bg-slate-900 dark:text-slate-100';
 const CELL = 'px-3 py-2 align-top';
