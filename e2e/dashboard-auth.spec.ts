@@ -250,7 +250,9 @@ test('a session idle for longer than the idle timeout is refused, though the bro
     // Asked every few seconds: a request within the minute neither ends nor extends it (last_seen
     // is written at most once a minute), so it ends a minute after sign-in.
     await expect
-      .poll(async () => (await context.request.get('/dashboard/account', { maxRedirects: 0 })).status(), { timeout: 300_000, intervals: [5_000] })
+      // A new connection each time: the server closes an idle keep-alive connection after 5 s, and
+      // a request reusing one it is closing meets ECONNRESET.
+      .poll(async () => (await context.request.get('/dashboard/account', { maxRedirects: 0, headers: { connection: 'close' } })).status(), { timeout: 300_000, intervals: [5_000] })
       .toBe(307);
     expect(Date.now() - signedInAt).toBeGreaterThanOrEqual(55_000);
     expect((await context.cookies()).some((c) => c.name === 'cg_session')).toBe(true);

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { getDatabase } from '@/lib/db';
 import { enrolment, PASSWORD_MIN_LENGTH, unusedRecoveryCodes } from '@/lib/users';
 import { ActionForm } from '../../action-form';
-import { signOut, signOutEverywhere } from '../../actions';
+import { signOutEverywhere } from '../../actions';
 import { DANGER_BUTTON, INPUT, LABEL, NOTICE, SECONDARY_BUTTON } from '../../form-styles';
 import { requirePage } from '../../session';
 import { changePasswordAction, disableTwoFactorAction, enableTwoFactorAction } from './actions';
@@ -100,11 +100,8 @@ export default async function AccountPage({ searchParams }: { searchParams: Prom
 
       <section className={SECTION} aria-labelledby="sessions">
         <h2 id="sessions" className="text-lg font-semibold">Sessions</h2>
-        <p className="mt-2">A session ends after a while without use, and at the latest some hours after signing in. Lost a device? Sign out everywhere.</p>
+        <p className="mt-2">A session ends after a while without use, and at the latest some hours after signing in. Lost a device? Sign out everywhere (the header's Sign out ends this session only).</p>
         <div className="mt-4 flex flex-wrap gap-3">
-          <form action={signOut}>
-            <button type="submit" className={SECONDARY_BUTTON}>Sign out</button>
-          </form>
           <form action={signOutEverywhere}>
             <button type="submit" className={DANGER_BUTTON}>Sign out everywhere</button>
           </form>
