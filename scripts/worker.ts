@@ -5,9 +5,11 @@
  * while it is scanned, so two workers never credit the same transfer. On the embedded database
  * the server runs them itself, and this refuses to start while a server holds the data directory.
  */
+import http from 'node:http';
 import { config } from '../lib/config';
 import { getDatabase } from '../lib/db';
 import { log } from '../lib/log';
+import { serveOps } from '../lib/ops';
 import { startWorkers } from '../lib/watcher';
 import { fail } from './cli-runtime';
 
@@ -21,15 +23,28 @@ async function main(): Promise<void> {
   const cfg = config();
   const db = await getDatabase({}, { connectionWaitMs: CONNECTION_WAIT_MS });
   const workers = startWorkers(db);
-  log.info('worker running', { database: db.kind, dataDir: cfg.databaseUrl ? undefined : cfg.dataDir });
+  const ops = cfg.workerOps ? await listenForOps(cfg.workerOps) : undefined;
+  log.info('worker running', { database: db.kind, dataDir: cfg.databaseUrl ? undefined : cfg.dataDir, ops: ops?.url });
   const stop = async (signal: string) => {
     log.info('worker stopping', { signal });
+    ops?.server.close();
     await workers.stop();
     await db.close();
     process.exit(0);
   };
   process.once('SIGINT', () => void stop('SIGINT'));
   process.once('SIGTERM', () => void stop('SIGTERM'));
+}
+
+/** The operations endpoints on their own port: a worker serves nothing else. */
+function listenForOps({ port, host }: { port: number; host: string }): Promise<{ server: http.Server; url: string }> {
+  const server = http.createServer((req, res) => {
+    if (!serveOps(req, res)) res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'not found: /healthz, /readyz, /metrics, /ops/chains' }));
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', (error) => reject(new Error(`WORKER_OPS_PORT ${port} on ${host}: ${error.message}`)));
+    server.listen(port, host, () => resolve({ server, url: `http://${host.includes(':') ? `[${host}]` : host}:${port}` }));
+  });
 }
 
 main().catch((error: unknown) => fail(`The worker cannot start: ${error instanceof Error ? error.message : String(error)}`));

@@ -12,6 +12,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { broadcastMany, mine, sandboxAdapter } from '@/lib/chains/sandbox';
 import type { Database } from '@/lib/db/client';
+import { freePort } from '../scripts/lib/postgres.mjs';
 import { createOrder, network } from './support/chain';
 import { createTestMerchant, type TestMerchant } from './support/merchants';
 import { killAllWorkers, openSharedTestDatabase, startWorker, waitFor, type WorkerProcess } from './support/worker-process';
@@ -261,10 +262,22 @@ describe('npm run worker killed while crediting a block', () => {
 
   it('two workers running at once credit a batch of 100 payments exactly once, and stop on SIGTERM', { timeout: 120_000 }, async () => {
     const started = Date.now();
-    const workers = [startWorker(url, 'worker-pair-a'), startWorker(url, 'worker-pair-b')];
+    const opsPort = await freePort();
+    const workers = [startWorker(url, 'worker-pair-a', { WORKER_OPS_PORT: String(opsPort) }), startWorker(url, 'worker-pair-b')];
     const ids = await paidOrders(100); // in the mempool, while the workers start
     const output = () => workers.map((w) => `--- ${w.name}\n${w.output()}`).join('\n');
     await waitFor('both workers to start', 30_000, () => workers.every((w) => w.output().includes('workers started')), output);
+    // The first answers the operations endpoints on its own port, about its own watchers.
+    const ops = `http://127.0.0.1:${opsPort}`;
+    const watched = async () => {
+      const answer = await fetch(`${ops}/ops/chains`).catch(() => undefined);
+      const body = answer?.ok ? ((await answer.json()) as { watching: boolean; networks: { network: string; cursor: number | null }[] }) : undefined;
+      return !!body?.watching && body.networks.some((n) => n.network === TRON.name && n.cursor !== null);
+    };
+    await waitFor("worker a's /ops/chains to show a pass over tron", 30_000, watched, output);
+    expect((await fetch(`${ops}/healthz`)).status).toBe(200);
+    expect((await fetch(`${ops}/metrics`)).headers.get('content-type')).toMatch(/^text\/plain/);
+    expect((await fetch(`${ops}/dashboard`)).status).toBe(404);
 
     // Hold one order of the batch: whichever worker settles the batch first blocks inside its
     // step with the tron cursor locked; the other must skip tron meanwhile, not credit it too.

@@ -11,5 +11,6 @@ export { testAccountXpub, testTagAccountAddress } from './derivation';
 export { childKeyBackend } from './child-key';
 export { liveChainConfig } from './live';
 export type { BlockRef, ChainAdapter, ChainSpend, ChainTransfer } from './adapter';
-export { liveAdapters, type LiveAdapter } from './live';
+export { liveAdapters, liveNodeStatus, type LiveAdapter } from './live';
+export type { NodeState, NodeStatus } from './failover';
 export { broadcast, mine, resetClock, sandboxAdapter, startMining } from './sandbox';

@@ -11,6 +11,7 @@ import { ConfigError, envPrefix, type LiveChainConfig } from '../config';
 import { peekProcessSlot, setProcessSlot } from '../process';
 import { deriveAddress } from './derivation';
 import { evmAdapter } from './evm';
+import { failoverAdapter, type FailoverAdapter, type NodeStatus } from './failover';
 import type { LiveAdapter } from './live-adapter';
 import { utxoAdapter } from './utxo';
 
@@ -19,7 +20,7 @@ export type { LiveAdapter } from './live-adapter';
 interface Live {
   networks: Network[];
   configs: Map<string, LiveChainConfig>;
-  adapters?: LiveAdapter[];
+  adapters?: FailoverAdapter[];
 }
 
 type Built = { source: LiveChainConfig[]; live: Live };
@@ -70,12 +71,26 @@ export function liveChainConfig(network: string): LiveChainConfig | undefined {
   return live().configs.get(network);
 }
 
-/** One adapter per live network, created once per process. */
+/** One adapter per live network, created once per process: over its nodes, with failover (./failover). */
 export function liveAdapters(): LiveAdapter[] {
   const state = live();
   state.adapters ??= state.networks.map((network) => {
     const cfg = state.configs.get(network.name)!;
-    return cfg.family === 'utxo' ? utxoAdapter(network, cfg) : evmAdapter(network, cfg);
+    const nodes = cfg.nodes.map((rpc) => ({ url: rpc.url, adapter: familyAdapter(network, { ...cfg, rpc }) }));
+    return failoverAdapter(network, nodes, { maxLag: cfg.maxNodeLag });
   });
   return state.adapters;
+}
+
+function familyAdapter(network: Network, cfg: LiveChainConfig): LiveAdapter {
+  return cfg.family === 'utxo' ? utxoAdapter(network, cfg) : evmAdapter(network, cfg);
+}
+
+/**
+ * Each live network's nodes as this process sees them: empty until its adapters exist (a process
+ * that runs no watcher never asks a node).
+ */
+export function liveNodeStatus(): { network: string; nodes: NodeStatus[] }[] {
+  const built = peekProcessSlot<Built>('liveNetworks');
+  return (built?.live.adapters ?? []).map((adapter) => ({ network: adapter.network.name, nodes: adapter.nodes() }));
 }

@@ -29,6 +29,23 @@ describe('live networks from the environment', () => {
     expect(btc).toMatchObject({ rpc: { user: 'u', password: 'p' }, chain: 'mainnet', confirmations: 2 });
   });
 
+  it('reads several nodes, in order, each with its own credentials or the shared ones', () => {
+    const [ltc] = parseLiveChains({
+      LITECOIN_RPC_URL: ' http://a:b@10.0.0.1:9332/ , http://10.0.0.2:9332/',
+      LITECOIN_RPC_USER: 'shared',
+      LITECOIN_RPC_PASSWORD: 'secret',
+      LITECOIN_RPC_MAX_LAG: '100',
+      LITECOIN_XPUB: XPUB,
+    }).chains;
+    expect(ltc!.nodes).toEqual([
+      { url: 'http://10.0.0.1:9332/', user: 'a', password: 'b', timeoutMs: 15000 },
+      { url: 'http://10.0.0.2:9332/', user: 'shared', password: 'secret', timeoutMs: 15000 },
+    ]);
+    expect(ltc!.rpc).toEqual(ltc!.nodes[0]);
+    expect(ltc!.maxNodeLag).toBe(100);
+    expect(parseLiveChains({ LITECOIN_RPC_URL: 'http://h', LITECOIN_XPUB: XPUB }).chains[0]!.maxNodeLag).toBe(5);
+  });
+
   it('reads an EVM network: catalog tokens by default, overridable, or none', () => {
     const base = { ETHEREUM_RPC_URL: 'https://eth.example/v3/key', ETHEREUM_XPUB: XPUB };
     const [byDefault] = parseLiveChains(base).chains;
@@ -52,6 +69,13 @@ describe('live networks from the environment', () => {
     expect(problems({ LITECOIN_XPUB: XPUB })).toMatch(/LITECOIN_RPC_URL: is required when LITECOIN_XPUB is set/);
     expect(problems({ LITECOIN_RPC_URL: 'http://127.0.0.1:9332' })).toMatch(/LITECOIN_XPUB: is required/);
     expect(problems({ LITECOIN_RPC_URL: 'ftp://x', LITECOIN_XPUB: XPUB })).toMatch(/LITECOIN_RPC_URL: must be an http/);
+    // An entry is named by its place, never quoted (it may hold a key).
+    const second = problems({ ETHEREUM_RPC_URL: 'https://a.example/,htps://b.example/v3/SECRETKEY', ETHEREUM_XPUB: XPUB });
+    expect(second).toMatch(/ETHEREUM_RPC_URL: entry 2 of 2 is not an http/);
+    expect(second).not.toMatch(/SECRETKEY/);
+    expect(problems({ LITECOIN_RPC_URL: 'http://h/,http://h/', LITECOIN_XPUB: XPUB })).toMatch(/LITECOIN_RPC_URL: lists the same node twice/);
+    expect(problems({ LITECOIN_RPC_URL: ' , ', LITECOIN_XPUB: XPUB })).toMatch(/LITECOIN_RPC_URL: must be an http/);
+    expect(problems({ LITECOIN_RPC_URL: 'http://h', LITECOIN_XPUB: XPUB, LITECOIN_RPC_MAX_LAG: '-1' })).toMatch(/LITECOIN_RPC_MAX_LAG: must be a whole number/);
     expect(problems({ LITECOIN_RPC_URL: 'http://h', LITECOIN_XPUB: XPUB, LITECOIN_CHAIN: 'devnet' })).toMatch(/LITECOIN_CHAIN: must be mainnet, testnet or regtest/);
     expect(problems({ LITECOIN_RPC_URL: 'http://h', LITECOIN_XPUB: XPUB, LITECOIN_CONFIRMATIONS: '0' })).toMatch(/LITECOIN_CONFIRMATIONS: must be between 1 and 1000/);
     expect(problems({ LITECOIN_RPC_URL: 'http://h', LITECOIN_XPUB: XPUB, LITECOIN_TOKENS: 'none' })).toMatch(/LITECOIN_TOKENS: applies to EVM networks only/);

@@ -1,7 +1,9 @@
 /**
  * Live networks: one group of environment variables per catalog network, named after it in upper
  * case (`LITECOIN_RPC_URL`, `ETHEREUM_TOKENS`, ...). A network is live when its `<NETWORK>_RPC_URL`
- * is set; then its `<NETWORK>_XPUB` is required. Every problem names its variable. The README's
+ * is set; then its `<NETWORK>_XPUB` is required. Every problem names its variable.
+ * `<NETWORK>_RPC_URL` may list several nodes, comma separated, tried in that order
+ * (lib/chains/failover.ts). The README's
  * "Going live" section documents each variable; docs/decisions/010-live-chain-adapters.md why.
  *
  * This file only reads and checks the text of the variables; whether an extended public key
@@ -21,7 +23,12 @@ export interface RpcEndpoint {
 export interface LiveChainConfig {
   network: string;
   family: 'utxo' | 'evm';
+  /** The node an adapter talks to: the first of `nodes` here; lib/chains/live.ts gives each node's adapter its own. */
   rpc: RpcEndpoint;
+  /** Every configured node, in the order they are preferred. */
+  nodes: RpcEndpoint[];
+  /** Blocks a node may trail the best node's head before it is set aside. */
+  maxNodeLag: number;
   /** Extended public key of the external chain (…/0) the deposit addresses derive from. */
   xpub: string;
   chain: AddressChain;
@@ -43,7 +50,7 @@ export interface LiveChainConfig {
 const LIVE_FAMILIES = new Set(['utxo', 'evm']);
 
 const SUFFIXES = [
-  'RPC_URL', 'RPC_USER', 'RPC_PASSWORD', 'XPUB', 'CHAIN', 'CONFIRMATIONS', 'TOKENS', 'CHAIN_ID', 'HEAD_LAG', 'LOG_BLOCK_RANGE', 'MEMPOOL',
+  'RPC_URL', 'RPC_USER', 'RPC_PASSWORD', 'RPC_MAX_LAG', 'XPUB', 'CHAIN', 'CONFIRMATIONS', 'TOKENS', 'CHAIN_ID', 'HEAD_LAG', 'LOG_BLOCK_RANGE', 'MEMPOOL',
 ] as const;
 
 const intIn = (min: number, max: number) =>
@@ -53,15 +60,25 @@ const intIn = (min: number, max: number) =>
     .transform(Number)
     .refine((n) => n >= min && n <= max, `must be between ${min} and ${max}`);
 
-const rpcUrl = z
+const isHttpUrl = (v: string) => {
+  try {
+    return /^https?:$/.test(new URL(v).protocol);
+  } catch {
+    return false;
+  }
+};
+
+/** One URL, or several separated by commas (failover, in that order). */
+const rpcUrls = z
   .string()
-  .refine((v) => {
-    try {
-      return /^https?:$/.test(new URL(v).protocol);
-    } catch {
-      return false;
-    }
-  }, 'must be an http:// or https:// URL');
+  .transform((v) => v.split(',').map((u) => u.trim()).filter(Boolean))
+  .refine((urls) => urls.length > 0, 'must be an http:// or https:// URL, or several separated by commas')
+  .superRefine((urls, ctx) => {
+    // Entries are named by position, never quoted: a URL may hold credentials or an API key.
+    const bad = urls.findIndex((u) => !isHttpUrl(u));
+    if (bad >= 0) ctx.addIssue({ code: 'custom', message: urls.length > 1 ? `entry ${bad + 1} of ${urls.length} is not an http:// or https:// URL` : 'must be an http:// or https:// URL' });
+    else if (new Set(urls).size !== urls.length) ctx.addIssue({ code: 'custom', message: 'lists the same node twice' });
+  });
 
 export function envPrefix(network: Network): string {
   return network.name.toUpperCase();
@@ -97,7 +114,7 @@ export function parseLiveChains(env: Record<string, string | undefined>): { chai
       problem(suffix, parsed.error.issues[0]!.message);
       return fallback;
     };
-    const url = field('RPC_URL', rpcUrl, '');
+    const urls = field('RPC_URL', rpcUrls, []);
     const xpub = get('XPUB');
     if (xpub === undefined) problem('XPUB', `is required with ${prefix}_RPC_URL (the watch-only extended public key of the deposit addresses)`);
     const chain = field('CHAIN', z.enum(['mainnet', 'testnet', 'regtest'], { error: 'must be mainnet, testnet or regtest' }), 'mainnet' as AddressChain);
@@ -108,15 +125,25 @@ export function parseLiveChains(env: Record<string, string | undefined>): { chai
     (['TOKENS', 'CHAIN_ID', 'HEAD_LAG', 'LOG_BLOCK_RANGE'] as const).forEach(evmOnly);
     if (network.family !== 'utxo' && get('MEMPOOL') !== undefined) problem('MEMPOOL', 'applies to UTXO networks only');
     const tokens = network.family === 'evm' ? parseTokens(network, get('TOKENS'), (m) => problem('TOKENS', m)) : [];
-    const endpoint = url ? splitCredentials(url) : { url: '' };
-    const user = get('RPC_USER') ?? endpoint.user;
-    const password = get('RPC_PASSWORD') ?? endpoint.password;
-    if ((user === undefined) !== (password === undefined)) problem(user === undefined ? 'RPC_USER' : 'RPC_PASSWORD', 'RPC user and password go together');
+    if ((get('RPC_USER') === undefined) !== (get('RPC_PASSWORD') === undefined)) problem(get('RPC_USER') === undefined ? 'RPC_USER' : 'RPC_PASSWORD', 'RPC user and password go together');
+    // Credentials in a URL are that node's; RPC_USER and RPC_PASSWORD are every other node's.
+    const nodes = urls.map((url): RpcEndpoint => {
+      const endpoint = splitCredentials(url);
+      return {
+        url: endpoint.url,
+        user: endpoint.user ?? get('RPC_USER'),
+        password: endpoint.user !== undefined ? endpoint.password : get('RPC_PASSWORD'),
+        timeoutMs: timeout.success ? timeout.data : 15_000,
+      };
+    });
+    const maxNodeLag = field('RPC_MAX_LAG', intIn(0, 100_000), 5);
     if (issues.length > before) continue;
     chains.push({
       network: network.name,
       family: network.family as 'utxo' | 'evm',
-      rpc: { url: endpoint.url, user, password, timeoutMs: timeout.success ? timeout.data : 15_000 },
+      rpc: nodes[0]!,
+      nodes,
+      maxNodeLag,
       xpub: xpub!,
       chain,
       confirmations,

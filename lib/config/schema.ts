@@ -132,6 +132,8 @@ const envSchema = z
     READY_MAX_LAG_BLOCKS: positiveInt.max(1_000_000).default(10),
     READY_MAX_PASS_AGE_SECONDS: positiveInt.max(86_400).default(120),
     METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters (a bearer token for /metrics)').optional(),
+    WORKER_OPS_PORT: port.optional(),
+    WORKER_OPS_HOST: z.string().min(1).default('127.0.0.1'),
     SANDBOX_BLOCK_SECONDS: z.coerce.number().min(0).max(3600).default(2),
     SANDBOX_CONFIRMATIONS: positiveInt.max(100).default(2),
     RISK_DENY_LIST: z.string().default(''),
@@ -204,6 +206,8 @@ const envSchema = z
     readyMaxPassAgeMs: env.READY_MAX_PASS_AGE_SECONDS * 1000,
     /** /metrics answers other addresses than loopback only with `Authorization: Bearer METRICS_TOKEN`. */
     metricsToken: env.METRICS_TOKEN,
+    /** `npm run worker` answers /healthz, /readyz, /metrics and /ops/chains there when set. */
+    workerOps: env.WORKER_OPS_PORT === undefined ? undefined : { port: env.WORKER_OPS_PORT, host: env.WORKER_OPS_HOST },
     sandboxBlockMs: Math.round(env.SANDBOX_BLOCK_SECONDS * 1000),
     sandboxConfirmations: env.SANDBOX_CONFIRMATIONS,
     riskDenyList: env.RISK_DENY_LIST.split(/[\s,]+/).filter(Boolean),

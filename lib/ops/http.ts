@@ -1,6 +1,6 @@
 import 'server-only';
 /**
- * `/healthz`, `/readyz` and `/metrics` on node:http, answered by the merchant API's front
+ * `/healthz`, `/readyz`, `/metrics` and `/ops/chains` on node:http, answered by the merchant API's front
  * (lib/api/http-front.ts) before Next.js, where the caller's socket address is known; before
  * start-up has finished, scripts/lib/http-server.mjs answers the first two itself.
  *
@@ -8,7 +8,8 @@ import 'server-only';
  *   server because its database is slow).
  * - `/readyz`: 200 or 503 for anyone; the details (what is wrong) only for a caller allowed to
  *   read metrics, since they name nodes and errors.
- * - `/metrics`: only from loopback, or with `Authorization: Bearer METRICS_TOKEN`. A request
+ * - `/metrics` and `/ops/chains` (each watched network's head, cursor, lag and nodes: ./chains):
+ *   only from loopback, or with `Authorization: Bearer METRICS_TOKEN`. A request
  *   forwarded by a reverse proxy (it carries `x-forwarded-for` or `forwarded`) never counts as
  *   loopback, even though the proxy itself connects from there.
  */
@@ -16,10 +17,11 @@ import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { config } from '../config';
 import { log } from '../log';
+import { chainStatus } from './chains';
 import { readiness } from './readiness';
 import { METRICS_CONTENT_TYPE, metricsText } from './scrape';
 
-const PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+const PATHS = new Set(['/healthz', '/readyz', '/metrics', '/ops/chains']);
 
 /** Answers `req` and returns true when it names one of the operations endpoints. */
 export function serveOps(req: IncomingMessage, res: ServerResponse): boolean {
@@ -49,7 +51,8 @@ async function answer(pathname: string, req: IncomingMessage): Promise<{ status:
     const body = trusted ? ready : { ready: ready.ready };
     return { status: ready.ready ? 200 : 503, type: 'application/json', body: JSON.stringify(body) };
   }
-  if (!trusted) return { status: 403, type: 'application/json', body: JSON.stringify({ error: 'metrics are served to loopback, or with Authorization: Bearer METRICS_TOKEN' }) };
+  if (!trusted) return { status: 403, type: 'application/json', body: JSON.stringify({ error: `${pathname} is served to loopback, or with Authorization: Bearer METRICS_TOKEN` }) };
+  if (pathname === '/ops/chains') return { status: 200, type: 'application/json', body: JSON.stringify(chainStatus()) };
   return { status: 200, type: METRICS_CONTENT_TYPE, body: await metricsText() };
 }
 

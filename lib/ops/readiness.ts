@@ -19,6 +19,8 @@ export interface NetworkReadiness {
   /** Seconds since the last successful watcher pass (null before one). */
   lastPassSecondsAgo: number | null;
   error: string | null;
+  /** What makes it not ready, in words (null when ready). */
+  problem: string | null;
 }
 
 export interface Readiness {
@@ -46,12 +48,20 @@ export async function readiness(now = new Date(), database: () => Promise<Querya
 
   const workers = runningWorkers();
   if (cfg.runWorkers && !workers) problems.push('workers: configured to run in this process (RUN_WORKERS) but not running');
+  const networks = watchedNetworks(now);
+  for (const n of networks) if (n.problem) problems.push(`${n.mode}/${n.network}: ${n.problem}`);
+  return { ready: problems.length === 0, problems, database: db, workers: { configured: cfg.runWorkers, running: workers !== undefined }, networks };
+}
+
+/** Each network this process watches, judged against the readiness thresholds. */
+export function watchedNetworks(now = new Date()): NetworkReadiness[] {
+  const cfg = config();
   const health = new Map(chainHealth().map((h) => [`${h.mode}/${h.network}`, h]));
-  const networks = (workers?.watched ?? []).map(({ network, mode }): NetworkReadiness => {
+  return (runningWorkers()?.watched ?? []).map(({ network, mode }): NetworkReadiness => {
     const h = health.get(`${mode}/${network}`);
     const lagBlocks = h?.head != null && h.cursor != null ? Math.max(0, h.head - h.cursor) : null;
     const lastPassSecondsAgo = h?.lastPassAt ? Math.round((now.getTime() - h.lastPassAt.getTime()) / 1000) : null;
-    const why = h && !h.healthy
+    const problem = h && !h.healthy
       ? `node failing: ${h.error}`
       : !h?.lastPassAt
         ? 'no watcher pass has succeeded yet'
@@ -60,8 +70,6 @@ export async function readiness(now = new Date(), database: () => Promise<Querya
           : lagBlocks !== null && lagBlocks > cfg.readyMaxLagBlocks
             ? `${lagBlocks} blocks behind the tip (READY_MAX_LAG_BLOCKS ${cfg.readyMaxLagBlocks})`
             : null;
-    if (why) problems.push(`${mode}/${network}: ${why}`);
-    return { network, mode, ready: why === null, head: h?.head ?? null, cursor: h?.cursor ?? null, lagBlocks, lastPassSecondsAgo, error: h?.error ?? null };
+    return { network, mode, ready: problem === null, head: h?.head ?? null, cursor: h?.cursor ?? null, lagBlocks, lastPassSecondsAgo, error: h?.error ?? null, problem };
   });
-  return { ready: problems.length === 0, problems, database: db, workers: { configured: cfg.runWorkers, running: workers !== undefined }, networks };
 }
