@@ -72,4 +72,10 @@ export interface ChainAdapter {
   scan(from: number, to: number): Promise<{ blocks: BlockRef[]; transfers: ChainTransfer[]; spends?: ChainSpend[] }>;
   /** Transfers waiting in the mempool (empty where the chain has none to show). */
   mempool(): Promise<ChainTransfer[]>;
+  /**
+   * Where the node announces new blocks (EVM newHeads over WebSocket): calls `onBlock` at each,
+   * so that the watcher reads it at once rather than at its next poll. Answers the unsubscribe.
+   * Absent where the node offers nothing; polling goes on either way.
+   */
+  subscribeNewBlocks?(onBlock: () => void): () => void;
 }

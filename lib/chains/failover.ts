@@ -76,7 +76,14 @@ class SummedStats extends RpcStats {
   }
 }
 
-export function failoverAdapter(network: Network, nodes: FailoverNode[], options: { maxLag: number; now?: () => number }): FailoverAdapter {
+export interface FailoverOptions {
+  maxLag: number;
+  /** Where new blocks are announced for the network (ChainAdapter.subscribeNewBlocks), besides the nodes' own. */
+  announce?: (onBlock: () => void) => () => void;
+  now?: () => number;
+}
+
+export function failoverAdapter(network: Network, nodes: FailoverNode[], options: FailoverOptions): FailoverAdapter {
   if (nodes.length === 0) throw new Error(`${network.name}: no node configured`);
   const now = options.now ?? Date.now;
   const tracked: Tracked[] = nodes.map(({ url, adapter }) => ({
@@ -168,6 +175,7 @@ export function failoverAdapter(network: Network, nodes: FailoverNode[], options
   }
 
   const inStep = (t: Tracked) => t.height !== null && !t.lagging;
+  const announcers = [...tracked.flatMap((t) => (t.adapter.subscribeNewBlocks ? [t.adapter.subscribeNewBlocks.bind(t.adapter)] : [])), ...(options.announce ? [options.announce] : [])];
 
   return {
     network,
@@ -183,6 +191,15 @@ export function failoverAdapter(network: Network, nodes: FailoverNode[], options
       if (tracked.every((t) => t.height === null)) await head();
       return firstAnswer((a) => a.mempool(), inStep);
     },
+    // Every announcer wakes the watcher: several announcing one block cost at most one extra pass.
+    ...(announcers.length > 0
+      ? {
+          subscribeNewBlocks: (onBlock: () => void) => {
+            const stops = announcers.map((subscribe) => subscribe(onBlock));
+            return () => stops.forEach((stop) => stop());
+          },
+        }
+      : {}),
     nodes: () =>
       tracked.map((t) => ({
         node: t.node,

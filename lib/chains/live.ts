@@ -10,7 +10,7 @@ import { config } from '../config';
 import { ConfigError, envPrefix, type LiveChainConfig } from '../config';
 import { peekProcessSlot, setProcessSlot } from '../process';
 import { deriveAddress } from './derivation';
-import { evmAdapter } from './evm';
+import { evmAdapter, evmNewHeads } from './evm';
 import { failoverAdapter, type FailoverAdapter, type NodeStatus } from './failover';
 import type { LiveAdapter } from './live-adapter';
 import { utxoAdapter } from './utxo';
@@ -77,7 +77,8 @@ export function liveAdapters(): LiveAdapter[] {
   state.adapters ??= state.networks.map((network) => {
     const cfg = state.configs.get(network.name)!;
     const nodes = cfg.nodes.map((rpc) => ({ url: rpc.url, adapter: familyAdapter(network, { ...cfg, rpc }) }));
-    return failoverAdapter(network, nodes, { maxLag: cfg.maxNodeLag });
+    const announce = cfg.family === 'evm' && cfg.wsUrl ? evmNewHeads(network, cfg.wsUrl) : undefined;
+    return failoverAdapter(network, nodes, { maxLag: cfg.maxNodeLag, announce });
   });
   return state.adapters;
 }

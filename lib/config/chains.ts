@@ -38,6 +38,8 @@ export interface LiveChainConfig {
   chainId?: number;
   /** EVM: the token contracts that credit, by catalog ticker. */
   tokens: { ticker: string; contract: string }[];
+  /** EVM: a node's WebSocket endpoint announcing new blocks (newHeads), which wake the watcher. */
+  wsUrl?: string;
   /** EVM: blocks the watcher stays behind the node's head (incomplete logs at the head). */
   headLag: number;
   /** EVM: most blocks one eth_getLogs asks for (halved further when the node refuses a range). */
@@ -50,7 +52,7 @@ export interface LiveChainConfig {
 const LIVE_FAMILIES = new Set(['utxo', 'evm']);
 
 const SUFFIXES = [
-  'RPC_URL', 'RPC_USER', 'RPC_PASSWORD', 'RPC_MAX_LAG', 'XPUB', 'CHAIN', 'CONFIRMATIONS', 'TOKENS', 'CHAIN_ID', 'HEAD_LAG', 'LOG_BLOCK_RANGE', 'MEMPOOL',
+  'RPC_URL', 'RPC_USER', 'RPC_PASSWORD', 'RPC_MAX_LAG', 'XPUB', 'CHAIN', 'CONFIRMATIONS', 'TOKENS', 'CHAIN_ID', 'HEAD_LAG', 'LOG_BLOCK_RANGE', 'MEMPOOL', 'WS_URL',
 ] as const;
 
 const intIn = (min: number, max: number) =>
@@ -67,6 +69,14 @@ const isHttpUrl = (v: string) => {
     return false;
   }
 };
+
+const wsUrlSchema = z.string().refine((v) => {
+  try {
+    return /^wss?:$/.test(new URL(v).protocol);
+  } catch {
+    return false;
+  }
+}, 'must be a ws:// or wss:// URL');
 
 /** One URL, or several separated by commas (failover, in that order). */
 const rpcUrls = z
@@ -122,7 +132,8 @@ export function parseLiveChains(env: Record<string, string | undefined>): { chai
     const evmOnly = (suffix: (typeof SUFFIXES)[number]) => {
       if (network.family !== 'evm' && get(suffix) !== undefined) problem(suffix, `applies to EVM networks only`);
     };
-    (['TOKENS', 'CHAIN_ID', 'HEAD_LAG', 'LOG_BLOCK_RANGE'] as const).forEach(evmOnly);
+    (['TOKENS', 'CHAIN_ID', 'HEAD_LAG', 'LOG_BLOCK_RANGE', 'WS_URL'] as const).forEach(evmOnly);
+    const wsUrl = network.family === 'evm' ? field('WS_URL', wsUrlSchema, undefined as string | undefined) : undefined;
     if (network.family !== 'utxo' && get('MEMPOOL') !== undefined) problem('MEMPOOL', 'applies to UTXO networks only');
     const tokens = network.family === 'evm' ? parseTokens(network, get('TOKENS'), (m) => problem('TOKENS', m)) : [];
     if ((get('RPC_USER') === undefined) !== (get('RPC_PASSWORD') === undefined)) problem(get('RPC_USER') === undefined ? 'RPC_USER' : 'RPC_PASSWORD', 'RPC user and password go together');
@@ -149,6 +160,7 @@ export function parseLiveChains(env: Record<string, string | undefined>): { chai
       confirmations,
       chainId: network.family === 'evm' ? field('CHAIN_ID', intIn(1, 2 ** 48), network.chainId!) : undefined,
       tokens,
+      ...(wsUrl !== undefined ? { wsUrl } : {}),
       headLag: field('HEAD_LAG', intIn(0, 1000), network.family === 'evm' ? 3 : 0),
       logBlockRange: field('LOG_BLOCK_RANGE', intIn(1, 1_000_000), 1000),
       mempool: field('MEMPOOL', z.enum(['true', 'false'], { error: 'must be true or false' }), 'true') === 'true',

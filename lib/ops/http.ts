@@ -16,18 +16,25 @@ import 'server-only';
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { config } from '../config';
+import { findNetwork } from '../catalog';
 import { log } from '../log';
+import { wakeWatcher } from '../watcher';
 import { chainStatus } from './chains';
 import { readiness } from './readiness';
 import { METRICS_CONTENT_TYPE, metricsText } from './scrape';
 
 const PATHS = new Set(['/healthz', '/readyz', '/metrics', '/ops/chains']);
+const NEW_BLOCK = '/ops/new-block/';
 
 /** Answers `req` and returns true when it names one of the operations endpoints. */
 export function serveOps(req: IncomingMessage, res: ServerResponse): boolean {
   const url = req.url ?? '';
   const end = url.indexOf('?');
   const pathname = end < 0 ? url : url.slice(0, end);
+  if (pathname.startsWith(NEW_BLOCK)) {
+    announceNewBlock(pathname.slice(NEW_BLOCK.length), req, res);
+    return true;
+  }
   if (!PATHS.has(pathname)) return false;
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     send(res, 405, 'application/json', JSON.stringify({ error: 'use GET' }), { allow: 'GET, HEAD' });
@@ -54,6 +61,22 @@ async function answer(pathname: string, req: IncomingMessage): Promise<{ status:
   if (!trusted) return { status: 403, type: 'application/json', body: JSON.stringify({ error: `${pathname} is served to loopback, or with Authorization: Bearer METRICS_TOKEN` }) };
   if (pathname === '/ops/chains') return { status: 200, type: 'application/json', body: JSON.stringify(chainStatus()) };
   return { status: 200, type: METRICS_CONTENT_TYPE, body: await metricsText() };
+}
+
+/**
+ * `POST /ops/new-block/<network>`: a live node's operator hook announcing a block (bitcoind's
+ * `-blocknotify=curl -fsS -m 5 -X POST http://127.0.0.1:3000/ops/new-block/litecoin`), which starts
+ * the network's watcher pass at once (lib/watcher/wake.ts). 202 `{"watching":true}` when this
+ * process watches it; `false` when it does not (the worker that does is another process). Same
+ * access as the metrics: anyone could otherwise make the watcher poll its node without pause.
+ */
+function announceNewBlock(network: string, req: IncomingMessage, res: ServerResponse): void {
+  req.resume(); // the body, if any, says nothing we need
+  const json = (status: number, body: unknown, extra: Record<string, string> = {}) => send(res, status, 'application/json', JSON.stringify(body), extra);
+  if (req.method !== 'POST') return json(405, { error: 'use POST' }, { allow: 'POST' });
+  if (!mayReadDetails(req)) return json(403, { error: `${NEW_BLOCK}<network> is served to loopback, or with Authorization: Bearer METRICS_TOKEN` });
+  if (!findNetwork(network)) return json(404, { error: `unknown network "${network.slice(0, 40)}"` });
+  json(202, { watching: wakeWatcher(network, 'live') });
 }
 
 /** Loopback without a proxy in between, or the metrics token. */

@@ -31,6 +31,7 @@ export const PROCESS_SLOTS = {
   liveNetworks: 'the live networks and their adapters, built from the configuration (lib/chains/live.ts)',
   chainHealth: "each network's watcher health (lib/watcher/health.ts)",
   workers: 'how many sets of workers this process runs, started and not stopped (lib/watcher)',
+  watcherWakers: 'how to start a pass of each running watcher at once, on a new block (lib/watcher/wake.ts)',
   'merchants.balanceIds': "each merchant's advance balance id per mode (lib/merchants/balances.ts)",
   metrics: 'the Prometheus registry and every metric of the process (lib/metrics)',
   rates: 'the exchange-rate service of each mode, with its cache (lib/rates)',

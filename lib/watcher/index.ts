@@ -15,6 +15,7 @@ import { sweepInvoices } from '../invoices';
 import { denyListScreen, type RiskScreen } from '../risk';
 import { sweepExpired } from './expiry';
 import { reportHealth, type WatchProgress } from './health';
+import { registerWaker } from './wake';
 import { watchStep, type WatchOptions } from './scan';
 import type { StatusChange } from './settle';
 import { startDispatcher } from '../webhooks';
@@ -23,6 +24,7 @@ export { watchStep, type StepResult, type WatchOptions } from './scan';
 export { sweepExpired } from './expiry';
 export { chainHealth, type NetworkHealth, type WatchProgress } from './health';
 export { settleOrder, type StatusChange } from './settle';
+export { wakeWatcher } from './wake';
 
 /** Blocks one step reads at most: bounds a step's transaction while catching up. */
 const BATCH_BLOCKS = 100;
@@ -130,7 +132,7 @@ export function runningWorkers(): { watched: readonly { network: string; mode: M
 /**
  * Starts the watchers of both modes (and the sandbox's miner unless SANDBOX_BLOCK_SECONDS is 0)
  * and the webhook dispatcher. Each network loops on its own timer, so a slow or failing chain
- * never holds up the others.
+ * never holds up the others; a new block announced (./wake) starts its pass at once.
  */
 export function startWorkers(db: Database): Workers {
   const cfg = config();
@@ -140,12 +142,20 @@ export function startWorkers(db: Database): Workers {
   let stopped = false;
   const passes = new Set<Promise<void>>();
   const timers = new Map<string, NodeJS.Timeout>();
+  const unsubscribes: (() => void)[] = [];
   for (const mode of ['test', 'live'] as const) {
     for (const adapter of chainAdapters(db, mode)) {
       if (!running.watched.some((w) => w.network === adapter.network.name && w.mode === mode)) running.watched.push({ network: adapter.network.name, mode });
       const options = watchOptions(mode);
+      const key = `${mode}/${adapter.network.name}`;
+      // A wake during a pass asks for another right after it: the block announced may have
+      // arrived after the pass read the tip.
+      let passing = false;
+      let again = false;
       const tick = () => {
         if (stopped) return;
+        clearTimeout(timers.get(key));
+        passing = true;
         const pass = watchNetwork(db, adapter, mode, options)
           .then(
             (progress) => reportHealth(adapter.network.name, mode, null, progress),
@@ -153,10 +163,23 @@ export function startWorkers(db: Database): Workers {
           )
           .finally(() => {
             passes.delete(pass);
-            if (!stopped) timers.set(`${mode}/${adapter.network.name}`, setTimeout(tick, cfg.watchIntervalMs).unref());
+            passing = false;
+            if (stopped) return;
+            if (again) {
+              again = false;
+              setImmediate(tick);
+            } else {
+              timers.set(key, setTimeout(tick, cfg.watchIntervalMs).unref());
+            }
           });
         passes.add(pass);
       };
+      const wake = () => {
+        if (passing) again = true;
+        else tick();
+      };
+      unsubscribes.push(registerWaker(adapter.network.name, mode, wake));
+      if (adapter.subscribeNewBlocks) unsubscribes.push(adapter.subscribeNewBlocks(wake));
       tick();
     }
   }
@@ -168,6 +191,7 @@ export function startWorkers(db: Database): Workers {
       if (!stopped && --running.count === 0) running.watched = [];
       stopped = true;
       stopMining();
+      for (const unsubscribe of unsubscribes) unsubscribe();
       for (const timer of timers.values()) clearTimeout(timer);
       await Promise.all([...passes, invoices.stop(), dispatcher.stop()]);
     },

@@ -23,8 +23,9 @@ export function ensureLitecoindInstalled() {
 /**
  * Starts litecoind -regtest; answers { url, user, password, rpc(method, ...params), wallet(...),
  * stop(), halt(), restart(), dir }. The node has a wallet "test" with mature coins (101 blocks).
+ * `extraArgs` are added to its command line (e.g. `-blocknotify=...`).
  */
-export async function startLitecoind({ matureBlocks = 101 } = {}) {
+export async function startLitecoind({ matureBlocks = 101, extraArgs = [] } = {}) {
   const binary = ensureLitecoindInstalled();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-ltc-'));
   const rpcPort = await freePort();
@@ -35,6 +36,7 @@ export async function startLitecoind({ matureBlocks = 101 } = {}) {
     '-regtest', `-datadir=${dir}`, '-server', '-listen=0', '-dnsseed=0', '-discover=0', '-upnp=0',
     `-port=${p2pPort}`, `-rpcport=${rpcPort}`, '-rpcbind=127.0.0.1', '-rpcallowip=127.0.0.1', `-rpcuser=${user}`, `-rpcpassword=${password}`,
     '-fallbackfee=0.0002', '-txindex=1', '-printtoconsole=0', '-rpcworkqueue=64', '-rpcthreads=8',
+    ...extraArgs,
   ];
   const url = `http://127.0.0.1:${rpcPort}/`;
   let child;

@@ -23,6 +23,8 @@ import { blockAt, blockRef, fullBlocks, nativeTransfers, receiptStatus } from '.
 import { EvmNodeError, evmNode } from './node';
 import { tokenContracts, tokenTransfers, transferLogs } from './tokens';
 
+export { evmNewHeads } from './new-heads';
+
 export function evmAdapter(network: Network, cfg: LiveChainConfig): LiveAdapter {
   const node = evmNode(network, cfg);
   const contracts = tokenContracts(network);
