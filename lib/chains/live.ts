@@ -12,6 +12,7 @@ import { peekProcessSlot, setProcessSlot } from '../process';
 import { deriveAddress } from './derivation';
 import { evmAdapter } from './evm';
 import type { LiveAdapter } from './live-adapter';
+import { isValidTronAddress, tronAdapter } from './tron';
 import { utxoAdapter } from './utxo';
 
 export type { LiveAdapter } from './live-adapter';
@@ -52,6 +53,10 @@ function live(): Live {
     } catch (error) {
       problems.push(`  ${envPrefix(network)}_XPUB: ${(error as Error).message}`);
     }
+    if (cfg.family === 'tron') {
+      const invalid = cfg.tokens.filter((t) => !isValidTronAddress(t.contract));
+      for (const t of invalid) problems.push(`  ${envPrefix(network)}_TOKENS: ${t.ticker}:${t.contract} is not a valid Tron address (checksum)`);
+    }
     networks.push(network);
   }
   if (problems.length) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
@@ -75,6 +80,7 @@ export function liveAdapters(): LiveAdapter[] {
   const state = live();
   state.adapters ??= state.networks.map((network) => {
     const cfg = state.configs.get(network.name)!;
+    if (cfg.family === 'tron') return tronAdapter(network, cfg);
     return cfg.family === 'utxo' ? utxoAdapter(network, cfg) : evmAdapter(network, cfg);
   });
   return state.adapters;
