@@ -220,6 +220,18 @@ describe('live tron (fake java-tron node)', () => {
     configureLive({ TRON_API_KEY: API_KEY });
   });
 
+  it('a token contract with a bad checksum or an unusable extended public key stops start-up naming its variable', () => {
+    const xpub = process.env.TRON_XPUB!;
+    try {
+      configureLive({ TRON_TOKENS: `USDT:${USDT.slice(0, -1)}${USDT.endsWith('1') ? '2' : '1'}` });
+      expect(() => liveNetworks()).toThrow(/TRON_TOKENS: USDT:T\w+ is not a valid Tron address \(checksum\)/);
+      configureLive({ TRON_TOKENS: `USDT:${USDT}`, TRON_XPUB: xpub.slice(0, -2) });
+      expect(() => liveNetworks()).toThrow(/TRON_XPUB: /);
+    } finally {
+      configureLive({ TRON_TOKENS: `USDT:${USDT}`, TRON_XPUB: xpub });
+    }
+  });
+
   // Last: the chain's clock stays past every deadline afterwards.
   it('by chain time: partial then expiry is partial, one sun short is unpaid then partial, nothing paid expires', async () => {
     const half = await createOrder(db, merchant.live, { currency: 'TRX', network: 'tron', amount: '10' });
