@@ -70,6 +70,8 @@ export interface FakeTronNode {
   /** Blocks between the head and the newest solidified block (java-tron: 2/3 of 27 producers + 1 = 19). */
   solidDistance: number;
   failed: number;
+  /** Requests failed on purpose, by path. */
+  failedCalls: Map<string, number>;
   /** Requests answered, by path. */
   calls: Map<string, number>;
   /** The next block's time (ms); each block is at least 3 s after the one before. */
@@ -116,6 +118,7 @@ export async function startFakeTronNode(options: { apiKey?: string; seed?: numbe
     lag: 0,
     solidDistance: 19,
     failed: 0,
+    failedCalls: new Map(),
     calls: new Map(),
     clock: undefined,
     height: () => chain[chain.length - 1]!.number,
@@ -238,15 +241,16 @@ export async function startFakeTronNode(options: { apiKey?: string; seed?: numbe
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
+      const path = new URL(req.url ?? '/', 'http://x').pathname;
       if (random() < node.failRate) {
         node.failed++;
+        node.failedCalls.set(path, (node.failedCalls.get(path) ?? 0) + 1);
         if (random() < 0.5) return void res.writeHead(503).end('Service Unavailable');
         return req.socket.destroy();
       }
       if (options.apiKey !== undefined && req.headers['tron-pro-api-key'] !== options.apiKey) {
         return void res.writeHead(401, { 'content-type': 'application/json' }).end('{"Error":"ApiKey not exists"}');
       }
-      const path = new URL(req.url ?? '/', 'http://x').pathname;
       let body: Record<string, unknown>;
       try {
         const text = Buffer.concat(chunks).toString('utf8');
