@@ -12,7 +12,7 @@ import { startDispatcher, type Dispatcher } from '@/lib/webhooks';
 import { createOrder, orderRow } from './support/chain';
 import { openTestDatabase } from './support/database';
 import { randomTronAccount, startFakeTronNode, type FakeTronNode } from './support/fake-tron-node';
-import { configureLive, randomChain, startWebhookReceiver, waitFor, watchLive } from './support/live';
+import { allProcessed, configureLive, expectNoSkippedBlock, randomChain, startWebhookReceiver, tryWatchLive, waitFor, watchLive } from './support/live';
 import { createTestMerchant, type TestMerchant } from './support/merchants';
 
 process.env.APP_SECRET ??= 'test-app-secret-that-is-at-least-32-characters';
@@ -164,7 +164,7 @@ describe('live tron (fake java-tron node)', () => {
       node.sendTrx(payer, trx.address, BigInt(round + 1) * 1_000_000n);
       node.sendToken(USDT, payer, usdt.address, BigInt(round + 1) * 1_000_000n);
       node.mine(1 + (round % 3));
-      if (!(await pass())) failures++;
+      if (!(await tryWatchLive(db, adapter))) failures++;
     }
     // Every method the adapter calls failed at least once.
     expect([...node.failedCalls.keys()].sort()).toEqual(['/wallet/getblock', '/wallet/getblockbylimitnext', '/wallet/gettransactioninfobyblocknum']);
@@ -176,17 +176,17 @@ describe('live tron (fake java-tron node)', () => {
     node.sendToken(USDT, payer, during.address, 50_000_000n);
     node.mine(1);
     await node.stop();
-    expect(await pass()).toBe(false);
+    expect(await tryWatchLive(db, adapter)).toBe(false);
     node.mine(2);
     await node.restart();
     node.mine(CONFIRMATIONS);
 
-    for (let i = 0; i < 40 && !(await allProcessed(orders.map((o) => o.id))); i++) await pass();
+    for (let i = 0; i < 40 && !(await allProcessed(db, orders.map((o) => o.id))); i++) await tryWatchLive(db, adapter);
     node.failRate = 0;
     node.mine(1);
     await watchLive(db, adapter);
     for (const order of orders) expect((await orderRow(db, order.id)).status, `${order.currency} ${order.amount}`).toBe('processed');
-    await expectNoSkippedBlock();
+    expect(await expectNoSkippedBlock(db, 'tron')).toBe(node.height());
   });
 
   it('a node that falls behind the cursor (lag) and catches up: the payment is counted once, no block skipped', async () => {
@@ -203,7 +203,7 @@ describe('live tron (fake java-tron node)', () => {
     await watchLive(db, adapter);
     expect(await orderRow(db, order.id)).toMatchObject({ status: 'processed', received: '3000000' });
     expect(await transfersOf(order.id)).toHaveLength(1);
-    await expectNoSkippedBlock();
+    expect(await expectNoSkippedBlock(db, 'tron')).toBe(node.height());
   });
 
   it('asks the node only the documented methods, with the API key, and never about addresses', () => {
@@ -271,26 +271,3 @@ describe('live tron (fake java-tron node)', () => {
     expect((await orderRow(db, unpaid.id)).status).toBe('expired');
   });
 });
-
-/** The scanned heights are contiguous up to the node's head: no block was skipped. */
-async function expectNoSkippedBlock() {
-  const rows = await db.query<{ height: string }>("select height from chain_blocks where network = 'tron' and mode = 'live' order by height");
-  const heights = rows.map((r) => Number(r.height));
-  expect(heights.length).toBeGreaterThan(5);
-  heights.forEach((h, i) => i > 0 && expect(h).toBe(heights[i - 1]! + 1));
-  expect(heights[heights.length - 1]).toBe(node.height());
-}
-
-async function pass(): Promise<boolean> {
-  try {
-    await watchLive(db, adapter);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function allProcessed(ids: string[]): Promise<boolean> {
-  const [row] = await db.query<{ n: number }>("select count(*)::int as n from orders where id = any($1::uuid[]) and status <> 'processed'", [ids]);
-  return row!.n === 0;
-}
