@@ -20,7 +20,7 @@ export class TronNodeError extends Error {
 
 // java-tron writes amounts in sun as JSON numbers (`"amount": 1000000`); TRX's supply in sun is
 // beyond 2^53, so they are read as text and never pass through a float.
-const AMOUNT_FIELDS = /("(?:amount|call_value)"\s*:\s*)(\d+)/g;
+const AMOUNT_FIELDS = /("amount"\s*:\s*)(\d+)/g;
 
 export class TronNode {
   readonly stats = new RpcStats();
