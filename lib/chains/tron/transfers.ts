@@ -16,6 +16,21 @@ const TRANSFER_TOPIC = 'ddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4d
 
 const succeeded = (tx: Block['transactions'][number]) => tx.ret[0]?.contractRet === 'SUCCESS';
 
+/** A transfer of block `ref` between two accounts given in the node's hex form. */
+function transferIn(ref: BlockRef, txHash: string, outputIndex: number, fromHex: string, toHex: string, currency: string, amount: bigint): ChainTransfer {
+  return {
+    txHash,
+    outputIndex,
+    from: tronAddressFromHex(fromHex),
+    to: tronAddressFromHex(toHex),
+    tag: null,
+    currency,
+    amount,
+    blockHeight: ref.height,
+    seenAt: ref.time,
+  };
+}
+
 export function blockRef(block: Block): BlockRef {
   const raw = block.block_header.raw_data;
   return { height: raw.number, hash: block.blockID, parentHash: raw.parentHash, time: new Date(raw.timestamp) };
@@ -36,17 +51,7 @@ export function trxTransfers(block: Block, ref: BlockRef, ticker: string, label:
     if (!parsed.success) throw new Error(`${label}: unexpected TransferContract in ${tx.txID}: ${parsed.error.issues[0]!.message}`);
     const { amount, owner_address, to_address } = parsed.data;
     if (amount <= 0n) continue;
-    transfers.push({
-      txHash: tx.txID,
-      outputIndex: 0,
-      from: tronAddressFromHex(owner_address),
-      to: tronAddressFromHex(to_address),
-      tag: null,
-      currency: ticker,
-      amount,
-      blockHeight: ref.height,
-      seenAt: ref.time,
-    });
+    transfers.push(transferIn(ref, tx.txID, 0, owner_address, to_address, ticker, amount));
   }
   return transfers;
 }
@@ -68,17 +73,7 @@ export function tokenTransfers(infos: readonly TransactionInfo[], ref: BlockRef,
       if (!/^0{24}[0-9a-f]{40}$/.test(from) || !/^0{24}[0-9a-f]{40}$/.test(to) || !/^[0-9a-fA-F]{64}$/.test(log.data)) return;
       const amount = BigInt(`0x${log.data}`);
       if (amount === 0n) return;
-      transfers.push({
-        txHash: info.id,
-        outputIndex: index,
-        from: tronAddressFromHex(from.slice(24)),
-        to: tronAddressFromHex(to.slice(24)),
-        tag: null,
-        currency: ticker,
-        amount,
-        blockHeight: ref.height,
-        seenAt: ref.time,
-      });
+      transfers.push(transferIn(ref, info.id, index, from.slice(24), to.slice(24), ticker, amount));
     });
   }
   return transfers;
