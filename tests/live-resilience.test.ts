@@ -14,7 +14,7 @@ import { startLitecoind, type Litecoind } from '../scripts/lib/litecoind.mjs';
 import { createOrder, orderRow } from './support/chain';
 import { openTestDatabase } from './support/database';
 import { CHAIN_ID, startEvmNode, type EvmNode } from './support/evm';
-import { configureLive, randomChain, startFlakyProxy, waitFor, watchLive, type FlakyProxy } from './support/live';
+import { allProcessed, configureLive, expectNoSkippedBlock, randomChain, startFlakyProxy, tryWatchLive, waitFor, watchLive, type FlakyProxy } from './support/live';
 import { createTestMerchant, type TestMerchant } from './support/merchants';
 
 process.env.APP_SECRET ??= 'test-app-secret-that-is-at-least-32-characters';
@@ -65,25 +65,7 @@ afterAll(async () => {
   await ltc?.stop();
 });
 
-/** A watcher pass that may fail (the node's errors are the point here); answers whether it did. */
-async function pass(adapter: LiveAdapter): Promise<boolean> {
-  try {
-    await watchLive(db, adapter);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** The scanned heights are contiguous from the first to the cursor: no block was skipped. */
-async function expectNoSkippedBlock(network: string) {
-  const rows = await db.query<{ height: string }>("select height from chain_blocks where network = $1 and mode = 'live' order by height", [network]);
-  const heights = rows.map((r) => Number(r.height));
-  expect(heights.length).toBeGreaterThan(5);
-  heights.forEach((h, i) => i > 0 && expect(h).toBe(heights[i - 1]! + 1));
-  const [cursor] = await db.query<{ height: string }>("select height from chain_cursors where network = $1 and mode = 'live'", [network]);
-  expect(Number(cursor!.height)).toBe(heights[heights.length - 1]);
-}
+const pass = (adapter: LiveAdapter) => tryWatchLive(db, adapter);
 
 describe('the watcher survives its node', () => {
   it('litecoind: a third of the calls failing, then the node stopped and restarted: every payment counted, no block skipped', async () => {
@@ -110,12 +92,12 @@ describe('the watcher survives its node', () => {
     await ltc.restart();
     await ltc.mine(3);
 
-    for (let i = 0; i < 40 && !(await allProcessed(orders.map((o) => o.id))); i++) await pass(litecoin);
+    for (let i = 0; i < 40 && !(await allProcessed(db, orders.map((o) => o.id))); i++) await pass(litecoin);
     ltcProxy.failRate = 0;
     await ltc.mine(1);
     await watchLive(db, litecoin);
     for (const order of orders) expect((await orderRow(db, order.id)).status, order.amount).toBe('processed');
-    await expectNoSkippedBlock('litecoin');
+    await expectNoSkippedBlock(db, 'litecoin');
   });
 
   it('EVM node: a third of the calls failing: every payment counted, no block skipped', async () => {
@@ -131,11 +113,11 @@ describe('the watcher survives its node', () => {
     }
     expect(evmProxy.failed).toBeGreaterThan(0);
     await evm.mine(3);
-    for (let i = 0; i < 40 && !(await allProcessed(orders.map((o) => o.id))); i++) await pass(ethereum);
+    for (let i = 0; i < 40 && !(await allProcessed(db, orders.map((o) => o.id))); i++) await pass(ethereum);
     evmProxy.failRate = 0;
     await watchLive(db, ethereum);
     for (const order of orders) expect((await orderRow(db, order.id)).status, order.amount).toBe('processed');
-    await expectNoSkippedBlock('ethereum');
+    await expectNoSkippedBlock(db, 'ethereum');
   });
 
   it('an unreachable node marks its network unhealthy while the other network goes on', async () => {
@@ -168,8 +150,3 @@ describe('the watcher survives its node', () => {
     }
   });
 });
-
-async function allProcessed(ids: string[]): Promise<boolean> {
-  const [row] = await db.query<{ n: number }>("select count(*)::int as n from orders where id = any($1::uuid[]) and status <> 'processed'", [ids]);
-  return row!.n === 0;
-}

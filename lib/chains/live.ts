@@ -13,6 +13,7 @@ import { deriveAddress } from './derivation';
 import { evmAdapter, evmNewHeads } from './evm';
 import { failoverAdapter, type FailoverAdapter, type NodeStatus } from './failover';
 import type { LiveAdapter } from './live-adapter';
+import { isValidTronAddress, tronAdapter } from './tron';
 import { utxoAdapter } from './utxo';
 
 export type { LiveAdapter } from './live-adapter';
@@ -53,6 +54,10 @@ function live(): Live {
     } catch (error) {
       problems.push(`  ${envPrefix(network)}_XPUB: ${(error as Error).message}`);
     }
+    if (cfg.family === 'tron') {
+      const invalid = cfg.tokens.filter((t) => !isValidTronAddress(t.contract));
+      for (const t of invalid) problems.push(`  ${envPrefix(network)}_TOKENS: ${t.ticker}:${t.contract} is not a valid Tron address (checksum)`);
+    }
     networks.push(network);
   }
   if (problems.length) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
@@ -84,6 +89,7 @@ export function liveAdapters(): LiveAdapter[] {
 }
 
 function familyAdapter(network: Network, cfg: LiveChainConfig): LiveAdapter {
+  if (cfg.family === 'tron') return tronAdapter(network, cfg);
   return cfg.family === 'utxo' ? utxoAdapter(network, cfg) : evmAdapter(network, cfg);
 }
 

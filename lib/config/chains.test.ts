@@ -56,6 +56,17 @@ describe('live networks from the environment', () => {
     expect(parseLiveChains({ ...base, ETHEREUM_TOKENS: 'none' }).chains[0]!.tokens).toEqual([]);
   });
 
+  it('reads Tron: a count or solidified blocks, base58 token contracts, the API key', () => {
+    const base = { TRON_RPC_URL: 'https://api.trongrid.io', TRON_XPUB: XPUB };
+    const [byDefault] = parseLiveChains(base).chains;
+    expect(byDefault).toMatchObject({ family: 'tron', confirmations: 19, solidified: false, tokens: [{ ticker: 'USDT', contract: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t' }] });
+    expect(byDefault!.apiKey).toBeUndefined();
+    const [custom] = parseLiveChains({ ...base, TRON_API_KEY: 'k-123', TRON_CONFIRMATIONS: 'solid', TRON_TOKENS: 'usdt:TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf' }).chains;
+    expect(custom).toMatchObject({ apiKey: 'k-123', confirmations: 1, solidified: true, tokens: [{ ticker: 'USDT', contract: 'TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf' }] });
+    expect(parseLiveChains({ ...base, TRON_CONFIRMATIONS: '25' }).chains[0]).toMatchObject({ confirmations: 25, solidified: false });
+    expect(parseLiveChains({ ...base, TRON_TOKENS: 'none' }).chains[0]!.tokens).toEqual([]);
+  });
+
   it('names the variable of every problem', () => {
     const problems = (env: Record<string, string>) => {
       try {
@@ -78,11 +89,20 @@ describe('live networks from the environment', () => {
     expect(problems({ LITECOIN_RPC_URL: 'http://h', LITECOIN_XPUB: XPUB, LITECOIN_RPC_MAX_LAG: '-1' })).toMatch(/LITECOIN_RPC_MAX_LAG: must be a whole number/);
     expect(problems({ LITECOIN_RPC_URL: 'http://h', LITECOIN_XPUB: XPUB, LITECOIN_CHAIN: 'devnet' })).toMatch(/LITECOIN_CHAIN: must be mainnet, testnet or regtest/);
     expect(problems({ LITECOIN_RPC_URL: 'http://h', LITECOIN_XPUB: XPUB, LITECOIN_CONFIRMATIONS: '0' })).toMatch(/LITECOIN_CONFIRMATIONS: must be between 1 and 1000/);
-    expect(problems({ LITECOIN_RPC_URL: 'http://h', LITECOIN_XPUB: XPUB, LITECOIN_TOKENS: 'none' })).toMatch(/LITECOIN_TOKENS: applies to EVM networks only/);
+    expect(problems({ LITECOIN_RPC_URL: 'http://h', LITECOIN_XPUB: XPUB, LITECOIN_TOKENS: 'none' })).toMatch(/LITECOIN_TOKENS: applies to EVM and Tron networks only/);
     expect(problems({ LITECOIN_RPC_URL: 'http://h', LITECOIN_XPUB: XPUB, LITECOIN_RPC_USER: 'u' })).toMatch(/LITECOIN_RPC_PASSWORD: RPC user and password go together/);
     expect(problems({ BASE_RPC_URL: 'http://h', BASE_XPUB: XPUB, BASE_TOKENS: 'USDT:0x1111111111111111111111111111111111111111' })).toMatch(/BASE_TOKENS: USDT is not a token of base \(known: USDC\)/);
     expect(problems({ BSC_RPC_URL: 'http://h', BSC_XPUB: XPUB, BSC_TOKENS: 'USDT:0x12' })).toMatch(/BSC_TOKENS: "USDT:0x12" is not TICKER:0x/);
-    expect(problems({ TRON_RPC_URL: 'http://h' })).toMatch(/TRON_RPC_URL: live payments on tron are not supported yet/);
+    const tron = { TRON_RPC_URL: 'https://api.trongrid.io', TRON_XPUB: XPUB };
+    expect(problems({ TRON_RPC_URL: 'http://h' })).toMatch(/TRON_XPUB: is required/);
+    expect(problems({ ...tron, TRON_CONFIRMATIONS: 'final' })).toMatch(/TRON_CONFIRMATIONS: must be a whole number, or "solid"/);
+    expect(problems({ ...tron, TRON_CONFIRMATIONS: '0' })).toMatch(/TRON_CONFIRMATIONS: must be between 1 and 1000, or "solid"/);
+    expect(problems({ ...tron, TRON_TOKENS: 'USDT:0xdAC17F958D2ee523a2206206994597C13D831ec7' })).toMatch(/TRON_TOKENS: "USDT:0xdAC17F958D2ee523a2206206994597C13D831ec7" is not TICKER:T<33 base58 characters>/);
+    expect(problems({ ...tron, TRON_TOKENS: 'USDC:TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t' })).toMatch(/TRON_TOKENS: USDC is not a token of tron \(known: USDT\)/);
+    expect(problems({ ...tron, TRON_API_KEY: 'two words' })).toMatch(/TRON_API_KEY: must be 1 to 200 printable characters/);
+    expect(problems({ ...tron, TRON_CHAIN: 'testnet' })).toMatch(/TRON_CHAIN: does not apply to Tron/);
+    expect(problems({ ...tron, TRON_HEAD_LAG: '1' })).toMatch(/TRON_HEAD_LAG: applies to EVM networks only/);
+    expect(problems({ LITECOIN_RPC_URL: 'http://h', LITECOIN_XPUB: XPUB, LITECOIN_API_KEY: 'k' })).toMatch(/LITECOIN_API_KEY: applies to Tron only/);
     expect(problems({ CHAIN_RPC_TIMEOUT_MS: '5' })).toMatch(/CHAIN_RPC_TIMEOUT_MS/);
     // Several at once, each on its line, with the other settings' problems.
     const many = problems({ PORT: 'x', LITECOIN_XPUB: XPUB, DOGECOIN_RPC_URL: 'http://h' });

@@ -11,6 +11,7 @@
  */
 import { z } from 'zod';
 import { NETWORKS, findCurrency, type AddressChain, type Network } from '../catalog';
+import { parseTronConfig } from './tron';
 
 export interface RpcEndpoint {
   /** The URL without credentials (safe to show in a log line). */
@@ -22,7 +23,7 @@ export interface RpcEndpoint {
 
 export interface LiveChainConfig {
   network: string;
-  family: 'utxo' | 'evm';
+  family: 'utxo' | 'evm' | 'tron';
   /** The node an adapter talks to: the first of `nodes` here; lib/chains/live.ts gives each node's adapter its own. */
   rpc: RpcEndpoint;
   /** Every configured node, in the order they are preferred. */
@@ -46,16 +47,23 @@ export interface LiveChainConfig {
   logBlockRange: number;
   /** UTXO: read the node's mempool (payments seen before they are mined). */
   mempool: boolean;
+  /** Tron: the node's API key (TronGrid's `TRON-PRO-API-KEY` header); a secret. */
+  apiKey?: string;
+  /** Tron: a payment counts once its block is solidified (`<NETWORK>_CONFIRMATIONS=solid`), not at a count. */
+  solidified?: boolean;
 }
 
 /** The catalog networks a live adapter exists for. */
-const LIVE_FAMILIES = new Set(['utxo', 'evm']);
+const LIVE_FAMILIES = new Set(['utxo', 'evm', 'tron']);
 
 const SUFFIXES = [
   'RPC_URL', 'RPC_USER', 'RPC_PASSWORD', 'RPC_MAX_LAG', 'XPUB', 'CHAIN', 'CONFIRMATIONS', 'TOKENS', 'CHAIN_ID', 'HEAD_LAG', 'LOG_BLOCK_RANGE', 'MEMPOOL', 'WS_URL',
+  'API_KEY',
 ] as const;
 
-const intIn = (min: number, max: number) =>
+export type EnvSuffix = (typeof SUFFIXES)[number];
+
+export const intIn = (min: number, max: number) =>
   z
     .string()
     .regex(/^\d+$/, 'must be a whole number')
@@ -128,14 +136,17 @@ export function parseLiveChains(env: Record<string, string | undefined>): { chai
     const xpub = get('XPUB');
     if (xpub === undefined) problem('XPUB', `is required with ${prefix}_RPC_URL (the watch-only extended public key of the deposit addresses)`);
     const chain = field('CHAIN', z.enum(['mainnet', 'testnet', 'regtest'], { error: 'must be mainnet, testnet or regtest' }), 'mainnet' as AddressChain);
-    const confirmations = field('CONFIRMATIONS', intIn(1, 1000), network.confirmations);
+    const tron = network.family === 'tron' ? parseTronConfig(network, get, problem) : undefined;
+    const confirmations = tron ? tron.confirmations : field('CONFIRMATIONS', intIn(1, 1000), network.confirmations);
     const evmOnly = (suffix: (typeof SUFFIXES)[number]) => {
       if (network.family !== 'evm' && get(suffix) !== undefined) problem(suffix, `applies to EVM networks only`);
     };
-    (['TOKENS', 'CHAIN_ID', 'HEAD_LAG', 'LOG_BLOCK_RANGE', 'WS_URL'] as const).forEach(evmOnly);
+    (['CHAIN_ID', 'HEAD_LAG', 'LOG_BLOCK_RANGE', 'WS_URL'] as const).forEach(evmOnly);
     const wsUrl = network.family === 'evm' ? field('WS_URL', wsUrlSchema, undefined as string | undefined) : undefined;
+    if (network.family === 'utxo' && get('TOKENS') !== undefined) problem('TOKENS', 'applies to EVM and Tron networks only');
+    if (network.family !== 'tron' && get('API_KEY') !== undefined) problem('API_KEY', 'applies to Tron only');
     if (network.family !== 'utxo' && get('MEMPOOL') !== undefined) problem('MEMPOOL', 'applies to UTXO networks only');
-    const tokens = network.family === 'evm' ? parseTokens(network, get('TOKENS'), (m) => problem('TOKENS', m)) : [];
+    const tokens = network.family === 'evm' ? parseTokens(network, get('TOKENS'), (m) => problem('TOKENS', m)) : (tron?.tokens ?? []);
     if ((get('RPC_USER') === undefined) !== (get('RPC_PASSWORD') === undefined)) problem(get('RPC_USER') === undefined ? 'RPC_USER' : 'RPC_PASSWORD', 'RPC user and password go together');
     // Credentials in a URL are that node's; RPC_USER and RPC_PASSWORD are every other node's.
     const nodes = urls.map((url): RpcEndpoint => {
@@ -151,7 +162,7 @@ export function parseLiveChains(env: Record<string, string | undefined>): { chai
     if (issues.length > before) continue;
     chains.push({
       network: network.name,
-      family: network.family as 'utxo' | 'evm',
+      family: network.family as LiveChainConfig['family'],
       rpc: nodes[0]!,
       nodes,
       maxNodeLag,
@@ -164,6 +175,7 @@ export function parseLiveChains(env: Record<string, string | undefined>): { chai
       headLag: field('HEAD_LAG', intIn(0, 1000), network.family === 'evm' ? 3 : 0),
       logBlockRange: field('LOG_BLOCK_RANGE', intIn(1, 1_000_000), 1000),
       mempool: field('MEMPOOL', z.enum(['true', 'false'], { error: 'must be true or false' }), 'true') === 'true',
+      ...(tron && { apiKey: tron.apiKey, solidified: tron.solidified }),
     });
   }
   return { chains, issues };
@@ -173,7 +185,12 @@ export function parseLiveChains(env: Record<string, string | undefined>): { chai
  * `USDT:0x...,USDC:0x...` (comma or space separated); `none` for native coin only; unset for the
  * catalog's contracts. Tickers are the network's catalog tokens, whose decimals apply.
  */
-function parseTokens(network: Network, raw: string | undefined, problem: (message: string) => void): { ticker: string; contract: string }[] {
+export function parseTokens(
+  network: Network,
+  raw: string | undefined,
+  problem: (message: string) => void,
+  contractFormat: { valid: (contract: string) => boolean; example: string } = EVM_CONTRACT,
+): { ticker: string; contract: string }[] {
   const catalogTokens = network.currencies.filter((c) => c.contract).map((c) => ({ ticker: c.ticker, contract: c.contract! }));
   if (raw === undefined) return catalogTokens;
   if (raw.trim().toLowerCase() === 'none') return [];
@@ -181,8 +198,8 @@ function parseTokens(network: Network, raw: string | undefined, problem: (messag
   for (const entry of raw.split(/[\s,]+/).filter(Boolean)) {
     const [ticker = '', contract = '', extra] = entry.split(':');
     const currency = findCurrency(network, ticker);
-    if (extra !== undefined || !/^0x[0-9a-fA-F]{40}$/.test(contract)) {
-      problem(`"${entry}" is not TICKER:0x<40 hex digits> (e.g. USDT:0xdAC17F958D2ee523a2206206994597C13D831ec7)`);
+    if (extra !== undefined || !contractFormat.valid(contract)) {
+      problem(`"${entry}" is not ${contractFormat.example}`);
     } else if (!currency || !currency.contract) {
       const known = catalogTokens.map((t) => t.ticker).join(', ') || 'none';
       problem(`${ticker.toUpperCase()} is not a token of ${network.name} (known: ${known})`);
@@ -194,6 +211,11 @@ function parseTokens(network: Network, raw: string | undefined, problem: (messag
   }
   return tokens;
 }
+
+const EVM_CONTRACT = {
+  valid: (contract: string) => /^0x[0-9a-fA-F]{40}$/.test(contract),
+  example: 'TICKER:0x<40 hex digits> (e.g. USDT:0xdAC17F958D2ee523a2206206994597C13D831ec7)',
+};
 
 /** `http://user:pass@host/` -> the URL without them, and them (percent-decoded). */
 function splitCredentials(raw: string): { url: string; user?: string; password?: string } {

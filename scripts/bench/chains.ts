@@ -1,7 +1,7 @@
 /**
- * `npm run bench:chains [-- --orders=100 --interval=1000 --family=utxo,evm]`: the live adapters on
- * real nodes (litecoind in regtest from Debian's package, ganache from the dev dependencies), on
- * the embedded database, per family:
+ * `npm run bench:chains [-- --orders=100 --interval=1000 --family=utxo,evm,tron]`: the live adapters
+ * on real nodes (litecoind in regtest from Debian's package, ganache from the dev dependencies) or,
+ * for Tron, the fake java-tron node over HTTP (./chains-tron), on the embedded database, per family:
  *
  * 1. Detection latency: `orders` orders made with a live key and paid (two per block), blocks mined
  *    every 0.7-1.0 s while a watcher loop runs as the workers run it (a pass, then WATCH_INTERVAL_MS,
@@ -18,6 +18,7 @@ import { startLitecoind, type Litecoind } from '../lib/litecoind.mjs';
 import { CHAIN_ID, startEvmNode, type EvmNode } from '../../tests/support/evm';
 import { HDKey } from '@scure/bip32';
 import { randomBytes } from 'node:crypto';
+import { startTronBench } from './chains-tron';
 
 const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=') as [string, string]));
 const ORDERS = Number(args.get('orders') ?? 100);
@@ -30,6 +31,7 @@ const xpub = (path: string) => HDKey.fromMasterSeed(randomBytes(32)).derive(path
 async function main() {
   const ltc: Litecoind | undefined = FAMILIES.includes('utxo') ? await startLitecoind() : undefined;
   const evm: EvmNode | undefined = FAMILIES.includes('evm') ? await startEvmNode() : undefined;
+  const tron = FAMILIES.includes('tron') ? await startTronBench(xpub("m/44'/195'/0'/0"), CONFIRMATIONS) : undefined;
   try {
     Object.assign(process.env, {
       APP_SECRET: 'bench-app-secret-that-is-at-least-32-characters',
@@ -43,6 +45,7 @@ async function main() {
         ETHEREUM_RPC_URL: evm.url, ETHEREUM_XPUB: xpub("m/44'/60'/0'/0"), ETHEREUM_CHAIN_ID: String(CHAIN_ID),
         ETHEREUM_CONFIRMATIONS: String(CONFIRMATIONS), ETHEREUM_TOKENS: 'none', ETHEREUM_HEAD_LAG: '0',
       }),
+      ...tron?.env,
     });
     // After the environment: the modules read it once.
     const { liveAdapters } = await import('../../lib/chains/live');
@@ -51,7 +54,9 @@ async function main() {
     for (const adapter of liveAdapters()) {
       const family = adapter.network.family;
       const chain: Chain =
-        family === 'utxo'
+        family === 'tron'
+          ? tron!.chain
+          : family === 'utxo'
           ? { mine: async () => void (await ltc!.mine(1)), pay: async (to, amount) => void (await ltc!.rpc('sendtoaddress', to, `0.${amount.toString().padStart(8, '0')}`)), unit: 1n }
           : {
               mine: () => evm!.mine(1),
@@ -70,6 +75,7 @@ async function main() {
       console.log(`  calls per block grow x${(many!.callsPerBlock / few!.callsPerBlock).toFixed(2)} from 10 to 10,000 addresses\n`);
     }
   } finally {
+    await tron?.close();
     await evm?.close();
     await ltc?.stop();
   }
@@ -77,9 +83,11 @@ async function main() {
 
 interface Chain {
   mine(): Promise<void>;
-  /** Pays `amount` in 10^-8 coins. */
+  /** Pays `amount` in 10^-8 coins, or in the units `orderAmount` reads. */
   pay(to: string, amount: bigint): Promise<void>;
   unit: bigint;
+  /** The order amount text of `amount`; 10^-8 coins unless the chain says otherwise. */
+  orderAmount?(amount: bigint): string;
 }
 
 async function loadLib() {
@@ -105,6 +113,8 @@ async function freshDatabase(lib: Lib) {
 
 const options = (lib: Lib) => ({ batchBlocks: 100, startAt: 'tip' as const, screen: lib.noRiskScreen });
 
+const orderAmount = (chain: Chain, amount: bigint) => chain.orderAmount?.(amount) ?? `0.${amount.toString().padStart(8, '0')}`;
+
 async function measureLatency(lib: Lib, adapter: Adapter, chain: Chain): Promise<number[]> {
   const { db, key } = await freshDatabase(lib);
   await lib.watchNetwork(db, adapter, 'live', options(lib));
@@ -124,7 +134,7 @@ async function measureLatency(lib: Lib, adapter: Adapter, chain: Chain): Promise
     const height = (await adapter.head()).height + 1;
     for (const _ of [0, 1].slice(0, Math.min(2, ORDERS - i))) {
       const amount = BigInt(100_000 + ids.length);
-      const input = lib.makeOrderRequest.parse({ order: `bench-${++nonce}`, nonce, currency: adapter.network.currencies[0]!.ticker, network: adapter.network.name, amount: `0.${amount.toString().padStart(8, '0')}` });
+      const input = lib.makeOrderRequest.parse({ order: `bench-${++nonce}`, nonce, currency: adapter.network.currencies[0]!.ticker, network: adapter.network.name, amount: orderAmount(chain, amount) });
       const order = await lib.makeOrder({ db, key, nonce: String(nonce) }, input);
       await chain.pay(order.address, amount);
       ids.push(order.id);

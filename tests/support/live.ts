@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { HDKey } from '@scure/bip32';
+import { expect } from 'vitest';
 import type { LiveAdapter } from '@/lib/chains/live';
 import type { Database } from '@/lib/db/client';
 import { forgetProcessSlot } from '@/lib/process';
@@ -32,6 +33,33 @@ export function randomChain(path: string, testChain = true): { xpub: string; nod
 export function watchLive(db: Database, adapter: LiveAdapter, now?: Date): Promise<unknown> {
   const options: WatchOptions = { batchBlocks: 100, startAt: 'tip', screen: noRiskScreen, now: now ? () => now : undefined };
   return watchNetwork(db, adapter, 'live', options);
+}
+
+/** A watcher pass that may fail (a failing node is the point of the test); answers whether it did. */
+export async function tryWatchLive(db: Database, adapter: LiveAdapter): Promise<boolean> {
+  try {
+    await watchLive(db, adapter);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether every order of `ids` is processed. */
+export async function allProcessed(db: Database, ids: string[]): Promise<boolean> {
+  const [row] = await db.query<{ n: number }>("select count(*)::int as n from orders where id = any($1::uuid[]) and status <> 'processed'", [ids]);
+  return row!.n === 0;
+}
+
+/** The scanned heights of `network` are contiguous from the first to the cursor: no block was skipped. Answers the cursor's height. */
+export async function expectNoSkippedBlock(db: Database, network: string): Promise<number> {
+  const rows = await db.query<{ height: string }>("select height from chain_blocks where network = $1 and mode = 'live' order by height", [network]);
+  const heights = rows.map((r) => Number(r.height));
+  expect(heights.length).toBeGreaterThan(5);
+  heights.forEach((h, i) => i > 0 && expect(h).toBe(heights[i - 1]! + 1));
+  const [cursor] = await db.query<{ height: string }>("select height from chain_cursors where network = $1 and mode = 'live'", [network]);
+  expect(Number(cursor!.height)).toBe(heights[heights.length - 1]);
+  return Number(cursor!.height);
 }
 
 /**

@@ -5,7 +5,7 @@ import 'server-only';
  */
 import { sha256 } from '@noble/hashes/sha2.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
-import { concatBytes } from '@noble/hashes/utils.js';
+import { bytesToHex, concatBytes, hexToBytes } from '@noble/hashes/utils.js';
 import { createBase58check } from '@scure/base';
 import { uncompressedPublicKey } from '../public-key';
 
@@ -25,4 +25,19 @@ export function isValidTronAddress(address: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * The node's hex form of an address ("41" + 20-byte hash, as `/wallet/*` answers without
+ * `visible`) as base58 `T...`. A log's emitter and a Transfer topic carry the 20 bytes alone: the
+ * version byte is put back.
+ */
+export function tronAddressFromHex(hex: string): string {
+  const raw = hex.length === 40 ? `41${hex}` : hex;
+  return base58check.encode(hexToBytes(raw));
+}
+
+/** `T...` -> the 20-byte hash in lower-case hex, as a log's `address` names its contract. */
+export function tronAddressHash(address: string): string {
+  return bytesToHex(base58check.decode(address).subarray(1));
 }

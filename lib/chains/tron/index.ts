@@ -1,0 +1,109 @@
+import 'server-only';
+/**
+ * The ChainAdapter of Tron over a java-tron full node's HTTP API (or TronGrid's, the same API).
+ * Watch-only: deposit addresses derive from the merchant's extended public key (./address).
+ *
+ * - The node (./node): one URL, TRON-PRO-API-KEY when configured, every answer parsed (./answers).
+ * - Head: the newest block (`/wallet/getblock`, header only), or with `TRON_CONFIRMATIONS=solid`
+ *   the newest solidified one (`/walletsolidity/getblock`): then a payment is seen once final, and
+ *   one confirmation is all it needs.
+ * - Scan: `/wallet/getblockbylimitnext` (up to 100 blocks a request) for the blocks and their TRX
+ *   transfers, and `/wallet/gettransactioninfobyblocknum` for each block that calls a contract, for
+ *   the receipts and Transfer logs of the configured tokens (./transfers).
+ * - Each scanned block must build on the one before (parentHash) and every execution result must
+ *   belong to a transaction of the block scanned at its height; otherwise the chain moved during
+ *   the scan and the step is retried on the next pass. Reorganisations are found by the watcher
+ *   from block ids (block(height)).
+ * - No mempool: java-tron exposes no address-indexed pending pool, and blocks come every 3 s.
+ * Calls per block do not depend on the watched addresses: the node is never asked about them.
+ */
+import type { Network } from '../../catalog';
+import type { LiveChainConfig } from '../../config';
+import type { BlockRef, ChainTransfer } from '../adapter';
+import type { LiveAdapter } from '../live-adapter';
+import { tronAddressHash } from './address';
+import { blockOrNone, blockRange, transactionInfos, type Block } from './answers';
+import { TronNode, TronNodeError } from './node';
+import { blockRef, callsContracts, tokenTransfers, trxTransfers } from './transfers';
+
+export { isValidTronAddress } from './address';
+
+/** Most blocks /wallet/getblockbylimitnext answers at once (java-tron's BLOCK_LIMIT_NUM). */
+const RANGE_LIMIT = 100;
+
+export function tronAdapter(network: Network, cfg: LiveChainConfig): LiveAdapter {
+  const node = new TronNode(cfg.rpc, network.name, cfg.apiKey);
+  const native = network.currencies.find((c) => !c.contract)!.ticker;
+  const contracts = new Map(network.currencies.filter((c) => c.contract).map((c) => [tronAddressHash(c.contract!), c.ticker]));
+
+  const guard = async <T>(what: string, work: () => Promise<T>): Promise<T> => {
+    try {
+      return await work();
+    } catch (error) {
+      if (error instanceof TronNodeError) throw error;
+      throw new TronNodeError(`${node.label}: ${what} failed: ${(error as Error)?.message ?? String(error)}`);
+    }
+  };
+
+  async function blockAt(height: number | 'head' | 'solid'): Promise<BlockRef | null> {
+    const path = height === 'solid' ? 'walletsolidity/getblock' : 'wallet/getblock';
+    const body = typeof height === 'number' ? { id_or_num: String(height), detail: false } : { detail: false };
+    const found = await node.post(path, body, blockOrNone);
+    if (found && typeof height === 'number' && found.block_header.raw_data.number !== height) {
+      throw new TronNodeError(`${node.label} answered block ${found.block_header.raw_data.number} for block ${height}`);
+    }
+    return found && blockRef(found);
+  }
+
+  async function head(): Promise<BlockRef> {
+    const ref = await blockAt(cfg.solidified ? 'solid' : 'head');
+    if (!ref) throw new TronNodeError(`${node.label} has no ${cfg.solidified ? 'solidified ' : ''}block yet`);
+    return ref;
+  }
+
+  async function fullBlocks(from: number, to: number): Promise<Block[]> {
+    const blocks: Block[] = [];
+    for (let start = from; start <= to; start += RANGE_LIMIT) {
+      const end = Math.min(to, start + RANGE_LIMIT - 1);
+      const { block } = await node.post('wallet/getblockbylimitnext', { startNum: start, endNum: end + 1 }, blockRange);
+      blocks.push(...[...block].sort((a, b) => a.block_header.raw_data.number - b.block_header.raw_data.number));
+    }
+    return blocks;
+  }
+
+  async function scan(from: number, to: number): Promise<{ blocks: BlockRef[]; transfers: ChainTransfer[] }> {
+    const full = await fullBlocks(from, to);
+    const blocks: BlockRef[] = [];
+    const transfers: ChainTransfer[] = [];
+    for (const [i, block] of full.entries()) {
+      const ref = blockRef(block);
+      if (ref.height !== from + i) throw new TronNodeError(`${node.label} answered block ${ref.height} where block ${from + i} was expected`);
+      const previous = blocks[blocks.length - 1];
+      if (previous && ref.parentHash !== previous.hash) throw new TronNodeError(`${node.label}: the chain changed during the scan at block ${ref.height}`);
+      blocks.push(ref);
+      transfers.push(...trxTransfers(block, ref, native, node.label));
+      if (contracts.size === 0 || !callsContracts(block)) continue;
+      const infos = await node.post('wallet/gettransactioninfobyblocknum', { num: ref.height }, transactionInfos);
+      const ids = new Set(block.transactions.map((tx) => tx.txID.toLowerCase()));
+      if (infos.some((info) => info.blockNumber !== ref.height || !ids.has(info.id.toLowerCase()))) {
+        throw new TronNodeError(`${node.label}: execution results of block ${ref.height} are from another chain than its block`);
+      }
+      transfers.push(...tokenTransfers(infos, ref, contracts));
+    }
+    // Blocks above the node's head are not answered: the watcher scans to the head it read, so a
+    // short answer means the node went back (a reorganisation or another node behind a balancer).
+    if (blocks.length !== to - from + 1) throw new TronNodeError(`${node.label} answered ${blocks.length} of blocks ${from}-${to}`);
+    return { blocks, transfers };
+  }
+
+  return {
+    network,
+    // The live network carries its configured count (requiredConfirmations('live', network), ../networks).
+    requiredConfirmations: network.confirmations,
+    stats: node.stats,
+    head: () => guard('reading the head', head),
+    block: (height) => guard(`reading block ${height}`, () => blockAt(height)),
+    scan: (from, to) => guard(`scanning blocks ${from}-${to}`, () => scan(from, to)),
+    mempool: async () => [],
+  };
+}
