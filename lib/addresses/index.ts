@@ -28,6 +28,8 @@ function accountXpub(network: Network, mode: Mode): string {
 
 function tagAccountAddress(network: Network, mode: Mode): string {
   if (mode === 'test') return testTagAccountAddress(network);
+  const account = liveChainConfig(network.name)?.account;
+  if (account) return account;
   throw new Error(`no receiving address is configured for live ${network.name}`);
 }
 

@@ -9,10 +9,11 @@ import { findNetwork, type Network } from '../catalog';
 import { config } from '../config';
 import { ConfigError, envPrefix, type LiveChainConfig } from '../config';
 import { peekProcessSlot, setProcessSlot } from '../process';
-import { deriveAddress } from './derivation';
+import { deriveAddress, isValidAddress } from './derivation';
 import { evmAdapter } from './evm';
 import type { LiveAdapter } from './live-adapter';
 import { utxoAdapter } from './utxo';
+import { xrplAdapter } from './xrpl';
 
 export type { LiveAdapter } from './live-adapter';
 
@@ -47,10 +48,14 @@ function live(): Live {
   const problems: string[] = [];
   for (const cfg of source) {
     const network = liveNetworkOf(cfg);
-    try {
-      deriveAddress(network, cfg.xpub, 0);
-    } catch (error) {
-      problems.push(`  ${envPrefix(network)}_XPUB: ${(error as Error).message}`);
+    if (cfg.family === 'xrpl') {
+      if (!isValidAddress(network, cfg.account!)) problems.push(`  ${envPrefix(network)}_ADDRESS: the address checksum does not match`);
+    } else {
+      try {
+        deriveAddress(network, cfg.xpub, 0);
+      } catch (error) {
+        problems.push(`  ${envPrefix(network)}_XPUB: ${(error as Error).message}`);
+      }
     }
     networks.push(network);
   }
@@ -75,6 +80,7 @@ export function liveAdapters(): LiveAdapter[] {
   const state = live();
   state.adapters ??= state.networks.map((network) => {
     const cfg = state.configs.get(network.name)!;
+    if (cfg.family === 'xrpl') return xrplAdapter(network, cfg);
     return cfg.family === 'utxo' ? utxoAdapter(network, cfg) : evmAdapter(network, cfg);
   });
   return state.adapters;

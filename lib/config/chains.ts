@@ -20,10 +20,12 @@ export interface RpcEndpoint {
 
 export interface LiveChainConfig {
   network: string;
-  family: 'utxo' | 'evm';
+  family: 'utxo' | 'evm' | 'xrpl';
   rpc: RpcEndpoint;
-  /** Extended public key of the external chain (…/0) the deposit addresses derive from. */
+  /** Extended public key of the external chain (…/0) the deposit addresses derive from; empty on tag networks. */
   xpub: string;
+  /** Tag networks (ripple): the receiving account every order's destination tag is on. */
+  account?: string;
   chain: AddressChain;
   /** Confirmations a payment needs; the catalog's count when unset. */
   confirmations: number;
@@ -40,11 +42,13 @@ export interface LiveChainConfig {
 }
 
 /** The catalog networks a live adapter exists for. */
-const LIVE_FAMILIES = new Set(['utxo', 'evm']);
+const LIVE_FAMILIES = new Set(['utxo', 'evm', 'xrpl']);
 
 const SUFFIXES = [
   'RPC_URL', 'RPC_USER', 'RPC_PASSWORD', 'XPUB', 'CHAIN', 'CONFIRMATIONS', 'TOKENS', 'CHAIN_ID', 'HEAD_LAG', 'LOG_BLOCK_RANGE', 'MEMPOOL',
+  'ADDRESS',
 ] as const;
+type Suffix = (typeof SUFFIXES)[number];
 
 const intIn = (min: number, max: number) =>
   z
@@ -89,6 +93,12 @@ export function parseLiveChains(env: Record<string, string | undefined>): { chai
       continue;
     }
     const before = issues.length;
+    if (network.family === 'xrpl') {
+      const xrpl = parseXrpl(network, get, problem, timeout.success ? timeout.data : 15_000);
+      if (xrpl && issues.length === before) chains.push(xrpl);
+      continue;
+    }
+    if (get('ADDRESS') !== undefined) problem('ADDRESS', 'applies to tag networks (ripple) only; this network derives addresses from its XPUB');
     const field = <T>(suffix: (typeof SUFFIXES)[number], schema: z.ZodType<T>, fallback: T): T => {
       const raw = get(suffix);
       if (raw === undefined) return fallback;
@@ -128,6 +138,52 @@ export function parseLiveChains(env: Record<string, string | undefined>): { chai
     });
   }
   return { chains, issues };
+}
+
+/**
+ * The XRP Ledger (docs/decisions/034-one-xrp-receiving-account-per-gateway.md): a node and the one
+ * receiving account of the gateway (`<PREFIX>_ADDRESS`, a classic "r..." address; its checksum is
+ * verified when the live networks are built), whose destination tags tell orders apart. No XPUB:
+ * nothing is derived. Answers null after reporting a problem.
+ */
+function parseXrpl(
+  network: Network,
+  get: (suffix: Suffix) => string | undefined,
+  problem: (suffix: string, message: string) => void,
+  timeoutMs: number,
+): LiveChainConfig | null {
+  const prefix = envPrefix(network);
+  for (const suffix of ['XPUB', 'CHAIN', 'TOKENS', 'CHAIN_ID', 'HEAD_LAG', 'LOG_BLOCK_RANGE', 'MEMPOOL'] as const) {
+    if (get(suffix) !== undefined) problem(suffix, `does not apply to ${network.name} (one receiving account with destination tags: set ${prefix}_ADDRESS)`);
+  }
+  const url = rpcUrl.safeParse(get('RPC_URL'));
+  if (!url.success) problem('RPC_URL', url.error.issues[0]!.message);
+  const account = get('ADDRESS');
+  if (account === undefined) problem('ADDRESS', `is required with ${prefix}_RPC_URL (the gateway's receiving account, r...)`);
+  else if (!/^r[1-9A-HJ-NP-Za-km-z]{24,34}$/.test(account)) problem('ADDRESS', 'must be a classic XRP Ledger address (r..., not an X-address)');
+  const confirmations = intIn(1, 1000).safeParse(get('CONFIRMATIONS') ?? String(network.confirmations));
+  if (!confirmations.success) problem('CONFIRMATIONS', confirmations.error.issues[0]!.message);
+  if (!url.success || account === undefined || !confirmations.success) return null;
+  const endpoint = splitCredentials(url.data);
+  const user = get('RPC_USER') ?? endpoint.user;
+  const password = get('RPC_PASSWORD') ?? endpoint.password;
+  if ((user === undefined) !== (password === undefined)) {
+    problem(user === undefined ? 'RPC_USER' : 'RPC_PASSWORD', 'RPC user and password go together');
+    return null;
+  }
+  return {
+    network: network.name,
+    family: 'xrpl',
+    rpc: { url: endpoint.url, user, password, timeoutMs },
+    xpub: '',
+    account,
+    chain: 'mainnet',
+    confirmations: confirmations.data,
+    tokens: [],
+    headLag: 0,
+    logBlockRange: 1,
+    mempool: false,
+  };
 }
 
 /**
