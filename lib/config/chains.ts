@@ -26,6 +26,8 @@ export interface LiveChainConfig {
   xpub: string;
   /** Tag networks (ripple): the receiving account every order's destination tag is on. */
   account?: string;
+  /** Tag networks: the merchant whose orphan deposits payments to the account under no order's tag become. */
+  untaggedMerchant?: string;
   chain: AddressChain;
   /** Confirmations a payment needs; the catalog's count when unset. */
   confirmations: number;
@@ -46,7 +48,7 @@ const LIVE_FAMILIES = new Set(['utxo', 'evm', 'xrpl']);
 
 const SUFFIXES = [
   'RPC_URL', 'RPC_USER', 'RPC_PASSWORD', 'XPUB', 'CHAIN', 'CONFIRMATIONS', 'TOKENS', 'CHAIN_ID', 'HEAD_LAG', 'LOG_BLOCK_RANGE', 'MEMPOOL',
-  'ADDRESS',
+  'ADDRESS', 'UNTAGGED_MERCHANT',
 ] as const;
 type Suffix = (typeof SUFFIXES)[number];
 
@@ -98,7 +100,9 @@ export function parseLiveChains(env: Record<string, string | undefined>): { chai
       if (xrpl && issues.length === before) chains.push(xrpl);
       continue;
     }
-    if (get('ADDRESS') !== undefined) problem('ADDRESS', 'applies to tag networks (ripple) only; this network derives addresses from its XPUB');
+    for (const suffix of ['ADDRESS', 'UNTAGGED_MERCHANT'] as const) {
+      if (get(suffix) !== undefined) problem(suffix, 'applies to tag networks (ripple) only; this network derives addresses from its XPUB');
+    }
     const field = <T>(suffix: (typeof SUFFIXES)[number], schema: z.ZodType<T>, fallback: T): T => {
       const raw = get(suffix);
       if (raw === undefined) return fallback;
@@ -143,8 +147,10 @@ export function parseLiveChains(env: Record<string, string | undefined>): { chai
 /**
  * The XRP Ledger (docs/decisions/034-one-xrp-receiving-account-per-gateway.md): a node and the one
  * receiving account of the gateway (`<PREFIX>_ADDRESS`, a classic "r..." address; its checksum is
- * verified when the live networks are built), whose destination tags tell orders apart. No XPUB:
- * nothing is derived. Answers null after reporting a problem.
+ * verified when the live networks are built), whose destination tags tell orders apart, and the
+ * merchant (`<PREFIX>_UNTAGGED_MERCHANT`, its id) whose orphan deposits the payments to the account
+ * under no order's tag become (its existence is checked when the address pool is filled). No
+ * XPUB: nothing is derived. Answers null after reporting a problem.
  */
 function parseXrpl(
   network: Network,
@@ -161,9 +167,15 @@ function parseXrpl(
   const account = get('ADDRESS');
   if (account === undefined) problem('ADDRESS', `is required with ${prefix}_RPC_URL (the gateway's receiving account, r...)`);
   else if (!/^r[1-9A-HJ-NP-Za-km-z]{24,34}$/.test(account)) problem('ADDRESS', 'must be a classic XRP Ledger address (r..., not an X-address)');
+  const untaggedMerchant = get('UNTAGGED_MERCHANT');
+  if (untaggedMerchant === undefined) {
+    problem('UNTAGGED_MERCHANT', `is required with ${prefix}_RPC_URL (the merchant id, from npm run keys, whose orphan deposits payments without a known tag become)`);
+  } else if (!z.uuid().safeParse(untaggedMerchant).success) {
+    problem('UNTAGGED_MERCHANT', 'must be a merchant id (a UUID, as npm run keys -- list shows it)');
+  }
   const confirmations = intIn(1, 1000).safeParse(get('CONFIRMATIONS') ?? String(network.confirmations));
   if (!confirmations.success) problem('CONFIRMATIONS', confirmations.error.issues[0]!.message);
-  if (!url.success || account === undefined || !confirmations.success) return null;
+  if (!url.success || account === undefined || untaggedMerchant === undefined || !confirmations.success) return null;
   const endpoint = splitCredentials(url.data);
   const user = get('RPC_USER') ?? endpoint.user;
   const password = get('RPC_PASSWORD') ?? endpoint.password;
@@ -177,6 +189,7 @@ function parseXrpl(
     rpc: { url: endpoint.url, user, password, timeoutMs },
     xpub: '',
     account,
+    untaggedMerchant: untaggedMerchant.toLowerCase(),
     chain: 'mainnet',
     confirmations: confirmations.data,
     tokens: [],
