@@ -1,7 +1,8 @@
 /**
  * Live networks: one group of environment variables per catalog network, named after it in upper
  * case (`LITECOIN_RPC_URL`, `ETHEREUM_TOKENS`, ...). A network is live when its `<NETWORK>_RPC_URL`
- * is set; then its `<NETWORK>_XPUB` is required. Every problem names its variable. The README's
+ * is set; then its `<NETWORK>_XPUB` is required (on ripple, `RIPPLE_ADDRESS` and
+ * `RIPPLE_UNTAGGED_MERCHANT` instead: parseXrpl). Every problem names its variable. The README's
  * "Going live" section documents each variable; docs/decisions/010-live-chain-adapters.md why.
  *
  * This file only reads and checks the text of the variables; whether an extended public key
