@@ -115,6 +115,17 @@ describe('live XRP Ledger (fake rippled)', () => {
     expect(await findOperations(db, key, tx)).toMatchObject([{ type: 'IN', source: 'ORDER', address: ACCOUNT, result: { tx, status: 'processed', amount: '25.5' } }]);
   });
 
+  it('reads validated ledgers only: a closed ledger awaiting validation, or one above the head, is no block yet', async () => {
+    node.lag = 1;
+    const closed = node.closeLedger();
+    expect((await adapter.head()).height).toBe(closed - 1);
+    expect(await adapter.block(closed)).toBeNull();
+    expect(await adapter.block(closed + 5)).toBeNull();
+    node.lag = 0;
+    expect(await adapter.block(closed)).toMatchObject({ height: closed, parentHash: (await adapter.block(closed - 1))!.hash });
+    await watchLive(db, adapter);
+  });
+
   it('one drop short leaves the order unpaid; a tec result credits nothing; other accounts, issued currencies and other transaction types neither', async () => {
     const short = await createOrder(db, merchant.live, { ...XRP, amount: '10' });
     const failed = await createOrder(db, merchant.live, { ...XRP, amount: '3' });
