@@ -5,6 +5,7 @@
  * order shares the gateway's receiving account and has its own destination tag.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fillAddressPool } from '@/lib/addresses';
 import { liveAdapters, liveNetworks, type LiveAdapter } from '@/lib/chains/live';
 import type { Database } from '@/lib/db/client';
 import { findApiKey } from '@/lib/merchants';
@@ -219,6 +220,16 @@ describe('live XRP Ledger (fake rippled)', () => {
     expect(await orderRow(db, half.id)).toMatchObject({ status: 'partial', received: '2000000' });
     expect((await orderRow(db, unpaid.id)).status).toBe('expired');
     expect(await depositOf(tooLate)).toMatchObject({ kind: 'ORPHAN', order_id: half.id, merchant_id: merchant.merchantId });
+  });
+
+  it('a merchant id that names no merchant stops the pool fill (start-up) naming its variable', async () => {
+    const missing = '11111111-2222-4333-8444-555555555555';
+    try {
+      configureLive({ RIPPLE_UNTAGGED_MERCHANT: missing });
+      await expect(fillAddressPool(db, liveNetworks()[0]!, 'live')).rejects.toThrow(`RIPPLE_UNTAGGED_MERCHANT: no merchant has the id ${missing}`);
+    } finally {
+      configureLive({ RIPPLE_UNTAGGED_MERCHANT: owner.merchantId });
+    }
   });
 
   it('an address with a bad checksum stops start-up naming its variable', () => {

@@ -7,6 +7,7 @@ import 'server-only';
  */
 import type { z } from 'zod';
 import type { RpcEndpoint } from '../../config';
+import { describeNetworkError } from '../network-error';
 import { RpcStats } from '../rpc-stats';
 
 export class RpcError extends Error {
@@ -123,8 +124,3 @@ interface Answer {
 }
 
 const STALE_CONNECTION = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);
-
-function describeNetworkError(error: unknown): string {
-  const cause = (error as { cause?: { code?: string; message?: string } })?.cause;
-  return cause?.code ?? cause?.message ?? (error as Error)?.message ?? String(error);
-}

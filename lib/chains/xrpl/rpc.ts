@@ -11,6 +11,7 @@ import 'server-only';
  */
 import type { z } from 'zod';
 import type { RpcEndpoint } from '../../config';
+import { describeNetworkError } from '../network-error';
 import { RpcStats } from '../rpc-stats';
 
 export class XrplRpcError extends Error {
@@ -75,9 +76,4 @@ export class RippledClient {
     }
     return parsed.data;
   }
-}
-
-function describeNetworkError(error: unknown): string {
-  const cause = (error as { cause?: { code?: string; message?: string } })?.cause;
-  return cause?.code ?? cause?.message ?? (error as Error)?.message ?? String(error);
 }
