@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fillAddressPool } from '@/lib/addresses';
+import { availableCurrencies } from '@/lib/chains';
 import { liveAdapters, liveNetworks, type LiveAdapter } from '@/lib/chains/live';
 import type { Database } from '@/lib/db/client';
 import { findApiKey } from '@/lib/merchants';
@@ -90,6 +91,9 @@ async function ledgerAndWatch(now?: Date): Promise<void> {
 describe('live XRP Ledger (fake rippled)', () => {
   it('gives every live order the receiving account and a fresh destination tag', async () => {
     expect(liveNetworks().map((n) => n.name)).toEqual(['ripple']);
+    expect(availableCurrencies('live')).toMatchObject([
+      { currency: 'XRP', networks: [{ network: 'ripple', decimals: 6, confirmations: 1, tagRequired: true }] },
+    ]);
     const a = await createOrder(db, merchant.live, { ...XRP, amount: '1' });
     const b = await createOrder(db, merchant.live, { ...XRP, amount: '1' });
     expect([a.address, b.address]).toEqual([ACCOUNT, ACCOUNT]);
