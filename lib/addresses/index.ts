@@ -2,7 +2,7 @@ import 'server-only';
 import { randomInt } from 'node:crypto';
 import type { Network } from '../catalog';
 import { deriveAddresses, derivationThreadReady, liveChainConfig, testAccountXpub, testTagAccountAddress, type Mode } from '../chains';
-import { config } from '../config';
+import { config, envPrefix } from '../config';
 import type { Queryable } from '../db';
 import { log } from '../log';
 import { peekProcessSlot, processSlot } from '../process';
@@ -28,7 +28,37 @@ function accountXpub(network: Network, mode: Mode): string {
 
 function tagAccountAddress(network: Network, mode: Mode): string {
   if (mode === 'test') return testTagAccountAddress(network);
+  const account = liveChainConfig(network.name)?.account;
+  if (account) return account;
   throw new Error(`no receiving address is configured for live ${network.name}`);
+}
+
+/** The derivation index of a live tag network's untagged account row: below every pool position. */
+const ACCOUNT_ROW_INDEX = -1;
+
+/**
+ * A live tag network's receiving account without a tag, owned by the configured merchant: the
+ * watcher matches a payment to the account whose tag is no order's to this row, which makes it an
+ * orphan deposit of that merchant instead of nothing (docs/decisions/034). Kept in step with the
+ * configuration (a new address or merchant rewrites the row); a merchant id that names no merchant
+ * stops the fill naming its variable.
+ */
+async function ensureUntaggedAccount(db: Queryable, network: Network): Promise<void> {
+  const live = liveChainConfig(network.name);
+  if (!live?.account || !live.untaggedMerchant) return;
+  const [row] = await db.query<{ address: string; merchant_id: string | null }>(
+    `select address, merchant_id from addresses where network = $1 and mode = 'live' and derivation_index = $2`,
+    [network.name, ACCOUNT_ROW_INDEX],
+  );
+  if (row?.address === live.account && row.merchant_id === live.untaggedMerchant) return;
+  const written = await db.query(
+    `insert into addresses (network, mode, kind, derivation_index, address, tag, merchant_id)
+     select $1, 'live', 'PAY_IN', $2, $3, null, m.id from merchants m where m.id = $4
+     on conflict (network, mode, derivation_index) do update set address = excluded.address, merchant_id = excluded.merchant_id
+     returning 1`,
+    [network.name, ACCOUNT_ROW_INDEX, live.account, live.untaggedMerchant],
+  );
+  if (written.length === 0) throw new Error(`${envPrefix(network)}_UNTAGGED_MERCHANT: no merchant has the id ${live.untaggedMerchant} (npm run keys -- list)`);
 }
 
 /**
@@ -85,6 +115,7 @@ async function ensurePoolSequence(db: Queryable, network: Network, mode: Mode): 
 
 /** Tops the pool of (network, mode) up to `target` addresses not yet handed out; answers how many were added. */
 export async function fillAddressPool(db: Queryable, network: Network, mode: Mode, target = config().addressPoolSize): Promise<number> {
+  if (network.usesTags && mode === 'live') await ensureUntaggedAccount(db, network);
   const sequence = await ensurePoolSequence(db, network, mode);
   const [state] = await db.query<{ next_derived: string; next_ticket: string }>(
     `select (select (coalesce(max(derivation_index), -1) + 1)::text from addresses where network = $1 and mode = $2) as next_derived,

@@ -9,12 +9,13 @@ import { findNetwork, type Network } from '../catalog';
 import { config } from '../config';
 import { ConfigError, envPrefix, type LiveChainConfig } from '../config';
 import { peekProcessSlot, setProcessSlot } from '../process';
-import { deriveAddress } from './derivation';
+import { deriveAddress, isValidAddress } from './derivation';
 import { evmAdapter, evmNewHeads } from './evm';
 import { failoverAdapter, type FailoverAdapter, type NodeStatus } from './failover';
 import type { LiveAdapter } from './live-adapter';
 import { isValidTronAddress, tronAdapter } from './tron';
 import { utxoAdapter } from './utxo';
+import { xrplAdapter } from './xrpl';
 
 export type { LiveAdapter } from './live-adapter';
 
@@ -49,10 +50,14 @@ function live(): Live {
   const problems: string[] = [];
   for (const cfg of source) {
     const network = liveNetworkOf(cfg);
-    try {
-      deriveAddress(network, cfg.xpub, 0);
-    } catch (error) {
-      problems.push(`  ${envPrefix(network)}_XPUB: ${(error as Error).message}`);
+    if (cfg.family === 'xrpl') {
+      if (!isValidAddress(network, cfg.account!)) problems.push(`  ${envPrefix(network)}_ADDRESS: the address checksum does not match`);
+    } else {
+      try {
+        deriveAddress(network, cfg.xpub, 0);
+      } catch (error) {
+        problems.push(`  ${envPrefix(network)}_XPUB: ${(error as Error).message}`);
+      }
     }
     if (cfg.family === 'tron') {
       const invalid = cfg.tokens.filter((t) => !isValidTronAddress(t.contract));
@@ -90,6 +95,7 @@ export function liveAdapters(): LiveAdapter[] {
 
 function familyAdapter(network: Network, cfg: LiveChainConfig): LiveAdapter {
   if (cfg.family === 'tron') return tronAdapter(network, cfg);
+  if (cfg.family === 'xrpl') return xrplAdapter(network, cfg);
   return cfg.family === 'utxo' ? utxoAdapter(network, cfg) : evmAdapter(network, cfg);
 }
 

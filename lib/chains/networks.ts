@@ -4,7 +4,7 @@ import 'server-only';
  * available-currencies and the advance balances all ask here, so they cannot disagree.
  *
  * - Enabled: test keys use every catalog network (the sandbox ledger serves them all); live keys
- *   use the networks whose node is configured (`<NETWORK>_RPC_URL` and `<NETWORK>_XPUB`).
+ *   use the networks whose node is configured (`<NETWORK>_RPC_URL` and `<NETWORK>_XPUB`; `RIPPLE_ADDRESS` on ripple).
  * - The network a mode uses is its catalog entry (lib/catalog, static and browser-safe) in test
  *   mode, and in live mode that entry as configured (./live applies `<NETWORK>_CONFIRMATIONS`,
  *   `_CHAIN_ID`, `_CHAIN` and `_TOKENS`). Its fields are the rest of the policy: token contracts

@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { parseLiveChains } from './chains';
 import { ConfigError, parseConfig } from './schema';
 
+/** The XRP Ledger's genesis account: a valid classic address. */
+const RIPPLE_ADDRESS = 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh';
+const OWNER = '6f1c8f5e-3a9b-4c1d-9e2f-0a1b2c3d4e5f';
 const XPUB = 'xpub6ELHKXNimKbxMCytPh7EdC2QXx46T9qLDJWGnTraz1H9kMMFdcduoU69wh9cxP12wDxqAAfbaESWGYt5rREsX1J8iR2TEunvzvddduAPYcY';
 
 describe('live networks from the environment', () => {
@@ -109,5 +112,35 @@ describe('live networks from the environment', () => {
     expect(many).toMatch(/PORT/);
     expect(many).toMatch(/LITECOIN_RPC_URL/);
     expect(many).toMatch(/DOGECOIN_XPUB/);
+  });
+
+  it('reads the XRP Ledger: a node and the one receiving account, no extended public key', () => {
+    const [xrp] = parseLiveChains({ RIPPLE_RPC_URL: 'http://admin:secret@127.0.0.1:5005/', RIPPLE_ADDRESS, RIPPLE_UNTAGGED_MERCHANT: OWNER.toUpperCase() }).chains;
+    expect(xrp).toMatchObject({
+      network: 'ripple',
+      family: 'xrpl',
+      rpc: { url: 'http://127.0.0.1:5005/', user: 'admin', password: 'secret' },
+      account: RIPPLE_ADDRESS,
+      untaggedMerchant: OWNER,
+      confirmations: 1,
+      tokens: [],
+    });
+    expect(parseLiveChains({ RIPPLE_RPC_URL: 'https://xrpl.example/', RIPPLE_ADDRESS, RIPPLE_UNTAGGED_MERCHANT: OWNER, RIPPLE_CONFIRMATIONS: '2' }).chains[0]!.confirmations).toBe(2);
+  });
+
+  it('names the variable of every XRP Ledger problem', () => {
+    const issues = (env: Record<string, string>) => parseLiveChains({ RIPPLE_UNTAGGED_MERCHANT: OWNER, ...env }).issues.join('\n');
+    expect(issues({ RIPPLE_ADDRESS })).toMatch(/RIPPLE_RPC_URL: is required when RIPPLE_ADDRESS, RIPPLE_UNTAGGED_MERCHANT are set/);
+    expect(issues({ RIPPLE_RPC_URL: 'http://h' })).toMatch(/RIPPLE_ADDRESS: is required with RIPPLE_RPC_URL/);
+    expect(issues({ RIPPLE_RPC_URL: 'ftp://h', RIPPLE_ADDRESS })).toMatch(/RIPPLE_RPC_URL: must be an http/);
+    expect(issues({ RIPPLE_RPC_URL: 'http://h', RIPPLE_ADDRESS: 'XV5sbeHr8ir6M1MTbYd3MxUQ8D7RX6a9K3aD6hXbbETKcNz' })).toMatch(/RIPPLE_ADDRESS: must be a classic XRP Ledger address/);
+    expect(issues({ RIPPLE_RPC_URL: 'http://h', RIPPLE_ADDRESS, RIPPLE_XPUB: XPUB })).toMatch(/RIPPLE_XPUB: does not apply to ripple .*set RIPPLE_ADDRESS/);
+    expect(issues({ RIPPLE_RPC_URL: 'http://h', RIPPLE_ADDRESS, RIPPLE_CONFIRMATIONS: '0' })).toMatch(/RIPPLE_CONFIRMATIONS: must be between 1 and 1000/);
+    expect(issues({ RIPPLE_RPC_URL: 'http://h', RIPPLE_ADDRESS, RIPPLE_RPC_USER: 'u' })).toMatch(/RIPPLE_RPC_PASSWORD: RPC user and password go together/);
+    expect(issues({ LITECOIN_RPC_URL: 'http://h', LITECOIN_XPUB: XPUB, LITECOIN_ADDRESS: RIPPLE_ADDRESS })).toMatch(/LITECOIN_ADDRESS: applies to tag networks \(ripple\) only/);
+    expect(issues({ RIPPLE_RPC_URL: 'http://h', RIPPLE_ADDRESS, RIPPLE_UNTAGGED_MERCHANT: 'shop-1' })).toMatch(/RIPPLE_UNTAGGED_MERCHANT: must be a merchant id/);
+    expect(parseLiveChains({ RIPPLE_RPC_URL: 'http://h', RIPPLE_ADDRESS }).issues.join('\n')).toMatch(/RIPPLE_UNTAGGED_MERCHANT: is required with RIPPLE_RPC_URL/);
+    expect(issues({ LITECOIN_RPC_URL: 'http://h', LITECOIN_XPUB: XPUB, LITECOIN_UNTAGGED_MERCHANT: OWNER })).toMatch(/LITECOIN_UNTAGGED_MERCHANT: applies to tag networks/);
+    expect(parseLiveChains({ RIPPLE_RPC_URL: 'http://h', RIPPLE_ADDRESS: 'rbad', RIPPLE_UNTAGGED_MERCHANT: OWNER }).chains).toEqual([]);
   });
 });

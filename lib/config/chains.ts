@@ -1,7 +1,8 @@
 /**
  * Live networks: one group of environment variables per catalog network, named after it in upper
  * case (`LITECOIN_RPC_URL`, `ETHEREUM_TOKENS`, ...). A network is live when its `<NETWORK>_RPC_URL`
- * is set; then its `<NETWORK>_XPUB` is required. Every problem names its variable.
+ * is set; then its `<NETWORK>_XPUB` is required (on ripple, `RIPPLE_ADDRESS` and
+ * `RIPPLE_UNTAGGED_MERCHANT` instead: parseXrpl). Every problem names its variable.
  * `<NETWORK>_RPC_URL` may list several nodes, comma separated, tried in that order
  * (lib/chains/failover.ts). The README's
  * "Going live" section documents each variable; docs/decisions/010-live-chain-adapters.md why.
@@ -23,15 +24,19 @@ export interface RpcEndpoint {
 
 export interface LiveChainConfig {
   network: string;
-  family: 'utxo' | 'evm' | 'tron';
+  family: 'utxo' | 'evm' | 'tron' | 'xrpl';
   /** The node an adapter talks to: the first of `nodes` here; lib/chains/live.ts gives each node's adapter its own. */
   rpc: RpcEndpoint;
   /** Every configured node, in the order they are preferred. */
   nodes: RpcEndpoint[];
   /** Blocks a node may trail the best node's head before it is set aside. */
   maxNodeLag: number;
-  /** Extended public key of the external chain (…/0) the deposit addresses derive from. */
+  /** Extended public key of the external chain (…/0) the deposit addresses derive from; empty on tag networks. */
   xpub: string;
+  /** Tag networks (ripple): the receiving account every order's destination tag is on. */
+  account?: string;
+  /** Tag networks: the merchant whose orphan deposits payments to the account under no order's tag become. */
+  untaggedMerchant?: string;
   chain: AddressChain;
   /** Confirmations a payment needs; the catalog's count when unset. */
   confirmations: number;
@@ -54,13 +59,12 @@ export interface LiveChainConfig {
 }
 
 /** The catalog networks a live adapter exists for. */
-const LIVE_FAMILIES = new Set(['utxo', 'evm', 'tron']);
+const LIVE_FAMILIES = new Set(['utxo', 'evm', 'tron', 'xrpl']);
 
 const SUFFIXES = [
   'RPC_URL', 'RPC_USER', 'RPC_PASSWORD', 'RPC_MAX_LAG', 'XPUB', 'CHAIN', 'CONFIRMATIONS', 'TOKENS', 'CHAIN_ID', 'HEAD_LAG', 'LOG_BLOCK_RANGE', 'MEMPOOL', 'WS_URL',
-  'API_KEY',
+  'API_KEY', 'ADDRESS', 'UNTAGGED_MERCHANT',
 ] as const;
-
 export type EnvSuffix = (typeof SUFFIXES)[number];
 
 export const intIn = (min: number, max: number) =>
@@ -124,6 +128,14 @@ export function parseLiveChains(env: Record<string, string | undefined>): { chai
       continue;
     }
     const before = issues.length;
+    if (network.family === 'xrpl') {
+      const xrpl = parseXrpl(network, get, problem, timeout.success ? timeout.data : 15_000);
+      if (xrpl && issues.length === before) chains.push(xrpl);
+      continue;
+    }
+    for (const suffix of ['ADDRESS', 'UNTAGGED_MERCHANT'] as const) {
+      if (get(suffix) !== undefined) problem(suffix, 'applies to tag networks (ripple) only; this network derives addresses from its XPUB');
+    }
     const field = <T>(suffix: (typeof SUFFIXES)[number], schema: z.ZodType<T>, fallback: T): T => {
       const raw = get(suffix);
       if (raw === undefined) return fallback;
@@ -147,17 +159,7 @@ export function parseLiveChains(env: Record<string, string | undefined>): { chai
     if (network.family !== 'tron' && get('API_KEY') !== undefined) problem('API_KEY', 'applies to Tron only');
     if (network.family !== 'utxo' && get('MEMPOOL') !== undefined) problem('MEMPOOL', 'applies to UTXO networks only');
     const tokens = network.family === 'evm' ? parseTokens(network, get('TOKENS'), (m) => problem('TOKENS', m)) : (tron?.tokens ?? []);
-    if ((get('RPC_USER') === undefined) !== (get('RPC_PASSWORD') === undefined)) problem(get('RPC_USER') === undefined ? 'RPC_USER' : 'RPC_PASSWORD', 'RPC user and password go together');
-    // Credentials in a URL are that node's; RPC_USER and RPC_PASSWORD are every other node's.
-    const nodes = urls.map((url): RpcEndpoint => {
-      const endpoint = splitCredentials(url);
-      return {
-        url: endpoint.url,
-        user: endpoint.user ?? get('RPC_USER'),
-        password: endpoint.user !== undefined ? endpoint.password : get('RPC_PASSWORD'),
-        timeoutMs: timeout.success ? timeout.data : 15_000,
-      };
-    });
+    const nodes = nodesOf(urls, get, problem, timeout.success ? timeout.data : 15_000);
     const maxNodeLag = field('RPC_MAX_LAG', intIn(0, 100_000), 5);
     if (issues.length > before) continue;
     chains.push({
@@ -179,6 +181,59 @@ export function parseLiveChains(env: Record<string, string | undefined>): { chai
     });
   }
   return { chains, issues };
+}
+
+/**
+ * The XRP Ledger (docs/decisions/034-one-xrp-receiving-account-per-gateway.md): a node and the one
+ * receiving account of the gateway (`<PREFIX>_ADDRESS`, a classic "r..." address; its checksum is
+ * verified when the live networks are built), whose destination tags tell orders apart, and the
+ * merchant (`<PREFIX>_UNTAGGED_MERCHANT`, its id) whose orphan deposits the payments to the account
+ * under no order's tag become (its existence is checked when the address pool is filled). No
+ * XPUB: nothing is derived. Answers null after reporting a problem.
+ */
+function parseXrpl(
+  network: Network,
+  get: (suffix: EnvSuffix) => string | undefined,
+  problem: (suffix: string, message: string) => void,
+  timeoutMs: number,
+): LiveChainConfig | null {
+  const prefix = envPrefix(network);
+  for (const suffix of ['XPUB', 'CHAIN', 'TOKENS', 'CHAIN_ID', 'HEAD_LAG', 'LOG_BLOCK_RANGE', 'MEMPOOL', 'WS_URL', 'API_KEY'] as const) {
+    if (get(suffix) !== undefined) problem(suffix, `does not apply to ${network.name} (one receiving account with destination tags: set ${prefix}_ADDRESS)`);
+  }
+  const urls = rpcUrls.safeParse(get('RPC_URL'));
+  if (!urls.success) problem('RPC_URL', urls.error.issues[0]!.message);
+  const maxNodeLag = intIn(0, 100_000).safeParse(get('RPC_MAX_LAG') ?? '5');
+  if (!maxNodeLag.success) problem('RPC_MAX_LAG', maxNodeLag.error.issues[0]!.message);
+  const account = get('ADDRESS');
+  if (account === undefined) problem('ADDRESS', `is required with ${prefix}_RPC_URL (the gateway's receiving account, r...)`);
+  else if (!/^r[1-9A-HJ-NP-Za-km-z]{24,34}$/.test(account)) problem('ADDRESS', 'must be a classic XRP Ledger address (r..., not an X-address)');
+  const untaggedMerchant = get('UNTAGGED_MERCHANT');
+  if (untaggedMerchant === undefined) {
+    problem('UNTAGGED_MERCHANT', `is required with ${prefix}_RPC_URL (the merchant id, from npm run keys, whose orphan deposits payments without a known tag become)`);
+  } else if (!z.uuid().safeParse(untaggedMerchant).success) {
+    problem('UNTAGGED_MERCHANT', 'must be a merchant id (a UUID, as npm run keys -- list shows it)');
+  }
+  const confirmations = intIn(1, 1000).safeParse(get('CONFIRMATIONS') ?? String(network.confirmations));
+  if (!confirmations.success) problem('CONFIRMATIONS', confirmations.error.issues[0]!.message);
+  const nodes = nodesOf(urls.success ? urls.data : [], get, problem, timeoutMs);
+  if (!urls.success || !maxNodeLag.success || account === undefined || untaggedMerchant === undefined || !confirmations.success) return null;
+  return {
+    network: network.name,
+    family: 'xrpl',
+    rpc: nodes[0]!,
+    nodes,
+    maxNodeLag: maxNodeLag.data,
+    xpub: '',
+    account,
+    untaggedMerchant: untaggedMerchant.toLowerCase(),
+    chain: 'mainnet',
+    confirmations: confirmations.data,
+    tokens: [],
+    headLag: 0,
+    logBlockRange: 1,
+    mempool: false,
+  };
 }
 
 /**
@@ -216,6 +271,20 @@ const EVM_CONTRACT = {
   valid: (contract: string) => /^0x[0-9a-fA-F]{40}$/.test(contract),
   example: 'TICKER:0x<40 hex digits> (e.g. USDT:0xdAC17F958D2ee523a2206206994597C13D831ec7)',
 };
+
+/** Each node's endpoint: credentials in a URL are that node's; RPC_USER and RPC_PASSWORD are every other node's. */
+function nodesOf(urls: string[], get: (suffix: EnvSuffix) => string | undefined, problem: (suffix: string, message: string) => void, timeoutMs: number): RpcEndpoint[] {
+  if ((get('RPC_USER') === undefined) !== (get('RPC_PASSWORD') === undefined)) problem(get('RPC_USER') === undefined ? 'RPC_USER' : 'RPC_PASSWORD', 'RPC user and password go together');
+  return urls.map((url): RpcEndpoint => {
+    const endpoint = splitCredentials(url);
+    return {
+      url: endpoint.url,
+      user: endpoint.user ?? get('RPC_USER'),
+      password: endpoint.user !== undefined ? endpoint.password : get('RPC_PASSWORD'),
+      timeoutMs,
+    };
+  });
+}
 
 /** `http://user:pass@host/` -> the URL without them, and them (percent-decoded). */
 function splitCredentials(raw: string): { url: string; user?: string; password?: string } {

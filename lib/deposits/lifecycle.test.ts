@@ -165,7 +165,12 @@ describe('incomingWrite: the columns the watcher writes for an observation', () 
 
 describe('kindOf', () => {
   it('makes a transfer to an order that does not count for it an orphan, and one without an order personal', () => {
-    expect(kindOf('6f1c8f5e-3a9b-4c1d-9e2f-0a1b2c3d4e5f')).toBe('ORPHAN');
-    expect(kindOf(null)).toBe('PERSONAL');
+    expect(kindOf('6f1c8f5e-3a9b-4c1d-9e2f-0a1b2c3d4e5f', 'PAY_IN')).toBe('ORPHAN');
+    expect(kindOf('6f1c8f5e-3a9b-4c1d-9e2f-0a1b2c3d4e5f', 'PERSONAL')).toBe('ORPHAN');
+    expect(kindOf(null, 'PERSONAL')).toBe('PERSONAL');
+  });
+
+  it('makes a payment to the XRP receiving account under no order\'s tag an orphan', () => {
+    expect(kindOf(null, 'PAY_IN')).toBe('ORPHAN');
   });
 });

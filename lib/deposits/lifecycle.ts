@@ -16,12 +16,13 @@
  * deposit first, and a withdrawal recorded by one transaction is never undone by another one that
  * re-projects the incoming transfer (the expiry sweeper settles orders in transactions of its own).
  */
-import type { deposits, RowOf } from '../db';
+import type { addresses, deposits, RowOf } from '../db';
 
 type DepositColumns = RowOf<typeof deposits>;
 export type DepositKind = DepositColumns['kind'];
 export type DepositStage = DepositColumns['stage'];
 export type DepositStatus = DepositColumns['status'];
+type AddressKind = RowOf<typeof addresses>['kind'];
 
 export interface DepositState {
   stage: DepositStage;
@@ -60,10 +61,12 @@ export const OUT_STATUS = 'processed';
 
 /**
  * ORPHAN: the transfer went to an order's address and does not count for it (late, after the
- * order was final, another currency). PERSONAL: it reached a personal address without a pending order.
+ * order was final, another currency), or to a tag network's receiving account without a tag of
+ * any order (a PAY_IN destination no order holds: docs/decisions/034). PERSONAL: it reached a
+ * personal address without a pending order.
  */
-export function kindOf(orderId: string | null): DepositKind {
-  return orderId === null ? 'PERSONAL' : 'ORPHAN';
+export function kindOf(orderId: string | null, addressKind: AddressKind): DepositKind {
+  return orderId === null && addressKind === 'PERSONAL' ? 'PERSONAL' : 'ORPHAN';
 }
 
 function incomingStatus(transfer: IncomingTransfer): DepositStatus {

@@ -7,7 +7,7 @@ import 'server-only';
  * a transfer that is no payment is written as the deposit state machine (lib/deposits) decides.
  */
 import { confirmationsOf } from '../chains';
-import type { chainTransfers, orders, Queryable, RowOf } from '../db';
+import type { addresses, chainTransfers, orders, Queryable, RowOf } from '../db';
 import { incomingWrite, kindOf } from '../deposits';
 import { followOrder } from '../invoices';
 import { log } from '../log';
@@ -174,6 +174,7 @@ async function projectDeposit(tx: Queryable, row: TransferRow, view: ChainView):
     );
     return;
   }
+  const [address] = await tx.query<Pick<RowOf<typeof addresses>, 'kind'>>('select kind from addresses where id = $1', [row.address_id]);
   await tx.query(
     `insert into deposits (network, mode, in_tx_hash, in_output_index, merchant_id, kind, order_id, stage, status, message, currency, amount,
                            address_id, address, tag, in_status, confirmations)
@@ -181,7 +182,7 @@ async function projectDeposit(tx: Queryable, row: TransferRow, view: ChainView):
      on conflict (network, mode, in_tx_hash, in_output_index)
      do update set status = $16, message = excluded.message, in_status = excluded.in_status, confirmations = excluded.confirmations`,
     [
-      ...key, row.merchant_id, kindOf(row.order_id), row.order_id, write.opens.stage, write.opens.status, write.message, row.currency,
+      ...key, row.merchant_id, kindOf(row.order_id, address!.kind), row.order_id, write.opens.stage, write.opens.status, write.message, row.currency,
       row.amount, row.address_id, write.inStatus, write.confirmations, write.status,
     ],
   );

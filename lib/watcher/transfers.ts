@@ -13,6 +13,9 @@ type Id = Pick<RowOf<typeof chainTransfers>, 'id'>;
 /**
  * Records the transfers that reach one of our deposit addresses (one query to match them all),
  * linking each to its order on first sight. Answers how many matched; adds their ids to `touched`.
+ * On a tag network a transfer to the receiving account whose tag is no order's (or that has none)
+ * falls back to the account's untagged row, whose merchant gets it as an orphan deposit
+ * (docs/decisions/034); elsewhere every tag is null and the match is exact.
  */
 export async function recordIncoming(tx: Queryable, network: string, mode: Mode, transfers: readonly ChainTransfer[], touched: Set<string>): Promise<number> {
   if (transfers.length === 0) return 0;
@@ -27,7 +30,11 @@ export async function recordIncoming(tx: Queryable, network: string, mode: Mode,
                     and o.created_at <= i.seen_at order by o.created_at desc limit 1)
               else (select o.id from orders o where o.address_id = a.id limit 1) end as order_id
          from incoming i
-         join addresses a on a.network = $1 and a.mode = $2 and a.address = i.address and coalesce(a.tag, '') = coalesce(i.tag, '')
+         join lateral (
+           select * from addresses a
+            where a.network = $1 and a.mode = $2 and a.address = i.address and (coalesce(a.tag, '') = coalesce(i.tag, '') or a.tag is null)
+            order by a.tag is null limit 1
+         ) a on true
      )
      insert into chain_transfers (network, mode, tx_hash, output_index, address_id, order_id, merchant_id, currency, amount, sender,
                                   block_height, first_seen_at)

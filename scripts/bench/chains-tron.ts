@@ -18,11 +18,10 @@ export async function startTronBench(xpub: string, confirmations: number) {
     chain: {
       mine: async () => node.mine(1),
       /** Pays `amount` sun of TRX; TRX has 6 decimals. */
-      pay: async (to: string, amount: bigint) => {
-        node.sendTrx(payer, to, amount);
+      pay: async (to: { address: string }, amount: bigint) => {
+        node.sendTrx(payer, to.address, amount);
         node.sendToken(usdt, payer, randomTronAccount(), 1_000_000n);
       },
-      unit: 1n,
       orderAmount: (amount: bigint) => `0.${amount.toString().padStart(6, '0')}`,
     },
     close: () => node.close(),

@@ -1,12 +1,14 @@
 /**
- * `npm run bench:chains [-- --orders=100 --interval=1000 --family=utxo,evm,tron]`: the live adapters
- * on real nodes (litecoind in regtest from Debian's package, ganache from the dev dependencies) or,
- * for Tron, the fake java-tron node over HTTP (./chains-tron), on the embedded database, per family:
+ * `npm run bench:chains [-- --orders=100 --interval=1000 --family=utxo,evm,tron,xrpl]`: the live
+ * adapters on real nodes (litecoind in regtest from Debian's package, ganache from the dev
+ * dependencies) or, where none can run here, the tests' fake nodes (java-tron: ./chains-tron.ts;
+ * rippled: ./chains-xrpl.ts), on the embedded database, per family:
  *
  * 1. Detection latency: `orders` orders made with a live key and paid (two per block), blocks mined
  *    every 0.7-1.0 s while a watcher loop runs as the workers run it (a pass, then WATCH_INTERVAL_MS,
  *    `--interval`). For each order: from the moment the block that gives its payment the required
- *    confirmations is mined to the order's `processed` event. p50 / p99 / max.
+ *    confirmations (the network's: 3 here, 1 validated ledger on the XRP Ledger) is mined to the
+ *    order's `processed` event. p50 / p99 / max.
  * 2. RPC calls per block with 10 and with 10,000 watched addresses (open orders): 20 blocks,
  *    each with 5 payments to watched addresses, one watcher pass per block; JSON-RPC calls and HTTP
  *    requests counted by the adapter. They must not grow with the addresses: the node is never
@@ -19,6 +21,7 @@ import { CHAIN_ID, startEvmNode, type EvmNode } from '../../tests/support/evm';
 import { HDKey } from '@scure/bip32';
 import { randomBytes } from 'node:crypto';
 import { startTronBench } from './chains-tron';
+import { startXrplBench, type XrplBench } from './chains-xrpl';
 
 const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=') as [string, string]));
 const ORDERS = Number(args.get('orders') ?? 100);
@@ -32,6 +35,7 @@ async function main() {
   const ltc: Litecoind | undefined = FAMILIES.includes('utxo') ? await startLitecoind() : undefined;
   const evm: EvmNode | undefined = FAMILIES.includes('evm') ? await startEvmNode() : undefined;
   const tron = FAMILIES.includes('tron') ? await startTronBench(xpub("m/44'/195'/0'/0"), CONFIRMATIONS) : undefined;
+  const xrpl: XrplBench | undefined = FAMILIES.includes('xrpl') ? await startXrplBench() : undefined;
   try {
     Object.assign(process.env, {
       APP_SECRET: 'bench-app-secret-that-is-at-least-32-characters',
@@ -46,36 +50,39 @@ async function main() {
         ETHEREUM_CONFIRMATIONS: String(CONFIRMATIONS), ETHEREUM_TOKENS: 'none', ETHEREUM_HEAD_LAG: '0',
       }),
       ...tron?.env,
+      ...xrpl?.env,
     });
     // After the environment: the modules read it once.
     const { liveAdapters } = await import('../../lib/chains/live');
-    const lib = await loadLib();
-    console.log(`bench:chains: ${ORDERS} orders per family, ${CONFIRMATIONS} confirmations, watcher interval ${INTERVAL} ms, embedded database\n`);
+    const lib = await loadLib(xrpl);
+    console.log(`bench:chains: ${ORDERS} orders per family, ${CONFIRMATIONS} confirmations (1 validated ledger on xrpl), watcher interval ${INTERVAL} ms, embedded database\n`);
     for (const adapter of liveAdapters()) {
       const family = adapter.network.family;
       const chain: Chain =
         family === 'tron'
           ? tron!.chain
-          : family === 'utxo'
-          ? { mine: async () => void (await ltc!.mine(1)), pay: async (to, amount) => void (await ltc!.rpc('sendtoaddress', to, `0.${amount.toString().padStart(8, '0')}`)), unit: 1n }
-          : {
-              mine: () => evm!.mine(1),
-              pay: async (to, amount) => void (await evm!.client.wallet.sendTransaction({ account: evm!.accounts[0]!, to: to as Address, value: amount * 10n ** 10n } as never)),
-              unit: 10n ** 10n,
-            };
+          : family === 'xrpl'
+            ? xrpl!
+            : family === 'utxo'
+              ? { mine: async () => void (await ltc!.mine(1)), pay: async (to, amount) => void (await ltc!.rpc('sendtoaddress', to.address, `0.${amount.toString().padStart(8, '0')}`)) }
+              : {
+                  mine: () => evm!.mine(1),
+                  pay: async (to, amount) => void (await evm!.client.wallet.sendTransaction({ account: evm!.accounts[0]!, to: to.address as Address, value: amount * 10n ** 10n } as never)),
+                };
       const latency = await measureLatency(lib, adapter, chain);
       const calls = [];
       for (const watched of [10, 10_000]) calls.push(await measureCalls(lib, adapter, chain, watched));
       console.log(`${family} (${adapter.network.name}):`);
       console.log(`  detection latency, confirming block mined -> order processed (n=${latency.length}): p50 ${pct(latency, 50)} ms, p99 ${pct(latency, 99)} ms, max ${Math.max(...latency)} ms`);
       for (const c of calls) {
-        console.log(`  ${String(c.watched).padStart(6)} watched addresses: ${c.callsPerBlock.toFixed(1)} JSON-RPC calls / block, ${c.requestsPerBlock.toFixed(1)} HTTP requests / block (${c.blocks} blocks, ${c.matched} payments matched)`);
+        console.log(`  ${String(c.watched).padStart(6)} watched ${adapter.network.usesTags ? 'tags' : 'addresses'}: ${c.callsPerBlock.toFixed(1)} JSON-RPC calls / block, ${c.requestsPerBlock.toFixed(1)} HTTP requests / block (${c.blocks} blocks, ${c.matched} payments matched)`);
       }
       const [few, many] = calls;
       console.log(`  calls per block grow x${(many!.callsPerBlock / few!.callsPerBlock).toFixed(2)} from 10 to 10,000 addresses\n`);
     }
   } finally {
     await tron?.close();
+    await xrpl?.close();
     await evm?.close();
     await ltc?.stop();
   }
@@ -83,14 +90,13 @@ async function main() {
 
 interface Chain {
   mine(): Promise<void>;
-  /** Pays `amount` in 10^-8 coins, or in the units `orderAmount` reads. */
-  pay(to: string, amount: bigint): Promise<void>;
-  unit: bigint;
+  /** Pays `amount` (in 10^-8 coins, or in the units `orderAmount` reads) to an order's destination (its address, and its tag on tag networks). */
+  pay(to: { address: string; tag: string | null }, amount: bigint): Promise<void>;
   /** The order amount text of `amount`; 10^-8 coins unless the chain says otherwise. */
   orderAmount?(amount: bigint): string;
 }
 
-async function loadLib() {
+async function loadLib(xrpl: XrplBench | undefined) {
   const { openDatabase } = await import('../../lib/db/client');
   const { createMerchant, findApiKey } = await import('../../lib/merchants');
   const { makeOrderRequest } = await import('../../lib/protocol');
@@ -98,7 +104,7 @@ async function loadLib() {
   const { fillAddressPool } = await import('../../lib/addresses');
   const { watchNetwork } = await import('../../lib/watcher');
   const { noRiskScreen } = await import('../../lib/risk');
-  return { openDatabase, createMerchant, findApiKey, makeOrderRequest, makeOrder, fillAddressPool, watchNetwork, noRiskScreen };
+  return { openDatabase, createMerchant, findApiKey, makeOrderRequest, makeOrder, fillAddressPool, watchNetwork, noRiskScreen, xrpl };
 }
 type Lib = Awaited<ReturnType<typeof loadLib>>;
 type Adapter = Awaited<ReturnType<typeof import('../../lib/chains/live').liveAdapters>>[number];
@@ -108,6 +114,7 @@ async function freshDatabase(lib: Lib) {
   await db.migrate();
   const { keys } = await lib.createMerchant(db, 'Bench shop', 'live');
   const key = (await lib.findApiKey(db, keys.publicKey))!;
+  await lib.xrpl?.prepare(db);
   return { db, key };
 }
 
@@ -133,16 +140,17 @@ async function measureLatency(lib: Lib, adapter: Adapter, chain: Chain): Promise
   for (let i = 0; i < ORDERS; i += 2) {
     const height = (await adapter.head()).height + 1;
     for (const _ of [0, 1].slice(0, Math.min(2, ORDERS - i))) {
-      const amount = BigInt(100_000 + ids.length);
+      // Whole drops: XRP has 6 decimals.
+      const amount = BigInt(100_000 + ids.length * 100);
       const input = lib.makeOrderRequest.parse({ order: `bench-${++nonce}`, nonce, currency: adapter.network.currencies[0]!.ticker, network: adapter.network.name, amount: orderAmount(chain, amount) });
       const order = await lib.makeOrder({ db, key, nonce: String(nonce) }, input);
-      await chain.pay(order.address, amount);
+      await chain.pay(order, amount);
       ids.push(order.id);
       paidAt.set(order.id, height);
     }
     await mineTimed();
   }
-  for (let i = 0; i < CONFIRMATIONS + 1; i++) await mineTimed();
+  for (let i = 0; i < adapter.requiredConfirmations + 1; i++) await mineTimed();
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     const [row] = await db.query<{ n: number }>("select count(*)::int as n from orders where status = 'processed' and id = any($1::uuid[])", [ids]);
@@ -154,7 +162,7 @@ async function measureLatency(lib: Lib, adapter: Adapter, chain: Chain): Promise
   const events = await db.query<{ order_id: string; created_at: Date }>("select order_id, created_at from order_events where to_status = 'processed' and order_id = any($1::uuid[])", [ids]);
   await db.close();
   if (events.length !== ids.length) throw new Error(`${adapter.network.name}: only ${events.length} of ${ids.length} orders were processed`);
-  return events.map((e) => e.created_at.getTime() - minedAt.get(paidAt.get(e.order_id)! + CONFIRMATIONS - 1)!).sort((a, b) => a - b);
+  return events.map((e) => e.created_at.getTime() - minedAt.get(paidAt.get(e.order_id)! + adapter.requiredConfirmations - 1)!).sort((a, b) => a - b);
 
   async function mineTimed() {
     // 0.7-1.0 s apart, so blocks fall at any point of the watcher's interval.
@@ -173,12 +181,12 @@ async function measureCalls(lib: Lib, adapter: Adapter, chain: Chain, watched: n
     const input = lib.makeOrderRequest.parse({ order: `watch-${++nonce}`, nonce, currency: adapter.network.currencies[0]!.ticker, network: adapter.network.name, amount: '1' });
     await lib.makeOrder({ db, key, nonce: String(nonce) }, input);
   }
-  const addresses = await db.query<{ address: string }>("select address from orders where network = $1 and mode = 'live'", [adapter.network.name]);
+  const addresses = await db.query<{ address: string; tag: string | null }>("select address, tag from orders where network = $1 and mode = 'live'", [adapter.network.name]);
   await lib.watchNetwork(db, adapter, 'live', options(lib));
   const BLOCKS = 20;
   const before = adapter.stats.snapshot();
   for (let b = 0; b < BLOCKS; b++) {
-    for (let p = 0; p < 5; p++) await chain.pay(addresses[(b * 5 + p) % addresses.length]!.address, 10_000n);
+    for (let p = 0; p < 5; p++) await chain.pay(addresses[(b * 5 + p) % addresses.length]!, 10_000n);
     await chain.mine();
     await lib.watchNetwork(db, adapter, 'live', options(lib));
   }

@@ -1,0 +1,168 @@
+import 'server-only';
+/**
+ * The ChainAdapter of the XRP Ledger (ripple) over rippled's JSON-RPC (./rpc). Watch-only: every
+ * order's deposit is the gateway's one receiving account (`RIPPLE_ADDRESS`) with its own
+ * destination tag (docs/decisions/034-one-xrp-receiving-account-per-gateway.md).
+ *
+ * Documentation followed (xrpl.org):
+ * - ledger method: https://xrpl.org/docs/references/http-websocket-apis/public-api-methods/ledger-methods/ledger
+ * - Payment: https://xrpl.org/docs/references/protocol/transactions/types/payment
+ * - metadata and delivered_amount: https://xrpl.org/docs/references/protocol/transactions/metadata
+ * - partial payments: https://xrpl.org/docs/concepts/payment-types/partial-payments
+ * - results: https://xrpl.org/docs/references/protocol/transactions/transaction-results
+ * - ledger close times: https://xrpl.org/docs/references/protocol/data-types/basic-data-types#specifying-time
+ *
+ * - Heights are ledger indexes, and only validated ledgers are read: a validated ledger is final,
+ *   so there is no reorganisation to follow and one confirmation is enough.
+ * - A Payment credits only with `tesSUCCESS` (a `tec*` result is in the ledger, burnt its fee and
+ *   moved nothing) and only its `meta.delivered_amount`, never `Amount`: with the partial-payment
+ *   flag `Amount` is a ceiling, not what arrived.
+ * - XRP amounts are drops in a JSON string (1 XRP = 1,000,000 drops), read straight into a bigint.
+ *   An issued-currency amount (an object) is no XRP and credits nothing: the catalog has no issued
+ *   currency on this network yet.
+ * - Calls do not depend on how many tags are watched: one `ledger` call (transactions expanded)
+ *   per ledger, plus the validated head per watcher pass. Validated headers never change, so the
+ *   watcher's cursor check is answered from memory.
+ */
+import { z } from 'zod';
+import type { Network } from '../../catalog';
+import type { LiveChainConfig } from '../../config';
+import type { BlockRef, ChainTransfer } from '../adapter';
+import type { LiveAdapter } from '../live-adapter';
+import { RippledClient, XrplRpcError } from './rpc';
+
+export { XrplRpcError } from './rpc';
+
+/** Seconds from the Unix epoch to the "Ripple epoch" (2000-01-01T00:00:00Z) ledger times count from. */
+const RIPPLE_EPOCH = 946_684_800;
+/** The API version whose expanded transactions carry `metaData` beside the transaction fields. */
+const API_VERSION = 1;
+const HEADERS_KEPT = 2000;
+
+const hash = z.string().regex(/^[0-9A-Fa-f]{64}$/).transform((h) => h.toUpperCase());
+const ledgerIndex = z.union([z.number().int().nonnegative(), z.string().regex(/^\d+$/).transform(Number)]);
+const header = z.object({ ledger_index: ledgerIndex, ledger_hash: hash, parent_hash: hash, close_time: z.number().int().nonnegative() });
+const ledgerAnswer = z.object({
+  validated: z.boolean().optional(),
+  ledger: header.extend({ transactions: z.array(z.unknown()).optional() }),
+});
+type Header = z.output<typeof header>;
+
+/** Drops: a JSON string of digits. An issued amount is an object; "unavailable" predates 2014. */
+const amount = z.union([z.string(), z.object({ currency: z.string(), issuer: z.string(), value: z.string() })]);
+const meta = z.object({ TransactionResult: z.string(), delivered_amount: amount.optional() });
+/** The fields of an expanded transaction this adapter reads (API v1: metadata in `metaData`). */
+const payment = z.object({
+  TransactionType: z.literal('Payment'),
+  hash,
+  Account: z.string(),
+  Destination: z.string(),
+  DestinationTag: z.number().int().min(0).max(2 ** 32 - 1).optional(),
+  metaData: meta,
+});
+const typed = z.object({ TransactionType: z.string(), Destination: z.string().optional() });
+
+export function xrplAdapter(network: Network, cfg: LiveChainConfig): LiveAdapter {
+  const rpc = new RippledClient(cfg.rpc, `${network.name} node at ${cfg.rpc.url}`);
+  const account = cfg.account!;
+  const xrp = network.currencies.find((c) => !c.contract)!.ticker;
+  const headers = new Map<number, BlockRef>();
+
+  const toRef = (h: Header): BlockRef => ({
+    height: h.ledger_index,
+    hash: h.ledger_hash,
+    parentHash: h.parent_hash,
+    time: new Date((h.close_time + RIPPLE_EPOCH) * 1000),
+  });
+
+  function remember(ref: BlockRef): BlockRef {
+    if (headers.size >= HEADERS_KEPT) headers.clear();
+    headers.set(ref.height, ref);
+    return ref;
+  }
+
+  /** The validated ledger at `index` (or the newest), with its transactions when asked; null when the node has no validated one there. */
+  async function ledger(index: number | 'validated', transactions: boolean): Promise<z.output<typeof ledgerAnswer>['ledger'] | null> {
+    try {
+      const answer = await rpc.call(
+        'ledger',
+        { ledger_index: index, transactions, expand: transactions, api_version: API_VERSION },
+        ledgerAnswer,
+      );
+      return answer.validated === true ? answer.ledger : null;
+    } catch (error) {
+      if (error instanceof XrplRpcError && error.code === 'lgrNotFound' && index !== 'validated') return null;
+      throw error;
+    }
+  }
+
+  /** A Payment to the receiving account that delivered XRP, as a transfer; null for anything else. */
+  function transferOf(raw: unknown, ref: BlockRef): ChainTransfer | null {
+    const kind = typed.safeParse(raw);
+    if (!kind.success) throw new XrplRpcError(`${rpc.label}: a transaction of ledger ${ref.height} has no TransactionType`);
+    if (kind.data.TransactionType !== 'Payment' || kind.data.Destination !== account) return null;
+    const parsed = payment.safeParse(raw);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      throw new XrplRpcError(`${rpc.label}: unexpected Payment in ledger ${ref.height} at ${issue.path.join('.')}: ${issue.message}`);
+    }
+    const tx = parsed.data;
+    if (tx.metaData.TransactionResult !== 'tesSUCCESS') return null;
+    const delivered = tx.metaData.delivered_amount;
+    if (typeof delivered !== 'string' || !/^\d+$/.test(delivered)) return null;
+    const drops = BigInt(delivered);
+    if (drops <= 0n) return null;
+    return {
+      txHash: tx.hash,
+      outputIndex: 0,
+      from: tx.Account,
+      to: tx.Destination,
+      tag: tx.DestinationTag === undefined ? null : String(tx.DestinationTag),
+      currency: xrp,
+      amount: drops,
+      blockHeight: ref.height,
+      seenAt: ref.time,
+    };
+  }
+
+  return {
+    network,
+    // The live network carries its configured count (requiredConfirmations('live', network), ../networks).
+    requiredConfirmations: network.confirmations,
+    stats: rpc.stats,
+
+    async head() {
+      const tip = await ledger('validated', false);
+      if (!tip) throw new XrplRpcError(`${rpc.label} has no validated ledger (is it synced?)`);
+      return remember(toRef(tip));
+    },
+
+    async block(height) {
+      const known = headers.get(height);
+      if (known) return known;
+      const found = await ledger(height, false);
+      return found ? remember(toRef(found)) : null;
+    },
+
+    async scan(from, to) {
+      const blocks: BlockRef[] = [];
+      const transfers: ChainTransfer[] = [];
+      for (let height = from; height <= to; height++) {
+        const found = await ledger(height, true);
+        if (!found) throw new XrplRpcError(`${rpc.label} has no validated ledger ${height}`);
+        const ref = remember(toRef(found));
+        const previous = blocks[blocks.length - 1];
+        if (previous && ref.parentHash !== previous.hash) throw new XrplRpcError(`${rpc.label}: ledger ${height} does not follow ledger ${previous.height}`);
+        blocks.push(ref);
+        for (const raw of found.transactions ?? []) {
+          const transfer = transferOf(raw, ref);
+          if (transfer) transfers.push(transfer);
+        }
+      }
+      return { blocks, transfers };
+    },
+
+    // Payments are final in their validated ledger; an unvalidated one may still fail.
+    mempool: async () => [],
+  };
+}

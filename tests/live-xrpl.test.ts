@@ -1,0 +1,262 @@
+/**
+ * Live mode on the XRP Ledger: the adapter (lib/chains/xrpl) over JSON-RPC against a FAKE rippled
+ * (tests/support/fake-rippled.ts: rippled cannot run here; the fake follows xrpl.org's pages), the
+ * real watcher, state machine, webhook dispatcher and database, orders made with a live key. Every
+ * order shares the gateway's receiving account and has its own destination tag.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fillAddressPool } from '@/lib/addresses';
+import { availableCurrencies } from '@/lib/chains';
+import { liveAdapters, liveNetworks, type LiveAdapter } from '@/lib/chains/live';
+import type { Database } from '@/lib/db/client';
+import { findApiKey } from '@/lib/merchants';
+import { findOperations } from '@/lib/operations';
+import type { OrderRow } from '@/lib/orders/rows';
+import { startDispatcher, type Dispatcher } from '@/lib/webhooks';
+import { createOrder, orderRow } from './support/chain';
+import { openTestDatabase } from './support/database';
+import { startFakeRippled, type FakeRippled } from './support/fake-rippled';
+import { configureLive, startWebhookReceiver, waitFor, watchLive } from './support/live';
+import { createTestMerchant, type TestMerchant } from './support/merchants';
+
+process.env.APP_SECRET ??= 'test-app-secret-that-is-at-least-32-characters';
+
+/** The XRP Ledger's genesis account: a valid classic address, the gateway's receiving account here. */
+const ACCOUNT = 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh';
+const OTHER_ACCOUNT = 'rPT1Sjq2YGrBMTttX4GZHjKu9dyfzbpAYe';
+const XRP = { currency: 'XRP', network: 'ripple' };
+
+let node: FakeRippled;
+let db: Database;
+let merchant: TestMerchant;
+let owner: TestMerchant;
+let adapter: LiveAdapter;
+let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
+let dispatcher: Dispatcher;
+
+beforeAll(async () => {
+  node = await startFakeRippled();
+  receiver = await startWebhookReceiver();
+  const env = {
+    RIPPLE_RPC_URL: node.url,
+    RIPPLE_ADDRESS: ACCOUNT,
+    // Replaced by the owner's id below; the database needs a configuration to open.
+    RIPPLE_UNTAGGED_MERCHANT: '00000000-0000-4000-8000-000000000000',
+    CHAIN_RPC_TIMEOUT_MS: '3000',
+    ADDRESS_POOL_SIZE: '16',
+    WEBHOOK_ALLOWED_TARGETS: '127.0.0.1',
+    WEBHOOK_POLL_MS: '100',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+  };
+  configureLive(env);
+  db = await openTestDatabase();
+  merchant = await createTestMerchant(db);
+  owner = await createTestMerchant(db, 'Gateway operator');
+  configureLive({ ...env, RIPPLE_UNTAGGED_MERCHANT: owner.merchantId });
+  adapter = liveAdapters().find((a) => a.network.name === 'ripple')!;
+  dispatcher = startDispatcher(db);
+  await watchLive(db, adapter); // the cursor starts at the validated ledger
+}, 120_000);
+
+afterAll(async () => {
+  await dispatcher?.stop();
+  await receiver?.close();
+  await db?.close();
+  await node?.close();
+});
+
+const tagOf = (order: OrderRow) => Number(order.tag);
+
+async function payments(orderId: string) {
+  return db.query<{ tx_hash: string; status: string; amount: string; tag: string | null }>(
+    'select tx_hash, status, amount, tag from payments where order_id = $1 order by created_at',
+    [orderId],
+  );
+}
+
+async function depositOf(txHash: string) {
+  const [row] = await db.query<{ kind: string; merchant_id: string; order_id: string | null; amount: string; status: string; address: string; tag: string | null }>(
+    'select kind, merchant_id, order_id, amount::text as amount, status, address, tag from deposits where in_tx_hash = $1',
+    [txHash],
+  );
+  return row;
+}
+
+/** Closes a ledger with what was paid and lets the watcher read it. */
+async function ledgerAndWatch(now?: Date): Promise<void> {
+  node.closeLedger();
+  await watchLive(db, adapter, now);
+}
+
+describe('live XRP Ledger (fake rippled)', () => {
+  it('gives every live order the receiving account and a fresh destination tag', async () => {
+    expect(liveNetworks().map((n) => n.name)).toEqual(['ripple']);
+    expect(availableCurrencies('live')).toMatchObject([
+      { currency: 'XRP', networks: [{ network: 'ripple', decimals: 6, confirmations: 1, tagRequired: true }] },
+    ]);
+    const a = await createOrder(db, merchant.live, { ...XRP, amount: '1' });
+    const b = await createOrder(db, merchant.live, { ...XRP, amount: '1' });
+    expect([a.address, b.address]).toEqual([ACCOUNT, ACCOUNT]);
+    expect(a.tag).toMatch(/^[1-9]\d*$/);
+    expect(a.tag).not.toBe(b.tag);
+  });
+
+  it('an exact payment to the order tag in a validated ledger: processed, success webhook, find-tx', async () => {
+    const order = await createOrder(db, merchant.live, { ...XRP, amount: '25.5', successWebhook: receiver.url });
+    const tx = node.pay({ to: ACCOUNT, tag: tagOf(order), delivered: '25500000' });
+    // Closed but not validated yet: not seen.
+    node.lag = 1;
+    node.closeLedger();
+    await watchLive(db, adapter);
+    expect(await payments(order.id)).toEqual([]);
+    node.lag = 0;
+    await watchLive(db, adapter);
+    expect(await payments(order.id)).toEqual([{ tx_hash: tx, status: 'processed', amount: '25500000', tag: order.tag }]);
+    expect(await orderRow(db, order.id)).toMatchObject({ status: 'processed', received: '25500000' });
+
+    const hook = await waitFor('the success webhook', async () => receiver.received.find((r) => JSON.stringify(r.body).includes(order.id)));
+    expect(JSON.stringify(hook.body)).toContain('processed');
+    const key = (await findApiKey(db, merchant.live.publicKey))!;
+    expect(await findOperations(db, key, tx)).toMatchObject([{ type: 'IN', source: 'ORDER', address: ACCOUNT, result: { tx, status: 'processed', amount: '25.5' } }]);
+  });
+
+  it('reads validated ledgers only: a closed ledger awaiting validation, or one above the head, is no block yet', async () => {
+    node.lag = 1;
+    const closed = node.closeLedger();
+    expect((await adapter.head()).height).toBe(closed - 1);
+    expect(await adapter.block(closed)).toBeNull();
+    expect(await adapter.block(closed + 5)).toBeNull();
+    node.lag = 0;
+    expect(await adapter.block(closed)).toMatchObject({ height: closed, parentHash: (await adapter.block(closed - 1))!.hash });
+    await watchLive(db, adapter);
+  });
+
+  it('one drop short leaves the order unpaid; a tec result credits nothing; other accounts, issued currencies and other transaction types neither', async () => {
+    const short = await createOrder(db, merchant.live, { ...XRP, amount: '10' });
+    const failed = await createOrder(db, merchant.live, { ...XRP, amount: '3' });
+    node.pay({ to: ACCOUNT, tag: tagOf(short), delivered: '9999999' });
+    const tec = node.pay({ to: ACCOUNT, tag: tagOf(failed), delivered: '3000000', result: 'tecUNFUNDED_PAYMENT' });
+    node.pay({ to: OTHER_ACCOUNT, tag: tagOf(failed), delivered: '3000000' });
+    node.pay({ to: ACCOUNT, tag: tagOf(failed), delivered: { currency: 'USD', issuer: OTHER_ACCOUNT, value: '3' } });
+    node.queue({ TransactionType: 'OfferCreate', Account: OTHER_ACCOUNT, TakerGets: '3000000', TakerPays: { currency: 'USD', issuer: OTHER_ACCOUNT, value: '3' } });
+    await ledgerAndWatch();
+    expect(await orderRow(db, short.id)).toMatchObject({ status: 'pending', received: '9999999' });
+    expect(await orderRow(db, failed.id)).toMatchObject({ status: 'pending', received: '0' });
+    expect(await db.query('select 1 from chain_transfers where tx_hash = $1', [tec])).toEqual([]);
+  });
+
+  it('a partial payment with a large Amount credits only its delivered_amount', async () => {
+    const order = await createOrder(db, merchant.live, { ...XRP, amount: '50' });
+    const tx = node.pay({ to: ACCOUNT, tag: tagOf(order), amount: '50000000', delivered: '1000' });
+    await ledgerAndWatch();
+    expect(await payments(order.id)).toEqual([{ tx_hash: tx, status: 'processed', amount: '1000', tag: order.tag }]);
+    expect(await orderRow(db, order.id)).toMatchObject({ status: 'pending', received: '1000' });
+  });
+
+  it('a payment without a tag or with a tag of no order is an orphan deposit of the account, never a payment', async () => {
+    const order = await createOrder(db, merchant.live, { ...XRP, amount: '7' });
+    const unknownTag = tagOf(order) === 4_000_000_000 ? 4_000_000_001 : 4_000_000_000;
+    const untagged = node.pay({ to: ACCOUNT, delivered: '7000000' });
+    const wrong = node.pay({ to: ACCOUNT, tag: unknownTag, delivered: '7000000' });
+    await ledgerAndWatch();
+    expect(await orderRow(db, order.id)).toMatchObject({ status: 'pending', received: '0' });
+    for (const tx of [untagged, wrong]) {
+      expect(await depositOf(tx)).toEqual({
+        kind: 'ORPHAN', merchant_id: owner.merchantId, order_id: null, amount: '7000000', status: 'PROCESSED', address: ACCOUNT, tag: null,
+      });
+      expect(await db.query('select 1 from payments where tx_hash = $1', [tx])).toEqual([]);
+    }
+    // The owner finds it with its live key like any orphan deposit; the order's merchant does not.
+    const ownerKey = (await findApiKey(db, owner.live.publicKey))!;
+    expect(await findOperations(db, ownerKey, untagged)).toMatchObject([{ type: 'IN', source: 'ORPHAN_DEPOSIT' }]);
+    expect(await findOperations(db, (await findApiKey(db, merchant.live.publicKey))!, untagged)).toEqual([]);
+  });
+
+  it('the node failing a third of its calls, then stopped and restarted: every payment counted, no ledger skipped', async () => {
+    const orders: OrderRow[] = [];
+    node.failRate = 1 / 3;
+    let failures = 0;
+    for (let round = 0; round < 12; round++) {
+      const order = await createOrder(db, merchant.live, { ...XRP, amount: `${round + 1}` });
+      orders.push(order);
+      node.pay({ to: ACCOUNT, tag: tagOf(order), delivered: String((round + 1) * 1_000_000) });
+      for (let i = 0; i <= round % 3; i++) node.closeLedger();
+      if (!(await pass())) failures++;
+    }
+    expect(node.failed).toBeGreaterThan(0);
+    expect(failures).toBeGreaterThan(0);
+
+    // Stopped with a payment queued; ledgers close while it is away and once it is back.
+    const during = await createOrder(db, merchant.live, { ...XRP, amount: '0.5' });
+    orders.push(during);
+    node.pay({ to: ACCOUNT, tag: tagOf(during), delivered: '500000' });
+    await node.stop();
+    node.closeLedger();
+    expect(await pass()).toBe(false);
+    await node.start();
+    node.closeLedger();
+
+    for (let i = 0; i < 60 && !(await allProcessed(orders.map((o) => o.id))); i++) await pass();
+    node.failRate = 0;
+    await watchLive(db, adapter);
+    for (const order of orders) expect((await orderRow(db, order.id)).status, order.amount).toBe('processed');
+
+    const rows = await db.query<{ height: string }>("select height from chain_blocks where network = 'ripple' and mode = 'live' order by height");
+    const heights = rows.map((r) => Number(r.height));
+    heights.forEach((h, i) => i > 0 && expect(h).toBe(heights[i - 1]! + 1));
+    const [cursor] = await db.query<{ height: string }>("select height from chain_cursors where network = 'ripple' and mode = 'live'");
+    expect(Number(cursor!.height)).toBe(node.validatedIndex());
+    expect(heights[heights.length - 1]).toBe(node.validatedIndex());
+  });
+
+  // Last: the ledger clock is past every order's deadline from here on.
+  it('a payment then expiry by ledger time: partial; an unpaid order expires', async () => {
+    const half = await createOrder(db, merchant.live, { ...XRP, amount: '4' });
+    const unpaid = await createOrder(db, merchant.live, { ...XRP, amount: '4' });
+    node.pay({ to: ACCOUNT, tag: tagOf(half), delivered: '2000000' });
+    await ledgerAndWatch();
+    expect(await orderRow(db, half.id)).toMatchObject({ status: 'pending', received: '2000000' });
+    // The ledgers close past the deadline; a payment in them comes too late for the order.
+    const late = new Date(half.expires_at.getTime() + 60_000);
+    node.setTime(late);
+    const tooLate = node.pay({ to: ACCOUNT, tag: tagOf(half), delivered: '2000000' });
+    await ledgerAndWatch(late);
+    expect(await orderRow(db, half.id)).toMatchObject({ status: 'partial', received: '2000000' });
+    expect((await orderRow(db, unpaid.id)).status).toBe('expired');
+    expect(await depositOf(tooLate)).toMatchObject({ kind: 'ORPHAN', order_id: half.id, merchant_id: merchant.merchantId });
+  });
+
+  it('a merchant id that names no merchant stops the pool fill (start-up) naming its variable', async () => {
+    const missing = '11111111-2222-4333-8444-555555555555';
+    try {
+      configureLive({ RIPPLE_UNTAGGED_MERCHANT: missing });
+      await expect(fillAddressPool(db, liveNetworks()[0]!, 'live')).rejects.toThrow(`RIPPLE_UNTAGGED_MERCHANT: no merchant has the id ${missing}`);
+    } finally {
+      configureLive({ RIPPLE_UNTAGGED_MERCHANT: owner.merchantId });
+    }
+  });
+
+  it('an address with a bad checksum stops start-up naming its variable', () => {
+    try {
+      configureLive({ RIPPLE_ADDRESS: 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTi' });
+      expect(() => liveNetworks()).toThrow(/RIPPLE_ADDRESS: the address checksum does not match/);
+    } finally {
+      configureLive({ RIPPLE_ADDRESS: ACCOUNT });
+    }
+  });
+});
+
+/** A watcher pass that may fail (the node's errors are the point); answers whether it did. */
+async function pass(): Promise<boolean> {
+  try {
+    await watchLive(db, adapter);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function allProcessed(ids: string[]): Promise<boolean> {
+  const [row] = await db.query<{ n: number }>("select count(*)::int as n from orders where id = any($1::uuid[]) and status <> 'processed'", [ids]);
+  return row!.n === 0;
+}

@@ -1,0 +1,218 @@
+/**
+ * A FAKE rippled for tests: rippled cannot run on this machine. It answers exactly what the XRP
+ * Ledger adapter (lib/chains/xrpl) asks, over HTTP JSON-RPC on 127.0.0.1, in the shapes of the
+ * public documentation (API version 1), and nothing else:
+ *
+ * - Request/answer envelope, errors inside `result` (`status: "error"`, `error: "lgrNotFound"`):
+ *   https://xrpl.org/docs/tutorials/http-websocket-apis/build-apps/get-started (JSON-RPC) and
+ *   https://xrpl.org/docs/references/http-websocket-apis/api-conventions/error-formatting
+ * - The `ledger` method (`ledger_index` a number or "validated", `transactions`, `expand`, the
+ *   ledger header fields, `validated`): https://xrpl.org/docs/references/http-websocket-apis/public-api-methods/ledger-methods/ledger
+ * - Expanded transactions of API v1 with `hash` and `metaData` beside the fields:
+ *   https://xrpl.org/docs/references/http-websocket-apis/api-conventions/request-formatting#api-versioning
+ * - Payment fields (`Amount` in drops as a string, `DestinationTag`, tfPartialPayment 0x00020000):
+ *   https://xrpl.org/docs/references/protocol/transactions/types/payment
+ * - Metadata (`TransactionResult`, `delivered_amount`): https://xrpl.org/docs/references/protocol/transactions/metadata
+ * - Close times in seconds since 2000-01-01: https://xrpl.org/docs/references/protocol/data-types/basic-data-types#specifying-time
+ *
+ * Tests drive it: `pay()` queues a transaction, `closeLedger()` closes and validates the next
+ * ledger with the queue, `lag` keeps that many closed ledgers unvalidated, `failRate` answers a
+ * share of requests 503 or cuts them, `stop()`/`start()` take it off the port and back.
+ */
+import { createHash } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+const RIPPLE_EPOCH = 946_684_800;
+const PARTIAL_PAYMENT = 0x0002_0000;
+
+export interface FakePayment {
+  from?: string;
+  to: string;
+  tag?: number;
+  /** Drops (or an issued amount) that arrived: `meta.delivered_amount`. */
+  delivered: string | { currency: string; issuer: string; value: string };
+  /** The transaction's `Amount`; the delivered amount unless a partial payment says more. */
+  amount?: string | { currency: string; issuer: string; value: string };
+  result?: string;
+}
+
+interface Ledger {
+  index: number;
+  hash: string;
+  parentHash: string;
+  closeTime: number;
+  transactions: Record<string, unknown>[];
+}
+
+export interface FakeRippled {
+  url: string;
+  /** Share of requests answered 503 or cut (deterministic). */
+  failRate: number;
+  /** Closed ledgers not validated yet. */
+  lag: number;
+  failed: number;
+  /** `ledger` requests answered, by whether transactions were asked. */
+  requests: { headers: number; full: number };
+  /** Queues a Payment for the next ledger; answers its hash. */
+  pay(payment: FakePayment): string;
+  /** Queues any other transaction type (it must be ignored). */
+  queue(tx: Record<string, unknown>): void;
+  /** Closes the next ledger with what is queued, `seconds` after the previous one. */
+  closeLedger(seconds?: number): number;
+  /** The ledger close clock jumps to `date` for the next ledger. */
+  setTime(date: Date): void;
+  validatedIndex(): number;
+  stop(): Promise<void>;
+  start(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const hex = (text: string) => createHash('sha256').update(text).digest('hex').toUpperCase();
+
+export async function startFakeRippled(options: { seed?: number; firstIndex?: number } = {}): Promise<FakeRippled> {
+  let state = options.seed ?? 1;
+  const random = () => ((state = (state * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  let clock = Math.floor(Date.now() / 1000) - RIPPLE_EPOCH;
+  const first = options.firstIndex ?? 90_000_000;
+  const ledgers: Ledger[] = [{ index: first, hash: hex(`ledger ${first}`), parentHash: hex(`ledger ${first - 1}`), closeTime: clock, transactions: [] }];
+  let queued: Record<string, unknown>[] = [];
+  let sequence = 1;
+  let port = 0;
+  let server: http.Server | undefined;
+
+  const last = () => ledgers[ledgers.length - 1]!;
+  const validated = () => ledgers[Math.max(0, ledgers.length - 1 - fake.lag)]!;
+  const byIndex = (index: number) => ledgers[index - first];
+
+  function header(ledger: Ledger) {
+    return {
+      accepted: true,
+      account_hash: hex(`accounts ${ledger.index}`),
+      close_flags: 0,
+      close_time: ledger.closeTime,
+      close_time_human: new Date((ledger.closeTime + RIPPLE_EPOCH) * 1000).toUTCString(),
+      close_time_resolution: 10,
+      closed: true,
+      hash: ledger.hash,
+      ledger_hash: ledger.hash,
+      ledger_index: String(ledger.index),
+      parent_close_time: byIndex(ledger.index - 1)?.closeTime ?? ledger.closeTime,
+      parent_hash: ledger.parentHash,
+      seqNum: String(ledger.index),
+      totalCoins: '99986000000000000',
+      total_coins: '99986000000000000',
+      transaction_hash: hex(`txs ${ledger.index}`),
+    };
+  }
+
+  function ledgerMethod(params: Record<string, unknown>): Record<string, unknown> {
+    const which = params.ledger_index;
+    const ledger = which === 'validated' ? validated() : typeof which === 'number' ? byIndex(which) : undefined;
+    if (!ledger) {
+      return { error: 'lgrNotFound', error_code: 21, error_message: 'ledgerNotFound', request: { command: 'ledger', ...params }, status: 'error' };
+    }
+    const full = params.transactions === true;
+    fake.requests[full ? 'full' : 'headers']++;
+    const body: Record<string, unknown> = header(ledger);
+    if (full) body.transactions = params.expand === true ? ledger.transactions : ledger.transactions.map((t) => t.hash);
+    return { ledger: body, ledger_hash: ledger.hash, ledger_index: ledger.index, status: 'success', validated: ledger.index <= validated().index };
+  }
+
+  function handle(req: http.IncomingMessage, res: http.ServerResponse): void {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      if (fake.failRate > 0 && random() < fake.failRate) {
+        fake.failed++;
+        if (random() < 0.5) return void res.writeHead(503).end('Service Unavailable');
+        return req.socket.destroy();
+      }
+      let request: { method?: unknown; params?: unknown };
+      try {
+        request = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      } catch {
+        return void res.writeHead(400).end('Unable to parse request');
+      }
+      const params = (Array.isArray(request.params) ? request.params[0] : {}) as Record<string, unknown>;
+      const result =
+        request.method === 'ledger'
+          ? ledgerMethod(params ?? {})
+          : { error: 'unknownCmd', error_code: 32, error_message: 'Unknown method.', request: { command: request.method }, status: 'error' };
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ result }));
+    });
+  }
+
+  async function listen(): Promise<void> {
+    server = http.createServer(handle);
+    await new Promise<void>((resolve) => server!.listen(port, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  }
+
+  async function stop(): Promise<void> {
+    const s = server;
+    server = undefined;
+    if (!s) return;
+    await new Promise<void>((resolve) => {
+      s.closeAllConnections();
+      s.close(() => resolve());
+    });
+  }
+
+  const fake: FakeRippled = {
+    url: '',
+    failRate: 0,
+    lag: 0,
+    failed: 0,
+    requests: { headers: 0, full: 0 },
+    pay(payment) {
+      const delivered = payment.delivered;
+      const amount = payment.amount ?? delivered;
+      const tx: Record<string, unknown> = {
+        Account: payment.from ?? 'rPT1Sjq2YGrBMTttX4GZHjKu9dyfzbpAYe',
+        Amount: amount,
+        Destination: payment.to,
+        ...(payment.tag !== undefined ? { DestinationTag: payment.tag } : {}),
+        Fee: '12',
+        Flags: amount !== delivered ? PARTIAL_PAYMENT : 0,
+        Sequence: sequence++,
+        SigningPubKey: '03AB40A0490F9B7ED8DF29D246BF2D6269820A0EE7742ACDD457BEA7C7D0931EDB',
+        TransactionType: 'Payment',
+        TxnSignature: hex(`sig ${sequence}`),
+      };
+      tx.hash = hex(JSON.stringify(tx));
+      const result = payment.result ?? 'tesSUCCESS';
+      // Per the metadata page, delivered_amount is there for every Payment; nothing moves unless tesSUCCESS.
+      tx.metaData = {
+        AffectedNodes: [],
+        TransactionIndex: queued.length,
+        TransactionResult: result,
+        delivered_amount: result === 'tesSUCCESS' ? delivered : typeof delivered === 'string' ? '0' : { ...delivered, value: '0' },
+      };
+      queued.push(tx);
+      return tx.hash as string;
+    },
+    queue(tx) {
+      const full = { Fee: '12', Sequence: sequence++, ...tx };
+      queued.push({ ...full, hash: hex(JSON.stringify(full)), metaData: { AffectedNodes: [], TransactionIndex: queued.length, TransactionResult: 'tesSUCCESS' } });
+    },
+    closeLedger(seconds = 4) {
+      const previous = last();
+      clock = Math.max(clock, previous.closeTime) + seconds;
+      const index = previous.index + 1;
+      ledgers.push({ index, hash: hex(`ledger ${index} ${clock} ${queued.length}`), parentHash: previous.hash, closeTime: clock, transactions: queued });
+      queued = [];
+      return index;
+    },
+    setTime(date) {
+      clock = Math.floor(date.getTime() / 1000) - RIPPLE_EPOCH;
+    },
+    validatedIndex: () => validated().index,
+    stop,
+    start: listen,
+    close: stop,
+  };
+  await listen();
+  fake.url = `http://127.0.0.1:${port}/`;
+  return fake;
+}
