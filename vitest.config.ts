@@ -27,6 +27,7 @@ const EMBEDDED_ONLY = [
   'tests/crash-restart.test.ts', // the embedded database's single-owner lock
   'tests/http-server.test.ts', // the HTTP server under a burst: no storage
   'tests/live-failover.test.ts', // which node answers: nothing of it depends on the database
+  'tests/live-failover-fakes.test.ts', // idem
   'tests/live-new-blocks.test.ts', // when the watcher passes: idem
   'tests/sandbox-cli.test.ts', // the CLI opening the embedded database, or reaching the server holding it
   'tests/server-workers.test.ts', // the server runs the workers on the embedded database only

@@ -93,7 +93,8 @@ export async function startFlakyProxy(target: string, seed = 1): Promise<FlakyPr
       }
       proxy.passed++;
       try {
-        const answer = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json', authorization: req.headers.authorization ?? '' }, body: Buffer.concat(chunks) });
+        // The request's path is kept: JSON-RPC nodes answer at one path, java-tron at many.
+        const answer = await fetch(new URL(req.url ?? '/', target), { method: 'POST', headers: { 'content-type': 'application/json', authorization: req.headers.authorization ?? '' }, body: Buffer.concat(chunks) });
         res.writeHead(answer.status, { 'content-type': 'application/json' }).end(Buffer.from(await answer.arrayBuffer()));
       } catch {
         req.socket.destroy();

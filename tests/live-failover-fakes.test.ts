@@ -1,0 +1,104 @@
+/**
+ * Failover on the networks whose nodes cannot run here (decision 038), over the tests' fake
+ * java-tron node and fake rippled: three URLs per network, the first a fresh node about 100 blocks
+ * (ledgers) behind, set aside; the second the main node behind a proxy, stopped mid-run with a
+ * payment on its way; the third the main node itself, on which the watcher carries on in the same
+ * pass. Every payment counted, no block or ledger skipped.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { liveAdapters, type LiveAdapter } from '@/lib/chains/live';
+import type { Database } from '@/lib/db/client';
+import { createOrder, orderRow } from './support/chain';
+import { openTestDatabase } from './support/database';
+import { startFakeRippled, type FakeRippled } from './support/fake-rippled';
+import { randomTronAccount, startFakeTronNode, type FakeTronNode } from './support/fake-tron-node';
+import { configureLive, expectNoSkippedBlock, randomChain, startFlakyProxy, watchLive, type FlakyProxy } from './support/live';
+import { createTestMerchant, type TestMerchant } from './support/merchants';
+
+process.env.APP_SECRET ??= 'test-app-secret-that-is-at-least-32-characters';
+
+// A valid classic address (the XRP Ledger's documentation's example account).
+const ACCOUNT = 'rPT1Sjq2YGrBMTttX4GZHjKu9dyfzbpAYe';
+
+let tron: { main: FakeTronNode; behind: FakeTronNode; proxy: FlakyProxy };
+let xrpl: { main: FakeRippled; behind: FakeRippled; proxy: FlakyProxy };
+let db: Database;
+let merchant: TestMerchant;
+type WithNodes = LiveAdapter & { nodes(): { state: string; error: string | null }[] };
+const adapterOf = (network: string) => liveAdapters().find((a) => a.network.name === network) as WithNodes;
+const states = (adapter: WithNodes) => adapter.nodes().map((n) => n.state);
+
+beforeAll(async () => {
+  const [tronMain, tronBehind, rippledMain, rippledBehind] = await Promise.all([startFakeTronNode(), startFakeTronNode(), startFakeRippled(), startFakeRippled()]);
+  tronMain.mine(110);
+  tronBehind.mine(5);
+  for (let i = 0; i < 110; i++) rippledMain.closeLedger();
+  tron = { main: tronMain, behind: tronBehind, proxy: await startFlakyProxy(tronMain.url, 5) };
+  xrpl = { main: rippledMain, behind: rippledBehind, proxy: await startFlakyProxy(rippledMain.url, 6) };
+  const env = {
+    TRON_RPC_URL: [tron.behind.url, tron.proxy.url, tron.main.url].join(','),
+    TRON_XPUB: randomChain("m/44'/195'/0'/0", false).xpub,
+    TRON_CONFIRMATIONS: '2',
+    TRON_TOKENS: 'none',
+    RIPPLE_RPC_URL: [xrpl.behind.url, xrpl.proxy.url, xrpl.main.url].join(','),
+    RIPPLE_ADDRESS: ACCOUNT,
+    RIPPLE_UNTAGGED_MERCHANT: '00000000-0000-4000-8000-000000000000',
+    CHAIN_RPC_TIMEOUT_MS: '3000',
+    ADDRESS_POOL_SIZE: '16',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+  };
+  configureLive(env);
+  db = await openTestDatabase();
+  merchant = await createTestMerchant(db);
+  const owner = await createTestMerchant(db, 'Gateway operator');
+  configureLive({ ...env, RIPPLE_UNTAGGED_MERCHANT: owner.merchantId });
+  await watchLive(db, adapterOf('tron'));
+  await watchLive(db, adapterOf('ripple'));
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.all([tron?.proxy.close(), xrpl?.proxy.close()]);
+  await db?.close();
+  await Promise.all([tron?.main.close(), tron?.behind.close(), xrpl?.main.close(), xrpl?.behind.close()]);
+});
+
+async function payAndSettle(network: 'tron' | 'ripple', pay: (order: Awaited<ReturnType<typeof createOrder>>, amount: string) => void, mine: () => void, proxy: FlakyProxy) {
+  const adapter = adapterOf(network);
+  expect(states(adapter)).toEqual(['lagging', 'in use', 'standby']);
+  expect(adapter.nodes()[0]!.error).toMatch(/blocks behind the best node/);
+  const currency = network === 'tron' ? 'TRX' : 'XRP';
+  const orders = [];
+  for (const amount of ['1.5', '2.5']) {
+    const order = await createOrder(db, merchant.live, { currency, network, amount });
+    orders.push(order);
+    pay(order, amount);
+    mine();
+    await watchLive(db, adapter);
+  }
+  expect(proxy.passed).toBeGreaterThan(0);
+  // The preferred node stops with a payment on its way; the very next pass goes on without it.
+  const during = await createOrder(db, merchant.live, { currency, network, amount: '3.5' });
+  orders.push(during);
+  pay(during, '3.5');
+  await proxy.close();
+  mine();
+  await watchLive(db, adapter);
+  expect(states(adapter)).toEqual(['lagging', 'failing', 'in use']);
+  for (let i = 0; i < 5; i++) {
+    mine();
+    await watchLive(db, adapter);
+  }
+  for (const order of orders) expect((await orderRow(db, order.id)).status, order.amount).toBe('processed');
+  await expectNoSkippedBlock(db, network);
+}
+
+describe('failover on the fake nodes', () => {
+  it('tron: the node 100 blocks behind set aside; the preferred node stopped mid-run; nothing missed', async () => {
+    const payer = randomTronAccount();
+    await payAndSettle('tron', (order, amount) => void tron.main.sendTrx(payer, order.address, BigInt(Math.round(Number(amount) * 1e6))), () => tron.main.mine(1), tron.proxy);
+  });
+
+  it('ripple: the node 100 ledgers behind set aside; the preferred node stopped mid-run; nothing missed', async () => {
+    await payAndSettle('ripple', (order, amount) => void xrpl.main.pay({ to: ACCOUNT, tag: Number(order.tag), delivered: String(Math.round(Number(amount) * 1e6)) }), () => void xrpl.main.closeLedger(), xrpl.proxy);
+  });
+});
