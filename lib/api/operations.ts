@@ -6,17 +6,17 @@ import 'server-only';
  * front). The operations, their requests and their responses are lib/protocol's OPERATIONS.
  */
 import { availableCurrencies } from '../chains';
-import { getDeposit, serializeDeposit } from '../deposits';
+import { getDeposit, listOrphanDeposits, serializeDeposit } from '../deposits';
 import { getInvoice, listInvoices, makeInvoice, serializeInvoice } from '../invoices';
 import { advancedBalances } from '../merchants';
-import { findOperations } from '../operations';
+import { addressTransactions, findAddressById, findAddressByText, findOperations, validateAddress } from '../operations';
 import { getOrder, isUuid, listOrders, makeOrder, serializeOrder, serializeOrderDetails } from '../orders';
-import type { OperationName } from '../protocol';
+import { OPERATION_ALIASES, UNSUPPORTED_OPERATIONS, type OperationName, type ResponseOf } from '../protocol';
 import { rateService, withUsdPrices } from '../rates';
-import { listDeliveries, resendWebhook } from '../webhooks';
+import { getWebhookBody, getWebhookVerbose, listDeliveries, resendWebhook } from '../webhooks';
 import { ApiError } from './errors';
 import { consumeNonce } from './nonces';
-import { apiOperation, type ApiOperation } from './route';
+import { apiOperation, unsupportedOperation, type ApiOperation } from './route';
 import { testSignature } from './test-signature';
 
 export const API_OPERATIONS = {
@@ -59,4 +59,55 @@ export const API_OPERATIONS = {
       }),
     { nonce: 'handler' },
   ),
+  'operation-by-tx-hash': apiOperation('operation-by-tx-hash', ({ db, key }, { tx }) => findOperations(db, key, tx)),
+  'utils/validate-address': apiOperation('utils/validate-address', async ({ key }, { address, network }) => {
+    const answer = validateAddress(key, network, address);
+    if (!answer) throw new ApiError('UNSUPPORTED_CURRENCY', `Network ${network} is not available.`, [{ path: 'network', message: 'is not available' }]);
+    return answer;
+  }),
+  'advanced-balance': apiOperation('advanced-balance', async ({ db, key }, { advancedBalanceId }) => {
+    // The clients send the id they read from advanced-balances; there is one per merchant and mode.
+    const balance = (await advancedBalances(db, key)).find((b) => advancedBalanceId === undefined || b.advancedBalanceId === advancedBalanceId);
+    if (!balance) throw new ApiError('NOT_FOUND', `Advanced balance ${advancedBalanceId} was not found.`);
+    return balance;
+  }),
+  'orphan-deposits/get-deposits': apiOperation('orphan-deposits/get-deposits', async ({ db, key }, filter) =>
+    (await listOrphanDeposits(db, key, filter)).map(serializeDeposit),
+  ),
+  'webhooks/get': apiOperation('webhooks/get', async ({ db, key }, { webhookId }) => {
+    const body = isUuid(webhookId) ? await getWebhookBody(db, webhookId, key) : undefined;
+    if (body === undefined) throw new ApiError('NOT_FOUND', `Webhook ${webhookId} was not found.`);
+    return body as ResponseOf<'webhooks/get'>; // written by the serializers typed by the same schemas
+  }),
+  'webhooks/get-verbose': apiOperation('webhooks/get-verbose', async ({ db, key }, { webhookId, fields }) => {
+    const webhook = isUuid(webhookId) ? await getWebhookVerbose(db, webhookId, key, fields) : undefined;
+    if (!webhook) throw new ApiError('NOT_FOUND', `Webhook ${webhookId} was not found.`);
+    return webhook;
+  }),
+  'addresses/find-by-id': apiOperation('addresses/find-by-id', async ({ db, key }, { id }) => {
+    const address = await findAddressById(db, key, id);
+    if (!address) throw new ApiError('NOT_FOUND', `Address ${id} was not found.`);
+    return address;
+  }),
+  'addresses/find-by-address': apiOperation('addresses/find-by-address', async ({ db, key }, { address, tag }) => {
+    const found = await findAddressByText(db, key, address, tag);
+    if (!found) throw new ApiError('NOT_FOUND', `Address ${address} was not found.`);
+    return found;
+  }),
+  'addresses/transactions': apiOperation('addresses/transactions', async ({ db, key }, filter) => {
+    const transactions = await addressTransactions(db, key, filter);
+    if (!transactions) throw new ApiError('NOT_FOUND', `Address ${filter.id} was not found.`);
+    return transactions;
+  }),
 } satisfies Record<OperationName, ApiOperation>;
+
+/**
+ * Every path under /api-gateway/ that answers: the operations, the clients' other spellings of
+ * them, and the operations refused with NOT_SUPPORTED. The node:http front and the Next.js
+ * catch-all route look paths up here.
+ */
+export const API_PATHS: ReadonlyMap<string, ApiOperation> = new Map([
+  ...Object.entries(API_OPERATIONS),
+  ...Object.entries(OPERATION_ALIASES).map(([alias, name]): [string, ApiOperation] => [alias, API_OPERATIONS[name]]),
+  ...Object.entries(UNSUPPORTED_OPERATIONS).map(([path, reason]): [string, ApiOperation] => [path, unsupportedOperation(path, reason)]),
+]);

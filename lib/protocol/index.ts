@@ -9,3 +9,4 @@ export * from './operations';
 export * from './requests';
 export * from './responses';
 export * from './status';
+export * from './unsupported';

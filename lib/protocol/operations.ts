@@ -5,7 +5,16 @@
  */
 import type { z } from 'zod';
 import {
+  addressTransactionsRequest,
+  advancedBalanceRequest,
   emptyRequest,
+  findAddressByAddressRequest,
+  findAddressByIdRequest,
+  getWebhookRequest,
+  getWebhookVerboseRequest,
+  listDepositsRequest,
+  operationByTxHashRequest,
+  validateAddressRequest,
   findTxRequest,
   getDepositRequest,
   getInvoiceRequest,
@@ -19,7 +28,14 @@ import {
   resendWebhookRequest,
 } from './requests';
 import {
+  addressResponse,
+  addressTransactionsResponse,
+  advancedBalanceResponse,
   advancedBalancesResponse,
+  depositListResponse,
+  validateAddressResponse,
+  webhookBodyResponse,
+  webhookVerboseResponse,
   availableCurrenciesResponse,
   depositResponse,
   invoiceListResponse,
@@ -49,9 +65,27 @@ export const OPERATIONS = {
   'advanced-balances': { request: emptyRequest, response: advancedBalancesResponse },
   'webhooks/list': { request: listWebhooksRequest, response: webhookEventsResponse },
   'webhooks/resend': { request: resendWebhookRequest, response: webhookEventResponse },
+  // The operations of the API we follow that its client libraries call beyond the seed's (issue 20).
+  'operation-by-tx-hash': { request: operationByTxHashRequest, response: operationsResponse },
+  'utils/validate-address': { request: validateAddressRequest, response: validateAddressResponse },
+  'advanced-balance': { request: advancedBalanceRequest, response: advancedBalanceResponse },
+  'orphan-deposits/get-deposits': { request: listDepositsRequest, response: depositListResponse },
+  'webhooks/get': { request: getWebhookRequest, response: webhookBodyResponse },
+  'webhooks/get-verbose': { request: getWebhookVerboseRequest, response: webhookVerboseResponse },
+  'addresses/find-by-id': { request: findAddressByIdRequest, response: addressResponse },
+  'addresses/find-by-address': { request: findAddressByAddressRequest, response: addressResponse },
+  'addresses/transactions': { request: addressTransactionsRequest, response: addressTransactionsResponse },
 } as const satisfies Record<string, { request: z.ZodType; response: z.ZodType }>;
 
 export type OperationName = keyof typeof OPERATIONS;
+
+/**
+ * Other paths the public clients call for an operation above: the Go client's spellings
+ * (`addresses/address-transactions`; `personal_addresses/...` once those exist).
+ */
+export const OPERATION_ALIASES: Readonly<Record<string, OperationName>> = {
+  'addresses/address-transactions': 'addresses/transactions',
+};
 /** An operation's request body after validation (what its handler receives). */
 export type RequestOf<N extends OperationName> = z.output<(typeof OPERATIONS)[N]['request']>;
 /** What an operation's handler answers: its response schema's input. */

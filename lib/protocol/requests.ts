@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { MAX_AMOUNT_DIGITS } from '../money';
-import { INVOICE_STATUS_VALUES, ORDER_STATUS_VALUES } from './status';
+import { ADDRESS_TRANSACTION_STATUS_VALUES, DEPOSIT_STAGE_VALUES, DEPOSIT_STATUS_VALUES, INVOICE_STATUS_VALUES, ORDER_STATUS_VALUES } from './status';
 
 /** An optional field: absent, or null, both mean "not given". */
 const optional = <T extends z.ZodType>(schema: T) => schema.nullish().transform((v) => v ?? undefined);
@@ -184,6 +184,70 @@ const integer = (min: number, max: number) => {
   const message = `must be an integer from ${min} to ${max}`;
   return z.number({ error: message }).int(message).min(min, message).max(max, message);
 };
+
+/** A list's page: `limit` 1..100 (default 20), `offset` from 0. */
+const page = {
+  limit: optional(integer(1, 100)).transform((v) => v ?? 20),
+  offset: optional(integer(0, 1_000_000)).transform((v) => v ?? 0),
+};
+
+/** A network name as merchants send it (`network`). */
+const networkName = () => text().trim().min(1, 'is required').max(32, 'must be at most 32 characters');
+
+/** utils/validate-address: whether `address` is one of `network`'s. */
+export const validateAddressRequest = z.object({
+  address: text().max(200, 'must be at most 200 characters'),
+  network: networkName(),
+});
+
+/** operation-by-tx-hash: find-tx under the name the Python client calls it. */
+export const operationByTxHashRequest = findTxRequest;
+
+/** advanced-balance: one of the caller's fee accounts; absent means the caller's own (there is one per merchant and mode). */
+export const advancedBalanceRequest = z.object({ advancedBalanceId: optional(text().max(100, 'must be at most 100 characters')) });
+
+/** orphan-deposits/get-deposits: the caller's orphan deposits, newest first, filtered. */
+export const listDepositsRequest = z.object({
+  id: optional(id()),
+  orderId: optional(id()),
+  stage: optional(z.enum(DEPOSIT_STAGE_VALUES, { error: `must be one of ${DEPOSIT_STAGE_VALUES.join(', ')}` })),
+  status: optional(z.enum(DEPOSIT_STATUS_VALUES, { error: `must be one of ${DEPOSIT_STATUS_VALUES.join(', ')}` })),
+  ...page,
+});
+export type ListDepositsInput = z.input<typeof listDepositsRequest>;
+
+/** webhooks/get: the body a webhook event sent. */
+export const getWebhookRequest = z.object({ webhookId: id() });
+/** webhooks/get-verbose: the event with its request and answer; `fields` keeps only the fields named. */
+export const getWebhookVerboseRequest = z.object({
+  webhookId: id(),
+  fields: optional(
+    z
+      .array(text().min(1, 'must not be empty').max(64, 'must be at most 64 characters'), { error: 'must be an array of field names' })
+      .max(32, 'must have at most 32 fields'),
+  ),
+});
+
+/** addresses/find-by-id: one of the caller's addresses by its id. */
+export const findAddressByIdRequest = z.object({ id: id() });
+/** addresses/find-by-address: one of the caller's addresses by its text (and tag, for tag networks). */
+export const findAddressByAddressRequest = z.object({
+  address: text().trim().min(1, 'is required').max(200, 'must be at most 200 characters'),
+  tag: optional(text().max(20, 'must be at most 20 characters')),
+});
+/** addresses/transactions: what went in and out of one of the caller's addresses, newest first. */
+export const addressTransactionsRequest = z.object({
+  id: id(),
+  type: optional(z.enum(['deposit', 'withdrawal'], { error: 'must be deposit or withdrawal' })),
+  status: optional(
+    z
+      .array(z.enum(ADDRESS_TRANSACTION_STATUS_VALUES, { error: `must be one of ${ADDRESS_TRANSACTION_STATUS_VALUES.join(', ')}` }), {
+        error: 'must be an array of statuses',
+      })
+      .max(ADDRESS_TRANSACTION_STATUS_VALUES.length, `must have at most ${ADDRESS_TRANSACTION_STATUS_VALUES.length} statuses`),
+  ),
+  ...page,
+});
 
 export const listOrdersRequest = z.object({
   status: optional(
