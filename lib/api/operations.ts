@@ -5,10 +5,13 @@ import 'server-only';
  * Next.js's route handlers in app/api-gateway (`next dev`, and any server started without the
  * front). The operations, their requests and their responses are lib/protocol's OPERATIONS.
  */
-import { availableCurrencies } from '../chains';
+import { findExternalUser, personalAddressesOf, serializeUser, upsertExternalUser, userAddress } from '../addresses';
+import { findCurrency } from '../catalog';
+import { availableCurrencies, enabledNetworks, networkFor } from '../chains';
+import type { Queryable } from '../db';
 import { getDeposit, listOrphanDeposits, serializeDeposit } from '../deposits';
 import { getInvoice, listInvoices, makeInvoice, serializeInvoice } from '../invoices';
-import { advancedBalances } from '../merchants';
+import { advancedBalances, type ApiKey } from '../merchants';
 import { addressTransactions, findAddressById, findAddressByText, findOperations, validateAddress } from '../operations';
 import { getOrder, isUuid, listOrders, makeOrder, serializeOrder, serializeOrderDetails } from '../orders';
 import { OPERATION_ALIASES, UNSUPPORTED_OPERATIONS, type OperationName, type ResponseOf } from '../protocol';
@@ -99,7 +102,48 @@ export const API_OPERATIONS = {
     if (!transactions) throw new ApiError('NOT_FOUND', `Address ${filter.id} was not found.`);
     return transactions;
   }),
+  'personal-addresses/create-user': apiOperation(
+    'personal-addresses/create-user',
+    async ({ db, key, nonce }, input) => {
+      // The nonce and the user commit together: a refused request writes nothing.
+      const user = await db.transaction(async (tx) => {
+        if (!(await consumeNonce(tx, key.keyId, nonce))) throw new ApiError('NONCE_REUSED');
+        return upsertExternalUser(tx, key, input.clientId, { email: input.clientEmail, name: input.clientName, depositWebhookUrl: input.depositWebhookUrl });
+      });
+      if (!input.createAddresses) return serializeUser(user);
+      for (const network of enabledNetworks(key.mode)) {
+        if (!(await userAddress(db, key, user.id, network))) throw new ApiError('OVERLOADED', `No ${network.name} address is free yet; retry shortly.`);
+      }
+      return serializeUser(user, await personalAddressesOf(db, key, user.id));
+    },
+    { nonce: 'handler' },
+  ),
+  'personal-addresses/get-user': apiOperation('personal-addresses/get-user', async ({ db, key }, by) => serializeUser(await userOf(db, key, by))),
+  'personal-addresses/get-user-address': apiOperation('personal-addresses/get-user-address', async ({ db, key }, { id, currency, network }) => {
+    const user = await userOf(db, key, { id });
+    const chain = networkFor(key.mode, network);
+    if (!chain || !findCurrency(chain, currency)) {
+      throw new ApiError('UNSUPPORTED_CURRENCY', `${currency.toUpperCase()} on ${network} is not available.`, [
+        { path: 'currency', message: currency }, { path: 'network', message: network },
+      ]);
+    }
+    if (!(await userAddress(db, key, user.id, chain))) throw new ApiError('OVERLOADED', `No ${chain.name} address is free yet; retry shortly.`);
+    const [address] = await personalAddressesOf(db, key, user.id, { currency: [currency], network: [chain.name] });
+    return address!;
+  }),
+  'personal-addresses/get-user-addresses': apiOperation('personal-addresses/get-user-addresses', async ({ db, key }, filter) => {
+    const user = await userOf(db, key, { id: filter.id });
+    const addresses = await personalAddressesOf(db, key, user.id, filter);
+    return addresses.slice(filter.offset, filter.offset + filter.limit);
+  }),
 } satisfies Record<OperationName, ApiOperation>;
+
+/** One of the caller's personal-address users, or NOT_FOUND. */
+async function userOf(db: Queryable, key: ApiKey, by: { id?: string; clientId?: string }) {
+  const user = await findExternalUser(db, key, by);
+  if (!user) throw new ApiError('NOT_FOUND', `User ${by.id ?? by.clientId} was not found.`);
+  return user;
+}
 
 /**
  * Every path under /api-gateway/ that answers: the operations, the clients' other spellings of

@@ -6,6 +6,10 @@
 import type { z } from 'zod';
 import {
   addressTransactionsRequest,
+  createUserRequest,
+  getUserAddressesRequest,
+  getUserAddressRequest,
+  getUserRequest,
   advancedBalanceRequest,
   emptyRequest,
   findAddressByAddressRequest,
@@ -29,6 +33,9 @@ import {
 } from './requests';
 import {
   addressResponse,
+  personalAddressesResponse,
+  personalAddressResponse,
+  personalUserResponse,
   addressTransactionsResponse,
   advancedBalanceResponse,
   advancedBalancesResponse,
@@ -75,16 +82,24 @@ export const OPERATIONS = {
   'addresses/find-by-id': { request: findAddressByIdRequest, response: addressResponse },
   'addresses/find-by-address': { request: findAddressByAddressRequest, response: addressResponse },
   'addresses/transactions': { request: addressTransactionsRequest, response: addressTransactionsResponse },
+  'personal-addresses/create-user': { request: createUserRequest, response: personalUserResponse },
+  'personal-addresses/get-user': { request: getUserRequest, response: personalUserResponse },
+  'personal-addresses/get-user-address': { request: getUserAddressRequest, response: personalAddressResponse },
+  'personal-addresses/get-user-addresses': { request: getUserAddressesRequest, response: personalAddressesResponse },
 } as const satisfies Record<string, { request: z.ZodType; response: z.ZodType }>;
 
 export type OperationName = keyof typeof OPERATIONS;
 
 /**
  * Other paths the public clients call for an operation above: the Go client's spellings
- * (`addresses/address-transactions`; `personal_addresses/...` once those exist).
+ * (`addresses/address-transactions`, `personal_addresses/...`).
  */
 export const OPERATION_ALIASES: Readonly<Record<string, OperationName>> = {
   'addresses/address-transactions': 'addresses/transactions',
+  'personal_addresses/create-user': 'personal-addresses/create-user',
+  'personal_addresses/get-user': 'personal-addresses/get-user',
+  'personal_addresses/get-user-address': 'personal-addresses/get-user-address',
+  'personal_addresses/get-user-addresses': 'personal-addresses/get-user-addresses',
 };
 /** An operation's request body after validation (what its handler receives). */
 export type RequestOf<N extends OperationName> = z.output<(typeof OPERATIONS)[N]['request']>;

@@ -249,6 +249,53 @@ export const addressTransactionsRequest = z.object({
   ...page,
 });
 
+/** A flag the API we follow has and this gateway accepts without acting on it (the answer says what it does instead). */
+const ignoredFlag = () => optional(z.boolean({ error: 'must be true or false' }));
+
+/**
+ * personal-addresses/create-user: creates the caller's user `clientId` (make-order's
+ * `externalUserId`), or updates the fields given of an existing one. `createAddresses` takes the
+ * user's address on every network now rather than on first use. `groupByBlockchain` (addresses are
+ * per network here anyway) and `checkRisks` (no screening service) are accepted and change nothing.
+ */
+export const createUserRequest = z.object({
+  clientId: text().min(1, 'is required').max(255, 'must be at most 255 characters'),
+  clientEmail: optional(z.email('must be a valid e-mail address').max(254, 'must be at most 254 characters')),
+  clientName: optional(text().max(255, 'must be at most 255 characters')),
+  depositWebhookUrl: optional(webUrl),
+  createAddresses: optional(z.boolean({ error: 'must be true or false' })),
+  groupByBlockchain: ignoredFlag(),
+  checkRisks: ignoredFlag(),
+});
+
+/** personal-addresses/get-user: one of the caller's users by `id` or by `clientId`. */
+export const getUserRequest = z
+  .object({ id: optional(id()), clientId: optional(text().min(1, 'must not be empty').max(255, 'must be at most 255 characters')) })
+  .refine((v) => v.id !== undefined || v.clientId !== undefined, { path: ['id'], message: 'id or clientId is required' });
+
+/**
+ * personal-addresses/get-user-address: the user's address for a coin, taken on first use. An
+ * address stays its user's for good, so `renewAddress` is accepted and answers the same one.
+ */
+export const getUserAddressRequest = z.object({
+  id: id(),
+  currency: currencyCode(),
+  network: networkName(),
+  renewAddress: ignoredFlag(),
+});
+
+/**
+ * personal-addresses/get-user-addresses: the user's addresses, one per coin of each network it has
+ * an address on. Every address stays active, so `isActive` (the Go client always sends it) changes nothing.
+ */
+export const getUserAddressesRequest = z.object({
+  id: id(),
+  isActive: ignoredFlag(),
+  currency: optional(z.array(currencyCode(), { error: 'must be an array of currencies' }).max(64, 'must have at most 64 entries')),
+  network: optional(z.array(networkName(), { error: 'must be an array of network names' }).max(32, 'must have at most 32 entries')),
+  ...page,
+});
+
 export const listOrdersRequest = z.object({
   status: optional(
     z

@@ -386,3 +386,33 @@ export type AddressTransaction = z.infer<typeof addressTransaction>;
 
 /** `addresses/transactions`: newest first. */
 export const addressTransactionsResponse = z.array(addressTransaction);
+
+/** A user's address for one coin (personal-addresses/*); `balance` is what it received of that coin, confirmed. */
+export const personalAddressResponse = z.object({
+  id: z.string(),
+  userId: z.string(),
+  currency: z.string(),
+  network: z.string(),
+  address: z.string(),
+  tag: nullableText,
+  balance: decimal,
+  isActive: z.boolean(),
+});
+export type PersonalAddress = z.infer<typeof personalAddressResponse>;
+
+/** A user of personal addresses (personal-addresses/*): `clientId` is make-order's `externalUserId`. */
+export const personalUserResponse = z.object({
+  id: z.string(),
+  clientId: z.string(),
+  clientEmail: nullableText,
+  clientName: nullableText,
+  depositWebhookUrl: nullableText,
+  createdAt: timestamp,
+  updatedAt: timestamp,
+  /** create-user with `createAddresses`: the user's addresses, one per coin of every network. */
+  addresses: z.array(personalAddressResponse).optional(),
+});
+export type PersonalUser = z.infer<typeof personalUserResponse>;
+
+/** `personal-addresses/get-user-addresses`. */
+export const personalAddressesResponse = z.array(personalAddressResponse);
