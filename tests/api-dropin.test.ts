@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { broadcast, mine } from '@/lib/chains/sandbox';
-import { UNSUPPORTED_OPERATIONS } from '@/lib/protocol';
+import { openApiDocument, UNSUPPORTED_OPERATIONS } from '@/lib/protocol';
 import { dispatcherOptions, startDispatcher, type Dispatcher } from '@/lib/webhooks';
 import { network, sandboxChain, watchOnce } from './support/chain';
 import { checkedCall } from './support/contract';
@@ -248,7 +248,8 @@ describe('webhooks/get and webhooks/get-verbose', () => {
     await broadcast(gateway.db, { network: network('litecoin'), to: order.address, tag: null, currency: 'LTC', amount: 10_000_000n });
     await mine(gateway.db, network('litecoin'), 2);
     await watchOnce(gateway.db, sandboxChain(gateway.db, 'litecoin'));
-    await waitFor('a first attempt', 60_000, async () => (await call(gateway, 'webhooks/list', { orderId: order.orderId }, merchant.test)).body.response[0]?.attempts === 1);
+    // The attempt's log row is written after `attempts` counts it: wait for the row.
+    await waitFor('a first attempt logged', 60_000, async () => (await call(gateway, 'webhooks/list', { orderId: order.orderId }, merchant.test)).body.response[0]?.log.length === 1);
     const [event] = (await call(gateway, 'webhooks/list', { orderId: order.orderId }, merchant.test)).body.response;
 
     const body = await api('webhooks/get', { webhookId: event.id });
@@ -357,5 +358,21 @@ describe('operations that move funds', () => {
     expect((await postRaw(gateway, 'swaps/create', '{}', undefined)).status).toBe(401);
     // An operation nobody has is still not found.
     expect((await api('teleport', {})).body.error.name).toBe('NOT_FOUND');
+  });
+});
+
+describe('the API description', () => {
+  it('serves openapi.json and renders the API reference from it', async () => {
+    const served = await fetch(`${gateway.baseUrl}/api-gateway/openapi.json`);
+    expect(served.status).toBe(200);
+    expect(served.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await served.json()).toEqual(JSON.parse(JSON.stringify(openApiDocument())));
+    const page = await fetch(`${gateway.baseUrl}/docs/api`);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    for (const path of ['/api-gateway/utils/validate-address', '/api-gateway/personal-addresses/get-user-addresses', '/api-gateway/make-withdrawal']) {
+      expect(html).toContain(`POST ${path}`);
+    }
+    expect(html).toContain('href="/api-gateway/openapi.json"');
   });
 });

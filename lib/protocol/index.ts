@@ -10,3 +10,4 @@ export * from './requests';
 export * from './responses';
 export * from './status';
 export * from './unsupported';
+export { openApiDocument, type OpenApiOperation } from './openapi';

@@ -204,7 +204,10 @@ export const validateAddressRequest = z.object({
 export const operationByTxHashRequest = findTxRequest;
 
 /** advanced-balance: one of the caller's fee accounts; absent means the caller's own (there is one per merchant and mode). */
-export const advancedBalanceRequest = z.object({ advancedBalanceId: optional(text().max(100, 'must be at most 100 characters')) });
+export const advancedBalanceRequest = z.object({
+  // The Go client sends "" when it has not read one: the same as absent.
+  advancedBalanceId: optional(text().max(100, 'must be at most 100 characters')).transform((v) => v || undefined),
+});
 
 /** orphan-deposits/get-deposits: the caller's orphan deposits, newest first, filtered. */
 export const listDepositsRequest = z.object({
