@@ -66,6 +66,8 @@ export type {
 
 /** What a caller sends to operation `N` (before validation, without the nonce). */
 export type OperationInput<N extends OperationName> = z.input<(typeof OPERATIONS)[N]['request']>;
+/** What operation `N` answers, checked against its response schema. */
+export type OperationAnswer<N extends OperationName> = z.output<(typeof OPERATIONS)[N]['response']>;
 
 export interface GatewayClientOptions {
   /** The gateway's origin, e.g. `https://pay.example.com` (the API lives under /api-gateway/). */
@@ -162,8 +164,9 @@ export class GatewayClient {
    * Any operation of the wire contract, its body and answer typed by the same schemas the gateway
    * validates with (lib/protocol's OPERATIONS). The named methods below are this with their names.
    */
-  operation<N extends OperationName>(name: N, input: OperationInput<N>, options: { retry?: boolean } = {}) {
-    return this.call(name, input as object, OPERATIONS[name].response as (typeof OPERATIONS)[N]['response'], options);
+  operation<N extends OperationName>(name: N, input: OperationInput<N>, options: { retry?: boolean } = {}): Promise<OperationAnswer<N>> {
+    // The schema is picked by a type parameter, which TypeScript cannot follow into call()'s inference.
+    return this.call(name, input as object, OPERATIONS[name].response as z.ZodType, options) as Promise<OperationAnswer<N>>;
   }
 
   /** The same search as findTx, under the name the Python client uses. */
