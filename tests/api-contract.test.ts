@@ -3,7 +3,8 @@
  * its name, JSON type, null when absent, timestamp format, and the SPEC's derived values.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, startTestGateway, type TestGateway } from './support/gateway';
+import { checkedCall as call } from './support/contract';
+import { startTestGateway, type TestGateway } from './support/gateway';
 import { fakeTxHash, insertDeposit, insertPayment } from './support/fixtures';
 import { createTestMerchant, type TestMerchant } from './support/merchants';
 

@@ -214,3 +214,25 @@ describe('typed API client over HTTP', () => {
     }
   });
 });
+
+describe('the operations of issue 20', () => {
+  it('answers each typed by the wire contract', async () => {
+    const gatewayClient = client();
+    const order = await gatewayClient.makeOrder({ currency: 'BTC', network: 'bitcoin', amount: '0.2', order: 'client-issue20' });
+    expect(await gatewayClient.operationByTxHash('ab'.repeat(32))).toEqual([]);
+    expect(await gatewayClient.validateAddress(order.address, 'bitcoin')).toMatchObject({ isValid: true });
+    const [balance] = await gatewayClient.advancedBalances();
+    expect(await gatewayClient.advancedBalance(balance!.advancedBalanceId)).toEqual(balance);
+    expect(await gatewayClient.advancedBalance()).toEqual(balance);
+    expect(await gatewayClient.listDeposits({ limit: 5 })).toEqual([]);
+    expect(await gatewayClient.findAddressById(order.addressId)).toMatchObject({ address: order.address, type: 'PAY_IN', balance: '0' });
+    expect(await gatewayClient.findAddressByAddress(order.address)).toMatchObject({ id: order.addressId });
+    expect(await gatewayClient.addressTransactions({ id: order.addressId })).toEqual([]);
+    const user = await gatewayClient.createUser({ clientId: 'client-user-1', clientName: 'Ann' });
+    expect(await gatewayClient.getUser({ clientId: 'client-user-1' })).toEqual(user);
+    const address = await gatewayClient.getUserAddress({ id: user.id, currency: 'LTC', network: 'litecoin' });
+    expect(await gatewayClient.getUserAddresses({ id: user.id })).toEqual([address]);
+    await expect(gatewayClient.getWebhook(crypto.randomUUID())).rejects.toMatchObject({ name: 'GatewayApiError', errorName: 'NOT_FOUND' });
+    await expect(gatewayClient.getWebhookVerbose(crypto.randomUUID(), ['id'])).rejects.toMatchObject({ errorName: 'NOT_FOUND' });
+  });
+});

@@ -9,7 +9,8 @@ import { fillAddressPool } from '@/lib/addresses';
 import { chooseCoin } from '@/lib/invoices';
 import { network } from './support/chain';
 import { countRows } from './support/database';
-import { call, startTestGateway, type TestGateway } from './support/gateway';
+import { checkedCall as call } from './support/contract';
+import { startTestGateway, type TestGateway } from './support/gateway';
 import { createTestMerchant, type TestMerchant } from './support/merchants';
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;

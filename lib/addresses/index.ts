@@ -228,3 +228,16 @@ export async function fillAddressPools(db: Queryable, networks: readonly Network
     for (const network of networks) await refillSoon(db, network, mode);
   })();
 }
+
+export {
+  findExternalUser,
+  personalAddress,
+  personalAddressesOf,
+  receivedByCurrency,
+  serializeUser,
+  upsertExternalUser,
+  userAddress,
+  userAddresses,
+  type ExternalUserRow,
+  type PersonalAddressRow,
+} from './personal';

@@ -18,11 +18,10 @@ import { log } from '../log';
 import { serveOps } from '../ops';
 import { processSlot } from '../process';
 import { readBody } from './body';
-import { API_OPERATIONS } from './operations';
+import { API_PATHS } from './operations';
 import { errorReply, methodNotAllowed, type ApiOperation, type ApiReply, type ApiRequest } from './route';
 
 const PREFIX = '/api-gateway/';
-const operations = new Map<string, ApiOperation>(Object.entries(API_OPERATIONS));
 
 /** The operation `url` names (query string and trailing slash ignored), if it names one. */
 function operationAt(url: string): ApiOperation | undefined {
@@ -30,7 +29,7 @@ function operationAt(url: string): ApiOperation | undefined {
   let end = url.indexOf('?');
   if (end < 0) end = url.length;
   if (url.charCodeAt(end - 1) === 0x2f /* / */) end--;
-  return operations.get(url.slice(PREFIX.length, end));
+  return API_PATHS.get(url.slice(PREFIX.length, end));
 }
 
 /** Answers `req` itself and returns true when it is a merchant API call; false leaves it to Next.js. */

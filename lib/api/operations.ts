@@ -5,18 +5,21 @@ import 'server-only';
  * Next.js's route handlers in app/api-gateway (`next dev`, and any server started without the
  * front). The operations, their requests and their responses are lib/protocol's OPERATIONS.
  */
-import { availableCurrencies } from '../chains';
-import { getDeposit, serializeDeposit } from '../deposits';
+import { findExternalUser, personalAddressesOf, serializeUser, upsertExternalUser, userAddress } from '../addresses';
+import { findCurrency } from '../catalog';
+import { availableCurrencies, enabledNetworks, networkFor } from '../chains';
+import type { Queryable } from '../db';
+import { getDeposit, listOrphanDeposits, serializeDeposit } from '../deposits';
 import { getInvoice, listInvoices, makeInvoice, serializeInvoice } from '../invoices';
-import { advancedBalances } from '../merchants';
-import { findOperations } from '../operations';
+import { advancedBalances, type ApiKey } from '../merchants';
+import { addressTransactions, findAddressById, findAddressByText, findOperations, validateAddress } from '../operations';
 import { getOrder, isUuid, listOrders, makeOrder, serializeOrder, serializeOrderDetails } from '../orders';
-import type { OperationName } from '../protocol';
+import { OPERATION_ALIASES, UNSUPPORTED_OPERATIONS, type OperationName, type ResponseOf } from '../protocol';
 import { rateService, withUsdPrices } from '../rates';
-import { listDeliveries, resendWebhook } from '../webhooks';
+import { getWebhookBody, getWebhookVerbose, listDeliveries, resendWebhook } from '../webhooks';
 import { ApiError } from './errors';
 import { consumeNonce } from './nonces';
-import { apiOperation, type ApiOperation } from './route';
+import { apiOperation, unsupportedOperation, type ApiOperation } from './route';
 import { testSignature } from './test-signature';
 
 export const API_OPERATIONS = {
@@ -59,4 +62,96 @@ export const API_OPERATIONS = {
       }),
     { nonce: 'handler' },
   ),
+  'operation-by-tx-hash': apiOperation('operation-by-tx-hash', ({ db, key }, { tx }) => findOperations(db, key, tx)),
+  'utils/validate-address': apiOperation('utils/validate-address', async ({ key }, { address, network }) => {
+    const answer = validateAddress(key, network, address);
+    if (!answer) throw new ApiError('UNSUPPORTED_CURRENCY', `Network ${network} is not available.`, [{ path: 'network', message: 'is not available' }]);
+    return answer;
+  }),
+  'advanced-balance': apiOperation('advanced-balance', async ({ db, key }, { advancedBalanceId }) => {
+    // The clients send the id they read from advanced-balances; there is one per merchant and mode.
+    const balance = (await advancedBalances(db, key)).find((b) => advancedBalanceId === undefined || b.advancedBalanceId === advancedBalanceId);
+    if (!balance) throw new ApiError('NOT_FOUND', `Advanced balance ${advancedBalanceId} was not found.`);
+    return balance;
+  }),
+  'orphan-deposits/get-deposits': apiOperation('orphan-deposits/get-deposits', async ({ db, key }, filter) =>
+    (await listOrphanDeposits(db, key, filter)).map(serializeDeposit),
+  ),
+  'webhooks/get': apiOperation('webhooks/get', async ({ db, key }, { webhookId }) => {
+    const body = isUuid(webhookId) ? await getWebhookBody(db, webhookId, key) : undefined;
+    if (body === undefined) throw new ApiError('NOT_FOUND', `Webhook ${webhookId} was not found.`);
+    return body as ResponseOf<'webhooks/get'>; // written by the serializers typed by the same schemas
+  }),
+  'webhooks/get-verbose': apiOperation('webhooks/get-verbose', async ({ db, key }, { webhookId, fields }) => {
+    const webhook = isUuid(webhookId) ? await getWebhookVerbose(db, webhookId, key, fields) : undefined;
+    if (!webhook) throw new ApiError('NOT_FOUND', `Webhook ${webhookId} was not found.`);
+    return webhook;
+  }),
+  'addresses/find-by-id': apiOperation('addresses/find-by-id', async ({ db, key }, { id }) => {
+    const address = await findAddressById(db, key, id);
+    if (!address) throw new ApiError('NOT_FOUND', `Address ${id} was not found.`);
+    return address;
+  }),
+  'addresses/find-by-address': apiOperation('addresses/find-by-address', async ({ db, key }, { address, tag }) => {
+    const found = await findAddressByText(db, key, address, tag);
+    if (!found) throw new ApiError('NOT_FOUND', `Address ${address} was not found.`);
+    return found;
+  }),
+  'addresses/transactions': apiOperation('addresses/transactions', async ({ db, key }, filter) => {
+    const transactions = await addressTransactions(db, key, filter);
+    if (!transactions) throw new ApiError('NOT_FOUND', `Address ${filter.id} was not found.`);
+    return transactions;
+  }),
+  'personal-addresses/create-user': apiOperation(
+    'personal-addresses/create-user',
+    async ({ db, key, nonce }, input) => {
+      // The nonce and the user commit together: a refused request writes nothing.
+      const user = await db.transaction(async (tx) => {
+        if (!(await consumeNonce(tx, key.keyId, nonce))) throw new ApiError('NONCE_REUSED');
+        return upsertExternalUser(tx, key, input.clientId, { email: input.clientEmail, name: input.clientName, depositWebhookUrl: input.depositWebhookUrl });
+      });
+      if (!input.createAddresses) return serializeUser(user);
+      for (const network of enabledNetworks(key.mode)) {
+        if (!(await userAddress(db, key, user.id, network))) throw new ApiError('OVERLOADED', `No ${network.name} address is free yet; retry shortly.`);
+      }
+      return serializeUser(user, await personalAddressesOf(db, key, user.id));
+    },
+    { nonce: 'handler' },
+  ),
+  'personal-addresses/get-user': apiOperation('personal-addresses/get-user', async ({ db, key }, by) => serializeUser(await userOf(db, key, by))),
+  'personal-addresses/get-user-address': apiOperation('personal-addresses/get-user-address', async ({ db, key }, { id, currency, network }) => {
+    const user = await userOf(db, key, { id });
+    const chain = networkFor(key.mode, network);
+    if (!chain || !findCurrency(chain, currency)) {
+      throw new ApiError('UNSUPPORTED_CURRENCY', `${currency.toUpperCase()} on ${network} is not available.`, [
+        { path: 'currency', message: currency }, { path: 'network', message: network },
+      ]);
+    }
+    if (!(await userAddress(db, key, user.id, chain))) throw new ApiError('OVERLOADED', `No ${chain.name} address is free yet; retry shortly.`);
+    const [address] = await personalAddressesOf(db, key, user.id, { currency: [currency], network: [chain.name] });
+    return address!;
+  }),
+  'personal-addresses/get-user-addresses': apiOperation('personal-addresses/get-user-addresses', async ({ db, key }, filter) => {
+    const user = await userOf(db, key, { id: filter.id });
+    const addresses = await personalAddressesOf(db, key, user.id, filter);
+    return addresses.slice(filter.offset, filter.offset + filter.limit);
+  }),
 } satisfies Record<OperationName, ApiOperation>;
+
+/** One of the caller's personal-address users, or NOT_FOUND. */
+async function userOf(db: Queryable, key: ApiKey, by: { id?: string; clientId?: string }) {
+  const user = await findExternalUser(db, key, by);
+  if (!user) throw new ApiError('NOT_FOUND', `User ${by.id ?? by.clientId} was not found.`);
+  return user;
+}
+
+/**
+ * Every path under /api-gateway/ that answers: the operations, the clients' other spellings of
+ * them, and the operations refused with NOT_SUPPORTED. The node:http front and the Next.js
+ * catch-all route look paths up here.
+ */
+export const API_PATHS: ReadonlyMap<string, ApiOperation> = new Map([
+  ...Object.entries(API_OPERATIONS),
+  ...Object.entries(OPERATION_ALIASES).map(([alias, name]): [string, ApiOperation] => [alias, API_OPERATIONS[name]]),
+  ...Object.entries(UNSUPPORTED_OPERATIONS).map(([path, reason]): [string, ApiOperation] => [path, unsupportedOperation(path, reason)]),
+]);

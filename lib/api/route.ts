@@ -112,7 +112,26 @@ export function apiOperation<N extends OperationName>(
   handler: (ctx: RequestContext, input: RequestOf<N>) => Promise<ResponseOf<N>>,
   options: RouteOptions = {},
 ): ApiOperation {
-  const schema = OPERATIONS[operation].request;
+  return wrapped(operation, OPERATIONS[operation].request, handler as (ctx: RequestContext, input: unknown) => Promise<unknown>, options);
+}
+
+/**
+ * An operation of the API we follow that this gateway refuses (lib/protocol/unsupported.ts):
+ * authenticated like any other, then answered NOT_SUPPORTED with the reason. The nonce is not
+ * spent, as with every refused request.
+ */
+export function unsupportedOperation(path: string, reason: string): ApiOperation {
+  return wrapped(path, z.object({}), async () => {
+    throw new ApiError('NOT_SUPPORTED', reason);
+  });
+}
+
+function wrapped(
+  operation: string,
+  schema: z.ZodType,
+  handler: (ctx: RequestContext, input: unknown) => Promise<unknown>,
+  options: RouteOptions = {},
+): ApiOperation {
   const verify = options.verifySignature ?? true;
   const answer: (request: ApiRequest, started: number) => Promise<ApiReply> = async (request, started) => {
     const requestId = randomUUID();
@@ -133,7 +152,7 @@ export function apiOperation<N extends OperationName>(
         if (wait > 0) throw new ApiError('RATE_LIMITED', API_ERRORS.RATE_LIMITED.message, [], wait);
         const json = parseJson(rawBody);
         const { nonce, input } = validate(schema, json, verify);
-        const response = await handler({ db, key, nonce, requestId, rawBody, json, signatureValid }, input as RequestOf<N>);
+        const response = await handler({ db, key, nonce, requestId, rawBody, json, signatureValid }, input);
         if (verify && options.nonce !== 'handler' && !(await consumeNonce(db, key.keyId, nonce))) throw new ApiError('NONCE_REUSED');
         log.debug('api request', { requestId, operation, merchantId, status: 200, ms: elapsed(started) });
         return respond(200, { success: true, response }, requestId);

@@ -129,3 +129,5 @@ export function findCurrency(network: Network, ticker: string): Currency | undef
 export function currencyPairs(networks: readonly Network[] = NETWORKS): { currency: Currency; network: Network }[] {
   return networks.flatMap((network) => network.currencies.map((currency) => ({ currency, network })));
 }
+
+export { addressPatterns, type AddressPatterns } from './address-patterns';

@@ -1,5 +1,5 @@
 import 'server-only';
-import { currencyPairs } from '../catalog';
+import { addressPatterns, currencyPairs } from '../catalog';
 import { enabledNetworks, type Mode } from './networks';
 import type { AvailableCurrency } from '../protocol';
 
@@ -22,6 +22,7 @@ export function availableCurrencies(mode: Mode) {
       confirmations: network.confirmations,
       tagRequired: network.usesTags,
       defaultLifetime: network.defaultLifetime,
+      ...addressPatterns(network),
     });
   }
   return [...byTicker.values()];

@@ -7,7 +7,7 @@ import 'server-only';
 export { confirmationsOf, enabledNetworks, networkFor, orderNetwork, paymentUri, requiredConfirmations, type Mode } from './networks';
 export { availableCurrencies } from './available';
 export { deriveAddresses, derivationThreadReady } from './derivation-thread';
-export { testAccountXpub, testTagAccountAddress } from './derivation';
+export { isValidAddress, testAccountXpub, testTagAccountAddress } from './derivation';
 export { childKeyBackend } from './child-key';
 export { liveChainConfig } from './live';
 export type { BlockRef, ChainAdapter, ChainSpend, ChainTransfer } from './adapter';

@@ -22,6 +22,7 @@ import {
   errorEnvelope,
   invoiceListResponse,
   invoiceResponse,
+  OPERATIONS,
   operationsResponse,
   orderDetailsResponse,
   orderListResponse,
@@ -32,6 +33,7 @@ import {
   type ListOrdersInput,
   type MakeInvoiceInput,
   type MakeOrderInput,
+  type OperationName,
 } from '../protocol';
 import { GatewayApiError, GatewayProtocolError, GatewayTimeoutError, GatewayUnreachableError, type GatewayError } from './errors';
 
@@ -54,7 +56,18 @@ export type {
   OrderDetails,
   OrderList,
   OrderStatus,
+  Address,
+  AddressTransaction,
+  AddressValidation,
+  PersonalAddress,
+  PersonalUser,
+  WebhookVerbose,
 } from '../protocol';
+
+/** What a caller sends to operation `N` (before validation, without the nonce). */
+export type OperationInput<N extends OperationName> = z.input<(typeof OPERATIONS)[N]['request']>;
+/** What operation `N` answers, checked against its response schema. */
+export type OperationAnswer<N extends OperationName> = z.output<(typeof OPERATIONS)[N]['response']>;
 
 export interface GatewayClientOptions {
   /** The gateway's origin, e.g. `https://pay.example.com` (the API lives under /api-gateway/). */
@@ -145,6 +158,74 @@ export class GatewayClient {
 
   advancedBalances() {
     return this.call('advanced-balances', {}, advancedBalancesResponse);
+  }
+
+  /**
+   * Any operation of the wire contract, its body and answer typed by the same schemas the gateway
+   * validates with (lib/protocol's OPERATIONS). The named methods below are this with their names.
+   */
+  operation<N extends OperationName>(name: N, input: OperationInput<N>, options: { retry?: boolean } = {}): Promise<OperationAnswer<N>> {
+    // The schema is picked by a type parameter, which TypeScript cannot follow into call()'s inference.
+    return this.call(name, input as object, OPERATIONS[name].response as z.ZodType, options) as Promise<OperationAnswer<N>>;
+  }
+
+  /** The same search as findTx, under the name the Python client uses. */
+  operationByTxHash(tx: string) {
+    return this.operation('operation-by-tx-hash', { tx });
+  }
+
+  /** Whether `address` is one of `network`'s (pattern and checksum), and the pattern. */
+  validateAddress(address: string, network: string) {
+    return this.operation('utils/validate-address', { address, network });
+  }
+
+  /** One fee account; without an id, the key's own. */
+  advancedBalance(advancedBalanceId?: string) {
+    return this.operation('advanced-balance', { advancedBalanceId });
+  }
+
+  listDeposits(query: OperationInput<'orphan-deposits/get-deposits'> = {}) {
+    return this.operation('orphan-deposits/get-deposits', query);
+  }
+
+  /** The body a webhook event sent. */
+  getWebhook(webhookId: string) {
+    return this.operation('webhooks/get', { webhookId });
+  }
+
+  /** A webhook event with its request, last answer and delivery log; `fields` keeps the fields named. */
+  getWebhookVerbose(webhookId: string, fields?: string[]) {
+    return this.operation('webhooks/get-verbose', { webhookId, fields });
+  }
+
+  findAddressById(id: string) {
+    return this.operation('addresses/find-by-id', { id });
+  }
+
+  findAddressByAddress(address: string, tag?: string) {
+    return this.operation('addresses/find-by-address', { address, tag });
+  }
+
+  addressTransactions(query: OperationInput<'addresses/transactions'>) {
+    return this.operation('addresses/transactions', query);
+  }
+
+  /** Creates the user `clientId` (make-order's externalUserId) or updates the fields given; safe to repeat. */
+  createUser(input: OperationInput<'personal-addresses/create-user'>) {
+    return this.operation('personal-addresses/create-user', input);
+  }
+
+  getUser(by: OperationInput<'personal-addresses/get-user'>) {
+    return this.operation('personal-addresses/get-user', by);
+  }
+
+  /** The user's address for a coin, taken on first use (the same one every time). */
+  getUserAddress(input: OperationInput<'personal-addresses/get-user-address'>) {
+    return this.operation('personal-addresses/get-user-address', input);
+  }
+
+  getUserAddresses(query: OperationInput<'personal-addresses/get-user-addresses'>) {
+    return this.operation('personal-addresses/get-user-addresses', query);
   }
 
   /**

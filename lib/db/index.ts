@@ -16,6 +16,7 @@ export type {
   chainCursors,
   chainTransfers,
   deposits,
+  externalUsers,
   invoices,
   merchants,
   orders,

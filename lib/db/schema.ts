@@ -100,6 +100,9 @@ export const externalUsers = pgTable(
     mode: text('mode', { enum: ['test', 'live'] }).notNull(),
     externalUserId: text('external_user_id').notNull(),
     email: text('email'),
+    /** personal-addresses/create-user's clientName and depositWebhookUrl, kept and answered as given. */
+    name: text('name'),
+    depositWebhookUrl: text('deposit_webhook_url'),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
   },

@@ -3,7 +3,7 @@ import type { addresses, deposits, Queryable, RowOf } from '../db';
 import type { ApiKey } from '../merchants';
 import { formatUnits } from '../money';
 import { decimalsOf, isUuid } from '../orders';
-import type { Deposit } from '../protocol';
+import type { Deposit, RequestOf } from '../protocol';
 import { DepositNotFound } from './errors';
 import { canWithdraw } from './lifecycle';
 
@@ -26,6 +26,19 @@ export async function getDeposit(db: Queryable, key: ApiKey, id: string): Promis
   ]);
   if (!row) throw new DepositNotFound(id);
   return row;
+}
+
+/** orphan-deposits/get-deposits: the caller's orphan deposits matching every filter given, newest first. */
+export async function listOrphanDeposits(db: Queryable, key: ApiKey, filter: RequestOf<'orphan-deposits/get-deposits'>): Promise<DepositRow[]> {
+  // An id that is not a UUID names no deposit (and would fail the uuid comparison).
+  if ((filter.id && !isUuid(filter.id)) || (filter.orderId && !isUuid(filter.orderId))) return [];
+  return db.query<DepositRow>(
+    `${DEPOSIT_SELECT} where d.merchant_id = $1 and d.mode = $2 and d.kind = 'ORPHAN'
+        and ($3::uuid is null or d.id = $3) and ($4::uuid is null or d.order_id = $4)
+        and ($5::text is null or d.stage = $5) and ($6::text is null or d.status = $6)
+      order by d.created_at desc, d.id desc limit $7 offset $8`,
+    [key.merchantId, key.mode, filter.id ?? null, filter.orderId ?? null, filter.stage ?? null, filter.status ?? null, filter.limit, filter.offset],
+  );
 }
 
 /** The orphan deposit object of seed section 2.3; `outTransactions` is null until one is seen. */

@@ -6,6 +6,8 @@ import { formatUnits } from '../money';
 import { decimalsOf, type PaymentRow } from '../orders';
 import type { DepositOperation, Operation, PaymentOperation } from '../protocol';
 
+export { addressTransactions, findAddressById, findAddressByText, validateAddress } from './addresses';
+
 /** The payment columns an operation search item shows. */
 const PAYMENT_COLUMNS = [
   'id', 'address_id', 'currency', 'network', 'tx_hash', 'status', 'address', 'tag', 'amount', 'fee_amount', 'created_at',

@@ -2,7 +2,7 @@ import 'server-only';
 import { randomUUID } from 'node:crypto';
 import { findCurrency, currencyPairs, type Currency, type Network } from '../catalog';
 import { enabledNetworks, networkFor } from '../chains';
-import { derivationRunning, poolSequence, refillNow, refillSoon } from '../addresses';
+import { derivationRunning, personalAddress, poolSequence, refillNow, refillSoon, upsertExternalUser } from '../addresses';
 import { insertLists, namedParameters, type Database, type Queryable } from '../db';
 import type { ApiKey } from '../merchants';
 import { formatPercent, maxWholeDigits, parsePercent, parseUnits, paymentThreshold } from '../money';
@@ -297,14 +297,8 @@ async function makePersonalOrder(caller: Caller, input: OrderRequest, order: Res
       if (!sameOrder(existing, order)) throw new OrderConflict(existing);
       return existing;
     }
-    const [user] = await tx.query<{ id: string }>(
-      `insert into external_users (merchant_id, mode, external_user_id, email) values ($1, $2, $3, $4)
-       on conflict (merchant_id, mode, external_user_id)
-       do update set email = coalesce(excluded.email, external_users.email), updated_at = now()
-       returning id`,
-      [key.merchantId, key.mode, input.externalUserId, input.payerEmail ?? null],
-    );
-    const address = await personalAddress(tx, key, user!.id, order.network);
+    const user = await upsertExternalUser(tx, key, input.externalUserId!, { email: input.payerEmail });
+    const address = await personalAddress(tx, key, user.id, order.network);
     if (!address) throw POOL_EMPTY;
     tookPoolAddress = address.fromPool;
     const [pending] = await tx.query<{ id: string }>(
@@ -323,24 +317,6 @@ async function makePersonalOrder(caller: Caller, input: OrderRequest, order: Res
   // A user's first order on a network takes its personal address from the shared pool.
   if (tookPoolAddress && result !== 'pool-empty') void refillSoon(db, order.network, key.mode);
   return result;
-}
-
-async function personalAddress(tx: Queryable, key: Caller['key'], userId: string, network: Network) {
-  type Address = { id: string; address: string; tag: string | null };
-  const [mine] = await tx.query<Address>(
-    `select id, address, tag from addresses
-      where merchant_id = $1 and mode = $2 and external_user_id = $3 and network = $4 and kind = 'PERSONAL'
-      for update`,
-    [key.merchantId, key.mode, userId, network.name],
-  );
-  if (mine) return { ...mine, fromPool: false };
-  const [taken] = await tx.query<Address>(
-    `update addresses a set assigned_at = now(), merchant_id = $1, external_user_id = $3, kind = 'PERSONAL'
-      where network = $4 and mode = $2 and derivation_index = (select nextval($5::regclass))
-      returning a.id, a.address, a.tag`,
-    [key.merchantId, key.mode, userId, network.name, poolSequence(network, key.mode)],
-  );
-  return taken && { ...taken, fromPool: true };
 }
 
 async function findByClientOrderId(db: Queryable, key: Caller['key'], clientOrderId: string): Promise<OrderRow | undefined> {

@@ -26,6 +26,8 @@ export const API_ERRORS = {
   PERSONAL_ADDRESS_BUSY: { code: 3003, status: 409, message: 'This user already has a pending order for this currency.' },
   INVOICE_CONFLICT: { code: 3004, status: 409, message: 'An invoice with this externalId (or order) already exists with another currency or amount.' },
   UNSUPPORTED_CURRENCY: { code: 4001, status: 422, message: 'This currency and network are not available.' },
+  /** An operation of the API we follow that a watch-only gateway cannot perform (./unsupported.ts says why, per operation). */
+  NOT_SUPPORTED: { code: 4002, status: 501, message: 'This gateway does not support this operation.' },
   RATE_UNAVAILABLE: { code: 5004, status: 503, message: 'No fresh exchange rate is available for this pair; retry shortly.' },
   OVERLOADED: { code: 5003, status: 503, message: 'The gateway is busy; retry shortly.' },
   INTERNAL_ERROR: { code: 5000, status: 500, message: 'Internal error.' },

@@ -9,3 +9,5 @@ export * from './operations';
 export * from './requests';
 export * from './responses';
 export * from './status';
+export * from './unsupported';
+export { openApiDocument, type OpenApiOperation } from './openapi';

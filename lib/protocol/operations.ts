@@ -5,7 +5,20 @@
  */
 import type { z } from 'zod';
 import {
+  addressTransactionsRequest,
+  createUserRequest,
+  getUserAddressesRequest,
+  getUserAddressRequest,
+  getUserRequest,
+  advancedBalanceRequest,
   emptyRequest,
+  findAddressByAddressRequest,
+  findAddressByIdRequest,
+  getWebhookRequest,
+  getWebhookVerboseRequest,
+  listDepositsRequest,
+  operationByTxHashRequest,
+  validateAddressRequest,
   findTxRequest,
   getDepositRequest,
   getInvoiceRequest,
@@ -19,7 +32,17 @@ import {
   resendWebhookRequest,
 } from './requests';
 import {
+  addressResponse,
+  personalAddressesResponse,
+  personalAddressResponse,
+  personalUserResponse,
+  addressTransactionsResponse,
+  advancedBalanceResponse,
   advancedBalancesResponse,
+  depositListResponse,
+  validateAddressResponse,
+  webhookBodyResponse,
+  webhookVerboseResponse,
   availableCurrenciesResponse,
   depositResponse,
   invoiceListResponse,
@@ -49,9 +72,35 @@ export const OPERATIONS = {
   'advanced-balances': { request: emptyRequest, response: advancedBalancesResponse },
   'webhooks/list': { request: listWebhooksRequest, response: webhookEventsResponse },
   'webhooks/resend': { request: resendWebhookRequest, response: webhookEventResponse },
+  // The operations of the API we follow that its client libraries call beyond the seed's (issue 20).
+  'operation-by-tx-hash': { request: operationByTxHashRequest, response: operationsResponse },
+  'utils/validate-address': { request: validateAddressRequest, response: validateAddressResponse },
+  'advanced-balance': { request: advancedBalanceRequest, response: advancedBalanceResponse },
+  'orphan-deposits/get-deposits': { request: listDepositsRequest, response: depositListResponse },
+  'webhooks/get': { request: getWebhookRequest, response: webhookBodyResponse },
+  'webhooks/get-verbose': { request: getWebhookVerboseRequest, response: webhookVerboseResponse },
+  'addresses/find-by-id': { request: findAddressByIdRequest, response: addressResponse },
+  'addresses/find-by-address': { request: findAddressByAddressRequest, response: addressResponse },
+  'addresses/transactions': { request: addressTransactionsRequest, response: addressTransactionsResponse },
+  'personal-addresses/create-user': { request: createUserRequest, response: personalUserResponse },
+  'personal-addresses/get-user': { request: getUserRequest, response: personalUserResponse },
+  'personal-addresses/get-user-address': { request: getUserAddressRequest, response: personalAddressResponse },
+  'personal-addresses/get-user-addresses': { request: getUserAddressesRequest, response: personalAddressesResponse },
 } as const satisfies Record<string, { request: z.ZodType; response: z.ZodType }>;
 
 export type OperationName = keyof typeof OPERATIONS;
+
+/**
+ * Other paths the public clients call for an operation above: the Go client's spellings
+ * (`addresses/address-transactions`, `personal_addresses/...`).
+ */
+export const OPERATION_ALIASES: Readonly<Record<string, OperationName>> = {
+  'addresses/address-transactions': 'addresses/transactions',
+  'personal_addresses/create-user': 'personal-addresses/create-user',
+  'personal_addresses/get-user': 'personal-addresses/get-user',
+  'personal_addresses/get-user-address': 'personal-addresses/get-user-address',
+  'personal_addresses/get-user-addresses': 'personal-addresses/get-user-addresses',
+};
 /** An operation's request body after validation (what its handler receives). */
 export type RequestOf<N extends OperationName> = z.output<(typeof OPERATIONS)[N]['request']>;
 /** What an operation's handler answers: its response schema's input. */

@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { MAX_AMOUNT_DIGITS } from '../money';
-import { INVOICE_STATUS_VALUES, ORDER_STATUS_VALUES } from './status';
+import { ADDRESS_TRANSACTION_STATUS_VALUES, DEPOSIT_STAGE_VALUES, DEPOSIT_STATUS_VALUES, INVOICE_STATUS_VALUES, ORDER_STATUS_VALUES } from './status';
 
 /** An optional field: absent, or null, both mean "not given". */
 const optional = <T extends z.ZodType>(schema: T) => schema.nullish().transform((v) => v ?? undefined);
@@ -184,6 +184,120 @@ const integer = (min: number, max: number) => {
   const message = `must be an integer from ${min} to ${max}`;
   return z.number({ error: message }).int(message).min(min, message).max(max, message);
 };
+
+/** A list's page: `limit` 1..100 (default 20), `offset` from 0. */
+const page = {
+  limit: optional(integer(1, 100)).transform((v) => v ?? 20),
+  offset: optional(integer(0, 1_000_000)).transform((v) => v ?? 0),
+};
+
+/** A network name as merchants send it (`network`). */
+const networkName = () => text().trim().min(1, 'is required').max(32, 'must be at most 32 characters');
+
+/** utils/validate-address: whether `address` is one of `network`'s. */
+export const validateAddressRequest = z.object({
+  address: text().max(200, 'must be at most 200 characters'),
+  network: networkName(),
+});
+
+/** operation-by-tx-hash: find-tx under the name the Python client calls it. */
+export const operationByTxHashRequest = findTxRequest;
+
+/** advanced-balance: one of the caller's fee accounts; absent means the caller's own (there is one per merchant and mode). */
+export const advancedBalanceRequest = z.object({
+  // The Go client sends "" when it has not read one: the same as absent.
+  advancedBalanceId: optional(text().max(100, 'must be at most 100 characters')).transform((v) => v || undefined),
+});
+
+/** orphan-deposits/get-deposits: the caller's orphan deposits, newest first, filtered. */
+export const listDepositsRequest = z.object({
+  id: optional(id()),
+  orderId: optional(id()),
+  stage: optional(z.enum(DEPOSIT_STAGE_VALUES, { error: `must be one of ${DEPOSIT_STAGE_VALUES.join(', ')}` })),
+  status: optional(z.enum(DEPOSIT_STATUS_VALUES, { error: `must be one of ${DEPOSIT_STATUS_VALUES.join(', ')}` })),
+  ...page,
+});
+export type ListDepositsInput = z.input<typeof listDepositsRequest>;
+
+/** webhooks/get: the body a webhook event sent. */
+export const getWebhookRequest = z.object({ webhookId: id() });
+/** webhooks/get-verbose: the event with its request and answer; `fields` keeps only the fields named. */
+export const getWebhookVerboseRequest = z.object({
+  webhookId: id(),
+  fields: optional(
+    z
+      .array(text().min(1, 'must not be empty').max(64, 'must be at most 64 characters'), { error: 'must be an array of field names' })
+      .max(32, 'must have at most 32 fields'),
+  ),
+});
+
+/** addresses/find-by-id: one of the caller's addresses by its id. */
+export const findAddressByIdRequest = z.object({ id: id() });
+/** addresses/find-by-address: one of the caller's addresses by its text (and tag, for tag networks). */
+export const findAddressByAddressRequest = z.object({
+  address: text().trim().min(1, 'is required').max(200, 'must be at most 200 characters'),
+  tag: optional(text().max(20, 'must be at most 20 characters')),
+});
+/** addresses/transactions: what went in and out of one of the caller's addresses, newest first. */
+export const addressTransactionsRequest = z.object({
+  id: id(),
+  type: optional(z.enum(['deposit', 'withdrawal'], { error: 'must be deposit or withdrawal' })),
+  status: optional(
+    z
+      .array(z.enum(ADDRESS_TRANSACTION_STATUS_VALUES, { error: `must be one of ${ADDRESS_TRANSACTION_STATUS_VALUES.join(', ')}` }), {
+        error: 'must be an array of statuses',
+      })
+      .max(ADDRESS_TRANSACTION_STATUS_VALUES.length, `must have at most ${ADDRESS_TRANSACTION_STATUS_VALUES.length} statuses`),
+  ),
+  ...page,
+});
+
+/** A flag the API we follow has and this gateway accepts without acting on it (the answer says what it does instead). */
+const ignoredFlag = () => optional(z.boolean({ error: 'must be true or false' }));
+
+/**
+ * personal-addresses/create-user: creates the caller's user `clientId` (make-order's
+ * `externalUserId`), or updates the fields given of an existing one. `createAddresses` takes the
+ * user's address on every network now rather than on first use. `groupByBlockchain` (addresses are
+ * per network here anyway) and `checkRisks` (no screening service) are accepted and change nothing.
+ */
+export const createUserRequest = z.object({
+  clientId: text().min(1, 'is required').max(255, 'must be at most 255 characters'),
+  clientEmail: optional(z.email('must be a valid e-mail address').max(254, 'must be at most 254 characters')),
+  clientName: optional(text().max(255, 'must be at most 255 characters')),
+  depositWebhookUrl: optional(webUrl),
+  createAddresses: optional(z.boolean({ error: 'must be true or false' })),
+  groupByBlockchain: ignoredFlag(),
+  checkRisks: ignoredFlag(),
+});
+
+/** personal-addresses/get-user: one of the caller's users by `id` or by `clientId`. */
+export const getUserRequest = z
+  .object({ id: optional(id()), clientId: optional(text().min(1, 'must not be empty').max(255, 'must be at most 255 characters')) })
+  .refine((v) => v.id !== undefined || v.clientId !== undefined, { path: ['id'], message: 'id or clientId is required' });
+
+/**
+ * personal-addresses/get-user-address: the user's address for a coin, taken on first use. An
+ * address stays its user's for good, so `renewAddress` is accepted and answers the same one.
+ */
+export const getUserAddressRequest = z.object({
+  id: id(),
+  currency: currencyCode(),
+  network: networkName(),
+  renewAddress: ignoredFlag(),
+});
+
+/**
+ * personal-addresses/get-user-addresses: the user's addresses, one per coin of each network it has
+ * an address on. Every address stays active, so `isActive` (the Go client always sends it) changes nothing.
+ */
+export const getUserAddressesRequest = z.object({
+  id: id(),
+  isActive: ignoredFlag(),
+  currency: optional(z.array(currencyCode(), { error: 'must be an array of currencies' }).max(64, 'must have at most 64 entries')),
+  network: optional(z.array(networkName(), { error: 'must be an array of network names' }).max(32, 'must have at most 32 entries')),
+  ...page,
+});
 
 export const listOrdersRequest = z.object({
   status: optional(

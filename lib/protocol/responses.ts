@@ -10,7 +10,7 @@
  * branches: order status, amounts as decimal strings, timestamps.
  */
 import { z } from 'zod';
-import { INVOICE_STATUS_VALUES, ORDER_STATUS_VALUES, WEBHOOK_KIND_VALUES, WEBHOOK_OUTCOME_VALUES, WEBHOOK_STATE_VALUES } from './status';
+import { ADDRESS_TRANSACTION_STATUS_VALUES, INVOICE_STATUS_VALUES, ORDER_STATUS_VALUES, WEBHOOK_KIND_VALUES, WEBHOOK_OUTCOME_VALUES, WEBHOOK_STATE_VALUES } from './status';
 
 /** An amount in the currency's units, as a decimal string (never a number). */
 const decimal = z.string().regex(/^\d+(\.\d+)?$/, 'must be a decimal string');
@@ -168,6 +168,10 @@ export const availableCurrenciesResponse = z.array(
         confirmations: count,
         tagRequired: z.boolean(),
         defaultLifetime: z.number().int().positive(),
+        /** The pattern of the network's addresses (utils/validate-address answers the same). */
+        addressRegex: z.string(),
+        /** The pattern of its destination tags; null for a network without tags. */
+        tagRegex: nullableText,
       }),
     ),
   }),
@@ -293,3 +297,122 @@ export const webhookEventsResponse = z.array(webhookEventResponse);
 /** The body of a webhook: the order as `order` answers it, plus `event` and the event `id` (`x-webhook-id`). */
 export const webhookPayload = orderDetailsResponse.extend({ event: z.literal('ORDER'), id: z.string() });
 export type WebhookPayload = z.infer<typeof webhookPayload>;
+
+/**
+ * `utils/validate-address`: whether the address is one of the network's (checksum included), and
+ * the pattern its addresses match (`available-currencies` answers the same per network).
+ */
+export const validateAddressResponse = z.object({ isValid: z.boolean(), regex: z.string() });
+export type AddressValidation = z.infer<typeof validateAddressResponse>;
+
+/** `advanced-balance`: one fee account, as `advanced-balances` lists it. */
+export const advancedBalanceResponse = advancedBalancesResponse.element;
+
+/** `orphan-deposits/get-deposits`: the caller's orphan deposits, newest first. */
+export const depositListResponse = z.array(depositResponse);
+
+/**
+ * `webhooks/get-verbose`: a webhook event as the API we follow describes one (field names of its
+ * clients), with this gateway's delivery log. `responseStatus`, `responseBody` and `sentAt` are
+ * the last attempt's, null before the first.
+ */
+export const webhookVerboseResponse = z
+  .object({
+    id: z.string(),
+    /** ORDER for an order's event, INVOICE for an invoice's. */
+    event: z.enum(['ORDER', 'INVOICE']),
+    /** The order or invoice the event is about. */
+    eventId: z.string(),
+    requestUrl: z.string(),
+    /** The exact JSON sent (and signed) on every attempt. */
+    requestBody: z.string(),
+    responseStatus: z.enum(['SUCCESS', 'ERROR']).nullable(),
+    responseCode: z.number().int().nullable(),
+    responseBody: nullableText,
+    sentAt: timestamp.nullable(),
+    state: z.enum(WEBHOOK_STATE_VALUES),
+    attempts: count,
+    log: z.array(webhookAttempt),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  // webhooks/get-verbose's `fields` keeps only the fields named.
+  .partial();
+export type WebhookVerbose = z.infer<typeof webhookVerboseResponse>;
+
+/** `webhooks/get`: the body the event sent, an order's or an invoice's. */
+export const webhookBodyResponse = z.union([webhookPayload, invoiceWebhookPayload]);
+
+/**
+ * `addresses/find-by-id`, `addresses/find-by-address`: one of the caller's addresses. `type` is
+ * PAY_IN (an order's) or PERSONAL (an external user's); `currency` is the order's for PAY_IN and
+ * null for PERSONAL (any coin of the network); `balance` is what was received in `currency` less
+ * what was seen leaving ("0" for PERSONAL). This gateway keeps no alias or meta: null; no address is archived.
+ */
+export const addressResponse = z.object({
+  id: z.string(),
+  type: z.string(),
+  alias: nullableText,
+  currency: nullableText,
+  network: z.string(),
+  balance: decimal,
+  address: z.string(),
+  tag: nullableText,
+  meta: z.unknown(),
+  isArchived: z.boolean(),
+});
+export type Address = z.infer<typeof addressResponse>;
+
+/** One transfer to (deposit) or from (withdrawal) an address. */
+export const addressTransaction = z.object({
+  id: z.string(),
+  status: z.enum(ADDRESS_TRANSACTION_STATUS_VALUES),
+  type: z.enum(['deposit', 'withdrawal']),
+  currency: z.string(),
+  network: z.string(),
+  /** The sender, when known; a watch-only gateway sees it only for a withdrawal. */
+  addressFrom: nullableText,
+  addressTo: nullableText,
+  amount: decimal,
+  tx: z.string(),
+  feeCurrency: nullableText,
+  feeAmount: decimal.nullable(),
+  feeAmountUSD: decimal.nullable(),
+  withdrawalId: nullableText,
+  orphanDepositId: nullableText,
+  createdAt: timestamp,
+});
+export type AddressTransaction = z.infer<typeof addressTransaction>;
+
+/** `addresses/transactions`: newest first. */
+export const addressTransactionsResponse = z.array(addressTransaction);
+
+/** A user's address for one coin (personal-addresses/*); `balance` is what it received of that coin, confirmed. */
+export const personalAddressResponse = z.object({
+  id: z.string(),
+  userId: z.string(),
+  currency: z.string(),
+  network: z.string(),
+  address: z.string(),
+  tag: nullableText,
+  balance: decimal,
+  isActive: z.boolean(),
+});
+export type PersonalAddress = z.infer<typeof personalAddressResponse>;
+
+/** A user of personal addresses (personal-addresses/*): `clientId` is make-order's `externalUserId`. */
+export const personalUserResponse = z.object({
+  id: z.string(),
+  clientId: z.string(),
+  clientEmail: nullableText,
+  clientName: nullableText,
+  depositWebhookUrl: nullableText,
+  createdAt: timestamp,
+  updatedAt: timestamp,
+  /** create-user with `createAddresses`: the user's addresses, one per coin of every network. */
+  addresses: z.array(personalAddressResponse).optional(),
+});
+export type PersonalUser = z.infer<typeof personalUserResponse>;
+
+/** `personal-addresses/get-user-addresses`. */
+export const personalAddressesResponse = z.array(personalAddressResponse);

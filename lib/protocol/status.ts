@@ -24,6 +24,8 @@ export const DEPOSIT_STAGE_VALUES = ['DEPOSIT', 'WITHDRAWAL'] as const;
 export const DEPOSIT_STATUS_VALUES = ['PENDING', 'PROCESSED', 'ERROR'] as const;
 /** ORPHAN: a transfer that did not count for an order; PERSONAL: one to a personal address. */
 export const DEPOSIT_KIND_VALUES = ['ORPHAN', 'PERSONAL'] as const;
+/** A transfer to or from an address (addresses/transactions): pending until confirmed, then processed; rejected by risk screening; error otherwise. */
+export const ADDRESS_TRANSACTION_STATUS_VALUES = ['pending', 'processed', 'rejected', 'error'] as const;
 /** PAY_IN: an order's own address; PERSONAL: an external user's (seed: addressType). */
 export const ADDRESS_KIND_VALUES = ['PAY_IN', 'PERSONAL'] as const;
 

@@ -4,7 +4,7 @@ import 'server-only';
  * pass their scope (merchant and mode): another merchant's or mode's events are not found.
  */
 import type { Queryable, RowOf, webhookAttempts, webhookEvents } from '../db';
-import type { WebhookAttempt, WebhookEvent } from '../protocol';
+import type { WebhookAttempt, WebhookEvent, WebhookVerbose } from '../protocol';
 import { WEBHOOK_CHANNEL } from './outbox';
 
 export interface Scope {
@@ -92,4 +92,50 @@ export async function resendWebhook(db: Queryable, eventId: string, scope?: Scop
     [eventId, scope?.merchantId ?? null, scope?.mode ?? null],
   );
   return getDelivery(db, eventId, scope);
+}
+
+/** The event with the exact body it sends; undefined when it is not found (in the scope). */
+async function eventWithBody(db: Queryable, eventId: string, scope: Scope): Promise<{ event: WebhookEvent; body: string; updatedAt: Date } | undefined> {
+  const [row] = await db.query<EventRow & { body: string; updated_at: Date }>(
+    `select ${EVENT_COLUMNS.join(', ')}, body, updated_at from webhook_events where id = $1 and merchant_id = $2 and mode = $3`,
+    [eventId, scope.merchantId, scope.mode],
+  );
+  if (!row) return undefined;
+  const [event] = await withLog(db, [row]);
+  return { event: event!, body: row.body, updatedAt: row.updated_at };
+}
+
+/** webhooks/get: the body the event sends (parsed), as the receiver got it. */
+export async function getWebhookBody(db: Queryable, eventId: string, scope: Scope): Promise<unknown> {
+  const found = await eventWithBody(db, eventId, scope);
+  return found && (JSON.parse(found.body) as unknown);
+}
+
+/**
+ * webhooks/get-verbose: the event in the field names of the API we follow, with its delivery log.
+ * `fields`, when given, keeps only the fields it names.
+ */
+export async function getWebhookVerbose(db: Queryable, eventId: string, scope: Scope, fields?: readonly string[]): Promise<WebhookVerbose | undefined> {
+  const found = await eventWithBody(db, eventId, scope);
+  if (!found) return undefined;
+  const { event, body, updatedAt } = found;
+  const last = event.log.at(-1);
+  const verbose: Required<WebhookVerbose> = {
+    id: event.id,
+    event: event.kind === 'invoice' ? 'INVOICE' : 'ORDER',
+    eventId: (event.kind === 'invoice' ? event.invoiceId : event.orderId) ?? event.id,
+    requestUrl: event.url,
+    requestBody: body,
+    responseStatus: last ? (last.outcome === 'delivered' ? 'SUCCESS' : 'ERROR') : null,
+    responseCode: last?.statusCode ?? null,
+    responseBody: last?.responseExcerpt ?? null,
+    sentAt: last?.at ?? null,
+    state: event.state,
+    attempts: event.attempts,
+    log: event.log,
+    createdAt: event.createdAt,
+    updatedAt: updatedAt.toISOString(),
+  };
+  if (!fields || fields.length === 0) return verbose;
+  return Object.fromEntries(Object.entries(verbose).filter(([name]) => fields.includes(name)));
 }

@@ -1,10 +1,27 @@
 import { randomUUID } from 'node:crypto';
-import { errorReply, webResponse } from '@/lib/api';
+import { API_PATHS, errorReply, nextMethodNotAllowed, nextRoute, webResponse } from '@/lib/api';
 
-/** Unknown operations answer the JSON error envelope rather than an HTML page. */
+const PREFIX = '/api-gateway/';
+
+/**
+ * Paths without a route file of their own: the clients' other spellings of operations and the
+ * operations refused with NOT_SUPPORTED (lib/api's API_PATHS), with or without a trailing slash.
+ * Anything else answers the JSON error envelope rather than an HTML page.
+ */
+function operationAt(request: Request) {
+  const { pathname } = new URL(request.url);
+  return API_PATHS.get(pathname.slice(PREFIX.length).replace(/\/$/, ''));
+}
+
 function notFound(request: Request): Response {
   return webResponse(errorReply('NOT_FOUND', randomUUID(), `No operation at ${new URL(request.url).pathname}.`));
 }
 
-export const POST = notFound;
-export const GET = notFound;
+export function POST(request: Request): Promise<Response> | Response {
+  const operation = operationAt(request);
+  return operation ? nextRoute(operation)(request) : notFound(request);
+}
+
+export function GET(request: Request): Response {
+  return operationAt(request) ? nextMethodNotAllowed(request) : notFound(request);
+}

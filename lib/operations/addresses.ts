@@ -1,0 +1,159 @@
+import 'server-only';
+/**
+ * The caller's deposit addresses as the API we follow shows them (addresses/find-by-id,
+ * addresses/find-by-address, addresses/transactions) and address validation
+ * (utils/validate-address). Every query is scoped to the caller's merchant and mode: another
+ * merchant's address is not found.
+ */
+import { addressPatterns } from '../catalog';
+import { isValidAddress, networkFor } from '../chains';
+import type { Queryable } from '../db';
+import type { ApiKey } from '../merchants';
+import { formatUnits } from '../money';
+import { decimalsOf, isUuid } from '../orders';
+import type { Address, AddressTransaction, AddressValidation, RequestOf } from '../protocol';
+
+type Scope = Pick<ApiKey, 'merchantId' | 'mode'>;
+
+interface AddressRow {
+  id: string;
+  kind: 'PAY_IN' | 'PERSONAL';
+  network: string;
+  address: string;
+  tag: string | null;
+  /** The order's currency for PAY_IN; null for PERSONAL. */
+  currency: string | null;
+  /** Base units received in `currency`, confirmed. */
+  received: string;
+}
+
+/**
+ * An address is the caller's when it is a PAY_IN address of one of the caller's orders or one of
+ * the caller's personal addresses. What it received: confirmed payments and deposits in the
+ * order's currency (a watch-only gateway does not follow what leaves a PAY_IN address).
+ */
+const ADDRESS_SELECT = `
+  select a.id, a.kind, a.network, a.address, a.tag, o.currency,
+         (coalesce((select sum(p.amount) from payments p where p.address_id = a.id and p.currency = o.currency and p.status = 'processed'), 0)
+        + coalesce((select sum(d.amount) from deposits d where d.address_id = a.id and d.currency = o.currency and d.status = 'PROCESSED'), 0))::text as received
+    from addresses a
+    left join orders o on o.address_id = a.id and a.kind = 'PAY_IN'
+   where a.mode = $2 and ((a.kind = 'PERSONAL' and a.merchant_id = $1) or o.merchant_id = $1)`;
+
+function serializeAddress(row: AddressRow): Address {
+  return {
+    id: row.id,
+    type: row.kind,
+    alias: null,
+    currency: row.currency,
+    network: row.network,
+    balance: row.currency === null ? '0' : formatUnits(BigInt(row.received), decimalsOf(row.network, row.currency)),
+    address: row.address,
+    tag: row.tag,
+    meta: null,
+    isArchived: false,
+  };
+}
+
+/** addresses/find-by-id; undefined when it is not one of the caller's. */
+export async function findAddressById(db: Queryable, key: Scope, id: string): Promise<Address | undefined> {
+  if (!isUuid(id)) return undefined;
+  const [row] = await db.query<AddressRow>(`${ADDRESS_SELECT} and a.id = $3`, [key.merchantId, key.mode, id]);
+  return row && serializeAddress(row);
+}
+
+/**
+ * addresses/find-by-address; undefined when it is not one of the caller's. On a tag network the
+ * shared address is every order's, so the tag picks one (without a tag, the most recent).
+ */
+export async function findAddressByText(db: Queryable, key: Scope, address: string, tag?: string): Promise<Address | undefined> {
+  const [row] = await db.query<AddressRow>(
+    `${ADDRESS_SELECT} and a.address = $3 and ($4::text is null or a.tag = $4) order by a.created_at desc limit 1`,
+    [key.merchantId, key.mode, address, tag ?? null],
+  );
+  return row && serializeAddress(row);
+}
+
+interface TransactionRow {
+  id: string;
+  status: AddressTransaction['status'];
+  type: AddressTransaction['type'];
+  currency: string;
+  network: string;
+  address_from: string | null;
+  address_to: string | null;
+  amount: string;
+  tx: string;
+  fee_amount: string | null;
+  fee_amount_usd_cents: string | null;
+  withdrawal_id: string | null;
+  orphan_deposit_id: string | null;
+  created_at: Date;
+}
+
+/**
+ * Transfers to the address (order payments and deposits) and from it (the outgoing transfers the
+ * watcher saw take deposits on, once per transaction), newest first. Statuses in the clients'
+ * words: a payment reversed by a reorganisation, or a deposit the chain dropped, is `error`.
+ */
+const TRANSACTIONS = `
+  select * from (
+    select p.id::text, case p.status when 'reversed' then 'error' else p.status end as status, 'deposit' as type,
+           p.currency, p.network, p.sender_address as address_from, p.address as address_to, p.amount::text, p.tx_hash as tx,
+           p.fee_amount::text, null::text as fee_amount_usd_cents, null::text as withdrawal_id, null::text as orphan_deposit_id, p.created_at
+      from payments p where p.address_id = $1 and p.merchant_id = $2 and p.mode = $3
+    union all
+    select d.id::text, lower(d.status), 'deposit', d.currency, d.network, null, d.address, d.amount::text, d.in_tx_hash,
+           null, null, null, case when d.kind = 'ORPHAN' then d.id::text end, d.created_at
+      from deposits d where d.address_id = $1 and d.merchant_id = $2 and d.mode = $3
+    union all
+    select distinct on (d.out_tx_hash) coalesce(d.withdrawal_id, d.id)::text, coalesce(d.out_status, 'pending'), 'withdrawal', d.currency,
+           d.network, d.address, d.out_address, coalesce(d.out_amount, 0)::text, d.out_tx_hash, d.out_fee_amount::text,
+           d.out_fee_amount_usd_cents::text, d.withdrawal_id::text, null, coalesce(d.out_created_at, d.created_at)
+      from deposits d where d.address_id = $1 and d.merchant_id = $2 and d.mode = $3 and d.out_tx_hash is not null
+  ) t
+  where ($4::text is null or t.type = $4) and ($5::text[] is null or t.status = any($5))
+  order by t.created_at desc, t.id desc limit $6 offset $7`;
+
+/** addresses/transactions; undefined when the address is not one of the caller's. */
+export async function addressTransactions(
+  db: Queryable,
+  key: Scope,
+  filter: RequestOf<'addresses/transactions'>,
+): Promise<AddressTransaction[] | undefined> {
+  if (!(await findAddressById(db, key, filter.id))) return undefined;
+  const rows = await db.query<TransactionRow>(TRANSACTIONS, [
+    filter.id, key.merchantId, key.mode, filter.type ?? null, filter.status ?? null, filter.limit, filter.offset,
+  ]);
+  return rows.map((row): AddressTransaction => {
+    const units = (value: string) => formatUnits(BigInt(value), decimalsOf(row.network, row.currency));
+    return {
+      id: row.id,
+      status: row.status,
+      type: row.type,
+      currency: row.currency,
+      network: row.network,
+      addressFrom: row.address_from,
+      addressTo: row.address_to,
+      amount: units(row.amount),
+      tx: row.tx,
+      feeCurrency: row.fee_amount === null ? null : row.currency,
+      feeAmount: row.fee_amount === null ? null : units(row.fee_amount),
+      feeAmountUSD: row.fee_amount_usd_cents === null ? null : formatUnits(BigInt(row.fee_amount_usd_cents), 2),
+      withdrawalId: row.withdrawal_id,
+      orphanDepositId: row.orphan_deposit_id,
+      createdAt: row.created_at.toISOString(),
+    };
+  });
+}
+
+/**
+ * utils/validate-address: whether `address` is one of the network's (its pattern and checksum);
+ * undefined when the caller's mode has no such network.
+ */
+export function validateAddress(key: Scope, networkName: string, address: string): AddressValidation | undefined {
+  const network = networkFor(key.mode, networkName);
+  if (!network) return undefined;
+  const { addressRegex } = addressPatterns(network);
+  return { isValid: new RegExp(addressRegex).test(address) && isValidAddress(network, address), regex: addressRegex };
+}

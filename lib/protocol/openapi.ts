@@ -1,0 +1,224 @@
+/**
+ * The merchant API as an OpenAPI 3.1 document, generated from the schemas the server validates
+ * requests with and types its answers by (./operations), never written by hand: a field added to a
+ * schema appears here. Served at /api-gateway/openapi.json and rendered by /docs/api.
+ *
+ * Request bodies are described as callers send them (zod's input side: null allowed for optional
+ * fields, aliases, defaults absent), answers as the gateway writes them (the output side).
+ * Refinements that JSON Schema cannot say (a checksum, "id or clientId") are in the descriptions
+ * and in the error answers.
+ */
+import { z } from 'zod';
+import { API_ERRORS, errorEnvelope, type ApiErrorName } from './errors';
+import { OPERATION_ALIASES, OPERATIONS, type OperationName } from './operations';
+import { nonceField } from './requests';
+import { UNSUPPORTED_OPERATIONS } from './unsupported';
+
+type JsonSchema = Record<string, unknown>;
+
+interface MediaType {
+  schema: JsonSchema;
+  example?: unknown;
+  examples?: Record<string, { value: unknown }>;
+}
+
+/** One operation of the document (what the API reference page reads). */
+export interface OpenApiOperation {
+  operationId: string;
+  summary: string;
+  tags: string[];
+  requestBody: { required: boolean; content: { 'application/json': MediaType } };
+  responses: Record<string, { description: string; content: { 'application/json': MediaType } }>;
+}
+
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any' }) as JsonSchema;
+  return rest;
+}
+
+/** What each operation does, one line each (the README's API reference says more). */
+const SUMMARIES: Record<OperationName, string> = {
+  'make-order': 'Create a payment order, or answer the existing one with the same `order`.',
+  order: 'One order with what it received and its transactions.',
+  orders: 'The orders of the key\'s merchant and mode, newest first.',
+  'make-invoice': 'Create an invoice priced in a fiat currency or a coin.',
+  'get-invoice': 'One invoice.',
+  'get-invoices': 'The invoices, newest first.',
+  'price-rate': 'The price of one `from` in `to`.',
+  'orphan-deposits/get-deposit': 'One orphan deposit.',
+  'find-tx': 'Every operation with this transaction hash.',
+  'test-signature': 'Check how a request was signed (answers unsigned requests too).',
+  'available-currencies': 'The coins and networks orders can be made in, with their address patterns.',
+  'advanced-balances': 'The merchant\'s fee account (always one).',
+  'webhooks/list': 'The webhook events of an order with their delivery log.',
+  'webhooks/resend': 'Send a webhook event again, now.',
+  'operation-by-tx-hash': 'The same search as find-tx, under the Python client\'s name.',
+  'utils/validate-address': 'Whether an address is one of the network\'s (pattern and checksum).',
+  'advanced-balance': 'One fee account by id (absent: the key\'s own).',
+  'orphan-deposits/get-deposits': 'The orphan deposits, newest first, filtered and paged.',
+  'webhooks/get': 'The body a webhook event sent.',
+  'webhooks/get-verbose': 'A webhook event with its request, last answer and delivery log; `fields` keeps the fields named.',
+  'addresses/find-by-id': 'One of the merchant\'s addresses by id.',
+  'addresses/find-by-address': 'One of the merchant\'s addresses by address (and tag).',
+  'addresses/transactions': 'What went in and out of an address, newest first.',
+  'personal-addresses/create-user': 'Create a personal-address user (make-order\'s externalUserId), or update the fields given.',
+  'personal-addresses/get-user': 'A personal-address user by id or clientId.',
+  'personal-addresses/get-user-address': 'The user\'s address for a coin, taken on first use.',
+  'personal-addresses/get-user-addresses': 'The user\'s addresses, one per coin of each network.',
+};
+
+const ID = '6f1c1b1e-8f7a-4c4b-9a55-2d0f5f0b8e21';
+
+/** An example request body per operation (the nonce added to each). */
+const EXAMPLES: Record<OperationName, Record<string, unknown>> = {
+  'make-order': { currency: 'USDT', network: 'tron', amount: '125.50', order: 'shop-1001', successWebhook: 'https://shop.example/hooks/ok', lifetime: 3600 },
+  order: { orderId: ID },
+  orders: { status: ['pending'], limit: 20, offset: 0 },
+  'make-invoice': { currency: 'USD', amount: '49.90', externalId: 'inv-1001', lifetime: 60 },
+  'get-invoice': { invoiceId: ID },
+  'get-invoices': { limit: 20, offset: 0 },
+  'price-rate': { from: 'BTC', to: 'USD' },
+  'orphan-deposits/get-deposit': { id: ID },
+  'find-tx': { tx: '0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060' },
+  'test-signature': {},
+  'available-currencies': {},
+  'advanced-balances': {},
+  'webhooks/list': { orderId: ID },
+  'webhooks/resend': { id: ID },
+  'operation-by-tx-hash': { tx: '0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060' },
+  'utils/validate-address': { address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', network: 'tron' },
+  'advanced-balance': { advancedBalanceId: ID },
+  'orphan-deposits/get-deposits': { stage: 'DEPOSIT', status: 'PROCESSED', limit: 20, offset: 0 },
+  'webhooks/get': { webhookId: ID },
+  'webhooks/get-verbose': { webhookId: ID, fields: ['id', 'event', 'responseStatus'] },
+  'addresses/find-by-id': { id: ID },
+  'addresses/find-by-address': { address: 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh', tag: '1234567' },
+  'addresses/transactions': { id: ID, type: 'deposit', limit: 20, offset: 0 },
+  'personal-addresses/create-user': { clientId: 'user-42', clientEmail: 'user42@example.com', createAddresses: false },
+  'personal-addresses/get-user': { clientId: 'user-42' },
+  'personal-addresses/get-user-address': { id: ID, currency: 'USDT', network: 'tron' },
+  'personal-addresses/get-user-addresses': { id: ID, network: ['tron'], limit: 20, offset: 0 },
+};
+
+/** The error answers, one response per HTTP status, each error name an example of it. */
+function errorResponses(names: readonly ApiErrorName[]): OpenApiOperation['responses'] {
+  const byStatus = new Map<number, ApiErrorName[]>();
+  for (const name of names) byStatus.set(API_ERRORS[name].status, [...(byStatus.get(API_ERRORS[name].status) ?? []), name]);
+  return Object.fromEntries(
+    [...byStatus].map(([status, errors]) => [
+      String(status),
+      {
+        description: errors.map((name) => `${name} (${API_ERRORS[name].code}): ${API_ERRORS[name].message}`).join(' '),
+        content: {
+          'application/json': {
+            schema: { $ref: '#/components/schemas/Error' },
+            examples: Object.fromEntries(
+              errors.map((name) => [
+                name,
+                { value: { success: false, error: { code: API_ERRORS[name].code, name, message: API_ERRORS[name].message, details: [] }, requestId: ID } },
+              ]),
+            ),
+          },
+        },
+      },
+    ]),
+  );
+}
+
+const ALL_ERRORS = (Object.keys(API_ERRORS) as ApiErrorName[]).filter((name) => name !== 'NOT_SUPPORTED');
+
+/** The body every operation takes: its own fields plus `nonce`. */
+function requestBody(schema: z.ZodType, example: Record<string, unknown>) {
+  const own = jsonSchema(schema, 'input');
+  return {
+    required: true,
+    content: {
+      'application/json': {
+        schema: { allOf: [own, { type: 'object', properties: { nonce: jsonSchema(nonceField, 'input') }, required: ['nonce'] }] },
+        example: { ...example, nonce: 1732480000000 },
+      },
+    },
+  };
+}
+
+function operationPath(name: OperationName, aliasOf?: OperationName): { post: OpenApiOperation } {
+  const { request, response } = OPERATIONS[aliasOf ?? name];
+  return {
+    post: {
+      operationId: name.replace(/[^A-Za-z0-9]+(.)/g, (_m, c: string) => c.toUpperCase()),
+      summary: aliasOf ? `${SUMMARIES[aliasOf]} (another spelling of ${aliasOf})` : SUMMARIES[name],
+      tags: [name.includes('/') ? name.split('/')[0]! : 'base'],
+      requestBody: requestBody(request, EXAMPLES[aliasOf ?? name]),
+      responses: {
+        '200': {
+          description: 'Success.',
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                properties: { success: { const: true }, response: jsonSchema(response, 'output') },
+                required: ['success', 'response'],
+              },
+            },
+          },
+        },
+        ...errorResponses(ALL_ERRORS),
+      },
+    },
+  };
+}
+
+function unsupportedPath(path: string, reason: string): { post: OpenApiOperation } {
+  const id = path.replace(/[^A-Za-z0-9]+(.)/g, (_m, c: string) => c.toUpperCase());
+  return {
+    post: {
+      operationId: id,
+      summary: `Not supported: ${reason}`,
+      tags: ['not supported'],
+      requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', properties: { nonce: jsonSchema(nonceField, 'input') }, required: ['nonce'] } } } },
+      responses: errorResponses(['NOT_SUPPORTED', 'MISSING_CREDENTIALS', 'UNKNOWN_PUBLIC_KEY', 'INVALID_SIGNATURE', 'INVALID_JSON', 'VALIDATION_ERROR']),
+    },
+  };
+}
+
+export function openApiDocument(serverUrl = '/') {
+  const paths: Record<string, { post: OpenApiOperation }> = {};
+  for (const name of Object.keys(OPERATIONS) as OperationName[]) paths[`/api-gateway/${name}`] = operationPath(name);
+  for (const [alias, name] of Object.entries(OPERATION_ALIASES)) paths[`/api-gateway/${alias}`] = operationPath(alias as OperationName, name);
+  for (const [path, reason] of Object.entries(UNSUPPORTED_OPERATIONS)) paths[`/api-gateway/${path}`] = unsupportedPath(path, reason);
+  return {
+    openapi: '3.1.0',
+    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+    info: {
+      title: 'Merchant API',
+      version: '1',
+      description:
+        'Every operation is a POST of a JSON object with a `nonce` (an integer or a string of digits, accepted once per key, in any order), ' +
+        'signed: `x-api-public-key` names the key and `x-api-signature` is the lower-case hex HMAC-SHA256 of the exact body bytes, keyed ' +
+        'with the private key. Unknown fields are ignored; null for an optional field means absent. Answers are ' +
+        '`{"success": true, "response": ...}` or `{"success": false, "error": {code, name, message, details}, "requestId"}`. ' +
+        'A trailing slash after the operation is accepted.',
+    },
+    servers: [{ url: serverUrl }],
+    security: [{ publicKey: [], signature: [] }],
+    paths,
+    components: {
+      securitySchemes: {
+        publicKey: { type: 'apiKey', in: 'header', name: 'x-api-public-key', description: 'The public key of an API key.' },
+        signature: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'x-api-signature',
+          description: 'Lower-case hex HMAC-SHA256 of the exact request body bytes, keyed with the private key\'s UTF-8 bytes.',
+        },
+      },
+      schemas: {
+        Error: (() => {
+          const schema = jsonSchema(errorEnvelope, 'output') as { properties: { error: { properties: { name: JsonSchema } } } };
+          schema.properties.error.properties.name = { type: 'string', enum: Object.keys(API_ERRORS) };
+          return schema;
+        })(),
+      },
+    },
+  };
+}
