@@ -12,9 +12,18 @@
  * 3. `eth_sendTransaction` with the exact amount of the order's wallet URI (./wallet-request):
  *    the wallet estimates gas and fees and shows the shopper what they sign.
  *
- * Failures come back as a reason for the button's message, never as a thrown error.
+ * Failures come back as a reason for the button's message, never as a thrown error. The button
+ * itself holds no logic (the page's first-load budget): payWithWallet finds the provider, guards
+ * against a second press while a payment is under way and says every outcome through `say`.
  */
+import type { WalletMessages } from './wallet-messages';
 import type { WalletTransaction } from './wallet-request';
+
+/** What the server hands the button (components/pay/wallet-pay.tsx): the texts already filled in. */
+export interface WalletButtonProps {
+  transaction: WalletTransaction;
+  m: WalletMessages;
+}
 
 /** The part of an EIP-1193 provider used here. */
 export interface Eip1193Provider {
@@ -62,7 +71,7 @@ async function onChain(provider: Eip1193Provider, chainId: string): Promise<void
   if (!sameChain(await provider.request({ method: 'eth_chainId' }), chainId)) throw new Stop('wrong-chain');
 }
 
-export async function payWithWallet(provider: Eip1193Provider, transaction: WalletTransaction): Promise<WalletOutcome> {
+export async function sendFromWallet(provider: Eip1193Provider, transaction: WalletTransaction): Promise<WalletOutcome> {
   let from: string;
   try {
     const accounts = await provider.request({ method: 'eth_requestAccounts' });
@@ -81,5 +90,34 @@ export async function payWithWallet(provider: Eip1193Provider, transaction: Wall
     return { sent: true, txHash };
   } catch (error) {
     return { sent: false, reason: reasonOf(error, 'failed') };
+  }
+}
+
+const REASON_TEXT = {
+  refused: 'refused',
+  'wrong-chain': 'wrongChain',
+  'unknown-chain': 'unknownChain',
+  busy: 'busy',
+  failed: 'failed',
+} as const satisfies Record<Extract<WalletOutcome, { sent: false }>['reason'], keyof WalletMessages>;
+
+let underWay = false;
+
+/**
+ * The button's press: the injected provider asked to pay, every step said through `say`. The
+ * transaction id is wrapped in Unicode isolates (LRI ... PDI) so that it reads left to right inside
+ * a right-to-left sentence.
+ */
+export async function payWithWallet({ transaction, m }: WalletButtonProps, say: (text: string) => void): Promise<void> {
+  const provider = (window as { ethereum?: Partial<Eip1193Provider> }).ethereum;
+  if (underWay) return;
+  if (typeof provider?.request !== 'function') return say(m.failed);
+  underWay = true;
+  say(m.confirmInWallet);
+  try {
+    const outcome = await sendFromWallet(provider as Eip1193Provider, transaction);
+    say(outcome.sent ? `${m.sent} \u2066${outcome.txHash}\u2069` : m[REASON_TEXT[outcome.reason]]);
+  } finally {
+    underWay = false;
   }
 }
