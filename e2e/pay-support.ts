@@ -69,9 +69,11 @@ export interface OwnGateway {
 
 /**
  * A gateway of the spec's own, mining only on demand. `env` adds settings (RISK_DENY_LIST,
- * FRAME_ANCESTORS...): e2e/support/server.ts hands the runner's environment to the server.
+ * FRAME_ANCESTORS, a live network's <NETWORK>_RPC_URL...): e2e/support/server.ts hands the
+ * runner's environment to the server. `keyMode` is the mode of the key makeOrder signs with: a
+ * live key for a spec that pays on a live network's node (e2e/pay-wallet.spec.ts).
  */
-export async function startOwnGateway(name: string, env: Record<string, string> = {}): Promise<OwnGateway> {
+export async function startOwnGateway(name: string, env: Record<string, string> = {}, keyMode: 'test' | 'live' = 'test'): Promise<OwnGateway> {
   const settings = { E2E_SANDBOX_BLOCK_SECONDS: '0', ...env };
   const saved = Object.fromEntries(Object.keys(settings).map((k) => [k, process.env[k]]));
   Object.assign(process.env, settings);
@@ -94,7 +96,7 @@ export async function startOwnGateway(name: string, env: Record<string, string> 
     });
   let keys: Keys;
   try {
-    const created = JSON.parse((await cli('keys', ['create', '--name', `e2e-${name}`, '--mode', 'test', '--json'])).trim().split('\n').pop()!) as Keys;
+    const created = JSON.parse((await cli('keys', ['create', '--name', `e2e-${name}`, '--mode', keyMode, '--json'])).trim().split('\n').pop()!) as Keys;
     keys = { publicKey: created.publicKey, privateKey: created.privateKey };
   } catch (error) {
     await server.stop();

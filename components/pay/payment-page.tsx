@@ -19,6 +19,7 @@ import { CopyButton } from './copy-button';
 import { InvoicePrice } from './invoice-price';
 import { LanguageLinks } from './language-links';
 import { PayLive } from './pay-live';
+import { WalletPay } from './wallet-pay';
 
 interface PageProps {
   view: PublicOrderView;
@@ -54,7 +55,7 @@ export function PaymentPage({ view, m, language, embed, invoicePrice = null, bra
           </MerchantLine>
           {!embed && <LanguageLinks current={language} label={m.language} />}
         </header>
-        <PayLive initial={view} m={m} embed={embed} invoiceLine={invoiceLine || null} payBlock={<PayBlock view={view} m={m} embed={embed} />} />
+        <PayLive initial={view} m={m} embed={embed} invoiceLine={invoiceLine || null} payBlock={<PayBlock view={view} m={m} embed={embed} language={language} />} />
         {view.description && !embed && (
           <section className="mt-4">
             <h2 className="font-semibold">{m.description}</h2>
@@ -66,7 +67,7 @@ export function PaymentPage({ view, m, language, embed, invoicePrice = null, bra
   );
 }
 
-function PayBlock({ view, m, embed }: { view: PublicOrderView; m: Messages; embed: boolean }) {
+function PayBlock({ view, m, embed, language }: { view: PublicOrderView; m: Messages; embed: boolean; language: Language }) {
   const size = embed ? 168 : 200;
   const uriDiffers = view.walletUri !== view.address;
   // Wallet links only where the URI has a scheme (BIP21, EIP-681); elsewhere it is the bare address.
@@ -161,6 +162,7 @@ function PayBlock({ view, m, embed }: { view: PublicOrderView; m: Messages; embe
           {m.openWallet}
         </a>
       )}
+      <WalletPay view={view} language={language} />
     </section>
   );
 }

@@ -7,6 +7,9 @@
  *   except noModule polyfills, and script preloads), each gzipped, summed; for the payment page of
  *   a fresh order and for the floor of the same build, an empty App Router page (the 404 page of
  *   an unknown path: the root layout and nothing else). Budget: the payment page adds 13 KiB at most.
+ * - The "Pay with wallet" code loaded only when the button is pressed (lib/pay/wallet-send, a
+ *   dynamic import): the build's chunks that hold it, found by a string only that module has, each
+ *   gzipped; none of them may be among the first-load files.
  * - GET /api/pay/{orderId}/status: p50/p99 latency in an open loop at a fixed request rate, for an
  *   order with a payment on it (so the view has a payment to count confirmations for), beside the
  *   same route answering 404 for a malformed id (no database work: what Next.js itself costs).
@@ -70,6 +73,23 @@ async function firstLoadJs(origin: string, urlPath: string): Promise<{ status: n
     files.push({ url, raw: file.body.length, gzip: gzipSync(file.body).length });
   }
   return { status: page.status, files, gzip: files.reduce((sum, f) => sum + f.gzip, 0) };
+}
+
+/** A string of lib/pay/wallet-send.ts that survives minification and is in no other module. */
+const WALLET_CODE_MARKER = 'wallet_switchEthereumChain';
+
+/** The build's script chunks holding the lazily loaded wallet code, as their URL paths. */
+function lazyWalletChunks(): { url: string; raw: number; gzip: number }[] {
+  const dir = path.join(root, '.next', 'static');
+  const found = [];
+  for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !entry.name.endsWith('.js')) continue;
+    const file = path.join(entry.parentPath, entry.name);
+    const body = fs.readFileSync(file);
+    if (!body.includes(WALLET_CODE_MARKER)) continue;
+    found.push({ url: `/_next/static/${path.relative(dir, file).split(path.sep).join('/')}`, raw: body.length, gzip: gzipSync(body).length });
+  }
+  return found;
 }
 
 async function signedPost(origin: string, operation: string, fields: Record<string, unknown>, keys: { publicKey: string; privateKey: string }) {
@@ -138,6 +158,12 @@ async function main(): Promise<void> {
     console.log(`  payment page (/pay/{orderId}, ${payPage.files.length} files): ${kib(payPage.gzip)}`);
     for (const file of payPage.files.filter((f) => !floorUrls.has(f.url))) console.log(`    + ${file.url}  ${kib(file.raw)} raw, ${kib(file.gzip)} gzip`);
     console.log(`  added by the payment page: ${kib(added)} (budget ${kib(BUDGET_BYTES)}: ${added <= BUDGET_BYTES ? 'met' : 'NOT met'})`);
+    const wallet = lazyWalletChunks();
+    const eager = wallet.filter((chunk) => payPage.files.some((f) => f.url.split('?')[0] === chunk.url));
+    console.log(`  "Pay with wallet" code, loaded when the button is pressed (${wallet.length} files): ${kib(wallet.reduce((sum, f) => sum + f.gzip, 0))}`);
+    for (const file of wallet) console.log(`    ${file.url}  ${kib(file.raw)} raw, ${kib(file.gzip)} gzip`);
+    if (wallet.length === 0) throw new Error(`no chunk of the build holds "${WALLET_CODE_MARKER}": the wallet code was not found`);
+    if (eager.length > 0) console.log(`  NOT lazy: ${eager.map((f) => f.url).join(', ')} among the first-load files`);
 
     // A payment on the order, so that the view counts confirmations of something.
     const pay = await fetch(`${origin}/api/sandbox/pay`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ orderId, kind: 'partial' }) });

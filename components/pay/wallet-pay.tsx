@@ -1,0 +1,21 @@
+/**
+ * The payment page's mount point of "Pay with wallet" (a server component): the button is
+ * rendered for an order whose wallet URI is an EIP-681 payment (EVM networks, something left to
+ * pay) and that is not a test-mode order. A test-mode order's address is on the sandbox ledger,
+ * but its URI names the real chain id: a wallet would send real coins that never arrive ("Simulate
+ * payment" is test mode's way to pay). The texts are chosen here, in the page's language, so the
+ * browser gets only those.
+ */
+import { interpolate } from '@/lib/pay/format';
+import { walletMessages } from '@/lib/pay/wallet-messages';
+import { walletTransaction } from '@/lib/pay/wallet-request';
+import type { PublicOrderView } from '@/lib/pay/view';
+import { WalletButton } from './wallet-button';
+
+export function WalletPay({ view, language }: { view: PublicOrderView; language: string }) {
+  const transaction = view.test ? null : walletTransaction(view.walletUri);
+  if (!transaction) return null;
+  const m = walletMessages(language);
+  const chain = { network: view.networkName, chainId: String(BigInt(transaction.chainId)) };
+  return <WalletButton transaction={transaction} m={{ ...m, wrongChain: interpolate(m.wrongChain, chain), unknownChain: interpolate(m.unknownChain, chain) }} />;
+}

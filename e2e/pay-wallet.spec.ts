@@ -1,0 +1,206 @@
+/**
+ * "Pay with wallet" against a real EVM node: ganache (tests/support/evm.ts, JSON-RPC on 127.0.0.1,
+ * blocks mined when this spec says) is the gateway's live `ethereum` network, with a test ERC-20
+ * deployed as its USDT; the gateway is one of this spec's own (pay-support.ts startOwnGateway)
+ * with a live key, so its orders are paid on the node and completed by the normal watcher.
+ *
+ * No wallet extension runs in headless Chromium, so the page gets a small EIP-1193 provider as
+ * `window.ethereum` (page.addInitScript), playing the part of a wallet on a funded account: it
+ * answers `eth_requestAccounts`, `eth_chainId` and `wallet_switchEthereumChain` itself (starting
+ * on chain 1, as a wallet on Ethereum mainnet would) and relays everything else, above all
+ * `eth_sendTransaction`, to the node (page.exposeFunction), which holds the account unlocked and
+ * executes the transaction for real. Error codes follow EIP-1193 (4001 refused) and EIP-3326
+ * (4902 unknown chain).
+ */
+import { randomBytes } from 'node:crypto';
+import type { Page } from '@playwright/test';
+import { HDKey } from '@scure/bip32';
+import { type Address, type Hex } from 'viem';
+import { CHAIN_ID, deployToken, sendToken, startEvmNode, type EvmNode } from '../tests/support/evm';
+import { startOwnGateway, type OwnGateway } from './pay-support';
+import { expect, makeOrder, test } from './support/fixtures';
+
+const CONFIRMATIONS = 2;
+const NODE_CHAIN = `0x${CHAIN_ID.toString(16)}`;
+
+let node: EvmNode;
+let gw: OwnGateway;
+let payer: Address;
+let usdt: Address;
+
+test.describe.configure({ mode: 'serial' });
+test.setTimeout(180_000);
+
+test.beforeAll(async () => {
+  test.setTimeout(240_000);
+  node = await startEvmNode();
+  payer = node.accounts[0]!;
+  usdt = await deployToken(node, payer, 'USDT', 6);
+  await sendToken(node, usdt, payer, 'mint', payer, 1_000_000_000n);
+  await node.mine();
+  gw = await startOwnGateway(
+    'pay-wallet',
+    {
+      ETHEREUM_RPC_URL: node.url,
+      // The deposit addresses' watch-only key: a fresh wallet's m/44'/60'/0'/0.
+      ETHEREUM_XPUB: HDKey.fromMasterSeed(randomBytes(32)).derive("m/44'/60'/0'/0").publicExtendedKey,
+      ETHEREUM_CHAIN_ID: String(CHAIN_ID),
+      ETHEREUM_CONFIRMATIONS: String(CONFIRMATIONS),
+      ETHEREUM_TOKENS: `USDT:${usdt}`,
+      ETHEREUM_HEAD_LAG: '0',
+      WATCH_INTERVAL_MS: '250',
+    },
+    'live',
+  );
+});
+
+test.afterAll(async () => {
+  await gw?.stop();
+  await node?.close();
+});
+
+interface WalletOptions {
+  /** The chains the wallet knows; switching to another one fails with 4902. */
+  knownChains?: string[];
+  /** Decline `eth_requestAccounts` (4001), as a shopper pressing "Cancel" in the wallet. */
+  refuse?: boolean;
+}
+
+/** Gives the page an injected wallet on `payer`; returns the JSON-RPC calls it made, in order. */
+async function injectWallet(page: Page, options: WalletOptions = {}): Promise<{ method: string; params: unknown[] }[]> {
+  const calls: { method: string; params: unknown[] }[] = [];
+  await page.exposeFunction('__relayToNode', async (method: string, params: unknown[]) => {
+    calls.push({ method, params });
+    try {
+      return { result: await node.client.request({ method, params } as never) };
+    } catch (error) {
+      const { code = -32603, message = String(error) } = error as { code?: number; message?: string };
+      return { error: { code, message } };
+    }
+  });
+  await page.addInitScript(
+    ({ account, knownChains, refuse }) => {
+      const relay = (window as unknown as { __relayToNode(method: string, params: unknown[]): Promise<{ result?: unknown; error?: { code: number; message: string } }> })
+        .__relayToNode;
+      const fail = (code: number, message: string) => Object.assign(new Error(message), { code });
+      let chain = '0x1';
+      (window as unknown as { ethereum: unknown }).ethereum = {
+        async request({ method, params = [] }: { method: string; params?: unknown[] }) {
+          switch (method) {
+            case 'eth_requestAccounts':
+              if (refuse) throw fail(4001, 'User rejected the request.');
+              return [account];
+            case 'eth_accounts':
+              return [account];
+            case 'eth_chainId':
+              return chain;
+            case 'wallet_switchEthereumChain': {
+              const wanted = (params[0] as { chainId: string }).chainId;
+              if (!knownChains.includes(wanted)) throw fail(4902, `Unrecognized chain ID "${wanted}".`);
+              chain = wanted;
+              return null;
+            }
+            default: {
+              if (chain !== knownChains.at(-1)) throw fail(-32603, 'test wallet: only the node chain can send');
+              const answer = await relay(method, params);
+              if (answer.error) throw fail(answer.error.code, answer.error.message);
+              return answer.result;
+            }
+          }
+        },
+      };
+    },
+    { account: payer, knownChains: options.knownChains ?? ['0x1', NODE_CHAIN], refuse: options.refuse ?? false },
+  );
+  return calls;
+}
+
+const heading = (page: Page) => page.getByRole('heading', { level: 1 });
+const payButton = (page: Page) => page.getByRole('button', { name: 'Pay with wallet' });
+
+/** Presses the button; waits for the wallet's transaction id on the page and returns it. */
+async function payFromWallet(page: Page): Promise<Hex> {
+  await payButton(page).click();
+  const status = page.getByTestId('wallet-status');
+  // The id between Unicode isolates (LRI, PDI): left to right inside any language.
+  await expect(status).toHaveText(/^Sent from your wallet\. .* Transaction: \u20660x[0-9a-f]{64}\u2069$/);
+  return /0x[0-9a-f]{64}/.exec((await status.textContent())!)![0] as Hex;
+}
+
+/** Mines the confirmations; the watcher completes the order and the page says so without a reload. */
+async function confirmAndSeePaid(page: Page, orderId: string): Promise<void> {
+  await node.mine(CONFIRMATIONS);
+  await expect(heading(page)).toHaveText('Paid', { timeout: 60_000 });
+  expect((await gw.status(orderId)).status).toBe('processed');
+}
+
+test('ETH: the wallet switches to the order chain and sends the exact wei; the watcher completes the order', async ({ page }) => {
+  const calls = await injectWallet(page);
+  const order = await gw.makeOrder({ currency: 'ETH', network: 'ethereum', amount: '0.0123456789' });
+  await page.goto(`${gw.baseUrl}/pay/${order.orderId}`);
+  await expect(heading(page)).toHaveText('Awaiting payment');
+  // The button sits beside the QR code and the address, which stay.
+  await expect(page.getByTestId('qr')).toBeVisible();
+  await expect(page.getByTestId('address')).toBeVisible();
+
+  const txHash = await payFromWallet(page);
+  const sent = await node.client.getTransaction({ hash: txHash });
+  expect(sent).toMatchObject({ from: payer.toLowerCase(), to: order.address.toLowerCase(), value: 12_345_678_900_000_000n, input: '0x' });
+  expect(calls.map((c) => c.method)).toEqual(['eth_sendTransaction']);
+  await confirmAndSeePaid(page, order.orderId);
+});
+
+test('ERC-20: the wallet calls transfer(order address, units) on the configured token; the order completes', async ({ page }) => {
+  await injectWallet(page);
+  const order = await gw.makeOrder({ currency: 'USDT', network: 'ethereum', amount: '12.5' });
+  await page.goto(`${gw.baseUrl}/pay/${order.orderId}`);
+  const txHash = await payFromWallet(page);
+  const sent = await node.client.getTransaction({ hash: txHash });
+  expect(sent).toMatchObject({ to: usdt.toLowerCase(), value: 0n });
+  // transfer(address,uint256): selector, the order's address and 12.5 USDT in 6-decimal units.
+  expect(sent.input).toBe(`0xa9059cbb${order.address.slice(2).toLowerCase().padStart(64, '0')}${(12_500_000).toString(16).padStart(64, '0')}`);
+  await confirmAndSeePaid(page, order.orderId);
+});
+
+test('declined in the wallet, or a wallet without the chain: a clear message, nothing sent, the QR stays', async ({ page }) => {
+  const order = await gw.makeOrder({ currency: 'ETH', network: 'ethereum', amount: '0.5' });
+  const refusing = await injectWallet(page, { refuse: true });
+  await page.goto(`${gw.baseUrl}/pay/${order.orderId}`);
+  await payButton(page).click();
+  await expect(page.getByTestId('wallet-status')).toHaveText('The request was declined in your wallet. Nothing was sent.');
+  await expect(payButton(page)).toBeEnabled();
+  await expect(page.getByTestId('qr')).toBeVisible();
+  expect(refusing).toEqual([]);
+
+  const other = await page.context().newPage();
+  const mainnetOnly = await injectWallet(other, { knownChains: ['0x1'] });
+  await other.goto(`${gw.baseUrl}/pay/${order.orderId}?lang=es`);
+  await other.getByRole('button', { name: 'Pagar con billetera' }).click();
+  await expect(other.getByTestId('wallet-status')).toHaveText(`Tu billetera no conoce Ethereum (id de cadena ${CHAIN_ID}). Añade esta red a tu billetera, o paga con el código QR o la dirección.`);
+  expect(mainnetOnly).toEqual([]);
+  expect((await gw.status(order.orderId)).status).toBe('pending');
+});
+
+/** Hydrated: React has taken over the page's markup (its fibers are on the elements), so the button's effect has run. */
+async function waitForHydration(page: Page): Promise<void> {
+  await page.waitForFunction(() => Object.keys(document.querySelector('[data-testid="address"]') ?? {}).some((key) => key.startsWith('__reactFiber')));
+}
+
+test('no injected wallet: no button, the QR code and the address as before', async ({ page }) => {
+  const order = await gw.makeOrder({ currency: 'USDT', network: 'ethereum', amount: '1' });
+  await page.goto(`${gw.baseUrl}/pay/${order.orderId}`);
+  await waitForHydration(page);
+  await expect(page.getByTestId('qr')).toBeVisible();
+  await expect(page.getByTestId('address')).toBeVisible();
+  await expect(payButton(page)).toHaveCount(0);
+});
+
+test('a test-mode order gets no button even with a wallet: its address is on the sandbox ledger, not on chain 1', async ({ page }) => {
+  await injectWallet(page);
+  // The run's shared gateway, with its test-mode key.
+  const order = await makeOrder({ currency: 'ETH', network: 'ethereum', amount: '0.01' });
+  await page.goto(`/pay/${order.orderId}`);
+  await waitForHydration(page);
+  await expect(page.getByRole('heading', { name: 'Simulate payment' })).toBeVisible();
+  await expect(payButton(page)).toHaveCount(0);
+});
