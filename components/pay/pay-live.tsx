@@ -18,6 +18,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { countdownPhase } from '@/lib/pay/format';
+import type { Language } from '@/lib/pay/i18n';
 import type { Messages } from '@/lib/pay/messages';
 import type { PublicOrderView } from '@/lib/pay/view';
 import { useTimeLeft } from './countdown';
@@ -33,6 +34,8 @@ import { OtherTransfers, Payments } from './transfers';
 interface Props {
   initial: PublicOrderView;
   m: Messages;
+  /** The page's language: amounts and durations are written as it writes them (Intl). */
+  language: Language;
   embed: boolean;
   /** For an order of an invoice, its price line (./invoice-price); null otherwise. */
   invoiceLine: ReactNode;
@@ -48,7 +51,7 @@ export function PayLive(props: Props) {
   );
 }
 
-function Live({ initial, m, embed, invoiceLine, payBlock }: Props) {
+function Live({ initial, m, language, embed, invoiceLine, payBlock }: Props) {
   const { view, reconnecting, refetch } = useOrderStatus(initial);
   const pending = view.status === 'pending';
   const left = useTimeLeft(view.expiresAt, initial.serverTime, pending);
@@ -64,7 +67,7 @@ function Live({ initial, m, embed, invoiceLine, payBlock }: Props) {
           {m.reconnecting}
         </p>
       )}
-      <StatusPanel view={view} m={m} embed={embed} left={left} phase={phase} redirect={redirect} />
+      <StatusPanel view={view} m={m} language={language} embed={embed} left={left} phase={phase} redirect={redirect} />
       <StatusAnnouncer screen={view.screen} redirecting={redirect.redirecting} m={m} />
       {invoiceLine && (
         <div className="group" data-change-coin={view.invoice?.canChangeCoin ? '' : undefined}>
@@ -72,8 +75,8 @@ function Live({ initial, m, embed, invoiceLine, payBlock }: Props) {
         </div>
       )}
       {payable && payBlock}
-      <Payments view={view} m={m} />
-      <OtherTransfers view={view} m={m} />
+      <Payments view={view} m={m} language={language} />
+      <OtherTransfers view={view} m={m} language={language} />
       {view.test && pending && <SimulatePayment orderId={view.orderId} m={m} onSent={refetch} />}
     </>
   );
