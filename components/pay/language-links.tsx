@@ -10,8 +10,14 @@ export function LanguageLinks({ current, label, keep = '' }: { current: Language
   return (
     <details className="relative text-sm" data-testid="languages">
       <summary className="cursor-pointer rounded-md border border-slate-400 px-2 py-0.5 dark:border-slate-500">
+        {/* The code alone ("PT"), named in full for screen readers: the header has room for little. */}
         <span className="sr-only">{`${label}: `}</span>
-        <span lang={current}>{LANGUAGE_NAMES[current]}</span>
+        <span lang={current} className="sr-only">
+          {LANGUAGE_NAMES[current]}
+        </span>
+        <span aria-hidden="true" className="font-medium uppercase">
+          {current}
+        </span>
       </summary>
       <nav
         aria-label={label}

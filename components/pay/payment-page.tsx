@@ -20,6 +20,9 @@ import { InvoicePrice } from './invoice-price';
 import { LanguageLinks } from './language-links';
 import { PayLive } from './pay-live';
 
+/** The QR code drawn at 176 px on a phone (its first screen is short), 192 px from 768 px wide, 168 px in an iframe. */
+const QR_SIZE = { page: 'size-44 md:size-48', embed: 'size-[168px]' };
+
 /** The network and token-standard badges beside the amount. */
 const BADGE = 'rounded-full bg-indigo-700 px-2.5 py-0.5 text-xs font-semibold text-white dark:bg-indigo-300 dark:text-indigo-950';
 
@@ -78,6 +81,7 @@ export function PaymentPage({ view, m, language, embed, invoicePrice = null, bra
 
 function PayBlock({ view, m, language, embed }: { view: PublicOrderView; m: Messages; language: Language; embed: boolean }) {
   const size = embed ? 168 : 192;
+  const qrSize = QR_SIZE[embed ? 'embed' : 'page'];
   const uriDiffers = view.walletUri !== view.address;
   // Wallet links only where the URI has a scheme (BIP21, EIP-681); elsewhere it is the bare address.
   const deepLink = /^[a-z][a-z0-9+.-]*:/i.test(view.walletUri) ? view.walletUri : null;
@@ -87,33 +91,29 @@ function PayBlock({ view, m, language, embed }: { view: PublicOrderView; m: Mess
   return (
     // One column on a phone (amount, tag, QR, address); on a wider screen the QR beside the details.
     <section aria-label={m.amount} className="mt-4 md:grid md:grid-cols-[minmax(0,1fr)_auto] md:gap-x-8">
-      <div className="flex flex-wrap items-center justify-between gap-2 md:col-start-1">
-        <div>
-          <p className="text-sm">{m.sendExactly}</p>
+      <div className="md:col-start-1">
+        {/* The label and the network on one line: a phone's height is for the QR code. */}
+        <p className="flex flex-wrap items-center gap-1.5 text-sm">
+          <span className="me-1">{m.sendExactly}</span>
+          {coinName && <span>{coinName}</span>}
+          <span data-testid="network-badge" className={BADGE}>
+            {view.networkName}
+          </span>
+          {view.tokenStandard && (
+            <span data-testid="token-standard" className={`${BADGE} font-mono`}>
+              {view.tokenStandard}
+            </span>
+          )}
+        </p>
+        <div className="flex flex-wrap items-center justify-between gap-x-2">
           <p className="text-2xl font-semibold" data-testid="amount">
             <span dir="ltr">{`${formatAmount(view.remaining, language)} ${view.currency}`}</span>
           </p>
-          <p className="mt-1 flex flex-wrap items-center gap-1.5 text-sm">
-            {coinName && (
-              <>
-                <span>{coinName}</span>
-                <span aria-hidden="true">·</span>
-              </>
-            )}
-            <span data-testid="network-badge" className={BADGE}>
-              {view.networkName}
-            </span>
-            {view.tokenStandard && (
-              <span data-testid="token-standard" className={`${BADGE} font-mono`}>
-                {view.tokenStandard}
-              </span>
-            )}
-          </p>
+          <CopyButton value={view.remaining} label={m.copyAmount} text={m.copy} done={m.copied} />
         </div>
-        <CopyButton value={view.remaining} label={m.copyAmount} text={m.copy} done={m.copied} />
       </div>
       {view.tag !== null && <TagBlock tag={view.tag} m={m} />}
-      <div className="group mt-3 flex flex-col items-center md:col-start-2 md:row-span-4 md:row-start-1 md:mt-0">
+      <div className="group mt-2 flex flex-col items-center md:col-start-2 md:row-span-4 md:row-start-1 md:mt-0">
         <div className="rounded-lg bg-white p-2">
           <QRCodeSVG
             value={view.walletUri}
@@ -124,7 +124,7 @@ function PayBlock({ view, m, language, embed }: { view: PublicOrderView; m: Mess
             aria-label={uriDiffers ? m.qrWithAmountAlt : m.qrAddressOnlyAlt}
             data-testid="qr"
             data-qr="uri"
-            className={uriDiffers ? 'group-has-[#qr-address:checked]:hidden' : undefined}
+            className={`${qrSize} ${uriDiffers ? 'group-has-[#qr-address:checked]:hidden' : ''}`}
           />
           {uriDiffers && (
             <QRCodeSVG
@@ -135,7 +135,7 @@ function PayBlock({ view, m, language, embed }: { view: PublicOrderView; m: Mess
               role="img"
               aria-label={m.qrAddressOnlyAlt}
               data-qr="address"
-              className="hidden group-has-[#qr-address:checked]:block"
+              className={`${qrSize} hidden group-has-[#qr-address:checked]:block`}
             />
           )}
         </div>
@@ -188,17 +188,17 @@ function TagBlock({ tag, m }: { tag: string; m: Messages }) {
   return (
     // Compact (the QR must stay above a phone's fold below it), but before the QR: the QR carries the address alone.
     <div role="note" data-testid="tag-warning" className="mt-3 rounded-lg border-2 border-red-700 bg-red-50 px-3 py-2 md:col-start-1 dark:border-red-400 dark:bg-red-950">
+      <p className="text-sm font-semibold text-red-800 dark:text-red-200">{m.tagWarningTitle}</p>
       <div className="flex items-center justify-between gap-2">
         <p className="min-w-0">
-          <span className="block text-sm font-semibold text-red-800 dark:text-red-200">{m.tagWarningTitle}</span>
-          <span className="text-sm">{`${m.tag}: `}</span>
+          <span className="sr-only">{`${m.tag}: `}</span>
           <span dir="ltr" data-testid="tag" className="font-mono text-xl font-semibold">
             {tag}
           </span>
         </p>
         <CopyButton value={tag} label={m.copyTag} text={m.copy} done={m.copied} />
       </div>
-      <p className="mt-1 text-xs">{m.tagWarning}</p>
+      <p className="text-xs">{m.tagWarning}</p>
     </div>
   );
 }

@@ -46,27 +46,32 @@ export function StatusPanel({ view, m, language, embed, left, phase, redirect }:
   const amount = (value: string) => amountText(value, view.currency, language);
   return (
     <section data-screen={view.screen} className={`mt-3 rounded-lg border-s-4 px-4 py-3 ${TONE[view.screen]}`}>
-      <h1 className="text-xl font-semibold">{screen.title}</h1>
+      {/* The countdown beside the heading, and the sums as one wrapped line: a phone's first screen is for the QR code. */}
+      <div className="flex flex-wrap items-baseline justify-between gap-x-3">
+        <h1 className="text-xl font-semibold">{screen.title}</h1>
+        {pending && !covered && <Countdown left={left} phase={phase} expiresAt={view.expiresAt} m={m} className="" />}
+      </div>
       <p className="mt-1 text-sm">{screen.body}</p>
-      {pending &&
-        (covered ? (
-          <p className="mt-2 text-sm font-medium" data-testid="waiting-confirmations">
-            {m.waitingConfirmations}
-          </p>
-        ) : (
-          <Countdown left={left} phase={phase} expiresAt={view.expiresAt} m={m} />
-        ))}
+      {covered && (
+        <p className="mt-2 text-sm font-medium" data-testid="waiting-confirmations">
+          {m.waitingConfirmations}
+        </p>
+      )}
       {(view.received !== '0' || view.screen === 'underpaid' || (pending && view.remaining !== view.amount)) && (
-        <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-3 text-sm">
-          <dt>{m.orderTotal}</dt>
-          <dd>{amount(view.amount)}</dd>
-          <dt>{m.received}</dt>
-          <dd data-testid="received">{amount(view.received)}</dd>
+        <dl className="mt-2 flex flex-wrap gap-x-4 text-sm">
+          <div className="flex gap-1.5">
+            <dt>{m.orderTotal}</dt>
+            <dd>{amount(view.amount)}</dd>
+          </div>
+          <div className="flex gap-1.5">
+            <dt>{m.received}</dt>
+            <dd data-testid="received">{amount(view.received)}</dd>
+          </div>
           {pending && (
-            <>
+            <div className="flex gap-1.5">
               <dt>{m.remaining}</dt>
               <dd data-testid="remaining">{amount(view.remaining)}</dd>
-            </>
+            </div>
           )}
         </dl>
       )}
