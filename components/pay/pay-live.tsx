@@ -28,7 +28,7 @@ import { usePayBlockRefresh } from './pay-block-refresh';
 import { useReturnRedirect } from './return-to-store';
 import { SimulatePayment } from './simulate-payment';
 import { StatusAnnouncer } from './status-announcer';
-import { StatusPanel } from './status-panel';
+import { StatusPanel, Sums } from './status-panel';
 import { OtherTransfers, Payments } from './transfers';
 
 interface Props {
@@ -67,14 +67,19 @@ function Live({ initial, m, language, embed, invoiceLine, payBlock }: Props) {
           {m.reconnecting}
         </p>
       )}
-      <StatusPanel view={view} m={m} language={language} embed={embed} left={left} phase={phase} redirect={redirect} />
+      <StatusPanel view={view} m={m} language={language} embed={embed} left={left} phase={phase} redirect={redirect} payable={payable} />
       <StatusAnnouncer screen={view.screen} redirecting={redirect.redirecting} m={m} />
       {invoiceLine && (
         <div className="group" data-change-coin={view.invoice?.canChangeCoin ? '' : undefined}>
           {invoiceLine}
         </div>
       )}
-      {payable && payBlock}
+      {payable && (
+        <>
+          {payBlock}
+          <Sums view={view} m={m} language={language} />
+        </>
+      )}
       <Payments view={view} m={m} language={language} />
       <OtherTransfers view={view} m={m} language={language} />
       {view.test && pending && <SimulatePayment orderId={view.orderId} m={m} onSent={refetch} />}

@@ -20,8 +20,8 @@ import { InvoicePrice } from './invoice-price';
 import { LanguageLinks } from './language-links';
 import { PayLive } from './pay-live';
 
-/** The QR code drawn at 176 px on a phone (its first screen is short), 192 px from 768 px wide, 168 px in an iframe. */
-const QR_SIZE = { page: 'size-44 md:size-48', embed: 'size-[168px]' };
+/** The QR code drawn at 160 px on a phone (its first screen is short), 192 px from 768 px wide, 168 px in an iframe. */
+const QR_SIZE = { page: 'size-40 md:size-48', embed: 'size-[168px]' };
 
 /** The network and token-standard badges beside the amount. */
 const BADGE = 'rounded-full bg-indigo-700 px-2.5 py-0.5 text-xs font-semibold text-white dark:bg-indigo-300 dark:text-indigo-950';

@@ -37,16 +37,17 @@ interface Props {
   left: number;
   phase: CountdownPhase;
   redirect: ReturnRedirect;
+  /** The payment block shows below: the sums go under it (./pay-live), a phone's first screen is for the QR code. */
+  payable: boolean;
 }
 
-export function StatusPanel({ view, m, language, embed, left, phase, redirect }: Props) {
+export function StatusPanel({ view, m, language, embed, left, phase, redirect, payable }: Props) {
   const pending = view.status === 'pending';
   const screen = m.screens[view.screen];
   const covered = view.screen === 'detected' && view.remaining === '0';
-  const amount = (value: string) => amountText(value, view.currency, language);
   return (
     <section data-screen={view.screen} className={`mt-3 rounded-lg border-s-4 px-4 py-3 ${TONE[view.screen]}`}>
-      {/* The countdown beside the heading, and the sums as one wrapped line: a phone's first screen is for the QR code. */}
+      {/* The countdown beside the heading: a phone's first screen is for the QR code. */}
       <div className="flex flex-wrap items-baseline justify-between gap-x-3">
         <h1 className="text-xl font-semibold">{screen.title}</h1>
         {pending && !covered && <Countdown left={left} phase={phase} expiresAt={view.expiresAt} m={m} className="" />}
@@ -57,24 +58,7 @@ export function StatusPanel({ view, m, language, embed, left, phase, redirect }:
           {m.waitingConfirmations}
         </p>
       )}
-      {(view.received !== '0' || view.screen === 'underpaid' || (pending && view.remaining !== view.amount)) && (
-        <dl className="mt-2 flex flex-wrap gap-x-4 text-sm">
-          <div className="flex gap-1.5">
-            <dt>{m.orderTotal}</dt>
-            <dd>{amount(view.amount)}</dd>
-          </div>
-          <div className="flex gap-1.5">
-            <dt>{m.received}</dt>
-            <dd data-testid="received">{amount(view.received)}</dd>
-          </div>
-          {pending && (
-            <div className="flex gap-1.5">
-              <dt>{m.remaining}</dt>
-              <dd data-testid="remaining">{amount(view.remaining)}</dd>
-            </div>
-          )}
-        </dl>
-      )}
+      {!payable && <Sums view={view} m={m} language={language} />}
       {REFERENCE.has(view.screen) && (
         <div className="mt-3 border-t border-slate-300 pt-2 text-sm dark:border-slate-600">
           {CONTACT.has(view.screen) && (
@@ -96,5 +80,30 @@ export function StatusPanel({ view, m, language, embed, left, phase, redirect }:
       )}
       <ReturnToStore redirect={redirect} embed={embed} m={m} />
     </section>
+  );
+}
+
+/** What was received and what remains, once anything was: the order's total, received, and (while pending) remaining. */
+export function Sums({ view, m, language }: { view: PublicOrderView; m: Messages; language: Language }) {
+  const pending = view.status === 'pending';
+  if (!(view.received !== '0' || view.screen === 'underpaid' || (pending && view.remaining !== view.amount))) return null;
+  const amount = (value: string) => amountText(value, view.currency, language);
+  return (
+    <dl className="mt-2 flex flex-wrap gap-x-4 text-sm">
+      <div className="flex gap-1.5">
+        <dt>{m.orderTotal}</dt>
+        <dd>{amount(view.amount)}</dd>
+      </div>
+      <div className="flex gap-1.5">
+        <dt>{m.received}</dt>
+        <dd data-testid="received">{amount(view.received)}</dd>
+      </div>
+      {pending && (
+        <div className="flex gap-1.5">
+          <dt>{m.remaining}</dt>
+          <dd data-testid="remaining">{amount(view.remaining)}</dd>
+        </div>
+      )}
+    </dl>
   );
 }
