@@ -10,10 +10,9 @@
  */
 import { randomInt } from 'node:crypto';
 import type { Page } from '@playwright/test';
-import { LANGUAGES, type Language } from '@/lib/pay/i18n';
 import { INVOICE_MESSAGES, MESSAGES } from '@/lib/pay/messages';
 import type { Invoice } from '@/lib/protocol';
-import { expectAccessible, expectNoHorizontalScroll } from './pay-support';
+import { expectAccessible, expectNoHorizontalScroll, longestLanguage } from './pay-support';
 import { api, baseUrl, expect, mineAt, simulatePayment, test } from './support/fixtures';
 
 const PHONE = { width: 360, height: 640 };
@@ -53,12 +52,6 @@ async function choose(page: Page, ticker: string, networkName: string): Promise<
   await choice(page, ticker, networkName).click();
   await page.waitForURL(/\/pay\/[0-9a-f-]{36}(\?|$)/);
   return new URL(page.url()).pathname.split('/').pop()!;
-}
-
-/** The language whose invoice page texts are the longest: the hardest to fit on a phone. */
-function longestLanguage(): Language {
-  const size = (language: Language) => JSON.stringify(INVOICE_MESSAGES[language]).length + JSON.stringify(MESSAGES[language]).length;
-  return [...LANGUAGES].sort((a, b) => size(b) - size(a))[0]!;
 }
 
 test('choose USDT on Tron, see the price on the payment page, change to BTC on Bitcoin', async ({ page }) => {

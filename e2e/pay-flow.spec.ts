@@ -8,7 +8,20 @@
 import type { Page } from '@playwright/test';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { decodeQr, expectAccessible, sandboxFaucet, startOwnGateway, type OwnGateway } from './pay-support';
+import { LANGUAGES } from '@/lib/pay/i18n';
+import { MESSAGES } from '@/lib/pay/messages';
+import {
+  decodeQr,
+  expectAccessible,
+  expectAccessibleInEnglishAndArabic,
+  expectNoHorizontalScroll,
+  expectQrAboveFold,
+  longestLanguage,
+  PHONE,
+  sandboxFaucet,
+  startOwnGateway,
+  type OwnGateway,
+} from './pay-support';
 import { expect, test } from './support/fixtures';
 
 let gw: OwnGateway;
@@ -72,6 +85,21 @@ const heading = (page: Page) => page.getByRole('heading', { level: 1 });
 const screen = (page: Page) => page.locator('[data-screen]');
 const announced = (page: Page) => page.locator('p[aria-live="polite"]');
 
+/**
+ * A bad outcome's way out: the order reference to give the merchant, and a working "Return to
+ * store" (followed: the page leaves for the store).
+ */
+async function expectWayOut(page: Page, orderId: string, returnUrl: string): Promise<void> {
+  await expect(page.getByTestId('order-reference')).toHaveText(orderId);
+  await expect(page.getByRole('button', { name: 'Copy order reference' })).toBeVisible();
+  const back = page.getByRole('link', { name: 'Return to store' });
+  await expect(back).toHaveAttribute('href', returnUrl);
+  // No automatic redirect away from a bad outcome: the shopper decides.
+  await expect(screen(page).getByText(/Returning to the store in/)).toHaveCount(0);
+  await back.click();
+  await page.waitForURL(returnUrl);
+}
+
 test('simulate a full payment: detected with k/n confirmations, then paid without a reload, then the return URL', async ({ page }) => {
   const returnUrl = `${gw.baseUrl}/?returned=flow-full`;
   const order = await gw.makeOrder({ currency: 'LTC', network: 'litecoin', amount: '0.25', returnUrl });
@@ -90,12 +118,18 @@ test('simulate a full payment: detected with k/n confirmations, then paid withou
   await expect(announced(page)).toContainText('Payment detected');
   const payment = page.getByTestId('payment');
   await expect(payment).toContainText('0.25 LTC');
-  await expect(payment).toContainText('0 of 2 confirmations');
+  // Litecoin's 150 s blocks: two to go is about 5 minutes.
+  await expect(payment.getByTestId('confirmations')).toContainText('0 of 2 confirmations · about 5 minutes to go');
+  await expect(payment.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '0');
   await expect(payment).toContainText(txHash);
+  // The whole amount is on its way: no countdown any more, but what it is waiting for.
+  await expect(page.getByTestId('waiting-confirmations')).toHaveText('Payment detected, waiting for confirmations');
+  await expect(page.locator('[data-phase]')).toHaveCount(0);
   await expectAccessible(page, 'payment detected');
 
   await gw.mine('litecoin');
-  await expect(payment).toContainText('1 of 2 confirmations');
+  await expect(payment.getByTestId('confirmations')).toContainText('1 of 2 confirmations · about 3 minutes to go');
+  await expect(payment.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '1');
   await gw.mine('litecoin');
   await expect(heading(page)).toHaveText('Paid');
   await expect(announced(page)).toContainText('Paid.');
@@ -120,13 +154,23 @@ test('cancelling the redirect keeps the shopper on the paid screen, which is axe
   await page.waitForTimeout(7_000);
   expect(page.url()).toBe(`${gw.baseUrl}/pay/${order.orderId}`);
   await expectAccessible(page, 'paid');
+  // In Arabic too: a new load counts down to the redirect again, so stay first.
+  await page.goto(`${gw.baseUrl}/pay/${order.orderId}?lang=ar`);
+  await page.getByRole('button', { name: MESSAGES.ar.stayOnPage }).click();
+  await expectAccessible(page, 'paid, in Arabic');
 });
 
-test('partial payment: received and remaining, the QR asks for the rest; underpaid after expiry', async ({ page }) => {
-  const order = await gw.makeOrder({ currency: 'BCH', network: 'bitcoincash', amount: '0.25' });
+test('partial payment: the countdown stays with what is left, the QR asks for the rest in every language; underpaid after expiry, with a way out', async ({ page }) => {
+  const returnUrl = `${gw.baseUrl}/?returned=flow-underpaid`;
+  const order = await gw.makeOrder({ currency: 'BCH', network: 'bitcoincash', amount: '0.25', returnUrl });
   await page.goto(`${gw.baseUrl}/pay/${order.orderId}`);
   await page.getByRole('button', { name: 'Partial' }).click();
   await expect(screen(page)).toHaveAttribute('data-screen', 'detected');
+  // Half is on its way: the countdown stays, and what is left is said.
+  await expect(page.locator('[data-phase]')).toHaveAttribute('data-phase', 'running');
+  await expect(page.getByTestId('waiting-confirmations')).toHaveCount(0);
+  await expect(page.getByTestId('remaining')).toHaveText('0.125 BCH');
+  await expectAccessibleInEnglishAndArabic(page, 'a partial payment detected');
   await gw.mine('bitcoincash', 2);
   await expect(heading(page)).toHaveText('Partially paid');
   await expect(page.getByTestId('received')).toHaveText('0.125 BCH');
@@ -134,18 +178,42 @@ test('partial payment: received and remaining, the QR asks for the rest; underpa
   // The payment block is rendered anew for what is left, without a reload.
   await expect(page.getByTestId('amount')).toHaveText('0.125 BCH');
   expect(await decodeQr(page.getByTestId('qr'))).toBe(`${order.address}?amount=0.125`);
-  await expectAccessible(page, 'partially paid');
+  await expectAccessibleInEnglishAndArabic(page, 'partially paid');
+
+  // The fullest screen with a QR on a phone: partially paid, and for ripple its tag box too.
+  const ripple = await gw.makeOrder({ currency: 'XRP', network: 'ripple', amount: '1234.5' });
+  await gw.pay(ripple.orderId, 'partial');
+  await gw.mine('ripple', 2);
+  await gw.waitForScreen(ripple.orderId, 'partially-paid');
+  await page.setViewportSize(PHONE);
+  // Ripple in every language (its tag box: the tallest page above the QR), bitcoincash's URI with an amount in the longest.
+  const pages = [
+    ...LANGUAGES.map((language) => [language, ripple.orderId, ripple.address, 'XRP'] as const),
+    [longestLanguage(), order.orderId, `${order.address}?amount=0.125`, 'BCH'] as const,
+  ];
+  for (const [language, id, uri, coin] of pages) {
+    await page.goto(`${gw.baseUrl}/pay/${id}?lang=${language}`);
+    await expect(screen(page)).toHaveAttribute('data-screen', 'partially-paid');
+    await expectQrAboveFold(page, uri, `partially paid, ${coin} in ${language}`);
+    await expectNoHorizontalScroll(page);
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(`${gw.baseUrl}/pay/${order.orderId}`);
 
   await gw.mine('bitcoincash', 1, new Date(Date.parse(order.expiresAt) + 1000));
   await expect(heading(page)).toHaveText('Underpaid', { timeout: 45_000 });
   await expect(page.getByTestId('received')).toHaveText('0.125 BCH');
   await expect(page.getByTestId('qr')).toHaveCount(0);
   await expect(page.getByRole('heading', { name: 'Simulate payment' })).toHaveCount(0);
-  await expectAccessible(page, 'underpaid');
+  await expect(screen(page).getByRole('heading', { name: 'Contact the merchant' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Copy transaction id' })).toHaveCount(1);
+  await expectAccessibleInEnglishAndArabic(page, 'underpaid');
+  await expectWayOut(page, order.orderId, returnUrl);
 });
 
-test('expired on chain time; a payment after expiry shows "paid late, contact the merchant"', async ({ page }) => {
-  const order = await gw.makeOrder({ currency: 'ETH', network: 'ethereum', amount: '0.01' });
+test('expired on chain time, with a way out; a payment after expiry shows "paid late, contact the merchant" without a reload', async ({ page }) => {
+  const returnUrl = `${gw.baseUrl}/?returned=flow-late`;
+  const order = await gw.makeOrder({ currency: 'ETH', network: 'ethereum', amount: '0.01', returnUrl });
   await page.goto(`${gw.baseUrl}/pay/${order.orderId}`);
   await expect(heading(page)).toHaveText('Awaiting payment');
   await gw.mine('ethereum', 1, new Date(Date.parse(order.expiresAt) + 1000));
@@ -153,19 +221,24 @@ test('expired on chain time; a payment after expiry shows "paid late, contact th
   await expect(announced(page)).toContainText('Expired');
   await expect(page.getByTestId('qr')).toHaveCount(0);
   await expect(page.getByTestId('address')).toHaveCount(0);
-  await expectAccessible(page, 'expired');
+  await expect(page.getByTestId('order-reference')).toHaveText(order.orderId);
+  await expect(page.getByRole('link', { name: 'Return to store' })).toHaveAttribute('href', returnUrl);
+  await expectAccessibleInEnglishAndArabic(page, 'expired');
 
+  // The page stays open on the expired screen; the late payment must reach it by itself.
+  await page.evaluate(() => ((window as unknown as { marker: number }).marker = 7));
   const late = await gw.pay(order.orderId, 'full');
   await gw.mine('ethereum', 2);
-  await gw.waitForScreen(order.orderId, 'paid-late');
-  await page.reload();
-  await expect(heading(page)).toHaveText('Paid late');
+  await expect(heading(page)).toHaveText('Paid late', { timeout: 60_000 });
+  expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker), 'same document: no reload').toBe(7);
   await expect(screen(page)).toContainText('Contact the merchant');
   const other = page.getByTestId('other-transfer');
   await expect(other).toContainText('0.01 ETH');
   await expect(other).toContainText('after the deadline');
   await expect(other).toContainText(late.txHash);
-  await expectAccessible(page, 'paid late');
+  await expect(other.getByRole('button', { name: 'Copy transaction id' })).toBeVisible();
+  await expectAccessibleInEnglishAndArabic(page, 'paid late');
+  await expectWayOut(page, order.orderId, returnUrl);
 });
 
 test('over: paid, with the overpayment said', async ({ page }) => {
@@ -180,18 +253,21 @@ test('over: paid, with the overpayment said', async ({ page }) => {
   await expect(page.getByTestId('received')).toHaveText('110 TRX');
   // No returnUrl: nothing to return to, no redirect.
   await expect(page.getByRole('link', { name: 'Return to store' })).toHaveCount(0);
-  await expectAccessible(page, 'overpaid');
+  await expect(page.getByTestId('order-reference')).toHaveText(order.orderId);
+  await expectAccessibleInEnglishAndArabic(page, 'overpaid');
 });
 
-test('a payment flagged by risk screening: the error screen, without the screening reason', async ({ page }) => {
-  const order = await gw.makeOrder({ currency: 'DOGE', network: 'dogecoin', amount: '50', checkRisks: true });
+test('a payment flagged by risk screening: the error screen, without the screening reason, with a way out', async ({ page }) => {
+  const returnUrl = `${gw.baseUrl}/?returned=flow-error`;
+  const order = await gw.makeOrder({ currency: 'DOGE', network: 'dogecoin', amount: '50', checkRisks: true, returnUrl });
   await page.goto(`${gw.baseUrl}/pay/${order.orderId}`);
   await gw.pay(order.orderId, 'full');
   await gw.mine('dogecoin', 2);
   await expect(heading(page)).toHaveText('Payment problem', { timeout: 45_000 });
   await expect(screen(page)).toHaveAttribute('data-screen', 'error');
   expect(await page.content()).not.toContain('deny');
-  await expectAccessible(page, 'error');
+  await expectAccessibleInEnglishAndArabic(page, 'error');
+  await expectWayOut(page, order.orderId, returnUrl);
 });
 
 test.describe('embedded', () => {

@@ -5,10 +5,11 @@
  * are in pay-flow.spec.ts.
  */
 import { NETWORKS } from '@/lib/catalog';
-import { decodeQr, expectAccessible, expectNoHorizontalScroll } from './pay-support';
+import { formatAmount } from '@/lib/pay/format';
+import { LANGUAGES } from '@/lib/pay/i18n';
+import { MESSAGES } from '@/lib/pay/messages';
+import { decodeQr, expectAccessible, expectNoHorizontalScroll, expectQrAboveFold, longestLanguage, PHONE } from './pay-support';
 import { baseUrl, expect, makeOrder, test } from './support/fixtures';
-
-const PHONE = { width: 360, height: 640 };
 
 test.describe('first paint', () => {
   test.use({ viewport: PHONE });
@@ -22,6 +23,9 @@ test.describe('first paint', () => {
     await expect(page.getByTestId('amount')).toHaveText('0.25 LTC');
     await expect(page.getByTestId('address')).toHaveText(order.address);
     await expect(page.getByTestId('network-badge')).toHaveText('Litecoin');
+    // A native coin: its name is the network's, said once, and no token standard.
+    await expect(page.getByText('Litecoin', { exact: true })).toHaveCount(1);
+    await expect(page.getByTestId('token-standard')).toHaveCount(0);
     await expect(page.getByText('Payment to e2e')).toBeVisible();
     await expect(page.getByText('Two books and a pen')).toBeVisible();
     await expect(page.getByTestId('test-banner')).toContainText('TEST MODE');
@@ -45,11 +49,24 @@ test.describe('first paint', () => {
     await expectNoHorizontalScroll(page);
   });
 
-  test('EIP-681: a token with its contract and chain id, a native coin in wei', async ({ page }) => {
+  test('EIP-681: a token with its contract, chain id and standard, a native coin in wei; on a desktop the QR beside the details', async ({ page }) => {
     const usdt = await makeOrder({ currency: 'USDT', network: 'polygon', amount: '10.5' });
     const contract = NETWORKS.find((n) => n.name === 'polygon')!.currencies.find((c) => c.ticker === 'USDT')!.contract!;
     await page.goto(`/pay/${usdt.orderId}`);
     expect(await decodeQr(page.getByTestId('qr'))).toBe(`ethereum:${contract}@137/transfer?address=${usdt.address}&uint256=10500000`);
+    await expect(page.getByTestId('token-standard')).toHaveText('ERC-20');
+    await expect(page.getByTestId('network-badge')).toHaveText('Polygon');
+    await expect(page.getByText('Tether USD', { exact: true })).toBeVisible();
+
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const [qrBox, amountBox, addressBox] = [
+      await page.getByTestId('qr').boundingBox(),
+      await page.getByTestId('amount').boundingBox(),
+      await page.getByTestId('address').boundingBox(),
+    ];
+    expect(qrBox!.x, 'the QR to the right of the amount').toBeGreaterThan(amountBox!.x + amountBox!.width);
+    expect(qrBox!.y, 'the QR level with the details').toBeLessThan(addressBox!.y + addressBox!.height);
+    await page.setViewportSize(PHONE);
     await expect(page.getByRole('link', { name: 'Open in wallet' })).toHaveAttribute('href', `ethereum:${contract}@137/transfer?address=${usdt.address}&uint256=10500000`);
 
     const eth = await makeOrder({ currency: 'ETH', network: 'base', amount: '0.0015' });
@@ -77,9 +94,28 @@ test.describe('first paint', () => {
     // The warning comes before the QR code, which carries the address only.
     const [warningBox, qrBox] = [await warning.boundingBox(), await page.getByTestId('qr').boundingBox()];
     expect(warningBox!.y).toBeLessThan(qrBox!.y);
-    expect(await decodeQr(page.getByTestId('qr'))).toBe(order.address);
+    await expectQrAboveFold(page, order.address, 'a ripple order');
     await expectNoHorizontalScroll(page);
     await expectAccessible(page, 'ripple order with a tag');
+  });
+
+  test('every language: the QR above the fold carrying the wallet URI (ripple with its tag box; litecoin with the amount in the longest language), amounts grouped, nothing overflows', async ({ page }) => {
+    // Fourteen page loads: on a loaded two-core machine that can take minutes.
+    test.setTimeout(360_000);
+    const ripple = await makeOrder({ currency: 'XRP', network: 'ripple', amount: '1234.5' });
+    const litecoin = await makeOrder({ currency: 'LTC', network: 'litecoin', amount: '1234.5', description: 'A long description '.repeat(20) });
+    // Ripple's tag box makes its page the tallest above the QR: every language. A URI with an amount (a denser QR) in the longest language and in Arabic.
+    const pages = [
+      ...LANGUAGES.map((language) => [language, ripple, ripple.address] as const),
+      ...([longestLanguage(), 'ar'] as const).map((language) => [language, litecoin, `litecoin:${litecoin.address}?amount=1234.5`] as const),
+    ];
+    for (const [language, order, uri] of pages) {
+      await page.goto(`/pay/${order.orderId}?lang=${language}`);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(MESSAGES[language].screens.awaiting.title);
+      await expect(page.getByTestId('amount')).toHaveText(`${formatAmount('1234.5', language)} ${order.currency}`);
+      await expectQrAboveFold(page, uri, `${order.currency} in ${language}`);
+      await expectNoHorizontalScroll(page);
+    }
   });
 
   test('the awaiting screen is axe-clean in light and dark mode, at phone width', async ({ page }) => {
@@ -130,6 +166,7 @@ test.describe('unknown orders', () => {
       const response = await page.goto(`/pay/${id}`);
       expect(response?.status(), id).toBe(404);
       await expect(page.getByRole('heading', { level: 1 })).toHaveText('Order not found');
+      await expect(page.getByRole('link', { name: 'Go to the home page' })).toHaveAttribute('href', '/');
       const status = await request.get(`/api/pay/${id}/status`);
       expect(status.status(), id).toBe(404);
       expect(status.headers()['cache-control']).toContain('no-store');
@@ -152,6 +189,22 @@ test.describe('languages', () => {
     await spanishPage.goto(`/pay/${order.orderId}`);
     await expect(spanishPage.getByRole('heading', { level: 1 })).toHaveText('Esperando el pago');
     await spanish.close();
+
+    // A region negotiates to its language: pt-BR to pt, zh-CN to zh.
+    for (const [locale, language] of [['pt-BR', 'pt'], ['zh-CN', 'zh']] as const) {
+      const context = await browser.newContext({ locale, baseURL: baseUrl() });
+      const regional = await context.newPage();
+      await regional.goto(`/pay/${order.orderId}`);
+      await expect(regional.locator('html')).toHaveAttribute('lang', language);
+      await expect(regional.getByRole('heading', { level: 1 })).toHaveText(MESSAGES[language].screens.awaiting.title);
+      await context.close();
+    }
+
+    // The folded language links: open, pick German.
+    await page.getByTestId('languages').locator('summary').click();
+    await page.getByRole('link', { name: 'Deutsch' }).click();
+    await expect(page.locator('html')).toHaveAttribute('lang', 'de');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Warte auf Zahlung');
 
     await page.goto(`/pay/${order.orderId}`);
     await expect(page.locator('html')).toHaveAttribute('lang', 'en');

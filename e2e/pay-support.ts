@@ -2,7 +2,10 @@
  * Helpers of the payment page specs (e2e/pay-*.spec.ts), beside the shared ones of e2e/support.
  *
  * - decodeQr: the text of the QR code in a screenshot of an element (jsQR over pngjs).
- * - expectAccessible: axe-core in light and in dark mode; no serious or critical violation.
+ * - expectAccessible: axe-core in light and in dark mode; no serious or critical violation;
+ *   expectAccessibleInEnglishAndArabic: the same on the page as it is and again in Arabic.
+ * - expectQrAboveFold: the QR's bottom edge within a 360 x 640 screen and its text the wallet URI.
+ * - longestLanguage: the language whose texts are the longest, the hardest to fit on a phone.
  * - startOwnGateway: a second gateway under test for the specs that must decide when blocks come:
  *   SANDBOX_BLOCK_SECONDS=0 (blocks only when the spec mines them), so that "detected, 1 of 2
  *   confirmations" or an expiry on chain time happen exactly when the spec says, never between two
@@ -15,6 +18,8 @@ import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
+import { LANGUAGES, type Language } from '@/lib/pay/i18n';
+import { INVOICE_MESSAGES, MESSAGES } from '@/lib/pay/messages';
 import { controlCommand, expect, type Keys, type MakeOrderFields, type Order, type PaymentKind, type SimulatedPayment } from './support/fixtures';
 import { E2E_APP_SECRET, startGatewayServer, type GatewayServer } from './support/server';
 
@@ -39,6 +44,41 @@ export async function expectAccessible(page: Page, what: string): Promise<void> 
     expect(bad, `axe on ${what}, ${colorScheme} mode`).toEqual([]);
   }
   await page.emulateMedia({ colorScheme: 'light' });
+}
+
+/**
+ * axe on the page as it is (English), then on the same page in Arabic (`?lang=ar`, a new load),
+ * then back to the page as it was (a new load too): every state in both directions of writing.
+ */
+export async function expectAccessibleInEnglishAndArabic(page: Page, what: string): Promise<void> {
+  await expectAccessible(page, what);
+  const before = page.url();
+  const screen = await page.locator('[data-screen]').getAttribute('data-screen');
+  const url = new URL(before);
+  url.searchParams.set('lang', 'ar');
+  await page.goto(url.toString());
+  await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+  await expect(page.locator('[data-screen]')).toHaveAttribute('data-screen', screen!);
+  await expectAccessible(page, `${what}, in Arabic`);
+  await page.goto(before);
+}
+
+/** A phone's screen: the QR code must be on it without scrolling. */
+export const PHONE = { width: 360, height: 640 };
+
+/** The QR code is within the first 640 px of the page (a 360 x 640 phone, unscrolled) and carries `uri`. */
+export async function expectQrAboveFold(page: Page, uri: string, what: string): Promise<void> {
+  const qr = page.getByTestId('qr');
+  const box = await qr.boundingBox();
+  expect(box, `QR on ${what}`).not.toBeNull();
+  expect(box!.y + box!.height, `QR bottom edge on a 360x640 screen, ${what}`).toBeLessThanOrEqual(PHONE.height);
+  expect(await decodeQr(qr), `QR text, ${what}`).toBe(uri);
+}
+
+/** The language whose payment and invoice texts are the longest: the hardest to fit on a phone. */
+export function longestLanguage(): Language {
+  const size = (language: Language) => JSON.stringify(INVOICE_MESSAGES[language]).length + JSON.stringify(MESSAGES[language]).length;
+  return [...LANGUAGES].sort((a, b) => size(b) - size(a))[0]!;
 }
 
 /** No horizontal scrolling: the document is no wider than the viewport. */

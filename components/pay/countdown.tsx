@@ -28,9 +28,18 @@ export function useTimeLeft(expiresAt: string, serverTime: string, running: bool
 /** The texts the countdown says (the payment page's and the invoice page's). */
 export type CountdownMessages = Pick<Messages, 'timeLeft' | 'expiringSoon' | 'timeUp'>;
 
-export function Countdown({ left, phase, expiresAt, m }: { left: number; phase: CountdownPhase; expiresAt: string; m: CountdownMessages }) {
+interface CountdownProps {
+  left: number;
+  phase: CountdownPhase;
+  expiresAt: string;
+  m: CountdownMessages;
+  /** Its margin: under a text by default, none beside a heading. */
+  className?: string;
+}
+
+export function Countdown({ left, phase, expiresAt, m, className = 'mt-2' }: CountdownProps) {
   return (
-    <p className={`mt-2 text-sm font-medium ${phase === 'running' ? '' : 'text-red-800 dark:text-red-200'}`} data-phase={phase}>
+    <p className={`${className} text-sm font-medium ${phase === 'running' ? '' : 'text-red-800 dark:text-red-200'}`} data-phase={phase}>
       {phase === 'over' ? m.timeUp : `${phase === 'soon' ? m.expiringSoon : m.timeLeft}: `}
       {phase !== 'over' && (
         <time dir="ltr" dateTime={expiresAt} className="font-mono tabular-nums">

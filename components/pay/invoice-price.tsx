@@ -5,6 +5,7 @@
  * shows the link only while the live view's `invoice.canChangeCoin` holds (nothing sent yet, the
  * invoice still open): the `data-change-coin` attribute it sets on the `group` around the slot.
  */
+import type { Language } from '@/lib/pay/i18n';
 import type { Messages } from '@/lib/pay/messages';
 import type { PublicOrderView } from '@/lib/pay/view';
 import { amountText } from './ui';
@@ -16,9 +17,10 @@ interface Props {
   /** The invoice page, in the page's language. */
   changeCoinHref: string;
   m: Pick<Messages, 'invoicePrice' | 'changeCoin'>;
+  language: Language;
 }
 
-export function InvoicePrice({ view, price, changeCoinHref, m }: Props) {
+export function InvoicePrice({ view, price, changeCoinHref, m, language }: Props) {
   return (
     <div className="mt-3 flex flex-wrap items-baseline justify-between gap-x-3 gap-y-1 text-sm">
       <p data-testid="invoice-price">
@@ -27,7 +29,7 @@ export function InvoicePrice({ view, price, changeCoinHref, m }: Props) {
           {price}
         </span>
         {' = '}
-        {amountText(view.amount, view.currency)}
+        {amountText(view.amount, view.currency, language)}
       </p>
       <a href={changeCoinHref} className="hidden font-medium underline group-data-[change-coin]:inline">
         {m.changeCoin}

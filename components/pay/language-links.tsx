@@ -1,25 +1,41 @@
 /**
  * The language links of the payer's pages (payment page, invoice page): `?lang=` links, each
- * named in its own language. `keep` carries query parameters the page needs in every language
- * (`embed=1`).
+ * named in its own language, folded behind the current language's name (a <details> disclosure:
+ * no script) so that twelve names do not push the QR code below a phone's fold. `keep` carries
+ * query parameters the page needs in every language (`embed=1`).
  */
 import { LANGUAGE_NAMES, LANGUAGES, type Language } from '@/lib/pay/i18n';
 
 export function LanguageLinks({ current, label, keep = '' }: { current: Language; label: string; keep?: string }) {
   return (
-    <nav aria-label={label} className="flex gap-2 text-sm">
-      {LANGUAGES.map((code) => (
-        <a
-          key={code}
-          href={`?lang=${code}${keep}`}
-          lang={code}
-          hrefLang={code}
-          aria-current={code === current ? 'page' : undefined}
-          className="underline aria-[current=page]:font-semibold aria-[current=page]:no-underline"
-        >
-          {LANGUAGE_NAMES[code]}
-        </a>
-      ))}
-    </nav>
+    <details className="relative text-sm" data-testid="languages">
+      <summary className="cursor-pointer rounded-md border border-slate-400 px-2 py-0.5 dark:border-slate-500">
+        {/* The code alone ("PT"), named in full for screen readers: the header has room for little. */}
+        <span className="sr-only">{`${label}: `}</span>
+        <span lang={current} className="sr-only">
+          {LANGUAGE_NAMES[current]}
+        </span>
+        <span aria-hidden="true" className="font-medium uppercase">
+          {current}
+        </span>
+      </summary>
+      <nav
+        aria-label={label}
+        className="absolute end-0 z-10 mt-1 grid w-max grid-cols-2 gap-x-4 gap-y-1 rounded-md border border-slate-300 bg-white p-3 shadow-lg dark:border-slate-600 dark:bg-slate-900"
+      >
+        {LANGUAGES.map((code) => (
+          <a
+            key={code}
+            href={`?lang=${code}${keep}`}
+            lang={code}
+            hrefLang={code}
+            aria-current={code === current ? 'page' : undefined}
+            className="underline aria-[current=page]:font-semibold aria-[current=page]:no-underline"
+          >
+            {LANGUAGE_NAMES[code]}
+          </a>
+        ))}
+      </nav>
+    </details>
   );
 }

@@ -18,6 +18,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { countdownPhase } from '@/lib/pay/format';
+import type { Language } from '@/lib/pay/i18n';
 import type { Messages } from '@/lib/pay/messages';
 import type { PublicOrderView } from '@/lib/pay/view';
 import { useTimeLeft } from './countdown';
@@ -27,12 +28,14 @@ import { usePayBlockRefresh } from './pay-block-refresh';
 import { useReturnRedirect } from './return-to-store';
 import { SimulatePayment } from './simulate-payment';
 import { StatusAnnouncer } from './status-announcer';
-import { StatusPanel } from './status-panel';
+import { StatusPanel, Sums } from './status-panel';
 import { OtherTransfers, Payments } from './transfers';
 
 interface Props {
   initial: PublicOrderView;
   m: Messages;
+  /** The page's language: amounts and durations are written as it writes them (Intl). */
+  language: Language;
   embed: boolean;
   /** For an order of an invoice, its price line (./invoice-price); null otherwise. */
   invoiceLine: ReactNode;
@@ -48,7 +51,7 @@ export function PayLive(props: Props) {
   );
 }
 
-function Live({ initial, m, embed, invoiceLine, payBlock }: Props) {
+function Live({ initial, m, language, embed, invoiceLine, payBlock }: Props) {
   const { view, reconnecting, refetch } = useOrderStatus(initial);
   const pending = view.status === 'pending';
   const left = useTimeLeft(view.expiresAt, initial.serverTime, pending);
@@ -64,16 +67,21 @@ function Live({ initial, m, embed, invoiceLine, payBlock }: Props) {
           {m.reconnecting}
         </p>
       )}
-      <StatusPanel view={view} m={m} embed={embed} left={left} phase={phase} redirect={redirect} />
+      <StatusPanel view={view} m={m} language={language} embed={embed} left={left} phase={phase} redirect={redirect} payable={payable} />
       <StatusAnnouncer screen={view.screen} redirecting={redirect.redirecting} m={m} />
       {invoiceLine && (
         <div className="group" data-change-coin={view.invoice?.canChangeCoin ? '' : undefined}>
           {invoiceLine}
         </div>
       )}
-      {payable && payBlock}
-      <Payments view={view} m={m} />
-      <OtherTransfers view={view} m={m} />
+      {payable && (
+        <>
+          {payBlock}
+          <Sums view={view} m={m} language={language} />
+        </>
+      )}
+      <Payments view={view} m={m} language={language} />
+      <OtherTransfers view={view} m={m} language={language} />
       {view.test && pending && <SimulatePayment orderId={view.orderId} m={m} onSent={refetch} />}
     </>
   );

@@ -10,7 +10,7 @@
  * left-to-right inside it (`dir="ltr"`).
  */
 import { QRCodeSVG } from 'qrcode.react';
-import { chunkAddress, interpolate } from '@/lib/pay/format';
+import { chunkAddress, formatAmount, interpolate } from '@/lib/pay/format';
 import type { Language } from '@/lib/pay/i18n';
 import type { Messages } from '@/lib/pay/messages';
 import type { PublicBrand, PublicOrderView } from '@/lib/pay/view';
@@ -20,6 +20,12 @@ import { InvoicePrice } from './invoice-price';
 import { LanguageLinks } from './language-links';
 import { PayLive } from './pay-live';
 import { WalletPay } from './wallet-pay';
+
+/** The QR code drawn at 160 px on a phone (its first screen is short), 192 px from 768 px wide, 168 px in an iframe. */
+const QR_SIZE = { page: 'size-40 md:size-48', embed: 'size-[168px]' };
+
+/** The network and token-standard badges beside the amount. */
+const BADGE = 'rounded-full bg-indigo-700 px-2.5 py-0.5 text-xs font-semibold text-white dark:bg-indigo-300 dark:text-indigo-950';
 
 interface PageProps {
   view: PublicOrderView;
@@ -37,7 +43,7 @@ interface PageProps {
 
 export function PaymentPage({ view, m, language, embed, invoicePrice = null, brand }: PageProps) {
   const invoiceLine = view.invoice && invoicePrice && (
-    <InvoicePrice view={view} price={invoicePrice} changeCoinHref={`/invoice/${view.invoice.invoiceId}?lang=${language}`} m={m} />
+    <InvoicePrice view={view} price={invoicePrice} changeCoinHref={`/invoice/${view.invoice.invoiceId}?lang=${language}`} m={m} language={language} />
   );
   const merchant = view.merchantName;
   return (
@@ -48,14 +54,21 @@ export function PaymentPage({ view, m, language, embed, invoicePrice = null, bra
           <span className="sr-only">{`: ${m.testModeNote}`}</span>
         </div>
       )}
-      <main {...brandProps(brand)} className={`mx-auto w-full max-w-md ${embed ? 'px-3 py-2' : 'px-4 py-4'}`}>
+      <main {...brandProps(brand)} className={`mx-auto w-full max-w-md ${embed ? 'px-3 py-2' : 'px-4 py-4 md:max-w-3xl md:py-8'}`}>
         <header className={`flex flex-wrap items-center justify-between gap-2 ${brandHeaderClass(brand)}`}>
           <MerchantLine brand={brand} merchant={merchant}>
             {interpolate(m.payTo, { merchant })}
           </MerchantLine>
           {!embed && <LanguageLinks current={language} label={m.language} />}
         </header>
-        <PayLive initial={view} m={m} embed={embed} invoiceLine={invoiceLine || null} payBlock={<PayBlock view={view} m={m} embed={embed} language={language} />} />
+        <PayLive
+          initial={view}
+          m={m}
+          language={language}
+          embed={embed}
+          invoiceLine={invoiceLine || null}
+          payBlock={<PayBlock view={view} m={m} language={language} embed={embed} />}
+        />
         {view.description && !embed && (
           <section className="mt-4">
             <h2 className="font-semibold">{m.description}</h2>
@@ -67,36 +80,41 @@ export function PaymentPage({ view, m, language, embed, invoicePrice = null, bra
   );
 }
 
-function PayBlock({ view, m, embed, language }: { view: PublicOrderView; m: Messages; embed: boolean; language: Language }) {
-  const size = embed ? 168 : 200;
+function PayBlock({ view, m, language, embed }: { view: PublicOrderView; m: Messages; language: Language; embed: boolean }) {
+  const size = embed ? 168 : 192;
+  const qrSize = QR_SIZE[embed ? 'embed' : 'page'];
   const uriDiffers = view.walletUri !== view.address;
   // Wallet links only where the URI has a scheme (BIP21, EIP-681); elsewhere it is the bare address.
   const deepLink = /^[a-z][a-z0-9+.-]*:/i.test(view.walletUri) ? view.walletUri : null;
   const networkText = interpolate(m.networkWarning, { currency: view.currency, network: view.networkName });
+  // A native coin named like its network ("Litecoin" on Litecoin) is not named twice.
+  const coinName = view.currencyName === view.networkName ? null : view.currencyName;
   return (
-    <section aria-label={m.amount} className="mt-4">
-      <div className="flex flex-wrap items-center justify-between gap-2">
-        <div>
-          <p className="text-sm">{m.sendExactly}</p>
-          <p className="text-2xl font-semibold" data-testid="amount">
-            <span dir="ltr">{`${view.remaining} ${view.currency}`}</span>
-          </p>
-          <p className="mt-1 flex flex-wrap items-center gap-1.5 text-sm">
-            <span>{view.currencyName}</span>
-            <span aria-hidden="true">·</span>
-            <span
-              data-testid="network-badge"
-              className="rounded-full bg-indigo-700 px-2.5 py-0.5 text-xs font-semibold text-white dark:bg-indigo-300 dark:text-indigo-950"
-            >
-              {view.networkName}
+    // One column on a phone (amount, tag, QR, address); on a wider screen the QR beside the details.
+    <section aria-label={m.amount} className="mt-4 md:grid md:grid-cols-[minmax(0,1fr)_auto] md:gap-x-8">
+      <div className="md:col-start-1">
+        {/* The label and the network on one line: a phone's height is for the QR code. */}
+        <p className="flex flex-wrap items-center gap-1.5 text-sm">
+          <span className="me-1">{m.sendExactly}</span>
+          {coinName && <span>{coinName}</span>}
+          <span data-testid="network-badge" className={BADGE}>
+            {view.networkName}
+          </span>
+          {view.tokenStandard && (
+            <span data-testid="token-standard" className={`${BADGE} font-mono`}>
+              {view.tokenStandard}
             </span>
+          )}
+        </p>
+        <div className="flex flex-wrap items-center justify-between gap-x-2">
+          <p className="text-2xl font-semibold" data-testid="amount">
+            <span dir="ltr">{`${formatAmount(view.remaining, language)} ${view.currency}`}</span>
           </p>
+          <CopyButton value={view.remaining} label={m.copyAmount} text={m.copy} done={m.copied} />
         </div>
-        <CopyButton value={view.remaining} label={m.copyAmount} text={m.copy} done={m.copied} />
       </div>
-      <p className="mt-2 text-xs text-slate-700 dark:text-slate-300">{networkText}</p>
       {view.tag !== null && <TagBlock tag={view.tag} m={m} />}
-      <div className="group mt-3 flex flex-col items-center">
+      <div className="group mt-2 flex flex-col items-center md:col-start-2 md:row-span-4 md:row-start-1 md:mt-0">
         <div className="rounded-lg bg-white p-2">
           <QRCodeSVG
             value={view.walletUri}
@@ -107,7 +125,7 @@ function PayBlock({ view, m, embed, language }: { view: PublicOrderView; m: Mess
             aria-label={uriDiffers ? m.qrWithAmountAlt : m.qrAddressOnlyAlt}
             data-testid="qr"
             data-qr="uri"
-            className={uriDiffers ? 'group-has-[#qr-address:checked]:hidden' : undefined}
+            className={`${qrSize} ${uriDiffers ? 'group-has-[#qr-address:checked]:hidden' : ''}`}
           />
           {uriDiffers && (
             <QRCodeSVG
@@ -118,7 +136,7 @@ function PayBlock({ view, m, embed, language }: { view: PublicOrderView; m: Mess
               role="img"
               aria-label={m.qrAddressOnlyAlt}
               data-qr="address"
-              className="hidden group-has-[#qr-address:checked]:block"
+              className={`${qrSize} hidden group-has-[#qr-address:checked]:block`}
             />
           )}
         </div>
@@ -136,9 +154,9 @@ function PayBlock({ view, m, embed, language }: { view: PublicOrderView; m: Mess
             ))}
           </fieldset>
         )}
-        {uriDiffers && <p className="mt-1 hidden text-center text-xs group-has-[#qr-address:checked]:block">{m.qrAddressOnlyNote}</p>}
+        {uriDiffers && <p className="mt-1 hidden max-w-60 text-center text-xs group-has-[#qr-address:checked]:block">{m.qrAddressOnlyNote}</p>}
       </div>
-      <div className="mt-3">
+      <div className="mt-3 md:col-start-1">
         <p className="text-sm font-medium" id="address-label">
           {m.address}
         </p>
@@ -152,12 +170,13 @@ function PayBlock({ view, m, embed, language }: { view: PublicOrderView; m: Mess
           </p>
           <CopyButton value={view.address} label={m.copyAddress} text={m.copy} done={m.copied} />
         </div>
+        <p className="mt-2 text-xs text-slate-700 dark:text-slate-300">{networkText}</p>
       </div>
       {deepLink && (
         <a
           href={deepLink}
           target={embed ? '_top' : undefined}
-          className="brand-button mt-3 block rounded-md bg-slate-900 px-4 py-2 text-center font-medium text-white dark:bg-slate-100 dark:text-slate-900"
+          className="brand-button mt-3 block rounded-md bg-slate-900 px-4 py-2 text-center font-medium text-white md:col-start-1 md:self-start dark:bg-slate-100 dark:text-slate-900"
         >
           {m.openWallet}
         </a>
@@ -169,18 +188,19 @@ function PayBlock({ view, m, embed, language }: { view: PublicOrderView; m: Mess
 
 function TagBlock({ tag, m }: { tag: string; m: Messages }) {
   return (
-    <div role="note" data-testid="tag-warning" className="mt-3 rounded-lg border-2 border-red-700 bg-red-50 p-3 dark:border-red-400 dark:bg-red-950">
-      <p className="font-semibold text-red-800 dark:text-red-200">{m.tagWarningTitle}</p>
-      <div className="mt-1 flex items-center justify-between gap-2">
-        <p>
-          <span className="text-sm">{`${m.tag}: `}</span>
+    // Compact (the QR must stay above a phone's fold below it), but before the QR: the QR carries the address alone.
+    <div role="note" data-testid="tag-warning" className="mt-3 rounded-lg border-2 border-red-700 bg-red-50 px-3 py-2 md:col-start-1 dark:border-red-400 dark:bg-red-950">
+      <p className="text-sm font-semibold text-red-800 dark:text-red-200">{m.tagWarningTitle}</p>
+      <div className="flex items-center justify-between gap-2">
+        <p className="min-w-0">
+          <span className="sr-only">{`${m.tag}: `}</span>
           <span dir="ltr" data-testid="tag" className="font-mono text-xl font-semibold">
             {tag}
           </span>
         </p>
         <CopyButton value={tag} label={m.copyTag} text={m.copy} done={m.copied} />
       </div>
-      <p className="mt-1 text-sm">{m.tagWarning}</p>
+      <p className="text-xs">{m.tagWarning}</p>
     </div>
   );
 }

@@ -1,9 +1,10 @@
 'use client';
 /**
- * Back to the merchant once the order is paid: a "Return to store" link to the order's return
- * URL (http or https only) and, outside an iframe, a redirect there after REDIRECT_SECONDS that
- * "Stay on this page" cancels. Inside a merchant's iframe the parent decides where to go (it gets
- * the status by postMessage, ./parent-messages).
+ * Back to the merchant once the order is final: a "Return to store" link to the order's return
+ * URL (http or https only) on every final screen, paid or not (no dead end), and, once paid and
+ * outside an iframe, a redirect there after REDIRECT_SECONDS that "Stay on this page" cancels.
+ * Inside a merchant's iframe the parent decides where to go (it gets the status by postMessage,
+ * ./parent-messages).
  */
 import { useEffect, useState } from 'react';
 import { interpolate } from '@/lib/pay/format';
@@ -14,7 +15,7 @@ import { BUTTON } from './ui';
 export const REDIRECT_SECONDS = 5;
 
 export interface ReturnRedirect {
-  /** Paid, with a return URL: the link is shown. */
+  /** Final, with a return URL: the link is shown. */
   returnUrl: string | null;
   /** Counting down to the redirect. */
   redirecting: boolean;
@@ -26,10 +27,10 @@ export interface ReturnRedirect {
 
 export function useReturnRedirect(view: PublicOrderView, embed: boolean): ReturnRedirect {
   const paid = view.screen === 'paid' || view.screen === 'overpaid';
-  const returnUrl = paid && view.returnUrl && /^https?:\/\//i.test(view.returnUrl) ? view.returnUrl : null;
+  const returnUrl = view.status !== 'pending' && view.returnUrl && /^https?:\/\//i.test(view.returnUrl) ? view.returnUrl : null;
   const [cancelled, setCancelled] = useState(false);
   const [count, setCount] = useState(REDIRECT_SECONDS);
-  const redirecting = !!returnUrl && !embed && !cancelled;
+  const redirecting = paid && !!returnUrl && !embed && !cancelled;
   useEffect(() => {
     if (!redirecting) return;
     const end = Date.now() + REDIRECT_SECONDS * 1000;

@@ -1,10 +1,14 @@
 /**
- * The status panel: the screen's heading and text in its tone, the countdown while pending, what
- * was received and what remains, and the way back to the store once paid.
+ * The status panel: the screen's heading and text in its tone; while pending, the countdown (or,
+ * once the payments seen cover the amount, "payment detected, waiting for confirmations": the
+ * deadline no longer matters to the shopper), what was received and what remains; once final,
+ * the way out: the order reference to give the merchant, and "Return to store".
  */
 import type { CountdownPhase } from '@/lib/pay/format';
+import type { Language } from '@/lib/pay/i18n';
 import type { Messages } from '@/lib/pay/messages';
 import type { PublicOrderView, Screen } from '@/lib/pay/view';
+import { CopyButton } from './copy-button';
 import { Countdown } from './countdown';
 import { ReturnToStore, type ReturnRedirect } from './return-to-store';
 import { amountText } from './ui';
@@ -21,38 +25,85 @@ const TONE: Record<Screen, string> = {
   error: 'border-red-700 bg-red-50 dark:bg-red-950',
 };
 
+/** The screens that send the shopper to the merchant: they show the order reference, and the first ones ask to get in touch. */
+const CONTACT: ReadonlySet<Screen> = new Set(['underpaid', 'paid-late', 'error', 'overpaid']);
+const REFERENCE: ReadonlySet<Screen> = new Set([...CONTACT, 'expired']);
+
 interface Props {
   view: PublicOrderView;
   m: Messages;
+  language: Language;
   embed: boolean;
   left: number;
   phase: CountdownPhase;
   redirect: ReturnRedirect;
+  /** The payment block shows below: the sums go under it (./pay-live), a phone's first screen is for the QR code. */
+  payable: boolean;
 }
 
-export function StatusPanel({ view, m, embed, left, phase, redirect }: Props) {
+export function StatusPanel({ view, m, language, embed, left, phase, redirect, payable }: Props) {
   const pending = view.status === 'pending';
   const screen = m.screens[view.screen];
+  const covered = view.screen === 'detected' && view.remaining === '0';
   return (
     <section data-screen={view.screen} className={`mt-3 rounded-lg border-s-4 px-4 py-3 ${TONE[view.screen]}`}>
-      <h1 className="text-xl font-semibold">{screen.title}</h1>
+      {/* The countdown beside the heading: a phone's first screen is for the QR code. */}
+      <div className="flex flex-wrap items-baseline justify-between gap-x-3">
+        <h1 className="text-xl font-semibold">{screen.title}</h1>
+        {pending && !covered && <Countdown left={left} phase={phase} expiresAt={view.expiresAt} m={m} className="" />}
+      </div>
       <p className="mt-1 text-sm">{screen.body}</p>
-      {pending && <Countdown left={left} phase={phase} expiresAt={view.expiresAt} m={m} />}
-      {(view.received !== '0' || view.screen === 'underpaid') && (
-        <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-3 text-sm">
-          <dt>{m.orderTotal}</dt>
-          <dd>{amountText(view.amount, view.currency)}</dd>
-          <dt>{m.received}</dt>
-          <dd data-testid="received">{amountText(view.received, view.currency)}</dd>
-          {pending && (
+      {covered && (
+        <p className="mt-2 text-sm font-medium" data-testid="waiting-confirmations">
+          {m.waitingConfirmations}
+        </p>
+      )}
+      {!payable && <Sums view={view} m={m} language={language} />}
+      {REFERENCE.has(view.screen) && (
+        <div className="mt-3 border-t border-slate-300 pt-2 text-sm dark:border-slate-600">
+          {CONTACT.has(view.screen) && (
             <>
-              <dt>{m.remaining}</dt>
-              <dd data-testid="remaining">{amountText(view.remaining, view.currency)}</dd>
+              <h2 className="font-semibold">{m.contactTitle}</h2>
+              <p>{m.contactNote}</p>
             </>
           )}
-        </dl>
+          <div className="mt-1 flex items-start justify-between gap-2">
+            <p className="min-w-0">
+              {`${m.orderReference}: `}
+              <code dir="ltr" data-testid="order-reference" className="break-all">
+                {view.orderId}
+              </code>
+            </p>
+            <CopyButton value={view.orderId} label={m.copyReference} text={m.copy} done={m.copied} />
+          </div>
+        </div>
       )}
       <ReturnToStore redirect={redirect} embed={embed} m={m} />
     </section>
+  );
+}
+
+/** What was received and what remains, once anything was: the order's total, received, and (while pending) remaining. */
+export function Sums({ view, m, language }: { view: PublicOrderView; m: Messages; language: Language }) {
+  const pending = view.status === 'pending';
+  if (!(view.received !== '0' || view.screen === 'underpaid' || (pending && view.remaining !== view.amount))) return null;
+  const amount = (value: string) => amountText(value, view.currency, language);
+  return (
+    <dl className="mt-2 flex flex-wrap gap-x-4 text-sm">
+      <div className="flex gap-1.5">
+        <dt>{m.orderTotal}</dt>
+        <dd>{amount(view.amount)}</dd>
+      </div>
+      <div className="flex gap-1.5">
+        <dt>{m.received}</dt>
+        <dd data-testid="received">{amount(view.received)}</dd>
+      </div>
+      {pending && (
+        <div className="flex gap-1.5">
+          <dt>{m.remaining}</dt>
+          <dd data-testid="remaining">{amount(view.remaining)}</dd>
+        </div>
+      )}
+    </dl>
   );
 }

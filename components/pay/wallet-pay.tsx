@@ -7,12 +7,13 @@
  * browser gets only those.
  */
 import { interpolate } from '@/lib/pay/format';
+import type { Language } from '@/lib/pay/i18n';
 import { walletMessages } from '@/lib/pay/wallet-messages';
 import { walletTransaction } from '@/lib/pay/wallet-request';
 import type { PublicOrderView } from '@/lib/pay/view';
 import { WalletButton } from './wallet-button';
 
-export function WalletPay({ view, language }: { view: PublicOrderView; language: string }) {
+export function WalletPay({ view, language }: { view: PublicOrderView; language: Language }) {
   const transaction = view.test ? null : walletTransaction(view.walletUri);
   if (!transaction) return null;
   const m = walletMessages(language);

@@ -35,6 +35,13 @@ export interface Network {
   confirmations: number;
   /** True when deposits are told apart by a destination tag on one shared address. */
   usesTags: boolean;
+  /**
+   * The network's usual time between blocks, in seconds (its target block interval): how long a
+   * confirmation takes, for the payment page's estimate of the confirmations still to come.
+   */
+  blockSeconds: number;
+  /** The standard its tokens follow ("ERC-20", "TRC-20"): shown beside a token, so a shopper picks the right one. */
+  tokenStandard?: string;
   /** EIP-155 chain id for EVM networks. */
   chainId?: number;
   /** Address encoding; undefined means mainnet (every catalog entry). */
@@ -47,23 +54,23 @@ const usdc = (contract: string, decimals = 6): Currency => ({ ticker: 'USDC', na
 
 export const NETWORKS: readonly Network[] = [
   {
-    name: 'bitcoin', displayName: 'Bitcoin', family: 'utxo', defaultLifetime: 7200, confirmations: 2, usesTags: false,
+    name: 'bitcoin', displayName: 'Bitcoin', family: 'utxo', defaultLifetime: 7200, confirmations: 2, usesTags: false, blockSeconds: 600,
     currencies: [{ ticker: 'BTC', name: 'Bitcoin', decimals: 8 }],
   },
   {
-    name: 'litecoin', displayName: 'Litecoin', family: 'utxo', defaultLifetime: 3600, confirmations: 6, usesTags: false,
+    name: 'litecoin', displayName: 'Litecoin', family: 'utxo', defaultLifetime: 3600, confirmations: 6, usesTags: false, blockSeconds: 150,
     currencies: [{ ticker: 'LTC', name: 'Litecoin', decimals: 8 }],
   },
   {
-    name: 'bitcoincash', displayName: 'Bitcoin Cash', family: 'utxo', defaultLifetime: 7200, confirmations: 6, usesTags: false,
+    name: 'bitcoincash', displayName: 'Bitcoin Cash', family: 'utxo', defaultLifetime: 7200, confirmations: 6, usesTags: false, blockSeconds: 600,
     currencies: [{ ticker: 'BCH', name: 'Bitcoin Cash', decimals: 8 }],
   },
   {
-    name: 'dogecoin', displayName: 'Dogecoin', family: 'utxo', defaultLifetime: 1800, confirmations: 12, usesTags: false,
+    name: 'dogecoin', displayName: 'Dogecoin', family: 'utxo', defaultLifetime: 1800, confirmations: 12, usesTags: false, blockSeconds: 60,
     currencies: [{ ticker: 'DOGE', name: 'Dogecoin', decimals: 8 }],
   },
   {
-    name: 'ethereum', displayName: 'Ethereum', family: 'evm', chainId: 1, defaultLifetime: 1800, confirmations: 12, usesTags: false,
+    name: 'ethereum', displayName: 'Ethereum', family: 'evm', chainId: 1, defaultLifetime: 1800, confirmations: 12, usesTags: false, blockSeconds: 12, tokenStandard: 'ERC-20',
     currencies: [
       { ticker: 'ETH', name: 'Ether', decimals: 18 },
       usdt('0xdAC17F958D2ee523a2206206994597C13D831ec7'),
@@ -71,7 +78,7 @@ export const NETWORKS: readonly Network[] = [
     ],
   },
   {
-    name: 'bsc', displayName: 'BNB Smart Chain', family: 'evm', chainId: 56, defaultLifetime: 1800, confirmations: 15, usesTags: false,
+    name: 'bsc', displayName: 'BNB Smart Chain', family: 'evm', chainId: 56, defaultLifetime: 1800, confirmations: 15, usesTags: false, blockSeconds: 3, tokenStandard: 'BEP-20',
     currencies: [
       { ticker: 'BNB', name: 'BNB', decimals: 18 },
       usdt('0x55d398326f99059fF775485246999027B3197955', 18),
@@ -79,7 +86,7 @@ export const NETWORKS: readonly Network[] = [
     ],
   },
   {
-    name: 'polygon', displayName: 'Polygon', family: 'evm', chainId: 137, defaultLifetime: 1800, confirmations: 64, usesTags: false,
+    name: 'polygon', displayName: 'Polygon', family: 'evm', chainId: 137, defaultLifetime: 1800, confirmations: 64, usesTags: false, blockSeconds: 2, tokenStandard: 'ERC-20',
     currencies: [
       { ticker: 'POL', name: 'Polygon Ecosystem Token', decimals: 18 },
       usdt('0xc2132D05D31c914a87C6611C10748AEb04B58e8F'),
@@ -87,7 +94,7 @@ export const NETWORKS: readonly Network[] = [
     ],
   },
   {
-    name: 'arbitrum', displayName: 'Arbitrum One', family: 'evm', chainId: 42161, defaultLifetime: 1800, confirmations: 20, usesTags: false,
+    name: 'arbitrum', displayName: 'Arbitrum One', family: 'evm', chainId: 42161, defaultLifetime: 1800, confirmations: 20, usesTags: false, blockSeconds: 0.25, tokenStandard: 'ERC-20',
     currencies: [
       { ticker: 'ETH', name: 'Ether', decimals: 18 },
       usdt('0xFd086bC7CD5C481DCC9C85ebE478A1C0b69FCbb9'),
@@ -95,21 +102,21 @@ export const NETWORKS: readonly Network[] = [
     ],
   },
   {
-    name: 'base', displayName: 'Base', family: 'evm', chainId: 8453, defaultLifetime: 1800, confirmations: 20, usesTags: false,
+    name: 'base', displayName: 'Base', family: 'evm', chainId: 8453, defaultLifetime: 1800, confirmations: 20, usesTags: false, blockSeconds: 2, tokenStandard: 'ERC-20',
     currencies: [
       { ticker: 'ETH', name: 'Ether', decimals: 18 },
       usdc('0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913'),
     ],
   },
   {
-    name: 'tron', displayName: 'Tron', family: 'tron', defaultLifetime: 1800, confirmations: 19, usesTags: false,
+    name: 'tron', displayName: 'Tron', family: 'tron', defaultLifetime: 1800, confirmations: 19, usesTags: false, blockSeconds: 3, tokenStandard: 'TRC-20',
     currencies: [
       { ticker: 'TRX', name: 'Tronix', decimals: 6 },
       usdt('TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t'),
     ],
   },
   {
-    name: 'ripple', displayName: 'XRP Ledger', family: 'xrpl', defaultLifetime: 1800, confirmations: 1, usesTags: true,
+    name: 'ripple', displayName: 'XRP Ledger', family: 'xrpl', defaultLifetime: 1800, confirmations: 1, usesTags: true, blockSeconds: 4,
     currencies: [{ ticker: 'XRP', name: 'XRP', decimals: 6 }],
   },
 ];

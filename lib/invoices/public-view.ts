@@ -13,10 +13,9 @@ import { amountFor, storedOffers } from './offers';
 import { invoiceScreenOf, type InvoiceCoin, type PublicInvoiceView } from './view';
 import { isDomainErrorOf } from '../errors';
 
-const TOKEN_STANDARDS: Partial<Record<string, string>> = { ethereum: 'ERC-20', arbitrum: 'ERC-20', base: 'ERC-20', polygon: 'ERC-20', bsc: 'BEP-20', tron: 'TRC-20' };
-
+/** The standard of a token on `network` (the catalog's), null for its native coin. */
 function tokenStandard(network: Network, ticker: string): string | null {
-  return findCurrency(network, ticker)?.contract ? (TOKEN_STANDARDS[network.name] ?? null) : null;
+  return findCurrency(network, ticker)?.contract ? (network.tokenStandard ?? null) : null;
 }
 
 /** The public view of an invoice, or null for an unknown or malformed id. Any invoice, any merchant: the id is the secret. */

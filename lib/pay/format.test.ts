@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chunkAddress, countdownPhase, EXPIRING_SOON_MS, formatCountdown, formatPrice, interpolate } from './format';
+import { chunkAddress, countdownPhase, EXPIRING_SOON_MS, formatAmount, formatCountdown, formatDuration, formatPrice, interpolate, plural } from './format';
 
 describe('formatCountdown', () => {
   it('m:ss under an hour, h:mm:ss from an hour, rounding up partial seconds, never negative', () => {
@@ -66,5 +66,41 @@ describe('formatPrice', () => {
     expect(formatPrice('0.001', 'BTC', 'en', false)).toBe('0.001 BTC');
     expect(formatPrice('73.5', 'USDT', 'ar', false)).toBe('73.5 USDT');
     expect(formatPrice('1e3', 'USD', 'en', true)).toBe('1e3 USD');
+  });
+});
+
+describe('formatAmount', () => {
+  it('groups digits and writes the decimal sign of the language, every digit kept, ASCII digits', () => {
+    expect(formatAmount('12345.125', 'en')).toBe('12,345.125');
+    expect(formatAmount('12345.125', 'de')).toBe('12.345,125');
+    expect(formatAmount('12345.125', 'fr')).toBe('12\u202f345,125');
+    expect(formatAmount('12345.125', 'ar')).toMatch(/^12.345.125$/);
+    expect(formatAmount('0.000000000000000001', 'en')).toBe('0.000000000000000001');
+    expect(formatAmount('123456789012345678.5', 'en')).toBe('123,456,789,012,345,678.5');
+    expect(formatAmount('0.25', 'es')).toBe('0,25');
+  });
+
+  it('leaves anything that is not a plain decimal as it is', () => {
+    for (const odd of ['', '1e5', '-1', '1.', 'abc']) expect(formatAmount(odd, 'en')).toBe(odd);
+  });
+});
+
+describe('plural and formatDuration', () => {
+  const confirmations = { one: '{n} confirmation', few: '{n} few', many: '{n} many', other: '{n} confirmations' };
+  it('the plural form by Intl rules, `other` for a language without the category', () => {
+    expect(plural('en', confirmations, 1)).toBe('{n} confirmation');
+    expect(plural('en', confirmations, 2)).toBe('{n} confirmations');
+    expect(plural('ru', confirmations, 3)).toBe('{n} few');
+    expect(plural('ru', confirmations, 5)).toBe('{n} many');
+    expect(plural('ja', confirmations, 1)).toBe('{n} confirmations');
+    expect(plural('ar', { other: 'x' }, 2)).toBe('x');
+  });
+
+  it('seconds, minutes or hours, rounded up, in the words of the language', () => {
+    expect(formatDuration(24, 'en')).toBe('24 seconds');
+    expect(formatDuration(0.2, 'en')).toBe('1 second');
+    expect(formatDuration(150, 'en')).toBe('3 minutes');
+    expect(formatDuration(3600, 'de')).toBe('60 Minuten');
+    expect(formatDuration(7200, 'en')).toBe('2 hours');
   });
 });

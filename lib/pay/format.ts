@@ -66,3 +66,30 @@ export function formatPrice(amount: string, currency: string, language: string, 
   // A decimal string is formatted exactly (ECMA-402's Intl.NumberFormat v3), every digit kept.
   return format.format(amount as Intl.StringNumericLiteral);
 }
+
+/** The form of a counted text for `count` in `language`, by Intl's plural rules (`other` when the language has no form of its own). */
+export function plural(language: string, forms: Partial<Record<Intl.LDMLPluralRule, string>> & { other: string }, count: number): string {
+  return forms[new Intl.PluralRules(language).select(count)] ?? forms.other;
+}
+
+/**
+ * A coin amount (a decimal string) with the digit grouping and decimal sign of `language`
+ * ("12,345.5" in English, "12.345,5" in German), every digit kept, ASCII digits in every
+ * language. Anything that is not a plain decimal is returned as it is. Copy buttons copy the
+ * plain string: wallets want it bare.
+ */
+export function formatAmount(amount: string, language: string): string {
+  if (!/^\d+(\.\d+)?$/.test(amount)) return amount;
+  const digits = amount.split('.')[1]?.length ?? 0;
+  const format = new Intl.NumberFormat(language, { numberingSystem: 'latn', minimumFractionDigits: digits, maximumFractionDigits: digits });
+  return format.format(amount as Intl.StringNumericLiteral);
+}
+
+/**
+ * A rough duration in the language's words ("4 minutes", "1 hour", "30 seconds"): seconds under
+ * a minute and a half, minutes under an hour and a half, hours above, rounded up.
+ */
+export function formatDuration(seconds: number, language: string): string {
+  const [value, unit] = seconds < 90 ? [Math.max(1, Math.ceil(seconds)), 'second'] : seconds < 5400 ? [Math.ceil(seconds / 60), 'minute'] : [Math.ceil(seconds / 3600), 'hour'];
+  return new Intl.NumberFormat(language, { style: 'unit', unit, unitDisplay: 'long', numberingSystem: 'latn' }).format(value);
+}

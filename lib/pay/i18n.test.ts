@@ -1,30 +1,41 @@
 import { describe, expect, it } from 'vitest';
-import { directionOf, languageFrom, negotiateLanguage } from './i18n';
-import { INVOICE_CHOICE_ERRORS, INVOICE_MESSAGES, isInvoiceChoiceError, MESSAGES } from './messages';
+import { directionOf, LANGUAGES, languageFrom, negotiateLanguage } from './i18n';
+import { INVOICE_CHOICE_ERRORS, isInvoiceChoiceError } from './messages';
+
+declare global {
+  /** Vite's import.meta.glob (vitest runs on Vite), typed here: the project does not load Vite's client types. */
+  interface ImportMeta {
+    glob<T>(pattern: string, options: { eager: true }): Record<string, T>;
+  }
+}
 
 describe('negotiateLanguage', () => {
   it('?lang= wins when supported, region subtags and case ignored', () => {
     expect(negotiateLanguage('es', 'ar')).toBe('es');
     expect(negotiateLanguage('AR', null)).toBe('ar');
     expect(negotiateLanguage('es-MX', 'en')).toBe('es');
+    expect(negotiateLanguage('pt-BR', null)).toBe('pt');
+    expect(negotiateLanguage('zh-CN', null)).toBe('zh');
   });
 
   it('an unsupported ?lang= falls back to Accept-Language', () => {
-    expect(negotiateLanguage('fr', 'es-ES,es;q=0.9')).toBe('es');
+    expect(negotiateLanguage('ko', 'es-ES,es;q=0.9')).toBe('es');
     expect(negotiateLanguage('<script>', 'ar-EG')).toBe('ar');
   });
 
   it('Accept-Language by quality, skipping unsupported languages and q=0', () => {
-    expect(negotiateLanguage(null, 'fr-FR,fr;q=0.9,ar;q=0.8,es;q=0.7')).toBe('ar');
+    expect(negotiateLanguage(null, 'ko-KR,ko;q=0.9,ar;q=0.8,es;q=0.7')).toBe('ar');
     expect(negotiateLanguage(null, 'en;q=0.5, es;q=0.8')).toBe('es');
     expect(negotiateLanguage(null, 'es;q=0, ar;q=0.1')).toBe('ar');
-    expect(negotiateLanguage(null, 'de, *;q=0.1')).toBe('en');
+    expect(negotiateLanguage(null, 'nl, *;q=0.1')).toBe('en');
+    expect(negotiateLanguage(null, 'pt-BR,pt;q=0.9,en;q=0.5')).toBe('pt');
+    expect(negotiateLanguage(null, 'uk-UA,ru;q=0.8')).toBe('uk');
   });
 
   it('English when nothing matches or nothing is given', () => {
     expect(negotiateLanguage(undefined, undefined)).toBe('en');
     expect(negotiateLanguage('', '')).toBe('en');
-    expect(negotiateLanguage(null, 'zh-CN,ja;q=0.8')).toBe('en');
+    expect(negotiateLanguage(null, 'ko-KR,sv;q=0.8')).toBe('en');
   });
 });
 
@@ -38,20 +49,46 @@ describe('languageFrom and directionOf', () => {
   });
 });
 
+/**
+ * Every messages file under lib/pay (`*messages.ts`: the payment and invoice pages', the wallet
+ * button's...) and every table in it keyed by language: every language has every text, with the
+ * placeholders of English, and a counted text (an object with `other`) has a form for each plural
+ * category Intl knows in that language.
+ */
 describe('messages', () => {
-  const placeholders = (value: unknown): string[] =>
-    typeof value === 'string' ? (value.match(/\{\w+\}/g) ?? []).sort() : Object.values(value as object).flatMap(placeholders);
+  const files = import.meta.glob<Record<string, unknown>>('./**/*messages.ts', { eager: true });
+  const isTable = (value: unknown): value is Record<string, unknown> => !!value && typeof value === 'object' && 'en' in value;
+  const isPlural = (value: object): boolean => 'other' in value && Object.keys(value).every((k) => ['zero', 'one', 'two', 'few', 'many', 'other'].includes(k));
+  /** Paths of the texts ("screens.paid.title"); a counted text is one path. */
   const keys = (value: unknown, prefix = ''): string[] =>
-    typeof value === 'string' ? [prefix] : Object.entries(value as object).flatMap(([k, v]) => keys(v, `${prefix}.${k}`));
+    typeof value === 'string' || isPlural(value as object) ? [prefix] : Object.entries(value as object).flatMap(([k, v]) => keys(v, `${prefix}.${k}`));
+  const at = (table: unknown, key: string) => key.split('.').slice(1).reduce<unknown>((v, k) => (v as Record<string, unknown>)[k], table);
+  const placeholders = (value: unknown): string[] =>
+    typeof value === 'string' ? [...new Set(value.match(/\{\w+\}/g) ?? [])].sort() : [...new Set(Object.values(value as object).flatMap(placeholders))].sort();
 
-  for (const [name, table] of Object.entries({ MESSAGES, INVOICE_MESSAGES })) {
-    it(`${name}: every language has every text, with the same placeholders as English`, () => {
-      for (const language of ['es', 'ar'] as const) {
-        expect(keys(table[language])).toEqual(keys(table.en));
-        expect(placeholders(table[language])).toEqual(placeholders(table.en));
+  const tables = Object.entries(files).flatMap(([file, exports]) =>
+    Object.entries(exports)
+      .filter(([, value]) => isTable(value))
+      .map(([name, value]) => [`${file} ${name}`, value as Record<string, unknown>] as const),
+  );
+
+  it('finds the tables (MESSAGES, INVOICE_MESSAGES at least)', () => {
+    expect(tables.map(([name]) => name)).toEqual(expect.arrayContaining(['./messages.ts MESSAGES', './messages.ts INVOICE_MESSAGES']));
+  });
+
+  for (const [name, table] of tables) {
+    it(`${name}: every language has every text, with the same placeholders as English and every plural form`, () => {
+      expect(Object.keys(table).sort()).toEqual([...LANGUAGES].sort());
+      for (const language of LANGUAGES) {
+        expect(keys(table[language]), `${name}.${language}`).toEqual(keys(table.en));
+        const categories = new Intl.PluralRules(language).resolvedOptions().pluralCategories;
         for (const key of keys(table.en)) {
-          const text = key.split('.').slice(1).reduce<unknown>((v, k) => (v as Record<string, unknown>)[k], table[language]);
-          expect(text, `${name}.${language}${key}`).not.toBe('');
+          const text = at(table[language], key);
+          const where = `${name}.${language}${key}`;
+          expect(placeholders(text), where).toEqual(placeholders(at(table.en, key)));
+          const forms = typeof text === 'string' ? [text] : Object.values(text as object);
+          for (const form of forms) expect(form, where).not.toBe('');
+          if (typeof text !== 'string') for (const category of categories) expect(text, `${where} (${category})`).toHaveProperty(category);
         }
       }
     });

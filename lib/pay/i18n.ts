@@ -3,11 +3,28 @@
  * themselves live in ./messages and reach the browser only for the chosen language, as props.
  */
 
-export const LANGUAGES = ['en', 'es', 'ar'] as const;
+/**
+ * Primary language tags only: a region (`pt-BR`, `zh-CN`) negotiates to its language. `pt` is
+ * written in Brazilian Portuguese and `zh` in simplified Chinese.
+ */
+export const LANGUAGES = ['en', 'es', 'ar', 'pt', 'fr', 'de', 'it', 'tr', 'ru', 'uk', 'zh', 'ja'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
 /** Names of the languages in themselves, for the language links. */
-export const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', es: 'Español', ar: 'العربية' };
+export const LANGUAGE_NAMES: Record<Language, string> = {
+  en: 'English',
+  es: 'Español',
+  ar: 'العربية',
+  pt: 'Português (Brasil)',
+  fr: 'Français',
+  de: 'Deutsch',
+  it: 'Italiano',
+  tr: 'Türkçe',
+  ru: 'Русский',
+  uk: 'Українська',
+  zh: '简体中文',
+  ja: '日本語',
+};
 
 const RTL: ReadonlySet<string> = new Set(['ar']);
 

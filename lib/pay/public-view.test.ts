@@ -57,6 +57,8 @@ describe('buildPublicView', () => {
       currencyName: 'Litecoin',
       network: 'litecoin',
       networkName: 'Litecoin',
+      tokenStandard: null,
+      blockSeconds: 150,
       merchantName: 'Book shop',
       description: 'Two books',
       returnUrl: 'https://shop.example/thanks',
@@ -73,9 +75,9 @@ describe('buildPublicView', () => {
     const view = build(order());
     expect(Object.keys(view).sort()).toEqual(
       [
-        'address', 'amount', 'currency', 'currencyName', 'description', 'expiresAt', 'merchantName', 'network', 'networkName',
+        'address', 'amount', 'blockSeconds', 'currency', 'currencyName', 'description', 'expiresAt', 'merchantName', 'network', 'networkName',
         'invoice', 'orderId', 'otherTransfers', 'payments', 'received', 'remaining', 'requiredConfirmations', 'returnUrl', 'screen',
-        'serverTime', 'status', 'tag', 'test', 'walletUri',
+        'serverTime', 'status', 'tag', 'test', 'tokenStandard', 'walletUri',
       ].sort(),
     );
   });
@@ -156,6 +158,8 @@ describe('buildPublicView', () => {
     expect(view.screen).toBe('awaiting');
     expect(view.otherTransfers).toEqual([{ txid: 'c'.repeat(64), currency: 'ETH', amount: '1', confirmations: 1, late: false }]);
     expect(view.walletUri).toBe(`ethereum:0xdAC17F958D2ee523a2206206994597C13D831ec7@1/transfer?address=${ETH}&uint256=10500000`);
+    // A token carries its standard and the network's block time (lib/catalog).
+    expect([view.tokenStandard, view.blockSeconds]).toEqual(['ERC-20', 12]);
     const paid = build(order({ status: 'processed', received: '25000000' }), [transfer({ payment_status: null })]);
     expect(paid.screen).toBe('paid');
     expect(paid.otherTransfers[0]!.late).toBe(false);

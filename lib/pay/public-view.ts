@@ -117,6 +117,8 @@ export function buildPublicView(
     currencyName: currency.name,
     network: network.name,
     networkName: network.displayName,
+    tokenStandard: currency.contract ? (network.tokenStandard ?? null) : null,
+    blockSeconds: network.blockSeconds,
     amount: formatUnits(amount, decimals),
     received: view.received,
     remaining: formatUnits(remaining, decimals),

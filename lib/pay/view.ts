@@ -82,6 +82,10 @@ export interface PublicOrderView {
   currencyName: string;
   network: string;
   networkName: string;
+  /** The token standard ("ERC-20", "TRC-20") for a token; null for the network's native coin. */
+  tokenStandard: string | null;
+  /** The network's usual seconds between blocks (lib/catalog): the estimate of the confirmations still to come. */
+  blockSeconds: number;
   amount: string;
   /** Sum of the confirmed (counted) payments. */
   received: string;

@@ -4,11 +4,11 @@
  * land on its own; the server picks one language and hands its texts to the button as props, so
  * the browser never gets the other eleven.
  *
- * `{network}` and `{chainId}` are filled in on the server (./format interpolate).
+ * `{network}` and `{chainId}` are filled in on the server (./format interpolate). Every language
+ * has every text: lib/pay/i18n.test.ts checks each messages table under lib/pay.
  */
 
-export const WALLET_LANGUAGES = ['en', 'es', 'ar', 'pt', 'fr', 'de', 'it', 'tr', 'ru', 'uk', 'zh', 'ja'] as const;
-export type WalletLanguage = (typeof WALLET_LANGUAGES)[number];
+import type { Language } from './i18n';
 
 export interface WalletMessages {
   /** The button. */
@@ -29,7 +29,7 @@ export interface WalletMessages {
   failed: string;
 }
 
-const MESSAGES: Record<WalletLanguage, WalletMessages> = {
+export const WALLET_MESSAGES: Record<Language, WalletMessages> = {
   en: {
     payWithWallet: 'Pay with wallet',
     confirmInWallet: 'Confirm the payment in your wallet.',
@@ -152,7 +152,7 @@ const MESSAGES: Record<WalletLanguage, WalletMessages> = {
   },
 };
 
-/** The texts in `language` (the page's), English for a language this file does not have. */
-export function walletMessages(language: string): WalletMessages {
-  return (WALLET_LANGUAGES as readonly string[]).includes(language) ? MESSAGES[language as WalletLanguage] : MESSAGES.en;
+/** The texts in `language` (the page's); lib/pay/i18n.test.ts checks every language has them all. */
+export function walletMessages(language: Language): WalletMessages {
+  return WALLET_MESSAGES[language];
 }

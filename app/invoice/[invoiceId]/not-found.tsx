@@ -1,22 +1,10 @@
 import { headers } from 'next/headers';
-import Link from 'next/link';
-import { GoBack } from '@/components/invoice/go-back';
+import { PayerNotFound } from '@/components/pay/not-found';
 import { LANGUAGE_HEADER, languageFrom } from '@/lib/pay/i18n';
 import { INVOICE_MESSAGES } from '@/lib/pay/messages';
 
 /** Unknown or malformed invoice id: answered 404 with this page, and a way back. */
 export default async function InvoiceNotFound() {
   const im = INVOICE_MESSAGES[languageFrom((await headers()).get(LANGUAGE_HEADER))];
-  return (
-    <main className="mx-auto max-w-md px-4 py-10">
-      <h1 className="text-xl font-semibold">{im.notFoundTitle}</h1>
-      <p className="mt-2">{im.notFoundBody}</p>
-      <p className="mt-4 flex flex-wrap items-center gap-4">
-        <GoBack text={im.goBack} className="rounded-md bg-slate-900 px-4 py-2 font-medium text-white dark:bg-slate-100 dark:text-slate-900" />
-        <Link href="/" className="font-medium underline">
-          {im.home}
-        </Link>
-      </p>
-    </main>
-  );
+  return <PayerNotFound title={im.notFoundTitle} body={im.notFoundBody} goBack={im.goBack} home={im.home} />;
 }

@@ -1,14 +1,11 @@
 import { headers } from 'next/headers';
+import { PayerNotFound } from '@/components/pay/not-found';
 import { LANGUAGE_HEADER, languageFrom } from '@/lib/pay/i18n';
-import { MESSAGES } from '@/lib/pay/messages';
+import { INVOICE_MESSAGES, MESSAGES } from '@/lib/pay/messages';
 
-/** Unknown or malformed order id: answered 404 with this page. */
+/** Unknown or malformed order id: answered 404 with this page, and a way out. */
 export default async function OrderNotFound() {
-  const m = MESSAGES[languageFrom((await headers()).get(LANGUAGE_HEADER))];
-  return (
-    <main className="mx-auto max-w-md px-4 py-10">
-      <h1 className="text-xl font-semibold">{m.notFoundTitle}</h1>
-      <p className="mt-2">{m.notFoundBody}</p>
-    </main>
-  );
+  const language = languageFrom((await headers()).get(LANGUAGE_HEADER));
+  const [m, im] = [MESSAGES[language], INVOICE_MESSAGES[language]];
+  return <PayerNotFound title={m.notFoundTitle} body={m.notFoundBody} goBack={im.goBack} home={im.home} />;
 }
