@@ -1,13 +1,15 @@
 'use client';
 /**
- * The order's live view: polled with @tanstack/react-query every POLL_MS while the order is
- * pending, every FINAL_POLL_MS once it is final (a payment sent after the end still shows, as
- * "paid late", on the open page), paused while the tab is hidden. A failed poll keeps the last
- * view and is retried at the next interval; after RECONNECTING_AFTER failures in a row the page
- * says it is reconnecting. Needs a QueryClientProvider above it.
+ * The order's live view: polled every POLL_MS while the order is pending, every FINAL_POLL_MS once
+ * it is final (a payment sent after the end still shows, as "paid late", on the open page), not
+ * while the tab is hidden, and at once when it shows again. A failed poll keeps the last view and
+ * is retried at the next interval; after RECONNECTING_AFTER failures in a row the page says it is
+ * reconnecting.
+ *
+ * A few lines of React rather than a data-fetching library: one URL, one timer, and the page's
+ * first-load JavaScript budget (a library took more than half of it).
  */
-import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { PublicOrderView } from '@/lib/pay/view';
 
 const POLL_MS = 3000;
@@ -16,26 +18,49 @@ export const FINAL_POLL_MS = 15_000;
 const RECONNECTING_AFTER = 3;
 
 export function useOrderStatus(initial: PublicOrderView): { view: PublicOrderView; reconnecting: boolean; refetch: () => void } {
+  const [view, setView] = useState(initial);
   const [failures, setFailures] = useState(0);
-  const { data: view, refetch } = useQuery({
-    queryKey: [initial.orderId],
-    queryFn: async (): Promise<PublicOrderView> => {
+  const interval = view.status === 'pending' ? POLL_MS : FINAL_POLL_MS;
+  /** Polls now; set by the effect below, which owns the timer. */
+  const pollNow = useRef<() => void>(() => {});
+
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let inFlight: AbortController | undefined;
+    let stopped = false;
+    const schedule = () => {
+      clearTimeout(timer);
+      if (!stopped && !document.hidden) timer = setTimeout(poll, interval);
+    };
+    async function poll() {
+      clearTimeout(timer);
+      inFlight?.abort();
+      const controller = (inFlight = new AbortController());
       try {
-        const response = await fetch(`/api/pay/${initial.orderId}/status`, { cache: 'no-store' });
+        const response = await fetch(`/api/pay/${initial.orderId}/status`, { cache: 'no-store', signal: controller.signal });
         if (!response.ok) throw new Error(`HTTP ${response.status}`);
         const next = (await response.json()) as PublicOrderView;
+        if (controller.signal.aborted) return;
+        setView(next);
         setFailures(0);
-        return next;
-      } catch (error) {
+      } catch {
+        if (controller.signal.aborted) return;
         setFailures((count) => count + 1);
-        throw error;
       }
-    },
-    initialData: initial,
-    staleTime: POLL_MS,
-    retry: false,
-    refetchInterval: (query) => (query.state.data?.status === 'pending' ? POLL_MS : FINAL_POLL_MS),
-    refetchIntervalInBackground: false,
-  });
-  return { view, reconnecting: failures >= RECONNECTING_AFTER, refetch: () => void refetch() };
+      schedule();
+    }
+    const onVisibility = () => (document.hidden ? clearTimeout(timer) : void poll());
+    pollNow.current = () => void poll();
+    document.addEventListener('visibilitychange', onVisibility);
+    schedule();
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+      inFlight?.abort();
+      document.removeEventListener('visibilitychange', onVisibility);
+    };
+  }, [initial.orderId, interval]);
+
+  const refetch = useCallback(() => pollNow.current(), []);
+  return { view, reconnecting: failures >= RECONNECTING_AFTER, refetch };
 }

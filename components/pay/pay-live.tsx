@@ -15,8 +15,7 @@
  * Kept small on purpose (the page's JavaScript budget): texts come from the server as props in
  * the chosen language, money stays decimal strings, no date or validation library.
  */
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { countdownPhase } from '@/lib/pay/format';
 import type { Language } from '@/lib/pay/i18n';
 import type { Messages } from '@/lib/pay/messages';
@@ -42,16 +41,7 @@ interface Props {
   payBlock: ReactNode;
 }
 
-export function PayLive(props: Props) {
-  const [client] = useState(() => new QueryClient());
-  return (
-    <QueryClientProvider client={client}>
-      <Live {...props} />
-    </QueryClientProvider>
-  );
-}
-
-function Live({ initial, m, language, embed, invoiceLine, payBlock }: Props) {
+export function PayLive({ initial, m, language, embed, invoiceLine, payBlock }: Props) {
   const { view, reconnecting, refetch } = useOrderStatus(initial);
   const pending = view.status === 'pending';
   const left = useTimeLeft(view.expiresAt, initial.serverTime, pending);
