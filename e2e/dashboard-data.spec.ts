@@ -217,12 +217,15 @@ test('the test/live switch: live mode hides the test orders, on every screen', a
 
 test('every data page is axe-clean in light and dark, and fits 360 px without sideways scrolling', async ({ page }) => {
   test.slow();
+  const invoice = await api<{ id: string }>('make-invoice', { externalId: `dash-${randomBytes(4).toString('hex')}`, currency: 'USD', amount: '12.00', lifetime: 30 }, keys);
+  if (!invoice.body.success) throw new Error(`make-invoice answered ${invoice.status}`);
   await signIn(page, owner.email, owner.password);
   const pages = [
     '/dashboard',
     '/dashboard/orders',
     `/dashboard/orders/${paid.order.orderId}`,
     '/dashboard/invoices',
+    `/dashboard/invoices/${invoice.body.response.id}`,
     '/dashboard/deposits',
     '/dashboard/webhooks',
   ];

@@ -25,12 +25,13 @@ export function useOrderStatus(initial: PublicOrderView): { view: PublicOrderVie
   const pollNow = useRef<() => void>(() => {});
 
   useEffect(() => {
+    const hidden = () => document.visibilityState === 'hidden';
     let timer: ReturnType<typeof setTimeout> | undefined;
     let inFlight: AbortController | undefined;
     let stopped = false;
     const schedule = () => {
       clearTimeout(timer);
-      if (!stopped && !document.hidden) timer = setTimeout(poll, interval);
+      if (!stopped && !hidden()) timer = setTimeout(poll, interval);
     };
     async function poll() {
       clearTimeout(timer);
@@ -49,7 +50,7 @@ export function useOrderStatus(initial: PublicOrderView): { view: PublicOrderVie
       }
       schedule();
     }
-    const onVisibility = () => (document.hidden ? clearTimeout(timer) : void poll());
+    const onVisibility = () => (hidden() ? clearTimeout(timer) : void poll());
     pollNow.current = () => void poll();
     document.addEventListener('visibilitychange', onVisibility);
     schedule();
