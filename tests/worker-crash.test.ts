@@ -170,7 +170,9 @@ describe('npm run worker killed while crediting a block', () => {
       // On the very last order: everything but one settled, cursor already moved in the transaction.
       { lock: 'no key update', index: 199, blockedIn: /from orders where id = \$1 for update/, settledBefore: 199 },
       // While recording the transfers (the foreign-key check on the order row waits for FOR UPDATE).
-      { lock: 'update', index: 100, blockedIn: /insert into chain_transfers/, settledBefore: 0 },
+      // pg_stat_activity keeps a statement's first 1024 bytes (track_activity_query_size): the
+      // insert comes after the matching CTE, so the statement is known by its start.
+      { lock: 'update', index: 100, blockedIn: /^with incoming as \(/, settledBefore: 0 },
     ];
     const killed: WorkerProcess[] = [];
     for (const [round, crash] of crashes.entries()) {
