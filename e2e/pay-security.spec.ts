@@ -18,9 +18,9 @@ function filesUnder(dir: string): string[] {
 
 /** The fields of the public status answer (README "Payment page"): nothing else. */
 const PUBLIC_FIELDS = [
-  'address', 'amount', 'currency', 'currencyName', 'description', 'expiresAt', 'invoice', 'merchantName', 'network', 'networkName', 'orderId',
+  'address', 'amount', 'blockSeconds', 'currency', 'currencyName', 'description', 'expiresAt', 'invoice', 'merchantName', 'network', 'networkName', 'orderId',
   'otherTransfers', 'payments', 'received', 'remaining', 'requiredConfirmations', 'returnUrl', 'screen', 'serverTime', 'status', 'tag',
-  'test', 'walletUri',
+  'test', 'tokenStandard', 'walletUri',
 ];
 
 test('no private key, webhook URL, payer e-mail, external user id or merchant order id in the page, the status answer or the client bundle', async ({ page, request }) => {
