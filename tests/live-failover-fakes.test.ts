@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { liveAdapters, type LiveAdapter } from '@/lib/chains/live';
 import type { Database } from '@/lib/db/client';
+import { parseUnits } from '@/lib/money';
 import { createOrder, orderRow } from './support/chain';
 import { openTestDatabase } from './support/database';
 import { startFakeRippled, type FakeRippled } from './support/fake-rippled';
@@ -26,6 +27,12 @@ let db: Database;
 let merchant: TestMerchant;
 type WithNodes = LiveAdapter & { nodes(): { state: string; error: string | null }[] };
 const adapterOf = (network: string) => liveAdapters().find((a) => a.network.name === network) as WithNodes;
+/** "1.5" TRX or XRP in sun or drops (both 6 decimals), never through a float. */
+function sixDecimals(amount: string): bigint {
+  const units = parseUnits(amount, 6);
+  if (!units.ok) throw new Error(`not an amount: ${amount}`);
+  return units.value;
+}
 const states = (adapter: WithNodes) => adapter.nodes().map((n) => n.state);
 
 beforeAll(async () => {
@@ -95,10 +102,10 @@ async function payAndSettle(network: 'tron' | 'ripple', pay: (order: Awaited<Ret
 describe('failover on the fake nodes', () => {
   it('tron: the node 100 blocks behind set aside; the preferred node stopped mid-run; nothing missed', async () => {
     const payer = randomTronAccount();
-    await payAndSettle('tron', (order, amount) => void tron.main.sendTrx(payer, order.address, BigInt(Math.round(Number(amount) * 1e6))), () => tron.main.mine(1), tron.proxy);
+    await payAndSettle('tron', (order, amount) => void tron.main.sendTrx(payer, order.address, sixDecimals(amount)), () => tron.main.mine(1), tron.proxy);
   });
 
   it('ripple: the node 100 ledgers behind set aside; the preferred node stopped mid-run; nothing missed', async () => {
-    await payAndSettle('ripple', (order, amount) => void xrpl.main.pay({ to: ACCOUNT, tag: Number(order.tag), delivered: String(Math.round(Number(amount) * 1e6)) }), () => void xrpl.main.closeLedger(), xrpl.proxy);
+    await payAndSettle('ripple', (order, amount) => void xrpl.main.pay({ to: ACCOUNT, tag: Number(order.tag), delivered: String(sixDecimals(amount)) }), () => void xrpl.main.closeLedger(), xrpl.proxy);
   });
 });

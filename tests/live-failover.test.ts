@@ -18,7 +18,7 @@ import { startWorkers } from '@/lib/watcher';
 import { startLitecoind, type Litecoind } from '../scripts/lib/litecoind.mjs';
 import { createOrder, orderRow } from './support/chain';
 import { openTestDatabase } from './support/database';
-import { configureLive, randomChain, startFlakyProxy, waitFor, watchLive, type FlakyProxy } from './support/live';
+import { allProcessed, configureLive, randomChain, startFlakyProxy, waitFor, watchLive, type FlakyProxy } from './support/live';
 import { createTestMerchant, type TestMerchant } from './support/merchants';
 
 process.env.APP_SECRET ??= 'test-app-secret-that-is-at-least-32-characters';
@@ -62,11 +62,6 @@ afterAll(async () => {
 
 const states = () => litecoin.nodes().map((n) => n.state);
 
-async function allProcessed(ids: string[]): Promise<boolean> {
-  for (const id of ids) if ((await orderRow(db, id)).status !== 'processed') return false;
-  return true;
-}
-
 describe('failover between the nodes of a network', () => {
   it('sets aside the node far behind, and carries on without the node stopped mid-run: every payment counted, no block skipped', async () => {
     expect(states()).toEqual(['lagging', 'in use', 'standby']);
@@ -95,7 +90,7 @@ describe('failover between the nodes of a network', () => {
     expect(litecoin.nodes()[1]!.error).toBeTruthy();
 
     await main.mine(2);
-    for (let i = 0; i < 20 && !(await allProcessed(orders.map((o) => o.id))); i++) await watchLive(db, litecoin);
+    for (let i = 0; i < 20 && !(await allProcessed(db, orders.map((o) => o.id))); i++) await watchLive(db, litecoin);
     for (const order of orders) expect((await orderRow(db, order.id)).status, order.amount).toBe('processed');
     expect(proxy.passed).toBe(asked);
 
