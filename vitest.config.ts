@@ -38,6 +38,7 @@ const EMBEDDED_ONLY = [
 const POSTGRES_ONLY = [
   'tests/database-close.test.ts', // LISTEN connections
   'tests/key-revocation.test.ts', // revocations announced to other servers with NOTIFY
+  'tests/reuse-port.test.ts', // two servers on one port need a database both can open
   'tests/webhooks-crash.test.ts', // npm run worker beside the server: one database, several processes
   'tests/worker-crash.test.ts', // idem
 ];
