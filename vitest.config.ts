@@ -39,6 +39,7 @@ const POSTGRES_ONLY = [
   'tests/database-close.test.ts', // LISTEN connections
   'tests/key-revocation.test.ts', // revocations announced to other servers with NOTIFY
   'tests/reuse-port.test.ts', // two servers on one port need a database both can open
+  'tests/scale-out.test.ts', // two web servers and two npm run worker processes on one database
   'tests/webhooks-crash.test.ts', // npm run worker beside the server: one database, several processes
   'tests/worker-crash.test.ts', // idem
 ];

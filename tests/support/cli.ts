@@ -38,12 +38,15 @@ export interface StartedServer {
  */
 const SERVER_START_MS = 240_000;
 
-/** scripts/server.mjs (as `npm start` runs it) on the production build on 127.0.0.1:`port` with `env`; resolves once it says "Ready on" (started and listening). */
-export async function startServer(env: NodeJS.ProcessEnv, port: number): Promise<StartedServer> {
+/**
+ * scripts/server.mjs (as `npm start` runs it) on the production build on 127.0.0.1:`port` with `env`; resolves once it says "Ready on" (started and listening).
+ * `publicBaseUrl`: the origin payment links name, the server's own by default (a proxy's, behind one).
+ */
+export async function startServer(env: NodeJS.ProcessEnv, port: number, publicBaseUrl = `http://127.0.0.1:${port}`): Promise<StartedServer> {
   let output = '';
   const child = spawn(process.execPath, [path.join(ROOT, 'scripts/server.mjs')], {
     cwd: ROOT,
-    env: { ...env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: `http://127.0.0.1:${port}` },
+    env: { ...env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: publicBaseUrl },
   });
   child.stdout!.on('data', (d) => (output += d));
   child.stderr!.on('data', (d) => (output += d));

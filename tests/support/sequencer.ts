@@ -14,6 +14,7 @@ const SLOW_FIRST = [
   'pglite:tests/keys-cli.test.ts',
   'postgres:tests/keys-cli.test.ts',
   'postgres:tests/worker-crash.test.ts',
+  'postgres:tests/scale-out.test.ts',
   'postgres:tests/webhooks-crash.test.ts',
   'pglite:tests/watcher.test.ts',
   'postgres:tests/server-config.test.ts',
