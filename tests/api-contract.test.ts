@@ -155,7 +155,7 @@ describe('orphan-deposits/get-deposit (seed 2.3, 4.2)', () => {
     });
     expect(deposit.createdAt).toMatch(ISO_MS);
     expect(deposit.inTransaction).toEqual({
-      addressType: 'PAY_IN', addressId: order.addressId, address: order.address, txId: inTx, amount: '2.5', status: 'processed',
+      addressType: 'PAY_IN', addressId: order.addressId, address: order.address, tag: null, txId: inTx, amount: '2.5', status: 'processed',
     });
     expect(Object.keys(deposit.outTransactions).sort()).toEqual(['address', 'txId', 'amount', 'status', 'feeAmount', 'feeAmountUSD', 'withdrawalId', 'createdAt'].sort());
     expect(deposit.outTransactions).toMatchObject({

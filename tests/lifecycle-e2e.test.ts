@@ -149,7 +149,7 @@ describe('order lifecycle over HTTP (sandbox)', () => {
     expect(deposit).toEqual({
       id: row!.id, organizationId: merchant.merchantId, orderId: order.orderId, stage: 'DEPOSIT', status: 'PROCESSED', message: null,
       currency: 'BCH', network: 'bitcoincash', amount: '0.5', canWithdrawal: true,
-      inTransaction: { addressType: 'PAY_IN', addressId: order.addressId, address: order.address, txId: txHash, amount: '0.5', status: 'processed' },
+      inTransaction: { addressType: 'PAY_IN', addressId: order.addressId, address: order.address, tag: null, txId: txHash, amount: '0.5', status: 'processed' },
       outTransactions: null,
       createdAt: deposit.createdAt,
     });

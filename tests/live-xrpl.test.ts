@@ -9,13 +9,15 @@ import { fillAddressPool } from '@/lib/addresses';
 import { availableCurrencies } from '@/lib/chains';
 import { liveAdapters, liveNetworks, type LiveAdapter } from '@/lib/chains/live';
 import type { Database } from '@/lib/db/client';
+import { listOrphanDeposits, serializeDeposit } from '@/lib/deposits';
 import { findApiKey } from '@/lib/merchants';
 import { findOperations } from '@/lib/operations';
 import type { OrderRow } from '@/lib/orders/rows';
+import { OPERATIONS } from '@/lib/protocol';
 import { startDispatcher, type Dispatcher } from '@/lib/webhooks';
 import { createOrder, orderRow } from './support/chain';
 import { openTestDatabase } from './support/database';
-import { startFakeRippled, type FakeRippled } from './support/fake-rippled';
+import { startFakeRippled, type FakeRippled, type IssuedAmount } from './support/fake-rippled';
 import { configureLive, startWebhookReceiver, waitFor, watchLive } from './support/live';
 import { createTestMerchant, type TestMerchant } from './support/merchants';
 
@@ -25,6 +27,11 @@ process.env.APP_SECRET ??= 'test-app-secret-that-is-at-least-32-characters';
 const ACCOUNT = 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh';
 const OTHER_ACCOUNT = 'rPT1Sjq2YGrBMTttX4GZHjKu9dyfzbpAYe';
 const XRP = { currency: 'XRP', network: 'ripple' };
+const RLUSD = { currency: 'RLUSD', network: 'ripple' };
+/** The catalog's RLUSD (RIPPLE_TOKENS unset: the default), as the ledger names it: the 40-hex code of "RLUSD" and its issuer. */
+const RLUSD_ISSUER = 'rMxCKbEDwqr76QuheSUMdEGf4B9xJ8m5De';
+const RLUSD_CODE = '524C555344000000000000000000000000000000';
+const rlusd = (value: string, issuer = RLUSD_ISSUER, currency = RLUSD_CODE): IssuedAmount => ({ currency, issuer, value });
 
 let node: FakeRippled;
 let db: Database;
@@ -92,7 +99,8 @@ describe('live XRP Ledger (fake rippled)', () => {
   it('gives every live order the receiving account and a fresh destination tag', async () => {
     expect(liveNetworks().map((n) => n.name)).toEqual(['ripple']);
     expect(availableCurrencies('live')).toMatchObject([
-      { currency: 'XRP', networks: [{ network: 'ripple', decimals: 6, confirmations: 1, tagRequired: true }] },
+      { currency: 'XRP', networks: [{ network: 'ripple', decimals: 6, confirmations: 1, tagRequired: true, contract: null }] },
+      { currency: 'RLUSD', networks: [{ network: 'ripple', decimals: 6, confirmations: 1, tagRequired: true, contract: RLUSD_ISSUER }] },
     ]);
     const a = await createOrder(db, merchant.live, { ...XRP, amount: '1' });
     const b = await createOrder(db, merchant.live, { ...XRP, amount: '1' });
@@ -153,6 +161,38 @@ describe('live XRP Ledger (fake rippled)', () => {
     expect(await orderRow(db, order.id)).toMatchObject({ status: 'pending', received: '1000' });
   });
 
+  it("an exact RLUSD payment (the token's currency code and issuer) to the order tag: processed, success webhook", async () => {
+    const order = await createOrder(db, merchant.live, { ...RLUSD, amount: '12.34', successWebhook: receiver.url });
+    expect(order.address).toBe(ACCOUNT);
+    const tx = node.pay({ to: ACCOUNT, tag: tagOf(order), delivered: rlusd('12.34') });
+    await ledgerAndWatch();
+    expect(await payments(order.id)).toEqual([{ tx_hash: tx, status: 'processed', amount: '12340000', tag: order.tag }]);
+    expect(await orderRow(db, order.id)).toMatchObject({ status: 'processed', received: '12340000' });
+    const hook = await waitFor('the success webhook', async () => receiver.received.find((r) => JSON.stringify(r.body).includes(order.id)));
+    expect(JSON.stringify(hook.body)).toContain('processed');
+  });
+
+  it("RLUSD from a look-alike issuer, the issuer's other currency, or a tec result credits nothing", async () => {
+    const order = await createOrder(db, merchant.live, { ...RLUSD, amount: '5' });
+    const fakes = [
+      node.pay({ to: ACCOUNT, tag: tagOf(order), delivered: rlusd('5', OTHER_ACCOUNT) }),
+      node.pay({ to: ACCOUNT, tag: tagOf(order), delivered: rlusd('5', RLUSD_ISSUER, 'USD') }),
+      node.pay({ to: ACCOUNT, tag: tagOf(order), delivered: rlusd('5'), result: 'tecPATH_PARTIAL' }),
+    ];
+    await ledgerAndWatch();
+    expect(await orderRow(db, order.id)).toMatchObject({ status: 'pending', received: '0' });
+    expect(await db.query('select tx_hash from chain_transfers where tx_hash = any($1::text[])', [fakes])).toEqual([]);
+  });
+
+  it('a partial RLUSD payment with a large Amount credits only its delivered_amount, rounded down to base units', async () => {
+    const order = await createOrder(db, merchant.live, { ...RLUSD, amount: '100' });
+    // The code as 40 lower-case hex digits is the same code.
+    const tx = node.pay({ to: ACCOUNT, tag: tagOf(order), amount: rlusd('100'), delivered: rlusd('0.5000009', RLUSD_ISSUER, RLUSD_CODE.toLowerCase()) });
+    await ledgerAndWatch();
+    expect(await payments(order.id)).toEqual([{ tx_hash: tx, status: 'processed', amount: '500000', tag: order.tag }]);
+    expect(await orderRow(db, order.id)).toMatchObject({ status: 'pending', received: '500000' });
+  });
+
   it('a payment without a tag or with a tag of no order is an orphan deposit of the account, never a payment', async () => {
     const order = await createOrder(db, merchant.live, { ...XRP, amount: '7' });
     const unknownTag = tagOf(order) === 4_000_000_000 ? 4_000_000_001 : 4_000_000_000;
@@ -170,6 +210,14 @@ describe('live XRP Ledger (fake rippled)', () => {
     const ownerKey = (await findApiKey(db, owner.live.publicKey))!;
     expect(await findOperations(db, ownerKey, untagged)).toMatchObject([{ type: 'IN', source: 'ORPHAN_DEPOSIT' }]);
     expect(await findOperations(db, (await findApiKey(db, merchant.live.publicKey))!, untagged)).toEqual([]);
+
+    // The API's orphan deposits answer shows the tag the payer used, which names no order, or null without one.
+    const list = OPERATIONS['orphan-deposits/get-deposits'];
+    const answer = list.response.parse((await listOrphanDeposits(db, ownerKey, list.request.parse({}))).map(serializeDeposit));
+    const inTransaction = (tx: string) => answer.find((d) => d.inTransaction.txId === tx)?.inTransaction;
+    expect(inTransaction(wrong)).toMatchObject({ address: ACCOUNT, tag: String(unknownTag) });
+    expect(inTransaction(untagged)).toMatchObject({ address: ACCOUNT, tag: null });
+    expect(await findOperations(db, ownerKey, wrong)).toMatchObject([{ result: { inTransaction: { tag: String(unknownTag) } } }]);
   });
 
   it('the node failing a third of its calls, then stopped and restarted: every payment counted, no ledger skipped', async () => {

@@ -21,8 +21,17 @@ export interface Currency {
   ticker: string;
   name: string;
   decimals: number;
-  /** Token contract for tokens; undefined for the network's native coin. */
+  /**
+   * Token contract for tokens; undefined for the network's native coin. On the XRP Ledger an
+   * issued currency has no contract: this is its issuer's account, and `code` its currency code.
+   */
   contract?: string;
+  /**
+   * XRP Ledger issued currencies only: the currency code that, with the issuer in `contract`, names
+   * the token on the ledger (3 characters, or 40 hex digits for longer names;
+   * https://xrpl.org/docs/references/protocol/data-types/currency-formats#currency-codes).
+   */
+  code?: string;
 }
 
 export interface Network {
@@ -51,6 +60,14 @@ export interface Network {
 
 const usdt = (contract: string, decimals = 6): Currency => ({ ticker: 'USDT', name: 'Tether USD', decimals, contract });
 const usdc = (contract: string, decimals = 6): Currency => ({ ticker: 'USDC', name: 'USD Coin', decimals, contract });
+/**
+ * Ripple USD on the XRP Ledger, an issued currency of `issuer`. Its code is the nonstandard
+ * 160-bit form of "RLUSD" (the ASCII bytes, zero-padded), as a five-letter name must be written.
+ * Six decimals: an issued amount is a decimal of up to 15 significant digits, so base units are a
+ * choice, not the ledger's; a delivered value with more fractional digits is rounded down
+ * (lib/chains/xrpl/issued.ts), never crediting more than arrived.
+ */
+const rlusd = (issuer: string): Currency => ({ ticker: 'RLUSD', name: 'Ripple USD', decimals: 6, contract: issuer, code: '524C555344000000000000000000000000000000' });
 
 export const NETWORKS: readonly Network[] = [
   {
@@ -117,7 +134,11 @@ export const NETWORKS: readonly Network[] = [
   },
   {
     name: 'ripple', displayName: 'XRP Ledger', family: 'xrpl', defaultLifetime: 1800, confirmations: 1, usesTags: true, blockSeconds: 4,
-    currencies: [{ ticker: 'XRP', name: 'XRP', decimals: 6 }],
+    currencies: [
+      { ticker: 'XRP', name: 'XRP', decimals: 6 },
+      // Issuer: https://docs.ripple.com/products/stablecoin/overview/token-addresses ("For XRPL: Issuer address").
+      rlusd('rMxCKbEDwqr76QuheSUMdEGf4B9xJ8m5De'),
+    ],
   },
 ];
 

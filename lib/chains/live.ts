@@ -52,6 +52,8 @@ function live(): Live {
     const network = liveNetworkOf(cfg);
     if (cfg.family === 'xrpl') {
       if (!isValidAddress(network, cfg.account!)) problems.push(`  ${envPrefix(network)}_ADDRESS: the address checksum does not match`);
+      const invalid = cfg.tokens.filter((t) => !isValidAddress(network, t.contract));
+      for (const t of invalid) problems.push(`  ${envPrefix(network)}_TOKENS: ${t.ticker}:${t.contract} is not a valid XRP Ledger address (checksum)`);
     } else {
       try {
         deriveAddress(network, cfg.xpub, 0);

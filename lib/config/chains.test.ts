@@ -92,7 +92,7 @@ describe('live networks from the environment', () => {
     expect(problems({ LITECOIN_RPC_URL: 'http://h', LITECOIN_XPUB: XPUB, LITECOIN_RPC_MAX_LAG: '-1' })).toMatch(/LITECOIN_RPC_MAX_LAG: must be a whole number/);
     expect(problems({ LITECOIN_RPC_URL: 'http://h', LITECOIN_XPUB: XPUB, LITECOIN_CHAIN: 'devnet' })).toMatch(/LITECOIN_CHAIN: must be mainnet, testnet or regtest/);
     expect(problems({ LITECOIN_RPC_URL: 'http://h', LITECOIN_XPUB: XPUB, LITECOIN_CONFIRMATIONS: '0' })).toMatch(/LITECOIN_CONFIRMATIONS: must be between 1 and 1000/);
-    expect(problems({ LITECOIN_RPC_URL: 'http://h', LITECOIN_XPUB: XPUB, LITECOIN_TOKENS: 'none' })).toMatch(/LITECOIN_TOKENS: applies to EVM and Tron networks only/);
+    expect(problems({ LITECOIN_RPC_URL: 'http://h', LITECOIN_XPUB: XPUB, LITECOIN_TOKENS: 'none' })).toMatch(/LITECOIN_TOKENS: applies to EVM, Tron and XRP Ledger networks only/);
     expect(problems({ LITECOIN_RPC_URL: 'http://h', LITECOIN_XPUB: XPUB, LITECOIN_RPC_USER: 'u' })).toMatch(/LITECOIN_RPC_PASSWORD: RPC user and password go together/);
     expect(problems({ BASE_RPC_URL: 'http://h', BASE_XPUB: XPUB, BASE_TOKENS: 'USDT:0x1111111111111111111111111111111111111111' })).toMatch(/BASE_TOKENS: USDT is not a token of base \(known: USDC\)/);
     expect(problems({ BSC_RPC_URL: 'http://h', BSC_XPUB: XPUB, BSC_TOKENS: 'USDT:0x12' })).toMatch(/BSC_TOKENS: "USDT:0x12" is not TICKER:0x/);
@@ -114,7 +114,7 @@ describe('live networks from the environment', () => {
     expect(many).toMatch(/DOGECOIN_XPUB/);
   });
 
-  it('reads the XRP Ledger: a node and the one receiving account, no extended public key', () => {
+  it('reads the XRP Ledger: a node and the one receiving account, no extended public key; the catalog issuers by default', () => {
     const [xrp] = parseLiveChains({ RIPPLE_RPC_URL: 'http://admin:secret@127.0.0.1:5005/', RIPPLE_ADDRESS, RIPPLE_UNTAGGED_MERCHANT: OWNER.toUpperCase() }).chains;
     expect(xrp).toMatchObject({
       network: 'ripple',
@@ -123,9 +123,15 @@ describe('live networks from the environment', () => {
       account: RIPPLE_ADDRESS,
       untaggedMerchant: OWNER,
       confirmations: 1,
-      tokens: [],
+      tokens: [{ ticker: 'RLUSD', contract: 'rMxCKbEDwqr76QuheSUMdEGf4B9xJ8m5De' }],
     });
-    expect(parseLiveChains({ RIPPLE_RPC_URL: 'https://xrpl.example/', RIPPLE_ADDRESS, RIPPLE_UNTAGGED_MERCHANT: OWNER, RIPPLE_CONFIRMATIONS: '2' }).chains[0]!.confirmations).toBe(2);
+    const ripple = { RIPPLE_RPC_URL: 'https://xrpl.example/', RIPPLE_ADDRESS, RIPPLE_UNTAGGED_MERCHANT: OWNER };
+    expect(parseLiveChains({ ...ripple, RIPPLE_CONFIRMATIONS: '2' }).chains[0]!.confirmations).toBe(2);
+    // Another issuer (a test network's; the ticker in any case), or XRP alone.
+    expect(parseLiveChains({ ...ripple, RIPPLE_TOKENS: 'rlusd:rPT1Sjq2YGrBMTttX4GZHjKu9dyfzbpAYe' }).chains[0]!.tokens).toEqual([
+      { ticker: 'RLUSD', contract: 'rPT1Sjq2YGrBMTttX4GZHjKu9dyfzbpAYe' },
+    ]);
+    expect(parseLiveChains({ ...ripple, RIPPLE_TOKENS: 'none' }).chains[0]!.tokens).toEqual([]);
   });
 
   it('names the variable of every XRP Ledger problem', () => {
@@ -142,5 +148,14 @@ describe('live networks from the environment', () => {
     expect(parseLiveChains({ RIPPLE_RPC_URL: 'http://h', RIPPLE_ADDRESS }).issues.join('\n')).toMatch(/RIPPLE_UNTAGGED_MERCHANT: is required with RIPPLE_RPC_URL/);
     expect(issues({ LITECOIN_RPC_URL: 'http://h', LITECOIN_XPUB: XPUB, LITECOIN_UNTAGGED_MERCHANT: OWNER })).toMatch(/LITECOIN_UNTAGGED_MERCHANT: applies to tag networks/);
     expect(parseLiveChains({ RIPPLE_RPC_URL: 'http://h', RIPPLE_ADDRESS: 'rbad', RIPPLE_UNTAGGED_MERCHANT: OWNER }).chains).toEqual([]);
+    const ripple = { RIPPLE_RPC_URL: 'http://h', RIPPLE_ADDRESS };
+    expect(issues({ ...ripple, RIPPLE_TOKENS: 'RLUSD:0xdAC17F958D2ee523a2206206994597C13D831ec7' })).toMatch(
+      /RIPPLE_TOKENS: "RLUSD:0xdAC17F958D2ee523a2206206994597C13D831ec7" is not TICKER:r<issuer account>/,
+    );
+    expect(issues({ ...ripple, RIPPLE_TOKENS: 'RLUSD' })).toMatch(/RIPPLE_TOKENS: "RLUSD" is not TICKER:r<issuer account>/);
+    expect(issues({ ...ripple, RIPPLE_TOKENS: 'USDT:rMxCKbEDwqr76QuheSUMdEGf4B9xJ8m5De' })).toMatch(/RIPPLE_TOKENS: USDT is not a token of ripple \(known: RLUSD\)/);
+    expect(issues({ ...ripple, RIPPLE_TOKENS: 'XRP:rMxCKbEDwqr76QuheSUMdEGf4B9xJ8m5De' })).toMatch(/RIPPLE_TOKENS: XRP is not a token of ripple/);
+    expect(issues({ ...ripple, RIPPLE_TOKENS: 'RLUSD:rMxCKbEDwqr76QuheSUMdEGf4B9xJ8m5De,RLUSD:rPT1Sjq2YGrBMTttX4GZHjKu9dyfzbpAYe' })).toMatch(/RIPPLE_TOKENS: RLUSD is listed twice/);
+    expect(parseLiveChains({ ...ripple, RIPPLE_UNTAGGED_MERCHANT: OWNER, RIPPLE_TOKENS: 'RLUSD' }).chains).toEqual([]);
   });
 });

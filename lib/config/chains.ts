@@ -42,7 +42,7 @@ export interface LiveChainConfig {
   confirmations: number;
   /** EVM: the chain id the node must report (the catalog's unless overridden for a test node). */
   chainId?: number;
-  /** EVM: the token contracts that credit, by catalog ticker. */
+  /** EVM and Tron: the token contracts that credit, by catalog ticker; XRP Ledger: the issuer of each issued currency. */
   tokens: { ticker: string; contract: string }[];
   /** EVM: a node's WebSocket endpoint announcing new blocks (newHeads), which wake the watcher. */
   wsUrl?: string;
@@ -155,7 +155,7 @@ export function parseLiveChains(env: Record<string, string | undefined>): { chai
     };
     (['CHAIN_ID', 'HEAD_LAG', 'LOG_BLOCK_RANGE', 'WS_URL'] as const).forEach(evmOnly);
     const wsUrl = network.family === 'evm' ? field('WS_URL', wsUrlSchema, undefined as string | undefined) : undefined;
-    if (network.family === 'utxo' && get('TOKENS') !== undefined) problem('TOKENS', 'applies to EVM and Tron networks only');
+    if (network.family === 'utxo' && get('TOKENS') !== undefined) problem('TOKENS', 'applies to EVM, Tron and XRP Ledger networks only');
     if (network.family !== 'tron' && get('API_KEY') !== undefined) problem('API_KEY', 'applies to Tron only');
     if (network.family !== 'utxo' && get('MEMPOOL') !== undefined) problem('MEMPOOL', 'applies to UTXO networks only');
     const tokens = network.family === 'evm' ? parseTokens(network, get('TOKENS'), (m) => problem('TOKENS', m)) : (tron?.tokens ?? []);
@@ -188,8 +188,10 @@ export function parseLiveChains(env: Record<string, string | undefined>): { chai
  * receiving account of the gateway (`<PREFIX>_ADDRESS`, a classic "r..." address; its checksum is
  * verified when the live networks are built), whose destination tags tell orders apart, and the
  * merchant (`<PREFIX>_UNTAGGED_MERCHANT`, its id) whose orphan deposits the payments to the account
- * under no order's tag become (its existence is checked when the address pool is filled). No
- * XPUB: nothing is derived. Answers null after reporting a problem.
+ * under no order's tag become (its existence is checked when the address pool is filled), and the
+ * issued currencies that credit (`<PREFIX>_TOKENS`, `TICKER:r<issuer>`; each catalog token's
+ * currency code is fixed, its issuer configurable). No XPUB: nothing is derived. Answers null
+ * after reporting a problem.
  */
 function parseXrpl(
   network: Network,
@@ -198,7 +200,7 @@ function parseXrpl(
   timeoutMs: number,
 ): LiveChainConfig | null {
   const prefix = envPrefix(network);
-  for (const suffix of ['XPUB', 'CHAIN', 'TOKENS', 'CHAIN_ID', 'HEAD_LAG', 'LOG_BLOCK_RANGE', 'MEMPOOL', 'WS_URL', 'API_KEY'] as const) {
+  for (const suffix of ['XPUB', 'CHAIN', 'CHAIN_ID', 'HEAD_LAG', 'LOG_BLOCK_RANGE', 'MEMPOOL', 'WS_URL', 'API_KEY'] as const) {
     if (get(suffix) !== undefined) problem(suffix, `does not apply to ${network.name} (one receiving account with destination tags: set ${prefix}_ADDRESS)`);
   }
   const urls = rpcUrls.safeParse(get('RPC_URL'));
@@ -207,7 +209,7 @@ function parseXrpl(
   if (!maxNodeLag.success) problem('RPC_MAX_LAG', maxNodeLag.error.issues[0]!.message);
   const account = get('ADDRESS');
   if (account === undefined) problem('ADDRESS', `is required with ${prefix}_RPC_URL (the gateway's receiving account, r...)`);
-  else if (!/^r[1-9A-HJ-NP-Za-km-z]{24,34}$/.test(account)) problem('ADDRESS', 'must be a classic XRP Ledger address (r..., not an X-address)');
+  else if (!CLASSIC_ADDRESS.test(account)) problem('ADDRESS', 'must be a classic XRP Ledger address (r..., not an X-address)');
   const untaggedMerchant = get('UNTAGGED_MERCHANT');
   if (untaggedMerchant === undefined) {
     problem('UNTAGGED_MERCHANT', `is required with ${prefix}_RPC_URL (the merchant id, from npm run keys, whose orphan deposits payments without a known tag become)`);
@@ -216,6 +218,7 @@ function parseXrpl(
   }
   const confirmations = intIn(1, 1000).safeParse(get('CONFIRMATIONS') ?? String(network.confirmations));
   if (!confirmations.success) problem('CONFIRMATIONS', confirmations.error.issues[0]!.message);
+  const tokens = parseTokens(network, get('TOKENS'), (m) => problem('TOKENS', m), XRPL_ISSUER);
   const nodes = nodesOf(urls.success ? urls.data : [], get, problem, timeoutMs);
   if (!urls.success || !maxNodeLag.success || account === undefined || untaggedMerchant === undefined || !confirmations.success) return null;
   return {
@@ -229,7 +232,7 @@ function parseXrpl(
     untaggedMerchant: untaggedMerchant.toLowerCase(),
     chain: 'mainnet',
     confirmations: confirmations.data,
-    tokens: [],
+    tokens,
     headLag: 0,
     logBlockRange: 1,
     mempool: false,
@@ -266,6 +269,14 @@ export function parseTokens(
   }
   return tokens;
 }
+
+/** A classic XRP Ledger address: "r" and base58 (its checksum is verified when the live networks are built). */
+const CLASSIC_ADDRESS = /^r[1-9A-HJ-NP-Za-km-z]{24,34}$/;
+
+const XRPL_ISSUER = {
+  valid: (issuer: string) => CLASSIC_ADDRESS.test(issuer),
+  example: 'TICKER:r<issuer account> (e.g. RLUSD:rMxCKbEDwqr76QuheSUMdEGf4B9xJ8m5De)',
+};
 
 const EVM_CONTRACT = {
   valid: (contract: string) => /^0x[0-9a-fA-F]{40}$/.test(contract),

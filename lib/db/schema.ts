@@ -349,6 +349,12 @@ export const chainTransfers = pgTable(
     currency: text('currency').notNull(),
     amount: money('amount').notNull(),
     sender: text('sender'),
+    /**
+     * The destination tag the transfer carried (tag networks); null without one, and on every other
+     * network. It may name no order: a payment under an unknown tag is an orphan deposit of the
+     * account (docs/decisions/034), and this is how the merchant sees which tag the payer used.
+     */
+    tag: text('tag'),
     /** Null while in the mempool (or after a reorg removed its block). */
     blockHeight: bigint('block_height', { mode: 'number' }),
     /** When the chain first had it: mempool entry or block time, whichever came first. */

@@ -1,5 +1,5 @@
 import 'server-only';
-import type { addresses, deposits, Queryable, RowOf } from '../db';
+import type { addresses, chainTransfers, deposits, Queryable, RowOf } from '../db';
 import type { ApiKey } from '../merchants';
 import { formatUnits } from '../money';
 import { decimalsOf, isUuid } from '../orders';
@@ -15,9 +15,17 @@ export { incomingWrite, kindOf, OUT_STATUS, WITHDRAWALS } from './lifecycle';
  * final, or another currency to its address) or that reached a personal address (PERSONAL).
  * Their stage and status move by the state machine of ./lifecycle (decision 019).
  */
-export type DepositRow = RowOf<typeof deposits> & { address_kind: RowOf<typeof addresses>['kind'] };
+export type DepositRow = RowOf<typeof deposits> & { address_kind: RowOf<typeof addresses>['kind']; in_tag: RowOf<typeof chainTransfers>['tag'] };
 
-export const DEPOSIT_SELECT = `select d.*, a.kind as address_kind from deposits d join addresses a on a.id = d.address_id`;
+/**
+ * A deposit with its address's kind and the destination tag its transfer carried: the payer's,
+ * which on a tag network's untagged row names no order (docs/decisions/034). A transfer recorded
+ * before chain_transfers kept tags falls back to the deposit's address tag, which a transfer
+ * matched exactly carried too.
+ */
+export const DEPOSIT_SELECT = `select d.*, a.kind as address_kind, coalesce(t.tag, d.tag) as in_tag
+  from deposits d join addresses a on a.id = d.address_id
+  left join chain_transfers t on t.network = d.network and t.mode = d.mode and t.tx_hash = d.in_tx_hash and t.output_index = d.in_output_index`;
 
 export async function getDeposit(db: Queryable, key: ApiKey, id: string): Promise<DepositRow> {
   if (!isUuid(id)) throw new DepositNotFound(id);
@@ -60,6 +68,7 @@ export function serializeDeposit(row: DepositRow): Deposit {
       addressType: row.address_kind,
       addressId: row.address_id,
       address: row.address,
+      tag: row.in_tag,
       txId: row.in_tx_hash,
       amount: units(row.amount),
       status: row.in_status,

@@ -96,6 +96,12 @@ export const depositResponse = z.object({
     addressType: z.string(),
     addressId: z.string(),
     address: z.string(),
+    /**
+     * The destination tag the incoming transfer carried (tag networks: ripple); null without one and
+     * on networks without tags. An orphan deposit's tag may name no order: the payer's, to refund or
+     * match by hand. Not in the seed; added.
+     */
+    tag: nullableText,
     txId: z.string(),
     amount: decimal,
     status: z.string(),

@@ -178,7 +178,7 @@ describe('cross rates through USD', () => {
     const error = await rates.quote('BTC', 'XYZ').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnknownPriceCurrency);
     expect((error as UnknownPriceCurrency).details).toEqual([{ path: 'currency', message: `must be one of ${priceableCurrencies().join(', ')}` }]);
-    expect(priceableCurrencies()).toEqual(['BTC', 'LTC', 'BCH', 'DOGE', 'ETH', 'USDT', 'USDC', 'BNB', 'POL', 'TRX', 'XRP', 'USD', 'EUR', 'GBP']);
+    expect(priceableCurrencies()).toEqual(['BTC', 'LTC', 'BCH', 'DOGE', 'ETH', 'USDT', 'USDC', 'BNB', 'POL', 'TRX', 'XRP', 'RLUSD', 'USD', 'EUR', 'GBP']);
     await expect(rates.quote('', 'USD')).rejects.toBeInstanceOf(UnknownPriceCurrency);
   });
 

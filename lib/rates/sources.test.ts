@@ -280,7 +280,7 @@ describe('coingecko', () => {
     const asked = new URL(url, server.url);
     expect(asked.pathname).toBe('/api/v3/simple/price');
     expect(asked.searchParams.get('ids')!.split(',').sort()).toEqual(
-      ['binancecoin', 'bitcoin', 'bitcoin-cash', 'dogecoin', 'ethereum', 'litecoin', 'polygon-ecosystem-token', 'ripple', 'tether', 'tron', 'usd-coin'].sort(),
+      ['binancecoin', 'bitcoin', 'bitcoin-cash', 'dogecoin', 'ethereum', 'litecoin', 'polygon-ecosystem-token', 'ripple', 'ripple-usd', 'tether', 'tron', 'usd-coin'].sort(),
     );
     expect(asked.searchParams.get('vs_currencies')).toBe('usd,eur,gbp');
     expect(headers['x-cg-demo-api-key']).toBe('CG-secret-demo-key');

@@ -15,7 +15,8 @@ type Id = Pick<RowOf<typeof chainTransfers>, 'id'>;
  * linking each to its order on first sight. Answers how many matched; adds their ids to `touched`.
  * On a tag network a transfer to the receiving account whose tag is no order's (or that has none)
  * falls back to the account's untagged row, whose merchant gets it as an orphan deposit
- * (docs/decisions/034); elsewhere every tag is null and the match is exact.
+ * (docs/decisions/034); elsewhere every tag is null and the match is exact. The tag the transfer
+ * carried is kept on its row either way, so the merchant sees which one the payer used.
  */
 export async function recordIncoming(tx: Queryable, network: string, mode: Mode, transfers: readonly ChainTransfer[], touched: Set<string>): Promise<number> {
   if (transfers.length === 0) return 0;
@@ -37,9 +38,9 @@ export async function recordIncoming(tx: Queryable, network: string, mode: Mode,
          ) a on true
      )
      insert into chain_transfers (network, mode, tx_hash, output_index, address_id, order_id, merchant_id, currency, amount, sender,
-                                  block_height, first_seen_at)
+                                  block_height, first_seen_at, tag)
      select $1, $2, m.tx_hash, m.output_index, m.address_id, m.order_id, coalesce(o.merchant_id, m.address_merchant), m.currency, m.amount,
-            m.sender, m.block_height, m.seen_at
+            m.sender, m.block_height, m.seen_at, m.tag
        from matched m left join orders o on o.id = m.order_id
       where coalesce(o.merchant_id, m.address_merchant) is not null
      on conflict (network, mode, tx_hash, output_index) do update

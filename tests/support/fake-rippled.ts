@@ -13,6 +13,9 @@
  * - Payment fields (`Amount` in drops as a string, `DestinationTag`, tfPartialPayment 0x00020000):
  *   https://xrpl.org/docs/references/protocol/transactions/types/payment
  * - Metadata (`TransactionResult`, `delivered_amount`): https://xrpl.org/docs/references/protocol/transactions/metadata
+ * - Token (issued currency) amounts, `{currency, issuer, value}` in `Amount` and `delivered_amount`,
+ *   the currency a 3-character code or 40 hex digits, the value a decimal string:
+ *   https://xrpl.org/docs/references/protocol/data-types/currency-formats
  * - Close times in seconds since 2000-01-01: https://xrpl.org/docs/references/protocol/data-types/basic-data-types#specifying-time
  *
  * Tests drive it: `pay()` queues a transaction, `closeLedger()` closes and validates the next
@@ -26,14 +29,21 @@ import type { AddressInfo } from 'node:net';
 const RIPPLE_EPOCH = 946_684_800;
 const PARTIAL_PAYMENT = 0x0002_0000;
 
+/** A token amount as the ledger writes it (currency-formats "Token Amounts"). */
+export interface IssuedAmount {
+  currency: string;
+  issuer: string;
+  value: string;
+}
+
 export interface FakePayment {
   from?: string;
   to: string;
   tag?: number;
-  /** Drops (or an issued amount) that arrived: `meta.delivered_amount`. */
-  delivered: string | { currency: string; issuer: string; value: string };
+  /** Drops (or a token amount) that arrived: `meta.delivered_amount`. */
+  delivered: string | IssuedAmount;
   /** The transaction's `Amount`; the delivered amount unless a partial payment says more. */
-  amount?: string | { currency: string; issuer: string; value: string };
+  amount?: string | IssuedAmount;
   result?: string;
 }
 
@@ -174,7 +184,7 @@ export async function startFakeRippled(options: { seed?: number; firstIndex?: nu
         Destination: payment.to,
         ...(payment.tag !== undefined ? { DestinationTag: payment.tag } : {}),
         Fee: '12',
-        Flags: amount !== delivered ? PARTIAL_PAYMENT : 0,
+        Flags: JSON.stringify(amount) !== JSON.stringify(delivered) ? PARTIAL_PAYMENT : 0,
         Sequence: sequence++,
         SigningPubKey: '03AB40A0490F9B7ED8DF29D246BF2D6269820A0EE7742ACDD457BEA7C7D0931EDB',
         TransactionType: 'Payment',

@@ -18,8 +18,9 @@ import 'server-only';
  *   moved nothing) and only its `meta.delivered_amount`, never `Amount`: with the partial-payment
  *   flag `Amount` is a ceiling, not what arrived.
  * - XRP amounts are drops in a JSON string (1 XRP = 1,000,000 drops), read straight into a bigint.
- *   An issued-currency amount (an object) is no XRP and credits nothing: the catalog has no issued
- *   currency on this network yet.
+ *   An issued-currency amount (an object) credits one of the configured tokens only when both its
+ *   currency code and its issuer are that token's (./issued; `RIPPLE_TOKENS`), in the catalog's
+ *   decimals, rounded down; any other is no payment of ours and credits nothing.
  * - Calls do not depend on how many tags are watched: one `ledger` call (transactions expanded)
  *   per ledger, plus the validated head per watcher pass. Validated headers never change, so the
  *   watcher's cursor check is answered from memory.
@@ -29,6 +30,7 @@ import type { Network } from '../../catalog';
 import type { LiveChainConfig } from '../../config';
 import type { BlockRef, ChainTransfer } from '../adapter';
 import type { LiveAdapter } from '../live-adapter';
+import { currencyCode, ISSUED_VALUE, issuedTokens, issuedUnits, tokenKey } from './issued';
 import { RippledClient, XrplRpcError } from './rpc';
 
 export { XrplRpcError } from './rpc';
@@ -48,8 +50,11 @@ const ledgerAnswer = z.object({
 });
 type Header = z.output<typeof header>;
 
-/** Drops: a JSON string of digits. An issued amount is an object; "unavailable" predates 2014. */
-const amount = z.union([z.string(), z.object({ currency: z.string(), issuer: z.string(), value: z.string() })]);
+/**
+ * Drops: a JSON string of digits ("unavailable" predates 2014). A token amount is an object
+ * (https://xrpl.org/docs/references/protocol/data-types/currency-formats#token-amounts).
+ */
+const amount = z.union([z.string(), z.object({ currency: z.string(), issuer: z.string(), value: z.string().regex(ISSUED_VALUE, 'is not a token value') })]);
 const meta = z.object({ TransactionResult: z.string(), delivered_amount: amount.optional() });
 /** The fields of an expanded transaction this adapter reads (API v1: metadata in `metaData`). */
 const payment = z.object({
@@ -66,6 +71,7 @@ export function xrplAdapter(network: Network, cfg: LiveChainConfig): LiveAdapter
   const rpc = new RippledClient(cfg.rpc, `${network.name} node at ${cfg.rpc.url}`);
   const account = cfg.account!;
   const xrp = network.currencies.find((c) => !c.contract)!.ticker;
+  const tokens = issuedTokens(network);
   const headers = new Map<number, BlockRef>();
 
   const toRef = (h: Header): BlockRef => ({
@@ -96,7 +102,21 @@ export function xrplAdapter(network: Network, cfg: LiveChainConfig): LiveAdapter
     }
   }
 
-  /** A Payment to the receiving account that delivered XRP, as a transfer; null for anything else. */
+  /** What a successful Payment delivered, as a currency of ours and base units; null when it is none of ours. */
+  function credit(delivered: z.output<typeof amount> | undefined): { currency: string; units: bigint } | null {
+    if (typeof delivered === 'string') {
+      const drops = /^\d+$/.test(delivered) ? BigInt(delivered) : 0n;
+      return drops > 0n ? { currency: xrp, units: drops } : null;
+    }
+    if (delivered === undefined) return null;
+    const code = currencyCode(delivered.currency);
+    const token = code === null ? undefined : tokens.get(tokenKey(code, delivered.issuer));
+    if (!token) return null;
+    const units = issuedUnits(delivered.value, token.decimals);
+    return units === null ? null : { currency: token.ticker, units };
+  }
+
+  /** A Payment to the receiving account that delivered XRP or a configured token, as a transfer; null for anything else. */
   function transferOf(raw: unknown, ref: BlockRef): ChainTransfer | null {
     const kind = typed.safeParse(raw);
     if (!kind.success) throw new XrplRpcError(`${rpc.label}: a transaction of ledger ${ref.height} has no TransactionType`);
@@ -108,18 +128,16 @@ export function xrplAdapter(network: Network, cfg: LiveChainConfig): LiveAdapter
     }
     const tx = parsed.data;
     if (tx.metaData.TransactionResult !== 'tesSUCCESS') return null;
-    const delivered = tx.metaData.delivered_amount;
-    if (typeof delivered !== 'string' || !/^\d+$/.test(delivered)) return null;
-    const drops = BigInt(delivered);
-    if (drops <= 0n) return null;
+    const delivered = credit(tx.metaData.delivered_amount);
+    if (!delivered) return null;
     return {
       txHash: tx.hash,
       outputIndex: 0,
       from: tx.Account,
       to: tx.Destination,
       tag: tx.DestinationTag === undefined ? null : String(tx.DestinationTag),
-      currency: xrp,
-      amount: drops,
+      currency: delivered.currency,
+      amount: delivered.units,
       blockHeight: ref.height,
       seenAt: ref.time,
     };

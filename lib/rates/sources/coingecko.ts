@@ -36,6 +36,7 @@ const IDS: Readonly<Record<string, string>> = {
   XRP: 'ripple',
   USDT: 'tether',
   USDC: 'usd-coin',
+  RLUSD: 'ripple-usd',
 };
 /** The coin whose prices in each vs_currency give the fiat exchange rates. */
 const FIAT_REFERENCE = 'bitcoin';

@@ -21,6 +21,7 @@ export const FIXED_USD_PRICES: Readonly<Record<string, string>> = Object.freeze(
   XRP: '2',
   USDT: '1',
   USDC: '1',
+  RLUSD: '1',
   EUR: '1.08',
   GBP: '1.27',
 });

@@ -17,7 +17,9 @@ import { baseUrl, checkShape, getText, parseJson, priceStrings, priceText, RateS
  * answers as "XXBTZUSD"; https://support.kraken.com/hc/en-us/articles/360000920306-API-symbols-and-tickers,
  * and GET /0/public/AssetPairs lists both): each code accepts either.
  *
- * BNB has no USD market on Kraken: Coinbase and CoinGecko price it.
+ * BNB has no USD market on Kraken: Coinbase and CoinGecko price it. RLUSD is not asked for either
+ * (a USD market for it is not confirmed, and one unknown pair fails the whole request): CoinGecko
+ * prices it, and Coinbase when its table has it.
  */
 const PAIRS: Readonly<Record<string, { ask: string; keys: readonly string[] }>> = {
   BTC: { ask: 'XBTUSD', keys: ['XXBTZUSD', 'XBTUSD'] },

@@ -37,7 +37,7 @@ export default async function DepositsPage({ searchParams }: { searchParams: Sea
       {list.ok && list.value.rows.length === 0 ? <EmptyState>No deposits match these filters.</EmptyState> : null}
       {list.ok && list.value.rows.length > 0 ? (
         <>
-          <DataTable caption="Deposits, newest first" head={['Seen', 'Kind', 'Status', 'Amount', 'Network', 'Address', 'Transaction', 'Order']}>
+          <DataTable caption="Deposits, newest first" head={['Seen', 'Kind', 'Status', 'Amount', 'Network', 'Address', 'Tag', 'Transaction', 'Order']}>
             {list.value.rows.map((d) => (
               <tr key={d.id}>
                 <td className={CELL}><Time value={d.createdAt} /></td>
@@ -46,6 +46,8 @@ export default async function DepositsPage({ searchParams }: { searchParams: Sea
                 <td className={CELL}><Amount value={d.amount} currency={d.currency} /></td>
                 <td className={CELL}>{d.network}</td>
                 <td className={CELL}><Mono>{d.inTransaction.address}</Mono></td>
+                {/* The payer's destination tag, also one that names no order: what a refund or a match by hand needs. */}
+                <td className={CELL}>{d.inTransaction.tag === null ? '—' : <Mono>{d.inTransaction.tag}</Mono>}</td>
                 <td className={CELL}><TxLink hash={d.inTransaction.txId} url={d.explorerUrl} /></td>
                 <td className={CELL}>
                   {d.orderId ? (
