@@ -3,15 +3,16 @@ import 'server-only';
  * The HTTP connection to one java-tron full node (or TronGrid, which serves the same API): POST
  * with a JSON body to `/wallet/*` and `/walletsolidity/*`, a timeout, TronGrid's
  * `TRON-PRO-API-KEY` header when configured, a count of what is asked (`npm run bench:chains`),
- * and every answer checked with a zod schema before it leaves this folder. No retries: the
- * watcher's next pass is the retry. The API key is a secret: it goes in a header only, and errors
- * name the node by its URL without path or query.
+ * and every answer checked with a zod schema before it leaves this folder. No retries (the
+ * watcher's next pass is the retry) beyond postRead's one for a stale keep-alive connection. The
+ * API key is a secret: it goes in a header only, and errors name the node by its URL without path
+ * or query.
  *
  * One class per node URL, so that failover over several URLs can wrap it later.
  */
 import type { z } from 'zod';
 import type { RpcEndpoint } from '../../config';
-import { describeNetworkError } from '../network-error';
+import { describeNetworkError, postRead } from '../network-error';
 import { RpcStats } from '../rpc-stats';
 
 export class TronNodeError extends Error {
@@ -47,12 +48,8 @@ export class TronNode {
     this.stats.request(1);
     let response: Response;
     try {
-      response = await fetch(new URL(path, this.endpoint.url.endsWith('/') ? this.endpoint.url : `${this.endpoint.url}/`), {
-        method: 'POST',
-        headers: this.headers,
-        body: JSON.stringify(body),
-        signal: AbortSignal.timeout(this.endpoint.timeoutMs),
-      });
+      const url = new URL(path, this.endpoint.url.endsWith('/') ? this.endpoint.url : `${this.endpoint.url}/`);
+      response = await postRead(url, { headers: this.headers, body: JSON.stringify(body) }, this.endpoint.timeoutMs);
     } catch (error) {
       const reason = (error as Error)?.name === 'TimeoutError' ? `no answer within ${this.endpoint.timeoutMs} ms` : describeNetworkError(error);
       throw new TronNodeError(`${this.label} is unreachable: ${reason}`);

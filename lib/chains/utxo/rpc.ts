@@ -7,7 +7,7 @@ import 'server-only';
  */
 import type { z } from 'zod';
 import type { RpcEndpoint } from '../../config';
-import { describeNetworkError } from '../network-error';
+import { describeNetworkError, postRead } from '../network-error';
 import { RpcStats } from '../rpc-stats';
 
 export class RpcError extends Error {
@@ -82,22 +82,12 @@ export class JsonRpcClient {
     const ids = calls.map(() => this.nextId++);
     const body = calls.map((c, i) => ({ jsonrpc: '1.0', id: ids[i], method: c.method, params: c.params }));
     this.stats.request(calls.length);
-    let response: Response | undefined;
-    // Every call here reads; a keep-alive connection the node closed just as it was reused
-    // (its -rpcservertimeout) is retried once on a new one rather than failing the pass.
-    for (let attempt = 1; !response; attempt++) {
-      try {
-        response = await fetch(this.endpoint.url, {
-          method: 'POST',
-          headers: this.headers,
-          body: JSON.stringify(calls.length === 1 ? body[0] : body),
-          signal: AbortSignal.timeout(this.endpoint.timeoutMs),
-        });
-      } catch (error) {
-        const reason = (error as Error)?.name === 'TimeoutError' ? `no answer within ${this.endpoint.timeoutMs} ms` : describeNetworkError(error);
-        if (attempt === 1 && STALE_CONNECTION.has(reason)) continue;
-        throw new RpcError(`${this.label} is unreachable: ${reason}`);
-      }
+    let response: Response;
+    try {
+      response = await postRead(this.endpoint.url, { headers: this.headers, body: JSON.stringify(calls.length === 1 ? body[0] : body) }, this.endpoint.timeoutMs);
+    } catch (error) {
+      const reason = (error as Error)?.name === 'TimeoutError' ? `no answer within ${this.endpoint.timeoutMs} ms` : describeNetworkError(error);
+      throw new RpcError(`${this.label} is unreachable: ${reason}`);
     }
     const text = await response.text().catch(() => '');
     if (response.status === 401 || response.status === 403) throw new RpcError(`${this.label} refused the RPC credentials (HTTP ${response.status})`);
@@ -123,4 +113,3 @@ interface Answer {
   error?: { code: number; message: string } | null;
 }
 
-const STALE_CONNECTION = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);

@@ -11,7 +11,7 @@ import 'server-only';
  */
 import type { z } from 'zod';
 import type { RpcEndpoint } from '../../config';
-import { describeNetworkError } from '../network-error';
+import { describeNetworkError, postRead } from '../network-error';
 import { RpcStats } from '../rpc-stats';
 
 export class XrplRpcError extends Error {
@@ -44,12 +44,7 @@ export class RippledClient {
     this.stats.request(1);
     let response: Response;
     try {
-      response = await fetch(this.endpoint.url, {
-        method: 'POST',
-        headers: this.headers,
-        body: JSON.stringify({ method, params: [params] }),
-        signal: AbortSignal.timeout(this.endpoint.timeoutMs),
-      });
+      response = await postRead(this.endpoint.url, { headers: this.headers, body: JSON.stringify({ method, params: [params] }) }, this.endpoint.timeoutMs);
     } catch (error) {
       const reason = (error as Error)?.name === 'TimeoutError' ? `no answer within ${this.endpoint.timeoutMs} ms` : describeNetworkError(error);
       throw new XrplRpcError(`${this.label} is unreachable: ${reason}`);
