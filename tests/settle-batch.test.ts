@@ -31,7 +31,6 @@ afterAll(async () => {
 
 const BASE = network('base');
 const DENIED = '0x000000000000000000000000000000000000dEaD';
-const ETH = 10n ** 18n;
 
 type Outcome = 'exact' | 'over' | 'partial' | 'short' | 'flagged';
 const OUTCOMES: Outcome[] = ['exact', 'over', 'partial', 'short', 'flagged'];
