@@ -12,6 +12,10 @@ import 'server-only';
  *   endpoint hangs holds a few slots for the timeout, never the others' deliveries.
  * - The attempt is recorded and the row rescheduled in one statement, only if this dispatcher
  *   still holds the lease.
+ * - Claims and records carry several rows where they can (docs/decisions/040): a busy merchant is
+ *   claimed for again once half its slots are free, and attempts that end within 100 ms of each
+ *   other are recorded together. On the embedded database, one thread shared with the watcher,
+ *   a statement per webhook was what queued them at 50 status changes a second.
  * - A commit that enqueues a webhook NOTIFYs the dispatchers, which wake at once; a poll every
  *   WEBHOOK_POLL_MS catches retries that came due and anything a lost notification missed.
  *
