@@ -147,8 +147,8 @@ interface Crash {
   index: number;
   /** Where the worker's transaction then waits. */
   blockedIn: RegExp;
-  /** Orders the worker has settled (and locked) in its transaction when it blocks. */
-  settledBefore: number;
+  /** Orders the worker has locked in its transaction when it blocks. */
+  lockedBefore: number;
 }
 
 describe('npm run worker killed while crediting a block', () => {
@@ -165,14 +165,15 @@ describe('npm run worker killed while crediting a block', () => {
     const prepared = Date.now();
 
     const crashes: Crash[] = [
-      // Mid-way through settling: 100 orders settled (payments, events written), blocked on the 101st.
-      { lock: 'no key update', index: 100, blockedIn: /from orders where id = \$1 for update/, settledBefore: 100 },
-      // On the very last order: everything but one settled, cursor already moved in the transaction.
-      { lock: 'no key update', index: 199, blockedIn: /from orders where id = \$1 for update/, settledBefore: 199 },
+      // Settling locks the block's orders with one statement, in id order (docs/decisions/040):
+      // mid-way through it, 100 orders locked, blocked on the 101st.
+      { lock: 'no key update', index: 100, blockedIn: /from orders where id = any\(\$1::uuid\[\]\) order by id for update/, lockedBefore: 100 },
+      // On the very last order: all but one locked, transfers recorded and cursor moved in the transaction.
+      { lock: 'no key update', index: 199, blockedIn: /from orders where id = any\(\$1::uuid\[\]\) order by id for update/, lockedBefore: 199 },
       // While recording the transfers (the foreign-key check on the order row waits for FOR UPDATE).
       // pg_stat_activity keeps a statement's first 1024 bytes (track_activity_query_size): the
       // insert comes after the matching CTE, so the statement is known by its start.
-      { lock: 'update', index: 100, blockedIn: /^with incoming as \(/, settledBefore: 0 },
+      { lock: 'update', index: 100, blockedIn: /^with incoming as \(/, lockedBefore: 0 },
     ];
     const killed: WorkerProcess[] = [];
     for (const [round, crash] of crashes.entries()) {
@@ -198,10 +199,10 @@ describe('npm run worker killed while crediting a block', () => {
         expect(worker.hasExited(), worker.output()).toBe(false);
         expect(blocked).toMatchObject({ state: 'active', wait_event_type: 'Lock', wrote: true });
         expect(blocked!.query).toMatch(crash.blockedIn);
-        // Orders the worker holds FOR UPDATE in its open transaction are the ones it has settled:
-        // KEY SHARE ... SKIP LOCKED from here returns the others.
+        // Orders the worker holds FOR UPDATE in its open transaction: KEY SHARE ... SKIP LOCKED
+        // from here returns the others.
         const free = await count('select id from orders where id = any($1::uuid[]) for key share skip locked', [ids]);
-        expect(ids.length - free - (crash.lock === 'update' ? 1 : 0)).toBe(crash.settledBefore);
+        expect(ids.length - free - (crash.lock === 'update' ? 1 : 0)).toBe(crash.lockedBefore);
 
         worker.signal('SIGKILL');
         expect(await worker.exited).toEqual({ code: null, signal: 'SIGKILL' });

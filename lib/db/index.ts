@@ -7,7 +7,7 @@ import { acquireDataDir, type DataDirOwner } from './lock';
 export type { Database, PoolStats, Queryable } from './client';
 export { migrationStatus } from './client';
 export type { RowOf } from './rows';
-export { insertLists, namedParameters, type NamedParameters } from './sql';
+export { insertLists, namedParameters, unnestRows, type NamedParameters, type UnnestedRows } from './sql';
 // The tables as types only, for `RowOf<typeof table>`: outside lib/db, queries are raw SQL.
 export type {
   addresses,

@@ -22,3 +22,28 @@ export function namedParameters<const Name extends string>(names: readonly Name[
 export function insertLists(row: Readonly<Record<string, string>>): { columns: string; expressions: string } {
   return { columns: Object.keys(row).join(', '), expressions: Object.values(row).join(', ') };
 }
+
+export interface UnnestedRows<Column extends string> {
+  /** `unnest($1::uuid[], $2::text[], ...) as alias(a, b, ...)`: the rows as a table. */
+  readonly from: string;
+  /** The column names, in parameter order: `a, b, ...`. */
+  readonly columns: string;
+  /** A call's parameters: one array per column, gathered from the rows. */
+  values(rows: readonly Readonly<Record<Column, unknown>>[]): unknown[][];
+}
+
+/**
+ * Many rows in one statement, as one typed array parameter per column (`unnest`): the statement's
+ * text stays the same whatever the number of rows (unlike a multi-row VALUES list), and each value
+ * goes in as a parameter, by its column's name rather than its position. `types` maps each column
+ * to its SQL element type (`uuid`, `text`, `numeric`...).
+ */
+export function unnestRows<const Column extends string>(alias: string, types: Readonly<Record<Column, string>>): UnnestedRows<Column> {
+  const names = Object.keys(types) as Column[];
+  const arrays = names.map((name, i) => `$${i + 1}::${types[name]}[]`).join(', ');
+  return {
+    from: `unnest(${arrays}) as ${alias}(${names.join(', ')})`,
+    columns: names.join(', '),
+    values: (rows) => names.map((name) => rows.map((row) => row[name])),
+  };
+}

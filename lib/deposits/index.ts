@@ -8,7 +8,7 @@ import { DepositNotFound } from './errors';
 import { canWithdraw } from './lifecycle';
 
 export { DepositNotFound, type DepositError } from './errors';
-export { incomingWrite, kindOf, OUT_STATUS, WITHDRAWALS } from './lifecycle';
+export { incomingWrite, kindOf, OUT_STATUS, WITHDRAWALS, type IncomingWrite } from './lifecycle';
 
 /**
  * Deposits are transfers that do not count for an order (ORPHAN: late, after the order was

@@ -1,8 +1,8 @@
 import 'server-only';
 /**
  * Keeps each invoice's status on the state machine (./lifecycle) inside the transactions that move
- * it: the watcher's settling of the invoice's order (lib/watcher/settle.ts calls `followOrder`
- * with the order row locked) and the sweep of invoices whose time ran out with no order running.
+ * it: the watcher's settling of the invoice's order (lib/watcher/settle.ts calls `followOrders`
+ * with the order rows locked) and the sweep of invoices whose time ran out with no order running.
  * A final status writes the invoice's webhook in the same transaction.
  */
 import type { Database, Queryable } from '../db';
@@ -33,22 +33,37 @@ async function applyStatus(tx: Queryable, invoice: InvoiceRow, status: InvoiceSt
   return { invoiceId: invoice.id, from: invoice.status, to: status };
 }
 
+/** An order of an invoice as its settling left it, with whether a payment of it was seen. */
+export interface FollowedOrder {
+  order: { id: string; invoice_id: string | null; status: OrderStatus };
+  paymentSeen: boolean;
+}
+
 /**
- * After an order of an invoice was evaluated (its row locked by the caller): the invoice follows
- * it, if the order is still the invoice's latest choice (an abandoned choice moves nothing).
- * `now` is the time the order was judged at, so that an order expired on chain time expires its
- * invoice on the same clock.
+ * After orders of invoices were evaluated (their rows locked by the caller): each invoice follows
+ * its order, if the order is still the invoice's latest choice (an abandoned choice moves
+ * nothing). The invoices are locked with one statement, in a fixed order; those whose status
+ * moves are written one by one (few: most settlings move no invoice). `now` is the time the
+ * orders were judged at, so that an order expired on chain time expires its invoice on the same
+ * clock.
  */
-export async function followOrder(
-  tx: Queryable,
-  order: { id: string; invoice_id: string | null; status: OrderStatus },
-  paymentSeen: boolean,
-  now: Date,
-): Promise<InvoiceStatusChange | null> {
-  if (!order.invoice_id) return null;
-  const [invoice] = await tx.query<InvoiceRow>('select * from invoices where id = $1 and order_id = $2 for update', [order.invoice_id, order.id]);
-  if (!invoice || FINAL_INVOICE_STATUSES.has(invoice.status)) return null;
-  return applyStatus(tx, invoice, invoiceStatus({ expiresAt: invoice.expires_at, order: { status: order.status, paymentSeen } }, now));
+export async function followOrders(tx: Queryable, followed: readonly FollowedOrder[], now: Date): Promise<(InvoiceStatusChange & { orderId: string })[]> {
+  const invoiceIds = [...new Set(followed.flatMap(({ order }) => (order.invoice_id ? [order.invoice_id] : [])))];
+  if (invoiceIds.length === 0) return [];
+  // Several orders of one invoice may settle together (a choice abandoned for another coin).
+  const byOrder = new Map(followed.map((f) => [f.order.id, f]));
+  const invoices = await tx.query<InvoiceRow>(
+    'select * from invoices where id = any($1::uuid[]) and order_id = any($2::uuid[]) order by id for update',
+    [invoiceIds, [...byOrder.keys()]],
+  );
+  const changes: (InvoiceStatusChange & { orderId: string })[] = [];
+  for (const invoice of invoices) {
+    const { order, paymentSeen } = byOrder.get(invoice.order_id!)!;
+    if (order.invoice_id !== invoice.id || FINAL_INVOICE_STATUSES.has(invoice.status)) continue;
+    const change = await applyStatus(tx, invoice, invoiceStatus({ expiresAt: invoice.expires_at, order: { status: order.status, paymentSeen } }, now));
+    if (change) changes.push({ ...change, orderId: order.id });
+  }
+  return changes;
 }
 
 const SWEEP_BATCH = 500;

@@ -5,7 +5,7 @@ import type { OrderStatus } from '../protocol';
 import { OrderNotFound } from './errors';
 import { ORDER_PAYMENT_COLUMNS, type OrderPayment, type OrderRow } from './rows';
 
-export { evaluateOrder, isLateTransfer, type ObservedTransfer, type SettledRole, type TransferRole } from './lifecycle';
+export { evaluateOrder, isLateTransfer, type Evaluation, type ObservedTransfer, type SettledRole, type TransferRole } from './lifecycle';
 export { makeOrder, type Caller, type OrderRequest } from './make';
 export { decimalsOf, paymentLink, serializeOrder, serializeOrderDetails } from './serialize';
 export * from './errors';
@@ -32,6 +32,20 @@ const ORDER_PAYMENTS = `select ${ORDER_PAYMENT_COLUMNS.join(', ')} from payments
 /** The payments of an order, oldest first, as its answers show them. */
 export function orderPayments(db: Queryable, orderId: string): Promise<OrderPayment[]> {
   return db.query<OrderPayment>(ORDER_PAYMENTS, [orderId]);
+}
+
+const PAYMENTS_OF_ORDERS = `select order_id, ${ORDER_PAYMENT_COLUMNS.join(', ')} from payments where order_id = any($1::uuid[]) order by created_at, id`;
+
+/** `orderPayments` of many orders in one statement, by order id (an order without payments has none). */
+export async function paymentsOfOrders(db: Queryable, orderIds: readonly string[]): Promise<Map<string, OrderPayment[]>> {
+  const byOrder = new Map<string, OrderPayment[]>();
+  if (orderIds.length === 0) return byOrder;
+  for (const { order_id: orderId, ...payment } of await db.query<OrderPayment & { order_id: string }>(PAYMENTS_OF_ORDERS, [orderIds])) {
+    const list = byOrder.get(orderId);
+    if (list) list.push(payment);
+    else byOrder.set(orderId, [payment]);
+  }
+  return byOrder;
 }
 
 /** The caller's orders, newest first, optionally filtered by status. */

@@ -12,6 +12,10 @@ import 'server-only';
  *   endpoint hangs holds a few slots for the timeout, never the others' deliveries.
  * - The attempt is recorded and the row rescheduled in one statement, only if this dispatcher
  *   still holds the lease.
+ * - Claims and records carry several rows where they can (docs/decisions/040): a busy merchant is
+ *   claimed for again once half its slots are free, and attempts that end within 100 ms of each
+ *   other are recorded together. On the embedded database, one thread shared with the watcher,
+ *   a statement per webhook was what queued them at 50 status changes a second.
  * - A commit that enqueues a webhook NOTIFYs the dispatchers, which wake at once; a poll every
  *   WEBHOOK_POLL_MS catches retries that came due and anything a lost notification missed.
  *
@@ -286,7 +290,7 @@ class ClaimLoop {
     private readonly db: Database,
     private readonly options: DispatcherOptions,
   ) {
-    this.slots = new Slots(options.concurrency);
+    this.slots = new Slots(options.concurrency, options.merchantConcurrency);
     this.recorder = new AttemptRecorder(db);
   }
 
@@ -325,7 +329,7 @@ class ClaimLoop {
       const room = this.slots.free();
       if (room <= 0) return;
       const { owner, leaseMs, merchantConcurrency } = this.options;
-      const rows = await claimDue(this.db, owner, room, leaseMs, merchantConcurrency, this.slots.perMerchant);
+      const rows = await claimDue(this.db, owner, room, leaseMs, merchantConcurrency, this.slots.forClaim());
       for (const row of rows) this.launch(row);
       if (rows.length < room) return;
     }
@@ -334,15 +338,17 @@ class ClaimLoop {
   private launch(row: Claimed): void {
     this.slots.take(row.merchant_id);
     // The slot is free once the HTTP exchange is over: the row stays leased until it is recorded.
+    // The last pass claimed every due row it could: another one can find more only if this slot
+    // made room where there was none (see Slots.forClaim). Retries that come due meanwhile are
+    // found by the poll, new rows by their notification.
     const release = () => {
-      this.slots.release(row.merchant_id);
-      this.wake();
+      if (this.slots.release(row.merchant_id)) this.wake();
     };
     const attempt = send(row, this.options)
       .then(
         (finished) => {
           release();
-          return this.recorder.add(finished);
+          return this.recorder.add(finished, this.slots.idle());
         },
         (error) => {
           release();
@@ -360,13 +366,39 @@ class ClaimLoop {
  */
 class Slots {
   /** Attempts in flight per merchant; a merchant with none has no entry. */
-  readonly perMerchant = new Map<string, number>();
+  private readonly perMerchant = new Map<string, number>();
   private inFlight = 0;
+  /** Free slots a merchant with attempts in flight needs before its rows are claimed again. */
+  private readonly batch: number;
 
-  constructor(private readonly size: number) {}
+  constructor(
+    private readonly size: number,
+    private readonly merchantSize: number,
+  ) {
+    this.batch = Math.ceil(merchantSize / 2);
+  }
 
   free(): number {
     return this.size - this.inFlight;
+  }
+
+  idle(): boolean {
+    return this.inFlight === 0;
+  }
+
+  /**
+   * Attempts in flight per merchant as a claim counts them (`claimDue`'s `busy`): a merchant with
+   * attempts in flight but fewer than half its slots free counts as full. Its rows are then claimed
+   * several at a time, and its attempts, started together, end and are recorded together. Claiming
+   * for each slot as it frees settles into one claim (two statements) and one record per webhook:
+   * on the embedded database, whose one connection and one thread the watcher shares, that was
+   * most of the cost of a webhook, and 50 status changes a second queued them for seconds
+   * (docs/decisions/040). A merchant with nothing in flight is claimed for at once, as before.
+   */
+  forClaim(): Map<string, number> {
+    const busy = new Map<string, number>();
+    for (const [merchant, n] of this.perMerchant) busy.set(merchant, this.countsFull(n) ? this.merchantSize : n);
+    return busy;
   }
 
   take(merchantId: string): void {
@@ -374,35 +406,67 @@ class Slots {
     this.perMerchant.set(merchantId, (this.perMerchant.get(merchantId) ?? 0) + 1);
   }
 
-  release(merchantId: string): void {
+  /** Frees a slot; answers whether that made room for a claim: the first free slot, or the merchant's rows claimable again. */
+  release(merchantId: string): boolean {
+    const wasFull = this.inFlight === this.size || this.countsFull(this.perMerchant.get(merchantId)!);
     this.inFlight--;
     const n = this.perMerchant.get(merchantId)! - 1;
     if (n === 0) this.perMerchant.delete(merchantId);
     else this.perMerchant.set(merchantId, n);
+    return wasFull && !(this.inFlight === this.size || this.countsFull(n));
+  }
+
+  private countsFull(inFlight: number): boolean {
+    return inFlight > 0 && this.merchantSize - inFlight < this.batch;
   }
 }
 
 /**
- * Finished attempts are recorded by one statement at a time: those that end while it runs are
- * written together by the next one, so a busy database gets fewer, larger writes.
+ * How long a finished attempt waits for others before it is recorded (unless it was the last in
+ * flight): attempts claimed together end within a few milliseconds of each other, and one write
+ * for all of them costs the embedded database about what one write for each of them would cost
+ * apiece. Far inside the lease, which the row keeps until it is recorded.
+ */
+const RECORD_WINDOW_MS = 100;
+
+/**
+ * Finished attempts are recorded by one statement at a time, together: those that end within
+ * RECORD_WINDOW_MS of the first one waiting, or while a write runs, are written by one statement,
+ * so a busy database gets fewer, larger writes. The last attempt in flight is written at once.
  */
 class AttemptRecorder {
   private waiting: { finished: Finished; done: () => void }[] = [];
   private writing = false;
+  private timer: NodeJS.Timeout | undefined;
+  /** Write what waits as soon as the write in progress (if any) is over. */
+  private urgent = false;
 
   constructor(private readonly db: Database) {}
 
-  /** Resolves once the attempt is written, or its write failed (the row is retried when its lease ends). */
-  add(finished: Finished): Promise<void> {
+  /**
+   * Resolves once the attempt is written, or its write failed (the row is retried when its lease
+   * ends). `last`: no other attempt of this dispatcher is in flight, so none is worth waiting for.
+   */
+  add(finished: Finished, last: boolean): Promise<void> {
     return new Promise<void>((done) => {
       this.waiting.push({ finished, done });
-      if (this.waiting.length === 1) setImmediate(() => this.flush());
+      if (last) this.urgent = true;
+      if (this.urgent) setImmediate(() => this.flush());
+      else this.timer ??= setTimeout(() => this.flushSoon(), RECORD_WINDOW_MS);
     });
   }
 
+  private flushSoon(): void {
+    this.urgent = true;
+    this.flush();
+  }
+
   private flush(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
     if (this.writing || this.waiting.length === 0) return;
     this.writing = true;
+    this.urgent = false;
     const batch = this.waiting;
     this.waiting = [];
     record(this.db, batch.map((b) => b.finished))
@@ -411,7 +475,8 @@ class AttemptRecorder {
       .finally(() => {
         this.writing = false;
         batch.forEach((b) => b.done());
-        this.flush();
+        if (this.urgent) this.flush();
+        else if (this.waiting.length > 0) this.timer ??= setTimeout(() => this.flushSoon(), RECORD_WINDOW_MS);
       });
   }
 }

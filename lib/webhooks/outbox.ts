@@ -6,8 +6,8 @@ import 'server-only';
  * on commit only).
  */
 import { randomUUID } from 'node:crypto';
-import type { Queryable } from '../db';
-import { orderPayments, type OrderRow } from '../orders';
+import { unnestRows, type Queryable } from '../db';
+import { paymentsOfOrders, type OrderRow } from '../orders';
 import type { InvoiceStatus, WebhookKind } from '../protocol';
 import { webhookBody, webhookKindOf } from './payload';
 
@@ -19,29 +19,44 @@ export interface EnqueuedWebhook {
   url: string;
 }
 
+const ORDER_EVENTS = unnestRows('e', {
+  id: 'uuid', order_id: 'uuid', merchant_id: 'uuid', mode: 'text', kind: 'text', order_status: 'text', url: 'text', body: 'text',
+});
+
 /**
- * Writes the webhook that the order's current (final) status calls for, inside `tx`, if the
- * order has a URL for it. Answers it, or null (not final, no URL, or already written).
+ * Writes the webhooks that the orders' current (final) statuses call for, inside `tx`, for those
+ * orders that have a URL for theirs: the settling of a block writes all of its orders' webhooks
+ * with three statements, whatever their number. Answers the webhooks written (not those of an
+ * order that is not final, has no URL, or had its webhook written already).
  */
-export async function enqueueOrderWebhook(tx: Queryable, orderId: string): Promise<EnqueuedWebhook | null> {
-  const [order] = await tx.query<OrderRow>('select * from orders where id = $1', [orderId]);
-  if (!order) return null;
-  const kind = webhookKindOf(order.status);
-  const url = kind === 'success' ? order.success_webhook : kind === 'error' ? order.error_webhook : null;
-  if (!kind || !url) return null;
-  const payments = await orderPayments(tx, orderId);
-  const id = randomUUID();
-  const [row] = await tx.query<{ id: string }>(
+export async function enqueueOrderWebhooks(tx: Queryable, orderIds: readonly string[]): Promise<EnqueuedWebhook[]> {
+  if (orderIds.length === 0) return [];
+  const due = (await tx.query<OrderRow>('select * from orders where id = any($1::uuid[])', [orderIds])).flatMap((order) => {
+    const kind = webhookKindOf(order.status);
+    const url = kind === 'success' ? order.success_webhook : kind === 'error' ? order.error_webhook : null;
+    return kind && url ? [{ order, kind, url }] : [];
+  });
+  if (due.length === 0) return [];
+  const payments = await paymentsOfOrders(tx, due.map(({ order }) => order.id));
+  const events = due.map(({ order, kind, url }) => {
+    const id = randomUUID();
+    return {
+      id, order_id: order.id, merchant_id: order.merchant_id, mode: order.mode, kind, order_status: order.status, url,
+      body: webhookBody(order, payments.get(order.id) ?? [], id),
+    };
+  });
+  const added = await tx.query<{ id: string }>(
     `with added as (
-       insert into webhook_events (id, order_id, merchant_id, mode, kind, order_status, url, body)
-       values ($1, $2, $3, $4, $5, $6, $7, $8)
+       insert into webhook_events (${ORDER_EVENTS.columns})
+       select ${ORDER_EVENTS.columns} from ${ORDER_EVENTS.from}
        on conflict (order_id, kind) do nothing
        returning id
      )
      select id, pg_notify('${WEBHOOK_CHANNEL}', '') from added`,
-    [id, order.id, order.merchant_id, order.mode, kind, order.status, url, webhookBody(order, payments, id)],
+    ORDER_EVENTS.values(events),
   );
-  return row ? { id, kind, url } : null;
+  const written = new Set(added.map((row) => row.id));
+  return events.filter((event) => written.has(event.id)).map(({ id, kind, url }) => ({ id, kind, url }));
 }
 
 /** An invoice's webhook: which invoice, the order of its chosen coin, and the final status it reports. */

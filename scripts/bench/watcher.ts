@@ -20,11 +20,18 @@
  * The sizes' blocks are interleaved (the machine may be busy with other work). The tables are
  * ANALYZEd during and after set-up, as autovacuum would on PostgreSQL; `--no-analyze` measures
  * them without statistics, as the embedded database (PGlite has no autovacuum) runs in practice.
+ *
+ * Before and after: `--against=REF` (by default BASELINE, the commit before batched settlement)
+ * first runs this same benchmark, with the same arguments, on the code of REF checked out in a
+ * temporary git worktree (./baseline), then on this tree, and prints both with their ratios.
+ * `--against=none` measures this tree alone; `--json` ends the output with the figures as one
+ * `BENCH_JSON` line (what the before-run answers).
  */
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 // Shared plain-JS helper without declarations: typed by the cast below.
 import * as postgresHelpers from '../lib/postgres.mjs';
+import { BENCH_JSON, runAtCommit, shortCommit } from './baseline';
 import { freshDatabase } from './databases';
 import { atExit } from './servers';
 import { fillAddressPool } from '../../lib/addresses';
@@ -47,8 +54,14 @@ process.env.LOG_LEVEL ??= 'warn';
 
 type Db = 'pglite' | 'postgres';
 
+/**
+ * The "before" of `--against`: the last commit that settled orders one by one (about 5 statements
+ * per order, 171 per block of this benchmark's defaults), before docs/decisions/040.
+ */
+const BASELINE = 'a61cad00c30c4dc3ed463080a1e3f96281fd7fd0';
+
 const USAGE =
-  'usage: npm run bench:watcher -- [--db=pglite|postgres|both] [--blocks=N] [--transfers=N] [--matched=N] [--orders=10,10000] [--network=NAME] [--no-analyze]';
+  'usage: npm run bench:watcher -- [--db=pglite|postgres|both] [--blocks=N] [--transfers=N] [--matched=N] [--orders=10,10000] [--network=NAME] [--no-analyze] [--against=REF|none] [--json]';
 const option = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const DB_OPTION = option('db') ?? 'both';
 const BLOCKS = Number(option('blocks') ?? 20);
@@ -57,8 +70,11 @@ const MATCHED = Number(option('matched') ?? 10);
 const SIZES = (option('orders') ?? '10,10000').split(',').map(Number);
 const NETWORK = findNetwork(option('network') ?? 'ripple');
 const ANALYZE = !process.argv.includes('--no-analyze');
-const known = ['db', 'blocks', 'transfers', 'matched', 'orders', 'network'];
-const unknown = process.argv.slice(2).filter((a) => a !== '--no-analyze' && !known.some((k) => a.startsWith(`--${k}=`)));
+const AGAINST = option('against') ?? BASELINE;
+const JSON_OUTPUT = process.argv.includes('--json');
+const FLAGS = ['--no-analyze', '--json'];
+const known = ['db', 'blocks', 'transfers', 'matched', 'orders', 'network', 'against'];
+const unknown = process.argv.slice(2).filter((a) => !FLAGS.includes(a) && !known.some((k) => a.startsWith(`--${k}=`)));
 if (
   unknown.length > 0 ||
   !['pglite', 'postgres', 'both'].includes(DB_OPTION) ||
@@ -399,8 +415,39 @@ function verdict(small: RunResult, large: RunResult): boolean {
   return flat;
 }
 
+/** A run's figures as `--json` prints them (the statements' map as entries). */
+type Figures = (Omit<RunResult, 'byText'> & { byText: [string, StatementStats][] })[];
+
+const toFigures = (results: RunResult[]): Figures => results.map((r) => ({ ...r, byText: [...r.byText] }));
+const fromFigures = (figures: Figures): RunResult[] => figures.map((r) => ({ ...r, byText: new Map(r.byText) }));
+
+/** Before and after per database and size: queries and time per block, with the after/before ratio. */
+function printComparison(label: string, before: RunResult[], after: RunResult[]): void {
+  console.log(`\n=== before (${label}) and after (this tree): same arguments, measured one after the other in this run ===`);
+  const header = ['db', 'open orders', 'queries/block before -> after', 'ratio', 'ms/block p50 before -> after', 'ratio'];
+  const rows = after.map((a) => {
+    const b = before.find((r) => r.db === a.db && r.orders === a.orders);
+    if (!b) return [a.db, count(a.orders), `n/a -> ${fmt(mean(a.queries))}`, '', `n/a -> ${fmt(median(a.stepMs), 2)}`, ''];
+    return [
+      a.db, count(a.orders),
+      `${fmt(mean(b.queries))} -> ${fmt(mean(a.queries))}`, `x${fmt(mean(a.queries) / mean(b.queries), 3)}`,
+      `${fmt(median(b.stepMs), 2)} -> ${fmt(median(a.stepMs), 2)}`, `x${fmt(median(a.stepMs) / median(b.stepMs), 2)}`,
+    ];
+  });
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  console.log(line(header));
+  for (const row of rows) console.log(line(row));
+}
+
 async function main(): Promise<void> {
   const started = Date.now();
+  let before: RunResult[] | undefined;
+  if (AGAINST !== 'none') {
+    const args = process.argv.slice(2).filter((a) => !a.startsWith('--against=') && a !== '--json');
+    before = fromFigures(await runAtCommit<Figures>(AGAINST, 'scripts/bench/watcher.ts', [...args, '--against=none', '--json']));
+    console.log(`--- after: this tree\n`);
+  }
   const cpu = os.cpus();
   console.log(
     `watcher benchmark: ${cpu.length} cores (${cpu[0]?.model.trim() ?? '?'}), Node ${process.version}. Network ${network.name} (test mode, sandbox ledger),\n` +
@@ -439,7 +486,10 @@ async function main(): Promise<void> {
     printStatements(small, large);
   }
   console.log(`\nFlat (equal queries per block, p50 time ratio < 1.5): ${allFlat ? 'yes' : 'NO'}`);
+  const after = [...results.values()].flat();
+  if (before) printComparison(shortCommit(AGAINST), before, after);
   console.log(`(total ${Math.round((Date.now() - started) / 1000)} s)`);
+  if (JSON_OUTPUT) console.log(`${BENCH_JSON}${JSON.stringify(toFigures(after))}`);
 }
 
 main().then(
