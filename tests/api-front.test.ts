@@ -92,6 +92,10 @@ describe('the node:http front', () => {
     expect(((await viaNext.json()) as { error: { name: string } }).error.name).toBe('METHOD_NOT_ALLOWED');
   });
 
+  // The chunked body's end is never sent: the front answers at 64 KiB and closes the connection
+  // rather than read the rest for as long as the sender goes on. (A body already whole when the
+  // answer goes out leaves nothing to read, and its connection may be kept: Node.js 24 parses
+  // ahead of a paused request, Node.js 20 did not.)
   it('refuses a body over 64 KiB, declared or sent in chunks, and closes the connection', async () => {
     const big = JSON.stringify({ nonce: freshNonce(), pad: 'x'.repeat(70 * 1024) });
     const declared = await postRaw(front, 'make-order', big, merchant.test);
@@ -103,8 +107,7 @@ describe('the node:http front', () => {
         res.on('data', (d) => (text += d)).on('end', () => resolve({ status: res.statusCode!, connection: res.headers.connection, body: text }));
       });
       req.on('error', reject);
-      for (let i = 0; i < 70; i++) req.write('x'.repeat(1024)); // no content-length: chunked
-      req.end();
+      for (let i = 0; i < 70; i++) req.write('x'.repeat(1024)); // no content-length: chunked, and no end
     });
     expect(chunked.status).toBe(413);
     expect(chunked.connection).toBe('close');
