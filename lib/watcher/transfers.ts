@@ -31,10 +31,18 @@ export async function recordIncoming(tx: Queryable, network: string, mode: Mode,
                     and o.created_at <= i.seen_at order by o.created_at desc limit 1)
               else (select o.id from orders o where o.address_id = a.id limit 1) end as order_id
          from incoming i
+         -- Two seeks of the unique index on (network, mode, address, coalesce(tag, '')): the exact
+         -- destination, then the untagged row. One condition with an OR would read every row of
+         -- the address, every open order's tag on a shared receiving account.
          join lateral (
-           select * from addresses a
-            where a.network = $1 and a.mode = $2 and a.address = i.address and (coalesce(a.tag, '') = coalesce(i.tag, '') or a.tag is null)
-            order by a.tag is null limit 1
+           select * from (
+             (select * from addresses a
+               where a.network = $1 and a.mode = $2 and a.address = i.address and coalesce(a.tag, '') = coalesce(i.tag, '') limit 1)
+             union all
+             (select * from addresses a
+               where a.network = $1 and a.mode = $2 and a.address = i.address and coalesce(a.tag, '') = '' limit 1)
+           ) c
+           order by c.tag is null limit 1
          ) a on true
      )
      insert into chain_transfers (network, mode, tx_hash, output_index, address_id, order_id, merchant_id, currency, amount, sender,
