@@ -31,6 +31,7 @@ import { HDKey } from '@scure/bip32';
 import { randomBytes } from 'node:crypto';
 import { startTronBench } from './chains-tron';
 import { startXrplBench, type XrplBench } from './chains-xrpl';
+import { startReceiver, type Receiver } from '../../tests/support/webhook-receiver';
 
 const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=') as [string, string]));
 const ORDERS = Number(args.get('orders') ?? 100);
@@ -204,32 +205,11 @@ async function startAnnouncementEndpoint() {
 }
 type Announcements = Awaited<ReturnType<typeof startAnnouncementEndpoint>>;
 
-interface Receiver {
-  url: string;
-  /** Date.now() at the first receipt of each order's webhook. */
-  receivedAt: Map<string, number>;
-  close(): Promise<void>;
-}
-
-/** The merchant's webhook endpoint on 127.0.0.1: answers 200 at once. */
-async function startReceiver(): Promise<Receiver> {
-  const receivedAt = new Map<string, number>();
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const at = Date.now();
-      const { orderId } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { orderId: string };
-      if (!receivedAt.has(orderId)) receivedAt.set(orderId, at);
-      res.writeHead(200).end('ok');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhook`,
-    receivedAt,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+/** When each order's webhook first reached the receiver (Date.now()), by order id. */
+function firstReceipts(receiver: Receiver): Map<string, number> {
+  const at = new Map<string, number>();
+  for (const r of receiver.received) if (typeof r.body?.orderId === 'string' && !at.has(r.body.orderId)) at.set(r.body.orderId, r.at);
+  return at;
 }
 
 async function measureLatency(lib: Lib, adapter: Adapter, chain: Chain, receiver: Receiver, announcements: Announcements, announced: boolean): Promise<{ processed: number[]; webhook: number[] }> {
@@ -253,7 +233,7 @@ async function measureLatency(lib: Lib, adapter: Adapter, chain: Chain, receiver
         // Whole drops: XRP has 6 decimals.
         const amount = BigInt(100_000 + ids.length * 100);
         const input = lib.makeOrderRequest.parse({
-          order: `bench-${++nonce}`, nonce, currency: adapter.network.currencies[0]!.ticker, network, amount: orderAmount(chain, amount), successWebhook: receiver.url,
+          order: `bench-${++nonce}`, nonce, currency: adapter.network.currencies[0]!.ticker, network, amount: orderAmount(chain, amount), successWebhook: receiver.url(),
         });
         const order = await lib.makeOrder({ db, key, nonce: String(nonce) }, input);
         await chain.pay(order, amount);
@@ -264,7 +244,8 @@ async function measureLatency(lib: Lib, adapter: Adapter, chain: Chain, receiver
     }
     for (let i = 0; i < adapter.requiredConfirmations + 1; i++) await mineTimed();
     await waitUntil(`${ids.length} orders processed and their webhooks received on ${network}`, async () => {
-      if (!ids.every((id) => receiver.receivedAt.has(id))) return false;
+      const received = firstReceipts(receiver);
+      if (!ids.every((id) => received.has(id))) return false;
       const [row] = await db.query<{ n: number }>("select count(*)::int as n from orders where status = 'processed' and id = any($1::uuid[])", [ids]);
       return row!.n === ids.length;
     });
@@ -274,10 +255,11 @@ async function measureLatency(lib: Lib, adapter: Adapter, chain: Chain, receiver
   }
   const events = await db.query<{ order_id: string; created_at: Date }>("select order_id, created_at from order_events where to_status = 'processed' and order_id = any($1::uuid[])", [ids]);
   await db.close();
+  const receivedAt = firstReceipts(receiver);
   const confirmedAt = (id: string) => minedAt.get(paidAt.get(id)! + adapter.requiredConfirmations - 1)!;
   return {
     processed: events.map((e) => e.created_at.getTime() - confirmedAt(e.order_id)).sort((a, b) => a - b),
-    webhook: ids.map((id) => receiver.receivedAt.get(id)! - confirmedAt(id)).sort((a, b) => a - b),
+    webhook: ids.map((id) => receivedAt.get(id)! - confirmedAt(id)).sort((a, b) => a - b),
   };
 
   async function mineTimed() {
