@@ -1,5 +1,6 @@
 // `npm run lint` (part of `npm test`): typescript-eslint's recommended rules, React's hook rules,
-// and the architecture's import arrows (eslint/architecture.mjs, decision 022). Zero warnings.
+// the architecture's import arrows (eslint/architecture.mjs, decision 022) and test files that name
+// the databases they run on (decision 043). Zero warnings.
 import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
@@ -20,6 +21,7 @@ export default tseslint.config(
     },
     rules: {
       'architecture/imports': 'error',
+      'architecture/test-databases': 'error',
       ...reactHooks.configs.recommended.rules,
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
       // A variable a closure reads before its one assignment (a handler plugged in later) stays `let`.

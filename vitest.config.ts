@@ -16,36 +16,21 @@ export const shared = {
 };
 
 /**
- * Files whose subject exists with one database only, run in that project alone (a file skipped in
- * a project would still cost a process and its imports there).
+ * A test file's name says which databases it runs on (docs/decisions/043), so that a new file
+ * needs no edit here, and lint (`architecture/test-databases`) checks that a file which opens a
+ * database says so:
+ *
+ * - `name.test.ts`: no database; the unit project, one process per worker for all such files;
+ * - `name.pglite.test.ts`: the embedded database only (its lock, the CLIs beside the server that
+ *   holds it, the demo store);
+ * - `name.pg.test.ts`: PostgreSQL only (several processes on one database, LISTEN/NOTIFY), and
+ *   every file whose subject does not depend on the database (the API, the chains, the pages'
+ *   data), run once, on the faster of the two;
+ * - `name.both.test.ts`: both, where they can differ (SQL, locking, concurrency, migrations).
  */
-const EMBEDDED_ONLY = [
-  'tests/db-cli.test.ts', // the CLI against the embedded lock and the run's PostgreSQL (TEST_PG_URL)
-  'tests/db-transfer.test.ts', // from the embedded database into the run's PostgreSQL (TEST_PG_URL)
-  'tests/api-slow-bodies.test.ts', // the node:http front's body handling: no storage
-  'tests/client.test.ts', // the typed client's retries against stand-in servers
-  'tests/crash-restart.test.ts', // the embedded database's single-owner lock
-  'tests/http-server.test.ts', // the HTTP server under a burst: no storage
-  'tests/live-failover.test.ts', // which node answers: nothing of it depends on the database
-  'tests/live-failover-fakes.test.ts', // idem
-  'tests/live-new-blocks.test.ts', // when the watcher passes: idem
-  'tests/sandbox-cli.test.ts', // the CLI opening the embedded database, or reaching the server holding it
-  'tests/server-workers.test.ts', // the server runs the workers on the embedded database only
-  'tests/store-webhooks.test.ts', // the demo store, which runs with the embedded database
-  'tests/webhooks-cli.test.ts', // the CLI reaching the server that holds the embedded database
-  'tests/users-cli.test.ts', // idem
-];
-const POSTGRES_ONLY = [
-  'tests/database-close.test.ts', // LISTEN connections
-  'tests/key-revocation.test.ts', // revocations announced to other servers with NOTIFY
-  'tests/reuse-port.test.ts', // two servers on one port need a database both can open
-  'tests/scale-out.test.ts', // two web servers and two npm run worker processes on one database
-  'tests/webhooks-crash.test.ts', // npm run worker beside the server: one database, several processes
-  'tests/worker-crash.test.ts', // idem
-];
-
-/** Unit tests that open a database: they run with the storage suite, from its migrated PGlite template. */
-const UNIT_TESTS_WITH_A_DATABASE = ['lib/api/nonces.test.ts', 'lib/api/route.test.ts', 'lib/chains/sandbox/ledger.test.ts', 'lib/db/lock.test.ts'];
+const ON_PGLITE = ['**/*.pglite.test.ts', '**/*.both.test.ts'];
+const ON_POSTGRES = ['**/*.pg.test.ts', '**/*.both.test.ts'];
+const WITH_A_DATABASE = ['**/*.pglite.test.ts', '**/*.pg.test.ts', '**/*.both.test.ts'];
 
 /**
  * Three projects: the unit tests, one process per worker for all of them (a process per file
@@ -61,7 +46,7 @@ export default defineConfig({
     sequence: { sequencer: SlowFilesFirst },
     // A bound for a failure, never a wait: tests drive real nodes, servers and databases, and on a
     // two-core machine shared with other work a test that takes 10 s quiet can pass 30 s (seen:
-    // tests/live-resilience.test.ts beside two CPU-bound processes).
+    // tests/live-resilience.pg.test.ts beside two CPU-bound processes).
     testTimeout: 120_000,
     // Set-up starts gateways, servers and nodes: on a two-core machine shared with other work
     // that can take minutes. Generous, since it only bounds a failure.
@@ -72,10 +57,9 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['lib/**/*.test.ts', 'eslint/**/*.test.ts', 'scripts/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, ...UNIT_TESTS_WITH_A_DATABASE],
+          include: ['lib/**/*.test.ts', 'eslint/**/*.test.ts', 'scripts/**/*.test.ts', 'tests/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...WITH_A_DATABASE],
           isolate: false,
-          env: { TEST_DB: 'pglite' },
         },
       },
       {
@@ -83,8 +67,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'pglite',
-          include: [...UNIT_TESTS_WITH_A_DATABASE, 'tests/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, ...POSTGRES_ONLY],
+          include: ON_PGLITE,
           env: { TEST_DB: 'pglite' },
           globalSetup: ['tests/support/pglite-template.ts'],
         },
@@ -94,8 +77,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'postgres',
-          include: ['tests/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, ...EMBEDDED_ONLY],
+          include: ON_POSTGRES,
           env: { TEST_DB: 'postgres' },
         },
       },

@@ -132,4 +132,54 @@ const importsRule = {
   },
 };
 
-export default { rules: { imports: importsRule } };
+/** The module through which a test opens a database (a PGlite copy, or a database on the run's PostgreSQL). */
+export const TEST_DATABASE_MODULE = 'tests/support/database.ts';
+/** `name.pglite.test.ts`, `name.pg.test.ts`, `name.both.test.ts`: the databases a file runs on (vitest.config.ts). */
+export const DATABASE_TEST_NAME = /\.(pglite|pg|both)\.test\.tsx?$/;
+
+const reachCache = new Map();
+/** Whether `file` is the test database module or imports it, directly or through the modules it imports. */
+export function opensTestDatabase(file, seen = new Set()) {
+  const relative = path.relative(root, file).split(path.sep).join('/');
+  if (relative === TEST_DATABASE_MODULE) return true;
+  if (reachCache.has(file)) return reachCache.get(file);
+  if (seen.has(file) || !relative.startsWith('tests/') || !fs.existsSync(file)) return false;
+  seen.add(file);
+  const text = fs.readFileSync(file, 'utf8');
+  // Value imports only: a type cannot open a database.
+  const sources = [...text.matchAll(/^\s*(?:import|export)\s+(?!type\b)[^'"]*?from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]);
+  const reaches = sources.some((source) => {
+    const target = resolveImport(file, source);
+    return target !== undefined && opensTestDatabase(target, seen);
+  });
+  reachCache.set(file, reaches);
+  return reaches;
+}
+
+/** @type {import('eslint').Rule.RuleModule} */
+const testDatabasesRule = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'A test file that opens a database says which in its name (name.pglite|pg|both.test.ts)' },
+    schema: [],
+  },
+  create(context) {
+    const file = context.filename;
+    if (!/\.test\.tsx?$/.test(file) || DATABASE_TEST_NAME.test(file)) return {};
+    const check = (node) => {
+      if (node.importKind === 'type' || node.exportKind === 'type') return;
+      const source = node.source?.value;
+      if (typeof source !== 'string') return;
+      const target = resolveImport(file, source);
+      if (!target || !opensTestDatabase(target)) return;
+      const name = path.basename(file).replace(/\.test\.(tsx?)$/, '');
+      context.report({
+        node: node.source,
+        message: `this file opens a database (${path.relative(root, target)} reaches ${TEST_DATABASE_MODULE}): name it ${name}.pglite.test.ts, ${name}.pg.test.ts or ${name}.both.test.ts, for the databases it runs on (vitest.config.ts)`,
+      });
+    };
+    return { ImportDeclaration: check, ExportNamedDeclaration: check, ExportAllDeclaration: check, ImportExpression: check };
+  },
+};
+
+export default { rules: { imports: importsRule, 'test-databases': testDatabasesRule } };

@@ -22,7 +22,7 @@ tester.run('architecture/imports', architecture.rules.imports, {
     { filename: at('components/pay/pay-live.tsx'), code: "import { x } from '@/lib/pay/view';" },
     { filename: at('components/pay/pay-live.tsx'), code: "import { x } from '@tanstack/react-query';" },
     { filename: at('tests/api.test.ts'), code: "import { x } from '@/lib/db/lock';" },
-    { filename: at('lib/db/lock.test.ts'), code: "import { x } from '../orders/make';" },
+    { filename: at('lib/db/lock.pglite.test.ts'), code: "import { x } from '../orders/make';" },
     { filename: at('scripts/keys.ts'), code: "import { x } from '../lib/merchants';" },
   ],
   invalid: [
@@ -59,5 +59,28 @@ tester.run('architecture/imports', architecture.rules.imports, {
     { filename: at('scripts/keys.ts'), code: "import { x } from '../app/store/cart';", errors: [error('scripts/ does not import app/ (CLIs and processes use lib/)')] },
     { filename: at('lib/orders/make.ts'), code: "export * from '../merchants/keys';", errors: [error("another folder is entered through its index.ts: import 'lib/merchants' (not lib/merchants/keys.ts)")] },
     { filename: at('lib/orders/make.ts'), code: "const m = await import('../api');", errors: [error('lib/orders (domain) does not import lib/api (edge) (domain modules throw domain errors; only lib/api turns them into HTTP answers)')] },
+  ],
+});
+
+tester.run('architecture/test-databases', architecture.rules['test-databases'], {
+  valid: [
+    { filename: at('tests/watcher.both.test.ts'), code: "import { openTestDatabase } from './support/database';" },
+    { filename: at('tests/anything.pg.test.ts'), code: "import { startTestGateway } from './support/gateway';" },
+    { filename: at('tests/anything.pglite.test.ts'), code: "import { startTestGateway } from './support/gateway';" },
+    { filename: at('tests/http-server.test.ts'), code: "import { createGatewayServer } from '../scripts/lib/http-server.mjs';" },
+    { filename: at('tests/anything.test.ts'), code: "import type { Database } from '@/lib/db/client';" },
+    { filename: at('lib/orders/lifecycle.test.ts'), code: "import { decide } from './lifecycle';" },
+  ],
+  invalid: [
+    {
+      filename: at('tests/anything.test.ts'),
+      code: "import { openTestDatabase } from './support/database';",
+      errors: [error('this file opens a database (tests/support/database.ts reaches tests/support/database.ts): name it anything.pglite.test.ts, anything.pg.test.ts or anything.both.test.ts, for the databases it runs on (vitest.config.ts)')],
+    },
+    {
+      filename: at('tests/anything.test.ts'),
+      code: "import { startTestGateway } from './support/gateway';",
+      errors: [error('this file opens a database (tests/support/gateway.ts reaches tests/support/database.ts): name it anything.pglite.test.ts, anything.pg.test.ts or anything.both.test.ts, for the databases it runs on (vitest.config.ts)')],
+    },
   ],
 });

@@ -1,7 +1,7 @@
 /**
  * The one body reader, on a web body as the Next.js adapter hands it (`Readable.fromWeb`); the
- * node:http front's requests are covered over real sockets by tests/api-front.test.ts and
- * tests/api-slow-bodies.test.ts.
+ * node:http front's requests are covered over real sockets by tests/api-front.pg.test.ts and
+ * tests/api-slow-bodies.pg.test.ts.
  */
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';

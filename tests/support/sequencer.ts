@@ -8,20 +8,20 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * size. A file missing here only starts later.
  */
 const SLOW_FIRST = [
-  'pglite:tests/crash-restart.test.ts',
-  'pglite:tests/sandbox-cli.test.ts',
-  'pglite:tests/webhooks-cli.test.ts',
-  'pglite:tests/keys-cli.test.ts',
-  'postgres:tests/keys-cli.test.ts',
-  'postgres:tests/worker-crash.test.ts',
-  'postgres:tests/scale-out.test.ts',
-  'postgres:tests/webhooks-crash.test.ts',
-  'pglite:tests/watcher.test.ts',
-  'postgres:tests/server-config.test.ts',
-  'pglite:tests/api-fuzz.test.ts',
-  'postgres:tests/live-resilience.test.ts',
-  'postgres:tests/watcher.test.ts',
-  'pglite:tests/live-resilience.test.ts',
+  'pglite:tests/crash-restart.pglite.test.ts',
+  'pglite:tests/sandbox-cli.pglite.test.ts',
+  'pglite:tests/webhooks-cli.pglite.test.ts',
+  'pglite:tests/keys-cli.both.test.ts',
+  'postgres:tests/keys-cli.both.test.ts',
+  'postgres:tests/worker-crash.pg.test.ts',
+  'postgres:tests/scale-out.pg.test.ts',
+  'postgres:tests/webhooks-crash.pg.test.ts',
+  'pglite:tests/watcher.both.test.ts',
+  'postgres:tests/server-config.both.test.ts',
+  'pglite:tests/api-fuzz.pg.test.ts',
+  'postgres:tests/live-resilience.pg.test.ts',
+  'postgres:tests/watcher.both.test.ts',
+  'pglite:tests/live-resilience.pg.test.ts',
 ];
 
 const key = (spec: TestSpecification) => `${spec.project.name}:${spec.moduleId.slice(spec.project.config.root.length + 1)}`;

@@ -3,7 +3,7 @@
  * dated `at`, never before the tip, and a bad time refused before anything is mined. And
  * `npm run sandbox -- reset-clock NETWORK` (sandbox.reset-clock), its way back: the blocks dated
  * ahead are reorganised away, so orders made afterwards are judged by the wall clock again
- * (docs/decisions/016). tests/sandbox-cli.test.ts runs both commands through a server and offline.
+ * (docs/decisions/016). tests/sandbox-cli.pglite.test.ts runs both commands through a server and offline.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminCommand, runAdminCommand } from '@/lib/admin/commands';

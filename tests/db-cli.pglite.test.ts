@@ -2,7 +2,7 @@
  * `npm run db -- export|import` as an operator runs them: refused while another process holds the
  * embedded data directory (nothing written); from one PostgreSQL database to a file and into a new
  * one, saying what it verified; a target that is not empty refused. The engine and the move from
- * the embedded database are tested in tests/db-transfer.test.ts.
+ * the embedded database are tested in tests/db-transfer.pglite.test.ts.
  */
 import fs from 'node:fs';
 import os from 'node:os';
