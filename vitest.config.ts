@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { configDefaults, defineConfig } from 'vitest/config';
-import { SlowFilesFirst } from './tests/support/sequencer';
+import { SlowFilesFirst } from './tests/support/sequencer.ts';
 
 const root = path.dirname(new URL(import.meta.url).pathname);
 /** Module resolution of every Vitest run (also stryker.vitest.config.ts). */

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { ensureBuild, root } from './lib/build.mjs';
 
-ensureBuild();
+await ensureBuild();
 const port = process.env.PORT ?? '3000';
 const host = process.env.HOST ?? '127.0.0.1';
 const server = spawn(process.execPath, [path.join(root, 'scripts', 'server.mjs')], {

@@ -1,72 +1,109 @@
 #!/usr/bin/env node
-// `npm test`: everything, on a clean machine. Builds the app while the linter (`npm run lint`: the
-// architecture's import arrows among its rules) and the type check (`npm run typecheck`; the
-// build does not check types, next.config.mjs) run beside it, each one test in the summary;
-// installs PostgreSQL from Debian's packages when missing, starts a temporary server, runs Vitest
-// (unit tests, and the storage and API suite on PGlite and on PostgreSQL), then the browser tests
-// (Playwright driving Debian's Chromium, installed when missing, against the production build),
-// and ends with `tests: N passed, M failed` over every runner.
+// `npm test`: everything, on a clean machine, on the supported Node.js (24 LTS; when the machine's
+// is older, the pinned official binary from the npm registry, scripts/lib/node-runtime.mjs).
+// Builds the app while the linter (`npm run lint`: the architecture's import arrows among its
+// rules) and the type check (`npm run typecheck`; the build does not check types, next.config.mjs)
+// run beside it, each one test in the summary; installs PostgreSQL from Debian's packages when
+// missing, starts a temporary server, runs Vitest (the unit tests, and each storage and API test
+// file on the databases its name gives, vitest.config.ts), then the browser tests (Playwright
+// driving Debian's Chromium, installed when missing, against the production build), and ends with
+// the time each phase took, the ten slowest test files and `tests: N passed, M failed` over every
+// runner.
 //
-// `npm run test:e2e [-- playwright arguments]` (`node scripts/test.mjs --e2e ...`): the build and
-// the browser tests only, with their own summary line.
+// `npm run test:e2e [-- playwright arguments]` (`--e2e`): the build and the browser tests only.
+// `npm run test:vitest [-- vitest arguments]` (`--vitest`): the build and Vitest only, with the
+// run's PostgreSQL, e.g. `npm run test:vitest -- tests/watcher.both.test.ts`.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { ensureBuild, root } from './lib/build.mjs';
 import { ensureChromiumInstalled } from './lib/chromium.mjs';
-import { startPostgres } from './lib/postgres.mjs';
 import { ensureLitecoindInstalled } from './lib/litecoind.mjs';
+import { isSupportedNode, supportedNodeBinary } from './lib/node-runtime.mjs';
+import { phaseClock, printPhaseTable } from './lib/phases.mjs';
+import { startPostgres } from './lib/postgres.mjs';
+
+if (!isSupportedNode()) {
+  // The whole run, the build included, on the supported runtime: its `node` first on PATH, so
+  // that every process the tests start (servers, CLIs, workers) runs on it too.
+  const node = supportedNodeBinary(root);
+  const again = spawnSync(node, [fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
+    stdio: 'inherit',
+    env: { ...process.env, PATH: `${path.dirname(node)}${path.delimiter}${process.env.PATH ?? ''}` },
+  });
+  process.exit(again.status ?? 1);
+}
 
 const outDir = path.join(root, '.tmp');
 fs.mkdirSync(outDir, { recursive: true });
-const e2eOnly = process.argv[2] === '--e2e';
-const extraArgs = process.argv.slice(e2eOnly ? 3 : 2);
+const mode = ['--e2e', '--vitest'].includes(process.argv[2]) ? process.argv[2] : 'all';
+const extraArgs = process.argv.slice(mode === 'all' ? 2 : 3);
 // .ci/run reads this file after the run: one left by an earlier run must not stand in for this one.
-if (!e2eOnly) fs.rmSync(path.join(outDir, 'test-summary.txt'), { force: true });
+if (mode === 'all') fs.rmSync(path.join(outDir, 'test-summary.txt'), { force: true });
+console.log(`npm test on Node.js ${process.version}`);
+const clock = phaseClock();
 
 // Both need a core each for a quarter of a minute and nothing from the build: beside it, not before.
-const checks = e2eOnly
-  ? []
-  : [
-      startCheck('lint', [path.join(root, 'node_modules/eslint/bin/eslint.js'), '--max-warnings=0', '.']),
-      startCheck('typecheck', [path.join(root, 'node_modules/typescript/bin/tsc'), '--noEmit']),
-    ];
-ensureBuild();
+const checks =
+  mode === 'all'
+    ? [
+        startCheck('lint', [path.join(root, 'node_modules/eslint/bin/eslint.js'), '--max-warnings=0', '.']),
+        startCheck('typecheck', [path.join(root, 'node_modules/typescript/bin/tsc'), '--noEmit']),
+      ]
+    : [];
+await clock.time('build', () => ensureBuild(), checks.length ? 'lint and typecheck beside it' : '');
 let totals = { passed: 0, failed: 0 };
 for (const check of await Promise.all(checks)) totals = { passed: totals.passed + check.passed, failed: totals.failed + check.failed };
 // Once, before the test files that start litecoind run in parallel (one apt-get at a time).
 ensureLitecoindInstalled();
-if (!e2eOnly) {
-  const postgres = await startPostgres();
-  try {
-    const vitestJson = path.join(outDir, 'vitest.json');
-    fs.rmSync(vitestJson, { force: true });
-    const vitest = spawnSync(
-      process.execPath,
-      [path.join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`, ...extraArgs],
-      { cwd: root, stdio: 'inherit', env: { ...process.env, TEST_PG_URL: postgres.url } },
-    );
-    const vitestTotals = countVitest(vitestJson, vitest.status);
-    totals = { passed: totals.passed + vitestTotals.passed, failed: totals.failed + vitestTotals.failed };
-  } finally {
-    postgres.stop();
-  }
+if (mode !== '--e2e') {
+  const vitestTotals = await clock.time('vitest', async () => {
+    const postgres = await startPostgres();
+    try {
+      const vitestJson = path.join(outDir, 'vitest.json');
+      fs.rmSync(vitestJson, { force: true });
+      const vitest = spawnSync(
+        process.execPath,
+        [
+          path.join(root, 'node_modules/vitest/vitest.mjs'),
+          'run',
+          '--reporter=default',
+          '--reporter=json',
+          `--outputFile.json=${vitestJson}`,
+          '--reporter=./tests/support/timing-reporter.ts',
+          ...extraArgs,
+        ],
+        { cwd: root, stdio: 'inherit', env: { ...process.env, TEST_PG_URL: postgres.url } },
+      );
+      return countVitest(vitestJson, vitest.status);
+    } finally {
+      postgres.stop();
+    }
+  });
+  totals = { passed: totals.passed + vitestTotals.passed, failed: totals.failed + vitestTotals.failed };
 }
 
-const e2e = runPlaywright(e2eOnly ? extraArgs : []);
-console.log(`e2e: ${e2e.passed} passed, ${e2e.failed} failed${e2e.note}`);
-totals = { passed: totals.passed + e2e.passed, failed: totals.failed + e2e.failed };
+if (mode !== '--vitest') {
+  const e2e = await clock.time('e2e', () => runPlaywright(mode === '--e2e' ? extraArgs : []));
+  console.log(`e2e: ${e2e.passed} passed, ${e2e.failed} failed${e2e.note}`);
+  totals = { passed: totals.passed + e2e.passed, failed: totals.failed + e2e.failed };
+}
 
+// .ci/run prints the table itself, with the install's time, just before its last line.
+if (process.env.PHASE_TABLE !== 'ci') printPhaseTable();
 const summary = `tests: ${totals.passed} passed, ${totals.failed} failed`;
-if (!e2eOnly) fs.writeFileSync(path.join(outDir, 'test-summary.txt'), `${summary}\n`);
+if (mode === 'all') fs.writeFileSync(path.join(outDir, 'test-summary.txt'), `${summary}\n`);
 console.log(summary);
 process.exit(totals.failed > 0 || totals.passed === 0 ? 1 : 0);
 
 /**
  * Starts a Node script as a check counted as one test; resolves once it ends, after printing its
  * output (kept in a file meanwhile, so that it does not run through the build's) and its verdict.
+ * Its wall time goes into the phase table.
  */
 function startCheck(name, args) {
+  const started = performance.now();
   const log = path.join(outDir, `${name}.log`);
   const out = fs.openSync(log, 'w');
   const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', out, out] });
@@ -78,6 +115,7 @@ function startCheck(name, args) {
       ended = true;
       process.stdout.write(fs.readFileSync(log, 'utf8'));
       console.log(`${name}: ${passed ? 'passed' : 'failed'}`);
+      clock.record(name, (performance.now() - started) / 1000, 'beside the build');
       resolve({ passed: passed ? 1 : 0, failed: passed ? 0 : 1 });
     };
     child.once('error', (error) => {

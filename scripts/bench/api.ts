@@ -16,7 +16,7 @@ import * as postgresHelpers from '../lib/postgres.mjs';
 import { burst, closedLoop, describeFailures, failures, fixedRate, okPerSecond, orderBody, type LoadResult, type Target } from './load';
 import { answers, atExit, cpuSnapshot, logTail, startServer, tempDir, waitQuiet, type Server } from './servers';
 
-const { ensureBuild, nextBin, root } = buildHelpers as { ensureBuild(): void; nextBin: string; root: string };
+const { ensureBuild, nextBin, root } = buildHelpers as { ensureBuild(): Promise<void>; nextBin: string; root: string };
 const { startPostgres, freePort } = postgresHelpers as {
   startPostgres(): Promise<{ url: string; stop(): void }>;
   freePort(): Promise<number>;
@@ -255,7 +255,7 @@ async function main(): Promise<void> {
       `Throughput: ${CONNECTIONS} connections, closed loop, ${DURATION} s. Latency: open loop at a fixed rate over at most ${CONNECTIONS}\n` +
       `keep-alive connections, ${DURATION} s. Each request: a new order (USDT on tron) and a new nonce, signed.\n`,
   );
-  ensureBuild();
+  await ensureBuild();
   ensureBaselineBuild();
   const results: Partial<Record<Db, DbFigures>> = {};
   for (const db of DBS) {

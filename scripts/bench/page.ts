@@ -25,7 +25,7 @@ import * as postgresHelpers from '../lib/postgres.mjs';
 import { latencySummary, openLoop } from './load';
 import { answers, logTail, startServer, tempDir, waitQuiet } from './servers';
 
-const { ensureBuild, root } = buildHelpers as { ensureBuild(): void; root: string };
+const { ensureBuild, root } = buildHelpers as { ensureBuild(): Promise<void>; root: string };
 const { freePort } = postgresHelpers as { freePort(): Promise<number> };
 
 const option = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
@@ -136,7 +136,7 @@ async function fixedRateGet(port: number, urlPath: string, rate: number, seconds
 async function main(): Promise<void> {
   const cpu = os.cpus();
   console.log(`payment page benchmark: ${cpu.length} cores (${cpu[0]?.model.trim() ?? '?'}), Node ${process.version}, production build, embedded database.\n`);
-  ensureBuild();
+  await ensureBuild();
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const dataDir = tempDir('gw-bench-page-');

@@ -1,4 +1,4 @@
 export const root: string;
 export const nextBin: string;
 export function buildIsCurrent(): boolean;
-export function ensureBuild(): void;
+export function ensureBuild(): Promise<void>;

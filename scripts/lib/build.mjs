@@ -1,5 +1,5 @@
 // Shared by `npm start` and `npm test`: build the app when the build is missing or stale.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
@@ -26,12 +26,16 @@ export function buildIsCurrent() {
   return sourcesTime() <= Number(fs.readFileSync(STAMP, 'utf8'));
 }
 
-/** Runs `next build` unless the build is current; exits the process when the build fails. */
-export function ensureBuild() {
+/**
+ * Runs `next build` unless the build is current; exits the process when the build fails. Resolves
+ * once it is done, leaving the event loop free meanwhile (`npm test` times the checks beside it).
+ */
+export async function ensureBuild() {
   if (buildIsCurrent()) return;
   console.log('Building the gateway (first start or changed sources)...');
   const seen = sourcesTime();
-  const build = spawnSync(process.execPath, [nextBin, 'build'], { cwd: root, stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
-  if (build.status !== 0) process.exit(build.status ?? 1);
+  const build = spawn(process.execPath, [nextBin, 'build'], { cwd: root, stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
+  const status = await new Promise((resolve) => build.once('close', (code) => resolve(code)));
+  if (status !== 0) process.exit(status ?? 1);
   fs.writeFileSync(STAMP, String(seen));
 }
