@@ -33,7 +33,7 @@ export function supportedNodeBinary(root) {
     execFileSync('tar', ['xzf', tarball], { cwd: dir });
     fs.rmSync(path.join(dir, tarball), { force: true });
   } catch (error) {
-    throw new Error(`Node.js ${SUPPORTED_MAJOR} is needed and could not be fetched as ${pkg} from the npm registry (${error.message.split('\n')[0]}). Install Node.js ${SUPPORTED_MAJOR} LTS and run again.`);
+    throw new Error(`Node.js ${SUPPORTED_MAJOR} is needed and could not be fetched as ${pkg} from the npm registry (${error.message.split('\n')[0]}). Install Node.js ${SUPPORTED_MAJOR} LTS and run again.`, { cause: error });
   }
   if (!fs.existsSync(binary)) throw new Error(`${pkg} did not hold bin/node`);
   return binary;
