@@ -3,17 +3,13 @@
  * every answer names it; the same `order` with another amount gets 409; bursts larger than the
  * address pool get distinct addresses.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { call, startTestGateway, type TestGateway } from './support/gateway';
-import { createTestMerchant, type TestMerchant } from './support/merchants';
+import { expect, it } from 'vitest';
+import { call, withTestGateway, type TestGateway } from './support/gateway';
+import type { TestMerchant } from './support/merchants';
 
 let gateway: TestGateway;
 let merchant: TestMerchant;
-beforeAll(async () => {
-  gateway = await startTestGateway();
-  merchant = await createTestMerchant(gateway.db);
-});
-afterAll(() => gateway?.close());
+withTestGateway((started) => ({ gateway, merchant } = started));
 
 it('creates exactly one order for 50 concurrent requests with the same order', async () => {
   const request = { currency: 'USDT', network: 'tron', amount: '42', order: 'concurrent-1' };

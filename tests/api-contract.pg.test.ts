@@ -2,22 +2,18 @@
  * Contract of the three seed operations over real HTTP: every field of seed sections 2.2-2.4,
  * its name, JSON type, null when absent, timestamp format, and the SPEC's derived values.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { checkedCall as call } from './support/contract';
-import { startTestGateway, type TestGateway } from './support/gateway';
+import { withTestGateway, type TestGateway } from './support/gateway';
 import { fakeTxHash, insertDeposit, insertPayment } from './support/fixtures';
-import { createTestMerchant, type TestMerchant } from './support/merchants';
+import type { TestMerchant } from './support/merchants';
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 let gateway: TestGateway;
 let merchant: TestMerchant;
-beforeAll(async () => {
-  gateway = await startTestGateway();
-  merchant = await createTestMerchant(gateway.db);
-});
-afterAll(() => gateway?.close());
+withTestGateway((started) => ({ gateway, merchant } = started));
 
 const ORDER_FIELDS = [
   'status', 'link', 'amount', 'paymentTolerancePercent', 'currency', 'network', 'address', 'addressId', 'tag', 'orderId',

@@ -11,7 +11,7 @@ import { dispatcherOptions, startDispatcher, type Dispatcher } from '@/lib/webho
 import { network, sandboxChain, watchOnce } from './support/chain';
 import { checkedCall } from './support/contract';
 import { fakeTxHash, insertDeposit, insertPayment } from './support/fixtures';
-import { call, postRaw, startTestGateway, type TestGateway } from './support/gateway';
+import { call, postRaw, withTestGateway, type TestGateway } from './support/gateway';
 import { createTestMerchant, type TestMerchant } from './support/merchants';
 import { startReceiver, type Receiver } from './support/webhook-receiver';
 import { waitFor } from './support/worker-process';
@@ -21,12 +21,10 @@ const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 let gateway: TestGateway;
 let merchant: TestMerchant;
 let stranger: TestMerchant;
+withTestGateway((started) => ({ gateway, merchant } = started));
 beforeAll(async () => {
-  gateway = await startTestGateway();
-  merchant = await createTestMerchant(gateway.db);
   stranger = await createTestMerchant(gateway.db);
 });
-afterAll(() => gateway?.close());
 
 /** A signed call whose success answer must match the operation's schema and the OpenAPI document. */
 const api = (operation: string, body: Record<string, unknown>, keys = merchant.test) => checkedCall(gateway, operation, body, keys);

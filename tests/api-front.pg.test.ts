@@ -14,8 +14,8 @@ import { nextMethodNotAllowed, nextRoute } from '@/lib/api/route';
 import { slowBodies } from '@/lib/api/slow-bodies';
 import { peekProcessSlot } from '@/lib/process';
 import { gatewayRequestListener } from '../scripts/lib/http-server.mjs';
-import { freshNonce, postRaw, sign, startTestGateway, type TestGateway } from './support/gateway';
-import { createTestMerchant, type TestMerchant } from './support/merchants';
+import { freshNonce, postRaw, sign, withTestGateway, type TestGateway } from './support/gateway';
+import type { TestMerchant } from './support/merchants';
 
 const NOT_THE_FRONT = 599;
 
@@ -24,9 +24,8 @@ let merchant: TestMerchant;
 let frontOnly: http.Server;
 let front: { baseUrl: string; port: number };
 
+withTestGateway((started) => ({ gateway, merchant } = started));
 beforeAll(async () => {
-  gateway = await startTestGateway();
-  merchant = await createTestMerchant(gateway.db);
   // Start-up runs in the background of the Next.js app: one request through it waits for it.
   await postRaw(gateway, 'available-currencies', '{}', undefined);
   frontOnly = http.createServer(gatewayRequestListener(async (_req, res) => void res.writeHead(NOT_THE_FRONT).end()));
@@ -36,7 +35,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await new Promise((resolve) => frontOnly?.close(resolve));
-  await gateway?.close();
 });
 
 const body = () => JSON.stringify({ nonce: freshNonce() });

@@ -18,14 +18,14 @@
 import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { API_ERRORS, ORDER_STATUS_VALUES, type ApiErrorName } from '@/lib/protocol';
 import { API_OPERATIONS } from '@/lib/api/operations';
 import * as protocol from '@/lib/protocol/requests';
 import { currencyPairs } from '@/lib/catalog';
-import { call, freshNonce, startTestGateway, type Keys, type TestGateway } from './support/gateway';
-import { createTestMerchant, type TestMerchant } from './support/merchants';
+import { call, freshNonce, withTestGateway, type Keys, type TestGateway } from './support/gateway';
+import type { TestMerchant } from './support/merchants';
 
 /** Runs per property; about 1,100 requests in all, well under a minute per database on a busy 2-core machine. */
 const RUNS = { operation: 60, raw: 120, path: 120 };
@@ -36,15 +36,13 @@ let merchant: TestMerchant;
 let realOrderId: string;
 let snapshotSql: string;
 
+withTestGateway((started) => ({ gateway, merchant } = started), { merchantName: 'Fuzz shop' });
 beforeAll(async () => {
-  gateway = await startTestGateway();
-  merchant = await createTestMerchant(gateway.db, 'Fuzz shop');
   const made = await call(gateway, 'make-order', { currency: 'LTC', network: 'litecoin', amount: '0.25', order: 'fuzz-real' }, merchant.test);
   expect(made.status, JSON.stringify(made.body)).toBe(200);
   realOrderId = made.body.response.orderId;
   snapshotSql = await buildSnapshotSql();
 });
-afterAll(() => gateway?.close());
 
 // ---------------------------------------------------------------------------------------------
 // What a request could write: every table, by content.

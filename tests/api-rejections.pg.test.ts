@@ -2,23 +2,21 @@
  * Every bad input gets its documented error (name, code, HTTP status, the field in details)
  * and writes nothing: the row counts of every table are the same before and after.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import net from 'node:net';
 import { API_ERRORS, UNSTORABLE_TEXT_MESSAGE } from '@/lib/protocol';
 import { countRows } from './support/database';
-import { call, freshNonce, postRaw, sign, startTestGateway, type ApiAnswer, type TestGateway } from './support/gateway';
-import { createTestMerchant, type TestMerchant } from './support/merchants';
+import { call, freshNonce, postRaw, sign, withTestGateway, type ApiAnswer, type TestGateway } from './support/gateway';
+import type { TestMerchant } from './support/merchants';
 
 let gateway: TestGateway;
 let merchant: TestMerchant;
+withTestGateway((started) => ({ gateway, merchant } = started));
 beforeAll(async () => {
-  gateway = await startTestGateway();
-  merchant = await createTestMerchant(gateway.db);
   // Warm up: the server's start-up fills address pools, which must not count as a write below.
   await call(gateway, 'make-order', { currency: 'BTC', network: 'bitcoin', amount: '1', order: 'warm-up' }, merchant.test);
   await waitForQuietPools();
 });
-afterAll(() => gateway?.close());
 
 /** Background pool refills write rows; wait until they stop so that counts are stable. */
 async function waitForQuietPools() {

@@ -3,18 +3,14 @@
  * escaped (PHP's json_encode), spaces after separators (Python's json.dumps), nonces as
  * millisecond timestamps, random numbers or digit strings, any content type, trailing slashes.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { freshNonce, postRaw, sign, startTestGateway, type TestGateway } from './support/gateway';
+import { expect, it } from 'vitest';
+import { freshNonce, postRaw, sign, withTestGateway, type TestGateway } from './support/gateway';
 import { countRows } from './support/database';
-import { createTestMerchant, type TestMerchant } from './support/merchants';
+import type { TestMerchant } from './support/merchants';
 
 let gateway: TestGateway;
 let merchant: TestMerchant;
-beforeAll(async () => {
-  gateway = await startTestGateway();
-  merchant = await createTestMerchant(gateway.db);
-});
-afterAll(() => gateway?.close());
+withTestGateway((started) => ({ gateway, merchant } = started));
 
 const base = (order: string) => ({
   currency: 'USDT', network: 'tron', amount: '12.5', order, returnUrl: 'https://shop.example/orders/7?x=1',

@@ -8,7 +8,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   GatewayApiError,
   GatewayClient,
@@ -18,17 +18,13 @@ import {
   type GatewayClientOptions,
 } from '@/lib/client';
 import { freePort } from '../scripts/lib/postgres.mjs';
-import { startTestGateway, type TestGateway } from './support/gateway';
+import { withTestGateway, type TestGateway } from './support/gateway';
 import { createTestMerchant, type TestMerchant } from './support/merchants';
 
 let gateway: TestGateway;
 let merchant: TestMerchant;
 
-beforeAll(async () => {
-  gateway = await startTestGateway();
-  merchant = await createTestMerchant(gateway.db);
-});
-afterAll(() => gateway?.close());
+withTestGateway((started) => ({ gateway, merchant } = started));
 
 function client(options: Partial<GatewayClientOptions> = {}): GatewayClient {
   return new GatewayClient({ baseUrl: gateway.baseUrl, ...merchant.test, retryDelayMs: 10, ...options });

@@ -12,6 +12,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../scripts/lib/postgres.mjs';
 import { call, type Keys } from './support/gateway';
+import { childEnv } from './support/test-env';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 // The lock is the kernel's (released with the process, never by a race), so each round shows the
@@ -65,7 +66,7 @@ interface Server {
  */
 async function startServer(port: number, what: string): Promise<Server> {
   const env: NodeJS.ProcessEnv = {
-    ...process.env,
+    ...childEnv(),
     DATA_DIR: dataDir,
     NODE_ENV: 'production',
     LOG_LEVEL: 'info',

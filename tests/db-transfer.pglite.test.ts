@@ -20,8 +20,6 @@ import { after, createOrder, network, orderRow, sandboxChain, watchOnce } from '
 import { openPostgresTestDatabase, openTestDatabase } from './support/database';
 import { createTestMerchant, type TestMerchant } from './support/merchants';
 
-process.env.APP_SECRET ??= 'test-app-secret-that-is-at-least-32-characters';
-process.env.LOG_LEVEL ??= 'silent';
 process.env.ADDRESS_POOL_SIZE ??= '16';
 
 const HOOK = 'https://merchant.example/hooks/gateway';

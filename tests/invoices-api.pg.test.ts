@@ -4,13 +4,13 @@
  * (lib/rates FIXED_USD_PRICES): every field, its JSON type, null when absent, the documented
  * conversion to the last unit, idempotency, and every refusal writing nothing.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { fillAddressPool } from '@/lib/addresses';
 import { chooseCoin } from '@/lib/invoices';
 import { network } from './support/chain';
 import { countRows } from './support/database';
 import { checkedCall as call } from './support/contract';
-import { startTestGateway, type TestGateway } from './support/gateway';
+import { withTestGateway, type TestGateway } from './support/gateway';
 import { createTestMerchant, type TestMerchant } from './support/merchants';
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -19,13 +19,11 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{1
 let gateway: TestGateway;
 let merchant: TestMerchant;
 let other: TestMerchant;
+withTestGateway((started) => ({ gateway, merchant } = started));
 beforeAll(async () => {
-  gateway = await startTestGateway();
-  merchant = await createTestMerchant(gateway.db);
   other = await createTestMerchant(gateway.db);
   await fillAddressPool(gateway.db, network('tron'), 'test');
 });
-afterAll(() => gateway?.close());
 
 const INVOICE_FIELDS = [
   'id', 'advancedBalanceId', 'externalId', 'status', 'order', 'orderId', 'orderLink', 'invoiceLink', 'description', 'currency', 'amount',

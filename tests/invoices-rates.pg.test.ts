@@ -13,8 +13,8 @@ import { coinbaseSource, coingeckoSource, createRateService, krakenSource, type 
 import { raw, testServer, type TestServer } from '@/lib/rates/test-servers';
 import { network } from './support/chain';
 import { countRows } from './support/database';
-import { call, startTestGateway, type TestGateway } from './support/gateway';
-import { createTestMerchant, type TestMerchant } from './support/merchants';
+import { call, withTestGateway, type TestGateway } from './support/gateway';
+import type { TestMerchant } from './support/merchants';
 
 let gateway: TestGateway;
 let merchant: TestMerchant;
@@ -27,16 +27,14 @@ let rates: RateService;
 const CACHE_MS = 30_000;
 const MAX_AGE_MS = 300_000;
 
+withTestGateway((started) => ({ gateway, merchant } = started));
 beforeAll(async () => {
-  gateway = await startTestGateway();
-  merchant = await createTestMerchant(gateway.db);
   await fillAddressPool(gateway.db, network('bitcoin'), 'test');
   [kraken, coinbase, coingecko] = await Promise.all([testServer(), testServer(), testServer()]);
 });
 afterAll(async () => {
   rates?.close();
   await Promise.all([kraken?.close(), coinbase?.close(), coingecko?.close()]);
-  await gateway?.close();
 });
 
 const ticker = (last: string) => ({ a: [last, '1', '1.000'], b: [last, '1', '1.000'], c: [last, '0.1'], v: ['1', '1'], p: [last, last], t: [1, 1], l: [last, last], h: [last, last], o: last });

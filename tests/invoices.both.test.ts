@@ -16,8 +16,6 @@ import { openTestDatabase } from './support/database';
 import { network, orderRow, sandboxChain, watchOnce } from './support/chain';
 import { createTestMerchant, type TestMerchant } from './support/merchants';
 
-process.env.APP_SECRET ??= 'test-app-secret-that-is-at-least-32-characters';
-process.env.LOG_LEVEL ??= 'silent';
 
 let db: Database;
 let merchant: TestMerchant;

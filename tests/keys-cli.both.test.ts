@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../scripts/lib/postgres.mjs';
 import { CLI_TEST_TIMEOUT, startServer, stopServer } from './support/cli';
 import { call } from './support/gateway';
+import { childEnv } from './support/test-env';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const run = promisify(execFile);
@@ -23,7 +24,7 @@ let databaseName: string | undefined;
 
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-cli-'));
-  env = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'info', NODE_ENV: 'production', DEMO_STORE: 'true', ADDRESS_POOL_SIZE: '16' };
+  env = { ...childEnv(), DATA_DIR: dataDir, LOG_LEVEL: 'info', NODE_ENV: 'production', DEMO_STORE: 'true', ADDRESS_POOL_SIZE: '16' };
   if (usePostgres) {
     const pg = (await import('pg')).default;
     databaseName = `gw_cli_${process.pid}`;

@@ -4,10 +4,10 @@
  * ledger, seen by the watcher, and then answered by `order`, find-tx and get-deposit field by field
  * (seed 2.2-2.4, SPEC "Order lifecycle" and "find-tx").
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { broadcast, mine } from '@/lib/chains/sandbox';
 import { after, network, sandboxChain, watchOnce } from './support/chain';
-import { call, startTestGateway, type TestGateway } from './support/gateway';
+import { call, withTestGateway, type TestGateway } from './support/gateway';
 import { createTestMerchant, type TestMerchant } from './support/merchants';
 import { sandboxTransferCount, simulatePay } from './support/sandbox-http';
 
@@ -22,12 +22,10 @@ let gateway: TestGateway;
 let merchant: TestMerchant;
 let stranger: TestMerchant;
 
+withTestGateway((started) => ({ gateway, merchant } = started));
 beforeAll(async () => {
-  gateway = await startTestGateway();
-  merchant = await createTestMerchant(gateway.db);
   stranger = await createTestMerchant(gateway.db);
 });
-afterAll(() => gateway?.close());
 
 async function makeOrder(fields: Record<string, unknown>, keys = merchant.test) {
   const made = await call(gateway, 'make-order', fields, keys);

@@ -17,7 +17,6 @@ import { CHAIN_ID, deployToken, sendToken, startEvmNode, type EvmNode } from './
 import { configureLive, randomChain, watchLive } from './support/live';
 import { createTestMerchant, type TestMerchant } from './support/merchants';
 
-process.env.APP_SECRET ??= 'test-app-secret-that-is-at-least-32-characters';
 
 const CONFIRMATIONS = 3;
 let node: EvmNode;

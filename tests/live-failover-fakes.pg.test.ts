@@ -16,7 +16,6 @@ import { randomTronAccount, startFakeTronNode, type FakeTronNode } from './suppo
 import { configureLive, expectNoSkippedBlock, randomChain, startFlakyProxy, watchLive, type FlakyProxy } from './support/live';
 import { createTestMerchant, type TestMerchant } from './support/merchants';
 
-process.env.APP_SECRET ??= 'test-app-secret-that-is-at-least-32-characters';
 
 // A valid classic address (the XRP Ledger's documentation's example account).
 const ACCOUNT = 'rPT1Sjq2YGrBMTttX4GZHjKu9dyfzbpAYe';

@@ -21,7 +21,6 @@ import { openTestDatabase } from './support/database';
 import { allProcessed, configureLive, randomChain, startFlakyProxy, waitFor, watchLive, type FlakyProxy } from './support/live';
 import { createTestMerchant, type TestMerchant } from './support/merchants';
 
-process.env.APP_SECRET ??= 'test-app-secret-that-is-at-least-32-characters';
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 
 let main: Litecoind;

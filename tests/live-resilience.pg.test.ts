@@ -17,7 +17,6 @@ import { CHAIN_ID, startEvmNode, type EvmNode } from './support/evm';
 import { allProcessed, configureLive, expectNoSkippedBlock, randomChain, startFlakyProxy, tryWatchLive, waitFor, watchLive, type FlakyProxy } from './support/live';
 import { createTestMerchant, type TestMerchant } from './support/merchants';
 
-process.env.APP_SECRET ??= 'test-app-secret-that-is-at-least-32-characters';
 
 let ltc: Litecoind;
 let evm: EvmNode;

@@ -15,7 +15,6 @@ import { randomTronAccount, startFakeTronNode, type FakeTronNode } from './suppo
 import { allProcessed, configureLive, expectNoSkippedBlock, randomChain, startWebhookReceiver, tryWatchLive, waitFor, watchLive } from './support/live';
 import { createTestMerchant, type TestMerchant } from './support/merchants';
 
-process.env.APP_SECRET ??= 'test-app-secret-that-is-at-least-32-characters';
 
 const CONFIRMATIONS = 3;
 const API_KEY = 'test-tron-pro-api-key';

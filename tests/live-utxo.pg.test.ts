@@ -21,7 +21,6 @@ import { openTestDatabase } from './support/database';
 import { configureLive, randomChain, startWebhookReceiver, waitFor, watchLive } from './support/live';
 import { createTestMerchant, type TestMerchant } from './support/merchants';
 
-process.env.APP_SECRET ??= 'test-app-secret-that-is-at-least-32-characters';
 
 const LTC = { currency: 'LTC', network: 'litecoin' };
 const CONFIRMATIONS = 3;

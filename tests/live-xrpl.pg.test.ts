@@ -21,7 +21,6 @@ import { startFakeRippled, type FakeRippled, type IssuedAmount } from './support
 import { configureLive, startWebhookReceiver, waitFor, watchLive } from './support/live';
 import { createTestMerchant, type TestMerchant } from './support/merchants';
 
-process.env.APP_SECRET ??= 'test-app-secret-that-is-at-least-32-characters';
 
 /** The XRP Ledger's genesis account: a valid classic address, the gateway's receiving account here. */
 const ACCOUNT = 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh';

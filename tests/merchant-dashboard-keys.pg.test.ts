@@ -19,8 +19,6 @@ import {
 import { openTestDatabase } from './support/database';
 import { createTestMerchant, type TestMerchant } from './support/merchants';
 
-process.env.APP_SECRET ??= 'test-app-secret-that-is-at-least-32-characters';
-process.env.LOG_LEVEL ??= 'silent';
 
 let db: Database;
 let shop: TestMerchant;

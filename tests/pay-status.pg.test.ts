@@ -4,21 +4,17 @@
  * from the watcher's cursor, received and remaining, late transfers, 404s. The browser side is
  * in e2e/pay-*.spec.ts.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { broadcast, mine } from '@/lib/chains/sandbox';
 import { after, network, sandboxChain, watchOnce } from './support/chain';
-import { call, startTestGateway, type TestGateway } from './support/gateway';
-import { createTestMerchant, type TestMerchant } from './support/merchants';
+import { call, withTestGateway, type TestGateway } from './support/gateway';
+import type { TestMerchant } from './support/merchants';
 import { simulatePay } from './support/sandbox-http';
 
 let gateway: TestGateway;
 let merchant: TestMerchant;
 
-beforeAll(async () => {
-  gateway = await startTestGateway();
-  merchant = await createTestMerchant(gateway.db, 'Status shop');
-});
-afterAll(() => gateway?.close());
+withTestGateway((started) => ({ gateway, merchant } = started), { merchantName: 'Status shop' });
 
 let orders = 0;
 async function makeOrder(fields: Record<string, unknown>) {

@@ -8,8 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startTestGateway, type TestGateway } from './support/gateway';
-import { createTestMerchant, type TestMerchant } from './support/merchants';
+import { withTestGateway, type TestGateway } from './support/gateway';
+import type { TestMerchant } from './support/merchants';
 import { readmeCodeAfter } from './support/readme';
 
 const run = promisify(execFile);
@@ -17,13 +17,11 @@ const run = promisify(execFile);
 let gateway: TestGateway;
 let merchant: TestMerchant;
 let dir: string;
+withTestGateway((started) => ({ gateway, merchant } = started));
 beforeAll(async () => {
-  gateway = await startTestGateway();
-  merchant = await createTestMerchant(gateway.db);
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-readme-'));
 });
 afterAll(async () => {
-  await gateway?.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 

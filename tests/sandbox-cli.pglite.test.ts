@@ -13,6 +13,7 @@ import { freePort } from '../scripts/lib/postgres.mjs';
 import { CLI_TEST_TIMEOUT, runCli, startServer, stopServer } from './support/cli';
 import { call, type Keys } from './support/gateway';
 import { waitFor } from './support/worker-process';
+import { childEnv } from './support/test-env';
 
 const LTC_HASH = /^[0-9a-f]{64}$/;
 const STACK_FRAME = /^\s+at\s/m;
@@ -70,7 +71,7 @@ describe('npm run sandbox (embedded database)', () => {
 
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-sandbox-cli-'));
-    env = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'info', NODE_ENV: 'production', DEMO_STORE: 'false', ADDRESS_POOL_SIZE: '16' };
+    env = { ...childEnv(), DATA_DIR: dataDir, LOG_LEVEL: 'info', NODE_ENV: 'production', DEMO_STORE: 'false', ADDRESS_POOL_SIZE: '16' };
     delete env.DATABASE_URL;
     keys = JSON.parse((await runCli(env, 'keys', 'create', '--name', 'Sandbox CLI shop', '--mode', 'test', '--json')).stdout);
     expect(keys.publicKey).toMatch(/^pk_test_/);

@@ -33,8 +33,6 @@ import { startRoundRobinProxy, type RoundRobinProxy } from './support/round-robi
 import { startReceiver, verifyWebhook, type Receiver } from './support/webhook-receiver';
 import { killAllWorkers, openSharedTestDatabase, startWorker, waitFor, type WorkerProcess } from './support/worker-process';
 
-process.env.APP_SECRET ??= 'test-app-secret-that-is-at-least-32-characters';
-process.env.LOG_LEVEL ??= 'silent';
 
 const TRON = network('tron');
 const LITECOIN = network('litecoin');

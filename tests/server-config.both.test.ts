@@ -10,6 +10,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect, it } from 'vitest';
 import { freePort } from '../scripts/lib/postgres.mjs';
+import { childEnv } from './support/test-env';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const run = promisify(execFile);
@@ -22,7 +23,7 @@ it.each([
   try {
     const failed = await run(process.execPath, [path.join(ROOT, 'scripts/server.mjs')], {
       cwd: ROOT,
-      env: { ...process.env, DATA_DIR: dataDir, [name]: value },
+      env: { ...childEnv(), DATA_DIR: dataDir, [name]: value },
     }).then(
       () => undefined,
       (error: { code: number; stderr: string }) => error,
@@ -37,7 +38,7 @@ it.each([
 
 /** scripts/server.mjs on `dataDir` until it exits or prints "Ready on": its output and exit code (null while running). */
 function startUntilReadyOrExit(env: Record<string, string>): Promise<{ child: ChildProcess; stdout: string; stderr: string; code: number | null }> {
-  const child = spawn(process.execPath, [path.join(ROOT, 'scripts/server.mjs')], { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'info', ...env } });
+  const child = spawn(process.execPath, [path.join(ROOT, 'scripts/server.mjs')], { cwd: ROOT, env: { ...childEnv(), LOG_LEVEL: 'info', ...env } });
   let stdout = '';
   let stderr = '';
   return new Promise((resolve) => {

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../scripts/lib/postgres.mjs';
 import { call, type Keys } from './support/gateway';
 import { waitFor } from './support/worker-process';
+import { childEnv } from './support/test-env';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 
@@ -32,7 +33,7 @@ describe('the server runs its workers on the embedded database', () => {
     const port = await freePort();
     gateway = { baseUrl: `http://127.0.0.1:${port}` };
     const env: NodeJS.ProcessEnv = {
-      ...process.env,
+      ...childEnv(),
       DATA_DIR: dataDir,
       LOG_LEVEL: 'info',
       NODE_ENV: 'production',

@@ -3,18 +3,14 @@
  * the lookups of make-order use the unique indexes, on both databases. Without them the planner
  * picked the merchant's listing index and scanned all of the merchant's orders on every order.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { refreshStatistics } from '@/lib/db/statistics';
-import { call, startTestGateway, type TestGateway } from './support/gateway';
-import { createTestMerchant, type TestMerchant } from './support/merchants';
+import { call, withTestGateway, type TestGateway } from './support/gateway';
+import type { TestMerchant } from './support/merchants';
 
 let gateway: TestGateway;
 let merchant: TestMerchant;
-beforeAll(async () => {
-  gateway = await startTestGateway();
-  merchant = await createTestMerchant(gateway.db);
-});
-afterAll(() => gateway?.close());
+withTestGateway((started) => ({ gateway, merchant } = started));
 
 /** The indexes the plan of `sql` reads. */
 async function indexesUsed(sql: string, params: unknown[]): Promise<string[]> {

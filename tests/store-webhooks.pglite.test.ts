@@ -11,7 +11,7 @@
 import { createHmac } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { fillAddressPool } from '@/lib/addresses';
 import { mine } from '@/lib/chains/sandbox';
 import { chooseCoin, sweepInvoices } from '@/lib/invoices';
@@ -19,22 +19,20 @@ import { simulateOrderPayment } from '@/lib/sandbox';
 import { checkout, StoreError, storeOrder } from '@/lib/store';
 import { dispatcherOptions, startDispatcher } from '@/lib/webhooks';
 import { createOrder, network, orderRow, sandboxChain, watchOnce } from './support/chain';
-import { call, startTestGateway, type TestGateway } from './support/gateway';
+import { call, withTestGateway, type TestGateway } from './support/gateway';
 import { createTestMerchant, type TestMerchant } from './support/merchants';
 import { waitFor } from './support/worker-process';
 
 let gateway: TestGateway;
 let merchant: TestMerchant;
 
+withTestGateway((started) => ({ gateway, merchant } = started), { merchantName: 'Demo store' });
 beforeAll(async () => {
-  gateway = await startTestGateway();
-  merchant = await createTestMerchant(gateway.db, 'Demo store');
   // The store reads its keys where the first start keeps them (lib/server/demo-merchant.ts).
   fs.writeFileSync(path.join(process.env.DATA_DIR!, 'demo-store.json'), JSON.stringify({ merchantId: merchant.merchantId, ...merchant.test }));
   // The coin choice makes its order through the domain code, which takes an address from the pool.
   await fillAddressPool(gateway.db, network('tron'), 'test');
 });
-afterAll(() => gateway?.close());
 
 async function storeRow(id: string) {
   const [row] = await gateway.db.query<{ status: string; received: string | null; gateway_invoice_id: string | null; updated_at: Date }>(

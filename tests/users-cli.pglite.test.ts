@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../scripts/lib/postgres.mjs';
 import { CLI_TEST_TIMEOUT, runCli, startServer, stopServer } from './support/cli';
+import { childEnv } from './support/test-env';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 let env: NodeJS.ProcessEnv;
@@ -17,7 +18,7 @@ let dataDir: string;
 
 beforeAll(() => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-users-cli-'));
-  env = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'production', DEMO_STORE: 'false', ADDRESS_POOL_SIZE: '16', DATABASE_URL: '' };
+  env = { ...childEnv(), DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'production', DEMO_STORE: 'false', ADDRESS_POOL_SIZE: '16', DATABASE_URL: '' };
 });
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 

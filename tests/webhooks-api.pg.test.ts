@@ -6,7 +6,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { broadcast, mine } from '@/lib/chains/sandbox';
 import { dispatcherOptions, startDispatcher, type Dispatcher } from '@/lib/webhooks';
 import { network, sandboxChain, watchOnce } from './support/chain';
-import { call, startTestGateway, type TestGateway } from './support/gateway';
+import { call, withTestGateway, type TestGateway } from './support/gateway';
 import { createTestMerchant, type TestMerchant } from './support/merchants';
 import { startReceiver, verifyWebhook, type Receiver } from './support/webhook-receiver';
 import { waitFor } from './support/worker-process';
@@ -17,9 +17,8 @@ let stranger: TestMerchant;
 let receiver: Receiver;
 let dispatcher: Dispatcher;
 
+withTestGateway((started) => ({ gateway, merchant } = started));
 beforeAll(async () => {
-  gateway = await startTestGateway();
-  merchant = await createTestMerchant(gateway.db);
   stranger = await createTestMerchant(gateway.db);
   receiver = await startReceiver((_r, i) => (i === 0 ? { status: 500, body: 'not yet' } : { status: 204 }));
   // A minute per attempt (and a lease to match): on a loaded machine the second attempt could
@@ -30,7 +29,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await dispatcher?.stop();
   await receiver?.close();
-  await gateway?.close();
 });
 
 it('lists the delivery log of an order and re-sends an event, for the order\'s merchant and mode only', { timeout: 180_000 }, async () => {

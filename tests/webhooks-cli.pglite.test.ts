@@ -13,6 +13,7 @@ import { CLI_TEST_TIMEOUT, runCli, startServer, stopServer } from './support/cli
 import { call, type Keys } from './support/gateway';
 import { startReceiver, verifyWebhook, type Receiver } from './support/webhook-receiver';
 import { waitFor } from './support/worker-process';
+import { childEnv } from './support/test-env';
 
 const STACK_FRAME = /^\s+at\s/m;
 /** The server's watcher and dispatcher pass every 100 ms when idle; generous for a loaded machine. */
@@ -36,7 +37,7 @@ describe('webhooks on the embedded database: API and CLI', () => {
     receiver = await startReceiver();
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-webhooks-cli-'));
     env = {
-      ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'info', NODE_ENV: 'production', DEMO_STORE: 'false', ADDRESS_POOL_SIZE: '16',
+      ...childEnv(), DATA_DIR: dataDir, LOG_LEVEL: 'info', NODE_ENV: 'production', DEMO_STORE: 'false', ADDRESS_POOL_SIZE: '16',
       WEBHOOK_ALLOWED_TARGETS: '127.0.0.1', WEBHOOK_POLL_MS: '100',
     };
     delete env.DATABASE_URL;

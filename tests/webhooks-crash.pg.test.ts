@@ -15,8 +15,6 @@ import { createTestMerchant, type TestMerchant } from './support/merchants';
 import { startReceiver, verifyWebhook, type Receiver } from './support/webhook-receiver';
 import { killAllWorkers, openSharedTestDatabase, startWorker, waitFor, type WorkerProcess } from './support/worker-process';
 
-process.env.APP_SECRET ??= 'test-app-secret-that-is-at-least-32-characters';
-process.env.LOG_LEVEL ??= 'silent';
 
 const TRON = network('tron');
 /** The worker's webhook settings: receivers on 127.0.0.1 allowed, a short timeout (so a short lease). */
@@ -26,7 +24,7 @@ const WEBHOOK_ENV = {
   WEBHOOK_CONCURRENCY: '8',
   WEBHOOK_POLL_MS: '50',
   // The worker signs with the merchant's key, decrypted with the same APP_SECRET as the test's.
-  APP_SECRET: process.env.APP_SECRET,
+  APP_SECRET: process.env.APP_SECRET!,
 };
 
 let db: Database;

@@ -19,8 +19,6 @@ import { closedPort } from './support/webhook-receiver';
 import { waitFor } from './support/worker-process';
 import { readmeCodeAfter } from './support/readme';
 
-process.env.APP_SECRET ??= 'test-app-secret-that-is-at-least-32-characters';
-process.env.LOG_LEVEL ??= 'silent';
 
 
 let db: Database;

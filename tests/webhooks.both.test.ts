@@ -28,8 +28,6 @@ import { createTestMerchant, type TestMerchant } from './support/merchants';
 import { closedPort, startReceiver, verifyWebhook, type Receiver } from './support/webhook-receiver';
 import { waitFor } from './support/worker-process';
 
-process.env.APP_SECRET ??= 'test-app-secret-that-is-at-least-32-characters';
-process.env.LOG_LEVEL ??= 'silent';
 
 /** The body's fields: the `order` operation's answer plus event and id (README "Webhooks"). */
 const WEBHOOK_FIELDS = [

@@ -17,8 +17,6 @@ import { createOrder, network } from './support/chain';
 import { createTestMerchant, type TestMerchant } from './support/merchants';
 import { killAllWorkers, openSharedTestDatabase, startWorker, waitFor, type WorkerProcess } from './support/worker-process';
 
-process.env.APP_SECRET ??= 'test-app-secret-that-is-at-least-32-characters';
-process.env.LOG_LEVEL ??= 'silent';
 
 const TRON = network('tron');
 /** 10 USDT in base units (6 decimals): the exact amount of every order. */

@@ -3,9 +3,11 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import fs from 'node:fs';
+import { afterAll, beforeAll } from 'vitest';
 import type { Database } from '@/lib/db/client';
 import { setProcessSlot } from '@/lib/process';
 import { openTestDatabase } from './database';
+import { createTestMerchant, type TestMerchant } from './merchants';
 
 /**
  * The gateway as merchants meet it: the production build of the app served over real HTTP on
@@ -58,6 +60,29 @@ export async function startTestGateway(): Promise<TestGateway> {
       await db.close();
     },
   };
+}
+
+export interface GatewayWithMerchant {
+  gateway: TestGateway;
+  /** A merchant with a test and a live key. */
+  merchant: TestMerchant;
+}
+
+/**
+ * The usual set-up of a test file: a test gateway with one merchant, started before the file's
+ * first test and closed after its last (this registers the file's beforeAll and afterAll).
+ * `ready` receives them, e.g. `withTestGateway((started) => ({ gateway, merchant } = started))`;
+ * `env` is set before the gateway starts (settings the file is about). A file's own beforeAll,
+ * registered after this call, runs after it.
+ */
+export function withTestGateway(ready: (started: GatewayWithMerchant) => void, options: { merchantName?: string; env?: Record<string, string> } = {}): void {
+  let gateway: TestGateway | undefined;
+  beforeAll(async () => {
+    if (options.env) Object.assign(process.env, options.env);
+    gateway = await startTestGateway();
+    ready({ gateway, merchant: await createTestMerchant(gateway.db, options.merchantName) });
+  });
+  afterAll(() => gateway?.close());
 }
 
 export interface Keys {
