@@ -1,7 +1,7 @@
 import 'server-only';
 /**
  * The merchant API served on node:http, in front of Next.js (scripts/server.mjs asks it first
- * for every request). The same operations and wrapper as the route handlers in app/api-gateway;
+ * for every request). The same operations and wrapper as the catch-all route in app/api-gateway;
  * what it leaves out is Next.js's per-request machinery (router, web Request/Response objects,
  * streams, abort signals), which cost ~2.5 ms of CPU per request on the benchmark machine, ten
  * times the gateway's own work. That cost is also what made overload hurt: a request had to go

@@ -2,7 +2,7 @@ import 'server-only';
 /**
  * Every merchant API operation by path under /api-gateway/, each one call to its domain. One table
  * for both servers that answer them: the node:http front (http-front.ts, the production path) and
- * Next.js's route handlers in app/api-gateway (`next dev`, and any server started without the
+ * Next.js's one catch-all route in app/api-gateway (`next dev`, and any server started without the
  * front). The operations, their requests and their responses are lib/protocol's OPERATIONS.
  */
 import { findExternalUser, personalAddressesOf, serializeUser, upsertExternalUser, userAddress } from '../addresses';

@@ -4,9 +4,11 @@ import { API_PATHS, errorReply, nextMethodNotAllowed, nextRoute, webResponse } f
 const PREFIX = '/api-gateway/';
 
 /**
- * Paths without a route file of their own: the clients' other spellings of operations and the
- * operations refused with NOT_SUPPORTED (lib/api's API_PATHS), with or without a trailing slash.
- * Anything else answers the JSON error envelope rather than an HTML page.
+ * Every merchant API path, for servers that reach Next.js with it (`next dev`, or a server started
+ * without the node:http front of lib/api/http-front.ts): the operations, the clients' other
+ * spellings of them and the operations refused with NOT_SUPPORTED, all in lib/api's API_PATHS,
+ * with or without a trailing slash. Anything else answers the JSON error envelope rather than an
+ * HTML page. One route for all of them: the operations table already knows every path.
  */
 function operationAt(request: Request) {
   const { pathname } = new URL(request.url);

@@ -1,4 +1,0 @@
-import { API_OPERATIONS, nextMethodNotAllowed, nextRoute } from '@/lib/api';
-
-export const POST = nextRoute(API_OPERATIONS['order']);
-export { nextMethodNotAllowed as GET, nextMethodNotAllowed as PUT, nextMethodNotAllowed as PATCH, nextMethodNotAllowed as DELETE };
