@@ -99,8 +99,8 @@ function evaluatePending(order: OrderFacts, transfers: readonly ObservedTransfer
   for (const transfer of transfers) {
     const role = pendingRole(order, transfer, ctx);
     roles.set(transfer.id, role);
-    // Stryker disable next-line OptionalChaining: only a transfer with a verdict is rejected (pendingRole), so `risk` is there.
-    if (role === 'rejected') return settle(order, transfers, roles, 'error', transfer.risk?.reason ?? FLAGGED_WITHOUT_REASON);
+    // pendingRole rejects only a transfer with a verdict: `risk` is there.
+    if (role === 'rejected') return settle(order, transfers, roles, 'error', transfer.risk!.reason ?? FLAGGED_WITHOUT_REASON);
     if (role === 'counted') {
       received += transfer.amount;
       if (received >= order.threshold) return settle(order, transfers, roles, received <= order.amount ? 'processed' : 'overpaid');
