@@ -7,12 +7,12 @@ import {
   DEFAULT_EXPLORERS,
   explorerLink,
   invoiceDetail,
-  listInvoices,
+  listInvoiceItems,
   csvCell,
   exportOrdersCsv,
   InvalidFilter,
-  listDeliveries,
-  listOrders,
+  listDeliveryItems,
+  listOrderItems,
   orderDetail,
   overview,
   parseExportParams,
@@ -20,14 +20,13 @@ import {
   resendDelivery,
   transactionLink,
   type OrderFilters,
-  type Scope,
 } from '@/lib/dashboard';
 import type { Database } from '@/lib/db/client';
 import { fillAddressPool } from '@/lib/addresses';
 import { chooseCoin, getInvoice, makeInvoice, serializeInvoice } from '@/lib/invoices';
-import { findApiKey } from '@/lib/merchants';
+import { findApiKey, type MerchantScope } from '@/lib/merchants';
 import { makeInvoiceRequest } from '@/lib/protocol';
-import { listOrders as apiListOrders, serializeOrder, type OrderRow as StoredOrder } from '@/lib/orders';
+import { listOrders, serializeOrder, type OrderRow } from '@/lib/orders';
 import { openTestDatabase } from './support/database';
 import { createOrder, network, sandboxChain, watchOnce } from './support/chain';
 import { createTestMerchant, type TestMerchant } from './support/merchants';
@@ -36,25 +35,25 @@ import { createTestMerchant, type TestMerchant } from './support/merchants';
 let db: Database;
 let a: TestMerchant;
 let b: TestMerchant;
-let scopeA: Scope;
-let scopeB: Scope;
+let scopeA: MerchantScope;
+let scopeB: MerchantScope;
 /** Merchant A's test orders, newest first as the dashboard lists them. */
-let ordersA: StoredOrder[];
-let paid: StoredOrder;
+let ordersA: OrderRow[];
+let paid: OrderRow;
 let paidTx: string;
 let otherModeId: string;
-let orderB: StoredOrder;
+let orderB: OrderRow;
 let eventB: string;
 
 const T0 = new Date('2026-03-10T12:00:00.000Z');
 const at = (minutes: number) => new Date(T0.getTime() + minutes * 60_000);
 const filters = (f: Partial<OrderFilters> = {}): OrderFilters => ({ kind: 'orders', ...f });
 
-async function allPages(scope: Scope, f: OrderFilters, pageSize: number) {
+async function allPages(scope: MerchantScope, f: OrderFilters, pageSize: number) {
   const pages: { ids: string[]; next?: string; previous?: string }[] = [];
   let after: string | undefined;
   do {
-    const page = await listOrders(db, scope, { ...f, after }, pageSize);
+    const page = await listOrderItems(db, scope, { ...f, after }, pageSize);
     pages.push({ ids: page.rows.map((r) => r.orderId), next: page.next, previous: page.previous });
     after = page.next;
   } while (after);
@@ -106,7 +105,7 @@ beforeAll(async () => {
     [eventB, orderB.id, b.merchantId],
   );
 
-  ordersA = await db.query<StoredOrder>(`select * from orders where merchant_id = $1 and mode = 'test' order by created_at desc, id desc`, [a.merchantId]);
+  ordersA = await db.query<OrderRow>(`select * from orders where merchant_id = $1 and mode = 'test' order by created_at desc, id desc`, [a.merchantId]);
 });
 afterAll(async () => {
   await db?.close();
@@ -114,11 +113,11 @@ afterAll(async () => {
 
 describe('scope', () => {
   it('lists only the scope merchant and mode', async () => {
-    const page = await listOrders(db, scopeA, filters(), 50);
+    const page = await listOrderItems(db, scopeA, filters(), 50);
     expect(page.rows.map((r) => r.orderId)).toEqual(ordersA.map((o) => o.id));
     expect(page.rows.map((r) => r.orderId)).not.toContain(otherModeId);
     expect(page.rows.map((r) => r.orderId)).not.toContain(orderB.id);
-    expect((await listOrders(db, { ...scopeA, mode: 'live' }, filters(), 50)).rows.map((r) => r.orderId)).toEqual([otherModeId]);
+    expect((await listOrderItems(db, { ...scopeA, mode: 'live' }, filters(), 50)).rows.map((r) => r.orderId)).toEqual([otherModeId]);
   });
 
   it("another merchant's or mode's order id answers undefined", async () => {
@@ -134,8 +133,8 @@ describe('scope', () => {
     expect(await resendDelivery(db, { ...scopeB, mode: 'live' }, eventB)).toBe(false);
     expect(await resendDelivery(db, scopeA, 'nope')).toBe(false);
     expect(await db.query('select * from webhook_events where id = $1', [eventB])).toEqual(before);
-    expect((await listDeliveries(db, scopeA, { failed: true })).rows).toEqual([]);
-    const listed = await listDeliveries(db, scopeB, { failed: true });
+    expect((await listDeliveryItems(db, scopeA, { failed: true })).rows).toEqual([]);
+    const listed = await listDeliveryItems(db, scopeB, { failed: true });
     expect(listed.rows.map((e) => [e.id, e.state])).toEqual([[eventB, 'failed']]);
 
     expect(await resendDelivery(db, scopeB, eventB)).toBe(true);
@@ -146,25 +145,25 @@ describe('scope', () => {
 
 describe('filters and search', () => {
   const ids = (rows: { orderId: string }[]) => rows.map((r) => r.orderId);
-  const expected = (keep: (o: StoredOrder) => boolean) => ordersA.filter(keep).map((o) => o.id);
+  const expected = (keep: (o: OrderRow) => boolean) => ordersA.filter(keep).map((o) => o.id);
 
   it('filters by status, network, currency and dates', async () => {
-    expect(ids((await listOrders(db, scopeA, parseOrderFilters({ status: 'expired' }))).rows)).toEqual(expected((o) => o.status === 'expired'));
-    expect(ids((await listOrders(db, scopeA, parseOrderFilters({ status: 'processed' }))).rows)).toEqual([paid.id]);
-    expect(ids((await listOrders(db, scopeA, parseOrderFilters({ network: 'Dogecoin' }))).rows)).toEqual(expected((o) => o.network === 'dogecoin'));
-    expect(ids((await listOrders(db, scopeA, parseOrderFilters({ currency: 'usdt' }))).rows)).toEqual(expected((o) => o.currency === 'USDT'));
+    expect(ids((await listOrderItems(db, scopeA, parseOrderFilters({ status: 'expired' }))).rows)).toEqual(expected((o) => o.status === 'expired'));
+    expect(ids((await listOrderItems(db, scopeA, parseOrderFilters({ status: 'processed' }))).rows)).toEqual([paid.id]);
+    expect(ids((await listOrderItems(db, scopeA, parseOrderFilters({ network: 'Dogecoin' }))).rows)).toEqual(expected((o) => o.network === 'dogecoin'));
+    expect(ids((await listOrderItems(db, scopeA, parseOrderFilters({ currency: 'usdt' }))).rows)).toEqual(expected((o) => o.currency === 'USDT'));
     const day = parseOrderFilters({ from: '2026-03-10', to: '2026-03-10' });
-    expect(ids((await listOrders(db, scopeA, day)).rows)).toEqual(expected((o) => o.created_at.toISOString().startsWith('2026-03-10')));
+    expect(ids((await listOrderItems(db, scopeA, day)).rows)).toEqual(expected((o) => o.created_at.toISOString().startsWith('2026-03-10')));
     const window = parseOrderFilters({ from: at(10).toISOString(), to: at(30).toISOString() });
-    expect(ids((await listOrders(db, scopeA, window)).rows)).toEqual(expected((o) => o.created_at >= at(10) && o.created_at < at(30)));
-    expect(ids((await listOrders(db, scopeA, parseOrderFilters({ network: 'litecoin', status: 'pending' }))).rows)).toEqual(
+    expect(ids((await listOrderItems(db, scopeA, window)).rows)).toEqual(expected((o) => o.created_at >= at(10) && o.created_at < at(30)));
+    expect(ids((await listOrderItems(db, scopeA, parseOrderFilters({ network: 'litecoin', status: 'pending' }))).rows)).toEqual(
       expected((o) => o.network === 'litecoin' && o.status === 'pending'),
     );
   });
 
   it('finds an order by its id, the merchant order id, its address and a payment tx hash, exactly', async () => {
     const target = ordersA[2]!;
-    const search = async (q: string, scope = scopeA) => ids((await listOrders(db, scope, parseOrderFilters({ q }))).rows);
+    const search = async (q: string, scope = scopeA) => ids((await listOrderItems(db, scope, parseOrderFilters({ q }))).rows);
     expect(await search(target.id)).toEqual([target.id]);
     expect(await search(target.id.toUpperCase())).toEqual([target.id]);
     expect(await search(`  ${target.client_order_id} `)).toEqual([target.id]);
@@ -179,7 +178,7 @@ describe('filters and search', () => {
     expect(await search(orderB.client_order_id)).toEqual([]);
     expect(await search(paidTx, scopeB)).toEqual([]);
     // Search and filters combine.
-    expect(ids((await listOrders(db, scopeA, parseOrderFilters({ q: paidTx, status: 'pending' }))).rows)).toEqual([]);
+    expect(ids((await listOrderItems(db, scopeA, parseOrderFilters({ q: paidTx, status: 'pending' }))).rows)).toEqual([]);
   });
 
   it('refuses bad filters with a message naming the parameter', () => {
@@ -230,7 +229,7 @@ describe('keyset pages', () => {
     const back: string[][] = [forwards.at(-1)!.ids];
     let before = forwards.at(-1)!.previous;
     while (before) {
-      const page = await listOrders(db, scopeA, { ...filters(), before }, 2);
+      const page = await listOrderItems(db, scopeA, { ...filters(), before }, 2);
       back.unshift(page.rows.map((r) => r.orderId));
       before = page.previous;
     }
@@ -280,7 +279,7 @@ describe('CSV export', () => {
     const [header, ...rows] = parseCsv(csv);
 
     const key = (await findApiKey(db, a.test.publicKey))!;
-    const { orders } = await apiListOrders(db, key, { limit: 100, offset: 0 });
+    const { orders } = await listOrders(db, key, { limit: 100, offset: 0 });
     const answered = orders.filter((o) => o.created_at >= range.from && o.created_at < range.to).map(serializeOrder);
     expect(answered.length).toBe(6);
     expect(header).toEqual(Object.keys(answered[0]!));
@@ -360,7 +359,7 @@ describe('invoices', () => {
     const order = await chooseCoin(db, first.invoice.id, { currency: 'USDT', network: 'tron' });
 
     const ids = async (params: Record<string, string>, scope = scopeA) =>
-      (await listInvoices(db, scope, parseOrderFilters({ kind: 'invoices', ...params }))).rows.map((r) => r.id);
+      (await listInvoiceItems(db, scope, parseOrderFilters({ kind: 'invoices', ...params }))).rows.map((r) => r.id);
     expect((await ids({})).sort()).toEqual([first.invoice.id, second.invoice.id].sort());
     expect(await ids({ status: 'INIT' })).toEqual([first.invoice.id]);
     expect(await ids({ currency: 'EUR' })).toEqual([second.invoice.id]);
@@ -374,7 +373,7 @@ describe('invoices', () => {
     expect(await ids({ q: other.invoice.id })).toEqual([]);
 
     const key = (await findApiKey(db, a.test.publicKey))!;
-    const [row] = (await listInvoices(db, scopeA, parseOrderFilters({ kind: 'invoices', q: 'ext-1' }))).rows;
+    const [row] = (await listInvoiceItems(db, scopeA, parseOrderFilters({ kind: 'invoices', q: 'ext-1' }))).rows;
     const answered = serializeInvoice(await getInvoice(db, key, first.invoice.id));
     expect({ ...row, createdAt: row!.createdAt.toISOString(), expiresAt: row!.expiresAt.toISOString() }).toEqual(answered);
 

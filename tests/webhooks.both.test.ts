@@ -15,7 +15,7 @@ import { noRiskScreen } from '@/lib/risk';
 import { settleOrder } from '@/lib/watcher';
 import {
   dispatcherOptions,
-  listDeliveries,
+  listOrderDeliveries,
   resendWebhook,
   startDispatcher,
   type Dispatcher,
@@ -153,7 +153,7 @@ describe('webhooks', () => {
     const errorBody = hooks.received.find((r) => r.headers['x-webhook-id'] === errorEvent!.id)!.body;
     expect(errorBody).toMatchObject({ status: 'expired', received: '0', transactions: [] });
 
-    const [log] = await listDeliveries(db, success.id);
+    const [log] = await listOrderDeliveries(db, success.id);
     expect(log).toMatchObject({ id: successEvent!.id, state: 'delivered', attempts: 1, nextAttemptAt: null });
     expect(log!.log).toEqual([expect.objectContaining({ attempt: 1, statusCode: 200, outcome: 'delivered', responseExcerpt: 'ok', error: null })]);
   });
@@ -179,7 +179,7 @@ describe('webhooks', () => {
     expect(new Set(hooks.received.map((r) => r.raw)).size).toBe(1);
     for (const request of hooks.received) expect(verifyWebhook(request, merchant.test.privateKey)).toMatchObject({ apiSignature: true, timestamped: true });
 
-    const [delivery] = await listDeliveries(db, order.id);
+    const [delivery] = await listOrderDeliveries(db, order.id);
     expect(delivery).toMatchObject({ state: 'delivered', attempts: 4 });
     expect(delivery!.log.map((a) => [a.attempt, a.statusCode, a.outcome, a.responseExcerpt])).toEqual([
       [1, 500, 'http_error', 'boom 1'],
@@ -208,7 +208,7 @@ describe('webhooks', () => {
     dispatch();
     await waitFor('delivery', 10_000, async () => (await stateOf(event!.id)) === 'delivered');
     expect(hooks.received.map((r) => r.path)).toEqual(['/first', '/first']);
-    const [delivery] = await listDeliveries(db, order.id);
+    const [delivery] = await listOrderDeliveries(db, order.id);
     expect(delivery!.log.map((a) => [a.statusCode, a.outcome, a.error])).toEqual([
       [302, 'http_error', 'HTTP 302: redirects are not followed'],
       [200, 'delivered', null],
@@ -221,8 +221,8 @@ describe('webhooks', () => {
     const order = await paidOrder('polygon', 'POL', '1', 1_000_000_000_000_000_000n, { successWebhook: `http://127.0.0.1:${port}/hook` });
     const [event] = await events(order.id);
     dispatch({ retryDelaysMs: [100, 100, 100, 100, 100, 100, 100, 100] });
-    await waitFor('two refused connections', 10_000, async () => (await listDeliveries(db, order.id))[0]!.log.length >= 2);
-    const down = (await listDeliveries(db, order.id))[0]!;
+    await waitFor('two refused connections', 10_000, async () => (await listOrderDeliveries(db, order.id))[0]!.log.length >= 2);
+    const down = (await listOrderDeliveries(db, order.id))[0]!;
     expect(down.state).toBe('pending');
     for (const a of down.log) expect(a).toMatchObject({ outcome: 'network_error', statusCode: null, error: expect.stringContaining('ECONNREFUSED') });
 
@@ -230,7 +230,7 @@ describe('webhooks', () => {
     await waitFor('delivery after the receiver came back', 10_000, async () => (await stateOf(event!.id)) === 'delivered');
     expect(hooks.received).toHaveLength(1);
     expect(hooks.received[0]!.headers['x-webhook-id']).toBe(event!.id);
-    const delivered = (await listDeliveries(db, order.id))[0]!;
+    const delivered = (await listOrderDeliveries(db, order.id))[0]!;
     expect(delivered.log.at(-1)).toMatchObject({ outcome: 'delivered', statusCode: 200 });
     expect(delivered.log.slice(0, -1).every((a) => a.outcome === 'network_error')).toBe(true);
     expect(hooks.received[0]!.headers['x-webhook-attempt']).toBe(String(delivered.log.length));
@@ -352,7 +352,7 @@ describe('webhooks', () => {
     expect(JSON.stringify(refusals)).not.toMatch(/\/hook|meta-data|by-name|direct/);
     expect(hooks.received).toEqual([]);
     for (const [i, order] of orders.entries()) {
-      const [delivery] = await listDeliveries(db, order.id);
+      const [delivery] = await listOrderDeliveries(db, order.id);
       expect(delivery!.log, targets[i]).toEqual([expect.objectContaining({ attempt: 1, outcome: 'refused', statusCode: null })]);
       expect(delivery!.log[0]!.error).toMatch(/^refused: .* resolves to .* \((loopback|private|cloud metadata).*\)/);
     }
@@ -361,7 +361,7 @@ describe('webhooks', () => {
 
     // Allowed by configuration, a refused event is re-sent and delivered.
     await Promise.all(dispatchers.splice(0).map((d) => d.stop()));
-    const direct = (await listDeliveries(db, orders[0]!.id))[0]!;
+    const direct = (await listOrderDeliveries(db, orders[0]!.id))[0]!;
     dispatch({ policy: { allowPrivate: false, allowed: ['127.0.0.0/8'] } });
     const resent = await resendWebhook(db, direct.id);
     expect(resent).toMatchObject({ id: direct.id, state: 'pending' });
@@ -402,7 +402,7 @@ describe('webhooks', () => {
     dispatch({ retryDelaysMs: [30, 30] });
     await waitFor('failed after three attempts', 10_000, async () => (await stateOf(event!.id)) === 'failed');
     expect(hooks.received).toHaveLength(3);
-    const failed = (await listDeliveries(db, order.id))[0]!;
+    const failed = (await listOrderDeliveries(db, order.id))[0]!;
     expect(failed).toMatchObject({ state: 'failed', attempts: 3, nextAttemptAt: null });
     const resent = await resendWebhook(db, event!.id);
     expect(resent!.state).toBe('pending');
@@ -412,8 +412,8 @@ describe('webhooks', () => {
     // Scoped: another merchant's scope does not find it.
     const stranger = await createTestMerchant(db);
     expect(await resendWebhook(db, event!.id, { merchantId: stranger.merchantId, mode: 'test' })).toBeUndefined();
-    expect(await listDeliveries(db, order.id, { merchantId: stranger.merchantId, mode: 'test' })).toEqual([]);
-    expect(await listDeliveries(db, order.id, { merchantId: merchant.merchantId, mode: 'live' })).toEqual([]);
+    expect(await listOrderDeliveries(db, order.id, { merchantId: stranger.merchantId, mode: 'test' })).toEqual([]);
+    expect(await listOrderDeliveries(db, order.id, { merchantId: merchant.merchantId, mode: 'live' })).toEqual([]);
   });
 });
 

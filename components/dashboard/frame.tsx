@@ -9,6 +9,7 @@
 import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { BUTTON_QUIET, MUTED } from './ui';
+import type { Mode } from '@/lib/protocol';
 
 export interface NavItem {
   href: string;
@@ -19,7 +20,7 @@ interface Props {
   merchantName: string;
   email: string;
   role: string;
-  mode: 'test' | 'live';
+  mode: Mode;
   nav: readonly NavItem[];
   switchMode: (form: FormData) => Promise<void>;
   signOut: (form: FormData) => Promise<void>;
@@ -47,7 +48,7 @@ function NavList({ nav, vertical }: { nav: readonly NavItem[]; vertical: boolean
 }
 
 /** Test data is marked on every screen, so that it is never taken for real money. */
-function ModeBand({ mode }: { mode: 'test' | 'live' }) {
+function ModeBand({ mode }: { mode: Mode }) {
   if (mode === 'live') return null;
   return (
     <p data-testid="mode-band" className="bg-orange-200 px-4 py-1 text-center text-sm font-semibold text-orange-950 dark:bg-orange-800 dark:text-orange-50">
@@ -56,7 +57,7 @@ function ModeBand({ mode }: { mode: 'test' | 'live' }) {
   );
 }
 
-function ModeSwitch({ mode, switchMode }: { mode: 'test' | 'live'; switchMode: Props['switchMode'] }) {
+function ModeSwitch({ mode, switchMode }: { mode: Mode; switchMode: Props['switchMode'] }) {
   const other = mode === 'test' ? 'live' : 'test';
   return (
     <form action={switchMode} className="flex items-center gap-2">

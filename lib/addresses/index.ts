@@ -1,11 +1,12 @@
 import 'server-only';
 import { randomInt } from 'node:crypto';
 import type { Network } from '../catalog';
-import { deriveAddresses, derivationThreadReady, liveChainConfig, testAccountXpub, testTagAccountAddress, type Mode } from '../chains';
+import { derivationThreadReady, deriveAddresses, liveChainConfig, testAccountXpub, testTagAccountAddress } from '../chains';
 import { config, envPrefix } from '../config';
 import type { Queryable } from '../db';
 import { log } from '../log';
 import { peekProcessSlot, processSlot } from '../process';
+import type { Mode } from '../protocol';
 
 /**
  * Deposit addresses are derived ahead of time into a pool, on a worker thread, so that creating an

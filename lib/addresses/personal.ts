@@ -6,18 +6,14 @@ import 'server-only';
  * the personal-addresses operations share these.
  */
 import { findNetwork, type Network } from '../catalog';
-import { networkFor, type Mode } from '../chains';
+import { networkFor } from '../chains';
 import type { Queryable, RowOf, externalUsers } from '../db';
 import { formatUnits } from '../money';
 import type { PersonalAddress, PersonalUser } from '../protocol';
 import { poolSequence, refillNow, refillSoon } from './index';
+import type { MerchantScope } from '../merchants';
 
 export type ExternalUserRow = RowOf<typeof externalUsers>;
-
-interface Scope {
-  merchantId: string;
-  mode: Mode;
-}
 
 export interface PersonalAddressRow {
   id: string;
@@ -31,7 +27,7 @@ export interface PersonalAddressRow {
  */
 export async function upsertExternalUser(
   db: Queryable,
-  key: Scope,
+  key: MerchantScope,
   clientId: string,
   fields: { email?: string; name?: string; depositWebhookUrl?: string } = {},
 ): Promise<ExternalUserRow> {
@@ -47,7 +43,7 @@ export async function upsertExternalUser(
 }
 
 /** One of the caller's users by id or clientId; undefined when none. */
-export async function findExternalUser(db: Queryable, key: Scope, by: { id?: string; clientId?: string }): Promise<ExternalUserRow | undefined> {
+export async function findExternalUser(db: Queryable, key: MerchantScope, by: { id?: string; clientId?: string }): Promise<ExternalUserRow | undefined> {
   if (by.id === undefined && by.clientId === undefined) return undefined;
   const [user] = await db.query<ExternalUserRow>(
     `select * from external_users where merchant_id = $1 and mode = $2
@@ -62,7 +58,7 @@ export async function findExternalUser(db: Queryable, key: Scope, by: { id?: str
  * undefined when the pool is empty. The address row is locked until the transaction ends, which
  * serialises a user's concurrent orders.
  */
-export async function personalAddress(tx: Queryable, key: Scope, userId: string, network: Network): Promise<(PersonalAddressRow & { fromPool: boolean }) | undefined> {
+export async function personalAddress(tx: Queryable, key: MerchantScope, userId: string, network: Network): Promise<(PersonalAddressRow & { fromPool: boolean }) | undefined> {
   const [mine] = await tx.query<PersonalAddressRow>(
     `select id, address, tag from addresses
       where merchant_id = $1 and mode = $2 and external_user_id = $3 and network = $4 and kind = 'PERSONAL'
@@ -83,7 +79,7 @@ export async function personalAddress(tx: Queryable, key: Scope, userId: string,
  * personal-addresses/get-user-address: the user's address on `network`, taken from the pool on
  * first use (with one refill when the pool is empty); undefined when the pool stays empty.
  */
-export async function userAddress(db: Queryable, key: Scope, userId: string, network: Network): Promise<PersonalAddressRow | undefined> {
+export async function userAddress(db: Queryable, key: MerchantScope, userId: string, network: Network): Promise<PersonalAddressRow | undefined> {
   let address = await personalAddress(db, key, userId, network);
   if (!address) {
     await refillNow(db, network, key.mode);
@@ -94,7 +90,7 @@ export async function userAddress(db: Queryable, key: Scope, userId: string, net
 }
 
 /** The user's addresses, one per network, in network name order. */
-export function userAddresses(db: Queryable, key: Scope, userId: string): Promise<(PersonalAddressRow & { network: string })[]> {
+export function userAddresses(db: Queryable, key: MerchantScope, userId: string): Promise<(PersonalAddressRow & { network: string })[]> {
   return db.query(
     `select id, network, address, tag from addresses
       where merchant_id = $1 and mode = $2 and external_user_id = $3 and kind = 'PERSONAL' order by network, id`,
@@ -142,7 +138,7 @@ export function serializeUser(user: ExternalUserRow, addresses?: PersonalAddress
  */
 export async function personalAddressesOf(
   db: Queryable,
-  key: Scope,
+  key: MerchantScope,
   userId: string,
   filter: { currency?: readonly string[]; network?: readonly string[] } = {},
 ): Promise<PersonalAddress[]> {

@@ -1,6 +1,6 @@
 import 'server-only';
 import { z } from 'zod';
-import { text } from '../protocol';
+import { MODE_VALUES, text } from '../protocol';
 import type { Database } from '../db';
 import { findNetwork, type Network } from '../catalog';
 import { mine, resetClock } from '../chains';
@@ -8,7 +8,7 @@ import { createMerchant, findMerchantByName, issueApiKey, listMerchants, revokeA
 import { simulatePayment, SimulationError } from '../sandbox';
 import { isDomainErrorOf } from '../errors';
 import { createUser, disableUser, listUsers, recordAudit, resetPassword, ROLES } from '../users';
-import { listDeliveries, resendWebhook } from '../webhooks';
+import { listOrderDeliveries, resendWebhook } from '../webhooks';
 
 /** A command that cannot be done as asked: its message is for the operator, not a stack trace. */
 export function isCommandError(error: unknown): error is Error {
@@ -21,7 +21,7 @@ export function isCommandError(error: unknown): error is Error {
  * through its control endpoint, so the embedded database is only ever opened by one process.
  */
 export const adminCommand = z.discriminatedUnion('command', [
-  z.object({ command: z.literal('keys.create'), name: text().min(1).max(200), mode: z.enum(['test', 'live']) }),
+  z.object({ command: z.literal('keys.create'), name: text().min(1).max(200), mode: z.enum(MODE_VALUES) }),
   z.object({ command: z.literal('keys.list') }),
   z.object({ command: z.literal('keys.revoke'), publicKey: text().min(1) }),
   z.object({
@@ -96,7 +96,7 @@ export async function runAdminCommand(db: Database, command: AdminCommand): Prom
       return user;
     }
     case 'webhooks.list':
-      return listDeliveries(db, command.orderId);
+      return listOrderDeliveries(db, command.orderId);
     case 'webhooks.resend': {
       const event = await resendWebhook(db, command.eventId);
       if (!event) throw new SimulationError(`No webhook event ${command.eventId}.`);

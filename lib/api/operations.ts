@@ -11,12 +11,12 @@ import { availableCurrencies, enabledNetworks, networkFor } from '../chains';
 import type { Queryable } from '../db';
 import { getDeposit, listOrphanDeposits, serializeDeposit } from '../deposits';
 import { getInvoice, listInvoices, makeInvoice, serializeInvoice } from '../invoices';
-import { advancedBalances, type ApiKey } from '../merchants';
+import { listAdvancedBalances, type ApiKey } from '../merchants';
 import { addressTransactions, findAddressById, findAddressByText, findOperations, validateAddress } from '../operations';
-import { getOrder, isUuid, listOrders, makeOrder, serializeOrder, serializeOrderDetails } from '../orders';
-import { OPERATION_ALIASES, UNSUPPORTED_OPERATIONS, type OperationName, type ResponseOf } from '../protocol';
+import { getOrder, listOrders, makeOrder, serializeOrder, serializeOrderDetails } from '../orders';
+import { isUuid, OPERATION_ALIASES, UNSUPPORTED_OPERATIONS, type OperationName, type ResponseOf } from '../protocol';
 import { rateService, withUsdPrices } from '../rates';
-import { getWebhookBody, getWebhookVerbose, listDeliveries, resendWebhook } from '../webhooks';
+import { getWebhookBody, getWebhookVerbose, listOrderDeliveries, resendWebhook } from '../webhooks';
 import { ApiError } from './errors';
 import { consumeNonce } from './nonces';
 import { apiOperation, unsupportedOperation, type ApiOperation } from './route';
@@ -45,10 +45,10 @@ export const API_OPERATIONS = {
   'find-tx': apiOperation('find-tx', ({ db, key }, { tx }) => findOperations(db, key, tx)),
   'test-signature': apiOperation('test-signature', (ctx) => testSignature(ctx), { verifySignature: false }),
   'available-currencies': apiOperation('available-currencies', ({ key }) => withUsdPrices(rateService(key.mode), availableCurrencies(key.mode))),
-  'advanced-balances': apiOperation('advanced-balances', ({ db, key }) => advancedBalances(db, key)),
+  'advanced-balances': apiOperation('advanced-balances', ({ db, key }) => listAdvancedBalances(db, key)),
   'webhooks/list': apiOperation('webhooks/list', async ({ db, key }, { orderId }) => {
     const { order } = await getOrder(db, key, orderId); // another merchant's or mode's order: 404
-    return listDeliveries(db, order.id, { merchantId: key.merchantId, mode: key.mode });
+    return listOrderDeliveries(db, order.id, { merchantId: key.merchantId, mode: key.mode });
   }),
   'webhooks/resend': apiOperation(
     'webhooks/resend',
@@ -70,7 +70,7 @@ export const API_OPERATIONS = {
   }),
   'advanced-balance': apiOperation('advanced-balance', async ({ db, key }, { advancedBalanceId }) => {
     // The clients send the id they read from advanced-balances; there is one per merchant and mode.
-    const balance = (await advancedBalances(db, key)).find((b) => advancedBalanceId === undefined || b.advancedBalanceId === advancedBalanceId);
+    const balance = (await listAdvancedBalances(db, key)).find((b) => advancedBalanceId === undefined || b.advancedBalanceId === advancedBalanceId);
     if (!balance) throw new ApiError('NOT_FOUND', `Advanced balance ${advancedBalanceId} was not found.`);
     return balance;
   }),

@@ -1,7 +1,7 @@
 import 'server-only';
 import { addressPatterns, currencyPairs } from '../catalog';
-import { enabledNetworks, type Mode } from './networks';
-import type { AvailableCurrency } from '../protocol';
+import { enabledNetworks } from './networks';
+import type { AvailableCurrency, Mode } from '../protocol';
 
 /**
  * available-currencies: what a key of `mode` can create orders in, grouped by currency, each

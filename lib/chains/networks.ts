@@ -17,10 +17,10 @@ import 'server-only';
 import { findNetwork, NETWORKS, type Network } from '../catalog';
 import { config } from '../config';
 import { liveNetworks } from './live';
+import type { Mode } from '../protocol';
 
 export { paymentUri } from './payment-uri';
 
-export type Mode = 'test' | 'live';
 
 /** Networks usable with keys of `mode`, in catalog order. */
 export function enabledNetworks(mode: Mode): readonly Network[] {

@@ -5,16 +5,17 @@ import 'server-only';
  */
 import type { Queryable, webhookAttempts, webhookEvents, RowOf } from '../db';
 import { DEPOSIT_SELECT, serializeDeposit, type DepositRow } from '../deposits';
-import { isUuid } from '../orders';
 import { resendWebhook } from '../webhooks';
 import type { DeliveryFilters, DepositFilters } from './filters';
-import { keysetPage, Where, type Page, type Position, type Scope } from './keyset';
+import { keysetPage, Where, type Page, type Position } from './keyset';
 import { explorerOverrides, transactionLink, type DepositView } from './orders';
+import { isUuid } from '../protocol';
+import type { MerchantScope } from '../merchants';
 
-export type DepositListRow = DepositView & { kind: DepositRow['kind']; explorerUrl?: string; createdAt: Date };
+export type DepositListItem = DepositView & { kind: DepositRow['kind']; explorerUrl?: string; createdAt: Date };
 
 /** The scope's deposits, newest first; `kind` ORPHAN or PERSONAL narrows them. */
-export async function listDeposits(db: Queryable, scope: Scope, filters: Omit<DepositFilters, 'after' | 'before'> & Position = {}, pageSize = 50): Promise<Page<DepositListRow>> {
+export async function listDepositItems(db: Queryable, scope: MerchantScope, filters: Omit<DepositFilters, 'after' | 'before'> & Position = {}, pageSize = 50): Promise<Page<DepositListItem>> {
   const where = new Where()
     .add(scope.merchantId, (p) => `d.merchant_id = ${p}::uuid`)
     .add(scope.mode, (p) => `d.mode = ${p}`)
@@ -31,7 +32,7 @@ type AttemptColumns = 'attempt' | 'started_at' | 'latency_ms' | 'status_code' | 
 type DeliveryRow = Pick<RowOf<typeof webhookEvents>, EventColumns> & { last: Pick<RowOf<typeof webhookAttempts>, AttemptColumns> | null };
 
 /** A webhook event as the webhooks table shows it, with its last attempt. */
-export interface DeliveryRowView {
+export interface DeliveryListItem {
   id: string;
   orderId: string | null;
   invoiceId: string | null;
@@ -51,7 +52,7 @@ export interface DeliveryRowView {
  * The scope's webhook events, newest first, each with its last attempt; `failed` shows only those
  * that gave up (failed: retries used up; refused: target not allowed).
  */
-export async function listDeliveries(db: Queryable, scope: Scope, filters: Omit<DeliveryFilters, 'after' | 'before'> & Position = {}, pageSize = 50): Promise<Page<DeliveryRowView>> {
+export async function listDeliveryItems(db: Queryable, scope: MerchantScope, filters: Omit<DeliveryFilters, 'after' | 'before'> & Position = {}, pageSize = 50): Promise<Page<DeliveryListItem>> {
   const where = new Where().add(scope.merchantId, (p) => `e.merchant_id = ${p}::uuid`).add(scope.mode, (p) => `e.mode = ${p}`);
   if (filters.failed) where.clauses.push(`e.state in ('failed', 'refused')`);
   const select = `select e.id, e.order_id, e.invoice_id, e.kind, e.order_status, e.invoice_status, e.url, e.state, e.attempts, e.next_attempt_at,
@@ -91,7 +92,7 @@ export async function listDeliveries(db: Queryable, scope: Scope, filters: Omit<
  * Sends a webhook event of the scope again (lib/webhooks `resendWebhook`). False, changing
  * nothing, when the event is not the scope's (another merchant's or mode's, or no event at all).
  */
-export async function resendDelivery(db: Queryable, scope: Scope, eventId: string): Promise<boolean> {
+export async function resendDelivery(db: Queryable, scope: MerchantScope, eventId: string): Promise<boolean> {
   if (!isUuid(eventId)) return false;
   return (await resendWebhook(db, eventId, { merchantId: scope.merchantId, mode: scope.mode })) !== undefined;
 }

@@ -15,10 +15,11 @@ import 'server-only';
  * can, and it is the only place where a cell differs from the API's value.
  */
 import type { Queryable } from '../db';
-import { serializeInvoice, withOrders, type InvoiceRow as StoredInvoice } from '../invoices';
-import { serializeOrder, type OrderRow as StoredOrder } from '../orders';
+import { serializeInvoice, withOrders, type InvoiceRow } from '../invoices';
+import { serializeOrder, type OrderRow } from '../orders';
 import { invoiceResponse, orderResponse } from '../protocol';
-import { afterPosition, Where, type Scope } from './keyset';
+import { afterPosition, Where } from './keyset';
+import type { MerchantScope } from '../merchants';
 
 /** Rows fetched per query: large enough to amortise the round trip, small enough to stream. */
 export const EXPORT_BATCH = 2000;
@@ -55,7 +56,7 @@ const TABLE = { orders: 'orders', invoices: 'invoices' } as const;
 /** The columns: the API objects' fields, in the wire contract's order. */
 const COLUMNS: Record<ExportKind, readonly string[]> = { orders: Object.keys(orderResponse.shape), invoices: Object.keys(invoiceResponse.shape) };
 
-function rangeWhere(scope: Scope, range: ExportRange): Where {
+function rangeWhere(scope: MerchantScope, range: ExportRange): Where {
   if (!(range.from < range.to)) throw new RangeError('the export range must end after it starts');
   return new Where()
     .add(scope.merchantId, (p) => `merchant_id = ${p}::uuid`)
@@ -72,7 +73,7 @@ export const EXACT_COUNT_LIMIT = 20_000;
  * EXACT_COUNT_LIMIT rows, else the planner's estimate from the statistics (within a few percent,
  * answered at once, where an exact count of 200,000 rows took 0.5 s on a busy 2-core machine).
  */
-export async function countForExport(db: Queryable, scope: Scope, range: ExportRange, kind: ExportKind): Promise<number> {
+export async function countForExport(db: Queryable, scope: MerchantScope, range: ExportRange, kind: ExportKind): Promise<number> {
   const where = rangeWhere(scope, range);
   const select = `select 1 from ${TABLE[kind]} where ${where.sql}`;
   const [plan] = await db.query<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>(`explain (format json) ${select}`, where.params);
@@ -86,7 +87,7 @@ export async function countForExport(db: Queryable, scope: Scope, range: ExportR
  * The range's rows in batches, newest first. The next batch is asked for as soon as one arrives,
  * so the database reads it while this one is turned into CSV.
  */
-async function* batches<R extends { created_at: Date; id: string }>(db: Queryable, scope: Scope, range: ExportRange, kind: ExportKind): AsyncGenerator<R[]> {
+async function* batches<R extends { created_at: Date; id: string }>(db: Queryable, scope: MerchantScope, range: ExportRange, kind: ExportKind): AsyncGenerator<R[]> {
   const fetch = (at?: { created_at: Date; id: string }) => {
     const where = rangeWhere(scope, range);
     if (at) where.clauses.push(afterPosition(TABLE[kind], '<', where.param(at.created_at), where.param(at.id)));
@@ -110,13 +111,13 @@ async function* batches<R extends { created_at: Date; id: string }>(db: Queryabl
  * The CSV of the scope's orders (or invoices) created in `range`, newest first as the API lists
  * them: the header line, then one chunk of lines per batch.
  */
-export async function* exportOrdersCsv(db: Queryable, scope: Scope, range: ExportRange, kind: ExportKind): AsyncGenerator<string> {
+export async function* exportOrdersCsv(db: Queryable, scope: MerchantScope, range: ExportRange, kind: ExportKind): AsyncGenerator<string> {
   const columns = COLUMNS[kind];
   const lines = (objects: readonly object[]) => objects.map((o) => csvLine(columns.map((k) => (o as Record<string, unknown>)[k]))).join('');
   yield csvLine(columns);
   if (kind === 'orders') {
-    for await (const rows of batches<StoredOrder>(db, scope, range, kind)) yield lines(rows.map(serializeOrder));
+    for await (const rows of batches<OrderRow>(db, scope, range, kind)) yield lines(rows.map(serializeOrder));
   } else {
-    for await (const rows of batches<StoredInvoice>(db, scope, range, kind)) yield lines((await withOrders(db, rows)).map(serializeInvoice));
+    for await (const rows of batches<InvoiceRow>(db, scope, range, kind)) yield lines((await withOrders(db, rows)).map(serializeInvoice));
   }
 }

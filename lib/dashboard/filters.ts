@@ -7,8 +7,7 @@ import 'server-only';
 import { z } from 'zod';
 import { NETWORKS } from '../catalog';
 import { DomainError } from '../errors';
-import { isUuid } from '../orders';
-import { INVOICE_STATUS_VALUES, ORDER_STATUS_VALUES } from '../protocol';
+import { INVOICE_STATUS_VALUES, isUuid, ORDER_STATUS_VALUES } from '../protocol';
 import { FIAT_CURRENCIES } from '../rates';
 
 /** A search param the dashboard cannot use: `message` says which and why. */
@@ -25,7 +24,7 @@ const NETWORK_NAMES = NETWORKS.map((n) => n.name);
 const COIN_TICKERS = [...new Set(NETWORKS.flatMap((n) => n.currencies.map((c) => c.ticker)))];
 
 /** A position in a list ordered by (created_at desc, id desc). */
-export interface Cursor {
+export interface PageCursor {
   createdAt: Date;
   id: string;
 }
@@ -35,7 +34,7 @@ export function encodeCursor(row: { created_at: Date; id: string }): string {
   return Buffer.from(`${row.created_at.toISOString()}|${row.id}`).toString('base64url');
 }
 
-export function decodeCursor(text: string): Cursor | undefined {
+export function decodeCursor(text: string): PageCursor | undefined {
   if (!/^[A-Za-z0-9_-]{1,200}$/.test(text)) return undefined;
   const [time, id, extra] = Buffer.from(text, 'base64url').toString('utf8').split('|');
   if (extra !== undefined || !time || !id || !isUuid(id) || !/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/.test(time)) return undefined;

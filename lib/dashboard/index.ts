@@ -6,7 +6,7 @@ import 'server-only';
  * with opaque cursors; filters come from URL search params through zod schemas, and a bad one
  * raises `InvalidFilter` with a message for the page.
  */
-export { listDeliveries, listDeposits, resendDelivery, type DeliveryRowView, type DepositListRow } from './activity';
+export { listDeliveryItems, listDepositItems, resendDelivery, type DeliveryListItem, type DepositListItem } from './activity';
 export { csvCell, countForExport, EXPORT_BATCH, exportOrdersCsv, type ExportKind, type ExportRange } from './export';
 export { DEFAULT_EXPLORERS, explorerLink, isExplorerTemplate } from './explorers';
 export {
@@ -22,7 +22,7 @@ export {
   parseExportParams,
   parseDepositFilters,
   parseOrderFilters,
-  type Cursor,
+  type PageCursor,
   type DeliveryFilters,
   type DepositFilters,
   type ExportParams,
@@ -30,20 +30,20 @@ export {
   searchParamsObject,
   type SearchParams,
 } from './filters';
-export { MAX_PAGE_SIZE, type Page, type Position, type Scope } from './keyset';
+export { MAX_PAGE_SIZE, type Page, type Position } from './keyset';
 export {
   invoiceDetail,
-  listInvoices,
-  listOrders,
+  listInvoiceItems,
+  listOrderItems,
   orderDetail,
   transactionLink,
   type DepositView,
   type DetailPayment,
   type InvoiceDetail,
-  type InvoiceRow,
+  type InvoiceListItem,
   type ListFilters,
   type OrderDetail,
   type OrderEvent,
-  type OrderRow,
+  type OrderListItem,
 } from './orders';
-export { overview, SERIES_DAYS, type ChainStatus, type CoinReceived, type Overview, type SeriesDay, type UsdTotals } from './overview';
+export { overview, SERIES_DAYS, type ChainOverview, type CoinReceived, type Overview, type SeriesDay, type UsdTotals } from './overview';

@@ -5,12 +5,8 @@ import 'server-only';
  * scope and end with created_at desc, id desc).
  */
 import type { Queryable } from '../db';
-import { decodeCursor, encodeCursor, InvalidFilter, type Cursor } from './filters';
+import { decodeCursor, encodeCursor, InvalidFilter, type PageCursor } from './filters';
 
-export interface Scope {
-  merchantId: string;
-  mode: 'test' | 'live';
-}
 
 /** A page of rows, newest first, with the cursors of the pages beside it (absent at either end). */
 export interface Page<T> {
@@ -45,12 +41,12 @@ export const MAX_PAGE_SIZE = 500;
 
 /** Where a page starts: a cursor as the filter schemas parse it, or its text. */
 export interface Position {
-  after?: Cursor | string;
-  before?: Cursor | string;
+  after?: PageCursor | string;
+  before?: PageCursor | string;
 }
 
 /** A cursor as parsed by the filter schemas, or as text (a caller that skipped them). */
-export function cursorOf(value: Cursor | string | undefined, parameter: string): Cursor | undefined {
+export function cursorOf(value: PageCursor | string | undefined, parameter: string): PageCursor | undefined {
   if (value === undefined || typeof value !== 'string') return value;
   const cursor = decodeCursor(value);
   if (!cursor) throw new InvalidFilter(`${parameter} is not a page position of this list`, parameter);

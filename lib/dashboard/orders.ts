@@ -13,20 +13,21 @@ import { NETWORKS } from '../catalog';
 import { confirmationsOf, orderNetwork, requiredConfirmations } from '../chains';
 import type { Queryable } from '../db';
 import { DEPOSIT_SELECT, serializeDeposit, type DepositRow } from '../deposits';
-import { serializeInvoice, withOrders, type InvoiceRow as StoredInvoice } from '../invoices';
+import { serializeInvoice, withOrders, type InvoiceRow } from '../invoices';
 import { formatUnits } from '../money';
-import { decimalsOf, isUuid, serializeOrder, type OrderRow as StoredOrder } from '../orders';
-import type { Deposit, Invoice, Order, OrderStatus, WebhookEvent } from '../protocol';
-import { getDelivery, listDeliveries as orderDeliveries } from '../webhooks';
+import { decimalsOf, serializeOrder, type OrderRow } from '../orders';
+import { isUuid, type Deposit, type Invoice, type Order, type OrderStatus, type WebhookEvent } from '../protocol';
+import { getDelivery, listOrderDeliveries } from '../webhooks';
 import { explorerLink, isExplorerTemplate } from './explorers';
 import type { OrderFilters } from './filters';
-import { keysetPage, Where, type Page, type Position, type Scope } from './keyset';
+import { keysetPage, Where, type Page, type Position } from './keyset';
+import type { MerchantScope } from '../merchants';
 
 /** The filters a list takes: the parsed search params (`kind` chooses the function). */
 export type ListFilters = Omit<OrderFilters, 'kind' | 'after' | 'before'> & Position;
 
 /** An order as the table shows it: the API's order object, plus received, with Dates. */
-export type OrderRow = Omit<Order, 'createdAt' | 'expiresAt'> & {
+export type OrderListItem = Omit<Order, 'createdAt' | 'expiresAt'> & {
   /** Counted so far, in coin units. */
   received: string;
   invoiceId: string | null;
@@ -34,7 +35,7 @@ export type OrderRow = Omit<Order, 'createdAt' | 'expiresAt'> & {
   expiresAt: Date;
 };
 
-export function orderRowOf(row: StoredOrder): OrderRow {
+export function orderListItemOf(row: OrderRow): OrderListItem {
   return {
     ...serializeOrder(row),
     received: formatUnits(BigInt(row.received), decimalsOf(row.network, row.currency)),
@@ -62,7 +63,7 @@ function orderHits(where: Where, q: string): string {
   return branches.join(' union ');
 }
 
-function scoped(scope: Scope): Where {
+function scoped(scope: MerchantScope): Where {
   const where = new Where();
   where.add(scope.merchantId, (p) => `o.merchant_id = ${p}::uuid`).add(scope.mode, (p) => `o.mode = ${p}`);
   return where;
@@ -78,19 +79,19 @@ function filtered(where: Where, filters: Pick<OrderFilters, 'status' | 'network'
 }
 
 /** The scope's orders matching `filters`, newest first, a keyset page of `pageSize`. */
-export async function listOrders(db: Queryable, scope: Scope, filters: ListFilters = {}, pageSize = 50): Promise<Page<OrderRow>> {
+export async function listOrderItems(db: Queryable, scope: MerchantScope, filters: ListFilters = {}, pageSize = 50): Promise<Page<OrderListItem>> {
   const where = scoped(scope);
   let select = 'select o.* from orders o';
   if (filters.q !== undefined) select = `with hits as materialized (${orderHits(where, filters.q)}) select o.* from hits h join orders o on o.id = h.id`;
   filtered(where, filters);
-  const page = await keysetPage<StoredOrder>(db, select, 'o', where, filters, pageSize);
-  return { ...page, rows: page.rows.map(orderRowOf) };
+  const page = await keysetPage<OrderRow>(db, select, 'o', where, filters, pageSize);
+  return { ...page, rows: page.rows.map(orderListItemOf) };
 }
 
 /** An invoice as the table shows it: the API's invoice object, with Dates. */
-export type InvoiceRow = Omit<Invoice, 'createdAt' | 'expiresAt'> & { createdAt: Date; expiresAt: Date };
+export type InvoiceListItem = Omit<Invoice, 'createdAt' | 'expiresAt'> & { createdAt: Date; expiresAt: Date };
 
-function invoiceRowsOf(rows: Awaited<ReturnType<typeof withOrders>>): InvoiceRow[] {
+function invoiceRowsOf(rows: Awaited<ReturnType<typeof withOrders>>): InvoiceListItem[] {
   return rows.map((r) => ({ ...serializeInvoice(r), createdAt: r.invoice.created_at, expiresAt: r.invoice.expires_at }));
 }
 
@@ -99,7 +100,7 @@ function invoiceRowsOf(rows: Awaited<ReturnType<typeof withOrders>>): InvoiceRow
  * the coin the payer chose; `q` the invoice id, the merchant's external id or order, or any search
  * key of the invoice's chosen order.
  */
-export async function listInvoices(db: Queryable, scope: Scope, filters: ListFilters = {}, pageSize = 50): Promise<Page<InvoiceRow>> {
+export async function listInvoiceItems(db: Queryable, scope: MerchantScope, filters: ListFilters = {}, pageSize = 50): Promise<Page<InvoiceListItem>> {
   const where = scoped(scope);
   let select = 'select o.* from invoices o';
   if (filters.q !== undefined) {
@@ -117,7 +118,7 @@ export async function listInvoices(db: Queryable, scope: Scope, filters: ListFil
   }
   filtered(where, { ...filters, network: undefined });
   if (filters.network !== undefined) where.add(filters.network, (p) => `exists (select 1 from orders c where c.id = o.order_id and c.network = ${p})`);
-  const page = await keysetPage<StoredInvoice>(db, select, 'o', where, filters, pageSize);
+  const page = await keysetPage<InvoiceRow>(db, select, 'o', where, filters, pageSize);
   return { ...page, rows: invoiceRowsOf(await withOrders(db, page.rows)) };
 }
 
@@ -148,7 +149,7 @@ export interface OrderEvent {
 }
 
 export interface OrderDetail {
-  order: OrderRow & { message: string | null; checkRisks: boolean; lifetime: number; updatedAt: Date };
+  order: OrderListItem & { message: string | null; checkRisks: boolean; lifetime: number; updatedAt: Date };
   /** The status changes from `order_events`, oldest first (an order leaves `pending` once). */
   events: OrderEvent[];
   payments: DetailPayment[];
@@ -162,7 +163,7 @@ export interface OrderDetail {
  * The explorer link of a transaction in `mode`: none in test mode (the sandbox ledger's
  * transactions exist on no public chain) nor, by default, for a live network on a test chain.
  */
-export function transactionLink(mode: Scope['mode'], network: string, txHash: string, overrides: Record<string, string>): string | undefined {
+export function transactionLink(mode: MerchantScope['mode'], network: string, txHash: string, overrides: Record<string, string>): string | undefined {
   if (mode === 'test') return undefined;
   const chain = orderNetwork('live', network)?.chain;
   if (chain === undefined || chain === 'mainnet') return explorerLink(network, txHash, overrides);
@@ -184,9 +185,9 @@ type PaymentDetailRow = {
 };
 
 /** One order of the scope with its timeline, payments, orphan deposits and webhooks; undefined when it is not the scope's. */
-export async function orderDetail(db: Queryable, scope: Scope, orderId: string): Promise<OrderDetail | undefined> {
+export async function orderDetail(db: Queryable, scope: MerchantScope, orderId: string): Promise<OrderDetail | undefined> {
   if (!isUuid(orderId)) return undefined;
-  const [row] = await db.query<StoredOrder>('select * from orders where id = $1 and merchant_id = $2 and mode = $3', [orderId, scope.merchantId, scope.mode]);
+  const [row] = await db.query<OrderRow>('select * from orders where id = $1 and merchant_id = $2 and mode = $3', [orderId, scope.merchantId, scope.mode]);
   if (!row) return undefined;
   const [events, payments, deposits, webhooks, overrides] = await Promise.all([
     db.query<{ from_status: OrderStatus; to_status: OrderStatus; message: string | null; created_at: Date }>(
@@ -206,14 +207,14 @@ export async function orderDetail(db: Queryable, scope: Scope, orderId: string):
     db.query<DepositRow>(`${DEPOSIT_SELECT} where d.order_id = $1 and d.merchant_id = $2 and d.mode = $3 order by d.created_at, d.id`, [
       orderId, scope.merchantId, scope.mode,
     ]),
-    orderDeliveries(db, orderId, scope),
+    listOrderDeliveries(db, orderId, scope),
     explorerOverrides(db, scope.merchantId),
   ]);
   const network = orderNetwork(scope.mode, row.network);
   const required = network ? requiredConfirmations(scope.mode, network) : 0;
   const decimals = decimalsOf(row.network, row.currency);
   return {
-    order: { ...orderRowOf(row), message: row.message, checkRisks: row.check_risks, lifetime: row.lifetime, updatedAt: row.updated_at },
+    order: { ...orderListItemOf(row), message: row.message, checkRisks: row.check_risks, lifetime: row.lifetime, updatedAt: row.updated_at },
     events: events.map((e) => ({ fromStatus: e.from_status, toStatus: e.to_status, message: e.message, at: e.created_at })),
     payments: payments.map((p) => ({
       id: p.id,
@@ -239,16 +240,16 @@ export async function orderDetail(db: Queryable, scope: Scope, orderId: string):
 }
 
 export interface InvoiceDetail {
-  invoice: InvoiceRow;
+  invoice: InvoiceListItem;
   /** The order of the payer's latest coin choice, in full; undefined before a choice. */
   order?: OrderDetail;
   webhooks: WebhookEvent[];
 }
 
 /** One invoice of the scope with its chosen order's detail; undefined when it is not the scope's. */
-export async function invoiceDetail(db: Queryable, scope: Scope, invoiceId: string): Promise<InvoiceDetail | undefined> {
+export async function invoiceDetail(db: Queryable, scope: MerchantScope, invoiceId: string): Promise<InvoiceDetail | undefined> {
   if (!isUuid(invoiceId)) return undefined;
-  const rows = await db.query<StoredInvoice>('select * from invoices where id = $1 and merchant_id = $2 and mode = $3', [invoiceId, scope.merchantId, scope.mode]);
+  const rows = await db.query<InvoiceRow>('select * from invoices where id = $1 and merchant_id = $2 and mode = $3', [invoiceId, scope.merchantId, scope.mode]);
   if (!rows[0]) return undefined;
   const [invoice] = invoiceRowsOf(await withOrders(db, rows));
   const order = invoice!.orderId ? await orderDetail(db, scope, invoice!.orderId) : undefined;

@@ -16,7 +16,7 @@ import { decimalsOf } from '../orders';
 import { ORDER_STATUS_VALUES, type OrderStatus } from '../protocol';
 import { rateService, withUsdPrices } from '../rates';
 import { chainHealth } from '../watcher';
-import type { Scope } from './keyset';
+import type { MerchantScope } from '../merchants';
 
 const DAY_MS = 86_400_000;
 export const SERIES_DAYS = 30;
@@ -50,7 +50,7 @@ export interface SeriesDay {
   usdAtCurrentRate: string;
 }
 
-export interface ChainStatus {
+export interface ChainOverview {
   network: string;
   displayName: string;
   /** The watcher's cursor: the last block scanned; null before its first pass. */
@@ -75,14 +75,14 @@ export interface Overview {
   ordersByStatus: Record<OrderStatus, number>;
   /** Webhook events that gave up (failed or refused), all time: each can be re-sent. */
   failedWebhooks: number;
-  chains: ChainStatus[];
+  chains: ChainOverview[];
   /** The last 30 days, oldest first, one entry per day. */
   series: SeriesDay[];
 }
 
 const coinKey = (currency: string, network: string) => `${currency}/${network}`;
 
-export async function overview(db: Queryable, scope: Scope, now = new Date()): Promise<Overview> {
+export async function overview(db: Queryable, scope: MerchantScope, now = new Date()): Promise<Overview> {
   const today = new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS);
   const since = new Date(today.getTime() - (SERIES_DAYS - 1) * DAY_MS);
   const [daily, statuses, [failed], cursors] = await Promise.all([
@@ -160,7 +160,7 @@ export async function overview(db: Queryable, scope: Scope, now = new Date()): P
   const byNetwork = new Map(cursors.map((c) => [c.network, c]));
   const health = new Map(chainHealth().filter((h) => h.mode === scope.mode).map((h) => [h.network, h]));
   const seconds = (from: Date) => Math.max(0, Math.round((now.getTime() - from.getTime()) / 1000));
-  const chains = enabledNetworks(scope.mode).map((network): ChainStatus => {
+  const chains = enabledNetworks(scope.mode).map((network): ChainOverview => {
     const cursor = byNetwork.get(network.name);
     const h = health.get(network.name);
     return {

@@ -3,33 +3,8 @@
  * Money columns are NUMERIC(78,0) holding base units; timestamps are timestamptz.
  */
 import { sql } from 'drizzle-orm';
-import {
-  bigint,
-  boolean,
-  check,
-  index,
-  integer,
-  jsonb,
-  numeric,
-  pgTable,
-  primaryKey,
-  text,
-  timestamp,
-  uniqueIndex,
-  uuid,
-} from 'drizzle-orm/pg-core';
-import {
-  ADDRESS_KIND_VALUES,
-  DEPOSIT_KIND_VALUES,
-  DEPOSIT_STAGE_VALUES,
-  DEPOSIT_STATUS_VALUES,
-  INVOICE_STATUS_VALUES,
-  ORDER_STATUS_VALUES,
-  PAYMENT_STATUS_VALUES,
-  WEBHOOK_KIND_VALUES,
-  WEBHOOK_OUTCOME_VALUES,
-  WEBHOOK_STATE_VALUES,
-} from '../protocol';
+import { bigint, boolean, check, index, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { ADDRESS_KIND_VALUES, DEPOSIT_KIND_VALUES, DEPOSIT_STAGE_VALUES, DEPOSIT_STATUS_VALUES, INVOICE_STATUS_VALUES, MODE_VALUES, ORDER_STATUS_VALUES, PAYMENT_STATUS_VALUES, WEBHOOK_KIND_VALUES, WEBHOOK_OUTCOME_VALUES, WEBHOOK_STATE_VALUES } from '../protocol';
 
 // Generic in the name, so that row types (lib/db/rows.ts) know each money column by name.
 const money = <N extends string>(name: N) => numeric(name, { precision: 78, scale: 0 });
@@ -55,7 +30,7 @@ export const apiKeys = pgTable(
   {
     id: uuid('id').primaryKey().defaultRandom(),
     merchantId: uuid('merchant_id').notNull().references(() => merchants.id),
-    mode: text('mode', { enum: ['test', 'live'] }).notNull(),
+    mode: text('mode', { enum: MODE_VALUES }).notNull(),
     publicKey: text('public_key').notNull().unique(),
     /** The private key, AES-256-GCM encrypted with a key derived from APP_SECRET. */
     secretCiphertext: text('secret_ciphertext').notNull(),
@@ -82,7 +57,7 @@ export const advancedBalances = pgTable(
   {
     id: uuid('id').primaryKey().defaultRandom(),
     merchantId: uuid('merchant_id').notNull().references(() => merchants.id),
-    mode: text('mode', { enum: ['test', 'live'] }).notNull(),
+    mode: text('mode', { enum: MODE_VALUES }).notNull(),
     currency: text('currency').notNull().default('USD'),
     /** Balance in cents of `currency`. */
     balance: money('balance').notNull().default('0'),
@@ -97,7 +72,7 @@ export const externalUsers = pgTable(
   {
     id: uuid('id').primaryKey().defaultRandom(),
     merchantId: uuid('merchant_id').notNull().references(() => merchants.id),
-    mode: text('mode', { enum: ['test', 'live'] }).notNull(),
+    mode: text('mode', { enum: MODE_VALUES }).notNull(),
     externalUserId: text('external_user_id').notNull(),
     email: text('email'),
     /** personal-addresses/create-user's clientName and depositWebhookUrl, kept and answered as given. */
@@ -121,7 +96,7 @@ export const addresses = pgTable(
   {
     id: uuid('id').primaryKey().defaultRandom(),
     network: text('network').notNull(),
-    mode: text('mode', { enum: ['test', 'live'] }).notNull(),
+    mode: text('mode', { enum: MODE_VALUES }).notNull(),
     kind: text('kind', { enum: ADDRESS_KIND_VALUES }).notNull(),
     /** BIP32 child index under the network's extended public key; for tag networks, a counter. */
     derivationIndex: bigint('derivation_index', { mode: 'number' }).notNull(),
@@ -146,7 +121,7 @@ export const orders = pgTable(
     /** The public order id (a random UUID: it appears in the payment link). */
     id: uuid('id').primaryKey(),
     merchantId: uuid('merchant_id').notNull().references(() => merchants.id),
-    mode: text('mode', { enum: ['test', 'live'] }).notNull(),
+    mode: text('mode', { enum: MODE_VALUES }).notNull(),
     clientOrderId: text('client_order_id').notNull(),
     currency: text('currency').notNull(),
     network: text('network').notNull(),
@@ -201,7 +176,7 @@ export const invoices = pgTable(
     /** The public invoice id (a random UUID: it appears in the invoice link). */
     id: uuid('id').primaryKey(),
     merchantId: uuid('merchant_id').notNull().references(() => merchants.id),
-    mode: text('mode', { enum: ['test', 'live'] }).notNull(),
+    mode: text('mode', { enum: MODE_VALUES }).notNull(),
     advancedBalanceId: uuid('advanced_balance_id').notNull(),
     externalId: text('external_id'),
     clientOrder: text('client_order'),
@@ -257,7 +232,7 @@ export const payments = pgTable(
     id: uuid('id').primaryKey().defaultRandom(),
     orderId: uuid('order_id').notNull().references(() => orders.id),
     merchantId: uuid('merchant_id').notNull().references(() => merchants.id),
-    mode: text('mode', { enum: ['test', 'live'] }).notNull(),
+    mode: text('mode', { enum: MODE_VALUES }).notNull(),
     addressId: uuid('address_id').notNull().references(() => addresses.id),
     network: text('network').notNull(),
     currency: text('currency').notNull(),
@@ -292,7 +267,7 @@ export const deposits = pgTable(
   {
     id: uuid('id').primaryKey().defaultRandom(),
     merchantId: uuid('merchant_id').notNull().references(() => merchants.id),
-    mode: text('mode', { enum: ['test', 'live'] }).notNull(),
+    mode: text('mode', { enum: MODE_VALUES }).notNull(),
     kind: text('kind', { enum: DEPOSIT_KIND_VALUES }).notNull(),
     orderId: uuid('order_id').references(() => orders.id),
     stage: text('stage', { enum: DEPOSIT_STAGE_VALUES }).notNull().default('DEPOSIT'),
@@ -339,7 +314,7 @@ export const chainTransfers = pgTable(
   {
     id: uuid('id').primaryKey().defaultRandom(),
     network: text('network').notNull(),
-    mode: text('mode', { enum: ['test', 'live'] }).notNull(),
+    mode: text('mode', { enum: MODE_VALUES }).notNull(),
     txHash: text('tx_hash').notNull(),
     outputIndex: integer('output_index').notNull(),
     addressId: uuid('address_id').notNull().references(() => addresses.id),
@@ -377,7 +352,7 @@ export const chainCursors = pgTable(
   'chain_cursors',
   {
     network: text('network').notNull(),
-    mode: text('mode', { enum: ['test', 'live'] }).notNull(),
+    mode: text('mode', { enum: MODE_VALUES }).notNull(),
     /** The last block scanned and committed. */
     height: bigint('height', { mode: 'number' }).notNull(),
     hash: text('hash').notNull(),
@@ -392,7 +367,7 @@ export const chainBlocks = pgTable(
   'chain_blocks',
   {
     network: text('network').notNull(),
-    mode: text('mode', { enum: ['test', 'live'] }).notNull(),
+    mode: text('mode', { enum: MODE_VALUES }).notNull(),
     height: bigint('height', { mode: 'number' }).notNull(),
     hash: text('hash').notNull(),
   },
@@ -470,7 +445,7 @@ export const webhookEvents = pgTable(
     /** Set for an invoice's event (kind `invoice`). */
     invoiceId: uuid('invoice_id').references(() => invoices.id),
     merchantId: uuid('merchant_id').notNull().references(() => merchants.id),
-    mode: text('mode', { enum: ['test', 'live'] }).notNull(),
+    mode: text('mode', { enum: MODE_VALUES }).notNull(),
     /** success: processed or overpaid, to successWebhook; error: expired, partial or error, to errorWebhook; invoice: an invoice's final status. */
     kind: text('kind', { enum: WEBHOOK_KIND_VALUES }).notNull(),
     /** The order status an order's event reports; null for an invoice's. */
@@ -611,7 +586,7 @@ export const userSessions = pgTable(
     userId: uuid('user_id').notNull().references(() => users.id),
     stage: text('stage', { enum: ['second-factor', 'signed-in'] }).notNull(),
     /** The test/live switch: every dashboard screen shows the data of this mode only. */
-    mode: text('mode', { enum: ['test', 'live'] }).notNull().default('test'),
+    mode: text('mode', { enum: MODE_VALUES }).notNull().default('test'),
     createdAt: createdAt(),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
     /** The absolute expiry; the idle one is last_seen_at + the idle timeout. */

@@ -2,8 +2,8 @@ import 'server-only';
 import type { addresses, chainTransfers, deposits, Queryable, RowOf } from '../db';
 import type { ApiKey } from '../merchants';
 import { formatUnits } from '../money';
-import { decimalsOf, isUuid } from '../orders';
-import type { Deposit, RequestOf } from '../protocol';
+import { decimalsOf } from '../orders';
+import { isUuid, type Deposit, type RequestOf } from '../protocol';
 import { DepositNotFound } from './errors';
 import { canWithdraw } from './lifecycle';
 

@@ -8,13 +8,13 @@ import 'server-only';
  */
 import type { Database, Queryable } from '../db';
 import { formatUnits, parseDecimal } from '../money';
-import { isUuid, makeOrder, type OrderRow } from '../orders';
-import type { InvoiceCurrency } from '../protocol';
+import { makeOrder, type OrderRow } from '../orders';
+import { isUuid, type InvoiceCurrency } from '../protocol';
 import { rateService } from '../rates';
 import { CoinNotOffered, InvoiceClosed, InvoiceNotFound } from './errors';
 import { canChooseCoin } from './lifecycle';
 import { withinSlippage } from './slippage';
-import { amountFor, storedOffers } from './offers';
+import { coinAmountFor, storedOffers } from './offers';
 import type { InvoiceRow } from './rows';
 
 /** The rate a choice made now gets: the quote's while the market is within the invoice's slippage of it, else the market's. */
@@ -57,7 +57,7 @@ export async function chooseCoin(db: Database, invoiceId: string, choice: { curr
   if (!offered) throw new CoinNotOffered(ticker, choice.network);
   const rate = await payableRate(invoice, ticker);
   const price = { value: BigInt(invoice.amount), scale: invoice.price_decimals };
-  const units = amountFor(price, rate, offered.currency, invoice.insurance_percent);
+  const units = coinAmountFor(price, rate, offered.currency, invoice.insurance_percent);
   // The order runs for its network's usual time, within the invoice's.
   const secondsLeft = Math.floor((invoice.expires_at.getTime() - now.getTime()) / 1000);
   if (secondsLeft < 1) throw new InvoiceClosed(invoiceId);

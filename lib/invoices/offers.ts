@@ -6,9 +6,9 @@ import 'server-only';
  * make-invoice, the invoice page and the coin choice alike.
  */
 import { currencyPairs, findCurrency, type Currency, type Network } from '../catalog';
-import { enabledNetworks, networkFor, type Mode } from '../chains';
+import { enabledNetworks, networkFor } from '../chains';
 import { coinUnitsFor, formatUnits, parseDecimal, type Decimal } from '../money';
-import type { ErrorDetail, InvoiceCurrency, MakeInvoiceRequest } from '../protocol';
+import type { ErrorDetail, InvoiceCurrency, MakeInvoiceRequest, Mode } from '../protocol';
 import { InvoiceCurrencyUnsupported } from './errors';
 
 export interface OfferedCoin {
@@ -53,7 +53,7 @@ export function resolveOffers(mode: Mode, requested: MakeInvoiceRequest['currenc
 }
 
 /** Base units of `currency` the payer sends for `price` at `rate` (one coin's price), insurance added. */
-export function amountFor(price: Decimal, rate: string, currency: Currency, insurancePercent: string | null): bigint {
+export function coinAmountFor(price: Decimal, rate: string, currency: Currency, insurancePercent: string | null): bigint {
   return coinUnitsFor(price, parseDecimal(rate)!, currency.decimals, insurancePercent === null ? undefined : parseDecimal(insurancePercent));
 }
 
@@ -68,7 +68,7 @@ export function offeredAmounts(
     currency: coin.ticker,
     networks: coin.networks.map(({ network, currency }) => ({
       name: network.name,
-      amount: formatUnits(amountFor(price, rates[coin.ticker]!, currency, insurancePercent), currency.decimals),
+      amount: formatUnits(coinAmountFor(price, rates[coin.ticker]!, currency, insurancePercent), currency.decimals),
     })),
   }));
 }

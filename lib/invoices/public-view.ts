@@ -9,7 +9,7 @@ import { formatUnits } from '../money';
 import type { InvoiceCurrency } from '../protocol';
 import { payableRate, loadInvoice } from './choose';
 import { canChooseCoin } from './lifecycle';
-import { amountFor, storedOffers } from './offers';
+import { coinAmountFor, storedOffers } from './offers';
 import { invoiceScreenOf, type InvoiceCoin, type PublicInvoiceView } from './view';
 import { isDomainErrorOf } from '../errors';
 
@@ -48,7 +48,7 @@ export async function loadInvoiceView(db: Database, invoiceId: string, now = new
           network: network.name,
           networkName: network.displayName,
           tokenStandard: tokenStandard(network, coin.ticker),
-          amount: rate === null ? null : formatUnits(amountFor(price, rate, currency, invoice.insurance_percent), currency.decimals),
+          amount: rate === null ? null : formatUnits(coinAmountFor(price, rate, currency, invoice.insurance_percent), currency.decimals),
         })),
       };
     }),

@@ -1,8 +1,8 @@
 import 'server-only';
 import type { Queryable } from '../db';
 import type { ApiKey } from '../merchants';
-import { isUuid, type OrderRow } from '../orders';
-import type { InvoiceStatus } from '../protocol';
+import type { OrderRow } from '../orders';
+import { isUuid, type InvoiceStatus } from '../protocol';
 import { InvoiceNotFound } from './errors';
 import type { InvoiceRow, InvoiceWithOrder } from './rows';
 

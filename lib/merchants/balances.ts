@@ -14,7 +14,7 @@ const knownBalanceIds = () => processSlot('merchants.balanceIds', () => new Map<
 export async function advancedBalanceId(db: Queryable, key: Pick<ApiKey, 'merchantId' | 'mode'>): Promise<string> {
   const known = knownBalanceIds().get(`${key.merchantId}/${key.mode}`);
   if (known) return known;
-  const [balance] = await advancedBalances(db, key);
+  const [balance] = await listAdvancedBalances(db, key);
   return balance!.advancedBalanceId;
 }
 
@@ -23,7 +23,7 @@ export async function advancedBalanceId(db: Queryable, key: Pick<ApiKey, 'mercha
  * (seed: advancedBalanceId). Always a non-empty array; clients read the first element's id.
  * The balance is kept in US cents and answered as a decimal string.
  */
-export async function advancedBalances(db: Queryable, key: Pick<ApiKey, 'merchantId' | 'mode'>): Promise<AdvancedBalance[]> {
+export async function listAdvancedBalances(db: Queryable, key: Pick<ApiKey, 'merchantId' | 'mode'>): Promise<AdvancedBalance[]> {
   const rows = await db.query<{ id: string; currency: string; balance: string }>(
     `insert into advanced_balances (merchant_id, mode) values ($1, $2)
      on conflict (merchant_id, mode) do update set merchant_id = excluded.merchant_id

@@ -1,21 +1,9 @@
 import 'server-only';
 import type { Database, Queryable } from '../db';
-import { issueApiKey, type IssuedKeys, type Mode } from './keys';
+import { issueApiKey, type IssuedKeys } from './keys';
+import type { Mode } from '../protocol';
 
-export {
-  createKey,
-  findApiKey,
-  followKeyRevocations,
-  forgetKey,
-  issueApiKey,
-  listKeys,
-  revokeApiKey,
-  revokeMerchantKey,
-  type ApiKey,
-  type IssuedKeys,
-  type KeyListing,
-  type Mode,
-} from './keys';
+export { createKey, findApiKey, followKeyRevocations, forgetKey, issueApiKey, listKeys, revokeApiKey, revokeMerchantKey, type ApiKey, type IssuedKeys, type KeyListing, type MerchantScope } from './keys';
 export {
   BRAND_COLOR,
   BRAND_COLOR_FIELD,
@@ -30,7 +18,7 @@ export {
   type ExplorerChanges,
 } from './brand';
 export { merchantSettings, setRequireTwoFactor, updateBrand, updateExplorers, type MerchantSettings } from './settings';
-export { advancedBalanceId, advancedBalances } from './balances';
+export { advancedBalanceId, listAdvancedBalances } from './balances';
 export { appSecret, decryptSecret, encryptSecret } from './secrets';
 
 export interface Merchant {

@@ -6,8 +6,8 @@ import type { Database, Queryable } from '../db';
 import { config } from '../config';
 import { processSlot } from '../process';
 import { decryptSecret, encryptSecret } from './secrets';
+import type { Mode } from '../protocol';
 
-export type Mode = 'test' | 'live';
 
 export interface ApiKey {
   keyId: string;
@@ -18,6 +18,9 @@ export interface ApiKey {
   /** The private key's UTF-8 bytes: the HMAC key of request and webhook signatures. */
   secret: Buffer;
 }
+
+/** Whose data a query reads or writes: one merchant's, in one mode. */
+export type MerchantScope = Pick<ApiKey, 'merchantId' | 'mode'>;
 
 export interface IssuedKeys {
   keyId: string;

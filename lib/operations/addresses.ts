@@ -8,12 +8,11 @@ import 'server-only';
 import { addressPatterns } from '../catalog';
 import { isValidAddress, networkFor } from '../chains';
 import type { Queryable } from '../db';
-import type { ApiKey } from '../merchants';
+import type { MerchantScope } from '../merchants';
 import { formatUnits } from '../money';
-import { decimalsOf, isUuid } from '../orders';
-import type { Address, AddressTransaction, AddressValidation, RequestOf } from '../protocol';
+import { decimalsOf } from '../orders';
+import { isUuid, type Address, type AddressTransaction, type AddressValidation, type RequestOf } from '../protocol';
 
-type Scope = Pick<ApiKey, 'merchantId' | 'mode'>;
 
 interface AddressRow {
   id: string;
@@ -56,7 +55,7 @@ function serializeAddress(row: AddressRow): Address {
 }
 
 /** addresses/find-by-id; undefined when it is not one of the caller's. */
-export async function findAddressById(db: Queryable, key: Scope, id: string): Promise<Address | undefined> {
+export async function findAddressById(db: Queryable, key: MerchantScope, id: string): Promise<Address | undefined> {
   if (!isUuid(id)) return undefined;
   const [row] = await db.query<AddressRow>(`${ADDRESS_SELECT} and a.id = $3`, [key.merchantId, key.mode, id]);
   return row && serializeAddress(row);
@@ -66,7 +65,7 @@ export async function findAddressById(db: Queryable, key: Scope, id: string): Pr
  * addresses/find-by-address; undefined when it is not one of the caller's. On a tag network the
  * shared address is every order's, so the tag picks one (without a tag, the most recent).
  */
-export async function findAddressByText(db: Queryable, key: Scope, address: string, tag?: string): Promise<Address | undefined> {
+export async function findAddressByText(db: Queryable, key: MerchantScope, address: string, tag?: string): Promise<Address | undefined> {
   const [row] = await db.query<AddressRow>(
     `${ADDRESS_SELECT} and a.address = $3 and ($4::text is null or a.tag = $4) order by a.created_at desc limit 1`,
     [key.merchantId, key.mode, address, tag ?? null],
@@ -118,7 +117,7 @@ const TRANSACTIONS = `
 /** addresses/transactions; undefined when the address is not one of the caller's. */
 export async function addressTransactions(
   db: Queryable,
-  key: Scope,
+  key: MerchantScope,
   filter: RequestOf<'addresses/transactions'>,
 ): Promise<AddressTransaction[] | undefined> {
   if (!(await findAddressById(db, key, filter.id))) return undefined;
@@ -151,7 +150,7 @@ export async function addressTransactions(
  * utils/validate-address: whether `address` is one of the network's (its pattern and checksum);
  * undefined when the caller's mode has no such network.
  */
-export function validateAddress(key: Scope, networkName: string, address: string): AddressValidation | undefined {
+export function validateAddress(key: MerchantScope, networkName: string, address: string): AddressValidation | undefined {
   const network = networkFor(key.mode, networkName);
   if (!network) return undefined;
   const { addressRegex } = addressPatterns(network);

@@ -8,10 +8,11 @@ import 'server-only';
 import { config } from '../config';
 import { getDatabase, migrationStatus, type Queryable } from '../db';
 import { chainHealth, runningWorkers } from '../watcher';
+import type { Mode } from '../protocol';
 
 export interface NetworkReadiness {
   network: string;
-  mode: 'test' | 'live';
+  mode: Mode;
   ready: boolean;
   head: number | null;
   cursor: number | null;

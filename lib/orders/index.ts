@@ -1,7 +1,7 @@
 import 'server-only';
 import type { Queryable } from '../db';
 import type { ApiKey } from '../merchants';
-import type { OrderStatus } from '../protocol';
+import { isUuid, type OrderStatus } from '../protocol';
 import { OrderNotFound } from './errors';
 import { ORDER_PAYMENT_COLUMNS, type OrderPayment, type OrderRow } from './rows';
 
@@ -10,12 +10,6 @@ export { makeOrder, type Caller, type OrderRequest } from './make';
 export { decimalsOf, paymentLink, serializeOrder, serializeOrderDetails } from './serialize';
 export * from './errors';
 export type { OrderPayment, OrderRow, PaymentRow } from './rows';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function isUuid(value: string): boolean {
-  return UUID.test(value);
-}
 
 /** One order of the caller with its payments; another merchant's or mode's order is not found. */
 export async function getOrder(db: Queryable, key: ApiKey, orderId: string): Promise<{ order: OrderRow; payments: OrderPayment[] }> {

@@ -20,8 +20,7 @@ import { canChooseCoin } from '../invoices';
 import { formatUnits } from '../money';
 import { isLateTransfer } from '../orders';
 import { screenOf, type PublicBrand, type PublicOrderInvoice, type PublicOrderView, type PublicOtherTransfer, type PublicPayment } from './view';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from '../protocol';
 
 /** The order columns the page may use: no webhooks, e-mail, external user, client order id or message. */
 export type PublicOrderRow = Pick<
@@ -141,7 +140,7 @@ type InvoiceColumns = { [K in keyof PublicInvoiceRow as `invoice_${K}`]: PublicI
 
 /** The public view of an order, or null for an unknown or malformed id. Any order, any merchant: the id is the secret. */
 export async function loadPublicView(db: Queryable, orderId: string): Promise<PublicOrderView | null> {
-  if (!UUID.test(orderId)) return null;
+  if (!isUuid(orderId)) return null;
   // One round trip (the page polls it): the order, its merchant's name, the cursor, and its
   // transfers as JSON, amounts as text (a JSON number would lose digits of an 18-decimal amount).
   // and the invoice of its coin choice, if any (joined: still one round trip).
@@ -195,7 +194,7 @@ export async function loadPublicView(db: Queryable, orderId: string): Promise<Pu
  * rather than a part of the view, which the page polls and hands to its client component.
  */
 export async function loadPublicBrand(db: Queryable, orderId: string): Promise<PublicBrand> {
-  const [row] = UUID.test(orderId)
+  const [row] = isUuid(orderId)
     ? await db.query<Pick<RowOf<typeof merchants>, 'brand_logo' | 'brand_color'>>(
         'select m.brand_logo, m.brand_color from orders o join merchants m on m.id = o.merchant_id where o.id = $1',
         [orderId],

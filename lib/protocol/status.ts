@@ -10,6 +10,10 @@
  * - expired: expired with nothing received. Final; error webhook.
  * - error: a payment was flagged by risk screening. Final; error webhook.
  */
+/** A key's mode, and everything it made: test keys use the sandbox ledger, live keys real chains. */
+export const MODE_VALUES = ['test', 'live'] as const;
+export type Mode = (typeof MODE_VALUES)[number];
+
 export const ORDER_STATUS_VALUES = ['pending', 'processed', 'overpaid', 'partial', 'expired', 'error'] as const;
 export type OrderStatus = (typeof ORDER_STATUS_VALUES)[number];
 

@@ -5,8 +5,9 @@ import { coinbaseSource } from './sources/coinbase';
 import { coingeckoSource } from './sources/coingecko';
 import { fixedSource } from './sources/fixed';
 import { krakenSource } from './sources/kraken';
+import type { Mode } from '../protocol';
 
-export type RateMode = 'test' | 'live';
+export type RateMode = Mode;
 
 type RateSettings = Pick<
   Config,

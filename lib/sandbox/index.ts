@@ -8,7 +8,8 @@ import { findCurrency, findNetwork, type Currency, type Network } from '../catal
 import { broadcast } from '../chains';
 import type { Queryable } from '../db';
 import { formatUnits, maxWholeDigits, parseUnits } from '../money';
-import { isUuid, type OrderRow } from '../orders';
+import type { OrderRow } from '../orders';
+import { isUuid } from '../protocol';
 
 /** A simulation that cannot be done, with a message for the person who asked. */
 export class SimulationError extends Error {
@@ -62,7 +63,7 @@ async function outstanding(db: Queryable, order: TestOrder): Promise<bigint> {
 }
 
 /** Base units of a payment of `kind` for the order; never zero. */
-export function amountFor(kind: PaymentKind, amount: bigint, left: bigint): bigint {
+export function simulatedAmount(kind: PaymentKind, amount: bigint, left: bigint): bigint {
   const base = left > 0n ? left : amount;
   if (kind === 'full') return base;
   if (kind === 'partial') return base / 2n > 0n ? base / 2n : 1n;
@@ -73,7 +74,7 @@ export function amountFor(kind: PaymentKind, amount: bigint, left: bigint): bigi
 export async function simulateOrderPayment(db: Queryable, orderId: string, kind: PaymentKind): Promise<SimulatedPayment> {
   const order = await testOrder(db, orderId);
   const left = await outstanding(db, order);
-  return pay(db, networkOf(order.network), currencyOf(order.network, order.currency), order.address, order.tag, amountFor(kind, BigInt(order.amount), left));
+  return pay(db, networkOf(order.network), currencyOf(order.network, order.currency), order.address, order.tag, simulatedAmount(kind, BigInt(order.amount), left));
 }
 
 /**

@@ -9,6 +9,7 @@ import { startWorkers } from '../watcher';
 import { appSecret, followKeyRevocations } from '../merchants';
 import { createControlToken, setActiveControlToken } from './control';
 import { ensureDemoMerchant } from './demo-merchant';
+import { MODE_VALUES } from '../protocol';
 
 const HOUR_MS = 60 * 60 * 1000;
 
@@ -24,7 +25,7 @@ export async function startGateway(): Promise<void> {
   if (controlUrl) setActiveControlToken(createControlToken(cfg.dataDir));
   const db = await getDatabase({ controlUrl });
   await followKeyRevocations(db);
-  for (const mode of ['test', 'live'] as const) await fillAddressPools(db, enabledNetworks(mode), mode);
+  for (const mode of MODE_VALUES) await fillAddressPools(db, enabledNetworks(mode), mode);
   keepStatisticsFresh(db);
   if (cfg.demoStore) await ensureDemoMerchant(db, cfg.dataDir);
   if (cfg.runWorkers) startWorkers(db);

@@ -199,7 +199,7 @@ const webhookBody = z.discriminatedUnion('event', [
 ]);
 type WebhookFields = z.infer<typeof webhookBody>;
 
-export type WebhookOutcome =
+export type StoreWebhookAnswer =
   | { status: 200; body: { ok: true; duplicate: boolean } }
   | { status: 400 | 401 | 404 | 409 | 503; body: { ok: false; error: string } };
 
@@ -219,7 +219,7 @@ function timestampedSignatureValid(privateKey: string, raw: string, header: stri
   return fields.some(([name, value]) => name === 'v1' && value !== undefined && /^[0-9a-f]{64}$/i.test(value) && timingSafeEqual(expected, Buffer.from(value, 'hex')));
 }
 
-const refuse = (status: 400 | 401 | 404 | 409 | 503, error: string): WebhookOutcome => ({ status, body: { ok: false, error } });
+const refuse = (status: 400 | 401 | 404 | 409 | 503, error: string): StoreWebhookAnswer => ({ status, body: { ok: false, error } });
 
 /** What the gateway confirmed for a webhook: the store order's new status and what it received. */
 interface Confirmed {
@@ -237,7 +237,7 @@ interface WebhookKind {
   /** Store orders the webhook may be for: invoices since the store priced in dollars, orders before. */
   findOrder(q: Queryable, forUpdate: boolean): Promise<{ id: string }[]>;
   /** Asks the gateway; answers the outcome to send back when it does not confirm a final status. */
-  confirm(storeOrderId: string): Promise<Confirmed | WebhookOutcome>;
+  confirm(storeOrderId: string): Promise<Confirmed | StoreWebhookAnswer>;
   /** The gateway's id of what the webhook is about, kept on a store order whose checkout did not keep it. */
   gatewayId: { column: 'gateway_invoice_id' | 'gateway_order_id'; value: string };
 }
@@ -300,7 +300,7 @@ function orderWebhook(event: Extract<WebhookFields, { event: 'ORDER' }>): Webhoo
  * received from that answer, never from the body; then, once per webhook id, its order takes them.
  * A webhook whose invoice the gateway does not report final changes nothing.
  */
-export async function receiveWebhook(headers: Headers, raw: string): Promise<WebhookOutcome> {
+export async function receiveWebhook(headers: Headers, raw: string): Promise<StoreWebhookAnswer> {
   const { publicKey, privateKey } = keys();
   if (headers.get('x-api-public-key') !== publicKey || !timestampedSignatureValid(privateKey, raw, headers.get('x-webhook-signature'))) {
     return refuse(401, 'bad signature');

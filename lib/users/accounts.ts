@@ -3,12 +3,12 @@ import { z } from 'zod';
 import { config } from '../config';
 import type { Database, Queryable, RowOf, users } from '../db';
 import { findMerchantByName } from '../merchants';
-import { isUuid } from '../orders';
 import { AccountError } from './errors';
 import { hashPassword, passwordProblem, verifyPassword } from './passwords';
 import { ROLES, type Role } from './permissions';
 import { revokeUserSessions } from './sessions';
-import { newToken, tokenHash, isTokenShaped } from './tokens';
+import { isTokenShaped, newToken, tokenHash } from './tokens';
+import { isUuid } from '../protocol';
 
 /** How long a one-time link (first owner's set-up, invite, password reset) may be used. */
 export const LINK_LIFETIME_MS = 72 * 3_600_000;

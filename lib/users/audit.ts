@@ -1,6 +1,6 @@
 import 'server-only';
 import type { Queryable } from '../db';
-import { isUuid } from '../orders';
+import { isUuid } from '../protocol';
 
 export interface AuditEntry {
   merchantId: string;

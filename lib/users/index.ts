@@ -6,21 +6,7 @@ import 'server-only';
 export { ROLES, PERMISSIONS, can, type Role, type Permission } from './permissions';
 export { AccountError } from './errors';
 export { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, passwordProblem } from './passwords';
-export {
-  SESSION_COOKIE,
-  openSession,
-  readSession,
-  revokeSession,
-  revokeUserSessions,
-  sessionCookie,
-  sessionPolicy,
-  setSessionMode,
-  type DashboardSession,
-  type Mode,
-  type NewSession,
-  type SessionPolicy,
-  type SessionStage,
-} from './sessions';
+export { SESSION_COOKIE, openSession, readSession, revokeSession, revokeUserSessions, sessionCookie, sessionPolicy, setSessionMode, type DashboardSession, type NewSession, type SessionPolicy, type SessionStage } from './sessions';
 export {
   LINK_LIFETIME_MS,
   changeRole,

@@ -3,6 +3,7 @@ import { config } from '../config';
 import type { Queryable, RowOf, merchants, userSessions, users } from '../db';
 import type { Role } from './permissions';
 import { isTokenShaped, newToken, tokenHash } from './tokens';
+import type { Mode } from '../protocol';
 
 export const SESSION_COOKIE = 'cg_session';
 
@@ -12,7 +13,6 @@ const SECOND_FACTOR_MS = 5 * 60_000;
 const TOUCH_EVERY_MS = 60_000;
 
 export type SessionStage = RowOf<typeof userSessions>['stage'];
-export type Mode = 'test' | 'live';
 
 export interface DashboardSession {
   tokenHash: string;

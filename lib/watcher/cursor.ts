@@ -4,10 +4,11 @@ import 'server-only';
  * hashes of the blocks it scanned in `chain_blocks`, kept to find the fork point of a
  * reorganisation (decision 006).
  */
-import type { BlockRef, ChainAdapter, Mode } from '../chains';
+import type { BlockRef, ChainAdapter } from '../chains';
 import type { chainBlocks, chainCursors, Queryable, RowOf } from '../db';
+import type { Mode } from '../protocol';
 
-export interface Cursor {
+export interface ChainCursor {
   height: number;
   hash: string;
   blockTime: Date;
@@ -20,7 +21,7 @@ type BlockRow = Pick<RowOf<typeof chainBlocks>, 'height' | 'hash'>;
 const KEPT_BLOCKS = 1000;
 
 /** The cursor of (network, mode), created where the watcher starts when there is none yet. */
-export async function readCursor(db: Queryable, adapter: ChainAdapter, mode: Mode, startAt: 'genesis' | 'tip', head: BlockRef): Promise<Cursor> {
+export async function readCursor(db: Queryable, adapter: ChainAdapter, mode: Mode, startAt: 'genesis' | 'tip', head: BlockRef): Promise<ChainCursor> {
   const network = adapter.network.name;
   const select = () =>
     db.query<CursorRow>('select height, hash, block_time from chain_cursors where network = $1 and mode = $2', [network, mode]);
@@ -40,7 +41,7 @@ export async function readCursor(db: Queryable, adapter: ChainAdapter, mode: Mod
  * Locks the cursor row for this step, if it is still where we read it. False when another worker
  * holds it (SKIP LOCKED: it is scanning this network right now) or has moved it meanwhile.
  */
-export async function lockCursor(tx: Queryable, network: string, mode: Mode, seen: Cursor): Promise<boolean> {
+export async function lockCursor(tx: Queryable, network: string, mode: Mode, seen: ChainCursor): Promise<boolean> {
   const [row] = await tx.query<Pick<CursorRow, 'height' | 'hash'>>(
     'select height, hash from chain_cursors where network = $1 and mode = $2 for update skip locked',
     [network, mode],
@@ -49,7 +50,7 @@ export async function lockCursor(tx: Queryable, network: string, mode: Mode, see
 }
 
 /** The highest block we scanned that the chain still has, from the kept hashes. */
-export async function findFork(db: Queryable, adapter: ChainAdapter, mode: Mode, from: number): Promise<Cursor> {
+export async function findFork(db: Queryable, adapter: ChainAdapter, mode: Mode, from: number): Promise<ChainCursor> {
   const kept = await db.query<BlockRow>(
     'select height, hash from chain_blocks where network = $1 and mode = $2 and height <= $3 order by height desc',
     [adapter.network.name, mode, from],
@@ -68,7 +69,7 @@ export async function findFork(db: Queryable, adapter: ChainAdapter, mode: Mode,
  * those the new chain still has; the others are dropped once the watcher is at the tip), and the
  * replaced blocks' hashes go.
  */
-export async function rewind(tx: Queryable, network: string, mode: Mode, fork: Cursor): Promise<void> {
+export async function rewind(tx: Queryable, network: string, mode: Mode, fork: ChainCursor): Promise<void> {
   await tx.query('update chain_transfers set block_height = null where network = $1 and mode = $2 and block_height > $3', [
     network, mode, fork.height,
   ]);
@@ -84,10 +85,10 @@ export async function advanceCursor(
   tx: Queryable,
   network: string,
   mode: Mode,
-  base: Cursor,
+  base: ChainCursor,
   blocks: readonly BlockRef[],
   reorganised: boolean,
-): Promise<Cursor> {
+): Promise<ChainCursor> {
   const last = blocks[blocks.length - 1];
   const cursor = last ? { height: last.height, hash: last.hash, blockTime: last.time } : base;
   if (last) {

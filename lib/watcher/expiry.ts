@@ -5,11 +5,12 @@ import 'server-only';
  * watcher is stopped or behind, a payment made in time may be sitting in a block it has not read,
  * so the order waits until the cursor's block time is past `expiresAt`.
  */
-import type { ChainAdapter, Mode } from '../chains';
+import type { ChainAdapter } from '../chains';
 import type { chainCursors, Database, orders, RowOf } from '../db';
 import type { RiskScreen } from '../risk';
 import { judgedAt } from './scan';
 import { settleOrder, type StatusChange } from './settle';
+import type { Mode } from '../protocol';
 
 const SWEEP_BATCH = 500;
 

@@ -7,11 +7,11 @@ import 'server-only';
  * nothing about the node: it is logged at `warn` and leaves the health as it was.
  * `chainHealth()` answers the current state in this process.
  */
-import type { Mode } from '../chains';
 import { isDatabaseBusy } from '../db';
 import { log } from '../log';
 import { metrics } from '../metrics';
 import { processSlot } from '../process';
+import type { Mode } from '../protocol';
 
 export interface NetworkHealth {
   network: string;

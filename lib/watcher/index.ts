@@ -5,7 +5,7 @@ import 'server-only';
  * on the embedded database (instrumentation.ts) and as `npm run worker` processes on PostgreSQL.
  */
 import type { Network } from '../catalog';
-import { enabledNetworks, liveAdapters, requiredConfirmations, sandboxAdapter, startMining, type ChainAdapter, type Mode } from '../chains';
+import { enabledNetworks, liveAdapters, requiredConfirmations, sandboxAdapter, startMining, type ChainAdapter } from '../chains';
 import { config } from '../config';
 import type { Database } from '../db';
 import { log } from '../log';
@@ -19,6 +19,7 @@ import { registerWaker } from './wake';
 import { watchStep, type WatchOptions } from './scan';
 import type { StatusChange } from './settle';
 import { startDispatcher } from '../webhooks';
+import { MODE_VALUES, type Mode } from '../protocol';
 
 export { watchStep, type StepResult, type WatchOptions } from './scan';
 export { sweepExpired } from './expiry';
@@ -143,7 +144,7 @@ export function startWorkers(db: Database): Workers {
   const passes = new Set<Promise<void>>();
   const timers = new Map<string, NodeJS.Timeout>();
   const unsubscribes: (() => void)[] = [];
-  for (const mode of ['test', 'live'] as const) {
+  for (const mode of MODE_VALUES) {
     for (const adapter of chainAdapters(db, mode)) {
       if (!running.watched.some((w) => w.network === adapter.network.name && w.mode === mode)) running.watched.push({ network: adapter.network.name, mode });
       const options = watchOptions(mode);

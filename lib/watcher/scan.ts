@@ -15,13 +15,14 @@ import 'server-only';
  * transfers: matched, dropped, still confirming), ./withdrawals (outgoing ones), ./settle (the
  * order and deposit state machines applied to what the step touched).
  */
-import type { BlockRef, ChainAdapter, ChainSpend, ChainTransfer, Mode } from '../chains';
+import type { BlockRef, ChainAdapter, ChainSpend, ChainTransfer } from '../chains';
 import type { Database } from '../db';
 import type { RiskScreen } from '../risk';
-import { advanceCursor, findFork, lockCursor, readCursor, rewind, type Cursor } from './cursor';
+import { advanceCursor, findFork, lockCursor, readCursor, rewind, type ChainCursor } from './cursor';
 import { settleTransfers, type ChainView, type StatusChange } from './settle';
 import { dropVanished, recordIncoming, stillConfirming } from './transfers';
 import { recordWithdrawals } from './withdrawals';
+import type { Mode } from '../protocol';
 
 export interface WatchOptions {
   /** Most blocks one step scans (one transaction). */
@@ -61,9 +62,9 @@ interface ChainRead {
   mempool: ChainTransfer[];
   head: BlockRef;
   /** The cursor as the step found it. */
-  seen: Cursor;
+  seen: ChainCursor;
   /** Where the step scans from: the cursor, or after a reorganisation the fork point. */
-  base: Cursor;
+  base: ChainCursor;
   reorgFrom?: number;
   blocks: BlockRef[];
   transfers: ChainTransfer[];

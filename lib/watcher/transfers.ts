@@ -5,8 +5,9 @@ import 'server-only';
  * still gaining confirmations. Each adds the ids it touched to the step's `touched` set, which
  * the step then settles.
  */
-import type { ChainTransfer, Mode } from '../chains';
+import type { ChainTransfer } from '../chains';
 import type { chainTransfers, Queryable, RowOf } from '../db';
+import type { Mode } from '../protocol';
 
 type Id = Pick<RowOf<typeof chainTransfers>, 'id'>;
 

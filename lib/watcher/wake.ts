@@ -6,8 +6,8 @@ import 'server-only';
  * `/ops/new-block/<network>`, lib/ops/http.ts). Polling stays: a lost announcement, or a
  * subscription that dropped, costs at most one interval.
  */
-import type { Mode } from '../chains';
 import { processSlot } from '../process';
+import type { Mode } from '../protocol';
 
 const wakers = () => processSlot('watcherWakers', () => new Map<string, () => void>());
 

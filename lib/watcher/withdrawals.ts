@@ -4,10 +4,11 @@ import 'server-only';
  * spends a deposit's output, is the withdrawal of the deposits the deposit state machine lets it
  * withdraw (lib/deposits `onOutgoing`, decision 019): one statement per batch of blocks for each.
  */
-import type { ChainSpend, ChainTransfer, Mode } from '../chains';
+import type { ChainSpend, ChainTransfer } from '../chains';
 import type { Network } from '../catalog';
 import type { Queryable } from '../db';
 import { OUT_STATUS, WITHDRAWALS } from '../deposits';
+import type { Mode } from '../protocol';
 
 /** The withdrawals the state machine allows, as a table each statement joins the deposits on: $8 to $11, and the out status $12. */
 const WITHDRAWAL_TABLE = 'unnest($8::text[], $9::text[], $10::text[], $11::text[]) as w(from_stage, from_status, to_stage, to_status)';

@@ -6,11 +6,8 @@ import 'server-only';
 import type { Queryable, RowOf, webhookAttempts, webhookEvents } from '../db';
 import type { WebhookAttempt, WebhookEvent, WebhookVerbose } from '../protocol';
 import { WEBHOOK_CHANNEL } from './outbox';
+import type { MerchantScope } from '../merchants';
 
-export interface Scope {
-  merchantId: string;
-  mode: 'test' | 'live';
-}
 
 const EVENT_COLUMNS = [
   'id', 'order_id', 'invoice_id', 'kind', 'order_status', 'invoice_status', 'url', 'state', 'attempts', 'next_attempt_at', 'delivered_at', 'created_at',
@@ -57,7 +54,7 @@ async function withLog(db: Queryable, events: EventRow[]): Promise<WebhookEvent[
 }
 
 /** The webhook events of an order with every attempt, oldest first. */
-export async function listDeliveries(db: Queryable, orderId: string, scope?: Scope): Promise<WebhookEvent[]> {
+export async function listOrderDeliveries(db: Queryable, orderId: string, scope?: MerchantScope): Promise<WebhookEvent[]> {
   const events = await db.query<EventRow>(
     `select ${EVENT_COLUMNS.join(', ')} from webhook_events
       where order_id = $1 and ($2::uuid is null or (merchant_id = $2 and mode = $3)) order by created_at, id`,
@@ -66,7 +63,7 @@ export async function listDeliveries(db: Queryable, orderId: string, scope?: Sco
   return withLog(db, events);
 }
 
-export async function getDelivery(db: Queryable, eventId: string, scope?: Scope): Promise<WebhookEvent | undefined> {
+export async function getDelivery(db: Queryable, eventId: string, scope?: MerchantScope): Promise<WebhookEvent | undefined> {
   const events = await db.query<EventRow>(
     `select ${EVENT_COLUMNS.join(', ')} from webhook_events where id = $1 and ($2::uuid is null or (merchant_id = $2 and mode = $3))`,
     [eventId, scope?.merchantId ?? null, scope?.mode ?? null],
@@ -79,7 +76,7 @@ export async function getDelivery(db: Queryable, eventId: string, scope?: Scope)
  * lost a delivered one), restarting the retry schedule. An event being attempted right now is
  * left to that attempt. Answers the event, or undefined when it is not found (in the scope).
  */
-export async function resendWebhook(db: Queryable, eventId: string, scope?: Scope): Promise<WebhookEvent | undefined> {
+export async function resendWebhook(db: Queryable, eventId: string, scope?: MerchantScope): Promise<WebhookEvent | undefined> {
   await db.query(
     `with rearmed as (
        update webhook_events
@@ -95,7 +92,7 @@ export async function resendWebhook(db: Queryable, eventId: string, scope?: Scop
 }
 
 /** The event with the exact body it sends; undefined when it is not found (in the scope). */
-async function eventWithBody(db: Queryable, eventId: string, scope: Scope): Promise<{ event: WebhookEvent; body: string; updatedAt: Date } | undefined> {
+async function eventWithBody(db: Queryable, eventId: string, scope: MerchantScope): Promise<{ event: WebhookEvent; body: string; updatedAt: Date } | undefined> {
   const [row] = await db.query<EventRow & { body: string; updated_at: Date }>(
     `select ${EVENT_COLUMNS.join(', ')}, body, updated_at from webhook_events where id = $1 and merchant_id = $2 and mode = $3`,
     [eventId, scope.merchantId, scope.mode],
@@ -106,7 +103,7 @@ async function eventWithBody(db: Queryable, eventId: string, scope: Scope): Prom
 }
 
 /** webhooks/get: the body the event sends (parsed), as the receiver got it. */
-export async function getWebhookBody(db: Queryable, eventId: string, scope: Scope): Promise<unknown> {
+export async function getWebhookBody(db: Queryable, eventId: string, scope: MerchantScope): Promise<unknown> {
   const found = await eventWithBody(db, eventId, scope);
   return found && (JSON.parse(found.body) as unknown);
 }
@@ -115,7 +112,7 @@ export async function getWebhookBody(db: Queryable, eventId: string, scope: Scop
  * webhooks/get-verbose: the event in the field names of the API we follow, with its delivery log.
  * `fields`, when given, keeps only the fields it names.
  */
-export async function getWebhookVerbose(db: Queryable, eventId: string, scope: Scope, fields?: readonly string[]): Promise<WebhookVerbose | undefined> {
+export async function getWebhookVerbose(db: Queryable, eventId: string, scope: MerchantScope, fields?: readonly string[]): Promise<WebhookVerbose | undefined> {
   const found = await eventWithBody(db, eventId, scope);
   if (!found) return undefined;
   const { event, body, updatedAt } = found;

@@ -33,6 +33,7 @@ import { postWebhook, type AttemptResult } from './http';
 import { WEBHOOK_CHANNEL } from './outbox';
 import { webhookHeaders } from './signing';
 import type { TargetPolicy } from './ssrf';
+import type { Mode } from '../protocol';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -95,7 +96,7 @@ interface Claimed {
   id: string;
   order_id: string | null;
   merchant_id: string;
-  mode: 'test' | 'live';
+  mode: Mode;
   url: string;
   body: string;
   attempts: number;

@@ -19,4 +19,4 @@ export {
   type Dispatcher,
   type DispatcherOptions,
 } from './dispatcher';
-export { getDelivery, getWebhookBody, getWebhookVerbose, listDeliveries, resendWebhook, type Scope } from './deliveries';
+export { getDelivery, getWebhookBody, getWebhookVerbose, listOrderDeliveries, resendWebhook } from './deliveries';

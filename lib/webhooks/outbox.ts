@@ -8,7 +8,7 @@ import 'server-only';
 import { randomUUID } from 'node:crypto';
 import { unnestRows, type Queryable } from '../db';
 import { paymentsOfOrders, type OrderRow } from '../orders';
-import type { InvoiceStatus, WebhookKind } from '../protocol';
+import type { InvoiceStatus, WebhookKind, Mode } from '../protocol';
 import { webhookBody, webhookKindOf } from './payload';
 
 export const WEBHOOK_CHANNEL = 'webhook_due';
@@ -64,7 +64,7 @@ export interface InvoiceWebhook {
   invoiceId: string;
   orderId: string | null;
   merchantId: string;
-  mode: 'test' | 'live';
+  mode: Mode;
   status: InvoiceStatus;
   url: string;
 }

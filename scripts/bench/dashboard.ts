@@ -25,15 +25,14 @@ import {
   countForExport,
   encodeCursor,
   exportOrdersCsv,
-  listDeliveries,
-  listOrders,
+  listDeliveryItems,
+  listOrderItems,
   orderDetail,
   overview,
   parseOrderFilters,
-  type Scope,
 } from '../../lib/dashboard';
 import type { Database, Queryable } from '../../lib/db/client';
-import { createMerchant } from '../../lib/merchants';
+import { createMerchant, type MerchantScope } from '../../lib/merchants';
 
 const { startPostgres } = postgresHelpers as { startPostgres(): Promise<{ url: string; stop(): void }> };
 
@@ -191,7 +190,7 @@ async function main(): Promise<void> {
   const db = fresh.db;
   try {
     const { merchant } = await createMerchant(db, 'Bench shop', 'test');
-    const scope: Scope = { merchantId: merchant.id, mode: 'test' };
+    const scope: MerchantScope = { merchantId: merchant.id, mode: 'test' };
     const now = new Date();
     const seconds = await seed(db, merchant.id, ORDERS, now);
     const [counts] = await db.query<{ orders: number; payments: number; events: number }>(
@@ -202,14 +201,14 @@ async function main(): Promise<void> {
     // Page 500 by following cursors once, as a merchant clicking "next" would.
     let after: string | undefined;
     const followed = performance.now();
-    for (let page = 1; page < 500; page++) after = (await listOrders(db, scope, { after }, PAGE)).next;
+    for (let page = 1; page < 500; page++) after = (await listOrderItems(db, scope, { after }, PAGE)).next;
     const followSeconds = (performance.now() - followed) / 1000;
     const [at500] = await db.query<{ created_at: Date; id: string }>(
       `select created_at, id from orders where merchant_id = $1 and mode = 'test' order by created_at desc, id desc offset ${499 * PAGE - 1} limit 1`,
       [merchant.id],
     );
     if (encodeCursor(at500!) !== after) throw new Error('following cursors did not reach the 500th page where OFFSET does');
-    const page500Before = (await listOrders(db, scope, { after }, PAGE)).next!;
+    const page500Before = (await listOrderItems(db, scope, { after }, PAGE)).next!;
 
     // A paid order from the middle of the history, for the searches.
     const [paidSample] = await db.query<{ id: string; client_order_id: string; address: string; tx_hash: string }>(
@@ -219,7 +218,7 @@ async function main(): Promise<void> {
     );
     const sample = paidSample!;
     const day = (daysAgo: number) => new Date(now.getTime() - daysAgo * 86_400_000).toISOString().slice(0, 10);
-    const list = (params: Record<string, string>) => async (d: Database) => (await listOrders(d, scope, parseOrderFilters(params), PAGE)).rows.length;
+    const list = (params: Record<string, string>) => async (d: Database) => (await listOrderItems(d, scope, parseOrderFilters(params), PAGE)).rows.length;
 
     const figures: Figure[] = [];
     const run = async (name: string, task: (d: Database) => Promise<number>) => {
@@ -231,13 +230,13 @@ async function main(): Promise<void> {
     console.log(`\nPage 500 reached by following cursors: 499 pages in ${followSeconds.toFixed(2)} s (${((followSeconds * 1000) / 499).toFixed(2)} ms a page); it matches OFFSET ${499 * PAGE}.`);
     console.log(`\nQueries (page size ${PAGE}):`);
     await run('first page', list({}));
-    await run('page 500 (its cursor)', async (d) => (await listOrders(d, scope, { after }, PAGE)).rows.length);
-    await run('page 499 backwards from page 500 (before)', async (d) => (await listOrders(d, scope, { before: page500Before }, PAGE)).rows.length);
+    await run('page 500 (its cursor)', async (d) => (await listOrderItems(d, scope, { after }, PAGE)).rows.length);
+    await run('page 499 backwards from page 500 (before)', async (d) => (await listOrderItems(d, scope, { before: page500Before }, PAGE)).rows.length);
     await run('status=processed (45%)', list({ status: 'processed' }));
     await run('status=error (0.5%)', list({ status: 'error' }));
     await run('status=pending (6.5%), second page', async (d) => {
-      const first = await listOrders(d, scope, parseOrderFilters({ status: 'pending' }), PAGE);
-      return (await listOrders(d, scope, { ...parseOrderFilters({ status: 'pending' }), after: first.next }, PAGE)).rows.length;
+      const first = await listOrderItems(d, scope, parseOrderFilters({ status: 'pending' }), PAGE);
+      return (await listOrderItems(d, scope, { ...parseOrderFilters({ status: 'pending' }), after: first.next }, PAGE)).rows.length;
     });
     await run('network=bitcoin (30%)', list({ network: 'bitcoin' }));
     await run('network=bitcoincash (0.3%)', list({ network: 'bitcoincash' }));
@@ -255,7 +254,7 @@ async function main(): Promise<void> {
     await run('search: no match', list({ q: 'no-such-thing' }));
     await run('order detail', async (d) => ((await orderDetail(d, scope, sample.id)) ? 1 : 0));
     await run('overview', async (d) => (await overview(d, scope, now)).received.length);
-    await run('webhooks: failed only', async (d) => (await listDeliveries(d, scope, { failed: true }, PAGE)).rows.length);
+    await run('webhooks: failed only', async (d) => (await listDeliveryItems(d, scope, { failed: true }, PAGE)).rows.length);
     const exportRange = { from: new Date(now.getTime() - (DAYS / 5) * 86_400_000), to: now };
     await run('export count for progress (80 days)', (d) => countForExport(d, scope, exportRange, 'orders'));
 

@@ -11,8 +11,9 @@ import { getDatabase } from '@/lib/db';
 import { resendDelivery } from '@/lib/dashboard';
 import { recordAudit, setSessionMode } from '@/lib/users';
 import { clientAddress, requireAction, safeNext } from '../session';
+import { MODE_VALUES } from '@/lib/protocol';
 
-const modeForm = z.object({ mode: z.enum(['test', 'live']) });
+const modeForm = z.object({ mode: z.enum(MODE_VALUES) });
 
 /** The test/live switch: kept in the session row, so that every page and export reads the same mode. */
 export async function switchMode(form: FormData): Promise<void> {

@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { CELL, DataTable, EmptyState, Pager } from '@/components/dashboard/table';
 import { Amount, BUTTON_QUIET, INPUT, LABEL, LINK, Mono, Notice, PageTitle, StatusBadge, Time, TxLink } from '@/components/dashboard/ui';
 import { getDatabase } from '@/lib/db';
-import { listDeposits, parseDepositFilters } from '@/lib/dashboard';
+import { listDepositItems, parseDepositFilters } from '@/lib/dashboard';
 import { requirePage } from '../../session';
 import { firstValues, loadFiltered, type SearchParams } from '../search-params';
 
@@ -14,7 +14,7 @@ export default async function DepositsPage({ searchParams }: { searchParams: Sea
   const session = await requirePage('view');
   const params = firstValues(await searchParams);
   const scope = { merchantId: session.merchantId, mode: session.mode };
-  const list = await loadFiltered(async () => listDeposits(await getDatabase(), scope, parseDepositFilters(params)));
+  const list = await loadFiltered(async () => listDepositItems(await getDatabase(), scope, parseDepositFilters(params)));
   return (
     <>
       <PageTitle description="Orphan deposits did not count for an order; personal deposits reached an external user's address.">Deposits</PageTitle>

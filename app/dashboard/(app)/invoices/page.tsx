@@ -5,7 +5,7 @@ import { Filters } from '@/components/dashboard/filters';
 import { CELL, DataTable, EmptyState, Pager } from '@/components/dashboard/table';
 import { Amount, LINK, Notice, PageTitle, StatusBadge, Time } from '@/components/dashboard/ui';
 import { getDatabase } from '@/lib/db';
-import { listInvoices, parseOrderFilters } from '@/lib/dashboard';
+import { listInvoiceItems, parseOrderFilters } from '@/lib/dashboard';
 import { INVOICE_STATUS_VALUES } from '@/lib/protocol';
 import { requirePage } from '../../session';
 import { defaultExportRange } from '../export-range';
@@ -17,7 +17,7 @@ export default async function InvoicesPage({ searchParams }: { searchParams: Sea
   const session = await requirePage('view');
   const params = firstValues(await searchParams);
   const scope = { merchantId: session.merchantId, mode: session.mode };
-  const list = await loadFiltered(async () => listInvoices(await getDatabase(), scope, parseOrderFilters({ ...params, kind: 'invoices' })));
+  const list = await loadFiltered(async () => listInvoiceItems(await getDatabase(), scope, parseOrderFilters({ ...params, kind: 'invoices' })));
   const range = defaultExportRange();
   return (
     <>

@@ -11,14 +11,15 @@ import { clientAddress, requireAction } from '@/app/dashboard/session';
 import { getDatabase } from '@/lib/db';
 import { createKey, revokeMerchantKey } from '@/lib/merchants';
 import { recordAudit } from '@/lib/users';
+import { MODE_VALUES, type Mode } from '@/lib/protocol';
 
 /** What "Create key" answers: the new key pair once (never stored where a page load could read it), or why not. */
 export type CreateKeyState =
-  | { ok: true; publicKey: string; privateKey: string; mode: 'test' | 'live' }
+  | { ok: true; publicKey: string; privateKey: string; mode: Mode }
   | { ok: false; error: string }
   | null;
 
-const CREATE_FORM = z.object({ mode: z.enum(['test', 'live']) });
+const CREATE_FORM = z.object({ mode: z.enum(MODE_VALUES) });
 
 export async function createKeyAction(_previous: CreateKeyState, form: FormData): Promise<CreateKeyState> {
   const session = await requireAction('keys');

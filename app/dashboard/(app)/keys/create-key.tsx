@@ -8,8 +8,9 @@ import { useActionState } from 'react';
 import { CopyButton } from '@/components/pay/copy-button';
 import { ALERT, BUTTON } from '@/app/dashboard/form-styles';
 import type { CreateKeyState } from './actions';
+import type { Mode } from '@/lib/protocol';
 
-export function CreateKey({ mode, action }: { mode: 'test' | 'live'; action: (state: CreateKeyState, form: FormData) => Promise<CreateKeyState> }) {
+export function CreateKey({ mode, action }: { mode: Mode; action: (state: CreateKeyState, form: FormData) => Promise<CreateKeyState> }) {
   const [state, formAction, pending] = useActionState(action, null);
   return (
     <div className="mt-4">

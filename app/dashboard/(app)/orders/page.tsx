@@ -5,7 +5,7 @@ import { Filters } from '@/components/dashboard/filters';
 import { CELL, DataTable, EmptyState, Pager } from '@/components/dashboard/table';
 import { Amount, LINK, Mono, Notice, PageTitle, StatusBadge, Time } from '@/components/dashboard/ui';
 import { getDatabase } from '@/lib/db';
-import { listOrders, parseOrderFilters } from '@/lib/dashboard';
+import { listOrderItems, parseOrderFilters } from '@/lib/dashboard';
 import { ORDER_STATUS_VALUES } from '@/lib/protocol';
 import { requirePage } from '../../session';
 import { defaultExportRange } from '../export-range';
@@ -17,7 +17,7 @@ export default async function OrdersPage({ searchParams }: { searchParams: Searc
   const session = await requirePage('view');
   const params = firstValues(await searchParams);
   const scope = { merchantId: session.merchantId, mode: session.mode };
-  const list = await loadFiltered(async () => listOrders(await getDatabase(), scope, parseOrderFilters({ ...params, kind: 'orders' })));
+  const list = await loadFiltered(async () => listOrderItems(await getDatabase(), scope, parseOrderFilters({ ...params, kind: 'orders' })));
   const range = defaultExportRange();
   return (
     <>

@@ -4,7 +4,7 @@ import { CELL, DataTable, EmptyState, Pager } from '@/components/dashboard/table
 import { BUTTON_QUIET, LINK, Mono, MUTED, Notice, PageTitle, StatusBadge, Time } from '@/components/dashboard/ui';
 import { ResendButton } from '@/components/dashboard/webhook-events';
 import { getDatabase } from '@/lib/db';
-import { listDeliveries, parseDeliveryFilters } from '@/lib/dashboard';
+import { listDeliveryItems, parseDeliveryFilters } from '@/lib/dashboard';
 import { can } from '@/lib/users';
 import { requirePage } from '../../session';
 import { resendWebhook } from '../actions';
@@ -19,7 +19,7 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Sea
   const { resent, ...params } = firstValues(await searchParams);
   const scope = { merchantId: session.merchantId, mode: session.mode };
   const failedOnly = params.failed === '1' || params.failed === 'true';
-  const list = await loadFiltered(async () => listDeliveries(await getDatabase(), scope, parseDeliveryFilters(params)));
+  const list = await loadFiltered(async () => listDeliveryItems(await getDatabase(), scope, parseDeliveryFilters(params)));
   const mayResend = can(session.role, 'resend');
   const back = failedOnly ? '/dashboard/webhooks?failed=1' : '/dashboard/webhooks';
   return (
