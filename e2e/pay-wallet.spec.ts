@@ -1,5 +1,5 @@
 /**
- * "Pay with wallet" against a real EVM node: ganache (tests/support/evm.ts, JSON-RPC on 127.0.0.1,
+ * "Pay with wallet" against a real EVM node: anvil (tests/support/evm.ts, JSON-RPC on 127.0.0.1,
  * blocks mined when this spec says) is the gateway's live `ethereum` network, with a test ERC-20
  * deployed as its USDT; the gateway is one of this spec's own (pay-support.ts startOwnGateway)
  * with a live key, so its orders are paid on the node and completed by the normal watcher.
@@ -16,7 +16,7 @@ import { randomBytes } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import { HDKey } from '@scure/bip32';
 import { type Address, type Hex } from 'viem';
-import { CHAIN_ID, deployToken, sendToken, startEvmNode, type EvmNode } from '../tests/support/evm';
+import { CHAIN_ID, deployToken, evmNodeMissing, sendToken, startEvmNode, type EvmNode } from '../tests/support/evm';
 import { startOwnGateway, type OwnGateway } from './pay-support';
 import { expect, makeOrder, test } from './support/fixtures';
 
@@ -29,6 +29,7 @@ let payer: Address;
 let usdt: Address;
 
 test.describe.configure({ mode: 'serial' });
+test.skip(evmNodeMissing !== undefined, evmNodeMissing);
 test.setTimeout(180_000);
 
 test.beforeAll(async () => {

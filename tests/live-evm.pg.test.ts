@@ -1,5 +1,5 @@
 /**
- * Live mode on a real EVM node: ganache from the dev dependencies (JSON-RPC over HTTP on
+ * Live mode on a real EVM node: anvil from its npm platform package (JSON-RPC over HTTP on
  * 127.0.0.1), the EVM adapter over viem, the watcher and the state machine. The test token is
  * compiled here from tests/fixtures/TestToken.sol with the npm solc compiler and deployed twice:
  * once as the configured USDT, once as an unconfigured look-alike.
@@ -13,7 +13,7 @@ import type { Database } from '@/lib/db/client';
 import { loadPublicView } from '@/lib/pay/public-view';
 import { createOrder, orderRow } from './support/chain';
 import { openTestDatabase } from './support/database';
-import { CHAIN_ID, deployToken, sendToken, startEvmNode, type EvmNode } from './support/evm';
+import { CHAIN_ID, deployToken, evmNodeMissing, sendToken, startEvmNode, type EvmNode } from './support/evm';
 import { configureLive, randomChain, watchLive } from './support/live';
 import { createTestMerchant, type TestMerchant } from './support/merchants';
 
@@ -65,7 +65,7 @@ async function transfersOf(orderId: string) {
 
 const sendEth = (to: string, value: bigint) => node.client.wallet.sendTransaction({ account: payer, to: to as Address, value } as never);
 
-describe('live ethereum (ganache)', () => {
+describe.skipIf(evmNodeMissing)('live ethereum (anvil)', () => {
   it('a native ETH payment completes its order at the required confirmations', async () => {
     const order = await createOrder(db, merchant.live, { currency: 'ETH', network: 'ethereum', amount: '0.5' });
     expect(order.address).toMatch(/^0x[0-9a-fA-F]{40}$/);

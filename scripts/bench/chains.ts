@@ -1,7 +1,7 @@
 /**
  * `npm run bench:chains [-- --orders=100 --interval=1000 --family=utxo,evm,tron,xrpl]`: the live
- * adapters on real nodes (litecoind in regtest from Debian's package, ganache from the dev
- * dependencies) or, where none can run here, the tests' fake nodes (java-tron: ./chains-tron.ts;
+ * adapters on real nodes (litecoind in regtest from Debian's package, anvil from its npm platform
+ * package) or, where none can run here, the tests' fake nodes (java-tron: ./chains-tron.ts;
  * rippled: ./chains-xrpl.ts), on the embedded database, per family:
  *
  * 1. Detection latency: `orders` orders made with a live key and a success webhook to a receiver
@@ -13,7 +13,7 @@
  *    max. Twice in the same run on litecoind and the EVM node, to compare:
  *    - polling: the watcher passes every `interval` ms (WATCH_INTERVAL_MS) and hears of nothing;
  *    - announced: the node announces each block (litecoind's `-blocknotify` posting to
- *      /ops/new-block/litecoin; ganache's `eth_subscribe` newHeads over WebSocket,
+ *      /ops/new-block/litecoin; anvil's `eth_subscribe` newHeads over WebSocket,
  *      ETHEREUM_WS_URL) and the watcher polls only every 60 s, so only announcements move orders.
  *    Tron and the XRP Ledger announce nothing: polling only.
  * 2. RPC calls per block with 10 and with 10,000 watched addresses (open orders): 20 blocks,
