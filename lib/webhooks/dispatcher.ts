@@ -32,25 +32,15 @@ import { decryptSecret } from '../merchants';
 import { postWebhook, type AttemptResult } from './http';
 import { WEBHOOK_CHANNEL } from './outbox';
 import { webhookHeaders } from './signing';
+import { nextState, RETRY_DELAYS_MS, RETRY_JITTER, type NextState, type RetrySchedule } from './schedule';
 import type { TargetPolicy } from './ssrf';
 
 const SECOND = 1000;
-const MINUTE = 60 * SECOND;
-const HOUR = 60 * MINUTE;
-
-/**
- * Delay after each failed attempt (SPEC: about 10s, 1m, 5m, 15m, 1h, 3h, 6h, 12h, 24h, then
- * daily up to 3 days): 11 attempts over about 70 hours, then the event is failed (re-sendable).
- */
-export const RETRY_DELAYS_MS: readonly number[] = [10 * SECOND, MINUTE, 5 * MINUTE, 15 * MINUTE, HOUR, 3 * HOUR, 6 * HOUR, 12 * HOUR, 24 * HOUR, 24 * HOUR];
-
-/** Each delay is spread by up to this fraction either way, so that failed webhooks do not retry in lockstep. */
-export const RETRY_JITTER = 0.2;
 
 /** Due rows a claim looks at (in the due index's order) to choose from, per merchant. */
 const CLAIM_SCAN = 500;
 
-export interface DispatcherOptions {
+export interface DispatcherOptions extends RetrySchedule {
   /** Cut of one attempt: resolution, connection and answer (WEBHOOK_TIMEOUT_MS). */
   timeoutMs: number;
   /** Attempts in flight per process (WEBHOOK_CONCURRENCY). */
@@ -60,8 +50,6 @@ export interface DispatcherOptions {
   /** Poll interval when nothing wakes the dispatcher (WEBHOOK_POLL_MS). */
   pollMs: number;
   policy: TargetPolicy;
-  retryDelaysMs: readonly number[];
-  jitter: number;
   /** Recorded as the lease owner: which process holds a row. */
   owner: string;
   /** How long a claim holds a row; longer than any attempt. */
@@ -158,17 +146,6 @@ export async function claimDue(
        ) k on true`,
     [chosen, owner, leaseMs],
   );
-}
-
-type NextState = { state: 'delivered' | 'refused' | 'failed'; delayMs: null } | { state: 'pending'; delayMs: number };
-
-/** What follows an attempt: done, refused, another try after the schedule's delay, or failed. */
-export function nextState(outcome: AttemptResult['outcome'], attemptsInRound: number, options: Pick<DispatcherOptions, 'retryDelaysMs' | 'jitter'>, random = Math.random): NextState {
-  if (outcome === 'delivered') return { state: 'delivered', delayMs: null };
-  if (outcome === 'refused') return { state: 'refused', delayMs: null };
-  const delay = options.retryDelaysMs[attemptsInRound - 1];
-  if (delay === undefined) return { state: 'failed', delayMs: null };
-  return { state: 'pending', delayMs: Math.max(0, Math.round(delay * (1 + options.jitter * (2 * random() - 1)))) };
 }
 
 /** A finished attempt, waiting to be recorded. */
