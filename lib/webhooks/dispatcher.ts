@@ -19,207 +19,18 @@ import 'server-only';
  * - A commit that enqueues a webhook NOTIFYs the dispatchers, which wake at once; a poll every
  *   WEBHOOK_POLL_MS catches retries that came due and anything a lost notification missed.
  *
- * In this file: the rules (`claimDue`, `nextState`, `record`, `send`), then the running parts, each
- * with its own state: `startDispatcher` wires the wake-ups (NOTIFY, poll timer) to a `ClaimLoop`,
- * which claims into `Slots` (the two concurrency limits) and hands finished attempts to an
- * `AttemptRecorder` (batched writes).
+ * The rules live beside it: the claim and record statements in claims.ts, one attempt in
+ * sender.ts, the retry schedule in schedule.ts, the settings in options.ts. Here, the running
+ * parts, each with its own state: `startDispatcher` wires the wake-ups (NOTIFY, poll timer) to a
+ * `ClaimLoop`, which claims into `Slots` (the two concurrency limits) and hands finished attempts
+ * to an `AttemptRecorder` (batched writes).
  */
 import type { Database } from '../db';
-import { config } from '../config';
 import { log } from '../log';
-import { metrics } from '../metrics';
-import { decryptSecret } from '../merchants';
-import { postWebhook, type AttemptResult } from './http';
+import { claimDue, recordAttempts, type ClaimedRow, type FinishedAttempt } from './claims';
+import { dispatcherOptions, type DispatcherOptions } from './options';
 import { WEBHOOK_CHANNEL } from './outbox';
-import { webhookHeaders } from './signing';
-import { nextState, RETRY_DELAYS_MS, RETRY_JITTER, type NextState, type RetrySchedule } from './schedule';
-import type { TargetPolicy } from './ssrf';
-
-const SECOND = 1000;
-
-/** Due rows a claim looks at (in the due index's order) to choose from, per merchant. */
-const CLAIM_SCAN = 500;
-
-export interface DispatcherOptions extends RetrySchedule {
-  /** Cut of one attempt: resolution, connection and answer (WEBHOOK_TIMEOUT_MS). */
-  timeoutMs: number;
-  /** Attempts in flight per process (WEBHOOK_CONCURRENCY). */
-  concurrency: number;
-  /** Attempts in flight per merchant and process (WEBHOOK_MERCHANT_CONCURRENCY). */
-  merchantConcurrency: number;
-  /** Poll interval when nothing wakes the dispatcher (WEBHOOK_POLL_MS). */
-  pollMs: number;
-  policy: TargetPolicy;
-  /** Recorded as the lease owner: which process holds a row. */
-  owner: string;
-  /** How long a claim holds a row; longer than any attempt. */
-  leaseMs: number;
-}
-
-export function targetPolicy(): TargetPolicy {
-  const cfg = config();
-  return { allowPrivate: cfg.webhookAllowPrivateTargets, allowed: cfg.webhookAllowedTargets, ownOrigin: new URL(cfg.publicBaseUrl).origin };
-}
-
-export function dispatcherOptions(overrides: Partial<DispatcherOptions> = {}): DispatcherOptions {
-  const cfg = config();
-  const timeoutMs = overrides.timeoutMs ?? cfg.webhookTimeoutMs;
-  return {
-    timeoutMs,
-    concurrency: cfg.webhookConcurrency,
-    merchantConcurrency: cfg.webhookMerchantConcurrency,
-    pollMs: cfg.webhookPollMs,
-    policy: targetPolicy(),
-    retryDelaysMs: RETRY_DELAYS_MS,
-    jitter: RETRY_JITTER,
-    owner: `pid-${process.pid}`,
-    leaseMs: timeoutMs + 5 * SECOND,
-    ...overrides,
-  };
-}
-
-/** A claimed outbox row with the merchant's current key of its mode. */
-interface Claimed {
-  id: string;
-  order_id: string | null;
-  merchant_id: string;
-  mode: 'test' | 'live';
-  url: string;
-  body: string;
-  attempts: number;
-  schedule_base: number;
-  lease_owner: string;
-  public_key: string | null;
-  secret_ciphertext: string | null;
-}
-
-/**
- * Claims up to `limit` due rows, at most `perMerchant` in flight per merchant counting `busy`
- * (this process's attempts in flight per merchant). Two short statements rather than one clever
- * one: a read of the first due rows of merchants with room left, the choice per merchant here,
- * then the claim of exactly those rows (`FOR UPDATE SKIP LOCKED`: a row another dispatcher took
- * meanwhile is skipped) with the merchant's current key of the row's mode.
- */
-export async function claimDue(
-  db: Database,
-  owner: string,
-  limit: number,
-  leaseMs: number,
-  perMerchant: number,
-  busy: ReadonlyMap<string, number> = new Map(),
-): Promise<Claimed[]> {
-  const saturated = [...busy].filter(([, n]) => n >= perMerchant).map(([id]) => id);
-  const due = await db.query<{ id: string; merchant_id: string }>(
-    `select id, merchant_id from webhook_events
-      where state = 'pending' and next_attempt_at <= now() and merchant_id <> all($1::uuid[])
-      order by next_attempt_at limit $2`,
-    [saturated, Math.min(CLAIM_SCAN, limit * perMerchant)],
-  );
-  const room = new Map<string, number>();
-  const chosen: string[] = [];
-  for (const row of due) {
-    const left = room.get(row.merchant_id) ?? perMerchant - (busy.get(row.merchant_id) ?? 0);
-    if (left <= 0) continue;
-    room.set(row.merchant_id, left - 1);
-    chosen.push(row.id);
-    if (chosen.length === limit) break;
-  }
-  if (chosen.length === 0) return [];
-  return db.query<Claimed>(
-    `with due as (
-       select id from webhook_events
-        where id = any($1::uuid[]) and state = 'pending' and next_attempt_at <= now()
-        for update skip locked
-     ), claimed as (
-       update webhook_events e
-          set attempts = e.attempts + 1, lease_owner = $2 || '/' || gen_random_uuid(),
-              lease_expires_at = now() + $3 * interval '1 millisecond', next_attempt_at = now() + $3 * interval '1 millisecond',
-              updated_at = now()
-         from due where e.id = due.id
-       returning e.id, e.order_id, e.merchant_id, e.mode, e.url, e.body, e.attempts, e.schedule_base, e.lease_owner
-     )
-     select c.*, k.public_key, k.secret_ciphertext from claimed c
-       left join lateral (
-         select public_key, secret_ciphertext from api_keys
-          where merchant_id = c.merchant_id and mode = c.mode and revoked_at is null
-          order by created_at desc limit 1
-       ) k on true`,
-    [chosen, owner, leaseMs],
-  );
-}
-
-/** A finished attempt, waiting to be recorded. */
-interface Finished {
-  row: Claimed;
-  startedAt: Date;
-  result: AttemptResult;
-  next: NextState;
-}
-
-/**
- * Records attempts and moves their rows on, all in one statement (attempts that end together are
- * written together); a row only if its lease is still the one this dispatcher took.
- */
-async function record(db: Database, finished: readonly Finished[]): Promise<void> {
-  const column = <T>(pick: (f: Finished) => T) => finished.map(pick);
-  await db.query(
-    `with input as (
-       select * from unnest($1::uuid[], $2::text[], $3::text[], $4::bigint[], $5::int[], $6::timestamptz[], $7::int[], $8::int[],
-                            $9::text[], $10::text[], $11::text[])
-         as t(id, lease_owner, state, delay_ms, attempt, started_at, latency_ms, status_code, outcome, error, excerpt)
-     ), moved as (
-       update webhook_events e
-          set state = i.state,
-              next_attempt_at = case when i.delay_ms is null then e.next_attempt_at else now() + i.delay_ms * interval '1 millisecond' end,
-              lease_owner = null, lease_expires_at = null, updated_at = now(),
-              delivered_at = case when i.state = 'delivered' then now() else e.delivered_at end
-         from input i
-        where e.id = i.id and e.lease_owner = i.lease_owner
-        returning e.id
-     )
-     insert into webhook_attempts (event_id, attempt, started_at, latency_ms, status_code, outcome, error, response_excerpt)
-     select id, attempt, started_at, latency_ms, status_code, outcome, error, excerpt from input`,
-    [
-      column((f) => f.row.id), column((f) => f.row.lease_owner), column((f) => f.next.state), column((f) => f.next.delayMs),
-      column((f) => f.row.attempts), column((f) => f.startedAt), column((f) => f.result.latencyMs), column((f) => f.result.statusCode),
-      column((f) => f.result.outcome), column((f) => f.result.error), column((f) => f.result.responseExcerpt),
-    ],
-  );
-}
-
-/** One attempt of a claimed row (not recorded yet). */
-async function send(row: Claimed, options: DispatcherOptions): Promise<Finished> {
-  const startedAt = new Date();
-  let result: AttemptResult;
-  if (!row.public_key || !row.secret_ciphertext) {
-    result = { outcome: 'refused', statusCode: null, latencyMs: 0, error: `refused: the merchant has no active ${row.mode} API key to sign with`, responseExcerpt: null };
-  } else {
-    const secret = Buffer.from(decryptSecret(row.secret_ciphertext), 'utf8');
-    const headers = webhookHeaders({ publicKey: row.public_key, secret, body: row.body, eventId: row.id, attempt: row.attempts, now: startedAt });
-    result = await postWebhook(row.url, row.body, headers, { timeoutMs: options.timeoutMs, policy: options.policy });
-  }
-  return { row, startedAt, result, next: nextState(result.outcome, row.attempts - row.schedule_base, options) };
-}
-
-function logAttempt({ row, result, next }: Finished): void {
-  metrics().webhookAttempts.inc({ outcome: result.outcome });
-  // The URL is the merchant's and may carry a token in its path or query: only its host is logged.
-  const fields = {
-    eventId: row.id, orderId: row.order_id, merchantId: row.merchant_id, host: hostOf(row.url), attempt: row.attempts,
-    outcome: result.outcome, statusCode: result.statusCode, ms: result.latencyMs,
-  };
-  if (result.outcome === 'delivered') log.info('webhook delivered', fields);
-  else if (result.outcome === 'refused') log.warn('webhook target refused', { ...fields, reason: result.error });
-  else log.warn('webhook attempt failed', { ...fields, reason: result.error, next: next.state, retryInMs: next.delayMs });
-}
-
-function hostOf(url: string): string {
-  try {
-    return new URL(url).host;
-  } catch {
-    return '(invalid URL)';
-  }
-}
+import { logAttempt, sendAttempt } from './sender';
 
 export interface Dispatcher {
   /** Looks for due rows now (after a commit that enqueued some). */
@@ -312,7 +123,7 @@ class ClaimLoop {
     }
   }
 
-  private launch(row: Claimed): void {
+  private launch(row: ClaimedRow): void {
     this.slots.take(row.merchant_id);
     // The slot is free once the HTTP exchange is over: the row stays leased until it is recorded.
     // The last pass claimed every due row it could: another one can find more only if this slot
@@ -321,7 +132,7 @@ class ClaimLoop {
     const release = () => {
       if (this.slots.release(row.merchant_id)) this.wake();
     };
-    const attempt = send(row, this.options)
+    const attempt = sendAttempt(row, this.options)
       .then(
         (finished) => {
           release();
@@ -412,7 +223,7 @@ const RECORD_WINDOW_MS = 100;
  * so a busy database gets fewer, larger writes. The last attempt in flight is written at once.
  */
 class AttemptRecorder {
-  private waiting: { finished: Finished; done: () => void }[] = [];
+  private waiting: { finished: FinishedAttempt; done: () => void }[] = [];
   private writing = false;
   private timer: NodeJS.Timeout | undefined;
   /** Write what waits as soon as the write in progress (if any) is over. */
@@ -424,7 +235,7 @@ class AttemptRecorder {
    * Resolves once the attempt is written, or its write failed (the row is retried when its lease
    * ends). `last`: no other attempt of this dispatcher is in flight, so none is worth waiting for.
    */
-  add(finished: Finished, last: boolean): Promise<void> {
+  add(finished: FinishedAttempt, last: boolean): Promise<void> {
     return new Promise<void>((done) => {
       this.waiting.push({ finished, done });
       if (last) this.urgent = true;
@@ -446,7 +257,7 @@ class AttemptRecorder {
     this.urgent = false;
     const batch = this.waiting;
     this.waiting = [];
-    record(this.db, batch.map((b) => b.finished))
+    recordAttempts(this.db, batch.map((b) => b.finished))
       .then(() => batch.forEach((b) => logAttempt(b.finished)))
       .catch((error) => log.error('webhook attempts could not be recorded (retried when their lease ends)', { eventIds: batch.map((b) => b.finished.row.id), error }))
       .finally(() => {
