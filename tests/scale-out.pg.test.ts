@@ -47,7 +47,7 @@ const KILL_AFTER = ORDERS / 3;
 /** Connections per process (DB_POOL_SIZE): web servers answer requests, workers take turns. */
 const WEB_POOL = 8;
 const WORKER_POOL = 4;
-/** The workers' webhook attempt timeout; a claim's lease is that plus 5 s (lib/webhooks/dispatcher.ts). */
+/** The workers' webhook attempt timeout; a claim's lease is that plus 5 s (lib/webhooks/options.ts). */
 const WEBHOOK_TIMEOUT_MS = 1000;
 /**
  * Two deliveries of one event at least this far apart: the second claim comes only once the first

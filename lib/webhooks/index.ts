@@ -8,15 +8,8 @@ export { enqueueInvoiceWebhook, enqueueOrderWebhooks, WEBHOOK_CHANNEL, type Enqu
 export { webhookBody, webhookKindOf } from './payload';
 export { webhookHeaders } from './signing';
 export { checkTarget, forbiddenRange, systemResolver, type Resolver, type TargetPolicy } from './ssrf';
-export {
-  claimDue,
-  dispatcherOptions,
-  nextState,
-  RETRY_DELAYS_MS,
-  RETRY_JITTER,
-  startDispatcher,
-  targetPolicy,
-  type Dispatcher,
-  type DispatcherOptions,
-} from './dispatcher';
+export { claimDue } from './claims';
+export { startDispatcher, type Dispatcher } from './dispatcher';
+export { dispatcherOptions, targetPolicy, type DispatcherOptions } from './options';
+export { nextState, RETRY_DELAYS_MS, RETRY_JITTER } from './schedule';
 export { getDelivery, getWebhookBody, getWebhookVerbose, listOrderDeliveries, resendWebhook } from './deliveries';

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { nextState, RETRY_DELAYS_MS } from './dispatcher';
 import { checkTarget, embeddedIPv4, forbiddenRange, type Resolver } from './ssrf';
 
 process.env.APP_SECRET ??= 'test-app-secret-that-is-at-least-32-characters';
@@ -91,26 +90,6 @@ describe('checkTarget', () => {
 
   it('throws (a network error, retried) when the name does not resolve', async () => {
     await expect(checkTarget('http://nowhere.example/', strict)).rejects.toThrow(/no address/);
-  });
-});
-
-describe('retry schedule', () => {
-  const options = { retryDelaysMs: RETRY_DELAYS_MS, jitter: 0.2 };
-
-  it('grows from about 10 s to daily, eleven attempts over about three days, then failed', () => {
-    expect(RETRY_DELAYS_MS.map((ms) => ms / 1000)).toEqual([10, 60, 300, 900, 3600, 10800, 21600, 43200, 86400, 86400]);
-    const total = RETRY_DELAYS_MS.reduce((a, b) => a + b, 0);
-    expect(total / 3_600_000).toBeGreaterThan(69);
-    expect(total / 3_600_000).toBeLessThan(72);
-    expect(nextState('http_error', 11, options)).toEqual({ state: 'failed', delayMs: null });
-    expect(nextState('delivered', 3, options)).toEqual({ state: 'delivered', delayMs: null });
-    expect(nextState('refused', 1, options)).toEqual({ state: 'refused', delayMs: null });
-  });
-
-  it('spreads each delay by up to 20 % either way', () => {
-    expect(nextState('timeout', 1, options, () => 0)).toEqual({ state: 'pending', delayMs: 8000 });
-    expect(nextState('timeout', 1, options, () => 0.5)).toEqual({ state: 'pending', delayMs: 10_000 });
-    expect(nextState('network_error', 2, options, () => 1)).toEqual({ state: 'pending', delayMs: 72_000 });
   });
 });
 
