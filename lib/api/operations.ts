@@ -13,14 +13,14 @@ import { getDeposit, listOrphanDeposits, serializeDeposit } from '../deposits';
 import { getInvoice, listInvoices, makeInvoice, serializeInvoice } from '../invoices';
 import { listAdvancedBalances, type ApiKey } from '../merchants';
 import { addressTransactions, findAddressById, findAddressByText, findOperations, validateAddress } from '../operations';
-import { getOrder, listOrders, makeOrder, serializeOrder, serializeOrderDetails } from '../orders';
+import { getOrder, listOrders, makeOrder, NoAddressAvailable, NonceReused, serializeOrder, serializeOrderDetails, UnsupportedCurrency } from '../orders';
 import { isUuid, OPERATION_ALIASES, UNSUPPORTED_OPERATIONS, type OperationName, type ResponseOf } from '../protocol';
 import { rateService, withUsdPrices } from '../rates';
 import { getWebhookBody, getWebhookVerbose, listOrderDeliveries, resendWebhook } from '../webhooks';
-import { ApiError } from './errors';
 import { consumeNonce } from './nonces';
 import { apiOperation, unsupportedOperation, type ApiOperation } from './route';
 import { testSignature } from './test-signature';
+import { found } from '../errors';
 
 export const API_OPERATIONS = {
   'make-order': apiOperation('make-order', async (ctx, input) => serializeOrder(await makeOrder(ctx, input)), { nonce: 'handler' }),
@@ -55,64 +55,52 @@ export const API_OPERATIONS = {
     ({ db, key, nonce }, { id }) =>
       // The nonce and the re-send commit together: a refused re-send writes nothing, a replayed one re-sends nothing.
       db.transaction(async (tx) => {
-        if (!(await consumeNonce(tx, key.keyId, nonce))) throw new ApiError('NONCE_REUSED');
-        const event = isUuid(id) ? await resendWebhook(tx, id, { merchantId: key.merchantId, mode: key.mode }) : undefined;
-        if (!event) throw new ApiError('NOT_FOUND', `Webhook event ${id} was not found.`);
-        return event;
+        if (!(await consumeNonce(tx, key.keyId, nonce))) throw new NonceReused();
+        return found(isUuid(id) ? await resendWebhook(tx, id, key) : undefined, 'Webhook event', id);
       }),
     { nonce: 'handler' },
   ),
   'operation-by-tx-hash': apiOperation('operation-by-tx-hash', ({ db, key }, { tx }) => findOperations(db, key, tx)),
   'utils/validate-address': apiOperation('utils/validate-address', async ({ key }, { address, network }) => {
     const answer = validateAddress(key, network, address);
-    if (!answer) throw new ApiError('UNSUPPORTED_CURRENCY', `Network ${network} is not available.`, [{ path: 'network', message: 'is not available' }]);
+    if (!answer) throw new UnsupportedCurrency(`Network ${network} is not available.`, { network: 'is not available' });
     return answer;
   }),
   'advanced-balance': apiOperation('advanced-balance', async ({ db, key }, { advancedBalanceId }) => {
     // The clients send the id they read from advanced-balances; there is one per merchant and mode.
     const balance = (await listAdvancedBalances(db, key)).find((b) => advancedBalanceId === undefined || b.advancedBalanceId === advancedBalanceId);
-    if (!balance) throw new ApiError('NOT_FOUND', `Advanced balance ${advancedBalanceId} was not found.`);
-    return balance;
+    return found(balance, 'Advanced balance', String(advancedBalanceId));
   }),
   'orphan-deposits/get-deposits': apiOperation('orphan-deposits/get-deposits', async ({ db, key }, filter) =>
     (await listOrphanDeposits(db, key, filter)).map(serializeDeposit),
   ),
   'webhooks/get': apiOperation('webhooks/get', async ({ db, key }, { webhookId }) => {
-    const body = isUuid(webhookId) ? await getWebhookBody(db, webhookId, key) : undefined;
-    if (body === undefined) throw new ApiError('NOT_FOUND', `Webhook ${webhookId} was not found.`);
+    const body = found(isUuid(webhookId) ? await getWebhookBody(db, webhookId, key) : undefined, 'Webhook', webhookId);
     return body as ResponseOf<'webhooks/get'>; // written by the serializers typed by the same schemas
   }),
   'webhooks/get-verbose': apiOperation('webhooks/get-verbose', async ({ db, key }, { webhookId, fields }) => {
-    const webhook = isUuid(webhookId) ? await getWebhookVerbose(db, webhookId, key, fields) : undefined;
-    if (!webhook) throw new ApiError('NOT_FOUND', `Webhook ${webhookId} was not found.`);
-    return webhook;
+    return found(isUuid(webhookId) ? await getWebhookVerbose(db, webhookId, key, fields) : undefined, 'Webhook', webhookId);
   }),
   'addresses/find-by-id': apiOperation('addresses/find-by-id', async ({ db, key }, { id }) => {
-    const address = await findAddressById(db, key, id);
-    if (!address) throw new ApiError('NOT_FOUND', `Address ${id} was not found.`);
-    return address;
+    return found(await findAddressById(db, key, id), 'Address', id);
   }),
   'addresses/find-by-address': apiOperation('addresses/find-by-address', async ({ db, key }, { address, tag }) => {
-    const found = await findAddressByText(db, key, address, tag);
-    if (!found) throw new ApiError('NOT_FOUND', `Address ${address} was not found.`);
-    return found;
+    return found(await findAddressByText(db, key, address, tag), 'Address', address);
   }),
   'addresses/transactions': apiOperation('addresses/transactions', async ({ db, key }, filter) => {
-    const transactions = await addressTransactions(db, key, filter);
-    if (!transactions) throw new ApiError('NOT_FOUND', `Address ${filter.id} was not found.`);
-    return transactions;
+    return found(await addressTransactions(db, key, filter), 'Address', filter.id);
   }),
   'personal-addresses/create-user': apiOperation(
     'personal-addresses/create-user',
     async ({ db, key, nonce }, input) => {
       // The nonce and the user commit together: a refused request writes nothing.
       const user = await db.transaction(async (tx) => {
-        if (!(await consumeNonce(tx, key.keyId, nonce))) throw new ApiError('NONCE_REUSED');
+        if (!(await consumeNonce(tx, key.keyId, nonce))) throw new NonceReused();
         return upsertExternalUser(tx, key, input.clientId, { email: input.clientEmail, name: input.clientName, depositWebhookUrl: input.depositWebhookUrl });
       });
       if (!input.createAddresses) return serializeUser(user);
       for (const network of enabledNetworks(key.mode)) {
-        if (!(await userAddress(db, key, user.id, network))) throw new ApiError('OVERLOADED', `No ${network.name} address is free yet; retry shortly.`);
+        if (!(await userAddress(db, key, user.id, network))) throw new NoAddressAvailable(network.name);
       }
       return serializeUser(user, await personalAddressesOf(db, key, user.id));
     },
@@ -123,11 +111,9 @@ export const API_OPERATIONS = {
     const user = await userOf(db, key, { id });
     const chain = networkFor(key.mode, network);
     if (!chain || !findCurrency(chain, currency)) {
-      throw new ApiError('UNSUPPORTED_CURRENCY', `${currency.toUpperCase()} on ${network} is not available.`, [
-        { path: 'currency', message: currency }, { path: 'network', message: network },
-      ]);
+      throw new UnsupportedCurrency(`${currency.toUpperCase()} on ${network} is not available.`, { currency, network });
     }
-    if (!(await userAddress(db, key, user.id, chain))) throw new ApiError('OVERLOADED', `No ${chain.name} address is free yet; retry shortly.`);
+    if (!(await userAddress(db, key, user.id, chain))) throw new NoAddressAvailable(chain.name);
     const [address] = await personalAddressesOf(db, key, user.id, { currency: [currency], network: [chain.name] });
     return address!;
   }),
@@ -138,11 +124,9 @@ export const API_OPERATIONS = {
   }),
 } satisfies Record<OperationName, ApiOperation>;
 
-/** One of the caller's personal-address users, or NOT_FOUND. */
+/** One of the caller's personal-address users, or NotFound. */
 async function userOf(db: Queryable, key: ApiKey, by: { id?: string; clientId?: string }) {
-  const user = await findExternalUser(db, key, by);
-  if (!user) throw new ApiError('NOT_FOUND', `User ${by.id ?? by.clientId} was not found.`);
-  return user;
+  return found(await findExternalUser(db, key, by), 'User', String(by.id ?? by.clientId));
 }
 
 /**

@@ -5,8 +5,7 @@ import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { z } from 'zod';
 import { config } from '../config';
 import { getDatabase, isDatabaseBusy, type Database } from '../db';
-import type { DepositError } from '../deposits';
-import { isDomainError, type DomainError } from '../errors';
+import { isDomainError, type DomainError, type NotFound } from '../errors';
 import { log } from '../log';
 import { metrics } from '../metrics';
 import { findApiKey, type ApiKey } from '../merchants';
@@ -296,9 +295,8 @@ function respond(status: number, body: unknown, requestId: string, extraHeaders:
  * The documented error each domain error is answered with: the one place where a domain module's
  * refusal meets HTTP. Every kind the domains declare must be here (the type check says so).
  */
-const DOMAIN_ANSWERS: Record<OrderError['kind'] | DepositError['kind'] | InvoiceError['kind'] | (RateUnavailable | UnknownPriceCurrency)['kind'], ApiErrorName> = {
-  OrderNotFound: 'NOT_FOUND',
-  DepositNotFound: 'NOT_FOUND',
+const DOMAIN_ANSWERS: Record<NotFound['kind'] | OrderError['kind'] | InvoiceError['kind'] | (RateUnavailable | UnknownPriceCurrency)['kind'], ApiErrorName> = {
+  NotFound: 'NOT_FOUND',
   OrderConflict: 'ORDER_CONFLICT',
   PersonalAddressBusy: 'PERSONAL_ADDRESS_BUSY',
   UnsupportedCurrency: 'UNSUPPORTED_CURRENCY',
@@ -306,7 +304,6 @@ const DOMAIN_ANSWERS: Record<OrderError['kind'] | DepositError['kind'] | Invoice
   NonceReused: 'NONCE_REUSED',
   NoAddressAvailable: 'OVERLOADED',
   OrderCreatedConcurrently: 'OVERLOADED',
-  InvoiceNotFound: 'NOT_FOUND',
   InvoiceConflict: 'INVOICE_CONFLICT',
   InvoiceCurrencyUnsupported: 'UNSUPPORTED_CURRENCY',
   InvoiceAmountInvalid: 'VALIDATION_ERROR',

@@ -144,6 +144,13 @@ export const NETWORKS: readonly Network[] = [
 
 const byName = new Map(NETWORKS.map((n) => [n.name, n]));
 
+/**
+ * Fiat currencies a price can be given in (invoices, RATE_FIXED, the rate service). Only those
+ * every rate source prices (Kraken's EURUSD and GBPUSD markets, Coinbase's and CoinGecko's fiat
+ * rates): a currency one source lacks would be priced by fewer sources than the others.
+ */
+export const FIAT_CURRENCIES: readonly string[] = Object.freeze(['USD', 'EUR', 'GBP']);
+
 export function findNetwork(name: string): Network | undefined {
   return byName.get(name.toLowerCase());
 }

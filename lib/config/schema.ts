@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
-import { NETWORKS } from '../catalog';
+import { FIAT_CURRENCIES, NETWORKS } from '../catalog';
 import { formatPercent, parseDecimal, parsePercent } from '../money';
 import { parseLiveChains, type LiveChainConfig } from './chains';
 import { FRAME_ANCESTORS_HINT, parseFrameAncestors } from './frame-ancestors';
@@ -37,12 +37,10 @@ export const RATE_SOURCE_NAMES = ['fixed', 'kraken', 'coinbase', 'coingecko'] as
 export type RateSourceName = (typeof RATE_SOURCE_NAMES)[number];
 
 /**
- * Codes RATE_FIXED may set: every catalog ticker and the fiat currencies the rate service prices
- * (lib/rates FIAT_CURRENCIES, which a test there holds equal to this list), except USD, the pivot
- * every price is given in, which is 1 by definition.
+ * Codes RATE_FIXED may set: every catalog ticker and the fiat currencies the rate service prices,
+ * except USD, the pivot every price is given in, which is 1 by definition.
  */
-const RATE_FIAT_CURRENCIES = ['USD', 'EUR', 'GBP'];
-const RATE_FIXED_CODES = [...new Set([...NETWORKS.flatMap((n) => n.currencies.map((c) => c.ticker)), ...RATE_FIAT_CURRENCIES])].filter((c) => c !== 'USD');
+const RATE_FIXED_CODES = [...new Set([...NETWORKS.flatMap((n) => n.currencies.map((c) => c.ticker)), ...FIAT_CURRENCIES])].filter((c) => c !== 'USD');
 
 /** A price longer than this is no price (a decimal of 40 digits already says more than any market). */
 const MAX_PRICE_CHARS = 40;

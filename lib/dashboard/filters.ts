@@ -5,10 +5,9 @@ import 'server-only';
  * parameter, for the page to show; nothing is queried with it.
  */
 import { z } from 'zod';
-import { NETWORKS } from '../catalog';
+import { NETWORKS, FIAT_CURRENCIES } from '../catalog';
 import { DomainError } from '../errors';
 import { INVOICE_STATUS_VALUES, isUuid, ORDER_STATUS_VALUES } from '../protocol';
-import { FIAT_CURRENCIES } from '../rates';
 
 /** A search param the dashboard cannot use: `message` says which and why. */
 export class InvalidFilter extends DomainError<'InvalidFilter'> {

@@ -4,10 +4,9 @@ import type { ApiKey } from '../merchants';
 import { formatUnits } from '../money';
 import { decimalsOf } from '../orders';
 import { isUuid, type Deposit, type RequestOf } from '../protocol';
-import { DepositNotFound } from './errors';
 import { canWithdraw } from './lifecycle';
+import { NotFound } from '../errors';
 
-export { DepositNotFound, type DepositError } from './errors';
 export { incomingWrite, kindOf, OUT_STATUS, WITHDRAWALS, type IncomingWrite } from './lifecycle';
 
 /**
@@ -28,11 +27,11 @@ export const DEPOSIT_SELECT = `select d.*, a.kind as address_kind, coalesce(t.ta
   left join chain_transfers t on t.network = d.network and t.mode = d.mode and t.tx_hash = d.in_tx_hash and t.output_index = d.in_output_index`;
 
 export async function getDeposit(db: Queryable, key: ApiKey, id: string): Promise<DepositRow> {
-  if (!isUuid(id)) throw new DepositNotFound(id);
+  if (!isUuid(id)) throw new NotFound('Deposit', id);
   const [row] = await db.query<DepositRow>(`${DEPOSIT_SELECT} where d.id = $1 and d.merchant_id = $2 and d.mode = $3`, [
     id, key.merchantId, key.mode,
   ]);
-  if (!row) throw new DepositNotFound(id);
+  if (!row) throw new NotFound('Deposit', id);
   return row;
 }
 

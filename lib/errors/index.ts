@@ -30,6 +30,23 @@ export abstract class DomainError<Kind extends string = string> extends Error {
 }
 
 /**
+ * The caller's thing of that kind does not exist: another merchant's or mode's is not found either,
+ * and neither is an id of the wrong shape. Every domain says "not found" this way; lib/api answers
+ * it NOT_FOUND, the pages with their 404.
+ */
+export class NotFound extends DomainError<'NotFound'> {
+  constructor(thing: string, id: string) {
+    super('NotFound', `${thing} ${id} was not found.`);
+  }
+}
+
+/** `value` when there is one, else NotFound of `thing` `id`. */
+export function found<T>(value: T | null | undefined, thing: string, id: string): T {
+  if (value === null || value === undefined) throw new NotFound(thing, id);
+  return value;
+}
+
+/**
  * True for a DomainError made by any copy of this module. Use it (or `isDomainErrorOf`) rather
  * than `instanceof`: Next.js bundles server code separately per route and for the node:http front,
  * and an object shared through lib/process (the rate service) throws the classes of the bundle

@@ -11,11 +11,12 @@ import { formatUnits, parseDecimal } from '../money';
 import { makeOrder, type OrderRow } from '../orders';
 import { isUuid, type InvoiceCurrency } from '../protocol';
 import { rateService } from '../rates';
-import { CoinNotOffered, InvoiceClosed, InvoiceNotFound } from './errors';
+import { CoinNotOffered, InvoiceClosed } from './errors';
 import { canChooseCoin } from './lifecycle';
 import { withinSlippage } from './slippage';
 import { coinAmountFor, storedOffers } from './offers';
 import type { InvoiceRow } from './rows';
+import { NotFound } from '../errors';
 
 /** The rate a choice made now gets: the quote's while the market is within the invoice's slippage of it, else the market's. */
 export async function payableRate(invoice: Pick<InvoiceRow, 'mode' | 'currency' | 'quote_rates' | 'slippage_percent'>, ticker: string): Promise<string> {
@@ -45,7 +46,7 @@ async function paymentSeen(db: Queryable, orderId: string): Promise<boolean> {
  */
 export async function chooseCoin(db: Database, invoiceId: string, choice: { currency: string; network: string }, now = new Date()): Promise<OrderRow> {
   const invoice = await loadInvoice(db, invoiceId);
-  if (!invoice) throw new InvoiceNotFound(invoiceId);
+  if (!invoice) throw new NotFound('Invoice', invoiceId);
   if (!canChooseCoin(invoice.status, invoice.expires_at, now)) throw new InvoiceClosed(invoiceId);
   const ticker = choice.currency.toUpperCase();
   const [current] = invoice.order_id ? await db.query<OrderRow>('select * from orders where id = $1', [invoice.order_id]) : [];

@@ -5,13 +5,6 @@
 import { DomainError } from '../errors';
 import type { ErrorDetail } from '../protocol';
 
-/** Not an invoice of the caller (another merchant's or mode's is not found either). */
-export class InvoiceNotFound extends DomainError<'InvoiceNotFound'> {
-  constructor(invoiceId: string) {
-    super('InvoiceNotFound', `Invoice ${invoiceId} was not found.`);
-  }
-}
-
 /** externalId (or `order`) already names an invoice with another currency or amount. */
 export class InvoiceConflict extends DomainError<'InvoiceConflict'> {
   constructor(existing: { id: string }, key: 'externalId' | 'order') {
@@ -49,4 +42,4 @@ export class InvoiceClosed extends DomainError<'InvoiceClosed'> {
   }
 }
 
-export type InvoiceError = InvoiceNotFound | InvoiceConflict | InvoiceCurrencyUnsupported | InvoiceAmountInvalid | CoinNotOffered | InvoiceClosed;
+export type InvoiceError = InvoiceConflict | InvoiceCurrencyUnsupported | InvoiceAmountInvalid | CoinNotOffered | InvoiceClosed;

@@ -1,12 +1,12 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
-import { NETWORKS } from '../catalog';
+import { NETWORKS, FIAT_CURRENCIES } from '../catalog';
 import { insertLists, namedParameters, type Database } from '../db';
 import { advancedBalanceId, type ApiKey } from '../merchants';
 import { NonceReused } from '../orders';
 import { maxWholeDigits, parseUnits, type Decimal } from '../money';
 import type { MakeInvoiceRequest } from '../protocol';
-import { FIAT_CURRENCIES, priceableCurrencies, RateUnavailable, rateService, UnknownPriceCurrency } from '../rates';
+import { priceableCurrencies, RateUnavailable, rateService, UnknownPriceCurrency } from '../rates';
 import { InvoiceAmountInvalid, InvoiceConflict } from './errors';
 import { offeredAmounts, resolveOffers, type OfferedCoin } from './offers';
 import { withOrders } from './read';

@@ -3,8 +3,8 @@ import type { Queryable } from '../db';
 import type { ApiKey } from '../merchants';
 import type { OrderRow } from '../orders';
 import { isUuid, type InvoiceStatus } from '../protocol';
-import { InvoiceNotFound } from './errors';
 import type { InvoiceRow, InvoiceWithOrder } from './rows';
+import { NotFound } from '../errors';
 
 /** The orders of `invoices`' latest choices, by id. */
 export async function withOrders(db: Queryable, invoices: InvoiceRow[]): Promise<InvoiceWithOrder[]> {
@@ -16,9 +16,9 @@ export async function withOrders(db: Queryable, invoices: InvoiceRow[]): Promise
 
 /** One invoice of the caller with its order; another merchant's or mode's invoice is not found. */
 export async function getInvoice(db: Queryable, key: Pick<ApiKey, 'merchantId' | 'mode'>, invoiceId: string): Promise<InvoiceWithOrder> {
-  if (!isUuid(invoiceId)) throw new InvoiceNotFound(invoiceId);
+  if (!isUuid(invoiceId)) throw new NotFound('Invoice', invoiceId);
   const rows = await db.query<InvoiceRow>('select * from invoices where id = $1 and merchant_id = $2 and mode = $3', [invoiceId, key.merchantId, key.mode]);
-  if (!rows[0]) throw new InvoiceNotFound(invoiceId);
+  if (!rows[0]) throw new NotFound('Invoice', invoiceId);
   return (await withOrders(db, rows))[0]!;
 }
 

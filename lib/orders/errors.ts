@@ -4,13 +4,6 @@
  */
 import { DomainError } from '../errors';
 
-/** Not an order of the caller (another merchant's or mode's is not found either). */
-export class OrderNotFound extends DomainError<'OrderNotFound'> {
-  constructor(orderId: string) {
-    super('OrderNotFound', `Order ${orderId} was not found.`);
-  }
-}
-
 /** `order` already names an order with another currency, network or amount. */
 export class OrderConflict extends DomainError<'OrderConflict'> {
   constructor(existing: { id: string; client_order_id: string }) {
@@ -29,11 +22,11 @@ export class PersonalAddressBusy extends DomainError<'PersonalAddressBusy'> {
   }
 }
 
-/** The currency and network pair is not enabled for the key's mode. */
+/** The currency and network pair (or the network) is not enabled for the key's mode. */
 export class UnsupportedCurrency extends DomainError<'UnsupportedCurrency'> {
-  constructor(message: string, details: { currency: string; network: string }) {
+  constructor(message: string, details: { currency?: string; network: string }) {
     super('UnsupportedCurrency', message, [
-      { path: 'currency', message: details.currency },
+      ...(details.currency === undefined ? [] : [{ path: 'currency', message: details.currency }]),
       { path: 'network', message: details.network },
     ]);
   }
@@ -48,8 +41,9 @@ export class AmountInvalid extends DomainError<'AmountInvalid'> {
 
 /** The network's address pool stayed empty for as long as a request may wait. */
 export class NoAddressAvailable extends DomainError<'NoAddressAvailable'> {
-  constructor() {
-    super('NoAddressAvailable', 'No deposit address is available right now; retry shortly.');
+  /** @param network the network whose pool is empty, when the caller asked for one. */
+  constructor(network?: string) {
+    super('NoAddressAvailable', network ? `No ${network} address is free yet; retry shortly.` : 'No deposit address is available right now; retry shortly.');
   }
 }
 
@@ -68,7 +62,6 @@ export class NonceReused extends DomainError<'NonceReused'> {
 }
 
 export type OrderError =
-  | OrderNotFound
   | OrderConflict
   | PersonalAddressBusy
   | UnsupportedCurrency

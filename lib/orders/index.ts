@@ -2,8 +2,8 @@ import 'server-only';
 import type { Queryable } from '../db';
 import type { ApiKey } from '../merchants';
 import { isUuid, type OrderStatus } from '../protocol';
-import { OrderNotFound } from './errors';
 import { ORDER_PAYMENT_COLUMNS, type OrderPayment, type OrderRow } from './rows';
+import { NotFound } from '../errors';
 
 export { evaluateOrder, isLateTransfer, type Evaluation, type ObservedTransfer, type SettledRole, type TransferRole } from './lifecycle';
 export { makeOrder, type Caller, type OrderRequest } from './make';
@@ -13,11 +13,11 @@ export type { OrderPayment, OrderRow, PaymentRow } from './rows';
 
 /** One order of the caller with its payments; another merchant's or mode's order is not found. */
 export async function getOrder(db: Queryable, key: ApiKey, orderId: string): Promise<{ order: OrderRow; payments: OrderPayment[] }> {
-  if (!isUuid(orderId)) throw new OrderNotFound(orderId);
+  if (!isUuid(orderId)) throw new NotFound('Order', orderId);
   const [order] = await db.query<OrderRow>('select * from orders where id = $1 and merchant_id = $2 and mode = $3', [
     orderId, key.merchantId, key.mode,
   ]);
-  if (!order) throw new OrderNotFound(orderId);
+  if (!order) throw new NotFound('Order', orderId);
   return { order, payments: await orderPayments(db, orderId) };
 }
 

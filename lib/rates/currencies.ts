@@ -1,18 +1,10 @@
 /**
  * What the rate service prices: every catalog coin and a few fiat currencies. Pure, client-safe.
  */
-import { NETWORKS } from '../catalog';
+import { FIAT_CURRENCIES, NETWORKS } from '../catalog';
 
 /** The pivot: every source gives prices in US dollars, and a cross rate is usd(from) / usd(to). */
 export const USD = 'USD';
-
-/**
- * Fiat currencies a price can be given in. Only those every source prices (Kraken's EURUSD and
- * GBPUSD markets, Coinbase's and CoinGecko's fiat rates): a currency one source lacks would be
- * priced by fewer sources than the others. lib/config/schema.ts keeps the same list for
- * RATE_FIXED (a test holds them equal).
- */
-export const FIAT_CURRENCIES: readonly string[] = Object.freeze(['USD', 'EUR', 'GBP']);
 
 const PRICEABLE: readonly string[] = Object.freeze([...new Set([...NETWORKS.flatMap((n) => n.currencies.map((c) => c.ticker)), ...FIAT_CURRENCIES])]);
 

@@ -10,7 +10,7 @@ import { createRateService, type RateService } from './service';
  * README "Exchange rates" describes sources, rules and settings; docs/decisions/025-exchange-rates.md why.
  */
 
-export { FIAT_CURRENCIES, priceableCurrencies } from './currencies';
+export { priceableCurrencies } from './currencies';
 export { RateUnavailable, UnknownPriceCurrency } from './errors';
 export type { RateMode } from './from-config';
 export { createRateService, type RateQuote, type RateService, type RateServiceOptions } from './service';

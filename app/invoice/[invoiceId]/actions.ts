@@ -50,7 +50,7 @@ export async function chooseInvoiceCoin(invoiceId: string, form: FormData): Prom
     orderId = (await chooseCoin(await getDatabase(), invoiceId, coin)).id;
   } catch (error) {
     // An unknown invoice: its page says so (404).
-    if (isDomainErrorOf(error, 'InvoiceNotFound')) return redirect(page);
+    if (isDomainErrorOf(error, 'NotFound')) return redirect(page);
     // By kind, not `instanceof`: the rate service may throw another bundle's classes (lib/errors).
     const refusal = isDomainError(error) ? REFUSALS[error.kind] : isDatabaseBusy(error) ? 'busy' : undefined;
     if (!refusal) throw error;

@@ -8,7 +8,7 @@ import { loadInvoiceView } from '@/lib/invoices';
 import { formatPrice, interpolate } from '@/lib/pay/format';
 import { LANGUAGE_HEADER, languageFrom } from '@/lib/pay/i18n';
 import { INVOICE_MESSAGES, isInvoiceChoiceError, MESSAGES } from '@/lib/pay/messages';
-import { FIAT_CURRENCIES } from '@/lib/rates';
+import { FIAT_CURRENCIES } from '@/lib/catalog';
 import { chooseInvoiceCoin } from './actions';
 
 type Props = { params: Promise<{ invoiceId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };

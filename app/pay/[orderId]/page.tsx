@@ -8,7 +8,7 @@ import { loadPublicBrand, loadPublicView } from '@/lib/pay';
 import { formatPrice, interpolate } from '@/lib/pay/format';
 import { LANGUAGE_HEADER, languageFrom } from '@/lib/pay/i18n';
 import { MESSAGES } from '@/lib/pay/messages';
-import { FIAT_CURRENCIES } from '@/lib/rates';
+import { FIAT_CURRENCIES } from '@/lib/catalog';
 
 type Props = { params: Promise<{ orderId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
 

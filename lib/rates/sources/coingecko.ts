@@ -1,7 +1,8 @@
 import 'server-only';
 import { z } from 'zod';
 import type { Decimal } from '../../money';
-import { FIAT_CURRENCIES, USD } from '../currencies';
+import { FIAT_CURRENCIES } from '../../catalog';
+import { USD } from '../currencies';
 import { divide, roundHalfUp } from '../decimal';
 import { baseUrl, checkShape, getText, parseJson, priceStrings, priceText, RateSourceError, type RateSource } from '../source';
 
