@@ -1,0 +1,15 @@
+/**
+ * One name per thing (issue 31): no two folders of lib/ declare an exported function, class, type
+ * or variable of the same name. A folder's index.ts passing on another folder's name is not
+ * counted (it is the same thing); a name that must mean the same in two folders goes here, with why.
+ */
+import { expect, it } from 'vitest';
+import { sharedExportedNames } from '../scripts/lib/exported-names.mjs';
+
+/** Names two folders may both declare, and why. */
+const ALLOWED: Record<string, string> = {};
+
+it('no exported name of lib/ is declared in two folders', () => {
+  const shared = Object.fromEntries([...sharedExportedNames()].filter(([name]) => !(name in ALLOWED)));
+  expect(shared).toEqual({});
+});
