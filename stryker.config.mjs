@@ -6,11 +6,17 @@ import fs from 'node:fs';
 import ts from 'typescript';
 
 /** Whole files (lib/money is its index.ts). */
-const FILES = ['lib/orders/lifecycle.ts', 'lib/deposits/lifecycle.ts', 'lib/money/index.ts', 'lib/api/nonces.ts'];
+const FILES = ['lib/orders/lifecycle.ts', 'lib/deposits/lifecycle.ts', 'lib/money/index.ts'];
 for (const file of FILES) if (!fs.existsSync(file)) throw new Error(`stryker.config.mjs: ${file} does not exist`);
 
-/** Only these functions of lib/api/route.ts: the signature and nonce checks, not the whole wrapper. */
-const ROUTE = { file: 'lib/api/route.ts', functions: ['signatureMatches', 'readNonce', 'validate'] };
+/**
+ * Only these functions: lib/api/route.ts's signature and nonce checks, not the whole wrapper; the
+ * nonce store's functions, not its statements' text (a prepared statement's name changes no row).
+ */
+const FUNCTIONS = [
+  { file: 'lib/api/route.ts', functions: ['signatureMatches', 'readNonce', 'validate'] },
+  { file: 'lib/api/nonces.ts', functions: ['consumeNonce', 'pruneNonces'] },
+];
 
 /** `file:line:column-line:column` of each named top-level function, found anew at every run so that edits above them do not shift the range. */
 function functionRanges(file, names) {
@@ -33,7 +39,7 @@ export default {
   // only: a mutant of the state machines' module-level tables then runs their unit tests, not the
   // ones that open a database.
   vitest: { configFile: 'stryker.vitest.config.ts' },
-  mutate: [...FILES, ...functionRanges(ROUTE.file, ROUTE.functions)],
+  mutate: [...FILES, ...FUNCTIONS.flatMap(({ file, functions }) => functionRanges(file, functions))],
   coverageAnalysis: 'perTest',
   checkers: [],
   concurrency: 1, // one test runner: the machine's two cores are shared

@@ -1,16 +1,20 @@
 import 'server-only';
-import type { Queryable } from '../db';
+import { apiNonces, bare, param, sql, statement, type Queryable } from '../db';
+
+const CONSUME_NONCE = statement<unknown, { keyId: string; nonce: string }>(
+  sql`insert into ${apiNonces} (${bare(apiNonces.keyId)}, ${bare(apiNonces.nonce)}) values (${param('keyId')}, ${param('nonce')}) on conflict do nothing returning 1`,
+  // The name keeps the statement prepared on each connection (node-postgres): every request runs it.
+  { name: 'consume_nonce' },
+);
 
 /** Records a (key, nonce) pair; false when it was already used. One statement, no error path. */
 export async function consumeNonce(db: Queryable, keyId: string, nonce: string): Promise<boolean> {
-  const rows = await db.query(
-    'insert into api_nonces (key_id, nonce) values ($1, $2) on conflict do nothing returning 1',
-    [keyId, nonce],
-    // Stryker disable next-line StringLiteral: the name only keeps the statement prepared (node-postgres); the rows are the same.
-    'consume_nonce',
-  );
-  return rows.length === 1;
+  return (await CONSUME_NONCE.run(db, { keyId, nonce })).length === 1;
 }
+
+const PRUNE_NONCES = statement<unknown, { days: number }>(
+  sql`delete from ${apiNonces} where ${apiNonces.createdAt} < now() - make_interval(days => ${param('days')}) returning 1`,
+);
 
 /**
  * Used nonces are kept for NONCE_WINDOW_DAYS, then forgotten (SPEC "Wire protocol"). A replay
@@ -18,6 +22,5 @@ export async function consumeNonce(db: Queryable, keyId: string, nonce: string):
  * (make-order on `order`), and rotating a leaked key ends it.
  */
 export async function pruneNonces(db: Queryable, windowDays: number): Promise<number> {
-  const rows = await db.query(`delete from api_nonces where created_at < now() - make_interval(days => $1) returning 1`, [windowDays]);
-  return rows.length;
+  return (await PRUNE_NONCES.run(db, { days: windowDays })).length;
 }

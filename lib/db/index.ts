@@ -7,29 +7,10 @@ import { acquireDataDir, type DataDirOwner } from './lock';
 export type { Database, PoolStats, Queryable } from './client';
 export { migrationStatus } from './client';
 export type { RowOf } from './rows';
-export { insertLists, namedParameters, unnestRows, type NamedParameters, type UnnestedRows } from './sql';
-// The tables as types only, for `RowOf<typeof table>`: outside lib/db, queries are raw SQL.
-export type {
-  addresses,
-  auditLog,
-  chainBlocks,
-  chainCursors,
-  chainTransfers,
-  deposits,
-  externalUsers,
-  invoices,
-  merchants,
-  orders,
-  payments,
-  sandboxTransfers,
-  signInThrottle,
-  userRecoveryCodes,
-  userSessions,
-  userTokens,
-  users,
-  webhookAttempts,
-  webhookEvents,
-} from './schema';
+export { bare, columnsOf, compiledStatements, insertValues, param, placeholders, runSql, sql, statement, unnest, where, type CompiledStatement, type SQL, type SQLWrapper, type Statement, type Unnested } from './sql';
+export { alias } from 'drizzle-orm/pg-core';
+// The tables, for the statements' column references (lib/db/sql.ts) and `RowOf<typeof table>`.
+export * from './schema';
 export { DatabaseBusyError, isDatabaseBusy } from './client';
 export { keepStatisticsFresh } from './statistics';
 export { claimDataDir, describeOwner, type DataDirOwner } from './lock';

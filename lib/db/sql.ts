@@ -1,49 +1,146 @@
 /**
- * Small builders for the raw SQL of the hot paths (docs/decisions/017): the statement's text is
- * built once, when its module loads, so that it stays the same on every call (a named prepared
- * statement caches its plan by name), and only the values are gathered per call.
+ * The one way to write SQL (docs/decisions/045): Drizzle's `sql` template, naming tables and
+ * columns by their schema objects (`${orders.status}` renders `"orders"."status"`), so that a
+ * column renamed in lib/db/schema.ts renames itself in every statement or breaks the type check.
+ *
+ * - `statement(sql\`...\`)` compiles a statement once, when its module loads, with the values a
+ *   call gives by name (`${param('id')}` in the text, `{ id }` in `run`): its text never changes,
+ *   so a named prepared statement keeps its plan (node-postgres), and every statement compiled this
+ *   way is listed for tests/statements.both.test.ts, which prepares each on both databases.
+ * - `runSql(db, sql\`...\`)` runs a statement built per call, for lists whose filters come and go
+ *   (the dashboard's); `where()` joins the filters that apply.
+ * - `bare(column)` is a column's own name where SQL takes no table (insert lists, `set`), and
+ *   `unnest()` many rows as one typed array parameter per column.
  */
+import { fillPlaceholders, getTableColumns, sql, type Placeholder, type SQLWrapper, type SQL, type Table } from 'drizzle-orm';
+import { PgDialect, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import type { Queryable } from './client';
+import type { RowOf } from './rows';
 
-export interface NamedParameters<Name extends string> {
-  /** Each name's placeholder, `$1`, `$2`... in the order the names were given. */
-  readonly $: Readonly<Record<Name, string>>;
-  /** A call's values, in parameter order. */
-  values(named: Readonly<Record<Name, unknown>>): unknown[];
+export { sql, type SQL, type SQLWrapper };
+
+const dialect = new PgDialect();
+
+/** A value a call gives by name: `${param('id')}` in a statement, `{ id: ... }` in its run(). */
+export function param<Name extends string>(name: Name): Placeholder<Name> {
+  return sql.placeholder(name);
 }
 
-/** Parameters written by name: `$.amount` in the statement, `{ amount: '10' }` in the call. */
-export function namedParameters<const Name extends string>(names: readonly Name[]): NamedParameters<Name> {
-  const $ = {} as Record<Name, string>;
-  names.forEach((name, i) => ($[name] = `$${i + 1}`));
-  return { $, values: (named) => names.map((name) => named[name]) };
+/** A column's own name, `"status"`: insert column lists, `set`, `excluded.`, where SQL allows no table. */
+export function bare(column: AnyPgColumn): SQLWrapper {
+  return sql.identifier(column.name);
 }
 
-/** The column list and the value list of an insert, from `{ column: SQL expression }`, in one order. */
-export function insertLists(row: Readonly<Record<string, string>>): { columns: string; expressions: string } {
-  return { columns: Object.keys(row).join(', '), expressions: Object.values(row).join(', ') };
+/** A statement compiled once; `Params` are the names its `param()`s take. */
+export interface Statement<Row, Params extends object> {
+  readonly text: string;
+  /** node-postgres keeps a named statement prepared per connection (hot paths); PGlite ignores it. */
+  readonly name: string | undefined;
+  run(db: Queryable, params: Params): Promise<Row[]>;
 }
 
-export interface UnnestedRows<Column extends string> {
-  /** `unnest($1::uuid[], $2::text[], ...) as alias(a, b, ...)`: the rows as a table. */
-  readonly from: string;
-  /** The column names, in parameter order: `a, b, ...`. */
-  readonly columns: string;
-  /** A call's parameters: one array per column, gathered from the rows. */
-  values(rows: readonly Readonly<Record<Column, unknown>>[]): unknown[][];
+export interface CompiledStatement {
+  text: string;
+  name: string | undefined;
+}
+
+const compiled: CompiledStatement[] = [];
+
+/** Every statement compiled by `statement()` in this process, in the order their modules loaded. */
+export function compiledStatements(): readonly CompiledStatement[] {
+  return compiled;
 }
 
 /**
- * Many rows in one statement, as one typed array parameter per column (`unnest`): the statement's
- * text stays the same whatever the number of rows (unlike a multi-row VALUES list), and each value
- * goes in as a parameter, by its column's name rather than its position. `types` maps each column
- * to its SQL element type (`uuid`, `text`, `numeric`...).
+ * Compiles `query` once. Its values are the `param()`s, given by name to `run`; a value written
+ * into the template itself is fixed for every call.
  */
-export function unnestRows<const Column extends string>(alias: string, types: Readonly<Record<Column, string>>): UnnestedRows<Column> {
-  const names = Object.keys(types) as Column[];
-  const arrays = names.map((name, i) => `$${i + 1}::${types[name]}[]`).join(', ');
+export function statement<Row = Record<string, unknown>, Params extends object = Record<never, never>>(
+  query: SQL,
+  options: { name?: string } = {},
+): Statement<Row, Params> {
+  const { sql: text, params } = dialect.sqlToQuery(query);
+  compiled.push({ text, name: options.name });
   return {
-    from: `unnest(${arrays}) as ${alias}(${names.join(', ')})`,
-    columns: names.join(', '),
-    values: (rows) => names.map((name) => rows.map((row) => row[name])),
+    text,
+    name: options.name,
+    run: (db, values) => db.query<Row>(text, fillPlaceholders(params, values as Record<string, unknown>), options.name),
   };
+}
+
+/** Runs a statement built for this call (filters that come and go); never prepared by name. */
+export function runSql<Row = Record<string, unknown>>(db: Queryable, query: SQL): Promise<Row[]> {
+  const { sql: text, params } = dialect.sqlToQuery(query);
+  return db.query<Row>(text, params);
+}
+
+/** The conditions that apply, joined with `and`; `true` when none does. */
+export function where(conditions: readonly (SQL | undefined | false)[]): SQL {
+  const applying = conditions.filter((c): c is SQL => !!c);
+  return applying.length > 0 ? sql.join(applying, sql` and `) : sql`true`;
+}
+
+/** An unnest column: a schema column (its name and type), or the SQL type of a value of the statement's own. */
+type UnnestColumn = AnyPgColumn | string;
+
+export interface Unnested<Name extends string> {
+  /** `unnest($1::uuid[], $2::text[], ...) as alias(a, b, ...)`: the rows as a table. */
+  readonly from: SQL;
+  /** The column names, bare: `a, b, ...` (an insert's column list and its select list). */
+  readonly names: SQL;
+  /** Each column of the rows: `alias.a`. */
+  readonly ref: Readonly<Record<Name, SQL>>;
+  /** A call's values: one array per column, gathered from the rows, under the names of `from`'s params. */
+  values(rows: readonly Readonly<Record<Name, unknown>>[]): Record<string, unknown[]>;
+}
+
+/**
+ * Many rows in one statement as one typed array parameter per column (`unnest`): the statement's
+ * text stays the same whatever the number of rows (unlike a multi-row VALUES list), and each
+ * value goes in as a parameter. A schema column gives its name and type; its key must be that name
+ * (checked when the module loads), so that a renamed column fails at once.
+ */
+export function unnest<const Name extends string>(alias: string, columns: Readonly<Record<Name, UnnestColumn>>): Unnested<Name> {
+  const names = Object.keys(columns) as Name[];
+  const typeOf = (name: Name): string => {
+    const column = columns[name];
+    if (typeof column === 'string') return column;
+    if (column.name !== name) throw new Error(`unnest ${alias}: key ${name} names column ${column.name}`);
+    return column.getSQLType();
+  };
+  const arrays = names.map((name) => sql`${param(`${alias}.${name}`)}::${sql.raw(typeOf(name))}[]`);
+  const identifiers = sql.join(names.map((name) => sql.identifier(name)), sql`, `);
+  return {
+    from: sql`unnest(${sql.join(arrays, sql`, `)}) as ${sql.identifier(alias)}(${identifiers})`,
+    names: identifiers,
+    ref: Object.fromEntries(names.map((name) => [name, sql`${sql.identifier(alias)}.${sql.identifier(name)}`])) as Record<Name, SQL>,
+    values: (rows) => Object.fromEntries(names.map((name) => [`${alias}.${name}`, rows.map((row) => row[name])])),
+  };
+}
+
+/**
+ * Columns of `table` by their database names, `"t"."a", "t"."b"`, for a select list whose rows are
+ * `Pick<RowOf<T>, N>`: the names are checked against the schema by the type check.
+ */
+export function columnsOf<T extends Table, const N extends keyof RowOf<T> & string>(table: T, names: readonly N[]): SQL {
+  const byName = new Map<string, AnyPgColumn>(Object.values(getTableColumns(table)).map((column) => [column.name, column as AnyPgColumn]));
+  const column = (name: string) => {
+    const found = byName.get(name);
+    if (!found) throw new Error(`columnsOf: no column ${name}`);
+    return found;
+  };
+  return sql.join(names.map(column), sql`, `);
+}
+
+/** A placeholder per name, `p.id` for `param('id')`: the names a statement's run() takes, checked by the type check. */
+export function placeholders<const Name extends string>(names: readonly Name[]): Readonly<Record<Name, Placeholder<Name>>> {
+  return Object.fromEntries(names.map((name) => [name, param(name)])) as Record<Name, Placeholder<Name>>;
+}
+
+/**
+ * An insert's column list and value list from `[column, value]` pairs, in one order: each value
+ * sits beside the schema column it goes to.
+ */
+export function insertValues(pairs: readonly (readonly [AnyPgColumn, SQLWrapper])[]): { columns: SQL; values: SQL } {
+  return { columns: sql.join(pairs.map(([column]) => bare(column)), sql`, `), values: sql.join(pairs.map(([, value]) => value), sql`, `) };
 }

@@ -1,7 +1,7 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
 import { NETWORKS, FIAT_CURRENCIES } from '../catalog';
-import { insertLists, namedParameters, type Database } from '../db';
+import { apiNonces, bare, insertValues, invoices, placeholders, sql, statement, type Database } from '../db';
 import { advancedBalanceId, type ApiKey } from '../merchants';
 import { NonceReused } from '../orders';
 import { maxWholeDigits, parseUnits, type Decimal } from '../money';
@@ -62,60 +62,71 @@ async function quoteOffers(key: InvoiceCaller['key'], offers: OfferedCoin[], cur
   return { offers: priced.map((q) => q.coin), rates: Object.fromEntries(priced.map((q) => [q.coin.ticker, q.rate])) };
 }
 
-const INVOICE = namedParameters([
+const INVOICE = placeholders([
   'id', 'merchant_id', 'mode', 'advanced_balance_id', 'external_id', 'client_order', 'idempotency_key', 'currency', 'amount',
   'price_decimals', 'description', 'include_fee', 'additional_fees', 'insurance_percent', 'slippage_percent', 'webhook_url',
   'return_url', 'lifetime', 'currencies', 'quote_rates', 'key_id', 'nonce',
-] as const);
-const $ = INVOICE.$;
-const COLUMNS = insertLists({
-  id: $.id,
-  merchant_id: $.merchant_id,
-  mode: $.mode,
-  advanced_balance_id: $.advanced_balance_id,
-  external_id: $.external_id,
-  client_order: $.client_order,
-  idempotency_key: $.idempotency_key,
-  currency: $.currency,
-  amount: `${$.amount}::numeric`,
-  price_decimals: `${$.price_decimals}::int`,
-  description: $.description,
-  include_fee: `${$.include_fee}::boolean`,
-  additional_fees: `${$.additional_fees}::jsonb`,
-  insurance_percent: `${$.insurance_percent}::numeric`,
-  slippage_percent: `${$.slippage_percent}::numeric`,
-  webhook_url: $.webhook_url,
-  return_url: $.return_url,
-  lifetime: `${$.lifetime}::int`,
-  currencies: `${$.currencies}::jsonb`,
-  quote_rates: `${$.quote_rates}::jsonb`,
-  created_at: 'now()',
-  expires_at: `now() + make_interval(mins => ${$.lifetime}::int)`,
-} satisfies { [Column in keyof InvoiceRow]?: string });
+]);
+const $ = INVOICE;
+const COLUMNS = insertValues([
+  [invoices.id, $.id],
+  [invoices.merchantId, $.merchant_id],
+  [invoices.mode, $.mode],
+  [invoices.advancedBalanceId, $.advanced_balance_id],
+  [invoices.externalId, $.external_id],
+  [invoices.clientOrder, $.client_order],
+  [invoices.idempotencyKey, $.idempotency_key],
+  [invoices.currency, $.currency],
+  [invoices.amount, sql`${$.amount}::numeric`],
+  [invoices.priceDecimals, sql`${$.price_decimals}::int`],
+  [invoices.description, $.description],
+  [invoices.includeFee, sql`${$.include_fee}::boolean`],
+  [invoices.additionalFees, sql`${$.additional_fees}::jsonb`],
+  [invoices.insurancePercent, sql`${$.insurance_percent}::numeric`],
+  [invoices.slippagePercent, sql`${$.slippage_percent}::numeric`],
+  [invoices.webhookUrl, $.webhook_url],
+  [invoices.returnUrl, $.return_url],
+  [invoices.lifetime, sql`${$.lifetime}::int`],
+  [invoices.currencies, sql`${$.currencies}::jsonb`],
+  [invoices.quoteRates, sql`${$.quote_rates}::jsonb`],
+  [invoices.createdAt, sql`now()`],
+  [invoices.expiresAt, sql`now() + make_interval(mins => ${$.lifetime}::int)`],
+]);
 
 /**
  * One statement (one round trip, atomic), like make-order's: find the invoice with the same
  * idempotency key, record the nonce only when the request will succeed (new, or the same invoice
  * again), and insert. A rejected request writes nothing.
  */
-const MAKE_INVOICE = `
+const MAKE_INVOICE = statement<Outcome, Record<keyof typeof INVOICE, unknown>>(
+  sql`
 with existing as (
-  select * from invoices where merchant_id = ${$.merchant_id} and mode = ${$.mode} and idempotency_key = ${$.idempotency_key}
+  select * from ${invoices} where ${invoices.merchantId} = ${$.merchant_id} and ${invoices.mode} = ${$.mode} and ${invoices.idempotencyKey} = ${$.idempotency_key}
 ), nonce as (
-  insert into api_nonces (key_id, nonce)
+  insert into ${apiNonces} (${bare(apiNonces.keyId)}, ${bare(apiNonces.nonce)})
   select ${$.key_id}, ${$.nonce}
    where not exists (select 1 from existing)
       or exists (select 1 from existing e where e.currency = ${$.currency} and e.amount = ${$.amount}::numeric)
   on conflict do nothing returning 1
 ), inserted as (
-  insert into invoices (${COLUMNS.columns})
-  select ${COLUMNS.expressions} where exists (select 1 from nonce) and not exists (select 1 from existing)
-  on conflict (merchant_id, mode, idempotency_key) do nothing
+  insert into ${invoices} (${COLUMNS.columns})
+  select ${COLUMNS.values} where exists (select 1 from nonce) and not exists (select 1 from existing)
+  on conflict (${bare(invoices.merchantId)}, ${bare(invoices.mode)}, ${bare(invoices.idempotencyKey)}) do nothing
   returning *
 ), found as (
   select 'created' as outcome, * from inserted union all select 'existing', * from existing
 )
-select (select count(*) from nonce)::int as nonce_recorded, found.* from (select 1) one left join found on true`;
+select (select count(*) from nonce)::int as nonce_recorded, found.* from (select 1) one left join found on true`,
+  { name: 'make_invoice' },
+);
+
+const BY_IDEMPOTENCY_KEY = statement<InvoiceRow, { merchantId: string; mode: string; key: string | null }>(
+  sql`select * from ${invoices} where ${invoices.merchantId} = ${sql.placeholder('merchantId')} and ${invoices.mode} = ${sql.placeholder('mode')}
+    and ${invoices.idempotencyKey} = ${sql.placeholder('key')}`,
+);
+const FORGET_NONCE = statement<unknown, { keyId: string; nonce: string }>(
+  sql`delete from ${apiNonces} where ${apiNonces.keyId} = ${sql.placeholder('keyId')} and ${apiNonces.nonce} = ${sql.placeholder('nonce')}`,
+);
 
 type Outcome = InvoiceRow & { outcome: 'created' | 'existing' | null; nonce_recorded: number };
 
@@ -132,7 +143,7 @@ export async function makeInvoice(caller: InvoiceCaller, input: MakeInvoiceReque
   const quoted = await quoteOffers(key, resolveOffers(key.mode, input.currencies), currency, named);
   const insurance = input.insurancePercent ?? null;
   const idempotencyKey = input.externalId ?? input.order ?? null;
-  const values = INVOICE.values({
+  const values = {
     id: randomUUID(),
     merchant_id: key.merchantId,
     mode: key.mode,
@@ -155,8 +166,8 @@ export async function makeInvoice(caller: InvoiceCaller, input: MakeInvoiceReque
     quote_rates: JSON.stringify(quoted.rates),
     key_id: key.keyId,
     nonce,
-  });
-  const [result] = await db.query<Outcome>(MAKE_INVOICE, values, 'make_invoice');
+  };
+  const [result] = await MAKE_INVOICE.run(db, values);
   const { outcome, nonce_recorded, ...row } = result!;
   const keyName = input.externalId ? 'externalId' : 'order';
   const same = (existing: InvoiceRow) => existing.currency === currency && BigInt(existing.amount) === price.value;
@@ -168,11 +179,9 @@ export async function makeInvoice(caller: InvoiceCaller, input: MakeInvoiceReque
   }
   if (!nonce_recorded) throw new NonceReused();
   // A concurrent request inserted the same key between our snapshot and our insert.
-  const [winner] = await db.query<InvoiceRow>('select * from invoices where merchant_id = $1 and mode = $2 and idempotency_key = $3', [
-    key.merchantId, key.mode, idempotencyKey,
-  ]);
+  const [winner] = await BY_IDEMPOTENCY_KEY.run(db, { merchantId: key.merchantId, mode: key.mode, key: idempotencyKey });
   if (winner && same(winner)) return (await withOrders(db, [winner]))[0]!;
-  await db.query('delete from api_nonces where key_id = $1 and nonce = $2', [key.keyId, nonce]);
+  await FORGET_NONCE.run(db, { keyId: key.keyId, nonce });
   if (winner) throw new InvoiceConflict(winner, keyName);
   throw new Error('make-invoice: invoice vanished after a conflicting insert');
 }

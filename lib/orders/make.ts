@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { findCurrency, currencyPairs, type Currency, type Network } from '../catalog';
 import { enabledNetworks, networkFor } from '../chains';
 import { derivationRunning, personalAddress, poolSequence, refillNow, refillSoon, upsertExternalUser } from '../addresses';
-import { insertLists, namedParameters, type Database, type Queryable } from '../db';
+import { addresses, alias, apiNonces, insertValues, orders, placeholders, sql, statement, type Database, type Queryable, type SQLWrapper } from '../db';
 import type { ApiKey } from '../merchants';
 import { formatPercent, maxWholeDigits, parsePercent, parseUnits, paymentThreshold } from '../money';
 import type { MakeOrderRequest } from '../protocol';
@@ -164,39 +164,40 @@ function newOrder(caller: Caller, input: OrderRequest, order: ResolvedOrder): Ne
 }
 
 /**
- * What the insert of a new order writes in each column: the request's values (their parameters
- * `$`), the address it was given, and the clock.
+ * What the insert of a new order writes in each column: the request's values (its placeholders
+ * `p`), the address it was given, and the clock.
  */
-function orderInsert($: Readonly<Record<keyof NewOrder, string>>, address: { id: string; address: string; tag: string }) {
-  return insertLists({
-    id: $.id,
-    merchant_id: $.merchant_id,
-    mode: $.mode,
-    client_order_id: $.client_order_id,
-    currency: $.currency,
-    network: $.network,
-    amount: $.amount,
-    tolerance_percent: $.tolerance_percent,
-    threshold: $.threshold,
-    address_id: address.id,
-    address: address.address,
-    tag: address.tag,
-    external_user_id: $.external_user_id,
-    payer_email: $.payer_email,
-    description: $.description,
-    success_webhook: $.success_webhook,
-    error_webhook: $.error_webhook,
-    return_url: $.return_url,
-    check_risks: $.check_risks,
-    lifetime: `${$.lifetime}::int`,
-    invoice_id: $.invoice_id,
-    created_at: 'now()',
-    expires_at: `now() + make_interval(secs => ${$.lifetime}::int)`,
-  } satisfies { [Column in keyof OrderRow]?: string });
+function orderInsert(p: Readonly<Record<keyof NewOrder, SQLWrapper>>, address: { id: SQLWrapper; address: SQLWrapper; tag: SQLWrapper }) {
+  return insertValues([
+    [orders.id, p.id],
+    [orders.merchantId, p.merchant_id],
+    [orders.mode, p.mode],
+    [orders.clientOrderId, p.client_order_id],
+    [orders.currency, p.currency],
+    [orders.network, p.network],
+    [orders.amount, p.amount],
+    [orders.tolerancePercent, p.tolerance_percent],
+    [orders.threshold, p.threshold],
+    [orders.addressId, address.id],
+    [orders.address, address.address],
+    [orders.tag, address.tag],
+    [orders.externalUserId, p.external_user_id],
+    [orders.payerEmail, p.payer_email],
+    [orders.description, p.description],
+    [orders.successWebhook, p.success_webhook],
+    [orders.errorWebhook, p.error_webhook],
+    [orders.returnUrl, p.return_url],
+    [orders.checkRisks, p.check_risks],
+    [orders.lifetime, sql`${p.lifetime}::int`],
+    [orders.invoiceId, p.invoice_id],
+    [orders.createdAt, sql`now()`],
+    [orders.expiresAt, sql`now() + make_interval(secs => ${p.lifetime}::int)`],
+  ]);
 }
 
-const POOL = namedParameters([...NEW_ORDER_COLUMNS, 'key_id', 'nonce', 'pool_sequence']);
-const POOL_INSERT = orderInsert(POOL.$, { id: 'address.id', address: 'address.address', tag: 'address.tag' });
+const POOL = placeholders([...NEW_ORDER_COLUMNS, 'key_id', 'nonce', 'pool_sequence']);
+const POOL_INSERT = orderInsert(POOL, { id: sql`address.id`, address: sql`address.address`, tag: sql`address.tag` });
+const a = alias(addresses, 'a');
 
 /**
  * The common case in one statement (one round trip, atomic): find an order with the same
@@ -206,27 +207,28 @@ const POOL_INSERT = orderInsert(POOL.$, { id: 'address.id', address: 'address.ad
  * writes nothing; a position taken by a request that fails anyway stays unused. Without a nonce
  * (the gateway's own orders) nothing is recorded and nothing waits for it.
  */
-const MAKE_POOL_ORDER = `
+const MAKE_POOL_ORDER = statement<Outcome, Record<keyof typeof POOL, unknown>>(
+  sql`
 with existing as (
-  select * from orders where merchant_id = ${POOL.$.merchant_id} and mode = ${POOL.$.mode} and client_order_id = ${POOL.$.client_order_id}
+  select * from ${orders} where ${orders.merchantId} = ${POOL.merchant_id} and ${orders.mode} = ${POOL.mode} and ${orders.clientOrderId} = ${POOL.client_order_id}
 ), ticket as (
-  select nextval(${POOL.$.pool_sequence}::regclass) as position where not exists (select 1 from existing)
+  select nextval(${POOL.pool_sequence}::regclass) as position where not exists (select 1 from existing)
 ), address as (
   -- The position as a scalar (not a join with ticket) so that all three columns of
   -- addresses_derivation are index conditions whatever the planner's statistics say.
-  select a.id, a.address, a.tag, a.derivation_index
-    from addresses a where a.network = ${POOL.$.network} and a.mode = ${POOL.$.mode} and a.derivation_index = (select position from ticket)
+  select ${a.id}, ${a.address}, ${a.tag}, ${a.derivationIndex}
+    from ${addresses} a where ${a.network} = ${POOL.network} and ${a.mode} = ${POOL.mode} and ${a.derivationIndex} = (select position from ticket)
 ), nonce as (
-  insert into api_nonces (key_id, nonce)
-  select ${POOL.$.key_id}, ${POOL.$.nonce}
-   where ${POOL.$.nonce}::numeric is not null and (exists (select 1 from address)
-      or exists (select 1 from existing e where e.currency = ${POOL.$.currency} and e.network = ${POOL.$.network} and e.amount = ${POOL.$.amount}::numeric))
+  insert into ${apiNonces} (${sql.identifier(apiNonces.keyId.name)}, ${sql.identifier(apiNonces.nonce.name)})
+  select ${POOL.key_id}, ${POOL.nonce}
+   where ${POOL.nonce}::numeric is not null and (exists (select 1 from address)
+      or exists (select 1 from existing e where e.currency = ${POOL.currency} and e.network = ${POOL.network} and e.amount = ${POOL.amount}::numeric))
   on conflict do nothing returning 1
 ), inserted as (
-  insert into orders (${POOL_INSERT.columns})
-  select ${POOL_INSERT.expressions}
-    from address where exists (select 1 from nonce) or ${POOL.$.nonce}::numeric is null
-  on conflict (merchant_id, mode, client_order_id) do nothing
+  insert into ${orders} (${POOL_INSERT.columns})
+  select ${POOL_INSERT.values}
+    from address where exists (select 1 from nonce) or ${POOL.nonce}::numeric is null
+  on conflict (${sql.identifier(orders.merchantId.name)}, ${sql.identifier(orders.mode.name)}, ${sql.identifier(orders.clientOrderId.name)}) do nothing
   returning *
 ), found as (
   select 'created' as outcome, * from inserted union all select 'existing', * from existing
@@ -235,7 +237,13 @@ select (select count(*) from nonce)::int as nonce_recorded,
        (select count(*) from address)::int as had_address,
        (select derivation_index from address)::int as taken_index,
        found.*
-  from (select 1) one left join found on true`;
+  from (select 1) one left join found on true`,
+  { name: 'make_pool_order' },
+);
+
+const FORGET_NONCE = statement<unknown, { keyId: string; nonce: string }>(
+  sql`delete from ${apiNonces} where ${apiNonces.keyId} = ${sql.placeholder('keyId')} and ${apiNonces.nonce} = ${sql.placeholder('nonce')}`,
+);
 
 type Outcome = OrderRow & {
   outcome: 'created' | 'existing' | null;
@@ -246,8 +254,8 @@ type Outcome = OrderRow & {
 
 async function makePoolOrder(caller: Caller, input: OrderRequest, order: ResolvedOrder): Promise<OrderRow | 'pool-empty'> {
   const { db, key, nonce } = caller;
-  const values = POOL.values({ ...newOrder(caller, input, order), key_id: key.keyId, nonce, pool_sequence: poolSequence(order.network, key.mode) });
-  const [result] = await db.query<Outcome>(MAKE_POOL_ORDER, values, 'make_pool_order');
+  const values = { ...newOrder(caller, input, order), key_id: key.keyId, nonce, pool_sequence: poolSequence(order.network, key.mode) };
+  const [result] = await MAKE_POOL_ORDER.run(db, values);
   const { outcome, nonce_recorded, had_address, taken_index, ...row } = result!;
   if (outcome === 'created') {
     void refillSoon(db, order.network, key.mode, taken_index ?? undefined);
@@ -264,7 +272,7 @@ async function makePoolOrder(caller: Caller, input: OrderRequest, order: Resolve
   // as if we had arrived second (the position we took stays unused).
   const winner = await findByClientOrderId(db, key, input.order);
   if (!winner || !sameOrder(winner, order)) {
-    if (nonce !== null) await db.query('delete from api_nonces where key_id = $1 and nonce = $2', [key.keyId, nonce]);
+    if (nonce !== null) await FORGET_NONCE.run(db, { keyId: key.keyId!, nonce });
     if (winner) throw new OrderConflict(winner);
     throw new Error('make-order: order vanished after a conflicting insert');
   }
@@ -274,10 +282,21 @@ async function makePoolOrder(caller: Caller, input: OrderRequest, order: Resolve
 /** Thrown inside the transaction so that an empty pool rolls back the nonce and the user. */
 const POOL_EMPTY = Symbol('pool-empty');
 
-const PERSONAL = namedParameters([...NEW_ORDER_COLUMNS, 'address_id', 'address', 'tag']);
-const PERSONAL_INSERT = orderInsert(PERSONAL.$, { id: PERSONAL.$.address_id, address: PERSONAL.$.address, tag: PERSONAL.$.tag });
-const INSERT_PERSONAL_ORDER = `insert into orders (${PERSONAL_INSERT.columns}) values (${PERSONAL_INSERT.expressions})
-  on conflict (merchant_id, mode, client_order_id) do nothing returning *`;
+const PERSONAL = placeholders([...NEW_ORDER_COLUMNS, 'address_id', 'address', 'tag']);
+const PERSONAL_INSERT = orderInsert(PERSONAL, { id: PERSONAL.address_id, address: PERSONAL.address, tag: PERSONAL.tag });
+const INSERT_PERSONAL_ORDER = statement<OrderRow, Record<keyof typeof PERSONAL, unknown>>(sql`insert into ${orders} (${PERSONAL_INSERT.columns}) values (${PERSONAL_INSERT.values})
+  on conflict (${sql.identifier(orders.merchantId.name)}, ${sql.identifier(orders.mode.name)}, ${sql.identifier(orders.clientOrderId.name)}) do nothing returning *`);
+const RECORD_NONCE = statement<unknown, { keyId: string; nonce: string }>(
+  sql`insert into ${apiNonces} (${sql.identifier(apiNonces.keyId.name)}, ${sql.identifier(apiNonces.nonce.name)}) values (${sql.placeholder('keyId')}, ${sql.placeholder('nonce')}) on conflict do nothing returning 1`,
+);
+const PENDING_ON_ADDRESS = statement<{ id: string }, { addressId: string; currency: string }>(
+  sql`select ${orders.id} from ${orders} where ${orders.addressId} = ${sql.placeholder('addressId')} and ${orders.currency} = ${sql.placeholder('currency')}
+    and ${orders.status} = 'pending' and ${orders.expiresAt} > now() limit 1`,
+);
+const BY_CLIENT_ORDER_ID = statement<OrderRow, { merchantId: string; mode: string; clientOrderId: string }>(
+  sql`select * from ${orders} where ${orders.merchantId} = ${sql.placeholder('merchantId')} and ${orders.mode} = ${sql.placeholder('mode')}
+    and ${orders.clientOrderId} = ${sql.placeholder('clientOrderId')}`,
+);
 
 /**
  * Orders of an external user go to the user's personal address on the network, reused by all of
@@ -289,7 +308,7 @@ async function makePersonalOrder(caller: Caller, input: OrderRequest, order: Res
   let tookPoolAddress = false;
   const result = await db.transaction(async (tx) => {
     if (nonce !== null) {
-      const recorded = await tx.query('insert into api_nonces (key_id, nonce) values ($1, $2) on conflict do nothing returning 1', [key.keyId, nonce]);
+      const recorded = await RECORD_NONCE.run(tx, { keyId: key.keyId!, nonce });
       if (recorded.length === 0) throw new NonceReused();
     }
     const existing = await findByClientOrderId(tx, key, input.order);
@@ -301,13 +320,10 @@ async function makePersonalOrder(caller: Caller, input: OrderRequest, order: Res
     const address = await personalAddress(tx, key, user.id, order.network);
     if (!address) throw POOL_EMPTY;
     tookPoolAddress = address.fromPool;
-    const [pending] = await tx.query<{ id: string }>(
-      `select id from orders where address_id = $1 and currency = $2 and status = 'pending' and expires_at > now() limit 1`,
-      [address.id, order.currency.ticker],
-    );
+    const [pending] = await PENDING_ON_ADDRESS.run(tx, { addressId: address.id, currency: order.currency.ticker });
     if (pending) throw new PersonalAddressBusy(input.externalUserId!, order.currency.ticker, order.network.name, pending.id);
-    const values = PERSONAL.values({ ...newOrder(caller, input, order), address_id: address.id, address: address.address, tag: address.tag });
-    const [row] = await tx.query<OrderRow>(INSERT_PERSONAL_ORDER, values);
+    const values = { ...newOrder(caller, input, order), address_id: address.id, address: address.address, tag: address.tag };
+    const [row] = await INSERT_PERSONAL_ORDER.run(tx, values);
     if (!row) throw new OrderCreatedConcurrently();
     return row;
   }).catch((error: unknown) => {
@@ -320,8 +336,6 @@ async function makePersonalOrder(caller: Caller, input: OrderRequest, order: Res
 }
 
 async function findByClientOrderId(db: Queryable, key: Caller['key'], clientOrderId: string): Promise<OrderRow | undefined> {
-  const [row] = await db.query<OrderRow>('select * from orders where merchant_id = $1 and mode = $2 and client_order_id = $3', [
-    key.merchantId, key.mode, clientOrderId,
-  ]);
+  const [row] = await BY_CLIENT_ORDER_ID.run(db, { merchantId: key.merchantId, mode: key.mode, clientOrderId });
   return row;
 }

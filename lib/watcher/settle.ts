@@ -13,7 +13,7 @@ import 'server-only';
  * expiry sweeper's single order goes through the same code with one id.
  */
 import { confirmationsOf } from '../chains';
-import { unnestRows, type addresses, type chainTransfers, type orders, type Queryable, type RowOf } from '../db';
+import { addresses, bare, chainTransfers, columnsOf, deposits, orderEvents, orders, param, payments, sql, statement, unnest, type Queryable, type RowOf } from '../db';
 import { incomingWrite, kindOf, type IncomingWrite } from '../deposits';
 import { followOrders, type FollowedOrder } from '../invoices';
 import { log } from '../log';
@@ -39,13 +39,23 @@ const TRANSFER_COLUMNS = [
   'block_height', 'first_seen_at', 'dropped', 'settled_role',
 ] as const satisfies readonly (keyof RowOf<typeof chainTransfers>)[];
 type TransferRow = Pick<RowOf<typeof chainTransfers>, (typeof TRANSFER_COLUMNS)[number]>;
-const SELECT_TRANSFERS = `select ${TRANSFER_COLUMNS.join(', ')} from chain_transfers`;
+const TRANSFERS_BY_ID = statement<TransferRow, { ids: string[] }>(
+  sql`select ${columnsOf(chainTransfers, TRANSFER_COLUMNS)} from ${chainTransfers} where ${chainTransfers.id} = any(${param('ids')}::uuid[])`,
+);
+const TRANSFERS_OF_ORDERS = statement<TransferRow, { orderIds: string[] }>(
+  sql`select ${columnsOf(chainTransfers, TRANSFER_COLUMNS)} from ${chainTransfers} where ${chainTransfers.orderId} = any(${param('orderIds')}::uuid[])`,
+);
 
 /** The `orders` columns settling reads. */
 const ORDER_COLUMNS = [
   'id', 'merchant_id', 'mode', 'status', 'currency', 'amount', 'threshold', 'received', 'address', 'tag', 'expires_at', 'check_risks', 'invoice_id',
 ] as const satisfies readonly (keyof RowOf<typeof orders>)[];
-type OrderRow = Pick<RowOf<typeof orders>, (typeof ORDER_COLUMNS)[number]>;
+type SettlingOrderRow = Pick<RowOf<typeof orders>, (typeof ORDER_COLUMNS)[number]>;
+// A fixed order of locking (PostgreSQL locks the rows as the sort hands them up), so two steps
+// touching the same orders cannot deadlock.
+const LOCK_ORDERS = statement<SettlingOrderRow, { ids: string[] }>(
+  sql`select ${columnsOf(orders, ORDER_COLUMNS)} from ${orders} where ${orders.id} = any(${param('ids')}::uuid[]) order by ${orders.id} for update`,
+);
 
 export interface StatusChange {
   orderId: string;
@@ -69,7 +79,7 @@ export async function settleOrder(tx: Queryable, orderId: string, view: ChainVie
  */
 export async function settleTransfers(tx: Queryable, transferIds: readonly string[], view: ChainView): Promise<StatusChange[]> {
   if (transferIds.length === 0) return [];
-  const rows = await tx.query<TransferRow>(`${SELECT_TRANSFERS} where id = any($1::uuid[])`, [transferIds]);
+  const rows = await TRANSFERS_BY_ID.run(tx, { ids: [...transferIds] });
   const orderIds = new Set<string>();
   const withoutOrder: TransferRow[] = [];
   for (const row of rows) {
@@ -81,7 +91,7 @@ export async function settleTransfers(tx: Queryable, transferIds: readonly strin
 
 /** One order as the evaluation left it. */
 interface Settled {
-  order: OrderRow;
+  order: SettlingOrderRow;
   transfers: TransferRow[];
   evaluation: Evaluation;
 }
@@ -93,10 +103,8 @@ interface Settled {
 async function settle(tx: Queryable, orderIds: readonly string[], withoutOrder: readonly TransferRow[], view: ChainView): Promise<StatusChange[]> {
   const settled: Settled[] = [];
   if (orderIds.length > 0) {
-    // A fixed order of locking (PostgreSQL locks the rows as the sort hands them up), so two steps
-    // touching the same orders cannot deadlock.
-    const rows = await tx.query<OrderRow>(`select ${ORDER_COLUMNS.join(', ')} from orders where id = any($1::uuid[]) order by id for update`, [orderIds]);
-    const transfers = rows.length > 0 ? await tx.query<TransferRow>(`${SELECT_TRANSFERS} where order_id = any($1::uuid[])`, [rows.map((o) => o.id)]) : [];
+    const rows = await LOCK_ORDERS.run(tx, { ids: [...orderIds] });
+    const transfers = rows.length > 0 ? await TRANSFERS_OF_ORDERS.run(tx, { orderIds: rows.map((o) => o.id) }) : [];
     const byOrder = new Map<string, TransferRow[]>();
     for (const transfer of transfers) {
       const list = byOrder.get(transfer.order_id!);
@@ -119,7 +127,7 @@ async function settle(tx: Queryable, orderIds: readonly string[], withoutOrder: 
 }
 
 /** Runs the state machine on one order and its transfers as observed (screened when the order asks for it). */
-async function evaluate(order: OrderRow, rows: readonly TransferRow[], view: ChainView): Promise<Evaluation> {
+async function evaluate(order: SettlingOrderRow, rows: readonly TransferRow[], view: ChainView): Promise<Evaluation> {
   const observed: ObservedTransfer[] = [];
   for (const row of rows) {
     observed.push({
@@ -236,77 +244,90 @@ function planWrites(settled: readonly Settled[], withoutOrder: readonly Transfer
 
 // --- The statements: each writes one kind of row for every order and transfer of the settling ----
 
-const ORDER_UPDATES = unnestRows('u', { id: 'uuid', status: 'text', received: 'numeric', message: 'text', changed: 'boolean' });
+const ORDER_UPDATES = unnest('u', { id: orders.id, status: orders.status, received: orders.received, message: orders.message, changed: 'boolean' });
+const u = ORDER_UPDATES.ref;
 /** A status change writes the evaluation's message; a change of `received` alone leaves the message. */
-const UPDATE_ORDERS = `update orders o
-    set status = u.status, received = u.received, message = case when u.changed then u.message else o.message end, updated_at = now()
-   from ${ORDER_UPDATES.from} where o.id = u.id`;
+const UPDATE_ORDERS = statement(sql`update ${orders}
+    set ${bare(orders.status)} = ${u.status}, ${bare(orders.received)} = ${u.received},
+        ${bare(orders.message)} = case when ${u.changed} then ${u.message} else ${orders.message} end, ${bare(orders.updatedAt)} = now()
+   from ${ORDER_UPDATES.from} where ${orders.id} = ${u.id}`);
 
-const EVENTS = unnestRows('e', { order_id: 'uuid', from_status: 'text', to_status: 'text', message: 'text' });
-const INSERT_EVENTS = `insert into order_events (${EVENTS.columns}) select ${EVENTS.columns} from ${EVENTS.from}`;
+const EVENTS = unnest('e', { order_id: orderEvents.orderId, from_status: orderEvents.fromStatus, to_status: orderEvents.toStatus, message: orderEvents.message });
+const INSERT_EVENTS = statement(sql`insert into ${orderEvents} (${EVENTS.names}) select ${EVENTS.names} from ${EVENTS.from}`);
 
-const SETTLED_ROLES = `update chain_transfers set settled_role = case when id = any($1::uuid[]) then 'counted' else 'rejected' end
-  where id = any($1::uuid[]) or id = any($2::uuid[])`;
+const SETTLED_ROLES = statement<unknown, { counted: string[]; rejected: string[] }>(sql`update ${chainTransfers}
+    set ${bare(chainTransfers.settledRole)} = case when ${chainTransfers.id} = any(${param('counted')}::uuid[]) then 'counted' else 'rejected' end
+  where ${chainTransfers.id} = any(${param('counted')}::uuid[]) or ${chainTransfers.id} = any(${param('rejected')}::uuid[])`);
 
-const KEYS = unnestRows('k', { network: 'text', mode: 'text', tx_hash: 'text', output_index: 'int' });
-const DELETE_DEPOSITS = `delete from deposits d using ${KEYS.from}
-  where d.network = k.network and d.mode = k.mode and d.in_tx_hash = k.tx_hash and d.in_output_index = k.output_index`;
-const DELETE_PAYMENTS = `delete from payments p using ${KEYS.from}
-  where p.network = k.network and p.mode = k.mode and p.tx_hash = k.tx_hash and p.output_index = k.output_index`;
+const KEYS = unnest('k', { network: chainTransfers.network, mode: chainTransfers.mode, tx_hash: chainTransfers.txHash, output_index: chainTransfers.outputIndex });
+const k = KEYS.ref;
+const DELETE_DEPOSITS = statement(sql`delete from ${deposits} using ${KEYS.from}
+  where ${deposits.network} = ${k.network} and ${deposits.mode} = ${k.mode} and ${deposits.inTxHash} = ${k.tx_hash} and ${deposits.inOutputIndex} = ${k.output_index}`);
+const DELETE_PAYMENTS = statement(sql`delete from ${payments} using ${KEYS.from}
+  where ${payments.network} = ${k.network} and ${payments.mode} = ${k.mode} and ${payments.txHash} = ${k.tx_hash} and ${payments.outputIndex} = ${k.output_index}`);
 
-const PAYMENTS = unnestRows('p', {
-  order_id: 'uuid', merchant_id: 'uuid', mode: 'text', address_id: 'uuid', network: 'text', currency: 'text', tx_hash: 'text', output_index: 'int',
-  address: 'text', tag: 'text', sender_address: 'text', amount: 'numeric', status: 'text', confirmations: 'int',
+const PAYMENTS = unnest('p', {
+  order_id: payments.orderId, merchant_id: payments.merchantId, mode: payments.mode, address_id: payments.addressId, network: payments.network,
+  currency: payments.currency, tx_hash: payments.txHash, output_index: payments.outputIndex, address: payments.address, tag: payments.tag,
+  sender_address: payments.senderAddress, amount: payments.amount, status: payments.status, confirmations: payments.confirmations,
 });
-const UPSERT_PAYMENTS = `insert into payments (${PAYMENTS.columns}) select ${PAYMENTS.columns} from ${PAYMENTS.from}
-  on conflict (network, mode, tx_hash, output_index) do update set status = excluded.status, confirmations = excluded.confirmations`;
+const UPSERT_PAYMENTS = statement(sql`insert into ${payments} (${PAYMENTS.names}) select ${PAYMENTS.names} from ${PAYMENTS.from}
+  on conflict (${bare(payments.network)}, ${bare(payments.mode)}, ${bare(payments.txHash)}, ${bare(payments.outputIndex)})
+  do update set ${bare(payments.status)} = excluded.${bare(payments.status)}, ${bare(payments.confirmations)} = excluded.${bare(payments.confirmations)}`);
 
-const DEPOSIT_STATUSES = unnestRows('u', {
-  network: 'text', mode: 'text', tx_hash: 'text', output_index: 'int', status: 'text', message: 'text', in_status: 'text', confirmations: 'int',
+const DEPOSIT_STATUSES = unnest('u', {
+  network: deposits.network, mode: deposits.mode, tx_hash: 'text', output_index: 'integer', status: deposits.status, message: deposits.message,
+  in_status: deposits.inStatus, confirmations: deposits.confirmations,
 });
-const UPDATE_DEPOSITS = `update deposits d set status = u.status, message = u.message, in_status = u.in_status, confirmations = u.confirmations
+const ds = DEPOSIT_STATUSES.ref;
+const UPDATE_DEPOSITS = statement(sql`update ${deposits}
+    set ${bare(deposits.status)} = ${ds.status}, ${bare(deposits.message)} = ${ds.message}, ${bare(deposits.inStatus)} = ${ds.in_status},
+        ${bare(deposits.confirmations)} = ${ds.confirmations}
    from ${DEPOSIT_STATUSES.from}
-  where d.network = u.network and d.mode = u.mode and d.in_tx_hash = u.tx_hash and d.in_output_index = u.output_index`;
+  where ${deposits.network} = ${ds.network} and ${deposits.mode} = ${ds.mode} and ${deposits.inTxHash} = ${ds.tx_hash} and ${deposits.inOutputIndex} = ${ds.output_index}`);
 
-const NEW_DEPOSITS = unnestRows('d', {
-  network: 'text', mode: 'text', in_tx_hash: 'text', in_output_index: 'int', merchant_id: 'uuid', kind: 'text', order_id: 'uuid', stage: 'text',
-  status: 'text', message: 'text', currency: 'text', amount: 'numeric', address_id: 'uuid', address: 'text', tag: 'text', in_status: 'text',
-  confirmations: 'int',
+const NEW_DEPOSITS = unnest('d', {
+  network: deposits.network, mode: deposits.mode, in_tx_hash: deposits.inTxHash, in_output_index: deposits.inOutputIndex, merchant_id: deposits.merchantId,
+  kind: deposits.kind, order_id: deposits.orderId, stage: deposits.stage, status: deposits.status, message: deposits.message, currency: deposits.currency,
+  amount: deposits.amount, address_id: deposits.addressId, address: deposits.address, tag: deposits.tag, in_status: deposits.inStatus,
+  confirmations: deposits.confirmations,
 });
 // `onIncoming` opens a deposit at the observation's status, so on a conflict `excluded.status` is
 // the status the observation decides for the deposit there is (lib/deposits: `IncomingWrite`).
-const UPSERT_DEPOSITS = `insert into deposits (${NEW_DEPOSITS.columns}) select ${NEW_DEPOSITS.columns} from ${NEW_DEPOSITS.from}
-  on conflict (network, mode, in_tx_hash, in_output_index)
-  do update set status = excluded.status, message = excluded.message, in_status = excluded.in_status, confirmations = excluded.confirmations`;
+const UPSERT_DEPOSITS = statement(sql`insert into ${deposits} (${NEW_DEPOSITS.names}) select ${NEW_DEPOSITS.names} from ${NEW_DEPOSITS.from}
+  on conflict (${bare(deposits.network)}, ${bare(deposits.mode)}, ${bare(deposits.inTxHash)}, ${bare(deposits.inOutputIndex)})
+  do update set ${bare(deposits.status)} = excluded.${bare(deposits.status)}, ${bare(deposits.message)} = excluded.${bare(deposits.message)},
+    ${bare(deposits.inStatus)} = excluded.${bare(deposits.inStatus)}, ${bare(deposits.confirmations)} = excluded.${bare(deposits.confirmations)}`);
+
+const ADDRESSES = statement<Pick<RowOf<typeof addresses>, 'id' | 'kind' | 'address' | 'tag'>, { ids: string[] }>(
+  sql`select ${columnsOf(addresses, ['id', 'kind', 'address', 'tag'])} from ${addresses} where ${addresses.id} = any(${param('ids')}::uuid[])`,
+);
 
 const keyOf = (row: TransferRow): TransferKey => ({ network: row.network, mode: row.mode, tx_hash: row.tx_hash, output_index: row.output_index });
 
 /** Runs the plan's statements, skipping each kind with nothing to write. */
 async function write(tx: Queryable, plan: Plan): Promise<void> {
-  if (plan.orderUpdates.length > 0) await tx.query(UPDATE_ORDERS, ORDER_UPDATES.values(plan.orderUpdates));
-  if (plan.events.length > 0) await tx.query(INSERT_EVENTS, EVENTS.values(plan.events));
-  if (plan.counted.length + plan.rejected.length > 0) await tx.query(SETTLED_ROLES, [plan.counted, plan.rejected]);
+  if (plan.orderUpdates.length > 0) await UPDATE_ORDERS.run(tx, ORDER_UPDATES.values(plan.orderUpdates));
+  if (plan.events.length > 0) await INSERT_EVENTS.run(tx, EVENTS.values(plan.events));
+  if (plan.counted.length + plan.rejected.length > 0) await SETTLED_ROLES.run(tx, { counted: plan.counted, rejected: plan.rejected });
   if (plan.payments.length > 0) {
-    await tx.query(DELETE_DEPOSITS, KEYS.values(plan.payments));
-    await tx.query(UPSERT_PAYMENTS, PAYMENTS.values(plan.payments));
+    await DELETE_DEPOSITS.run(tx, KEYS.values(plan.payments));
+    await UPSERT_PAYMENTS.run(tx, PAYMENTS.values(plan.payments));
   }
   const ofOrders = plan.deposits.filter(({ row }) => row.order_id);
-  if (ofOrders.length > 0) await tx.query(DELETE_PAYMENTS, KEYS.values(ofOrders.map(({ row }) => keyOf(row))));
+  if (ofOrders.length > 0) await DELETE_PAYMENTS.run(tx, KEYS.values(ofOrders.map(({ row }) => keyOf(row))));
   const updates = plan.deposits.filter(({ write }) => !write.opens);
   if (updates.length > 0) {
-    await tx.query(UPDATE_DEPOSITS, DEPOSIT_STATUSES.values(updates.map(({ row, write }) => ({ ...keyOf(row), ...write, in_status: write.inStatus }))));
+    await UPDATE_DEPOSITS.run(tx, DEPOSIT_STATUSES.values(updates.map(({ row, write }) => ({ ...keyOf(row), ...write, in_status: write.inStatus }))));
   }
   const opening = plan.deposits.filter(({ write }) => write.opens);
-  if (opening.length > 0) await tx.query(UPSERT_DEPOSITS, NEW_DEPOSITS.values(await newDeposits(tx, opening)));
+  if (opening.length > 0) await UPSERT_DEPOSITS.run(tx, NEW_DEPOSITS.values(await newDeposits(tx, opening)));
 }
 
 /** The rows of the deposits an observation opens, with their addresses (read with one statement). */
 async function newDeposits(tx: Queryable, opening: readonly { row: TransferRow; write: IncomingWrite }[]) {
   const ids = [...new Set(opening.map(({ row }) => row.address_id))];
-  const found = await tx.query<Pick<RowOf<typeof addresses>, 'id' | 'kind' | 'address' | 'tag'>>(
-    'select id, kind, address, tag from addresses where id = any($1::uuid[])',
-    [ids],
-  );
+  const found = await ADDRESSES.run(tx, { ids });
   const byId = new Map(found.map((a) => [a.id, a]));
   return opening.map(({ row, write }) => {
     const address = byId.get(row.address_id)!;

@@ -6,7 +6,7 @@ import 'server-only';
  * on commit only).
  */
 import { randomUUID } from 'node:crypto';
-import { unnestRows, type Queryable } from '../db';
+import { bare, orders, param, placeholders, sql, statement, unnest, webhookEvents, type Queryable } from '../db';
 import { paymentsOfOrders, type OrderRow } from '../orders';
 import type { InvoiceStatus, WebhookKind, Mode } from '../protocol';
 import { webhookBody, webhookKindOf } from './payload';
@@ -19,9 +19,32 @@ export interface EnqueuedWebhook {
   url: string;
 }
 
-const ORDER_EVENTS = unnestRows('e', {
-  id: 'uuid', order_id: 'uuid', merchant_id: 'uuid', mode: 'text', kind: 'text', order_status: 'text', url: 'text', body: 'text',
+const NOTIFY = sql.raw(`pg_notify('${WEBHOOK_CHANNEL}', '')`);
+
+const ORDERS = statement<OrderRow, { ids: string[] }>(sql`select * from ${orders} where ${orders.id} = any(${param('ids')}::uuid[])`);
+
+const ORDER_EVENTS = unnest('e', {
+  id: webhookEvents.id, order_id: webhookEvents.orderId, merchant_id: webhookEvents.merchantId, mode: webhookEvents.mode, kind: webhookEvents.kind,
+  order_status: webhookEvents.orderStatus, url: webhookEvents.url, body: webhookEvents.body,
 });
+const ADD_ORDER_EVENTS = statement<{ id: string }>(sql`with added as (
+    insert into ${webhookEvents} (${ORDER_EVENTS.names})
+    select ${ORDER_EVENTS.names} from ${ORDER_EVENTS.from}
+    on conflict (${bare(webhookEvents.orderId)}, ${bare(webhookEvents.kind)}) do nothing
+    returning ${bare(webhookEvents.id)}
+  )
+  select id, ${NOTIFY} from added`);
+
+const INVOICE_EVENT = placeholders(['id', 'order_id', 'invoice_id', 'merchant_id', 'mode', 'invoice_status', 'url', 'body']);
+const ADD_INVOICE_EVENT = statement<{ id: string }, Record<keyof typeof INVOICE_EVENT, unknown>>(sql`with added as (
+    insert into ${webhookEvents} (${bare(webhookEvents.id)}, ${bare(webhookEvents.orderId)}, ${bare(webhookEvents.invoiceId)}, ${bare(webhookEvents.merchantId)},
+      ${bare(webhookEvents.mode)}, ${bare(webhookEvents.kind)}, ${bare(webhookEvents.invoiceStatus)}, ${bare(webhookEvents.url)}, ${bare(webhookEvents.body)})
+    values (${INVOICE_EVENT.id}, ${INVOICE_EVENT.order_id}, ${INVOICE_EVENT.invoice_id}, ${INVOICE_EVENT.merchant_id}, ${INVOICE_EVENT.mode}, 'invoice',
+      ${INVOICE_EVENT.invoice_status}, ${INVOICE_EVENT.url}, ${INVOICE_EVENT.body})
+    on conflict (${bare(webhookEvents.invoiceId)}) do nothing
+    returning ${bare(webhookEvents.id)}
+  )
+  select id, ${NOTIFY} from added`);
 
 /**
  * Writes the webhooks that the orders' current (final) statuses call for, inside `tx`, for those
@@ -31,7 +54,7 @@ const ORDER_EVENTS = unnestRows('e', {
  */
 export async function enqueueOrderWebhooks(tx: Queryable, orderIds: readonly string[]): Promise<EnqueuedWebhook[]> {
   if (orderIds.length === 0) return [];
-  const due = (await tx.query<OrderRow>('select * from orders where id = any($1::uuid[])', [orderIds])).flatMap((order) => {
+  const due = (await ORDERS.run(tx, { ids: [...orderIds] })).flatMap((order) => {
     const kind = webhookKindOf(order.status);
     const url = kind === 'success' ? order.success_webhook : kind === 'error' ? order.error_webhook : null;
     return kind && url ? [{ order, kind, url }] : [];
@@ -45,16 +68,7 @@ export async function enqueueOrderWebhooks(tx: Queryable, orderIds: readonly str
       body: webhookBody(order, payments.get(order.id) ?? [], id),
     };
   });
-  const added = await tx.query<{ id: string }>(
-    `with added as (
-       insert into webhook_events (${ORDER_EVENTS.columns})
-       select ${ORDER_EVENTS.columns} from ${ORDER_EVENTS.from}
-       on conflict (order_id, kind) do nothing
-       returning id
-     )
-     select id, pg_notify('${WEBHOOK_CHANNEL}', '') from added`,
-    ORDER_EVENTS.values(events),
-  );
+  const added = await ADD_ORDER_EVENTS.run(tx, ORDER_EVENTS.values(events));
   const written = new Set(added.map((row) => row.id));
   return events.filter((event) => written.has(event.id)).map(({ id, kind, url }) => ({ id, kind, url }));
 }
@@ -76,15 +90,9 @@ export interface InvoiceWebhook {
  */
 export async function enqueueInvoiceWebhook(tx: Queryable, webhook: InvoiceWebhook, bodyOf: (eventId: string) => string): Promise<EnqueuedWebhook | null> {
   const id = randomUUID();
-  const [row] = await tx.query<{ id: string }>(
-    `with added as (
-       insert into webhook_events (id, order_id, invoice_id, merchant_id, mode, kind, invoice_status, url, body)
-       values ($1, $2, $3, $4, $5, 'invoice', $6, $7, $8)
-       on conflict (invoice_id) do nothing
-       returning id
-     )
-     select id, pg_notify('${WEBHOOK_CHANNEL}', '') from added`,
-    [id, webhook.orderId, webhook.invoiceId, webhook.merchantId, webhook.mode, webhook.status, webhook.url, bodyOf(id)],
-  );
+  const [row] = await ADD_INVOICE_EVENT.run(tx, {
+    id, order_id: webhook.orderId, invoice_id: webhook.invoiceId, merchant_id: webhook.merchantId, mode: webhook.mode, invoice_status: webhook.status,
+    url: webhook.url, body: bodyOf(id),
+  });
   return row ? { id, kind: 'invoice', url: webhook.url } : null;
 }
