@@ -5,17 +5,17 @@
  * once as the configured USDT, once as an unconfigured look-alike.
  */
 import { parseEther, type Address } from 'viem';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HDKey } from '@scure/bip32';
 import { availableCurrencies } from '@/lib/chains';
-import { liveAdapters, liveNetworks, type LiveAdapter } from '@/lib/chains/live';
+import { liveNetworks, type LiveAdapter } from '@/lib/chains/live';
 import type { Database } from '@/lib/db/client';
 import { loadPublicView } from '@/lib/pay/public-view';
 import { createOrder, orderRow } from './support/chain';
-import { openTestDatabase } from './support/database';
-import { CHAIN_ID, deployToken, evmNodeMissing, sendToken, startEvmNode, type EvmNode } from './support/evm';
-import { configureLive, randomChain, watchLive } from './support/live';
-import { createTestMerchant, type TestMerchant } from './support/merchants';
+import { CHAIN_ID, deployToken, evmNodeMissing, sendToken, type EvmNode } from './support/evm';
+import { configureLive, randomChain, watchLive, withLiveNetwork } from './support/live';
+import { anvilNetwork } from './support/live-networks';
+import type { TestMerchant } from './support/merchants';
 
 
 const CONFIRMATIONS = 3;
@@ -27,34 +27,22 @@ let payer: Address;
 let usdt: Address;
 let rogue: Address;
 
-beforeAll(async () => {
-  node = await startEvmNode();
-  payer = node.accounts[0]!;
-  usdt = await deployToken(node, payer, 'USDT', 6);
-  rogue = await deployToken(node, payer, 'USDT', 6);
-  await sendToken(node, usdt, payer, 'mint', payer, 1_000_000_000n);
-  await sendToken(node, rogue, payer, 'mint', payer, 1_000_000_000n);
-  await node.mine();
-  configureLive({
-    ETHEREUM_RPC_URL: node.url,
-    ETHEREUM_XPUB: randomChain("m/44'/60'/0'/0", false).xpub,
-    ETHEREUM_CHAIN_ID: String(CHAIN_ID),
-    ETHEREUM_CONFIRMATIONS: String(CONFIRMATIONS),
-    ETHEREUM_TOKENS: `USDT:${usdt}`,
-    ETHEREUM_HEAD_LAG: '0',
-    ADDRESS_POOL_SIZE: '16',
-    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-  });
-  db = await openTestDatabase();
-  merchant = await createTestMerchant(db);
-  adapter = liveAdapters().find((a) => a.network.name === 'ethereum')!;
-  await watchLive(db, adapter);
-}, 120_000);
-
-afterAll(async () => {
-  await db?.close();
-  await node?.close();
-});
+withLiveNetwork(
+  anvilNetwork({
+    xpub: randomChain("m/44'/60'/0'/0", false).xpub,
+    confirmations: CONFIRMATIONS,
+    prepare: async (node) => {
+      payer = node.accounts[0]!;
+      usdt = await deployToken(node, payer, 'USDT', 6);
+      rogue = await deployToken(node, payer, 'USDT', 6);
+      await sendToken(node, usdt, payer, 'mint', payer, 1_000_000_000n);
+      await sendToken(node, rogue, payer, 'mint', payer, 1_000_000_000n);
+      await node.mine();
+      return { ETHEREUM_TOKENS: `USDT:${usdt}` };
+    },
+  }),
+  (live) => ({ node, db, merchant, adapter } = live),
+);
 
 async function transfersOf(orderId: string) {
   return db.query<{ tx_hash: string; currency: string; amount: string; dropped: boolean }>(

@@ -4,16 +4,15 @@
  * documentation and says which pages), with the real watcher, state machine, database and webhook
  * dispatcher. TRX and a configured USDT contract; a look-alike contract emits the same event.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { liveAdapters, liveNetworks, type LiveAdapter } from '@/lib/chains/live';
 import type { Database } from '@/lib/db/client';
 import { loadPublicView } from '@/lib/pay/public-view';
-import { startDispatcher, type Dispatcher } from '@/lib/webhooks';
 import { createOrder, orderRow } from './support/chain';
-import { openTestDatabase } from './support/database';
-import { randomTronAccount, startFakeTronNode, type FakeTronNode } from './support/fake-tron-node';
-import { allProcessed, configureLive, expectNoSkippedBlock, randomChain, startWebhookReceiver, tryWatchLive, waitFor, watchLive } from './support/live';
-import { createTestMerchant, type TestMerchant } from './support/merchants';
+import { randomTronAccount, type FakeTronNode } from './support/fake-tron-node';
+import { allProcessed, configureLive, expectNoSkippedBlock, randomChain, tryWatchLive, waitFor, watchLive, withLiveNetwork, type WebhookReceiver } from './support/live';
+import { fakeTronNetwork } from './support/live-networks';
+import type { TestMerchant } from './support/merchants';
 
 
 const CONFIRMATIONS = 3;
@@ -26,38 +25,11 @@ let node: FakeTronNode;
 let db: Database;
 let merchant: TestMerchant;
 let adapter: LiveAdapter;
-let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
-let dispatcher: Dispatcher;
-
-beforeAll(async () => {
-  node = await startFakeTronNode({ apiKey: API_KEY });
-  node.mine(5);
-  receiver = await startWebhookReceiver();
-  configureLive({
-    TRON_RPC_URL: node.url,
-    TRON_API_KEY: API_KEY,
-    TRON_XPUB: randomChain("m/44'/195'/0'/0", false).xpub,
-    TRON_CONFIRMATIONS: String(CONFIRMATIONS),
-    TRON_TOKENS: `USDT:${USDT}`,
-    CHAIN_RPC_TIMEOUT_MS: '3000',
-    ADDRESS_POOL_SIZE: '16',
-    WEBHOOK_ALLOWED_TARGETS: '127.0.0.1',
-    WEBHOOK_POLL_MS: '100',
-    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-  });
-  db = await openTestDatabase();
-  merchant = await createTestMerchant(db);
-  adapter = liveAdapters().find((a) => a.network.name === 'tron')!;
-  dispatcher = startDispatcher(db);
-  await watchLive(db, adapter); // the cursor starts at the node's head
-}, 120_000);
-
-afterAll(async () => {
-  await dispatcher?.stop();
-  await receiver?.close();
-  await db?.close();
-  await node?.close();
-});
+let receiver: WebhookReceiver;
+withLiveNetwork(
+  fakeTronNetwork({ apiKey: API_KEY, xpub: randomChain("m/44'/195'/0'/0", false).xpub, confirmations: CONFIRMATIONS, tokens: `USDT:${USDT}` }),
+  (live) => ({ node, db, merchant, adapter, receiver } = live),
+);
 
 async function transfersOf(orderId: string) {
   return db.query<{ tx_hash: string; currency: string; amount: string; dropped: boolean }>(

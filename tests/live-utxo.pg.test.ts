@@ -6,63 +6,32 @@
 import { createBase58check } from '@scure/base';
 import { sha256 } from '@noble/hashes/sha2.js';
 import type { HDKey } from '@scure/bip32';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { liveAdapters, type LiveAdapter } from '@/lib/chains/live';
+import type { LiveAdapter } from '@/lib/chains/live';
 import { JsonRpcClient } from '@/lib/chains/utxo/rpc';
 import { formatUnits, parseUnits } from '@/lib/money';
 import type { Database } from '@/lib/db/client';
 import { findApiKey } from '@/lib/merchants';
 import { findOperations } from '@/lib/operations';
-import { startDispatcher, type Dispatcher } from '@/lib/webhooks';
-import { startLitecoind, type Litecoind } from '../scripts/lib/litecoind.mjs';
+import type { Litecoind } from '../scripts/lib/litecoind.mjs';
 import { createOrder, orderRow } from './support/chain';
-import { openTestDatabase } from './support/database';
-import { configureLive, randomChain, startWebhookReceiver, waitFor, watchLive } from './support/live';
-import { createTestMerchant, type TestMerchant } from './support/merchants';
+import { randomChain, waitFor, watchLive, withLiveNetwork, type WebhookReceiver } from './support/live';
+import { litecoindNetwork } from './support/live-networks';
+import type { TestMerchant } from './support/merchants';
 
 
 const LTC = { currency: 'LTC', network: 'litecoin' };
 const CONFIRMATIONS = 3;
 
+const wallet = randomChain("m/84'/1'/0'/0");
+const chain: HDKey = wallet.node;
 let node: Litecoind;
 let db: Database;
 let merchant: TestMerchant;
 let adapter: LiveAdapter;
-let chain: HDKey;
-let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
-let dispatcher: Dispatcher;
-
-beforeAll(async () => {
-  node = await startLitecoind();
-  receiver = await startWebhookReceiver();
-  const wallet = randomChain("m/84'/1'/0'/0");
-  chain = wallet.node;
-  configureLive({
-    LITECOIN_RPC_URL: node.url,
-    LITECOIN_RPC_USER: node.user,
-    LITECOIN_RPC_PASSWORD: node.password,
-    LITECOIN_XPUB: wallet.xpub,
-    LITECOIN_CHAIN: 'regtest',
-    LITECOIN_CONFIRMATIONS: String(CONFIRMATIONS),
-    ADDRESS_POOL_SIZE: '16',
-    WEBHOOK_ALLOWED_TARGETS: '127.0.0.1',
-    WEBHOOK_POLL_MS: '100',
-    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-  });
-  db = await openTestDatabase();
-  merchant = await createTestMerchant(db);
-  adapter = liveAdapters().find((a) => a.network.name === 'litecoin')!;
-  dispatcher = startDispatcher(db);
-  await watchLive(db, adapter); // the cursor starts at the node's tip
-}, 120_000);
-
-afterAll(async () => {
-  await dispatcher?.stop();
-  await receiver?.close();
-  await db?.close();
-  await node?.stop();
-});
+let receiver: WebhookReceiver;
+withLiveNetwork(litecoindNetwork({ xpub: wallet.xpub, confirmations: CONFIRMATIONS }), (live) => ({ node, db, merchant, adapter, receiver } = live));
 
 async function payments(orderId: string) {
   return db.query<{ tx_hash: string; status: string; confirmations: number; amount: string }>(

@@ -4,21 +4,20 @@
  * real watcher, state machine, webhook dispatcher and database, orders made with a live key. Every
  * order shares the gateway's receiving account and has its own destination tag.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fillAddressPool } from '@/lib/addresses';
 import { availableCurrencies } from '@/lib/chains';
-import { liveAdapters, liveNetworks, type LiveAdapter } from '@/lib/chains/live';
+import { liveNetworks, type LiveAdapter } from '@/lib/chains/live';
 import type { Database } from '@/lib/db/client';
 import { listOrphanDeposits, serializeDeposit } from '@/lib/deposits';
 import { findApiKey } from '@/lib/merchants';
 import { findOperations } from '@/lib/operations';
 import type { OrderRow } from '@/lib/orders/rows';
 import { OPERATIONS } from '@/lib/protocol';
-import { startDispatcher, type Dispatcher } from '@/lib/webhooks';
 import { createOrder, orderRow } from './support/chain';
-import { openTestDatabase } from './support/database';
-import { startFakeRippled, type FakeRippled, type IssuedAmount } from './support/fake-rippled';
-import { configureLive, startWebhookReceiver, waitFor, watchLive } from './support/live';
+import type { FakeRippled, IssuedAmount } from './support/fake-rippled';
+import { configureLive, waitFor, watchLive, withLiveNetwork, type WebhookReceiver } from './support/live';
+import { fakeRippledNetwork } from './support/live-networks';
 import { createTestMerchant, type TestMerchant } from './support/merchants';
 
 
@@ -35,41 +34,14 @@ const rlusd = (value: string, issuer = RLUSD_ISSUER, currency = RLUSD_CODE): Iss
 let node: FakeRippled;
 let db: Database;
 let merchant: TestMerchant;
+/** The merchant untagged deposits go to (RIPPLE_UNTAGGED_MERCHANT): the gateway's operator. */
 let owner: TestMerchant;
 let adapter: LiveAdapter;
-let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
-let dispatcher: Dispatcher;
-
-beforeAll(async () => {
-  node = await startFakeRippled();
-  receiver = await startWebhookReceiver();
-  const env = {
-    RIPPLE_RPC_URL: node.url,
-    RIPPLE_ADDRESS: ACCOUNT,
-    // Replaced by the owner's id below; the database needs a configuration to open.
-    RIPPLE_UNTAGGED_MERCHANT: '00000000-0000-4000-8000-000000000000',
-    CHAIN_RPC_TIMEOUT_MS: '3000',
-    ADDRESS_POOL_SIZE: '16',
-    WEBHOOK_ALLOWED_TARGETS: '127.0.0.1',
-    WEBHOOK_POLL_MS: '100',
-    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-  };
-  configureLive(env);
-  db = await openTestDatabase();
-  merchant = await createTestMerchant(db);
-  owner = await createTestMerchant(db, 'Gateway operator');
-  configureLive({ ...env, RIPPLE_UNTAGGED_MERCHANT: owner.merchantId });
-  adapter = liveAdapters().find((a) => a.network.name === 'ripple')!;
-  dispatcher = startDispatcher(db);
-  await watchLive(db, adapter); // the cursor starts at the validated ledger
-}, 120_000);
-
-afterAll(async () => {
-  await dispatcher?.stop();
-  await receiver?.close();
-  await db?.close();
-  await node?.close();
-});
+let receiver: WebhookReceiver;
+withLiveNetwork(
+  fakeRippledNetwork({ account: ACCOUNT, untaggedMerchant: async (db) => (owner = await createTestMerchant(db, 'Gateway operator')).merchantId }),
+  (live) => ({ node, db, merchant, adapter, receiver } = live),
+);
 
 const tagOf = (order: OrderRow) => Number(order.tag);
 

@@ -2,12 +2,15 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { HDKey } from '@scure/bip32';
-import { expect } from 'vitest';
-import type { LiveAdapter } from '@/lib/chains/live';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { liveAdapters, type LiveAdapter } from '@/lib/chains/live';
 import type { Database } from '@/lib/db/client';
 import { forgetProcessSlot } from '@/lib/process';
 import { noRiskScreen } from '@/lib/risk';
 import { watchNetwork, type WatchOptions } from '@/lib/watcher';
+import { startDispatcher, type Dispatcher } from '@/lib/webhooks';
+import { openTestDatabase } from './database';
+import { createTestMerchant, type TestMerchant } from './merchants';
 
 /**
  * Live mode in a test process: sets the environment of the live networks and drops the cached
@@ -17,6 +20,71 @@ export function configureLive(env: Record<string, string>): void {
   Object.assign(process.env, env);
   forgetProcessSlot('config');
   forgetProcessSlot('liveNetworks');
+}
+
+/** A node a live test starts; either way of stopping it. */
+interface StoppableNode {
+  close?(): Promise<void> | void;
+  stop?(): Promise<void> | void;
+}
+
+/** How a live test reaches one network's node: the node kind's helper (e.g. `litecoindNetwork`) writes it. */
+export interface LiveNetworkSpec<Node extends StoppableNode> {
+  /** The catalog network the adapter watches. */
+  network: string;
+  start(): Promise<Node>;
+  /** The network's live settings for `node` (its <NETWORK>_RPC_URL, XPUB...). */
+  env(node: Node): Record<string, string>;
+  /** Settings that need the database (the XRP Ledger's untagged-deposit merchant), after it opens. */
+  afterDatabase?(db: Database): Promise<Record<string, string>>;
+}
+
+export interface LiveNetwork<Node> {
+  node: Node;
+  db: Database;
+  /** A merchant with a test and a live key. */
+  merchant: TestMerchant;
+  adapter: LiveAdapter;
+  /** With `webhooks`: a receiver on 127.0.0.1, and the dispatcher delivering to it. */
+  receiver: WebhookReceiver;
+  dispatcher: Dispatcher;
+}
+
+/**
+ * The set-up of a live-chain test file: starts the node, configures live mode for it, opens the
+ * test database with a merchant, starts a webhook receiver and the dispatcher, and runs a first
+ * watcher pass (the cursor starts at the node's tip). Registers the file's beforeAll and afterAll;
+ * `ready` receives what it started, e.g. `withLiveNetwork(litecoindNetwork(), (live) => ({ node, db } = live))`.
+ */
+export function withLiveNetwork<Node extends StoppableNode>(spec: LiveNetworkSpec<Node>, ready: (live: LiveNetwork<Node>) => void, extraEnv: Record<string, string> = {}): void {
+  let started: Partial<LiveNetwork<Node>> = {};
+  beforeAll(async () => {
+    const node = await spec.start();
+    started = { node, receiver: await startWebhookReceiver() };
+    const env = {
+      ADDRESS_POOL_SIZE: '16',
+      WEBHOOK_ALLOWED_TARGETS: '127.0.0.1',
+      WEBHOOK_POLL_MS: '100',
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+      ...spec.env(node),
+      ...extraEnv,
+    };
+    configureLive(env);
+    const db = (started.db = await openTestDatabase());
+    const merchant = await createTestMerchant(db);
+    if (spec.afterDatabase) configureLive({ ...env, ...(await spec.afterDatabase(db)) });
+    const adapter = liveAdapters().find((a) => a.network.name === spec.network);
+    if (!adapter) throw new Error(`live mode has no ${spec.network} adapter with these settings`);
+    started = { ...started, merchant, adapter, dispatcher: startDispatcher(db) };
+    await watchLive(db, adapter); // the cursor starts at the node's tip
+    ready(started as LiveNetwork<Node>);
+  }, 120_000);
+  afterAll(async () => {
+    await started.dispatcher?.stop();
+    await started.receiver?.close();
+    await started.db?.close();
+    await (started.node?.close ?? started.node?.stop)?.call(started.node);
+  });
 }
 
 /**
@@ -114,8 +182,14 @@ export async function startFlakyProxy(target: string, seed = 1): Promise<FlakyPr
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON under test
 type ReceivedWebhook = { headers: http.IncomingHttpHeaders; body: any };
 
+export interface WebhookReceiver {
+  url: string;
+  received: ReceivedWebhook[];
+  close(): Promise<void>;
+}
+
 /** A webhook receiver on 127.0.0.1 that records what it is sent. */
-export async function startWebhookReceiver(): Promise<{ url: string; received: ReceivedWebhook[]; close(): Promise<void> }> {
+export async function startWebhookReceiver(): Promise<WebhookReceiver> {
   const received: ReceivedWebhook[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
