@@ -1,10 +1,10 @@
 import 'server-only';
 import { currencyPairs } from '../catalog';
 import { enabledNetworks } from '../chains';
-import type { Queryable } from '../db';
+import { advancedBalances, bare, param, sql, statement, type Queryable, type RowOf } from '../db';
 import { formatUnits } from '../money';
 import { processSlot } from '../process';
-import type { AdvancedBalance } from '../protocol';
+import type { AdvancedBalance, Mode } from '../protocol';
 import type { ApiKey } from './keys';
 
 /** Advance balance ids by merchant and mode: an id never changes once the row exists. */
@@ -18,18 +18,19 @@ export async function advancedBalanceId(db: Queryable, key: Pick<ApiKey, 'mercha
   return balance!.advancedBalanceId;
 }
 
+const UPSERT_BALANCE = statement<Pick<RowOf<typeof advancedBalances>, 'id' | 'currency' | 'balance'>, { merchantId: string; mode: Mode }>(
+  sql`insert into ${advancedBalances} (${bare(advancedBalances.merchantId)}, ${bare(advancedBalances.mode)}) values (${param('merchantId')}, ${param('mode')})
+     on conflict (${bare(advancedBalances.merchantId)}, ${bare(advancedBalances.mode)}) do update set ${bare(advancedBalances.merchantId)} = excluded.${bare(advancedBalances.merchantId)}
+     returning ${bare(advancedBalances.id)}, ${bare(advancedBalances.currency)}, ${bare(advancedBalances.balance)}::text`,
+);
+
 /**
  * The merchant's advance balance: the fee account the operator's processing fee is booked on
  * (seed: advancedBalanceId). Always a non-empty array; clients read the first element's id.
  * The balance is kept in US cents and answered as a decimal string.
  */
 export async function listAdvancedBalances(db: Queryable, key: Pick<ApiKey, 'merchantId' | 'mode'>): Promise<AdvancedBalance[]> {
-  const rows = await db.query<{ id: string; currency: string; balance: string }>(
-    `insert into advanced_balances (merchant_id, mode) values ($1, $2)
-     on conflict (merchant_id, mode) do update set merchant_id = excluded.merchant_id
-     returning id, currency, balance::text`,
-    [key.merchantId, key.mode],
-  );
+  const rows = await UPSERT_BALANCE.run(db, { merchantId: key.merchantId, mode: key.mode });
   knownBalanceIds().set(`${key.merchantId}/${key.mode}`, rows[0]!.id);
   const currencies = [...new Set(currencyPairs(enabledNetworks(key.mode)).map((p) => p.currency.ticker))];
   return rows.map((row): AdvancedBalance => ({

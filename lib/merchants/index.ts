@@ -1,5 +1,5 @@
 import 'server-only';
-import type { Database, Queryable } from '../db';
+import { advancedBalances, apiKeys, bare, columnsOf, merchants, param, sql, statement, type Database, type Queryable, type RowOf } from '../db';
 import { issueApiKey, type IssuedKeys } from './keys';
 import type { Mode } from '../protocol';
 
@@ -27,46 +27,57 @@ export interface Merchant {
   createdAt: Date;
 }
 
+type MerchantRow = Pick<RowOf<typeof merchants>, 'id' | 'name' | 'created_at'>;
+const MERCHANT_COLUMNS = ['id', 'name', 'created_at'] as const;
+
+const INSERT_MERCHANT = statement<MerchantRow, { name: string }>(
+  sql`insert into ${merchants} (${bare(merchants.name)}) values (${param('name')}) returning ${bare(merchants.id)}, ${bare(merchants.name)}, ${bare(merchants.createdAt)}`,
+);
+const INSERT_FEE_ACCOUNTS = statement<unknown, { merchantId: string }>(
+  sql`insert into ${advancedBalances} (${bare(advancedBalances.merchantId)}, ${bare(advancedBalances.mode)}) values (${param('merchantId')}, 'test'), (${param('merchantId')}, 'live')`,
+);
+
 /** Creates a merchant with its fee accounts (one per mode) and one key of `mode`. */
 export async function createMerchant(db: Database, name: string, mode: Mode): Promise<{ merchant: Merchant; keys: IssuedKeys }> {
   return db.transaction(async (tx) => {
-    const [merchant] = await tx.query<{ id: string; name: string; created_at: Date }>(
-      'insert into merchants (name) values ($1) returning id, name, created_at',
-      [name],
-    );
-    await tx.query(
-      `insert into advanced_balances (merchant_id, mode) values ($1, 'test'), ($1, 'live')`,
-      [merchant!.id],
-    );
+    const [merchant] = await INSERT_MERCHANT.run(tx, { name });
+    await INSERT_FEE_ACCOUNTS.run(tx, { merchantId: merchant!.id });
     const keys = await issueApiKey(tx, merchant!.id, mode);
     return { merchant: { id: merchant!.id, name: merchant!.name, createdAt: merchant!.created_at }, keys };
   });
 }
 
+const MERCHANT_BY_NAME = statement<MerchantRow, { name: string }>(
+  sql`select ${columnsOf(merchants, MERCHANT_COLUMNS)} from ${merchants} where ${merchants.name} = ${param('name')} order by ${merchants.createdAt} limit 1`,
+);
+
 export async function findMerchantByName(db: Queryable, name: string): Promise<Merchant | undefined> {
-  const [row] = await db.query<{ id: string; name: string; created_at: Date }>(
-    'select id, name, created_at from merchants where name = $1 order by created_at limit 1',
-    [name],
-  );
+  const [row] = await MERCHANT_BY_NAME.run(db, { name });
   return row && { id: row.id, name: row.name, createdAt: row.created_at };
 }
 
+// A merchant without keys is one row, its key columns null (left join).
+type MerchantKeyRow = MerchantRow & { [K in 'public_key' | 'mode' | 'revoked_at']: RowOf<typeof apiKeys>[K] | null };
+const MERCHANTS_AND_KEYS = statement<MerchantKeyRow>(
+  sql`select ${columnsOf(merchants, MERCHANT_COLUMNS)}, ${columnsOf(apiKeys, ['public_key', 'mode', 'revoked_at'])}
+       from ${merchants} left join ${apiKeys} on ${apiKeys.merchantId} = ${merchants.id}
+      order by ${merchants.createdAt}, ${apiKeys.createdAt}`,
+);
+
 export async function listMerchants(db: Queryable): Promise<(Merchant & { keys: { publicKey: string; mode: Mode; revoked: boolean }[] })[]> {
-  const rows = await db.query<{ id: string; name: string; created_at: Date; public_key: string | null; mode: Mode | null; revoked_at: Date | null }>(
-    `select m.id, m.name, m.created_at, k.public_key, k.mode, k.revoked_at
-       from merchants m left join api_keys k on k.merchant_id = m.id
-      order by m.created_at, k.created_at`,
-  );
-  const merchants = new Map<string, Merchant & { keys: { publicKey: string; mode: Mode; revoked: boolean }[] }>();
+  const rows = await MERCHANTS_AND_KEYS.run(db, {});
+  const listed = new Map<string, Merchant & { keys: { publicKey: string; mode: Mode; revoked: boolean }[] }>();
   for (const row of rows) {
-    const merchant = merchants.get(row.id) ?? { id: row.id, name: row.name, createdAt: row.created_at, keys: [] };
-    merchants.set(row.id, merchant);
+    const merchant = listed.get(row.id) ?? { id: row.id, name: row.name, createdAt: row.created_at, keys: [] };
+    listed.set(row.id, merchant);
     if (row.public_key && row.mode) merchant.keys.push({ publicKey: row.public_key, mode: row.mode, revoked: row.revoked_at !== null });
   }
-  return [...merchants.values()];
+  return [...listed.values()];
 }
 
+const MERCHANT_COUNT = statement<{ n: number }>(sql`select count(*)::int as n from ${merchants}`);
+
 export async function merchantCount(db: Queryable): Promise<number> {
-  const [row] = await db.query<{ n: number }>('select count(*)::int as n from merchants');
+  const [row] = await MERCHANT_COUNT.run(db, {});
   return row!.n;
 }

@@ -2,7 +2,7 @@ import 'server-only';
 import { randomBytes } from 'node:crypto';
 import { base58 } from '@scure/base';
 import { z } from 'zod';
-import type { Database, Queryable } from '../db';
+import { apiKeys, bare, columnsOf, insertValues, merchants, param, placeholders, sql, statement, type Database, type Queryable, type RowOf, type SQL, type Statement } from '../db';
 import { config } from '../config';
 import { processSlot } from '../process';
 import { decryptSecret, encryptSecret } from './secrets';
@@ -29,23 +29,41 @@ export interface IssuedKeys {
   privateKey: string;
 }
 
+const NEW_KEY = placeholders(['merchantId', 'mode', 'publicKey', 'secretCiphertext']);
+const NEW_KEY_INSERT = insertValues([
+  [apiKeys.merchantId, NEW_KEY.merchantId],
+  [apiKeys.mode, NEW_KEY.mode],
+  [apiKeys.publicKey, NEW_KEY.publicKey],
+  [apiKeys.secretCiphertext, NEW_KEY.secretCiphertext],
+]);
+const INSERT_KEY = statement<Pick<RowOf<typeof apiKeys>, 'id'>, { merchantId: string; mode: Mode; publicKey: string; secretCiphertext: string }>(
+  sql`insert into ${apiKeys} (${NEW_KEY_INSERT.columns}) values (${NEW_KEY_INSERT.values}) returning ${bare(apiKeys.id)}`,
+);
+
 /** Public keys say their mode (as Stripe's do), so a merchant can tell them apart at a glance. */
 export async function issueApiKey(db: Queryable, merchantId: string, mode: Mode): Promise<IssuedKeys> {
   const publicKey = `pk_${mode}_${base58.encode(randomBytes(18))}`;
   const privateKey = `sk_${mode}_${base58.encode(randomBytes(32))}`;
-  const [row] = await db.query<{ id: string }>(
-    'insert into api_keys (merchant_id, mode, public_key, secret_ciphertext) values ($1, $2, $3, $4) returning id',
-    [merchantId, mode, publicKey, encryptSecret(privateKey)],
-  );
+  const [row] = await INSERT_KEY.run(db, { merchantId, mode, publicKey, secretCiphertext: encryptSecret(privateKey) });
   forgetKey(publicKey);
   return { keyId: row!.id, mode, publicKey, privateKey };
 }
 
 const REVOKED_CHANNEL = 'api_key_revoked';
 
+type RevokedRow = Pick<RowOf<typeof apiKeys>, 'public_key' | 'mode'>;
+/** Revokes the key `condition` names, unless revoked already, and announces it (NOTIFY, on commit). */
+const revokeStatement = <Params extends object>(condition: SQL) =>
+  statement<RevokedRow, Params>(sql`with revoked as (
+       update ${apiKeys} set ${bare(apiKeys.revokedAt)} = now() where ${condition} and ${apiKeys.revokedAt} is null returning ${bare(apiKeys.publicKey)}, ${bare(apiKeys.mode)}
+     )
+     select public_key, mode, ${sql.raw(`pg_notify('${REVOKED_CHANNEL}', public_key)`)} from revoked`);
+const REVOKE_BY_PUBLIC_KEY = revokeStatement<{ publicKey: string }>(sql`${apiKeys.publicKey} = ${param('publicKey')}`);
+const REVOKE_MERCHANT_KEY = revokeStatement<{ id: string; merchantId: string }>(sql`${apiKeys.id} = ${param('id')} and ${apiKeys.merchantId} = ${param('merchantId')}`);
+
 /** Revokes a key; every server sharing the database drops it from its cache at once (NOTIFY). */
 export async function revokeApiKey(db: Queryable, publicKey: string): Promise<boolean> {
-  return (await revokeWhere(db, 'public_key = $1', [publicKey])) !== undefined;
+  return (await revokeWith(db, REVOKE_BY_PUBLIC_KEY, { publicKey })) !== undefined;
 }
 
 /**
@@ -54,21 +72,15 @@ export async function revokeApiKey(db: Queryable, publicKey: string): Promise<bo
  */
 export async function revokeMerchantKey(db: Queryable, merchantId: string, keyId: string): Promise<{ publicKey: string; mode: Mode } | undefined> {
   if (!z.guid().safeParse(keyId).success) return undefined;
-  return revokeWhere(db, 'id = $1 and merchant_id = $2', [keyId, merchantId]);
+  return revokeWith(db, REVOKE_MERCHANT_KEY, { id: keyId, merchantId });
 }
 
 /**
  * The one home of a revocation: marks the key revoked, announces it to every process sharing the
  * database (NOTIFY, followed by followKeyRevocations) and drops it from this process's cache.
  */
-async function revokeWhere(db: Queryable, condition: string, params: unknown[]): Promise<{ publicKey: string; mode: Mode } | undefined> {
-  const [row] = await db.query<{ public_key: string; mode: Mode }>(
-    `with revoked as (
-       update api_keys set revoked_at = now() where ${condition} and revoked_at is null returning public_key, mode
-     )
-     select public_key, mode, pg_notify('${REVOKED_CHANNEL}', public_key) from revoked`,
-    params,
-  );
+async function revokeWith<Params extends object>(db: Queryable, revoke: Statement<RevokedRow, Params>, params: Params): Promise<{ publicKey: string; mode: Mode } | undefined> {
+  const [row] = await revoke.run(db, params);
   if (!row) return undefined;
   forgetKey(row.public_key);
   return { publicKey: row.public_key, mode: row.mode };
@@ -82,13 +94,14 @@ export interface KeyListing {
   revokedAt: Date | null;
 }
 
+const KEYS_OF_MERCHANT = statement<Pick<RowOf<typeof apiKeys>, 'id' | 'public_key' | 'mode' | 'created_at' | 'revoked_at'>, { merchantId: string; mode: Mode }>(
+  sql`select ${columnsOf(apiKeys, ['id', 'public_key', 'mode', 'created_at', 'revoked_at'])} from ${apiKeys}
+      where ${apiKeys.merchantId} = ${param('merchantId')} and ${apiKeys.mode} = ${param('mode')} order by ${apiKeys.createdAt} desc, ${apiKeys.id} desc`,
+);
+
 /** The merchant's keys of one mode, newest first: public parts only, never the secret. */
 export async function listKeys(db: Queryable, merchantId: string, mode: Mode): Promise<KeyListing[]> {
-  const rows = await db.query<{ id: string; public_key: string; mode: Mode; created_at: Date; revoked_at: Date | null }>(
-    `select id, public_key, mode, created_at, revoked_at from api_keys
-      where merchant_id = $1 and mode = $2 order by created_at desc, id desc`,
-    [merchantId, mode],
-  );
+  const rows = await KEYS_OF_MERCHANT.run(db, { merchantId, mode });
   return rows.map((row) => ({ keyId: row.id, publicKey: row.public_key, mode: row.mode, createdAt: row.created_at, revokedAt: row.revoked_at }));
 }
 
@@ -125,18 +138,19 @@ export function forgetKey(publicKey?: string): void {
   else cache().delete(publicKey);
 }
 
+const FIND_API_KEY = statement<Pick<RowOf<typeof apiKeys>, 'id' | 'merchant_id' | 'mode' | 'secret_ciphertext'> & Pick<RowOf<typeof merchants>, 'name'>, { publicKey: string }>(
+  sql`select ${apiKeys.id}, ${apiKeys.merchantId}, ${merchants.name}, ${apiKeys.mode}, ${apiKeys.secretCiphertext}
+       from ${apiKeys} join ${merchants} on ${merchants.id} = ${apiKeys.merchantId}
+      where ${apiKeys.publicKey} = ${param('publicKey')} and ${apiKeys.revokedAt} is null`,
+  { name: 'find_api_key' },
+);
+
 export async function findApiKey(db: Queryable, publicKey: string): Promise<ApiKey | undefined> {
   const entries = cache();
   const now = Date.now();
   const hit = entries.get(publicKey);
   if (hit && hit.expires > now) return hit.key;
-  const [row] = await db.query<{ id: string; merchant_id: string; name: string; mode: Mode; secret_ciphertext: string }>(
-    `select k.id, k.merchant_id, m.name, k.mode, k.secret_ciphertext
-       from api_keys k join merchants m on m.id = k.merchant_id
-      where k.public_key = $1 and k.revoked_at is null`,
-    [publicKey],
-    'find_api_key',
-  );
+  const [row] = await FIND_API_KEY.run(db, { publicKey });
   const key: ApiKey | undefined = row && {
     keyId: row.id,
     merchantId: row.merchant_id,

@@ -1,5 +1,5 @@
 import 'server-only';
-import type { Queryable } from '../db';
+import { bare, columnsOf, merchants, param, sql, statement, type Queryable, type RowOf } from '../db';
 import type { ExplorerChanges } from './brand';
 
 export interface MerchantSettings {
@@ -13,11 +13,13 @@ export interface MerchantSettings {
   requireTwoFactor: boolean;
 }
 
+type SettingsRow = Pick<RowOf<typeof merchants>, 'name' | 'brand_logo' | 'brand_color' | 'require_two_factor'> & { explorer_urls: Record<string, string> };
+const SETTINGS = statement<SettingsRow, { id: string }>(
+  sql`select ${columnsOf(merchants, ['name', 'brand_logo', 'brand_color', 'explorer_urls', 'require_two_factor'])} from ${merchants} where ${merchants.id} = ${param('id')}`,
+);
+
 export async function merchantSettings(db: Queryable, merchantId: string): Promise<MerchantSettings | undefined> {
-  const [row] = await db.query<{ name: string; brand_logo: string | null; brand_color: string | null; explorer_urls: Record<string, string>; require_two_factor: boolean }>(
-    'select name, brand_logo, brand_color, explorer_urls, require_two_factor from merchants where id = $1',
-    [merchantId],
-  );
+  const [row] = await SETTINGS.run(db, { id: merchantId });
   return (
     row && {
       name: row.name,
@@ -29,6 +31,12 @@ export async function merchantSettings(db: Queryable, merchantId: string): Promi
   );
 }
 
+const SET_BRAND = statement<unknown, { id: string; color: string | null; setLogo: boolean; logo: string | null }>(
+  sql`update ${merchants} set ${bare(merchants.brandColor)} = ${param('color')},
+        ${bare(merchants.brandLogo)} = case when ${param('setLogo')}::boolean then ${param('logo')} else ${merchants.brandLogo} end
+   where ${merchants.id} = ${param('id')}`,
+);
+
 /**
  * Sets the brand the payment and invoice pages show. `logo`: a data: URL from LOGO_UPLOAD, null to
  * remove it, undefined to keep it; `color`: from BRAND_COLOR, or null for the default look. Answers
@@ -39,12 +47,14 @@ export async function updateBrand(
   merchantId: string,
   brand: { logo?: string | null; color: string | null },
 ): Promise<{ logo: 'set' | 'removed' | 'kept'; color: string | null }> {
-  await db.query(
-    `update merchants set brand_color = $2, brand_logo = case when $3::boolean then $4 else brand_logo end where id = $1`,
-    [merchantId, brand.color, brand.logo !== undefined, brand.logo ?? null],
-  );
+  await SET_BRAND.run(db, { id: merchantId, color: brand.color, setLogo: brand.logo !== undefined, logo: brand.logo ?? null });
   return { logo: brand.logo === undefined ? 'kept' : brand.logo === null ? 'removed' : 'set', color: brand.color };
 }
+
+const SET_EXPLORERS = statement<{ explorer_urls: Record<string, string> }, { id: string; set: string; reset: string[] }>(
+  sql`update ${merchants} set ${bare(merchants.explorerUrls)} = (${merchants.explorerUrls} || ${param('set')}::jsonb) - ${param('reset')}::text[]
+   where ${merchants.id} = ${param('id')} returning ${bare(merchants.explorerUrls)}`,
+);
 
 /** Sets or resets (null: back to the default link) the explorer templates of the networks named. */
 export async function updateExplorers(db: Queryable, merchantId: string, changes: ExplorerChanges): Promise<Record<string, string>> {
@@ -52,13 +62,14 @@ export async function updateExplorers(db: Queryable, merchantId: string, changes
   const reset = Object.entries(changes)
     .filter(([, template]) => template === null)
     .map(([network]) => network);
-  const [row] = await db.query<{ explorer_urls: Record<string, string> }>(
-    `update merchants set explorer_urls = (explorer_urls || $2::jsonb) - $3::text[] where id = $1 returning explorer_urls`,
-    [merchantId, JSON.stringify(set), reset],
-  );
+  const [row] = await SET_EXPLORERS.run(db, { id: merchantId, set: JSON.stringify(set), reset });
   return row?.explorer_urls ?? {};
 }
 
+const SET_REQUIRE_TWO_FACTOR = statement<unknown, { id: string; required: boolean }>(
+  sql`update ${merchants} set ${bare(merchants.requireTwoFactor)} = ${param('required')} where ${merchants.id} = ${param('id')}`,
+);
+
 export async function setRequireTwoFactor(db: Queryable, merchantId: string, required: boolean): Promise<void> {
-  await db.query('update merchants set require_two_factor = $2 where id = $1', [merchantId, required]);
+  await SET_REQUIRE_TWO_FACTOR.run(db, { id: merchantId, required });
 }

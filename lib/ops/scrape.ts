@@ -5,7 +5,7 @@ import 'server-only';
  * deployment whichever process is scraped. Each scrape costs a few grouped counts (about 0.1 s
  * at a million orders on PostgreSQL): scrape every 15 s or more, not every second.
  */
-import { getDatabase, type Database } from '../db';
+import { getDatabase, orders, param, payments, sql, statement, webhookEvents, type Database, type RowOf } from '../db';
 import { metrics } from '../metrics';
 import { chainHealth } from '../watcher';
 
@@ -33,19 +33,33 @@ export async function metricsText(now = new Date(), database: () => Promise<Data
   return m.registry.metrics();
 }
 
+type Count = { n: number };
+const ORDERS_BY_STATUS = statement<Pick<RowOf<typeof orders>, 'mode' | 'status'> & Count>(
+  sql`select ${orders.mode}, ${orders.status}, count(*)::int as n from ${orders} group by ${orders.mode}, ${orders.status}`,
+);
+const PAYMENTS_BY_STATUS = statement<Pick<RowOf<typeof payments>, 'network' | 'mode' | 'status'> & Count>(
+  sql`select ${payments.network}, ${payments.mode}, ${payments.status}, count(*)::int as n from ${payments} group by ${payments.network}, ${payments.mode}, ${payments.status}`,
+);
+const WEBHOOKS_BY_STATE = statement<Pick<RowOf<typeof webhookEvents>, 'state'> & Count>(
+  sql`select ${webhookEvents.state}, count(*)::int as n from ${webhookEvents} group by ${webhookEvents.state}`,
+);
+const WEBHOOKS_DUE = statement<Count, { now: Date }>(
+  sql`select count(*)::int as n from ${webhookEvents} where ${webhookEvents.state} = 'pending' and ${webhookEvents.nextAttemptAt} <= ${param('now')}`,
+);
+
 async function readDatabaseFigures(db: Database, now: Date): Promise<void> {
   const m = metrics();
-  const [orders, payments, events, due] = await Promise.all([
-    db.query<{ mode: string; status: string; n: number }>('select mode, status, count(*)::int as n from orders group by mode, status'),
-    db.query<{ network: string; mode: string; status: string; n: number }>('select network, mode, status, count(*)::int as n from payments group by network, mode, status'),
-    db.query<{ state: string; n: number }>('select state, count(*)::int as n from webhook_events group by state'),
-    db.query<{ n: number }>(`select count(*)::int as n from webhook_events where state = 'pending' and next_attempt_at <= $1`, [now]),
+  const [orderCounts, paymentCounts, events, due] = await Promise.all([
+    ORDERS_BY_STATUS.run(db, {}),
+    PAYMENTS_BY_STATUS.run(db, {}),
+    WEBHOOKS_BY_STATE.run(db, {}),
+    WEBHOOKS_DUE.run(db, { now }),
   ]);
   // Reset first: a status no order has any more must read 0, not its last count.
   m.orders.reset();
-  for (const row of orders) m.orders.set({ mode: row.mode, status: row.status }, row.n);
+  for (const row of orderCounts) m.orders.set({ mode: row.mode, status: row.status }, row.n);
   m.payments.reset();
-  for (const row of payments) m.payments.set({ network: row.network, mode: row.mode, status: row.status }, row.n);
+  for (const row of paymentCounts) m.payments.set({ network: row.network, mode: row.mode, status: row.status }, row.n);
   m.webhookEvents.reset();
   for (const row of events) m.webhookEvents.set({ state: row.state }, row.n);
   m.webhookQueue.set(due[0]!.n);

@@ -9,7 +9,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { GatewayApiError, GatewayClient, GatewayError, type Invoice, type OrderDetails } from '../client';
 import { config, storeGatewayUrl } from '../config';
-import { getDatabase, type Queryable } from '../db';
+import { bare, getDatabase, insertValues, param, placeholders, sql, statement, storeOrders, storeWebhookReceipts, type Queryable, type RowOf, type SQL } from '../db';
 import { FINAL_INVOICE_STATUSES } from '../protocol';
 import { readDemoStoreKeys, type DemoStoreKeys } from '../server';
 import { cartLines, cartTotalCents, usdAmount, type Cart } from './catalog';
@@ -66,6 +66,22 @@ function fromGatewayError(error: unknown): StoreError {
 /** How long the shopper has to choose a coin and pay, in minutes (make-invoice's `lifetime`). */
 const INVOICE_LIFETIME_MINUTES = 60;
 
+const NEW_ORDER = placeholders(['items', 'totalCents']);
+const NEW_ORDER_INSERT = insertValues([
+  [storeOrders.items, NEW_ORDER.items],
+  [storeOrders.totalCents, NEW_ORDER.totalCents],
+]);
+const INSERT_STORE_ORDER = statement<Pick<RowOf<typeof storeOrders>, 'id'>, { items: string; totalCents: number }>(
+  sql`insert into ${storeOrders} (${NEW_ORDER_INSERT.columns}) values (${NEW_ORDER_INSERT.values}) returning ${bare(storeOrders.id)}`,
+);
+const KEEP_INVOICE = statement<unknown, { id: string; invoiceId: string; paymentLink: string }>(
+  sql`update ${storeOrders} set ${bare(storeOrders.gatewayInvoiceId)} = ${param('invoiceId')}, ${bare(storeOrders.paymentLink)} = ${param('paymentLink')}, ${bare(storeOrders.updatedAt)} = now()
+   where ${storeOrders.id} = ${param('id')}`,
+);
+const MARK_NOT_CREATED = statement<unknown, { id: string }>(
+  sql`update ${storeOrders} set ${bare(storeOrders.status)} = 'not_created', ${bare(storeOrders.updatedAt)} = now() where ${storeOrders.id} = ${param('id')}`,
+);
+
 /**
  * Records the store's order and asks the gateway for an invoice of its price in US dollars (the
  * store's order id as `externalId` and `order`, so a retried checkout answers the same invoice);
@@ -77,10 +93,10 @@ export async function checkout(cart: Cart): Promise<string> {
   const api = client();
   const cents = cartTotalCents(cart);
   const db = await getDatabase();
-  const [record] = await db.query<{ id: string }>(
-    `insert into store_orders (items, total_cents) values ($1, $2) returning id`,
-    [JSON.stringify(lines.map((l) => ({ sku: l.product.sku, quantity: l.quantity, cents: l.cents }))), cents],
-  );
+  const [record] = await INSERT_STORE_ORDER.run(db, {
+    items: JSON.stringify(lines.map((l) => ({ sku: l.product.sku, quantity: l.quantity, cents: l.cents }))),
+    totalCents: cents,
+  });
   const id = record!.id;
   try {
     const invoice = await api.makeInvoice({
@@ -93,10 +109,10 @@ export async function checkout(cart: Cart): Promise<string> {
       returnURL: storeUrl(`/orders/${id}`),
       lifetime: INVOICE_LIFETIME_MINUTES,
     });
-    await db.query(`update store_orders set gateway_invoice_id = $2, payment_link = $3, updated_at = now() where id = $1`, [id, invoice.id, invoice.invoiceLink]);
+    await KEEP_INVOICE.run(db, { id, invoiceId: invoice.id, paymentLink: invoice.invoiceLink });
     return invoice.invoiceLink;
   } catch (error) {
-    await db.query(`update store_orders set status = 'not_created', updated_at = now() where id = $1`, [id]);
+    await MARK_NOT_CREATED.run(db, { id });
     throw fromGatewayError(error);
   }
 }
@@ -130,10 +146,11 @@ export interface StoreOrderView {
   gateway: { status: string; received: string | null } | { error: string } | null;
 }
 
-type StoreOrderRow = {
-  id: string; items: StoreOrderView['items']; total_cents: number; currency: string | null; network: string | null; amount: string | null;
-  gateway_order_id: string | null; gateway_invoice_id: string | null; payment_link: string | null; status: string; received: string | null;
-};
+type StoreOrderRow = Pick<
+  RowOf<typeof storeOrders>,
+  'id' | 'total_cents' | 'currency' | 'network' | 'amount' | 'gateway_order_id' | 'gateway_invoice_id' | 'payment_link' | 'status' | 'received'
+> & { items: StoreOrderView['items'] };
+const STORE_ORDER = statement<StoreOrderRow, { id: string }>(sql`select * from ${storeOrders} where ${storeOrders.id} = ${param('id')}`);
 
 /** `received` as the store writes it: "12 USDT on tron"; null before a coin was chosen. */
 function receivedOf(invoice: Pick<Invoice, 'receivedAmount' | 'receivedCurrency' | 'receivedNetwork'>): string | null {
@@ -152,7 +169,7 @@ function chosenCoin(invoice: Invoice): StoreOrderCoin | null {
 export async function storeOrder(id: string): Promise<StoreOrderView | undefined> {
   if (!z.uuid().safeParse(id).success) return undefined;
   const db = await getDatabase();
-  const [row] = await db.query<StoreOrderRow>('select * from store_orders where id = $1', [id]);
+  const [row] = await STORE_ORDER.run(db, { id });
   if (!row) return undefined;
   const view: StoreOrderView = {
     id: row.id, items: row.items, totalCents: row.total_cents, paymentLink: row.payment_link, status: row.status, gateway: null,
@@ -242,14 +259,25 @@ interface WebhookKind {
   gatewayId: { column: 'gateway_invoice_id' | 'gateway_order_id'; value: string };
 }
 
+type FoundOrder = Pick<RowOf<typeof storeOrders>, 'id'>;
+/** Each finding statement twice: to read, and to lock the row until the transaction ends. */
+const readAndLock = <Params extends object>(find: (lock: SQL) => SQL) => ({
+  read: statement<FoundOrder, Params>(find(sql``)),
+  lock: statement<FoundOrder, Params>(find(sql` for update`)),
+});
+const INVOICE_STORE_ORDER = readAndLock<{ externalId: string; invoiceId: string }>(
+  (lock) => sql`select ${storeOrders.id} from ${storeOrders} where ${storeOrders.id}::text = ${param('externalId')} and ${storeOrders.currency} is null
+    and (${storeOrders.gatewayInvoiceId} is null or ${storeOrders.gatewayInvoiceId} = ${param('invoiceId')}::uuid)${lock}`,
+);
+const ORDER_STORE_ORDER = readAndLock<{ clientOrderId: string; orderId: string }>(
+  (lock) => sql`select ${storeOrders.id} from ${storeOrders} where ${storeOrders.id}::text = ${param('clientOrderId')} and ${storeOrders.currency} is not null
+    and (${storeOrders.gatewayOrderId} is null or ${storeOrders.gatewayOrderId} = ${param('orderId')}::uuid)${lock}`,
+);
+
 function invoiceWebhook(event: Extract<WebhookFields, { event: 'INVOICE' }>): WebhookKind {
   return {
     eventId: event.webhookId,
-    findOrder: (q, forUpdate) =>
-      q.query<{ id: string }>(
-        `select id from store_orders where id::text = $1 and currency is null and (gateway_invoice_id is null or gateway_invoice_id = $2::uuid)${forUpdate ? ' for update' : ''}`,
-        [event.externalId, event.id],
-      ),
+    findOrder: (q, forUpdate) => INVOICE_STORE_ORDER[forUpdate ? 'lock' : 'read'].run(q, { externalId: event.externalId, invoiceId: event.id }),
     async confirm(storeOrderId) {
       let invoice: Invoice;
       try {
@@ -271,11 +299,7 @@ function invoiceWebhook(event: Extract<WebhookFields, { event: 'INVOICE' }>): We
 function orderWebhook(event: Extract<WebhookFields, { event: 'ORDER' }>): WebhookKind {
   return {
     eventId: event.id,
-    findOrder: (q, forUpdate) =>
-      q.query<{ id: string }>(
-        `select id from store_orders where id::text = $1 and currency is not null and (gateway_order_id is null or gateway_order_id = $2::uuid)${forUpdate ? ' for update' : ''}`,
-        [event.clientOrderId, event.orderId],
-      ),
+    findOrder: (q, forUpdate) => ORDER_STORE_ORDER[forUpdate ? 'lock' : 'read'].run(q, { clientOrderId: event.clientOrderId, orderId: event.orderId }),
     async confirm(storeOrderId) {
       let order: OrderDetails;
       try {
@@ -292,6 +316,30 @@ function orderWebhook(event: Extract<WebhookFields, { event: 'ORDER' }>): Webhoo
     gatewayId: { column: 'gateway_order_id', value: event.orderId },
   };
 }
+
+const HANDLED = statement<unknown, { webhookId: string }>(
+  sql`select 1 from ${storeWebhookReceipts} where ${storeWebhookReceipts.webhookId} = ${param('webhookId')}`,
+);
+const RECEIPT = placeholders(['webhookId', 'storeOrderId', 'status']);
+const RECEIPT_INSERT = insertValues([
+  [storeWebhookReceipts.webhookId, RECEIPT.webhookId],
+  [storeWebhookReceipts.storeOrderId, RECEIPT.storeOrderId],
+  [storeWebhookReceipts.status, RECEIPT.status],
+]);
+const RECORD_RECEIPT = statement<unknown, { webhookId: string; storeOrderId: string; status: string }>(
+  sql`insert into ${storeWebhookReceipts} (${RECEIPT_INSERT.columns}) values (${RECEIPT_INSERT.values}) on conflict do nothing returning 1`,
+);
+/** A store order takes the confirmed status, and keeps the gateway's id when its checkout did not. */
+const settleStatement = (gatewayId: typeof storeOrders.gatewayInvoiceId | typeof storeOrders.gatewayOrderId) =>
+  statement<unknown, { id: string; status: string; received: string | null; gatewayId: string }>(
+    sql`update ${storeOrders} set ${bare(storeOrders.status)} = ${param('status')}, ${bare(storeOrders.received)} = ${param('received')},
+          ${bare(gatewayId)} = coalesce(${gatewayId}, ${param('gatewayId')}::uuid), ${bare(storeOrders.updatedAt)} = now()
+     where ${storeOrders.id} = ${param('id')}`,
+  );
+const SETTLE_STORE_ORDER: Record<WebhookKind['gatewayId']['column'], ReturnType<typeof settleStatement>> = {
+  gateway_invoice_id: settleStatement(storeOrders.gatewayInvoiceId),
+  gateway_order_id: settleStatement(storeOrders.gatewayOrderId),
+};
 
 /**
  * The store's webhook receiver. The webhook is only the trigger: once its timestamped signature
@@ -320,7 +368,7 @@ export async function receiveWebhook(headers: Headers, raw: string): Promise<Sto
   const db = await getDatabase();
   const [known] = await kind.findOrder(db, false);
   if (!known) return refuse(404, 'no such store order');
-  const [handled] = await db.query('select 1 from store_webhook_receipts where webhook_id = $1', [kind.eventId]);
+  const [handled] = await HANDLED.run(db, { webhookId: kind.eventId });
   if (handled) return { status: 200, body: { ok: true, duplicate: true } };
 
   // Asked outside any transaction: on the embedded database the gateway answering it shares the
@@ -331,15 +379,10 @@ export async function receiveWebhook(headers: Headers, raw: string): Promise<Sto
   return db.transaction(async (tx) => {
     const [order] = await kind.findOrder(tx, true);
     if (!order) return refuse(404, 'no such store order');
-    const fresh = await tx.query(
-      'insert into store_webhook_receipts (webhook_id, store_order_id, status) values ($1, $2, $3) on conflict do nothing returning 1',
-      [kind.eventId, order.id, confirmed.status],
-    );
+    const fresh = await RECORD_RECEIPT.run(tx, { webhookId: kind.eventId, storeOrderId: order.id, status: confirmed.status });
     if (fresh.length === 0) return { status: 200, body: { ok: true, duplicate: true } } as const;
     const { column, value } = kind.gatewayId;
-    await tx.query(`update store_orders set status = $2, received = $3, ${column} = coalesce(${column}, $4::uuid), updated_at = now() where id = $1`, [
-      order.id, confirmed.status, confirmed.received, value,
-    ]);
+    await SETTLE_STORE_ORDER[column].run(tx, { id: order.id, status: confirmed.status, received: confirmed.received, gatewayId: value });
     return { status: 200, body: { ok: true, duplicate: false } } as const;
   });
 }

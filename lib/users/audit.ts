@@ -1,5 +1,5 @@
 import 'server-only';
-import type { Queryable } from '../db';
+import { auditLog, columnsOf, insertValues, param, placeholders, sql, statement, type Queryable, type RowOf, type SQL } from '../db';
 import { isUuid } from '../protocol';
 
 export interface AuditEntry {
@@ -15,15 +15,26 @@ export interface AuditEntry {
   ip?: string | null;
 }
 
+const ENTRY = placeholders(['merchantId', 'userId', 'actor', 'action', 'detail', 'ip']);
+const ENTRY_INSERT = insertValues([
+  [auditLog.merchantId, ENTRY.merchantId],
+  [auditLog.userId, ENTRY.userId],
+  [auditLog.actor, ENTRY.actor],
+  [auditLog.action, ENTRY.action],
+  [auditLog.detail, ENTRY.detail],
+  [auditLog.ip, ENTRY.ip],
+]);
+const INSERT_ENTRY = statement<unknown, Record<keyof typeof ENTRY, unknown>>(sql`insert into ${auditLog} (${ENTRY_INSERT.columns}) values (${ENTRY_INSERT.values})`);
+
 export async function recordAudit(db: Queryable, entry: AuditEntry): Promise<void> {
-  await db.query('insert into audit_log (merchant_id, user_id, actor, action, detail, ip) values ($1, $2, $3, $4, $5, $6)', [
-    entry.merchantId,
-    entry.userId ?? null,
-    entry.actor,
-    entry.action,
-    JSON.stringify(entry.detail ?? {}),
-    entry.ip ?? null,
-  ]);
+  await INSERT_ENTRY.run(db, {
+    merchantId: entry.merchantId,
+    userId: entry.userId ?? null,
+    actor: entry.actor,
+    action: entry.action,
+    detail: JSON.stringify(entry.detail ?? {}),
+    ip: entry.ip ?? null,
+  });
 }
 
 export interface AuditRow {
@@ -47,18 +58,26 @@ function decodeCursor(cursor: string): { createdAt: Date; id: string } | undefin
   return { createdAt, id };
 }
 
+type AuditLogRow = Pick<RowOf<typeof auditLog>, 'id' | 'created_at' | 'actor' | 'action' | 'ip'> & { detail: Record<string, unknown> };
+/** A page of the log, keyset on (created_at, id): `after` is the cursor's condition, or nothing on the first page. */
+const auditPage = (after: SQL) =>
+  sql`select ${columnsOf(auditLog, ['id', 'created_at', 'actor', 'action', 'detail', 'ip'])} from ${auditLog}
+      where ${auditLog.merchantId} = ${param('merchantId')} ${after}
+      order by ${auditLog.createdAt} desc, ${auditLog.id} desc limit ${param('limit')}`;
+const FIRST_AUDIT_PAGE = statement<AuditLogRow, { merchantId: string; limit: number }>(auditPage(sql``));
+const NEXT_AUDIT_PAGE = statement<AuditLogRow, { merchantId: string; limit: number; createdAt: Date; id: string }>(
+  auditPage(sql`and (${auditLog.createdAt}, ${auditLog.id}) < (${param('createdAt')}, ${param('id')})`),
+);
+
 /**
  * The merchant's audit log, newest first, `pageSize` rows after `after` (keyset on created_at, id:
  * a deep page costs what the first does). A cursor that does not decode starts from the top.
  */
 export async function listAudit(db: Queryable, merchantId: string, after?: string, pageSize = 50): Promise<{ rows: AuditRow[]; next?: string }> {
   const cursor = after ? decodeCursor(after) : undefined;
-  const rows = await db.query<{ id: string; created_at: Date; actor: string; action: string; detail: Record<string, unknown>; ip: string | null }>(
-    `select id, created_at, actor, action, detail, ip from audit_log
-      where merchant_id = $1 ${cursor ? 'and (created_at, id) < ($3, $4)' : ''}
-      order by created_at desc, id desc limit $2`,
-    cursor ? [merchantId, pageSize + 1, cursor.createdAt, cursor.id] : [merchantId, pageSize + 1],
-  );
+  const rows = cursor
+    ? await NEXT_AUDIT_PAGE.run(db, { merchantId, limit: pageSize + 1, createdAt: cursor.createdAt, id: cursor.id })
+    : await FIRST_AUDIT_PAGE.run(db, { merchantId, limit: pageSize + 1 });
   const page = rows.slice(0, pageSize).map((r) => ({ id: r.id, createdAt: r.created_at, actor: r.actor, action: r.action, detail: r.detail, ip: r.ip }));
   return { rows: page, next: rows.length > pageSize ? encodeCursor(page[page.length - 1]!) : undefined };
 }

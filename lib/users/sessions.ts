@@ -1,6 +1,6 @@
 import 'server-only';
 import { config } from '../config';
-import type { Queryable, RowOf, merchants, userSessions, users } from '../db';
+import { bare, columnsOf, insertValues, merchants, param, placeholders, sql, statement, userSessions, users, type Queryable, type RowOf } from '../db';
 import type { Role } from './permissions';
 import { isTokenShaped, newToken, tokenHash } from './tokens';
 import type { Mode } from '../protocol';
@@ -45,6 +45,25 @@ export interface NewSession {
   expiresAt: Date;
 }
 
+const REVOKE_SESSION = statement<unknown, { tokenHash: string; now: Date }>(
+  sql`update ${userSessions} set ${bare(userSessions.revokedAt)} = ${param('now')} where ${userSessions.tokenHash} = ${param('tokenHash')} and ${userSessions.revokedAt} is null`,
+);
+
+const NEW_SESSION = placeholders(['tokenHash', 'userId', 'stage', 'now', 'expiresAt', 'ip', 'userAgent']);
+const NEW_SESSION_INSERT = insertValues([
+  [userSessions.tokenHash, NEW_SESSION.tokenHash],
+  [userSessions.userId, NEW_SESSION.userId],
+  [userSessions.stage, NEW_SESSION.stage],
+  [userSessions.createdAt, NEW_SESSION.now],
+  [userSessions.lastSeenAt, NEW_SESSION.now],
+  [userSessions.expiresAt, NEW_SESSION.expiresAt],
+  [userSessions.ip, NEW_SESSION.ip],
+  [userSessions.userAgent, NEW_SESSION.userAgent],
+]);
+const INSERT_SESSION = statement<unknown, Record<keyof typeof NEW_SESSION, unknown>>(
+  sql`insert into ${userSessions} (${NEW_SESSION_INSERT.columns}) values (${NEW_SESSION_INSERT.values})`,
+);
+
 /**
  * Opens a session for `userId` at `stage` with a new random token (the cookie's value; only its
  * hash is stored). `replacing` is the token hash of a session this one follows (the second-factor
@@ -62,17 +81,29 @@ export async function openSession(
   const token = newToken();
   const hash = tokenHash(token);
   const expiresAt = new Date(now.getTime() + (stage === 'second-factor' ? Math.min(SECOND_FACTOR_MS, policy.maxMs) : policy.maxMs));
-  if (options.replacing) await db.query('update user_sessions set revoked_at = $2 where token_hash = $1 and revoked_at is null', [options.replacing, now]);
-  await db.query(
-    `insert into user_sessions (token_hash, user_id, stage, created_at, last_seen_at, expires_at, ip, user_agent)
-     values ($1, $2, $3, $4, $4, $5, $6, $7)`,
-    [hash, userId, stage, now, expiresAt, client.ip ?? null, client.userAgent?.slice(0, 512) ?? null],
-  );
+  if (options.replacing) await REVOKE_SESSION.run(db, { tokenHash: options.replacing, now });
+  await INSERT_SESSION.run(db, {
+    tokenHash: hash, userId, stage, now, expiresAt, ip: client.ip ?? null, userAgent: client.userAgent?.slice(0, 512) ?? null,
+  });
   return { token, tokenHash: hash, expiresAt };
 }
 
 type SessionRow = Pick<RowOf<typeof userSessions>, 'token_hash' | 'user_id' | 'mode' | 'last_seen_at'> &
-  Pick<RowOf<typeof users>, 'email' | 'role' | 'merchant_id'> & { merchant_name: RowOf<typeof merchants>['name']; two_factor: boolean; require_two_factor: boolean };
+  Pick<RowOf<typeof users>, 'email' | 'role' | 'merchant_id'> & { merchant_name: RowOf<typeof merchants>['name']; two_factor: boolean } &
+  Pick<RowOf<typeof merchants>, 'require_two_factor'>;
+
+const SESSION = statement<SessionRow, { tokenHash: string; stage: SessionStage; now: Date; seenAfter: Date }>(
+  sql`select ${columnsOf(userSessions, ['token_hash', 'user_id', 'mode', 'last_seen_at'])}, ${columnsOf(users, ['email', 'role', 'merchant_id'])},
+            ${merchants.name} as merchant_name, ${users.totpEnabledAt} is not null as two_factor, ${merchants.requireTwoFactor}
+       from ${userSessions}
+       join ${users} on ${users.id} = ${userSessions.userId}
+       join ${merchants} on ${merchants.id} = ${users.merchantId}
+      where ${userSessions.tokenHash} = ${param('tokenHash')} and ${userSessions.stage} = ${param('stage')} and ${userSessions.revokedAt} is null
+        and ${userSessions.expiresAt} > ${param('now')} and ${userSessions.lastSeenAt} > ${param('seenAfter')} and ${users.disabledAt} is null`,
+);
+const TOUCH_SESSION = statement<unknown, { tokenHash: string; now: Date }>(
+  sql`update ${userSessions} set ${bare(userSessions.lastSeenAt)} = ${param('now')} where ${userSessions.tokenHash} = ${param('tokenHash')} and ${userSessions.lastSeenAt} < ${param('now')}`,
+);
 
 /**
  * The session `token` opens at `stage`, or undefined when there is none: unknown or malformed
@@ -88,19 +119,10 @@ export async function readSession(
   const now = options.now ?? new Date();
   const policy = options.policy ?? sessionPolicy();
   const stage = options.stage ?? 'signed-in';
-  const [row] = await db.query<SessionRow>(
-    `select s.token_hash, s.user_id, s.mode, s.last_seen_at, u.email, u.role, u.merchant_id,
-            m.name as merchant_name, u.totp_enabled_at is not null as two_factor, m.require_two_factor
-       from user_sessions s
-       join users u on u.id = s.user_id
-       join merchants m on m.id = u.merchant_id
-      where s.token_hash = $1 and s.stage = $2 and s.revoked_at is null
-        and s.expires_at > $3 and s.last_seen_at > $4 and u.disabled_at is null`,
-    [tokenHash(token), stage, now, new Date(now.getTime() - policy.idleMs)],
-  );
+  const [row] = await SESSION.run(db, { tokenHash: tokenHash(token), stage, now, seenAfter: new Date(now.getTime() - policy.idleMs) });
   if (!row) return undefined;
   if (stage === 'signed-in' && now.getTime() - row.last_seen_at.getTime() >= TOUCH_EVERY_MS) {
-    await db.query('update user_sessions set last_seen_at = $2 where token_hash = $1 and last_seen_at < $2', [row.token_hash, now]);
+    await TOUCH_SESSION.run(db, { tokenHash: row.token_hash, now });
   }
   return {
     tokenHash: row.token_hash,
@@ -115,18 +137,27 @@ export async function readSession(
   };
 }
 
+const SET_SESSION_MODE = statement<unknown, { tokenHash: string; mode: Mode }>(
+  sql`update ${userSessions} set ${bare(userSessions.mode)} = ${param('mode')} where ${userSessions.tokenHash} = ${param('tokenHash')}`,
+);
+
 export async function setSessionMode(db: Queryable, session: Pick<DashboardSession, 'tokenHash'>, mode: Mode): Promise<void> {
-  await db.query('update user_sessions set mode = $2 where token_hash = $1', [session.tokenHash, mode]);
+  await SET_SESSION_MODE.run(db, { tokenHash: session.tokenHash, mode });
 }
 
 /** Sign out: this session only. */
 export async function revokeSession(db: Queryable, hash: string, now = new Date()): Promise<void> {
-  await db.query('update user_sessions set revoked_at = $2 where token_hash = $1 and revoked_at is null', [hash, now]);
+  await REVOKE_SESSION.run(db, { tokenHash: hash, now });
 }
+
+const REVOKE_USER_SESSIONS = statement<Pick<RowOf<typeof userSessions>, 'token_hash'>, { userId: string; now: Date }>(
+  sql`update ${userSessions} set ${bare(userSessions.revokedAt)} = ${param('now')}
+   where ${userSessions.userId} = ${param('userId')} and ${userSessions.revokedAt} is null returning ${bare(userSessions.tokenHash)}`,
+);
 
 /** Sign out everywhere (and what disabling a user or changing a password does): every session of the user. */
 export async function revokeUserSessions(db: Queryable, userId: string, now = new Date()): Promise<number> {
-  const rows = await db.query('update user_sessions set revoked_at = $2 where user_id = $1 and revoked_at is null returning token_hash', [userId, now]);
+  const rows = await REVOKE_USER_SESSIONS.run(db, { userId, now });
   return rows.length;
 }
 

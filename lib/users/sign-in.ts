@@ -1,5 +1,5 @@
 import 'server-only';
-import type { Database } from '../db';
+import { columnsOf, param, sql, statement, users, type Database, type RowOf } from '../db';
 import { spendLink } from './accounts';
 import { recordAudit } from './audit';
 import { dummyHash, PASSWORD_MAX_LENGTH, verifyPassword } from './passwords';
@@ -23,6 +23,11 @@ export function tooManyAttempts(until: Date, now: Date): string {
   return `Too many attempts. Try again in ${secondsUntil(until, now)} s.`;
 }
 
+const USER_SIGNING_IN = statement<Pick<RowOf<typeof users>, 'id' | 'merchant_id' | 'password_hash'> & { disabled: boolean; two_factor: boolean }, { email: string }>(
+  sql`select ${columnsOf(users, ['id', 'merchant_id', 'password_hash'])}, ${users.disabledAt} is not null as disabled, ${users.totpEnabledAt} is not null as two_factor
+        from ${users} where ${users.email} = ${param('email')}`,
+);
+
 /**
  * The password step of a sign-in. The answer says the same for an unknown address, a disabled
  * user, a user without a password yet and a wrong password (and takes as long: a hash is
@@ -34,10 +39,7 @@ export async function signIn(db: Database, input: { email: string; password: str
   const locked = await lockedUntil(db, keys, now);
   if (locked) return { kind: 'refused', message: tooManyAttempts(locked, now) };
 
-  const [user] = await db.query<{ id: string; merchant_id: string; password_hash: string | null; disabled: boolean; two_factor: boolean }>(
-    'select id, merchant_id, password_hash, disabled_at is not null as disabled, totp_enabled_at is not null as two_factor from users where email = $1',
-    [email],
-  );
+  const [user] = await USER_SIGNING_IN.run(db, { email });
   const usable = user && !user.disabled && user.password_hash !== null;
   const hash = usable ? user.password_hash! : await dummyHash();
   const right = input.password.length <= PASSWORD_MAX_LENGTH && (await verifyPassword(input.password, hash)) && usable;

@@ -1,5 +1,5 @@
 import 'server-only';
-import type { Queryable } from '../db';
+import { bare, param, signInThrottle, sql, statement, type Queryable, type RowOf } from '../db';
 
 /**
  * Sign-in attempts are limited per account and per client address (table sign_in_throttle, so
@@ -37,36 +37,47 @@ export function throttleKeys(email: string, ip: string | null | undefined): Thro
   return keys;
 }
 
+const LOCKED_UNTIL = statement<{ until: RowOf<typeof signInThrottle>['locked_until'] }, { keys: string[]; now: Date }>(
+  sql`select max(${signInThrottle.lockedUntil}) as until from ${signInThrottle} where ${signInThrottle.key} = any(${param('keys')}) and ${signInThrottle.lockedUntil} > ${param('now')}`,
+);
+
 /** The latest time one of `keys` is locked until, if one is locked now. */
 export async function lockedUntil(db: Queryable, keys: ThrottleKey[], now: Date): Promise<Date | undefined> {
-  const [row] = await db.query<{ until: Date | null }>('select max(locked_until) as until from sign_in_throttle where key = any($1) and locked_until > $2', [keys.map((k) => k.key), now]);
+  const [row] = await LOCKED_UNTIL.run(db, { keys: keys.map((k) => k.key), now });
   return row?.until ?? undefined;
 }
+
+// A count whose window has passed (and that is not locked) starts again at one.
+const WINDOW_PASSED = sql`${signInThrottle.windowStartedAt} < ${param('windowStart')} and coalesce(${signInThrottle.lockedUntil} <= ${param('now')}, true)`;
+const COUNT_FAILURE = statement<Pick<RowOf<typeof signInThrottle>, 'failures'>, { key: string; now: Date; windowStart: Date }>(
+  sql`insert into ${signInThrottle} (${bare(signInThrottle.key)}, ${bare(signInThrottle.failures)}, ${bare(signInThrottle.windowStartedAt)}) values (${param('key')}, 1, ${param('now')})
+       on conflict (${bare(signInThrottle.key)}) do update set
+         ${bare(signInThrottle.failures)} = case when ${WINDOW_PASSED} then 1 else ${signInThrottle.failures} + 1 end,
+         ${bare(signInThrottle.windowStartedAt)} = case when ${WINDOW_PASSED} then ${param('now')} else ${signInThrottle.windowStartedAt} end
+       returning ${bare(signInThrottle.failures)}`,
+);
+const LOCK_KEY = statement<unknown, { key: string; until: Date }>(
+  sql`update ${signInThrottle} set ${bare(signInThrottle.lockedUntil)} = ${param('until')} where ${signInThrottle.key} = ${param('key')}`,
+);
 
 /** Counts a failure on each key; answers the time the attempt locked a key until, if it did. */
 export async function recordFailure(db: Queryable, keys: ThrottleKey[], now: Date): Promise<Date | undefined> {
   let latest: Date | undefined;
   for (const { key, threshold } of keys) {
-    // A count whose window has passed (and that is not locked) starts again at one.
-    const [row] = await db.query<{ failures: number }>(
-      `insert into sign_in_throttle (key, failures, window_started_at) values ($1, 1, $2)
-       on conflict (key) do update set
-         failures = case when sign_in_throttle.window_started_at < $3 and coalesce(sign_in_throttle.locked_until <= $2, true) then 1 else sign_in_throttle.failures + 1 end,
-         window_started_at = case when sign_in_throttle.window_started_at < $3 and coalesce(sign_in_throttle.locked_until <= $2, true) then $2 else sign_in_throttle.window_started_at end
-       returning failures`,
-      [key, now, new Date(now.getTime() - WINDOW_MS)],
-    );
+    const [row] = await COUNT_FAILURE.run(db, { key, now, windowStart: new Date(now.getTime() - WINDOW_MS) });
     const delay = lockDelayMs(row!.failures, threshold);
     if (delay > 0) {
       const until = new Date(now.getTime() + delay);
-      await db.query('update sign_in_throttle set locked_until = $2 where key = $1', [key, until]);
+      await LOCK_KEY.run(db, { key, until });
       if (!latest || until > latest) latest = until;
     }
   }
   return latest;
 }
 
+const CLEAR_KEY = statement<unknown, { key: string }>(sql`delete from ${signInThrottle} where ${signInThrottle.key} = ${param('key')}`);
+
 /** A right password (and code): the account's count starts again; the address's stays. */
 export async function recordSuccess(db: Queryable, email: string): Promise<void> {
-  await db.query('delete from sign_in_throttle where key = $1', [`account:${email}`]);
+  await CLEAR_KEY.run(db, { key: `account:${email}` });
 }

@@ -1,7 +1,7 @@
 import 'server-only';
 import { createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
-import type { Database, Queryable } from '../db';
+import { bare, columnsOf, insertValues, param, placeholders, sql, statement, userRecoveryCodes, users, type Database, type Queryable, type RowOf } from '../db';
 import { appSecret, decryptSecret, encryptSecret } from '../merchants';
 import { recordAudit } from './audit';
 import { AccountError } from './errors';
@@ -56,17 +56,12 @@ function looksLikeRecoveryCode(code: string): boolean {
   return /^[a-z2-7]{5}-?[a-z2-7]{5}$/i.test(code.trim());
 }
 
-interface TwoFactorRow {
-  id: string;
-  email: string;
-  merchant_id: string;
-  totp_secret_ciphertext: string | null;
-  totp_enabled_at: Date | null;
-  totp_last_step: string | number | null;
-}
+const TWO_FACTOR_COLUMNS = ['id', 'email', 'merchant_id', 'totp_secret_ciphertext', 'totp_enabled_at', 'totp_last_step'] as const;
+type TwoFactorRow = Pick<RowOf<typeof users>, (typeof TWO_FACTOR_COLUMNS)[number]>;
+const TWO_FACTOR_ROW = statement<TwoFactorRow, { id: string }>(sql`select ${columnsOf(users, TWO_FACTOR_COLUMNS)} from ${users} where ${users.id} = ${param('id')}`);
 
 async function twoFactorRow(db: Queryable, userId: string): Promise<TwoFactorRow> {
-  const [row] = await db.query<TwoFactorRow>('select id, email, merchant_id, totp_secret_ciphertext, totp_enabled_at, totp_last_step from users where id = $1', [userId]);
+  const [row] = await TWO_FACTOR_ROW.run(db, { id: userId });
   if (!row) throw new AccountError('No such user.');
   return row;
 }
@@ -78,6 +73,11 @@ export interface Enrolment {
   uri: string;
 }
 
+const SET_PENDING_SECRET = statement<unknown, { id: string; ciphertext: string }>(
+  sql`update ${users} set ${bare(users.totpSecretCiphertext)} = ${param('ciphertext')}, ${bare(users.updatedAt)} = now()
+   where ${users.id} = ${param('id')} and ${users.totpEnabledAt} is null`,
+);
+
 /**
  * The secret being enrolled: the pending one (shown again until confirmed), or a new one kept
  * encrypted. Only the enrolment screen shows it; after confirmation nothing shows it again.
@@ -88,10 +88,25 @@ export async function enrolment(db: Queryable, userId: string): Promise<Enrolmen
   let secret = row.totp_secret_ciphertext ? decryptSecret(row.totp_secret_ciphertext) : undefined;
   if (!secret) {
     secret = new Secret({ size: 20 }).base32;
-    await db.query('update users set totp_secret_ciphertext = $2, updated_at = now() where id = $1 and totp_enabled_at is null', [userId, encryptSecret(secret)]);
+    await SET_PENDING_SECRET.run(db, { id: userId, ciphertext: encryptSecret(secret) });
   }
   return { secret, uri: totp(secret, row.email).toString() };
 }
+
+const ENABLE_TWO_FACTOR = statement<Pick<RowOf<typeof users>, 'id'>, { id: string; now: Date; step: number }>(
+  sql`update ${users} set ${bare(users.totpEnabledAt)} = ${param('now')}, ${bare(users.totpLastStep)} = ${param('step')}, ${bare(users.updatedAt)} = ${param('now')}
+   where ${users.id} = ${param('id')} and ${users.totpEnabledAt} is null returning ${bare(users.id)}`,
+);
+const DELETE_RECOVERY_CODES = statement<unknown, { userId: string }>(sql`delete from ${userRecoveryCodes} where ${userRecoveryCodes.userId} = ${param('userId')}`);
+const RECOVERY_CODE = placeholders(['userId', 'codeHash', 'now']);
+const RECOVERY_CODE_INSERT = insertValues([
+  [userRecoveryCodes.userId, RECOVERY_CODE.userId],
+  [userRecoveryCodes.codeHash, RECOVERY_CODE.codeHash],
+  [userRecoveryCodes.createdAt, RECOVERY_CODE.now],
+]);
+const INSERT_RECOVERY_CODE = statement<unknown, { userId: string; codeHash: string; now: Date }>(
+  sql`insert into ${userRecoveryCodes} (${RECOVERY_CODE_INSERT.columns}) values (${RECOVERY_CODE_INSERT.values})`,
+);
 
 /** Turns two-factor on with a first code of the pending secret; answers the recovery codes (shown once). */
 export async function confirmEnrolment(db: Database, userId: string, code: string, client: Client = {}, now = new Date()): Promise<string[]> {
@@ -102,14 +117,25 @@ export async function confirmEnrolment(db: Database, userId: string, code: strin
   if (step === undefined) throw new AccountError('That code is not right: check the time on your device and type the code your app shows now.');
   const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
   await db.transaction(async (tx) => {
-    const updated = await tx.query('update users set totp_enabled_at = $2, totp_last_step = $3, updated_at = $2 where id = $1 and totp_enabled_at is null returning id', [userId, now, step]);
+    const updated = await ENABLE_TWO_FACTOR.run(tx, { id: userId, now, step });
     if (updated.length === 0) throw new AccountError('Two-factor is already on.');
-    await tx.query('delete from user_recovery_codes where user_id = $1', [userId]);
-    for (const c of codes) await tx.query('insert into user_recovery_codes (user_id, code_hash, created_at) values ($1, $2, $3)', [userId, recoveryHash(c), now]);
+    await DELETE_RECOVERY_CODES.run(tx, { userId });
+    for (const c of codes) await INSERT_RECOVERY_CODE.run(tx, { userId, codeHash: recoveryHash(c), now });
     await recordAudit(tx, { merchantId: row.merchant_id, userId, actor: row.email, action: 'two-factor.enable', ip: client.ip });
   });
   return codes;
 }
+
+const SPEND_RECOVERY_CODE = statement<Pick<RowOf<typeof userRecoveryCodes>, 'code_hash'>, { userId: string; codeHash: string; now: Date }>(
+  sql`update ${userRecoveryCodes} set ${bare(userRecoveryCodes.usedAt)} = ${param('now')}
+   where ${userRecoveryCodes.userId} = ${param('userId')} and ${userRecoveryCodes.codeHash} = ${param('codeHash')} and ${userRecoveryCodes.usedAt} is null
+   returning ${bare(userRecoveryCodes.codeHash)}`,
+);
+// Conditional: of two requests with the same code at once, one moves the step and the other finds it moved.
+const MOVE_STEP = statement<Pick<RowOf<typeof users>, 'id'>, { id: string; step: number }>(
+  sql`update ${users} set ${bare(users.totpLastStep)} = ${param('step')}
+   where ${users.id} = ${param('id')} and (${users.totpLastStep} is null or ${users.totpLastStep} < ${param('step')}) returning ${bare(users.id)}`,
+);
 
 /**
  * Checks a code (TOTP or a recovery code) of a user with two-factor on and spends it: the TOTP
@@ -118,14 +144,13 @@ export async function confirmEnrolment(db: Database, userId: string, code: strin
 async function spendCode(db: Queryable, row: TwoFactorRow, code: string, now: Date): Promise<'totp' | 'recovery' | undefined> {
   if (!row.totp_enabled_at || !row.totp_secret_ciphertext) return undefined;
   if (looksLikeRecoveryCode(code)) {
-    const used = await db.query('update user_recovery_codes set used_at = $3 where user_id = $1 and code_hash = $2 and used_at is null returning code_hash', [row.id, recoveryHash(code), now]);
+    const used = await SPEND_RECOVERY_CODE.run(db, { userId: row.id, codeHash: recoveryHash(code), now });
     return used.length > 0 ? 'recovery' : undefined;
   }
   const last = row.totp_last_step === null ? null : Number(row.totp_last_step);
   const step = acceptedStep(decryptSecret(row.totp_secret_ciphertext), code, last, now);
   if (step === undefined) return undefined;
-  // Conditional: of two requests with the same code at once, one moves the step and the other finds it moved.
-  const moved = await db.query('update users set totp_last_step = $2 where id = $1 and (totp_last_step is null or totp_last_step < $2) returning id', [row.id, step]);
+  const moved = await MOVE_STEP.run(db, { id: row.id, step });
   return moved.length > 0 ? 'totp' : undefined;
 }
 
@@ -152,20 +177,29 @@ export async function completeSecondFactor(db: Database, token: string, code: st
   return { kind: 'signed-in', session };
 }
 
+const CLEAR_TWO_FACTOR = statement<unknown, { id: string; now: Date }>(
+  sql`update ${users} set ${bare(users.totpSecretCiphertext)} = null, ${bare(users.totpEnabledAt)} = null, ${bare(users.totpLastStep)} = null, ${bare(users.updatedAt)} = ${param('now')}
+   where ${users.id} = ${param('id')}`,
+);
+
 /** Turns two-factor off, with a current code (or a recovery code) as proof. */
 export async function disableTwoFactor(db: Database, userId: string, code: string, client: Client = {}, now = new Date()): Promise<void> {
   await db.transaction(async (tx) => {
     const row = await twoFactorRow(tx, userId);
     if (!row.totp_enabled_at) throw new AccountError('Two-factor is not on.');
     if (!(await spendCode(tx, row, code, now))) throw new AccountError('That code is not right.');
-    await tx.query('update users set totp_secret_ciphertext = null, totp_enabled_at = null, totp_last_step = null, updated_at = $2 where id = $1', [userId, now]);
-    await tx.query('delete from user_recovery_codes where user_id = $1', [userId]);
+    await CLEAR_TWO_FACTOR.run(tx, { id: userId, now });
+    await DELETE_RECOVERY_CODES.run(tx, { userId });
     await recordAudit(tx, { merchantId: row.merchant_id, userId, actor: row.email, action: 'two-factor.disable', ip: client.ip });
   });
 }
 
+const UNUSED_RECOVERY_CODES = statement<{ n: number }, { userId: string }>(
+  sql`select count(*)::int as n from ${userRecoveryCodes} where ${userRecoveryCodes.userId} = ${param('userId')} and ${userRecoveryCodes.usedAt} is null`,
+);
+
 /** Recovery codes still unused, for the account page. */
 export async function unusedRecoveryCodes(db: Queryable, userId: string): Promise<number> {
-  const [row] = await db.query<{ n: number }>('select count(*)::int as n from user_recovery_codes where user_id = $1 and used_at is null', [userId]);
+  const [row] = await UNUSED_RECOVERY_CODES.run(db, { userId });
   return row!.n;
 }
