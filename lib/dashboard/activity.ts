@@ -3,33 +3,49 @@ import 'server-only';
  * The deposits and webhooks screens: keyset lists of the scope's deposits (orphan and personal)
  * and webhook events with their last attempt, and re-sending an event of the scope.
  */
-import type { Queryable, webhookAttempts, webhookEvents, RowOf } from '../db';
+import { alias, columnsOf, deposits, sql, webhookAttempts, webhookEvents, type Queryable, type RowOf } from '../db';
 import { DEPOSIT_SELECT, serializeDeposit, type DepositRow } from '../deposits';
 import { resendWebhook } from '../webhooks';
 import type { DeliveryFilters, DepositFilters } from './filters';
-import { keysetPage, Where, type Page, type Position } from './keyset';
+import { keysetPage, type Page, type Position } from './keyset';
 import { explorerOverrides, transactionLink, type DepositView } from './orders';
 import { isUuid } from '../protocol';
 import type { MerchantScope } from '../merchants';
+
+const d = alias(deposits, 'd');
 
 export type DepositListItem = DepositView & { kind: DepositRow['kind']; explorerUrl?: string; createdAt: Date };
 
 /** The scope's deposits, newest first; `kind` ORPHAN or PERSONAL narrows them. */
 export async function listDepositItems(db: Queryable, scope: MerchantScope, filters: Omit<DepositFilters, 'after' | 'before'> & Position = {}, pageSize = 50): Promise<Page<DepositListItem>> {
-  const where = new Where()
-    .add(scope.merchantId, (p) => `d.merchant_id = ${p}::uuid`)
-    .add(scope.mode, (p) => `d.mode = ${p}`)
-    .add(filters.kind, (p) => `d.kind = ${p}`);
-  const [page, overrides] = await Promise.all([keysetPage<DepositRow>(db, DEPOSIT_SELECT, 'd', where, filters, pageSize), explorerOverrides(db, scope.merchantId)]);
+  const conditions = [
+    sql`${d.merchantId} = ${scope.merchantId}::uuid`,
+    sql`${d.mode} = ${scope.mode}`,
+    filters.kind !== undefined && sql`${d.kind} = ${filters.kind}`,
+  ];
+  const [page, overrides] = await Promise.all([
+    keysetPage<DepositRow>(db, sql.raw(DEPOSIT_SELECT), d, conditions, filters, pageSize),
+    explorerOverrides(db, scope.merchantId),
+  ]);
   return {
     ...page,
     rows: page.rows.map((d) => ({ ...serializeDeposit(d), kind: d.kind, explorerUrl: transactionLink(scope.mode, d.network, d.in_tx_hash, overrides), createdAt: d.created_at })),
   };
 }
 
-type EventColumns = 'id' | 'order_id' | 'invoice_id' | 'kind' | 'order_status' | 'invoice_status' | 'url' | 'state' | 'attempts' | 'next_attempt_at' | 'delivered_at' | 'created_at';
-type AttemptColumns = 'attempt' | 'started_at' | 'latency_ms' | 'status_code' | 'outcome' | 'error';
-type DeliveryRow = Pick<RowOf<typeof webhookEvents>, EventColumns> & { last: Pick<RowOf<typeof webhookAttempts>, AttemptColumns> | null };
+const EVENT_COLUMNS = [
+  'id', 'order_id', 'invoice_id', 'kind', 'order_status', 'invoice_status', 'url', 'state', 'attempts', 'next_attempt_at', 'delivered_at', 'created_at',
+] as const;
+const ATTEMPT_COLUMNS = ['attempt', 'started_at', 'latency_ms', 'status_code', 'outcome', 'error'] as const;
+type DeliveryRow = Pick<RowOf<typeof webhookEvents>, (typeof EVENT_COLUMNS)[number]> & {
+  last: Pick<RowOf<typeof webhookAttempts>, (typeof ATTEMPT_COLUMNS)[number]> | null;
+};
+const e = alias(webhookEvents, 'e');
+/** Each event with its last attempt. */
+const DELIVERIES = sql`select ${columnsOf(e, EVENT_COLUMNS)},
+       (select row_to_json(a) from (select ${columnsOf(webhookAttempts, ATTEMPT_COLUMNS)} from ${webhookAttempts}
+                                     where ${webhookAttempts.eventId} = ${e.id} order by ${webhookAttempts.attempt} desc, ${webhookAttempts.id} desc limit 1) a) as last
+  from ${webhookEvents} e`;
 
 /** A webhook event as the webhooks table shows it, with its last attempt. */
 export interface DeliveryListItem {
@@ -53,14 +69,13 @@ export interface DeliveryListItem {
  * that gave up (failed: retries used up; refused: target not allowed).
  */
 export async function listDeliveryItems(db: Queryable, scope: MerchantScope, filters: Omit<DeliveryFilters, 'after' | 'before'> & Position = {}, pageSize = 50): Promise<Page<DeliveryListItem>> {
-  const where = new Where().add(scope.merchantId, (p) => `e.merchant_id = ${p}::uuid`).add(scope.mode, (p) => `e.mode = ${p}`);
-  if (filters.failed) where.clauses.push(`e.state in ('failed', 'refused')`);
-  const select = `select e.id, e.order_id, e.invoice_id, e.kind, e.order_status, e.invoice_status, e.url, e.state, e.attempts, e.next_attempt_at,
-                         e.delivered_at, e.created_at,
-                         (select row_to_json(a) from (select attempt, started_at, latency_ms, status_code, outcome, error from webhook_attempts
-                                                        where event_id = e.id order by attempt desc, id desc limit 1) a) as last
-                    from webhook_events e`;
-  const page = await keysetPage<DeliveryRow>(db, select, 'e', where, filters, pageSize);
+  const conditions = [
+    sql`${e.merchantId} = ${scope.merchantId}::uuid`,
+    sql`${e.mode} = ${scope.mode}`,
+    // A literal, as the partial index webhook_events_failed is written.
+    filters.failed && sql`${e.state} in ('failed', 'refused')`,
+  ];
+  const page = await keysetPage<DeliveryRow>(db, DELIVERIES, e, conditions, filters, pageSize);
   return {
     ...page,
     rows: page.rows.map((e) => ({

@@ -14,11 +14,11 @@ import 'server-only';
  * times start with a digit); only text a merchant's API calls gave (description, order id, URLs)
  * can, and it is the only place where a cell differs from the API's value.
  */
-import type { Queryable } from '../db';
+import { invoices, orders, param, runSql, sql, statement, type Queryable, type SQL, type SQLWrapper, type Statement } from '../db';
 import { serializeInvoice, withOrders, type InvoiceRow } from '../invoices';
 import { serializeOrder, type OrderRow } from '../orders';
 import { invoiceResponse, orderResponse } from '../protocol';
-import { afterPosition, Where } from './keyset';
+import { afterPosition } from './keyset';
 import type { MerchantScope } from '../merchants';
 
 /** Rows fetched per query: large enough to amortise the round trip, small enough to stream. */
@@ -51,22 +51,42 @@ export function csvLine(values: readonly unknown[]): string {
   return `${line}\r\n`;
 }
 
-const TABLE = { orders: 'orders', invoices: 'invoices' } as const;
+const TABLE = { orders, invoices } as const;
 
 /** The columns: the API objects' fields, in the wire contract's order. */
 const COLUMNS: Record<ExportKind, readonly string[]> = { orders: Object.keys(orderResponse.shape), invoices: Object.keys(invoiceResponse.shape) };
 
-function rangeWhere(scope: MerchantScope, range: ExportRange): Where {
+/** The scope and range of an export: its values, or the `param()`s of a statement that takes them. */
+interface RangeValues {
+  merchantId: SQLWrapper | string;
+  mode: SQLWrapper | string;
+  from: SQLWrapper | Date;
+  to: SQLWrapper | Date;
+}
+type RangeParams = { merchantId: string; mode: string; from: Date; to: Date };
+const RANGE = { merchantId: param('merchantId'), mode: param('mode'), from: param('from'), to: param('to') } satisfies RangeValues;
+
+function inRange(kind: ExportKind, v: RangeValues): SQL {
+  const table = TABLE[kind];
+  return sql`${table.merchantId} = ${v.merchantId}::uuid and ${table.mode} = ${v.mode}
+    and ${table.createdAt} >= ${v.from}::timestamptz and ${table.createdAt} < ${v.to}::timestamptz`;
+}
+
+function rangeParams(scope: MerchantScope, range: ExportRange): RangeParams {
   if (!(range.from < range.to)) throw new RangeError('the export range must end after it starts');
-  return new Where()
-    .add(scope.merchantId, (p) => `merchant_id = ${p}::uuid`)
-    .add(scope.mode, (p) => `mode = ${p}`)
-    .add(range.from, (p) => `created_at >= ${p}::timestamptz`)
-    .add(range.to, (p) => `created_at < ${p}::timestamptz`);
+  return { merchantId: scope.merchantId, mode: scope.mode, from: range.from, to: range.to };
 }
 
 /** Up to this many rows countForExport counts exactly; above, the planner's estimate is enough for a progress bar. */
 export const EXACT_COUNT_LIMIT = 20_000;
+
+const perKind = <T>(make: (kind: ExportKind) => T): Record<ExportKind, T> => ({ orders: make('orders'), invoices: make('invoices') });
+
+const EXACT_COUNT = perKind((kind) =>
+  statement<{ n: number }, RangeParams>(
+    sql`select count(*)::int as n from (select 1 from ${TABLE[kind]} where ${inRange(kind, RANGE)} limit ${sql.raw(String(EXACT_COUNT_LIMIT * 2))}) r`,
+  ),
+);
 
 /**
  * How many rows an export of `range` has, for a progress indicator: exact up to
@@ -74,25 +94,48 @@ export const EXACT_COUNT_LIMIT = 20_000;
  * answered at once, where an exact count of 200,000 rows took 0.5 s on a busy 2-core machine).
  */
 export async function countForExport(db: Queryable, scope: MerchantScope, range: ExportRange, kind: ExportKind): Promise<number> {
-  const where = rangeWhere(scope, range);
-  const select = `select 1 from ${TABLE[kind]} where ${where.sql}`;
-  const [plan] = await db.query<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>(`explain (format json) ${select}`, where.params);
+  const values = rangeParams(scope, range);
+  // EXPLAIN cannot be prepared: built for this call, with the values in its parameters.
+  const [plan] = await runSql<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>(
+    db,
+    sql`explain (format json) select 1 from ${TABLE[kind]} where ${inRange(kind, values)}`,
+  );
   const estimate = plan?.['QUERY PLAN'][0].Plan['Plan Rows'];
   if (estimate !== undefined && estimate > EXACT_COUNT_LIMIT) return Math.round(estimate);
-  const [row] = await db.query<{ n: number }>(`select count(*)::int as n from (${select} limit ${EXACT_COUNT_LIMIT * 2}) r`, where.params);
+  const [row] = await EXACT_COUNT[kind].run(db, values);
   return row!.n;
 }
+
+/** The statements of an export's batches: the first, and the one after a row. */
+interface BatchStatements<R> {
+  first: Statement<R, RangeParams>;
+  next: Statement<R, RangeParams & { time: Date; id: string }>;
+}
+
+function batchStatements<R>(kind: ExportKind): BatchStatements<R> {
+  const table = TABLE[kind];
+  const order = sql`order by ${table.createdAt} desc, ${table.id} desc limit ${EXPORT_BATCH}`;
+  return {
+    first: statement(sql`select * from ${table} where ${inRange(kind, RANGE)} ${order}`),
+    next: statement(sql`select * from ${table} where ${inRange(kind, RANGE)} and ${afterPosition(table, '<', param('time'), param('id'))} ${order}`),
+  };
+}
+
+const BATCHES = { orders: batchStatements<OrderRow>('orders'), invoices: batchStatements<InvoiceRow>('invoices') };
 
 /**
  * The range's rows in batches, newest first. The next batch is asked for as soon as one arrives,
  * so the database reads it while this one is turned into CSV.
  */
-async function* batches<R extends { created_at: Date; id: string }>(db: Queryable, scope: MerchantScope, range: ExportRange, kind: ExportKind): AsyncGenerator<R[]> {
-  const fetch = (at?: { created_at: Date; id: string }) => {
-    const where = rangeWhere(scope, range);
-    if (at) where.clauses.push(afterPosition(TABLE[kind], '<', where.param(at.created_at), where.param(at.id)));
-    return db.query<R>(`select * from ${TABLE[kind]} where ${where.sql} order by created_at desc, id desc limit ${where.param(EXPORT_BATCH)}`, where.params);
-  };
+async function* batches<R extends { created_at: Date; id: string }>(
+  db: Queryable,
+  scope: MerchantScope,
+  range: ExportRange,
+  statements: BatchStatements<R>,
+): AsyncGenerator<R[]> {
+  const values = rangeParams(scope, range);
+  const fetch = (at?: { created_at: Date; id: string }) =>
+    at ? statements.next.run(db, { ...values, time: at.created_at, id: at.id }) : statements.first.run(db, values);
   let pending = fetch();
   for (;;) {
     const rows = await pending;
@@ -116,8 +159,8 @@ export async function* exportOrdersCsv(db: Queryable, scope: MerchantScope, rang
   const lines = (objects: readonly object[]) => objects.map((o) => csvLine(columns.map((k) => (o as Record<string, unknown>)[k]))).join('');
   yield csvLine(columns);
   if (kind === 'orders') {
-    for await (const rows of batches<OrderRow>(db, scope, range, kind)) yield lines(rows.map(serializeOrder));
+    for await (const rows of batches(db, scope, range, BATCHES.orders)) yield lines(rows.map(serializeOrder));
   } else {
-    for await (const rows of batches<InvoiceRow>(db, scope, range, kind)) yield lines((await withOrders(db, rows)).map(serializeInvoice));
+    for await (const rows of batches(db, scope, range, BATCHES.invoices)) yield lines((await withOrders(db, rows)).map(serializeInvoice));
   }
 }

@@ -4,9 +4,8 @@ import 'server-only';
  * the same at the millionth row as at the first (the indexes of migration 0007 lead with the
  * scope and end with created_at desc, id desc).
  */
-import type { Queryable } from '../db';
+import { runSql, sql, where, type Queryable, type SQL, type SQLWrapper } from '../db';
 import { decodeCursor, encodeCursor, InvalidFilter, type PageCursor } from './filters';
-
 
 /** A page of rows, newest first, with the cursors of the pages beside it (absent at either end). */
 export interface Page<T> {
@@ -15,26 +14,13 @@ export interface Page<T> {
   previous?: string;
 }
 
-/** A where clause built from fixed fragments; only values travel as parameters. */
-export class Where {
-  readonly clauses: string[] = [];
-  readonly params: unknown[] = [];
+/** A condition of a list's where clause, or none (a filter that was not given): `where()` of lib/db joins those that apply. */
+export type Condition = SQL | undefined | false;
 
-  /** The placeholder of a new parameter `value`. */
-  param(value: unknown): string {
-    this.params.push(value);
-    return `$${this.params.length}`;
-  }
-
-  /** Adds the clause `make(placeholder)` for `value`, or nothing when it is undefined. */
-  add(value: unknown, make: (p: string) => string): this {
-    if (value !== undefined) this.clauses.push(make(this.param(value)));
-    return this;
-  }
-
-  get sql(): string {
-    return this.clauses.length > 0 ? this.clauses.join(' and ') : 'true';
-  }
+/** The columns a list is ordered by: the created_at and id of its table (or of the alias it is read under). */
+export interface ListKeys {
+  createdAt: SQLWrapper;
+  id: SQLWrapper;
 }
 
 export const MAX_PAGE_SIZE = 500;
@@ -58,21 +44,22 @@ export function cursorOf(value: PageCursor | string | undefined, parameter: stri
  * created_at bound is an index condition of every scope-first index (a row comparison is one only
  * when its columns lead the index's remaining ones in the same direction), ties decided by id.
  */
-export function afterPosition(alias: string, op: '<' | '>', time: string, id: string): string {
-  return `${alias}.created_at ${op}= ${time}::timestamptz and (${alias}.created_at ${op} ${time}::timestamptz or ${alias}.id ${op} ${id}::uuid)`;
+export function afterPosition(keys: ListKeys, op: '<' | '>', time: SQLWrapper | Date, id: SQLWrapper | string): SQL {
+  const [beyond, upTo] = [sql.raw(op), sql.raw(`${op}=`)];
+  return sql`${keys.createdAt} ${upTo} ${time}::timestamptz and (${keys.createdAt} ${beyond} ${time}::timestamptz or ${keys.id} ${beyond} ${id}::uuid)`;
 }
 
 /**
- * One page of `select ... from <source> where <where> order by <alias>.created_at desc, <alias>.id desc`:
- * after `after` (older rows) or, with `before`, the rows just newer than it, still answered newest
- * first. `source` is the select list and from clause up to the where; `where` holds the scope and
- * filters.
+ * One page of `select ... from <source> where <conditions> order by created_at desc, id desc`
+ * (the `keys`): after `after` (older rows) or, with `before`, the rows just newer than it, still
+ * answered newest first. `select` is the select list and from clause up to the where;
+ * `conditions` hold the scope and filters.
  */
 export async function keysetPage<R extends { created_at: Date; id: string }>(
   db: Queryable,
-  select: string,
-  alias: string,
-  where: Where,
+  select: SQL,
+  keys: ListKeys,
+  conditions: readonly Condition[],
   position: Position,
   pageSize: number,
 ): Promise<{ rows: R[]; next?: string; previous?: string }> {
@@ -81,19 +68,17 @@ export async function keysetPage<R extends { created_at: Date; id: string }>(
   const before = after ? undefined : cursorOf(position.before, 'before');
   const backwards = before !== undefined;
   const at = after ?? before;
-  if (at) {
-    const time = where.param(at.createdAt);
-    const id = where.param(at.id);
-    where.clauses.push(afterPosition(alias, backwards ? '>' : '<', time, id));
-  }
-  const direction = backwards ? 'asc' : 'desc';
-  const limit = where.param(pageSize + 1);
-  const found = await db.query<R>(`${select} where ${where.sql} order by ${alias}.created_at ${direction}, ${alias}.id ${direction} limit ${limit}`, where.params);
+  const direction = sql.raw(backwards ? 'asc' : 'desc');
+  const found = await runSql<R>(
+    db,
+    sql`${select} where ${where([...conditions, at && afterPosition(keys, backwards ? '>' : '<', at.createdAt, at.id)])}
+      order by ${keys.createdAt} ${direction}, ${keys.id} ${direction} limit ${pageSize + 1}`,
+  );
   const more = found.length > pageSize;
   const rows = found.slice(0, pageSize);
   if (backwards) {
     // Fewer than a page newer than the cursor: that is the top of the list, shown as the first page.
-    if (!more) return keysetPage(db, select, alias, withoutPosition(where), {}, pageSize);
+    if (!more) return keysetPage(db, select, keys, conditions, {}, pageSize);
     rows.reverse();
   }
   const first = rows[0];
@@ -105,12 +90,4 @@ export async function keysetPage<R extends { created_at: Date; id: string }>(
     // Newer rows: going back, when it found one more; going forwards, whenever we came from a cursor.
     previous: (backwards ? more : at !== undefined) && first ? encodeCursor(first) : undefined,
   };
-}
-
-/** `where` without the position clause and limit keysetPage added (the last clause, the last three params). */
-function withoutPosition(where: Where): Where {
-  const fresh = new Where();
-  fresh.clauses.push(...where.clauses.slice(0, -1));
-  fresh.params.push(...where.params.slice(0, -3));
-  return fresh;
 }

@@ -11,7 +11,10 @@ import 'server-only';
  */
 import { NETWORKS } from '../catalog';
 import { confirmationsOf, orderNetwork, requiredConfirmations } from '../chains';
-import type { Queryable } from '../db';
+import {
+  addresses, alias, chainCursors, chainTransfers, columnsOf, deposits, invoices, merchants, orderEvents, orders, param, payments, sql, statement, webhookEvents,
+  type Queryable, type RowOf, type SQL, type SQLWrapper,
+} from '../db';
 import { DEPOSIT_SELECT, serializeDeposit, type DepositRow } from '../deposits';
 import { serializeInvoice, withOrders, type InvoiceRow } from '../invoices';
 import { formatUnits } from '../money';
@@ -20,7 +23,7 @@ import { isUuid, type Deposit, type Invoice, type Order, type OrderStatus, type 
 import { getDelivery, listOrderDeliveries } from '../webhooks';
 import { explorerLink, isExplorerTemplate } from './explorers';
 import type { OrderFilters } from './filters';
-import { keysetPage, Where, type Page, type Position } from './keyset';
+import { keysetPage, type Condition, type Page, type Position } from './keyset';
 import type { MerchantScope } from '../merchants';
 
 /** The filters a list takes: the parsed search params (`kind` chooses the function). */
@@ -47,44 +50,63 @@ export function orderListItemOf(row: OrderRow): OrderListItem {
 
 const NETWORK_NAMES = NETWORKS.map((n) => n.name);
 
-/** The ids an exact search finds among the scope's orders; $1/$2 are the merchant and mode. */
-function orderHits(where: Where, q: string): string {
-  const text = where.param(q);
+/** The listed orders (and, in a search, the orders found through their address row). */
+const o = alias(orders, 'o');
+const a = alias(addresses, 'a');
+/** The listed invoices. */
+const i = alias(invoices, 'i');
+/** The orders of the listed invoices' coin choices. */
+const c = alias(orders, 'c');
+
+/** The ids an exact search finds among the scope's orders. */
+function orderHits(scope: MerchantScope, q: string): SQL {
+  const { merchantId, mode } = scope;
   const branches = [
-    `select id from orders where merchant_id = $1 and mode = $2 and client_order_id = ${text}`,
+    sql`select ${orders.id} from ${orders} where ${orders.merchantId} = ${merchantId} and ${orders.mode} = ${mode} and ${orders.clientOrderId} = ${q}`,
     // Through the address row's unique index (network, mode, address, tag), one probe per
     // network: no index on orders.address for make-order to keep up.
-    `select o.id from addresses a join orders o on o.address_id = a.id
-      where a.network = any(${where.param(NETWORK_NAMES)}::text[]) and a.mode = $2 and a.address = ${text} and o.merchant_id = $1 and o.mode = $2`,
-    `select order_id from payments where lower(tx_hash) = lower(${text}) and merchant_id = $1 and mode = $2`,
-    `select order_id from deposits where lower(in_tx_hash) = lower(${text}) and order_id is not null and merchant_id = $1 and mode = $2`,
+    sql`select ${o.id} from ${addresses} a join ${orders} o on ${o.addressId} = ${a.id}
+      where ${a.network} = any(${sql.param(NETWORK_NAMES)}::text[]) and ${a.mode} = ${mode} and ${a.address} = ${q} and ${o.merchantId} = ${merchantId} and ${o.mode} = ${mode}`,
+    sql`select ${payments.orderId} from ${payments} where lower(${payments.txHash}) = lower(${q}::text) and ${payments.merchantId} = ${merchantId} and ${payments.mode} = ${mode}`,
+    sql`select ${deposits.orderId} from ${deposits}
+      where lower(${deposits.inTxHash}) = lower(${q}::text) and ${deposits.orderId} is not null and ${deposits.merchantId} = ${merchantId} and ${deposits.mode} = ${mode}`,
   ];
-  if (isUuid(q)) branches.unshift(`select id from orders where id = ${where.param(q.toLowerCase())}::uuid and merchant_id = $1 and mode = $2`);
-  return branches.join(' union ');
+  if (isUuid(q)) {
+    branches.unshift(sql`select ${orders.id} from ${orders} where ${orders.id} = ${q.toLowerCase()}::uuid and ${orders.merchantId} = ${merchantId} and ${orders.mode} = ${mode}`);
+  }
+  return sql.join(branches, sql` union `);
 }
 
-function scoped(scope: MerchantScope): Where {
-  const where = new Where();
-  where.add(scope.merchantId, (p) => `o.merchant_id = ${p}::uuid`).add(scope.mode, (p) => `o.mode = ${p}`);
-  return where;
+/** The columns a list is scoped and filtered on: its table's (or alias's). */
+interface Listed {
+  merchantId: SQLWrapper;
+  mode: SQLWrapper;
+  status: SQLWrapper;
+  currency: SQLWrapper;
+  createdAt: SQLWrapper;
 }
 
-function filtered(where: Where, filters: Pick<OrderFilters, 'status' | 'network' | 'currency' | 'from' | 'to'>, alias = 'o'): Where {
-  return where
-    .add(filters.status, (p) => `${alias}.status = ${p}`)
-    .add(filters.network, (p) => `${alias}.network = ${p}`)
-    .add(filters.currency, (p) => `${alias}.currency = ${p}`)
-    .add(filters.from, (p) => `${alias}.created_at >= ${p}::timestamptz`)
-    .add(filters.to, (p) => `${alias}.created_at < ${p}::timestamptz`);
+function scoped(table: Listed, scope: MerchantScope): Condition[] {
+  return [sql`${table.merchantId} = ${scope.merchantId}::uuid`, sql`${table.mode} = ${scope.mode}`];
+}
+
+function filtered(table: Listed & { network?: SQLWrapper }, filters: Pick<OrderFilters, 'status' | 'network' | 'currency' | 'from' | 'to'>): Condition[] {
+  return [
+    filters.status !== undefined && sql`${table.status} = ${filters.status}`,
+    filters.network !== undefined && table.network !== undefined && sql`${table.network} = ${filters.network}`,
+    filters.currency !== undefined && sql`${table.currency} = ${filters.currency}`,
+    filters.from !== undefined && sql`${table.createdAt} >= ${filters.from}::timestamptz`,
+    filters.to !== undefined && sql`${table.createdAt} < ${filters.to}::timestamptz`,
+  ];
 }
 
 /** The scope's orders matching `filters`, newest first, a keyset page of `pageSize`. */
 export async function listOrderItems(db: Queryable, scope: MerchantScope, filters: ListFilters = {}, pageSize = 50): Promise<Page<OrderListItem>> {
-  const where = scoped(scope);
-  let select = 'select o.* from orders o';
-  if (filters.q !== undefined) select = `with hits as materialized (${orderHits(where, filters.q)}) select o.* from hits h join orders o on o.id = h.id`;
-  filtered(where, filters);
-  const page = await keysetPage<OrderRow>(db, select, 'o', where, filters, pageSize);
+  const select =
+    filters.q === undefined
+      ? sql`select ${o}.* from ${orders} o`
+      : sql`with hits as materialized (${orderHits(scope, filters.q)}) select ${o}.* from hits h join ${orders} o on ${o.id} = h.id`;
+  const page = await keysetPage<OrderRow>(db, select, o, [...scoped(o, scope), ...filtered(o, filters)], filters, pageSize);
   return { ...page, rows: page.rows.map(orderListItemOf) };
 }
 
@@ -101,24 +123,28 @@ function invoiceRowsOf(rows: Awaited<ReturnType<typeof withOrders>>): InvoiceLis
  * key of the invoice's chosen order.
  */
 export async function listInvoiceItems(db: Queryable, scope: MerchantScope, filters: ListFilters = {}, pageSize = 50): Promise<Page<InvoiceListItem>> {
-  const where = scoped(scope);
-  let select = 'select o.* from invoices o';
+  const { merchantId, mode } = scope;
+  let select = sql`select ${i}.* from ${invoices} i`;
   if (filters.q !== undefined) {
     const q = filters.q;
-    const text = where.param(q);
     const branches = [
       // idempotency_key is the external id when there is one, else the merchant's order.
-      `select id from invoices where merchant_id = $1 and mode = $2 and idempotency_key = ${text}`,
-      `select id from invoices where merchant_id = $1 and mode = $2 and client_order = ${text}`,
+      sql`select ${invoices.id} from ${invoices} where ${invoices.merchantId} = ${merchantId} and ${invoices.mode} = ${mode} and ${invoices.idempotencyKey} = ${q}`,
+      sql`select ${invoices.id} from ${invoices} where ${invoices.merchantId} = ${merchantId} and ${invoices.mode} = ${mode} and ${invoices.clientOrder} = ${q}`,
       // An order of any of the invoice's coin choices, not only the latest.
-      `select c.invoice_id from (${orderHits(where, q)}) oh join orders c on c.id = oh.id where c.invoice_id is not null`,
+      sql`select ${c.invoiceId} from (${orderHits(scope, q)}) oh join ${orders} c on ${c.id} = oh.id where ${c.invoiceId} is not null`,
     ];
-    if (isUuid(q)) branches.unshift(`select id from invoices where id = ${where.param(q.toLowerCase())}::uuid and merchant_id = $1 and mode = $2`);
-    select = `with hits as materialized (${branches.join(' union ')}) select o.* from hits h join invoices o on o.id = h.id`;
+    if (isUuid(q)) {
+      branches.unshift(sql`select ${invoices.id} from ${invoices} where ${invoices.id} = ${q.toLowerCase()}::uuid and ${invoices.merchantId} = ${merchantId} and ${invoices.mode} = ${mode}`);
+    }
+    select = sql`with hits as materialized (${sql.join(branches, sql` union `)}) select ${i}.* from hits h join ${invoices} i on ${i.id} = h.id`;
   }
-  filtered(where, { ...filters, network: undefined });
-  if (filters.network !== undefined) where.add(filters.network, (p) => `exists (select 1 from orders c where c.id = o.order_id and c.network = ${p})`);
-  const page = await keysetPage<InvoiceRow>(db, select, 'o', where, filters, pageSize);
+  const conditions = [
+    ...scoped(i, scope),
+    ...filtered(i, { ...filters, network: undefined }),
+    filters.network !== undefined && sql`exists (select 1 from ${orders} c where ${c.id} = ${i.orderId} and ${c.network} = ${filters.network})`,
+  ];
+  const page = await keysetPage<InvoiceRow>(db, select, i, conditions, filters, pageSize);
   return { ...page, rows: invoiceRowsOf(await withOrders(db, page.rows)) };
 }
 
@@ -171,9 +197,13 @@ export function transactionLink(mode: MerchantScope['mode'], network: string, tx
   return own !== undefined && Object.hasOwn(overrides, network) && isExplorerTemplate(own) ? explorerLink(network, txHash, overrides) : undefined;
 }
 
+const EXPLORER_URLS = statement<Pick<RowOf<typeof merchants>, 'explorer_urls'>, { id: string }>(
+  sql`select ${merchants.explorerUrls} from ${merchants} where ${merchants.id} = ${param('id')}`,
+);
+
 /** The merchant's explorer templates (settings); malformed entries are ignored. */
 export async function explorerOverrides(db: Queryable, merchantId: string): Promise<Record<string, string>> {
-  const [row] = await db.query<{ explorer_urls: unknown }>('select explorer_urls from merchants where id = $1', [merchantId]);
+  const [row] = await EXPLORER_URLS.run(db, { id: merchantId });
   const urls = row?.explorer_urls;
   if (typeof urls !== 'object' || urls === null) return {};
   return Object.fromEntries(Object.entries(urls).filter((e): e is [string, string] => typeof e[1] === 'string'));
@@ -184,29 +214,44 @@ type PaymentDetailRow = {
   sender_address: string | null; created_at: Date; block_height: string | number | null; dropped: boolean | null; tip: string | number | null;
 };
 
+type Scoped = { merchantId: string; mode: string };
+
+const ORDER_OF_SCOPE = statement<OrderRow, Scoped & { id: string }>(
+  sql`select * from ${orders} where ${orders.id} = ${param('id')} and ${orders.merchantId} = ${param('merchantId')} and ${orders.mode} = ${param('mode')}`,
+);
+const EVENT_COLUMNS = ['from_status', 'to_status', 'message', 'created_at'] as const;
+const ORDER_EVENTS = statement<Pick<RowOf<typeof orderEvents>, (typeof EVENT_COLUMNS)[number]>, { orderId: string }>(
+  sql`select ${columnsOf(orderEvents, EVENT_COLUMNS)} from ${orderEvents} where ${orderEvents.orderId} = ${param('orderId')} order by ${orderEvents.id}`,
+);
+const payment = alias(payments, 'p');
+const transfer = alias(chainTransfers, 't');
+const cursor = alias(chainCursors, 'c');
+const PAYMENT_DETAILS = statement<PaymentDetailRow, Scoped & { orderId: string }>(
+  sql`select ${payment.id}, ${payment.txHash}, ${payment.outputIndex}, ${payment.amount}::text as amount, ${payment.currency}, ${payment.network},
+              ${payment.status}, ${payment.senderAddress}, ${payment.createdAt}, ${transfer.blockHeight}, ${transfer.dropped}, ${cursor.height} as tip
+         from ${payments} p
+         left join ${chainTransfers} t on ${transfer.network} = ${payment.network} and ${transfer.mode} = ${payment.mode}
+                                      and ${transfer.txHash} = ${payment.txHash} and ${transfer.outputIndex} = ${payment.outputIndex}
+         left join ${chainCursors} c on ${cursor.network} = ${payment.network} and ${cursor.mode} = ${payment.mode}
+        where ${payment.orderId} = ${param('orderId')} and ${payment.merchantId} = ${param('merchantId')} and ${payment.mode} = ${param('mode')}
+        order by ${payment.createdAt}, ${payment.id}`,
+);
+const deposit = alias(deposits, 'd');
+const ORDER_DEPOSITS = statement<DepositRow, Scoped & { orderId: string }>(
+  sql`${sql.raw(DEPOSIT_SELECT)} where ${deposit.orderId} = ${param('orderId')} and ${deposit.merchantId} = ${param('merchantId')} and ${deposit.mode} = ${param('mode')}
+    order by ${deposit.createdAt}, ${deposit.id}`,
+);
+
 /** One order of the scope with its timeline, payments, orphan deposits and webhooks; undefined when it is not the scope's. */
 export async function orderDetail(db: Queryable, scope: MerchantScope, orderId: string): Promise<OrderDetail | undefined> {
   if (!isUuid(orderId)) return undefined;
-  const [row] = await db.query<OrderRow>('select * from orders where id = $1 and merchant_id = $2 and mode = $3', [orderId, scope.merchantId, scope.mode]);
+  const inScope = { merchantId: scope.merchantId, mode: scope.mode };
+  const [row] = await ORDER_OF_SCOPE.run(db, { id: orderId, ...inScope });
   if (!row) return undefined;
-  const [events, payments, deposits, webhooks, overrides] = await Promise.all([
-    db.query<{ from_status: OrderStatus; to_status: OrderStatus; message: string | null; created_at: Date }>(
-      'select from_status, to_status, message, created_at from order_events where order_id = $1 order by id',
-      [orderId],
-    ),
-    db.query<PaymentDetailRow>(
-      `select p.id, p.tx_hash, p.output_index, p.amount::text as amount, p.currency, p.network, p.status, p.sender_address, p.created_at,
-              t.block_height, t.dropped, c.height as tip
-         from payments p
-         left join chain_transfers t on t.network = p.network and t.mode = p.mode and t.tx_hash = p.tx_hash and t.output_index = p.output_index
-         left join chain_cursors c on c.network = p.network and c.mode = p.mode
-        where p.order_id = $1 and p.merchant_id = $2 and p.mode = $3
-        order by p.created_at, p.id`,
-      [orderId, scope.merchantId, scope.mode],
-    ),
-    db.query<DepositRow>(`${DEPOSIT_SELECT} where d.order_id = $1 and d.merchant_id = $2 and d.mode = $3 order by d.created_at, d.id`, [
-      orderId, scope.merchantId, scope.mode,
-    ]),
+  const [events, paymentRows, depositRows, webhooks, overrides] = await Promise.all([
+    ORDER_EVENTS.run(db, { orderId }),
+    PAYMENT_DETAILS.run(db, { orderId, ...inScope }),
+    ORDER_DEPOSITS.run(db, { orderId, ...inScope }),
     listOrderDeliveries(db, orderId, scope),
     explorerOverrides(db, scope.merchantId),
   ]);
@@ -216,7 +261,7 @@ export async function orderDetail(db: Queryable, scope: MerchantScope, orderId: 
   return {
     order: { ...orderListItemOf(row), message: row.message, checkRisks: row.check_risks, lifetime: row.lifetime, updatedAt: row.updated_at },
     events: events.map((e) => ({ fromStatus: e.from_status, toStatus: e.to_status, message: e.message, at: e.created_at })),
-    payments: payments.map((p) => ({
+    payments: paymentRows.map((p) => ({
       id: p.id,
       txHash: p.tx_hash,
       outputIndex: p.output_index,
@@ -230,7 +275,7 @@ export async function orderDetail(db: Queryable, scope: MerchantScope, orderId: 
       explorerUrl: transactionLink(scope.mode, p.network, p.tx_hash, overrides),
       createdAt: p.created_at,
     })),
-    orphanDeposits: deposits.map((d) => ({
+    orphanDeposits: depositRows.map((d) => ({
       ...serializeDeposit(d),
       explorerUrl: transactionLink(scope.mode, d.network, d.in_tx_hash, overrides),
       createdAt: d.created_at,
@@ -246,15 +291,21 @@ export interface InvoiceDetail {
   webhooks: WebhookEvent[];
 }
 
+const INVOICE_OF_SCOPE = statement<InvoiceRow, Scoped & { id: string }>(
+  sql`select * from ${invoices} where ${invoices.id} = ${param('id')} and ${invoices.merchantId} = ${param('merchantId')} and ${invoices.mode} = ${param('mode')}`,
+);
+const INVOICE_WEBHOOKS = statement<Pick<RowOf<typeof webhookEvents>, 'id'>, Scoped & { invoiceId: string }>(
+  sql`select ${webhookEvents.id} from ${webhookEvents}
+   where ${webhookEvents.invoiceId} = ${param('invoiceId')} and ${webhookEvents.merchantId} = ${param('merchantId')} and ${webhookEvents.mode} = ${param('mode')}`,
+);
+
 /** One invoice of the scope with its chosen order's detail; undefined when it is not the scope's. */
 export async function invoiceDetail(db: Queryable, scope: MerchantScope, invoiceId: string): Promise<InvoiceDetail | undefined> {
   if (!isUuid(invoiceId)) return undefined;
-  const rows = await db.query<InvoiceRow>('select * from invoices where id = $1 and merchant_id = $2 and mode = $3', [invoiceId, scope.merchantId, scope.mode]);
+  const rows = await INVOICE_OF_SCOPE.run(db, { id: invoiceId, merchantId: scope.merchantId, mode: scope.mode });
   if (!rows[0]) return undefined;
   const [invoice] = invoiceRowsOf(await withOrders(db, rows));
   const order = invoice!.orderId ? await orderDetail(db, scope, invoice!.orderId) : undefined;
-  const webhooks = await db.query<{ id: string }>('select id from webhook_events where invoice_id = $1 and merchant_id = $2 and mode = $3', [
-    invoiceId, scope.merchantId, scope.mode,
-  ]);
+  const webhooks = await INVOICE_WEBHOOKS.run(db, { invoiceId, merchantId: scope.merchantId, mode: scope.mode });
   return { invoice: invoice!, order, webhooks: (await Promise.all(webhooks.map((w) => getDelivery(db, w.id, scope)))).filter((w) => w !== undefined) };
 }

@@ -10,7 +10,7 @@ import 'server-only';
  */
 import { findNetwork } from '../catalog';
 import { enabledNetworks } from '../chains';
-import type { Queryable } from '../db';
+import { chainCursors, columnsOf, orders, param, payments, sql, statement, webhookEvents, type Queryable, type RowOf } from '../db';
 import { formatUnits, parseDecimal, parseUnits, valueOfUnits } from '../money';
 import { decimalsOf } from '../orders';
 import { ORDER_STATUS_VALUES, type OrderStatus } from '../protocol';
@@ -80,33 +80,42 @@ export interface Overview {
   series: SeriesDay[];
 }
 
+type Window = { merchantId: string; mode: string; since: Date; now: Date };
+
+const DAILY = statement<{ day: Date; network: string; currency: string; amount: string }, Window>(
+  sql`select date_bin('1 day', ${payments.createdAt}, ${param('since')}) as day, ${payments.network}, ${payments.currency}, sum(${payments.amount})::text as amount
+         from ${payments}
+        where ${payments.merchantId} = ${param('merchantId')} and ${payments.mode} = ${param('mode')} and ${payments.status} = 'processed'
+          and ${payments.createdAt} >= ${param('since')} and ${payments.createdAt} <= ${param('now')}
+        group by 1, 2, 3`,
+);
+// One index range per status (orders_dashboard_status) rather than a count over the whole table.
+const BY_STATUS = statement<{ status: OrderStatus; n: number }, Window>(
+  sql`select s.status, (select count(*)::int from ${orders}
+                          where ${orders.merchantId} = ${param('merchantId')} and ${orders.mode} = ${param('mode')} and ${orders.status} = s.status
+                            and ${orders.createdAt} >= ${param('since')} and ${orders.createdAt} <= ${param('now')}) as n
+         from unnest(${sql.param(ORDER_STATUS_VALUES)}::text[]) as s(status)`,
+);
+const FAILED_WEBHOOKS = statement<{ n: number }, { merchantId: string; mode: string }>(
+  sql`select count(*)::int as n from ${webhookEvents}
+   where ${webhookEvents.merchantId} = ${param('merchantId')} and ${webhookEvents.mode} = ${param('mode')} and ${webhookEvents.state} in ('failed', 'refused')`,
+);
+const CURSOR_COLUMNS = ['network', 'height', 'block_time', 'updated_at'] as const;
+const CURSORS = statement<Pick<RowOf<typeof chainCursors>, (typeof CURSOR_COLUMNS)[number]>, { mode: string }>(
+  sql`select ${columnsOf(chainCursors, CURSOR_COLUMNS)} from ${chainCursors} where ${chainCursors.mode} = ${param('mode')}`,
+);
+
 const coinKey = (currency: string, network: string) => `${currency}/${network}`;
 
 export async function overview(db: Queryable, scope: MerchantScope, now = new Date()): Promise<Overview> {
   const today = new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS);
   const since = new Date(today.getTime() - (SERIES_DAYS - 1) * DAY_MS);
+  const span = { merchantId: scope.merchantId, mode: scope.mode, since, now };
   const [daily, statuses, [failed], cursors] = await Promise.all([
-    db.query<{ day: Date; network: string; currency: string; amount: string }>(
-      `select date_bin('1 day', created_at, $3) as day, network, currency, sum(amount)::text as amount
-         from payments
-        where merchant_id = $1 and mode = $2 and status = 'processed' and created_at >= $3 and created_at <= $4
-        group by 1, 2, 3`,
-      [scope.merchantId, scope.mode, since, now],
-    ),
-    // One index range per status (orders_dashboard_status) rather than a count over the whole table.
-    db.query<{ status: OrderStatus; n: number }>(
-      `select s.status, (select count(*)::int from orders o
-                          where o.merchant_id = $1 and o.mode = $2 and o.status = s.status and o.created_at >= $3 and o.created_at <= $4) as n
-         from unnest($5::text[]) as s(status)`,
-      [scope.merchantId, scope.mode, since, now, ORDER_STATUS_VALUES],
-    ),
-    db.query<{ n: number }>(`select count(*)::int as n from webhook_events where merchant_id = $1 and mode = $2 and state in ('failed', 'refused')`, [
-      scope.merchantId, scope.mode,
-    ]),
-    db.query<{ network: string; height: string | number; block_time: Date; updated_at: Date }>(
-      'select network, height, block_time, updated_at from chain_cursors where mode = $1',
-      [scope.mode],
-    ),
+    DAILY.run(db, span),
+    BY_STATUS.run(db, span),
+    FAILED_WEBHOOKS.run(db, { merchantId: scope.merchantId, mode: scope.mode }),
+    CURSORS.run(db, { mode: scope.mode }),
   ]);
 
   // Base units per coin and day (midnight UTC in ms).

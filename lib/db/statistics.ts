@@ -12,26 +12,30 @@ import 'server-only';
  * by a fifth in pages since: the sizes come from the relation files (no table scan), an ANALYZE
  * samples a bounded number of rows, and it invalidates the plans cached before it.
  */
-import type { Queryable } from './index';
+import { getTableName, type Table } from 'drizzle-orm';
+import type { Queryable } from './client';
+import { addresses, chainTransfers, deposits, orders, payments, webhookEvents } from './schema';
+import { param, runSql, sql, statement } from './sql';
 import { log } from '../log';
 
 /** Tables with more than one index that a lookup on the request path or in the watcher could use. */
-const WATCHED_TABLES = ['orders', 'addresses', 'payments', 'chain_transfers', 'webhook_events', 'deposits'] as const;
+const WATCHED_TABLES = new Map<string, Table>([orders, addresses, payments, chainTransfers, webhookEvents, deposits].map((table) => [getTableName(table), table]));
+
+const STALE_TABLES = statement<{ name: string }, { names: string[] }>(
+  sql`select c.relname as name from pg_class c
+      where c.relnamespace = current_schema()::regnamespace and c.relkind = 'r' and c.relname = any(${param('names')}::text[])
+        and pg_relation_size(c.oid) > 0
+        and (c.reltuples < 0 or pg_relation_size(c.oid) / current_setting('block_size')::int > c.relpages * 1.2 + 4)`,
+);
 
 /** Checked this often; a check is one catalog query. */
 const STATISTICS_CHECK_MS = 10_000;
 
 /** Analyzes the watched tables whose statistics are missing or stale; answers their names. */
 export async function refreshStatistics(db: Queryable): Promise<string[]> {
-  const tables = await db.query<{ name: string }>(
-    `select c.relname as name from pg_class c
-      where c.relnamespace = current_schema()::regnamespace and c.relkind = 'r' and c.relname = any($1::text[])
-        and pg_relation_size(c.oid) > 0
-        and (c.reltuples < 0 or pg_relation_size(c.oid) / current_setting('block_size')::int > c.relpages * 1.2 + 4)`,
-    [WATCHED_TABLES],
-  );
-  // Names come from the fixed list above, never from input.
-  for (const { name } of tables) await db.query(`analyze ${name}`);
+  const tables = await STALE_TABLES.run(db, { names: [...WATCHED_TABLES.keys()] });
+  // The tables of the fixed list above, never from input.
+  for (const { name } of tables) await runSql(db, sql`analyze ${WATCHED_TABLES.get(name)!}`);
   return tables.map((t) => t.name);
 }
 

@@ -23,8 +23,12 @@ import 'server-only';
  * and commits only if all match: a failed import leaves the target as it was.
  */
 import { createHash } from 'node:crypto';
+import { getTableName, is } from 'drizzle-orm';
+import { getTableConfig, PgTable } from 'drizzle-orm/pg-core';
 import type { Database, Queryable } from './client';
 import { migrationStatus } from './client';
+import * as schema from './schema';
+import { param, runSql, sql, statement, type SQL, type Statement } from './sql';
 
 export const FORMAT = 'cryptogate-db';
 export const VERSION = 1;
@@ -55,37 +59,63 @@ interface SequenceState {
   min: string;
 }
 
-/** The public tables, parents before children (foreign keys), then by name. */
-async function tablesInOrder(db: Queryable): Promise<string[]> {
-  const tables = (await db.query<{ name: string }>(
-    `select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
-      where n.nspname = 'public' and c.relkind = 'r' order by c.relname`,
-  )).map((r) => r.name);
-  const edges = await db.query<{ child: string; parent: string }>(
-    `select cc.relname as child, pc.relname as parent from pg_constraint k
-       join pg_class cc on cc.oid = k.conrelid join pg_class pc on pc.oid = k.confrelid
-       join pg_namespace n on n.oid = k.connamespace
-      where k.contype = 'f' and n.nspname = 'public'`,
+/** A table of the schema (every table the migrations create) and what the transfer runs on it. */
+interface TransferTable {
+  name: string;
+  table: PgTable;
+  /** Its rows as row_to_json text, in checksum order (the query of the export's cursor). */
+  rows: SQL;
+  hasRows: Statement<{ any: boolean }, Record<never, never>>;
+  /** Inserts a batch of rows given as one JSON array of row_to_json objects. */
+  insert: Statement<unknown, { rows: string }>;
+}
+
+/** The schema's tables by name, with their statements (compiled once, here). */
+const TABLES = new Map(
+  (Object.values(schema) as unknown[])
+    .filter((value): value is PgTable => is(value, PgTable))
+    .map((table): [string, TransferTable] => {
+      const name = getTableName(table);
+      return [
+        name,
+        {
+          name,
+          table,
+          rows: sql`select row_to_json(t)::text as j from ${table} t order by 1`,
+          hasRows: statement(sql`select exists (select 1 from ${table}) as any`),
+          insert: statement(sql`insert into ${table} overriding system value select * from json_populate_recordset(null::${table}, ${param('rows')}::json)`),
+        },
+      ];
+    }),
+);
+
+/** The schema's tables, parents before children (foreign keys), then by name. */
+function tablesInOrder(): TransferTable[] {
+  const tables = [...TABLES.keys()].sort();
+  const edges = [...TABLES.values()].flatMap(({ name: child, table }) =>
+    getTableConfig(table).foreignKeys.map((key) => ({ child, parent: getTableName(key.reference().foreignTable) })),
   );
-  const ordered: string[] = [];
+  const ordered: TransferTable[] = [];
   const placed = new Set<string>();
   while (ordered.length < tables.length) {
     const next = tables.find((t) => !placed.has(t) && edges.every((e) => e.child !== t || e.parent === t || placed.has(e.parent)));
     if (!next) throw new TransferError('the tables\' foreign keys form a cycle; cannot order them');
-    ordered.push(next);
+    ordered.push(TABLES.get(next)!);
     placed.add(next);
   }
   return ordered;
 }
 
-async function sequences(db: Queryable): Promise<SequenceState[]> {
-  const rows = await db.query<{ name: string; start: string; min: string }>(
-    `select sequencename as name, start_value::text as start, min_value::text as min
+const SEQUENCES = statement<{ name: string; start: string; min: string }>(
+  sql`select sequencename as name, start_value::text as start, min_value::text as min
        from pg_sequences where schemaname = 'public' order by sequencename`,
-  );
+);
+
+async function sequences(db: Queryable): Promise<SequenceState[]> {
+  const rows = await SEQUENCES.run(db, {});
   const states: SequenceState[] = [];
   for (const row of rows) {
-    const [state] = await db.query<{ last_value: string; is_called: boolean }>(`select last_value::text as last_value, is_called from ${quoteIdent(row.name)}`);
+    const [state] = await runSql<{ last_value: string; is_called: boolean }>(db, sql`select last_value::text as last_value, is_called from ${sql.identifier(row.name)}`);
     states.push({ name: row.name, lastValue: state!.last_value, isCalled: state!.is_called, start: row.start, min: row.min });
   }
   return states;
@@ -96,27 +126,27 @@ function quoteIdent(name: string): string {
 }
 
 /** Each row's text of `table`, in checksum order, a batch at a time (a cursor: a large table is never held whole). */
-async function* tableRows(tx: Queryable, table: string): AsyncGenerator<string[]> {
-  const cursor = `export_${table}`;
-  await tx.query(`declare ${quoteIdent(cursor)} no scroll cursor for select row_to_json(t)::text as j from ${quoteIdent(table)} t order by 1`);
+async function* tableRows(tx: Queryable, table: TransferTable): AsyncGenerator<string[]> {
+  const cursor = sql.identifier(`export_${table.name}`);
+  await runSql(tx, sql`declare ${cursor} no scroll cursor for ${table.rows}`);
   try {
     for (;;) {
-      const rows = await tx.query<{ j: string }>(`fetch ${BATCH} from ${quoteIdent(cursor)}`);
+      const rows = await runSql<{ j: string }>(tx, sql`fetch ${sql.raw(String(BATCH))} from ${cursor}`);
       if (rows.length === 0) return;
       yield rows.map((r) => r.j);
     }
   } finally {
-    await tx.query(`close ${quoteIdent(cursor)}`);
+    await runSql(tx, sql`close ${cursor}`);
   }
 }
 
 /** Opens the consistent, UTC view both sides read in. */
 async function readView(tx: Queryable): Promise<void> {
-  await tx.query('set transaction isolation level repeatable read');
-  await tx.query("set local time zone 'UTC'");
+  await runSql(tx, sql`set transaction isolation level repeatable read`);
+  await runSql(tx, sql`set local time zone 'UTC'`);
 }
 
-async function checksum(tx: Queryable, table: string): Promise<{ rows: number; sha256: string }> {
+async function checksum(tx: Queryable, table: TransferTable): Promise<{ rows: number; sha256: string }> {
   const hash = createHash('sha256');
   let rows = 0;
   for await (const batch of tableRows(tx, table)) {
@@ -125,6 +155,10 @@ async function checksum(tx: Queryable, table: string): Promise<{ rows: number; s
   }
   return { rows, sha256: hash.digest('hex') };
 }
+
+const SET_SEQUENCE = statement<unknown, { name: string; value: string; called: boolean }>(
+  sql`select setval(${param('name')}::regclass, ${param('value')}::bigint, ${param('called')})`,
+);
 
 /**
  * Writes the whole database to `write` (called once per line, awaited: back-pressure is the
@@ -136,8 +170,8 @@ export async function exportDatabase(db: Database, write: (line: string) => Prom
     await readView(tx);
     await write(`H\t${JSON.stringify({ format: FORMAT, version: VERSION, migrations: applied, source: db.kind, exportedAt: new Date().toISOString() })}\n`);
     const tables: TableSummary[] = [];
-    for (const table of await tablesInOrder(tx)) {
-      await write(`T\t${JSON.stringify({ table })}\n`);
+    for (const table of tablesInOrder()) {
+      await write(`T\t${JSON.stringify({ table: table.name })}\n`);
       const hash = createHash('sha256');
       let rows = 0;
       for await (const batch of tableRows(tx, table)) {
@@ -145,7 +179,7 @@ export async function exportDatabase(db: Database, write: (line: string) => Prom
         rows += batch.length;
         await write(batch.map((row) => `R\t${row}\n`).join(''));
       }
-      const summary = { table, rows, sha256: hash.digest('hex') };
+      const summary = { table: table.name, rows, sha256: hash.digest('hex') };
       await write(`E\t${JSON.stringify(summary)}\n`);
       tables.push(summary);
       progress(summary);
@@ -165,23 +199,19 @@ export async function exportDatabase(db: Database, write: (line: string) => Prom
 export async function importDatabase(db: Database, lines: AsyncIterable<string>, progress: (table: TableSummary) => void = () => {}): Promise<TransferSummary> {
   const { applied } = await migrationStatus(db);
   return db.transaction(async (tx) => {
-    await tx.query("set local time zone 'UTC'");
-    const targetTables = await tablesInOrder(tx);
-    for (const table of targetTables) {
-      const [row] = await tx.query<{ any: boolean }>(`select exists (select 1 from ${quoteIdent(table)}) as any`);
-      if (row!.any) throw new TransferError(`the target database is not empty (table ${table} has rows): import only into a new database`);
+    await runSql(tx, sql`set local time zone 'UTC'`);
+    for (const table of tablesInOrder()) {
+      const [row] = await table.hasRows.run(tx, {});
+      if (row!.any) throw new TransferError(`the target database is not empty (table ${table.name} has rows): import only into a new database`);
     }
     let header: { migrations: number } | undefined;
-    let current: { table: string; batch: string[]; rows: number } | undefined;
+    let current: { table: TransferTable; batch: string[]; rows: number } | undefined;
     const expected: TableSummary[] = [];
     const states: SequenceState[] = [];
     let complete = false;
     const flush = async () => {
       if (!current || current.batch.length === 0) return;
-      await tx.query(
-        `insert into ${quoteIdent(current.table)} overriding system value select * from json_populate_recordset(null::${quoteIdent(current.table)}, $1::json)`,
-        [`[${current.batch.join(',')}]`],
-      );
+      await current.table.insert.run(tx, { rows: `[${current.batch.join(',')}]` });
       current.batch = [];
     };
     let lineNumber = 0;
@@ -203,8 +233,9 @@ export async function importDatabase(db: Database, lines: AsyncIterable<string>,
           break;
         }
         case 'T': {
-          const { table } = JSON.parse(body) as { table: string };
-          if (!targetTables.includes(table)) throw new TransferError(`line ${lineNumber}: the target has no table ${table}`);
+          const { table: name } = JSON.parse(body) as { table: string };
+          const table = TABLES.get(name);
+          if (!table) throw new TransferError(`line ${lineNumber}: the target has no table ${name}`);
           current = { table, batch: [], rows: 0 };
           break;
         }
@@ -216,7 +247,7 @@ export async function importDatabase(db: Database, lines: AsyncIterable<string>,
           break;
         case 'E': {
           const summary = JSON.parse(body) as TableSummary;
-          if (!current || summary.table !== current.table || summary.rows !== current.rows) throw new TransferError(`line ${lineNumber}: table ${summary.table} ends with ${current?.rows ?? 0} rows read, ${summary.rows} announced`);
+          if (!current || summary.table !== current.table.name || summary.rows !== current.rows) throw new TransferError(`line ${lineNumber}: table ${summary.table} ends with ${current?.rows ?? 0} rows read, ${summary.rows} announced`);
           await flush();
           expected.push(summary);
           current = undefined;
@@ -234,12 +265,16 @@ export async function importDatabase(db: Database, lines: AsyncIterable<string>,
     }
     if (!complete) throw new TransferError('the export is incomplete (no end record): it was cut short; export again');
     for (const state of states) {
-      await tx.query(`create sequence if not exists ${quoteIdent(state.name)} as bigint minvalue ${BigInt(state.min)} start with ${BigInt(state.start)}`);
-      await tx.query('select setval($1::regclass, $2::bigint, $3)', [quoteIdent(state.name), state.lastValue, state.isCalled]);
+      // DDL takes no parameters: the bounds are written in, as the integers BigInt makes of them.
+      await runSql(
+        tx,
+        sql`create sequence if not exists ${sql.identifier(state.name)} as bigint minvalue ${sql.raw(BigInt(state.min).toString())} start with ${sql.raw(BigInt(state.start).toString())}`,
+      );
+      await SET_SEQUENCE.run(tx, { name: quoteIdent(state.name), value: state.lastValue, called: state.isCalled });
     }
     // Verified inside the transaction: a mismatch rolls everything back.
     for (const want of expected) {
-      const got = await checksum(tx, want.table);
+      const got = await checksum(tx, TABLES.get(want.table)!);
       if (got.rows !== want.rows || got.sha256 !== want.sha256) {
         throw new TransferError(`table ${want.table}: ${got.rows} rows, checksum ${got.sha256.slice(0, 12)} after import; the export had ${want.rows} rows, ${want.sha256.slice(0, 12)}`);
       }

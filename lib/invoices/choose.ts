@@ -6,7 +6,7 @@ import 'server-only';
  * order's deadline is brought to now, so a transfer that still reaches its address is shown to the
  * merchant as a late payment of that order (an orphan deposit), never lost.
  */
-import type { Database, Queryable } from '../db';
+import { bare, chainTransfers, invoices, orders, param, sql, statement, type Database, type Queryable } from '../db';
 import { formatUnits, parseDecimal } from '../money';
 import { makeOrder, type OrderRow } from '../orders';
 import { isUuid, type InvoiceCurrency } from '../protocol';
@@ -27,17 +27,37 @@ export async function payableRate(invoice: Pick<InvoiceRow, 'mode' | 'currency' 
   return withinSlippage(parseDecimal(quoted)!, parseDecimal(market)!, slippage) ? quoted : market;
 }
 
+const INVOICE = statement<InvoiceRow, { id: string }>(sql`select * from ${invoices} where ${invoices.id} = ${param('id')}`);
+
 export async function loadInvoice(db: Database, invoiceId: string): Promise<InvoiceRow | undefined> {
   if (!isUuid(invoiceId)) return undefined;
-  const [invoice] = await db.query<InvoiceRow>('select * from invoices where id = $1', [invoiceId]);
+  const [invoice] = await INVOICE.run(db, { id: invoiceId });
   return invoice;
 }
 
+const PAYMENT_SEEN = statement<{ seen: boolean }, { orderId: string }>(
+  sql`select exists (select 1 from ${chainTransfers} where ${chainTransfers.orderId} = ${param('orderId')} and not ${chainTransfers.dropped}) as seen`,
+);
+
 /** A transfer to the order was seen (and not dropped): its coin can no longer change. */
 async function paymentSeen(db: Queryable, orderId: string): Promise<boolean> {
-  const [row] = await db.query<{ seen: boolean }>('select exists (select 1 from chain_transfers where order_id = $1 and not dropped) as seen', [orderId]);
+  const [row] = await PAYMENT_SEEN.run(db, { orderId });
   return row!.seen;
 }
+
+const ORDER = statement<OrderRow, { id: string }>(sql`select * from ${orders} where ${orders.id} = ${param('id')}`);
+const LOCK_ORDER = statement<unknown, { id: string }>(sql`select ${orders.id} from ${orders} where ${orders.id} = ${param('id')} for update`);
+const LOCK_INVOICE = statement<InvoiceRow, { id: string }>(sql`select * from ${invoices} where ${invoices.id} = ${param('id')} for update`);
+/** The earlier choice's order ends now: a transfer that still reaches it is a late payment of it. */
+const END_ORDER = statement<unknown, { id: string }>(
+  sql`update ${orders} set ${bare(orders.expiresAt)} = least(${orders.expiresAt}, now()), ${bare(orders.updatedAt)} = now()
+   where ${orders.id} = ${param('id')} and ${orders.status} = 'pending'`,
+);
+const CHOOSE = statement<unknown, { id: string; orderId: string; rate: string }>(
+  sql`update ${invoices} set ${bare(invoices.orderId)} = ${param('orderId')}, ${bare(invoices.rate)} = ${param('rate')}, ${bare(invoices.status)} = 'INIT',
+     ${bare(invoices.choices)} = ${invoices.choices} + 1, ${bare(invoices.updatedAt)} = now()
+   where ${invoices.id} = ${param('id')}`,
+);
 
 /**
  * Makes (or finds) the order for the payer's choice of `currency` on `network` and answers it.
@@ -49,7 +69,7 @@ export async function chooseCoin(db: Database, invoiceId: string, choice: { curr
   if (!invoice) throw new NotFound('Invoice', invoiceId);
   if (!canChooseCoin(invoice.status, invoice.expires_at, now)) throw new InvoiceClosed(invoiceId);
   const ticker = choice.currency.toUpperCase();
-  const [current] = invoice.order_id ? await db.query<OrderRow>('select * from orders where id = $1', [invoice.order_id]) : [];
+  const [current] = invoice.order_id ? await ORDER.run(db, { id: invoice.order_id }) : [];
   if (current?.status === 'pending' && current.currency === ticker && current.network === choice.network.toLowerCase()) return current;
   if (current && (await paymentSeen(db, current.id))) throw new InvoiceClosed(invoiceId);
 
@@ -86,17 +106,15 @@ export async function chooseCoin(db: Database, invoiceId: string, choice: { curr
 
   // The old order first, then the invoice: the watcher locks an order before its invoice too.
   const chosen = await db.transaction(async (tx) => {
-    if (current) await tx.query('select id from orders where id = $1 for update', [current.id]);
-    const [locked] = await tx.query<InvoiceRow>('select * from invoices where id = $1 for update', [invoice.id]);
+    if (current) await LOCK_ORDER.run(tx, { id: current.id });
+    const [locked] = await LOCK_INVOICE.run(tx, { id: invoice.id });
     // Another choice got in between: this one's order stays unused and expires unpaid.
     if (!locked || locked.choices !== invoice.choices || !canChooseCoin(locked.status, locked.expires_at, now)) return false;
     if (current) {
       if (await paymentSeen(tx, current.id)) return false;
-      await tx.query(`update orders set expires_at = least(expires_at, now()), updated_at = now() where id = $1 and status = 'pending'`, [current.id]);
+      await END_ORDER.run(tx, { id: current.id });
     }
-    await tx.query(`update invoices set order_id = $2, rate = $3, status = 'INIT', choices = choices + 1, updated_at = now() where id = $1`, [
-      invoice.id, order.id, rate,
-    ]);
+    await CHOOSE.run(tx, { id: invoice.id, orderId: order.id, rate });
     return true;
   });
   if (!chosen) throw new InvoiceClosed(invoiceId);

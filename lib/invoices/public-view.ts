@@ -4,7 +4,7 @@ import 'server-only';
  * offered network with the amount a choice made now would ask (the rate ./choose would lock).
  */
 import { findCurrency, type Network } from '../catalog';
-import type { Database } from '../db';
+import { alias, merchants, orders, param, sql, statement, type Database, type RowOf } from '../db';
 import { formatUnits } from '../money';
 import type { InvoiceCurrency } from '../protocol';
 import { payableRate, loadInvoice } from './choose';
@@ -18,18 +18,30 @@ function tokenStandard(network: Network, ticker: string): string | null {
   return findCurrency(network, ticker)?.contract ? (network.tokenStandard ?? null) : null;
 }
 
+const m = alias(merchants, 'm');
+const o = alias(orders, 'o');
+type Extra = {
+  merchant_name: RowOf<typeof merchants>['name'];
+  brand_logo: RowOf<typeof merchants>['brand_logo'];
+  brand_color: RowOf<typeof merchants>['brand_color'];
+  order_currency: RowOf<typeof orders>['currency'] | null;
+  order_network: RowOf<typeof orders>['network'] | null;
+  usage: Record<string, number> | null;
+};
+const EXTRA = statement<Extra, { merchantId: string; mode: string; orderId: string | null }>(
+  sql`select ${m.name} as merchant_name, ${m.brandLogo}, ${m.brandColor}, ${o.currency} as order_currency, ${o.network} as order_network,
+            (select json_object_agg(used.currency, used.n) from (
+               select ${orders.currency}, count(*)::int as n from ${orders}
+                where ${orders.merchantId} = ${param('merchantId')} and ${orders.mode} = ${param('mode')} and ${orders.createdAt} > now() - interval '30 days'
+                group by ${orders.currency}) used) as usage
+       from ${merchants} m left join ${orders} o on ${o.id} = ${param('orderId')} where ${m.id} = ${param('merchantId')}`,
+);
+
 /** The public view of an invoice, or null for an unknown or malformed id. Any invoice, any merchant: the id is the secret. */
 export async function loadInvoiceView(db: Database, invoiceId: string, now = new Date()): Promise<PublicInvoiceView | null> {
   const invoice = await loadInvoice(db, invoiceId);
   if (!invoice) return null;
-  const [extra] = await db.query<{ merchant_name: string; brand_logo: string | null; brand_color: string | null; order_currency: string | null; order_network: string | null; usage: Record<string, number> | null }>(
-    `select m.name as merchant_name, m.brand_logo, m.brand_color, o.currency as order_currency, o.network as order_network,
-            (select json_object_agg(currency, n) from (
-               select currency, count(*)::int as n from orders
-                where merchant_id = $1 and mode = $2 and created_at > now() - interval '30 days' group by currency) used) as usage
-       from merchants m left join orders o on o.id = $3 where m.id = $1`,
-    [invoice.merchant_id, invoice.mode, invoice.order_id],
-  );
+  const [extra] = await EXTRA.run(db, { merchantId: invoice.merchant_id, mode: invoice.mode, orderId: invoice.order_id });
   const canChoose = canChooseCoin(invoice.status, invoice.expires_at, now);
   const price = { value: BigInt(invoice.amount), scale: invoice.price_decimals };
   const offers = storedOffers(invoice.mode, invoice.currencies as InvoiceCurrency[]);

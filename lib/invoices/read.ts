@@ -1,26 +1,44 @@
 import 'server-only';
-import type { Queryable } from '../db';
+import { invoices, orders, param, sql, statement, type Queryable } from '../db';
 import type { ApiKey } from '../merchants';
 import type { OrderRow } from '../orders';
 import { isUuid, type InvoiceStatus } from '../protocol';
 import type { InvoiceRow, InvoiceWithOrder } from './rows';
 import { NotFound } from '../errors';
 
-/** The orders of `invoices`' latest choices, by id. */
-export async function withOrders(db: Queryable, invoices: InvoiceRow[]): Promise<InvoiceWithOrder[]> {
-  const ids = invoices.flatMap((i) => (i.order_id ? [i.order_id] : []));
-  const orders = ids.length > 0 ? await db.query<OrderRow>('select * from orders where id = any($1::uuid[])', [ids]) : [];
-  const byId = new Map(orders.map((o) => [o.id, o]));
-  return invoices.map((invoice) => ({ invoice, order: (invoice.order_id && byId.get(invoice.order_id)) || null }));
+const ORDERS_BY_ID = statement<OrderRow, { ids: string[] }>(sql`select * from ${orders} where ${orders.id} = any(${param('ids')}::uuid[])`);
+
+/** The orders of `rows`' latest choices, by id. */
+export async function withOrders(db: Queryable, rows: InvoiceRow[]): Promise<InvoiceWithOrder[]> {
+  const ids = rows.flatMap((i) => (i.order_id ? [i.order_id] : []));
+  const found = ids.length > 0 ? await ORDERS_BY_ID.run(db, { ids }) : [];
+  const byId = new Map(found.map((o) => [o.id, o]));
+  return rows.map((invoice) => ({ invoice, order: (invoice.order_id && byId.get(invoice.order_id)) || null }));
 }
+
+type Scoped = { merchantId: string; mode: string };
+
+const INVOICE_OF_SCOPE = statement<InvoiceRow, Scoped & { id: string }>(
+  sql`select * from ${invoices} where ${invoices.id} = ${param('id')} and ${invoices.merchantId} = ${param('merchantId')} and ${invoices.mode} = ${param('mode')}`,
+);
 
 /** One invoice of the caller with its order; another merchant's or mode's invoice is not found. */
 export async function getInvoice(db: Queryable, key: Pick<ApiKey, 'merchantId' | 'mode'>, invoiceId: string): Promise<InvoiceWithOrder> {
   if (!isUuid(invoiceId)) throw new NotFound('Invoice', invoiceId);
-  const rows = await db.query<InvoiceRow>('select * from invoices where id = $1 and merchant_id = $2 and mode = $3', [invoiceId, key.merchantId, key.mode]);
+  const rows = await INVOICE_OF_SCOPE.run(db, { id: invoiceId, merchantId: key.merchantId, mode: key.mode });
   if (!rows[0]) throw new NotFound('Invoice', invoiceId);
   return (await withOrders(db, rows))[0]!;
 }
+
+type Listing = Scoped & { statuses: string[] | null };
+
+/** The caller's invoices matching the statuses (all when null). */
+const LISTED = sql`${invoices.merchantId} = ${param('merchantId')} and ${invoices.mode} = ${param('mode')}
+  and (${param('statuses')}::text[] is null or ${invoices.status} = any(${param('statuses')}::text[]))`;
+const LIST_INVOICES = statement<InvoiceRow, Listing & { limit: number; offset: number }>(
+  sql`select * from ${invoices} where ${LISTED} order by ${invoices.createdAt} desc, ${invoices.id} desc limit ${param('limit')} offset ${param('offset')}`,
+);
+const COUNT_INVOICES = statement<{ n: number }, Listing>(sql`select count(*)::int as n from ${invoices} where ${LISTED}`);
 
 /** The caller's invoices, newest first, optionally filtered by status. */
 export async function listInvoices(
@@ -29,10 +47,8 @@ export async function listInvoices(
   filter: { status?: InvoiceStatus[]; limit: number; offset: number },
 ): Promise<{ invoices: InvoiceWithOrder[]; total: number }> {
   const statuses = filter.status && filter.status.length > 0 ? filter.status : null;
-  const where = `merchant_id = $1 and mode = $2 and ($3::text[] is null or status = any($3::text[]))`;
-  const rows = await db.query<InvoiceRow>(`select * from invoices where ${where} order by created_at desc, id desc limit $4 offset $5`, [
-    key.merchantId, key.mode, statuses, filter.limit, filter.offset,
-  ]);
-  const [count] = await db.query<{ n: number }>(`select count(*)::int as n from invoices where ${where}`, [key.merchantId, key.mode, statuses]);
+  const listing = { merchantId: key.merchantId, mode: key.mode, statuses };
+  const rows = await LIST_INVOICES.run(db, { ...listing, limit: filter.limit, offset: filter.offset });
+  const [count] = await COUNT_INVOICES.run(db, listing);
   return { invoices: await withOrders(db, rows), total: count!.n };
 }

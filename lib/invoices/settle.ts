@@ -5,7 +5,7 @@ import 'server-only';
  * with the order rows locked) and the sweep of invoices whose time ran out with no order running.
  * A final status writes the invoice's webhook in the same transaction.
  */
-import type { Database, Queryable } from '../db';
+import { bare, invoices, orders, param, sql, statement, type Database, type Queryable } from '../db';
 import type { OrderRow } from '../orders';
 import { FINAL_INVOICE_STATUSES, type InvoiceStatus, type OrderStatus } from '../protocol';
 import { enqueueInvoiceWebhook } from '../webhooks';
@@ -19,11 +19,16 @@ export interface InvoiceStatusChange {
   to: InvoiceStatus;
 }
 
+const SET_STATUS = statement<InvoiceRow, { id: string; status: InvoiceStatus }>(
+  sql`update ${invoices} set ${bare(invoices.status)} = ${param('status')}, ${bare(invoices.updatedAt)} = now() where ${invoices.id} = ${param('id')} returning *`,
+);
+const ORDER = statement<OrderRow, { id: string }>(sql`select * from ${orders} where ${orders.id} = ${param('id')}`);
+
 async function applyStatus(tx: Queryable, invoice: InvoiceRow, status: InvoiceStatus): Promise<InvoiceStatusChange | null> {
   if (status === invoice.status) return null;
-  const [updated] = await tx.query<InvoiceRow>('update invoices set status = $2, updated_at = now() where id = $1 returning *', [invoice.id, status]);
+  const [updated] = await SET_STATUS.run(tx, { id: invoice.id, status });
   if (FINAL_INVOICE_STATUSES.has(status) && invoice.webhook_url) {
-    const [order] = invoice.order_id ? await tx.query<OrderRow>('select * from orders where id = $1', [invoice.order_id]) : [];
+    const [order] = invoice.order_id ? await ORDER.run(tx, { id: invoice.order_id }) : [];
     await enqueueInvoiceWebhook(
       tx,
       { invoiceId: invoice.id, orderId: invoice.order_id, merchantId: invoice.merchant_id, mode: invoice.mode, status, url: invoice.webhook_url },
@@ -39,6 +44,11 @@ export interface FollowedOrder {
   paymentSeen: boolean;
 }
 
+const LOCK_FOLLOWING = statement<InvoiceRow, { ids: string[]; orderIds: string[] }>(
+  sql`select * from ${invoices} where ${invoices.id} = any(${param('ids')}::uuid[]) and ${invoices.orderId} = any(${param('orderIds')}::uuid[])
+   order by ${invoices.id} for update`,
+);
+
 /**
  * After orders of invoices were evaluated (their rows locked by the caller): each invoice follows
  * its order, if the order is still the invoice's latest choice (an abandoned choice moves
@@ -52,12 +62,9 @@ export async function followOrders(tx: Queryable, followed: readonly FollowedOrd
   if (invoiceIds.length === 0) return [];
   // Several orders of one invoice may settle together (a choice abandoned for another coin).
   const byOrder = new Map(followed.map((f) => [f.order.id, f]));
-  const invoices = await tx.query<InvoiceRow>(
-    'select * from invoices where id = any($1::uuid[]) and order_id = any($2::uuid[]) order by id for update',
-    [invoiceIds, [...byOrder.keys()]],
-  );
+  const locked = await LOCK_FOLLOWING.run(tx, { ids: invoiceIds, orderIds: [...byOrder.keys()] });
   const changes: (InvoiceStatusChange & { orderId: string })[] = [];
-  for (const invoice of invoices) {
+  for (const invoice of locked) {
     const { order, paymentSeen } = byOrder.get(invoice.order_id!)!;
     if (order.invoice_id !== invoice.id || FINAL_INVOICE_STATUSES.has(invoice.status)) continue;
     const change = await applyStatus(tx, invoice, invoiceStatus({ expiresAt: invoice.expires_at, order: { status: order.status, paymentSeen } }, now));
@@ -67,6 +74,13 @@ export async function followOrders(tx: Queryable, followed: readonly FollowedOrd
 }
 
 const SWEEP_BATCH = 500;
+const DUE = statement<{ id: string }, { now: Date }>(
+  sql`select ${invoices.id} from ${invoices} where ${invoices.status} = 'CREATED' and ${invoices.expiresAt} <= ${param('now')}
+   order by ${invoices.expiresAt} limit ${sql.raw(String(SWEEP_BATCH))}`,
+);
+const LOCK_CREATED = statement<InvoiceRow, { id: string }>(
+  sql`select * from ${invoices} where ${invoices.id} = ${param('id')} and ${invoices.status} = 'CREATED' for update`,
+);
 
 /**
  * Expires the invoices whose time ran out with no order running (no coin chosen, or the chosen
@@ -74,14 +88,11 @@ const SWEEP_BATCH = 500;
  * network's chain time: a payment made in time may sit in a block not read yet.
  */
 export async function sweepInvoices(db: Database, now = new Date()): Promise<InvoiceStatusChange[]> {
-  const due = await db.query<{ id: string }>(
-    `select id from invoices where status = 'CREATED' and expires_at <= $1 order by expires_at limit ${SWEEP_BATCH}`,
-    [now],
-  );
+  const due = await DUE.run(db, { now });
   const changes: InvoiceStatusChange[] = [];
   for (const { id } of due) {
     const change = await db.transaction(async (tx) => {
-      const [invoice] = await tx.query<InvoiceRow>(`select * from invoices where id = $1 and status = 'CREATED' for update`, [id]);
+      const [invoice] = await LOCK_CREATED.run(tx, { id });
       return invoice ? applyStatus(tx, invoice, invoiceStatus({ expiresAt: invoice.expires_at, order: null }, now)) : null;
     });
     if (change) changes.push(change);

@@ -1,5 +1,5 @@
 import 'server-only';
-import type { Queryable } from '../db';
+import { columnsOf, orders, param, payments, sql, statement, type Queryable } from '../db';
 import type { ApiKey } from '../merchants';
 import { isUuid, type OrderStatus } from '../protocol';
 import { ORDER_PAYMENT_COLUMNS, type OrderPayment, type OrderRow } from './rows';
@@ -11,36 +11,58 @@ export { decimalsOf, paymentLink, serializeOrder, serializeOrderDetails } from '
 export * from './errors';
 export type { OrderPayment, OrderRow, PaymentRow } from './rows';
 
+type Scoped = { merchantId: string; mode: string };
+
+const ORDER_OF_SCOPE = statement<OrderRow, Scoped & { id: string }>(
+  sql`select * from ${orders} where ${orders.id} = ${param('id')} and ${orders.merchantId} = ${param('merchantId')} and ${orders.mode} = ${param('mode')}`,
+);
+
 /** One order of the caller with its payments; another merchant's or mode's order is not found. */
 export async function getOrder(db: Queryable, key: ApiKey, orderId: string): Promise<{ order: OrderRow; payments: OrderPayment[] }> {
   if (!isUuid(orderId)) throw new NotFound('Order', orderId);
-  const [order] = await db.query<OrderRow>('select * from orders where id = $1 and merchant_id = $2 and mode = $3', [
-    orderId, key.merchantId, key.mode,
-  ]);
+  const [order] = await ORDER_OF_SCOPE.run(db, { id: orderId, merchantId: key.merchantId, mode: key.mode });
   if (!order) throw new NotFound('Order', orderId);
   return { order, payments: await orderPayments(db, orderId) };
 }
 
-const ORDER_PAYMENTS = `select ${ORDER_PAYMENT_COLUMNS.join(', ')} from payments where order_id = $1 order by created_at, id`;
+const ORDER_PAYMENTS = statement<OrderPayment, { orderId: string }>(
+  sql`select ${columnsOf(payments, ORDER_PAYMENT_COLUMNS)} from ${payments} where ${payments.orderId} = ${param('orderId')} order by ${payments.createdAt}, ${payments.id}`,
+);
 
 /** The payments of an order, oldest first, as its answers show them. */
 export function orderPayments(db: Queryable, orderId: string): Promise<OrderPayment[]> {
-  return db.query<OrderPayment>(ORDER_PAYMENTS, [orderId]);
+  return ORDER_PAYMENTS.run(db, { orderId });
 }
 
-const PAYMENTS_OF_ORDERS = `select order_id, ${ORDER_PAYMENT_COLUMNS.join(', ')} from payments where order_id = any($1::uuid[]) order by created_at, id`;
+const PAYMENTS_OF_ORDERS = statement<OrderPayment & { order_id: string }, { orderIds: string[] }>(
+  sql`select ${payments.orderId}, ${columnsOf(payments, ORDER_PAYMENT_COLUMNS)} from ${payments}
+   where ${payments.orderId} = any(${param('orderIds')}::uuid[]) order by ${payments.createdAt}, ${payments.id}`,
+);
 
 /** `orderPayments` of many orders in one statement, by order id (an order without payments has none). */
 export async function paymentsOfOrders(db: Queryable, orderIds: readonly string[]): Promise<Map<string, OrderPayment[]>> {
   const byOrder = new Map<string, OrderPayment[]>();
   if (orderIds.length === 0) return byOrder;
-  for (const { order_id: orderId, ...payment } of await db.query<OrderPayment & { order_id: string }>(PAYMENTS_OF_ORDERS, [orderIds])) {
+  for (const { order_id: orderId, ...payment } of await PAYMENTS_OF_ORDERS.run(db, { orderIds: [...orderIds] })) {
     const list = byOrder.get(orderId);
     if (list) list.push(payment);
     else byOrder.set(orderId, [payment]);
   }
   return byOrder;
 }
+
+type Listing = Scoped & { statuses: string[] | null };
+
+/** The caller's orders matching the statuses (all when null). */
+const LISTED = sql`${orders.merchantId} = ${param('merchantId')} and ${orders.mode} = ${param('mode')}
+  and (${param('statuses')}::text[] is null or ${orders.status} = any(${param('statuses')}::text[]))`;
+
+const LIST_ORDERS = statement<OrderRow & { total: number }, Listing & { limit: number; offset: number }>(
+  sql`select *, count(*) over ()::int as total from ${orders}
+   where ${LISTED}
+   order by ${orders.createdAt} desc, ${orders.id} desc limit ${param('limit')} offset ${param('offset')}`,
+);
+const COUNT_ORDERS = statement<{ n: number }, Listing>(sql`select count(*)::int as n from ${orders} where ${LISTED}`);
 
 /** The caller's orders, newest first, optionally filtered by status. */
 export async function listOrders(
@@ -49,20 +71,12 @@ export async function listOrders(
   filter: { status?: OrderStatus[]; limit: number; offset: number },
 ): Promise<{ orders: OrderRow[]; total: number }> {
   const statuses = filter.status && filter.status.length > 0 ? filter.status : null;
-  const rows = await db.query<OrderRow & { total: number }>(
-    `select *, count(*) over ()::int as total from orders
-      where merchant_id = $1 and mode = $2 and ($3::text[] is null or status = any($3::text[]))
-      order by created_at desc, id desc limit $4 offset $5`,
-    [key.merchantId, key.mode, statuses, filter.limit, filter.offset],
-  );
+  const rows = await LIST_ORDERS.run(db, { merchantId: key.merchantId, mode: key.mode, statuses, limit: filter.limit, offset: filter.offset });
   const total = rows[0]?.total ?? (filter.offset > 0 ? await countOrders(db, key, statuses) : 0);
   return { orders: rows.map(({ total: _total, ...row }) => row), total };
 }
 
 async function countOrders(db: Queryable, key: ApiKey, statuses: string[] | null): Promise<number> {
-  const [row] = await db.query<{ n: number }>(
-    `select count(*)::int as n from orders where merchant_id = $1 and mode = $2 and ($3::text[] is null or status = any($3::text[]))`,
-    [key.merchantId, key.mode, statuses],
-  );
+  const [row] = await COUNT_ORDERS.run(db, { merchantId: key.merchantId, mode: key.mode, statuses });
   return row!.n;
 }

@@ -15,7 +15,7 @@ import 'server-only';
  */
 import { findCurrency } from '../catalog';
 import { confirmationsOf, orderNetwork, paymentUri, requiredConfirmations } from '../chains';
-import type { chainCursors, chainTransfers, invoices, merchants, orders, payments, Queryable, RowOf } from '../db';
+import { alias, chainCursors, chainTransfers, invoices, merchants, orders, param, payments, sql, statement, type Queryable, type RowOf } from '../db';
 import { canChooseCoin } from '../invoices';
 import { formatUnits } from '../money';
 import { isLateTransfer } from '../orders';
@@ -138,31 +138,42 @@ export function buildPublicView(
 /** The invoice's columns as the query names them (`invoice_<column>`), null on every one for an order without an invoice. */
 type InvoiceColumns = { [K in keyof PublicInvoiceRow as `invoice_${K}`]: PublicInvoiceRow[K] | null };
 
+const o = alias(orders, 'o');
+const m = alias(merchants, 'm');
+const c = alias(chainCursors, 'c');
+const i = alias(invoices, 'i');
+const t = alias(chainTransfers, 't');
+const p = alias(payments, 'p');
+
+// One round trip (the page polls it): the order, its merchant's name, the cursor, and its
+// transfers as JSON, amounts as text (a JSON number would lose digits of an 18-decimal amount).
+// and the invoice of its coin choice, if any (joined: still one round trip).
+const PUBLIC_ORDER = statement<
+  Omit<PublicOrderRow, 'invoice'> & InvoiceColumns & { transfers: (Omit<PublicTransferRow, 'first_seen_at'> & { first_seen_at: string })[] },
+  { id: string }
+>(
+  sql`select ${o.id}, ${o.mode}, ${o.status}, ${o.currency}, ${o.network}, ${o.amount}::text as amount, ${o.received}::text as received, ${o.address}, ${o.tag},
+            ${o.description}, ${o.returnUrl}, ${o.expiresAt}, ${m.name} as merchant_name, ${c.height} as tip_height,
+            ${i.id} as invoice_id, ${i.currency} as invoice_currency, ${i.amount}::text as invoice_amount, ${i.priceDecimals} as invoice_price_decimals,
+            ${i.status} as invoice_status, ${i.orderId} as invoice_order_id, ${i.expiresAt} as invoice_expires_at,
+            coalesce((select json_agg(json_build_object(
+                        'tx_hash', ${t.txHash}, 'currency', ${t.currency}, 'amount', ${t.amount}::text, 'block_height', ${t.blockHeight},
+                        'first_seen_at', ${t.firstSeenAt}, 'dropped', ${t.dropped}, 'payment_status', ${p.status})
+                        order by ${t.firstSeenAt}, ${t.txHash}, ${t.outputIndex})
+                        from ${chainTransfers} t
+                        left join ${payments} p on ${p.network} = ${t.network} and ${p.mode} = ${t.mode} and ${p.txHash} = ${t.txHash} and ${p.outputIndex} = ${t.outputIndex}
+                       where ${t.orderId} = ${o.id}), '[]'::json) as transfers
+       from ${orders} o
+       join ${merchants} m on ${m.id} = ${o.merchantId}
+       left join ${chainCursors} c on ${c.network} = ${o.network} and ${c.mode} = ${o.mode}
+       left join ${invoices} i on ${i.id} = ${o.invoiceId}
+      where ${o.id} = ${param('id')}`,
+);
+
 /** The public view of an order, or null for an unknown or malformed id. Any order, any merchant: the id is the secret. */
 export async function loadPublicView(db: Queryable, orderId: string): Promise<PublicOrderView | null> {
   if (!isUuid(orderId)) return null;
-  // One round trip (the page polls it): the order, its merchant's name, the cursor, and its
-  // transfers as JSON, amounts as text (a JSON number would lose digits of an 18-decimal amount).
-  // and the invoice of its coin choice, if any (joined: still one round trip).
-  const [row] = await db.query<Omit<PublicOrderRow, 'invoice'> & InvoiceColumns & { transfers: (Omit<PublicTransferRow, 'first_seen_at'> & { first_seen_at: string })[] }>(
-    `select o.id, o.mode, o.status, o.currency, o.network, o.amount::text as amount, o.received::text as received, o.address, o.tag,
-            o.description, o.return_url, o.expires_at, m.name as merchant_name, c.height as tip_height,
-            i.id as invoice_id, i.currency as invoice_currency, i.amount::text as invoice_amount, i.price_decimals as invoice_price_decimals,
-            i.status as invoice_status, i.order_id as invoice_order_id, i.expires_at as invoice_expires_at,
-            coalesce((select json_agg(json_build_object(
-                        'tx_hash', t.tx_hash, 'currency', t.currency, 'amount', t.amount::text, 'block_height', t.block_height,
-                        'first_seen_at', t.first_seen_at, 'dropped', t.dropped, 'payment_status', p.status)
-                        order by t.first_seen_at, t.tx_hash, t.output_index)
-                        from chain_transfers t
-                        left join payments p on p.network = t.network and p.mode = t.mode and p.tx_hash = t.tx_hash and p.output_index = t.output_index
-                       where t.order_id = o.id), '[]'::json) as transfers
-       from orders o
-       join merchants m on m.id = o.merchant_id
-       left join chain_cursors c on c.network = o.network and c.mode = o.mode
-       left join invoices i on i.id = o.invoice_id
-      where o.id = $1`,
-    [orderId],
-  );
+  const [row] = await PUBLIC_ORDER.run(db, { id: orderId });
   if (!row) return null;
   const { transfers, invoice_id, invoice_currency, invoice_amount, invoice_price_decimals, invoice_status, invoice_order_id, invoice_expires_at, ...rest } = row;
   const order: PublicOrderRow = {
@@ -189,16 +200,15 @@ export async function loadPublicView(db: Queryable, orderId: string): Promise<Pu
   );
 }
 
+const BRAND = statement<Pick<RowOf<typeof merchants>, 'brand_logo' | 'brand_color'>, { id: string }>(
+  sql`select ${m.brandLogo}, ${m.brandColor} from ${orders} o join ${merchants} m on ${m.id} = ${o.merchantId} where ${o.id} = ${param('id')}`,
+);
+
 /**
  * The brand of the order's merchant, for the payment page's first paint only: a query of its own
  * rather than a part of the view, which the page polls and hands to its client component.
  */
 export async function loadPublicBrand(db: Queryable, orderId: string): Promise<PublicBrand> {
-  const [row] = isUuid(orderId)
-    ? await db.query<Pick<RowOf<typeof merchants>, 'brand_logo' | 'brand_color'>>(
-        'select m.brand_logo, m.brand_color from orders o join merchants m on m.id = o.merchant_id where o.id = $1',
-        [orderId],
-      )
-    : [];
+  const [row] = isUuid(orderId) ? await BRAND.run(db, { id: orderId }) : [];
   return { logo: row?.brand_logo ?? null, color: row?.brand_color ?? null };
 }
