@@ -1,9 +1,9 @@
 /**
- * Row types from the schema. The hot paths query with raw SQL (lib/db/client's `query`), whose
- * rows have the database's column names (snake_case) and the drivers' values; `RowOf<typeof
- * table>` is that row, derived from the Drizzle table, so a renamed or retyped column breaks the
- * type check instead of a query at run time (docs/decisions/017). Pick the columns a query
- * selects: `Pick<RowOf<typeof orders>, 'id' | 'status'>`.
+ * Row types from the schema. Statements (lib/db/sql.ts, docs/decisions/045) answer rows with the
+ * database's column names (snake_case) and the drivers' values; `RowOf<typeof table>` is that row,
+ * derived from the Drizzle table, so a renamed or retyped column breaks the type check instead of
+ * a query at run time (docs/decisions/017). Pick the columns a query selects:
+ * `Pick<RowOf<typeof orders>, 'id' | 'status'>`, or `columnsOf(table, [...])` for its select list.
  */
 import type { Table } from 'drizzle-orm';
 

@@ -42,6 +42,18 @@ export interface Statement<Row, Params extends object> {
 export interface CompiledStatement {
   text: string;
   name: string | undefined;
+  /** The module that compiled it, from the stack (a bundle's path when bundled): for the prepare test's messages. */
+  source: string | undefined;
+}
+
+/** The file of the first stack frame outside this module. */
+function callerFile(): string | undefined {
+  const frames = new Error().stack?.split('\n').slice(1) ?? [];
+  for (const frame of frames) {
+    const file = /\(?((?:file:\/\/)?\/[^():]+)/.exec(frame)?.[1];
+    if (file && !file.endsWith('/lib/db/sql.ts')) return file.replace(/^file:\/\//, '');
+  }
+  return undefined;
 }
 
 const compiled: CompiledStatement[] = [];
@@ -60,7 +72,7 @@ export function statement<Row = Record<string, unknown>, Params extends object =
   options: { name?: string } = {},
 ): Statement<Row, Params> {
   const { sql: text, params } = dialect.sqlToQuery(query);
-  compiled.push({ text, name: options.name });
+  compiled.push({ text, name: options.name, source: callerFile() });
   return {
     text,
     name: options.name,

@@ -1,7 +1,7 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
 import { NETWORKS, FIAT_CURRENCIES } from '../catalog';
-import { apiNonces, bare, insertValues, invoices, placeholders, sql, statement, type Database } from '../db';
+import { apiNonces, bare, insertValues, invoices, param, placeholders, sql, statement, type Database } from '../db';
 import { advancedBalanceId, type ApiKey } from '../merchants';
 import { NonceReused } from '../orders';
 import { maxWholeDigits, parseUnits, type Decimal } from '../money';
@@ -121,11 +121,11 @@ select (select count(*) from nonce)::int as nonce_recorded, found.* from (select
 );
 
 const BY_IDEMPOTENCY_KEY = statement<InvoiceRow, { merchantId: string; mode: string; key: string | null }>(
-  sql`select * from ${invoices} where ${invoices.merchantId} = ${sql.placeholder('merchantId')} and ${invoices.mode} = ${sql.placeholder('mode')}
-    and ${invoices.idempotencyKey} = ${sql.placeholder('key')}`,
+  sql`select * from ${invoices} where ${invoices.merchantId} = ${param('merchantId')} and ${invoices.mode} = ${param('mode')}
+    and ${invoices.idempotencyKey} = ${param('key')}`,
 );
 const FORGET_NONCE = statement<unknown, { keyId: string; nonce: string }>(
-  sql`delete from ${apiNonces} where ${apiNonces.keyId} = ${sql.placeholder('keyId')} and ${apiNonces.nonce} = ${sql.placeholder('nonce')}`,
+  sql`delete from ${apiNonces} where ${apiNonces.keyId} = ${param('keyId')} and ${apiNonces.nonce} = ${param('nonce')}`,
 );
 
 type Outcome = InvoiceRow & { outcome: 'created' | 'existing' | null; nonce_recorded: number };

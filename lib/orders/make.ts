@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { findCurrency, currencyPairs, type Currency, type Network } from '../catalog';
 import { enabledNetworks, networkFor } from '../chains';
 import { derivationRunning, personalAddress, poolSequence, refillNow, refillSoon, upsertExternalUser } from '../addresses';
-import { addresses, alias, apiNonces, insertValues, orders, placeholders, sql, statement, type Database, type Queryable, type SQLWrapper } from '../db';
+import { addresses, alias, apiNonces, bare, insertValues, orders, param, placeholders, sql, statement, type Database, type Queryable, type SQLWrapper } from '../db';
 import type { ApiKey } from '../merchants';
 import { formatPercent, maxWholeDigits, parsePercent, parseUnits, paymentThreshold } from '../money';
 import type { MakeOrderRequest } from '../protocol';
@@ -219,7 +219,7 @@ with existing as (
   select ${a.id}, ${a.address}, ${a.tag}, ${a.derivationIndex}
     from ${addresses} a where ${a.network} = ${POOL.network} and ${a.mode} = ${POOL.mode} and ${a.derivationIndex} = (select position from ticket)
 ), nonce as (
-  insert into ${apiNonces} (${sql.identifier(apiNonces.keyId.name)}, ${sql.identifier(apiNonces.nonce.name)})
+  insert into ${apiNonces} (${bare(apiNonces.keyId)}, ${bare(apiNonces.nonce)})
   select ${POOL.key_id}, ${POOL.nonce}
    where ${POOL.nonce}::numeric is not null and (exists (select 1 from address)
       or exists (select 1 from existing e where e.currency = ${POOL.currency} and e.network = ${POOL.network} and e.amount = ${POOL.amount}::numeric))
@@ -228,7 +228,7 @@ with existing as (
   insert into ${orders} (${POOL_INSERT.columns})
   select ${POOL_INSERT.values}
     from address where exists (select 1 from nonce) or ${POOL.nonce}::numeric is null
-  on conflict (${sql.identifier(orders.merchantId.name)}, ${sql.identifier(orders.mode.name)}, ${sql.identifier(orders.clientOrderId.name)}) do nothing
+  on conflict (${bare(orders.merchantId)}, ${bare(orders.mode)}, ${bare(orders.clientOrderId)}) do nothing
   returning *
 ), found as (
   select 'created' as outcome, * from inserted union all select 'existing', * from existing
@@ -242,7 +242,7 @@ select (select count(*) from nonce)::int as nonce_recorded,
 );
 
 const FORGET_NONCE = statement<unknown, { keyId: string; nonce: string }>(
-  sql`delete from ${apiNonces} where ${apiNonces.keyId} = ${sql.placeholder('keyId')} and ${apiNonces.nonce} = ${sql.placeholder('nonce')}`,
+  sql`delete from ${apiNonces} where ${apiNonces.keyId} = ${param('keyId')} and ${apiNonces.nonce} = ${param('nonce')}`,
 );
 
 type Outcome = OrderRow & {
@@ -285,17 +285,17 @@ const POOL_EMPTY = Symbol('pool-empty');
 const PERSONAL = placeholders([...NEW_ORDER_COLUMNS, 'address_id', 'address', 'tag']);
 const PERSONAL_INSERT = orderInsert(PERSONAL, { id: PERSONAL.address_id, address: PERSONAL.address, tag: PERSONAL.tag });
 const INSERT_PERSONAL_ORDER = statement<OrderRow, Record<keyof typeof PERSONAL, unknown>>(sql`insert into ${orders} (${PERSONAL_INSERT.columns}) values (${PERSONAL_INSERT.values})
-  on conflict (${sql.identifier(orders.merchantId.name)}, ${sql.identifier(orders.mode.name)}, ${sql.identifier(orders.clientOrderId.name)}) do nothing returning *`);
+  on conflict (${bare(orders.merchantId)}, ${bare(orders.mode)}, ${bare(orders.clientOrderId)}) do nothing returning *`);
 const RECORD_NONCE = statement<unknown, { keyId: string; nonce: string }>(
-  sql`insert into ${apiNonces} (${sql.identifier(apiNonces.keyId.name)}, ${sql.identifier(apiNonces.nonce.name)}) values (${sql.placeholder('keyId')}, ${sql.placeholder('nonce')}) on conflict do nothing returning 1`,
+  sql`insert into ${apiNonces} (${bare(apiNonces.keyId)}, ${bare(apiNonces.nonce)}) values (${param('keyId')}, ${param('nonce')}) on conflict do nothing returning 1`,
 );
 const PENDING_ON_ADDRESS = statement<{ id: string }, { addressId: string; currency: string }>(
-  sql`select ${orders.id} from ${orders} where ${orders.addressId} = ${sql.placeholder('addressId')} and ${orders.currency} = ${sql.placeholder('currency')}
+  sql`select ${orders.id} from ${orders} where ${orders.addressId} = ${param('addressId')} and ${orders.currency} = ${param('currency')}
     and ${orders.status} = 'pending' and ${orders.expiresAt} > now() limit 1`,
 );
 const BY_CLIENT_ORDER_ID = statement<OrderRow, { merchantId: string; mode: string; clientOrderId: string }>(
-  sql`select * from ${orders} where ${orders.merchantId} = ${sql.placeholder('merchantId')} and ${orders.mode} = ${sql.placeholder('mode')}
-    and ${orders.clientOrderId} = ${sql.placeholder('clientOrderId')}`,
+  sql`select * from ${orders} where ${orders.merchantId} = ${param('merchantId')} and ${orders.mode} = ${param('mode')}
+    and ${orders.clientOrderId} = ${param('clientOrderId')}`,
 );
 
 /**
