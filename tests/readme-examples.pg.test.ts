@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { withTestGateway, type TestGateway } from './support/gateway';
 import type { TestMerchant } from './support/merchants';
-import { readmeCodeAfter } from './support/readme';
+import { docCodeAfter } from './support/docs';
 
 const run = promisify(execFile);
 
@@ -39,26 +39,26 @@ async function storedOrder(orderId: string) {
 }
 
 it('the curl example creates an order', async () => {
-  const code = readmeCodeAfter('### A first request with curl').replaceAll('http://127.0.0.1:3000', gateway.baseUrl);
+  const code = docCodeAfter('docs/api.md', '## A first request with curl').replaceAll('http://127.0.0.1:3000', gateway.baseUrl);
   const answer = await runExample('bash', 'first.sh', code);
   expect(answer).toMatchObject({ success: true, response: { status: 'pending', currency: 'USDT', network: 'tron', amount: '25.5', clientOrderId: 'order-1001' } });
   expect(await storedOrder(answer.response.orderId)).toEqual({ client_order_id: 'order-1001', amount: '25500000' });
 });
 
 it('the Node signing example creates an order', async () => {
-  const answer = await runExample(process.execPath, 'sign.mjs', readmeCodeAfter('<!-- example:node'));
+  const answer = await runExample(process.execPath, 'sign.mjs', docCodeAfter('docs/api.md', '<!-- example:node'));
   expect(answer).toMatchObject({ success: true, response: { currency: 'BTC', network: 'bitcoin', amount: '0.0015' } });
   expect(await storedOrder(answer.response.orderId)).toMatchObject({ amount: '150000' });
 });
 
 it('the Python signing example creates an order', async () => {
-  const answer = await runExample('python3', 'sign.py', readmeCodeAfter('<!-- example:python'));
+  const answer = await runExample('python3', 'sign.py', docCodeAfter('docs/api.md', '<!-- example:python'));
   expect(answer).toMatchObject({ success: true, response: { currency: 'LTC', network: 'litecoin', amount: '0.25' } });
   expect(await storedOrder(answer.response.orderId)).toMatchObject({ amount: '25000000' });
 });
 
 it('the Node invoice example creates a USD invoice offering the coins it names', async () => {
-  const answer = await runExample(process.execPath, 'invoice.mjs', readmeCodeAfter('<!-- example:invoice-node'));
+  const answer = await runExample(process.execPath, 'invoice.mjs', docCodeAfter('docs/invoices.md', '<!-- example:invoice-node'));
   expect(answer).toMatchObject({ success: true, response: { status: 'CREATED', currency: 'USD', amount: '73.5', description: 'Two ceramic mugs' } });
   expect(answer.response.currencies).toEqual([
     { currency: 'USDT', networks: [{ name: 'tron', amount: '73.5' }, { name: 'ethereum', amount: '73.5' }] },
@@ -68,7 +68,7 @@ it('the Node invoice example creates a USD invoice offering the coins it names',
 });
 
 it('the Python invoice example creates a EUR invoice with insurance', async () => {
-  const answer = await runExample('python3', 'invoice.py', readmeCodeAfter('<!-- example:invoice-python'));
+  const answer = await runExample('python3', 'invoice.py', docCodeAfter('docs/invoices.md', '<!-- example:invoice-python'));
   // 19.90 EUR × 1.01 = 20.099 EUR; LTC at 80 USD = 74.074… EUR (18 decimals, half up).
   expect(answer).toMatchObject({ success: true, response: { currency: 'EUR', amount: '19.9', insurancePercent: '1', status: 'CREATED' } });
   expect(answer.response.currencies).toEqual([{ currency: 'LTC', networks: [{ name: 'litecoin', amount: '0.27133651' }] }]);

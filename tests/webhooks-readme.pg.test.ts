@@ -17,7 +17,7 @@ import { after, createOrder, network, orderRow, sandboxChain, watchOnce } from '
 import { createTestMerchant, type TestMerchant } from './support/merchants';
 import { closedPort } from './support/webhook-receiver';
 import { waitFor } from './support/worker-process';
-import { readmeCodeAfter } from './support/readme';
+import { docCodeAfter } from './support/docs';
 
 
 
@@ -90,7 +90,7 @@ for (const [language, command, file, nets] of [
 ] as const) {
   it(`the README's ${language} receiver verifies both webhook kinds and refuses forged or stale ones`, { timeout: 120_000 }, async () => {
     const port = await closedPort();
-    const receiver = await startExample(command, file, readmeCodeAfter(`<!-- example:webhook-${language.toLowerCase()}`), port);
+    const receiver = await startExample(command, file, docCodeAfter('docs/webhooks.md', `<!-- example:webhook-${language.toLowerCase()}`), port);
     expect(await refusals(port)).toEqual([401, 401, 401]);
     const [net, ticker, units, expiring, expiringTicker] = nets;
     const { paid, expired } = await twoWebhooks(`http://127.0.0.1:${port}/hook`, net, ticker, units, expiring, expiringTicker);
