@@ -120,6 +120,22 @@ describe('links of the README and docs/', () => {
     expect(broken).toEqual([]);
   });
 
+  it('each topic of docs/ opens with contents that link every section', () => {
+    const missing = files
+      .filter((file) => path.dirname(file) === 'docs')
+      .flatMap((file) => {
+        const lines = proseLines(fs.readFileSync(path.join(ROOT, file), 'utf8'));
+        const firstSection = lines.findIndex((line) => /^## /.test(line));
+        const contents = lines.slice(0, firstSection).join('\n');
+        if (!contents.includes('**Contents**')) return [`${file}: no **Contents** before its first section`];
+        return lines
+          .flatMap((line) => /^#{2,3} +(.*?)\s*$/.exec(line)?.[1] ?? [])
+          .filter((heading) => !contents.includes(`](#${githubSlug(heading)})`))
+          .map((heading) => `${file}: "${heading}" is not in its contents`);
+      });
+    expect(missing).toEqual([]);
+  });
+
   it('makes anchors as GitHub does', () => {
     expect(githubSlug('Set-up: two commands')).toBe('set-up-two-commands');
     expect(githubSlug('The typed client (`lib/client`)')).toBe('the-typed-client-libclient');
