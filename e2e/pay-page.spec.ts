@@ -1,6 +1,6 @@
 /**
  * The hosted payment page on the shared gateway under test: first paint, QR codes against the
- * documented wallet URIs (README "Payment page"), the tag warning, 404, languages and right-to-left,
+ * documented wallet URIs (docs/payment-page.md, "Wallet URI of the QR code"), the tag warning, 404, languages and right-to-left,
  * a phone's width, copy buttons, a failing status endpoint. Specs that need blocks on demand
  * are in pay-flow.spec.ts.
  */

@@ -16,7 +16,7 @@ function filesUnder(dir: string): string[] {
   });
 }
 
-/** The fields of the public status answer (README "Payment page"): nothing else. */
+/** The fields of the public status answer (docs/api.md, "Payment page status (public, unsigned)"): nothing else. */
 const PUBLIC_FIELDS = [
   'address', 'amount', 'blockSeconds', 'currency', 'currencyName', 'description', 'expiresAt', 'invoice', 'merchantName', 'network', 'networkName', 'orderId',
   'otherTransfers', 'payments', 'received', 'remaining', 'requiredConfirmations', 'returnUrl', 'screen', 'serverTime', 'status', 'tag',

@@ -223,7 +223,7 @@ test('the embedded checkout loads when the store is opened at 127.0.0.1 and the 
   const server = await startGatewayServer(path.join(root, '.tmp', 'e2e-store-origins.log'), (port) => ({
     PUBLIC_BASE_URL: `http://localhost:${port}`,
     // Opened at another origin than the payment page's, the store is a site that frames it: the
-    // payment page's frame-ancestors must name it, as for any merchant's site (README FRAME_ANCESTORS).
+    // payment page's frame-ancestors must name it, as for any merchant's site (FRAME_ANCESTORS in docs/configuration.md).
     FRAME_ANCESTORS: `http://127.0.0.1:${port}`,
   }));
   try {

@@ -32,7 +32,7 @@ const INVOICE_FIELDS = [
 ].sort();
 
 /**
- * The documented conversion (README "Invoices"): base units = ceil(price × (100 + insurance) / 100
+ * The documented conversion (docs/invoices.md, "Amounts, rates and rounding"): base units = ceil(price × (100 + insurance) / 100
  * × 10^decimals / rate), written out here with the fixed table's rates so the test does not reuse
  * the code it checks.
  */

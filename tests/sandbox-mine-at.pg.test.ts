@@ -64,7 +64,7 @@ describe('sandbox.reset-clock', () => {
     expect((await orderRow(db, paid.id)).status).toBe('processed');
     const [beforeAhead] = await blockTimes('bitcoincash').then((t) => t.slice(-1));
 
-    // The README's way to test expiry: a block dated after expiresAt.
+    // The way to test expiry that docs/orders.md gives: a block dated after expiresAt.
     await command({ command: 'sandbox.mine', network: 'bitcoincash', count: 1, at: '2030-01-01T00:00:00Z' });
     await watch();
     expect((await orderRow(db, expiring.id)).status).toBe('expired');

@@ -1,5 +1,5 @@
 /**
- * The production layout of the README under load, on one PostgreSQL: a reverse proxy spreading
+ * The production layout of docs/production.md under load, on one PostgreSQL: a reverse proxy spreading
  * make-orders over two web servers (scripts/server.mjs, the production build, RUN_WORKERS=false)
  * and two `npm run worker` processes crediting payments and delivering webhooks. A third of the
  * way through, one web server and one worker are SIGKILLed while requests are in flight and
@@ -11,7 +11,7 @@
  * webhook event delivered to the receiver. Webhooks are at least once: a duplicate is the same
  * event (same id, same bytes) sent by a later claim (a higher x-webhook-attempt), never the same
  * attempt twice. Each process stays within DB_POOL_SIZE connections plus its one LISTEN
- * connection, the arithmetic of the README's pool sizing.
+ * connection, the arithmetic of the pool sizing in docs/production.md ("Connections").
  *
  * Only rows and HTTP are observed, never how the watcher settles. PostgreSQL only (several
  * processes on one database). docs/decisions/041-production-layout-and-scale-out.md.

@@ -1,13 +1,13 @@
 /**
- * The README's webhook receivers (Node and Python) run as written, as separate processes, and the
- * dispatcher sends them a success and an error webhook: each verifies the signature with the
+ * The webhook receivers of docs/webhooks.md (Node and Python) run as a newcomer runs them: in a
+ * fresh shell in a folder laid out as after `npm start` (data/demo-store.json with the merchant's
+ * test keys), with nothing exported but PATH, HOME and PORT, the override the examples document.
+ * The dispatcher sends them a success and an error webhook: each verifies the signature with the
  * merchant's private key and prints the event; a tampered or stale webhook is answered 401.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { broadcast, mine } from '@/lib/chains/sandbox';
 import type { Database } from '@/lib/db/client';
@@ -17,9 +17,7 @@ import { after, createOrder, network, orderRow, sandboxChain, watchOnce } from '
 import { createTestMerchant, type TestMerchant } from './support/merchants';
 import { closedPort } from './support/webhook-receiver';
 import { waitFor } from './support/worker-process';
-import { readmeCodeAfter } from './support/readme';
-
-
+import { docCodeAfter, exampleScript, freshShellEnv, newcomerFolder } from './support/docs';
 
 let db: Database;
 let merchant: TestMerchant;
@@ -30,28 +28,29 @@ const children: ChildProcess[] = [];
 beforeAll(async () => {
   db = await openTestDatabase();
   merchant = await createTestMerchant(db);
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-webhook-readme-'));
+  dir = newcomerFolder({ merchantId: merchant.merchantId, ...merchant.test });
 });
 afterEach(async () => {
   await dispatcher?.stop();
-  for (const child of children.splice(0)) child.kill('SIGKILL');
+  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGKILL');
 });
 afterAll(async () => {
   await db?.close();
-  fs.rmSync(dir, { recursive: true, force: true });
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-async function startExample(command: string, file: string, code: string, port: number): Promise<{ lines: () => Record<string, unknown>[] }> {
-  const script = path.join(dir, file);
-  fs.writeFileSync(script, code);
-  const child = spawn(command, [script], { env: { ...process.env, PRIVATE_KEY: merchant.test.privateKey, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Starts the example `marker` of docs/webhooks.md in a fresh `bash -c` in the newcomer's folder, listening on `port`. */
+async function startExample(marker: string, port: number): Promise<{ lines: () => Record<string, unknown>[] }> {
+  const script = exampleScript(dir, docCodeAfter('docs/webhooks.md', marker));
+  // A process group of its own, so that afterEach ends the shell and the receiver it started together.
+  const child = spawn('bash', ['-c', script], { cwd: dir, env: freshShellEnv(dir, { PORT: String(port) }), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   children.push(child);
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (d) => (stdout += d));
   child.stderr!.on('data', (d) => (stderr += d));
-  await waitFor(`${file} to listen`, 15_000, async () => {
-    if (child.exitCode !== null) throw new Error(`${file} exited: ${stderr}`);
+  await waitFor(`${script} to listen`, 15_000, async () => {
+    if (child.exitCode !== null) throw new Error(`${script} exited: ${stderr}`);
     return fetch(`http://127.0.0.1:${port}/`, { method: 'POST', body: '{}' }).then(() => true, () => false);
   });
   return { lines: () => stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>) };
@@ -84,13 +83,13 @@ async function refusals(port: number): Promise<number[]> {
   return statuses;
 }
 
-for (const [language, command, file, nets] of [
-  ['Node', process.execPath, 'receiver.mjs', ['bitcoin', 'BTC', 100_000_000n, 'dogecoin', 'DOGE']],
-  ['Python', 'python3', 'receiver.py', ['litecoin', 'LTC', 100_000_000n, 'bitcoincash', 'BCH']],
+for (const [language, nets] of [
+  ['Node', ['bitcoin', 'BTC', 100_000_000n, 'dogecoin', 'DOGE']],
+  ['Python', ['litecoin', 'LTC', 100_000_000n, 'bitcoincash', 'BCH']],
 ] as const) {
-  it(`the README's ${language} receiver verifies both webhook kinds and refuses forged or stale ones`, { timeout: 120_000 }, async () => {
+  it(`the docs' ${language} receiver verifies both webhook kinds and refuses forged or stale ones`, { timeout: 120_000 }, async () => {
     const port = await closedPort();
-    const receiver = await startExample(command, file, readmeCodeAfter(`<!-- example:webhook-${language.toLowerCase()}`), port);
+    const receiver = await startExample(`<!-- example:webhook-${language.toLowerCase()}`, port);
     expect(await refusals(port)).toEqual([401, 401, 401]);
     const [net, ticker, units, expiring, expiringTicker] = nets;
     const { paid, expired } = await twoWebhooks(`http://127.0.0.1:${port}/hook`, net, ticker, units, expiring, expiringTicker);

@@ -2,7 +2,7 @@
  * Signed webhooks, delivered at least once (SPEC "Webhooks"): orders paid or expired through the
  * sandbox ledger and the watcher write their webhook to the outbox in the status change's
  * transaction; the dispatcher (in this process, with a short retry schedule) sends it to real HTTP
- * receivers on 127.0.0.1, which verify it as the README tells merchants to.
+ * receivers on 127.0.0.1, which verify it as docs/webhooks.md tells merchants to.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { broadcast, broadcastMany, mine } from '@/lib/chains/sandbox';
@@ -29,7 +29,7 @@ import { closedPort, startReceiver, verifyWebhook, type Receiver } from './suppo
 import { waitFor } from './support/worker-process';
 
 
-/** The body's fields: the `order` operation's answer plus event and id (README "Webhooks"). */
+/** The body's fields: the `order` operation's answer plus event and id (docs/webhooks.md, "Payload"). */
 const WEBHOOK_FIELDS = [
   'status', 'link', 'amount', 'paymentTolerancePercent', 'currency', 'network', 'address', 'addressId', 'tag', 'orderId',
   'clientOrderId', 'externalUserId', 'payerEmail', 'description', 'successWebhook', 'errorWebhook', 'returnUrl', 'expiresAt',

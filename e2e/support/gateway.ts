@@ -12,7 +12,7 @@ import type { Order, OrderDetails, OrderStatus } from '@/lib/protocol';
 import type { PaymentKind, SimulatedPayment } from '@/lib/sandbox';
 import { E2E_APP_SECRET } from './server';
 
-// Order: what make-order answers (README, "make-order"); OrderDetails: what `order` answers, plus
+// Order: what make-order answers (docs/api.md, "make-order"); OrderDetails: what `order` answers, plus
 // received, message, transactions.
 export type { Order, OrderDetails, OrderStatus, PaymentKind, SimulatedPayment };
 
@@ -40,7 +40,7 @@ export function testKeys(): Keys {
   return { publicKey: fromSetup('E2E_PUBLIC_KEY'), privateKey: fromSetup('E2E_PRIVATE_KEY') };
 }
 
-/** Distinct across workers and calls: milliseconds and 9 random digits, as a digit string (README: up to 30 digits). */
+/** Distinct across workers and calls: milliseconds and 9 random digits, as a digit string (docs/api.md, "Conventions": up to 30 digits). */
 function freshNonce(): string {
   return `${Date.now()}${String(randomInt(1e9)).padStart(9, '0')}`;
 }
@@ -169,7 +169,7 @@ export async function controlCommand<T>(dataDir: string, command: { command: str
 /**
  * Runs `npm run <script> -- ...` against the data directory of the gateway under test (or of
  * another one started with startGatewayServer): the CLI finds the server holding the embedded
- * database and hands it the command (README, "Keys").
+ * database and hands it the command (docs/getting-started.md, "Keys").
  */
 export function runCli(script: 'keys' | 'sandbox', args: string[], dataDir = fromSetup('E2E_DATA_DIR')): Promise<string> {
   const env = {

@@ -4,8 +4,8 @@
  * is set; then its `<NETWORK>_XPUB` is required (on ripple, `RIPPLE_ADDRESS` and
  * `RIPPLE_UNTAGGED_MERCHANT` instead: parseXrpl). Every problem names its variable.
  * `<NETWORK>_RPC_URL` may list several nodes, comma separated, tried in that order
- * (lib/chains/failover.ts). The README's
- * "Going live" section documents each variable; docs/decisions/010-live-chain-adapters.md why.
+ * (lib/chains/failover.ts). docs/live-chains.md ("Settings per network") documents each
+ * variable; docs/decisions/010-live-chain-adapters.md why.
  *
  * This file only reads and checks the text of the variables; whether an extended public key
  * derives addresses is checked when the live networks are built (lib/chains/live.ts), at start-up.

@@ -31,7 +31,7 @@ function localBaseUrl(host: string, port: number): string {
 
 /**
  * The market-data sources the rate service can use (lib/rates/sources, one file each; a test there
- * holds that it builds every name listed here). README "Exchange rates" describes them.
+ * holds that it builds every name listed here). docs/rates.md describes them.
  */
 export const RATE_SOURCE_NAMES = ['fixed', 'kraken', 'coinbase', 'coingecko'] as const;
 export type RateSourceName = (typeof RATE_SOURCE_NAMES)[number];

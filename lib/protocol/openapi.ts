@@ -36,7 +36,7 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   return rest;
 }
 
-/** What each operation does, one line each (the README's API reference says more). */
+/** What each operation does, one line each (docs/api.md, the API reference, says more). */
 const SUMMARIES: Record<OperationName, string> = {
   'make-order': 'Create a payment order, or answer the existing one with the same `order`.',
   order: 'One order with what it received and its transactions.',

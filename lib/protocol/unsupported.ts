@@ -3,7 +3,7 @@
  * with the reason the caller reads. This is a watch-only gateway: it derives deposit addresses
  * from extended public keys and holds no spending keys, so it cannot send, swap or bridge funds;
  * it has no risk-screening service to ask and no withdrawal destinations to keep. The paths are
- * those the public client libraries call (see /README.md, "API reference"); see decision 031.
+ * those the public client libraries call (see docs/api.md, "The operations of the public clients"); see decision 031.
  */
 
 const NO_SPENDING_KEYS = 'this gateway is watch-only: it holds no spending keys, so it cannot move funds';

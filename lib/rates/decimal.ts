@@ -4,7 +4,7 @@
  */
 import { parseDecimal, type Decimal } from '../money';
 
-/** Fractional digits of an answered rate and of a price computed by a division (README "Exchange rates"). */
+/** Fractional digits of an answered rate and of a price computed by a division (docs/rates.md, "How prices are combined"). */
 export const RATE_SCALE = 18;
 
 /** An exact non-negative fraction: num / den, den > 0. */

@@ -7,7 +7,7 @@ import { createRateService, type RateService } from './service';
 /**
  * The exchange-rate service: the price of any catalog coin or fiat currency in any other, for
  * fiat-priced invoices. Every source gives USD prices; a cross rate is usd(from) / usd(to).
- * README "Exchange rates" describes sources, rules and settings; docs/decisions/025-exchange-rates.md why.
+ * docs/rates.md describes sources, rules and settings; docs/decisions/025-exchange-rates.md why.
  */
 
 export { priceableCurrencies } from './currencies';

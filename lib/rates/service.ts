@@ -8,7 +8,7 @@ import type { RateSource } from './source';
 
 /**
  * The rate service: prices from every source, combined per currency, kept in memory with the time
- * each was fetched, answered as cross rates through USD. README "Exchange rates" and
+ * each was fetched, answered as cross rates through USD. docs/rates.md and
  * docs/decisions/025-exchange-rates.md say why each rule is so.
  */
 

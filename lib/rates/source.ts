@@ -9,7 +9,7 @@ import { decimalFromNumberText } from './decimal';
 
 /**
  * A market-data source. The service calls every source in parallel, at most once per refresh,
- * with all the codes it prices, and combines the answers (README "Exchange rates").
+ * with all the codes it prices, and combines the answers (docs/rates.md, "How prices are combined").
  *
  * @example
  * const source: RateSource = {

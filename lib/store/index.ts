@@ -225,7 +225,7 @@ const WEBHOOK_TOLERANCE_SECONDS = 300;
 
 /**
  * `x-webhook-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, keyed with the
- * private key, signed within five minutes of now (README "Verifying a webhook"). The untimestamped
+ * private key, signed within five minutes of now (docs/webhooks.md, "Verifying a webhook"). The untimestamped
  * `x-api-signature` alone is not accepted: a body signed once could be replayed for ever.
  */
 function timestampedSignatureValid(privateKey: string, raw: string, header: string | null, nowMs = Date.now()): boolean {

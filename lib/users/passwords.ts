@@ -13,7 +13,7 @@ const KEY_LENGTH = 32;
 const SALT_LENGTH = 16;
 
 /**
- * The documented policy (README "Dashboard"): 12 characters at least, since length is what makes
+ * The documented policy (docs/dashboard.md, "Passwords"): 12 characters at least, since length is what makes
  * a password costly to guess once the hash leaks; 256 at most, so a request cannot make the
  * server hash megabytes; not one of the common passwords; not the e-mail address or its local part.
  */

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /**
- * The reverse proxy of the README's production layout, reduced to what a scale-out test needs,
+ * The reverse proxy of the production layout (docs/production.md), reduced to what a scale-out test needs,
  * on 127.0.0.1: requests go to the web servers in turn, with the request body buffered first (as
  * nginx does by default) and the caller's address appended to `X-Forwarded-For`. A server that
  * refuses the connection is skipped for the next one (nothing reached it, so nothing can have

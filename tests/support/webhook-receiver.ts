@@ -95,7 +95,7 @@ export async function closedPort(): Promise<number> {
 }
 
 /**
- * What the README tells merchants to do: verify `x-api-signature` (HMAC-SHA256 of the raw body
+ * What docs/webhooks.md tells merchants to do: verify `x-api-signature` (HMAC-SHA256 of the raw body
  * with the private key) and `x-webhook-signature` (`t=..,v1=..` over "<t>.<raw body>"), in
  * constant time. Answers which checks passed.
  */
