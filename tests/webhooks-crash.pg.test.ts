@@ -136,7 +136,7 @@ describe('webhooks across a worker crash', () => {
           `select query from pg_stat_activity where datname = current_database() and application_name = $1 and wait_event_type = 'Lock' and $2 = any(pg_blocking_pids(pid))`,
           [worker.name, holderPid],
         );
-      await waitFor('the dispatcher blocked on the merchant key', 30_000, async () => (await blockedClaims()).some((b) => /update webhook_events/.test(b.query)), () => worker.output());
+      await waitFor('the dispatcher blocked on the merchant key', 30_000, async () => (await blockedClaims()).some((b) => /update "webhook_events"/.test(b.query)), () => worker.output());
       worker.signal('SIGKILL');
       expect(await worker.exited).toEqual({ code: null, signal: 'SIGKILL' });
       await holder.query('rollback');

@@ -165,9 +165,9 @@ describe('npm run worker killed while crediting a block', () => {
     const crashes: Crash[] = [
       // Settling locks the block's orders with one statement, in id order (docs/decisions/040):
       // mid-way through it, 100 orders locked, blocked on the 101st.
-      { lock: 'no key update', index: 100, blockedIn: /from orders where id = any\(\$1::uuid\[\]\) order by id for update/, lockedBefore: 100 },
+      { lock: 'no key update', index: 100, blockedIn: /from "orders" where "orders"."id" = any\(\$1::uuid\[\]\) order by "orders"."id" for update/, lockedBefore: 100 },
       // On the very last order: all but one locked, transfers recorded and cursor moved in the transaction.
-      { lock: 'no key update', index: 199, blockedIn: /from orders where id = any\(\$1::uuid\[\]\) order by id for update/, lockedBefore: 199 },
+      { lock: 'no key update', index: 199, blockedIn: /from "orders" where "orders"."id" = any\(\$1::uuid\[\]\) order by "orders"."id" for update/, lockedBefore: 199 },
       // While recording the transfers (the foreign-key check on the order row waits for FOR UPDATE).
       // pg_stat_activity keeps a statement's first 1024 bytes (track_activity_query_size): the
       // insert comes after the matching CTE, so the statement is known by its start.

@@ -3,7 +3,7 @@ import { randomInt } from 'node:crypto';
 import type { Network } from '../catalog';
 import { derivationThreadReady, deriveAddresses, liveChainConfig, testAccountXpub, testTagAccountAddress } from '../chains';
 import { config, envPrefix } from '../config';
-import type { Queryable } from '../db';
+import { addresses, bare, columnsOf, insertValues, merchants, orders, param, runSql, sql, statement, unnest, type Queryable, type RowOf } from '../db';
 import { log } from '../log';
 import { peekProcessSlot, processSlot } from '../process';
 import type { Mode } from '../protocol';
@@ -37,6 +37,25 @@ function tagAccountAddress(network: Network, mode: Mode): string {
 /** The derivation index of a live tag network's untagged account row: below every pool position. */
 const ACCOUNT_ROW_INDEX = -1;
 
+const UNTAGGED_ACCOUNT = statement<Pick<RowOf<typeof addresses>, 'address' | 'merchant_id'>, { network: string; index: number }>(
+  sql`select ${columnsOf(addresses, ['address', 'merchant_id'])} from ${addresses}
+    where ${addresses.network} = ${param('network')} and ${addresses.mode} = 'live' and ${addresses.derivationIndex} = ${param('index')}`,
+);
+const ACCOUNT_ROW = insertValues([
+  [addresses.network, param('network')],
+  [addresses.mode, sql`'live'`],
+  [addresses.kind, sql`'PAY_IN'`],
+  [addresses.derivationIndex, param('index')],
+  [addresses.address, param('address')],
+  [addresses.tag, sql`null`],
+  [addresses.merchantId, merchants.id],
+]);
+const WRITE_UNTAGGED_ACCOUNT = statement<unknown, { network: string; index: number; address: string; merchantId: string }>(sql`insert into ${addresses} (${ACCOUNT_ROW.columns})
+  select ${ACCOUNT_ROW.values} from ${merchants} where ${merchants.id} = ${param('merchantId')}
+  on conflict (${bare(addresses.network)}, ${bare(addresses.mode)}, ${bare(addresses.derivationIndex)})
+  do update set ${bare(addresses.address)} = excluded.${bare(addresses.address)}, ${bare(addresses.merchantId)} = excluded.${bare(addresses.merchantId)}
+  returning 1`);
+
 /**
  * A live tag network's receiving account without a tag, owned by the configured merchant: the
  * watcher matches a payment to the account whose tag is no order's to this row, which makes it an
@@ -47,18 +66,11 @@ const ACCOUNT_ROW_INDEX = -1;
 async function ensureUntaggedAccount(db: Queryable, network: Network): Promise<void> {
   const live = liveChainConfig(network.name);
   if (!live?.account || !live.untaggedMerchant) return;
-  const [row] = await db.query<{ address: string; merchant_id: string | null }>(
-    `select address, merchant_id from addresses where network = $1 and mode = 'live' and derivation_index = $2`,
-    [network.name, ACCOUNT_ROW_INDEX],
-  );
+  const [row] = await UNTAGGED_ACCOUNT.run(db, { network: network.name, index: ACCOUNT_ROW_INDEX });
   if (row?.address === live.account && row.merchant_id === live.untaggedMerchant) return;
-  const written = await db.query(
-    `insert into addresses (network, mode, kind, derivation_index, address, tag, merchant_id)
-     select $1, 'live', 'PAY_IN', $2, $3, null, m.id from merchants m where m.id = $4
-     on conflict (network, mode, derivation_index) do update set address = excluded.address, merchant_id = excluded.merchant_id
-     returning 1`,
-    [network.name, ACCOUNT_ROW_INDEX, live.account, live.untaggedMerchant],
-  );
+  const written = await WRITE_UNTAGGED_ACCOUNT.run(db, {
+    network: network.name, index: ACCOUNT_ROW_INDEX, address: live.account, merchantId: live.untaggedMerchant,
+  });
   if (written.length === 0) throw new Error(`${envPrefix(network)}_UNTAGGED_MERCHANT: no merchant has the id ${live.untaggedMerchant} (npm run keys -- list)`);
 }
 
@@ -90,6 +102,19 @@ export function poolSequence(network: Network, mode: Mode): string {
   return name;
 }
 
+const RELATION_EXISTS = statement<{ found: boolean }, { name: string }>(sql`select to_regclass(${param('name')}) is not null as found`);
+/** The position after every one handed out: taken by an order, or assigned to a user. */
+const FIRST_UNUSED = statement<{ next: string }, { network: string; mode: Mode }>(
+  sql`select (coalesce(max(${addresses.derivationIndex}), -1) + 1)::text as next from ${addresses}
+    where ${addresses.network} = ${param('network')} and ${addresses.mode} = ${param('mode')}
+      and (${addresses.assignedAt} is not null or exists (select 1 from ${orders} where ${orders.addressId} = ${addresses.id}))`,
+);
+/** The next pool position `sequence` hands out (a sequence per network: its name is no schema object). */
+const nextTicket = (sequence: string) => sql`select case when is_called then last_value + 1 else last_value end from ${sql.identifier(sequence)}`;
+/** The position after the highest derived of (network, mode). */
+const nextDerived = (network: string, mode: Mode) =>
+  sql`select coalesce(max(${addresses.derivationIndex}), -1) + 1 from ${addresses} where ${addresses.network} = ${network} and ${addresses.mode} = ${mode}`;
+
 /**
  * Creates the pool sequence of (network, mode) on first use, starting after every index already
  * handed out (orders and personal addresses), so that a pool created before the sequence existed
@@ -97,31 +122,34 @@ export function poolSequence(network: Network, mode: Mode): string {
  */
 async function ensurePoolSequence(db: Queryable, network: Network, mode: Mode): Promise<string> {
   const sequence = poolSequence(network, mode);
-  const [exists] = await db.query<{ found: boolean }>('select to_regclass($1) is not null as found', [sequence]);
+  const [exists] = await RELATION_EXISTS.run(db, { name: sequence });
   if (exists!.found) return sequence;
-  const [used] = await db.query<{ next: string }>(
-    `select (coalesce(max(derivation_index), -1) + 1)::text as next from addresses a
-      where network = $1 and mode = $2 and (assigned_at is not null or exists (select 1 from orders o where o.address_id = a.id))`,
-    [network.name, mode],
-  );
+  const [used] = await FIRST_UNUSED.run(db, { network: network.name, mode });
   try {
-    await db.query(`create sequence if not exists ${sequence} as bigint minvalue 0 start with ${BigInt(used!.next)}`);
+    // DDL takes no parameters: the sequence's name and its start are written into the text.
+    await runSql(db, sql`create sequence if not exists ${sql.identifier(sequence)} as bigint minvalue 0 start with ${sql.raw(BigInt(used!.next).toString())}`);
   } catch (error) {
     // Two processes creating it at once: the loser sees a duplicate in the catalog; the sequence exists.
-    const [again] = await db.query<{ found: boolean }>('select to_regclass($1) is not null as found', [sequence]);
+    const [again] = await RELATION_EXISTS.run(db, { name: sequence });
     if (!again!.found) throw error;
   }
   return sequence;
 }
 
+const POOL_ROWS = unnest('x', { derivation_index: addresses.derivationIndex, address: addresses.address, tag: addresses.tag });
+const INSERT_POOL = statement<unknown, { network: string; mode: Mode }>(sql`insert into ${addresses}
+    (${bare(addresses.network)}, ${bare(addresses.mode)}, ${bare(addresses.kind)}, ${POOL_ROWS.names})
+  select ${param('network')}, ${param('mode')}, 'PAY_IN', ${POOL_ROWS.names} from ${POOL_ROWS.from}
+  on conflict do nothing returning 1`);
+
 /** Tops the pool of (network, mode) up to `target` addresses not yet handed out; answers how many were added. */
 export async function fillAddressPool(db: Queryable, network: Network, mode: Mode, target = config().addressPoolSize): Promise<number> {
   if (network.usesTags && mode === 'live') await ensureUntaggedAccount(db, network);
   const sequence = await ensurePoolSequence(db, network, mode);
-  const [state] = await db.query<{ next_derived: string; next_ticket: string }>(
-    `select (select (coalesce(max(derivation_index), -1) + 1)::text from addresses where network = $1 and mode = $2) as next_derived,
-            (select (case when is_called then last_value + 1 else last_value end)::text from ${sequence}) as next_ticket`,
-    [network.name, mode],
+  // Built per call: the sequence is the network's own.
+  const [state] = await runSql<{ next_derived: string; next_ticket: string }>(
+    db,
+    sql`select (${nextDerived(network.name, mode)})::text as next_derived, (${nextTicket(sequence)})::text as next_ticket`,
   );
   const first = Number(state!.next_derived);
   const free = first - Number(state!.next_ticket);
@@ -139,12 +167,11 @@ export async function fillAddressPool(db: Queryable, network: Network, mode: Mod
     const destinations = await destinationsAt(network, mode, from + start, count);
     const rows = destinations.map((destination, i) => ({ index: from + start + i, ...destination }));
     // A concurrent filler that took the same indices turns these into no-ops.
-    const inserted = await db.query(
-      `insert into addresses (network, mode, kind, derivation_index, address, tag)
-       select $1, $2, 'PAY_IN', i, a, t from unnest($3::bigint[], $4::text[], $5::text[]) as x(i, a, t)
-       on conflict do nothing returning 1`,
-      [network.name, mode, rows.map((r) => r.index), rows.map((r) => r.address), rows.map((r) => r.tag)],
-    );
+    const inserted = await INSERT_POOL.run(db, {
+      network: network.name,
+      mode,
+      ...POOL_ROWS.values(rows.map((r) => ({ derivation_index: r.index, address: r.address, tag: r.tag }))),
+    });
     added += inserted.length;
   }
   highestDerived.set(`${network.name}/${mode}`, from + missing - 1);
@@ -189,11 +216,7 @@ export function refillSoon(db: Queryable, network: Network, mode: Mode, takenInd
   if (takenIndex !== undefined && highest !== undefined && highest - takenIndex >= lowWater) return Promise.resolve();
   return singleRefill(db, network, mode, async () => {
     const sequence = await ensurePoolSequence(db, network, mode);
-    const [row] = await db.query<{ free: string }>(
-      `select ((select coalesce(max(derivation_index), -1) + 1 from addresses where network = $1 and mode = $2)
-               - (select case when is_called then last_value + 1 else last_value end from ${sequence}))::text as free`,
-      [network.name, mode],
-    );
+    const [row] = await runSql<{ free: string }>(db, sql`select ((${nextDerived(network.name, mode)}) - (${nextTicket(sequence)}))::text as free`);
     return Number(row!.free) < lowWater;
   });
 }

@@ -7,7 +7,7 @@ import 'server-only';
  */
 import { findNetwork, type Network } from '../catalog';
 import { networkFor } from '../chains';
-import type { Queryable, RowOf, externalUsers } from '../db';
+import { addresses, bare, columnsOf, deposits, externalUsers, insertValues, param, payments, placeholders, sql, statement, type Queryable, type RowOf } from '../db';
 import { formatUnits } from '../money';
 import type { PersonalAddress, PersonalUser } from '../protocol';
 import { poolSequence, refillNow, refillSoon } from './index';
@@ -15,11 +15,24 @@ import type { MerchantScope } from '../merchants';
 
 export type ExternalUserRow = RowOf<typeof externalUsers>;
 
-export interface PersonalAddressRow {
-  id: string;
-  address: string;
-  tag: string | null;
-}
+export type PersonalAddressRow = Pick<RowOf<typeof addresses>, 'id' | 'address' | 'tag'>;
+
+const USER = placeholders(['merchantId', 'mode', 'clientId', 'email', 'name', 'depositWebhookUrl']);
+const NEW_USER = insertValues([
+  [externalUsers.merchantId, USER.merchantId],
+  [externalUsers.mode, USER.mode],
+  [externalUsers.externalUserId, USER.clientId],
+  [externalUsers.email, USER.email],
+  [externalUsers.name, USER.name],
+  [externalUsers.depositWebhookUrl, USER.depositWebhookUrl],
+]);
+/** A field given replaces the stored one; one absent (null) keeps it. */
+const given = (column: typeof externalUsers.email | typeof externalUsers.name | typeof externalUsers.depositWebhookUrl) =>
+  sql`${bare(column)} = coalesce(excluded.${bare(column)}, ${column})`;
+const UPSERT_USER = statement<ExternalUserRow, Record<keyof typeof USER, string | null>>(sql`insert into ${externalUsers} (${NEW_USER.columns}) values (${NEW_USER.values})
+  on conflict (${bare(externalUsers.merchantId)}, ${bare(externalUsers.mode)}, ${bare(externalUsers.externalUserId)})
+  do update set ${given(externalUsers.email)}, ${given(externalUsers.name)}, ${given(externalUsers.depositWebhookUrl)}, ${bare(externalUsers.updatedAt)} = now()
+  returning *`);
 
 /**
  * The user `clientId` of the caller, created when new; the fields given replace the stored ones,
@@ -31,27 +44,39 @@ export async function upsertExternalUser(
   clientId: string,
   fields: { email?: string; name?: string; depositWebhookUrl?: string } = {},
 ): Promise<ExternalUserRow> {
-  const [user] = await db.query<ExternalUserRow>(
-    `insert into external_users (merchant_id, mode, external_user_id, email, name, deposit_webhook_url) values ($1, $2, $3, $4, $5, $6)
-     on conflict (merchant_id, mode, external_user_id)
-     do update set email = coalesce(excluded.email, external_users.email), name = coalesce(excluded.name, external_users.name),
-                   deposit_webhook_url = coalesce(excluded.deposit_webhook_url, external_users.deposit_webhook_url), updated_at = now()
-     returning *`,
-    [key.merchantId, key.mode, clientId, fields.email ?? null, fields.name ?? null, fields.depositWebhookUrl ?? null],
-  );
+  const [user] = await UPSERT_USER.run(db, {
+    merchantId: key.merchantId, mode: key.mode, clientId, email: fields.email ?? null, name: fields.name ?? null,
+    depositWebhookUrl: fields.depositWebhookUrl ?? null,
+  });
   return user!;
 }
+
+const FIND_USER = statement<ExternalUserRow, { merchantId: string; mode: string; id: string | null; clientId: string | null }>(
+  sql`select * from ${externalUsers} where ${externalUsers.merchantId} = ${param('merchantId')} and ${externalUsers.mode} = ${param('mode')}
+    and (${param('id')}::text is null or ${externalUsers.id}::text = ${param('id')})
+    and (${param('clientId')}::text is null or ${externalUsers.externalUserId} = ${param('clientId')})`,
+);
 
 /** One of the caller's users by id or clientId; undefined when none. */
 export async function findExternalUser(db: Queryable, key: MerchantScope, by: { id?: string; clientId?: string }): Promise<ExternalUserRow | undefined> {
   if (by.id === undefined && by.clientId === undefined) return undefined;
-  const [user] = await db.query<ExternalUserRow>(
-    `select * from external_users where merchant_id = $1 and mode = $2
-        and ($3::text is null or id::text = $3) and ($4::text is null or external_user_id = $4)`,
-    [key.merchantId, key.mode, by.id ?? null, by.clientId ?? null],
-  );
+  const [user] = await FIND_USER.run(db, { merchantId: key.merchantId, mode: key.mode, id: by.id ?? null, clientId: by.clientId ?? null });
   return user;
 }
+
+/** Where the statements name a user's address: its merchant, mode and user. */
+type Owner = { merchantId: string; mode: string; userId: string };
+const OWNED = sql`${addresses.merchantId} = ${param('merchantId')} and ${addresses.mode} = ${param('mode')} and ${addresses.externalUserId} = ${param('userId')}`;
+const PERSONAL_COLUMNS = columnsOf(addresses, ['id', 'address', 'tag']);
+const LOCK_PERSONAL = statement<PersonalAddressRow, Owner & { network: string }>(sql`select ${PERSONAL_COLUMNS} from ${addresses}
+  where ${OWNED} and ${addresses.network} = ${param('network')} and ${addresses.kind} = 'PERSONAL'
+  for update`);
+const TAKE_FROM_POOL = statement<PersonalAddressRow, Owner & { network: string; sequence: string }>(sql`update ${addresses}
+    set ${bare(addresses.assignedAt)} = now(), ${bare(addresses.merchantId)} = ${param('merchantId')}, ${bare(addresses.externalUserId)} = ${param('userId')},
+        ${bare(addresses.kind)} = 'PERSONAL'
+  where ${addresses.network} = ${param('network')} and ${addresses.mode} = ${param('mode')}
+    and ${addresses.derivationIndex} = (select nextval(${param('sequence')}::regclass))
+  returning ${PERSONAL_COLUMNS}`);
 
 /**
  * The user's address on `network`, taken from the pool when the user has none yet (`fromPool`);
@@ -59,19 +84,11 @@ export async function findExternalUser(db: Queryable, key: MerchantScope, by: { 
  * serialises a user's concurrent orders.
  */
 export async function personalAddress(tx: Queryable, key: MerchantScope, userId: string, network: Network): Promise<(PersonalAddressRow & { fromPool: boolean }) | undefined> {
-  const [mine] = await tx.query<PersonalAddressRow>(
-    `select id, address, tag from addresses
-      where merchant_id = $1 and mode = $2 and external_user_id = $3 and network = $4 and kind = 'PERSONAL'
-      for update`,
-    [key.merchantId, key.mode, userId, network.name],
-  );
+  const [mine] = await LOCK_PERSONAL.run(tx, { merchantId: key.merchantId, mode: key.mode, userId, network: network.name });
   if (mine) return { ...mine, fromPool: false };
-  const [taken] = await tx.query<PersonalAddressRow>(
-    `update addresses a set assigned_at = now(), merchant_id = $1, external_user_id = $3, kind = 'PERSONAL'
-      where network = $4 and mode = $2 and derivation_index = (select nextval($5::regclass))
-      returning a.id, a.address, a.tag`,
-    [key.merchantId, key.mode, userId, network.name, poolSequence(network, key.mode)],
-  );
+  const [taken] = await TAKE_FROM_POOL.run(tx, {
+    merchantId: key.merchantId, mode: key.mode, userId, network: network.name, sequence: poolSequence(network, key.mode),
+  });
   return taken && { ...taken, fromPool: true };
 }
 
@@ -89,26 +106,28 @@ export async function userAddress(db: Queryable, key: MerchantScope, userId: str
   return address;
 }
 
+const USER_ADDRESSES = statement<PersonalAddressRow & Pick<RowOf<typeof addresses>, 'network'>, Owner>(
+  sql`select ${columnsOf(addresses, ['id', 'network', 'address', 'tag'])} from ${addresses}
+    where ${OWNED} and ${addresses.kind} = 'PERSONAL' order by ${addresses.network}, ${addresses.id}`,
+);
+
 /** The user's addresses, one per network, in network name order. */
 export function userAddresses(db: Queryable, key: MerchantScope, userId: string): Promise<(PersonalAddressRow & { network: string })[]> {
-  return db.query(
-    `select id, network, address, tag from addresses
-      where merchant_id = $1 and mode = $2 and external_user_id = $3 and kind = 'PERSONAL' order by network, id`,
-    [key.merchantId, key.mode, userId],
-  );
+  return USER_ADDRESSES.run(db, { merchantId: key.merchantId, mode: key.mode, userId });
 }
+
+// One branch per table a confirmed transfer to an address is written in (as a deposit, or as an
+// order's payment); `sum` answers numeric, read as text.
+const RECEIVED = statement<{ address_id: string; currency: string; received: string }, { ids: string[] }>(sql`select ${deposits.addressId}, ${deposits.currency}, sum(${deposits.amount})::text as received from ${deposits}
+   where ${deposits.addressId} = any(${param('ids')}::uuid[]) and ${deposits.status} = 'PROCESSED' group by ${deposits.addressId}, ${deposits.currency}
+  union all
+  select ${payments.addressId}, ${payments.currency}, sum(${payments.amount})::text from ${payments}
+   where ${payments.addressId} = any(${param('ids')}::uuid[]) and ${payments.status} = 'processed' group by ${payments.addressId}, ${payments.currency}`);
 
 /** Confirmed base units received per (address, currency) of these addresses. */
 export async function receivedByCurrency(db: Queryable, addressIds: readonly string[]): Promise<Map<string, bigint>> {
   if (addressIds.length === 0) return new Map();
-  const rows = await db.query<{ address_id: string; currency: string; received: string }>(
-    `select address_id, currency, sum(amount)::text as received from deposits
-      where address_id = any($1::uuid[]) and status = 'PROCESSED' group by address_id, currency
-     union all
-     select address_id, currency, sum(amount)::text from payments
-      where address_id = any($1::uuid[]) and status = 'processed' group by address_id, currency`,
-    [addressIds],
-  );
+  const rows = await RECEIVED.run(db, { ids: [...addressIds] });
   const totals = new Map<string, bigint>();
   for (const row of rows) {
     const key = `${row.address_id}/${row.currency}`;

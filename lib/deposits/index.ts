@@ -1,5 +1,5 @@
 import 'server-only';
-import type { addresses, chainTransfers, deposits, Queryable, RowOf } from '../db';
+import { addresses, alias, chainTransfers, deposits, param, sql, statement, type Queryable, type RowOf } from '../db';
 import type { ApiKey } from '../merchants';
 import { formatUnits } from '../money';
 import { decimalsOf } from '../orders';
@@ -22,30 +22,45 @@ export type DepositRow = RowOf<typeof deposits> & { address_kind: RowOf<typeof a
  * before chain_transfers kept tags falls back to the deposit's address tag, which a transfer
  * matched exactly carried too.
  */
+const d = alias(deposits, 'd');
+const a = alias(addresses, 'a');
+const t = alias(chainTransfers, 't');
+/** Its rows are `DepositRow`s; a statement adds its `where` on the deposits, `d` (`alias(deposits, 'd')`). */
+export const DEPOSIT_ROWS = sql`select d.*, ${a.kind} as address_kind, coalesce(${t.tag}, ${d.tag}) as in_tag
+  from ${deposits} d join ${addresses} a on ${a.id} = ${d.addressId}
+  left join ${chainTransfers} t on ${t.network} = ${d.network} and ${t.mode} = ${d.mode} and ${t.txHash} = ${d.inTxHash} and ${t.outputIndex} = ${d.inOutputIndex}`;
+/** DEPOSIT_ROWS as text, for lib/dashboard's statements until they are written with the schema's columns too. */
 export const DEPOSIT_SELECT = `select d.*, a.kind as address_kind, coalesce(t.tag, d.tag) as in_tag
   from deposits d join addresses a on a.id = d.address_id
   left join chain_transfers t on t.network = d.network and t.mode = d.mode and t.tx_hash = d.in_tx_hash and t.output_index = d.in_output_index`;
 
+const DEPOSIT = statement<DepositRow, { id: string; merchantId: string; mode: string }>(
+  sql`${DEPOSIT_ROWS} where ${d.id} = ${param('id')} and ${d.merchantId} = ${param('merchantId')} and ${d.mode} = ${param('mode')}`,
+);
+
 export async function getDeposit(db: Queryable, key: ApiKey, id: string): Promise<DepositRow> {
   if (!isUuid(id)) throw new NotFound('Deposit', id);
-  const [row] = await db.query<DepositRow>(`${DEPOSIT_SELECT} where d.id = $1 and d.merchant_id = $2 and d.mode = $3`, [
-    id, key.merchantId, key.mode,
-  ]);
+  const [row] = await DEPOSIT.run(db, { id, merchantId: key.merchantId, mode: key.mode });
   if (!row) throw new NotFound('Deposit', id);
   return row;
 }
+
+const ORPHAN_DEPOSITS = statement<
+  DepositRow,
+  { merchantId: string; mode: string; id: string | null; orderId: string | null; stage: string | null; status: string | null; limit: number; offset: number }
+>(sql`${DEPOSIT_ROWS} where ${d.merchantId} = ${param('merchantId')} and ${d.mode} = ${param('mode')} and ${d.kind} = 'ORPHAN'
+    and (${param('id')}::uuid is null or ${d.id} = ${param('id')}) and (${param('orderId')}::uuid is null or ${d.orderId} = ${param('orderId')})
+    and (${param('stage')}::text is null or ${d.stage} = ${param('stage')}) and (${param('status')}::text is null or ${d.status} = ${param('status')})
+  order by ${d.createdAt} desc, ${d.id} desc limit ${param('limit')} offset ${param('offset')}`);
 
 /** orphan-deposits/get-deposits: the caller's orphan deposits matching every filter given, newest first. */
 export async function listOrphanDeposits(db: Queryable, key: ApiKey, filter: RequestOf<'orphan-deposits/get-deposits'>): Promise<DepositRow[]> {
   // An id that is not a UUID names no deposit (and would fail the uuid comparison).
   if ((filter.id && !isUuid(filter.id)) || (filter.orderId && !isUuid(filter.orderId))) return [];
-  return db.query<DepositRow>(
-    `${DEPOSIT_SELECT} where d.merchant_id = $1 and d.mode = $2 and d.kind = 'ORPHAN'
-        and ($3::uuid is null or d.id = $3) and ($4::uuid is null or d.order_id = $4)
-        and ($5::text is null or d.stage = $5) and ($6::text is null or d.status = $6)
-      order by d.created_at desc, d.id desc limit $7 offset $8`,
-    [key.merchantId, key.mode, filter.id ?? null, filter.orderId ?? null, filter.stage ?? null, filter.status ?? null, filter.limit, filter.offset],
-  );
+  return ORPHAN_DEPOSITS.run(db, {
+    merchantId: key.merchantId, mode: key.mode, id: filter.id ?? null, orderId: filter.orderId ?? null, stage: filter.stage ?? null,
+    status: filter.status ?? null, limit: filter.limit, offset: filter.offset,
+  });
 }
 
 /** The orphan deposit object of seed section 2.3; `outTransactions` is null until one is seen. */

@@ -7,37 +7,42 @@ import 'server-only';
  */
 import { addressPatterns } from '../catalog';
 import { isValidAddress, networkFor } from '../chains';
-import type { Queryable } from '../db';
+import { addresses, alias, deposits, orders, param, payments, sql, statement, type Queryable, type RowOf } from '../db';
 import type { MerchantScope } from '../merchants';
 import { formatUnits } from '../money';
 import { decimalsOf } from '../orders';
 import { isUuid, type Address, type AddressTransaction, type AddressValidation, type RequestOf } from '../protocol';
 
 
-interface AddressRow {
-  id: string;
-  kind: 'PAY_IN' | 'PERSONAL';
-  network: string;
-  address: string;
-  tag: string | null;
+type AddressRow = Pick<RowOf<typeof addresses>, 'id' | 'kind' | 'network' | 'address' | 'tag'> & {
   /** The order's currency for PAY_IN; null for PERSONAL. */
   currency: string | null;
   /** Base units received in `currency`, confirmed. */
   received: string;
-}
+};
+
+const a = alias(addresses, 'a');
+const o = alias(orders, 'o');
+const p = alias(payments, 'p');
+const d = alias(deposits, 'd');
 
 /**
  * An address is the caller's when it is a PAY_IN address of one of the caller's orders or one of
  * the caller's personal addresses. What it received: confirmed payments and deposits in the
  * order's currency (a watch-only gateway does not follow what leaves a PAY_IN address).
  */
-const ADDRESS_SELECT = `
-  select a.id, a.kind, a.network, a.address, a.tag, o.currency,
-         (coalesce((select sum(p.amount) from payments p where p.address_id = a.id and p.currency = o.currency and p.status = 'processed'), 0)
-        + coalesce((select sum(d.amount) from deposits d where d.address_id = a.id and d.currency = o.currency and d.status = 'PROCESSED'), 0))::text as received
-    from addresses a
-    left join orders o on o.address_id = a.id and a.kind = 'PAY_IN'
-   where a.mode = $2 and ((a.kind = 'PERSONAL' and a.merchant_id = $1) or o.merchant_id = $1)`;
+const ADDRESS_SELECT = sql`
+  select ${a.id}, ${a.kind}, ${a.network}, ${a.address}, ${a.tag}, ${o.currency},
+         (coalesce((select sum(${p.amount}) from ${payments} p where ${p.addressId} = ${a.id} and ${p.currency} = ${o.currency} and ${p.status} = 'processed'), 0)
+        + coalesce((select sum(${d.amount}) from ${deposits} d where ${d.addressId} = ${a.id} and ${d.currency} = ${o.currency} and ${d.status} = 'PROCESSED'), 0))::text as received
+    from ${addresses} a
+    left join ${orders} o on ${o.addressId} = ${a.id} and ${a.kind} = 'PAY_IN'
+   where ${a.mode} = ${param('mode')} and ((${a.kind} = 'PERSONAL' and ${a.merchantId} = ${param('merchantId')}) or ${o.merchantId} = ${param('merchantId')})`;
+const ADDRESS_BY_ID = statement<AddressRow, MerchantScope & { id: string }>(sql`${ADDRESS_SELECT} and ${a.id} = ${param('id')}`);
+const ADDRESS_BY_TEXT = statement<AddressRow, MerchantScope & { address: string; tag: string | null }>(
+  sql`${ADDRESS_SELECT} and ${a.address} = ${param('address')} and (${param('tag')}::text is null or ${a.tag} = ${param('tag')})
+    order by ${a.createdAt} desc limit 1`,
+);
 
 function serializeAddress(row: AddressRow): Address {
   return {
@@ -57,7 +62,7 @@ function serializeAddress(row: AddressRow): Address {
 /** addresses/find-by-id; undefined when it is not one of the caller's. */
 export async function findAddressById(db: Queryable, key: MerchantScope, id: string): Promise<Address | undefined> {
   if (!isUuid(id)) return undefined;
-  const [row] = await db.query<AddressRow>(`${ADDRESS_SELECT} and a.id = $3`, [key.merchantId, key.mode, id]);
+  const [row] = await ADDRESS_BY_ID.run(db, { merchantId: key.merchantId, mode: key.mode, id });
   return row && serializeAddress(row);
 }
 
@@ -66,10 +71,7 @@ export async function findAddressById(db: Queryable, key: MerchantScope, id: str
  * shared address is every order's, so the tag picks one (without a tag, the most recent).
  */
 export async function findAddressByText(db: Queryable, key: MerchantScope, address: string, tag?: string): Promise<Address | undefined> {
-  const [row] = await db.query<AddressRow>(
-    `${ADDRESS_SELECT} and a.address = $3 and ($4::text is null or a.tag = $4) order by a.created_at desc limit 1`,
-    [key.merchantId, key.mode, address, tag ?? null],
-  );
+  const [row] = await ADDRESS_BY_TEXT.run(db, { merchantId: key.merchantId, mode: key.mode, address, tag: tag ?? null });
   return row && serializeAddress(row);
 }
 
@@ -90,29 +92,36 @@ interface TransactionRow {
   created_at: Date;
 }
 
+/** The transfers of the address, in the caller's scope: its payments and its deposits. */
+const OF_ADDRESS = {
+  payments: sql`${p.addressId} = ${param('id')} and ${p.merchantId} = ${param('merchantId')} and ${p.mode} = ${param('mode')}`,
+  deposits: sql`${d.addressId} = ${param('id')} and ${d.merchantId} = ${param('merchantId')} and ${d.mode} = ${param('mode')}`,
+};
+
 /**
  * Transfers to the address (order payments and deposits) and from it (the outgoing transfers the
  * watcher saw take deposits on, once per transaction), newest first. Statuses in the clients'
  * words: a payment reversed by a reorganisation, or a deposit the chain dropped, is `error`.
+ * `t` and its columns are the statement's own: the union of the three kinds of transfer.
  */
-const TRANSACTIONS = `
+const TRANSACTIONS = statement<TransactionRow, MerchantScope & { id: string; type: string | null; status: readonly string[] | null; limit: number; offset: number }>(sql`
   select * from (
-    select p.id::text, case p.status when 'reversed' then 'error' else p.status end as status, 'deposit' as type,
-           p.currency, p.network, p.sender_address as address_from, p.address as address_to, p.amount::text, p.tx_hash as tx,
-           p.fee_amount::text, null::text as fee_amount_usd_cents, null::text as withdrawal_id, null::text as orphan_deposit_id, p.created_at
-      from payments p where p.address_id = $1 and p.merchant_id = $2 and p.mode = $3
+    select ${p.id}::text, case ${p.status} when 'reversed' then 'error' else ${p.status} end as status, 'deposit' as type,
+           ${p.currency}, ${p.network}, ${p.senderAddress} as address_from, ${p.address} as address_to, ${p.amount}::text, ${p.txHash} as tx,
+           ${p.feeAmount}::text, null::text as fee_amount_usd_cents, null::text as withdrawal_id, null::text as orphan_deposit_id, ${p.createdAt}
+      from ${payments} p where ${OF_ADDRESS.payments}
     union all
-    select d.id::text, lower(d.status), 'deposit', d.currency, d.network, null, d.address, d.amount::text, d.in_tx_hash,
-           null, null, null, case when d.kind = 'ORPHAN' then d.id::text end, d.created_at
-      from deposits d where d.address_id = $1 and d.merchant_id = $2 and d.mode = $3
+    select ${d.id}::text, lower(${d.status}), 'deposit', ${d.currency}, ${d.network}, null, ${d.address}, ${d.amount}::text, ${d.inTxHash},
+           null, null, null, case when ${d.kind} = 'ORPHAN' then ${d.id}::text end, ${d.createdAt}
+      from ${deposits} d where ${OF_ADDRESS.deposits}
     union all
-    select distinct on (d.out_tx_hash) coalesce(d.withdrawal_id, d.id)::text, coalesce(d.out_status, 'pending'), 'withdrawal', d.currency,
-           d.network, d.address, d.out_address, coalesce(d.out_amount, 0)::text, d.out_tx_hash, d.out_fee_amount::text,
-           d.out_fee_amount_usd_cents::text, d.withdrawal_id::text, null, coalesce(d.out_created_at, d.created_at)
-      from deposits d where d.address_id = $1 and d.merchant_id = $2 and d.mode = $3 and d.out_tx_hash is not null
+    select distinct on (${d.outTxHash}) coalesce(${d.withdrawalId}, ${d.id})::text, coalesce(${d.outStatus}, 'pending'), 'withdrawal', ${d.currency},
+           ${d.network}, ${d.address}, ${d.outAddress}, coalesce(${d.outAmount}, 0)::text, ${d.outTxHash}, ${d.outFeeAmount}::text,
+           ${d.outFeeAmountUsdCents}::text, ${d.withdrawalId}::text, null, coalesce(${d.outCreatedAt}, ${d.createdAt})
+      from ${deposits} d where ${OF_ADDRESS.deposits} and ${d.outTxHash} is not null
   ) t
-  where ($4::text is null or t.type = $4) and ($5::text[] is null or t.status = any($5))
-  order by t.created_at desc, t.id desc limit $6 offset $7`;
+  where (${param('type')}::text is null or t.type = ${param('type')}) and (${param('status')}::text[] is null or t.status = any(${param('status')}))
+  order by t.created_at desc, t.id desc limit ${param('limit')} offset ${param('offset')}`);
 
 /** addresses/transactions; undefined when the address is not one of the caller's. */
 export async function addressTransactions(
@@ -121,9 +130,10 @@ export async function addressTransactions(
   filter: RequestOf<'addresses/transactions'>,
 ): Promise<AddressTransaction[] | undefined> {
   if (!(await findAddressById(db, key, filter.id))) return undefined;
-  const rows = await db.query<TransactionRow>(TRANSACTIONS, [
-    filter.id, key.merchantId, key.mode, filter.type ?? null, filter.status ?? null, filter.limit, filter.offset,
-  ]);
+  const rows = await TRANSACTIONS.run(db, {
+    id: filter.id, merchantId: key.merchantId, mode: key.mode, type: filter.type ?? null, status: filter.status ?? null, limit: filter.limit,
+    offset: filter.offset,
+  });
   return rows.map((row): AddressTransaction => {
     const units = (value: string) => formatUnits(BigInt(value), decimalsOf(row.network, row.currency));
     return {

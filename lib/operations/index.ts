@@ -1,6 +1,6 @@
 import 'server-only';
-import type { Queryable } from '../db';
-import { DEPOSIT_SELECT, serializeDeposit, type DepositRow } from '../deposits';
+import { alias, columnsOf, deposits, param, payments, sql, statement, type Queryable } from '../db';
+import { DEPOSIT_ROWS, serializeDeposit, type DepositRow } from '../deposits';
 import type { ApiKey } from '../merchants';
 import { formatUnits } from '../money';
 import { decimalsOf, type PaymentRow } from '../orders';
@@ -14,8 +14,15 @@ const PAYMENT_COLUMNS = [
 ] as const satisfies readonly (keyof PaymentRow)[];
 type Payment = Pick<PaymentRow, (typeof PAYMENT_COLUMNS)[number]>;
 
-const PAYMENTS_WITH_HASH = `select ${PAYMENT_COLUMNS.join(', ')} from payments
-  where lower(tx_hash) = lower($1) and merchant_id = $2 and mode = $3 order by created_at, output_index`;
+type Search = { hash: string; merchantId: string; mode: string };
+const PAYMENTS_WITH_HASH = statement<Payment, Search>(sql`select ${columnsOf(payments, PAYMENT_COLUMNS)} from ${payments}
+  where lower(${payments.txHash}) = lower(${param('hash')}) and ${payments.merchantId} = ${param('merchantId')} and ${payments.mode} = ${param('mode')}
+  order by ${payments.createdAt}, ${payments.outputIndex}`);
+/** The deposits of DEPOSIT_ROWS, `d`. */
+const d = alias(deposits, 'd');
+const DEPOSITS_WITH_HASH = statement<DepositRow, Search>(sql`${DEPOSIT_ROWS}
+  where (lower(${d.inTxHash}) = lower(${param('hash')}) or lower(${d.outTxHash}) = lower(${param('hash')}))
+    and ${d.merchantId} = ${param('merchantId')} and ${d.mode} = ${param('mode')} order by ${d.createdAt}, ${d.inOutputIndex}`);
 
 /**
  * find-tx: every operation of the caller (merchant and mode) with this transaction hash, matched
@@ -25,12 +32,8 @@ export async function findOperations(db: Queryable, key: ApiKey, tx: string | un
   const hash = tx?.trim();
   if (!hash) return [];
   const [payments, deposits] = await Promise.all([
-    db.query<Payment>(PAYMENTS_WITH_HASH, [hash, key.merchantId, key.mode]),
-    db.query<DepositRow>(
-      `${DEPOSIT_SELECT} where (lower(d.in_tx_hash) = lower($1) or lower(d.out_tx_hash) = lower($1))
-          and d.merchant_id = $2 and d.mode = $3 order by d.created_at, d.in_output_index`,
-      [hash, key.merchantId, key.mode],
-    ),
+    PAYMENTS_WITH_HASH.run(db, { hash, merchantId: key.merchantId, mode: key.mode }),
+    DEPOSITS_WITH_HASH.run(db, { hash, merchantId: key.merchantId, mode: key.mode }),
   ]);
   return [
     ...payments.map(serializePaymentOperation),

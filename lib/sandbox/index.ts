@@ -6,7 +6,7 @@ import 'server-only';
  */
 import { findCurrency, findNetwork, type Currency, type Network } from '../catalog';
 import { broadcast } from '../chains';
-import type { Queryable } from '../db';
+import { addresses, columnsOf, orders, param, sandboxTransfers, sql, statement, type Queryable, type RowOf } from '../db';
 import { formatUnits, maxWholeDigits, parseUnits } from '../money';
 import type { OrderRow } from '../orders';
 import { isUuid } from '../protocol';
@@ -38,26 +38,28 @@ export interface SimulatedPayment {
 /** The order columns a simulated payment needs. */
 const TEST_ORDER_COLUMNS = ['mode', 'network', 'currency', 'amount', 'address', 'tag', 'created_at'] as const satisfies readonly (keyof OrderRow)[];
 type TestOrder = Pick<OrderRow, (typeof TEST_ORDER_COLUMNS)[number]>;
-const TEST_ORDER = `select ${TEST_ORDER_COLUMNS.join(', ')} from orders where id = $1`;
+const TEST_ORDER = statement<TestOrder, { id: string }>(sql`select ${columnsOf(orders, TEST_ORDER_COLUMNS)} from ${orders} where ${orders.id} = ${param('id')}`);
 
 async function testOrder(db: Queryable, orderId: string): Promise<TestOrder> {
-  const [order] = isUuid(orderId) ? await db.query<TestOrder>(TEST_ORDER, [orderId]) : [];
+  const [order] = isUuid(orderId) ? await TEST_ORDER.run(db, { id: orderId }) : [];
   if (!order) throw new SimulationError(`Order ${orderId} was not found.`, 404);
   if (order.mode !== 'test') throw new SimulationError('Simulated payments are for test-mode orders only.', 409);
   return order;
 }
+
+const PAID = statement<{ paid: string }, { network: string; address: string; tag: string | null; currency: string; since: Date }>(
+  sql`select coalesce(sum(${sandboxTransfers.amount}), 0)::text as paid from ${sandboxTransfers}
+    where ${sandboxTransfers.network} = ${param('network')} and ${sandboxTransfers.toAddress} = ${param('address')}
+      and coalesce(${sandboxTransfers.tag}, '') = coalesce(${param('tag')}, '') and ${sandboxTransfers.currency} = ${param('currency')}
+      and ${sandboxTransfers.droppedAt} is null and ${sandboxTransfers.broadcastAt} >= ${param('since')}`,
+);
 
 /**
  * What is left to pay: the amount less every transfer already on its way to the order, counted on
  * the ledger itself (a payment the watcher has not seen yet is on its way too).
  */
 async function outstanding(db: Queryable, order: TestOrder): Promise<bigint> {
-  const [row] = await db.query<{ paid: string }>(
-    `select coalesce(sum(amount), 0)::text as paid from sandbox_transfers
-      where network = $1 and to_address = $2 and coalesce(tag, '') = coalesce($3, '') and currency = $4
-        and dropped_at is null and broadcast_at >= $5`,
-    [order.network, order.address, order.tag, order.currency, order.created_at],
-  );
+  const [row] = await PAID.run(db, { network: order.network, address: order.address, tag: order.tag, currency: order.currency, since: order.created_at });
   const left = BigInt(order.amount) - BigInt(row!.paid);
   return left > 0n ? left : 0n;
 }
@@ -76,6 +78,11 @@ export async function simulateOrderPayment(db: Queryable, orderId: string, kind:
   const left = await outstanding(db, order);
   return pay(db, networkOf(order.network), currencyOf(order.network, order.currency), order.address, order.tag, simulatedAmount(kind, BigInt(order.amount), left));
 }
+
+const TEST_ADDRESSES = statement<Pick<RowOf<typeof addresses>, 'network' | 'address' | 'tag'>, { address: string; tag: string | null }>(
+  sql`select ${columnsOf(addresses, ['network', 'address', 'tag'])} from ${addresses}
+    where ${addresses.mode} = 'test' and ${addresses.address} = ${param('address')} and (${param('tag')}::text is null or ${addresses.tag} = ${param('tag')}) limit 2`,
+);
 
 /**
  * `npm run sandbox -- pay ORDER_ID|ADDRESS AMOUNT [--currency X] [--tag T]`: pays a decimal
@@ -96,10 +103,7 @@ export async function simulatePayment(
     ({ address, tag } = order);
     ticker = input.currency ?? order.currency;
   } else {
-    const rows = await db.query<{ network: string; address: string; tag: string | null }>(
-      `select network, address, tag from addresses where mode = 'test' and address = $1 and ($2::text is null or tag = $2) limit 2`,
-      [input.target, input.tag ?? null],
-    );
+    const rows = await TEST_ADDRESSES.run(db, { address: input.target, tag: input.tag ?? null });
     if (rows.length === 0) throw new SimulationError(`${input.target} is not a deposit address of test mode${input.tag ? ` with tag ${input.tag}` : ''}.`, 404);
     if (rows.length > 1) throw new SimulationError(`${input.target} is shared by several deposits: name the tag with --tag.`);
     ({ address, tag } = rows[0]!);

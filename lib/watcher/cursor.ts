@@ -5,7 +5,7 @@ import 'server-only';
  * reorganisation (decision 006).
  */
 import type { BlockRef, ChainAdapter } from '../chains';
-import type { chainBlocks, chainCursors, Queryable, RowOf } from '../db';
+import { bare, chainBlocks, chainCursors, chainTransfers, columnsOf, insertValues, param, sql, statement, unnest, type Queryable, type RowOf } from '../db';
 import type { Mode } from '../protocol';
 
 export interface ChainCursor {
@@ -20,41 +20,58 @@ type BlockRow = Pick<RowOf<typeof chainBlocks>, 'height' | 'hash'>;
 /** Blocks whose hashes are kept to find a fork; deeper reorganisations need a rescan by hand. */
 const KEPT_BLOCKS = 1000;
 
+/** Where the statements name a cursor: its network and mode. */
+type Key = { network: string; mode: Mode };
+const OF_CURSOR = sql`${chainCursors.network} = ${param('network')} and ${chainCursors.mode} = ${param('mode')}`;
+const OF_BLOCKS = sql`${chainBlocks.network} = ${param('network')} and ${chainBlocks.mode} = ${param('mode')}`;
+
+const CURSOR = statement<CursorRow, Key>(sql`select ${columnsOf(chainCursors, ['height', 'hash', 'block_time'])} from ${chainCursors} where ${OF_CURSOR}`);
+const NEW_CURSOR = insertValues([
+  [chainCursors.network, param('network')],
+  [chainCursors.mode, param('mode')],
+  [chainCursors.height, param('height')],
+  [chainCursors.hash, param('hash')],
+  [chainCursors.blockTime, param('blockTime')],
+]);
+const INSERT_CURSOR = statement<unknown, Key & { height: number; hash: string; blockTime: Date }>(
+  sql`insert into ${chainCursors} (${NEW_CURSOR.columns}) values (${NEW_CURSOR.values}) on conflict do nothing`,
+);
+
 /** The cursor of (network, mode), created where the watcher starts when there is none yet. */
 export async function readCursor(db: Queryable, adapter: ChainAdapter, mode: Mode, startAt: 'genesis' | 'tip', head: BlockRef): Promise<ChainCursor> {
   const network = adapter.network.name;
-  const select = () =>
-    db.query<CursorRow>('select height, hash, block_time from chain_cursors where network = $1 and mode = $2', [network, mode]);
+  const select = () => CURSOR.run(db, { network, mode });
   let [row] = await select();
   if (!row) {
     const start = startAt === 'tip' ? head : await adapter.block(0);
     if (!start) throw new Error(`${network}: the chain has no block 0`);
-    await db.query('insert into chain_cursors (network, mode, height, hash, block_time) values ($1, $2, $3, $4, $5) on conflict do nothing', [
-      network, mode, start.height, start.hash, start.time,
-    ]);
+    await INSERT_CURSOR.run(db, { network, mode, height: start.height, hash: start.hash, blockTime: start.time });
     [row] = await select();
   }
   return { height: Number(row!.height), hash: row!.hash, blockTime: row!.block_time };
 }
+
+const LOCK_CURSOR = statement<Pick<CursorRow, 'height' | 'hash'>, Key>(
+  sql`select ${columnsOf(chainCursors, ['height', 'hash'])} from ${chainCursors} where ${OF_CURSOR} for update skip locked`,
+);
 
 /**
  * Locks the cursor row for this step, if it is still where we read it. False when another worker
  * holds it (SKIP LOCKED: it is scanning this network right now) or has moved it meanwhile.
  */
 export async function lockCursor(tx: Queryable, network: string, mode: Mode, seen: ChainCursor): Promise<boolean> {
-  const [row] = await tx.query<Pick<CursorRow, 'height' | 'hash'>>(
-    'select height, hash from chain_cursors where network = $1 and mode = $2 for update skip locked',
-    [network, mode],
-  );
+  const [row] = await LOCK_CURSOR.run(tx, { network, mode });
   return !!row && Number(row.height) === seen.height && row.hash === seen.hash;
 }
 
+const KEPT_FROM = statement<BlockRow, Key & { from: number }>(
+  sql`select ${columnsOf(chainBlocks, ['height', 'hash'])} from ${chainBlocks} where ${OF_BLOCKS} and ${chainBlocks.height} <= ${param('from')}
+    order by ${chainBlocks.height} desc`,
+);
+
 /** The highest block we scanned that the chain still has, from the kept hashes. */
 export async function findFork(db: Queryable, adapter: ChainAdapter, mode: Mode, from: number): Promise<ChainCursor> {
-  const kept = await db.query<BlockRow>(
-    'select height, hash from chain_blocks where network = $1 and mode = $2 and height <= $3 order by height desc',
-    [adapter.network.name, mode, from],
-  );
+  const kept = await KEPT_FROM.run(db, { network: adapter.network.name, mode, from });
   for (const block of kept) {
     const onChain = await adapter.block(Number(block.height));
     if (onChain && onChain.hash === block.hash) return { height: onChain.height, hash: onChain.hash, blockTime: onChain.time };
@@ -64,17 +81,33 @@ export async function findFork(db: Queryable, adapter: ChainAdapter, mode: Mode,
   return { height: 0, hash: genesis.hash, blockTime: genesis.time };
 }
 
+const UNBLOCK_ABOVE = statement<unknown, Key & { height: number }>(sql`update ${chainTransfers} set ${bare(chainTransfers.blockHeight)} = null
+  where ${chainTransfers.network} = ${param('network')} and ${chainTransfers.mode} = ${param('mode')} and ${chainTransfers.blockHeight} > ${param('height')}`);
+const FORGET_ABOVE = statement<unknown, Key & { height: number }>(
+  sql`delete from ${chainBlocks} where ${OF_BLOCKS} and ${chainBlocks.height} > ${param('height')}`,
+);
+
 /**
  * Back to the fork point: transfers of the replaced blocks lose their block (the rescan puts back
  * those the new chain still has; the others are dropped once the watcher is at the tip), and the
  * replaced blocks' hashes go.
  */
 export async function rewind(tx: Queryable, network: string, mode: Mode, fork: ChainCursor): Promise<void> {
-  await tx.query('update chain_transfers set block_height = null where network = $1 and mode = $2 and block_height > $3', [
-    network, mode, fork.height,
-  ]);
-  await tx.query('delete from chain_blocks where network = $1 and mode = $2 and height > $3', [network, mode, fork.height]);
+  await UNBLOCK_ABOVE.run(tx, { network, mode, height: fork.height });
+  await FORGET_ABOVE.run(tx, { network, mode, height: fork.height });
 }
+
+const SCANNED = unnest('b', { height: chainBlocks.height, hash: chainBlocks.hash });
+const KEEP_BLOCKS = statement<unknown, Key>(sql`insert into ${chainBlocks} (${bare(chainBlocks.network)}, ${bare(chainBlocks.mode)}, ${SCANNED.names})
+  select ${param('network')}, ${param('mode')}, ${SCANNED.names} from ${SCANNED.from}
+  on conflict (${bare(chainBlocks.network)}, ${bare(chainBlocks.mode)}, ${bare(chainBlocks.height)}) do update set ${bare(chainBlocks.hash)} = excluded.${bare(chainBlocks.hash)}`);
+const FORGET_BELOW = statement<unknown, Key & { height: number }>(
+  sql`delete from ${chainBlocks} where ${OF_BLOCKS} and ${chainBlocks.height} < ${param('height')}`,
+);
+const MOVE_CURSOR = statement<unknown, Key & { height: number; hash: string; blockTime: Date }>(sql`update ${chainCursors}
+    set ${bare(chainCursors.height)} = ${param('height')}, ${bare(chainCursors.hash)} = ${param('hash')}, ${bare(chainCursors.blockTime)} = ${param('blockTime')},
+        ${bare(chainCursors.updatedAt)} = now()
+  where ${OF_CURSOR}`);
 
 /**
  * Moves the cursor from `base` past the scanned blocks, keeping their hashes (and forgetting those
@@ -92,17 +125,11 @@ export async function advanceCursor(
   const last = blocks[blocks.length - 1];
   const cursor = last ? { height: last.height, hash: last.hash, blockTime: last.time } : base;
   if (last) {
-    await tx.query(
-      `insert into chain_blocks (network, mode, height, hash) select $1, $2, h, x from unnest($3::bigint[], $4::text[]) as b(h, x)
-       on conflict (network, mode, height) do update set hash = excluded.hash`,
-      [network, mode, blocks.map((b) => b.height), blocks.map((b) => b.hash)],
-    );
-    await tx.query('delete from chain_blocks where network = $1 and mode = $2 and height < $3', [network, mode, last.height - KEPT_BLOCKS]);
+    await KEEP_BLOCKS.run(tx, { network, mode, ...SCANNED.values(blocks) });
+    await FORGET_BELOW.run(tx, { network, mode, height: last.height - KEPT_BLOCKS });
   }
   if (last || reorganised) {
-    await tx.query('update chain_cursors set height = $3, hash = $4, block_time = $5, updated_at = now() where network = $1 and mode = $2', [
-      network, mode, cursor.height, cursor.hash, cursor.blockTime,
-    ]);
+    await MOVE_CURSOR.run(tx, { network, mode, height: cursor.height, hash: cursor.hash, blockTime: cursor.blockTime });
   }
   return cursor;
 }

@@ -6,13 +6,22 @@ import 'server-only';
  * so the order waits until the cursor's block time is past `expiresAt`.
  */
 import type { ChainAdapter } from '../chains';
-import type { chainCursors, Database, orders, RowOf } from '../db';
+import { chainCursors, columnsOf, orders, param, sql, statement, type Database, type RowOf } from '../db';
 import type { RiskScreen } from '../risk';
 import { judgedAt } from './scan';
 import { settleOrder, type StatusChange } from './settle';
 import type { Mode } from '../protocol';
 
 const SWEEP_BATCH = 500;
+
+const CURSOR = statement<Pick<RowOf<typeof chainCursors>, 'height' | 'block_time'>, { network: string; mode: Mode }>(
+  sql`select ${columnsOf(chainCursors, ['height', 'block_time'])} from ${chainCursors}
+    where ${chainCursors.network} = ${param('network')} and ${chainCursors.mode} = ${param('mode')}`,
+);
+// The batch is written into the text (not a parameter), as the limit always was.
+const DUE = statement<Pick<RowOf<typeof orders>, 'id'>, { network: string; mode: Mode; before: Date }>(sql`select ${orders.id} from ${orders}
+  where ${orders.status} = 'pending' and ${orders.expiresAt} < ${param('before')} and ${orders.network} = ${param('network')} and ${orders.mode} = ${param('mode')}
+  order by ${orders.expiresAt} limit ${sql.raw(String(SWEEP_BATCH))}`);
 
 export async function sweepExpired(
   db: Database,
@@ -22,16 +31,9 @@ export async function sweepExpired(
   now = () => new Date(),
   chainClock = false,
 ): Promise<StatusChange[]> {
-  const [cursor] = await db.query<Pick<RowOf<typeof chainCursors>, 'height' | 'block_time'>>(
-    'select height, block_time from chain_cursors where network = $1 and mode = $2',
-    [adapter.network.name, mode],
-  );
+  const [cursor] = await CURSOR.run(db, { network: adapter.network.name, mode });
   if (!cursor) return [];
-  const due = await db.query<Pick<RowOf<typeof orders>, 'id'>>(
-    `select id from orders where status = 'pending' and expires_at < $3 and network = $1 and mode = $2
-      order by expires_at limit ${SWEEP_BATCH}`,
-    [adapter.network.name, mode, cursor.block_time],
-  );
+  const due = await DUE.run(db, { network: adapter.network.name, mode, before: cursor.block_time });
   const changes: StatusChange[] = [];
   for (const { id } of due) {
     // One transaction per order: the row lock makes a payment settling the same order wait, and

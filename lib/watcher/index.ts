@@ -7,7 +7,7 @@ import 'server-only';
 import type { Network } from '../catalog';
 import { enabledNetworks, liveAdapters, requiredConfirmations, sandboxAdapter, startMining, type ChainAdapter } from '../chains';
 import { config } from '../config';
-import type { Database } from '../db';
+import { deposits, orders, param, sandboxTransfers, sql, statement, type Database } from '../db';
 import { log } from '../log';
 import { metrics } from '../metrics';
 import { processSlot } from '../process';
@@ -70,18 +70,20 @@ export async function watchNetwork(db: Database, adapter: ChainAdapter, mode: Mo
   return progress;
 }
 
+const SANDBOX_NEEDS_BLOCKS = statement<{ wanted: boolean }, { network: string }>(
+  sql`select exists (select 1 from ${orders} where ${orders.network} = ${param('network')} and ${orders.mode} = 'test' and ${orders.status} = 'pending')
+      or exists (select 1 from ${sandboxTransfers}
+                  where ${sandboxTransfers.network} = ${param('network')} and ${sandboxTransfers.blockHeight} is null and ${sandboxTransfers.droppedAt} is null)
+      or exists (select 1 from ${deposits} where ${deposits.network} = ${param('network')} and ${deposits.mode} = 'test' and ${deposits.status} = 'PENDING') as wanted`,
+);
+
 /**
  * Whether a test network has anything waiting for a block: an open order (its confirmations, its
  * expiry), a transfer in the mempool or a deposit short of confirmations. An idle sandbox then
  * stops growing by a block per network every few seconds.
  */
 async function sandboxNeedsBlocks(db: Database, network: Network): Promise<boolean> {
-  const [row] = await db.query<{ wanted: boolean }>(
-    `select exists (select 1 from orders where network = $1 and mode = 'test' and status = 'pending')
-         or exists (select 1 from sandbox_transfers where network = $1 and block_height is null and dropped_at is null)
-         or exists (select 1 from deposits where network = $1 and mode = 'test' and status = 'PENDING') as wanted`,
-    [network.name],
-  );
+  const [row] = await SANDBOX_NEEDS_BLOCKS.run(db, { network: network.name });
   return row!.wanted;
 }
 

@@ -6,10 +6,60 @@ import 'server-only';
  * the step then settles.
  */
 import type { ChainTransfer } from '../chains';
-import type { chainTransfers, Queryable, RowOf } from '../db';
+import { addresses, alias, bare, chainTransfers, orders, param, sql, statement, unnest, type Queryable, type RowOf } from '../db';
 import type { Mode } from '../protocol';
 
 type Id = Pick<RowOf<typeof chainTransfers>, 'id'>;
+
+const INCOMING = unnest('t', {
+  tx_hash: chainTransfers.txHash, output_index: chainTransfers.outputIndex, sender: chainTransfers.sender, address: 'text', tag: chainTransfers.tag,
+  currency: chainTransfers.currency, amount: 'numeric', block_height: chainTransfers.blockHeight, seen_at: 'timestamptz',
+});
+const a = alias(addresses, 'a');
+const o = alias(orders, 'o');
+/** The columns the insert writes, in the order of its select list. */
+const RECORDED = sql.join(
+  [
+    chainTransfers.network, chainTransfers.mode, chainTransfers.txHash, chainTransfers.outputIndex, chainTransfers.addressId, chainTransfers.orderId,
+    chainTransfers.merchantId, chainTransfers.currency, chainTransfers.amount, chainTransfers.sender, chainTransfers.blockHeight,
+    chainTransfers.firstSeenAt, chainTransfers.tag,
+  ].map(bare),
+  sql`, `,
+);
+// `incoming`, `matched` and their columns are the statement's own (no schema object names them).
+const RECORD_INCOMING = statement<Id, { network: string; mode: Mode }>(sql`with incoming as (
+    select * from ${INCOMING.from}
+  ), matched as (
+    select i.*, ${a.id} as address_id, ${a.kind}, ${a.merchantId} as address_merchant,
+           case when ${a.kind} = 'PERSONAL' then
+             (select ${o.id} from ${orders} o where ${o.addressId} = ${a.id} and ${o.currency} = i.currency and ${o.status} = 'pending'
+                 and ${o.createdAt} <= i.seen_at order by ${o.createdAt} desc limit 1)
+           else (select ${o.id} from ${orders} o where ${o.addressId} = ${a.id} limit 1) end as order_id
+      from incoming i
+      -- Two seeks of the unique index on (network, mode, address, coalesce(tag, '')): the exact
+      -- destination, then the untagged row. One condition with an OR would read every row of
+      -- the address, every open order's tag on a shared receiving account.
+      join lateral (
+        select * from (
+          (select * from ${addresses} a
+            where ${a.network} = ${param('network')} and ${a.mode} = ${param('mode')} and ${a.address} = i.address and coalesce(${a.tag}, '') = coalesce(i.tag, '') limit 1)
+          union all
+          (select * from ${addresses} a
+            where ${a.network} = ${param('network')} and ${a.mode} = ${param('mode')} and ${a.address} = i.address and coalesce(${a.tag}, '') = '' limit 1)
+        ) c
+        order by c.tag is null limit 1
+      ) a on true
+  )
+  insert into ${chainTransfers} (${RECORDED})
+  select ${param('network')}, ${param('mode')}, m.tx_hash, m.output_index, m.address_id, m.order_id, coalesce(${o.merchantId}, m.address_merchant), m.currency,
+         m.amount, m.sender, m.block_height, m.seen_at, m.tag
+    from matched m left join ${orders} o on ${o.id} = m.order_id
+   where coalesce(${o.merchantId}, m.address_merchant) is not null
+  on conflict (${bare(chainTransfers.network)}, ${bare(chainTransfers.mode)}, ${bare(chainTransfers.txHash)}, ${bare(chainTransfers.outputIndex)}) do update
+    set ${bare(chainTransfers.blockHeight)} = coalesce(excluded.${bare(chainTransfers.blockHeight)}, ${chainTransfers.blockHeight}),
+        ${bare(chainTransfers.firstSeenAt)} = least(${chainTransfers.firstSeenAt}, excluded.${bare(chainTransfers.firstSeenAt)}),
+        ${bare(chainTransfers.dropped)} = false
+  returning ${bare(chainTransfers.id)}`);
 
 /**
  * Records the transfers that reach one of our deposit addresses (one query to match them all),
@@ -21,68 +71,39 @@ type Id = Pick<RowOf<typeof chainTransfers>, 'id'>;
  */
 export async function recordIncoming(tx: Queryable, network: string, mode: Mode, transfers: readonly ChainTransfer[], touched: Set<string>): Promise<number> {
   if (transfers.length === 0) return 0;
-  const rows = await tx.query<Id>(
-    `with incoming as (
-       select * from unnest($3::text[], $4::int[], $5::text[], $6::text[], $7::text[], $8::text[], $9::numeric[], $10::bigint[], $11::timestamptz[])
-         as t(tx_hash, output_index, sender, address, tag, currency, amount, block_height, seen_at)
-     ), matched as (
-       select i.*, a.id as address_id, a.kind, a.merchant_id as address_merchant,
-              case when a.kind = 'PERSONAL' then
-                (select o.id from orders o where o.address_id = a.id and o.currency = i.currency and o.status = 'pending'
-                    and o.created_at <= i.seen_at order by o.created_at desc limit 1)
-              else (select o.id from orders o where o.address_id = a.id limit 1) end as order_id
-         from incoming i
-         -- Two seeks of the unique index on (network, mode, address, coalesce(tag, '')): the exact
-         -- destination, then the untagged row. One condition with an OR would read every row of
-         -- the address, every open order's tag on a shared receiving account.
-         join lateral (
-           select * from (
-             (select * from addresses a
-               where a.network = $1 and a.mode = $2 and a.address = i.address and coalesce(a.tag, '') = coalesce(i.tag, '') limit 1)
-             union all
-             (select * from addresses a
-               where a.network = $1 and a.mode = $2 and a.address = i.address and coalesce(a.tag, '') = '' limit 1)
-           ) c
-           order by c.tag is null limit 1
-         ) a on true
-     )
-     insert into chain_transfers (network, mode, tx_hash, output_index, address_id, order_id, merchant_id, currency, amount, sender,
-                                  block_height, first_seen_at, tag)
-     select $1, $2, m.tx_hash, m.output_index, m.address_id, m.order_id, coalesce(o.merchant_id, m.address_merchant), m.currency, m.amount,
-            m.sender, m.block_height, m.seen_at, m.tag
-       from matched m left join orders o on o.id = m.order_id
-      where coalesce(o.merchant_id, m.address_merchant) is not null
-     on conflict (network, mode, tx_hash, output_index) do update
-       set block_height = coalesce(excluded.block_height, chain_transfers.block_height),
-           first_seen_at = least(chain_transfers.first_seen_at, excluded.first_seen_at),
-           dropped = false
-     returning id`,
-    [
-      network, mode,
-      transfers.map((t) => t.txHash), transfers.map((t) => t.outputIndex), transfers.map((t) => t.from), transfers.map((t) => t.to),
-      transfers.map((t) => t.tag), transfers.map((t) => t.currency), transfers.map((t) => t.amount.toString()),
-      transfers.map((t) => t.blockHeight), transfers.map((t) => t.seenAt),
-    ],
-  );
+  const rows = await RECORD_INCOMING.run(tx, {
+    network,
+    mode,
+    ...INCOMING.values(
+      transfers.map((t) => ({
+        tx_hash: t.txHash, output_index: t.outputIndex, sender: t.from, address: t.to, tag: t.tag, currency: t.currency, amount: t.amount.toString(),
+        block_height: t.blockHeight, seen_at: t.seenAt,
+      })),
+    ),
+  });
   for (const row of rows) touched.add(row.id);
   return rows.length;
 }
+
+const IN_MEMPOOL = unnest('m', { tx_hash: chainTransfers.txHash, output_index: chainTransfers.outputIndex });
+const DROP_VANISHED = statement<Id, { network: string; mode: Mode }>(sql`update ${chainTransfers} set ${bare(chainTransfers.dropped)} = true
+  where ${chainTransfers.network} = ${param('network')} and ${chainTransfers.mode} = ${param('mode')} and ${chainTransfers.blockHeight} is null
+    and ${chainTransfers.dropped} = false
+    and not exists (select 1 from ${IN_MEMPOOL.from} where ${IN_MEMPOOL.ref.tx_hash} = ${chainTransfers.txHash} and ${IN_MEMPOOL.ref.output_index} = ${chainTransfers.outputIndex})
+  returning ${bare(chainTransfers.id)}`);
 
 /**
  * Once the watcher is at the tip: a transfer that is in no scanned block and no longer in the
  * mempool was dropped (replaced, expired from the mempool, or lost in a reorganisation).
  */
 export async function dropVanished(tx: Queryable, network: string, mode: Mode, mempool: readonly ChainTransfer[], touched: Set<string>): Promise<void> {
-  const rows = await tx.query<Id>(
-    `update chain_transfers c set dropped = true
-      where network = $1 and mode = $2 and block_height is null and dropped = false
-        and not exists (select 1 from unnest($3::text[], $4::int[]) as m(tx_hash, output_index)
-                         where m.tx_hash = c.tx_hash and m.output_index = c.output_index)
-      returning id`,
-    [network, mode, mempool.map((t) => t.txHash), mempool.map((t) => t.outputIndex)],
-  );
+  const rows = await DROP_VANISHED.run(tx, { network, mode, ...IN_MEMPOOL.values(mempool.map((t) => ({ tx_hash: t.txHash, output_index: t.outputIndex }))) });
   for (const row of rows) touched.add(row.id);
 }
+
+const STILL_CONFIRMING = statement<Id, { network: string; mode: Mode; above: number }>(sql`select ${chainTransfers.id} from ${chainTransfers}
+  where ${chainTransfers.network} = ${param('network')} and ${chainTransfers.mode} = ${param('mode')} and ${chainTransfers.dropped} = false
+    and (${chainTransfers.blockHeight} is null or ${chainTransfers.blockHeight} > ${param('above')})`);
 
 /**
  * Transfers that may have gained their confirmations in this step, which started from the block
@@ -97,10 +118,6 @@ export async function stillConfirming(
   requiredConfirmations: number,
   touched: Set<string>,
 ): Promise<void> {
-  const rows = await tx.query<Id>(
-    `select id from chain_transfers where network = $1 and mode = $2 and dropped = false
-        and (block_height is null or block_height > $3)`,
-    [network, mode, fromHeight - requiredConfirmations],
-  );
+  const rows = await STILL_CONFIRMING.run(tx, { network, mode, above: fromHeight - requiredConfirmations });
   for (const row of rows) touched.add(row.id);
 }

@@ -6,16 +6,39 @@ import 'server-only';
  */
 import type { ChainSpend, ChainTransfer } from '../chains';
 import type { Network } from '../catalog';
-import type { Queryable } from '../db';
+import { addresses, bare, deposits, param, sql, statement, unnest, type Queryable } from '../db';
 import { OUT_STATUS, WITHDRAWALS } from '../deposits';
 import type { Mode } from '../protocol';
 
-/** The withdrawals the state machine allows, as a table each statement joins the deposits on: $8 to $11, and the out status $12. */
-const WITHDRAWAL_TABLE = 'unnest($8::text[], $9::text[], $10::text[], $11::text[]) as w(from_stage, from_status, to_stage, to_status)';
-const WITHDRAWAL_PARAMS = [
-  WITHDRAWALS.map((w) => w.from.stage), WITHDRAWALS.map((w) => w.from.status), WITHDRAWALS.map((w) => w.to.stage),
-  WITHDRAWALS.map((w) => w.to.status), OUT_STATUS,
-];
+/**
+ * The withdrawals the state machine allows, as a table each statement joins the deposits on (its
+ * arrays the same on every call), and the out status each writes (a value fixed in the template).
+ */
+const WITHDRAWAL_TABLE = unnest('w', { from_stage: 'text', from_status: 'text', to_stage: 'text', to_status: 'text' });
+const WITHDRAWAL_VALUES = WITHDRAWAL_TABLE.values(
+  WITHDRAWALS.map((w) => ({ from_stage: w.from.stage, from_status: w.from.status, to_stage: w.to.stage, to_status: w.to.status })),
+);
+const w = WITHDRAWAL_TABLE.ref;
+/** What a withdrawal writes on its deposit, but for the outgoing transfer's own columns. */
+const WITHDRAWN = sql`${bare(deposits.stage)} = ${w.to_stage}, ${bare(deposits.status)} = ${w.to_status}, ${bare(deposits.outStatus)} = ${OUT_STATUS}`;
+
+const OUTGOING = unnest('o', { sender: 'text', to_address: 'text', tx_hash: 'text', amount: 'numeric', seen_at: 'timestamptz' });
+const o = OUTGOING.ref;
+const RECORD_OUTGOING = statement<unknown, { network: string; mode: Mode }>(sql`update ${deposits}
+    set ${WITHDRAWN}, ${bare(deposits.outAddress)} = ${o.to_address}, ${bare(deposits.outTxHash)} = ${o.tx_hash}, ${bare(deposits.outAmount)} = ${o.amount},
+        ${bare(deposits.outCreatedAt)} = ${o.seen_at}
+   from ${OUTGOING.from}, ${addresses}, ${WITHDRAWAL_TABLE.from}
+  where ${addresses.network} = ${param('network')} and ${addresses.mode} = ${param('mode')} and ${addresses.address} = ${o.sender}
+    and ${deposits.addressId} = ${addresses.id} and ${deposits.stage} = ${w.from_stage} and ${deposits.status} = ${w.from_status}`);
+
+const SPENDS = unnest('s', { spent_tx: 'text', spent_index: 'integer', tx_hash: 'text', to_address: 'text', seen_at: 'timestamptz' });
+const s = SPENDS.ref;
+const RECORD_SPENDS = statement<unknown, { network: string; mode: Mode }>(sql`update ${deposits}
+    set ${WITHDRAWN}, ${bare(deposits.outAddress)} = ${s.to_address}, ${bare(deposits.outTxHash)} = ${s.tx_hash},
+        ${bare(deposits.outAmount)} = ${deposits.amount}, ${bare(deposits.outCreatedAt)} = ${s.seen_at}
+   from ${SPENDS.from}, ${WITHDRAWAL_TABLE.from}
+  where ${deposits.network} = ${param('network')} and ${deposits.mode} = ${param('mode')} and ${deposits.inTxHash} = ${s.spent_tx}
+    and ${deposits.inOutputIndex} = ${s.spent_index} and ${deposits.stage} = ${w.from_stage} and ${deposits.status} = ${w.from_status}`);
 
 /** Records the withdrawals in a batch of blocks: outgoing transfers from deposit addresses, and spent deposit outputs. */
 export async function recordWithdrawals(
@@ -34,18 +57,12 @@ async function recordOutgoing(tx: Queryable, network: Network, mode: Mode, trans
   // A tag network's one shared address sends for everyone: its outgoing transfers belong to no deposit.
   const outgoing = network.usesTags ? [] : transfers.filter((t) => t.from !== null);
   if (outgoing.length === 0) return;
-  await tx.query(
-    `update deposits d set stage = w.to_stage, status = w.to_status, out_address = o.to_address, out_tx_hash = o.tx_hash,
-            out_amount = o.amount, out_status = $12, out_created_at = o.seen_at
-       from unnest($3::text[], $4::text[], $5::text[], $6::numeric[], $7::timestamptz[]) as o(sender, to_address, tx_hash, amount, seen_at),
-            addresses a, ${WITHDRAWAL_TABLE}
-      where a.network = $1 and a.mode = $2 and a.address = o.sender and d.address_id = a.id
-        and d.stage = w.from_stage and d.status = w.from_status`,
-    [
-      network.name, mode, outgoing.map((t) => t.from), outgoing.map((t) => t.to), outgoing.map((t) => t.txHash),
-      outgoing.map((t) => t.amount.toString()), outgoing.map((t) => t.seenAt), ...WITHDRAWAL_PARAMS,
-    ],
-  );
+  await RECORD_OUTGOING.run(tx, {
+    network: network.name,
+    mode,
+    ...OUTGOING.values(outgoing.map((t) => ({ sender: t.from, to_address: t.to, tx_hash: t.txHash, amount: t.amount.toString(), seen_at: t.seenAt }))),
+    ...WITHDRAWAL_VALUES,
+  });
 }
 
 /**
@@ -55,16 +72,10 @@ async function recordOutgoing(tx: Queryable, network: Network, mode: Mode, trans
  */
 async function recordSpends(tx: Queryable, network: string, mode: Mode, spends: readonly ChainSpend[]): Promise<void> {
   if (spends.length === 0) return;
-  await tx.query(
-    `update deposits d set stage = w.to_stage, status = w.to_status, out_address = s.to_address, out_tx_hash = s.tx_hash,
-            out_amount = d.amount, out_status = $12, out_created_at = s.seen_at
-       from unnest($3::text[], $4::int[], $5::text[], $6::text[], $7::timestamptz[]) as s(spent_tx, spent_index, tx_hash, to_address, seen_at),
-            ${WITHDRAWAL_TABLE}
-      where d.network = $1 and d.mode = $2 and d.in_tx_hash = s.spent_tx and d.in_output_index = s.spent_index
-        and d.stage = w.from_stage and d.status = w.from_status`,
-    [
-      network, mode, spends.map((s) => s.spentTxHash), spends.map((s) => s.spentOutputIndex), spends.map((s) => s.txHash),
-      spends.map((s) => s.to), spends.map((s) => s.seenAt), ...WITHDRAWAL_PARAMS,
-    ],
-  );
+  await RECORD_SPENDS.run(tx, {
+    network,
+    mode,
+    ...SPENDS.values(spends.map((s) => ({ spent_tx: s.spentTxHash, spent_index: s.spentOutputIndex, tx_hash: s.txHash, to_address: s.to, seen_at: s.seenAt }))),
+    ...WITHDRAWAL_VALUES,
+  });
 }

@@ -12,28 +12,47 @@ import 'server-only';
  * - Both carry several rows where they can (docs/decisions/040): on the embedded database, one
  *   thread shared with the watcher, a statement per webhook was what queued them.
  */
-import type { Database } from '../db';
+import { apiKeys, bare, columnsOf, param, sql, statement, unnest, webhookAttempts, webhookEvents, type Database, type RowOf } from '../db';
 import type { AttemptResult } from './http';
 import type { NextState } from './schedule';
-import type { Mode } from '../protocol';
 
 /** Due rows a claim looks at (in the due index's order) to choose from, per merchant. */
 const CLAIM_SCAN = 500;
 
-/** A claimed outbox row with the merchant's current key of its mode. */
-export interface ClaimedRow {
-  id: string;
-  order_id: string | null;
-  merchant_id: string;
-  mode: Mode;
-  url: string;
-  body: string;
-  attempts: number;
-  schedule_base: number;
+/** The outbox columns a claim answers (and `lease_owner`, which a claim always sets). */
+const CLAIMED_COLUMNS = ['id', 'order_id', 'merchant_id', 'mode', 'url', 'body', 'attempts', 'schedule_base', 'lease_owner'] as const satisfies readonly (keyof RowOf<typeof webhookEvents>)[];
+
+/** A claimed outbox row with the merchant's current key of its mode (none: null). */
+export type ClaimedRow = Pick<RowOf<typeof webhookEvents>, Exclude<(typeof CLAIMED_COLUMNS)[number], 'lease_owner'>> & {
   lease_owner: string;
-  public_key: string | null;
-  secret_ciphertext: string | null;
-}
+} & { [K in 'public_key' | 'secret_ciphertext']: RowOf<typeof apiKeys>[K] | null };
+
+const DUE = statement<Pick<RowOf<typeof webhookEvents>, 'id' | 'merchant_id'>, { saturated: string[]; limit: number }>(
+  sql`select ${columnsOf(webhookEvents, ['id', 'merchant_id'])} from ${webhookEvents}
+    where ${webhookEvents.state} = 'pending' and ${webhookEvents.nextAttemptAt} <= now() and ${webhookEvents.merchantId} <> all(${param('saturated')}::uuid[])
+    order by ${webhookEvents.nextAttemptAt} limit ${param('limit')}`,
+);
+
+// `due`, `claimed` and `k` are the statement's own (no schema object names their columns).
+const CLAIM = statement<ClaimedRow, { ids: string[]; owner: string; leaseMs: number }>(sql`with due as (
+    select ${webhookEvents.id} from ${webhookEvents}
+     where ${webhookEvents.id} = any(${param('ids')}::uuid[]) and ${webhookEvents.state} = 'pending' and ${webhookEvents.nextAttemptAt} <= now()
+     for update skip locked
+  ), claimed as (
+    update ${webhookEvents}
+       set ${bare(webhookEvents.attempts)} = ${webhookEvents.attempts} + 1, ${bare(webhookEvents.leaseOwner)} = ${param('owner')} || '/' || gen_random_uuid(),
+           ${bare(webhookEvents.leaseExpiresAt)} = now() + ${param('leaseMs')} * interval '1 millisecond',
+           ${bare(webhookEvents.nextAttemptAt)} = now() + ${param('leaseMs')} * interval '1 millisecond',
+           ${bare(webhookEvents.updatedAt)} = now()
+      from due where ${webhookEvents.id} = due.id
+    returning ${columnsOf(webhookEvents, CLAIMED_COLUMNS)}
+  )
+  select c.*, k.public_key, k.secret_ciphertext from claimed c
+    left join lateral (
+      select ${columnsOf(apiKeys, ['public_key', 'secret_ciphertext'])} from ${apiKeys}
+       where ${apiKeys.merchantId} = c.merchant_id and ${apiKeys.mode} = c.mode and ${apiKeys.revokedAt} is null
+       order by ${apiKeys.createdAt} desc limit 1
+    ) k on true`);
 
 /**
  * Claims up to `limit` due rows, at most `perMerchant` in flight per merchant counting `busy`
@@ -51,12 +70,7 @@ export async function claimDue(
   busy: ReadonlyMap<string, number> = new Map(),
 ): Promise<ClaimedRow[]> {
   const saturated = [...busy].filter(([, n]) => n >= perMerchant).map(([id]) => id);
-  const due = await db.query<{ id: string; merchant_id: string }>(
-    `select id, merchant_id from webhook_events
-      where state = 'pending' and next_attempt_at <= now() and merchant_id <> all($1::uuid[])
-      order by next_attempt_at limit $2`,
-    [saturated, Math.min(CLAIM_SCAN, limit * perMerchant)],
-  );
+  const due = await DUE.run(db, { saturated, limit: Math.min(CLAIM_SCAN, limit * perMerchant) });
   const room = new Map<string, number>();
   const chosen: string[] = [];
   for (const row of due) {
@@ -67,27 +81,7 @@ export async function claimDue(
     if (chosen.length === limit) break;
   }
   if (chosen.length === 0) return [];
-  return db.query<ClaimedRow>(
-    `with due as (
-       select id from webhook_events
-        where id = any($1::uuid[]) and state = 'pending' and next_attempt_at <= now()
-        for update skip locked
-     ), claimed as (
-       update webhook_events e
-          set attempts = e.attempts + 1, lease_owner = $2 || '/' || gen_random_uuid(),
-              lease_expires_at = now() + $3 * interval '1 millisecond', next_attempt_at = now() + $3 * interval '1 millisecond',
-              updated_at = now()
-         from due where e.id = due.id
-       returning e.id, e.order_id, e.merchant_id, e.mode, e.url, e.body, e.attempts, e.schedule_base, e.lease_owner
-     )
-     select c.*, k.public_key, k.secret_ciphertext from claimed c
-       left join lateral (
-         select public_key, secret_ciphertext from api_keys
-          where merchant_id = c.merchant_id and mode = c.mode and revoked_at is null
-          order by created_at desc limit 1
-       ) k on true`,
-    [chosen, owner, leaseMs],
-  );
+  return CLAIM.run(db, { ids: chosen, owner, leaseMs });
 }
 
 /** A finished attempt, waiting to be recorded. */
@@ -98,33 +92,45 @@ export interface FinishedAttempt {
   next: NextState;
 }
 
+/** One finished attempt per row: the event's lease and next state, and the attempt's record. */
+const RESULTS = unnest('t', {
+  id: webhookEvents.id, lease_owner: webhookEvents.leaseOwner, state: webhookEvents.state, delay_ms: 'bigint', attempt: webhookAttempts.attempt,
+  started_at: 'timestamptz', latency_ms: webhookAttempts.latencyMs, status_code: webhookAttempts.statusCode, outcome: webhookAttempts.outcome,
+  error: webhookAttempts.error, response_excerpt: webhookAttempts.responseExcerpt,
+});
+const RECORDED = [
+  webhookAttempts.eventId, webhookAttempts.attempt, webhookAttempts.startedAt, webhookAttempts.latencyMs, webhookAttempts.statusCode,
+  webhookAttempts.outcome, webhookAttempts.error, webhookAttempts.responseExcerpt,
+];
+// `input` and its columns are the statement's own: the rows of RESULTS.
+const RECORD_ATTEMPTS = statement(sql`with input as (
+    select * from ${RESULTS.from}
+  ), moved as (
+    update ${webhookEvents}
+       set ${bare(webhookEvents.state)} = i.state,
+           ${bare(webhookEvents.nextAttemptAt)} = case when i.delay_ms is null then ${webhookEvents.nextAttemptAt} else now() + i.delay_ms * interval '1 millisecond' end,
+           ${bare(webhookEvents.leaseOwner)} = null, ${bare(webhookEvents.leaseExpiresAt)} = null, ${bare(webhookEvents.updatedAt)} = now(),
+           ${bare(webhookEvents.deliveredAt)} = case when i.state = 'delivered' then now() else ${webhookEvents.deliveredAt} end
+      from input i
+     where ${webhookEvents.id} = i.id and ${webhookEvents.leaseOwner} = i.lease_owner
+     returning ${webhookEvents.id}
+  )
+  insert into ${webhookAttempts} (${sql.join(RECORDED.map(bare), sql`, `)})
+  select id, attempt, started_at, latency_ms, status_code, outcome, error, response_excerpt from input`);
+
 /**
  * Records attempts and moves their rows on, all in one statement (attempts that end together are
  * written together); a row only if its lease is still the one this dispatcher took.
  */
 export async function recordAttempts(db: Database, finished: readonly FinishedAttempt[]): Promise<void> {
-  const column = <T>(pick: (f: FinishedAttempt) => T) => finished.map(pick);
-  await db.query(
-    `with input as (
-       select * from unnest($1::uuid[], $2::text[], $3::text[], $4::bigint[], $5::int[], $6::timestamptz[], $7::int[], $8::int[],
-                            $9::text[], $10::text[], $11::text[])
-         as t(id, lease_owner, state, delay_ms, attempt, started_at, latency_ms, status_code, outcome, error, excerpt)
-     ), moved as (
-       update webhook_events e
-          set state = i.state,
-              next_attempt_at = case when i.delay_ms is null then e.next_attempt_at else now() + i.delay_ms * interval '1 millisecond' end,
-              lease_owner = null, lease_expires_at = null, updated_at = now(),
-              delivered_at = case when i.state = 'delivered' then now() else e.delivered_at end
-         from input i
-        where e.id = i.id and e.lease_owner = i.lease_owner
-        returning e.id
-     )
-     insert into webhook_attempts (event_id, attempt, started_at, latency_ms, status_code, outcome, error, response_excerpt)
-     select id, attempt, started_at, latency_ms, status_code, outcome, error, excerpt from input`,
-    [
-      column((f) => f.row.id), column((f) => f.row.lease_owner), column((f) => f.next.state), column((f) => f.next.delayMs),
-      column((f) => f.row.attempts), column((f) => f.startedAt), column((f) => f.result.latencyMs), column((f) => f.result.statusCode),
-      column((f) => f.result.outcome), column((f) => f.result.error), column((f) => f.result.responseExcerpt),
-    ],
+  await RECORD_ATTEMPTS.run(
+    db,
+    RESULTS.values(
+      finished.map((f) => ({
+        id: f.row.id, lease_owner: f.row.lease_owner, state: f.next.state, delay_ms: f.next.delayMs, attempt: f.row.attempts, started_at: f.startedAt,
+        latency_ms: f.result.latencyMs, status_code: f.result.statusCode, outcome: f.result.outcome, error: f.result.error,
+        response_excerpt: f.result.responseExcerpt,
+      })),
+    ),
   );
 }

@@ -3,7 +3,7 @@ import 'server-only';
  * The delivery log as merchants and operators read it, and re-sending an event. Merchant calls
  * pass their scope (merchant and mode): another merchant's or mode's events are not found.
  */
-import type { Queryable, RowOf, webhookAttempts, webhookEvents } from '../db';
+import { bare, columnsOf, param, sql, statement, webhookAttempts, webhookEvents, type Queryable, type RowOf } from '../db';
 import type { WebhookAttempt, WebhookEvent, WebhookVerbose } from '../protocol';
 import { WEBHOOK_CHANNEL } from './outbox';
 import type { MerchantScope } from '../merchants';
@@ -19,13 +19,37 @@ const ATTEMPT_COLUMNS = [
 ] as const satisfies readonly (keyof RowOf<typeof webhookAttempts>)[];
 type AttemptRow = Pick<RowOf<typeof webhookAttempts>, (typeof ATTEMPT_COLUMNS)[number]>;
 
+const ATTEMPTS = statement<AttemptRow, { ids: string[] }>(sql`select ${columnsOf(webhookAttempts, ATTEMPT_COLUMNS)}
+  from ${webhookAttempts} where ${webhookAttempts.eventId} = any(${param('ids')}::uuid[]) order by ${webhookAttempts.eventId}, ${webhookAttempts.id}`);
+
+/** A call's scope, or none (the operator's): `merchantId` null reads every merchant's events. */
+type Scope = { merchantId: string | null; mode: string | null };
+const IN_SCOPE = sql`(${param('merchantId')}::uuid is null or (${webhookEvents.merchantId} = ${param('merchantId')} and ${webhookEvents.mode} = ${param('mode')}))`;
+const scopeOf = (scope?: MerchantScope): Scope => ({ merchantId: scope?.merchantId ?? null, mode: scope?.mode ?? null });
+
+const ORDER_EVENTS = statement<EventRow, Scope & { orderId: string }>(sql`select ${columnsOf(webhookEvents, EVENT_COLUMNS)} from ${webhookEvents}
+  where ${webhookEvents.orderId} = ${param('orderId')} and ${IN_SCOPE} order by ${webhookEvents.createdAt}, ${webhookEvents.id}`);
+const EVENT = statement<EventRow, Scope & { id: string }>(
+  sql`select ${columnsOf(webhookEvents, EVENT_COLUMNS)} from ${webhookEvents} where ${webhookEvents.id} = ${param('id')} and ${IN_SCOPE}`,
+);
+const EVENT_WITH_BODY = statement<EventRow & Pick<RowOf<typeof webhookEvents>, 'body' | 'updated_at'>, MerchantScope & { id: string }>(
+  sql`select ${columnsOf(webhookEvents, [...EVENT_COLUMNS, 'body', 'updated_at'])} from ${webhookEvents}
+    where ${webhookEvents.id} = ${param('id')} and ${webhookEvents.merchantId} = ${param('merchantId')} and ${webhookEvents.mode} = ${param('mode')}`,
+);
+const NOTIFY = sql.raw(`pg_notify('${WEBHOOK_CHANNEL}', '')`);
+const RESEND = statement<unknown, Scope & { id: string }>(sql`with rearmed as (
+    update ${webhookEvents}
+       set ${bare(webhookEvents.state)} = 'pending', ${bare(webhookEvents.scheduleBase)} = ${webhookEvents.attempts}, ${bare(webhookEvents.nextAttemptAt)} = now(),
+           ${bare(webhookEvents.updatedAt)} = now()
+     where ${webhookEvents.id} = ${param('id')} and ${IN_SCOPE}
+       and not (${webhookEvents.leaseOwner} is not null and ${webhookEvents.leaseExpiresAt} > now())
+     returning ${bare(webhookEvents.id)}
+  )
+  select id, ${NOTIFY} from rearmed`);
+
 async function withLog(db: Queryable, events: EventRow[]): Promise<WebhookEvent[]> {
   if (events.length === 0) return [];
-  const attempts = await db.query<AttemptRow>(
-    `select ${ATTEMPT_COLUMNS.join(', ')}
-       from webhook_attempts where event_id = any($1::uuid[]) order by event_id, id`,
-    [events.map((e) => e.id)],
-  );
+  const attempts = await ATTEMPTS.run(db, { ids: events.map((e) => e.id) });
   return events.map((e): WebhookEvent => ({
     id: e.id,
     orderId: e.order_id,
@@ -55,19 +79,12 @@ async function withLog(db: Queryable, events: EventRow[]): Promise<WebhookEvent[
 
 /** The webhook events of an order with every attempt, oldest first. */
 export async function listOrderDeliveries(db: Queryable, orderId: string, scope?: MerchantScope): Promise<WebhookEvent[]> {
-  const events = await db.query<EventRow>(
-    `select ${EVENT_COLUMNS.join(', ')} from webhook_events
-      where order_id = $1 and ($2::uuid is null or (merchant_id = $2 and mode = $3)) order by created_at, id`,
-    [orderId, scope?.merchantId ?? null, scope?.mode ?? null],
-  );
+  const events = await ORDER_EVENTS.run(db, { orderId, ...scopeOf(scope) });
   return withLog(db, events);
 }
 
 export async function getDelivery(db: Queryable, eventId: string, scope?: MerchantScope): Promise<WebhookEvent | undefined> {
-  const events = await db.query<EventRow>(
-    `select ${EVENT_COLUMNS.join(', ')} from webhook_events where id = $1 and ($2::uuid is null or (merchant_id = $2 and mode = $3))`,
-    [eventId, scope?.merchantId ?? null, scope?.mode ?? null],
-  );
+  const events = await EVENT.run(db, { id: eventId, ...scopeOf(scope) });
   return (await withLog(db, events))[0];
 }
 
@@ -77,26 +94,13 @@ export async function getDelivery(db: Queryable, eventId: string, scope?: Mercha
  * left to that attempt. Answers the event, or undefined when it is not found (in the scope).
  */
 export async function resendWebhook(db: Queryable, eventId: string, scope?: MerchantScope): Promise<WebhookEvent | undefined> {
-  await db.query(
-    `with rearmed as (
-       update webhook_events
-          set state = 'pending', schedule_base = attempts, next_attempt_at = now(), updated_at = now()
-        where id = $1 and ($2::uuid is null or (merchant_id = $2 and mode = $3))
-          and not (lease_owner is not null and lease_expires_at > now())
-        returning id
-     )
-     select id, pg_notify('${WEBHOOK_CHANNEL}', '') from rearmed`,
-    [eventId, scope?.merchantId ?? null, scope?.mode ?? null],
-  );
+  await RESEND.run(db, { id: eventId, ...scopeOf(scope) });
   return getDelivery(db, eventId, scope);
 }
 
 /** The event with the exact body it sends; undefined when it is not found (in the scope). */
 async function eventWithBody(db: Queryable, eventId: string, scope: MerchantScope): Promise<{ event: WebhookEvent; body: string; updatedAt: Date } | undefined> {
-  const [row] = await db.query<EventRow & { body: string; updated_at: Date }>(
-    `select ${EVENT_COLUMNS.join(', ')}, body, updated_at from webhook_events where id = $1 and merchant_id = $2 and mode = $3`,
-    [eventId, scope.merchantId, scope.mode],
-  );
+  const [row] = await EVENT_WITH_BODY.run(db, { id: eventId, merchantId: scope.merchantId, mode: scope.mode });
   if (!row) return undefined;
   const [event] = await withLog(db, [row]);
   return { event: event!, body: row.body, updatedAt: row.updated_at };

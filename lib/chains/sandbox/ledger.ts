@@ -12,7 +12,7 @@ import 'server-only';
  * calls (several processes on PostgreSQL included) queue instead of forking the chain.
  */
 import { findCurrency, findNetwork, type Network } from '../../catalog';
-import type { Database, Queryable, RowOf, sandboxTransfers } from '../../db';
+import { bare, columnsOf, insertValues, param, sandboxBlocks, sandboxTransfers, sql, statement, unnest, type Database, type Queryable, type RowOf } from '../../db';
 import { log } from '../../log';
 import { MONEY_COLUMN_DIGITS } from '../../money';
 import type { BlockRef, ChainTransfer } from '../adapter';
@@ -76,6 +76,14 @@ export async function broadcast(db: Queryable, input: BroadcastInput): Promise<B
   return result!;
 }
 
+const NEW_TRANSFERS = unnest('t', {
+  tx_hash: sandboxTransfers.txHash, output_index: sandboxTransfers.outputIndex, from_address: sandboxTransfers.fromAddress,
+  to_address: sandboxTransfers.toAddress, tag: sandboxTransfers.tag, currency: sandboxTransfers.currency, amount: sandboxTransfers.amount,
+  broadcast_at: 'timestamptz',
+});
+const INSERT_TRANSFERS = statement<unknown, { network: string }>(sql`insert into ${sandboxTransfers} (${bare(sandboxTransfers.network)}, ${NEW_TRANSFERS.names})
+  select ${param('network')}, ${NEW_TRANSFERS.names} from ${NEW_TRANSFERS.from}`);
+
 /**
  * Puts many transfers into the network's mempool in one INSERT, each as a transaction of its own
  * (output index 0). All are validated first: one invalid transfer rejects the batch, nothing written.
@@ -91,23 +99,15 @@ export async function broadcastMany(db: Queryable, network: Network, transfers: 
     txHash: randomTxHash(network),
     outputIndex: 0,
   }));
-  await db.query(
-    `insert into sandbox_transfers (network, tx_hash, output_index, from_address, to_address, tag, currency, amount, broadcast_at)
-     select $1, t.tx_hash, t.output_index, t.from_address, t.to_address, t.tag, t.currency, t.amount::numeric(78, 0), t.broadcast_at
-       from unnest($2::text[], $3::int[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::timestamptz[])
-         as t(tx_hash, output_index, from_address, to_address, tag, currency, amount, broadcast_at)`,
-    [
-      network.name,
-      rows.map((r) => r.txHash),
-      rows.map((r) => r.outputIndex),
-      rows.map((r) => r.from),
-      rows.map((r) => r.to),
-      rows.map((r) => r.tag),
-      rows.map((r) => r.currency),
-      rows.map((r) => r.amount),
-      rows.map((r) => r.at),
-    ],
-  );
+  await INSERT_TRANSFERS.run(db, {
+    network: network.name,
+    ...NEW_TRANSFERS.values(
+      rows.map((r) => ({
+        tx_hash: r.txHash, output_index: r.outputIndex, from_address: r.from, to_address: r.to, tag: r.tag, currency: r.currency, amount: r.amount,
+        broadcast_at: r.at,
+      })),
+    ),
+  });
   return rows.map(({ txHash, outputIndex }) => ({ txHash, outputIndex }));
 }
 
@@ -150,6 +150,13 @@ function validTransfer(network: Network, t: TransferInput, where: string, valid:
   return { to, tag, currency: currency!.ticker, amount: t.amount.toString(), from, at: at.toISOString() };
 }
 
+const NEW_BLOCKS = unnest('b', { height: sandboxBlocks.height, hash: sandboxBlocks.hash, parent_hash: sandboxBlocks.parentHash });
+const INSERT_BLOCKS = statement<unknown, { network: string; minedAt: string }>(sql`insert into ${sandboxBlocks}
+    (${bare(sandboxBlocks.network)}, ${NEW_BLOCKS.names}, ${bare(sandboxBlocks.minedAt)})
+  select ${param('network')}, ${NEW_BLOCKS.names}, ${param('minedAt')} from ${NEW_BLOCKS.from}`);
+const MINE_MEMPOOL = statement<unknown, { network: string; height: number }>(sql`update ${sandboxTransfers} set ${bare(sandboxTransfers.blockHeight)} = ${param('height')}
+  where ${sandboxTransfers.network} = ${param('network')} and ${sandboxTransfers.blockHeight} is null and ${sandboxTransfers.droppedAt} is null`);
+
 /**
  * Mines `count` blocks on top of the tip: the first takes every transfer waiting in the network's
  * mempool, the others are empty. Block time is `at` (default now), never earlier than the parent's.
@@ -173,18 +180,21 @@ export async function mine(db: Queryable, network: Network, count = 1, at?: Date
       previous = { height: parent.height + i, hash: randomBlockHash(network), parentHash: previous.hash, time };
       blocks.push(previous);
     }
-    await tx.query(
-      `insert into sandbox_blocks (network, height, hash, parent_hash, mined_at)
-       select $1, b.height, b.hash, b.parent_hash, $5 from unnest($2::bigint[], $3::text[], $4::text[]) as b(height, hash, parent_hash)`,
-      [network.name, blocks.map((b) => b.height), blocks.map((b) => b.hash), blocks.map((b) => b.parentHash), time.toISOString()],
-    );
-    await tx.query(
-      'update sandbox_transfers set block_height = $2 where network = $1 and block_height is null and dropped_at is null',
-      [network.name, parent.height + 1],
-    );
+    await INSERT_BLOCKS.run(tx, {
+      network: network.name,
+      minedAt: time.toISOString(),
+      ...NEW_BLOCKS.values(blocks.map((b) => ({ height: b.height, hash: b.hash, parent_hash: b.parentHash }))),
+    });
+    await MINE_MEMPOOL.run(tx, { network: network.name, height: parent.height + 1 });
     return blocks;
   });
 }
+
+const DELETE_BLOCKS_ABOVE = statement<Pick<RowOf<typeof sandboxBlocks>, 'height'>, { network: string; height: number }>(
+  sql`delete from ${sandboxBlocks} where ${sandboxBlocks.network} = ${param('network')} and ${sandboxBlocks.height} > ${param('height')} returning ${bare(sandboxBlocks.height)}`,
+);
+const UNMINE_ABOVE = statement<unknown, { network: string; height: number }>(sql`update ${sandboxTransfers} set ${bare(sandboxTransfers.blockHeight)} = null
+  where ${sandboxTransfers.network} = ${param('network')} and ${sandboxTransfers.blockHeight} > ${param('height')}`);
 
 /**
  * Puts the network back on the wall clock after blocks were dated ahead of it (`mine` with a
@@ -201,16 +211,21 @@ export async function resetClock(db: Queryable, network: Network, now = new Date
   return inTransaction(db, async (tx) => {
     await lockChain(tx, network);
     await tip(tx, network); // the genesis block, dated 1970, is always there to fall back to
-    const [row] = await tx.query<BlockRow>(
-      `select ${BLOCK_COLUMNS} from sandbox_blocks where network = $1 and mined_at <= $2 order by height desc limit 1`,
-      [network.name, now.toISOString()],
-    );
+    const [row] = await LAST_BLOCK_AT.run(tx, { network: network.name, at: now.toISOString() });
     const kept = toBlock(row!);
-    const removed = await tx.query('delete from sandbox_blocks where network = $1 and height > $2 returning height', [network.name, kept.height]);
-    await tx.query('update sandbox_transfers set block_height = null where network = $1 and block_height > $2', [network.name, kept.height]);
+    const removed = await DELETE_BLOCKS_ABOVE.run(tx, { network: network.name, height: kept.height });
+    await UNMINE_ABOVE.run(tx, { network: network.name, height: kept.height });
     return { tip: kept, removed: removed.length };
   });
 }
+
+const LOCK_TRANSACTION = statement<{ block_height: number | null; dropped: boolean }, { network: string; txHash: string }>(
+  sql`select ${sandboxTransfers.blockHeight}::int as block_height, ${sandboxTransfers.droppedAt} is not null as dropped
+    from ${sandboxTransfers} where ${sandboxTransfers.network} = ${param('network')} and ${sandboxTransfers.txHash} = ${param('txHash')} for update`,
+);
+const DROP_TRANSACTION = statement<unknown, { network: string; txHash: string; at: string }>(sql`update ${sandboxTransfers}
+    set ${bare(sandboxTransfers.droppedAt)} = ${param('at')}, ${bare(sandboxTransfers.blockHeight)} = null
+  where ${sandboxTransfers.network} = ${param('network')} and ${sandboxTransfers.txHash} = ${param('txHash')} and ${sandboxTransfers.droppedAt} is null`);
 
 /**
  * Simulates a reorganisation that removes transaction `txHash` (hex, any case): its transfers are
@@ -226,48 +241,39 @@ export async function drop(db: Queryable, network: Network, txHash: string, at?:
   const when = (at ?? new Date()).toISOString();
   await inTransaction(db, async (tx) => {
     await lockChain(tx, network);
-    const rows = await tx.query<{ block_height: number | null; dropped: boolean }>(
-      `select block_height::int as block_height, dropped_at is not null as dropped
-         from sandbox_transfers where network = $1 and tx_hash = $2 for update`,
-      [network.name, hash],
-    );
+    const rows = await LOCK_TRANSACTION.run(tx, { network: network.name, txHash: hash });
     if (rows.length === 0) throw new Error(`sandbox drop on ${network.name}: unknown transaction ${txHash}`);
     const live = rows.filter((r) => !r.dropped);
     if (live.length === 0) return;
-    await tx.query(
-      'update sandbox_transfers set dropped_at = $3, block_height = null where network = $1 and tx_hash = $2 and dropped_at is null',
-      [network.name, hash, when],
-    );
+    await DROP_TRANSACTION.run(tx, { network: network.name, txHash: hash, at: when });
     const heights = live.map((r) => r.block_height).filter((h): h is number => h !== null);
     if (heights.length > 0) await rehashFrom(tx, network, Math.min(...heights));
   });
 }
 
+const PARENT_AND_TOP = statement<{ parent: string | null; top: number | null }, { network: string; height: number }>(
+  sql`select (select ${sandboxBlocks.hash} from ${sandboxBlocks} where ${sandboxBlocks.network} = ${param('network')} and ${sandboxBlocks.height} = ${param('height')} - 1) as parent,
+             (select max(${sandboxBlocks.height})::int from ${sandboxBlocks} where ${sandboxBlocks.network} = ${param('network')}) as top`,
+);
+const REHASHED = unnest('n', { height: sandboxBlocks.height, hash: sandboxBlocks.hash, parent_hash: sandboxBlocks.parentHash });
+const n = REHASHED.ref;
+const REHASH = statement<unknown, { network: string }>(sql`update ${sandboxBlocks}
+    set ${bare(sandboxBlocks.hash)} = ${n.hash}, ${bare(sandboxBlocks.parentHash)} = ${n.parent_hash}
+   from ${REHASHED.from}
+  where ${sandboxBlocks.network} = ${param('network')} and ${sandboxBlocks.height} = ${n.height}`);
+
 /** Gives every block from `height` up a new hash, each one's parent being the new hash below it. */
 async function rehashFrom(tx: Queryable, network: Network, height: number): Promise<void> {
-  const [row] = await tx.query<{ parent: string | null; top: number | null }>(
-    `select (select hash from sandbox_blocks where network = $1 and height = $2 - 1) as parent,
-            (select max(height)::int from sandbox_blocks where network = $1) as top`,
-    [network.name, height],
-  );
+  const [row] = await PARENT_AND_TOP.run(tx, { network: network.name, height });
   if (!row || row.parent === null || row.top === null) throw new Error(`sandbox ledger of ${network.name}: no block below height ${height}`);
-  const heights: number[] = [];
-  const hashes: string[] = [];
-  const parents: string[] = [];
+  const blocks: { height: number; hash: string; parent_hash: string }[] = [];
   let parent = row.parent;
   for (let h = height; h <= row.top; h++) {
     const hash = randomBlockHash(network);
-    heights.push(h);
-    hashes.push(hash);
-    parents.push(parent);
+    blocks.push({ height: h, hash, parent_hash: parent });
     parent = hash;
   }
-  await tx.query(
-    `update sandbox_blocks b set hash = n.hash, parent_hash = n.parent_hash
-       from unnest($2::bigint[], $3::text[], $4::text[]) as n(height, hash, parent_hash)
-      where b.network = $1 and b.height = n.height`,
-    [network.name, heights, hashes, parents],
-  );
+  await REHASH.run(tx, { network: network.name, ...REHASHED.values(blocks) });
 }
 
 /**
@@ -313,12 +319,8 @@ export function startMining(
 
 // --- Reads (what the adapter answers) ----------------------------------------------------------
 
-interface BlockRow {
-  height: number;
-  hash: string;
-  parent_hash: string;
-  mined_at: Date | string;
-}
+/** A row of BLOCK_COLUMNS (the height cast to int). */
+type BlockRow = Pick<RowOf<typeof sandboxBlocks>, 'hash' | 'parent_hash' | 'mined_at'> & { height: number };
 
 /** A row of TRANSFER_COLUMNS (the block height cast to int). */
 type TransferRow = Pick<
@@ -326,9 +328,31 @@ type TransferRow = Pick<
   'tx_hash' | 'output_index' | 'from_address' | 'to_address' | 'tag' | 'currency' | 'amount' | 'broadcast_at'
 > & { block_height: number | null };
 
-const BLOCK_COLUMNS = 'height::int as height, hash, parent_hash, mined_at';
-const TRANSFER_COLUMNS =
-  'tx_hash, output_index, from_address, to_address, tag, currency, amount::text as amount, block_height::int as block_height, broadcast_at';
+const BLOCK_COLUMNS = sql`${sandboxBlocks.height}::int as height, ${columnsOf(sandboxBlocks, ['hash', 'parent_hash', 'mined_at'])}`;
+const TRANSFER_COLUMNS = sql`${columnsOf(sandboxTransfers, ['tx_hash', 'output_index', 'from_address', 'to_address', 'tag', 'currency'])},
+  ${sandboxTransfers.amount}::text as amount, ${sandboxTransfers.blockHeight}::int as block_height, ${sandboxTransfers.broadcastAt}`;
+
+const TIP = statement<BlockRow, { network: string }>(
+  sql`select ${BLOCK_COLUMNS} from ${sandboxBlocks} where ${sandboxBlocks.network} = ${param('network')} order by ${sandboxBlocks.height} desc limit 1`,
+);
+const LAST_BLOCK_AT = statement<BlockRow, { network: string; at: string }>(
+  sql`select ${BLOCK_COLUMNS} from ${sandboxBlocks} where ${sandboxBlocks.network} = ${param('network')} and ${sandboxBlocks.minedAt} <= ${param('at')}
+    order by ${sandboxBlocks.height} desc limit 1`,
+);
+const BLOCK_AT = statement<BlockRow, { network: string; height: number }>(
+  sql`select ${BLOCK_COLUMNS} from ${sandboxBlocks} where ${sandboxBlocks.network} = ${param('network')} and ${sandboxBlocks.height} = ${param('height')}`,
+);
+const BLOCKS_BETWEEN = statement<BlockRow, { network: string; low: number; high: number }>(
+  sql`select ${BLOCK_COLUMNS} from ${sandboxBlocks}
+    where ${sandboxBlocks.network} = ${param('network')} and ${sandboxBlocks.height} between ${param('low')} and ${param('high')} order by ${sandboxBlocks.height}`,
+);
+const TRANSFERS_BETWEEN = statement<TransferRow, { network: string; low: number; high: number }>(sql`select ${TRANSFER_COLUMNS} from ${sandboxTransfers}
+  where ${sandboxTransfers.network} = ${param('network')} and ${sandboxTransfers.blockHeight} between ${param('low')} and ${param('high')}
+    and ${sandboxTransfers.droppedAt} is null
+  order by ${sandboxTransfers.blockHeight}, ${sandboxTransfers.txHash}, ${sandboxTransfers.outputIndex}`);
+const MEMPOOL = statement<TransferRow, { network: string }>(sql`select ${TRANSFER_COLUMNS} from ${sandboxTransfers}
+  where ${sandboxTransfers.network} = ${param('network')} and ${sandboxTransfers.blockHeight} is null and ${sandboxTransfers.droppedAt} is null
+  order by ${sandboxTransfers.broadcastAt}, ${sandboxTransfers.txHash}, ${sandboxTransfers.outputIndex}`);
 
 const toBlock = (r: BlockRow): BlockRef => ({ height: r.height, hash: r.hash, parentHash: r.parent_hash, time: new Date(r.mined_at) });
 
@@ -347,20 +371,14 @@ const toTransfer = (r: TransferRow): ChainTransfer => ({
 
 /** The tip of the network's chain; creates the genesis block on first use. */
 export async function tip(db: Queryable, network: Network): Promise<BlockRef> {
-  const [row] = await db.query<BlockRow>(
-    `select ${BLOCK_COLUMNS} from sandbox_blocks where network = $1 order by height desc limit 1`,
-    [network.name],
-  );
+  const [row] = await TIP.run(db, { network: network.name });
   return row ? toBlock(row) : createGenesis(db, network);
 }
 
 /** The block at `height`, or null above the tip (the genesis block at 0 always exists). */
 export async function blockAt(db: Queryable, network: Network, height: number): Promise<BlockRef | null> {
   if (!Number.isSafeInteger(height) || height < 0) return null;
-  const [row] = await db.query<BlockRow>(`select ${BLOCK_COLUMNS} from sandbox_blocks where network = $1 and height = $2`, [
-    network.name,
-    height,
-  ]);
+  const [row] = await BLOCK_AT.run(db, { network: network.name, height });
   if (row) return toBlock(row);
   return height === 0 ? createGenesis(db, network) : null;
 }
@@ -375,48 +393,46 @@ export async function scanRange(db: Queryable, network: Network, from: number, t
   const low = Math.max(0, Math.ceil(from));
   const high = Math.floor(to);
   if (!Number.isFinite(low) || !Number.isFinite(high) || low > high) return { blocks: [], transfers: [] };
-  const blockRows = await db.query<BlockRow>(
-    `select ${BLOCK_COLUMNS} from sandbox_blocks where network = $1 and height between $2 and $3 order by height`,
-    [network.name, low, high],
-  );
+  const blockRows = await BLOCKS_BETWEEN.run(db, { network: network.name, low, high });
   const blocks = blockRows.map(toBlock);
   const last = blocks.at(-1);
   if (!last) return { blocks, transfers: [] };
-  const transferRows = await db.query<TransferRow>(
-    `select ${TRANSFER_COLUMNS} from sandbox_transfers
-      where network = $1 and block_height between $2 and $3 and dropped_at is null
-      order by block_height, tx_hash, output_index`,
-    [network.name, blocks[0]!.height, last.height],
-  );
+  const transferRows = await TRANSFERS_BETWEEN.run(db, { network: network.name, low: blocks[0]!.height, high: last.height });
   return { blocks, transfers: transferRows.map(toTransfer) };
 }
 
 /** Transfers waiting in the network's mempool (not dropped), oldest first. */
 export async function mempoolTransfers(db: Queryable, network: Network): Promise<ChainTransfer[]> {
-  const rows = await db.query<TransferRow>(
-    `select ${TRANSFER_COLUMNS} from sandbox_transfers
-      where network = $1 and block_height is null and dropped_at is null
-      order by broadcast_at, tx_hash, output_index`,
-    [network.name],
-  );
+  const rows = await MEMPOOL.run(db, { network: network.name });
   return rows.map(toTransfer);
 }
 
 // --- Helpers -----------------------------------------------------------------------------------
 
+const GENESIS = insertValues([
+  [sandboxBlocks.network, param('network')],
+  [sandboxBlocks.height, sql`0`],
+  [sandboxBlocks.hash, param('hash')],
+  [sandboxBlocks.parentHash, param('parentHash')],
+  [sandboxBlocks.minedAt, param('minedAt')],
+]);
+const INSERT_GENESIS = statement<unknown, { network: string; hash: string; parentHash: string; minedAt: string }>(
+  sql`insert into ${sandboxBlocks} (${GENESIS.columns}) values (${GENESIS.values}) on conflict (${bare(sandboxBlocks.network)}, ${bare(sandboxBlocks.height)}) do nothing`,
+);
+
 async function createGenesis(db: Queryable, network: Network): Promise<BlockRef> {
   const genesis: BlockRef = { height: 0, hash: genesisHash(network), parentHash: zeroHash(network), time: GENESIS_TIME };
-  await db.query(
-    `insert into sandbox_blocks (network, height, hash, parent_hash, mined_at) values ($1, 0, $2, $3, $4)
-     on conflict (network, height) do nothing`,
-    [network.name, genesis.hash, genesis.parentHash, genesis.time.toISOString()],
-  );
+  await INSERT_GENESIS.run(db, { network: network.name, hash: genesis.hash, parentHash: genesis.parentHash, minedAt: genesis.time.toISOString() });
   return genesis;
 }
 
+const LOCK_CHAIN = statement<unknown, { network: string }>(
+  sql`select 1 as locked from (select pg_advisory_xact_lock(hashtext('sandbox_ledger'), hashtext(${param('network')}))) l`,
+);
+
 /** Serialises the chain-changing writes of one network until the transaction ends. */
 async function lockChain(tx: Queryable, network: Network): Promise<void> {
-  await tx.query("select 1 as locked from (select pg_advisory_xact_lock(hashtext('sandbox_ledger'), hashtext($1))) l", [network.name]);
+  await LOCK_CHAIN.run(tx, { network: network.name });
 }
 
 function isDatabase(db: Queryable): db is Database {
