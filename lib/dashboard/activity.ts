@@ -4,7 +4,7 @@ import 'server-only';
  * and webhook events with their last attempt, and re-sending an event of the scope.
  */
 import { alias, columnsOf, deposits, sql, webhookAttempts, webhookEvents, type Queryable, type RowOf } from '../db';
-import { DEPOSIT_SELECT, serializeDeposit, type DepositRow } from '../deposits';
+import { DEPOSIT_ROWS, serializeDeposit, type DepositRow } from '../deposits';
 import { resendWebhook } from '../webhooks';
 import type { DeliveryFilters, DepositFilters } from './filters';
 import { keysetPage, type Page, type Position } from './keyset';
@@ -24,7 +24,7 @@ export async function listDepositItems(db: Queryable, scope: MerchantScope, filt
     filters.kind !== undefined && sql`${d.kind} = ${filters.kind}`,
   ];
   const [page, overrides] = await Promise.all([
-    keysetPage<DepositRow>(db, sql.raw(DEPOSIT_SELECT), d, conditions, filters, pageSize),
+    keysetPage<DepositRow>(db, DEPOSIT_ROWS, d, conditions, filters, pageSize),
     explorerOverrides(db, scope.merchantId),
   ]);
   return {

@@ -15,7 +15,7 @@ import {
   addresses, alias, chainCursors, chainTransfers, columnsOf, deposits, invoices, merchants, orderEvents, orders, param, payments, sql, statement, webhookEvents,
   type Queryable, type RowOf, type SQL, type SQLWrapper,
 } from '../db';
-import { DEPOSIT_SELECT, serializeDeposit, type DepositRow } from '../deposits';
+import { DEPOSIT_ROWS, serializeDeposit, type DepositRow } from '../deposits';
 import { serializeInvoice, withOrders, type InvoiceRow } from '../invoices';
 import { formatUnits } from '../money';
 import { decimalsOf, serializeOrder, type OrderRow } from '../orders';
@@ -238,7 +238,7 @@ const PAYMENT_DETAILS = statement<PaymentDetailRow, Scoped & { orderId: string }
 );
 const deposit = alias(deposits, 'd');
 const ORDER_DEPOSITS = statement<DepositRow, Scoped & { orderId: string }>(
-  sql`${sql.raw(DEPOSIT_SELECT)} where ${deposit.orderId} = ${param('orderId')} and ${deposit.merchantId} = ${param('merchantId')} and ${deposit.mode} = ${param('mode')}
+  sql`${DEPOSIT_ROWS} where ${deposit.orderId} = ${param('orderId')} and ${deposit.merchantId} = ${param('merchantId')} and ${deposit.mode} = ${param('mode')}
     order by ${deposit.createdAt}, ${deposit.id}`,
 );
 

@@ -29,10 +29,6 @@ const t = alias(chainTransfers, 't');
 export const DEPOSIT_ROWS = sql`select d.*, ${a.kind} as address_kind, coalesce(${t.tag}, ${d.tag}) as in_tag
   from ${deposits} d join ${addresses} a on ${a.id} = ${d.addressId}
   left join ${chainTransfers} t on ${t.network} = ${d.network} and ${t.mode} = ${d.mode} and ${t.txHash} = ${d.inTxHash} and ${t.outputIndex} = ${d.inOutputIndex}`;
-/** DEPOSIT_ROWS as text, for lib/dashboard's statements until they are written with the schema's columns too. */
-export const DEPOSIT_SELECT = `select d.*, a.kind as address_kind, coalesce(t.tag, d.tag) as in_tag
-  from deposits d join addresses a on a.id = d.address_id
-  left join chain_transfers t on t.network = d.network and t.mode = d.mode and t.tx_hash = d.in_tx_hash and t.output_index = d.in_output_index`;
 
 const DEPOSIT = statement<DepositRow, { id: string; merchantId: string; mode: string }>(
   sql`${DEPOSIT_ROWS} where ${d.id} = ${param('id')} and ${d.merchantId} = ${param('merchantId')} and ${d.mode} = ${param('mode')}`,

@@ -5,7 +5,7 @@ import 'server-only';
  */
 import { bare, columnsOf, param, sql, statement, webhookAttempts, webhookEvents, type Queryable, type RowOf } from '../db';
 import type { WebhookAttempt, WebhookEvent, WebhookVerbose } from '../protocol';
-import { WEBHOOK_CHANNEL } from './outbox';
+import { NOTIFY_DISPATCHERS } from './outbox';
 import type { MerchantScope } from '../merchants';
 
 
@@ -36,7 +36,6 @@ const EVENT_WITH_BODY = statement<EventRow & Pick<RowOf<typeof webhookEvents>, '
   sql`select ${columnsOf(webhookEvents, [...EVENT_COLUMNS, 'body', 'updated_at'])} from ${webhookEvents}
     where ${webhookEvents.id} = ${param('id')} and ${webhookEvents.merchantId} = ${param('merchantId')} and ${webhookEvents.mode} = ${param('mode')}`,
 );
-const NOTIFY = sql.raw(`pg_notify('${WEBHOOK_CHANNEL}', '')`);
 const RESEND = statement<unknown, Scope & { id: string }>(sql`with rearmed as (
     update ${webhookEvents}
        set ${bare(webhookEvents.state)} = 'pending', ${bare(webhookEvents.scheduleBase)} = ${webhookEvents.attempts}, ${bare(webhookEvents.nextAttemptAt)} = now(),
@@ -45,7 +44,7 @@ const RESEND = statement<unknown, Scope & { id: string }>(sql`with rearmed as (
        and not (${webhookEvents.leaseOwner} is not null and ${webhookEvents.leaseExpiresAt} > now())
      returning ${bare(webhookEvents.id)}
   )
-  select id, ${NOTIFY} from rearmed`);
+  select id, ${NOTIFY_DISPATCHERS} from rearmed`);
 
 async function withLog(db: Queryable, events: EventRow[]): Promise<WebhookEvent[]> {
   if (events.length === 0) return [];

@@ -19,7 +19,8 @@ export interface EnqueuedWebhook {
   url: string;
 }
 
-const NOTIFY = sql.raw(`pg_notify('${WEBHOOK_CHANNEL}', '')`);
+/** Wakes the dispatchers when the transaction commits (NOTIFY is delivered on commit only). */
+export const NOTIFY_DISPATCHERS = sql.raw(`pg_notify('${WEBHOOK_CHANNEL}', '')`);
 
 const ORDERS = statement<OrderRow, { ids: string[] }>(sql`select * from ${orders} where ${orders.id} = any(${param('ids')}::uuid[])`);
 
@@ -33,7 +34,7 @@ const ADD_ORDER_EVENTS = statement<{ id: string }>(sql`with added as (
     on conflict (${bare(webhookEvents.orderId)}, ${bare(webhookEvents.kind)}) do nothing
     returning ${bare(webhookEvents.id)}
   )
-  select id, ${NOTIFY} from added`);
+  select id, ${NOTIFY_DISPATCHERS} from added`);
 
 const INVOICE_EVENT = placeholders(['id', 'order_id', 'invoice_id', 'merchant_id', 'mode', 'invoice_status', 'url', 'body']);
 const ADD_INVOICE_EVENT = statement<{ id: string }, Record<keyof typeof INVOICE_EVENT, unknown>>(sql`with added as (
@@ -44,7 +45,7 @@ const ADD_INVOICE_EVENT = statement<{ id: string }, Record<keyof typeof INVOICE_
     on conflict (${bare(webhookEvents.invoiceId)}) do nothing
     returning ${bare(webhookEvents.id)}
   )
-  select id, ${NOTIFY} from added`);
+  select id, ${NOTIFY_DISPATCHERS} from added`);
 
 /**
  * Writes the webhooks that the orders' current (final) statuses call for, inside `tx`, for those
