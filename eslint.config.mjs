@@ -9,7 +9,16 @@ import architecture from './eslint/architecture.mjs';
 
 export default tseslint.config(
   {
-    ignores: ['.next/**', '.tmp/**', 'node_modules/**', 'data/**', 'bench/next-baseline/**', 'test-results/**', 'playwright-report/**', 'next-env.d.ts'],
+    ignores: [
+      '.next/**',
+      '.tmp/**',
+      'node_modules/**',
+      'data/**',
+      'bench/next-baseline/**',
+      'test-results/**',
+      'playwright-report/**',
+      'next-env.d.ts',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
@@ -23,7 +32,10 @@ export default tseslint.config(
       'architecture/imports': 'error',
       'architecture/test-databases': 'error',
       ...reactHooks.configs.recommended.rules,
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
       // A variable a closure reads before its one assignment (a handler plugged in later) stays `let`.
       'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
     },

@@ -48,8 +48,16 @@ export function proxy(request: NextRequest): NextResponse {
   const dashboardPage = pathname === '/dashboard' || pathname.startsWith('/dashboard/');
   // Another site's post to the dashboard (a server action) is refused here with a 403: Next.js's
   // own Origin check would answer it a 500.
-  if (dashboardPage && request.method !== 'GET' && request.method !== 'HEAD' && isCrossSite((name) => request.headers.get(name), gatewayConfig().publicBaseUrl)) {
-    return new NextResponse('Cross-site requests to the dashboard are refused.', { status: 403, headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' } });
+  if (
+    dashboardPage &&
+    request.method !== 'GET' &&
+    request.method !== 'HEAD' &&
+    isCrossSite((name) => request.headers.get(name), gatewayConfig().publicBaseUrl)
+  ) {
+    return new NextResponse('Cross-site requests to the dashboard are refused.', {
+      status: 403,
+      headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' },
+    });
   }
   const csp = contentSecurityPolicy({
     nonce: newNonce(),
@@ -60,11 +68,18 @@ export function proxy(request: NextRequest): NextResponse {
   });
   const headers = new Headers(request.headers);
   headers.set('content-security-policy', csp);
-  headers.set(LANGUAGE_HEADER, payerPage ? negotiateLanguage(request.nextUrl.searchParams.get('lang'), request.headers.get('accept-language')) : 'en');
+  headers.set(
+    LANGUAGE_HEADER,
+    payerPage
+      ? negotiateLanguage(request.nextUrl.searchParams.get('lang'), request.headers.get('accept-language'))
+      : 'en',
+  );
   // Where a signed-out visitor of a dashboard page comes back to after signing in (app/dashboard/session.ts).
   if (dashboardPage) headers.set(DASHBOARD_PATH_HEADER, `${pathname}${request.nextUrl.search}`);
   else headers.delete(DASHBOARD_PATH_HEADER);
-  const response = rewritten ? NextResponse.rewrite(rewritten, { request: { headers } }) : NextResponse.next({ request: { headers } });
+  const response = rewritten
+    ? NextResponse.rewrite(rewritten, { request: { headers } })
+    : NextResponse.next({ request: { headers } });
   response.headers.set('content-security-policy', csp);
   // Legacy twin of frame-ancestors for old browsers, where it can say the same thing.
   if (!payerPage) response.headers.set('x-frame-options', 'DENY');

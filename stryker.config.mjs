@@ -44,7 +44,14 @@ export default {
   checkers: [],
   concurrency: 1, // one test runner: the machine's two cores are shared
   reporters: ['clear-text', 'html', 'json'],
-  clearTextReporter: { allowColor: false, reportTests: false, logTests: false, maxTestsToLog: 0, reportScoreTable: true, reportMutants: true },
+  clearTextReporter: {
+    allowColor: false,
+    reportTests: false,
+    logTests: false,
+    maxTestsToLog: 0,
+    reportScoreTable: true,
+    reportMutants: true,
+  },
   htmlReporter: { fileName: '.tmp/mutation/index.html' },
   jsonReporter: { fileName: '.tmp/mutation/mutation.json' },
   tempDirName: '.tmp/stryker',

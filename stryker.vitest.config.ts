@@ -19,7 +19,16 @@ function loadFailuresAsTests(): Reporter {
       for (const file of vitest.state.getFiles()) {
         if (file.result?.state !== 'fail' || file.tasks.length > 0) continue;
         // Only what Stryker reads of a test: its name, where it is, and how it ended.
-        const test = { type: 'test', id: `${file.id}_load`, name: 'loads', mode: 'run', file, suite: file, meta: {}, result: { state: 'fail', errors: file.result.errors } };
+        const test = {
+          type: 'test',
+          id: `${file.id}_load`,
+          name: 'loads',
+          mode: 'run',
+          file,
+          suite: file,
+          meta: {},
+          result: { state: 'fail', errors: file.result.errors },
+        };
         file.tasks.push(test as unknown as RunnerTestCase);
       }
     },

@@ -34,7 +34,11 @@ async function openStore(): Promise<Store> {
     return {
       async insert(order, nonce, amount) {
         // A named statement, as the gateway uses for its hot statement.
-        const result = await pool.query<{ id: string }>({ name: 'bench_insert', text: INSERT, values: [order, nonce, amount] });
+        const result = await pool.query<{ id: string }>({
+          name: 'bench_insert',
+          text: INSERT,
+          values: [order, nonce, amount],
+        });
         return result.rows[0]!.id;
       },
     };
@@ -66,7 +70,8 @@ export async function handleOrder(rawBody: Buffer, signature: string | null | un
     const sig = signature?.trim() ?? '';
     if (!/^[0-9a-fA-F]{64}$/.test(sig)) return json(401, { success: false, error: 'INVALID_SIGNATURE' });
     const expected = createHmac('sha256', secret).update(rawBody).digest();
-    if (!timingSafeEqual(expected, Buffer.from(sig, 'hex'))) return json(401, { success: false, error: 'INVALID_SIGNATURE' });
+    if (!timingSafeEqual(expected, Buffer.from(sig, 'hex')))
+      return json(401, { success: false, error: 'INVALID_SIGNATURE' });
     const body = JSON.parse(rawBody.toString('utf8')) as { order?: unknown; nonce?: unknown; amount?: unknown };
     store ??= openStore();
     const id = await (await store).insert(String(body.order), String(body.nonce), String(body.amount));

@@ -11,10 +11,12 @@ const server = http.createServer((req, res) => {
   const chunks: Buffer[] = [];
   req.on('data', (chunk: Buffer) => chunks.push(chunk));
   req.on('end', () => {
-    void handleOrder(Buffer.concat(chunks), req.headers['x-api-signature'] as string | undefined).then(({ status, body }) => {
-      res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
-      res.end(body);
-    });
+    void handleOrder(Buffer.concat(chunks), req.headers['x-api-signature'] as string | undefined).then(
+      ({ status, body }) => {
+        res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
+        res.end(body);
+      },
+    );
   });
 });
 // Loopback only: this is a benchmark target, never a service.

@@ -15,13 +15,24 @@ import { createUser, signIn, type CreatedUser } from './support/dashboard';
 import { api, baseUrl, createKeys, expect, makeOrder, test, type Keys } from './support/fixtures';
 
 /** A 1x1 PNG (opaque blue). */
-const PNG_1X1 = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGNgYPgPAAEDAQAIicLsAAAAAElFTkSuQmCC', 'base64');
+const PNG_1X1 = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGNgYPgPAAEDAQAIicLsAAAAAElFTkSuQmCC',
+  'base64',
+);
 const SVG = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"><script>alert(1)</script></svg>');
 
-async function merchantWithUsers(): Promise<{ name: string; keys: Keys & { merchantId: string }; owner: CreatedUser; viewer: CreatedUser }> {
+async function merchantWithUsers(): Promise<{
+  name: string;
+  keys: Keys & { merchantId: string };
+  owner: CreatedUser;
+  viewer: CreatedUser;
+}> {
   const name = `Admin shop ${randomBytes(3).toString('hex')}`;
   const keys = await createKeys(name, 'test');
-  const [owner, viewer] = await Promise.all([createUser({ merchant: keys.merchantId, role: 'owner' }), createUser({ merchant: keys.merchantId, role: 'viewer' })]);
+  const [owner, viewer] = await Promise.all([
+    createUser({ merchant: keys.merchantId, role: 'owner' }),
+    createUser({ merchant: keys.merchantId, role: 'viewer' }),
+  ]);
   return { name, keys, owner, viewer };
 }
 
@@ -34,7 +45,12 @@ async function apiStatus(keys: Keys): Promise<number> {
 async function replay(page: Page, request: Request, edit: (body: string) => string = (body) => body) {
   const headers = request.headers();
   return page.request.post(request.url(), {
-    headers: { 'next-action': headers['next-action']!, 'content-type': headers['content-type']!, accept: 'text/x-component', origin: baseUrl() },
+    headers: {
+      'next-action': headers['next-action']!,
+      'content-type': headers['content-type']!,
+      accept: 'text/x-component',
+      origin: baseUrl(),
+    },
     data: edit(request.postData() ?? ''),
     maxRedirects: 0,
   });
@@ -46,7 +62,10 @@ test.describe.configure({ timeout: 300_000 });
 
 const isAction = (request: Request) => request.method() === 'POST' && request.headers()['next-action'] !== undefined;
 
-test('the owner creates a test key, sees it once, the API takes it until revoked; a viewer can do neither', async ({ page, browser }) => {
+test('the owner creates a test key, sees it once, the API takes it until revoked; a viewer can do neither', async ({
+  page,
+  browser,
+}) => {
   const shop = await merchantWithUsers();
   await signIn(page, shop.owner.email, shop.owner.password, undefined, { next: '/dashboard/keys' });
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('API keys');
@@ -54,9 +73,15 @@ test('the owner creates a test key, sees it once, the API takes it until revoked
   await expect(rows).toHaveCount(1);
   await expect(rows.first()).toHaveAttribute('data-public-key', shop.keys.publicKey);
 
-  const [create] = await Promise.all([page.waitForRequest(isAction), page.getByRole('button', { name: 'Create test key' }).click()]);
+  const [create] = await Promise.all([
+    page.waitForRequest(isAction),
+    page.getByRole('button', { name: 'Create test key' }).click(),
+  ]);
   await expect(page.getByTestId('new-key')).toContainText('not shown again');
-  const created: Keys = { publicKey: (await page.getByTestId('new-public-key').textContent())!, privateKey: (await page.getByTestId('new-private-key').textContent())! };
+  const created: Keys = {
+    publicKey: (await page.getByTestId('new-public-key').textContent())!,
+    privateKey: (await page.getByTestId('new-private-key').textContent())!,
+  };
   expect(created.publicKey).toMatch(/^pk_test_/);
   expect(created.privateKey).toMatch(/^sk_test_/);
   await expect(rows).toHaveCount(2);
@@ -71,7 +96,10 @@ test('the owner creates a test key, sees it once, the API takes it until revoked
 
   const row = rows.filter({ has: page.getByText(created.publicKey, { exact: true }) });
   await row.getByText('Revoke…').click();
-  const [revoke] = await Promise.all([page.waitForRequest(isAction), row.getByRole('button', { name: 'Confirm revoke' }).click()]);
+  const [revoke] = await Promise.all([
+    page.waitForRequest(isAction),
+    row.getByRole('button', { name: 'Confirm revoke' }).click(),
+  ]);
   await expect(page.getByRole('status').filter({ hasText: 'The key is revoked' })).toBeVisible();
   await expect(row).toContainText('Revoked');
   expect(await apiStatus(created)).toBe(401);
@@ -84,7 +112,8 @@ test('the owner creates a test key, sees it once, the API takes it until revoked
     expect((await viewer.goto('/dashboard/keys'))?.status()).toBe(403);
     expect((await replay(viewer, create)).status()).toBe(403);
     // The revocation aimed at the merchant's other, still valid key.
-    const [revokedId] = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/.exec(revoke.postData() ?? '') ?? [];
+    const [revokedId] =
+      /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/.exec(revoke.postData() ?? '') ?? [];
     const otherId = await page.locator('input[name="keyId"]').first().inputValue();
     expect(revokedId, 'the revoke request carries the key id').toBeDefined();
     expect((await replay(viewer, revoke, (body) => body.replace(revokedId!, otherId))).status()).toBe(403);
@@ -101,7 +130,9 @@ test('the owner creates a test key, sees it once, the API takes it until revoked
   await expect(rows).toHaveCount(3);
 });
 
-test('the brand set in the settings shows on the payment page; bad logos and colours are refused with a reason', async ({ page }) => {
+test('the brand set in the settings shows on the payment page; bad logos and colours are refused with a reason', async ({
+  page,
+}) => {
   const shop = await merchantWithUsers();
   await signIn(page, shop.owner.email, shop.owner.password, undefined, { next: '/dashboard/settings' });
   const brandForm = page.locator('form').filter({ has: page.getByRole('button', { name: 'Save brand' }) });
@@ -128,7 +159,10 @@ test('the brand set in the settings shows on the payment page; bad logos and col
   await brandForm.getByRole('button', { name: 'Save brand' }).click();
   await expect(brandForm.getByRole('status')).toHaveText(/Brand saved/);
   await page.reload();
-  await expect(page.getByTestId('current-logo')).toHaveAttribute('src', `data:image/png;base64,${PNG_1X1.toString('base64')}`);
+  await expect(page.getByTestId('current-logo')).toHaveAttribute(
+    'src',
+    `data:image/png;base64,${PNG_1X1.toString('base64')}`,
+  );
 
   const order = await makeOrder({ currency: 'LTC', network: 'litecoin', amount: '0.1' }, shop.keys);
   await page.goto(`/pay/${order.orderId}`);
@@ -140,7 +174,11 @@ test('the brand set in the settings shows on the payment page; bad logos and col
   await expectAccessible(page, 'the branded payment page');
 
   // The invoice page of the same merchant: its logo and header line too.
-  const invoice = await api<{ invoiceLink: string }>('make-invoice', { externalId: `admin-${randomBytes(4).toString('hex')}`, currency: 'USD', amount: '12.00', lifetime: 30 }, shop.keys);
+  const invoice = await api<{ invoiceLink: string }>(
+    'make-invoice',
+    { externalId: `admin-${randomBytes(4).toString('hex')}`, currency: 'USD', amount: '12.00', lifetime: 30 },
+    shop.keys,
+  );
   expect(invoice.status, JSON.stringify(invoice.body)).toBe(200);
   if (!invoice.body.success) throw new Error(JSON.stringify(invoice.body));
   await page.goto(new URL(invoice.body.response.invoiceLink).pathname);
@@ -148,7 +186,9 @@ test('the brand set in the settings shows on the payment page; bad logos and col
   await expect(page.locator('header').first()).toHaveCSS('border-bottom-color', 'rgb(29, 78, 216)');
 });
 
-test('explorer links: a template per network, an empty field back to the default, a bad one refused', async ({ page }) => {
+test('explorer links: a template per network, an empty field back to the default, a bad one refused', async ({
+  page,
+}) => {
   const shop = await merchantWithUsers();
   await signIn(page, shop.owner.email, shop.owner.password, undefined, { next: '/dashboard/settings' });
   const form = page.locator('form').filter({ has: page.getByRole('button', { name: 'Save explorer links' }) });
@@ -172,7 +212,10 @@ test('explorer links: a template per network, an empty field back to the default
   await expect(bitcoin).toHaveValue('');
 });
 
-test('the keys and settings pages are axe-clean in light and dark mode; a viewer gets 403 on settings too', async ({ page, browser }) => {
+test('the keys and settings pages are axe-clean in light and dark mode; a viewer gets 403 on settings too', async ({
+  page,
+  browser,
+}) => {
   const shop = await merchantWithUsers();
   await signIn(page, shop.owner.email, shop.owner.password, undefined, { next: '/dashboard/keys' });
   await page.getByRole('button', { name: 'Create test key' }).click();

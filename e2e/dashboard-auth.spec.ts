@@ -16,7 +16,11 @@ const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..')
 
 // A page answered 401/403/404 is logged by Chromium as a failed resource: here those answers are
 // what is tested (/dashboard itself, the overview, is another part of the dashboard).
-test.use({ allowedConsoleErrors: [/^console\.error: Failed to load resource: the server responded with a status of (401|403|404)/] });
+test.use({
+  allowedConsoleErrors: [
+    /^console\.error: Failed to load resource: the server responded with a status of (401|403|404)/,
+  ],
+});
 
 async function newPage(browser: Browser): Promise<Page> {
   const context = await browser.newContext({ baseURL: baseUrl() });
@@ -66,7 +70,13 @@ test('a wrong password five times is refused with a retry time, then even the ri
     await page.getByLabel('E-mail address').fill(owner.email);
     await page.getByLabel('Password').fill(password);
     // Each answer is awaited: the same text twice shows no change.
-    await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/dashboard/sign-in', { timeout: 90_000 }), page.getByRole('button', { name: 'Sign in' }).click()]);
+    await Promise.all([
+      page.waitForResponse(
+        (r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/dashboard/sign-in',
+        { timeout: 90_000 },
+      ),
+      page.getByRole('button', { name: 'Sign in' }).click(),
+    ]);
     // React resets the form once the answer is shown: typing before that would be wiped.
     await expect(page.getByLabel('Password')).toHaveValue('');
     return (await error.textContent())?.trim();
@@ -104,7 +114,6 @@ test('two-factor: enrol, sign out, sign in with a code', async ({ page }) => {
   await page.waitForURL((url) => url.pathname === '/dashboard/account', { waitUntil: 'commit' });
   await expect(page.getByText(/^On\. Signing in asks for a code/)).toBeVisible();
   await expectAccessible(page, 'account page, two-factor on');
-
 });
 
 test('a recovery code signs in once', async ({ page, browser }) => {
@@ -132,7 +141,10 @@ test('a recovery code signs in once', async ({ page, browser }) => {
   await second.context().close();
 });
 
-test('after "sign out everywhere" another browser\'s session is refused; forged and ended cookies too', async ({ page, browser }) => {
+test('after "sign out everywhere" another browser\'s session is refused; forged and ended cookies too', async ({
+  page,
+  browser,
+}) => {
   const owner = await createUser({ role: 'admin' });
   const second = await newPage(browser);
   await signIn(page, owner.email, owner.password, undefined, { next: '/dashboard/account' });
@@ -156,7 +168,10 @@ test('after "sign out everywhere" another browser\'s session is refused; forged 
   await second.context().close();
 });
 
-test('an owner invites a viewer by link; the viewer signs in with that role and gets 403 on owners\' pages and actions', async ({ page, browser }) => {
+test("an owner invites a viewer by link; the viewer signs in with that role and gets 403 on owners' pages and actions", async ({
+  page,
+  browser,
+}) => {
   test.slow();
   const owner = await createUser({ role: 'owner' });
   await signIn(page, owner.email, owner.password, undefined, { next: '/dashboard/team' });
@@ -194,14 +209,26 @@ test('an owner invites a viewer by link; the viewer signs in with that role and 
   // header) the viewer gets 403; as the form posts without JavaScript, a 303 to the 403 page;
   // nothing is created. From another site: 403, whoever's cookie. The owner's post works.
   await page.goto('/dashboard/team');
-  const fields = await page.locator('form:has(input[name="email"])').evaluate((form) =>
-    [...(form as HTMLFormElement).querySelectorAll('input[type="hidden"]')].map((i) => [(i as HTMLInputElement).name, (i as HTMLInputElement).value] as const),
-  );
+  const fields = await page
+    .locator('form:has(input[name="email"])')
+    .evaluate((form) =>
+      [...(form as HTMLFormElement).querySelectorAll('input[type="hidden"]')].map(
+        (i) => [(i as HTMLInputElement).name, (i as HTMLInputElement).value] as const,
+      ),
+    );
   const actionId = (JSON.parse(fields.find(([name]) => /^\$ACTION_\d+:0$/.test(name))![1]) as { id: string }).id;
   const formPost = (p: Page, invited: string, origin = baseUrl()) =>
-    p.request.post('/dashboard/team', { headers: { origin }, multipart: Object.fromEntries([...fields, ['email', invited], ['role', 'owner']]), maxRedirects: 0 });
+    p.request.post('/dashboard/team', {
+      headers: { origin },
+      multipart: Object.fromEntries([...fields, ['email', invited], ['role', 'owner']]),
+      maxRedirects: 0,
+    });
   const scriptPost = (p: Page, invited: string) =>
-    p.request.post('/dashboard/team', { headers: { origin: baseUrl(), 'next-action': actionId, accept: 'text/x-component' }, multipart: { '0': '[{},"$K1"]', '1_email': invited, '1_role': 'owner' }, maxRedirects: 0 });
+    p.request.post('/dashboard/team', {
+      headers: { origin: baseUrl(), 'next-action': actionId, accept: 'text/x-component' },
+      multipart: { '0': '[{},"$K1"]', '1_email': invited, '1_role': 'owner' },
+      maxRedirects: 0,
+    });
   const refusedEmail = freshEmail('refused');
   expect((await scriptPost(viewer, refusedEmail)).status()).toBe(403);
   const plain = await formPost(viewer, refusedEmail);
@@ -233,10 +260,16 @@ test('no password hash or TOTP secret in any page or static chunk', async ({ pag
   const chunks = fs
     .readdirSync(path.join(ROOT, '.next', 'static'), { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile() && /\.(js|css)$/.test(entry.name))
-    .map((entry) => `/_next/static/${path.relative(path.join(ROOT, '.next', 'static'), path.join(entry.parentPath, entry.name))}`);
+    .map(
+      (entry) =>
+        `/_next/static/${path.relative(path.join(ROOT, '.next', 'static'), path.join(entry.parentPath, entry.name))}`,
+    );
   expect(chunks.length).toBeGreaterThan(5);
   // Signed in for the dashboard's pages, signed out for the sign-in page and the static files.
-  const fetched = [...pages.map((url) => [url, page.request] as const), ...['/dashboard/sign-in', ...chunks].map((url) => [url, request] as const)];
+  const fetched = [
+    ...pages.map((url) => [url, page.request] as const),
+    ...['/dashboard/sign-in', ...chunks].map((url) => [url, request] as const),
+  ];
   for (const [url, client] of fetched) {
     const answer = await client.get(url);
     expect(answer.status(), url).toBe(200);
@@ -246,10 +279,15 @@ test('no password hash or TOTP secret in any page or static chunk', async ({ pag
   }
 });
 
-test('a session idle for longer than the idle timeout is refused, though the browser still holds its cookie', async ({ browser }) => {
+test('a session idle for longer than the idle timeout is refused, though the browser still holds its cookie', async ({
+  browser,
+}) => {
   // A gateway of its own whose sessions end after one idle minute (the shared one keeps 30).
   test.setTimeout(600_000);
-  const server = await startGatewayServer(path.join(ROOT, '.tmp', 'e2e-dashboard-idle.log'), { DASHBOARD_SESSION_IDLE_MINUTES: '1', DEMO_STORE: 'false' });
+  const server = await startGatewayServer(path.join(ROOT, '.tmp', 'e2e-dashboard-idle.log'), {
+    DASHBOARD_SESSION_IDLE_MINUTES: '1',
+    DEMO_STORE: 'false',
+  });
   const context = await browser.newContext({ baseURL: server.baseUrl });
   try {
     await runCli('keys', ['create', '--name', 'idle', '--mode', 'test'], server.dataDir);
@@ -262,7 +300,13 @@ test('a session idle for longer than the idle timeout is refused, though the bro
     await expect
       // A new connection each time: the server closes an idle keep-alive connection after 5 s, and
       // a request reusing one it is closing meets ECONNRESET.
-      .poll(async () => (await context.request.get('/dashboard/account', { maxRedirects: 0, headers: { connection: 'close' } })).status(), { timeout: 300_000, intervals: [5_000] })
+      .poll(
+        async () =>
+          (
+            await context.request.get('/dashboard/account', { maxRedirects: 0, headers: { connection: 'close' } })
+          ).status(),
+        { timeout: 300_000, intervals: [5_000] },
+      )
       .toBe(307);
     expect(Date.now() - signedInAt).toBeGreaterThanOrEqual(55_000);
     expect((await context.cookies()).some((c) => c.name === 'cg_session')).toBe(true);

@@ -13,7 +13,18 @@ import type { Page } from '@playwright/test';
 import { startReceiver, type Receiver } from '../tests/support/webhook-receiver';
 import { expectAccessible, expectNoHorizontalScroll } from './pay-support';
 import { createUser, signIn, type CreatedUser } from './support/dashboard';
-import { api, baseUrl, createKeys, expect, getOrder, makeOrder, simulatePayment, test, type Keys, type Order } from './support/fixtures';
+import {
+  api,
+  baseUrl,
+  createKeys,
+  expect,
+  getOrder,
+  makeOrder,
+  simulatePayment,
+  test,
+  type Keys,
+  type Order,
+} from './support/fixtures';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -34,7 +45,10 @@ let paid: { order: Order; txHash: string };
 test.beforeAll(async () => {
   const merchant = `dash-data-${randomBytes(4).toString('hex')}`;
   keys = await createKeys(merchant);
-  [owner, viewer] = await Promise.all([createUser({ merchant, role: 'owner' }), createUser({ merchant, role: 'viewer' })]);
+  [owner, viewer] = await Promise.all([
+    createUser({ merchant, role: 'owner' }),
+    createUser({ merchant, role: 'viewer' }),
+  ]);
   receiver = await startReceiver();
 });
 
@@ -57,7 +71,10 @@ async function searchOrders(page: Page, text: string): Promise<void> {
 }
 
 test('search by a transaction hash finds its order', async ({ page }) => {
-  const order = await makeOrder({ currency: 'LTC', network: 'litecoin', amount: '0.5', successWebhook: receiver.url('/paid') }, keys);
+  const order = await makeOrder(
+    { currency: 'LTC', network: 'litecoin', amount: '0.5', successWebhook: receiver.url('/paid') },
+    keys,
+  );
   const payment = await simulatePayment(order.orderId);
   paid = { order, txHash: payment.txHash };
   await expect.poll(async () => (await getOrder(order.orderId, keys)).status, { timeout: 60_000 }).toBe('processed');
@@ -79,7 +96,7 @@ test('search by a transaction hash finds its order', async ({ page }) => {
   await expect(page.getByRole('alert').filter({ hasText: 'These filters cannot be used' })).toContainText('status');
 });
 
-test('a resend from the order page reaches the merchant\'s receiver', async ({ page }) => {
+test("a resend from the order page reaches the merchant's receiver", async ({ page }) => {
   await expect.poll(() => receiver.received.length, { timeout: 60_000 }).toBeGreaterThanOrEqual(1);
   const first = receiver.received[0]!;
   await signIn(page, owner.email, owner.password);
@@ -92,18 +109,26 @@ test('a resend from the order page reaches the merchant\'s receiver', async ({ p
   // The same event again (same id, same body), as the API's webhooks/resend sends it.
   expect(receiver.received[1]!.headers['x-webhook-id']).toBe(first.headers['x-webhook-id']);
   expect(receiver.received[1]!.raw).toBe(first.raw);
-  await expect.poll(async () => (await webhookEvents(paid.order.orderId)).find((e) => e.kind === 'success')?.state).toBe('delivered');
+  await expect
+    .poll(async () => (await webhookEvents(paid.order.orderId)).find((e) => e.kind === 'success')?.state)
+    .toBe('delivered');
   await page.reload();
   await expect(event.getByRole('row')).toHaveCount(3); // header and two attempts
 });
 
-test('a viewer sees no resend button, and a resend posted directly is refused with 403 and sends nothing', async ({ page, browser }) => {
+test('a viewer sees no resend button, and a resend posted directly is refused with 403 and sends nothing', async ({
+  page,
+  browser,
+}) => {
   // The action's id, from the owner's page (the viewer's has no such form).
   const ownerContext = await browser.newContext({ baseURL: baseUrl() });
   const ownerPage = await ownerContext.newPage();
   await signIn(ownerPage, owner.email, owner.password);
   await ownerPage.goto(`/dashboard/orders/${paid.order.orderId}`);
-  const resendForm = ownerPage.getByTestId('webhook-event').locator('form').filter({ has: ownerPage.getByRole('button', { name: /^Resend/ }) });
+  const resendForm = ownerPage
+    .getByTestId('webhook-event')
+    .locator('form')
+    .filter({ has: ownerPage.getByRole('button', { name: /^Resend/ }) });
   const actionField = await resendForm.locator('input[name^="$ACTION_ID_"]').getAttribute('name');
   const eventId = await resendForm.locator('input[name="eventId"]').inputValue();
   await ownerContext.close();
@@ -163,7 +188,9 @@ function parseCsv(text: string): string[][] {
   return records;
 }
 
-test('the CSV export downloaded from the page equals what the `orders` operation answers for the same range', async ({ page }) => {
+test('the CSV export downloaded from the page equals what the `orders` operation answers for the same range', async ({
+  page,
+}) => {
   for (const amount of ['1.25', '0.003']) {
     await makeOrder({ currency: 'BTC', network: 'bitcoin', amount, description: 'Mug, "blue", 2 pcs' }, keys);
   }
@@ -217,7 +244,11 @@ test('the test/live switch: live mode hides the test orders, on every screen', a
 
 test('every data page is axe-clean in light and dark, and fits 360 px without sideways scrolling', async ({ page }) => {
   test.slow();
-  const invoice = await api<{ id: string }>('make-invoice', { externalId: `dash-${randomBytes(4).toString('hex')}`, currency: 'USD', amount: '12.00', lifetime: 30 }, keys);
+  const invoice = await api<{ id: string }>(
+    'make-invoice',
+    { externalId: `dash-${randomBytes(4).toString('hex')}`, currency: 'USD', amount: '12.00', lifetime: 30 },
+    keys,
+  );
   if (!invoice.body.success) throw new Error(`make-invoice answered ${invoice.status}`);
   await signIn(page, owner.email, owner.password);
   const pages = [

@@ -84,7 +84,10 @@ test('choose USDT on Tron, see the price on the payment page, change to BTC on B
   await page.getByRole('link', { name: 'Change coin' }).click();
   await page.waitForURL(new RegExp(`/invoice/${invoice.id}`));
   const current = page.getByTestId('current-choice');
-  await expect(current.getByRole('link', { name: 'Continue with USDT on Tron' })).toHaveAttribute('href', new RegExp(`^/pay/${usdtOrder}`));
+  await expect(current.getByRole('link', { name: 'Continue with USDT on Tron' })).toHaveAttribute(
+    'href',
+    new RegExp(`^/pay/${usdtOrder}`),
+  );
   await expect(page.getByRole('heading', { name: 'Or choose another coin' })).toBeVisible();
   await expect(usdtOnTron).toHaveAttribute('aria-current', 'true');
 
@@ -93,7 +96,12 @@ test('choose USDT on Tron, see the price on the payment page, change to BTC on B
   await expect(page.getByTestId('amount')).toHaveText('0.001225 BTC');
   await expect(page.getByTestId('invoice-price')).toHaveText('Price: $73.50 = 0.001225 BTC');
   const answer = await getInvoice(invoice.id);
-  expect(answer).toMatchObject({ status: 'INIT', orderId: btcOrder, receivedCurrency: 'BTC', receivedNetwork: 'bitcoin' });
+  expect(answer).toMatchObject({
+    status: 'INIT',
+    orderId: btcOrder,
+    receivedCurrency: 'BTC',
+    receivedNetwork: 'bitcoin',
+  });
 });
 
 test.describe('without JavaScript', () => {
@@ -111,7 +119,9 @@ test.describe('without JavaScript', () => {
   });
 });
 
-test('a bad or refused choice comes back to the invoice page with a message, never a server error', async ({ page }) => {
+test('a bad or refused choice comes back to the invoice page with a message, never a server error', async ({
+  page,
+}) => {
   const invoice = await makeInvoice({ currencies: [{ currency: 'USDT', networks: ['tron'] }, { currency: 'BTC' }] });
   await page.goto(invoice.invoiceLink);
   await expect(page.getByRole('region', { name: /^LTC\b/ })).toHaveCount(0);
@@ -165,7 +175,9 @@ test('a long list has a search box that filters coins by ticker, name or network
 test.describe('on a phone', () => {
   test.use({ viewport: PHONE });
 
-  test('axe-clean in light and dark mode, and no horizontal scroll in English and in the longest language', async ({ page }) => {
+  test('axe-clean in light and dark mode, and no horizontal scroll in English and in the longest language', async ({
+    page,
+  }) => {
     const invoice = await makeInvoice({ description: 'A long description '.repeat(20) });
     await page.goto(invoice.invoiceLink);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Choose how to pay');
@@ -234,7 +246,10 @@ test('a paid invoice says so, with the way back to the store and to the payment 
   await page.goto(invoice.invoiceLink);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Paid');
   await expect(page.getByRole('link', { name: 'Return to store' })).toHaveAttribute('href', returnUrl);
-  await expect(page.getByRole('link', { name: 'See payment details' })).toHaveAttribute('href', new RegExp(`^/pay/${orderId}`));
+  await expect(page.getByRole('link', { name: 'See payment details' })).toHaveAttribute(
+    'href',
+    new RegExp(`^/pay/${orderId}`),
+  );
   await expect(page.getByRole('button')).toHaveCount(0);
 });
 

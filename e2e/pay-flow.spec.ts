@@ -100,7 +100,9 @@ async function expectWayOut(page: Page, orderId: string, returnUrl: string): Pro
   await page.waitForURL(returnUrl);
 }
 
-test('simulate a full payment: detected with k/n confirmations, then paid without a reload, then the return URL', async ({ page }) => {
+test('simulate a full payment: detected with k/n confirmations, then paid without a reload, then the return URL', async ({
+  page,
+}) => {
   const returnUrl = `${gw.baseUrl}/?returned=flow-full`;
   const order = await gw.makeOrder({ currency: 'LTC', network: 'litecoin', amount: '0.25', returnUrl });
   await page.goto(`${gw.baseUrl}/pay/${order.orderId}`);
@@ -135,7 +137,9 @@ test('simulate a full payment: detected with k/n confirmations, then paid withou
   await expect(announced(page)).toContainText('Paid.');
   await expect(payment).toContainText('Confirmed');
   await expect(page.getByRole('link', { name: 'Return to store' })).toHaveAttribute('href', returnUrl);
-  expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker), 'same document: no reload').toBe(42);
+  expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker), 'same document: no reload').toBe(
+    42,
+  );
 
   await page.waitForURL(returnUrl, { timeout: 45_000 });
 });
@@ -160,7 +164,9 @@ test('cancelling the redirect keeps the shopper on the paid screen, which is axe
   await expectAccessible(page, 'paid, in Arabic');
 });
 
-test('partial payment: the countdown stays with what is left, the QR asks for the rest in every language; underpaid after expiry, with a way out', async ({ page }) => {
+test('partial payment: the countdown stays with what is left, the QR asks for the rest in every language; underpaid after expiry, with a way out', async ({
+  page,
+}) => {
   const returnUrl = `${gw.baseUrl}/?returned=flow-underpaid`;
   const order = await gw.makeOrder({ currency: 'BCH', network: 'bitcoincash', amount: '0.25', returnUrl });
   await page.goto(`${gw.baseUrl}/pay/${order.orderId}`);
@@ -211,7 +217,9 @@ test('partial payment: the countdown stays with what is left, the QR asks for th
   await expectWayOut(page, order.orderId, returnUrl);
 });
 
-test('expired on chain time, with a way out; a payment after expiry shows "paid late, contact the merchant" without a reload', async ({ page }) => {
+test('expired on chain time, with a way out; a payment after expiry shows "paid late, contact the merchant" without a reload', async ({
+  page,
+}) => {
   const returnUrl = `${gw.baseUrl}/?returned=flow-late`;
   const order = await gw.makeOrder({ currency: 'ETH', network: 'ethereum', amount: '0.01', returnUrl });
   await page.goto(`${gw.baseUrl}/pay/${order.orderId}`);
@@ -230,7 +238,9 @@ test('expired on chain time, with a way out; a payment after expiry shows "paid 
   const late = await gw.pay(order.orderId, 'full');
   await gw.mine('ethereum', 2);
   await expect(heading(page)).toHaveText('Paid late', { timeout: 60_000 });
-  expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker), 'same document: no reload').toBe(7);
+  expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker), 'same document: no reload').toBe(
+    7,
+  );
   await expect(screen(page)).toContainText('Contact the merchant');
   const other = page.getByTestId('other-transfer');
   await expect(other).toContainText('0.01 ETH');
@@ -257,9 +267,17 @@ test('over: paid, with the overpayment said', async ({ page }) => {
   await expectAccessibleInEnglishAndArabic(page, 'overpaid');
 });
 
-test('a payment flagged by risk screening: the error screen, without the screening reason, with a way out', async ({ page }) => {
+test('a payment flagged by risk screening: the error screen, without the screening reason, with a way out', async ({
+  page,
+}) => {
   const returnUrl = `${gw.baseUrl}/?returned=flow-error`;
-  const order = await gw.makeOrder({ currency: 'DOGE', network: 'dogecoin', amount: '50', checkRisks: true, returnUrl });
+  const order = await gw.makeOrder({
+    currency: 'DOGE',
+    network: 'dogecoin',
+    amount: '50',
+    checkRisks: true,
+    returnUrl,
+  });
   await page.goto(`${gw.baseUrl}/pay/${order.orderId}`);
   await gw.pay(order.orderId, 'full');
   await gw.mine('dogecoin', 2);
@@ -272,10 +290,21 @@ test('a payment flagged by risk screening: the error screen, without the screeni
 
 test.describe('embedded', () => {
   // Chromium reports the refused framing of the second test as a console error.
-  test.use({ allowedConsoleErrors: [/Framing '[^']+' violates the following Content Security Policy directive: "frame-ancestors /] });
+  test.use({
+    allowedConsoleErrors: [
+      /Framing '[^']+' violates the following Content Security Policy directive: "frame-ancestors /,
+    ],
+  });
 
-  test('in an allowed merchant iframe: compact, posts {orderId, status} to the parent, wallet links open in the top window', async ({ page }) => {
-    const order = await gw.makeOrder({ currency: 'USDT', network: 'polygon', amount: '5', description: 'Shown only outside an iframe' });
+  test('in an allowed merchant iframe: compact, posts {orderId, status} to the parent, wallet links open in the top window', async ({
+    page,
+  }) => {
+    const order = await gw.makeOrder({
+      currency: 'USDT',
+      network: 'polygon',
+      amount: '5',
+      description: 'Shown only outside an iframe',
+    });
     allowedShop.embed(`${gw.baseUrl}/pay/${order.orderId}?embed=1`);
     await page.goto(`${allowedShop.origin}/checkout`);
     const frame = page.frameLocator('iframe');
@@ -283,14 +312,19 @@ test.describe('embedded', () => {
     await expect(frame.getByRole('navigation')).toHaveCount(0);
     await expect(frame.getByText('Shown only outside an iframe')).toHaveCount(0);
     await expect(frame.getByRole('link', { name: 'Open in wallet' })).toHaveAttribute('target', '_top');
-    const messages = () => page.evaluate(() => (window as unknown as { messages: { origin: string; data: unknown }[] }).messages);
-    await expect.poll(messages).toContainEqual({ origin: gw.baseUrl, data: { orderId: order.orderId, status: 'pending' } });
+    const messages = () =>
+      page.evaluate(() => (window as unknown as { messages: { origin: string; data: unknown }[] }).messages);
+    await expect
+      .poll(messages)
+      .toContainEqual({ origin: gw.baseUrl, data: { orderId: order.orderId, status: 'pending' } });
 
     await frame.getByRole('button', { name: 'Full' }).click();
     await gw.waitForScreen(order.orderId, 'detected');
     await gw.mine('polygon', 2);
     await expect(frame.getByRole('heading', { level: 1 })).toHaveText('Paid');
-    await expect.poll(messages).toContainEqual({ origin: gw.baseUrl, data: { orderId: order.orderId, status: 'processed' } });
+    await expect
+      .poll(messages)
+      .toContainEqual({ origin: gw.baseUrl, data: { orderId: order.orderId, status: 'processed' } });
     expect(page.url()).toBe(`${allowedShop.origin}/checkout`);
   });
 
@@ -298,6 +332,14 @@ test.describe('embedded', () => {
     const order = await gw.makeOrder({ currency: 'USDT', network: 'polygon', amount: '6' });
     otherShop.embed(`${gw.baseUrl}/pay/${order.orderId}?embed=1`);
     await page.goto(`${otherShop.origin}/checkout`);
-    await expect.poll(() => page.frames().find((f) => f !== page.mainFrame())?.url() ?? '').toMatch(/^chrome-error:/);
+    await expect
+      .poll(
+        () =>
+          page
+            .frames()
+            .find((f) => f !== page.mainFrame())
+            ?.url() ?? '',
+      )
+      .toMatch(/^chrome-error:/);
   });
 });

@@ -8,14 +8,29 @@ import { NETWORKS } from '@/lib/catalog';
 import { formatAmount } from '@/lib/pay/format';
 import { LANGUAGES } from '@/lib/pay/i18n';
 import { MESSAGES } from '@/lib/pay/messages';
-import { decodeQr, expectAccessible, expectNoHorizontalScroll, expectQrAboveFold, longestLanguage, PHONE } from './pay-support';
+import {
+  decodeQr,
+  expectAccessible,
+  expectNoHorizontalScroll,
+  expectQrAboveFold,
+  longestLanguage,
+  PHONE,
+} from './pay-support';
 import { baseUrl, expect, makeOrder, test } from './support/fixtures';
 
 test.describe('first paint', () => {
   test.use({ viewport: PHONE });
 
-  test('a litecoin order: amount, address, countdown, BIP21 QR above the fold, address-only QR, no horizontal scroll', async ({ page }) => {
-    const order = await makeOrder({ currency: 'LTC', network: 'litecoin', amount: '0.25', description: 'Two books and a pen', returnUrl: 'https://shop.example/thanks' });
+  test('a litecoin order: amount, address, countdown, BIP21 QR above the fold, address-only QR, no horizontal scroll', async ({
+    page,
+  }) => {
+    const order = await makeOrder({
+      currency: 'LTC',
+      network: 'litecoin',
+      amount: '0.25',
+      description: 'Two books and a pen',
+      returnUrl: 'https://shop.example/thanks',
+    });
     const response = await page.goto(`/pay/${order.orderId}`);
     expect(response?.status()).toBe(200);
 
@@ -49,11 +64,15 @@ test.describe('first paint', () => {
     await expectNoHorizontalScroll(page);
   });
 
-  test('EIP-681: a token with its contract, chain id and standard, a native coin in wei; on a desktop the QR beside the details', async ({ page }) => {
+  test('EIP-681: a token with its contract, chain id and standard, a native coin in wei; on a desktop the QR beside the details', async ({
+    page,
+  }) => {
     const usdt = await makeOrder({ currency: 'USDT', network: 'polygon', amount: '10.5' });
     const contract = NETWORKS.find((n) => n.name === 'polygon')!.currencies.find((c) => c.ticker === 'USDT')!.contract!;
     await page.goto(`/pay/${usdt.orderId}`);
-    expect(await decodeQr(page.getByTestId('qr'))).toBe(`ethereum:${contract}@137/transfer?address=${usdt.address}&uint256=10500000`);
+    expect(await decodeQr(page.getByTestId('qr'))).toBe(
+      `ethereum:${contract}@137/transfer?address=${usdt.address}&uint256=10500000`,
+    );
     await expect(page.getByTestId('token-standard')).toHaveText('ERC-20');
     await expect(page.getByTestId('network-badge')).toHaveText('Polygon');
     await expect(page.getByText('Tether USD', { exact: true })).toBeVisible();
@@ -67,7 +86,10 @@ test.describe('first paint', () => {
     expect(qrBox!.x, 'the QR to the right of the amount').toBeGreaterThan(amountBox!.x + amountBox!.width);
     expect(qrBox!.y, 'the QR level with the details').toBeLessThan(addressBox!.y + addressBox!.height);
     await page.setViewportSize(PHONE);
-    await expect(page.getByRole('link', { name: 'Open in wallet' })).toHaveAttribute('href', `ethereum:${contract}@137/transfer?address=${usdt.address}&uint256=10500000`);
+    await expect(page.getByRole('link', { name: 'Open in wallet' })).toHaveAttribute(
+      'href',
+      `ethereum:${contract}@137/transfer?address=${usdt.address}&uint256=10500000`,
+    );
 
     const eth = await makeOrder({ currency: 'ETH', network: 'base', amount: '0.0015' });
     await page.goto(`/pay/${eth.orderId}`);
@@ -99,15 +121,24 @@ test.describe('first paint', () => {
     await expectAccessible(page, 'ripple order with a tag');
   });
 
-  test('every language: the QR above the fold carrying the wallet URI (ripple with its tag box; litecoin with the amount in the longest language), amounts grouped, nothing overflows', async ({ page }) => {
+  test('every language: the QR above the fold carrying the wallet URI (ripple with its tag box; litecoin with the amount in the longest language), amounts grouped, nothing overflows', async ({
+    page,
+  }) => {
     // Fourteen page loads: on a loaded two-core machine that can take minutes.
     test.setTimeout(360_000);
     const ripple = await makeOrder({ currency: 'XRP', network: 'ripple', amount: '1234.5' });
-    const litecoin = await makeOrder({ currency: 'LTC', network: 'litecoin', amount: '1234.5', description: 'A long description '.repeat(20) });
+    const litecoin = await makeOrder({
+      currency: 'LTC',
+      network: 'litecoin',
+      amount: '1234.5',
+      description: 'A long description '.repeat(20),
+    });
     // Ripple's tag box makes its page the tallest above the QR: every language. A URI with an amount (a denser QR) in the longest language and in Arabic.
     const pages = [
       ...LANGUAGES.map((language) => [language, ripple, ripple.address] as const),
-      ...([longestLanguage(), 'ar'] as const).map((language) => [language, litecoin, `litecoin:${litecoin.address}?amount=1234.5`] as const),
+      ...([longestLanguage(), 'ar'] as const).map(
+        (language) => [language, litecoin, `litecoin:${litecoin.address}?amount=1234.5`] as const,
+      ),
     ];
     for (const [language, order, uri] of pages) {
       await page.goto(`/pay/${order.orderId}?lang=${language}`);
@@ -119,13 +150,20 @@ test.describe('first paint', () => {
   });
 
   test('the awaiting screen is axe-clean in light and dark mode, at phone width', async ({ page }) => {
-    const order = await makeOrder({ currency: 'BTC', network: 'bitcoin', amount: '0.0015', description: 'A long description '.repeat(20) });
+    const order = await makeOrder({
+      currency: 'BTC',
+      network: 'bitcoin',
+      amount: '0.0015',
+      description: 'A long description '.repeat(20),
+    });
     await page.goto(`/pay/${order.orderId}`);
     await expectAccessible(page, 'awaiting payment');
   });
 });
 
-test('the countdown turns into "expiring soon" in the last minutes, then "time is up" and the payment details go', async ({ page }) => {
+test('the countdown turns into "expiring soon" in the last minutes, then "time is up" and the payment details go', async ({
+  page,
+}) => {
   await page.clock.install();
   const order = await makeOrder({ currency: 'ETH', network: 'ethereum', amount: '0.01' }); // 30 minutes
   await page.goto(`/pay/${order.orderId}`);
@@ -191,7 +229,10 @@ test.describe('languages', () => {
     await spanish.close();
 
     // A region negotiates to its language: pt-BR to pt, zh-CN to zh.
-    for (const [locale, language] of [['pt-BR', 'pt'], ['zh-CN', 'zh']] as const) {
+    for (const [locale, language] of [
+      ['pt-BR', 'pt'],
+      ['zh-CN', 'zh'],
+    ] as const) {
       const context = await browser.newContext({ locale, baseURL: baseUrl() });
       const regional = await context.newPage();
       await regional.goto(`/pay/${order.orderId}`);
@@ -213,7 +254,9 @@ test.describe('languages', () => {
   test.describe('Arabic', () => {
     test.use({ viewport: PHONE, locale: 'ar-EG' });
 
-    test('from Accept-Language: right to left, mirrored layout, amounts and addresses left to right; axe-clean', async ({ page }) => {
+    test('from Accept-Language: right to left, mirrored layout, amounts and addresses left to right; axe-clean', async ({
+      page,
+    }) => {
       const order = await makeOrder({ currency: 'BCH', network: 'bitcoincash', amount: '0.125' });
       await page.goto(`/pay/${order.orderId}`);
       await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
@@ -235,7 +278,9 @@ test.describe('a failing status endpoint', () => {
   // The browser logs each failed poll (503) as a console error: expected here.
   test.use({ allowedConsoleErrors: [/Failed to load resource: the server responded with a status of 503/] });
 
-  test('a failing status endpoint: the last state stays, "reconnecting" after repeated failures, then recovery', async ({ page }) => {
+  test('a failing status endpoint: the last state stays, "reconnecting" after repeated failures, then recovery', async ({
+    page,
+  }) => {
     const order = await makeOrder({ currency: 'LTC', network: 'litecoin', amount: '0.3' });
     await page.goto(`/pay/${order.orderId}`);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Awaiting payment');

@@ -18,12 +18,37 @@ function filesUnder(dir: string): string[] {
 
 /** The fields of the public status answer (docs/api.md, "Payment page status (public, unsigned)"): nothing else. */
 const PUBLIC_FIELDS = [
-  'address', 'amount', 'blockSeconds', 'currency', 'currencyName', 'description', 'expiresAt', 'invoice', 'merchantName', 'network', 'networkName', 'orderId',
-  'otherTransfers', 'payments', 'received', 'remaining', 'requiredConfirmations', 'returnUrl', 'screen', 'serverTime', 'status', 'tag',
-  'test', 'tokenStandard', 'walletUri',
+  'address',
+  'amount',
+  'blockSeconds',
+  'currency',
+  'currencyName',
+  'description',
+  'expiresAt',
+  'invoice',
+  'merchantName',
+  'network',
+  'networkName',
+  'orderId',
+  'otherTransfers',
+  'payments',
+  'received',
+  'remaining',
+  'requiredConfirmations',
+  'returnUrl',
+  'screen',
+  'serverTime',
+  'status',
+  'tag',
+  'test',
+  'tokenStandard',
+  'walletUri',
 ];
 
-test('no private key, webhook URL, payer e-mail, external user id or merchant order id in the page, the status answer or the client bundle', async ({ page, request }) => {
+test('no private key, webhook URL, payer e-mail, external user id or merchant order id in the page, the status answer or the client bundle', async ({
+  page,
+  request,
+}) => {
   const marker = randomBytes(6).toString('hex');
   const secrets = {
     privateKey: testKeys().privateKey,
@@ -65,7 +90,8 @@ test('no private key, webhook URL, payer e-mail, external user id or merchant or
   }
   for (const file of bundle) {
     const content = fs.readFileSync(file, 'utf8');
-    for (const [name, value] of Object.entries(secrets)) expect(content.includes(value), `${name} in ${path.relative(ROOT, file)}`).toBe(false);
+    for (const [name, value] of Object.entries(secrets))
+      expect(content.includes(value), `${name} in ${path.relative(ROOT, file)}`).toBe(false);
     // Server-only modules never reach the browser.
     expect(content.includes('select o.id, o.mode, o.status'), `SQL in ${path.relative(ROOT, file)}`).toBe(false);
   }
@@ -79,7 +105,10 @@ test('security headers: a nonce-based CSP on every page, nosniff and no referrer
   const nonce = /'nonce-([^']+)'/.exec(csp)?.[1];
   expect(nonce).toBeTruthy();
   expect(second.headers()['content-security-policy']).not.toContain(nonce);
-  const scriptSrc = csp.split(';').map((d) => d.trim()).find((d) => d.startsWith('script-src'))!;
+  const scriptSrc = csp
+    .split(';')
+    .map((d) => d.trim())
+    .find((d) => d.startsWith('script-src'))!;
   expect(scriptSrc).not.toContain('unsafe-inline');
   expect(scriptSrc).not.toContain('unsafe-eval');
   expect(csp).toContain("frame-ancestors 'self'");
@@ -89,7 +118,12 @@ test('security headers: a nonce-based CSP on every page, nosniff and no referrer
   expect(scripts.length).toBeGreaterThan(0);
   for (const script of scripts) expect(script).toContain(`nonce="${nonce}"`);
 
-  for (const response of [first, await request.get('/'), await request.get(`/pay/not-an-order`), await request.get(`/api/pay/${order.orderId}/status`)]) {
+  for (const response of [
+    first,
+    await request.get('/'),
+    await request.get(`/pay/not-an-order`),
+    await request.get(`/api/pay/${order.orderId}/status`),
+  ]) {
     expect(response.headers()['x-content-type-options'], response.url()).toBe('nosniff');
     expect(response.headers()['referrer-policy'], response.url()).toBe('no-referrer');
   }

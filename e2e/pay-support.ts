@@ -20,7 +20,15 @@ import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
 import { LANGUAGES, type Language } from '@/lib/pay/i18n';
 import { INVOICE_MESSAGES, MESSAGES } from '@/lib/pay/messages';
-import { controlCommand, expect, type Keys, type MakeOrderFields, type Order, type PaymentKind, type SimulatedPayment } from './support/fixtures';
+import {
+  controlCommand,
+  expect,
+  type Keys,
+  type MakeOrderFields,
+  type Order,
+  type PaymentKind,
+  type SimulatedPayment,
+} from './support/fixtures';
 import { E2E_APP_SECRET, startGatewayServer, type GatewayServer } from './support/server';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
@@ -77,7 +85,8 @@ export async function expectQrAboveFold(page: Page, uri: string, what: string): 
 
 /** The language whose payment and invoice texts are the longest: the hardest to fit on a phone. */
 export function longestLanguage(): Language {
-  const size = (language: Language) => JSON.stringify(INVOICE_MESSAGES[language]).length + JSON.stringify(MESSAGES[language]).length;
+  const size = (language: Language) =>
+    JSON.stringify(INVOICE_MESSAGES[language]).length + JSON.stringify(MESSAGES[language]).length;
   return [...LANGUAGES].sort((a, b) => size(b) - size(a))[0]!;
 }
 
@@ -113,7 +122,11 @@ export interface OwnGateway {
  * runner's environment to the server. `keyMode` is the mode of the key makeOrder signs with: a
  * live key for a spec that pays on a live network's node (e2e/pay-wallet.spec.ts).
  */
-export async function startOwnGateway(name: string, env: Record<string, string> = {}, keyMode: 'test' | 'live' = 'test'): Promise<OwnGateway> {
+export async function startOwnGateway(
+  name: string,
+  env: Record<string, string> = {},
+  keyMode: 'test' | 'live' = 'test',
+): Promise<OwnGateway> {
   const settings = { E2E_SANDBOX_BLOCK_SECONDS: '0', ...env };
   const saved = Object.fromEntries(Object.keys(settings).map((k) => [k, process.env[k]]));
   Object.assign(process.env, settings);
@@ -128,15 +141,29 @@ export async function startOwnGateway(name: string, env: Record<string, string> 
   }
   const cli = (script: 'keys' | 'sandbox', args: string[]) =>
     new Promise<string>((resolve, reject) => {
-      const cliEnv = { ...process.env, DATA_DIR: server.dataDir, DATABASE_URL: '', APP_SECRET: E2E_APP_SECRET, LOG_LEVEL: 'warn' };
-      execFile('npm', ['run', '--silent', script, '--', ...args], { cwd: ROOT, env: cliEnv }, (error, stdout, stderr) => {
-        if (error) reject(new Error(`npm run ${script} -- ${args.join(' ')} failed: ${stderr.trim() || error.message}`));
-        else resolve(stdout);
-      });
+      const cliEnv = {
+        ...process.env,
+        DATA_DIR: server.dataDir,
+        DATABASE_URL: '',
+        APP_SECRET: E2E_APP_SECRET,
+        LOG_LEVEL: 'warn',
+      };
+      execFile(
+        'npm',
+        ['run', '--silent', script, '--', ...args],
+        { cwd: ROOT, env: cliEnv },
+        (error, stdout, stderr) => {
+          if (error)
+            reject(new Error(`npm run ${script} -- ${args.join(' ')} failed: ${stderr.trim() || error.message}`));
+          else resolve(stdout);
+        },
+      );
     });
   let keys: Keys;
   try {
-    const created = JSON.parse((await cli('keys', ['create', '--name', `e2e-${name}`, '--mode', keyMode, '--json'])).trim().split('\n').pop()!) as Keys;
+    const created = JSON.parse(
+      (await cli('keys', ['create', '--name', `e2e-${name}`, '--mode', keyMode, '--json'])).trim().split('\n').pop()!,
+    ) as Keys;
     keys = { publicKey: created.publicKey, privateKey: created.privateKey };
   } catch (error) {
     await server.stop();
@@ -148,10 +175,18 @@ export async function startOwnGateway(name: string, env: Record<string, string> 
     keys,
     cli,
     async makeOrder(fields) {
-      const body = JSON.stringify({ order: `e2e-${Date.now()}-${randomInt(1e9)}`, ...fields, nonce: `${Date.now()}${randomInt(1e9)}` });
+      const body = JSON.stringify({
+        order: `e2e-${Date.now()}-${randomInt(1e9)}`,
+        ...fields,
+        nonce: `${Date.now()}${randomInt(1e9)}`,
+      });
       const response = await fetch(`${baseUrl}/api-gateway/make-order`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-api-public-key': keys.publicKey, 'x-api-signature': createHmac('sha256', keys.privateKey).update(body).digest('hex') },
+        headers: {
+          'content-type': 'application/json',
+          'x-api-public-key': keys.publicKey,
+          'x-api-signature': createHmac('sha256', keys.privateKey).update(body).digest('hex'),
+        },
         body,
       });
       const answer = (await response.json()) as { success: boolean; response: Order };
@@ -159,10 +194,19 @@ export async function startOwnGateway(name: string, env: Record<string, string> 
       return answer.response;
     },
     async mine(network, count = 1, at) {
-      await controlCommand(server.dataDir, { command: 'sandbox.mine', network, count, ...(at ? { at: at.toISOString() } : {}) });
+      await controlCommand(server.dataDir, {
+        command: 'sandbox.mine',
+        network,
+        count,
+        ...(at ? { at: at.toISOString() } : {}),
+      });
     },
     async pay(orderId, kind = 'full') {
-      const response = await fetch(`${baseUrl}/api/sandbox/pay`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ orderId, kind }) });
+      const response = await fetch(`${baseUrl}/api/sandbox/pay`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ orderId, kind }),
+      });
       const body = (await response.json()) as SimulatedPayment & { error?: string };
       if (!response.ok) throw new Error(`sandbox pay: ${response.status} ${JSON.stringify(body)}`);
       return body;
@@ -177,7 +221,8 @@ export async function startOwnGateway(name: string, env: Record<string, string> 
       for (;;) {
         const view = await gateway.status(orderId);
         if (view.screen === screen) return;
-        if (Date.now() > deadline) throw new Error(`order ${orderId} shows ${view.screen}, not ${screen}, after ${timeoutMs} ms`);
+        if (Date.now() > deadline)
+          throw new Error(`order ${orderId} shows ${view.screen}, not ${screen}, after ${timeoutMs} ms`);
         await new Promise((resolve) => setTimeout(resolve, 200));
       }
     },
@@ -190,9 +235,14 @@ export async function startOwnGateway(name: string, env: Record<string, string> 
 export function sandboxFaucet(network: string): Promise<string> {
   const script = `import('./lib/catalog/index.ts').then(async (c) => { const l = await import('./lib/chains/sandbox/ledger.ts'); console.log(l.faucetAddress(c.findNetwork(${JSON.stringify(network)}))); })`;
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, ['--conditions=react-server', '--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`faucet address: ${stderr || error.message}`));
-      else resolve(stdout.trim());
-    });
+    execFile(
+      process.execPath,
+      ['--conditions=react-server', '--import', 'tsx', '--input-type=module', '-e', script],
+      { cwd: ROOT },
+      (error, stdout, stderr) => {
+        if (error) reject(new Error(`faucet address: ${stderr || error.message}`));
+        else resolve(stdout.trim());
+      },
+    );
   });
 }

@@ -81,8 +81,14 @@ async function injectWallet(page: Page, options: WalletOptions = {}): Promise<{ 
   });
   await page.addInitScript(
     ({ account, knownChains, refuse }) => {
-      const relay = (window as unknown as { __relayToNode(method: string, params: unknown[]): Promise<{ result?: unknown; error?: { code: number; message: string } }> })
-        .__relayToNode;
+      const relay = (
+        window as unknown as {
+          __relayToNode(
+            method: string,
+            params: unknown[],
+          ): Promise<{ result?: unknown; error?: { code: number; message: string } }>;
+        }
+      ).__relayToNode;
       const fail = (code: number, message: string) => Object.assign(new Error(message), { code });
       let chain = '0x1';
       (window as unknown as { ethereum: unknown }).ethereum = {
@@ -135,7 +141,9 @@ async function confirmAndSeePaid(page: Page, orderId: string): Promise<void> {
   expect((await gw.status(orderId)).status).toBe('processed');
 }
 
-test('ETH: the wallet switches to the order chain and sends the exact wei; the watcher completes the order', async ({ page }) => {
+test('ETH: the wallet switches to the order chain and sends the exact wei; the watcher completes the order', async ({
+  page,
+}) => {
   const calls = await injectWallet(page);
   const order = await gw.makeOrder({ currency: 'ETH', network: 'ethereum', amount: '0.0123456789' });
   await page.goto(`${gw.baseUrl}/pay/${order.orderId}`);
@@ -146,12 +154,19 @@ test('ETH: the wallet switches to the order chain and sends the exact wei; the w
 
   const txHash = await payFromWallet(page);
   const sent = await node.client.getTransaction({ hash: txHash });
-  expect(sent).toMatchObject({ from: payer.toLowerCase(), to: order.address.toLowerCase(), value: 12_345_678_900_000_000n, input: '0x' });
+  expect(sent).toMatchObject({
+    from: payer.toLowerCase(),
+    to: order.address.toLowerCase(),
+    value: 12_345_678_900_000_000n,
+    input: '0x',
+  });
   expect(calls.map((c) => c.method)).toEqual(['eth_sendTransaction']);
   await confirmAndSeePaid(page, order.orderId);
 });
 
-test('ERC-20: the wallet calls transfer(order address, units) on the configured token; the order completes', async ({ page }) => {
+test('ERC-20: the wallet calls transfer(order address, units) on the configured token; the order completes', async ({
+  page,
+}) => {
   await injectWallet(page);
   const order = await gw.makeOrder({ currency: 'USDT', network: 'ethereum', amount: '12.5' });
   await page.goto(`${gw.baseUrl}/pay/${order.orderId}`);
@@ -159,16 +174,22 @@ test('ERC-20: the wallet calls transfer(order address, units) on the configured 
   const sent = await node.client.getTransaction({ hash: txHash });
   expect(sent).toMatchObject({ to: usdt.toLowerCase(), value: 0n });
   // transfer(address,uint256): selector, the order's address and 12.5 USDT in 6-decimal units.
-  expect(sent.input).toBe(`0xa9059cbb${order.address.slice(2).toLowerCase().padStart(64, '0')}${(12_500_000).toString(16).padStart(64, '0')}`);
+  expect(sent.input).toBe(
+    `0xa9059cbb${order.address.slice(2).toLowerCase().padStart(64, '0')}${(12_500_000).toString(16).padStart(64, '0')}`,
+  );
   await confirmAndSeePaid(page, order.orderId);
 });
 
-test('declined in the wallet, or a wallet without the chain: a clear message, nothing sent, the QR stays', async ({ page }) => {
+test('declined in the wallet, or a wallet without the chain: a clear message, nothing sent, the QR stays', async ({
+  page,
+}) => {
   const order = await gw.makeOrder({ currency: 'ETH', network: 'ethereum', amount: '0.5' });
   const refusing = await injectWallet(page, { refuse: true });
   await page.goto(`${gw.baseUrl}/pay/${order.orderId}`);
   await payButton(page).click();
-  await expect(page.getByTestId('wallet-status')).toHaveText('The request was declined in your wallet. Nothing was sent.');
+  await expect(page.getByTestId('wallet-status')).toHaveText(
+    'The request was declined in your wallet. Nothing was sent.',
+  );
   await expect(payButton(page)).toBeEnabled();
   await expect(page.getByTestId('qr')).toBeVisible();
   expect(refusing).toEqual([]);
@@ -177,14 +198,18 @@ test('declined in the wallet, or a wallet without the chain: a clear message, no
   const mainnetOnly = await injectWallet(other, { knownChains: ['0x1'] });
   await other.goto(`${gw.baseUrl}/pay/${order.orderId}?lang=es`);
   await other.getByRole('button', { name: 'Pagar con billetera' }).click();
-  await expect(other.getByTestId('wallet-status')).toHaveText(`Tu billetera no conoce Ethereum (id de cadena ${CHAIN_ID}). Añade esta red a tu billetera, o paga con el código QR o la dirección.`);
+  await expect(other.getByTestId('wallet-status')).toHaveText(
+    `Tu billetera no conoce Ethereum (id de cadena ${CHAIN_ID}). Añade esta red a tu billetera, o paga con el código QR o la dirección.`,
+  );
   expect(mainnetOnly).toEqual([]);
   expect((await gw.status(order.orderId)).status).toBe('pending');
 });
 
 /** Hydrated: React has taken over the page's markup (its fibers are on the elements), so the button's effect has run. */
 async function waitForHydration(page: Page): Promise<void> {
-  await page.waitForFunction(() => Object.keys(document.querySelector('[data-testid="address"]') ?? {}).some((key) => key.startsWith('__reactFiber')));
+  await page.waitForFunction(() =>
+    Object.keys(document.querySelector('[data-testid="address"]') ?? {}).some((key) => key.startsWith('__reactFiber')),
+  );
 }
 
 test('no injected wallet: no button, the QR code and the address as before', async ({ page }) => {
@@ -196,7 +221,9 @@ test('no injected wallet: no button, the QR code and the address as before', asy
   await expect(payButton(page)).toHaveCount(0);
 });
 
-test('a test-mode order gets no button even with a wallet: its address is on the sandbox ledger, not on chain 1', async ({ page }) => {
+test('a test-mode order gets no button even with a wallet: its address is on the sandbox ledger, not on chain 1', async ({
+  page,
+}) => {
   await injectWallet(page);
   // The run's shared gateway, with its test-mode key.
   const order = await makeOrder({ currency: 'ETH', network: 'ethereum', amount: '0.01' });

@@ -17,7 +17,10 @@ test('make-order over signed HTTP answers a payment link on the server under tes
   expect(new URL(order.link).origin).toBe(new URL(baseUrl()).origin);
 });
 
-test('pages name an icon, so the browser asks for no /favicon.ico (no console error anywhere)', async ({ page, request }) => {
+test('pages name an icon, so the browser asks for no /favicon.ico (no console error anywhere)', async ({
+  page,
+  request,
+}) => {
   const asked: string[] = [];
   page.on('request', (r) => asked.push(new URL(r.url()).pathname));
   await page.goto('/');
@@ -43,7 +46,9 @@ test.describe('an unknown path', () => {
   });
 });
 
-test('the production server answers /healthz, /readyz (its sandbox networks watched) and /metrics', async ({ request }) => {
+test('the production server answers /healthz, /readyz (its sandbox networks watched) and /metrics', async ({
+  request,
+}) => {
   expect((await request.get('/healthz')).status()).toBe(200);
   const ready = await request.get('/readyz');
   const body = await ready.json();

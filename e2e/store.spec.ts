@@ -84,7 +84,9 @@ async function expectStoreStatus(page: Page, status: string): Promise<void> {
   }).toPass({ timeout: 30_000 });
 }
 
-test('shop, pay $12.00 in a coin chosen on the invoice page, simulate the payment, and land on the store\'s order page, paid by the signed webhook', async ({ page }) => {
+test("shop, pay $12.00 in a coin chosen on the invoice page, simulate the payment, and land on the store's order page, paid by the signed webhook", async ({
+  page,
+}) => {
   await checkoutMug(page);
   const orderId = await chooseCoin(page, 'USDT', /^Tron\b/);
   await expect(page.getByTestId('invoice-price')).toContainText('$12.00');
@@ -135,11 +137,14 @@ test('an expired invoice shows as expired in the store after its webhook', async
   await expect(page.getByTestId('store-order-status')).toHaveText(/Expired/);
 });
 
-test('the store\'s private key reaches no browser: not in a bundle file, a page, or a server action\'s answer', async ({ page }) => {
+test("the store's private key reaches no browser: not in a bundle file, a page, or a server action's answer", async ({
+  page,
+}) => {
   const { privateKey } = storeKeys();
   const answers: string[] = [];
   page.on('response', async (response) => {
-    if (response.request().method() === 'POST' && /\/(store|invoice)\b/.test(response.url())) answers.push(await response.text().catch(() => ''));
+    if (response.request().method() === 'POST' && /\/(store|invoice)\b/.test(response.url()))
+      answers.push(await response.text().catch(() => ''));
   });
   const html: string[] = [];
   for (const url of ['/', '/store']) {
@@ -162,7 +167,8 @@ test('the store\'s private key reaches no browser: not in a bundle file, a page,
   const staticDir = path.join(process.cwd(), '.next', 'static');
   const files = fs.readdirSync(staticDir, { recursive: true, withFileTypes: true }).filter((f) => f.isFile());
   expect(files.length).toBeGreaterThan(0);
-  for (const file of files) expect(fs.readFileSync(path.join(file.parentPath, file.name), 'utf8').includes(privateKey), file.name).toBe(false);
+  for (const file of files)
+    expect(fs.readFileSync(path.join(file.parentPath, file.name), 'utf8').includes(privateKey), file.name).toBe(false);
 });
 
 test('a forged webhook is rejected with 401 and changes nothing', async ({ page, request }) => {
@@ -171,9 +177,21 @@ test('a forged webhook is rejected with 401 and changes nothing', async ({ page,
   const invoice = await invoiceOf(invoiceId);
   const storeOrderId = invoice.externalId!;
   const webhookId = `forged-${invoiceId}`;
-  const body = JSON.stringify({ ...invoice, event: 'INVOICE', webhookId, status: 'PROCESSED', receivedAmount: '12', receivedCurrency: 'USDT' });
+  const body = JSON.stringify({
+    ...invoice,
+    event: 'INVOICE',
+    webhookId,
+    status: 'PROCESSED',
+    receivedAmount: '12',
+    receivedCurrency: 'USDT',
+  });
   const forged = await request.post(`${baseUrl()}/store/webhooks`, {
-    headers: { 'content-type': 'application/json', 'x-api-public-key': publicKey, 'x-api-signature': 'ab'.repeat(32), 'x-webhook-id': webhookId },
+    headers: {
+      'content-type': 'application/json',
+      'x-api-public-key': publicKey,
+      'x-api-signature': 'ab'.repeat(32),
+      'x-webhook-id': webhookId,
+    },
     data: body,
   });
   expect(forged.status()).toBe(401);
@@ -199,7 +217,7 @@ test('a checkout whose cart emptied meanwhile is refused in plain words', async 
   expect(await page.locator('main').innerText()).not.toMatch(/StoreError|GatewayApiError|\n\s+at \S+ \(/);
 });
 
-test('the embedded checkout: the payment page in the store\'s iframe tells the store each status', async ({ page }) => {
+test("the embedded checkout: the payment page in the store's iframe tells the store each status", async ({ page }) => {
   const invoiceId = await checkoutMug(page);
   await chooseCoin(page, 'XRP');
   const storeOrderId = (await invoiceOf(invoiceId)).externalId!;
@@ -216,7 +234,10 @@ test('the embedded checkout: the payment page in the store\'s iframe tells the s
   expect(page.url()).toContain('/embed');
 });
 
-test('the embedded checkout loads when the store is opened at 127.0.0.1 and the gateway\'s links say localhost', async ({ page, request }) => {
+test("the embedded checkout loads when the store is opened at 127.0.0.1 and the gateway's links say localhost", async ({
+  page,
+  request,
+}) => {
   // A gateway of its own: starting one takes half a minute on a loaded machine.
   test.setTimeout(180_000);
   // The address `npm start` prints and the gateway's PUBLIC_BASE_URL naming the same server otherwise.
@@ -234,12 +255,16 @@ test('the embedded checkout loads when the store is opened at 127.0.0.1 and the 
     expect(new URL(page.url()).origin).toBe(gatewayOrigin);
     const orderId = await chooseCoin(page, 'USDT', /^Tron\b/);
     expect(new URL(page.url()).origin).toBe(gatewayOrigin);
-    const { returnUrl } = (await (await request.get(`${gatewayOrigin}/api/pay/${orderId}/status`)).json()) as { returnUrl: string };
+    const { returnUrl } = (await (await request.get(`${gatewayOrigin}/api/pay/${orderId}/status`)).json()) as {
+      returnUrl: string;
+    };
     const storeOrderId = returnUrl.split('/').pop()!;
 
     const embed = await page.goto(`${store}/store/orders/${storeOrderId}/embed`);
     // The store's pages may frame that gateway, by its origin, and nothing else.
-    const frameSrc = (await embed!.headerValue('content-security-policy'))?.split('; ').filter((d) => d.startsWith('frame-src'));
+    const frameSrc = (await embed!.headerValue('content-security-policy'))
+      ?.split('; ')
+      .filter((d) => d.startsWith('frame-src'));
     expect(frameSrc).toEqual([`frame-src ${gatewayOrigin}`]);
     const frame = page.frameLocator('iframe[title="Payment page"]');
     await expect(frame.getByTestId('amount')).toHaveText('12 USDT');

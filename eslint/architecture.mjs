@@ -20,7 +20,25 @@ export const root = path.resolve(path.dirname(new URL(import.meta.url).pathname)
 export const LIB_LAYERS = {
   shared: ['protocol', 'money', 'log', 'errors', 'process', 'metrics'],
   infra: ['config', 'db', 'chains', 'catalog', 'security'],
-  domain: ['addresses', 'admin', 'client', 'dashboard', 'deposits', 'invoices', 'merchants', 'operations', 'ops', 'orders', 'pay', 'rates', 'risk', 'sandbox', 'users', 'watcher', 'webhooks'],
+  domain: [
+    'addresses',
+    'admin',
+    'client',
+    'dashboard',
+    'deposits',
+    'invoices',
+    'merchants',
+    'operations',
+    'ops',
+    'orders',
+    'pay',
+    'rates',
+    'risk',
+    'sandbox',
+    'users',
+    'watcher',
+    'webhooks',
+  ],
   edge: ['api'],
   assembly: ['server', 'store'],
 };
@@ -61,7 +79,12 @@ export function classify(file) {
     const layer = LAYER_ORDER.find((name) => LIB_LAYERS[name].includes(folder));
     return { relative, top, folder, layer };
   }
-  return { relative, top: TOP_LEVEL[top] ? top : relative.includes('/') ? top : '.', folder: undefined, layer: undefined };
+  return {
+    relative,
+    top: TOP_LEVEL[top] ? top : relative.includes('/') ? top : '.',
+    folder: undefined,
+    layer: undefined,
+  };
 }
 
 /** The repository file an import names, or undefined for a package or a file outside the tree. */
@@ -70,7 +93,11 @@ export function resolveImport(fromFile, source) {
   if (source.startsWith('./') || source.startsWith('../')) base = path.resolve(path.dirname(fromFile), source);
   else if (source.startsWith('@/')) base = path.join(root, source.slice(2));
   else return undefined;
-  const candidates = [base, ...SOURCE_EXTENSIONS.map((ext) => base + ext), ...SOURCE_EXTENSIONS.map((ext) => path.join(base, `index${ext}`))];
+  const candidates = [
+    base,
+    ...SOURCE_EXTENSIONS.map((ext) => base + ext),
+    ...SOURCE_EXTENSIONS.map((ext) => path.join(base, `index${ext}`)),
+  ];
   // A '.js' specifier may name a '.ts' file (TypeScript's NodeNext convention).
   if (/\.m?js$/.test(base)) candidates.push(base.replace(/\.(m?)js$/, '.$1ts'));
   return candidates.find((candidate) => fs.existsSync(candidate) && fs.statSync(candidate).isFile()) ?? base;
@@ -87,25 +114,34 @@ function isServerOnly(file) {
 
 /** Why `from` may not import `to` (both classified), or undefined when it may. */
 export function violation(from, to, { clientFile }) {
-  if (TEST_PARTS.includes(from.top) || /\.test\.tsx?$/.test(from.relative) || from.relative.startsWith('scripts/bench/')) return undefined;
+  if (
+    TEST_PARTS.includes(from.top) ||
+    /\.test\.tsx?$/.test(from.relative) ||
+    from.relative.startsWith('scripts/bench/')
+  )
+    return undefined;
   if (to.top === 'lib' && to.folder && from.folder !== to.folder) {
     const entry = /^lib\/[^/]+\/index\.(ts|tsx|mjs|js)$/.test(to.relative) || EXTRA_ENTRY_POINTS[to.relative];
-    if (!entry) return `another folder is entered through its index.ts: import '${path.posix.dirname(to.relative)}' (not ${to.relative})`;
+    if (!entry)
+      return `another folder is entered through its index.ts: import '${path.posix.dirname(to.relative)}' (not ${to.relative})`;
   }
   if (clientFile && to.top === 'lib' && isServerOnly(path.join(root, to.relative))) {
     return `client code imports only client-safe modules; ${to.relative} is server-only`;
   }
   if (from.top === 'lib' && from.folder) {
-    if (to.top !== 'lib') return `lib/ does not import ${to.top}/ (the arrows point from app/, components/ and scripts/ to lib/)`;
+    if (to.top !== 'lib')
+      return `lib/ does not import ${to.top}/ (the arrows point from app/, components/ and scripts/ to lib/)`;
     if (!to.folder || !from.layer || !to.layer) return undefined;
     if (LAYER_ORDER.indexOf(to.layer) > LAYER_ORDER.indexOf(from.layer)) {
-      const note = to.layer === 'edge' ? ' (domain modules throw domain errors; only lib/api turns them into HTTP answers)' : '';
+      const note =
+        to.layer === 'edge' ? ' (domain modules throw domain errors; only lib/api turns them into HTTP answers)' : '';
       return `lib/${from.folder} (${from.layer}) does not import lib/${to.folder} (${to.layer})${note}`;
     }
     return undefined;
   }
   const part = TOP_LEVEL[from.top];
-  if (part && to.top !== from.top && !part.imports.includes(to.top)) return `${from.top}/ does not import ${to.top}/ (${part.why})`;
+  if (part && to.top !== from.top && !part.imports.includes(to.top))
+    return `${from.top}/ does not import ${to.top}/ (${part.why})`;
   return undefined;
 }
 
@@ -128,7 +164,12 @@ const importsRule = {
       const problem = violation(from, classify(target), { clientFile });
       if (problem) context.report({ node: node.source, message: problem });
     };
-    return { ImportDeclaration: check, ExportNamedDeclaration: check, ExportAllDeclaration: check, ImportExpression: check };
+    return {
+      ImportDeclaration: check,
+      ExportNamedDeclaration: check,
+      ExportAllDeclaration: check,
+      ImportExpression: check,
+    };
   },
 };
 
@@ -147,7 +188,9 @@ export function opensTestDatabase(file, seen = new Set()) {
   seen.add(file);
   const text = fs.readFileSync(file, 'utf8');
   // Value imports only: a type cannot open a database.
-  const sources = [...text.matchAll(/^\s*(?:import|export)\s+(?!type\b)[^'"]*?from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]);
+  const sources = [...text.matchAll(/^\s*(?:import|export)\s+(?!type\b)[^'"]*?from\s+['"]([^'"]+)['"]/gm)].map(
+    (m) => m[1],
+  );
   const reaches = sources.some((source) => {
     const target = resolveImport(file, source);
     return target !== undefined && opensTestDatabase(target, seen);
@@ -178,7 +221,12 @@ const testDatabasesRule = {
         message: `this file opens a database (${path.relative(root, target)} reaches ${TEST_DATABASE_MODULE}): name it ${name}.pglite.test.ts, ${name}.pg.test.ts or ${name}.both.test.ts, for the databases it runs on (vitest.config.ts)`,
       });
     };
-    return { ImportDeclaration: check, ExportNamedDeclaration: check, ExportAllDeclaration: check, ImportExpression: check };
+    return {
+      ImportDeclaration: check,
+      ExportNamedDeclaration: check,
+      ExportAllDeclaration: check,
+      ImportExpression: check,
+    };
   },
 };
 

@@ -7,7 +7,9 @@ import architecture, { root } from './architecture.mjs';
 RuleTester.describe = describe;
 RuleTester.it = it;
 
-const tester = new RuleTester({ languageOptions: { parser: tseslint.parser, ecmaVersion: 'latest', sourceType: 'module' } });
+const tester = new RuleTester({
+  languageOptions: { parser: tseslint.parser, ecmaVersion: 'latest', sourceType: 'module' },
+});
 const at = (file: string) => path.join(root, file);
 const error = (message: string) => ({ message });
 
@@ -29,22 +31,46 @@ tester.run('architecture/imports', architecture.rules.imports, {
     {
       filename: at('lib/orders/make.ts'),
       code: "import { ApiError } from '../api';",
-      errors: [error('lib/orders (domain) does not import lib/api (edge) (domain modules throw domain errors; only lib/api turns them into HTTP answers)')],
+      errors: [
+        error(
+          'lib/orders (domain) does not import lib/api (edge) (domain modules throw domain errors; only lib/api turns them into HTTP answers)',
+        ),
+      ],
     },
     {
       filename: at('lib/orders/make.ts'),
       code: "import { findApiKey } from '../merchants/keys';",
-      errors: [error("another folder is entered through its index.ts: import 'lib/merchants' (not lib/merchants/keys.ts)")],
+      errors: [
+        error("another folder is entered through its index.ts: import 'lib/merchants' (not lib/merchants/keys.ts)"),
+      ],
     },
     {
       filename: at('app/store/page.tsx'),
       code: "import { x } from '@/lib/store/catalog';",
       errors: [error("another folder is entered through its index.ts: import 'lib/store' (not lib/store/catalog.ts)")],
     },
-    { filename: at('lib/db/client.ts'), code: "import { x } from '../orders';", errors: [error('lib/db (infra) does not import lib/orders (domain)')] },
-    { filename: at('lib/money/index.ts'), code: "import { x } from '../config';", errors: [error('lib/money (shared) does not import lib/config (infra)')] },
-    { filename: at('lib/watcher/index.ts'), code: "import { x } from '../server';", errors: [error('lib/watcher (domain) does not import lib/server (assembly)')] },
-    { filename: at('lib/orders/make.ts'), code: "import { x } from '@/components/pay/pay-live';", errors: [error('lib/ does not import components/ (the arrows point from app/, components/ and scripts/ to lib/)')] },
+    {
+      filename: at('lib/db/client.ts'),
+      code: "import { x } from '../orders';",
+      errors: [error('lib/db (infra) does not import lib/orders (domain)')],
+    },
+    {
+      filename: at('lib/money/index.ts'),
+      code: "import { x } from '../config';",
+      errors: [error('lib/money (shared) does not import lib/config (infra)')],
+    },
+    {
+      filename: at('lib/watcher/index.ts'),
+      code: "import { x } from '../server';",
+      errors: [error('lib/watcher (domain) does not import lib/server (assembly)')],
+    },
+    {
+      filename: at('lib/orders/make.ts'),
+      code: "import { x } from '@/components/pay/pay-live';",
+      errors: [
+        error('lib/ does not import components/ (the arrows point from app/, components/ and scripts/ to lib/)'),
+      ],
+    },
     {
       filename: at('components/pay/pay-live.tsx'),
       code: "import { getDatabase } from '@/lib/db';",
@@ -55,10 +81,32 @@ tester.run('architecture/imports', architecture.rules.imports, {
       code: "'use client';\nimport { loadPublicView } from '@/lib/pay';",
       errors: [error('client code imports only client-safe modules; lib/pay/index.ts is server-only')],
     },
-    { filename: at('app/store/page.tsx'), code: "import { x } from '@/scripts/cli-runtime';", errors: [error('app/ does not import scripts/ (routes and pages use lib/ and components/)')] },
-    { filename: at('scripts/keys.ts'), code: "import { x } from '../app/store/cart';", errors: [error('scripts/ does not import app/ (CLIs and processes use lib/)')] },
-    { filename: at('lib/orders/make.ts'), code: "export * from '../merchants/keys';", errors: [error("another folder is entered through its index.ts: import 'lib/merchants' (not lib/merchants/keys.ts)")] },
-    { filename: at('lib/orders/make.ts'), code: "const m = await import('../api');", errors: [error('lib/orders (domain) does not import lib/api (edge) (domain modules throw domain errors; only lib/api turns them into HTTP answers)')] },
+    {
+      filename: at('app/store/page.tsx'),
+      code: "import { x } from '@/scripts/cli-runtime';",
+      errors: [error('app/ does not import scripts/ (routes and pages use lib/ and components/)')],
+    },
+    {
+      filename: at('scripts/keys.ts'),
+      code: "import { x } from '../app/store/cart';",
+      errors: [error('scripts/ does not import app/ (CLIs and processes use lib/)')],
+    },
+    {
+      filename: at('lib/orders/make.ts'),
+      code: "export * from '../merchants/keys';",
+      errors: [
+        error("another folder is entered through its index.ts: import 'lib/merchants' (not lib/merchants/keys.ts)"),
+      ],
+    },
+    {
+      filename: at('lib/orders/make.ts'),
+      code: "const m = await import('../api');",
+      errors: [
+        error(
+          'lib/orders (domain) does not import lib/api (edge) (domain modules throw domain errors; only lib/api turns them into HTTP answers)',
+        ),
+      ],
+    },
   ],
 });
 
@@ -67,7 +115,10 @@ tester.run('architecture/test-databases', architecture.rules['test-databases'], 
     { filename: at('tests/watcher.both.test.ts'), code: "import { openTestDatabase } from './support/database';" },
     { filename: at('tests/anything.pg.test.ts'), code: "import { startTestGateway } from './support/gateway';" },
     { filename: at('tests/anything.pglite.test.ts'), code: "import { startTestGateway } from './support/gateway';" },
-    { filename: at('tests/http-server.test.ts'), code: "import { createGatewayServer } from '../scripts/lib/http-server.mjs';" },
+    {
+      filename: at('tests/http-server.test.ts'),
+      code: "import { createGatewayServer } from '../scripts/lib/http-server.mjs';",
+    },
     { filename: at('tests/anything.test.ts'), code: "import type { Database } from '@/lib/db/client';" },
     { filename: at('lib/orders/lifecycle.test.ts'), code: "import { decide } from './lifecycle';" },
   ],
@@ -75,12 +126,20 @@ tester.run('architecture/test-databases', architecture.rules['test-databases'], 
     {
       filename: at('tests/anything.test.ts'),
       code: "import { openTestDatabase } from './support/database';",
-      errors: [error('this file opens a database (tests/support/database.ts reaches tests/support/database.ts): name it anything.pglite.test.ts, anything.pg.test.ts or anything.both.test.ts, for the databases it runs on (vitest.config.ts)')],
+      errors: [
+        error(
+          'this file opens a database (tests/support/database.ts reaches tests/support/database.ts): name it anything.pglite.test.ts, anything.pg.test.ts or anything.both.test.ts, for the databases it runs on (vitest.config.ts)',
+        ),
+      ],
     },
     {
       filename: at('tests/anything.test.ts'),
       code: "import { startTestGateway } from './support/gateway';",
-      errors: [error('this file opens a database (tests/support/gateway.ts reaches tests/support/database.ts): name it anything.pglite.test.ts, anything.pg.test.ts or anything.both.test.ts, for the databases it runs on (vitest.config.ts)')],
+      errors: [
+        error(
+          'this file opens a database (tests/support/gateway.ts reaches tests/support/database.ts): name it anything.pglite.test.ts, anything.pg.test.ts or anything.both.test.ts, for the databases it runs on (vitest.config.ts)',
+        ),
+      ],
     },
   ],
 });

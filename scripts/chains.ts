@@ -62,7 +62,11 @@ async function main(): Promise<void> {
   const response = await fetch(`${base}/ops/chains`, {
     headers: cfg.metricsToken ? { authorization: `Bearer ${cfg.metricsToken}` } : {},
     signal: AbortSignal.timeout(10_000),
-  }).catch((error: unknown) => fail(`Nothing answers at ${base} (${(error as Error).message}). Is the gateway running there? A worker answers only with WORKER_OPS_PORT set.`));
+  }).catch((error: unknown) =>
+    fail(
+      `Nothing answers at ${base} (${(error as Error).message}). Is the gateway running there? A worker answers only with WORKER_OPS_PORT set.`,
+    ),
+  );
   const text = await response.text();
   if (response.status === 403) fail(`${base} refused: from another machine, set METRICS_TOKEN to the gateway's.`);
   if (!response.ok) fail(`${base}/ops/chains answered HTTP ${response.status}: ${text.slice(0, 200)}`);
@@ -90,10 +94,14 @@ function describe(status: z.infer<typeof answer>, base: string): string {
   for (const n of status.networks) {
     const nodes = n.nodes ? `, nodes ${n.usableNodes} of ${n.nodes.length} usable` : '';
     const pass = n.lastPassSecondsAgo === null ? 'no pass yet' : `last pass ${n.lastPassSecondsAgo} s ago`;
-    lines.push(`${n.mode}/${n.network}: ${n.healthy ? 'healthy' : 'NOT HEALTHY'}, head ${dash(n.head)}, cursor ${dash(n.cursor)}, lag ${dash(n.lagBlocks)}, ${pass}${nodes}`);
+    lines.push(
+      `${n.mode}/${n.network}: ${n.healthy ? 'healthy' : 'NOT HEALTHY'}, head ${dash(n.head)}, cursor ${dash(n.cursor)}, lag ${dash(n.lagBlocks)}, ${pass}${nodes}`,
+    );
     if (n.problem) lines.push(`    ${n.problem}`);
     for (const x of n.nodes ?? []) {
-      const retry = x.retryAt ? `, asked again in ${Math.max(0, Math.round((Date.parse(x.retryAt) - Date.now()) / 1000))} s` : '';
+      const retry = x.retryAt
+        ? `, asked again in ${Math.max(0, Math.round((Date.parse(x.retryAt) - Date.now()) / 1000))} s`
+        : '';
       lines.push(`    ${x.node}  ${x.state}, height ${dash(x.height)}${retry}${x.error ? `: ${x.error}` : ''}`);
     }
   }

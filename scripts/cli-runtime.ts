@@ -12,20 +12,29 @@ import { readControlToken } from '../lib/server';
 export async function runCommand(command: AdminCommand): Promise<unknown> {
   const cfg = config();
   const parsed = adminCommand.safeParse(command);
-  if (!parsed.success) throw new Error(parsed.error.issues.map((i) => `${i.path.join('.') || 'command'}: ${i.message}`).join('; '));
+  if (!parsed.success)
+    throw new Error(parsed.error.issues.map((i) => `${i.path.join('.') || 'command'}: ${i.message}`).join('; '));
   // Takes the embedded database's lock unless a live process holds it; then that process serves the command.
   const owner = cfg.databaseUrl ? undefined : claimDataDir(cfg.dataDir);
   if (owner) {
-    if (!owner.controlUrl) throw new Error(`The data directory ${cfg.dataDir} is in use by ${describeOwner(owner)} (not a server); try again when it ends.`);
+    if (!owner.controlUrl)
+      throw new Error(
+        `The data directory ${cfg.dataDir} is in use by ${describeOwner(owner)} (not a server); try again when it ends.`,
+      );
     const response = await fetch(owner.controlUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${readControlToken(cfg.dataDir) ?? ''}` },
       body: JSON.stringify(command),
     }).catch((error: unknown) => {
-      throw new Error(`The server (${describeOwner(owner)}) holds the database but does not answer at ${owner.controlUrl}: ${(error as Error).message}. Is it still starting?`);
+      throw new Error(
+        `The server (${describeOwner(owner)}) holds the database but does not answer at ${owner.controlUrl}: ${(error as Error).message}. Is it still starting?`,
+      );
     });
     const body = await answerOf(response);
-    if (!body) throw new Error(`The server failed to run the command (HTTP ${response.status}, no reason given); its log says why.`);
+    if (!body)
+      throw new Error(
+        `The server failed to run the command (HTTP ${response.status}, no reason given); its log says why.`,
+      );
     if (!response.ok) throw new Error(`The server refused the command: ${body.error ?? `HTTP ${response.status}`}`);
     return body.result;
   }

@@ -30,7 +30,10 @@ const sourceFileUrls = {
       if (source.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
       const text = await fs.promises.readFile(source, 'utf8');
       if (!text.includes('import.meta.url')) return undefined;
-      return { contents: text.replaceAll('import.meta.url', JSON.stringify(pathToFileURL(source).href)), loader: source.endsWith('x') ? 'tsx' : 'ts' };
+      return {
+        contents: text.replaceAll('import.meta.url', JSON.stringify(pathToFileURL(source).href)),
+        loader: source.endsWith('x') ? 'tsx' : 'ts',
+      };
     });
   },
 };
@@ -90,7 +93,11 @@ async function bundleOf(file, manifest) {
     fs.renameSync(partial, target);
   }
   // What else decides the bundle's contents: how it is built, and the path aliases.
-  const inputs = [...Object.keys(result.metafile.inputs).filter((input) => !input.includes('node_modules')), 'scripts/cli.mjs', 'tsconfig.json'];
+  const inputs = [
+    ...Object.keys(result.metafile.inputs).filter((input) => !input.includes('node_modules')),
+    'scripts/cli.mjs',
+    'tsconfig.json',
+  ];
   recordBundle(root, manifest, target, inputs, started);
   return target;
 }

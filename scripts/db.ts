@@ -22,7 +22,8 @@ function where(): string {
   return cfg.databaseUrl ? `PostgreSQL (${new URL(cfg.databaseUrl).host})` : `the embedded database in ${cfg.dataDir}`;
 }
 
-const line = (t: TableSummary) => console.log(`  ${t.table.padEnd(24)} ${String(t.rows).padStart(9)} rows  sha256 ${t.sha256.slice(0, 16)}`);
+const line = (t: TableSummary) =>
+  console.log(`  ${t.table.padEnd(24)} ${String(t.rows).padStart(9)} rows  sha256 ${t.sha256.slice(0, 16)}`);
 
 /**
  * The file's lines, read from the first one asked for: a readline interface starts reading at
@@ -41,15 +42,24 @@ async function main(): Promise<void> {
     const db = await getDatabase();
     const partial = `${file}.partial`;
     const out = fs.createWriteStream(partial, { mode: 0o600 });
-    const write = (text: string) => new Promise<void>((resolve, reject) => (out.write(text) ? resolve() : out.once('drain', resolve).once('error', reject)));
+    const write = (text: string) =>
+      new Promise<void>((resolve, reject) =>
+        out.write(text) ? resolve() : out.once('drain', resolve).once('error', reject),
+      );
     try {
       console.log(`Exporting ${where()} to ${file}:`);
       const summary = await exportDatabase(db, write, line);
-      await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
+      await new Promise<void>((resolve, reject) =>
+        out.end((error?: Error | null) => (error ? reject(error) : resolve())),
+      );
       fs.renameSync(partial, file);
       const rows = summary.tables.reduce((n, t) => n + t.rows, 0);
-      console.log(`Exported ${rows} rows of ${summary.tables.length} tables and ${summary.sequences} sequences at migration ${summary.migrations}.`);
-      console.log('The file holds API keys and two-factor secrets encrypted with APP_SECRET: the target needs the same APP_SECRET. Keep the file private.');
+      console.log(
+        `Exported ${rows} rows of ${summary.tables.length} tables and ${summary.sequences} sequences at migration ${summary.migrations}.`,
+      );
+      console.log(
+        'The file holds API keys and two-factor secrets encrypted with APP_SECRET: the target needs the same APP_SECRET. Keep the file private.',
+      );
     } finally {
       out.destroy();
       fs.rmSync(partial, { force: true });
@@ -63,7 +73,9 @@ async function main(): Promise<void> {
     console.log(`Importing ${file} into ${where()} (one transaction; nothing is written unless every table verifies):`);
     const summary = await importDatabase(db, fileLines(file), line);
     const rows = summary.tables.reduce((n, t) => n + t.rows, 0);
-    console.log(`Imported and verified ${rows} rows of ${summary.tables.length} tables (counts and checksums equal) and ${summary.sequences} sequences.`);
+    console.log(
+      `Imported and verified ${rows} rows of ${summary.tables.length} tables (counts and checksums equal) and ${summary.sequences} sequences.`,
+    );
   } finally {
     await db.close();
   }

@@ -21,7 +21,11 @@ async function main(): Promise<void> {
     if (!values.name) fail(`--name is required\n${USAGE}`);
     if (values.mode !== 'test' && values.mode !== 'live') fail(`--mode must be test or live\n${USAGE}`);
     const keys = (await runCommand({ command: 'keys.create', name: values.name, mode: values.mode })) as {
-      merchantId: string; name: string; mode: string; publicKey: string; privateKey: string;
+      merchantId: string;
+      name: string;
+      mode: string;
+      publicKey: string;
+      privateKey: string;
     };
     if (values.json) return void console.log(JSON.stringify(keys));
     console.log(`Merchant:    ${keys.name} (${keys.merchantId})`);
@@ -32,7 +36,11 @@ async function main(): Promise<void> {
     return;
   }
   if (action === 'list') {
-    const merchants = (await runCommand({ command: 'keys.list' })) as { id: string; name: string; keys: { publicKey: string; mode: string; revoked: boolean }[] }[];
+    const merchants = (await runCommand({ command: 'keys.list' })) as {
+      id: string;
+      name: string;
+      keys: { publicKey: string; mode: string; revoked: boolean }[];
+    }[];
     if (values.json) return void console.log(JSON.stringify(merchants));
     for (const m of merchants) {
       console.log(`${m.name} (${m.id})`);

@@ -22,7 +22,8 @@ const added = [];
 for (const [location, entry] of Object.entries(packages)) {
   for (const [name, spec] of Object.entries(entry.optionalDependencies ?? {})) {
     if (resolve(location, name)) continue;
-    if (!/^\d+\.\d+\.\d+$/.test(spec)) throw new Error(`${location}: optional ${name}@${spec} is missing and not pinned to one version`);
+    if (!/^\d+\.\d+\.\d+$/.test(spec))
+      throw new Error(`${location}: optional ${name}@${spec} is missing and not pinned to one version`);
     const target = packages[`node_modules/${name}`] ? `${location}/node_modules/${name}` : `node_modules/${name}`;
     packages[target] = lockEntry(spec, nearestManifest(name, spec), entry.dev === true);
     added.push(`${target}@${spec}`);
@@ -30,11 +31,13 @@ for (const [location, entry] of Object.entries(packages)) {
 }
 lock.packages = Object.fromEntries(Object.entries(packages).sort(([a], [b]) => a.localeCompare(b, 'en')));
 fs.writeFileSync(lockFile, `${JSON.stringify(lock, null, 2)}\n`);
-console.log(added.length > 0 ? `added without integrity:\n  ${added.join('\n  ')}` : 'the lock names every optional package');
+console.log(
+  added.length > 0 ? `added without integrity:\n  ${added.join('\n  ')}` : 'the lock names every optional package',
+);
 
 /** Where Node would find `name` from the package at `location` (its own node_modules, then up). */
 function resolve(location, name) {
-  for (let base = location; ; ) {
+  for (let base = location; ;) {
     const candidate = `${base ? `${base}/` : ''}node_modules/${name}`;
     if (packages[candidate]) return candidate;
     if (!base) return null;
@@ -45,7 +48,9 @@ function resolve(location, name) {
 
 /** The manifest of the newest version of `name` at or below `version` that the registry has. */
 function nearestManifest(name, version) {
-  const releases = [npmView(name, 'versions')].flat().filter((v) => /^\d+\.\d+\.\d+$/.test(v) && compare(v, version) <= 0);
+  const releases = [npmView(name, 'versions')]
+    .flat()
+    .filter((v) => /^\d+\.\d+\.\d+$/.test(v) && compare(v, version) <= 0);
   const nearest = releases.sort(compare).at(-1);
   if (!nearest) throw new Error(`the registry has no version of ${name} up to ${version}`);
   const manifest = npmView(`${name}@${nearest}`);
@@ -56,7 +61,9 @@ function nearestManifest(name, version) {
 /** A lock entry in the order of npm's own keys, so that a later `npm install` rewrites nothing. */
 function lockEntry(version, manifest, dev) {
   const bundle = manifest.bundleDependencies ?? manifest.bundledDependencies;
-  const dependencies = manifest.dependencies && Object.fromEntries(Object.entries(manifest.dependencies).sort(([a], [b]) => a.localeCompare(b, 'en')));
+  const dependencies =
+    manifest.dependencies &&
+    Object.fromEntries(Object.entries(manifest.dependencies).sort(([a], [b]) => a.localeCompare(b, 'en')));
   const entry = {
     version,
     bundleDependencies: bundle?.length ? bundle : undefined,
@@ -74,7 +81,9 @@ function lockEntry(version, manifest, dev) {
 
 function npmView(spec, field) {
   const args = ['view', spec, ...(field ? [field] : []), '--json'];
-  return JSON.parse(execFileSync('npm', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 << 20 }));
+  return JSON.parse(
+    execFileSync('npm', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 << 20 }),
+  );
 }
 
 function compare(a, b) {

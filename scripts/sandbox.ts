@@ -16,26 +16,51 @@ const USAGE = `usage:
 async function main(): Promise<void> {
   const { positionals, values } = parseArgs({
     allowPositionals: true,
-    options: { currency: { type: 'string' }, tag: { type: 'string' }, at: { type: 'string' }, json: { type: 'boolean' } },
+    options: {
+      currency: { type: 'string' },
+      tag: { type: 'string' },
+      at: { type: 'string' },
+      json: { type: 'boolean' },
+    },
   });
   const [action, ...rest] = positionals;
   if (action === 'pay' && rest.length === 2) {
     const [target, amount] = rest as [string, string];
-    const paid = (await runCommand({ command: 'sandbox.pay', target, amount, currency: values.currency, tag: values.tag })) as {
-      txHash: string; network: string; currency: string; amount: string; address: string; tag: string | null;
+    const paid = (await runCommand({
+      command: 'sandbox.pay',
+      target,
+      amount,
+      currency: values.currency,
+      tag: values.tag,
+    })) as {
+      txHash: string;
+      network: string;
+      currency: string;
+      amount: string;
+      address: string;
+      tag: string | null;
     };
     if (values.json) return void console.log(JSON.stringify(paid));
     console.log(paid.txHash);
-    console.error(`Sent ${paid.amount} ${paid.currency} on ${paid.network} (sandbox) to ${paid.address}${paid.tag ? ` tag ${paid.tag}` : ''}.`);
+    console.error(
+      `Sent ${paid.amount} ${paid.currency} on ${paid.network} (sandbox) to ${paid.address}${paid.tag ? ` tag ${paid.tag}` : ''}.`,
+    );
     return;
   }
   if (action === 'mine' && rest.length >= 1 && rest.length <= 2) {
     const count = rest[1] === undefined ? 1 : Number(rest[1]);
-    if (!Number.isInteger(count) || count < 1 || count > 1000) fail(`COUNT must be an integer from 1 to 1000\n${USAGE}`);
+    if (!Number.isInteger(count) || count < 1 || count > 1000)
+      fail(`COUNT must be an integer from 1 to 1000\n${USAGE}`);
     // A block dated later than now lets an order expire on chain time without waiting for it.
     const at = values.at;
-    if (at !== undefined && Number.isNaN(Date.parse(at))) fail(`--at must be an ISO 8601 time such as 2030-01-01T00:00:00Z\n${USAGE}`);
-    const mined = (await runCommand({ command: 'sandbox.mine', network: rest[0]!, count, ...(at === undefined ? {} : { at: new Date(at).toISOString() }) })) as {
+    if (at !== undefined && Number.isNaN(Date.parse(at)))
+      fail(`--at must be an ISO 8601 time such as 2030-01-01T00:00:00Z\n${USAGE}`);
+    const mined = (await runCommand({
+      command: 'sandbox.mine',
+      network: rest[0]!,
+      count,
+      ...(at === undefined ? {} : { at: new Date(at).toISOString() }),
+    })) as {
       network: string;
       height: number;
     };
@@ -43,7 +68,12 @@ async function main(): Promise<void> {
     return;
   }
   if (action === 'reset-clock' && rest.length === 1) {
-    const reset = (await runCommand({ command: 'sandbox.reset-clock', network: rest[0]! })) as { network: string; height: number; time: string; removed: number };
+    const reset = (await runCommand({ command: 'sandbox.reset-clock', network: rest[0]! })) as {
+      network: string;
+      height: number;
+      time: string;
+      removed: number;
+    };
     if (values.json) return void console.log(JSON.stringify(reset));
     console.log(
       reset.removed === 0

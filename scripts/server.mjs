@@ -18,7 +18,9 @@ const listenEnv = z.object({
   // only in the server, so only here.
   REUSE_PORT: z.enum(['true', 'false'], { error: 'must be true or false' }).default('false'),
 });
-const parsed = listenEnv.safeParse(Object.fromEntries(['PORT', 'HOST', 'REUSE_PORT'].filter((k) => process.env[k]).map((k) => [k, process.env[k]])));
+const parsed = listenEnv.safeParse(
+  Object.fromEntries(['PORT', 'HOST', 'REUSE_PORT'].filter((k) => process.env[k]).map((k) => [k, process.env[k]])),
+);
 const problems = parsed.success ? [] : parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
 // listen()'s reusePort came with Node 22.12 and 23.1; older versions ignore the option, and a
 // second server would then fail with EADDRINUSE instead of sharing the port.
@@ -52,7 +54,9 @@ const listening = new Promise((resolve) => server.listen({ port, host, ...(reuse
 const [{ publicBaseUrl }] = await Promise.all([gatewayStarted(), listening]);
 const { address, port: bound } = server.address();
 const listenAddress = `${address.includes(':') ? `[${address}]` : address}:${bound}`;
-console.log(`Ready on ${publicBaseUrl}${publicBaseUrl === `http://${listenAddress}` ? '' : ` (listening on ${listenAddress})`}`);
+console.log(
+  `Ready on ${publicBaseUrl}${publicBaseUrl === `http://${listenAddress}` ? '' : ` (listening on ${listenAddress})`}`,
+);
 
 // On SIGINT/SIGTERM: stop taking connections, let the requests under way finish (idle keep-alive
 // connections are closed at once), then exit; at most SHUTDOWN_GRACE_MS.

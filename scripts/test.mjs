@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // `npm test`: everything, on a clean machine, on the supported Node.js (24 LTS; when the machine's
 // is older, the pinned official binary from the npm registry, scripts/lib/node-runtime.mjs).
-// Builds the app while the linter (`npm run lint`: the architecture's import arrows among its
-// rules) and the type check (`npm run typecheck`; the build does not check types, next.config.mjs)
-// run beside it, each one test in the summary; installs PostgreSQL from Debian's packages when
+// Builds the app while the linter (ESLint: the architecture's import arrows among its rules), the
+// type check (`npm run typecheck`; the build does not check types, next.config.mjs) and the
+// formatting check (Prettier) run beside it, each one test in the summary; installs PostgreSQL from Debian's packages when
 // missing, starts a temporary server, runs Vitest (the unit tests, and each storage and API test
 // file on the databases its name gives, vitest.config.ts), then the browser tests (Playwright
 // driving Debian's Chromium, installed when missing, against the production build), and ends with
@@ -44,17 +44,19 @@ if (mode === 'all') fs.rmSync(path.join(outDir, 'test-summary.txt'), { force: tr
 console.log(`npm test on Node.js ${process.version}`);
 const clock = phaseClock();
 
-// Both need a core each for a quarter of a minute and nothing from the build: beside it, not before.
+// They need a core each for a quarter of a minute and nothing from the build: beside it, not before.
 const checks =
   mode === 'all'
     ? [
         startCheck('lint', [path.join(root, 'node_modules/eslint/bin/eslint.js'), '--max-warnings=0', '.']),
         startCheck('typecheck', [path.join(root, 'node_modules/typescript/bin/tsc'), '--noEmit']),
+        startCheck('format', [path.join(root, 'node_modules/prettier/bin/prettier.cjs'), '--check', '.']),
       ]
     : [];
 await clock.time('build', () => ensureBuild(), checks.length ? 'lint and typecheck beside it' : '');
 let totals = { passed: 0, failed: 0 };
-for (const check of await Promise.all(checks)) totals = { passed: totals.passed + check.passed, failed: totals.failed + check.failed };
+for (const check of await Promise.all(checks))
+  totals = { passed: totals.passed + check.passed, failed: totals.failed + check.failed };
 // Once, before the test files that start litecoind run in parallel (one apt-get at a time).
 ensureLitecoindInstalled();
 if (mode !== '--e2e') {
@@ -134,7 +136,8 @@ function countVitest(file, status) {
   const brokenFiles = report.testResults
     .filter((f) => f.status === 'failed' && !f.assertionResults.some((t) => t.status === 'failed'))
     .reduce((n, f) => n + Math.max(1, f.assertionResults.filter((t) => t.status !== 'passed').length), 0);
-  const failed = report.numFailedTests + brokenFiles + (status !== 0 && report.numFailedTests + brokenFiles === 0 ? 1 : 0);
+  const failed =
+    report.numFailedTests + brokenFiles + (status !== 0 && report.numFailedTests + brokenFiles === 0 ? 1 : 0);
   return { passed: report.numPassedTests, failed };
 }
 
@@ -155,7 +158,12 @@ function runPlaywright(args) {
     env: { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1', E2E_BUILD_ENSURED: '1' },
   });
   const seconds = ` in ${Math.round((Date.now() - started) / 1000)} s`;
-  if (!fs.existsSync(report)) return { passed: 0, failed: 1, note: ` (Playwright ended with ${run.status ?? run.signal} and no report)${seconds}` };
+  if (!fs.existsSync(report))
+    return {
+      passed: 0,
+      failed: 1,
+      note: ` (Playwright ended with ${run.status ?? run.signal} and no report)${seconds}`,
+    };
   const counts = countPlaywright(JSON.parse(fs.readFileSync(report, 'utf8')), run.status);
   return { ...counts, note: `${counts.skipped > 0 ? `, ${counts.skipped} skipped` : ''}${seconds}` };
 }

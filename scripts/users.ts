@@ -38,7 +38,9 @@ async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   // `echo pw | ...` and `printf '%s\n' pw` end with a newline that is not part of the password.
-  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
 }
 
 /** Reads a line from the terminal without showing it. */
@@ -89,7 +91,9 @@ async function password(fromStdin: boolean | undefined): Promise<string | undefi
 }
 
 function printLink(link: Link): void {
-  console.log(`One-time link (valid until ${new Date(link.expiresAt).toISOString()}; open it to choose the password):\n  ${link.url}`);
+  console.log(
+    `One-time link (valid until ${new Date(link.expiresAt).toISOString()}; open it to choose the password):\n  ${link.url}`,
+  );
 }
 
 async function main(): Promise<void> {
@@ -107,9 +111,16 @@ async function main(): Promise<void> {
   if (action === 'create') {
     if (!values.merchant) fail(`--merchant is required\n${USAGE}`);
     if (!values.email) fail(`--email is required\n${USAGE}`);
-    if (values.role !== 'owner' && values.role !== 'admin' && values.role !== 'viewer') fail(`--role must be owner, admin or viewer\n${USAGE}`);
+    if (values.role !== 'owner' && values.role !== 'admin' && values.role !== 'viewer')
+      fail(`--role must be owner, admin or viewer\n${USAGE}`);
     const secret = await password(values['password-stdin']);
-    const { user, link } = (await runCommand({ command: 'users.create', merchant: values.merchant, email: values.email, role: values.role, password: secret })) as { user: User; link?: Link };
+    const { user, link } = (await runCommand({
+      command: 'users.create',
+      merchant: values.merchant,
+      email: values.email,
+      role: values.role,
+      password: secret,
+    })) as { user: User; link?: Link };
     if (values.json) return void console.log(JSON.stringify({ user, link }));
     console.log(`Created ${user.email} (${user.role}) for ${user.merchantName}.`);
     if (link) printLink(link);
@@ -120,7 +131,11 @@ async function main(): Promise<void> {
     if (values.json) return void console.log(JSON.stringify(users));
     if (users.length === 0) console.log('No users yet: npm run users -- create --merchant NAME --email E --role owner');
     for (const u of users) {
-      const notes = [!u.hasPassword && 'no password yet', u.twoFactorEnabled && 'two-factor', u.disabled && 'disabled'].filter(Boolean);
+      const notes = [
+        !u.hasPassword && 'no password yet',
+        u.twoFactorEnabled && 'two-factor',
+        u.disabled && 'disabled',
+      ].filter(Boolean);
       console.log(`${u.merchantName}  ${u.email}  ${u.role}${notes.length ? `  (${notes.join(', ')})` : ''}`);
     }
     return;
@@ -128,7 +143,11 @@ async function main(): Promise<void> {
   if (action === 'reset-password') {
     if (!values.email) fail(`--email is required\n${USAGE}`);
     const secret = await password(values['password-stdin']);
-    const { user, link } = (await runCommand({ command: 'users.reset-password', email: values.email, password: secret })) as { user: User; link?: Link };
+    const { user, link } = (await runCommand({
+      command: 'users.reset-password',
+      email: values.email,
+      password: secret,
+    })) as { user: User; link?: Link };
     if (values.json) return void console.log(JSON.stringify({ user, link }));
     console.log(`${link ? 'Reset' : 'Set a new password for'} ${user.email}; its sessions are signed out.`);
     if (link) printLink(link);

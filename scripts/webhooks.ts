@@ -16,7 +16,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function print(event: WebhookEvent): void {
   const when = event.state === 'pending' && event.nextAttemptAt ? `, next attempt ${event.nextAttemptAt}` : '';
-  const about = event.kind === 'invoice' ? `invoice ${event.invoiceId} ${event.invoiceStatus}` : `order ${event.orderStatus}`;
+  const about =
+    event.kind === 'invoice' ? `invoice ${event.invoiceId} ${event.invoiceStatus}` : `order ${event.orderStatus}`;
   console.log(`${event.id}  ${event.kind} webhook (${about})  ${event.state}, ${event.attempts} attempt(s)${when}`);
   console.log(`  ${event.url}`);
   for (const a of event.log) {
@@ -34,7 +35,8 @@ async function main(): Promise<void> {
   if (action === 'list') {
     const events = (await runCommand({ command: 'webhooks.list', orderId: id })) as WebhookEvent[];
     if (values.json) return void console.log(JSON.stringify(events));
-    if (events.length === 0) console.log(`No webhooks for order ${id} (not final yet, no URL for its status, or no such order).`);
+    if (events.length === 0)
+      console.log(`No webhooks for order ${id} (not final yet, no URL for its status, or no such order).`);
     for (const event of events) print(event);
     return;
   }

@@ -39,12 +39,19 @@ async function main(): Promise<void> {
 /** The operations endpoints on their own port: a worker serves nothing else. */
 function listenForOps({ port, host }: { port: number; host: string }): Promise<{ server: http.Server; url: string }> {
   const server = http.createServer((req, res) => {
-    if (!serveOps(req, res)) res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'not found: /healthz, /readyz, /metrics, /ops/chains' }));
+    if (!serveOps(req, res))
+      res
+        .writeHead(404, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: 'not found: /healthz, /readyz, /metrics, /ops/chains' }));
   });
   return new Promise((resolve, reject) => {
     server.once('error', (error) => reject(new Error(`WORKER_OPS_PORT ${port} on ${host}: ${error.message}`)));
-    server.listen(port, host, () => resolve({ server, url: `http://${host.includes(':') ? `[${host}]` : host}:${port}` }));
+    server.listen(port, host, () =>
+      resolve({ server, url: `http://${host.includes(':') ? `[${host}]` : host}:${port}` }),
+    );
   });
 }
 
-main().catch((error: unknown) => fail(`The worker cannot start: ${error instanceof Error ? error.message : String(error)}`));
+main().catch((error: unknown) =>
+  fail(`The worker cannot start: ${error instanceof Error ? error.message : String(error)}`),
+);

@@ -42,7 +42,11 @@ interface ClientStyle {
 function sortedDeep(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortedDeep);
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.keys(value).sort().map((k) => [k, sortedDeep((value as Body)[k])]));
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((k) => [k, sortedDeep((value as Body)[k])]),
+    );
   }
   return value;
 }
@@ -51,9 +55,14 @@ function sortedDeep(value: unknown): unknown {
 function pythonDumps(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(pythonDumps).join(', ')}]`;
   if (value && typeof value === 'object') {
-    return `{${Object.entries(value).map(([k, v]) => `${pythonDumps(k)}: ${pythonDumps(v)}`).join(', ')}}`;
+    return `{${Object.entries(value)
+      .map(([k, v]) => `${pythonDumps(k)}: ${pythonDumps(v)}`)
+      .join(', ')}}`;
   }
-  return JSON.stringify(value).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(value).replace(
+    /[\u007f-\uffff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 /** A millisecond timestamp later than `last` (PHP's floor(microtime(true) * 1000) on a request that starts after the last). */
@@ -78,7 +87,11 @@ function pythonClient(advancedBalanceId: string): ClientStyle {
     name: 'python',
     path: (operation) => (operation === 'find-tx' ? 'operation-by-tx-hash' : operation),
     body: (operation, fields) =>
-      pythonDumps({ ...fields, ...(withBalance.has(operation) ? { advancedBalanceId } : {}), nonce: randomInt(0, 1_000_000_000) }),
+      pythonDumps({
+        ...fields,
+        ...(withBalance.has(operation) ? { advancedBalanceId } : {}),
+        nonce: randomInt(0, 1_000_000_000),
+      }),
   };
 }
 
@@ -91,7 +104,11 @@ function phpClient(): ClientStyle {
     body: (_operation, fields) => {
       last = nextMillisecond(last);
       merged = { ...merged, ...fields, nonce: last };
-      const sorted = Object.fromEntries(Object.keys(merged).sort().map((k) => [k, merged[k]]));
+      const sorted = Object.fromEntries(
+        Object.keys(merged)
+          .sort()
+          .map((k) => [k, merged[k]]),
+      );
       return JSON.stringify(sorted).replaceAll('/', '\\/');
     },
   };
@@ -128,7 +145,11 @@ async function send(client: ClientStyle, keys: Keys, operation: string, fields: 
     },
     body: raw,
   });
-  const answer: ApiAnswer = { status: response.status, headers: response.headers, body: JSON.parse(await response.text()) };
+  const answer: ApiAnswer = {
+    status: response.status,
+    headers: response.headers,
+    body: JSON.parse(await response.text()),
+  };
   expectDocumented(path, answer);
   return answer;
 }
@@ -147,11 +168,26 @@ describe.each(CLIENTS)('requests as the %s client sends them', (_name, makeClien
     const [balance] = (await call(gateway, 'advanced-balances', {}, keys)).body.response;
     const client = makeClient(balance.advancedBalanceId);
     // An order paid on the sandbox chain: a payment, an address, a webhook event (in the outbox).
-    const made = await call(gateway, 'make-order', {
-      currency: 'LTC', network: 'litecoin', amount: '0.1', order: `clients-${client.name}`, successWebhook: 'https://shop.example/hooks?a=1&b=<2>',
-    }, keys);
+    const made = await call(
+      gateway,
+      'make-order',
+      {
+        currency: 'LTC',
+        network: 'litecoin',
+        amount: '0.1',
+        order: `clients-${client.name}`,
+        successWebhook: 'https://shop.example/hooks?a=1&b=<2>',
+      },
+      keys,
+    );
     const order = made.body.response;
-    const tx = await broadcast(gateway.db, { network: network('litecoin'), to: order.address, tag: null, currency: 'LTC', amount: 10_000_000n });
+    const tx = await broadcast(gateway.db, {
+      network: network('litecoin'),
+      to: order.address,
+      tag: null,
+      currency: 'LTC',
+      amount: 10_000_000n,
+    });
     await mine(gateway.db, network('litecoin'), 2);
     await watchOnce(gateway.db, sandboxChain(gateway.db, 'litecoin'));
     const [event] = (await call(gateway, 'webhooks/list', { orderId: order.orderId }, keys)).body.response;
@@ -164,23 +200,61 @@ describe.each(CLIENTS)('requests as the %s client sends them', (_name, makeClien
     };
     // In an order where the PHP client's merged bodies stay meaningful (an array field before a
     // string one of the same name), as a merchant's code would call them.
-    const user = await ok('personal-addresses/create-user', { clientId: `client-${client.name}`, clientEmail: 'buyer@example.com', createAddresses: false, groupByBlockchain: false, checkRisks: false });
-    expect(await ok('personal-addresses/get-user', { clientId: `client-${client.name}` })).toMatchObject({ id: user.id });
-    expect(await ok('personal-addresses/get-user-addresses', { id: user.id, isActive: false, currency: ['BTC'], network: ['bitcoin'], limit: 100, offset: 0 })).toEqual([]);
-    const personal = await ok('personal-addresses/get-user-address', { id: user.id, currency: 'BTC', network: 'bitcoin', renewAddress: false });
+    const user = await ok('personal-addresses/create-user', {
+      clientId: `client-${client.name}`,
+      clientEmail: 'buyer@example.com',
+      createAddresses: false,
+      groupByBlockchain: false,
+      checkRisks: false,
+    });
+    expect(await ok('personal-addresses/get-user', { clientId: `client-${client.name}` })).toMatchObject({
+      id: user.id,
+    });
+    expect(
+      await ok('personal-addresses/get-user-addresses', {
+        id: user.id,
+        isActive: false,
+        currency: ['BTC'],
+        network: ['bitcoin'],
+        limit: 100,
+        offset: 0,
+      }),
+    ).toEqual([]);
+    const personal = await ok('personal-addresses/get-user-address', {
+      id: user.id,
+      currency: 'BTC',
+      network: 'bitcoin',
+      renewAddress: false,
+    });
     expect(personal).toMatchObject({ userId: user.id, currency: 'BTC', network: 'bitcoin' });
-    expect(await ok('utils/validate-address', { address: personal.address, network: 'bitcoin' })).toMatchObject({ isValid: true });
+    expect(await ok('utils/validate-address', { address: personal.address, network: 'bitcoin' })).toMatchObject({
+      isValid: true,
+    });
     const operations = await ok('find-tx', { tx: tx.txHash });
     expect(operations).toHaveLength(1);
     expect(await ok('advanced-balance', { advancedBalanceId: balance.advancedBalanceId })).toEqual(balance);
     expect(await ok('orphan-deposits/get-deposits', { limit: 10, offset: 0 })).toEqual([]);
-    expect(await ok('webhooks/get', { webhookId: event.id })).toMatchObject({ event: 'ORDER', id: event.id, successWebhook: 'https://shop.example/hooks?a=1&b=<2>' });
-    expect(await ok('webhooks/get-verbose', { webhookId: event.id, fields: ['id', 'requestUrl'] })).toEqual({ id: event.id, requestUrl: 'https://shop.example/hooks?a=1&b=<2>' });
-    expect(await ok('addresses/find-by-id', { id: order.addressId })).toMatchObject({ address: order.address, balance: '0.1' });
+    expect(await ok('webhooks/get', { webhookId: event.id })).toMatchObject({
+      event: 'ORDER',
+      id: event.id,
+      successWebhook: 'https://shop.example/hooks?a=1&b=<2>',
+    });
+    expect(await ok('webhooks/get-verbose', { webhookId: event.id, fields: ['id', 'requestUrl'] })).toEqual({
+      id: event.id,
+      requestUrl: 'https://shop.example/hooks?a=1&b=<2>',
+    });
+    expect(await ok('addresses/find-by-id', { id: order.addressId })).toMatchObject({
+      address: order.address,
+      balance: '0.1',
+    });
     expect(await ok('addresses/find-by-address', { address: order.address })).toMatchObject({ id: order.addressId });
     expect(await ok('addresses/transactions', { id: order.addressId, limit: 100, offset: 0 })).toHaveLength(1);
 
-    const refused = await send(client, keys, 'make-withdrawal', { addressId: order.addressId, amount: '0.1', address: 'ltc1qdestination' });
+    const refused = await send(client, keys, 'make-withdrawal', {
+      addressId: order.addressId,
+      amount: '0.1',
+      address: 'ltc1qdestination',
+    });
     expect(refused.status).toBe(501);
     expect(refused.body.error.name).toBe('NOT_SUPPORTED');
   });

@@ -13,11 +13,15 @@ withTestGateway((started) => ({ gateway, merchant } = started));
 
 it('creates exactly one order for 50 concurrent requests with the same order', async () => {
   const request = { currency: 'USDT', network: 'tron', amount: '42', order: 'concurrent-1' };
-  const answers = await Promise.all(Array.from({ length: 50 }, () => call(gateway, 'make-order', request, merchant.test)));
+  const answers = await Promise.all(
+    Array.from({ length: 50 }, () => call(gateway, 'make-order', request, merchant.test)),
+  );
   expect(answers.map((a) => a.status)).toEqual(Array(50).fill(200));
   const ids = new Set(answers.map((a) => a.body.response.orderId));
   expect(ids.size).toBe(1);
-  const [count] = await gateway.db.query<{ n: number }>(`select count(*)::int as n from orders where client_order_id = 'concurrent-1'`);
+  const [count] = await gateway.db.query<{ n: number }>(
+    `select count(*)::int as n from orders where client_order_id = 'concurrent-1'`,
+  );
   expect(count!.n).toBe(1);
   // The requests that lost the race took pool positions that stay unused (decision 002): the
   // winner's address is its alone, and the next order on the network gets another one.
@@ -36,34 +40,62 @@ it('creates exactly one order for 50 concurrent requests with the same order', a
 
 it('keeps 50 concurrent distinct orders apart, each with its own address', async () => {
   const answers = await Promise.all(
-    Array.from({ length: 50 }, (_, i) => call(gateway, 'make-order', { currency: 'ETH', network: 'ethereum', amount: '1', order: `distinct-${i}` }, merchant.test)),
+    Array.from({ length: 50 }, (_, i) =>
+      call(
+        gateway,
+        'make-order',
+        { currency: 'ETH', network: 'ethereum', amount: '1', order: `distinct-${i}` },
+        merchant.test,
+      ),
+    ),
   );
   expect(answers.filter((a) => a.status !== 200).map((a) => a.body)).toEqual([]);
   expect(new Set(answers.map((a) => a.body.response.address)).size).toBe(50);
 });
 
-it('serialises one user\'s concurrent first orders onto one personal address', async () => {
+it("serialises one user's concurrent first orders onto one personal address", async () => {
   const answers = await Promise.all(
     Array.from({ length: 10 }, (_, i) =>
-      call(gateway, 'make-order', { currency: ['BTC', 'USDT'][i % 2] === 'BTC' ? 'ETH' : 'USDT', network: 'ethereum', amount: '1', order: `personal-race-${i}`, externalUserId: 'racer' }, merchant.test),
+      call(
+        gateway,
+        'make-order',
+        {
+          currency: ['BTC', 'USDT'][i % 2] === 'BTC' ? 'ETH' : 'USDT',
+          network: 'ethereum',
+          amount: '1',
+          order: `personal-race-${i}`,
+          externalUserId: 'racer',
+        },
+        merchant.test,
+      ),
     ),
   );
   const created = answers.filter((a) => a.status === 200);
   // One pending order per currency on the personal address: one ETH and one USDT order win.
   expect(created).toHaveLength(2);
-  expect(answers.filter((a) => a.status === 409).every((a) => a.body.error.name === 'PERSONAL_ADDRESS_BUSY')).toBe(true);
+  expect(answers.filter((a) => a.status === 409).every((a) => a.body.error.name === 'PERSONAL_ADDRESS_BUSY')).toBe(
+    true,
+  );
   expect(new Set(created.map((a) => a.body.response.address)).size).toBe(1);
 });
 
 it('serves a burst four times the address pool as refills arrive; a request refused meanwhile is safe to retry', async () => {
   // ADDRESS_POOL_SIZE is 32 in tests (support/gateway.ts): most of these wait for the derivation thread.
   const body = (i: number) => ({ currency: 'TRX', network: 'tron', amount: '1', order: `burst-${i}` });
-  let answers = await Promise.all(Array.from({ length: 128 }, (_, i) => call(gateway, 'make-order', body(i), merchant.test)));
+  let answers = await Promise.all(
+    Array.from({ length: 128 }, (_, i) => call(gateway, 'make-order', body(i), merchant.test)),
+  );
   const refused = answers.filter((a) => a.status !== 200);
   // A request that waited too long for an address is told so with a 503 at once, never a hang or a 500.
-  expect(refused.every((a) => a.status === 503 && a.body.error.name === 'OVERLOADED' && a.headers.get('retry-after') === '1')).toBe(true);
+  expect(
+    refused.every(
+      (a) => a.status === 503 && a.body.error.name === 'OVERLOADED' && a.headers.get('retry-after') === '1',
+    ),
+  ).toBe(true);
   for (let round = 0; round < 5 && answers.some((a) => a.status !== 200); round++) {
-    answers = await Promise.all(answers.map((a, i) => (a.status === 200 ? a : call(gateway, 'make-order', body(i), merchant.test))));
+    answers = await Promise.all(
+      answers.map((a, i) => (a.status === 200 ? a : call(gateway, 'make-order', body(i), merchant.test))),
+    );
   }
   expect(answers.map((a) => a.status)).toEqual(Array(128).fill(200));
   expect(new Set(answers.map((a) => a.body.response.address)).size).toBe(128);

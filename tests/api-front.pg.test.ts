@@ -44,7 +44,9 @@ describe('the node:http front', () => {
     const answer = await postRaw(front, operation, body(), merchant.test);
     expect(answer.status).not.toBe(NOT_THE_FRONT);
     expect(answer.headers.get('content-type')).toBe('application/json; charset=utf-8');
-    expect(answer.headers.get('x-request-id')).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    expect(answer.headers.get('x-request-id')).toMatch(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
+    );
     expect(answer.headers.get('x-content-type-options')).toBe('nosniff');
     expect(answer.headers.get('referrer-policy')).toBe('no-referrer');
     expect(typeof answer.body.success).toBe('boolean');
@@ -57,7 +59,10 @@ describe('the node:http front', () => {
     const viaNext = await nextRoute(API_OPERATIONS['available-currencies'])(
       new Request('http://gateway/api-gateway/available-currencies', {
         method: 'POST',
-        headers: { 'x-api-public-key': merchant.test.publicKey, 'x-api-signature': sign(merchant.test.privateKey, raw) },
+        headers: {
+          'x-api-public-key': merchant.test.publicKey,
+          'x-api-signature': sign(merchant.test.privateKey, raw),
+        },
         body: raw,
       }),
     );
@@ -71,24 +76,32 @@ describe('the node:http front', () => {
     expect((await fetch(`${front.baseUrl}/pay/x`)).status).toBe(NOT_THE_FRONT);
   });
 
-  it.each(['GET', 'PUT', 'DELETE', 'PATCH'])('answers %s on an operation with 405, Allow: POST and the error envelope, as the Next.js route does', async (method) => {
-    for (const server of [front, gateway]) {
-      const answer = await fetch(`${server.baseUrl}/api-gateway/make-order/`, { method });
-      expect(answer.status).toBe(405);
-      expect(answer.headers.get('allow')).toBe('POST');
-      expect(answer.headers.get('content-type')).toBe('application/json; charset=utf-8');
-      const envelope = (await answer.json()) as { requestId: string };
-      expect(envelope).toEqual({
-        success: false,
-        error: { code: 1005, name: 'METHOD_NOT_ALLOWED', message: `Operations are called with POST, not ${method}.`, details: [] },
-        requestId: answer.headers.get('x-request-id'),
-      });
-    }
-    const viaNext = nextMethodNotAllowed(new Request('http://gateway/api-gateway/make-order', { method }));
-    expect(viaNext.status).toBe(405);
-    expect(viaNext.headers.get('allow')).toBe('POST');
-    expect(((await viaNext.json()) as { error: { name: string } }).error.name).toBe('METHOD_NOT_ALLOWED');
-  });
+  it.each(['GET', 'PUT', 'DELETE', 'PATCH'])(
+    'answers %s on an operation with 405, Allow: POST and the error envelope, as the Next.js route does',
+    async (method) => {
+      for (const server of [front, gateway]) {
+        const answer = await fetch(`${server.baseUrl}/api-gateway/make-order/`, { method });
+        expect(answer.status).toBe(405);
+        expect(answer.headers.get('allow')).toBe('POST');
+        expect(answer.headers.get('content-type')).toBe('application/json; charset=utf-8');
+        const envelope = (await answer.json()) as { requestId: string };
+        expect(envelope).toEqual({
+          success: false,
+          error: {
+            code: 1005,
+            name: 'METHOD_NOT_ALLOWED',
+            message: `Operations are called with POST, not ${method}.`,
+            details: [],
+          },
+          requestId: answer.headers.get('x-request-id'),
+        });
+      }
+      const viaNext = nextMethodNotAllowed(new Request('http://gateway/api-gateway/make-order', { method }));
+      expect(viaNext.status).toBe(405);
+      expect(viaNext.headers.get('allow')).toBe('POST');
+      expect(((await viaNext.json()) as { error: { name: string } }).error.name).toBe('METHOD_NOT_ALLOWED');
+    },
+  );
 
   // The chunked body's end is never sent: the front answers at 64 KiB and closes the connection
   // rather than read the rest for as long as the sender goes on. (A body already whole when the
@@ -99,14 +112,27 @@ describe('the node:http front', () => {
     const declared = await postRaw(front, 'make-order', big, merchant.test);
     expect(declared.status).toBe(413);
     expect(declared.body.error.name).toBe('BODY_TOO_LARGE');
-    const chunked = await new Promise<{ status: number; connection: string | undefined; body: string }>((resolve, reject) => {
-      const req = http.request({ port: front.port, host: '127.0.0.1', method: 'POST', path: '/api-gateway/make-order', headers: { 'x-api-public-key': merchant.test.publicKey, 'x-api-signature': 'a'.repeat(64) } }, (res) => {
-        let text = '';
-        res.on('data', (d) => (text += d)).on('end', () => resolve({ status: res.statusCode!, connection: res.headers.connection, body: text }));
-      });
-      req.on('error', reject);
-      for (let i = 0; i < 70; i++) req.write('x'.repeat(1024)); // no content-length: chunked, and no end
-    });
+    const chunked = await new Promise<{ status: number; connection: string | undefined; body: string }>(
+      (resolve, reject) => {
+        const req = http.request(
+          {
+            port: front.port,
+            host: '127.0.0.1',
+            method: 'POST',
+            path: '/api-gateway/make-order',
+            headers: { 'x-api-public-key': merchant.test.publicKey, 'x-api-signature': 'a'.repeat(64) },
+          },
+          (res) => {
+            let text = '';
+            res
+              .on('data', (d) => (text += d))
+              .on('end', () => resolve({ status: res.statusCode!, connection: res.headers.connection, body: text }));
+          },
+        );
+        req.on('error', reject);
+        for (let i = 0; i < 70; i++) req.write('x'.repeat(1024)); // no content-length: chunked, and no end
+      },
+    );
     expect(chunked.status).toBe(413);
     expect(chunked.connection).toBe('close');
     expect(JSON.parse(chunked.body).error.name).toBe('BODY_TOO_LARGE');

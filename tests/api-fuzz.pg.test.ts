@@ -38,7 +38,12 @@ let snapshotSql: string;
 
 withTestGateway((started) => ({ gateway, merchant } = started), { merchantName: 'Fuzz shop' });
 beforeAll(async () => {
-  const made = await call(gateway, 'make-order', { currency: 'LTC', network: 'litecoin', amount: '0.25', order: 'fuzz-real' }, merchant.test);
+  const made = await call(
+    gateway,
+    'make-order',
+    { currency: 'LTC', network: 'litecoin', amount: '0.25', order: 'fuzz-real' },
+    merchant.test,
+  );
   expect(made.status, JSON.stringify(made.body)).toBe(200);
   realOrderId = made.body.response.orderId;
   snapshotSql = await buildSnapshotSql();
@@ -57,7 +62,9 @@ async function buildSnapshotSql(): Promise<string> {
   const tables = await gateway.db.query<{ name: string }>(
     `select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by 1`,
   );
-  expect(tables.map((t) => t.name)).toEqual(expect.arrayContaining(['orders', 'api_nonces', 'payments', 'deposits', 'webhook_events', 'external_users']));
+  expect(tables.map((t) => t.name)).toEqual(
+    expect.arrayContaining(['orders', 'api_nonces', 'payments', 'deposits', 'webhook_events', 'external_users']),
+  );
   const digest = (name: string) => {
     const where = name === 'addresses' ? ' where t.assigned_at is not null or t.merchant_id is not null' : '';
     return `'${name}', (select count(*)::text || ':' || md5(coalesce(string_agg(t::text, '|' order by t::text), '')) from ${name} t${where})`;
@@ -100,7 +107,9 @@ function get(path: string): Promise<{ status: number; headers: http.IncomingHttp
       .get({ hostname, port, path }, (res) => {
         let text = '';
         res.setEncoding('utf8');
-        res.on('data', (d: string) => (text += d)).on('end', () => resolve({ status: res.statusCode!, headers: res.headers, text }));
+        res
+          .on('data', (d: string) => (text += d))
+          .on('end', () => resolve({ status: res.statusCode!, headers: res.headers, text }));
       })
       .on('error', reject);
   });
@@ -111,11 +120,15 @@ function get(path: string): Promise<{ status: number; headers: http.IncomingHttp
 
 const detail = z.object({ path: z.string(), message: z.string().min(1) }).strict();
 const envelope = z.union([
-  z.object({ success: z.literal(true), response: z.unknown().refine((v) => v !== undefined, 'response is missing') }).strict(),
+  z
+    .object({ success: z.literal(true), response: z.unknown().refine((v) => v !== undefined, 'response is missing') })
+    .strict(),
   z
     .object({
       success: z.literal(false),
-      error: z.object({ code: z.number(), name: z.string(), message: z.string().min(1), details: z.array(detail) }).strict(),
+      error: z
+        .object({ code: z.number(), name: z.string(), message: z.string().min(1), details: z.array(detail) })
+        .strict(),
       requestId: z.uuid(),
     })
     .strict(),
@@ -136,7 +149,10 @@ async function expectEnvelope(operation: string, body: Buffer) {
   }
   const documented = API_ERRORS[reply.error.name as ApiErrorName];
   expect(documented, context).toBeDefined();
-  expect({ status: answer.status, code: reply.error.code }, context).toEqual({ status: documented.status, code: documented.code });
+  expect({ status: answer.status, code: reply.error.code }, context).toEqual({
+    status: documented.status,
+    code: documented.code,
+  });
   expect(answer.headers.get('x-request-id'), context).toBe(reply.requestId);
   expect(await snapshot(), context).toEqual(before);
 }
@@ -150,25 +166,64 @@ function fieldNames(schema: unknown): string[] {
   if (schema instanceof z.ZodPipe) return [...fieldNames(schema.in), ...fieldNames(schema.out)];
   return [];
 }
-const FIELDS = [...new Set([...Object.values(protocol).flatMap(fieldNames), 'returnURL'])].filter((name) => name !== 'nonce');
+const FIELDS = [...new Set([...Object.values(protocol).flatMap(fieldNames), 'returnURL'])].filter(
+  (name) => name !== 'nonce',
+);
 
 /** Any UTF-16 code unit (unpaired surrogates included), any code point, and the usual suspects. */
 const nastyChar = fc.oneof(
-  fc.constantFrom('\u0000', '\ud800', '\udfff', '\u0001', '\u001f', '\u007f', '\u0085', '\u2028', '\ufeff', '%', '\\', '"', '@', ':', '/', ' ', '\t', '\n'),
+  fc.constantFrom(
+    '\u0000',
+    '\ud800',
+    '\udfff',
+    '\u0001',
+    '\u001f',
+    '\u007f',
+    '\u0085',
+    '\u2028',
+    '\ufeff',
+    '%',
+    '\\',
+    '"',
+    '@',
+    ':',
+    '/',
+    ' ',
+    '\t',
+    '\n',
+  ),
   fc.integer({ min: 0, max: 0xffff }).map((unit) => String.fromCharCode(unit)),
   fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }),
   fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 1 }),
 );
 const nastyString = fc.oneof(
   { weight: 4, arbitrary: fc.string({ unit: nastyChar, maxLength: 40 }) },
-  { weight: 1, arbitrary: fc.tuple(fc.constantFrom('x', '\u0000', 'é', '9', '\ud800'), fc.integer({ min: 200, max: 3000 })).map(([c, n]) => c.repeat(n)) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(fc.constantFrom('x', '\u0000', 'é', '9', '\ud800'), fc.integer({ min: 200, max: 3000 }))
+      .map(([c, n]) => c.repeat(n)),
+  },
 );
 /** A valid value most of the time (so that requests get past validation), a tricky one otherwise. */
-const mostly = <T, U>(valid: fc.Arbitrary<T>, tricky: fc.Arbitrary<U>) => fc.oneof({ weight: 9, arbitrary: valid }, { weight: 1, arbitrary: tricky });
+const mostly = <T, U>(valid: fc.Arbitrary<T>, tricky: fc.Arbitrary<U>) =>
+  fc.oneof({ weight: 9, arbitrary: valid }, { weight: 1, arbitrary: tricky });
 
 const decimal = fc.oneof(
   fc.stringMatching(/^(0|[1-9][0-9]{0,85})(\.[0-9]{1,25})?$/),
-  fc.constantFrom('0.5', '1', '25.5', '1'.repeat(80), `1${'0'.repeat(70)}`, `${'9'.repeat(69)}.99999999`, `1${'0'.repeat(69)}`, `1${'0'.repeat(59)}`, '1e70', '-1', '0.0'),
+  fc.constantFrom(
+    '0.5',
+    '1',
+    '25.5',
+    '1'.repeat(80),
+    `1${'0'.repeat(70)}`,
+    `${'9'.repeat(69)}.99999999`,
+    `1${'0'.repeat(69)}`,
+    `1${'0'.repeat(59)}`,
+    '1e70',
+    '-1',
+    '0.0',
+  ),
 );
 const url = mostly(
   fc.webUrl(),
@@ -176,7 +231,13 @@ const url = mostly(
     fc.webUrl().map((u) => u.replace('://', '://user:pass@')),
     fc.webUrl().map((u) => u.replace('://', '://user@')),
     fc.webUrl().map((u) => `${u}\u0000`),
-    fc.constantFrom('http://127.0.0.1/', 'ftp://x.example/', 'javascript:alert(1)', 'http://a b.example/', 'https://shop.example/\t'),
+    fc.constantFrom(
+      'http://127.0.0.1/',
+      'ftp://x.example/',
+      'javascript:alert(1)',
+      'http://a b.example/',
+      'https://shop.example/\t',
+    ),
   ),
 );
 const shortText = fc.string({ minLength: 1, maxLength: 20 });
@@ -190,7 +251,10 @@ const plausible: Record<string, fc.Arbitrary<unknown>> = {
   order: mostly(shortText, nastyString),
   externalUserId: mostly(shortText, nastyString),
   description: mostly(fc.string({ maxLength: 100 }), nastyString),
-  payerEmail: mostly(fc.stringMatching(/^[a-z0-9]{1,10}@[a-z]{1,10}\.(com|example)$/), fc.oneof(fc.emailAddress(), nastyString)),
+  payerEmail: mostly(
+    fc.stringMatching(/^[a-z0-9]{1,10}@[a-z]{1,10}\.(com|example)$/),
+    fc.oneof(fc.emailAddress(), nastyString),
+  ),
   successWebhook: url,
   errorWebhook: url,
   returnUrl: url,
@@ -207,7 +271,10 @@ const plausible: Record<string, fc.Arbitrary<unknown>> = {
 
 /** The fields a schema cannot do without (read from the schemas, as the names are). */
 function requiredNames(schema: unknown): string[] {
-  if (schema instanceof z.ZodObject) return Object.entries(schema.shape as Record<string, z.ZodType>).filter(([, field]) => !field.safeParse(undefined).success).map(([name]) => name);
+  if (schema instanceof z.ZodObject)
+    return Object.entries(schema.shape as Record<string, z.ZodType>)
+      .filter(([, field]) => !field.safeParse(undefined).success)
+      .map(([name]) => name);
   if (schema instanceof z.ZodPipe) return [...requiredNames(schema.in), ...requiredNames(schema.out)];
   return [];
 }
@@ -220,18 +287,41 @@ const PAIRS = currencyPairs().map((p) => ({ currency: p.currency.ticker, network
 const jsonText: fc.Arbitrary<string> = fc.letrec<{ value: string }>((tie) => ({
   value: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
-    fc.constantFrom('null', 'true', 'false', '0', '-0', '1e400', '-1e400', '1e-400', '5e-324', '1.7976931348623157e308', '9007199254740993', '1'.repeat(80), `-${'9'.repeat(80)}`, '0.1e1', '[]', '{}'),
+    fc.constantFrom(
+      'null',
+      'true',
+      'false',
+      '0',
+      '-0',
+      '1e400',
+      '-1e400',
+      '1e-400',
+      '5e-324',
+      '1.7976931348623157e308',
+      '9007199254740993',
+      '1'.repeat(80),
+      `-${'9'.repeat(80)}`,
+      '0.1e1',
+      '[]',
+      '{}',
+    ),
     fc.double().map((d) => JSON.stringify(d)),
     fc.bigInt().map(String),
     nastyString.map((s) => JSON.stringify(s)),
     decimal.map((s) => JSON.stringify(s)),
     fc.array(tie('value'), { maxLength: 4 }).map((items) => `[${items.join(',')}]`),
-    fc.array(fc.tuple(fc.oneof(fc.constantFrom(...FIELDS), nastyString), tie('value')), { maxLength: 4 }).map((entries) => `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}}`),
+    fc
+      .array(fc.tuple(fc.oneof(fc.constantFrom(...FIELDS), nastyString), tie('value')), { maxLength: 4 })
+      .map((entries) => `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}}`),
   ),
 })).value;
 
 /** One of the protocol's fields as JSON text: plausible for its name, or anything. */
-const fieldValue = (name: string) => fc.oneof((plausible[name] ?? fc.jsonValue()).map((v) => JSON.stringify(v)), jsonText);
+const fieldValue = (name: string) =>
+  fc.oneof(
+    (plausible[name] ?? fc.jsonValue()).map((v) => JSON.stringify(v)),
+    jsonText,
+  );
 
 /**
  * Two kinds of bodies, with junk fields and now and then a nonce that is not one: nearly valid
@@ -241,16 +331,27 @@ const fieldValue = (name: string) => fc.oneof((plausible[name] ?? fc.jsonValue()
  */
 const nearlyValid = fc
   .record({
-    values: fc.record(Object.fromEntries(FIELDS.map((name) => [name, plausible[name] ?? fc.jsonValue()])), { requiredKeys: REQUIRED }),
+    values: fc.record(Object.fromEntries(FIELDS.map((name) => [name, plausible[name] ?? fc.jsonValue()])), {
+      requiredKeys: REQUIRED,
+    }),
     pair: fc.constantFrom(...PAIRS),
-    broken: fc.oneof(fc.constant([]), fc.subarray(FIELDS, { maxLength: 2 }).chain((names) => fc.tuple(...names.map((name) => fc.tuple(fc.constant(name), jsonText))))),
+    broken: fc.oneof(
+      fc.constant([]),
+      fc
+        .subarray(FIELDS, { maxLength: 2 })
+        .chain((names) => fc.tuple(...names.map((name) => fc.tuple(fc.constant(name), jsonText)))),
+    ),
   })
   .map(({ values, pair, broken }) => {
-    const fields = new Map(Object.entries({ ...values, ...pair }).map(([name, value]) => [name, JSON.stringify(value)]));
+    const fields = new Map(
+      Object.entries({ ...values, ...pair }).map(([name, value]) => [name, JSON.stringify(value)]),
+    );
     for (const [name, value] of broken) fields.set(name, value);
     return [...fields];
   });
-const anyFields = fc.subarray(FIELDS).chain((names) => fc.tuple(...names.map((name) => fc.tuple(fc.constant(name), fieldValue(name)))));
+const anyFields = fc
+  .subarray(FIELDS)
+  .chain((names) => fc.tuple(...names.map((name) => fc.tuple(fc.constant(name), fieldValue(name)))));
 const requestFields = fc.record({
   fields: fc.oneof(nearlyValid, anyFields),
   junk: fc.array(fc.tuple(nastyString, jsonText), { maxLength: 3 }),
@@ -258,7 +359,15 @@ const requestFields = fc.record({
 });
 
 /** The body as JSON text, with a fresh nonce unless a bad one was drawn (made here, so that a replayed run gets a fresh one too). */
-function bodyOf({ fields, junk, badNonce }: { fields: [string, string][]; junk: [string, string][]; badNonce: string | undefined }): Buffer {
+function bodyOf({
+  fields,
+  junk,
+  badNonce,
+}: {
+  fields: [string, string][];
+  junk: [string, string][];
+  badNonce: string | undefined;
+}): Buffer {
   const entries = [...fields, ...junk, ['nonce', badNonce ?? String(freshNonce())]].map(
     ([k, v]) => `${JSON.stringify(k)}:${v === '"REAL"' ? JSON.stringify(realOrderId) : v}`,
   );
@@ -267,34 +376,45 @@ function bodyOf({ fields, junk, badNonce }: { fields: [string, string][]; junk: 
 
 describe('every merchant API operation', () => {
   for (const operation of Object.keys(API_OPERATIONS)) {
-    it(`${operation}: any signed body gets the documented envelope, never a 500, and a rejection writes nothing`, { timeout: 120_000 }, async () => {
-      await fc.assert(
-        fc.asyncProperty(requestFields, (request) => expectEnvelope(operation, bodyOf(request))),
-        { numRuns: RUNS.operation, ...seed },
-      );
-    });
+    it(
+      `${operation}: any signed body gets the documented envelope, never a 500, and a rejection writes nothing`,
+      { timeout: 120_000 },
+      async () => {
+        await fc.assert(
+          fc.asyncProperty(requestFields, (request) => expectEnvelope(operation, bodyOf(request))),
+          { numRuns: RUNS.operation, ...seed },
+        );
+      },
+    );
   }
 
-  it('bodies that are not JSON objects, or not JSON at all, signed: the envelope, nothing written', { timeout: 120_000 }, async () => {
-    const operations = Object.keys(API_OPERATIONS);
-    const raw = fc.oneof(
-      fc.uint8Array({ maxLength: 300 }).map((bytes) => Buffer.from(bytes)),
-      fc.string({ unit: nastyChar, maxLength: 100 }).map((s) => Buffer.from(s, 'utf8')),
-      jsonText.map((s) => Buffer.from(s, 'utf8')),
-      fc.constantFrom('', '{', '{"nonce":1', '{"nonce": 1}}', '\ufeff{}', '{"a":1,"a":2}').map((s) => Buffer.from(s, 'utf8')),
-    );
-    await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...operations), raw, (operation, body) => expectEnvelope(operation, body)),
-      { numRuns: RUNS.raw, ...seed },
-    );
-  });
+  it(
+    'bodies that are not JSON objects, or not JSON at all, signed: the envelope, nothing written',
+    { timeout: 120_000 },
+    async () => {
+      const operations = Object.keys(API_OPERATIONS);
+      const raw = fc.oneof(
+        fc.uint8Array({ maxLength: 300 }).map((bytes) => Buffer.from(bytes)),
+        fc.string({ unit: nastyChar, maxLength: 100 }).map((s) => Buffer.from(s, 'utf8')),
+        jsonText.map((s) => Buffer.from(s, 'utf8')),
+        fc
+          .constantFrom('', '{', '{"nonce":1', '{"nonce": 1}}', '\ufeff{}', '{"a":1,"a":2}')
+          .map((s) => Buffer.from(s, 'utf8')),
+      );
+      await fc.assert(
+        fc.asyncProperty(fc.constantFrom(...operations), raw, (operation, body) => expectEnvelope(operation, body)),
+        { numRuns: RUNS.raw, ...seed },
+      );
+    },
+  );
 });
 
 // ---------------------------------------------------------------------------------------------
 // The payment page and its status route.
 
 /** Each UTF-8 byte of `text` percent-encoded (an unpaired surrogate becomes U+FFFD, as a browser sends it). */
-const percentEncoded = (text: string) => [...Buffer.from(text, 'utf8')].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
+const percentEncoded = (text: string) =>
+  [...Buffer.from(text, 'utf8')].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
 
 /** The order id the route sees: the segment decoded, or as sent when it does not decode. */
 function resolveSegment(s: string): { path: string; id: string } {
@@ -308,17 +428,38 @@ function resolveSegment(s: string): { path: string; id: string } {
 }
 
 const pathPiece = fc.oneof(
-  fc.constantFrom('%', '%Z', '%ZZ', '%E0%A4%A', '%E0%A4', '%C0%80', '%ED%A0%80', '%FF', '%00', '%2F', '%25', '%u0041', '%%', '%0', '%2e%2e', '%5C', '%3F', '%23'),
+  fc.constantFrom(
+    '%',
+    '%Z',
+    '%ZZ',
+    '%E0%A4%A',
+    '%E0%A4',
+    '%C0%80',
+    '%ED%A0%80',
+    '%FF',
+    '%00',
+    '%2F',
+    '%25',
+    '%u0041',
+    '%%',
+    '%0',
+    '%2e%2e',
+    '%5C',
+    '%3F',
+    '%23',
+  ),
   fc.integer({ min: 0, max: 255 }).map((b) => `%${b.toString(16).padStart(2, '0')}`),
   fc.string({ unit: nastyChar, maxLength: 8 }).map(percentEncoded),
   fc.stringMatching(/^[A-Za-z0-9\-._~!$&'()*+,;=:@]{1,12}$/),
   fc.uuid(),
 );
 /** A path segment; empty, `.` and `..` (also written `%2e`) are left out: they name another path, not an order. */
-const segment = fc.oneof(
-  { weight: 9, arbitrary: fc.array(pathPiece, { minLength: 1, maxLength: 6 }).map((pieces) => pieces.join('')) },
-  { weight: 1, arbitrary: fc.constantFrom('REAL', 'REAL-ENCODED') },
-).filter((s) => !['', '.', '..'].includes(resolveSegment(s).id));
+const segment = fc
+  .oneof(
+    { weight: 9, arbitrary: fc.array(pathPiece, { minLength: 1, maxLength: 6 }).map((pieces) => pieces.join('')) },
+    { weight: 1, arbitrary: fc.constantFrom('REAL', 'REAL-ENCODED') },
+  )
+  .filter((s) => !['', '.', '..'].includes(resolveSegment(s).id));
 
 describe('GET /pay/{orderId} and /api/pay/{orderId}/status with any path segment', () => {
   it('the status route answers its JSON: the order, or 404 NOT_FOUND', { timeout: 120_000 }, async () => {

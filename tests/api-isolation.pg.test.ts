@@ -10,7 +10,14 @@ import { createTestMerchant, type TestMerchant } from './support/merchants';
 let gateway: TestGateway;
 let alice: TestMerchant;
 let bob: TestMerchant;
-let order: { orderId: string; addressId: string; address: string; tag: string | null; currency: string; network: string };
+let order: {
+  orderId: string;
+  addressId: string;
+  address: string;
+  tag: string | null;
+  currency: string;
+  network: string;
+};
 let depositId: string;
 const tx = fakeTxHash();
 
@@ -18,10 +25,20 @@ beforeAll(async () => {
   gateway = await startTestGateway();
   alice = await createTestMerchant(gateway.db, 'Alice');
   bob = await createTestMerchant(gateway.db, 'Bob');
-  const made = await call(gateway, 'make-order', { currency: 'BTC', network: 'bitcoin', amount: '0.1', order: 'alice-1' }, alice.test);
+  const made = await call(
+    gateway,
+    'make-order',
+    { currency: 'BTC', network: 'bitcoin', amount: '0.1', order: 'alice-1' },
+    alice.test,
+  );
   order = made.body.response;
   await insertPayment(gateway.db, order, { merchantId: alice.merchantId, mode: 'test', txHash: tx, amount: 1000n });
-  depositId = await insertDeposit(gateway.db, order, { merchantId: alice.merchantId, mode: 'test', txHash: tx, amount: 500n });
+  depositId = await insertDeposit(gateway.db, order, {
+    merchantId: alice.merchantId,
+    mode: 'test',
+    txHash: tx,
+    amount: 500n,
+  });
 });
 afterAll(() => gateway?.close());
 
@@ -40,7 +57,7 @@ it('answers 404 and [] to another merchant', async () => {
   expect((await call(gateway, 'orders', {}, bob.test)).body.response.total).toBe(0);
 });
 
-it('never shows test data to the same merchant\'s live key', async () => {
+it("never shows test data to the same merchant's live key", async () => {
   expect((await call(gateway, 'order', { orderId: order.orderId }, alice.live)).status).toBe(404);
   expect((await call(gateway, 'orphan-deposits/get-deposit', { id: depositId }, alice.live)).status).toBe(404);
   expect((await call(gateway, 'find-tx', { tx }, alice.live)).body.response).toEqual([]);
@@ -57,13 +74,22 @@ it('never shows live data to a test key', async () => {
     [alice.merchantId, order.addressId],
   );
   const liveTx = fakeTxHash();
-  await insertPayment(gateway.db, { ...order, orderId: live!.id }, { merchantId: alice.merchantId, mode: 'live', txHash: liveTx, amount: 1000n });
+  await insertPayment(
+    gateway.db,
+    { ...order, orderId: live!.id },
+    { merchantId: alice.merchantId, mode: 'live', txHash: liveTx, amount: 1000n },
+  );
   expect((await call(gateway, 'order', { orderId: live!.id }, alice.live)).status).toBe(200);
   expect((await call(gateway, 'order', { orderId: live!.id }, alice.test)).status).toBe(404);
   expect((await call(gateway, 'find-tx', { tx: liveTx }, alice.test)).body.response).toEqual([]);
   expect((await call(gateway, 'find-tx', { tx: liveTx }, alice.live)).body.response).toHaveLength(1);
   // The same `order` in the other mode is another order, not a conflict.
-  const sameIdTest = await call(gateway, 'make-order', { currency: 'LTC', network: 'litecoin', amount: '3', order: 'live-1' }, alice.test);
+  const sameIdTest = await call(
+    gateway,
+    'make-order',
+    { currency: 'LTC', network: 'litecoin', amount: '3', order: 'live-1' },
+    alice.test,
+  );
   expect(sameIdTest.status).toBe(200);
 });
 

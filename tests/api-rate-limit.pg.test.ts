@@ -26,7 +26,9 @@ it('answers 429 with retry-after beyond the budget, writes nothing for it, and l
   const before = await countRows(gateway.db);
   const burst = 6 * LIMIT;
   const started = performance.now();
-  const answers = await Promise.all(Array.from({ length: burst }, (_, i) => call(gateway, 'make-order', order(i), busy.test)));
+  const answers = await Promise.all(
+    Array.from({ length: burst }, (_, i) => call(gateway, 'make-order', order(i), busy.test)),
+  );
   const seconds = (performance.now() - started) / 1000;
   const created = answers.filter((a) => a.status === 200).length;
   const limited = answers.filter((a) => a.status === 429);
@@ -50,7 +52,11 @@ it('answers 429 with retry-after beyond the budget, writes nothing for it, and l
 it('never lets forged requests spend a budget, and refuses them from their headers while it is spent', async () => {
   const fresh = await createTestMerchant(gateway.db);
   const forged = (keys: { publicKey: string }, body = '{}') =>
-    fetch(`${gateway.baseUrl}/api-gateway/find-tx`, { method: 'POST', body, headers: { 'x-api-public-key': keys.publicKey, 'x-api-signature': '0'.repeat(64) } });
+    fetch(`${gateway.baseUrl}/api-gateway/find-tx`, {
+      method: 'POST',
+      body,
+      headers: { 'x-api-public-key': keys.publicKey, 'x-api-signature': '0'.repeat(64) },
+    });
   const refused = await Promise.all(Array.from({ length: 3 * LIMIT }, () => forged(fresh.test)));
   expect(refused.map((r) => r.status)).toEqual(Array(3 * LIMIT).fill(401));
   // The whole budget is still there for the merchant's own requests.

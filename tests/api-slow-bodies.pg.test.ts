@@ -23,7 +23,11 @@ describe('slow request bodies', () => {
   let merchant: TestMerchant;
   let port: number;
   beforeAll(async () => {
-    Object.assign(process.env, { API_BODY_TIMEOUT_SECONDS: String(BODY_TIMEOUT_SECONDS), API_SLOW_BODIES_PER_CLIENT: String(PER_CLIENT), API_MAX_IN_FLIGHT: '256' });
+    Object.assign(process.env, {
+      API_BODY_TIMEOUT_SECONDS: String(BODY_TIMEOUT_SECONDS),
+      API_SLOW_BODIES_PER_CLIENT: String(PER_CLIENT),
+      API_MAX_IN_FLIGHT: '256',
+    });
     gateway = await startTestGateway();
     merchant = await createTestMerchant(gateway.db);
     port = Number(new URL(gateway.baseUrl).port);
@@ -43,14 +47,24 @@ describe('slow request bodies', () => {
     let text = '';
     socket.on('data', (d) => (text += d));
     const answer = new Promise<string>((resolve) => socket.once('close', () => resolve(text)));
-    const head = Object.entries({ host: '127.0.0.1', 'content-type': 'application/json', 'content-length': '100', ...headers }).map(([k, v]) => `${k}: ${v}\r\n`);
+    const head = Object.entries({
+      host: '127.0.0.1',
+      'content-type': 'application/json',
+      'content-length': '100',
+      ...headers,
+    }).map(([k, v]) => `${k}: ${v}\r\n`);
     socket.write(`POST /api-gateway/make-order HTTP/1.1\r\n${head.join('')}\r\n{`);
     return { socket, answer };
   }
 
   async function timedOrder(order: string): Promise<{ status: number; ms: number }> {
     const started = performance.now();
-    const answer = await call(gateway, 'make-order', { currency: 'USDT', network: 'tron', amount: '1', order }, merchant.test);
+    const answer = await call(
+      gateway,
+      'make-order',
+      { currency: 'USDT', network: 'tron', amount: '1', order },
+      merchant.test,
+    );
     return { status: answer.status, ms: performance.now() - started };
   }
 
@@ -66,8 +80,22 @@ describe('slow request bodies', () => {
         {
           method: 'POST',
           setupRequest: (request) => {
-            const body = JSON.stringify({ currency: 'USDT', network: 'tron', amount: '1', order: `hang-up-${freshNonce()}`, nonce: freshNonce() });
-            return { ...request, body, headers: { ...request.headers, 'x-api-public-key': merchant.test.publicKey, 'x-api-signature': sign(merchant.test.privateKey, body) } };
+            const body = JSON.stringify({
+              currency: 'USDT',
+              network: 'tron',
+              amount: '1',
+              order: `hang-up-${freshNonce()}`,
+              nonce: freshNonce(),
+            });
+            return {
+              ...request,
+              body,
+              headers: {
+                ...request.headers,
+                'x-api-public-key': merchant.test.publicKey,
+                'x-api-signature': sign(merchant.test.privateKey, body),
+              },
+            };
           },
         },
       ],

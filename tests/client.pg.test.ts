@@ -31,7 +31,10 @@ function client(options: Partial<GatewayClientOptions> = {}): GatewayClient {
 }
 
 async function ordersNamed(clientOrderId: string): Promise<number> {
-  const [row] = await gateway.db.query<{ n: number }>('select count(*)::int as n from orders where client_order_id = $1', [clientOrderId]);
+  const [row] = await gateway.db.query<{ n: number }>(
+    'select count(*)::int as n from orders where client_order_id = $1',
+    [clientOrderId],
+  );
   return row!.n;
 }
 
@@ -44,7 +47,12 @@ interface Seen {
  * An HTTP server in front of the gateway: `answer(n, request)` decides what the n-th request (from
  * 1) gets: 'forward' passes it to the gateway, a function writes its own answer.
  */
-async function proxy(answer: (n: number, seen: Seen) => 'forward' | ((res: http.ServerResponse, forward: () => Promise<Response>) => unknown)) {
+async function proxy(
+  answer: (
+    n: number,
+    seen: Seen,
+  ) => 'forward' | ((res: http.ServerResponse, forward: () => Promise<Response>) => unknown),
+) {
   const seen: Seen[] = [];
   const server = http.createServer(async (req, res) => {
     const chunks: Buffer[] = [];
@@ -81,13 +89,33 @@ async function proxy(answer: (n: number, seen: Seen) => 'forward' | ((res: http.
 const overloaded = (res: http.ServerResponse) =>
   res
     .writeHead(503, { 'content-type': 'application/json', 'retry-after': '0' })
-    .end(JSON.stringify({ success: false, error: { code: 5003, name: 'OVERLOADED', message: 'The gateway is busy; retry shortly.', details: [] }, requestId: 'proxy' }));
+    .end(
+      JSON.stringify({
+        success: false,
+        error: { code: 5003, name: 'OVERLOADED', message: 'The gateway is busy; retry shortly.', details: [] },
+        requestId: 'proxy',
+      }),
+    );
 
 describe('typed API client over HTTP', () => {
   it('answers every operation typed and checked', async () => {
     const api = client();
-    const order = await api.makeOrder({ currency: 'usdt', network: 'tron', amount: '12.50', order: 'client-typed-1', description: 'Two mugs' });
-    expect(order).toMatchObject({ status: 'pending', currency: 'USDT', network: 'tron', amount: '12.5', clientOrderId: 'client-typed-1', tag: null, description: 'Two mugs' });
+    const order = await api.makeOrder({
+      currency: 'usdt',
+      network: 'tron',
+      amount: '12.50',
+      order: 'client-typed-1',
+      description: 'Two mugs',
+    });
+    expect(order).toMatchObject({
+      status: 'pending',
+      currency: 'USDT',
+      network: 'tron',
+      amount: '12.5',
+      clientOrderId: 'client-typed-1',
+      tag: null,
+      description: 'Two mugs',
+    });
     expect(order.link).toBe(`${gateway.baseUrl}/pay/${order.orderId}`);
     expect(new Date(order.expiresAt).getTime() - new Date(order.createdAt).getTime()).toBe(1800_000);
 
@@ -100,7 +128,10 @@ describe('typed API client over HTTP', () => {
 
     const currencies = await api.availableCurrencies();
     expect(currencies.find((c) => c.currency === 'USDT')?.networks.map((n) => n.network)).toContain('tron');
-    expect(currencies.find((c) => c.currency === 'XRP')?.networks[0]).toMatchObject({ network: 'ripple', tagRequired: true });
+    expect(currencies.find((c) => c.currency === 'XRP')?.networks[0]).toMatchObject({
+      network: 'ripple',
+      tagRequired: true,
+    });
 
     const balances = await api.advancedBalances();
     expect(balances).toHaveLength(1);
@@ -111,32 +142,50 @@ describe('typed API client over HTTP', () => {
 
   it('turns the documented errors into GatewayApiError without retrying them, and writes nothing', async () => {
     const api = client();
-    const invalid = await api.makeOrder({ currency: 'USDT', network: 'tron', amount: '-1', order: 'client-invalid-1' }).catch((e: unknown) => e);
+    const invalid = await api
+      .makeOrder({ currency: 'USDT', network: 'tron', amount: '-1', order: 'client-invalid-1' })
+      .catch((e: unknown) => e);
     expect(invalid).toBeInstanceOf(GatewayApiError);
     expect(invalid).toMatchObject({ kind: 'api', status: 400, errorName: 'VALIDATION_ERROR', code: 1002, attempts: 1 });
     expect((invalid as GatewayApiError).details.map((d) => d.path)).toEqual(['amount']);
     expect((invalid as GatewayApiError).requestId).toMatch(/\S/);
     expect(await ordersNamed('client-invalid-1')).toBe(0);
 
-    const unsupported = await api.makeOrder({ currency: 'DOGE', network: 'tron', amount: '1', order: 'client-unsupported-1' }).catch((e: unknown) => e);
+    const unsupported = await api
+      .makeOrder({ currency: 'DOGE', network: 'tron', amount: '1', order: 'client-unsupported-1' })
+      .catch((e: unknown) => e);
     expect(unsupported).toMatchObject({ errorName: 'UNSUPPORTED_CURRENCY', status: 422, attempts: 1 });
 
     const missing = await api.getDeposit('00000000-0000-4000-8000-000000000000').catch((e: unknown) => e);
     expect(missing).toMatchObject({ errorName: 'NOT_FOUND', status: 404 });
 
-    const wrongKey = await client({ privateKey: `${merchant.test.privateKey}x` }).getOrder('x').catch((e: unknown) => e);
+    const wrongKey = await client({ privateKey: `${merchant.test.privateKey}x` })
+      .getOrder('x')
+      .catch((e: unknown) => e);
     expect(wrongKey).toMatchObject({ errorName: 'INVALID_SIGNATURE', status: 401, attempts: 1 });
 
     const stranger = await createTestMerchant(gateway.db);
-    const order = await api.makeOrder({ currency: 'BTC', network: 'bitcoin', amount: '0.001', order: 'client-scoped-1' });
-    const foreign = await client(stranger.test).getOrder(order.orderId).catch((e: unknown) => e);
+    const order = await api.makeOrder({
+      currency: 'BTC',
+      network: 'bitcoin',
+      amount: '0.001',
+      order: 'client-scoped-1',
+    });
+    const foreign = await client(stranger.test)
+      .getOrder(order.orderId)
+      .catch((e: unknown) => e);
     expect(foreign).toMatchObject({ errorName: 'NOT_FOUND', status: 404 });
   });
 
   it('retries an overloaded gateway with a new nonce each time, and creates one order', async () => {
     const front = await proxy((n) => (n <= 2 ? overloaded : 'forward'));
     try {
-      const order = await client({ baseUrl: front.baseUrl }).makeOrder({ currency: 'LTC', network: 'litecoin', amount: '0.1', order: 'client-retry-503' });
+      const order = await client({ baseUrl: front.baseUrl }).makeOrder({
+        currency: 'LTC',
+        network: 'litecoin',
+        amount: '0.1',
+        order: 'client-retry-503',
+      });
       expect(order.clientOrderId).toBe('client-retry-503');
       expect(front.seen).toHaveLength(3);
       expect(new Set(front.seen.map((s) => s.nonce)).size).toBe(3);
@@ -159,10 +208,17 @@ describe('typed API client over HTTP', () => {
     );
     try {
       const api = client({ baseUrl: front.baseUrl, timeoutMs: 400 });
-      const order = await api.makeOrder({ currency: 'BTC', network: 'bitcoin', amount: '0.002', order: 'client-lost-answer' });
+      const order = await api.makeOrder({
+        currency: 'BTC',
+        network: 'bitcoin',
+        amount: '0.002',
+        order: 'client-lost-answer',
+      });
       expect(front.seen).toHaveLength(2);
       expect(await ordersNamed('client-lost-answer')).toBe(1);
-      const [row] = await gateway.db.query<{ id: string }>(`select id from orders where client_order_id = 'client-lost-answer'`);
+      const [row] = await gateway.db.query<{ id: string }>(
+        `select id from orders where client_order_id = 'client-lost-answer'`,
+      );
       expect(order.orderId).toBe(row!.id);
     } finally {
       await front.stop();
@@ -171,7 +227,9 @@ describe('typed API client over HTTP', () => {
 
   it('says the gateway is unreachable, after its retries', async () => {
     const port = await freePort();
-    const error = await client({ baseUrl: `http://127.0.0.1:${port}`, retries: 2 }).availableCurrencies().catch((e: unknown) => e);
+    const error = await client({ baseUrl: `http://127.0.0.1:${port}`, retries: 2 })
+      .availableCurrencies()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(GatewayUnreachableError);
     expect(error).toMatchObject({ kind: 'unreachable', attempts: 3, operation: 'available-currencies' });
     expect((error as Error).message).toMatch(/ECONNREFUSED/);
@@ -181,7 +239,9 @@ describe('typed API client over HTTP', () => {
     const front = await proxy(() => () => undefined); // never answers
     try {
       const started = Date.now();
-      const error = await client({ baseUrl: front.baseUrl, timeoutMs: 300, retries: 1 }).advancedBalances().catch((e: unknown) => e);
+      const error = await client({ baseUrl: front.baseUrl, timeoutMs: 300, retries: 1 })
+        .advancedBalances()
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(GatewayTimeoutError);
       expect(error).toMatchObject({ kind: 'timeout', attempts: 2, timeoutMs: 300 });
       expect(front.seen).toHaveLength(2);
@@ -191,17 +251,26 @@ describe('typed API client over HTTP', () => {
     }
   });
 
-  it('refuses an answer that is not the API\'s, without retrying it', async () => {
-    const wrongShape = await proxy(() => (res) =>
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ success: true, response: { status: 'paid', amount: 12.5 } })),
+  it("refuses an answer that is not the API's, without retrying it", async () => {
+    const wrongShape = await proxy(
+      () => (res) =>
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ success: true, response: { status: 'paid', amount: 12.5 } })),
     );
-    const notJson = await proxy(() => (res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html>shop</html>'));
+    const notJson = await proxy(
+      () => (res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html>shop</html>'),
+    );
     try {
-      const shape = await client({ baseUrl: wrongShape.baseUrl }).getOrder('x').catch((e: unknown) => e);
+      const shape = await client({ baseUrl: wrongShape.baseUrl })
+        .getOrder('x')
+        .catch((e: unknown) => e);
       expect(shape).toBeInstanceOf(GatewayProtocolError);
       expect(shape).toMatchObject({ kind: 'protocol', attempts: 1, status: 200 });
       expect(wrongShape.seen).toHaveLength(1);
-      const html = await client({ baseUrl: notJson.baseUrl }).getOrder('x').catch((e: unknown) => e);
+      const html = await client({ baseUrl: notJson.baseUrl })
+        .getOrder('x')
+        .catch((e: unknown) => e);
       expect(html).toBeInstanceOf(GatewayProtocolError);
       expect((html as Error).message).toMatch(/not JSON/);
     } finally {
@@ -214,21 +283,35 @@ describe('typed API client over HTTP', () => {
 describe('the operations of issue 20', () => {
   it('answers each typed by the wire contract', async () => {
     const gatewayClient = client();
-    const order = await gatewayClient.makeOrder({ currency: 'BTC', network: 'bitcoin', amount: '0.2', order: 'client-issue20' });
+    const order = await gatewayClient.makeOrder({
+      currency: 'BTC',
+      network: 'bitcoin',
+      amount: '0.2',
+      order: 'client-issue20',
+    });
     expect(await gatewayClient.operationByTxHash('ab'.repeat(32))).toEqual([]);
     expect(await gatewayClient.validateAddress(order.address, 'bitcoin')).toMatchObject({ isValid: true });
     const [balance] = await gatewayClient.advancedBalances();
     expect(await gatewayClient.advancedBalance(balance!.advancedBalanceId)).toEqual(balance);
     expect(await gatewayClient.advancedBalance()).toEqual(balance);
     expect(await gatewayClient.listDeposits({ limit: 5 })).toEqual([]);
-    expect(await gatewayClient.findAddressById(order.addressId)).toMatchObject({ address: order.address, type: 'PAY_IN', balance: '0' });
+    expect(await gatewayClient.findAddressById(order.addressId)).toMatchObject({
+      address: order.address,
+      type: 'PAY_IN',
+      balance: '0',
+    });
     expect(await gatewayClient.findAddressByAddress(order.address)).toMatchObject({ id: order.addressId });
     expect(await gatewayClient.addressTransactions({ id: order.addressId })).toEqual([]);
     const user = await gatewayClient.createUser({ clientId: 'client-user-1', clientName: 'Ann' });
     expect(await gatewayClient.getUser({ clientId: 'client-user-1' })).toEqual(user);
     const address = await gatewayClient.getUserAddress({ id: user.id, currency: 'LTC', network: 'litecoin' });
     expect(await gatewayClient.getUserAddresses({ id: user.id })).toEqual([address]);
-    await expect(gatewayClient.getWebhook(crypto.randomUUID())).rejects.toMatchObject({ name: 'GatewayApiError', errorName: 'NOT_FOUND' });
-    await expect(gatewayClient.getWebhookVerbose(crypto.randomUUID(), ['id'])).rejects.toMatchObject({ errorName: 'NOT_FOUND' });
+    await expect(gatewayClient.getWebhook(crypto.randomUUID())).rejects.toMatchObject({
+      name: 'GatewayApiError',
+      errorName: 'NOT_FOUND',
+    });
+    await expect(gatewayClient.getWebhookVerbose(crypto.randomUUID(), ['id'])).rejects.toMatchObject({
+      errorName: 'NOT_FOUND',
+    });
   });
 });

@@ -37,7 +37,12 @@ function processState(pid: number): string | undefined {
 /** How a dead, unreaped process ended (/proc/<pid>/stat field 52, the wait status), for failure messages. */
 function exitStatus(pid: number): string {
   try {
-    const status = Number(fs.readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ')[49]);
+    const status = Number(
+      fs
+        .readFileSync(`/proc/${pid}/stat`, 'utf8')
+        .replace(/^.*\) /s, '')
+        .split(' ')[49],
+    );
     return status & 0x7f ? `killed by signal ${status & 0x7f}` : `exit code ${status >> 8}`;
   } catch {
     return 'reaped';
@@ -77,7 +82,16 @@ async function startServer(port: number, what: string): Promise<Server> {
     PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
   };
   delete env.DATABASE_URL;
-  const parent = spawn('sh', ['-c', '"$0" "$@" & echo "server pid $!"; exec sleep 3600', process.execPath, path.join(ROOT, 'scripts/server.mjs')], { cwd: ROOT, env });
+  const parent = spawn(
+    'sh',
+    [
+      '-c',
+      '"$0" "$@" & echo "server pid $!"; exec sleep 3600',
+      process.execPath,
+      path.join(ROOT, 'scripts/server.mjs'),
+    ],
+    { cwd: ROOT, env },
+  );
   parents.push(parent);
   let output = '';
   parent.stdout!.on('data', (d) => (output += d));
@@ -86,7 +100,12 @@ async function startServer(port: number, what: string): Promise<Server> {
   const pid = Number(output.match(/^server pid (\d+)$/m)![1]);
   servers.push(pid);
   const started = () => output.includes('gateway started') && /^Ready on http/m.test(output);
-  await until(`the ${what}`, 120_000, () => started() || dead(pid), () => output);
+  await until(
+    `the ${what}`,
+    120_000,
+    () => started() || dead(pid),
+    () => output,
+  );
   if (dead(pid)) throw new Error(`the ${what} failed (${exitStatus(pid)}):\n${output}`);
   return { pid, output: () => output };
 }
@@ -106,46 +125,55 @@ describe('the server killed with SIGKILL', () => {
 
   // ROUNDS + 1 server starts at a few seconds each: under a minute on this two-core machine at a
   // load average of 6-9, a few minutes at 10-17.
-  it(`starts again at once on the same data directory, ${ROUNDS} times, and keeps every order`, { timeout: 900_000 }, async () => {
-    const port = await freePort();
-    const gateway = { baseUrl: `http://127.0.0.1:${port}` };
-    let keys: Keys | undefined;
-    const made: { orderId: string; clientOrderId: string; address: string }[] = [];
+  it(
+    `starts again at once on the same data directory, ${ROUNDS} times, and keeps every order`,
+    { timeout: 900_000 },
+    async () => {
+      const port = await freePort();
+      const gateway = { baseUrl: `http://127.0.0.1:${port}` };
+      let keys: Keys | undefined;
+      const made: { orderId: string; clientOrderId: string; address: string }[] = [];
 
-    for (let round = 0; round < ROUNDS; round++) {
-      const server = await startServer(port, `start ${round + 1}`);
-      keys ??= JSON.parse(fs.readFileSync(path.join(dataDir, 'demo-store.json'), 'utf8')) as Keys;
-      // Every order made before any of the crashes is still there.
-      const listed = await call(gateway, 'orders', { limit: 100 }, keys);
-      expect(listed.status, JSON.stringify(listed.body)).toBe(200);
-      expect(listed.body.response.total, `round ${round}`).toBe(made.length);
+      for (let round = 0; round < ROUNDS; round++) {
+        const server = await startServer(port, `start ${round + 1}`);
+        keys ??= JSON.parse(fs.readFileSync(path.join(dataDir, 'demo-store.json'), 'utf8')) as Keys;
+        // Every order made before any of the crashes is still there.
+        const listed = await call(gateway, 'orders', { limit: 100 }, keys);
+        expect(listed.status, JSON.stringify(listed.body)).toBe(200);
+        expect(listed.body.response.total, `round ${round}`).toBe(made.length);
 
-      const answer = await call(gateway, 'make-order', { currency: 'BTC', network: 'bitcoin', amount: '0.01', order: `crash-${round}` }, keys);
-      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
-      const { orderId, clientOrderId, address } = answer.body.response;
-      made.push({ orderId, clientOrderId, address });
+        const answer = await call(
+          gateway,
+          'make-order',
+          { currency: 'BTC', network: 'bitcoin', amount: '0.01', order: `crash-${round}` },
+          keys,
+        );
+        expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+        const { orderId, clientOrderId, address } = answer.body.response;
+        made.push({ orderId, clientOrderId, address });
 
-      process.kill(server.pid, 'SIGKILL');
-      await until(`server ${server.pid} to die`, 10_000, () => dead(server.pid));
-      // Its parent never waits for it: the dead server stays a zombie while the next one starts.
-      expect(processState(server.pid)).toBe('Z');
-    }
-
-    const last = await startServer(port, `start ${ROUNDS + 1}`);
-    try {
-      const listed = await call(gateway, 'orders', { limit: 100 }, keys!);
-      expect(listed.body.response.total).toBe(ROUNDS);
-      for (const order of made) {
-        const found = await call(gateway, 'order', { orderId: order.orderId }, keys!);
-        expect(found.status, JSON.stringify(found.body)).toBe(200);
-        expect(found.body.response).toMatchObject({ ...order, amount: '0.01', status: 'pending' });
+        process.kill(server.pid, 'SIGKILL');
+        await until(`server ${server.pid} to die`, 10_000, () => dead(server.pid));
+        // Its parent never waits for it: the dead server stays a zombie while the next one starts.
+        expect(processState(server.pid)).toBe('Z');
       }
-      expect(new Set(made.map((o) => o.address)).size).toBe(ROUNDS);
-    } finally {
-      process.kill(last.pid, 'SIGTERM');
-      await until('the last server to exit', 30_000, () => dead(last.pid), last.output);
-    }
-    // An owner that exits normally leaves no owner.json behind.
-    expect(fs.existsSync(path.join(dataDir, 'owner.json'))).toBe(false);
-  });
+
+      const last = await startServer(port, `start ${ROUNDS + 1}`);
+      try {
+        const listed = await call(gateway, 'orders', { limit: 100 }, keys!);
+        expect(listed.body.response.total).toBe(ROUNDS);
+        for (const order of made) {
+          const found = await call(gateway, 'order', { orderId: order.orderId }, keys!);
+          expect(found.status, JSON.stringify(found.body)).toBe(200);
+          expect(found.body.response).toMatchObject({ ...order, amount: '0.01', status: 'pending' });
+        }
+        expect(new Set(made.map((o) => o.address)).size).toBe(ROUNDS);
+      } finally {
+        process.kill(last.pid, 'SIGTERM');
+        await until('the last server to exit', 30_000, () => dead(last.pid), last.output);
+      }
+      // An owner that exits normally leaves no owner.json behind.
+      expect(fs.existsSync(path.join(dataDir, 'owner.json'))).toBe(false);
+    },
+  );
 });

@@ -31,7 +31,6 @@ import { openTestDatabase } from './support/database';
 import { createOrder, network, sandboxChain, watchOnce } from './support/chain';
 import { createTestMerchant, type TestMerchant } from './support/merchants';
 
-
 let db: Database;
 let a: TestMerchant;
 let b: TestMerchant;
@@ -69,8 +68,18 @@ beforeAll(async () => {
 
   const made = [
     await createOrder(db, a.test, { currency: 'LTC', network: 'litecoin', amount: '0.5' }),
-    await createOrder(db, a.test, { currency: 'LTC', network: 'litecoin', amount: '1', description: '=HYPERLINK("http://evil.example","x")' }),
-    await createOrder(db, a.test, { currency: 'DOGE', network: 'dogecoin', amount: '3', description: 'a, "quoted"\nline' }),
+    await createOrder(db, a.test, {
+      currency: 'LTC',
+      network: 'litecoin',
+      amount: '1',
+      description: '=HYPERLINK("http://evil.example","x")',
+    }),
+    await createOrder(db, a.test, {
+      currency: 'DOGE',
+      network: 'dogecoin',
+      amount: '3',
+      description: 'a, "quoted"\nline',
+    }),
     await createOrder(db, a.test, { currency: 'DOGE', network: 'dogecoin', amount: '4' }),
     await createOrder(db, a.test, { currency: 'ETH', network: 'ethereum', amount: '0.01' }),
     await createOrder(db, a.test, { currency: 'USDT', network: 'ethereum', amount: '12.5' }),
@@ -78,12 +87,21 @@ beforeAll(async () => {
   ];
   // Times chosen so that three orders tie on created_at and one lies a day earlier.
   const times = [at(0), at(10), at(10), at(10), at(20), at(30), at(-24 * 60)];
-  for (const [i, order] of made.entries()) await db.query('update orders set created_at = $2 where id = $1', [order.id, times[i]]);
+  for (const [i, order] of made.entries())
+    await db.query('update orders set created_at = $2 where id = $1', [order.id, times[i]]);
   await db.query(`update orders set status = 'expired' where id = any($1::uuid[])`, [[made[3]!.id, made[4]!.id]]);
 
   // A real payment through the sandbox ledger and the watcher: the first order is processed.
   paid = made[0]!;
-  paidTx = (await broadcast(db, { network: network('litecoin'), to: paid.address, tag: paid.tag, currency: 'LTC', amount: 50_000_000n })).txHash;
+  paidTx = (
+    await broadcast(db, {
+      network: network('litecoin'),
+      to: paid.address,
+      tag: paid.tag,
+      currency: 'LTC',
+      amount: 50_000_000n,
+    })
+  ).txHash;
   await mine(db, network('litecoin'), 2);
   await watchOnce(db, sandboxChain(db, 'litecoin'));
 
@@ -105,7 +123,10 @@ beforeAll(async () => {
     [eventB, orderB.id, b.merchantId],
   );
 
-  ordersA = await db.query<OrderRow>(`select * from orders where merchant_id = $1 and mode = 'test' order by created_at desc, id desc`, [a.merchantId]);
+  ordersA = await db.query<OrderRow>(
+    `select * from orders where merchant_id = $1 and mode = 'test' order by created_at desc, id desc`,
+    [a.merchantId],
+  );
 });
 afterAll(async () => {
   await db?.close();
@@ -117,7 +138,9 @@ describe('scope', () => {
     expect(page.rows.map((r) => r.orderId)).toEqual(ordersA.map((o) => o.id));
     expect(page.rows.map((r) => r.orderId)).not.toContain(otherModeId);
     expect(page.rows.map((r) => r.orderId)).not.toContain(orderB.id);
-    expect((await listOrderItems(db, { ...scopeA, mode: 'live' }, filters(), 50)).rows.map((r) => r.orderId)).toEqual([otherModeId]);
+    expect((await listOrderItems(db, { ...scopeA, mode: 'live' }, filters(), 50)).rows.map((r) => r.orderId)).toEqual([
+      otherModeId,
+    ]);
   });
 
   it("another merchant's or mode's order id answers undefined", async () => {
@@ -148,22 +171,33 @@ describe('filters and search', () => {
   const expected = (keep: (o: OrderRow) => boolean) => ordersA.filter(keep).map((o) => o.id);
 
   it('filters by status, network, currency and dates', async () => {
-    expect(ids((await listOrderItems(db, scopeA, parseOrderFilters({ status: 'expired' }))).rows)).toEqual(expected((o) => o.status === 'expired'));
-    expect(ids((await listOrderItems(db, scopeA, parseOrderFilters({ status: 'processed' }))).rows)).toEqual([paid.id]);
-    expect(ids((await listOrderItems(db, scopeA, parseOrderFilters({ network: 'Dogecoin' }))).rows)).toEqual(expected((o) => o.network === 'dogecoin'));
-    expect(ids((await listOrderItems(db, scopeA, parseOrderFilters({ currency: 'usdt' }))).rows)).toEqual(expected((o) => o.currency === 'USDT'));
-    const day = parseOrderFilters({ from: '2026-03-10', to: '2026-03-10' });
-    expect(ids((await listOrderItems(db, scopeA, day)).rows)).toEqual(expected((o) => o.created_at.toISOString().startsWith('2026-03-10')));
-    const window = parseOrderFilters({ from: at(10).toISOString(), to: at(30).toISOString() });
-    expect(ids((await listOrderItems(db, scopeA, window)).rows)).toEqual(expected((o) => o.created_at >= at(10) && o.created_at < at(30)));
-    expect(ids((await listOrderItems(db, scopeA, parseOrderFilters({ network: 'litecoin', status: 'pending' }))).rows)).toEqual(
-      expected((o) => o.network === 'litecoin' && o.status === 'pending'),
+    expect(ids((await listOrderItems(db, scopeA, parseOrderFilters({ status: 'expired' }))).rows)).toEqual(
+      expected((o) => o.status === 'expired'),
     );
+    expect(ids((await listOrderItems(db, scopeA, parseOrderFilters({ status: 'processed' }))).rows)).toEqual([paid.id]);
+    expect(ids((await listOrderItems(db, scopeA, parseOrderFilters({ network: 'Dogecoin' }))).rows)).toEqual(
+      expected((o) => o.network === 'dogecoin'),
+    );
+    expect(ids((await listOrderItems(db, scopeA, parseOrderFilters({ currency: 'usdt' }))).rows)).toEqual(
+      expected((o) => o.currency === 'USDT'),
+    );
+    const day = parseOrderFilters({ from: '2026-03-10', to: '2026-03-10' });
+    expect(ids((await listOrderItems(db, scopeA, day)).rows)).toEqual(
+      expected((o) => o.created_at.toISOString().startsWith('2026-03-10')),
+    );
+    const window = parseOrderFilters({ from: at(10).toISOString(), to: at(30).toISOString() });
+    expect(ids((await listOrderItems(db, scopeA, window)).rows)).toEqual(
+      expected((o) => o.created_at >= at(10) && o.created_at < at(30)),
+    );
+    expect(
+      ids((await listOrderItems(db, scopeA, parseOrderFilters({ network: 'litecoin', status: 'pending' }))).rows),
+    ).toEqual(expected((o) => o.network === 'litecoin' && o.status === 'pending'));
   });
 
   it('finds an order by its id, the merchant order id, its address and a payment tx hash, exactly', async () => {
     const target = ordersA[2]!;
-    const search = async (q: string, scope = scopeA) => ids((await listOrderItems(db, scope, parseOrderFilters({ q }))).rows);
+    const search = async (q: string, scope = scopeA) =>
+      ids((await listOrderItems(db, scope, parseOrderFilters({ q }))).rows);
     expect(await search(target.id)).toEqual([target.id]);
     expect(await search(target.id.toUpperCase())).toEqual([target.id]);
     expect(await search(`  ${target.client_order_id} `)).toEqual([target.id]);
@@ -178,7 +212,9 @@ describe('filters and search', () => {
     expect(await search(orderB.client_order_id)).toEqual([]);
     expect(await search(paidTx, scopeB)).toEqual([]);
     // Search and filters combine.
-    expect(ids((await listOrderItems(db, scopeA, parseOrderFilters({ q: paidTx, status: 'pending' }))).rows)).toEqual([]);
+    expect(ids((await listOrderItems(db, scopeA, parseOrderFilters({ q: paidTx, status: 'pending' }))).rows)).toEqual(
+      [],
+    );
   });
 
   it('refuses bad filters with a message naming the parameter', () => {
@@ -212,8 +248,15 @@ describe('filters and search', () => {
       kind: 'orders',
       range: { from: new Date('2026-03-01T00:00:00Z'), to: new Date('2026-03-02T00:00:00Z') },
     });
-    expect(parseOrderFilters(new URLSearchParams('status=&q=%20%20&network=litecoin'))).toEqual({ kind: 'orders', network: 'litecoin', q: undefined });
-    expect(parseOrderFilters({ kind: 'invoices', status: 'PROCESSED', currency: 'eur' })).toMatchObject({ status: 'PROCESSED', currency: 'EUR' });
+    expect(parseOrderFilters(new URLSearchParams('status=&q=%20%20&network=litecoin'))).toEqual({
+      kind: 'orders',
+      network: 'litecoin',
+      q: undefined,
+    });
+    expect(parseOrderFilters({ kind: 'invoices', status: 'PROCESSED', currency: 'eur' })).toMatchObject({
+      status: 'PROCESSED',
+      currency: 'EUR',
+    });
   });
 });
 
@@ -284,7 +327,9 @@ describe('CSV export', () => {
     expect(answered.length).toBe(6);
     expect(header).toEqual(Object.keys(answered[0]!));
     const unformula = (cell: string) => (/^'[=+\-@]/.test(cell) ? cell.slice(1) : cell);
-    expect(rows.map((r) => r.map(unformula))).toEqual(answered.map((o) => Object.values(o).map((v) => (v === null ? '' : String(v)))));
+    expect(rows.map((r) => r.map(unformula))).toEqual(
+      answered.map((o) => Object.values(o).map((v) => (v === null ? '' : String(v)))),
+    );
     expect(await countForExport(db, scopeA, range, 'orders')).toBe(6);
     // The other mode's copy and the other merchant are not in it.
     expect(csv).not.toContain(otherModeId);
@@ -320,16 +365,28 @@ describe('detail and overview', () => {
     const detail = (await orderDetail(db, scopeA, paid.id))!;
     expect(detail.order).toMatchObject({ orderId: paid.id, status: 'processed', received: '0.5' });
     expect(detail.events).toMatchObject([{ fromStatus: 'pending', toStatus: 'processed' }]);
-    expect(detail.payments).toMatchObject([{ txHash: paidTx, amount: '0.5', status: 'processed', confirmations: 2, requiredConfirmations: 2 }]);
+    expect(detail.payments).toMatchObject([
+      { txHash: paidTx, amount: '0.5', status: 'processed', confirmations: 2, requiredConfirmations: 2 },
+    ]);
     expect(detail.payments[0]!.explorerUrl).toBeUndefined();
     expect(detail.orphanDeposits).toEqual([]);
     expect(detail.webhooks).toEqual([]);
   });
 
   it('sums counted payments per coin and counts orders by status', async () => {
-    const [payment] = await db.query<{ created_at: Date }>('select created_at from payments where order_id = $1', [paid.id]);
+    const [payment] = await db.query<{ created_at: Date }>('select created_at from payments where order_id = $1', [
+      paid.id,
+    ]);
     const view = await overview(db, scopeA, new Date(payment!.created_at.getTime() + 1000));
-    expect(view.received).toEqual([expect.objectContaining({ currency: 'LTC', network: 'litecoin', today: '0.5', last7Days: '0.5', last30Days: '0.5' })]);
+    expect(view.received).toEqual([
+      expect.objectContaining({
+        currency: 'LTC',
+        network: 'litecoin',
+        today: '0.5',
+        last7Days: '0.5',
+        last30Days: '0.5',
+      }),
+    ]);
     expect(view.received[0]!.priceUsd).toMatch(/^\d+(\.\d+)?$/);
     expect(view.series).toHaveLength(30);
     expect(view.series.at(-1)!.amounts).toEqual({ 'LTC/litecoin': '0.5' });
@@ -351,7 +408,10 @@ describe('invoices', () => {
     const make = async (merchant: TestMerchant, fields: Record<string, unknown>) => {
       const key = (await findApiKey(db, merchant.test.publicKey))!;
       const own = String(Date.now()) + Math.floor(Math.random() * 1000);
-      return makeInvoice({ db, key, nonce: own }, makeInvoiceRequest.parse({ currency: 'USD', amount: '73.50', lifetime: 30, nonce: own, ...fields }));
+      return makeInvoice(
+        { db, key, nonce: own },
+        makeInvoiceRequest.parse({ currency: 'USD', amount: '73.50', lifetime: 30, nonce: own, ...fields }),
+      );
     };
     const first = await make(a, { externalId: 'ext-1', order: 'inv-order-1' });
     const second = await make(a, { currency: 'EUR', order: 'inv-order-2' });
@@ -375,7 +435,9 @@ describe('invoices', () => {
     const key = (await findApiKey(db, a.test.publicKey))!;
     const [row] = (await listInvoiceItems(db, scopeA, parseOrderFilters({ kind: 'invoices', q: 'ext-1' }))).rows;
     const answered = serializeInvoice(await getInvoice(db, key, first.invoice.id));
-    expect({ ...row, createdAt: row!.createdAt.toISOString(), expiresAt: row!.expiresAt.toISOString() }).toEqual(answered);
+    expect({ ...row, createdAt: row!.createdAt.toISOString(), expiresAt: row!.expiresAt.toISOString() }).toEqual(
+      answered,
+    );
 
     const detail = (await invoiceDetail(db, scopeA, first.invoice.id))!;
     expect(detail.order?.order.orderId).toBe(order.id);
@@ -383,24 +445,39 @@ describe('invoices', () => {
 
     let csv = '';
     const now = new Date();
-    for await (const chunk of exportOrdersCsv(db, scopeA, { from: new Date(now.getTime() - 3_600_000), to: new Date(now.getTime() + 60_000) }, 'invoices')) csv += chunk;
+    for await (const chunk of exportOrdersCsv(
+      db,
+      scopeA,
+      { from: new Date(now.getTime() - 3_600_000), to: new Date(now.getTime() + 60_000) },
+      'invoices',
+    ))
+      csv += chunk;
     const [header, ...rows] = parseCsv(csv);
     expect(header).toEqual(Object.keys(answered));
     expect(rows).toHaveLength(2);
     const exported = rows.find((r) => r[0] === first.invoice.id)!;
-    expect(exported).toEqual(Object.values(answered).map((v) => (v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v))));
+    expect(exported).toEqual(
+      Object.values(answered).map((v) => (v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v))),
+    );
   });
 });
 
 describe('explorer links', () => {
   it('uses the merchant template over the default, none in test mode', () => {
     expect(explorerLink('bitcoin', 'ab12')).toBe('https://mempool.space/tx/ab12');
-    expect(explorerLink('ethereum', '0xab', { ethereum: 'https://my.example/t/{tx}?x=1' })).toBe('https://my.example/t/0xab?x=1');
-    expect(explorerLink('ethereum', '0xab', { ethereum: 'javascript:alert({tx})' })).toBe('https://etherscan.io/tx/0xab');
+    expect(explorerLink('ethereum', '0xab', { ethereum: 'https://my.example/t/{tx}?x=1' })).toBe(
+      'https://my.example/t/0xab?x=1',
+    );
+    expect(explorerLink('ethereum', '0xab', { ethereum: 'javascript:alert({tx})' })).toBe(
+      'https://etherscan.io/tx/0xab',
+    );
     expect(explorerLink('ripple', 'a/b')).toBe('https://xrpscan.com/tx/a%2Fb');
     expect(explorerLink('nowhere', 'ab')).toBeUndefined();
-    for (const network of NETWORKS) expect(DEFAULT_EXPLORERS[network.name], network.name).toMatch(/^https:\/\/.*\{tx\}/);
+    for (const network of NETWORKS)
+      expect(DEFAULT_EXPLORERS[network.name], network.name).toMatch(/^https:\/\/.*\{tx\}/);
     expect(transactionLink('test', 'bitcoin', 'ab', { bitcoin: 'https://my.example/{tx}' })).toBeUndefined();
-    expect(transactionLink('live', 'bitcoin', 'ab', { bitcoin: 'https://my.example/{tx}' })).toBe('https://my.example/ab');
+    expect(transactionLink('live', 'bitcoin', 'ab', { bitcoin: 'https://my.example/{tx}' })).toBe(
+      'https://my.example/ab',
+    );
   });
 });

@@ -8,6 +8,10 @@ import { openPostgresTestDatabase } from './support/database';
 
 it('closes a database whose listener is still connecting', async () => {
   const { db } = await openPostgresTestDatabase();
-  await db.listen('webhooks', () => {}, () => {});
+  await db.listen(
+    'webhooks',
+    () => {},
+    () => {},
+  );
   await db.close(); // a hang fails the test by its timeout
 });

@@ -59,7 +59,9 @@ describe('npm run db', () => {
     expect(exported.stdout).toMatch(/^ {2}merchants +1 rows {2}sha256 [0-9a-f]{16}$/m);
     expect(exported.stdout).toMatch(/Exported \d+ rows of \d+ tables and \d+ sequences at migration \d+\./);
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
-    expect((await runCli(env({ DATABASE_URL: source.url }), 'db', 'export', file)).stderr).toMatch(/exists; choose another name or add --force/);
+    expect((await runCli(env({ DATABASE_URL: source.url }), 'db', 'export', file)).stderr).toMatch(
+      /exists; choose another name or add --force/,
+    );
 
     const imported = await runCli(env({ DATABASE_URL: target.url }), 'db', 'import', file);
     expect(imported.stderr).toBe('');

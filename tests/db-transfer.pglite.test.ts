@@ -29,8 +29,21 @@ let merchant: TestMerchant;
 let lines: string[];
 const orders: Record<string, string> = {};
 
-async function pay(db: Database, to: { address: string; tag: string | null }, amount: bigint, at?: Date, coin: 'litecoin' | 'dogecoin' = 'litecoin') {
-  return broadcast(db, { network: network(coin), to: to.address, tag: to.tag, currency: coin === 'litecoin' ? 'LTC' : 'DOGE', amount, at });
+async function pay(
+  db: Database,
+  to: { address: string; tag: string | null },
+  amount: bigint,
+  at?: Date,
+  coin: 'litecoin' | 'dogecoin' = 'litecoin',
+) {
+  return broadcast(db, {
+    network: network(coin),
+    to: to.address,
+    tag: to.tag,
+    currency: coin === 'litecoin' ? 'LTC' : 'DOGE',
+    amount,
+    at,
+  });
 }
 
 async function* each(items: string[]): AsyncGenerator<string> {
@@ -43,7 +56,15 @@ beforeAll(async () => {
   merchant = await createTestMerchant(embedded);
   const chain = sandboxChain(embedded, 'litecoin');
   const make = async (name: string, amount: string) =>
-    (orders[name] = (await createOrder(embedded, merchant.test, { currency: 'LTC', network: 'litecoin', amount, successWebhook: HOOK, errorWebhook: HOOK })).id);
+    (orders[name] = (
+      await createOrder(embedded, merchant.test, {
+        currency: 'LTC',
+        network: 'litecoin',
+        amount,
+        successWebhook: HOOK,
+        errorWebhook: HOOK,
+      })
+    ).id);
   await make('processed', '0.5');
   await make('overpaid', '0.1');
   await make('partial', '0.3');
@@ -63,7 +84,8 @@ beforeAll(async () => {
   await mine(embedded, network('litecoin'), 2, after(expiresAt, 3));
   await watchOnce(embedded, chain, { chainClock: true });
   // Open orders on a network whose clock was left alone: one unpaid, one paid and short of its confirmations.
-  const doge = (amount: string) => createOrder(embedded, merchant.test, { currency: 'DOGE', network: 'dogecoin', amount, successWebhook: HOOK });
+  const doge = (amount: string) =>
+    createOrder(embedded, merchant.test, { currency: 'DOGE', network: 'dogecoin', amount, successWebhook: HOOK });
   const pending = await doge('25');
   const confirming = await doge('40');
   Object.assign(orders, { pending: pending.id, confirming: confirming.id });
@@ -91,11 +113,21 @@ async function statuses(db: Database): Promise<Record<string, string>> {
 describe('moving the embedded database to PostgreSQL', () => {
   it('the source has orders in every state, an orphan deposit and a webhook in the outbox', async () => {
     expect(await statuses(embedded)).toEqual({
-      processed: 'processed', overpaid: 'overpaid', partial: 'partial', expired: 'expired', confirming: 'pending', pending: 'pending',
+      processed: 'processed',
+      overpaid: 'overpaid',
+      partial: 'partial',
+      expired: 'expired',
+      confirming: 'pending',
+      pending: 'pending',
     });
-    const [seen] = await embedded.query<{ n: number }>("select count(*)::int as n from payments where order_id = $1 and status = 'pending'", [orders.confirming]);
+    const [seen] = await embedded.query<{ n: number }>(
+      "select count(*)::int as n from payments where order_id = $1 and status = 'pending'",
+      [orders.confirming],
+    );
     expect(seen!.n).toBe(1);
-    const [deposits] = await embedded.query<{ n: number }>("select count(*)::int as n from deposits where kind = 'ORPHAN'");
+    const [deposits] = await embedded.query<{ n: number }>(
+      "select count(*)::int as n from deposits where kind = 'ORPHAN'",
+    );
     expect(deposits!.n).toBeGreaterThan(0);
     const [outbox] = await embedded.query<{ n: number }>('select count(*)::int as n from webhook_events');
     expect(outbox!.n).toBeGreaterThanOrEqual(4);
@@ -105,7 +137,11 @@ describe('moving the embedded database to PostgreSQL', () => {
     await expect(importDatabase(target, each(lines.slice(0, -1)))).rejects.toThrow(/incomplete/);
     const other = lines.map((line, i) => (i === 0 ? line.replace(/"migrations":\d+/, '"migrations":1') : line));
     await expect(importDatabase(target, each(other))).rejects.toThrow(/export was made at migration 1/);
-    const tampered = lines.map((line) => (line.startsWith('R\t') && line.includes('"client_order_id":"order-') ? line.replace('"amount":', '"amount":1') : line));
+    const tampered = lines.map((line) =>
+      line.startsWith('R\t') && line.includes('"client_order_id":"order-')
+        ? line.replace('"amount":', '"amount":1')
+        : line,
+    );
     await expect(importDatabase(target, each(tampered))).rejects.toBeInstanceOf(TransferError);
     const [count] = await target.query<{ n: number }>('select count(*)::int as n from merchants');
     expect(count!.n).toBe(0);
@@ -115,7 +151,18 @@ describe('moving the embedded database to PostgreSQL', () => {
     const summary = await importDatabase(target, each(lines));
     expect(summary.tables.find((t) => t.table === 'orders')!.rows).toBe(6);
     expect(summary.sequences).toBeGreaterThan(0);
-    for (const table of ['merchants', 'api_keys', 'orders', 'payments', 'deposits', 'chain_cursors', 'webhook_events', 'api_nonces', 'addresses', 'sandbox_blocks']) {
+    for (const table of [
+      'merchants',
+      'api_keys',
+      'orders',
+      'payments',
+      'deposits',
+      'chain_cursors',
+      'webhook_events',
+      'api_nonces',
+      'addresses',
+      'sandbox_blocks',
+    ]) {
       const [a] = await embedded.query<{ n: number }>(`select count(*)::int as n from ${table}`);
       const [b] = await target.query<{ n: number }>(`select count(*)::int as n from ${table}`);
       expect(b!.n, table).toBe(a!.n);
@@ -133,7 +180,10 @@ describe('moving the embedded database to PostgreSQL', () => {
     await watchOnce(target, dogecoin);
     expect((await orderRow(target, orders.confirming!)).status).toBe('processed');
     expect((await orderRow(target, orders.pending!)).status).toBe('processed');
-    const [hooks] = await target.query<{ n: number }>("select count(*)::int as n from webhook_events where order_id = any($1::uuid[]) and kind = 'success'", [[orders.pending, orders.confirming]]);
+    const [hooks] = await target.query<{ n: number }>(
+      "select count(*)::int as n from webhook_events where order_id = any($1::uuid[]) and kind = 'success'",
+      [[orders.pending, orders.confirming]],
+    );
     expect(hooks!.n).toBe(2);
 
     const key = await findApiKey(target, merchant.test.publicKey);
@@ -141,14 +191,23 @@ describe('moving the embedded database to PostgreSQL', () => {
     expect(await consumeNonce(target, key!.keyId, '424242')).toBe(false);
 
     const used = new Set((await target.query<{ address: string }>('select address from orders')).map((r) => r.address));
-    const order = await createOrder(target, merchant.test, { currency: 'LTC', network: 'litecoin', amount: '0.15', order: `after-move-${randomUUID()}`, successWebhook: HOOK });
+    const order = await createOrder(target, merchant.test, {
+      currency: 'LTC',
+      network: 'litecoin',
+      amount: '0.15',
+      order: `after-move-${randomUUID()}`,
+      successWebhook: HOOK,
+    });
     expect(used.has(order.address)).toBe(false);
     const chain = sandboxChain(target, 'litecoin');
     await pay(target, order, 15_000_000n);
     await mine(target, network('litecoin'), 3);
     await watchOnce(target, chain);
     expect((await orderRow(target, order.id)).status).toBe('processed');
-    const [outbox] = await target.query<{ n: number }>("select count(*)::int as n from webhook_events where order_id = $1", [order.id]);
+    const [outbox] = await target.query<{ n: number }>(
+      'select count(*)::int as n from webhook_events where order_id = $1',
+      [order.id],
+    );
     expect(outbox!.n).toBe(1);
   });
 });

@@ -25,7 +25,8 @@ function proseLines(text: string): string[] {
   return text.split('\n').map((line) => {
     const opener = /^ {0,3}(`{3,}|~{3,})/.exec(line);
     if (fence) {
-      if (opener && opener[1]![0] === fence[0] && opener[1]!.length >= fence.length && line.trim() === opener[1]) fence = undefined;
+      if (opener && opener[1]![0] === fence[0] && opener[1]!.length >= fence.length && line.trim() === opener[1])
+        fence = undefined;
       return '';
     }
     if (opener) {
@@ -95,7 +96,12 @@ function brokenBecause({ file, target }: Link): string | undefined {
   const hash = target.indexOf('#');
   const pathPart = decodeURIComponent(hash < 0 ? target : target.slice(0, hash));
   const anchor = hash < 0 ? undefined : decodeURIComponent(target.slice(hash + 1));
-  const resolved = pathPart === '' ? path.join(ROOT, file) : pathPart.startsWith('/') ? path.join(ROOT, pathPart) : path.resolve(ROOT, path.dirname(file), pathPart);
+  const resolved =
+    pathPart === ''
+      ? path.join(ROOT, file)
+      : pathPart.startsWith('/')
+        ? path.join(ROOT, pathPart)
+        : path.resolve(ROOT, path.dirname(file), pathPart);
   if (path.relative(ROOT, resolved).startsWith('..')) return 'points outside the repository';
   if (!fs.existsSync(resolved)) return 'no such file';
   if (anchor === undefined || anchor === '') return undefined;

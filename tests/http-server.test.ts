@@ -33,7 +33,9 @@ describe('the HTTP server under a burst', () => {
 
   function get(agent: http.Agent): Promise<void> {
     return new Promise((resolve, reject) => {
-      http.get({ host: '127.0.0.1', port, path: '/', agent }, (res) => res.resume().on('end', resolve)).on('error', reject);
+      http
+        .get({ host: '127.0.0.1', port, path: '/', agent }, (res) => res.resume().on('end', resolve))
+        .on('error', reject);
     });
   }
 

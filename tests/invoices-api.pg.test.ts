@@ -26,9 +26,31 @@ beforeAll(async () => {
 });
 
 const INVOICE_FIELDS = [
-  'id', 'advancedBalanceId', 'externalId', 'status', 'order', 'orderId', 'orderLink', 'invoiceLink', 'description', 'currency', 'amount',
-  'receivedNetwork', 'receivedCurrency', 'receivedAmount', 'receivedAmountInInvoiceCurrency', 'rate', 'includeFee', 'additionalFees',
-  'insurancePercent', 'slippagePercent', 'webhookURL', 'returnUrl', 'expiresAt', 'createdAt', 'currencies',
+  'id',
+  'advancedBalanceId',
+  'externalId',
+  'status',
+  'order',
+  'orderId',
+  'orderLink',
+  'invoiceLink',
+  'description',
+  'currency',
+  'amount',
+  'receivedNetwork',
+  'receivedCurrency',
+  'receivedAmount',
+  'receivedAmountInInvoiceCurrency',
+  'rate',
+  'includeFee',
+  'additionalFees',
+  'insurancePercent',
+  'slippagePercent',
+  'webhookURL',
+  'returnUrl',
+  'expiresAt',
+  'createdAt',
+  'currencies',
 ].sort();
 
 /**
@@ -45,19 +67,43 @@ function expected(priceCents: bigint, insuranceThousandths: bigint, decimals: nu
   return fraction ? `${digits.slice(0, -decimals)}.${fraction}` : digits.slice(0, -decimals);
 }
 
-const amountOn = (invoice: { currencies: { currency: string; networks: { name: string; amount: string }[] }[] }, currency: string, net: string) =>
-  invoice.currencies.find((c) => c.currency === currency)?.networks.find((n) => n.name === net)?.amount;
+const amountOn = (
+  invoice: { currencies: { currency: string; networks: { name: string; amount: string }[] }[] },
+  currency: string,
+  net: string,
+) => invoice.currencies.find((c) => c.currency === currency)?.networks.find((n) => n.name === net)?.amount;
 
 describe('make-invoice', () => {
   it('answers every field of the invoice object, null for the absent optional ones', async () => {
-    const { status, body } = await call(gateway, 'make-invoice', { currency: 'usd', amount: '10', lifetime: 30 }, merchant.test);
+    const { status, body } = await call(
+      gateway,
+      'make-invoice',
+      { currency: 'usd', amount: '10', lifetime: 30 },
+      merchant.test,
+    );
     expect(status, JSON.stringify(body)).toBe(200);
     const invoice = body.response;
     expect(Object.keys(invoice).sort()).toEqual(INVOICE_FIELDS);
     expect(invoice).toMatchObject({
-      externalId: null, status: 'CREATED', order: null, orderId: null, orderLink: null, description: null, currency: 'USD', amount: '10',
-      receivedNetwork: null, receivedCurrency: null, receivedAmount: null, receivedAmountInInvoiceCurrency: null, rate: null,
-      includeFee: false, additionalFees: null, insurancePercent: null, slippagePercent: null, webhookURL: null, returnUrl: null,
+      externalId: null,
+      status: 'CREATED',
+      order: null,
+      orderId: null,
+      orderLink: null,
+      description: null,
+      currency: 'USD',
+      amount: '10',
+      receivedNetwork: null,
+      receivedCurrency: null,
+      receivedAmount: null,
+      receivedAmountInInvoiceCurrency: null,
+      rate: null,
+      includeFee: false,
+      additionalFees: null,
+      insurancePercent: null,
+      slippagePercent: null,
+      webhookURL: null,
+      returnUrl: null,
     });
     expect(invoice.id).toMatch(UUID);
     expect(invoice.invoiceLink).toBe(`${gateway.baseUrl}/invoice/${invoice.id}`);
@@ -67,8 +113,13 @@ describe('make-invoice', () => {
     const balances = await call(gateway, 'advanced-balances', {}, merchant.test);
     expect(invoice.advancedBalanceId).toBe(balances.body.response[0].advancedBalanceId);
     // currencies absent: every coin and network test keys can use, each with an amount.
-    const available = (await call(gateway, 'available-currencies', {}, merchant.test)).body.response as { currency: string; networks: unknown[] }[];
-    expect(invoice.currencies.map((c: { currency: string }) => c.currency).sort()).toEqual(available.map((c) => c.currency).sort());
+    const available = (await call(gateway, 'available-currencies', {}, merchant.test)).body.response as {
+      currency: string;
+      networks: unknown[];
+    }[];
+    expect(invoice.currencies.map((c: { currency: string }) => c.currency).sort()).toEqual(
+      available.map((c) => c.currency).sort(),
+    );
     for (const coin of invoice.currencies) for (const n of coin.networks) expect(n.amount).toMatch(/^\d+(\.\d+)?$/);
   });
 
@@ -77,18 +128,39 @@ describe('make-invoice', () => {
       gateway,
       'make-invoice',
       {
-        currency: 'USD', amount: '73.50', lifetime: 60, insurancePercent: '1.5', slippagePercent: '0.5', includeFee: true,
-        additionalFees: ['gas'], externalId: 'contract-7350', order: 'shop-7350', description: 'Two mugs',
-        webhookURL: 'https://merchant.example/hooks/invoice', returnURL: 'https://merchant.example/back',
-        currencies: [{ currency: 'BTC', networks: ['bitcoin'] }, { currency: 'ETH', networks: ['ethereum', 'base'] }, { currency: 'USDT', networks: ['tron', 'bsc'] }],
+        currency: 'USD',
+        amount: '73.50',
+        lifetime: 60,
+        insurancePercent: '1.5',
+        slippagePercent: '0.5',
+        includeFee: true,
+        additionalFees: ['gas'],
+        externalId: 'contract-7350',
+        order: 'shop-7350',
+        description: 'Two mugs',
+        webhookURL: 'https://merchant.example/hooks/invoice',
+        returnURL: 'https://merchant.example/back',
+        currencies: [
+          { currency: 'BTC', networks: ['bitcoin'] },
+          { currency: 'ETH', networks: ['ethereum', 'base'] },
+          { currency: 'USDT', networks: ['tron', 'bsc'] },
+        ],
       },
       merchant.test,
     );
     const invoice = body.response;
     expect(invoice).toMatchObject({
-      externalId: 'contract-7350', order: 'shop-7350', description: 'Two mugs', includeFee: true, additionalFees: ['gas'],
-      insurancePercent: '1.5', slippagePercent: '0.5', webhookURL: 'https://merchant.example/hooks/invoice', returnUrl: 'https://merchant.example/back',
-      currency: 'USD', amount: '73.5',
+      externalId: 'contract-7350',
+      order: 'shop-7350',
+      description: 'Two mugs',
+      includeFee: true,
+      additionalFees: ['gas'],
+      insurancePercent: '1.5',
+      slippagePercent: '0.5',
+      webhookURL: 'https://merchant.example/hooks/invoice',
+      returnUrl: 'https://merchant.example/back',
+      currency: 'USD',
+      amount: '73.5',
     });
     // 73.50 × 1.015 = 74.6025 USD.
     expect(amountOn(invoice, 'BTC', 'bitcoin')).toBe(expected(7350n, 1500n, 8, 60000n));
@@ -102,7 +174,12 @@ describe('make-invoice', () => {
   });
 
   it('rounds a conversion that does not end at the last unit up, never down', async () => {
-    const { body } = await call(gateway, 'make-invoice', { currency: 'EUR', amount: '1', currencies: [{ currency: 'BTC' }] }, merchant.test);
+    const { body } = await call(
+      gateway,
+      'make-invoice',
+      { currency: 'EUR', amount: '1', currencies: [{ currency: 'BTC' }] },
+      merchant.test,
+    );
     // 1 EUR = 1.08 USD; BTC in EUR = 60000 / 1.08 = 55555.555… (the rate, 18 decimals, half up).
     const rate = (await call(gateway, 'price-rate', { from: 'BTC', to: 'EUR' }, merchant.test)).body.response;
     expect(rate).toBe('55555.555555555555555556');
@@ -121,9 +198,19 @@ describe('make-invoice', () => {
     expect(conflict.body.error).toMatchObject({ name: 'INVOICE_CONFLICT', details: [{ path: 'externalId' }] });
     expect(await countRows(gateway.db)).toEqual(before);
     // `order` is the key when externalId is absent; another merchant's key space is its own.
-    const byOrder = await call(gateway, 'make-invoice', { currency: 'USD', amount: '5', order: 'idem-order' }, merchant.test);
-    expect((await call(gateway, 'make-invoice', { currency: 'USD', amount: '5', order: 'idem-order' }, merchant.test)).body.response.id).toBe(byOrder.body.response.id);
-    expect((await call(gateway, 'make-invoice', { currency: 'USD', amount: '7', order: 'idem-order' }, other.test)).status).toBe(200);
+    const byOrder = await call(
+      gateway,
+      'make-invoice',
+      { currency: 'USD', amount: '5', order: 'idem-order' },
+      merchant.test,
+    );
+    expect(
+      (await call(gateway, 'make-invoice', { currency: 'USD', amount: '5', order: 'idem-order' }, merchant.test)).body
+        .response.id,
+    ).toBe(byOrder.body.response.id);
+    expect(
+      (await call(gateway, 'make-invoice', { currency: 'USD', amount: '7', order: 'idem-order' }, other.test)).status,
+    ).toBe(200);
   });
 
   it.each([
@@ -152,48 +239,83 @@ describe('make-invoice', () => {
     const unknown = await call(gateway, 'make-invoice', { currency: 'XYZ', amount: '1' }, merchant.test);
     expect(unknown.status).toBe(422);
     expect(unknown.body.error).toMatchObject({ name: 'UNSUPPORTED_CURRENCY', details: [{ path: 'currency' }] });
-    const coin = await call(gateway, 'make-invoice', { currency: 'USD', amount: '1', currencies: [{ currency: 'BTC', networks: ['tron'] }] }, merchant.test);
+    const coin = await call(
+      gateway,
+      'make-invoice',
+      { currency: 'USD', amount: '1', currencies: [{ currency: 'BTC', networks: ['tron'] }] },
+      merchant.test,
+    );
     expect(coin.status).toBe(422);
-    expect(coin.body.error.details).toEqual([{ path: 'currencies.0.networks.0', message: 'BTC on tron is not available for test keys' }]);
+    expect(coin.body.error.details).toEqual([
+      { path: 'currencies.0.networks.0', message: 'BTC on tron is not available for test keys' },
+    ]);
     expect(await countRows(gateway.db)).toEqual(before);
   });
 });
 
 describe('get-invoice and get-invoices', () => {
   it('answers the invoice with its chosen coin, and 404 for another merchant or mode', async () => {
-    const made = (await call(gateway, 'make-invoice', { currency: 'USD', amount: '73.50', currencies: [{ currency: 'USDT', networks: ['tron'] }] }, merchant.test)).body.response;
+    const made = (
+      await call(
+        gateway,
+        'make-invoice',
+        { currency: 'USD', amount: '73.50', currencies: [{ currency: 'USDT', networks: ['tron'] }] },
+        merchant.test,
+      )
+    ).body.response;
     const order = await chooseCoin(gateway.db, made.id, { currency: 'USDT', network: 'tron' });
     const { status, body } = await call(gateway, 'get-invoice', { invoiceId: made.id }, merchant.test);
     expect(status).toBe(200);
     expect(body.response).toMatchObject({
-      id: made.id, status: 'INIT', orderId: order.id, orderLink: `${gateway.baseUrl}/pay/${order.id}`, receivedNetwork: 'tron', receivedCurrency: 'USDT',
-      receivedAmount: '0', receivedAmountInInvoiceCurrency: '0', rate: '1', currencies: [{ currency: 'USDT', networks: [{ name: 'tron', amount: '73.5' }] }],
+      id: made.id,
+      status: 'INIT',
+      orderId: order.id,
+      orderLink: `${gateway.baseUrl}/pay/${order.id}`,
+      receivedNetwork: 'tron',
+      receivedCurrency: 'USDT',
+      receivedAmount: '0',
+      receivedAmountInInvoiceCurrency: '0',
+      rate: '1',
+      currencies: [{ currency: 'USDT', networks: [{ name: 'tron', amount: '73.5' }] }],
     });
     expect((await call(gateway, 'get-invoice', { invoiceId: made.id }, other.test)).status).toBe(404);
     expect((await call(gateway, 'get-invoice', { invoiceId: made.id }, merchant.live)).status).toBe(404);
-    expect((await call(gateway, 'get-invoice', { invoiceId: 'not-a-uuid' }, merchant.test)).body.error.name).toBe('NOT_FOUND');
+    expect((await call(gateway, 'get-invoice', { invoiceId: 'not-a-uuid' }, merchant.test)).body.error.name).toBe(
+      'NOT_FOUND',
+    );
   });
 
-  it('lists the caller\'s invoices newest first with total, status filter, limit and offset', async () => {
+  it("lists the caller's invoices newest first with total, status filter, limit and offset", async () => {
     const own = await createTestMerchant(gateway.db);
     const ids: string[] = [];
-    for (let i = 0; i < 3; i++) ids.push((await call(gateway, 'make-invoice', { currency: 'GBP', amount: `${i + 1}` }, own.test)).body.response.id);
+    for (let i = 0; i < 3; i++)
+      ids.push(
+        (await call(gateway, 'make-invoice', { currency: 'GBP', amount: `${i + 1}` }, own.test)).body.response.id,
+      );
     const all = (await call(gateway, 'get-invoices', {}, own.test)).body.response;
     expect(all.total).toBe(3);
     expect(all.invoices.map((i: { id: string }) => i.id)).toEqual([...ids].reverse());
     expect(Object.keys(all.invoices[0]).sort()).toEqual(INVOICE_FIELDS);
     const page = (await call(gateway, 'get-invoices', { limit: 1, offset: 1 }, own.test)).body.response;
     expect(page).toMatchObject({ total: 3, invoices: [{ id: ids[1] }] });
-    expect((await call(gateway, 'get-invoices', { status: ['PROCESSED'] }, own.test)).body.response).toEqual({ total: 0, invoices: [] });
-    expect((await call(gateway, 'get-invoices', { status: ['CREATED'], limit: 2 }, own.test)).body.response.total).toBe(3);
+    expect((await call(gateway, 'get-invoices', { status: ['PROCESSED'] }, own.test)).body.response).toEqual({
+      total: 0,
+      invoices: [],
+    });
+    expect((await call(gateway, 'get-invoices', { status: ['CREATED'], limit: 2 }, own.test)).body.response.total).toBe(
+      3,
+    );
     expect((await call(gateway, 'get-invoices', {}, own.live)).body.response).toEqual({ total: 0, invoices: [] });
-    expect((await call(gateway, 'get-invoices', { status: ['paid'] }, own.test)).body.error.details[0].path).toBe('status.0');
+    expect((await call(gateway, 'get-invoices', { status: ['paid'] }, own.test)).body.error.details[0].path).toBe(
+      'status.0',
+    );
   });
 });
 
 describe('price-rate and available-currencies', () => {
   it('answers the price of one `from` in `to` as a decimal string, via USD', async () => {
-    const rate = (from: string, to: string) => call(gateway, 'price-rate', { from, to }, merchant.test).then((a) => a.body.response);
+    const rate = (from: string, to: string) =>
+      call(gateway, 'price-rate', { from, to }, merchant.test).then((a) => a.body.response);
     expect(await rate('BTC', 'USD')).toBe('60000');
     expect(await rate('eth', 'usdt')).toBe('3000');
     expect(await rate('USD', 'USD')).toBe('1');
@@ -205,7 +327,15 @@ describe('price-rate and available-currencies', () => {
   });
 
   it('answers priceUSD for each coin of available-currencies', async () => {
-    const available = (await call(gateway, 'available-currencies', {}, merchant.test)).body.response as { currency: string; priceUSD: string }[];
-    expect(Object.fromEntries(available.map((c) => [c.currency, c.priceUSD]))).toMatchObject({ BTC: '60000', ETH: '3000', USDT: '1', TRX: '0.25' });
+    const available = (await call(gateway, 'available-currencies', {}, merchant.test)).body.response as {
+      currency: string;
+      priceUSD: string;
+    }[];
+    expect(Object.fromEntries(available.map((c) => [c.currency, c.priceUSD]))).toMatchObject({
+      BTC: '60000',
+      ETH: '3000',
+      USDT: '1',
+      TRX: '0.25',
+    });
   });
 });

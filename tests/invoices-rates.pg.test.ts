@@ -37,14 +37,30 @@ afterAll(async () => {
   await Promise.all([kraken?.close(), coinbase?.close(), coingecko?.close()]);
 });
 
-const ticker = (last: string) => ({ a: [last, '1', '1.000'], b: [last, '1', '1.000'], c: [last, '0.1'], v: ['1', '1'], p: [last, last], t: [1, 1], l: [last, last], h: [last, last], o: last });
+const ticker = (last: string) => ({
+  a: [last, '1', '1.000'],
+  b: [last, '1', '1.000'],
+  c: [last, '0.1'],
+  v: ['1', '1'],
+  p: [last, last],
+  t: [1, 1],
+  l: [last, last],
+  h: [last, last],
+  o: last,
+});
 
 /** What each stand-in answers for BTC in dollars (null: it fails with HTTP 500). */
 function markets(prices: { kraken: string | null; coinbase: string | null; coingecko: string | null }) {
   kraken.answer(prices.kraken === null ? raw(500, 'down') : { error: [], result: { XXBTZUSD: ticker(prices.kraken) } });
-  coinbase.answer(prices.coinbase === null ? raw(500, 'down') : { data: { currency: 'USD', rates: { BTC: prices.coinbase } } });
+  coinbase.answer(
+    prices.coinbase === null ? raw(500, 'down') : { data: { currency: 'USD', rates: { BTC: prices.coinbase } } },
+  );
   coingecko.answer(
-    prices.coingecko === null ? raw(500, 'down') : raw(200, `{"bitcoin": {"usd": ${prices.coingecko}, "eur": 55555, "gbp": 47244}}`, { 'content-type': 'application/json' }),
+    prices.coingecko === null
+      ? raw(500, 'down')
+      : raw(200, `{"bitcoin": {"usd": ${prices.coingecko}, "eur": 55555, "gbp": 47244}}`, {
+          'content-type': 'application/json',
+        }),
   );
 }
 
@@ -52,7 +68,11 @@ function markets(prices: { kraken: string | null; coinbase: string | null; coing
 function freshService(): void {
   rates?.close();
   rates = createRateService({
-    sources: [krakenSource({ baseUrl: kraken.url }), coinbaseSource({ baseUrl: coinbase.url }), coingeckoSource({ baseUrl: coingecko.url })],
+    sources: [
+      krakenSource({ baseUrl: kraken.url }),
+      coinbaseSource({ baseUrl: coinbase.url }),
+      coingeckoSource({ baseUrl: coingecko.url }),
+    ],
     cacheMs: CACHE_MS,
     maxAgeMs: MAX_AGE_MS,
     maxSpreadPercent: '3',
@@ -62,8 +82,15 @@ function freshService(): void {
   setProcessSlot('rates', new Map([['test', rates]]));
 }
 
-const invoiceFor100Usd = () => call(gateway, 'make-invoice', { currency: 'USD', amount: '100', currencies: [{ currency: 'BTC', networks: ['bitcoin'] }] }, merchant.test);
-const btcAmount = (answer: { body: { response: { currencies: { networks: { amount: string }[] }[] } } }) => answer.body.response.currencies[0]!.networks[0]!.amount;
+const invoiceFor100Usd = () =>
+  call(
+    gateway,
+    'make-invoice',
+    { currency: 'USD', amount: '100', currencies: [{ currency: 'BTC', networks: ['bitcoin'] }] },
+    merchant.test,
+  );
+const btcAmount = (answer: { body: { response: { currencies: { networks: { amount: string }[] }[] } } }) =>
+  answer.body.response.currencies[0]!.networks[0]!.amount;
 
 describe('make-invoice at market rates', () => {
   it('asks the median of three sources', async () => {
@@ -82,7 +109,9 @@ describe('make-invoice at market rates', () => {
     const answer = await invoiceFor100Usd();
     // median(59400, 60599.99999999…) = their mean; within 3 % of it, both kept.
     expect(answer.status).toBe(200);
-    expect((await call(gateway, 'price-rate', { from: 'BTC', to: 'USD' }, merchant.test)).body.response).toBe('59999.99999999908494');
+    expect((await call(gateway, 'price-rate', { from: 'BTC', to: 'USD' }, merchant.test)).body.response).toBe(
+      '59999.99999999908494',
+    );
     expect(btcAmount(answer)).toBe('0.00166667');
   });
 
@@ -115,15 +144,32 @@ describe('make-invoice at market rates', () => {
     expect(rate.status).toBe(503);
     expect(rate.body.error.message).toMatch(/BTC\/EUR/);
     // available-currencies still answers, without a price.
-    const available = (await call(gateway, 'available-currencies', {}, merchant.test)).body.response as { currency: string; priceUSD: string | null }[];
+    const available = (await call(gateway, 'available-currencies', {}, merchant.test)).body.response as {
+      currency: string;
+      priceUSD: string | null;
+    }[];
     expect(available.find((c) => c.currency === 'BTC')?.priceUSD).toBeNull();
   });
 
-  it('locks the quoted rate at the choice while the market stays within slippagePercent, else the market\'s', async () => {
+  it("locks the quoted rate at the choice while the market stays within slippagePercent, else the market's", async () => {
     freshService();
     markets({ kraken: '60000', coinbase: '0.000016666666666667', coingecko: '60000' });
-    const made = (await call(gateway, 'make-invoice', { currency: 'USD', amount: '100', slippagePercent: '1', currencies: [{ currency: 'BTC' }] }, merchant.test)).body.response;
-    const again = (await call(gateway, 'make-invoice', { currency: 'USD', amount: '100', slippagePercent: '1', currencies: [{ currency: 'BTC' }] }, merchant.test)).body.response;
+    const made = (
+      await call(
+        gateway,
+        'make-invoice',
+        { currency: 'USD', amount: '100', slippagePercent: '1', currencies: [{ currency: 'BTC' }] },
+        merchant.test,
+      )
+    ).body.response;
+    const again = (
+      await call(
+        gateway,
+        'make-invoice',
+        { currency: 'USD', amount: '100', slippagePercent: '1', currencies: [{ currency: 'BTC' }] },
+        merchant.test,
+      )
+    ).body.response;
     expect(btcAmount({ body: { response: made } })).toBe('0.00166667');
 
     // The market moves 0.5 %: the quote stands.
@@ -133,7 +179,9 @@ describe('make-invoice at market rates', () => {
     await expect.poll(async () => (await rates.quote('BTC', 'USD')).rate).toMatch(/^603/);
     const kept = await chooseCoin(gateway.db, made.id, { currency: 'BTC', network: 'bitcoin' });
     expect(kept.amount).toBe('166667');
-    expect((await call(gateway, 'get-invoice', { invoiceId: made.id }, merchant.test)).body.response.rate).toBe('60000');
+    expect((await call(gateway, 'get-invoice', { invoiceId: made.id }, merchant.test)).body.response.rate).toBe(
+      '60000',
+    );
 
     // It moves 1.67 %: recalculated at the market, 100 / 61000 BTC.
     markets({ kraken: '61000', coinbase: '0.000016393442622951', coingecko: '61000' });

@@ -24,7 +24,14 @@ let databaseName: string | undefined;
 
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-cli-'));
-  env = { ...childEnv(), DATA_DIR: dataDir, LOG_LEVEL: 'info', NODE_ENV: 'production', DEMO_STORE: 'true', ADDRESS_POOL_SIZE: '16' };
+  env = {
+    ...childEnv(),
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'info',
+    NODE_ENV: 'production',
+    DEMO_STORE: 'true',
+    ADDRESS_POOL_SIZE: '16',
+  };
   if (usePostgres) {
     const pg = (await import('pg')).default;
     databaseName = `gw_cli_${process.pid}`;
@@ -42,7 +49,10 @@ beforeAll(async () => {
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
 async function keys(...args: string[]) {
-  const { stdout } = await run(process.execPath, ['--conditions=react-server', 'scripts/cli.mjs', 'keys', ...args], { cwd: ROOT, env });
+  const { stdout } = await run(process.execPath, ['--conditions=react-server', 'scripts/cli.mjs', 'keys', ...args], {
+    cwd: ROOT,
+    env,
+  });
   return stdout;
 }
 
@@ -66,7 +76,12 @@ describe('npm run keys', { timeout: CLI_TEST_TIMEOUT }, () => {
 
       // Keys made offline sign requests the server accepts.
       const gateway = { baseUrl: `http://127.0.0.1:${port}` };
-      const made = await call(gateway, 'make-order', { currency: 'BTC', network: 'bitcoin', amount: '0.01', order: 'cli-1' }, offline);
+      const made = await call(
+        gateway,
+        'make-order',
+        { currency: 'BTC', network: 'bitcoin', amount: '0.01', order: 'cli-1' },
+        offline,
+      );
       expect(made.status).toBe(200);
 
       // Revoking through the running server takes effect at once.
@@ -85,7 +100,10 @@ describe('npm run keys', { timeout: CLI_TEST_TIMEOUT }, () => {
   });
 
   it('refuses bad arguments with a usage message', async () => {
-    await expect(keys('create', '--name', 'X', '--mode', 'sandbox')).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('--mode must be test or live') });
+    await expect(keys('create', '--name', 'X', '--mode', 'sandbox')).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--mode must be test or live'),
+    });
   });
 });
 
@@ -110,7 +128,7 @@ describe('first start', { timeout: CLI_TEST_TIMEOUT }, () => {
     try {
       const demo = JSON.parse(fs.readFileSync(path.join(fresh, 'demo-store.json'), 'utf8'));
       expect(server.output()).toContain(demo.privateKey);
-      expect((fs.statSync(path.join(fresh, 'demo-store.json')).mode & 0o077)).toBe(0);
+      expect(fs.statSync(path.join(fresh, 'demo-store.json')).mode & 0o077).toBe(0);
       const gateway = { baseUrl: `http://127.0.0.1:${port}` };
       expect((await call(gateway, 'advanced-balances', {}, demo)).status).toBe(200);
     } finally {

@@ -15,8 +15,36 @@ const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const UTXO_HASH = /^[0-9a-f]{64}$/;
 const SEARCH_ITEM_FIELDS = ['type', 'source', 'address', 'result'];
-const OPERATION_FIELDS = ['id', 'addressId', 'currency', 'network', 'tx', 'status', 'address', 'tag', 'amount', 'feeCurrency', 'feeSource', 'feeAmount', 'createdAt'];
-const DEPOSIT_FIELDS = ['id', 'organizationId', 'orderId', 'stage', 'status', 'message', 'currency', 'network', 'amount', 'canWithdrawal', 'inTransaction', 'outTransactions', 'createdAt'];
+const OPERATION_FIELDS = [
+  'id',
+  'addressId',
+  'currency',
+  'network',
+  'tx',
+  'status',
+  'address',
+  'tag',
+  'amount',
+  'feeCurrency',
+  'feeSource',
+  'feeAmount',
+  'createdAt',
+];
+const DEPOSIT_FIELDS = [
+  'id',
+  'organizationId',
+  'orderId',
+  'stage',
+  'status',
+  'message',
+  'currency',
+  'network',
+  'amount',
+  'canWithdrawal',
+  'inTransaction',
+  'outTransactions',
+  'createdAt',
+];
 
 let gateway: TestGateway;
 let merchant: TestMerchant;
@@ -47,19 +75,33 @@ async function findTx(tx: string, keys = merchant.test) {
 }
 
 async function paymentIds(orderId: string): Promise<string[]> {
-  const rows = await gateway.db.query<{ id: string }>('select id from payments where order_id = $1 order by created_at, id', [orderId]);
+  const rows = await gateway.db.query<{ id: string }>(
+    'select id from payments where order_id = $1 order by created_at, id',
+    [orderId],
+  );
   return rows.map((r) => r.id);
 }
 
 describe('order lifecycle over HTTP (sandbox)', () => {
   it('a full simulated payment is detected, counted at 2 confirmations, and answered by order and find-tx', async () => {
-    const order = await makeOrder({ currency: 'LTC', network: 'litecoin', amount: '0.25', order: 'e2e-full-1', description: 'One mug' });
+    const order = await makeOrder({
+      currency: 'LTC',
+      network: 'litecoin',
+      amount: '0.25',
+      order: 'e2e-full-1',
+      description: 'One mug',
+    });
     const chain = sandboxChain(gateway.db, 'litecoin');
 
     const paid = await simulatePay(gateway, { orderId: order.orderId, kind: 'full' });
     expect(paid.status, JSON.stringify(paid.body)).toBe(200);
     expect(paid.body).toEqual({
-      txHash: paid.body.txHash, network: 'litecoin', currency: 'LTC', amount: '0.25', address: order.address, tag: null,
+      txHash: paid.body.txHash,
+      network: 'litecoin',
+      currency: 'LTC',
+      amount: '0.25',
+      address: order.address,
+      tag: null,
     });
     const txHash: string = paid.body.txHash;
     expect(txHash).toMatch(UTXO_HASH);
@@ -73,14 +115,29 @@ describe('order lifecycle over HTTP (sandbox)', () => {
     const detected = await getOrder(order.orderId);
     expect(detected).toMatchObject({ status: 'pending', received: '0' });
     expect(detected.transactions).toEqual([
-      { id: expect.stringMatching(UUID), tx: txHash, amount: '0.25', currency: 'LTC', network: 'litecoin', status: 'pending', confirmations: 0, createdAt: expect.stringMatching(ISO_MS) },
+      {
+        id: expect.stringMatching(UUID),
+        tx: txHash,
+        amount: '0.25',
+        currency: 'LTC',
+        network: 'litecoin',
+        status: 'pending',
+        confirmations: 0,
+        createdAt: expect.stringMatching(ISO_MS),
+      },
     ]);
 
     // Two blocks: the required confirmations.
     await mine(gateway.db, network('litecoin'), 2);
     await watchOnce(gateway.db, chain);
     const done = await getOrder(order.orderId);
-    expect(done).toMatchObject({ status: 'processed', received: '0.25', amount: '0.25', orderId: order.orderId, clientOrderId: 'e2e-full-1' });
+    expect(done).toMatchObject({
+      status: 'processed',
+      received: '0.25',
+      amount: '0.25',
+      orderId: order.orderId,
+      clientOrderId: 'e2e-full-1',
+    });
     expect(done.transactions).toHaveLength(1);
     expect(done.transactions[0]).toMatchObject({ tx: txHash, amount: '0.25', status: 'processed', confirmations: 2 });
 
@@ -93,10 +150,22 @@ describe('order lifecycle over HTTP (sandbox)', () => {
     expect(Object.keys(item).sort()).toEqual([...SEARCH_ITEM_FIELDS].sort());
     expect(Object.keys(item.result).sort()).toEqual([...OPERATION_FIELDS].sort());
     expect(item).toEqual({
-      type: 'IN', source: 'ORDER', address: order.address,
+      type: 'IN',
+      source: 'ORDER',
+      address: order.address,
       result: {
-        id: paymentId, addressId: order.addressId, currency: 'LTC', network: 'litecoin', tx: txHash, status: 'processed',
-        address: order.address, tag: null, amount: '0.25', feeCurrency: 'LTC', feeSource: 'advanced_balance', feeAmount: '0',
+        id: paymentId,
+        addressId: order.addressId,
+        currency: 'LTC',
+        network: 'litecoin',
+        tx: txHash,
+        status: 'processed',
+        address: order.address,
+        tag: null,
+        amount: '0.25',
+        feeCurrency: 'LTC',
+        feeSource: 'advanced_balance',
+        feeAmount: '0',
         createdAt: item.result.createdAt,
       },
     });
@@ -115,12 +184,21 @@ describe('order lifecycle over HTTP (sandbox)', () => {
     const expiresAt = new Date(order.expiresAt);
 
     const { txHash } = await broadcast(gateway.db, {
-      network: network('bitcoincash'), to: order.address, tag: order.tag, currency: 'BCH', amount: 50_000_000n, at: after(expiresAt, 5),
+      network: network('bitcoincash'),
+      to: order.address,
+      tag: order.tag,
+      currency: 'BCH',
+      amount: 50_000_000n,
+      at: after(expiresAt, 5),
     });
     // Seen in the mempool after expiry, not yet confirmed: a pending orphan deposit, never a payment of the order.
     await watchOnce(gateway.db, chain, { now: after(expiresAt, 6) });
     const [pending] = await findTx(txHash);
-    expect(pending).toMatchObject({ type: 'IN', source: 'ORPHAN_DEPOSIT', result: { stage: 'DEPOSIT', status: 'PENDING', canWithdrawal: false } });
+    expect(pending).toMatchObject({
+      type: 'IN',
+      source: 'ORPHAN_DEPOSIT',
+      result: { stage: 'DEPOSIT', status: 'PENDING', canWithdrawal: false },
+    });
 
     await mine(gateway.db, network('bitcoincash'), 2, after(expiresAt, 10));
     await watchOnce(gateway.db, chain, { now: after(expiresAt, 20) });
@@ -145,9 +223,25 @@ describe('order lifecycle over HTTP (sandbox)', () => {
     const deposit = answer.body.response;
     expect(Object.keys(deposit).sort()).toEqual([...DEPOSIT_FIELDS].sort());
     expect(deposit).toEqual({
-      id: row!.id, organizationId: merchant.merchantId, orderId: order.orderId, stage: 'DEPOSIT', status: 'PROCESSED', message: null,
-      currency: 'BCH', network: 'bitcoincash', amount: '0.5', canWithdrawal: true,
-      inTransaction: { addressType: 'PAY_IN', addressId: order.addressId, address: order.address, tag: null, txId: txHash, amount: '0.5', status: 'processed' },
+      id: row!.id,
+      organizationId: merchant.merchantId,
+      orderId: order.orderId,
+      stage: 'DEPOSIT',
+      status: 'PROCESSED',
+      message: null,
+      currency: 'BCH',
+      network: 'bitcoincash',
+      amount: '0.5',
+      canWithdrawal: true,
+      inTransaction: {
+        addressType: 'PAY_IN',
+        addressId: order.addressId,
+        address: order.address,
+        tag: null,
+        txId: txHash,
+        amount: '0.5',
+        status: 'processed',
+      },
       outTransactions: null,
       createdAt: deposit.createdAt,
     });
@@ -162,7 +256,12 @@ describe('order lifecycle over HTTP (sandbox)', () => {
 
     const partial = await simulatePay(gateway, { orderId: order.orderId, kind: 'partial' });
     expect(partial.status).toBe(200);
-    expect(partial.body).toMatchObject({ amount: '1.5', currency: 'DOGE', network: 'dogecoin', address: order.address });
+    expect(partial.body).toMatchObject({
+      amount: '1.5',
+      currency: 'DOGE',
+      network: 'dogecoin',
+      address: order.address,
+    });
     // The second click comes before the watcher saw the first payment: "full" is still the remainder.
     const rest = await simulatePay(gateway, { orderId: order.orderId, kind: 'full' });
     expect(rest.status).toBe(200);
@@ -174,8 +273,11 @@ describe('order lifecycle over HTTP (sandbox)', () => {
     const done = await getOrder(order.orderId);
     expect(done).toMatchObject({ status: 'processed', received: '3', amount: '3' });
     expect(done.transactions).toHaveLength(2);
-    expect(done.transactions.map((t: { tx: string }) => t.tx).sort()).toEqual([partial.body.txHash, rest.body.txHash].sort());
-    for (const t of done.transactions) expect(t).toMatchObject({ amount: '1.5', status: 'processed', confirmations: 2 });
+    expect(done.transactions.map((t: { tx: string }) => t.tx).sort()).toEqual(
+      [partial.body.txHash, rest.body.txHash].sort(),
+    );
+    for (const t of done.transactions)
+      expect(t).toMatchObject({ amount: '1.5', status: 'processed', confirmations: 2 });
   });
 
   it('refuses an unknown order (404) and a malformed body (400), writing nothing to the ledger', async () => {
@@ -203,7 +305,12 @@ describe('order lifecycle over HTTP (sandbox)', () => {
     expect(await sandboxTransferCount(gateway.db)).toBe(before);
 
     // The 409 case (a live order) cannot be reached through the API: live networks are not configured.
-    const live = await call(gateway, 'make-order', { currency: 'LTC', network: 'litecoin', amount: '1', order: 'e2e-live-1' }, merchant.live);
+    const live = await call(
+      gateway,
+      'make-order',
+      { currency: 'LTC', network: 'litecoin', amount: '1', order: 'e2e-live-1' },
+      merchant.live,
+    );
     expect(live.status).toBe(422);
 
     // The same count check can fail: a simulation that is done adds a row.
@@ -219,7 +326,9 @@ describe('order lifecycle over HTTP (sandbox)', () => {
     expect(txHash).toMatch(/^0x[0-9a-f]{64}$/);
     await watchOnce(gateway.db, sandboxChain(gateway.db, 'ethereum'));
 
-    expect(await findTx(txHash)).toEqual([expect.objectContaining({ source: 'ORDER', result: expect.objectContaining({ tx: txHash }) })]);
+    expect(await findTx(txHash)).toEqual([
+      expect.objectContaining({ source: 'ORDER', result: expect.objectContaining({ tx: txHash }) }),
+    ]);
     expect(await findTx(txHash, stranger.test)).toEqual([]);
     expect(await findTx(txHash.toUpperCase().replace(/^0X/, '0x'), stranger.test)).toEqual([]);
     expect(await findTx(txHash, merchant.live)).toEqual([]);

@@ -17,7 +17,6 @@ import { configureLive, randomChain, watchLive, withLiveNetwork } from './suppor
 import { anvilNetwork } from './support/live-networks';
 import type { TestMerchant } from './support/merchants';
 
-
 const CONFIRMATIONS = 3;
 let node: EvmNode;
 let db: Database;
@@ -51,7 +50,8 @@ async function transfersOf(orderId: string) {
   );
 }
 
-const sendEth = (to: string, value: bigint) => node.client.wallet.sendTransaction({ account: payer, to: to as Address, value } as never);
+const sendEth = (to: string, value: bigint) =>
+  node.client.wallet.sendTransaction({ account: payer, to: to as Address, value } as never);
 
 describe.skipIf(evmNodeMissing)('live ethereum (anvil)', () => {
   it('a native ETH payment completes its order at the required confirmations', async () => {
@@ -60,7 +60,9 @@ describe.skipIf(evmNodeMissing)('live ethereum (anvil)', () => {
     const tx = await sendEth(order.address, parseEther('0.5'));
     await node.mine();
     await watchLive(db, adapter);
-    expect(await transfersOf(order.id)).toEqual([{ tx_hash: tx, currency: 'ETH', amount: '500000000000000000', dropped: false }]);
+    expect(await transfersOf(order.id)).toEqual([
+      { tx_hash: tx, currency: 'ETH', amount: '500000000000000000', dropped: false },
+    ]);
     expect((await orderRow(db, order.id)).status).toBe('pending');
     await node.mine(CONFIRMATIONS - 1);
     await watchLive(db, adapter);
@@ -117,7 +119,9 @@ describe.skipIf(evmNodeMissing)('live ethereum (anvil)', () => {
     await watchLive(db, adapter);
     expect(await transfersOf(order.id)).toMatchObject([{ tx_hash: tx, dropped: true }]);
     expect(await orderRow(db, order.id)).toMatchObject({ status: 'pending', received: '0' });
-    const [events] = await db.query<{ n: number }>('select count(*)::int as n from order_events where order_id = $1', [order.id]);
+    const [events] = await db.query<{ n: number }>('select count(*)::int as n from order_events where order_id = $1', [
+      order.id,
+    ]);
     expect(events!.n).toBe(0);
   });
 

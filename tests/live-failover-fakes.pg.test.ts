@@ -13,9 +13,15 @@ import { createOrder, orderRow } from './support/chain';
 import { openTestDatabase } from './support/database';
 import { startFakeRippled, type FakeRippled } from './support/fake-rippled';
 import { randomTronAccount, startFakeTronNode, type FakeTronNode } from './support/fake-tron-node';
-import { configureLive, expectNoSkippedBlock, randomChain, startFlakyProxy, watchLive, type FlakyProxy } from './support/live';
+import {
+  configureLive,
+  expectNoSkippedBlock,
+  randomChain,
+  startFlakyProxy,
+  watchLive,
+  type FlakyProxy,
+} from './support/live';
 import { createTestMerchant, type TestMerchant } from './support/merchants';
-
 
 // A valid classic address (the XRP Ledger's documentation's example account).
 const ACCOUNT = 'rPT1Sjq2YGrBMTttX4GZHjKu9dyfzbpAYe';
@@ -35,7 +41,12 @@ function sixDecimals(amount: string): bigint {
 const states = (adapter: WithNodes) => adapter.nodes().map((n) => n.state);
 
 beforeAll(async () => {
-  const [tronMain, tronBehind, rippledMain, rippledBehind] = await Promise.all([startFakeTronNode(), startFakeTronNode(), startFakeRippled(), startFakeRippled()]);
+  const [tronMain, tronBehind, rippledMain, rippledBehind] = await Promise.all([
+    startFakeTronNode(),
+    startFakeTronNode(),
+    startFakeRippled(),
+    startFakeRippled(),
+  ]);
   tronMain.mine(110);
   tronBehind.mine(5);
   for (let i = 0; i < 110; i++) rippledMain.closeLedger();
@@ -68,7 +79,12 @@ afterAll(async () => {
   await Promise.all([tron?.main.close(), tron?.behind.close(), xrpl?.main.close(), xrpl?.behind.close()]);
 });
 
-async function payAndSettle(network: 'tron' | 'ripple', pay: (order: Awaited<ReturnType<typeof createOrder>>, amount: string) => void, mine: () => void, proxy: FlakyProxy) {
+async function payAndSettle(
+  network: 'tron' | 'ripple',
+  pay: (order: Awaited<ReturnType<typeof createOrder>>, amount: string) => void,
+  mine: () => void,
+  proxy: FlakyProxy,
+) {
   const adapter = adapterOf(network);
   expect(states(adapter)).toEqual(['lagging', 'in use', 'standby']);
   expect(adapter.nodes()[0]!.error).toMatch(/blocks behind the best node/);
@@ -101,10 +117,21 @@ async function payAndSettle(network: 'tron' | 'ripple', pay: (order: Awaited<Ret
 describe('failover on the fake nodes', () => {
   it('tron: the node 100 blocks behind set aside; the preferred node stopped mid-run; nothing missed', async () => {
     const payer = randomTronAccount();
-    await payAndSettle('tron', (order, amount) => void tron.main.sendTrx(payer, order.address, sixDecimals(amount)), () => tron.main.mine(1), tron.proxy);
+    await payAndSettle(
+      'tron',
+      (order, amount) => void tron.main.sendTrx(payer, order.address, sixDecimals(amount)),
+      () => tron.main.mine(1),
+      tron.proxy,
+    );
   });
 
   it('ripple: the node 100 ledgers behind set aside; the preferred node stopped mid-run; nothing missed', async () => {
-    await payAndSettle('ripple', (order, amount) => void xrpl.main.pay({ to: ACCOUNT, tag: Number(order.tag), delivered: String(sixDecimals(amount)) }), () => void xrpl.main.closeLedger(), xrpl.proxy);
+    await payAndSettle(
+      'ripple',
+      (order, amount) =>
+        void xrpl.main.pay({ to: ACCOUNT, tag: Number(order.tag), delivered: String(sixDecimals(amount)) }),
+      () => void xrpl.main.closeLedger(),
+      xrpl.proxy,
+    );
   });
 });

@@ -18,7 +18,15 @@ import { startWorkers } from '@/lib/watcher';
 import { startLitecoind, type Litecoind } from '../scripts/lib/litecoind.mjs';
 import { createOrder, orderRow } from './support/chain';
 import { openTestDatabase } from './support/database';
-import { allProcessed, configureLive, randomChain, startFlakyProxy, waitFor, watchLive, type FlakyProxy } from './support/live';
+import {
+  allProcessed,
+  configureLive,
+  randomChain,
+  startFlakyProxy,
+  waitFor,
+  watchLive,
+  type FlakyProxy,
+} from './support/live';
 import { createTestMerchant, type TestMerchant } from './support/merchants';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
@@ -29,14 +37,19 @@ let proxy: FlakyProxy;
 let db: Database;
 let merchant: TestMerchant;
 let litecoin: LiveAdapter & { nodes(): { node: string; state: string; height: number | null; error: string | null }[] };
-const withCredentials = (node: Litecoind, url: string) => url.replace('http://', `http://${node.user}:${node.password}@`);
+const withCredentials = (node: Litecoind, url: string) =>
+  url.replace('http://', `http://${node.user}:${node.password}@`);
 
 beforeAll(async () => {
   // The lagging node has its own regtest chain of 10 blocks; the main one 101 and more.
   [main, behind] = await Promise.all([startLitecoind(), startLitecoind({ matureBlocks: 10 })]);
   proxy = await startFlakyProxy(main.url, 3);
   configureLive({
-    LITECOIN_RPC_URL: [withCredentials(behind, behind.url), withCredentials(main, proxy.url), withCredentials(main, main.url)].join(','),
+    LITECOIN_RPC_URL: [
+      withCredentials(behind, behind.url),
+      withCredentials(main, proxy.url),
+      withCredentials(main, main.url),
+    ].join(','),
     LITECOIN_XPUB: randomChain("m/84'/1'/0'/0").xpub,
     LITECOIN_CHAIN: 'regtest',
     LITECOIN_CONFIRMATIONS: '2',
@@ -68,7 +81,11 @@ describe('failover between the nodes of a network', () => {
 
     const orders = [];
     for (let round = 0; round < 3; round++) {
-      const order = await createOrder(db, merchant.live, { currency: 'LTC', network: 'litecoin', amount: `0.0${round + 1}` });
+      const order = await createOrder(db, merchant.live, {
+        currency: 'LTC',
+        network: 'litecoin',
+        amount: `0.0${round + 1}`,
+      });
       orders.push(order);
       await main.rpc('sendtoaddress', order.address, `0.0${round + 1}`);
       await main.mine(1);
@@ -89,11 +106,22 @@ describe('failover between the nodes of a network', () => {
     expect(litecoin.nodes()[1]!.error).toBeTruthy();
 
     await main.mine(2);
-    for (let i = 0; i < 20 && !(await allProcessed(db, orders.map((o) => o.id))); i++) await watchLive(db, litecoin);
+    for (
+      let i = 0;
+      i < 20 &&
+      !(await allProcessed(
+        db,
+        orders.map((o) => o.id),
+      ));
+      i++
+    )
+      await watchLive(db, litecoin);
     for (const order of orders) expect((await orderRow(db, order.id)).status, order.amount).toBe('processed');
     expect(proxy.passed).toBe(asked);
 
-    const rows = await db.query<{ height: string }>("select height from chain_blocks where network = 'litecoin' and mode = 'live' order by height");
+    const rows = await db.query<{ height: string }>(
+      "select height from chain_blocks where network = 'litecoin' and mode = 'live' order by height",
+    );
     const heights = rows.map((r) => Number(r.height));
     heights.forEach((h, i) => i > 0 && expect(h).toBe(heights[i - 1]! + 1));
     expect(heights[heights.length - 1]).toBe(Number(await main.rpc('getblockcount')));
@@ -105,7 +133,16 @@ describe('failover between the nodes of a network', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     try {
-      type Status = { networks: { network: string; mode: string; healthy: boolean; cursor: number | null; nodes: { node: string; state: string }[] | null; usableNodes: number | null }[] };
+      type Status = {
+        networks: {
+          network: string;
+          mode: string;
+          healthy: boolean;
+          cursor: number | null;
+          nodes: { node: string; state: string }[] | null;
+          usableNodes: number | null;
+        }[];
+      };
       const live = await waitFor('the live litecoin watcher to pass', async () => {
         const status = (await (await fetch(`${base}/ops/chains`)).json()) as Status;
         const ltc = status.networks.find((n) => n.network === 'litecoin' && n.mode === 'live');
@@ -120,7 +157,9 @@ describe('failover between the nodes of a network', () => {
 
       const cli = await runChainsCli(['status', '--url', base]);
       expect(cli.code, cli.stderr).toBe(0);
-      expect(cli.stdout).toMatch(/live\/litecoin: healthy, head \d+, cursor \d+, lag \d+, last pass \d+ s ago, nodes 1 of 3 usable/);
+      expect(cli.stdout).toMatch(
+        /live\/litecoin: healthy, head \d+, cursor \d+, lag \d+, last pass \d+ s ago, nodes 1 of 3 usable/,
+      );
       expect(cli.stdout).toContain(`${new URL(behind.url).origin}  lagging`);
       expect(cli.stdout).toMatch(/failing, height \d+, asked again in \d+ s: /);
       expect(cli.stdout).not.toContain(main.password);
@@ -139,10 +178,14 @@ describe('failover between the nodes of a network', () => {
 
 function runChainsCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--conditions=react-server', path.join(ROOT, 'scripts/cli.mjs'), 'chains', ...args], {
-      cwd: ROOT,
-      env: { ...process.env, METRICS_TOKEN: undefined },
-    });
+    const child = spawn(
+      process.execPath,
+      ['--conditions=react-server', path.join(ROOT, 'scripts/cli.mjs'), 'chains', ...args],
+      {
+        cwd: ROOT,
+        env: { ...process.env, METRICS_TOKEN: undefined },
+      },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c));

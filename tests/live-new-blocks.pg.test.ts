@@ -20,7 +20,6 @@ import { CHAIN_ID, evmNodeMissing, startEvmNode, type EvmNode } from './support/
 import { configureLive, randomChain, waitFor } from './support/live';
 import { createTestMerchant, type TestMerchant } from './support/merchants';
 
-
 let ltc: Litecoind;
 let evm: EvmNode | undefined;
 let ops: http.Server;
@@ -83,23 +82,34 @@ describe('a new block starts the watcher at once', () => {
     const order = await createOrder(db, merchant.live, { currency: 'LTC', network: 'litecoin', amount: '0.25' });
     await ltc.rpc('sendtoaddress', order.address, '0.25');
     await ltc.mine(2);
-    await waitFor('the order processed after the announced blocks', async () => (await orderRow(db, order.id)).status === 'processed');
+    await waitFor(
+      'the order processed after the announced blocks',
+      async () => (await orderRow(db, order.id)).status === 'processed',
+    );
     expect(announced.filter((u) => u === '/ops/new-block/litecoin').length).toBeGreaterThanOrEqual(2);
   });
 
   it.skipIf(evmNodeMissing)('an EVM node announcing newHeads over WebSocket', async () => {
     const node = evm!;
     const order = await createOrder(db, merchant.live, { currency: 'ETH', network: 'ethereum', amount: '0.5' });
-    await node.client.wallet.sendTransaction({ account: node.accounts[0]!, to: order.address as Address, value: parseEther('0.5') });
+    await node.client.wallet.sendTransaction({
+      account: node.accounts[0]!,
+      to: order.address as Address,
+      value: parseEther('0.5'),
+    });
     await node.mine(2);
-    await waitFor('the order processed after the announced blocks', async () => (await orderRow(db, order.id)).status === 'processed');
+    await waitFor(
+      'the order processed after the announced blocks',
+      async () => (await orderRow(db, order.id)).status === 'processed',
+    );
   });
 });
 
 describe('POST /ops/new-block/<network>', () => {
   it('is for POST from loopback (or the metrics token) and names a network of the catalog', async () => {
     const base = `http://127.0.0.1:${(ops.address() as AddressInfo).port}/ops/new-block`;
-    const post = (path: string, headers: Record<string, string> = {}) => fetch(`${base}/${path}`, { method: 'POST', headers });
+    const post = (path: string, headers: Record<string, string> = {}) =>
+      fetch(`${base}/${path}`, { method: 'POST', headers });
     expect(await (await post('litecoin')).json()).toEqual({ watching: true });
     expect(await (await post('dogecoin')).json()).toEqual({ watching: false });
     expect((await post('nonsense')).status).toBe(404);

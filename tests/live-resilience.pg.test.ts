@@ -15,9 +15,18 @@ import { startLitecoind, type Litecoind } from '../scripts/lib/litecoind.mjs';
 import { createOrder, orderRow } from './support/chain';
 import { openTestDatabase } from './support/database';
 import { CHAIN_ID, evmNodeMissing, startEvmNode, type EvmNode } from './support/evm';
-import { allProcessed, configureLive, expectNoSkippedBlock, randomChain, startFlakyProxy, tryWatchLive, waitFor, watchLive, type FlakyProxy } from './support/live';
+import {
+  allProcessed,
+  configureLive,
+  expectNoSkippedBlock,
+  randomChain,
+  startFlakyProxy,
+  tryWatchLive,
+  waitFor,
+  watchLive,
+  type FlakyProxy,
+} from './support/live';
 import { createTestMerchant, type TestMerchant } from './support/merchants';
-
 
 let ltc: Litecoind;
 let evm: EvmNode | undefined;
@@ -75,7 +84,11 @@ describe('the watcher survives its node', () => {
     ltcProxy.failRate = 1 / 3;
     let failures = 0;
     for (let round = 0; round < 12; round++) {
-      const order = await createOrder(db, merchant.live, { currency: 'LTC', network: 'litecoin', amount: `0.0${round + 1}` });
+      const order = await createOrder(db, merchant.live, {
+        currency: 'LTC',
+        network: 'litecoin',
+        amount: `0.0${round + 1}`,
+      });
       orders.push(order);
       await ltc.rpc('sendtoaddress', order.address, `0.0${round + 1}`);
       // Some payments are mined at once, some wait in the mempool over several passes.
@@ -94,7 +107,16 @@ describe('the watcher survives its node', () => {
     await ltc.restart();
     await ltc.mine(3);
 
-    for (let i = 0; i < 40 && !(await allProcessed(db, orders.map((o) => o.id))); i++) await pass(litecoin);
+    for (
+      let i = 0;
+      i < 40 &&
+      !(await allProcessed(
+        db,
+        orders.map((o) => o.id),
+      ));
+      i++
+    )
+      await pass(litecoin);
     ltcProxy.failRate = 0;
     await ltc.mine(1);
     await watchLive(db, litecoin);
@@ -102,56 +124,95 @@ describe('the watcher survives its node', () => {
     await expectNoSkippedBlock(db, 'litecoin');
   });
 
-  it.skipIf(evmNodeMissing)('EVM node: a third of the calls failing: every payment counted, no block skipped', async () => {
-    const [node, proxy, adapter] = [evm!, evmProxy!, ethereum!];
-    const payer = node.accounts[0]!;
-    const orders = [];
-    proxy.failRate = 1 / 3;
-    for (let round = 0; round < 12; round++) {
-      const order = await createOrder(db, merchant.live, { currency: 'ETH', network: 'ethereum', amount: `0.${round + 1}` });
-      orders.push(order);
-      await node.client.wallet.sendTransaction({ account: payer, to: order.address as Address, value: parseEther(`0.${round + 1}`) } as never);
-      await node.mine(1 + (round % 3));
-      await pass(adapter);
-    }
-    expect(proxy.failed).toBeGreaterThan(0);
-    await node.mine(3);
-    for (let i = 0; i < 40 && !(await allProcessed(db, orders.map((o) => o.id))); i++) await pass(adapter);
-    proxy.failRate = 0;
-    await watchLive(db, adapter);
-    for (const order of orders) expect((await orderRow(db, order.id)).status, order.amount).toBe('processed');
-    await expectNoSkippedBlock(db, 'ethereum');
-  });
+  it.skipIf(evmNodeMissing)(
+    'EVM node: a third of the calls failing: every payment counted, no block skipped',
+    async () => {
+      const [node, proxy, adapter] = [evm!, evmProxy!, ethereum!];
+      const payer = node.accounts[0]!;
+      const orders = [];
+      proxy.failRate = 1 / 3;
+      for (let round = 0; round < 12; round++) {
+        const order = await createOrder(db, merchant.live, {
+          currency: 'ETH',
+          network: 'ethereum',
+          amount: `0.${round + 1}`,
+        });
+        orders.push(order);
+        await node.client.wallet.sendTransaction({
+          account: payer,
+          to: order.address as Address,
+          value: parseEther(`0.${round + 1}`),
+        } as never);
+        await node.mine(1 + (round % 3));
+        await pass(adapter);
+      }
+      expect(proxy.failed).toBeGreaterThan(0);
+      await node.mine(3);
+      for (
+        let i = 0;
+        i < 40 &&
+        !(await allProcessed(
+          db,
+          orders.map((o) => o.id),
+        ));
+        i++
+      )
+        await pass(adapter);
+      proxy.failRate = 0;
+      await watchLive(db, adapter);
+      for (const order of orders) expect((await orderRow(db, order.id)).status, order.amount).toBe('processed');
+      await expectNoSkippedBlock(db, 'ethereum');
+    },
+  );
 
   // The network that goes on is ethereum: without anvil there is no other one.
-  it.skipIf(evmNodeMissing)('an unreachable node marks its network unhealthy while the other network goes on', async () => {
-    const node = evm!;
-    const workers = startWorkers(db);
-    try {
-      ltcProxy.down = true;
-      const order = await createOrder(db, merchant.live, { currency: 'ETH', network: 'ethereum', amount: '0.05' });
-      await node.client.wallet.sendTransaction({ account: node.accounts[0]!, to: order.address as Address, value: parseEther('0.05') } as never);
-      await node.mine(4);
-      await waitFor('the ethereum order', async () => (await orderRow(db, order.id)).status === 'processed');
-      const health = await waitFor('litecoin unhealthy', async () => chainHealth().find((h) => h.network === 'litecoin' && h.mode === 'live' && !h.healthy));
-      expect(health.error).toMatch(/litecoin node at http:\/\/127\.0\.0\.1:\d+\/ is unreachable/);
-      expect(health.error).not.toContain(ltc.password);
-      expect(chainHealth().find((h) => h.network === 'ethereum' && h.mode === 'live')).toMatchObject({ healthy: true });
-      // /readyz of this process (it runs the workers) names the failing network and only it.
-      const ready = await readiness(new Date(), async () => db);
-      expect(ready.ready).toBe(false);
-      expect(ready.problems.filter((p) => p.startsWith('live/'))).toEqual([expect.stringMatching(/^live\/litecoin: node failing: litecoin node at .* is unreachable/)]);
-      const ethereumReady = ready.networks.find((n) => n.network === 'ethereum' && n.mode === 'live')!;
-      expect(ethereumReady).toMatchObject({ ready: true, lagBlocks: 0 });
-      expect(ethereumReady.head).toBe(ethereumReady.cursor);
-      expect(await metricsText()).toMatch(/^gateway_chain_healthy\{network="litecoin",mode="live"\} 0$/m);
+  it.skipIf(evmNodeMissing)(
+    'an unreachable node marks its network unhealthy while the other network goes on',
+    async () => {
+      const node = evm!;
+      const workers = startWorkers(db);
+      try {
+        ltcProxy.down = true;
+        const order = await createOrder(db, merchant.live, { currency: 'ETH', network: 'ethereum', amount: '0.05' });
+        await node.client.wallet.sendTransaction({
+          account: node.accounts[0]!,
+          to: order.address as Address,
+          value: parseEther('0.05'),
+        } as never);
+        await node.mine(4);
+        await waitFor('the ethereum order', async () => (await orderRow(db, order.id)).status === 'processed');
+        const health = await waitFor('litecoin unhealthy', async () =>
+          chainHealth().find((h) => h.network === 'litecoin' && h.mode === 'live' && !h.healthy),
+        );
+        expect(health.error).toMatch(/litecoin node at http:\/\/127\.0\.0\.1:\d+\/ is unreachable/);
+        expect(health.error).not.toContain(ltc.password);
+        expect(chainHealth().find((h) => h.network === 'ethereum' && h.mode === 'live')).toMatchObject({
+          healthy: true,
+        });
+        // /readyz of this process (it runs the workers) names the failing network and only it.
+        const ready = await readiness(new Date(), async () => db);
+        expect(ready.ready).toBe(false);
+        expect(ready.problems.filter((p) => p.startsWith('live/'))).toEqual([
+          expect.stringMatching(/^live\/litecoin: node failing: litecoin node at .* is unreachable/),
+        ]);
+        const ethereumReady = ready.networks.find((n) => n.network === 'ethereum' && n.mode === 'live')!;
+        expect(ethereumReady).toMatchObject({ ready: true, lagBlocks: 0 });
+        expect(ethereumReady.head).toBe(ethereumReady.cursor);
+        expect(await metricsText()).toMatch(/^gateway_chain_healthy\{network="litecoin",mode="live"\} 0$/m);
 
-      ltcProxy.down = false;
-      await waitFor('litecoin healthy again', async () => chainHealth().find((h) => h.network === 'litecoin' && h.mode === 'live' && h.healthy));
-      await waitFor('litecoin ready again', async () => (await readiness(new Date(), async () => db)).networks.find((n) => n.network === 'litecoin' && n.mode === 'live' && n.ready));
-    } finally {
-      ltcProxy.down = false;
-      await workers.stop();
-    }
-  });
+        ltcProxy.down = false;
+        await waitFor('litecoin healthy again', async () =>
+          chainHealth().find((h) => h.network === 'litecoin' && h.mode === 'live' && h.healthy),
+        );
+        await waitFor('litecoin ready again', async () =>
+          (await readiness(new Date(), async () => db)).networks.find(
+            (n) => n.network === 'litecoin' && n.mode === 'live' && n.ready,
+          ),
+        );
+      } finally {
+        ltcProxy.down = false;
+        await workers.stop();
+      }
+    },
+  );
 });

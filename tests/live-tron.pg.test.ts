@@ -10,10 +10,19 @@ import type { Database } from '@/lib/db/client';
 import { loadPublicView } from '@/lib/pay/public-view';
 import { createOrder, orderRow } from './support/chain';
 import { randomTronAccount, type FakeTronNode } from './support/fake-tron-node';
-import { allProcessed, configureLive, expectNoSkippedBlock, randomChain, tryWatchLive, waitFor, watchLive, withLiveNetwork, type WebhookReceiver } from './support/live';
+import {
+  allProcessed,
+  configureLive,
+  expectNoSkippedBlock,
+  randomChain,
+  tryWatchLive,
+  waitFor,
+  watchLive,
+  withLiveNetwork,
+  type WebhookReceiver,
+} from './support/live';
 import { fakeTronNetwork } from './support/live-networks';
 import type { TestMerchant } from './support/merchants';
-
 
 const CONFIRMATIONS = 3;
 const API_KEY = 'test-tron-pro-api-key';
@@ -27,7 +36,12 @@ let merchant: TestMerchant;
 let adapter: LiveAdapter;
 let receiver: WebhookReceiver;
 withLiveNetwork(
-  fakeTronNetwork({ apiKey: API_KEY, xpub: randomChain("m/44'/195'/0'/0", false).xpub, confirmations: CONFIRMATIONS, tokens: `USDT:${USDT}` }),
+  fakeTronNetwork({
+    apiKey: API_KEY,
+    xpub: randomChain("m/44'/195'/0'/0", false).xpub,
+    confirmations: CONFIRMATIONS,
+    tokens: `USDT:${USDT}`,
+  }),
   (live) => ({ node, db, merchant, adapter, receiver } = live),
 );
 
@@ -40,32 +54,50 @@ async function transfersOf(orderId: string) {
 
 describe('live tron (fake java-tron node)', () => {
   it('an exact TRX payment is processed at the required confirmations, with its success webhook', async () => {
-    const order = await createOrder(db, merchant.live, { currency: 'TRX', network: 'tron', amount: '150.5', successWebhook: receiver.url });
+    const order = await createOrder(db, merchant.live, {
+      currency: 'TRX',
+      network: 'tron',
+      amount: '150.5',
+      successWebhook: receiver.url,
+    });
     expect(order.address).toMatch(/^T[1-9A-HJ-NP-Za-km-z]{33}$/);
     const tx = node.sendTrx(payer, order.address, 150_500_000n);
     node.mine(1);
     await watchLive(db, adapter);
-    expect(await transfersOf(order.id)).toEqual([{ tx_hash: tx, currency: 'TRX', amount: '150500000', dropped: false }]);
+    expect(await transfersOf(order.id)).toEqual([
+      { tx_hash: tx, currency: 'TRX', amount: '150500000', dropped: false },
+    ]);
     expect((await orderRow(db, order.id)).status).toBe('pending');
 
     node.mine(CONFIRMATIONS - 1);
     await watchLive(db, adapter);
     expect(await orderRow(db, order.id)).toMatchObject({ status: 'processed', received: '150500000' });
-    const hook = await waitFor('the success webhook', async () => receiver.received.find((r) => JSON.stringify(r.body).includes(order.id)));
+    const hook = await waitFor('the success webhook', async () =>
+      receiver.received.find((r) => JSON.stringify(r.body).includes(order.id)),
+    );
     expect(JSON.stringify(hook.body)).toContain('processed');
     expect(hook.headers['x-api-signature']).toMatch(/^[0-9a-f]{64}$/);
   });
 
   it('an exact USDT-TRC20 payment from the configured contract is processed; the page shows the configured contract', async () => {
-    const order = await createOrder(db, merchant.live, { currency: 'USDT', network: 'tron', amount: '25.5', successWebhook: receiver.url });
+    const order = await createOrder(db, merchant.live, {
+      currency: 'USDT',
+      network: 'tron',
+      amount: '25.5',
+      successWebhook: receiver.url,
+    });
     const page = await loadPublicView(db, order.id);
     expect(page!.requiredConfirmations).toBe(CONFIRMATIONS);
     const tx = node.sendToken(USDT, payer, order.address, 25_500_000n);
     node.mine(CONFIRMATIONS);
     await watchLive(db, adapter);
-    expect(await transfersOf(order.id)).toEqual([{ tx_hash: tx, currency: 'USDT', amount: '25500000', dropped: false }]);
+    expect(await transfersOf(order.id)).toEqual([
+      { tx_hash: tx, currency: 'USDT', amount: '25500000', dropped: false },
+    ]);
     expect(await orderRow(db, order.id)).toMatchObject({ status: 'processed', received: '25500000' });
-    await waitFor('the USDT success webhook', async () => receiver.received.find((r) => JSON.stringify(r.body).includes(order.id)));
+    await waitFor('the USDT success webhook', async () =>
+      receiver.received.find((r) => JSON.stringify(r.body).includes(order.id)),
+    );
   });
 
   it('REVERT, OUT_OF_ENERGY and a look-alike contract emitting Transfer credit nothing', async () => {
@@ -80,7 +112,11 @@ describe('live tron (fake java-tron node)', () => {
   });
 
   it('a TRX amount beyond 2^53 sun is read exactly (never through a float)', async () => {
-    const order = await createOrder(db, merchant.live, { currency: 'TRX', network: 'tron', amount: '9007199254.740993' });
+    const order = await createOrder(db, merchant.live, {
+      currency: 'TRX',
+      network: 'tron',
+      amount: '9007199254.740993',
+    });
     node.sendTrx(payer, order.address, 9_007_199_254_740_993n);
     node.mine(CONFIRMATIONS);
     await watchLive(db, adapter);
@@ -88,7 +124,12 @@ describe('live tron (fake java-tron node)', () => {
   });
 
   it('a reorganisation before solidification un-counts the payment', async () => {
-    const order = await createOrder(db, merchant.live, { currency: 'USDT', network: 'tron', amount: '7', successWebhook: receiver.url });
+    const order = await createOrder(db, merchant.live, {
+      currency: 'USDT',
+      network: 'tron',
+      amount: '7',
+      successWebhook: receiver.url,
+    });
     const tx = node.sendToken(USDT, payer, order.address, 7_000_000n);
     node.mine(CONFIRMATIONS - 1);
     await watchLive(db, adapter);
@@ -138,7 +179,11 @@ describe('live tron (fake java-tron node)', () => {
       if (!(await tryWatchLive(db, adapter))) failures++;
     }
     // Every method the adapter calls failed at least once.
-    expect([...node.failedCalls.keys()].sort()).toEqual(['/wallet/getblock', '/wallet/getblockbylimitnext', '/wallet/gettransactioninfobyblocknum']);
+    expect([...node.failedCalls.keys()].sort()).toEqual([
+      '/wallet/getblock',
+      '/wallet/getblockbylimitnext',
+      '/wallet/gettransactioninfobyblocknum',
+    ]);
     expect(failures).toBeGreaterThan(0);
 
     // Stopped while a payment's block comes; blocks are produced on while it is down.
@@ -152,11 +197,21 @@ describe('live tron (fake java-tron node)', () => {
     await node.restart();
     node.mine(CONFIRMATIONS);
 
-    for (let i = 0; i < 40 && !(await allProcessed(db, orders.map((o) => o.id))); i++) await tryWatchLive(db, adapter);
+    for (
+      let i = 0;
+      i < 40 &&
+      !(await allProcessed(
+        db,
+        orders.map((o) => o.id),
+      ));
+      i++
+    )
+      await tryWatchLive(db, adapter);
     node.failRate = 0;
     node.mine(1);
     await watchLive(db, adapter);
-    for (const order of orders) expect((await orderRow(db, order.id)).status, `${order.currency} ${order.amount}`).toBe('processed');
+    for (const order of orders)
+      expect((await orderRow(db, order.id)).status, `${order.currency} ${order.amount}`).toBe('processed');
     expect(await expectNoSkippedBlock(db, 'tron')).toBe(node.height());
   });
 
@@ -178,7 +233,11 @@ describe('live tron (fake java-tron node)', () => {
   });
 
   it('asks the node only the documented methods, with the API key, and never about addresses', () => {
-    expect([...node.calls.keys()].sort()).toEqual(['/wallet/getblock', '/wallet/getblockbylimitnext', '/wallet/gettransactioninfobyblocknum']);
+    expect([...node.calls.keys()].sort()).toEqual([
+      '/wallet/getblock',
+      '/wallet/getblockbylimitnext',
+      '/wallet/gettransactioninfobyblocknum',
+    ]);
   });
 
   it('TRON_CONFIRMATIONS=solid: a payment counts once its block is solidified, and only then', async () => {
@@ -202,8 +261,13 @@ describe('live tron (fake java-tron node)', () => {
   it('a wrong API key is refused with a message naming the variable, without the key', async () => {
     configureLive({ TRON_API_KEY: 'not-the-key', TRON_CONFIRMATIONS: String(CONFIRMATIONS) });
     const wrong = liveAdapters().find((a) => a.network.name === 'tron')!;
-    const error = await wrong.head().then(() => null, (e: Error) => e);
-    expect(error?.message).toMatch(/^tron node at http:\/\/127\.0\.0\.1:\d+ refused the API key \(HTTP 401\): check TRON_API_KEY$/);
+    const error = await wrong.head().then(
+      () => null,
+      (e: Error) => e,
+    );
+    expect(error?.message).toMatch(
+      /^tron node at http:\/\/127\.0\.0\.1:\d+ refused the API key \(HTTP 401\): check TRON_API_KEY$/,
+    );
     configureLive({ TRON_API_KEY: API_KEY });
   });
 

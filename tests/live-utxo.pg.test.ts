@@ -20,7 +20,6 @@ import { randomChain, waitFor, watchLive, withLiveNetwork, type WebhookReceiver 
 import { litecoindNetwork } from './support/live-networks';
 import type { TestMerchant } from './support/merchants';
 
-
 const LTC = { currency: 'LTC', network: 'litecoin' };
 const CONFIRMATIONS = 3;
 
@@ -31,7 +30,10 @@ let db: Database;
 let merchant: TestMerchant;
 let adapter: LiveAdapter;
 let receiver: WebhookReceiver;
-withLiveNetwork(litecoindNetwork({ xpub: wallet.xpub, confirmations: CONFIRMATIONS }), (live) => ({ node, db, merchant, adapter, receiver } = live));
+withLiveNetwork(
+  litecoindNetwork({ xpub: wallet.xpub, confirmations: CONFIRMATIONS }),
+  (live) => ({ node, db, merchant, adapter, receiver } = live),
+);
 
 async function payments(orderId: string) {
   return db.query<{ tx_hash: string; status: string; confirmations: number; amount: string }>(
@@ -41,7 +43,9 @@ async function payments(orderId: string) {
 }
 
 async function successWebhooks(orderId: string) {
-  return db.query<{ kind: string }>("select kind from webhook_events where order_id = $1 and kind = 'success'", [orderId]);
+  return db.query<{ kind: string }>("select kind from webhook_events where order_id = $1 and kind = 'success'", [
+    orderId,
+  ]);
 }
 
 describe('live litecoin (litecoind regtest)', () => {
@@ -51,7 +55,9 @@ describe('live litecoin (litecoind regtest)', () => {
     const tx = await node.rpc('sendtoaddress', order.address, '0.5');
 
     await watchLive(db, adapter);
-    expect(await payments(order.id)).toEqual([{ tx_hash: tx, status: 'pending', confirmations: 0, amount: '50000000' }]);
+    expect(await payments(order.id)).toEqual([
+      { tx_hash: tx, status: 'pending', confirmations: 0, amount: '50000000' },
+    ]);
 
     await node.mine(CONFIRMATIONS - 1);
     await watchLive(db, adapter);
@@ -62,7 +68,9 @@ describe('live litecoin (litecoind regtest)', () => {
     await watchLive(db, adapter);
     expect(await orderRow(db, order.id)).toMatchObject({ status: 'processed', received: '50000000' });
 
-    const hook = await waitFor('the success webhook', async () => receiver.received.find((r) => JSON.stringify(r.body).includes(order.id)));
+    const hook = await waitFor('the success webhook', async () =>
+      receiver.received.find((r) => JSON.stringify(r.body).includes(order.id)),
+    );
     expect(hook.body).toMatchObject({ event: 'ORDER' });
     expect(JSON.stringify(hook.body)).toContain('processed');
     expect(hook.headers['x-api-signature']).toMatch(/^[0-9a-f]{64}$/);
@@ -70,7 +78,12 @@ describe('live litecoin (litecoind regtest)', () => {
     const key = (await findApiKey(db, merchant.live.publicKey))!;
     const found = await findOperations(db, key, tx.toUpperCase());
     expect(found).toHaveLength(1);
-    expect(found[0]).toMatchObject({ type: 'IN', source: 'ORDER', address: order.address, result: { tx, status: 'processed', amount: '0.5' } });
+    expect(found[0]).toMatchObject({
+      type: 'IN',
+      source: 'ORDER',
+      address: order.address,
+      result: { tx, status: 'processed', amount: '0.5' },
+    });
   });
 
   it('a reorganisation (invalidateblock, double spend) before finality un-counts the payment, with no success webhook', async () => {
@@ -87,7 +100,7 @@ describe('live litecoin (litecoind regtest)', () => {
     await node.mine(1);
     expect(await node.rpc('getrawmempool')).not.toContain(tx);
     await watchLive(db, adapter);
-    expect((await orderRow(db, order.id))).toMatchObject({ status: 'pending', received: '0' });
+    expect(await orderRow(db, order.id)).toMatchObject({ status: 'pending', received: '0' });
     expect((await payments(order.id)).map((p) => p.status)).not.toContain('processed');
 
     // Far past the confirmations the old chain would have given: still nothing counted.
@@ -115,10 +128,15 @@ describe('live litecoin (litecoind regtest)', () => {
     expect(deposit).toMatchObject({ kind: 'ORPHAN', status: 'PROCESSED', stage: 'DEPOSIT' });
 
     // The merchant sweeps the deposit address with its own key.
-    const [{ derivation_index }] = (await db.query<{ derivation_index: string }>('select derivation_index from addresses where id = $1', [order.address_id])) as [{ derivation_index: string }];
+    const [{ derivation_index }] = (await db.query<{ derivation_index: string }>(
+      'select derivation_index from addresses where id = $1',
+      [order.address_id],
+    )) as [{ derivation_index: string }];
     await node.rpc('importprivkey', wif(chain.deriveChild(Number(derivation_index)).privateKey!), '', false);
     const sweepTo = await node.rpc('getnewaddress', '', 'bech32');
-    const raw = await node.rpc('createrawtransaction', [{ txid: late, vout: deposit!.in_output_index }], { [sweepTo]: '0.2499' });
+    const raw = await node.rpc('createrawtransaction', [{ txid: late, vout: deposit!.in_output_index }], {
+      [sweepTo]: '0.2499',
+    });
     const signed = await node.rpc('signrawtransactionwithwallet', raw);
     expect(signed.complete).toBe(true);
     const out = await node.rpc('sendrawtransaction', signed.hex);
@@ -161,7 +179,9 @@ describe('live litecoin (litecoind regtest)', () => {
     expect(await orderRow(db, short.id)).toMatchObject({ status: 'partial', received: '49999999' });
     expect(await orderRow(db, half.id)).toMatchObject({ status: 'partial', received: '50000000' });
     expect((await orderRow(db, unpaid.id)).status).toBe('expired');
-    await waitFor('the in-time success webhook', async () => receiver.received.find((r) => JSON.stringify(r.body).includes(inTime.id)));
+    await waitFor('the in-time success webhook', async () =>
+      receiver.received.find((r) => JSON.stringify(r.body).includes(inTime.id)),
+    );
   });
 });
 
@@ -169,7 +189,10 @@ describe('live litecoin (litecoind regtest)', () => {
 async function doubleSpend(txid: string): Promise<string> {
   const original = await node.rpc('getrawtransaction', txid, true);
   // The gateway's own RPC client reads amounts as text: no amount passes through a float.
-  const rpc = new JsonRpcClient({ url: node.url, user: node.user, password: node.password, timeoutMs: 10_000 }, 'test litecoind');
+  const rpc = new JsonRpcClient(
+    { url: node.url, user: node.user, password: node.password, timeoutMs: 10_000 },
+    'test litecoind',
+  );
   const outputs = z.object({ vout: z.array(z.object({ value: z.string() })) });
   let total = 0n;
   for (const input of original.vin) {

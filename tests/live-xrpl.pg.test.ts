@@ -20,7 +20,6 @@ import { configureLive, waitFor, watchLive, withLiveNetwork, type WebhookReceive
 import { fakeRippledNetwork } from './support/live-networks';
 import { createTestMerchant, type TestMerchant } from './support/merchants';
 
-
 /** The XRP Ledger's genesis account: a valid classic address, the gateway's receiving account here. */
 const ACCOUNT = 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh';
 const OTHER_ACCOUNT = 'rPT1Sjq2YGrBMTttX4GZHjKu9dyfzbpAYe';
@@ -29,7 +28,11 @@ const RLUSD = { currency: 'RLUSD', network: 'ripple' };
 /** The catalog's RLUSD (RIPPLE_TOKENS unset: the default), as the ledger names it: the 40-hex code of "RLUSD" and its issuer. */
 const RLUSD_ISSUER = 'rMxCKbEDwqr76QuheSUMdEGf4B9xJ8m5De';
 const RLUSD_CODE = '524C555344000000000000000000000000000000';
-const rlusd = (value: string, issuer = RLUSD_ISSUER, currency = RLUSD_CODE): IssuedAmount => ({ currency, issuer, value });
+const rlusd = (value: string, issuer = RLUSD_ISSUER, currency = RLUSD_CODE): IssuedAmount => ({
+  currency,
+  issuer,
+  value,
+});
 
 let node: FakeRippled;
 let db: Database;
@@ -39,7 +42,10 @@ let owner: TestMerchant;
 let adapter: LiveAdapter;
 let receiver: WebhookReceiver;
 withLiveNetwork(
-  fakeRippledNetwork({ account: ACCOUNT, untaggedMerchant: async (db) => (owner = await createTestMerchant(db, 'Gateway operator')).merchantId }),
+  fakeRippledNetwork({
+    account: ACCOUNT,
+    untaggedMerchant: async (db) => (owner = await createTestMerchant(db, 'Gateway operator')).merchantId,
+  }),
   (live) => ({ node, db, merchant, adapter, receiver } = live),
 );
 
@@ -53,7 +59,15 @@ async function payments(orderId: string) {
 }
 
 async function depositOf(txHash: string) {
-  const [row] = await db.query<{ kind: string; merchant_id: string; order_id: string | null; amount: string; status: string; address: string; tag: string | null }>(
+  const [row] = await db.query<{
+    kind: string;
+    merchant_id: string;
+    order_id: string | null;
+    amount: string;
+    status: string;
+    address: string;
+    tag: string | null;
+  }>(
     'select kind, merchant_id, order_id, amount::text as amount, status, address, tag from deposits where in_tx_hash = $1',
     [txHash],
   );
@@ -70,8 +84,14 @@ describe('live XRP Ledger (fake rippled)', () => {
   it('gives every live order the receiving account and a fresh destination tag', async () => {
     expect(liveNetworks().map((n) => n.name)).toEqual(['ripple']);
     expect(availableCurrencies('live')).toMatchObject([
-      { currency: 'XRP', networks: [{ network: 'ripple', decimals: 6, confirmations: 1, tagRequired: true, contract: null }] },
-      { currency: 'RLUSD', networks: [{ network: 'ripple', decimals: 6, confirmations: 1, tagRequired: true, contract: RLUSD_ISSUER }] },
+      {
+        currency: 'XRP',
+        networks: [{ network: 'ripple', decimals: 6, confirmations: 1, tagRequired: true, contract: null }],
+      },
+      {
+        currency: 'RLUSD',
+        networks: [{ network: 'ripple', decimals: 6, confirmations: 1, tagRequired: true, contract: RLUSD_ISSUER }],
+      },
     ]);
     const a = await createOrder(db, merchant.live, { ...XRP, amount: '1' });
     const b = await createOrder(db, merchant.live, { ...XRP, amount: '1' });
@@ -90,13 +110,19 @@ describe('live XRP Ledger (fake rippled)', () => {
     expect(await payments(order.id)).toEqual([]);
     node.lag = 0;
     await watchLive(db, adapter);
-    expect(await payments(order.id)).toEqual([{ tx_hash: tx, status: 'processed', amount: '25500000', tag: order.tag }]);
+    expect(await payments(order.id)).toEqual([
+      { tx_hash: tx, status: 'processed', amount: '25500000', tag: order.tag },
+    ]);
     expect(await orderRow(db, order.id)).toMatchObject({ status: 'processed', received: '25500000' });
 
-    const hook = await waitFor('the success webhook', async () => receiver.received.find((r) => JSON.stringify(r.body).includes(order.id)));
+    const hook = await waitFor('the success webhook', async () =>
+      receiver.received.find((r) => JSON.stringify(r.body).includes(order.id)),
+    );
     expect(JSON.stringify(hook.body)).toContain('processed');
     const key = (await findApiKey(db, merchant.live.publicKey))!;
-    expect(await findOperations(db, key, tx)).toMatchObject([{ type: 'IN', source: 'ORDER', address: ACCOUNT, result: { tx, status: 'processed', amount: '25.5' } }]);
+    expect(await findOperations(db, key, tx)).toMatchObject([
+      { type: 'IN', source: 'ORDER', address: ACCOUNT, result: { tx, status: 'processed', amount: '25.5' } },
+    ]);
   });
 
   it('reads validated ledgers only: a closed ledger awaiting validation, or one above the head, is no block yet', async () => {
@@ -106,7 +132,10 @@ describe('live XRP Ledger (fake rippled)', () => {
     expect(await adapter.block(closed)).toBeNull();
     expect(await adapter.block(closed + 5)).toBeNull();
     node.lag = 0;
-    expect(await adapter.block(closed)).toMatchObject({ height: closed, parentHash: (await adapter.block(closed - 1))!.hash });
+    expect(await adapter.block(closed)).toMatchObject({
+      height: closed,
+      parentHash: (await adapter.block(closed - 1))!.hash,
+    });
     await watchLive(db, adapter);
   });
 
@@ -117,7 +146,12 @@ describe('live XRP Ledger (fake rippled)', () => {
     const tec = node.pay({ to: ACCOUNT, tag: tagOf(failed), delivered: '3000000', result: 'tecUNFUNDED_PAYMENT' });
     node.pay({ to: OTHER_ACCOUNT, tag: tagOf(failed), delivered: '3000000' });
     node.pay({ to: ACCOUNT, tag: tagOf(failed), delivered: { currency: 'USD', issuer: OTHER_ACCOUNT, value: '3' } });
-    node.queue({ TransactionType: 'OfferCreate', Account: OTHER_ACCOUNT, TakerGets: '3000000', TakerPays: { currency: 'USD', issuer: OTHER_ACCOUNT, value: '3' } });
+    node.queue({
+      TransactionType: 'OfferCreate',
+      Account: OTHER_ACCOUNT,
+      TakerGets: '3000000',
+      TakerPays: { currency: 'USD', issuer: OTHER_ACCOUNT, value: '3' },
+    });
     await ledgerAndWatch();
     expect(await orderRow(db, short.id)).toMatchObject({ status: 'pending', received: '9999999' });
     expect(await orderRow(db, failed.id)).toMatchObject({ status: 'pending', received: '0' });
@@ -137,9 +171,13 @@ describe('live XRP Ledger (fake rippled)', () => {
     expect(order.address).toBe(ACCOUNT);
     const tx = node.pay({ to: ACCOUNT, tag: tagOf(order), delivered: rlusd('12.34') });
     await ledgerAndWatch();
-    expect(await payments(order.id)).toEqual([{ tx_hash: tx, status: 'processed', amount: '12340000', tag: order.tag }]);
+    expect(await payments(order.id)).toEqual([
+      { tx_hash: tx, status: 'processed', amount: '12340000', tag: order.tag },
+    ]);
     expect(await orderRow(db, order.id)).toMatchObject({ status: 'processed', received: '12340000' });
-    const hook = await waitFor('the success webhook', async () => receiver.received.find((r) => JSON.stringify(r.body).includes(order.id)));
+    const hook = await waitFor('the success webhook', async () =>
+      receiver.received.find((r) => JSON.stringify(r.body).includes(order.id)),
+    );
     expect(JSON.stringify(hook.body)).toContain('processed');
   });
 
@@ -158,7 +196,12 @@ describe('live XRP Ledger (fake rippled)', () => {
   it('a partial RLUSD payment with a large Amount credits only its delivered_amount, rounded down to base units', async () => {
     const order = await createOrder(db, merchant.live, { ...RLUSD, amount: '100' });
     // The code as 40 lower-case hex digits is the same code.
-    const tx = node.pay({ to: ACCOUNT, tag: tagOf(order), amount: rlusd('100'), delivered: rlusd('0.5000009', RLUSD_ISSUER, RLUSD_CODE.toLowerCase()) });
+    const tx = node.pay({
+      to: ACCOUNT,
+      tag: tagOf(order),
+      amount: rlusd('100'),
+      delivered: rlusd('0.5000009', RLUSD_ISSUER, RLUSD_CODE.toLowerCase()),
+    });
     await ledgerAndWatch();
     expect(await payments(order.id)).toEqual([{ tx_hash: tx, status: 'processed', amount: '500000', tag: order.tag }]);
     expect(await orderRow(db, order.id)).toMatchObject({ status: 'pending', received: '500000' });
@@ -173,7 +216,13 @@ describe('live XRP Ledger (fake rippled)', () => {
     expect(await orderRow(db, order.id)).toMatchObject({ status: 'pending', received: '0' });
     for (const tx of [untagged, wrong]) {
       expect(await depositOf(tx)).toEqual({
-        kind: 'ORPHAN', merchant_id: owner.merchantId, order_id: null, amount: '7000000', status: 'PROCESSED', address: ACCOUNT, tag: null,
+        kind: 'ORPHAN',
+        merchant_id: owner.merchantId,
+        order_id: null,
+        amount: '7000000',
+        status: 'PROCESSED',
+        address: ACCOUNT,
+        tag: null,
       });
       expect(await db.query('select 1 from payments where tx_hash = $1', [tx])).toEqual([]);
     }
@@ -184,11 +233,15 @@ describe('live XRP Ledger (fake rippled)', () => {
 
     // The API's orphan deposits answer shows the tag the payer used, which names no order, or null without one.
     const list = OPERATIONS['orphan-deposits/get-deposits'];
-    const answer = list.response.parse((await listOrphanDeposits(db, ownerKey, list.request.parse({}))).map(serializeDeposit));
+    const answer = list.response.parse(
+      (await listOrphanDeposits(db, ownerKey, list.request.parse({}))).map(serializeDeposit),
+    );
     const inTransaction = (tx: string) => answer.find((d) => d.inTransaction.txId === tx)?.inTransaction;
     expect(inTransaction(wrong)).toMatchObject({ address: ACCOUNT, tag: String(unknownTag) });
     expect(inTransaction(untagged)).toMatchObject({ address: ACCOUNT, tag: null });
-    expect(await findOperations(db, ownerKey, wrong)).toMatchObject([{ result: { inTransaction: { tag: String(unknownTag) } } }]);
+    expect(await findOperations(db, ownerKey, wrong)).toMatchObject([
+      { result: { inTransaction: { tag: String(unknownTag) } } },
+    ]);
   });
 
   it('the node failing a third of its calls, then stopped and restarted: every payment counted, no ledger skipped', async () => {
@@ -220,10 +273,14 @@ describe('live XRP Ledger (fake rippled)', () => {
     await watchLive(db, adapter);
     for (const order of orders) expect((await orderRow(db, order.id)).status, order.amount).toBe('processed');
 
-    const rows = await db.query<{ height: string }>("select height from chain_blocks where network = 'ripple' and mode = 'live' order by height");
+    const rows = await db.query<{ height: string }>(
+      "select height from chain_blocks where network = 'ripple' and mode = 'live' order by height",
+    );
     const heights = rows.map((r) => Number(r.height));
     heights.forEach((h, i) => i > 0 && expect(h).toBe(heights[i - 1]! + 1));
-    const [cursor] = await db.query<{ height: string }>("select height from chain_cursors where network = 'ripple' and mode = 'live'");
+    const [cursor] = await db.query<{ height: string }>(
+      "select height from chain_cursors where network = 'ripple' and mode = 'live'",
+    );
     expect(Number(cursor!.height)).toBe(node.validatedIndex());
     expect(heights[heights.length - 1]).toBe(node.validatedIndex());
   });
@@ -242,14 +299,20 @@ describe('live XRP Ledger (fake rippled)', () => {
     await ledgerAndWatch(late);
     expect(await orderRow(db, half.id)).toMatchObject({ status: 'partial', received: '2000000' });
     expect((await orderRow(db, unpaid.id)).status).toBe('expired');
-    expect(await depositOf(tooLate)).toMatchObject({ kind: 'ORPHAN', order_id: half.id, merchant_id: merchant.merchantId });
+    expect(await depositOf(tooLate)).toMatchObject({
+      kind: 'ORPHAN',
+      order_id: half.id,
+      merchant_id: merchant.merchantId,
+    });
   });
 
   it('a merchant id that names no merchant stops the pool fill (start-up) naming its variable', async () => {
     const missing = '11111111-2222-4333-8444-555555555555';
     try {
       configureLive({ RIPPLE_UNTAGGED_MERCHANT: missing });
-      await expect(fillAddressPool(db, liveNetworks()[0]!, 'live')).rejects.toThrow(`RIPPLE_UNTAGGED_MERCHANT: no merchant has the id ${missing}`);
+      await expect(fillAddressPool(db, liveNetworks()[0]!, 'live')).rejects.toThrow(
+        `RIPPLE_UNTAGGED_MERCHANT: no merchant has the id ${missing}`,
+      );
     } finally {
       configureLive({ RIPPLE_UNTAGGED_MERCHANT: owner.merchantId });
     }
@@ -276,6 +339,9 @@ async function pass(): Promise<boolean> {
 }
 
 async function allProcessed(ids: string[]): Promise<boolean> {
-  const [row] = await db.query<{ n: number }>("select count(*)::int as n from orders where id = any($1::uuid[]) and status <> 'processed'", [ids]);
+  const [row] = await db.query<{ n: number }>(
+    "select count(*)::int as n from orders where id = any($1::uuid[]) and status <> 'processed'",
+    [ids],
+  );
   return row!.n === 0;
 }

@@ -19,7 +19,6 @@ import {
 import { openTestDatabase } from './support/database';
 import { createTestMerchant, type TestMerchant } from './support/merchants';
 
-
 let db: Database;
 let shop: TestMerchant;
 let other: TestMerchant;
@@ -56,7 +55,10 @@ describe('API keys', () => {
   it('revokes its own key once, and the cached key is refused at once', async () => {
     const created = await createKey(db, shop.merchantId, 'live');
     expect(await findApiKey(db, created.publicKey)).toBeDefined(); // now cached
-    expect(await revokeMerchantKey(db, shop.merchantId, created.keyId)).toEqual({ publicKey: created.publicKey, mode: 'live' });
+    expect(await revokeMerchantKey(db, shop.merchantId, created.keyId)).toEqual({
+      publicKey: created.publicKey,
+      mode: 'live',
+    });
     expect(await findApiKey(db, created.publicKey)).toBeUndefined();
     expect(await revokeMerchantKey(db, shop.merchantId, created.keyId)).toBeUndefined(); // already revoked
     const listed = (await listKeys(db, shop.merchantId, 'live')).find((k) => k.keyId === created.keyId);
@@ -68,14 +70,26 @@ describe('settings', () => {
   it('sets, keeps and removes the brand of one merchant only', async () => {
     await updateBrand(db, shop.merchantId, { logo: 'data:image/png;base64,iVBORw0KGgo=', color: '#1d4ed8' });
     expect(await updateBrand(db, shop.merchantId, { color: '#123456' })).toEqual({ logo: 'kept', color: '#123456' });
-    expect(await merchantSettings(db, shop.merchantId)).toMatchObject({ brandLogo: 'data:image/png;base64,iVBORw0KGgo=', brandColor: '#123456' });
-    expect(await merchantSettings(db, other.merchantId)).toMatchObject({ brandLogo: null, brandColor: null, explorerUrls: {}, requireTwoFactor: false });
+    expect(await merchantSettings(db, shop.merchantId)).toMatchObject({
+      brandLogo: 'data:image/png;base64,iVBORw0KGgo=',
+      brandColor: '#123456',
+    });
+    expect(await merchantSettings(db, other.merchantId)).toMatchObject({
+      brandLogo: null,
+      brandColor: null,
+      explorerUrls: {},
+      requireTwoFactor: false,
+    });
     await updateBrand(db, shop.merchantId, { logo: null, color: null });
     expect(await merchantSettings(db, shop.merchantId)).toMatchObject({ brandLogo: null, brandColor: null });
   });
 
   it('sets explorer templates and resets one to the default with an empty value', async () => {
-    await updateExplorers(db, shop.merchantId, EXPLORER_URLS.parse({ bitcoin: 'https://mempool.space/tx/{tx}', litecoin: 'https://litecoinspace.org/tx/{tx}' }));
+    await updateExplorers(
+      db,
+      shop.merchantId,
+      EXPLORER_URLS.parse({ bitcoin: 'https://mempool.space/tx/{tx}', litecoin: 'https://litecoinspace.org/tx/{tx}' }),
+    );
     const after = await updateExplorers(db, shop.merchantId, EXPLORER_URLS.parse({ bitcoin: '' }));
     expect(after).toEqual({ litecoin: 'https://litecoinspace.org/tx/{tx}' });
     expect((await merchantSettings(db, shop.merchantId))!.explorerUrls).toEqual(after);

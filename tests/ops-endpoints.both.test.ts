@@ -41,7 +41,10 @@ afterAll(async () => {
   await db?.close();
 });
 
-async function get(path: string, headers: Record<string, string> = {}): Promise<{ status: number; type: string | null; text: string }> {
+async function get(
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; type: string | null; text: string }> {
   const response = await fetch(baseUrl + path, { headers });
   return { status: response.status, type: response.headers.get('content-type'), text: await response.text() };
 }
@@ -61,7 +64,12 @@ describe('the operations endpoints', () => {
     const ready = await get('/readyz');
     expect(ready.status).toBe(200);
     const body = JSON.parse(ready.text);
-    expect(body).toMatchObject({ ready: true, problems: [], workers: { configured: false, running: false }, networks: [] });
+    expect(body).toMatchObject({
+      ready: true,
+      problems: [],
+      workers: { configured: false, running: false },
+      networks: [],
+    });
     expect(body.database.migrationsApplied).toBe(body.database.migrationsExpected);
     expect(body.database.migrationsExpected).toBeGreaterThan(5);
     expect(JSON.parse((await get('/readyz', { 'x-forwarded-for': '203.0.113.9' })).text)).toEqual({ ready: true });
@@ -89,13 +97,23 @@ describe('the operations endpoints', () => {
     const proxied = await get('/metrics', { 'x-forwarded-for': '203.0.113.9' });
     expect(proxied.status).toBe(403);
     expect(proxied.text).not.toContain('gateway_');
-    expect((await get('/metrics', { forwarded: 'for=203.0.113.9', authorization: 'Bearer wrong-token-of-the-same-size-0123' })).status).toBe(403);
-    expect((await get('/metrics', { 'x-forwarded-for': '203.0.113.9', authorization: `Bearer ${TOKEN}` })).status).toBe(200);
+    expect(
+      (
+        await get('/metrics', {
+          forwarded: 'for=203.0.113.9',
+          authorization: 'Bearer wrong-token-of-the-same-size-0123',
+        })
+      ).status,
+    ).toBe(403);
+    expect((await get('/metrics', { 'x-forwarded-for': '203.0.113.9', authorization: `Bearer ${TOKEN}` })).status).toBe(
+      200,
+    );
   });
 
   it('orders by status come from the database, whichever process made them', async () => {
     const before = await get('/metrics');
-    const count = (text: string) => Number(text.match(/^gateway_orders\{mode="test",status="pending"\} (\d+)$/m)?.[1] ?? 0);
+    const count = (text: string) =>
+      Number(text.match(/^gateway_orders\{mode="test",status="pending"\} (\d+)$/m)?.[1] ?? 0);
     const merchant = await createTestMerchant(db);
     await createOrder(db, merchant.test, { currency: 'LTC', network: 'litecoin', amount: '0.1' });
     expect(count((await get('/metrics')).text)).toBe(count(before.text) + 1);
@@ -107,7 +125,9 @@ describe('readiness of a database short of its migrations', () => {
     const { readiness } = await import('@/lib/ops');
     const rolledBack = new Error('rolled back');
     const outcome = db.transaction(async (tx) => {
-      await tx.query('delete from drizzle.__drizzle_migrations where id = (select max(id) from drizzle.__drizzle_migrations)');
+      await tx.query(
+        'delete from drizzle.__drizzle_migrations where id = (select max(id) from drizzle.__drizzle_migrations)',
+      );
       const ready = await readiness(new Date(), async () => tx);
       expect(ready.ready).toBe(false);
       expect(ready.problems).toEqual([expect.stringMatching(/^database: (\d+) of (\d+) migrations applied$/)]);
@@ -129,12 +149,16 @@ describe('readiness of a process that runs the workers', () => {
       reportHealth('litecoin', 'live', null, { head: 100, cursor: 80 });
       const behind = await readiness(new Date(), async () => db);
       expect(behind.problems).toEqual(['live/litecoin: 20 blocks behind the tip (READY_MAX_LAG_BLOCKS 10)']);
-      expect(behind.networks).toEqual([expect.objectContaining({ network: 'litecoin', ready: false, head: 100, cursor: 80, lagBlocks: 20 })]);
+      expect(behind.networks).toEqual([
+        expect.objectContaining({ network: 'litecoin', ready: false, head: 100, cursor: 80, lagBlocks: 20 }),
+      ]);
 
       reportHealth('litecoin', 'live', null, { head: 101, cursor: 95 });
       expect(await readiness(new Date(), async () => db)).toMatchObject({ ready: true, problems: [] });
       const later = new Date(Date.now() + 200_000);
-      expect((await readiness(later, async () => db)).problems).toEqual(['live/litecoin: last good pass 200 s ago (READY_MAX_PASS_AGE_SECONDS 120)']);
+      expect((await readiness(later, async () => db)).problems).toEqual([
+        'live/litecoin: last good pass 200 s ago (READY_MAX_PASS_AGE_SECONDS 120)',
+      ]);
     } finally {
       setProcessSlot('workers', { count: 0, watched: [] });
     }

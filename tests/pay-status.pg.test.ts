@@ -31,20 +31,51 @@ async function status(orderId: string) {
 describe('GET /api/pay/{orderId}/status', () => {
   it('a fresh order: payer-safe fields only, no-store', async () => {
     const order = await makeOrder({
-      currency: 'LTC', network: 'litecoin', amount: '0.25', description: 'One mug', returnUrl: 'https://shop.example/thanks',
-      successWebhook: 'https://hooks.example/ok', errorWebhook: 'https://hooks.example/ko', payerEmail: 'payer@mail.example', externalUserId: 'user-77',
+      currency: 'LTC',
+      network: 'litecoin',
+      amount: '0.25',
+      description: 'One mug',
+      returnUrl: 'https://shop.example/thanks',
+      successWebhook: 'https://hooks.example/ok',
+      errorWebhook: 'https://hooks.example/ko',
+      payerEmail: 'payer@mail.example',
+      externalUserId: 'user-77',
     });
     const answer = await status(order.orderId);
     expect(answer.status).toBe(200);
     expect(answer.headers.get('cache-control')).toContain('no-store');
     expect(answer.body).toMatchObject({
-      orderId: order.orderId, status: 'pending', screen: 'awaiting', test: true, merchantName: 'Status shop', description: 'One mug',
-      currency: 'LTC', currencyName: 'Litecoin', network: 'litecoin', networkName: 'Litecoin', amount: '0.25', received: '0', remaining: '0.25',
-      address: order.address, tag: null, walletUri: `litecoin:${order.address}?amount=0.25`, returnUrl: 'https://shop.example/thanks',
-      expiresAt: order.expiresAt, requiredConfirmations: 2, payments: [], otherTransfers: [],
+      orderId: order.orderId,
+      status: 'pending',
+      screen: 'awaiting',
+      test: true,
+      merchantName: 'Status shop',
+      description: 'One mug',
+      currency: 'LTC',
+      currencyName: 'Litecoin',
+      network: 'litecoin',
+      networkName: 'Litecoin',
+      amount: '0.25',
+      received: '0',
+      remaining: '0.25',
+      address: order.address,
+      tag: null,
+      walletUri: `litecoin:${order.address}?amount=0.25`,
+      returnUrl: 'https://shop.example/thanks',
+      expiresAt: order.expiresAt,
+      requiredConfirmations: 2,
+      payments: [],
+      otherTransfers: [],
     });
     const text = JSON.stringify(answer.body);
-    for (const secret of ['hooks.example', 'payer@mail.example', 'user-77', order.clientOrderId, merchant.test.privateKey]) expect(text).not.toContain(secret);
+    for (const secret of [
+      'hooks.example',
+      'payer@mail.example',
+      'user-77',
+      order.clientOrderId,
+      merchant.test.privateKey,
+    ])
+      expect(text).not.toContain(secret);
   });
 
   it('detected with k/n from the cursor, then partially paid with received and remaining', async () => {
@@ -78,12 +109,21 @@ describe('GET /api/pay/{orderId}/status', () => {
     await watchOnce(gateway.db, chain, { now: after(expiresAt, 2) });
     expect((await status(order.orderId)).body).toMatchObject({ status: 'expired', screen: 'expired' });
 
-    const late = await broadcast(gateway.db, { network: network('dogecoin'), to: order.address, tag: null, currency: 'DOGE', amount: 1_000_000_000n, at: after(expiresAt, 10) });
+    const late = await broadcast(gateway.db, {
+      network: network('dogecoin'),
+      to: order.address,
+      tag: null,
+      currency: 'DOGE',
+      amount: 1_000_000_000n,
+      at: after(expiresAt, 10),
+    });
     await mine(gateway.db, network('dogecoin'), 1, after(expiresAt, 11));
     await watchOnce(gateway.db, chain, { now: after(expiresAt, 12) });
     const view = (await status(order.orderId)).body;
     expect(view.screen).toBe('paid-late');
-    expect(view.otherTransfers).toEqual([{ txid: late.txHash, currency: 'DOGE', amount: '10', confirmations: 1, late: true }]);
+    expect(view.otherTransfers).toEqual([
+      { txid: late.txHash, currency: 'DOGE', amount: '10', confirmations: 1, late: true },
+    ]);
   });
 
   it('404 JSON for an unknown or malformed id, and a 404 page', async () => {
@@ -119,14 +159,16 @@ describe('paths that are not valid percent-encoding', () => {
       const page = await fetch(`${gateway.baseUrl}/pay/${id}`);
       expect(page.status, id).toBe(404);
       expect(page.headers.get('content-type'), id).toMatch(/^text\/html/);
-      expect(page.headers.get('content-security-policy'), id).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]+' 'strict-dynamic'/);
+      expect(page.headers.get('content-security-policy'), id).toMatch(
+        /script-src 'self' 'nonce-[A-Za-z0-9+/=]+' 'strict-dynamic'/,
+      );
       expect(page.headers.get('x-content-type-options'), id).toBe('nosniff');
       expect(page.headers.get('referrer-policy'), id).toBe('no-referrer');
       expect(await page.text(), id).toContain('Order not found');
     }
   });
 
-  it('so do the other pages with an id in the path (the demo store\'s orders)', async () => {
+  it("so do the other pages with an id in the path (the demo store's orders)", async () => {
     for (const path of ['/store/orders/%ZZ', '/store/orders/%E0%A4%A/embed']) {
       const page = await fetch(`${gateway.baseUrl}${path}`);
       expect(page.status, path).toBe(404);
@@ -138,14 +180,18 @@ describe('paths that are not valid percent-encoding', () => {
 describe('GET /pay/{orderId}', () => {
   it('renders the first paint from the same view, in the negotiated language, with a nonce CSP', async () => {
     const order = await makeOrder({ currency: 'XRP', network: 'ripple', amount: '12.5' });
-    const page = await fetch(`${gateway.baseUrl}/pay/${order.orderId}`, { headers: { 'accept-language': 'es-ES,es;q=0.9' } });
+    const page = await fetch(`${gateway.baseUrl}/pay/${order.orderId}`, {
+      headers: { 'accept-language': 'es-ES,es;q=0.9' },
+    });
     expect(page.status).toBe(200);
     const html = await page.text();
     expect(html).toContain('<html lang="es" dir="ltr"');
     expect(html).toContain('Esperando el pago');
     expect(html).toContain(order.tag);
     expect(html).toContain('La etiqueta de destino es obligatoria');
-    expect(page.headers.get('content-security-policy')).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]+' 'strict-dynamic'/);
+    expect(page.headers.get('content-security-policy')).toMatch(
+      /script-src 'self' 'nonce-[A-Za-z0-9+/=]+' 'strict-dynamic'/,
+    );
     const arabic = await (await fetch(`${gateway.baseUrl}/pay/${order.orderId}?lang=ar`)).text();
     expect(arabic).toContain('<html lang="ar" dir="rtl"');
   });

@@ -30,18 +30,28 @@ afterAll(async () => {
 /** Runs the example `marker` of `file` in a fresh `bash -c` in the newcomer's folder; its output is JSON. */
 async function runExample(file: string, marker: string) {
   const script = exampleScript(dir, docCodeAfter(file, marker));
-  const { stdout } = await run('bash', ['-c', script], { cwd: dir, env: freshShellEnv(dir, { GATEWAY_URL: gateway.baseUrl }), timeout: 60_000 });
+  const { stdout } = await run('bash', ['-c', script], {
+    cwd: dir,
+    env: freshShellEnv(dir, { GATEWAY_URL: gateway.baseUrl }),
+    timeout: 60_000,
+  });
   return JSON.parse(stdout);
 }
 
 async function storedOrder(orderId: string) {
-  const [row] = await gateway.db.query<{ client_order_id: string; amount: string }>('select client_order_id, amount::text from orders where id = $1', [orderId]);
+  const [row] = await gateway.db.query<{ client_order_id: string; amount: string }>(
+    'select client_order_id, amount::text from orders where id = $1',
+    [orderId],
+  );
   return row;
 }
 
 it('the curl example creates an order', async () => {
   const answer = await runExample('docs/api.md', '<!-- example:curl');
-  expect(answer).toMatchObject({ success: true, response: { status: 'pending', currency: 'USDT', network: 'tron', amount: '25.5', clientOrderId: 'order-1001' } });
+  expect(answer).toMatchObject({
+    success: true,
+    response: { status: 'pending', currency: 'USDT', network: 'tron', amount: '25.5', clientOrderId: 'order-1001' },
+  });
   expect(await storedOrder(answer.response.orderId)).toEqual({ client_order_id: 'order-1001', amount: '25500000' });
 });
 
@@ -59,9 +69,18 @@ it('the Python signing example creates an order', async () => {
 
 it('the Node invoice example creates a USD invoice offering the coins it names', async () => {
   const answer = await runExample('docs/invoices.md', '<!-- example:invoice-node');
-  expect(answer).toMatchObject({ success: true, response: { status: 'CREATED', currency: 'USD', amount: '73.5', description: 'Two ceramic mugs' } });
+  expect(answer).toMatchObject({
+    success: true,
+    response: { status: 'CREATED', currency: 'USD', amount: '73.5', description: 'Two ceramic mugs' },
+  });
   expect(answer.response.currencies).toEqual([
-    { currency: 'USDT', networks: [{ name: 'tron', amount: '73.5' }, { name: 'ethereum', amount: '73.5' }] },
+    {
+      currency: 'USDT',
+      networks: [
+        { name: 'tron', amount: '73.5' },
+        { name: 'ethereum', amount: '73.5' },
+      ],
+    },
     { currency: 'BTC', networks: [{ name: 'bitcoin', amount: '0.001225' }] },
   ]);
   expect(answer.response.invoiceLink).toBe(`${gateway.baseUrl}/invoice/${answer.response.id}`);
@@ -70,6 +89,11 @@ it('the Node invoice example creates a USD invoice offering the coins it names',
 it('the Python invoice example creates a EUR invoice with insurance', async () => {
   const answer = await runExample('docs/invoices.md', '<!-- example:invoice-python');
   // 19.90 EUR × 1.01 = 20.099 EUR; LTC at 80 USD = 74.074… EUR (18 decimals, half up).
-  expect(answer).toMatchObject({ success: true, response: { currency: 'EUR', amount: '19.9', insurancePercent: '1', status: 'CREATED' } });
-  expect(answer.response.currencies).toEqual([{ currency: 'LTC', networks: [{ name: 'litecoin', amount: '0.27133651' }] }]);
+  expect(answer).toMatchObject({
+    success: true,
+    response: { currency: 'EUR', amount: '19.9', insurancePercent: '1', status: 'CREATED' },
+  });
+  expect(answer.response.currencies).toEqual([
+    { currency: 'LTC', networks: [{ name: 'litecoin', amount: '0.27133651' }] },
+  ]);
 });

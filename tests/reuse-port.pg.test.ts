@@ -47,29 +47,42 @@ async function healthz(port: number): Promise<number> {
   return response.status;
 }
 
-it.runIf(nodeHasReusePort)('two servers share a port, and it goes on answering when one is killed', { timeout: 600_000 }, async () => {
-  const port = await freePort();
-  const first = await startServer(env, port);
-  servers.push(first);
-  // Without SO_REUSEPORT on both sockets this second listen fails: "cannot listen ... EADDRINUSE".
-  const second = await startServer(env, port);
-  servers.push(second);
-  for (let i = 0; i < 20; i++) expect(await healthz(port)).toBe(200);
+it.runIf(nodeHasReusePort)(
+  'two servers share a port, and it goes on answering when one is killed',
+  { timeout: 600_000 },
+  async () => {
+    const port = await freePort();
+    const first = await startServer(env, port);
+    servers.push(first);
+    // Without SO_REUSEPORT on both sockets this second listen fails: "cannot listen ... EADDRINUSE".
+    const second = await startServer(env, port);
+    servers.push(second);
+    for (let i = 0; i < 20; i++) expect(await healthz(port)).toBe(200);
 
-  first.child.kill('SIGKILL');
-  await waitFor('the first server to exit', 30_000, () => first.child.signalCode !== null);
-  for (let i = 0; i < 20; i++) expect(await healthz(port)).toBe(200);
-  expect(second.child.exitCode).toBeNull();
-});
+    first.child.kill('SIGKILL');
+    await waitFor('the first server to exit', 30_000, () => first.child.signalCode !== null);
+    for (let i = 0; i < 20; i++) expect(await healthz(port)).toBe(200);
+    expect(second.child.exitCode).toBeNull();
+  },
+);
 
-it.runIf(nodeHasReusePort)('without REUSE_PORT a second server on the port is refused', { timeout: 600_000 }, async () => {
-  const port = await freePort();
-  servers.push(await startServer({ ...env, REUSE_PORT: 'false' }, port));
-  await expect(startServer({ ...env, REUSE_PORT: 'false' }, port)).rejects.toThrow(/cannot listen on 127\.0\.0\.1:\d+: .*EADDRINUSE/);
-});
+it.runIf(nodeHasReusePort)(
+  'without REUSE_PORT a second server on the port is refused',
+  { timeout: 600_000 },
+  async () => {
+    const port = await freePort();
+    servers.push(await startServer({ ...env, REUSE_PORT: 'false' }, port));
+    await expect(startServer({ ...env, REUSE_PORT: 'false' }, port)).rejects.toThrow(
+      /cannot listen on 127\.0\.0\.1:\d+: .*EADDRINUSE/,
+    );
+  },
+);
 
 it.skipIf(nodeHasReusePort)(`is refused at start on Node.js ${process.version}, with the reason`, async () => {
-  const failed = await promisify(execFile)(process.execPath, [path.join(ROOT, 'scripts/server.mjs')], { cwd: ROOT, env: { ...env, PORT: String(await freePort()) } }).then(
+  const failed = await promisify(execFile)(process.execPath, [path.join(ROOT, 'scripts/server.mjs')], {
+    cwd: ROOT,
+    env: { ...env, PORT: String(await freePort()) },
+  }).then(
     () => undefined,
     (error: { code: number; stderr: string }) => error,
   );
@@ -78,7 +91,10 @@ it.skipIf(nodeHasReusePort)(`is refused at start on Node.js ${process.version}, 
 });
 
 it('refuses a REUSE_PORT that is not true or false', async () => {
-  const failed = await promisify(execFile)(process.execPath, [path.join(ROOT, 'scripts/server.mjs')], { cwd: ROOT, env: { ...env, REUSE_PORT: 'yes' } }).then(
+  const failed = await promisify(execFile)(process.execPath, [path.join(ROOT, 'scripts/server.mjs')], {
+    cwd: ROOT,
+    env: { ...env, REUSE_PORT: 'yes' },
+  }).then(
     () => undefined,
     (error: { code: number; stderr: string }) => error,
   );

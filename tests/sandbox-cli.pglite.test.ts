@@ -17,7 +17,9 @@ import { childEnv } from './support/test-env';
 
 const LTC_HASH = /^[0-9a-f]{64}$/;
 const STACK_FRAME = /^\s+at\s/m;
-const TOO_LARGE = new RegExp(`Amount "${'1'.repeat(80)}" is too large for LTC: at most 69 digits before the decimal point`);
+const TOO_LARGE = new RegExp(
+  `Amount "${'1'.repeat(80)}" is too large for LTC: at most 69 digits before the decimal point`,
+);
 /** The server's watcher passes every 100 ms when idle; generous for a loaded machine. */
 const WATCHER_MS = 120_000;
 
@@ -66,14 +68,24 @@ function expectUsageError(result: { code: number; stdout: string; stderr: string
 }
 
 describe('npm run sandbox (embedded database)', () => {
-  const orders: { served: { orderId: string; address: string }; offline: { orderId: string; address: string } } = {} as never;
+  const orders: { served: { orderId: string; address: string }; offline: { orderId: string; address: string } } =
+    {} as never;
   let servedHash: string;
 
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-sandbox-cli-'));
-    env = { ...childEnv(), DATA_DIR: dataDir, LOG_LEVEL: 'info', NODE_ENV: 'production', DEMO_STORE: 'false', ADDRESS_POOL_SIZE: '16' };
+    env = {
+      ...childEnv(),
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'info',
+      NODE_ENV: 'production',
+      DEMO_STORE: 'false',
+      ADDRESS_POOL_SIZE: '16',
+    };
     delete env.DATABASE_URL;
-    keys = JSON.parse((await runCli(env, 'keys', 'create', '--name', 'Sandbox CLI shop', '--mode', 'test', '--json')).stdout);
+    keys = JSON.parse(
+      (await runCli(env, 'keys', 'create', '--name', 'Sandbox CLI shop', '--mode', 'test', '--json')).stdout,
+    );
     expect(keys.publicKey).toMatch(/^pk_test_/);
   });
 
@@ -81,60 +93,79 @@ describe('npm run sandbox (embedded database)', () => {
     if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('pays and mines through a running server, and the server\'s watcher processes the order', { timeout: CLI_TEST_TIMEOUT }, async () => {
-    const port = await freePort();
-    const server = await startServer(serverEnv(), port);
-    const gateway = { baseUrl: `http://127.0.0.1:${port}` };
-    try {
-      for (const [name, order] of [['served', 'cli-served-1'], ['offline', 'cli-offline-1']] as const) {
-        const made = await call(gateway, 'make-order', { currency: 'LTC', network: 'litecoin', amount: '0.25', order }, keys);
-        expect(made.status, JSON.stringify(made.body)).toBe(200);
-        orders[name] = made.body.response;
+  it(
+    "pays and mines through a running server, and the server's watcher processes the order",
+    { timeout: CLI_TEST_TIMEOUT },
+    async () => {
+      const port = await freePort();
+      const server = await startServer(serverEnv(), port);
+      const gateway = { baseUrl: `http://127.0.0.1:${port}` };
+      try {
+        for (const [name, order] of [
+          ['served', 'cli-served-1'],
+          ['offline', 'cli-offline-1'],
+        ] as const) {
+          const made = await call(
+            gateway,
+            'make-order',
+            { currency: 'LTC', network: 'litecoin', amount: '0.25', order },
+            keys,
+          );
+          expect(made.status, JSON.stringify(made.body)).toBe(200);
+          orders[name] = made.body.response;
+        }
+
+        const paid = await sandboxExit('pay', orders.served.orderId, '0.25');
+        expect(paid.code, paid.stderr).toBe(0);
+        expect(paid.stdout).toMatch(/^[0-9a-f]{64}\n$/);
+        servedHash = paid.stdout.trim();
+        expect(servedHash).toMatch(LTC_HASH);
+        expect(paid.stderr).toContain(`Sent 0.25 LTC on litecoin (sandbox) to ${orders.served.address}`);
+        // The command went through the server: the CLI never took the data directory.
+        expect(JSON.parse(fs.readFileSync(path.join(dataDir, 'owner.json'), 'utf8')).pid).toBe(server.child.pid);
+
+        const mined = await sandboxExit('mine', 'litecoin', '3');
+        expect(mined.code, mined.stderr).toBe(0);
+        expect(mined.stdout).toBe('litecoin: mined to height 3\n');
+
+        // The server's watcher finds the transfer on the ledger and counts it.
+        let order:
+          | { status: string; received: string; transactions: { tx: string; amount: string; confirmations: number }[] }
+          | undefined;
+        await waitFor("the server's watcher to move the order", WATCHER_MS, async () => {
+          order = (await call(gateway, 'order', { orderId: orders.served.orderId }, keys)).body.response;
+          return order?.status !== 'pending';
+        });
+        expect(order).toMatchObject({ status: 'processed', received: '0.25' });
+        expect(order!.transactions).toEqual([
+          expect.objectContaining({ tx: servedHash, amount: '0.25', confirmations: 3 }),
+        ]);
+        // The other order saw nothing.
+        expect((await call(gateway, 'order', { orderId: orders.offline.orderId }, keys)).body.response).toMatchObject({
+          status: 'pending',
+          received: '0',
+        });
+
+        const unknown = crypto.randomUUID();
+        expectUsageError(await sandboxExit('pay', unknown, '0.25'), new RegExp(`Order ${unknown} was not found`));
+        expectUsageError(await sandboxExit('pay', orders.offline.orderId, 'abc'), /Amount "abc"/);
+        expectUsageError(await sandboxExit('mine', 'nowhere'), /Unknown network "nowhere"/);
+        // More than the ledger's amount column holds: the reason, not "Unexpected end of JSON input".
+        expectUsageError(await sandboxExit('pay', orders.offline.orderId, '1'.repeat(80)), TOO_LARGE);
+        // The control endpoint checks what a CLI could never send too (argv cannot hold a NUL).
+        const { controlUrl } = JSON.parse(fs.readFileSync(path.join(dataDir, 'owner.json'), 'utf8'));
+        const refused = await fetch(controlUrl, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${fs.readFileSync(path.join(dataDir, 'control-token'), 'utf8').trim()}` },
+          body: JSON.stringify({ command: 'sandbox.pay', target: `addr\u0000`, amount: '1' }),
+        });
+        expect(refused.status).toBe(400);
+        expect((await refused.json()).error).toMatch(/NUL/);
+      } finally {
+        await stopServer(server.child);
       }
-
-      const paid = await sandboxExit('pay', orders.served.orderId, '0.25');
-      expect(paid.code, paid.stderr).toBe(0);
-      expect(paid.stdout).toMatch(/^[0-9a-f]{64}\n$/);
-      servedHash = paid.stdout.trim();
-      expect(servedHash).toMatch(LTC_HASH);
-      expect(paid.stderr).toContain(`Sent 0.25 LTC on litecoin (sandbox) to ${orders.served.address}`);
-      // The command went through the server: the CLI never took the data directory.
-      expect(JSON.parse(fs.readFileSync(path.join(dataDir, 'owner.json'), 'utf8')).pid).toBe(server.child.pid);
-
-      const mined = await sandboxExit('mine', 'litecoin', '3');
-      expect(mined.code, mined.stderr).toBe(0);
-      expect(mined.stdout).toBe('litecoin: mined to height 3\n');
-
-      // The server's watcher finds the transfer on the ledger and counts it.
-      let order: { status: string; received: string; transactions: { tx: string; amount: string; confirmations: number }[] } | undefined;
-      await waitFor('the server\'s watcher to move the order', WATCHER_MS, async () => {
-        order = (await call(gateway, 'order', { orderId: orders.served.orderId }, keys)).body.response;
-        return order?.status !== 'pending';
-      });
-      expect(order).toMatchObject({ status: 'processed', received: '0.25' });
-      expect(order!.transactions).toEqual([expect.objectContaining({ tx: servedHash, amount: '0.25', confirmations: 3 })]);
-      // The other order saw nothing.
-      expect((await call(gateway, 'order', { orderId: orders.offline.orderId }, keys)).body.response).toMatchObject({ status: 'pending', received: '0' });
-
-      const unknown = crypto.randomUUID();
-      expectUsageError(await sandboxExit('pay', unknown, '0.25'), new RegExp(`Order ${unknown} was not found`));
-      expectUsageError(await sandboxExit('pay', orders.offline.orderId, 'abc'), /Amount "abc"/);
-      expectUsageError(await sandboxExit('mine', 'nowhere'), /Unknown network "nowhere"/);
-      // More than the ledger's amount column holds: the reason, not "Unexpected end of JSON input".
-      expectUsageError(await sandboxExit('pay', orders.offline.orderId, '1'.repeat(80)), TOO_LARGE);
-      // The control endpoint checks what a CLI could never send too (argv cannot hold a NUL).
-      const { controlUrl } = JSON.parse(fs.readFileSync(path.join(dataDir, 'owner.json'), 'utf8'));
-      const refused = await fetch(controlUrl, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${fs.readFileSync(path.join(dataDir, 'control-token'), 'utf8').trim()}` },
-        body: JSON.stringify({ command: 'sandbox.pay', target: `addr\u0000`, amount: '1' }),
-      });
-      expect(refused.status).toBe(400);
-      expect((await refused.json()).error).toMatch(/NUL/);
-    } finally {
-      await stopServer(server.child);
-    }
-  });
+    },
+  );
 
   it('pays and mines offline, opening the embedded database itself', { timeout: CLI_TEST_TIMEOUT }, async () => {
     expect(servedHash, 'the served test made the orders').toMatch(LTC_HASH);
@@ -149,11 +180,25 @@ describe('npm run sandbox (embedded database)', () => {
 
     await withDatabase(async (db) => {
       expect(await transferOf(db, offlineHash)).toEqual([
-        { network: 'litecoin', currency: 'LTC', amount: '12500000', to_address: orders.offline.address, tag: null, block_height: null },
+        {
+          network: 'litecoin',
+          currency: 'LTC',
+          amount: '12500000',
+          to_address: orders.offline.address,
+          tag: null,
+          block_height: null,
+        },
       ]);
       // What the server's CLI run wrote is there too, mined at height 1.
       expect(await transferOf(db, servedHash)).toEqual([
-        { network: 'litecoin', currency: 'LTC', amount: '25000000', to_address: orders.served.address, tag: null, block_height: '1' },
+        {
+          network: 'litecoin',
+          currency: 'LTC',
+          amount: '25000000',
+          to_address: orders.served.address,
+          tag: null,
+          block_height: '1',
+        },
       ]);
     });
 
@@ -178,66 +223,89 @@ describe('npm run sandbox (embedded database)', () => {
     });
   });
 
-  it('reset-clock undoes mine --at: through a running server, orders made afterwards wait out their lifetime again; offline too', { timeout: CLI_TEST_TIMEOUT }, async () => {
-    const port = await freePort();
-    const server = await startServer(serverEnv(), port);
-    const gateway = { baseUrl: `http://127.0.0.1:${port}` };
-    const orderOf = async (orderId: string) => (await call(gateway, 'order', { orderId }, keys)).body.response as {
-      status: string; transactions: { confirmations: number }[];
-    };
-    /** Polls the order until `done` holds (the server's watcher passes every 100 ms). */
-    const waitForOrder = async (orderId: string, done: (o: Awaited<ReturnType<typeof orderOf>>) => boolean) => {
-      let order = await orderOf(orderId);
-      await waitFor(`order ${orderId} to move`, WATCHER_MS, async () => done((order = await orderOf(orderId))), () => JSON.stringify(order));
-      return order;
-    };
-    const makeDoge = async (order: string) => {
-      const made = await call(gateway, 'make-order', { currency: 'DOGE', network: 'dogecoin', amount: '10', order }, keys);
-      expect(made.status, JSON.stringify(made.body)).toBe(200);
-      return made.body.response.orderId as string;
-    };
-    try {
-      const expiring = await makeDoge('cli-clock-1');
-      const ahead = await sandboxExit('mine', 'dogecoin', '1', '--at', '2030-01-01T00:00:00Z');
-      expect(ahead.code, ahead.stderr).toBe(0);
-      expect((await waitForOrder(expiring, (o) => o.status !== 'pending')).status).toBe('expired');
+  it(
+    'reset-clock undoes mine --at: through a running server, orders made afterwards wait out their lifetime again; offline too',
+    { timeout: CLI_TEST_TIMEOUT },
+    async () => {
+      const port = await freePort();
+      const server = await startServer(serverEnv(), port);
+      const gateway = { baseUrl: `http://127.0.0.1:${port}` };
+      const orderOf = async (orderId: string) =>
+        (await call(gateway, 'order', { orderId }, keys)).body.response as {
+          status: string;
+          transactions: { confirmations: number }[];
+        };
+      /** Polls the order until `done` holds (the server's watcher passes every 100 ms). */
+      const waitForOrder = async (orderId: string, done: (o: Awaited<ReturnType<typeof orderOf>>) => boolean) => {
+        let order = await orderOf(orderId);
+        await waitFor(
+          `order ${orderId} to move`,
+          WATCHER_MS,
+          async () => done((order = await orderOf(orderId))),
+          () => JSON.stringify(order),
+        );
+        return order;
+      };
+      const makeDoge = async (order: string) => {
+        const made = await call(
+          gateway,
+          'make-order',
+          { currency: 'DOGE', network: 'dogecoin', amount: '10', order },
+          keys,
+        );
+        expect(made.status, JSON.stringify(made.body)).toBe(200);
+        return made.body.response.orderId as string;
+      };
+      try {
+        const expiring = await makeDoge('cli-clock-1');
+        const ahead = await sandboxExit('mine', 'dogecoin', '1', '--at', '2030-01-01T00:00:00Z');
+        expect(ahead.code, ahead.stderr).toBe(0);
+        expect((await waitForOrder(expiring, (o) => o.status !== 'pending')).status).toBe('expired');
 
-      const reset = await sandboxExit('reset-clock', 'dogecoin');
-      expect(reset.code, reset.stderr).toBe(0);
-      expect(reset.stdout).toMatch(/^dogecoin: removed 1 block\(s\) dated ahead of now; tip at height 0 \(1970-01-01T00:00:00.000Z\), the next block is dated now\n$/);
-      // Through the server: the CLI never took the data directory.
-      expect(JSON.parse(fs.readFileSync(path.join(dataDir, 'owner.json'), 'utf8')).pid).toBe(server.child.pid);
+        const reset = await sandboxExit('reset-clock', 'dogecoin');
+        expect(reset.code, reset.stderr).toBe(0);
+        expect(reset.stdout).toMatch(
+          /^dogecoin: removed 1 block\(s\) dated ahead of now; tip at height 0 \(1970-01-01T00:00:00.000Z\), the next block is dated now\n$/,
+        );
+        // Through the server: the CLI never took the data directory.
+        expect(JSON.parse(fs.readFileSync(path.join(dataDir, 'owner.json'), 'utf8')).pid).toBe(server.child.pid);
 
-      // An order made after the reset, partly paid: each watcher pass that counts a confirmation
-      // judges it, and would make it `partial` at once if the clock were still in 2030.
-      const fresh = await makeDoge('cli-clock-2');
-      expect((await sandboxExit('pay', fresh, '1')).code).toBe(0);
-      expect((await sandboxExit('mine', 'dogecoin', '2')).code).toBe(0);
-      const seen = await waitForOrder(fresh, (o) => o.status !== 'pending' || o.transactions[0]?.confirmations === 2);
-      expect(seen).toMatchObject({ status: 'pending', transactions: [{ confirmations: 2 }] });
-      // One more pass, with its expiry sweep, after the one that counted the second confirmation.
-      expect((await sandboxExit('mine', 'dogecoin', '1')).code).toBe(0);
-      const later = await waitForOrder(fresh, (o) => o.status !== 'pending' || o.transactions[0]?.confirmations === 3);
-      expect(later).toMatchObject({ status: 'pending', transactions: [{ confirmations: 3 }] });
-      expect((await orderOf(expiring)).status).toBe('expired');
-    } finally {
-      await stopServer(server.child);
-    }
+        // An order made after the reset, partly paid: each watcher pass that counts a confirmation
+        // judges it, and would make it `partial` at once if the clock were still in 2030.
+        const fresh = await makeDoge('cli-clock-2');
+        expect((await sandboxExit('pay', fresh, '1')).code).toBe(0);
+        expect((await sandboxExit('mine', 'dogecoin', '2')).code).toBe(0);
+        const seen = await waitForOrder(fresh, (o) => o.status !== 'pending' || o.transactions[0]?.confirmations === 2);
+        expect(seen).toMatchObject({ status: 'pending', transactions: [{ confirmations: 2 }] });
+        // One more pass, with its expiry sweep, after the one that counted the second confirmation.
+        expect((await sandboxExit('mine', 'dogecoin', '1')).code).toBe(0);
+        const later = await waitForOrder(
+          fresh,
+          (o) => o.status !== 'pending' || o.transactions[0]?.confirmations === 3,
+        );
+        expect(later).toMatchObject({ status: 'pending', transactions: [{ confirmations: 3 }] });
+        expect((await orderOf(expiring)).status).toBe('expired');
+      } finally {
+        await stopServer(server.child);
+      }
 
-    // Offline: the CLI opens the embedded database itself.
-    expect(fs.existsSync(path.join(dataDir, 'owner.json'))).toBe(false);
-    expect((await sandboxExit('mine', 'dogecoin', '2', '--at', '2031-01-01T00:00:00Z')).code).toBe(0);
-    const offline = await sandboxExit('reset-clock', 'dogecoin');
-    expect(offline.code, offline.stderr).toBe(0);
-    expect(offline.stdout).toMatch(/^dogecoin: removed 2 block\(s\) dated ahead of now; tip at height 3 \(/);
-    await withDatabase(async (db) => {
-      const [row] = await db.query<{ top: string; latest: Date }>("select max(height)::text as top, max(mined_at) as latest from sandbox_blocks where network = 'dogecoin'");
-      expect(row!.top).toBe('3');
-      expect(row!.latest.getTime()).toBeLessThanOrEqual(Date.now());
-    });
-    const nothing = await sandboxExit('reset-clock', 'dogecoin');
-    expect(nothing.stdout).toBe('dogecoin: no block is dated ahead of now; tip at height 3\n');
-    expectUsageError(await sandboxExit('reset-clock', 'nowhere'), /Unknown network "nowhere"/);
-    expectUsageError(await sandboxExit('reset-clock'), /usage:[\s\S]*reset-clock NETWORK/);
-  });
+      // Offline: the CLI opens the embedded database itself.
+      expect(fs.existsSync(path.join(dataDir, 'owner.json'))).toBe(false);
+      expect((await sandboxExit('mine', 'dogecoin', '2', '--at', '2031-01-01T00:00:00Z')).code).toBe(0);
+      const offline = await sandboxExit('reset-clock', 'dogecoin');
+      expect(offline.code, offline.stderr).toBe(0);
+      expect(offline.stdout).toMatch(/^dogecoin: removed 2 block\(s\) dated ahead of now; tip at height 3 \(/);
+      await withDatabase(async (db) => {
+        const [row] = await db.query<{ top: string; latest: Date }>(
+          "select max(height)::text as top, max(mined_at) as latest from sandbox_blocks where network = 'dogecoin'",
+        );
+        expect(row!.top).toBe('3');
+        expect(row!.latest.getTime()).toBeLessThanOrEqual(Date.now());
+      });
+      const nothing = await sandboxExit('reset-clock', 'dogecoin');
+      expect(nothing.stdout).toBe('dogecoin: no block is dated ahead of now; tip at height 3\n');
+      expectUsageError(await sandboxExit('reset-clock', 'nowhere'), /Unknown network "nowhere"/);
+      expectUsageError(await sandboxExit('reset-clock'), /usage:[\s\S]*reset-clock NETWORK/);
+    },
+  );
 });

@@ -13,7 +13,6 @@ import { openTestDatabase } from './support/database';
 import { createOrder, network, orderRow, sandboxChain, watchOnce } from './support/chain';
 import { createTestMerchant, type TestMerchant } from './support/merchants';
 
-
 let db: Database;
 let merchant: TestMerchant;
 beforeAll(async () => {
@@ -23,18 +22,27 @@ beforeAll(async () => {
 afterAll(() => db?.close());
 
 const blockTimes = async (network: string) =>
-  (await db.query<{ height: string; mined_at: Date }>('select height, mined_at from sandbox_blocks where network = $1 order by height', [network])).map(
-    (b) => [Number(b.height), b.mined_at.toISOString()] as const,
-  );
+  (
+    await db.query<{ height: string; mined_at: Date }>(
+      'select height, mined_at from sandbox_blocks where network = $1 order by height',
+      [network],
+    )
+  ).map((b) => [Number(b.height), b.mined_at.toISOString()] as const);
 
 describe('sandbox.mine --at', () => {
-  it('dates the mined blocks at the given time; an earlier time than the tip gives the tip\'s time', async () => {
+  it("dates the mined blocks at the given time; an earlier time than the tip gives the tip's time", async () => {
     const at = '2031-05-01T10:00:00.000Z';
-    const mined = await runAdminCommand(db, adminCommand.parse({ command: 'sandbox.mine', network: 'bitcoin', count: 2, at }));
+    const mined = await runAdminCommand(
+      db,
+      adminCommand.parse({ command: 'sandbox.mine', network: 'bitcoin', count: 2, at }),
+    );
     expect(mined).toMatchObject({ network: 'bitcoin' });
     const times = await blockTimes('bitcoin');
     expect(times.slice(-2).map(([, t]) => t)).toEqual([at, at]);
-    await runAdminCommand(db, adminCommand.parse({ command: 'sandbox.mine', network: 'bitcoin', count: 1, at: '2020-01-01T00:00:00Z' }));
+    await runAdminCommand(
+      db,
+      adminCommand.parse({ command: 'sandbox.mine', network: 'bitcoin', count: 1, at: '2020-01-01T00:00:00Z' }),
+    );
     expect((await blockTimes('bitcoin')).at(-1)![1]).toBe(at);
     // Without --at: now, or the tip's time when that is later.
     await runAdminCommand(db, adminCommand.parse({ command: 'sandbox.mine', network: 'bitcoin', count: 1 }));
@@ -43,7 +51,9 @@ describe('sandbox.mine --at', () => {
 
   it('refuses a time that is not ISO 8601', () => {
     for (const at of ['tomorrow', '2031-13-01T00:00:00Z', '1700000000']) {
-      expect(adminCommand.safeParse({ command: 'sandbox.mine', network: 'bitcoin', count: 1, at }).success, at).toBe(false);
+      expect(adminCommand.safeParse({ command: 'sandbox.mine', network: 'bitcoin', count: 1, at }).success, at).toBe(
+        false,
+      );
     }
   });
 });
@@ -95,7 +105,9 @@ describe('sandbox.reset-clock', () => {
     await mine(db, bch, 1);
     await watch();
     expect((await orderRow(db, fresh.id)).status).toBe('pending');
-    const [cursor] = await db.query<{ height: string; block_time: Date }>("select height, block_time from chain_cursors where network = 'bitcoincash' and mode = 'test'");
+    const [cursor] = await db.query<{ height: string; block_time: Date }>(
+      "select height, block_time from chain_cursors where network = 'bitcoincash' and mode = 'test'",
+    );
     expect(Number(cursor!.height)).toBe(beforeAhead![0] + 2);
     expect(cursor!.block_time.getTime()).toBeLessThanOrEqual(Date.now());
     // Decided orders are final: the reorganisation moves none of them.
@@ -109,11 +121,16 @@ describe('sandbox.reset-clock', () => {
   });
 
   it('refuses an unknown network in words', async () => {
-    await expect(command({ command: 'sandbox.reset-clock', network: 'nowhere' })).rejects.toThrow('Unknown network "nowhere".');
+    await expect(command({ command: 'sandbox.reset-clock', network: 'nowhere' })).rejects.toThrow(
+      'Unknown network "nowhere".',
+    );
   });
 });
 
 async function blockOf(txHash: string): Promise<number | null> {
-  const [row] = await db.query<{ block_height: string | null }>('select block_height from sandbox_transfers where tx_hash = $1', [txHash]);
+  const [row] = await db.query<{ block_height: string | null }>(
+    'select block_height from sandbox_transfers where tx_hash = $1',
+    [txHash],
+  );
   return row!.block_height === null ? null : Number(row!.block_height);
 }

@@ -37,8 +37,13 @@ it.each([
 });
 
 /** scripts/server.mjs on `dataDir` until it exits or prints "Ready on": its output and exit code (null while running). */
-function startUntilReadyOrExit(env: Record<string, string>): Promise<{ child: ChildProcess; stdout: string; stderr: string; code: number | null }> {
-  const child = spawn(process.execPath, [path.join(ROOT, 'scripts/server.mjs')], { cwd: ROOT, env: { ...childEnv(), LOG_LEVEL: 'info', ...env } });
+function startUntilReadyOrExit(
+  env: Record<string, string>,
+): Promise<{ child: ChildProcess; stdout: string; stderr: string; code: number | null }> {
+  const child = spawn(process.execPath, [path.join(ROOT, 'scripts/server.mjs')], {
+    cwd: ROOT,
+    env: { ...childEnv(), LOG_LEVEL: 'info', ...env },
+  });
   let stdout = '';
   let stderr = '';
   return new Promise((resolve) => {
@@ -61,38 +66,54 @@ async function stop(child: ChildProcess): Promise<void> {
 // The embedded database's server; nothing here depends on the database, so once is enough.
 const embeddedOnly = it.skipIf(process.env.TEST_DB === 'postgres');
 
-embeddedOnly('prints "Ready" only once start-up has finished, naming the URL payment links use', async () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-server-ready-'));
-  const port = String(await freePort());
-  const started = await startUntilReadyOrExit({ DATA_DIR: dataDir, PORT: port, HOST: '127.0.0.1' });
-  try {
-    expect(started.code).toBeNull();
-    const ready = started.stdout.indexOf(`Ready on http://127.0.0.1:${port}\n`);
-    expect(ready).toBeGreaterThan(-1);
-    // Start-up (database, demo merchant, workers) was done before the line was printed.
-    expect(started.stdout.indexOf('"msg":"gateway started"')).toBeGreaterThan(-1);
-    expect(started.stdout.indexOf('"msg":"gateway started"')).toBeLessThan(ready);
-    expect(fs.existsSync(path.join(dataDir, 'demo-store.json'))).toBe(true);
+embeddedOnly(
+  'prints "Ready" only once start-up has finished, naming the URL payment links use',
+  async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-server-ready-'));
+    const port = String(await freePort());
+    const started = await startUntilReadyOrExit({ DATA_DIR: dataDir, PORT: port, HOST: '127.0.0.1' });
+    try {
+      expect(started.code).toBeNull();
+      const ready = started.stdout.indexOf(`Ready on http://127.0.0.1:${port}\n`);
+      expect(ready).toBeGreaterThan(-1);
+      // Start-up (database, demo merchant, workers) was done before the line was printed.
+      expect(started.stdout.indexOf('"msg":"gateway started"')).toBeGreaterThan(-1);
+      expect(started.stdout.indexOf('"msg":"gateway started"')).toBeLessThan(ready);
+      expect(fs.existsSync(path.join(dataDir, 'demo-store.json'))).toBe(true);
 
-    // A second server on the same data directory stops with the reason, and never says it is ready.
-    const second = await startUntilReadyOrExit({ DATA_DIR: dataDir, PORT: String(await freePort()), HOST: '127.0.0.1' });
-    expect(second.code).toBe(1);
-    expect(second.stderr).toMatch(/The gateway cannot start: .*in use/);
-    expect(second.stdout).not.toContain('Ready on');
-  } finally {
-    await stop(started.child);
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  }
-}, 120_000);
+      // A second server on the same data directory stops with the reason, and never says it is ready.
+      const second = await startUntilReadyOrExit({
+        DATA_DIR: dataDir,
+        PORT: String(await freePort()),
+        HOST: '127.0.0.1',
+      });
+      expect(second.code).toBe(1);
+      expect(second.stderr).toMatch(/The gateway cannot start: .*in use/);
+      expect(second.stdout).not.toContain('Ready on');
+    } finally {
+      await stop(started.child);
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  },
+  120_000,
+);
 
-embeddedOnly('never prints "Ready" when the configuration stops start-up', async () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-server-ready-'));
-  try {
-    const failed = await startUntilReadyOrExit({ DATA_DIR: dataDir, PORT: String(await freePort()), PUBLIC_BASE_URL: 'ftp://x' });
-    expect(failed.code).toBe(1);
-    expect(failed.stderr).toMatch(/The gateway cannot start: Invalid configuration:\n\s+PUBLIC_BASE_URL: /);
-    expect(failed.stdout).not.toContain('Ready on');
-  } finally {
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  }
-}, 120_000);
+embeddedOnly(
+  'never prints "Ready" when the configuration stops start-up',
+  async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-server-ready-'));
+    try {
+      const failed = await startUntilReadyOrExit({
+        DATA_DIR: dataDir,
+        PORT: String(await freePort()),
+        PUBLIC_BASE_URL: 'ftp://x',
+      });
+      expect(failed.code).toBe(1);
+      expect(failed.stderr).toMatch(/The gateway cannot start: Invalid configuration:\n\s+PUBLIC_BASE_URL: /);
+      expect(failed.stdout).not.toContain('Ready on');
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  },
+  120_000,
+);

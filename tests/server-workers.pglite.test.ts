@@ -20,7 +20,9 @@ let output = '';
 let gateway: { baseUrl: string };
 let keys: Keys;
 
-async function orderStatus(orderId: string): Promise<{ status: string; received: string; transactions: { tx: string }[] }> {
+async function orderStatus(
+  orderId: string,
+): Promise<{ status: string; received: string; transactions: { tx: string }[] }> {
   const answer = await call(gateway, 'order', { orderId }, keys);
   expect(answer.status).toBe(200);
   return answer.body.response;
@@ -50,7 +52,12 @@ describe('the server runs its workers on the embedded database', () => {
     child.stdout!.on('data', (d) => (output += d));
     child.stderr!.on('data', (d) => (output += d));
     // A first start creates the embedded database (initdb): many seconds on a loaded machine.
-    await waitFor('the server to start its workers', 240_000, () => output.includes('workers started') || child!.exitCode !== null, () => output);
+    await waitFor(
+      'the server to start its workers',
+      240_000,
+      () => output.includes('workers started') || child!.exitCode !== null,
+      () => output,
+    );
     if (!output.includes('workers started')) throw new Error(`server did not start its workers:\n${output}`);
     keys = JSON.parse(fs.readFileSync(path.join(dataDir, 'demo-store.json'), 'utf8')) as Keys;
   }, 300_000);
@@ -63,25 +70,38 @@ describe('the server runs its workers on the embedded database', () => {
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('a simulated payment is detected, confirmed and processes the order on its own', { timeout: 120_000 }, async () => {
-    const made = await call(gateway, 'make-order', { currency: 'LTC', network: 'litecoin', amount: '0.5', order: `workers-${Date.now()}` }, keys);
-    expect(made.status).toBe(200);
-    const orderId = made.body.response.orderId as string;
-    const paid = await fetch(`${gateway.baseUrl}/api/sandbox/pay`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ orderId, kind: 'full' }),
-    });
-    expect(paid.status).toBe(200);
-    const { txHash } = (await paid.json()) as { txHash: string };
-    expect(txHash).toMatch(/^[0-9a-f]{64}$/);
+  it(
+    'a simulated payment is detected, confirmed and processes the order on its own',
+    { timeout: 120_000 },
+    async () => {
+      const made = await call(
+        gateway,
+        'make-order',
+        { currency: 'LTC', network: 'litecoin', amount: '0.5', order: `workers-${Date.now()}` },
+        keys,
+      );
+      expect(made.status).toBe(200);
+      const orderId = made.body.response.orderId as string;
+      const paid = await fetch(`${gateway.baseUrl}/api/sandbox/pay`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ orderId, kind: 'full' }),
+      });
+      expect(paid.status).toBe(200);
+      const { txHash } = (await paid.json()) as { txHash: string };
+      expect(txHash).toMatch(/^[0-9a-f]{64}$/);
 
-    // The server's own block timer and watcher move it: 0.3 s blocks, a pass every 100 ms.
-    let order = await orderStatus(orderId);
-    await waitFor('the order to leave pending', 60_000, async () => (order = await orderStatus(orderId)).status !== 'pending');
-    expect(order.status).toBe('processed');
-    expect(order.received).toBe('0.5');
-    expect(order.transactions.map((t) => t.tx)).toEqual([txHash]);
-    expect(output).toContain('order status changed');
-  });
+      // The server's own block timer and watcher move it: 0.3 s blocks, a pass every 100 ms.
+      let order = await orderStatus(orderId);
+      await waitFor(
+        'the order to leave pending',
+        60_000,
+        async () => (order = await orderStatus(orderId)).status !== 'pending',
+      );
+      expect(order.status).toBe('processed');
+      expect(order.received).toBe('0.5');
+      expect(order.transactions.map((t) => t.tx)).toEqual([txHash]);
+      expect(output).toContain('order status changed');
+    },
+  );
 });

@@ -15,7 +15,6 @@ import { openTestDatabase } from './support/database';
 import { createOrder, network, sandboxChain, watchOnce } from './support/chain';
 import { createTestMerchant, type TestMerchant } from './support/merchants';
 
-
 let db: Database;
 let merchant: TestMerchant;
 
@@ -34,7 +33,16 @@ type Outcome = 'exact' | 'over' | 'partial' | 'short' | 'flagged';
 const OUTCOMES: Outcome[] = ['exact', 'over', 'partial', 'short', 'flagged'];
 
 /** What each outcome pays for an order of `amount`, and what the step must leave. */
-const EXPECTED: Record<Outcome, { paid: (amount: bigint) => bigint; status: string; received: (paid: bigint) => bigint; payment: string; webhook: string | null }> = {
+const EXPECTED: Record<
+  Outcome,
+  {
+    paid: (amount: bigint) => bigint;
+    status: string;
+    received: (paid: bigint) => bigint;
+    payment: string;
+    webhook: string | null;
+  }
+> = {
   exact: { paid: (a) => a, status: 'processed', received: (p) => p, payment: 'processed', webhook: 'success' },
   over: { paid: (a) => a + 12_345n, status: 'overpaid', received: (p) => p, payment: 'processed', webhook: 'success' },
   partial: { paid: (a) => a / 3n, status: 'pending', received: (p) => p, payment: 'processed', webhook: null },
@@ -58,18 +66,29 @@ describe('batched settlement', () => {
       const outcome = OUTCOMES[i % OUTCOMES.length]!;
       // Each order its own amount: 0.01 ETH, 0.02 ETH, ...
       const order = await createOrder(db, merchant.test, {
-        currency: 'ETH', network: 'base', amount: formatUnits(BigInt(i + 1) * 10n ** 16n, 18),
+        currency: 'ETH',
+        network: 'base',
+        amount: formatUnits(BigInt(i + 1) * 10n ** 16n, 18),
         checkRisks: outcome === 'flagged',
-        successWebhook: `https://shop.example/hooks/ok/${i}`, errorWebhook: `https://shop.example/hooks/error/${i}`,
+        successWebhook: `https://shop.example/hooks/ok/${i}`,
+        errorWebhook: `https://shop.example/hooks/error/${i}`,
       });
       cases.push({ order, outcome, paid: EXPECTED[outcome].paid(BigInt(order.amount)) });
     }
     // Every payment from the denied sender: only the orders that ask for screening are flagged.
-    const sent = await broadcastMany(db, BASE, cases.map((c) => ({ to: c.order.address, currency: 'ETH', amount: c.paid, from: DENIED })));
+    const sent = await broadcastMany(
+      db,
+      BASE,
+      cases.map((c) => ({ to: c.order.address, currency: 'ETH', amount: c.paid, from: DENIED })),
+    );
     const paid: Case[] = cases.map((c, i) => ({ ...c, txHash: sent[i]!.txHash }));
     await mine(db, BASE, 2); // the required confirmations: final in this one step
 
-    const options: WatchOptions = { batchBlocks: 100, startAt: 'genesis', screen: denyListScreen([DENIED.toLowerCase()]) };
+    const options: WatchOptions = {
+      batchBlocks: 100,
+      startAt: 'genesis',
+      screen: denyListScreen([DENIED.toLowerCase()]),
+    };
     const step = await watchStep(db, chain, 'test', options);
     expect(step).toMatchObject({ ran: true, scannedBlocks: 2, matchedTransfers: 50 });
     const ids = new Set(paid.map((c) => c.order.id));
@@ -87,14 +106,22 @@ describe('batched settlement', () => {
       const [order] = await db.query<OrderRow>('select * from orders where id = $1', [c.order.id]);
       if (order!.status !== expected.status) wrong.push(`${what}: status ${order!.status}`);
       if (order!.received !== expected.received(c.paid).toString()) wrong.push(`${what}: received ${order!.received}`);
-      if (c.outcome === 'flagged' && !order!.message?.includes(DENIED)) wrong.push(`${what}: message ${order!.message}`);
+      if (c.outcome === 'flagged' && !order!.message?.includes(DENIED))
+        wrong.push(`${what}: message ${order!.message}`);
       const payments = await db.query<{ tx_hash: string; amount: string; status: string; confirmations: number }>(
         'select tx_hash, amount, status, confirmations from payments where order_id = $1',
         [c.order.id],
       );
-      expect(payments, what).toEqual([{ tx_hash: c.txHash, amount: c.paid.toString(), status: expected.payment, confirmations: 2 }]);
-      const events = await db.query<{ from_status: string; to_status: string }>('select from_status, to_status from order_events where order_id = $1', [c.order.id]);
-      expect(events, what).toEqual(expected.status === 'pending' ? [] : [{ from_status: 'pending', to_status: expected.status }]);
+      expect(payments, what).toEqual([
+        { tx_hash: c.txHash, amount: c.paid.toString(), status: expected.payment, confirmations: 2 },
+      ]);
+      const events = await db.query<{ from_status: string; to_status: string }>(
+        'select from_status, to_status from order_events where order_id = $1',
+        [c.order.id],
+      );
+      expect(events, what).toEqual(
+        expected.status === 'pending' ? [] : [{ from_status: 'pending', to_status: expected.status }],
+      );
       const hooks = await db.query<{ kind: string; order_status: string; url: string; body: string }>(
         'select kind, order_status, url, body from webhook_events where order_id = $1',
         [c.order.id],
@@ -105,14 +132,30 @@ describe('batched settlement', () => {
       }
       expect(hooks, what).toHaveLength(1);
       const [hook] = hooks;
-      expect(hook, what).toMatchObject({ kind: expected.webhook, order_status: expected.status, url: expected.webhook === 'success' ? c.order.success_webhook : c.order.error_webhook });
-      const body = JSON.parse(hook!.body) as { orderId: string; status: string; received: string; transactions: { tx: string; status: string }[] };
-      expect(body, what).toMatchObject({ orderId: c.order.id, status: expected.status, received: formatUnits(expected.received(c.paid), 18) });
+      expect(hook, what).toMatchObject({
+        kind: expected.webhook,
+        order_status: expected.status,
+        url: expected.webhook === 'success' ? c.order.success_webhook : c.order.error_webhook,
+      });
+      const body = JSON.parse(hook!.body) as {
+        orderId: string;
+        status: string;
+        received: string;
+        transactions: { tx: string; status: string }[];
+      };
+      expect(body, what).toMatchObject({
+        orderId: c.order.id,
+        status: expected.status,
+        received: formatUnits(expected.received(c.paid), 18),
+      });
       expect(body.transactions, what).toEqual([expect.objectContaining({ tx: c.txHash, status: expected.payment })]);
     }
     expect(wrong).toEqual([]);
     // The deposits of none of them: every transfer was a payment of its order.
-    const [orphans] = await db.query<{ n: number }>('select count(*)::int as n from deposits where order_id = any($1::uuid[])', [[...ids]]);
+    const [orphans] = await db.query<{ n: number }>(
+      'select count(*)::int as n from deposits where order_id = any($1::uuid[])',
+      [[...ids]],
+    );
     expect(orphans!.n).toBe(0);
 
     // Another block: the confirmations move on, nothing is decided or announced a second time.

@@ -13,12 +13,18 @@ import { openTestDatabase } from './support/database';
 
 // The modules of lib/ that compile statements (importing one compiles its statements); others may
 // not be importable here (a worker thread's entry point).
-const sources = import.meta.glob<string>(['/lib/**/*.ts', '!/lib/**/*.test.ts', '!/lib/**/*.d.ts'], { query: '?raw', import: 'default', eager: true });
+const sources = import.meta.glob<string>(['/lib/**/*.ts', '!/lib/**/*.test.ts', '!/lib/**/*.d.ts'], {
+  query: '?raw',
+  import: 'default',
+  eager: true,
+});
 const modules = import.meta.glob(['/lib/**/*.ts', '!/lib/**/*.test.ts', '!/lib/**/*.d.ts']);
 
 let db: Database;
 /** The modules that write `statement(`, as paths from the repository's root. */
-const compiling = Object.keys(modules).filter((file) => /\bstatement[<(]/.test(sources[file]!) && !file.endsWith('/lib/db/sql.ts'));
+const compiling = Object.keys(modules).filter(
+  (file) => /\bstatement[<(]/.test(sources[file]!) && !file.endsWith('/lib/db/sql.ts'),
+);
 beforeAll(async () => {
   for (const file of compiling) await modules[file]!();
   db = await openTestDatabase();
@@ -40,9 +46,14 @@ describe('every statement of lib/', () => {
         await db.query(`deallocate ${name}`);
       } catch (error) {
         const where = statement.source ? path.relative(process.cwd(), statement.source) : 'unknown module';
-        refused.push(`${where} ${statement.name ?? `#${i}`}: ${(error as Error).message}\n  ${statement.text.replace(/\s+/g, ' ').slice(0, 300)}`);
+        refused.push(
+          `${where} ${statement.name ?? `#${i}`}: ${(error as Error).message}\n  ${statement.text.replace(/\s+/g, ' ').slice(0, 300)}`,
+        );
       }
     }
-    expect(refused, `statements the ${process.env.TEST_DB} database refuses (${path.basename(import.meta.url)})`).toEqual([]);
+    expect(
+      refused,
+      `statements the ${process.env.TEST_DB} database refuses (${path.basename(import.meta.url)})`,
+    ).toEqual([]);
   });
 });

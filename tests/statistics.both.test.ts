@@ -22,7 +22,14 @@ async function indexesUsed(sql: string, params: unknown[]): Promise<string[]> {
 it('analyzes the tables that grew, and then make-order looks orders and pool addresses up by their unique indexes', async () => {
   for (let batch = 0; batch < 10; batch++) {
     const answers = await Promise.all(
-      Array.from({ length: 30 }, (_, i) => call(gateway, 'make-order', { currency: 'TRX', network: 'tron', amount: '1', order: `stats-${batch}-${i}` }, merchant.test)),
+      Array.from({ length: 30 }, (_, i) =>
+        call(
+          gateway,
+          'make-order',
+          { currency: 'TRX', network: 'tron', amount: '1', order: `stats-${batch}-${i}` },
+          merchant.test,
+        ),
+      ),
     );
     expect(answers.filter((a) => a.status !== 200)).toEqual([]);
   }
@@ -38,9 +45,15 @@ it('analyzes the tables that grew, and then make-order looks orders and pool add
 
   const key = await gateway.db.query<{ merchant_id: string }>(`select merchant_id from orders limit 1`);
   expect(
-    await indexesUsed(`select * from orders where merchant_id = $1 and mode = 'test' and client_order_id = 'stats-3-7'`, [key[0]!.merchant_id]),
+    await indexesUsed(
+      `select * from orders where merchant_id = $1 and mode = 'test' and client_order_id = 'stats-3-7'`,
+      [key[0]!.merchant_id],
+    ),
   ).toEqual(['orders_client_order']);
-  expect(await indexesUsed(`select id from addresses where network = 'tron' and mode = 'test' and derivation_index = 150`, [])).toEqual([
-    'addresses_derivation',
-  ]);
+  expect(
+    await indexesUsed(
+      `select id from addresses where network = 'tron' and mode = 'test' and derivation_index = 150`,
+      [],
+    ),
+  ).toEqual(['addresses_derivation']);
 });

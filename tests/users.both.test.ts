@@ -53,9 +53,19 @@ describe('sessions', () => {
     expect(first.session.token).not.toBe(second.session.token);
     expect(first.session.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     const session = await readSession(db, second.session.token, { policy });
-    expect(session).toMatchObject({ userId: u.id, email: u.email, role: 'admin', merchantId, merchantName: 'Users shop', mode: 'test', twoFactorEnabled: false });
+    expect(session).toMatchObject({
+      userId: u.id,
+      email: u.email,
+      role: 'admin',
+      merchantId,
+      merchantName: 'Users shop',
+      mode: 'test',
+      twoFactorEnabled: false,
+    });
     // Only the hash is stored.
-    const [row] = await db.query<{ n: number }>('select count(*)::int as n from user_sessions where token_hash = $1', [second.session.token]);
+    const [row] = await db.query<{ n: number }>('select count(*)::int as n from user_sessions where token_hash = $1', [
+      second.session.token,
+    ]);
     expect(row!.n).toBe(0);
   });
 
@@ -74,7 +84,12 @@ describe('sessions', () => {
     const u = await user();
     const t0 = new Date('2030-01-02T10:00:00Z');
     const s = await openSession(db, u.id, 'signed-in', {}, { now: t0, policy });
-    const seen = async () => (await db.query<{ last_seen_at: Date }>('select last_seen_at from user_sessions where token_hash = $1', [s.tokenHash]))[0]!.last_seen_at.getTime();
+    const seen = async () =>
+      (
+        await db.query<{ last_seen_at: Date }>('select last_seen_at from user_sessions where token_hash = $1', [
+          s.tokenHash,
+        ])
+      )[0]!.last_seen_at.getTime();
     await readSession(db, s.token, { now: new Date(t0.getTime() + 30_000), policy });
     expect(await seen()).toBe(t0.getTime());
     await readSession(db, s.token, { now: new Date(t0.getTime() + 61_000), policy });
@@ -88,7 +103,9 @@ describe('sessions', () => {
     for (let minutes = 20; minutes < 12 * 60; minutes += 20) {
       expect(await readSession(db, s.token, { now: new Date(t0.getTime() + minutes * 60_000), policy })).toBeDefined();
     }
-    expect(await readSession(db, s.token, { now: new Date(t0.getTime() + 12 * 3_600_000 + 1000), policy })).toBeUndefined();
+    expect(
+      await readSession(db, s.token, { now: new Date(t0.getTime() + 12 * 3_600_000 + 1000), policy }),
+    ).toBeUndefined();
   });
 
   it('sign out ends one session; sign out everywhere ends them all', async () => {
@@ -107,7 +124,14 @@ describe('sessions', () => {
     const s = await openSession(db, u.id, 'second-factor', {}, { policy });
     expect(await readSession(db, s.token, { policy })).toBeUndefined();
     expect(await readSession(db, s.token, { stage: 'second-factor', policy })).toBeDefined();
-    for (const forged of ['', 'x', s.tokenHash, `${s.token.slice(0, -1)}${s.token.endsWith('A') ? 'B' : 'A'}`, "' or 1=1 --", 'A'.repeat(43)]) {
+    for (const forged of [
+      '',
+      'x',
+      s.tokenHash,
+      `${s.token.slice(0, -1)}${s.token.endsWith('A') ? 'B' : 'A'}`,
+      "' or 1=1 --",
+      'A'.repeat(43),
+    ]) {
       expect(await readSession(db, forged, { policy })).toBeUndefined();
     }
   });
@@ -153,9 +177,15 @@ describe('one-time links', () => {
 describe('accounts', () => {
   it('refuse a second user with the same address, whatever its case, and unknown merchants', async () => {
     const u = await user();
-    await expect(createUser(db, { merchant: merchantId, email: u.email.toUpperCase(), role: 'viewer', password: PASSWORD })).rejects.toThrow(/already a user/);
-    await expect(createUser(db, { merchant: 'No such shop', email: fresh(), role: 'viewer', password: PASSWORD })).rejects.toThrow(/No merchant named/);
-    await expect(createUser(db, { merchant: merchantId, email: 'not-an-address', role: 'viewer', password: PASSWORD })).rejects.toThrow(/not an e-mail address/);
+    await expect(
+      createUser(db, { merchant: merchantId, email: u.email.toUpperCase(), role: 'viewer', password: PASSWORD }),
+    ).rejects.toThrow(/already a user/);
+    await expect(
+      createUser(db, { merchant: 'No such shop', email: fresh(), role: 'viewer', password: PASSWORD }),
+    ).rejects.toThrow(/No merchant named/);
+    await expect(
+      createUser(db, { merchant: merchantId, email: 'not-an-address', role: 'viewer', password: PASSWORD }),
+    ).rejects.toThrow(/not an e-mail address/);
   });
 });
 
@@ -163,27 +193,59 @@ describe('sign-in throttle', () => {
   it('locks an account after five failures, refusing even the right password, with a growing wait', async () => {
     const u = await user();
     const t0 = new Date('2030-02-01T00:00:00Z');
-    const attempt = (password: string, seconds: number) => signIn(db, { email: u.email, password }, { ip: `10.1.0.${counter}` }, new Date(t0.getTime() + seconds * 1000));
-    for (let i = 0; i < 4; i++) expect(await attempt('wrong password!', i)).toEqual({ kind: 'refused', message: 'Wrong e-mail address or password.' });
-    expect(await attempt('wrong password!', 4)).toEqual({ kind: 'refused', message: 'Too many attempts. Try again in 30 s.' });
+    const attempt = (password: string, seconds: number) =>
+      signIn(db, { email: u.email, password }, { ip: `10.1.0.${counter}` }, new Date(t0.getTime() + seconds * 1000));
+    for (let i = 0; i < 4; i++)
+      expect(await attempt('wrong password!', i)).toEqual({
+        kind: 'refused',
+        message: 'Wrong e-mail address or password.',
+      });
+    expect(await attempt('wrong password!', 4)).toEqual({
+      kind: 'refused',
+      message: 'Too many attempts. Try again in 30 s.',
+    });
     expect(await attempt(PASSWORD, 14)).toEqual({ kind: 'refused', message: 'Too many attempts. Try again in 20 s.' });
     // After the lock, one more failure locks for twice as long.
-    expect(await attempt('wrong password!', 35)).toEqual({ kind: 'refused', message: 'Too many attempts. Try again in 60 s.' });
+    expect(await attempt('wrong password!', 35)).toEqual({
+      kind: 'refused',
+      message: 'Too many attempts. Try again in 60 s.',
+    });
     expect((await attempt(PASSWORD, 96)).kind).toBe('signed-in');
     // A success starts the count again.
-    expect(await attempt('wrong password!', 97)).toEqual({ kind: 'refused', message: 'Wrong e-mail address or password.' });
-    const audit = await db.query<{ action: string }>('select action from audit_log where user_id = $1 order by created_at', [u.id]);
-    expect(audit.map((a) => a.action)).toEqual([...Array(6).fill('sign-in.failure'), 'sign-in.success', 'sign-in.failure']);
+    expect(await attempt('wrong password!', 97)).toEqual({
+      kind: 'refused',
+      message: 'Wrong e-mail address or password.',
+    });
+    const audit = await db.query<{ action: string }>(
+      'select action from audit_log where user_id = $1 order by created_at',
+      [u.id],
+    );
+    expect(audit.map((a) => a.action)).toEqual([
+      ...Array(6).fill('sign-in.failure'),
+      'sign-in.success',
+      'sign-in.failure',
+    ]);
   });
 
   it('limits an address across accounts, unknown ones included', async () => {
     const t0 = new Date('2030-03-01T00:00:00Z');
     let last;
-    for (let i = 0; i < 50; i++) last = await signIn(db, { email: `nobody${i}@shop.example`, password: 'wrong password!' }, { ip: '192.0.2.7' }, new Date(t0.getTime() + i));
+    for (let i = 0; i < 50; i++)
+      last = await signIn(
+        db,
+        { email: `nobody${i}@shop.example`, password: 'wrong password!' },
+        { ip: '192.0.2.7' },
+        new Date(t0.getTime() + i),
+      );
     expect(last).toEqual({ kind: 'refused', message: 'Too many attempts. Try again in 30 s.' });
     const u = await user();
-    expect(await signIn(db, { email: u.email, password: PASSWORD }, { ip: '192.0.2.7' }, new Date(t0.getTime() + 1000))).toMatchObject({ message: /Too many attempts/ });
-    expect((await signIn(db, { email: u.email, password: PASSWORD }, { ip: '192.0.2.8' }, new Date(t0.getTime() + 1000))).kind).toBe('signed-in');
+    expect(
+      await signIn(db, { email: u.email, password: PASSWORD }, { ip: '192.0.2.7' }, new Date(t0.getTime() + 1000)),
+    ).toMatchObject({ message: /Too many attempts/ });
+    expect(
+      (await signIn(db, { email: u.email, password: PASSWORD }, { ip: '192.0.2.8' }, new Date(t0.getTime() + 1000)))
+        .kind,
+    ).toBe('signed-in');
   });
 });
 
@@ -204,28 +266,44 @@ describe('two-factor', () => {
     // The pending session opens no page.
     expect(await readSession(db, first.session.token, { now: later, policy })).toBeUndefined();
     // The enrolment's code (an earlier step) is refused; the current one signs in, with a new token.
-    expect(await completeSecondFactor(db, first.session.token, codeAt(t0), {}, later)).toEqual({ kind: 'refused', message: 'That code is not right.' });
+    expect(await completeSecondFactor(db, first.session.token, codeAt(t0), {}, later)).toEqual({
+      kind: 'refused',
+      message: 'That code is not right.',
+    });
     const done = await completeSecondFactor(db, first.session.token, codeAt(later), {}, later);
     expect(done.kind).toBe('signed-in');
     if (done.kind !== 'signed-in') return;
     expect(done.session.token).not.toBe(first.session.token);
-    expect(await readSession(db, done.session.token, { now: later, policy })).toMatchObject({ userId: u.id, twoFactorEnabled: true });
+    expect(await readSession(db, done.session.token, { now: later, policy })).toMatchObject({
+      userId: u.id,
+      twoFactorEnabled: true,
+    });
     // The pending session is spent.
     expect((await completeSecondFactor(db, first.session.token, codeAt(later), {}, later)).kind).toBe('refused');
 
     // The same code again, in a new sign-in within the same 30 s: refused (replay).
     const again = await signIn(db, { email: u.email, password: PASSWORD }, {}, later);
     if (again.kind !== 'second-factor') throw new Error(again.kind);
-    expect(await completeSecondFactor(db, again.session.token, codeAt(later), {}, later)).toMatchObject({ kind: 'refused' });
+    expect(await completeSecondFactor(db, again.session.token, codeAt(later), {}, later)).toMatchObject({
+      kind: 'refused',
+    });
     // A recovery code works once.
-    expect((await completeSecondFactor(db, again.session.token, recovery[0]!.toUpperCase(), {}, later)).kind).toBe('signed-in');
+    expect((await completeSecondFactor(db, again.session.token, recovery[0]!.toUpperCase(), {}, later)).kind).toBe(
+      'signed-in',
+    );
     const third = await signIn(db, { email: u.email, password: PASSWORD }, {}, later);
     if (third.kind !== 'second-factor') throw new Error(third.kind);
     expect((await completeSecondFactor(db, third.session.token, recovery[0]!, {}, later)).kind).toBe('refused');
     // No secret or code in clear in the database.
-    const [row] = await db.query<{ totp_secret_ciphertext: string }>('select totp_secret_ciphertext from users where id = $1', [u.id]);
+    const [row] = await db.query<{ totp_secret_ciphertext: string }>(
+      'select totp_secret_ciphertext from users where id = $1',
+      [u.id],
+    );
     expect(row!.totp_secret_ciphertext).not.toContain(secret);
-    const hashes = await db.query<{ code_hash: string }>('select code_hash from user_recovery_codes where user_id = $1', [u.id]);
+    const hashes = await db.query<{ code_hash: string }>(
+      'select code_hash from user_recovery_codes where user_id = $1',
+      [u.id],
+    );
     expect(hashes.map((h) => h.code_hash).join()).not.toContain(recovery[1]!.replace('-', ''));
   });
 
@@ -234,7 +312,8 @@ describe('two-factor', () => {
     await db.query('update merchants set require_two_factor = true where id = $1', [other]);
     const owner = (await createUser(db, { merchant: other, email: fresh(), role: 'owner', password: PASSWORD })).user;
     const viewer = (await createUser(db, { merchant: other, email: fresh(), role: 'viewer', password: PASSWORD })).user;
-    const read = async (id: string) => readSession(db, (await openSession(db, id, 'signed-in', {}, { policy })).token, { policy });
+    const read = async (id: string) =>
+      readSession(db, (await openSession(db, id, 'signed-in', {}, { policy })).token, { policy });
     expect((await read(owner.id))!.mustEnrolTwoFactor).toBe(true);
     expect((await read(viewer.id))!.mustEnrolTwoFactor).toBe(false);
   });

@@ -7,7 +7,6 @@ import { openTestDatabase } from './support/database';
 import { after, createOrder, eventsOf, network, orderRow, sandboxChain, watchOnce } from './support/chain';
 import { createTestMerchant, type TestMerchant } from './support/merchants';
 
-
 let db: Database;
 let merchant: TestMerchant;
 
@@ -21,8 +20,16 @@ afterAll(async () => {
 
 const LTC = { currency: 'LTC', network: 'litecoin' };
 
-async function pay(to: { address: string; tag: string | null }, net: string, currency: string, amount: bigint, at?: Date, from?: string) {
-  return (await broadcast(db, { network: network(net), to: to.address, tag: to.tag, currency, amount, at, from })).txHash;
+async function pay(
+  to: { address: string; tag: string | null },
+  net: string,
+  currency: string,
+  amount: bigint,
+  at?: Date,
+  from?: string,
+) {
+  return (await broadcast(db, { network: network(net), to: to.address, tag: to.tag, currency, amount, at, from }))
+    .txHash;
 }
 
 async function payments(orderId: string) {
@@ -33,10 +40,14 @@ async function payments(orderId: string) {
 }
 
 async function deposits(where: string, params: unknown[]) {
-  return db.query<{ kind: string; order_id: string | null; status: string; in_tx_hash: string; amount: string; stage: string }>(
-    `select kind, order_id, status, in_tx_hash, amount, stage from deposits where ${where}`,
-    params,
-  );
+  return db.query<{
+    kind: string;
+    order_id: string | null;
+    status: string;
+    in_tx_hash: string;
+    amount: string;
+    stage: string;
+  }>(`select kind, order_id, status, in_tx_hash, amount, stage from deposits where ${where}`, params);
 }
 
 describe('watcher over the sandbox ledger', () => {
@@ -46,7 +57,9 @@ describe('watcher over the sandbox ledger', () => {
     const tx = await pay(order, 'litecoin', 'LTC', 50_000_000n);
 
     await watchOnce(db, chain);
-    expect(await payments(order.id)).toEqual([{ tx_hash: tx, status: 'pending', confirmations: 0, amount: '50000000' }]);
+    expect(await payments(order.id)).toEqual([
+      { tx_hash: tx, status: 'pending', confirmations: 0, amount: '50000000' },
+    ]);
     expect((await orderRow(db, order.id)).status).toBe('pending');
 
     await mine(db, network('litecoin'));
@@ -64,7 +77,10 @@ describe('watcher over the sandbox ledger', () => {
     await mine(db, network('litecoin'));
     await watchOnce(db, chain);
     expect(await eventsOf(db, order.id)).toEqual([{ from_status: 'pending', to_status: 'processed' }]);
-    const [count] = await db.query<{ n: number }>('select count(*)::int as n from chain_transfers where order_id = $1', [order.id]);
+    const [count] = await db.query<{ n: number }>(
+      'select count(*)::int as n from chain_transfers where order_id = $1',
+      [order.id],
+    );
     expect(count!.n).toBe(1);
   });
 
@@ -77,8 +93,12 @@ describe('watcher over the sandbox ledger', () => {
     expect((await orderRow(db, order.id)).status).toBe('processed');
     const before = await db.query('select * from chain_transfers where order_id = $1', [order.id]);
     // A worker that crashed after scanning but before saving its cursor would scan these again.
-    const [genesis] = await db.query<{ hash: string }>(`select hash from sandbox_blocks where network = 'dogecoin' and height = 0`);
-    await db.query(`update chain_cursors set height = 0, hash = $1 where network = 'dogecoin' and mode = 'test'`, [genesis!.hash]);
+    const [genesis] = await db.query<{ hash: string }>(
+      `select hash from sandbox_blocks where network = 'dogecoin' and height = 0`,
+    );
+    await db.query(`update chain_cursors set height = 0, hash = $1 where network = 'dogecoin' and mode = 'test'`, [
+      genesis!.hash,
+    ]);
     await watchOnce(db, chain);
     expect(await db.query('select * from chain_transfers where order_id = $1', [order.id])).toEqual(before);
     expect(await payments(order.id)).toHaveLength(1);
@@ -117,7 +137,14 @@ describe('watcher over the sandbox ledger', () => {
     const pending = await deposits('order_id = $1 order by amount', [order.id]);
     expect(pending).toEqual([
       { kind: 'ORPHAN', order_id: order.id, status: 'PENDING', in_tx_hash: trx, amount: '1000000', stage: 'DEPOSIT' },
-      { kind: 'ORPHAN', order_id: order.id, status: 'PENDING', in_tx_hash: second, amount: '5000000', stage: 'DEPOSIT' },
+      {
+        kind: 'ORPHAN',
+        order_id: order.id,
+        status: 'PENDING',
+        in_tx_hash: second,
+        amount: '5000000',
+        stage: 'DEPOSIT',
+      },
     ]);
     await mine(db, network('tron'), 2);
     await watchOnce(db, chain);
@@ -191,7 +218,9 @@ describe('watcher over the sandbox ledger', () => {
     await drop(db, network('polygon'), tx);
     await mine(db, network('polygon'), 2);
     await watchOnce(db, chain);
-    expect(await payments(order.id)).toEqual([{ tx_hash: tx, status: 'reversed', confirmations: 0, amount: String(2n * 10n ** 18n) }]);
+    expect(await payments(order.id)).toEqual([
+      { tx_hash: tx, status: 'reversed', confirmations: 0, amount: String(2n * 10n ** 18n) },
+    ]);
     expect(await orderRow(db, order.id)).toMatchObject({ status: 'pending', received: '0' });
     await mine(db, network('polygon'), 1, after(order.expires_at, 5));
     await watchOnce(db, chain, { now: after(order.expires_at, 10) });
@@ -202,7 +231,12 @@ describe('watcher over the sandbox ledger', () => {
   it('with checkRisks, a payment from a deny-listed sender moves the order to error', async () => {
     const chain = sandboxChain(db, 'arbitrum');
     const sender = '0x000000000000000000000000000000000000dEaD';
-    const flagged = await createOrder(db, merchant.test, { currency: 'ETH', network: 'arbitrum', amount: '0.5', checkRisks: true });
+    const flagged = await createOrder(db, merchant.test, {
+      currency: 'ETH',
+      network: 'arbitrum',
+      amount: '0.5',
+      checkRisks: true,
+    });
     const unchecked = await createOrder(db, merchant.test, { currency: 'ETH', network: 'arbitrum', amount: '0.5' });
     await pay(flagged, 'arbitrum', 'ETH', 5n * 10n ** 17n, undefined, sender);
     await pay(unchecked, 'arbitrum', 'ETH', 5n * 10n ** 17n, undefined, sender);
@@ -217,7 +251,12 @@ describe('watcher over the sandbox ledger', () => {
 
   it('payments to a personal address go to the pending order; without one they are personal deposits', async () => {
     const chain = sandboxChain(db, 'base');
-    const order = await createOrder(db, merchant.test, { currency: 'USDC', network: 'base', amount: '25', externalUserId: 'user-42' });
+    const order = await createOrder(db, merchant.test, {
+      currency: 'USDC',
+      network: 'base',
+      amount: '25',
+      externalUserId: 'user-42',
+    });
     await pay(order, 'base', 'USDC', 25_000_000n);
     await mine(db, network('base'), 2);
     await watchOnce(db, chain);
@@ -229,7 +268,12 @@ describe('watcher over the sandbox ledger', () => {
       { kind: 'PERSONAL', order_id: null, status: 'PROCESSED', in_tx_hash: tx, amount: '7000000', stage: 'DEPOSIT' },
     ]);
     // The user's next order reuses the address and takes the next payment.
-    const next = await createOrder(db, merchant.test, { currency: 'USDC', network: 'base', amount: '5', externalUserId: 'user-42' });
+    const next = await createOrder(db, merchant.test, {
+      currency: 'USDC',
+      network: 'base',
+      amount: '5',
+      externalUserId: 'user-42',
+    });
     expect(next.address).toBe(order.address);
     await pay(next, 'base', 'USDC', 5_000_000n);
     await mine(db, network('base'), 2);
@@ -247,7 +291,13 @@ describe('watcher over the sandbox ledger', () => {
     await mine(db, network('litecoin'), 2);
     await watchOnce(db, chain);
     const sweep = faucetAddress(network('litecoin'));
-    const { txHash: out } = await broadcast(db, { network: network('litecoin'), from: order.address, to: sweep, currency: 'LTC', amount: 1_990_000n });
+    const { txHash: out } = await broadcast(db, {
+      network: network('litecoin'),
+      from: order.address,
+      to: sweep,
+      currency: 'LTC',
+      amount: 1_990_000n,
+    });
     await mine(db, network('litecoin'), 1);
     await watchOnce(db, chain);
     const [deposit] = await db.query<{ stage: string; out_tx_hash: string; out_address: string; out_amount: string }>(
@@ -259,14 +309,26 @@ describe('watcher over the sandbox ledger', () => {
 
   it('two watchers stepping the same network at once credit each transfer once', async () => {
     const chain = sandboxChain(db, 'litecoin');
-    const orders = await Promise.all(Array.from({ length: 20 }, () => createOrder(db, merchant.test, { ...LTC, amount: '0.01' })));
+    const orders = await Promise.all(
+      Array.from({ length: 20 }, () => createOrder(db, merchant.test, { ...LTC, amount: '0.01' })),
+    );
     for (const order of orders) await pay(order, 'litecoin', 'LTC', 1_000_000n);
     await mine(db, network('litecoin'), 2);
     const options = { batchBlocks: 100, startAt: 'genesis' as const, screen: denyListScreen([]) };
-    await Promise.all([watchStep(db, chain, 'test', options), watchStep(db, chain, 'test', options), watchStep(db, chain, 'test', options)]);
+    await Promise.all([
+      watchStep(db, chain, 'test', options),
+      watchStep(db, chain, 'test', options),
+      watchStep(db, chain, 'test', options),
+    ]);
     const ids = orders.map((o) => o.id);
-    const [credited] = await db.query<{ n: number }>('select count(*)::int as n from payments where order_id = any($1::uuid[])', [ids]);
-    const [events] = await db.query<{ n: number }>('select count(*)::int as n from order_events where order_id = any($1::uuid[])', [ids]);
+    const [credited] = await db.query<{ n: number }>(
+      'select count(*)::int as n from payments where order_id = any($1::uuid[])',
+      [ids],
+    );
+    const [events] = await db.query<{ n: number }>(
+      'select count(*)::int as n from order_events where order_id = any($1::uuid[])',
+      [ids],
+    );
     expect(credited!.n).toBe(20);
     expect(events!.n).toBe(20);
   });
@@ -292,7 +354,8 @@ describe('payment and expiry racing', () => {
     const ripple = network('ripple');
     await watchOnce(db, chain);
     const orders = [];
-    for (let i = 0; i < 1000; i++) orders.push(await createOrder(db, merchant.test, { currency: 'XRP', network: 'ripple', amount: '1' }));
+    for (let i = 0; i < 1000; i++)
+      orders.push(await createOrder(db, merchant.test, { currency: 'XRP', network: 'ripple', amount: '1' }));
     const ids = orders.map((o) => o.id);
     // One deadline for all, so that every race is run at the same moment.
     const deadline = new Date(Math.max(...orders.map((o) => o.expires_at.getTime())));
@@ -318,7 +381,10 @@ describe('payment and expiry racing', () => {
       watchStep(db, chain, 'test', options),
     ]);
     await watchOnce(db, chain, { now });
-    const rows = await db.query<{ id: string; status: string }>('select id, status from orders where id = any($1::uuid[])', [ids]);
+    const rows = await db.query<{ id: string; status: string }>(
+      'select id, status from orders where id = any($1::uuid[])',
+      [ids],
+    );
     const events = await db.query<{ order_id: string; n: number }>(
       'select order_id, count(*)::int as n from order_events where order_id = any($1::uuid[]) group by order_id',
       [ids],
@@ -327,14 +393,25 @@ describe('payment and expiry racing', () => {
     expect(events.filter((e) => e.n !== 1)).toEqual([]);
     const wrong = rows.filter((row) => row.status !== (inTime.has(row.id) ? 'processed' : 'expired'));
     expect(wrong).toEqual([]);
-    const [orphans] = await db.query<{ n: number }>(`select count(*)::int as n from deposits where order_id = any($1::uuid[]) and kind = 'ORPHAN'`, [ids]);
+    const [orphans] = await db.query<{ n: number }>(
+      `select count(*)::int as n from deposits where order_id = any($1::uuid[]) and kind = 'ORPHAN'`,
+      [ids],
+    );
     expect(orphans!.n).toBe(1000 - inTime.size);
   }, 300_000);
 });
 
 describe('deposit states (the state machine of lib/deposits/lifecycle)', () => {
   async function depositsOf(orderId: string) {
-    return db.query<{ in_tx_hash: string; stage: string; status: string; in_status: string; confirmations: number; message: string | null; out_tx_hash: string | null }>(
+    return db.query<{
+      in_tx_hash: string;
+      stage: string;
+      status: string;
+      in_status: string;
+      confirmations: number;
+      message: string | null;
+      out_tx_hash: string | null;
+    }>(
       `select in_tx_hash, stage, status, in_status, confirmations, message, out_tx_hash from deposits where order_id = $1 order by created_at`,
       [orderId],
     );
@@ -354,10 +431,23 @@ describe('deposit states (the state machine of lib/deposits/lifecycle)', () => {
     const confirming = await pay(order, 'bitcoin', 'BTC', 30_000n);
     await watchOnce(db, chain);
     const sweep = faucetAddress(btc);
-    const { txHash: first } = await broadcast(db, { network: btc, from: order.address, to: sweep, currency: 'BTC', amount: 15_000n });
+    const { txHash: first } = await broadcast(db, {
+      network: btc,
+      from: order.address,
+      to: sweep,
+      currency: 'BTC',
+      amount: 15_000n,
+    });
     await mine(db, btc, 1);
     await watchOnce(db, chain);
-    expect((await depositsOf(order.id)).map(({ in_tx_hash, stage, status, out_tx_hash }) => ({ in_tx_hash, stage, status, out_tx_hash }))).toEqual([
+    expect(
+      (await depositsOf(order.id)).map(({ in_tx_hash, stage, status, out_tx_hash }) => ({
+        in_tx_hash,
+        stage,
+        status,
+        out_tx_hash,
+      })),
+    ).toEqual([
       { in_tx_hash: settled, stage: 'WITHDRAWAL', status: 'PROCESSED', out_tx_hash: first },
       // Still short of its confirmations when the transfer left: not its withdrawal.
       { in_tx_hash: confirming, stage: 'DEPOSIT', status: 'PENDING', out_tx_hash: null },
@@ -366,10 +456,18 @@ describe('deposit states (the state machine of lib/deposits/lifecycle)', () => {
     await mine(db, btc, 1);
     await watchOnce(db, chain);
     expect((await depositsOf(order.id))[1]).toMatchObject({ stage: 'DEPOSIT', status: 'PROCESSED', out_tx_hash: null });
-    const { txHash: second } = await broadcast(db, { network: btc, from: order.address, to: sweep, currency: 'BTC', amount: 25_000n });
+    const { txHash: second } = await broadcast(db, {
+      network: btc,
+      from: order.address,
+      to: sweep,
+      currency: 'BTC',
+      amount: 25_000n,
+    });
     await mine(db, btc, 1);
     await watchOnce(db, chain);
-    expect((await depositsOf(order.id)).map(({ in_tx_hash, stage, out_tx_hash }) => ({ in_tx_hash, stage, out_tx_hash }))).toEqual([
+    expect(
+      (await depositsOf(order.id)).map(({ in_tx_hash, stage, out_tx_hash }) => ({ in_tx_hash, stage, out_tx_hash })),
+    ).toEqual([
       { in_tx_hash: settled, stage: 'WITHDRAWAL', out_tx_hash: first },
       { in_tx_hash: confirming, stage: 'WITHDRAWAL', out_tx_hash: second },
     ]);
@@ -386,20 +484,43 @@ describe('deposit states (the state machine of lib/deposits/lifecycle)', () => {
     await mine(db, pol, 2);
     await watchOnce(db, chain);
     expect(await depositsOf(order.id)).toEqual([
-      { in_tx_hash: late, stage: 'DEPOSIT', status: 'PROCESSED', in_status: 'processed', confirmations: 2, message: null, out_tx_hash: null },
+      {
+        in_tx_hash: late,
+        stage: 'DEPOSIT',
+        status: 'PROCESSED',
+        in_status: 'processed',
+        confirmations: 2,
+        message: null,
+        out_tx_hash: null,
+      },
     ]);
-    const { txHash: out } = await broadcast(db, { network: pol, from: order.address, to: faucetAddress(pol), currency: 'POL', amount: 10n ** 17n });
+    const { txHash: out } = await broadcast(db, {
+      network: pol,
+      from: order.address,
+      to: faucetAddress(pol),
+      currency: 'POL',
+      amount: 10n ** 17n,
+    });
     await mine(db, pol, 1);
     await watchOnce(db, chain);
-    expect((await depositsOf(order.id))[0]).toMatchObject({ stage: 'WITHDRAWAL', status: 'PROCESSED', out_tx_hash: out });
+    expect((await depositsOf(order.id))[0]).toMatchObject({
+      stage: 'WITHDRAWAL',
+      status: 'PROCESSED',
+      out_tx_hash: out,
+    });
 
     await drop(db, pol, late);
     await mine(db, pol, 1);
     await watchOnce(db, chain);
     expect(await depositsOf(order.id)).toEqual([
       {
-        in_tx_hash: late, stage: 'WITHDRAWAL', status: 'ERROR', in_status: 'dropped', confirmations: 0,
-        message: 'The transfer was dropped by the chain (reorganisation).', out_tx_hash: out,
+        in_tx_hash: late,
+        stage: 'WITHDRAWAL',
+        status: 'ERROR',
+        in_status: 'dropped',
+        confirmations: 0,
+        message: 'The transfer was dropped by the chain (reorganisation).',
+        out_tx_hash: out,
       },
     ]);
     expect(await orderRow(db, order.id)).toMatchObject({ status: 'processed', received: String(10n ** 18n) });

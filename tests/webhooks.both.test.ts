@@ -28,14 +28,44 @@ import { createTestMerchant, type TestMerchant } from './support/merchants';
 import { closedPort, startReceiver, verifyWebhook, type Receiver } from './support/webhook-receiver';
 import { waitFor } from './support/worker-process';
 
-
 /** The body's fields: the `order` operation's answer plus event and id (docs/webhooks.md, "Payload"). */
 const WEBHOOK_FIELDS = [
-  'status', 'link', 'amount', 'paymentTolerancePercent', 'currency', 'network', 'address', 'addressId', 'tag', 'orderId',
-  'clientOrderId', 'externalUserId', 'payerEmail', 'description', 'successWebhook', 'errorWebhook', 'returnUrl', 'expiresAt',
-  'createdAt', 'received', 'message', 'checkRisks', 'lifetime', 'updatedAt', 'transactions', 'event', 'id',
+  'status',
+  'link',
+  'amount',
+  'paymentTolerancePercent',
+  'currency',
+  'network',
+  'address',
+  'addressId',
+  'tag',
+  'orderId',
+  'clientOrderId',
+  'externalUserId',
+  'payerEmail',
+  'description',
+  'successWebhook',
+  'errorWebhook',
+  'returnUrl',
+  'expiresAt',
+  'createdAt',
+  'received',
+  'message',
+  'checkRisks',
+  'lifetime',
+  'updatedAt',
+  'transactions',
+  'event',
+  'id',
 ].sort();
-const HEADERS = ['x-api-public-key', 'x-api-signature', 'x-webhook-id', 'x-webhook-attempt', 'x-webhook-timestamp', 'x-webhook-signature'];
+const HEADERS = [
+  'x-api-public-key',
+  'x-api-signature',
+  'x-webhook-id',
+  'x-webhook-attempt',
+  'x-webhook-timestamp',
+  'x-webhook-signature',
+];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 let db: Database;
@@ -79,7 +109,14 @@ function dispatch(overrides: Partial<DispatcherOptions> = {}): Dispatcher {
 }
 
 /** An order paid in full and confirmed through the sandbox ledger and the watcher. */
-async function paidOrder(net: string, currency: string, amount: string, units: bigint, fields: Record<string, unknown>, keys = merchant.test) {
+async function paidOrder(
+  net: string,
+  currency: string,
+  amount: string,
+  units: bigint,
+  fields: Record<string, unknown>,
+  keys = merchant.test,
+) {
   const order = await createOrder(db, keys, { currency, network: net, amount, ...fields });
   await broadcast(db, { network: network(net), to: order.address, tag: order.tag, currency, amount: units });
   await mine(db, network(net), 2);
@@ -104,10 +141,18 @@ describe('webhooks', () => {
   it('success and error webhooks reach a real receiver, which verifies both signatures and gets exactly the documented fields', async () => {
     const hooks = await receiver();
     const success = await paidOrder('litecoin', 'LTC', '0.5', 50_000_000n, {
-      successWebhook: hooks.url('/success?token=abc'), errorWebhook: hooks.url('/error'), description: 'Two mugs',
+      successWebhook: hooks.url('/success?token=abc'),
+      errorWebhook: hooks.url('/error'),
+      description: 'Two mugs',
     });
     // Expired with nothing received: the error webhook.
-    const expiring = await createOrder(db, merchant.test, { currency: 'BCH', network: 'bitcoincash', amount: '1', successWebhook: hooks.url('/success'), errorWebhook: hooks.url('/error') });
+    const expiring = await createOrder(db, merchant.test, {
+      currency: 'BCH',
+      network: 'bitcoincash',
+      amount: '1',
+      successWebhook: hooks.url('/success'),
+      errorWebhook: hooks.url('/error'),
+    });
     await mine(db, network('bitcoincash'), 1, after(expiring.expires_at, 1));
     await watchOnce(db, sandboxChain(db, 'bitcoincash'), { now: after(expiring.expires_at, 2) });
     expect((await orderRow(db, expiring.id)).status).toBe('expired');
@@ -117,15 +162,27 @@ describe('webhooks', () => {
 
     const [successEvent] = await events(success.id);
     const [errorEvent] = await events(expiring.id);
-    expect(successEvent).toMatchObject({ kind: 'success', state: 'pending', attempts: 0, url: hooks.url('/success?token=abc') });
+    expect(successEvent).toMatchObject({
+      kind: 'success',
+      state: 'pending',
+      attempts: 0,
+      url: hooks.url('/success?token=abc'),
+    });
     expect(errorEvent).toMatchObject({ kind: 'error', state: 'pending', attempts: 0, url: hooks.url('/error') });
 
     dispatch();
     await waitFor('both webhooks', 10_000, () => hooks.received.length >= 2);
-    await waitFor('both delivered in the log', 5_000, async () => (await stateOf(successEvent!.id)) === 'delivered' && (await stateOf(errorEvent!.id)) === 'delivered');
+    await waitFor(
+      'both delivered in the log',
+      5_000,
+      async () => (await stateOf(successEvent!.id)) === 'delivered' && (await stateOf(errorEvent!.id)) === 'delivered',
+    );
     expect(hooks.received).toHaveLength(2);
 
-    for (const [event, order, path] of [[successEvent!, success, '/success?token=abc'], [errorEvent!, expiring, '/error']] as const) {
+    for (const [event, order, path] of [
+      [successEvent!, success, '/success?token=abc'],
+      [errorEvent!, expiring, '/error'],
+    ] as const) {
       const request = hooks.received.find((r) => r.headers['x-webhook-id'] === event.id)!;
       expect(request.path).toBe(path);
       expect(request.headers['content-type']).toBe('application/json');
@@ -136,14 +193,20 @@ describe('webhooks', () => {
       expect(verified).toMatchObject({ apiSignature: true, timestamped: true });
       expect(Math.abs(verified.timestamp - Date.now() / 1000)).toBeLessThan(30);
       // Another key's signature does not verify: the check can fail.
-      expect(verifyWebhook(request, merchant.live.privateKey)).toMatchObject({ apiSignature: false, timestamped: false });
+      expect(verifyWebhook(request, merchant.live.privateKey)).toMatchObject({
+        apiSignature: false,
+        timestamped: false,
+      });
       // The raw body is the snapshot taken in the status change's transaction, byte for byte.
       expect(request.raw).toBe(event.body);
       expect(Object.keys(request.body).sort()).toEqual(WEBHOOK_FIELDS);
       expect(request.body).toMatchObject({ event: 'ORDER', id: event.id, orderId: order.id });
       expect(request.body.id).toMatch(UUID);
       const row = await orderRow(db, order.id);
-      const payments = await db.query<PaymentRow>('select * from payments where order_id = $1 order by created_at, id', [order.id]);
+      const payments = await db.query<PaymentRow>(
+        'select * from payments where order_id = $1 order by created_at, id',
+        [order.id],
+      );
       expect(request.body).toEqual({ ...serializeOrderDetails(row, payments), event: 'ORDER', id: event.id });
     }
     const successBody = hooks.received.find((r) => r.headers['x-webhook-id'] === successEvent!.id)!.body;
@@ -155,20 +218,37 @@ describe('webhooks', () => {
 
     const [log] = await listOrderDeliveries(db, success.id);
     expect(log).toMatchObject({ id: successEvent!.id, state: 'delivered', attempts: 1, nextAttemptAt: null });
-    expect(log!.log).toEqual([expect.objectContaining({ attempt: 1, statusCode: 200, outcome: 'delivered', responseExcerpt: 'ok', error: null })]);
+    expect(log!.log).toEqual([
+      expect.objectContaining({
+        attempt: 1,
+        statusCode: 200,
+        outcome: 'delivered',
+        responseExcerpt: 'ok',
+        error: null,
+      }),
+    ]);
   });
 
   it('an order with externalUserId sends its webhook to the URL of its request', async () => {
     const hooks = await receiver();
-    const order = await paidOrder('ethereum', 'ETH', '0.1', 100_000_000_000_000_000n, { externalUserId: 'user-42', successWebhook: hooks.url('/user-hook') });
+    const order = await paidOrder('ethereum', 'ETH', '0.1', 100_000_000_000_000_000n, {
+      externalUserId: 'user-42',
+      successWebhook: hooks.url('/user-hook'),
+    });
     dispatch();
     await waitFor('the webhook', 10_000, () => hooks.received.length === 1);
     expect(hooks.received[0]!.path).toBe('/user-hook');
-    expect(hooks.received[0]!.body).toMatchObject({ orderId: order.id, externalUserId: 'user-42', status: 'processed' });
+    expect(hooks.received[0]!.body).toMatchObject({
+      orderId: order.id,
+      externalUserId: 'user-42',
+      status: 'processed',
+    });
   });
 
   it('a receiver answering 500 three times and then 200: four attempts logged, one delivery', async () => {
-    const hooks = await receiver((_r, i) => (i < 3 ? { status: 500, body: `boom ${i + 1}` } : { status: 200, body: '{"received":true}', delayMs: 300 }));
+    const hooks = await receiver((_r, i) =>
+      i < 3 ? { status: 500, body: `boom ${i + 1}` } : { status: 200, body: '{"received":true}', delayMs: 300 },
+    );
     const order = await paidOrder('bsc', 'BNB', '0.2', 200_000_000_000_000_000n, { successWebhook: hooks.url() });
     const [event] = await events(order.id);
     dispatch();
@@ -177,7 +257,8 @@ describe('webhooks', () => {
     expect(hooks.received.map((r) => r.headers['x-webhook-id'])).toEqual(Array(4).fill(event!.id));
     expect(hooks.received.map((r) => r.headers['x-webhook-attempt'])).toEqual(['1', '2', '3', '4']);
     expect(new Set(hooks.received.map((r) => r.raw)).size).toBe(1);
-    for (const request of hooks.received) expect(verifyWebhook(request, merchant.test.privateKey)).toMatchObject({ apiSignature: true, timestamped: true });
+    for (const request of hooks.received)
+      expect(verifyWebhook(request, merchant.test.privateKey)).toMatchObject({ apiSignature: true, timestamped: true });
 
     const [delivery] = await listOrderDeliveries(db, order.id);
     expect(delivery).toMatchObject({ state: 'delivered', attempts: 4 });
@@ -218,16 +299,31 @@ describe('webhooks', () => {
 
   it('a receiver that is down (connection refused) gets the webhook when it comes back, with the same x-webhook-id', async () => {
     const port = await closedPort();
-    const order = await paidOrder('polygon', 'POL', '1', 1_000_000_000_000_000_000n, { successWebhook: `http://127.0.0.1:${port}/hook` });
+    const order = await paidOrder('polygon', 'POL', '1', 1_000_000_000_000_000_000n, {
+      successWebhook: `http://127.0.0.1:${port}/hook`,
+    });
     const [event] = await events(order.id);
     dispatch({ retryDelaysMs: [100, 100, 100, 100, 100, 100, 100, 100] });
-    await waitFor('two refused connections', 10_000, async () => (await listOrderDeliveries(db, order.id))[0]!.log.length >= 2);
+    await waitFor(
+      'two refused connections',
+      10_000,
+      async () => (await listOrderDeliveries(db, order.id))[0]!.log.length >= 2,
+    );
     const down = (await listOrderDeliveries(db, order.id))[0]!;
     expect(down.state).toBe('pending');
-    for (const a of down.log) expect(a).toMatchObject({ outcome: 'network_error', statusCode: null, error: expect.stringContaining('ECONNREFUSED') });
+    for (const a of down.log)
+      expect(a).toMatchObject({
+        outcome: 'network_error',
+        statusCode: null,
+        error: expect.stringContaining('ECONNREFUSED'),
+      });
 
     const hooks = await receiver(undefined, port);
-    await waitFor('delivery after the receiver came back', 10_000, async () => (await stateOf(event!.id)) === 'delivered');
+    await waitFor(
+      'delivery after the receiver came back',
+      10_000,
+      async () => (await stateOf(event!.id)) === 'delivered',
+    );
     expect(hooks.received).toHaveLength(1);
     expect(hooks.received[0]!.headers['x-webhook-id']).toBe(event!.id);
     const delivered = (await listOrderDeliveries(db, order.id))[0]!;
@@ -245,20 +341,58 @@ describe('webhooks', () => {
     // Twelve webhooks to the hanging merchant (more than the concurrency), then four of another merchant.
     const tron = network('tron');
     const hanging: OrderRow[] = [];
-    for (let i = 0; i < 12; i++) hanging.push(await createOrder(db, merchant.test, { currency: 'USDT', network: 'tron', amount: '10', successWebhook: slow.url() }));
+    for (let i = 0; i < 12; i++)
+      hanging.push(
+        await createOrder(db, merchant.test, {
+          currency: 'USDT',
+          network: 'tron',
+          amount: '10',
+          successWebhook: slow.url(),
+        }),
+      );
     const quick: OrderRow[] = [];
-    for (let i = 0; i < 4; i++) quick.push(await createOrder(db, other.test, { currency: 'USDT', network: 'tron', amount: '10', successWebhook: fast.url() }));
-    await broadcastMany(db, tron, [...hanging, ...quick].map((o) => ({ to: o.address, currency: 'USDT', amount: 10_000_000n })));
+    for (let i = 0; i < 4; i++)
+      quick.push(
+        await createOrder(db, other.test, {
+          currency: 'USDT',
+          network: 'tron',
+          amount: '10',
+          successWebhook: fast.url(),
+        }),
+      );
+    await broadcastMany(
+      db,
+      tron,
+      [...hanging, ...quick].map((o) => ({ to: o.address, currency: 'USDT', amount: 10_000_000n })),
+    );
     await mine(db, tron, 2);
     await watchOnce(db, sandboxChain(db, 'tron'));
 
     const started = Date.now();
-    dispatch({ timeoutMs: 1500, concurrency: 8, merchantConcurrency: 4, retryDelaysMs: [200, 200, 200, 200, 200, 200] });
-    await waitFor('the other merchant\'s four webhooks', 10_000, () => fast.received.length === 4);
+    dispatch({
+      timeoutMs: 1500,
+      concurrency: 8,
+      merchantConcurrency: 4,
+      retryDelaysMs: [200, 200, 200, 200, 200, 200],
+    });
+    await waitFor("the other merchant's four webhooks", 10_000, () => fast.received.length === 4);
     const fastDone = Date.now() - started;
     expect(fastDone).toBeLessThan(1000); // well before the hanging merchant's first timeout
-    await waitFor('the first timeouts', 10_000, async () => (await attemptsOf(hanging.map((o) => o.id), 'timeout')).length >= 4);
-    const timeouts = await attemptsOf(hanging.map((o) => o.id), 'timeout');
+    await waitFor(
+      'the first timeouts',
+      10_000,
+      async () =>
+        (
+          await attemptsOf(
+            hanging.map((o) => o.id),
+            'timeout',
+          )
+        ).length >= 4,
+    );
+    const timeouts = await attemptsOf(
+      hanging.map((o) => o.id),
+      'timeout',
+    );
     for (const t of timeouts) {
       expect(t.latency_ms).toBeGreaterThanOrEqual(1450);
       expect(t.latency_ms).toBeLessThan(3000);
@@ -266,23 +400,49 @@ describe('webhooks', () => {
     }
     hang = false;
     await waitFor('all twelve hanging webhooks delivered on a retry', 20_000, async () => {
-      const [row] = await db.query<{ n: number }>(`select count(*)::int as n from webhook_events where order_id = any($1::uuid[]) and state = 'delivered'`, [hanging.map((o) => o.id)]);
+      const [row] = await db.query<{ n: number }>(
+        `select count(*)::int as n from webhook_events where order_id = any($1::uuid[]) and state = 'delivered'`,
+        [hanging.map((o) => o.id)],
+      );
       return row!.n === 12;
     });
-    expect((await attemptsOf(hanging.map((o) => o.id), 'timeout')).length).toBeGreaterThanOrEqual(4);
-    console.info(`webhooks: other merchant's 4 webhooks delivered in ${fastDone} ms while 12 to a hanging endpoint timed out at 1500 ms`);
+    expect(
+      (
+        await attemptsOf(
+          hanging.map((o) => o.id),
+          'timeout',
+        )
+      ).length,
+    ).toBeGreaterThanOrEqual(4);
+    console.info(
+      `webhooks: other merchant's 4 webhooks delivered in ${fastDone} ms while 12 to a hanging endpoint timed out at 1500 ms`,
+    );
   });
 
   it('a status change whose transaction rolls back leaves no outbox row; one committed with no dispatcher running is delivered when one starts', async () => {
     const hooks = await receiver();
-    const order = await createOrder(db, merchant.test, { currency: 'ETH', network: 'base', amount: '0.01', errorWebhook: hooks.url() });
-    const view = { now: after(order.expires_at, 10), tipHeight: 1_000, tipTime: after(order.expires_at, 5), requiredConfirmations: 2, screen: noRiskScreen };
+    const order = await createOrder(db, merchant.test, {
+      currency: 'ETH',
+      network: 'base',
+      amount: '0.01',
+      errorWebhook: hooks.url(),
+    });
+    const view = {
+      now: after(order.expires_at, 10),
+      tipHeight: 1_000,
+      tipTime: after(order.expires_at, 5),
+      requiredConfirmations: 2,
+      screen: noRiskScreen,
+    };
     const rolledBack = new Error('rolled back on purpose');
     await expect(
       db.transaction(async (tx) => {
         const change = await settleOrder(tx, order.id, view);
         expect(change).toMatchObject({ from: 'pending', to: 'expired' });
-        const [inside] = await tx.query<{ n: number }>('select count(*)::int as n from webhook_events where order_id = $1', [order.id]);
+        const [inside] = await tx.query<{ n: number }>(
+          'select count(*)::int as n from webhook_events where order_id = $1',
+          [order.id],
+        );
         expect(inside!.n).toBe(1); // written in the transaction...
         throw rolledBack;
       }),
@@ -312,7 +472,8 @@ describe('webhooks', () => {
     };
     const resolver: Resolver = async (host) => {
       const answer = names[host];
-      if (answer) return answer.map((address) => ({ address, family: address.includes(':') ? 6 as const : 4 as const }));
+      if (answer)
+        return answer.map((address) => ({ address, family: address.includes(':') ? (6 as const) : (4 as const) }));
       const { systemResolver } = await import('@/lib/webhooks');
       return systemResolver(host);
     };
@@ -328,9 +489,16 @@ describe('webhooks', () => {
       'http://mapped.example.test/hook',
     ];
     const orders: OrderRow[] = [];
-    for (const url of targets) orders.push(await createOrder(db, merchant.test, { currency: 'XRP', network: 'ripple', amount: '5', successWebhook: url }));
+    for (const url of targets)
+      orders.push(
+        await createOrder(db, merchant.test, { currency: 'XRP', network: 'ripple', amount: '5', successWebhook: url }),
+      );
     const ripple = network('ripple');
-    await broadcastMany(db, ripple, orders.map((o) => ({ to: o.address, tag: o.tag, currency: 'XRP', amount: 5_000_000n })));
+    await broadcastMany(
+      db,
+      ripple,
+      orders.map((o) => ({ to: o.address, tag: o.tag, currency: 'XRP', amount: 5_000_000n })),
+    );
     await mine(db, ripple, 2);
     await watchOnce(db, sandboxChain(db, 'ripple'));
 
@@ -341,7 +509,10 @@ describe('webhooks', () => {
       dispatch({ policy: { ...defaults.policy, resolver } });
       const ids = orders.map((o) => o.id);
       await waitFor('every target refused', 10_000, async () => {
-        const [row] = await db.query<{ n: number }>(`select count(*)::int as n from webhook_events where order_id = any($1::uuid[]) and state = 'refused'`, [ids]);
+        const [row] = await db.query<{ n: number }>(
+          `select count(*)::int as n from webhook_events where order_id = any($1::uuid[]) and state = 'refused'`,
+          [ids],
+        );
         return row!.n === targets.length;
       });
     });
@@ -353,7 +524,9 @@ describe('webhooks', () => {
     expect(hooks.received).toEqual([]);
     for (const [i, order] of orders.entries()) {
       const [delivery] = await listOrderDeliveries(db, order.id);
-      expect(delivery!.log, targets[i]).toEqual([expect.objectContaining({ attempt: 1, outcome: 'refused', statusCode: null })]);
+      expect(delivery!.log, targets[i]).toEqual([
+        expect.objectContaining({ attempt: 1, outcome: 'refused', statusCode: null }),
+      ]);
       expect(delivery!.log[0]!.error).toMatch(/^refused: .* resolves to .* \((loopback|private|cloud metadata).*\)/);
     }
     await new Promise((r) => setTimeout(r, 200));
@@ -366,7 +539,9 @@ describe('webhooks', () => {
     const resent = await resendWebhook(db, direct.id);
     expect(resent).toMatchObject({ id: direct.id, state: 'pending' });
     await waitFor('the re-sent webhook', 10_000, async () => (await stateOf(direct.id)) === 'delivered');
-    expect(hooks.received.map((r) => [r.path, r.headers['x-webhook-id'], r.headers['x-webhook-attempt']])).toEqual([['/direct', direct.id, '2']]);
+    expect(hooks.received.map((r) => [r.path, r.headers['x-webhook-id'], r.headers['x-webhook-attempt']])).toEqual([
+      ['/direct', direct.id, '2'],
+    ]);
   });
 
   it("delivers to the gateway's own origin (PUBLIC_BASE_URL) although it is on loopback, so the demo store gets its webhooks", async () => {
@@ -375,7 +550,10 @@ describe('webhooks', () => {
     const order = await paidOrder('dogecoin', 'DOGE', '2', 200_000_000n, { successWebhook: `${own}/demo/webhook` });
     dispatch({ policy: { allowPrivate: false, allowed: [], ownOrigin: own } });
     await waitFor('delivery to the own origin', 10_000, () => hooks.received.length === 1);
-    expect(hooks.received[0]!).toMatchObject({ path: '/demo/webhook', body: expect.objectContaining({ orderId: order.id }) });
+    expect(hooks.received[0]!).toMatchObject({
+      path: '/demo/webhook',
+      body: expect.objectContaining({ orderId: order.id }),
+    });
   });
 
   it('connects to the address it checked: the name is resolved once per attempt, never again by the HTTP client', async () => {
@@ -386,7 +564,9 @@ describe('webhooks', () => {
       return [{ address: '127.0.0.1', family: 4 }];
     };
     // A name no DNS server knows: the request can only reach the receiver through the checked address.
-    const order = await paidOrder('arbitrum', 'ETH', '0.05', 50_000_000_000_000_000n, { successWebhook: `http://hooks.gateway-test.invalid:${hooks.port}/pinned` });
+    const order = await paidOrder('arbitrum', 'ETH', '0.05', 50_000_000_000_000_000n, {
+      successWebhook: `http://hooks.gateway-test.invalid:${hooks.port}/pinned`,
+    });
     dispatch({ policy: { allowPrivate: false, allowed: ['127.0.0.1'], resolver } });
     await waitFor('delivery', 10_000, () => hooks.received.length === 1);
     expect(hooks.received[0]!.path).toBe('/pinned');
@@ -406,7 +586,11 @@ describe('webhooks', () => {
     expect(failed).toMatchObject({ state: 'failed', attempts: 3, nextAttemptAt: null });
     const resent = await resendWebhook(db, event!.id);
     expect(resent!.state).toBe('pending');
-    await waitFor('failed again after a new round of three', 10_000, async () => hooks.received.length === 6 && (await stateOf(event!.id)) === 'failed');
+    await waitFor(
+      'failed again after a new round of three',
+      10_000,
+      async () => hooks.received.length === 6 && (await stateOf(event!.id)) === 'failed',
+    );
     expect(hooks.received.map((r) => r.headers['x-webhook-attempt'])).toEqual(['1', '2', '3', '4', '5', '6']);
     expect(new Set(hooks.received.map((r) => r.headers['x-webhook-id']))).toEqual(new Set([event!.id]));
     // Scoped: another merchant's scope does not find it.

@@ -45,7 +45,9 @@ export function ActionForm({
           <p className="font-semibold">{state.once.title}</p>
           <ul className="mt-2 grid grid-cols-1 gap-1 font-mono sm:grid-cols-2">
             {state.once.lines.map((line) => (
-              <li key={line} className="break-all">{line}</li>
+              <li key={line} className="break-all">
+                {line}
+              </li>
             ))}
           </ul>
         </div>

@@ -22,7 +22,14 @@ export async function signOutEverywhere(): Promise<void> {
   const session = await requireAction('view', { enrolment: true });
   const db = await getDatabase();
   const ended = await revokeUserSessions(db, session.userId);
-  await recordAudit(db, { merchantId: session.merchantId, userId: session.userId, actor: session.email, action: 'sign-out.everywhere', detail: { sessions: ended }, ip: await clientAddress() });
+  await recordAudit(db, {
+    merchantId: session.merchantId,
+    userId: session.userId,
+    actor: session.email,
+    action: 'sign-out.everywhere',
+    detail: { sessions: ended },
+    ip: await clientAddress(),
+  });
   await forgetCookie();
   redirect('/dashboard/sign-in?notice=signed-out');
 }

@@ -8,7 +8,9 @@ export default function Forbidden() {
       <h1 className="text-xl font-semibold">Not allowed</h1>
       <p className="mt-4">Your role does not allow this page or action. An owner of your team can change your role.</p>
       <p className="mt-4">
-        <Link href="/dashboard" className="underline">Back to the overview</Link>
+        <Link href="/dashboard" className="underline">
+          Back to the overview
+        </Link>
       </p>
     </main>
   );

@@ -9,5 +9,6 @@ export const SECONDARY_BUTTON =
 export const DANGER_BUTTON =
   'rounded-md bg-red-700 px-4 py-2 font-semibold text-white hover:bg-red-800 focus:outline-none focus-visible:ring-2 focus-visible:ring-red-600 focus-visible:ring-offset-2 dark:focus-visible:ring-offset-slate-950';
 export const ALERT = 'rounded-md bg-red-100 px-3 py-2 text-red-900 dark:bg-red-900/40 dark:text-red-100';
-export const NOTICE = 'rounded-md bg-emerald-100 px-3 py-2 text-emerald-900 dark:bg-emerald-900/40 dark:text-emerald-100';
+export const NOTICE =
+  'rounded-md bg-emerald-100 px-3 py-2 text-emerald-900 dark:bg-emerald-900/40 dark:text-emerald-100';
 export const CARD = 'mx-auto mt-16 max-w-sm rounded-lg border border-slate-200 p-6 shadow-sm dark:border-slate-800';

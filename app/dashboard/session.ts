@@ -33,15 +33,22 @@ export async function currentSession(): Promise<DashboardSession | undefined> {
 
 /** A path of the dashboard to come back to, or undefined for anything else (another site, `//host`, `/\\host`). */
 export function safeNext(value: unknown): string | undefined {
-  return typeof value === 'string' && /^\/dashboard(?:[/?#]|$)/.test(value) && !/[\\\s]|\/\//.test(value) ? value : undefined;
+  return typeof value === 'string' && /^\/dashboard(?:[/?#]|$)/.test(value) && !/[\\\s]|\/\//.test(value)
+    ? value
+    : undefined;
 }
 
 /** For pages (server components): signed out -> redirect('/dashboard/sign-in?next=...'); lacking the permission -> forbidden() (403 page). */
-export async function requirePage(permission: Permission = 'view', options: GateOptions = {}): Promise<DashboardSession> {
+export async function requirePage(
+  permission: Permission = 'view',
+  options: GateOptions = {},
+): Promise<DashboardSession> {
   const session = await currentSession();
   if (!session) {
     const next = safeNext((await headers()).get(DASHBOARD_PATH_HEADER));
-    redirect(next && next !== '/dashboard' ? `/dashboard/sign-in?next=${encodeURIComponent(next)}` : '/dashboard/sign-in');
+    redirect(
+      next && next !== '/dashboard' ? `/dashboard/sign-in?next=${encodeURIComponent(next)}` : '/dashboard/sign-in',
+    );
   }
   if (session.mustEnrolTwoFactor && !options.enrolment) redirect('/dashboard/account?enrol=required');
   if (!can(session.role, permission)) forbidden();
@@ -80,10 +87,12 @@ export async function requireAction(permission: Permission, options: GateOptions
 /** For route handlers (e.g. CSV export): the session or a Response (401 JSON, 403 JSON, cross-site 403). */
 export async function requireRoute(request: Request, permission: Permission): Promise<DashboardSession | Response> {
   const noStore = { 'cache-control': 'no-store' };
-  if (crossSite((name) => request.headers.get(name))) return Response.json({ error: 'Cross-site requests are refused.' }, { status: 403, headers: noStore });
+  if (crossSite((name) => request.headers.get(name)))
+    return Response.json({ error: 'Cross-site requests are refused.' }, { status: 403, headers: noStore });
   const session = await currentSession();
   if (!session) return Response.json({ error: 'Sign in first.' }, { status: 401, headers: noStore });
-  if (session.mustEnrolTwoFactor || !can(session.role, permission)) return Response.json({ error: 'Your role does not allow this.' }, { status: 403, headers: noStore });
+  if (session.mustEnrolTwoFactor || !can(session.role, permission))
+    return Response.json({ error: 'Your role does not allow this.' }, { status: 403, headers: noStore });
   return session;
 }
 

@@ -8,7 +8,9 @@ export default function Unauthorized() {
       <h1 className="text-xl font-semibold">Signed out</h1>
       <p className="mt-4">Your session has ended. Sign in again to continue.</p>
       <p className="mt-4">
-        <Link href="/dashboard/sign-in" className="underline">Sign in</Link>
+        <Link href="/dashboard/sign-in" className="underline">
+          Sign in
+        </Link>
       </p>
     </main>
   );

@@ -9,5 +9,10 @@ export async function readCart(): Promise<Cart> {
 }
 
 export async function writeCart(cart: Cart): Promise<void> {
-  (await cookies()).set(CART_COOKIE, JSON.stringify(cart), { httpOnly: true, sameSite: 'lax', path: '/store', maxAge: 7 * 24 * 3600 });
+  (await cookies()).set(CART_COOKIE, JSON.stringify(cart), {
+    httpOnly: true,
+    sameSite: 'lax',
+    path: '/store',
+    maxAge: 7 * 24 * 3600,
+  });
 }

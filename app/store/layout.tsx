@@ -12,8 +12,12 @@ export default function StoreLayout({ children }: { children: ReactNode }) {
           Demo store
         </Link>
         <nav className="flex gap-4 text-sm">
-          <Link href="/store" className="underline">Products</Link>
-          <Link href="/store/checkout" className="underline">Cart</Link>
+          <Link href="/store" className="underline">
+            Products
+          </Link>
+          <Link href="/store/checkout" className="underline">
+            Cart
+          </Link>
         </nav>
       </header>
       <p className="mb-6 rounded-md bg-amber-100 px-3 py-2 text-sm text-amber-900 dark:bg-amber-900/40 dark:text-amber-100">

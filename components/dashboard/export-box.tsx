@@ -44,9 +44,12 @@ export function ExportBox({ kind, from, to }: Props) {
   const [state, setState] = useState<State>({ phase: 'idle' });
   const objectUrl = useRef<string | undefined>(undefined);
   // A finished file is held in memory until the next export or until the page is left.
-  useEffect(() => () => {
-    if (objectUrl.current) URL.revokeObjectURL(objectUrl.current);
-  }, []);
+  useEffect(
+    () => () => {
+      if (objectUrl.current) URL.revokeObjectURL(objectUrl.current);
+    },
+    [],
+  );
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -93,7 +96,10 @@ export function ExportBox({ kind, from, to }: Props) {
   }
 
   return (
-    <section aria-labelledby="export-title" className="mt-6 rounded-lg border border-slate-200 p-4 dark:border-slate-700">
+    <section
+      aria-labelledby="export-title"
+      className="mt-6 rounded-lg border border-slate-200 p-4 dark:border-slate-700"
+    >
       <h2 id="export-title" className="text-lg font-semibold">
         Export CSV
       </h2>
@@ -119,7 +125,9 @@ export function ExportBox({ kind, from, to }: Props) {
         {state.phase === 'running' ? (
           <>
             <label htmlFor="export-progress" className="block">
-              {state.total === undefined ? `${state.rows} rows received` : `${state.rows} of ${state.total} rows received`}
+              {state.total === undefined
+                ? `${state.rows} rows received`
+                : `${state.rows} of ${state.total} rows received`}
             </label>
             <progress id="export-progress" className="w-full" value={state.rows} max={state.total || undefined} />
           </>

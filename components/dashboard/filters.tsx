@@ -27,7 +27,17 @@ interface Props {
 
 const TICKERS = [...new Set(NETWORKS.flatMap((n) => n.currencies.map((c) => c.ticker)))].sort();
 
-function Select({ name, label, value, options }: { name: string; label: string; value?: string; options: readonly { value: string; label: string }[] }) {
+function Select({
+  name,
+  label,
+  value,
+  options,
+}: {
+  name: string;
+  label: string;
+  value?: string;
+  options: readonly { value: string; label: string }[];
+}) {
   return (
     <div>
       <label htmlFor={`filter-${name}`} className={LABEL}>
@@ -47,16 +57,45 @@ function Select({ name, label, value, options }: { name: string; label: string; 
 
 export function Filters({ action, values, statuses, searchLabel }: Props) {
   return (
-    <form method="get" action={action} role="search" aria-label="Filters" className="mb-4 grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-6">
+    <form
+      method="get"
+      action={action}
+      role="search"
+      aria-label="Filters"
+      className="mb-4 grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-6"
+    >
       <div className="col-span-2 sm:col-span-3 lg:col-span-6">
         <label htmlFor="filter-q" className={LABEL}>
           {searchLabel}
         </label>
-        <input id="filter-q" type="search" name="q" defaultValue={values.q ?? ''} className={INPUT} autoComplete="off" spellCheck={false} />
+        <input
+          id="filter-q"
+          type="search"
+          name="q"
+          defaultValue={values.q ?? ''}
+          className={INPUT}
+          autoComplete="off"
+          spellCheck={false}
+        />
       </div>
-      <Select name="status" label="Status" value={values.status} options={statuses.map((s) => ({ value: s, label: s }))} />
-      <Select name="network" label="Network" value={values.network} options={NETWORKS.map((n) => ({ value: n.name, label: n.displayName }))} />
-      <Select name="currency" label="Coin" value={values.currency} options={TICKERS.map((t) => ({ value: t, label: t }))} />
+      <Select
+        name="status"
+        label="Status"
+        value={values.status}
+        options={statuses.map((s) => ({ value: s, label: s }))}
+      />
+      <Select
+        name="network"
+        label="Network"
+        value={values.network}
+        options={NETWORKS.map((n) => ({ value: n.name, label: n.displayName }))}
+      />
+      <Select
+        name="currency"
+        label="Coin"
+        value={values.currency}
+        options={TICKERS.map((t) => ({ value: t, label: t }))}
+      />
       <div>
         <label htmlFor="filter-from" className={LABEL}>
           From (UTC)

@@ -51,7 +51,10 @@ function NavList({ nav, vertical }: { nav: readonly NavItem[]; vertical: boolean
 function ModeBand({ mode }: { mode: Mode }) {
   if (mode === 'live') return null;
   return (
-    <p data-testid="mode-band" className="bg-orange-200 px-4 py-1 text-center text-sm font-semibold text-orange-950 dark:bg-orange-800 dark:text-orange-50">
+    <p
+      data-testid="mode-band"
+      className="bg-orange-200 px-4 py-1 text-center text-sm font-semibold text-orange-950 dark:bg-orange-800 dark:text-orange-50"
+    >
       Test data: you are viewing test mode. Nothing here is real money.
     </p>
   );
@@ -64,7 +67,12 @@ function ModeSwitch({ mode, switchMode }: { mode: Mode; switchMode: Props['switc
       <input type="hidden" name="mode" value={other} />
       <span className="text-sm">
         Viewing{' '}
-        <strong data-testid="mode" className={mode === 'test' ? 'text-orange-800 dark:text-orange-300' : 'text-emerald-800 dark:text-emerald-300'}>
+        <strong
+          data-testid="mode"
+          className={
+            mode === 'test' ? 'text-orange-800 dark:text-orange-300' : 'text-emerald-800 dark:text-emerald-300'
+          }
+        >
           {mode === 'test' ? 'test data' : 'live data'}
         </strong>
       </span>

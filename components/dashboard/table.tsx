@@ -6,10 +6,23 @@ import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { BUTTON_QUIET, MUTED } from './ui';
 
-export function DataTable({ caption, head, children }: { caption: string; head: readonly string[]; children: ReactNode }) {
+export function DataTable({
+  caption,
+  head,
+  children,
+}: {
+  caption: string;
+  head: readonly string[];
+  children: ReactNode;
+}) {
   return (
     // Focusable so that keyboard users can scroll it (axe: scrollable-region-focusable).
-    <div className="max-w-full overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-700" tabIndex={0} role="region" aria-label={caption}>
+    <div
+      className="max-w-full overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-700"
+      tabIndex={0}
+      role="region"
+      aria-label={caption}
+    >
       <table className="min-w-full text-left text-sm">
         <caption className="sr-only">{caption}</caption>
         <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-700 dark:bg-slate-900 dark:text-slate-300">
@@ -30,18 +43,35 @@ export function DataTable({ caption, head, children }: { caption: string; head: 
 export const CELL = 'px-3 py-2 align-top';
 
 export function EmptyState({ children }: { children: ReactNode }) {
-  return <p className={`rounded-lg border border-dashed border-slate-300 p-6 text-center text-sm dark:border-slate-600 ${MUTED}`}>{children}</p>;
+  return (
+    <p
+      className={`rounded-lg border border-dashed border-slate-300 p-6 text-center text-sm dark:border-slate-600 ${MUTED}`}
+    >
+      {children}
+    </p>
+  );
 }
 
 /**
  * "Newer" / "Older" links of a keyset-paginated list: each carries the current filters and the
  * cursor the list answered (`before` for newer rows, `after` for older ones).
  */
-export function Pager({ path, params, previous, next }: { path: string; params: Record<string, string | undefined>; previous?: string; next?: string }) {
+export function Pager({
+  path,
+  params,
+  previous,
+  next,
+}: {
+  path: string;
+  params: Record<string, string | undefined>;
+  previous?: string;
+  next?: string;
+}) {
   if (!previous && !next) return null;
   const href = (cursor: { after?: string; before?: string }) => {
     const query = new URLSearchParams();
-    for (const [key, value] of Object.entries(params)) if (value && key !== 'after' && key !== 'before') query.set(key, value);
+    for (const [key, value] of Object.entries(params))
+      if (value && key !== 'after' && key !== 'before') query.set(key, value);
     for (const [key, value] of Object.entries(cursor)) if (value) query.set(key, value);
     return `${path}?${query.toString()}`;
   };

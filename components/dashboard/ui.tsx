@@ -9,7 +9,8 @@ export const BUTTON =
   'inline-flex items-center justify-center rounded-md bg-slate-900 px-3 py-1.5 text-sm font-medium text-white hover:bg-slate-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-600 disabled:opacity-60 dark:bg-slate-100 dark:text-slate-900 dark:hover:bg-slate-300';
 export const BUTTON_QUIET =
   'inline-flex items-center justify-center rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-600 dark:border-slate-600 dark:hover:bg-slate-800';
-export const LINK = 'text-sky-800 underline underline-offset-2 hover:text-sky-600 dark:text-sky-300 dark:hover:text-sky-200';
+export const LINK =
+  'text-sky-800 underline underline-offset-2 hover:text-sky-600 dark:text-sky-300 dark:hover:text-sky-200';
 export const INPUT =
   'block w-full rounded-md border border-slate-400 bg-white px-2 py-1.5 text-sm text-slate-900 dark:border-slate-500 dark:bg-slate-900 dark:text-slate-100';
 export const LABEL = 'block text-sm font-medium text-slate-700 dark:text-slate-300';
@@ -43,7 +44,8 @@ export function Notice({ tone = 'info', children }: { tone?: 'info' | 'error' | 
   const look = {
     info: 'border-sky-300 bg-sky-50 text-sky-950 dark:border-sky-700 dark:bg-sky-950 dark:text-sky-100',
     error: 'border-red-300 bg-red-50 text-red-950 dark:border-red-700 dark:bg-red-950 dark:text-red-100',
-    success: 'border-emerald-300 bg-emerald-50 text-emerald-950 dark:border-emerald-700 dark:bg-emerald-950 dark:text-emerald-100',
+    success:
+      'border-emerald-300 bg-emerald-50 text-emerald-950 dark:border-emerald-700 dark:bg-emerald-950 dark:text-emerald-100',
   }[tone];
   return (
     <p role={tone === 'error' ? 'alert' : 'status'} className={`my-3 rounded-md border px-3 py-2 text-sm ${look}`}>
@@ -90,7 +92,11 @@ function toneOf(status: string): keyof typeof STATUS_LOOK {
 
 /** A status as a small badge; the word itself carries the meaning, the colour only repeats it. */
 export function StatusBadge({ status }: { status: string }) {
-  return <span className={`inline-block rounded px-1.5 py-0.5 text-xs font-medium ${STATUS_LOOK[toneOf(status)]}`}>{status}</span>;
+  return (
+    <span className={`inline-block rounded px-1.5 py-0.5 text-xs font-medium ${STATUS_LOOK[toneOf(status)]}`}>
+      {status}
+    </span>
+  );
 }
 
 /** A transaction hash, linked to its block explorer when the network has one (none in test mode). */

@@ -35,7 +35,17 @@ interface Props {
   back: string;
 }
 
-export function ResendButton({ eventId, resend, back, label = 'Resend' }: { eventId: string; resend: NonNullable<Props['resend']>; back: string; label?: string }) {
+export function ResendButton({
+  eventId,
+  resend,
+  back,
+  label = 'Resend',
+}: {
+  eventId: string;
+  resend: NonNullable<Props['resend']>;
+  back: string;
+  label?: string;
+}) {
   return (
     <form action={resend}>
       <input type="hidden" name="eventId" value={eventId} />
@@ -69,20 +79,29 @@ export function WebhookEvents({ events, resend, back }: Props) {
                 <Mono>{event.id}</Mono>
               </p>
             </div>
-            {resend ? <ResendButton eventId={event.id} resend={resend} back={back} label={`Resend ${event.kind} webhook`} /> : null}
+            {resend ? (
+              <ResendButton eventId={event.id} resend={resend} back={back} label={`Resend ${event.kind} webhook`} />
+            ) : null}
           </div>
           {event.log.length === 0 ? (
             <p className={`mt-2 text-sm ${MUTED}`}>Not tried yet.</p>
           ) : (
             <div className="mt-3">
-              <DataTable caption={`Attempts of the ${event.kind} webhook`} head={['#', 'Time', 'Status', 'Latency', 'Outcome', 'Error / answer']}>
+              <DataTable
+                caption={`Attempts of the ${event.kind} webhook`}
+                head={['#', 'Time', 'Status', 'Latency', 'Outcome', 'Error / answer']}
+              >
                 {event.log.map((a) => (
                   <tr key={a.attempt}>
                     <td className={CELL}>{a.attempt}</td>
-                    <td className={CELL}><Time value={a.at} /></td>
+                    <td className={CELL}>
+                      <Time value={a.at} />
+                    </td>
                     <td className={CELL}>{a.statusCode ?? '—'}</td>
                     <td className={`${CELL} whitespace-nowrap`}>{`${a.latencyMs} ms`}</td>
-                    <td className={CELL}><StatusBadge status={a.outcome} /></td>
+                    <td className={CELL}>
+                      <StatusBadge status={a.outcome} />
+                    </td>
                     <td className={CELL}>
                       {a.error ? <p className="text-red-800 dark:text-red-300">{a.error}</p> : null}
                       {a.responseExcerpt ? (

@@ -7,7 +7,19 @@
 import type { ReactNode } from 'react';
 import { useFormStatus } from 'react-dom';
 
-export function ChoiceButton({ name, value, disabled, current, children }: { name: string; value: string; disabled: boolean; current: boolean; children: ReactNode }) {
+export function ChoiceButton({
+  name,
+  value,
+  disabled,
+  current,
+  children,
+}: {
+  name: string;
+  value: string;
+  disabled: boolean;
+  current: boolean;
+  children: ReactNode;
+}) {
   const { pending } = useFormStatus();
   return (
     <button

@@ -31,7 +31,11 @@ interface Props {
 
 /** What the search matches a coin by: ticker, name, and each network's name, id and token standard. */
 export function searchTextOf(coin: InvoiceCoin): string {
-  return [coin.ticker, coin.name, ...coin.networks.flatMap((n) => [n.network, n.networkName, n.tokenStandard ?? ''])].join(' ');
+  return [
+    coin.ticker,
+    coin.name,
+    ...coin.networks.flatMap((n) => [n.network, n.networkName, n.tokenStandard ?? '']),
+  ].join(' ');
 }
 
 export function CoinList({ coins, current, choose, language, im, label }: Props) {
@@ -106,7 +110,10 @@ function CoinGroup({ coin, current, im }: { coin: InvoiceCoin; current: string |
                 {network.amount === null ? (
                   <span className="text-sm">{im.priceUnavailable}</span>
                 ) : (
-                  <span dir="ltr" className="break-all font-mono font-semibold">{`${network.amount} ${coin.ticker}`}</span>
+                  <span
+                    dir="ltr"
+                    className="break-all font-mono font-semibold"
+                  >{`${network.amount} ${coin.ticker}`}</span>
                 )}
               </ChoiceButton>
             </li>

@@ -45,12 +45,22 @@ function useHydrated(): boolean {
   );
 }
 
-export function CoinSearch({ items, texts, children }: { items: { key: string; text: string }[]; texts: SearchTexts; children: ReactNode }) {
+export function CoinSearch({
+  items,
+  texts,
+  children,
+}: {
+  items: { key: string; text: string }[];
+  texts: SearchTexts;
+  children: ReactNode;
+}) {
   const [query, setQuery] = useState('');
   const hydrated = useHydrated();
   const id = useId();
   const active = query.trim() !== '';
-  const shown = active ? new Set(items.filter((item) => matchesSearch(item.text, query)).map((item) => item.key)) : null;
+  const shown = active
+    ? new Set(items.filter((item) => matchesSearch(item.text, query)).map((item) => item.key))
+    : null;
   return (
     <>
       {hydrated && (
@@ -69,7 +79,11 @@ export function CoinSearch({ items, texts, children }: { items: { key: string; t
             className="mt-1 w-full rounded-md border border-slate-500 bg-white px-3 py-2 text-base text-slate-900 placeholder:text-slate-600 dark:border-slate-400 dark:bg-slate-900 dark:text-slate-100 dark:placeholder:text-slate-400"
           />
           <p role="status" className="mt-1 text-sm">
-            {shown ? (shown.size === 0 ? texts.none : interpolate(texts.count, { shown: shown.size, total: items.length })) : ''}
+            {shown
+              ? shown.size === 0
+                ? texts.none
+                : interpolate(texts.count, { shown: shown.size, total: items.length })
+              : ''}
           </p>
         </div>
       )}

@@ -11,7 +11,15 @@ import { Countdown, useTimeLeft, type CountdownMessages } from '../pay/countdown
 
 const RETRY_MS = 5000;
 
-export function InvoiceCountdown({ expiresAt, serverTime, m }: { expiresAt: string; serverTime: string; m: CountdownMessages }) {
+export function InvoiceCountdown({
+  expiresAt,
+  serverTime,
+  m,
+}: {
+  expiresAt: string;
+  serverTime: string;
+  m: CountdownMessages;
+}) {
   const left = useTimeLeft(expiresAt, serverTime, true);
   const phase = countdownPhase(left);
   const router = useRouter();

@@ -70,7 +70,10 @@ export function InvoicePage({ view, m, im, language, price, error, choose }: Pro
   return (
     <>
       {view.test && (
-        <div data-testid="test-banner" className="bg-amber-300 px-3 py-1 text-center text-sm font-bold tracking-wide text-amber-950">
+        <div
+          data-testid="test-banner"
+          className="bg-amber-300 px-3 py-1 text-center text-sm font-bold tracking-wide text-amber-950"
+        >
           {m.testMode}
           <span className="sr-only">{`: ${im.testModeNote}`}</span>
         </div>
@@ -92,7 +95,11 @@ export function InvoicePage({ view, m, im, language, price, error, choose }: Pro
         </section>
 
         {error && (
-          <p role="alert" data-testid="choice-error" className="mt-3 rounded-md border-s-4 border-red-700 bg-red-50 px-3 py-2 text-sm text-red-900 dark:border-red-400 dark:bg-red-950 dark:text-red-100">
+          <p
+            role="alert"
+            data-testid="choice-error"
+            className="mt-3 rounded-md border-s-4 border-red-700 bg-red-50 px-3 py-2 text-sm text-red-900 dark:border-red-400 dark:bg-red-950 dark:text-red-100"
+          >
             {im.errors[error]}
           </p>
         )}
@@ -101,13 +108,20 @@ export function InvoicePage({ view, m, im, language, price, error, choose }: Pro
           <h1 className="text-xl font-semibold">{screen.title}</h1>
           <p className="mt-1 text-sm">{screen.body}</p>
           {view.screen === 'choose' && (
-            <InvoiceCountdown expiresAt={view.expiresAt} serverTime={view.serverTime} m={{ timeLeft: m.timeLeft, expiringSoon: m.expiringSoon, timeUp: m.timeUp }} />
+            <InvoiceCountdown
+              expiresAt={view.expiresAt}
+              serverTime={view.serverTime}
+              m={{ timeLeft: m.timeLeft, expiringSoon: m.expiringSoon, timeUp: m.timeUp }}
+            />
           )}
           {ways.length > 0 && <div className="mt-3 flex flex-wrap items-center gap-3">{ways}</div>}
         </section>
 
         {view.screen === 'choose' && payment && chosenNames && (
-          <section data-testid="current-choice" className="mt-4 rounded-lg border-2 border-sky-700 p-3 dark:border-sky-300">
+          <section
+            data-testid="current-choice"
+            className="mt-4 rounded-lg border-2 border-sky-700 p-3 dark:border-sky-300"
+          >
             <p className="text-sm">{interpolate(im.chosen, chosenNames)}</p>
             <a href={payment} className={`${WIDE_LINK_BUTTON} mt-2`}>
               {interpolate(im.continueWith, chosenNames)}
@@ -132,7 +146,12 @@ export function InvoicePage({ view, m, im, language, price, error, choose }: Pro
 }
 
 /** The chosen coin's ticker and network name as the list names them (the network id when the list lacks it). */
-function namesOf(view: PublicInvoiceView, chosen: NonNullable<PublicInvoiceView['chosen']>): { currency: string; network: string } {
-  const network = view.coins.find((c) => c.ticker === chosen.currency)?.networks.find((n) => n.network === chosen.network);
+function namesOf(
+  view: PublicInvoiceView,
+  chosen: NonNullable<PublicInvoiceView['chosen']>,
+): { currency: string; network: string } {
+  const network = view.coins
+    .find((c) => c.ticker === chosen.currency)
+    ?.networks.find((n) => n.network === chosen.network);
   return { currency: chosen.currency, network: network?.networkName ?? chosen.network };
 }

@@ -20,7 +20,15 @@ export function brandHeaderClass(brand: PublicBrand): string {
 }
 
 /** "Pay to {merchant}", after the merchant's logo when there is one (its alt text is the merchant's name). */
-export function MerchantLine({ brand, merchant, children }: { brand: PublicBrand; merchant: string; children: ReactNode }) {
+export function MerchantLine({
+  brand,
+  merchant,
+  children,
+}: {
+  brand: PublicBrand;
+  merchant: string;
+  children: ReactNode;
+}) {
   const line = <p className="font-medium">{children}</p>;
   if (!brand.logo) return line;
   // A data: URL (the CSP's img-src allows data:) of at most 100 KB: next/image has nothing to add.

@@ -5,13 +5,26 @@
 import Link from 'next/link';
 import { GoBack } from '../invoice/go-back';
 
-export function PayerNotFound({ title, body, goBack, home }: { title: string; body: string; goBack: string; home: string }) {
+export function PayerNotFound({
+  title,
+  body,
+  goBack,
+  home,
+}: {
+  title: string;
+  body: string;
+  goBack: string;
+  home: string;
+}) {
   return (
     <main className="mx-auto max-w-md px-4 py-10">
       <h1 className="text-xl font-semibold">{title}</h1>
       <p className="mt-2">{body}</p>
       <p className="mt-4 flex flex-wrap items-center gap-4">
-        <GoBack text={goBack} className="rounded-md bg-slate-900 px-4 py-2 font-medium text-white dark:bg-slate-100 dark:text-slate-900" />
+        <GoBack
+          text={goBack}
+          className="rounded-md bg-slate-900 px-4 py-2 font-medium text-white dark:bg-slate-100 dark:text-slate-900"
+        />
         <Link href="/" className="font-medium underline">
           {home}
         </Link>

@@ -17,7 +17,11 @@ const POLL_MS = 3000;
 export const FINAL_POLL_MS = 15_000;
 const RECONNECTING_AFTER = 3;
 
-export function useOrderStatus(initial: PublicOrderView): { view: PublicOrderView; reconnecting: boolean; refetch: () => void } {
+export function useOrderStatus(initial: PublicOrderView): {
+  view: PublicOrderView;
+  reconnecting: boolean;
+  refetch: () => void;
+} {
   const [view, setView] = useState(initial);
   const [failures, setFailures] = useState(0);
   const interval = view.status === 'pending' ? POLL_MS : FINAL_POLL_MS;
@@ -38,7 +42,10 @@ export function useOrderStatus(initial: PublicOrderView): { view: PublicOrderVie
       inFlight?.abort();
       const controller = (inFlight = new AbortController());
       try {
-        const response = await fetch(`/api/pay/${initial.orderId}/status`, { cache: 'no-store', signal: controller.signal });
+        const response = await fetch(`/api/pay/${initial.orderId}/status`, {
+          cache: 'no-store',
+          signal: controller.signal,
+        });
         if (!response.ok) throw new Error(`HTTP ${response.status}`);
         const next = (await response.json()) as PublicOrderView;
         if (controller.signal.aborted) return;

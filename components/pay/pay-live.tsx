@@ -53,11 +53,23 @@ export function PayLive({ initial, m, language, embed, invoiceLine, payBlock }: 
   return (
     <>
       {reconnecting && (
-        <p role="alert" className="mt-3 rounded-md bg-amber-100 px-3 py-2 text-sm text-amber-950 dark:bg-amber-900 dark:text-amber-50">
+        <p
+          role="alert"
+          className="mt-3 rounded-md bg-amber-100 px-3 py-2 text-sm text-amber-950 dark:bg-amber-900 dark:text-amber-50"
+        >
           {m.reconnecting}
         </p>
       )}
-      <StatusPanel view={view} m={m} language={language} embed={embed} left={left} phase={phase} redirect={redirect} payable={payable} />
+      <StatusPanel
+        view={view}
+        m={m}
+        language={language}
+        embed={embed}
+        left={left}
+        phase={phase}
+        redirect={redirect}
+        payable={payable}
+      />
       <StatusAnnouncer screen={view.screen} redirecting={redirect.redirecting} m={m} />
       {invoiceLine && (
         <div className="group" data-change-coin={view.invoice?.canChangeCoin ? '' : undefined}>

@@ -25,7 +25,8 @@ import { WalletPay } from './wallet-pay';
 const QR_SIZE = { page: 'size-40 md:size-48', embed: 'size-[168px]' };
 
 /** The network and token-standard badges beside the amount. */
-const BADGE = 'rounded-full bg-indigo-700 px-2.5 py-0.5 text-xs font-semibold text-white dark:bg-indigo-300 dark:text-indigo-950';
+const BADGE =
+  'rounded-full bg-indigo-700 px-2.5 py-0.5 text-xs font-semibold text-white dark:bg-indigo-300 dark:text-indigo-950';
 
 interface PageProps {
   view: PublicOrderView;
@@ -43,18 +44,30 @@ interface PageProps {
 
 export function PaymentPage({ view, m, language, embed, invoicePrice = null, brand }: PageProps) {
   const invoiceLine = view.invoice && invoicePrice && (
-    <InvoicePrice view={view} price={invoicePrice} changeCoinHref={`/invoice/${view.invoice.invoiceId}?lang=${language}`} m={m} language={language} />
+    <InvoicePrice
+      view={view}
+      price={invoicePrice}
+      changeCoinHref={`/invoice/${view.invoice.invoiceId}?lang=${language}`}
+      m={m}
+      language={language}
+    />
   );
   const merchant = view.merchantName;
   return (
     <>
       {view.test && (
-        <div data-testid="test-banner" className="bg-amber-300 px-3 py-1 text-center text-sm font-bold tracking-wide text-amber-950">
+        <div
+          data-testid="test-banner"
+          className="bg-amber-300 px-3 py-1 text-center text-sm font-bold tracking-wide text-amber-950"
+        >
           {m.testMode}
           <span className="sr-only">{`: ${m.testModeNote}`}</span>
         </div>
       )}
-      <main {...brandProps(brand)} className={`mx-auto w-full max-w-md ${embed ? 'px-3 py-2' : 'px-4 py-4 md:max-w-3xl md:py-8'}`}>
+      <main
+        {...brandProps(brand)}
+        className={`mx-auto w-full max-w-md ${embed ? 'px-3 py-2' : 'px-4 py-4 md:max-w-3xl md:py-8'}`}
+      >
         <header className={`flex flex-wrap items-center justify-between gap-2 ${brandHeaderClass(brand)}`}>
           <MerchantLine brand={brand} merchant={merchant}>
             {interpolate(m.payTo, { merchant })}
@@ -80,7 +93,17 @@ export function PaymentPage({ view, m, language, embed, invoicePrice = null, bra
   );
 }
 
-function PayBlock({ view, m, language, embed }: { view: PublicOrderView; m: Messages; language: Language; embed: boolean }) {
+function PayBlock({
+  view,
+  m,
+  language,
+  embed,
+}: {
+  view: PublicOrderView;
+  m: Messages;
+  language: Language;
+  embed: boolean;
+}) {
   const size = embed ? 168 : 192;
   const qrSize = QR_SIZE[embed ? 'embed' : 'page'];
   const uriDiffers = view.walletUri !== view.address;
@@ -148,20 +171,37 @@ function PayBlock({ view, m, language, embed }: { view: PublicOrderView; m: Mess
                 key={kind}
                 className="cursor-pointer rounded-md border border-slate-400 px-3 py-1 has-[:checked]:bg-slate-900 has-[:checked]:text-white has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-sky-600 dark:has-[:checked]:bg-slate-100 dark:has-[:checked]:text-slate-900"
               >
-                <input type="radio" name="qr" id={`qr-${kind}`} value={kind} defaultChecked={kind === 'uri'} className="sr-only" />
+                <input
+                  type="radio"
+                  name="qr"
+                  id={`qr-${kind}`}
+                  value={kind}
+                  defaultChecked={kind === 'uri'}
+                  className="sr-only"
+                />
                 {kind === 'uri' ? m.qrWithAmount : m.qrAddressOnly}
               </label>
             ))}
           </fieldset>
         )}
-        {uriDiffers && <p className="mt-1 hidden max-w-60 text-center text-xs group-has-[#qr-address:checked]:block">{m.qrAddressOnlyNote}</p>}
+        {uriDiffers && (
+          <p className="mt-1 hidden max-w-60 text-center text-xs group-has-[#qr-address:checked]:block">
+            {m.qrAddressOnlyNote}
+          </p>
+        )}
       </div>
       <div className="mt-3 md:col-start-1">
         <p className="text-sm font-medium" id="address-label">
           {m.address}
         </p>
         <div className="mt-1 flex items-start justify-between gap-2">
-          <p dir="ltr" translate="no" aria-labelledby="address-label" data-testid="address" className="min-w-0 font-mono text-[15px] leading-7">
+          <p
+            dir="ltr"
+            translate="no"
+            aria-labelledby="address-label"
+            data-testid="address"
+            className="min-w-0 font-mono text-[15px] leading-7"
+          >
             {chunkAddress(view.address).map((chunk, i) => (
               <span key={i} className="me-1.5 inline-block">
                 {chunk}
@@ -189,7 +229,11 @@ function PayBlock({ view, m, language, embed }: { view: PublicOrderView; m: Mess
 function TagBlock({ tag, m }: { tag: string; m: Messages }) {
   return (
     // Compact (the QR must stay above a phone's fold below it), but before the QR: the QR carries the address alone.
-    <div role="note" data-testid="tag-warning" className="mt-3 rounded-lg border-2 border-red-700 bg-red-50 px-3 py-2 md:col-start-1 dark:border-red-400 dark:bg-red-950">
+    <div
+      role="note"
+      data-testid="tag-warning"
+      className="mt-3 rounded-lg border-2 border-red-700 bg-red-50 px-3 py-2 md:col-start-1 dark:border-red-400 dark:bg-red-950"
+    >
       <p className="text-sm font-semibold text-red-800 dark:text-red-200">{m.tagWarningTitle}</p>
       <div className="flex items-center justify-between gap-2">
         <p className="min-w-0">

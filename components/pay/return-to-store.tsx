@@ -27,7 +27,8 @@ export interface ReturnRedirect {
 
 export function useReturnRedirect(view: PublicOrderView, embed: boolean): ReturnRedirect {
   const paid = view.screen === 'paid' || view.screen === 'overpaid';
-  const returnUrl = view.status !== 'pending' && view.returnUrl && /^https?:\/\//i.test(view.returnUrl) ? view.returnUrl : null;
+  const returnUrl =
+    view.status !== 'pending' && view.returnUrl && /^https?:\/\//i.test(view.returnUrl) ? view.returnUrl : null;
   const [cancelled, setCancelled] = useState(false);
   const [count, setCount] = useState(REDIRECT_SECONDS);
   const redirecting = paid && !!returnUrl && !embed && !cancelled;

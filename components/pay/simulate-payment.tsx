@@ -11,7 +11,10 @@ import { BUTTON } from './ui';
 
 const KINDS = ['full', 'partial', 'over'] as const;
 type Kind = (typeof KINDS)[number];
-const LABEL = { full: 'simulateFull', partial: 'simulatePartial', over: 'simulateOver' } as const satisfies Record<Kind, keyof Messages>;
+const LABEL = { full: 'simulateFull', partial: 'simulatePartial', over: 'simulateOver' } as const satisfies Record<
+  Kind,
+  keyof Messages
+>;
 
 export function SimulatePayment({ orderId, m, onSent }: { orderId: string; m: Messages; onSent: () => void }) {
   const [result, setResult] = useState('');
@@ -25,7 +28,11 @@ export function SimulatePayment({ orderId, m, onSent }: { orderId: string; m: Me
         body: JSON.stringify({ orderId, kind }),
       });
       const body = (await response.json()) as { txHash?: string; error?: string };
-      setResult(response.ok ? interpolate(m.simulateSent, { tx: body.txHash ?? '' }) : interpolate(m.simulateFailed, { error: body.error ?? response.status }));
+      setResult(
+        response.ok
+          ? interpolate(m.simulateSent, { tx: body.txHash ?? '' })
+          : interpolate(m.simulateFailed, { error: body.error ?? response.status }),
+      );
       onSent();
     } catch (error) {
       setResult(interpolate(m.simulateFailed, { error: String(error) }));

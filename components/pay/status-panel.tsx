@@ -86,7 +86,8 @@ export function StatusPanel({ view, m, language, embed, left, phase, redirect, p
 /** What was received and what remains, once anything was: the order's total, received, and (while pending) remaining. */
 export function Sums({ view, m, language }: { view: PublicOrderView; m: Messages; language: Language }) {
   const pending = view.status === 'pending';
-  if (!(view.received !== '0' || view.screen === 'underpaid' || (pending && view.remaining !== view.amount))) return null;
+  if (!(view.received !== '0' || view.screen === 'underpaid' || (pending && view.remaining !== view.amount)))
+    return null;
   const amount = (value: string) => amountText(value, view.currency, language);
   return (
     <dl className="mt-2 flex flex-wrap gap-x-4 text-sm">

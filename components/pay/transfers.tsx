@@ -24,9 +24,17 @@ export function Payments({ view, m, language }: Props) {
       <h2 className="font-semibold">{m.payments}</h2>
       <ul className="mt-1 space-y-2 text-sm">
         {view.payments.map((p) => (
-          <li key={p.txid} data-testid="payment" className="rounded-md border border-slate-300 p-2 dark:border-slate-600">
+          <li
+            key={p.txid}
+            data-testid="payment"
+            className="rounded-md border border-slate-300 p-2 dark:border-slate-600"
+          >
             {amountText(p.amount, view.currency, language)}
-            {p.status === 'detected' ? <Confirmations payment={p} view={view} m={m} language={language} /> : ` · ${m.paymentStatus[p.status]}`}
+            {p.status === 'detected' ? (
+              <Confirmations payment={p} view={view} m={m} language={language} />
+            ) : (
+              ` · ${m.paymentStatus[p.status]}`
+            )}
             {transaction(p.txid, m)}
           </li>
         ))}
@@ -36,11 +44,22 @@ export function Payments({ view, m, language }: Props) {
 }
 
 /** "k of n confirmations · about 4 minutes to go" over a progress bar. */
-function Confirmations({ payment, view, m, language }: { payment: PublicPayment; view: PublicOrderView; m: Messages; language: Language }) {
+function Confirmations({
+  payment,
+  view,
+  m,
+  language,
+}: {
+  payment: PublicPayment;
+  view: PublicOrderView;
+  m: Messages;
+  language: Language;
+}) {
   const n = view.requiredConfirmations;
   const k = Math.min(payment.confirmations, n);
   const count = interpolate(plural(language, m.confirmations, n), { k, n });
-  const eta = k < n ? interpolate(m.confirmationsEta, { time: formatDuration((n - k) * view.blockSeconds, language) }) : '';
+  const eta =
+    k < n ? interpolate(m.confirmationsEta, { time: formatDuration((n - k) * view.blockSeconds, language) }) : '';
   return (
     <span className="mt-1 block" data-testid="confirmations">
       <span>{eta ? `${count} · ${eta}` : count}</span>
@@ -52,7 +71,10 @@ function Confirmations({ payment, view, m, language }: { payment: PublicPayment;
         aria-valuenow={k}
         className="mt-1 block h-2 overflow-hidden rounded-full bg-slate-200 dark:bg-slate-700"
       >
-        <span className="block h-full rounded-full bg-sky-700 transition-[width] dark:bg-sky-400" style={{ width: `${(k / n) * 100}%` }} />
+        <span
+          className="block h-full rounded-full bg-sky-700 transition-[width] dark:bg-sky-400"
+          style={{ width: `${(k / n) * 100}%` }}
+        />
       </span>
     </span>
   );
@@ -66,7 +88,11 @@ export function OtherTransfers({ view, m, language }: Props) {
       <p className="text-sm">{m.otherTransfersNote}</p>
       <ul className="mt-1 space-y-2 text-sm">
         {view.otherTransfers.map((t) => (
-          <li key={t.txid} data-testid="other-transfer" className="rounded-md border border-slate-300 p-2 dark:border-slate-600">
+          <li
+            key={t.txid}
+            data-testid="other-transfer"
+            className="rounded-md border border-slate-300 p-2 dark:border-slate-600"
+          >
             {amountText(t.amount, t.currency, language)}
             {t.late && ` · ${m.lateLabel}`}
             {transaction(t.txid, m)}

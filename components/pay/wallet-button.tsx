@@ -26,7 +26,12 @@ export function WalletButton(props: WalletButtonProps) {
       <div className="mt-3">
         <button
           type="button"
-          onClick={() => void import('@/lib/pay/wallet-send').then((wallet) => wallet.payWithWallet(props, setStatus), () => setStatus(props.m.failed))}
+          onClick={() =>
+            void import('@/lib/pay/wallet-send').then(
+              (wallet) => wallet.payWithWallet(props, setStatus),
+              () => setStatus(props.m.failed),
+            )
+          }
           className={`${BUTTON} w-full`}
         >
           {props.m.payWithWallet}

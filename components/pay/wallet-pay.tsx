@@ -18,5 +18,10 @@ export function WalletPay({ view, language }: { view: PublicOrderView; language:
   if (!transaction) return null;
   const m = walletMessages(language);
   const chain = { network: view.networkName, chainId: String(BigInt(transaction.chainId)) };
-  return <WalletButton transaction={transaction} m={{ ...m, wrongChain: interpolate(m.wrongChain, chain), unknownChain: interpolate(m.unknownChain, chain) }} />;
+  return (
+    <WalletButton
+      transaction={transaction}
+      m={{ ...m, wrongChain: interpolate(m.wrongChain, chain), unknownChain: interpolate(m.unknownChain, chain) }}
+    />
+  );
 }

@@ -40,12 +40,20 @@ export function freshEmail(prefix = 'user'): string {
  * under test, the password written to the CLI's standard input. Defaults: merchant `e2e` (made by
  * global-setup.ts), a fresh address, a strong password.
  */
-export async function createUser(options: { merchant?: string; email?: string; role?: Role; password?: string; dataDir?: string } = {}): Promise<CreatedUser> {
+export async function createUser(
+  options: { merchant?: string; email?: string; role?: Role; password?: string; dataDir?: string } = {},
+): Promise<CreatedUser> {
   const email = options.email ?? freshEmail(options.role ?? 'owner');
   const password = options.password ?? strongPassword();
   const role = options.role ?? 'owner';
-  const out = await runUsersCli(['create', '--merchant', options.merchant ?? 'e2e', '--email', email, '--role', role, '--password-stdin', '--json'], `${password}\n`, options.dataDir);
-  const { user } = JSON.parse(out.trim().split('\n').pop() ?? '') as { user: { id: string; email: string; merchantId: string } };
+  const out = await runUsersCli(
+    ['create', '--merchant', options.merchant ?? 'e2e', '--email', email, '--role', role, '--password-stdin', '--json'],
+    `${password}\n`,
+    options.dataDir,
+  );
+  const { user } = JSON.parse(out.trim().split('\n').pop() ?? '') as {
+    user: { id: string; email: string; merchantId: string };
+  };
   return { id: user.id, email: user.email, password, role, merchantId: user.merchantId };
 }
 
@@ -54,13 +62,21 @@ export function runUsersCli(args: string[], stdin = '', dataDir = process.env.E2
   if (!dataDir) throw new Error('E2E_DATA_DIR is not set: run the specs with `npm run test:e2e`.');
   const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', APP_SECRET: E2E_APP_SECRET, LOG_LEVEL: 'warn' };
   return new Promise((resolve, reject) => {
-    const child = spawn('npm', ['run', '--silent', 'users', '--', ...args], { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn('npm', ['run', '--silent', 'users', '--', ...args], {
+      cwd: ROOT,
+      env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve(stdout) : reject(new Error(`npm run users -- ${args.join(' ')} failed (${code}): ${stderr.trim()}`))));
+    child.on('close', (code) =>
+      code === 0
+        ? resolve(stdout)
+        : reject(new Error(`npm run users -- ${args.join(' ')} failed (${code}): ${stderr.trim()}`)),
+    );
     child.stdin.end(stdin);
   });
 }
@@ -71,14 +87,22 @@ export function runUsersCli(args: string[], stdin = '', dataDir = process.env.E2
  * same 30 s uses `totpCode(secret, 1)`.
  */
 export function totpCode(secret: string, steps = 0): string {
-  return new TOTP({ secret, digits: 6, period: 30, algorithm: 'SHA1' }).generate({ timestamp: Date.now() + steps * 30_000 });
+  return new TOTP({ secret, digits: 6, period: 30, algorithm: 'SHA1' }).generate({
+    timestamp: Date.now() + steps * 30_000,
+  });
 }
 
 /**
  * Signs in through /dashboard/sign-in (and its two-factor step when `totpSecret` is given), and
  * waits until the browser has left the sign-in pages.
  */
-export async function signIn(page: Page, email: string, password: string, totpSecret?: string, options: { next?: string; codeSteps?: number } = {}): Promise<void> {
+export async function signIn(
+  page: Page,
+  email: string,
+  password: string,
+  totpSecret?: string,
+  options: { next?: string; codeSteps?: number } = {},
+): Promise<void> {
   await page.goto(`/dashboard/sign-in${options.next ? `?next=${encodeURIComponent(options.next)}` : ''}`);
   await page.getByLabel('E-mail address').fill(email);
   await page.getByLabel('Password').fill(password);

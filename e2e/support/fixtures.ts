@@ -26,12 +26,20 @@ export const test = base.extend<E2EFixtures>({
   context: async ({ context, allowedConsoleErrors }, use) => {
     const errors: string[] = [];
     context.on('console', (message) => {
-      if (message.type() === 'error') errors.push(`console.error: ${message.text()} (${message.location().url || message.page()?.url() || 'unknown page'})`);
+      if (message.type() === 'error')
+        errors.push(
+          `console.error: ${message.text()} (${message.location().url || message.page()?.url() || 'unknown page'})`,
+        );
     });
-    context.on('weberror', (error) => errors.push(`uncaught: ${error.error().message} (${error.page()?.url() ?? 'unknown page'})`));
+    context.on('weberror', (error) =>
+      errors.push(`uncaught: ${error.error().message} (${error.page()?.url() ?? 'unknown page'})`),
+    );
     await use(context);
     const unexpected = errors.filter((error) => !allowedConsoleErrors.some((allowed) => allowed.test(error)));
-    expect(unexpected, 'errors logged by the page (allow expected ones with test.use({ allowedConsoleErrors }))').toEqual([]);
+    expect(
+      unexpected,
+      'errors logged by the page (allow expected ones with test.use({ allowedConsoleErrors }))',
+    ).toEqual([]);
   },
   gateway: async ({}, use) => {
     await use(gateway);

@@ -26,7 +26,10 @@ const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..',
 /** Set by global-setup.ts for the whole run (Playwright hands the runner's environment to its workers). */
 function fromSetup(name: string): string {
   const value = process.env[name];
-  if (!value) throw new Error(`${name} is not set: run the specs with \`npm run test:e2e\` (or \`npx playwright test\`), whose global set-up starts the gateway.`);
+  if (!value)
+    throw new Error(
+      `${name} is not set: run the specs with \`npm run test:e2e\` (or \`npx playwright test\`), whose global set-up starts the gateway.`,
+    );
   return value;
 }
 
@@ -48,11 +51,17 @@ function freshNonce(): string {
 export interface ApiAnswer<T = unknown> {
   status: number;
   /** The JSON envelope: `{success: true, response}` or `{success: false, error, requestId}`. */
-  body: { success: true; response: T } | { success: false; error: { code: number; name: string; message: string; details?: unknown }; requestId?: string };
+  body:
+    | { success: true; response: T }
+    | { success: false; error: { code: number; name: string; message: string; details?: unknown }; requestId?: string };
 }
 
 /** POSTs `fields` plus a fresh nonce to /api-gateway/<operation>, signed over the exact bytes sent. */
-export async function api<T = unknown>(operation: string, fields: Record<string, unknown>, keys: Keys = testKeys()): Promise<ApiAnswer<T>> {
+export async function api<T = unknown>(
+  operation: string,
+  fields: Record<string, unknown>,
+  keys: Keys = testKeys(),
+): Promise<ApiAnswer<T>> {
   const body = JSON.stringify({ ...fields, nonce: freshNonce() });
   const response = await fetch(`${baseUrl()}/api-gateway/${operation}`, {
     method: 'POST',
@@ -69,7 +78,8 @@ export async function api<T = unknown>(operation: string, fields: Record<string,
 /** Like api(), but answers `response` and throws with the error envelope on anything else. */
 async function apiOk<T>(operation: string, fields: Record<string, unknown>, keys?: Keys): Promise<T> {
   const answer = await api<T>(operation, fields, keys);
-  if (answer.status !== 200 || !answer.body.success) throw new Error(`${operation} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+  if (answer.status !== 200 || !answer.body.success)
+    throw new Error(`${operation} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
   return answer.body.response;
 }
 
@@ -109,7 +119,8 @@ export async function simulatePayment(orderId: string, kind: PaymentKind = 'full
     body: JSON.stringify({ orderId, kind }),
   });
   const body = (await response.json()) as SimulatedPayment | { error: string };
-  if (!response.ok || 'error' in body) throw new Error(`sandbox pay answered ${response.status}: ${JSON.stringify(body)}`);
+  if (!response.ok || 'error' in body)
+    throw new Error(`sandbox pay answered ${response.status}: ${JSON.stringify(body)}`);
   return body;
 }
 
@@ -127,7 +138,10 @@ export async function mineAt(network: string, at?: Date, count = 1): Promise<{ n
     out = await runCli('sandbox', args);
   } catch (error) {
     if (at && /unknown option '--at'/i.test(String(error))) {
-      throw new Error('mineAt(network, at): `npm run sandbox -- mine` does not take --at yet (lib/chains/sandbox mine() does; the CLI and the sandbox.mine admin command need it).', { cause: error });
+      throw new Error(
+        'mineAt(network, at): `npm run sandbox -- mine` does not take --at yet (lib/chains/sandbox mine() does; the CLI and the sandbox.mine admin command need it).',
+        { cause: error },
+      );
     }
     throw error;
   }
@@ -152,8 +166,13 @@ export async function createKeys(name: string, mode: 'test' | 'live' = 'test'): 
  * a loaded machine pushed tests past their timeouts. The CLIs as processes are tested in
  * tests/*-cli.test.ts, and by runCli below.
  */
-export async function controlCommand<T>(dataDir: string, command: { command: string; [field: string]: unknown }): Promise<T> {
-  const { controlUrl } = JSON.parse(fs.readFileSync(path.join(dataDir, 'owner.json'), 'utf8')) as { controlUrl?: string };
+export async function controlCommand<T>(
+  dataDir: string,
+  command: { command: string; [field: string]: unknown },
+): Promise<T> {
+  const { controlUrl } = JSON.parse(fs.readFileSync(path.join(dataDir, 'owner.json'), 'utf8')) as {
+    controlUrl?: string;
+  };
   if (!controlUrl) throw new Error(`The process holding ${dataDir} names no control URL: not a server.`);
   const token = fs.readFileSync(path.join(dataDir, 'control-token'), 'utf8').trim();
   const response = await fetch(controlUrl, {
@@ -162,7 +181,8 @@ export async function controlCommand<T>(dataDir: string, command: { command: str
     body: JSON.stringify(command),
   });
   const body = (await response.json()) as { result?: T; error?: string };
-  if (!response.ok) throw new Error(`${command.command} answered ${response.status}: ${body.error ?? JSON.stringify(body)}`);
+  if (!response.ok)
+    throw new Error(`${command.command} answered ${response.status}: ${body.error ?? JSON.stringify(body)}`);
   return body.result as T;
 }
 
@@ -171,7 +191,11 @@ export async function controlCommand<T>(dataDir: string, command: { command: str
  * another one started with startGatewayServer): the CLI finds the server holding the embedded
  * database and hands it the command (docs/getting-started.md, "Keys").
  */
-export function runCli(script: 'keys' | 'sandbox', args: string[], dataDir = fromSetup('E2E_DATA_DIR')): Promise<string> {
+export function runCli(
+  script: 'keys' | 'sandbox',
+  args: string[],
+  dataDir = fromSetup('E2E_DATA_DIR'),
+): Promise<string> {
   const env = {
     ...process.env,
     DATA_DIR: dataDir,

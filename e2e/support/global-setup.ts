@@ -12,7 +12,8 @@ import { createKeys } from './gateway';
 import { logTail, startGatewayServer } from './server';
 
 export default async function globalSetup(): Promise<() => Promise<void>> {
-  if (!fs.existsSync(CHROMIUM_PATH)) throw new Error(`${CHROMIUM_PATH} is missing: run \`npm run test:e2e\`, which installs Debian's chromium package.`);
+  if (!fs.existsSync(CHROMIUM_PATH))
+    throw new Error(`${CHROMIUM_PATH} is missing: run \`npm run test:e2e\`, which installs Debian's chromium package.`);
   const started = Date.now();
   const server = await startGatewayServer(path.join(root, '.tmp', 'e2e-server.log'));
   try {
@@ -24,12 +25,22 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     process.env.E2E_MERCHANT_ID = keys.merchantId;
   } catch (error) {
     await server.stop();
-    throw new Error(`${(error as Error).message}\nServer log (${server.logFile}):\n${logTail(server.logFile)}`, { cause: error });
+    throw new Error(`${(error as Error).message}\nServer log (${server.logFile}):\n${logTail(server.logFile)}`, {
+      cause: error,
+    });
   }
-  console.log(`e2e: gateway at ${server.baseUrl} (data ${server.dataDir}, log ${path.relative(root, server.logFile)}), ready in ${Date.now() - started} ms`);
+  console.log(
+    `e2e: gateway at ${server.baseUrl} (data ${server.dataDir}, log ${path.relative(root, server.logFile)}), ready in ${Date.now() - started} ms`,
+  );
   return async () => {
     await server.stop();
-    const errors = fs.readFileSync(server.logFile, 'utf8').split('\n').filter((line) => line.includes('"level":"error"'));
-    if (errors.length > 0) console.log(`e2e: the gateway logged ${errors.length} error(s), see ${path.relative(root, server.logFile)}:\n${errors.slice(-5).join('\n')}`);
+    const errors = fs
+      .readFileSync(server.logFile, 'utf8')
+      .split('\n')
+      .filter((line) => line.includes('"level":"error"'));
+    if (errors.length > 0)
+      console.log(
+        `e2e: the gateway logged ${errors.length} error(s), see ${path.relative(root, server.logFile)}:\n${errors.slice(-5).join('\n')}`,
+      );
   };
 }

@@ -36,9 +36,12 @@ export async function startGatewayServer(
 ): Promise<GatewayServer> {
   // scripts/test.mjs has just built (E2E_BUILD_ENSURED): sources edited since then, in a shared
   // working tree, must not fail the run. Started any other way, the build must be current.
-  const built = process.env.E2E_BUILD_ENSURED === '1' ? fs.existsSync(path.join(root, '.next', 'BUILD_ID')) : buildIsCurrent();
+  const built =
+    process.env.E2E_BUILD_ENSURED === '1' ? fs.existsSync(path.join(root, '.next', 'BUILD_ID')) : buildIsCurrent();
   if (!built) {
-    throw new Error('The production build is missing or older than the sources: run `npm run test:e2e` (or `npm test`), which builds first.');
+    throw new Error(
+      'The production build is missing or older than the sources: run `npm run test:e2e` (or `npm test`), which builds first.',
+    );
   }
   // freePort() closes its probe before next binds: another process may take the port meanwhile.
   for (let attempt = 1; ; attempt++) {
@@ -123,7 +126,9 @@ async function waitUntilServing(baseUrl: string, exited: Promise<number | null>,
     if (status === 200) return;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-  throw new Error(`The gateway under test did not answer at ${baseUrl} within ${STARTUP_TIMEOUT_MS / 1000} s. Its log (${logFile}):\n${logTail(logFile)}`);
+  throw new Error(
+    `The gateway under test did not answer at ${baseUrl} within ${STARTUP_TIMEOUT_MS / 1000} s. Its log (${logFile}):\n${logTail(logFile)}`,
+  );
 }
 
 async function stopProcess(child: ChildProcess, exited: Promise<number | null>): Promise<void> {

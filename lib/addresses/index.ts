@@ -1,9 +1,29 @@
 import 'server-only';
 import { randomInt } from 'node:crypto';
 import type { Network } from '../catalog';
-import { derivationThreadReady, deriveAddresses, liveChainConfig, testAccountXpub, testTagAccountAddress } from '../chains';
+import {
+  derivationThreadReady,
+  deriveAddresses,
+  liveChainConfig,
+  testAccountXpub,
+  testTagAccountAddress,
+} from '../chains';
 import { config, envPrefix } from '../config';
-import { addresses, bare, columnsOf, insertValues, merchants, orders, param, runSql, sql, statement, unnest, type Queryable, type RowOf } from '../db';
+import {
+  addresses,
+  bare,
+  columnsOf,
+  insertValues,
+  merchants,
+  orders,
+  param,
+  runSql,
+  sql,
+  statement,
+  unnest,
+  type Queryable,
+  type RowOf,
+} from '../db';
 import { log } from '../log';
 import { peekProcessSlot, processSlot } from '../process';
 import type { Mode } from '../protocol';
@@ -37,7 +57,10 @@ function tagAccountAddress(network: Network, mode: Mode): string {
 /** The derivation index of a live tag network's untagged account row: below every pool position. */
 const ACCOUNT_ROW_INDEX = -1;
 
-const UNTAGGED_ACCOUNT = statement<Pick<RowOf<typeof addresses>, 'address' | 'merchant_id'>, { network: string; index: number }>(
+const UNTAGGED_ACCOUNT = statement<
+  Pick<RowOf<typeof addresses>, 'address' | 'merchant_id'>,
+  { network: string; index: number }
+>(
   sql`select ${columnsOf(addresses, ['address', 'merchant_id'])} from ${addresses}
     where ${addresses.network} = ${param('network')} and ${addresses.mode} = 'live' and ${addresses.derivationIndex} = ${param('index')}`,
 );
@@ -50,7 +73,10 @@ const ACCOUNT_ROW = insertValues([
   [addresses.tag, sql`null`],
   [addresses.merchantId, merchants.id],
 ]);
-const WRITE_UNTAGGED_ACCOUNT = statement<unknown, { network: string; index: number; address: string; merchantId: string }>(sql`insert into ${addresses} (${ACCOUNT_ROW.columns})
+const WRITE_UNTAGGED_ACCOUNT = statement<
+  unknown,
+  { network: string; index: number; address: string; merchantId: string }
+>(sql`insert into ${addresses} (${ACCOUNT_ROW.columns})
   select ${ACCOUNT_ROW.values} from ${merchants} where ${merchants.id} = ${param('merchantId')}
   on conflict (${bare(addresses.network)}, ${bare(addresses.mode)}, ${bare(addresses.derivationIndex)})
   do update set ${bare(addresses.address)} = excluded.${bare(addresses.address)}, ${bare(addresses.merchantId)} = excluded.${bare(addresses.merchantId)}
@@ -69,16 +95,27 @@ async function ensureUntaggedAccount(db: Queryable, network: Network): Promise<v
   const [row] = await UNTAGGED_ACCOUNT.run(db, { network: network.name, index: ACCOUNT_ROW_INDEX });
   if (row?.address === live.account && row.merchant_id === live.untaggedMerchant) return;
   const written = await WRITE_UNTAGGED_ACCOUNT.run(db, {
-    network: network.name, index: ACCOUNT_ROW_INDEX, address: live.account, merchantId: live.untaggedMerchant,
+    network: network.name,
+    index: ACCOUNT_ROW_INDEX,
+    address: live.account,
+    merchantId: live.untaggedMerchant,
   });
-  if (written.length === 0) throw new Error(`${envPrefix(network)}_UNTAGGED_MERCHANT: no merchant has the id ${live.untaggedMerchant} (npm run keys -- list)`);
+  if (written.length === 0)
+    throw new Error(
+      `${envPrefix(network)}_UNTAGGED_MERCHANT: no merchant has the id ${live.untaggedMerchant} (npm run keys -- list)`,
+    );
 }
 
 /**
  * The destinations at pool positions `from` .. `from + count - 1`: derived addresses (on the
  * derivation thread), or the shared address with a fresh tag each.
  */
-async function destinationsAt(network: Network, mode: Mode, from: number, count: number): Promise<{ address: string; tag: string | null }[]> {
+async function destinationsAt(
+  network: Network,
+  mode: Mode,
+  from: number,
+  count: number,
+): Promise<{ address: string; tag: string | null }[]> {
   if (network.usesTags) {
     // A random 32-bit tag (never 0, which wallets treat as "no tag"); collisions are skipped by
     // the unique index on (network, mode, address, tag).
@@ -102,7 +139,9 @@ export function poolSequence(network: Network, mode: Mode): string {
   return name;
 }
 
-const RELATION_EXISTS = statement<{ found: boolean }, { name: string }>(sql`select to_regclass(${param('name')}) is not null as found`);
+const RELATION_EXISTS = statement<{ found: boolean }, { name: string }>(
+  sql`select to_regclass(${param('name')}) is not null as found`,
+);
 /** The position after every one handed out: taken by an order, or assigned to a user. */
 const FIRST_UNUSED = statement<{ next: string }, { network: string; mode: Mode }>(
   sql`select (coalesce(max(${addresses.derivationIndex}), -1) + 1)::text as next from ${addresses}
@@ -110,7 +149,8 @@ const FIRST_UNUSED = statement<{ next: string }, { network: string; mode: Mode }
       and (${addresses.assignedAt} is not null or exists (select 1 from ${orders} where ${orders.addressId} = ${addresses.id}))`,
 );
 /** The next pool position `sequence` hands out (a sequence per network: its name is no schema object). */
-const nextTicket = (sequence: string) => sql`select case when is_called then last_value + 1 else last_value end from ${sql.identifier(sequence)}`;
+const nextTicket = (sequence: string) =>
+  sql`select case when is_called then last_value + 1 else last_value end from ${sql.identifier(sequence)}`;
 /** The position after the highest derived of (network, mode). */
 const nextDerived = (network: string, mode: Mode) =>
   sql`select coalesce(max(${addresses.derivationIndex}), -1) + 1 from ${addresses} where ${addresses.network} = ${network} and ${addresses.mode} = ${mode}`;
@@ -127,7 +167,10 @@ async function ensurePoolSequence(db: Queryable, network: Network, mode: Mode): 
   const [used] = await FIRST_UNUSED.run(db, { network: network.name, mode });
   try {
     // DDL takes no parameters: the sequence's name and its start are written into the text.
-    await runSql(db, sql`create sequence if not exists ${sql.identifier(sequence)} as bigint minvalue 0 start with ${sql.raw(BigInt(used!.next).toString())}`);
+    await runSql(
+      db,
+      sql`create sequence if not exists ${sql.identifier(sequence)} as bigint minvalue 0 start with ${sql.raw(BigInt(used!.next).toString())}`,
+    );
   } catch (error) {
     // Two processes creating it at once: the loser sees a duplicate in the catalog; the sequence exists.
     const [again] = await RELATION_EXISTS.run(db, { name: sequence });
@@ -136,14 +179,23 @@ async function ensurePoolSequence(db: Queryable, network: Network, mode: Mode): 
   return sequence;
 }
 
-const POOL_ROWS = unnest('x', { derivation_index: addresses.derivationIndex, address: addresses.address, tag: addresses.tag });
+const POOL_ROWS = unnest('x', {
+  derivation_index: addresses.derivationIndex,
+  address: addresses.address,
+  tag: addresses.tag,
+});
 const INSERT_POOL = statement<unknown, { network: string; mode: Mode }>(sql`insert into ${addresses}
     (${bare(addresses.network)}, ${bare(addresses.mode)}, ${bare(addresses.kind)}, ${POOL_ROWS.names})
   select ${param('network')}, ${param('mode')}, 'PAY_IN', ${POOL_ROWS.names} from ${POOL_ROWS.from}
   on conflict do nothing returning 1`);
 
 /** Tops the pool of (network, mode) up to `target` addresses not yet handed out; answers how many were added. */
-export async function fillAddressPool(db: Queryable, network: Network, mode: Mode, target = config().addressPoolSize): Promise<number> {
+export async function fillAddressPool(
+  db: Queryable,
+  network: Network,
+  mode: Mode,
+  target = config().addressPoolSize,
+): Promise<number> {
   if (network.usesTags && mode === 'live') await ensureUntaggedAccount(db, network);
   const sequence = await ensurePoolSequence(db, network, mode);
   // Built per call: the sequence is the network's own.
@@ -216,7 +268,10 @@ export function refillSoon(db: Queryable, network: Network, mode: Mode, takenInd
   if (takenIndex !== undefined && highest !== undefined && highest - takenIndex >= lowWater) return Promise.resolve();
   return singleRefill(db, network, mode, async () => {
     const sequence = await ensurePoolSequence(db, network, mode);
-    const [row] = await runSql<{ free: string }>(db, sql`select ((${nextDerived(network.name, mode)}) - (${nextTicket(sequence)}))::text as free`);
+    const [row] = await runSql<{ free: string }>(
+      db,
+      sql`select ((${nextDerived(network.name, mode)}) - (${nextTicket(sequence)}))::text as free`,
+    );
     return Number(row!.free) < lowWater;
   });
 }

@@ -7,7 +7,21 @@ import 'server-only';
  */
 import { findNetwork, type Network } from '../catalog';
 import { networkFor } from '../chains';
-import { addresses, bare, columnsOf, deposits, externalUsers, insertValues, param, payments, placeholders, sql, statement, type Queryable, type RowOf } from '../db';
+import {
+  addresses,
+  bare,
+  columnsOf,
+  deposits,
+  externalUsers,
+  insertValues,
+  param,
+  payments,
+  placeholders,
+  sql,
+  statement,
+  type Queryable,
+  type RowOf,
+} from '../db';
 import { formatUnits } from '../money';
 import type { PersonalAddress, PersonalUser } from '../protocol';
 import { poolSequence, refillNow, refillSoon } from './index';
@@ -27,9 +41,13 @@ const NEW_USER = insertValues([
   [externalUsers.depositWebhookUrl, USER.depositWebhookUrl],
 ]);
 /** A field given replaces the stored one; one absent (null) keeps it. */
-const given = (column: typeof externalUsers.email | typeof externalUsers.name | typeof externalUsers.depositWebhookUrl) =>
-  sql`${bare(column)} = coalesce(excluded.${bare(column)}, ${column})`;
-const UPSERT_USER = statement<ExternalUserRow, Record<keyof typeof USER, string | null>>(sql`insert into ${externalUsers} (${NEW_USER.columns}) values (${NEW_USER.values})
+const given = (
+  column: typeof externalUsers.email | typeof externalUsers.name | typeof externalUsers.depositWebhookUrl,
+) => sql`${bare(column)} = coalesce(excluded.${bare(column)}, ${column})`;
+const UPSERT_USER = statement<
+  ExternalUserRow,
+  Record<keyof typeof USER, string | null>
+>(sql`insert into ${externalUsers} (${NEW_USER.columns}) values (${NEW_USER.values})
   on conflict (${bare(externalUsers.merchantId)}, ${bare(externalUsers.mode)}, ${bare(externalUsers.externalUserId)})
   do update set ${given(externalUsers.email)}, ${given(externalUsers.name)}, ${given(externalUsers.depositWebhookUrl)}, ${bare(externalUsers.updatedAt)} = now()
   returning *`);
@@ -45,22 +63,38 @@ export async function upsertExternalUser(
   fields: { email?: string; name?: string; depositWebhookUrl?: string } = {},
 ): Promise<ExternalUserRow> {
   const [user] = await UPSERT_USER.run(db, {
-    merchantId: key.merchantId, mode: key.mode, clientId, email: fields.email ?? null, name: fields.name ?? null,
+    merchantId: key.merchantId,
+    mode: key.mode,
+    clientId,
+    email: fields.email ?? null,
+    name: fields.name ?? null,
     depositWebhookUrl: fields.depositWebhookUrl ?? null,
   });
   return user!;
 }
 
-const FIND_USER = statement<ExternalUserRow, { merchantId: string; mode: string; id: string | null; clientId: string | null }>(
+const FIND_USER = statement<
+  ExternalUserRow,
+  { merchantId: string; mode: string; id: string | null; clientId: string | null }
+>(
   sql`select * from ${externalUsers} where ${externalUsers.merchantId} = ${param('merchantId')} and ${externalUsers.mode} = ${param('mode')}
     and (${param('id')}::text is null or ${externalUsers.id}::text = ${param('id')})
     and (${param('clientId')}::text is null or ${externalUsers.externalUserId} = ${param('clientId')})`,
 );
 
 /** One of the caller's users by id or clientId; undefined when none. */
-export async function findExternalUser(db: Queryable, key: MerchantScope, by: { id?: string; clientId?: string }): Promise<ExternalUserRow | undefined> {
+export async function findExternalUser(
+  db: Queryable,
+  key: MerchantScope,
+  by: { id?: string; clientId?: string },
+): Promise<ExternalUserRow | undefined> {
   if (by.id === undefined && by.clientId === undefined) return undefined;
-  const [user] = await FIND_USER.run(db, { merchantId: key.merchantId, mode: key.mode, id: by.id ?? null, clientId: by.clientId ?? null });
+  const [user] = await FIND_USER.run(db, {
+    merchantId: key.merchantId,
+    mode: key.mode,
+    id: by.id ?? null,
+    clientId: by.clientId ?? null,
+  });
   return user;
 }
 
@@ -68,10 +102,16 @@ export async function findExternalUser(db: Queryable, key: MerchantScope, by: { 
 type Owner = { merchantId: string; mode: string; userId: string };
 const OWNED = sql`${addresses.merchantId} = ${param('merchantId')} and ${addresses.mode} = ${param('mode')} and ${addresses.externalUserId} = ${param('userId')}`;
 const PERSONAL_COLUMNS = columnsOf(addresses, ['id', 'address', 'tag']);
-const LOCK_PERSONAL = statement<PersonalAddressRow, Owner & { network: string }>(sql`select ${PERSONAL_COLUMNS} from ${addresses}
+const LOCK_PERSONAL = statement<
+  PersonalAddressRow,
+  Owner & { network: string }
+>(sql`select ${PERSONAL_COLUMNS} from ${addresses}
   where ${OWNED} and ${addresses.network} = ${param('network')} and ${addresses.kind} = 'PERSONAL'
   for update`);
-const TAKE_FROM_POOL = statement<PersonalAddressRow, Owner & { network: string; sequence: string }>(sql`update ${addresses}
+const TAKE_FROM_POOL = statement<
+  PersonalAddressRow,
+  Owner & { network: string; sequence: string }
+>(sql`update ${addresses}
     set ${bare(addresses.assignedAt)} = now(), ${bare(addresses.merchantId)} = ${param('merchantId')}, ${bare(addresses.externalUserId)} = ${param('userId')},
         ${bare(addresses.kind)} = 'PERSONAL'
   where ${addresses.network} = ${param('network')} and ${addresses.mode} = ${param('mode')}
@@ -83,11 +123,25 @@ const TAKE_FROM_POOL = statement<PersonalAddressRow, Owner & { network: string; 
  * undefined when the pool is empty. The address row is locked until the transaction ends, which
  * serialises a user's concurrent orders.
  */
-export async function personalAddress(tx: Queryable, key: MerchantScope, userId: string, network: Network): Promise<(PersonalAddressRow & { fromPool: boolean }) | undefined> {
-  const [mine] = await LOCK_PERSONAL.run(tx, { merchantId: key.merchantId, mode: key.mode, userId, network: network.name });
+export async function personalAddress(
+  tx: Queryable,
+  key: MerchantScope,
+  userId: string,
+  network: Network,
+): Promise<(PersonalAddressRow & { fromPool: boolean }) | undefined> {
+  const [mine] = await LOCK_PERSONAL.run(tx, {
+    merchantId: key.merchantId,
+    mode: key.mode,
+    userId,
+    network: network.name,
+  });
   if (mine) return { ...mine, fromPool: false };
   const [taken] = await TAKE_FROM_POOL.run(tx, {
-    merchantId: key.merchantId, mode: key.mode, userId, network: network.name, sequence: poolSequence(network, key.mode),
+    merchantId: key.merchantId,
+    mode: key.mode,
+    userId,
+    network: network.name,
+    sequence: poolSequence(network, key.mode),
   });
   return taken && { ...taken, fromPool: true };
 }
@@ -96,7 +150,12 @@ export async function personalAddress(tx: Queryable, key: MerchantScope, userId:
  * personal-addresses/get-user-address: the user's address on `network`, taken from the pool on
  * first use (with one refill when the pool is empty); undefined when the pool stays empty.
  */
-export async function userAddress(db: Queryable, key: MerchantScope, userId: string, network: Network): Promise<PersonalAddressRow | undefined> {
+export async function userAddress(
+  db: Queryable,
+  key: MerchantScope,
+  userId: string,
+  network: Network,
+): Promise<PersonalAddressRow | undefined> {
   let address = await personalAddress(db, key, userId, network);
   if (!address) {
     await refillNow(db, network, key.mode);
@@ -112,13 +171,20 @@ const USER_ADDRESSES = statement<PersonalAddressRow & Pick<RowOf<typeof addresse
 );
 
 /** The user's addresses, one per network, in network name order. */
-export function userAddresses(db: Queryable, key: MerchantScope, userId: string): Promise<(PersonalAddressRow & { network: string })[]> {
+export function userAddresses(
+  db: Queryable,
+  key: MerchantScope,
+  userId: string,
+): Promise<(PersonalAddressRow & { network: string })[]> {
   return USER_ADDRESSES.run(db, { merchantId: key.merchantId, mode: key.mode, userId });
 }
 
 // One branch per table a confirmed transfer to an address is written in (as a deposit, or as an
 // order's payment); `sum` answers numeric, read as text.
-const RECEIVED = statement<{ address_id: string; currency: string; received: string }, { ids: string[] }>(sql`select ${deposits.addressId}, ${deposits.currency}, sum(${deposits.amount})::text as received from ${deposits}
+const RECEIVED = statement<
+  { address_id: string; currency: string; received: string },
+  { ids: string[] }
+>(sql`select ${deposits.addressId}, ${deposits.currency}, sum(${deposits.amount})::text as received from ${deposits}
    where ${deposits.addressId} = any(${param('ids')}::uuid[]) and ${deposits.status} = 'PROCESSED' group by ${deposits.addressId}, ${deposits.currency}
   union all
   select ${payments.addressId}, ${payments.currency}, sum(${payments.amount})::text from ${payments}
@@ -163,11 +229,18 @@ export async function personalAddressesOf(
 ): Promise<PersonalAddress[]> {
   const wantedCurrencies = filter.currency?.map((c) => c.toUpperCase());
   const wantedNetworks = filter.network?.map((n) => n.toLowerCase());
-  const rows = (await userAddresses(db, key, userId)).filter((row) => !wantedNetworks || wantedNetworks.includes(row.network));
-  const received = await receivedByCurrency(db, rows.map((row) => row.id));
+  const rows = (await userAddresses(db, key, userId)).filter(
+    (row) => !wantedNetworks || wantedNetworks.includes(row.network),
+  );
+  const received = await receivedByCurrency(
+    db,
+    rows.map((row) => row.id),
+  );
   return rows.flatMap((row) => {
     const network = networkFor(key.mode, row.network) ?? findNetwork(row.network);
-    const currencies = (network?.currencies ?? []).filter((c) => !wantedCurrencies || wantedCurrencies.includes(c.ticker));
+    const currencies = (network?.currencies ?? []).filter(
+      (c) => !wantedCurrencies || wantedCurrencies.includes(c.ticker),
+    );
     return currencies.map((currency): PersonalAddress => ({
       id: row.id,
       userId,

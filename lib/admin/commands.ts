@@ -41,9 +41,19 @@ export const adminCommand = z.discriminatedUnion('command', [
   /** Undoes `sandbox.mine --at` in the future: later blocks follow the wall clock again (docs/decisions/016). */
   z.object({ command: z.literal('sandbox.reset-clock'), network: z.string().min(1) }),
   /** Dashboard users. A password given here came from the CLI's standard input or prompt, never its arguments. */
-  z.object({ command: z.literal('users.create'), merchant: text().min(1).max(200), email: text().min(1).max(254), role: z.enum(ROLES), password: z.string().min(1).max(1024).optional() }),
+  z.object({
+    command: z.literal('users.create'),
+    merchant: text().min(1).max(200),
+    email: text().min(1).max(254),
+    role: z.enum(ROLES),
+    password: z.string().min(1).max(1024).optional(),
+  }),
   z.object({ command: z.literal('users.list') }),
-  z.object({ command: z.literal('users.reset-password'), email: text().min(1).max(254), password: z.string().min(1).max(1024).optional() }),
+  z.object({
+    command: z.literal('users.reset-password'),
+    email: text().min(1).max(254),
+    password: z.string().min(1).max(1024).optional(),
+  }),
   z.object({ command: z.literal('users.disable'), email: text().min(1).max(254) }),
   z.object({ command: z.literal('webhooks.list'), orderId: z.string().uuid() }),
   z.object({ command: z.literal('webhooks.resend'), eventId: z.string().uuid() }),
@@ -70,7 +80,12 @@ export async function runAdminCommand(db: Database, command: AdminCommand): Prom
       return simulatePayment(db, command);
     case 'sandbox.mine': {
       const network = sandboxNetwork(command.network);
-      const blocks = await mine(db, network, command.count, command.at === undefined ? undefined : new Date(command.at));
+      const blocks = await mine(
+        db,
+        network,
+        command.count,
+        command.at === undefined ? undefined : new Date(command.at),
+      );
       return { network: network.name, height: blocks[blocks.length - 1]!.height };
     }
     case 'sandbox.reset-clock': {
@@ -79,20 +94,40 @@ export async function runAdminCommand(db: Database, command: AdminCommand): Prom
       return { network: network.name, height: tip.height, time: tip.time.toISOString(), removed };
     }
     case 'users.create': {
-      const { user, link } = await createUser(db, { merchant: command.merchant, email: command.email, role: command.role, password: command.password });
-      await recordAudit(db, { merchantId: user.merchantId, actor: 'cli', action: 'user.create', detail: { email: user.email, role: user.role } });
+      const { user, link } = await createUser(db, {
+        merchant: command.merchant,
+        email: command.email,
+        role: command.role,
+        password: command.password,
+      });
+      await recordAudit(db, {
+        merchantId: user.merchantId,
+        actor: 'cli',
+        action: 'user.create',
+        detail: { email: user.email, role: user.role },
+      });
       return { user, link };
     }
     case 'users.list':
       return listUsers(db);
     case 'users.reset-password': {
       const { user, link } = await resetPassword(db, command.email, command.password);
-      await recordAudit(db, { merchantId: user.merchantId, actor: 'cli', action: 'user.reset-password', detail: { email: user.email, link: link !== undefined } });
+      await recordAudit(db, {
+        merchantId: user.merchantId,
+        actor: 'cli',
+        action: 'user.reset-password',
+        detail: { email: user.email, link: link !== undefined },
+      });
       return { user, link };
     }
     case 'users.disable': {
       const user = await disableUser(db, command.email);
-      await recordAudit(db, { merchantId: user.merchantId, actor: 'cli', action: 'user.disable', detail: { email: user.email } });
+      await recordAudit(db, {
+        merchantId: user.merchantId,
+        actor: 'cli',
+        action: 'user.disable',
+        detail: { email: user.email },
+      });
       return user;
     }
     case 'webhooks.list':

@@ -63,7 +63,9 @@ function send(req: IncomingMessage, res: ServerResponse, reply: ApiReply): void 
   // A body not read to its end (refused from the headers, too large, too slow) is not drained:
   // Node.js would keep reading it to reuse the connection, for as long as the sender likes.
   if (!req.complete) res.setHeader('connection', 'close');
-  res.writeHead(reply.status, { ...reply.headers, 'content-length': String(Buffer.byteLength(reply.body)) }).end(reply.body);
+  res
+    .writeHead(reply.status, { ...reply.headers, 'content-length': String(Buffer.byteLength(reply.body)) })
+    .end(reply.body);
 }
 
 /** What start-up tells the HTTP server (scripts/lib/http-server.mjs reads the same slot). */

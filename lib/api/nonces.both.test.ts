@@ -12,7 +12,9 @@ let keys: [string, string];
 beforeAll(async () => {
   db = await openTestDatabase();
   const merchant = await createTestMerchant(db);
-  const rows = await db.query<{ id: string }>('select id from api_keys where merchant_id = $1 order by mode', [merchant.merchantId]);
+  const rows = await db.query<{ id: string }>('select id from api_keys where merchant_id = $1 order by mode', [
+    merchant.merchantId,
+  ]);
   keys = [rows[0]!.id, rows[1]!.id];
 });
 afterAll(async () => {
@@ -28,9 +30,16 @@ it('accepts a nonce once per key', async () => {
 
 it('forgets the nonces older than the window, and only those', async () => {
   // Each nonce is named after its age in days.
-  for (const [nonce, days] of [['31', 31], ['45', 45], ['29', 29]] as const) {
+  for (const [nonce, days] of [
+    ['31', 31],
+    ['45', 45],
+    ['29', 29],
+  ] as const) {
     expect(await consumeNonce(db, keys[0], nonce)).toBe(true);
-    await db.query(`update api_nonces set created_at = now() - make_interval(days => $1) where key_id = $2 and nonce = $3`, [days, keys[0], nonce]);
+    await db.query(
+      `update api_nonces set created_at = now() - make_interval(days => $1) where key_id = $2 and nonce = $3`,
+      [days, keys[0], nonce],
+    );
   }
   expect(await pruneNonces(db, 30)).toBe(2);
   expect(await consumeNonce(db, keys[0], '31')).toBe(true);

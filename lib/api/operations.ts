@@ -12,8 +12,23 @@ import type { Queryable } from '../db';
 import { getDeposit, listOrphanDeposits, serializeDeposit } from '../deposits';
 import { getInvoice, listInvoices, makeInvoice, serializeInvoice } from '../invoices';
 import { listAdvancedBalances, type ApiKey } from '../merchants';
-import { addressTransactions, findAddressById, findAddressByText, findOperations, validateAddress } from '../operations';
-import { getOrder, listOrders, makeOrder, NoAddressAvailable, NonceReused, serializeOrder, serializeOrderDetails, UnsupportedCurrency } from '../orders';
+import {
+  addressTransactions,
+  findAddressById,
+  findAddressByText,
+  findOperations,
+  validateAddress,
+} from '../operations';
+import {
+  getOrder,
+  listOrders,
+  makeOrder,
+  NoAddressAvailable,
+  NonceReused,
+  serializeOrder,
+  serializeOrderDetails,
+  UnsupportedCurrency,
+} from '../orders';
 import { isUuid, OPERATION_ALIASES, UNSUPPORTED_OPERATIONS, type OperationName, type ResponseOf } from '../protocol';
 import { rateService, withUsdPrices } from '../rates';
 import { getWebhookBody, getWebhookVerbose, listOrderDeliveries, resendWebhook } from '../webhooks';
@@ -23,7 +38,9 @@ import { testSignature } from './test-signature';
 import { found } from '../errors';
 
 export const API_OPERATIONS = {
-  'make-order': apiOperation('make-order', async (ctx, input) => serializeOrder(await makeOrder(ctx, input)), { nonce: 'handler' }),
+  'make-order': apiOperation('make-order', async (ctx, input) => serializeOrder(await makeOrder(ctx, input)), {
+    nonce: 'handler',
+  }),
   order: apiOperation('order', async ({ db, key }, { orderId }) => {
     const { order, payments } = await getOrder(db, key, orderId);
     return serializeOrderDetails(order, payments);
@@ -35,16 +52,25 @@ export const API_OPERATIONS = {
   'make-invoice': apiOperation('make-invoice', async (ctx, input) => serializeInvoice(await makeInvoice(ctx, input)), {
     nonce: 'handler',
   }),
-  'get-invoice': apiOperation('get-invoice', async ({ db, key }, { invoiceId }) => serializeInvoice(await getInvoice(db, key, invoiceId))),
+  'get-invoice': apiOperation('get-invoice', async ({ db, key }, { invoiceId }) =>
+    serializeInvoice(await getInvoice(db, key, invoiceId)),
+  ),
   'get-invoices': apiOperation('get-invoices', async ({ db, key }, filter) => {
     const { invoices, total } = await listInvoices(db, key, filter);
     return { total, invoices: invoices.map(serializeInvoice) };
   }),
-  'price-rate': apiOperation('price-rate', async ({ key }, { from, to }) => (await rateService(key.mode).quote(from, to)).rate),
-  'orphan-deposits/get-deposit': apiOperation('orphan-deposits/get-deposit', async ({ db, key }, { id }) => serializeDeposit(await getDeposit(db, key, id))),
+  'price-rate': apiOperation(
+    'price-rate',
+    async ({ key }, { from, to }) => (await rateService(key.mode).quote(from, to)).rate,
+  ),
+  'orphan-deposits/get-deposit': apiOperation('orphan-deposits/get-deposit', async ({ db, key }, { id }) =>
+    serializeDeposit(await getDeposit(db, key, id)),
+  ),
   'find-tx': apiOperation('find-tx', ({ db, key }, { tx }) => findOperations(db, key, tx)),
   'test-signature': apiOperation('test-signature', (ctx) => testSignature(ctx), { verifySignature: false }),
-  'available-currencies': apiOperation('available-currencies', ({ key }) => withUsdPrices(rateService(key.mode), availableCurrencies(key.mode))),
+  'available-currencies': apiOperation('available-currencies', ({ key }) =>
+    withUsdPrices(rateService(key.mode), availableCurrencies(key.mode)),
+  ),
   'advanced-balances': apiOperation('advanced-balances', ({ db, key }) => listAdvancedBalances(db, key)),
   'webhooks/list': apiOperation('webhooks/list', async ({ db, key }, { orderId }) => {
     const { order } = await getOrder(db, key, orderId); // another merchant's or mode's order: 404
@@ -68,7 +94,9 @@ export const API_OPERATIONS = {
   }),
   'advanced-balance': apiOperation('advanced-balance', async ({ db, key }, { advancedBalanceId }) => {
     // The clients send the id they read from advanced-balances; there is one per merchant and mode.
-    const balance = (await listAdvancedBalances(db, key)).find((b) => advancedBalanceId === undefined || b.advancedBalanceId === advancedBalanceId);
+    const balance = (await listAdvancedBalances(db, key)).find(
+      (b) => advancedBalanceId === undefined || b.advancedBalanceId === advancedBalanceId,
+    );
     return found(balance, 'Advanced balance', String(advancedBalanceId));
   }),
   'orphan-deposits/get-deposits': apiOperation('orphan-deposits/get-deposits', async ({ db, key }, filter) =>
@@ -79,7 +107,11 @@ export const API_OPERATIONS = {
     return body as ResponseOf<'webhooks/get'>; // written by the serializers typed by the same schemas
   }),
   'webhooks/get-verbose': apiOperation('webhooks/get-verbose', async ({ db, key }, { webhookId, fields }) => {
-    return found(isUuid(webhookId) ? await getWebhookVerbose(db, webhookId, key, fields) : undefined, 'Webhook', webhookId);
+    return found(
+      isUuid(webhookId) ? await getWebhookVerbose(db, webhookId, key, fields) : undefined,
+      'Webhook',
+      webhookId,
+    );
   }),
   'addresses/find-by-id': apiOperation('addresses/find-by-id', async ({ db, key }, { id }) => {
     return found(await findAddressById(db, key, id), 'Address', id);
@@ -96,7 +128,11 @@ export const API_OPERATIONS = {
       // The nonce and the user commit together: a refused request writes nothing.
       const user = await db.transaction(async (tx) => {
         if (!(await consumeNonce(tx, key.keyId, nonce))) throw new NonceReused();
-        return upsertExternalUser(tx, key, input.clientId, { email: input.clientEmail, name: input.clientName, depositWebhookUrl: input.depositWebhookUrl });
+        return upsertExternalUser(tx, key, input.clientId, {
+          email: input.clientEmail,
+          name: input.clientName,
+          depositWebhookUrl: input.depositWebhookUrl,
+        });
       });
       if (!input.createAddresses) return serializeUser(user);
       for (const network of enabledNetworks(key.mode)) {
@@ -106,22 +142,33 @@ export const API_OPERATIONS = {
     },
     { nonce: 'handler' },
   ),
-  'personal-addresses/get-user': apiOperation('personal-addresses/get-user', async ({ db, key }, by) => serializeUser(await userOf(db, key, by))),
-  'personal-addresses/get-user-address': apiOperation('personal-addresses/get-user-address', async ({ db, key }, { id, currency, network }) => {
-    const user = await userOf(db, key, { id });
-    const chain = networkFor(key.mode, network);
-    if (!chain || !findCurrency(chain, currency)) {
-      throw new UnsupportedCurrency(`${currency.toUpperCase()} on ${network} is not available.`, { currency, network });
-    }
-    if (!(await userAddress(db, key, user.id, chain))) throw new NoAddressAvailable(chain.name);
-    const [address] = await personalAddressesOf(db, key, user.id, { currency: [currency], network: [chain.name] });
-    return address!;
-  }),
-  'personal-addresses/get-user-addresses': apiOperation('personal-addresses/get-user-addresses', async ({ db, key }, filter) => {
-    const user = await userOf(db, key, { id: filter.id });
-    const addresses = await personalAddressesOf(db, key, user.id, filter);
-    return addresses.slice(filter.offset, filter.offset + filter.limit);
-  }),
+  'personal-addresses/get-user': apiOperation('personal-addresses/get-user', async ({ db, key }, by) =>
+    serializeUser(await userOf(db, key, by)),
+  ),
+  'personal-addresses/get-user-address': apiOperation(
+    'personal-addresses/get-user-address',
+    async ({ db, key }, { id, currency, network }) => {
+      const user = await userOf(db, key, { id });
+      const chain = networkFor(key.mode, network);
+      if (!chain || !findCurrency(chain, currency)) {
+        throw new UnsupportedCurrency(`${currency.toUpperCase()} on ${network} is not available.`, {
+          currency,
+          network,
+        });
+      }
+      if (!(await userAddress(db, key, user.id, chain))) throw new NoAddressAvailable(chain.name);
+      const [address] = await personalAddressesOf(db, key, user.id, { currency: [currency], network: [chain.name] });
+      return address!;
+    },
+  ),
+  'personal-addresses/get-user-addresses': apiOperation(
+    'personal-addresses/get-user-addresses',
+    async ({ db, key }, filter) => {
+      const user = await userOf(db, key, { id: filter.id });
+      const addresses = await personalAddressesOf(db, key, user.id, filter);
+      return addresses.slice(filter.offset, filter.offset + filter.limit);
+    },
+  ),
 } satisfies Record<OperationName, ApiOperation>;
 
 /** One of the caller's personal-address users, or NotFound. */
@@ -137,5 +184,8 @@ async function userOf(db: Queryable, key: ApiKey, by: { id?: string; clientId?: 
 export const API_PATHS: ReadonlyMap<string, ApiOperation> = new Map([
   ...Object.entries(API_OPERATIONS),
   ...Object.entries(OPERATION_ALIASES).map(([alias, name]): [string, ApiOperation] => [alias, API_OPERATIONS[name]]),
-  ...Object.entries(UNSUPPORTED_OPERATIONS).map(([path, reason]): [string, ApiOperation] => [path, unsupportedOperation(path, reason)]),
+  ...Object.entries(UNSUPPORTED_OPERATIONS).map(([path, reason]): [string, ApiOperation] => [
+    path,
+    unsupportedOperation(path, reason),
+  ]),
 ]);

@@ -20,7 +20,11 @@ const MAX_BUCKETS = 10_000;
  * Takes one request from `keyId`'s budget (only looks, with `peek`); answers 0 when allowed,
  * else the seconds to wait.
  */
-export function rateLimitWait(keyId: string, perSecond: number, { peek = false, now = performance.now() } = {}): number {
+export function rateLimitWait(
+  keyId: string,
+  perSecond: number,
+  { peek = false, now = performance.now() } = {},
+): number {
   if (perSecond <= 0) return 0;
   const buckets = processSlot('api.rateBuckets', () => new Map<string, Bucket>());
   const bucket = buckets.get(keyId) ?? { tokens: perSecond, at: now };

@@ -4,7 +4,16 @@ import { createTestMerchant, type TestMerchant } from '@/tests/support/merchants
 import type { Database } from '../db';
 import { forgetProcessSlot, setProcessSlot } from '../process';
 import type { OperationName } from '../protocol';
-import { apiOperation, readNonce, signBody, signatureMatches, type ApiOperation, type ApiRequest, type RequestContext, type RouteOptions } from './route';
+import {
+  apiOperation,
+  readNonce,
+  signBody,
+  signatureMatches,
+  type ApiOperation,
+  type ApiRequest,
+  type RequestContext,
+  type RouteOptions,
+} from './route';
 
 /**
  * The signature check, the nonce and the validation of the request wrapper, in this process (so
@@ -62,7 +71,8 @@ describe('readNonce', () => {
 
 describe('the wrapper: signature, nonce and validation', () => {
   /** What the stand-in handler answers: what the wrapper handed it. */
-  const echo = async (ctx: RequestContext, input: unknown) => ({ nonce: ctx.nonce, input, signatureValid: ctx.signatureValid }) as never;
+  const echo = async (ctx: RequestContext, input: unknown) =>
+    ({ nonce: ctx.nonce, input, signatureValid: ctx.signatureValid }) as never;
   /** The operation `name` with its own request schema, and the stand-in handler instead of its domain call. */
   const operation = (name: OperationName, options?: RouteOptions): ApiOperation => apiOperation(name, echo, options);
   const order = operation('order');
@@ -100,13 +110,18 @@ describe('the wrapper: signature, nonce and validation', () => {
     const answer = await send(op, body);
     expect(answer.status).toBe(400);
     expect(answer.body.error.name).toBe('VALIDATION_ERROR');
-    expect(answer.body.error.message).toBe(answer.body.error.details.map((d: { path: string; message: string }) => `${d.path} ${d.message}`).join('; '));
+    expect(answer.body.error.message).toBe(
+      answer.body.error.details.map((d: { path: string; message: string }) => `${d.path} ${d.message}`).join('; '),
+    );
     return answer.body.error.details;
   }
 
   it('hands the handler the normalised nonce and the parsed input', async () => {
     const answer = await send(order, { nonce: '007', orderId: 'o-1', unknown: 'dropped' });
-    expect(answer).toEqual({ status: 200, body: { success: true, response: { nonce: '7', input: { orderId: 'o-1' }, signatureValid: true } } });
+    expect(answer).toEqual({
+      status: 200,
+      body: { success: true, response: { nonce: '7', input: { orderId: 'o-1' }, signatureValid: true } },
+    });
   });
 
   it('refuses a signature by another key, of another body, or of the wrong form', async () => {
@@ -148,8 +163,13 @@ describe('the wrapper: signature, nonce and validation', () => {
       { path: 'amount', message: 'is required' },
     ]);
     // Two rules broken by one field (not a decimal, and not greater than 0): the first says enough.
-    expect(await detailsOf({ nonce: 4, currency: 'BTC', network: 'bitcoin', order: 'A-1', amount: 'x' }, makeOrder)).toEqual([
-      { path: 'amount', message: 'must be a decimal string such as "10.5" (digits, optional fraction, no sign or exponent)' },
+    expect(
+      await detailsOf({ nonce: 4, currency: 'BTC', network: 'bitcoin', order: 'A-1', amount: 'x' }, makeOrder),
+    ).toEqual([
+      {
+        path: 'amount',
+        message: 'must be a decimal string such as "10.5" (digits, optional fraction, no sign or exponent)',
+      },
     ]);
   });
 
@@ -161,7 +181,9 @@ describe('the wrapper: signature, nonce and validation', () => {
     const [status] = await detailsOf({ nonce: 7, status: ['pending', 'lost'] }, orders);
     expect(status).toMatchObject({ path: 'status.1' });
     expect(status.message).toMatch(/^must be one of /);
-    expect(await detailsOf({ nonce: 8, status: 'pending' }, orders)).toEqual([{ path: 'status', message: 'must be an array of statuses' }]);
+    expect(await detailsOf({ nonce: 8, status: 'pending' }, orders)).toEqual([
+      { path: 'status', message: 'must be an array of statuses' },
+    ]);
     // returnURL is read as returnUrl (lib/protocol): absent under its own name, but given, so its rule speaks.
     const makeOrder = operation('make-order');
     const fields = { currency: 'BTC', network: 'bitcoin', order: 'A-1', amount: '1' };
@@ -173,12 +195,21 @@ describe('the wrapper: signature, nonce and validation', () => {
   it('does not ask for a nonce when the signature is not verified, and says whether it matched', async () => {
     const unchecked = operation('order', { verifySignature: false });
     const unsigned = await send(unchecked, { orderId: 'o-1' }, '0'.repeat(64));
-    expect(unsigned).toEqual({ status: 200, body: { success: true, response: { nonce: '', input: { orderId: 'o-1' }, signatureValid: false } } });
+    expect(unsigned).toEqual({
+      status: 200,
+      body: { success: true, response: { nonce: '', input: { orderId: 'o-1' }, signatureValid: false } },
+    });
     const signed = await send(unchecked, { nonce: '010', orderId: 'o-1' });
     expect(signed.body.response).toEqual({ nonce: '10', input: { orderId: 'o-1' }, signatureValid: true });
     // A nonce that is not one is left to the handler too; the fields are still validated.
-    expect((await send(unchecked, { nonce: 'x', orderId: 'o-1' })).body.response).toEqual({ nonce: '', input: { orderId: 'o-1' }, signatureValid: true });
-    expect((await send(unchecked, { orderId: 5 })).body.error.details).toEqual([{ path: 'orderId', message: 'must be a string' }]);
+    expect((await send(unchecked, { nonce: 'x', orderId: 'o-1' })).body.response).toEqual({
+      nonce: '',
+      input: { orderId: 'o-1' },
+      signatureValid: true,
+    });
+    expect((await send(unchecked, { orderId: 5 })).body.error.details).toEqual([
+      { path: 'orderId', message: 'must be a string' },
+    ]);
   });
 
   it('refuses a nonce used before with the same key, and spends none on a refused request', async () => {

@@ -111,7 +111,12 @@ export function apiOperation<N extends OperationName>(
   handler: (ctx: RequestContext, input: RequestOf<N>) => Promise<ResponseOf<N>>,
   options: RouteOptions = {},
 ): ApiOperation {
-  return wrapped(operation, OPERATIONS[operation].request, handler as (ctx: RequestContext, input: unknown) => Promise<unknown>, options);
+  return wrapped(
+    operation,
+    OPERATIONS[operation].request,
+    handler as (ctx: RequestContext, input: unknown) => Promise<unknown>,
+    options,
+  );
 }
 
 /**
@@ -152,7 +157,8 @@ function wrapped(
         const json = parseJson(rawBody);
         const { nonce, input } = validate(schema, json, verify);
         const response = await handler({ db, key, nonce, requestId, rawBody, json, signatureValid }, input);
-        if (verify && options.nonce !== 'handler' && !(await consumeNonce(db, key.keyId, nonce))) throw new ApiError('NONCE_REUSED');
+        if (verify && options.nonce !== 'handler' && !(await consumeNonce(db, key.keyId, nonce)))
+          throw new ApiError('NONCE_REUSED');
         log.debug('api request', { requestId, operation, merchantId, status: 200, ms: elapsed(started) });
         return respond(200, { success: true, response }, requestId);
       });
@@ -176,7 +182,10 @@ export function nextRoute(operation: ApiOperation): (request: Request) => Promis
     return webResponse(
       await operation({
         header: (name) => request.headers.get(name) ?? undefined,
-        readBody: (limit) => (request.body ? readBody(Readable.fromWeb(request.body as NodeReadableStream), limit) : Promise.resolve(Buffer.alloc(0))),
+        readBody: (limit) =>
+          request.body
+            ? readBody(Readable.fromWeb(request.body as NodeReadableStream), limit)
+            : Promise.resolve(Buffer.alloc(0)),
       }),
     );
   };
@@ -184,7 +193,9 @@ export function nextRoute(operation: ApiOperation): (request: Request) => Promis
 
 /** An operation called with another method than POST (the front and `nextMethodNotAllowed`). */
 export function methodNotAllowed(method: string | undefined): ApiReply {
-  return errorReply('METHOD_NOT_ALLOWED', randomUUID(), `Operations are called with POST, not ${method}.`, [], { allow: 'POST' });
+  return errorReply('METHOD_NOT_ALLOWED', randomUUID(), `Operations are called with POST, not ${method}.`, [], {
+    allow: 'POST',
+  });
 }
 
 /** The Next.js route handler of an operation's other methods (`export { nextMethodNotAllowed as GET }`). */
@@ -208,9 +219,16 @@ const credentialHeaders = z.object({
  * limit (only looked at: a request whose signature is not checked yet must not spend it), and a
  * signature that cannot be one.
  */
-async function identify(request: ApiRequest, verify: boolean, rateLimit: number): Promise<{ db: Database; key: ApiKey; signature: string }> {
+async function identify(
+  request: ApiRequest,
+  verify: boolean,
+  rateLimit: number,
+): Promise<{ db: Database; key: ApiKey; signature: string }> {
   if (Number(request.header('content-length') ?? 0) > BODY_LIMIT_BYTES) throw new ApiError('BODY_TOO_LARGE');
-  const credentials = credentialHeaders.safeParse({ publicKey: request.header('x-api-public-key'), signature: request.header('x-api-signature') });
+  const credentials = credentialHeaders.safeParse({
+    publicKey: request.header('x-api-public-key'),
+    signature: request.header('x-api-signature'),
+  });
   if (!credentials.success || (verify && !credentials.data.signature)) throw new ApiError('MISSING_CREDENTIALS');
   const { publicKey, signature } = credentials.data;
   const db = await getDatabase();
@@ -256,7 +274,11 @@ export function readNonce(json: Record<string, unknown>): { nonce: string } | { 
   return parsed.success ? { nonce: BigInt(parsed.data).toString() } : { problem: parsed.error.issues[0]!.message };
 }
 
-function validate<S extends z.ZodType>(schema: S, json: Record<string, unknown>, requireNonce: boolean): { nonce: string; input: z.output<S> } {
+function validate<S extends z.ZodType>(
+  schema: S,
+  json: Record<string, unknown>,
+  requireNonce: boolean,
+): { nonce: string; input: z.output<S> } {
   const details: ErrorDetail[] = [];
   const nonceResult = readNonce(json);
   const nonce = 'nonce' in nonceResult ? nonceResult.nonce : '';
@@ -266,8 +288,14 @@ function validate<S extends z.ZodType>(schema: S, json: Record<string, unknown>,
     for (const issue of result.error.issues) {
       const path = issue.path.join('.');
       if (details.some((d) => d.path === path)) continue; // the first problem of a field says enough
-      const given = issue.path.reduce<unknown>((v, p) => (v && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[p] : undefined), json);
-      details.push({ path, message: given === undefined && issue.code === 'invalid_type' ? 'is required' : issue.message });
+      const given = issue.path.reduce<unknown>(
+        (v, p) => (v && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[p] : undefined),
+        json,
+      );
+      details.push({
+        path,
+        message: given === undefined && issue.code === 'invalid_type' ? 'is required' : issue.message,
+      });
     }
   }
   if (details.length > 0) throw new ApiError('VALIDATION_ERROR', describe(details), details);
@@ -279,7 +307,12 @@ function describe(details: ErrorDetail[]): string {
 }
 
 /** The JSON envelope with the headers every API answer carries (next.config.mjs's too, for the node:http front). */
-function respond(status: number, body: unknown, requestId: string, extraHeaders: Record<string, string> = {}): ApiReply {
+function respond(
+  status: number,
+  body: unknown,
+  requestId: string,
+  extraHeaders: Record<string, string> = {},
+): ApiReply {
   const headers = {
     'content-type': 'application/json; charset=utf-8',
     'x-request-id': requestId,
@@ -295,7 +328,10 @@ function respond(status: number, body: unknown, requestId: string, extraHeaders:
  * The documented error each domain error is answered with: the one place where a domain module's
  * refusal meets HTTP. Every kind the domains declare must be here (the type check says so).
  */
-const DOMAIN_ANSWERS: Record<NotFound['kind'] | OrderError['kind'] | InvoiceError['kind'] | (RateUnavailable | UnknownPriceCurrency)['kind'], ApiErrorName> = {
+const DOMAIN_ANSWERS: Record<
+  NotFound['kind'] | OrderError['kind'] | InvoiceError['kind'] | (RateUnavailable | UnknownPriceCurrency)['kind'],
+  ApiErrorName
+> = {
   NotFound: 'NOT_FOUND',
   OrderConflict: 'ORDER_CONFLICT',
   PersonalAddressBusy: 'PERSONAL_ADDRESS_BUSY',
@@ -336,7 +372,13 @@ function fail(requestId: string, operation: string, started: number, error: unkn
   else log.warn('api request rejected', entry);
   // 429 and 503 say when to come back; a busy gateway is worth retrying after a second.
   const retryAfter = apiError.retryAfterSeconds ?? (status === 503 ? 1 : undefined);
-  return errorReply(name, requestId, apiError.message, apiError.details, retryAfter === undefined ? {} : { 'retry-after': String(retryAfter) });
+  return errorReply(
+    name,
+    requestId,
+    apiError.message,
+    apiError.details,
+    retryAfter === undefined ? {} : { 'retry-after': String(retryAfter) },
+  );
 }
 
 /** The error envelope of every API answer that is not a success, with the API's headers. */
@@ -363,7 +405,11 @@ function shed(requestId: string): ApiReply {
   stats.count++;
   metrics().apiShed.inc();
   if (Date.now() - stats.since >= SHED_LOG_INTERVAL_MS) {
-    log.warn('shedding load', { answered503: stats.count, seconds: Math.round((Date.now() - stats.since) / 1000), maxInFlight: config().apiMaxInFlight });
+    log.warn('shedding load', {
+      answered503: stats.count,
+      seconds: Math.round((Date.now() - stats.since) / 1000),
+      maxInFlight: config().apiMaxInFlight,
+    });
     Object.assign(stats, { count: 0, since: Date.now() });
   }
   return errorReply('OVERLOADED', requestId, undefined, [], { 'retry-after': '1' });

@@ -23,7 +23,9 @@ describe('readInTime', () => {
   const limits = { timeoutMs: 3000, slowPerClient: 2 };
 
   it('answers a body that is there without counting it as slow', async () => {
-    await expect(readInTime(Promise.resolve(Buffer.from('{}')), '192.0.2.1', limits)).resolves.toEqual(Buffer.from('{}'));
+    await expect(readInTime(Promise.resolve(Buffer.from('{}')), '192.0.2.1', limits)).resolves.toEqual(
+      Buffer.from('{}'),
+    );
     expect(slowBodies('192.0.2.1')).toBe(0);
   });
 

@@ -28,11 +28,16 @@ export interface BodyLimits {
  * `read` (a request's body), refused when its client already has too many slow bodies in
  * progress, and given up with BODY_TIMEOUT after `limits.timeoutMs`.
  */
-export function readInTime(read: Promise<Buffer>, clientAddress: string | undefined, limits: BodyLimits): Promise<Buffer> {
+export function readInTime(
+  read: Promise<Buffer>,
+  clientAddress: string | undefined,
+  limits: BodyLimits,
+): Promise<Buffer> {
   // Settled or not, nobody else waits for `read` once this gives up on it.
   read.catch(() => {});
   const client = clientKey(clientAddress);
-  if ((slowByClient.get(client) ?? 0) >= limits.slowPerClient) return Promise.reject(new ApiError('TOO_MANY_SLOW_BODIES'));
+  if ((slowByClient.get(client) ?? 0) >= limits.slowPerClient)
+    return Promise.reject(new ApiError('TOO_MANY_SLOW_BODIES'));
   bodies.reading++;
   return new Promise((resolve, reject) => {
     let settled = false;
@@ -93,5 +98,8 @@ export function clientKey(address: string | undefined): string {
     const tailGroups = tail ? tail.split(':').flatMap((g) => (g.includes('.') ? ['0', '0'] : [g])) : [];
     groups.push(...Array<string>(Math.max(0, 8 - groups.length - tailGroups.length)).fill('0'), ...tailGroups);
   }
-  return `${groups.slice(0, 4).map((g) => Number.parseInt(g, 16).toString(16)).join(':')}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => Number.parseInt(g, 16).toString(16))
+    .join(':')}::/64`;
 }

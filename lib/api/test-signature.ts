@@ -20,6 +20,12 @@ export async function testSignature(ctx: RequestContext): Promise<TestSignatureR
   const errors: string[] = [];
   const nonce = readNonce(ctx.json);
   if ('problem' in nonce) errors.push(`nonce ${nonce.problem}`);
-  else if (!(await consumeNonce(ctx.db, ctx.key.keyId, nonce.nonce))) errors.push('nonce was already used with this key');
-  return { checkSignatureResult: true, errors, signature: signBody(ctx.key.secret, ctx.rawBody), receivedBody: ctx.rawBody.toString('utf8') };
+  else if (!(await consumeNonce(ctx.db, ctx.key.keyId, nonce.nonce)))
+    errors.push('nonce was already used with this key');
+  return {
+    checkSignatureResult: true,
+    errors,
+    signature: signBody(ctx.key.secret, ctx.rawBody),
+    receivedBody: ctx.rawBody.toString('utf8'),
+  };
 }

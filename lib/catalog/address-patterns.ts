@@ -46,7 +46,8 @@ export interface AddressPatterns {
 }
 
 export function addressPatterns(network: Network): AddressPatterns {
-  const addressRegex = network.family === 'utxo' ? UTXO[network.name]?.[network.chain ?? 'mainnet'] : BY_FAMILY[network.family];
+  const addressRegex =
+    network.family === 'utxo' ? UTXO[network.name]?.[network.chain ?? 'mainnet'] : BY_FAMILY[network.family];
   if (!addressRegex) throw new Error(`no address pattern for network ${network.name}`);
   return { addressRegex, tagRegex: network.usesTags ? UINT32_TAG : null };
 }

@@ -45,7 +45,10 @@ export function childPublicKey(parent: HDKey, index: number): Uint8Array {
   const data = Buffer.allocUnsafe(37);
   data.set(parentKey, 0);
   data.writeUInt32BE(index, 33);
-  const tweak = createHmac('sha512', parent.chainCode as Uint8Array).update(data).digest().subarray(0, 32);
+  const tweak = createHmac('sha512', parent.chainCode as Uint8Array)
+    .update(data)
+    .digest()
+    .subarray(0, 32);
   try {
     return binding.publicKeyTweakAdd(parentKey, tweak, true);
   } catch {

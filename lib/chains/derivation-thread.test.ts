@@ -40,7 +40,9 @@ describe('deriveAddresses on the derivation thread', () => {
     const bitcoin = NETWORKS.find((n) => n.name === 'bitcoin')!;
     await expect(deriveAddresses(bitcoin, 'xpub-not-a-key', 0, 2)).rejects.toThrow(/not valid base58check/);
     await expect(deriveAddresses(bitcoin, testAccountXpub(bitcoin), 2 ** 31, 1)).rejects.toThrow(/Address index/);
-    expect(await deriveAddresses(bitcoin, testAccountXpub(bitcoin), 0, 1)).toEqual(['bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu']);
+    expect(await deriveAddresses(bitcoin, testAccountXpub(bitcoin), 0, 1)).toEqual([
+      'bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu',
+    ]);
   });
 
   it('a thread stopped with batches out fails them, and the next batch starts a new thread', async () => {

@@ -49,7 +49,12 @@ function thread(): DerivationThread {
   if (running) return running;
   const worker = startWorker();
   let ready!: { resolve(): void; reject(error: Error): void };
-  const state: DerivationThread = { worker, pending: new Map(), nextId: 1, ready: new Promise((resolve, reject) => (ready = { resolve, reject })) };
+  const state: DerivationThread = {
+    worker,
+    pending: new Map(),
+    nextId: 1,
+    ready: new Promise((resolve, reject) => (ready = { resolve, reject })),
+  };
   state.ready.catch(() => {}); // a thread that dies before it is ready fails its batches; nobody need be waiting
   const failAll = (error: Error) => {
     ready.reject(error);

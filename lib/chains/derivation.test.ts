@@ -14,8 +14,7 @@ import { NETWORKS, findNetwork, type Network } from '../catalog';
 import { deriveAddress, isValidAddress, testAccountXpub, testTagAccountAddress } from './derivation';
 import { testSeed } from './sandbox/test-seed';
 
-const MNEMONIC =
-  'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
+const MNEMONIC = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
 
 const net = (name: string): Network => {
   const found = NETWORKS.find((n) => n.name === name);
@@ -70,7 +69,7 @@ describe('test seed', () => {
 });
 
 describe('testAccountXpub', () => {
-  it('is the external chain node m/84\'/0\'/0\'/0 of the BIP84 account, serialized as xpub', () => {
+  it("is the external chain node m/84'/0'/0'/0 of the BIP84 account, serialized as xpub", () => {
     const xpub = testAccountXpub(net('bitcoin'));
     expect(xpub.startsWith('xpub')).toBe(true);
     const node = HDKey.fromExtendedKey(xpub); // default (xpub) versions
@@ -119,7 +118,7 @@ describe('deriveAddress: published vectors', () => {
     expect(deriveAddress(net('bitcoincash'), bch, 0)).toBe(KNOWN_FIRST_ADDRESSES.bitcoincash);
   });
 
-  it('testTagAccountAddress is the ripple address at m/44\'/144\'/0\'/0/0', () => {
+  it("testTagAccountAddress is the ripple address at m/44'/144'/0'/0/0", () => {
     expect(testTagAccountAddress(net('ripple'))).toBe(KNOWN_FIRST_ADDRESSES.ripple);
     expect(() => testTagAccountAddress(net('bitcoin'))).toThrow(/tags/);
   });
@@ -129,7 +128,10 @@ describe('deriveAddress: formats', () => {
   const first = (name: string) => deriveAddress(net(name), testAccountXpub(net(name)), 0);
 
   it('bitcoin and litecoin are bech32 v0 20-byte programs under their hrp', () => {
-    for (const [name, hrp] of [['bitcoin', 'bc'], ['litecoin', 'ltc']] as const) {
+    for (const [name, hrp] of [
+      ['bitcoin', 'bc'],
+      ['litecoin', 'ltc'],
+    ] as const) {
       const address = first(name);
       expect(address.startsWith(`${hrp}1q`)).toBe(true);
       const { prefix, words } = bech32.decode(address as `${string}1${string}`);
@@ -294,7 +296,9 @@ describe('deriveAddress: extended keys and indexes', () => {
     expect(regtest).toMatch(/^bcrt1q/);
     expect(deriveAddress(on('bitcoin', 'regtest'), xpub, 3)).toBe(regtest);
     // Same key hash, other human-readable part.
-    expect(bech32.decode(regtest as `${string}1${string}`).words).toEqual(bech32.decode(mainnet as `${string}1${string}`).words);
+    expect(bech32.decode(regtest as `${string}1${string}`).words).toEqual(
+      bech32.decode(mainnet as `${string}1${string}`).words,
+    );
     expect(deriveAddress(on('bitcoin', 'testnet'), tpub, 3)).toMatch(/^tb1q/);
     expect(deriveAddress(on('litecoin', 'regtest'), tpub, 0)).toMatch(/^rltc1q/);
     expect(deriveAddress(on('litecoin', 'testnet'), tpub, 0)).toMatch(/^tltc1q/);

@@ -121,7 +121,9 @@ function parseChainXpub(xpub: string): ParsedXpub {
   }
   const testChain = TEST_CHAIN_VERSIONS.has(version);
   if (!ACCEPTED_PUBLIC_VERSIONS.has(version) && !testChain) {
-    throw new Error(`Unsupported extended key version 0x${version.toString(16).padStart(8, '0')}; expected xpub, zpub, Ltub or dgub (mainnet), or tpub, vpub, ttub (test chains)`);
+    throw new Error(
+      `Unsupported extended key version 0x${version.toString(16).padStart(8, '0')}; expected xpub, zpub, Ltub or dgub (mainnet), or tpub, vpub, ttub (test chains)`,
+    );
   }
   // `private` is required by the API but unused: the key bytes were checked to be public above.
   const node = HDKey.fromExtendedKey(xpub, { public: version, private: 0x0488ade4 });
@@ -151,7 +153,9 @@ function chainNode(xpub: string, network: Network): HDKey {
     parsed.set(xpub, entry);
   }
   if (entry.testChain && (network.chain ?? 'mainnet') === 'mainnet') {
-    throw new Error(`A test-chain extended key (tpub/vpub/ttub) cannot receive on mainnet ${network.name}; give the mainnet xpub`);
+    throw new Error(
+      `A test-chain extended key (tpub/vpub/ttub) cannot receive on mainnet ${network.name}; give the mainnet xpub`,
+    );
   }
   return entry.node;
 }

@@ -32,7 +32,10 @@ function setUp(heights: number[], maxLag = 5) {
   const nodes = heights.map(fakeNode);
   const adapter = failoverAdapter(
     network,
-    nodes.map((n, i) => ({ url: `http://user:pass@node${i + 1}.example:9332/wallet/key${i}?apikey=SECRET`, adapter: n.adapter })),
+    nodes.map((n, i) => ({
+      url: `http://user:pass@node${i + 1}.example:9332/wallet/key${i}?apikey=SECRET`,
+      adapter: n.adapter,
+    })),
     { maxLag, now: () => clock.now },
   );
   return { clock, nodes, adapter };

@@ -72,7 +72,10 @@ class SummedStats extends RpcStats {
   }
 
   override snapshot(): { requests: number; calls: number } {
-    return this.parts().reduce((sum, s) => ({ requests: sum.requests + s.requests, calls: sum.calls + s.calls }), { requests: 0, calls: 0 });
+    return this.parts().reduce((sum, s) => ({ requests: sum.requests + s.requests, calls: sum.calls + s.calls }), {
+      requests: 0,
+      calls: 0,
+    });
   }
 }
 
@@ -117,7 +120,10 @@ export function failoverAdapter(network: Network, nodes: FailoverNode[], options
    * does. Nodes backing off are skipped while another is usable, and asked when none is (one node
    * alone is asked at every pass, as without failover).
    */
-  async function firstAnswer<T>(read: (adapter: ChainAdapter) => Promise<T>, usable: (t: Tracked) => boolean): Promise<T> {
+  async function firstAnswer<T>(
+    read: (adapter: ChainAdapter) => Promise<T>,
+    usable: (t: Tracked) => boolean,
+  ): Promise<T> {
     const candidates = tracked.filter(usable);
     const ready = candidates.filter(available);
     let lastError: unknown = new Error(`${network.name}: no node is usable (all lagging or not asked yet)`);
@@ -175,7 +181,10 @@ export function failoverAdapter(network: Network, nodes: FailoverNode[], options
   }
 
   const inStep = (t: Tracked) => t.height !== null && !t.lagging;
-  const announcers = [...tracked.flatMap((t) => (t.adapter.subscribeNewBlocks ? [t.adapter.subscribeNewBlocks.bind(t.adapter)] : [])), ...(options.announce ? [options.announce] : [])];
+  const announcers = [
+    ...tracked.flatMap((t) => (t.adapter.subscribeNewBlocks ? [t.adapter.subscribeNewBlocks.bind(t.adapter)] : [])),
+    ...(options.announce ? [options.announce] : []),
+  ];
 
   return {
     network,
@@ -183,7 +192,11 @@ export function failoverAdapter(network: Network, nodes: FailoverNode[], options
     stats: new SummedStats(() => tracked.map((t) => t.adapter.stats)),
     head,
     block: (height) => firstAnswer((a) => a.block(height), inStep),
-    scan: (from, to) => firstAnswer((a) => a.scan(from, to), (t) => inStep(t) && t.height! >= to),
+    scan: (from, to) =>
+      firstAnswer(
+        (a) => a.scan(from, to),
+        (t) => inStep(t) && t.height! >= to,
+      ),
     // The watcher reads the mempool just before the head and relies on both coming from one node
     // (lib/watcher/scan.ts): both go to the first node in step, so until the nodes' heads are
     // known (the first pass) they are asked first.

@@ -4,7 +4,14 @@ import 'server-only';
  * ChainAdapter interface and the adapters of both modes (the sandbox ledger for test, the live
  * nodes for live).
  */
-export { confirmationsOf, enabledNetworks, networkFor, orderNetwork, paymentUri, requiredConfirmations } from './networks';
+export {
+  confirmationsOf,
+  enabledNetworks,
+  networkFor,
+  orderNetwork,
+  paymentUri,
+  requiredConfirmations,
+} from './networks';
 export { availableCurrencies } from './available';
 export { deriveAddresses, derivationThreadReady } from './derivation-thread';
 export { isValidAddress, testAccountXpub, testTagAccountAddress } from './derivation';

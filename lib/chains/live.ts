@@ -51,9 +51,13 @@ function live(): Live {
   for (const cfg of source) {
     const network = liveNetworkOf(cfg);
     if (cfg.family === 'xrpl') {
-      if (!isValidAddress(network, cfg.account!)) problems.push(`  ${envPrefix(network)}_ADDRESS: the address checksum does not match`);
+      if (!isValidAddress(network, cfg.account!))
+        problems.push(`  ${envPrefix(network)}_ADDRESS: the address checksum does not match`);
       const invalid = cfg.tokens.filter((t) => !isValidAddress(network, t.contract));
-      for (const t of invalid) problems.push(`  ${envPrefix(network)}_TOKENS: ${t.ticker}:${t.contract} is not a valid XRP Ledger address (checksum)`);
+      for (const t of invalid)
+        problems.push(
+          `  ${envPrefix(network)}_TOKENS: ${t.ticker}:${t.contract} is not a valid XRP Ledger address (checksum)`,
+        );
     } else {
       try {
         deriveAddress(network, cfg.xpub, 0);
@@ -63,7 +67,10 @@ function live(): Live {
     }
     if (cfg.family === 'tron') {
       const invalid = cfg.tokens.filter((t) => !isValidTronAddress(t.contract));
-      for (const t of invalid) problems.push(`  ${envPrefix(network)}_TOKENS: ${t.ticker}:${t.contract} is not a valid Tron address (checksum)`);
+      for (const t of invalid)
+        problems.push(
+          `  ${envPrefix(network)}_TOKENS: ${t.ticker}:${t.contract} is not a valid Tron address (checksum)`,
+        );
     }
     networks.push(network);
   }

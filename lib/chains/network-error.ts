@@ -14,7 +14,11 @@ const STALE_CONNECTION = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);
  * rather than failing the watcher's pass. Any other failure, and a second one, is thrown as fetch
  * threw it.
  */
-export async function postRead(url: string | URL, init: { headers: Record<string, string>; body: string }, timeoutMs: number): Promise<Response> {
+export async function postRead(
+  url: string | URL,
+  init: { headers: Record<string, string>; body: string },
+  timeoutMs: number,
+): Promise<Response> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await fetch(url, { method: 'POST', ...init, signal: AbortSignal.timeout(timeoutMs) });

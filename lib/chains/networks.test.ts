@@ -33,7 +33,17 @@ describe('network policy per mode', () => {
   it('test keys use every catalog network, with SANDBOX_CONFIRMATIONS required whatever the network counts', () => {
     environment({ SANDBOX_CONFIRMATIONS: '7' });
     expect(enabledNetworks('test').map((n) => n.name)).toEqual([
-      'bitcoin', 'litecoin', 'bitcoincash', 'dogecoin', 'ethereum', 'bsc', 'polygon', 'arbitrum', 'base', 'tron', 'ripple',
+      'bitcoin',
+      'litecoin',
+      'bitcoincash',
+      'dogecoin',
+      'ethereum',
+      'bsc',
+      'polygon',
+      'arbitrum',
+      'base',
+      'tron',
+      'ripple',
     ]);
     const litecoin = networkFor('test', 'LiteCoin')!;
     expect(litecoin).toMatchObject({ name: 'litecoin', confirmations: 6, defaultLifetime: 3600, usesTags: false });
@@ -56,10 +66,15 @@ describe('network policy per mode', () => {
     expect(enabledNetworks('live').map((n) => n.name)).toEqual(['ethereum']);
     const ethereum = networkFor('live', 'ethereum')!;
     expect(ethereum.chainId).toBe(1337);
-    expect(ethereum.currencies.map((c) => [c.ticker, c.contract])).toEqual([['ETH', undefined], ['USDT', CONTRACT]]);
+    expect(ethereum.currencies.map((c) => [c.ticker, c.contract])).toEqual([
+      ['ETH', undefined],
+      ['USDT', CONTRACT],
+    ]);
     expect(requiredConfirmations('live', ethereum)).toBe(3);
     expect(orderNetwork('live', 'ethereum')).toBe(ethereum);
-    expect(paymentUri(ethereum, PAYEE, null, 'USDT', 12_500_000n)).toBe(`ethereum:${CONTRACT}@1337/transfer?address=${PAYEE}&uint256=12500000`);
+    expect(paymentUri(ethereum, PAYEE, null, 'USDT', 12_500_000n)).toBe(
+      `ethereum:${CONTRACT}@1337/transfer?address=${PAYEE}&uint256=12500000`,
+    );
     expect(networkFor('live', 'bitcoin')).toBeUndefined();
     // Test mode is not touched by the live configuration.
     expect(networkFor('test', 'ethereum')).toMatchObject({ confirmations: 12, chainId: 1 });

@@ -21,7 +21,6 @@ import type { Mode } from '../protocol';
 
 export { paymentUri } from './payment-uri';
 
-
 /** Networks usable with keys of `mode`, in catalog order. */
 export function enabledNetworks(mode: Mode): readonly Network[] {
   return mode === 'test' ? NETWORKS : liveNetworks();
@@ -57,7 +56,10 @@ export function requiredConfirmations(mode: Mode, network: Network): number {
  * while it is unmined or after it dropped out of the chain. The watcher credits by it and the
  * payment page shows it (k/n), so both count alike.
  */
-export function confirmationsOf(transfer: { block_height: number | string | bigint | null; dropped: boolean }, tipHeight: number): number {
+export function confirmationsOf(
+  transfer: { block_height: number | string | bigint | null; dropped: boolean },
+  tipHeight: number,
+): number {
   if (transfer.dropped || transfer.block_height === null) return 0;
   return Math.max(0, tipHeight - Number(transfer.block_height) + 1);
 }

@@ -49,7 +49,9 @@ describe('paymentUri: EVM (EIP-681)', () => {
     expect(paymentUri(net('ethereum'), ETH, null, 'ETH', 1_500_000_000_000_000_000n)).toBe(
       `ethereum:${ETH}@1?value=1500000000000000000`,
     );
-    expect(paymentUri(net('bsc'), ETH, null, 'BNB', 10n ** 30n)).toBe(`ethereum:${ETH}@56?value=1000000000000000000000000000000`);
+    expect(paymentUri(net('bsc'), ETH, null, 'BNB', 10n ** 30n)).toBe(
+      `ethereum:${ETH}@56?value=1000000000000000000000000000000`,
+    );
     expect(paymentUri(net('base'), ETH, null, 'ETH', 1n)).toBe(`ethereum:${ETH}@8453?value=1`);
   });
 

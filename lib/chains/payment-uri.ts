@@ -25,11 +25,18 @@ const BIP21_SCHEMES: Record<string, string> = {
   bitcoincash: 'bitcoincash',
 };
 
-export function paymentUri(network: Network, address: string, tag: string | null, currency: string, amount: bigint): string {
+export function paymentUri(
+  network: Network,
+  address: string,
+  tag: string | null,
+  currency: string,
+  amount: bigint,
+): string {
   void tag; // no supported scheme carries it: the page shows it separately
   const coin = findCurrency(network, currency);
   if (!coin) throw new Error(`Unknown currency "${currency}" on network "${network.name}"`);
-  if (typeof amount !== 'bigint' || amount < 0n) throw new Error('Payment URI amount must be a non-negative bigint of base units');
+  if (typeof amount !== 'bigint' || amount < 0n)
+    throw new Error('Payment URI amount must be a non-negative bigint of base units');
   switch (network.family) {
     case 'utxo': {
       const scheme = BIP21_SCHEMES[network.name];

@@ -46,8 +46,16 @@ export class GatewayTimeoutError extends GatewayError {
   readonly kind = 'timeout';
   override readonly name = 'GatewayTimeoutError';
 
-  constructor(operation: string, attempts: number, readonly timeoutMs: number) {
-    super(operation, attempts, `${operation}: no answer from the gateway within ${timeoutMs} ms (${attempts} attempt${attempts === 1 ? '' : 's'})`);
+  constructor(
+    operation: string,
+    attempts: number,
+    readonly timeoutMs: number,
+  ) {
+    super(
+      operation,
+      attempts,
+      `${operation}: no answer from the gateway within ${timeoutMs} ms (${attempts} attempt${attempts === 1 ? '' : 's'})`,
+    );
   }
 }
 
@@ -57,7 +65,12 @@ export class GatewayUnreachableError extends GatewayError {
   override readonly name = 'GatewayUnreachableError';
 
   constructor(operation: string, attempts: number, cause: unknown) {
-    super(operation, attempts, `${operation}: the gateway cannot be reached (${attempts} attempt${attempts === 1 ? '' : 's'}): ${describe(cause)}`, { cause });
+    super(
+      operation,
+      attempts,
+      `${operation}: the gateway cannot be reached (${attempts} attempt${attempts === 1 ? '' : 's'}): ${describe(cause)}`,
+      { cause },
+    );
   }
 }
 
@@ -66,7 +79,12 @@ export class GatewayProtocolError extends GatewayError {
   readonly kind = 'protocol';
   override readonly name = 'GatewayProtocolError';
 
-  constructor(operation: string, attempts: number, readonly status: number, message: string) {
+  constructor(
+    operation: string,
+    attempts: number,
+    readonly status: number,
+    message: string,
+  ) {
     super(operation, attempts, `${operation}: unexpected answer (HTTP ${status}): ${message}`);
   }
 }

@@ -35,7 +35,13 @@ import {
   type MakeOrderInput,
   type OperationName,
 } from '../protocol';
-import { GatewayApiError, GatewayProtocolError, GatewayTimeoutError, GatewayUnreachableError, type GatewayError } from './errors';
+import {
+  GatewayApiError,
+  GatewayProtocolError,
+  GatewayTimeoutError,
+  GatewayUnreachableError,
+  type GatewayError,
+} from './errors';
 
 export * from './errors';
 // The answers' types, from the wire contract the gateway's own serializers are typed by.
@@ -164,9 +170,15 @@ export class GatewayClient {
    * Any operation of the wire contract, its body and answer typed by the same schemas the gateway
    * validates with (lib/protocol's OPERATIONS). The named methods below are this with their names.
    */
-  operation<N extends OperationName>(name: N, input: OperationInput<N>, options: { retry?: boolean } = {}): Promise<OperationAnswer<N>> {
+  operation<N extends OperationName>(
+    name: N,
+    input: OperationInput<N>,
+    options: { retry?: boolean } = {},
+  ): Promise<OperationAnswer<N>> {
     // The schema is picked by a type parameter, which TypeScript cannot follow into call()'s inference.
-    return this.call(name, input as object, OPERATIONS[name].response as z.ZodType, options) as Promise<OperationAnswer<N>>;
+    return this.call(name, input as object, OPERATIONS[name].response as z.ZodType, options) as Promise<
+      OperationAnswer<N>
+    >;
   }
 
   /** The same search as findTx, under the name the Python client uses. */
@@ -233,7 +245,12 @@ export class GatewayClient {
    * `retry: false` (a request that is not idempotent): only refusals are retried, which wrote
    * nothing; never a request whose answer was lost, which may have been carried out.
    */
-  async call<S extends z.ZodType>(operation: string, fields: object, answer: S, options: { retry?: boolean } = {}): Promise<z.output<S>> {
+  async call<S extends z.ZodType>(
+    operation: string,
+    fields: object,
+    answer: S,
+    options: { retry?: boolean } = {},
+  ): Promise<z.output<S>> {
     let delay = this.retryDelayMs;
     for (let attempt = 1; ; attempt++) {
       const outcome = await this.attempt(operation, fields, answer, attempt);
@@ -246,7 +263,12 @@ export class GatewayClient {
     }
   }
 
-  private async attempt<S extends z.ZodType>(operation: string, fields: object, answer: S, attempt: number): Promise<Outcome<z.output<S>>> {
+  private async attempt<S extends z.ZodType>(
+    operation: string,
+    fields: object,
+    answer: S,
+    attempt: number,
+  ): Promise<Outcome<z.output<S>>> {
     const body = JSON.stringify({ ...fields, nonce: this.nextNonce() });
     const signature = createHmac('sha256', this.options.privateKey).update(body, 'utf8').digest('hex');
     let response: Response;
@@ -254,7 +276,11 @@ export class GatewayClient {
     try {
       response = await fetch(`${this.baseUrl}/api-gateway/${operation}`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-api-public-key': this.options.publicKey, 'x-api-signature': signature },
+        headers: {
+          'content-type': 'application/json',
+          'x-api-public-key': this.options.publicKey,
+          'x-api-signature': signature,
+        },
         body,
         // A signed request is never re-sent to wherever a redirect points.
         redirect: 'error',
@@ -263,13 +289,21 @@ export class GatewayClient {
       text = await response.text();
     } catch (error) {
       const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
-      const failure = timedOut ? new GatewayTimeoutError(operation, attempt, this.timeoutMs) : new GatewayUnreachableError(operation, attempt, error);
+      const failure = timedOut
+        ? new GatewayTimeoutError(operation, attempt, this.timeoutMs)
+        : new GatewayUnreachableError(operation, attempt, error);
       return { done: false, error: failure, retry: true };
     }
     return this.read(operation, attempt, response, text, answer);
   }
 
-  private read<S extends z.ZodType>(operation: string, attempt: number, response: Response, text: string, answer: S): Outcome<z.output<S>> {
+  private read<S extends z.ZodType>(
+    operation: string,
+    attempt: number,
+    response: Response,
+    text: string,
+    answer: S,
+  ): Outcome<z.output<S>> {
     const protocolError = (message: string): Outcome<never> => ({
       done: false,
       error: new GatewayProtocolError(operation, attempt, response.status, message),
@@ -285,7 +319,16 @@ export class GatewayClient {
     const failure = errorEnvelope.safeParse(json);
     if (failure.success) {
       const { name, code, message, details } = failure.data.error;
-      const error = new GatewayApiError(operation, attempt, response.status, name, code, message, details, failure.data.requestId);
+      const error = new GatewayApiError(
+        operation,
+        attempt,
+        response.status,
+        name,
+        code,
+        message,
+        details,
+        failure.data.requestId,
+      );
       const retryAfter = Number(response.headers.get('retry-after'));
       return {
         done: false,
@@ -299,7 +342,9 @@ export class GatewayClient {
     const checked = answer.safeParse(success.data.response);
     if (!checked.success) {
       const first = checked.error.issues[0];
-      return protocolError(`the response does not match ${operation}'s answer: ${first ? `${first.path.join('.') || '(root)'} ${first.message}` : 'invalid'}`);
+      return protocolError(
+        `the response does not match ${operation}'s answer: ${first ? `${first.path.join('.') || '(root)'} ${first.message}` : 'invalid'}`,
+      );
     }
     return { done: true, value: checked.data };
   }

@@ -62,8 +62,22 @@ export interface LiveChainConfig {
 const LIVE_FAMILIES = new Set(['utxo', 'evm', 'tron', 'xrpl']);
 
 const SUFFIXES = [
-  'RPC_URL', 'RPC_USER', 'RPC_PASSWORD', 'RPC_MAX_LAG', 'XPUB', 'CHAIN', 'CONFIRMATIONS', 'TOKENS', 'CHAIN_ID', 'HEAD_LAG', 'LOG_BLOCK_RANGE', 'MEMPOOL', 'WS_URL',
-  'API_KEY', 'ADDRESS', 'UNTAGGED_MERCHANT',
+  'RPC_URL',
+  'RPC_USER',
+  'RPC_PASSWORD',
+  'RPC_MAX_LAG',
+  'XPUB',
+  'CHAIN',
+  'CONFIRMATIONS',
+  'TOKENS',
+  'CHAIN_ID',
+  'HEAD_LAG',
+  'LOG_BLOCK_RANGE',
+  'MEMPOOL',
+  'WS_URL',
+  'API_KEY',
+  'ADDRESS',
+  'UNTAGGED_MERCHANT',
 ] as const;
 export type EnvSuffix = (typeof SUFFIXES)[number];
 
@@ -93,12 +107,24 @@ const wsUrlSchema = z.string().refine((v) => {
 /** One URL, or several separated by commas (failover, in that order). */
 const rpcUrls = z
   .string()
-  .transform((v) => v.split(',').map((u) => u.trim()).filter(Boolean))
+  .transform((v) =>
+    v
+      .split(',')
+      .map((u) => u.trim())
+      .filter(Boolean),
+  )
   .refine((urls) => urls.length > 0, 'must be an http:// or https:// URL, or several separated by commas')
   .superRefine((urls, ctx) => {
     // Entries are named by position, never quoted: a URL may hold credentials or an API key.
     const bad = urls.findIndex((u) => !isHttpUrl(u));
-    if (bad >= 0) ctx.addIssue({ code: 'custom', message: urls.length > 1 ? `entry ${bad + 1} of ${urls.length} is not an http:// or https:// URL` : 'must be an http:// or https:// URL' });
+    if (bad >= 0)
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          urls.length > 1
+            ? `entry ${bad + 1} of ${urls.length} is not an http:// or https:// URL`
+            : 'must be an http:// or https:// URL',
+      });
     else if (new Set(urls).size !== urls.length) ctx.addIssue({ code: 'custom', message: 'lists the same node twice' });
   });
 
@@ -107,7 +133,10 @@ export function envPrefix(network: Network): string {
 }
 
 /** Parses every live network's variables; answers the networks and the problems, one line each. */
-export function parseLiveChains(env: Record<string, string | undefined>): { chains: LiveChainConfig[]; issues: string[] } {
+export function parseLiveChains(env: Record<string, string | undefined>): {
+  chains: LiveChainConfig[];
+  issues: string[];
+} {
   const issues: string[] = [];
   const chains: LiveChainConfig[] = [];
   const timeout = intIn(100, 600_000).safeParse(env.CHAIN_RPC_TIMEOUT_MS ?? '15000');
@@ -124,7 +153,10 @@ export function parseLiveChains(env: Record<string, string | undefined>): { chai
     }
     const rawUrl = get('RPC_URL');
     if (rawUrl === undefined) {
-      problem('RPC_URL', `is required when ${set.map((s) => `${prefix}_${s}`).join(', ')} ${set.length > 1 ? 'are' : 'is'} set`);
+      problem(
+        'RPC_URL',
+        `is required when ${set.map((s) => `${prefix}_${s}`).join(', ')} ${set.length > 1 ? 'are' : 'is'} set`,
+      );
       continue;
     }
     const before = issues.length;
@@ -134,7 +166,8 @@ export function parseLiveChains(env: Record<string, string | undefined>): { chai
       continue;
     }
     for (const suffix of ['ADDRESS', 'UNTAGGED_MERCHANT'] as const) {
-      if (get(suffix) !== undefined) problem(suffix, 'applies to tag networks (ripple) only; this network derives addresses from its XPUB');
+      if (get(suffix) !== undefined)
+        problem(suffix, 'applies to tag networks (ripple) only; this network derives addresses from its XPUB');
     }
     const field = <T>(suffix: (typeof SUFFIXES)[number], schema: z.ZodType<T>, fallback: T): T => {
       const raw = get(suffix);
@@ -146,8 +179,16 @@ export function parseLiveChains(env: Record<string, string | undefined>): { chai
     };
     const urls = field('RPC_URL', rpcUrls, []);
     const xpub = get('XPUB');
-    if (xpub === undefined) problem('XPUB', `is required with ${prefix}_RPC_URL (the watch-only extended public key of the deposit addresses)`);
-    const chain = field('CHAIN', z.enum(['mainnet', 'testnet', 'regtest'], { error: 'must be mainnet, testnet or regtest' }), 'mainnet' as AddressChain);
+    if (xpub === undefined)
+      problem(
+        'XPUB',
+        `is required with ${prefix}_RPC_URL (the watch-only extended public key of the deposit addresses)`,
+      );
+    const chain = field(
+      'CHAIN',
+      z.enum(['mainnet', 'testnet', 'regtest'], { error: 'must be mainnet, testnet or regtest' }),
+      'mainnet' as AddressChain,
+    );
     const tron = network.family === 'tron' ? parseTronConfig(network, get, problem) : undefined;
     const confirmations = tron ? tron.confirmations : field('CONFIRMATIONS', intIn(1, 1000), network.confirmations);
     const evmOnly = (suffix: (typeof SUFFIXES)[number]) => {
@@ -155,10 +196,14 @@ export function parseLiveChains(env: Record<string, string | undefined>): { chai
     };
     (['CHAIN_ID', 'HEAD_LAG', 'LOG_BLOCK_RANGE', 'WS_URL'] as const).forEach(evmOnly);
     const wsUrl = network.family === 'evm' ? field('WS_URL', wsUrlSchema, undefined as string | undefined) : undefined;
-    if (network.family === 'utxo' && get('TOKENS') !== undefined) problem('TOKENS', 'applies to EVM, Tron and XRP Ledger networks only');
+    if (network.family === 'utxo' && get('TOKENS') !== undefined)
+      problem('TOKENS', 'applies to EVM, Tron and XRP Ledger networks only');
     if (network.family !== 'tron' && get('API_KEY') !== undefined) problem('API_KEY', 'applies to Tron only');
     if (network.family !== 'utxo' && get('MEMPOOL') !== undefined) problem('MEMPOOL', 'applies to UTXO networks only');
-    const tokens = network.family === 'evm' ? parseTokens(network, get('TOKENS'), (m) => problem('TOKENS', m)) : (tron?.tokens ?? []);
+    const tokens =
+      network.family === 'evm'
+        ? parseTokens(network, get('TOKENS'), (m) => problem('TOKENS', m))
+        : (tron?.tokens ?? []);
     const nodes = nodesOf(urls, get, problem, timeout.success ? timeout.data : 15_000);
     const maxNodeLag = field('RPC_MAX_LAG', intIn(0, 100_000), 5);
     if (issues.length > before) continue;
@@ -200,19 +245,37 @@ function parseXrpl(
   timeoutMs: number,
 ): LiveChainConfig | null {
   const prefix = envPrefix(network);
-  for (const suffix of ['XPUB', 'CHAIN', 'CHAIN_ID', 'HEAD_LAG', 'LOG_BLOCK_RANGE', 'MEMPOOL', 'WS_URL', 'API_KEY'] as const) {
-    if (get(suffix) !== undefined) problem(suffix, `does not apply to ${network.name} (one receiving account with destination tags: set ${prefix}_ADDRESS)`);
+  for (const suffix of [
+    'XPUB',
+    'CHAIN',
+    'CHAIN_ID',
+    'HEAD_LAG',
+    'LOG_BLOCK_RANGE',
+    'MEMPOOL',
+    'WS_URL',
+    'API_KEY',
+  ] as const) {
+    if (get(suffix) !== undefined)
+      problem(
+        suffix,
+        `does not apply to ${network.name} (one receiving account with destination tags: set ${prefix}_ADDRESS)`,
+      );
   }
   const urls = rpcUrls.safeParse(get('RPC_URL'));
   if (!urls.success) problem('RPC_URL', urls.error.issues[0]!.message);
   const maxNodeLag = intIn(0, 100_000).safeParse(get('RPC_MAX_LAG') ?? '5');
   if (!maxNodeLag.success) problem('RPC_MAX_LAG', maxNodeLag.error.issues[0]!.message);
   const account = get('ADDRESS');
-  if (account === undefined) problem('ADDRESS', `is required with ${prefix}_RPC_URL (the gateway's receiving account, r...)`);
-  else if (!CLASSIC_ADDRESS.test(account)) problem('ADDRESS', 'must be a classic XRP Ledger address (r..., not an X-address)');
+  if (account === undefined)
+    problem('ADDRESS', `is required with ${prefix}_RPC_URL (the gateway's receiving account, r...)`);
+  else if (!CLASSIC_ADDRESS.test(account))
+    problem('ADDRESS', 'must be a classic XRP Ledger address (r..., not an X-address)');
   const untaggedMerchant = get('UNTAGGED_MERCHANT');
   if (untaggedMerchant === undefined) {
-    problem('UNTAGGED_MERCHANT', `is required with ${prefix}_RPC_URL (the merchant id, from npm run keys, whose orphan deposits payments without a known tag become)`);
+    problem(
+      'UNTAGGED_MERCHANT',
+      `is required with ${prefix}_RPC_URL (the merchant id, from npm run keys, whose orphan deposits payments without a known tag become)`,
+    );
   } else if (!z.uuid().safeParse(untaggedMerchant).success) {
     problem('UNTAGGED_MERCHANT', 'must be a merchant id (a UUID, as npm run keys -- list shows it)');
   }
@@ -220,7 +283,14 @@ function parseXrpl(
   if (!confirmations.success) problem('CONFIRMATIONS', confirmations.error.issues[0]!.message);
   const tokens = parseTokens(network, get('TOKENS'), (m) => problem('TOKENS', m), XRPL_ISSUER);
   const nodes = nodesOf(urls.success ? urls.data : [], get, problem, timeoutMs);
-  if (!urls.success || !maxNodeLag.success || account === undefined || untaggedMerchant === undefined || !confirmations.success) return null;
+  if (
+    !urls.success ||
+    !maxNodeLag.success ||
+    account === undefined ||
+    untaggedMerchant === undefined ||
+    !confirmations.success
+  )
+    return null;
   return {
     network: network.name,
     family: 'xrpl',
@@ -249,7 +319,9 @@ export function parseTokens(
   problem: (message: string) => void,
   contractFormat: { valid: (contract: string) => boolean; example: string } = EVM_CONTRACT,
 ): { ticker: string; contract: string }[] {
-  const catalogTokens = network.currencies.filter((c) => c.contract).map((c) => ({ ticker: c.ticker, contract: c.contract! }));
+  const catalogTokens = network.currencies
+    .filter((c) => c.contract)
+    .map((c) => ({ ticker: c.ticker, contract: c.contract! }));
   if (raw === undefined) return catalogTokens;
   if (raw.trim().toLowerCase() === 'none') return [];
   const tokens: { ticker: string; contract: string }[] = [];
@@ -284,8 +356,14 @@ const EVM_CONTRACT = {
 };
 
 /** Each node's endpoint: credentials in a URL are that node's; RPC_USER and RPC_PASSWORD are every other node's. */
-function nodesOf(urls: string[], get: (suffix: EnvSuffix) => string | undefined, problem: (suffix: string, message: string) => void, timeoutMs: number): RpcEndpoint[] {
-  if ((get('RPC_USER') === undefined) !== (get('RPC_PASSWORD') === undefined)) problem(get('RPC_USER') === undefined ? 'RPC_USER' : 'RPC_PASSWORD', 'RPC user and password go together');
+function nodesOf(
+  urls: string[],
+  get: (suffix: EnvSuffix) => string | undefined,
+  problem: (suffix: string, message: string) => void,
+  timeoutMs: number,
+): RpcEndpoint[] {
+  if ((get('RPC_USER') === undefined) !== (get('RPC_PASSWORD') === undefined))
+    problem(get('RPC_USER') === undefined ? 'RPC_USER' : 'RPC_PASSWORD', 'RPC user and password go together');
   return urls.map((url): RpcEndpoint => {
     const endpoint = splitCredentials(url);
     return {

@@ -4,20 +4,35 @@ import { ConfigError, parseConfig } from './schema';
 describe('parseConfig', () => {
   it('has defaults for a bare environment', () => {
     const cfg = parseConfig({});
-    expect(cfg).toMatchObject({ port: 3000, host: '127.0.0.1', publicBaseUrl: 'http://127.0.0.1:3000', nonceWindowDays: 7, databaseUrl: undefined });
+    expect(cfg).toMatchObject({
+      port: 3000,
+      host: '127.0.0.1',
+      publicBaseUrl: 'http://127.0.0.1:3000',
+      nonceWindowDays: 7,
+      databaseUrl: undefined,
+    });
     expect(cfg).toMatchObject({ apiBodyTimeoutMs: 10_000, apiSlowBodiesPerClient: 16 });
   });
 
   it('defaults the public URL to the address the server prints, reachable from this machine', () => {
-    expect(parseConfig({ PORT: '4000' })).toMatchObject({ publicBaseUrl: 'http://127.0.0.1:4000', localBaseUrl: 'http://127.0.0.1:4000' });
+    expect(parseConfig({ PORT: '4000' })).toMatchObject({
+      publicBaseUrl: 'http://127.0.0.1:4000',
+      localBaseUrl: 'http://127.0.0.1:4000',
+    });
     expect(parseConfig({ HOST: '0.0.0.0' })).toMatchObject({ publicBaseUrl: 'http://127.0.0.1:3000' });
     expect(parseConfig({ HOST: '::' })).toMatchObject({ publicBaseUrl: 'http://[::1]:3000' });
     expect(parseConfig({ HOST: 'gateway.lan' })).toMatchObject({ publicBaseUrl: 'http://gateway.lan:3000' });
-    expect(parseConfig({ HOST: '0.0.0.0', PUBLIC_BASE_URL: 'https://pay.example' })).toMatchObject({ publicBaseUrl: 'https://pay.example', localBaseUrl: 'http://127.0.0.1:3000' });
+    expect(parseConfig({ HOST: '0.0.0.0', PUBLIC_BASE_URL: 'https://pay.example' })).toMatchObject({
+      publicBaseUrl: 'https://pay.example',
+      localBaseUrl: 'http://127.0.0.1:3000',
+    });
   });
 
   it('bounds the time and the number of slow request bodies', () => {
-    expect(parseConfig({ API_BODY_TIMEOUT_SECONDS: '3', API_SLOW_BODIES_PER_CLIENT: '4' })).toMatchObject({ apiBodyTimeoutMs: 3000, apiSlowBodiesPerClient: 4 });
+    expect(parseConfig({ API_BODY_TIMEOUT_SECONDS: '3', API_SLOW_BODIES_PER_CLIENT: '4' })).toMatchObject({
+      apiBodyTimeoutMs: 3000,
+      apiSlowBodiesPerClient: 4,
+    });
     expect(() => parseConfig({ API_BODY_TIMEOUT_SECONDS: '31' })).toThrow(/API_BODY_TIMEOUT_SECONDS/);
     expect(() => parseConfig({ API_BODY_TIMEOUT_SECONDS: '0' })).toThrow(/API_BODY_TIMEOUT_SECONDS/);
     expect(() => parseConfig({ API_SLOW_BODIES_PER_CLIENT: 'many' })).toThrow(/API_SLOW_BODIES_PER_CLIENT/);
@@ -50,16 +65,24 @@ describe('parseConfig', () => {
     expect(both).toContain('SANDBOX_BLOCK_SECONDS: must be a number');
     expect(both).toContain('API_RATE_LIMIT: must be a number');
     // The enumerations already say which values they take.
-    expect(message({ LOG_LEVEL: 'loud' })).toContain('LOG_LEVEL: Invalid option: expected one of "debug"|"info"|"warn"|"error"|"silent"');
-    for (const env of [{ PUBLIC_BASE_URL: 'ftp://x' }, { PORT: 'eighty' }, { DB_POOL_SIZE: '1.5' }]) expect(message(env)).not.toMatch(/Invalid (URL|input)/);
-    expect(parseConfig({ PUBLIC_BASE_URL: 'http://127.0.0.1:3000', STORE_GATEWAY_URL: 'https://gw.example/' })).toMatchObject({
+    expect(message({ LOG_LEVEL: 'loud' })).toContain(
+      'LOG_LEVEL: Invalid option: expected one of "debug"|"info"|"warn"|"error"|"silent"',
+    );
+    for (const env of [{ PUBLIC_BASE_URL: 'ftp://x' }, { PORT: 'eighty' }, { DB_POOL_SIZE: '1.5' }])
+      expect(message(env)).not.toMatch(/Invalid (URL|input)/);
+    expect(
+      parseConfig({ PUBLIC_BASE_URL: 'http://127.0.0.1:3000', STORE_GATEWAY_URL: 'https://gw.example/' }),
+    ).toMatchObject({
       publicBaseUrl: 'http://127.0.0.1:3000',
       storeGatewayUrl: 'https://gw.example',
     });
   });
 
   it('treats empty variables as unset and trims the base URL', () => {
-    expect(parseConfig({ DATABASE_URL: '', PUBLIC_BASE_URL: 'https://pay.example/' })).toMatchObject({ databaseUrl: undefined, publicBaseUrl: 'https://pay.example' });
+    expect(parseConfig({ DATABASE_URL: '', PUBLIC_BASE_URL: 'https://pay.example/' })).toMatchObject({
+      databaseUrl: undefined,
+      publicBaseUrl: 'https://pay.example',
+    });
   });
 
   describe('exchange rates', () => {
@@ -89,20 +112,26 @@ describe('parseConfig', () => {
     });
 
     it('reads source lists in any case, spacing and repetition', () => {
-      expect(parseConfig({ RATE_SOURCES_LIVE: ' Kraken , coingecko,kraken', RATE_SOURCES_TEST: 'fixed,coinbase' })).toMatchObject({
+      expect(
+        parseConfig({ RATE_SOURCES_LIVE: ' Kraken , coingecko,kraken', RATE_SOURCES_TEST: 'fixed,coinbase' }),
+      ).toMatchObject({
         rateSourcesLive: ['kraken', 'coingecko'],
         rateSourcesTest: ['fixed', 'coinbase'],
       });
     });
 
     it('stops start-up on an unknown source, naming the variable and the name', () => {
-      expect(message({ RATE_SOURCES_LIVE: 'kraken,binance' })).toContain('RATE_SOURCES_LIVE: unknown rate source "binance": must be a comma-separated list of fixed, kraken, coinbase, coingecko');
+      expect(message({ RATE_SOURCES_LIVE: 'kraken,binance' })).toContain(
+        'RATE_SOURCES_LIVE: unknown rate source "binance": must be a comma-separated list of fixed, kraken, coinbase, coingecko',
+      );
       expect(message({ RATE_SOURCES_TEST: 'fixd' })).toContain('RATE_SOURCES_TEST: unknown rate source "fixd"');
       expect(message({ RATE_SOURCES_TEST: ',' })).toContain('RATE_SOURCES_TEST: must be a comma-separated list');
     });
 
     it('overrides entries of the fixed table with known codes and positive decimals', () => {
-      expect(parseConfig({ RATE_FIXED: 'BTC=65000, eur=1.1,USDT=0.998' })).toMatchObject({ rateFixed: { BTC: '65000', EUR: '1.1', USDT: '0.998' } });
+      expect(parseConfig({ RATE_FIXED: 'BTC=65000, eur=1.1,USDT=0.998' })).toMatchObject({
+        rateFixed: { BTC: '65000', EUR: '1.1', USDT: '0.998' },
+      });
       expect(message({ RATE_FIXED: 'XYZ=1' })).toContain('RATE_FIXED: "XYZ" is not a currency the rate service prices');
       // USD is the pivot: 1 by definition.
       expect(message({ RATE_FIXED: 'USD=1' })).toContain('RATE_FIXED: "USD" is not a currency');
@@ -114,19 +143,32 @@ describe('parseConfig', () => {
     });
 
     it('bounds the cache, the age of a price, the spread and the timeout', () => {
-      expect(parseConfig({ RATE_CACHE_SECONDS: '10', RATE_MAX_AGE_SECONDS: '10', RATE_MAX_SPREAD_PERCENT: '2.50', RATE_TIMEOUT_MS: '800' })).toMatchObject({
+      expect(
+        parseConfig({
+          RATE_CACHE_SECONDS: '10',
+          RATE_MAX_AGE_SECONDS: '10',
+          RATE_MAX_SPREAD_PERCENT: '2.50',
+          RATE_TIMEOUT_MS: '800',
+        }),
+      ).toMatchObject({
         rateCacheMs: 10_000,
         rateMaxAgeMs: 10_000,
         rateMaxSpreadPercent: '2.5',
         rateTimeoutMs: 800,
       });
-      expect(message({ RATE_CACHE_SECONDS: '60', RATE_MAX_AGE_SECONDS: '30' })).toContain('RATE_MAX_AGE_SECONDS: must be at least RATE_CACHE_SECONDS (60)');
-      expect(message({ RATE_MAX_AGE_SECONDS: '20' })).toContain('RATE_MAX_AGE_SECONDS: must be at least RATE_CACHE_SECONDS (30)');
+      expect(message({ RATE_CACHE_SECONDS: '60', RATE_MAX_AGE_SECONDS: '30' })).toContain(
+        'RATE_MAX_AGE_SECONDS: must be at least RATE_CACHE_SECONDS (60)',
+      );
+      expect(message({ RATE_MAX_AGE_SECONDS: '20' })).toContain(
+        'RATE_MAX_AGE_SECONDS: must be at least RATE_CACHE_SECONDS (30)',
+      );
       expect(message({ RATE_CACHE_SECONDS: '0' })).toContain('RATE_CACHE_SECONDS');
       expect(message({ RATE_CACHE_SECONDS: 'soon' })).toContain('RATE_CACHE_SECONDS: must be a number');
       expect(message({ RATE_TIMEOUT_MS: '50' })).toContain('RATE_TIMEOUT_MS');
       for (const bad of ['0', '-1', '101', 'x', '1.1234567']) {
-        expect(message({ RATE_MAX_SPREAD_PERCENT: bad }), bad).toContain('RATE_MAX_SPREAD_PERCENT: must be a percentage above 0 and at most 100');
+        expect(message({ RATE_MAX_SPREAD_PERCENT: bad }), bad).toContain(
+          'RATE_MAX_SPREAD_PERCENT: must be a percentage above 0 and at most 100',
+        );
       }
     });
 
@@ -144,20 +186,32 @@ describe('parseConfig', () => {
         rateCoingeckoUrl: 'http://127.0.0.1:9003',
         rateCoingeckoApiKey: 'CG-demo',
       });
-      expect(message({ RATE_KRAKEN_URL: 'api.kraken.com' })).toContain('RATE_KRAKEN_URL: must be an http:// or https:// URL');
+      expect(message({ RATE_KRAKEN_URL: 'api.kraken.com' })).toContain(
+        'RATE_KRAKEN_URL: must be an http:// or https:// URL',
+      );
     });
   });
 });
 
 describe('dashboard sessions', () => {
   it('default to 30 minutes idle and 12 hours at most', () => {
-    expect(parseConfig({})).toMatchObject({ dashboardSessionIdleMs: 30 * 60_000, dashboardSessionMaxMs: 12 * 3_600_000 });
-    expect(parseConfig({ DASHBOARD_SESSION_IDLE_MINUTES: '15', DASHBOARD_SESSION_MAX_HOURS: '1' })).toMatchObject({ dashboardSessionIdleMs: 15 * 60_000, dashboardSessionMaxMs: 3_600_000 });
+    expect(parseConfig({})).toMatchObject({
+      dashboardSessionIdleMs: 30 * 60_000,
+      dashboardSessionMaxMs: 12 * 3_600_000,
+    });
+    expect(parseConfig({ DASHBOARD_SESSION_IDLE_MINUTES: '15', DASHBOARD_SESSION_MAX_HOURS: '1' })).toMatchObject({
+      dashboardSessionIdleMs: 15 * 60_000,
+      dashboardSessionMaxMs: 3_600_000,
+    });
   });
 
   it('refuse an idle timeout longer than the lifetime, and values that are not whole numbers, naming the variable', () => {
-    expect(() => parseConfig({ DASHBOARD_SESSION_IDLE_MINUTES: '90', DASHBOARD_SESSION_MAX_HOURS: '1' })).toThrow(/DASHBOARD_SESSION_IDLE_MINUTES: must be at most DASHBOARD_SESSION_MAX_HOURS in minutes \(60\)/);
-    expect(() => parseConfig({ DASHBOARD_SESSION_MAX_HOURS: 'soon' })).toThrow(/DASHBOARD_SESSION_MAX_HOURS: must be a number/);
+    expect(() => parseConfig({ DASHBOARD_SESSION_IDLE_MINUTES: '90', DASHBOARD_SESSION_MAX_HOURS: '1' })).toThrow(
+      /DASHBOARD_SESSION_IDLE_MINUTES: must be at most DASHBOARD_SESSION_MAX_HOURS in minutes \(60\)/,
+    );
+    expect(() => parseConfig({ DASHBOARD_SESSION_MAX_HOURS: 'soon' })).toThrow(
+      /DASHBOARD_SESSION_MAX_HOURS: must be a number/,
+    );
     expect(() => parseConfig({ DASHBOARD_SESSION_IDLE_MINUTES: '0' })).toThrow(/DASHBOARD_SESSION_IDLE_MINUTES/);
   });
 });

@@ -9,7 +9,8 @@
  */
 const SOURCE = /^(\*|https?:\/\/(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:\d{1,5})?)$/i;
 
-export const FRAME_ANCESTORS_HINT = 'must be origins such as https://shop.example or https://*.shop.example (comma or space separated), or *';
+export const FRAME_ANCESTORS_HINT =
+  'must be origins such as https://shop.example or https://*.shop.example (comma or space separated), or *';
 
 /** The sources, or null when an entry is not acceptable. Empty (unset) means none besides the gateway itself. */
 export function parseFrameAncestors(value: string | undefined): string[] | null {

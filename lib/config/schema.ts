@@ -9,13 +9,20 @@ import { FRAME_ANCESTORS_HINT, parseFrameAncestors } from './frame-ancestors';
 const port = z.coerce.number().int().min(1).max(65535);
 const positiveInt = z.coerce.number().int().positive();
 /** zod says only "Invalid URL" for `ftp://x` or `pay.example.com`: say what is wanted instead. */
-const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL such as https://pay.example.com' });
+const httpUrl = z.url({
+  protocol: /^https?$/,
+  error: 'must be an http:// or https:// URL such as https://pay.example.com',
+});
 
 /** A host name, an IP address, or an IP range in CIDR notation (WEBHOOK_ALLOWED_TARGETS). */
 function isTargetPattern(entry: string): boolean {
   const [address, bits, extra] = entry.split('/');
   if (extra !== undefined || !address) return false;
-  if (bits === undefined) return isIP(address) !== 0 || /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/i.test(address);
+  if (bits === undefined)
+    return (
+      isIP(address) !== 0 ||
+      /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/i.test(address)
+    );
   const family = isIP(address);
   return family !== 0 && /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
 }
@@ -40,7 +47,9 @@ export type RateSourceName = (typeof RATE_SOURCE_NAMES)[number];
  * Codes RATE_FIXED may set: every catalog ticker and the fiat currencies the rate service prices,
  * except USD, the pivot every price is given in, which is 1 by definition.
  */
-const RATE_FIXED_CODES = [...new Set([...NETWORKS.flatMap((n) => n.currencies.map((c) => c.ticker)), ...FIAT_CURRENCIES])].filter((c) => c !== 'USD');
+const RATE_FIXED_CODES = [
+  ...new Set([...NETWORKS.flatMap((n) => n.currencies.map((c) => c.ticker)), ...FIAT_CURRENCIES]),
+].filter((c) => c !== 'USD');
 
 /** A price longer than this is no price (a decimal of 40 digits already says more than any market). */
 const MAX_PRICE_CHARS = 40;
@@ -77,10 +86,17 @@ const rateFixed = z
       if (price === undefined || extra !== undefined) {
         ctx.addIssue({ code: 'custom', message: `"${entry}" must be CODE=PRICE, such as BTC=65000,EUR=1.1` });
       } else if (!RATE_FIXED_CODES.includes(upper)) {
-        ctx.addIssue({ code: 'custom', message: `"${code}" is not a currency the rate service prices (${RATE_FIXED_CODES.join(', ')}; USD is always 1)` });
+        ctx.addIssue({
+          code: 'custom',
+          message: `"${code}" is not a currency the rate service prices (${RATE_FIXED_CODES.join(', ')}; USD is always 1)`,
+        });
       } else {
         const parsed = price.length <= MAX_PRICE_CHARS ? parseDecimal(price) : undefined;
-        if (!parsed || parsed.value === 0n) ctx.addIssue({ code: 'custom', message: `the price of ${upper}, "${price}", must be a positive plain decimal such as 65000 or 1.1` });
+        if (!parsed || parsed.value === 0n)
+          ctx.addIssue({
+            code: 'custom',
+            message: `the price of ${upper}, "${price}", must be a positive plain decimal such as 65000 or 1.1`,
+          });
       }
     }
   })
@@ -135,7 +151,10 @@ const envSchema = z
     SANDBOX_BLOCK_SECONDS: z.coerce.number().min(0).max(3600).default(2),
     SANDBOX_CONFIRMATIONS: positiveInt.max(100).default(2),
     RISK_DENY_LIST: z.string().default(''),
-    FRAME_ANCESTORS: z.string().default('').refine((v) => parseFrameAncestors(v) !== null, FRAME_ANCESTORS_HINT),
+    FRAME_ANCESTORS: z
+      .string()
+      .default('')
+      .refine((v) => parseFrameAncestors(v) !== null, FRAME_ANCESTORS_HINT),
     WEBHOOK_TIMEOUT_MS: positiveInt.min(100).max(60_000).default(10_000),
     WEBHOOK_CONCURRENCY: positiveInt.max(1000).default(32),
     WEBHOOK_MERCHANT_CONCURRENCY: positiveInt.max(1000).default(8),
@@ -145,7 +164,11 @@ const envSchema = z
       .string()
       .default('')
       .refine(
-        (v) => v.split(/[\s,]+/).filter(Boolean).every(isTargetPattern),
+        (v) =>
+          v
+            .split(/[\s,]+/)
+            .filter(Boolean)
+            .every(isTargetPattern),
         'must be host names, IP addresses or CIDR ranges (10.0.0.0/8, fd00::/8), separated by commas or spaces',
       ),
     RATE_SOURCES_LIVE: rateSources('kraken,coinbase,coingecko'),
@@ -167,11 +190,19 @@ const envSchema = z
     // A cached price is used for RATE_CACHE_SECONDS without asking again; a price older than
     // RATE_MAX_AGE_SECONDS is never used: the second bound cannot be the shorter one.
     if (env.RATE_MAX_AGE_SECONDS < env.RATE_CACHE_SECONDS) {
-      ctx.addIssue({ code: 'custom', path: ['RATE_MAX_AGE_SECONDS'], message: `must be at least RATE_CACHE_SECONDS (${env.RATE_CACHE_SECONDS})` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['RATE_MAX_AGE_SECONDS'],
+        message: `must be at least RATE_CACHE_SECONDS (${env.RATE_CACHE_SECONDS})`,
+      });
     }
     // A session idle for longer than it may live at all would make the idle timeout meaningless.
     if (env.DASHBOARD_SESSION_IDLE_MINUTES > env.DASHBOARD_SESSION_MAX_HOURS * 60) {
-      ctx.addIssue({ code: 'custom', path: ['DASHBOARD_SESSION_IDLE_MINUTES'], message: `must be at most DASHBOARD_SESSION_MAX_HOURS in minutes (${env.DASHBOARD_SESSION_MAX_HOURS * 60})` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['DASHBOARD_SESSION_IDLE_MINUTES'],
+        message: `must be at most DASHBOARD_SESSION_MAX_HOURS in minutes (${env.DASHBOARD_SESSION_MAX_HOURS * 60})`,
+      });
     }
   })
   .transform((env) => ({
@@ -263,7 +294,10 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   const result = envSchema.safeParse(cleaned, { error: plainWords });
   const live = parseLiveChains(cleaned);
   if (!result.success || live.issues.length > 0) {
-    const lines = [...(result.success ? [] : result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`)), ...live.issues].map((l) => `  ${l}`);
+    const lines = [
+      ...(result.success ? [] : result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`)),
+      ...live.issues,
+    ].map((l) => `  ${l}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   return { ...result.data, liveChains: live.chains };

@@ -35,9 +35,11 @@ export function parseTronConfig(
     if (parsed.success) confirmations = parsed.data;
     else problem('CONFIRMATIONS', `${parsed.error.issues[0]!.message}, or "solid"`);
   }
-  if (get('CHAIN') !== undefined) problem('CHAIN', 'does not apply to Tron: its addresses are the same on mainnet and the test networks');
+  if (get('CHAIN') !== undefined)
+    problem('CHAIN', 'does not apply to Tron: its addresses are the same on mainnet and the test networks');
   const apiKey = get('API_KEY');
-  if (apiKey !== undefined && !/^[\x21-\x7e]{1,200}$/.test(apiKey)) problem('API_KEY', 'must be 1 to 200 printable characters without spaces');
+  if (apiKey !== undefined && !/^[\x21-\x7e]{1,200}$/.test(apiKey))
+    problem('API_KEY', 'must be 1 to 200 printable characters without spaces');
   const tokens = parseTokens(network, get('TOKENS'), (m) => problem('TOKENS', m), TRON_CONTRACT);
   return { confirmations, solidified, tokens, ...(apiKey !== undefined && { apiKey }) };
 }

@@ -17,7 +17,12 @@ const d = alias(deposits, 'd');
 export type DepositListItem = DepositView & { kind: DepositRow['kind']; explorerUrl?: string; createdAt: Date };
 
 /** The scope's deposits, newest first; `kind` ORPHAN or PERSONAL narrows them. */
-export async function listDepositItems(db: Queryable, scope: MerchantScope, filters: Omit<DepositFilters, 'after' | 'before'> & Position = {}, pageSize = 50): Promise<Page<DepositListItem>> {
+export async function listDepositItems(
+  db: Queryable,
+  scope: MerchantScope,
+  filters: Omit<DepositFilters, 'after' | 'before'> & Position = {},
+  pageSize = 50,
+): Promise<Page<DepositListItem>> {
   const conditions = [
     sql`${d.merchantId} = ${scope.merchantId}::uuid`,
     sql`${d.mode} = ${scope.mode}`,
@@ -29,12 +34,28 @@ export async function listDepositItems(db: Queryable, scope: MerchantScope, filt
   ]);
   return {
     ...page,
-    rows: page.rows.map((d) => ({ ...serializeDeposit(d), kind: d.kind, explorerUrl: transactionLink(scope.mode, d.network, d.in_tx_hash, overrides), createdAt: d.created_at })),
+    rows: page.rows.map((d) => ({
+      ...serializeDeposit(d),
+      kind: d.kind,
+      explorerUrl: transactionLink(scope.mode, d.network, d.in_tx_hash, overrides),
+      createdAt: d.created_at,
+    })),
   };
 }
 
 const EVENT_COLUMNS = [
-  'id', 'order_id', 'invoice_id', 'kind', 'order_status', 'invoice_status', 'url', 'state', 'attempts', 'next_attempt_at', 'delivered_at', 'created_at',
+  'id',
+  'order_id',
+  'invoice_id',
+  'kind',
+  'order_status',
+  'invoice_status',
+  'url',
+  'state',
+  'attempts',
+  'next_attempt_at',
+  'delivered_at',
+  'created_at',
 ] as const;
 const ATTEMPT_COLUMNS = ['attempt', 'started_at', 'latency_ms', 'status_code', 'outcome', 'error'] as const;
 type DeliveryRow = Pick<RowOf<typeof webhookEvents>, (typeof EVENT_COLUMNS)[number]> & {
@@ -61,14 +82,26 @@ export interface DeliveryListItem {
   nextAttemptAt: Date | null;
   deliveredAt: Date | null;
   createdAt: Date;
-  lastAttempt: { attempt: number; at: Date; latencyMs: number; statusCode: number | null; outcome: string; error: string | null } | null;
+  lastAttempt: {
+    attempt: number;
+    at: Date;
+    latencyMs: number;
+    statusCode: number | null;
+    outcome: string;
+    error: string | null;
+  } | null;
 }
 
 /**
  * The scope's webhook events, newest first, each with its last attempt; `failed` shows only those
  * that gave up (failed: retries used up; refused: target not allowed).
  */
-export async function listDeliveryItems(db: Queryable, scope: MerchantScope, filters: Omit<DeliveryFilters, 'after' | 'before'> & Position = {}, pageSize = 50): Promise<Page<DeliveryListItem>> {
+export async function listDeliveryItems(
+  db: Queryable,
+  scope: MerchantScope,
+  filters: Omit<DeliveryFilters, 'after' | 'before'> & Position = {},
+  pageSize = 50,
+): Promise<Page<DeliveryListItem>> {
   const conditions = [
     sql`${e.merchantId} = ${scope.merchantId}::uuid`,
     sql`${e.mode} = ${scope.mode}`,

@@ -32,7 +32,11 @@ export function isExplorerTemplate(template: string): boolean {
  * network, else the default; undefined when neither exists (or a stored template is not a usable
  * http(s) URL). The hash is URL-encoded into the template.
  */
-export function explorerLink(network: string, txHash: string, overrides: Readonly<Record<string, string>> = {}): string | undefined {
+export function explorerLink(
+  network: string,
+  txHash: string,
+  overrides: Readonly<Record<string, string>> = {},
+): string | undefined {
   const own = Object.hasOwn(overrides, network) ? overrides[network] : undefined;
   const template = own !== undefined && isExplorerTemplate(own) ? own : DEFAULT_EXPLORERS[network];
   return template?.replaceAll('{tx}', encodeURIComponent(txHash));

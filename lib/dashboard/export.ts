@@ -14,7 +14,18 @@ import 'server-only';
  * times start with a digit); only text a merchant's API calls gave (description, order id, URLs)
  * can, and it is the only place where a cell differs from the API's value.
  */
-import { invoices, orders, param, runSql, sql, statement, type Queryable, type SQL, type SQLWrapper, type Statement } from '../db';
+import {
+  invoices,
+  orders,
+  param,
+  runSql,
+  sql,
+  statement,
+  type Queryable,
+  type SQL,
+  type SQLWrapper,
+  type Statement,
+} from '../db';
 import { serializeInvoice, withOrders, type InvoiceRow } from '../invoices';
 import { serializeOrder, type OrderRow } from '../orders';
 import { invoiceResponse, orderResponse } from '../protocol';
@@ -54,7 +65,10 @@ export function csvLine(values: readonly unknown[]): string {
 const TABLE = { orders, invoices } as const;
 
 /** The columns: the API objects' fields, in the wire contract's order. */
-const COLUMNS: Record<ExportKind, readonly string[]> = { orders: Object.keys(orderResponse.shape), invoices: Object.keys(invoiceResponse.shape) };
+const COLUMNS: Record<ExportKind, readonly string[]> = {
+  orders: Object.keys(orderResponse.shape),
+  invoices: Object.keys(invoiceResponse.shape),
+};
 
 /** The scope and range of an export: its values, or the `param()`s of a statement that takes them. */
 interface RangeValues {
@@ -64,7 +78,12 @@ interface RangeValues {
   to: SQLWrapper | Date;
 }
 type RangeParams = { merchantId: string; mode: string; from: Date; to: Date };
-const RANGE = { merchantId: param('merchantId'), mode: param('mode'), from: param('from'), to: param('to') } satisfies RangeValues;
+const RANGE = {
+  merchantId: param('merchantId'),
+  mode: param('mode'),
+  from: param('from'),
+  to: param('to'),
+} satisfies RangeValues;
 
 function inRange(kind: ExportKind, v: RangeValues): SQL {
   const table = TABLE[kind];
@@ -80,7 +99,10 @@ function rangeParams(scope: MerchantScope, range: ExportRange): RangeParams {
 /** Up to this many rows countForExport counts exactly; above, the planner's estimate is enough for a progress bar. */
 export const EXACT_COUNT_LIMIT = 20_000;
 
-const perKind = <T>(make: (kind: ExportKind) => T): Record<ExportKind, T> => ({ orders: make('orders'), invoices: make('invoices') });
+const perKind = <T>(make: (kind: ExportKind) => T): Record<ExportKind, T> => ({
+  orders: make('orders'),
+  invoices: make('invoices'),
+});
 
 const EXACT_COUNT = perKind((kind) =>
   statement<{ n: number }, RangeParams>(
@@ -93,7 +115,12 @@ const EXACT_COUNT = perKind((kind) =>
  * EXACT_COUNT_LIMIT rows, else the planner's estimate from the statistics (within a few percent,
  * answered at once, where an exact count of 200,000 rows took 0.5 s on a busy 2-core machine).
  */
-export async function countForExport(db: Queryable, scope: MerchantScope, range: ExportRange, kind: ExportKind): Promise<number> {
+export async function countForExport(
+  db: Queryable,
+  scope: MerchantScope,
+  range: ExportRange,
+  kind: ExportKind,
+): Promise<number> {
   const values = rangeParams(scope, range);
   // EXPLAIN cannot be prepared: built for this call, with the values in its parameters.
   const [plan] = await runSql<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>(
@@ -117,7 +144,9 @@ function batchStatements<R>(kind: ExportKind): BatchStatements<R> {
   const order = sql`order by ${table.createdAt} desc, ${table.id} desc limit ${EXPORT_BATCH}`;
   return {
     first: statement(sql`select * from ${table} where ${inRange(kind, RANGE)} ${order}`),
-    next: statement(sql`select * from ${table} where ${inRange(kind, RANGE)} and ${afterPosition(table, '<', param('time'), param('id'))} ${order}`),
+    next: statement(
+      sql`select * from ${table} where ${inRange(kind, RANGE)} and ${afterPosition(table, '<', param('time'), param('id'))} ${order}`,
+    ),
   };
 }
 
@@ -154,13 +183,20 @@ async function* batches<R extends { created_at: Date; id: string }>(
  * The CSV of the scope's orders (or invoices) created in `range`, newest first as the API lists
  * them: the header line, then one chunk of lines per batch.
  */
-export async function* exportOrdersCsv(db: Queryable, scope: MerchantScope, range: ExportRange, kind: ExportKind): AsyncGenerator<string> {
+export async function* exportOrdersCsv(
+  db: Queryable,
+  scope: MerchantScope,
+  range: ExportRange,
+  kind: ExportKind,
+): AsyncGenerator<string> {
   const columns = COLUMNS[kind];
-  const lines = (objects: readonly object[]) => objects.map((o) => csvLine(columns.map((k) => (o as Record<string, unknown>)[k]))).join('');
+  const lines = (objects: readonly object[]) =>
+    objects.map((o) => csvLine(columns.map((k) => (o as Record<string, unknown>)[k]))).join('');
   yield csvLine(columns);
   if (kind === 'orders') {
     for await (const rows of batches(db, scope, range, BATCHES.orders)) yield lines(rows.map(serializeOrder));
   } else {
-    for await (const rows of batches(db, scope, range, BATCHES.invoices)) yield lines((await withOrders(db, rows)).map(serializeInvoice));
+    for await (const rows of batches(db, scope, range, BATCHES.invoices))
+      yield lines((await withOrders(db, rows)).map(serializeInvoice));
   }
 }

@@ -11,7 +11,10 @@ import { INVOICE_STATUS_VALUES, isUuid, ORDER_STATUS_VALUES } from '../protocol'
 
 /** A search param the dashboard cannot use: `message` says which and why. */
 export class InvalidFilter extends DomainError<'InvalidFilter'> {
-  constructor(message: string, readonly parameter: string) {
+  constructor(
+    message: string,
+    readonly parameter: string,
+  ) {
     super('InvalidFilter', message, [{ path: parameter, message }]);
   }
 }
@@ -36,7 +39,8 @@ export function encodeCursor(row: { created_at: Date; id: string }): string {
 export function decodeCursor(text: string): PageCursor | undefined {
   if (!/^[A-Za-z0-9_-]{1,200}$/.test(text)) return undefined;
   const [time, id, extra] = Buffer.from(text, 'base64url').toString('utf8').split('|');
-  if (extra !== undefined || !time || !id || !isUuid(id) || !/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/.test(time)) return undefined;
+  if (extra !== undefined || !time || !id || !isUuid(id) || !/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/.test(time))
+    return undefined;
   const createdAt = new Date(time);
   return Number.isNaN(createdAt.getTime()) ? undefined : { createdAt, id: id.toLowerCase() };
 }
@@ -50,12 +54,19 @@ const DATE_ONLY = /^\d{4}-\d\d-\d\d$/;
 const isoTime = (end: boolean) =>
   z
     .string({ error: 'is required' })
-    .refine((v) => DATE_ONLY.test(v) || z.iso.datetime({ offset: true }).safeParse(v).success, 'must be a date (2026-01-31) or a date and time (2026-01-31T12:00:00Z)')
+    .refine(
+      (v) => DATE_ONLY.test(v) || z.iso.datetime({ offset: true }).safeParse(v).success,
+      'must be a date (2026-01-31) or a date and time (2026-01-31T12:00:00Z)',
+    )
     .transform((v, ctx) => {
       const at = new Date(DATE_ONLY.test(v) ? `${v}T00:00:00.000Z` : v);
       // Date rolls 2026-02-30 over to March; a real calendar day reads back the same.
       const day = new Date(`${v.slice(0, 10)}T00:00:00.000Z`);
-      if (Number.isNaN(at.getTime()) || Number.isNaN(day.getTime()) || day.toISOString().slice(0, 10) !== v.slice(0, 10)) {
+      if (
+        Number.isNaN(at.getTime()) ||
+        Number.isNaN(day.getTime()) ||
+        day.toISOString().slice(0, 10) !== v.slice(0, 10)
+      ) {
         ctx.addIssue({ code: 'custom', message: 'is not a real date' });
         return z.NEVER;
       }
@@ -92,7 +103,11 @@ export const ORDER_FILTERS = z
     currency: z
       .string()
       .transform((v) => v.toUpperCase())
-      .pipe(z.enum([...COIN_TICKERS, ...FIAT_CURRENCIES] as [string, ...string[]], { error: 'is not a currency of the catalog' }))
+      .pipe(
+        z.enum([...COIN_TICKERS, ...FIAT_CURRENCIES] as [string, ...string[]], {
+          error: 'is not a currency of the catalog',
+        }),
+      )
       .optional(),
     from: isoTime(false).optional(),
     to: isoTime(true).optional(),
@@ -113,7 +128,8 @@ export const ORDER_FILTERS = z
     if (f.kind === 'orders' && f.currency !== undefined && FIAT_CURRENCIES.includes(f.currency)) {
       ctx.addIssue({ code: 'custom', path: ['currency'], message: 'is not a currency of the catalog' });
     }
-    if (f.from && f.to && f.from >= f.to) ctx.addIssue({ code: 'custom', path: ['to'], message: 'must be later than from' });
+    if (f.from && f.to && f.from >= f.to)
+      ctx.addIssue({ code: 'custom', path: ['to'], message: 'must be later than from' });
     if (f.after && f.before) ctx.addIssue({ code: 'custom', path: ['before'], message: 'cannot be given with after' });
   });
 
@@ -125,7 +141,10 @@ export type SearchParams = URLSearchParams | Record<string, string | string[] | 
 
 /** The first value of each parameter; empty values count as absent (an unselected form field). */
 export function searchParamsObject(params: SearchParams): Record<string, string> {
-  const entries: [string, string | string[] | undefined][] = params instanceof URLSearchParams ? [...params.keys()].map((k) => [k, params.get(k) ?? undefined]) : Object.entries(params);
+  const entries: [string, string | string[] | undefined][] =
+    params instanceof URLSearchParams
+      ? [...params.keys()].map((k) => [k, params.get(k) ?? undefined])
+      : Object.entries(params);
   const out: Record<string, string> = {};
   for (const [key, value] of entries) {
     const first = Array.isArray(value) ? value[0] : value;

@@ -6,7 +6,13 @@ import 'server-only';
  * with opaque cursors; filters come from URL search params through zod schemas, and a bad one
  * raises `InvalidFilter` with a message for the page.
  */
-export { listDeliveryItems, listDepositItems, resendDelivery, type DeliveryListItem, type DepositListItem } from './activity';
+export {
+  listDeliveryItems,
+  listDepositItems,
+  resendDelivery,
+  type DeliveryListItem,
+  type DepositListItem,
+} from './activity';
 export { csvCell, countForExport, EXPORT_BATCH, exportOrdersCsv, type ExportKind, type ExportRange } from './export';
 export { DEFAULT_EXPLORERS, explorerLink, isExplorerTemplate } from './explorers';
 export {
@@ -46,4 +52,12 @@ export {
   type OrderEvent,
   type OrderListItem,
 } from './orders';
-export { overview, SERIES_DAYS, type ChainOverview, type CoinReceived, type Overview, type SeriesDay, type UsdTotals } from './overview';
+export {
+  overview,
+  SERIES_DAYS,
+  type ChainOverview,
+  type CoinReceived,
+  type Overview,
+  type SeriesDay,
+  type UsdTotals,
+} from './overview';

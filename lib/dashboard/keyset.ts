@@ -63,7 +63,8 @@ export async function keysetPage<R extends { created_at: Date; id: string }>(
   position: Position,
   pageSize: number,
 ): Promise<{ rows: R[]; next?: string; previous?: string }> {
-  if (!Number.isSafeInteger(pageSize) || pageSize < 1 || pageSize > MAX_PAGE_SIZE) throw new RangeError(`pageSize must be 1-${MAX_PAGE_SIZE}`);
+  if (!Number.isSafeInteger(pageSize) || pageSize < 1 || pageSize > MAX_PAGE_SIZE)
+    throw new RangeError(`pageSize must be 1-${MAX_PAGE_SIZE}`);
   const after = cursorOf(position.after, 'after');
   const before = after ? undefined : cursorOf(position.before, 'before');
   const backwards = before !== undefined;

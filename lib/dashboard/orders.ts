@@ -12,8 +12,25 @@ import 'server-only';
 import { NETWORKS } from '../catalog';
 import { confirmationsOf, orderNetwork, requiredConfirmations } from '../chains';
 import {
-  addresses, alias, chainCursors, chainTransfers, columnsOf, deposits, invoices, merchants, orderEvents, orders, param, payments, sql, statement, webhookEvents,
-  type Queryable, type RowOf, type SQL, type SQLWrapper,
+  addresses,
+  alias,
+  chainCursors,
+  chainTransfers,
+  columnsOf,
+  deposits,
+  invoices,
+  merchants,
+  orderEvents,
+  orders,
+  param,
+  payments,
+  sql,
+  statement,
+  webhookEvents,
+  type Queryable,
+  type RowOf,
+  type SQL,
+  type SQLWrapper,
 } from '../db';
 import { DEPOSIT_ROWS, serializeDeposit, type DepositRow } from '../deposits';
 import { serializeInvoice, withOrders, type InvoiceRow } from '../invoices';
@@ -72,7 +89,9 @@ function orderHits(scope: MerchantScope, q: string): SQL {
       where lower(${deposits.inTxHash}) = lower(${q}::text) and ${deposits.orderId} is not null and ${deposits.merchantId} = ${merchantId} and ${deposits.mode} = ${mode}`,
   ];
   if (isUuid(q)) {
-    branches.unshift(sql`select ${orders.id} from ${orders} where ${orders.id} = ${q.toLowerCase()}::uuid and ${orders.merchantId} = ${merchantId} and ${orders.mode} = ${mode}`);
+    branches.unshift(
+      sql`select ${orders.id} from ${orders} where ${orders.id} = ${q.toLowerCase()}::uuid and ${orders.merchantId} = ${merchantId} and ${orders.mode} = ${mode}`,
+    );
   }
   return sql.join(branches, sql` union `);
 }
@@ -90,7 +109,10 @@ function scoped(table: Listed, scope: MerchantScope): Condition[] {
   return [sql`${table.merchantId} = ${scope.merchantId}::uuid`, sql`${table.mode} = ${scope.mode}`];
 }
 
-function filtered(table: Listed & { network?: SQLWrapper }, filters: Pick<OrderFilters, 'status' | 'network' | 'currency' | 'from' | 'to'>): Condition[] {
+function filtered(
+  table: Listed & { network?: SQLWrapper },
+  filters: Pick<OrderFilters, 'status' | 'network' | 'currency' | 'from' | 'to'>,
+): Condition[] {
   return [
     filters.status !== undefined && sql`${table.status} = ${filters.status}`,
     filters.network !== undefined && table.network !== undefined && sql`${table.network} = ${filters.network}`,
@@ -101,12 +123,24 @@ function filtered(table: Listed & { network?: SQLWrapper }, filters: Pick<OrderF
 }
 
 /** The scope's orders matching `filters`, newest first, a keyset page of `pageSize`. */
-export async function listOrderItems(db: Queryable, scope: MerchantScope, filters: ListFilters = {}, pageSize = 50): Promise<Page<OrderListItem>> {
+export async function listOrderItems(
+  db: Queryable,
+  scope: MerchantScope,
+  filters: ListFilters = {},
+  pageSize = 50,
+): Promise<Page<OrderListItem>> {
   const select =
     filters.q === undefined
       ? sql`select ${o}.* from ${orders} o`
       : sql`with hits as materialized (${orderHits(scope, filters.q)}) select ${o}.* from hits h join ${orders} o on ${o.id} = h.id`;
-  const page = await keysetPage<OrderRow>(db, select, o, [...scoped(o, scope), ...filtered(o, filters)], filters, pageSize);
+  const page = await keysetPage<OrderRow>(
+    db,
+    select,
+    o,
+    [...scoped(o, scope), ...filtered(o, filters)],
+    filters,
+    pageSize,
+  );
   return { ...page, rows: page.rows.map(orderListItemOf) };
 }
 
@@ -114,7 +148,11 @@ export async function listOrderItems(db: Queryable, scope: MerchantScope, filter
 export type InvoiceListItem = Omit<Invoice, 'createdAt' | 'expiresAt'> & { createdAt: Date; expiresAt: Date };
 
 function invoiceRowsOf(rows: Awaited<ReturnType<typeof withOrders>>): InvoiceListItem[] {
-  return rows.map((r) => ({ ...serializeInvoice(r), createdAt: r.invoice.created_at, expiresAt: r.invoice.expires_at }));
+  return rows.map((r) => ({
+    ...serializeInvoice(r),
+    createdAt: r.invoice.created_at,
+    expiresAt: r.invoice.expires_at,
+  }));
 }
 
 /**
@@ -122,7 +160,12 @@ function invoiceRowsOf(rows: Awaited<ReturnType<typeof withOrders>>): InvoiceLis
  * the coin the payer chose; `q` the invoice id, the merchant's external id or order, or any search
  * key of the invoice's chosen order.
  */
-export async function listInvoiceItems(db: Queryable, scope: MerchantScope, filters: ListFilters = {}, pageSize = 50): Promise<Page<InvoiceListItem>> {
+export async function listInvoiceItems(
+  db: Queryable,
+  scope: MerchantScope,
+  filters: ListFilters = {},
+  pageSize = 50,
+): Promise<Page<InvoiceListItem>> {
   const { merchantId, mode } = scope;
   let select = sql`select ${i}.* from ${invoices} i`;
   if (filters.q !== undefined) {
@@ -135,14 +178,17 @@ export async function listInvoiceItems(db: Queryable, scope: MerchantScope, filt
       sql`select ${c.invoiceId} from (${orderHits(scope, q)}) oh join ${orders} c on ${c.id} = oh.id where ${c.invoiceId} is not null`,
     ];
     if (isUuid(q)) {
-      branches.unshift(sql`select ${invoices.id} from ${invoices} where ${invoices.id} = ${q.toLowerCase()}::uuid and ${invoices.merchantId} = ${merchantId} and ${invoices.mode} = ${mode}`);
+      branches.unshift(
+        sql`select ${invoices.id} from ${invoices} where ${invoices.id} = ${q.toLowerCase()}::uuid and ${invoices.merchantId} = ${merchantId} and ${invoices.mode} = ${mode}`,
+      );
     }
     select = sql`with hits as materialized (${sql.join(branches, sql` union `)}) select ${i}.* from hits h join ${invoices} i on ${i.id} = h.id`;
   }
   const conditions = [
     ...scoped(i, scope),
     ...filtered(i, { ...filters, network: undefined }),
-    filters.network !== undefined && sql`exists (select 1 from ${orders} c where ${c.id} = ${i.orderId} and ${c.network} = ${filters.network})`,
+    filters.network !== undefined &&
+      sql`exists (select 1 from ${orders} c where ${c.id} = ${i.orderId} and ${c.network} = ${filters.network})`,
   ];
   const page = await keysetPage<InvoiceRow>(db, select, i, conditions, filters, pageSize);
   return { ...page, rows: invoiceRowsOf(await withOrders(db, page.rows)) };
@@ -189,12 +235,19 @@ export interface OrderDetail {
  * The explorer link of a transaction in `mode`: none in test mode (the sandbox ledger's
  * transactions exist on no public chain) nor, by default, for a live network on a test chain.
  */
-export function transactionLink(mode: MerchantScope['mode'], network: string, txHash: string, overrides: Record<string, string>): string | undefined {
+export function transactionLink(
+  mode: MerchantScope['mode'],
+  network: string,
+  txHash: string,
+  overrides: Record<string, string>,
+): string | undefined {
   if (mode === 'test') return undefined;
   const chain = orderNetwork('live', network)?.chain;
   if (chain === undefined || chain === 'mainnet') return explorerLink(network, txHash, overrides);
   const own = overrides[network];
-  return own !== undefined && Object.hasOwn(overrides, network) && isExplorerTemplate(own) ? explorerLink(network, txHash, overrides) : undefined;
+  return own !== undefined && Object.hasOwn(overrides, network) && isExplorerTemplate(own)
+    ? explorerLink(network, txHash, overrides)
+    : undefined;
 }
 
 const EXPLORER_URLS = statement<Pick<RowOf<typeof merchants>, 'explorer_urls'>, { id: string }>(
@@ -210,8 +263,18 @@ export async function explorerOverrides(db: Queryable, merchantId: string): Prom
 }
 
 type PaymentDetailRow = {
-  id: string; tx_hash: string; output_index: number; amount: string; currency: string; network: string; status: string;
-  sender_address: string | null; created_at: Date; block_height: string | number | null; dropped: boolean | null; tip: string | number | null;
+  id: string;
+  tx_hash: string;
+  output_index: number;
+  amount: string;
+  currency: string;
+  network: string;
+  status: string;
+  sender_address: string | null;
+  created_at: Date;
+  block_height: string | number | null;
+  dropped: boolean | null;
+  tip: string | number | null;
 };
 
 type Scoped = { merchantId: string; mode: string };
@@ -243,7 +306,11 @@ const ORDER_DEPOSITS = statement<DepositRow, Scoped & { orderId: string }>(
 );
 
 /** One order of the scope with its timeline, payments, orphan deposits and webhooks; undefined when it is not the scope's. */
-export async function orderDetail(db: Queryable, scope: MerchantScope, orderId: string): Promise<OrderDetail | undefined> {
+export async function orderDetail(
+  db: Queryable,
+  scope: MerchantScope,
+  orderId: string,
+): Promise<OrderDetail | undefined> {
   if (!isUuid(orderId)) return undefined;
   const inScope = { merchantId: scope.merchantId, mode: scope.mode };
   const [row] = await ORDER_OF_SCOPE.run(db, { id: orderId, ...inScope });
@@ -259,8 +326,19 @@ export async function orderDetail(db: Queryable, scope: MerchantScope, orderId: 
   const required = network ? requiredConfirmations(scope.mode, network) : 0;
   const decimals = decimalsOf(row.network, row.currency);
   return {
-    order: { ...orderListItemOf(row), message: row.message, checkRisks: row.check_risks, lifetime: row.lifetime, updatedAt: row.updated_at },
-    events: events.map((e) => ({ fromStatus: e.from_status, toStatus: e.to_status, message: e.message, at: e.created_at })),
+    order: {
+      ...orderListItemOf(row),
+      message: row.message,
+      checkRisks: row.check_risks,
+      lifetime: row.lifetime,
+      updatedAt: row.updated_at,
+    },
+    events: events.map((e) => ({
+      fromStatus: e.from_status,
+      toStatus: e.to_status,
+      message: e.message,
+      at: e.created_at,
+    })),
     payments: paymentRows.map((p) => ({
       id: p.id,
       txHash: p.tx_hash,
@@ -270,7 +348,9 @@ export async function orderDetail(db: Queryable, scope: MerchantScope, orderId: 
       status: p.status,
       senderAddress: p.sender_address,
       confirmations:
-        p.tip === null || p.dropped === null ? 0 : Math.min(required, confirmationsOf({ block_height: p.block_height, dropped: p.dropped }, Number(p.tip))),
+        p.tip === null || p.dropped === null
+          ? 0
+          : Math.min(required, confirmationsOf({ block_height: p.block_height, dropped: p.dropped }, Number(p.tip))),
       requiredConfirmations: required,
       explorerUrl: transactionLink(scope.mode, p.network, p.tx_hash, overrides),
       createdAt: p.created_at,
@@ -300,12 +380,20 @@ const INVOICE_WEBHOOKS = statement<Pick<RowOf<typeof webhookEvents>, 'id'>, Scop
 );
 
 /** One invoice of the scope with its chosen order's detail; undefined when it is not the scope's. */
-export async function invoiceDetail(db: Queryable, scope: MerchantScope, invoiceId: string): Promise<InvoiceDetail | undefined> {
+export async function invoiceDetail(
+  db: Queryable,
+  scope: MerchantScope,
+  invoiceId: string,
+): Promise<InvoiceDetail | undefined> {
   if (!isUuid(invoiceId)) return undefined;
   const rows = await INVOICE_OF_SCOPE.run(db, { id: invoiceId, merchantId: scope.merchantId, mode: scope.mode });
   if (!rows[0]) return undefined;
   const [invoice] = invoiceRowsOf(await withOrders(db, rows));
   const order = invoice!.orderId ? await orderDetail(db, scope, invoice!.orderId) : undefined;
   const webhooks = await INVOICE_WEBHOOKS.run(db, { invoiceId, merchantId: scope.merchantId, mode: scope.mode });
-  return { invoice: invoice!, order, webhooks: (await Promise.all(webhooks.map((w) => getDelivery(db, w.id, scope)))).filter((w) => w !== undefined) };
+  return {
+    invoice: invoice!,
+    order,
+    webhooks: (await Promise.all(webhooks.map((w) => getDelivery(db, w.id, scope)))).filter((w) => w !== undefined),
+  };
 }

@@ -10,7 +10,18 @@ import 'server-only';
  */
 import { findNetwork } from '../catalog';
 import { enabledNetworks } from '../chains';
-import { chainCursors, columnsOf, orders, param, payments, sql, statement, webhookEvents, type Queryable, type RowOf } from '../db';
+import {
+  chainCursors,
+  columnsOf,
+  orders,
+  param,
+  payments,
+  sql,
+  statement,
+  webhookEvents,
+  type Queryable,
+  type RowOf,
+} from '../db';
 import { formatUnits, parseDecimal, parseUnits, valueOfUnits } from '../money';
 import { decimalsOf } from '../orders';
 import { ORDER_STATUS_VALUES, type OrderStatus } from '../protocol';
@@ -123,7 +134,16 @@ export async function overview(db: Queryable, scope: MerchantScope, now = new Da
   for (const row of daily) {
     const key = coinKey(row.currency, row.network);
     let coin = coins.get(key);
-    if (!coin) coins.set(key, (coin = { currency: row.currency, network: row.network, decimals: decimalsOf(row.network, row.currency), byDay: new Map() }));
+    if (!coin)
+      coins.set(
+        key,
+        (coin = {
+          currency: row.currency,
+          network: row.network,
+          decimals: decimalsOf(row.network, row.currency),
+          byDay: new Map(),
+        }),
+      );
     coin.byDay.set(row.day.getTime(), BigInt(row.amount));
   }
   const prices = await withUsdPrices(rateService(scope.mode), [...coins.values()]);
@@ -133,14 +153,19 @@ export async function overview(db: Queryable, scope: MerchantScope, now = new Da
     const coin = coins.get(key)!;
     return price ? unitsOf(valueOfUnits(units, coin.decimals, parseDecimal(price)!, USD_SCALE), USD_SCALE) : undefined;
   };
-  const sumSince = (byDay: Map<number, bigint>, from: number) => [...byDay].reduce((sum, [day, units]) => (day >= from ? sum + units : sum), 0n);
+  const sumSince = (byDay: Map<number, bigint>, from: number) =>
+    [...byDay].reduce((sum, [day, units]) => (day >= from ? sum + units : sum), 0n);
   const windows = { today: today.getTime(), last7Days: today.getTime() - 6 * DAY_MS, last30Days: since.getTime() };
 
   const received: CoinReceived[] = [];
   const totals = { today: 0n, last7Days: 0n, last30Days: 0n };
   const unpriced: string[] = [];
   for (const [key, coin] of [...coins].sort(([a], [b]) => a.localeCompare(b))) {
-    const units = { today: sumSince(coin.byDay, windows.today), last7Days: sumSince(coin.byDay, windows.last7Days), last30Days: sumSince(coin.byDay, windows.last30Days) };
+    const units = {
+      today: sumSince(coin.byDay, windows.today),
+      last7Days: sumSince(coin.byDay, windows.last7Days),
+      last30Days: sumSince(coin.byDay, windows.last30Days),
+    };
     received.push({
       currency: coin.currency,
       network: coin.network,
@@ -167,7 +192,11 @@ export async function overview(db: Queryable, scope: MerchantScope, now = new Da
   }
 
   const byNetwork = new Map(cursors.map((c) => [c.network, c]));
-  const health = new Map(chainHealth().filter((h) => h.mode === scope.mode).map((h) => [h.network, h]));
+  const health = new Map(
+    chainHealth()
+      .filter((h) => h.mode === scope.mode)
+      .map((h) => [h.network, h]),
+  );
   const seconds = (from: Date) => Math.max(0, Math.round((now.getTime() - from.getTime()) / 1000));
   const chains = enabledNetworks(scope.mode).map((network): ChainOverview => {
     const cursor = byNetwork.get(network.name);
@@ -188,8 +217,15 @@ export async function overview(db: Queryable, scope: MerchantScope, now = new Da
   return {
     now,
     received,
-    usd: { today: formatUnits(totals.today, USD_SCALE), last7Days: formatUnits(totals.last7Days, USD_SCALE), last30Days: formatUnits(totals.last30Days, USD_SCALE), unpriced },
-    ordersByStatus: Object.fromEntries(ORDER_STATUS_VALUES.map((s) => [s, statuses.find((r) => r.status === s)?.n ?? 0])) as Record<OrderStatus, number>,
+    usd: {
+      today: formatUnits(totals.today, USD_SCALE),
+      last7Days: formatUnits(totals.last7Days, USD_SCALE),
+      last30Days: formatUnits(totals.last30Days, USD_SCALE),
+      unpriced,
+    },
+    ordersByStatus: Object.fromEntries(
+      ORDER_STATUS_VALUES.map((s) => [s, statuses.find((r) => r.status === s)?.n ?? 0]),
+    ) as Record<OrderStatus, number>,
     failedWebhooks: failed!.n,
     chains,
     series,

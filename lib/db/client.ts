@@ -117,13 +117,18 @@ async function openPostgres(url: string, poolSize: number, connectionWaitMs: num
     try {
       return await pool.connect();
     } catch (error) {
-      if (error instanceof Error && /timeout/i.test(error.message)) throw new DatabaseBusyError(`database pool exhausted (${pool.totalCount} connections, ${pool.idleCount} idle, ${pool.waitingCount} waiting)`);
+      if (error instanceof Error && /timeout/i.test(error.message))
+        throw new DatabaseBusyError(
+          `database pool exhausted (${pool.totalCount} connections, ${pool.idleCount} idle, ${pool.waitingCount} waiting)`,
+        );
       throw error;
     }
   };
   const listeners: (() => Promise<void>)[] = [];
   const run = async <R>(client: pg.PoolClient, text: string, params?: readonly unknown[], name?: string) => {
-    const result = await client.query(name ? { name, text, values: params as unknown[] } : { text, values: params as unknown[] });
+    const result = await client.query(
+      name ? { name, text, values: params as unknown[] } : { text, values: params as unknown[] },
+    );
     return result.rows as R[];
   };
   return {
@@ -173,7 +178,12 @@ const LISTEN_RETRY_MS = { first: 1000, max: 30_000 };
  * LISTEN on a connection of its own (a pooled one would be handed to other work), reconnecting
  * with backoff whenever it is lost. Answers a function that stops listening.
  */
-function listenPostgres(url: string, channel: string, onNotify: (payload: string) => void, onGap: () => void): () => Promise<void> {
+function listenPostgres(
+  url: string,
+  channel: string,
+  onNotify: (payload: string) => void,
+  onGap: () => void,
+): () => Promise<void> {
   let stopped = false;
   let current: pg.Client | undefined;
   let wake: (() => void) | undefined;
@@ -223,9 +233,15 @@ function listenPostgres(url: string, channel: string, onNotify: (payload: string
  * (`drizzle.__drizzle_migrations`, one row per applied migration) against the journal.
  */
 export async function migrationStatus(db: Queryable): Promise<{ applied: number; expected: number }> {
-  const journal = JSON.parse(fs.readFileSync(path.join(MIGRATIONS_FOLDER, 'meta', '_journal.json'), 'utf8')) as { entries: unknown[] };
-  const [table] = await db.query<{ present: boolean }>(`select to_regclass('drizzle.__drizzle_migrations') is not null as present`);
+  const journal = JSON.parse(fs.readFileSync(path.join(MIGRATIONS_FOLDER, 'meta', '_journal.json'), 'utf8')) as {
+    entries: unknown[];
+  };
+  const [table] = await db.query<{ present: boolean }>(
+    `select to_regclass('drizzle.__drizzle_migrations') is not null as present`,
+  );
   if (!table!.present) return { applied: 0, expected: journal.entries.length };
-  const [row] = await db.query<{ applied: number }>('select count(*)::int as applied from drizzle.__drizzle_migrations');
+  const [row] = await db.query<{ applied: number }>(
+    'select count(*)::int as applied from drizzle.__drizzle_migrations',
+  );
   return { applied: row!.applied, expected: journal.entries.length };
 }

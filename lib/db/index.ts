@@ -7,7 +7,24 @@ import { acquireDataDir, type DataDirOwner } from './lock';
 export type { Database, PoolStats, Queryable } from './client';
 export { migrationStatus } from './client';
 export type { RowOf } from './rows';
-export { bare, columnsOf, compiledStatements, insertValues, param, placeholders, runSql, sql, statement, unnest, where, type CompiledStatement, type SQL, type SQLWrapper, type Statement, type Unnested } from './sql';
+export {
+  bare,
+  columnsOf,
+  compiledStatements,
+  insertValues,
+  param,
+  placeholders,
+  runSql,
+  sql,
+  statement,
+  unnest,
+  where,
+  type CompiledStatement,
+  type SQL,
+  type SQLWrapper,
+  type Statement,
+  type Unnested,
+} from './sql';
 export { alias } from 'drizzle-orm/pg-core';
 // The tables, for the statements' column references (lib/db/sql.ts) and `RowOf<typeof table>`.
 export * from './schema';
@@ -20,7 +37,10 @@ export { claimDataDir, describeOwner, type DataDirOwner } from './lock';
  * hold. Next.js may load this module more than once (instrumentation and route bundles), so the
  * handle lives in a process slot (lib/process).
  */
-export function getDatabase(owner: Omit<DataDirOwner, 'pid'> = {}, pool: Pick<DatabaseOptions, 'connectionWaitMs'> = {}): Promise<Database> {
+export function getDatabase(
+  owner: Omit<DataDirOwner, 'pid'> = {},
+  pool: Pick<DatabaseOptions, 'connectionWaitMs'> = {},
+): Promise<Database> {
   const database = processSlot('database', async () => {
     const cfg = config();
     if (!cfg.databaseUrl) acquireDataDir(cfg.dataDir, owner);

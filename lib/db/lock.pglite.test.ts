@@ -18,7 +18,8 @@ const children: ChildProcess[] = [];
 const dirs: string[] = [];
 
 afterEach(() => {
-  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  for (const child of children.splice(0))
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   for (const dir of dirs.splice(0)) {
     releaseDataDir(dir);
     fs.rmSync(dir, { recursive: true, force: true });
@@ -106,7 +107,10 @@ describe('the data directory lock', { timeout: 180_000 }, () => {
   it('is not blocked by an owner.json naming a live process that does not hold the lock (pid reuse)', () => {
     const dataDir = tempDataDir();
     // The pid of a crashed owner, now another live process's: this test's parent.
-    fs.writeFileSync(path.join(dataDir, 'owner.json'), JSON.stringify({ pid: process.ppid, controlUrl: 'http://127.0.0.1:1/internal/cli' }));
+    fs.writeFileSync(
+      path.join(dataDir, 'owner.json'),
+      JSON.stringify({ pid: process.ppid, controlUrl: 'http://127.0.0.1:1/internal/cli' }),
+    );
     expect(acquireError(dataDir)).toBeUndefined();
     expect(JSON.parse(fs.readFileSync(path.join(dataDir, 'owner.json'), 'utf8'))).toEqual({ pid: process.pid });
   });
@@ -114,7 +118,13 @@ describe('the data directory lock', { timeout: 180_000 }, () => {
   it('is not blocked by an owner killed with SIGKILL and not yet reaped (a zombie)', async () => {
     const dataDir = tempDataDir();
     // sh starts the owner, then becomes a sleep that never waits for it: once dead it stays a zombie.
-    const parent = watch(spawn('sh', ['-c', `"$0" "$@" & echo "owner $!"; exec sleep 600`, process.execPath, ...HOLDER, 'crash', dataDir], { cwd: ROOT }));
+    const parent = watch(
+      spawn(
+        'sh',
+        ['-c', `"$0" "$@" & echo "owner $!"; exec sleep 600`, process.execPath, ...HOLDER, 'crash', dataDir],
+        { cwd: ROOT },
+      ),
+    );
     const pid = Number((await parent.until(/^owner (\d+)$/m))[1]);
     await parent.until(/^held$/m);
     await until(`process ${pid} to be a zombie`, () => processState(pid) === 'Z');
@@ -136,7 +146,9 @@ describe('the data directory lock', { timeout: 180_000 }, () => {
     expect((busy as Error).message).toBe(`The data directory ${dataDir} is in use by process ${owner.child.pid}.`);
     // An operator "unblocking" the start by hand cannot make a second owner.
     fs.rmSync(path.join(dataDir, 'owner.json'));
-    expect((acquireError(dataDir) as Error).message).toBe(`The data directory ${dataDir} is in use by another process.`);
+    expect((acquireError(dataDir) as Error).message).toBe(
+      `The data directory ${dataDir} is in use by another process.`,
+    );
 
     // The owner ends normally (its stdin closes): the directory is free again.
     const exited = new Promise((r) => owner.child.once('exit', r));
@@ -202,9 +214,15 @@ describe('the data directory lock', { timeout: 180_000 }, () => {
       const moment = Date.now() + 100;
       for (const r of racers) r.child.stdin!.write(`${moment} ${dataDir}\n`);
       const outcome = new RegExp(`^(held|busy) ${dataDir}( .*)?$`, 'm');
-      const outcomes = await Promise.all(racers.map(async (r) => (await r.until(outcome))[0].replace(` ${dataDir}`, '')));
-      expect(outcomes.filter((o) => o === 'held'), `round ${round}`).toHaveLength(1);
-      for (const o of outcomes.filter((o) => o !== 'held')) expect(o).toMatch(/^busy The data directory .* is in use by (process \d+|another process)\.$/);
+      const outcomes = await Promise.all(
+        racers.map(async (r) => (await r.until(outcome))[0].replace(` ${dataDir}`, '')),
+      );
+      expect(
+        outcomes.filter((o) => o === 'held'),
+        `round ${round}`,
+      ).toHaveLength(1);
+      for (const o of outcomes.filter((o) => o !== 'held'))
+        expect(o).toMatch(/^busy The data directory .* is in use by (process \d+|another process)\.$/);
       // And this process is refused too while the winner lives.
       expect(acquireError(dataDir)).toBeInstanceOf(DataDirBusyError);
     }

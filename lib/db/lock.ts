@@ -54,16 +54,23 @@ const PERL_FLOCK = 'open(my $dir, "<&=", 3) or die "fd 3: $!\\n"; exit(flock($di
 function tryLock(fd: number, dataDir: string): boolean {
   const stdio: StdioOptions = ['ignore', 'ignore', 'pipe', fd];
   // Literal program names: a computed one makes the bundler trace the whole project.
-  const helpers = [() => spawnSync('flock', ['-x', '-n', '3'], { stdio }), () => spawnSync('perl', ['-MFcntl=:flock', '-e', PERL_FLOCK], { stdio })];
+  const helpers = [
+    () => spawnSync('flock', ['-x', '-n', '3'], { stdio }),
+    () => spawnSync('perl', ['-MFcntl=:flock', '-e', PERL_FLOCK], { stdio }),
+  ];
   for (const [i, run] of helpers.entries()) {
     const result = run();
     if ((result.error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT') continue;
     if (result.status === 0) return true;
     const said = result.stderr?.toString().trim();
     if (result.status === 1 && !said) return false;
-    throw new Error(`Cannot lock the data directory ${dataDir}: ${i === 0 ? 'flock' : 'perl'} ${said || result.error?.message || `exited with ${result.status ?? result.signal}`}`);
+    throw new Error(
+      `Cannot lock the data directory ${dataDir}: ${i === 0 ? 'flock' : 'perl'} ${said || result.error?.message || `exited with ${result.status ?? result.signal}`}`,
+    );
   }
-  throw new Error(`The embedded database needs the flock program (util-linux or BusyBox) or perl to lock ${dataDir}, or set DATABASE_URL.`);
+  throw new Error(
+    `The embedded database needs the flock program (util-linux or BusyBox) or perl to lock ${dataDir}, or set DATABASE_URL.`,
+  );
 }
 
 function readOwner(dataDir: string): DataDirOwner {
@@ -83,7 +90,10 @@ export function describeOwner(owner: DataDirOwner): string {
 
 export class DataDirBusyError extends Error {
   override name = 'DataDirBusyError';
-  constructor(readonly owner: DataDirOwner, dataDir: string) {
+  constructor(
+    readonly owner: DataDirOwner,
+    dataDir: string,
+  ) {
     super(`The data directory ${dataDir} is in use by ${describeOwner(owner)}.`);
   }
 }

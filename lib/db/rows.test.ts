@@ -7,14 +7,40 @@ describe('RowOf', () => {
   it('names columns as the database does, with the drivers’ values', () => {
     type Order = RowOf<typeof orders>;
     expectTypeOf<keyof Order>().toEqualTypeOf<
-      | 'id' | 'merchant_id' | 'mode' | 'client_order_id' | 'currency' | 'network' | 'amount' | 'tolerance_percent' | 'threshold'
-      | 'received' | 'status' | 'message' | 'address_id' | 'address' | 'tag' | 'external_user_id' | 'payer_email' | 'description'
-      | 'success_webhook' | 'error_webhook' | 'return_url' | 'check_risks' | 'lifetime' | 'expires_at' | 'created_at' | 'updated_at' | 'invoice_id'
+      | 'id'
+      | 'merchant_id'
+      | 'mode'
+      | 'client_order_id'
+      | 'currency'
+      | 'network'
+      | 'amount'
+      | 'tolerance_percent'
+      | 'threshold'
+      | 'received'
+      | 'status'
+      | 'message'
+      | 'address_id'
+      | 'address'
+      | 'tag'
+      | 'external_user_id'
+      | 'payer_email'
+      | 'description'
+      | 'success_webhook'
+      | 'error_webhook'
+      | 'return_url'
+      | 'check_risks'
+      | 'lifetime'
+      | 'expires_at'
+      | 'created_at'
+      | 'updated_at'
+      | 'invoice_id'
     >();
     expectTypeOf<Order['amount']>().toEqualTypeOf<string>(); // NUMERIC as text
     expectTypeOf<Order['tag']>().toEqualTypeOf<string | null>();
     expectTypeOf<Order['expires_at']>().toEqualTypeOf<Date>();
-    expectTypeOf<Order['status']>().toEqualTypeOf<'pending' | 'processed' | 'overpaid' | 'partial' | 'expired' | 'error'>();
+    expectTypeOf<Order['status']>().toEqualTypeOf<
+      'pending' | 'processed' | 'overpaid' | 'partial' | 'expired' | 'error'
+    >();
     // int8: node-postgres answers text, PGlite a number.
     expectTypeOf<RowOf<typeof chainTransfers>['block_height']>().toEqualTypeOf<string | number | null>();
   });

@@ -13,9 +13,12 @@ type Columns<T extends Table> = T['_']['columns'];
  * What the drivers answer for a column: Drizzle's own type, except int8, which node-postgres
  * answers as text (to keep its 64 bits) while Drizzle's `mode: 'number'` says number.
  */
-type DriverValue<C extends Columns<Table>[string]> = C['_']['columnType'] extends 'PgBigInt53' | 'PgBigInt64' ? string | number : C['_']['data'];
+type DriverValue<C extends Columns<Table>[string]> = C['_']['columnType'] extends 'PgBigInt53' | 'PgBigInt64'
+  ? string | number
+  : C['_']['data'];
 
 /** A row of `T` as raw SQL answers it: database column names, drivers' values, null where the column allows it. */
 export type RowOf<T extends Table> = {
-  -readonly [K in keyof Columns<T> as Columns<T>[K]['_']['name']]: DriverValue<Columns<T>[K]> | (Columns<T>[K]['_']['notNull'] extends true ? never : null);
+  -readonly [K in keyof Columns<T> as Columns<T>[K]['_']['name']]:
+    DriverValue<Columns<T>[K]> | (Columns<T>[K]['_']['notNull'] extends true ? never : null);
 };

@@ -3,8 +3,34 @@
  * Money columns are NUMERIC(78,0) holding base units; timestamps are timestamptz.
  */
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, index, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { ADDRESS_KIND_VALUES, DEPOSIT_KIND_VALUES, DEPOSIT_STAGE_VALUES, DEPOSIT_STATUS_VALUES, INVOICE_STATUS_VALUES, MODE_VALUES, ORDER_STATUS_VALUES, PAYMENT_STATUS_VALUES, WEBHOOK_KIND_VALUES, WEBHOOK_OUTCOME_VALUES, WEBHOOK_STATE_VALUES } from '../protocol';
+import {
+  bigint,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import {
+  ADDRESS_KIND_VALUES,
+  DEPOSIT_KIND_VALUES,
+  DEPOSIT_STAGE_VALUES,
+  DEPOSIT_STATUS_VALUES,
+  INVOICE_STATUS_VALUES,
+  MODE_VALUES,
+  ORDER_STATUS_VALUES,
+  PAYMENT_STATUS_VALUES,
+  WEBHOOK_KIND_VALUES,
+  WEBHOOK_OUTCOME_VALUES,
+  WEBHOOK_STATE_VALUES,
+} from '../protocol';
 
 // Generic in the name, so that row types (lib/db/rows.ts) know each money column by name.
 const money = <N extends string>(name: N) => numeric(name, { precision: 78, scale: 0 });
@@ -29,7 +55,9 @@ export const apiKeys = pgTable(
   'api_keys',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    merchantId: uuid('merchant_id').notNull().references(() => merchants.id),
+    merchantId: uuid('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
     mode: text('mode', { enum: MODE_VALUES }).notNull(),
     publicKey: text('public_key').notNull().unique(),
     /** The private key, AES-256-GCM encrypted with a key derived from APP_SECRET. */
@@ -56,7 +84,9 @@ export const advancedBalances = pgTable(
   'advanced_balances',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    merchantId: uuid('merchant_id').notNull().references(() => merchants.id),
+    merchantId: uuid('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
     mode: text('mode', { enum: MODE_VALUES }).notNull(),
     currency: text('currency').notNull().default('USD'),
     /** Balance in cents of `currency`. */
@@ -71,7 +101,9 @@ export const externalUsers = pgTable(
   'external_users',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    merchantId: uuid('merchant_id').notNull().references(() => merchants.id),
+    merchantId: uuid('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
     mode: text('mode', { enum: MODE_VALUES }).notNull(),
     externalUserId: text('external_user_id').notNull(),
     email: text('email'),
@@ -110,17 +142,20 @@ export const addresses = pgTable(
   (t) => [
     uniqueIndex('addresses_derivation').on(t.network, t.mode, t.derivationIndex),
     uniqueIndex('addresses_destination').on(t.network, t.mode, t.address, sql`coalesce(${t.tag}, '')`),
-    uniqueIndex('addresses_personal').on(t.merchantId, t.mode, t.externalUserId, t.network).where(sql`${t.kind} = 'PERSONAL'`),
+    uniqueIndex('addresses_personal')
+      .on(t.merchantId, t.mode, t.externalUserId, t.network)
+      .where(sql`${t.kind} = 'PERSONAL'`),
   ],
 );
-
 
 export const orders = pgTable(
   'orders',
   {
     /** The public order id (a random UUID: it appears in the payment link). */
     id: uuid('id').primaryKey(),
-    merchantId: uuid('merchant_id').notNull().references(() => merchants.id),
+    merchantId: uuid('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
     mode: text('mode', { enum: MODE_VALUES }).notNull(),
     clientOrderId: text('client_order_id').notNull(),
     currency: text('currency').notNull(),
@@ -133,7 +168,9 @@ export const orders = pgTable(
     received: money('received').notNull().default('0'),
     status: text('status', { enum: ORDER_STATUS_VALUES }).notNull().default('pending'),
     message: text('message'),
-    addressId: uuid('address_id').notNull().references(() => addresses.id),
+    addressId: uuid('address_id')
+      .notNull()
+      .references(() => addresses.id),
     address: text('address').notNull(),
     tag: text('tag'),
     externalUserId: text('external_user_id'),
@@ -153,14 +190,39 @@ export const orders = pgTable(
   (t) => [
     uniqueIndex('orders_client_order').on(t.merchantId, t.mode, t.clientOrderId),
     // The dashboard's keyset pages (created_at desc, id desc) and the API's listing, date ranges included (migration 0007).
-    index('orders_merchant_created').on(t.merchantId, t.mode, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index('orders_merchant_created').on(
+      t.merchantId,
+      t.mode,
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
     // A status filter (a rare status would otherwise read most of the merchant's orders) and the overview's counts by status.
-    index('orders_merchant_status').on(t.merchantId, t.mode, t.status, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index('orders_merchant_status').on(
+      t.merchantId,
+      t.mode,
+      t.status,
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
     // Network and coin filters: without them a network or coin the merchant has few (or no) orders
     // of reads every order of the scope (bench:dashboard, 40 ms at 100,000 orders, growing with them).
-    index('orders_merchant_network').on(t.merchantId, t.mode, t.network, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
-    index('orders_merchant_currency').on(t.merchantId, t.mode, t.currency, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
-    index('orders_pending_expiry').on(t.expiresAt).where(sql`${t.status} = 'pending'`),
+    index('orders_merchant_network').on(
+      t.merchantId,
+      t.mode,
+      t.network,
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+    index('orders_merchant_currency').on(
+      t.merchantId,
+      t.mode,
+      t.currency,
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+    index('orders_pending_expiry')
+      .on(t.expiresAt)
+      .where(sql`${t.status} = 'pending'`),
     index('orders_address').on(t.addressId),
   ],
 );
@@ -175,7 +237,9 @@ export const invoices = pgTable(
   {
     /** The public invoice id (a random UUID: it appears in the invoice link). */
     id: uuid('id').primaryKey(),
-    merchantId: uuid('merchant_id').notNull().references(() => merchants.id),
+    merchantId: uuid('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
     mode: text('mode', { enum: MODE_VALUES }).notNull(),
     advancedBalanceId: uuid('advanced_balance_id').notNull(),
     externalId: text('external_id'),
@@ -213,12 +277,25 @@ export const invoices = pgTable(
   },
   (t) => [
     uniqueIndex('invoices_idempotency').on(t.merchantId, t.mode, t.idempotencyKey),
-    index('invoices_merchant_created').on(t.merchantId, t.mode, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
-    index('invoices_merchant_status').on(t.merchantId, t.mode, t.status, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index('invoices_merchant_created').on(
+      t.merchantId,
+      t.mode,
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+    index('invoices_merchant_status').on(
+      t.merchantId,
+      t.mode,
+      t.status,
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
     // Dashboard search by the merchant's order (external ids are found through invoices_idempotency).
     index('invoices_client_order').on(t.merchantId, t.mode, t.clientOrder),
     index('invoices_order').on(t.orderId),
-    index('invoices_open_expiry').on(t.expiresAt).where(sql`${t.status} in ('CREATED', 'INIT')`),
+    index('invoices_open_expiry')
+      .on(t.expiresAt)
+      .where(sql`${t.status} in ('CREATED', 'INIT')`),
   ],
 );
 
@@ -230,10 +307,16 @@ export const payments = pgTable(
   'payments',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    orderId: uuid('order_id').notNull().references(() => orders.id),
-    merchantId: uuid('merchant_id').notNull().references(() => merchants.id),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id),
+    merchantId: uuid('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
     mode: text('mode', { enum: MODE_VALUES }).notNull(),
-    addressId: uuid('address_id').notNull().references(() => addresses.id),
+    addressId: uuid('address_id')
+      .notNull()
+      .references(() => addresses.id),
     network: text('network').notNull(),
     currency: text('currency').notNull(),
     txHash: text('tx_hash').notNull(),
@@ -254,7 +337,9 @@ export const payments = pgTable(
     index('payments_order').on(t.orderId),
     // The overview's received value per coin and day: an index-only range of the counted payments.
     // (Drizzle has no INCLUDE: the summed columns are trailing keys.)
-    index('payments_merchant_counted').on(t.merchantId, t.mode, t.createdAt, t.network, t.currency, t.amount).where(sql`${t.status} = 'processed'`),
+    index('payments_merchant_counted')
+      .on(t.merchantId, t.mode, t.createdAt, t.network, t.currency, t.amount)
+      .where(sql`${t.status} = 'processed'`),
   ],
 );
 
@@ -266,7 +351,9 @@ export const deposits = pgTable(
   'deposits',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    merchantId: uuid('merchant_id').notNull().references(() => merchants.id),
+    merchantId: uuid('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
     mode: text('mode', { enum: MODE_VALUES }).notNull(),
     kind: text('kind', { enum: DEPOSIT_KIND_VALUES }).notNull(),
     orderId: uuid('order_id').references(() => orders.id),
@@ -276,7 +363,9 @@ export const deposits = pgTable(
     network: text('network').notNull(),
     currency: text('currency').notNull(),
     amount: money('amount').notNull(),
-    addressId: uuid('address_id').notNull().references(() => addresses.id),
+    addressId: uuid('address_id')
+      .notNull()
+      .references(() => addresses.id),
     address: text('address').notNull(),
     tag: text('tag'),
     inTxHash: text('in_tx_hash').notNull(),
@@ -317,10 +406,14 @@ export const chainTransfers = pgTable(
     mode: text('mode', { enum: MODE_VALUES }).notNull(),
     txHash: text('tx_hash').notNull(),
     outputIndex: integer('output_index').notNull(),
-    addressId: uuid('address_id').notNull().references(() => addresses.id),
+    addressId: uuid('address_id')
+      .notNull()
+      .references(() => addresses.id),
     /** The order the transfer was paid towards; null for a personal address without a pending order. */
     orderId: uuid('order_id').references(() => orders.id),
-    merchantId: uuid('merchant_id').notNull().references(() => merchants.id),
+    merchantId: uuid('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
     currency: text('currency').notNull(),
     amount: money('amount').notNull(),
     sender: text('sender'),
@@ -343,7 +436,9 @@ export const chainTransfers = pgTable(
     uniqueIndex('chain_transfers_transfer').on(t.network, t.mode, t.txHash, t.outputIndex),
     index('chain_transfers_order').on(t.orderId),
     // Transfers still gaining confirmations: re-evaluated on each new block.
-    index('chain_transfers_unsettled').on(t.network, t.mode, t.blockHeight).where(sql`${t.dropped} = false`),
+    index('chain_transfers_unsettled')
+      .on(t.network, t.mode, t.blockHeight)
+      .where(sql`${t.dropped} = false`),
   ],
 );
 
@@ -379,7 +474,9 @@ export const orderEvents = pgTable(
   'order_events',
   {
     id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
-    orderId: uuid('order_id').notNull().references(() => orders.id),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id),
     fromStatus: text('from_status', { enum: ORDER_STATUS_VALUES }).notNull(),
     toStatus: text('to_status', { enum: ORDER_STATUS_VALUES }).notNull(),
     message: text('message'),
@@ -444,7 +541,9 @@ export const webhookEvents = pgTable(
     orderId: uuid('order_id').references(() => orders.id),
     /** Set for an invoice's event (kind `invoice`). */
     invoiceId: uuid('invoice_id').references(() => invoices.id),
-    merchantId: uuid('merchant_id').notNull().references(() => merchants.id),
+    merchantId: uuid('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
     mode: text('mode', { enum: MODE_VALUES }).notNull(),
     /** success: processed or overpaid, to successWebhook; error: expired, partial or error, to errorWebhook; invoice: an invoice's final status. */
     kind: text('kind', { enum: WEBHOOK_KIND_VALUES }).notNull(),
@@ -472,11 +571,23 @@ export const webhookEvents = pgTable(
     uniqueIndex('webhook_events_order_kind').on(t.orderId, t.kind),
     // An invoice becomes final once: one webhook.
     uniqueIndex('webhook_events_invoice').on(t.invoiceId),
-    check('webhook_events_subject', sql`(${t.invoiceId} is null) = (${t.kind} <> 'invoice') and (${t.orderId} is not null or ${t.invoiceId} is not null)`),
-    index('webhook_events_due').on(t.nextAttemptAt).where(sql`${t.state} = 'pending'`),
-    index('webhook_events_merchant').on(t.merchantId, t.mode, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    check(
+      'webhook_events_subject',
+      sql`(${t.invoiceId} is null) = (${t.kind} <> 'invoice') and (${t.orderId} is not null or ${t.invoiceId} is not null)`,
+    ),
+    index('webhook_events_due')
+      .on(t.nextAttemptAt)
+      .where(sql`${t.state} = 'pending'`),
+    index('webhook_events_merchant').on(
+      t.merchantId,
+      t.mode,
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
     // The dashboard's failed deliveries (count and list): few rows.
-    index('webhook_events_failed').on(t.merchantId, t.mode, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()).where(sql`${t.state} in ('failed', 'refused')`),
+    index('webhook_events_failed')
+      .on(t.merchantId, t.mode, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
+      .where(sql`${t.state} in ('failed', 'refused')`),
   ],
 );
 
@@ -485,7 +596,9 @@ export const webhookAttempts = pgTable(
   'webhook_attempts',
   {
     id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
-    eventId: uuid('event_id').notNull().references(() => webhookEvents.id),
+    eventId: uuid('event_id')
+      .notNull()
+      .references(() => webhookEvents.id),
     /** The `x-webhook-attempt` sent. */
     attempt: integer('attempt').notNull(),
     startedAt: timestamp('started_at', { withTimezone: true, precision: 3 }).notNull(),
@@ -540,7 +653,9 @@ export const users = pgTable(
   'users',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    merchantId: uuid('merchant_id').notNull().references(() => merchants.id),
+    merchantId: uuid('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
     /** Stored lower-case; one account per address across the gateway (sign-in names no merchant). */
     email: text('email').notNull(),
     role: text('role', { enum: ['owner', 'admin', 'viewer'] }).notNull(),
@@ -567,7 +682,9 @@ export const users = pgTable(
 export const userRecoveryCodes = pgTable(
   'user_recovery_codes',
   {
-    userId: uuid('user_id').notNull().references(() => users.id),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
     codeHash: text('code_hash').notNull(),
     usedAt: timestamp('used_at', { withTimezone: true, precision: 3 }),
     createdAt: createdAt(),
@@ -583,7 +700,9 @@ export const userSessions = pgTable(
   'user_sessions',
   {
     tokenHash: text('token_hash').primaryKey(),
-    userId: uuid('user_id').notNull().references(() => users.id),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
     stage: text('stage', { enum: ['second-factor', 'signed-in'] }).notNull(),
     /** The test/live switch: every dashboard screen shows the data of this mode only. */
     mode: text('mode', { enum: MODE_VALUES }).notNull().default('test'),
@@ -603,7 +722,9 @@ export const userTokens = pgTable(
   'user_tokens',
   {
     tokenHash: text('token_hash').primaryKey(),
-    userId: uuid('user_id').notNull().references(() => users.id),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
     purpose: text('purpose', { enum: ['set-up', 'invite', 'reset'] }).notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true, precision: 3 }).notNull(),
     usedAt: timestamp('used_at', { withTimezone: true, precision: 3 }),
@@ -625,7 +746,9 @@ export const auditLog = pgTable(
   'audit_log',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    merchantId: uuid('merchant_id').notNull().references(() => merchants.id),
+    merchantId: uuid('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
     /** Null for the command line and for a failed sign-in of an unknown address. */
     userId: uuid('user_id'),
     actor: text('actor').notNull(),

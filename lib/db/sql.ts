@@ -12,7 +12,15 @@
  * - `bare(column)` is a column's own name where SQL takes no table (insert lists, `set`), and
  *   `unnest()` many rows as one typed array parameter per column.
  */
-import { fillPlaceholders, getTableColumns, sql, type Placeholder, type SQLWrapper, type SQL, type Table } from 'drizzle-orm';
+import {
+  fillPlaceholders,
+  getTableColumns,
+  sql,
+  type Placeholder,
+  type SQLWrapper,
+  type SQL,
+  type Table,
+} from 'drizzle-orm';
 import { PgDialect, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Queryable } from './client';
 import type { RowOf } from './rows';
@@ -112,7 +120,10 @@ export interface Unnested<Name extends string> {
  * value goes in as a parameter. A schema column gives its name and type; its key must be that name
  * (checked when the module loads), so that a renamed column fails at once.
  */
-export function unnest<const Name extends string>(alias: string, columns: Readonly<Record<Name, UnnestColumn>>): Unnested<Name> {
+export function unnest<const Name extends string>(
+  alias: string,
+  columns: Readonly<Record<Name, UnnestColumn>>,
+): Unnested<Name> {
   const names = Object.keys(columns) as Name[];
   const typeOf = (name: Name): string => {
     const column = columns[name];
@@ -121,11 +132,16 @@ export function unnest<const Name extends string>(alias: string, columns: Readon
     return column.getSQLType();
   };
   const arrays = names.map((name) => sql`${param(`${alias}.${name}`)}::${sql.raw(typeOf(name))}[]`);
-  const identifiers = sql.join(names.map((name) => sql.identifier(name)), sql`, `);
+  const identifiers = sql.join(
+    names.map((name) => sql.identifier(name)),
+    sql`, `,
+  );
   return {
     from: sql`unnest(${sql.join(arrays, sql`, `)}) as ${sql.identifier(alias)}(${identifiers})`,
     names: identifiers,
-    ref: Object.fromEntries(names.map((name) => [name, sql`${sql.identifier(alias)}.${sql.identifier(name)}`])) as Record<Name, SQL>,
+    ref: Object.fromEntries(
+      names.map((name) => [name, sql`${sql.identifier(alias)}.${sql.identifier(name)}`]),
+    ) as Record<Name, SQL>,
     values: (rows) => Object.fromEntries(names.map((name) => [`${alias}.${name}`, rows.map((row) => row[name])])),
   };
 }
@@ -134,8 +150,13 @@ export function unnest<const Name extends string>(alias: string, columns: Readon
  * Columns of `table` by their database names, `"t"."a", "t"."b"`, for a select list whose rows are
  * `Pick<RowOf<T>, N>`: the names are checked against the schema by the type check.
  */
-export function columnsOf<T extends Table, const N extends keyof RowOf<T> & string>(table: T, names: readonly N[]): SQL {
-  const byName = new Map<string, AnyPgColumn>(Object.values(getTableColumns(table)).map((column) => [column.name, column as AnyPgColumn]));
+export function columnsOf<T extends Table, const N extends keyof RowOf<T> & string>(
+  table: T,
+  names: readonly N[],
+): SQL {
+  const byName = new Map<string, AnyPgColumn>(
+    Object.values(getTableColumns(table)).map((column) => [column.name, column as AnyPgColumn]),
+  );
   const column = (name: string) => {
     const found = byName.get(name);
     if (!found) throw new Error(`columnsOf: no column ${name}`);
@@ -145,7 +166,9 @@ export function columnsOf<T extends Table, const N extends keyof RowOf<T> & stri
 }
 
 /** A placeholder per name, `p.id` for `param('id')`: the names a statement's run() takes, checked by the type check. */
-export function placeholders<const Name extends string>(names: readonly Name[]): Readonly<Record<Name, Placeholder<Name>>> {
+export function placeholders<const Name extends string>(
+  names: readonly Name[],
+): Readonly<Record<Name, Placeholder<Name>>> {
   return Object.fromEntries(names.map((name) => [name, param(name)])) as Record<Name, Placeholder<Name>>;
 }
 
@@ -154,5 +177,14 @@ export function placeholders<const Name extends string>(names: readonly Name[]):
  * sits beside the schema column it goes to.
  */
 export function insertValues(pairs: readonly (readonly [AnyPgColumn, SQLWrapper])[]): { columns: SQL; values: SQL } {
-  return { columns: sql.join(pairs.map(([column]) => bare(column)), sql`, `), values: sql.join(pairs.map(([, value]) => value), sql`, `) };
+  return {
+    columns: sql.join(
+      pairs.map(([column]) => bare(column)),
+      sql`, `,
+    ),
+    values: sql.join(
+      pairs.map(([, value]) => value),
+      sql`, `,
+    ),
+  };
 }

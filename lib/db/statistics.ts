@@ -19,7 +19,9 @@ import { param, runSql, sql, statement } from './sql';
 import { log } from '../log';
 
 /** Tables with more than one index that a lookup on the request path or in the watcher could use. */
-const WATCHED_TABLES = new Map<string, Table>([orders, addresses, payments, chainTransfers, webhookEvents, deposits].map((table) => [getTableName(table), table]));
+const WATCHED_TABLES = new Map<string, Table>(
+  [orders, addresses, payments, chainTransfers, webhookEvents, deposits].map((table) => [getTableName(table), table]),
+);
 
 const STALE_TABLES = statement<{ name: string }, { names: string[] }>(
   sql`select c.relname as name from pg_class c

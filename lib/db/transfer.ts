@@ -83,7 +83,9 @@ const TABLES = new Map(
           table,
           rows: sql`select row_to_json(t)::text as j from ${table} t order by 1`,
           hasRows: statement(sql`select exists (select 1 from ${table}) as any`),
-          insert: statement(sql`insert into ${table} overriding system value select * from json_populate_recordset(null::${table}, ${param('rows')}::json)`),
+          insert: statement(
+            sql`insert into ${table} overriding system value select * from json_populate_recordset(null::${table}, ${param('rows')}::json)`,
+          ),
         },
       ];
     }),
@@ -98,8 +100,10 @@ function tablesInOrder(): TransferTable[] {
   const ordered: TransferTable[] = [];
   const placed = new Set<string>();
   while (ordered.length < tables.length) {
-    const next = tables.find((t) => !placed.has(t) && edges.every((e) => e.child !== t || e.parent === t || placed.has(e.parent)));
-    if (!next) throw new TransferError('the tables\' foreign keys form a cycle; cannot order them');
+    const next = tables.find(
+      (t) => !placed.has(t) && edges.every((e) => e.child !== t || e.parent === t || placed.has(e.parent)),
+    );
+    if (!next) throw new TransferError("the tables' foreign keys form a cycle; cannot order them");
     ordered.push(TABLES.get(next)!);
     placed.add(next);
   }
@@ -115,8 +119,17 @@ async function sequences(db: Queryable): Promise<SequenceState[]> {
   const rows = await SEQUENCES.run(db, {});
   const states: SequenceState[] = [];
   for (const row of rows) {
-    const [state] = await runSql<{ last_value: string; is_called: boolean }>(db, sql`select last_value::text as last_value, is_called from ${sql.identifier(row.name)}`);
-    states.push({ name: row.name, lastValue: state!.last_value, isCalled: state!.is_called, start: row.start, min: row.min });
+    const [state] = await runSql<{ last_value: string; is_called: boolean }>(
+      db,
+      sql`select last_value::text as last_value, is_called from ${sql.identifier(row.name)}`,
+    );
+    states.push({
+      name: row.name,
+      lastValue: state!.last_value,
+      isCalled: state!.is_called,
+      start: row.start,
+      min: row.min,
+    });
   }
   return states;
 }
@@ -164,11 +177,17 @@ const SET_SEQUENCE = statement<unknown, { name: string; value: string; called: b
  * Writes the whole database to `write` (called once per line, awaited: back-pressure is the
  * caller's). `progress` hears each table as it is done.
  */
-export async function exportDatabase(db: Database, write: (line: string) => Promise<void>, progress: (table: TableSummary) => void = () => {}): Promise<TransferSummary> {
+export async function exportDatabase(
+  db: Database,
+  write: (line: string) => Promise<void>,
+  progress: (table: TableSummary) => void = () => {},
+): Promise<TransferSummary> {
   const { applied } = await migrationStatus(db);
   return db.transaction(async (tx) => {
     await readView(tx);
-    await write(`H\t${JSON.stringify({ format: FORMAT, version: VERSION, migrations: applied, source: db.kind, exportedAt: new Date().toISOString() })}\n`);
+    await write(
+      `H\t${JSON.stringify({ format: FORMAT, version: VERSION, migrations: applied, source: db.kind, exportedAt: new Date().toISOString() })}\n`,
+    );
     const tables: TableSummary[] = [];
     for (const table of tablesInOrder()) {
       await write(`T\t${JSON.stringify({ table: table.name })}\n`);
@@ -196,13 +215,20 @@ export async function exportDatabase(db: Database, write: (line: string) => Prom
  * Refused, changing nothing, when the file is not a complete export, its migrations differ from
  * the target's, or the target holds any row.
  */
-export async function importDatabase(db: Database, lines: AsyncIterable<string>, progress: (table: TableSummary) => void = () => {}): Promise<TransferSummary> {
+export async function importDatabase(
+  db: Database,
+  lines: AsyncIterable<string>,
+  progress: (table: TableSummary) => void = () => {},
+): Promise<TransferSummary> {
   const { applied } = await migrationStatus(db);
   return db.transaction(async (tx) => {
     await runSql(tx, sql`set local time zone 'UTC'`);
     for (const table of tablesInOrder()) {
       const [row] = await table.hasRows.run(tx, {});
-      if (row!.any) throw new TransferError(`the target database is not empty (table ${table.name} has rows): import only into a new database`);
+      if (row!.any)
+        throw new TransferError(
+          `the target database is not empty (table ${table.name} has rows): import only into a new database`,
+        );
     }
     let header: { migrations: number } | undefined;
     let current: { table: TransferTable; batch: string[]; rows: number } | undefined;
@@ -225,9 +251,12 @@ export async function importDatabase(db: Database, lines: AsyncIterable<string>,
       switch (tag) {
         case 'H': {
           const parsed = JSON.parse(body) as { format?: string; version?: number; migrations?: number };
-          if (parsed.format !== FORMAT || parsed.version !== VERSION) throw new TransferError(`not a ${FORMAT} version ${VERSION} export`);
+          if (parsed.format !== FORMAT || parsed.version !== VERSION)
+            throw new TransferError(`not a ${FORMAT} version ${VERSION} export`);
           if (parsed.migrations !== applied) {
-            throw new TransferError(`the export was made at migration ${parsed.migrations} and this database is at ${applied}: export and import with the same gateway version`);
+            throw new TransferError(
+              `the export was made at migration ${parsed.migrations} and this database is at ${applied}: export and import with the same gateway version`,
+            );
           }
           header = { migrations: parsed.migrations };
           break;
@@ -247,7 +276,10 @@ export async function importDatabase(db: Database, lines: AsyncIterable<string>,
           break;
         case 'E': {
           const summary = JSON.parse(body) as TableSummary;
-          if (!current || summary.table !== current.table.name || summary.rows !== current.rows) throw new TransferError(`line ${lineNumber}: table ${summary.table} ends with ${current?.rows ?? 0} rows read, ${summary.rows} announced`);
+          if (!current || summary.table !== current.table.name || summary.rows !== current.rows)
+            throw new TransferError(
+              `line ${lineNumber}: table ${summary.table} ends with ${current?.rows ?? 0} rows read, ${summary.rows} announced`,
+            );
           await flush();
           expected.push(summary);
           current = undefined;
@@ -276,7 +308,9 @@ export async function importDatabase(db: Database, lines: AsyncIterable<string>,
     for (const want of expected) {
       const got = await checksum(tx, TABLES.get(want.table)!);
       if (got.rows !== want.rows || got.sha256 !== want.sha256) {
-        throw new TransferError(`table ${want.table}: ${got.rows} rows, checksum ${got.sha256.slice(0, 12)} after import; the export had ${want.rows} rows, ${want.sha256.slice(0, 12)}`);
+        throw new TransferError(
+          `table ${want.table}: ${got.rows} rows, checksum ${got.sha256.slice(0, 12)} after import; the export had ${want.rows} rows, ${want.sha256.slice(0, 12)}`,
+        );
       }
       progress(want);
     }

@@ -14,7 +14,10 @@ export { incomingWrite, kindOf, OUT_STATUS, WITHDRAWALS, type IncomingWrite } fr
  * final, or another currency to its address) or that reached a personal address (PERSONAL).
  * Their stage and status move by the state machine of ./lifecycle (decision 019).
  */
-export type DepositRow = RowOf<typeof deposits> & { address_kind: RowOf<typeof addresses>['kind']; in_tag: RowOf<typeof chainTransfers>['tag'] };
+export type DepositRow = RowOf<typeof deposits> & {
+  address_kind: RowOf<typeof addresses>['kind'];
+  in_tag: RowOf<typeof chainTransfers>['tag'];
+};
 
 /**
  * A deposit with its address's kind and the destination tag its transfer carried: the payer's,
@@ -43,19 +46,38 @@ export async function getDeposit(db: Queryable, key: ApiKey, id: string): Promis
 
 const ORPHAN_DEPOSITS = statement<
   DepositRow,
-  { merchantId: string; mode: string; id: string | null; orderId: string | null; stage: string | null; status: string | null; limit: number; offset: number }
+  {
+    merchantId: string;
+    mode: string;
+    id: string | null;
+    orderId: string | null;
+    stage: string | null;
+    status: string | null;
+    limit: number;
+    offset: number;
+  }
 >(sql`${DEPOSIT_ROWS} where ${d.merchantId} = ${param('merchantId')} and ${d.mode} = ${param('mode')} and ${d.kind} = 'ORPHAN'
     and (${param('id')}::uuid is null or ${d.id} = ${param('id')}) and (${param('orderId')}::uuid is null or ${d.orderId} = ${param('orderId')})
     and (${param('stage')}::text is null or ${d.stage} = ${param('stage')}) and (${param('status')}::text is null or ${d.status} = ${param('status')})
   order by ${d.createdAt} desc, ${d.id} desc limit ${param('limit')} offset ${param('offset')}`);
 
 /** orphan-deposits/get-deposits: the caller's orphan deposits matching every filter given, newest first. */
-export async function listOrphanDeposits(db: Queryable, key: ApiKey, filter: RequestOf<'orphan-deposits/get-deposits'>): Promise<DepositRow[]> {
+export async function listOrphanDeposits(
+  db: Queryable,
+  key: ApiKey,
+  filter: RequestOf<'orphan-deposits/get-deposits'>,
+): Promise<DepositRow[]> {
   // An id that is not a UUID names no deposit (and would fail the uuid comparison).
   if ((filter.id && !isUuid(filter.id)) || (filter.orderId && !isUuid(filter.orderId))) return [];
   return ORPHAN_DEPOSITS.run(db, {
-    merchantId: key.merchantId, mode: key.mode, id: filter.id ?? null, orderId: filter.orderId ?? null, stage: filter.stage ?? null,
-    status: filter.status ?? null, limit: filter.limit, offset: filter.offset,
+    merchantId: key.merchantId,
+    mode: key.mode,
+    id: filter.id ?? null,
+    orderId: filter.orderId ?? null,
+    stage: filter.stage ?? null,
+    status: filter.status ?? null,
+    limit: filter.limit,
+    offset: filter.offset,
   });
 }
 
@@ -92,7 +114,8 @@ export function serializeDeposit(row: DepositRow): Deposit {
             amount: units(row.out_amount ?? '0'),
             status: row.out_status,
             feeAmount: units(row.out_fee_amount ?? '0'),
-            feeAmountUSD: row.out_fee_amount_usd_cents === null ? null : formatUnits(BigInt(row.out_fee_amount_usd_cents), 2),
+            feeAmountUSD:
+              row.out_fee_amount_usd_cents === null ? null : formatUnits(BigInt(row.out_fee_amount_usd_cents), 2),
             withdrawalId: row.withdrawal_id,
             createdAt: row.out_created_at?.toISOString() ?? null,
           },

@@ -32,7 +32,12 @@ const OBSERVED = {
 type Observed = keyof typeof OBSERVED;
 
 const ALL_STATES: StateName[] = [
-  'DEPOSIT/PENDING', 'DEPOSIT/PROCESSED', 'DEPOSIT/ERROR', 'WITHDRAWAL/PENDING', 'WITHDRAWAL/PROCESSED', 'WITHDRAWAL/ERROR',
+  'DEPOSIT/PENDING',
+  'DEPOSIT/PROCESSED',
+  'DEPOSIT/ERROR',
+  'WITHDRAWAL/PENDING',
+  'WITHDRAWAL/PROCESSED',
+  'WITHDRAWAL/ERROR',
 ];
 
 describe('deposit states', () => {
@@ -52,7 +57,9 @@ describe('onIncoming: the first sight of a transfer that is a deposit', () => {
 
   it('opens a PROCESSED deposit from exactly the required confirmations on', () => {
     expect(onIncoming(null, OBSERVED.confirmed)).toEqual({ to: state('DEPOSIT/PROCESSED') });
-    expect(onIncoming(null, { ...OBSERVED.confirmed, confirmations: REQUIRED + 10 })).toEqual({ to: state('DEPOSIT/PROCESSED') });
+    expect(onIncoming(null, { ...OBSERVED.confirmed, confirmations: REQUIRED + 10 })).toEqual({
+      to: state('DEPOSIT/PROCESSED'),
+    });
   });
 
   it('opens none for a transfer that dropped before anybody was shown it, confirmations or not', () => {
@@ -96,8 +103,12 @@ describe('onIncoming: a deposit observed again', () => {
   });
 
   it('counts the confirmations against the requirement of the observation', () => {
-    expect(onIncoming(state('DEPOSIT/PENDING'), { confirmations: 1, requiredConfirmations: 1, dropped: false })).toEqual({ to: state('DEPOSIT/PROCESSED') });
-    expect(onIncoming(state('DEPOSIT/PENDING'), { confirmations: 63, requiredConfirmations: 64, dropped: false })).toEqual({ to: state('DEPOSIT/PENDING') });
+    expect(
+      onIncoming(state('DEPOSIT/PENDING'), { confirmations: 1, requiredConfirmations: 1, dropped: false }),
+    ).toEqual({ to: state('DEPOSIT/PROCESSED') });
+    expect(
+      onIncoming(state('DEPOSIT/PENDING'), { confirmations: 63, requiredConfirmations: 64, dropped: false }),
+    ).toEqual({ to: state('DEPOSIT/PENDING') });
   });
 });
 
@@ -106,9 +117,18 @@ describe('onOutgoing: a transfer leaves the address', () => {
     ['DEPOSIT/PROCESSED', { to: state('WITHDRAWAL/PROCESSED') }],
     ['DEPOSIT/PENDING', { refused: 'A deposit still short of its confirmations is not withdrawn.' }],
     ['DEPOSIT/ERROR', { refused: 'A deposit the chain dropped is not withdrawn.' }],
-    ['WITHDRAWAL/PENDING', { refused: 'The deposit was withdrawn already: its first outgoing transfer is its withdrawal.' }],
-    ['WITHDRAWAL/PROCESSED', { refused: 'The deposit was withdrawn already: its first outgoing transfer is its withdrawal.' }],
-    ['WITHDRAWAL/ERROR', { refused: 'The deposit was withdrawn already: its first outgoing transfer is its withdrawal.' }],
+    [
+      'WITHDRAWAL/PENDING',
+      { refused: 'The deposit was withdrawn already: its first outgoing transfer is its withdrawal.' },
+    ],
+    [
+      'WITHDRAWAL/PROCESSED',
+      { refused: 'The deposit was withdrawn already: its first outgoing transfer is its withdrawal.' },
+    ],
+    [
+      'WITHDRAWAL/ERROR',
+      { refused: 'The deposit was withdrawn already: its first outgoing transfer is its withdrawal.' },
+    ],
   ];
 
   it.each(transitions)('%s: %o', (from, transition) => {
@@ -135,19 +155,31 @@ describe('onOutgoing: a transfer leaves the address', () => {
 describe('incomingWrite: the columns the watcher writes for an observation', () => {
   it('writes a transfer short of its confirmations as pending', () => {
     expect(incomingWrite(OBSERVED.short)).toEqual({
-      status: 'PENDING', inStatus: 'pending', message: null, confirmations: REQUIRED - 1, opens: state('DEPOSIT/PENDING'),
+      status: 'PENDING',
+      inStatus: 'pending',
+      message: null,
+      confirmations: REQUIRED - 1,
+      opens: state('DEPOSIT/PENDING'),
     });
   });
 
   it('writes a confirmed transfer as processed', () => {
     expect(incomingWrite({ ...OBSERVED.confirmed, confirmations: REQUIRED + 2 })).toEqual({
-      status: 'PROCESSED', inStatus: 'processed', message: null, confirmations: REQUIRED + 2, opens: state('DEPOSIT/PROCESSED'),
+      status: 'PROCESSED',
+      inStatus: 'processed',
+      message: null,
+      confirmations: REQUIRED + 2,
+      opens: state('DEPOSIT/PROCESSED'),
     });
   });
 
   it('writes a dropped transfer as an error without confirmations, and opens no deposit for it', () => {
     expect(incomingWrite({ ...OBSERVED.dropped, confirmations: REQUIRED })).toEqual({
-      status: 'ERROR', inStatus: 'dropped', message: 'The transfer was dropped by the chain (reorganisation).', confirmations: 0, opens: null,
+      status: 'ERROR',
+      inStatus: 'dropped',
+      message: 'The transfer was dropped by the chain (reorganisation).',
+      confirmations: 0,
+      opens: null,
     });
   });
 
@@ -170,7 +202,7 @@ describe('kindOf', () => {
     expect(kindOf(null, 'PERSONAL')).toBe('PERSONAL');
   });
 
-  it('makes a payment to the XRP receiving account under no order\'s tag an orphan', () => {
+  it("makes a payment to the XRP receiving account under no order's tag an orphan", () => {
     expect(kindOf(null, 'PAY_IN')).toBe('ORPHAN');
   });
 });

@@ -42,14 +42,19 @@ export interface IncomingTransfer {
 export type Transition = { to: DepositState } | { refused: string };
 
 /** `inTransaction.status`: the incoming transfer as the chain has it, one per deposit status. */
-const IN_STATUS = { PENDING: 'pending', PROCESSED: 'processed', ERROR: 'dropped' } as const satisfies Record<DepositStatus, string>;
+const IN_STATUS = { PENDING: 'pending', PROCESSED: 'processed', ERROR: 'dropped' } as const satisfies Record<
+  DepositStatus,
+  string
+>;
 export type InStatus = (typeof IN_STATUS)[DepositStatus];
 
 const STAGES = ['DEPOSIT', 'WITHDRAWAL'] as const satisfies readonly DepositStage[];
 const STATUSES = Object.keys(IN_STATUS) as DepositStatus[];
 
 /** Every state a deposit can be in. */
-export const DEPOSIT_STATES: readonly DepositState[] = STAGES.flatMap((stage) => STATUSES.map((status) => ({ stage, status })));
+export const DEPOSIT_STATES: readonly DepositState[] = STAGES.flatMap((stage) =>
+  STATUSES.map((status) => ({ stage, status })),
+);
 
 const DROPPED_MESSAGE = 'The transfer was dropped by the chain (reorganisation).';
 
@@ -88,7 +93,8 @@ export function onIncoming(from: DepositState | null, transfer: IncomingTransfer
 
 /** A transfer left the deposit's address (or spent its output): the withdrawal of a PROCESSED deposit. */
 export function onOutgoing(from: DepositState): Transition {
-  if (from.stage === 'WITHDRAWAL') return { refused: 'The deposit was withdrawn already: its first outgoing transfer is its withdrawal.' };
+  if (from.stage === 'WITHDRAWAL')
+    return { refused: 'The deposit was withdrawn already: its first outgoing transfer is its withdrawal.' };
   if (from.status === 'PENDING') return { refused: 'A deposit still short of its confirmations is not withdrawn.' };
   if (from.status === 'ERROR') return { refused: 'A deposit the chain dropped is not withdrawn.' };
   return { to: { stage: 'WITHDRAWAL', status: from.status } };

@@ -20,7 +20,14 @@ describe('isDomainError', () => {
   });
 
   it('refuses anything else', () => {
-    for (const value of [new Error('x'), Object.assign(new Error('x'), { kind: 'Refused' }), null, undefined, 'Refused', { kind: 'Refused' }]) {
+    for (const value of [
+      new Error('x'),
+      Object.assign(new Error('x'), { kind: 'Refused' }),
+      null,
+      undefined,
+      'Refused',
+      { kind: 'Refused' },
+    ]) {
       expect(isDomainError(value)).toBe(false);
     }
   });

@@ -19,7 +19,10 @@ import type { InvoiceRow } from './rows';
 import { NotFound } from '../errors';
 
 /** The rate a choice made now gets: the quote's while the market is within the invoice's slippage of it, else the market's. */
-export async function payableRate(invoice: Pick<InvoiceRow, 'mode' | 'currency' | 'quote_rates' | 'slippage_percent'>, ticker: string): Promise<string> {
+export async function payableRate(
+  invoice: Pick<InvoiceRow, 'mode' | 'currency' | 'quote_rates' | 'slippage_percent'>,
+  ticker: string,
+): Promise<string> {
   const market = (await rateService(invoice.mode).quote(ticker, invoice.currency)).rate;
   const quoted = invoice.quote_rates[ticker];
   if (quoted === undefined) return market;
@@ -27,7 +30,9 @@ export async function payableRate(invoice: Pick<InvoiceRow, 'mode' | 'currency' 
   return withinSlippage(parseDecimal(quoted)!, parseDecimal(market)!, slippage) ? quoted : market;
 }
 
-const INVOICE = statement<InvoiceRow, { id: string }>(sql`select * from ${invoices} where ${invoices.id} = ${param('id')}`);
+const INVOICE = statement<InvoiceRow, { id: string }>(
+  sql`select * from ${invoices} where ${invoices.id} = ${param('id')}`,
+);
 
 export async function loadInvoice(db: Database, invoiceId: string): Promise<InvoiceRow | undefined> {
   if (!isUuid(invoiceId)) return undefined;
@@ -46,8 +51,12 @@ async function paymentSeen(db: Queryable, orderId: string): Promise<boolean> {
 }
 
 const ORDER = statement<OrderRow, { id: string }>(sql`select * from ${orders} where ${orders.id} = ${param('id')}`);
-const LOCK_ORDER = statement<unknown, { id: string }>(sql`select ${orders.id} from ${orders} where ${orders.id} = ${param('id')} for update`);
-const LOCK_INVOICE = statement<InvoiceRow, { id: string }>(sql`select * from ${invoices} where ${invoices.id} = ${param('id')} for update`);
+const LOCK_ORDER = statement<unknown, { id: string }>(
+  sql`select ${orders.id} from ${orders} where ${orders.id} = ${param('id')} for update`,
+);
+const LOCK_INVOICE = statement<InvoiceRow, { id: string }>(
+  sql`select * from ${invoices} where ${invoices.id} = ${param('id')} for update`,
+);
 /** The earlier choice's order ends now: a transfer that still reaches it is a late payment of it. */
 const END_ORDER = statement<unknown, { id: string }>(
   sql`update ${orders} set ${bare(orders.expiresAt)} = least(${orders.expiresAt}, now()), ${bare(orders.updatedAt)} = now()
@@ -64,13 +73,19 @@ const CHOOSE = statement<unknown, { id: string; orderId: string; rate: string }>
  * Refused: an unknown invoice, one that no longer takes a choice (final, out of time, or a payment
  * already seen), a coin it does not offer, and a coin without a fresh rate (RateUnavailable).
  */
-export async function chooseCoin(db: Database, invoiceId: string, choice: { currency: string; network: string }, now = new Date()): Promise<OrderRow> {
+export async function chooseCoin(
+  db: Database,
+  invoiceId: string,
+  choice: { currency: string; network: string },
+  now = new Date(),
+): Promise<OrderRow> {
   const invoice = await loadInvoice(db, invoiceId);
   if (!invoice) throw new NotFound('Invoice', invoiceId);
   if (!canChooseCoin(invoice.status, invoice.expires_at, now)) throw new InvoiceClosed(invoiceId);
   const ticker = choice.currency.toUpperCase();
   const [current] = invoice.order_id ? await ORDER.run(db, { id: invoice.order_id }) : [];
-  if (current?.status === 'pending' && current.currency === ticker && current.network === choice.network.toLowerCase()) return current;
+  if (current?.status === 'pending' && current.currency === ticker && current.network === choice.network.toLowerCase())
+    return current;
   if (current && (await paymentSeen(db, current.id))) throw new InvoiceClosed(invoiceId);
 
   const coin = storedOffers(invoice.mode, invoice.currencies as InvoiceCurrency[]).find((c) => c.ticker === ticker);
@@ -109,7 +124,8 @@ export async function chooseCoin(db: Database, invoiceId: string, choice: { curr
     if (current) await LOCK_ORDER.run(tx, { id: current.id });
     const [locked] = await LOCK_INVOICE.run(tx, { id: invoice.id });
     // Another choice got in between: this one's order stays unused and expires unpaid.
-    if (!locked || locked.choices !== invoice.choices || !canChooseCoin(locked.status, locked.expires_at, now)) return false;
+    if (!locked || locked.choices !== invoice.choices || !canChooseCoin(locked.status, locked.expires_at, now))
+      return false;
     if (current) {
       if (await paymentSeen(tx, current.id)) return false;
       await END_ORDER.run(tx, { id: current.id });

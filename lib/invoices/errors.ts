@@ -8,9 +8,11 @@ import type { ErrorDetail } from '../protocol';
 /** externalId (or `order`) already names an invoice with another currency or amount. */
 export class InvoiceConflict extends DomainError<'InvoiceConflict'> {
   constructor(existing: { id: string }, key: 'externalId' | 'order') {
-    super('InvoiceConflict', `An invoice with this ${key} already exists (id ${existing.id}) with another currency or amount.`, [
-      { path: key, message: `already used for invoice ${existing.id}` },
-    ]);
+    super(
+      'InvoiceConflict',
+      `An invoice with this ${key} already exists (id ${existing.id}) with another currency or amount.`,
+      [{ path: key, message: `already used for invoice ${existing.id}` }],
+    );
   }
 }
 
@@ -42,4 +44,5 @@ export class InvoiceClosed extends DomainError<'InvoiceClosed'> {
   }
 }
 
-export type InvoiceError = InvoiceConflict | InvoiceCurrencyUnsupported | InvoiceAmountInvalid | CoinNotOffered | InvoiceClosed;
+export type InvoiceError =
+  InvoiceConflict | InvoiceCurrencyUnsupported | InvoiceAmountInvalid | CoinNotOffered | InvoiceClosed;

@@ -23,7 +23,12 @@ describe('invoiceStatus', () => {
   });
 
   it('takes the final status of the order', () => {
-    const finals: Partial<Record<OrderStatus, string>> = { processed: 'PROCESSED', overpaid: 'OVERPAID', partial: 'PARTIAL', error: 'REJECTED' };
+    const finals: Partial<Record<OrderStatus, string>> = {
+      processed: 'PROCESSED',
+      overpaid: 'OVERPAID',
+      partial: 'PARTIAL',
+      error: 'REJECTED',
+    };
     for (const [status, expected] of Object.entries(finals)) {
       expect(invoiceStatus({ expiresAt, order: order(status as OrderStatus, true) }, before)).toBe(expected);
       expect(invoiceStatus({ expiresAt, order: order(status as OrderStatus, true) }, after)).toBe(expected);
@@ -36,7 +41,8 @@ describe('invoiceStatus', () => {
   });
 
   it('answers a status for every order status', () => {
-    for (const status of ORDER_STATUS_VALUES) expect(invoiceStatus({ expiresAt, order: order(status) }, before)).toMatch(/^[A-Z]+$/);
+    for (const status of ORDER_STATUS_VALUES)
+      expect(invoiceStatus({ expiresAt, order: order(status) }, before)).toMatch(/^[A-Z]+$/);
   });
 });
 

@@ -22,7 +22,10 @@ export interface InvoiceCaller {
 /** Fractional digits of a price in `currency`: 2 for fiat, the most a coin has on any network (USDT: 18 on BSC). */
 export function priceDecimalsOf(currency: string): number {
   if (FIAT_CURRENCIES.includes(currency)) return 2;
-  return Math.max(0, ...NETWORKS.flatMap((n) => n.currencies.filter((c) => c.ticker === currency).map((c) => c.decimals)));
+  return Math.max(
+    0,
+    ...NETWORKS.flatMap((n) => n.currencies.filter((c) => c.ticker === currency).map((c) => c.decimals)),
+  );
 }
 
 /** The price of a request as an exact decimal of its currency. */
@@ -58,14 +61,34 @@ async function quoteOffers(key: InvoiceCaller['key'], offers: OfferedCoin[], cur
     ),
   );
   const priced = quotes.filter((q): q is { coin: OfferedCoin; rate: string } => q.rate !== null);
-  if (priced.length === 0) throw quotes.find((q) => 'error' in q)?.error ?? new RateUnavailable(offers[0]?.ticker ?? currency, currency);
+  if (priced.length === 0)
+    throw quotes.find((q) => 'error' in q)?.error ?? new RateUnavailable(offers[0]?.ticker ?? currency, currency);
   return { offers: priced.map((q) => q.coin), rates: Object.fromEntries(priced.map((q) => [q.coin.ticker, q.rate])) };
 }
 
 const INVOICE = placeholders([
-  'id', 'merchant_id', 'mode', 'advanced_balance_id', 'external_id', 'client_order', 'idempotency_key', 'currency', 'amount',
-  'price_decimals', 'description', 'include_fee', 'additional_fees', 'insurance_percent', 'slippage_percent', 'webhook_url',
-  'return_url', 'lifetime', 'currencies', 'quote_rates', 'key_id', 'nonce',
+  'id',
+  'merchant_id',
+  'mode',
+  'advanced_balance_id',
+  'external_id',
+  'client_order',
+  'idempotency_key',
+  'currency',
+  'amount',
+  'price_decimals',
+  'description',
+  'include_fee',
+  'additional_fees',
+  'insurance_percent',
+  'slippage_percent',
+  'webhook_url',
+  'return_url',
+  'lifetime',
+  'currencies',
+  'quote_rates',
+  'key_id',
+  'nonce',
 ]);
 const $ = INVOICE;
 const COLUMNS = insertValues([
@@ -179,7 +202,11 @@ export async function makeInvoice(caller: InvoiceCaller, input: MakeInvoiceReque
   }
   if (!nonce_recorded) throw new NonceReused();
   // A concurrent request inserted the same key between our snapshot and our insert.
-  const [winner] = await BY_IDEMPOTENCY_KEY.run(db, { merchantId: key.merchantId, mode: key.mode, key: idempotencyKey });
+  const [winner] = await BY_IDEMPOTENCY_KEY.run(db, {
+    merchantId: key.merchantId,
+    mode: key.mode,
+    key: idempotencyKey,
+  });
   if (winner && same(winner)) return (await withOrders(db, [winner]))[0]!;
   await FORGET_NONCE.run(db, { keyId: key.keyId, nonce });
   if (winner) throw new InvoiceConflict(winner, keyName);

@@ -33,13 +33,20 @@ export function resolveOffers(mode: Mode, requested: MakeInvoiceRequest['currenc
   requested.forEach((entry, i) => {
     const ticker = entry.currency.toUpperCase();
     const coin = offers.get(ticker) ?? { ticker, networks: [] };
-    const names = entry.networks && entry.networks.length > 0 ? entry.networks : enabled.filter((n) => findCurrency(n, ticker)).map((n) => n.name);
-    if (names.length === 0) details.push({ path: `currencies.${i}.currency`, message: `${ticker} is not available for ${mode} keys` });
+    const names =
+      entry.networks && entry.networks.length > 0
+        ? entry.networks
+        : enabled.filter((n) => findCurrency(n, ticker)).map((n) => n.name);
+    if (names.length === 0)
+      details.push({ path: `currencies.${i}.currency`, message: `${ticker} is not available for ${mode} keys` });
     names.forEach((name, j) => {
       const network = networkFor(mode, name);
       const currency = network && findCurrency(network, ticker);
       if (!network || !currency) {
-        details.push({ path: `currencies.${i}.networks.${j}`, message: `${ticker} on ${name.toLowerCase()} is not available for ${mode} keys` });
+        details.push({
+          path: `currencies.${i}.networks.${j}`,
+          message: `${ticker} on ${name.toLowerCase()} is not available for ${mode} keys`,
+        });
       } else if (!coin.networks.some((n) => n.network.name === network.name)) {
         coin.networks.push({ network, currency });
       }
@@ -47,14 +54,27 @@ export function resolveOffers(mode: Mode, requested: MakeInvoiceRequest['currenc
     offers.set(ticker, coin);
   });
   if (details.length > 0) {
-    throw new InvoiceCurrencyUnsupported(`Some of currencies cannot be offered: ${details.map((d) => d.message).join('; ')}.`, details);
+    throw new InvoiceCurrencyUnsupported(
+      `Some of currencies cannot be offered: ${details.map((d) => d.message).join('; ')}.`,
+      details,
+    );
   }
   return [...offers.values()];
 }
 
 /** Base units of `currency` the payer sends for `price` at `rate` (one coin's price), insurance added. */
-export function coinAmountFor(price: Decimal, rate: string, currency: Currency, insurancePercent: string | null): bigint {
-  return coinUnitsFor(price, parseDecimal(rate)!, currency.decimals, insurancePercent === null ? undefined : parseDecimal(insurancePercent));
+export function coinAmountFor(
+  price: Decimal,
+  rate: string,
+  currency: Currency,
+  insurancePercent: string | null,
+): bigint {
+  return coinUnitsFor(
+    price,
+    parseDecimal(rate)!,
+    currency.decimals,
+    insurancePercent === null ? undefined : parseDecimal(insurancePercent),
+  );
 }
 
 /** The `currencies` of an invoice's answer: each offered network with its amount at `rates` (by ticker). */

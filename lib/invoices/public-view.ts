@@ -38,10 +38,18 @@ const EXTRA = statement<Extra, { merchantId: string; mode: string; orderId: stri
 );
 
 /** The public view of an invoice, or null for an unknown or malformed id. Any invoice, any merchant: the id is the secret. */
-export async function loadInvoiceView(db: Database, invoiceId: string, now = new Date()): Promise<PublicInvoiceView | null> {
+export async function loadInvoiceView(
+  db: Database,
+  invoiceId: string,
+  now = new Date(),
+): Promise<PublicInvoiceView | null> {
   const invoice = await loadInvoice(db, invoiceId);
   if (!invoice) return null;
-  const [extra] = await EXTRA.run(db, { merchantId: invoice.merchant_id, mode: invoice.mode, orderId: invoice.order_id });
+  const [extra] = await EXTRA.run(db, {
+    merchantId: invoice.merchant_id,
+    mode: invoice.mode,
+    orderId: invoice.order_id,
+  });
   const canChoose = canChooseCoin(invoice.status, invoice.expires_at, now);
   const price = { value: BigInt(invoice.amount), scale: invoice.price_decimals };
   const offers = storedOffers(invoice.mode, invoice.currencies as InvoiceCurrency[]);
@@ -60,14 +68,19 @@ export async function loadInvoiceView(db: Database, invoiceId: string, now = new
           network: network.name,
           networkName: network.displayName,
           tokenStandard: tokenStandard(network, coin.ticker),
-          amount: rate === null ? null : formatUnits(coinAmountFor(price, rate, currency, invoice.insurance_percent), currency.decimals),
+          amount:
+            rate === null
+              ? null
+              : formatUnits(coinAmountFor(price, rate, currency, invoice.insurance_percent), currency.decimals),
         })),
       };
     }),
   );
   const usage = extra?.usage ?? {};
   // The merchant's most used coins first (its orders of the last 30 days), then the offer's order.
-  const ranked = coins.map((coin, i) => ({ coin, i })).sort((a, b) => (usage[b.coin.ticker] ?? 0) - (usage[a.coin.ticker] ?? 0) || a.i - b.i);
+  const ranked = coins
+    .map((coin, i) => ({ coin, i }))
+    .sort((a, b) => (usage[b.coin.ticker] ?? 0) - (usage[a.coin.ticker] ?? 0) || a.i - b.i);
   return {
     invoiceId: invoice.id,
     status: invoice.status,

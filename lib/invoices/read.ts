@@ -6,7 +6,9 @@ import { isUuid, type InvoiceStatus } from '../protocol';
 import type { InvoiceRow, InvoiceWithOrder } from './rows';
 import { NotFound } from '../errors';
 
-const ORDERS_BY_ID = statement<OrderRow, { ids: string[] }>(sql`select * from ${orders} where ${orders.id} = any(${param('ids')}::uuid[])`);
+const ORDERS_BY_ID = statement<OrderRow, { ids: string[] }>(
+  sql`select * from ${orders} where ${orders.id} = any(${param('ids')}::uuid[])`,
+);
 
 /** The orders of `rows`' latest choices, by id. */
 export async function withOrders(db: Queryable, rows: InvoiceRow[]): Promise<InvoiceWithOrder[]> {
@@ -23,7 +25,11 @@ const INVOICE_OF_SCOPE = statement<InvoiceRow, Scoped & { id: string }>(
 );
 
 /** One invoice of the caller with its order; another merchant's or mode's invoice is not found. */
-export async function getInvoice(db: Queryable, key: Pick<ApiKey, 'merchantId' | 'mode'>, invoiceId: string): Promise<InvoiceWithOrder> {
+export async function getInvoice(
+  db: Queryable,
+  key: Pick<ApiKey, 'merchantId' | 'mode'>,
+  invoiceId: string,
+): Promise<InvoiceWithOrder> {
   if (!isUuid(invoiceId)) throw new NotFound('Invoice', invoiceId);
   const rows = await INVOICE_OF_SCOPE.run(db, { id: invoiceId, merchantId: key.merchantId, mode: key.mode });
   if (!rows[0]) throw new NotFound('Invoice', invoiceId);
@@ -38,7 +44,9 @@ const LISTED = sql`${invoices.merchantId} = ${param('merchantId')} and ${invoice
 const LIST_INVOICES = statement<InvoiceRow, Listing & { limit: number; offset: number }>(
   sql`select * from ${invoices} where ${LISTED} order by ${invoices.createdAt} desc, ${invoices.id} desc limit ${param('limit')} offset ${param('offset')}`,
 );
-const COUNT_INVOICES = statement<{ n: number }, Listing>(sql`select count(*)::int as n from ${invoices} where ${LISTED}`);
+const COUNT_INVOICES = statement<{ n: number }, Listing>(
+  sql`select count(*)::int as n from ${invoices} where ${LISTED}`,
+);
 
 /** The caller's invoices, newest first, optionally filtered by status. */
 export async function listInvoices(

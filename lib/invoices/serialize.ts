@@ -25,7 +25,9 @@ export function serializeInvoice({ invoice, order }: InvoiceWithOrder): Invoice 
   const currencies = (invoice.currencies as InvoiceCurrency[]).map((coin) => ({
     currency: coin.currency,
     networks: coin.networks.map((n) =>
-      order && chosen && order.currency === coin.currency && order.network === n.name ? { name: n.name, amount: formatUnits(BigInt(order.amount), chosen.decimals) } : n,
+      order && chosen && order.currency === coin.currency && order.network === n.name
+        ? { name: n.name, amount: formatUnits(BigInt(order.amount), chosen.decimals) }
+        : n,
     ),
   }));
   return {
@@ -44,7 +46,9 @@ export function serializeInvoice({ invoice, order }: InvoiceWithOrder): Invoice 
     receivedCurrency: order?.currency ?? null,
     receivedAmount: order && chosen ? formatUnits(chosen.received, chosen.decimals) : null,
     receivedAmountInInvoiceCurrency:
-      order && chosen && invoice.rate ? valueOfUnits(chosen.received, chosen.decimals, parseDecimal(invoice.rate)!, invoice.price_decimals) : null,
+      order && chosen && invoice.rate
+        ? valueOfUnits(chosen.received, chosen.decimals, parseDecimal(invoice.rate)!, invoice.price_decimals)
+        : null,
     rate: order ? invoice.rate : null,
     includeFee: invoice.include_fee,
     additionalFees: invoice.additional_fees,
@@ -60,5 +64,9 @@ export function serializeInvoice({ invoice, order }: InvoiceWithOrder): Invoice 
 
 /** An invoice webhook's body: the invoice as get-invoice answers it, plus `event` and `webhookId` (the `x-webhook-id`). */
 export function invoiceWebhookBody(invoice: InvoiceWithOrder, eventId: string): string {
-  return JSON.stringify({ ...serializeInvoice(invoice), event: 'INVOICE', webhookId: eventId } satisfies InvoiceWebhookPayload);
+  return JSON.stringify({
+    ...serializeInvoice(invoice),
+    event: 'INVOICE',
+    webhookId: eventId,
+  } satisfies InvoiceWebhookPayload);
 }

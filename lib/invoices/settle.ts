@@ -24,14 +24,25 @@ const SET_STATUS = statement<InvoiceRow, { id: string; status: InvoiceStatus }>(
 );
 const ORDER = statement<OrderRow, { id: string }>(sql`select * from ${orders} where ${orders.id} = ${param('id')}`);
 
-async function applyStatus(tx: Queryable, invoice: InvoiceRow, status: InvoiceStatus): Promise<InvoiceStatusChange | null> {
+async function applyStatus(
+  tx: Queryable,
+  invoice: InvoiceRow,
+  status: InvoiceStatus,
+): Promise<InvoiceStatusChange | null> {
   if (status === invoice.status) return null;
   const [updated] = await SET_STATUS.run(tx, { id: invoice.id, status });
   if (FINAL_INVOICE_STATUSES.has(status) && invoice.webhook_url) {
     const [order] = invoice.order_id ? await ORDER.run(tx, { id: invoice.order_id }) : [];
     await enqueueInvoiceWebhook(
       tx,
-      { invoiceId: invoice.id, orderId: invoice.order_id, merchantId: invoice.merchant_id, mode: invoice.mode, status, url: invoice.webhook_url },
+      {
+        invoiceId: invoice.id,
+        orderId: invoice.order_id,
+        merchantId: invoice.merchant_id,
+        mode: invoice.mode,
+        status,
+        url: invoice.webhook_url,
+      },
       (eventId) => invoiceWebhookBody({ invoice: updated!, order: order ?? null }, eventId),
     );
   }
@@ -57,7 +68,11 @@ const LOCK_FOLLOWING = statement<InvoiceRow, { ids: string[]; orderIds: string[]
  * orders were judged at, so that an order expired on chain time expires its invoice on the same
  * clock.
  */
-export async function followOrders(tx: Queryable, followed: readonly FollowedOrder[], now: Date): Promise<(InvoiceStatusChange & { orderId: string })[]> {
+export async function followOrders(
+  tx: Queryable,
+  followed: readonly FollowedOrder[],
+  now: Date,
+): Promise<(InvoiceStatusChange & { orderId: string })[]> {
   const invoiceIds = [...new Set(followed.flatMap(({ order }) => (order.invoice_id ? [order.invoice_id] : [])))];
   if (invoiceIds.length === 0) return [];
   // Several orders of one invoice may settle together (a choice abandoned for another coin).
@@ -67,7 +82,11 @@ export async function followOrders(tx: Queryable, followed: readonly FollowedOrd
   for (const invoice of locked) {
     const { order, paymentSeen } = byOrder.get(invoice.order_id!)!;
     if (order.invoice_id !== invoice.id || FINAL_INVOICE_STATUSES.has(invoice.status)) continue;
-    const change = await applyStatus(tx, invoice, invoiceStatus({ expiresAt: invoice.expires_at, order: { status: order.status, paymentSeen } }, now));
+    const change = await applyStatus(
+      tx,
+      invoice,
+      invoiceStatus({ expiresAt: invoice.expires_at, order: { status: order.status, paymentSeen } }, now),
+    );
     if (change) changes.push({ ...change, orderId: order.id });
   }
   return changes;
@@ -93,7 +112,9 @@ export async function sweepInvoices(db: Database, now = new Date()): Promise<Inv
   for (const { id } of due) {
     const change = await db.transaction(async (tx) => {
       const [invoice] = await LOCK_CREATED.run(tx, { id });
-      return invoice ? applyStatus(tx, invoice, invoiceStatus({ expiresAt: invoice.expires_at, order: null }, now)) : null;
+      return invoice
+        ? applyStatus(tx, invoice, invoiceStatus({ expiresAt: invoice.expires_at, order: null }, now))
+        : null;
     });
     if (change) changes.push(change);
   }

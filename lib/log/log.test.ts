@@ -42,7 +42,10 @@ describe('log', () => {
       log.warn('shown', { apiToken: 'x', network: 'bitcoin' });
       log.error('shown too');
     });
-    expect(lines.map((l) => [l.level, l.msg])).toEqual([['warn', 'shown'], ['error', 'shown too']]);
+    expect(lines.map((l) => [l.level, l.msg])).toEqual([
+      ['warn', 'shown'],
+      ['error', 'shown too'],
+    ]);
     expect(lines[0]).toMatchObject({ apiToken: '[redacted]', network: 'bitcoin' });
   });
 

@@ -18,7 +18,10 @@ export async function advancedBalanceId(db: Queryable, key: Pick<ApiKey, 'mercha
   return balance!.advancedBalanceId;
 }
 
-const UPSERT_BALANCE = statement<Pick<RowOf<typeof advancedBalances>, 'id' | 'currency' | 'balance'>, { merchantId: string; mode: Mode }>(
+const UPSERT_BALANCE = statement<
+  Pick<RowOf<typeof advancedBalances>, 'id' | 'currency' | 'balance'>,
+  { merchantId: string; mode: Mode }
+>(
   sql`insert into ${advancedBalances} (${bare(advancedBalances.merchantId)}, ${bare(advancedBalances.mode)}) values (${param('merchantId')}, ${param('mode')})
      on conflict (${bare(advancedBalances.merchantId)}, ${bare(advancedBalances.mode)}) do update set ${bare(advancedBalances.merchantId)} = excluded.${bare(advancedBalances.merchantId)}
      returning ${bare(advancedBalances.id)}, ${bare(advancedBalances.currency)}, ${bare(advancedBalances.balance)}::text`,
@@ -29,7 +32,10 @@ const UPSERT_BALANCE = statement<Pick<RowOf<typeof advancedBalances>, 'id' | 'cu
  * (seed: advancedBalanceId). Always a non-empty array; clients read the first element's id.
  * The balance is kept in US cents and answered as a decimal string.
  */
-export async function listAdvancedBalances(db: Queryable, key: Pick<ApiKey, 'merchantId' | 'mode'>): Promise<AdvancedBalance[]> {
+export async function listAdvancedBalances(
+  db: Queryable,
+  key: Pick<ApiKey, 'merchantId' | 'mode'>,
+): Promise<AdvancedBalance[]> {
   const rows = await UPSERT_BALANCE.run(db, { merchantId: key.merchantId, mode: key.mode });
   knownBalanceIds().set(`${key.merchantId}/${key.mode}`, rows[0]!.id);
   const currencies = [...new Set(currencyPairs(enabledNetworks(key.mode)).map((p) => p.currency.ticker))];

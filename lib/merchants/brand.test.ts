@@ -10,7 +10,8 @@ const GIF = bytes('GIF89a', [1, 0, 1, 0]);
 const WEBP = bytes('RIFF', [36, 0, 0, 0], 'WEBPVP8 ');
 const SVG = bytes('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
 
-const messages = (result: { success: boolean; error?: { issues: { message: string }[] } }) => result.error?.issues.map((i) => i.message) ?? [];
+const messages = (result: { success: boolean; error?: { issues: { message: string }[] } }) =>
+  result.error?.issues.map((i) => i.message) ?? [];
 
 describe('logo upload', () => {
   it.each([
@@ -39,7 +40,9 @@ describe('logo upload', () => {
       return b;
     };
     expect(LOGO_UPLOAD.safeParse(image(LOGO_MAX_BYTES)).success).toBe(true);
-    expect(messages(LOGO_UPLOAD.safeParse(image(LOGO_MAX_BYTES + 1)))).toEqual(['The logo is larger than 100 KB: make it smaller.']);
+    expect(messages(LOGO_UPLOAD.safeParse(image(LOGO_MAX_BYTES + 1)))).toEqual([
+      'The logo is larger than 100 KB: make it smaller.',
+    ]);
   });
 });
 
@@ -67,7 +70,9 @@ describe('accent colour', () => {
 
   it('refuses anything but #rrggbb', () => {
     for (const value of ['1d4ed8', '#123', '#12345g', 'red', 'rgb(0,0,0)', '#1d4ed8; background: url(x)']) {
-      expect(messages(BRAND_COLOR.safeParse(value))).toEqual(['The accent colour must be written #rrggbb, e.g. #1d4ed8.']);
+      expect(messages(BRAND_COLOR.safeParse(value))).toEqual([
+        'The accent colour must be written #rrggbb, e.g. #1d4ed8.',
+      ]);
     }
   });
 });
@@ -85,7 +90,13 @@ describe('explorer templates', () => {
     expect(messages(EXPLORER_URLS.safeParse({ bitcoin: 'https://mempool.space/tx/' }))).toEqual([
       'An explorer URL must contain {tx} where the transaction hash goes.',
     ]);
-    for (const template of ['http://mempool.space/tx/{tx}', 'javascript:alert(1)//{tx}', 'https://{tx}', 'https:// a.example/{tx}', '//mempool.space/tx/{tx}']) {
+    for (const template of [
+      'http://mempool.space/tx/{tx}',
+      'javascript:alert(1)//{tx}',
+      'https://{tx}',
+      'https:// a.example/{tx}',
+      '//mempool.space/tx/{tx}',
+    ]) {
       expect(EXPLORER_URLS.safeParse({ bitcoin: template }).success, template).toBe(false);
     }
   });

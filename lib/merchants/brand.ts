@@ -38,11 +38,17 @@ export function logoImageType(bytes: Uint8Array): string | undefined {
 export const LOGO_UPLOAD = z
   .instanceof(Uint8Array)
   .refine((bytes) => bytes.length > 0, 'The logo file is empty.')
-  .refine((bytes) => bytes.length <= LOGO_MAX_BYTES, `The logo is larger than ${LOGO_MAX_BYTES / 1024} KB: make it smaller.`)
+  .refine(
+    (bytes) => bytes.length <= LOGO_MAX_BYTES,
+    `The logo is larger than ${LOGO_MAX_BYTES / 1024} KB: make it smaller.`,
+  )
   .transform((bytes, ctx) => {
     const type = logoImageType(bytes);
     if (!type) {
-      ctx.addIssue({ code: 'custom', message: 'The logo must be a PNG, JPEG, WebP or GIF image (SVG is not accepted).' });
+      ctx.addIssue({
+        code: 'custom',
+        message: 'The logo must be a PNG, JPEG, WebP or GIF image (SVG is not accepted).',
+      });
       return z.NEVER;
     }
     return `data:${type};base64,${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64')}`;
@@ -107,7 +113,10 @@ export const NETWORK_NAMES = NETWORKS.map((network) => network.name);
  * Explorer links per catalog network, as the settings form sends them: a template, or '' to go
  * back to the default link (the network's entry is removed).
  */
-export const EXPLORER_URLS = z.partialRecord(z.enum(NETWORK_NAMES as [string, ...string[]]), emptyOr(EXPLORER_TEMPLATE));
+export const EXPLORER_URLS = z.partialRecord(
+  z.enum(NETWORK_NAMES as [string, ...string[]]),
+  emptyOr(EXPLORER_TEMPLATE),
+);
 
 /** The accent colour as the settings form sends it: `#rrggbb`, or '' for the default look (null). */
 export const BRAND_COLOR_FIELD = emptyOr(BRAND_COLOR);

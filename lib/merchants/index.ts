@@ -1,9 +1,34 @@
 import 'server-only';
-import { advancedBalances, apiKeys, bare, columnsOf, merchants, param, sql, statement, type Database, type Queryable, type RowOf } from '../db';
+import {
+  advancedBalances,
+  apiKeys,
+  bare,
+  columnsOf,
+  merchants,
+  param,
+  sql,
+  statement,
+  type Database,
+  type Queryable,
+  type RowOf,
+} from '../db';
 import { issueApiKey, type IssuedKeys } from './keys';
 import type { Mode } from '../protocol';
 
-export { createKey, findApiKey, followKeyRevocations, forgetKey, issueApiKey, listKeys, revokeApiKey, revokeMerchantKey, type ApiKey, type IssuedKeys, type KeyListing, type MerchantScope } from './keys';
+export {
+  createKey,
+  findApiKey,
+  followKeyRevocations,
+  forgetKey,
+  issueApiKey,
+  listKeys,
+  revokeApiKey,
+  revokeMerchantKey,
+  type ApiKey,
+  type IssuedKeys,
+  type KeyListing,
+  type MerchantScope,
+} from './keys';
 export {
   BRAND_COLOR,
   BRAND_COLOR_FIELD,
@@ -38,7 +63,11 @@ const INSERT_FEE_ACCOUNTS = statement<unknown, { merchantId: string }>(
 );
 
 /** Creates a merchant with its fee accounts (one per mode) and one key of `mode`. */
-export async function createMerchant(db: Database, name: string, mode: Mode): Promise<{ merchant: Merchant; keys: IssuedKeys }> {
+export async function createMerchant(
+  db: Database,
+  name: string,
+  mode: Mode,
+): Promise<{ merchant: Merchant; keys: IssuedKeys }> {
   return db.transaction(async (tx) => {
     const [merchant] = await INSERT_MERCHANT.run(tx, { name });
     await INSERT_FEE_ACCOUNTS.run(tx, { merchantId: merchant!.id });
@@ -64,13 +93,16 @@ const MERCHANTS_AND_KEYS = statement<MerchantKeyRow>(
       order by ${merchants.createdAt}, ${apiKeys.createdAt}`,
 );
 
-export async function listMerchants(db: Queryable): Promise<(Merchant & { keys: { publicKey: string; mode: Mode; revoked: boolean }[] })[]> {
+export async function listMerchants(
+  db: Queryable,
+): Promise<(Merchant & { keys: { publicKey: string; mode: Mode; revoked: boolean }[] })[]> {
   const rows = await MERCHANTS_AND_KEYS.run(db, {});
   const listed = new Map<string, Merchant & { keys: { publicKey: string; mode: Mode; revoked: boolean }[] }>();
   for (const row of rows) {
     const merchant = listed.get(row.id) ?? { id: row.id, name: row.name, createdAt: row.created_at, keys: [] };
     listed.set(row.id, merchant);
-    if (row.public_key && row.mode) merchant.keys.push({ publicKey: row.public_key, mode: row.mode, revoked: row.revoked_at !== null });
+    if (row.public_key && row.mode)
+      merchant.keys.push({ publicKey: row.public_key, mode: row.mode, revoked: row.revoked_at !== null });
   }
   return [...listed.values()];
 }

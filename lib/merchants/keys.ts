@@ -2,12 +2,26 @@ import 'server-only';
 import { randomBytes } from 'node:crypto';
 import { base58 } from '@scure/base';
 import { z } from 'zod';
-import { apiKeys, bare, columnsOf, insertValues, merchants, param, placeholders, sql, statement, type Database, type Queryable, type RowOf, type SQL, type Statement } from '../db';
+import {
+  apiKeys,
+  bare,
+  columnsOf,
+  insertValues,
+  merchants,
+  param,
+  placeholders,
+  sql,
+  statement,
+  type Database,
+  type Queryable,
+  type RowOf,
+  type SQL,
+  type Statement,
+} from '../db';
 import { config } from '../config';
 import { processSlot } from '../process';
 import { decryptSecret, encryptSecret } from './secrets';
 import type { Mode } from '../protocol';
-
 
 export interface ApiKey {
   keyId: string;
@@ -36,7 +50,10 @@ const NEW_KEY_INSERT = insertValues([
   [apiKeys.publicKey, NEW_KEY.publicKey],
   [apiKeys.secretCiphertext, NEW_KEY.secretCiphertext],
 ]);
-const INSERT_KEY = statement<Pick<RowOf<typeof apiKeys>, 'id'>, { merchantId: string; mode: Mode; publicKey: string; secretCiphertext: string }>(
+const INSERT_KEY = statement<
+  Pick<RowOf<typeof apiKeys>, 'id'>,
+  { merchantId: string; mode: Mode; publicKey: string; secretCiphertext: string }
+>(
   sql`insert into ${apiKeys} (${NEW_KEY_INSERT.columns}) values (${NEW_KEY_INSERT.values}) returning ${bare(apiKeys.id)}`,
 );
 
@@ -59,7 +76,9 @@ const revokeStatement = <Params extends object>(condition: SQL) =>
      )
      select public_key, mode, ${sql.raw(`pg_notify('${REVOKED_CHANNEL}', public_key)`)} from revoked`);
 const REVOKE_BY_PUBLIC_KEY = revokeStatement<{ publicKey: string }>(sql`${apiKeys.publicKey} = ${param('publicKey')}`);
-const REVOKE_MERCHANT_KEY = revokeStatement<{ id: string; merchantId: string }>(sql`${apiKeys.id} = ${param('id')} and ${apiKeys.merchantId} = ${param('merchantId')}`);
+const REVOKE_MERCHANT_KEY = revokeStatement<{ id: string; merchantId: string }>(
+  sql`${apiKeys.id} = ${param('id')} and ${apiKeys.merchantId} = ${param('merchantId')}`,
+);
 
 /** Revokes a key; every server sharing the database drops it from its cache at once (NOTIFY). */
 export async function revokeApiKey(db: Queryable, publicKey: string): Promise<boolean> {
@@ -70,7 +89,11 @@ export async function revokeApiKey(db: Queryable, publicKey: string): Promise<bo
  * Revokes one of the merchant's own keys by its id (the dashboard): another merchant's key id, an
  * unknown id or a key already revoked changes nothing and answers undefined.
  */
-export async function revokeMerchantKey(db: Queryable, merchantId: string, keyId: string): Promise<{ publicKey: string; mode: Mode } | undefined> {
+export async function revokeMerchantKey(
+  db: Queryable,
+  merchantId: string,
+  keyId: string,
+): Promise<{ publicKey: string; mode: Mode } | undefined> {
   if (!z.guid().safeParse(keyId).success) return undefined;
   return revokeWith(db, REVOKE_MERCHANT_KEY, { id: keyId, merchantId });
 }
@@ -79,7 +102,11 @@ export async function revokeMerchantKey(db: Queryable, merchantId: string, keyId
  * The one home of a revocation: marks the key revoked, announces it to every process sharing the
  * database (NOTIFY, followed by followKeyRevocations) and drops it from this process's cache.
  */
-async function revokeWith<Params extends object>(db: Queryable, revoke: Statement<RevokedRow, Params>, params: Params): Promise<{ publicKey: string; mode: Mode } | undefined> {
+async function revokeWith<Params extends object>(
+  db: Queryable,
+  revoke: Statement<RevokedRow, Params>,
+  params: Params,
+): Promise<{ publicKey: string; mode: Mode } | undefined> {
   const [row] = await revoke.run(db, params);
   if (!row) return undefined;
   forgetKey(row.public_key);
@@ -94,7 +121,10 @@ export interface KeyListing {
   revokedAt: Date | null;
 }
 
-const KEYS_OF_MERCHANT = statement<Pick<RowOf<typeof apiKeys>, 'id' | 'public_key' | 'mode' | 'created_at' | 'revoked_at'>, { merchantId: string; mode: Mode }>(
+const KEYS_OF_MERCHANT = statement<
+  Pick<RowOf<typeof apiKeys>, 'id' | 'public_key' | 'mode' | 'created_at' | 'revoked_at'>,
+  { merchantId: string; mode: Mode }
+>(
   sql`select ${columnsOf(apiKeys, ['id', 'public_key', 'mode', 'created_at', 'revoked_at'])} from ${apiKeys}
       where ${apiKeys.merchantId} = ${param('merchantId')} and ${apiKeys.mode} = ${param('mode')} order by ${apiKeys.createdAt} desc, ${apiKeys.id} desc`,
 );
@@ -102,7 +132,13 @@ const KEYS_OF_MERCHANT = statement<Pick<RowOf<typeof apiKeys>, 'id' | 'public_ke
 /** The merchant's keys of one mode, newest first: public parts only, never the secret. */
 export async function listKeys(db: Queryable, merchantId: string, mode: Mode): Promise<KeyListing[]> {
   const rows = await KEYS_OF_MERCHANT.run(db, { merchantId, mode });
-  return rows.map((row) => ({ keyId: row.id, publicKey: row.public_key, mode: row.mode, createdAt: row.created_at, revokedAt: row.revoked_at }));
+  return rows.map((row) => ({
+    keyId: row.id,
+    publicKey: row.public_key,
+    mode: row.mode,
+    createdAt: row.created_at,
+    revokedAt: row.revoked_at,
+  }));
 }
 
 /** A new key pair of `mode` for the merchant (the dashboard's "Create key"): the private key is in the answer only. */
@@ -116,7 +152,11 @@ export function createKey(db: Queryable, merchantId: string, mode: Mode): Promis
  * revocation may have been missed meanwhile.
  */
 export function followKeyRevocations(db: Database): Promise<void> {
-  return db.listen(REVOKED_CHANNEL, (publicKey) => forgetKey(publicKey), () => forgetKey());
+  return db.listen(
+    REVOKED_CHANNEL,
+    (publicKey) => forgetKey(publicKey),
+    () => forgetKey(),
+  );
 }
 
 /**
@@ -138,7 +178,11 @@ export function forgetKey(publicKey?: string): void {
   else cache().delete(publicKey);
 }
 
-const FIND_API_KEY = statement<Pick<RowOf<typeof apiKeys>, 'id' | 'merchant_id' | 'mode' | 'secret_ciphertext'> & Pick<RowOf<typeof merchants>, 'name'>, { publicKey: string }>(
+const FIND_API_KEY = statement<
+  Pick<RowOf<typeof apiKeys>, 'id' | 'merchant_id' | 'mode' | 'secret_ciphertext'> &
+    Pick<RowOf<typeof merchants>, 'name'>,
+  { publicKey: string }
+>(
   sql`select ${apiKeys.id}, ${apiKeys.merchantId}, ${merchants.name}, ${apiKeys.mode}, ${apiKeys.secretCiphertext}
        from ${apiKeys} join ${merchants} on ${merchants.id} = ${apiKeys.merchantId}
       where ${apiKeys.publicKey} = ${param('publicKey')} and ${apiKeys.revokedAt} is null`,

@@ -40,7 +40,9 @@ export function encryptSecret(plain: string, secret = appSecret()): string {
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', keyFor(secret), iv);
   const ciphertext = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-  return [VERSION, iv, cipher.getAuthTag(), ciphertext].map((p) => (typeof p === 'string' ? p : p.toString('base64url'))).join('.');
+  return [VERSION, iv, cipher.getAuthTag(), ciphertext]
+    .map((p) => (typeof p === 'string' ? p : p.toString('base64url')))
+    .join('.');
 }
 
 export function decryptSecret(sealed: string, secret = appSecret()): string {

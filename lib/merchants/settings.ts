@@ -13,7 +13,9 @@ export interface MerchantSettings {
   requireTwoFactor: boolean;
 }
 
-type SettingsRow = Pick<RowOf<typeof merchants>, 'name' | 'brand_logo' | 'brand_color' | 'require_two_factor'> & { explorer_urls: Record<string, string> };
+type SettingsRow = Pick<RowOf<typeof merchants>, 'name' | 'brand_logo' | 'brand_color' | 'require_two_factor'> & {
+  explorer_urls: Record<string, string>;
+};
 const SETTINGS = statement<SettingsRow, { id: string }>(
   sql`select ${columnsOf(merchants, ['name', 'brand_logo', 'brand_color', 'explorer_urls', 'require_two_factor'])} from ${merchants} where ${merchants.id} = ${param('id')}`,
 );
@@ -47,18 +49,32 @@ export async function updateBrand(
   merchantId: string,
   brand: { logo?: string | null; color: string | null },
 ): Promise<{ logo: 'set' | 'removed' | 'kept'; color: string | null }> {
-  await SET_BRAND.run(db, { id: merchantId, color: brand.color, setLogo: brand.logo !== undefined, logo: brand.logo ?? null });
+  await SET_BRAND.run(db, {
+    id: merchantId,
+    color: brand.color,
+    setLogo: brand.logo !== undefined,
+    logo: brand.logo ?? null,
+  });
   return { logo: brand.logo === undefined ? 'kept' : brand.logo === null ? 'removed' : 'set', color: brand.color };
 }
 
-const SET_EXPLORERS = statement<{ explorer_urls: Record<string, string> }, { id: string; set: string; reset: string[] }>(
+const SET_EXPLORERS = statement<
+  { explorer_urls: Record<string, string> },
+  { id: string; set: string; reset: string[] }
+>(
   sql`update ${merchants} set ${bare(merchants.explorerUrls)} = (${merchants.explorerUrls} || ${param('set')}::jsonb) - ${param('reset')}::text[]
    where ${merchants.id} = ${param('id')} returning ${bare(merchants.explorerUrls)}`,
 );
 
 /** Sets or resets (null: back to the default link) the explorer templates of the networks named. */
-export async function updateExplorers(db: Queryable, merchantId: string, changes: ExplorerChanges): Promise<Record<string, string>> {
-  const set = Object.fromEntries(Object.entries(changes).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+export async function updateExplorers(
+  db: Queryable,
+  merchantId: string,
+  changes: ExplorerChanges,
+): Promise<Record<string, string>> {
+  const set = Object.fromEntries(
+    Object.entries(changes).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+  );
   const reset = Object.entries(changes)
     .filter(([, template]) => template === null)
     .map(([network]) => network);

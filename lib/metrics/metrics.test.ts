@@ -13,14 +13,24 @@ describe('the Grafana dashboard in the repository', () => {
       exported.add(metric.name);
       // A histogram's series: _bucket, _sum, _count.
       // prom-client's types name the type by an enum; its JSON carries the text.
-      if (String(metric.type) === 'histogram') for (const suffix of ['_bucket', '_sum', '_count']) exported.add(metric.name + suffix);
+      if (String(metric.type) === 'histogram')
+        for (const suffix of ['_bucket', '_sum', '_count']) exported.add(metric.name + suffix);
     }
-    const dashboard = JSON.parse(fs.readFileSync(DASHBOARD, 'utf8')) as { panels: { title: string; targets: { expr: string }[] }[] };
-    const asked = dashboard.panels.flatMap((panel) => panel.targets.flatMap((target) => target.expr.match(/\b(?:gateway|process|nodejs)_[a-z0-9_]+\b/g) ?? []));
+    const dashboard = JSON.parse(fs.readFileSync(DASHBOARD, 'utf8')) as {
+      panels: { title: string; targets: { expr: string }[] }[];
+    };
+    const asked = dashboard.panels.flatMap((panel) =>
+      panel.targets.flatMap((target) => target.expr.match(/\b(?:gateway|process|nodejs)_[a-z0-9_]+\b/g) ?? []),
+    );
     expect(asked.length).toBeGreaterThan(15);
     expect(asked.filter((name) => !exported.has(name))).toEqual([]);
     // And every gateway metric has a panel.
-    const gateway = [...exported].filter((name) => name.startsWith('gateway_') && !/_(sum|count)$/.test(name) && name !== 'gateway_api_request_duration_seconds');
-    expect(gateway.filter((name) => name !== 'gateway_metrics_scrape_errors_total' && !asked.includes(name))).toEqual([]);
+    const gateway = [...exported].filter(
+      (name) =>
+        name.startsWith('gateway_') && !/_(sum|count)$/.test(name) && name !== 'gateway_api_request_duration_seconds',
+    );
+    expect(gateway.filter((name) => name !== 'gateway_metrics_scrape_errors_total' && !asked.includes(name))).toEqual(
+      [],
+    );
   });
 });

@@ -28,7 +28,10 @@ export type DecimalError = 'format' | 'precision' | 'range';
  * Rejects signs, exponents, leading zeros ("01.5"), more fractional digits than `decimals`
  * ('precision') and more than MAX_AMOUNT_DIGITS digits of base units ('range').
  */
-export function parseUnits(text: string, decimals: number): { ok: true; value: bigint } | { ok: false; error: DecimalError } {
+export function parseUnits(
+  text: string,
+  decimals: number,
+): { ok: true; value: bigint } | { ok: false; error: DecimalError } {
   const match = DECIMAL.exec(text);
   if (!match) return { ok: false, error: 'format' };
   const [, whole, fraction = ''] = match as unknown as [string, string, string | undefined];
@@ -112,11 +115,13 @@ export function formatDecimal(d: Decimal): string {
 }
 
 function checkDecimal(name: string, d: Decimal): void {
-  if (d.value < 0n || !Number.isSafeInteger(d.scale) || d.scale < 0) throw new RangeError(`${name} must be a non-negative decimal`);
+  if (d.value < 0n || !Number.isSafeInteger(d.scale) || d.scale < 0)
+    throw new RangeError(`${name} must be a non-negative decimal`);
 }
 
 function checkDecimals(decimals: number): void {
-  if (!Number.isSafeInteger(decimals) || decimals < 0) throw new RangeError('decimals must be a non-negative whole number');
+  if (!Number.isSafeInteger(decimals) || decimals < 0)
+    throw new RangeError('decimals must be a non-negative whole number');
 }
 
 /**
@@ -126,7 +131,12 @@ function checkDecimals(decimals: number): void {
  * computed exactly, as one fraction of bigints, with one rounding, up, at the end: the payer is
  * never asked a fraction of a base unit less than the price. Throws on rate 0.
  */
-export function coinUnitsFor(price: Decimal, rate: Decimal, decimals: number, insurancePercent: Decimal = { value: 0n, scale: 0 }): bigint {
+export function coinUnitsFor(
+  price: Decimal,
+  rate: Decimal,
+  decimals: number,
+  insurancePercent: Decimal = { value: 0n, scale: 0 },
+): bigint {
   checkDecimal('price', price);
   checkDecimal('rate', rate);
   checkDecimal('insurancePercent', insurancePercent);

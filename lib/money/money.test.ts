@@ -119,7 +119,24 @@ describe('parseDecimal and formatDecimal', () => {
   });
 
   it('refuses what is not a plain non-negative decimal', () => {
-    for (const bad of ['', '-1', '+1', '1e3', '1E-3', 'abc', '01', '00.5', '.5', '1.', ' 1', '1 ', '1,5', '0x10', 'NaN', 'Infinity']) {
+    for (const bad of [
+      '',
+      '-1',
+      '+1',
+      '1e3',
+      '1E-3',
+      'abc',
+      '01',
+      '00.5',
+      '.5',
+      '1.',
+      ' 1',
+      '1 ',
+      '1,5',
+      '0x10',
+      'NaN',
+      'Infinity',
+    ]) {
       expect(parseDecimal(bad), bad).toBeUndefined();
     }
   });
@@ -129,7 +146,8 @@ describe('parseDecimal and formatDecimal', () => {
     expect(formatDecimal({ value: 12n, scale: 6 })).toBe('0.000012');
     expect(formatDecimal({ value: 60000n, scale: 0 })).toBe('60000');
     expect(formatDecimal({ value: 0n, scale: 18 })).toBe('0');
-    for (const text of ['0', '1', '0.5', '73.5', '0.000000000000000001', '65000.123456789012345678']) expect(formatDecimal(d(text))).toBe(text);
+    for (const text of ['0', '1', '0.5', '73.5', '0.000000000000000001', '65000.123456789012345678'])
+      expect(formatDecimal(d(text))).toBe(text);
   });
 });
 

@@ -13,7 +13,6 @@ import { formatUnits } from '../money';
 import { decimalsOf } from '../orders';
 import { isUuid, type Address, type AddressTransaction, type AddressValidation, type RequestOf } from '../protocol';
 
-
 type AddressRow = Pick<RowOf<typeof addresses>, 'id' | 'kind' | 'network' | 'address' | 'tag'> & {
   /** The order's currency for PAY_IN; null for PERSONAL. */
   currency: string | null;
@@ -38,7 +37,9 @@ const ADDRESS_SELECT = sql`
     from ${addresses} a
     left join ${orders} o on ${o.addressId} = ${a.id} and ${a.kind} = 'PAY_IN'
    where ${a.mode} = ${param('mode')} and ((${a.kind} = 'PERSONAL' and ${a.merchantId} = ${param('merchantId')}) or ${o.merchantId} = ${param('merchantId')})`;
-const ADDRESS_BY_ID = statement<AddressRow, MerchantScope & { id: string }>(sql`${ADDRESS_SELECT} and ${a.id} = ${param('id')}`);
+const ADDRESS_BY_ID = statement<AddressRow, MerchantScope & { id: string }>(
+  sql`${ADDRESS_SELECT} and ${a.id} = ${param('id')}`,
+);
 const ADDRESS_BY_TEXT = statement<AddressRow, MerchantScope & { address: string; tag: string | null }>(
   sql`${ADDRESS_SELECT} and ${a.address} = ${param('address')} and (${param('tag')}::text is null or ${a.tag} = ${param('tag')})
     order by ${a.createdAt} desc limit 1`,
@@ -70,8 +71,18 @@ export async function findAddressById(db: Queryable, key: MerchantScope, id: str
  * addresses/find-by-address; undefined when it is not one of the caller's. On a tag network the
  * shared address is every order's, so the tag picks one (without a tag, the most recent).
  */
-export async function findAddressByText(db: Queryable, key: MerchantScope, address: string, tag?: string): Promise<Address | undefined> {
-  const [row] = await ADDRESS_BY_TEXT.run(db, { merchantId: key.merchantId, mode: key.mode, address, tag: tag ?? null });
+export async function findAddressByText(
+  db: Queryable,
+  key: MerchantScope,
+  address: string,
+  tag?: string,
+): Promise<Address | undefined> {
+  const [row] = await ADDRESS_BY_TEXT.run(db, {
+    merchantId: key.merchantId,
+    mode: key.mode,
+    address,
+    tag: tag ?? null,
+  });
   return row && serializeAddress(row);
 }
 
@@ -104,7 +115,10 @@ const OF_ADDRESS = {
  * words: a payment reversed by a reorganisation, or a deposit the chain dropped, is `error`.
  * `t` and its columns are the statement's own: the union of the three kinds of transfer.
  */
-const TRANSACTIONS = statement<TransactionRow, MerchantScope & { id: string; type: string | null; status: readonly string[] | null; limit: number; offset: number }>(sql`
+const TRANSACTIONS = statement<
+  TransactionRow,
+  MerchantScope & { id: string; type: string | null; status: readonly string[] | null; limit: number; offset: number }
+>(sql`
   select * from (
     select ${p.id}::text, case ${p.status} when 'reversed' then 'error' else ${p.status} end as status, 'deposit' as type,
            ${p.currency}, ${p.network}, ${p.senderAddress} as address_from, ${p.address} as address_to, ${p.amount}::text, ${p.txHash} as tx,
@@ -131,7 +145,12 @@ export async function addressTransactions(
 ): Promise<AddressTransaction[] | undefined> {
   if (!(await findAddressById(db, key, filter.id))) return undefined;
   const rows = await TRANSACTIONS.run(db, {
-    id: filter.id, merchantId: key.merchantId, mode: key.mode, type: filter.type ?? null, status: filter.status ?? null, limit: filter.limit,
+    id: filter.id,
+    merchantId: key.merchantId,
+    mode: key.mode,
+    type: filter.type ?? null,
+    status: filter.status ?? null,
+    limit: filter.limit,
     offset: filter.offset,
   });
   return rows.map((row): AddressTransaction => {
@@ -160,7 +179,11 @@ export async function addressTransactions(
  * utils/validate-address: whether `address` is one of the network's (its pattern and checksum);
  * undefined when the caller's mode has no such network.
  */
-export function validateAddress(key: MerchantScope, networkName: string, address: string): AddressValidation | undefined {
+export function validateAddress(
+  key: MerchantScope,
+  networkName: string,
+  address: string,
+): AddressValidation | undefined {
   const network = networkFor(key.mode, networkName);
   if (!network) return undefined;
   const { addressRegex } = addressPatterns(network);

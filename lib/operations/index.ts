@@ -10,12 +10,25 @@ export { addressTransactions, findAddressById, findAddressByText, validateAddres
 
 /** The payment columns an operation search item shows. */
 const PAYMENT_COLUMNS = [
-  'id', 'address_id', 'currency', 'network', 'tx_hash', 'status', 'address', 'tag', 'amount', 'fee_amount', 'created_at',
+  'id',
+  'address_id',
+  'currency',
+  'network',
+  'tx_hash',
+  'status',
+  'address',
+  'tag',
+  'amount',
+  'fee_amount',
+  'created_at',
 ] as const satisfies readonly (keyof PaymentRow)[];
 type Payment = Pick<PaymentRow, (typeof PAYMENT_COLUMNS)[number]>;
 
 type Search = { hash: string; merchantId: string; mode: string };
-const PAYMENTS_WITH_HASH = statement<Payment, Search>(sql`select ${columnsOf(payments, PAYMENT_COLUMNS)} from ${payments}
+const PAYMENTS_WITH_HASH = statement<
+  Payment,
+  Search
+>(sql`select ${columnsOf(payments, PAYMENT_COLUMNS)} from ${payments}
   where lower(${payments.txHash}) = lower(${param('hash')}) and ${payments.merchantId} = ${param('merchantId')} and ${payments.mode} = ${param('mode')}
   order by ${payments.createdAt}, ${payments.outputIndex}`);
 /** The deposits of DEPOSIT_ROWS, `d`. */
@@ -37,14 +50,12 @@ export async function findOperations(db: Queryable, key: ApiKey, tx: string | un
   ]);
   return [
     ...payments.map(serializePaymentOperation),
-    ...deposits.map(
-      (d): DepositOperation => ({
-        type: d.in_tx_hash.toLowerCase() === hash.toLowerCase() ? 'IN' : 'OUT',
-        source: d.kind === 'ORPHAN' ? 'ORPHAN_DEPOSIT' : 'PERSONAL_DEPOSIT',
-        address: d.address,
-        result: serializeDeposit(d),
-      }),
-    ),
+    ...deposits.map((d): DepositOperation => ({
+      type: d.in_tx_hash.toLowerCase() === hash.toLowerCase() ? 'IN' : 'OUT',
+      source: d.kind === 'ORPHAN' ? 'ORPHAN_DEPOSIT' : 'PERSONAL_DEPOSIT',
+      address: d.address,
+      result: serializeDeposit(d),
+    })),
   ];
 }
 

@@ -58,7 +58,12 @@ async function answer(pathname: string, req: IncomingMessage): Promise<{ status:
     const body = trusted ? ready : { ready: ready.ready };
     return { status: ready.ready ? 200 : 503, type: 'application/json', body: JSON.stringify(body) };
   }
-  if (!trusted) return { status: 403, type: 'application/json', body: JSON.stringify({ error: `${pathname} is served to loopback, or with Authorization: Bearer METRICS_TOKEN` }) };
+  if (!trusted)
+    return {
+      status: 403,
+      type: 'application/json',
+      body: JSON.stringify({ error: `${pathname} is served to loopback, or with Authorization: Bearer METRICS_TOKEN` }),
+    };
   if (pathname === '/ops/chains') return { status: 200, type: 'application/json', body: JSON.stringify(chainStatus()) };
   return { status: 200, type: METRICS_CONTENT_TYPE, body: await metricsText() };
 }
@@ -72,9 +77,13 @@ async function answer(pathname: string, req: IncomingMessage): Promise<{ status:
  */
 function announceNewBlock(network: string, req: IncomingMessage, res: ServerResponse): void {
   req.resume(); // the body, if any, says nothing we need
-  const json = (status: number, body: unknown, extra: Record<string, string> = {}) => send(res, status, 'application/json', JSON.stringify(body), extra);
+  const json = (status: number, body: unknown, extra: Record<string, string> = {}) =>
+    send(res, status, 'application/json', JSON.stringify(body), extra);
   if (req.method !== 'POST') return json(405, { error: 'use POST' }, { allow: 'POST' });
-  if (!mayReadDetails(req)) return json(403, { error: `${NEW_BLOCK}<network> is served to loopback, or with Authorization: Bearer METRICS_TOKEN` });
+  if (!mayReadDetails(req))
+    return json(403, {
+      error: `${NEW_BLOCK}<network> is served to loopback, or with Authorization: Bearer METRICS_TOKEN`,
+    });
   if (!findNetwork(network)) return json(404, { error: `unknown network "${network.slice(0, 40)}"` });
   json(202, { watching: wakeWatcher(network, 'live') });
 }
@@ -98,6 +107,19 @@ function isLoopback(address: string | undefined): boolean {
   return v4.startsWith('127.') || address === '::1';
 }
 
-function send(res: ServerResponse, status: number, type: string, body: string, extra: Record<string, string> = {}): void {
-  res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store', 'content-length': String(Buffer.byteLength(body)), ...extra }).end(body);
+function send(
+  res: ServerResponse,
+  status: number,
+  type: string,
+  body: string,
+  extra: Record<string, string> = {},
+): void {
+  res
+    .writeHead(status, {
+      'content-type': type,
+      'cache-control': 'no-store',
+      'content-length': String(Buffer.byteLength(body)),
+      ...extra,
+    })
+    .end(body);
 }

@@ -33,7 +33,10 @@ export interface Readiness {
   networks: NetworkReadiness[];
 }
 
-export async function readiness(now = new Date(), database: () => Promise<Queryable> = () => getDatabase()): Promise<Readiness> {
+export async function readiness(
+  now = new Date(),
+  database: () => Promise<Queryable> = () => getDatabase(),
+): Promise<Readiness> {
   const cfg = config();
   const problems: string[] = [];
   const db: Readiness['database'] = { ready: false, migrationsApplied: null, migrationsExpected: null };
@@ -48,10 +51,17 @@ export async function readiness(now = new Date(), database: () => Promise<Querya
   }
 
   const workers = runningWorkers();
-  if (cfg.runWorkers && !workers) problems.push('workers: configured to run in this process (RUN_WORKERS) but not running');
+  if (cfg.runWorkers && !workers)
+    problems.push('workers: configured to run in this process (RUN_WORKERS) but not running');
   const networks = watchedNetworks(now);
   for (const n of networks) if (n.problem) problems.push(`${n.mode}/${n.network}: ${n.problem}`);
-  return { ready: problems.length === 0, problems, database: db, workers: { configured: cfg.runWorkers, running: workers !== undefined }, networks };
+  return {
+    ready: problems.length === 0,
+    problems,
+    database: db,
+    workers: { configured: cfg.runWorkers, running: workers !== undefined },
+    networks,
+  };
 }
 
 /** Each network this process watches, judged against the readiness thresholds. */
@@ -62,15 +72,26 @@ export function watchedNetworks(now = new Date()): NetworkReadiness[] {
     const h = health.get(`${mode}/${network}`);
     const lagBlocks = h?.head != null && h.cursor != null ? Math.max(0, h.head - h.cursor) : null;
     const lastPassSecondsAgo = h?.lastPassAt ? Math.round((now.getTime() - h.lastPassAt.getTime()) / 1000) : null;
-    const problem = h && !h.healthy
-      ? `node failing: ${h.error}`
-      : !h?.lastPassAt
-        ? 'no watcher pass has succeeded yet'
-        : lastPassSecondsAgo! * 1000 > cfg.readyMaxPassAgeMs
-          ? `last good pass ${lastPassSecondsAgo} s ago (READY_MAX_PASS_AGE_SECONDS ${cfg.readyMaxPassAgeMs / 1000})`
-          : lagBlocks !== null && lagBlocks > cfg.readyMaxLagBlocks
-            ? `${lagBlocks} blocks behind the tip (READY_MAX_LAG_BLOCKS ${cfg.readyMaxLagBlocks})`
-            : null;
-    return { network, mode, ready: problem === null, head: h?.head ?? null, cursor: h?.cursor ?? null, lagBlocks, lastPassSecondsAgo, error: h?.error ?? null, problem };
+    const problem =
+      h && !h.healthy
+        ? `node failing: ${h.error}`
+        : !h?.lastPassAt
+          ? 'no watcher pass has succeeded yet'
+          : lastPassSecondsAgo! * 1000 > cfg.readyMaxPassAgeMs
+            ? `last good pass ${lastPassSecondsAgo} s ago (READY_MAX_PASS_AGE_SECONDS ${cfg.readyMaxPassAgeMs / 1000})`
+            : lagBlocks !== null && lagBlocks > cfg.readyMaxLagBlocks
+              ? `${lagBlocks} blocks behind the tip (READY_MAX_LAG_BLOCKS ${cfg.readyMaxLagBlocks})`
+              : null;
+    return {
+      network,
+      mode,
+      ready: problem === null,
+      head: h?.head ?? null,
+      cursor: h?.cursor ?? null,
+      lagBlocks,
+      lastPassSecondsAgo,
+      error: h?.error ?? null,
+      problem,
+    };
   });
 }

@@ -11,7 +11,10 @@ import { chainHealth } from '../watcher';
 
 export const METRICS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
 
-export async function metricsText(now = new Date(), database: () => Promise<Database> = () => getDatabase()): Promise<string> {
+export async function metricsText(
+  now = new Date(),
+  database: () => Promise<Database> = () => getDatabase(),
+): Promise<string> {
   const m = metrics();
   for (const h of chainHealth()) {
     const labels = { network: h.network, mode: h.mode };
@@ -25,7 +28,8 @@ export async function metricsText(now = new Date(), database: () => Promise<Data
     const db = await database();
     await readDatabaseFigures(db, now);
     const pool = db.poolStats?.();
-    if (pool) for (const state of ['total', 'idle', 'waiting', 'max'] as const) m.dbConnections.set({ state }, pool[state]);
+    if (pool)
+      for (const state of ['total', 'idle', 'waiting', 'max'] as const) m.dbConnections.set({ state }, pool[state]);
   } catch {
     // The process's own figures still help most when the database is what is failing.
     m.scrapeErrors.inc();

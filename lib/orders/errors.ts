@@ -7,18 +7,22 @@ import { DomainError } from '../errors';
 /** `order` already names an order with another currency, network or amount. */
 export class OrderConflict extends DomainError<'OrderConflict'> {
   constructor(existing: { id: string; client_order_id: string }) {
-    super('OrderConflict', `Order "${existing.client_order_id}" already exists (orderId ${existing.id}) with another currency, network or amount.`, [
-      { path: 'order', message: `already used for orderId ${existing.id}` },
-    ]);
+    super(
+      'OrderConflict',
+      `Order "${existing.client_order_id}" already exists (orderId ${existing.id}) with another currency, network or amount.`,
+      [{ path: 'order', message: `already used for orderId ${existing.id}` }],
+    );
   }
 }
 
 /** The external user already has a pending order for this currency on this network. */
 export class PersonalAddressBusy extends DomainError<'PersonalAddressBusy'> {
   constructor(externalUserId: string, currency: string, network: string, pendingOrderId: string) {
-    super('PersonalAddressBusy', `User "${externalUserId}" already has a pending ${currency} order on ${network}: orderId ${pendingOrderId}.`, [
-      { path: 'externalUserId', message: `has pending orderId ${pendingOrderId}` },
-    ]);
+    super(
+      'PersonalAddressBusy',
+      `User "${externalUserId}" already has a pending ${currency} order on ${network}: orderId ${pendingOrderId}.`,
+      [{ path: 'externalUserId', message: `has pending orderId ${pendingOrderId}` }],
+    );
   }
 }
 
@@ -43,7 +47,12 @@ export class AmountInvalid extends DomainError<'AmountInvalid'> {
 export class NoAddressAvailable extends DomainError<'NoAddressAvailable'> {
   /** @param network the network whose pool is empty, when the caller asked for one. */
   constructor(network?: string) {
-    super('NoAddressAvailable', network ? `No ${network} address is free yet; retry shortly.` : 'No deposit address is available right now; retry shortly.');
+    super(
+      'NoAddressAvailable',
+      network
+        ? `No ${network} address is free yet; retry shortly.`
+        : 'No deposit address is available right now; retry shortly.',
+    );
   }
 }
 

@@ -5,7 +5,14 @@ import { isUuid, type OrderStatus } from '../protocol';
 import { ORDER_PAYMENT_COLUMNS, type OrderPayment, type OrderRow } from './rows';
 import { NotFound } from '../errors';
 
-export { evaluateOrder, isLateTransfer, type Evaluation, type ObservedTransfer, type SettledRole, type TransferRole } from './lifecycle';
+export {
+  evaluateOrder,
+  isLateTransfer,
+  type Evaluation,
+  type ObservedTransfer,
+  type SettledRole,
+  type TransferRole,
+} from './lifecycle';
 export { makeOrder, type Caller, type OrderRequest } from './make';
 export { decimalsOf, paymentLink, serializeOrder, serializeOrderDetails } from './serialize';
 export * from './errors';
@@ -18,7 +25,11 @@ const ORDER_OF_SCOPE = statement<OrderRow, Scoped & { id: string }>(
 );
 
 /** One order of the caller with its payments; another merchant's or mode's order is not found. */
-export async function getOrder(db: Queryable, key: ApiKey, orderId: string): Promise<{ order: OrderRow; payments: OrderPayment[] }> {
+export async function getOrder(
+  db: Queryable,
+  key: ApiKey,
+  orderId: string,
+): Promise<{ order: OrderRow; payments: OrderPayment[] }> {
   if (!isUuid(orderId)) throw new NotFound('Order', orderId);
   const [order] = await ORDER_OF_SCOPE.run(db, { id: orderId, merchantId: key.merchantId, mode: key.mode });
   if (!order) throw new NotFound('Order', orderId);
@@ -40,7 +51,10 @@ const PAYMENTS_OF_ORDERS = statement<OrderPayment & { order_id: string }, { orde
 );
 
 /** `orderPayments` of many orders in one statement, by order id (an order without payments has none). */
-export async function paymentsOfOrders(db: Queryable, orderIds: readonly string[]): Promise<Map<string, OrderPayment[]>> {
+export async function paymentsOfOrders(
+  db: Queryable,
+  orderIds: readonly string[],
+): Promise<Map<string, OrderPayment[]>> {
   const byOrder = new Map<string, OrderPayment[]>();
   if (orderIds.length === 0) return byOrder;
   for (const { order_id: orderId, ...payment } of await PAYMENTS_OF_ORDERS.run(db, { orderIds: [...orderIds] })) {
@@ -71,7 +85,13 @@ export async function listOrders(
   filter: { status?: OrderStatus[]; limit: number; offset: number },
 ): Promise<{ orders: OrderRow[]; total: number }> {
   const statuses = filter.status && filter.status.length > 0 ? filter.status : null;
-  const rows = await LIST_ORDERS.run(db, { merchantId: key.merchantId, mode: key.mode, statuses, limit: filter.limit, offset: filter.offset });
+  const rows = await LIST_ORDERS.run(db, {
+    merchantId: key.merchantId,
+    mode: key.mode,
+    statuses,
+    limit: filter.limit,
+    offset: filter.offset,
+  });
   const total = rows[0]?.total ?? (filter.offset > 0 ? await countOrders(db, key, statuses) : 0);
   return { orders: rows.map(({ total: _total, ...row }) => row), total };
 }

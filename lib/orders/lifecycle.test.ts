@@ -65,14 +65,25 @@ function settledOf(evaluation: Evaluation): Map<string, SettledRole> {
 }
 
 /** Re-evaluates as the caller would after storing `evaluation`. */
-function reevaluate(facts: OrderFacts, evaluation: Evaluation, transfers: ObservedTransfer[], context = ctx()): Evaluation {
+function reevaluate(
+  facts: OrderFacts,
+  evaluation: Evaluation,
+  transfers: ObservedTransfer[],
+  context = ctx(),
+): Evaluation {
   return evaluateOrder({ ...facts, status: evaluation.status, settled: settledOf(evaluation) }, transfers, context);
 }
 
 describe('evaluateOrder: completing an order', () => {
   it('processes an exact payment', () => {
     const result = evaluateOrder(order(), [transfer('a')], ctx());
-    expect(result).toEqual({ status: 'processed', received: AMOUNT, message: null, roles: roles({ a: 'counted' }), alerts: [] });
+    expect(result).toEqual({
+      status: 'processed',
+      received: AMOUNT,
+      message: null,
+      roles: roles({ a: 'counted' }),
+      alerts: [],
+    });
   });
 
   it('processes a payment within tolerance (threshold below the amount)', () => {
@@ -151,14 +162,21 @@ describe('evaluateOrder: confirmations', () => {
     expect(waiting.received).toBe(0n);
     expect(waiting.roles).toEqual(roles({ a: 'detected' }));
 
-    const confirmed = evaluateOrder(order(), [{ ...seen, confirmations: 2 }], ctx({ now: at(1200), scannedPastExpiry: true }));
+    const confirmed = evaluateOrder(
+      order(),
+      [{ ...seen, confirmations: 2 }],
+      ctx({ now: at(1200), scannedPastExpiry: true }),
+    );
     expect(confirmed.status).toBe('processed');
     expect(confirmed.received).toBe(AMOUNT);
     expect(confirmed.roles).toEqual(roles({ a: 'counted' }));
   });
 
   it('does not decide partial while another in-time payment is still confirming', () => {
-    const transfers = [transfer('a', { amount: 30_000_000n, firstSeenAt: at(-900) }), transfer('b', { amount: 70_000_000n, confirmations: 1 })];
+    const transfers = [
+      transfer('a', { amount: 30_000_000n, firstSeenAt: at(-900) }),
+      transfer('b', { amount: 70_000_000n, confirmations: 1 }),
+    ];
 
     const waiting = evaluateOrder(order(), transfers, AFTER_EXPIRY);
     expect(waiting.status).toBe('pending');
@@ -213,7 +231,11 @@ describe('evaluateOrder: expiry', () => {
     expect(onTime.received).toBe(AMOUNT);
     expect(onTime.roles).toEqual(roles({ a: 'counted' }));
 
-    const late = evaluateOrder(order(), [transfer('a', { firstSeenAt: new Date(EXPIRES_AT.getTime() + 1) })], AFTER_EXPIRY);
+    const late = evaluateOrder(
+      order(),
+      [transfer('a', { firstSeenAt: new Date(EXPIRES_AT.getTime() + 1) })],
+      AFTER_EXPIRY,
+    );
     expect(late.status).toBe('expired');
     expect(late.received).toBe(0n);
     expect(late.roles).toEqual(roles({ a: 'orphan' }));
@@ -252,7 +274,11 @@ describe('evaluateOrder: orphans', () => {
   });
 
   it('makes a payment after the completing one an orphan when both are evaluated at once', () => {
-    const result = evaluateOrder(order(), [transfer('a', { firstSeenAt: at(-900) }), transfer('b', { firstSeenAt: at(-300) })], ctx());
+    const result = evaluateOrder(
+      order(),
+      [transfer('a', { firstSeenAt: at(-900) }), transfer('b', { firstSeenAt: at(-300) })],
+      ctx(),
+    );
     expect(result.status).toBe('processed');
     expect(result.received).toBe(AMOUNT);
     expect(result.roles).toEqual(roles({ a: 'counted', b: 'orphan' }));
@@ -322,7 +348,11 @@ describe('evaluateOrder: risk screening', () => {
 
   it('counts a clean screened payment when checkRisks is on', async () => {
     const observed = transfer('a', { sender: 'bc1qclean' });
-    const result = evaluateOrder(order({ checkRisks: true }), [{ ...observed, risk: await screen.screen(observed) }], ctx());
+    const result = evaluateOrder(
+      order({ checkRisks: true }),
+      [{ ...observed, risk: await screen.screen(observed) }],
+      ctx(),
+    );
     expect(result.status).toBe('processed');
     expect(result.roles).toEqual(roles({ a: 'counted' }));
   });
@@ -344,7 +374,11 @@ describe('evaluateOrder: risk screening', () => {
   });
 
   it('ignores a flagged sender of an orphan', () => {
-    const result = evaluateOrder(order({ checkRisks: true }), [transfer('a', { currency: 'USDT', risk: { flagged: true } })], ctx());
+    const result = evaluateOrder(
+      order({ checkRisks: true }),
+      [transfer('a', { currency: 'USDT', risk: { flagged: true } })],
+      ctx(),
+    );
     expect(result.status).toBe('pending');
     expect(result.roles).toEqual(roles({ a: 'orphan' }));
   });
@@ -378,7 +412,10 @@ describe('evaluateOrder: dropped transfers', () => {
   });
 
   it('never moves a final order for a dropped counted payment, but reverses it with an alert', () => {
-    const paid = [transfer('a', { amount: 40_000_000n, firstSeenAt: at(-900) }), transfer('b', { amount: 60_000_000n })];
+    const paid = [
+      transfer('a', { amount: 40_000_000n, firstSeenAt: at(-900) }),
+      transfer('b', { amount: 60_000_000n }),
+    ];
     const processed = evaluateOrder(order(), paid, ctx());
     expect(processed.status).toBe('processed');
 
@@ -411,7 +448,9 @@ describe('evaluateOrder: determinism', () => {
 
   function permutations<T>(items: T[]): T[][] {
     if (items.length <= 1) return [items];
-    return items.flatMap((item, i) => permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]));
+    return items.flatMap((item, i) =>
+      permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]),
+    );
   }
 
   it('does not depend on the order of the transfers', () => {
@@ -441,9 +480,9 @@ describe('evaluateOrder: determinism', () => {
   });
 
   it('refuses the same transfer twice rather than counting it twice', () => {
-    expect(() => evaluateOrder(order(), [transfer('a', { amount: 50_000_000n }), transfer('a', { amount: 50_000_000n })], ctx())).toThrow(
-      'bitcoin:a:0',
-    );
+    expect(() =>
+      evaluateOrder(order(), [transfer('a', { amount: 50_000_000n }), transfer('a', { amount: 50_000_000n })], ctx()),
+    ).toThrow('bitcoin:a:0');
   });
 });
 
@@ -473,7 +512,10 @@ describe('evaluateOrder: final statuses', () => {
     const error = evaluateOrder(order({ checkRisks: true }), [flagged], ctx());
     expect(error.status).toBe('error');
 
-    const later = reevaluate(order({ checkRisks: true }), error, [flagged, transfer('b', { risk: { flagged: false } })]);
+    const later = reevaluate(order({ checkRisks: true }), error, [
+      flagged,
+      transfer('b', { risk: { flagged: false } }),
+    ]);
     expect(later.status).toBe('error');
     expect(later.received).toBe(0n);
     expect(later.roles).toEqual(roles({ a: 'rejected', b: 'orphan' }));
@@ -483,7 +525,13 @@ describe('evaluateOrder: final statuses', () => {
     const transfers = [transfer('a'), transfer('b', { currency: 'USDT', dropped: true })];
     for (const status of finals) {
       const result = evaluateOrder(order({ status }), transfers, AFTER_EXPIRY);
-      expect(result).toEqual({ status, received: 0n, message: null, roles: roles({ a: 'orphan', b: 'ignored' }), alerts: [] });
+      expect(result).toEqual({
+        status,
+        received: 0n,
+        message: null,
+        roles: roles({ a: 'orphan', b: 'ignored' }),
+        alerts: [],
+      });
     }
   });
 
@@ -509,7 +557,10 @@ describe('isLateTransfer: a transfer that is not a payment of the order, shown a
 
   it("is late in the order's currency when first seen after the deadline, not at it", () => {
     for (const status of statuses) {
-      expect(isLateTransfer(order({ status }), transfer('a', { firstSeenAt: new Date(EXPIRES_AT.getTime() + 1) })), status).toBe(true);
+      expect(
+        isLateTransfer(order({ status }), transfer('a', { firstSeenAt: new Date(EXPIRES_AT.getTime() + 1) })),
+        status,
+      ).toBe(true);
       expect(isLateTransfer(order({ status }), transfer('a', { firstSeenAt: at(3600) })), status).toBe(true);
     }
     for (const status of ['pending', 'processed', 'overpaid', 'error'] as const) {

@@ -76,7 +76,11 @@ const FLAGGED_WITHOUT_REASON = 'Payment flagged by risk screening.';
  * the first payment that completes (or is flagged on) a pending order makes it final, and from
  * then on only the transfers settled with it are its payments.
  */
-export function evaluateOrder(order: OrderFacts, transfers: readonly ObservedTransfer[], ctx: LifecycleContext): Evaluation {
+export function evaluateOrder(
+  order: OrderFacts,
+  transfers: readonly ObservedTransfer[],
+  ctx: LifecycleContext,
+): Evaluation {
   const ordered = chronological(transfers);
   return FINAL_STATUSES.has(order.status) ? evaluateFinal(order, ordered) : evaluatePending(order, ordered, ctx);
 }
@@ -100,10 +104,12 @@ function evaluatePending(order: OrderFacts, transfers: readonly ObservedTransfer
     const role = pendingRole(order, transfer, ctx);
     roles.set(transfer.id, role);
     // pendingRole rejects only a transfer with a verdict: `risk` is there.
-    if (role === 'rejected') return settle(order, transfers, roles, 'error', transfer.risk!.reason ?? FLAGGED_WITHOUT_REASON);
+    if (role === 'rejected')
+      return settle(order, transfers, roles, 'error', transfer.risk!.reason ?? FLAGGED_WITHOUT_REASON);
     if (role === 'counted') {
       received += transfer.amount;
-      if (received >= order.threshold) return settle(order, transfers, roles, received <= order.amount ? 'processed' : 'overpaid');
+      if (received >= order.threshold)
+        return settle(order, transfers, roles, received <= order.amount ? 'processed' : 'overpaid');
     }
   }
   // A watcher that is down or behind may not have seen an in-time payment yet, and a seen one may
@@ -168,7 +174,9 @@ function evaluateFinal(order: OrderFacts, transfers: readonly ObservedTransfer[]
     if (settled === 'counted') received += transfer.amount;
     if (settled && transfer.dropped) {
       roles.set(transfer.id, 'reversed');
-      alerts.push(`Payment ${transfer.id} (${settled}) was dropped after the order became final; the order stays ${order.status}.`);
+      alerts.push(
+        `Payment ${transfer.id} (${settled}) was dropped after the order became final; the order stays ${order.status}.`,
+      );
     } else {
       roles.set(transfer.id, settled ?? (transfer.dropped ? 'ignored' : 'orphan'));
     }

@@ -2,8 +2,29 @@ import 'server-only';
 import { randomUUID } from 'node:crypto';
 import { findCurrency, currencyPairs, type Currency, type Network } from '../catalog';
 import { enabledNetworks, networkFor } from '../chains';
-import { derivationRunning, personalAddress, poolSequence, refillNow, refillSoon, upsertExternalUser } from '../addresses';
-import { addresses, alias, apiNonces, bare, insertValues, orders, param, placeholders, sql, statement, type Database, type Queryable, type SQLWrapper } from '../db';
+import {
+  derivationRunning,
+  personalAddress,
+  poolSequence,
+  refillNow,
+  refillSoon,
+  upsertExternalUser,
+} from '../addresses';
+import {
+  addresses,
+  alias,
+  apiNonces,
+  bare,
+  insertValues,
+  orders,
+  param,
+  placeholders,
+  sql,
+  statement,
+  type Database,
+  type Queryable,
+  type SQLWrapper,
+} from '../db';
 import type { ApiKey } from '../merchants';
 import { formatPercent, maxWholeDigits, parsePercent, parseUnits, paymentThreshold } from '../money';
 import type { MakeOrderRequest } from '../protocol';
@@ -100,7 +121,10 @@ export async function makeOrder(caller: Caller, input: OrderRequest): Promise<Or
   // requests take the refilled addresses too, so one refill may not be enough for everyone.
   if (row === 'pool-empty') await derivationRunning(order.network);
   const deadline = Date.now() + POOL_WAIT_MS;
-  while (row === 'pool-empty' && (await refilledBefore(deadline, refillNow(caller.db, order.network, caller.key.mode)))) {
+  while (
+    row === 'pool-empty' &&
+    (await refilledBefore(deadline, refillNow(caller.db, order.network, caller.key.mode)))
+  ) {
     row = await attempt(caller, input, order).catch(poolMissing);
   }
   if (row === 'pool-empty') throw new NoAddressAvailable();
@@ -125,18 +149,37 @@ async function refilledBefore(deadline: number, refill: Promise<void>): Promise<
  * for a position fails with "undefined table" (42P01), which means the pool is empty.
  */
 function poolMissing(error: unknown): 'pool-empty' {
-  if ((error as { code?: string })?.code === '42P01' && /address_pool_/.test((error as Error).message)) return 'pool-empty';
+  if ((error as { code?: string })?.code === '42P01' && /address_pool_/.test((error as Error).message))
+    return 'pool-empty';
   throw error;
 }
 
 function sameOrder(row: OrderRow, order: ResolvedOrder): boolean {
-  return row.currency === order.currency.ticker && row.network === order.network.name && BigInt(row.amount) === order.amount;
+  return (
+    row.currency === order.currency.ticker && row.network === order.network.name && BigInt(row.amount) === order.amount
+  );
 }
 
 /** The columns of a new order that its request decides. */
 const NEW_ORDER_COLUMNS = [
-  'id', 'merchant_id', 'mode', 'client_order_id', 'currency', 'network', 'amount', 'tolerance_percent', 'threshold',
-  'external_user_id', 'payer_email', 'description', 'success_webhook', 'error_webhook', 'return_url', 'check_risks', 'lifetime', 'invoice_id',
+  'id',
+  'merchant_id',
+  'mode',
+  'client_order_id',
+  'currency',
+  'network',
+  'amount',
+  'tolerance_percent',
+  'threshold',
+  'external_user_id',
+  'payer_email',
+  'description',
+  'success_webhook',
+  'error_webhook',
+  'return_url',
+  'check_risks',
+  'lifetime',
+  'invoice_id',
 ] as const satisfies readonly (keyof OrderRow)[];
 type NewOrder = Pick<OrderRow, (typeof NEW_ORDER_COLUMNS)[number]>;
 
@@ -167,7 +210,10 @@ function newOrder(caller: Caller, input: OrderRequest, order: ResolvedOrder): Ne
  * What the insert of a new order writes in each column: the request's values (its placeholders
  * `p`), the address it was given, and the clock.
  */
-function orderInsert(p: Readonly<Record<keyof NewOrder, SQLWrapper>>, address: { id: SQLWrapper; address: SQLWrapper; tag: SQLWrapper }) {
+function orderInsert(
+  p: Readonly<Record<keyof NewOrder, SQLWrapper>>,
+  address: { id: SQLWrapper; address: SQLWrapper; tag: SQLWrapper },
+) {
   return insertValues([
     [orders.id, p.id],
     [orders.merchantId, p.merchant_id],
@@ -252,9 +298,18 @@ type Outcome = OrderRow & {
   taken_index: number | null;
 };
 
-async function makePoolOrder(caller: Caller, input: OrderRequest, order: ResolvedOrder): Promise<OrderRow | 'pool-empty'> {
+async function makePoolOrder(
+  caller: Caller,
+  input: OrderRequest,
+  order: ResolvedOrder,
+): Promise<OrderRow | 'pool-empty'> {
   const { db, key, nonce } = caller;
-  const values = { ...newOrder(caller, input, order), key_id: key.keyId, nonce, pool_sequence: poolSequence(order.network, key.mode) };
+  const values = {
+    ...newOrder(caller, input, order),
+    key_id: key.keyId,
+    nonce,
+    pool_sequence: poolSequence(order.network, key.mode),
+  };
   const [result] = await MAKE_POOL_ORDER.run(db, values);
   const { outcome, nonce_recorded, had_address, taken_index, ...row } = result!;
   if (outcome === 'created') {
@@ -283,8 +338,15 @@ async function makePoolOrder(caller: Caller, input: OrderRequest, order: Resolve
 const POOL_EMPTY = Symbol('pool-empty');
 
 const PERSONAL = placeholders([...NEW_ORDER_COLUMNS, 'address_id', 'address', 'tag']);
-const PERSONAL_INSERT = orderInsert(PERSONAL, { id: PERSONAL.address_id, address: PERSONAL.address, tag: PERSONAL.tag });
-const INSERT_PERSONAL_ORDER = statement<OrderRow, Record<keyof typeof PERSONAL, unknown>>(sql`insert into ${orders} (${PERSONAL_INSERT.columns}) values (${PERSONAL_INSERT.values})
+const PERSONAL_INSERT = orderInsert(PERSONAL, {
+  id: PERSONAL.address_id,
+  address: PERSONAL.address,
+  tag: PERSONAL.tag,
+});
+const INSERT_PERSONAL_ORDER = statement<
+  OrderRow,
+  Record<keyof typeof PERSONAL, unknown>
+>(sql`insert into ${orders} (${PERSONAL_INSERT.columns}) values (${PERSONAL_INSERT.values})
   on conflict (${bare(orders.merchantId)}, ${bare(orders.mode)}, ${bare(orders.clientOrderId)}) do nothing returning *`);
 const RECORD_NONCE = statement<unknown, { keyId: string; nonce: string }>(
   sql`insert into ${apiNonces} (${bare(apiNonces.keyId)}, ${bare(apiNonces.nonce)}) values (${param('keyId')}, ${param('nonce')}) on conflict do nothing returning 1`,
@@ -303,39 +365,55 @@ const BY_CLIENT_ORDER_ID = statement<OrderRow, { merchantId: string; mode: strin
  * their orders, with at most one pending order per address and currency. The address row is
  * locked for the whole transaction, which serialises a user's concurrent orders.
  */
-async function makePersonalOrder(caller: Caller, input: OrderRequest, order: ResolvedOrder): Promise<OrderRow | 'pool-empty'> {
+async function makePersonalOrder(
+  caller: Caller,
+  input: OrderRequest,
+  order: ResolvedOrder,
+): Promise<OrderRow | 'pool-empty'> {
   const { db, key, nonce } = caller;
   let tookPoolAddress = false;
-  const result = await db.transaction(async (tx) => {
-    if (nonce !== null) {
-      const recorded = await RECORD_NONCE.run(tx, { keyId: key.keyId!, nonce });
-      if (recorded.length === 0) throw new NonceReused();
-    }
-    const existing = await findByClientOrderId(tx, key, input.order);
-    if (existing) {
-      if (!sameOrder(existing, order)) throw new OrderConflict(existing);
-      return existing;
-    }
-    const user = await upsertExternalUser(tx, key, input.externalUserId!, { email: input.payerEmail });
-    const address = await personalAddress(tx, key, user.id, order.network);
-    if (!address) throw POOL_EMPTY;
-    tookPoolAddress = address.fromPool;
-    const [pending] = await PENDING_ON_ADDRESS.run(tx, { addressId: address.id, currency: order.currency.ticker });
-    if (pending) throw new PersonalAddressBusy(input.externalUserId!, order.currency.ticker, order.network.name, pending.id);
-    const values = { ...newOrder(caller, input, order), address_id: address.id, address: address.address, tag: address.tag };
-    const [row] = await INSERT_PERSONAL_ORDER.run(tx, values);
-    if (!row) throw new OrderCreatedConcurrently();
-    return row;
-  }).catch((error: unknown) => {
-    if (error === POOL_EMPTY) return 'pool-empty' as const;
-    throw error;
-  });
+  const result = await db
+    .transaction(async (tx) => {
+      if (nonce !== null) {
+        const recorded = await RECORD_NONCE.run(tx, { keyId: key.keyId!, nonce });
+        if (recorded.length === 0) throw new NonceReused();
+      }
+      const existing = await findByClientOrderId(tx, key, input.order);
+      if (existing) {
+        if (!sameOrder(existing, order)) throw new OrderConflict(existing);
+        return existing;
+      }
+      const user = await upsertExternalUser(tx, key, input.externalUserId!, { email: input.payerEmail });
+      const address = await personalAddress(tx, key, user.id, order.network);
+      if (!address) throw POOL_EMPTY;
+      tookPoolAddress = address.fromPool;
+      const [pending] = await PENDING_ON_ADDRESS.run(tx, { addressId: address.id, currency: order.currency.ticker });
+      if (pending)
+        throw new PersonalAddressBusy(input.externalUserId!, order.currency.ticker, order.network.name, pending.id);
+      const values = {
+        ...newOrder(caller, input, order),
+        address_id: address.id,
+        address: address.address,
+        tag: address.tag,
+      };
+      const [row] = await INSERT_PERSONAL_ORDER.run(tx, values);
+      if (!row) throw new OrderCreatedConcurrently();
+      return row;
+    })
+    .catch((error: unknown) => {
+      if (error === POOL_EMPTY) return 'pool-empty' as const;
+      throw error;
+    });
   // A user's first order on a network takes its personal address from the shared pool.
   if (tookPoolAddress && result !== 'pool-empty') void refillSoon(db, order.network, key.mode);
   return result;
 }
 
-async function findByClientOrderId(db: Queryable, key: Caller['key'], clientOrderId: string): Promise<OrderRow | undefined> {
+async function findByClientOrderId(
+  db: Queryable,
+  key: Caller['key'],
+  clientOrderId: string,
+): Promise<OrderRow | undefined> {
   const [row] = await BY_CLIENT_ORDER_ID.run(db, { merchantId: key.merchantId, mode: key.mode, clientOrderId });
   return row;
 }

@@ -7,5 +7,14 @@ export type OrderRow = RowOf<typeof orders>;
 export type PaymentRow = RowOf<typeof payments>;
 
 /** The columns of an order's payments that its answers show (`order`, the webhook body). */
-export const ORDER_PAYMENT_COLUMNS = ['id', 'tx_hash', 'amount', 'currency', 'network', 'status', 'confirmations', 'created_at'] as const satisfies readonly (keyof PaymentRow)[];
+export const ORDER_PAYMENT_COLUMNS = [
+  'id',
+  'tx_hash',
+  'amount',
+  'currency',
+  'network',
+  'status',
+  'confirmations',
+  'created_at',
+] as const satisfies readonly (keyof PaymentRow)[];
 export type OrderPayment = Pick<PaymentRow, (typeof ORDER_PAYMENT_COLUMNS)[number]>;

@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { chunkAddress, countdownPhase, EXPIRING_SOON_MS, formatAmount, formatCountdown, formatDuration, formatPrice, interpolate, plural } from './format';
+import {
+  chunkAddress,
+  countdownPhase,
+  EXPIRING_SOON_MS,
+  formatAmount,
+  formatCountdown,
+  formatDuration,
+  formatPrice,
+  interpolate,
+  plural,
+} from './format';
 
 describe('formatCountdown', () => {
   it('m:ss under an hour, h:mm:ss from an hour, rounding up partial seconds, never negative', () => {

@@ -68,7 +68,11 @@ export function formatPrice(amount: string, currency: string, language: string, 
 }
 
 /** The form of a counted text for `count` in `language`, by Intl's plural rules (`other` when the language has no form of its own). */
-export function plural(language: string, forms: Partial<Record<Intl.LDMLPluralRule, string>> & { other: string }, count: number): string {
+export function plural(
+  language: string,
+  forms: Partial<Record<Intl.LDMLPluralRule, string>> & { other: string },
+  count: number,
+): string {
   return forms[new Intl.PluralRules(language).select(count)] ?? forms.other;
 }
 
@@ -81,7 +85,11 @@ export function plural(language: string, forms: Partial<Record<Intl.LDMLPluralRu
 export function formatAmount(amount: string, language: string): string {
   if (!/^\d+(\.\d+)?$/.test(amount)) return amount;
   const digits = amount.split('.')[1]?.length ?? 0;
-  const format = new Intl.NumberFormat(language, { numberingSystem: 'latn', minimumFractionDigits: digits, maximumFractionDigits: digits });
+  const format = new Intl.NumberFormat(language, {
+    numberingSystem: 'latn',
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  });
   return format.format(amount as Intl.StringNumericLiteral);
 }
 
@@ -90,6 +98,13 @@ export function formatAmount(amount: string, language: string): string {
  * a minute and a half, minutes under an hour and a half, hours above, rounded up.
  */
 export function formatDuration(seconds: number, language: string): string {
-  const [value, unit] = seconds < 90 ? [Math.max(1, Math.ceil(seconds)), 'second'] : seconds < 5400 ? [Math.ceil(seconds / 60), 'minute'] : [Math.ceil(seconds / 3600), 'hour'];
-  return new Intl.NumberFormat(language, { style: 'unit', unit, unitDisplay: 'long', numberingSystem: 'latn' }).format(value);
+  const [value, unit] =
+    seconds < 90
+      ? [Math.max(1, Math.ceil(seconds)), 'second']
+      : seconds < 5400
+        ? [Math.ceil(seconds / 60), 'minute']
+        : [Math.ceil(seconds / 3600), 'hour'];
+  return new Intl.NumberFormat(language, { style: 'unit', unit, unitDisplay: 'long', numberingSystem: 'latn' }).format(
+    value,
+  );
 }

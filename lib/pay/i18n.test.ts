@@ -57,14 +57,24 @@ describe('languageFrom and directionOf', () => {
  */
 describe('messages', () => {
   const files = import.meta.glob<Record<string, unknown>>('./**/*messages.ts', { eager: true });
-  const isTable = (value: unknown): value is Record<string, unknown> => !!value && typeof value === 'object' && 'en' in value;
-  const isPlural = (value: object): boolean => 'other' in value && Object.keys(value).every((k) => ['zero', 'one', 'two', 'few', 'many', 'other'].includes(k));
+  const isTable = (value: unknown): value is Record<string, unknown> =>
+    !!value && typeof value === 'object' && 'en' in value;
+  const isPlural = (value: object): boolean =>
+    'other' in value && Object.keys(value).every((k) => ['zero', 'one', 'two', 'few', 'many', 'other'].includes(k));
   /** Paths of the texts ("screens.paid.title"); a counted text is one path. */
   const keys = (value: unknown, prefix = ''): string[] =>
-    typeof value === 'string' || isPlural(value as object) ? [prefix] : Object.entries(value as object).flatMap(([k, v]) => keys(v, `${prefix}.${k}`));
-  const at = (table: unknown, key: string) => key.split('.').slice(1).reduce<unknown>((v, k) => (v as Record<string, unknown>)[k], table);
+    typeof value === 'string' || isPlural(value as object)
+      ? [prefix]
+      : Object.entries(value as object).flatMap(([k, v]) => keys(v, `${prefix}.${k}`));
+  const at = (table: unknown, key: string) =>
+    key
+      .split('.')
+      .slice(1)
+      .reduce<unknown>((v, k) => (v as Record<string, unknown>)[k], table);
   const placeholders = (value: unknown): string[] =>
-    typeof value === 'string' ? [...new Set(value.match(/\{\w+\}/g) ?? [])].sort() : [...new Set(Object.values(value as object).flatMap(placeholders))].sort();
+    typeof value === 'string'
+      ? [...new Set(value.match(/\{\w+\}/g) ?? [])].sort()
+      : [...new Set(Object.values(value as object).flatMap(placeholders))].sort();
 
   const tables = Object.entries(files).flatMap(([file, exports]) =>
     Object.entries(exports)
@@ -73,7 +83,9 @@ describe('messages', () => {
   );
 
   it('finds the tables (MESSAGES, INVOICE_MESSAGES at least)', () => {
-    expect(tables.map(([name]) => name)).toEqual(expect.arrayContaining(['./messages.ts MESSAGES', './messages.ts INVOICE_MESSAGES']));
+    expect(tables.map(([name]) => name)).toEqual(
+      expect.arrayContaining(['./messages.ts MESSAGES', './messages.ts INVOICE_MESSAGES']),
+    );
   });
 
   for (const [name, table] of tables) {
@@ -88,7 +100,8 @@ describe('messages', () => {
           expect(placeholders(text), where).toEqual(placeholders(at(table.en, key)));
           const forms = typeof text === 'string' ? [text] : Object.values(text as object);
           for (const form of forms) expect(form, where).not.toBe('');
-          if (typeof text !== 'string') for (const category of categories) expect(text, `${where} (${category})`).toHaveProperty(category);
+          if (typeof text !== 'string')
+            for (const category of categories) expect(text, `${where} (${category})`).toHaveProperty(category);
         }
       }
     });
@@ -96,8 +109,9 @@ describe('messages', () => {
 });
 
 describe('isInvoiceChoiceError', () => {
-  it('only the codes the invoice page has words for (a ?error= is the browser\'s to send)', () => {
+  it("only the codes the invoice page has words for (a ?error= is the browser's to send)", () => {
     for (const code of INVOICE_CHOICE_ERRORS) expect(isInvoiceChoiceError(code)).toBe(true);
-    for (const other of ['', 'Closed', 'constructor', '<b>x</b>', undefined, ['closed'], 1]) expect(isInvoiceChoiceError(other)).toBe(false);
+    for (const other of ['', 'Closed', 'constructor', '<b>x</b>', undefined, ['closed'], 1])
+      expect(isInvoiceChoiceError(other)).toBe(false);
   });
 });

@@ -46,7 +46,10 @@ function supported(tag: string): Language | undefined {
  * The page's language: `?lang=` when it names a supported language, else the first supported
  * language of Accept-Language by quality (RFC 9110 12.5.4; q=0 means "not this one"), else English.
  */
-export function negotiateLanguage(query: string | null | undefined, acceptLanguage: string | null | undefined): Language {
+export function negotiateLanguage(
+  query: string | null | undefined,
+  acceptLanguage: string | null | undefined,
+): Language {
   const asked = query ? supported(query) : undefined;
   if (asked) return asked;
   const ranges = (acceptLanguage ?? '')

@@ -1,4 +1,11 @@
 import 'server-only';
 /** The hosted payment page's server side: the payer-safe order view and the page's language. */
-export { buildPublicView, loadPublicBrand, loadPublicView, type PublicInvoiceRow, type PublicOrderRow, type PublicTransferRow } from './public-view';
+export {
+  buildPublicView,
+  loadPublicBrand,
+  loadPublicView,
+  type PublicInvoiceRow,
+  type PublicOrderRow,
+  type PublicTransferRow,
+} from './public-view';
 export type { PublicBrand, PublicOrderInvoice, PublicOrderView, Screen } from './view';

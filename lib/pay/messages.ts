@@ -159,11 +159,20 @@ const en: Messages = {
   invoicePrice: 'Price',
   changeCoin: 'Change coin',
   screens: {
-    awaiting: { title: 'Awaiting payment', body: 'Send the amount below to the address below. This page updates by itself.' },
+    awaiting: {
+      title: 'Awaiting payment',
+      body: 'Send the amount below to the address below. This page updates by itself.',
+    },
     detected: { title: 'Payment detected', body: 'Your payment is on its way and waiting for network confirmations.' },
-    'partially-paid': { title: 'Partially paid', body: 'Part of the amount has arrived. Send the remaining amount before the time runs out.' },
+    'partially-paid': {
+      title: 'Partially paid',
+      body: 'Part of the amount has arrived. Send the remaining amount before the time runs out.',
+    },
     paid: { title: 'Paid', body: 'Thank you: the payment is complete.' },
-    overpaid: { title: 'Paid', body: 'Thank you: the payment is complete. You sent more than the amount; contact the merchant about the difference.' },
+    overpaid: {
+      title: 'Paid',
+      body: 'Thank you: the payment is complete. You sent more than the amount; contact the merchant about the difference.',
+    },
     expired: {
       title: 'Expired',
       body: 'The time to pay this order ran out before a payment arrived. Do not send funds to this address any more. Return to the store to order again.',
@@ -176,11 +185,12 @@ const en: Messages = {
       title: 'Paid late',
       body: 'A payment arrived after the order had expired, so it was not counted. Contact the merchant to complete the order or get a refund.',
     },
-    error: { title: 'Payment problem', body: 'The merchant has to check this payment before the order can complete. Contact the merchant.' },
+    error: {
+      title: 'Payment problem',
+      body: 'The merchant has to check this payment before the order can complete. Contact the merchant.',
+    },
   },
 };
-
-
 
 export const MESSAGES: Record<Language, Messages> = { en, es, ar, pt, fr, de, it, tr, ru, uk, zh, ja };
 
@@ -256,18 +266,25 @@ const invoiceEn: InvoiceMessages = {
   goBack: 'Go back',
   home: 'Go to the home page',
   screens: {
-    choose: { title: 'Choose how to pay', body: 'Pick a coin and its network. The amount to send is fixed when you choose.' },
-    pay: { title: 'Payment in progress', body: 'A payment for this invoice has been seen. Follow it on the payment page.' },
+    choose: {
+      title: 'Choose how to pay',
+      body: 'Pick a coin and its network. The amount to send is fixed when you choose.',
+    },
+    pay: {
+      title: 'Payment in progress',
+      body: 'A payment for this invoice has been seen. Follow it on the payment page.',
+    },
     paid: { title: 'Paid', body: 'Thank you: this invoice is paid.' },
-    expired: { title: 'This invoice has expired', body: 'Its time to pay ran out. Do not send funds for it; ask the store for a new invoice.' },
+    expired: {
+      title: 'This invoice has expired',
+      body: 'Its time to pay ran out. Do not send funds for it; ask the store for a new invoice.',
+    },
     closed: {
       title: 'The payment did not complete',
       body: 'This invoice is closed without a complete payment. The payment page shows what was received; contact the merchant.',
     },
   },
 };
-
-
 
 export const INVOICE_MESSAGES: Record<Language, InvoiceMessages> = {
   en: invoiceEn,

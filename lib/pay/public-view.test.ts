@@ -41,7 +41,8 @@ function transfer(overrides: Partial<PublicTransferRow> = {}): PublicTransferRow
   };
 }
 
-const build = (o: PublicOrderRow, t: PublicTransferRow[] = [], required = 6) => buildPublicView(o, t, { requiredConfirmations: required, now });
+const build = (o: PublicOrderRow, t: PublicTransferRow[] = [], required = 6) =>
+  buildPublicView(o, t, { requiredConfirmations: required, now });
 
 describe('buildPublicView', () => {
   it('a fresh order: awaiting, the whole amount left, the BIP21 URI for it, names from the catalog', () => {
@@ -75,9 +76,31 @@ describe('buildPublicView', () => {
     const view = build(order());
     expect(Object.keys(view).sort()).toEqual(
       [
-        'address', 'amount', 'blockSeconds', 'currency', 'currencyName', 'description', 'expiresAt', 'merchantName', 'network', 'networkName',
-        'invoice', 'orderId', 'otherTransfers', 'payments', 'received', 'remaining', 'requiredConfirmations', 'returnUrl', 'screen',
-        'serverTime', 'status', 'tag', 'test', 'tokenStandard', 'walletUri',
+        'address',
+        'amount',
+        'blockSeconds',
+        'currency',
+        'currencyName',
+        'description',
+        'expiresAt',
+        'merchantName',
+        'network',
+        'networkName',
+        'invoice',
+        'orderId',
+        'otherTransfers',
+        'payments',
+        'received',
+        'remaining',
+        'requiredConfirmations',
+        'returnUrl',
+        'screen',
+        'serverTime',
+        'status',
+        'tag',
+        'test',
+        'tokenStandard',
+        'walletUri',
       ].sort(),
     );
   });
@@ -93,7 +116,10 @@ describe('buildPublicView', () => {
 
   it('a mempool payment has 0 confirmations; confirmations never exceed the requirement', () => {
     expect(build(order(), [transfer({ block_height: null })]).payments[0]!.confirmations).toBe(0);
-    expect(build(order({ tip_height: 500 }), [transfer({ block_height: 10, payment_status: 'processed' })]).payments[0]!.confirmations).toBe(6);
+    expect(
+      build(order({ tip_height: 500 }), [transfer({ block_height: 10, payment_status: 'processed' })]).payments[0]!
+        .confirmations,
+    ).toBe(6);
     // Before the watcher's first step there is no cursor.
     expect(build(order({ tip_height: null }), [transfer()]).payments[0]!.confirmations).toBe(0);
   });
@@ -116,11 +142,17 @@ describe('buildPublicView', () => {
   });
 
   it('a transfer after the deadline: paid late, listed with its txid', () => {
-    const late = transfer({ payment_status: null, first_seen_at: new Date('2030-01-01T13:00:00.000Z'), tx_hash: 'b'.repeat(64) });
+    const late = transfer({
+      payment_status: null,
+      first_seen_at: new Date('2030-01-01T13:00:00.000Z'),
+      tx_hash: 'b'.repeat(64),
+    });
     const view = build(order({ status: 'expired' }), [late]);
     expect(view.screen).toBe('paid-late');
     expect(view.payments).toEqual([]);
-    expect(view.otherTransfers).toEqual([{ txid: 'b'.repeat(64), currency: 'LTC', amount: '0.1', confirmations: 1, late: true }]);
+    expect(view.otherTransfers).toEqual([
+      { txid: 'b'.repeat(64), currency: 'LTC', amount: '0.1', confirmations: 1, late: true },
+    ]);
   });
 
   it('an expired order counts a same-currency orphan as late even when the mempool saw it before the deadline (chain time decided)', () => {
@@ -144,8 +176,19 @@ describe('buildPublicView', () => {
     ['expired', 'USDT', '12:31:00.000', false],
     ['partial', 'USDT', '12:29:00.000', false],
   ] as const)('a %s order, a %s transfer first seen at %s: late is %s', (status, currency, seenAt, late) => {
-    const eth = { ...order({ status }), currency: 'ETH', network: 'ethereum', address: ETH, amount: '1000000000000000000' };
-    const orphan = transfer({ currency, amount: '1', payment_status: null, first_seen_at: new Date(`2030-01-01T${seenAt}Z`) });
+    const eth = {
+      ...order({ status }),
+      currency: 'ETH',
+      network: 'ethereum',
+      address: ETH,
+      amount: '1000000000000000000',
+    };
+    const orphan = transfer({
+      currency,
+      amount: '1',
+      payment_status: null,
+      first_seen_at: new Date(`2030-01-01T${seenAt}Z`),
+    });
     expect(build(eth, [orphan]).otherTransfers.map((t) => t.late)).toEqual([late]);
   });
 
@@ -156,8 +199,12 @@ describe('buildPublicView', () => {
       transfer({ currency: 'USDT', amount: '1', payment_status: null, dropped: true, tx_hash: 'd'.repeat(64) }),
     ]);
     expect(view.screen).toBe('awaiting');
-    expect(view.otherTransfers).toEqual([{ txid: 'c'.repeat(64), currency: 'ETH', amount: '1', confirmations: 1, late: false }]);
-    expect(view.walletUri).toBe(`ethereum:0xdAC17F958D2ee523a2206206994597C13D831ec7@1/transfer?address=${ETH}&uint256=10500000`);
+    expect(view.otherTransfers).toEqual([
+      { txid: 'c'.repeat(64), currency: 'ETH', amount: '1', confirmations: 1, late: false },
+    ]);
+    expect(view.walletUri).toBe(
+      `ethereum:0xdAC17F958D2ee523a2206206994597C13D831ec7@1/transfer?address=${ETH}&uint256=10500000`,
+    );
     // A token carries its standard and the network's block time (lib/catalog).
     expect([view.tokenStandard, view.blockSeconds]).toEqual(['ERC-20', 12]);
     const paid = build(order({ status: 'processed', received: '25000000' }), [transfer({ payment_status: null })]);
@@ -166,7 +213,14 @@ describe('buildPublicView', () => {
   });
 
   it('a tag network: the tag is in the view, the URI is the address alone', () => {
-    const view = build({ ...order(), currency: 'XRP', network: 'ripple', address: XRP, tag: '3735928559', amount: '1500000' });
+    const view = build({
+      ...order(),
+      currency: 'XRP',
+      network: 'ripple',
+      address: XRP,
+      tag: '3735928559',
+      amount: '1500000',
+    });
     expect(view.tag).toBe('3735928559');
     expect(view.walletUri).toBe(XRP);
     expect(view.networkName).toBe('XRP Ledger');
@@ -174,9 +228,10 @@ describe('buildPublicView', () => {
   });
 
   it('18-decimal amounts stay exact (no floats)', () => {
-    const view = build({ ...order(), currency: 'ETH', network: 'ethereum', address: ETH, amount: '1000000000000000001', received: '1' }, [
-      transfer({ currency: 'ETH', amount: '1', payment_status: 'processed' }),
-    ]);
+    const view = build(
+      { ...order(), currency: 'ETH', network: 'ethereum', address: ETH, amount: '1000000000000000001', received: '1' },
+      [transfer({ currency: 'ETH', amount: '1', payment_status: 'processed' })],
+    );
     expect(view.amount).toBe('1.000000000000000001');
     expect(view.remaining).toBe('1');
     expect(view.walletUri).toBe(`ethereum:${ETH}@1?value=1000000000000000000`);
@@ -206,15 +261,21 @@ describe('buildPublicView: an order of an invoice', () => {
   });
 
   it('the price from base units and price decimals, and the coin may change while nothing was sent', () => {
-    expect(build(usdt(invoice())).invoice).toEqual({ invoiceId: '0b7e4c1a-52f4-4f0e-9a55-3c1f0e2d9b71', currency: 'USD', amount: '73.5', canChangeCoin: true });
+    expect(build(usdt(invoice())).invoice).toEqual({
+      invoiceId: '0b7e4c1a-52f4-4f0e-9a55-3c1f0e2d9b71',
+      currency: 'USD',
+      amount: '73.5',
+      canChangeCoin: true,
+    });
     expect(build(usdt(invoice({ status: 'CREATED' }))).invoice!.canChangeCoin).toBe(true);
     // A price in a coin keeps its digits exactly.
     const inEth = build(usdt(invoice({ currency: 'ETH', amount: '24500000000000001', price_decimals: 18 }))).invoice!;
     expect(inEth.amount).toBe('0.024500000000000001');
   });
 
-  it('the coin may not change once a transfer was seen, after another choice, a final status, or the invoice\'s time', () => {
-    const changeable = (i: PublicInvoiceRow, transfers: PublicTransferRow[] = []) => build(usdt(i), transfers).invoice!.canChangeCoin;
+  it("the coin may not change once a transfer was seen, after another choice, a final status, or the invoice's time", () => {
+    const changeable = (i: PublicInvoiceRow, transfers: PublicTransferRow[] = []) =>
+      build(usdt(i), transfers).invoice!.canChangeCoin;
     expect(changeable(invoice(), [transfer({ currency: 'USDT', amount: '1000000' })])).toBe(false);
     // An unconfirmed transfer the chain dropped is as if never sent; another currency's transfer counts as seen.
     expect(changeable(invoice(), [transfer({ currency: 'USDT', dropped: true, payment_status: null })])).toBe(true);

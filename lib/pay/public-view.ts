@@ -15,17 +15,48 @@ import 'server-only';
  */
 import { findCurrency } from '../catalog';
 import { confirmationsOf, orderNetwork, paymentUri, requiredConfirmations } from '../chains';
-import { alias, chainCursors, chainTransfers, invoices, merchants, orders, param, payments, sql, statement, type Queryable, type RowOf } from '../db';
+import {
+  alias,
+  chainCursors,
+  chainTransfers,
+  invoices,
+  merchants,
+  orders,
+  param,
+  payments,
+  sql,
+  statement,
+  type Queryable,
+  type RowOf,
+} from '../db';
 import { canChooseCoin } from '../invoices';
 import { formatUnits } from '../money';
 import { isLateTransfer } from '../orders';
-import { screenOf, type PublicBrand, type PublicOrderInvoice, type PublicOrderView, type PublicOtherTransfer, type PublicPayment } from './view';
+import {
+  screenOf,
+  type PublicBrand,
+  type PublicOrderInvoice,
+  type PublicOrderView,
+  type PublicOtherTransfer,
+  type PublicPayment,
+} from './view';
 import { isUuid } from '../protocol';
 
 /** The order columns the page may use: no webhooks, e-mail, external user, client order id or message. */
 export type PublicOrderRow = Pick<
   RowOf<typeof orders>,
-  'id' | 'mode' | 'status' | 'currency' | 'network' | 'amount' | 'received' | 'address' | 'tag' | 'description' | 'return_url' | 'expires_at'
+  | 'id'
+  | 'mode'
+  | 'status'
+  | 'currency'
+  | 'network'
+  | 'amount'
+  | 'received'
+  | 'address'
+  | 'tag'
+  | 'description'
+  | 'return_url'
+  | 'expires_at'
 > & {
   merchant_name: RowOf<typeof merchants>['name'];
   /** Height the network's watcher has scanned to; null before its first step. */
@@ -35,14 +66,25 @@ export type PublicOrderRow = Pick<
 };
 
 /** The invoice columns the payment page uses: its price, and what decides whether the coin may still change. */
-export type PublicInvoiceRow = Pick<RowOf<typeof invoices>, 'id' | 'currency' | 'amount' | 'price_decimals' | 'status' | 'order_id' | 'expires_at'>;
+export type PublicInvoiceRow = Pick<
+  RowOf<typeof invoices>,
+  'id' | 'currency' | 'amount' | 'price_decimals' | 'status' | 'order_id' | 'expires_at'
+>;
 
-export type PublicTransferRow = Pick<RowOf<typeof chainTransfers>, 'tx_hash' | 'currency' | 'amount' | 'block_height' | 'first_seen_at' | 'dropped'> & {
+export type PublicTransferRow = Pick<
+  RowOf<typeof chainTransfers>,
+  'tx_hash' | 'currency' | 'amount' | 'block_height' | 'first_seen_at' | 'dropped'
+> & {
   /** Status of the order payment this transfer is, or null when it is not one (an orphan). */
   payment_status: RowOf<typeof payments>['status'] | null;
 };
 
-const PAYMENT_STATUS = { pending: 'detected', processed: 'confirmed', reversed: 'reversed', rejected: 'rejected' } as const;
+const PAYMENT_STATUS = {
+  pending: 'detected',
+  processed: 'confirmed',
+  reversed: 'reversed',
+  rejected: 'rejected',
+} as const;
 
 /**
  * The view from the rows (unit-tested without a database). The network is the one the order's mode
@@ -68,7 +110,12 @@ export function buildPublicView(
     if (transfer.payment_status) {
       const status = PAYMENT_STATUS[transfer.payment_status];
       if (status === 'detected') confirming += BigInt(transfer.amount);
-      payments.push({ txid: transfer.tx_hash, amount: formatUnits(BigInt(transfer.amount), decimals), status, confirmations: confirmations(transfer) });
+      payments.push({
+        txid: transfer.tx_hash,
+        amount: formatUnits(BigInt(transfer.amount), decimals),
+        status,
+        confirmations: confirmations(transfer),
+      });
     } else if (!transfer.dropped) {
       const other = findCurrency(network, transfer.currency);
       otherTransfers.push({
@@ -149,7 +196,8 @@ const p = alias(payments, 'p');
 // transfers as JSON, amounts as text (a JSON number would lose digits of an 18-decimal amount).
 // and the invoice of its coin choice, if any (joined: still one round trip).
 const PUBLIC_ORDER = statement<
-  Omit<PublicOrderRow, 'invoice'> & InvoiceColumns & { transfers: (Omit<PublicTransferRow, 'first_seen_at'> & { first_seen_at: string })[] },
+  Omit<PublicOrderRow, 'invoice'> &
+    InvoiceColumns & { transfers: (Omit<PublicTransferRow, 'first_seen_at'> & { first_seen_at: string })[] },
   { id: string }
 >(
   sql`select ${o.id}, ${o.mode}, ${o.status}, ${o.currency}, ${o.network}, ${o.amount}::text as amount, ${o.received}::text as received, ${o.address}, ${o.tag},
@@ -175,7 +223,17 @@ export async function loadPublicView(db: Queryable, orderId: string): Promise<Pu
   if (!isUuid(orderId)) return null;
   const [row] = await PUBLIC_ORDER.run(db, { id: orderId });
   if (!row) return null;
-  const { transfers, invoice_id, invoice_currency, invoice_amount, invoice_price_decimals, invoice_status, invoice_order_id, invoice_expires_at, ...rest } = row;
+  const {
+    transfers,
+    invoice_id,
+    invoice_currency,
+    invoice_amount,
+    invoice_price_decimals,
+    invoice_status,
+    invoice_order_id,
+    invoice_expires_at,
+    ...rest
+  } = row;
   const order: PublicOrderRow = {
     ...rest,
     invoice:

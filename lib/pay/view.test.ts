@@ -9,7 +9,9 @@ describe('screenOf', () => {
     expect(screenOf({ ...base, received: '0.000' })).toBe('awaiting');
     expect(screenOf({ ...base, payments: [{ status: 'detected' }] })).toBe('detected');
     expect(screenOf({ ...base, received: '0.1', payments: [{ status: 'confirmed' }] })).toBe('partially-paid');
-    expect(screenOf({ ...base, received: '0.1', payments: [{ status: 'confirmed' }, { status: 'detected' }] })).toBe('detected');
+    expect(screenOf({ ...base, received: '0.1', payments: [{ status: 'confirmed' }, { status: 'detected' }] })).toBe(
+      'detected',
+    );
     // A reversed payment alone leaves the order waiting.
     expect(screenOf({ ...base, payments: [{ status: 'reversed' }] })).toBe('awaiting');
   });

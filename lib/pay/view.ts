@@ -34,7 +34,8 @@ export type PublicStatus = OrderStatus;
  *   "contact the merchant" rather than silently ignoring it.
  * - error: final, a payment was flagged by risk screening.
  */
-export type Screen = 'awaiting' | 'detected' | 'partially-paid' | 'paid' | 'overpaid' | 'expired' | 'underpaid' | 'paid-late' | 'error';
+export type Screen =
+  'awaiting' | 'detected' | 'partially-paid' | 'paid' | 'overpaid' | 'expired' | 'underpaid' | 'paid-late' | 'error';
 
 export interface PublicPayment {
   txid: string;

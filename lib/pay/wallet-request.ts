@@ -25,7 +25,9 @@ export interface WalletTransaction {
 
 const ADDRESS = '0x[0-9a-fA-F]{40}';
 const NATIVE = new RegExp(`^ethereum:(${ADDRESS})@([1-9][0-9]{0,15})\\?value=([1-9][0-9]*)$`);
-const TOKEN = new RegExp(`^ethereum:(${ADDRESS})@([1-9][0-9]{0,15})/transfer\\?address=(${ADDRESS})&uint256=([1-9][0-9]*)$`);
+const TOKEN = new RegExp(
+  `^ethereum:(${ADDRESS})@([1-9][0-9]{0,15})/transfer\\?address=(${ADDRESS})&uint256=([1-9][0-9]*)$`,
+);
 /** keccak256("transfer(address,uint256)"), first four bytes. */
 const TRANSFER_SELECTOR = '0xa9059cbb';
 const UINT256_MAX = 2n ** 256n - 1n;

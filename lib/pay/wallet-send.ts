@@ -45,7 +45,8 @@ class Stop extends Error {
   }
 }
 
-const codeOf = (error: unknown): unknown => (typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined);
+const codeOf = (error: unknown): unknown =>
+  typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
 
 /** The outcome a provider's error stands for at a step whose other failures mean `otherwise`. */
 function reasonOf(error: unknown, otherwise: Stop['reason']): Stop['reason'] {
@@ -56,7 +57,8 @@ function reasonOf(error: unknown, otherwise: Stop['reason']): Stop['reason'] {
   return otherwise;
 }
 
-const sameChain = (a: unknown, b: string) => typeof a === 'string' && /^0x[0-9a-f]+$/i.test(a) && BigInt(a) === BigInt(b);
+const sameChain = (a: unknown, b: string) =>
+  typeof a === 'string' && /^0x[0-9a-f]+$/i.test(a) && BigInt(a) === BigInt(b);
 
 async function onChain(provider: Eip1193Provider, chainId: string): Promise<void> {
   if (sameChain(await provider.request({ method: 'eth_chainId' }), chainId)) return;
@@ -71,7 +73,10 @@ async function onChain(provider: Eip1193Provider, chainId: string): Promise<void
   if (!sameChain(await provider.request({ method: 'eth_chainId' }), chainId)) throw new Stop('wrong-chain');
 }
 
-export async function sendFromWallet(provider: Eip1193Provider, transaction: WalletTransaction): Promise<WalletOutcome> {
+export async function sendFromWallet(
+  provider: Eip1193Provider,
+  transaction: WalletTransaction,
+): Promise<WalletOutcome> {
   let from: string;
   try {
     const accounts = await provider.request({ method: 'eth_requestAccounts' });

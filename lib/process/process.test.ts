@@ -55,13 +55,19 @@ describe('process slots', () => {
 
   it('is the only place that makes process-wide keys', () => {
     const allowed = new Set(['lib/process/index.ts', 'scripts/lib/http-server.mjs', 'lib/process/process.test.ts']);
-    const sources = ['app', 'lib', 'components', 'scripts', 'tests', 'instrumentation.ts', 'proxy.ts'].flatMap((entry) =>
-      fs.statSync(path.join(ROOT, entry)).isDirectory()
-        ? fs.readdirSync(path.join(ROOT, entry), { recursive: true, encoding: 'utf8' }).map((file) => path.join(entry, file))
-        : [entry],
+    const sources = ['app', 'lib', 'components', 'scripts', 'tests', 'instrumentation.ts', 'proxy.ts'].flatMap(
+      (entry) =>
+        fs.statSync(path.join(ROOT, entry)).isDirectory()
+          ? fs
+              .readdirSync(path.join(ROOT, entry), { recursive: true, encoding: 'utf8' })
+              .map((file) => path.join(entry, file))
+          : [entry],
     );
     const offenders = sources.filter(
-      (file) => /\.(ts|tsx|mjs|js)$/.test(file) && !allowed.has(file) && fs.readFileSync(path.join(ROOT, file), 'utf8').includes('Symbol.for('),
+      (file) =>
+        /\.(ts|tsx|mjs|js)$/.test(file) &&
+        !allowed.has(file) &&
+        fs.readFileSync(path.join(ROOT, file), 'utf8').includes('Symbol.for('),
     );
     expect(offenders).toEqual([]);
   });

@@ -32,7 +32,11 @@ export interface OpenApiOperation {
 }
 
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any' }) as JsonSchema;
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, {
+    io,
+    target: 'draft-2020-12',
+    unrepresentable: 'any',
+  }) as JsonSchema;
   return rest;
 }
 
@@ -40,7 +44,7 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
 const SUMMARIES: Record<OperationName, string> = {
   'make-order': 'Create a payment order, or answer the existing one with the same `order`.',
   order: 'One order with what it received and its transactions.',
-  orders: 'The orders of the key\'s merchant and mode, newest first.',
+  orders: "The orders of the key's merchant and mode, newest first.",
   'make-invoice': 'Create an invoice priced in a fiat currency or a coin.',
   'get-invoice': 'One invoice.',
   'get-invoices': 'The invoices, newest first.',
@@ -49,29 +53,38 @@ const SUMMARIES: Record<OperationName, string> = {
   'find-tx': 'Every operation with this transaction hash.',
   'test-signature': 'Check how a request was signed (answers unsigned requests too).',
   'available-currencies': 'The coins and networks orders can be made in, with their address patterns.',
-  'advanced-balances': 'The merchant\'s fee account (always one).',
+  'advanced-balances': "The merchant's fee account (always one).",
   'webhooks/list': 'The webhook events of an order with their delivery log.',
   'webhooks/resend': 'Send a webhook event again, now.',
-  'operation-by-tx-hash': 'The same search as find-tx, under the Python client\'s name.',
-  'utils/validate-address': 'Whether an address is one of the network\'s (pattern and checksum).',
-  'advanced-balance': 'One fee account by id (absent: the key\'s own).',
+  'operation-by-tx-hash': "The same search as find-tx, under the Python client's name.",
+  'utils/validate-address': "Whether an address is one of the network's (pattern and checksum).",
+  'advanced-balance': "One fee account by id (absent: the key's own).",
   'orphan-deposits/get-deposits': 'The orphan deposits, newest first, filtered and paged.',
   'webhooks/get': 'The body a webhook event sent.',
-  'webhooks/get-verbose': 'A webhook event with its request, last answer and delivery log; `fields` keeps the fields named.',
-  'addresses/find-by-id': 'One of the merchant\'s addresses by id.',
-  'addresses/find-by-address': 'One of the merchant\'s addresses by address (and tag).',
+  'webhooks/get-verbose':
+    'A webhook event with its request, last answer and delivery log; `fields` keeps the fields named.',
+  'addresses/find-by-id': "One of the merchant's addresses by id.",
+  'addresses/find-by-address': "One of the merchant's addresses by address (and tag).",
   'addresses/transactions': 'What went in and out of an address, newest first.',
-  'personal-addresses/create-user': 'Create a personal-address user (make-order\'s externalUserId), or update the fields given.',
+  'personal-addresses/create-user':
+    "Create a personal-address user (make-order's externalUserId), or update the fields given.",
   'personal-addresses/get-user': 'A personal-address user by id or clientId.',
-  'personal-addresses/get-user-address': 'The user\'s address for a coin, taken on first use.',
-  'personal-addresses/get-user-addresses': 'The user\'s addresses, one per coin of each network.',
+  'personal-addresses/get-user-address': "The user's address for a coin, taken on first use.",
+  'personal-addresses/get-user-addresses': "The user's addresses, one per coin of each network.",
 };
 
 const ID = '6f1c1b1e-8f7a-4c4b-9a55-2d0f5f0b8e21';
 
 /** An example request body per operation (the nonce added to each). */
 const EXAMPLES: Record<OperationName, Record<string, unknown>> = {
-  'make-order': { currency: 'USDT', network: 'tron', amount: '125.50', order: 'shop-1001', successWebhook: 'https://shop.example/hooks/ok', lifetime: 3600 },
+  'make-order': {
+    currency: 'USDT',
+    network: 'tron',
+    amount: '125.50',
+    order: 'shop-1001',
+    successWebhook: 'https://shop.example/hooks/ok',
+    lifetime: 3600,
+  },
   order: { orderId: ID },
   orders: { status: ['pending'], limit: 20, offset: 0 },
   'make-invoice': { currency: 'USD', amount: '49.90', externalId: 'inv-1001', lifetime: 60 },
@@ -103,7 +116,8 @@ const EXAMPLES: Record<OperationName, Record<string, unknown>> = {
 /** The error answers, one response per HTTP status, each error name an example of it. */
 function errorResponses(names: readonly ApiErrorName[]): OpenApiOperation['responses'] {
   const byStatus = new Map<number, ApiErrorName[]>();
-  for (const name of names) byStatus.set(API_ERRORS[name].status, [...(byStatus.get(API_ERRORS[name].status) ?? []), name]);
+  for (const name of names)
+    byStatus.set(API_ERRORS[name].status, [...(byStatus.get(API_ERRORS[name].status) ?? []), name]);
   return Object.fromEntries(
     [...byStatus].map(([status, errors]) => [
       String(status),
@@ -115,7 +129,13 @@ function errorResponses(names: readonly ApiErrorName[]): OpenApiOperation['respo
             examples: Object.fromEntries(
               errors.map((name) => [
                 name,
-                { value: { success: false, error: { code: API_ERRORS[name].code, name, message: API_ERRORS[name].message, details: [] }, requestId: ID } },
+                {
+                  value: {
+                    success: false,
+                    error: { code: API_ERRORS[name].code, name, message: API_ERRORS[name].message, details: [] },
+                    requestId: ID,
+                  },
+                },
               ]),
             ),
           },
@@ -134,7 +154,9 @@ function requestBody(schema: z.ZodType, example: Record<string, unknown>) {
     required: true,
     content: {
       'application/json': {
-        schema: { allOf: [own, { type: 'object', properties: { nonce: jsonSchema(nonceField, 'input') }, required: ['nonce'] }] },
+        schema: {
+          allOf: [own, { type: 'object', properties: { nonce: jsonSchema(nonceField, 'input') }, required: ['nonce'] }],
+        },
         example: { ...example, nonce: 1732480000000 },
       },
     },
@@ -175,8 +197,22 @@ function unsupportedPath(path: string, reason: string): { post: OpenApiOperation
       operationId: id,
       summary: `Not supported: ${reason}`,
       tags: ['not supported'],
-      requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', properties: { nonce: jsonSchema(nonceField, 'input') }, required: ['nonce'] } } } },
-      responses: errorResponses(['NOT_SUPPORTED', 'MISSING_CREDENTIALS', 'UNKNOWN_PUBLIC_KEY', 'INVALID_SIGNATURE', 'INVALID_JSON', 'VALIDATION_ERROR']),
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': {
+            schema: { type: 'object', properties: { nonce: jsonSchema(nonceField, 'input') }, required: ['nonce'] },
+          },
+        },
+      },
+      responses: errorResponses([
+        'NOT_SUPPORTED',
+        'MISSING_CREDENTIALS',
+        'UNKNOWN_PUBLIC_KEY',
+        'INVALID_SIGNATURE',
+        'INVALID_JSON',
+        'VALIDATION_ERROR',
+      ]),
     },
   };
 }
@@ -184,8 +220,10 @@ function unsupportedPath(path: string, reason: string): { post: OpenApiOperation
 export function openApiDocument(serverUrl = '/') {
   const paths: Record<string, { post: OpenApiOperation }> = {};
   for (const name of Object.keys(OPERATIONS) as OperationName[]) paths[`/api-gateway/${name}`] = operationPath(name);
-  for (const [alias, name] of Object.entries(OPERATION_ALIASES)) paths[`/api-gateway/${alias}`] = operationPath(alias as OperationName, name);
-  for (const [path, reason] of Object.entries(UNSUPPORTED_OPERATIONS)) paths[`/api-gateway/${path}`] = unsupportedPath(path, reason);
+  for (const [alias, name] of Object.entries(OPERATION_ALIASES))
+    paths[`/api-gateway/${alias}`] = operationPath(alias as OperationName, name);
+  for (const [path, reason] of Object.entries(UNSUPPORTED_OPERATIONS))
+    paths[`/api-gateway/${path}`] = unsupportedPath(path, reason);
   return {
     openapi: '3.1.0',
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
@@ -204,17 +242,25 @@ export function openApiDocument(serverUrl = '/') {
     paths,
     components: {
       securitySchemes: {
-        publicKey: { type: 'apiKey', in: 'header', name: 'x-api-public-key', description: 'The public key of an API key.' },
+        publicKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'x-api-public-key',
+          description: 'The public key of an API key.',
+        },
         signature: {
           type: 'apiKey',
           in: 'header',
           name: 'x-api-signature',
-          description: 'Lower-case hex HMAC-SHA256 of the exact request body bytes, keyed with the private key\'s UTF-8 bytes.',
+          description:
+            "Lower-case hex HMAC-SHA256 of the exact request body bytes, keyed with the private key's UTF-8 bytes.",
         },
       },
       schemas: {
         Error: (() => {
-          const schema = jsonSchema(errorEnvelope, 'output') as { properties: { error: { properties: { name: JsonSchema } } } };
+          const schema = jsonSchema(errorEnvelope, 'output') as {
+            properties: { error: { properties: { name: JsonSchema } } };
+          };
           schema.properties.error.properties.name = { type: 'string', enum: Object.keys(API_ERRORS) };
           return schema;
         })(),

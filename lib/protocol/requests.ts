@@ -7,7 +7,13 @@
  */
 import { z } from 'zod';
 import { MAX_AMOUNT_DIGITS } from '../money';
-import { ADDRESS_TRANSACTION_STATUS_VALUES, DEPOSIT_STAGE_VALUES, DEPOSIT_STATUS_VALUES, INVOICE_STATUS_VALUES, ORDER_STATUS_VALUES } from './status';
+import {
+  ADDRESS_TRANSACTION_STATUS_VALUES,
+  DEPOSIT_STAGE_VALUES,
+  DEPOSIT_STATUS_VALUES,
+  INVOICE_STATUS_VALUES,
+  ORDER_STATUS_VALUES,
+} from './status';
 
 /** An optional field: absent, or null, both mean "not given". */
 const optional = <T extends z.ZodType>(schema: T) => schema.nullish().transform((v) => v ?? undefined);
@@ -66,7 +72,10 @@ const positiveAmount = () =>
     .string({ error: 'must be a decimal string such as "10.5"' })
     .regex(DECIMAL, 'must be a decimal string such as "10.5" (digits, optional fraction, no sign or exponent)')
     .refine((v) => /[1-9]/.test(v), 'must be greater than 0')
-    .refine((v) => v.split('.')[0]!.length <= MAX_AMOUNT_DIGITS, `is too large: at most ${MAX_AMOUNT_DIGITS} digits before the decimal point`);
+    .refine(
+      (v) => v.split('.')[0]!.length <= MAX_AMOUNT_DIGITS,
+      `is too large: at most ${MAX_AMOUNT_DIGITS} digits before the decimal point`,
+    );
 
 /** A percentage from 0 to less than 100 with at most 6 decimal places, as a decimal string ("0.5"). */
 const percent = () =>
@@ -122,7 +131,9 @@ const offeredCurrency = z.object(
     currency: currencyCode(),
     networks: optional(
       z
-        .array(text().trim().min(1, 'must not be empty').max(32, 'must be at most 32 characters'), { error: 'must be an array of network names' })
+        .array(text().trim().min(1, 'must not be empty').max(32, 'must be at most 32 characters'), {
+          error: 'must be an array of network names',
+        })
         .max(32, 'must have at most 32 networks'),
     ),
   },
@@ -142,7 +153,9 @@ const makeInvoiceFields = z.object({
   includeFee: optional(z.boolean({ error: 'must be true or false' })),
   additionalFees: optional(
     z
-      .array(text().trim().min(1, 'must not be empty').max(64, 'must be at most 64 characters'), { error: 'must be an array of tariff names' })
+      .array(text().trim().min(1, 'must not be empty').max(64, 'must be at most 64 characters'), {
+        error: 'must be an array of tariff names',
+      })
       .max(16, 'must have at most 16 entries'),
   ),
   insurancePercent: optional(percent()),
@@ -152,7 +165,16 @@ const makeInvoiceFields = z.object({
   /** Minutes (the clients' docstrings say so); the Python client may send it as a string of digits. */
   lifetime: optional(
     z
-      .union([z.number(), z.string().regex(/^\d{1,6}$/).transform(Number)], { error: 'must be an integer number of minutes' })
+      .union(
+        [
+          z.number(),
+          z
+            .string()
+            .regex(/^\d{1,6}$/)
+            .transform(Number),
+        ],
+        { error: 'must be an integer number of minutes' },
+      )
       .pipe(
         z
           .number({ error: 'must be an integer number of minutes' })
@@ -161,7 +183,11 @@ const makeInvoiceFields = z.object({
           .max(INVOICE_LIFETIME_MINUTES.max, `must be at most ${INVOICE_LIFETIME_MINUTES.max} minutes (7 days)`),
       ),
   ).transform((v) => v ?? INVOICE_LIFETIME_MINUTES.default),
-  currencies: optional(z.array(offeredCurrency, { error: 'must be an array of {currency, networks}' }).max(64, 'must have at most 64 entries')),
+  currencies: optional(
+    z
+      .array(offeredCurrency, { error: 'must be an array of {currency, networks}' })
+      .max(64, 'must have at most 64 entries'),
+  ),
 });
 
 export const makeInvoiceRequest = z.preprocess(returnUrlAlias, makeInvoiceFields);
@@ -226,7 +252,9 @@ export const getWebhookVerboseRequest = z.object({
   webhookId: id(),
   fields: optional(
     z
-      .array(text().min(1, 'must not be empty').max(64, 'must be at most 64 characters'), { error: 'must be an array of field names' })
+      .array(text().min(1, 'must not be empty').max(64, 'must be at most 64 characters'), {
+        error: 'must be an array of field names',
+      })
       .max(32, 'must have at most 32 fields'),
   ),
 });
@@ -244,10 +272,18 @@ export const addressTransactionsRequest = z.object({
   type: optional(z.enum(['deposit', 'withdrawal'], { error: 'must be deposit or withdrawal' })),
   status: optional(
     z
-      .array(z.enum(ADDRESS_TRANSACTION_STATUS_VALUES, { error: `must be one of ${ADDRESS_TRANSACTION_STATUS_VALUES.join(', ')}` }), {
-        error: 'must be an array of statuses',
-      })
-      .max(ADDRESS_TRANSACTION_STATUS_VALUES.length, `must have at most ${ADDRESS_TRANSACTION_STATUS_VALUES.length} statuses`),
+      .array(
+        z.enum(ADDRESS_TRANSACTION_STATUS_VALUES, {
+          error: `must be one of ${ADDRESS_TRANSACTION_STATUS_VALUES.join(', ')}`,
+        }),
+        {
+          error: 'must be an array of statuses',
+        },
+      )
+      .max(
+        ADDRESS_TRANSACTION_STATUS_VALUES.length,
+        `must have at most ${ADDRESS_TRANSACTION_STATUS_VALUES.length} statuses`,
+      ),
   ),
   ...page,
 });
@@ -273,8 +309,14 @@ export const createUserRequest = z.object({
 
 /** personal-addresses/get-user: one of the caller's users by `id` or by `clientId`. */
 export const getUserRequest = z
-  .object({ id: optional(id()), clientId: optional(text().min(1, 'must not be empty').max(255, 'must be at most 255 characters')) })
-  .refine((v) => v.id !== undefined || v.clientId !== undefined, { path: ['id'], message: 'id or clientId is required' });
+  .object({
+    id: optional(id()),
+    clientId: optional(text().min(1, 'must not be empty').max(255, 'must be at most 255 characters')),
+  })
+  .refine((v) => v.id !== undefined || v.clientId !== undefined, {
+    path: ['id'],
+    message: 'id or clientId is required',
+  });
 
 /**
  * personal-addresses/get-user-address: the user's address for a coin, taken on first use. An
@@ -294,15 +336,21 @@ export const getUserAddressRequest = z.object({
 export const getUserAddressesRequest = z.object({
   id: id(),
   isActive: ignoredFlag(),
-  currency: optional(z.array(currencyCode(), { error: 'must be an array of currencies' }).max(64, 'must have at most 64 entries')),
-  network: optional(z.array(networkName(), { error: 'must be an array of network names' }).max(32, 'must have at most 32 entries')),
+  currency: optional(
+    z.array(currencyCode(), { error: 'must be an array of currencies' }).max(64, 'must have at most 64 entries'),
+  ),
+  network: optional(
+    z.array(networkName(), { error: 'must be an array of network names' }).max(32, 'must have at most 32 entries'),
+  ),
   ...page,
 });
 
 export const listOrdersRequest = z.object({
   status: optional(
     z
-      .array(z.enum(ORDER_STATUS_VALUES, { error: `must be one of ${ORDER_STATUS_VALUES.join(', ')}` }), { error: 'must be an array of statuses' })
+      .array(z.enum(ORDER_STATUS_VALUES, { error: `must be one of ${ORDER_STATUS_VALUES.join(', ')}` }), {
+        error: 'must be an array of statuses',
+      })
       .max(ORDER_STATUS_VALUES.length, `must have at most ${ORDER_STATUS_VALUES.length} statuses`),
   ),
   limit: optional(integer(1, 100)).transform((v) => v ?? 20),
@@ -311,7 +359,9 @@ export const listOrdersRequest = z.object({
 export const listInvoicesRequest = z.object({
   status: optional(
     z
-      .array(z.enum(INVOICE_STATUS_VALUES, { error: `must be one of ${INVOICE_STATUS_VALUES.join(', ')}` }), { error: 'must be an array of statuses' })
+      .array(z.enum(INVOICE_STATUS_VALUES, { error: `must be one of ${INVOICE_STATUS_VALUES.join(', ')}` }), {
+        error: 'must be an array of statuses',
+      })
       .max(INVOICE_STATUS_VALUES.length, `must have at most ${INVOICE_STATUS_VALUES.length} statuses`),
   ),
   limit: optional(integer(1, 100)).transform((v) => v ?? 20),

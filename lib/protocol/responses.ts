@@ -10,7 +10,14 @@
  * branches: order status, amounts as decimal strings, timestamps.
  */
 import { z } from 'zod';
-import { ADDRESS_TRANSACTION_STATUS_VALUES, INVOICE_STATUS_VALUES, ORDER_STATUS_VALUES, WEBHOOK_KIND_VALUES, WEBHOOK_OUTCOME_VALUES, WEBHOOK_STATE_VALUES } from './status';
+import {
+  ADDRESS_TRANSACTION_STATUS_VALUES,
+  INVOICE_STATUS_VALUES,
+  ORDER_STATUS_VALUES,
+  WEBHOOK_KIND_VALUES,
+  WEBHOOK_OUTCOME_VALUES,
+  WEBHOOK_STATE_VALUES,
+} from './status';
 
 /** An amount in the currency's units, as a decimal string (never a number). */
 const decimal = z.string().regex(/^\d+(\.\d+)?$/, 'must be a decimal string');

@@ -17,7 +17,13 @@ export type Mode = (typeof MODE_VALUES)[number];
 export const ORDER_STATUS_VALUES = ['pending', 'processed', 'overpaid', 'partial', 'expired', 'error'] as const;
 export type OrderStatus = (typeof ORDER_STATUS_VALUES)[number];
 
-export const FINAL_STATUSES: ReadonlySet<OrderStatus> = new Set(['processed', 'overpaid', 'partial', 'expired', 'error']);
+export const FINAL_STATUSES: ReadonlySet<OrderStatus> = new Set([
+  'processed',
+  'overpaid',
+  'partial',
+  'expired',
+  'error',
+]);
 
 /** An order's payment: pending until confirmed, then processed; reversed when a counted payment was dropped; rejected by risk screening. */
 export const PAYMENT_STATUS_VALUES = ['pending', 'processed', 'reversed', 'rejected'] as const;
@@ -44,10 +50,27 @@ export const ADDRESS_KIND_VALUES = ['PAY_IN', 'PERSONAL'] as const;
  * - REJECTED: a payment was refused by risk screening (the order's `error`). Final.
  * - ERROR: reserved by the API we follow; this gateway does not produce it.
  */
-export const INVOICE_STATUS_VALUES = ['CREATED', 'INIT', 'PENDING', 'PROCESSED', 'PARTIAL', 'OVERPAID', 'EXPIRED', 'ERROR', 'REJECTED'] as const;
+export const INVOICE_STATUS_VALUES = [
+  'CREATED',
+  'INIT',
+  'PENDING',
+  'PROCESSED',
+  'PARTIAL',
+  'OVERPAID',
+  'EXPIRED',
+  'ERROR',
+  'REJECTED',
+] as const;
 export type InvoiceStatus = (typeof INVOICE_STATUS_VALUES)[number];
 
-export const FINAL_INVOICE_STATUSES: ReadonlySet<InvoiceStatus> = new Set(['PROCESSED', 'PARTIAL', 'OVERPAID', 'EXPIRED', 'ERROR', 'REJECTED']);
+export const FINAL_INVOICE_STATUSES: ReadonlySet<InvoiceStatus> = new Set([
+  'PROCESSED',
+  'PARTIAL',
+  'OVERPAID',
+  'EXPIRED',
+  'ERROR',
+  'REJECTED',
+]);
 
 /**
  * success: processed or overpaid, to successWebhook; error: expired, partial or error, to

@@ -36,7 +36,10 @@ describe('rateService', () => {
       else process.env[name] = value;
     }
     // As the other test files of this process left them.
-    for (const [slot, value] of [['config', savedConfig], ['rates', savedRates]] as const) {
+    for (const [slot, value] of [
+      ['config', savedConfig],
+      ['rates', savedRates],
+    ] as const) {
       if (value === undefined) forgetProcessSlot(slot);
       else setProcessSlot(slot, value);
     }

@@ -54,6 +54,7 @@ describe('exact price arithmetic', () => {
     expect(decimalFromNumberText('1.5E+3')).toEqual(d('1500'));
     expect(decimalFromNumberText('2e0')).toEqual(d('2'));
     expect(decimalFromNumberText('12.50e1')).toEqual(d('125'));
-    for (const bad of ['', '-1', '+1', 'abc', '1e', '.5', '1.', '1e99999', 'NaN', '0x10']) expect(decimalFromNumberText(bad), bad).toBeUndefined();
+    for (const bad of ['', '-1', '+1', 'abc', '1e', '.5', '1.', '1e99999', 'NaN', '0x10'])
+      expect(decimalFromNumberText(bad), bad).toBeUndefined();
   });
 });

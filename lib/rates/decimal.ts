@@ -82,7 +82,12 @@ export function withinPercent(price: Decimal, reference: Decimal, percent: Decim
 export function decimalFromNumberText(text: string): Decimal | undefined {
   const match = /^(\d+)(?:\.(\d+))?(?:[eE]([-+]?\d{1,4}))?$/.exec(text);
   if (!match) return undefined;
-  const [, whole, fraction = '', exponent] = match as unknown as [string, string, string | undefined, string | undefined];
+  const [, whole, fraction = '', exponent] = match as unknown as [
+    string,
+    string,
+    string | undefined,
+    string | undefined,
+  ];
   if (exponent === undefined) return parseDecimal(text);
   const digits = BigInt(whole + fraction);
   const shift = Number(exponent) - fraction.length;

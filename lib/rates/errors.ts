@@ -8,7 +8,9 @@ export class RateUnavailable extends DomainError<'RateUnavailable'> {
     readonly to: string,
     reason = 'no source answered in time',
   ) {
-    super('RateUnavailable', `No fresh price for ${from}/${to}: ${reason}.`, [{ path: 'currency', message: `no fresh price for ${from}/${to}: ${reason}` }]);
+    super('RateUnavailable', `No fresh price for ${from}/${to}: ${reason}.`, [
+      { path: 'currency', message: `no fresh price for ${from}/${to}: ${reason}` },
+    ]);
   }
 }
 

@@ -11,7 +11,13 @@ export type RateMode = Mode;
 
 type RateSettings = Pick<
   Config,
-  'rateSourcesLive' | 'rateSourcesTest' | 'rateFixed' | 'rateKrakenUrl' | 'rateCoinbaseUrl' | 'rateCoingeckoUrl' | 'rateCoingeckoApiKey'
+  | 'rateSourcesLive'
+  | 'rateSourcesTest'
+  | 'rateFixed'
+  | 'rateKrakenUrl'
+  | 'rateCoinbaseUrl'
+  | 'rateCoingeckoUrl'
+  | 'rateCoingeckoApiKey'
 >;
 
 /** Each source name lib/config accepts (RATE_SOURCE_NAMES), and how it is built from the settings. */

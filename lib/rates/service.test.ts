@@ -31,7 +31,9 @@ function scripted(name: string, script: Script) {
       const now = source.script;
       if (now instanceof Error) throw now;
       if (now === 'hang') {
-        return new Promise((_, reject) => signal.addEventListener('abort', () => reject(new Error(`${name}: no answer in time`)), { once: true }));
+        return new Promise((_, reject) =>
+          signal.addEventListener('abort', () => reject(new Error(`${name}: no answer in time`)), { once: true }),
+        );
       }
       if (now === 'ignore-signal') return new Promise(() => undefined);
       const prices = await now;
@@ -43,8 +45,19 @@ function scripted(name: string, script: Script) {
 
 let clock = 0;
 const services: RateService[] = [];
-function service(sources: RateSource[], options: { cacheMs?: number; maxAgeMs?: number; maxSpreadPercent?: string; timeoutMs?: number } = {}) {
-  const built = createRateService({ sources, cacheMs: 30_000, maxAgeMs: 300_000, maxSpreadPercent: '3', timeoutMs: 2000, now: () => clock, ...options });
+function service(
+  sources: RateSource[],
+  options: { cacheMs?: number; maxAgeMs?: number; maxSpreadPercent?: string; timeoutMs?: number } = {},
+) {
+  const built = createRateService({
+    sources,
+    cacheMs: 30_000,
+    maxAgeMs: 300_000,
+    maxSpreadPercent: '3',
+    timeoutMs: 2000,
+    now: () => clock,
+    ...options,
+  });
   services.push(built);
   return built;
 }
@@ -90,7 +103,11 @@ afterEach(() => {
 
 describe('combining sources', () => {
   it('takes the median of three', async () => {
-    const rates = service([scripted('a', { BTC: '60000' }), scripted('b', { BTC: '60300' }), scripted('c', { BTC: '59900.5' })]);
+    const rates = service([
+      scripted('a', { BTC: '60000' }),
+      scripted('b', { BTC: '60300' }),
+      scripted('c', { BTC: '59900.5' }),
+    ]);
     const quote = await rates.quote('BTC', 'USD');
     expect(quote).toEqual({ from: 'BTC', to: 'USD', rate: '60000', asOf: new Date(0), sources: ['a', 'b', 'c'] });
   });
@@ -106,11 +123,17 @@ describe('combining sources', () => {
     const logged = await warnings(async () => {
       expect(await rates.quote('BTC', 'USD')).toMatchObject({ rate: '60150', sources: ['b', 'c'] });
     });
-    expect(logged).toEqual([expect.objectContaining({ level: 'warn', msg: 'rate source failed', source: 'a', reason: 'a: HTTP 500' })]);
+    expect(logged).toEqual([
+      expect.objectContaining({ level: 'warn', msg: 'rate source failed', source: 'a', reason: 'a: HTTP 500' }),
+    ]);
   });
 
   it('drops a source 20 % off the median, and says so once per refresh', async () => {
-    const rates = service([scripted('a', { BTC: '60000' }), scripted('b', { BTC: '60300' }), scripted('c', { BTC: '72360' })]);
+    const rates = service([
+      scripted('a', { BTC: '60000' }),
+      scripted('b', { BTC: '60300' }),
+      scripted('c', { BTC: '72360' }),
+    ]);
     const logged = await warnings(async () => {
       expect(await rates.quote('BTC', 'USD')).toMatchObject({ rate: '60150', sources: ['a', 'b'] });
       expect(await rates.quote('BTC', 'EUR').catch(() => undefined)).toBeUndefined(); // no EUR anywhere
@@ -124,7 +147,11 @@ describe('combining sources', () => {
     // Median 100: 103 is 3 % away (kept), 103.01 is beyond (dropped).
     const at = service([scripted('a', { BTC: '100' }), scripted('b', { BTC: '100' }), scripted('c', { BTC: '103' })]);
     expect(await at.quote('BTC', 'USD')).toMatchObject({ rate: '100', sources: ['a', 'b', 'c'] });
-    const beyond = service([scripted('a', { BTC: '100' }), scripted('b', { BTC: '100' }), scripted('c', { BTC: '103.01' })]);
+    const beyond = service([
+      scripted('a', { BTC: '100' }),
+      scripted('b', { BTC: '100' }),
+      scripted('c', { BTC: '103.01' }),
+    ]);
     expect(await beyond.quote('BTC', 'USD')).toMatchObject({ rate: '100', sources: ['a', 'b'] });
   });
 
@@ -132,7 +159,9 @@ describe('combining sources', () => {
     const rates = service([scripted('a', { BTC: '60000' }), scripted('b', { BTC: '66000' })]);
     const error = await unavailable(rates.quote('BTC', 'EUR'));
     expect(error.message).toBe("No fresh price for BTC/EUR: the sources' prices of BTC differ by more than 3 %.");
-    expect(error.details).toEqual([{ path: 'currency', message: "no fresh price for BTC/EUR: the sources' prices of BTC differ by more than 3 %" }]);
+    expect(error.details).toEqual([
+      { path: 'currency', message: "no fresh price for BTC/EUR: the sources' prices of BTC differ by more than 3 %" },
+    ]);
     // Within the spread, the two are averaged.
     const close = service([scripted('a', { BTC: '60000' }), scripted('b', { BTC: '61000' })]);
     expect((await close.quote('BTC', 'USD')).rate).toBe('60500');
@@ -141,7 +170,9 @@ describe('combining sources', () => {
   it('treats a source answering a bad price as failed', async () => {
     const rates = service([scripted('a', { BTC: '0' }), scripted('b', { BTC: '60000' })]);
     const logged = await warnings(() => rates.quote('BTC', 'USD'));
-    expect(logged).toEqual([expect.objectContaining({ source: 'a', reason: 'a: the price of BTC is not a positive decimal' })]);
+    expect(logged).toEqual([
+      expect.objectContaining({ source: 'a', reason: 'a: the price of BTC is not a positive decimal' }),
+    ]);
     expect((await rates.quote('BTC', 'USD')).sources).toEqual(['b']);
   });
 });
@@ -169,7 +200,13 @@ describe('cross rates through USD', () => {
 
   it('answers 1 for a currency in itself, and reads codes in any case', async () => {
     const rates = service([market()]);
-    expect(await rates.quote('btc', 'BTC')).toEqual({ from: 'BTC', to: 'BTC', rate: '1', asOf: new Date(0), sources: [] });
+    expect(await rates.quote('btc', 'BTC')).toEqual({
+      from: 'BTC',
+      to: 'BTC',
+      rate: '1',
+      asOf: new Date(0),
+      sources: [],
+    });
     expect(await rates.quote(' eur', 'usdt')).toMatchObject({ from: 'EUR', to: 'USDT', rate: '1.082164328657314629' });
   });
 
@@ -177,8 +214,26 @@ describe('cross rates through USD', () => {
     const rates = service([market()]);
     const error = await rates.quote('BTC', 'XYZ').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnknownPriceCurrency);
-    expect((error as UnknownPriceCurrency).details).toEqual([{ path: 'currency', message: `must be one of ${priceableCurrencies().join(', ')}` }]);
-    expect(priceableCurrencies()).toEqual(['BTC', 'LTC', 'BCH', 'DOGE', 'ETH', 'USDT', 'USDC', 'BNB', 'POL', 'TRX', 'XRP', 'RLUSD', 'USD', 'EUR', 'GBP']);
+    expect((error as UnknownPriceCurrency).details).toEqual([
+      { path: 'currency', message: `must be one of ${priceableCurrencies().join(', ')}` },
+    ]);
+    expect(priceableCurrencies()).toEqual([
+      'BTC',
+      'LTC',
+      'BCH',
+      'DOGE',
+      'ETH',
+      'USDT',
+      'USDC',
+      'BNB',
+      'POL',
+      'TRX',
+      'XRP',
+      'RLUSD',
+      'USD',
+      'EUR',
+      'GBP',
+    ]);
     await expect(rates.quote('', 'USD')).rejects.toBeInstanceOf(UnknownPriceCurrency);
   });
 
@@ -304,7 +359,9 @@ describe('time limits and stopping', () => {
 
   it('gives up on the pair when no source answers within timeoutMs', async () => {
     const rates = service([scripted('slow', 'hang'), scripted('deaf', 'ignore-signal')], { timeoutMs: 100 });
-    expect((await unavailable(rates.quote('BTC', 'USD'))).message).toBe('No fresh price for BTC/USD: no source has a price of BTC younger than 300 s.');
+    expect((await unavailable(rates.quote('BTC', 'USD'))).message).toBe(
+      'No fresh price for BTC/USD: no source has a price of BTC younger than 300 s.',
+    );
   });
 
   it('close() ends the waits under way and the background refreshes', async () => {
@@ -329,11 +386,25 @@ describe('time limits and stopping', () => {
   });
 
   it('refuses impossible settings', () => {
-    expect(() => createRateService({ sources: [], cacheMs: 30_000, maxAgeMs: 10_000, maxSpreadPercent: '3', timeoutMs: 100 })).toThrow(RangeError);
-    expect(() => createRateService({ sources: [], cacheMs: 30_000, maxAgeMs: 300_000, maxSpreadPercent: '0', timeoutMs: 100 })).toThrow(RangeError);
-    expect(() => createRateService({ sources: [], cacheMs: 30_000, maxAgeMs: 300_000, maxSpreadPercent: 'x', timeoutMs: 100 })).toThrow(RangeError);
+    expect(() =>
+      createRateService({ sources: [], cacheMs: 30_000, maxAgeMs: 10_000, maxSpreadPercent: '3', timeoutMs: 100 }),
+    ).toThrow(RangeError);
+    expect(() =>
+      createRateService({ sources: [], cacheMs: 30_000, maxAgeMs: 300_000, maxSpreadPercent: '0', timeoutMs: 100 }),
+    ).toThrow(RangeError);
+    expect(() =>
+      createRateService({ sources: [], cacheMs: 30_000, maxAgeMs: 300_000, maxSpreadPercent: 'x', timeoutMs: 100 }),
+    ).toThrow(RangeError);
     const twice = [scripted('a', {}), scripted('a', {})];
-    expect(() => createRateService({ sources: twice, cacheMs: 30_000, maxAgeMs: 300_000, maxSpreadPercent: { value: 3n, scale: 0 }, timeoutMs: 100 })).toThrow(RangeError);
+    expect(() =>
+      createRateService({
+        sources: twice,
+        cacheMs: 30_000,
+        maxAgeMs: 300_000,
+        maxSpreadPercent: { value: 3n, scale: 0 },
+        timeoutMs: 100,
+      }),
+    ).toThrow(RangeError);
   });
 });
 
@@ -346,20 +417,52 @@ describe('the three public sources, against local servers in their formats', () 
   });
   afterAll(() => Promise.all([kraken.close(), coinbase.close(), coingecko.close()]));
 
-  const ticker = (last: string) => ({ a: [last, '1', '1.000'], b: [last, '1', '1.000'], c: [last, '0.1'], v: ['1', '1'], p: [last, last], t: [1, 1], l: [last, last], h: [last, last], o: last });
+  const ticker = (last: string) => ({
+    a: [last, '1', '1.000'],
+    b: [last, '1', '1.000'],
+    c: [last, '0.1'],
+    v: ['1', '1'],
+    p: [last, last],
+    t: [1, 1],
+    l: [last, last],
+    h: [last, last],
+    o: last,
+  });
 
   it('combines them into one rate, dropping the one that is off', async () => {
-    kraken.answer({ error: [], result: { XXBTZUSD: ticker('60000.0'), ZEURZUSD: ticker('1.0800'), USDTZUSD: ticker('0.9990') } });
-    coinbase.answer({ data: { currency: 'USD', rates: { BTC: '0.0000166112956811', EUR: '0.925925925925925926', USDT: '1.001001001001001001' } } });
+    kraken.answer({
+      error: [],
+      result: { XXBTZUSD: ticker('60000.0'), ZEURZUSD: ticker('1.0800'), USDTZUSD: ticker('0.9990') },
+    });
+    coinbase.answer({
+      data: {
+        currency: 'USD',
+        rates: { BTC: '0.0000166112956811', EUR: '0.925925925925925926', USDT: '1.001001001001001001' },
+      },
+    });
     // CoinGecko's BTC is 10 % high; its EUR (from bitcoin's usd/eur) agrees.
-    coingecko.answer(raw(200, '{"bitcoin": {"usd": 66000, "eur": 61111.111111111111111111}, "tether": {"usd": 0.999}}', { 'content-type': 'application/json' }));
-    const rates = service([krakenSource({ baseUrl: kraken.url }), coinbaseSource({ baseUrl: coinbase.url }), coingeckoSource({ baseUrl: coingecko.url, apiKey: 'CG-key' })]);
+    coingecko.answer(
+      raw(200, '{"bitcoin": {"usd": 66000, "eur": 61111.111111111111111111}, "tether": {"usd": 0.999}}', {
+        'content-type': 'application/json',
+      }),
+    );
+    const rates = service([
+      krakenSource({ baseUrl: kraken.url }),
+      coinbaseSource({ baseUrl: coinbase.url }),
+      coingeckoSource({ baseUrl: coingecko.url, apiKey: 'CG-key' }),
+    ]);
     const btc = await rates.quote('BTC', 'USD');
     // Kraken 60000, Coinbase 1 / 0.0000166112956811 = 60199.999999866356 (18 digits), CoinGecko 66000 dropped.
     expect(btc).toMatchObject({ sources: ['kraken', 'coinbase'] });
     expect(btc.rate).toBe('60099.999999933178');
-    expect(await rates.quote('EUR', 'USD')).toMatchObject({ rate: '1.08', sources: ['kraken', 'coinbase', 'coingecko'] });
-    expect(await rates.quote('USDT', 'USD')).toMatchObject({ rate: '0.999', sources: ['kraken', 'coinbase', 'coingecko'] });
+    expect(await rates.quote('EUR', 'USD')).toMatchObject({
+      rate: '1.08',
+      sources: ['kraken', 'coinbase', 'coingecko'],
+    });
+    expect(await rates.quote('USDT', 'USD')).toMatchObject({
+      rate: '0.999',
+      sources: ['kraken', 'coinbase', 'coingecko'],
+    });
     expect(rates.stats()).toEqual({ hits: 2, misses: 1 });
   });
 
@@ -367,7 +470,11 @@ describe('the three public sources, against local servers in their formats', () 
     kraken.answer(raw(200, '<html>maintenance</html>', { 'content-type': 'text/html' }));
     coingecko.answer(raw(500, 'error'));
     coinbase.answer({ data: { currency: 'USD', rates: { BTC: '0.0000166666666667' } } });
-    const rates = service([krakenSource({ baseUrl: kraken.url }), coinbaseSource({ baseUrl: coinbase.url }), coingeckoSource({ baseUrl: coingecko.url, apiKey: 'CG-very-secret' })]);
+    const rates = service([
+      krakenSource({ baseUrl: kraken.url }),
+      coinbaseSource({ baseUrl: coinbase.url }),
+      coingeckoSource({ baseUrl: coingecko.url, apiKey: 'CG-very-secret' }),
+    ]);
     let quote: unknown;
     const logged = await warnings(async () => {
       quote = await rates.quote('BTC', 'USD');

@@ -71,7 +71,8 @@ const ONE: Decimal = { value: 1n, scale: 0 };
 
 function spreadOf(value: Decimal | string): Decimal {
   const parsed = typeof value === 'string' ? parseDecimal(value) : value;
-  if (!parsed || parsed.value <= 0n || parsed.scale < 0) throw new RangeError(`maxSpreadPercent must be a positive decimal, not ${String(value)}`);
+  if (!parsed || parsed.value <= 0n || parsed.scale < 0)
+    throw new RangeError(`maxSpreadPercent must be a positive decimal, not ${String(value)}`);
   return parsed;
 }
 
@@ -80,8 +81,10 @@ export function createRateService(options: RateServiceOptions): RateService {
   const { sources, cacheMs, maxAgeMs, timeoutMs } = options;
   const now = options.now ?? Date.now;
   const spread = spreadOf(options.maxSpreadPercent);
-  if (!(cacheMs > 0 && maxAgeMs >= cacheMs && timeoutMs > 0)) throw new RangeError('need 0 < cacheMs <= maxAgeMs and timeoutMs > 0');
-  if (new Set(sources.map((s) => s.name)).size !== sources.length) throw new RangeError('two rate sources have the same name');
+  if (!(cacheMs > 0 && maxAgeMs >= cacheMs && timeoutMs > 0))
+    throw new RangeError('need 0 < cacheMs <= maxAgeMs and timeoutMs > 0');
+  if (new Set(sources.map((s) => s.name)).size !== sources.length)
+    throw new RangeError('two rate sources have the same name');
   const retryMs = Math.min(cacheMs, MIN_RETRY_MS);
   const codes = codesToFetch();
   const priceable = new Set(priceableCurrencies());
@@ -138,7 +141,10 @@ export function createRateService(options: RateServiceOptions): RateService {
     } catch (error) {
       if (closed) return;
       // One line per failure; sources word their errors without URLs' queries, headers or keys.
-      log.warn('rate source failed', { source: source.name, reason: error instanceof Error ? error.message : String(error) });
+      log.warn('rate source failed', {
+        source: source.name,
+        reason: error instanceof Error ? error.message : String(error),
+      });
     }
   }
 
@@ -151,7 +157,13 @@ export function createRateService(options: RateServiceOptions): RateService {
       const middle = median(fresh.map((f) => f.price));
       for (const f of fresh) {
         if (!withinPercent(f.price, middle, spread)) {
-          log.warn('rate source price dropped', { source: f.source, code, price: formatDecimal(f.price), median: formatDecimal(middle), maxSpreadPercent: formatDecimal(spread) });
+          log.warn('rate source price dropped', {
+            source: f.source,
+            code,
+            price: formatDecimal(f.price),
+            median: formatDecimal(middle),
+            maxSpreadPercent: formatDecimal(spread),
+          });
         }
       }
     }
@@ -190,7 +202,11 @@ export function createRateService(options: RateServiceOptions): RateService {
     const middle = median(fresh.map((f) => f.price));
     const kept = fresh.filter((f) => withinPercent(f.price, middle, spread));
     if (kept.length === 0) return `the sources' prices of ${code} differ by more than ${formatDecimal(spread)} %`;
-    return { price: median(kept.map((k) => k.price)), oldest: Math.min(...kept.map((k) => k.at)), sources: new Set(kept.map((k) => k.source)) };
+    return {
+      price: median(kept.map((k) => k.price)),
+      oldest: Math.min(...kept.map((k) => k.at)),
+      sources: new Set(kept.map((k) => k.source)),
+    };
   }
 
   function code(text: string): string {

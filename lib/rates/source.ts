@@ -56,7 +56,8 @@ export function baseUrl(configured: string | undefined, fallback: string): strin
 }
 
 function describeFetchError(error: unknown, signal: AbortSignal): string {
-  if (signal.aborted) return (signal.reason as Error | undefined)?.name === 'TimeoutError' ? 'no answer in time' : 'stopped';
+  if (signal.aborted)
+    return (signal.reason as Error | undefined)?.name === 'TimeoutError' ? 'no answer in time' : 'stopped';
   const cause = (error as { cause?: { code?: string; message?: string } })?.cause;
   return cause?.code ?? cause?.message ?? (error as Error)?.message ?? String(error);
 }
@@ -65,7 +66,12 @@ function describeFetchError(error: unknown, signal: AbortSignal): string {
  * GETs `url` and answers its body as text: a non-2xx status, a body over MAX_ANSWER_BYTES, a
  * network failure or the signal aborting is a RateSourceError naming the source.
  */
-export async function getText(source: string, url: string, signal: AbortSignal, headers: Record<string, string> = {}): Promise<string> {
+export async function getText(
+  source: string,
+  url: string,
+  signal: AbortSignal,
+  headers: Record<string, string> = {},
+): Promise<string> {
   let response: Response;
   try {
     response = await fetch(url, { headers: { accept: 'application/json', ...headers }, signal });
@@ -115,11 +121,18 @@ export function parseJson(source: string, text: string): unknown {
  * The zod-checked value, or a RateSourceError naming where the shape is wrong; `at` is where
  * `value` sits in the answer.
  */
-export function checkShape<S extends z.ZodType>(source: string, schema: S, value: unknown, at: string[] = []): z.output<S> {
+export function checkShape<S extends z.ZodType>(
+  source: string,
+  schema: S,
+  value: unknown,
+  at: string[] = [],
+): z.output<S> {
   const parsed = schema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new RateSourceError(`${source}: unexpected answer at ${[...at, ...issue.path.map(String)].join('.') || '(root)'}: ${issue.message}`);
+    throw new RateSourceError(
+      `${source}: unexpected answer at ${[...at, ...issue.path.map(String)].join('.') || '(root)'}: ${issue.message}`,
+    );
   }
   return parsed.data;
 }

@@ -3,7 +3,15 @@
  * answers, error answers, no answer, and garbage.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { coinbaseSource, coingeckoSource, FIXED_USD_PRICES, fixedSource, krakenSource, priceableCurrencies, type RateSource } from './index';
+import {
+  coinbaseSource,
+  coingeckoSource,
+  FIXED_USD_PRICES,
+  fixedSource,
+  krakenSource,
+  priceableCurrencies,
+  type RateSource,
+} from './index';
 import { codesToFetch } from './currencies';
 import { MAX_ANSWER_BYTES } from './source';
 import { raw, testServer, type TestServer } from './test-servers';
@@ -44,7 +52,9 @@ function sharedFailures(name: string, make: () => { server: TestServer; source: 
       const { server, source } = make();
       server.answer(raw(200, '<html><body>Cloudflare says wait</body></html>', { 'content-type': 'text/html' }));
       expect(await failure(source)).toBe(`${name}: the answer is not JSON`);
-      server.answer(raw(200, '{"data": {"currency": "USD", "rates": {"BTC": "0.00001', { 'content-type': 'application/json' }));
+      server.answer(
+        raw(200, '{"data": {"currency": "USD", "rates": {"BTC": "0.00001', { 'content-type': 'application/json' }),
+      );
       expect(await failure(source)).toBe(`${name}: the answer is not JSON`);
       server.answer(raw(200, ''));
       expect(await failure(source)).toBe(`${name}: the answer is not JSON`);
@@ -58,7 +68,9 @@ function sharedFailures(name: string, make: () => { server: TestServer; source: 
       server.answer(raw(200, big, { 'content-type': 'application/json', 'transfer-encoding': 'chunked' }));
       expect(await failure(source)).toBe(`${name}: the answer is larger than 1 MiB`);
       // Refused on the declared length alone, before waiting for a body that never comes.
-      server.answer(raw(200, '{', { 'content-type': 'application/json', 'content-length': String(MAX_ANSWER_BYTES + 1) }));
+      server.answer(
+        raw(200, '{', { 'content-type': 'application/json', 'content-length': String(MAX_ANSWER_BYTES + 1) }),
+      );
       expect(await failure(source, 1500)).toBe(`${name}: the answer is larger than 1 MiB`);
     });
   });
@@ -66,7 +78,11 @@ function sharedFailures(name: string, make: () => { server: TestServer; source: 
 
 describe('fixed', () => {
   it('prices every catalog coin and fiat currency but the USD pivot, with round numbers', async () => {
-    expect(Object.keys(FIXED_USD_PRICES).sort()).toEqual(priceableCurrencies().filter((c) => c !== 'USD').sort());
+    expect(Object.keys(FIXED_USD_PRICES).sort()).toEqual(
+      priceableCurrencies()
+        .filter((c) => c !== 'USD')
+        .sort(),
+    );
     const prices = await fixedSource().fetchUsdPrices(CODES, signal());
     expect(prices).toEqual(FIXED_USD_PRICES);
     expect(prices).toMatchObject({ BTC: '60000', ETH: '3000', USDT: '1', EUR: '1.08', GBP: '1.27' });
@@ -143,12 +159,28 @@ describe('kraken', () => {
     const url = new URL(server.asked.at(-1)!.url, server.url);
     expect(url.pathname).toBe('/0/public/Ticker');
     expect(url.searchParams.get('pair')).not.toContain('BNB');
-    expect(url.searchParams.get('pair')!.split(',').sort()).toEqual(['BCHUSD', 'ETHUSD', 'EURUSD', 'GBPUSD', 'LTCUSD', 'POLUSD', 'TRXUSD', 'USDCUSD', 'USDTUSD', 'XBTUSD', 'XDGUSD', 'XRPUSD']);
+    expect(url.searchParams.get('pair')!.split(',').sort()).toEqual([
+      'BCHUSD',
+      'ETHUSD',
+      'EURUSD',
+      'GBPUSD',
+      'LTCUSD',
+      'POLUSD',
+      'TRXUSD',
+      'USDCUSD',
+      'USDTUSD',
+      'XBTUSD',
+      'XDGUSD',
+      'XRPUSD',
+    ]);
   });
 
   it('accepts a market under the name it was asked by, and leaves out markets not answered', async () => {
     server.answer({ error: [], result: { XBTUSD: ticker('61000'), ETHUSD: ticker('3100') } });
-    expect(await krakenSource({ baseUrl: server.url }).fetchUsdPrices(CODES, signal())).toEqual({ BTC: '61000', ETH: '3100' });
+    expect(await krakenSource({ baseUrl: server.url }).fetchUsdPrices(CODES, signal())).toEqual({
+      BTC: '61000',
+      ETH: '3100',
+    });
   });
 
   it("fails on Kraken's error array, even with a result", async () => {
@@ -170,7 +202,9 @@ describe('kraken', () => {
     expect(await failure(source)).toMatch(/^kraken: unexpected answer at result\.XXBTZUSD\.c\.0/);
     for (const bad of ['0', '0.00000', '-60000.1', 'abc', '', 'NaN']) {
       server.answer({ error: [], result: { ...good.result, XXBTZUSD: ticker(bad) } });
-      expect(await failure(source), bad).toBe('kraken: unexpected answer at result.XXBTZUSD.c.0: must be a positive decimal');
+      expect(await failure(source), bad).toBe(
+        'kraken: unexpected answer at result.XXBTZUSD.c.0: must be a positive decimal',
+      );
     }
     server.answer({ error: [], result: { XXBTZEUR: ticker('55000') } });
     expect(await failure(source)).toBe('kraken: the answer has none of the markets asked for');
@@ -220,7 +254,9 @@ describe('coinbase', () => {
 
   it('checks only the currencies asked for', async () => {
     server.answer(good); // SHIB "0" and WEIRD "n/a" are not ours
-    await expect(coinbaseSource({ baseUrl: server.url }).fetchUsdPrices(['BTC'], signal())).resolves.toEqual({ BTC: '59999.99999988' });
+    await expect(coinbaseSource({ baseUrl: server.url }).fetchUsdPrices(['BTC'], signal())).resolves.toEqual({
+      BTC: '59999.99999988',
+    });
   });
 
   it('refuses a wrong shape, another base currency, and a rate that is not a positive decimal', async () => {
@@ -280,7 +316,20 @@ describe('coingecko', () => {
     const asked = new URL(url, server.url);
     expect(asked.pathname).toBe('/api/v3/simple/price');
     expect(asked.searchParams.get('ids')!.split(',').sort()).toEqual(
-      ['binancecoin', 'bitcoin', 'bitcoin-cash', 'dogecoin', 'ethereum', 'litecoin', 'polygon-ecosystem-token', 'ripple', 'ripple-usd', 'tether', 'tron', 'usd-coin'].sort(),
+      [
+        'binancecoin',
+        'bitcoin',
+        'bitcoin-cash',
+        'dogecoin',
+        'ethereum',
+        'litecoin',
+        'polygon-ecosystem-token',
+        'ripple',
+        'ripple-usd',
+        'tether',
+        'tron',
+        'usd-coin',
+      ].sort(),
     );
     expect(asked.searchParams.get('vs_currencies')).toBe('usd,eur,gbp');
     expect(headers['x-cg-demo-api-key']).toBe('CG-secret-demo-key');

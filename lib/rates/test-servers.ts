@@ -23,7 +23,9 @@ export interface TestServer {
 }
 
 /** `{ raw: ... }` marks an answer given as status, body and headers rather than JSON. */
-export const raw = (status: number, body = '', headers: Record<string, string> = {}) => ({ raw: { status, body, headers } });
+export const raw = (status: number, body = '', headers: Record<string, string> = {}) => ({
+  raw: { status, body, headers },
+});
 
 export async function testServer(initial: Answer = {}): Promise<TestServer> {
   let current: Answer | ((asked: Asked) => Answer) = initial;
@@ -34,7 +36,9 @@ export async function testServer(initial: Answer = {}): Promise<TestServer> {
     const answer = typeof current === 'function' ? (current as (a: Asked) => Answer)(entry) : current;
     if (answer === 'hang') return; // never answers; the client's signal ends it
     if (answer && typeof answer === 'object' && 'raw' in answer) {
-      const { status, body, headers } = (answer as { raw: { status: number; body: string; headers: Record<string, string> } }).raw;
+      const { status, body, headers } = (
+        answer as { raw: { status: number; body: string; headers: Record<string, string> } }
+      ).raw;
       response.writeHead(status, headers);
       response.end(body);
       return;

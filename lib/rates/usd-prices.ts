@@ -6,7 +6,10 @@ import type { RateService } from './service';
  * available-currencies with each coin's `priceUSD` from `rates` (null when no fresh price exists):
  * what an invoice in dollars would convert at.
  */
-export async function withUsdPrices<T extends { currency: string }>(rates: RateService, currencies: readonly T[]): Promise<(T & { priceUSD: string | null })[]> {
+export async function withUsdPrices<T extends { currency: string }>(
+  rates: RateService,
+  currencies: readonly T[],
+): Promise<(T & { priceUSD: string | null })[]> {
   return Promise.all(
     currencies.map(async (entry) => ({
       ...entry,

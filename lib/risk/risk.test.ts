@@ -11,7 +11,9 @@ describe('denyListScreen', () => {
       expect(verdict.flagged, sender).toBe(true);
       expect(verdict.reason).toBe(`Sender ${sender} is on the deny list.`);
     }
-    expect(await denyListScreen([HEX.toLowerCase()]).screen({ sender: HEX, currency: 'ETH' })).toMatchObject({ flagged: true });
+    expect(await denyListScreen([HEX.toLowerCase()]).screen({ sender: HEX, currency: 'ETH' })).toMatchObject({
+      flagged: true,
+    });
   });
 
   it('matches other addresses exactly', async () => {

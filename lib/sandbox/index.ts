@@ -6,7 +6,17 @@ import 'server-only';
  */
 import { findCurrency, findNetwork, type Currency, type Network } from '../catalog';
 import { broadcast } from '../chains';
-import { addresses, columnsOf, orders, param, sandboxTransfers, sql, statement, type Queryable, type RowOf } from '../db';
+import {
+  addresses,
+  columnsOf,
+  orders,
+  param,
+  sandboxTransfers,
+  sql,
+  statement,
+  type Queryable,
+  type RowOf,
+} from '../db';
 import { formatUnits, maxWholeDigits, parseUnits } from '../money';
 import type { OrderRow } from '../orders';
 import { isUuid } from '../protocol';
@@ -36,9 +46,19 @@ export interface SimulatedPayment {
 }
 
 /** The order columns a simulated payment needs. */
-const TEST_ORDER_COLUMNS = ['mode', 'network', 'currency', 'amount', 'address', 'tag', 'created_at'] as const satisfies readonly (keyof OrderRow)[];
+const TEST_ORDER_COLUMNS = [
+  'mode',
+  'network',
+  'currency',
+  'amount',
+  'address',
+  'tag',
+  'created_at',
+] as const satisfies readonly (keyof OrderRow)[];
 type TestOrder = Pick<OrderRow, (typeof TEST_ORDER_COLUMNS)[number]>;
-const TEST_ORDER = statement<TestOrder, { id: string }>(sql`select ${columnsOf(orders, TEST_ORDER_COLUMNS)} from ${orders} where ${orders.id} = ${param('id')}`);
+const TEST_ORDER = statement<TestOrder, { id: string }>(
+  sql`select ${columnsOf(orders, TEST_ORDER_COLUMNS)} from ${orders} where ${orders.id} = ${param('id')}`,
+);
 
 async function testOrder(db: Queryable, orderId: string): Promise<TestOrder> {
   const [order] = isUuid(orderId) ? await TEST_ORDER.run(db, { id: orderId }) : [];
@@ -47,7 +67,10 @@ async function testOrder(db: Queryable, orderId: string): Promise<TestOrder> {
   return order;
 }
 
-const PAID = statement<{ paid: string }, { network: string; address: string; tag: string | null; currency: string; since: Date }>(
+const PAID = statement<
+  { paid: string },
+  { network: string; address: string; tag: string | null; currency: string; since: Date }
+>(
   sql`select coalesce(sum(${sandboxTransfers.amount}), 0)::text as paid from ${sandboxTransfers}
     where ${sandboxTransfers.network} = ${param('network')} and ${sandboxTransfers.toAddress} = ${param('address')}
       and coalesce(${sandboxTransfers.tag}, '') = coalesce(${param('tag')}, '') and ${sandboxTransfers.currency} = ${param('currency')}
@@ -59,7 +82,13 @@ const PAID = statement<{ paid: string }, { network: string; address: string; tag
  * the ledger itself (a payment the watcher has not seen yet is on its way too).
  */
 async function outstanding(db: Queryable, order: TestOrder): Promise<bigint> {
-  const [row] = await PAID.run(db, { network: order.network, address: order.address, tag: order.tag, currency: order.currency, since: order.created_at });
+  const [row] = await PAID.run(db, {
+    network: order.network,
+    address: order.address,
+    tag: order.tag,
+    currency: order.currency,
+    since: order.created_at,
+  });
   const left = BigInt(order.amount) - BigInt(row!.paid);
   return left > 0n ? left : 0n;
 }
@@ -73,13 +102,27 @@ export function simulatedAmount(kind: PaymentKind, amount: bigint, left: bigint)
 }
 
 /** The payment page's "Simulate payment": full, partial or over, to a test order's address. */
-export async function simulateOrderPayment(db: Queryable, orderId: string, kind: PaymentKind): Promise<SimulatedPayment> {
+export async function simulateOrderPayment(
+  db: Queryable,
+  orderId: string,
+  kind: PaymentKind,
+): Promise<SimulatedPayment> {
   const order = await testOrder(db, orderId);
   const left = await outstanding(db, order);
-  return pay(db, networkOf(order.network), currencyOf(order.network, order.currency), order.address, order.tag, simulatedAmount(kind, BigInt(order.amount), left));
+  return pay(
+    db,
+    networkOf(order.network),
+    currencyOf(order.network, order.currency),
+    order.address,
+    order.tag,
+    simulatedAmount(kind, BigInt(order.amount), left),
+  );
 }
 
-const TEST_ADDRESSES = statement<Pick<RowOf<typeof addresses>, 'network' | 'address' | 'tag'>, { address: string; tag: string | null }>(
+const TEST_ADDRESSES = statement<
+  Pick<RowOf<typeof addresses>, 'network' | 'address' | 'tag'>,
+  { address: string; tag: string | null }
+>(
   sql`select ${columnsOf(addresses, ['network', 'address', 'tag'])} from ${addresses}
     where ${addresses.mode} = 'test' and ${addresses.address} = ${param('address')} and (${param('tag')}::text is null or ${addresses.tag} = ${param('tag')}) limit 2`,
 );
@@ -104,12 +147,19 @@ export async function simulatePayment(
     ticker = input.currency ?? order.currency;
   } else {
     const rows = await TEST_ADDRESSES.run(db, { address: input.target, tag: input.tag ?? null });
-    if (rows.length === 0) throw new SimulationError(`${input.target} is not a deposit address of test mode${input.tag ? ` with tag ${input.tag}` : ''}.`, 404);
-    if (rows.length > 1) throw new SimulationError(`${input.target} is shared by several deposits: name the tag with --tag.`);
+    if (rows.length === 0)
+      throw new SimulationError(
+        `${input.target} is not a deposit address of test mode${input.tag ? ` with tag ${input.tag}` : ''}.`,
+        404,
+      );
+    if (rows.length > 1)
+      throw new SimulationError(`${input.target} is shared by several deposits: name the tag with --tag.`);
     ({ address, tag } = rows[0]!);
     network = networkOf(rows[0]!.network);
     if (!input.currency && network.currencies.length > 1) {
-      throw new SimulationError(`Name the currency with --currency (${network.currencies.map((c) => c.ticker).join(', ')}).`);
+      throw new SimulationError(
+        `Name the currency with --currency (${network.currencies.map((c) => c.ticker).join(', ')}).`,
+      );
     }
     ticker = input.currency ?? network.currencies[0]!.ticker;
   }
@@ -117,17 +167,35 @@ export async function simulatePayment(
   if (!currency) throw new SimulationError(`${ticker.toUpperCase()} is not a currency of ${network.name}.`);
   const units = parseUnits(input.amount, currency.decimals);
   if (!units.ok && units.error === 'range') {
-    throw new SimulationError(`Amount "${input.amount}" is too large for ${currency.ticker}: at most ${maxWholeDigits(currency.decimals)} digits before the decimal point.`);
+    throw new SimulationError(
+      `Amount "${input.amount}" is too large for ${currency.ticker}: at most ${maxWholeDigits(currency.decimals)} digits before the decimal point.`,
+    );
   }
   if (!units.ok || units.value <= 0n) {
-    throw new SimulationError(`Amount "${input.amount}" must be a positive decimal with at most ${currency.decimals} decimal places.`);
+    throw new SimulationError(
+      `Amount "${input.amount}" must be a positive decimal with at most ${currency.decimals} decimal places.`,
+    );
   }
   return pay(db, network, currency, address, tag, units.value);
 }
 
-async function pay(db: Queryable, network: Network, currency: Currency, address: string, tag: string | null, amount: bigint): Promise<SimulatedPayment> {
+async function pay(
+  db: Queryable,
+  network: Network,
+  currency: Currency,
+  address: string,
+  tag: string | null,
+  amount: bigint,
+): Promise<SimulatedPayment> {
   const { txHash } = await broadcast(db, { network, to: address, tag, currency: currency.ticker, amount });
-  return { txHash, network: network.name, currency: currency.ticker, amount: formatUnits(amount, currency.decimals), address, tag };
+  return {
+    txHash,
+    network: network.name,
+    currency: currency.ticker,
+    amount: formatUnits(amount, currency.decimals),
+    address,
+    tag,
+  };
 }
 
 function networkOf(name: string): Network {

@@ -7,7 +7,12 @@ const PUBLIC = 'https://pay.example';
 describe('isCrossSite', () => {
   it('accepts the gateway own origin, by public URL or by Host, and requests without Origin', () => {
     expect(isCrossSite(from({ origin: 'https://pay.example', host: '127.0.0.1:3000' }), PUBLIC)).toBe(false);
-    expect(isCrossSite(from({ origin: 'http://127.0.0.1:3000', host: '127.0.0.1:3000', 'sec-fetch-site': 'same-origin' }), PUBLIC)).toBe(false);
+    expect(
+      isCrossSite(
+        from({ origin: 'http://127.0.0.1:3000', host: '127.0.0.1:3000', 'sec-fetch-site': 'same-origin' }),
+        PUBLIC,
+      ),
+    ).toBe(false);
     expect(isCrossSite(from({ host: 'pay.example' }), PUBLIC)).toBe(false);
   });
 

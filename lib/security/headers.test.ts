@@ -16,15 +16,18 @@ describe('contentSecurityPolicy', () => {
 
   it('the payment page may be framed by the gateway itself and the configured sites', () => {
     expect(contentSecurityPolicy({ nonce: 'n', frameAncestors: [] })).toContain("frame-ancestors 'self'");
-    expect(contentSecurityPolicy({ nonce: 'n', frameAncestors: ['https://shop.example', 'https://*.shop.example'] })).toContain(
-      "frame-ancestors 'self' https://shop.example https://*.shop.example",
-    );
+    expect(
+      contentSecurityPolicy({ nonce: 'n', frameAncestors: ['https://shop.example', 'https://*.shop.example'] }),
+    ).toContain("frame-ancestors 'self' https://shop.example https://*.shop.example");
   });
 
   it('frames only what frameSrc names (the demo store: its gateway), and default-src otherwise', () => {
     expect(contentSecurityPolicy({ nonce: 'n', frameAncestors: null })).not.toContain('frame-src');
     const store = contentSecurityPolicy({ nonce: 'n', frameAncestors: null, frameSrc: ['http://localhost:3000'] });
-    expect(store.split('; ').filter((d) => d.startsWith('frame-'))).toEqual(["frame-src http://localhost:3000", "frame-ancestors 'none'"]);
+    expect(store.split('; ').filter((d) => d.startsWith('frame-'))).toEqual([
+      'frame-src http://localhost:3000',
+      "frame-ancestors 'none'",
+    ]);
   });
 
   it('a fresh nonce every time', () => {
@@ -46,7 +49,13 @@ describe('FRAME_ANCESTORS', () => {
   });
 
   it('anything that could smuggle another directive or is not an origin is refused, naming the variable', () => {
-    for (const bad of ["https://shop.example; script-src 'unsafe-inline'", "'unsafe-inline'", 'shop.example', 'https://shop.example/path', 'ftp://x.example']) {
+    for (const bad of [
+      "https://shop.example; script-src 'unsafe-inline'",
+      "'unsafe-inline'",
+      'shop.example',
+      'https://shop.example/path',
+      'ftp://x.example',
+    ]) {
       expect(parseFrameAncestors(bad), bad).toBeNull();
       expect(() => parseConfig({ FRAME_ANCESTORS: bad })).toThrow(/FRAME_ANCESTORS: must be origins/);
     }

@@ -3,7 +3,13 @@ import { literalPercentPath } from './request-path';
 
 describe('literalPercentPath', () => {
   it('leaves paths that decode alone', () => {
-    for (const path of ['/pay/6f1c1f7e-8a3b-4a53-9d55-0a4f7d1a2b3c', '/pay/%41%42', '/pay/%E2%82%AC', '/api/pay/%00/status', '/']) {
+    for (const path of [
+      '/pay/6f1c1f7e-8a3b-4a53-9d55-0a4f7d1a2b3c',
+      '/pay/%41%42',
+      '/pay/%E2%82%AC',
+      '/api/pay/%00/status',
+      '/',
+    ]) {
       expect(literalPercentPath(path), path).toBeUndefined();
     }
   });

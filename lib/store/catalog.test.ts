@@ -10,14 +10,21 @@ describe('demo store cart', () => {
 });
 
 describe('demo store dollars', () => {
-  it('writes cents as the API\'s decimal amount, two decimals, no float', () => {
+  it("writes cents as the API's decimal amount, two decimals, no float", () => {
     expect([0, 5, 99, 450, 1200, 123456789, Number.MAX_SAFE_INTEGER].map(usdAmount)).toEqual([
-      '0.00', '0.05', '0.99', '4.50', '12.00', '1234567.89', '90071992547409.91',
+      '0.00',
+      '0.05',
+      '0.99',
+      '4.50',
+      '12.00',
+      '1234567.89',
+      '90071992547409.91',
     ]);
   });
 
   it('refuses what is not a whole, non-negative number of cents', () => {
-    for (const bad of [-1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53]) expect(() => usdAmount(bad)).toThrow(RangeError);
+    for (const bad of [-1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53])
+      expect(() => usdAmount(bad)).toThrow(RangeError);
   });
 
   it('writes cents as dollars with two decimals', () => {

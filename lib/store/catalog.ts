@@ -14,7 +14,12 @@ export interface Product {
 }
 
 export const PRODUCTS: readonly Product[] = [
-  { sku: 'mug', name: 'Ceramic mug', description: 'Holds 350 ml of coffee, or of patience while a block is mined.', priceCents: 1200 },
+  {
+    sku: 'mug',
+    name: 'Ceramic mug',
+    description: 'Holds 350 ml of coffee, or of patience while a block is mined.',
+    priceCents: 1200,
+  },
   { sku: 'stickers', name: 'Sticker pack', description: 'Six vinyl stickers for your laptop.', priceCents: 450 },
   { sku: 'hoodie', name: 'Hoodie', description: 'Warm, grey, with a small logo on the chest.', priceCents: 4500 },
 ];
@@ -56,5 +61,7 @@ export function parseCart(value: string | undefined): Cart {
   const entries = z.record(z.string(), z.unknown()).safeParse(json);
   if (!entries.success) return {};
   const quantity = z.number().int().min(1).max(MAX_QUANTITY);
-  return Object.fromEntries(Object.entries(entries.data).filter(([sku, n]) => findProduct(sku) !== undefined && quantity.safeParse(n).success)) as Cart;
+  return Object.fromEntries(
+    Object.entries(entries.data).filter(([sku, n]) => findProduct(sku) !== undefined && quantity.safeParse(n).success),
+  ) as Cart;
 }

@@ -9,21 +9,46 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { GatewayApiError, GatewayClient, GatewayError, type Invoice, type OrderDetails } from '../client';
 import { config, storeGatewayUrl } from '../config';
-import { bare, getDatabase, insertValues, param, placeholders, sql, statement, storeOrders, storeWebhookReceipts, type Queryable, type RowOf, type SQL } from '../db';
+import {
+  bare,
+  getDatabase,
+  insertValues,
+  param,
+  placeholders,
+  sql,
+  statement,
+  storeOrders,
+  storeWebhookReceipts,
+  type Queryable,
+  type RowOf,
+  type SQL,
+} from '../db';
 import { FINAL_INVOICE_STATUSES } from '../protocol';
 import { readDemoStoreKeys, type DemoStoreKeys } from '../server';
 import { cartLines, cartTotalCents, usdAmount, type Cart } from './catalog';
 
-export { cartLines, cartTotalCents, findProduct, formatUsd, MAX_QUANTITY, parseCart, PRODUCTS, usdAmount, type Cart } from './catalog';
+export {
+  cartLines,
+  cartTotalCents,
+  findProduct,
+  formatUsd,
+  MAX_QUANTITY,
+  parseCart,
+  PRODUCTS,
+  usdAmount,
+  type Cart,
+} from './catalog';
 
 /** Why a checkout did not reach the invoice page, in words a shopper understands (see STORE_ERRORS). */
-export type StoreErrorCode = 'not_set_up' | 'empty_cart' | 'prices_unavailable' | 'gateway_unreachable' | 'gateway_refused';
+export type StoreErrorCode =
+  'not_set_up' | 'empty_cart' | 'prices_unavailable' | 'gateway_unreachable' | 'gateway_refused';
 
 export const STORE_ERRORS: Record<StoreErrorCode, string> = {
   not_set_up: 'The demo store is not set up on this server (it has no merchant keys).',
   empty_cart: 'Your cart is empty: add something before paying.',
   prices_unavailable: 'Prices are unavailable right now. Your cart is kept: please try again in a minute.',
-  gateway_unreachable: 'The payment service cannot be reached right now. Your cart is kept: please try again in a minute.',
+  gateway_unreachable:
+    'The payment service cannot be reached right now. Your cart is kept: please try again in a minute.',
   gateway_refused: 'The payment service could not create this payment. Please try again later.',
 };
 
@@ -58,8 +83,10 @@ function client(): GatewayClient {
 function fromGatewayError(error: unknown): StoreError {
   if (error instanceof StoreError) return error;
   // The gateway has no fresh rate to price dollars in coins (the client has already retried once).
-  if (error instanceof GatewayApiError) return new StoreError(error.errorName === 'RATE_UNAVAILABLE' ? 'prices_unavailable' : 'gateway_refused');
-  if (error instanceof GatewayError) return new StoreError(error.kind === 'protocol' ? 'gateway_refused' : 'gateway_unreachable');
+  if (error instanceof GatewayApiError)
+    return new StoreError(error.errorName === 'RATE_UNAVAILABLE' ? 'prices_unavailable' : 'gateway_refused');
+  if (error instanceof GatewayError)
+    return new StoreError(error.kind === 'protocol' ? 'gateway_refused' : 'gateway_unreachable');
   throw error;
 }
 
@@ -148,22 +175,39 @@ export interface StoreOrderView {
 
 type StoreOrderRow = Pick<
   RowOf<typeof storeOrders>,
-  'id' | 'total_cents' | 'currency' | 'network' | 'amount' | 'gateway_order_id' | 'gateway_invoice_id' | 'payment_link' | 'status' | 'received'
+  | 'id'
+  | 'total_cents'
+  | 'currency'
+  | 'network'
+  | 'amount'
+  | 'gateway_order_id'
+  | 'gateway_invoice_id'
+  | 'payment_link'
+  | 'status'
+  | 'received'
 > & { items: StoreOrderView['items'] };
-const STORE_ORDER = statement<StoreOrderRow, { id: string }>(sql`select * from ${storeOrders} where ${storeOrders.id} = ${param('id')}`);
+const STORE_ORDER = statement<StoreOrderRow, { id: string }>(
+  sql`select * from ${storeOrders} where ${storeOrders.id} = ${param('id')}`,
+);
 
 /** `received` as the store writes it: "12 USDT on tron"; null before a coin was chosen. */
 function receivedOf(invoice: Pick<Invoice, 'receivedAmount' | 'receivedCurrency' | 'receivedNetwork'>): string | null {
   const { receivedAmount, receivedCurrency, receivedNetwork } = invoice;
-  return receivedAmount !== null && receivedCurrency !== null ? `${receivedAmount} ${receivedCurrency}${receivedNetwork ? ` on ${receivedNetwork}` : ''}` : null;
+  return receivedAmount !== null && receivedCurrency !== null
+    ? `${receivedAmount} ${receivedCurrency}${receivedNetwork ? ` on ${receivedNetwork}` : ''}`
+    : null;
 }
 
 /** The coin an invoice's payer chose and the amount its order asks (the invoice's `currencies` carry it). */
 function chosenCoin(invoice: Invoice): StoreOrderCoin | null {
   const { receivedCurrency: currency, receivedNetwork: network } = invoice;
   if (!currency || !network) return null;
-  const amount = invoice.currencies.find((c) => c.currency === currency)?.networks.find((n) => n.name === network)?.amount;
-  return amount === undefined ? null : { currency, network, amount, orderId: invoice.orderId, orderLink: invoice.orderLink };
+  const amount = invoice.currencies
+    .find((c) => c.currency === currency)
+    ?.networks.find((n) => n.name === network)?.amount;
+  return amount === undefined
+    ? null
+    : { currency, network, amount, orderId: invoice.orderId, orderLink: invoice.orderLink };
 }
 
 export async function storeOrder(id: string): Promise<StoreOrderView | undefined> {
@@ -172,12 +216,27 @@ export async function storeOrder(id: string): Promise<StoreOrderView | undefined
   const [row] = await STORE_ORDER.run(db, { id });
   if (!row) return undefined;
   const view: StoreOrderView = {
-    id: row.id, items: row.items, totalCents: row.total_cents, paymentLink: row.payment_link, status: row.status, gateway: null,
+    id: row.id,
+    items: row.items,
+    totalCents: row.total_cents,
+    paymentLink: row.payment_link,
+    status: row.status,
+    gateway: null,
     // An order made before invoices kept its coin, and the amount received in it.
-    coin: row.currency && row.network && row.amount
-      ? { currency: row.currency, network: row.network, amount: row.amount, orderId: row.gateway_order_id, orderLink: row.payment_link }
-      : null,
-    received: row.received !== null && row.currency && !row.gateway_invoice_id ? `${row.received} ${row.currency} on ${row.network}` : row.received,
+    coin:
+      row.currency && row.network && row.amount
+        ? {
+            currency: row.currency,
+            network: row.network,
+            amount: row.amount,
+            orderId: row.gateway_order_id,
+            orderLink: row.payment_link,
+          }
+        : null,
+    received:
+      row.received !== null && row.currency && !row.gateway_invoice_id
+        ? `${row.received} ${row.currency} on ${row.network}`
+        : row.received,
   };
   if (row.status !== 'awaiting_payment') return view;
   // No webhook yet: ask the gateway, as the shopper may be waiting on a payment being confirmed.
@@ -228,15 +287,29 @@ const WEBHOOK_TOLERANCE_SECONDS = 300;
  * private key, signed within five minutes of now (docs/webhooks.md, "Verifying a webhook"). The untimestamped
  * `x-api-signature` alone is not accepted: a body signed once could be replayed for ever.
  */
-function timestampedSignatureValid(privateKey: string, raw: string, header: string | null, nowMs = Date.now()): boolean {
+function timestampedSignatureValid(
+  privateKey: string,
+  raw: string,
+  header: string | null,
+  nowMs = Date.now(),
+): boolean {
   const fields = (header ?? '').split(',').map((part) => part.trim().split('='));
   const t = fields.find(([name]) => name === 't')?.[1];
   if (!t || !/^\d{1,12}$/.test(t) || Math.abs(nowMs / 1000 - Number(t)) > WEBHOOK_TOLERANCE_SECONDS) return false;
   const expected = createHmac('sha256', privateKey).update(`${t}.${raw}`, 'utf8').digest();
-  return fields.some(([name, value]) => name === 'v1' && value !== undefined && /^[0-9a-f]{64}$/i.test(value) && timingSafeEqual(expected, Buffer.from(value, 'hex')));
+  return fields.some(
+    ([name, value]) =>
+      name === 'v1' &&
+      value !== undefined &&
+      /^[0-9a-f]{64}$/i.test(value) &&
+      timingSafeEqual(expected, Buffer.from(value, 'hex')),
+  );
 }
 
-const refuse = (status: 400 | 401 | 404 | 409 | 503, error: string): StoreWebhookAnswer => ({ status, body: { ok: false, error } });
+const refuse = (status: 400 | 401 | 404 | 409 | 503, error: string): StoreWebhookAnswer => ({
+  status,
+  body: { ok: false, error },
+});
 
 /** What the gateway confirmed for a webhook: the store order's new status and what it received. */
 interface Confirmed {
@@ -266,29 +339,38 @@ const readAndLock = <Params extends object>(find: (lock: SQL) => SQL) => ({
   lock: statement<FoundOrder, Params>(find(sql` for update`)),
 });
 const INVOICE_STORE_ORDER = readAndLock<{ externalId: string; invoiceId: string }>(
-  (lock) => sql`select ${storeOrders.id} from ${storeOrders} where ${storeOrders.id}::text = ${param('externalId')} and ${storeOrders.currency} is null
+  (
+    lock,
+  ) => sql`select ${storeOrders.id} from ${storeOrders} where ${storeOrders.id}::text = ${param('externalId')} and ${storeOrders.currency} is null
     and (${storeOrders.gatewayInvoiceId} is null or ${storeOrders.gatewayInvoiceId} = ${param('invoiceId')}::uuid)${lock}`,
 );
 const ORDER_STORE_ORDER = readAndLock<{ clientOrderId: string; orderId: string }>(
-  (lock) => sql`select ${storeOrders.id} from ${storeOrders} where ${storeOrders.id}::text = ${param('clientOrderId')} and ${storeOrders.currency} is not null
+  (
+    lock,
+  ) => sql`select ${storeOrders.id} from ${storeOrders} where ${storeOrders.id}::text = ${param('clientOrderId')} and ${storeOrders.currency} is not null
     and (${storeOrders.gatewayOrderId} is null or ${storeOrders.gatewayOrderId} = ${param('orderId')}::uuid)${lock}`,
 );
 
 function invoiceWebhook(event: Extract<WebhookFields, { event: 'INVOICE' }>): WebhookKind {
   return {
     eventId: event.webhookId,
-    findOrder: (q, forUpdate) => INVOICE_STORE_ORDER[forUpdate ? 'lock' : 'read'].run(q, { externalId: event.externalId, invoiceId: event.id }),
+    findOrder: (q, forUpdate) =>
+      INVOICE_STORE_ORDER[forUpdate ? 'lock' : 'read'].run(q, { externalId: event.externalId, invoiceId: event.id }),
     async confirm(storeOrderId) {
       let invoice: Invoice;
       try {
         invoice = await client().getInvoice(event.id);
       } catch (error) {
-        if (error instanceof GatewayApiError && error.status === 404) return refuse(404, 'the gateway does not know this invoice');
-        if (error instanceof GatewayError) return refuse(503, 'the gateway cannot confirm the invoice now; send it again later');
+        if (error instanceof GatewayApiError && error.status === 404)
+          return refuse(404, 'the gateway does not know this invoice');
+        if (error instanceof GatewayError)
+          return refuse(503, 'the gateway cannot confirm the invoice now; send it again later');
         throw error;
       }
-      if (invoice.id !== event.id || invoice.externalId !== storeOrderId) return refuse(409, 'the gateway reports another invoice');
-      if (!FINAL_INVOICE_STATUSES.has(invoice.status)) return refuse(409, 'the gateway does not report this invoice final');
+      if (invoice.id !== event.id || invoice.externalId !== storeOrderId)
+        return refuse(409, 'the gateway reports another invoice');
+      if (!FINAL_INVOICE_STATUSES.has(invoice.status))
+        return refuse(409, 'the gateway does not report this invoice final');
       return { status: invoice.status.toLowerCase(), received: receivedOf(invoice) };
     },
     gatewayId: { column: 'gateway_invoice_id', value: event.id },
@@ -299,17 +381,24 @@ function invoiceWebhook(event: Extract<WebhookFields, { event: 'INVOICE' }>): We
 function orderWebhook(event: Extract<WebhookFields, { event: 'ORDER' }>): WebhookKind {
   return {
     eventId: event.id,
-    findOrder: (q, forUpdate) => ORDER_STORE_ORDER[forUpdate ? 'lock' : 'read'].run(q, { clientOrderId: event.clientOrderId, orderId: event.orderId }),
+    findOrder: (q, forUpdate) =>
+      ORDER_STORE_ORDER[forUpdate ? 'lock' : 'read'].run(q, {
+        clientOrderId: event.clientOrderId,
+        orderId: event.orderId,
+      }),
     async confirm(storeOrderId) {
       let order: OrderDetails;
       try {
         order = await client().getOrder(event.orderId);
       } catch (error) {
-        if (error instanceof GatewayApiError && error.status === 404) return refuse(404, 'the gateway does not know this order');
-        if (error instanceof GatewayError) return refuse(503, 'the gateway cannot confirm the order now; send it again later');
+        if (error instanceof GatewayApiError && error.status === 404)
+          return refuse(404, 'the gateway does not know this order');
+        if (error instanceof GatewayError)
+          return refuse(503, 'the gateway cannot confirm the order now; send it again later');
         throw error;
       }
-      if (order.orderId !== event.orderId || order.clientOrderId !== storeOrderId) return refuse(409, 'the gateway reports another order');
+      if (order.orderId !== event.orderId || order.clientOrderId !== storeOrderId)
+        return refuse(409, 'the gateway reports another order');
       if (order.status === 'pending') return refuse(409, 'the gateway does not report this order final');
       return { status: order.status, received: order.received };
     },
@@ -350,7 +439,10 @@ const SETTLE_STORE_ORDER: Record<WebhookKind['gatewayId']['column'], ReturnType<
  */
 export async function receiveWebhook(headers: Headers, raw: string): Promise<StoreWebhookAnswer> {
   const { publicKey, privateKey } = keys();
-  if (headers.get('x-api-public-key') !== publicKey || !timestampedSignatureValid(privateKey, raw, headers.get('x-webhook-signature'))) {
+  if (
+    headers.get('x-api-public-key') !== publicKey ||
+    !timestampedSignatureValid(privateKey, raw, headers.get('x-webhook-signature'))
+  ) {
     return refuse(401, 'bad signature');
   }
   let json: unknown;
@@ -363,7 +455,8 @@ export async function receiveWebhook(headers: Headers, raw: string): Promise<Sto
   if (!parsed.success) return refuse(400, 'not an INVOICE (or ORDER) webhook');
   const kind = parsed.data.event === 'INVOICE' ? invoiceWebhook(parsed.data) : orderWebhook(parsed.data);
   // The webhook id header and the body's are the same event: a mismatch is not the gateway's.
-  if (headers.get('x-webhook-id') !== kind.eventId) return refuse(400, 'x-webhook-id differs from the webhook id of the body');
+  if (headers.get('x-webhook-id') !== kind.eventId)
+    return refuse(400, 'x-webhook-id differs from the webhook id of the body');
 
   const db = await getDatabase();
   const [known] = await kind.findOrder(db, false);
@@ -379,10 +472,19 @@ export async function receiveWebhook(headers: Headers, raw: string): Promise<Sto
   return db.transaction(async (tx) => {
     const [order] = await kind.findOrder(tx, true);
     if (!order) return refuse(404, 'no such store order');
-    const fresh = await RECORD_RECEIPT.run(tx, { webhookId: kind.eventId, storeOrderId: order.id, status: confirmed.status });
+    const fresh = await RECORD_RECEIPT.run(tx, {
+      webhookId: kind.eventId,
+      storeOrderId: order.id,
+      status: confirmed.status,
+    });
     if (fresh.length === 0) return { status: 200, body: { ok: true, duplicate: true } } as const;
     const { column, value } = kind.gatewayId;
-    await SETTLE_STORE_ORDER[column].run(tx, { id: order.id, status: confirmed.status, received: confirmed.received, gatewayId: value });
+    await SETTLE_STORE_ORDER[column].run(tx, {
+      id: order.id,
+      status: confirmed.status,
+      received: confirmed.received,
+      gatewayId: value,
+    });
     return { status: 200, body: { ok: true, duplicate: false } } as const;
   });
 }

@@ -1,7 +1,22 @@
 import 'server-only';
 import { z } from 'zod';
 import { config } from '../config';
-import { bare, columnsOf, insertValues, merchants, param, placeholders, sql, statement, users, userSessions, userTokens, type Database, type Queryable, type RowOf } from '../db';
+import {
+  bare,
+  columnsOf,
+  insertValues,
+  merchants,
+  param,
+  placeholders,
+  sql,
+  statement,
+  users,
+  userSessions,
+  userTokens,
+  type Database,
+  type Queryable,
+  type RowOf,
+} from '../db';
 import { findMerchantByName } from '../merchants';
 import { AccountError } from './errors';
 import { hashPassword, passwordProblem, verifyPassword } from './passwords';
@@ -60,13 +75,17 @@ type UserRow = Pick<RowOf<typeof users>, 'id' | 'merchant_id' | 'email' | 'role'
 const USER_COLUMNS = sql`${columnsOf(users, ['id', 'merchant_id'])}, ${merchants.name} as merchant_name, ${columnsOf(users, ['email', 'role', 'created_at'])},
   ${users.passwordHash} is not null as has_password, ${users.totpEnabledAt} is not null as two_factor, ${users.disabledAt} is not null as disabled`;
 const USERS = sql`${users} join ${merchants} on ${merchants.id} = ${users.merchantId}`;
-const USER_BY_EMAIL = statement<UserRow, { email: string }>(sql`select ${USER_COLUMNS} from ${USERS} where ${users.email} = ${param('email')}`);
+const USER_BY_EMAIL = statement<UserRow, { email: string }>(
+  sql`select ${USER_COLUMNS} from ${USERS} where ${users.email} = ${param('email')}`,
+);
 const USER_OF_MERCHANT = statement<UserRow, { id: string; merchantId: string }>(
   sql`select ${USER_COLUMNS} from ${USERS} where ${users.id} = ${param('id')} and ${users.merchantId} = ${param('merchantId')}`,
 );
 const USERS_ORDER = sql`order by ${merchants.createdAt}, ${users.createdAt}, ${users.email}`;
 const ALL_USERS = statement<UserRow>(sql`select ${USER_COLUMNS} from ${USERS} ${USERS_ORDER}`);
-const USERS_OF_MERCHANT = statement<UserRow, { merchantId: string }>(sql`select ${USER_COLUMNS} from ${USERS} where ${users.merchantId} = ${param('merchantId')} ${USERS_ORDER}`);
+const USERS_OF_MERCHANT = statement<UserRow, { merchantId: string }>(
+  sql`select ${USER_COLUMNS} from ${USERS} where ${users.merchantId} = ${param('merchantId')} ${USERS_ORDER}`,
+);
 
 function userOf(row: UserRow): User {
   return {
@@ -121,12 +140,18 @@ const LINK_INSERT = insertValues([
   [userTokens.expiresAt, LINK.expiresAt],
   [userTokens.createdAt, LINK.now],
 ]);
-const INSERT_LINK = statement<unknown, { tokenHash: string; userId: string; purpose: LinkPurpose; expiresAt: Date; now: Date }>(
-  sql`insert into ${userTokens} (${LINK_INSERT.columns}) values (${LINK_INSERT.values})`,
-);
+const INSERT_LINK = statement<
+  unknown,
+  { tokenHash: string; userId: string; purpose: LinkPurpose; expiresAt: Date; now: Date }
+>(sql`insert into ${userTokens} (${LINK_INSERT.columns}) values (${LINK_INSERT.values})`);
 
 /** A new one-time link for `userId`; only its hash is kept. */
-export async function issueLink(db: Queryable, userId: string, purpose: LinkPurpose, now = new Date()): Promise<OneTimeLink> {
+export async function issueLink(
+  db: Queryable,
+  userId: string,
+  purpose: LinkPurpose,
+  now = new Date(),
+): Promise<OneTimeLink> {
   const token = newToken();
   const expiresAt = new Date(now.getTime() + LINK_LIFETIME_MS);
   await INSERT_LINK.run(db, { tokenHash: tokenHash(token), userId, purpose, expiresAt, now });
@@ -153,13 +178,20 @@ const NEW_USER_INSERT = insertValues([
   [users.createdAt, NEW_USER.now],
   [users.updatedAt, NEW_USER.now],
 ]);
-const INSERT_USER = statement<Pick<RowOf<typeof users>, 'id'>, { merchantId: string; email: string; role: Role; passwordHash: string | null; now: Date }>(
+const INSERT_USER = statement<
+  Pick<RowOf<typeof users>, 'id'>,
+  { merchantId: string; email: string; role: Role; passwordHash: string | null; now: Date }
+>(
   sql`insert into ${users} (${NEW_USER_INSERT.columns}) values (${NEW_USER_INSERT.values})
        on conflict (${bare(users.email)}) do nothing returning ${bare(users.id)}`,
 );
 
 /** Creates a user of a merchant; answers it, and its one-time link when no password was given. */
-export async function createUser(db: Database, input: CreateUserInput, now = new Date()): Promise<{ user: User; link?: OneTimeLink }> {
+export async function createUser(
+  db: Database,
+  input: CreateUserInput,
+  now = new Date(),
+): Promise<{ user: User; link?: OneTimeLink }> {
   const address = normaliseEmail(input.email);
   if (!isRole(input.role)) throw new AccountError(`The role must be one of ${ROLES.join(', ')}.`);
   if (input.password !== undefined) {
@@ -169,7 +201,13 @@ export async function createUser(db: Database, input: CreateUserInput, now = new
   const hash = input.password === undefined ? null : await hashPassword(input.password);
   return db.transaction(async (tx) => {
     const merchant = await merchantNamed(tx, input.merchant);
-    const [row] = await INSERT_USER.run(tx, { merchantId: merchant.id, email: address, role: input.role, passwordHash: hash, now });
+    const [row] = await INSERT_USER.run(tx, {
+      merchantId: merchant.id,
+      email: address,
+      role: input.role,
+      passwordHash: hash,
+      now,
+    });
     if (!row) throw new AccountError(`There is already a user ${address}.`);
     const link = hash === null ? await issueLink(tx, row.id, input.purpose ?? 'set-up', now) : undefined;
     const user = (await findUser(tx, merchant.id, row.id))!;
@@ -192,7 +230,12 @@ const SET_PASSWORD = statement<unknown, { id: string; passwordHash: string; now:
  * Sets a new password (`password`), or, without one, answers a one-time link to choose it. Either
  * way the user's sessions end: a reset follows a lost or leaked password.
  */
-export async function resetPassword(db: Database, address: string, password?: string, now = new Date()): Promise<{ user: User; link?: OneTimeLink }> {
+export async function resetPassword(
+  db: Database,
+  address: string,
+  password?: string,
+  now = new Date(),
+): Promise<{ user: User; link?: OneTimeLink }> {
   const user = await requireUser(db, address);
   if (password !== undefined) {
     const problem = passwordProblem(password, user.email);
@@ -219,9 +262,16 @@ const REVOKE_OTHER_SESSIONS = statement<unknown, { userId: string; keepTokenHash
  * The account page's password change: the current password first, then the new one; the user's
  * other sessions end (the session `keepTokenHash` stays).
  */
-export async function changePassword(db: Database, user: { userId: string; email: string; tokenHash: string }, current: string, password: string, now = new Date()): Promise<void> {
+export async function changePassword(
+  db: Database,
+  user: { userId: string; email: string; tokenHash: string },
+  current: string,
+  password: string,
+  now = new Date(),
+): Promise<void> {
   const [row] = await PASSWORD_HASH.run(db, { id: user.userId });
-  if (!row?.password_hash || !(await verifyPassword(current, row.password_hash))) throw new AccountError('The current password is not right.');
+  if (!row?.password_hash || !(await verifyPassword(current, row.password_hash)))
+    throw new AccountError('The current password is not right.');
   const problem = passwordProblem(password, user.email);
   if (problem) throw new AccountError(problem);
   const hash = await hashPassword(password);
@@ -264,10 +314,11 @@ export interface LinkDetails {
   twoFactorEnabled: boolean;
 }
 
-type LinkRow = Pick<RowOf<typeof userTokens>, 'user_id' | 'purpose'> & Pick<RowOf<typeof users>, 'email' | 'merchant_id'> & {
-  merchant_name: RowOf<typeof merchants>['name'];
-  two_factor: boolean;
-};
+type LinkRow = Pick<RowOf<typeof userTokens>, 'user_id' | 'purpose'> &
+  Pick<RowOf<typeof users>, 'email' | 'merchant_id'> & {
+    merchant_name: RowOf<typeof merchants>['name'];
+    two_factor: boolean;
+  };
 const LINK_BY_TOKEN = statement<LinkRow, { tokenHash: string; now: Date }>(
   sql`select ${userTokens.userId}, ${users.email}, ${users.merchantId}, ${merchants.name} as merchant_name, ${userTokens.purpose}, ${users.totpEnabledAt} is not null as two_factor
        from ${userTokens} join ${users} on ${users.id} = ${userTokens.userId} join ${merchants} on ${merchants.id} = ${users.merchantId}
@@ -279,7 +330,14 @@ export async function readLink(db: Queryable, token: string, now = new Date()): 
   if (!isTokenShaped(token)) return undefined;
   const [row] = await LINK_BY_TOKEN.run(db, { tokenHash: tokenHash(token), now });
   return (
-    row && { userId: row.user_id, email: row.email, merchantId: row.merchant_id, merchantName: row.merchant_name, purpose: row.purpose, twoFactorEnabled: row.two_factor }
+    row && {
+      userId: row.user_id,
+      email: row.email,
+      merchantId: row.merchant_id,
+      merchantName: row.merchant_name,
+      purpose: row.purpose,
+      twoFactorEnabled: row.two_factor,
+    }
   );
 }
 
@@ -294,7 +352,10 @@ const SPEND_LINK = statement<Pick<RowOf<typeof userTokens>, 'user_id'>, { tokenH
  */
 export async function spendLink(db: Database, token: string, password: string, now = new Date()): Promise<LinkDetails> {
   const link = await readLink(db, token, now);
-  if (!link) throw new AccountError('This link is not valid: it was used already, has expired or was withdrawn. Ask for a new one.');
+  if (!link)
+    throw new AccountError(
+      'This link is not valid: it was used already, has expired or was withdrawn. Ask for a new one.',
+    );
   const problem = passwordProblem(password, link.email);
   if (problem) throw new AccountError(problem);
   const hash = await hashPassword(password);
@@ -315,7 +376,13 @@ const SET_ROLE = statement<unknown, { id: string; role: Role; now: Date }>(
  * Changes a user's role within its merchant. The last active owner stays an owner: a merchant
  * without one could no longer manage its team.
  */
-export async function changeRole(db: Database, merchantId: string, userId: string, role: Role, now = new Date()): Promise<User> {
+export async function changeRole(
+  db: Database,
+  merchantId: string,
+  userId: string,
+  role: Role,
+  now = new Date(),
+): Promise<User> {
   return db.transaction(async (tx) => {
     const user = await findUser(tx, merchantId, userId);
     if (!user || user.disabled) throw new AccountError('No such user in this team.');
@@ -343,5 +410,6 @@ const LOCK_OWNERS = statement<Pick<RowOf<typeof users>, 'id'>, { merchantId: str
 /** Refuses when `userId` is the merchant's only active owner; locks the owners' rows until the transaction ends. */
 async function keepAnOwner(tx: Queryable, merchantId: string, userId: string): Promise<void> {
   const owners = await LOCK_OWNERS.run(tx, { merchantId });
-  if (!owners.some((o) => o.id !== userId)) throw new AccountError('This is the last owner: make someone else an owner first.');
+  if (!owners.some((o) => o.id !== userId))
+    throw new AccountError('This is the last owner: make someone else an owner first.');
 }

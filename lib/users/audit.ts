@@ -1,5 +1,16 @@
 import 'server-only';
-import { auditLog, columnsOf, insertValues, param, placeholders, sql, statement, type Queryable, type RowOf, type SQL } from '../db';
+import {
+  auditLog,
+  columnsOf,
+  insertValues,
+  param,
+  placeholders,
+  sql,
+  statement,
+  type Queryable,
+  type RowOf,
+  type SQL,
+} from '../db';
 import { isUuid } from '../protocol';
 
 export interface AuditEntry {
@@ -24,7 +35,9 @@ const ENTRY_INSERT = insertValues([
   [auditLog.detail, ENTRY.detail],
   [auditLog.ip, ENTRY.ip],
 ]);
-const INSERT_ENTRY = statement<unknown, Record<keyof typeof ENTRY, unknown>>(sql`insert into ${auditLog} (${ENTRY_INSERT.columns}) values (${ENTRY_INSERT.values})`);
+const INSERT_ENTRY = statement<unknown, Record<keyof typeof ENTRY, unknown>>(
+  sql`insert into ${auditLog} (${ENTRY_INSERT.columns}) values (${ENTRY_INSERT.values})`,
+);
 
 export async function recordAudit(db: Queryable, entry: AuditEntry): Promise<void> {
   await INSERT_ENTRY.run(db, {
@@ -58,7 +71,9 @@ function decodeCursor(cursor: string): { createdAt: Date; id: string } | undefin
   return { createdAt, id };
 }
 
-type AuditLogRow = Pick<RowOf<typeof auditLog>, 'id' | 'created_at' | 'actor' | 'action' | 'ip'> & { detail: Record<string, unknown> };
+type AuditLogRow = Pick<RowOf<typeof auditLog>, 'id' | 'created_at' | 'actor' | 'action' | 'ip'> & {
+  detail: Record<string, unknown>;
+};
 /** A page of the log, keyset on (created_at, id): `after` is the cursor's condition, or nothing on the first page. */
 const auditPage = (after: SQL) =>
   sql`select ${columnsOf(auditLog, ['id', 'created_at', 'actor', 'action', 'detail', 'ip'])} from ${auditLog}
@@ -73,11 +88,18 @@ const NEXT_AUDIT_PAGE = statement<AuditLogRow, { merchantId: string; limit: numb
  * The merchant's audit log, newest first, `pageSize` rows after `after` (keyset on created_at, id:
  * a deep page costs what the first does). A cursor that does not decode starts from the top.
  */
-export async function listAudit(db: Queryable, merchantId: string, after?: string, pageSize = 50): Promise<{ rows: AuditRow[]; next?: string }> {
+export async function listAudit(
+  db: Queryable,
+  merchantId: string,
+  after?: string,
+  pageSize = 50,
+): Promise<{ rows: AuditRow[]; next?: string }> {
   const cursor = after ? decodeCursor(after) : undefined;
   const rows = cursor
     ? await NEXT_AUDIT_PAGE.run(db, { merchantId, limit: pageSize + 1, createdAt: cursor.createdAt, id: cursor.id })
     : await FIRST_AUDIT_PAGE.run(db, { merchantId, limit: pageSize + 1 });
-  const page = rows.slice(0, pageSize).map((r) => ({ id: r.id, createdAt: r.created_at, actor: r.actor, action: r.action, detail: r.detail, ip: r.ip }));
+  const page = rows
+    .slice(0, pageSize)
+    .map((r) => ({ id: r.id, createdAt: r.created_at, actor: r.actor, action: r.action, detail: r.detail, ip: r.ip }));
   return { rows: page, next: rows.length > pageSize ? encodeCursor(page[page.length - 1]!) : undefined };
 }

@@ -6,7 +6,20 @@ import 'server-only';
 export { ROLES, PERMISSIONS, can, type Role, type Permission } from './permissions';
 export { AccountError } from './errors';
 export { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, passwordProblem } from './passwords';
-export { SESSION_COOKIE, openSession, readSession, revokeSession, revokeUserSessions, sessionCookie, sessionPolicy, setSessionMode, type DashboardSession, type NewSession, type SessionPolicy, type SessionStage } from './sessions';
+export {
+  SESSION_COOKIE,
+  openSession,
+  readSession,
+  revokeSession,
+  revokeUserSessions,
+  sessionCookie,
+  sessionPolicy,
+  setSessionMode,
+  type DashboardSession,
+  type NewSession,
+  type SessionPolicy,
+  type SessionStage,
+} from './sessions';
 export {
   LINK_LIFETIME_MS,
   changeRole,
@@ -31,4 +44,13 @@ export {
 } from './accounts';
 export { listAudit, recordAudit, type AuditEntry, type AuditRow } from './audit';
 export { completeSetUp, signIn, WRONG_CREDENTIALS, type Client, type SignInResult } from './sign-in';
-export { acceptedStep, completeSecondFactor, confirmEnrolment, disableTwoFactor, enrolment, unusedRecoveryCodes, RECOVERY_CODE_COUNT, type Enrolment } from './two-factor';
+export {
+  acceptedStep,
+  completeSecondFactor,
+  confirmEnrolment,
+  disableTwoFactor,
+  enrolment,
+  unusedRecoveryCodes,
+  RECOVERY_CODE_COUNT,
+  type Enrolment,
+} from './two-factor';

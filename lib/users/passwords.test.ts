@@ -15,12 +15,21 @@ describe('password hashes', () => {
   it('reads the parameters from the stored text (older, cheaper hashes stay verifiable)', async () => {
     const cheap = 'scrypt$1024$8$1$' + Buffer.from('0123456789abcdef').toString('base64url') + '$';
     const { scryptSync } = await import('node:crypto');
-    const key = scryptSync('an older password', Buffer.from('0123456789abcdef'), 32, { N: 1024, r: 8, p: 1 }).toString('base64url');
+    const key = scryptSync('an older password', Buffer.from('0123456789abcdef'), 32, { N: 1024, r: 8, p: 1 }).toString(
+      'base64url',
+    );
     expect(await verifyPassword('an older password', cheap + key)).toBe(true);
   });
 
   it('refuses malformed hashes without throwing', async () => {
-    for (const bad of ['', 'plain', 'bcrypt$x$y$z$a$b', 'scrypt$x$8$1$AAAA$AAAA', 'scrypt$1024$8$1$AAAA', 'scrypt$1024$8$1$AAAA$AAAA$extra']) {
+    for (const bad of [
+      '',
+      'plain',
+      'bcrypt$x$y$z$a$b',
+      'scrypt$x$8$1$AAAA$AAAA',
+      'scrypt$1024$8$1$AAAA',
+      'scrypt$1024$8$1$AAAA$AAAA$extra',
+    ]) {
       expect(await verifyPassword('whatever password', bad)).toBe(false);
     }
   });

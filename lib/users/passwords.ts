@@ -23,7 +23,11 @@ export const PASSWORD_MAX_LENGTH = 256;
 function scrypt(password: string, salt: Buffer, N: number, r: number, p: number): Promise<Buffer> {
   // maxmem: scrypt needs 128 * N * r bytes; Node's default cap (32 MiB) is just below N = 2^15, r = 8.
   const options: ScryptOptions = { N, r, p, maxmem: 256 * N * r };
-  return new Promise((resolve, reject) => scryptCallback(password.normalize('NFKC'), salt, KEY_LENGTH, options, (error, key) => (error ? reject(error) : resolve(key))));
+  return new Promise((resolve, reject) =>
+    scryptCallback(password.normalize('NFKC'), salt, KEY_LENGTH, options, (error, key) =>
+      error ? reject(error) : resolve(key),
+    ),
+  );
 }
 
 export async function hashPassword(password: string): Promise<string> {
@@ -35,7 +39,8 @@ export async function hashPassword(password: string): Promise<string> {
 /** True when `password` is the one `stored` was made from; false for anything else, a malformed hash included. */
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const [scheme, n, r, p, salt, hash, extra] = stored.split('$');
-  if (scheme !== 'scrypt' || !salt || !hash || extra !== undefined || password.length > PASSWORD_MAX_LENGTH) return false;
+  if (scheme !== 'scrypt' || !salt || !hash || extra !== undefined || password.length > PASSWORD_MAX_LENGTH)
+    return false;
   const [N, R, P] = [Number(n), Number(r), Number(p)];
   if (![N, R, P].every((v) => Number.isSafeInteger(v) && v > 0)) return false;
   const expected = Buffer.from(hash, 'base64url');
@@ -61,14 +66,20 @@ let common: Set<string> | undefined;
  * import attribute on JSON that esbuild does not keep.
  */
 function isCommon(password: string): boolean {
-  common ??= new Set((createRequire(import.meta.url)('@zxcvbn-ts/language-common/src/passwords.json') as string[]).map((p) => p.toLowerCase()));
+  common ??= new Set(
+    (createRequire(import.meta.url)('@zxcvbn-ts/language-common/src/passwords.json') as string[]).map((p) =>
+      p.toLowerCase(),
+    ),
+  );
   return common.has(password.toLowerCase());
 }
 
 /** Why `password` may not be used by `email`, or undefined when it may. */
 export function passwordProblem(password: string, email?: string): string | undefined {
-  if (password.length < PASSWORD_MIN_LENGTH) return `The password must be at least ${PASSWORD_MIN_LENGTH} characters long.`;
-  if (password.length > PASSWORD_MAX_LENGTH) return `The password must be at most ${PASSWORD_MAX_LENGTH} characters long.`;
+  if (password.length < PASSWORD_MIN_LENGTH)
+    return `The password must be at least ${PASSWORD_MIN_LENGTH} characters long.`;
+  if (password.length > PASSWORD_MAX_LENGTH)
+    return `The password must be at most ${PASSWORD_MAX_LENGTH} characters long.`;
   if (isCommon(password)) return 'This password is on a list of common passwords; choose another.';
   if (email) {
     const lower = password.toLowerCase();

@@ -1,6 +1,19 @@
 import 'server-only';
 import { config } from '../config';
-import { bare, columnsOf, insertValues, merchants, param, placeholders, sql, statement, userSessions, users, type Queryable, type RowOf } from '../db';
+import {
+  bare,
+  columnsOf,
+  insertValues,
+  merchants,
+  param,
+  placeholders,
+  sql,
+  statement,
+  userSessions,
+  users,
+  type Queryable,
+  type RowOf,
+} from '../db';
 import type { Role } from './permissions';
 import { isTokenShaped, newToken, tokenHash } from './tokens';
 import type { Mode } from '../protocol';
@@ -80,17 +93,27 @@ export async function openSession(
   const policy = options.policy ?? sessionPolicy();
   const token = newToken();
   const hash = tokenHash(token);
-  const expiresAt = new Date(now.getTime() + (stage === 'second-factor' ? Math.min(SECOND_FACTOR_MS, policy.maxMs) : policy.maxMs));
+  const expiresAt = new Date(
+    now.getTime() + (stage === 'second-factor' ? Math.min(SECOND_FACTOR_MS, policy.maxMs) : policy.maxMs),
+  );
   if (options.replacing) await REVOKE_SESSION.run(db, { tokenHash: options.replacing, now });
   await INSERT_SESSION.run(db, {
-    tokenHash: hash, userId, stage, now, expiresAt, ip: client.ip ?? null, userAgent: client.userAgent?.slice(0, 512) ?? null,
+    tokenHash: hash,
+    userId,
+    stage,
+    now,
+    expiresAt,
+    ip: client.ip ?? null,
+    userAgent: client.userAgent?.slice(0, 512) ?? null,
   });
   return { token, tokenHash: hash, expiresAt };
 }
 
 type SessionRow = Pick<RowOf<typeof userSessions>, 'token_hash' | 'user_id' | 'mode' | 'last_seen_at'> &
-  Pick<RowOf<typeof users>, 'email' | 'role' | 'merchant_id'> & { merchant_name: RowOf<typeof merchants>['name']; two_factor: boolean } &
-  Pick<RowOf<typeof merchants>, 'require_two_factor'>;
+  Pick<RowOf<typeof users>, 'email' | 'role' | 'merchant_id'> & {
+    merchant_name: RowOf<typeof merchants>['name'];
+    two_factor: boolean;
+  } & Pick<RowOf<typeof merchants>, 'require_two_factor'>;
 
 const SESSION = statement<SessionRow, { tokenHash: string; stage: SessionStage; now: Date; seenAfter: Date }>(
   sql`select ${columnsOf(userSessions, ['token_hash', 'user_id', 'mode', 'last_seen_at'])}, ${columnsOf(users, ['email', 'role', 'merchant_id'])},
@@ -119,7 +142,12 @@ export async function readSession(
   const now = options.now ?? new Date();
   const policy = options.policy ?? sessionPolicy();
   const stage = options.stage ?? 'signed-in';
-  const [row] = await SESSION.run(db, { tokenHash: tokenHash(token), stage, now, seenAfter: new Date(now.getTime() - policy.idleMs) });
+  const [row] = await SESSION.run(db, {
+    tokenHash: tokenHash(token),
+    stage,
+    now,
+    seenAfter: new Date(now.getTime() - policy.idleMs),
+  });
   if (!row) return undefined;
   if (stage === 'signed-in' && now.getTime() - row.last_seen_at.getTime() >= TOUCH_EVERY_MS) {
     await TOUCH_SESSION.run(db, { tokenHash: row.token_hash, now });
@@ -141,7 +169,11 @@ const SET_SESSION_MODE = statement<unknown, { tokenHash: string; mode: Mode }>(
   sql`update ${userSessions} set ${bare(userSessions.mode)} = ${param('mode')} where ${userSessions.tokenHash} = ${param('tokenHash')}`,
 );
 
-export async function setSessionMode(db: Queryable, session: Pick<DashboardSession, 'tokenHash'>, mode: Mode): Promise<void> {
+export async function setSessionMode(
+  db: Queryable,
+  session: Pick<DashboardSession, 'tokenHash'>,
+  mode: Mode,
+): Promise<void> {
   await SET_SESSION_MODE.run(db, { tokenHash: session.tokenHash, mode });
 }
 

@@ -49,7 +49,10 @@ export async function lockedUntil(db: Queryable, keys: ThrottleKey[], now: Date)
 
 // A count whose window has passed (and that is not locked) starts again at one.
 const WINDOW_PASSED = sql`${signInThrottle.windowStartedAt} < ${param('windowStart')} and coalesce(${signInThrottle.lockedUntil} <= ${param('now')}, true)`;
-const COUNT_FAILURE = statement<Pick<RowOf<typeof signInThrottle>, 'failures'>, { key: string; now: Date; windowStart: Date }>(
+const COUNT_FAILURE = statement<
+  Pick<RowOf<typeof signInThrottle>, 'failures'>,
+  { key: string; now: Date; windowStart: Date }
+>(
   sql`insert into ${signInThrottle} (${bare(signInThrottle.key)}, ${bare(signInThrottle.failures)}, ${bare(signInThrottle.windowStartedAt)}) values (${param('key')}, 1, ${param('now')})
        on conflict (${bare(signInThrottle.key)}) do update set
          ${bare(signInThrottle.failures)} = case when ${WINDOW_PASSED} then 1 else ${signInThrottle.failures} + 1 end,
@@ -75,7 +78,9 @@ export async function recordFailure(db: Queryable, keys: ThrottleKey[], now: Dat
   return latest;
 }
 
-const CLEAR_KEY = statement<unknown, { key: string }>(sql`delete from ${signInThrottle} where ${signInThrottle.key} = ${param('key')}`);
+const CLEAR_KEY = statement<unknown, { key: string }>(
+  sql`delete from ${signInThrottle} where ${signInThrottle.key} = ${param('key')}`,
+);
 
 /** A right password (and code): the account's count starts again; the address's stays. */
 export async function recordSuccess(db: Queryable, email: string): Promise<void> {

@@ -17,7 +17,8 @@ describe('TOTP codes', () => {
   });
 
   it('refuses codes two steps away', () => {
-    for (const offset of [-2, 2, 10]) if (codeAt(offset) !== codeAt(0)) expect(acceptedStep(secret, codeAt(offset), null, now)).toBeUndefined();
+    for (const offset of [-2, 2, 10])
+      if (codeAt(offset) !== codeAt(0)) expect(acceptedStep(secret, codeAt(offset), null, now)).toBeUndefined();
   });
 
   it('refuses a code of a step already used, or earlier', () => {
@@ -27,6 +28,7 @@ describe('TOTP codes', () => {
   });
 
   it('refuses what is no code', () => {
-    for (const bad of ['', '12345', '1234567', 'abcdef', '12 34 5']) expect(acceptedStep(secret, bad, null, now)).toBeUndefined();
+    for (const bad of ['', '12345', '1234567', 'abcdef', '12 34 5'])
+      expect(acceptedStep(secret, bad, null, now)).toBeUndefined();
   });
 });

@@ -1,7 +1,20 @@
 import 'server-only';
 import { createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
-import { bare, columnsOf, insertValues, param, placeholders, sql, statement, userRecoveryCodes, users, type Database, type Queryable, type RowOf } from '../db';
+import {
+  bare,
+  columnsOf,
+  insertValues,
+  param,
+  placeholders,
+  sql,
+  statement,
+  userRecoveryCodes,
+  users,
+  type Database,
+  type Queryable,
+  type RowOf,
+} from '../db';
 import { appSecret, decryptSecret, encryptSecret } from '../merchants';
 import { recordAudit } from './audit';
 import { AccountError } from './errors';
@@ -22,7 +35,14 @@ const ISSUER = 'Crypto gateway';
 export const RECOVERY_CODE_COUNT = 10;
 
 function totp(secret: string, label = ''): TOTP {
-  return new TOTP({ issuer: ISSUER, label, secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: PERIOD_SECONDS });
+  return new TOTP({
+    issuer: ISSUER,
+    label,
+    secret: Secret.fromBase32(secret),
+    algorithm: 'SHA1',
+    digits: 6,
+    period: PERIOD_SECONDS,
+  });
 }
 
 /**
@@ -49,16 +69,27 @@ function newRecoveryCode(): string {
 /** The stored form of a recovery code: HMAC-SHA256 under a key from APP_SECRET, so a copy of the table alone tests no guess. */
 function recoveryHash(code: string): string {
   const key = Buffer.from(hkdfSync('sha256', appSecret(), 'gateway/recovery-codes', 'hmac-sha256', 32));
-  return createHmac('sha256', key).update(code.toLowerCase().replace(/[^a-z2-7]/g, ''), 'utf8').digest('hex');
+  return createHmac('sha256', key)
+    .update(code.toLowerCase().replace(/[^a-z2-7]/g, ''), 'utf8')
+    .digest('hex');
 }
 
 function looksLikeRecoveryCode(code: string): boolean {
   return /^[a-z2-7]{5}-?[a-z2-7]{5}$/i.test(code.trim());
 }
 
-const TWO_FACTOR_COLUMNS = ['id', 'email', 'merchant_id', 'totp_secret_ciphertext', 'totp_enabled_at', 'totp_last_step'] as const;
+const TWO_FACTOR_COLUMNS = [
+  'id',
+  'email',
+  'merchant_id',
+  'totp_secret_ciphertext',
+  'totp_enabled_at',
+  'totp_last_step',
+] as const;
 type TwoFactorRow = Pick<RowOf<typeof users>, (typeof TWO_FACTOR_COLUMNS)[number]>;
-const TWO_FACTOR_ROW = statement<TwoFactorRow, { id: string }>(sql`select ${columnsOf(users, TWO_FACTOR_COLUMNS)} from ${users} where ${users.id} = ${param('id')}`);
+const TWO_FACTOR_ROW = statement<TwoFactorRow, { id: string }>(
+  sql`select ${columnsOf(users, TWO_FACTOR_COLUMNS)} from ${users} where ${users.id} = ${param('id')}`,
+);
 
 async function twoFactorRow(db: Queryable, userId: string): Promise<TwoFactorRow> {
   const [row] = await TWO_FACTOR_ROW.run(db, { id: userId });
@@ -97,7 +128,9 @@ const ENABLE_TWO_FACTOR = statement<Pick<RowOf<typeof users>, 'id'>, { id: strin
   sql`update ${users} set ${bare(users.totpEnabledAt)} = ${param('now')}, ${bare(users.totpLastStep)} = ${param('step')}, ${bare(users.updatedAt)} = ${param('now')}
    where ${users.id} = ${param('id')} and ${users.totpEnabledAt} is null returning ${bare(users.id)}`,
 );
-const DELETE_RECOVERY_CODES = statement<unknown, { userId: string }>(sql`delete from ${userRecoveryCodes} where ${userRecoveryCodes.userId} = ${param('userId')}`);
+const DELETE_RECOVERY_CODES = statement<unknown, { userId: string }>(
+  sql`delete from ${userRecoveryCodes} where ${userRecoveryCodes.userId} = ${param('userId')}`,
+);
 const RECOVERY_CODE = placeholders(['userId', 'codeHash', 'now']);
 const RECOVERY_CODE_INSERT = insertValues([
   [userRecoveryCodes.userId, RECOVERY_CODE.userId],
@@ -109,24 +142,42 @@ const INSERT_RECOVERY_CODE = statement<unknown, { userId: string; codeHash: stri
 );
 
 /** Turns two-factor on with a first code of the pending secret; answers the recovery codes (shown once). */
-export async function confirmEnrolment(db: Database, userId: string, code: string, client: Client = {}, now = new Date()): Promise<string[]> {
+export async function confirmEnrolment(
+  db: Database,
+  userId: string,
+  code: string,
+  client: Client = {},
+  now = new Date(),
+): Promise<string[]> {
   const row = await twoFactorRow(db, userId);
   if (row.totp_enabled_at) throw new AccountError('Two-factor is already on.');
   if (!row.totp_secret_ciphertext) throw new AccountError('Start the set-up again: no secret is pending.');
   const step = acceptedStep(decryptSecret(row.totp_secret_ciphertext), code, null, now);
-  if (step === undefined) throw new AccountError('That code is not right: check the time on your device and type the code your app shows now.');
+  if (step === undefined)
+    throw new AccountError(
+      'That code is not right: check the time on your device and type the code your app shows now.',
+    );
   const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
   await db.transaction(async (tx) => {
     const updated = await ENABLE_TWO_FACTOR.run(tx, { id: userId, now, step });
     if (updated.length === 0) throw new AccountError('Two-factor is already on.');
     await DELETE_RECOVERY_CODES.run(tx, { userId });
     for (const c of codes) await INSERT_RECOVERY_CODE.run(tx, { userId, codeHash: recoveryHash(c), now });
-    await recordAudit(tx, { merchantId: row.merchant_id, userId, actor: row.email, action: 'two-factor.enable', ip: client.ip });
+    await recordAudit(tx, {
+      merchantId: row.merchant_id,
+      userId,
+      actor: row.email,
+      action: 'two-factor.enable',
+      ip: client.ip,
+    });
   });
   return codes;
 }
 
-const SPEND_RECOVERY_CODE = statement<Pick<RowOf<typeof userRecoveryCodes>, 'code_hash'>, { userId: string; codeHash: string; now: Date }>(
+const SPEND_RECOVERY_CODE = statement<
+  Pick<RowOf<typeof userRecoveryCodes>, 'code_hash'>,
+  { userId: string; codeHash: string; now: Date }
+>(
   sql`update ${userRecoveryCodes} set ${bare(userRecoveryCodes.usedAt)} = ${param('now')}
    where ${userRecoveryCodes.userId} = ${param('userId')} and ${userRecoveryCodes.codeHash} = ${param('codeHash')} and ${userRecoveryCodes.usedAt} is null
    returning ${bare(userRecoveryCodes.codeHash)}`,
@@ -141,7 +192,12 @@ const MOVE_STEP = statement<Pick<RowOf<typeof users>, 'id'>, { id: string; step:
  * Checks a code (TOTP or a recovery code) of a user with two-factor on and spends it: the TOTP
  * step moves forward, a recovery code is marked used. True when it was right.
  */
-async function spendCode(db: Queryable, row: TwoFactorRow, code: string, now: Date): Promise<'totp' | 'recovery' | undefined> {
+async function spendCode(
+  db: Queryable,
+  row: TwoFactorRow,
+  code: string,
+  now: Date,
+): Promise<'totp' | 'recovery' | undefined> {
   if (!row.totp_enabled_at || !row.totp_secret_ciphertext) return undefined;
   if (looksLikeRecoveryCode(code)) {
     const used = await SPEND_RECOVERY_CODE.run(db, { userId: row.id, codeHash: recoveryHash(code), now });
@@ -158,7 +214,13 @@ async function spendCode(db: Queryable, row: TwoFactorRow, code: string, now: Da
  * The code step of a sign-in: `token` is the second-factor session's cookie. A right code ends
  * that session and opens a signed-in one (a new token); wrong codes count like wrong passwords.
  */
-export async function completeSecondFactor(db: Database, token: string, code: string, client: Client = {}, now = new Date()): Promise<SignInResult> {
+export async function completeSecondFactor(
+  db: Database,
+  token: string,
+  code: string,
+  client: Client = {},
+  now = new Date(),
+): Promise<SignInResult> {
   const pending = await readSession(db, token, { stage: 'second-factor', now });
   if (!pending) return { kind: 'refused', message: 'Your sign-in has expired: enter your password again.' };
   const keys = throttleKeys(pending.email, client.ip);
@@ -168,12 +230,29 @@ export async function completeSecondFactor(db: Database, token: string, code: st
   const factor = await spendCode(db, row, code, now);
   if (!factor) {
     const until = await recordFailure(db, keys, now);
-    await recordAudit(db, { merchantId: pending.merchantId, userId: pending.userId, actor: pending.email, action: 'sign-in.failure', detail: { reason: 'code' }, ip: client.ip });
+    await recordAudit(db, {
+      merchantId: pending.merchantId,
+      userId: pending.userId,
+      actor: pending.email,
+      action: 'sign-in.failure',
+      detail: { reason: 'code' },
+      ip: client.ip,
+    });
     return { kind: 'refused', message: until ? tooManyAttempts(until, now) : 'That code is not right.' };
   }
   await recordSuccess(db, pending.email);
-  await recordAudit(db, { merchantId: pending.merchantId, userId: pending.userId, actor: pending.email, action: 'sign-in.success', detail: { factor }, ip: client.ip });
-  const session: NewSession = await openSession(db, pending.userId, 'signed-in', client, { replacing: pending.tokenHash, now });
+  await recordAudit(db, {
+    merchantId: pending.merchantId,
+    userId: pending.userId,
+    actor: pending.email,
+    action: 'sign-in.success',
+    detail: { factor },
+    ip: client.ip,
+  });
+  const session: NewSession = await openSession(db, pending.userId, 'signed-in', client, {
+    replacing: pending.tokenHash,
+    now,
+  });
   return { kind: 'signed-in', session };
 }
 
@@ -183,14 +262,26 @@ const CLEAR_TWO_FACTOR = statement<unknown, { id: string; now: Date }>(
 );
 
 /** Turns two-factor off, with a current code (or a recovery code) as proof. */
-export async function disableTwoFactor(db: Database, userId: string, code: string, client: Client = {}, now = new Date()): Promise<void> {
+export async function disableTwoFactor(
+  db: Database,
+  userId: string,
+  code: string,
+  client: Client = {},
+  now = new Date(),
+): Promise<void> {
   await db.transaction(async (tx) => {
     const row = await twoFactorRow(tx, userId);
     if (!row.totp_enabled_at) throw new AccountError('Two-factor is not on.');
     if (!(await spendCode(tx, row, code, now))) throw new AccountError('That code is not right.');
     await CLEAR_TWO_FACTOR.run(tx, { id: userId, now });
     await DELETE_RECOVERY_CODES.run(tx, { userId });
-    await recordAudit(tx, { merchantId: row.merchant_id, userId, actor: row.email, action: 'two-factor.disable', ip: client.ip });
+    await recordAudit(tx, {
+      merchantId: row.merchant_id,
+      userId,
+      actor: row.email,
+      action: 'two-factor.disable',
+      ip: client.ip,
+    });
   });
 }
 

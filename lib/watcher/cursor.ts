@@ -5,7 +5,20 @@ import 'server-only';
  * reorganisation (decision 006).
  */
 import type { BlockRef, ChainAdapter } from '../chains';
-import { bare, chainBlocks, chainCursors, chainTransfers, columnsOf, insertValues, param, sql, statement, unnest, type Queryable, type RowOf } from '../db';
+import {
+  bare,
+  chainBlocks,
+  chainCursors,
+  chainTransfers,
+  columnsOf,
+  insertValues,
+  param,
+  sql,
+  statement,
+  unnest,
+  type Queryable,
+  type RowOf,
+} from '../db';
 import type { Mode } from '../protocol';
 
 export interface ChainCursor {
@@ -25,7 +38,9 @@ type Key = { network: string; mode: Mode };
 const OF_CURSOR = sql`${chainCursors.network} = ${param('network')} and ${chainCursors.mode} = ${param('mode')}`;
 const OF_BLOCKS = sql`${chainBlocks.network} = ${param('network')} and ${chainBlocks.mode} = ${param('mode')}`;
 
-const CURSOR = statement<CursorRow, Key>(sql`select ${columnsOf(chainCursors, ['height', 'hash', 'block_time'])} from ${chainCursors} where ${OF_CURSOR}`);
+const CURSOR = statement<CursorRow, Key>(
+  sql`select ${columnsOf(chainCursors, ['height', 'hash', 'block_time'])} from ${chainCursors} where ${OF_CURSOR}`,
+);
 const NEW_CURSOR = insertValues([
   [chainCursors.network, param('network')],
   [chainCursors.mode, param('mode')],
@@ -38,7 +53,13 @@ const INSERT_CURSOR = statement<unknown, Key & { height: number; hash: string; b
 );
 
 /** The cursor of (network, mode), created where the watcher starts when there is none yet. */
-export async function readCursor(db: Queryable, adapter: ChainAdapter, mode: Mode, startAt: 'genesis' | 'tip', head: BlockRef): Promise<ChainCursor> {
+export async function readCursor(
+  db: Queryable,
+  adapter: ChainAdapter,
+  mode: Mode,
+  startAt: 'genesis' | 'tip',
+  head: BlockRef,
+): Promise<ChainCursor> {
   const network = adapter.network.name;
   const select = () => CURSOR.run(db, { network, mode });
   let [row] = await select();
@@ -74,14 +95,18 @@ export async function findFork(db: Queryable, adapter: ChainAdapter, mode: Mode,
   const kept = await KEPT_FROM.run(db, { network: adapter.network.name, mode, from });
   for (const block of kept) {
     const onChain = await adapter.block(Number(block.height));
-    if (onChain && onChain.hash === block.hash) return { height: onChain.height, hash: onChain.hash, blockTime: onChain.time };
+    if (onChain && onChain.hash === block.hash)
+      return { height: onChain.height, hash: onChain.hash, blockTime: onChain.time };
   }
   const genesis = await adapter.block(0);
   if (!genesis) throw new Error(`${adapter.network.name}: reorganisation deeper than the kept blocks and no block 0`);
   return { height: 0, hash: genesis.hash, blockTime: genesis.time };
 }
 
-const UNBLOCK_ABOVE = statement<unknown, Key & { height: number }>(sql`update ${chainTransfers} set ${bare(chainTransfers.blockHeight)} = null
+const UNBLOCK_ABOVE = statement<
+  unknown,
+  Key & { height: number }
+>(sql`update ${chainTransfers} set ${bare(chainTransfers.blockHeight)} = null
   where ${chainTransfers.network} = ${param('network')} and ${chainTransfers.mode} = ${param('mode')} and ${chainTransfers.blockHeight} > ${param('height')}`);
 const FORGET_ABOVE = statement<unknown, Key & { height: number }>(
   sql`delete from ${chainBlocks} where ${OF_BLOCKS} and ${chainBlocks.height} > ${param('height')}`,
@@ -98,13 +123,19 @@ export async function rewind(tx: Queryable, network: string, mode: Mode, fork: C
 }
 
 const SCANNED = unnest('b', { height: chainBlocks.height, hash: chainBlocks.hash });
-const KEEP_BLOCKS = statement<unknown, Key>(sql`insert into ${chainBlocks} (${bare(chainBlocks.network)}, ${bare(chainBlocks.mode)}, ${SCANNED.names})
+const KEEP_BLOCKS = statement<
+  unknown,
+  Key
+>(sql`insert into ${chainBlocks} (${bare(chainBlocks.network)}, ${bare(chainBlocks.mode)}, ${SCANNED.names})
   select ${param('network')}, ${param('mode')}, ${SCANNED.names} from ${SCANNED.from}
   on conflict (${bare(chainBlocks.network)}, ${bare(chainBlocks.mode)}, ${bare(chainBlocks.height)}) do update set ${bare(chainBlocks.hash)} = excluded.${bare(chainBlocks.hash)}`);
 const FORGET_BELOW = statement<unknown, Key & { height: number }>(
   sql`delete from ${chainBlocks} where ${OF_BLOCKS} and ${chainBlocks.height} < ${param('height')}`,
 );
-const MOVE_CURSOR = statement<unknown, Key & { height: number; hash: string; blockTime: Date }>(sql`update ${chainCursors}
+const MOVE_CURSOR = statement<
+  unknown,
+  Key & { height: number; hash: string; blockTime: Date }
+>(sql`update ${chainCursors}
     set ${bare(chainCursors.height)} = ${param('height')}, ${bare(chainCursors.hash)} = ${param('hash')}, ${bare(chainCursors.blockTime)} = ${param('blockTime')},
         ${bare(chainCursors.updatedAt)} = now()
   where ${OF_CURSOR}`);

@@ -19,7 +19,10 @@ const CURSOR = statement<Pick<RowOf<typeof chainCursors>, 'height' | 'block_time
     where ${chainCursors.network} = ${param('network')} and ${chainCursors.mode} = ${param('mode')}`,
 );
 // The batch is written into the text (not a parameter), as the limit always was.
-const DUE = statement<Pick<RowOf<typeof orders>, 'id'>, { network: string; mode: Mode; before: Date }>(sql`select ${orders.id} from ${orders}
+const DUE = statement<
+  Pick<RowOf<typeof orders>, 'id'>,
+  { network: string; mode: Mode; before: Date }
+>(sql`select ${orders.id} from ${orders}
   where ${orders.status} = 'pending' and ${orders.expiresAt} < ${param('before')} and ${orders.network} = ${param('network')} and ${orders.mode} = ${param('mode')}
   order by ${orders.expiresAt} limit ${sql.raw(String(SWEEP_BATCH))}`);
 

@@ -14,7 +14,11 @@ describe('chain health', () => {
 
   it('a pass deferred by our busy database says nothing about the node', () => {
     reportHealth('health-busy', 'test', null);
-    reportHealth('health-busy', 'test', new DatabaseBusyError('database pool exhausted (1 connections, 0 idle, 3 waiting)'));
+    reportHealth(
+      'health-busy',
+      'test',
+      new DatabaseBusyError('database pool exhausted (1 connections, 0 idle, 3 waiting)'),
+    );
     expect(of('health-busy')).toMatchObject({ healthy: true, failures: 0 });
   });
 });

@@ -46,9 +46,21 @@ export function reportHealth(network: string, mode: Mode, error: unknown, progre
   if (error === null || error === undefined) {
     metrics().watcherPasses.inc({ network, mode, result: 'ok' });
     if (before && !before.healthy) log.info('chain node healthy again', { network, mode, after: before.failures });
-    const state = !before || !before.healthy
-      ? { network, mode, healthy: true, error: null, failures: 0, since: now, checkedAt: now, head: before?.head ?? null, cursor: before?.cursor ?? null, lastPassAt: now }
-      : Object.assign(before, { checkedAt: now, lastPassAt: now });
+    const state =
+      !before || !before.healthy
+        ? {
+            network,
+            mode,
+            healthy: true,
+            error: null,
+            failures: 0,
+            since: now,
+            checkedAt: now,
+            head: before?.head ?? null,
+            cursor: before?.cursor ?? null,
+            lastPassAt: now,
+          }
+        : Object.assign(before, { checkedAt: now, lastPassAt: now });
     if (progress) Object.assign(state, progress);
     states.set(key, state);
     return;
@@ -62,13 +74,25 @@ export function reportHealth(network: string, mode: Mode, error: unknown, progre
   metrics().watcherPasses.inc({ network, mode, result: 'error' });
   if (!before || before.healthy) {
     log.error('chain node unhealthy: watcher step failed', { network, mode, error: message });
-    states.set(key, { network, mode, healthy: false, error: message, failures: 1, since: now, checkedAt: now, head: before?.head ?? null, cursor: before?.cursor ?? null, lastPassAt: before?.lastPassAt ?? null });
+    states.set(key, {
+      network,
+      mode,
+      healthy: false,
+      error: message,
+      failures: 1,
+      since: now,
+      checkedAt: now,
+      head: before?.head ?? null,
+      cursor: before?.cursor ?? null,
+      lastPassAt: before?.lastPassAt ?? null,
+    });
   } else {
     before.failures += 1;
     before.error = message;
     before.checkedAt = now;
     // Still failing: a reminder now and then rather than a line per pass.
-    if (before.failures % 60 === 0) log.warn('chain node still unhealthy', { network, mode, failures: before.failures, error: message });
+    if (before.failures % 60 === 0)
+      log.warn('chain node still unhealthy', { network, mode, failures: before.failures, error: message });
   }
 }
 

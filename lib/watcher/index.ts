@@ -5,7 +5,14 @@ import 'server-only';
  * on the embedded database (instrumentation.ts) and as `npm run worker` processes on PostgreSQL.
  */
 import type { Network } from '../catalog';
-import { enabledNetworks, liveAdapters, requiredConfirmations, sandboxAdapter, startMining, type ChainAdapter } from '../chains';
+import {
+  enabledNetworks,
+  liveAdapters,
+  requiredConfirmations,
+  sandboxAdapter,
+  startMining,
+  type ChainAdapter,
+} from '../chains';
 import { config } from '../config';
 import { deposits, orders, param, sandboxTransfers, sql, statement, type Database } from '../db';
 import { log } from '../log';
@@ -44,7 +51,12 @@ export function riskScreen(): RiskScreen {
 }
 
 export function watchOptions(mode: Mode): WatchOptions {
-  return { batchBlocks: BATCH_BLOCKS, startAt: mode === 'test' ? 'genesis' : 'tip', screen: riskScreen(), chainClock: mode === 'test' };
+  return {
+    batchBlocks: BATCH_BLOCKS,
+    startAt: mode === 'test' ? 'genesis' : 'tip',
+    screen: riskScreen(),
+    chainClock: mode === 'test',
+  };
 }
 
 /** Logs status changes (their webhooks were written to the outbox in the change's transaction). */
@@ -56,17 +68,28 @@ function reportChanges(network: string, mode: Mode, changes: readonly StatusChan
  * One full pass over a network: scan until caught up with the tip, then sweep expired orders.
  * Answers where the pass left the cursor and the tip it saw, unless another worker held the cursor.
  */
-export async function watchNetwork(db: Database, adapter: ChainAdapter, mode: Mode, options = watchOptions(mode)): Promise<WatchProgress | undefined> {
+export async function watchNetwork(
+  db: Database,
+  adapter: ChainAdapter,
+  mode: Mode,
+  options = watchOptions(mode),
+): Promise<WatchProgress | undefined> {
   let progress: WatchProgress | undefined;
   for (;;) {
     const step = await watchStep(db, adapter, mode, options);
     reportChanges(adapter.network.name, mode, step.changes);
     if (step.ran) progress = { head: step.head, cursor: step.cursor };
-    if (step.matchedTransfers > 0) metrics().transfersMatched.inc({ network: adapter.network.name, mode }, step.matchedTransfers);
-    if (step.reorgFrom !== undefined) log.warn('chain reorganisation', { network: adapter.network.name, mode, from: step.reorgFrom });
+    if (step.matchedTransfers > 0)
+      metrics().transfersMatched.inc({ network: adapter.network.name, mode }, step.matchedTransfers);
+    if (step.reorgFrom !== undefined)
+      log.warn('chain reorganisation', { network: adapter.network.name, mode, from: step.reorgFrom });
     if (!step.ran || step.scannedBlocks < options.batchBlocks) break;
   }
-  reportChanges(adapter.network.name, mode, await sweepExpired(db, adapter, mode, options.screen, options.now, options.chainClock));
+  reportChanges(
+    adapter.network.name,
+    mode,
+    await sweepExpired(db, adapter, mode, options.screen, options.now, options.chainClock),
+  );
   return progress;
 }
 
@@ -141,14 +164,18 @@ export function startWorkers(db: Database): Workers {
   const cfg = config();
   const running = workersSlot();
   running.count++;
-  const stopMining = cfg.sandboxBlockMs > 0 ? startMining(db, enabledNetworks('test'), cfg.sandboxBlockMs, (n) => sandboxNeedsBlocks(db, n)) : () => {};
+  const stopMining =
+    cfg.sandboxBlockMs > 0
+      ? startMining(db, enabledNetworks('test'), cfg.sandboxBlockMs, (n) => sandboxNeedsBlocks(db, n))
+      : () => {};
   let stopped = false;
   const passes = new Set<Promise<void>>();
   const timers = new Map<string, NodeJS.Timeout>();
   const unsubscribes: (() => void)[] = [];
   for (const mode of MODE_VALUES) {
     for (const adapter of chainAdapters(db, mode)) {
-      if (!running.watched.some((w) => w.network === adapter.network.name && w.mode === mode)) running.watched.push({ network: adapter.network.name, mode });
+      if (!running.watched.some((w) => w.network === adapter.network.name && w.mode === mode))
+        running.watched.push({ network: adapter.network.name, mode });
       const options = watchOptions(mode);
       const key = `${mode}/${adapter.network.name}`;
       // A wake during a pass asks for another right after it: the block announced may have

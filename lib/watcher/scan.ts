@@ -71,9 +71,21 @@ interface ChainRead {
   spends: ChainSpend[];
 }
 
-const idle = (): StepResult => ({ ran: false, scannedBlocks: 0, cursor: -1, head: -1, matchedTransfers: 0, changes: [] });
+const idle = (): StepResult => ({
+  ran: false,
+  scannedBlocks: 0,
+  cursor: -1,
+  head: -1,
+  matchedTransfers: 0,
+  changes: [],
+});
 
-export async function watchStep(db: Database, adapter: ChainAdapter, mode: Mode, options: WatchOptions): Promise<StepResult> {
+export async function watchStep(
+  db: Database,
+  adapter: ChainAdapter,
+  mode: Mode,
+  options: WatchOptions,
+): Promise<StepResult> {
   const network = adapter.network.name;
   const read = await readChain(db, adapter, mode, options);
   if (!read) return idle();
@@ -89,7 +101,14 @@ export async function watchStep(db: Database, adapter: ChainAdapter, mode: Mode,
     matchedTransfers += await recordIncoming(tx, network, mode, mempool, touched);
     if (cursor.height >= head.height) await dropVanished(tx, network, mode, mempool, touched);
     // Transfers that were still short of their confirmations before this step may have them now.
-    await stillConfirming(tx, network, mode, Math.min(seen.height, base.height), adapter.requiredConfirmations, touched);
+    await stillConfirming(
+      tx,
+      network,
+      mode,
+      Math.min(seen.height, base.height),
+      adapter.requiredConfirmations,
+      touched,
+    );
 
     const view: ChainView = {
       now: judgedAt(options.now?.() ?? new Date(), cursor.blockTime, options.chainClock),
@@ -99,7 +118,15 @@ export async function watchStep(db: Database, adapter: ChainAdapter, mode: Mode,
       screen: options.screen,
     };
     const changes = await settleTransfers(tx, [...touched], view);
-    return { ran: true, scannedBlocks: blocks.length, cursor: cursor.height, head: head.height, matchedTransfers, changes, reorgFrom };
+    return {
+      ran: true,
+      scannedBlocks: blocks.length,
+      cursor: cursor.height,
+      head: head.height,
+      matchedTransfers,
+      changes,
+      reorgFrom,
+    };
   });
 }
 
@@ -110,7 +137,12 @@ export async function watchStep(db: Database, adapter: ChainAdapter, mode: Mode,
  * a block at or below the tip we scan to, so it is never in neither. Null when the chain changed
  * while it was read.
  */
-async function readChain(db: Database, adapter: ChainAdapter, mode: Mode, options: WatchOptions): Promise<ChainRead | null> {
+async function readChain(
+  db: Database,
+  adapter: ChainAdapter,
+  mode: Mode,
+  options: WatchOptions,
+): Promise<ChainRead | null> {
   const mempool = await adapter.mempool();
   const head = await adapter.head();
   const seen = await readCursor(db, adapter, mode, options.startAt, head);
@@ -122,7 +154,11 @@ async function readChain(db: Database, adapter: ChainAdapter, mode: Mode, option
     reorgFrom = base.height + 1;
   }
   const to = Math.min(head.height, base.height + options.batchBlocks);
-  const { blocks, transfers, spends = [] } = to > base.height ? await adapter.scan(base.height + 1, to) : { blocks: [], transfers: [] };
+  const {
+    blocks,
+    transfers,
+    spends = [],
+  } = to > base.height ? await adapter.scan(base.height + 1, to) : { blocks: [], transfers: [] };
   // The first new block must build on the base: if the chain changed between reading the base and
   // scanning, this step would skip the fork. The next pass sees the change and finds the fork.
   if (blocks[0] && blocks[0].parentHash !== base.hash) return null;

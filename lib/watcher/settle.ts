@@ -13,7 +13,22 @@ import 'server-only';
  * expiry sweeper's single order goes through the same code with one id.
  */
 import { confirmationsOf } from '../chains';
-import { addresses, bare, chainTransfers, columnsOf, deposits, orderEvents, orders, param, payments, sql, statement, unnest, type Queryable, type RowOf } from '../db';
+import {
+  addresses,
+  bare,
+  chainTransfers,
+  columnsOf,
+  deposits,
+  orderEvents,
+  orders,
+  param,
+  payments,
+  sql,
+  statement,
+  unnest,
+  type Queryable,
+  type RowOf,
+} from '../db';
 import { incomingWrite, kindOf, type IncomingWrite } from '../deposits';
 import { followOrders, type FollowedOrder } from '../invoices';
 import { log } from '../log';
@@ -35,8 +50,21 @@ export interface ChainView {
 
 /** The `chain_transfers` columns settling reads (all but `created_at`). */
 const TRANSFER_COLUMNS = [
-  'id', 'network', 'mode', 'tx_hash', 'output_index', 'address_id', 'order_id', 'merchant_id', 'currency', 'amount', 'sender',
-  'block_height', 'first_seen_at', 'dropped', 'settled_role',
+  'id',
+  'network',
+  'mode',
+  'tx_hash',
+  'output_index',
+  'address_id',
+  'order_id',
+  'merchant_id',
+  'currency',
+  'amount',
+  'sender',
+  'block_height',
+  'first_seen_at',
+  'dropped',
+  'settled_role',
 ] as const satisfies readonly (keyof RowOf<typeof chainTransfers>)[];
 type TransferRow = Pick<RowOf<typeof chainTransfers>, (typeof TRANSFER_COLUMNS)[number]>;
 const TRANSFERS_BY_ID = statement<TransferRow, { ids: string[] }>(
@@ -48,7 +76,19 @@ const TRANSFERS_OF_ORDERS = statement<TransferRow, { orderIds: string[] }>(
 
 /** The `orders` columns settling reads. */
 const ORDER_COLUMNS = [
-  'id', 'merchant_id', 'mode', 'status', 'currency', 'amount', 'threshold', 'received', 'address', 'tag', 'expires_at', 'check_risks', 'invoice_id',
+  'id',
+  'merchant_id',
+  'mode',
+  'status',
+  'currency',
+  'amount',
+  'threshold',
+  'received',
+  'address',
+  'tag',
+  'expires_at',
+  'check_risks',
+  'invoice_id',
 ] as const satisfies readonly (keyof RowOf<typeof orders>)[];
 type SettlingOrderRow = Pick<RowOf<typeof orders>, (typeof ORDER_COLUMNS)[number]>;
 // A fixed order of locking (PostgreSQL locks the rows as the sort hands them up), so two steps
@@ -77,7 +117,11 @@ export async function settleOrder(tx: Queryable, orderId: string, view: ChainVie
  * Settles what the transfers of one step touched: every order they belong to, and the personal
  * deposits of those without an order.
  */
-export async function settleTransfers(tx: Queryable, transferIds: readonly string[], view: ChainView): Promise<StatusChange[]> {
+export async function settleTransfers(
+  tx: Queryable,
+  transferIds: readonly string[],
+  view: ChainView,
+): Promise<StatusChange[]> {
   if (transferIds.length === 0) return [];
   const rows = await TRANSFERS_BY_ID.run(tx, { ids: [...transferIds] });
   const orderIds = new Set<string>();
@@ -100,7 +144,12 @@ interface Settled {
  * Locks and evaluates the orders, then writes everything they and the transfers without an order
  * call for, one statement per kind of row. Answers the status changes, in the orders' id order.
  */
-async function settle(tx: Queryable, orderIds: readonly string[], withoutOrder: readonly TransferRow[], view: ChainView): Promise<StatusChange[]> {
+async function settle(
+  tx: Queryable,
+  orderIds: readonly string[],
+  withoutOrder: readonly TransferRow[],
+  view: ChainView,
+): Promise<StatusChange[]> {
   const settled: Settled[] = [];
   if (orderIds.length > 0) {
     const rows = await LOCK_ORDERS.run(tx, { ids: [...orderIds] });
@@ -122,7 +171,8 @@ async function settle(tx: Queryable, orderIds: readonly string[], withoutOrder: 
   // as the status changes, so a change and its webhook commit together or not at all.
   await enqueueOrderWebhooks(tx, plan.finalChanges);
   // The invoices follow their orders in the same transaction (their webhooks too, when final).
-  for (const invoiceChange of await followOrders(tx, plan.followed, view.now)) log.info('invoice status changed', { ...invoiceChange });
+  for (const invoiceChange of await followOrders(tx, plan.followed, view.now))
+    log.info('invoice status changed', { ...invoiceChange });
   return plan.changes;
 }
 
@@ -138,7 +188,9 @@ async function evaluate(order: SettlingOrderRow, rows: readonly TransferRow[], v
       firstSeenAt: row.first_seen_at,
       confirmations: confirmationsOf(row, view.tipHeight),
       dropped: row.dropped,
-      risk: order.check_risks ? await view.screen.screen({ sender: row.sender, currency: row.currency, network: row.network }) : undefined,
+      risk: order.check_risks
+        ? await view.screen.screen({ sender: row.sender, currency: row.currency, network: row.network })
+        : undefined,
     });
   }
   const settled = new Map<string, SettledRole>();
@@ -154,7 +206,11 @@ async function evaluate(order: SettlingOrderRow, rows: readonly TransferRow[], v
       settled,
     },
     observed,
-    { now: view.now, requiredConfirmations: view.requiredConfirmations, scannedPastExpiry: view.tipTime.getTime() > order.expires_at.getTime() },
+    {
+      now: view.now,
+      requiredConfirmations: view.requiredConfirmations,
+      scannedPastExpiry: view.tipTime.getTime() > order.expires_at.getTime(),
+    },
   );
 }
 
@@ -191,24 +247,51 @@ interface Plan {
 }
 
 type PaymentWrite = TransferKey & {
-  order_id: string; merchant_id: string; address_id: string; currency: string; address: string; tag: string | null;
-  sender_address: string | null; amount: string; status: string; confirmations: number;
+  order_id: string;
+  merchant_id: string;
+  address_id: string;
+  currency: string;
+  address: string;
+  tag: string | null;
+  sender_address: string | null;
+  amount: string;
+  status: string;
+  confirmations: number;
 };
 
 /** Decides every row to write from the evaluations (no database work). */
 function planWrites(settled: readonly Settled[], withoutOrder: readonly TransferRow[], view: ChainView): Plan {
-  const plan: Plan = { changes: [], orderUpdates: [], events: [], counted: [], rejected: [], payments: [], deposits: [], finalChanges: [], followed: [] };
+  const plan: Plan = {
+    changes: [],
+    orderUpdates: [],
+    events: [],
+    counted: [],
+    rejected: [],
+    payments: [],
+    deposits: [],
+    finalChanges: [],
+    followed: [],
+  };
   const projectDeposit = (row: TransferRow) =>
     plan.deposits.push({
       row,
-      write: incomingWrite({ confirmations: confirmationsOf(row, view.tipHeight), requiredConfirmations: view.requiredConfirmations, dropped: row.dropped }),
+      write: incomingWrite({
+        confirmations: confirmationsOf(row, view.tipHeight),
+        requiredConfirmations: view.requiredConfirmations,
+        dropped: row.dropped,
+      }),
     });
   for (const { order, transfers, evaluation } of settled) {
     const changed = evaluation.status !== order.status;
     const received = evaluation.received.toString();
     if (changed) {
       plan.changes.push({ orderId: order.id, from: order.status, to: evaluation.status });
-      plan.events.push({ order_id: order.id, from_status: order.status, to_status: evaluation.status, message: evaluation.message });
+      plan.events.push({
+        order_id: order.id,
+        from_status: order.status,
+        to_status: evaluation.status,
+        message: evaluation.message,
+      });
       if (FINAL_STATUSES.has(evaluation.status)) {
         plan.finalChanges.push(order.id);
         for (const [id, role] of evaluation.roles) {
@@ -218,9 +301,16 @@ function planWrites(settled: readonly Settled[], withoutOrder: readonly Transfer
       }
     }
     if (changed || received !== BigInt(order.received).toString()) {
-      plan.orderUpdates.push({ id: order.id, status: evaluation.status, received, message: evaluation.message, changed });
+      plan.orderUpdates.push({
+        id: order.id,
+        status: evaluation.status,
+        received,
+        message: evaluation.message,
+        changed,
+      });
     }
-    for (const alert of evaluation.alerts) log.warn('payment reversed after the order was final', { orderId: order.id, alert });
+    for (const alert of evaluation.alerts)
+      log.warn('payment reversed after the order was final', { orderId: order.id, alert });
     for (const row of transfers) {
       const paymentStatus = PAYMENT_STATUS[evaluation.roles.get(row.id) ?? 'orphan'];
       if (!paymentStatus) {
@@ -228,14 +318,30 @@ function planWrites(settled: readonly Settled[], withoutOrder: readonly Transfer
         continue;
       }
       plan.payments.push({
-        network: row.network, mode: row.mode, tx_hash: row.tx_hash, output_index: row.output_index,
-        order_id: order.id, merchant_id: order.merchant_id, address_id: row.address_id, currency: row.currency, address: order.address,
-        tag: order.tag, sender_address: row.sender, amount: row.amount, status: paymentStatus, confirmations: confirmationsOf(row, view.tipHeight),
+        network: row.network,
+        mode: row.mode,
+        tx_hash: row.tx_hash,
+        output_index: row.output_index,
+        order_id: order.id,
+        merchant_id: order.merchant_id,
+        address_id: row.address_id,
+        currency: row.currency,
+        address: order.address,
+        tag: order.tag,
+        sender_address: row.sender,
+        amount: row.amount,
+        status: paymentStatus,
+        confirmations: confirmationsOf(row, view.tipHeight),
       });
     }
     if (order.invoice_id) {
-      const paymentSeen = [...evaluation.roles.values()].some((role) => role === 'counted' || role === 'detected' || role === 'rejected');
-      plan.followed.push({ order: { id: order.id, invoice_id: order.invoice_id, status: evaluation.status }, paymentSeen });
+      const paymentSeen = [...evaluation.roles.values()].some(
+        (role) => role === 'counted' || role === 'detected' || role === 'rejected',
+      );
+      plan.followed.push({
+        order: { id: order.id, invoice_id: order.invoice_id, status: evaluation.status },
+        paymentSeen,
+      });
     }
   }
   for (const row of withoutOrder) projectDeposit(row);
@@ -244,7 +350,13 @@ function planWrites(settled: readonly Settled[], withoutOrder: readonly Transfer
 
 // --- The statements: each writes one kind of row for every order and transfer of the settling ----
 
-const ORDER_UPDATES = unnest('u', { id: orders.id, status: orders.status, received: orders.received, message: orders.message, changed: 'boolean' });
+const ORDER_UPDATES = unnest('u', {
+  id: orders.id,
+  status: orders.status,
+  received: orders.received,
+  message: orders.message,
+  changed: 'boolean',
+});
 const u = ORDER_UPDATES.ref;
 /** A status change writes the evaluation's message; a change of `received` alone leaves the message. */
 const UPDATE_ORDERS = statement(sql`update ${orders}
@@ -252,14 +364,26 @@ const UPDATE_ORDERS = statement(sql`update ${orders}
         ${bare(orders.message)} = case when ${u.changed} then ${u.message} else ${orders.message} end, ${bare(orders.updatedAt)} = now()
    from ${ORDER_UPDATES.from} where ${orders.id} = ${u.id}`);
 
-const EVENTS = unnest('e', { order_id: orderEvents.orderId, from_status: orderEvents.fromStatus, to_status: orderEvents.toStatus, message: orderEvents.message });
-const INSERT_EVENTS = statement(sql`insert into ${orderEvents} (${EVENTS.names}) select ${EVENTS.names} from ${EVENTS.from}`);
+const EVENTS = unnest('e', {
+  order_id: orderEvents.orderId,
+  from_status: orderEvents.fromStatus,
+  to_status: orderEvents.toStatus,
+  message: orderEvents.message,
+});
+const INSERT_EVENTS = statement(
+  sql`insert into ${orderEvents} (${EVENTS.names}) select ${EVENTS.names} from ${EVENTS.from}`,
+);
 
 const SETTLED_ROLES = statement<unknown, { counted: string[]; rejected: string[] }>(sql`update ${chainTransfers}
     set ${bare(chainTransfers.settledRole)} = case when ${chainTransfers.id} = any(${param('counted')}::uuid[]) then 'counted' else 'rejected' end
   where ${chainTransfers.id} = any(${param('counted')}::uuid[]) or ${chainTransfers.id} = any(${param('rejected')}::uuid[])`);
 
-const KEYS = unnest('k', { network: chainTransfers.network, mode: chainTransfers.mode, tx_hash: chainTransfers.txHash, output_index: chainTransfers.outputIndex });
+const KEYS = unnest('k', {
+  network: chainTransfers.network,
+  mode: chainTransfers.mode,
+  tx_hash: chainTransfers.txHash,
+  output_index: chainTransfers.outputIndex,
+});
 const k = KEYS.ref;
 const DELETE_DEPOSITS = statement(sql`delete from ${deposits} using ${KEYS.from}
   where ${deposits.network} = ${k.network} and ${deposits.mode} = ${k.mode} and ${deposits.inTxHash} = ${k.tx_hash} and ${deposits.inOutputIndex} = ${k.output_index}`);
@@ -267,17 +391,35 @@ const DELETE_PAYMENTS = statement(sql`delete from ${payments} using ${KEYS.from}
   where ${payments.network} = ${k.network} and ${payments.mode} = ${k.mode} and ${payments.txHash} = ${k.tx_hash} and ${payments.outputIndex} = ${k.output_index}`);
 
 const PAYMENTS = unnest('p', {
-  order_id: payments.orderId, merchant_id: payments.merchantId, mode: payments.mode, address_id: payments.addressId, network: payments.network,
-  currency: payments.currency, tx_hash: payments.txHash, output_index: payments.outputIndex, address: payments.address, tag: payments.tag,
-  sender_address: payments.senderAddress, amount: payments.amount, status: payments.status, confirmations: payments.confirmations,
+  order_id: payments.orderId,
+  merchant_id: payments.merchantId,
+  mode: payments.mode,
+  address_id: payments.addressId,
+  network: payments.network,
+  currency: payments.currency,
+  tx_hash: payments.txHash,
+  output_index: payments.outputIndex,
+  address: payments.address,
+  tag: payments.tag,
+  sender_address: payments.senderAddress,
+  amount: payments.amount,
+  status: payments.status,
+  confirmations: payments.confirmations,
 });
-const UPSERT_PAYMENTS = statement(sql`insert into ${payments} (${PAYMENTS.names}) select ${PAYMENTS.names} from ${PAYMENTS.from}
+const UPSERT_PAYMENTS =
+  statement(sql`insert into ${payments} (${PAYMENTS.names}) select ${PAYMENTS.names} from ${PAYMENTS.from}
   on conflict (${bare(payments.network)}, ${bare(payments.mode)}, ${bare(payments.txHash)}, ${bare(payments.outputIndex)})
   do update set ${bare(payments.status)} = excluded.${bare(payments.status)}, ${bare(payments.confirmations)} = excluded.${bare(payments.confirmations)}`);
 
 const DEPOSIT_STATUSES = unnest('u', {
-  network: deposits.network, mode: deposits.mode, tx_hash: 'text', output_index: 'integer', status: deposits.status, message: deposits.message,
-  in_status: deposits.inStatus, confirmations: deposits.confirmations,
+  network: deposits.network,
+  mode: deposits.mode,
+  tx_hash: 'text',
+  output_index: 'integer',
+  status: deposits.status,
+  message: deposits.message,
+  in_status: deposits.inStatus,
+  confirmations: deposits.confirmations,
 });
 const ds = DEPOSIT_STATUSES.ref;
 const UPDATE_DEPOSITS = statement(sql`update ${deposits}
@@ -287,14 +429,28 @@ const UPDATE_DEPOSITS = statement(sql`update ${deposits}
   where ${deposits.network} = ${ds.network} and ${deposits.mode} = ${ds.mode} and ${deposits.inTxHash} = ${ds.tx_hash} and ${deposits.inOutputIndex} = ${ds.output_index}`);
 
 const NEW_DEPOSITS = unnest('d', {
-  network: deposits.network, mode: deposits.mode, in_tx_hash: deposits.inTxHash, in_output_index: deposits.inOutputIndex, merchant_id: deposits.merchantId,
-  kind: deposits.kind, order_id: deposits.orderId, stage: deposits.stage, status: deposits.status, message: deposits.message, currency: deposits.currency,
-  amount: deposits.amount, address_id: deposits.addressId, address: deposits.address, tag: deposits.tag, in_status: deposits.inStatus,
+  network: deposits.network,
+  mode: deposits.mode,
+  in_tx_hash: deposits.inTxHash,
+  in_output_index: deposits.inOutputIndex,
+  merchant_id: deposits.merchantId,
+  kind: deposits.kind,
+  order_id: deposits.orderId,
+  stage: deposits.stage,
+  status: deposits.status,
+  message: deposits.message,
+  currency: deposits.currency,
+  amount: deposits.amount,
+  address_id: deposits.addressId,
+  address: deposits.address,
+  tag: deposits.tag,
+  in_status: deposits.inStatus,
   confirmations: deposits.confirmations,
 });
 // `onIncoming` opens a deposit at the observation's status, so on a conflict `excluded.status` is
 // the status the observation decides for the deposit there is (lib/deposits: `IncomingWrite`).
-const UPSERT_DEPOSITS = statement(sql`insert into ${deposits} (${NEW_DEPOSITS.names}) select ${NEW_DEPOSITS.names} from ${NEW_DEPOSITS.from}
+const UPSERT_DEPOSITS =
+  statement(sql`insert into ${deposits} (${NEW_DEPOSITS.names}) select ${NEW_DEPOSITS.names} from ${NEW_DEPOSITS.from}
   on conflict (${bare(deposits.network)}, ${bare(deposits.mode)}, ${bare(deposits.inTxHash)}, ${bare(deposits.inOutputIndex)})
   do update set ${bare(deposits.status)} = excluded.${bare(deposits.status)}, ${bare(deposits.message)} = excluded.${bare(deposits.message)},
     ${bare(deposits.inStatus)} = excluded.${bare(deposits.inStatus)}, ${bare(deposits.confirmations)} = excluded.${bare(deposits.confirmations)}`);
@@ -303,13 +459,19 @@ const ADDRESSES = statement<Pick<RowOf<typeof addresses>, 'id' | 'kind' | 'addre
   sql`select ${columnsOf(addresses, ['id', 'kind', 'address', 'tag'])} from ${addresses} where ${addresses.id} = any(${param('ids')}::uuid[])`,
 );
 
-const keyOf = (row: TransferRow): TransferKey => ({ network: row.network, mode: row.mode, tx_hash: row.tx_hash, output_index: row.output_index });
+const keyOf = (row: TransferRow): TransferKey => ({
+  network: row.network,
+  mode: row.mode,
+  tx_hash: row.tx_hash,
+  output_index: row.output_index,
+});
 
 /** Runs the plan's statements, skipping each kind with nothing to write. */
 async function write(tx: Queryable, plan: Plan): Promise<void> {
   if (plan.orderUpdates.length > 0) await UPDATE_ORDERS.run(tx, ORDER_UPDATES.values(plan.orderUpdates));
   if (plan.events.length > 0) await INSERT_EVENTS.run(tx, EVENTS.values(plan.events));
-  if (plan.counted.length + plan.rejected.length > 0) await SETTLED_ROLES.run(tx, { counted: plan.counted, rejected: plan.rejected });
+  if (plan.counted.length + plan.rejected.length > 0)
+    await SETTLED_ROLES.run(tx, { counted: plan.counted, rejected: plan.rejected });
   if (plan.payments.length > 0) {
     await DELETE_DEPOSITS.run(tx, KEYS.values(plan.payments));
     await UPSERT_PAYMENTS.run(tx, PAYMENTS.values(plan.payments));
@@ -318,7 +480,12 @@ async function write(tx: Queryable, plan: Plan): Promise<void> {
   if (ofOrders.length > 0) await DELETE_PAYMENTS.run(tx, KEYS.values(ofOrders.map(({ row }) => keyOf(row))));
   const updates = plan.deposits.filter(({ write }) => !write.opens);
   if (updates.length > 0) {
-    await UPDATE_DEPOSITS.run(tx, DEPOSIT_STATUSES.values(updates.map(({ row, write }) => ({ ...keyOf(row), ...write, in_status: write.inStatus }))));
+    await UPDATE_DEPOSITS.run(
+      tx,
+      DEPOSIT_STATUSES.values(
+        updates.map(({ row, write }) => ({ ...keyOf(row), ...write, in_status: write.inStatus })),
+      ),
+    );
   }
   const opening = plan.deposits.filter(({ write }) => write.opens);
   if (opening.length > 0) await UPSERT_DEPOSITS.run(tx, NEW_DEPOSITS.values(await newDeposits(tx, opening)));
@@ -332,9 +499,22 @@ async function newDeposits(tx: Queryable, opening: readonly { row: TransferRow; 
   return opening.map(({ row, write }) => {
     const address = byId.get(row.address_id)!;
     return {
-      network: row.network, mode: row.mode, in_tx_hash: row.tx_hash, in_output_index: row.output_index, merchant_id: row.merchant_id,
-      kind: kindOf(row.order_id, address.kind), order_id: row.order_id, stage: write.opens!.stage, status: write.opens!.status, message: write.message,
-      currency: row.currency, amount: row.amount, address_id: address.id, address: address.address, tag: address.tag, in_status: write.inStatus,
+      network: row.network,
+      mode: row.mode,
+      in_tx_hash: row.tx_hash,
+      in_output_index: row.output_index,
+      merchant_id: row.merchant_id,
+      kind: kindOf(row.order_id, address.kind),
+      order_id: row.order_id,
+      stage: write.opens!.stage,
+      status: write.opens!.status,
+      message: write.message,
+      currency: row.currency,
+      amount: row.amount,
+      address_id: address.id,
+      address: address.address,
+      tag: address.tag,
+      in_status: write.inStatus,
       confirmations: write.confirmations,
     };
   });

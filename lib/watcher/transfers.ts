@@ -6,23 +6,52 @@ import 'server-only';
  * the step then settles.
  */
 import type { ChainTransfer } from '../chains';
-import { addresses, alias, bare, chainTransfers, orders, param, sql, statement, unnest, type Queryable, type RowOf } from '../db';
+import {
+  addresses,
+  alias,
+  bare,
+  chainTransfers,
+  orders,
+  param,
+  sql,
+  statement,
+  unnest,
+  type Queryable,
+  type RowOf,
+} from '../db';
 import type { Mode } from '../protocol';
 
 type Id = Pick<RowOf<typeof chainTransfers>, 'id'>;
 
 const INCOMING = unnest('t', {
-  tx_hash: chainTransfers.txHash, output_index: chainTransfers.outputIndex, sender: chainTransfers.sender, address: 'text', tag: chainTransfers.tag,
-  currency: chainTransfers.currency, amount: 'numeric', block_height: chainTransfers.blockHeight, seen_at: 'timestamptz',
+  tx_hash: chainTransfers.txHash,
+  output_index: chainTransfers.outputIndex,
+  sender: chainTransfers.sender,
+  address: 'text',
+  tag: chainTransfers.tag,
+  currency: chainTransfers.currency,
+  amount: 'numeric',
+  block_height: chainTransfers.blockHeight,
+  seen_at: 'timestamptz',
 });
 const a = alias(addresses, 'a');
 const o = alias(orders, 'o');
 /** The columns the insert writes, in the order of its select list. */
 const RECORDED = sql.join(
   [
-    chainTransfers.network, chainTransfers.mode, chainTransfers.txHash, chainTransfers.outputIndex, chainTransfers.addressId, chainTransfers.orderId,
-    chainTransfers.merchantId, chainTransfers.currency, chainTransfers.amount, chainTransfers.sender, chainTransfers.blockHeight,
-    chainTransfers.firstSeenAt, chainTransfers.tag,
+    chainTransfers.network,
+    chainTransfers.mode,
+    chainTransfers.txHash,
+    chainTransfers.outputIndex,
+    chainTransfers.addressId,
+    chainTransfers.orderId,
+    chainTransfers.merchantId,
+    chainTransfers.currency,
+    chainTransfers.amount,
+    chainTransfers.sender,
+    chainTransfers.blockHeight,
+    chainTransfers.firstSeenAt,
+    chainTransfers.tag,
   ].map(bare),
   sql`, `,
 );
@@ -69,15 +98,28 @@ const RECORD_INCOMING = statement<Id, { network: string; mode: Mode }>(sql`with 
  * (docs/decisions/034); elsewhere every tag is null and the match is exact. The tag the transfer
  * carried is kept on its row either way, so the merchant sees which one the payer used.
  */
-export async function recordIncoming(tx: Queryable, network: string, mode: Mode, transfers: readonly ChainTransfer[], touched: Set<string>): Promise<number> {
+export async function recordIncoming(
+  tx: Queryable,
+  network: string,
+  mode: Mode,
+  transfers: readonly ChainTransfer[],
+  touched: Set<string>,
+): Promise<number> {
   if (transfers.length === 0) return 0;
   const rows = await RECORD_INCOMING.run(tx, {
     network,
     mode,
     ...INCOMING.values(
       transfers.map((t) => ({
-        tx_hash: t.txHash, output_index: t.outputIndex, sender: t.from, address: t.to, tag: t.tag, currency: t.currency, amount: t.amount.toString(),
-        block_height: t.blockHeight, seen_at: t.seenAt,
+        tx_hash: t.txHash,
+        output_index: t.outputIndex,
+        sender: t.from,
+        address: t.to,
+        tag: t.tag,
+        currency: t.currency,
+        amount: t.amount.toString(),
+        block_height: t.blockHeight,
+        seen_at: t.seenAt,
       })),
     ),
   });
@@ -86,7 +128,10 @@ export async function recordIncoming(tx: Queryable, network: string, mode: Mode,
 }
 
 const IN_MEMPOOL = unnest('m', { tx_hash: chainTransfers.txHash, output_index: chainTransfers.outputIndex });
-const DROP_VANISHED = statement<Id, { network: string; mode: Mode }>(sql`update ${chainTransfers} set ${bare(chainTransfers.dropped)} = true
+const DROP_VANISHED = statement<
+  Id,
+  { network: string; mode: Mode }
+>(sql`update ${chainTransfers} set ${bare(chainTransfers.dropped)} = true
   where ${chainTransfers.network} = ${param('network')} and ${chainTransfers.mode} = ${param('mode')} and ${chainTransfers.blockHeight} is null
     and ${chainTransfers.dropped} = false
     and not exists (select 1 from ${IN_MEMPOOL.from} where ${IN_MEMPOOL.ref.tx_hash} = ${chainTransfers.txHash} and ${IN_MEMPOOL.ref.output_index} = ${chainTransfers.outputIndex})
@@ -96,12 +141,25 @@ const DROP_VANISHED = statement<Id, { network: string; mode: Mode }>(sql`update 
  * Once the watcher is at the tip: a transfer that is in no scanned block and no longer in the
  * mempool was dropped (replaced, expired from the mempool, or lost in a reorganisation).
  */
-export async function dropVanished(tx: Queryable, network: string, mode: Mode, mempool: readonly ChainTransfer[], touched: Set<string>): Promise<void> {
-  const rows = await DROP_VANISHED.run(tx, { network, mode, ...IN_MEMPOOL.values(mempool.map((t) => ({ tx_hash: t.txHash, output_index: t.outputIndex }))) });
+export async function dropVanished(
+  tx: Queryable,
+  network: string,
+  mode: Mode,
+  mempool: readonly ChainTransfer[],
+  touched: Set<string>,
+): Promise<void> {
+  const rows = await DROP_VANISHED.run(tx, {
+    network,
+    mode,
+    ...IN_MEMPOOL.values(mempool.map((t) => ({ tx_hash: t.txHash, output_index: t.outputIndex }))),
+  });
   for (const row of rows) touched.add(row.id);
 }
 
-const STILL_CONFIRMING = statement<Id, { network: string; mode: Mode; above: number }>(sql`select ${chainTransfers.id} from ${chainTransfers}
+const STILL_CONFIRMING = statement<
+  Id,
+  { network: string; mode: Mode; above: number }
+>(sql`select ${chainTransfers.id} from ${chainTransfers}
   where ${chainTransfers.network} = ${param('network')} and ${chainTransfers.mode} = ${param('mode')} and ${chainTransfers.dropped} = false
     and (${chainTransfers.blockHeight} is null or ${chainTransfers.blockHeight} > ${param('above')})`);
 

@@ -16,13 +16,24 @@ import type { Mode } from '../protocol';
  */
 const WITHDRAWAL_TABLE = unnest('w', { from_stage: 'text', from_status: 'text', to_stage: 'text', to_status: 'text' });
 const WITHDRAWAL_VALUES = WITHDRAWAL_TABLE.values(
-  WITHDRAWALS.map((w) => ({ from_stage: w.from.stage, from_status: w.from.status, to_stage: w.to.stage, to_status: w.to.status })),
+  WITHDRAWALS.map((w) => ({
+    from_stage: w.from.stage,
+    from_status: w.from.status,
+    to_stage: w.to.stage,
+    to_status: w.to.status,
+  })),
 );
 const w = WITHDRAWAL_TABLE.ref;
 /** What a withdrawal writes on its deposit, but for the outgoing transfer's own columns. */
 const WITHDRAWN = sql`${bare(deposits.stage)} = ${w.to_stage}, ${bare(deposits.status)} = ${w.to_status}, ${bare(deposits.outStatus)} = ${OUT_STATUS}`;
 
-const OUTGOING = unnest('o', { sender: 'text', to_address: 'text', tx_hash: 'text', amount: 'numeric', seen_at: 'timestamptz' });
+const OUTGOING = unnest('o', {
+  sender: 'text',
+  to_address: 'text',
+  tx_hash: 'text',
+  amount: 'numeric',
+  seen_at: 'timestamptz',
+});
 const o = OUTGOING.ref;
 const RECORD_OUTGOING = statement<unknown, { network: string; mode: Mode }>(sql`update ${deposits}
     set ${WITHDRAWN}, ${bare(deposits.outAddress)} = ${o.to_address}, ${bare(deposits.outTxHash)} = ${o.tx_hash}, ${bare(deposits.outAmount)} = ${o.amount},
@@ -31,7 +42,13 @@ const RECORD_OUTGOING = statement<unknown, { network: string; mode: Mode }>(sql`
   where ${addresses.network} = ${param('network')} and ${addresses.mode} = ${param('mode')} and ${addresses.address} = ${o.sender}
     and ${deposits.addressId} = ${addresses.id} and ${deposits.stage} = ${w.from_stage} and ${deposits.status} = ${w.from_status}`);
 
-const SPENDS = unnest('s', { spent_tx: 'text', spent_index: 'integer', tx_hash: 'text', to_address: 'text', seen_at: 'timestamptz' });
+const SPENDS = unnest('s', {
+  spent_tx: 'text',
+  spent_index: 'integer',
+  tx_hash: 'text',
+  to_address: 'text',
+  seen_at: 'timestamptz',
+});
 const s = SPENDS.ref;
 const RECORD_SPENDS = statement<unknown, { network: string; mode: Mode }>(sql`update ${deposits}
     set ${WITHDRAWN}, ${bare(deposits.outAddress)} = ${s.to_address}, ${bare(deposits.outTxHash)} = ${s.tx_hash},
@@ -53,14 +70,27 @@ export async function recordWithdrawals(
 }
 
 /** An outgoing transfer from a deposit address is the withdrawal of that address's deposits. */
-async function recordOutgoing(tx: Queryable, network: Network, mode: Mode, transfers: readonly ChainTransfer[]): Promise<void> {
+async function recordOutgoing(
+  tx: Queryable,
+  network: Network,
+  mode: Mode,
+  transfers: readonly ChainTransfer[],
+): Promise<void> {
   // A tag network's one shared address sends for everyone: its outgoing transfers belong to no deposit.
   const outgoing = network.usesTags ? [] : transfers.filter((t) => t.from !== null);
   if (outgoing.length === 0) return;
   await RECORD_OUTGOING.run(tx, {
     network: network.name,
     mode,
-    ...OUTGOING.values(outgoing.map((t) => ({ sender: t.from, to_address: t.to, tx_hash: t.txHash, amount: t.amount.toString(), seen_at: t.seenAt }))),
+    ...OUTGOING.values(
+      outgoing.map((t) => ({
+        sender: t.from,
+        to_address: t.to,
+        tx_hash: t.txHash,
+        amount: t.amount.toString(),
+        seen_at: t.seenAt,
+      })),
+    ),
     ...WITHDRAWAL_VALUES,
   });
 }
@@ -75,7 +105,15 @@ async function recordSpends(tx: Queryable, network: string, mode: Mode, spends: 
   await RECORD_SPENDS.run(tx, {
     network,
     mode,
-    ...SPENDS.values(spends.map((s) => ({ spent_tx: s.spentTxHash, spent_index: s.spentOutputIndex, tx_hash: s.txHash, to_address: s.to, seen_at: s.seenAt }))),
+    ...SPENDS.values(
+      spends.map((s) => ({
+        spent_tx: s.spentTxHash,
+        spent_index: s.spentOutputIndex,
+        tx_hash: s.txHash,
+        to_address: s.to,
+        seen_at: s.seenAt,
+      })),
+    ),
     ...WITHDRAWAL_VALUES,
   });
 }

@@ -12,7 +12,19 @@ import 'server-only';
  * - Both carry several rows where they can (docs/decisions/040): on the embedded database, one
  *   thread shared with the watcher, a statement per webhook was what queued them.
  */
-import { apiKeys, bare, columnsOf, param, sql, statement, unnest, webhookAttempts, webhookEvents, type Database, type RowOf } from '../db';
+import {
+  apiKeys,
+  bare,
+  columnsOf,
+  param,
+  sql,
+  statement,
+  unnest,
+  webhookAttempts,
+  webhookEvents,
+  type Database,
+  type RowOf,
+} from '../db';
 import type { AttemptResult } from './http';
 import type { NextState } from './schedule';
 
@@ -20,7 +32,17 @@ import type { NextState } from './schedule';
 const CLAIM_SCAN = 500;
 
 /** The outbox columns a claim answers (and `lease_owner`, which a claim always sets). */
-const CLAIMED_COLUMNS = ['id', 'order_id', 'merchant_id', 'mode', 'url', 'body', 'attempts', 'schedule_base', 'lease_owner'] as const satisfies readonly (keyof RowOf<typeof webhookEvents>)[];
+const CLAIMED_COLUMNS = [
+  'id',
+  'order_id',
+  'merchant_id',
+  'mode',
+  'url',
+  'body',
+  'attempts',
+  'schedule_base',
+  'lease_owner',
+] as const satisfies readonly (keyof RowOf<typeof webhookEvents>)[];
 
 /** A claimed outbox row with the merchant's current key of its mode (none: null). */
 export type ClaimedRow = Pick<RowOf<typeof webhookEvents>, Exclude<(typeof CLAIMED_COLUMNS)[number], 'lease_owner'>> & {
@@ -94,13 +116,27 @@ export interface FinishedAttempt {
 
 /** One finished attempt per row: the event's lease and next state, and the attempt's record. */
 const RESULTS = unnest('t', {
-  id: webhookEvents.id, lease_owner: webhookEvents.leaseOwner, state: webhookEvents.state, delay_ms: 'bigint', attempt: webhookAttempts.attempt,
-  started_at: 'timestamptz', latency_ms: webhookAttempts.latencyMs, status_code: webhookAttempts.statusCode, outcome: webhookAttempts.outcome,
-  error: webhookAttempts.error, response_excerpt: webhookAttempts.responseExcerpt,
+  id: webhookEvents.id,
+  lease_owner: webhookEvents.leaseOwner,
+  state: webhookEvents.state,
+  delay_ms: 'bigint',
+  attempt: webhookAttempts.attempt,
+  started_at: 'timestamptz',
+  latency_ms: webhookAttempts.latencyMs,
+  status_code: webhookAttempts.statusCode,
+  outcome: webhookAttempts.outcome,
+  error: webhookAttempts.error,
+  response_excerpt: webhookAttempts.responseExcerpt,
 });
 const RECORDED = [
-  webhookAttempts.eventId, webhookAttempts.attempt, webhookAttempts.startedAt, webhookAttempts.latencyMs, webhookAttempts.statusCode,
-  webhookAttempts.outcome, webhookAttempts.error, webhookAttempts.responseExcerpt,
+  webhookAttempts.eventId,
+  webhookAttempts.attempt,
+  webhookAttempts.startedAt,
+  webhookAttempts.latencyMs,
+  webhookAttempts.statusCode,
+  webhookAttempts.outcome,
+  webhookAttempts.error,
+  webhookAttempts.responseExcerpt,
 ];
 // `input` and its columns are the statement's own: the rows of RESULTS.
 const RECORD_ATTEMPTS = statement(sql`with input as (
@@ -127,8 +163,16 @@ export async function recordAttempts(db: Database, finished: readonly FinishedAt
     db,
     RESULTS.values(
       finished.map((f) => ({
-        id: f.row.id, lease_owner: f.row.lease_owner, state: f.next.state, delay_ms: f.next.delayMs, attempt: f.row.attempts, started_at: f.startedAt,
-        latency_ms: f.result.latencyMs, status_code: f.result.statusCode, outcome: f.result.outcome, error: f.result.error,
+        id: f.row.id,
+        lease_owner: f.row.lease_owner,
+        state: f.next.state,
+        delay_ms: f.next.delayMs,
+        attempt: f.row.attempts,
+        started_at: f.startedAt,
+        latency_ms: f.result.latencyMs,
+        status_code: f.result.statusCode,
+        outcome: f.result.outcome,
+        error: f.result.error,
         response_excerpt: f.result.responseExcerpt,
       })),
     ),

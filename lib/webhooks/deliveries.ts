@@ -3,19 +3,46 @@ import 'server-only';
  * The delivery log as merchants and operators read it, and re-sending an event. Merchant calls
  * pass their scope (merchant and mode): another merchant's or mode's events are not found.
  */
-import { bare, columnsOf, param, sql, statement, webhookAttempts, webhookEvents, type Queryable, type RowOf } from '../db';
+import {
+  bare,
+  columnsOf,
+  param,
+  sql,
+  statement,
+  webhookAttempts,
+  webhookEvents,
+  type Queryable,
+  type RowOf,
+} from '../db';
 import type { WebhookAttempt, WebhookEvent, WebhookVerbose } from '../protocol';
 import { NOTIFY_DISPATCHERS } from './outbox';
 import type { MerchantScope } from '../merchants';
 
-
 const EVENT_COLUMNS = [
-  'id', 'order_id', 'invoice_id', 'kind', 'order_status', 'invoice_status', 'url', 'state', 'attempts', 'next_attempt_at', 'delivered_at', 'created_at',
+  'id',
+  'order_id',
+  'invoice_id',
+  'kind',
+  'order_status',
+  'invoice_status',
+  'url',
+  'state',
+  'attempts',
+  'next_attempt_at',
+  'delivered_at',
+  'created_at',
 ] as const satisfies readonly (keyof RowOf<typeof webhookEvents>)[];
 type EventRow = Pick<RowOf<typeof webhookEvents>, (typeof EVENT_COLUMNS)[number]>;
 
 const ATTEMPT_COLUMNS = [
-  'event_id', 'attempt', 'started_at', 'latency_ms', 'status_code', 'outcome', 'error', 'response_excerpt',
+  'event_id',
+  'attempt',
+  'started_at',
+  'latency_ms',
+  'status_code',
+  'outcome',
+  'error',
+  'response_excerpt',
 ] as const satisfies readonly (keyof RowOf<typeof webhookAttempts>)[];
 type AttemptRow = Pick<RowOf<typeof webhookAttempts>, (typeof ATTEMPT_COLUMNS)[number]>;
 
@@ -25,14 +52,23 @@ const ATTEMPTS = statement<AttemptRow, { ids: string[] }>(sql`select ${columnsOf
 /** A call's scope, or none (the operator's): `merchantId` null reads every merchant's events. */
 type Scope = { merchantId: string | null; mode: string | null };
 const IN_SCOPE = sql`(${param('merchantId')}::uuid is null or (${webhookEvents.merchantId} = ${param('merchantId')} and ${webhookEvents.mode} = ${param('mode')}))`;
-const scopeOf = (scope?: MerchantScope): Scope => ({ merchantId: scope?.merchantId ?? null, mode: scope?.mode ?? null });
+const scopeOf = (scope?: MerchantScope): Scope => ({
+  merchantId: scope?.merchantId ?? null,
+  mode: scope?.mode ?? null,
+});
 
-const ORDER_EVENTS = statement<EventRow, Scope & { orderId: string }>(sql`select ${columnsOf(webhookEvents, EVENT_COLUMNS)} from ${webhookEvents}
+const ORDER_EVENTS = statement<
+  EventRow,
+  Scope & { orderId: string }
+>(sql`select ${columnsOf(webhookEvents, EVENT_COLUMNS)} from ${webhookEvents}
   where ${webhookEvents.orderId} = ${param('orderId')} and ${IN_SCOPE} order by ${webhookEvents.createdAt}, ${webhookEvents.id}`);
 const EVENT = statement<EventRow, Scope & { id: string }>(
   sql`select ${columnsOf(webhookEvents, EVENT_COLUMNS)} from ${webhookEvents} where ${webhookEvents.id} = ${param('id')} and ${IN_SCOPE}`,
 );
-const EVENT_WITH_BODY = statement<EventRow & Pick<RowOf<typeof webhookEvents>, 'body' | 'updated_at'>, MerchantScope & { id: string }>(
+const EVENT_WITH_BODY = statement<
+  EventRow & Pick<RowOf<typeof webhookEvents>, 'body' | 'updated_at'>,
+  MerchantScope & { id: string }
+>(
   sql`select ${columnsOf(webhookEvents, [...EVENT_COLUMNS, 'body', 'updated_at'])} from ${webhookEvents}
     where ${webhookEvents.id} = ${param('id')} and ${webhookEvents.merchantId} = ${param('merchantId')} and ${webhookEvents.mode} = ${param('mode')}`,
 );
@@ -77,12 +113,20 @@ async function withLog(db: Queryable, events: EventRow[]): Promise<WebhookEvent[
 }
 
 /** The webhook events of an order with every attempt, oldest first. */
-export async function listOrderDeliveries(db: Queryable, orderId: string, scope?: MerchantScope): Promise<WebhookEvent[]> {
+export async function listOrderDeliveries(
+  db: Queryable,
+  orderId: string,
+  scope?: MerchantScope,
+): Promise<WebhookEvent[]> {
   const events = await ORDER_EVENTS.run(db, { orderId, ...scopeOf(scope) });
   return withLog(db, events);
 }
 
-export async function getDelivery(db: Queryable, eventId: string, scope?: MerchantScope): Promise<WebhookEvent | undefined> {
+export async function getDelivery(
+  db: Queryable,
+  eventId: string,
+  scope?: MerchantScope,
+): Promise<WebhookEvent | undefined> {
   const events = await EVENT.run(db, { id: eventId, ...scopeOf(scope) });
   return (await withLog(db, events))[0];
 }
@@ -92,13 +136,21 @@ export async function getDelivery(db: Queryable, eventId: string, scope?: Mercha
  * lost a delivered one), restarting the retry schedule. An event being attempted right now is
  * left to that attempt. Answers the event, or undefined when it is not found (in the scope).
  */
-export async function resendWebhook(db: Queryable, eventId: string, scope?: MerchantScope): Promise<WebhookEvent | undefined> {
+export async function resendWebhook(
+  db: Queryable,
+  eventId: string,
+  scope?: MerchantScope,
+): Promise<WebhookEvent | undefined> {
   await RESEND.run(db, { id: eventId, ...scopeOf(scope) });
   return getDelivery(db, eventId, scope);
 }
 
 /** The event with the exact body it sends; undefined when it is not found (in the scope). */
-async function eventWithBody(db: Queryable, eventId: string, scope: MerchantScope): Promise<{ event: WebhookEvent; body: string; updatedAt: Date } | undefined> {
+async function eventWithBody(
+  db: Queryable,
+  eventId: string,
+  scope: MerchantScope,
+): Promise<{ event: WebhookEvent; body: string; updatedAt: Date } | undefined> {
   const [row] = await EVENT_WITH_BODY.run(db, { id: eventId, merchantId: scope.merchantId, mode: scope.mode });
   if (!row) return undefined;
   const [event] = await withLog(db, [row]);
@@ -115,7 +167,12 @@ export async function getWebhookBody(db: Queryable, eventId: string, scope: Merc
  * webhooks/get-verbose: the event in the field names of the API we follow, with its delivery log.
  * `fields`, when given, keeps only the fields it names.
  */
-export async function getWebhookVerbose(db: Queryable, eventId: string, scope: MerchantScope, fields?: readonly string[]): Promise<WebhookVerbose | undefined> {
+export async function getWebhookVerbose(
+  db: Queryable,
+  eventId: string,
+  scope: MerchantScope,
+  fields?: readonly string[],
+): Promise<WebhookVerbose | undefined> {
   const found = await eventWithBody(db, eventId, scope);
   if (!found) return undefined;
   const { event, body, updatedAt } = found;

@@ -45,7 +45,9 @@ export function startDispatcher(db: Database, options: DispatcherOptions = dispa
   const loop = new ClaimLoop(db, options);
   const wake = () => loop.wake();
   const poll = setInterval(wake, options.pollMs).unref();
-  db.listen(WEBHOOK_CHANNEL, wake, wake).catch((error) => log.error('webhook notifications unavailable; polling only', { error }));
+  db.listen(WEBHOOK_CHANNEL, wake, wake).catch((error) =>
+    log.error('webhook notifications unavailable; polling only', { error }),
+  );
   wake();
   return {
     wake,

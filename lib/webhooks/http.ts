@@ -24,10 +24,12 @@ export interface AttemptResult {
   responseExcerpt: string | null;
 }
 
+// eslint-disable-next-line no-control-regex -- control characters are what is removed
+const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b-\u001f\u007f]/g;
+
 /** Printable text of at most EXCERPT_BYTES: control characters (but newlines and tabs) dropped. */
 export function excerptOf(bytes: Buffer): string {
-  // eslint-disable-next-line no-control-regex -- control characters are what is removed
-  return bytes.subarray(0, EXCERPT_BYTES).toString('utf8').replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '');
+  return bytes.subarray(0, EXCERPT_BYTES).toString('utf8').replace(CONTROL_CHARACTERS, '');
 }
 
 class AttemptTimeout extends Error {
@@ -54,7 +56,14 @@ export async function postWebhook(
   deadline.catch(() => undefined);
   try {
     const target = await Promise.race([checkTarget(url, options.policy), deadline]);
-    if (!target.ok) return { outcome: 'refused', statusCode: null, latencyMs: elapsed(), error: `refused: ${target.reason}`, responseExcerpt: null };
+    if (!target.ok)
+      return {
+        outcome: 'refused',
+        statusCode: null,
+        latencyMs: elapsed(),
+        error: `refused: ${target.reason}`,
+        responseExcerpt: null,
+      };
     const pinned: LookupFunction = (_hostname, lookupOptions, callback) => {
       if (lookupOptions.all) callback(null, [{ address: target.address.address, family: target.address.family }]);
       else callback(null, target.address.address, target.address.family);
@@ -94,14 +103,31 @@ export async function postWebhook(
       outcome: ok ? 'delivered' : 'http_error',
       statusCode: answer.statusCode,
       latencyMs: elapsed(),
-      error: ok ? null : answer.statusCode >= 300 && answer.statusCode < 400 ? `HTTP ${answer.statusCode}: redirects are not followed` : `HTTP ${answer.statusCode}`,
+      error: ok
+        ? null
+        : answer.statusCode >= 300 && answer.statusCode < 400
+          ? `HTTP ${answer.statusCode}: redirects are not followed`
+          : `HTTP ${answer.statusCode}`,
       responseExcerpt: answer.excerpt,
     };
   } catch (error) {
-    if (error instanceof AttemptTimeout) return { outcome: 'timeout', statusCode: null, latencyMs: elapsed(), error: error.message, responseExcerpt: null };
+    if (error instanceof AttemptTimeout)
+      return {
+        outcome: 'timeout',
+        statusCode: null,
+        latencyMs: elapsed(),
+        error: error.message,
+        responseExcerpt: null,
+      };
     const code = (error as NodeJS.ErrnoException)?.code;
     const message = error instanceof Error ? error.message : String(error);
-    return { outcome: 'network_error', statusCode: null, latencyMs: elapsed(), error: code ? `${code}: ${message}` : message, responseExcerpt: null };
+    return {
+      outcome: 'network_error',
+      statusCode: null,
+      latencyMs: elapsed(),
+      error: code ? `${code}: ${message}` : message,
+      responseExcerpt: null,
+    };
   } finally {
     clearTimeout(timer);
   }

@@ -4,7 +4,13 @@ import 'server-only';
  * the outbox written in the status change's transaction, the dispatcher, the SSRF guard, the
  * delivery log and re-sending.
  */
-export { enqueueInvoiceWebhook, enqueueOrderWebhooks, WEBHOOK_CHANNEL, type EnqueuedWebhook, type InvoiceWebhook } from './outbox';
+export {
+  enqueueInvoiceWebhook,
+  enqueueOrderWebhooks,
+  WEBHOOK_CHANNEL,
+  type EnqueuedWebhook,
+  type InvoiceWebhook,
+} from './outbox';
 export { webhookBody, webhookKindOf } from './payload';
 export { webhookHeaders } from './signing';
 export { checkTarget, forbiddenRange, systemResolver, type Resolver, type TargetPolicy } from './ssrf';

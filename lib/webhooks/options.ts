@@ -28,7 +28,11 @@ export interface DispatcherOptions extends RetrySchedule {
 
 export function targetPolicy(): TargetPolicy {
   const cfg = config();
-  return { allowPrivate: cfg.webhookAllowPrivateTargets, allowed: cfg.webhookAllowedTargets, ownOrigin: new URL(cfg.publicBaseUrl).origin };
+  return {
+    allowPrivate: cfg.webhookAllowPrivateTargets,
+    allowed: cfg.webhookAllowedTargets,
+    ownOrigin: new URL(cfg.publicBaseUrl).origin,
+  };
 }
 
 export function dispatcherOptions(overrides: Partial<DispatcherOptions> = {}): DispatcherOptions {

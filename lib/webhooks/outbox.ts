@@ -22,11 +22,19 @@ export interface EnqueuedWebhook {
 /** Wakes the dispatchers when the transaction commits (NOTIFY is delivered on commit only). */
 export const NOTIFY_DISPATCHERS = sql.raw(`pg_notify('${WEBHOOK_CHANNEL}', '')`);
 
-const ORDERS = statement<OrderRow, { ids: string[] }>(sql`select * from ${orders} where ${orders.id} = any(${param('ids')}::uuid[])`);
+const ORDERS = statement<OrderRow, { ids: string[] }>(
+  sql`select * from ${orders} where ${orders.id} = any(${param('ids')}::uuid[])`,
+);
 
 const ORDER_EVENTS = unnest('e', {
-  id: webhookEvents.id, order_id: webhookEvents.orderId, merchant_id: webhookEvents.merchantId, mode: webhookEvents.mode, kind: webhookEvents.kind,
-  order_status: webhookEvents.orderStatus, url: webhookEvents.url, body: webhookEvents.body,
+  id: webhookEvents.id,
+  order_id: webhookEvents.orderId,
+  merchant_id: webhookEvents.merchantId,
+  mode: webhookEvents.mode,
+  kind: webhookEvents.kind,
+  order_status: webhookEvents.orderStatus,
+  url: webhookEvents.url,
+  body: webhookEvents.body,
 });
 const ADD_ORDER_EVENTS = statement<{ id: string }>(sql`with added as (
     insert into ${webhookEvents} (${ORDER_EVENTS.names})
@@ -36,7 +44,16 @@ const ADD_ORDER_EVENTS = statement<{ id: string }>(sql`with added as (
   )
   select id, ${NOTIFY_DISPATCHERS} from added`);
 
-const INVOICE_EVENT = placeholders(['id', 'order_id', 'invoice_id', 'merchant_id', 'mode', 'invoice_status', 'url', 'body']);
+const INVOICE_EVENT = placeholders([
+  'id',
+  'order_id',
+  'invoice_id',
+  'merchant_id',
+  'mode',
+  'invoice_status',
+  'url',
+  'body',
+]);
 const ADD_INVOICE_EVENT = statement<{ id: string }, Record<keyof typeof INVOICE_EVENT, unknown>>(sql`with added as (
     insert into ${webhookEvents} (${bare(webhookEvents.id)}, ${bare(webhookEvents.orderId)}, ${bare(webhookEvents.invoiceId)}, ${bare(webhookEvents.merchantId)},
       ${bare(webhookEvents.mode)}, ${bare(webhookEvents.kind)}, ${bare(webhookEvents.invoiceStatus)}, ${bare(webhookEvents.url)}, ${bare(webhookEvents.body)})
@@ -61,11 +78,20 @@ export async function enqueueOrderWebhooks(tx: Queryable, orderIds: readonly str
     return kind && url ? [{ order, kind, url }] : [];
   });
   if (due.length === 0) return [];
-  const payments = await paymentsOfOrders(tx, due.map(({ order }) => order.id));
+  const payments = await paymentsOfOrders(
+    tx,
+    due.map(({ order }) => order.id),
+  );
   const events = due.map(({ order, kind, url }) => {
     const id = randomUUID();
     return {
-      id, order_id: order.id, merchant_id: order.merchant_id, mode: order.mode, kind, order_status: order.status, url,
+      id,
+      order_id: order.id,
+      merchant_id: order.merchant_id,
+      mode: order.mode,
+      kind,
+      order_status: order.status,
+      url,
       body: webhookBody(order, payments.get(order.id) ?? [], id),
     };
   });
@@ -89,11 +115,21 @@ export interface InvoiceWebhook {
  * writes the body, which carries the event id. An invoice becomes final once: a second call
  * writes nothing and answers null.
  */
-export async function enqueueInvoiceWebhook(tx: Queryable, webhook: InvoiceWebhook, bodyOf: (eventId: string) => string): Promise<EnqueuedWebhook | null> {
+export async function enqueueInvoiceWebhook(
+  tx: Queryable,
+  webhook: InvoiceWebhook,
+  bodyOf: (eventId: string) => string,
+): Promise<EnqueuedWebhook | null> {
   const id = randomUUID();
   const [row] = await ADD_INVOICE_EVENT.run(tx, {
-    id, order_id: webhook.orderId, invoice_id: webhook.invoiceId, merchant_id: webhook.merchantId, mode: webhook.mode, invoice_status: webhook.status,
-    url: webhook.url, body: bodyOf(id),
+    id,
+    order_id: webhook.orderId,
+    invoice_id: webhook.invoiceId,
+    merchant_id: webhook.merchantId,
+    mode: webhook.mode,
+    invoice_status: webhook.status,
+    url: webhook.url,
+    body: bodyOf(id),
   });
   return row ? { id, kind: 'invoice', url: webhook.url } : null;
 }

@@ -16,5 +16,9 @@ export function webhookKindOf(status: OrderStatus): WebhookKind | undefined {
 }
 
 export function webhookBody(order: OrderRow, payments: readonly OrderPayment[], eventId: string): string {
-  return JSON.stringify({ ...serializeOrderDetails(order, payments), event: 'ORDER', id: eventId } satisfies WebhookPayload);
+  return JSON.stringify({
+    ...serializeOrderDetails(order, payments),
+    event: 'ORDER',
+    id: eventId,
+  } satisfies WebhookPayload);
 }

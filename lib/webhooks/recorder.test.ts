@@ -192,7 +192,10 @@ describe('AttemptRecorder: a failed write', () => {
     await wait(100);
     expect([a.done, b.done]).toEqual([true, true]);
     expect(logged).toHaveBeenCalledTimes(1);
-    expect(logged).toHaveBeenCalledWith('webhook attempts could not be recorded (retried when their lease ends)', { eventIds: ['a', 'b'], error });
+    expect(logged).toHaveBeenCalledWith('webhook attempts could not be recorded (retried when their lease ends)', {
+      eventIds: ['a', 'b'],
+      error,
+    });
 
     writes.fail(undefined);
     const c = add(recorder, 'c');

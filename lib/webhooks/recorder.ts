@@ -61,7 +61,12 @@ export class AttemptRecorder {
     const batch = this.waiting;
     this.waiting = [];
     this.write(batch.map((b) => b.finished))
-      .catch((error) => log.error('webhook attempts could not be recorded (retried when their lease ends)', { eventIds: batch.map((b) => b.finished.row.id), error }))
+      .catch((error) =>
+        log.error('webhook attempts could not be recorded (retried when their lease ends)', {
+          eventIds: batch.map((b) => b.finished.row.id),
+          error,
+        }),
+      )
       .finally(() => {
         this.writing = false;
         batch.forEach((b) => b.done());

@@ -23,27 +23,39 @@ describe('retry schedule', () => {
     expect(nextState('network_error', 2, options, () => 1)).toEqual({ state: 'pending', delayMs: 72_000 });
   });
 
-  it.each(SECONDS.map((seconds, i) => [i + 1, seconds]))('after failed attempt %i: pending, %i s give or take 20 %', (attempt, seconds) => {
-    const ms = seconds * 1000;
-    // The ends of the spread, exactly, and its middle.
-    expect(nextState('http_error', attempt, options, () => 0)).toEqual({ state: 'pending', delayMs: Math.round(ms * 0.8) });
-    expect(nextState('http_error', attempt, options, () => 0.5)).toEqual({ state: 'pending', delayMs: ms });
-    expect(nextState('http_error', attempt, options, () => 1)).toEqual({ state: 'pending', delayMs: Math.round(ms * 1.2) });
-    // Math.random's own draws stay inside it, and do spread.
-    const delays = new Set<number>();
-    for (let i = 0; i < 200; i++) {
-      const next = nextState('timeout', attempt, options);
-      expect(next.state).toBe('pending');
-      expect(next.delayMs).toBeGreaterThanOrEqual(Math.round(ms * 0.8));
-      expect(next.delayMs).toBeLessThanOrEqual(Math.round(ms * 1.2));
-      delays.add(next.delayMs!);
-    }
-    expect(delays.size).toBeGreaterThan(1);
-  });
+  it.each(SECONDS.map((seconds, i) => [i + 1, seconds]))(
+    'after failed attempt %i: pending, %i s give or take 20 %',
+    (attempt, seconds) => {
+      const ms = seconds * 1000;
+      // The ends of the spread, exactly, and its middle.
+      expect(nextState('http_error', attempt, options, () => 0)).toEqual({
+        state: 'pending',
+        delayMs: Math.round(ms * 0.8),
+      });
+      expect(nextState('http_error', attempt, options, () => 0.5)).toEqual({ state: 'pending', delayMs: ms });
+      expect(nextState('http_error', attempt, options, () => 1)).toEqual({
+        state: 'pending',
+        delayMs: Math.round(ms * 1.2),
+      });
+      // Math.random's own draws stay inside it, and do spread.
+      const delays = new Set<number>();
+      for (let i = 0; i < 200; i++) {
+        const next = nextState('timeout', attempt, options);
+        expect(next.state).toBe('pending');
+        expect(next.delayMs).toBeGreaterThanOrEqual(Math.round(ms * 0.8));
+        expect(next.delayMs).toBeLessThanOrEqual(Math.round(ms * 1.2));
+        delays.add(next.delayMs!);
+      }
+      expect(delays.size).toBeGreaterThan(1);
+    },
+  );
 
   it('fails after the last delay, for every kind of failure, and stays failed', () => {
     for (const outcome of ['http_error', 'timeout', 'network_error'] as const) {
-      expect(nextState(outcome, RETRY_DELAYS_MS.length, options, () => 0.5)).toEqual({ state: 'pending', delayMs: 86_400_000 });
+      expect(nextState(outcome, RETRY_DELAYS_MS.length, options, () => 0.5)).toEqual({
+        state: 'pending',
+        delayMs: 86_400_000,
+      });
       expect(nextState(outcome, RETRY_DELAYS_MS.length + 1, options)).toEqual({ state: 'failed', delayMs: null });
       expect(nextState(outcome, RETRY_DELAYS_MS.length + 5, options)).toEqual({ state: 'failed', delayMs: null });
     }

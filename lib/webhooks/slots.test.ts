@@ -76,7 +76,12 @@ describe('Slots: the merchant limit (WEBHOOK_MERCHANT_CONCURRENCY)', () => {
     const slots = new Slots(32, 4);
     take(slots, 'a', 4);
     take(slots, 'b', 1);
-    expect(slots.forClaim()).toEqual(new Map([['a', 4], ['b', 1]]));
+    expect(slots.forClaim()).toEqual(
+      new Map([
+        ['a', 4],
+        ['b', 1],
+      ]),
+    );
     expect(slots.release('b')).toBe(false);
     expect(slots.forClaim()).toEqual(new Map([['a', 4]]));
   });
@@ -145,7 +150,12 @@ describe('Slots: a busy merchant is claimed for again once half its slots are fr
     const slots = new Slots(4, 4);
     take(slots, 'a', 2);
     take(slots, 'b', 2);
-    expect(slots.forClaim()).toEqual(new Map([['a', 2], ['b', 2]]));
+    expect(slots.forClaim()).toEqual(
+      new Map([
+        ['a', 2],
+        ['b', 2],
+      ]),
+    );
     expect(slots.release('a')).toBe(true);
     expect(slots.release('b')).toBe(false);
   });

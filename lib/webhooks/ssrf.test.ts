@@ -35,12 +35,18 @@ describe('forbiddenRange', () => {
     expect(forbiddenRange(address)).toBe(why);
   });
 
-  it.each(['93.184.216.34', '8.8.8.8', '172.32.0.1', '100.128.0.1', '169.255.0.1', '2606:4700::1111', '::ffff:93.184.216.34', '2002:5db8:d822::1'])(
-    '%s is a public address',
-    (address) => {
-      expect(forbiddenRange(address)).toBeUndefined();
-    },
-  );
+  it.each([
+    '93.184.216.34',
+    '8.8.8.8',
+    '172.32.0.1',
+    '100.128.0.1',
+    '169.255.0.1',
+    '2606:4700::1111',
+    '::ffff:93.184.216.34',
+    '2002:5db8:d822::1',
+  ])('%s is a public address', (address) => {
+    expect(forbiddenRange(address)).toBeUndefined();
+  });
 
   it('reads the IPv4 address embedded in IPv6 forms', () => {
     expect(embeddedIPv4('::ffff:0a00:0001')).toBe('10.0.0.1');
@@ -50,18 +56,30 @@ describe('forbiddenRange', () => {
 });
 
 describe('checkTarget', () => {
-  const names: Record<string, string[]> = { 'shop.example': ['93.184.216.34'], 'mixed.example': ['93.184.216.34', '10.1.2.3'], 'local.example': ['127.0.0.1'] };
-  const resolver: Resolver = async (host) => (names[host] ?? []).map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+  const names: Record<string, string[]> = {
+    'shop.example': ['93.184.216.34'],
+    'mixed.example': ['93.184.216.34', '10.1.2.3'],
+    'local.example': ['127.0.0.1'],
+  };
+  const resolver: Resolver = async (host) =>
+    (names[host] ?? []).map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
   const strict = { allowPrivate: false, allowed: [], resolver };
 
   it('allows a public name and answers the address to connect to', async () => {
     expect(await checkTarget('https://shop.example/hooks?k=1', strict)).toEqual({
-      ok: true, host: 'shop.example', port: 443, protocol: 'https:', address: { address: '93.184.216.34', family: 4 },
+      ok: true,
+      host: 'shop.example',
+      port: 443,
+      protocol: 'https:',
+      address: { address: '93.184.216.34', family: 4 },
     });
   });
 
   it('refuses a name when any of its addresses is private', async () => {
-    expect(await checkTarget('http://mixed.example/', strict)).toMatchObject({ ok: false, reason: expect.stringContaining('10.1.2.3 (private)') });
+    expect(await checkTarget('http://mixed.example/', strict)).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('10.1.2.3 (private)'),
+    });
   });
 
   it('refuses what is not an http(s) URL without credentials', async () => {
@@ -72,19 +90,41 @@ describe('checkTarget', () => {
 
   it('allows private targets by CIDR, by host name, by the own origin, or all of them', async () => {
     expect(await checkTarget('http://local.example:8080/', strict)).toMatchObject({ ok: false });
-    expect(await checkTarget('http://local.example:8080/', { ...strict, allowed: ['127.0.0.0/8'] })).toMatchObject({ ok: true, port: 8080 });
-    expect(await checkTarget('http://local.example:8080/', { ...strict, allowed: ['LOCAL.example'] })).toMatchObject({ ok: true });
-    expect(await checkTarget('http://local.example:8080/', { ...strict, ownOrigin: 'http://local.example:8080' })).toMatchObject({ ok: true });
-    expect(await checkTarget('http://local.example:8081/', { ...strict, ownOrigin: 'http://local.example:8080' })).toMatchObject({ ok: false });
+    expect(await checkTarget('http://local.example:8080/', { ...strict, allowed: ['127.0.0.0/8'] })).toMatchObject({
+      ok: true,
+      port: 8080,
+    });
+    expect(await checkTarget('http://local.example:8080/', { ...strict, allowed: ['LOCAL.example'] })).toMatchObject({
+      ok: true,
+    });
+    expect(
+      await checkTarget('http://local.example:8080/', { ...strict, ownOrigin: 'http://local.example:8080' }),
+    ).toMatchObject({ ok: true });
+    expect(
+      await checkTarget('http://local.example:8081/', { ...strict, ownOrigin: 'http://local.example:8080' }),
+    ).toMatchObject({ ok: false });
     expect(await checkTarget('http://10.0.0.1/', { ...strict, allowPrivate: true })).toMatchObject({ ok: true });
-    expect(await checkTarget('http://[::ffff:10.0.0.1]/', { ...strict, allowed: ['10.0.0.0/8'] })).toMatchObject({ ok: true });
+    expect(await checkTarget('http://[::ffff:10.0.0.1]/', { ...strict, allowed: ['10.0.0.0/8'] })).toMatchObject({
+      ok: true,
+    });
     expect(await checkTarget('http://[::ffff:10.0.0.1]/', strict)).toMatchObject({ ok: false });
   });
 
   it('connects to an IPv4 address when the name has one (localhost answers ::1 too)', async () => {
-    const both: Resolver = async () => [{ address: '::1', family: 6 }, { address: '127.0.0.1', family: 4 }];
-    expect(await checkTarget('http://localhost:3000/', { allowPrivate: false, allowed: [], ownOrigin: 'http://localhost:3000', resolver: both })).toMatchObject({
-      ok: true, address: { address: '127.0.0.1', family: 4 },
+    const both: Resolver = async () => [
+      { address: '::1', family: 6 },
+      { address: '127.0.0.1', family: 4 },
+    ];
+    expect(
+      await checkTarget('http://localhost:3000/', {
+        allowPrivate: false,
+        allowed: [],
+        ownOrigin: 'http://localhost:3000',
+        resolver: both,
+      }),
+    ).toMatchObject({
+      ok: true,
+      address: { address: '127.0.0.1', family: 4 },
     });
   });
 
@@ -96,10 +136,14 @@ describe('checkTarget', () => {
 describe('webhook configuration', () => {
   it('refuses by default, and checks WEBHOOK_ALLOWED_TARGETS entry by entry', async () => {
     const { parseConfig } = await import('../config/schema');
-    expect(parseConfig({})).toMatchObject({ webhookAllowPrivateTargets: false, webhookAllowedTargets: [], webhookTimeoutMs: 10_000 });
-    expect(parseConfig({ WEBHOOK_ALLOWED_TARGETS: '10.0.0.0/8, hooks.internal fd00::/8 127.0.0.1' }).webhookAllowedTargets).toEqual([
-      '10.0.0.0/8', 'hooks.internal', 'fd00::/8', '127.0.0.1',
-    ]);
+    expect(parseConfig({})).toMatchObject({
+      webhookAllowPrivateTargets: false,
+      webhookAllowedTargets: [],
+      webhookTimeoutMs: 10_000,
+    });
+    expect(
+      parseConfig({ WEBHOOK_ALLOWED_TARGETS: '10.0.0.0/8, hooks.internal fd00::/8 127.0.0.1' }).webhookAllowedTargets,
+    ).toEqual(['10.0.0.0/8', 'hooks.internal', 'fd00::/8', '127.0.0.1']);
     for (const bad of ['10.0.0.0/33', 'http://x', '10.0.0.0/8/1', 'fd00::/129']) {
       expect(() => parseConfig({ WEBHOOK_ALLOWED_TARGETS: bad }), bad).toThrow(/WEBHOOK_ALLOWED_TARGETS/);
     }

@@ -76,7 +76,10 @@ const FORBIDDEN_V6: [string, number, string][] = [
 ];
 
 /** Finds the first range of `entries` holding an address, by name. */
-function rangeNamer(entries: [string, number, string][], family: 'ipv4' | 'ipv6'): (address: string) => string | undefined {
+function rangeNamer(
+  entries: [string, number, string][],
+  family: 'ipv4' | 'ipv6',
+): (address: string) => string | undefined {
   const lists = entries.map(([net, bits, name]) => {
     const list = new BlockList();
     list.addSubnet(net, bits, family);
@@ -173,13 +176,17 @@ export async function checkTarget(rawUrl: string, policy: TargetPolicy): Promise
   } catch {
     return { ok: false, reason: 'not a valid URL' };
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { ok: false, reason: `scheme ${url.protocol} is not http or https` };
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return { ok: false, reason: `scheme ${url.protocol} is not http or https` };
   if (url.username || url.password) return { ok: false, reason: 'credentials in the URL are not sent' };
   const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
   const port = url.port ? Number(url.port) : defaultPort(url.protocol);
   const protocol = url.protocol;
   const allowed = compileAllowed(policy.allowed);
-  const trusted = policy.allowPrivate || allowed.hosts.has(host) || (policy.ownOrigin !== undefined && url.origin === policy.ownOrigin);
+  const trusted =
+    policy.allowPrivate ||
+    allowed.hosts.has(host) ||
+    (policy.ownOrigin !== undefined && url.origin === policy.ownOrigin);
 
   const literal = isIP(host);
   const addresses: ResolvedAddress[] = literal

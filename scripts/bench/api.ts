@@ -13,7 +13,17 @@ import path from 'node:path';
 // Shared plain-JS helpers without declarations: typed by the casts below.
 import * as buildHelpers from '../lib/build.mjs';
 import * as postgresHelpers from '../lib/postgres.mjs';
-import { burst, closedLoop, describeFailures, failures, fixedRate, okPerSecond, orderBody, type LoadResult, type Target } from './load';
+import {
+  burst,
+  closedLoop,
+  describeFailures,
+  failures,
+  fixedRate,
+  okPerSecond,
+  orderBody,
+  type LoadResult,
+  type Target,
+} from './load';
 import { answers, atExit, cpuSnapshot, logTail, startServer, tempDir, waitQuiet, type Server } from './servers';
 
 const { ensureBuild, nextBin, root } = buildHelpers as { ensureBuild(): Promise<void>; nextBin: string; root: string };
@@ -77,7 +87,13 @@ const cpuLine = ({ cpu }: Measured) =>
  * thread), PostgreSQL's, and the whole machine's (which includes the load generator). Unlike
  * req/s, these hardly move with what else the machine is doing.
  */
-async function closedLoopWithCpu(server: Server, target: Target, connections: number, seconds: number, newOrder: () => string): Promise<Measured> {
+async function closedLoopWithCpu(
+  server: Server,
+  target: Target,
+  connections: number,
+  seconds: number,
+  newOrder: () => string,
+): Promise<Measured> {
   const before = cpuSnapshot(server);
   const result = await closedLoop(target, connections, seconds, newOrder);
   const after = cpuSnapshot(server);
@@ -88,7 +104,8 @@ async function closedLoopWithCpu(server: Server, target: Target, connections: nu
 /** Child environment without the caller's database settings, so nothing leaks into a run. */
 function baseEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: '1' };
-  for (const name of ['DATABASE_URL', 'DATA_DIR', 'APP_SECRET', 'PORT', 'HOST', 'PUBLIC_BASE_URL', 'NODE_OPTIONS']) delete env[name];
+  for (const name of ['DATABASE_URL', 'DATA_DIR', 'APP_SECRET', 'PORT', 'HOST', 'PUBLIC_BASE_URL', 'NODE_OPTIONS'])
+    delete env[name];
   return env;
 }
 
@@ -96,11 +113,21 @@ function baseEnv(): NodeJS.ProcessEnv {
 function ensureBaselineBuild(): void {
   const dir = path.join(root, 'bench', 'next-baseline');
   const buildId = path.join(dir, '.next', 'BUILD_ID');
-  const sources = ['baseline-store.ts', 'next-baseline/app/baseline/route.ts', 'next-baseline/next.config.mjs', 'next-baseline/instrumentation.ts'].map((f) => `bench/${f}`);
+  const sources = [
+    'baseline-store.ts',
+    'next-baseline/app/baseline/route.ts',
+    'next-baseline/next.config.mjs',
+    'next-baseline/instrumentation.ts',
+  ].map((f) => `bench/${f}`);
   const mtime = (file: string) => fs.statSync(path.join(root, file)).mtimeMs;
   if (fs.existsSync(buildId) && sources.every((s) => mtime(s) <= fs.statSync(buildId).mtimeMs)) return;
   console.log('Building bench/next-baseline...');
-  const build = spawnSync(process.execPath, [nextBin, 'build', dir], { cwd: root, env: baseEnv(), encoding: 'utf8', maxBuffer: 64 << 20 });
+  const build = spawnSync(process.execPath, [nextBin, 'build', dir], {
+    cwd: root,
+    env: baseEnv(),
+    encoding: 'utf8',
+    maxBuffer: 64 << 20,
+  });
   if (build.status !== 0) throw new Error(`next build bench/next-baseline failed:\n${build.stdout}${build.stderr}`);
 }
 
@@ -109,12 +136,16 @@ async function measure(label: string, server: Server, target: Target, newOrder: 
   await closedLoop(target, CONNECTIONS, WARMUP_SECONDS, newOrder);
   await waitQuiet(server);
   const throughput = await closedLoopWithCpu(server, target, CONNECTIONS, DURATION, newOrder);
-  console.log(`  ${label.padEnd(22)} throughput   ${rps(throughput)} (${CONNECTIONS} conn, closed loop p50/p99 ${pct(throughput)}); ${cpuLine(throughput)}${flag(throughput)}`);
+  console.log(
+    `  ${label.padEnd(22)} throughput   ${rps(throughput)} (${CONNECTIONS} conn, closed loop p50/p99 ${pct(throughput)}); ${cpuLine(throughput)}${flag(throughput)}`,
+  );
   await waitQuiet(server);
   const rate = {} as Figures['rate'];
   for (const r of RATES) {
     rate[r] = await fixedRate(target, r, DURATION, CONNECTIONS, newOrder);
-    console.log(`  ${label.padEnd(22)} @${r} req/s  p50/p99 ${pct(rate[r])}, max ${fmt(rate[r].max)} ms${flag(rate[r])}`);
+    console.log(
+      `  ${label.padEnd(22)} @${r} req/s  p50/p99 ${pct(rate[r])}, max ${fmt(rate[r].max)} ms${flag(rate[r])}`,
+    );
     await waitQuiet(server);
   }
   return { throughput, rate };
@@ -123,7 +154,12 @@ async function measure(label: string, server: Server, target: Target, newOrder: 
 async function runBaseline(kind: 'node' | 'next', db: Db, pgUrl: string | undefined): Promise<Figures> {
   const port = await freePort();
   const keys = { publicKey: 'pk_bench', privateKey: `sk_bench_${randomBytes(24).toString('hex')}` };
-  const env: NodeJS.ProcessEnv = { ...baseEnv(), PORT: String(port), BENCH_PRIVATE_KEY: keys.privateKey, BENCH_TABLE: `bench_${kind}_orders` };
+  const env: NodeJS.ProcessEnv = {
+    ...baseEnv(),
+    PORT: String(port),
+    BENCH_PRIVATE_KEY: keys.privateKey,
+    BENCH_TABLE: `bench_${kind}_orders`,
+  };
   if (pgUrl) env.DATABASE_URL = pgUrl;
   else env.BENCH_DATA_DIR = tempDir(`gw-bench-${kind}-`);
   const args =
@@ -133,7 +169,9 @@ async function runBaseline(kind: 'node' | 'next', db: Db, pgUrl: string | undefi
   const label = kind === 'node' ? 'baseline node:http' : 'baseline next route';
   const server = await startServer(`${label} (${db})`, root, args, env, port, () => answers(port));
   try {
-    return await measure(label, server, { port, path: kind === 'node' ? '/' : '/baseline', ...keys }, () => orderBody());
+    return await measure(label, server, { port, path: kind === 'node' ? '/' : '/baseline', ...keys }, () =>
+      orderBody(),
+    );
   } catch (error) {
     throw new Error(`${label}: ${String(error)}\n${logTail(server.logFile)}`, { cause: error });
   } finally {
@@ -144,10 +182,25 @@ async function runBaseline(kind: 'node' | 'next', db: Db, pgUrl: string | undefi
 async function runGateway(db: Db, pgUrl: string | undefined): Promise<GatewayFigures> {
   const port = await freePort();
   const dataDir = tempDir('gw-bench-data-');
-  const env: NodeJS.ProcessEnv = { ...baseEnv(), PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DEMO_STORE: 'true' };
-  if (pgUrl) Object.assign(env, { DATABASE_URL: pgUrl, APP_SECRET: `bench-app-secret-${randomBytes(16).toString('hex')}` });
+  const env: NodeJS.ProcessEnv = {
+    ...baseEnv(),
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    DEMO_STORE: 'true',
+  };
+  if (pgUrl)
+    Object.assign(env, { DATABASE_URL: pgUrl, APP_SECRET: `bench-app-secret-${randomBytes(16).toString('hex')}` });
   const demoFile = path.join(dataDir, 'demo-store.json');
-  const server = await startServer(`gateway (${db})`, root, ['scripts/start.mjs'], env, port, async () => fs.existsSync(demoFile) && answers(port));
+  const server = await startServer(
+    `gateway (${db})`,
+    root,
+    ['scripts/start.mjs'],
+    env,
+    port,
+    async () => fs.existsSync(demoFile) && answers(port),
+  );
   try {
     const keys = JSON.parse(fs.readFileSync(demoFile, 'utf8')) as { publicKey: string; privateKey: string };
     const target: Target = { port, path: '/api-gateway/make-order', ...keys };
@@ -161,14 +214,20 @@ async function runGateway(db: Db, pgUrl: string | undefined): Promise<GatewayFig
     if (first.ok === 0) throw new Error(`the repeated order could not be created: ${describeFailures(first)}`);
     await waitQuiet(server);
     const repeated = await closedLoopWithCpu(server, target, CONNECTIONS, DURATION, () => orderBody(repeatedOrder));
-    console.log(`  ${label.padEnd(22)} repeated     ${rps(repeated)} (same order, fresh nonces); ${cpuLine(repeated)}${flag(repeated)}`);
+    console.log(
+      `  ${label.padEnd(22)} repeated     ${rps(repeated)} (same order, fresh nonces); ${cpuLine(repeated)}${flag(repeated)}`,
+    );
     await waitQuiet(server);
 
     // XRP addresses are one shared address with a random tag, refilled into the same pool and taken
     // by the same statement: this run is make-order with no key derivation behind it anywhere,
     // i.e. what an order costs when its address was derived ahead of time.
-    const tagNetwork = await closedLoopWithCpu(server, target, CONNECTIONS, DURATION, () => orderBody(undefined, 'XRP', 'ripple'));
-    console.log(`  ${label.padEnd(22)} XRP/ripple   ${rps(tagNetwork)} (new orders, tag network: no address derivation); ${cpuLine(tagNetwork)}${flag(tagNetwork)}`);
+    const tagNetwork = await closedLoopWithCpu(server, target, CONNECTIONS, DURATION, () =>
+      orderBody(undefined, 'XRP', 'ripple'),
+    );
+    console.log(
+      `  ${label.padEnd(22)} XRP/ripple   ${rps(tagNetwork)} (new orders, tag network: no address derivation); ${cpuLine(tagNetwork)}${flag(tagNetwork)}`,
+    );
     await waitQuiet(server);
 
     const burstRun = await burst(target, BURST.total, BURST.concurrency, () => orderBody());
@@ -177,7 +236,13 @@ async function runGateway(db: Db, pgUrl: string | undefined): Promise<GatewayFig
 
     let overload: LoadResult | undefined;
     if (db === 'postgres') {
-      overload = await closedLoop(target, OVERLOAD.connections, OVERLOAD.seconds, () => orderBody(), OVERLOAD.timeoutSeconds);
+      overload = await closedLoop(
+        target,
+        OVERLOAD.connections,
+        OVERLOAD.seconds,
+        () => orderBody(),
+        OVERLOAD.timeoutSeconds,
+      );
       console.log(`  ${label.padEnd(22)} overload     ${overloadLine(overload)}`);
     }
     return { ...figures, repeated, tagNetwork, burst: burstRun, overload };
@@ -198,7 +263,10 @@ function burstLine(r: LoadResult): string {
 
 function overloadLine(r: LoadResult): string {
   const { '503': shed = 0, ...other } = r.rejected;
-  const others = Object.entries(other).map(([s, n]) => `${n}x${s}`).join(', ') || 'none';
+  const others =
+    Object.entries(other)
+      .map(([s, n]) => `${n}x${s}`)
+      .join(', ') || 'none';
   return (
     `${OVERLOAD.connections} conn, ${OVERLOAD.seconds} s: ${r.ok} ok, ${shed} x 503, other non-2xx: ${others}, ` +
     `timeouts (> ${OVERLOAD.timeoutSeconds} s): ${r.timeouts}, socket errors: ${r.errors}, max latency ${fmt(r.max, 0)} ms, p99 ${fmt(r.p99, 0)} ms`
@@ -206,7 +274,8 @@ function overloadLine(r: LoadResult): string {
 }
 
 function report(results: Partial<Record<Db, DbFigures>>): void {
-  const line = (f: Figures) => `${rps(f.throughput)} (${CONNECTIONS} conn) | p50/p99 @250: ${pct(f.rate[250])} | @400: ${pct(f.rate[400])}`;
+  const line = (f: Figures) =>
+    `${rps(f.throughput)} (${CONNECTIONS} conn) | p50/p99 @250: ${pct(f.rate[250])} | @400: ${pct(f.rate[400])}`;
   console.log('\n=== make-order benchmark (2-core machine: load generator, server and PostgreSQL share it) ===');
   let anyErrors = false;
   for (const [db, r] of Object.entries(results) as [Db, DbFigures][]) {
@@ -216,7 +285,9 @@ function report(results: Partial<Record<Db, DbFigures>>): void {
     const ratioNode = okPerSecond(g.throughput) / okPerSecond(r.node.throughput);
     const p99 = g.rate[400].p99;
     const met = (ok: boolean) => (db === 'postgres' ? ` (target >= ${TARGET_RATIO}: ${ok ? 'met' : 'NOT met'})` : '');
-    console.log(`make-order on ${db}: ${line(g)} | repeated order: ${rps(g.repeated)} | XRP (no derivation): ${rps(g.tagNetwork)}`);
+    console.log(
+      `make-order on ${db}: ${line(g)} | repeated order: ${rps(g.repeated)} | XRP (no derivation): ${rps(g.tagNetwork)}`,
+    );
     console.log(`  baseline node:http: ${line(r.node)}`);
     console.log(`  baseline next route: ${line(r.next)}`);
     console.log(
@@ -241,7 +312,9 @@ function report(results: Partial<Record<Db, DbFigures>>): void {
     ];
     const failed = runs.filter(([, result]) => failures(result) > 0);
     anyErrors ||= failed.length > 0;
-    console.log(`  errors: ${failed.length ? `RUNS WITH ERRORS: ${failed.map(([n, result]) => `${n}: ${describeFailures(result)}`).join('; ')}` : 'none'}`);
+    console.log(
+      `  errors: ${failed.length ? `RUNS WITH ERRORS: ${failed.map(([n, result]) => `${n}: ${describeFailures(result)}`).join('; ')}` : 'none'}`,
+    );
   }
   if (anyErrors) console.log('Some runs had errors (non-2xx or timeouts): their req/s count only the 2xx answers.');
 }

@@ -13,7 +13,11 @@ export async function startTronBench(xpub: string, confirmations: number) {
   const payer = randomTronAccount();
   return {
     env: {
-      TRON_RPC_URL: node.url, TRON_API_KEY: 'bench-api-key', TRON_XPUB: xpub, TRON_CONFIRMATIONS: String(confirmations), TRON_TOKENS: `USDT:${usdt}`,
+      TRON_RPC_URL: node.url,
+      TRON_API_KEY: 'bench-api-key',
+      TRON_XPUB: xpub,
+      TRON_CONFIRMATIONS: String(confirmations),
+      TRON_TOKENS: `USDT:${usdt}`,
     },
     chain: {
       mine: async () => node.mine(1),

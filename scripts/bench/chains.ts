@@ -50,7 +50,9 @@ const xpub = (path: string) => HDKey.fromMasterSeed(randomBytes(32)).derive(path
 async function main() {
   const announcements = await startAnnouncementEndpoint();
   const ltc: Litecoind | undefined = FAMILIES.includes('utxo')
-    ? await startLitecoind({ extraArgs: [`-blocknotify=curl -fsS -m 5 -X POST ${announcements.url}/ops/new-block/litecoin`] })
+    ? await startLitecoind({
+        extraArgs: [`-blocknotify=curl -fsS -m 5 -X POST ${announcements.url}/ops/new-block/litecoin`],
+      })
     : undefined;
   const evm: EvmNode | undefined = FAMILIES.includes('evm') ? await startEvmNode() : undefined;
   const tron = FAMILIES.includes('tron') ? await startTronBench(xpub("m/44'/195'/0'/0"), CONFIRMATIONS) : undefined;
@@ -64,12 +66,20 @@ async function main() {
       SANDBOX_BLOCK_SECONDS: '0',
       WEBHOOK_ALLOWED_TARGETS: '127.0.0.1',
       ...(ltc && {
-        LITECOIN_RPC_URL: ltc.url, LITECOIN_RPC_USER: ltc.user, LITECOIN_RPC_PASSWORD: ltc.password, LITECOIN_XPUB: xpub("m/84'/1'/0'/0"),
-        LITECOIN_CHAIN: 'regtest', LITECOIN_CONFIRMATIONS: String(CONFIRMATIONS),
+        LITECOIN_RPC_URL: ltc.url,
+        LITECOIN_RPC_USER: ltc.user,
+        LITECOIN_RPC_PASSWORD: ltc.password,
+        LITECOIN_XPUB: xpub("m/84'/1'/0'/0"),
+        LITECOIN_CHAIN: 'regtest',
+        LITECOIN_CONFIRMATIONS: String(CONFIRMATIONS),
       }),
       ...(evm && {
-        ETHEREUM_RPC_URL: evm.url, ETHEREUM_XPUB: xpub("m/44'/60'/0'/0"), ETHEREUM_CHAIN_ID: String(CHAIN_ID),
-        ETHEREUM_CONFIRMATIONS: String(CONFIRMATIONS), ETHEREUM_TOKENS: 'none', ETHEREUM_HEAD_LAG: '0',
+        ETHEREUM_RPC_URL: evm.url,
+        ETHEREUM_XPUB: xpub("m/44'/60'/0'/0"),
+        ETHEREUM_CHAIN_ID: String(CHAIN_ID),
+        ETHEREUM_CONFIRMATIONS: String(CONFIRMATIONS),
+        ETHEREUM_TOKENS: 'none',
+        ETHEREUM_HEAD_LAG: '0',
       }),
       ...tron?.env,
       ...xrpl?.env,
@@ -88,34 +98,61 @@ async function main() {
           : family === 'xrpl'
             ? xrpl!
             : family === 'utxo'
-              ? { mine: async () => void (await ltc!.mine(1)), pay: async (to, amount) => void (await ltc!.rpc('sendtoaddress', to.address, `0.${amount.toString().padStart(8, '0')}`)) }
+              ? {
+                  mine: async () => void (await ltc!.mine(1)),
+                  pay: async (to, amount) =>
+                    void (await ltc!.rpc('sendtoaddress', to.address, `0.${amount.toString().padStart(8, '0')}`)),
+                }
               : {
                   mine: () => evm!.mine(1),
-                  pay: async (to, amount) => void (await evm!.client.wallet.sendTransaction({ account: evm!.accounts[0]!, to: to.address as Address, value: amount * 10n ** 10n } as never)),
+                  pay: async (to, amount) =>
+                    void (await evm!.client.wallet.sendTransaction({
+                      account: evm!.accounts[0]!,
+                      to: to.address as Address,
+                      value: amount * 10n ** 10n,
+                    } as never)),
                 };
       const detections: Detection[] = family === 'utxo' || family === 'evm' ? ['polling', 'announced'] : ['polling'];
       const latencies = [];
       for (const detection of detections) {
         const adapter = await adapterWatching(lib, family, detection, evm);
-        latencies.push({ detection, ...(await measureLatency(lib, adapter, chain, receiver, announcements, detection === 'announced')) });
+        latencies.push({
+          detection,
+          ...(await measureLatency(lib, adapter, chain, receiver, announcements, detection === 'announced')),
+        });
       }
       const adapter = await adapterWatching(lib, family, 'polling', evm);
       const calls = [];
       for (const watched of [10, 10_000]) calls.push(await measureCalls(lib, adapter, chain, watched));
-      console.log(`${family} (${adapter.network.name}): confirming block mined -> order processed, and -> webhook received`);
+      console.log(
+        `${family} (${adapter.network.name}): confirming block mined -> order processed, and -> webhook received`,
+      );
       for (const l of latencies) {
-        const how = l.detection === 'polling' ? `polling every ${INTERVAL} ms` : family === 'utxo' ? 'announced (-blocknotify)' : 'announced (newHeads over WebSocket)';
-        console.log(`  ${how.padEnd(36)} n=${l.processed.length}  processed p50 ${pct(l.processed, 50)} ms, p99 ${pct(l.processed, 99)} ms, max ${Math.max(...l.processed)} ms;  webhook p50 ${pct(l.webhook, 50)} ms, p99 ${pct(l.webhook, 99)} ms, max ${Math.max(...l.webhook)} ms`);
+        const how =
+          l.detection === 'polling'
+            ? `polling every ${INTERVAL} ms`
+            : family === 'utxo'
+              ? 'announced (-blocknotify)'
+              : 'announced (newHeads over WebSocket)';
+        console.log(
+          `  ${how.padEnd(36)} n=${l.processed.length}  processed p50 ${pct(l.processed, 50)} ms, p99 ${pct(l.processed, 99)} ms, max ${Math.max(...l.processed)} ms;  webhook p50 ${pct(l.webhook, 50)} ms, p99 ${pct(l.webhook, 99)} ms, max ${Math.max(...l.webhook)} ms`,
+        );
       }
       if (latencies.length === 2) {
         const [polled, announced] = latencies;
-        console.log(`  announced / polling at p99: processed x${ratio(announced!.processed, polled!.processed)}, webhook x${ratio(announced!.webhook, polled!.webhook)}`);
+        console.log(
+          `  announced / polling at p99: processed x${ratio(announced!.processed, polled!.processed)}, webhook x${ratio(announced!.webhook, polled!.webhook)}`,
+        );
       }
       for (const c of calls) {
-        console.log(`  ${String(c.watched).padStart(6)} watched ${adapter.network.usesTags ? 'tags' : 'addresses'}: ${c.callsPerBlock.toFixed(1)} JSON-RPC calls / block, ${c.requestsPerBlock.toFixed(1)} HTTP requests / block (${c.blocks} blocks, ${c.matched} payments matched)`);
+        console.log(
+          `  ${String(c.watched).padStart(6)} watched ${adapter.network.usesTags ? 'tags' : 'addresses'}: ${c.callsPerBlock.toFixed(1)} JSON-RPC calls / block, ${c.requestsPerBlock.toFixed(1)} HTTP requests / block (${c.blocks} blocks, ${c.matched} payments matched)`,
+        );
       }
       const [few, many] = calls;
-      console.log(`  calls per block grow x${(many!.callsPerBlock / few!.callsPerBlock).toFixed(2)} from 10 to 10,000 addresses\n`);
+      console.log(
+        `  calls per block grow x${(many!.callsPerBlock / few!.callsPerBlock).toFixed(2)} from 10 to 10,000 addresses\n`,
+      );
     }
   } finally {
     await receiver.close();
@@ -146,7 +183,21 @@ async function loadLib(xrpl: XrplBench | undefined) {
   const { serveOps } = await import('../../lib/ops');
   const { forgetProcessSlot } = await import('../../lib/process');
   const { liveAdapters } = await import('../../lib/chains/live');
-  return { openDatabase, createMerchant, findApiKey, makeOrderRequest, makeOrder, fillAddressPool, watchNetwork, startWorkers, noRiskScreen, serveOps, forgetProcessSlot, liveAdapters, xrpl };
+  return {
+    openDatabase,
+    createMerchant,
+    findApiKey,
+    makeOrderRequest,
+    makeOrder,
+    fillAddressPool,
+    watchNetwork,
+    startWorkers,
+    noRiskScreen,
+    serveOps,
+    forgetProcessSlot,
+    liveAdapters,
+    xrpl,
+  };
 }
 type Lib = Awaited<ReturnType<typeof loadLib>>;
 type Adapter = ReturnType<Lib['liveAdapters']>[number];
@@ -156,7 +207,12 @@ type Adapter = ReturnType<Lib['liveAdapters']>[number];
  * WebSocket URL (without it the adapter subscribes to nothing). The configuration and the
  * adapters are read once per process: both are forgotten so that they are read again.
  */
-async function adapterWatching(lib: Lib, family: string, detection: Detection, evm: EvmNode | undefined): Promise<Adapter> {
+async function adapterWatching(
+  lib: Lib,
+  family: string,
+  detection: Detection,
+  evm: EvmNode | undefined,
+): Promise<Adapter> {
   Object.assign(process.env, {
     WATCH_INTERVAL_MS: String(detection === 'polling' ? INTERVAL : ANNOUNCED_INTERVAL),
     ETHEREUM_WS_URL: detection === 'announced' && evm ? evm.url.replace('http://', 'ws://') : '',
@@ -177,7 +233,8 @@ async function freshDatabase(lib: Lib) {
 
 const options = (lib: Lib) => ({ batchBlocks: 100, startAt: 'tip' as const, screen: lib.noRiskScreen });
 
-const orderAmount = (chain: Chain, amount: bigint) => chain.orderAmount?.(amount) ?? `0.${amount.toString().padStart(8, '0')}`;
+const orderAmount = (chain: Chain, amount: bigint) =>
+  chain.orderAmount?.(amount) ?? `0.${amount.toString().padStart(8, '0')}`;
 
 /**
  * The endpoint litecoind's -blocknotify posts to, started before litecoind: it hands the posts to
@@ -208,11 +265,19 @@ type Announcements = Awaited<ReturnType<typeof startAnnouncementEndpoint>>;
 /** When each order's webhook first reached the receiver (Date.now()), by order id. */
 function firstReceipts(receiver: Receiver): Map<string, number> {
   const at = new Map<string, number>();
-  for (const r of receiver.received) if (typeof r.body?.orderId === 'string' && !at.has(r.body.orderId)) at.set(r.body.orderId, r.at);
+  for (const r of receiver.received)
+    if (typeof r.body?.orderId === 'string' && !at.has(r.body.orderId)) at.set(r.body.orderId, r.at);
   return at;
 }
 
-async function measureLatency(lib: Lib, adapter: Adapter, chain: Chain, receiver: Receiver, announcements: Announcements, announced: boolean): Promise<{ processed: number[]; webhook: number[] }> {
+async function measureLatency(
+  lib: Lib,
+  adapter: Adapter,
+  chain: Chain,
+  receiver: Receiver,
+  announcements: Announcements,
+  announced: boolean,
+): Promise<{ processed: number[]; webhook: number[] }> {
   const { db, key } = await freshDatabase(lib);
   const network = adapter.network.name;
   // Set-up, not measured: every order's address derived up front.
@@ -226,14 +291,23 @@ async function measureLatency(lib: Lib, adapter: Adapter, chain: Chain, receiver
   const ids: string[] = [];
   try {
     // Its first pass puts the cursor at the tip: payments before that would not be seen.
-    await waitUntil(`the first pass on ${network}`, async () => (await db.query("select 1 from chain_cursors where network = $1 and mode = 'live'", [network])).length > 0);
+    await waitUntil(
+      `the first pass on ${network}`,
+      async () =>
+        (await db.query("select 1 from chain_cursors where network = $1 and mode = 'live'", [network])).length > 0,
+    );
     for (let i = 0; i < ORDERS; i += 2) {
       const height = (await adapter.head()).height + 1;
       for (const _ of [0, 1].slice(0, Math.min(2, ORDERS - i))) {
         // Whole drops: XRP has 6 decimals.
         const amount = BigInt(100_000 + ids.length * 100);
         const input = lib.makeOrderRequest.parse({
-          order: `bench-${++nonce}`, nonce, currency: adapter.network.currencies[0]!.ticker, network, amount: orderAmount(chain, amount), successWebhook: receiver.url(),
+          order: `bench-${++nonce}`,
+          nonce,
+          currency: adapter.network.currencies[0]!.ticker,
+          network,
+          amount: orderAmount(chain, amount),
+          successWebhook: receiver.url(),
         });
         const order = await lib.makeOrder({ db, key, nonce: String(nonce) }, input);
         await chain.pay(order, amount);
@@ -246,14 +320,20 @@ async function measureLatency(lib: Lib, adapter: Adapter, chain: Chain, receiver
     await waitUntil(`${ids.length} orders processed and their webhooks received on ${network}`, async () => {
       const received = firstReceipts(receiver);
       if (!ids.every((id) => received.has(id))) return false;
-      const [row] = await db.query<{ n: number }>("select count(*)::int as n from orders where status = 'processed' and id = any($1::uuid[])", [ids]);
+      const [row] = await db.query<{ n: number }>(
+        "select count(*)::int as n from orders where status = 'processed' and id = any($1::uuid[])",
+        [ids],
+      );
       return row!.n === ids.length;
     });
   } finally {
     announcements.forwarding = false;
     await workers.stop();
   }
-  const events = await db.query<{ order_id: string; created_at: Date }>("select order_id, created_at from order_events where to_status = 'processed' and order_id = any($1::uuid[])", [ids]);
+  const events = await db.query<{ order_id: string; created_at: Date }>(
+    "select order_id, created_at from order_events where to_status = 'processed' and order_id = any($1::uuid[])",
+    [ids],
+  );
   await db.close();
   const receivedAt = firstReceipts(receiver);
   const confirmedAt = (id: string) => minedAt.get(paidAt.get(id)! + adapter.requiredConfirmations - 1)!;
@@ -286,10 +366,19 @@ async function measureCalls(lib: Lib, adapter: Adapter, chain: Chain, watched: n
   await lib.fillAddressPool(db, adapter.network, 'live', watched + 16);
   let nonce = Date.now() * 1000;
   for (let i = 0; i < watched; i++) {
-    const input = lib.makeOrderRequest.parse({ order: `watch-${++nonce}`, nonce, currency: adapter.network.currencies[0]!.ticker, network: adapter.network.name, amount: '1' });
+    const input = lib.makeOrderRequest.parse({
+      order: `watch-${++nonce}`,
+      nonce,
+      currency: adapter.network.currencies[0]!.ticker,
+      network: adapter.network.name,
+      amount: '1',
+    });
     await lib.makeOrder({ db, key, nonce: String(nonce) }, input);
   }
-  const addresses = await db.query<{ address: string; tag: string | null }>("select address, tag from orders where network = $1 and mode = 'live'", [adapter.network.name]);
+  const addresses = await db.query<{ address: string; tag: string | null }>(
+    "select address, tag from orders where network = $1 and mode = 'live'",
+    [adapter.network.name],
+  );
   await lib.watchNetwork(db, adapter, 'live', options(lib));
   const BLOCKS = 20;
   const before = adapter.stats.snapshot();
@@ -299,7 +388,10 @@ async function measureCalls(lib: Lib, adapter: Adapter, chain: Chain, watched: n
     await lib.watchNetwork(db, adapter, 'live', options(lib));
   }
   const after = adapter.stats.snapshot();
-  const [matched] = await db.query<{ n: number }>("select count(*)::int as n from chain_transfers where network = $1 and mode = 'live'", [adapter.network.name]);
+  const [matched] = await db.query<{ n: number }>(
+    "select count(*)::int as n from chain_transfers where network = $1 and mode = 'live'",
+    [adapter.network.name],
+  );
   await db.close();
   return {
     watched,

@@ -61,7 +61,16 @@ if (!Number.isSafeInteger(ORDERS) || ORDERS < 2000 || !Number.isSafeInteger(RUNS
  */
 function coinSlots(): { network: string; currency: string; decimals: number }[] {
   const weights: Record<string, number> = {
-    bitcoin: 315, ethereum: 250, tron: 200, litecoin: 100, bsc: 50, polygon: 40, arbitrum: 20, ripple: 15, dogecoin: 7, bitcoincash: 3,
+    bitcoin: 315,
+    ethereum: 250,
+    tron: 200,
+    litecoin: 100,
+    bsc: 50,
+    polygon: 40,
+    arbitrum: 20,
+    ripple: 15,
+    dogecoin: 7,
+    bitcoincash: 3,
   };
   const slots: { network: string; currency: string; decimals: number }[] = [];
   for (const network of NETWORKS) {
@@ -133,7 +142,8 @@ async function seed(db: Database, merchantId: string, n: number, now: Date): Pro
       [now, NETWORKS.map((net) => net.name)],
     );
   });
-  for (const table of ['addresses', 'orders', 'payments', 'webhook_events', 'chain_cursors']) await db.query(`vacuum analyze ${table}`);
+  for (const table of ['addresses', 'orders', 'payments', 'webhook_events', 'chain_cursors'])
+    await db.query(`vacuum analyze ${table}`);
   return (performance.now() - started) / 1000;
 }
 
@@ -151,7 +161,12 @@ function recording(db: Database): { db: Database; statements: { text: string; pa
   };
 }
 
-async function explain(db: Queryable, name: string, run: (db: Database) => Promise<unknown>, base: Database): Promise<void> {
+async function explain(
+  db: Queryable,
+  name: string,
+  run: (db: Database) => Promise<unknown>,
+  base: Database,
+): Promise<void> {
   const recorder = recording(base);
   await run(recorder.db);
   for (const { text, params } of recorder.statements.filter((s) => !s.text.startsWith('explain'))) {
@@ -182,8 +197,12 @@ async function measure(db: Database, name: string, run: (db: Database) => Promis
 }
 
 async function main(): Promise<void> {
-  console.log(`dashboard benchmark: ${os.availableParallelism()} cores (${os.cpus()[0]?.model.trim()}), Node ${process.version}, PostgreSQL (throw-away cluster).`);
-  console.log(`${ORDERS.toLocaleString('en')} orders of one merchant over ${DAYS} days; ${RUNS} runs per query after 5 warm-up runs, one caller.`);
+  console.log(
+    `dashboard benchmark: ${os.availableParallelism()} cores (${os.cpus()[0]?.model.trim()}), Node ${process.version}, PostgreSQL (throw-away cluster).`,
+  );
+  console.log(
+    `${ORDERS.toLocaleString('en')} orders of one merchant over ${DAYS} days; ${RUNS} runs per query after 5 warm-up runs, one caller.`,
+  );
   const pg = await startPostgres();
   atExit(() => pg.stop());
   const fresh = await freshDatabase('bench_dashboard', pg.url, 4);
@@ -196,7 +215,9 @@ async function main(): Promise<void> {
     const [counts] = await db.query<{ orders: number; payments: number; events: number }>(
       `select (select count(*)::int from orders) as orders, (select count(*)::int from payments) as payments, (select count(*)::int from webhook_events) as events`,
     );
-    console.log(`Seeded ${counts!.orders.toLocaleString('en')} orders, ${counts!.payments.toLocaleString('en')} payments, ${counts!.events.toLocaleString('en')} webhook events in ${seconds.toFixed(1)} s (with VACUUM ANALYZE).`);
+    console.log(
+      `Seeded ${counts!.orders.toLocaleString('en')} orders, ${counts!.payments.toLocaleString('en')} payments, ${counts!.events.toLocaleString('en')} webhook events in ${seconds.toFixed(1)} s (with VACUUM ANALYZE).`,
+    );
 
     // Page 500 by following cursors once, as a merchant clicking "next" would.
     let after: string | undefined;
@@ -207,7 +228,8 @@ async function main(): Promise<void> {
       `select created_at, id from orders where merchant_id = $1 and mode = 'test' order by created_at desc, id desc offset ${499 * PAGE - 1} limit 1`,
       [merchant.id],
     );
-    if (encodeCursor(at500!) !== after) throw new Error('following cursors did not reach the 500th page where OFFSET does');
+    if (encodeCursor(at500!) !== after)
+      throw new Error('following cursors did not reach the 500th page where OFFSET does');
     const page500Before = (await listOrderItems(db, scope, { after }, PAGE)).next!;
 
     // A paid order from the middle of the history, for the searches.
@@ -218,25 +240,34 @@ async function main(): Promise<void> {
     );
     const sample = paidSample!;
     const day = (daysAgo: number) => new Date(now.getTime() - daysAgo * 86_400_000).toISOString().slice(0, 10);
-    const list = (params: Record<string, string>) => async (d: Database) => (await listOrderItems(d, scope, parseOrderFilters(params), PAGE)).rows.length;
+    const list = (params: Record<string, string>) => async (d: Database) =>
+      (await listOrderItems(d, scope, parseOrderFilters(params), PAGE)).rows.length;
 
     const figures: Figure[] = [];
     const run = async (name: string, task: (d: Database) => Promise<number>) => {
       if (ONLY && !ONLY.some((text) => name.includes(text))) return;
       const figure = await measure(db, name, task);
       figures.push(figure);
-      console.log(`  ${name.padEnd(42)} p50 ${figure.p50.toFixed(2).padStart(7)} ms  p99 ${figure.p99.toFixed(2).padStart(7)} ms  max ${figure.max.toFixed(1).padStart(7)} ms  rows ${figure.rows}`);
+      console.log(
+        `  ${name.padEnd(42)} p50 ${figure.p50.toFixed(2).padStart(7)} ms  p99 ${figure.p99.toFixed(2).padStart(7)} ms  max ${figure.max.toFixed(1).padStart(7)} ms  rows ${figure.rows}`,
+      );
     };
-    console.log(`\nPage 500 reached by following cursors: 499 pages in ${followSeconds.toFixed(2)} s (${((followSeconds * 1000) / 499).toFixed(2)} ms a page); it matches OFFSET ${499 * PAGE}.`);
+    console.log(
+      `\nPage 500 reached by following cursors: 499 pages in ${followSeconds.toFixed(2)} s (${((followSeconds * 1000) / 499).toFixed(2)} ms a page); it matches OFFSET ${499 * PAGE}.`,
+    );
     console.log(`\nQueries (page size ${PAGE}):`);
     await run('first page', list({}));
     await run('page 500 (its cursor)', async (d) => (await listOrderItems(d, scope, { after }, PAGE)).rows.length);
-    await run('page 499 backwards from page 500 (before)', async (d) => (await listOrderItems(d, scope, { before: page500Before }, PAGE)).rows.length);
+    await run(
+      'page 499 backwards from page 500 (before)',
+      async (d) => (await listOrderItems(d, scope, { before: page500Before }, PAGE)).rows.length,
+    );
     await run('status=processed (45%)', list({ status: 'processed' }));
     await run('status=error (0.5%)', list({ status: 'error' }));
     await run('status=pending (6.5%), second page', async (d) => {
       const first = await listOrderItems(d, scope, parseOrderFilters({ status: 'pending' }), PAGE);
-      return (await listOrderItems(d, scope, { ...parseOrderFilters({ status: 'pending' }), after: first.next }, PAGE)).rows.length;
+      return (await listOrderItems(d, scope, { ...parseOrderFilters({ status: 'pending' }), after: first.next }, PAGE))
+        .rows.length;
     });
     await run('network=bitcoin (30%)', list({ network: 'bitcoin' }));
     await run('network=bitcoincash (0.3%)', list({ network: 'bitcoincash' }));
@@ -254,15 +285,19 @@ async function main(): Promise<void> {
     await run('search: no match', list({ q: 'no-such-thing' }));
     await run('order detail', async (d) => ((await orderDetail(d, scope, sample.id)) ? 1 : 0));
     await run('overview', async (d) => (await overview(d, scope, now)).received.length);
-    await run('webhooks: failed only', async (d) => (await listDeliveryItems(d, scope, { failed: true }, PAGE)).rows.length);
+    await run(
+      'webhooks: failed only',
+      async (d) => (await listDeliveryItems(d, scope, { failed: true }, PAGE)).rows.length,
+    );
     const exportRange = { from: new Date(now.getTime() - (DAYS / 5) * 86_400_000), to: now };
     await run('export count for progress (80 days)', (d) => countForExport(d, scope, exportRange, 'orders'));
 
     if (ONLY && !ONLY.includes('export')) return;
     console.log('\nCSV export of the last 80 days (keyset batches of 2,000 rows):');
-    const [exact] = await db.query<{ n: number }>(`select count(*)::int as n from orders where merchant_id = $1 and created_at >= $2 and created_at < $3`, [
-      merchant.id, exportRange.from, exportRange.to,
-    ]);
+    const [exact] = await db.query<{ n: number }>(
+      `select count(*)::int as n from orders where merchant_id = $1 and created_at >= $2 and created_at < $3`,
+      [merchant.id, exportRange.from, exportRange.to],
+    );
     const expected = exact!.n;
     const throughputs: number[] = [];
     for (let i = 0; i < 2; i++) {
@@ -276,12 +311,18 @@ async function main(): Promise<void> {
       const s = (performance.now() - t) / 1000;
       if (lines - 1 !== expected) throw new Error(`export had ${lines - 1} rows, count said ${expected}`);
       throughputs.push(expected / s);
-      console.log(`  run ${i + 1}: ${expected.toLocaleString('en')} rows, ${(bytes / 1e6).toFixed(1)} MB in ${s.toFixed(2)} s: ${Math.round(expected / s).toLocaleString('en')} rows/s`);
+      console.log(
+        `  run ${i + 1}: ${expected.toLocaleString('en')} rows, ${(bytes / 1e6).toFixed(1)} MB in ${s.toFixed(2)} s: ${Math.round(expected / s).toLocaleString('en')} rows/s`,
+      );
     }
 
     const worst = figures.reduce((a, b) => (b.p99 > a.p99 ? b : a));
-    console.log(`\nSlowest p99: ${worst.name}, ${worst.p99.toFixed(2)} ms (target: every query under ${TARGET_P99_MS} ms).`);
-    console.log(`Export: best ${Math.round(Math.max(...throughputs)).toLocaleString('en')} rows/s (target over ${TARGET_EXPORT_ROWS_PER_S.toLocaleString('en')} rows/s).`);
+    console.log(
+      `\nSlowest p99: ${worst.name}, ${worst.p99.toFixed(2)} ms (target: every query under ${TARGET_P99_MS} ms).`,
+    );
+    console.log(
+      `Export: best ${Math.round(Math.max(...throughputs)).toLocaleString('en')} rows/s (target over ${TARGET_EXPORT_ROWS_PER_S.toLocaleString('en')} rows/s).`,
+    );
   } finally {
     await fresh.dispose();
     pg.stop();

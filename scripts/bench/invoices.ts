@@ -51,7 +51,11 @@ const DBS: Db[] = DB_OPTION === 'both' ? ['pglite', 'postgres'] : [DB_OPTION as 
 let nonce = Date.now() * 1000;
 
 /** Runs `task` `count` times from `concurrency` callers; answers each call's milliseconds and the wall time. */
-async function timed(count: number, concurrency: number, task: (i: number) => Promise<unknown>): Promise<{ latencies: number[]; seconds: number }> {
+async function timed(
+  count: number,
+  concurrency: number,
+  task: (i: number) => Promise<unknown>,
+): Promise<{ latencies: number[]; seconds: number }> {
   const latencies: number[] = [];
   let next = 0;
   const started = performance.now();
@@ -72,24 +76,38 @@ interface Figures {
   latencies: number[];
   seconds: number;
 }
-const merge = (a: Figures | undefined, b: Figures): Figures => ({ latencies: [...(a?.latencies ?? []), ...b.latencies], seconds: (a?.seconds ?? 0) + b.seconds });
+const merge = (a: Figures | undefined, b: Figures): Figures => ({
+  latencies: [...(a?.latencies ?? []), ...b.latencies],
+  seconds: (a?.seconds ?? 0) + b.seconds,
+});
 
 async function run(db: Database): Promise<Record<string, Figures> & { hitRatio: number }> {
   const { merchant } = await createMerchant(db, 'Bench shop', 'test');
-  const [keyRow] = await db.query<{ public_key: string }>('select public_key from api_keys where merchant_id = $1', [merchant.id]);
+  const [keyRow] = await db.query<{ public_key: string }>('select public_key from api_keys where merchant_id = $1', [
+    merchant.id,
+  ]);
   const key = (await findApiKey(db, keyRow!.public_key)) as ApiKey;
   // make-order and the coin choices both take tron addresses, plus the warm-up's.
   await fillAddressPool(db, findNetwork('tron')!, 'test', 2 * COUNT + 100);
 
   const order = () =>
-    makeOrder({ db, key, nonce: String(++nonce) }, makeOrderRequest.parse({ currency: 'USDT', network: 'tron', amount: '73.5', order: `bench-${nonce}` }));
+    makeOrder(
+      { db, key, nonce: String(++nonce) },
+      makeOrderRequest.parse({ currency: 'USDT', network: 'tron', amount: '73.5', order: `bench-${nonce}` }),
+    );
   const invoice = (single: boolean) =>
     makeInvoice(
       { db, key, nonce: String(++nonce) },
-      makeInvoiceRequest.parse({ currency: 'USD', amount: '73.50', lifetime: 60, ...(single ? { currencies: [{ currency: 'USDT', networks: ['tron'] }] } : {}) }),
+      makeInvoiceRequest.parse({
+        currency: 'USD',
+        amount: '73.50',
+        lifetime: 60,
+        ...(single ? { currencies: [{ currency: 'USDT', networks: ['tron'] }] } : {}),
+      }),
     );
   // Warm-up, not measured: statement plans, the rate cache, the JIT.
-  for (let i = 0; i < 20; i++) await chooseCoin(db, (await invoice(false)).invoice.id, { currency: 'USDT', network: 'tron' }).then(order);
+  for (let i = 0; i < 20; i++)
+    await chooseCoin(db, (await invoice(false)).invoice.id, { currency: 'USDT', network: 'tron' }).then(order);
 
   const rates = rateService('test');
   const before = rates.stats();
@@ -98,9 +116,18 @@ async function run(db: Database): Promise<Record<string, Figures> & { hitRatio: 
   for (let round = 0; round < ROUNDS; round++) {
     figures['make-order'] = merge(figures['make-order'], await timed(per, CONCURRENCY, order));
     const made: string[] = [];
-    figures['make-invoice (every coin)'] = merge(figures['make-invoice (every coin)'], await timed(per, CONCURRENCY, async () => made.push((await invoice(false)).invoice.id)));
-    figures['make-invoice (one coin)'] = merge(figures['make-invoice (one coin)'], await timed(per, CONCURRENCY, () => invoice(true)));
-    figures['coin choice'] = merge(figures['coin choice'], await timed(made.length, CONCURRENCY, (i) => chooseCoin(db, made[i]!, { currency: 'USDT', network: 'tron' })));
+    figures['make-invoice (every coin)'] = merge(
+      figures['make-invoice (every coin)'],
+      await timed(per, CONCURRENCY, async () => made.push((await invoice(false)).invoice.id)),
+    );
+    figures['make-invoice (one coin)'] = merge(
+      figures['make-invoice (one coin)'],
+      await timed(per, CONCURRENCY, () => invoice(true)),
+    );
+    figures['coin choice'] = merge(
+      figures['coin choice'],
+      await timed(made.length, CONCURRENCY, (i) => chooseCoin(db, made[i]!, { currency: 'USDT', network: 'tron' })),
+    );
   }
   const after = rates.stats();
   const hits = after.hits - before.hits;
@@ -128,13 +155,21 @@ async function main(): Promise<void> {
       console.log(`--- ${name}`);
       for (const [label, f] of Object.entries(figures)) {
         const { p50, p99 } = latencySummary(f.latencies);
-        console.log(`  ${label.padEnd(26)} p50 ${p50.toFixed(2)} ms, p99 ${p99.toFixed(2)} ms, ${Math.round(f.latencies.length / f.seconds)} calls/s`);
+        console.log(
+          `  ${label.padEnd(26)} p50 ${p50.toFixed(2)} ms, p99 ${p99.toFixed(2)} ms, ${Math.round(f.latencies.length / f.seconds)} calls/s`,
+        );
       }
-      const ratio = latencySummary(figures['make-invoice (every coin)']!.latencies).p50 / latencySummary(figures['make-order']!.latencies).p50;
+      const ratio =
+        latencySummary(figures['make-invoice (every coin)']!.latencies).p50 /
+        latencySummary(figures['make-order']!.latencies).p50;
       const met = ratio <= TARGET_RATIO;
       anyMissed ||= !met;
-      console.log(`  make-invoice / make-order (p50): ${ratio.toFixed(2)} (target <= ${TARGET_RATIO}: ${met ? 'met' : 'NOT met'})`);
-      console.log(`  rate service cache hit ratio: ${(hitRatio * 100).toFixed(1)} % (every quote of the measured rounds)`);
+      console.log(
+        `  make-invoice / make-order (p50): ${ratio.toFixed(2)} (target <= ${TARGET_RATIO}: ${met ? 'met' : 'NOT met'})`,
+      );
+      console.log(
+        `  rate service cache hit ratio: ${(hitRatio * 100).toFixed(1)} % (every quote of the measured rounds)`,
+      );
     } finally {
       await fresh.dispose();
     }

@@ -27,7 +27,8 @@ export interface LoadResult {
 }
 
 export const okPerSecond = (r: LoadResult): number => r.ok / r.seconds;
-export const failures = (r: LoadResult): number => Object.values(r.rejected).reduce((a, b) => a + b, 0) + r.errors + r.timeouts;
+export const failures = (r: LoadResult): number =>
+  Object.values(r.rejected).reduce((a, b) => a + b, 0) + r.errors + r.timeouts;
 
 export function describeFailures(r: LoadResult): string {
   const parts = Object.entries(r.rejected).map(([status, n]) => `${n}x${status}`);
@@ -55,7 +56,13 @@ function headers(target: Target, body: string): Record<string, string> {
 }
 
 /** Closed loop: `connections` clients, each sending its next request when the last one is answered. */
-export async function closedLoop(target: Target, connections: number, seconds: number, makeBody: () => string, timeoutSeconds = 10): Promise<LoadResult> {
+export async function closedLoop(
+  target: Target,
+  connections: number,
+  seconds: number,
+  makeBody: () => string,
+  timeoutSeconds = 10,
+): Promise<LoadResult> {
   const result = await autocannon({
     url: `http://127.0.0.1:${target.port}${target.path}`,
     connections,
@@ -99,11 +106,19 @@ export async function closedLoop(target: Target, connections: number, seconds: n
  * it sends back to back at the top of every second, so "400 req/s" is really bursts of 400
  * requests at full concurrency, and the latency measured is that of a burst.
  */
-export async function fixedRate(target: Target, rate: number, seconds: number, connections: number, makeBody: () => string): Promise<LoadResult> {
+export async function fixedRate(
+  target: Target,
+  rate: number,
+  seconds: number,
+  connections: number,
+  makeBody: () => string,
+): Promise<LoadResult> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
   const latencies: number[] = [];
   const result: LoadResult = { seconds, ok: 0, rejected: {}, errors: 0, timeouts: 0, p50: 0, p99: 0, max: 0 };
-  result.seconds = await openLoop(rate, seconds, (finish) => sendSigned(agent, target, makeBody(), result, (ms, ok) => ok && latencies.push(ms), finish));
+  result.seconds = await openLoop(rate, seconds, (finish) =>
+    sendSigned(agent, target, makeBody(), result, (ms, ok) => ok && latencies.push(ms), finish),
+  );
   agent.destroy();
   return Object.assign(result, latencySummary(latencies));
 }
@@ -114,7 +129,12 @@ export async function fixedRate(target: Target, rate: number, seconds: number, c
  * workers when a sale opens). Every answer's latency counts, a refusal's too: the figure is how
  * long anyone waited, which is where a new connection stuck in the accept queue shows.
  */
-export async function burst(target: Target, total: number, concurrency: number, makeBody: () => string): Promise<LoadResult> {
+export async function burst(
+  target: Target,
+  total: number,
+  concurrency: number,
+  makeBody: () => string,
+): Promise<LoadResult> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
   const latencies: number[] = [];
   const result: LoadResult = { seconds: 0, ok: 0, rejected: {}, errors: 0, timeouts: 0, p50: 0, p99: 0, max: 0 };
@@ -123,7 +143,9 @@ export async function burst(target: Target, total: number, concurrency: number, 
   const client = async () => {
     while (sent < total) {
       sent++;
-      await new Promise<void>((finish) => sendSigned(agent, target, makeBody(), result, (ms) => latencies.push(ms), finish));
+      await new Promise<void>((finish) =>
+        sendSigned(agent, target, makeBody(), result, (ms) => latencies.push(ms), finish),
+      );
     }
   };
   await Promise.all(Array.from({ length: concurrency }, client));
@@ -133,10 +155,25 @@ export async function burst(target: Target, total: number, concurrency: number, 
 }
 
 /** One signed POST of `body` over `agent`, counted into `result`; `answered` gets each answer's latency. */
-function sendSigned(agent: http.Agent, target: Target, body: string, result: LoadResult, answered: (ms: number, ok: boolean) => void, finish: () => void): void {
+function sendSigned(
+  agent: http.Agent,
+  target: Target,
+  body: string,
+  result: LoadResult,
+  answered: (ms: number, ok: boolean) => void,
+  finish: () => void,
+): void {
   const t0 = performance.now();
   const request = http.request(
-    { agent, host: '127.0.0.1', port: target.port, path: target.path, method: 'POST', timeout: 10_000, headers: headers(target, body) },
+    {
+      agent,
+      host: '127.0.0.1',
+      port: target.port,
+      path: target.path,
+      method: 'POST',
+      timeout: 10_000,
+      headers: headers(target, body),
+    },
     (response) => {
       response.resume();
       response.on('end', () => {

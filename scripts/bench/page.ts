@@ -42,7 +42,17 @@ const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
 
 function baseEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: '1' };
-  for (const name of ['DATABASE_URL', 'DATA_DIR', 'APP_SECRET', 'PORT', 'HOST', 'PUBLIC_BASE_URL', 'NODE_OPTIONS', 'FRAME_ANCESTORS']) delete env[name];
+  for (const name of [
+    'DATABASE_URL',
+    'DATA_DIR',
+    'APP_SECRET',
+    'PORT',
+    'HOST',
+    'PUBLIC_BASE_URL',
+    'NODE_OPTIONS',
+    'FRAME_ANCESTORS',
+  ])
+    delete env[name];
   return env;
 }
 
@@ -52,7 +62,10 @@ async function get(origin: string, urlPath: string): Promise<{ status: number; b
 }
 
 /** The scripts a page's HTML makes the browser load up front, gzipped one by one. */
-async function firstLoadJs(origin: string, urlPath: string): Promise<{ status: number; files: { url: string; raw: number; gzip: number }[]; gzip: number }> {
+async function firstLoadJs(
+  origin: string,
+  urlPath: string,
+): Promise<{ status: number; files: { url: string; raw: number; gzip: number }[]; gzip: number }> {
   const page = await get(origin, urlPath);
   const html = page.body.toString('utf8');
   const urls = new Set<string>();
@@ -64,7 +77,12 @@ async function firstLoadJs(origin: string, urlPath: string): Promise<{ status: n
   for (const match of html.matchAll(/<link\b[^>]*>/g)) {
     const tag = match[0];
     const href = /\shref="([^"]+)"/.exec(tag)?.[1];
-    if (href && /\srel="(preload|modulepreload)"/.test(tag) && (/\sas="script"/.test(tag) || /rel="modulepreload"/.test(tag))) urls.add(href);
+    if (
+      href &&
+      /\srel="(preload|modulepreload)"/.test(tag) &&
+      (/\sas="script"/.test(tag) || /rel="modulepreload"/.test(tag))
+    )
+      urls.add(href);
   }
   const files = [];
   for (const url of urls) {
@@ -87,12 +105,21 @@ function lazyWalletChunks(): { url: string; raw: number; gzip: number }[] {
     const file = path.join(entry.parentPath, entry.name);
     const body = fs.readFileSync(file);
     if (!body.includes(WALLET_CODE_MARKER)) continue;
-    found.push({ url: `/_next/static/${path.relative(dir, file).split(path.sep).join('/')}`, raw: body.length, gzip: gzipSync(body).length });
+    found.push({
+      url: `/_next/static/${path.relative(dir, file).split(path.sep).join('/')}`,
+      raw: body.length,
+      gzip: gzipSync(body).length,
+    });
   }
   return found;
 }
 
-async function signedPost(origin: string, operation: string, fields: Record<string, unknown>, keys: { publicKey: string; privateKey: string }) {
+async function signedPost(
+  origin: string,
+  operation: string,
+  fields: Record<string, unknown>,
+  keys: { publicKey: string; privateKey: string },
+) {
   const body = JSON.stringify({ ...fields, nonce: `${Date.now()}${randomBytes(3).readUIntBE(0, 3)}` });
   const response = await fetch(`${origin}/api-gateway/${operation}`, {
     method: 'POST',
@@ -135,17 +162,39 @@ async function fixedRateGet(port: number, urlPath: string, rate: number, seconds
 
 async function main(): Promise<void> {
   const cpu = os.cpus();
-  console.log(`payment page benchmark: ${cpu.length} cores (${cpu[0]?.model.trim() ?? '?'}), Node ${process.version}, production build, embedded database.\n`);
+  console.log(
+    `payment page benchmark: ${cpu.length} cores (${cpu[0]?.model.trim() ?? '?'}), Node ${process.version}, production build, embedded database.\n`,
+  );
   await ensureBuild();
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const dataDir = tempDir('gw-bench-page-');
-  const env: NodeJS.ProcessEnv = { ...baseEnv(), PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: origin, DATA_DIR: dataDir, LOG_LEVEL: 'warn', DEMO_STORE: 'true' };
+  const env: NodeJS.ProcessEnv = {
+    ...baseEnv(),
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_BASE_URL: origin,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    DEMO_STORE: 'true',
+  };
   const demoFile = path.join(dataDir, 'demo-store.json');
-  const server = await startServer('gateway', root, ['scripts/start.mjs'], env, port, async () => fs.existsSync(demoFile) && answers(port));
+  const server = await startServer(
+    'gateway',
+    root,
+    ['scripts/start.mjs'],
+    env,
+    port,
+    async () => fs.existsSync(demoFile) && answers(port),
+  );
   try {
     const keys = JSON.parse(fs.readFileSync(demoFile, 'utf8')) as { publicKey: string; privateKey: string };
-    const order = await signedPost(origin, 'make-order', { currency: 'LTC', network: 'litecoin', amount: '0.25', order: `bench-page-${Date.now()}` }, keys);
+    const order = await signedPost(
+      origin,
+      'make-order',
+      { currency: 'LTC', network: 'litecoin', amount: '0.25', order: `bench-page-${Date.now()}` },
+      keys,
+    );
     const orderId = order.orderId!;
 
     const payPage = await firstLoadJs(origin, `/pay/${orderId}`);
@@ -156,17 +205,27 @@ async function main(): Promise<void> {
     console.log('First-load JavaScript (gzip, each file compressed on its own):');
     console.log(`  floor (empty App Router page, ${floor.files.length} files): ${kib(floor.gzip)}`);
     console.log(`  payment page (/pay/{orderId}, ${payPage.files.length} files): ${kib(payPage.gzip)}`);
-    for (const file of payPage.files.filter((f) => !floorUrls.has(f.url))) console.log(`    + ${file.url}  ${kib(file.raw)} raw, ${kib(file.gzip)} gzip`);
-    console.log(`  added by the payment page: ${kib(added)} (budget ${kib(BUDGET_BYTES)}: ${added <= BUDGET_BYTES ? 'met' : 'NOT met'})`);
+    for (const file of payPage.files.filter((f) => !floorUrls.has(f.url)))
+      console.log(`    + ${file.url}  ${kib(file.raw)} raw, ${kib(file.gzip)} gzip`);
+    console.log(
+      `  added by the payment page: ${kib(added)} (budget ${kib(BUDGET_BYTES)}: ${added <= BUDGET_BYTES ? 'met' : 'NOT met'})`,
+    );
     const wallet = lazyWalletChunks();
     const eager = wallet.filter((chunk) => payPage.files.some((f) => f.url.split('?')[0] === chunk.url));
-    console.log(`  "Pay with wallet" code, loaded when the button is pressed (${wallet.length} files): ${kib(wallet.reduce((sum, f) => sum + f.gzip, 0))}`);
+    console.log(
+      `  "Pay with wallet" code, loaded when the button is pressed (${wallet.length} files): ${kib(wallet.reduce((sum, f) => sum + f.gzip, 0))}`,
+    );
     for (const file of wallet) console.log(`    ${file.url}  ${kib(file.raw)} raw, ${kib(file.gzip)} gzip`);
-    if (wallet.length === 0) throw new Error(`no chunk of the build holds "${WALLET_CODE_MARKER}": the wallet code was not found`);
+    if (wallet.length === 0)
+      throw new Error(`no chunk of the build holds "${WALLET_CODE_MARKER}": the wallet code was not found`);
     if (eager.length > 0) console.log(`  NOT lazy: ${eager.map((f) => f.url).join(', ')} among the first-load files`);
 
     // A payment on the order, so that the view counts confirmations of something.
-    const pay = await fetch(`${origin}/api/sandbox/pay`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ orderId, kind: 'partial' }) });
+    const pay = await fetch(`${origin}/api/sandbox/pay`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ orderId, kind: 'partial' }),
+    });
     if (!pay.ok) throw new Error(`sandbox pay answered ${pay.status}`);
     const statusPath = `/api/pay/${orderId}/status`;
     const deadline = Date.now() + 30_000;

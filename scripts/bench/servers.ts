@@ -124,7 +124,10 @@ export function answers(port: number, urlPath = '/'): Promise<boolean> {
 function procStat(pid: string): { comm: string; fields: string[] } | undefined {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return { comm: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), fields: stat.slice(stat.lastIndexOf(')') + 2).split(' ') };
+    return {
+      comm: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')),
+      fields: stat.slice(stat.lastIndexOf(')') + 2).split(' '),
+    };
   } catch {
     return undefined; // The process ended meanwhile.
   }
@@ -156,7 +159,13 @@ const TICK_MS = 10; // USER_HZ is 100 on Linux
 export function cpuSnapshot(server: Server): CpuSnapshot {
   // /proc/stat "cpu" line: user nice system idle iowait irq softirq steal guest guest_nice; busy =
   // user to softirq without idle and iowait (steal is the hypervisor's, guest is counted in user).
-  const [user, nice, system, , , irq, softirq] = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const [user, nice, system, , , irq, softirq] = fs
+    .readFileSync('/proc/stat', 'utf8')
+    .split('\n')[0]!
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .map(Number);
   const busy = user! + nice! + system! + irq! + softirq!;
   return {
     server: server.child.pid ? groupTicks(server.child.pid) * TICK_MS : 0,

@@ -185,7 +185,13 @@ async function createOrders(db: Database, key: ApiKey, count: number, concurrenc
     while (next < count) {
       const i = next++;
       const n = ++nonce;
-      const input = makeOrderRequest.parse({ order: `bench-watcher-${n}`, nonce: n, currency: currency.ticker, network: network.name, amount: '1' });
+      const input = makeOrderRequest.parse({
+        order: `bench-watcher-${n}`,
+        nonce: n,
+        currency: currency.ticker,
+        network: network.name,
+        amount: '1',
+      });
       orders[i] = await makeOrder({ db, key, nonce: String(n) }, input);
     }
   };
@@ -195,7 +201,9 @@ async function createOrders(db: Database, key: ApiKey, count: number, concurrenc
 
 /** Recipients nobody watches: the same for every run. */
 function unrelatedRecipients(): { to: string; tag: string | null }[] {
-  const derived = Array.from({ length: UNRELATED_ADDRESSES }, (_, j) => deriveAddress(network, testAccountXpub(network), UNRELATED_INDEX + j));
+  const derived = Array.from({ length: UNRELATED_ADDRESSES }, (_, j) =>
+    deriveAddress(network, testAccountXpub(network), UNRELATED_INDEX + j),
+  );
   if (!network.usesTags) return derived.map((to) => ({ to, tag: null }));
   // Half to the shared deposit address with tags no order has (checked per run), half elsewhere.
   const shared = testTagAccountAddress(network);
@@ -220,7 +228,12 @@ interface Sized {
 const WATCH: WatchOptions = { batchBlocks: 1, startAt: 'genesis', screen: noRiskScreen };
 
 /** Set-up of one size on its fresh database: pool, merchant, the open orders; the cursor at the tip. */
-async function setUp(kind: Db, db: Database, size: number, unrelated: { to: string; tag: string | null }[]): Promise<Sized> {
+async function setUp(
+  kind: Db,
+  db: Database,
+  size: number,
+  unrelated: { to: string; tag: string | null }[],
+): Promise<Sized> {
   const started = performance.now();
   await fillAddressPool(db, network, 'test', size + (WARMUP + BLOCKS) * MATCHED + 300);
   const { keys } = await createMerchant(db, `Watcher bench ${size}`, 'test');
@@ -241,20 +254,34 @@ async function setUp(kind: Db, db: Database, size: number, unrelated: { to: stri
       where network = $1 and mode = 'test' and ((address = any($2::text[]) and tag is null) or tag = any($3::text[]))`,
     [network.name, unrelated.filter((u) => u.tag === null).map((u) => u.to), tags],
   );
-  if (clash!.n > 0) throw new Error('an "unrelated" recipient is one of the pool addresses: the workload would not be the same');
+  if (clash!.n > 0)
+    throw new Error('an "unrelated" recipient is one of the pool addresses: the workload would not be the same');
   // The cursor starts at genesis: catch up with the (empty) chain before the first block.
   while ((await watchStep(db, sandboxAdapter(db, network), 'test', WATCH)).scannedBlocks > 0);
   if (ANALYZE) await db.query('analyze');
   const counter = new Counter();
   const ledgerCounter = new Counter();
   return {
-    size, db, key, counter, ledgerCounter,
+    size,
+    db,
+    key,
+    counter,
+    ledgerCounter,
     counted: countingDatabase(db, counter),
     chain: { ...sandboxAdapter(countingQueryable(db, ledgerCounter), network), requiredConfirmations: CONFIRMATIONS },
     paidOrders: [],
     result: {
-      db: kind, orders: size, setupSeconds: (performance.now() - started) / 1000,
-      stepMs: [], queries: [], ledgerReads: [], matched: [], changes: [], byText: new Map(), processed: 0, paid: 0,
+      db: kind,
+      orders: size,
+      setupSeconds: (performance.now() - started) / 1000,
+      stepMs: [],
+      queries: [],
+      ledgerReads: [],
+      matched: [],
+      changes: [],
+      byText: new Map(),
+      processed: 0,
+      paid: 0,
     },
   };
 }
@@ -263,7 +290,12 @@ async function setUp(kind: Db, db: Database, size: number, unrelated: { to: stri
 async function block(run: Sized, b: number, unrelated: { to: string; tag: string | null }[]): Promise<void> {
   const { db, counter, ledgerCounter, result } = run;
   const payees = await createOrders(db, run.key, MATCHED, 1);
-  const transfers: TransferInput[] = payees.map((o) => ({ to: o.address, tag: o.tag, currency: o.currency, amount: BigInt(o.amount) }));
+  const transfers: TransferInput[] = payees.map((o) => ({
+    to: o.address,
+    tag: o.tag,
+    currency: o.currency,
+    amount: BigInt(o.amount),
+  }));
   for (let t = 0; transfers.length < TRANSFERS; t++) {
     const u = unrelated[(b * TRANSFERS + t) % unrelated.length]!;
     transfers.push({ to: u.to, tag: u.tag, currency: network.currencies[0]!.ticker, amount: BigInt(1000 + t) });
@@ -279,7 +311,8 @@ async function block(run: Sized, b: number, unrelated: { to: string; tag: string
   const step = await watchStep(run.counted, run.chain, 'test', WATCH);
   const ms = performance.now() - started;
   counter.enabled = ledgerCounter.enabled = false;
-  if (!step.ran || step.scannedBlocks !== 1) throw new Error(`block ${b + 1}: the step scanned ${step.scannedBlocks} blocks (ran: ${step.ran})`);
+  if (!step.ran || step.scannedBlocks !== 1)
+    throw new Error(`block ${b + 1}: the step scanned ${step.scannedBlocks} blocks (ran: ${step.ran})`);
   if (b < WARMUP) return;
   result.stepMs.push(ms);
   result.queries.push(counter.statements);
@@ -309,7 +342,11 @@ async function finish(run: Sized): Promise<RunResult> {
  * All sizes of one database, their blocks interleaved (the order of sizes alternating from block
  * to block), so that load from elsewhere on the machine weighs on every size alike.
  */
-async function runDatabase(kind: Db, adminUrl: string | undefined, unrelated: { to: string; tag: string | null }[]): Promise<RunResult[]> {
+async function runDatabase(
+  kind: Db,
+  adminUrl: string | undefined,
+  unrelated: { to: string; tag: string | null }[],
+): Promise<RunResult[]> {
   const disposers: (() => Promise<void>)[] = [];
   try {
     const runs: Sized[] = [];
@@ -352,7 +389,17 @@ const count = (n: number) => n.toLocaleString('en-US');
 const range = (xs: number[]) => `${fmt(mean(xs))} (${Math.min(...xs)}..${Math.max(...xs)})`;
 
 function printTable(results: RunResult[]): void {
-  const header = ['db', 'open orders', 'blocks', 'transfers/block', 'matched/block', 'ms/block p50 / mean / max', 'queries/block mean (min..max)', 'ledger reads/block', 'set-up'];
+  const header = [
+    'db',
+    'open orders',
+    'blocks',
+    'transfers/block',
+    'matched/block',
+    'ms/block p50 / mean / max',
+    'queries/block mean (min..max)',
+    'ledger reads/block',
+    'set-up',
+  ];
   const rows = results.map((r) => [
     r.db,
     count(r.orders),
@@ -365,7 +412,8 @@ function printTable(results: RunResult[]): void {
     `${fmt(r.setupSeconds)} s`,
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   console.log(line(header));
   for (const row of rows) console.log(line(row));
 }
@@ -393,7 +441,9 @@ function printStatements(small: RunResult, large: RunResult): void {
   );
   for (const { text, a, b } of rows) {
     const grows = a.calls !== b.calls ? '  <-- CALLS DIFFER' : grew(a, b) ? '  <-- SLOWER' : '';
-    console.log(`    ${fmt(a.calls, 1).padStart(5)} -> ${fmt(b.calls, 1).padEnd(5)} ${fmt(a.ms, 3).padStart(7)} -> ${fmt(b.ms, 3).padEnd(7)} ms  ${label(text)}${grows}`);
+    console.log(
+      `    ${fmt(a.calls, 1).padStart(5)} -> ${fmt(b.calls, 1).padEnd(5)} ${fmt(a.ms, 3).padStart(7)} -> ${fmt(b.ms, 3).padEnd(7)} ms  ${label(text)}${grows}`,
+    );
   }
 }
 
@@ -401,7 +451,10 @@ function verdict(small: RunResult, large: RunResult): boolean {
   const timeP50 = median(large.stepMs) / median(small.stepMs);
   const timeMean = mean(large.stepMs) / mean(small.stepMs);
   const queries = mean(large.queries) / mean(small.queries);
-  const sameQueries = mean(large.queries) === mean(small.queries) && Math.min(...large.queries) === Math.min(...small.queries) && Math.max(...large.queries) === Math.max(...small.queries);
+  const sameQueries =
+    mean(large.queries) === mean(small.queries) &&
+    Math.min(...large.queries) === Math.min(...small.queries) &&
+    Math.max(...large.queries) === Math.max(...small.queries);
   const flat = sameQueries && timeP50 < 1.5;
   console.log(
     `  ${small.db}: ${count(large.orders)} vs ${count(small.orders)} open orders: time x${fmt(timeP50, 2)} (p50), x${fmt(timeMean, 2)} (mean); ` +
@@ -410,7 +463,9 @@ function verdict(small: RunResult, large: RunResult): boolean {
   );
   // The whole step may stay under the bar while one statement grows with the open orders: say so.
   for (const { text, a, b } of statementRows(small, large).filter((r) => grew(r.a, r.b))) {
-    console.log(`    but one statement grows: x${fmt(b.ms / a.ms, 2)} (${fmt(a.ms, 2)} -> ${fmt(b.ms, 2)} ms/block): ${label(text, 70)}`);
+    console.log(
+      `    but one statement grows: x${fmt(b.ms / a.ms, 2)} (${fmt(a.ms, 2)} -> ${fmt(b.ms, 2)} ms/block): ${label(text, 70)}`,
+    );
   }
   return flat;
 }
@@ -423,19 +478,33 @@ const fromFigures = (figures: Figures): RunResult[] => figures.map((r) => ({ ...
 
 /** Before and after per database and size: queries and time per block, with the after/before ratio. */
 function printComparison(label: string, before: RunResult[], after: RunResult[]): void {
-  console.log(`\n=== before (${label}) and after (this tree): same arguments, measured one after the other in this run ===`);
-  const header = ['db', 'open orders', 'queries/block before -> after', 'ratio', 'ms/block p50 before -> after', 'ratio'];
+  console.log(
+    `\n=== before (${label}) and after (this tree): same arguments, measured one after the other in this run ===`,
+  );
+  const header = [
+    'db',
+    'open orders',
+    'queries/block before -> after',
+    'ratio',
+    'ms/block p50 before -> after',
+    'ratio',
+  ];
   const rows = after.map((a) => {
     const b = before.find((r) => r.db === a.db && r.orders === a.orders);
-    if (!b) return [a.db, count(a.orders), `n/a -> ${fmt(mean(a.queries))}`, '', `n/a -> ${fmt(median(a.stepMs), 2)}`, ''];
+    if (!b)
+      return [a.db, count(a.orders), `n/a -> ${fmt(mean(a.queries))}`, '', `n/a -> ${fmt(median(a.stepMs), 2)}`, ''];
     return [
-      a.db, count(a.orders),
-      `${fmt(mean(b.queries))} -> ${fmt(mean(a.queries))}`, `x${fmt(mean(a.queries) / mean(b.queries), 3)}`,
-      `${fmt(median(b.stepMs), 2)} -> ${fmt(median(a.stepMs), 2)}`, `x${fmt(median(a.stepMs) / median(b.stepMs), 2)}`,
+      a.db,
+      count(a.orders),
+      `${fmt(mean(b.queries))} -> ${fmt(mean(a.queries))}`,
+      `x${fmt(mean(a.queries) / mean(b.queries), 3)}`,
+      `${fmt(median(b.stepMs), 2)} -> ${fmt(median(a.stepMs), 2)}`,
+      `x${fmt(median(a.stepMs) / median(b.stepMs), 2)}`,
     ];
   });
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   console.log(line(header));
   for (const row of rows) console.log(line(row));
 }
@@ -445,7 +514,9 @@ async function main(): Promise<void> {
   let before: RunResult[] | undefined;
   if (AGAINST !== 'none') {
     const args = process.argv.slice(2).filter((a) => !a.startsWith('--against=') && a !== '--json');
-    before = fromFigures(await runAtCommit<Figures>(AGAINST, 'scripts/bench/watcher.ts', [...args, '--against=none', '--json']));
+    before = fromFigures(
+      await runAtCommit<Figures>(AGAINST, 'scripts/bench/watcher.ts', [...args, '--against=none', '--json']),
+    );
     console.log(`--- after: this tree\n`);
   }
   const cpu = os.cpus();

@@ -45,7 +45,8 @@ process.env.APP_SECRET ??= 'bench-webhooks-app-secret-at-least-32-characters';
 process.env.LOG_LEVEL ??= 'error';
 
 type Db = 'pglite' | 'postgres';
-const USAGE = 'usage: npm run bench:webhooks -- [--db=pglite|postgres|both] [--events=1000] [--step=25] [--interval=500]';
+const USAGE =
+  'usage: npm run bench:webhooks -- [--db=pglite|postgres|both] [--events=1000] [--step=25] [--interval=500]';
 const option = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const DB_OPTION = option('db') ?? 'both';
 const EVENTS = Number(option('events') ?? 1000);
@@ -55,9 +56,15 @@ const known = ['db', 'events', 'step', 'interval'];
 if (
   process.argv.slice(2).some((a) => !known.some((k) => a.startsWith(`--${k}=`))) ||
   !['pglite', 'postgres', 'both'].includes(DB_OPTION) ||
-  !Number.isSafeInteger(EVENTS) || EVENTS < 10 || EVENTS > 10_000 ||
-  !Number.isSafeInteger(STEP) || STEP < 1 || STEP > EVENTS ||
-  !Number.isSafeInteger(INTERVAL_MS) || INTERVAL_MS < 0 || INTERVAL_MS > 10_000
+  !Number.isSafeInteger(EVENTS) ||
+  EVENTS < 10 ||
+  EVENTS > 10_000 ||
+  !Number.isSafeInteger(STEP) ||
+  STEP < 1 ||
+  STEP > EVENTS ||
+  !Number.isSafeInteger(INTERVAL_MS) ||
+  INTERVAL_MS < 0 ||
+  INTERVAL_MS > 10_000
 ) {
   console.error(USAGE);
   process.exit(2);
@@ -112,7 +119,14 @@ async function createOrders(db: Database, key: ApiKey, count: number, hook: stri
   const orders: OrderRow[] = [];
   for (let i = 0; i < count; i++) {
     const n = ++nonce;
-    const input = makeOrderRequest.parse({ order: `bench-webhooks-${n}`, nonce: n, currency: 'XRP', network: 'ripple', amount: '1', successWebhook: hook });
+    const input = makeOrderRequest.parse({
+      order: `bench-webhooks-${n}`,
+      nonce: n,
+      currency: 'XRP',
+      network: 'ripple',
+      amount: '1',
+      successWebhook: hook,
+    });
     orders.push(await makeOrder({ db, key, nonce: String(n) }, input));
   }
   return orders;
@@ -167,7 +181,11 @@ async function run(kind: Db, adminUrl: string | undefined): Promise<Result> {
       if (performance.now() < due) await new Promise((r) => setTimeout(r, due - performance.now()));
       const batch = trickle.slice(i, i + STEP);
       const stepStarted = performance.now();
-      await broadcastMany(db, network, batch.map((o) => ({ to: o.address, tag: o.tag, currency: 'XRP', amount: 1_000_000n })));
+      await broadcastMany(
+        db,
+        network,
+        batch.map((o) => ({ to: o.address, tag: o.tag, currency: 'XRP', amount: 1_000_000n })),
+      );
       await mine(db, network, 1);
       const step = await watchStep(db, chain, 'test', WATCH);
       const at = performance.now();
@@ -175,14 +193,18 @@ async function run(kind: Db, adminUrl: string | undefined): Promise<Result> {
       for (const change of step.changes) committedAt.set(change.orderId, at);
     }
     if (committedAt.size !== EVENTS) throw new Error(`latency phase: ${committedAt.size} of ${EVENTS} orders settled`);
-    await waitUntil('the latency phase\'s webhooks', () => trickle.every((o) => receiver.receivedAt.has(o.id)));
+    await waitUntil("the latency phase's webhooks", () => trickle.every((o) => receiver.receivedAt.has(o.id)));
     await dispatcher.stop();
     dispatcher = undefined;
     const latencyMs = trickle.map((o) => receiver.receivedAt.get(o.id)! - committedAt.get(o.id)!).sort((a, b) => a - b);
 
     // Throughput: everything due at once.
     const burst = orders.slice(EVENTS);
-    await broadcastMany(db, network, burst.map((o) => ({ to: o.address, tag: o.tag, currency: 'XRP', amount: 1_000_000n })));
+    await broadcastMany(
+      db,
+      network,
+      burst.map((o) => ({ to: o.address, tag: o.tag, currency: 'XRP', amount: 1_000_000n })),
+    );
     await mine(db, network, 1);
     let settled = 0;
     for (;;) {
@@ -193,13 +215,21 @@ async function run(kind: Db, adminUrl: string | undefined): Promise<Result> {
     if (settled !== EVENTS) throw new Error(`throughput phase: ${settled} of ${EVENTS} orders settled`);
     const started = performance.now();
     dispatcher = startDispatcher(db, options);
-    await waitUntil('the throughput phase\'s webhooks', () => burst.every((o) => receiver.receivedAt.has(o.id)));
+    await waitUntil("the throughput phase's webhooks", () => burst.every((o) => receiver.receivedAt.has(o.id)));
     const burstSeconds = (performance.now() - started) / 1000;
     const burstLatencyMs = burst.map((o) => receiver.receivedAt.get(o.id)! - started).sort((a, b) => a - b);
     await dispatcher.stop();
     dispatcher = undefined;
     const [attempts] = await db.query<{ n: number }>('select count(*)::int as n from webhook_attempts');
-    return { db: kind, stepMs: stepMs.sort((a, b) => a - b), latencyMs, burstLatencyMs, burstSeconds, duplicates: receiver.duplicates, attempts: attempts!.n };
+    return {
+      db: kind,
+      stepMs: stepMs.sort((a, b) => a - b),
+      latencyMs,
+      burstLatencyMs,
+      burstSeconds,
+      duplicates: receiver.duplicates,
+      attempts: attempts!.n,
+    };
   } finally {
     await dispatcher?.stop();
     await receiver.close();
@@ -229,7 +259,9 @@ async function main(): Promise<void> {
         `  status change -> receipt (${r.latencyMs.length} events, ${STEP} every ${INTERVAL_MS} ms): p50 ${fmt(percentile(r.latencyMs, 50))}, ` +
           `p99 ${fmt(percentile(r.latencyMs, 99))}, max ${fmt(r.latencyMs.at(-1)!)}`,
       );
-      console.log(`  (a step of the latency phase: pay, mine, settle ${STEP} orders: p50 ${fmt(percentile(r.stepMs, 50))}, p99 ${fmt(percentile(r.stepMs, 99))})`);
+      console.log(
+        `  (a step of the latency phase: pay, mine, settle ${STEP} orders: p50 ${fmt(percentile(r.stepMs, 50))}, p99 ${fmt(percentile(r.stepMs, 99))})`,
+      );
       console.log(
         `  throughput (${r.burstLatencyMs.length} due at once): ${(r.burstLatencyMs.length / r.burstSeconds).toFixed(0)} webhooks/s ` +
           `(all received in ${r.burstSeconds.toFixed(2)} s; p50 ${fmt(percentile(r.burstLatencyMs, 50))}, p99 ${fmt(percentile(r.burstLatencyMs, 99))} after the start)`,

@@ -6,7 +6,18 @@ import { createRequire } from 'node:module';
 
 export const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
 export const nextBin = createRequire(import.meta.url).resolve('next/dist/bin/next');
-const SOURCES = ['app', 'components', 'lib', 'public', 'instrumentation.ts', 'proxy.ts', 'next.config.mjs', 'package.json', 'tailwind.config.ts', 'postcss.config.mjs'];
+const SOURCES = [
+  'app',
+  'components',
+  'lib',
+  'public',
+  'instrumentation.ts',
+  'proxy.ts',
+  'next.config.mjs',
+  'package.json',
+  'tailwind.config.ts',
+  'postcss.config.mjs',
+];
 
 function newestSource(entry) {
   const full = path.join(root, entry);
@@ -34,7 +45,11 @@ export async function ensureBuild() {
   if (buildIsCurrent()) return;
   console.log('Building the gateway (first start or changed sources)...');
   const seen = sourcesTime();
-  const build = spawn(process.execPath, [nextBin, 'build'], { cwd: root, stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
+  const build = spawn(process.execPath, [nextBin, 'build'], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
+  });
   const status = await new Promise((resolve) => build.once('close', (code) => resolve(code)));
   if (status !== 0) process.exit(status ?? 1);
   fs.writeFileSync(STAMP, String(seen));

@@ -27,7 +27,8 @@ export const CHROMIUM_ARGS = [
 /** Installs Debian's `chromium` when it is missing (as root, or tells how); answers its path. */
 export function ensureChromiumInstalled() {
   if (fs.existsSync(CHROMIUM_PATH)) return CHROMIUM_PATH;
-  if (process.getuid?.() !== 0) throw new Error('Chromium is not installed: run `sudo apt-get install chromium` (or npm test as root).');
+  if (process.getuid?.() !== 0)
+    throw new Error('Chromium is not installed: run `sudo apt-get install chromium` (or npm test as root).');
   console.log('Installing Chromium from Debian packages...');
   execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit' });
   execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'chromium'], {

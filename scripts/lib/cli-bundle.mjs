@@ -23,7 +23,13 @@ export function currentBundle(root, manifest) {
     return undefined; // none yet, or unreadable
   }
   // The bundle names its sources by absolute URL (import.meta.url): a moved checkout builds anew.
-  if (recorded?.root !== root || typeof recorded.bundle !== 'string' || typeof recorded.inputs !== 'object' || recorded.inputs === null) return undefined;
+  if (
+    recorded?.root !== root ||
+    typeof recorded.bundle !== 'string' ||
+    typeof recorded.inputs !== 'object' ||
+    recorded.inputs === null
+  )
+    return undefined;
   if (!fs.existsSync(recorded.bundle)) return undefined;
   const now = fingerprint(root, Object.keys(recorded.inputs));
   return Object.entries(recorded.inputs).every(([file, seen]) => now[file] === seen) ? recorded.bundle : undefined;

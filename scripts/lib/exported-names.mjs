@@ -13,7 +13,9 @@ function sourceFiles(dir) {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) return sourceFiles(full);
-    return /\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name) && !entry.name.endsWith('.d.ts') ? [full] : [];
+    return /\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name) && !entry.name.endsWith('.d.ts')
+      ? [full]
+      : [];
   });
 }
 
@@ -27,7 +29,11 @@ function declaredExports(file) {
     if (ts.isVariableStatement(statement) && exported(statement)) {
       for (const d of statement.declarationList.declarations) if (ts.isIdentifier(d.name)) names.push(d.name.text);
     } else if (
-      (ts.isFunctionDeclaration(statement) || ts.isClassDeclaration(statement) || ts.isInterfaceDeclaration(statement) || ts.isTypeAliasDeclaration(statement) || ts.isEnumDeclaration(statement)) &&
+      (ts.isFunctionDeclaration(statement) ||
+        ts.isClassDeclaration(statement) ||
+        ts.isInterfaceDeclaration(statement) ||
+        ts.isTypeAliasDeclaration(statement) ||
+        ts.isEnumDeclaration(statement)) &&
       statement.name &&
       exported(statement)
     ) {
@@ -48,7 +54,11 @@ export function sharedExportedNames() {
       byName.set(name, places);
     }
   }
-  return new Map([...byName].filter(([, places]) => places.size > 1).map(([name, places]) => [name, [...places.values()].flat().sort()]));
+  return new Map(
+    [...byName]
+      .filter(([, places]) => places.size > 1)
+      .map(([name, places]) => [name, [...places.values()].flat().sort()]),
+  );
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname)) {

@@ -57,7 +57,10 @@ export function gatewayRequestListener(nextHandler) {
 function answerWhileStarting(req, res) {
   const pathname = (req.url ?? '').split('?')[0];
   if (pathname !== '/healthz' && pathname !== '/readyz') return false;
-  const [status, body] = pathname === '/healthz' ? [200, { status: 'ok' }] : [503, { ready: false, problems: ['starting: start-up has not finished'] }];
+  const [status, body] =
+    pathname === '/healthz'
+      ? [200, { status: 'ok' }]
+      : [503, { ready: false, problems: ['starting: start-up has not finished'] }];
   res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify(body));
   return true;
 }

@@ -11,7 +11,8 @@ const BINARY = '/usr/bin/litecoind';
 
 export function ensureLitecoindInstalled() {
   if (fs.existsSync(BINARY)) return BINARY;
-  if (process.getuid?.() !== 0) throw new Error('litecoind is not installed: run `sudo apt-get install litecoind` (or npm test as root).');
+  if (process.getuid?.() !== 0)
+    throw new Error('litecoind is not installed: run `sudo apt-get install litecoind` (or npm test as root).');
   console.log('Installing litecoind from Debian packages...');
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit' });
@@ -33,9 +34,24 @@ export async function startLitecoind({ matureBlocks = 101, extraArgs = [] } = {}
   const user = 'gateway';
   const password = `pw${Math.random().toString(36).slice(2)}`;
   const args = [
-    '-regtest', `-datadir=${dir}`, '-server', '-listen=0', '-dnsseed=0', '-discover=0', '-upnp=0',
-    `-port=${p2pPort}`, `-rpcport=${rpcPort}`, '-rpcbind=127.0.0.1', '-rpcallowip=127.0.0.1', `-rpcuser=${user}`, `-rpcpassword=${password}`,
-    '-fallbackfee=0.0002', '-txindex=1', '-printtoconsole=0', '-rpcworkqueue=64', '-rpcthreads=8',
+    '-regtest',
+    `-datadir=${dir}`,
+    '-server',
+    '-listen=0',
+    '-dnsseed=0',
+    '-discover=0',
+    '-upnp=0',
+    `-port=${p2pPort}`,
+    `-rpcport=${rpcPort}`,
+    '-rpcbind=127.0.0.1',
+    '-rpcallowip=127.0.0.1',
+    `-rpcuser=${user}`,
+    `-rpcpassword=${password}`,
+    '-fallbackfee=0.0002',
+    '-txindex=1',
+    '-printtoconsole=0',
+    '-rpcworkqueue=64',
+    '-rpcthreads=8',
     ...extraArgs,
   ];
   const url = `http://127.0.0.1:${rpcPort}/`;
@@ -48,12 +64,16 @@ export async function startLitecoind({ matureBlocks = 101, extraArgs = [] } = {}
   async function rpcAt(at, method, params) {
     const response = await fetch(at, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` },
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`,
+      },
       body: JSON.stringify({ jsonrpc: '1.0', id: 1, method, params }),
       signal: AbortSignal.timeout(60_000),
     });
     const body = await response.json().catch(() => ({ error: { message: `HTTP ${response.status}` } }));
-    if (body.error) throw Object.assign(new Error(`litecoind ${method}: ${body.error.message}`), { code: body.error.code });
+    if (body.error)
+      throw Object.assign(new Error(`litecoind ${method}: ${body.error.message}`), { code: body.error.code });
     return body.result;
   }
 
@@ -66,7 +86,8 @@ export async function startLitecoind({ matureBlocks = 101, extraArgs = [] } = {}
         await rpc('getblockchaininfo');
         return;
       } catch (error) {
-        if (Date.now() > deadline || child.exitCode !== null) throw new Error(`litecoind did not start: ${error.message}`, { cause: error });
+        if (Date.now() > deadline || child.exitCode !== null)
+          throw new Error(`litecoind did not start: ${error.message}`, { cause: error });
         await new Promise((r) => setTimeout(r, 200));
       }
     }

@@ -25,15 +25,23 @@ export function supportedNodeBinary(root) {
   const binary = path.join(dir, 'package', 'bin', 'node');
   if (fs.existsSync(binary)) return binary;
   const pkg = `node-${process.platform}-${process.arch === 'x64' ? 'x64' : process.arch}@${PINNED_NODE}`;
-  console.log(`Fetching Node.js ${PINNED_NODE} (${pkg}) from the npm registry: this machine's Node.js ${process.version} is older than ${SUPPORTED_MAJOR}...`);
+  console.log(
+    `Fetching Node.js ${PINNED_NODE} (${pkg}) from the npm registry: this machine's Node.js ${process.version} is older than ${SUPPORTED_MAJOR}...`,
+  );
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
   try {
-    const tarball = execFileSync('npm', ['pack', '--silent', pkg], { cwd: dir, encoding: 'utf8' }).trim().split('\n').pop();
+    const tarball = execFileSync('npm', ['pack', '--silent', pkg], { cwd: dir, encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .pop();
     execFileSync('tar', ['xzf', tarball], { cwd: dir });
     fs.rmSync(path.join(dir, tarball), { force: true });
   } catch (error) {
-    throw new Error(`Node.js ${SUPPORTED_MAJOR} is needed and could not be fetched as ${pkg} from the npm registry (${error.message.split('\n')[0]}). Install Node.js ${SUPPORTED_MAJOR} LTS and run again.`, { cause: error });
+    throw new Error(
+      `Node.js ${SUPPORTED_MAJOR} is needed and could not be fetched as ${pkg} from the npm registry (${error.message.split('\n')[0]}). Install Node.js ${SUPPORTED_MAJOR} LTS and run again.`,
+      { cause: error },
+    );
   }
   if (!fs.existsSync(binary)) throw new Error(`${pkg} did not hold bin/node`);
   return binary;

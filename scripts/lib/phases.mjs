@@ -77,8 +77,14 @@ export function phaseTable({ install } = {}) {
     rows.push(phase);
     if (phase.name === 'vitest') {
       for (const span of vitest.projects) {
-        const fileSeconds = vitest.files.filter((f) => f.project === span.project).reduce((sum, f) => sum + f.seconds, 0);
-        rows.push({ name: `  vitest ${span.project}`, seconds: (span.endedAt - span.startedAt) / 1000, note: `first file to last; ${fileSeconds.toFixed(0)} s in its files` });
+        const fileSeconds = vitest.files
+          .filter((f) => f.project === span.project)
+          .reduce((sum, f) => sum + f.seconds, 0);
+        rows.push({
+          name: `  vitest ${span.project}`,
+          seconds: (span.endedAt - span.startedAt) / 1000,
+          note: `first file to last; ${fileSeconds.toFixed(0)} s in its files`,
+        });
       }
     }
   }

@@ -9,14 +9,18 @@ import path from 'node:path';
 function findBinDir() {
   const base = '/usr/lib/postgresql';
   if (!fs.existsSync(base)) return undefined;
-  const versions = fs.readdirSync(base).filter((v) => fs.existsSync(path.join(base, v, 'bin', 'pg_ctl'))).sort((a, b) => Number(b) - Number(a));
+  const versions = fs
+    .readdirSync(base)
+    .filter((v) => fs.existsSync(path.join(base, v, 'bin', 'pg_ctl')))
+    .sort((a, b) => Number(b) - Number(a));
   return versions[0] && path.join(base, versions[0], 'bin');
 }
 
 export function ensurePostgresInstalled() {
   let bin = findBinDir();
   if (bin) return bin;
-  if (process.getuid?.() !== 0) throw new Error('PostgreSQL is not installed: run `sudo apt-get install postgresql` (or npm test as root).');
+  if (process.getuid?.() !== 0)
+    throw new Error('PostgreSQL is not installed: run `sudo apt-get install postgresql` (or npm test as root).');
   console.log('Installing PostgreSQL from Debian packages...');
   execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit' });
   execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'postgresql'], {
@@ -45,11 +49,14 @@ export async function startPostgres() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-pg-'));
   const asRoot = process.getuid?.() === 0;
   if (asRoot) {
-    if (spawnSync('id', ['-u', 'postgres']).status !== 0) execFileSync('useradd', ['--system', '--no-create-home', 'postgres']);
+    if (spawnSync('id', ['-u', 'postgres']).status !== 0)
+      execFileSync('useradd', ['--system', '--no-create-home', 'postgres']);
     execFileSync('chown', ['postgres', dir]);
   }
   const run = (cmd, args) =>
-    asRoot ? execFileSync('runuser', ['-u', 'postgres', '--', path.join(bin, cmd), ...args], { stdio: 'pipe' }) : execFileSync(path.join(bin, cmd), args, { stdio: 'pipe' });
+    asRoot
+      ? execFileSync('runuser', ['-u', 'postgres', '--', path.join(bin, cmd), ...args], { stdio: 'pipe' })
+      : execFileSync(path.join(bin, cmd), args, { stdio: 'pipe' });
   const data = path.join(dir, 'data');
   run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
   const port = await freePort();

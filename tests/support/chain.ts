@@ -27,7 +27,11 @@ export function sandboxChain(db: Database, name: string, confirmations = TEST_CO
 }
 
 /** One watcher pass (scan to the tip, then the expiry sweep) with a chosen clock and screen. */
-export function watchOnce(db: Database, chain: ChainAdapter, options: { now?: Date; screen?: RiskScreen; chainClock?: boolean } = {}): Promise<unknown> {
+export function watchOnce(
+  db: Database,
+  chain: ChainAdapter,
+  options: { now?: Date; screen?: RiskScreen; chainClock?: boolean } = {},
+): Promise<unknown> {
   const watch: WatchOptions = {
     batchBlocks: 100,
     startAt: 'genesis',

@@ -19,11 +19,19 @@ export interface CliResult {
 /** `npm run <script> -- ...args` (scripts/<script>.ts): its exit code and output, whether it succeeded or not. */
 export async function runCli(env: NodeJS.ProcessEnv, script: string, ...args: string[]): Promise<CliResult> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['--conditions=react-server', 'scripts/cli.mjs', script, ...args], { cwd: ROOT, env });
+    const { stdout, stderr } = await run(
+      process.execPath,
+      ['--conditions=react-server', 'scripts/cli.mjs', script, ...args],
+      { cwd: ROOT, env },
+    );
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code?: number; stdout?: string; stderr?: string };
-    return { code: typeof failed.code === 'number' ? failed.code : -1, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
+    return {
+      code: typeof failed.code === 'number' ? failed.code : -1,
+      stdout: failed.stdout ?? '',
+      stderr: failed.stderr ?? '',
+    };
   }
 }
 
@@ -42,7 +50,11 @@ const SERVER_START_MS = 240_000;
  * scripts/server.mjs (as `npm start` runs it) on the production build on 127.0.0.1:`port` with `env`; resolves once it says "Ready on" (started and listening).
  * `publicBaseUrl`: the origin payment links name, the server's own by default (a proxy's, behind one).
  */
-export async function startServer(env: NodeJS.ProcessEnv, port: number, publicBaseUrl = `http://127.0.0.1:${port}`): Promise<StartedServer> {
+export async function startServer(
+  env: NodeJS.ProcessEnv,
+  port: number,
+  publicBaseUrl = `http://127.0.0.1:${port}`,
+): Promise<StartedServer> {
   let output = '';
   const child = spawn(process.execPath, [path.join(ROOT, 'scripts/server.mjs')], {
     cwd: ROOT,
@@ -52,10 +64,14 @@ export async function startServer(env: NodeJS.ProcessEnv, port: number, publicBa
   child.stderr!.on('data', (d) => (output += d));
   const exited = () => child.exitCode !== null || child.signalCode !== null;
   // Ready, or gone (a failed start says why at once rather than at the deadline).
-  await waitFor('the server to say "Ready on"', SERVER_START_MS, () => output.includes('Ready on') || exited()).catch(() => undefined);
+  await waitFor('the server to say "Ready on"', SERVER_START_MS, () => output.includes('Ready on') || exited()).catch(
+    () => undefined,
+  );
   if (!output.includes('Ready on')) {
     await stopServer(child);
-    throw new Error(`server did not start (${exited() ? `exited with ${child.exitCode ?? child.signalCode}` : `not ready after ${SERVER_START_MS / 1000} s`}):\n${output}`);
+    throw new Error(
+      `server did not start (${exited() ? `exited with ${child.exitCode ?? child.signalCode}` : `not ready after ${SERVER_START_MS / 1000} s`}):\n${output}`,
+    );
   }
   return { child, output: () => output };
 }

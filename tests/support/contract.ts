@@ -6,7 +6,14 @@
  */
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { expect } from 'vitest';
-import { API_ERRORS, errorEnvelope, openApiDocument, OPERATION_ALIASES, OPERATIONS, type OperationName } from '@/lib/protocol';
+import {
+  API_ERRORS,
+  errorEnvelope,
+  openApiDocument,
+  OPERATION_ALIASES,
+  OPERATIONS,
+  type OperationName,
+} from '@/lib/protocol';
 import { call, type ApiAnswer, type Keys } from './gateway';
 
 const document = openApiDocument();
@@ -41,7 +48,12 @@ export function expectDocumented(path: string, answer: ApiAnswer): void {
   expect(validate(answer.body), `${path} ${answer.status}: ${JSON.stringify(validate.errors)}`).toBe(true);
 }
 
-export async function checkedCall(gateway: { baseUrl: string }, path: string, body: Record<string, unknown>, keys: Keys): Promise<ApiAnswer> {
+export async function checkedCall(
+  gateway: { baseUrl: string },
+  path: string,
+  body: Record<string, unknown>,
+  keys: Keys,
+): Promise<ApiAnswer> {
   const answer = await call(gateway, path, body, keys);
   const operation = operationOf(path);
   if (answer.status === 200 && operation) {

@@ -12,7 +12,10 @@ export async function openTestDatabase(): Promise<Database> {
   if (process.env.TEST_DB !== 'postgres') {
     // From the run's migrated copy (support/pglite-template.ts) when there is one, else a new cluster.
     const template = inject('pgliteTemplate');
-    const db = await openDatabase({ dataDir: 'memory://', loadDataDir: template ? new Blob([fs.readFileSync(template)]) : undefined });
+    const db = await openDatabase({
+      dataDir: 'memory://',
+      loadDataDir: template ? new Blob([fs.readFileSync(template)]) : undefined,
+    });
     await db.migrate();
     return db;
   }
@@ -66,14 +69,26 @@ async function holdConnections(db: Database, count: number): Promise<void> {
 
 /** Row counts of every table: a rejected request must leave them all unchanged. */
 export async function countRows(db: Database): Promise<Record<string, number>> {
-  const tables = ['merchants', 'api_keys', 'api_nonces', 'advanced_balances', 'external_users', 'addresses', 'orders', 'payments', 'deposits'];
+  const tables = [
+    'merchants',
+    'api_keys',
+    'api_nonces',
+    'advanced_balances',
+    'external_users',
+    'addresses',
+    'orders',
+    'payments',
+    'deposits',
+  ];
   const counts: Record<string, number> = {};
   for (const table of tables) {
     const [row] = await db.query<{ n: number }>(`select count(*)::int as n from ${table}`);
     counts[table] = row!.n;
   }
   // Assigned addresses change on make-order without a new row.
-  const [assigned] = await db.query<{ n: number }>('select count(*)::int as n from addresses where assigned_at is not null');
+  const [assigned] = await db.query<{ n: number }>(
+    'select count(*)::int as n from addresses where assigned_at is not null',
+  );
   counts.assigned_addresses = assigned!.n;
   return counts;
 }

@@ -49,11 +49,18 @@ export interface EvmNode {
 }
 
 function makeClient(url: string) {
-  const chain = { id: CHAIN_ID, name: 'anvil', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [url] } } };
-  return createTestClient({ mode: 'anvil', chain, transport: http(url, { retryCount: 0 }) }).extend(publicActions).extend((c) => ({
-    wallet: createWalletClient({ chain, transport: http(url, { retryCount: 0 }) }),
-    c,
-  }));
+  const chain = {
+    id: CHAIN_ID,
+    name: 'anvil',
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [url] } },
+  };
+  return createTestClient({ mode: 'anvil', chain, transport: http(url, { retryCount: 0 }) })
+    .extend(publicActions)
+    .extend((c) => ({
+      wallet: createWalletClient({ chain, transport: http(url, { retryCount: 0 }) }),
+      c,
+    }));
 }
 
 function anvilBinary(): string {
@@ -62,7 +69,10 @@ function anvilBinary(): string {
   try {
     manifest = createRequire(import.meta.url).resolve(`${anvilPackage}/package.json`);
   } catch (error) {
-    throw new Error(`${anvilPackage} is not installed: \`npm ci\` installs it unless optional dependencies are omitted`, { cause: error });
+    throw new Error(
+      `${anvilPackage} is not installed: \`npm ci\` installs it unless optional dependencies are omitted`,
+      { cause: error },
+    );
   }
   const { bin } = JSON.parse(fs.readFileSync(manifest, 'utf8')) as { bin: { anvil: string } };
   return path.join(path.dirname(manifest), bin.anvil);
@@ -133,7 +143,10 @@ async function launch(binary: string, port: number): Promise<EvmNode> {
     if (!running()) {
       await stop();
       if (/address already in use/i.test(stderr)) throw new PortTaken(stderr);
-      throw new Error(`anvil did not start: ${spawnError?.message ?? (stderr.trim() || `exit code ${child.exitCode}, signal ${child.signalCode}`)}`, { cause: spawnError });
+      throw new Error(
+        `anvil did not start: ${spawnError?.message ?? (stderr.trim() || `exit code ${child.exitCode}, signal ${child.signalCode}`)}`,
+        { cause: spawnError },
+      );
     }
     try {
       await client.getChainId();
@@ -160,16 +173,24 @@ let compiled: { abi: unknown[]; bytecode: `0x${string}` } | undefined;
 
 export function testTokenArtifact(): { abi: unknown[]; bytecode: `0x${string}` } {
   if (compiled) return compiled;
-  const source = fs.readFileSync(path.join(path.dirname(new URL(import.meta.url).pathname), '..', 'fixtures', 'TestToken.sol'), 'utf8');
+  const source = fs.readFileSync(
+    path.join(path.dirname(new URL(import.meta.url).pathname), '..', 'fixtures', 'TestToken.sol'),
+    'utf8',
+  );
   const input = {
     language: 'Solidity',
     sources: { 'TestToken.sol': { content: source } },
     // Paris: no PUSH0, so any node from the last years runs it.
-    settings: { evmVersion: 'paris', optimizer: { enabled: true, runs: 200 }, outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } } },
+    settings: {
+      evmVersion: 'paris',
+      optimizer: { enabled: true, runs: 200 },
+      outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } },
+    },
   };
   const output = JSON.parse(solc.compile(JSON.stringify(input)));
   const errors = (output.errors ?? []).filter((e: { severity: string }) => e.severity === 'error');
-  if (errors.length) throw new Error(`solc: ${errors.map((e: { formattedMessage: string }) => e.formattedMessage).join('\n')}`);
+  if (errors.length)
+    throw new Error(`solc: ${errors.map((e: { formattedMessage: string }) => e.formattedMessage).join('\n')}`);
   const contract = output.contracts['TestToken.sol'].TestToken;
   compiled = { abi: contract.abi, bytecode: `0x${contract.evm.bytecode.object}` };
   return compiled;
@@ -178,15 +199,35 @@ export function testTokenArtifact(): { abi: unknown[]; bytecode: `0x${string}` }
 /** Deploys a TestToken from `from`; mines its block. */
 export async function deployToken(node: EvmNode, from: Address, symbol: string, decimals: number): Promise<Address> {
   const { abi, bytecode } = testTokenArtifact();
-  const hash = await node.client.wallet.deployContract({ abi, bytecode, account: from, args: [symbol, symbol, decimals], gas: 3_000_000n } as never);
+  const hash = await node.client.wallet.deployContract({
+    abi,
+    bytecode,
+    account: from,
+    args: [symbol, symbol, decimals],
+    gas: 3_000_000n,
+  } as never);
   await node.mine();
   const receipt = await node.client.getTransactionReceipt({ hash });
-  if (receipt.status !== "success") throw new Error(`token deployment reverted (gas used ${receipt.gasUsed})`);
+  if (receipt.status !== 'success') throw new Error(`token deployment reverted (gas used ${receipt.gasUsed})`);
   return receipt.contractAddress!;
 }
 
-export async function sendToken(node: EvmNode, token: Address, from: Address, method: 'mint' | 'transfer' | 'transferThenRevert', to: Address, amount: bigint): Promise<Hash> {
+export async function sendToken(
+  node: EvmNode,
+  token: Address,
+  from: Address,
+  method: 'mint' | 'transfer' | 'transferThenRevert',
+  to: Address,
+  amount: bigint,
+): Promise<Hash> {
   const { abi } = testTokenArtifact();
   // A fixed gas limit: estimation would refuse the reverting call before it is sent.
-  return node.client.wallet.writeContract({ address: token, abi, functionName: method, args: [to, amount], account: from, gas: 200_000n } as never);
+  return node.client.wallet.writeContract({
+    address: token,
+    abi,
+    functionName: method,
+    args: [to, amount],
+    account: from,
+    gas: 200_000n,
+  } as never);
 }

@@ -82,10 +82,18 @@ const hex = (text: string) => createHash('sha256').update(text).digest('hex').to
 
 export async function startFakeRippled(options: { seed?: number; firstIndex?: number } = {}): Promise<FakeRippled> {
   let state = options.seed ?? 1;
-  const random = () => ((state = (state * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  const random = () => (state = (state * 1664525 + 1013904223) >>> 0) / 2 ** 32;
   let clock = Math.floor(Date.now() / 1000) - RIPPLE_EPOCH;
   const first = options.firstIndex ?? 90_000_000;
-  const ledgers: Ledger[] = [{ index: first, hash: hex(`ledger ${first}`), parentHash: hex(`ledger ${first - 1}`), closeTime: clock, transactions: [] }];
+  const ledgers: Ledger[] = [
+    {
+      index: first,
+      hash: hex(`ledger ${first}`),
+      parentHash: hex(`ledger ${first - 1}`),
+      closeTime: clock,
+      transactions: [],
+    },
+  ];
   let queued: Record<string, unknown>[] = [];
   let sequence = 1;
   let port = 0;
@@ -120,13 +128,25 @@ export async function startFakeRippled(options: { seed?: number; firstIndex?: nu
     const which = params.ledger_index;
     const ledger = which === 'validated' ? validated() : typeof which === 'number' ? byIndex(which) : undefined;
     if (!ledger) {
-      return { error: 'lgrNotFound', error_code: 21, error_message: 'ledgerNotFound', request: { command: 'ledger', ...params }, status: 'error' };
+      return {
+        error: 'lgrNotFound',
+        error_code: 21,
+        error_message: 'ledgerNotFound',
+        request: { command: 'ledger', ...params },
+        status: 'error',
+      };
     }
     const full = params.transactions === true;
     fake.requests[full ? 'full' : 'headers']++;
     const body: Record<string, unknown> = header(ledger);
     if (full) body.transactions = params.expand === true ? ledger.transactions : ledger.transactions.map((t) => t.hash);
-    return { ledger: body, ledger_hash: ledger.hash, ledger_index: ledger.index, status: 'success', validated: ledger.index <= validated().index };
+    return {
+      ledger: body,
+      ledger_hash: ledger.hash,
+      ledger_index: ledger.index,
+      status: 'success',
+      validated: ledger.index <= validated().index,
+    };
   }
 
   function handle(req: http.IncomingMessage, res: http.ServerResponse): void {
@@ -148,7 +168,13 @@ export async function startFakeRippled(options: { seed?: number; firstIndex?: nu
       const result =
         request.method === 'ledger'
           ? ledgerMethod(params ?? {})
-          : { error: 'unknownCmd', error_code: 32, error_message: 'Unknown method.', request: { command: request.method }, status: 'error' };
+          : {
+              error: 'unknownCmd',
+              error_code: 32,
+              error_message: 'Unknown method.',
+              request: { command: request.method },
+              status: 'error',
+            };
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ result }));
     });
   }
@@ -197,20 +223,31 @@ export async function startFakeRippled(options: { seed?: number; firstIndex?: nu
         AffectedNodes: [],
         TransactionIndex: queued.length,
         TransactionResult: result,
-        delivered_amount: result === 'tesSUCCESS' ? delivered : typeof delivered === 'string' ? '0' : { ...delivered, value: '0' },
+        delivered_amount:
+          result === 'tesSUCCESS' ? delivered : typeof delivered === 'string' ? '0' : { ...delivered, value: '0' },
       };
       queued.push(tx);
       return tx.hash as string;
     },
     queue(tx) {
       const full = { Fee: '12', Sequence: sequence++, ...tx };
-      queued.push({ ...full, hash: hex(JSON.stringify(full)), metaData: { AffectedNodes: [], TransactionIndex: queued.length, TransactionResult: 'tesSUCCESS' } });
+      queued.push({
+        ...full,
+        hash: hex(JSON.stringify(full)),
+        metaData: { AffectedNodes: [], TransactionIndex: queued.length, TransactionResult: 'tesSUCCESS' },
+      });
     },
     closeLedger(seconds = 4) {
       const previous = last();
       clock = Math.max(clock, previous.closeTime) + seconds;
       const index = previous.index + 1;
-      ledgers.push({ index, hash: hex(`ledger ${index} ${clock} ${queued.length}`), parentHash: previous.hash, closeTime: clock, transactions: queued });
+      ledgers.push({
+        index,
+        hash: hex(`ledger ${index} ${clock} ${queued.length}`),
+        parentHash: previous.hash,
+        closeTime: clock,
+        transactions: queued,
+      });
       queued = [];
       return index;
     },

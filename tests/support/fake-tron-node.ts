@@ -92,7 +92,7 @@ export interface FakeTronNode {
 
 export async function startFakeTronNode(options: { apiKey?: string; seed?: number } = {}): Promise<FakeTronNode> {
   let state = (options.seed ?? 1) >>> 0 || 1;
-  const random = () => ((state = (state * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  const random = () => (state = (state * 1664525 + 1013904223) >>> 0) / 2 ** 32;
   const chain: FakeBlock[] = [];
   let pending: PendingTx[] = [];
   let forkSalt = 0;
@@ -103,7 +103,9 @@ export async function startFakeTronNode(options: { apiKey?: string; seed?: numbe
     const parentHash = parent?.id ?? '0'.repeat(64);
     const earliest = parent ? parent.timestamp + 3000 : 1_529_891_469_000;
     const timestamp = Math.max(earliest, node.clock ?? Date.now());
-    const digest = createHash('sha256').update(`${parentHash}:${number}:${forkSalt}:${txs.map((t) => t.tx.txID).join(',')}`).digest('hex');
+    const digest = createHash('sha256')
+      .update(`${parentHash}:${number}:${forkSalt}:${txs.map((t) => t.tx.txID).join(',')}`)
+      .digest('hex');
     const id = number.toString(16).padStart(16, '0') + digest.slice(16);
     for (const t of txs) Object.assign(t.info, { blockNumber: number, blockTimeStamp: timestamp });
     return { id, number, parentHash, timestamp, txs };
@@ -132,11 +134,17 @@ export async function startFakeTronNode(options: { apiKey?: string; seed?: numbe
         raw_data: {
           contract: [
             {
-              parameter: { value: { amount: sun, owner_address: tronHex(from), to_address: tronHex(to) }, type_url: 'type.googleapis.com/protocol.TransferContract' },
+              parameter: {
+                value: { amount: sun, owner_address: tronHex(from), to_address: tronHex(to) },
+                type_url: 'type.googleapis.com/protocol.TransferContract',
+              },
               type: 'TransferContract',
             },
           ],
-          ref_block_bytes: '0000', ref_block_hash: '0000000000000000', expiration: Date.now() + 60_000, timestamp: Date.now(),
+          ref_block_bytes: '0000',
+          ref_block_hash: '0000000000000000',
+          expiration: Date.now() + 60_000,
+          timestamp: Date.now(),
         },
       };
       pending.push({ tx, info: { id, contractResult: [''], receipt: { net_usage: 267 } } });
@@ -153,11 +161,18 @@ export async function startFakeTronNode(options: { apiKey?: string; seed?: numbe
         raw_data: {
           contract: [
             {
-              parameter: { value: { data, owner_address: tronHex(from), contract_address: contractHex }, type_url: 'type.googleapis.com/protocol.TriggerSmartContract' },
+              parameter: {
+                value: { data, owner_address: tronHex(from), contract_address: contractHex },
+                type_url: 'type.googleapis.com/protocol.TriggerSmartContract',
+              },
               type: 'TriggerSmartContract',
             },
           ],
-          ref_block_bytes: '0000', ref_block_hash: '0000000000000000', expiration: Date.now() + 60_000, fee_limit: 100_000_000, timestamp: Date.now(),
+          ref_block_bytes: '0000',
+          ref_block_hash: '0000000000000000',
+          expiration: Date.now() + 60_000,
+          fee_limit: 100_000_000,
+          timestamp: Date.now(),
         },
       };
       const ok = result === 'SUCCESS';
@@ -168,8 +183,21 @@ export async function startFakeTronNode(options: { apiKey?: string; seed?: numbe
         contract_address: contractHex,
         receipt: { energy_fee: 13_499_850, energy_usage_total: 31_895, net_fee: 345_000, result },
         ...(ok
-          ? { log: [{ address: contractHex.slice(2), topics: [TRANSFER_TOPIC, word(tronHex(from).slice(2)), word(tronHex(to).slice(2))], data: word(value.toString(16)) }] }
-          : { result: 'FAILED', resMessage: Buffer.from(result === 'REVERT' ? 'REVERT opcode executed' : 'Not enough energy').toString('hex') }),
+          ? {
+              log: [
+                {
+                  address: contractHex.slice(2),
+                  topics: [TRANSFER_TOPIC, word(tronHex(from).slice(2)), word(tronHex(to).slice(2))],
+                  data: word(value.toString(16)),
+                },
+              ],
+            }
+          : {
+              result: 'FAILED',
+              resMessage: Buffer.from(result === 'REVERT' ? 'REVERT opcode executed' : 'Not enough energy').toString(
+                'hex',
+              ),
+            }),
       };
       pending.push({ tx, info });
       return id;
@@ -204,7 +232,11 @@ export async function startFakeTronNode(options: { apiKey?: string; seed?: numbe
     },
     witness_signature: 'ab'.repeat(65),
   });
-  const full = (b: FakeBlock) => ({ blockID: b.id, block_header: header(b), ...(b.txs.length && { transactions: b.txs.map((t) => t.tx) }) });
+  const full = (b: FakeBlock) => ({
+    blockID: b.id,
+    block_header: header(b),
+    ...(b.txs.length && { transactions: b.txs.map((t) => t.tx) }),
+  });
 
   function answer(path: string, body: Record<string, unknown>): unknown {
     const head = visibleHead();
@@ -213,7 +245,8 @@ export async function startFakeTronNode(options: { apiKey?: string; seed?: numbe
       case '/walletsolidity/getblock': {
         const top = path.startsWith('/walletsolidity') ? Math.max(0, head - node.solidDistance) : head;
         const asked = body.id_or_num === undefined || body.id_or_num === '' ? top : Number(body.id_or_num);
-        if (!Number.isInteger(asked) || asked < 0) return { Error: 'class java.lang.NumberFormatException : For input string' };
+        if (!Number.isInteger(asked) || asked < 0)
+          return { Error: 'class java.lang.NumberFormatException : For input string' };
         const b = asked <= top ? chain[asked] : undefined;
         if (!b) return {};
         return body.detail === true ? full(b) : { blockID: b.id, block_header: header(b) };
@@ -256,7 +289,9 @@ export async function startFakeTronNode(options: { apiKey?: string; seed?: numbe
         const text = Buffer.concat(chunks).toString('utf8');
         body = text ? JSON.parse(text) : {};
       } catch {
-        return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"Error":"com.alibaba.fastjson.JSONException"}');
+        return void res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end('{"Error":"com.alibaba.fastjson.JSONException"}');
       }
       const result = answer(path, body);
       if (result === undefined) return void res.writeHead(404).end();

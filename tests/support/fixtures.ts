@@ -17,8 +17,19 @@ export async function insertPayment(
   const [row] = await db.query<{ id: string }>(
     `insert into payments (order_id, merchant_id, mode, address_id, network, currency, tx_hash, output_index, address, tag, amount, status)
      values ($1, $2, $3, $4, $5, $6, $7, 0, $8, $9, $10, $11) returning id`,
-    [order.orderId, values.merchantId, values.mode, order.addressId, order.network, order.currency, values.txHash, order.address, order.tag,
-      values.amount.toString(), values.status ?? 'pending'],
+    [
+      order.orderId,
+      values.merchantId,
+      values.mode,
+      order.addressId,
+      order.network,
+      order.currency,
+      values.txHash,
+      order.address,
+      order.tag,
+      values.amount.toString(),
+      values.status ?? 'pending',
+    ],
   );
   return row!.id;
 }
@@ -41,10 +52,28 @@ export async function insertDeposit(
                            in_tx_hash, in_output_index, in_status, out_address, out_tx_hash, out_amount, out_status,
                            out_fee_amount, out_fee_amount_usd_cents, withdrawal_id, out_created_at)
      values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 0, 'processed', $13, $14, $15, $16, $17, $18, $19, $20) returning id`,
-    [values.merchantId, values.mode, values.kind ?? 'ORPHAN', order.orderId, out ? 'WITHDRAWAL' : 'DEPOSIT', out ? 'PROCESSED' : 'PENDING',
-      order.network, order.currency, values.amount.toString(), order.addressId, order.address, values.txHash,
-      out?.address ?? null, out?.txHash ?? null, out?.amount.toString() ?? null, out ? 'processed' : null,
-      out?.fee.toString() ?? null, out?.feeUsdCents.toString() ?? null, out ? crypto.randomUUID() : null, out ? new Date() : null],
+    [
+      values.merchantId,
+      values.mode,
+      values.kind ?? 'ORPHAN',
+      order.orderId,
+      out ? 'WITHDRAWAL' : 'DEPOSIT',
+      out ? 'PROCESSED' : 'PENDING',
+      order.network,
+      order.currency,
+      values.amount.toString(),
+      order.addressId,
+      order.address,
+      values.txHash,
+      out?.address ?? null,
+      out?.txHash ?? null,
+      out?.amount.toString() ?? null,
+      out ? 'processed' : null,
+      out?.fee.toString() ?? null,
+      out?.feeUsdCents.toString() ?? null,
+      out ? crypto.randomUUID() : null,
+      out ? new Date() : null,
+    ],
   );
   return row!.id;
 }

@@ -24,7 +24,8 @@ const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..',
 
 export async function startTestGateway(): Promise<TestGateway> {
   const { buildIsCurrent } = await import('../../scripts/lib/build.mjs');
-  if (!buildIsCurrent()) throw new Error('The production build is missing or older than the sources: run `npm test`, which builds first.');
+  if (!buildIsCurrent())
+    throw new Error('The production build is missing or older than the sources: run `npm test`, which builds first.');
   const db = await openTestDatabase();
   const { createGatewayServer, gatewayStarted } = await import('../../scripts/lib/http-server.mjs');
   let nextHandler: Parameters<typeof createGatewayServer>[0] | undefined;
@@ -75,7 +76,10 @@ export interface GatewayWithMerchant {
  * `env` is set before the gateway starts (settings the file is about). A file's own beforeAll,
  * registered after this call, runs after it.
  */
-export function withTestGateway(ready: (started: GatewayWithMerchant) => void, options: { merchantName?: string; env?: Record<string, string> } = {}): void {
+export function withTestGateway(
+  ready: (started: GatewayWithMerchant) => void,
+  options: { merchantName?: string; env?: Record<string, string> } = {},
+): void {
   let gateway: TestGateway | undefined;
   beforeAll(async () => {
     if (options.env) Object.assign(process.env, options.env);
@@ -129,6 +133,11 @@ export async function postRaw(
 }
 
 /** POSTs `body` with a fresh nonce (unless it has one), signed over the exact bytes sent. */
-export function call(gateway: { baseUrl: string }, operation: string, body: Record<string, unknown>, keys: Keys): Promise<ApiAnswer> {
+export function call(
+  gateway: { baseUrl: string },
+  operation: string,
+  body: Record<string, unknown>,
+  keys: Keys,
+): Promise<ApiAnswer> {
   return postRaw(gateway, operation, JSON.stringify({ nonce: freshNonce(), ...body }), keys);
 }

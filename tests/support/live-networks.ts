@@ -29,7 +29,11 @@ export function litecoindNetwork(settings: { xpub: string; confirmations: number
  * anvil as the live `ethereum` network; `prepare` deploys what the test pays with (its tokens)
  * before the gateway is configured, and answers the settings that name them.
  */
-export function anvilNetwork(settings: { xpub: string; confirmations: number; prepare(node: EvmNode): Promise<Record<string, string>> }): LiveNetworkSpec<EvmNode> {
+export function anvilNetwork(settings: {
+  xpub: string;
+  confirmations: number;
+  prepare(node: EvmNode): Promise<Record<string, string>>;
+}): LiveNetworkSpec<EvmNode> {
   const prepared = new WeakMap<EvmNode, Record<string, string>>();
   return {
     network: 'ethereum',
@@ -50,7 +54,12 @@ export function anvilNetwork(settings: { xpub: string; confirmations: number; pr
 }
 
 /** The fake java-tron node (tests/support/fake-tron-node.ts), a few blocks mined. */
-export function fakeTronNetwork(settings: { apiKey: string; xpub: string; confirmations: number; tokens: string }): LiveNetworkSpec<FakeTronNode> {
+export function fakeTronNetwork(settings: {
+  apiKey: string;
+  xpub: string;
+  confirmations: number;
+  tokens: string;
+}): LiveNetworkSpec<FakeTronNode> {
   return {
     network: 'tron',
     start: async () => {
@@ -73,7 +82,10 @@ export function fakeTronNetwork(settings: { apiKey: string; xpub: string; confir
  * The fake rippled (tests/support/fake-rippled.ts) with `account` as the receiving account;
  * `untaggedMerchant` makes (once the database is open) the merchant that untagged deposits go to.
  */
-export function fakeRippledNetwork(settings: { account: string; untaggedMerchant(db: import('@/lib/db/client').Database): Promise<string> }): LiveNetworkSpec<FakeRippled> {
+export function fakeRippledNetwork(settings: {
+  account: string;
+  untaggedMerchant(db: import('@/lib/db/client').Database): Promise<string>;
+}): LiveNetworkSpec<FakeRippled> {
   return {
     network: 'ripple',
     start: () => startFakeRippled(),

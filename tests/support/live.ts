@@ -56,7 +56,11 @@ export interface LiveNetwork<Node> {
  * watcher pass (the cursor starts at the node's tip). Registers the file's beforeAll and afterAll;
  * `ready` receives what it started, e.g. `withLiveNetwork(litecoindNetwork(), (live) => ({ node, db } = live))`.
  */
-export function withLiveNetwork<Node extends StoppableNode>(spec: LiveNetworkSpec<Node>, ready: (live: LiveNetwork<Node>) => void, extraEnv: Record<string, string> = {}): void {
+export function withLiveNetwork<Node extends StoppableNode>(
+  spec: LiveNetworkSpec<Node>,
+  ready: (live: LiveNetwork<Node>) => void,
+  extraEnv: Record<string, string> = {},
+): void {
   let started: Partial<LiveNetwork<Node>> = {};
   beforeAll(async () => {
     const node = await spec.start();
@@ -99,7 +103,12 @@ export function randomChain(path: string, testChain = true): { xpub: string; nod
 
 /** One watcher pass of live mode with a chosen clock (scan to the tip, then the expiry sweep). */
 export function watchLive(db: Database, adapter: LiveAdapter, now?: Date): Promise<unknown> {
-  const options: WatchOptions = { batchBlocks: 100, startAt: 'tip', screen: noRiskScreen, now: now ? () => now : undefined };
+  const options: WatchOptions = {
+    batchBlocks: 100,
+    startAt: 'tip',
+    screen: noRiskScreen,
+    now: now ? () => now : undefined,
+  };
   return watchNetwork(db, adapter, 'live', options);
 }
 
@@ -115,17 +124,26 @@ export async function tryWatchLive(db: Database, adapter: LiveAdapter): Promise<
 
 /** Whether every order of `ids` is processed. */
 export async function allProcessed(db: Database, ids: string[]): Promise<boolean> {
-  const [row] = await db.query<{ n: number }>("select count(*)::int as n from orders where id = any($1::uuid[]) and status <> 'processed'", [ids]);
+  const [row] = await db.query<{ n: number }>(
+    "select count(*)::int as n from orders where id = any($1::uuid[]) and status <> 'processed'",
+    [ids],
+  );
   return row!.n === 0;
 }
 
 /** The scanned heights of `network` are contiguous from the first to the cursor: no block was skipped. Answers the cursor's height. */
 export async function expectNoSkippedBlock(db: Database, network: string): Promise<number> {
-  const rows = await db.query<{ height: string }>("select height from chain_blocks where network = $1 and mode = 'live' order by height", [network]);
+  const rows = await db.query<{ height: string }>(
+    "select height from chain_blocks where network = $1 and mode = 'live' order by height",
+    [network],
+  );
   const heights = rows.map((r) => Number(r.height));
   expect(heights.length).toBeGreaterThan(5);
   heights.forEach((h, i) => i > 0 && expect(h).toBe(heights[i - 1]! + 1));
-  const [cursor] = await db.query<{ height: string }>("select height from chain_cursors where network = $1 and mode = 'live'", [network]);
+  const [cursor] = await db.query<{ height: string }>(
+    "select height from chain_cursors where network = $1 and mode = 'live'",
+    [network],
+  );
   expect(Number(cursor!.height)).toBe(heights[heights.length - 1]);
   return Number(cursor!.height);
 }
@@ -146,7 +164,7 @@ export interface FlakyProxy {
 export async function startFlakyProxy(target: string, seed = 1): Promise<FlakyProxy> {
   // A small deterministic generator, so a failing run can be replayed.
   let state = seed >>> 0 || 1;
-  const random = () => ((state = (state * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  const random = () => (state = (state * 1664525 + 1013904223) >>> 0) / 2 ** 32;
   const proxy: FlakyProxy = { url: '', failRate: 0, down: false, failed: 0, passed: 0, close: async () => {} };
   const server = http.createServer((req, res) => {
     if (proxy.down) return req.socket.destroy();
@@ -162,8 +180,14 @@ export async function startFlakyProxy(target: string, seed = 1): Promise<FlakyPr
       proxy.passed++;
       try {
         // The request's path is kept: JSON-RPC nodes answer at one path, java-tron at many.
-        const answer = await fetch(new URL(req.url ?? '/', target), { method: 'POST', headers: { 'content-type': 'application/json', authorization: req.headers.authorization ?? '' }, body: Buffer.concat(chunks) });
-        res.writeHead(answer.status, { 'content-type': 'application/json' }).end(Buffer.from(await answer.arrayBuffer()));
+        const answer = await fetch(new URL(req.url ?? '/', target), {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: req.headers.authorization ?? '' },
+          body: Buffer.concat(chunks),
+        });
+        res
+          .writeHead(answer.status, { 'content-type': 'application/json' })
+          .end(Buffer.from(await answer.arrayBuffer()));
       } catch {
         req.socket.destroy();
       }
@@ -208,7 +232,11 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
 }
 
 /** Polls `probe` until it gives a value; the bound only ends a failure (generous: node restarts beside CPU-bound work take long). */
-export async function waitFor<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 60_000): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  probe: () => Promise<T | undefined | null | false>,
+  timeoutMs = 60_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

@@ -9,7 +9,10 @@ export interface TestMerchant {
 }
 
 /** A merchant with one test and one live key, created through the domain code (as the CLI does). */
-export async function createTestMerchant(db: Database, name = `Shop ${Math.random().toString(36).slice(2, 8)}`): Promise<TestMerchant> {
+export async function createTestMerchant(
+  db: Database,
+  name = `Shop ${Math.random().toString(36).slice(2, 8)}`,
+): Promise<TestMerchant> {
   const { merchant, keys } = await createMerchant(db, name, 'test');
   const live = await issueApiKey(db, merchant.id, 'live');
   return { merchantId: merchant.id, test: keys, live };

@@ -34,7 +34,12 @@ export async function startRoundRobinProxy(upstreams: readonly number[]): Promis
         port,
         method: req.method,
         path: req.url,
-        headers: { ...withoutFraming(req.headers), 'x-forwarded-for': forwardedFor, 'x-forwarded-proto': 'http', 'content-length': String(body.length) },
+        headers: {
+          ...withoutFraming(req.headers),
+          'x-forwarded-for': forwardedFor,
+          'x-forwarded-proto': 'http',
+          'content-length': String(body.length),
+        },
       },
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
@@ -59,7 +64,9 @@ export async function startRoundRobinProxy(upstreams: readonly number[]): Promis
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => forward(req, res, Buffer.concat(chunks), upstreams[turn++ % upstreams.length]!, upstreams.length));
+    req.on('end', () =>
+      forward(req, res, Buffer.concat(chunks), upstreams[turn++ % upstreams.length]!, upstreams.length),
+    );
   });
   server.on('connection', (socket) => {
     sockets.add(socket);

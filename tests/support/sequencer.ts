@@ -24,7 +24,8 @@ const SLOW_FIRST = [
   'pglite:tests/live-resilience.pg.test.ts',
 ];
 
-const key = (spec: TestSpecification) => `${spec.project.name}:${spec.moduleId.slice(spec.project.config.root.length + 1)}`;
+const key = (spec: TestSpecification) =>
+  `${spec.project.name}:${spec.moduleId.slice(spec.project.config.root.length + 1)}`;
 const rank = (spec: TestSpecification) => {
   const at = SLOW_FIRST.indexOf(key(spec));
   return at === -1 ? SLOW_FIRST.length : at;

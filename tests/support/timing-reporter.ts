@@ -29,16 +29,24 @@ export default class TimingReporter implements Reporter {
     const project = module.project.name;
     const now = Date.now();
     const d = module.diagnostic();
-    const seconds = (d.environmentSetupDuration + d.prepareDuration + d.collectDuration + d.setupDuration + d.duration) / 1000;
+    const seconds =
+      (d.environmentSetupDuration + d.prepareDuration + d.collectDuration + d.setupDuration + d.duration) / 1000;
     // Vitest reports a file's start once its tests begin; its set-up and import came before.
     const startedAt = now - seconds * 1000;
     this.files.push({ project, file: path.relative(process.cwd(), module.moduleId), seconds });
     const span = this.spans.get(project) ?? { project, startedAt, endedAt: now };
-    this.spans.set(project, { project, startedAt: Math.min(span.startedAt, startedAt), endedAt: Math.max(span.endedAt, now) });
+    this.spans.set(project, {
+      project,
+      startedAt: Math.min(span.startedAt, startedAt),
+      endedAt: Math.max(span.endedAt, now),
+    });
   }
 
   onTestRunEnd(): void {
     fs.mkdirSync(path.dirname(this.outputFile), { recursive: true });
-    fs.writeFileSync(this.outputFile, JSON.stringify({ files: this.files, projects: [...this.spans.values()] }, null, 1));
+    fs.writeFileSync(
+      this.outputFile,
+      JSON.stringify({ files: this.files, projects: [...this.spans.values()] }, null, 1),
+    );
   }
 }

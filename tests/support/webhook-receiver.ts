@@ -28,7 +28,10 @@ export interface Receiver {
   listen(): Promise<void>;
 }
 
-export async function startReceiver(answer: (request: Received, index: number) => Answer = () => ({ status: 200, body: 'ok' }), port = 0): Promise<Receiver> {
+export async function startReceiver(
+  answer: (request: Received, index: number) => Answer = () => ({ status: 200, body: 'ok' }),
+  port = 0,
+): Promise<Receiver> {
   const received: Received[] = [];
   const sockets = new Set<import('node:net').Socket>();
   const server = http.createServer((req, res) => {
@@ -99,7 +102,10 @@ export async function closedPort(): Promise<number> {
  * with the private key) and `x-webhook-signature` (`t=..,v1=..` over "<t>.<raw body>"), in
  * constant time. Answers which checks passed.
  */
-export function verifyWebhook(request: Received, privateKey: string): { apiSignature: boolean; timestamped: boolean; timestamp: number } {
+export function verifyWebhook(
+  request: Received,
+  privateKey: string,
+): { apiSignature: boolean; timestamped: boolean; timestamp: number } {
   const equal = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
   const hmac = (data: string) => createHmac('sha256', privateKey).update(data, 'utf8').digest('hex');
   const apiSignature = equal(hmac(request.raw), String(request.headers['x-api-signature'] ?? ''));
@@ -107,6 +113,7 @@ export function verifyWebhook(request: Received, privateKey: string): { apiSigna
   const parts = Object.fromEntries(header.split(',').map((p) => p.split('=', 2) as [string, string]));
   const timestamp = Number(parts.t);
   const timestamped =
-    String(timestamp) === String(request.headers['x-webhook-timestamp']) && equal(hmac(`${parts.t}.${request.raw}`), String(parts.v1 ?? ''));
+    String(timestamp) === String(request.headers['x-webhook-timestamp']) &&
+    equal(hmac(`${parts.t}.${request.raw}`), String(parts.v1 ?? ''));
   return { apiSignature, timestamped, timestamp };
 }

@@ -13,7 +13,8 @@ const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..',
 
 /** The PostgreSQL test database and its URL, for worker processes to share (PostgreSQL only). */
 export async function openSharedTestDatabase(): Promise<{ db: Database; url: string }> {
-  if (process.env.TEST_DB !== 'postgres') throw new Error('a database shared with other processes needs PostgreSQL (TEST_DB=postgres, TEST_PG_URL)');
+  if (process.env.TEST_DB !== 'postgres')
+    throw new Error('a database shared with other processes needs PostgreSQL (TEST_DB=postgres, TEST_PG_URL)');
   return openPostgresTestDatabase();
 }
 
@@ -106,11 +107,17 @@ export async function killAllWorkers(): Promise<void> {
 }
 
 /** Resolves when `check` answers true; throws after `ms`, with `describe()` in the message. */
-export async function waitFor(what: string, ms: number, check: () => Promise<boolean> | boolean, describe?: () => string): Promise<void> {
+export async function waitFor(
+  what: string,
+  ms: number,
+  check: () => Promise<boolean> | boolean,
+  describe?: () => string,
+): Promise<void> {
   const deadline = Date.now() + ms;
   for (;;) {
     if (await check()) return;
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}${describe ? `\n${describe()}` : ''}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out after ${ms} ms waiting for ${what}${describe ? `\n${describe()}` : ''}`);
     await new Promise((r) => setTimeout(r, 20));
   }
 }

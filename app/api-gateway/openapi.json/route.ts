@@ -5,5 +5,7 @@ const body = JSON.stringify(openApiDocument());
 
 /** The merchant API's OpenAPI 3.1 description: public, like the API reference it renders. */
 export function GET(): Response {
-  return new Response(body, { headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'public, max-age=300' } });
+  return new Response(body, {
+    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'public, max-age=300' },
+  });
 }

@@ -28,7 +28,10 @@ export async function switchMode(form: FormData): Promise<void> {
 const resendForm = z.object({
   eventId: z.uuid(),
   /** Where to come back to: a dashboard path only, never another site. */
-  back: z.string().refine((value) => safeNext(value) !== undefined, 'not a dashboard path').optional(),
+  back: z
+    .string()
+    .refine((value) => safeNext(value) !== undefined, 'not a dashboard path')
+    .optional(),
 });
 
 /**

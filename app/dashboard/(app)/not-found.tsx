@@ -7,8 +7,8 @@ export default function DashboardNotFound() {
     <>
       <PageTitle>Not found</PageTitle>
       <p className="text-sm">
-        Nothing here in the mode you are viewing. Test data and live data are kept apart: an order made with a test key shows only in test mode,
-        and the other way round.
+        Nothing here in the mode you are viewing. Test data and live data are kept apart: an order made with a test key
+        shows only in test mode, and the other way round.
       </p>
       <p className="mt-3 text-sm">
         <Link href="/dashboard/orders" className={LINK}>

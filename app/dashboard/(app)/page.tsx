@@ -16,7 +16,9 @@ export default async function OverviewPage() {
   const unpriced = data.usd.unpriced.length > 0 ? ` Without ${data.usd.unpriced.join(', ')}: no current rate.` : '';
   return (
     <>
-      <PageTitle description={`${session.mode === 'test' ? 'Test' : 'Live'} data. Days are UTC days; "7 days" is today and the six days before.`}>
+      <PageTitle
+        description={`${session.mode === 'test' ? 'Test' : 'Live'} data. Days are UTC days; "7 days" is today and the six days before.`}
+      >
         Overview
       </PageTitle>
 
@@ -33,7 +35,9 @@ export default async function OverviewPage() {
             ).map(([label, value]) => (
               <div key={label}>
                 <dt className={MUTED}>{label}</dt>
-                <dd className="text-lg font-semibold"><Amount value={value} currency="USD" /></dd>
+                <dd className="text-lg font-semibold">
+                  <Amount value={value} currency="USD" />
+                </dd>
               </div>
             ))}
           </dl>
@@ -48,11 +52,17 @@ export default async function OverviewPage() {
                 <p className="font-semibold">{`${r.currency} on ${r.network}`}</p>
                 <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
                   <dt className={MUTED}>Today</dt>
-                  <dd><Amount value={r.today} currency={r.currency} /></dd>
+                  <dd>
+                    <Amount value={r.today} currency={r.currency} />
+                  </dd>
                   <dt className={MUTED}>7 days</dt>
-                  <dd><Amount value={r.last7Days} currency={r.currency} /></dd>
+                  <dd>
+                    <Amount value={r.last7Days} currency={r.currency} />
+                  </dd>
                   <dt className={MUTED}>30 days</dt>
-                  <dd><Amount value={r.last30Days} currency={r.currency} /></dd>
+                  <dd>
+                    <Amount value={r.last30Days} currency={r.currency} />
+                  </dd>
                 </dl>
               </li>
             ))}
@@ -77,7 +87,11 @@ export default async function OverviewPage() {
           <ul className="grid grid-cols-2 gap-2 sm:grid-cols-3">
             {ORDER_STATUS_VALUES.map((status) => (
               <li key={status} className={CARD}>
-                <Link href={`/dashboard/orders?status=${status}`} className={`${LINK} block`} aria-label={`${data.ordersByStatus[status]} ${status} orders`}>
+                <Link
+                  href={`/dashboard/orders?status=${status}`}
+                  className={`${LINK} block`}
+                  aria-label={`${data.ordersByStatus[status]} ${status} orders`}
+                >
                   <span className="block text-2xl font-semibold">{data.ordersByStatus[status]}</span>
                   <StatusBadge status={status} />
                 </Link>
@@ -88,7 +102,9 @@ export default async function OverviewPage() {
 
         <Section title="Failed webhooks" id="webhooks">
           <div className={CARD}>
-            <p className="text-2xl font-semibold" data-testid="failed-webhooks">{data.failedWebhooks}</p>
+            <p className="text-2xl font-semibold" data-testid="failed-webhooks">
+              {data.failedWebhooks}
+            </p>
             <p className="text-sm">
               {data.failedWebhooks === 1 ? 'webhook gave up or was refused. ' : 'webhooks gave up or were refused. '}
               <Link href="/dashboard/webhooks?failed=1" className={LINK}>

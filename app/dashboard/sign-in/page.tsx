@@ -7,14 +7,21 @@ import { SignInForm } from './sign-in-form';
 
 export const metadata: Metadata = { title: 'Sign in · Dashboard' };
 
-const params = z.object({ next: z.string().max(2048).optional().catch(undefined), notice: z.enum(['signed-out', 'password-set']).optional().catch(undefined) });
+const params = z.object({
+  next: z.string().max(2048).optional().catch(undefined),
+  notice: z.enum(['signed-out', 'password-set']).optional().catch(undefined),
+});
 
 const NOTICES = {
   'signed-out': 'You are signed out.',
   'password-set': 'Your password is set: sign in with it.',
 };
 
-export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function SignInPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const { next, notice } = params.parse(await searchParams);
   const target = safeNext(next);
   if (await currentSession()) redirect(target ?? '/dashboard');

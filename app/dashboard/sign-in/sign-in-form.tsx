@@ -15,12 +15,23 @@ export function SignInForm({ next }: { next?: string }) {
       )}
       {next && <input type="hidden" name="next" value={next} />}
       <div>
-        <label htmlFor="email" className={LABEL}>E-mail address</label>
+        <label htmlFor="email" className={LABEL}>
+          E-mail address
+        </label>
         <input id="email" name="email" type="email" autoComplete="username" required className={INPUT} />
       </div>
       <div>
-        <label htmlFor="password" className={LABEL}>Password</label>
-        <input id="password" name="password" type="password" autoComplete="current-password" required className={INPUT} />
+        <label htmlFor="password" className={LABEL}>
+          Password
+        </label>
+        <input
+          id="password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          required
+          className={INPUT}
+        />
       </div>
       <button type="submit" disabled={pending} className={`${BUTTON} w-full`}>
         Sign in

@@ -5,8 +5,19 @@ export const metadata: Metadata = { title: 'API reference' };
 
 /** A JSON Schema as one short line: its type, or its fields. */
 function shape(schema: unknown): string {
-  const s = (schema ?? {}) as { type?: string | string[]; properties?: Record<string, unknown>; items?: unknown; anyOf?: unknown[]; enum?: unknown[]; allOf?: unknown[] };
-  if (s.allOf) return s.allOf.map(shape).filter((part) => part !== 'object {}').join(' + ');
+  const s = (schema ?? {}) as {
+    type?: string | string[];
+    properties?: Record<string, unknown>;
+    items?: unknown;
+    anyOf?: unknown[];
+    enum?: unknown[];
+    allOf?: unknown[];
+  };
+  if (s.allOf)
+    return s.allOf
+      .map(shape)
+      .filter((part) => part !== 'object {}')
+      .join(' + ');
   if (s.enum) return s.enum.map((v) => JSON.stringify(v)).join(' | ');
   if (s.anyOf) return s.anyOf.map(shape).join(' | ');
   if (s.properties) return `{${Object.keys(s.properties).join(', ')}}`;
@@ -26,7 +37,11 @@ export default function ApiReference() {
       <h1 className="text-2xl font-semibold">Merchant API reference</h1>
       <p className="mt-4">{document.info.description}</p>
       <p className="mt-4">
-        The machine-readable description: <a href="/api-gateway/openapi.json" className="font-medium underline">/api-gateway/openapi.json</a> (OpenAPI 3.1).
+        The machine-readable description:{' '}
+        <a href="/api-gateway/openapi.json" className="font-medium underline">
+          /api-gateway/openapi.json
+        </a>{' '}
+        (OpenAPI 3.1).
       </p>
       {operations.map(([path, { post }]) => (
         <section key={path} className="mt-8 border-t border-slate-200 pt-4 dark:border-slate-800">
@@ -40,14 +55,22 @@ export default function ApiReference() {
             {post.responses['200'] && (
               <>
                 <dt className="font-medium">Answer</dt>
-                <dd className="font-mono break-words">{shape((post.responses['200'].content['application/json'].schema.properties as Record<string, unknown>).response)}</dd>
+                <dd className="font-mono break-words">
+                  {shape(
+                    (post.responses['200'].content['application/json'].schema.properties as Record<string, unknown>)
+                      .response,
+                  )}
+                </dd>
               </>
             )}
             <dt className="font-medium">Errors</dt>
             <dd className="break-words">
               {Object.entries(post.responses)
                 .filter(([status]) => status !== '200')
-                .map(([status, response]) => `${status}: ${Object.keys(response.content['application/json'].examples ?? {}).join(', ')}`)
+                .map(
+                  ([status, response]) =>
+                    `${status}: ${Object.keys(response.content['application/json'].examples ?? {}).join(', ')}`,
+                )
                 .join('; ')}
             </dd>
           </dl>

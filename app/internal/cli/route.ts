@@ -8,9 +8,13 @@ export async function POST(request: Request): Promise<Response> {
     return Response.json({ error: 'unauthorized' }, { status: 401 });
   }
   const parsed = adminCommand.safeParse(await request.json().catch(() => undefined));
-  if (!parsed.success) return Response.json({ error: parsed.error.issues.map((i) => i.message).join('; ') }, { status: 400 });
+  if (!parsed.success)
+    return Response.json({ error: parsed.error.issues.map((i) => i.message).join('; ') }, { status: 400 });
   try {
-    return Response.json({ result: await runAdminCommand(await getDatabase(), parsed.data) }, { headers: { 'cache-control': 'no-store' } });
+    return Response.json(
+      { result: await runAdminCommand(await getDatabase(), parsed.data) },
+      { headers: { 'cache-control': 'no-store' } },
+    );
   } catch (error) {
     if (isCommandError(error)) return Response.json({ error: error.message }, { status: 400 });
     throw error;

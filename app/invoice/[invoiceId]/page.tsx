@@ -11,7 +11,10 @@ import { INVOICE_MESSAGES, isInvoiceChoiceError, MESSAGES } from '@/lib/pay/mess
 import { FIAT_CURRENCIES } from '@/lib/catalog';
 import { chooseInvoiceCoin } from './actions';
 
-type Props = { params: Promise<{ invoiceId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
+type Props = {
+  params: Promise<{ invoiceId: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+};
 
 /** One database read per request, shared by the metadata and the page. */
 const viewOf = cache(async (invoiceId: string) => loadInvoiceView(await getDatabase(), invoiceId));

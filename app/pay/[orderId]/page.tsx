@@ -10,7 +10,10 @@ import { LANGUAGE_HEADER, languageFrom } from '@/lib/pay/i18n';
 import { MESSAGES } from '@/lib/pay/messages';
 import { FIAT_CURRENCIES } from '@/lib/catalog';
 
-type Props = { params: Promise<{ orderId: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
+type Props = {
+  params: Promise<{ orderId: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+};
 
 /** One database read per request, shared by the metadata and the page. */
 const viewOf = cache(async (orderId: string) => loadPublicView(await getDatabase(), orderId));
@@ -37,6 +40,16 @@ export default async function PayPage({ params, searchParams }: Props) {
   const lang = await language();
   const embed = (await searchParams).embed === '1';
   const { invoice } = view;
-  const invoicePrice = invoice && formatPrice(invoice.amount, invoice.currency, lang, FIAT_CURRENCIES.includes(invoice.currency));
-  return <PaymentPage view={view} m={MESSAGES[lang]} language={lang} embed={embed} invoicePrice={invoicePrice} brand={brand} />;
+  const invoicePrice =
+    invoice && formatPrice(invoice.amount, invoice.currency, lang, FIAT_CURRENCIES.includes(invoice.currency));
+  return (
+    <PaymentPage
+      view={view}
+      m={MESSAGES[lang]}
+      language={lang}
+      embed={embed}
+      invoicePrice={invoicePrice}
+      brand={brand}
+    />
+  );
 }

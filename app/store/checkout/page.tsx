@@ -17,13 +17,20 @@ export default async function CheckoutPage({ searchParams }: { searchParams: Pro
     <main>
       <h1 className="text-lg font-semibold">Your cart</h1>
       {problem && (
-        <p role="alert" className="mt-4 rounded-md bg-red-100 px-3 py-2 text-red-900 dark:bg-red-900/40 dark:text-red-100">
+        <p
+          role="alert"
+          className="mt-4 rounded-md bg-red-100 px-3 py-2 text-red-900 dark:bg-red-900/40 dark:text-red-100"
+        >
           {problem}
         </p>
       )}
       {lines.length === 0 ? (
         <p className="mt-4">
-          Your cart is empty. <Link href="/store" className="underline">See the products</Link>.
+          Your cart is empty.{' '}
+          <Link href="/store" className="underline">
+            See the products
+          </Link>
+          .
         </p>
       ) : (
         <>
@@ -37,7 +44,9 @@ export default async function CheckoutPage({ searchParams }: { searchParams: Pro
                   {formatUsd(line.cents)}
                   <form action={removeFromCart}>
                     <input type="hidden" name="sku" value={line.product.sku} />
-                    <button type="submit" className="text-sm underline">Remove {line.product.name}</button>
+                    <button type="submit" className="text-sm underline">
+                      Remove {line.product.name}
+                    </button>
                   </form>
                 </span>
               </li>

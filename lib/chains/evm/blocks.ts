@@ -7,7 +7,12 @@ import 'server-only';
 import { BaseError, getAddress, type Hash, type PublicClient } from 'viem';
 import type { BlockRef, ChainTransfer } from '../adapter';
 
-export function blockRef(b: { number: bigint | null; hash: Hash | null; parentHash: Hash; timestamp: bigint }): BlockRef {
+export function blockRef(b: {
+  number: bigint | null;
+  hash: Hash | null;
+  parentHash: Hash;
+  timestamp: bigint;
+}): BlockRef {
   return {
     height: Number(b.number),
     hash: b.hash!,
@@ -48,9 +53,10 @@ export function receiptStatus(client: PublicClient): ReceiptStatus {
     if (txs.length === 0) return status;
     if (blockReceipts !== false) {
       try {
-        const receipts = (await client.request({ method: 'eth_getBlockReceipts' as never, params: [`0x${blockNumber.toString(16)}`] as never })) as
-          | { transactionHash: string; status: string }[]
-          | null;
+        const receipts = (await client.request({
+          method: 'eth_getBlockReceipts' as never,
+          params: [`0x${blockNumber.toString(16)}`] as never,
+        })) as { transactionHash: string; status: string }[] | null;
         if (receipts) {
           blockReceipts = true;
           for (const r of receipts) status.set(r.transactionHash.toLowerCase(), r.status === '0x1');
@@ -68,9 +74,17 @@ export function receiptStatus(client: PublicClient): ReceiptStatus {
 }
 
 /** The native-coin (`ticker`) payments of `block` (seen as `ref`) whose transaction succeeded, in block order. */
-export async function nativeTransfers(block: FullBlock, ref: BlockRef, ticker: string, succeeded: ReceiptStatus): Promise<ChainTransfer[]> {
+export async function nativeTransfers(
+  block: FullBlock,
+  ref: BlockRef,
+  ticker: string,
+  succeeded: ReceiptStatus,
+): Promise<ChainTransfer[]> {
   const paying = block.transactions.filter((t) => t.to && t.value > 0n);
-  const ok = await succeeded(block.number!, paying.map((t) => t.hash));
+  const ok = await succeeded(
+    block.number!,
+    paying.map((t) => t.hash),
+  );
   return paying
     .filter((t) => ok.get(t.hash.toLowerCase()) === true)
     .map((t) => ({

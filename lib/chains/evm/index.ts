@@ -40,13 +40,17 @@ export function evmAdapter(network: Network, cfg: LiveChainConfig): LiveAdapter 
   }
 
   async function scan(from: number, to: number): Promise<{ blocks: BlockRef[]; transfers: ChainTransfer[] }> {
-    const [full, logs] = await Promise.all([fullBlocks(node.client, from, to), transferLogs(node.client, contracts, from, to, cfg.logBlockRange)]);
+    const [full, logs] = await Promise.all([
+      fullBlocks(node.client, from, to),
+      transferLogs(node.client, contracts, from, to, cfg.logBlockRange),
+    ]);
     const blocks: BlockRef[] = [];
     const transfers: ChainTransfer[] = [];
     for (const block of full) {
       const ref = blockRef(block);
       const previous = blocks[blocks.length - 1];
-      if (previous && ref.parentHash !== previous.hash) throw new EvmNodeError(`${node.label}: the chain changed during the scan at block ${ref.height}`);
+      if (previous && ref.parentHash !== previous.hash)
+        throw new EvmNodeError(`${node.label}: the chain changed during the scan at block ${ref.height}`);
       blocks.push(ref);
       transfers.push(...(await nativeTransfers(block, ref, native, succeeded)));
     }

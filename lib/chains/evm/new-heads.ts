@@ -14,7 +14,12 @@ import { originOf } from '../failover';
 export function evmNewHeads(network: Network, wsUrl: string): (onBlock: () => void) => () => void {
   return (onBlock) => {
     const node = originOf(wsUrl);
-    const client = createPublicClient({ transport: webSocket(wsUrl, { reconnect: { attempts: Number.MAX_SAFE_INTEGER, delay: 2_000 }, keepAlive: { interval: 30_000 } }) });
+    const client = createPublicClient({
+      transport: webSocket(wsUrl, {
+        reconnect: { attempts: Number.MAX_SAFE_INTEGER, delay: 2_000 },
+        keepAlive: { interval: 30_000 },
+      }),
+    });
     let failing = false;
     // Without `poll`, a WebSocket transport subscribes (eth_subscribe newHeads) rather than polls.
     const unwatch = client.watchBlockNumber({
@@ -25,13 +30,21 @@ export function evmNewHeads(network: Network, wsUrl: string): (onBlock: () => vo
         onBlock();
       },
       onError: (error) => {
-        if (!failing) log.warn('new-block subscription failing: polling only', { network: network.name, node, error: error.message.split('\n')[0] });
+        if (!failing)
+          log.warn('new-block subscription failing: polling only', {
+            network: network.name,
+            node,
+            error: error.message.split('\n')[0],
+          });
         failing = true;
       },
     });
     return () => {
       unwatch();
-      void client.transport.getRpcClient?.().then((socket: { close(): void }) => socket.close()).catch(() => undefined);
+      void client.transport
+        .getRpcClient?.()
+        .then((socket: { close(): void }) => socket.close())
+        .catch(() => undefined);
     };
   };
 }

@@ -29,7 +29,8 @@ export function evmNode(network: Network, cfg: LiveChainConfig): EvmNode {
   const stats = new RpcStats();
   const label = `${network.name} node at ${cfg.rpc.url}`;
   const headers: Record<string, string> = {};
-  if (cfg.rpc.user !== undefined) headers.authorization = `Basic ${Buffer.from(`${cfg.rpc.user}:${cfg.rpc.password ?? ''}`).toString('base64')}`;
+  if (cfg.rpc.user !== undefined)
+    headers.authorization = `Basic ${Buffer.from(`${cfg.rpc.user}:${cfg.rpc.password ?? ''}`).toString('base64')}`;
   const client: PublicClient = createPublicClient({
     transport: http(cfg.rpc.url, {
       batch: { batchSize: 50 },
@@ -64,7 +65,9 @@ export function evmNode(network: Network, cfg: LiveChainConfig): EvmNode {
       if (chainChecked) return;
       const id = await client.getChainId();
       if (id !== cfg.chainId) {
-        throw new EvmNodeError(`${label} is on chain id ${id}, expected ${cfg.chainId} (${network.name.toUpperCase()}_CHAIN_ID)`);
+        throw new EvmNodeError(
+          `${label} is on chain id ${id}, expected ${cfg.chainId} (${network.name.toUpperCase()}_CHAIN_ID)`,
+        );
       }
       chainChecked = true;
     },

@@ -69,7 +69,8 @@ export function tokenTransfers(
   const transfers: ChainTransfer[] = [];
   for (const log of logs) {
     const ref = byHeight.get(Number(log.blockNumber));
-    if (!ref || log.blockHash !== ref.hash) throw new EvmNodeError(`${label}: logs of block ${log.blockNumber} are from another chain than its block`);
+    if (!ref || log.blockHash !== ref.hash)
+      throw new EvmNodeError(`${label}: logs of block ${log.blockNumber} are from another chain than its block`);
     if (log.removed) continue;
     const ticker = contracts.get(log.address.toLowerCase());
     if (!ticker) continue; // the node ignored the address filter: never credit another contract

@@ -27,7 +27,11 @@ export { isTxHash, normalizeTxHash } from './tx-hash';
  * The watcher passes test mode's requirement (`requiredConfirmations('test', network)`, ../networks);
  * without one (tests, benches) it is the network's own count.
  */
-export function sandboxAdapter(db: Queryable, network: Network, requiredConfirmations = network.confirmations): ChainAdapter {
+export function sandboxAdapter(
+  db: Queryable,
+  network: Network,
+  requiredConfirmations = network.confirmations,
+): ChainAdapter {
   return {
     network,
     requiredConfirmations,

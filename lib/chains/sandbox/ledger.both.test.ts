@@ -55,7 +55,13 @@ describe('sandbox ledger: formats', () => {
       const pattern = HASH_FORMAT[network.family];
       for (const currency of network.currencies) {
         const to = network.usesTags ? testTagAccountAddress(network) : addressOf(network, 1);
-        const sent = await broadcast(db, { network, to, tag: network.usesTags ? '7' : null, currency: currency.ticker, amount: 1n });
+        const sent = await broadcast(db, {
+          network,
+          to,
+          tag: network.usesTags ? '7' : null,
+          currency: currency.ticker,
+          amount: 1n,
+        });
         expect(sent.txHash, `${network.name} ${currency.ticker}`).toMatch(pattern);
         expect(sent.outputIndex).toBe(0);
       }
@@ -107,21 +113,76 @@ describe('sandbox ledger: broadcast validation', () => {
   const ripple = net('ripple');
 
   it.each([
-    ['an invalid address', () => broadcast(db, { network: bitcoin, to: 'bc1qnotanaddress', currency: 'BTC', amount: 1n }), /not a valid Bitcoin address/],
-    ['another network’s address', () => broadcast(db, { network: bitcoin, to: addressOf(net('litecoin'), 0), currency: 'BTC', amount: 1n }), /not a valid Bitcoin address/],
+    [
+      'an invalid address',
+      () => broadcast(db, { network: bitcoin, to: 'bc1qnotanaddress', currency: 'BTC', amount: 1n }),
+      /not a valid Bitcoin address/,
+    ],
+    [
+      'another network’s address',
+      () => broadcast(db, { network: bitcoin, to: addressOf(net('litecoin'), 0), currency: 'BTC', amount: 1n }),
+      /not a valid Bitcoin address/,
+    ],
     [
       'an EVM address with a broken checksum',
-      () => broadcast(db, { network: ethereum, to: addressOf(ethereum, 0).replace(/[a-f]/, (c) => c.toUpperCase()), currency: 'ETH', amount: 1n }),
+      () =>
+        broadcast(db, {
+          network: ethereum,
+          to: addressOf(ethereum, 0).replace(/[a-f]/, (c) => c.toUpperCase()),
+          currency: 'ETH',
+          amount: 1n,
+        }),
       /not a valid Ethereum address/,
     ],
-    ['an invalid sender', () => broadcast(db, { network: bitcoin, to: addressOf(bitcoin, 0), from: 'nope', currency: 'BTC', amount: 1n }), /sender "nope"/],
-    ['an unknown currency', () => broadcast(db, { network: ethereum, to: addressOf(ethereum, 0), currency: 'BTC', amount: 1n }), /unknown currency "BTC"/],
-    ['a zero amount', () => broadcast(db, { network: bitcoin, to: addressOf(bitcoin, 0), currency: 'BTC', amount: 0n }), /amount must be positive/],
-    ['a negative amount', () => broadcast(db, { network: bitcoin, to: addressOf(bitcoin, 0), currency: 'BTC', amount: -5n }), /amount must be positive/],
-    ['a tag on a network without tags', () => broadcast(db, { network: bitcoin, to: addressOf(bitcoin, 0), tag: '1', currency: 'BTC', amount: 1n }), /no destination tags/],
-    ['a tag that is not a number', () => broadcast(db, { network: ripple, to: testTagAccountAddress(ripple), tag: '12a', currency: 'XRP', amount: 1n }), /destination tag/],
-    ['a tag above 2^32-1', () => broadcast(db, { network: ripple, to: testTagAccountAddress(ripple), tag: '4294967296', currency: 'XRP', amount: 1n }), /destination tag/],
-    ['a tag with a leading zero', () => broadcast(db, { network: ripple, to: testTagAccountAddress(ripple), tag: '01', currency: 'XRP', amount: 1n }), /destination tag/],
+    [
+      'an invalid sender',
+      () => broadcast(db, { network: bitcoin, to: addressOf(bitcoin, 0), from: 'nope', currency: 'BTC', amount: 1n }),
+      /sender "nope"/,
+    ],
+    [
+      'an unknown currency',
+      () => broadcast(db, { network: ethereum, to: addressOf(ethereum, 0), currency: 'BTC', amount: 1n }),
+      /unknown currency "BTC"/,
+    ],
+    [
+      'a zero amount',
+      () => broadcast(db, { network: bitcoin, to: addressOf(bitcoin, 0), currency: 'BTC', amount: 0n }),
+      /amount must be positive/,
+    ],
+    [
+      'a negative amount',
+      () => broadcast(db, { network: bitcoin, to: addressOf(bitcoin, 0), currency: 'BTC', amount: -5n }),
+      /amount must be positive/,
+    ],
+    [
+      'a tag on a network without tags',
+      () => broadcast(db, { network: bitcoin, to: addressOf(bitcoin, 0), tag: '1', currency: 'BTC', amount: 1n }),
+      /no destination tags/,
+    ],
+    [
+      'a tag that is not a number',
+      () =>
+        broadcast(db, { network: ripple, to: testTagAccountAddress(ripple), tag: '12a', currency: 'XRP', amount: 1n }),
+      /destination tag/,
+    ],
+    [
+      'a tag above 2^32-1',
+      () =>
+        broadcast(db, {
+          network: ripple,
+          to: testTagAccountAddress(ripple),
+          tag: '4294967296',
+          currency: 'XRP',
+          amount: 1n,
+        }),
+      /destination tag/,
+    ],
+    [
+      'a tag with a leading zero',
+      () =>
+        broadcast(db, { network: ripple, to: testTagAccountAddress(ripple), tag: '01', currency: 'XRP', amount: 1n }),
+      /destination tag/,
+    ],
   ])('refuses %s and writes nothing', async (_name, attempt, message) => {
     const before = await transferRows();
     await expect(attempt()).rejects.toThrow(message);
@@ -131,7 +192,9 @@ describe('sandbox ledger: broadcast validation', () => {
   it('refuses a whole batch with one bad transfer', async () => {
     const before = await transferRows();
     const good = { to: addressOf(bitcoin, 0), currency: 'BTC', amount: 1n };
-    await expect(broadcastMany(db, bitcoin, [good, good, { ...good, amount: 0n }])).rejects.toThrow(/transfer #2: amount must be positive/);
+    await expect(broadcastMany(db, bitcoin, [good, good, { ...good, amount: 0n }])).rejects.toThrow(
+      /transfer #2: amount must be positive/,
+    );
     expect(await transferRows()).toBe(before);
   });
 
@@ -156,8 +219,28 @@ describe('sandbox ledger: mempool and mining', () => {
     const a = await broadcast(db, { network, to, currency: 'usdt', amount: 10_500_000n, at });
     const b = await broadcast(db, { network, to, from, currency: 'POL', amount: big, at: new Date(at.getTime() + 1) });
     expect(await adapter.mempool()).toEqual([
-      { txHash: a.txHash, outputIndex: 0, from: faucetAddress(network), to, tag: null, currency: 'USDT', amount: 10_500_000n, blockHeight: null, seenAt: at },
-      { txHash: b.txHash, outputIndex: 0, from, to, tag: null, currency: 'POL', amount: big, blockHeight: null, seenAt: new Date(at.getTime() + 1) },
+      {
+        txHash: a.txHash,
+        outputIndex: 0,
+        from: faucetAddress(network),
+        to,
+        tag: null,
+        currency: 'USDT',
+        amount: 10_500_000n,
+        blockHeight: null,
+        seenAt: at,
+      },
+      {
+        txHash: b.txHash,
+        outputIndex: 0,
+        from,
+        to,
+        tag: null,
+        currency: 'POL',
+        amount: big,
+        blockHeight: null,
+        seenAt: new Date(at.getTime() + 1),
+      },
     ]);
   });
 
@@ -237,7 +320,11 @@ describe('sandbox ledger: mempool and mining', () => {
   it('puts 200 transfers into a block with one insert and scans them in order', async () => {
     const network = net('tron');
     const adapter = sandboxAdapter(db, network);
-    const transfers = Array.from({ length: 200 }, (_, i) => ({ to: addressOf(network, i % 20), currency: i % 2 ? 'USDT' : 'TRX', amount: BigInt(i + 1) }));
+    const transfers = Array.from({ length: 200 }, (_, i) => ({
+      to: addressOf(network, i % 20),
+      currency: i % 2 ? 'USDT' : 'TRX',
+      amount: BigInt(i + 1),
+    }));
     const sent = await broadcastMany(db, network, transfers);
     expect(new Set(sent.map((s) => s.txHash)).size).toBe(200);
     const [block] = await mine(db, network);
@@ -338,12 +425,19 @@ describe('sandbox ledger: drop', () => {
     await mine(db, network);
     await drop(db, network, `0x${txHash.slice(2).toUpperCase()}`);
     const head = await sandboxAdapter(db, network).head();
-    expect((await sandboxAdapter(db, network).scan(0, head.height)).transfers.map((t) => t.txHash)).not.toContain(txHash);
+    expect((await sandboxAdapter(db, network).scan(0, head.height)).transfers.map((t) => t.txHash)).not.toContain(
+      txHash,
+    );
 
     await expect(drop(db, network, `0x${'ab'.repeat(32)}`)).rejects.toThrow(/unknown transaction/);
     await expect(drop(db, network, 'not-a-hash')).rejects.toThrow(/not a transaction hash/);
     // A hash of another network's ledger is unknown here.
-    const other = await broadcast(db, { network: net('base'), to: addressOf(net('base'), 0), currency: 'ETH', amount: 1n });
+    const other = await broadcast(db, {
+      network: net('base'),
+      to: addressOf(net('base'), 0),
+      currency: 'ETH',
+      amount: 1n,
+    });
     await expect(drop(db, network, other.txHash)).rejects.toThrow(/unknown transaction/);
   });
 });

@@ -12,7 +12,20 @@ import 'server-only';
  * calls (several processes on PostgreSQL included) queue instead of forking the chain.
  */
 import { findCurrency, findNetwork, type Network } from '../../catalog';
-import { bare, columnsOf, insertValues, param, sandboxBlocks, sandboxTransfers, sql, statement, unnest, type Database, type Queryable, type RowOf } from '../../db';
+import {
+  bare,
+  columnsOf,
+  insertValues,
+  param,
+  sandboxBlocks,
+  sandboxTransfers,
+  sql,
+  statement,
+  unnest,
+  type Database,
+  type Queryable,
+  type RowOf,
+} from '../../db';
 import { log } from '../../log';
 import { MONEY_COLUMN_DIGITS } from '../../money';
 import type { BlockRef, ChainTransfer } from '../adapter';
@@ -77,11 +90,19 @@ export async function broadcast(db: Queryable, input: BroadcastInput): Promise<B
 }
 
 const NEW_TRANSFERS = unnest('t', {
-  tx_hash: sandboxTransfers.txHash, output_index: sandboxTransfers.outputIndex, from_address: sandboxTransfers.fromAddress,
-  to_address: sandboxTransfers.toAddress, tag: sandboxTransfers.tag, currency: sandboxTransfers.currency, amount: sandboxTransfers.amount,
+  tx_hash: sandboxTransfers.txHash,
+  output_index: sandboxTransfers.outputIndex,
+  from_address: sandboxTransfers.fromAddress,
+  to_address: sandboxTransfers.toAddress,
+  tag: sandboxTransfers.tag,
+  currency: sandboxTransfers.currency,
+  amount: sandboxTransfers.amount,
   broadcast_at: 'timestamptz',
 });
-const INSERT_TRANSFERS = statement<unknown, { network: string }>(sql`insert into ${sandboxTransfers} (${bare(sandboxTransfers.network)}, ${NEW_TRANSFERS.names})
+const INSERT_TRANSFERS = statement<
+  unknown,
+  { network: string }
+>(sql`insert into ${sandboxTransfers} (${bare(sandboxTransfers.network)}, ${NEW_TRANSFERS.names})
   select ${param('network')}, ${NEW_TRANSFERS.names} from ${NEW_TRANSFERS.from}`);
 
 /**
@@ -89,7 +110,11 @@ const INSERT_TRANSFERS = statement<unknown, { network: string }>(sql`insert into
  * (output index 0). All are validated first: one invalid transfer rejects the batch, nothing written.
  * Answers their hashes in input order.
  */
-export async function broadcastMany(db: Queryable, network: Network, transfers: readonly TransferInput[]): Promise<Broadcasted[]> {
+export async function broadcastMany(
+  db: Queryable,
+  network: Network,
+  transfers: readonly TransferInput[],
+): Promise<Broadcasted[]> {
   checkNetwork(network);
   if (transfers.length === 0) return [];
   const now = new Date();
@@ -103,7 +128,13 @@ export async function broadcastMany(db: Queryable, network: Network, transfers: 
     network: network.name,
     ...NEW_TRANSFERS.values(
       rows.map((r) => ({
-        tx_hash: r.txHash, output_index: r.outputIndex, from_address: r.from, to_address: r.to, tag: r.tag, currency: r.currency, amount: r.amount,
+        tx_hash: r.txHash,
+        output_index: r.outputIndex,
+        from_address: r.from,
+        to_address: r.to,
+        tag: r.tag,
+        currency: r.currency,
+        amount: r.amount,
         broadcast_at: r.at,
       })),
     ),
@@ -120,12 +151,19 @@ interface ValidTransfer {
   at: string;
 }
 
-function validTransfer(network: Network, t: TransferInput, where: string, valid: Set<string>, now: Date): ValidTransfer {
+function validTransfer(
+  network: Network,
+  t: TransferInput,
+  where: string,
+  valid: Set<string>,
+  now: Date,
+): ValidTransfer {
   const fail = (message: string): never => {
     throw new Error(`sandbox broadcast on ${network.name}: ${where}${message}`);
   };
   const currency = typeof t.currency === 'string' ? findCurrency(network, t.currency) : undefined;
-  if (!currency) fail(`unknown currency "${String(t.currency)}" (${network.currencies.map((c) => c.ticker).join(', ')})`);
+  if (!currency)
+    fail(`unknown currency "${String(t.currency)}" (${network.currencies.map((c) => c.ticker).join(', ')})`);
   if (typeof t.amount !== 'bigint') fail('amount must be a bigint of base units');
   if (t.amount <= 0n) fail(`amount must be positive, got ${t.amount}`);
   if (t.amount > MAX_AMOUNT) fail('amount is too large');
@@ -150,11 +188,18 @@ function validTransfer(network: Network, t: TransferInput, where: string, valid:
   return { to, tag, currency: currency!.ticker, amount: t.amount.toString(), from, at: at.toISOString() };
 }
 
-const NEW_BLOCKS = unnest('b', { height: sandboxBlocks.height, hash: sandboxBlocks.hash, parent_hash: sandboxBlocks.parentHash });
+const NEW_BLOCKS = unnest('b', {
+  height: sandboxBlocks.height,
+  hash: sandboxBlocks.hash,
+  parent_hash: sandboxBlocks.parentHash,
+});
 const INSERT_BLOCKS = statement<unknown, { network: string; minedAt: string }>(sql`insert into ${sandboxBlocks}
     (${bare(sandboxBlocks.network)}, ${NEW_BLOCKS.names}, ${bare(sandboxBlocks.minedAt)})
   select ${param('network')}, ${NEW_BLOCKS.names}, ${param('minedAt')} from ${NEW_BLOCKS.from}`);
-const MINE_MEMPOOL = statement<unknown, { network: string; height: number }>(sql`update ${sandboxTransfers} set ${bare(sandboxTransfers.blockHeight)} = ${param('height')}
+const MINE_MEMPOOL = statement<
+  unknown,
+  { network: string; height: number }
+>(sql`update ${sandboxTransfers} set ${bare(sandboxTransfers.blockHeight)} = ${param('height')}
   where ${sandboxTransfers.network} = ${param('network')} and ${sandboxTransfers.blockHeight} is null and ${sandboxTransfers.droppedAt} is null`);
 
 /**
@@ -166,8 +211,10 @@ const MINE_MEMPOOL = statement<unknown, { network: string; height: number }>(sql
  */
 export async function mine(db: Queryable, network: Network, count = 1, at?: Date): Promise<BlockRef[]> {
   checkNetwork(network);
-  if (!Number.isSafeInteger(count) || count < 0) throw new Error(`sandbox mine: count must be a non-negative integer, got ${count}`);
-  if (at !== undefined && (!(at instanceof Date) || Number.isNaN(at.getTime()))) throw new Error('sandbox mine: `at` must be a valid Date');
+  if (!Number.isSafeInteger(count) || count < 0)
+    throw new Error(`sandbox mine: count must be a non-negative integer, got ${count}`);
+  if (at !== undefined && (!(at instanceof Date) || Number.isNaN(at.getTime())))
+    throw new Error('sandbox mine: `at` must be a valid Date');
   if (count === 0) return [];
   const wanted = at ?? new Date();
   return inTransaction(db, async (tx) => {
@@ -193,7 +240,10 @@ export async function mine(db: Queryable, network: Network, count = 1, at?: Date
 const DELETE_BLOCKS_ABOVE = statement<Pick<RowOf<typeof sandboxBlocks>, 'height'>, { network: string; height: number }>(
   sql`delete from ${sandboxBlocks} where ${sandboxBlocks.network} = ${param('network')} and ${sandboxBlocks.height} > ${param('height')} returning ${bare(sandboxBlocks.height)}`,
 );
-const UNMINE_ABOVE = statement<unknown, { network: string; height: number }>(sql`update ${sandboxTransfers} set ${bare(sandboxTransfers.blockHeight)} = null
+const UNMINE_ABOVE = statement<
+  unknown,
+  { network: string; height: number }
+>(sql`update ${sandboxTransfers} set ${bare(sandboxTransfers.blockHeight)} = null
   where ${sandboxTransfers.network} = ${param('network')} and ${sandboxTransfers.blockHeight} > ${param('height')}`);
 
 /**
@@ -205,9 +255,14 @@ const UNMINE_ABOVE = statement<unknown, { network: string; height: number }>(sql
  * ordinary reorganisation (orders already final stay final). See docs/decisions/016-*.md.
  * Answers the tip left and how many blocks were removed (0: no block was ahead of `now`).
  */
-export async function resetClock(db: Queryable, network: Network, now = new Date()): Promise<{ tip: BlockRef; removed: number }> {
+export async function resetClock(
+  db: Queryable,
+  network: Network,
+  now = new Date(),
+): Promise<{ tip: BlockRef; removed: number }> {
   checkNetwork(network);
-  if (!(now instanceof Date) || Number.isNaN(now.getTime())) throw new Error('sandbox reset-clock: `now` must be a valid Date');
+  if (!(now instanceof Date) || Number.isNaN(now.getTime()))
+    throw new Error('sandbox reset-clock: `now` must be a valid Date');
   return inTransaction(db, async (tx) => {
     await lockChain(tx, network);
     await tip(tx, network); // the genesis block, dated 1970, is always there to fall back to
@@ -219,11 +274,17 @@ export async function resetClock(db: Queryable, network: Network, now = new Date
   });
 }
 
-const LOCK_TRANSACTION = statement<{ block_height: number | null; dropped: boolean }, { network: string; txHash: string }>(
+const LOCK_TRANSACTION = statement<
+  { block_height: number | null; dropped: boolean },
+  { network: string; txHash: string }
+>(
   sql`select ${sandboxTransfers.blockHeight}::int as block_height, ${sandboxTransfers.droppedAt} is not null as dropped
     from ${sandboxTransfers} where ${sandboxTransfers.network} = ${param('network')} and ${sandboxTransfers.txHash} = ${param('txHash')} for update`,
 );
-const DROP_TRANSACTION = statement<unknown, { network: string; txHash: string; at: string }>(sql`update ${sandboxTransfers}
+const DROP_TRANSACTION = statement<
+  unknown,
+  { network: string; txHash: string; at: string }
+>(sql`update ${sandboxTransfers}
     set ${bare(sandboxTransfers.droppedAt)} = ${param('at')}, ${bare(sandboxTransfers.blockHeight)} = null
   where ${sandboxTransfers.network} = ${param('network')} and ${sandboxTransfers.txHash} = ${param('txHash')} and ${sandboxTransfers.droppedAt} is null`);
 
@@ -237,7 +298,8 @@ const DROP_TRANSACTION = statement<unknown, { network: string; txHash: string; a
 export async function drop(db: Queryable, network: Network, txHash: string, at?: Date): Promise<void> {
   checkNetwork(network);
   const hash = normalizeTxHash(network, txHash);
-  if (hash === undefined) throw new Error(`sandbox drop on ${network.name}: "${txHash}" is not a transaction hash of the network`);
+  if (hash === undefined)
+    throw new Error(`sandbox drop on ${network.name}: "${txHash}" is not a transaction hash of the network`);
   const when = (at ?? new Date()).toISOString();
   await inTransaction(db, async (tx) => {
     await lockChain(tx, network);
@@ -255,7 +317,11 @@ const PARENT_AND_TOP = statement<{ parent: string | null; top: number | null }, 
   sql`select (select ${sandboxBlocks.hash} from ${sandboxBlocks} where ${sandboxBlocks.network} = ${param('network')} and ${sandboxBlocks.height} = ${param('height')} - 1) as parent,
              (select max(${sandboxBlocks.height})::int from ${sandboxBlocks} where ${sandboxBlocks.network} = ${param('network')}) as top`,
 );
-const REHASHED = unnest('n', { height: sandboxBlocks.height, hash: sandboxBlocks.hash, parent_hash: sandboxBlocks.parentHash });
+const REHASHED = unnest('n', {
+  height: sandboxBlocks.height,
+  hash: sandboxBlocks.hash,
+  parent_hash: sandboxBlocks.parentHash,
+});
 const n = REHASHED.ref;
 const REHASH = statement<unknown, { network: string }>(sql`update ${sandboxBlocks}
     set ${bare(sandboxBlocks.hash)} = ${n.hash}, ${bare(sandboxBlocks.parentHash)} = ${n.parent_hash}
@@ -265,7 +331,8 @@ const REHASH = statement<unknown, { network: string }>(sql`update ${sandboxBlock
 /** Gives every block from `height` up a new hash, each one's parent being the new hash below it. */
 async function rehashFrom(tx: Queryable, network: Network, height: number): Promise<void> {
   const [row] = await PARENT_AND_TOP.run(tx, { network: network.name, height });
-  if (!row || row.parent === null || row.top === null) throw new Error(`sandbox ledger of ${network.name}: no block below height ${height}`);
+  if (!row || row.parent === null || row.top === null)
+    throw new Error(`sandbox ledger of ${network.name}: no block below height ${height}`);
   const blocks: { height: number; hash: string; parent_hash: string }[] = [];
   let parent = row.parent;
   for (let h = height; h <= row.top; h++) {
@@ -288,7 +355,8 @@ export function startMining(
   intervalMs: number,
   wanted: (network: Network) => Promise<boolean> = async () => true,
 ): () => void {
-  if (!Number.isFinite(intervalMs) || intervalMs <= 0) throw new Error(`sandbox mining interval must be positive, got ${intervalMs}`);
+  if (!Number.isFinite(intervalMs) || intervalMs <= 0)
+    throw new Error(`sandbox mining interval must be positive, got ${intervalMs}`);
   let running = false;
   let stopped = false;
   const run = async () => {
@@ -346,7 +414,10 @@ const BLOCKS_BETWEEN = statement<BlockRow, { network: string; low: number; high:
   sql`select ${BLOCK_COLUMNS} from ${sandboxBlocks}
     where ${sandboxBlocks.network} = ${param('network')} and ${sandboxBlocks.height} between ${param('low')} and ${param('high')} order by ${sandboxBlocks.height}`,
 );
-const TRANSFERS_BETWEEN = statement<TransferRow, { network: string; low: number; high: number }>(sql`select ${TRANSFER_COLUMNS} from ${sandboxTransfers}
+const TRANSFERS_BETWEEN = statement<
+  TransferRow,
+  { network: string; low: number; high: number }
+>(sql`select ${TRANSFER_COLUMNS} from ${sandboxTransfers}
   where ${sandboxTransfers.network} = ${param('network')} and ${sandboxTransfers.blockHeight} between ${param('low')} and ${param('high')}
     and ${sandboxTransfers.droppedAt} is null
   order by ${sandboxTransfers.blockHeight}, ${sandboxTransfers.txHash}, ${sandboxTransfers.outputIndex}`);
@@ -354,7 +425,12 @@ const MEMPOOL = statement<TransferRow, { network: string }>(sql`select ${TRANSFE
   where ${sandboxTransfers.network} = ${param('network')} and ${sandboxTransfers.blockHeight} is null and ${sandboxTransfers.droppedAt} is null
   order by ${sandboxTransfers.broadcastAt}, ${sandboxTransfers.txHash}, ${sandboxTransfers.outputIndex}`);
 
-const toBlock = (r: BlockRow): BlockRef => ({ height: r.height, hash: r.hash, parentHash: r.parent_hash, time: new Date(r.mined_at) });
+const toBlock = (r: BlockRow): BlockRef => ({
+  height: r.height,
+  hash: r.hash,
+  parentHash: r.parent_hash,
+  time: new Date(r.mined_at),
+});
 
 const toTransfer = (r: TransferRow): ChainTransfer => ({
   txHash: r.tx_hash,
@@ -389,7 +465,12 @@ export async function blockAt(db: Queryable, network: Network, height: number): 
  * read, so a block mined in between is left for the next scan, and a transfer dropped in between
  * (whose block hashes changed after they were read) is caught by the watcher's next hash check.
  */
-export async function scanRange(db: Queryable, network: Network, from: number, to: number): Promise<{ blocks: BlockRef[]; transfers: ChainTransfer[] }> {
+export async function scanRange(
+  db: Queryable,
+  network: Network,
+  from: number,
+  to: number,
+): Promise<{ blocks: BlockRef[]; transfers: ChainTransfer[] }> {
   const low = Math.max(0, Math.ceil(from));
   const high = Math.floor(to);
   if (!Number.isFinite(low) || !Number.isFinite(high) || low > high) return { blocks: [], transfers: [] };
@@ -397,7 +478,11 @@ export async function scanRange(db: Queryable, network: Network, from: number, t
   const blocks = blockRows.map(toBlock);
   const last = blocks.at(-1);
   if (!last) return { blocks, transfers: [] };
-  const transferRows = await TRANSFERS_BETWEEN.run(db, { network: network.name, low: blocks[0]!.height, high: last.height });
+  const transferRows = await TRANSFERS_BETWEEN.run(db, {
+    network: network.name,
+    low: blocks[0]!.height,
+    high: last.height,
+  });
   return { blocks, transfers: transferRows.map(toTransfer) };
 }
 
@@ -421,8 +506,18 @@ const INSERT_GENESIS = statement<unknown, { network: string; hash: string; paren
 );
 
 async function createGenesis(db: Queryable, network: Network): Promise<BlockRef> {
-  const genesis: BlockRef = { height: 0, hash: genesisHash(network), parentHash: zeroHash(network), time: GENESIS_TIME };
-  await INSERT_GENESIS.run(db, { network: network.name, hash: genesis.hash, parentHash: genesis.parentHash, minedAt: genesis.time.toISOString() });
+  const genesis: BlockRef = {
+    height: 0,
+    hash: genesisHash(network),
+    parentHash: zeroHash(network),
+    time: GENESIS_TIME,
+  };
+  await INSERT_GENESIS.run(db, {
+    network: network.name,
+    hash: genesis.hash,
+    parentHash: genesis.parentHash,
+    minedAt: genesis.time.toISOString(),
+  });
   return genesis;
 }
 

@@ -15,7 +15,10 @@ const hex = z.string().regex(/^[0-9a-fA-F]*$/, 'must be hex');
 const hash = z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex digits');
 /** "41" + 20 bytes: an account as the node writes it without `visible`. */
 const account = z.string().regex(/^41[0-9a-fA-F]{40}$/, 'must be a hex Tron address (41 + 40 hex digits)');
-const amount = z.string().regex(/^\d{1,78}$/, 'must be a whole number of sun').transform(BigInt);
+const amount = z
+  .string()
+  .regex(/^\d{1,78}$/, 'must be a whole number of sun')
+  .transform(BigInt);
 
 const header = z.object({
   raw_data: z.object({
@@ -42,7 +45,13 @@ export type Block = z.output<typeof block>;
 export type Transaction = z.output<typeof transaction>;
 
 /** /wallet/getblock answers `{}` for a height above its head. */
-export const blockOrNone = z.union([block, z.object({}).strict().transform(() => null)]);
+export const blockOrNone = z.union([
+  block,
+  z
+    .object({})
+    .strict()
+    .transform(() => null),
+]);
 
 /** /wallet/getblockbylimitnext: `{}` when no block is in the range. */
 export const blockRange = z.object({ block: z.array(block).default([]) });
@@ -69,4 +78,10 @@ export const transactionInfo = z.object({
 export type TransactionInfo = z.output<typeof transactionInfo>;
 
 /** `{}` for a block with no transaction. */
-export const transactionInfos = z.union([z.array(transactionInfo), z.object({}).strict().transform(() => [])]);
+export const transactionInfos = z.union([
+  z.array(transactionInfo),
+  z
+    .object({})
+    .strict()
+    .transform(() => []),
+]);

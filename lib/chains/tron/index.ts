@@ -34,7 +34,9 @@ const RANGE_LIMIT = 100;
 export function tronAdapter(network: Network, cfg: LiveChainConfig): LiveAdapter {
   const node = new TronNode(cfg.rpc, network.name, cfg.apiKey);
   const native = network.currencies.find((c) => !c.contract)!.ticker;
-  const contracts = new Map(network.currencies.filter((c) => c.contract).map((c) => [tronAddressHash(c.contract!), c.ticker]));
+  const contracts = new Map(
+    network.currencies.filter((c) => c.contract).map((c) => [tronAddressHash(c.contract!), c.ticker]),
+  );
 
   const guard = async <T>(what: string, work: () => Promise<T>): Promise<T> => {
     try {
@@ -77,22 +79,27 @@ export function tronAdapter(network: Network, cfg: LiveChainConfig): LiveAdapter
     const transfers: ChainTransfer[] = [];
     for (const [i, block] of full.entries()) {
       const ref = blockRef(block);
-      if (ref.height !== from + i) throw new TronNodeError(`${node.label} answered block ${ref.height} where block ${from + i} was expected`);
+      if (ref.height !== from + i)
+        throw new TronNodeError(`${node.label} answered block ${ref.height} where block ${from + i} was expected`);
       const previous = blocks[blocks.length - 1];
-      if (previous && ref.parentHash !== previous.hash) throw new TronNodeError(`${node.label}: the chain changed during the scan at block ${ref.height}`);
+      if (previous && ref.parentHash !== previous.hash)
+        throw new TronNodeError(`${node.label}: the chain changed during the scan at block ${ref.height}`);
       blocks.push(ref);
       transfers.push(...trxTransfers(block, ref, native, node.label));
       if (contracts.size === 0 || !callsContracts(block)) continue;
       const infos = await node.post('wallet/gettransactioninfobyblocknum', { num: ref.height }, transactionInfos);
       const ids = new Set(block.transactions.map((tx) => tx.txID.toLowerCase()));
       if (infos.some((info) => info.blockNumber !== ref.height || !ids.has(info.id.toLowerCase()))) {
-        throw new TronNodeError(`${node.label}: execution results of block ${ref.height} are from another chain than its block`);
+        throw new TronNodeError(
+          `${node.label}: execution results of block ${ref.height} are from another chain than its block`,
+        );
       }
       transfers.push(...tokenTransfers(infos, ref, contracts));
     }
     // Blocks above the node's head are not answered: the watcher scans to the head it read, so a
     // short answer means the node went back (a reorganisation or another node behind a balancer).
-    if (blocks.length !== to - from + 1) throw new TronNodeError(`${node.label} answered ${blocks.length} of blocks ${from}-${to}`);
+    if (blocks.length !== to - from + 1)
+      throw new TronNodeError(`${node.label} answered ${blocks.length} of blocks ${from}-${to}`);
     return { blocks, transfers };
   }
 

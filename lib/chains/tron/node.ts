@@ -51,12 +51,19 @@ export class TronNode {
       const url = new URL(path, this.endpoint.url.endsWith('/') ? this.endpoint.url : `${this.endpoint.url}/`);
       response = await postRead(url, { headers: this.headers, body: JSON.stringify(body) }, this.endpoint.timeoutMs);
     } catch (error) {
-      const reason = (error as Error)?.name === 'TimeoutError' ? `no answer within ${this.endpoint.timeoutMs} ms` : describeNetworkError(error);
+      const reason =
+        (error as Error)?.name === 'TimeoutError'
+          ? `no answer within ${this.endpoint.timeoutMs} ms`
+          : describeNetworkError(error);
       throw new TronNodeError(`${this.label} is unreachable: ${reason}`);
     }
     const text = await response.text().catch(() => '');
-    if (response.status === 401 || response.status === 403) throw new TronNodeError(`${this.label} refused the API key (HTTP ${response.status}): check TRON_API_KEY`);
-    if (response.status === 429) throw new TronNodeError(`${this.label} is rate-limiting /${path} (HTTP 429): set TRON_API_KEY or use your own node`);
+    if (response.status === 401 || response.status === 403)
+      throw new TronNodeError(`${this.label} refused the API key (HTTP ${response.status}): check TRON_API_KEY`);
+    if (response.status === 429)
+      throw new TronNodeError(
+        `${this.label} is rate-limiting /${path} (HTTP 429): set TRON_API_KEY or use your own node`,
+      );
     if (!response.ok) throw new TronNodeError(`${this.label} answered HTTP ${response.status} to /${path}`);
     let parsed: unknown;
     try {
@@ -66,12 +73,16 @@ export class TronNode {
     }
     // java-tron answers a refused request with HTTP 200 and {"Error": "..."}.
     if (parsed && typeof parsed === 'object' && 'Error' in parsed) {
-      throw new TronNodeError(`${this.label}: /${path} failed: ${String((parsed as { Error: unknown }).Error).slice(0, 200)}`);
+      throw new TronNodeError(
+        `${this.label}: /${path} failed: ${String((parsed as { Error: unknown }).Error).slice(0, 200)}`,
+      );
     }
     const checked = schema.safeParse(parsed);
     if (!checked.success) {
       const issue = checked.error.issues[0]!;
-      throw new TronNodeError(`${this.label}: unexpected answer to /${path} at ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+      throw new TronNodeError(
+        `${this.label}: unexpected answer to /${path} at ${issue.path.join('.') || '(root)'}: ${issue.message}`,
+      );
     }
     return checked.data;
   }

@@ -16,14 +16,30 @@ const info = (receipt: Record<string, unknown>, extra: Record<string, unknown> =
     id: 'ef'.repeat(32),
     blockNumber: 7,
     receipt,
-    log: [{ address: emitter, topics: [TRANSFER, from.padStart(64, '0'), to.padStart(64, '0')], data: (2n ** 200n).toString(16).padStart(64, '0') }],
+    log: [
+      {
+        address: emitter,
+        topics: [TRANSFER, from.padStart(64, '0'), to.padStart(64, '0')],
+        data: (2n ** 200n).toString(16).padStart(64, '0'),
+      },
+    ],
     ...extra,
   });
 
 describe('Tron token transfers from execution results', () => {
   it('reads a successful Transfer log of a configured contract: addresses in base58, the uint256 exactly', () => {
     expect(tokenTransfers([info({ result: 'SUCCESS' })], ref, contracts)).toEqual([
-      { txHash: 'ef'.repeat(32), outputIndex: 0, from: tronAddressFromHex(`41${from}`), to: tronAddressFromHex(`41${to}`), tag: null, currency: 'USDT', amount: 2n ** 200n, blockHeight: 7, seenAt: ref.time },
+      {
+        txHash: 'ef'.repeat(32),
+        outputIndex: 0,
+        from: tronAddressFromHex(`41${from}`),
+        to: tronAddressFromHex(`41${to}`),
+        tag: null,
+        currency: 'USDT',
+        amount: 2n ** 200n,
+        blockHeight: 7,
+        seenAt: ref.time,
+      },
     ]);
   });
 
@@ -41,12 +57,25 @@ describe('Tron TRX transfers from a block', () => {
       blockID: ref.hash,
       block_header: { raw_data: { number: 7, parentHash: ref.parentHash, timestamp: 1000 } },
       transactions: [
-        { txID: 'ef'.repeat(32), ret, raw_data: { contract: [{ type: 'TransferContract', parameter: { value: { amount, owner_address: `41${from}`, to_address: `41${to}` } } }] } },
+        {
+          txID: 'ef'.repeat(32),
+          ret,
+          raw_data: {
+            contract: [
+              {
+                type: 'TransferContract',
+                parameter: { value: { amount, owner_address: `41${from}`, to_address: `41${to}` } },
+              },
+            ],
+          },
+        },
       ],
     });
 
   it('counts a TransferContract whose result is SUCCESS, in sun', () => {
-    expect(trxTransfers(transfer([{ contractRet: 'SUCCESS' }]), ref, 'TRX', 'node')).toMatchObject([{ amount: 5_000_000n, currency: 'TRX', to: tronAddressFromHex(`41${to}`) }]);
+    expect(trxTransfers(transfer([{ contractRet: 'SUCCESS' }]), ref, 'TRX', 'node')).toMatchObject([
+      { amount: 5_000_000n, currency: 'TRX', to: tronAddressFromHex(`41${to}`) },
+    ]);
   });
 
   it('counts nothing without a SUCCESS result, nor a zero amount', () => {

@@ -17,7 +17,15 @@ const TRANSFER_TOPIC = 'ddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4d
 const succeeded = (tx: Block['transactions'][number]) => tx.ret[0]?.contractRet === 'SUCCESS';
 
 /** A transfer of block `ref` between two accounts given in the node's hex form. */
-function transferIn(ref: BlockRef, txHash: string, outputIndex: number, fromHex: string, toHex: string, currency: string, amount: bigint): ChainTransfer {
+function transferIn(
+  ref: BlockRef,
+  txHash: string,
+  outputIndex: number,
+  fromHex: string,
+  toHex: string,
+  currency: string,
+  amount: bigint,
+): ChainTransfer {
   return {
     txHash,
     outputIndex,
@@ -48,7 +56,8 @@ export function trxTransfers(block: Block, ref: BlockRef, ticker: string, label:
     const contract = tx.raw_data.contract[0];
     if (contract?.type !== 'TransferContract' || !succeeded(tx)) continue;
     const parsed = trxTransfer.safeParse(contract.parameter.value);
-    if (!parsed.success) throw new Error(`${label}: unexpected TransferContract in ${tx.txID}: ${parsed.error.issues[0]!.message}`);
+    if (!parsed.success)
+      throw new Error(`${label}: unexpected TransferContract in ${tx.txID}: ${parsed.error.issues[0]!.message}`);
     const { amount, owner_address, to_address } = parsed.data;
     if (amount <= 0n) continue;
     transfers.push(transferIn(ref, tx.txID, 0, owner_address, to_address, ticker, amount));
@@ -61,7 +70,11 @@ export function trxTransfers(block: Block, ref: BlockRef, ticker: string, label:
  * contract's 20-byte hash (lower-case hex) to its ticker. The output index is the log's position
  * in its transaction.
  */
-export function tokenTransfers(infos: readonly TransactionInfo[], ref: BlockRef, contracts: ReadonlyMap<string, string>): ChainTransfer[] {
+export function tokenTransfers(
+  infos: readonly TransactionInfo[],
+  ref: BlockRef,
+  contracts: ReadonlyMap<string, string>,
+): ChainTransfer[] {
   const transfers: ChainTransfer[] = [];
   for (const info of infos) {
     if (info.result === 'FAILED' || info.receipt.result !== 'SUCCESS') continue;
@@ -70,7 +83,8 @@ export function tokenTransfers(infos: readonly TransactionInfo[], ref: BlockRef,
       const ticker = contracts.get(emitter);
       const [topic, from, to] = log.topics.map((t) => t.toLowerCase());
       if (!ticker || topic !== TRANSFER_TOPIC || log.topics.length !== 3 || !from || !to) return;
-      if (!/^0{24}[0-9a-f]{40}$/.test(from) || !/^0{24}[0-9a-f]{40}$/.test(to) || !/^[0-9a-fA-F]{64}$/.test(log.data)) return;
+      if (!/^0{24}[0-9a-f]{40}$/.test(from) || !/^0{24}[0-9a-f]{40}$/.test(to) || !/^[0-9a-fA-F]{64}$/.test(log.data))
+        return;
       const amount = BigInt(`0x${log.data}`);
       if (amount === 0n) return;
       transfers.push(transferIn(ref, info.id, index, from.slice(24), to.slice(24), ticker, amount));

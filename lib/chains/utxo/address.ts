@@ -20,7 +20,10 @@ const CASHADDR_PREFIX = 'bitcoincash';
 
 // Test chains (a live network configured with <NETWORK>_CHAIN=testnet|regtest, e.g. the tests'
 // litecoind in regtest). Values from each node's chainparams.cpp.
-const TEST_CHAINS: Record<Exclude<AddressChain, 'mainnet'>, Record<Exclude<UtxoCoin, 'bitcoincash'>, BTC_NETWORK> & { bitcoincash: string }> = {
+const TEST_CHAINS: Record<
+  Exclude<AddressChain, 'mainnet'>,
+  Record<Exclude<UtxoCoin, 'bitcoincash'>, BTC_NETWORK> & { bitcoincash: string }
+> = {
   testnet: {
     bitcoin: { bech32: 'tb', pubKeyHash: 0x6f, scriptHash: 0xc4, wif: 0xef },
     litecoin: { bech32: 'tltc', pubKeyHash: 0x6f, scriptHash: 0x3a, wif: 0xef },

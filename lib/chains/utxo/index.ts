@@ -18,7 +18,12 @@ import type { LiveAdapter } from '../live-adapter';
 import { JsonRpcClient, RpcError, type RpcCall } from './rpc';
 
 const hash = z.string().regex(/^[0-9a-f]{64}$/);
-const header = z.object({ hash, height: z.number().int().nonnegative(), time: z.number().int(), previousblockhash: hash.optional() });
+const header = z.object({
+  hash,
+  height: z.number().int().nonnegative(),
+  time: z.number().int(),
+  previousblockhash: hash.optional(),
+});
 const scriptPubKey = z.object({ address: z.string().optional(), addresses: z.array(z.string()).optional() });
 const tx = z.object({
   txid: hash,
@@ -79,12 +84,19 @@ export function utxoAdapter(network: Network, cfg: LiveChainConfig): LiveAdapter
 
   function amountOf(value: string): bigint {
     const parsed = parseUnits(value, decimals);
-    if (!parsed.ok) throw new RpcError(`${network.name} node: output amount "${value}" is not a ${decimals}-decimal amount`);
+    if (!parsed.ok)
+      throw new RpcError(`${network.name} node: output amount "${value}" is not a ${decimals}-decimal amount`);
     return parsed.value;
   }
 
   /** Outputs of a non-coinbase transaction as transfers, inputs as spends. */
-  function read(t: Tx, blockHeight: number | null, seenAt: Date, transfers: ChainTransfer[], spends?: ChainSpend[]): void {
+  function read(
+    t: Tx,
+    blockHeight: number | null,
+    seenAt: Date,
+    transfers: ChainTransfer[],
+    spends?: ChainSpend[],
+  ): void {
     if (t.vin.some((i) => i.coinbase !== undefined)) return; // mining rewards are not payments
     const first = t.vin[0]?.prevout;
     const from = first ? addressOf(first.scriptPubKey) : null;
@@ -95,7 +107,17 @@ export function utxoAdapter(network: Network, cfg: LiveChainConfig): LiveAdapter
       firstTo ??= to;
       const amount = amountOf(out.value);
       if (amount <= 0n) continue;
-      transfers.push({ txHash: t.txid, outputIndex: out.n, from, to, tag: null, currency: ticker, amount, blockHeight, seenAt });
+      transfers.push({
+        txHash: t.txid,
+        outputIndex: out.n,
+        from,
+        to,
+        tag: null,
+        currency: ticker,
+        amount,
+        blockHeight,
+        seenAt,
+      });
     }
     if (spends) {
       for (const input of t.vin) {
@@ -140,7 +162,11 @@ export function utxoAdapter(network: Network, cfg: LiveChainConfig): LiveAdapter
     stats: rpc.stats,
 
     async head() {
-      const info = await rpc.call('getblockchaininfo', [], z.object({ blocks: z.number().int().nonnegative(), bestblockhash: hash }));
+      const info = await rpc.call(
+        'getblockchaininfo',
+        [],
+        z.object({ blocks: z.number().int().nonnegative(), bestblockhash: hash }),
+      );
       return headerOf(info.bestblockhash);
     },
 
@@ -165,7 +191,8 @@ export function utxoAdapter(network: Network, cfg: LiveChainConfig): LiveAdapter
         const ref = toRef(h);
         // The chain must not change under the scan: each block builds on the one before.
         const previous = blocks[blocks.length - 1];
-        if (previous && ref.parentHash !== previous.hash) throw new RpcError(`${network.name}: the chain changed during the scan at height ${ref.height}`);
+        if (previous && ref.parentHash !== previous.hash)
+          throw new RpcError(`${network.name}: the chain changed during the scan at height ${ref.height}`);
         blocks.push(ref);
         for (const t of txs) read(t, ref.height, ref.time, transfers, spends);
       }
@@ -184,7 +211,10 @@ export function utxoAdapter(network: Network, cfg: LiveChainConfig): LiveAdapter
       }
       for (let i = 0; i < missing.length; i += MEMPOOL_BATCH) {
         const ids = missing.slice(i, i + MEMPOOL_BATCH);
-        const txs = await rpc.batch(ids.map((id) => ({ method: 'getrawtransaction', params: [id, 1] })), tx);
+        const txs = await rpc.batch(
+          ids.map((id) => ({ method: 'getrawtransaction', params: [id, 1] })),
+          tx,
+        );
         txs.forEach((t, j) => {
           if (t instanceof RpcError) return; // mined or evicted between the two calls
           const transfers: ChainTransfer[] = [];

@@ -69,11 +69,17 @@ export class JsonRpcClient {
   }
 
   private check<S extends z.ZodType>(method: string, answer: Answer, schema: S): z.output<S> {
-    if (answer.error) throw new RpcError(`${this.label}: ${method} failed: ${answer.error.message} (code ${answer.error.code})`, answer.error.code);
+    if (answer.error)
+      throw new RpcError(
+        `${this.label}: ${method} failed: ${answer.error.message} (code ${answer.error.code})`,
+        answer.error.code,
+      );
     const parsed = schema.safeParse(answer.result);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
-      throw new RpcError(`${this.label}: unexpected answer to ${method} at ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+      throw new RpcError(
+        `${this.label}: unexpected answer to ${method} at ${issue.path.join('.') || '(root)'}: ${issue.message}`,
+      );
     }
     return parsed.data;
   }
@@ -84,13 +90,21 @@ export class JsonRpcClient {
     this.stats.request(calls.length);
     let response: Response;
     try {
-      response = await postRead(this.endpoint.url, { headers: this.headers, body: JSON.stringify(calls.length === 1 ? body[0] : body) }, this.endpoint.timeoutMs);
+      response = await postRead(
+        this.endpoint.url,
+        { headers: this.headers, body: JSON.stringify(calls.length === 1 ? body[0] : body) },
+        this.endpoint.timeoutMs,
+      );
     } catch (error) {
-      const reason = (error as Error)?.name === 'TimeoutError' ? `no answer within ${this.endpoint.timeoutMs} ms` : describeNetworkError(error);
+      const reason =
+        (error as Error)?.name === 'TimeoutError'
+          ? `no answer within ${this.endpoint.timeoutMs} ms`
+          : describeNetworkError(error);
       throw new RpcError(`${this.label} is unreachable: ${reason}`);
     }
     const text = await response.text().catch(() => '');
-    if (response.status === 401 || response.status === 403) throw new RpcError(`${this.label} refused the RPC credentials (HTTP ${response.status})`);
+    if (response.status === 401 || response.status === 403)
+      throw new RpcError(`${this.label} refused the RPC credentials (HTTP ${response.status})`);
     let parsed: unknown;
     try {
       parsed = JSON.parse(text.replace(AMOUNT_FIELDS, '$1"$2"'));
@@ -101,7 +115,8 @@ export class JsonRpcClient {
     const byId = new Map(answers.map((a) => [a?.id, a]));
     return ids.map((id, i) => {
       const answer = byId.get(id) ?? (answers.length === 1 && calls.length === 1 ? answers[0] : undefined);
-      if (!answer || typeof answer !== 'object') throw new RpcError(`${this.label} answered HTTP ${response.status} without an answer to ${calls[i]!.method}`);
+      if (!answer || typeof answer !== 'object')
+        throw new RpcError(`${this.label} answered HTTP ${response.status} without an answer to ${calls[i]!.method}`);
       return answer;
     });
   }
@@ -112,4 +127,3 @@ interface Answer {
   result?: unknown;
   error?: { code: number; message: string } | null;
 }
-

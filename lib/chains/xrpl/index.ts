@@ -41,9 +41,17 @@ const RIPPLE_EPOCH = 946_684_800;
 const API_VERSION = 1;
 const HEADERS_KEPT = 2000;
 
-const hash = z.string().regex(/^[0-9A-Fa-f]{64}$/).transform((h) => h.toUpperCase());
+const hash = z
+  .string()
+  .regex(/^[0-9A-Fa-f]{64}$/)
+  .transform((h) => h.toUpperCase());
 const ledgerIndex = z.union([z.number().int().nonnegative(), z.string().regex(/^\d+$/).transform(Number)]);
-const header = z.object({ ledger_index: ledgerIndex, ledger_hash: hash, parent_hash: hash, close_time: z.number().int().nonnegative() });
+const header = z.object({
+  ledger_index: ledgerIndex,
+  ledger_hash: hash,
+  parent_hash: hash,
+  close_time: z.number().int().nonnegative(),
+});
 const ledgerAnswer = z.object({
   validated: z.boolean().optional(),
   ledger: header.extend({ transactions: z.array(z.unknown()).optional() }),
@@ -54,7 +62,10 @@ type Header = z.output<typeof header>;
  * Drops: a JSON string of digits ("unavailable" predates 2014). A token amount is an object
  * (https://xrpl.org/docs/references/protocol/data-types/currency-formats#token-amounts).
  */
-const amount = z.union([z.string(), z.object({ currency: z.string(), issuer: z.string(), value: z.string().regex(ISSUED_VALUE, 'is not a token value') })]);
+const amount = z.union([
+  z.string(),
+  z.object({ currency: z.string(), issuer: z.string(), value: z.string().regex(ISSUED_VALUE, 'is not a token value') }),
+]);
 const meta = z.object({ TransactionResult: z.string(), delivered_amount: amount.optional() });
 /** The fields of an expanded transaction this adapter reads (API v1: metadata in `metaData`). */
 const payment = z.object({
@@ -62,7 +73,12 @@ const payment = z.object({
   hash,
   Account: z.string(),
   Destination: z.string(),
-  DestinationTag: z.number().int().min(0).max(2 ** 32 - 1).optional(),
+  DestinationTag: z
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 32 - 1)
+    .optional(),
   metaData: meta,
 });
 const typed = z.object({ TransactionType: z.string(), Destination: z.string().optional() });
@@ -88,7 +104,10 @@ export function xrplAdapter(network: Network, cfg: LiveChainConfig): LiveAdapter
   }
 
   /** The validated ledger at `index` (or the newest), with its transactions when asked; null when the node has no validated one there. */
-  async function ledger(index: number | 'validated', transactions: boolean): Promise<z.output<typeof ledgerAnswer>['ledger'] | null> {
+  async function ledger(
+    index: number | 'validated',
+    transactions: boolean,
+  ): Promise<z.output<typeof ledgerAnswer>['ledger'] | null> {
     try {
       const answer = await rpc.call(
         'ledger',
@@ -119,12 +138,15 @@ export function xrplAdapter(network: Network, cfg: LiveChainConfig): LiveAdapter
   /** A Payment to the receiving account that delivered XRP or a configured token, as a transfer; null for anything else. */
   function transferOf(raw: unknown, ref: BlockRef): ChainTransfer | null {
     const kind = typed.safeParse(raw);
-    if (!kind.success) throw new XrplRpcError(`${rpc.label}: a transaction of ledger ${ref.height} has no TransactionType`);
+    if (!kind.success)
+      throw new XrplRpcError(`${rpc.label}: a transaction of ledger ${ref.height} has no TransactionType`);
     if (kind.data.TransactionType !== 'Payment' || kind.data.Destination !== account) return null;
     const parsed = payment.safeParse(raw);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
-      throw new XrplRpcError(`${rpc.label}: unexpected Payment in ledger ${ref.height} at ${issue.path.join('.')}: ${issue.message}`);
+      throw new XrplRpcError(
+        `${rpc.label}: unexpected Payment in ledger ${ref.height} at ${issue.path.join('.')}: ${issue.message}`,
+      );
     }
     const tx = parsed.data;
     if (tx.metaData.TransactionResult !== 'tesSUCCESS') return null;
@@ -170,7 +192,8 @@ export function xrplAdapter(network: Network, cfg: LiveChainConfig): LiveAdapter
         if (!found) throw new XrplRpcError(`${rpc.label} has no validated ledger ${height}`);
         const ref = remember(toRef(found));
         const previous = blocks[blocks.length - 1];
-        if (previous && ref.parentHash !== previous.hash) throw new XrplRpcError(`${rpc.label}: ledger ${height} does not follow ledger ${previous.height}`);
+        if (previous && ref.parentHash !== previous.hash)
+          throw new XrplRpcError(`${rpc.label}: ledger ${height} does not follow ledger ${previous.height}`);
         blocks.push(ref);
         for (const raw of found.transactions ?? []) {
           const transfer = transferOf(raw, ref);

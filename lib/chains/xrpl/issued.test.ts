@@ -11,7 +11,8 @@ describe('XRP Ledger issued currencies', () => {
     expect(currencyCode(USD_CODE.toLowerCase())).toBe(USD_CODE);
     expect(currencyCode('524c555344000000000000000000000000000000')).toBe(RLUSD_CODE);
     expect(currencyCode('XRP')).toBeNull();
-    for (const bad of ['RLUSD', 'US', 'U D', '524C5553440000000000000000000000000000', '']) expect(currencyCode(bad), bad).toBeNull();
+    for (const bad of ['RLUSD', 'US', 'U D', '524C5553440000000000000000000000000000', ''])
+      expect(currencyCode(bad), bad).toBeNull();
   });
 
   it('reads a token value in base units, rounding down: never more than arrived', () => {
@@ -24,11 +25,14 @@ describe('XRP Ledger issued currencies', () => {
     expect(issuedUnits('1E+2', 6)).toBe(100_000_000n);
     expect(issuedUnits('7.', 6)).toBe(7_000_000n);
     // Nothing to credit: below one base unit, zero, negative, not a value, beyond an amount column.
-    for (const none of ['0.0000009', '1e-7', '0', '-5', '1,5', '', '9999999999999999e80']) expect(issuedUnits(none, 6), none).toBeNull();
+    for (const none of ['0.0000009', '1e-7', '0', '-5', '1,5', '', '9999999999999999e80'])
+      expect(issuedUnits(none, 6), none).toBeNull();
   });
 
   it('names each catalog token by its normalised code and issuer', () => {
     const tokens = issuedTokens(findNetwork('ripple')!);
-    expect([...tokens]).toEqual([[tokenKey(RLUSD_CODE, 'rMxCKbEDwqr76QuheSUMdEGf4B9xJ8m5De'), { ticker: 'RLUSD', decimals: 6 }]]);
+    expect([...tokens]).toEqual([
+      [tokenKey(RLUSD_CODE, 'rMxCKbEDwqr76QuheSUMdEGf4B9xJ8m5De'), { ticker: 'RLUSD', decimals: 6 }],
+    ]);
   });
 });

@@ -38,7 +38,13 @@ export const ISSUED_VALUE = /^(-?)(\d+)(?:\.(\d*))?(?:[eE]([-+]?\d{1,3}))?$/;
 export function issuedUnits(value: string, decimals: number): bigint | null {
   const match = ISSUED_VALUE.exec(value);
   if (!match) return null;
-  const [, sign, whole, fraction = '', exponent = '0'] = match as unknown as [string, string, string, string | undefined, string | undefined];
+  const [, sign, whole, fraction = '', exponent = '0'] = match as unknown as [
+    string,
+    string,
+    string,
+    string | undefined,
+    string | undefined,
+  ];
   if (sign === '-') return null;
   const shift = Number(exponent) - fraction.length + decimals;
   const digits = BigInt(whole + fraction);

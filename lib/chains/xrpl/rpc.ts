@@ -44,13 +44,21 @@ export class RippledClient {
     this.stats.request(1);
     let response: Response;
     try {
-      response = await postRead(this.endpoint.url, { headers: this.headers, body: JSON.stringify({ method, params: [params] }) }, this.endpoint.timeoutMs);
+      response = await postRead(
+        this.endpoint.url,
+        { headers: this.headers, body: JSON.stringify({ method, params: [params] }) },
+        this.endpoint.timeoutMs,
+      );
     } catch (error) {
-      const reason = (error as Error)?.name === 'TimeoutError' ? `no answer within ${this.endpoint.timeoutMs} ms` : describeNetworkError(error);
+      const reason =
+        (error as Error)?.name === 'TimeoutError'
+          ? `no answer within ${this.endpoint.timeoutMs} ms`
+          : describeNetworkError(error);
       throw new XrplRpcError(`${this.label} is unreachable: ${reason}`);
     }
     const text = await response.text().catch(() => '');
-    if (response.status === 401 || response.status === 403) throw new XrplRpcError(`${this.label} refused the credentials (HTTP ${response.status})`);
+    if (response.status === 401 || response.status === 403)
+      throw new XrplRpcError(`${this.label} refused the credentials (HTTP ${response.status})`);
     let body: { result?: unknown; error?: unknown };
     try {
       body = JSON.parse(text) as typeof body;
@@ -58,7 +66,8 @@ export class RippledClient {
       throw new XrplRpcError(`${this.label} answered HTTP ${response.status} without JSON`);
     }
     const result = body?.result as { status?: unknown; error?: unknown; error_message?: unknown } | undefined;
-    if (!result || typeof result !== 'object') throw new XrplRpcError(`${this.label} answered HTTP ${response.status} without a result to ${method}`);
+    if (!result || typeof result !== 'object')
+      throw new XrplRpcError(`${this.label} answered HTTP ${response.status} without a result to ${method}`);
     if (result.status === 'error' || typeof result.error === 'string') {
       const code = typeof result.error === 'string' ? result.error : 'unknown';
       const detail = typeof result.error_message === 'string' ? `: ${result.error_message}` : '';
@@ -67,7 +76,9 @@ export class RippledClient {
     const parsed = schema.safeParse(result);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
-      throw new XrplRpcError(`${this.label}: unexpected answer to ${method} at ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+      throw new XrplRpcError(
+        `${this.label}: unexpected answer to ${method} at ${issue.path.join('.') || '(root)'}: ${issue.message}`,
+      );
     }
     return parsed.data;
   }

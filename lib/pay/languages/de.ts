@@ -7,12 +7,14 @@ export const messages: Messages = {
   testModeNote: 'Dies ist eine Testbestellung: Es wird kein echtes Geld bewegt. Nutzen Sie unten „Zahlung simulieren“.',
   language: 'Sprache',
   sendExactly: 'Senden Sie genau',
-  networkWarning: 'Senden Sie {currency} nur im Netzwerk {network}. In einem anderen Netzwerk gesendetes Geld kann verloren gehen.',
+  networkWarning:
+    'Senden Sie {currency} nur im Netzwerk {network}. In einem anderen Netzwerk gesendetes Geld kann verloren gehen.',
   amount: 'Betrag',
   address: 'Adresse',
   tag: 'Destination Tag',
   tagWarningTitle: 'Der Destination Tag ist erforderlich',
-  tagWarning: 'Geben Sie diesen Tag in Ihrem Wallet ein. Ohne ihn kann Ihre Zahlung dieser Bestellung nicht zugeordnet werden und kann verloren gehen.',
+  tagWarning:
+    'Geben Sie diesen Tag in Ihrem Wallet ein. Ohne ihn kann Ihre Zahlung dieser Bestellung nicht zugeordnet werden und kann verloren gehen.',
   qrChoice: 'Inhalt des QR-Codes',
   qrWithAmount: 'Mit Betrag',
   qrAddressOnly: 'Nur Adresse',
@@ -37,7 +39,12 @@ export const messages: Messages = {
   waitingConfirmations: 'Zahlung erkannt, warte auf Bestätigungen',
   payments: 'Zahlungen',
   transaction: 'Transaktion',
-  paymentStatus: { detected: 'Wird bestätigt', confirmed: 'Bestätigt', reversed: 'Rückgängig gemacht', rejected: 'Abgelehnt' },
+  paymentStatus: {
+    detected: 'Wird bestätigt',
+    confirmed: 'Bestätigt',
+    reversed: 'Rückgängig gemacht',
+    rejected: 'Abgelehnt',
+  },
   otherTransfers: 'Weitere Überweisungen an diese Adresse',
   otherTransfersNote: 'Diese wurden nicht für die Bestellung gezählt. Wenden Sie sich deswegen an den Händler.',
   lateLabel: 'nach Ablauf der Frist',
@@ -59,15 +66,28 @@ export const messages: Messages = {
   simulateSent: 'Gesendet: {tx}',
   simulateFailed: 'Die simulierte Zahlung ist fehlgeschlagen: {error}',
   notFoundTitle: 'Bestellung nicht gefunden',
-  notFoundBody: 'Unter dieser Adresse gibt es keine Zahlungsbestellung. Prüfen Sie den Link, den Ihnen der Shop gegeben hat.',
+  notFoundBody:
+    'Unter dieser Adresse gibt es keine Zahlungsbestellung. Prüfen Sie den Link, den Ihnen der Shop gegeben hat.',
   invoicePrice: 'Preis',
   changeCoin: 'Währung wechseln',
   screens: {
-    awaiting: { title: 'Warte auf Zahlung', body: 'Senden Sie den Betrag unten an die Adresse unten. Diese Seite aktualisiert sich selbst.' },
-    detected: { title: 'Zahlung erkannt', body: 'Ihre Zahlung ist unterwegs und wartet auf Bestätigungen des Netzwerks.' },
-    'partially-paid': { title: 'Teilweise bezahlt', body: 'Ein Teil des Betrags ist angekommen. Senden Sie den offenen Betrag, bevor die Zeit abläuft.' },
+    awaiting: {
+      title: 'Warte auf Zahlung',
+      body: 'Senden Sie den Betrag unten an die Adresse unten. Diese Seite aktualisiert sich selbst.',
+    },
+    detected: {
+      title: 'Zahlung erkannt',
+      body: 'Ihre Zahlung ist unterwegs und wartet auf Bestätigungen des Netzwerks.',
+    },
+    'partially-paid': {
+      title: 'Teilweise bezahlt',
+      body: 'Ein Teil des Betrags ist angekommen. Senden Sie den offenen Betrag, bevor die Zeit abläuft.',
+    },
     paid: { title: 'Bezahlt', body: 'Vielen Dank: Die Zahlung ist abgeschlossen.' },
-    overpaid: { title: 'Bezahlt', body: 'Vielen Dank: Die Zahlung ist abgeschlossen. Sie haben mehr als den Betrag gesendet; wenden Sie sich wegen der Differenz an den Händler.' },
+    overpaid: {
+      title: 'Bezahlt',
+      body: 'Vielen Dank: Die Zahlung ist abgeschlossen. Sie haben mehr als den Betrag gesendet; wenden Sie sich wegen der Differenz an den Händler.',
+    },
     expired: {
       title: 'Abgelaufen',
       body: 'Die Zeit zum Bezahlen dieser Bestellung ist abgelaufen, bevor eine Zahlung ankam. Senden Sie kein Geld mehr an diese Adresse. Kehren Sie zum Shop zurück, um erneut zu bestellen.',
@@ -80,7 +100,10 @@ export const messages: Messages = {
       title: 'Verspätet bezahlt',
       body: 'Eine Zahlung kam nach Ablauf der Bestellung an und wurde daher nicht gezählt. Wenden Sie sich an den Händler, um die Bestellung abzuschließen oder eine Erstattung zu erhalten.',
     },
-    error: { title: 'Problem mit der Zahlung', body: 'Der Händler muss diese Zahlung prüfen, bevor die Bestellung abgeschlossen werden kann. Wenden Sie sich an den Händler.' },
+    error: {
+      title: 'Problem mit der Zahlung',
+      body: 'Der Händler muss diese Zahlung prüfen, bevor die Bestellung abgeschlossen werden kann. Wenden Sie sich an den Händler.',
+    },
   },
 };
 
@@ -96,7 +119,8 @@ export const invoiceMessages: InvoiceMessages = {
   priceUnavailable: 'Preis nicht verfügbar',
   chosen: 'Ihre aktuelle Wahl: {currency} im Netzwerk {network}.',
   continueWith: 'Weiter mit {currency} im Netzwerk {network}',
-  chosenNote: 'Eine andere Währung ersetzt diese Zahlungsanforderung: Senden Sie danach kein Geld mehr an ihre Adresse.',
+  chosenNote:
+    'Eine andere Währung ersetzt diese Zahlungsanforderung: Senden Sie danach kein Geld mehr an ihre Adresse.',
   chooseAnother: 'Oder wählen Sie eine andere Währung',
   choosing: 'Ihre Zahlung wird vorbereitet…',
   continueToPayment: 'Weiter zur Zahlung',
@@ -113,10 +137,19 @@ export const invoiceMessages: InvoiceMessages = {
   goBack: 'Zurück',
   home: 'Zur Startseite',
   screens: {
-    choose: { title: 'Zahlungsart wählen', body: 'Wählen Sie eine Währung und ihr Netzwerk. Der zu sendende Betrag wird bei der Wahl festgelegt.' },
-    pay: { title: 'Zahlung läuft', body: 'Eine Zahlung für diese Rechnung wurde gesehen. Verfolgen Sie sie auf der Zahlungsseite.' },
+    choose: {
+      title: 'Zahlungsart wählen',
+      body: 'Wählen Sie eine Währung und ihr Netzwerk. Der zu sendende Betrag wird bei der Wahl festgelegt.',
+    },
+    pay: {
+      title: 'Zahlung läuft',
+      body: 'Eine Zahlung für diese Rechnung wurde gesehen. Verfolgen Sie sie auf der Zahlungsseite.',
+    },
     paid: { title: 'Bezahlt', body: 'Vielen Dank: Diese Rechnung ist bezahlt.' },
-    expired: { title: 'Diese Rechnung ist abgelaufen', body: 'Die Zahlungsfrist ist vorbei. Senden Sie kein Geld dafür; bitten Sie den Shop um eine neue Rechnung.' },
+    expired: {
+      title: 'Diese Rechnung ist abgelaufen',
+      body: 'Die Zahlungsfrist ist vorbei. Senden Sie kein Geld dafür; bitten Sie den Shop um eine neue Rechnung.',
+    },
     closed: {
       title: 'Die Zahlung wurde nicht abgeschlossen',
       body: 'Diese Rechnung wurde ohne vollständige Zahlung geschlossen. Die Zahlungsseite zeigt, was angekommen ist; wenden Sie sich an den Händler.',

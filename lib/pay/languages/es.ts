@@ -12,7 +12,8 @@ export const messages: Messages = {
   address: 'Dirección',
   tag: 'Etiqueta de destino',
   tagWarningTitle: 'La etiqueta de destino es obligatoria',
-  tagWarning: 'Introduce esta etiqueta en tu monedero. Sin ella tu pago no se puede asociar a este pedido y podría perderse.',
+  tagWarning:
+    'Introduce esta etiqueta en tu monedero. Sin ella tu pago no se puede asociar a este pedido y podría perderse.',
   qrChoice: 'Contenido del código QR',
   qrWithAmount: 'Con importe',
   qrAddressOnly: 'Solo dirección',
@@ -32,7 +33,11 @@ export const messages: Messages = {
   timeLeft: 'Tiempo restante',
   expiringSoon: 'Caduca pronto',
   timeUp: 'Se acabó el tiempo',
-  confirmations: { one: '{k} de {n} confirmación', many: '{k} de {n} confirmaciones', other: '{k} de {n} confirmaciones' },
+  confirmations: {
+    one: '{k} de {n} confirmación',
+    many: '{k} de {n} confirmaciones',
+    other: '{k} de {n} confirmaciones',
+  },
   confirmationsEta: 'faltan unos {time}',
   waitingConfirmations: 'Pago detectado, esperando confirmaciones',
   payments: 'Pagos',
@@ -63,15 +68,36 @@ export const messages: Messages = {
   invoicePrice: 'Precio',
   changeCoin: 'Cambiar de moneda',
   screens: {
-    awaiting: { title: 'Esperando el pago', body: 'Envía el importe indicado a la dirección indicada. Esta página se actualiza sola.' },
+    awaiting: {
+      title: 'Esperando el pago',
+      body: 'Envía el importe indicado a la dirección indicada. Esta página se actualiza sola.',
+    },
     detected: { title: 'Pago detectado', body: 'Tu pago está en camino y espera las confirmaciones de la red.' },
-    'partially-paid': { title: 'Pagado en parte', body: 'Ha llegado parte del importe. Envía el importe pendiente antes de que se acabe el tiempo.' },
+    'partially-paid': {
+      title: 'Pagado en parte',
+      body: 'Ha llegado parte del importe. Envía el importe pendiente antes de que se acabe el tiempo.',
+    },
     paid: { title: 'Pagado', body: 'Gracias: el pago se ha completado.' },
-    overpaid: { title: 'Pagado', body: 'Gracias: el pago se ha completado. Enviaste más del importe; contacta con el comercio por la diferencia.' },
-    expired: { title: 'Caducado', body: 'Se acabó el plazo para pagar este pedido antes de que llegara un pago. No envíes más fondos a esta dirección. Vuelve a la tienda para hacer el pedido de nuevo.' },
-    underpaid: { title: 'Pago insuficiente', body: 'El pedido caducó sin recibir el importe completo y ya no se puede pagar. Contacta con el comercio para completar el pedido o recibir un reembolso.' },
-    'paid-late': { title: 'Pagado tarde', body: 'Llegó un pago después de que caducara el pedido, así que no se contó. Contacta con el comercio para completar el pedido o recibir un reembolso.' },
-    error: { title: 'Problema con el pago', body: 'El comercio tiene que revisar este pago antes de completar el pedido. Contacta con el comercio.' },
+    overpaid: {
+      title: 'Pagado',
+      body: 'Gracias: el pago se ha completado. Enviaste más del importe; contacta con el comercio por la diferencia.',
+    },
+    expired: {
+      title: 'Caducado',
+      body: 'Se acabó el plazo para pagar este pedido antes de que llegara un pago. No envíes más fondos a esta dirección. Vuelve a la tienda para hacer el pedido de nuevo.',
+    },
+    underpaid: {
+      title: 'Pago insuficiente',
+      body: 'El pedido caducó sin recibir el importe completo y ya no se puede pagar. Contacta con el comercio para completar el pedido o recibir un reembolso.',
+    },
+    'paid-late': {
+      title: 'Pagado tarde',
+      body: 'Llegó un pago después de que caducara el pedido, así que no se contó. Contacta con el comercio para completar el pedido o recibir un reembolso.',
+    },
+    error: {
+      title: 'Problema con el pago',
+      body: 'El comercio tiene que revisar este pago antes de completar el pedido. Contacta con el comercio.',
+    },
   },
 };
 
@@ -107,7 +133,10 @@ export const invoiceMessages: InvoiceMessages = {
     choose: { title: 'Elige cómo pagar', body: 'Elige una moneda y su red. El importe a enviar se fija al elegir.' },
     pay: { title: 'Pago en curso', body: 'Se ha visto un pago de esta factura. Síguelo en la página de pago.' },
     paid: { title: 'Pagada', body: 'Gracias: esta factura está pagada.' },
-    expired: { title: 'Esta factura ha caducado', body: 'Se acabó el plazo para pagar este pedido antes de que llegara un pago. No envíes más fondos a esta dirección. Vuelve a la tienda para hacer el pedido de nuevo.' },
+    expired: {
+      title: 'Esta factura ha caducado',
+      body: 'Se acabó el plazo para pagar este pedido antes de que llegara un pago. No envíes más fondos a esta dirección. Vuelve a la tienda para hacer el pedido de nuevo.',
+    },
     closed: {
       title: 'El pago no se completó',
       body: 'Esta factura se cerró sin un pago completo. La página de pago muestra lo recibido; contacta con el comercio.',

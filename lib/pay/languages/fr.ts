@@ -4,15 +4,18 @@ export const messages: Messages = {
   pageTitle: 'Payer {merchant}',
   payTo: 'Paiement à {merchant}',
   testMode: 'MODE TEST',
-  testModeNote: 'Ceci est une commande de test : aucun fonds réel n’est transféré. Utilisez « Simuler un paiement » ci-dessous.',
+  testModeNote:
+    'Ceci est une commande de test : aucun fonds réel n’est transféré. Utilisez « Simuler un paiement » ci-dessous.',
   language: 'Langue',
   sendExactly: 'Envoyez exactement',
-  networkWarning: 'Envoyez des {currency} uniquement sur {network}. Des fonds envoyés sur un autre réseau peuvent être perdus.',
+  networkWarning:
+    'Envoyez des {currency} uniquement sur {network}. Des fonds envoyés sur un autre réseau peuvent être perdus.',
   amount: 'Montant',
   address: 'Adresse',
   tag: 'Tag de destination',
   tagWarningTitle: 'Le tag de destination est obligatoire',
-  tagWarning: 'Saisissez ce tag dans votre portefeuille. Sans lui, votre paiement ne peut pas être associé à cette commande et peut être perdu.',
+  tagWarning:
+    'Saisissez ce tag dans votre portefeuille. Sans lui, votre paiement ne peut pas être associé à cette commande et peut être perdu.',
   qrChoice: 'Contenu du code QR',
   qrWithAmount: 'Avec le montant',
   qrAddressOnly: 'Adresse seule',
@@ -32,7 +35,11 @@ export const messages: Messages = {
   timeLeft: 'Temps restant',
   expiringSoon: 'Expire bientôt',
   timeUp: 'Le temps est écoulé',
-  confirmations: { one: '{k} sur {n} confirmation', many: '{k} sur {n} confirmations', other: '{k} sur {n} confirmations' },
+  confirmations: {
+    one: '{k} sur {n} confirmation',
+    many: '{k} sur {n} confirmations',
+    other: '{k} sur {n} confirmations',
+  },
   confirmationsEta: 'encore environ {time}',
   waitingConfirmations: 'Paiement détecté, en attente des confirmations',
   payments: 'Paiements',
@@ -45,7 +52,8 @@ export const messages: Messages = {
   copyReference: 'Copier la référence de la commande',
   copyTransaction: 'Copier l’identifiant de transaction',
   contactTitle: 'Contactez le marchand',
-  contactNote: 'Donnez-lui la référence de la commande et les identifiants de transaction ci-dessous : ils identifient votre paiement.',
+  contactNote:
+    'Donnez-lui la référence de la commande et les identifiants de transaction ci-dessous : ils identifient votre paiement.',
   returnToStore: 'Retour à la boutique',
   redirectIn: 'Retour à la boutique dans {s} s.',
   stayOnPage: 'Rester sur cette page',
@@ -63,11 +71,20 @@ export const messages: Messages = {
   invoicePrice: 'Prix',
   changeCoin: 'Changer de monnaie',
   screens: {
-    awaiting: { title: 'En attente du paiement', body: 'Envoyez le montant ci-dessous à l’adresse ci-dessous. Cette page se met à jour toute seule.' },
+    awaiting: {
+      title: 'En attente du paiement',
+      body: 'Envoyez le montant ci-dessous à l’adresse ci-dessous. Cette page se met à jour toute seule.',
+    },
     detected: { title: 'Paiement détecté', body: 'Votre paiement est en route et attend les confirmations du réseau.' },
-    'partially-paid': { title: 'Payé en partie', body: 'Une partie du montant est arrivée. Envoyez le montant restant avant la fin du délai.' },
+    'partially-paid': {
+      title: 'Payé en partie',
+      body: 'Une partie du montant est arrivée. Envoyez le montant restant avant la fin du délai.',
+    },
     paid: { title: 'Payé', body: 'Merci : le paiement est terminé.' },
-    overpaid: { title: 'Payé', body: 'Merci : le paiement est terminé. Vous avez envoyé plus que le montant ; contactez le marchand pour la différence.' },
+    overpaid: {
+      title: 'Payé',
+      body: 'Merci : le paiement est terminé. Vous avez envoyé plus que le montant ; contactez le marchand pour la différence.',
+    },
     expired: {
       title: 'Expirée',
       body: 'Le délai pour payer cette commande s’est écoulé avant l’arrivée d’un paiement. N’envoyez plus de fonds à cette adresse. Retournez à la boutique pour commander à nouveau.',
@@ -80,7 +97,10 @@ export const messages: Messages = {
       title: 'Payé en retard',
       body: 'Un paiement est arrivé après l’expiration de la commande ; il n’a donc pas été compté. Contactez le marchand pour finaliser la commande ou être remboursé.',
     },
-    error: { title: 'Problème de paiement', body: 'Le marchand doit vérifier ce paiement avant que la commande puisse aboutir. Contactez le marchand.' },
+    error: {
+      title: 'Problème de paiement',
+      body: 'Le marchand doit vérifier ce paiement avant que la commande puisse aboutir. Contactez le marchand.',
+    },
   },
 };
 
@@ -96,7 +116,8 @@ export const invoiceMessages: InvoiceMessages = {
   priceUnavailable: 'prix indisponible',
   chosen: 'Votre choix actuel : {currency} sur {network}.',
   continueWith: 'Continuer avec {currency} sur {network}',
-  chosenNote: 'Choisir une autre monnaie remplace cette demande de paiement : n’envoyez plus de fonds à son adresse ensuite.',
+  chosenNote:
+    'Choisir une autre monnaie remplace cette demande de paiement : n’envoyez plus de fonds à son adresse ensuite.',
   chooseAnother: 'Ou choisissez une autre monnaie',
   choosing: 'Préparation de votre paiement…',
   continueToPayment: 'Continuer vers le paiement',
@@ -113,10 +134,19 @@ export const invoiceMessages: InvoiceMessages = {
   goBack: 'Retour',
   home: 'Aller à la page d’accueil',
   screens: {
-    choose: { title: 'Choisissez comment payer', body: 'Choisissez une monnaie et son réseau. Le montant à envoyer est fixé au moment du choix.' },
-    pay: { title: 'Paiement en cours', body: 'Un paiement pour cette facture a été vu. Suivez-le sur la page de paiement.' },
+    choose: {
+      title: 'Choisissez comment payer',
+      body: 'Choisissez une monnaie et son réseau. Le montant à envoyer est fixé au moment du choix.',
+    },
+    pay: {
+      title: 'Paiement en cours',
+      body: 'Un paiement pour cette facture a été vu. Suivez-le sur la page de paiement.',
+    },
     paid: { title: 'Payée', body: 'Merci : cette facture est payée.' },
-    expired: { title: 'Cette facture a expiré', body: 'Le délai pour la payer est écoulé. N’envoyez pas de fonds pour elle ; demandez une nouvelle facture à la boutique.' },
+    expired: {
+      title: 'Cette facture a expiré',
+      body: 'Le délai pour la payer est écoulé. N’envoyez pas de fonds pour elle ; demandez une nouvelle facture à la boutique.',
+    },
     closed: {
       title: 'Le paiement n’a pas abouti',
       body: 'Cette facture est close sans paiement complet. La page de paiement montre ce qui a été reçu ; contactez le marchand.',

@@ -12,7 +12,8 @@ export const messages: Messages = {
   address: 'Indirizzo',
   tag: 'Tag di destinazione',
   tagWarningTitle: 'Il tag di destinazione è obbligatorio',
-  tagWarning: 'Inserisci questo tag nel tuo wallet. Senza di esso il pagamento non può essere abbinato a questo ordine e potrebbe andare perso.',
+  tagWarning:
+    'Inserisci questo tag nel tuo wallet. Senza di esso il pagamento non può essere abbinato a questo ordine e potrebbe andare perso.',
   qrChoice: 'Contenuto del codice QR',
   qrWithAmount: 'Con importo',
   qrAddressOnly: 'Solo indirizzo',
@@ -45,7 +46,8 @@ export const messages: Messages = {
   copyReference: 'Copia il riferimento dell’ordine',
   copyTransaction: 'Copia l’ID della transazione',
   contactTitle: 'Contatta il venditore',
-  contactNote: 'Comunicagli il riferimento dell’ordine e gli ID delle transazioni qui sotto: identificano il tuo pagamento.',
+  contactNote:
+    'Comunicagli il riferimento dell’ordine e gli ID delle transazioni qui sotto: identificano il tuo pagamento.',
   returnToStore: 'Torna al negozio',
   redirectIn: 'Ritorno al negozio tra {s} s.',
   stayOnPage: 'Resta su questa pagina',
@@ -63,11 +65,20 @@ export const messages: Messages = {
   invoicePrice: 'Prezzo',
   changeCoin: 'Cambia moneta',
   screens: {
-    awaiting: { title: 'In attesa del pagamento', body: 'Invia l’importo indicato all’indirizzo indicato. Questa pagina si aggiorna da sola.' },
+    awaiting: {
+      title: 'In attesa del pagamento',
+      body: 'Invia l’importo indicato all’indirizzo indicato. Questa pagina si aggiorna da sola.',
+    },
     detected: { title: 'Pagamento rilevato', body: 'Il tuo pagamento è in arrivo e attende le conferme della rete.' },
-    'partially-paid': { title: 'Pagato in parte', body: 'È arrivata una parte dell’importo. Invia l’importo restante prima che scada il tempo.' },
+    'partially-paid': {
+      title: 'Pagato in parte',
+      body: 'È arrivata una parte dell’importo. Invia l’importo restante prima che scada il tempo.',
+    },
     paid: { title: 'Pagato', body: 'Grazie: il pagamento è completato.' },
-    overpaid: { title: 'Pagato', body: 'Grazie: il pagamento è completato. Hai inviato più dell’importo; contatta il venditore per la differenza.' },
+    overpaid: {
+      title: 'Pagato',
+      body: 'Grazie: il pagamento è completato. Hai inviato più dell’importo; contatta il venditore per la differenza.',
+    },
     expired: {
       title: 'Scaduto',
       body: 'Il tempo per pagare questo ordine è scaduto prima che arrivasse un pagamento. Non inviare più fondi a questo indirizzo. Torna al negozio per ordinare di nuovo.',
@@ -80,7 +91,10 @@ export const messages: Messages = {
       title: 'Pagato in ritardo',
       body: 'Un pagamento è arrivato dopo la scadenza dell’ordine e quindi non è stato conteggiato. Contatta il venditore per completare l’ordine o ottenere un rimborso.',
     },
-    error: { title: 'Problema con il pagamento', body: 'Il venditore deve verificare questo pagamento prima che l’ordine possa essere completato. Contatta il venditore.' },
+    error: {
+      title: 'Problema con il pagamento',
+      body: 'Il venditore deve verificare questo pagamento prima che l’ordine possa essere completato. Contatta il venditore.',
+    },
   },
 };
 
@@ -96,7 +110,8 @@ export const invoiceMessages: InvoiceMessages = {
   priceUnavailable: 'prezzo non disponibile',
   chosen: 'La tua scelta attuale: {currency} sulla rete {network}.',
   continueWith: 'Continua con {currency} sulla rete {network}',
-  chosenNote: 'Scegliere un’altra moneta sostituisce questa richiesta di pagamento: dopo non inviare fondi al suo indirizzo.',
+  chosenNote:
+    'Scegliere un’altra moneta sostituisce questa richiesta di pagamento: dopo non inviare fondi al suo indirizzo.',
   chooseAnother: 'Oppure scegli un’altra moneta',
   choosing: 'Preparazione del pagamento…',
   continueToPayment: 'Continua al pagamento',
@@ -113,10 +128,19 @@ export const invoiceMessages: InvoiceMessages = {
   goBack: 'Indietro',
   home: 'Vai alla pagina iniziale',
   screens: {
-    choose: { title: 'Scegli come pagare', body: 'Scegli una moneta e la sua rete. L’importo da inviare viene fissato al momento della scelta.' },
-    pay: { title: 'Pagamento in corso', body: 'È stato visto un pagamento per questa fattura. Seguilo nella pagina di pagamento.' },
+    choose: {
+      title: 'Scegli come pagare',
+      body: 'Scegli una moneta e la sua rete. L’importo da inviare viene fissato al momento della scelta.',
+    },
+    pay: {
+      title: 'Pagamento in corso',
+      body: 'È stato visto un pagamento per questa fattura. Seguilo nella pagina di pagamento.',
+    },
     paid: { title: 'Pagata', body: 'Grazie: questa fattura è pagata.' },
-    expired: { title: 'Questa fattura è scaduta', body: 'Il tempo per pagarla è finito. Non inviare fondi per essa; chiedi una nuova fattura al negozio.' },
+    expired: {
+      title: 'Questa fattura è scaduta',
+      body: 'Il tempo per pagarla è finito. Non inviare fondi per essa; chiedi una nuova fattura al negozio.',
+    },
     closed: {
       title: 'Il pagamento non è stato completato',
       body: 'Questa fattura è chiusa senza un pagamento completo. La pagina di pagamento mostra quanto ricevuto; contatta il venditore.',

@@ -13,7 +13,8 @@ export const messages: Messages = {
   address: 'Endereço',
   tag: 'Tag de destino',
   tagWarningTitle: 'A tag de destino é obrigatória',
-  tagWarning: 'Informe esta tag na sua carteira. Sem ela seu pagamento não pode ser associado a este pedido e pode ser perdido.',
+  tagWarning:
+    'Informe esta tag na sua carteira. Sem ela seu pagamento não pode ser associado a este pedido e pode ser perdido.',
   qrChoice: 'Conteúdo do QR code',
   qrWithAmount: 'Com valor',
   qrAddressOnly: 'Só o endereço',
@@ -64,11 +65,20 @@ export const messages: Messages = {
   invoicePrice: 'Preço',
   changeCoin: 'Trocar moeda',
   screens: {
-    awaiting: { title: 'Aguardando pagamento', body: 'Envie o valor abaixo para o endereço abaixo. Esta página se atualiza sozinha.' },
+    awaiting: {
+      title: 'Aguardando pagamento',
+      body: 'Envie o valor abaixo para o endereço abaixo. Esta página se atualiza sozinha.',
+    },
     detected: { title: 'Pagamento detectado', body: 'Seu pagamento está a caminho e aguarda as confirmações da rede.' },
-    'partially-paid': { title: 'Pago em parte', body: 'Parte do valor chegou. Envie o valor restante antes que o tempo acabe.' },
+    'partially-paid': {
+      title: 'Pago em parte',
+      body: 'Parte do valor chegou. Envie o valor restante antes que o tempo acabe.',
+    },
     paid: { title: 'Pago', body: 'Obrigado: o pagamento foi concluído.' },
-    overpaid: { title: 'Pago', body: 'Obrigado: o pagamento foi concluído. Você enviou mais do que o valor; fale com o lojista sobre a diferença.' },
+    overpaid: {
+      title: 'Pago',
+      body: 'Obrigado: o pagamento foi concluído. Você enviou mais do que o valor; fale com o lojista sobre a diferença.',
+    },
     expired: {
       title: 'Expirado',
       body: 'O prazo para pagar este pedido acabou antes de chegar um pagamento. Não envie mais valores para este endereço. Volte à loja para fazer o pedido de novo.',
@@ -81,7 +91,10 @@ export const messages: Messages = {
       title: 'Pago com atraso',
       body: 'Um pagamento chegou depois que o pedido expirou, por isso não foi contado. Fale com o lojista para concluir o pedido ou receber um reembolso.',
     },
-    error: { title: 'Problema no pagamento', body: 'O lojista precisa verificar este pagamento antes de concluir o pedido. Fale com o lojista.' },
+    error: {
+      title: 'Problema no pagamento',
+      body: 'O lojista precisa verificar este pagamento antes de concluir o pedido. Fale com o lojista.',
+    },
   },
 };
 
@@ -97,7 +110,8 @@ export const invoiceMessages: InvoiceMessages = {
   priceUnavailable: 'preço indisponível',
   chosen: 'Sua escolha atual: {currency} na rede {network}.',
   continueWith: 'Continuar com {currency} na rede {network}',
-  chosenNote: 'Escolher outra moeda substitui este pedido de pagamento: depois disso, não envie valores para o endereço dele.',
+  chosenNote:
+    'Escolher outra moeda substitui este pedido de pagamento: depois disso, não envie valores para o endereço dele.',
   chooseAnother: 'Ou escolha outra moeda',
   choosing: 'Preparando seu pagamento…',
   continueToPayment: 'Continuar para o pagamento',
@@ -114,10 +128,19 @@ export const invoiceMessages: InvoiceMessages = {
   goBack: 'Voltar',
   home: 'Ir para a página inicial',
   screens: {
-    choose: { title: 'Escolha como pagar', body: 'Escolha uma moeda e sua rede. O valor a enviar é fixado quando você escolhe.' },
-    pay: { title: 'Pagamento em andamento', body: 'Um pagamento desta fatura foi visto. Acompanhe-o na página de pagamento.' },
+    choose: {
+      title: 'Escolha como pagar',
+      body: 'Escolha uma moeda e sua rede. O valor a enviar é fixado quando você escolhe.',
+    },
+    pay: {
+      title: 'Pagamento em andamento',
+      body: 'Um pagamento desta fatura foi visto. Acompanhe-o na página de pagamento.',
+    },
     paid: { title: 'Paga', body: 'Obrigado: esta fatura está paga.' },
-    expired: { title: 'Esta fatura expirou', body: 'O prazo para pagá-la acabou. Não envie valores para ela; peça uma nova fatura à loja.' },
+    expired: {
+      title: 'Esta fatura expirou',
+      body: 'O prazo para pagá-la acabou. Não envie valores para ela; peça uma nova fatura à loja.',
+    },
     closed: {
       title: 'O pagamento não foi concluído',
       body: 'Esta fatura foi encerrada sem um pagamento completo. A página de pagamento mostra o que foi recebido; fale com o lojista.',

@@ -63,11 +63,17 @@ export const messages: Messages = {
   invoicePrice: 'Fiyat',
   changeCoin: 'Coini değiştir',
   screens: {
-    awaiting: { title: 'Ödeme bekleniyor', body: 'Aşağıdaki tutarı aşağıdaki adrese gönderin. Bu sayfa kendiliğinden güncellenir.' },
+    awaiting: {
+      title: 'Ödeme bekleniyor',
+      body: 'Aşağıdaki tutarı aşağıdaki adrese gönderin. Bu sayfa kendiliğinden güncellenir.',
+    },
     detected: { title: 'Ödeme algılandı', body: 'Ödemeniz yolda ve ağ onaylarını bekliyor.' },
     'partially-paid': { title: 'Kısmen ödendi', body: 'Tutarın bir kısmı geldi. Süre dolmadan kalan tutarı gönderin.' },
     paid: { title: 'Ödendi', body: 'Teşekkürler: ödeme tamamlandı.' },
-    overpaid: { title: 'Ödendi', body: 'Teşekkürler: ödeme tamamlandı. Tutardan fazlasını gönderdiniz; fark için satıcıyla iletişime geçin.' },
+    overpaid: {
+      title: 'Ödendi',
+      body: 'Teşekkürler: ödeme tamamlandı. Tutardan fazlasını gönderdiniz; fark için satıcıyla iletişime geçin.',
+    },
     expired: {
       title: 'Süresi doldu',
       body: 'Bu siparişi ödeme süresi, bir ödeme gelmeden doldu. Bu adrese artık para göndermeyin. Yeniden sipariş vermek için mağazaya dönün.',
@@ -80,7 +86,10 @@ export const messages: Messages = {
       title: 'Geç ödendi',
       body: 'Sipariş sona erdikten sonra bir ödeme geldi, bu yüzden sayılmadı. Siparişi tamamlamak veya iade almak için satıcıyla iletişime geçin.',
     },
-    error: { title: 'Ödeme sorunu', body: 'Siparişin tamamlanabilmesi için satıcının bu ödemeyi kontrol etmesi gerekiyor. Satıcıyla iletişime geçin.' },
+    error: {
+      title: 'Ödeme sorunu',
+      body: 'Siparişin tamamlanabilmesi için satıcının bu ödemeyi kontrol etmesi gerekiyor. Satıcıyla iletişime geçin.',
+    },
   },
 };
 
@@ -113,10 +122,16 @@ export const invoiceMessages: InvoiceMessages = {
   goBack: 'Geri dön',
   home: 'Ana sayfaya git',
   screens: {
-    choose: { title: 'Nasıl ödeyeceğinizi seçin', body: 'Bir coin ve ağını seçin. Gönderilecek tutar seçtiğiniz anda sabitlenir.' },
+    choose: {
+      title: 'Nasıl ödeyeceğinizi seçin',
+      body: 'Bir coin ve ağını seçin. Gönderilecek tutar seçtiğiniz anda sabitlenir.',
+    },
     pay: { title: 'Ödeme sürüyor', body: 'Bu fatura için bir ödeme görüldü. Ödeme sayfasından takip edin.' },
     paid: { title: 'Ödendi', body: 'Teşekkürler: bu fatura ödendi.' },
-    expired: { title: 'Bu faturanın süresi doldu', body: 'Ödeme süresi bitti. Bunun için para göndermeyin; mağazadan yeni bir fatura isteyin.' },
+    expired: {
+      title: 'Bu faturanın süresi doldu',
+      body: 'Ödeme süresi bitti. Bunun için para göndermeyin; mağazadan yeni bir fatura isteyin.',
+    },
     closed: {
       title: 'Ödeme tamamlanmadı',
       body: 'Bu fatura tam bir ödeme olmadan kapatıldı. Ödeme sayfası alınanları gösterir; satıcıyla iletişime geçin.',

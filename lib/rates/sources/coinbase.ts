@@ -2,7 +2,16 @@ import 'server-only';
 import { z } from 'zod';
 import type { Decimal } from '../../money';
 import { divide, roundHalfUp } from '../decimal';
-import { baseUrl, checkShape, getText, parseJson, priceStrings, priceText, RateSourceError, type RateSource } from '../source';
+import {
+  baseUrl,
+  checkShape,
+  getText,
+  parseJson,
+  priceStrings,
+  priceText,
+  RateSourceError,
+  type RateSource,
+} from '../source';
 
 /**
  * Coinbase's public exchange rates: how many units of each currency one US dollar buys.

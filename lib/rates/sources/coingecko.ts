@@ -4,7 +4,16 @@ import type { Decimal } from '../../money';
 import { FIAT_CURRENCIES } from '../../catalog';
 import { USD } from '../currencies';
 import { divide, roundHalfUp } from '../decimal';
-import { baseUrl, checkShape, getText, parseJson, priceStrings, priceText, RateSourceError, type RateSource } from '../source';
+import {
+  baseUrl,
+  checkShape,
+  getText,
+  parseJson,
+  priceStrings,
+  priceText,
+  RateSourceError,
+  type RateSource,
+} from '../source';
 
 /**
  * CoinGecko's aggregated prices (the demo/public API).
@@ -56,9 +65,15 @@ export function coingeckoSource(options: { baseUrl?: string; apiKey?: string } =
       const url = `${base}/api/v3/simple/price?ids=${ids.join(',')}&vs_currencies=${vs.join(',')}&precision=full`;
       const text = await getText('coingecko', url, signal, headers);
       const numbers = new RegExp(`("(?:${vs.join('|')})"\\s*:\\s*)(-?\\d+(?:\\.\\d+)?(?:[eE][-+]?\\d+)?)`, 'g');
-      const answer = checkShape('coingecko', z.record(z.string(), z.record(z.string(), z.unknown())), parseJson('coingecko', text.replace(numbers, '$1"$2"')));
+      const answer = checkShape(
+        'coingecko',
+        z.record(z.string(), z.record(z.string(), z.unknown())),
+        parseJson('coingecko', text.replace(numbers, '$1"$2"')),
+      );
       const priceIn = (id: string, currency: string): Decimal | undefined =>
-        answer[id] && Object.hasOwn(answer[id], currency) ? checkShape('coingecko', priceText, answer[id][currency], [id, currency]) : undefined;
+        answer[id] && Object.hasOwn(answer[id], currency)
+          ? checkShape('coingecko', priceText, answer[id][currency], [id, currency])
+          : undefined;
       const prices: [string, Decimal][] = [];
       for (const code of coins) {
         const price = priceIn(IDS[code]!, 'usd');

@@ -31,7 +31,8 @@ export function fixedSource(overrides: Record<string, string> = {}): RateSource 
   const table = new Map<string, string>(Object.entries(FIXED_USD_PRICES));
   for (const [code, text] of Object.entries(overrides)) {
     const price = parseDecimal(text);
-    if (!price || price.value === 0n) throw new RangeError(`the fixed price of ${code} must be a positive decimal, not ${JSON.stringify(text)}`);
+    if (!price || price.value === 0n)
+      throw new RangeError(`the fixed price of ${code} must be a positive decimal, not ${JSON.stringify(text)}`);
     table.set(code.toUpperCase(), formatDecimal(price));
   }
   return {

@@ -1,7 +1,16 @@
 import 'server-only';
 import { z } from 'zod';
 import type { Decimal } from '../../money';
-import { baseUrl, checkShape, getText, parseJson, priceStrings, priceText, RateSourceError, type RateSource } from '../source';
+import {
+  baseUrl,
+  checkShape,
+  getText,
+  parseJson,
+  priceStrings,
+  priceText,
+  RateSourceError,
+  type RateSource,
+} from '../source';
 
 /**
  * Kraken's public market data: the last trade price of each XXX/USD market.
@@ -51,7 +60,11 @@ export function krakenSource(options: { baseUrl?: string } = {}): RateSource {
     async fetchUsdPrices(codes, signal) {
       const wanted = codes.filter((code) => PAIRS[code]);
       if (wanted.length === 0) return {};
-      const text = await getText('kraken', `${base}/0/public/Ticker?pair=${wanted.map((code) => PAIRS[code]!.ask).join(',')}`, signal);
+      const text = await getText(
+        'kraken',
+        `${base}/0/public/Ticker?pair=${wanted.map((code) => PAIRS[code]!.ask).join(',')}`,
+        signal,
+      );
       const answer = parseJson('kraken', text);
       const { error } = checkShape('kraken', envelope, answer);
       // Kraken's error strings ("EQuery:Unknown asset pair", "EGeneral:Too many requests") carry no secret.

@@ -13,13 +13,17 @@ const headers = { 'cache-control': 'no-store' };
 export async function POST(request: Request): Promise<Response> {
   const parsed = body.safeParse(await request.json().catch(() => undefined));
   if (!parsed.success) {
-    return Response.json({ error: 'Send {"orderId": "...", "kind": "full" | "partial" | "over"}.' }, { status: 400, headers });
+    return Response.json(
+      { error: 'Send {"orderId": "...", "kind": "full" | "partial" | "over"}.' },
+      { status: 400, headers },
+    );
   }
   try {
     const payment = await simulateOrderPayment(await getDatabase(), parsed.data.orderId, parsed.data.kind);
     return Response.json(payment, { headers });
   } catch (error) {
-    if (error instanceof SimulationError) return Response.json({ error: error.message }, { status: error.status, headers });
+    if (error instanceof SimulationError)
+      return Response.json({ error: error.message }, { status: error.status, headers });
     throw error;
   }
 }

@@ -25,11 +25,18 @@ export async function enableTwoFactorAction(_state: ActionState, form: FormData)
   const parsed = code.safeParse({ code: form.get('code') });
   if (!parsed.success) return { message: parsed.error.issues[0]!.message };
   return refusalOf(async () => {
-    const codes = await confirmEnrolment(await getDatabase(), session.userId, parsed.data.code, { ip: await clientAddress() });
+    const codes = await confirmEnrolment(await getDatabase(), session.userId, parsed.data.code, {
+      ip: await clientAddress(),
+    });
     // No revalidation here: the page would drop this form, and the codes with it, before they were read.
     return {
-      notice: 'Two-factor is on. From now on, signing in asks for a code. Reload the page once you have kept the recovery codes.',
-      once: { title: 'Recovery codes: each signs in once without your phone. Keep them somewhere safe; they are shown only now.', lines: codes },
+      notice:
+        'Two-factor is on. From now on, signing in asks for a code. Reload the page once you have kept the recovery codes.',
+      once: {
+        title:
+          'Recovery codes: each signs in once without your phone. Keep them somewhere safe; they are shown only now.',
+        lines: codes,
+      },
     };
   });
 }
@@ -46,7 +53,10 @@ export async function disableTwoFactorAction(_state: ActionState, form: FormData
 }
 
 const passwordForm = z.object({
-  current: z.string().min(1, 'Type your current password.').max(PASSWORD_MAX_LENGTH * 4),
+  current: z
+    .string()
+    .min(1, 'Type your current password.')
+    .max(PASSWORD_MAX_LENGTH * 4),
   password: z.string().max(PASSWORD_MAX_LENGTH, `The password must be at most ${PASSWORD_MAX_LENGTH} characters long.`),
   confirm: z.string().max(PASSWORD_MAX_LENGTH * 4),
 });
@@ -54,13 +64,23 @@ const passwordForm = z.object({
 /** A new password; the user's other sessions end. */
 export async function changePasswordAction(_state: ActionState, form: FormData): Promise<ActionState> {
   const session = await requireAction('view', { enrolment: true });
-  const parsed = passwordForm.safeParse({ current: form.get('current'), password: form.get('password'), confirm: form.get('confirm') });
+  const parsed = passwordForm.safeParse({
+    current: form.get('current'),
+    password: form.get('password'),
+    confirm: form.get('confirm'),
+  });
   if (!parsed.success) return { message: parsed.error.issues[0]!.message };
   if (parsed.data.password !== parsed.data.confirm) return { message: 'The two new passwords differ.' };
   return refusalOf(async () => {
     const db = await getDatabase();
     await changePassword(db, session, parsed.data.current, parsed.data.password);
-    await recordAudit(db, { merchantId: session.merchantId, userId: session.userId, actor: session.email, action: 'user.password-change', ip: await clientAddress() });
+    await recordAudit(db, {
+      merchantId: session.merchantId,
+      userId: session.userId,
+      actor: session.email,
+      action: 'user.password-change',
+      ip: await clientAddress(),
+    });
     return { notice: 'Your password is changed; your other sessions are signed out.' };
   });
 }

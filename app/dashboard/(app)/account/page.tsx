@@ -17,7 +17,11 @@ const SECTION = 'mt-8 rounded-lg border border-slate-200 p-4 dark:border-slate-8
 
 /** The signed-in user's own account: password, two-factor (enrol with a QR code, recovery codes), sign out. */
 // The dashboard frame ((app)/layout.tsx, pages helper) holds the page's <main>.
-export default async function AccountPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function AccountPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const session = await requirePage('view', { enrolment: true });
   const { enrol } = params.parse(await searchParams);
   const db = await getDatabase();
@@ -37,36 +41,63 @@ export default async function AccountPage({ searchParams }: { searchParams: Prom
       )}
 
       <section className={SECTION} aria-labelledby="two-factor">
-        <h2 id="two-factor" className="text-lg font-semibold">Two-factor sign-in</h2>
+        <h2 id="two-factor" className="text-lg font-semibold">
+          Two-factor sign-in
+        </h2>
         {session.twoFactorEnabled ? (
           <>
-            <p className="mt-2">On. Signing in asks for a code from your authenticator app. Recovery codes left: {recoveryLeft}.</p>
+            <p className="mt-2">
+              On. Signing in asks for a code from your authenticator app. Recovery codes left: {recoveryLeft}.
+            </p>
             <div className="mt-4">
               <ActionForm action={disableTwoFactorAction} submit="Turn two-factor off" buttonClass={DANGER_BUTTON}>
                 <div>
-                  <label htmlFor="disable-code" className={LABEL}>Current code</label>
-                  <input id="disable-code" name="code" autoComplete="one-time-code" required maxLength={32} className={INPUT} />
+                  <label htmlFor="disable-code" className={LABEL}>
+                    Current code
+                  </label>
+                  <input
+                    id="disable-code"
+                    name="code"
+                    autoComplete="one-time-code"
+                    required
+                    maxLength={32}
+                    className={INPUT}
+                  />
                 </div>
               </ActionForm>
             </div>
           </>
         ) : (
           <>
-            <p className="mt-2">Scan this code with an authenticator app (any TOTP app), or type the key by hand, then type the code it shows.</p>
+            <p className="mt-2">
+              Scan this code with an authenticator app (any TOTP app), or type the key by hand, then type the code it
+              shows.
+            </p>
             <div className="mt-4 flex flex-wrap items-start gap-4">
               <div className="rounded-md bg-white p-2">
                 <QRCodeSVG value={pending!.uri} size={176} marginSize={2} title="QR code of your two-factor key" />
               </div>
               <div className="min-w-0">
                 <p className="text-sm font-medium">Key</p>
-                <p className="break-all font-mono" data-testid="totp-secret">{pending!.secret}</p>
+                <p className="break-all font-mono" data-testid="totp-secret">
+                  {pending!.secret}
+                </p>
               </div>
             </div>
             <div className="mt-4">
               <ActionForm action={enableTwoFactorAction} submit="Turn two-factor on">
                 <div>
-                  <label htmlFor="enable-code" className={LABEL}>Code from the app</label>
-                  <input id="enable-code" name="code" autoComplete="one-time-code" required maxLength={32} className={INPUT} />
+                  <label htmlFor="enable-code" className={LABEL}>
+                    Code from the app
+                  </label>
+                  <input
+                    id="enable-code"
+                    name="code"
+                    autoComplete="one-time-code"
+                    required
+                    maxLength={32}
+                    className={INPUT}
+                  />
                 </div>
               </ActionForm>
             </div>
@@ -75,35 +106,73 @@ export default async function AccountPage({ searchParams }: { searchParams: Prom
       </section>
 
       <section className={SECTION} aria-labelledby="password">
-        <h2 id="password" className="text-lg font-semibold">Password</h2>
+        <h2 id="password" className="text-lg font-semibold">
+          Password
+        </h2>
         <div className="mt-2">
           <ActionForm action={changePasswordAction} submit="Change password" buttonClass={SECONDARY_BUTTON}>
             <input type="hidden" name="username" autoComplete="username" value={session.email} />
             <div>
-              <label htmlFor="current" className={LABEL}>Current password</label>
-              <input id="current" name="current" type="password" autoComplete="current-password" required className={INPUT} />
+              <label htmlFor="current" className={LABEL}>
+                Current password
+              </label>
+              <input
+                id="current"
+                name="current"
+                type="password"
+                autoComplete="current-password"
+                required
+                className={INPUT}
+              />
             </div>
             <div>
-              <label htmlFor="new-password" className={LABEL}>New password</label>
-              <input id="new-password" name="password" type="password" autoComplete="new-password" required minLength={PASSWORD_MIN_LENGTH} aria-describedby="new-password-rule" className={INPUT} />
+              <label htmlFor="new-password" className={LABEL}>
+                New password
+              </label>
+              <input
+                id="new-password"
+                name="password"
+                type="password"
+                autoComplete="new-password"
+                required
+                minLength={PASSWORD_MIN_LENGTH}
+                aria-describedby="new-password-rule"
+                className={INPUT}
+              />
               <p id="new-password-rule" className="mt-1 text-sm text-slate-700 dark:text-slate-300">
                 At least {PASSWORD_MIN_LENGTH} characters; not a common password, nor your e-mail address.
               </p>
             </div>
             <div>
-              <label htmlFor="confirm" className={LABEL}>Repeat the new password</label>
-              <input id="confirm" name="confirm" type="password" autoComplete="new-password" required className={INPUT} />
+              <label htmlFor="confirm" className={LABEL}>
+                Repeat the new password
+              </label>
+              <input
+                id="confirm"
+                name="confirm"
+                type="password"
+                autoComplete="new-password"
+                required
+                className={INPUT}
+              />
             </div>
           </ActionForm>
         </div>
       </section>
 
       <section className={SECTION} aria-labelledby="sessions">
-        <h2 id="sessions" className="text-lg font-semibold">Sessions</h2>
-        <p className="mt-2">A session ends after a while without use, and at the latest some hours after signing in. Lost a device? Sign out everywhere (the header's Sign out ends this session only).</p>
+        <h2 id="sessions" className="text-lg font-semibold">
+          Sessions
+        </h2>
+        <p className="mt-2">
+          A session ends after a while without use, and at the latest some hours after signing in. Lost a device? Sign
+          out everywhere (the header's Sign out ends this session only).
+        </p>
         <div className="mt-4 flex flex-wrap gap-3">
           <form action={signOutEverywhere}>
-            <button type="submit" className={DANGER_BUTTON}>Sign out everywhere</button>
+            <button type="submit" className={DANGER_BUTTON}>
+              Sign out everywhere
+            </button>
           </form>
         </div>
       </section>

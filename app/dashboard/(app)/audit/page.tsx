@@ -12,7 +12,11 @@ const CELL = 'px-3 py-2 align-top';
 
 /** What people did in this merchant's dashboard, newest first (owners: permission `audit`). */
 // The dashboard frame ((app)/layout.tsx, pages helper) holds the page's <main>.
-export default async function AuditPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function AuditPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const session = await requirePage('audit');
   const { after } = params.parse(await searchParams);
   const { rows, next } = await listAudit(await getDatabase(), session.merchantId, after);
@@ -24,34 +28,58 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
         <table className="min-w-full text-left text-sm">
           <thead className="bg-slate-100 dark:bg-slate-900">
             <tr>
-              <th scope="col" className={CELL}>Time</th>
-              <th scope="col" className={CELL}>Who</th>
-              <th scope="col" className={CELL}>What</th>
-              <th scope="col" className={CELL}>Details</th>
-              <th scope="col" className={CELL}>Address</th>
+              <th scope="col" className={CELL}>
+                Time
+              </th>
+              <th scope="col" className={CELL}>
+                Who
+              </th>
+              <th scope="col" className={CELL}>
+                What
+              </th>
+              <th scope="col" className={CELL}>
+                Details
+              </th>
+              <th scope="col" className={CELL}>
+                Address
+              </th>
             </tr>
           </thead>
           <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
             {rows.map((row) => (
               <tr key={row.id} data-testid="audit-entry">
-                <td className={`${CELL} whitespace-nowrap`}>{row.createdAt.toISOString().replace('T', ' ').slice(0, 19)}</td>
+                <td className={`${CELL} whitespace-nowrap`}>
+                  {row.createdAt.toISOString().replace('T', ' ').slice(0, 19)}
+                </td>
                 <td className={`${CELL} break-all`}>{row.actor}</td>
                 <td className={CELL}>{row.action}</td>
-                <td className={`${CELL} break-all font-mono text-xs`}>{Object.keys(row.detail).length > 0 ? JSON.stringify(row.detail) : ''}</td>
+                <td className={`${CELL} break-all font-mono text-xs`}>
+                  {Object.keys(row.detail).length > 0 ? JSON.stringify(row.detail) : ''}
+                </td>
                 <td className={CELL}>{row.ip ?? ''}</td>
               </tr>
             ))}
             {rows.length === 0 && (
               <tr>
-                <td className={CELL} colSpan={5}>Nothing yet.</td>
+                <td className={CELL} colSpan={5}>
+                  Nothing yet.
+                </td>
               </tr>
             )}
           </tbody>
         </table>
       </div>
       <nav className="mt-4 flex gap-4" aria-label="Audit log pages">
-        {after && <Link href="/dashboard/audit" className="underline">Newest</Link>}
-        {next && <Link href={`/dashboard/audit?after=${encodeURIComponent(next)}`} className="underline">Older entries</Link>}
+        {after && (
+          <Link href="/dashboard/audit" className="underline">
+            Newest
+          </Link>
+        )}
+        {next && (
+          <Link href={`/dashboard/audit?after=${encodeURIComponent(next)}`} className="underline">
+            Older entries
+          </Link>
+        )}
       </nav>
     </div>
   );

@@ -1,7 +1,19 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { CELL, DataTable, EmptyState, Pager } from '@/components/dashboard/table';
-import { Amount, BUTTON_QUIET, INPUT, LABEL, LINK, Mono, Notice, PageTitle, StatusBadge, Time, TxLink } from '@/components/dashboard/ui';
+import {
+  Amount,
+  BUTTON_QUIET,
+  INPUT,
+  LABEL,
+  LINK,
+  Mono,
+  Notice,
+  PageTitle,
+  StatusBadge,
+  Time,
+  TxLink,
+} from '@/components/dashboard/ui';
 import { getDatabase } from '@/lib/db';
 import { listDepositItems, parseDepositFilters } from '@/lib/dashboard';
 import { requirePage } from '../../session';
@@ -14,11 +26,20 @@ export default async function DepositsPage({ searchParams }: { searchParams: Sea
   const session = await requirePage('view');
   const params = firstValues(await searchParams);
   const scope = { merchantId: session.merchantId, mode: session.mode };
-  const list = await loadFiltered(async () => listDepositItems(await getDatabase(), scope, parseDepositFilters(params)));
+  const list = await loadFiltered(async () =>
+    listDepositItems(await getDatabase(), scope, parseDepositFilters(params)),
+  );
   return (
     <>
-      <PageTitle description="Orphan deposits did not count for an order; personal deposits reached an external user's address.">Deposits</PageTitle>
-      <form method="get" action="/dashboard/deposits" aria-label="Filters" className="mb-4 flex flex-wrap items-end gap-3">
+      <PageTitle description="Orphan deposits did not count for an order; personal deposits reached an external user's address.">
+        Deposits
+      </PageTitle>
+      <form
+        method="get"
+        action="/dashboard/deposits"
+        aria-label="Filters"
+        className="mb-4 flex flex-wrap items-end gap-3"
+      >
         <div>
           <label htmlFor="filter-kind" className={LABEL}>
             Kind
@@ -37,18 +58,31 @@ export default async function DepositsPage({ searchParams }: { searchParams: Sea
       {list.ok && list.value.rows.length === 0 ? <EmptyState>No deposits match these filters.</EmptyState> : null}
       {list.ok && list.value.rows.length > 0 ? (
         <>
-          <DataTable caption="Deposits, newest first" head={['Seen', 'Kind', 'Status', 'Amount', 'Network', 'Address', 'Tag', 'Transaction', 'Order']}>
+          <DataTable
+            caption="Deposits, newest first"
+            head={['Seen', 'Kind', 'Status', 'Amount', 'Network', 'Address', 'Tag', 'Transaction', 'Order']}
+          >
             {list.value.rows.map((d) => (
               <tr key={d.id}>
-                <td className={CELL}><Time value={d.createdAt} /></td>
+                <td className={CELL}>
+                  <Time value={d.createdAt} />
+                </td>
                 <td className={CELL}>{d.kind}</td>
-                <td className={CELL}><StatusBadge status={d.status} /></td>
-                <td className={CELL}><Amount value={d.amount} currency={d.currency} /></td>
+                <td className={CELL}>
+                  <StatusBadge status={d.status} />
+                </td>
+                <td className={CELL}>
+                  <Amount value={d.amount} currency={d.currency} />
+                </td>
                 <td className={CELL}>{d.network}</td>
-                <td className={CELL}><Mono>{d.inTransaction.address}</Mono></td>
+                <td className={CELL}>
+                  <Mono>{d.inTransaction.address}</Mono>
+                </td>
                 {/* The payer's destination tag, also one that names no order: what a refund or a match by hand needs. */}
                 <td className={CELL}>{d.inTransaction.tag === null ? '—' : <Mono>{d.inTransaction.tag}</Mono>}</td>
-                <td className={CELL}><TxLink hash={d.inTransaction.txId} url={d.explorerUrl} /></td>
+                <td className={CELL}>
+                  <TxLink hash={d.inTransaction.txId} url={d.explorerUrl} />
+                </td>
                 <td className={CELL}>
                   {d.orderId ? (
                     <Link href={`/dashboard/orders/${d.orderId}`} className={LINK}>

@@ -17,29 +17,53 @@ export default async function InvoicesPage({ searchParams }: { searchParams: Sea
   const session = await requirePage('view');
   const params = firstValues(await searchParams);
   const scope = { merchantId: session.merchantId, mode: session.mode };
-  const list = await loadFiltered(async () => listInvoiceItems(await getDatabase(), scope, parseOrderFilters({ ...params, kind: 'invoices' })));
+  const list = await loadFiltered(async () =>
+    listInvoiceItems(await getDatabase(), scope, parseOrderFilters({ ...params, kind: 'invoices' })),
+  );
   const range = defaultExportRange();
   return (
     <>
       <PageTitle>Invoices</PageTitle>
-      <Filters action="/dashboard/invoices" values={params} statuses={INVOICE_STATUS_VALUES} searchLabel="Invoice's order id, your order id, address or transaction hash" />
+      <Filters
+        action="/dashboard/invoices"
+        values={params}
+        statuses={INVOICE_STATUS_VALUES}
+        searchLabel="Invoice's order id, your order id, address or transaction hash"
+      />
       {!list.ok ? <Notice tone="error">{`These filters cannot be used: ${list.message}.`}</Notice> : null}
       {list.ok && list.value.rows.length === 0 ? <EmptyState>No invoices match these filters.</EmptyState> : null}
       {list.ok && list.value.rows.length > 0 ? (
         <>
-          <DataTable caption="Invoices, newest first" head={['Created', 'Invoice', 'Status', 'Price', 'Coin chosen', 'Received']}>
+          <DataTable
+            caption="Invoices, newest first"
+            head={['Created', 'Invoice', 'Status', 'Price', 'Coin chosen', 'Received']}
+          >
             {list.value.rows.map((i) => (
               <tr key={i.id}>
-                <td className={CELL}><Time value={i.createdAt} /></td>
+                <td className={CELL}>
+                  <Time value={i.createdAt} />
+                </td>
                 <td className={CELL}>
                   <Link href={`/dashboard/invoices/${i.id}`} className={`${LINK} break-all`}>
                     {i.order ?? i.id}
                   </Link>
                 </td>
-                <td className={CELL}><StatusBadge status={i.status} /></td>
-                <td className={CELL}><Amount value={i.amount} currency={i.currency} /></td>
-                <td className={CELL}>{i.receivedCurrency && i.receivedNetwork ? `${i.receivedCurrency} on ${i.receivedNetwork}` : '—'}</td>
-                <td className={CELL}>{i.receivedAmount && i.receivedCurrency ? <Amount value={i.receivedAmount} currency={i.receivedCurrency} /> : '—'}</td>
+                <td className={CELL}>
+                  <StatusBadge status={i.status} />
+                </td>
+                <td className={CELL}>
+                  <Amount value={i.amount} currency={i.currency} />
+                </td>
+                <td className={CELL}>
+                  {i.receivedCurrency && i.receivedNetwork ? `${i.receivedCurrency} on ${i.receivedNetwork}` : '—'}
+                </td>
+                <td className={CELL}>
+                  {i.receivedAmount && i.receivedCurrency ? (
+                    <Amount value={i.receivedAmount} currency={i.receivedCurrency} />
+                  ) : (
+                    '—'
+                  )}
+                </td>
               </tr>
             ))}
           </DataTable>

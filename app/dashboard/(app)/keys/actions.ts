@@ -15,9 +15,7 @@ import { MODE_VALUES, type Mode } from '@/lib/protocol';
 
 /** What "Create key" answers: the new key pair once (never stored where a page load could read it), or why not. */
 export type CreateKeyState =
-  | { ok: true; publicKey: string; privateKey: string; mode: Mode }
-  | { ok: false; error: string }
-  | null;
+  { ok: true; publicKey: string; privateKey: string; mode: Mode } | { ok: false; error: string } | null;
 
 const CREATE_FORM = z.object({ mode: z.enum(MODE_VALUES) });
 
@@ -27,7 +25,10 @@ export async function createKeyAction(_previous: CreateKeyState, form: FormData)
   if (!parsed.success) return { ok: false, error: 'The form is incomplete: reload the page and try again.' };
   // The page showed keys of one mode; another tab may have switched the session since.
   if (parsed.data.mode !== session.mode) {
-    return { ok: false, error: `You switched to ${session.mode} mode in another tab: reload this page before creating a key.` };
+    return {
+      ok: false,
+      error: `You switched to ${session.mode} mode in another tab: reload this page before creating a key.`,
+    };
   }
   const db = await getDatabase();
   const keys = await createKey(db, session.merchantId, session.mode);

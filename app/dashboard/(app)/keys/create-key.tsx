@@ -10,7 +10,13 @@ import { ALERT, BUTTON } from '@/app/dashboard/form-styles';
 import type { CreateKeyState } from './actions';
 import type { Mode } from '@/lib/protocol';
 
-export function CreateKey({ mode, action }: { mode: Mode; action: (state: CreateKeyState, form: FormData) => Promise<CreateKeyState> }) {
+export function CreateKey({
+  mode,
+  action,
+}: {
+  mode: Mode;
+  action: (state: CreateKeyState, form: FormData) => Promise<CreateKeyState>;
+}) {
   const [state, formAction, pending] = useActionState(action, null);
   return (
     <div className="mt-4">
@@ -41,14 +47,18 @@ export function CreateKey({ mode, action }: { mode: Mode; action: (state: Create
             <div>
               <dt className="font-medium">Public key</dt>
               <dd className="mt-1 flex items-start justify-between gap-2">
-                <code data-testid="new-public-key" className="min-w-0 break-all font-mono">{state.publicKey}</code>
+                <code data-testid="new-public-key" className="min-w-0 break-all font-mono">
+                  {state.publicKey}
+                </code>
                 <CopyButton value={state.publicKey} label="Copy the public key" text="Copy" done="Copied" />
               </dd>
             </div>
             <div>
               <dt className="font-medium">Private key</dt>
               <dd className="mt-1 flex items-start justify-between gap-2">
-                <code data-testid="new-private-key" className="min-w-0 break-all font-mono">{state.privateKey}</code>
+                <code data-testid="new-private-key" className="min-w-0 break-all font-mono">
+                  {state.privateKey}
+                </code>
                 <CopyButton value={state.privateKey} label="Copy the private key" text="Copy" done="Copied" />
               </dd>
             </div>

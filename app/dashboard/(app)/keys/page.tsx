@@ -49,9 +49,15 @@ export default async function KeysPage({ searchParams }: Props) {
           <table className="w-full min-w-[36rem] text-start text-sm">
             <thead className="bg-slate-100 dark:bg-slate-800">
               <tr>
-                <th scope="col" className="px-3 py-2 text-start font-semibold">Public key</th>
-                <th scope="col" className="px-3 py-2 text-start font-semibold">Created</th>
-                <th scope="col" className="px-3 py-2 text-start font-semibold">Status</th>
+                <th scope="col" className="px-3 py-2 text-start font-semibold">
+                  Public key
+                </th>
+                <th scope="col" className="px-3 py-2 text-start font-semibold">
+                  Created
+                </th>
+                <th scope="col" className="px-3 py-2 text-start font-semibold">
+                  Status
+                </th>
                 <th scope="col" className="px-3 py-2 text-start font-semibold">
                   <span className="sr-only">Actions</span>
                 </th>
@@ -59,11 +65,18 @@ export default async function KeysPage({ searchParams }: Props) {
             </thead>
             <tbody>
               {keys.map((key) => (
-                <tr key={key.keyId} data-testid="key-row" data-public-key={key.publicKey} className="border-t border-slate-300 align-top dark:border-slate-700">
+                <tr
+                  key={key.keyId}
+                  data-testid="key-row"
+                  data-public-key={key.publicKey}
+                  className="border-t border-slate-300 align-top dark:border-slate-700"
+                >
                   <td className="px-3 py-2 font-mono break-all">{key.publicKey}</td>
                   <td className="px-3 py-2 whitespace-nowrap">{when(key.createdAt)}</td>
                   <td className="px-3 py-2">{key.revokedAt ? `Revoked ${when(key.revokedAt)}` : 'Active'}</td>
-                  <td className="px-3 py-2">{!key.revokedAt && <RevokeKey keyId={key.keyId} publicKey={key.publicKey} />}</td>
+                  <td className="px-3 py-2">
+                    {!key.revokedAt && <RevokeKey keyId={key.keyId} publicKey={key.publicKey} />}
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -84,7 +97,8 @@ function RevokeKey({ keyId, publicKey }: { keyId: string; publicKey: string }) {
       <form action={revokeKeyAction} className="mt-2 w-64 rounded-md border border-slate-300 p-3 dark:border-slate-700">
         <input type="hidden" name="keyId" value={keyId} />
         <p className="text-sm">
-          Revoke <code className="font-mono break-all">{publicKey}</code>? Requests signed with it are refused at once. This cannot be undone.
+          Revoke <code className="font-mono break-all">{publicKey}</code>? Requests signed with it are refused at once.
+          This cannot be undone.
         </p>
         <button type="submit" className={`${DANGER_BUTTON} mt-2 text-sm`}>
           Confirm revoke

@@ -17,30 +17,50 @@ export default async function OrdersPage({ searchParams }: { searchParams: Searc
   const session = await requirePage('view');
   const params = firstValues(await searchParams);
   const scope = { merchantId: session.merchantId, mode: session.mode };
-  const list = await loadFiltered(async () => listOrderItems(await getDatabase(), scope, parseOrderFilters({ ...params, kind: 'orders' })));
+  const list = await loadFiltered(async () =>
+    listOrderItems(await getDatabase(), scope, parseOrderFilters({ ...params, kind: 'orders' })),
+  );
   const range = defaultExportRange();
   return (
     <>
       <PageTitle>Orders</PageTitle>
-      <Filters action="/dashboard/orders" values={params} statuses={ORDER_STATUS_VALUES} searchLabel="Order id, your order id, address or transaction hash" />
+      <Filters
+        action="/dashboard/orders"
+        values={params}
+        statuses={ORDER_STATUS_VALUES}
+        searchLabel="Order id, your order id, address or transaction hash"
+      />
       {!list.ok ? <Notice tone="error">{`These filters cannot be used: ${list.message}.`}</Notice> : null}
       {list.ok && list.value.rows.length === 0 ? <EmptyState>No orders match these filters.</EmptyState> : null}
       {list.ok && list.value.rows.length > 0 ? (
         <>
-          <DataTable caption="Orders, newest first" head={['Created', 'Your order id', 'Status', 'Amount', 'Received', 'Network', 'Address']}>
+          <DataTable
+            caption="Orders, newest first"
+            head={['Created', 'Your order id', 'Status', 'Amount', 'Received', 'Network', 'Address']}
+          >
             {list.value.rows.map((o) => (
               <tr key={o.orderId}>
-                <td className={CELL}><Time value={o.createdAt} /></td>
+                <td className={CELL}>
+                  <Time value={o.createdAt} />
+                </td>
                 <td className={CELL}>
                   <Link href={`/dashboard/orders/${o.orderId}`} className={`${LINK} break-all`}>
                     {o.clientOrderId}
                   </Link>
                 </td>
-                <td className={CELL}><StatusBadge status={o.status} /></td>
-                <td className={CELL}><Amount value={o.amount} currency={o.currency} /></td>
-                <td className={CELL}><Amount value={o.received} currency={o.currency} /></td>
+                <td className={CELL}>
+                  <StatusBadge status={o.status} />
+                </td>
+                <td className={CELL}>
+                  <Amount value={o.amount} currency={o.currency} />
+                </td>
+                <td className={CELL}>
+                  <Amount value={o.received} currency={o.currency} />
+                </td>
                 <td className={CELL}>{o.network}</td>
-                <td className={CELL}><Mono>{o.address}</Mono></td>
+                <td className={CELL}>
+                  <Mono>{o.address}</Mono>
+                </td>
               </tr>
             ))}
           </DataTable>

@@ -8,7 +8,16 @@ import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { clientAddress, requireAction } from '@/app/dashboard/session';
 import { getDatabase } from '@/lib/db';
-import { BRAND_COLOR_FIELD, EXPLORER_URLS, LOGO_UPLOAD, merchantSettings, NETWORK_NAMES, setRequireTwoFactor, updateBrand, updateExplorers } from '@/lib/merchants';
+import {
+  BRAND_COLOR_FIELD,
+  EXPLORER_URLS,
+  LOGO_UPLOAD,
+  merchantSettings,
+  NETWORK_NAMES,
+  setRequireTwoFactor,
+  updateBrand,
+  updateExplorers,
+} from '@/lib/merchants';
 import { recordAudit, type DashboardSession } from '@/lib/users';
 import type { ActionState } from '@/app/dashboard/action-form';
 
@@ -33,7 +42,10 @@ const BRAND_FORM = z.object({
 
 export async function saveBrand(_previous: ActionState, form: FormData): Promise<ActionState> {
   const session = await requireAction('settings');
-  const fields = BRAND_FORM.safeParse({ color: String(form.get('color') ?? ''), removeLogo: form.get('removeLogo') ?? undefined });
+  const fields = BRAND_FORM.safeParse({
+    color: String(form.get('color') ?? ''),
+    removeLogo: form.get('removeLogo') ?? undefined,
+  });
   if (!fields.success) return failed(fields.error);
   const file = form.get('logo');
   let logo: string | null | undefined;
@@ -51,7 +63,9 @@ export async function saveBrand(_previous: ActionState, form: FormData): Promise
 
 export async function saveExplorers(_previous: ActionState, form: FormData): Promise<ActionState> {
   const session = await requireAction('settings');
-  const parsed = EXPLORER_URLS.safeParse(Object.fromEntries(NETWORK_NAMES.map((network) => [network, String(form.get(`explorer.${network}`) ?? '')])));
+  const parsed = EXPLORER_URLS.safeParse(
+    Object.fromEntries(NETWORK_NAMES.map((network) => [network, String(form.get(`explorer.${network}`) ?? '')])),
+  );
   if (!parsed.success) {
     return { message: parsed.error.issues.map((issue) => `${String(issue.path[0])}: ${issue.message}`).join(' ') };
   }
@@ -59,7 +73,10 @@ export async function saveExplorers(_previous: ActionState, form: FormData): Pro
   const before = (await merchantSettings(db, session.merchantId))?.explorerUrls ?? {};
   const after = await updateExplorers(db, session.merchantId, parsed.data);
   const changed = NETWORK_NAMES.filter((network) => before[network] !== after[network]);
-  if (changed.length > 0) await audit(session, 'settings.explorers', { networks: Object.fromEntries(changed.map((n) => [n, after[n] ?? null])) });
+  if (changed.length > 0)
+    await audit(session, 'settings.explorers', {
+      networks: Object.fromEntries(changed.map((n) => [n, after[n] ?? null])),
+    });
   revalidatePath('/dashboard/settings');
   return { notice: changed.length > 0 ? 'Explorer links saved.' : 'Nothing changed.' };
 }
@@ -75,6 +92,8 @@ export async function saveTwoFactorRequirement(_previous: ActionState, form: For
   await audit(session, 'settings.require-two-factor', { required });
   revalidatePath('/dashboard/settings');
   return {
-    notice: required ? 'Owners must now sign in with a second factor; an owner without one is asked to set it up.' : 'Two-factor is no longer required for owners.',
+    notice: required
+      ? 'Owners must now sign in with a second factor; an owner without one is asked to set it up.'
+      : 'Two-factor is no longer required for owners.',
   };
 }

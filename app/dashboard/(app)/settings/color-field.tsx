@@ -18,7 +18,8 @@ export function ColorField({ initial }: { initial: string }) {
         Accent colour
       </label>
       <p id="brand-color-help" className="text-sm text-slate-700 dark:text-slate-300">
-        For the payment and invoice pages&apos; buttons and header line, written #rrggbb. White text must be legible on it (WCAG AA, 4.5:1). Empty: the default look.
+        For the payment and invoice pages&apos; buttons and header line, written #rrggbb. White text must be legible on
+        it (WCAG AA, 4.5:1). Empty: the default look.
       </p>
       <div className="mt-1 flex flex-wrap items-center gap-3">
         <input

@@ -33,7 +33,8 @@ export default async function SettingsPage() {
           Brand
         </h2>
         <p className={HELP}>
-          The payment and invoice pages show your name, <strong>{settings.name}</strong>, with your logo and accent colour when you set them.
+          The payment and invoice pages show your name, <strong>{settings.name}</strong>, with your logo and accent
+          colour when you set them.
         </p>
         <ActionForm action={saveBrand} submit="Save brand" className="mt-3 space-y-4">
           <div>
@@ -45,7 +46,12 @@ export default async function SettingsPage() {
             </p>
             {settings.brandLogo && (
               <div className="mt-2 flex flex-wrap items-center gap-3">
-                <img src={settings.brandLogo} alt={`Current logo of ${settings.name}`} data-testid="current-logo" className="h-10 w-auto max-w-40 rounded bg-white object-contain p-1" />
+                <img
+                  src={settings.brandLogo}
+                  alt={`Current logo of ${settings.name}`}
+                  data-testid="current-logo"
+                  className="h-10 w-auto max-w-40 rounded bg-white object-contain p-1"
+                />
                 <label className="flex items-center gap-2 text-sm">
                   <input type="checkbox" name="removeLogo" className="size-4" />
                   Remove the logo
@@ -70,7 +76,8 @@ export default async function SettingsPage() {
           Block explorer links
         </h2>
         <p className={HELP}>
-          Where the dashboard links a transaction, per network: an https:// address with {'{tx}'} where the transaction hash goes. Leave a field empty to use the default shown in it.
+          Where the dashboard links a transaction, per network: an https:// address with {'{tx}'} where the transaction
+          hash goes. Leave a field empty to use the default shown in it.
         </p>
         <ActionForm action={saveExplorers} submit="Save explorer links" className="mt-3 space-y-4">
           <div className="grid gap-3 sm:grid-cols-[auto_1fr] sm:items-center">
@@ -101,10 +108,18 @@ export default async function SettingsPage() {
           </h2>
           <ActionForm action={saveTwoFactorRequirement} submit="Save" className="mt-3 space-y-4">
             <label className="flex items-start gap-2">
-              <input type="checkbox" name="requireTwoFactor" defaultChecked={settings.requireTwoFactor} className="mt-1 size-4" />
+              <input
+                type="checkbox"
+                name="requireTwoFactor"
+                defaultChecked={settings.requireTwoFactor}
+                className="mt-1 size-4"
+              />
               <span>
                 <span className="font-medium">Require two-factor for owners</span>
-                <span className={`block ${HELP}`}>Owners then sign in with a code from an authenticator app; an owner without one is asked to set it up first.</span>
+                <span className={`block ${HELP}`}>
+                  Owners then sign in with a code from an authenticator app; an owner without one is asked to set it up
+                  first.
+                </span>
               </span>
             </label>
           </ActionForm>

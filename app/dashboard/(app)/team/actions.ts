@@ -27,12 +27,27 @@ export async function inviteAction(_state: ActionState, form: FormData): Promise
   if (!parsed.success) return { message: parsed.error.issues[0]!.message };
   return refusalOf(async () => {
     const db = await getDatabase();
-    const { user, link } = await createUser(db, { merchant: session.merchantId, email: parsed.data.email, role: parsed.data.role, purpose: 'invite' });
-    await recordAudit(db, { merchantId: session.merchantId, userId: session.userId, actor: session.email, action: 'user.invite', detail: { email: user.email, role: user.role }, ip: await clientAddress() });
+    const { user, link } = await createUser(db, {
+      merchant: session.merchantId,
+      email: parsed.data.email,
+      role: parsed.data.role,
+      purpose: 'invite',
+    });
+    await recordAudit(db, {
+      merchantId: session.merchantId,
+      userId: session.userId,
+      actor: session.email,
+      action: 'user.invite',
+      detail: { email: user.email, role: user.role },
+      ip: await clientAddress(),
+    });
     revalidatePath('/dashboard/team');
     return {
       notice: `Invited ${user.email} as ${user.role}.`,
-      once: { title: `Give this one-time link to ${user.email} (valid 72 hours; it is shown only now):`, lines: [link!.url] },
+      once: {
+        title: `Give this one-time link to ${user.email} (valid 72 hours; it is shown only now):`,
+        lines: [link!.url],
+      },
     };
   });
 }
@@ -44,7 +59,14 @@ export async function changeRoleAction(_state: ActionState, form: FormData): Pro
   return refusalOf(async () => {
     const db = await getDatabase();
     const user = await changeRole(db, session.merchantId, parsed.data.userId, parsed.data.role);
-    await recordAudit(db, { merchantId: session.merchantId, userId: session.userId, actor: session.email, action: 'user.role', detail: { email: user.email, role: user.role }, ip: await clientAddress() });
+    await recordAudit(db, {
+      merchantId: session.merchantId,
+      userId: session.userId,
+      actor: session.email,
+      action: 'user.role',
+      detail: { email: user.email, role: user.role },
+      ip: await clientAddress(),
+    });
     revalidatePath('/dashboard/team');
     return { notice: `${user.email} is now ${user.role}.` };
   });
@@ -58,7 +80,14 @@ export async function removeAction(_state: ActionState, form: FormData): Promise
   return refusalOf(async () => {
     const db = await getDatabase();
     const user = await removeUser(db, session.merchantId, parsed.data.userId);
-    await recordAudit(db, { merchantId: session.merchantId, userId: session.userId, actor: session.email, action: 'user.remove', detail: { email: user.email }, ip: await clientAddress() });
+    await recordAudit(db, {
+      merchantId: session.merchantId,
+      userId: session.userId,
+      actor: session.email,
+      action: 'user.remove',
+      detail: { email: user.email },
+      ip: await clientAddress(),
+    });
     revalidatePath('/dashboard/team');
     return { notice: `Removed ${user.email}.` };
   });

@@ -8,7 +8,8 @@ import { changeRoleAction, inviteAction, removeAction } from './actions';
 
 export const metadata: Metadata = { title: 'Team' };
 
-const SELECT = 'rounded-md border border-slate-400 bg-white px-2 py-1 text-slate-900 dark:border-slate-500 dark:bg-slate-900 dark:text-slate-100';
+const SELECT =
+  'rounded-md border border-slate-400 bg-white px-2 py-1 text-slate-900 dark:border-slate-500 dark:bg-slate-900 dark:text-slate-100';
 const CELL = 'px-3 py-2 align-top';
 
 /** The merchant's users: invite by one-time link, change a role, remove. Owners only (permission `team`). */
@@ -24,15 +25,25 @@ export default async function TeamPage() {
       </p>
 
       <section className="mt-6" aria-labelledby="members">
-        <h2 id="members" className="text-lg font-semibold">Members</h2>
+        <h2 id="members" className="text-lg font-semibold">
+          Members
+        </h2>
         <div className="mt-2 overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-800">
           <table className="min-w-full text-left text-sm">
             <thead className="bg-slate-100 dark:bg-slate-900">
               <tr>
-                <th scope="col" className={CELL}>E-mail</th>
-                <th scope="col" className={CELL}>Status</th>
-                <th scope="col" className={CELL}>Role</th>
-                <th scope="col" className={CELL}>Remove</th>
+                <th scope="col" className={CELL}>
+                  E-mail
+                </th>
+                <th scope="col" className={CELL}>
+                  Status
+                </th>
+                <th scope="col" className={CELL}>
+                  Role
+                </th>
+                <th scope="col" className={CELL}>
+                  Remove
+                </th>
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
@@ -42,20 +53,36 @@ export default async function TeamPage() {
                     {u.email}
                     {u.id === session.userId && ' (you)'}
                   </td>
-                  <td className={CELL}>{!u.hasPassword ? 'Invited' : u.twoFactorEnabled ? 'Active, two-factor' : 'Active'}</td>
                   <td className={CELL}>
-                    <ActionForm action={changeRoleAction} submit="Change role" buttonClass={SECONDARY_BUTTON} className="flex flex-wrap items-center gap-2">
+                    {!u.hasPassword ? 'Invited' : u.twoFactorEnabled ? 'Active, two-factor' : 'Active'}
+                  </td>
+                  <td className={CELL}>
+                    <ActionForm
+                      action={changeRoleAction}
+                      submit="Change role"
+                      buttonClass={SECONDARY_BUTTON}
+                      className="flex flex-wrap items-center gap-2"
+                    >
                       <input type="hidden" name="userId" value={u.id} />
-                      <label className="sr-only" htmlFor={`role-${u.id}`}>Role of {u.email}</label>
+                      <label className="sr-only" htmlFor={`role-${u.id}`}>
+                        Role of {u.email}
+                      </label>
                       <select id={`role-${u.id}`} name="role" defaultValue={u.role} className={SELECT}>
                         {ROLES.map((r) => (
-                          <option key={r} value={r}>{r}</option>
+                          <option key={r} value={r}>
+                            {r}
+                          </option>
                         ))}
                       </select>
                     </ActionForm>
                   </td>
                   <td className={CELL}>
-                    <ActionForm action={removeAction} submit={`Remove ${u.email}`} buttonClass={DANGER_BUTTON} className="space-y-2">
+                    <ActionForm
+                      action={removeAction}
+                      submit={`Remove ${u.email}`}
+                      buttonClass={DANGER_BUTTON}
+                      className="space-y-2"
+                    >
                       <input type="hidden" name="userId" value={u.id} />
                     </ActionForm>
                   </td>
@@ -67,21 +94,38 @@ export default async function TeamPage() {
       </section>
 
       <section className="mt-8 rounded-lg border border-slate-200 p-4 dark:border-slate-800" aria-labelledby="invite">
-        <h2 id="invite" className="text-lg font-semibold">Invite someone</h2>
+        <h2 id="invite" className="text-lg font-semibold">
+          Invite someone
+        </h2>
         <p className="mt-2">
-          No e-mail is sent: the page shows a one-time link (valid 72 hours) to copy and give to the person, who opens it to choose a password.
+          No e-mail is sent: the page shows a one-time link (valid 72 hours) to copy and give to the person, who opens
+          it to choose a password.
         </p>
         <div className="mt-4">
           <ActionForm action={inviteAction} submit="Invite">
             <div>
-              <label htmlFor="invite-email" className={LABEL}>E-mail address</label>
-              <input id="invite-email" name="email" type="email" autoComplete="off" required maxLength={254} className={INPUT} />
+              <label htmlFor="invite-email" className={LABEL}>
+                E-mail address
+              </label>
+              <input
+                id="invite-email"
+                name="email"
+                type="email"
+                autoComplete="off"
+                required
+                maxLength={254}
+                className={INPUT}
+              />
             </div>
             <div>
-              <label htmlFor="invite-role" className={LABEL}>Role</label>
+              <label htmlFor="invite-role" className={LABEL}>
+                Role
+              </label>
               <select id="invite-role" name="role" defaultValue="viewer" className={`${SELECT} mt-1 block`}>
                 {ROLES.map((r) => (
-                  <option key={r} value={r}>{r}</option>
+                  <option key={r} value={r}>
+                    {r}
+                  </option>
                 ))}
               </select>
             </div>

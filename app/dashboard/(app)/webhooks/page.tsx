@@ -19,14 +19,21 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Sea
   const { resent, ...params } = firstValues(await searchParams);
   const scope = { merchantId: session.merchantId, mode: session.mode };
   const failedOnly = params.failed === '1' || params.failed === 'true';
-  const list = await loadFiltered(async () => listDeliveryItems(await getDatabase(), scope, parseDeliveryFilters(params)));
+  const list = await loadFiltered(async () =>
+    listDeliveryItems(await getDatabase(), scope, parseDeliveryFilters(params)),
+  );
   const mayResend = can(session.role, 'resend');
   const back = failedOnly ? '/dashboard/webhooks?failed=1' : '/dashboard/webhooks';
   return (
     <>
       <PageTitle>Webhooks</PageTitle>
       <ResentNotice resent={resent} />
-      <form method="get" action="/dashboard/webhooks" className="mb-4 flex flex-wrap items-center gap-3" aria-label="Filters">
+      <form
+        method="get"
+        action="/dashboard/webhooks"
+        className="mb-4 flex flex-wrap items-center gap-3"
+        aria-label="Filters"
+      >
         <label className="flex items-center gap-2 text-sm">
           <input type="checkbox" name="failed" value="1" defaultChecked={failedOnly} className="h-4 w-4" />
           Failed only
@@ -36,15 +43,33 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Sea
         </button>
       </form>
       {!list.ok ? <Notice tone="error">{`These filters cannot be used: ${list.message}.`}</Notice> : null}
-      {list.ok && list.value.rows.length === 0 ? <EmptyState>{failedOnly ? 'No webhook has failed.' : 'No webhook was sent yet.'}</EmptyState> : null}
+      {list.ok && list.value.rows.length === 0 ? (
+        <EmptyState>{failedOnly ? 'No webhook has failed.' : 'No webhook was sent yet.'}</EmptyState>
+      ) : null}
       {list.ok && list.value.rows.length > 0 ? (
         <>
-          <DataTable caption="Webhook deliveries, newest first" head={['Created', 'Kind', 'State', 'Attempts', 'Last answer', 'URL', 'Order', ...(mayResend ? ['Resend'] : [])]}>
+          <DataTable
+            caption="Webhook deliveries, newest first"
+            head={[
+              'Created',
+              'Kind',
+              'State',
+              'Attempts',
+              'Last answer',
+              'URL',
+              'Order',
+              ...(mayResend ? ['Resend'] : []),
+            ]}
+          >
             {list.value.rows.map((w) => (
               <tr key={w.id}>
-                <td className={CELL}><Time value={w.createdAt} /></td>
+                <td className={CELL}>
+                  <Time value={w.createdAt} />
+                </td>
                 <td className={CELL}>{w.kind}</td>
-                <td className={CELL}><StatusBadge status={w.state} /></td>
+                <td className={CELL}>
+                  <StatusBadge status={w.state} />
+                </td>
                 <td className={CELL}>{w.attempts}</td>
                 <td className={CELL}>
                   {w.lastAttempt ? (
@@ -53,12 +78,18 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Sea
                     <span className={MUTED}>not tried</span>
                   )}
                 </td>
-                <td className={CELL}><Mono>{w.url}</Mono></td>
+                <td className={CELL}>
+                  <Mono>{w.url}</Mono>
+                </td>
                 <td className={CELL}>
                   {w.orderId ? (
-                    <Link href={`/dashboard/orders/${w.orderId}`} className={LINK}>Order</Link>
+                    <Link href={`/dashboard/orders/${w.orderId}`} className={LINK}>
+                      Order
+                    </Link>
                   ) : w.invoiceId ? (
-                    <Link href={`/dashboard/invoices/${w.invoiceId}`} className={LINK}>Invoice</Link>
+                    <Link href={`/dashboard/invoices/${w.invoiceId}`} className={LINK}>
+                      Invoice
+                    </Link>
                   ) : null}
                 </td>
                 {mayResend ? (

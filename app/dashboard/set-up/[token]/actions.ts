@@ -19,12 +19,19 @@ const setUpForm = z.object({
 
 /** Chooses the password of a one-time link (first owner, invite, reset) and signs the user in. */
 export async function setUpAction(_state: FormState, form: FormData): Promise<FormState> {
-  const parsed = setUpForm.safeParse({ token: form.get('token'), password: form.get('password'), confirm: form.get('confirm') });
+  const parsed = setUpForm.safeParse({
+    token: form.get('token'),
+    password: form.get('password'),
+    confirm: form.get('confirm'),
+  });
   if (!parsed.success) return { message: parsed.error.issues[0]?.message ?? 'Choose a password.' };
   if (parsed.data.password !== parsed.data.confirm) return { message: 'The two passwords differ.' };
   let session: NewSession | undefined;
   try {
-    session = await completeSetUp(await getDatabase(), parsed.data.token, parsed.data.password, { ip: await clientAddress(), userAgent: await clientAgent() });
+    session = await completeSetUp(await getDatabase(), parsed.data.token, parsed.data.password, {
+      ip: await clientAddress(),
+      userAgent: await clientAgent(),
+    });
   } catch (error) {
     if (isDomainErrorOf(error, 'AccountError')) return { message: error.message };
     throw error;

@@ -15,16 +15,23 @@ export default async function SetUpPage({ params }: { params: Promise<{ token: s
     return (
       <main className={CARD}>
         <h1 className="text-xl font-semibold">This link cannot be used</h1>
-        <p className="mt-4">It was used already, has expired (links last 72 hours) or was withdrawn. Ask an owner of your team, or the operator, for a new one.</p>
         <p className="mt-4">
-          <Link href="/dashboard/sign-in" className="underline">Sign in</Link>
+          It was used already, has expired (links last 72 hours) or was withdrawn. Ask an owner of your team, or the
+          operator, for a new one.
+        </p>
+        <p className="mt-4">
+          <Link href="/dashboard/sign-in" className="underline">
+            Sign in
+          </Link>
         </p>
       </main>
     );
   }
   return (
     <main className={CARD}>
-      <h1 className="text-xl font-semibold">{link.purpose === 'reset' ? 'Choose a new password' : 'Welcome to the dashboard'}</h1>
+      <h1 className="text-xl font-semibold">
+        {link.purpose === 'reset' ? 'Choose a new password' : 'Welcome to the dashboard'}
+      </h1>
       <p className="mt-2">
         {link.email} at {link.merchantName}
       </p>

@@ -16,14 +16,27 @@ export function SetUpForm({ token, email, minLength }: { token: string; email: s
       {/* For password managers: the account the new password belongs to. */}
       <input type="hidden" name="username" autoComplete="username" value={email} />
       <div>
-        <label htmlFor="password" className={LABEL}>New password</label>
-        <input id="password" name="password" type="password" autoComplete="new-password" required minLength={minLength} aria-describedby="password-rule" className={INPUT} />
+        <label htmlFor="password" className={LABEL}>
+          New password
+        </label>
+        <input
+          id="password"
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          required
+          minLength={minLength}
+          aria-describedby="password-rule"
+          className={INPUT}
+        />
         <p id="password-rule" className="mt-1 text-sm text-slate-700 dark:text-slate-300">
           At least {minLength} characters; not a common password, nor your e-mail address.
         </p>
       </div>
       <div>
-        <label htmlFor="confirm" className={LABEL}>Repeat the password</label>
+        <label htmlFor="confirm" className={LABEL}>
+          Repeat the password
+        </label>
         <input id="confirm" name="confirm" type="password" autoComplete="new-password" required className={INPUT} />
       </div>
       <button type="submit" disabled={pending} className={`${BUTTON} w-full`}>

@@ -15,7 +15,10 @@ export async function secondFactorAction(_state: ActionState, form: FormData): P
   if (!parsed.success) return { message: 'Type the 6-digit code your app shows, or a recovery code.' };
   const jar = await cookies();
   const token = jar.get(SESSION_COOKIE)?.value ?? '';
-  const result = await completeSecondFactor(await getDatabase(), token, parsed.data.code, { ip: await clientAddress(), userAgent: await clientAgent() });
+  const result = await completeSecondFactor(await getDatabase(), token, parsed.data.code, {
+    ip: await clientAddress(),
+    userAgent: await clientAgent(),
+  });
   if (result.kind === 'refused') return { message: result.message };
   jar.set(sessionCookie(result.session));
   redirect(safeNext(parsed.data.next) ?? '/dashboard');

@@ -15,7 +15,11 @@ export const metadata: Metadata = { title: 'Two-factor code · Dashboard' };
 const params = z.object({ next: z.string().max(2048).optional().catch(undefined) });
 
 /** After a right password, for a user with two-factor: the code from the app, or a recovery code. */
-export default async function TwoFactorPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function TwoFactorPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const next = safeNext(params.parse(await searchParams).next);
   const token = (await cookies()).get(SESSION_COOKIE)?.value;
   const pending = token ? await readSession(await getDatabase(), token, { stage: 'second-factor' }) : undefined;
@@ -23,18 +27,24 @@ export default async function TwoFactorPage({ searchParams }: { searchParams: Pr
   return (
     <main className={CARD}>
       <h1 className="text-xl font-semibold">Two-factor code</h1>
-      <p className="mt-2">Type the code your authenticator app shows for {pending.email}, or one of your recovery codes.</p>
+      <p className="mt-2">
+        Type the code your authenticator app shows for {pending.email}, or one of your recovery codes.
+      </p>
       <div className="mt-6">
         <ActionForm action={secondFactorAction} submit="Continue" buttonClass={`${BUTTON} w-full`}>
           {next && <input type="hidden" name="next" value={next} />}
           <div>
-            <label htmlFor="code" className={LABEL}>Code</label>
+            <label htmlFor="code" className={LABEL}>
+              Code
+            </label>
             <input id="code" name="code" autoComplete="one-time-code" required maxLength={32} className={INPUT} />
           </div>
         </ActionForm>
       </div>
       <p className="mt-4 text-sm">
-        <Link href="/dashboard/sign-in" className="underline">Start again</Link>
+        <Link href="/dashboard/sign-in" className="underline">
+          Start again
+        </Link>
       </p>
     </main>
   );

@@ -20,6 +20,9 @@ export async function GET(_request: Request, context: { params: Promise<{ orderI
     return view ? Response.json(view, { headers }) : notFound();
   } catch (error) {
     if (!isDatabaseBusy(error)) throw error;
-    return Response.json({ error: 'OVERLOADED', message: 'Busy, retry shortly.' }, { status: 503, headers: { ...headers, 'retry-after': '1' } });
+    return Response.json(
+      { error: 'OVERLOADED', message: 'Busy, retry shortly.' },
+      { status: 503, headers: { ...headers, 'retry-after': '1' } },
+    );
   }
 }

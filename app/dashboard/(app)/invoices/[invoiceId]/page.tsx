@@ -21,22 +21,32 @@ export default async function InvoicePage({ params, searchParams }: Props) {
   const session = await requirePage('view');
   const id = z.uuid().safeParse((await params).invoiceId);
   if (!id.success) notFound();
-  const detail = await invoiceDetail(await getDatabase(), { merchantId: session.merchantId, mode: session.mode }, id.data);
+  const detail = await invoiceDetail(
+    await getDatabase(),
+    { merchantId: session.merchantId, mode: session.mode },
+    id.data,
+  );
   if (!detail) notFound();
   const { invoice, order, webhooks } = detail;
   const { resent } = firstValues(await searchParams);
   return (
     <>
       <p className="mb-2 text-sm">
-        <Link href="/dashboard/invoices" className={LINK}>← Invoices</Link>
+        <Link href="/dashboard/invoices" className={LINK}>
+          ← Invoices
+        </Link>
       </p>
       <PageTitle description={<Mono>{invoice.id}</Mono>}>{`Invoice ${invoice.order ?? ''}`.trim()}</PageTitle>
       <ResentNotice resent={resent} />
       <dl className={`${CARD} grid grid-cols-1 gap-x-6 gap-y-2 text-sm sm:grid-cols-[auto_1fr]`}>
         <dt className={MUTED}>Status</dt>
-        <dd><StatusBadge status={invoice.status} /></dd>
+        <dd>
+          <StatusBadge status={invoice.status} />
+        </dd>
         <dt className={MUTED}>Price</dt>
-        <dd><Amount value={invoice.amount} currency={invoice.currency} /></dd>
+        <dd>
+          <Amount value={invoice.amount} currency={invoice.currency} />
+        </dd>
         {invoice.description ? (
           <>
             <dt className={MUTED}>Description</dt>
@@ -44,9 +54,13 @@ export default async function InvoicePage({ params, searchParams }: Props) {
           </>
         ) : null}
         <dt className={MUTED}>Created</dt>
-        <dd><Time value={invoice.createdAt} /></dd>
+        <dd>
+          <Time value={invoice.createdAt} />
+        </dd>
         <dt className={MUTED}>Expires</dt>
-        <dd><Time value={invoice.expiresAt} /></dd>
+        <dd>
+          <Time value={invoice.expiresAt} />
+        </dd>
       </dl>
       <Section title="Coin chosen" id="order">
         {order ? (
@@ -66,7 +80,11 @@ export default async function InvoicePage({ params, searchParams }: Props) {
         )}
       </Section>
       <Section title="Webhooks" id="webhooks">
-        <WebhookEvents events={webhooks} resend={can(session.role, 'resend') ? resendWebhook : undefined} back={`/dashboard/invoices/${invoice.id}`} />
+        <WebhookEvents
+          events={webhooks}
+          resend={can(session.role, 'resend') ? resendWebhook : undefined}
+          back={`/dashboard/invoices/${invoice.id}`}
+        />
       </Section>
     </>
   );

@@ -2,7 +2,18 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { CELL, DataTable } from '@/components/dashboard/table';
-import { Amount, CARD, LINK, Mono, MUTED, PageTitle, Section, StatusBadge, Time, TxLink } from '@/components/dashboard/ui';
+import {
+  Amount,
+  CARD,
+  LINK,
+  Mono,
+  MUTED,
+  PageTitle,
+  Section,
+  StatusBadge,
+  Time,
+  TxLink,
+} from '@/components/dashboard/ui';
 import { WebhookEvents } from '@/components/dashboard/webhook-events';
 import { getDatabase } from '@/lib/db';
 import { orderDetail } from '@/lib/dashboard';
@@ -21,7 +32,11 @@ export default async function OrderPage({ params, searchParams }: Props) {
   const session = await requirePage('view');
   const id = z.uuid().safeParse((await params).orderId);
   if (!id.success) notFound();
-  const detail = await orderDetail(await getDatabase(), { merchantId: session.merchantId, mode: session.mode }, id.data);
+  const detail = await orderDetail(
+    await getDatabase(),
+    { merchantId: session.merchantId, mode: session.mode },
+    id.data,
+  );
   if (!detail) notFound();
   const { order, events, payments, orphanDeposits, webhooks } = detail;
   const { resent } = firstValues(await searchParams);
@@ -29,40 +44,69 @@ export default async function OrderPage({ params, searchParams }: Props) {
   return (
     <>
       <p className="mb-2 text-sm">
-        <Link href="/dashboard/orders" className={LINK}>← Orders</Link>
+        <Link href="/dashboard/orders" className={LINK}>
+          ← Orders
+        </Link>
       </p>
       <PageTitle description={<Mono>{order.orderId}</Mono>}>{`Order ${order.clientOrderId}`}</PageTitle>
       <ResentNotice resent={resent} />
 
       <dl className={`${CARD} grid grid-cols-1 gap-x-6 gap-y-2 text-sm sm:grid-cols-[auto_1fr]`}>
         <dt className={MUTED}>Status</dt>
-        <dd><StatusBadge status={order.status} />{order.message ? ` ${order.message}` : ''}</dd>
+        <dd>
+          <StatusBadge status={order.status} />
+          {order.message ? ` ${order.message}` : ''}
+        </dd>
         <dt className={MUTED}>Amount</dt>
-        <dd><Amount value={order.amount} currency={order.currency} /></dd>
+        <dd>
+          <Amount value={order.amount} currency={order.currency} />
+        </dd>
         <dt className={MUTED}>Received</dt>
-        <dd><Amount value={order.received} currency={order.currency} /></dd>
+        <dd>
+          <Amount value={order.received} currency={order.currency} />
+        </dd>
         <dt className={MUTED}>Network</dt>
         <dd>{order.network}</dd>
         <dt className={MUTED}>Address</dt>
-        <dd><Mono>{order.address}</Mono>{order.tag ? <> (tag <Mono>{order.tag}</Mono>)</> : null}</dd>
+        <dd>
+          <Mono>{order.address}</Mono>
+          {order.tag ? (
+            <>
+              {' '}
+              (tag <Mono>{order.tag}</Mono>)
+            </>
+          ) : null}
+        </dd>
         <dt className={MUTED}>Created</dt>
-        <dd><Time value={order.createdAt} /></dd>
+        <dd>
+          <Time value={order.createdAt} />
+        </dd>
         <dt className={MUTED}>Expires</dt>
-        <dd><Time value={order.expiresAt} /></dd>
+        <dd>
+          <Time value={order.expiresAt} />
+        </dd>
         {order.invoiceId ? (
           <>
             <dt className={MUTED}>Invoice</dt>
-            <dd><Link href={`/dashboard/invoices/${order.invoiceId}`} className={LINK}><Mono>{order.invoiceId}</Mono></Link></dd>
+            <dd>
+              <Link href={`/dashboard/invoices/${order.invoiceId}`} className={LINK}>
+                <Mono>{order.invoiceId}</Mono>
+              </Link>
+            </dd>
           </>
         ) : null}
       </dl>
 
       <Section title="Timeline" id="timeline">
         <ol className="flex flex-col gap-1 border-l-2 border-slate-300 pl-4 text-sm dark:border-slate-600">
-          <li><Time value={order.createdAt} /> · created, <StatusBadge status="pending" /></li>
+          <li>
+            <Time value={order.createdAt} /> · created, <StatusBadge status="pending" />
+          </li>
           {events.map((e) => (
             <li key={`${e.at.toISOString()}:${e.toStatus}`}>
-              <Time value={e.at} />{` · ${e.fromStatus} → `}<StatusBadge status={e.toStatus} />
+              <Time value={e.at} />
+              {` · ${e.fromStatus} → `}
+              <StatusBadge status={e.toStatus} />
               {e.message ? ` ${e.message}` : ''}
             </li>
           ))}
@@ -73,14 +117,25 @@ export default async function OrderPage({ params, searchParams }: Props) {
         {payments.length === 0 ? (
           <p className={`text-sm ${MUTED}`}>No payment seen yet.</p>
         ) : (
-          <DataTable caption="Payments of this order" head={['Seen', 'Transaction', 'Amount', 'Confirmations', 'Status']}>
+          <DataTable
+            caption="Payments of this order"
+            head={['Seen', 'Transaction', 'Amount', 'Confirmations', 'Status']}
+          >
             {payments.map((p) => (
               <tr key={p.id}>
-                <td className={CELL}><Time value={p.createdAt} /></td>
-                <td className={CELL}><TxLink hash={p.txHash} url={p.explorerUrl} /></td>
-                <td className={CELL}><Amount value={p.amount} currency={p.currency} /></td>
+                <td className={CELL}>
+                  <Time value={p.createdAt} />
+                </td>
+                <td className={CELL}>
+                  <TxLink hash={p.txHash} url={p.explorerUrl} />
+                </td>
+                <td className={CELL}>
+                  <Amount value={p.amount} currency={p.currency} />
+                </td>
                 <td className={`${CELL} whitespace-nowrap`}>{`${p.confirmations} of ${p.requiredConfirmations}`}</td>
-                <td className={CELL}><StatusBadge status={p.status} /></td>
+                <td className={CELL}>
+                  <StatusBadge status={p.status} />
+                </td>
               </tr>
             ))}
           </DataTable>
@@ -94,10 +149,18 @@ export default async function OrderPage({ params, searchParams }: Props) {
           <DataTable caption="Orphan deposits of this order" head={['Seen', 'Transaction', 'Amount', 'Status']}>
             {orphanDeposits.map((d) => (
               <tr key={d.id}>
-                <td className={CELL}><Time value={d.createdAt} /></td>
-                <td className={CELL}><TxLink hash={d.inTransaction.txId} url={d.explorerUrl} /></td>
-                <td className={CELL}><Amount value={d.amount} currency={d.currency} /></td>
-                <td className={CELL}><StatusBadge status={d.status} /></td>
+                <td className={CELL}>
+                  <Time value={d.createdAt} />
+                </td>
+                <td className={CELL}>
+                  <TxLink hash={d.inTransaction.txId} url={d.explorerUrl} />
+                </td>
+                <td className={CELL}>
+                  <Amount value={d.amount} currency={d.currency} />
+                </td>
+                <td className={CELL}>
+                  <StatusBadge status={d.status} />
+                </td>
               </tr>
             ))}
           </DataTable>

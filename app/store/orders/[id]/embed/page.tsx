@@ -19,10 +19,21 @@ export default async function EmbeddedPaymentPage({ params }: { params: Promise<
   return (
     <main>
       <h1 className="text-lg font-semibold">Pay for order {order.id.slice(0, 8)}</h1>
-      <EmbeddedCheckout src={link.toString()} gatewayOrigin={link.origin} orderId={order.coin?.orderLink ? order.coin.orderId : null} />
+      <EmbeddedCheckout
+        src={link.toString()}
+        gatewayOrigin={link.origin}
+        orderId={order.coin?.orderLink ? order.coin.orderId : null}
+      />
       <p className="mt-4 text-sm">
-        Prefer a full page? <a href={order.paymentLink ?? page} className="underline">Open the payment page</a>. Then see{' '}
-        <Link href={`/store/orders/${order.id}`} className="underline">your order</Link>.
+        Prefer a full page?{' '}
+        <a href={order.paymentLink ?? page} className="underline">
+          Open the payment page
+        </a>
+        . Then see{' '}
+        <Link href={`/store/orders/${order.id}`} className="underline">
+          your order
+        </Link>
+        .
       </p>
     </main>
   );
