@@ -87,15 +87,13 @@ async function proxy(
 }
 
 const overloaded = (res: http.ServerResponse) =>
-  res
-    .writeHead(503, { 'content-type': 'application/json', 'retry-after': '0' })
-    .end(
-      JSON.stringify({
-        success: false,
-        error: { code: 5003, name: 'OVERLOADED', message: 'The gateway is busy; retry shortly.', details: [] },
-        requestId: 'proxy',
-      }),
-    );
+  res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '0' }).end(
+    JSON.stringify({
+      success: false,
+      error: { code: 5003, name: 'OVERLOADED', message: 'The gateway is busy; retry shortly.', details: [] },
+      requestId: 'proxy',
+    }),
+  );
 
 describe('typed API client over HTTP', () => {
   it('answers every operation typed and checked', async () => {
