@@ -31,6 +31,11 @@ test('pages name an icon, so the browser asks for no /favicon.ico (no console er
   expect(answer.headers()['content-type']).toContain('image/svg+xml');
   await page.waitForLoadState('networkidle');
   expect(asked).not.toContain('/favicon.ico');
+  // A browser asks for /favicon.ico anyway where a document names no icon (seen on the store's
+  // pages between a redirect and the next document): it finds the same icon, not a 404.
+  const favicon = await request.get('/favicon.ico', { maxRedirects: 0 });
+  expect(favicon.status()).toBe(308);
+  expect(favicon.headers().location).toMatch(/\/icon\.svg$/);
 });
 
 test.describe('an unknown path', () => {
