@@ -26,7 +26,7 @@ it('refuses a key revoked by another process at once', async () => {
   expect((await call(gateway, 'find-tx', {}, keys)).status).toBe(200); // now cached
   await gateway.db.query(
     `with revoked as (update api_keys set revoked_at = now() where public_key = $1 returning 1)
-     select pg_notify('api_key_revoked', $1) from revoked`,
+     select pg_notify('api_key_changed', $1) from revoked`,
     [keys.publicKey],
   );
   expect(await refusedWithin(2000, async () => (await call(gateway, 'find-tx', {}, keys)).status)).toBe(true);
@@ -37,7 +37,7 @@ it('drops its cache when it may have missed a revocation while disconnected', as
   expect((await call(gateway, 'find-tx', {}, keys)).status).toBe(200); // now cached
   const [terminated] = await gateway.db.query<{ n: number }>(
     `select count(pg_terminate_backend(pid))::int as n from pg_stat_activity
-      where datname = current_database() and query = 'LISTEN api_key_revoked'`,
+      where datname = current_database() and query = 'LISTEN api_key_changed'`,
   );
   expect(terminated!.n).toBe(1);
   // Revoked without a notification, as if it had been sent while nobody listened.

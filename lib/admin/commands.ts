@@ -66,10 +66,10 @@ export async function runAdminCommand(db: Database, command: AdminCommand): Prom
       // A second key for an existing merchant name goes to that merchant (e.g. its live key).
       const existing = await findMerchantByName(db, command.name);
       if (existing) {
-        const keys = await issueApiKey(db, existing.id, command.mode);
+        const keys = await issueApiKey(db, existing.id, command.mode, { createdBy: 'cli' });
         return { merchantId: existing.id, name: existing.name, ...keys };
       }
-      const { merchant, keys } = await createMerchant(db, command.name, command.mode);
+      const { merchant, keys } = await createMerchant(db, command.name, command.mode, { createdBy: 'cli' });
       return { merchantId: merchant.id, name: merchant.name, ...keys };
     }
     case 'keys.list':

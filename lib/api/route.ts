@@ -8,7 +8,7 @@ import { getDatabase, isDatabaseBusy, type Database } from '../db';
 import { isDomainError, type DomainError, type NotFound } from '../errors';
 import { log } from '../log';
 import { metrics } from '../metrics';
-import { findApiKey, type ApiKey } from '../merchants';
+import { findApiKey, noteKeyUse, type ApiKey } from '../merchants';
 import type { InvoiceError } from '../invoices';
 import type { OrderError } from '../orders';
 import type { RateUnavailable, UnknownPriceCurrency } from '../rates';
@@ -17,7 +17,10 @@ import {
   API_ERRORS,
   nonceField,
   OPERATIONS,
+  scopesAllow,
+  scopesGranting,
   type ApiErrorName,
+  type OperationAccess,
   type ErrorBody,
   type ErrorDetail,
   type OperationName,
@@ -116,6 +119,7 @@ export function apiOperation<N extends OperationName>(
     OPERATIONS[operation].request,
     handler as (ctx: RequestContext, input: unknown) => Promise<unknown>,
     options,
+    OPERATIONS[operation].access,
   );
 }
 
@@ -135,6 +139,8 @@ function wrapped(
   schema: z.ZodType,
   handler: (ctx: RequestContext, input: unknown) => Promise<unknown>,
   options: RouteOptions = {},
+  /** What the key's scopes must grant (lib/protocol/scopes.ts); none for a refused operation, which does nothing. */
+  access?: OperationAccess,
 ): ApiOperation {
   const verify = options.verifySignature ?? true;
   const answer: (request: ApiRequest, started: number) => Promise<ApiReply> = async (request, started) => {
@@ -151,6 +157,9 @@ function wrapped(
       return await counted(async () => {
         const signatureValid = signatureMatches(key.secret, rawBody, signature);
         if (verify && !signatureValid) throw new ApiError('INVALID_SIGNATURE');
+        if (signatureValid) noteKeyUse(key.keyId, request.clientAddress);
+        // After the signature: only the key's holder learns what its scopes allow.
+        if (access && !scopesAllow(key.scopes, access)) throw scopeRefusal(key, access);
         // Only a signed request spends the key's budget (test-signature answers unsigned ones too).
         const wait = signatureValid ? rateLimitWait(key.keyId, cfg.apiRateLimit) : 0;
         if (wait > 0) throw new ApiError('RATE_LIMITED', API_ERRORS.RATE_LIMITED.message, [], wait);
@@ -234,10 +243,30 @@ async function identify(
   const db = await getDatabase();
   const key = await findApiKey(db, publicKey);
   if (!key) throw new ApiError('UNKNOWN_PUBLIC_KEY');
+  if (key.expiresAt && key.expiresAt.getTime() <= Date.now())
+    throw new ApiError(
+      'KEY_EXPIRED',
+      `This key expired at ${key.expiresAt.toISOString()}: use its replacement or create a new key.`,
+    );
   if (verify && !SIGNATURE_FORMAT.test(signature)) throw new ApiError('INVALID_SIGNATURE');
   const wait = rateLimitWait(key.keyId, rateLimit, { peek: true });
   if (wait > 0) throw new ApiError('RATE_LIMITED', API_ERRORS.RATE_LIMITED.message, [], wait);
   return { db, key, signature };
+}
+
+/** INSUFFICIENT_SCOPE, with the key's scopes and those that would do in its details. */
+function scopeRefusal(key: ApiKey, access: OperationAccess): ApiError {
+  const would = scopesGranting(access);
+  return new ApiError(
+    'INSUFFICIENT_SCOPE',
+    `This key's scope (${key.scopes.join(', ')}) does not allow this operation; a key with ${would.join(' or ')} does.`,
+    [
+      {
+        path: 'x-api-public-key',
+        message: `has scopes ${key.scopes.join(', ')}; this operation needs ${would.join(' or ')}`,
+      },
+    ],
+  );
 }
 
 /** Lower-case hex HMAC-SHA256 of the raw body keyed with the private key's UTF-8 bytes. */

@@ -7,6 +7,7 @@ import {
   bigint,
   boolean,
   check,
+  customType,
   index,
   integer,
   jsonb,
@@ -30,11 +31,16 @@ import {
   WEBHOOK_KIND_VALUES,
   WEBHOOK_OUTCOME_VALUES,
   WEBHOOK_STATE_VALUES,
+  ENDPOINT_STATUS_VALUES,
+  type KeyScope,
 } from '../protocol';
 
 // Generic in the name, so that row types (lib/db/rows.ts) know each money column by name.
 const money = <N extends string>(name: N) => numeric(name, { precision: 78, scale: 0 });
 const createdAt = () => timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow();
+const moment = <N extends string>(name: N) => timestamp(name, { withTimezone: true, precision: 3 });
+/** PostgreSQL's 64-bit transaction id (xid8, never wraps): the event feed's commit horizon (table `events`). */
+const xid8 = customType<{ data: string; driverData: string }>({ dataType: () => 'xid8' });
 
 export const merchants = pgTable('merchants', {
   id: uuid('id').primaryKey().defaultRandom(),
@@ -62,10 +68,39 @@ export const apiKeys = pgTable(
     publicKey: text('public_key').notNull().unique(),
     /** The private key, AES-256-GCM encrypted with a key derived from APP_SECRET. */
     secretCiphertext: text('secret_ciphertext').notNull(),
+    /** What people call it on the keys page ("Checkout", "Reporting"); empty for keys made before names. */
+    name: text('name').notNull().default(''),
+    /** What it may do: scopes of lib/protocol/scopes.ts (docs/decisions/048). */
+    scopes: text('scopes')
+      .array()
+      .$type<KeyScope[]>()
+      .notNull()
+      .default(sql`'{full}'::text[]`),
+    /** Who made it: a dashboard user's e-mail, or `cli`; null for keys made before this was kept. */
+    createdBy: text('created_by'),
     createdAt: createdAt(),
-    revokedAt: timestamp('revoked_at', { withTimezone: true, precision: 3 }),
+    revokedAt: moment('revoked_at'),
+    /** After this it authenticates nothing: an expiry chosen when it was made, or the end of a roll's overlap. */
+    expiresAt: moment('expires_at'),
+    /** The last signed request, written at most once a minute per key and process (lib/merchants/usage.ts). */
+    lastUsedAt: moment('last_used_at'),
+    lastUsedIp: text('last_used_ip'),
+    /** The mode's webhook key: signs the webhooks of objects no key made (payment links, renewals, orphans). One per merchant and mode. */
+    webhookKey: boolean('webhook_key').notNull().default(false),
+    /**
+     * The key that signs its objects' webhooks once it no longer does: the key a roll made, or the
+     * key a revocation moved them to (docs/decisions/048).
+     */
+    successorKeyId: uuid('successor_key_id'),
+    /** A revoked key still signs its objects' webhooks until then (the revocation's stated hours). */
+    signsWebhooksUntil: moment('signs_webhooks_until'),
   },
-  (t) => [check('api_keys_mode', sql`${t.mode} in ('test', 'live')`)],
+  (t) => [
+    check('api_keys_mode', sql`${t.mode} in ('test', 'live')`),
+    uniqueIndex('api_keys_webhook_key')
+      .on(t.merchantId, t.mode)
+      .where(sql`${t.webhookKey}`),
+  ],
 );
 
 /** Nonces already used, per key; a (key, nonce) pair is accepted once within the window. */
@@ -186,6 +221,8 @@ export const orders = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
     /** The invoice whose payer chose this order's coin (lib/invoices); null for an order made by make-order. */
     invoiceId: uuid('invoice_id'),
+    /** The key whose make-order made it: it signs the order's webhooks (docs/decisions/048); null for an order the gateway made. */
+    apiKeyId: uuid('api_key_id').references(() => apiKeys.id),
   },
   (t) => [
     uniqueIndex('orders_client_order').on(t.merchantId, t.mode, t.clientOrderId),
@@ -271,6 +308,8 @@ export const invoices = pgTable(
     rate: text('rate'),
     /** How many choices were made: each choice's order is `invoice:<id>:<n>`. */
     choices: integer('choices').notNull().default(0),
+    /** The key whose make-invoice made it: it signs the invoice's webhook; null for an invoice no key made. */
+    apiKeyId: uuid('api_key_id').references(() => apiKeys.id),
     expiresAt: timestamp('expires_at', { withTimezone: true, precision: 3 }).notNull(),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
@@ -527,9 +566,88 @@ export const sandboxTransfers = pgTable(
 );
 
 /**
- * The webhook outbox (lib/webhooks): one row per webhook an order's final status calls for,
- * written in the transaction that makes the status change, with the body as it was then. The id
- * is the `x-webhook-id` every retry carries. A dispatcher claims due rows with a lease
+ * The event log (lib/events, docs/decisions/050): every change a merchant may care about, with the
+ * object as its read operation answered it then. Webhooks (per object and per endpoint) and
+ * `events/list` read it. Written in the transaction of the change it records.
+ *
+ * The feed's order is (`tx_id`, `position`): the writing transaction's id, then the order of
+ * writing within it. A reader hands out only events of transactions older than the oldest one
+ * still running (`tx_id` < the snapshot's xmin), so no event can commit later before a cursor
+ * already handed out, whatever the number of writers.
+ */
+export const events = pgTable(
+  'events',
+  {
+    id: uuid('id').primaryKey(),
+    /** By default, not always: an import renumbers it (lib/db/transfer.ts). */
+    position: bigint('position', { mode: 'number' }).notNull().generatedByDefaultAsIdentity(),
+    txId: xid8('tx_id')
+      .notNull()
+      .default(sql`pg_current_xact_id()`),
+    merchantId: uuid('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
+    mode: text('mode', { enum: MODE_VALUES }).notNull(),
+    /** A type of lib/protocol/events.ts. */
+    type: text('type').notNull(),
+    /** The order, invoice or deposit it carries. */
+    objectId: uuid('object_id').notNull(),
+    /** One event per change: `<type>:<object id>` (`order.paid_late:<deposit id>` for a late payment). */
+    dedupeKey: text('dedupe_key').notNull(),
+    /** The object as its read operation answered it when the event happened (JSON text). */
+    data: text('data').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('events_dedupe').on(t.dedupeKey),
+    index('events_feed').on(t.merchantId, t.mode, t.txId, t.position),
+    index('events_created').on(t.createdAt),
+  ],
+);
+
+/**
+ * Webhook endpoints a merchant configured (lib/webhooks, docs/decisions/050): a URL that receives
+ * the events of the types it names, signed with a secret of its own. Deleting one keeps its row
+ * (`deleted_at`): its delivery log stays readable.
+ */
+export const webhookEndpoints = pgTable(
+  'webhook_endpoints',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    merchantId: uuid('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
+    mode: text('mode', { enum: MODE_VALUES }).notNull(),
+    url: text('url').notNull(),
+    description: text('description'),
+    /** Event types of lib/protocol/events.ts, or `*` for every type. */
+    eventTypes: text('event_types').array().notNull(),
+    status: text('status', { enum: ENDPOINT_STATUS_VALUES }).notNull().default('enabled'),
+    disabledReason: text('disabled_reason'),
+    /** The first failed attempt since the last delivered one; past WEBHOOK_ENDPOINT_DISABLE_DAYS the endpoint is disabled. */
+    failingSince: moment('failing_since'),
+    /** The signing secret, AES-256-GCM encrypted with a key derived from APP_SECRET (as API keys). */
+    secretCiphertext: text('secret_ciphertext').notNull(),
+    /** The secret before the last roll, which signs beside the new one until `previous_secret_expires_at`. */
+    previousSecretCiphertext: text('previous_secret_ciphertext'),
+    previousSecretExpiresAt: moment('previous_secret_expires_at'),
+    createdAt: createdAt(),
+    updatedAt: moment('updated_at').notNull().defaultNow(),
+    deletedAt: moment('deleted_at'),
+  },
+  (t) => [
+    index('webhook_endpoints_merchant')
+      .on(t.merchantId, t.mode, t.createdAt)
+      .where(sql`${t.deletedAt} is null`),
+    check('webhook_endpoints_status', sql`${t.status} in ('enabled', 'paused', 'disabled')`),
+  ],
+);
+
+/**
+ * The webhook outbox (lib/webhooks): one row per delivery of an event, written in the transaction
+ * that makes the change, with the body as it was then: to the URL of the order or invoice
+ * (`success`, `error`, `invoice`: its id is the event's, the `x-webhook-id` every retry carries)
+ * and to each webhook endpoint that subscribes to the event's type (`endpoint`). A dispatcher claims due rows with a lease
  * (`next_attempt_at` moved to the lease's end), so a crashed dispatcher's rows come back by
  * themselves.
  */
@@ -537,6 +655,18 @@ export const webhookEvents = pgTable(
   'webhook_events',
   {
     id: uuid('id').primaryKey(),
+    /** The event delivered; null for an endpoint's test event and for webhooks written before events were kept. */
+    eventId: uuid('event_id').references(() => events.id, { onDelete: 'set null' }),
+    /** The event's type (`webhook_endpoint.test` for a test event); null for webhooks written before events were kept. */
+    eventType: text('event_type'),
+    /** The endpoint it goes to (kind `endpoint`). */
+    endpointId: uuid('endpoint_id').references(() => webhookEndpoints.id),
+    /**
+     * The key that made the order or invoice: its webhook's `x-api-signature` (docs/decisions/048);
+     * null: the mode's webhook key. A copy of the object's, whose own foreign key holds it: none
+     * here, so that writing the outbox never waits on a key row.
+     */
+    apiKeyId: uuid('api_key_id'),
     /** The order; for an invoice's event, its chosen coin's order (null when none was chosen). */
     orderId: uuid('order_id').references(() => orders.id),
     /** Set for an invoice's event (kind `invoice`). */
@@ -545,7 +675,7 @@ export const webhookEvents = pgTable(
       .notNull()
       .references(() => merchants.id),
     mode: text('mode', { enum: MODE_VALUES }).notNull(),
-    /** success: processed or overpaid, to successWebhook; error: expired, partial or error, to errorWebhook; invoice: an invoice's final status. */
+    /** success: processed or overpaid, to successWebhook; error: expired, partial or error, to errorWebhook; invoice: an invoice's final status; endpoint: to a webhook endpoint. */
     kind: text('kind', { enum: WEBHOOK_KIND_VALUES }).notNull(),
     /** The order status an order's event reports; null for an invoice's. */
     orderStatus: text('order_status', { enum: ORDER_STATUS_VALUES }),
@@ -553,6 +683,13 @@ export const webhookEvents = pgTable(
     url: text('url').notNull(),
     /** The exact JSON sent (and signed) on every attempt. */
     body: text('body').notNull(),
+    /**
+     * The writing transaction: a delivery waits until every transaction older than it has ended, as
+     * the event feed does (`events`), so that an event id a receiver got is a cursor of the feed.
+     */
+    txId: xid8('tx_id')
+      .notNull()
+      .default(sql`pg_current_xact_id()`),
     /** pending (waiting or being tried), delivered (a 2xx), failed (retries used up), refused (target not allowed). */
     state: text('state', { enum: WEBHOOK_STATE_VALUES }).notNull().default('pending'),
     /** Attempts made so far (the last one's `x-webhook-attempt`). */
@@ -573,8 +710,16 @@ export const webhookEvents = pgTable(
     uniqueIndex('webhook_events_invoice').on(t.invoiceId),
     check(
       'webhook_events_subject',
-      sql`(${t.invoiceId} is null) = (${t.kind} <> 'invoice') and (${t.orderId} is not null or ${t.invoiceId} is not null)`,
+      sql`(${t.endpointId} is not null) = (${t.kind} = 'endpoint') and (${t.kind} = 'endpoint' or ((${t.invoiceId} is null) = (${t.kind} <> 'invoice') and (${t.orderId} is not null or ${t.invoiceId} is not null)))`,
     ),
+    // An event is delivered once to each endpoint.
+    uniqueIndex('webhook_events_endpoint_event')
+      .on(t.endpointId, t.eventId)
+      .where(sql`${t.endpointId} is not null and ${t.eventId} is not null`),
+    // An endpoint's delivery log (the dashboard's and webhook-endpoints/deliveries), newest first.
+    index('webhook_events_endpoint')
+      .on(t.endpointId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())
+      .where(sql`${t.endpointId} is not null`),
     index('webhook_events_due')
       .on(t.nextAttemptAt)
       .where(sql`${t.state} = 'pending'`),

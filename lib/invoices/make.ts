@@ -112,6 +112,8 @@ const COLUMNS = insertValues([
   [invoices.lifetime, sql`${$.lifetime}::int`],
   [invoices.currencies, sql`${$.currencies}::jsonb`],
   [invoices.quoteRates, sql`${$.quote_rates}::jsonb`],
+  // The key that signs the invoice's webhook (docs/decisions/048).
+  [invoices.apiKeyId, sql`${$.key_id}::uuid`],
   [invoices.createdAt, sql`now()`],
   [invoices.expiresAt, sql`now() + make_interval(mins => ${$.lifetime}::int)`],
 ]);

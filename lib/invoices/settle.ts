@@ -42,6 +42,7 @@ async function applyStatus(
         mode: invoice.mode,
         status,
         url: invoice.webhook_url,
+        apiKeyId: invoice.api_key_id,
       },
       (eventId) => invoiceWebhookBody({ invoice: updated!, order: order ?? null }, eventId),
     );

@@ -12,23 +12,41 @@ import {
   type Queryable,
   type RowOf,
 } from '../db';
-import { issueApiKey, type IssuedKeys } from './keys';
+import { issueApiKey, type IssuedKeys, type NewKeyOptions } from './keys';
 import type { Mode } from '../protocol';
 
 export {
   createKey,
   findApiKey,
-  followKeyRevocations,
+  followKeyChanges,
   forgetKey,
   issueApiKey,
+  KEY_NAME_MAX,
+  KeyChangeRefused,
   listKeys,
   revokeApiKey,
   revokeMerchantKey,
+  REVOKED_KEY_SIGNING_HOURS,
+  ROLL_OVERLAP_HOURS,
+  rollKey,
+  setKeyScopes,
+  setWebhookKey,
   type ApiKey,
   type IssuedKeys,
   type KeyListing,
   type MerchantScope,
+  type NewKeyOptions,
+  type WebhookHandover,
 } from './keys';
+export {
+  SIGNING_KEY_COLUMNS,
+  signingKeyFor,
+  signingKeysFromJson,
+  signsWebhooksAt,
+  type SigningChoice,
+  type SigningKeyRow,
+} from './signing';
+export { flushKeyUse, KEY_USE_FLUSH_MS, noteKeyUse } from './usage';
 export {
   BRAND_COLOR,
   BRAND_COLOR_FIELD,
@@ -67,11 +85,12 @@ export async function createMerchant(
   db: Database,
   name: string,
   mode: Mode,
+  keyOptions: NewKeyOptions = {},
 ): Promise<{ merchant: Merchant; keys: IssuedKeys }> {
   return db.transaction(async (tx) => {
     const [merchant] = await INSERT_MERCHANT.run(tx, { name });
     await INSERT_FEE_ACCOUNTS.run(tx, { merchantId: merchant!.id });
-    const keys = await issueApiKey(tx, merchant!.id, mode);
+    const keys = await issueApiKey(tx, merchant!.id, mode, keyOptions);
     return { merchant: { id: merchant!.id, name: merchant!.name, createdAt: merchant!.created_at }, keys };
   });
 }

@@ -180,6 +180,7 @@ const NEW_ORDER_COLUMNS = [
   'check_risks',
   'lifetime',
   'invoice_id',
+  'api_key_id',
 ] as const satisfies readonly (keyof OrderRow)[];
 type NewOrder = Pick<OrderRow, (typeof NEW_ORDER_COLUMNS)[number]>;
 
@@ -203,6 +204,8 @@ function newOrder(caller: Caller, input: OrderRequest, order: ResolvedOrder): Ne
     check_risks: input.checkRisks ?? false,
     lifetime: order.lifetime,
     invoice_id: input.invoiceId ?? null,
+    // The key that signs the order's webhooks (docs/decisions/048).
+    api_key_id: caller.key.keyId,
   };
 }
 
@@ -236,6 +239,7 @@ function orderInsert(
     [orders.checkRisks, p.check_risks],
     [orders.lifetime, sql`${p.lifetime}::int`],
     [orders.invoiceId, p.invoice_id],
+    [orders.apiKeyId, sql`${p.api_key_id}::uuid`],
     [orders.createdAt, sql`now()`],
     [orders.expiresAt, sql`now() + make_interval(secs => ${p.lifetime}::int)`],
   ]);

@@ -25,6 +25,7 @@ export const PROCESS_SLOTS = {
   'api.slowBodies': 'slow request bodies per client, and bodies being read (lib/api/slow-bodies.ts)',
   'api.rateBuckets': 'the token bucket of each API key (lib/api/rate-limit.ts)',
   apiKeyCache: 'API keys looked up recently, known or not (lib/merchants/keys.ts)',
+  apiKeyUse: 'the last use of each API key since the last write of them (lib/merchants/usage.ts)',
   addressesDerived: 'the highest address index derived per network and mode (lib/addresses)',
   addressRefills: 'the address pool refill under way per network and mode (lib/addresses)',
   derivationThread: 'the worker thread that derives addresses (lib/chains/derivation-thread.ts)',

@@ -29,6 +29,10 @@ export const API_ERRORS = {
     status: 429,
     message: 'Too many requests with this key; retry after the time in the retry-after header.',
   },
+  /** The key is genuine but its scopes (./scopes) do not grant the operation; `details` names what would. */
+  INSUFFICIENT_SCOPE: { code: 2006, status: 403, message: "This key's scope does not allow this operation." },
+  /** The key's expiry (set when it was made, or the end of a roll's overlap) has passed. */
+  KEY_EXPIRED: { code: 2007, status: 401, message: 'This key has expired: use its replacement or create a new key.' },
   NOT_FOUND: { code: 3001, status: 404, message: 'Not found.' },
   ORDER_CONFLICT: {
     code: 3002,

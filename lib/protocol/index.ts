@@ -9,6 +9,7 @@ export * from './ids';
 export * from './operations';
 export * from './requests';
 export * from './responses';
+export * from './scopes';
 export * from './status';
 export * from './unsupported';
 export { openApiDocument, type OpenApiOperation } from './openapi';

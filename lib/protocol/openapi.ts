@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { API_ERRORS, errorEnvelope, type ApiErrorName } from './errors';
 import { OPERATION_ALIASES, OPERATIONS, type OperationName } from './operations';
 import { nonceField } from './requests';
+import { KEY_SCOPES, scopesGranting } from './scopes';
 import { UNSUPPORTED_OPERATIONS } from './unsupported';
 
 type JsonSchema = Record<string, unknown>;
@@ -26,6 +27,8 @@ interface MediaType {
 export interface OpenApiOperation {
   operationId: string;
   summary: string;
+  /** The key scopes that may call it (docs/api.md, "Key scopes"). */
+  description?: string;
   tags: string[];
   requestBody: { required: boolean; content: { 'application/json': MediaType } };
   responses: Record<string, { description: string; content: { 'application/json': MediaType } }>;
@@ -113,6 +116,12 @@ const EXAMPLES: Record<OperationName, Record<string, unknown>> = {
   'personal-addresses/get-user-addresses': { id: ID, network: ['tron'], limit: 20, offset: 0 },
 };
 
+/** Which key scopes may call an operation, as the document says it. */
+function scopesNote(name: OperationName): string {
+  const scopes = scopesGranting(OPERATIONS[name].access).map((scope) => `\`${scope}\` (${KEY_SCOPES[scope].label})`);
+  return `Key scopes that may call it: ${scopes.join(', ')}. Any other key is answered 403 INSUFFICIENT_SCOPE.`;
+}
+
 /** The error answers, one response per HTTP status, each error name an example of it. */
 function errorResponses(names: readonly ApiErrorName[]): OpenApiOperation['responses'] {
   const byStatus = new Map<number, ApiErrorName[]>();
@@ -169,6 +178,7 @@ function operationPath(name: OperationName, aliasOf?: OperationName): { post: Op
     post: {
       operationId: name.replace(/[^A-Za-z0-9]+(.)/g, (_m, c: string) => c.toUpperCase()),
       summary: aliasOf ? `${SUMMARIES[aliasOf]} (another spelling of ${aliasOf})` : SUMMARIES[name],
+      description: scopesNote(aliasOf ?? name),
       tags: [name.includes('/') ? name.split('/')[0]! : 'base'],
       requestBody: requestBody(request, EXAMPLES[aliasOf ?? name]),
       responses: {

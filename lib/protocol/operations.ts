@@ -1,9 +1,11 @@
 /**
  * Every merchant API operation (`POST /api-gateway/<name>`) with the schema of its request body
- * and of its response. The API edge implements exactly these (lib/api/operations.ts is checked
- * against this table, each handler against its response), and the typed client reads them.
+ * and of its response, and the access a key's scopes must grant to call it (./scopes). The API
+ * edge implements exactly these (lib/api/operations.ts is checked against this table, each handler
+ * against its response, every call against the access), and the typed client reads them.
  */
 import type { z } from 'zod';
+import type { OperationAccess } from './scopes';
 import {
   addressTransactionsRequest,
   createUserRequest,
@@ -58,35 +60,51 @@ import {
 } from './responses';
 
 export const OPERATIONS = {
-  'make-order': { request: makeOrderRequest, response: orderResponse },
-  order: { request: getOrderRequest, response: orderDetailsResponse },
-  orders: { request: listOrdersRequest, response: orderListResponse },
-  'make-invoice': { request: makeInvoiceRequest, response: invoiceResponse },
-  'get-invoice': { request: getInvoiceRequest, response: invoiceResponse },
-  'get-invoices': { request: listInvoicesRequest, response: invoiceListResponse },
-  'price-rate': { request: priceRateRequest, response: priceRateResponse },
-  'orphan-deposits/get-deposit': { request: getDepositRequest, response: depositResponse },
-  'find-tx': { request: findTxRequest, response: operationsResponse },
-  'test-signature': { request: emptyRequest, response: testSignatureResponse },
-  'available-currencies': { request: emptyRequest, response: availableCurrenciesResponse },
-  'advanced-balances': { request: emptyRequest, response: advancedBalancesResponse },
-  'webhooks/list': { request: listWebhooksRequest, response: webhookEventsResponse },
-  'webhooks/resend': { request: resendWebhookRequest, response: webhookEventResponse },
+  'make-order': { request: makeOrderRequest, response: orderResponse, access: 'orders:write' },
+  order: { request: getOrderRequest, response: orderDetailsResponse, access: 'orders:read' },
+  orders: { request: listOrdersRequest, response: orderListResponse, access: 'orders:read' },
+  'make-invoice': { request: makeInvoiceRequest, response: invoiceResponse, access: 'orders:write' },
+  'get-invoice': { request: getInvoiceRequest, response: invoiceResponse, access: 'orders:read' },
+  'get-invoices': { request: listInvoicesRequest, response: invoiceListResponse, access: 'orders:read' },
+  'price-rate': { request: priceRateRequest, response: priceRateResponse, access: 'base' },
+  'orphan-deposits/get-deposit': { request: getDepositRequest, response: depositResponse, access: 'read' },
+  'find-tx': { request: findTxRequest, response: operationsResponse, access: 'read' },
+  'test-signature': { request: emptyRequest, response: testSignatureResponse, access: 'base' },
+  'available-currencies': { request: emptyRequest, response: availableCurrenciesResponse, access: 'base' },
+  'advanced-balances': { request: emptyRequest, response: advancedBalancesResponse, access: 'base' },
+  'webhooks/list': { request: listWebhooksRequest, response: webhookEventsResponse, access: 'read' },
+  'webhooks/resend': { request: resendWebhookRequest, response: webhookEventResponse, access: 'webhooks:write' },
   // The operations of the API we follow that its client libraries call beyond the seed's (issue 20).
-  'operation-by-tx-hash': { request: operationByTxHashRequest, response: operationsResponse },
-  'utils/validate-address': { request: validateAddressRequest, response: validateAddressResponse },
-  'advanced-balance': { request: advancedBalanceRequest, response: advancedBalanceResponse },
-  'orphan-deposits/get-deposits': { request: listDepositsRequest, response: depositListResponse },
-  'webhooks/get': { request: getWebhookRequest, response: webhookBodyResponse },
-  'webhooks/get-verbose': { request: getWebhookVerboseRequest, response: webhookVerboseResponse },
-  'addresses/find-by-id': { request: findAddressByIdRequest, response: addressResponse },
-  'addresses/find-by-address': { request: findAddressByAddressRequest, response: addressResponse },
-  'addresses/transactions': { request: addressTransactionsRequest, response: addressTransactionsResponse },
-  'personal-addresses/create-user': { request: createUserRequest, response: personalUserResponse },
-  'personal-addresses/get-user': { request: getUserRequest, response: personalUserResponse },
-  'personal-addresses/get-user-address': { request: getUserAddressRequest, response: personalAddressResponse },
-  'personal-addresses/get-user-addresses': { request: getUserAddressesRequest, response: personalAddressesResponse },
-} as const satisfies Record<string, { request: z.ZodType; response: z.ZodType }>;
+  'operation-by-tx-hash': { request: operationByTxHashRequest, response: operationsResponse, access: 'read' },
+  'utils/validate-address': { request: validateAddressRequest, response: validateAddressResponse, access: 'base' },
+  'advanced-balance': { request: advancedBalanceRequest, response: advancedBalanceResponse, access: 'base' },
+  'orphan-deposits/get-deposits': { request: listDepositsRequest, response: depositListResponse, access: 'read' },
+  'webhooks/get': { request: getWebhookRequest, response: webhookBodyResponse, access: 'read' },
+  'webhooks/get-verbose': { request: getWebhookVerboseRequest, response: webhookVerboseResponse, access: 'read' },
+  'addresses/find-by-id': { request: findAddressByIdRequest, response: addressResponse, access: 'read' },
+  'addresses/find-by-address': { request: findAddressByAddressRequest, response: addressResponse, access: 'read' },
+  'addresses/transactions': {
+    request: addressTransactionsRequest,
+    response: addressTransactionsResponse,
+    access: 'read',
+  },
+  'personal-addresses/create-user': {
+    request: createUserRequest,
+    response: personalUserResponse,
+    access: 'orders:write',
+  },
+  'personal-addresses/get-user': { request: getUserRequest, response: personalUserResponse, access: 'read' },
+  'personal-addresses/get-user-address': {
+    request: getUserAddressRequest,
+    response: personalAddressResponse,
+    access: 'orders:write',
+  },
+  'personal-addresses/get-user-addresses': {
+    request: getUserAddressesRequest,
+    response: personalAddressesResponse,
+    access: 'read',
+  },
+} as const satisfies Record<string, { request: z.ZodType; response: z.ZodType; access: OperationAccess }>;
 
 export type OperationName = keyof typeof OPERATIONS;
 

@@ -74,12 +74,16 @@ export const FINAL_INVOICE_STATUSES: ReadonlySet<InvoiceStatus> = new Set([
 
 /**
  * success: processed or overpaid, to successWebhook; error: expired, partial or error, to
- * errorWebhook; invoice: an invoice's final status, to its webhookURL.
+ * errorWebhook; invoice: an invoice's final status, to its webhookURL; endpoint: an event (or a
+ * test event) to a webhook endpoint the merchant configured.
  */
-export const WEBHOOK_KIND_VALUES = ['success', 'error', 'invoice'] as const;
+export const WEBHOOK_KIND_VALUES = ['success', 'error', 'invoice', 'endpoint'] as const;
 export type WebhookKind = (typeof WEBHOOK_KIND_VALUES)[number];
 /** pending (waiting or being tried), delivered (a 2xx), failed (retries used up), refused (target not allowed). */
 export const WEBHOOK_STATE_VALUES = ['pending', 'delivered', 'failed', 'refused'] as const;
 /** What one delivery attempt came to. */
 export const WEBHOOK_OUTCOME_VALUES = ['delivered', 'http_error', 'timeout', 'network_error', 'refused'] as const;
 export type WebhookOutcome = (typeof WEBHOOK_OUTCOME_VALUES)[number];
+/** A webhook endpoint's: enabled, receives its events; paused, by its owner; disabled, by the gateway after its deliveries failed for days. */
+export const ENDPOINT_STATUS_VALUES = ['enabled', 'paused', 'disabled'] as const;
+export type EndpointStatus = (typeof ENDPOINT_STATUS_VALUES)[number];

@@ -6,7 +6,7 @@ import { config } from '../config';
 import { getDatabase, keepStatisticsFresh } from '../db';
 import { log } from '../log';
 import { startWorkers } from '../watcher';
-import { appSecret, followKeyRevocations } from '../merchants';
+import { appSecret, flushKeyUse, followKeyChanges, KEY_USE_FLUSH_MS } from '../merchants';
 import { createControlToken, setActiveControlToken } from './control';
 import { ensureDemoMerchant } from './demo-merchant';
 import { MODE_VALUES } from '../protocol';
@@ -16,7 +16,7 @@ const HOUR_MS = 60 * 60 * 1000;
 /**
  * Everything the server does once before it answers requests: open and migrate the database,
  * fill the address pools, create the demo merchant on a fresh install, schedule housekeeping
- * (planner statistics, nonce pruning).
+ * (planner statistics, nonce pruning, writing the keys' last use).
  */
 export async function startGateway(): Promise<void> {
   const cfg = config();
@@ -24,7 +24,7 @@ export async function startGateway(): Promise<void> {
   const controlUrl = cfg.databaseUrl ? undefined : `${cfg.localBaseUrl}/internal/cli`;
   if (controlUrl) setActiveControlToken(createControlToken(cfg.dataDir));
   const db = await getDatabase({ controlUrl });
-  await followKeyRevocations(db);
+  await followKeyChanges(db);
   for (const mode of MODE_VALUES) await fillAddressPools(db, enabledNetworks(mode), mode);
   keepStatisticsFresh(db);
   if (cfg.demoStore) await ensureDemoMerchant(db, cfg.dataDir);
@@ -32,6 +32,8 @@ export async function startGateway(): Promise<void> {
   const prune = () =>
     pruneNonces(db, cfg.nonceWindowDays).catch((error) => log.error('nonce pruning failed', { error }));
   setInterval(prune, HOUR_MS).unref();
+  const writeKeyUse = () => flushKeyUse(db).catch((error) => log.error('key usage not written', { error }));
+  setInterval(writeKeyUse, KEY_USE_FLUSH_MS).unref();
   installApiFront({ publicBaseUrl: cfg.publicBaseUrl });
   log.info('gateway started', {
     database: db.kind,

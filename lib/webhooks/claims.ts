@@ -25,6 +25,7 @@ import {
   type Database,
   type RowOf,
 } from '../db';
+import { SIGNING_KEY_COLUMNS, signingKeysFromJson, type SigningKeyRow } from '../merchants';
 import type { AttemptResult } from './http';
 import type { NextState } from './schedule';
 
@@ -34,6 +35,7 @@ const CLAIM_SCAN = 500;
 /** The outbox columns a claim answers (and `lease_owner`, which a claim always sets). */
 const CLAIMED_COLUMNS = [
   'id',
+  'api_key_id',
   'order_id',
   'merchant_id',
   'mode',
@@ -44,10 +46,13 @@ const CLAIMED_COLUMNS = [
   'lease_owner',
 ] as const satisfies readonly (keyof RowOf<typeof webhookEvents>)[];
 
-/** A claimed outbox row with the merchant's current key of its mode (none: null). */
+/**
+ * A claimed outbox row with the keys of its merchant and mode, which its signing key is chosen from
+ * (lib/merchants, `signingKeyFor`).
+ */
 export type ClaimedRow = Pick<RowOf<typeof webhookEvents>, Exclude<(typeof CLAIMED_COLUMNS)[number], 'lease_owner'>> & {
   lease_owner: string;
-} & { [K in 'public_key' | 'secret_ciphertext']: RowOf<typeof apiKeys>[K] | null };
+} & { keys: SigningKeyRow[] };
 
 const DUE = statement<Pick<RowOf<typeof webhookEvents>, 'id' | 'merchant_id'>, { saturated: string[]; limit: number }>(
   sql`select ${columnsOf(webhookEvents, ['id', 'merchant_id'])} from ${webhookEvents}
@@ -55,8 +60,12 @@ const DUE = statement<Pick<RowOf<typeof webhookEvents>, 'id' | 'merchant_id'>, {
     order by ${webhookEvents.nextAttemptAt} limit ${param('limit')}`,
 );
 
-// `due`, `claimed` and `k` are the statement's own (no schema object names their columns).
-const CLAIM = statement<ClaimedRow, { ids: string[]; owner: string; leaseMs: number }>(sql`with due as (
+// `due`, `claimed` and `k` are the statement's own (no schema object names their columns). The keys
+// a webhook is signed with are read in the same statement, as JSON.
+const CLAIM = statement<
+  Omit<ClaimedRow, 'keys'> & { keys: unknown },
+  { ids: string[]; owner: string; leaseMs: number }
+>(sql`with due as (
     select ${webhookEvents.id} from ${webhookEvents}
      where ${webhookEvents.id} = any(${param('ids')}::uuid[]) and ${webhookEvents.state} = 'pending' and ${webhookEvents.nextAttemptAt} <= now()
      for update skip locked
@@ -69,19 +78,19 @@ const CLAIM = statement<ClaimedRow, { ids: string[]; owner: string; leaseMs: num
       from due where ${webhookEvents.id} = due.id
     returning ${columnsOf(webhookEvents, CLAIMED_COLUMNS)}
   )
-  select c.*, k.public_key, k.secret_ciphertext from claimed c
-    left join lateral (
-      select ${columnsOf(apiKeys, ['public_key', 'secret_ciphertext'])} from ${apiKeys}
-       where ${apiKeys.merchantId} = c.merchant_id and ${apiKeys.mode} = c.mode and ${apiKeys.revokedAt} is null
-       order by ${apiKeys.createdAt} desc limit 1
-    ) k on true`);
+  select c.*, (
+           select coalesce(json_agg(k), '[]'::json) from (
+             select ${columnsOf(apiKeys, SIGNING_KEY_COLUMNS)} from ${apiKeys} where ${apiKeys.merchantId} = c.merchant_id and ${apiKeys.mode} = c.mode
+           ) k
+         ) as keys
+    from claimed c`);
 
 /**
  * Claims up to `limit` due rows, at most `perMerchant` in flight per merchant counting `busy`
  * (this process's attempts in flight per merchant). Two short statements rather than one clever
  * one: a read of the first due rows of merchants with room left, the choice per merchant here,
  * then the claim of exactly those rows (`FOR UPDATE SKIP LOCKED`: a row another dispatcher took
- * meanwhile is skipped) with the merchant's current key of the row's mode.
+ * meanwhile is skipped) with the keys of their merchant and mode.
  */
 export async function claimDue(
   db: Database,
@@ -103,7 +112,8 @@ export async function claimDue(
     if (chosen.length === limit) break;
   }
   if (chosen.length === 0) return [];
-  return CLAIM.run(db, { ids: chosen, owner, leaseMs });
+  const claimed = await CLAIM.run(db, { ids: chosen, owner, leaseMs });
+  return claimed.map((row) => ({ ...row, keys: signingKeysFromJson(row.keys) }));
 }
 
 /** A finished attempt, waiting to be recorded. */
@@ -112,6 +122,8 @@ export interface FinishedAttempt {
   startedAt: Date;
   result: AttemptResult;
   next: NextState;
+  /** False when it was refused before sending: no key signs it. */
+  sent: boolean;
 }
 
 /** One finished attempt per row: the event's lease and next state, and the attempt's record. */

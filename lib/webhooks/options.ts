@@ -24,6 +24,11 @@ export interface DispatcherOptions extends RetrySchedule {
   owner: string;
   /** How long a claim holds a row; longer than any attempt. */
   leaseMs: number;
+  /**
+   * The time an attempt is signed and recorded at: the signature's timestamp and which key signs
+   * (a rolled or revoked key's stops with time). Tests move it.
+   */
+  clock: () => Date;
 }
 
 export function targetPolicy(): TargetPolicy {
@@ -48,6 +53,7 @@ export function dispatcherOptions(overrides: Partial<DispatcherOptions> = {}): D
     jitter: RETRY_JITTER,
     owner: `pid-${process.pid}`,
     leaseMs: timeoutMs + 5 * SECOND,
+    clock: () => new Date(),
     ...overrides,
   };
 }

@@ -35,6 +35,7 @@ const ORDER_EVENTS = unnest('e', {
   order_status: webhookEvents.orderStatus,
   url: webhookEvents.url,
   body: webhookEvents.body,
+  api_key_id: webhookEvents.apiKeyId,
 });
 const ADD_ORDER_EVENTS = statement<{ id: string }>(sql`with added as (
     insert into ${webhookEvents} (${ORDER_EVENTS.names})
@@ -53,12 +54,14 @@ const INVOICE_EVENT = placeholders([
   'invoice_status',
   'url',
   'body',
+  'api_key_id',
 ]);
 const ADD_INVOICE_EVENT = statement<{ id: string }, Record<keyof typeof INVOICE_EVENT, unknown>>(sql`with added as (
     insert into ${webhookEvents} (${bare(webhookEvents.id)}, ${bare(webhookEvents.orderId)}, ${bare(webhookEvents.invoiceId)}, ${bare(webhookEvents.merchantId)},
-      ${bare(webhookEvents.mode)}, ${bare(webhookEvents.kind)}, ${bare(webhookEvents.invoiceStatus)}, ${bare(webhookEvents.url)}, ${bare(webhookEvents.body)})
+      ${bare(webhookEvents.mode)}, ${bare(webhookEvents.kind)}, ${bare(webhookEvents.invoiceStatus)}, ${bare(webhookEvents.url)}, ${bare(webhookEvents.body)},
+      ${bare(webhookEvents.apiKeyId)})
     values (${INVOICE_EVENT.id}, ${INVOICE_EVENT.order_id}, ${INVOICE_EVENT.invoice_id}, ${INVOICE_EVENT.merchant_id}, ${INVOICE_EVENT.mode}, 'invoice',
-      ${INVOICE_EVENT.invoice_status}, ${INVOICE_EVENT.url}, ${INVOICE_EVENT.body})
+      ${INVOICE_EVENT.invoice_status}, ${INVOICE_EVENT.url}, ${INVOICE_EVENT.body}, ${INVOICE_EVENT.api_key_id}::uuid)
     on conflict (${bare(webhookEvents.invoiceId)}) do nothing
     returning ${bare(webhookEvents.id)}
   )
@@ -93,6 +96,8 @@ export async function enqueueOrderWebhooks(tx: Queryable, orderIds: readonly str
       order_status: order.status,
       url,
       body: webhookBody(order, payments.get(order.id) ?? [], id),
+      // The key that made the order signs its webhooks (docs/decisions/048).
+      api_key_id: order.api_key_id,
     };
   });
   const added = await ADD_ORDER_EVENTS.run(tx, ORDER_EVENTS.values(events));
@@ -108,6 +113,8 @@ export interface InvoiceWebhook {
   mode: Mode;
   status: InvoiceStatus;
   url: string;
+  /** The key that made the invoice: it signs the webhook (docs/decisions/048). */
+  apiKeyId: string | null;
 }
 
 /**
@@ -130,6 +137,7 @@ export async function enqueueInvoiceWebhook(
     invoice_status: webhook.status,
     url: webhook.url,
     body: bodyOf(id),
+    api_key_id: webhook.apiKeyId,
   });
   return row ? { id, kind: 'invoice', url: webhook.url } : null;
 }

@@ -6,7 +6,7 @@ import 'server-only';
  * the dispatcher's (dispatcher.ts, slots.ts, recorder.ts).
  */
 import { log } from '../log';
-import { decryptSecret } from '../merchants';
+import { decryptSecret, signingKeyFor } from '../merchants';
 import { metrics } from '../metrics';
 import type { ClaimedRow, FinishedAttempt } from './claims';
 import { postWebhook, type AttemptResult } from './http';
@@ -14,38 +14,44 @@ import type { DispatcherOptions } from './options';
 import { nextState } from './schedule';
 import { webhookHeaders } from './signing';
 
-/** One attempt of a claimed row (not recorded yet): signed with the merchant's current key of the row's mode, or refused without one. */
-export async function sendAttempt(
-  row: ClaimedRow,
-  options: Pick<DispatcherOptions, 'timeoutMs' | 'policy' | 'retryDelaysMs' | 'jitter'>,
-): Promise<FinishedAttempt> {
-  const startedAt = new Date();
-  let result: AttemptResult;
-  if (!row.public_key || !row.secret_ciphertext) {
-    result = {
-      outcome: 'refused',
-      statusCode: null,
-      latencyMs: 0,
-      error: `refused: the merchant has no active ${row.mode} API key to sign with`,
-      responseExcerpt: null,
-    };
-  } else {
-    const secret = Buffer.from(decryptSecret(row.secret_ciphertext), 'utf8');
-    const headers = webhookHeaders({
-      publicKey: row.public_key,
-      secret,
+/** The headers of an attempt at `now`, signed by the key the rule chooses, or why it cannot be sent (a refusal, final until re-sent). */
+export function signAttempt(row: ClaimedRow, now: Date): { headers: Record<string, string> } | { refused: string } {
+  const choice = signingKeyFor(row.keys, row.api_key_id, now, row.mode);
+  if ('refused' in choice) return choice;
+  return {
+    headers: webhookHeaders({
+      publicKey: choice.key.public_key,
+      secret: Buffer.from(decryptSecret(choice.key.secret_ciphertext), 'utf8'),
       body: row.body,
       eventId: row.id,
       attempt: row.attempts,
-      now: startedAt,
-    });
-    result = await postWebhook(row.url, row.body, headers, { timeoutMs: options.timeoutMs, policy: options.policy });
-  }
-  return { row, startedAt, result, next: nextState(result.outcome, row.attempts - row.schedule_base, options) };
+      now,
+    }),
+  };
+}
+
+/** One attempt of a claimed row (not recorded yet), signed at the dispatcher's clock, or refused. */
+export async function sendAttempt(
+  row: ClaimedRow,
+  options: Pick<DispatcherOptions, 'timeoutMs' | 'policy' | 'retryDelaysMs' | 'jitter' | 'clock'>,
+): Promise<FinishedAttempt> {
+  const startedAt = options.clock();
+  const signed = signAttempt(row, startedAt);
+  const result: AttemptResult =
+    'refused' in signed
+      ? { outcome: 'refused', statusCode: null, latencyMs: 0, error: signed.refused, responseExcerpt: null }
+      : await postWebhook(row.url, row.body, signed.headers, { timeoutMs: options.timeoutMs, policy: options.policy });
+  return {
+    row,
+    startedAt,
+    result,
+    next: nextState(result.outcome, row.attempts - row.schedule_base, options),
+    sent: !('refused' in signed),
+  };
 }
 
 /** The metric and the log line of an attempt, once it is recorded. */
-export function logAttempt({ row, result, next }: FinishedAttempt): void {
+export function logAttempt({ row, result, next, sent }: FinishedAttempt): void {
   metrics().webhookAttempts.inc({ outcome: result.outcome });
   // The URL is the merchant's and may carry a token in its path or query: only its host is logged.
   const fields = {
@@ -59,6 +65,7 @@ export function logAttempt({ row, result, next }: FinishedAttempt): void {
     ms: result.latencyMs,
   };
   if (result.outcome === 'delivered') log.info('webhook delivered', fields);
+  else if (!sent) log.warn('webhook not sent', { ...fields, reason: result.error });
   else if (result.outcome === 'refused') log.warn('webhook target refused', { ...fields, reason: result.error });
   else
     log.warn('webhook attempt failed', { ...fields, reason: result.error, next: next.state, retryInMs: next.delayMs });

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { OPERATIONS, type OperationName } from './operations';
+import {
+  BASE_KEY_SCOPES,
+  KEY_SCOPES,
+  MONEY_OUT_SCOPES,
+  OPERATION_ACCESS_VALUES,
+  scopesAllow,
+  scopesGranting,
+  validKeyScopes,
+} from './scopes';
+
+const NAMES = Object.keys(OPERATIONS) as OperationName[];
+const allowed = (scope: keyof typeof KEY_SCOPES) =>
+  NAMES.filter((name) => scopesAllow([scope], OPERATIONS[name].access)).sort();
+
+describe('the key scopes', () => {
+  it('grant a full key every operation of the table, and nothing that moves money out', () => {
+    expect(allowed('full')).toEqual([...NAMES].sort());
+    expect(KEY_SCOPES.full.grants).not.toContain('refunds:create');
+    expect(KEY_SCOPES.full.grants).not.toContain('plans:submit');
+  });
+
+  it('grant a read-only key every read and no write', () => {
+    const writes: OperationName[] = [
+      'make-order',
+      'make-invoice',
+      'webhooks/resend',
+      'personal-addresses/create-user',
+      'personal-addresses/get-user-address',
+    ];
+    expect(allowed('read-only')).toEqual(NAMES.filter((name) => !writes.includes(name)).sort());
+  });
+
+  it("grant a checkout's key its orders and invoices, and nothing else of the account", () => {
+    expect(allowed('orders-and-invoices')).toEqual(
+      [
+        'make-order',
+        'order',
+        'orders',
+        'make-invoice',
+        'get-invoice',
+        'get-invoices',
+        'personal-addresses/create-user',
+        'personal-addresses/get-user-address',
+        'price-rate',
+        'test-signature',
+        'available-currencies',
+        'advanced-balances',
+        'advanced-balance',
+        'utils/validate-address',
+      ].sort(),
+    );
+  });
+
+  it('keep the money-out accesses to the money-out scopes', () => {
+    for (const access of ['plans:read', 'plans:submit', 'refunds:create'] as const)
+      expect(scopesGranting(access).every((scope) => KEY_SCOPES[scope].moneyOut)).toBe(true);
+    expect(MONEY_OUT_SCOPES.sort()).toEqual(['refunds', 'signing-plans']);
+    expect(OPERATION_ACCESS_VALUES.every((access) => scopesGranting(access).length > 0)).toBe(true);
+  });
+
+  it('let a key hold one base scope and any money-out scopes, each once', () => {
+    expect(validKeyScopes(['full'])).toBe(true);
+    expect(validKeyScopes(['read-only', 'refunds', 'signing-plans'])).toBe(true);
+    expect(validKeyScopes(['refunds'])).toBe(true);
+    expect(validKeyScopes([])).toBe(false);
+    expect(validKeyScopes(['full', 'read-only'])).toBe(false);
+    expect(validKeyScopes(['full', 'full'])).toBe(false);
+    expect(validKeyScopes(['admin'])).toBe(false);
+    expect(BASE_KEY_SCOPES).toEqual(['full', 'read-only', 'orders-and-invoices']);
+  });
+});

@@ -1,0 +1,107 @@
+/**
+ * What an API key may do: the one table of key scopes for every operation of the merchant API,
+ * this wave's money-out operations included (docs/decisions/048). Each operation of OPERATIONS
+ * names the access it needs; a key's scopes grant accesses; the API edge refuses an operation
+ * whose access none of the key's scopes grants with INSUFFICIENT_SCOPE (403).
+ *
+ * Accesses, what an operation does as far as keys are concerned:
+ * - `base`: what every client library calls to start or to check its set-up (test-signature,
+ *   available-currencies, price-rate, the fee account, address validation). Harmless; every scope.
+ * - `orders:read`: read orders and invoices.
+ * - `orders:write`: make orders and invoices, and personal-address users and their addresses
+ *   (make-order with `externalUserId` makes the user too; a user's address is taken on first use).
+ * - `read`: read everything else the merchant has (deposits, addresses, users, webhooks, events,
+ *   webhook endpoints).
+ * - `webhooks:write`: re-send webhooks, manage webhook endpoints.
+ * - `plans:read`, `plans:submit`: read signing plans (collections, refunds) and submit their
+ *   signatures. Money out.
+ * - `refunds:create`: create refunds. Money out.
+ */
+export const OPERATION_ACCESS_VALUES = [
+  'base',
+  'orders:read',
+  'orders:write',
+  'read',
+  'webhooks:write',
+  'plans:read',
+  'plans:submit',
+  'refunds:create',
+] as const;
+export type OperationAccess = (typeof OPERATION_ACCESS_VALUES)[number];
+
+export interface KeyScopeDefinition {
+  /** As the keys page and the docs name it. */
+  label: string;
+  /** What a key with this scope may do, in a sentence. */
+  description: string;
+  grants: readonly OperationAccess[];
+  /**
+   * Lets a key take part in moving money out: no key has it by default, and only an owner who has
+   * just confirmed a second factor grants it (the keys page asks for a current code).
+   */
+  moneyOut: boolean;
+}
+
+export const KEY_SCOPES = {
+  full: {
+    label: 'Full',
+    description:
+      'Every operation that takes payments: orders, invoices, reads, webhooks and webhook endpoints. Not money out.',
+    grants: ['base', 'orders:read', 'orders:write', 'read', 'webhooks:write'],
+    moneyOut: false,
+  },
+  'read-only': {
+    label: 'Read-only',
+    description: 'Every read (orders, invoices, deposits, addresses, webhooks, events); no write of any kind.',
+    grants: ['base', 'orders:read', 'read'],
+    moneyOut: false,
+  },
+  'orders-and-invoices': {
+    label: 'Orders and invoices',
+    description:
+      "A checkout's key: make and read orders and invoices (and personal-address users); nothing else of the account.",
+    grants: ['base', 'orders:read', 'orders:write'],
+    moneyOut: false,
+  },
+  'signing-plans': {
+    label: 'Signing plans',
+    description: 'Money out: read the signing plans of collections and refunds and submit their signatures.',
+    grants: ['base', 'plans:read', 'plans:submit'],
+    moneyOut: true,
+  },
+  refunds: {
+    label: 'Refunds',
+    description: 'Money out: create refunds of payments received.',
+    grants: ['base', 'refunds:create'],
+    moneyOut: true,
+  },
+} as const satisfies Record<string, KeyScopeDefinition>;
+
+export type KeyScope = keyof typeof KEY_SCOPES;
+export const KEY_SCOPE_VALUES = Object.keys(KEY_SCOPES) as [KeyScope, ...KeyScope[]];
+/** The scopes of a key nobody chose scopes for: every operation that takes payments, nothing that moves money out. */
+export const DEFAULT_KEY_SCOPES: readonly KeyScope[] = ['full'];
+/** A key has one of these, and any of the money-out scopes besides. */
+export const BASE_KEY_SCOPES = KEY_SCOPE_VALUES.filter((scope) => !KEY_SCOPES[scope].moneyOut);
+export const MONEY_OUT_SCOPES = KEY_SCOPE_VALUES.filter((scope) => KEY_SCOPES[scope].moneyOut);
+
+/** Whether a key with `scopes` may call an operation that needs `access`. */
+export function scopesAllow(scopes: readonly KeyScope[], access: OperationAccess): boolean {
+  return scopes.some((scope) => (KEY_SCOPES[scope].grants as readonly OperationAccess[]).includes(access));
+}
+
+/** The scopes that grant `access` (for an error's details and the docs). */
+export function scopesGranting(access: OperationAccess): KeyScope[] {
+  return KEY_SCOPE_VALUES.filter((scope) => (KEY_SCOPES[scope].grants as readonly OperationAccess[]).includes(access));
+}
+
+/** Whether `scopes` is a set a key may hold: one base scope at most, each scope once, at least one. */
+export function validKeyScopes(scopes: readonly string[]): scopes is KeyScope[] {
+  const known = scopes.every((scope) => (KEY_SCOPE_VALUES as readonly string[]).includes(scope));
+  return (
+    known &&
+    scopes.length > 0 &&
+    new Set(scopes).size === scopes.length &&
+    scopes.filter((scope) => !KEY_SCOPES[scope as KeyScope].moneyOut).length <= 1
+  );
+}
