@@ -26,6 +26,7 @@ export const LIB_LAYERS = {
     'client',
     'dashboard',
     'deposits',
+    'events',
     'invoices',
     'merchants',
     'operations',

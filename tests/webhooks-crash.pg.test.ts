@@ -158,15 +158,20 @@ describe('webhooks across a worker crash', () => {
       receiver = await startReceiver();
       const hooks = receiver;
       const ids = await paidOrders(5, hooks.url('/after-crash'));
-      // The dispatcher reads the merchant's key to sign: holding api_keys locked stops it right
-      // before its first attempt, while the watcher commits the status changes and their outbox rows.
+      // The dispatcher's claim reads the merchant's keys to sign: holding api_keys locked stops it
+      // right before its first attempt. The lock is taken once the watcher has committed the status
+      // changes and their outbox rows, while an older open transaction (`horizon`, with a
+      // transaction id) holds the rows back from the dispatchers (they wait for every older
+      // transaction to end: docs/decisions/050); ending it then lets the claim run into the lock.
+      const horizon = new pg.Client({ connectionString: url, application_name: 'webhooks-crash-test-horizon' });
       const holder = new pg.Client({ connectionString: url, application_name: 'webhooks-crash-test-lock' });
+      await horizon.connect();
       await holder.connect();
       const worker = startWebhookWorker('webhook-crash-c');
       try {
         const holderPid = (await holder.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
-        await holder.query('begin');
-        await holder.query('lock table api_keys in access exclusive mode');
+        await horizon.query('begin');
+        await horizon.query('select pg_current_xact_id()');
         await waitFor(
           'the worker to start',
           30_000,
@@ -180,6 +185,9 @@ describe('webhooks across a worker crash', () => {
           async () => (await outbox(ids)).length === 5,
           () => worker.output(),
         );
+        await holder.query('begin');
+        await holder.query('lock table api_keys in access exclusive mode');
+        await horizon.query('commit');
         const [processed] = await db.query<{ n: number }>(
           `select count(*)::int as n from orders where id = any($1::uuid[]) and status = 'processed'`,
           [ids],
@@ -202,6 +210,7 @@ describe('webhooks across a worker crash', () => {
         await holder.query('rollback');
       } finally {
         await holder.end();
+        await horizon.end();
       }
       await waitFor(`the backends of ${worker.name} to end`, 10_000, async () => (await backendsOf(worker)) === 0);
       expect(hooks.received).toEqual([]);

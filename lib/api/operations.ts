@@ -31,6 +31,8 @@ import {
 } from '../orders';
 import { isUuid, OPERATION_ALIASES, UNSUPPORTED_OPERATIONS, type OperationName, type ResponseOf } from '../protocol';
 import { rateService, withUsdPrices } from '../rates';
+import { config } from '../config';
+import { listEvents } from '../events';
 import { getWebhookBody, getWebhookVerbose, listOrderDeliveries, resendWebhook } from '../webhooks';
 import { consumeNonce } from './nonces';
 import { apiOperation, unsupportedOperation, type ApiOperation } from './route';
@@ -168,6 +170,10 @@ export const API_OPERATIONS = {
       const addresses = await personalAddressesOf(db, key, user.id, filter);
       return addresses.slice(filter.offset, filter.offset + filter.limit);
     },
+  ),
+  // This gateway's own operations: the event feed (docs/decisions/050).
+  'events/list': apiOperation('events/list', ({ db, key }, query) =>
+    listEvents(db, key, query, config().eventRetentionDays),
   ),
 } satisfies Record<OperationName, ApiOperation>;
 

@@ -9,6 +9,7 @@ import { isDomainError, type DomainError, type NotFound } from '../errors';
 import { log } from '../log';
 import { metrics } from '../metrics';
 import { findApiKey, noteKeyUse, type ApiKey } from '../merchants';
+import type { EventCursorUnknown } from '../events';
 import type { InvoiceError } from '../invoices';
 import type { OrderError } from '../orders';
 import type { RateUnavailable, UnknownPriceCurrency } from '../rates';
@@ -358,7 +359,11 @@ function respond(
  * refusal meets HTTP. Every kind the domains declare must be here (the type check says so).
  */
 const DOMAIN_ANSWERS: Record<
-  NotFound['kind'] | OrderError['kind'] | InvoiceError['kind'] | (RateUnavailable | UnknownPriceCurrency)['kind'],
+  | NotFound['kind']
+  | OrderError['kind']
+  | InvoiceError['kind']
+  | (RateUnavailable | UnknownPriceCurrency)['kind']
+  | EventCursorUnknown['kind'],
   ApiErrorName
 > = {
   NotFound: 'NOT_FOUND',
@@ -377,6 +382,7 @@ const DOMAIN_ANSWERS: Record<
   InvoiceClosed: 'INVOICE_CONFLICT',
   RateUnavailable: 'RATE_UNAVAILABLE',
   UnknownPriceCurrency: 'UNSUPPORTED_CURRENCY',
+  EventCursorUnknown: 'NOT_FOUND',
 };
 
 /** A domain error as its documented answer, with the domain's own words (the table's when it has none). */

@@ -159,6 +159,7 @@ const envSchema = z
     WEBHOOK_CONCURRENCY: positiveInt.max(1000).default(32),
     WEBHOOK_MERCHANT_CONCURRENCY: positiveInt.max(1000).default(8),
     WEBHOOK_POLL_MS: positiveInt.min(10).max(60_000).default(1000),
+    EVENT_RETENTION_DAYS: positiveInt.min(1).max(3650).default(30),
     WEBHOOK_ALLOW_PRIVATE_TARGETS: z.enum(['true', 'false']).default('false'),
     WEBHOOK_ALLOWED_TARGETS: z
       .string()
@@ -246,6 +247,8 @@ const envSchema = z
     webhookConcurrency: env.WEBHOOK_CONCURRENCY,
     webhookMerchantConcurrency: env.WEBHOOK_MERCHANT_CONCURRENCY,
     webhookPollMs: env.WEBHOOK_POLL_MS,
+    /** How long events are kept for `events/list` (lib/events). */
+    eventRetentionDays: env.EVENT_RETENTION_DAYS,
     webhookAllowPrivateTargets: env.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true',
     /** Host names and IP addresses or CIDR ranges webhooks may reach even when they are private. */
     webhookAllowedTargets: env.WEBHOOK_ALLOWED_TARGETS.split(/[\s,]+/).filter(Boolean),

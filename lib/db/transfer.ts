@@ -91,6 +91,24 @@ const TABLES = new Map(
     }),
 );
 
+/**
+ * The event feed orders events by their writing transaction's id, then position, and hands out
+ * (and delivers) only what transactions older than every running one wrote (schema.ts, `events`,
+ * `webhook_events.tx_id`). The source's transaction ids mean nothing in this database and may be
+ * ahead of its own, which would hold the imported events and webhooks back: every imported row
+ * takes the import's transaction id instead, events with positions renumbered in the feed's order,
+ * so the feed reads as it did and comes before every later event.
+ */
+const { events, webhookEvents } = schema;
+const REBASE_EVENT_FEED = statement(sql`with ordered as (
+    select ${events.id}, row_number() over (order by ${events.txId}, ${events.position}) as n from ${events}
+  )
+  update ${events} set ${sql.identifier(events.position.name)} = ordered.n, ${sql.identifier(events.txId.name)} = pg_current_xact_id()
+    from ordered where ${events.id} = ordered.id`);
+const REBASE_DELIVERIES = statement(
+  sql`update ${webhookEvents} set ${sql.identifier(webhookEvents.txId.name)} = pg_current_xact_id()`,
+);
+
 /** The schema's tables, parents before children (foreign keys), then by name. */
 function tablesInOrder(): TransferTable[] {
   const tables = [...TABLES.keys()].sort();
@@ -314,6 +332,8 @@ export async function importDatabase(
       }
       progress(want);
     }
+    await REBASE_EVENT_FEED.run(tx, {});
+    await REBASE_DELIVERIES.run(tx, {});
     return { migrations: header!.migrations, tables: expected, sequences: states.length };
   });
 }

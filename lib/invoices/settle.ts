@@ -3,15 +3,15 @@ import 'server-only';
  * Keeps each invoice's status on the state machine (./lifecycle) inside the transactions that move
  * it: the watcher's settling of the invoice's order (lib/watcher/settle.ts calls `followOrders`
  * with the order rows locked) and the sweep of invoices whose time ran out with no order running.
- * A final status writes the invoice's webhook in the same transaction.
+ * A final status writes the invoice's event and webhook in the same transaction.
  */
 import { bare, invoices, orders, param, sql, statement, type Database, type Queryable } from '../db';
 import type { OrderRow } from '../orders';
 import { FINAL_INVOICE_STATUSES, type InvoiceStatus, type OrderStatus } from '../protocol';
-import { enqueueInvoiceWebhook } from '../webhooks';
+import { publishInvoiceEvent } from '../webhooks';
 import { invoiceStatus } from './lifecycle';
 import type { InvoiceRow } from './rows';
-import { invoiceWebhookBody } from './serialize';
+import { invoiceWebhookBody, serializeInvoice } from './serialize';
 
 export interface InvoiceStatusChange {
   invoiceId: string;
@@ -31,21 +31,20 @@ async function applyStatus(
 ): Promise<InvoiceStatusChange | null> {
   if (status === invoice.status) return null;
   const [updated] = await SET_STATUS.run(tx, { id: invoice.id, status });
-  if (FINAL_INVOICE_STATUSES.has(status) && invoice.webhook_url) {
+  if (FINAL_INVOICE_STATUSES.has(status)) {
     const [order] = invoice.order_id ? await ORDER.run(tx, { id: invoice.order_id }) : [];
-    await enqueueInvoiceWebhook(
-      tx,
-      {
-        invoiceId: invoice.id,
-        orderId: invoice.order_id,
-        merchantId: invoice.merchant_id,
-        mode: invoice.mode,
-        status,
-        url: invoice.webhook_url,
-        apiKeyId: invoice.api_key_id,
-      },
-      (eventId) => invoiceWebhookBody({ invoice: updated!, order: order ?? null }, eventId),
-    );
+    const final = { invoice: updated!, order: order ?? null };
+    await publishInvoiceEvent(tx, {
+      invoiceId: invoice.id,
+      orderId: invoice.order_id,
+      merchantId: invoice.merchant_id,
+      mode: invoice.mode,
+      status,
+      url: invoice.webhook_url,
+      apiKeyId: invoice.api_key_id,
+      data: JSON.stringify(serializeInvoice(final)),
+      bodyOf: (eventId) => invoiceWebhookBody(final, eventId),
+    });
   }
   return { invoiceId: invoice.id, from: invoice.status, to: status };
 }

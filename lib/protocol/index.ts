@@ -5,6 +5,7 @@
  * from it; the seed's field names appear here and in the serializers, nowhere else.
  */
 export * from './errors';
+export * from './events';
 export * from './ids';
 export * from './operations';
 export * from './requests';

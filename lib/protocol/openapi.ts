@@ -74,6 +74,8 @@ const SUMMARIES: Record<OperationName, string> = {
   'personal-addresses/get-user': 'A personal-address user by id or clientId.',
   'personal-addresses/get-user-address': "The user's address for a coin, taken on first use.",
   'personal-addresses/get-user-addresses': "The user's addresses, one per coin of each network.",
+  'events/list':
+    'Events after a cursor (the id of the last event seen), oldest first, by type: the feed to catch up from.',
 };
 
 const ID = '6f1c1b1e-8f7a-4c4b-9a55-2d0f5f0b8e21';
@@ -114,6 +116,7 @@ const EXAMPLES: Record<OperationName, Record<string, unknown>> = {
   'personal-addresses/get-user': { clientId: 'user-42' },
   'personal-addresses/get-user-address': { id: ID, currency: 'USDT', network: 'tron' },
   'personal-addresses/get-user-addresses': { id: ID, network: ['tron'], limit: 20, offset: 0 },
+  'events/list': { types: ['order.processed', 'order.expired'], after: ID, limit: 100 },
 };
 
 /** Which key scopes may call an operation, as the document says it. */

@@ -5,6 +5,7 @@
  * against its response, every call against the access), and the typed client reads them.
  */
 import type { z } from 'zod';
+import { eventListResponse } from './events';
 import type { OperationAccess } from './scopes';
 import {
   addressTransactionsRequest,
@@ -32,6 +33,7 @@ import {
   makeOrderRequest,
   priceRateRequest,
   resendWebhookRequest,
+  listEventsRequest,
 } from './requests';
 import {
   addressResponse,
@@ -104,6 +106,8 @@ export const OPERATIONS = {
     response: personalAddressesResponse,
     access: 'read',
   },
+  // This gateway's own operations (docs/api.md, "Operations of this gateway"): names no client library uses.
+  'events/list': { request: listEventsRequest, response: eventListResponse, access: 'read' },
 } as const satisfies Record<string, { request: z.ZodType; response: z.ZodType; access: OperationAccess }>;
 
 export type OperationName = keyof typeof OPERATIONS;

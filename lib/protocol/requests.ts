@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { MAX_AMOUNT_DIGITS } from '../money';
+import { EVENT_TYPE_VALUES } from './events';
 import {
   ADDRESS_TRANSACTION_STATUS_VALUES,
   DEPOSIT_STAGE_VALUES,
@@ -376,6 +377,26 @@ export const emptyRequest = z.object({});
 export const listWebhooksRequest = z.object({ orderId: id() });
 /** webhooks/resend: sends one of the caller's webhook events again, now (same id and body). */
 export const resendWebhookRequest = z.object({ id: id() });
+
+/** How many events `events/list` answers at most per page. */
+export const FEED_PAGE = { max: 100, default: 20 } as const;
+
+/**
+ * events/list: the caller's events after `after` (the id of the last event the caller saw; absent:
+ * from the oldest kept), oldest first, of the `types` given (absent: every type).
+ */
+export const listEventsRequest = z.object({
+  types: optional(
+    z
+      .array(z.enum(EVENT_TYPE_VALUES, { error: `must be one of ${EVENT_TYPE_VALUES.join(', ')}` }), {
+        error: 'must be an array of event types',
+      })
+      .max(EVENT_TYPE_VALUES.length, `must have at most ${EVENT_TYPE_VALUES.length} types`),
+  ),
+  after: optional(id()),
+  limit: optional(integer(1, FEED_PAGE.max)).transform((v) => v ?? FEED_PAGE.default),
+});
+export type ListEventsInput = z.input<typeof listEventsRequest>;
 
 /**
  * `nonce`: an integer or a string of digits, accepted once per key. Clients send millisecond

@@ -4,6 +4,7 @@ import { installApiFront, pruneNonces } from '../api';
 import { childKeyBackend, enabledNetworks } from '../chains';
 import { config } from '../config';
 import { getDatabase, keepStatisticsFresh } from '../db';
+import { pruneEvents } from '../events';
 import { log } from '../log';
 import { startWorkers } from '../watcher';
 import { appSecret, flushKeyUse, followKeyChanges, KEY_USE_FLUSH_MS } from '../merchants';
@@ -16,7 +17,7 @@ const HOUR_MS = 60 * 60 * 1000;
 /**
  * Everything the server does once before it answers requests: open and migrate the database,
  * fill the address pools, create the demo merchant on a fresh install, schedule housekeeping
- * (planner statistics, nonce pruning, writing the keys' last use).
+ * (planner statistics, nonce and event pruning, writing the keys' last use).
  */
 export async function startGateway(): Promise<void> {
   const cfg = config();
@@ -29,8 +30,10 @@ export async function startGateway(): Promise<void> {
   keepStatisticsFresh(db);
   if (cfg.demoStore) await ensureDemoMerchant(db, cfg.dataDir);
   if (cfg.runWorkers) startWorkers(db);
-  const prune = () =>
+  const prune = () => {
     pruneNonces(db, cfg.nonceWindowDays).catch((error) => log.error('nonce pruning failed', { error }));
+    pruneEvents(db, cfg.eventRetentionDays).catch((error) => log.error('event pruning failed', { error }));
+  };
   setInterval(prune, HOUR_MS).unref();
   const writeKeyUse = () => flushKeyUse(db).catch((error) => log.error('key usage not written', { error }));
   setInterval(writeKeyUse, KEY_USE_FLUSH_MS).unref();

@@ -35,7 +35,7 @@ import { log } from '../log';
 import { evaluateOrder, type Evaluation, type ObservedTransfer, type SettledRole, type TransferRole } from '../orders';
 import { FINAL_STATUSES, type OrderStatus } from '../protocol';
 import type { RiskScreen } from '../risk';
-import { enqueueOrderWebhooks } from '../webhooks';
+import { publishDepositEvents, publishOrderEvents } from '../webhooks';
 
 /** What the watcher knows of its chain when it evaluates. */
 export interface ChainView {
@@ -167,9 +167,13 @@ async function settle(
   }
   const plan = planWrites(settled, withoutOrder, view);
   await write(tx, plan);
-  // After the orders and payments are written: the webhook's body carries them. Same transaction
-  // as the status changes, so a change and its webhook commit together or not at all.
-  await enqueueOrderWebhooks(tx, plan.finalChanges);
+  // After the orders and payments are written: the events and webhooks carry them. Same transaction
+  // as the status changes, so a change, its event and its webhooks commit together or not at all.
+  await publishOrderEvents(tx, plan.finalChanges);
+  await publishDepositEvents(
+    tx,
+    plan.deposits.filter(({ write }) => write.status === 'PROCESSED').map(({ row }) => keyOf(row)),
+  );
   // The invoices follow their orders in the same transaction (their webhooks too, when final).
   for (const invoiceChange of await followOrders(tx, plan.followed, view.now))
     log.info('invoice status changed', { ...invoiceChange });

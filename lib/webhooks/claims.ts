@@ -54,9 +54,12 @@ export type ClaimedRow = Pick<RowOf<typeof webhookEvents>, Exclude<(typeof CLAIM
   lease_owner: string;
 } & { keys: SigningKeyRow[] };
 
+// Only what transactions older than every running one wrote: the event feed's horizon
+// (lib/events/feed.ts), so that a receiver never holds an event id that the feed has not reached.
 const DUE = statement<Pick<RowOf<typeof webhookEvents>, 'id' | 'merchant_id'>, { saturated: string[]; limit: number }>(
   sql`select ${columnsOf(webhookEvents, ['id', 'merchant_id'])} from ${webhookEvents}
     where ${webhookEvents.state} = 'pending' and ${webhookEvents.nextAttemptAt} <= now() and ${webhookEvents.merchantId} <> all(${param('saturated')}::uuid[])
+      and ${webhookEvents.txId} < pg_snapshot_xmin(pg_current_snapshot())
     order by ${webhookEvents.nextAttemptAt} limit ${param('limit')}`,
 );
 

@@ -1,15 +1,17 @@
 import 'server-only';
 /**
  * Signed webhooks, delivered at least once (SPEC "Webhooks", docs/decisions/009-webhooks.md):
- * the outbox written in the status change's transaction, the dispatcher, the SSRF guard, the
- * delivery log and re-sending.
+ * the outbox written in the status change's transaction with its events (lib/events), the
+ * dispatcher, the SSRF guard, the delivery log and re-sending.
  */
 export {
-  enqueueInvoiceWebhook,
-  enqueueOrderWebhooks,
+  publishDepositEvents,
+  publishInvoiceEvent,
+  publishOrderEvents,
   WEBHOOK_CHANNEL,
   type EnqueuedWebhook,
-  type InvoiceWebhook,
+  type FinalInvoice,
+  type TransferKey,
 } from './outbox';
 export { webhookBody, webhookKindOf } from './payload';
 export { webhookHeaders } from './signing';

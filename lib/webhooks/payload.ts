@@ -1,12 +1,11 @@
 import 'server-only';
 /**
- * The webhook body: the order exactly as the `order` operation answers it (status, received,
- * transactions...), plus `event: "ORDER"` and `id`, the event id that `x-webhook-id` repeats.
- * Serialised once, in the status change's transaction: every attempt sends (and signs) the same
- * bytes.
+ * An order's own webhook body (the seed's per-order webhook): the order exactly as the `order`
+ * operation answers it (status, received, transactions...), plus `event: "ORDER"` and `id`, the id
+ * of the event it reports, which `x-webhook-id` repeats. Serialised once, in the status change's
+ * transaction: every attempt sends (and signs) the same bytes.
  */
-import { serializeOrderDetails, type OrderPayment, type OrderRow } from '../orders';
-import type { OrderStatus, WebhookKind, WebhookPayload } from '../protocol';
+import type { OrderDetails, OrderStatus, WebhookKind, WebhookPayload } from '../protocol';
 
 /** Which webhook a final status fires (SPEC "Webhooks"); none for pending. */
 export function webhookKindOf(status: OrderStatus): WebhookKind | undefined {
@@ -15,10 +14,6 @@ export function webhookKindOf(status: OrderStatus): WebhookKind | undefined {
   return undefined;
 }
 
-export function webhookBody(order: OrderRow, payments: readonly OrderPayment[], eventId: string): string {
-  return JSON.stringify({
-    ...serializeOrderDetails(order, payments),
-    event: 'ORDER',
-    id: eventId,
-  } satisfies WebhookPayload);
+export function webhookBody(order: OrderDetails, eventId: string): string {
+  return JSON.stringify({ ...order, event: 'ORDER', id: eventId } satisfies WebhookPayload);
 }

@@ -1,0 +1,70 @@
+/**
+ * Events: every change a merchant may care about, as the event feed (`events/list`) and the
+ * webhook endpoints carry it (SPEC "Events", docs/decisions/050). One table of types; each names
+ * the object it carries, answered as that object's own read operation answers it.
+ *
+ * A later issue adds its types here (refund.*, collection.*, subscription.*), with the object
+ * they carry and its schema in `eventResponse`.
+ */
+import { z } from 'zod';
+import { depositResponse, invoiceResponse, orderDetailsResponse } from './responses';
+
+/** The object an event carries, named as its read operation answers it. */
+export const EVENT_OBJECTS = {
+  /** `order`'s answer. */
+  order: orderDetailsResponse,
+  /** `get-invoice`'s answer. */
+  invoice: invoiceResponse,
+  /** `orphan-deposits/get-deposit`'s answer. */
+  deposit: depositResponse,
+} as const;
+export type EventObject = keyof typeof EVENT_OBJECTS;
+
+export const EVENT_TYPES = {
+  'order.processed': { object: 'order', description: 'An order received at least its threshold, at most its amount.' },
+  'order.overpaid': { object: 'order', description: 'An order received more than its amount.' },
+  'order.partial': { object: 'order', description: 'An order expired with something received, below its threshold.' },
+  'order.expired': { object: 'order', description: 'An order expired with nothing received.' },
+  'order.error': { object: 'order', description: 'A payment of an order was refused by risk screening.' },
+  'order.paid_late': {
+    object: 'order',
+    description:
+      "A transfer of an expired or underpaid order's coin reached its address after the deadline, and is confirmed (an orphan deposit of the order).",
+  },
+  'invoice.paid': { object: 'invoice', description: 'An invoice became PROCESSED or OVERPAID.' },
+  'invoice.partial': { object: 'invoice', description: 'An invoice became PARTIAL.' },
+  'invoice.expired': { object: 'invoice', description: 'An invoice became EXPIRED.' },
+  'invoice.rejected': { object: 'invoice', description: 'An invoice became REJECTED (risk screening).' },
+  'deposit.received': {
+    object: 'deposit',
+    description: 'A transfer that is no payment of an order (orphan or personal deposit) is confirmed.',
+  },
+} as const satisfies Record<string, { object: EventObject; description: string }>;
+
+export type EventType = keyof typeof EVENT_TYPES;
+export const EVENT_TYPE_VALUES = Object.keys(EVENT_TYPES) as [EventType, ...EventType[]];
+const typesOf = (object: EventObject) =>
+  EVENT_TYPE_VALUES.filter((type) => EVENT_TYPES[type].object === object) as [EventType, ...EventType[]];
+
+/** What an endpoint subscribes to: event types, or `*` for every type (those added later included). */
+export const EVENT_SUBSCRIPTION_VALUES = ['*', ...EVENT_TYPE_VALUES] as const;
+export type EventSubscription = (typeof EVENT_SUBSCRIPTION_VALUES)[number];
+
+/** The type of the test event "Send test event" delivers to one endpoint; never in the feed. */
+export const TEST_EVENT_TYPE = 'webhook_endpoint.test';
+
+const eventFields = { id: z.string(), createdAt: z.iso.datetime({ offset: true }) };
+
+/**
+ * An event as `events/list` answers it and as a webhook endpoint receives it (the body of an
+ * endpoint's delivery is this object, byte for byte what was stored when it happened).
+ */
+export const eventResponse = z.discriminatedUnion('type', [
+  z.object({ ...eventFields, type: z.enum(typesOf('order')), data: EVENT_OBJECTS.order }),
+  z.object({ ...eventFields, type: z.enum(typesOf('invoice')), data: EVENT_OBJECTS.invoice }),
+  z.object({ ...eventFields, type: z.enum(typesOf('deposit')), data: EVENT_OBJECTS.deposit }),
+]);
+export type GatewayEvent = z.infer<typeof eventResponse>;
+
+/** `events/list`: events after the cursor, oldest first; `hasMore` when another page follows. */
+export const eventListResponse = z.object({ events: z.array(eventResponse), hasMore: z.boolean() });
