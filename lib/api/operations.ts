@@ -8,7 +8,7 @@ import 'server-only';
 import { findExternalUser, personalAddressesOf, serializeUser, upsertExternalUser, userAddress } from '../addresses';
 import { findCurrency } from '../catalog';
 import { availableCurrencies, enabledNetworks, networkFor } from '../chains';
-import type { Queryable } from '../db';
+import type { Database, Queryable } from '../db';
 import { getDeposit, listOrphanDeposits, serializeDeposit } from '../deposits';
 import { getInvoice, listInvoices, makeInvoice, serializeInvoice } from '../invoices';
 import { listAdvancedBalances, type ApiKey } from '../merchants';
@@ -33,7 +33,20 @@ import { isUuid, OPERATION_ALIASES, UNSUPPORTED_OPERATIONS, type OperationName, 
 import { rateService, withUsdPrices } from '../rates';
 import { config } from '../config';
 import { listEvents } from '../events';
-import { getWebhookBody, getWebhookVerbose, listOrderDeliveries, resendWebhook } from '../webhooks';
+import {
+  createEndpoint,
+  deleteEndpoint,
+  getEndpoint,
+  getWebhookBody,
+  getWebhookVerbose,
+  listEndpointDeliveries,
+  listEndpoints,
+  listOrderDeliveries,
+  resendWebhook,
+  rollEndpointSecret,
+  sendTestEvent,
+  updateEndpoint,
+} from '../webhooks';
 import { consumeNonce } from './nonces';
 import { apiOperation, unsupportedOperation, type ApiOperation } from './route';
 import { testSignature } from './test-signature';
@@ -81,11 +94,9 @@ export const API_OPERATIONS = {
   'webhooks/resend': apiOperation(
     'webhooks/resend',
     ({ db, key, nonce }, { id }) =>
-      // The nonce and the re-send commit together: a refused re-send writes nothing, a replayed one re-sends nothing.
-      db.transaction(async (tx) => {
-        if (!(await consumeNonce(tx, key.keyId, nonce))) throw new NonceReused();
-        return found(isUuid(id) ? await resendWebhook(tx, id, key) : undefined, 'Webhook event', id);
-      }),
+      withNonce(db, key, nonce, async (tx) =>
+        found(isUuid(id) ? await resendWebhook(tx, id, key) : undefined, 'Webhook event', id),
+      ),
     { nonce: 'handler' },
   ),
   'operation-by-tx-hash': apiOperation('operation-by-tx-hash', ({ db, key }, { tx }) => findOperations(db, key, tx)),
@@ -127,15 +138,13 @@ export const API_OPERATIONS = {
   'personal-addresses/create-user': apiOperation(
     'personal-addresses/create-user',
     async ({ db, key, nonce }, input) => {
-      // The nonce and the user commit together: a refused request writes nothing.
-      const user = await db.transaction(async (tx) => {
-        if (!(await consumeNonce(tx, key.keyId, nonce))) throw new NonceReused();
-        return upsertExternalUser(tx, key, input.clientId, {
+      const user = await withNonce(db, key, nonce, (tx) =>
+        upsertExternalUser(tx, key, input.clientId, {
           email: input.clientEmail,
           name: input.clientName,
           depositWebhookUrl: input.depositWebhookUrl,
-        });
-      });
+        }),
+      );
       if (!input.createAddresses) return serializeUser(user);
       for (const network of enabledNetworks(key.mode)) {
         if (!(await userAddress(db, key, user.id, network))) throw new NoAddressAvailable(network.name);
@@ -171,11 +180,53 @@ export const API_OPERATIONS = {
       return addresses.slice(filter.offset, filter.offset + filter.limit);
     },
   ),
-  // This gateway's own operations: the event feed (docs/decisions/050).
+  // This gateway's own operations: the event feed and the webhook endpoints (docs/decisions/050).
   'events/list': apiOperation('events/list', ({ db, key }, query) =>
     listEvents(db, key, query, config().eventRetentionDays),
   ),
+  'webhook-endpoints/create': apiOperation(
+    'webhook-endpoints/create',
+    ({ db, key, nonce }, input) => withNonce(db, key, nonce, (tx) => createEndpoint(tx, key, input)),
+    { nonce: 'handler' },
+  ),
+  'webhook-endpoints/list': apiOperation('webhook-endpoints/list', ({ db, key }) => listEndpoints(db, key)),
+  'webhook-endpoints/get': apiOperation('webhook-endpoints/get', ({ db, key }, { id }) => getEndpoint(db, key, id)),
+  'webhook-endpoints/update': apiOperation(
+    'webhook-endpoints/update',
+    ({ db, key, nonce }, input) => withNonce(db, key, nonce, (tx) => updateEndpoint(tx, key, input)),
+    { nonce: 'handler' },
+  ),
+  'webhook-endpoints/delete': apiOperation(
+    'webhook-endpoints/delete',
+    ({ db, key, nonce }, { id }) => withNonce(db, key, nonce, (tx) => deleteEndpoint(tx, key, id)),
+    { nonce: 'handler' },
+  ),
+  'webhook-endpoints/roll-secret': apiOperation(
+    'webhook-endpoints/roll-secret',
+    ({ db, key, nonce }, { id, overlapHours }) =>
+      withNonce(db, key, nonce, (tx) => rollEndpointSecret(tx, key, id, overlapHours)),
+    { nonce: 'handler' },
+  ),
+  'webhook-endpoints/send-test': apiOperation(
+    'webhook-endpoints/send-test',
+    ({ db, key, nonce }, { id }) => withNonce(db, key, nonce, (tx) => sendTestEvent(tx, key, id)),
+    { nonce: 'handler' },
+  ),
+  'webhook-endpoints/deliveries': apiOperation('webhook-endpoints/deliveries', ({ db, key }, query) =>
+    listEndpointDeliveries(db, key, query),
+  ),
 } satisfies Record<OperationName, ApiOperation>;
+
+/**
+ * A write and its request's nonce in one transaction: a refused write spends no nonce, a replayed
+ * request writes nothing.
+ */
+function withNonce<T>(db: Database, key: ApiKey, nonce: string, write: (tx: Queryable) => Promise<T>): Promise<T> {
+  return db.transaction(async (tx) => {
+    if (!(await consumeNonce(tx, key.keyId, nonce))) throw new NonceReused();
+    return write(tx);
+  });
+}
 
 /** One of the caller's personal-address users, or NotFound. */
 async function userOf(db: Queryable, key: ApiKey, by: { id?: string; clientId?: string }) {

@@ -11,6 +11,7 @@ import { metrics } from '../metrics';
 import { findApiKey, noteKeyUse, type ApiKey } from '../merchants';
 import type { EventCursorUnknown } from '../events';
 import type { InvoiceError } from '../invoices';
+import type { TooManyEndpoints } from '../webhooks';
 import type { OrderError } from '../orders';
 import type { RateUnavailable, UnknownPriceCurrency } from '../rates';
 import { processSlot } from '../process';
@@ -363,7 +364,7 @@ const DOMAIN_ANSWERS: Record<
   | OrderError['kind']
   | InvoiceError['kind']
   | (RateUnavailable | UnknownPriceCurrency)['kind']
-  | EventCursorUnknown['kind'],
+  | (EventCursorUnknown | TooManyEndpoints)['kind'],
   ApiErrorName
 > = {
   NotFound: 'NOT_FOUND',
@@ -383,6 +384,7 @@ const DOMAIN_ANSWERS: Record<
   RateUnavailable: 'RATE_UNAVAILABLE',
   UnknownPriceCurrency: 'UNSUPPORTED_CURRENCY',
   EventCursorUnknown: 'NOT_FOUND',
+  TooManyEndpoints: 'VALIDATION_ERROR',
 };
 
 /** A domain error as its documented answer, with the domain's own words (the table's when it has none). */

@@ -159,6 +159,7 @@ const envSchema = z
     WEBHOOK_CONCURRENCY: positiveInt.max(1000).default(32),
     WEBHOOK_MERCHANT_CONCURRENCY: positiveInt.max(1000).default(8),
     WEBHOOK_POLL_MS: positiveInt.min(10).max(60_000).default(1000),
+    WEBHOOK_ENDPOINT_DISABLE_DAYS: positiveInt.min(1).max(30).default(3),
     EVENT_RETENTION_DAYS: positiveInt.min(1).max(3650).default(30),
     WEBHOOK_ALLOW_PRIVATE_TARGETS: z.enum(['true', 'false']).default('false'),
     WEBHOOK_ALLOWED_TARGETS: z
@@ -247,6 +248,8 @@ const envSchema = z
     webhookConcurrency: env.WEBHOOK_CONCURRENCY,
     webhookMerchantConcurrency: env.WEBHOOK_MERCHANT_CONCURRENCY,
     webhookPollMs: env.WEBHOOK_POLL_MS,
+    /** A webhook endpoint whose every delivery failed for this long is disabled (lib/webhooks). */
+    webhookEndpointDisableMs: env.WEBHOOK_ENDPOINT_DISABLE_DAYS * 24 * 60 * 60 * 1000,
     /** How long events are kept for `events/list` (lib/events). */
     eventRetentionDays: env.EVENT_RETENTION_DAYS,
     webhookAllowPrivateTargets: env.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true',

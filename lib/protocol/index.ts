@@ -4,6 +4,7 @@
  * (lib/api), the serializers, the typed client (lib/client) and the database schema's enums derive
  * from it; the seed's field names appear here and in the serializers, nowhere else.
  */
+export * from './endpoints';
 export * from './errors';
 export * from './events';
 export * from './ids';

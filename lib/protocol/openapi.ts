@@ -76,6 +76,15 @@ const SUMMARIES: Record<OperationName, string> = {
   'personal-addresses/get-user-addresses': "The user's addresses, one per coin of each network.",
   'events/list':
     'Events after a cursor (the id of the last event seen), oldest first, by type: the feed to catch up from.',
+  'webhook-endpoints/create': 'Configure a webhook endpoint; answers its signing secret, shown this once.',
+  'webhook-endpoints/list': 'The webhook endpoints, oldest first (without secrets).',
+  'webhook-endpoints/get': 'One webhook endpoint.',
+  'webhook-endpoints/update': 'Change its URL, event types, description, or pause or enable it.',
+  'webhook-endpoints/delete': 'Delete a webhook endpoint: it receives nothing more.',
+  'webhook-endpoints/roll-secret':
+    'A new signing secret, shown once; the old one signs beside it for `overlapHours` (0-168, default 24).',
+  'webhook-endpoints/send-test': 'Deliver a test event (`webhook_endpoint.test`) to the endpoint now.',
+  'webhook-endpoints/deliveries': "The endpoint's delivery log, newest first, by event type and state.",
 };
 
 const ID = '6f1c1b1e-8f7a-4c4b-9a55-2d0f5f0b8e21';
@@ -117,6 +126,18 @@ const EXAMPLES: Record<OperationName, Record<string, unknown>> = {
   'personal-addresses/get-user-address': { id: ID, currency: 'USDT', network: 'tron' },
   'personal-addresses/get-user-addresses': { id: ID, network: ['tron'], limit: 20, offset: 0 },
   'events/list': { types: ['order.processed', 'order.expired'], after: ID, limit: 100 },
+  'webhook-endpoints/create': {
+    url: 'https://shop.example/hooks/gateway',
+    eventTypes: ['order.processed', 'invoice.paid'],
+    description: 'Fulfilment',
+  },
+  'webhook-endpoints/list': {},
+  'webhook-endpoints/get': { id: ID },
+  'webhook-endpoints/update': { id: ID, status: 'paused' },
+  'webhook-endpoints/delete': { id: ID },
+  'webhook-endpoints/roll-secret': { id: ID, overlapHours: 1 },
+  'webhook-endpoints/send-test': { id: ID },
+  'webhook-endpoints/deliveries': { id: ID, eventType: 'order.processed', state: 'failed', limit: 20 },
 };
 
 /** Which key scopes may call an operation, as the document says it. */

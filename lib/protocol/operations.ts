@@ -5,6 +5,14 @@
  * against its response, every call against the access), and the typed client reads them.
  */
 import type { z } from 'zod';
+import {
+  endpointDeletedResponse,
+  endpointDeliveriesResponse,
+  endpointDeliveryResponse,
+  endpointListResponse,
+  endpointResponse,
+  endpointWithSecretResponse,
+} from './endpoints';
 import { eventListResponse } from './events';
 import type { OperationAccess } from './scopes';
 import {
@@ -34,6 +42,11 @@ import {
   priceRateRequest,
   resendWebhookRequest,
   listEventsRequest,
+  createEndpointRequest,
+  endpointRequest,
+  updateEndpointRequest,
+  rollEndpointSecretRequest,
+  listEndpointDeliveriesRequest,
 } from './requests';
 import {
   addressResponse,
@@ -108,6 +121,30 @@ export const OPERATIONS = {
   },
   // This gateway's own operations (docs/api.md, "Operations of this gateway"): names no client library uses.
   'events/list': { request: listEventsRequest, response: eventListResponse, access: 'read' },
+  'webhook-endpoints/create': {
+    request: createEndpointRequest,
+    response: endpointWithSecretResponse,
+    access: 'webhooks:write',
+  },
+  'webhook-endpoints/list': { request: emptyRequest, response: endpointListResponse, access: 'read' },
+  'webhook-endpoints/get': { request: endpointRequest, response: endpointResponse, access: 'read' },
+  'webhook-endpoints/update': { request: updateEndpointRequest, response: endpointResponse, access: 'webhooks:write' },
+  'webhook-endpoints/delete': { request: endpointRequest, response: endpointDeletedResponse, access: 'webhooks:write' },
+  'webhook-endpoints/roll-secret': {
+    request: rollEndpointSecretRequest,
+    response: endpointWithSecretResponse,
+    access: 'webhooks:write',
+  },
+  'webhook-endpoints/send-test': {
+    request: endpointRequest,
+    response: endpointDeliveryResponse,
+    access: 'webhooks:write',
+  },
+  'webhook-endpoints/deliveries': {
+    request: listEndpointDeliveriesRequest,
+    response: endpointDeliveriesResponse,
+    access: 'read',
+  },
 } as const satisfies Record<string, { request: z.ZodType; response: z.ZodType; access: OperationAccess }>;
 
 export type OperationName = keyof typeof OPERATIONS;

@@ -7,13 +7,14 @@
  */
 import { z } from 'zod';
 import { MAX_AMOUNT_DIGITS } from '../money';
-import { EVENT_TYPE_VALUES } from './events';
+import { EVENT_SUBSCRIPTION_VALUES, EVENT_TYPE_VALUES } from './events';
 import {
   ADDRESS_TRANSACTION_STATUS_VALUES,
   DEPOSIT_STAGE_VALUES,
   DEPOSIT_STATUS_VALUES,
   INVOICE_STATUS_VALUES,
   ORDER_STATUS_VALUES,
+  WEBHOOK_STATE_VALUES,
 } from './status';
 
 /** An optional field: absent, or null, both mean "not given". */
@@ -378,7 +379,7 @@ export const listWebhooksRequest = z.object({ orderId: id() });
 /** webhooks/resend: sends one of the caller's webhook events again, now (same id and body). */
 export const resendWebhookRequest = z.object({ id: id() });
 
-/** How many events `events/list` answers at most per page. */
+/** How many events `events/list` and deliveries `webhook-endpoints/deliveries` answer at most per page. */
 export const FEED_PAGE = { max: 100, default: 20 } as const;
 
 /**
@@ -397,6 +398,63 @@ export const listEventsRequest = z.object({
   limit: optional(integer(1, FEED_PAGE.max)).transform((v) => v ?? FEED_PAGE.default),
 });
 export type ListEventsInput = z.input<typeof listEventsRequest>;
+
+/** An endpoint's event types: `*` for every type, or types of the table (docs/webhooks.md, "Event types"). */
+const eventSubscriptions = () =>
+  z
+    .array(z.enum(EVENT_SUBSCRIPTION_VALUES, { error: `must be * or one of ${EVENT_TYPE_VALUES.join(', ')}` }), {
+      error: 'must be an array of event types (or ["*"])',
+    })
+    .min(1, 'must name at least one event type, or "*"')
+    .max(EVENT_SUBSCRIPTION_VALUES.length, `must have at most ${EVENT_SUBSCRIPTION_VALUES.length} entries`)
+    .refine((types) => new Set(types).size === types.length, 'must name each type once');
+const endpointDescription = () => text().max(200, 'must be at most 200 characters');
+/** An endpoint's state as its owner sets it (`disabled` is the gateway's, after days of failures). */
+export const ENDPOINT_SETTABLE_STATUS_VALUES = ['enabled', 'paused'] as const;
+const endpointStatus = () => z.enum(ENDPOINT_SETTABLE_STATUS_VALUES, { error: 'must be enabled or paused' });
+/** A secret roll's overlap: how long the old secret still signs, 0 to 7 days. */
+export const SECRET_OVERLAP_HOURS = { min: 0, max: 168, default: 24 } as const;
+
+/** webhook-endpoints/create: a URL that receives the events of the types named, signed with a secret of its own. */
+export const createEndpointRequest = z.object({
+  url: webUrl,
+  eventTypes: eventSubscriptions(),
+  description: optional(endpointDescription()),
+  status: optional(endpointStatus()).transform((v) => v ?? 'enabled'),
+});
+/** webhook-endpoints/get, delete, send-test: one of the caller's endpoints. */
+export const endpointRequest = z.object({ id: id() });
+/** webhook-endpoints/update: the fields given change; `status: "enabled"` also re-enables an endpoint the gateway disabled. */
+export const updateEndpointRequest = z.object({
+  id: id(),
+  url: optional(webUrl),
+  eventTypes: optional(eventSubscriptions()),
+  description: optional(endpointDescription()),
+  status: optional(endpointStatus()),
+});
+/** webhook-endpoints/roll-secret: a new secret; the old one keeps signing (beside it) for `overlapHours`. */
+export const rollEndpointSecretRequest = z.object({
+  id: id(),
+  overlapHours: optional(
+    z
+      .number({ error: `must be a number of hours from ${SECRET_OVERLAP_HOURS.min} to ${SECRET_OVERLAP_HOURS.max}` })
+      .min(SECRET_OVERLAP_HOURS.min, `must be at least ${SECRET_OVERLAP_HOURS.min}`)
+      .max(SECRET_OVERLAP_HOURS.max, `must be at most ${SECRET_OVERLAP_HOURS.max} (7 days)`),
+  ).transform((v) => v ?? SECRET_OVERLAP_HOURS.default),
+});
+/** webhook-endpoints/deliveries: one endpoint's delivery log, newest first, by event type and outcome. */
+export const listEndpointDeliveriesRequest = z.object({
+  id: id(),
+  eventType: optional(
+    z.enum([...EVENT_TYPE_VALUES, 'webhook_endpoint.test'], {
+      error: `must be webhook_endpoint.test or one of ${EVENT_TYPE_VALUES.join(', ')}`,
+    }),
+  ),
+  state: optional(z.enum(WEBHOOK_STATE_VALUES, { error: `must be one of ${WEBHOOK_STATE_VALUES.join(', ')}` })),
+  /** The id of the last delivery of the previous page. */
+  before: optional(id()),
+  limit: optional(integer(1, FEED_PAGE.max)).transform((v) => v ?? FEED_PAGE.default),
+});
 
 /**
  * `nonce`: an integer or a string of digits, accepted once per key. Clients send millisecond

@@ -28,6 +28,11 @@ describe('the key scopes', () => {
       'webhooks/resend',
       'personal-addresses/create-user',
       'personal-addresses/get-user-address',
+      'webhook-endpoints/create',
+      'webhook-endpoints/update',
+      'webhook-endpoints/delete',
+      'webhook-endpoints/roll-secret',
+      'webhook-endpoints/send-test',
     ];
     expect(allowed('read-only')).toEqual(NAMES.filter((name) => !writes.includes(name)).sort());
   });

@@ -13,6 +13,7 @@ import 'server-only';
  *   thread shared with the watcher, a statement per webhook was what queued them.
  */
 import {
+  alias,
   apiKeys,
   bare,
   columnsOf,
@@ -21,6 +22,7 @@ import {
   statement,
   unnest,
   webhookAttempts,
+  webhookEndpoints,
   webhookEvents,
   type Database,
   type RowOf,
@@ -35,10 +37,14 @@ const CLAIM_SCAN = 500;
 /** The outbox columns a claim answers (and `lease_owner`, which a claim always sets). */
 const CLAIMED_COLUMNS = [
   'id',
+  'event_id',
+  'event_type',
+  'endpoint_id',
   'api_key_id',
   'order_id',
   'merchant_id',
   'mode',
+  'kind',
   'url',
   'body',
   'attempts',
@@ -46,13 +52,21 @@ const CLAIMED_COLUMNS = [
   'lease_owner',
 ] as const satisfies readonly (keyof RowOf<typeof webhookEvents>)[];
 
+type EndpointRow = RowOf<typeof webhookEndpoints>;
+/** What a claim answers of a delivery's endpoint (all null for an object's own webhook). */
+export type ClaimedEndpoint = {
+  endpoint_status: EndpointRow['status'] | null;
+  endpoint_deleted_at: EndpointRow['deleted_at'];
+} & { [K in 'secret_ciphertext' | 'previous_secret_ciphertext' | 'previous_secret_expires_at']: EndpointRow[K] | null };
+
 /**
- * A claimed outbox row with the keys of its merchant and mode, which its signing key is chosen from
- * (lib/merchants, `signingKeyFor`).
+ * A claimed outbox row: an endpoint's delivery with its endpoint's secrets (`url` is the
+ * endpoint's URL now), or an object's own webhook with the keys of its merchant and mode that its
+ * signing key is chosen from (lib/merchants, `signingKeyFor`).
  */
 export type ClaimedRow = Pick<RowOf<typeof webhookEvents>, Exclude<(typeof CLAIMED_COLUMNS)[number], 'lease_owner'>> & {
   lease_owner: string;
-} & { keys: SigningKeyRow[] };
+} & ClaimedEndpoint & { keys: SigningKeyRow[] };
 
 // Only what transactions older than every running one wrote: the event feed's horizon
 // (lib/events/feed.ts), so that a receiver never holds an event id that the feed has not reached.
@@ -63,8 +77,10 @@ const DUE = statement<Pick<RowOf<typeof webhookEvents>, 'id' | 'merchant_id'>, {
     order by ${webhookEvents.nextAttemptAt} limit ${param('limit')}`,
 );
 
+const ep = alias(webhookEndpoints, 'ep');
+
 // `due`, `claimed` and `k` are the statement's own (no schema object names their columns). The keys
-// a webhook is signed with are read in the same statement, as JSON.
+// an object's own webhook is signed with are read in the same statement, as JSON.
 const CLAIM = statement<
   Omit<ClaimedRow, 'keys'> & { keys: unknown },
   { ids: string[]; owner: string; leaseMs: number }
@@ -81,19 +97,26 @@ const CLAIM = statement<
       from due where ${webhookEvents.id} = due.id
     returning ${columnsOf(webhookEvents, CLAIMED_COLUMNS)}
   )
-  select c.*, (
+  select ${sql.raw(
+    CLAIMED_COLUMNS.filter((name) => name !== 'url')
+      .map((name) => `c.${name}`)
+      .join(', '),
+  )},
+         coalesce(${ep.url}, c.url) as url, ${ep.status} as endpoint_status, ${ep.deletedAt} as endpoint_deleted_at,
+         ${columnsOf(ep, ['secret_ciphertext', 'previous_secret_ciphertext', 'previous_secret_expires_at'])},
+         case when c.endpoint_id is null then (
            select coalesce(json_agg(k), '[]'::json) from (
              select ${columnsOf(apiKeys, SIGNING_KEY_COLUMNS)} from ${apiKeys} where ${apiKeys.merchantId} = c.merchant_id and ${apiKeys.mode} = c.mode
            ) k
-         ) as keys
-    from claimed c`);
+         ) end as keys
+    from claimed c left join ${webhookEndpoints} ep on ${ep.id} = c.endpoint_id`);
 
 /**
  * Claims up to `limit` due rows, at most `perMerchant` in flight per merchant counting `busy`
  * (this process's attempts in flight per merchant). Two short statements rather than one clever
  * one: a read of the first due rows of merchants with room left, the choice per merchant here,
  * then the claim of exactly those rows (`FOR UPDATE SKIP LOCKED`: a row another dispatcher took
- * meanwhile is skipped) with the keys of their merchant and mode.
+ * meanwhile is skipped) with their endpoints' secrets, or the keys of their merchant and mode.
  */
 export async function claimDue(
   db: Database,
@@ -125,13 +148,14 @@ export interface FinishedAttempt {
   startedAt: Date;
   result: AttemptResult;
   next: NextState;
-  /** False when it was refused before sending: no key signs it. */
+  /** False when it was refused before sending: no key signs it, or its endpoint takes nothing now. */
   sent: boolean;
 }
 
 /** One finished attempt per row: the event's lease and next state, and the attempt's record. */
 const RESULTS = unnest('t', {
   id: webhookEvents.id,
+  endpoint_id: webhookEvents.endpointId,
   lease_owner: webhookEvents.leaseOwner,
   state: webhookEvents.state,
   delay_ms: 'bigint',
@@ -153,8 +177,11 @@ const RECORDED = [
   webhookAttempts.error,
   webhookAttempts.responseExcerpt,
 ];
-// `input` and its columns are the statement's own: the rows of RESULTS.
-const RECORD_ATTEMPTS = statement(sql`with input as (
+// `input`, `tally` and their columns are the statement's own: the rows of RESULTS, and per endpoint.
+const RECORD_ATTEMPTS = statement<
+  Pick<RowOf<typeof webhookEndpoints>, 'id' | 'merchant_id' | 'url' | 'disabled_reason'>,
+  Record<string, unknown> & { disableAfterMs: number }
+>(sql`with input as (
     select * from ${RESULTS.from}
   ), moved as (
     update ${webhookEvents}
@@ -165,20 +192,52 @@ const RECORD_ATTEMPTS = statement(sql`with input as (
       from input i
      where ${webhookEvents.id} = i.id and ${webhookEvents.leaseOwner} = i.lease_owner
      returning ${webhookEvents.id}
+  ), tally as (
+    select i.endpoint_id, bool_or(i.outcome = 'delivered') as delivered, min(i.started_at) as first_at, max(i.started_at) as last_at
+      from input i join moved m on m.id = i.id where i.endpoint_id is not null group by i.endpoint_id
+  ), failing as (
+    select t.*, coalesce(${ep.failingSince}, t.first_at) as since from tally t join ${webhookEndpoints} ep on ${ep.id} = t.endpoint_id
+  ), health as (
+    update ${webhookEndpoints} set
+           ${bare(webhookEndpoints.failingSince)} = case when f.delivered then null else f.since end,
+           ${bare(webhookEndpoints.status)} = case when not f.delivered and f.since <= f.last_at - ${param('disableAfterMs')} * interval '1 millisecond' then 'disabled' else ${webhookEndpoints.status} end,
+           ${bare(webhookEndpoints.disabledReason)} = case when not f.delivered and f.since <= f.last_at - ${param('disableAfterMs')} * interval '1 millisecond'
+             then 'Every delivery failed from ' || to_char(f.since at time zone 'UTC', 'YYYY-MM-DD HH24:MI') || ' UTC to ' || to_char(f.last_at at time zone 'UTC', 'YYYY-MM-DD HH24:MI') || ' UTC.'
+             else ${webhookEndpoints.disabledReason} end,
+           ${bare(webhookEndpoints.updatedAt)} = now()
+      from failing f
+     where ${webhookEndpoints.id} = f.endpoint_id and ${webhookEndpoints.status} = 'enabled' and ${webhookEndpoints.deletedAt} is null
+     returning ${columnsOf(webhookEndpoints, ['id', 'merchant_id', 'url', 'status', 'disabled_reason'])}
+  ), recorded as (
+    insert into ${webhookAttempts} (${sql.join(RECORDED.map(bare), sql`, `)})
+    select id, attempt, started_at, latency_ms, status_code, outcome, error, response_excerpt from input
   )
-  insert into ${webhookAttempts} (${sql.join(RECORDED.map(bare), sql`, `)})
-  select id, attempt, started_at, latency_ms, status_code, outcome, error, response_excerpt from input`);
+  select id, merchant_id, url, disabled_reason from health where status = 'disabled'`);
+
+/** An endpoint the gateway disabled: every delivery to it failed for WEBHOOK_ENDPOINT_DISABLE_DAYS. */
+export type DisabledEndpoint = Pick<RowOf<typeof webhookEndpoints>, 'id' | 'merchant_id' | 'url' | 'disabled_reason'>;
 
 /**
  * Records attempts and moves their rows on, all in one statement (attempts that end together are
- * written together); a row only if its lease is still the one this dispatcher took.
+ * written together); a row only if its lease is still the one this dispatcher took. An endpoint's
+ * failures are tallied on it: a delivery clears `failing_since`, and an endpoint whose deliveries
+ * all failed for `disableAfterMs` (by the attempts' own clock) is disabled. Answers those disabled now.
  */
-export async function recordAttempts(db: Database, finished: readonly FinishedAttempt[]): Promise<void> {
-  await RECORD_ATTEMPTS.run(
-    db,
-    RESULTS.values(
+export async function recordAttempts(
+  db: Database,
+  finished: readonly FinishedAttempt[],
+  disableAfterMs: number,
+): Promise<DisabledEndpoint[]> {
+  return RECORD_ATTEMPTS.run(db, {
+    disableAfterMs,
+    ...RESULTS.values(
       finished.map((f) => ({
         id: f.row.id,
+        // An endpoint's own refusal (paused, disabled, deleted) says nothing of its health.
+        endpoint_id:
+          f.row.endpoint_id !== null && f.row.endpoint_status === 'enabled' && !f.row.endpoint_deleted_at
+            ? f.row.endpoint_id
+            : null,
         lease_owner: f.row.lease_owner,
         state: f.next.state,
         delay_ms: f.next.delayMs,
@@ -191,5 +250,5 @@ export async function recordAttempts(db: Database, finished: readonly FinishedAt
         response_excerpt: f.result.responseExcerpt,
       })),
     ),
-  );
+  });
 }

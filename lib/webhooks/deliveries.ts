@@ -82,9 +82,32 @@ const RESEND = statement<unknown, Scope & { id: string }>(sql`with rearmed as (
   )
   select id, ${NOTIFY_DISPATCHERS} from rearmed`);
 
+/** Every attempt of each delivery, oldest first, by delivery id. */
+export async function attemptsOf(db: Queryable, ids: readonly string[]): Promise<Map<string, WebhookAttempt[]>> {
+  const byDelivery = new Map<string, WebhookAttempt[]>();
+  if (ids.length === 0) return byDelivery;
+  for (const a of await ATTEMPTS.run(db, { ids: [...ids] })) {
+    const list = byDelivery.get(a.event_id) ?? [];
+    list.push({
+      attempt: a.attempt,
+      at: a.started_at.toISOString(),
+      statusCode: a.status_code,
+      latencyMs: a.latency_ms,
+      outcome: a.outcome,
+      error: a.error,
+      responseExcerpt: a.response_excerpt,
+    });
+    byDelivery.set(a.event_id, list);
+  }
+  return byDelivery;
+}
+
 async function withLog(db: Queryable, events: EventRow[]): Promise<WebhookEvent[]> {
   if (events.length === 0) return [];
-  const attempts = await ATTEMPTS.run(db, { ids: events.map((e) => e.id) });
+  const attempts = await attemptsOf(
+    db,
+    events.map((e) => e.id),
+  );
   return events.map((e): WebhookEvent => ({
     id: e.id,
     orderId: e.order_id,
@@ -98,17 +121,7 @@ async function withLog(db: Queryable, events: EventRow[]): Promise<WebhookEvent[
     nextAttemptAt: e.state === 'pending' ? e.next_attempt_at.toISOString() : null,
     deliveredAt: e.delivered_at?.toISOString() ?? null,
     createdAt: e.created_at.toISOString(),
-    log: attempts
-      .filter((a) => a.event_id === e.id)
-      .map((a): WebhookAttempt => ({
-        attempt: a.attempt,
-        at: a.started_at.toISOString(),
-        statusCode: a.status_code,
-        latencyMs: a.latency_ms,
-        outcome: a.outcome,
-        error: a.error,
-        responseExcerpt: a.response_excerpt,
-      })),
+    log: attempts.get(e.id) ?? [],
   }));
 }
 

@@ -80,8 +80,14 @@ class ClaimLoop {
   ) {
     this.slots = new Slots(options.concurrency, options.merchantConcurrency);
     this.recorder = new AttemptRecorder(async (batch) => {
-      await recordAttempts(db, batch);
+      const disabled = await recordAttempts(db, batch, options.endpointDisableAfterMs);
       batch.forEach(logAttempt);
+      for (const endpoint of disabled)
+        log.warn('webhook endpoint disabled', {
+          endpointId: endpoint.id,
+          merchantId: endpoint.merchant_id,
+          reason: endpoint.disabled_reason,
+        });
     });
   }
 

@@ -24,9 +24,11 @@ export interface DispatcherOptions extends RetrySchedule {
   owner: string;
   /** How long a claim holds a row; longer than any attempt. */
   leaseMs: number;
+  /** An endpoint whose every delivery failed for this long is disabled (WEBHOOK_ENDPOINT_DISABLE_DAYS). */
+  endpointDisableAfterMs: number;
   /**
-   * The time an attempt is signed and recorded at: the signature's timestamp and which key signs
-   * (a rolled or revoked key's stops with time). Tests move it.
+   * The time an attempt is signed and recorded at: the signature's timestamp, which of a rolled
+   * secret's two secrets sign, which key signs, an endpoint's days of failure. Tests move it.
    */
   clock: () => Date;
 }
@@ -53,6 +55,7 @@ export function dispatcherOptions(overrides: Partial<DispatcherOptions> = {}): D
     jitter: RETRY_JITTER,
     owner: `pid-${process.pid}`,
     leaseMs: timeoutMs + 5 * SECOND,
+    endpointDisableAfterMs: cfg.webhookEndpointDisableMs,
     clock: () => new Date(),
     ...overrides,
   };

@@ -6,7 +6,9 @@ import 'server-only';
  * dispatchers (NOTIFY is delivered on commit only).
  *
  * An event is delivered to the object's own URL when it has one (the seed's per-order webhooks and
- * an invoice's `webhookURL`): their body keeps the seed's shape and carries the event id as its id.
+ * an invoice's `webhookURL`: their body keeps the seed's shape and carries the event id as its id),
+ * and to every webhook endpoint of the merchant and mode that subscribes to its type (the body is
+ * the event itself).
  */
 import { randomUUID } from 'node:crypto';
 import {
@@ -20,6 +22,7 @@ import {
   sql,
   statement,
   unnest,
+  webhookEndpoints,
   webhookEvents,
   type Queryable,
 } from '../db';
@@ -75,15 +78,26 @@ const PUBLISHED = unnest('p', {
 });
 const p = PUBLISHED.ref;
 const we = webhookEvents;
-/** The deliveries of recorded events: the object's own webhook, its id the event's. */
+const ep = alias(webhookEndpoints, 'ep');
+/**
+ * The deliveries of recorded events, one statement: the object's own (its id the event's) and one
+ * per endpoint that subscribes to the event's type.
+ */
 const ENQUEUE = statement<EnqueuedWebhook>(sql`with own as (
     insert into ${we} (${sql.join([we.id, we.eventId, we.eventType, we.apiKeyId, we.orderId, we.invoiceId, we.merchantId, we.mode, we.kind, we.orderStatus, we.invoiceStatus, we.url, we.body].map(bare), sql`, `)})
     select ${p.id}, ${p.id}, ${p.event_type}, ${p.api_key_id}, ${p.order_id}, ${p.invoice_id}, ${p.merchant_id}, ${p.mode}, ${p.kind}, ${p.order_status}, ${p.invoice_status}, ${p.url}, ${p.body}
       from ${PUBLISHED.from} where ${p.url} is not null
     on conflict do nothing
     returning ${we.id}, ${we.kind}, ${we.url}
+  ), fanned as (
+    insert into ${we} (${sql.join([we.id, we.eventId, we.eventType, we.endpointId, we.merchantId, we.mode, we.kind, we.url, we.body].map(bare), sql`, `)})
+    select gen_random_uuid(), ${p.id}, ${p.event_type}, ${ep.id}, ${p.merchant_id}, ${p.mode}, 'endpoint', ${ep.url}, ${p.envelope}
+      from ${PUBLISHED.from} join ${webhookEndpoints} ep on ${ep.merchantId} = ${p.merchant_id} and ${ep.mode} = ${p.mode}
+       and ${ep.status} = 'enabled' and ${ep.deletedAt} is null and (${p.event_type} = any(${ep.eventTypes}) or '*' = any(${ep.eventTypes}))
+    on conflict do nothing
+    returning ${we.id}, ${we.kind}, ${we.url}
   )
-  select id, kind, url, ${NOTIFY_DISPATCHERS} from own`);
+  select id, kind, url, ${NOTIFY_DISPATCHERS} from own union all select id, kind, url, ${NOTIFY_DISPATCHERS} from fanned`);
 
 /** Records the events and writes their deliveries; a change already recorded writes nothing again. */
 async function publish(tx: Queryable, publications: readonly Publication[]): Promise<EnqueuedWebhook[]> {

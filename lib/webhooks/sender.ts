@@ -12,10 +12,28 @@ import type { ClaimedRow, FinishedAttempt } from './claims';
 import { postWebhook, type AttemptResult } from './http';
 import type { DispatcherOptions } from './options';
 import { nextState } from './schedule';
-import { webhookHeaders } from './signing';
+import { endpointHeaders, webhookHeaders } from './signing';
 
-/** The headers of an attempt at `now`, signed by the key the rule chooses, or why it cannot be sent (a refusal, final until re-sent). */
+/** The headers of an attempt at `now`, or why it cannot be sent (a refusal, final until re-sent). */
 export function signAttempt(row: ClaimedRow, now: Date): { headers: Record<string, string> } | { refused: string } {
+  if (row.endpoint_id !== null) {
+    if (row.endpoint_deleted_at) return { refused: 'refused: the endpoint was deleted' };
+    if (row.endpoint_status !== 'enabled')
+      return { refused: `refused: the endpoint is ${row.endpoint_status ?? 'gone'}` };
+    const secrets = [decryptSecret(row.secret_ciphertext!)];
+    // A rolled secret signs beside the new one until its overlap ends.
+    if (row.previous_secret_ciphertext && row.previous_secret_expires_at && row.previous_secret_expires_at > now)
+      secrets.push(decryptSecret(row.previous_secret_ciphertext));
+    return {
+      headers: endpointHeaders({
+        secrets,
+        body: row.body,
+        eventId: row.event_id ?? row.id,
+        attempt: row.attempts,
+        now,
+      }),
+    };
+  }
   const choice = signingKeyFor(row.keys, row.api_key_id, now, row.mode);
   if ('refused' in choice) return choice;
   return {
@@ -55,8 +73,10 @@ export function logAttempt({ row, result, next, sent }: FinishedAttempt): void {
   metrics().webhookAttempts.inc({ outcome: result.outcome });
   // The URL is the merchant's and may carry a token in its path or query: only its host is logged.
   const fields = {
-    eventId: row.id,
+    eventId: row.event_id ?? row.id,
+    deliveryId: row.id,
     orderId: row.order_id,
+    endpointId: row.endpoint_id,
     merchantId: row.merchant_id,
     host: hostOf(row.url),
     attempt: row.attempts,
