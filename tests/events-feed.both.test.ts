@@ -6,6 +6,7 @@
  * commit out of order, while a reader polls the feed: the reader never passes an event that
  * commits later before its cursor. PGlite (one connection) has one writer at a time.
  */
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { broadcast, mine } from '@/lib/chains/sandbox';
 import type { Database, Queryable } from '@/lib/db/client';
@@ -238,6 +239,28 @@ describe('events/list after an outage', () => {
     const invalid = await callInProcess('events/list', { types: ['order.shipped'] }, merchant.test);
     expect(invalid.status).toBe(400);
   });
+
+  it.runIf(process.env.TEST_DB === 'postgres')(
+    // The first test shows a running write of this database holding it back.
+    'is not held back by a running write of another database on the same server',
+    async () => {
+      const [last] = (await feedAfter(undefined)).slice(-1);
+      const elsewhere = new pg.Client({ connectionString: process.env.TEST_PG_URL });
+      await elsewhere.connect();
+      try {
+        // Another database of the server writes, and stays open.
+        await elsewhere.query('begin');
+        await elsewhere.query('select pg_current_xact_id()');
+        const [order] = await paidOrders(1);
+        await db.transaction((tx) => settle(tx, [order!]));
+        const seen = await feedAfter(last!.id);
+        expect(seen.map((e) => e.data.orderId)).toEqual([order!.id]);
+      } finally {
+        await elsewhere.query('rollback');
+        await elsewhere.end();
+      }
+    },
+  );
 
   it('keeps events EVENT_RETENTION_DAYS: an older one is removed, and its id is no cursor any more', async () => {
     const [oldest] = await feedAfter(undefined);

@@ -6,15 +6,16 @@ import 'server-only';
  * The feed's order is (`tx_id`, `position`): the writing transaction's id, then the order of
  * writing. A transaction that is still running may hold events that sort before events already
  * committed; so the feed hands out only events of transactions older than the oldest one still
- * running (`tx_id` below the snapshot's xmin). Every transaction below that horizon has ended, and
- * every later one sorts after it: an event handed out is never followed by one that sorts before
- * it. The webhooks wait for the same horizon (lib/webhooks/claims.ts), so the id in a webhook's body
- * is a cursor as good as the feed's own.
+ * running (`tx_id` below `FEED_HORIZON`, ./horizon.ts). Every transaction below that horizon has
+ * ended, and every later one sorts after it: an event handed out is never followed by one that
+ * sorts before it. The webhooks wait for the same horizon (lib/webhooks/claims.ts), so the id in a
+ * webhook's body is a cursor as good as the feed's own.
  */
 import { events, param, sql, statement, columnsOf, type Queryable, type RowOf } from '../db';
 import { DomainError } from '../errors';
 import { isUuid, type EventType, type GatewayEvent, type Mode } from '../protocol';
 import { eventJson } from './event';
+import { FEED_HORIZON } from './horizon';
 
 /** The `after` of a call names no event of the caller's (never one, or one removed after the retention period). */
 export class EventCursorUnknown extends DomainError<'EventCursorUnknown'> {
@@ -35,8 +36,8 @@ const CURSOR = statement<Position, { id: string; merchantId: string; mode: strin
    where ${events.id} = ${param('id')} and ${events.merchantId} = ${param('merchantId')} and ${events.mode} = ${param('mode')}`,
 );
 
-/** The horizon: transactions below it have all ended (committed or rolled back). */
-const HANDED_OUT = sql`${events.txId} < pg_snapshot_xmin(pg_current_snapshot())`;
+/** Transactions below the horizon have all ended (committed or rolled back). */
+const HANDED_OUT = sql`${events.txId} < ${FEED_HORIZON}`;
 const FEED = statement<
   FeedRow,
   { merchantId: string; mode: string; afterTx: string; afterPosition: number; types: string[] | null; limit: number }

@@ -7,4 +7,5 @@ import 'server-only';
 export { eventJson, eventTypeOfOrder, eventTypeOfInvoice, type NewEvent } from './event';
 export { recordEvents } from './record';
 export { listEvents, EventCursorUnknown, type EventList } from './feed';
+export { FEED_HORIZON } from './horizon';
 export { pruneEvents } from './retention';

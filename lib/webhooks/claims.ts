@@ -27,6 +27,7 @@ import {
   type Database,
   type RowOf,
 } from '../db';
+import { FEED_HORIZON } from '../events';
 import { SIGNING_KEY_COLUMNS, signingKeysFromJson, type SigningKeyRow } from '../merchants';
 import type { AttemptResult } from './http';
 import type { NextState } from './schedule';
@@ -68,12 +69,12 @@ export type ClaimedRow = Pick<RowOf<typeof webhookEvents>, Exclude<(typeof CLAIM
   lease_owner: string;
 } & ClaimedEndpoint & { keys: SigningKeyRow[] };
 
-// Only what transactions older than every running one wrote: the event feed's horizon
-// (lib/events/feed.ts), so that a receiver never holds an event id that the feed has not reached.
+// Only what transactions older than every running one of this database wrote: the event feed's
+// horizon (lib/events/horizon.ts), so that a receiver never holds an event id the feed has not reached.
 const DUE = statement<Pick<RowOf<typeof webhookEvents>, 'id' | 'merchant_id'>, { saturated: string[]; limit: number }>(
   sql`select ${columnsOf(webhookEvents, ['id', 'merchant_id'])} from ${webhookEvents}
     where ${webhookEvents.state} = 'pending' and ${webhookEvents.nextAttemptAt} <= now() and ${webhookEvents.merchantId} <> all(${param('saturated')}::uuid[])
-      and ${webhookEvents.txId} < pg_snapshot_xmin(pg_current_snapshot())
+      and ${webhookEvents.txId} < ${FEED_HORIZON}
     order by ${webhookEvents.nextAttemptAt} limit ${param('limit')}`,
 );
 
