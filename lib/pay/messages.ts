@@ -155,7 +155,7 @@ const en: Messages = {
   simulateSent: 'Sent: {tx}',
   simulateFailed: 'The simulated payment failed: {error}',
   notFoundTitle: 'Order not found',
-  notFoundBody: 'There is no payment order at this address. Check the link the store gave you.',
+  notFoundBody: 'There is no payment order at this link. Check the link the store gave you.',
   invoicePrice: 'Price',
   changeCoin: 'Change coin',
   screens: {
@@ -262,7 +262,7 @@ const invoiceEn: InvoiceMessages = {
     invalid: 'Choose a coin from the list.',
   },
   notFoundTitle: 'Invoice not found',
-  notFoundBody: 'There is no invoice at this address. Check the link the store gave you.',
+  notFoundBody: 'There is no invoice at this link. Check the link the store gave you.',
   goBack: 'Go back',
   home: 'Go to the home page',
   screens: {
@@ -272,7 +272,7 @@ const invoiceEn: InvoiceMessages = {
     },
     pay: {
       title: 'Payment in progress',
-      body: 'A payment for this invoice has been seen. Follow it on the payment page.',
+      body: 'A payment for this invoice has been detected. Follow it on the payment page.',
     },
     paid: { title: 'Paid', body: 'Thank you: this invoice is paid.' },
     expired: {

@@ -66,7 +66,7 @@ export const messages: Messages = {
   simulateSent: 'أُرسلت: {tx}',
   simulateFailed: 'فشلت الدفعة التجريبية: {error}',
   notFoundTitle: 'الطلب غير موجود',
-  notFoundBody: 'لا يوجد طلب دفع على هذا العنوان. تحقق من الرابط الذي أعطاك إياه المتجر.',
+  notFoundBody: 'لا يوجد طلب دفع على هذا الرابط. تحقق من الرابط الذي أعطاك إياه المتجر.',
   invoicePrice: 'السعر',
   changeCoin: 'تغيير العملة',
   screens: {
@@ -116,7 +116,7 @@ export const invoiceMessages: InvoiceMessages = {
     invalid: 'اختر عملة من القائمة.',
   },
   notFoundTitle: 'الفاتورة غير موجودة',
-  notFoundBody: 'لا توجد فاتورة على هذا العنوان. تحقق من الرابط الذي أعطاك إياه المتجر.',
+  notFoundBody: 'لا توجد فاتورة على هذا الرابط. تحقق من الرابط الذي أعطاك إياه المتجر.',
   goBack: 'رجوع',
   home: 'الانتقال إلى الصفحة الرئيسية',
   screens: {

@@ -66,8 +66,7 @@ export const messages: Messages = {
   simulateSent: 'Gesendet: {tx}',
   simulateFailed: 'Die simulierte Zahlung ist fehlgeschlagen: {error}',
   notFoundTitle: 'Bestellung nicht gefunden',
-  notFoundBody:
-    'Unter dieser Adresse gibt es keine Zahlungsbestellung. Prüfen Sie den Link, den Ihnen der Shop gegeben hat.',
+  notFoundBody: 'Unter diesem Link gibt es keine Bestellung. Prüfen Sie den Link, den Ihnen der Shop gegeben hat.',
   invoicePrice: 'Preis',
   changeCoin: 'Währung wechseln',
   screens: {
@@ -133,7 +132,7 @@ export const invoiceMessages: InvoiceMessages = {
     invalid: 'Wählen Sie eine Währung aus der Liste.',
   },
   notFoundTitle: 'Rechnung nicht gefunden',
-  notFoundBody: 'Unter dieser Adresse gibt es keine Rechnung. Prüfen Sie den Link, den Ihnen der Shop gegeben hat.',
+  notFoundBody: 'Unter diesem Link gibt es keine Rechnung. Prüfen Sie den Link, den Ihnen der Shop gegeben hat.',
   goBack: 'Zurück',
   home: 'Zur Startseite',
   screens: {
@@ -143,7 +142,7 @@ export const invoiceMessages: InvoiceMessages = {
     },
     pay: {
       title: 'Zahlung läuft',
-      body: 'Eine Zahlung für diese Rechnung wurde gesehen. Verfolgen Sie sie auf der Zahlungsseite.',
+      body: 'Eine Zahlung für diese Rechnung wurde erkannt. Verfolgen Sie sie auf der Zahlungsseite.',
     },
     paid: { title: 'Bezahlt', body: 'Vielen Dank: Diese Rechnung ist bezahlt.' },
     expired: {

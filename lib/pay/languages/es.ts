@@ -64,7 +64,7 @@ export const messages: Messages = {
   simulateSent: 'Enviado: {tx}',
   simulateFailed: 'El pago simulado falló: {error}',
   notFoundTitle: 'Pedido no encontrado',
-  notFoundBody: 'No hay ningún pedido de pago en esta dirección. Revisa el enlace que te dio la tienda.',
+  notFoundBody: 'No hay ningún pedido de pago en este enlace. Revisa el enlace que te dio la tienda.',
   invoicePrice: 'Precio',
   changeCoin: 'Cambiar de moneda',
   screens: {
@@ -126,12 +126,12 @@ export const invoiceMessages: InvoiceMessages = {
     invalid: 'Elige una moneda de la lista.',
   },
   notFoundTitle: 'Factura no encontrada',
-  notFoundBody: 'No hay ninguna factura en esta dirección. Revisa el enlace que te dio la tienda.',
+  notFoundBody: 'No hay ninguna factura en este enlace. Revisa el enlace que te dio la tienda.',
   goBack: 'Volver atrás',
   home: 'Ir a la página de inicio',
   screens: {
     choose: { title: 'Elige cómo pagar', body: 'Elige una moneda y su red. El importe a enviar se fija al elegir.' },
-    pay: { title: 'Pago en curso', body: 'Se ha visto un pago de esta factura. Síguelo en la página de pago.' },
+    pay: { title: 'Pago en curso', body: 'Se detectó un pago de esta factura. Síguelo en la página de pago.' },
     paid: { title: 'Pagada', body: 'Gracias: esta factura está pagada.' },
     expired: {
       title: 'Esta factura ha caducado',

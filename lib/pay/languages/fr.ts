@@ -67,7 +67,7 @@ export const messages: Messages = {
   simulateSent: 'Envoyé : {tx}',
   simulateFailed: 'Le paiement simulé a échoué : {error}',
   notFoundTitle: 'Commande introuvable',
-  notFoundBody: 'Aucune commande de paiement à cette adresse. Vérifiez le lien que la boutique vous a donné.',
+  notFoundBody: 'Ce lien ne mène à aucune commande de paiement. Vérifiez le lien que la boutique vous a donné.',
   invoicePrice: 'Prix',
   changeCoin: 'Changer de monnaie',
   screens: {
@@ -130,7 +130,7 @@ export const invoiceMessages: InvoiceMessages = {
     invalid: 'Choisissez une monnaie dans la liste.',
   },
   notFoundTitle: 'Facture introuvable',
-  notFoundBody: 'Aucune facture à cette adresse. Vérifiez le lien que la boutique vous a donné.',
+  notFoundBody: 'Ce lien ne mène à aucune facture. Vérifiez le lien que la boutique vous a donné.',
   goBack: 'Retour',
   home: 'Aller à la page d’accueil',
   screens: {
@@ -140,7 +140,7 @@ export const invoiceMessages: InvoiceMessages = {
     },
     pay: {
       title: 'Paiement en cours',
-      body: 'Un paiement pour cette facture a été vu. Suivez-le sur la page de paiement.',
+      body: 'Un paiement pour cette facture a été détecté. Suivez-le sur la page de paiement.',
     },
     paid: { title: 'Payée', body: 'Merci : cette facture est payée.' },
     expired: {

@@ -61,7 +61,7 @@ export const messages: Messages = {
   simulateSent: '送信しました：{tx}',
   simulateFailed: 'シミュレートした支払いに失敗しました：{error}',
   notFoundTitle: '注文が見つかりません',
-  notFoundBody: 'このアドレスには支払い注文がありません。ストアから受け取ったリンクを確認してください。',
+  notFoundBody: 'このリンクに該当する支払い注文はありません。ストアから受け取ったリンクを確認してください。',
   invoicePrice: '価格',
   changeCoin: '通貨を変更',
   screens: {
@@ -120,7 +120,7 @@ export const invoiceMessages: InvoiceMessages = {
     invalid: '一覧から通貨を選んでください。',
   },
   notFoundTitle: '請求書が見つかりません',
-  notFoundBody: 'このアドレスには請求書がありません。ストアから受け取ったリンクを確認してください。',
+  notFoundBody: 'このリンクに該当する請求書はありません。ストアから受け取ったリンクを確認してください。',
   goBack: '戻る',
   home: 'ホームページへ',
   screens: {
@@ -130,7 +130,7 @@ export const invoiceMessages: InvoiceMessages = {
     },
     pay: {
       title: 'お支払い処理中',
-      body: 'この請求書への支払いが確認されました。支払いページで状況を確認してください。',
+      body: 'この請求書への支払いを検出しました。支払いページで状況を確認してください。',
     },
     paid: { title: '支払い済み', body: 'ありがとうございます。この請求書は支払い済みです。' },
     expired: {

@@ -61,7 +61,7 @@ export const messages: Messages = {
   simulateSent: 'Enviado: {tx}',
   simulateFailed: 'O pagamento simulado falhou: {error}',
   notFoundTitle: 'Pedido não encontrado',
-  notFoundBody: 'Não há nenhum pedido de pagamento neste endereço. Confira o link que a loja enviou.',
+  notFoundBody: 'Não há nenhum pedido de pagamento neste link. Confira o link que a loja enviou.',
   invoicePrice: 'Preço',
   changeCoin: 'Trocar moeda',
   screens: {
@@ -124,7 +124,7 @@ export const invoiceMessages: InvoiceMessages = {
     invalid: 'Escolha uma moeda da lista.',
   },
   notFoundTitle: 'Fatura não encontrada',
-  notFoundBody: 'Não há nenhuma fatura neste endereço. Confira o link que a loja enviou.',
+  notFoundBody: 'Não há nenhuma fatura neste link. Confira o link que a loja enviou.',
   goBack: 'Voltar',
   home: 'Ir para a página inicial',
   screens: {
@@ -134,7 +134,7 @@ export const invoiceMessages: InvoiceMessages = {
     },
     pay: {
       title: 'Pagamento em andamento',
-      body: 'Um pagamento desta fatura foi visto. Acompanhe-o na página de pagamento.',
+      body: 'Um pagamento desta fatura foi detectado. Acompanhe-o na página de pagamento.',
     },
     paid: { title: 'Paga', body: 'Obrigado: esta fatura está paga.' },
     expired: {

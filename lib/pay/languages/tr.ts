@@ -59,7 +59,7 @@ export const messages: Messages = {
   simulateSent: 'Gönderildi: {tx}',
   simulateFailed: 'Simüle edilen ödeme başarısız oldu: {error}',
   notFoundTitle: 'Sipariş bulunamadı',
-  notFoundBody: 'Bu adreste bir ödeme siparişi yok. Mağazanın size verdiği bağlantıyı kontrol edin.',
+  notFoundBody: 'Bu bağlantıda bir ödeme siparişi yok. Mağazanın size verdiği bağlantıyı kontrol edin.',
   invoicePrice: 'Fiyat',
   changeCoin: 'Coini değiştir',
   screens: {
@@ -118,7 +118,7 @@ export const invoiceMessages: InvoiceMessages = {
     invalid: 'Listeden bir coin seçin.',
   },
   notFoundTitle: 'Fatura bulunamadı',
-  notFoundBody: 'Bu adreste bir fatura yok. Mağazanın size verdiği bağlantıyı kontrol edin.',
+  notFoundBody: 'Bu bağlantıda bir fatura yok. Mağazanın size verdiği bağlantıyı kontrol edin.',
   goBack: 'Geri dön',
   home: 'Ana sayfaya git',
   screens: {
@@ -126,7 +126,7 @@ export const invoiceMessages: InvoiceMessages = {
       title: 'Nasıl ödeyeceğinizi seçin',
       body: 'Bir coin ve ağını seçin. Gönderilecek tutar seçtiğiniz anda sabitlenir.',
     },
-    pay: { title: 'Ödeme sürüyor', body: 'Bu fatura için bir ödeme görüldü. Ödeme sayfasından takip edin.' },
+    pay: { title: 'Ödeme sürüyor', body: 'Bu fatura için bir ödeme algılandı. Ödeme sayfasından takip edin.' },
     paid: { title: 'Ödendi', body: 'Teşekkürler: bu fatura ödendi.' },
     expired: {
       title: 'Bu faturanın süresi doldu',

@@ -60,7 +60,7 @@ export const messages: Messages = {
   simulateSent: '已发送：{tx}',
   simulateFailed: '模拟付款失败：{error}',
   notFoundTitle: '未找到订单',
-  notFoundBody: '此地址没有付款订单。请检查商店提供给您的链接。',
+  notFoundBody: '此链接没有对应的付款订单。请检查商店提供给您的链接。',
   invoicePrice: '价格',
   changeCoin: '更换币种',
   screens: {
@@ -107,12 +107,12 @@ export const invoiceMessages: InvoiceMessages = {
     invalid: '请从列表中选择一个币种。',
   },
   notFoundTitle: '未找到账单',
-  notFoundBody: '此地址没有账单。请检查商店提供给您的链接。',
+  notFoundBody: '此链接没有对应的账单。请检查商店提供给您的链接。',
   goBack: '返回',
   home: '前往首页',
   screens: {
     choose: { title: '选择付款方式', body: '选择一个币种及其网络。应发送的金额在您选择时确定。' },
-    pay: { title: '付款进行中', body: '已看到此账单的一笔付款。请在付款页面上跟踪。' },
+    pay: { title: '付款进行中', body: '已检测到此账单的一笔付款。请在付款页面上跟踪。' },
     paid: { title: '已付款', body: '谢谢：此账单已付款。' },
     expired: { title: '此账单已过期', body: '付款时间已结束。请不要为其发送资金；请向商店索取新账单。' },
     closed: { title: '付款未完成', body: '此账单在未全额付款的情况下已关闭。付款页面显示已收到的金额；请联系商家。' },
