@@ -75,7 +75,7 @@ export function InvoicePage({ view, m, im, language, price, error, choose }: Pro
           className="bg-amber-300 px-3 py-1 text-center text-sm font-bold tracking-wide text-amber-950"
         >
           {m.testMode}
-          <span className="sr-only">{`: ${im.testModeNote}`}</span>
+          <span className="sr-only">{`${m.separators.label}${im.testModeNote}`}</span>
         </div>
       )}
       <main {...brandProps(view.brand)} className="mx-auto w-full max-w-md px-4 py-4">
@@ -83,7 +83,7 @@ export function InvoicePage({ view, m, im, language, price, error, choose }: Pro
           <MerchantLine brand={view.brand} merchant={view.merchantName}>
             {interpolate(m.payTo, { merchant: view.merchantName })}
           </MerchantLine>
-          <LanguageLinks current={language} label={m.language} />
+          <LanguageLinks current={language} m={m} />
         </header>
 
         <section aria-label={im.price} className="mt-3">
@@ -111,7 +111,7 @@ export function InvoicePage({ view, m, im, language, price, error, choose }: Pro
             <InvoiceCountdown
               expiresAt={view.expiresAt}
               serverTime={view.serverTime}
-              m={{ timeLeft: m.timeLeft, expiringSoon: m.expiringSoon, timeUp: m.timeUp }}
+              m={{ timeLeft: m.timeLeft, expiringSoon: m.expiringSoon, timeUp: m.timeUp, separators: m.separators }}
             />
           )}
           {ways.length > 0 && <div className="mt-3 flex flex-wrap items-center gap-3">{ways}</div>}

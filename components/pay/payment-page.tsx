@@ -61,7 +61,7 @@ export function PaymentPage({ view, m, language, embed, invoicePrice = null, bra
           className="bg-amber-300 px-3 py-1 text-center text-sm font-bold tracking-wide text-amber-950"
         >
           {m.testMode}
-          <span className="sr-only">{`: ${m.testModeNote}`}</span>
+          <span className="sr-only">{`${m.separators.label}${m.testModeNote}`}</span>
         </div>
       )}
       <main
@@ -72,7 +72,7 @@ export function PaymentPage({ view, m, language, embed, invoicePrice = null, bra
           <MerchantLine brand={brand} merchant={merchant}>
             {interpolate(m.payTo, { merchant })}
           </MerchantLine>
-          {!embed && <LanguageLinks current={language} label={m.language} />}
+          {!embed && <LanguageLinks current={language} m={m} />}
         </header>
         <PayLive
           initial={view}
@@ -237,7 +237,7 @@ function TagBlock({ tag, m }: { tag: string; m: Messages }) {
       <p className="text-sm font-semibold text-red-800 dark:text-red-200">{m.tagWarningTitle}</p>
       <div className="flex items-center justify-between gap-2">
         <p className="min-w-0">
-          <span className="sr-only">{`${m.tag}: `}</span>
+          <span className="sr-only">{`${m.tag}${m.separators.label}`}</span>
           <span dir="ltr" data-testid="tag" className="font-mono text-xl font-semibold">
             {tag}
           </span>

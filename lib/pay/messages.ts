@@ -27,6 +27,14 @@ import { messages as zh, invoiceMessages as invoiceZh } from './languages/zh';
 export type Plural = Partial<Record<Intl.LDMLPluralRule, string>> & { other: string };
 
 export interface Messages {
+  /**
+   * The punctuation the pages put between parts of a line, each language's own (French puts a
+   * no-break space before the colon, Chinese and Japanese a full-width colon and stop): `label`
+   * between a label and its value ("Time left: 4:59"), `sentence` after a title read as a sentence
+   * before its text (the status announcement), `item` between the items of a line ("1 of 2
+   * confirmations · about 3 minutes").
+   */
+  separators: { label: string; sentence: string; item: string };
   pageTitle: string;
   payTo: string;
   testMode: string;
@@ -97,6 +105,7 @@ export interface Messages {
 }
 
 const en: Messages = {
+  separators: { label: ': ', sentence: '. ', item: ' · ' },
   pageTitle: 'Pay {merchant}',
   payTo: 'Payment to {merchant}',
   testMode: 'TEST MODE',

@@ -1,6 +1,7 @@
 import type { InvoiceMessages, Messages } from '../messages';
 
 export const messages: Messages = {
+  separators: { label: ': ', sentence: '. ', item: ' · ' },
   pageTitle: 'الدفع إلى {merchant}',
   payTo: 'دفعة إلى {merchant}',
   testMode: 'وضع الاختبار',

@@ -1,6 +1,7 @@
 import type { InvoiceMessages, Messages } from '../messages';
 
 export const messages: Messages = {
+  separators: { label: ': ', sentence: '. ', item: ' · ' },
   pageTitle: 'Pagar a {merchant}',
   payTo: 'Pago a {merchant}',
   testMode: 'MODO DE PRUEBA',

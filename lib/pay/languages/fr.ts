@@ -1,6 +1,7 @@
 import type { InvoiceMessages, Messages } from '../messages';
 
 export const messages: Messages = {
+  separators: { label: '\u00a0: ', sentence: '. ', item: ' · ' },
   pageTitle: 'Payer {merchant}',
   payTo: 'Paiement à {merchant}',
   testMode: 'MODE TEST',

@@ -1,6 +1,7 @@
 import type { InvoiceMessages, Messages } from '../messages';
 
 export const messages: Messages = {
+  separators: { label: ': ', sentence: '. ', item: ' · ' },
   pageTitle: 'Paga {merchant}',
   payTo: 'Pagamento a {merchant}',
   testMode: 'MODALITÀ DI PROVA',

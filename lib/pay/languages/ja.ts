@@ -1,6 +1,7 @@
 import type { InvoiceMessages, Messages } from '../messages';
 
 export const messages: Messages = {
+  separators: { label: '：', sentence: '。', item: '・' },
   pageTitle: '{merchant} へのお支払い',
   payTo: '{merchant} へのお支払い',
   testMode: 'テストモード',

@@ -2,6 +2,7 @@
 import type { InvoiceMessages, Messages } from '../messages';
 
 export const messages: Messages = {
+  separators: { label: ': ', sentence: '. ', item: ' · ' },
   pageTitle: 'Pagar {merchant}',
   payTo: 'Pagamento para {merchant}',
   testMode: 'MODO DE TESTE',

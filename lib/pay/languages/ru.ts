@@ -1,6 +1,7 @@
 import type { InvoiceMessages, Messages } from '../messages';
 
 export const messages: Messages = {
+  separators: { label: ': ', sentence: '. ', item: ' · ' },
   pageTitle: 'Оплата: {merchant}',
   payTo: 'Платёж получателю {merchant}',
   testMode: 'ТЕСТОВЫЙ РЕЖИМ',

@@ -1,6 +1,7 @@
 import type { InvoiceMessages, Messages } from '../messages';
 
 export const messages: Messages = {
+  separators: { label: ': ', sentence: '. ', item: ' · ' },
   pageTitle: '{merchant} ödemesi',
   payTo: '{merchant} için ödeme',
   testMode: 'TEST MODU',

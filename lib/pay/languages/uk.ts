@@ -1,6 +1,7 @@
 import type { InvoiceMessages, Messages } from '../messages';
 
 export const messages: Messages = {
+  separators: { label: ': ', sentence: '. ', item: ' · ' },
   pageTitle: 'Оплата: {merchant}',
   payTo: 'Платіж отримувачу {merchant}',
   testMode: 'ТЕСТОВИЙ РЕЖИМ',

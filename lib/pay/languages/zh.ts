@@ -2,6 +2,7 @@
 import type { InvoiceMessages, Messages } from '../messages';
 
 export const messages: Messages = {
+  separators: { label: '：', sentence: '。', item: ' · ' },
   pageTitle: '向 {merchant} 付款',
   payTo: '付款给 {merchant}',
   testMode: '测试模式',
