@@ -64,7 +64,8 @@ test('choose USDT on Tron, see the price on the payment page, change to BTC on B
   expect(headers['content-security-policy']).toContain("frame-ancestors 'self'");
   expect(headers['referrer-policy']).toBe('same-origin');
 
-  await expect(page).toHaveTitle('Invoice from e2e');
+  // The merchant's name isolated from the sentence (FSI ... PDI): its direction is its own.
+  await expect(page).toHaveTitle('Invoice from \u2068e2e\u2069');
   await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', 'noindex, nofollow');
   await expect(page.getByTestId('test-banner')).toContainText('TEST MODE');
   await expect(page.getByText('Payment to e2e')).toBeVisible();

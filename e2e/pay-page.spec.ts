@@ -4,6 +4,8 @@
  * a phone's width, copy buttons, a failing status endpoint. Specs that need blocks on demand
  * are in pay-flow.spec.ts.
  */
+import { randomInt } from 'node:crypto';
+import type { Locator } from '@playwright/test';
 import { NETWORKS } from '@/lib/catalog';
 import { formatAmount } from '@/lib/pay/format';
 import { LANGUAGES } from '@/lib/pay/i18n';
@@ -16,7 +18,7 @@ import {
   longestLanguage,
   PHONE,
 } from './pay-support';
-import { baseUrl, expect, makeOrder, test } from './support/fixtures';
+import { baseUrl, createKeys, expect, makeOrder, test } from './support/fixtures';
 
 test.describe('first paint', () => {
   test.use({ viewport: PHONE });
@@ -271,8 +273,46 @@ test.describe('languages', () => {
       await expectNoHorizontalScroll(page);
       await expectAccessible(page, 'Arabic page');
     });
+
+    test('a merchant name ending in punctuation keeps its order inside the Arabic sentences (isolated)', async ({
+      page,
+    }) => {
+      const merchant = `Shop ${randomInt(1e6)}!`;
+      const order = await makeOrder(
+        { currency: 'LTC', network: 'litecoin', amount: '0.1' },
+        await createKeys(merchant),
+      );
+      await page.goto(`/pay/${order.orderId}`);
+      const line = page.locator('header').getByText(merchant);
+      await expect(line).toBeVisible();
+      // Left to right inside the right-to-left line, "!" last: unisolated, it would stand left of "Shop".
+      const xs = await characterPositions(line, merchant);
+      expect(xs, `x of each character of ${merchant}`).toEqual([...xs].sort((a, b) => a - b));
+      await expect(page).toHaveTitle(MESSAGES.ar.pageTitle.replace('{merchant}', `\u2068${merchant}\u2069`));
+    });
   });
 });
+
+/** The left edge of each character of `text` as laid out inside `element` (across its text nodes). */
+function characterPositions(element: Locator, text: string): Promise<number[]> {
+  return element.evaluate((root, text) => {
+    const characters: [Text, number][] = [];
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode())
+      for (let i = 0; i < node.textContent!.length; i++) characters.push([node as Text, i]);
+    const start = characters
+      .map(([node, i]) => node.textContent![i])
+      .join('')
+      .indexOf(text);
+    return [...text].map((_, k) => {
+      const [node, i] = characters[start + k]!;
+      const range = document.createRange();
+      range.setStart(node, i);
+      range.setEnd(node, i + 1);
+      return range.getBoundingClientRect().x;
+    });
+  }, text);
+}
 
 test.describe('a failing status endpoint', () => {
   // The browser logs each failed poll (503) as a console error: expected here.

@@ -9,12 +9,11 @@
  * code is the countdown, the search box of a long list and the choice buttons' pending state.
  */
 import type { InvoiceScreen, PublicInvoiceView } from '@/lib/invoices/view';
-import { interpolate } from '@/lib/pay/format';
 import type { Language } from '@/lib/pay/i18n';
 import type { InvoiceChoiceError, InvoiceMessages, Messages } from '@/lib/pay/messages';
 import { brandHeaderClass, brandProps, MerchantLine } from '../pay/brand';
 import { LanguageLinks } from '../pay/language-links';
-import { BUTTON } from '../pay/ui';
+import { BUTTON, fill } from '../pay/ui';
 import { CoinList } from './coin-list';
 import { InvoiceCountdown } from './invoice-countdown';
 
@@ -81,7 +80,7 @@ export function InvoicePage({ view, m, im, language, price, error, choose }: Pro
       <main {...brandProps(view.brand)} className="mx-auto w-full max-w-md px-4 py-4">
         <header className={`flex flex-wrap items-center justify-between gap-2 ${brandHeaderClass(view.brand)}`}>
           <MerchantLine brand={view.brand} merchant={view.merchantName}>
-            {interpolate(m.payTo, { merchant: view.merchantName })}
+            {fill(m.payTo, { merchant: view.merchantName })}
           </MerchantLine>
           <LanguageLinks current={language} m={m} />
         </header>
@@ -122,9 +121,9 @@ export function InvoicePage({ view, m, im, language, price, error, choose }: Pro
             data-testid="current-choice"
             className="mt-4 rounded-lg border-2 border-sky-700 p-3 dark:border-sky-300"
           >
-            <p className="text-sm">{interpolate(im.chosen, chosenNames)}</p>
+            <p className="text-sm">{fill(im.chosen, chosenNames)}</p>
             <a href={payment} className={`${WIDE_LINK_BUTTON} mt-2`}>
-              {interpolate(im.continueWith, chosenNames)}
+              {fill(im.continueWith, chosenNames)}
             </a>
             <p className="mt-2 text-xs">{im.chosenNote}</p>
           </section>
