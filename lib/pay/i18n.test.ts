@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { directionOf, LANGUAGES, languageFrom, negotiateLanguage } from './i18n';
-import { INVOICE_CHOICE_ERRORS, isInvoiceChoiceError } from './messages';
+import { directionOf, type Language, LANGUAGES, languageFrom, negotiateLanguage } from './i18n';
+import { INVOICE_CHOICE_ERRORS, isInvoiceChoiceError, MESSAGES } from './messages';
 
 declare global {
   /** Vite's import.meta.glob (vitest runs on Vite), typed here: the project does not load Vite's client types. */
@@ -51,37 +51,50 @@ describe('languageFrom and directionOf', () => {
 
 /**
  * Every messages file under lib/pay (`*messages.ts`: the payment and invoice pages', the wallet
- * button's...) and every table in it keyed by language: every language has every text, with the
- * placeholders of English, and a counted text (an object with `other`) has a form for each plural
- * category Intl knows in that language.
+ * button's...) and every table in it keyed by language.
+ */
+const files = import.meta.glob<Record<string, unknown>>('./**/*messages.ts', { eager: true });
+const isTable = (value: unknown): value is Record<string, unknown> =>
+  !!value && typeof value === 'object' && 'en' in value;
+const isPlural = (value: object): boolean =>
+  'other' in value && Object.keys(value).every((k) => ['zero', 'one', 'two', 'few', 'many', 'other'].includes(k));
+/** Paths of the texts ("screens.paid.title"); a counted text is one path. */
+const keys = (value: unknown, prefix = ''): string[] =>
+  typeof value === 'string' || isPlural(value as object)
+    ? [prefix]
+    : Object.entries(value as object).flatMap(([k, v]) => keys(v, `${prefix}.${k}`));
+const at = (table: unknown, key: string) =>
+  key
+    .split('.')
+    .slice(1)
+    .reduce<unknown>((v, k) => (v as Record<string, unknown>)[k], table);
+const placeholders = (value: unknown): string[] =>
+  typeof value === 'string'
+    ? [...new Set(value.match(/\{\w+\}/g) ?? [])].sort()
+    : [...new Set(Object.values(value as object).flatMap(placeholders))].sort();
+/** The forms of a text: itself, or each form of a counted text. */
+const formsOf = (text: unknown): string[] => (typeof text === 'string' ? [text] : Object.values(text as object));
+
+const tables = Object.entries(files).flatMap(([file, exports]) =>
+  Object.entries(exports)
+    .filter(([, value]) => isTable(value))
+    .map(([name, value]) => [`${file} ${name}`, value as Record<string, unknown>] as const),
+);
+
+/** Every text of `language` in every table, as [where, text] ("./messages.ts MESSAGES.fr.screens.paid.title"). */
+function textsOf(language: Language): [string, string][] {
+  return tables.flatMap(([name, table]) =>
+    keys(table.en).flatMap((key) =>
+      formsOf(at(table[language], key)).map((text) => [`${name}.${language}${key}`, text] as [string, string]),
+    ),
+  );
+}
+
+/**
+ * Every language has every text, with the placeholders of English, and a counted text (an object
+ * with `other`) has a form for each plural category Intl knows in that language.
  */
 describe('messages', () => {
-  const files = import.meta.glob<Record<string, unknown>>('./**/*messages.ts', { eager: true });
-  const isTable = (value: unknown): value is Record<string, unknown> =>
-    !!value && typeof value === 'object' && 'en' in value;
-  const isPlural = (value: object): boolean =>
-    'other' in value && Object.keys(value).every((k) => ['zero', 'one', 'two', 'few', 'many', 'other'].includes(k));
-  /** Paths of the texts ("screens.paid.title"); a counted text is one path. */
-  const keys = (value: unknown, prefix = ''): string[] =>
-    typeof value === 'string' || isPlural(value as object)
-      ? [prefix]
-      : Object.entries(value as object).flatMap(([k, v]) => keys(v, `${prefix}.${k}`));
-  const at = (table: unknown, key: string) =>
-    key
-      .split('.')
-      .slice(1)
-      .reduce<unknown>((v, k) => (v as Record<string, unknown>)[k], table);
-  const placeholders = (value: unknown): string[] =>
-    typeof value === 'string'
-      ? [...new Set(value.match(/\{\w+\}/g) ?? [])].sort()
-      : [...new Set(Object.values(value as object).flatMap(placeholders))].sort();
-
-  const tables = Object.entries(files).flatMap(([file, exports]) =>
-    Object.entries(exports)
-      .filter(([, value]) => isTable(value))
-      .map(([name, value]) => [`${file} ${name}`, value as Record<string, unknown>] as const),
-  );
-
   it('finds the tables (MESSAGES, INVOICE_MESSAGES at least)', () => {
     expect(tables.map(([name]) => name)).toEqual(
       expect.arrayContaining(['./messages.ts MESSAGES', './messages.ts INVOICE_MESSAGES']),
@@ -98,14 +111,30 @@ describe('messages', () => {
           const text = at(table[language], key);
           const where = `${name}.${language}${key}`;
           expect(placeholders(text), where).toEqual(placeholders(at(table.en, key)));
-          const forms = typeof text === 'string' ? [text] : Object.values(text as object);
-          for (const form of forms) expect(form, where).not.toBe('');
+          for (const form of formsOf(text)) expect(form, where).not.toBe('');
           if (typeof text !== 'string')
             for (const category of categories) expect(text, `${where} (${category})`).toHaveProperty(category);
         }
       }
     });
   }
+});
+
+describe('typography', () => {
+  it('French: a no-break space before : ; ! ? » and after «, so that the sign never starts a line', () => {
+    const broken = textsOf('fr').filter(([, text]) => / [:;!?»]|« /.test(text));
+    expect(broken).toEqual([]);
+  });
+
+  it('non-Latin scripts name the destination tag as wallets do, in English, beside their own word', () => {
+    // Wallets call the field "Destination Tag", "Tag" or "Memo"; a payer reading another script must find it.
+    const nonLatin = LANGUAGES.filter((language) => !/[a-z]/i.test(MESSAGES[language].screens.awaiting.title));
+    expect(nonLatin).toEqual(expect.arrayContaining(['ar', 'ru', 'uk', 'zh', 'ja']));
+    for (const language of nonLatin) {
+      expect(MESSAGES[language].tag, language).toContain('Destination Tag');
+      expect(MESSAGES[language].tagWarningTitle, language).toContain('Destination Tag');
+    }
+  });
 });
 
 describe('isInvoiceChoiceError', () => {

@@ -49,7 +49,7 @@ export const WALLET_MESSAGES: Record<Language, WalletMessages> = {
     refused: 'La solicitud fue rechazada en tu billetera. No se envió nada.',
     wrongChain: 'Tu billetera está en otra red. Cámbiala a {network} e inténtalo de nuevo.',
     unknownChain:
-      'Tu billetera no conoce {network} (id de cadena {chainId}). Añade esta red a tu billetera, o paga con el código QR o la dirección.',
+      'Tu billetera no conoce {network} (ID de cadena {chainId}). Agrega esta red a tu billetera, o paga con el código QR o la dirección.',
     busy: 'Tu billetera ya tiene una solicitud abierta. Abre tu billetera para terminarla o cerrarla.',
     failed:
       'Tu billetera no pudo enviar el pago. No se envió nada; puedes intentarlo de nuevo o pagar con el código QR o la dirección.',
@@ -57,7 +57,7 @@ export const WALLET_MESSAGES: Record<Language, WalletMessages> = {
   ar: {
     payWithWallet: 'ادفع بالمحفظة',
     confirmInWallet: 'أكّد الدفع في محفظتك.',
-    sent: 'أُرسل من محفظتك. تتحدّث هذه الصفحة عندما تؤكّده الشبكة. المعاملة:',
+    sent: 'أُرسل من محفظتك. يتم تحديث هذه الصفحة عندما تؤكّده الشبكة. المعاملة:',
     refused: 'رُفض الطلب في محفظتك. لم يُرسل شيء.',
     wrongChain: 'محفظتك على شبكة أخرى. بدّلها إلى {network} ثم حاول مرة أخرى.',
     unknownChain:
@@ -80,14 +80,14 @@ export const WALLET_MESSAGES: Record<Language, WalletMessages> = {
   fr: {
     payWithWallet: 'Payer avec le portefeuille',
     confirmInWallet: 'Confirmez le paiement dans votre portefeuille.',
-    sent: 'Envoyé depuis votre portefeuille. Cette page se met à jour quand le réseau le confirme. Transaction :',
+    sent: 'Envoyé depuis votre portefeuille. Cette page se met à jour quand le réseau le confirme. Transaction\u00a0:',
     refused: 'La demande a été refusée dans votre portefeuille. Rien n’a été envoyé.',
     wrongChain: 'Votre portefeuille est sur un autre réseau. Passez sur {network} et réessayez.',
     unknownChain:
       'Votre portefeuille ne connaît pas {network} (identifiant de chaîne {chainId}). Ajoutez ce réseau à votre portefeuille, ou payez avec le code QR ou l’adresse.',
     busy: 'Votre portefeuille a déjà une demande ouverte. Ouvrez-le pour la terminer ou la fermer.',
     failed:
-      'Votre portefeuille n’a pas pu envoyer le paiement. Rien n’a été envoyé ; réessayez ou payez avec le code QR ou l’adresse.',
+      'Votre portefeuille n’a pas pu envoyer le paiement. Rien n’a été envoyé\u202f; réessayez ou payez avec le code QR ou l’adresse.',
   },
   de: {
     payWithWallet: 'Mit Wallet bezahlen',

@@ -12,8 +12,8 @@ export const messages: Messages = {
     '{currency} は {network} ネットワークでのみ送金してください。別のネットワークで送金した資金は失われる可能性があります。',
   amount: '金額',
   address: 'アドレス',
-  tag: '宛先タグ',
-  tagWarningTitle: '宛先タグは必須です',
+  tag: '宛先タグ（Destination Tag）',
+  tagWarningTitle: '宛先タグ（Destination Tag）は必須です',
   tagWarning:
     'このタグをウォレットに入力してください。タグがないと、お支払いをこの注文に照合できず、失われる可能性があります。',
   qrChoice: 'QR コードの内容',

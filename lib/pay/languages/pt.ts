@@ -36,7 +36,7 @@ export const messages: Messages = {
   expiringSoon: 'Expira em breve',
   timeUp: 'O tempo acabou',
   confirmations: { one: '{k} de {n} confirmação', many: '{k} de {n} confirmações', other: '{k} de {n} confirmações' },
-  confirmationsEta: 'faltam cerca de {time}',
+  confirmationsEta: 'tempo estimado: {time}',
   waitingConfirmations: 'Pagamento detectado, aguardando confirmações',
   payments: 'Pagamentos',
   transaction: 'Transação',

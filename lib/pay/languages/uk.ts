@@ -12,8 +12,8 @@ export const messages: Messages = {
     'Надсилайте {currency} лише в мережі {network}. Кошти, надіслані в іншій мережі, можуть бути втрачені.',
   amount: 'Сума',
   address: 'Адреса',
-  tag: 'Тег призначення',
-  tagWarningTitle: 'Тег призначення обовʼязковий',
+  tag: 'Тег призначення (Destination Tag)',
+  tagWarningTitle: 'Тег призначення (Destination Tag) обовʼязковий',
   tagWarning:
     'Вкажіть цей тег у гаманці. Без нього платіж не можна повʼязати із замовленням, і його може бути втрачено.',
   qrChoice: 'Вміст QR-коду',
