@@ -19,12 +19,12 @@ describe('negotiateLanguage', () => {
   });
 
   it('an unsupported ?lang= falls back to Accept-Language', () => {
-    expect(negotiateLanguage('ko', 'es-ES,es;q=0.9')).toBe('es');
+    expect(negotiateLanguage('nl', 'es-ES,es;q=0.9')).toBe('es');
     expect(negotiateLanguage('<script>', 'ar-EG')).toBe('ar');
   });
 
   it('Accept-Language by quality, skipping unsupported languages and q=0', () => {
-    expect(negotiateLanguage(null, 'ko-KR,ko;q=0.9,ar;q=0.8,es;q=0.7')).toBe('ar');
+    expect(negotiateLanguage(null, 'nl-NL,nl;q=0.9,ar;q=0.8,es;q=0.7')).toBe('ar');
     expect(negotiateLanguage(null, 'en;q=0.5, es;q=0.8')).toBe('es');
     expect(negotiateLanguage(null, 'es;q=0, ar;q=0.1')).toBe('ar');
     expect(negotiateLanguage(null, 'nl, *;q=0.1')).toBe('en');
@@ -32,16 +32,36 @@ describe('negotiateLanguage', () => {
     expect(negotiateLanguage(null, 'uk-UA,ru;q=0.8')).toBe('uk');
   });
 
+  it('Chinese by its script, else its region: Traditional for Taiwan, Hong Kong and Macau, Simplified otherwise', () => {
+    for (const tag of ['zh-TW', 'zh-HK', 'zh-MO', 'zh-Hant', 'zh-hant-tw', 'zh_TW'])
+      expect(negotiateLanguage(tag, null), tag).toBe('zh-Hant');
+    for (const tag of ['zh', 'zh-CN', 'zh-SG', 'zh-Hans', 'zh-Hans-HK'])
+      expect(negotiateLanguage(tag, null), tag).toBe('zh');
+    expect(negotiateLanguage(null, 'zh-TW,zh;q=0.9,en;q=0.8')).toBe('zh-Hant');
+    expect(negotiateLanguage(null, 'zh-HK')).toBe('zh-Hant');
+  });
+
+  it('the six languages added for where crypto is used most; pt-PT gets the Brazilian texts', () => {
+    expect(negotiateLanguage(null, 'hi-IN,en;q=0.8')).toBe('hi');
+    expect(negotiateLanguage(null, 'vi-VN')).toBe('vi');
+    expect(negotiateLanguage(null, 'id-ID,id;q=0.9')).toBe('id');
+    expect(negotiateLanguage(null, 'ur-PK')).toBe('ur');
+    expect(negotiateLanguage(null, 'ko-KR,ko;q=0.9')).toBe('ko');
+    expect(negotiateLanguage('pt-PT', null)).toBe('pt');
+  });
+
   it('English when nothing matches or nothing is given', () => {
     expect(negotiateLanguage(undefined, undefined)).toBe('en');
     expect(negotiateLanguage('', '')).toBe('en');
-    expect(negotiateLanguage(null, 'ko-KR,sv;q=0.8')).toBe('en');
+    expect(negotiateLanguage(null, 'nl-NL,sv;q=0.8')).toBe('en');
   });
 });
 
 describe('languageFrom and directionOf', () => {
-  it('only a supported language is trusted from the header; Arabic is right-to-left', () => {
+  it('only a supported language is trusted from the header; Arabic and Urdu are right-to-left', () => {
     expect(languageFrom('ar')).toBe('ar');
+    expect(languageFrom('zh-Hant')).toBe('zh-Hant');
+    expect(directionOf('ur')).toBe('rtl');
     expect(languageFrom('xx')).toBe('en');
     expect(languageFrom(null)).toBe('en');
     expect(directionOf('ar')).toBe('rtl');

@@ -18,6 +18,12 @@ import { messages as ru, invoiceMessages as invoiceRu } from './languages/ru';
 import { messages as tr, invoiceMessages as invoiceTr } from './languages/tr';
 import { messages as uk, invoiceMessages as invoiceUk } from './languages/uk';
 import { messages as zh, invoiceMessages as invoiceZh } from './languages/zh';
+import { messages as hi, invoiceMessages as invoiceHi } from './languages/hi';
+import { messages as vi, invoiceMessages as invoiceVi } from './languages/vi';
+import { messages as id, invoiceMessages as invoiceId } from './languages/id';
+import { messages as ur, invoiceMessages as invoiceUr } from './languages/ur';
+import { messages as zhHant, invoiceMessages as invoiceZhHant } from './languages/zh-Hant';
+import { messages as ko, invoiceMessages as invoiceKo } from './languages/ko';
 
 /**
  * A text that depends on a count: one form per plural category of the language
@@ -201,7 +207,26 @@ const en: Messages = {
   },
 };
 
-export const MESSAGES: Record<Language, Messages> = { en, es, ar, pt, fr, de, it, tr, ru, uk, zh, ja };
+export const MESSAGES: Record<Language, Messages> = {
+  en,
+  es,
+  ar,
+  pt,
+  fr,
+  de,
+  it,
+  tr,
+  ru,
+  uk,
+  zh,
+  ja,
+  hi,
+  vi,
+  id,
+  ur,
+  'zh-Hant': zhHant,
+  ko,
+};
 
 /**
  * Why a coin choice was refused, as the invoice page's `?error=` says it (app/invoice's action
@@ -308,4 +333,10 @@ export const INVOICE_MESSAGES: Record<Language, InvoiceMessages> = {
   uk: invoiceUk,
   zh: invoiceZh,
   ja: invoiceJa,
+  hi: invoiceHi,
+  vi: invoiceVi,
+  id: invoiceId,
+  ur: invoiceUr,
+  'zh-Hant': invoiceZhHant,
+  ko: invoiceKo,
 };

@@ -1,8 +1,8 @@
 /**
  * The texts of the payment page's "Pay with wallet" button (components/pay/wallet-*.tsx), in the
- * twelve languages of the payment page. Kept apart from ./messages so that the button's part can
+ * languages of the payment page. Kept apart from ./messages so that the button's part can
  * land on its own; the server picks one language and hands its texts to the button as props, so
- * the browser never gets the other eleven.
+ * the browser never gets the others.
  *
  * `{network}` and `{chainId}` are filled in on the server (./format interpolate). Every language
  * has every text: lib/pay/i18n.test.ts checks each messages table under lib/pay.
@@ -170,6 +170,75 @@ export const WALLET_MESSAGES: Record<Language, WalletMessages> = {
     busy: 'ウォレットで別のリクエストが開いています。ウォレットを開いて完了するか閉じてください。',
     failed:
       'ウォレットから支払いを送信できませんでした。何も送信されていません。もう一度お試しいただくか、QR コードまたはアドレスで支払ってください。',
+  },
+  hi: {
+    payWithWallet: 'वॉलेट से भुगतान करें',
+    confirmInWallet: 'अपने वॉलेट में भुगतान की पुष्टि करें।',
+    sent: 'आपके वॉलेट से भेजा गया। नेटवर्क की पुष्टि होने पर यह पेज अपडेट हो जाएगा। ट्रांज़ैक्शन:',
+    refused: 'आपके वॉलेट में अनुरोध अस्वीकार कर दिया गया। कुछ नहीं भेजा गया।',
+    wrongChain: 'आपका वॉलेट किसी दूसरे नेटवर्क पर है। इसे {network} पर बदलें और फिर कोशिश करें।',
+    unknownChain:
+      'आपका वॉलेट {network} (चेन आईडी {chainId}) को नहीं जानता। यह नेटवर्क अपने वॉलेट में जोड़ें, या QR कोड या पते से भुगतान करें।',
+    busy: 'आपके वॉलेट में पहले से एक अनुरोध खुला है। उसे पूरा करने या बंद करने के लिए अपना वॉलेट खोलें।',
+    failed: 'आपका वॉलेट भुगतान नहीं भेज सका। कुछ नहीं भेजा गया; आप फिर कोशिश कर सकते हैं या QR कोड या पते से भुगतान कर सकते हैं।',
+  },
+  vi: {
+    payWithWallet: 'Thanh toán bằng ví',
+    confirmInWallet: 'Hãy xác nhận thanh toán trong ví của bạn.',
+    sent: 'Đã gửi từ ví của bạn. Trang này sẽ cập nhật khi mạng xác nhận. Giao dịch:',
+    refused: 'Yêu cầu đã bị từ chối trong ví của bạn. Chưa có gì được gửi.',
+    wrongChain: 'Ví của bạn đang ở mạng khác. Hãy chuyển sang {network} rồi thử lại.',
+    unknownChain:
+      'Ví của bạn chưa biết mạng {network} (chain ID {chainId}). Hãy thêm mạng này vào ví, hoặc thanh toán bằng mã QR hay địa chỉ.',
+    busy: 'Ví của bạn đang có một yêu cầu chưa xử lý. Hãy mở ví để hoàn tất hoặc đóng yêu cầu đó.',
+    failed:
+      'Ví của bạn không gửi được khoản thanh toán. Chưa có gì được gửi; bạn có thể thử lại hoặc thanh toán bằng mã QR hay địa chỉ.',
+  },
+  id: {
+    payWithWallet: 'Bayar dengan dompet',
+    confirmInWallet: 'Konfirmasikan pembayaran di dompet Anda.',
+    sent: 'Terkirim dari dompet Anda. Halaman ini diperbarui saat jaringan mengonfirmasinya. Transaksi:',
+    refused: 'Permintaan ditolak di dompet Anda. Tidak ada yang dikirim.',
+    wrongChain: 'Dompet Anda ada di jaringan lain. Pindahkan ke {network} lalu coba lagi.',
+    unknownChain:
+      'Dompet Anda tidak mengenal {network} (chain ID {chainId}). Tambahkan jaringan ini ke dompet Anda, atau bayar dengan kode QR atau alamat.',
+    busy: 'Dompet Anda sudah memiliki permintaan yang terbuka. Buka dompet Anda untuk menyelesaikan atau menutupnya.',
+    failed:
+      'Dompet Anda tidak dapat mengirim pembayaran. Tidak ada yang dikirim; Anda bisa mencoba lagi atau membayar dengan kode QR atau alamat.',
+  },
+  ur: {
+    payWithWallet: 'والیٹ سے ادائیگی کریں',
+    confirmInWallet: 'اپنے والیٹ میں ادائیگی کی تصدیق کریں۔',
+    sent: 'آپ کے والیٹ سے بھیج دی گئی۔ نیٹ ورک کی تصدیق پر یہ صفحہ اپ ڈیٹ ہو جائے گا۔ ٹرانزیکشن:',
+    refused: 'آپ کے والیٹ میں درخواست مسترد کر دی گئی۔ کچھ نہیں بھیجا گیا۔',
+    wrongChain: 'آپ کا والیٹ کسی دوسرے نیٹ ورک پر ہے۔ اسے {network} پر منتقل کریں اور دوبارہ کوشش کریں۔',
+    unknownChain:
+      'آپ کا والیٹ {network} (چین آئی ڈی {chainId}) کو نہیں جانتا۔ یہ نیٹ ورک اپنے والیٹ میں شامل کریں، یا QR کوڈ یا پتے سے ادائیگی کریں۔',
+    busy: 'آپ کے والیٹ میں پہلے سے ایک درخواست کھلی ہے۔ اسے مکمل یا بند کرنے کے لیے اپنا والیٹ کھولیں۔',
+    failed:
+      'آپ کا والیٹ ادائیگی نہیں بھیج سکا۔ کچھ نہیں بھیجا گیا؛ آپ دوبارہ کوشش کر سکتے ہیں یا QR کوڈ یا پتے سے ادائیگی کر سکتے ہیں۔',
+  },
+  'zh-Hant': {
+    payWithWallet: '用錢包付款',
+    confirmInWallet: '請在錢包中確認付款。',
+    sent: '已從您的錢包傳送。網路確認後此頁面會自動更新。交易：',
+    refused: '您在錢包中拒絕了請求。未傳送任何款項。',
+    wrongChain: '您的錢包連線的是其他網路。請切換到 {network} 後重試。',
+    unknownChain: '您的錢包無法辨識 {network}（鏈 ID {chainId}）。請在錢包中新增此網路，或使用 QR 碼或地址付款。',
+    busy: '您的錢包已有一個待處理的請求。請開啟錢包完成或關閉它。',
+    failed: '您的錢包未能傳送付款。未傳送任何款項；您可以重試，或使用 QR 碼或地址付款。',
+  },
+  ko: {
+    payWithWallet: '지갑으로 결제',
+    confirmInWallet: '지갑에서 결제를 승인하세요.',
+    sent: '지갑에서 보냈습니다. 네트워크가 확인하면 이 페이지가 업데이트됩니다. 트랜잭션:',
+    refused: '지갑에서 요청이 거부되었습니다. 아무것도 보내지 않았습니다.',
+    wrongChain: '지갑이 다른 네트워크에 연결되어 있습니다. {network} 네트워크로 전환한 후 다시 시도하세요.',
+    unknownChain:
+      '지갑이 {network} 네트워크(체인 ID {chainId})를 알지 못합니다. 지갑에 이 네트워크를 추가하거나 QR 코드 또는 주소로 결제하세요.',
+    busy: '지갑에 이미 열린 요청이 있습니다. 지갑을 열어 요청을 완료하거나 닫으세요.',
+    failed:
+      '지갑에서 결제를 보내지 못했습니다. 아무것도 보내지 않았습니다. 다시 시도하거나 QR 코드 또는 주소로 결제하세요.',
   },
 };
 
