@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { directionOf, type Language, LANGUAGES, languageFrom, negotiateLanguage } from './i18n';
+import { ENGLISH_USES, GLOSSARY, type Script, TERMS } from './glossary';
 import { INVOICE_CHOICE_ERRORS, isInvoiceChoiceError, MESSAGES } from './messages';
 
 declare global {
@@ -70,10 +71,11 @@ describe('languageFrom and directionOf', () => {
 });
 
 /**
- * Every messages file under lib/pay (`*messages.ts`: the payment and invoice pages', the wallet
- * button's...) and every table in it keyed by language.
+ * The payer-facing message tables: every table keyed by language (it has `en`) exported by a
+ * `*messages.ts` file anywhere under lib/ (the payment and invoice pages', the wallet button's,
+ * and each payer page's to come: its file joins by its name, docs/languages.md).
  */
-const files = import.meta.glob<Record<string, unknown>>('./**/*messages.ts', { eager: true });
+const files = import.meta.glob<Record<string, unknown>>('/lib/**/*messages.ts', { eager: true });
 const isTable = (value: unknown): value is Record<string, unknown> =>
   !!value && typeof value === 'object' && 'en' in value;
 const isPlural = (value: object): boolean =>
@@ -115,9 +117,13 @@ function textsOf(language: Language): [string, string][] {
  * with `other`) has a form for each plural category Intl knows in that language.
  */
 describe('messages', () => {
-  it('finds the tables (MESSAGES, INVOICE_MESSAGES at least)', () => {
+  it('finds the tables (MESSAGES, INVOICE_MESSAGES, WALLET_MESSAGES at least)', () => {
     expect(tables.map(([name]) => name)).toEqual(
-      expect.arrayContaining(['./messages.ts MESSAGES', './messages.ts INVOICE_MESSAGES']),
+      expect.arrayContaining([
+        '/lib/pay/messages.ts MESSAGES',
+        '/lib/pay/messages.ts INVOICE_MESSAGES',
+        '/lib/pay/wallet-messages.ts WALLET_MESSAGES',
+      ]),
     );
   });
 
@@ -136,6 +142,67 @@ describe('messages', () => {
             for (const category of categories) expect(text, `${where} (${category})`).toHaveProperty(category);
         }
       }
+    });
+  }
+
+  /** Each language's letters (Japanese: kanji and kana). */
+  const SCRIPT_LETTER: Record<Script, RegExp> = {
+    Latin: /\p{Script=Latin}/u,
+    Arabic: /\p{Script=Arabic}/u,
+    Cyrillic: /\p{Script=Cyrillic}/u,
+    Devanagari: /\p{Script=Devanagari}/u,
+    Han: /\p{Script=Han}/u,
+    Japanese: /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u,
+    Hangul: /\p{Script=Hangul}/u,
+  };
+
+  for (const language of LANGUAGES.filter((l) => l !== 'en')) {
+    it(`${language}: no text is left untranslated (in its script; not English's own words)`, () => {
+      const { script, sameAsEnglish = [] } = GLOSSARY[language];
+      const english = new Map(textsOf('en').map(([where, text]) => [where.replace('.en.', '.'), text]));
+      const untranslated = textsOf(language).filter(([where, text]) => {
+        if (!/\p{L}/u.test(text.replace(/\{\w+\}/g, ''))) return false; // punctuation alone: the separators
+        if (script !== 'Latin') return !SCRIPT_LETTER[script].test(text);
+        return text === english.get(where.replace(`.${language}.`, '.')) && !sameAsEnglish.includes(text);
+      });
+      expect(untranslated).toEqual([]);
+    });
+  }
+});
+
+/** Case, Unicode form and Arabic short vowels set aside: "تأكيدًا" contains "تأكيد". */
+const normalize = (text: string) =>
+  text
+    .normalize('NFC')
+    .toLowerCase()
+    .replace(/[\u064B-\u065F\u0670]/g, '');
+
+describe('glossary (lib/pay/glossary.ts)', () => {
+  it('has every language', () => {
+    expect(Object.keys(GLOSSARY).sort()).toEqual([...LANGUAGES].sort());
+  });
+
+  for (const language of LANGUAGES) {
+    it(`${language}: a text whose English uses a key term uses the glossary's word, and no text a flagged one`, () => {
+      const { terms, avoid } = GLOSSARY[language];
+      const missing = tables.flatMap(([name, table]) =>
+        keys(table.en).flatMap((key) => {
+          const english = formsOf(at(table.en, key))
+            .join(' ')
+            .replace(/\{\w+\}/g, '');
+          return TERMS.filter((term) => ENGLISH_USES[term].test(english)).flatMap((term) => {
+            const { word, forms = [word] } = terms[term];
+            return formsOf(at(table[language], key))
+              .filter((text) => !forms.some((form) => normalize(text).includes(normalize(form))))
+              .map((text) => `${name}.${language}${key}: ${term} is "${word}" in "${text}"`);
+          });
+        }),
+      );
+      expect(missing).toEqual([]);
+      const flagged = textsOf(language).flatMap(([where, text]) =>
+        avoid.filter((a) => normalize(text).includes(normalize(a.text))).map((a) => `${where}: "${a.text}" (${a.why})`),
+      );
+      expect(flagged).toEqual([]);
     });
   }
 });
