@@ -5,10 +5,10 @@
  * are in pay-flow.spec.ts.
  */
 import { randomInt } from 'node:crypto';
-import type { Locator } from '@playwright/test';
+import type { CDPSession, Locator } from '@playwright/test';
 import { NETWORKS } from '@/lib/catalog';
 import { formatAmount } from '@/lib/pay/format';
-import { LANGUAGES } from '@/lib/pay/i18n';
+import { directionOf, type Language, LANGUAGES } from '@/lib/pay/i18n';
 import { MESSAGES } from '@/lib/pay/messages';
 import {
   decodeQr,
@@ -19,6 +19,24 @@ import {
   PHONE,
 } from './pay-support';
 import { baseUrl, createKeys, expect, makeOrder, test } from './support/fixtures';
+
+/** The languages added for where crypto is used most (docs/decisions/051), each checked on its own. */
+const ADDED_LANGUAGES = ['hi', 'vi', 'id', 'ur', 'zh-Hant', 'ko'] as const satisfies readonly Language[];
+
+/**
+ * A font family that has each added language's script: Debian's Noto for Devanagari, Hangul and
+ * Traditional Chinese (by the page's `lang`: CJK TC, not SC); for Urdu's Arabic script the first
+ * font of the system's sans-serif that has it (DejaVu Sans here; Noto Nastaliq Urdu is installed
+ * too, and a payer's phone draws Urdu with its own).
+ */
+const SCRIPT_FONT: Record<(typeof ADDED_LANGUAGES)[number], RegExp> = {
+  hi: /Noto Sans Devanagari/,
+  vi: /Noto Sans|DejaVu Sans/,
+  id: /Noto Sans|DejaVu Sans/,
+  ur: /DejaVu Sans|Noto (Naskh|Sans) Arabic|Noto Nastaliq Urdu/,
+  'zh-Hant': /Noto Sans CJK TC/,
+  ko: /Noto Sans CJK KR/,
+};
 
 test.describe('first paint', () => {
   test.use({ viewport: PHONE });
@@ -151,6 +169,26 @@ test.describe('first paint', () => {
     }
   });
 
+  test('the six added languages: the QR above the fold with the tag box, drawn in the fonts of their scripts, axe-clean', async ({
+    page,
+  }) => {
+    test.setTimeout(240_000);
+    const order = await makeOrder({ currency: 'XRP', network: 'ripple', amount: '1234.5' });
+    const cdp = await page.context().newCDPSession(page);
+    for (const language of ADDED_LANGUAGES) {
+      await page.goto(`/pay/${order.orderId}?lang=${language}`);
+      await expect(page.locator('html')).toHaveAttribute('lang', language);
+      await expect(page.locator('html')).toHaveAttribute('dir', directionOf(language));
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(MESSAGES[language].screens.awaiting.title);
+      await expect(page.getByTestId('tag-warning')).toContainText(MESSAGES[language].tagWarningTitle);
+      await expectQrAboveFold(page, order.address, `XRP in ${language}`);
+      await expectNoHorizontalScroll(page);
+      // The heading is drawn with a font of its script (installed by npm test: scripts/lib/fonts.mjs), not boxes.
+      expect((await headingFonts(cdp)).join(', '), `fonts of the ${language} heading`).toMatch(SCRIPT_FONT[language]);
+      await expectAccessible(page, `the page in ${language}`);
+    }
+  });
+
   test('the awaiting screen is axe-clean in light and dark mode, at phone width', async ({ page }) => {
     const order = await makeOrder({
       currency: 'BTC',
@@ -230,16 +268,21 @@ test.describe('languages', () => {
     await expect(spanishPage.getByRole('heading', { level: 1 })).toHaveText('Esperando el pago');
     await spanish.close();
 
-    // A region negotiates to its language: pt-BR to pt, zh-CN to zh.
+    // A region negotiates to its language: pt-BR and pt-PT to pt, zh-CN to zh; Taiwan's and Hong
+    // Kong's Chinese to Traditional Chinese (the copy button tells the scripts apart: 复制 / 複製).
     for (const [locale, language] of [
       ['pt-BR', 'pt'],
+      ['pt-PT', 'pt'],
       ['zh-CN', 'zh'],
+      ['zh-TW', 'zh-Hant'],
+      ['zh-HK', 'zh-Hant'],
     ] as const) {
       const context = await browser.newContext({ locale, baseURL: baseUrl() });
       const regional = await context.newPage();
       await regional.goto(`/pay/${order.orderId}`);
       await expect(regional.locator('html')).toHaveAttribute('lang', language);
       await expect(regional.getByRole('heading', { level: 1 })).toHaveText(MESSAGES[language].screens.awaiting.title);
+      await expect(regional.getByRole('button', { name: MESSAGES[language].copyAddress })).toBeVisible();
       await context.close();
     }
 
@@ -292,6 +335,15 @@ test.describe('languages', () => {
     });
   });
 });
+
+/** The platform fonts Chromium drew the page's heading with (DevTools' CSS.getPlatformFontsForNode). */
+async function headingFonts(cdp: CDPSession): Promise<string[]> {
+  const { root } = await cdp.send('DOM.getDocument');
+  const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector: 'h1' });
+  await cdp.send('CSS.enable');
+  const { fonts } = await cdp.send('CSS.getPlatformFontsForNode', { nodeId });
+  return fonts.filter((font) => font.glyphCount > 0).map((font) => font.familyName);
+}
 
 /** The left edge of each character of `text` as laid out inside `element` (across its text nodes). */
 function characterPositions(element: Locator, text: string): Promise<number[]> {
