@@ -58,8 +58,9 @@ test.describe('first paint', () => {
     await expect(page.getByTestId('amount')).toHaveText('0.25 LTC');
     await expect(page.getByTestId('address')).toHaveText(order.address);
     await expect(page.getByTestId('network-badge')).toHaveText('Litecoin');
-    // A native coin: its name is the network's, said once, and no token standard.
-    await expect(page.getByText('Litecoin', { exact: true })).toHaveCount(1);
+    // A native coin: its name is the network's, said once beside "Send exactly", and no token standard.
+    const sendLine = page.locator('p', { has: page.getByTestId('network-badge') });
+    await expect(sendLine.getByText('Litecoin', { exact: true })).toHaveCount(1);
     await expect(page.getByTestId('token-standard')).toHaveCount(0);
     await expect(page.getByText('Payment to e2e')).toBeVisible();
     await expect(page.getByText('Two books and a pen')).toBeVisible();
