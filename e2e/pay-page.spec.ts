@@ -145,7 +145,7 @@ test.describe('first paint', () => {
   test('every language: the QR above the fold carrying the wallet URI (ripple with its tag box; litecoin with the amount in the longest language), amounts grouped, nothing overflows', async ({
     page,
   }) => {
-    // Fourteen page loads: on a loaded two-core machine that can take minutes.
+    // Twenty page loads: on a loaded two-core machine that can take minutes.
     test.setTimeout(360_000);
     const ripple = await makeOrder({ currency: 'XRP', network: 'ripple', amount: '1234.5' });
     const litecoin = await makeOrder({
@@ -187,6 +187,12 @@ test.describe('first paint', () => {
       // The heading is drawn with a font of its script (installed by npm test: scripts/lib/fonts.mjs), not boxes.
       expect((await headingFonts(cdp)).join(', '), `fonts of the ${language} heading`).toMatch(SCRIPT_FONT[language]);
       await expectAccessible(page, `the page in ${language}`);
+      // The folded list of eighteen languages opens within a phone's width.
+      const languages = page.getByTestId('languages');
+      await languages.locator('summary').click();
+      await expect(languages.getByRole('link')).toHaveCount(LANGUAGES.length);
+      for (const link of await languages.getByRole('link').all()) await expect(link).toBeInViewport();
+      await expectNoHorizontalScroll(page);
     }
   });
 
