@@ -8,9 +8,10 @@ import { randomInt } from 'node:crypto';
 import type { CDPSession, Locator } from '@playwright/test';
 import { NETWORKS } from '@/lib/catalog';
 import { formatAmount } from '@/lib/pay/format';
-import { directionOf, type Language, LANGUAGES } from '@/lib/pay/i18n';
+import { directionOf, LANGUAGES } from '@/lib/pay/i18n';
 import { MESSAGES } from '@/lib/pay/messages';
 import {
+  ADDED_LANGUAGES,
   decodeQr,
   expectAccessible,
   expectNoHorizontalScroll,
@@ -19,9 +20,6 @@ import {
   PHONE,
 } from './pay-support';
 import { baseUrl, createKeys, expect, makeOrder, test } from './support/fixtures';
-
-/** The languages added for where crypto is used most (docs/decisions/051), each checked on its own. */
-const ADDED_LANGUAGES = ['hi', 'vi', 'id', 'ur', 'zh-Hant', 'ko'] as const satisfies readonly Language[];
 
 /**
  * A font family that has each added language's script: Debian's Noto for Devanagari, Hangul and
