@@ -1,6 +1,7 @@
 /**
- * Small pieces shared by the leaves of the live panel: plain functions rather than components,
- * which costs the page's JavaScript budget less.
+ * Small pieces shared by the payer pages' components (the live panel's leaves, and the server-drawn
+ * pages for `fill`): plain functions rather than components, which costs the page's JavaScript
+ * budget less.
  */
 import type { ReactNode } from 'react';
 import { formatAmount } from '@/lib/pay/format';
