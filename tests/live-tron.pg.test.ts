@@ -45,6 +45,13 @@ withLiveNetwork(
   (live) => ({ node, db, merchant, adapter, receiver } = live),
 );
 
+async function cursorHeight(): Promise<number> {
+  const [row] = await db.query<{ height: string }>(
+    "select height from chain_cursors where network = 'tron' and mode = 'live'",
+  );
+  return Number(row!.height);
+}
+
 async function transfersOf(orderId: string) {
   return db.query<{ tx_hash: string; currency: string; amount: string; dropped: boolean }>(
     'select tx_hash, currency, amount, dropped from chain_transfers where order_id = $1 order by tx_hash',
@@ -230,6 +237,59 @@ describe('live tron (fake java-tron node)', () => {
     expect(await orderRow(db, order.id)).toMatchObject({ status: 'processed', received: '3000000' });
     expect(await transfersOf(order.id)).toHaveLength(1);
     expect(await expectNoSkippedBlock(db, 'tron')).toBe(node.height());
+  });
+
+  it('execution results behind the blocks ([] or {}): the scan fails until they come, and the USDT payment counts', async () => {
+    for (const empty of ['[]', '{}'] as const) {
+      const order = await createOrder(db, merchant.live, { currency: 'USDT', network: 'tron', amount: '4' });
+      const tx = node.sendToken(USDT, payer, order.address, 4_000_000n);
+      // A provider whose results backend is a block behind its blocks: the payment's block, the
+      // newest, has "no results" yet.
+      node.resultsLag = 1;
+      node.emptyResults = empty;
+      node.mine(1);
+      const cursor = await cursorHeight();
+      expect(await tryWatchLive(db, adapter), `results answered ${empty}`).toBe(false);
+      expect(await cursorHeight()).toBe(cursor);
+      node.resultsLag = 0;
+      node.mine(CONFIRMATIONS - 1);
+      await watchLive(db, adapter);
+      expect(await transfersOf(order.id)).toEqual([
+        { tx_hash: tx, currency: 'USDT', amount: '4000000', dropped: false },
+      ]);
+      expect(await orderRow(db, order.id)).toMatchObject({ status: 'processed', received: '4000000' });
+    }
+    node.emptyResults = '[]';
+  });
+
+  it("a USDT payment made by a contract's constructor (CreateSmartContract) counts", async () => {
+    const order = await createOrder(db, merchant.live, { currency: 'USDT', network: 'tron', amount: '6' });
+    const tx = node.deployPaying(USDT, payer, order.address, 6_000_000n);
+    node.mine(CONFIRMATIONS);
+    await watchLive(db, adapter);
+    expect(await transfersOf(order.id)).toEqual([{ tx_hash: tx, currency: 'USDT', amount: '6000000', dropped: false }]);
+    expect(await orderRow(db, order.id)).toMatchObject({ status: 'processed', received: '6000000' });
+  });
+
+  it('TRON_HEAD_LAG unset (1 block): results a block behind never fail a pass', async () => {
+    delete process.env.TRON_HEAD_LAG;
+    configureLive({});
+    const lagged = liveAdapters().find((a) => a.network.name === 'tron')!;
+    try {
+      const order = await createOrder(db, merchant.live, { currency: 'USDT', network: 'tron', amount: '8' });
+      node.resultsLag = 1;
+      node.sendToken(USDT, payer, order.address, 8_000_000n);
+      node.mine(1);
+      await watchLive(db, lagged);
+      expect(await cursorHeight()).toBe(node.height() - 1);
+      node.mine(CONFIRMATIONS);
+      await watchLive(db, lagged);
+      expect(await orderRow(db, order.id)).toMatchObject({ status: 'processed', received: '8000000' });
+    } finally {
+      node.resultsLag = 0;
+      configureLive({ TRON_HEAD_LAG: '0' });
+      await watchLive(db, adapter);
+    }
   });
 
   it('asks the node only the documented methods, with the API key, and never about addresses', () => {

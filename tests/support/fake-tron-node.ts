@@ -21,7 +21,9 @@
  * without it), fields at their protobuf default left out (block 0 has no `number`), amounts in sun
  * as JSON numbers (beyond 2^53 too), `{}` for a block above the head, `{"Error": ...}` for a
  * refused request. On command it fails a share of the calls (503 or a cut connection), lags
- * behind its chain, stops and restarts on the same port, and reorganises its newest blocks.
+ * behind its chain, answers execution results from behind its blocks (as a load-balanced provider
+ * whose results backend trails, or a node that pruned them), stops and restarts on the same port,
+ * and reorganises its newest blocks.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
@@ -67,6 +69,14 @@ export interface FakeTronNode {
   failRate: number;
   /** Blocks the node's answers stay behind its chain (as a node that is catching up). */
   lag: number;
+  /**
+   * Blocks its execution results (gettransactioninfobyblocknum) trail its blocks: a newer block's
+   * results are answered empty, as a load-balanced provider whose results backend is behind (or a
+   * node that pruned them) answers. `emptyResults` says how: `[]`, or `{}` as java-tron prints an
+   * empty list.
+   */
+  resultsLag: number;
+  emptyResults: '[]' | '{}';
   /** Blocks between the head and the newest solidified block (java-tron: 2/3 of 27 producers + 1 = 19). */
   solidDistance: number;
   failed: number;
@@ -82,6 +92,11 @@ export interface FakeTronNode {
   sendTrx(from: string, to: string, sun: bigint): string;
   /** Queues a TRC-20 `transfer(to, value)` call on `contract` with the given outcome; answers its txID. */
   sendToken(contract: string, from: string, to: string, value: bigint, result?: ContractResult): string;
+  /**
+   * Queues a CreateSmartContract whose constructor calls `transfer(to, value)` on the token
+   * `contract` (a contract deployed to pay out at once); answers its txID.
+   */
+  deployPaying(contract: string, from: string, to: string, value: bigint): string;
   mine(count?: number): void;
   /** Replaces the newest `depth` blocks by `depth + 1` new ones without their transactions. */
   reorg(depth: number): void;
@@ -118,6 +133,8 @@ export async function startFakeTronNode(options: { apiKey?: string; seed?: numbe
     url: '',
     failRate: 0,
     lag: 0,
+    resultsLag: 0,
+    emptyResults: '[]',
     solidDistance: 19,
     failed: 0,
     failedCalls: new Map(),
@@ -202,6 +219,52 @@ export async function startFakeTronNode(options: { apiKey?: string; seed?: numbe
       pending.push({ tx, info });
       return id;
     },
+    deployPaying(contract, from, to, value) {
+      const id = txId();
+      const created = `41${randomBytes(20).toString('hex')}`;
+      const tx = {
+        ret: [{ contractRet: 'SUCCESS' }],
+        signature: [randomBytes(65).toString('hex')],
+        txID: id,
+        raw_data: {
+          contract: [
+            {
+              parameter: {
+                value: {
+                  owner_address: tronHex(from),
+                  new_contract: { bytecode: '6080604052', name: 'Payer', origin_address: tronHex(from) },
+                },
+                type_url: 'type.googleapis.com/protocol.CreateSmartContract',
+              },
+              type: 'CreateSmartContract',
+            },
+          ],
+          ref_block_bytes: '0000',
+          ref_block_hash: '0000000000000000',
+          expiration: Date.now() + 60_000,
+          fee_limit: 1_000_000_000,
+          timestamp: Date.now(),
+        },
+      };
+      const contractHex = tronHex(contract);
+      const info = {
+        id,
+        fee: 120_000_000,
+        contractResult: [''],
+        contract_address: created,
+        receipt: { energy_fee: 119_000_000, energy_usage_total: 280_000, net_fee: 1_000_000, result: 'SUCCESS' },
+        // The constructor's call to the token: the Transfer log is the token's, its sender the new contract.
+        log: [
+          {
+            address: contractHex.slice(2),
+            topics: [TRANSFER_TOPIC, word(created.slice(2)), word(tronHex(to).slice(2))],
+            data: word(value.toString(16)),
+          },
+        ],
+      };
+      pending.push({ tx, info });
+      return id;
+    },
     mine(count = 1) {
       for (let i = 0; i < count; i++) {
         chain.push(makeBlock(pending));
@@ -262,8 +325,9 @@ export async function startFakeTronNode(options: { apiKey?: string; seed?: numbe
       }
       case '/wallet/gettransactioninfobyblocknum': {
         const num = Number(body.num);
-        const b = num <= head ? chain[num] : undefined;
-        return b ? b.txs.map((t) => t.info) : [];
+        const b = num <= head - node.resultsLag ? chain[num] : undefined;
+        if (!b || b.txs.length === 0) return node.emptyResults === '{}' ? {} : [];
+        return b.txs.map((t) => t.info);
       }
       default:
         return undefined;

@@ -73,6 +73,8 @@ export function fakeTronNetwork(settings: {
       TRON_XPUB: settings.xpub,
       TRON_CONFIRMATIONS: String(settings.confirmations),
       TRON_TOKENS: settings.tokens,
+      // Blocks are read up to the head, so that a test sees a payment at the block it mines.
+      TRON_HEAD_LAG: '0',
       CHAIN_RPC_TIMEOUT_MS: '3000',
     }),
   };
