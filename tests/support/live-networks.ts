@@ -8,6 +8,7 @@ import { CHAIN_ID, startEvmNode, type EvmNode } from './evm';
 import { startFakeRippled, type FakeRippled } from './fake-rippled';
 import { startFakeTronNode, type FakeTronNode } from './fake-tron-node';
 import type { LiveNetworkSpec } from './live';
+import { startScriptedEvmNode, type ScriptedEvmNode } from './scripted-evm-node';
 
 /** litecoind in regtest (Debian's package), watched through the extended key `xpub`. */
 export function litecoindNetwork(settings: { xpub: string; confirmations: number }): LiveNetworkSpec<Litecoind> {
@@ -49,6 +50,38 @@ export function anvilNetwork(settings: {
       ETHEREUM_CONFIRMATIONS: String(settings.confirmations),
       ETHEREUM_HEAD_LAG: '0',
       ...prepared.get(node),
+    }),
+  };
+}
+
+/**
+ * The scripted EVM node (tests/support/scripted-evm-node.ts) as the live `ethereum` network, a few
+ * blocks mined; `tokens` names the contracts that credit (they answer `decimals()` as the catalog's
+ * token has them), e.g. `{ USDT: '0x...' }`.
+ */
+export function scriptedEvmNetwork(settings: {
+  xpub: string;
+  confirmations: number;
+  tokens: Record<string, string>;
+}): LiveNetworkSpec<ScriptedEvmNode> {
+  return {
+    network: 'ethereum',
+    start: async () => {
+      const node = await startScriptedEvmNode();
+      for (const contract of Object.values(settings.tokens)) node.decimals.set(contract.toLowerCase(), 6);
+      node.mine(5);
+      return node;
+    },
+    env: (node) => ({
+      ETHEREUM_RPC_URL: node.url,
+      ETHEREUM_XPUB: settings.xpub,
+      ETHEREUM_CHAIN_ID: String(node.chainId),
+      ETHEREUM_CONFIRMATIONS: String(settings.confirmations),
+      ETHEREUM_HEAD_LAG: '0',
+      ETHEREUM_TOKENS: Object.entries(settings.tokens)
+        .map(([ticker, contract]) => `${ticker}:${contract}`)
+        .join(','),
+      CHAIN_RPC_TIMEOUT_MS: '3000',
     }),
   };
 }
