@@ -2,7 +2,8 @@
  * Live mode on an EVM network against the scripted node of tests/support/scripted-evm-node.ts:
  * the answers a real node (anvil, tests/live-evm.pg.test.ts) gives only by accident, written by the
  * test. A receipts answer missing a transaction's receipt, or holding another block's receipts,
- * must fail the pass rather than read the payment as reverted (issue 32, item 9).
+ * must fail the pass rather than read the payment as reverted (issue 32, item 9). A token payment
+ * re-mined in another block, after other logs, by a reorganisation is the same payment (item 6).
  */
 import { randomBytes } from 'node:crypto';
 import { getAddress } from 'viem';
@@ -114,5 +115,76 @@ describe('live ethereum (scripted node): receipts', () => {
     await watchLive(db, adapter);
     expect(await transfersOf(order.id)).toEqual([]);
     expect(await cursorHeight()).toBe(node.height());
+  });
+});
+
+describe('live ethereum (scripted node): a token payment re-mined in another block', () => {
+  const stranger = account();
+  /** An unrelated USDT transfer, queued first so that the payment's log comes later in its new block. */
+  const otherLogFirst = () => node.sendToken(USDT, payer, [{ from: payer, to: stranger, value: 1n }]);
+
+  async function depositsOf(txHash: string) {
+    return db.query<{ kind: string }>('select kind from deposits where in_tx_hash = $1', [txHash]);
+  }
+
+  it("one transaction paying two orders among others' transfers: each transfer its own key, from 1", async () => {
+    const first = await createOrder(db, merchant.live, { currency: 'USDT', network: 'ethereum', amount: '7' });
+    const second = await createOrder(db, merchant.live, { currency: 'USDT', network: 'ethereum', amount: '8' });
+    const tx = node.sendToken(USDT, payer, [
+      { from: payer, to: stranger, value: 1n },
+      { from: payer, to: first.address, value: 7_000_000n },
+      { from: payer, to: second.address, value: 8_000_000n },
+    ]);
+    node.mine(CONFIRMATIONS);
+    await watchLive(db, adapter);
+    expect((await transfersOf(first.id)).map((t) => [t.tx_hash, t.output_index])).toEqual([[tx, 2]]);
+    expect((await transfersOf(second.id)).map((t) => [t.tx_hash, t.output_index])).toEqual([[tx, 3]]);
+    expect((await orderRow(db, first.id)).status).toBe('processed');
+    expect((await orderRow(db, second.id)).status).toBe('processed');
+  });
+
+  it('of a final order: the same transfer, still counted; no orphan deposit of money already counted', async () => {
+    const order = await createOrder(db, merchant.live, { currency: 'USDT', network: 'ethereum', amount: '5' });
+    const tx = node.sendToken(USDT, payer, [{ from: payer, to: order.address, value: 5_000_000n }]);
+    node.mine(CONFIRMATIONS);
+    await watchLive(db, adapter);
+    expect(await orderRow(db, order.id)).toMatchObject({ status: 'processed', received: '5000000' });
+
+    // Its block and the ones after it are replaced; the new first block has another log before it.
+    otherLogFirst();
+    node.requeue(tx);
+    node.reorg(CONFIRMATIONS);
+    node.mine(CONFIRMATIONS);
+    await watchLive(db, adapter);
+    expect(await transfersOf(order.id)).toEqual([
+      { tx_hash: tx, output_index: 1, currency: 'USDT', amount: '5000000', dropped: false },
+    ]);
+    expect(await depositsOf(tx)).toEqual([]);
+    const [payment] = await db.query<{ status: string }>('select status from payments where tx_hash = $1', [tx]);
+    expect(payment).toEqual({ status: 'processed' });
+    expect(await orderRow(db, order.id)).toMatchObject({ status: 'processed', received: '5000000' });
+  });
+
+  // Last: the chain's clock stays past every deadline afterwards.
+  it('of a pending order, re-mined after the order expired: still the payment made in time', async () => {
+    const order = await createOrder(db, merchant.live, { currency: 'USDT', network: 'ethereum', amount: '6' });
+    const tx = node.sendToken(USDT, payer, [{ from: payer, to: order.address, value: 6_000_000n }]);
+    node.mine(1);
+    await watchLive(db, adapter);
+    expect(await transfersOf(order.id)).toHaveLength(1);
+
+    const late = order.expires_at.getTime() + 600_000;
+    node.clock = Math.floor(late / 1000);
+    otherLogFirst();
+    node.requeue(tx);
+    node.reorg(1);
+    node.mine(CONFIRMATIONS);
+    node.clock = undefined;
+    await watchLive(db, adapter, new Date(late));
+    expect(await transfersOf(order.id)).toEqual([
+      { tx_hash: tx, output_index: 1, currency: 'USDT', amount: '6000000', dropped: false },
+    ]);
+    expect(await depositsOf(tx)).toEqual([]);
+    expect(await orderRow(db, order.id)).toMatchObject({ status: 'processed', received: '6000000' });
   });
 });

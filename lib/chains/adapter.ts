@@ -25,7 +25,12 @@ export interface BlockRef {
  */
 export interface ChainTransfer {
   txHash: string;
-  /** Output index (UTXO), log index (tokens), 0 for a native EVM/XRP transfer. */
+  /**
+   * With `txHash`, what names the transfer, and a reorganisation that mines the transaction again
+   * elsewhere does not change it: the output's index (UTXO); for EVM tokens the log's position,
+   * from 1, among the transaction's Transfer logs of the configured contracts (docs/decisions/046);
+   * for Tron tokens the log's position in its transaction; 0 for a native EVM, Tron or XRP transfer.
+   */
   outputIndex: number;
   /** The sender (first input's address for UTXO); null when the chain does not tell. */
   from: string | null;

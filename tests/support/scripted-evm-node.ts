@@ -74,6 +74,8 @@ export interface ScriptedEvmNode {
   blockReceipts: boolean;
   /** Requests answered, by method. */
   calls: Map<string, number>;
+  /** The next block's time (Unix seconds); each block is at least 12 s after the one before. */
+  clock: number | undefined;
   height(): number;
   /** Queues a native transfer for the next block; answers its hash. */
   sendNative(from: string, to: string, value: bigint, succeeds?: boolean): Hex;
@@ -104,7 +106,7 @@ export async function startScriptedEvmNode(options: { chainId?: number } = {}): 
     const parent = chain[chain.length - 1];
     const number = parent ? parent.number + 1 : 0;
     const parentHash = parent?.hash ?? (`0x${'0'.repeat(64)}` as Hex);
-    const timestamp = Math.max(parent ? parent.timestamp + 12 : 0, Math.floor(Date.now() / 1000));
+    const timestamp = Math.max(parent ? parent.timestamp + 12 : 0, node.clock ?? Math.floor(Date.now() / 1000));
     return {
       number,
       parentHash,
@@ -129,6 +131,7 @@ export async function startScriptedEvmNode(options: { chainId?: number } = {}): 
     receiptsFromAnotherBlock: false,
     blockReceipts: true,
     calls: new Map(),
+    clock: undefined,
     height: () => chain.length - 1,
     sendNative: (from, to, value, succeeds = true) => queue({ from, to, value, succeeds, moves: [] }),
     sendToken: (token, from, moves) => queue({ from, to: token, value: 0n, succeeds: true, moves }),

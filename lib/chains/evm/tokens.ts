@@ -59,6 +59,13 @@ export async function transferLogs(
  * The token payments among `logs`. Every log must belong to the block scanned at its height
  * (`byHeight`), else the chain moved between the two reads and the scan is retried (an
  * EvmNodeError naming the node, `label`).
+ *
+ * A transfer's output index is the position, from 1, of its log among its transaction's Transfer
+ * logs of the configured contracts (0 is the transaction's native transfer, ./blocks). The log's
+ * own `logIndex` counts across the block, so a transaction re-mined in another block by a
+ * reorganisation would come back as a second transfer: an orphan deposit of money already
+ * counted, or a payment made in time turned late (docs/decisions/046). The position depends only
+ * on the transaction and the configured contracts, and the filtered eth_getLogs answer gives it.
  */
 export function tokenTransfers(
   logs: readonly TransferLog[],
@@ -67,7 +74,9 @@ export function tokenTransfers(
   label: string,
 ): ChainTransfer[] {
   const transfers: ChainTransfer[] = [];
-  for (const log of logs) {
+  const positions = new Map<string, number>();
+  const inBlockOrder = [...logs].sort((a, b) => Number(a.blockNumber - b.blockNumber) || a.logIndex - b.logIndex);
+  for (const log of inBlockOrder) {
     const ref = byHeight.get(Number(log.blockNumber));
     if (!ref || log.blockHash !== ref.hash)
       throw new EvmNodeError(`${label}: logs of block ${log.blockNumber} are from another chain than its block`);
@@ -75,10 +84,14 @@ export function tokenTransfers(
     const ticker = contracts.get(log.address.toLowerCase());
     if (!ticker) continue; // the node ignored the address filter: never credit another contract
     const { args } = decodeEventLog({ abi: [TRANSFER], data: log.data, topics: log.topics, strict: true });
+    // Counted before the zero check: a zero-value Transfer is still a log of the transaction.
+    const tx = log.transactionHash.toLowerCase();
+    const position = (positions.get(tx) ?? 0) + 1;
+    positions.set(tx, position);
     if (args.value <= 0n) continue;
     transfers.push({
       txHash: log.transactionHash,
-      outputIndex: log.logIndex,
+      outputIndex: position,
       from: getAddress(args.from),
       to: getAddress(args.to),
       tag: null,
