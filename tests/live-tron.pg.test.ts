@@ -222,21 +222,52 @@ describe('live tron (fake java-tron node)', () => {
     expect(await expectNoSkippedBlock(db, 'tron')).toBe(node.height());
   });
 
-  it('a node that falls behind the cursor (lag) and catches up: the payment is counted once, no block skipped', async () => {
+  it('a node that falls behind the cursor (lag) and catches up: no reorganisation, nothing un-counted, no block skipped', async () => {
+    const counted = await createOrder(db, merchant.live, { currency: 'USDT', network: 'tron', amount: '2' });
+    node.sendToken(USDT, payer, counted.address, 2_000_000n);
+    node.mine(CONFIRMATIONS);
+    await watchLive(db, adapter);
+    expect((await orderRow(db, counted.id)).status).toBe('processed');
     const order = await createOrder(db, merchant.live, { currency: 'USDT', network: 'tron', amount: '3' });
     node.sendToken(USDT, payer, order.address, 3_000_000n);
     node.mine(1);
     await watchLive(db, adapter);
-    node.lag = 4; // the node answers as if 4 blocks behind: the payment's block is above its head
+    const before = await transfersOf(order.id);
+    const cursor = await cursorHeight();
+
+    // The node answers as if 4 blocks behind: both payments' blocks are above its head. It has
+    // "no block" at the cursor, which is no fork.
+    node.lag = 4;
     await watchLive(db, adapter);
     node.mine(CONFIRMATIONS);
     await watchLive(db, adapter);
+    expect(await cursorHeight()).toBe(cursor);
+    expect(await transfersOf(order.id)).toEqual(before);
     expect((await orderRow(db, order.id)).status).toBe('pending');
+    const payments = await db.query<{ status: string }>('select status from payments where order_id = $1', [
+      counted.id,
+    ]);
+    expect(payments).toEqual([{ status: 'processed' }]);
+
     node.lag = 0;
     await watchLive(db, adapter);
     expect(await orderRow(db, order.id)).toMatchObject({ status: 'processed', received: '3000000' });
     expect(await transfersOf(order.id)).toHaveLength(1);
     expect(await expectNoSkippedBlock(db, 'tron')).toBe(node.height());
+  });
+
+  it('a reorganisation to a shorter chain (no block at the cursor, another at the head) un-counts the payment', async () => {
+    const order = await createOrder(db, merchant.live, { currency: 'TRX', network: 'tron', amount: '11' });
+    const tx = node.sendTrx(payer, order.address, 11_000_000n);
+    node.mine(2);
+    await watchLive(db, adapter);
+    expect(await transfersOf(order.id)).toMatchObject([{ tx_hash: tx, dropped: false }]);
+    // The three newest blocks, the payment's among them, are replaced by one without it.
+    node.reorg(3, 1);
+    expect(node.height()).toBeLessThan(await cursorHeight());
+    await watchLive(db, adapter);
+    expect(await transfersOf(order.id)).toMatchObject([{ tx_hash: tx, dropped: true }]);
+    expect(await cursorHeight()).toBe(node.height());
   });
 
   it('execution results behind the blocks ([] or {}): the scan fails until they come, and the USDT payment counts', async () => {

@@ -67,7 +67,10 @@ export interface ChainAdapter {
   readonly requiredConfirmations: number;
   /** The current tip. */
   head(): Promise<BlockRef>;
-  /** The block at `height` on the current best chain, or null above the tip. */
+  /**
+   * The block at `height` on the current best chain, or null where the node has no block there
+   * (above its tip): "no block at h" is not "another block at h", and only the second is a fork.
+   */
   block(height: number): Promise<BlockRef | null>;
   /**
    * Blocks `from`..`to` (inclusive, on the current best chain) and every transfer in them, in
@@ -77,6 +80,14 @@ export interface ChainAdapter {
   scan(from: number, to: number): Promise<{ blocks: BlockRef[]; transfers: ChainTransfer[]; spends?: ChainSpend[] }>;
   /** Transfers waiting in the mempool (empty where the chain has none to show). */
   mempool(): Promise<ChainTransfer[]>;
+  /**
+   * One watcher step's view of the chain, where the adapter has several nodes (./failover): every
+   * read of the view (mempool, head, blocks, scan) goes to one node, whose head is at or above
+   * `floor` (the watcher's cursor) when one node's is. Reads of one step that mixed nodes would mix
+   * their chains: a mempool and a head of different nodes, or a node behind the cursor answering
+   * "no block" where the watcher has scanned one. Absent on an adapter over one node.
+   */
+  pin?(floor: number): Promise<ChainAdapter>;
   /**
    * Where the node announces new blocks (EVM newHeads over WebSocket): calls `onBlock` at each,
    * so that the watcher reads it at once rather than at its next poll. Answers the unsubscribe.

@@ -63,7 +63,11 @@ interface FakeBlock {
   txs: PendingTx[];
 }
 
-export interface FakeTronNode {
+/**
+ * One HTTP server in front of the fake chain, with its own way of answering: the node itself, or
+ * a replica (FakeTronNode.replica) of the same chain, as a second node or a provider's backend.
+ */
+export interface FakeTronServer {
   url: string;
   /** Share of requests answered 503 or cut (0..1). */
   failRate: number;
@@ -77,13 +81,21 @@ export interface FakeTronNode {
    */
   resultsLag: number;
   emptyResults: '[]' | '{}';
-  /** Blocks between the head and the newest solidified block (java-tron: 2/3 of 27 producers + 1 = 19). */
-  solidDistance: number;
   failed: number;
   /** Requests failed on purpose, by path. */
   failedCalls: Map<string, number>;
   /** Requests answered, by path. */
   calls: Map<string, number>;
+  stop(): Promise<void>;
+  restart(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface FakeTronNode extends FakeTronServer {
+  /** Blocks between the head and the newest solidified block (java-tron: 2/3 of 27 producers + 1 = 19). */
+  solidDistance: number;
+  /** Another server of the same chain, on its own port with its own lag and failures (closed with the node). */
+  replica(): Promise<FakeTronServer>;
   /** The next block's time (ms); each block is at least 3 s after the one before. */
   clock: number | undefined;
   height(): number;
@@ -98,11 +110,11 @@ export interface FakeTronNode {
    */
   deployPaying(contract: string, from: string, to: string, value: bigint): string;
   mine(count?: number): void;
-  /** Replaces the newest `depth` blocks by `depth + 1` new ones without their transactions. */
-  reorg(depth: number): void;
-  stop(): Promise<void>;
-  restart(): Promise<void>;
-  close(): Promise<void>;
+  /**
+   * Replaces the newest `depth` blocks by `count` new ones (`depth + 1` unless given; fewer makes
+   * the chain shorter) with what is queued.
+   */
+  reorg(depth: number, count?: number): void;
 }
 
 export async function startFakeTronNode(options: { apiKey?: string; seed?: number } = {}): Promise<FakeTronNode> {
@@ -129,16 +141,22 @@ export async function startFakeTronNode(options: { apiKey?: string; seed?: numbe
   const txId = () => randomBytes(32).toString('hex');
   const word = (hex: string) => hex.padStart(64, '0');
 
-  const node: FakeTronNode = {
+  const newServer = (): FakeTronServer => ({
     url: '',
     failRate: 0,
     lag: 0,
     resultsLag: 0,
     emptyResults: '[]',
-    solidDistance: 19,
     failed: 0,
     failedCalls: new Map(),
     calls: new Map(),
+    stop: async () => {},
+    restart: async () => {},
+    close: async () => {},
+  });
+  const node: FakeTronNode = {
+    ...newServer(),
+    solidDistance: 19,
     clock: undefined,
     height: () => chain[chain.length - 1]!.number,
     blockId: (height) => chain[height]!.id,
@@ -271,19 +289,21 @@ export async function startFakeTronNode(options: { apiKey?: string; seed?: numbe
         pending = [];
       }
     },
-    reorg(depth) {
+    reorg(depth, count = depth + 1) {
       forkSalt++;
       chain.splice(chain.length - depth, depth);
-      pending = [];
-      node.mine(depth + 1);
+      node.mine(count);
     },
-    stop: async () => {},
-    restart: async () => {},
-    close: async () => {},
+    replica: async () => {
+      const replica = newServer();
+      replicas.push(replica);
+      await serve(replica);
+      return replica;
+    },
   };
+  const replicas: FakeTronServer[] = [];
   node.mine(1); // block 0
 
-  const visibleHead = () => Math.max(0, node.height() - node.lag);
   const header = (b: FakeBlock) => ({
     raw_data: {
       ...(b.number > 0 && { number: b.number }),
@@ -301,8 +321,8 @@ export async function startFakeTronNode(options: { apiKey?: string; seed?: numbe
     ...(b.txs.length && { transactions: b.txs.map((t) => t.tx) }),
   });
 
-  function answer(path: string, body: Record<string, unknown>): unknown {
-    const head = visibleHead();
+  function answer(server: FakeTronServer, path: string, body: Record<string, unknown>): unknown {
+    const head = Math.max(0, node.height() - server.lag);
     switch (path) {
       case '/wallet/getblock':
       case '/walletsolidity/getblock': {
@@ -325,8 +345,8 @@ export async function startFakeTronNode(options: { apiKey?: string; seed?: numbe
       }
       case '/wallet/gettransactioninfobyblocknum': {
         const num = Number(body.num);
-        const b = num <= head - node.resultsLag ? chain[num] : undefined;
-        if (!b || b.txs.length === 0) return node.emptyResults === '{}' ? {} : [];
+        const b = num <= head - server.resultsLag ? chain[num] : undefined;
+        if (!b || b.txs.length === 0) return server.emptyResults === '{}' ? {} : [];
         return b.txs.map((t) => t.info);
       }
       default:
@@ -334,50 +354,58 @@ export async function startFakeTronNode(options: { apiKey?: string; seed?: numbe
     }
   }
 
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const path = new URL(req.url ?? '/', 'http://x').pathname;
-      if (random() < node.failRate) {
-        node.failed++;
-        node.failedCalls.set(path, (node.failedCalls.get(path) ?? 0) + 1);
-        if (random() < 0.5) return void res.writeHead(503).end('Service Unavailable');
-        return req.socket.destroy();
-      }
-      if (options.apiKey !== undefined && req.headers['tron-pro-api-key'] !== options.apiKey) {
-        return void res.writeHead(401, { 'content-type': 'application/json' }).end('{"Error":"ApiKey not exists"}');
-      }
-      let body: Record<string, unknown>;
-      try {
-        const text = Buffer.concat(chunks).toString('utf8');
-        body = text ? JSON.parse(text) : {};
-      } catch {
-        return void res
-          .writeHead(200, { 'content-type': 'application/json' })
-          .end('{"Error":"com.alibaba.fastjson.JSONException"}');
-      }
-      const result = answer(path, body);
-      if (result === undefined) return void res.writeHead(404).end();
-      node.calls.set(path, (node.calls.get(path) ?? 0) + 1);
-      res.writeHead(200, { 'content-type': 'application/json' }).end(json(result));
+  /** Puts `server` on 127.0.0.1 (a free port, kept across stop and restart). */
+  async function serve(server: FakeTronServer): Promise<void> {
+    const http_ = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const path = new URL(req.url ?? '/', 'http://x').pathname;
+        if (random() < server.failRate) {
+          server.failed++;
+          server.failedCalls.set(path, (server.failedCalls.get(path) ?? 0) + 1);
+          if (random() < 0.5) return void res.writeHead(503).end('Service Unavailable');
+          return req.socket.destroy();
+        }
+        if (options.apiKey !== undefined && req.headers['tron-pro-api-key'] !== options.apiKey) {
+          return void res.writeHead(401, { 'content-type': 'application/json' }).end('{"Error":"ApiKey not exists"}');
+        }
+        let body: Record<string, unknown>;
+        try {
+          const text = Buffer.concat(chunks).toString('utf8');
+          body = text ? JSON.parse(text) : {};
+        } catch {
+          return void res
+            .writeHead(200, { 'content-type': 'application/json' })
+            .end('{"Error":"com.alibaba.fastjson.JSONException"}');
+        }
+        const result = answer(server, path, body);
+        if (result === undefined) return void res.writeHead(404).end();
+        server.calls.set(path, (server.calls.get(path) ?? 0) + 1);
+        res.writeHead(200, { 'content-type': 'application/json' }).end(json(result));
+      });
     });
-  });
+    let port = 0;
+    const listen = () => new Promise<void>((resolve) => http_.listen(port, '127.0.0.1', resolve));
+    await listen();
+    port = (http_.address() as AddressInfo).port;
+    server.url = `http://127.0.0.1:${port}`;
+    const stop = () =>
+      new Promise<void>((resolve) => {
+        if (!http_.listening) return resolve();
+        http_.closeAllConnections();
+        http_.close(() => resolve());
+      });
+    server.stop = stop;
+    server.restart = listen;
+    server.close = stop;
+  }
 
-  let port = 0;
-  const listen = () => new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-  await listen();
-  port = (server.address() as AddressInfo).port;
-  node.url = `http://127.0.0.1:${port}`;
-  const stop = () =>
-    new Promise<void>((resolve) => {
-      if (!server.listening) return resolve();
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
-  node.stop = stop;
-  node.restart = listen;
-  node.close = stop;
+  await serve(node);
+  const closeNode = node.close;
+  node.close = async () => {
+    await Promise.all([closeNode(), ...replicas.map((r) => r.close())]);
+  };
   return node;
 }
 
