@@ -118,6 +118,30 @@ describe('live ethereum (scripted node): receipts', () => {
   });
 });
 
+describe('live ethereum (scripted node): token decimals', () => {
+  it("a configured contract whose decimals() is not the catalog token's, or that has none, is refused before any scan", async () => {
+    const eighteen = account();
+    node.decimals.set(eighteen.toLowerCase(), 18);
+    const order = await createOrder(db, merchant.live, { currency: 'USDT', network: 'ethereum', amount: '1' });
+    try {
+      for (const [contract, refusal] of [
+        [eighteen, /ETHEREUM_TOKENS: USDT at 0x[0-9a-fA-F]{40} has 18 decimals; USDT on ethereum has 6$/],
+        [account(), /ETHEREUM_TOKENS: USDT at 0x[0-9a-fA-F]{40} does not answer decimals\(\)/],
+      ] as const) {
+        configureLive({ ETHEREUM_TOKENS: `USDT:${contract}` });
+        const refused = liveAdapters().find((a) => a.network.name === 'ethereum')!;
+        node.sendToken(contract, payer, [{ from: payer, to: order.address, value: 10n ** 18n }]);
+        node.mine(CONFIRMATIONS);
+        expect(await failedPass(refused)).toMatch(refusal);
+        expect(await transfersOf(order.id)).toEqual([]);
+      }
+    } finally {
+      configureLive({ ETHEREUM_TOKENS: `USDT:${USDT}` });
+      await watchLive(db, adapter);
+    }
+  });
+});
+
 describe('live ethereum (scripted node): a token payment re-mined in another block', () => {
   const stranger = account();
   /** An unrelated USDT transfer, queued first so that the payment's log comes later in its new block. */

@@ -328,7 +328,34 @@ describe('live tron (fake java-tron node)', () => {
       '/wallet/getblock',
       '/wallet/getblockbylimitnext',
       '/wallet/gettransactioninfobyblocknum',
+      '/wallet/triggerconstantcontract',
     ]);
+  });
+
+  it("a configured contract whose decimals() is not the catalog token's, or that has none, is refused before any scan", async () => {
+    const eighteen = randomTronAccount();
+    node.tokenDecimals.set(eighteen, 18);
+    const order = await createOrder(db, merchant.live, { currency: 'USDT', network: 'tron', amount: '1' });
+    try {
+      for (const [contract, refusal] of [
+        [eighteen, /TRON_TOKENS: USDT at T\w+ has 18 decimals; USDT on tron has 6$/],
+        [randomTronAccount(), /TRON_TOKENS: USDT at T\w+ does not answer decimals\(\) \(CONTRACT_VALIDATE_ERROR: /],
+      ] as const) {
+        configureLive({ TRON_TOKENS: `USDT:${contract}` });
+        const refused = liveAdapters().find((a) => a.network.name === 'tron')!;
+        node.sendToken(contract, payer, order.address, 1_000_000_000_000n);
+        node.mine(CONFIRMATIONS);
+        const error = await watchLive(db, refused).then(
+          () => null,
+          (e: Error) => e.message,
+        );
+        expect(error).toMatch(refusal);
+        expect(await transfersOf(order.id)).toEqual([]);
+      }
+    } finally {
+      configureLive({ TRON_TOKENS: `USDT:${USDT}` });
+      await watchLive(db, adapter);
+    }
   });
 
   it('TRON_CONFIRMATIONS=solid: a payment counts once its block is solidified, and only then', async () => {

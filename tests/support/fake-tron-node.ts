@@ -15,6 +15,10 @@
  *   receipt.result SUCCESS / REVERT / OUT_OF_ENERGY, log address/topics/data):
  *   https://developers.tron.network/docs/tron-protocol-transaction
  *   https://developers.tron.network/reference/gettransactioninfobyid
+ * - POST /wallet/triggerconstantcontract  {owner_address, contract_address, function_selector,
+ *   parameter, visible}: a token's `decimals()` (constant_result), or `result.code` and a hex
+ *   `message` for an address without a contract
+ *   https://developers.tron.network/reference/triggerconstantcontract
  * - TRON-PRO-API-KEY header: https://developers.tron.network/reference/select-network (TronGrid)
  *
  * As java-tron does without `visible`: addresses in hex with the 0x41 version byte (a log's address
@@ -94,6 +98,8 @@ export interface FakeTronServer {
 export interface FakeTronNode extends FakeTronServer {
   /** Blocks between the head and the newest solidified block (java-tron: 2/3 of 27 producers + 1 = 19). */
   solidDistance: number;
+  /** What each token contract (base58) answers to `decimals()`; other addresses have no contract. */
+  tokenDecimals: Map<string, number>;
   /** Another server of the same chain, on its own port with its own lag and failures (closed with the node). */
   replica(): Promise<FakeTronServer>;
   /** The next block's time (ms); each block is at least 3 s after the one before. */
@@ -157,6 +163,7 @@ export async function startFakeTronNode(options: { apiKey?: string; seed?: numbe
   const node: FakeTronNode = {
     ...newServer(),
     solidDistance: 19,
+    tokenDecimals: new Map(),
     clock: undefined,
     height: () => chain[chain.length - 1]!.number,
     blockId: (height) => chain[height]!.id,
@@ -348,6 +355,22 @@ export async function startFakeTronNode(options: { apiKey?: string; seed?: numbe
         const b = num <= head - server.resultsLag ? chain[num] : undefined;
         if (!b || b.txs.length === 0) return server.emptyResults === '{}' ? {} : [];
         return b.txs.map((t) => t.info);
+      }
+      case '/wallet/triggerconstantcontract': {
+        const decimals = node.tokenDecimals.get(String(body.contract_address));
+        if (body.function_selector !== 'decimals()' || decimals === undefined)
+          return {
+            result: {
+              code: 'CONTRACT_VALIDATE_ERROR',
+              message: Buffer.from('Smart contract is not exist.').toString('hex'),
+            },
+          };
+        return {
+          result: { result: true },
+          energy_used: 238,
+          constant_result: [word(decimals.toString(16))],
+          transaction: { ret: [{}], visible: true, txID: randomBytes(32).toString('hex'), raw_data: {} },
+        };
       }
       default:
         return undefined;

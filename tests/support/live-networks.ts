@@ -97,6 +97,9 @@ export function fakeTronNetwork(settings: {
     network: 'tron',
     start: async () => {
       const node = await startFakeTronNode({ apiKey: settings.apiKey });
+      // The configured tokens are the catalog's (6 decimals, as TRC-20 USDT).
+      for (const [, contract] of settings.tokens.split(',').map((entry) => entry.split(':')))
+        if (contract) node.tokenDecimals.set(contract, 6);
       node.mine(5);
       return node;
     },

@@ -1,12 +1,14 @@
 import 'server-only';
 /**
  * Token payments: `Transfer` logs from eth_getLogs filtered by the configured contracts only:
- * anyone can emit a Transfer event, so a log from any other contract never credits. A log exists
+ * anyone can emit a Transfer event, so a log from any other contract never credits. Each contract
+ * must answer `decimals()` with its catalog token's before anything is read. A log exists
  * only in a successful transaction. A range the node refuses as too large is halved until it is
  * accepted.
  */
 import { decodeEventLog, getAddress, parseAbiItem, type Log, type PublicClient } from 'viem';
 import type { Network } from '../../catalog';
+import { envPrefix } from '../../config';
 import type { BlockRef, ChainTransfer } from '../adapter';
 import { describeError, EvmNodeError } from './node';
 
@@ -20,6 +22,35 @@ const RANGE_REFUSED = /range|too many|too large|limit|exceed|timeout|10000 resul
 /** The network's token contracts (lower case) -> ticker: the configured ones of a live network. */
 export function tokenContracts(network: Network): ReadonlyMap<string, string> {
   return new Map(network.currencies.filter((c) => c.contract).map((c) => [c.contract!.toLowerCase(), c.ticker]));
+}
+
+const DECIMALS = parseAbiItem('function decimals() view returns (uint8)');
+
+/**
+ * Throws unless every configured token contract of `network` answers `decimals()` with its catalog
+ * token's decimals: amounts are read in the catalog's base units (every serializer, the payment
+ * page and the order's amount agree on them), so a contract of other decimals, configured by
+ * mistake in `<NETWORK>_TOKENS`, would credit a thousand or a trillion times too much or too
+ * little. The message names the variable.
+ */
+export async function checkTokenDecimals(client: PublicClient, network: Network, label: string): Promise<void> {
+  const variable = `${envPrefix(network)}_TOKENS`;
+  for (const token of network.currencies.filter((c) => c.contract)) {
+    const address = token.contract as `0x${string}`;
+    let decimals: number;
+    try {
+      decimals = await client.readContract({ address, abi: [DECIMALS], functionName: 'decimals' });
+    } catch (error) {
+      throw new EvmNodeError(
+        `${label}: ${variable}: ${token.ticker} at ${address} does not answer decimals() (${describeError(error)}): is it the token's contract?`,
+      );
+    }
+    if (decimals !== token.decimals) {
+      throw new EvmNodeError(
+        `${label}: ${variable}: ${token.ticker} at ${address} has ${decimals} decimals; ${token.ticker} on ${network.name} has ${token.decimals}`,
+      );
+    }
+  }
 }
 
 /** Transfer logs of `contracts` in blocks `from`..`to`, at most `blockRange` blocks per request. */

@@ -4,6 +4,8 @@ import 'server-only';
  * Watch-only: deposit addresses derive from the merchant's extended public key (./address).
  *
  * - The node (./node): one URL, TRON-PRO-API-KEY when configured, every answer parsed (./answers).
+ * - Each configured token contract must answer `decimals()` (`/wallet/triggerconstantcontract`)
+ *   with its catalog token's, checked once before the first scan.
  * - Head: the newest block (`/wallet/getblock`, header only), or with `TRON_CONFIRMATIONS=solid`
  *   the newest solidified one (`/walletsolidity/getblock`): then a payment is seen once final, and
  *   one confirmation is all it needs.
@@ -22,11 +24,11 @@ import 'server-only';
  * Calls per block do not depend on the watched addresses: the node is never asked about them.
  */
 import type { Network } from '../../catalog';
-import type { LiveChainConfig } from '../../config';
+import { envPrefix, type LiveChainConfig } from '../../config';
 import type { BlockRef, ChainTransfer } from '../adapter';
 import type { LiveAdapter } from '../live-adapter';
 import { tronAddressHash } from './address';
-import { blockOrNone, blockRange, transactionInfos, type Block } from './answers';
+import { blockOrNone, blockRange, constantCall, transactionInfos, type Block } from './answers';
 import { TronNode, TronNodeError } from './node';
 import { blockRef, contractCalls, tokenTransfers, trxTransfers } from './transfers';
 
@@ -61,7 +63,48 @@ export function tronAdapter(network: Network, cfg: LiveChainConfig): LiveAdapter
     return found && blockRef(found);
   }
 
+  /**
+   * Throws unless every configured token contract answers `decimals()` with its catalog token's:
+   * amounts are read in the catalog's base units, so a contract of other decimals configured by
+   * mistake would credit far too much or too little. The message names the variable.
+   */
+  async function checkTokenDecimals(): Promise<void> {
+    const variable = `${envPrefix(network)}_TOKENS`;
+    for (const token of network.currencies.filter((c) => c.contract)) {
+      const answer = await node.post(
+        'wallet/triggerconstantcontract',
+        {
+          owner_address: token.contract,
+          contract_address: token.contract,
+          function_selector: 'decimals()',
+          parameter: '',
+          visible: true,
+        },
+        constantCall,
+      );
+      const word = answer.constant_result[0];
+      if (answer.result.result !== true || !word || !/^[0-9a-fA-F]{64}$/.test(word)) {
+        const reason = answer.result.message ? Buffer.from(answer.result.message, 'hex').toString('utf8') : 'no result';
+        throw new TronNodeError(
+          `${node.label}: ${variable}: ${token.ticker} at ${token.contract} does not answer decimals() (${answer.result.code ?? 'no code'}: ${reason.slice(0, 120)}): is it the token's contract?`,
+        );
+      }
+      const decimals = BigInt(`0x${word}`);
+      if (decimals !== BigInt(token.decimals)) {
+        throw new TronNodeError(
+          `${node.label}: ${variable}: ${token.ticker} at ${token.contract} has ${decimals} decimals; ${token.ticker} on ${network.name} has ${token.decimals}`,
+        );
+      }
+    }
+  }
+  let decimalsChecked = false;
+
   async function head(): Promise<BlockRef> {
+    // Before the first scan: asked until it has passed once.
+    if (!decimalsChecked) {
+      await checkTokenDecimals();
+      decimalsChecked = true;
+    }
     const tip = await blockAt(cfg.solidified ? 'solid' : 'head');
     if (!tip) throw new TronNodeError(`${node.label} has no ${cfg.solidified ? 'solidified ' : ''}block yet`);
     if (cfg.headLag === 0) return tip;
