@@ -65,6 +65,12 @@ export interface ChainAdapter {
   readonly network: Network;
   /** Confirmations a payment needs before it counts (1 = included in a block): the network's policy (./networks). */
   readonly requiredConfirmations: number;
+  /**
+   * Set where the adapter is the chain itself and blocks can be taken away with none in their
+   * place (the sandbox ledger's reset-clock): its head below the watcher's cursor is then a
+   * reorganisation. Elsewhere such a head is a node behind the chain, which the watcher waits for.
+   */
+  readonly truncates?: true;
   /** The current tip. */
   head(): Promise<BlockRef>;
   /**
