@@ -18,7 +18,16 @@ import 'server-only';
 import type { BlockRef, ChainAdapter, ChainSpend, ChainTransfer } from '../chains';
 import type { Database } from '../db';
 import type { RiskScreen } from '../risk';
-import { advanceCursor, findFork, lockCursor, readCursor, rewind, type ChainCursor } from './cursor';
+import {
+  advanceCursor,
+  behindOurChain,
+  cursorHeight,
+  findFork,
+  lockCursor,
+  readCursor,
+  rewind,
+  type ChainCursor,
+} from './cursor';
 import { settleTransfers, type ChainView, type StatusChange } from './settle';
 import { dropVanished, recordIncoming, stillConfirming } from './transfers';
 import { recordWithdrawals } from './withdrawals';
@@ -134,8 +143,11 @@ export async function watchStep(
  * Everything a step needs from the chain, read before the transaction opens: a database
  * transaction never waits on a node (and the sandbox ledger, which lives in the same database,
  * never waits on itself). The mempool is read before the tip: a transfer that leaves it is then in
- * a block at or below the tip we scan to, so it is never in neither. Null when the chain changed
- * while it was read.
+ * a block at or below the tip we scan to, so it is never in neither. Every read goes to one node
+ * (ChainAdapter.pin, where the adapter has several), one whose head reached the cursor if any did.
+ * Null when the chain changed while it was read, or when the node is behind the cursor on the
+ * chain we scanned (it has no block at the cursor's height, and is no fork): nothing to do yet.
+ * On a chain that can lose blocks (ChainAdapter.truncates, the sandbox) that is a reorganisation.
  */
 async function readChain(
   db: Database,
@@ -143,14 +155,21 @@ async function readChain(
   mode: Mode,
   options: WatchOptions,
 ): Promise<ChainRead | null> {
-  const mempool = await adapter.mempool();
-  const head = await adapter.head();
-  const seen = await readCursor(db, adapter, mode, options.startAt, head);
+  const network = adapter.network.name;
+  const chain = adapter.pin ? await adapter.pin((await cursorHeight(db, network, mode)) ?? 0) : adapter;
+  const mempool = await chain.mempool();
+  const head = await chain.head();
+  const seen = await readCursor(db, chain, mode, options.startAt, head);
   let base = seen;
   let reorgFrom: number | undefined;
-  const onChain = await adapter.block(seen.height);
+  const onChain = await chain.block(seen.height);
+  if (!onChain) {
+    if (head.height >= seen.height)
+      throw new Error(`${network}: the node has no block ${seen.height} below its head ${head.height}`);
+    if (!adapter.truncates && (await behindOurChain(db, network, mode, head))) return null;
+  }
   if (!onChain || onChain.hash !== seen.hash) {
-    base = await findFork(db, adapter, mode, seen.height);
+    base = await findFork(db, chain, mode, seen.height);
     reorgFrom = base.height + 1;
   }
   const to = Math.min(head.height, base.height + options.batchBlocks);
@@ -158,7 +177,7 @@ async function readChain(
     blocks,
     transfers,
     spends = [],
-  } = to > base.height ? await adapter.scan(base.height + 1, to) : { blocks: [], transfers: [] };
+  } = to > base.height ? await chain.scan(base.height + 1, to) : { blocks: [], transfers: [] };
   // The first new block must build on the base: if the chain changed between reading the base and
   // scanning, this step would skip the fork. The next pass sees the change and finds the fork.
   if (blocks[0] && blocks[0].parentHash !== base.hash) return null;
