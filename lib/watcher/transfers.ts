@@ -87,12 +87,15 @@ const RECORD_INCOMING = statement<Id, { network: string; mode: Mode }>(sql`with 
   on conflict (${bare(chainTransfers.network)}, ${bare(chainTransfers.mode)}, ${bare(chainTransfers.txHash)}, ${bare(chainTransfers.outputIndex)}) do update
     set ${bare(chainTransfers.blockHeight)} = coalesce(excluded.${bare(chainTransfers.blockHeight)}, ${chainTransfers.blockHeight}),
         ${bare(chainTransfers.firstSeenAt)} = least(${chainTransfers.firstSeenAt}, excluded.${bare(chainTransfers.firstSeenAt)}),
+        ${bare(chainTransfers.sender)} = coalesce(excluded.${bare(chainTransfers.sender)}, ${chainTransfers.sender}),
         ${bare(chainTransfers.dropped)} = false
   returning ${bare(chainTransfers.id)}`);
 
 /**
  * Records the transfers that reach one of our deposit addresses (one query to match them all),
- * linking each to its order on first sight. Answers how many matched; adds their ids to `touched`.
+ * linking each to its order on first sight. A sighting that names the sender fills in one that
+ * did not: a UTXO mempool entry comes without its inputs' addresses, its block names them, and
+ * risk screening needs the sender (an unknown one never screens clean: lib/orders/lifecycle). Answers how many matched; adds their ids to `touched`.
  * On a tag network a transfer to the receiving account whose tag is no order's (or that has none)
  * falls back to the account's untagged row, whose merchant gets it as an orphan deposit
  * (docs/decisions/034); elsewhere every tag is null and the match is exact. The tag the transfer
