@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/lib/db/client';
 import { denyListScreen } from '@/lib/risk';
 import { openTestDatabase } from './support/database';
-import { createOrder, orderRow, watchOnce } from './support/chain';
+import { after, createOrder, orderRow, watchOnce } from './support/chain';
 import { createTestMerchant, type TestMerchant } from './support/merchants';
 import { forgetCursor, scriptedChain } from './support/scripted-chain';
 
@@ -24,11 +24,31 @@ afterAll(async () => {
 });
 
 const BTC = { currency: 'BTC', network: 'bitcoin' };
+const LTC = { currency: 'LTC', network: 'litecoin' };
 
 /** A fresh scripted chain for test mode's `name`, its watcher starting at its genesis. */
 async function freshChain(name: string) {
   await forgetCursor(db, name);
   return scriptedChain(name);
+}
+
+async function depositsOf(orderId: string) {
+  return db.query<{ kind: string; amount: string }>('select kind, amount from deposits where order_id = $1', [orderId]);
+}
+
+async function firstSeenOf(orderId: string): Promise<Date[]> {
+  const rows = await db.query<{ first_seen_at: Date }>(
+    'select first_seen_at from chain_transfers where order_id = $1',
+    [orderId],
+  );
+  return rows.map((r) => r.first_seen_at);
+}
+
+/** Makes an order of test mode whose deadline is `expiresAt` (make-order's shortest lifetime is 30 minutes). */
+async function orderExpiringAt(fields: Record<string, unknown>, expiresAt: Date) {
+  const order = await createOrder(db, merchant.test, fields);
+  await db.query('update orders set expires_at = $2 where id = $1', [order.id, expiresAt]);
+  return { ...order, expires_at: expiresAt };
 }
 
 describe('risk screening of a payment first seen in the mempool', () => {
@@ -64,5 +84,63 @@ describe('risk screening of a payment first seen in the mempool', () => {
       status: 'error',
       message: "The chain did not name this payment's sender, so risk screening could not check it.",
     });
+  });
+});
+
+describe('one chain time for the transfers and the sweeper', () => {
+  it('a block dated before its parent: the same blocks read in one step or in two decide the order alike', async () => {
+    const now = new Date();
+    const expiry = after(now, -600);
+    // Read in two steps: the block dated after the deadline, then the one dated before it.
+    const twoSteps = await freshChain('bitcoin');
+    const paidLate = await orderExpiringAt({ ...BTC, amount: '0.5' }, expiry);
+    // Read in one step.
+    const oneStep = await freshChain('litecoin');
+    const alsoLate = await orderExpiringAt({ ...LTC, amount: '0.5' }, expiry);
+
+    for (const [chain, order] of [
+      [twoSteps, paidLate],
+      [oneStep, alsoLate],
+    ] as const) {
+      chain.mine(after(expiry, 60));
+      if (chain === twoSteps) await watchOnce(db, chain, { now });
+      // Dated two minutes before its parent, and before the deadline.
+      chain.mine(after(expiry, -60), [{ to: order.address, currency: order.currency, amount: 50_000_000n }]);
+      await watchOnce(db, chain, { now });
+    }
+
+    // The payment came in a block after one dated past the deadline: late on chain time, an
+    // orphan deposit of the order, however the watcher's steps fell.
+    const statuses = await Promise.all(
+      [paidLate, alsoLate].map(async (order) => (await orderRow(db, order.id)).status),
+    );
+    expect(statuses).toEqual(['expired', 'expired']);
+    for (const order of [paidLate, alsoLate]) {
+      expect(await depositsOf(order.id)).toEqual([{ kind: 'ORPHAN', amount: '50000000' }]);
+      expect(await firstSeenOf(order.id)).toEqual([after(expiry, 60)]);
+    }
+  });
+
+  it('a block dated two hours ahead carries chain time no further than the gateway clock allows', async () => {
+    const now = new Date();
+    const chain = await freshChain('bitcoin');
+    const order = await orderExpiringAt({ ...BTC, amount: '0.5' }, after(now, 30 * 60));
+    const waiting = await orderExpiringAt({ ...BTC, amount: '0.5' }, after(now, 60 * 60));
+    // As far ahead as consensus allows, then an honest block with the payment.
+    chain.mine(after(now, 2 * 3600));
+    chain.mine(now, [{ to: order.address, currency: 'BTC', amount: 50_000_000n }]);
+    await watchOnce(db, chain, { now });
+
+    expect(await orderRow(db, order.id)).toMatchObject({ status: 'processed', received: '50000000' });
+    expect((await orderRow(db, waiting.id)).status).toBe('pending');
+    const [seenAt] = await firstSeenOf(order.id);
+    expect(seenAt!.getTime()).toBeLessThanOrEqual(after(now, 5 * 60).getTime());
+    // The orders still running expire by the blocks of their time, not by that one.
+    const hourLater = after(now, 60 * 60 + 1);
+    await watchOnce(db, chain, { now: hourLater });
+    expect((await orderRow(db, waiting.id)).status).toBe('pending');
+    chain.mine(hourLater);
+    await watchOnce(db, chain, { now: hourLater });
+    expect((await orderRow(db, waiting.id)).status).toBe('expired');
   });
 });

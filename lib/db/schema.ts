@@ -452,6 +452,11 @@ export const chainCursors = pgTable(
     height: bigint('height', { mode: 'number' }).notNull(),
     hash: text('hash').notNull(),
     blockTime: timestamp('block_time', { withTimezone: true, precision: 3 }).notNull(),
+    /**
+     * The chain time orders are judged by at this cursor (lib/watcher/chain-time.ts): block times
+     * as they go forward, never back, never far ahead of the gateway's clock.
+     */
+    chainTime: timestamp('chain_time', { withTimezone: true, precision: 3 }).notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.network, t.mode] })],

@@ -42,7 +42,7 @@ export interface ChainView {
   now: Date;
   /** Height of the chain tip the watcher has scanned to. */
   tipHeight: number;
-  /** Block time of that tip: orders that expired before it are past their deadline on-chain too. */
+  /** Chain time at that tip (./chain-time): orders that expired before it are past their deadline on-chain too. */
   tipTime: Date;
   requiredConfirmations: number;
   screen: RiskScreen;
