@@ -6,10 +6,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/lib/db/client';
-import { denyListScreen } from '@/lib/risk';
+import { denyListScreen, noRiskScreen } from '@/lib/risk';
+import { sweepExpired } from '@/lib/watcher';
 import { openTestDatabase } from './support/database';
 import { after, createOrder, orderRow, watchOnce } from './support/chain';
 import { createTestMerchant, type TestMerchant } from './support/merchants';
+import { waitFor } from './support/live';
 import { forgetCursor, scriptedChain } from './support/scripted-chain';
 
 let db: Database;
@@ -142,5 +144,44 @@ describe('one chain time for the transfers and the sweeper', () => {
     chain.mine(hourLater);
     await watchOnce(db, chain, { now: hourLater });
     expect((await orderRow(db, waiting.id)).status).toBe('expired');
+  });
+});
+
+describe('the expiry sweeper and a step under way', () => {
+  it('judges an order by the cursor the step leaves, not by the one it read before the step', async () => {
+    const now = new Date();
+    const expiry = after(now, -600);
+    await forgetCursor(db, 'dogecoin');
+    const chain = scriptedChain('dogecoin', 2);
+    const order = await orderExpiringAt({ currency: 'DOGE', network: 'dogecoin', amount: '5' }, expiry);
+    const payment = { txHash: 'c3'.repeat(32), to: order.address, currency: 'DOGE', amount: 500_000_000n };
+    chain.showMempool([{ ...payment, seenAt: after(expiry, -120) }]);
+    await watchOnce(db, chain, { now });
+    chain.mine(after(expiry, 60));
+    chain.mine(after(expiry, 90), [payment]);
+    await watchOnce(db, chain, { now });
+    // Paid in time, one confirmation of two: it waits past its deadline.
+    expect((await orderRow(db, order.id)).status).toBe('pending');
+
+    // A step under way (the test's transaction, holding the locks a step holds) finds the chain
+    // reorganised to a shorter one whose tip has the payment: still one confirmation.
+    let sweep: Promise<unknown> | undefined;
+    await db.transaction(async (tx) => {
+      await tx.query(`select 1 from chain_cursors where network = 'dogecoin' and mode = 'test' for update`);
+      await tx.query('select 1 from orders where id = $1 for update', [order.id]);
+      await tx.query(`update chain_cursors set height = 1, hash = $1 where network = 'dogecoin' and mode = 'test'`, [
+        'd4'.repeat(32),
+      ]);
+      await tx.query('update chain_transfers set block_height = 1 where order_id = $1', [order.id]);
+      sweep = sweepExpired(db, chain, 'test', noRiskScreen, () => now);
+      await waitFor('the sweeper to wait for the step', async () => {
+        const [row] = await db.query<{ n: number }>(
+          `select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+        );
+        return row!.n > 0;
+      });
+    });
+    await sweep;
+    expect(await orderRow(db, order.id)).toMatchObject({ status: 'pending', received: '0' });
   });
 });

@@ -94,6 +94,21 @@ function cursorOf(row: CursorRow): ChainCursor {
   return { height: Number(row.height), hash: row.hash, blockTime: row.block_time, chainTime: row.chain_time };
 }
 
+const SHARE_CURSOR = statement<CursorRow, Key>(
+  sql`select ${columnsOf(chainCursors, ['height', 'hash', 'block_time', 'chain_time'])} from ${chainCursors} where ${OF_CURSOR} for share`,
+);
+
+/**
+ * The cursor of (network, mode) as the last step committed it, held for the caller's
+ * transaction: a step locks the cursor for update (a step under way is waited for; one starting
+ * meanwhile skips the network), so no step moves it before the caller has decided by it.
+ * Undefined before the watcher's first step.
+ */
+export async function holdCursor(tx: Queryable, network: string, mode: Mode): Promise<ChainCursor | undefined> {
+  const [row] = await SHARE_CURSOR.run(tx, { network, mode });
+  return row && cursorOf(row);
+}
+
 const LOCK_CURSOR = statement<Pick<CursorRow, 'height' | 'hash'>, Key>(
   sql`select ${columnsOf(chainCursors, ['height', 'hash'])} from ${chainCursors} where ${OF_CURSOR} for update skip locked`,
 );
