@@ -224,13 +224,17 @@ export const orders = pgTable(
       .on(t.expiresAt)
       .where(sql`${t.status} = 'pending'`),
     index('orders_address').on(t.addressId),
+    // An invoice follows every order its choices made (lib/invoices).
+    index('orders_invoice')
+      .on(t.invoiceId)
+      .where(sql`${t.invoiceId} is not null`),
   ],
 );
 
 /**
  * Fiat-priced invoices (lib/invoices): a price in `currency` that the payer pays in a coin of the
- * offered list, chosen on the invoice page. Choosing makes an order (`order_id`, the latest
- * choice) at a rate locked then; the invoice's status follows that order's.
+ * offered list, chosen on the invoice page. Choosing makes an order at a rate locked then (or
+ * reuses the coin's order while it runs); the invoice's status follows every order it made.
  */
 export const invoices = pgTable(
   'invoices',
@@ -265,11 +269,16 @@ export const invoices = pgTable(
     /** The rate of each offered coin at the quote (price of one coin in `currency`), for slippagePercent. */
     quoteRates: jsonb('quote_rates').$type<Record<string, string>>().notNull(),
     status: text('status', { enum: INVOICE_STATUS_VALUES }).notNull().default('CREATED'),
-    /** The order of the latest coin choice; null until the payer chooses. */
+    /**
+     * The order the invoice answers with: its latest coin choice, or once decided the order that
+     * decided it (lib/invoices/lifecycle.ts); null until the payer chooses.
+     */
     orderId: uuid('order_id').references(() => orders.id),
     /** The rate that order was made at: price of one of its coin in `currency`. */
     rate: text('rate'),
-    /** How many choices were made: each choice's order is `invoice:<id>:<n>`. */
+    /** The rate each order of the invoice was made at, by order id (the invoice follows them all). */
+    orderRates: jsonb('order_rates').$type<Record<string, string>>().notNull().default({}),
+    /** How many orders its choices made, at most MAX_INVOICE_ORDERS: the nth is `invoice:<id>:<n>`. */
     choices: integer('choices').notNull().default(0),
     expiresAt: timestamp('expires_at', { withTimezone: true, precision: 3 }).notNull(),
     createdAt: createdAt(),
