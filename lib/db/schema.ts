@@ -137,6 +137,13 @@ export const addresses = pgTable(
     merchantId: uuid('merchant_id').references(() => merchants.id),
     externalUserId: uuid('external_user_id').references(() => externalUsers.id),
     assignedAt: timestamp('assigned_at', { withTimezone: true, precision: 3 }),
+    /**
+     * The key the address comes from (lib/addresses `poolKeyFingerprint`): the extended public key
+     * with its address encoding, or a tag network's receiving account. Orders take only addresses
+     * of the key configured now; a pool's unissued addresses of another key are dropped when it is
+     * filled (docs/decisions/047). Null for addresses written before keys were fingerprinted.
+     */
+    keyFingerprint: text('key_fingerprint'),
     createdAt: createdAt(),
   },
   (t) => [
