@@ -1,8 +1,9 @@
 /**
  * The watcher over scripted chains (support/scripted-chain.ts): what a real chain does now and
  * then and no node of ours can be made to do on demand. A sender only the block names, block
- * times that go backwards or run hours ahead. Each case is what the watcher must decide the same
- * way whatever its timing.
+ * times that go backwards or run hours ahead, a fee bump after the deadline, a step under way
+ * while the sweeper runs. Each case is what the watcher must decide the same way whatever its
+ * timing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/lib/db/client';
@@ -144,6 +145,42 @@ describe('one chain time for the transfers and the sweeper', () => {
     chain.mine(hourLater);
     await watchOnce(db, chain, { now: hourLater });
     expect((await orderRow(db, waiting.id)).status).toBe('expired');
+  });
+});
+
+describe('a replacement by fee (RBF) after the deadline', () => {
+  it('keeps the sighting of the transaction it replaces: same outputs spent, same address paid', async () => {
+    const now = new Date();
+    const expiry = after(now, -600);
+    const chain = await freshChain('bitcoin');
+    const order = await orderExpiringAt({ ...BTC, amount: '0.5' }, expiry);
+    const stranger = await orderExpiringAt({ ...BTC, amount: '0.5' }, expiry);
+    const paid = { to: order.address, currency: 'BTC', amount: 50_000_000n };
+    // Broadcast before the deadline with too low a fee.
+    chain.showMempool([
+      { ...paid, txHash: 'e5'.repeat(32), spentOutpoints: [`${'f6'.repeat(32)}:1`], seenAt: after(expiry, -60) },
+    ]);
+    await watchOnce(db, chain, { now: after(expiry, -30) });
+    // After it, the payer bumps the fee: a new transaction spending the same output, mined at once.
+    // A transfer to the other order spending the same output is no replacement of this payment.
+    const bump = { ...paid, txHash: 'a7'.repeat(32), spentOutpoints: [`${'f6'.repeat(32)}:1`, `${'b8'.repeat(32)}:0`] };
+    chain.showMempool([]);
+    chain.mine(after(expiry, 120), [
+      bump,
+      {
+        to: stranger.address,
+        currency: 'BTC',
+        amount: 50_000_000n,
+        outputIndex: 1,
+        txHash: bump.txHash,
+        spentOutpoints: bump.spentOutpoints,
+      },
+    ]);
+    await watchOnce(db, chain, { now: after(expiry, 180) });
+
+    expect(await orderRow(db, order.id)).toMatchObject({ status: 'processed', received: '50000000' });
+    expect((await orderRow(db, stranger.id)).status).toBe('expired');
+    expect(await depositsOf(stranger.id)).toEqual([{ kind: 'ORPHAN', amount: '50000000' }]);
   });
 });
 

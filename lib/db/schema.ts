@@ -444,6 +444,12 @@ export const chainTransfers = pgTable(
     /** When the chain first had it: mempool entry or block time, whichever came first. */
     firstSeenAt: timestamp('first_seen_at', { withTimezone: true, precision: 3 }).notNull(),
     dropped: boolean('dropped').notNull().default(false),
+    /**
+     * UTXO: the outputs its transaction spends (`txid:vout`). A replacement (a fee bump) of an
+     * earlier transfer to the same order and address spends some of the same, and keeps its first
+     * sighting (lib/watcher/transfers.ts). Null elsewhere.
+     */
+    spentOutpoints: text('spent_outpoints').array(),
     /** What the evaluation that made its order final decided for it; it stays so afterwards. */
     settledRole: text('settled_role', { enum: ['counted', 'rejected'] }),
     createdAt: createdAt(),

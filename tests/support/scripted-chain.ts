@@ -9,6 +9,8 @@ export interface ScriptedTransfer {
   outputIndex?: number;
   /** The sender the chain names; null where it names none (a UTXO mempool entry without its prevouts). */
   from?: string | null;
+  /** The outputs its transaction spends (`txid:vout`): a replacement spends some of the same. */
+  spentOutpoints?: readonly string[];
   to: string;
   currency: string;
   amount: bigint;
@@ -48,6 +50,7 @@ export function scriptedChain(name: string, requiredConfirmations = 1): Scripted
     amount: t.amount,
     blockHeight,
     seenAt,
+    ...(t.spentOutpoints && { spentOutpoints: t.spentOutpoints }),
   });
   return {
     network: network(name),
