@@ -317,7 +317,8 @@ export const invoices = pgTable(
 
 /**
  * Incoming transfers credited to an order (find-tx source ORDER). Unique per chain transfer
- * (network, tx, output/log index), which makes crediting idempotent.
+ * (network, tx, output index or token log position: lib/chains/adapter.ts ChainTransfer), which
+ * makes crediting idempotent.
  */
 export const payments = pgTable(
   'payments',

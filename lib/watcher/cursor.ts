@@ -109,6 +109,12 @@ export async function holdCursor(tx: Queryable, network: string, mode: Mode): Pr
   return row && cursorOf(row);
 }
 
+/** The cursor's height, or null before the watcher's first step. */
+export async function cursorHeight(db: Queryable, network: string, mode: Mode): Promise<number | null> {
+  const [row] = await CURSOR.run(db, { network, mode });
+  return row ? Number(row.height) : null;
+}
+
 const LOCK_CURSOR = statement<Pick<CursorRow, 'height' | 'hash'>, Key>(
   sql`select ${columnsOf(chainCursors, ['height', 'hash'])} from ${chainCursors} where ${OF_CURSOR} for update skip locked`,
 );
@@ -126,6 +132,18 @@ const KEPT_FROM = statement<BlockRow, Key & { from: number }>(
   sql`select ${columnsOf(chainBlocks, ['height', 'hash'])} from ${chainBlocks} where ${OF_BLOCKS} and ${chainBlocks.height} <= ${param('from')}
     order by ${chainBlocks.height} desc`,
 );
+
+/**
+ * Whether a node that has no block at the cursor's height is only behind the chain we scanned: its
+ * head is a block we scanned (or older than every block we kept, too deep to tell a fork there),
+ * not another block at that height, which would be a fork to a shorter chain. Then the step has
+ * nothing to do until the node catches up: reading its "no block" as a fork would un-count the
+ * payments above its head (issue 32, item 5).
+ */
+export async function behindOurChain(db: Queryable, network: string, mode: Mode, head: BlockRef): Promise<boolean> {
+  const [kept] = await KEPT_FROM.run(db, { network, mode, from: head.height });
+  return !kept || Number(kept.height) !== head.height || kept.hash === head.hash;
+}
 
 /** The highest block we scanned that the chain still has, from the kept hashes. */
 export async function findFork(db: Queryable, adapter: ChainAdapter, mode: Mode, from: number): Promise<ChainPoint> {

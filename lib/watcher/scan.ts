@@ -19,7 +19,16 @@ import type { BlockRef, ChainAdapter, ChainSpend, ChainTransfer } from '../chain
 import type { Database } from '../db';
 import type { RiskScreen } from '../risk';
 import { chainTimes } from './chain-time';
-import { advanceCursor, findFork, lockCursor, readCursor, rewind, type ChainCursor } from './cursor';
+import {
+  advanceCursor,
+  behindOurChain,
+  cursorHeight,
+  findFork,
+  lockCursor,
+  readCursor,
+  rewind,
+  type ChainCursor,
+} from './cursor';
 import { settleTransfers, type ChainView, type StatusChange } from './settle';
 import { dropVanished, recordIncoming, stillConfirming } from './transfers';
 import { recordWithdrawals } from './withdrawals';
@@ -141,8 +150,11 @@ export async function watchStep(
  * Everything a step needs from the chain, read before the transaction opens: a database
  * transaction never waits on a node (and the sandbox ledger, which lives in the same database,
  * never waits on itself). The mempool is read before the tip: a transfer that leaves it is then in
- * a block at or below the tip we scan to, so it is never in neither. Null when the chain changed
- * while it was read.
+ * a block at or below the tip we scan to, so it is never in neither. Every read goes to one node
+ * (ChainAdapter.pin, where the adapter has several), one whose head reached the cursor if any did.
+ * Null when the chain changed while it was read, or when the node is behind the cursor on the
+ * chain we scanned (it has no block at the cursor's height, and is no fork): nothing to do yet.
+ * On a chain that can lose blocks (ChainAdapter.truncates, the sandbox) that is a reorganisation.
  */
 async function readChain(
   db: Database,
@@ -152,15 +164,22 @@ async function readChain(
 ): Promise<ChainRead | null> {
   const now = options.now?.() ?? new Date();
   const ledger = options.chainClock === true;
-  const mempool = await adapter.mempool();
-  const head = await adapter.head();
+  const network = adapter.network.name;
+  const chain = adapter.pin ? await adapter.pin((await cursorHeight(db, network, mode)) ?? 0) : adapter;
+  const mempool = await chain.mempool();
+  const head = await chain.head();
   const startTime = (start: BlockRef) => chainTimes(new Date(0), [start], now, ledger)[0]!;
-  const seen = await readCursor(db, adapter, mode, options.startAt, head, startTime);
+  const seen = await readCursor(db, chain, mode, options.startAt, head, startTime);
   let base = seen;
   let reorgFrom: number | undefined;
-  const onChain = await adapter.block(seen.height);
+  const onChain = await chain.block(seen.height);
+  if (!onChain) {
+    if (head.height >= seen.height)
+      throw new Error(`${network}: the node has no block ${seen.height} below its head ${head.height}`);
+    if (!adapter.truncates && (await behindOurChain(db, network, mode, head))) return null;
+  }
   if (!onChain || onChain.hash !== seen.hash) {
-    const fork = await findFork(db, adapter, mode, seen.height);
+    const fork = await findFork(db, chain, mode, seen.height);
     // Chain time does not go back with a reorganisation, but on the ledger, whose time it is:
     // reorganising away the blocks dated ahead is how the sandbox's clock is put back (016).
     base = { ...fork, chainTime: ledger ? fork.blockTime : seen.chainTime };
@@ -171,7 +190,7 @@ async function readChain(
     blocks,
     transfers,
     spends = [],
-  } = to > base.height ? await adapter.scan(base.height + 1, to) : { blocks: [], transfers: [] };
+  } = to > base.height ? await chain.scan(base.height + 1, to) : { blocks: [], transfers: [] };
   // The first new block must build on the base: if the chain changed between reading the base and
   // scanning, this step would skip the fork. The next pass sees the change and finds the fork.
   if (blocks[0] && blocks[0].parentHash !== base.hash) return null;

@@ -1,6 +1,7 @@
 import type { InvoiceMessages, Messages } from '../messages';
 
 export const messages: Messages = {
+  separators: { label: ': ', sentence: '. ', item: ' · ' },
   pageTitle: 'Оплата: {merchant}',
   payTo: 'Платёж получателю {merchant}',
   testMode: 'ТЕСТОВЫЙ РЕЖИМ',
@@ -11,8 +12,8 @@ export const messages: Messages = {
     'Отправляйте {currency} только в сети {network}. Средства, отправленные в другой сети, могут быть потеряны.',
   amount: 'Сумма',
   address: 'Адрес',
-  tag: 'Тег назначения',
-  tagWarningTitle: 'Тег назначения обязателен',
+  tag: 'Тег назначения (Destination Tag)',
+  tagWarningTitle: 'Тег назначения (Destination Tag) обязателен',
   tagWarning: 'Укажите этот тег в кошельке. Без него платёж нельзя связать с заказом, и он может быть потерян.',
   qrChoice: 'Содержимое QR-кода',
   qrWithAmount: 'С суммой',
@@ -65,7 +66,7 @@ export const messages: Messages = {
   simulateSent: 'Отправлено: {tx}',
   simulateFailed: 'Имитация платежа не удалась: {error}',
   notFoundTitle: 'Заказ не найден',
-  notFoundBody: 'По этому адресу нет платёжного заказа. Проверьте ссылку, которую дал магазин.',
+  notFoundBody: 'По этой ссылке нет платёжного заказа. Проверьте ссылку, которую дал магазин.',
   invoicePrice: 'Цена',
   changeCoin: 'Сменить монету',
   screens: {
@@ -129,7 +130,7 @@ export const invoiceMessages: InvoiceMessages = {
       'Вы сменили монету столько раз, сколько позволяет этот счёт. Выберите монету, выбранную ранее, пока её запрос на оплату действует, или попросите магазин выставить новый счёт.',
   },
   notFoundTitle: 'Счёт не найден',
-  notFoundBody: 'По этому адресу нет счёта. Проверьте ссылку, которую дал магазин.',
+  notFoundBody: 'По этой ссылке нет счёта. Проверьте ссылку, которую дал магазин.',
   goBack: 'Назад',
   home: 'На главную страницу',
   screens: {
@@ -137,7 +138,7 @@ export const invoiceMessages: InvoiceMessages = {
       title: 'Выберите способ оплаты',
       body: 'Выберите монету и её сеть. Сумма к отправке фиксируется в момент выбора.',
     },
-    pay: { title: 'Оплата идёт', body: 'Платёж по этому счёту замечен. Следите за ним на странице оплаты.' },
+    pay: { title: 'Оплата идёт', body: 'Платёж по этому счёту обнаружен. Следите за ним на странице оплаты.' },
     paid: { title: 'Оплачено', body: 'Спасибо: счёт оплачен.' },
     expired: {
       title: 'Срок счёта истёк',

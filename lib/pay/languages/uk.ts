@@ -1,6 +1,7 @@
 import type { InvoiceMessages, Messages } from '../messages';
 
 export const messages: Messages = {
+  separators: { label: ': ', sentence: '. ', item: ' · ' },
   pageTitle: 'Оплата: {merchant}',
   payTo: 'Платіж отримувачу {merchant}',
   testMode: 'ТЕСТОВИЙ РЕЖИМ',
@@ -11,8 +12,8 @@ export const messages: Messages = {
     'Надсилайте {currency} лише в мережі {network}. Кошти, надіслані в іншій мережі, можуть бути втрачені.',
   amount: 'Сума',
   address: 'Адреса',
-  tag: 'Тег призначення',
-  tagWarningTitle: 'Тег призначення обовʼязковий',
+  tag: 'Тег призначення (Destination Tag)',
+  tagWarningTitle: 'Тег призначення (Destination Tag) обовʼязковий',
   tagWarning:
     'Вкажіть цей тег у гаманці. Без нього платіж не можна повʼязати із замовленням, і його може бути втрачено.',
   qrChoice: 'Вміст QR-коду',
@@ -71,7 +72,7 @@ export const messages: Messages = {
   simulateSent: 'Надіслано: {tx}',
   simulateFailed: 'Імітація платежу не вдалася: {error}',
   notFoundTitle: 'Замовлення не знайдено',
-  notFoundBody: 'За цією адресою немає платіжного замовлення. Перевірте посилання, яке дав магазин.',
+  notFoundBody: 'За цим посиланням немає платіжного замовлення. Перевірте посилання, яке дав магазин.',
   invoicePrice: 'Ціна',
   changeCoin: 'Змінити монету',
   screens: {
@@ -135,7 +136,7 @@ export const invoiceMessages: InvoiceMessages = {
       'Ви змінили монету стільки разів, скільки дозволяє цей рахунок. Виберіть монету, обрану раніше, поки її запит на оплату діє, або попросіть магазин виставити новий рахунок.',
   },
   notFoundTitle: 'Рахунок не знайдено',
-  notFoundBody: 'За цією адресою немає рахунку. Перевірте посилання, яке дав магазин.',
+  notFoundBody: 'За цим посиланням немає рахунку. Перевірте посилання, яке дав магазин.',
   goBack: 'Назад',
   home: 'На головну сторінку',
   screens: {
@@ -143,7 +144,7 @@ export const invoiceMessages: InvoiceMessages = {
       title: 'Виберіть спосіб оплати',
       body: 'Виберіть монету та її мережу. Сума до надсилання фіксується в момент вибору.',
     },
-    pay: { title: 'Оплата триває', body: 'Платіж за цим рахунком помічено. Стежте за ним на сторінці оплати.' },
+    pay: { title: 'Оплата триває', body: 'Платіж за цим рахунком виявлено. Стежте за ним на сторінці оплати.' },
     paid: { title: 'Оплачено', body: 'Дякуємо: рахунок оплачено.' },
     expired: {
       title: 'Термін рахунку минув',
