@@ -13,5 +13,5 @@ export { loadInvoiceView } from './public-view';
 export { getInvoice, listInvoices, withOrders } from './read';
 export type { InvoiceRow, InvoiceWithOrder } from './rows';
 export { invoiceLink, serializeInvoice } from './serialize';
-export { followOrders, refundMessage, sweepInvoices, type InvoiceStatusChange } from './settle';
+export { followOrders, sweepInvoices, type InvoiceStatusChange } from './settle';
 export { withinSlippage } from './slippage';

@@ -61,7 +61,7 @@ const FLAG_FOR_REFUND = statement<Pick<OrderRow, 'id'>, { ids: string[]; message
 );
 
 /** What an order whose money its invoice does not keep says to the merchant. */
-export function refundMessage(invoice: Pick<InvoiceRow, 'id' | 'status' | 'order_id'>): string {
+function refundMessage(invoice: Pick<InvoiceRow, 'id' | 'status' | 'order_id'>): string {
   const decidedBy = invoice.order_id ? ` (order ${invoice.order_id})` : '';
   return `This payment is not part of invoice ${invoice.id}, which is ${invoice.status}${decidedBy}: refund it to the payer.`;
 }
