@@ -2,27 +2,65 @@
 /**
  * The API keys page's server actions. Each checks the session and the `keys` permission first
  * (requireAction: a viewer posting one directly gets 403 and changes nothing), then parses its
- * form with zod and calls lib/merchants, and writes an audit entry.
+ * form with zod and calls lib/merchants, and writes an audit entry. What each change does to
+ * requests and webhooks: docs/decisions/048.
  */
 import { redirect } from 'next/navigation';
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { clientAddress, requireAction } from '@/app/dashboard/session';
 import { getDatabase } from '@/lib/db';
-import { createKey, revokeMerchantKey } from '@/lib/merchants';
+import {
+  createKey,
+  KEY_NAME_MAX,
+  KeyChangeRefused,
+  revokeMerchantKey,
+  REVOKED_KEY_SIGNING_HOURS,
+  ROLL_OVERLAP_HOURS,
+  rollKey,
+  setWebhookKey,
+} from '@/lib/merchants';
 import { recordAudit } from '@/lib/users';
-import { MODE_VALUES, type Mode } from '@/lib/protocol';
+import { BASE_KEY_SCOPES, MODE_VALUES, type KeyScope, type Mode } from '@/lib/protocol';
 
-/** What "Create key" answers: the new key pair once (never stored where a page load could read it), or why not. */
-export type CreateKeyState =
-  { ok: true; publicKey: string; privateKey: string; mode: Mode } | { ok: false; error: string } | null;
+/** A key pair as the page shows it once (never stored where a page load could read it). */
+interface ShownKey {
+  publicKey: string;
+  privateKey: string;
+  mode: Mode;
+}
 
-const CREATE_FORM = z.object({ mode: z.enum(MODE_VALUES) });
+/** What "Create key" answers: the new key pair once, or why not. */
+export type CreateKeyState = ({ ok: true } & ShownKey) | { ok: false; error: string } | null;
+
+/** What "Roll" answers: the new key pair once and when the old one stops working, or why not. */
+export type RollKeyState = ({ ok: true; oldKeyExpiresAt: string } & ShownKey) | { ok: false; error: string } | null;
+
+/** The longest expiry the form offers: ten years. */
+const EXPIRY_DAYS_MAX = 3650;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+const CREATE_FORM = z.object({
+  mode: z.enum(MODE_VALUES),
+  name: z.string().trim().max(KEY_NAME_MAX),
+  // The page offers the payment scopes only: money-out scopes are never granted here (decision 048).
+  scope: z.enum(BASE_KEY_SCOPES as [KeyScope, ...KeyScope[]]),
+  expiresInDays: z.union([z.literal(''), z.coerce.number().int().min(1).max(EXPIRY_DAYS_MAX)]),
+});
 
 export async function createKeyAction(_previous: CreateKeyState, form: FormData): Promise<CreateKeyState> {
   const session = await requireAction('keys');
-  const parsed = CREATE_FORM.safeParse({ mode: form.get('mode') });
-  if (!parsed.success) return { ok: false, error: 'The form is incomplete: reload the page and try again.' };
+  const parsed = CREATE_FORM.safeParse({
+    mode: form.get('mode'),
+    name: form.get('name') ?? '',
+    scope: form.get('scope') ?? 'full',
+    expiresInDays: form.get('expiresInDays') ?? '',
+  });
+  if (!parsed.success)
+    return {
+      ok: false,
+      error: `Check the form: a name of at most ${KEY_NAME_MAX} characters, a scope of the list, an expiry of 1 to ${EXPIRY_DAYS_MAX} days or none.`,
+    };
   // The page showed keys of one mode; another tab may have switched the session since.
   if (parsed.data.mode !== session.mode) {
     return {
@@ -30,37 +68,134 @@ export async function createKeyAction(_previous: CreateKeyState, form: FormData)
       error: `You switched to ${session.mode} mode in another tab: reload this page before creating a key.`,
     };
   }
+  const { name, scope, expiresInDays } = parsed.data;
+  const expiresAt = expiresInDays === '' ? null : new Date(Date.now() + expiresInDays * DAY_MS);
   const db = await getDatabase();
-  const keys = await createKey(db, session.merchantId, session.mode);
+  const keys = await createKey(db, session.merchantId, session.mode, {
+    name,
+    scopes: [scope],
+    createdBy: session.email,
+    expiresAt,
+  });
   await recordAudit(db, {
     merchantId: session.merchantId,
     userId: session.userId,
     actor: session.email,
     action: 'key.create',
-    detail: { publicKey: keys.publicKey, mode: keys.mode },
+    detail: { publicKey: keys.publicKey, mode: keys.mode, name, scopes: [scope], expiresAt: expiresAt?.toISOString() },
     ip: await clientAddress(),
   });
   revalidatePath('/dashboard/keys');
   return { ok: true, publicKey: keys.publicKey, privateKey: keys.privateKey, mode: keys.mode };
 }
 
-const REVOKE_FORM = z.object({ keyId: z.guid('Unknown key.') });
+const ROLL_FORM = z.object({
+  keyId: z.guid(),
+  overlapHours: z.coerce.number().int().min(ROLL_OVERLAP_HOURS.min).max(ROLL_OVERLAP_HOURS.max),
+});
+
+export async function rollKeyAction(_previous: RollKeyState, form: FormData): Promise<RollKeyState> {
+  const session = await requireAction('keys');
+  const parsed = ROLL_FORM.safeParse({ keyId: form.get('keyId'), overlapHours: form.get('overlapHours') });
+  if (!parsed.success)
+    return {
+      ok: false,
+      error: `The overlap is a whole number of hours from ${ROLL_OVERLAP_HOURS.min} to ${ROLL_OVERLAP_HOURS.max}.`,
+    };
+  const db = await getDatabase();
+  try {
+    const rolled = await rollKey(db, session.merchantId, parsed.data.keyId, parsed.data.overlapHours, session.email);
+    await recordAudit(db, {
+      merchantId: session.merchantId,
+      userId: session.userId,
+      actor: session.email,
+      action: 'key.roll',
+      detail: {
+        publicKey: rolled.publicKey,
+        mode: rolled.mode,
+        overlapHours: parsed.data.overlapHours,
+        oldKeyExpiresAt: rolled.oldKeyExpiresAt.toISOString(),
+      },
+      ip: await clientAddress(),
+    });
+    revalidatePath('/dashboard/keys');
+    return {
+      ok: true,
+      publicKey: rolled.publicKey,
+      privateKey: rolled.privateKey,
+      mode: rolled.mode,
+      oldKeyExpiresAt: rolled.oldKeyExpiresAt.toISOString(),
+    };
+  } catch (error) {
+    if (error instanceof KeyChangeRefused) return { ok: false, error: error.message };
+    throw error;
+  }
+}
+
+/** What becomes of the revoked key's webhooks: nothing chosen (it has none open), moved now, or kept signing for hours. */
+const REVOKE_FORM = z.discriminatedUnion('handover', [
+  z.object({ keyId: z.guid(), handover: z.literal('none') }),
+  z.object({ keyId: z.guid(), handover: z.literal('move'), moveTo: z.guid() }),
+  z.object({
+    keyId: z.guid(),
+    handover: z.literal('keep'),
+    keepHours: z.coerce.number().int().min(REVOKED_KEY_SIGNING_HOURS.min).max(REVOKED_KEY_SIGNING_HOURS.max),
+  }),
+]);
 
 export async function revokeKeyAction(form: FormData): Promise<void> {
   const session = await requireAction('keys');
-  const parsed = REVOKE_FORM.safeParse({ keyId: form.get('keyId') });
+  const parsed = REVOKE_FORM.safeParse({
+    keyId: form.get('keyId'),
+    handover: form.get('handover') ?? 'none',
+    moveTo: form.get('moveTo'),
+    keepHours: form.get('keepHours'),
+  });
+  if (!parsed.success) redirect('/dashboard/keys?notice=bad-handover');
+  const handover =
+    parsed.data.handover === 'move'
+      ? { moveTo: parsed.data.moveTo }
+      : parsed.data.handover === 'keep'
+        ? { keepHours: parsed.data.keepHours }
+        : {};
   const db = await getDatabase();
-  const revoked = parsed.success ? await revokeMerchantKey(db, session.merchantId, parsed.data.keyId) : undefined;
+  let revoked: Awaited<ReturnType<typeof revokeMerchantKey>>;
+  try {
+    revoked = await revokeMerchantKey(db, session.merchantId, parsed.data.keyId, handover);
+  } catch (error) {
+    if (error instanceof KeyChangeRefused) redirect('/dashboard/keys?notice=bad-handover');
+    throw error;
+  }
   if (revoked) {
     await recordAudit(db, {
       merchantId: session.merchantId,
       userId: session.userId,
       actor: session.email,
       action: 'key.revoke',
-      detail: { publicKey: revoked.publicKey, mode: revoked.mode },
+      detail: { publicKey: revoked.publicKey, mode: revoked.mode, ...handover },
       ip: await clientAddress(),
     });
   }
   // Post, then redirect: a reload does not post the form again.
   redirect(`/dashboard/keys?notice=${revoked ? 'revoked' : 'not-found'}`);
+}
+
+const WEBHOOK_KEY_FORM = z.object({ keyId: z.guid() });
+
+export async function webhookKeyAction(form: FormData): Promise<void> {
+  const session = await requireAction('keys');
+  const parsed = WEBHOOK_KEY_FORM.safeParse({ keyId: form.get('keyId') });
+  const db = await getDatabase();
+  const chosen = parsed.success ? await setWebhookKey(db, session.merchantId, parsed.data.keyId) : undefined;
+  if (chosen) {
+    await recordAudit(db, {
+      merchantId: session.merchantId,
+      userId: session.userId,
+      actor: session.email,
+      action: 'key.webhook-key',
+      detail: { publicKey: chosen.publicKey, mode: chosen.mode },
+      ip: await clientAddress(),
+    });
+  }
+  redirect(`/dashboard/keys?notice=${chosen ? 'webhook-key' : 'not-found'}`);
 }

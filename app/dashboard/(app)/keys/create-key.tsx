@@ -1,30 +1,61 @@
 'use client';
 /**
- * "Create key": posts the server action and shows the new private key from the action's answer,
- * once, with a copy button. Nothing else holds it: a reload shows the list only. Works without
- * JavaScript too (the form posts, and the answer renders the same way).
+ * "Create key": a name, a scope and an optional expiry; posts the server action and shows the new
+ * private key from the action's answer, once. Works without JavaScript too (the form posts, and
+ * the answer renders the same way).
  */
 import { useActionState } from 'react';
-import { CopyButton } from '@/components/pay/copy-button';
-import { ALERT, BUTTON } from '@/app/dashboard/form-styles';
+import { ALERT, BUTTON, INPUT, LABEL } from '@/app/dashboard/form-styles';
 import type { CreateKeyState } from './actions';
+import { IssuedKey } from './issued-key';
 import type { Mode } from '@/lib/protocol';
+
+export interface ScopeChoice {
+  value: string;
+  label: string;
+  description: string;
+}
 
 export function CreateKey({
   mode,
+  scopes,
+  nameMax,
   action,
 }: {
   mode: Mode;
+  /** The scopes the page offers (never a money-out one). */
+  scopes: readonly ScopeChoice[];
+  nameMax: number;
   action: (state: CreateKeyState, form: FormData) => Promise<CreateKeyState>;
 }) {
   const [state, formAction, pending] = useActionState(action, null);
   return (
     <div className="mt-4">
-      <form action={formAction}>
+      <form action={formAction} className="grid gap-3 sm:grid-cols-3 sm:items-end">
         <input type="hidden" name="mode" value={mode} />
-        <button type="submit" disabled={pending} className={`${BUTTON} disabled:opacity-60`}>
-          {`Create ${mode} key`}
-        </button>
+        <label className={LABEL}>
+          Name
+          <input name="name" maxLength={nameMax} placeholder="e.g. Shop checkout" className={INPUT} />
+        </label>
+        <label className={LABEL}>
+          Scope
+          <select name="scope" defaultValue="full" className={INPUT}>
+            {scopes.map((scope) => (
+              <option key={scope.value} value={scope.value} title={scope.description}>
+                {scope.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className={LABEL}>
+          Expires after (days, optional)
+          <input name="expiresInDays" type="number" min={1} max={3650} inputMode="numeric" className={INPUT} />
+        </label>
+        <div className="sm:col-span-3">
+          <button type="submit" disabled={pending} className={`${BUTTON} disabled:opacity-60`}>
+            {`Create ${mode} key`}
+          </button>
+        </div>
       </form>
       {state?.ok === false && (
         <p role="alert" className={`mt-3 text-sm ${ALERT}`}>
@@ -32,38 +63,12 @@ export function CreateKey({
         </p>
       )}
       {state?.ok && (
-        <section
-          aria-labelledby="new-key-title"
-          data-testid="new-key"
-          className="mt-4 rounded-lg border-2 border-amber-600 bg-amber-50 p-4 dark:border-amber-400 dark:bg-amber-950"
-        >
-          <h2 id="new-key-title" className="font-semibold">
-            {`New ${state.mode} key created`}
-          </h2>
-          <p role="status" className="mt-1 text-sm font-medium">
-            Copy the private key now: it is stored encrypted and is not shown again.
-          </p>
-          <dl className="mt-3 space-y-3 text-sm">
-            <div>
-              <dt className="font-medium">Public key</dt>
-              <dd className="mt-1 flex items-start justify-between gap-2">
-                <code data-testid="new-public-key" className="min-w-0 break-all font-mono">
-                  {state.publicKey}
-                </code>
-                <CopyButton value={state.publicKey} label="Copy the public key" text="Copy" done="Copied" />
-              </dd>
-            </div>
-            <div>
-              <dt className="font-medium">Private key</dt>
-              <dd className="mt-1 flex items-start justify-between gap-2">
-                <code data-testid="new-private-key" className="min-w-0 break-all font-mono">
-                  {state.privateKey}
-                </code>
-                <CopyButton value={state.privateKey} label="Copy the private key" text="Copy" done="Copied" />
-              </dd>
-            </div>
-          </dl>
-        </section>
+        <IssuedKey
+          title={`New ${state.mode} key created`}
+          mode={state.mode}
+          publicKey={state.publicKey}
+          privateKey={state.privateKey}
+        />
       )}
     </div>
   );

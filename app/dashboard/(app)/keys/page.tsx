@@ -2,62 +2,111 @@ import type { Metadata } from 'next';
 import { z } from 'zod';
 import { requirePage } from '@/app/dashboard/session';
 import { getDatabase } from '@/lib/db';
-import { listKeys } from '@/lib/merchants';
-import { ALERT, DANGER_BUTTON, NOTICE } from '@/app/dashboard/form-styles';
-import { createKeyAction, revokeKeyAction } from './actions';
+import {
+  KEY_NAME_MAX,
+  listKeys,
+  REVOKED_KEY_SIGNING_HOURS,
+  ROLL_OVERLAP_HOURS,
+  type KeyListing,
+} from '@/lib/merchants';
+import { BASE_KEY_SCOPES, KEY_SCOPES, type KeyScope } from '@/lib/protocol';
+import { ALERT, DANGER_BUTTON, INPUT, NOTICE, SECONDARY_BUTTON } from '@/app/dashboard/form-styles';
+import { createKeyAction, revokeKeyAction, rollKeyAction, webhookKeyAction } from './actions';
 import { CreateKey } from './create-key';
+import { RollKey } from './roll-key';
 
 export const metadata: Metadata = { title: 'API keys' };
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
-/** What the last revocation did (set by revokeKeyAction's redirect); anything else shows nothing. */
-const NOTICE_PARAM = z.object({ notice: z.enum(['revoked', 'not-found']).optional().catch(undefined) });
+/** What the last change did (set by the actions' redirects); anything else shows nothing. */
+const NOTICE_PARAM = z.object({
+  notice: z.enum(['revoked', 'webhook-key', 'not-found', 'bad-handover']).optional().catch(undefined),
+});
 
 const NOTICES = {
   revoked: { text: 'The key is revoked: requests signed with it are refused from now on.', tone: NOTICE },
-  'not-found': { text: 'No such active key: nothing was revoked.', tone: ALERT },
+  'webhook-key': {
+    text: 'Webhook key changed: webhooks of objects no API key made are signed with it from now on.',
+    tone: NOTICE,
+  },
+  'not-found': { text: 'No such active key: nothing was changed.', tone: ALERT },
+  'bad-handover': {
+    text: `Nothing was revoked: move the webhooks to another active key of this mode, or keep signing for ${REVOKED_KEY_SIGNING_HOURS.min} to ${REVOKED_KEY_SIGNING_HOURS.max} hours.`,
+    tone: ALERT,
+  },
 };
 
 const when = (date: Date) => `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+const scopeLabel = (scopes: readonly KeyScope[]) => scopes.map((scope) => KEY_SCOPES[scope].label).join(', ');
+const active = (key: KeyListing, now: Date) => !key.revokedAt && (!key.expiresAt || key.expiresAt > now);
+
+/** A key's state as a sentence: active (until its expiry), expired, or revoked (and who signs its webhooks). */
+function status(key: KeyListing, now: Date): string {
+  if (key.revokedAt) {
+    const signing =
+      key.signsWebhooksUntil && key.signsWebhooksUntil > now
+        ? `; signs its webhooks until ${when(key.signsWebhooksUntil)}`
+        : key.successor
+          ? `; its webhooks are signed with ${key.successor}`
+          : '';
+    return `Revoked ${when(key.revokedAt)}${signing}`;
+  }
+  if (key.expiresAt && key.expiresAt <= now) return `Expired ${when(key.expiresAt)}`;
+  if (key.expiresAt)
+    return key.successor ? `Rolled: works until ${when(key.expiresAt)}` : `Active until ${when(key.expiresAt)}`;
+  return 'Active';
+}
 
 /**
- * The merchant's API keys of the session's mode (the test/live switch): public keys only. A new
- * key's private key is shown by the create form from the action's answer, never from this page.
+ * The merchant's API keys of the session's mode (the test/live switch): public parts only. A new
+ * key's private key is shown by the create and roll forms from the action's answer, never from
+ * this page. What each action changes is said beside it (docs/decisions/048).
  */
 export default async function KeysPage({ searchParams }: Props) {
   const session = await requirePage('keys');
   const { notice } = NOTICE_PARAM.parse(await searchParams);
   const keys = await listKeys(await getDatabase(), session.merchantId, session.mode);
+  const now = new Date();
+  const activeKeys = keys.filter((key) => active(key, now));
   return (
-    <div className="mx-auto w-full max-w-4xl px-4 py-6">
+    <div className="mx-auto w-full max-w-5xl px-4 py-6">
       <h1 className="text-2xl font-semibold">API keys</h1>
       <p className="mt-1 text-sm text-slate-700 dark:text-slate-300">
         {`Your ${session.mode} keys. Requests to the merchant API are signed with a key's private key; a ${session.mode === 'test' ? 'test key works against the sandbox only' : 'live key moves real money'}.`}
       </p>
+      <p className="mt-1 text-sm text-slate-700 dark:text-slate-300">
+        Creating a key changes nothing for integrations that already work: the webhooks of an order or invoice are
+        signed with the key that made it. The webhook key signs the webhooks of everything no API key made (payment
+        links, point of sale, deposits without an order, refunds, collections).
+      </p>
       {notice && (
-        <p role={notice === 'revoked' ? 'status' : 'alert'} className={`mt-4 text-sm ${NOTICES[notice].tone}`}>
+        <p
+          role={NOTICES[notice].tone === NOTICE ? 'status' : 'alert'}
+          className={`mt-4 text-sm ${NOTICES[notice].tone}`}
+        >
           {NOTICES[notice].text}
         </p>
       )}
-      <CreateKey mode={session.mode} action={createKeyAction} />
+      <CreateKey
+        mode={session.mode}
+        nameMax={KEY_NAME_MAX}
+        scopes={BASE_KEY_SCOPES.map((scope) => ({ value: scope, ...KEY_SCOPES[scope] }))}
+        action={createKeyAction}
+      />
       <h2 className="mt-8 text-lg font-semibold">{`${session.mode === 'test' ? 'Test' : 'Live'} keys`}</h2>
       {keys.length === 0 ? (
         <p className="mt-2 text-sm">{`No ${session.mode} key yet.`}</p>
       ) : (
         <div className="mt-2 overflow-x-auto rounded-lg border border-slate-300 dark:border-slate-700">
-          <table className="w-full min-w-[36rem] text-start text-sm">
+          <table className="w-full min-w-[48rem] text-start text-sm">
             <thead className="bg-slate-100 dark:bg-slate-800">
               <tr>
-                <th scope="col" className="px-3 py-2 text-start font-semibold">
-                  Public key
-                </th>
-                <th scope="col" className="px-3 py-2 text-start font-semibold">
-                  Created
-                </th>
-                <th scope="col" className="px-3 py-2 text-start font-semibold">
-                  Status
-                </th>
+                {['Key', 'Scope', 'Created', 'Last used', 'Status'].map((title) => (
+                  <th key={title} scope="col" className="px-3 py-2 text-start font-semibold">
+                    {title}
+                  </th>
+                ))}
                 <th scope="col" className="px-3 py-2 text-start font-semibold">
                   <span className="sr-only">Actions</span>
                 </th>
@@ -71,11 +120,47 @@ export default async function KeysPage({ searchParams }: Props) {
                   data-public-key={key.publicKey}
                   className="border-t border-slate-300 align-top dark:border-slate-700"
                 >
-                  <td className="px-3 py-2 font-mono break-all">{key.publicKey}</td>
-                  <td className="px-3 py-2 whitespace-nowrap">{when(key.createdAt)}</td>
-                  <td className="px-3 py-2">{key.revokedAt ? `Revoked ${when(key.revokedAt)}` : 'Active'}</td>
                   <td className="px-3 py-2">
-                    {!key.revokedAt && <RevokeKey keyId={key.keyId} publicKey={key.publicKey} />}
+                    {key.name && <div className="font-medium">{key.name}</div>}
+                    <div className="font-mono break-all">{key.publicKey}</div>
+                    {key.webhookKey && (
+                      <div className="mt-1 text-xs font-semibold text-emerald-800 dark:text-emerald-300">
+                        Webhook key
+                      </div>
+                    )}
+                  </td>
+                  <td className="px-3 py-2">{scopeLabel(key.scopes)}</td>
+                  <td className="px-3 py-2 whitespace-nowrap">
+                    {when(key.createdAt)}
+                    {key.createdBy && <div className="text-xs">{`by ${key.createdBy}`}</div>}
+                  </td>
+                  <td className="px-3 py-2 whitespace-nowrap">
+                    {key.lastUsedAt ? when(key.lastUsedAt) : 'Never'}
+                    {key.lastUsedIp && <div className="text-xs">{`from ${key.lastUsedIp}`}</div>}
+                  </td>
+                  <td className="px-3 py-2" data-testid="key-status">
+                    {status(key, now)}
+                  </td>
+                  <td className="space-y-2 px-3 py-2">
+                    {active(key, now) && (
+                      <>
+                        {!key.webhookKey && (
+                          <form action={webhookKeyAction}>
+                            <input type="hidden" name="keyId" value={key.keyId} />
+                            <button type="submit" className={`${SECONDARY_BUTTON} px-2.5 py-1 text-sm`}>
+                              Make webhook key
+                            </button>
+                          </form>
+                        )}
+                        <RollKey
+                          keyId={key.keyId}
+                          rolled={key.successor !== null}
+                          overlap={ROLL_OVERLAP_HOURS}
+                          action={rollKeyAction}
+                        />
+                        <RevokeKey listed={key} others={activeKeys.filter((other) => other.keyId !== key.keyId)} />
+                      </>
+                    )}
                   </td>
                 </tr>
               ))}
@@ -87,19 +172,62 @@ export default async function KeysPage({ searchParams }: Props) {
   );
 }
 
-/** Revoke in two steps without script: "Revoke…" opens the confirmation, whose form posts. */
-function RevokeKey({ keyId, publicKey }: { keyId: string; publicKey: string }) {
+/**
+ * Revoke in two steps without script: "Revoke…" opens the confirmation, whose form posts. A key
+ * whose objects still wait on its signature (or the webhook key) asks what becomes of their
+ * webhooks: moved to another key now, or signed with the revoked key for some hours.
+ */
+function RevokeKey({ listed, others }: { listed: KeyListing; others: KeyListing[] }) {
+  const { orders, invoices, webhooks } = listed.open;
+  const handsOver = orders + invoices + webhooks > 0 || listed.webhookKey;
   return (
     <details className="group">
       <summary className="cursor-pointer rounded-md border border-red-700 px-2.5 py-1 text-sm font-medium text-red-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-600 dark:border-red-400 dark:text-red-200">
         Revoke…
       </summary>
-      <form action={revokeKeyAction} className="mt-2 w-64 rounded-md border border-slate-300 p-3 dark:border-slate-700">
-        <input type="hidden" name="keyId" value={keyId} />
+      <form action={revokeKeyAction} className="mt-2 w-72 rounded-md border border-slate-300 p-3 dark:border-slate-700">
+        <input type="hidden" name="keyId" value={listed.keyId} />
         <p className="text-sm">
-          Revoke <code className="font-mono break-all">{publicKey}</code>? Requests signed with it are refused at once.
-          This cannot be undone.
+          Revoke <code className="font-mono break-all">{listed.publicKey}</code>? Requests signed with it are refused at
+          once. This cannot be undone.
         </p>
+        {handsOver ? (
+          <fieldset className="mt-2 space-y-2 text-sm">
+            <legend className="font-medium">
+              {`${orders} open orders, ${invoices} open invoices and ${webhooks} webhooks to deliver are signed with it${listed.webhookKey ? ', and it is the webhook key' : ''}. Their webhooks:`}
+            </legend>
+            {others.length > 0 && (
+              <label className="flex flex-wrap items-center gap-2">
+                <input type="radio" name="handover" value="move" defaultChecked />
+                Move to
+                <select name="moveTo" aria-label="Key to move the webhooks to" className={`${INPUT} mt-0 w-full`}>
+                  {others.map((other) => (
+                    <option key={other.keyId} value={other.keyId}>
+                      {`${other.name || 'Unnamed key'} (${other.publicKey})`}
+                    </option>
+                  ))}
+                </select>
+                <span className="text-xs">now: your webhook receivers must verify with that key from now on.</span>
+              </label>
+            )}
+            <label className="flex flex-wrap items-center gap-2">
+              <input type="radio" name="handover" value="keep" defaultChecked={others.length === 0} />
+              Keep signing them with this key for
+              <input
+                name="keepHours"
+                type="number"
+                aria-label="Hours this key keeps signing webhooks"
+                min={REVOKED_KEY_SIGNING_HOURS.min}
+                max={REVOKED_KEY_SIGNING_HOURS.max}
+                defaultValue={24}
+                className={`${INPUT} mt-0 w-20`}
+              />
+              hours
+            </label>
+          </fieldset>
+        ) : (
+          <input type="hidden" name="handover" value="none" />
+        )}
         <button type="submit" className={`${DANGER_BUTTON} mt-2 text-sm`}>
           Confirm revoke
         </button>

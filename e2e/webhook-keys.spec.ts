@@ -1,0 +1,133 @@
+/**
+ * Keys that never break a working integration (issue 33, docs/decisions/048): with the demo store
+ * running, a key created on the dashboard between an order and its payment changes nothing: the
+ * store verifies the webhook (signed with the key that made the invoice) and shows "Paid". Then
+ * the keys page's own actions on a merchant of their own: a named, read-only key refused a write,
+ * a roll whose old key keeps working for the overlap, and a revocation that asks what becomes of
+ * its open orders' webhooks.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Request } from '@playwright/test';
+import { createUser, signIn } from './support/dashboard';
+import { api, baseUrl, createKeys, expect, makeOrder, test, type Keys } from './support/fixtures';
+import { checkoutMug, chooseCoin, deliveries, expectStoreStatus, storeKeys, UUID } from './support/store';
+
+// Sign-in, a checkout and a payment beside the other specs on a loaded two-core machine (a bound for a failure only).
+test.describe.configure({ timeout: 240_000 });
+
+const isAction = (request: Request) => request.method() === 'POST' && request.headers()['next-action'] !== undefined;
+
+/** The status the merchant API answers a signed `find-tx` (a read) with `keys`. */
+async function readStatus(keys: Keys): Promise<number> {
+  return (await api('find-tx', {}, keys)).status;
+}
+
+test('a key created on the dashboard between an order and its payment changes nothing: the store verifies its webhook and shows Paid', async ({
+  page,
+  browser,
+}) => {
+  const owner = await createUser({ merchant: 'Demo store', role: 'owner' });
+  // The shopper's order, made by the store with the key it was set up with.
+  await checkoutMug(page);
+  const orderId = await chooseCoin(page, 'USDT', /^Tron\b/);
+
+  // Meanwhile the merchant creates another test key on the dashboard.
+  const dashboard = await browser.newContext({ baseURL: baseUrl() });
+  let created: Keys;
+  try {
+    const keysPage = await dashboard.newPage();
+    await signIn(keysPage, owner.email, owner.password, undefined, { next: '/dashboard/keys' });
+    await expect(keysPage.getByRole('heading', { level: 1 })).toHaveText('API keys');
+    await expect(keysPage.getByText('Creating a key changes nothing for integrations that already work')).toBeVisible();
+    const storeRow = keysPage
+      .getByTestId('key-row')
+      .and(keysPage.locator(`[data-public-key="${storeKeys().publicKey}"]`));
+    await expect(storeRow).toContainText('Webhook key');
+    await keysPage.getByLabel('Name').fill('Second integration');
+    await Promise.all([
+      keysPage.waitForRequest(isAction),
+      keysPage.getByRole('button', { name: 'Create test key' }).click(),
+    ]);
+    await expect(keysPage.getByTestId('new-key')).toContainText('not shown again');
+    created = {
+      publicKey: (await keysPage.getByTestId('new-public-key').textContent())!,
+      privateKey: (await keysPage.getByTestId('new-private-key').textContent())!,
+    };
+    const newRow = keysPage.getByTestId('key-row').and(keysPage.locator(`[data-public-key="${created.publicKey}"]`));
+    await expect(newRow).toContainText('Second integration');
+    await expect(newRow).not.toContainText('Webhook key');
+    expect(await readStatus(created)).toBe(200);
+  } finally {
+    await dashboard.close();
+  }
+
+  // The shopper pays: the store gets the webhook, verifies it with its own key, and shows Paid.
+  await page.getByRole('button', { name: 'Full' }).click();
+  await page.waitForURL(new RegExp(`/store/orders/${UUID}$`), { timeout: 45_000 });
+  await expectStoreStatus(page, 'processed');
+  await expect(page.getByTestId('store-order-status')).toHaveText(/Paid/);
+  const [paid] = await deliveries(orderId);
+  expect(paid).toMatchObject({ kind: 'invoice', invoiceStatus: 'PROCESSED', state: 'delivered' });
+  expect(paid!.log.every((attempt) => attempt.statusCode === 200)).toBe(true);
+});
+
+test('the keys page: a named read-only key refused a write, a roll whose old key works for the overlap, a revocation that moves its webhooks', async ({
+  page,
+}) => {
+  const shop = await createKeys(`Keys shop ${randomBytes(3).toString('hex')}`, 'test');
+  const owner = await createUser({ merchant: shop.merchantId, role: 'owner' });
+  await signIn(page, owner.email, owner.password, undefined, { next: '/dashboard/keys' });
+  const rows = page.getByTestId('key-row');
+  const rowOf = (publicKey: string) => rows.and(page.locator(`[data-public-key="${publicKey}"]`));
+  const shown = async (): Promise<Keys> => ({
+    publicKey: (await page.getByTestId('new-public-key').textContent())!,
+    privateKey: (await page.getByTestId('new-private-key').textContent())!,
+  });
+
+  // A read-only key: answered a read, refused a write with the documented error.
+  await page.getByLabel('Name').fill('Reports');
+  await page.getByLabel('Scope').selectOption({ label: 'Read-only' });
+  await page.getByRole('button', { name: 'Create test key' }).click();
+  await expect(page.getByTestId('new-key')).toBeVisible();
+  const reports = await shown();
+  await expect(rowOf(reports.publicKey)).toContainText('Reports');
+  await expect(rowOf(reports.publicKey)).toContainText('Read-only');
+  expect(await readStatus(reports)).toBe(200);
+  const refused = await api(
+    'make-order',
+    { order: 'ro-1', currency: 'LTC', network: 'litecoin', amount: '1' },
+    reports,
+  );
+  expect(refused.status).toBe(403);
+  expect(refused.body).toMatchObject({ error: { name: 'INSUFFICIENT_SCOPE' } });
+  // Its last use shows (flushed once a minute: the page says "Never" until then, so only the column is checked).
+  await expect(page.getByRole('columnheader', { name: 'Last used' })).toBeVisible();
+
+  // Roll the first key with a one-hour overlap: both keys work meanwhile, and the page says until when.
+  await page.reload();
+  const first = rowOf(shop.publicKey);
+  await first.getByText('Roll…').click();
+  await first.getByLabel(/Overlap/).fill('1');
+  await first.getByRole('button', { name: 'Confirm roll' }).click();
+  await expect(first.getByTestId('old-key-expires')).toContainText(/works until \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
+  const rolled = await shown();
+  expect(await readStatus(rolled)).toBe(200);
+  expect(await readStatus(shop)).toBe(200);
+  await page.reload();
+  await expect(rowOf(shop.publicKey).getByTestId('key-status')).toContainText('Rolled: works until');
+
+  // An open order made with the new key: revoking it asks what becomes of its webhooks.
+  await makeOrder({ currency: 'LTC', network: 'litecoin', amount: '0.5' }, rolled);
+  await page.reload();
+  const rolledRow = rowOf(rolled.publicKey);
+  await rolledRow.getByText('Revoke…').click();
+  await expect(rolledRow).toContainText('1 open orders');
+  await rolledRow.getByRole('radio', { name: /Move to/ }).check();
+  await rolledRow.getByLabel('Key to move the webhooks to').selectOption({ label: `Reports (${reports.publicKey})` });
+  await rolledRow.getByRole('button', { name: 'Confirm revoke' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'The key is revoked' })).toBeVisible();
+  await expect(rowOf(rolled.publicKey).getByTestId('key-status')).toContainText(
+    `its webhooks are signed with ${reports.publicKey}`,
+  );
+  expect(await readStatus(rolled)).toBe(401);
+});
