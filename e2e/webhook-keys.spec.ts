@@ -4,11 +4,12 @@
  * store verifies the webhook (signed with the key that made the invoice) and shows "Paid". Then
  * the keys page's own actions on a merchant of their own: a named, read-only key refused a write,
  * a roll whose old key keeps working for the overlap, and a revocation that asks what becomes of
- * its open orders' webhooks.
+ * its open orders' webhooks; money-out scopes granted only by an owner with a current
+ * authenticator code.
  */
 import { randomBytes } from 'node:crypto';
 import type { Request } from '@playwright/test';
-import { createUser, signIn } from './support/dashboard';
+import { createUser, enrolTwoFactor, signIn, totpCode } from './support/dashboard';
 import { api, baseUrl, createKeys, expect, makeOrder, test, type Keys } from './support/fixtures';
 import { checkoutMug, chooseCoin, deliveries, expectStoreStatus, storeKeys, UUID } from './support/store';
 
@@ -130,4 +131,47 @@ test('the keys page: a named read-only key refused a write, a roll whose old key
     `its webhooks are signed with ${reports.publicKey}`,
   );
   expect(await readStatus(rolled)).toBe(401);
+});
+
+test('money-out scopes: no key has them by default; only an owner with a current authenticator code grants them', async ({
+  page,
+  browser,
+}) => {
+  const shop = await createKeys(`Money-out shop ${randomBytes(3).toString('hex')}`, 'test');
+  const [owner, admin] = await Promise.all([
+    createUser({ merchant: shop.merchantId, role: 'owner' }),
+    createUser({ merchant: shop.merchantId, role: 'admin' }),
+  ]);
+  await signIn(page, owner.email, owner.password, undefined, { next: '/dashboard/account' });
+  const secret = await enrolTwoFactor(page);
+  await page.goto('/dashboard/keys');
+  const row = page.getByTestId('key-row').and(page.locator(`[data-public-key="${shop.publicKey}"]`));
+  await expect(row.getByRole('cell', { name: 'Full', exact: true })).toBeVisible();
+
+  // A wrong code changes nothing.
+  await row.getByText('Money-out scopes…').click();
+  await row.getByRole('checkbox', { name: /^Refunds/ }).check();
+  await row.getByLabel('Authenticator code').fill('000000');
+  await row.getByRole('button', { name: 'Save money-out scopes' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'The code was refused' })).toBeVisible();
+  await expect(row.getByRole('cell', { name: 'Full', exact: true })).toBeVisible();
+
+  // The current code grants it.
+  await row.getByText('Money-out scopes…').click();
+  await row.getByRole('checkbox', { name: /^Refunds/ }).check();
+  await row.getByLabel('Authenticator code').fill(totpCode(secret, 1));
+  await row.getByRole('button', { name: 'Save money-out scopes' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'money-out scopes are saved' })).toBeVisible();
+  await expect(row.getByRole('cell', { name: 'Full, Refunds', exact: true })).toBeVisible();
+
+  // An admin manages keys but is not offered money-out scopes.
+  const adminContext = await browser.newContext({ baseURL: baseUrl() });
+  try {
+    const adminPage = await adminContext.newPage();
+    await signIn(adminPage, admin.email, admin.password, undefined, { next: '/dashboard/keys' });
+    await expect(adminPage.getByRole('heading', { level: 1 })).toHaveText('API keys');
+    await expect(adminPage.getByText('Money-out scopes…')).toHaveCount(0);
+  } finally {
+    await adminContext.close();
+  }
 });

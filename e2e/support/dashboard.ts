@@ -115,3 +115,13 @@ export async function signIn(
   // 'commit': a server action's redirect is a client-side navigation, which fires no load event.
   await page.waitForURL((url) => !url.pathname.startsWith('/dashboard/sign-in'), { waitUntil: 'commit' });
 }
+
+/** Turns two-factor on for the signed-in user on the account page; answers the TOTP secret. */
+export async function enrolTwoFactor(page: Page): Promise<string> {
+  await page.goto('/dashboard/account');
+  const secret = (await page.getByTestId('totp-secret').textContent())!.trim();
+  await page.getByLabel('Code from the app').fill(totpCode(secret));
+  await page.getByRole('button', { name: 'Turn two-factor on' }).click();
+  await page.getByTestId('shown-once').getByText('Recovery codes').first().waitFor();
+  return secret;
+}

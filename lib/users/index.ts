@@ -48,6 +48,7 @@ export {
   acceptedStep,
   completeSecondFactor,
   confirmEnrolment,
+  confirmFreshSecondFactor,
   disableTwoFactor,
   enrolment,
   unusedRecoveryCodes,

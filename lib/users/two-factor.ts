@@ -256,6 +256,33 @@ export async function completeSecondFactor(
   return { kind: 'signed-in', session };
 }
 
+/**
+ * A fresh second factor for a change that lets money move (granting an API key a money-out scope,
+ * docs/decisions/048): a current authenticator code of a user with two-factor on, spent so that it
+ * serves once, wrong codes counted like a sign-in's. Recovery codes do not count here: they are for
+ * getting in when the authenticator is lost, not for granting. Answers why not, or undefined.
+ */
+export async function confirmFreshSecondFactor(
+  db: Queryable,
+  user: { id: string; email: string },
+  code: string,
+  client: Client = {},
+  now = new Date(),
+): Promise<string | undefined> {
+  const keys = throttleKeys(user.email, client.ip);
+  const locked = await lockedUntil(db, keys, now);
+  if (locked) return tooManyAttempts(locked, now);
+  const row = await twoFactorRow(db, user.id);
+  if (!row.totp_enabled_at) return 'Turn on two-factor on your account page first.';
+  if (looksLikeRecoveryCode(code) || (await spendCode(db, row, code, now)) !== 'totp') {
+    const until = await recordFailure(db, keys, now);
+    return until
+      ? tooManyAttempts(until, now)
+      : 'That code is not right: enter the current code of your authenticator app.';
+  }
+  return undefined;
+}
+
 const CLEAR_TWO_FACTOR = statement<unknown, { id: string; now: Date }>(
   sql`update ${users} set ${bare(users.totpSecretCiphertext)} = null, ${bare(users.totpEnabledAt)} = null, ${bare(users.totpLastStep)} = null, ${bare(users.updatedAt)} = ${param('now')}
    where ${users.id} = ${param('id')}`,

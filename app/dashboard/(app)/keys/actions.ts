@@ -17,11 +17,21 @@ import {
   revokeMerchantKey,
   REVOKED_KEY_SIGNING_HOURS,
   ROLL_OVERLAP_HOURS,
+  listKeys,
   rollKey,
+  setKeyScopes,
   setWebhookKey,
 } from '@/lib/merchants';
-import { recordAudit } from '@/lib/users';
-import { BASE_KEY_SCOPES, MODE_VALUES, type KeyScope, type Mode } from '@/lib/protocol';
+import { confirmFreshSecondFactor, recordAudit } from '@/lib/users';
+import {
+  BASE_KEY_SCOPES,
+  KEY_SCOPES,
+  MODE_VALUES,
+  MONEY_OUT_SCOPES,
+  validKeyScopes,
+  type KeyScope,
+  type Mode,
+} from '@/lib/protocol';
 
 /** A key pair as the page shows it once (never stored where a page load could read it). */
 interface ShownKey {
@@ -198,4 +208,50 @@ export async function webhookKeyAction(form: FormData): Promise<void> {
     });
   }
   redirect(`/dashboard/keys?notice=${chosen ? 'webhook-key' : 'not-found'}`);
+}
+
+const MONEY_OUT_FORM = z.object({
+  keyId: z.guid(),
+  code: z.string().trim().min(1).max(64),
+  moneyOut: z.array(z.enum(MONEY_OUT_SCOPES as [KeyScope, ...KeyScope[]])),
+});
+
+/**
+ * Sets which money-out scopes an active key has (docs/decisions/048): only an owner, and only with
+ * a current authenticator code (a fresh second factor), whether it grants or takes away. The key's
+ * payment scope stays as it is.
+ */
+export async function moneyOutScopesAction(form: FormData): Promise<void> {
+  const session = await requireAction('keys');
+  if (session.role !== 'owner') redirect('/dashboard/keys?notice=owner-only');
+  const parsed = MONEY_OUT_FORM.safeParse({
+    keyId: form.get('keyId'),
+    code: form.get('code') ?? '',
+    moneyOut: form.getAll('moneyOut'),
+  });
+  if (!parsed.success) redirect('/dashboard/keys?notice=code-refused');
+  const db = await getDatabase();
+  const key = (await listKeys(db, session.merchantId, session.mode)).find(
+    (listed) =>
+      listed.keyId === parsed.data.keyId && !listed.revokedAt && (!listed.expiresAt || listed.expiresAt > new Date()),
+  );
+  if (!key) redirect('/dashboard/keys?notice=not-found');
+  const ip = await clientAddress();
+  const refused = await confirmFreshSecondFactor(db, { id: session.userId, email: session.email }, parsed.data.code, {
+    ip,
+  });
+  if (refused) redirect('/dashboard/keys?notice=code-refused');
+  const scopes = [...key.scopes.filter((scope) => !KEY_SCOPES[scope].moneyOut), ...new Set(parsed.data.moneyOut)];
+  if (!validKeyScopes(scopes)) redirect('/dashboard/keys?notice=not-found');
+  const changed = await setKeyScopes(db, session.merchantId, key.keyId, scopes);
+  if (!changed) redirect('/dashboard/keys?notice=not-found');
+  await recordAudit(db, {
+    merchantId: session.merchantId,
+    userId: session.userId,
+    actor: session.email,
+    action: 'key.scopes',
+    detail: { publicKey: key.publicKey, mode: key.mode, from: key.scopes, to: scopes, secondFactor: 'totp' },
+    ip,
+  });
+  redirect('/dashboard/keys?notice=scopes');
 }

@@ -9,9 +9,9 @@ import {
   ROLL_OVERLAP_HOURS,
   type KeyListing,
 } from '@/lib/merchants';
-import { BASE_KEY_SCOPES, KEY_SCOPES, type KeyScope } from '@/lib/protocol';
+import { BASE_KEY_SCOPES, KEY_SCOPES, MONEY_OUT_SCOPES, type KeyScope } from '@/lib/protocol';
 import { ALERT, DANGER_BUTTON, INPUT, NOTICE, SECONDARY_BUTTON } from '@/app/dashboard/form-styles';
-import { createKeyAction, revokeKeyAction, rollKeyAction, webhookKeyAction } from './actions';
+import { createKeyAction, moneyOutScopesAction, revokeKeyAction, rollKeyAction, webhookKeyAction } from './actions';
 import { CreateKey } from './create-key';
 import { RollKey } from './roll-key';
 
@@ -21,7 +21,10 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
 
 /** What the last change did (set by the actions' redirects); anything else shows nothing. */
 const NOTICE_PARAM = z.object({
-  notice: z.enum(['revoked', 'webhook-key', 'not-found', 'bad-handover']).optional().catch(undefined),
+  notice: z
+    .enum(['revoked', 'webhook-key', 'scopes', 'not-found', 'bad-handover', 'owner-only', 'code-refused'])
+    .optional()
+    .catch(undefined),
 });
 
 const NOTICES = {
@@ -30,7 +33,13 @@ const NOTICES = {
     text: 'Webhook key changed: webhooks of objects no API key made are signed with it from now on.',
     tone: NOTICE,
   },
+  scopes: { text: "The key's money-out scopes are saved: they apply from its next request.", tone: NOTICE },
   'not-found': { text: 'No such active key: nothing was changed.', tone: ALERT },
+  'owner-only': { text: 'Only an owner changes money-out scopes: nothing was changed.', tone: ALERT },
+  'code-refused': {
+    text: 'The code was refused (wrong, used already, or too many attempts): nothing was changed. Enter the current code of your authenticator app.',
+    tone: ALERT,
+  },
   'bad-handover': {
     text: `Nothing was revoked: move the webhooks to another active key of this mode, or keep signing for ${REVOKED_KEY_SIGNING_HOURS.min} to ${REVOKED_KEY_SIGNING_HOURS.max} hours.`,
     tone: ALERT,
@@ -158,6 +167,9 @@ export default async function KeysPage({ searchParams }: Props) {
                           overlap={ROLL_OVERLAP_HOURS}
                           action={rollKeyAction}
                         />
+                        {session.role === 'owner' && (
+                          <MoneyOutScopes listed={key} twoFactor={session.twoFactorEnabled} />
+                        )}
                         <RevokeKey listed={key} others={activeKeys.filter((other) => other.keyId !== key.keyId)} />
                       </>
                     )}
@@ -232,6 +244,55 @@ function RevokeKey({ listed, others }: { listed: KeyListing; others: KeyListing[
           Confirm revoke
         </button>
       </form>
+    </details>
+  );
+}
+
+/**
+ * "Money-out scopes…" (owners only): which of the money-out scopes the key has, saved only with a
+ * current authenticator code. Without two-factor the page says how to get there.
+ */
+function MoneyOutScopes({ listed, twoFactor }: { listed: KeyListing; twoFactor: boolean }) {
+  return (
+    <details className="group">
+      <summary className="cursor-pointer rounded-md border border-slate-400 px-2.5 py-1 text-sm font-medium focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-600 dark:border-slate-500">
+        Money-out scopes…
+      </summary>
+      <div className="mt-2 w-72 rounded-md border border-slate-300 p-3 text-sm dark:border-slate-700">
+        <p>
+          Lets this key take part in moving money out. No key has these unless an owner grants them, with a current code
+          of their authenticator app.
+        </p>
+        {twoFactor ? (
+          <form action={moneyOutScopesAction} className="mt-2 space-y-2">
+            <input type="hidden" name="keyId" value={listed.keyId} />
+            {MONEY_OUT_SCOPES.map((scope) => (
+              <label key={scope} className="flex items-start gap-2">
+                <input
+                  type="checkbox"
+                  name="moneyOut"
+                  value={scope}
+                  defaultChecked={listed.scopes.includes(scope)}
+                  className="mt-1 h-4 w-4"
+                />
+                <span>
+                  <span className="font-medium">{KEY_SCOPES[scope].label}</span>
+                  {`: ${KEY_SCOPES[scope].description}`}
+                </span>
+              </label>
+            ))}
+            <label className="block font-medium">
+              Authenticator code
+              <input name="code" autoComplete="one-time-code" inputMode="numeric" required className={INPUT} />
+            </label>
+            <button type="submit" className={`${SECONDARY_BUTTON} text-sm`}>
+              Save money-out scopes
+            </button>
+          </form>
+        ) : (
+          <p className="mt-2 font-medium">Turn on two-factor on your account page to grant them.</p>
+        )}
+      </div>
     </details>
   );
 }
