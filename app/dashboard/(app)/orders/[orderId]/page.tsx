@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
+import { FollowPendingOrder } from '@/components/dashboard/follow-order';
 import { CELL, DataTable } from '@/components/dashboard/table';
 import {
   Amount,
@@ -15,6 +16,7 @@ import {
   TxLink,
 } from '@/components/dashboard/ui';
 import { WebhookEvents } from '@/components/dashboard/webhook-events';
+import { LiveQueries } from '@/components/live/query-provider';
 import { getDatabase } from '@/lib/db';
 import { orderDetail } from '@/lib/dashboard';
 import { can } from '@/lib/users';
@@ -50,6 +52,14 @@ export default async function OrderPage({ params, searchParams }: Props) {
       </p>
       <PageTitle description={<Mono>{order.orderId}</Mono>}>{`Order ${order.clientOrderId}`}</PageTitle>
       <ResentNotice resent={resent} />
+      {order.status === 'pending' && (
+        <LiveQueries>
+          <FollowPendingOrder
+            orderId={order.orderId}
+            shown={{ status: order.status, received: order.received, payments: payments.length }}
+          />
+        </LiveQueries>
+      )}
 
       <dl className={`${CARD} grid grid-cols-1 gap-x-6 gap-y-2 text-sm sm:grid-cols-[auto_1fr]`}>
         <dt className={MUTED}>Status</dt>
