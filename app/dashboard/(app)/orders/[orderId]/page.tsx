@@ -1,7 +1,6 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { FollowPendingOrder } from '@/components/dashboard/follow-order';
 import { CELL, DataTable } from '@/components/dashboard/table';
 import {
   Amount,
@@ -16,6 +15,7 @@ import {
   TxLink,
 } from '@/components/dashboard/ui';
 import { WebhookEvents } from '@/components/dashboard/webhook-events';
+import { FollowOrder } from '@/components/live/follow-order';
 import { LiveQueries } from '@/components/live/query-provider';
 import { getDatabase } from '@/lib/db';
 import { orderDetail } from '@/lib/dashboard';
@@ -54,7 +54,7 @@ export default async function OrderPage({ params, searchParams }: Props) {
       <ResentNotice resent={resent} />
       {order.status === 'pending' && (
         <LiveQueries>
-          <FollowPendingOrder
+          <FollowOrder
             orderId={order.orderId}
             shown={{ status: order.status, received: order.received, payments: payments.length }}
           />
