@@ -1,8 +1,8 @@
 /**
  * The dashboard's data pages in a browser (issue 17, "Must show"): search by a transaction hash,
- * a resend from the order page that reaches a receiver, the CSV export against the merchant API's
- * `orders`, a viewer's forged resend refused, the test/live switch, axe in light and dark, and no
- * sideways scrolling at 360 px.
+ * a resend from the order page that reaches a receiver, a viewer's forged resend refused, a
+ * pending order's page following its payment (decision 055), the CSV export against the merchant
+ * API's `orders`, the test/live switch, axe in light and dark, and no sideways scrolling at 360 px.
  *
  * The file runs serially on one merchant of its own (made with the keys CLI), so that the orders
  * of other specs running beside it never enter its lists or its export; later tests reuse the
@@ -157,6 +157,24 @@ test('a viewer sees no resend button, and a resend posted directly is refused wi
   // Nothing was queued: a resend would have put the event back to pending at once.
   expect(await webhookEvents(paid.order.orderId)).toEqual(before.events);
   expect(receiver.received.length).toBe(before.received);
+});
+
+test('the order page follows a pending order: its payment and its new status show without a reload', async ({
+  page,
+}) => {
+  const order = await makeOrder({ currency: 'LTC', network: 'litecoin', amount: '0.2' }, keys);
+  await signIn(page, owner.email, owner.password);
+  await page.goto(`/dashboard/orders/${order.orderId}`);
+  const status = page.locator('dt:text-is("Status") + dd');
+  await expect(status).toHaveText('pending');
+  // Gone if the document were loaded again: the page must change in place.
+  await page.evaluate(() => Object.assign(window, { followedInPlace: true }));
+  const payment = await simulatePayment(order.orderId);
+  await expect(page.getByRole('region', { name: 'Payments of this order' })).toContainText(payment.txHash, {
+    timeout: 60_000,
+  });
+  await expect(status).toHaveText('processed', { timeout: 60_000 });
+  expect(await page.evaluate(() => 'followedInPlace' in window)).toBe(true);
 });
 
 /** RFC 4180 records of `text` (quoted cells with "" for a quote, CRLF line ends). */

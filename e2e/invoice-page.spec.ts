@@ -3,7 +3,8 @@
  * a USD invoice made through the merchant API, its coin choice as a form post (with and without
  * JavaScript), the payment page showing the invoice's price and the way back to change the coin,
  * refusals of a bad choice, the search box of a long list, accessibility, a phone's width in
- * every language, 404, a paid invoice, and an invoice that expires on chain time.
+ * every language, 404, a paid invoice, an open invoice page following its chosen order to "Paid"
+ * (decision 055), and an invoice that expires on chain time.
  *
  * The test keys price invoices from the fixed offline table (lib/rates/sources/fixed.ts): 73.50
  * USD is 73.5 USDT or 0.001225 BTC.
@@ -299,6 +300,22 @@ test('a paid invoice says so, with the way back to the store and to the payment 
     new RegExp(`^/pay/${orderId}`),
   );
   await expect(page.getByRole('button')).toHaveCount(0);
+});
+
+test('the invoice page follows its chosen order: the payment and then "Paid" show without a reload', async ({
+  page,
+}) => {
+  const invoice = await makeInvoice();
+  await page.goto(invoice.invoiceLink);
+  const orderId = await choose(page, 'USDT', 'Tron');
+  await page.goto(invoice.invoiceLink);
+  await expect(page.getByTestId('current-choice')).toBeVisible();
+  // Gone if the document were loaded again: the page must change in place.
+  await page.evaluate(() => Object.assign(window, { followedInPlace: true }));
+  await simulatePayment(orderId, 'full');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Paid', { timeout: 60_000 });
+  await expect(page.getByRole('link', { name: 'See payment details' })).toBeVisible();
+  expect(await page.evaluate(() => 'followedInPlace' in window)).toBe(true);
 });
 
 test('an invoice whose chosen order expires on chain time shows the expired screen', async ({ page }) => {

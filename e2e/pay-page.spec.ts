@@ -5,7 +5,7 @@
  * are in pay-flow.spec.ts.
  */
 import { randomInt } from 'node:crypto';
-import type { CDPSession, Locator } from '@playwright/test';
+import type { CDPSession, Locator, Page } from '@playwright/test';
 import { NETWORKS } from '@/lib/catalog';
 import { formatAmount } from '@/lib/pay/format';
 import { directionOf, LANGUAGES } from '@/lib/pay/i18n';
@@ -395,25 +395,32 @@ test.describe('a failing status endpoint', () => {
   });
 });
 
-test('polling pauses while the tab is hidden', async ({ page }) => {
+/** Makes the page hidden or visible as a browser does: `visibilityState`, then a `visibilitychange` that bubbles to window. */
+async function setVisibility(page: Page, state: 'hidden' | 'visible'): Promise<void> {
+  await page.evaluate((state) => {
+    Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => state });
+    document.dispatchEvent(new Event('visibilitychange', { bubbles: true }));
+  }, state);
+}
+
+test('polling pauses while the tab is hidden, and polls at once when it shows again', async ({ page }) => {
   const order = await makeOrder({ currency: 'LTC', network: 'litecoin', amount: '0.3' });
   let polls = 0;
   page.on('request', (r) => {
     if (r.url().includes(`/api/pay/${order.orderId}/status`)) polls++;
   });
+  await page.clock.install();
   await page.goto(`/pay/${order.orderId}`);
   await expect.poll(() => polls, { timeout: 30_000 }).toBeGreaterThanOrEqual(1);
-  await page.evaluate(() => {
-    Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
-    document.dispatchEvent(new Event('visibilitychange'));
-  });
-  await page.waitForTimeout(500);
+  // From here the page's timers fire only when the test moves its clock.
+  await page.clock.pauseAt(await page.evaluate(() => Date.now() + 1_000));
+  await setVisibility(page, 'hidden');
+  await page.waitForTimeout(500); // a poll sent just before is counted before, not while hidden
   const hiddenFrom = polls;
-  await page.waitForTimeout(7_000);
+  await page.clock.runFor(20_000);
+  await page.waitForTimeout(500);
   expect(polls, 'status requests while hidden').toBe(hiddenFrom);
-  await page.evaluate(() => {
-    Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'visible' });
-    document.dispatchEvent(new Event('visibilitychange'));
-  });
-  await expect.poll(() => polls, { timeout: 30_000 }).toBeGreaterThan(hiddenFrom);
+  // No timer is due on the paused clock: only the return to the tab can poll now.
+  await setVisibility(page, 'visible');
+  await expect.poll(() => polls, { timeout: 5_000 }).toBeGreaterThan(hiddenFrom);
 });

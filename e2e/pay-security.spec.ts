@@ -1,9 +1,12 @@
 /**
- * What the payment page must never give away, and the security headers of every page.
+ * What the payment page must never give away, no language's texts in the client code (the pages
+ * get theirs as props), and the security headers of every page.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { INVOICE_MESSAGES, MESSAGES } from '@/lib/pay/messages';
+import { WALLET_MESSAGES } from '@/lib/pay/wallet-messages';
 import { expect, makeOrder, test, testKeys } from './support/fixtures';
 import { E2E_APP_SECRET } from './support/server';
 
@@ -94,6 +97,40 @@ test('no private key, webhook URL, payer e-mail, external user id or merchant or
       expect(content.includes(value), `${name} in ${path.relative(ROOT, file)}`).toBe(false);
     // Server-only modules never reach the browser.
     expect(content.includes('select o.id, o.mode, o.status'), `SQL in ${path.relative(ROOT, file)}`).toBe(false);
+  }
+});
+
+/** Every string of a message table's entry (nested objects and plural forms included). */
+const stringsOf = (value: unknown): string[] =>
+  typeof value === 'string' ? [value] : Object.values(value as object).flatMap(stringsOf);
+
+test("no language's texts in the client bundle: a payer page gets its one language as props (decision 055)", () => {
+  // A language module imported by a client component would put its texts in a chunk, and every
+  // language's in every page's first load with the tables: the budget would grow with each one.
+  const tables = { MESSAGES, INVOICE_MESSAGES, WALLET_MESSAGES };
+  // Each table's three longest texts in each language: sentences no other code says.
+  const texts = Object.entries(tables).flatMap(([table, byLanguage]) =>
+    Object.entries(byLanguage).flatMap(([language, messages]) =>
+      stringsOf(messages)
+        .sort((a, b) => b.length - a.length)
+        .slice(0, 3)
+        .map((text) => ({ where: `${table}.${language}`, text })),
+    ),
+  );
+  // As a minifier may write them: as they are, or with \u escapes for what is not ASCII.
+  const escaped = (text: string) =>
+    JSON.stringify(text)
+      .slice(1, -1)
+      .replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const chunks = filesUnder(path.join(ROOT, '.next', 'static')).filter((file) => file.endsWith('.js'));
+  expect(chunks.length).toBeGreaterThan(0);
+  for (const file of chunks) {
+    const content = fs.readFileSync(file, 'utf8');
+    const found = texts.filter(({ text }) => content.includes(text) || content.includes(escaped(text)));
+    expect(
+      found.map((t) => t.where),
+      `texts in ${path.relative(ROOT, file)}`,
+    ).toEqual([]);
   }
 });
 

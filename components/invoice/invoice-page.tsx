@@ -6,13 +6,17 @@
  *
  * Like the payment page (../pay/payment-page): texts come in one language as props, the layout
  * uses logical properties so that Arabic mirrors, and amounts stay left to right. Its only client
- * code is the countdown, the search box of a long list and the choice buttons' pending state.
+ * code is the countdown, the search box of a long list, the choice buttons' pending state, and
+ * while the chosen order runs, the leaf that follows it (TanStack Query, decision 055).
  */
 import type { InvoiceScreen, PublicInvoiceView } from '@/lib/invoices/view';
 import type { Language } from '@/lib/pay/i18n';
 import type { InvoiceChoiceError, InvoiceMessages, Messages } from '@/lib/pay/messages';
 import { brandHeaderClass, brandProps, MerchantLine } from '../pay/brand';
 import { LanguageLinks } from '../pay/language-links';
+import { FollowOrder } from '../live/follow-order';
+import type { OrderShown } from '../live/order-shown';
+import { LiveQueries } from '../live/query-provider';
 import { BUTTON, fill } from '../pay/ui';
 import { CoinList } from './coin-list';
 import { InvoiceCountdown } from './invoice-countdown';
@@ -29,6 +33,8 @@ interface Props {
   error: InvoiceChoiceError | null;
   /** The page's server action: chooses the posted coin. */
   choose: (form: FormData) => Promise<void>;
+  /** The chosen order as the page shows it, while the page follows it (../live/follow-order). */
+  followed: OrderShown | null;
 }
 
 const TONE: Record<InvoiceScreen, string> = {
@@ -42,7 +48,7 @@ const TONE: Record<InvoiceScreen, string> = {
 const LINK_BUTTON = `${BUTTON} inline-block text-center`;
 const WIDE_LINK_BUTTON = `${BUTTON} block w-full text-center`;
 
-export function InvoicePage({ view, m, im, language, price, error, choose }: Props) {
+export function InvoicePage({ view, m, im, language, price, error, choose, followed }: Props) {
   const screen = im.screens[view.screen];
   const payment = view.chosen && `/pay/${view.chosen.orderId}?lang=${language}`;
   const returnUrl = view.returnUrl && /^https?:\/\//i.test(view.returnUrl) ? view.returnUrl : null;
@@ -115,6 +121,11 @@ export function InvoicePage({ view, m, im, language, price, error, choose }: Pro
           )}
           {ways.length > 0 && <div className="mt-3 flex flex-wrap items-center gap-3">{ways}</div>}
         </section>
+        {view.chosen && followed && (
+          <LiveQueries>
+            <FollowOrder orderId={view.chosen.orderId} shown={followed} />
+          </LiveQueries>
+        )}
 
         {view.screen === 'choose' && payment && chosenNames && (
           <section

@@ -1,15 +1,13 @@
 'use client';
 /**
- * The order's live view: polled every POLL_MS while the order is pending, every FINAL_POLL_MS once
- * it is final (a payment sent after the end still shows, as "paid late", on the open page), not
- * while the tab is hidden, and at once when it shows again. A failed poll keeps the last view and
- * is retried at the next interval; after RECONNECTING_AFTER failures in a row the page says it is
- * reconnecting.
- *
- * A few lines of React rather than a data-fetching library: one URL, one timer, and the page's
- * first-load JavaScript budget (a library took more than half of it).
+ * The order's live view, polled with TanStack Query (under ../live/query-provider): every POLL_MS
+ * while the order is pending, every FINAL_POLL_MS once it is final (a payment sent after the end
+ * still shows, as "paid late", on the open page); not while the tab is hidden, and at once when it
+ * shows again (the library's pause in the background and refetch on focus; the view counts as
+ * fresh for POLL_MS). A failed poll keeps the last view and is retried at the same interval;
+ * after RECONNECTING_AFTER failures in a row the page says it is reconnecting.
  */
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { PublicOrderView } from '@/lib/pay/view';
 
 const POLL_MS = 3000;
@@ -17,58 +15,30 @@ const POLL_MS = 3000;
 export const FINAL_POLL_MS = 15_000;
 const RECONNECTING_AFTER = 3;
 
+const pollInterval = (view: PublicOrderView | undefined) => (view?.status === 'pending' ? POLL_MS : FINAL_POLL_MS);
+
 export function useOrderStatus(initial: PublicOrderView): {
   view: PublicOrderView;
   reconnecting: boolean;
   refetch: () => void;
 } {
-  const [view, setView] = useState(initial);
-  const [failures, setFailures] = useState(0);
-  const interval = view.status === 'pending' ? POLL_MS : FINAL_POLL_MS;
-  /** Polls now; set by the effect below, which owns the timer. */
-  const pollNow = useRef<() => void>(() => {});
-
-  useEffect(() => {
-    const hidden = () => document.visibilityState === 'hidden';
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let inFlight: AbortController | undefined;
-    let stopped = false;
-    const schedule = () => {
-      clearTimeout(timer);
-      if (!stopped && !hidden()) timer = setTimeout(poll, interval);
-    };
-    async function poll() {
-      clearTimeout(timer);
-      inFlight?.abort();
-      const controller = (inFlight = new AbortController());
-      try {
-        const response = await fetch(`/api/pay/${initial.orderId}/status`, {
-          cache: 'no-store',
-          signal: controller.signal,
-        });
-        if (!response.ok) throw new Error(`HTTP ${response.status}`);
-        const next = (await response.json()) as PublicOrderView;
-        if (controller.signal.aborted) return;
-        setView(next);
-        setFailures(0);
-      } catch {
-        if (controller.signal.aborted) return;
-        setFailures((count) => count + 1);
-      }
-      schedule();
-    }
-    const onVisibility = () => (hidden() ? clearTimeout(timer) : void poll());
-    pollNow.current = () => void poll();
-    document.addEventListener('visibilitychange', onVisibility);
-    schedule();
-    return () => {
-      stopped = true;
-      clearTimeout(timer);
-      inFlight?.abort();
-      document.removeEventListener('visibilitychange', onVisibility);
-    };
-  }, [initial.orderId, interval]);
-
-  const refetch = useCallback(() => pollNow.current(), []);
-  return { view, reconnecting: failures >= RECONNECTING_AFTER, refetch };
+  const client = useQueryClient();
+  const queryKey = ['pay-status', initial.orderId];
+  const { data, failureCount, refetch } = useQuery({
+    queryKey,
+    queryFn: async ({ signal }): Promise<PublicOrderView> => {
+      const response = await fetch(`/api/pay/${initial.orderId}/status`, { cache: 'no-store', signal });
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      return (await response.json()) as PublicOrderView;
+    },
+    // The server's first paint is the view of this moment: the first poll waits for the interval.
+    initialData: initial,
+    staleTime: POLL_MS,
+    refetchInterval: (query) => pollInterval(query.state.data),
+    // Retried until it answers (the count of failures says when to show "reconnecting"), as
+    // often as the view is polled: a final page does not knock harder on a server in trouble.
+    retry: true,
+    retryDelay: () => pollInterval(client.getQueryData<PublicOrderView>(queryKey)),
+  });
+  return { view: data, reconnecting: failureCount >= RECONNECTING_AFTER, refetch: () => void refetch() };
 }

@@ -5,12 +5,12 @@
  * (QR codes, address, copy buttons) as `payBlock`, shown while there is something left to pay.
  *
  * A thin parent: it holds the live view and the clock, and composes leaves that each do one
- * thing and read alone: polling (./order-status), the countdown (./countdown), the payment block
- * redrawn for a new amount (./pay-block-refresh), the status posted to an embedding parent
- * (./parent-messages), the return to the store (./return-to-store), the announcements
- * (./status-announcer), the transfers (./transfers), test mode's simulated payments
- * (./simulate-payment). An invoice's price line (./invoice-price) is a server-drawn slot too; its
- * "Change coin" link shows while the live view allows it.
+ * thing and read alone: polling (./order-status, with TanStack Query), the countdown
+ * (./countdown), the payment block redrawn for a new amount (./pay-block-refresh), the status
+ * posted to an embedding parent (./parent-messages), the return to the store (./return-to-store),
+ * the announcements (./status-announcer), the transfers (./transfers), test mode's simulated
+ * payments (./simulate-payment). An invoice's price line (./invoice-price) is a server-drawn
+ * slot too; its "Change coin" link shows while the live view allows it.
  *
  * Kept small on purpose (the page's JavaScript budget): texts come from the server as props in
  * the chosen language, money stays decimal strings, no date or validation library.

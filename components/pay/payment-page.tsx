@@ -1,7 +1,8 @@
 /**
  * The hosted payment page's markup (a server component: no JavaScript of its own reaches the
  * browser). It renders the first paint from the payer-safe view and hands the live part to the
- * one polling client component, PayLive, with the payment block as a slot.
+ * one polling client component, PayLive (its polling under TanStack Query's provider,
+ * ../live/query-provider), with the payment block as a slot.
  *
  * The QR codes are drawn here, on the server, with qrcode.react: they show before any script
  * runs and cost the browser no QR encoder. The "with amount" / "address only" switch is two radio
@@ -14,6 +15,7 @@ import { chunkAddress, formatAmount } from '@/lib/pay/format';
 import type { Language } from '@/lib/pay/i18n';
 import type { Messages } from '@/lib/pay/messages';
 import type { PublicBrand, PublicOrderView } from '@/lib/pay/view';
+import { LiveQueries } from '../live/query-provider';
 import { brandHeaderClass, brandProps, MerchantLine } from './brand';
 import { CopyButton } from './copy-button';
 import { InvoicePrice } from './invoice-price';
@@ -75,14 +77,16 @@ export function PaymentPage({ view, m, language, embed, invoicePrice = null, bra
           </MerchantLine>
           {!embed && <LanguageLinks current={language} m={m} />}
         </header>
-        <PayLive
-          initial={view}
-          m={m}
-          language={language}
-          embed={embed}
-          invoiceLine={invoiceLine || null}
-          payBlock={<PayBlock view={view} m={m} language={language} embed={embed} />}
-        />
+        <LiveQueries>
+          <PayLive
+            initial={view}
+            m={m}
+            language={language}
+            embed={embed}
+            invoiceLine={invoiceLine || null}
+            payBlock={<PayBlock view={view} m={m} language={language} embed={embed} />}
+          />
+        </LiveQueries>
         {view.description && !embed && (
           <section className="mt-4">
             <h2 className="font-semibold">{m.description}</h2>

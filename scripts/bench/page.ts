@@ -1,27 +1,47 @@
 /**
- * `npm run bench:page [-- --duration=SECONDS --rate=REQ_PER_S]`: the payment page's weight and
- * its status endpoint's latency (at 50 and 100 requests/s unless --rate), on the production build
- * (`node scripts/start.mjs`, embedded database, test mode).
+ * `npm run bench:page [-- --duration=SECONDS --rate=REQ_PER_S --against=REF|none]`: the payment
+ * page's weight and its status endpoint's latency (at 50 and 100 requests/s unless --rate), on the
+ * production build (`node scripts/start.mjs`, embedded database, test mode).
  *
- * - First-load JavaScript: every script the server's HTML of a page references (`<script src>`
- *   except noModule polyfills, and script preloads), each gzipped, summed; for the payment page of
- *   a fresh order and for the floor of the same build, an empty App Router page (the 404 page of
- *   an unknown path: the root layout and nothing else). Budget: the payment page adds 13 KiB at most.
+ * - First-load JavaScript (measured by ../lib/page-weight, as e2e/pay-weight.spec.ts does): the
+ *   payment page of a fresh order, the floor of the same build (an empty App Router page), and the
+ *   difference against the budget, the floor plus PAGE_BUDGET_BYTES, TanStack Query included
+ *   (docs/decisions/055).
+ * - By the page's language (`?lang=`, each of LANGUAGES): the first-load JavaScript and the HTML,
+ *   gzipped. A page gets its texts in one language as props, in its HTML: a language that changes
+ *   the first-load JavaScript (texts that reached a client chunk) is said, and so is what one more
+ *   language costs the first load.
  * - The "Pay with wallet" code loaded only when the button is pressed (lib/pay/wallet-send, a
- *   dynamic import): the build's chunks that hold it, found by a string only that module has, each
- *   gzipped; none of them may be among the first-load files.
+ *   dynamic import): the build's chunks that hold it, each gzipped; none of them may be among the
+ *   first-load files.
  * - GET /api/pay/{orderId}/status: p50/p99 latency in an open loop at a fixed request rate, for an
  *   order with a payment on it (so the view has a payment to count confirmations for), beside the
  *   same route answering 404 for a malformed id (no database work: what Next.js itself costs).
+ *
+ * Before and after: `--against=REF` first runs this benchmark, with the same arguments, on the code
+ * of REF checked out in a temporary git worktree (./baseline: it builds there), then on this tree,
+ * and ends with both runs' weights. `--json` ends the output with this run's weights as one
+ * `BENCH_JSON` line (what the before-run answers).
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { gzipSync } from 'node:zlib';
 import * as buildHelpers from '../lib/build.mjs';
 import * as postgresHelpers from '../lib/postgres.mjs';
+import { LANGUAGES } from '../../lib/pay/i18n';
+import {
+  eagerWalletChunks,
+  firstLoadJs,
+  floorFirstLoad,
+  kib,
+  lazyWalletChunks,
+  PAGE_BUDGET_BYTES,
+  WALLET_CODE_MARKER,
+  type ScriptFile,
+} from '../lib/page-weight';
+import { BENCH_JSON, runAtCommit, shortCommit } from './baseline';
 import { latencySummary, openLoop } from './load';
 import { answers, logTail, startServer, tempDir, waitQuiet } from './servers';
 
@@ -31,14 +51,13 @@ const { freePort } = postgresHelpers as { freePort(): Promise<number> };
 const option = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const DURATION = Number(option('duration') ?? 10);
 const RATES = option('rate') ? [Number(option('rate'))] : [50, 100];
+const AGAINST = option('against') ?? 'none';
+const JSON_OUTPUT = process.argv.includes('--json');
 if (!(DURATION > 0) || !RATES.every((r) => r > 0)) {
-  console.error('usage: npm run bench:page -- [--duration=SECONDS] [--rate=REQ_PER_S]');
+  console.error('usage: npm run bench:page -- [--duration=SECONDS] [--rate=REQ_PER_S] [--against=REF|none] [--json]');
   process.exit(2);
 }
-const BUDGET_BYTES = 13 * 1024;
 const CONNECTIONS = 50;
-
-const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
 
 function baseEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: '1' };
@@ -54,64 +73,6 @@ function baseEnv(): NodeJS.ProcessEnv {
   ])
     delete env[name];
   return env;
-}
-
-async function get(origin: string, urlPath: string): Promise<{ status: number; body: Buffer }> {
-  const response = await fetch(`${origin}${urlPath}`);
-  return { status: response.status, body: Buffer.from(await response.arrayBuffer()) };
-}
-
-/** The scripts a page's HTML makes the browser load up front, gzipped one by one. */
-async function firstLoadJs(
-  origin: string,
-  urlPath: string,
-): Promise<{ status: number; files: { url: string; raw: number; gzip: number }[]; gzip: number }> {
-  const page = await get(origin, urlPath);
-  const html = page.body.toString('utf8');
-  const urls = new Set<string>();
-  for (const match of html.matchAll(/<script\b[^>]*>/g)) {
-    const src = /\ssrc="([^"]+)"/.exec(match[0])?.[1];
-    // noModule scripts are polyfills for browsers without ES modules: never loaded by current ones.
-    if (src && !/\snomodule/i.test(match[0])) urls.add(src);
-  }
-  for (const match of html.matchAll(/<link\b[^>]*>/g)) {
-    const tag = match[0];
-    const href = /\shref="([^"]+)"/.exec(tag)?.[1];
-    if (
-      href &&
-      /\srel="(preload|modulepreload)"/.test(tag) &&
-      (/\sas="script"/.test(tag) || /rel="modulepreload"/.test(tag))
-    )
-      urls.add(href);
-  }
-  const files = [];
-  for (const url of urls) {
-    const file = await get(origin, url.replace(/&amp;/g, '&'));
-    if (file.status !== 200) throw new Error(`${url} answered ${file.status}`);
-    files.push({ url, raw: file.body.length, gzip: gzipSync(file.body).length });
-  }
-  return { status: page.status, files, gzip: files.reduce((sum, f) => sum + f.gzip, 0) };
-}
-
-/** A string of lib/pay/wallet-send.ts that survives minification and is in no other module. */
-const WALLET_CODE_MARKER = 'wallet_switchEthereumChain';
-
-/** The build's script chunks holding the lazily loaded wallet code, as their URL paths. */
-function lazyWalletChunks(): { url: string; raw: number; gzip: number }[] {
-  const dir = path.join(root, '.next', 'static');
-  const found = [];
-  for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile() || !entry.name.endsWith('.js')) continue;
-    const file = path.join(entry.parentPath, entry.name);
-    const body = fs.readFileSync(file);
-    if (!body.includes(WALLET_CODE_MARKER)) continue;
-    found.push({
-      url: `/_next/static/${path.relative(dir, file).split(path.sep).join('/')}`,
-      raw: body.length,
-      gzip: gzipSync(body).length,
-    });
-  }
-  return found;
 }
 
 async function signedPost(
@@ -160,7 +121,103 @@ async function fixedRateGet(port: number, urlPath: string, rate: number, seconds
   return { ok: latencies.length, failed, ...latencySummary(latencies), seconds: elapsed };
 }
 
+/** A run's weights, gzip bytes (what `--json` prints and `--against` compares). */
+interface Weights {
+  floor: number;
+  /** The payment page's first-load JavaScript, in English. */
+  page: number;
+  /** The first-load files the floor does not have. */
+  pageFiles: ScriptFile[];
+  wallet: ScriptFile[];
+  /** Wallet chunks among the first-load files (there must be none). */
+  walletEager: string[];
+  /** Per language: the page's first-load JavaScript and its HTML (with the page's texts, as props). */
+  languages: { language: string; js: number; html: number }[];
+}
+
+async function measureWeights(origin: string, orderId: string): Promise<Weights> {
+  const payPage = await firstLoadJs(origin, `/pay/${orderId}`);
+  if (payPage.status !== 200) throw new Error(`/pay/${orderId} answered ${payPage.status}`);
+  const floor = await floorFirstLoad(origin);
+  const floorUrls = new Set(floor.files.map((f) => f.url));
+  const wallet = lazyWalletChunks(root);
+  if (wallet.length === 0)
+    throw new Error(`no chunk of the build holds "${WALLET_CODE_MARKER}": the wallet code was not found`);
+  const languages = [];
+  for (const language of LANGUAGES) {
+    const page = await firstLoadJs(origin, `/pay/${orderId}?lang=${encodeURIComponent(language)}`);
+    if (page.status !== 200) throw new Error(`/pay/${orderId}?lang=${language} answered ${page.status}`);
+    languages.push({ language, js: page.gzip, html: page.html });
+  }
+  return {
+    floor: floor.gzip,
+    page: payPage.gzip,
+    pageFiles: payPage.files.filter((f) => !floorUrls.has(f.url)),
+    wallet,
+    walletEager: eagerWalletChunks(wallet, payPage),
+    languages,
+  };
+}
+
+const verdict = (added: number) =>
+  `budget: the floor plus ${kib(PAGE_BUDGET_BYTES)}, ${added <= PAGE_BUDGET_BYTES ? 'met' : 'NOT met'}`;
+
+function printWeights(w: Weights): void {
+  const added = w.page - w.floor;
+  console.log('First-load JavaScript (gzip, each file compressed on its own):');
+  console.log(`  floor (empty App Router page): ${kib(w.floor)}`);
+  console.log(`  payment page (/pay/{orderId}): ${kib(w.page)}`);
+  for (const file of w.pageFiles) console.log(`    + ${file.url}  ${kib(file.raw)} raw, ${kib(file.gzip)} gzip`);
+  console.log(`  added by the payment page: ${kib(added)} (${verdict(added)})`);
+  console.log(
+    `  "Pay with wallet" code, loaded when the button is pressed (${w.wallet.length} files): ${kib(w.wallet.reduce((sum, f) => sum + f.gzip, 0))}`,
+  );
+  for (const file of w.wallet) console.log(`    ${file.url}  ${kib(file.raw)} raw, ${kib(file.gzip)} gzip`);
+  if (w.walletEager.length > 0) console.log(`  NOT lazy: ${w.walletEager.join(', ')} among the first-load files`);
+
+  const english = w.languages.find((l) => l.language === 'en')!;
+  console.log(`\nBy the page's language (?lang=), gzip: first-load JavaScript, and the HTML that carries its texts:`);
+  for (const { language, js, html } of w.languages) {
+    const more = js - english.js;
+    console.log(
+      `  ${language.padEnd(8)} ${kib(js)}${more === 0 ? '' : ` (${more > 0 ? '+' : ''}${more} B against English)`}, HTML ${kib(html)}`,
+    );
+  }
+  const most = Math.max(...w.languages.map((l) => l.js - english.js));
+  console.log(
+    most === 0
+      ? `  One more language adds 0 B to the first-load JavaScript: it is the same in all ${w.languages.length} languages (each page gets its own\n` +
+          `  language's texts in its HTML, as props: no text is in a client chunk). Its texts reach only its own pages' HTML.`
+      : `  NOT the same in every language: up to ${most} B more than English (a language's texts in a client chunk?)`,
+  );
+}
+
+function printComparison(before: Weights, after: Weights, label: string): void {
+  const row = (name: string, b: number, a: number) =>
+    console.log(
+      `  ${name.padEnd(42)} ${kib(b).padStart(10)} ${kib(a).padStart(10)} ${`${a - b >= 0 ? '+' : ''}${a - b} B`.padStart(9)}`,
+    );
+  const sum = (files: ScriptFile[]) => files.reduce((total, f) => total + f.gzip, 0);
+  const heaviestLanguage = (w: Weights) => Math.max(...w.languages.map((l) => l.js));
+  console.log(`\n=== first-load JavaScript, gzip: before (${label}) and after (this tree) ===`);
+  console.log(`  ${''.padEnd(42)} ${'before'.padStart(10)} ${'after'.padStart(10)} ${'change'.padStart(9)}`);
+  row('floor (empty App Router page)', before.floor, after.floor);
+  row('payment page, English', before.page, after.page);
+  row('payment page, its heaviest language', heaviestLanguage(before), heaviestLanguage(after));
+  row('added by the payment page', before.page - before.floor, after.page - after.floor);
+  row('"Pay with wallet" code, loaded on the press', sum(before.wallet), sum(after.wallet));
+  console.log(`  after: ${verdict(after.page - after.floor)}`);
+}
+
 async function main(): Promise<void> {
+  let before: Weights | undefined;
+  // Named once: a branch such as main may move while the benchmark runs.
+  const againstCommit = AGAINST === 'none' ? undefined : shortCommit(AGAINST);
+  if (againstCommit) {
+    const args = process.argv.slice(2).filter((a) => !a.startsWith('--against=') && a !== '--json');
+    before = await runAtCommit<Weights>(againstCommit, 'scripts/bench/page.ts', [...args, '--against=none', '--json']);
+    console.log(`--- after: this tree\n`);
+  }
   const cpu = os.cpus();
   console.log(
     `payment page benchmark: ${cpu.length} cores (${cpu[0]?.model.trim() ?? '?'}), Node ${process.version}, production build, embedded database.\n`,
@@ -187,6 +244,7 @@ async function main(): Promise<void> {
     port,
     async () => fs.existsSync(demoFile) && answers(port),
   );
+  let weights: Weights;
   try {
     const keys = JSON.parse(fs.readFileSync(demoFile, 'utf8')) as { publicKey: string; privateKey: string };
     const order = await signedPost(
@@ -197,28 +255,8 @@ async function main(): Promise<void> {
     );
     const orderId = order.orderId!;
 
-    const payPage = await firstLoadJs(origin, `/pay/${orderId}`);
-    if (payPage.status !== 200) throw new Error(`/pay/${orderId} answered ${payPage.status}`);
-    const floor = await firstLoadJs(origin, `/bench-floor-${randomBytes(4).toString('hex')}`);
-    const floorUrls = new Set(floor.files.map((f) => f.url));
-    const added = payPage.gzip - floor.gzip;
-    console.log('First-load JavaScript (gzip, each file compressed on its own):');
-    console.log(`  floor (empty App Router page, ${floor.files.length} files): ${kib(floor.gzip)}`);
-    console.log(`  payment page (/pay/{orderId}, ${payPage.files.length} files): ${kib(payPage.gzip)}`);
-    for (const file of payPage.files.filter((f) => !floorUrls.has(f.url)))
-      console.log(`    + ${file.url}  ${kib(file.raw)} raw, ${kib(file.gzip)} gzip`);
-    console.log(
-      `  added by the payment page: ${kib(added)} (budget ${kib(BUDGET_BYTES)}: ${added <= BUDGET_BYTES ? 'met' : 'NOT met'})`,
-    );
-    const wallet = lazyWalletChunks();
-    const eager = wallet.filter((chunk) => payPage.files.some((f) => f.url.split('?')[0] === chunk.url));
-    console.log(
-      `  "Pay with wallet" code, loaded when the button is pressed (${wallet.length} files): ${kib(wallet.reduce((sum, f) => sum + f.gzip, 0))}`,
-    );
-    for (const file of wallet) console.log(`    ${file.url}  ${kib(file.raw)} raw, ${kib(file.gzip)} gzip`);
-    if (wallet.length === 0)
-      throw new Error(`no chunk of the build holds "${WALLET_CODE_MARKER}": the wallet code was not found`);
-    if (eager.length > 0) console.log(`  NOT lazy: ${eager.map((f) => f.url).join(', ')} among the first-load files`);
+    weights = await measureWeights(origin, orderId);
+    printWeights(weights);
 
     // A payment on the order, so that the view counts confirmations of something.
     const pay = await fetch(`${origin}/api/sandbox/pay`, {
@@ -251,6 +289,8 @@ async function main(): Promise<void> {
   } finally {
     await server.stop();
   }
+  if (before) printComparison(before, weights, `${AGAINST} ${againstCommit}`);
+  if (JSON_OUTPUT) console.log(`${BENCH_JSON}${JSON.stringify(weights)}`);
 }
 
 main().then(

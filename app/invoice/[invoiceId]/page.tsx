@@ -3,8 +3,10 @@ import { headers } from 'next/headers';
 import { notFound } from 'next/navigation';
 import { cache } from 'react';
 import { InvoicePage } from '@/components/invoice/invoice-page';
+import { orderShownOf } from '@/components/live/order-shown';
 import { getDatabase } from '@/lib/db';
 import { loadInvoiceView } from '@/lib/invoices';
+import { loadPublicView } from '@/lib/pay';
 import { formatPrice, interpolate, isolate } from '@/lib/pay/format';
 import { LANGUAGE_HEADER, languageFrom } from '@/lib/pay/i18n';
 import { INVOICE_MESSAGES, isInvoiceChoiceError, MESSAGES } from '@/lib/pay/messages';
@@ -42,6 +44,11 @@ export default async function InvoiceRoute({ params, searchParams }: Props) {
   if (!view) notFound();
   const lang = await language();
   const { error } = await searchParams;
+  // While its chosen order runs, the page follows it: a payment, or the order's end, draws it anew.
+  const followed =
+    view.chosen && (view.screen === 'choose' || view.screen === 'pay')
+      ? await loadPublicView(await getDatabase(), view.chosen.orderId)
+      : null;
   return (
     <InvoicePage
       view={view}
@@ -51,6 +58,7 @@ export default async function InvoiceRoute({ params, searchParams }: Props) {
       price={formatPrice(view.amount, view.currency, lang, FIAT_CURRENCIES.includes(view.currency))}
       error={isInvoiceChoiceError(error) ? error : null}
       choose={chooseInvoiceCoin.bind(null, view.invoiceId)}
+      followed={followed && orderShownOf(followed)}
     />
   );
 }

@@ -1,4 +1,5 @@
 import type { InvoiceMessages, Messages } from '../messages';
+import type { WalletMessages } from '../wallet-messages';
 
 export const messages: Messages = {
   separators: { label: ': ', sentence: '. ', item: ' · ' },
@@ -135,4 +136,16 @@ export const invoiceMessages: InvoiceMessages = {
       body: 'أُغلقت هذه الفاتورة دون دفعة كاملة. تعرض صفحة الدفع ما تم استلامه؛ تواصل مع التاجر.',
     },
   },
+};
+
+export const walletMessages: WalletMessages = {
+  payWithWallet: 'ادفع بالمحفظة',
+  confirmInWallet: 'أكّد الدفع في محفظتك.',
+  sent: 'أُرسل من محفظتك. يتم تحديث هذه الصفحة عندما تؤكّده الشبكة. المعاملة: {tx}',
+  refused: 'رُفض الطلب في محفظتك. لم يُرسل شيء.',
+  wrongChain: 'محفظتك على شبكة أخرى. بدّلها إلى {network} ثم حاول مرة أخرى.',
+  unknownChain:
+    'محفظتك لا تعرف {network} (معرّف السلسلة {chainId}). أضف هذه الشبكة إلى محفظتك، أو ادفع برمز QR أو بالعنوان.',
+  busy: 'لدى محفظتك طلب مفتوح بالفعل. افتح محفظتك لإنهائه أو إغلاقه.',
+  failed: 'تعذّر على محفظتك إرسال الدفعة. لم يُرسل شيء؛ يمكنك المحاولة مرة أخرى أو الدفع برمز QR أو بالعنوان.',
 };

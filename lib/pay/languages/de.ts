@@ -1,4 +1,5 @@
 import type { InvoiceMessages, Messages } from '../messages';
+import type { WalletMessages } from '../wallet-messages';
 
 export const messages: Messages = {
   separators: { label: ': ', sentence: '. ', item: ' · ' },
@@ -158,4 +159,17 @@ export const invoiceMessages: InvoiceMessages = {
       body: 'Diese Rechnung wurde ohne vollständige Zahlung geschlossen. Die Zahlungsseite zeigt, was angekommen ist; wenden Sie sich an den Händler.',
     },
   },
+};
+
+export const walletMessages: WalletMessages = {
+  payWithWallet: 'Mit Wallet bezahlen',
+  confirmInWallet: 'Bestätigen Sie die Zahlung in Ihrer Wallet.',
+  sent: 'Aus Ihrer Wallet gesendet. Diese Seite aktualisiert sich, sobald das Netzwerk sie bestätigt. Transaktion: {tx}',
+  refused: 'Die Anfrage wurde in Ihrer Wallet abgelehnt. Es wurde nichts gesendet.',
+  wrongChain: 'Ihre Wallet ist in einem anderen Netzwerk. Wechseln Sie zu {network} und versuchen Sie es erneut.',
+  unknownChain:
+    'Ihre Wallet kennt {network} (Chain-ID {chainId}) nicht. Fügen Sie dieses Netzwerk Ihrer Wallet hinzu oder bezahlen Sie mit dem QR-Code oder der Adresse.',
+  busy: 'Ihre Wallet hat bereits eine offene Anfrage. Öffnen Sie die Wallet, um sie abzuschließen oder zu schließen.',
+  failed:
+    'Ihre Wallet konnte die Zahlung nicht senden. Es wurde nichts gesendet; versuchen Sie es erneut oder bezahlen Sie mit dem QR-Code oder der Adresse.',
 };

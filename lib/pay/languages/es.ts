@@ -1,4 +1,5 @@
 import type { InvoiceMessages, Messages } from '../messages';
+import type { WalletMessages } from '../wallet-messages';
 
 export const messages: Messages = {
   separators: { label: ': ', sentence: '. ', item: ' · ' },
@@ -145,4 +146,17 @@ export const invoiceMessages: InvoiceMessages = {
       body: 'Esta factura se cerró sin un pago completo. La página de pago muestra lo recibido; comunícate con el comercio.',
     },
   },
+};
+
+export const walletMessages: WalletMessages = {
+  payWithWallet: 'Pagar con billetera',
+  confirmInWallet: 'Confirma el pago en tu billetera.',
+  sent: 'Enviado desde tu billetera. Esta página se actualiza cuando la red lo confirme. Transacción: {tx}',
+  refused: 'La solicitud fue rechazada en tu billetera. No se envió nada.',
+  wrongChain: 'Tu billetera está en otra red. Cámbiala a {network} e inténtalo de nuevo.',
+  unknownChain:
+    'Tu billetera no conoce {network} (ID de cadena {chainId}). Agrega esta red a tu billetera, o paga con el código QR o la dirección.',
+  busy: 'Tu billetera ya tiene una solicitud abierta. Abre tu billetera para terminarla o cerrarla.',
+  failed:
+    'Tu billetera no pudo enviar el pago. No se envió nada; puedes intentarlo de nuevo o pagar con el código QR o la dirección.',
 };

@@ -1,4 +1,5 @@
 import type { InvoiceMessages, Messages } from '../messages';
+import type { WalletMessages } from '../wallet-messages';
 
 export const messages: Messages = {
   separators: { label: '\u00a0: ', sentence: '. ', item: ' · ' },
@@ -156,4 +157,17 @@ export const invoiceMessages: InvoiceMessages = {
       body: 'Cette facture est close sans paiement complet. La page de paiement montre ce qui a été reçu\u202f; contactez le marchand.',
     },
   },
+};
+
+export const walletMessages: WalletMessages = {
+  payWithWallet: 'Payer avec le portefeuille',
+  confirmInWallet: 'Confirmez le paiement dans votre portefeuille.',
+  sent: 'Envoyé depuis votre portefeuille. Cette page se met à jour quand le réseau le confirme. Transaction\u00a0: {tx}',
+  refused: 'La demande a été refusée dans votre portefeuille. Rien n’a été envoyé.',
+  wrongChain: 'Votre portefeuille est sur un autre réseau. Passez sur {network} et réessayez.',
+  unknownChain:
+    'Votre portefeuille ne connaît pas {network} (identifiant de chaîne {chainId}). Ajoutez ce réseau à votre portefeuille, ou payez avec le code QR ou l’adresse.',
+  busy: 'Votre portefeuille a déjà une demande ouverte. Ouvrez-le pour la terminer ou la fermer.',
+  failed:
+    'Votre portefeuille n’a pas pu envoyer le paiement. Rien n’a été envoyé\u202f; réessayez ou payez avec le code QR ou l’adresse.',
 };

@@ -3,6 +3,7 @@
  * lib/pay/glossary.ts.
  */
 import type { InvoiceMessages, Messages } from '../messages';
+import type { WalletMessages } from '../wallet-messages';
 
 export const messages: Messages = {
   separators: {
@@ -171,4 +172,16 @@ export const invoiceMessages: InvoiceMessages = {
       body: 'यह इनवॉइस पूरे भुगतान के बिना बंद हो गया है। भुगतान पेज पर देखें कि क्या मिला; व्यापारी से संपर्क करें।',
     },
   },
+};
+
+export const walletMessages: WalletMessages = {
+  payWithWallet: 'वॉलेट से भुगतान करें',
+  confirmInWallet: 'अपने वॉलेट में भुगतान की पुष्टि करें।',
+  sent: 'आपके वॉलेट से भेजा गया। नेटवर्क की पुष्टि होने पर यह पेज अपडेट हो जाएगा। ट्रांज़ैक्शन: {tx}',
+  refused: 'आपके वॉलेट में अनुरोध अस्वीकार कर दिया गया। कुछ नहीं भेजा गया।',
+  wrongChain: 'आपका वॉलेट किसी दूसरे नेटवर्क पर है। इसे {network} पर बदलें और फिर कोशिश करें।',
+  unknownChain:
+    'आपका वॉलेट {network} (चेन आईडी {chainId}) को नहीं जानता। यह नेटवर्क अपने वॉलेट में जोड़ें, या QR कोड या पते से भुगतान करें।',
+  busy: 'आपके वॉलेट में पहले से एक अनुरोध खुला है। उसे पूरा करने या बंद करने के लिए अपना वॉलेट खोलें।',
+  failed: 'आपका वॉलेट भुगतान नहीं भेज सका। कुछ नहीं भेजा गया; आप फिर कोशिश कर सकते हैं या QR कोड या पते से भुगतान कर सकते हैं।',
 };

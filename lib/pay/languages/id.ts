@@ -3,6 +3,7 @@
  * lib/pay/glossary.ts.
  */
 import type { InvoiceMessages, Messages } from '../messages';
+import type { WalletMessages } from '../wallet-messages';
 
 export const messages: Messages = {
   separators: {
@@ -171,4 +172,17 @@ export const invoiceMessages: InvoiceMessages = {
       body: 'Tagihan ini ditutup tanpa pembayaran penuh. Halaman pembayaran menunjukkan apa yang diterima; hubungi penjual.',
     },
   },
+};
+
+export const walletMessages: WalletMessages = {
+  payWithWallet: 'Bayar dengan dompet',
+  confirmInWallet: 'Konfirmasikan pembayaran di dompet Anda.',
+  sent: 'Terkirim dari dompet Anda. Halaman ini diperbarui saat jaringan mengonfirmasinya. Transaksi: {tx}',
+  refused: 'Permintaan ditolak di dompet Anda. Tidak ada yang dikirim.',
+  wrongChain: 'Dompet Anda ada di jaringan lain. Pindahkan ke {network} lalu coba lagi.',
+  unknownChain:
+    'Dompet Anda tidak mengenal {network} (chain ID {chainId}). Tambahkan jaringan ini ke dompet Anda, atau bayar dengan kode QR atau alamat.',
+  busy: 'Dompet Anda sudah memiliki permintaan yang terbuka. Buka dompet Anda untuk menyelesaikan atau menutupnya.',
+  failed:
+    'Dompet Anda tidak dapat mengirim pembayaran. Tidak ada yang dikirim; Anda bisa mencoba lagi atau membayar dengan kode QR atau alamat.',
 };

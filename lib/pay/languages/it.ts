@@ -1,4 +1,5 @@
 import type { InvoiceMessages, Messages } from '../messages';
+import type { WalletMessages } from '../wallet-messages';
 
 export const messages: Messages = {
   separators: { label: ': ', sentence: '. ', item: ' · ' },
@@ -149,4 +150,17 @@ export const invoiceMessages: InvoiceMessages = {
       body: 'Questa fattura è chiusa senza un pagamento completo. La pagina di pagamento mostra quanto ricevuto; contatta il venditore.',
     },
   },
+};
+
+export const walletMessages: WalletMessages = {
+  payWithWallet: 'Paga con il wallet',
+  confirmInWallet: 'Conferma il pagamento nel tuo wallet.',
+  sent: 'Inviato dal tuo wallet. Questa pagina si aggiorna quando la rete lo conferma. Transazione: {tx}',
+  refused: 'La richiesta è stata rifiutata nel tuo wallet. Non è stato inviato nulla.',
+  wrongChain: 'Il tuo wallet è su un’altra rete. Passa a {network} e riprova.',
+  unknownChain:
+    'Il tuo wallet non conosce {network} (ID catena {chainId}). Aggiungi questa rete al wallet, oppure paga con il codice QR o l’indirizzo.',
+  busy: 'Il tuo wallet ha già una richiesta aperta. Apri il wallet per completarla o chiuderla.',
+  failed:
+    'Il tuo wallet non è riuscito a inviare il pagamento. Non è stato inviato nulla; riprova o paga con il codice QR o l’indirizzo.',
 };

@@ -1,4 +1,5 @@
 import type { InvoiceMessages, Messages } from '../messages';
+import type { WalletMessages } from '../wallet-messages';
 
 export const messages: Messages = {
   separators: { label: '：', sentence: '。', item: '・' },
@@ -145,4 +146,17 @@ export const invoiceMessages: InvoiceMessages = {
       body: 'この請求書は全額の支払いがないまま終了しました。支払いページで受領額を確認し、販売者にお問い合わせください。',
     },
   },
+};
+
+export const walletMessages: WalletMessages = {
+  payWithWallet: 'ウォレットで支払う',
+  confirmInWallet: 'ウォレットで支払いを確認してください。',
+  sent: 'ウォレットから送信しました。ネットワークで承認されるとこのページが更新されます。トランザクション：{tx}',
+  refused: 'ウォレットでリクエストが拒否されました。何も送信されていません。',
+  wrongChain: 'ウォレットが別のネットワークに接続されています。{network} に切り替えてもう一度お試しください。',
+  unknownChain:
+    'ウォレットが {network}（チェーン ID {chainId}）を認識していません。このネットワークをウォレットに追加するか、QR コードまたはアドレスで支払ってください。',
+  busy: 'ウォレットで別のリクエストが開いています。ウォレットを開いて完了するか閉じてください。',
+  failed:
+    'ウォレットから支払いを送信できませんでした。何も送信されていません。もう一度お試しいただくか、QR コードまたはアドレスで支払ってください。',
 };

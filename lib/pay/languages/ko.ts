@@ -4,6 +4,7 @@
  * lib/pay/glossary.ts.
  */
 import type { InvoiceMessages, Messages } from '../messages';
+import type { WalletMessages } from '../wallet-messages';
 
 export const messages: Messages = {
   separators: {
@@ -172,4 +173,17 @@ export const invoiceMessages: InvoiceMessages = {
       body: '이 청구서는 전액 결제 없이 종료되었습니다. 결제 페이지에서 받은 금액을 확인하고 판매자에게 문의하세요.',
     },
   },
+};
+
+export const walletMessages: WalletMessages = {
+  payWithWallet: '지갑으로 결제',
+  confirmInWallet: '지갑에서 결제를 승인하세요.',
+  sent: '지갑에서 보냈습니다. 네트워크가 확인하면 이 페이지가 업데이트됩니다. 트랜잭션: {tx}',
+  refused: '지갑에서 요청이 거부되었습니다. 아무것도 보내지 않았습니다.',
+  wrongChain: '지갑이 다른 네트워크에 연결되어 있습니다. {network} 네트워크로 전환한 후 다시 시도하세요.',
+  unknownChain:
+    '지갑이 {network} 네트워크(체인 ID {chainId})를 알지 못합니다. 지갑에 이 네트워크를 추가하거나 QR 코드 또는 주소로 결제하세요.',
+  busy: '지갑에 이미 열린 요청이 있습니다. 지갑을 열어 요청을 완료하거나 닫으세요.',
+  failed:
+    '지갑에서 결제를 보내지 못했습니다. 아무것도 보내지 않았습니다. 다시 시도하거나 QR 코드 또는 주소로 결제하세요.',
 };

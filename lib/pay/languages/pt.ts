@@ -1,5 +1,6 @@
 /** Brazilian Portuguese (pt-BR negotiates to `pt`). */
 import type { InvoiceMessages, Messages } from '../messages';
+import type { WalletMessages } from '../wallet-messages';
 
 export const messages: Messages = {
   separators: { label: ': ', sentence: '. ', item: ' · ' },
@@ -149,4 +150,17 @@ export const invoiceMessages: InvoiceMessages = {
       body: 'Esta fatura foi encerrada sem um pagamento completo. A página de pagamento mostra o que foi recebido; fale com o lojista.',
     },
   },
+};
+
+export const walletMessages: WalletMessages = {
+  payWithWallet: 'Pagar com carteira',
+  confirmInWallet: 'Confirme o pagamento na sua carteira.',
+  sent: 'Enviado da sua carteira. Esta página é atualizada quando a rede confirmar. Transação: {tx}',
+  refused: 'A solicitação foi recusada na sua carteira. Nada foi enviado.',
+  wrongChain: 'Sua carteira está em outra rede. Mude para {network} e tente novamente.',
+  unknownChain:
+    'Sua carteira não conhece {network} (ID da rede {chainId}). Adicione essa rede à sua carteira ou pague com o QR code ou o endereço.',
+  busy: 'Sua carteira já tem uma solicitação aberta. Abra a carteira para concluí-la ou fechá-la.',
+  failed:
+    'Sua carteira não conseguiu enviar o pagamento. Nada foi enviado; tente novamente ou pague com o QR code ou o endereço.',
 };

@@ -1,4 +1,5 @@
 import type { InvoiceMessages, Messages } from '../messages';
+import type { WalletMessages } from '../wallet-messages';
 
 export const messages: Messages = {
   separators: { label: ': ', sentence: '. ', item: ' · ' },
@@ -149,4 +150,17 @@ export const invoiceMessages: InvoiceMessages = {
       body: 'Счёт закрыт без полной оплаты. Страница оплаты показывает, что получено; свяжитесь с продавцом.',
     },
   },
+};
+
+export const walletMessages: WalletMessages = {
+  payWithWallet: 'Оплатить кошельком',
+  confirmInWallet: 'Подтвердите платёж в кошельке.',
+  sent: 'Отправлено из вашего кошелька. Страница обновится, когда сеть подтвердит платёж. Транзакция: {tx}',
+  refused: 'Запрос отклонён в кошельке. Ничего не отправлено.',
+  wrongChain: 'Кошелёк подключён к другой сети. Переключите его на {network} и попробуйте снова.',
+  unknownChain:
+    'Кошелёк не знает сеть {network} (chain id {chainId}). Добавьте эту сеть в кошелёк или оплатите по QR-коду или адресу.',
+  busy: 'В кошельке уже открыт запрос. Откройте кошелёк, чтобы завершить или закрыть его.',
+  failed:
+    'Кошелёк не смог отправить платёж. Ничего не отправлено; попробуйте снова или оплатите по QR-коду или адресу.',
 };

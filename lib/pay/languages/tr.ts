@@ -1,4 +1,5 @@
 import type { InvoiceMessages, Messages } from '../messages';
+import type { WalletMessages } from '../wallet-messages';
 
 export const messages: Messages = {
   separators: { label: ': ', sentence: '. ', item: ' · ' },
@@ -140,4 +141,16 @@ export const invoiceMessages: InvoiceMessages = {
       body: 'Bu fatura tam bir ödeme olmadan kapatıldı. Ödeme sayfası alınanları gösterir; satıcıyla iletişime geçin.',
     },
   },
+};
+
+export const walletMessages: WalletMessages = {
+  payWithWallet: 'Cüzdanla öde',
+  confirmInWallet: 'Ödemeyi cüzdanınızda onaylayın.',
+  sent: 'Cüzdanınızdan gönderildi. Ağ onayladığında bu sayfa güncellenir. İşlem: {tx}',
+  refused: 'İstek cüzdanınızda reddedildi. Hiçbir şey gönderilmedi.',
+  wrongChain: 'Cüzdanınız başka bir ağda. {network} ağına geçip yeniden deneyin.',
+  unknownChain:
+    'Cüzdanınız {network} ağını (zincir kimliği {chainId}) tanımıyor. Bu ağı cüzdanınıza ekleyin ya da QR kodu veya adresle ödeyin.',
+  busy: 'Cüzdanınızda zaten açık bir istek var. Tamamlamak veya kapatmak için cüzdanınızı açın.',
+  failed: 'Cüzdanınız ödemeyi gönderemedi. Hiçbir şey gönderilmedi; yeniden deneyin ya da QR kodu veya adresle ödeyin.',
 };

@@ -1,4 +1,5 @@
 import type { InvoiceMessages, Messages } from '../messages';
+import type { WalletMessages } from '../wallet-messages';
 
 export const messages: Messages = {
   separators: { label: ': ', sentence: '. ', item: ' · ' },
@@ -155,4 +156,17 @@ export const invoiceMessages: InvoiceMessages = {
       body: 'Рахунок закрито без повної оплати. Сторінка оплати показує, що отримано; звʼяжіться з продавцем.',
     },
   },
+};
+
+export const walletMessages: WalletMessages = {
+  payWithWallet: 'Сплатити гаманцем',
+  confirmInWallet: 'Підтвердьте платіж у гаманці.',
+  sent: 'Надіслано з вашого гаманця. Сторінка оновиться, коли мережа підтвердить платіж. Транзакція: {tx}',
+  refused: 'Запит відхилено в гаманці. Нічого не надіслано.',
+  wrongChain: 'Гаманець підключено до іншої мережі. Перемкніть його на {network} і спробуйте знову.',
+  unknownChain:
+    'Гаманець не знає мережу {network} (chain id {chainId}). Додайте цю мережу до гаманця або сплатіть за QR-кодом чи адресою.',
+  busy: 'У гаманці вже відкрито запит. Відкрийте гаманець, щоб завершити або закрити його.',
+  failed:
+    'Гаманець не зміг надіслати платіж. Нічого не надіслано; спробуйте знову або сплатіть за QR-кодом чи адресою.',
 };

@@ -3,6 +3,7 @@
  * follows lib/pay/glossary.ts.
  */
 import type { InvoiceMessages, Messages } from '../messages';
+import type { WalletMessages } from '../wallet-messages';
 
 export const messages: Messages = {
   separators: {
@@ -173,4 +174,17 @@ export const invoiceMessages: InvoiceMessages = {
       body: 'یہ انوائس پوری ادائیگی کے بغیر بند ہو گئی ہے۔ ادائیگی کا صفحہ دکھاتا ہے کہ کیا موصول ہوا؛ تاجر سے رابطہ کریں۔',
     },
   },
+};
+
+export const walletMessages: WalletMessages = {
+  payWithWallet: 'والیٹ سے ادائیگی کریں',
+  confirmInWallet: 'اپنے والیٹ میں ادائیگی کی تصدیق کریں۔',
+  sent: 'آپ کے والیٹ سے بھیج دی گئی۔ نیٹ ورک کی تصدیق پر یہ صفحہ اپ ڈیٹ ہو جائے گا۔ ٹرانزیکشن: {tx}',
+  refused: 'آپ کے والیٹ میں درخواست مسترد کر دی گئی۔ کچھ نہیں بھیجا گیا۔',
+  wrongChain: 'آپ کا والیٹ کسی دوسرے نیٹ ورک پر ہے۔ اسے {network} پر منتقل کریں اور دوبارہ کوشش کریں۔',
+  unknownChain:
+    'آپ کا والیٹ {network} (چین آئی ڈی {chainId}) کو نہیں جانتا۔ یہ نیٹ ورک اپنے والیٹ میں شامل کریں، یا QR کوڈ یا پتے سے ادائیگی کریں۔',
+  busy: 'آپ کے والیٹ میں پہلے سے ایک درخواست کھلی ہے۔ اسے مکمل یا بند کرنے کے لیے اپنا والیٹ کھولیں۔',
+  failed:
+    'آپ کا والیٹ ادائیگی نہیں بھیج سکا۔ کچھ نہیں بھیجا گیا؛ آپ دوبارہ کوشش کر سکتے ہیں یا QR کوڈ یا پتے سے ادائیگی کر سکتے ہیں۔',
 };

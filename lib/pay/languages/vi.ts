@@ -3,6 +3,7 @@
  * lib/pay/glossary.ts.
  */
 import type { InvoiceMessages, Messages } from '../messages';
+import type { WalletMessages } from '../wallet-messages';
 
 export const messages: Messages = {
   separators: {
@@ -172,4 +173,17 @@ export const invoiceMessages: InvoiceMessages = {
       body: 'Hóa đơn này đã đóng mà chưa được thanh toán đủ. Trang thanh toán cho biết số tiền đã nhận; hãy liên hệ người bán.',
     },
   },
+};
+
+export const walletMessages: WalletMessages = {
+  payWithWallet: 'Thanh toán bằng ví',
+  confirmInWallet: 'Hãy xác nhận thanh toán trong ví của bạn.',
+  sent: 'Đã gửi từ ví của bạn. Trang này sẽ cập nhật khi mạng xác nhận. Giao dịch: {tx}',
+  refused: 'Yêu cầu đã bị từ chối trong ví của bạn. Chưa có gì được gửi.',
+  wrongChain: 'Ví của bạn đang ở mạng khác. Hãy chuyển sang {network} rồi thử lại.',
+  unknownChain:
+    'Ví của bạn chưa biết mạng {network} (chain ID {chainId}). Hãy thêm mạng này vào ví, hoặc thanh toán bằng mã QR hay địa chỉ.',
+  busy: 'Ví của bạn đang có một yêu cầu chưa xử lý. Hãy mở ví để hoàn tất hoặc đóng yêu cầu đó.',
+  failed:
+    'Ví của bạn không gửi được khoản thanh toán. Chưa có gì được gửi; bạn có thể thử lại hoặc thanh toán bằng mã QR hay địa chỉ.',
 };

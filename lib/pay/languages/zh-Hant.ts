@@ -4,6 +4,7 @@
  * lib/pay/glossary.ts.
  */
 import type { InvoiceMessages, Messages } from '../messages';
+import type { WalletMessages } from '../wallet-messages';
 
 export const messages: Messages = {
   separators: {
@@ -170,4 +171,15 @@ export const invoiceMessages: InvoiceMessages = {
       body: '此帳單在未全額付款的情況下已關閉。付款頁面會顯示已收到的金額；請聯絡商家。',
     },
   },
+};
+
+export const walletMessages: WalletMessages = {
+  payWithWallet: '用錢包付款',
+  confirmInWallet: '請在錢包中確認付款。',
+  sent: '已從您的錢包傳送。網路確認後此頁面會自動更新。交易：{tx}',
+  refused: '您在錢包中拒絕了請求。未傳送任何款項。',
+  wrongChain: '您的錢包連線的是其他網路。請切換到 {network} 後重試。',
+  unknownChain: '您的錢包無法辨識 {network}（鏈 ID {chainId}）。請在錢包中新增此網路，或使用 QR 碼或地址付款。',
+  busy: '您的錢包已有一個待處理的請求。請開啟錢包完成或關閉它。',
+  failed: '您的錢包未能傳送付款。未傳送任何款項；您可以重試，或使用 QR 碼或地址付款。',
 };

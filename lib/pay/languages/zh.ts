@@ -1,5 +1,6 @@
 /** Simplified Chinese (zh-CN negotiates to `zh`). */
 import type { InvoiceMessages, Messages } from '../messages';
+import type { WalletMessages } from '../wallet-messages';
 
 export const messages: Messages = {
   separators: { label: '：', sentence: '。', item: ' · ' },
@@ -119,4 +120,15 @@ export const invoiceMessages: InvoiceMessages = {
     expired: { title: '此账单已过期', body: '付款时间已结束。请不要为其发送资金；请向商店索取新账单。' },
     closed: { title: '付款未完成', body: '此账单在未全额付款的情况下已关闭。付款页面显示已收到的金额；请联系商家。' },
   },
+};
+
+export const walletMessages: WalletMessages = {
+  payWithWallet: '用钱包支付',
+  confirmInWallet: '请在钱包中确认付款。',
+  sent: '已从您的钱包发送。网络确认后本页面会自动更新。交易：{tx}',
+  refused: '您在钱包中拒绝了请求。未发送任何款项。',
+  wrongChain: '您的钱包连接的是其他网络。请切换到 {network} 后重试。',
+  unknownChain: '您的钱包不认识 {network}（链 ID {chainId}）。请在钱包中添加该网络，或使用二维码或地址付款。',
+  busy: '您的钱包已有一个待处理的请求。请打开钱包完成或关闭它。',
+  failed: '您的钱包未能发送付款。未发送任何款项；您可以重试，或使用二维码或地址付款。',
 };

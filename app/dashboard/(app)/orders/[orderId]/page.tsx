@@ -15,6 +15,8 @@ import {
   TxLink,
 } from '@/components/dashboard/ui';
 import { WebhookEvents } from '@/components/dashboard/webhook-events';
+import { FollowOrder } from '@/components/live/follow-order';
+import { LiveQueries } from '@/components/live/query-provider';
 import { getDatabase } from '@/lib/db';
 import { orderDetail } from '@/lib/dashboard';
 import { can } from '@/lib/users';
@@ -50,6 +52,14 @@ export default async function OrderPage({ params, searchParams }: Props) {
       </p>
       <PageTitle description={<Mono>{order.orderId}</Mono>}>{`Order ${order.clientOrderId}`}</PageTitle>
       <ResentNotice resent={resent} />
+      {order.status === 'pending' && (
+        <LiveQueries>
+          <FollowOrder
+            orderId={order.orderId}
+            shown={{ status: order.status, received: order.received, payments: payments.length }}
+          />
+        </LiveQueries>
+      )}
 
       <dl className={`${CARD} grid grid-cols-1 gap-x-6 gap-y-2 text-sm sm:grid-cols-[auto_1fr]`}>
         <dt className={MUTED}>Status</dt>
