@@ -9,12 +9,15 @@
  * USD is 73.5 USDT or 0.001225 BTC.
  */
 import { randomInt } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { INVOICE_MESSAGES, MESSAGES } from '@/lib/pay/messages';
 import type { Invoice } from '@/lib/protocol';
 import { expectAccessible, expectNoHorizontalScroll, longestLanguage } from './pay-support';
 import { api, baseUrl, expect, mineAt, simulatePayment, test } from './support/fixtures';
 
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const PHONE = { width: 360, height: 640 };
 const RETURN_URL = 'https://shop.example/thanks';
 
@@ -144,6 +147,48 @@ test('a bad or refused choice comes back to the invoice page with a message, nev
   // An unknown ?error= says nothing.
   await page.goto(`/invoice/${invoice.id}?error=<b>x</b>`);
   await expect(page.getByTestId('choice-error')).toHaveCount(0);
+});
+
+test('a coin choice posted from another site is refused with 403, makes no order and logs no error', async ({
+  page,
+}) => {
+  const invoice = await makeInvoice();
+  await page.goto(invoice.invoiceLink);
+  // The form as the page posts it without JavaScript: its hidden fields (the bound action) and a coin.
+  const fields = await page
+    .locator('form:has(input[name="lang"])')
+    .evaluate((form) =>
+      [...(form as HTMLFormElement).querySelectorAll('input[type="hidden"]')].map(
+        (i) => [(i as HTMLInputElement).name, (i as HTMLInputElement).value] as const,
+      ),
+    );
+  expect(fields.some(([name]) => name.startsWith('$ACTION'))).toBe(true);
+  const post = (headers: Record<string, string>) =>
+    page.request.post(`/invoice/${invoice.id}`, {
+      headers,
+      multipart: Object.fromEntries([...fields, ['coin', 'USDT@tron']]),
+      maxRedirects: 0,
+    });
+  const log = path.join(ROOT, '.tmp', 'e2e-server.log');
+  const logged = fs.statSync(log).size;
+  const crossSite: Record<string, string>[] = [
+    { origin: 'https://evil.example' },
+    { origin: 'null' },
+    { origin: baseUrl(), 'sec-fetch-site': 'cross-site' },
+  ];
+  for (const headers of crossSite) {
+    const answer = await post(headers);
+    expect(answer.status(), JSON.stringify(headers)).toBe(403);
+    expect(answer.headers()['cache-control']).toBe('no-store');
+  }
+  expect((await getInvoice(invoice.id)).orderId).toBeNull();
+  // Next.js's own origin check would have answered 500 and logged the mismatch.
+  const added = fs.readFileSync(log, 'utf8').slice(logged);
+  expect(added).not.toContain('evil.example');
+  // The same post from the page's own origin chooses the coin (a 303 to the payment page).
+  const own = await post({ origin: baseUrl() });
+  expect(own.status()).toBe(303);
+  expect(own.headers().location).toMatch(/^\/pay\/[0-9a-f-]{36}/);
 });
 
 test('a long list has a search box that filters coins by ticker, name or network', async ({ page }) => {
