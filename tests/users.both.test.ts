@@ -80,6 +80,25 @@ describe('sessions', () => {
     expect(await readSession(db, s.token, { now: at(58 + 31), policy })).toBeUndefined();
   });
 
+  it('lasts while used: a one-minute session used every 20 s is still open after three minutes', async () => {
+    const short: SessionPolicy = { idleMs: 60_000, maxMs: 12 * 3_600_000 };
+    const u = await user();
+    const t0 = new Date('2030-01-02T08:00:00Z');
+    const used = await openSession(db, u.id, 'signed-in', {}, { now: t0, policy: short });
+    const unused = await openSession(db, u.id, 'signed-in', {}, { now: t0, policy: short });
+    for (let seconds = 20; seconds <= 180; seconds += 20) {
+      const now = new Date(t0.getTime() + seconds * 1000);
+      expect(await readSession(db, used.token, { now, policy: short }), `${seconds} s`).toBeDefined();
+    }
+    expect(
+      await readSession(db, unused.token, { now: new Date(t0.getTime() + 60_000), policy: short }),
+    ).toBeUndefined();
+    // Then left alone, it ends a minute after its last use.
+    const at = (seconds: number) => ({ now: new Date(t0.getTime() + seconds * 1000), policy: short });
+    expect(await readSession(db, used.token, at(180 + 59))).toBeDefined();
+    expect(await readSession(db, used.token, at(239 + 60))).toBeUndefined();
+  });
+
   it('touches last_seen_at at most once a minute', async () => {
     const u = await user();
     const t0 = new Date('2030-01-02T10:00:00Z');

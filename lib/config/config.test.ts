@@ -203,9 +203,11 @@ describe('dashboard sessions', () => {
       dashboardSessionIdleMs: 15 * 60_000,
       dashboardSessionMaxMs: 3_600_000,
     });
+    // Seconds, for tests that watch a session end.
+    expect(parseConfig({ DASHBOARD_SESSION_IDLE_MINUTES: '0.25' })).toMatchObject({ dashboardSessionIdleMs: 15_000 });
   });
 
-  it('refuse an idle timeout longer than the lifetime, and values that are not whole numbers, naming the variable', () => {
+  it('refuse an idle timeout longer than the lifetime or under 6 s, and values that are not numbers, naming the variable', () => {
     expect(() => parseConfig({ DASHBOARD_SESSION_IDLE_MINUTES: '90', DASHBOARD_SESSION_MAX_HOURS: '1' })).toThrow(
       /DASHBOARD_SESSION_IDLE_MINUTES: must be at most DASHBOARD_SESSION_MAX_HOURS in minutes \(60\)/,
     );
@@ -213,5 +215,7 @@ describe('dashboard sessions', () => {
       /DASHBOARD_SESSION_MAX_HOURS: must be a number/,
     );
     expect(() => parseConfig({ DASHBOARD_SESSION_IDLE_MINUTES: '0' })).toThrow(/DASHBOARD_SESSION_IDLE_MINUTES/);
+    expect(() => parseConfig({ DASHBOARD_SESSION_IDLE_MINUTES: '0.05' })).toThrow(/DASHBOARD_SESSION_IDLE_MINUTES/);
+    expect(() => parseConfig({ DASHBOARD_SESSION_MAX_HOURS: '1.5' })).toThrow(/DASHBOARD_SESSION_MAX_HOURS/);
   });
 });

@@ -183,7 +183,8 @@ const envSchema = z
     RATE_COINBASE_URL: httpUrl.optional(),
     RATE_COINGECKO_URL: httpUrl.optional(),
     RATE_COINGECKO_API_KEY: z.string().min(1).max(200).optional(),
-    DASHBOARD_SESSION_IDLE_MINUTES: positiveInt.min(1).max(1440).default(30),
+    // Decimals allowed: a timeout of seconds (0.25 is 15 s) lets a test watch sessions end without waiting minutes.
+    DASHBOARD_SESSION_IDLE_MINUTES: z.coerce.number().min(0.1).max(1440).default(30),
     DASHBOARD_SESSION_MAX_HOURS: positiveInt.min(1).max(720).default(12),
   })
   .superRefine((env, ctx) => {
@@ -265,7 +266,7 @@ const envSchema = z
     /** Sent as the x-cg-demo-api-key header; never logged. */
     rateCoingeckoApiKey: env.RATE_COINGECKO_API_KEY,
     /** A dashboard session ends after this long without a request, and at the latest after the second. */
-    dashboardSessionIdleMs: env.DASHBOARD_SESSION_IDLE_MINUTES * 60_000,
+    dashboardSessionIdleMs: Math.round(env.DASHBOARD_SESSION_IDLE_MINUTES * 60_000),
     dashboardSessionMaxMs: env.DASHBOARD_SESSION_MAX_HOURS * 3_600_000,
   }));
 
