@@ -219,3 +219,19 @@ describe('dashboard sessions', () => {
     expect(() => parseConfig({ DASHBOARD_SESSION_MAX_HOURS: '1.5' })).toThrow(/DASHBOARD_SESSION_MAX_HOURS/);
   });
 });
+
+describe('trusted proxies', () => {
+  it('default to none, and take addresses and CIDR ranges', () => {
+    expect(parseConfig({}).trustedProxies).toEqual([]);
+    expect(parseConfig({ TRUSTED_PROXIES: '10.0.0.5, 192.168.0.0/16 fd00::/8' }).trustedProxies).toEqual([
+      '10.0.0.5',
+      '192.168.0.0/16',
+      'fd00::/8',
+    ]);
+  });
+
+  it('refuse host names and bad ranges, naming the variable', () => {
+    for (const value of ['proxy.internal', '10.0.0.0/33', '10.0.0.5/8/1', 'fd00::/129', '*'])
+      expect(() => parseConfig({ TRUSTED_PROXIES: value }), value).toThrow(/TRUSTED_PROXIES: must be IP addresses/);
+  });
+});
