@@ -209,7 +209,7 @@ describe('accounts', () => {
 });
 
 describe('sign-in throttle', () => {
-  it('locks an account after five failures, refusing even the right password, with a growing wait', async () => {
+  it('locks a client on an account after five failures, refusing even its right password, with a growing wait', async () => {
     const u = await user();
     const t0 = new Date('2030-02-01T00:00:00Z');
     const attempt = (password: string, seconds: number) =>
@@ -229,6 +229,11 @@ describe('sign-in throttle', () => {
       kind: 'refused',
       message: 'Too many attempts. Try again in 60 s.',
     });
+    // Meanwhile the account is not locked for anyone else: another address signs in.
+    expect(
+      (await signIn(db, { email: u.email, password: PASSWORD }, { ip: '10.2.0.1' }, new Date(t0.getTime() + 36_000)))
+        .kind,
+    ).toBe('signed-in');
     expect((await attempt(PASSWORD, 96)).kind).toBe('signed-in');
     // A success starts the count again.
     expect(await attempt('wrong password!', 97)).toEqual({
@@ -241,6 +246,7 @@ describe('sign-in throttle', () => {
     );
     expect(audit.map((a) => a.action)).toEqual([
       ...Array(6).fill('sign-in.failure'),
+      'sign-in.success',
       'sign-in.success',
       'sign-in.failure',
     ]);

@@ -115,3 +115,25 @@ export async function signIn(
   // 'commit': a server action's redirect is a client-side navigation, which fires no load event.
   await page.waitForURL((url) => !url.pathname.startsWith('/dashboard/sign-in'), { waitUntil: 'commit' });
 }
+
+/**
+ * The id of the server action a form of `page` posts (Next.js writes it into the form's hidden
+ * `$ACTION_n:0` field for posts without JavaScript), and the form's hidden fields.
+ */
+export async function serverAction(
+  page: Page,
+  form: string,
+): Promise<{ id: string; fields: (readonly [string, string])[] }> {
+  const fields = await page
+    .locator(form)
+    .evaluate((element) =>
+      [...(element as HTMLFormElement).querySelectorAll('input[type="hidden"]')].map(
+        (i) => [(i as HTMLInputElement).name, (i as HTMLInputElement).value] as const,
+      ),
+    );
+  const encoded = fields.find(([name]) => /^\$ACTION_\d+:0$/.test(name));
+  if (!encoded) throw new Error(`${form} posts no server action`);
+  return { id: (JSON.parse(encoded[1]) as { id: string }).id, fields };
+}
+
+export { callServerAction } from '../../tests/support/server-action';

@@ -7,6 +7,7 @@ import { getDatabase, keepStatisticsFresh } from '../db';
 import { log } from '../log';
 import { startWorkers } from '../watcher';
 import { appSecret, followKeyRevocations } from '../merchants';
+import { pruneDevices, pruneThrottle } from '../users';
 import { createControlToken, setActiveControlToken } from './control';
 import { ensureDemoMerchant } from './demo-merchant';
 import { MODE_VALUES } from '../protocol';
@@ -16,7 +17,7 @@ const HOUR_MS = 60 * 60 * 1000;
 /**
  * Everything the server does once before it answers requests: open and migrate the database,
  * fill the address pools, create the demo merchant on a fresh install, schedule housekeeping
- * (planner statistics, nonce pruning).
+ * (planner statistics, pruning nonces and sign-in records).
  */
 export async function startGateway(): Promise<void> {
   const cfg = config();
@@ -29,8 +30,13 @@ export async function startGateway(): Promise<void> {
   keepStatisticsFresh(db);
   if (cfg.demoStore) await ensureDemoMerchant(db, cfg.dataDir);
   if (cfg.runWorkers) startWorkers(db);
-  const prune = () =>
+  const prune = () => {
     pruneNonces(db, cfg.nonceWindowDays).catch((error) => log.error('nonce pruning failed', { error }));
+    // Sign-in limits and known devices that have nothing left to say (lib/users).
+    Promise.all([pruneThrottle(db), pruneDevices(db)]).catch((error) =>
+      log.error('sign-in records pruning failed', { error }),
+    );
+  };
   setInterval(prune, HOUR_MS).unref();
   installApiFront({ publicBaseUrl: cfg.publicBaseUrl });
   log.info('gateway started', {
