@@ -12,9 +12,10 @@ import { randomInt } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
+import { directionOf } from '@/lib/pay/i18n';
 import { INVOICE_MESSAGES, MESSAGES } from '@/lib/pay/messages';
 import type { Invoice } from '@/lib/protocol';
-import { expectAccessible, expectNoHorizontalScroll, longestLanguage } from './pay-support';
+import { ADDED_LANGUAGES, expectAccessible, expectNoHorizontalScroll, longestLanguage } from './pay-support';
 import { api, baseUrl, expect, mineAt, simulatePayment, test } from './support/fixtures';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
@@ -67,7 +68,8 @@ test('choose USDT on Tron, see the price on the payment page, change to BTC on B
   expect(headers['content-security-policy']).toContain("frame-ancestors 'self'");
   expect(headers['referrer-policy']).toBe('same-origin');
 
-  await expect(page).toHaveTitle('Invoice from e2e');
+  // The merchant's name isolated from the sentence (FSI ... PDI): its direction is its own.
+  await expect(page).toHaveTitle('Invoice from \u2068e2e\u2069');
   await expect(page.locator('meta[name="robots"]')).toHaveAttribute('content', 'noindex, nofollow');
   await expect(page.getByTestId('test-banner')).toContainText('TEST MODE');
   await expect(page.getByText('Payment to e2e')).toBeVisible();
@@ -105,6 +107,35 @@ test('choose USDT on Tron, see the price on the payment page, change to BTC on B
     receivedCurrency: 'BTC',
     receivedNetwork: 'bitcoin',
   });
+
+  // Back to USDT: its order again (its address, its amount), not a new one.
+  await page.getByRole('link', { name: 'Change coin' }).click();
+  await page.waitForURL(new RegExp(`/invoice/${invoice.id}`));
+  expect(await choose(page, 'USDT', 'Tron')).toBe(usdtOrder);
+  expect(await getInvoice(invoice.id)).toMatchObject({ status: 'INIT', orderId: usdtOrder, receivedCurrency: 'USDT' });
+});
+
+test('a new coin after the most orders an invoice makes is refused with a message; the coins chosen before stay open', async ({
+  page,
+}) => {
+  const invoice = await makeInvoice();
+  const coins = [
+    ['USDT', 'Tron'],
+    ['BTC', 'Bitcoin'],
+    ['LTC', 'Litecoin'],
+    ['DOGE', 'Dogecoin'],
+    ['ETH', 'Ethereum'],
+  ] as const;
+  const orders: string[] = [];
+  for (const [ticker, networkName] of coins) {
+    await page.goto(invoice.invoiceLink);
+    orders.push(await choose(page, ticker, networkName));
+  }
+  await page.goto(invoice.invoiceLink);
+  await choice(page, 'TRX', 'Tron').click();
+  await expect(page.getByTestId('choice-error')).toHaveText(INVOICE_MESSAGES.en.errors.choices);
+  expect(new URL(page.url()).pathname).toBe(`/invoice/${invoice.id}`);
+  expect(await choose(page, 'BTC', 'Bitcoin')).toBe(orders[1]);
 });
 
 test.describe('without JavaScript', () => {
@@ -240,6 +271,23 @@ test.describe('on a phone', () => {
     await expect(page.locator('html')).toHaveAttribute('lang', longest);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(INVOICE_MESSAGES[longest].screens.choose.title);
     await expectNoHorizontalScroll(page);
+  });
+
+  test('the six added languages: the invoice page at phone width, its current choice, axe-clean', async ({ page }) => {
+    test.setTimeout(240_000);
+    const invoice = await makeInvoice();
+    await page.goto(invoice.invoiceLink);
+    await choose(page, 'USDT', 'Tron');
+    for (const language of ADDED_LANGUAGES) {
+      await page.goto(`${invoice.invoiceLink}?lang=${language}`);
+      await expect(page.locator('html')).toHaveAttribute('dir', directionOf(language));
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(INVOICE_MESSAGES[language].screens.choose.title);
+      // The chosen coin and network, each isolated inside the language's sentence.
+      const names = await page.getByTestId('current-choice').locator('bdi').allInnerTexts();
+      expect(names.sort(), language).toEqual(['Tron', 'Tron', 'USDT', 'USDT']);
+      await expectNoHorizontalScroll(page);
+      await expectAccessible(page, `the invoice page in ${language}`);
+    }
   });
 
   test.describe('Arabic', () => {

@@ -4,11 +4,14 @@
  * a phone's width, copy buttons, a failing status endpoint. Specs that need blocks on demand
  * are in pay-flow.spec.ts.
  */
+import { randomInt } from 'node:crypto';
+import type { CDPSession, Locator } from '@playwright/test';
 import { NETWORKS } from '@/lib/catalog';
 import { formatAmount } from '@/lib/pay/format';
-import { LANGUAGES } from '@/lib/pay/i18n';
+import { directionOf, LANGUAGES } from '@/lib/pay/i18n';
 import { MESSAGES } from '@/lib/pay/messages';
 import {
+  ADDED_LANGUAGES,
   decodeQr,
   expectAccessible,
   expectNoHorizontalScroll,
@@ -16,7 +19,22 @@ import {
   longestLanguage,
   PHONE,
 } from './pay-support';
-import { baseUrl, expect, makeOrder, test } from './support/fixtures';
+import { baseUrl, createKeys, expect, makeOrder, test } from './support/fixtures';
+
+/**
+ * A font family that has each added language's script: Debian's Noto for Devanagari, Hangul and
+ * Traditional Chinese (by the page's `lang`: CJK TC, not SC); for Urdu's Arabic script the first
+ * font of the system's sans-serif that has it (DejaVu Sans here; Noto Nastaliq Urdu is installed
+ * too, and a payer's phone draws Urdu with its own).
+ */
+const SCRIPT_FONT: Record<(typeof ADDED_LANGUAGES)[number], RegExp> = {
+  hi: /Noto Sans Devanagari/,
+  vi: /Noto Sans|DejaVu Sans/,
+  id: /Noto Sans|DejaVu Sans/,
+  ur: /DejaVu Sans|Noto (Naskh|Sans) Arabic|Noto Nastaliq Urdu/,
+  'zh-Hant': /Noto Sans CJK TC/,
+  ko: /Noto Sans CJK KR/,
+};
 
 test.describe('first paint', () => {
   test.use({ viewport: PHONE });
@@ -38,8 +56,9 @@ test.describe('first paint', () => {
     await expect(page.getByTestId('amount')).toHaveText('0.25 LTC');
     await expect(page.getByTestId('address')).toHaveText(order.address);
     await expect(page.getByTestId('network-badge')).toHaveText('Litecoin');
-    // A native coin: its name is the network's, said once, and no token standard.
-    await expect(page.getByText('Litecoin', { exact: true })).toHaveCount(1);
+    // A native coin: its name is the network's, said once beside "Send exactly", and no token standard.
+    const sendLine = page.locator('p', { has: page.getByTestId('network-badge') });
+    await expect(sendLine.getByText('Litecoin', { exact: true })).toHaveCount(1);
     await expect(page.getByTestId('token-standard')).toHaveCount(0);
     await expect(page.getByText('Payment to e2e')).toBeVisible();
     await expect(page.getByText('Two books and a pen')).toBeVisible();
@@ -124,7 +143,7 @@ test.describe('first paint', () => {
   test('every language: the QR above the fold carrying the wallet URI (ripple with its tag box; litecoin with the amount in the longest language), amounts grouped, nothing overflows', async ({
     page,
   }) => {
-    // Fourteen page loads: on a loaded two-core machine that can take minutes.
+    // Twenty page loads: on a loaded two-core machine that can take minutes.
     test.setTimeout(360_000);
     const ripple = await makeOrder({ currency: 'XRP', network: 'ripple', amount: '1234.5' });
     const litecoin = await makeOrder({
@@ -145,6 +164,32 @@ test.describe('first paint', () => {
       await expect(page.getByRole('heading', { level: 1 })).toHaveText(MESSAGES[language].screens.awaiting.title);
       await expect(page.getByTestId('amount')).toHaveText(`${formatAmount('1234.5', language)} ${order.currency}`);
       await expectQrAboveFold(page, uri, `${order.currency} in ${language}`);
+      await expectNoHorizontalScroll(page);
+    }
+  });
+
+  test('the six added languages: the QR above the fold with the tag box, drawn in the fonts of their scripts, axe-clean', async ({
+    page,
+  }) => {
+    test.setTimeout(240_000);
+    const order = await makeOrder({ currency: 'XRP', network: 'ripple', amount: '1234.5' });
+    const cdp = await page.context().newCDPSession(page);
+    for (const language of ADDED_LANGUAGES) {
+      await page.goto(`/pay/${order.orderId}?lang=${language}`);
+      await expect(page.locator('html')).toHaveAttribute('lang', language);
+      await expect(page.locator('html')).toHaveAttribute('dir', directionOf(language));
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(MESSAGES[language].screens.awaiting.title);
+      await expect(page.getByTestId('tag-warning')).toContainText(MESSAGES[language].tagWarningTitle);
+      await expectQrAboveFold(page, order.address, `XRP in ${language}`);
+      await expectNoHorizontalScroll(page);
+      // The heading is drawn with a font of its script (installed by npm test: scripts/lib/fonts.mjs), not boxes.
+      expect((await headingFonts(cdp)).join(', '), `fonts of the ${language} heading`).toMatch(SCRIPT_FONT[language]);
+      await expectAccessible(page, `the page in ${language}`);
+      // The folded list of eighteen languages opens within a phone's width.
+      const languages = page.getByTestId('languages');
+      await languages.locator('summary').click();
+      await expect(languages.getByRole('link')).toHaveCount(LANGUAGES.length);
+      for (const link of await languages.getByRole('link').all()) await expect(link).toBeInViewport();
       await expectNoHorizontalScroll(page);
     }
   });
@@ -228,16 +273,21 @@ test.describe('languages', () => {
     await expect(spanishPage.getByRole('heading', { level: 1 })).toHaveText('Esperando el pago');
     await spanish.close();
 
-    // A region negotiates to its language: pt-BR to pt, zh-CN to zh.
+    // A region negotiates to its language: pt-BR and pt-PT to pt, zh-CN to zh; Taiwan's and Hong
+    // Kong's Chinese to Traditional Chinese (the copy button tells the scripts apart: 复制 / 複製).
     for (const [locale, language] of [
       ['pt-BR', 'pt'],
+      ['pt-PT', 'pt'],
       ['zh-CN', 'zh'],
+      ['zh-TW', 'zh-Hant'],
+      ['zh-HK', 'zh-Hant'],
     ] as const) {
       const context = await browser.newContext({ locale, baseURL: baseUrl() });
       const regional = await context.newPage();
       await regional.goto(`/pay/${order.orderId}`);
       await expect(regional.locator('html')).toHaveAttribute('lang', language);
       await expect(regional.getByRole('heading', { level: 1 })).toHaveText(MESSAGES[language].screens.awaiting.title);
+      await expect(regional.getByRole('button', { name: MESSAGES[language].copyAddress })).toBeVisible();
       await context.close();
     }
 
@@ -271,8 +321,55 @@ test.describe('languages', () => {
       await expectNoHorizontalScroll(page);
       await expectAccessible(page, 'Arabic page');
     });
+
+    test('a merchant name ending in punctuation keeps its order inside the Arabic sentences (isolated)', async ({
+      page,
+    }) => {
+      const merchant = `Shop ${randomInt(1e6)}!`;
+      const order = await makeOrder(
+        { currency: 'LTC', network: 'litecoin', amount: '0.1' },
+        await createKeys(merchant),
+      );
+      await page.goto(`/pay/${order.orderId}`);
+      const line = page.locator('header').getByText(merchant);
+      await expect(line).toBeVisible();
+      // Left to right inside the right-to-left line, "!" last: unisolated, it would stand left of "Shop".
+      const xs = await characterPositions(line, merchant);
+      expect(xs, `x of each character of ${merchant}`).toEqual([...xs].sort((a, b) => a - b));
+      await expect(page).toHaveTitle(MESSAGES.ar.pageTitle.replace('{merchant}', `\u2068${merchant}\u2069`));
+    });
   });
 });
+
+/** The platform fonts Chromium drew the page's heading with (DevTools' CSS.getPlatformFontsForNode). */
+async function headingFonts(cdp: CDPSession): Promise<string[]> {
+  const { root } = await cdp.send('DOM.getDocument');
+  const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector: 'h1' });
+  await cdp.send('CSS.enable');
+  const { fonts } = await cdp.send('CSS.getPlatformFontsForNode', { nodeId });
+  return fonts.filter((font) => font.glyphCount > 0).map((font) => font.familyName);
+}
+
+/** The left edge of each character of `text` as laid out inside `element` (across its text nodes). */
+function characterPositions(element: Locator, text: string): Promise<number[]> {
+  return element.evaluate((root, text) => {
+    const characters: [Text, number][] = [];
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode())
+      for (let i = 0; i < node.textContent!.length; i++) characters.push([node as Text, i]);
+    const start = characters
+      .map(([node, i]) => node.textContent![i])
+      .join('')
+      .indexOf(text);
+    return [...text].map((_, k) => {
+      const [node, i] = characters[start + k]!;
+      const range = document.createRange();
+      range.setStart(node, i);
+      range.setEnd(node, i + 1);
+      return range.getBoundingClientRect().x;
+    });
+  }, text);
+}
 
 test.describe('a failing status endpoint', () => {
   // The browser logs each failed poll (503) as a console error: expected here.

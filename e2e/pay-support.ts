@@ -71,6 +71,9 @@ export async function expectAccessibleInEnglishAndArabic(page: Page, what: strin
   await page.goto(before);
 }
 
+/** The languages added for where crypto is used most (docs/decisions/051), each checked on its own. */
+export const ADDED_LANGUAGES = ['hi', 'vi', 'id', 'ur', 'zh-Hant', 'ko'] as const satisfies readonly Language[];
+
 /** A phone's screen: the QR code must be on it without scrolling. */
 export const PHONE = { width: 360, height: 640 };
 

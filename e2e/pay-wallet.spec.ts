@@ -199,7 +199,8 @@ test('declined in the wallet, or a wallet without the chain: a clear message, no
   await other.goto(`${gw.baseUrl}/pay/${order.orderId}?lang=es`);
   await other.getByRole('button', { name: 'Pagar con billetera' }).click();
   await expect(other.getByTestId('wallet-status')).toHaveText(
-    `Tu billetera no conoce Ethereum (id de cadena ${CHAIN_ID}). Añade esta red a tu billetera, o paga con el código QR o la dirección.`,
+    // The network's name and the chain id are isolated from the sentence (FSI ... PDI).
+    `Tu billetera no conoce \u2068Ethereum\u2069 (ID de cadena \u2068${CHAIN_ID}\u2069). Agrega esta red a tu billetera, o paga con el código QR o la dirección.`,
   );
   expect(mainnetOnly).toEqual([]);
   expect((await gw.status(order.orderId)).status).toBe('pending');

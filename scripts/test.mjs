@@ -6,7 +6,8 @@
 // formatting check (Prettier) run beside it, each one test in the summary; installs PostgreSQL from Debian's packages when
 // missing, starts a temporary server, runs Vitest (the unit tests, and each storage and API test
 // file on the databases its name gives, vitest.config.ts), then the browser tests (Playwright
-// driving Debian's Chromium, installed when missing, against the production build), and ends with
+// driving Debian's Chromium, installed when missing with the fonts of the pages' scripts
+// (scripts/lib/fonts.mjs), against the production build), and ends with
 // the time each phase took, the ten slowest test files and `tests: N passed, M failed` over every
 // runner.
 //
@@ -19,6 +20,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureBuild, root } from './lib/build.mjs';
 import { ensureChromiumInstalled } from './lib/chromium.mjs';
+import { ensureFontsInstalled } from './lib/fonts.mjs';
 import { ensureLitecoindInstalled } from './lib/litecoind.mjs';
 import { isSupportedNode, supportedNodeBinary } from './lib/node-runtime.mjs';
 import { phaseClock, printPhaseTable } from './lib/phases.mjs';
@@ -145,9 +147,10 @@ function countVitest(file, status) {
 function runPlaywright(args) {
   try {
     ensureChromiumInstalled();
+    ensureFontsInstalled();
   } catch (error) {
     console.error(`e2e: ${error.message}`);
-    return { passed: 0, failed: 1, note: ' (no browser)' };
+    return { passed: 0, failed: 1, note: ' (no browser or fonts)' };
   }
   const report = path.join(outDir, 'playwright.json');
   fs.rmSync(report, { force: true });

@@ -45,6 +45,13 @@ withLiveNetwork(
   (live) => ({ node, db, merchant, adapter, receiver } = live),
 );
 
+async function cursorHeight(): Promise<number> {
+  const [row] = await db.query<{ height: string }>(
+    "select height from chain_cursors where network = 'tron' and mode = 'live'",
+  );
+  return Number(row!.height);
+}
+
 async function transfersOf(orderId: string) {
   return db.query<{ tx_hash: string; currency: string; amount: string; dropped: boolean }>(
     'select tx_hash, currency, amount, dropped from chain_transfers where order_id = $1 order by tx_hash',
@@ -215,16 +222,33 @@ describe('live tron (fake java-tron node)', () => {
     expect(await expectNoSkippedBlock(db, 'tron')).toBe(node.height());
   });
 
-  it('a node that falls behind the cursor (lag) and catches up: the payment is counted once, no block skipped', async () => {
+  it('a node that falls behind the cursor (lag) and catches up: no reorganisation, nothing un-counted, no block skipped', async () => {
+    const counted = await createOrder(db, merchant.live, { currency: 'USDT', network: 'tron', amount: '2' });
+    node.sendToken(USDT, payer, counted.address, 2_000_000n);
+    node.mine(CONFIRMATIONS);
+    await watchLive(db, adapter);
+    expect((await orderRow(db, counted.id)).status).toBe('processed');
     const order = await createOrder(db, merchant.live, { currency: 'USDT', network: 'tron', amount: '3' });
     node.sendToken(USDT, payer, order.address, 3_000_000n);
     node.mine(1);
     await watchLive(db, adapter);
-    node.lag = 4; // the node answers as if 4 blocks behind: the payment's block is above its head
+    const before = await transfersOf(order.id);
+    const cursor = await cursorHeight();
+
+    // The node answers as if 4 blocks behind: both payments' blocks are above its head. It has
+    // "no block" at the cursor, which is no fork.
+    node.lag = 4;
     await watchLive(db, adapter);
     node.mine(CONFIRMATIONS);
     await watchLive(db, adapter);
+    expect(await cursorHeight()).toBe(cursor);
+    expect(await transfersOf(order.id)).toEqual(before);
     expect((await orderRow(db, order.id)).status).toBe('pending');
+    const payments = await db.query<{ status: string }>('select status from payments where order_id = $1', [
+      counted.id,
+    ]);
+    expect(payments).toEqual([{ status: 'processed' }]);
+
     node.lag = 0;
     await watchLive(db, adapter);
     expect(await orderRow(db, order.id)).toMatchObject({ status: 'processed', received: '3000000' });
@@ -232,12 +256,106 @@ describe('live tron (fake java-tron node)', () => {
     expect(await expectNoSkippedBlock(db, 'tron')).toBe(node.height());
   });
 
+  it('a reorganisation to a shorter chain (no block at the cursor, another at the head) un-counts the payment', async () => {
+    const order = await createOrder(db, merchant.live, { currency: 'TRX', network: 'tron', amount: '11' });
+    const tx = node.sendTrx(payer, order.address, 11_000_000n);
+    node.mine(2);
+    await watchLive(db, adapter);
+    expect(await transfersOf(order.id)).toMatchObject([{ tx_hash: tx, dropped: false }]);
+    // The three newest blocks, the payment's among them, are replaced by one without it.
+    node.reorg(3, 1);
+    expect(node.height()).toBeLessThan(await cursorHeight());
+    await watchLive(db, adapter);
+    expect(await transfersOf(order.id)).toMatchObject([{ tx_hash: tx, dropped: true }]);
+    expect(await cursorHeight()).toBe(node.height());
+  });
+
+  it('execution results behind the blocks ([] or {}): the scan fails until they come, and the USDT payment counts', async () => {
+    for (const empty of ['[]', '{}'] as const) {
+      const order = await createOrder(db, merchant.live, { currency: 'USDT', network: 'tron', amount: '4' });
+      const tx = node.sendToken(USDT, payer, order.address, 4_000_000n);
+      // A provider whose results backend is a block behind its blocks: the payment's block, the
+      // newest, has "no results" yet.
+      node.resultsLag = 1;
+      node.emptyResults = empty;
+      node.mine(1);
+      const cursor = await cursorHeight();
+      expect(await tryWatchLive(db, adapter), `results answered ${empty}`).toBe(false);
+      expect(await cursorHeight()).toBe(cursor);
+      node.resultsLag = 0;
+      node.mine(CONFIRMATIONS - 1);
+      await watchLive(db, adapter);
+      expect(await transfersOf(order.id)).toEqual([
+        { tx_hash: tx, currency: 'USDT', amount: '4000000', dropped: false },
+      ]);
+      expect(await orderRow(db, order.id)).toMatchObject({ status: 'processed', received: '4000000' });
+    }
+    node.emptyResults = '[]';
+  });
+
+  it("a USDT payment made by a contract's constructor (CreateSmartContract) counts", async () => {
+    const order = await createOrder(db, merchant.live, { currency: 'USDT', network: 'tron', amount: '6' });
+    const tx = node.deployPaying(USDT, payer, order.address, 6_000_000n);
+    node.mine(CONFIRMATIONS);
+    await watchLive(db, adapter);
+    expect(await transfersOf(order.id)).toEqual([{ tx_hash: tx, currency: 'USDT', amount: '6000000', dropped: false }]);
+    expect(await orderRow(db, order.id)).toMatchObject({ status: 'processed', received: '6000000' });
+  });
+
+  it('TRON_HEAD_LAG unset (1 block): results a block behind never fail a pass', async () => {
+    delete process.env.TRON_HEAD_LAG;
+    configureLive({});
+    const lagged = liveAdapters().find((a) => a.network.name === 'tron')!;
+    try {
+      const order = await createOrder(db, merchant.live, { currency: 'USDT', network: 'tron', amount: '8' });
+      node.resultsLag = 1;
+      node.sendToken(USDT, payer, order.address, 8_000_000n);
+      node.mine(1);
+      await watchLive(db, lagged);
+      expect(await cursorHeight()).toBe(node.height() - 1);
+      node.mine(CONFIRMATIONS);
+      await watchLive(db, lagged);
+      expect(await orderRow(db, order.id)).toMatchObject({ status: 'processed', received: '8000000' });
+    } finally {
+      node.resultsLag = 0;
+      configureLive({ TRON_HEAD_LAG: '0' });
+      await watchLive(db, adapter);
+    }
+  });
+
   it('asks the node only the documented methods, with the API key, and never about addresses', () => {
     expect([...node.calls.keys()].sort()).toEqual([
       '/wallet/getblock',
       '/wallet/getblockbylimitnext',
       '/wallet/gettransactioninfobyblocknum',
+      '/wallet/triggerconstantcontract',
     ]);
+  });
+
+  it("a configured contract whose decimals() is not the catalog token's, or that has none, is refused before any scan", async () => {
+    const eighteen = randomTronAccount();
+    node.tokenDecimals.set(eighteen, 18);
+    const order = await createOrder(db, merchant.live, { currency: 'USDT', network: 'tron', amount: '1' });
+    try {
+      for (const [contract, refusal] of [
+        [eighteen, /TRON_TOKENS: USDT at T\w+ has 18 decimals; USDT on tron has 6$/],
+        [randomTronAccount(), /TRON_TOKENS: USDT at T\w+ does not answer decimals\(\) \(CONTRACT_VALIDATE_ERROR: /],
+      ] as const) {
+        configureLive({ TRON_TOKENS: `USDT:${contract}` });
+        const refused = liveAdapters().find((a) => a.network.name === 'tron')!;
+        node.sendToken(contract, payer, order.address, 1_000_000_000_000n);
+        node.mine(CONFIRMATIONS);
+        const error = await watchLive(db, refused).then(
+          () => null,
+          (e: Error) => e.message,
+        );
+        expect(error).toMatch(refusal);
+        expect(await transfersOf(order.id)).toEqual([]);
+      }
+    } finally {
+      configureLive({ TRON_TOKENS: `USDT:${USDT}` });
+      await watchLive(db, adapter);
+    }
   });
 
   it('TRON_CONFIRMATIONS=solid: a payment counts once its block is solidified, and only then', async () => {

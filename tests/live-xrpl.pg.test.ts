@@ -244,6 +244,70 @@ describe('live XRP Ledger (fake rippled)', () => {
     ]);
   });
 
+  it("XRP of an AccountDelete to the account under the order's tag counts, by its delivered_amount", async () => {
+    const order = await createOrder(db, merchant.live, { ...XRP, amount: '20' });
+    const tx = node.accountDelete({ to: ACCOUNT, tag: tagOf(order), delivered: 20_000_000n });
+    node.accountDelete({ to: OTHER_ACCOUNT, tag: tagOf(order), delivered: 20_000_000n });
+    await ledgerAndWatch();
+    expect(await payments(order.id)).toEqual([
+      { tx_hash: tx, status: 'processed', amount: '20000000', tag: order.tag },
+    ]);
+    expect(await orderRow(db, order.id)).toMatchObject({ status: 'processed', received: '20000000' });
+  });
+
+  it('XRP released by an EscrowFinish counts under the tag of the escrow, by the balance the account gained', async () => {
+    const byOwner = await createOrder(db, merchant.live, { ...XRP, amount: '30' });
+    const byAccount = await createOrder(db, merchant.live, { ...XRP, amount: '31' });
+    // Finished by its owner; and by the receiving account itself, which pays the fee out of it.
+    const first = node.escrowFinish({ to: ACCOUNT, tag: tagOf(byOwner), drops: 30_000_000n });
+    const second = node.escrowFinish({ to: ACCOUNT, tag: tagOf(byAccount), drops: 31_000_000n, submitter: ACCOUNT });
+    // Not ours: to another account, or a finish that failed.
+    node.escrowFinish({ to: OTHER_ACCOUNT, tag: tagOf(byOwner), drops: 30_000_000n });
+    const failed = node.escrowFinish({
+      to: ACCOUNT,
+      tag: tagOf(byOwner),
+      drops: 30_000_000n,
+      result: 'tecNO_PERMISSION',
+    });
+    await ledgerAndWatch();
+    expect(await payments(byOwner.id)).toEqual([
+      { tx_hash: first, status: 'processed', amount: '30000000', tag: byOwner.tag },
+    ]);
+    expect(await payments(byAccount.id)).toEqual([
+      { tx_hash: second, status: 'processed', amount: '31000000', tag: byAccount.tag },
+    ]);
+    expect(await db.query('select 1 from chain_transfers where tx_hash = $1', [failed])).toEqual([]);
+  });
+
+  it('XRP claimed from a payment channel counts under the tag of the channel; an untagged channel is an orphan deposit', async () => {
+    const order = await createOrder(db, merchant.live, { ...XRP, amount: '12' });
+    const claim = node.channelClaim({ to: ACCOUNT, tag: tagOf(order), drops: 12_000_000n, submitter: ACCOUNT });
+    const closing = node.channelClaim({ to: ACCOUNT, drops: 3_000_000n, close: true });
+    await ledgerAndWatch();
+    expect(await payments(order.id)).toEqual([
+      { tx_hash: claim, status: 'processed', amount: '12000000', tag: order.tag },
+    ]);
+    expect(await depositOf(closing)).toMatchObject({
+      kind: 'ORPHAN',
+      merchant_id: owner.merchantId,
+      amount: '3000000',
+    });
+  });
+
+  it('a ledger answered without its transactions fails the pass: it is not an empty ledger', async () => {
+    const order = await createOrder(db, merchant.live, { ...XRP, amount: '9' });
+    node.pay({ to: ACCOUNT, tag: tagOf(order), delivered: '9000000' });
+    node.withoutTransactions = true;
+    node.closeLedger();
+    try {
+      await expect(watchLive(db, adapter)).rejects.toThrow(/answered ledger \d+ without its transactions/);
+    } finally {
+      node.withoutTransactions = false;
+    }
+    await watchLive(db, adapter);
+    expect(await orderRow(db, order.id)).toMatchObject({ status: 'processed', received: '9000000' });
+  });
+
   it('the node failing a third of its calls, then stopped and restarted: every payment counted, no ledger skipped', async () => {
     const orders: OrderRow[] = [];
     node.failRate = 1 / 3;

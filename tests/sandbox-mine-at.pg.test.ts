@@ -120,6 +120,26 @@ describe('sandbox.reset-clock', () => {
     expect(again).toMatchObject({ network: 'bitcoincash', height: beforeAhead![0] + 2, removed: 0 });
   });
 
+  it('the watcher goes back with the reset at its next pass, before any new block: an order made then is not judged in 2030', async () => {
+    const ltc = network('litecoin');
+    const LTC = { currency: 'LTC', network: 'litecoin', amount: '0.5' };
+    const watchLtc = () => watchOnce(db, sandboxChain(db, 'litecoin'), { chainClock: true });
+    await mine(db, ltc, 1);
+    await watchLtc();
+    await command({ command: 'sandbox.mine', network: 'litecoin', count: 2, at: '2030-01-01T00:00:00Z' });
+    await watchLtc();
+    const reset = await command({ command: 'sandbox.reset-clock', network: 'litecoin' });
+    expect(reset).toMatchObject({ removed: 2 });
+    // The ledger is the chain: its blocks taken away are a reorganisation, not a node behind.
+    const order = await createOrder(db, merchant.test, LTC);
+    await watchLtc();
+    const [cursor] = await db.query<{ height: string }>(
+      "select height from chain_cursors where network = 'litecoin' and mode = 'test'",
+    );
+    expect(Number(cursor!.height)).toBe((reset as { height: number }).height);
+    expect((await orderRow(db, order.id)).status).toBe('pending');
+  });
+
   it('refuses an unknown network in words', async () => {
     await expect(command({ command: 'sandbox.reset-clock', network: 'nowhere' })).rejects.toThrow(
       'Unknown network "nowhere".',

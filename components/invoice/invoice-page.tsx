@@ -9,12 +9,11 @@
  * code is the countdown, the search box of a long list and the choice buttons' pending state.
  */
 import type { InvoiceScreen, PublicInvoiceView } from '@/lib/invoices/view';
-import { interpolate } from '@/lib/pay/format';
 import type { Language } from '@/lib/pay/i18n';
 import type { InvoiceChoiceError, InvoiceMessages, Messages } from '@/lib/pay/messages';
 import { brandHeaderClass, brandProps, MerchantLine } from '../pay/brand';
 import { LanguageLinks } from '../pay/language-links';
-import { BUTTON } from '../pay/ui';
+import { BUTTON, fill } from '../pay/ui';
 import { CoinList } from './coin-list';
 import { InvoiceCountdown } from './invoice-countdown';
 
@@ -75,15 +74,15 @@ export function InvoicePage({ view, m, im, language, price, error, choose }: Pro
           className="bg-amber-300 px-3 py-1 text-center text-sm font-bold tracking-wide text-amber-950"
         >
           {m.testMode}
-          <span className="sr-only">{`: ${im.testModeNote}`}</span>
+          <span className="sr-only">{`${m.separators.label}${im.testModeNote}`}</span>
         </div>
       )}
       <main {...brandProps(view.brand)} className="mx-auto w-full max-w-md px-4 py-4">
         <header className={`flex flex-wrap items-center justify-between gap-2 ${brandHeaderClass(view.brand)}`}>
           <MerchantLine brand={view.brand} merchant={view.merchantName}>
-            {interpolate(m.payTo, { merchant: view.merchantName })}
+            {fill(m.payTo, { merchant: view.merchantName })}
           </MerchantLine>
-          <LanguageLinks current={language} label={m.language} />
+          <LanguageLinks current={language} m={m} />
         </header>
 
         <section aria-label={im.price} className="mt-3">
@@ -111,7 +110,7 @@ export function InvoicePage({ view, m, im, language, price, error, choose }: Pro
             <InvoiceCountdown
               expiresAt={view.expiresAt}
               serverTime={view.serverTime}
-              m={{ timeLeft: m.timeLeft, expiringSoon: m.expiringSoon, timeUp: m.timeUp }}
+              m={{ timeLeft: m.timeLeft, expiringSoon: m.expiringSoon, timeUp: m.timeUp, separators: m.separators }}
             />
           )}
           {ways.length > 0 && <div className="mt-3 flex flex-wrap items-center gap-3">{ways}</div>}
@@ -122,9 +121,9 @@ export function InvoicePage({ view, m, im, language, price, error, choose }: Pro
             data-testid="current-choice"
             className="mt-4 rounded-lg border-2 border-sky-700 p-3 dark:border-sky-300"
           >
-            <p className="text-sm">{interpolate(im.chosen, chosenNames)}</p>
+            <p className="text-sm">{fill(im.chosen, chosenNames)}</p>
             <a href={payment} className={`${WIDE_LINK_BUTTON} mt-2`}>
-              {interpolate(im.continueWith, chosenNames)}
+              {fill(im.continueWith, chosenNames)}
             </a>
             <p className="mt-2 text-xs">{im.chosenNote}</p>
           </section>

@@ -26,7 +26,7 @@ export function useTimeLeft(expiresAt: string, serverTime: string, running: bool
 }
 
 /** The texts the countdown says (the payment page's and the invoice page's). */
-export type CountdownMessages = Pick<Messages, 'timeLeft' | 'expiringSoon' | 'timeUp'>;
+export type CountdownMessages = Pick<Messages, 'timeLeft' | 'expiringSoon' | 'timeUp' | 'separators'>;
 
 interface CountdownProps {
   left: number;
@@ -43,7 +43,7 @@ export function Countdown({ left, phase, expiresAt, m, className = 'mt-2' }: Cou
       className={`${className} text-sm font-medium ${phase === 'running' ? '' : 'text-red-800 dark:text-red-200'}`}
       data-phase={phase}
     >
-      {phase === 'over' ? m.timeUp : `${phase === 'soon' ? m.expiringSoon : m.timeLeft}: `}
+      {phase === 'over' ? m.timeUp : `${phase === 'soon' ? m.expiringSoon : m.timeLeft}${m.separators.label}`}
       {phase !== 'over' && (
         <time dir="ltr" dateTime={expiresAt} className="font-mono tabular-nums">
           {formatCountdown(left)}

@@ -16,7 +16,7 @@ interface Props {
   price: string;
   /** The invoice page, in the page's language. */
   changeCoinHref: string;
-  m: Pick<Messages, 'invoicePrice' | 'changeCoin'>;
+  m: Pick<Messages, 'invoicePrice' | 'changeCoin' | 'separators'>;
   language: Language;
 }
 
@@ -24,7 +24,7 @@ export function InvoicePrice({ view, price, changeCoinHref, m, language }: Props
   return (
     <div className="mt-3 flex flex-wrap items-baseline justify-between gap-x-3 gap-y-1 text-sm">
       <p data-testid="invoice-price">
-        {`${m.invoicePrice}: `}
+        {`${m.invoicePrice}${m.separators.label}`}
         <span dir="ltr" className="font-semibold">
           {price}
         </span>

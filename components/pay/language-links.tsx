@@ -5,13 +5,22 @@
  * query parameters the page needs in every language (`embed=1`).
  */
 import { LANGUAGE_NAMES, LANGUAGES, type Language } from '@/lib/pay/i18n';
+import type { Messages } from '@/lib/pay/messages';
 
-export function LanguageLinks({ current, label, keep = '' }: { current: Language; label: string; keep?: string }) {
+export function LanguageLinks({
+  current,
+  m,
+  keep = '',
+}: {
+  current: Language;
+  m: Pick<Messages, 'language' | 'separators'>;
+  keep?: string;
+}) {
   return (
     <details className="relative text-sm" data-testid="languages">
       <summary className="cursor-pointer rounded-md border border-slate-400 px-2 py-0.5 dark:border-slate-500">
         {/* The code alone ("PT"), named in full for screen readers: the header has room for little. */}
-        <span className="sr-only">{`${label}: `}</span>
+        <span className="sr-only">{`${m.language}${m.separators.label}`}</span>
         <span lang={current} className="sr-only">
           {LANGUAGE_NAMES[current]}
         </span>
@@ -20,7 +29,7 @@ export function LanguageLinks({ current, label, keep = '' }: { current: Language
         </span>
       </summary>
       <nav
-        aria-label={label}
+        aria-label={m.language}
         className="absolute end-0 z-10 mt-1 grid w-max grid-cols-2 gap-x-4 gap-y-1 rounded-md border border-slate-300 bg-white p-3 shadow-lg dark:border-slate-600 dark:bg-slate-900"
       >
         {LANGUAGES.map((code) => (

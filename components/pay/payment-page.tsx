@@ -10,7 +10,7 @@
  * left-to-right inside it (`dir="ltr"`).
  */
 import { QRCodeSVG } from 'qrcode.react';
-import { chunkAddress, formatAmount, interpolate } from '@/lib/pay/format';
+import { chunkAddress, formatAmount } from '@/lib/pay/format';
 import type { Language } from '@/lib/pay/i18n';
 import type { Messages } from '@/lib/pay/messages';
 import type { PublicBrand, PublicOrderView } from '@/lib/pay/view';
@@ -19,6 +19,7 @@ import { CopyButton } from './copy-button';
 import { InvoicePrice } from './invoice-price';
 import { LanguageLinks } from './language-links';
 import { PayLive } from './pay-live';
+import { fill } from './ui';
 import { WalletPay } from './wallet-pay';
 
 /** The QR code drawn at 160 px on a phone (its first screen is short), 192 px from 768 px wide, 168 px in an iframe. */
@@ -61,7 +62,7 @@ export function PaymentPage({ view, m, language, embed, invoicePrice = null, bra
           className="bg-amber-300 px-3 py-1 text-center text-sm font-bold tracking-wide text-amber-950"
         >
           {m.testMode}
-          <span className="sr-only">{`: ${m.testModeNote}`}</span>
+          <span className="sr-only">{`${m.separators.label}${m.testModeNote}`}</span>
         </div>
       )}
       <main
@@ -70,9 +71,9 @@ export function PaymentPage({ view, m, language, embed, invoicePrice = null, bra
       >
         <header className={`flex flex-wrap items-center justify-between gap-2 ${brandHeaderClass(brand)}`}>
           <MerchantLine brand={brand} merchant={merchant}>
-            {interpolate(m.payTo, { merchant })}
+            {fill(m.payTo, { merchant })}
           </MerchantLine>
-          {!embed && <LanguageLinks current={language} label={m.language} />}
+          {!embed && <LanguageLinks current={language} m={m} />}
         </header>
         <PayLive
           initial={view}
@@ -109,7 +110,7 @@ function PayBlock({
   const uriDiffers = view.walletUri !== view.address;
   // Wallet links only where the URI has a scheme (BIP21, EIP-681); elsewhere it is the bare address.
   const deepLink = /^[a-z][a-z0-9+.-]*:/i.test(view.walletUri) ? view.walletUri : null;
-  const networkText = interpolate(m.networkWarning, { currency: view.currency, network: view.networkName });
+  const networkText = fill(m.networkWarning, { currency: view.currency, network: view.networkName });
   // A native coin named like its network ("Litecoin" on Litecoin) is not named twice.
   const coinName = view.currencyName === view.networkName ? null : view.currencyName;
   return (
@@ -237,7 +238,7 @@ function TagBlock({ tag, m }: { tag: string; m: Messages }) {
       <p className="text-sm font-semibold text-red-800 dark:text-red-200">{m.tagWarningTitle}</p>
       <div className="flex items-center justify-between gap-2">
         <p className="min-w-0">
-          <span className="sr-only">{`${m.tag}: `}</span>
+          <span className="sr-only">{`${m.tag}${m.separators.label}`}</span>
           <span dir="ltr" data-testid="tag" className="font-mono text-xl font-semibold">
             {tag}
           </span>

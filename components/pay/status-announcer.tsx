@@ -11,7 +11,8 @@ export function StatusAnnouncer({ screen, redirecting, m }: { screen: Screen; re
   const { title, body } = m.screens[screen];
   return (
     <p role="status" aria-live="polite" aria-atomic="true" className="sr-only">
-      {`${title}. ${body}${redirecting ? ` ${interpolate(m.redirectIn, { s: REDIRECT_SECONDS })}` : ''}`}
+      {/* The body and the redirect notice are whole sentences with their own stops: a space between them. */}
+      {`${title}${m.separators.sentence}${body}${redirecting ? ` ${interpolate(m.redirectIn, { s: REDIRECT_SECONDS })}` : ''}`}
     </p>
   );
 }

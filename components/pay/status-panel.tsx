@@ -69,7 +69,7 @@ export function StatusPanel({ view, m, language, embed, left, phase, redirect, p
           )}
           <div className="mt-1 flex items-start justify-between gap-2">
             <p className="min-w-0">
-              {`${m.orderReference}: `}
+              {`${m.orderReference}${m.separators.label}`}
               <code dir="ltr" data-testid="order-reference" className="break-all">
                 {view.orderId}
               </code>

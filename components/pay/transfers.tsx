@@ -33,7 +33,7 @@ export function Payments({ view, m, language }: Props) {
             {p.status === 'detected' ? (
               <Confirmations payment={p} view={view} m={m} language={language} />
             ) : (
-              ` · ${m.paymentStatus[p.status]}`
+              `${m.separators.item}${m.paymentStatus[p.status]}`
             )}
             {transaction(p.txid, m)}
           </li>
@@ -62,7 +62,7 @@ function Confirmations({
     k < n ? interpolate(m.confirmationsEta, { time: formatDuration((n - k) * view.blockSeconds, language) }) : '';
   return (
     <span className="mt-1 block" data-testid="confirmations">
-      <span>{eta ? `${count} · ${eta}` : count}</span>
+      <span>{eta ? `${count}${m.separators.item}${eta}` : count}</span>
       <span
         role="progressbar"
         aria-label={count}
@@ -94,7 +94,7 @@ export function OtherTransfers({ view, m, language }: Props) {
             className="rounded-md border border-slate-300 p-2 dark:border-slate-600"
           >
             {amountText(t.amount, t.currency, language)}
-            {t.late && ` · ${m.lateLabel}`}
+            {t.late && `${m.separators.item}${m.lateLabel}`}
             {transaction(t.txid, m)}
           </li>
         ))}
@@ -108,7 +108,7 @@ function transaction(txid: string, m: Messages) {
   return (
     <span className="mt-1 flex items-start justify-between gap-2">
       <span className="min-w-0">
-        {`${m.transaction}: `}
+        {`${m.transaction}${m.separators.label}`}
         <code dir="ltr" className="break-all">
           {txid}
         </code>

@@ -6,7 +6,7 @@
  * payment" is test mode's way to pay). The texts are chosen here, in the page's language, so the
  * browser gets only those.
  */
-import { interpolate } from '@/lib/pay/format';
+import { interpolate, isolate } from '@/lib/pay/format';
 import type { Language } from '@/lib/pay/i18n';
 import { walletMessages } from '@/lib/pay/wallet-messages';
 import { walletTransaction } from '@/lib/pay/wallet-request';
@@ -17,7 +17,7 @@ export function WalletPay({ view, language }: { view: PublicOrderView; language:
   const transaction = view.test ? null : walletTransaction(view.walletUri);
   if (!transaction) return null;
   const m = walletMessages(language);
-  const chain = { network: view.networkName, chainId: String(BigInt(transaction.chainId)) };
+  const chain = { network: isolate(view.networkName), chainId: isolate(String(BigInt(transaction.chainId))) };
   return (
     <WalletButton
       transaction={transaction}

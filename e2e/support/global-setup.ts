@@ -8,12 +8,18 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { CHROMIUM_PATH } from '../../scripts/lib/chromium.mjs';
 import { root } from '../../scripts/lib/build.mjs';
+import { missingFontPackages } from '../../scripts/lib/fonts.mjs';
 import { createKeys } from './gateway';
 import { logTail, startGatewayServer } from './server';
 
 export default async function globalSetup(): Promise<() => Promise<void>> {
   if (!fs.existsSync(CHROMIUM_PATH))
     throw new Error(`${CHROMIUM_PATH} is missing: run \`npm run test:e2e\`, which installs Debian's chromium package.`);
+  const fonts = missingFontPackages();
+  if (fonts.length > 0)
+    throw new Error(
+      `${fonts.join(', ')} missing: run \`npm run test:e2e\`, which installs these Debian font packages.`,
+    );
   const started = Date.now();
   const server = await startGatewayServer(path.join(root, '.tmp', 'e2e-server.log'));
   try {

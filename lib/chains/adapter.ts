@@ -25,7 +25,12 @@ export interface BlockRef {
  */
 export interface ChainTransfer {
   txHash: string;
-  /** Output index (UTXO), log index (tokens), 0 for a native EVM/XRP transfer. */
+  /**
+   * With `txHash`, what names the transfer, and a reorganisation that mines the transaction again
+   * elsewhere does not change it: the output's index (UTXO); for EVM tokens the log's position,
+   * from 1, among the transaction's Transfer logs of the configured contracts (docs/decisions/046);
+   * for Tron tokens the log's position in its transaction; 0 for a native EVM, Tron or XRP transfer.
+   */
   outputIndex: number;
   /** The sender (first input's address for UTXO); null when the chain does not tell. */
   from: string | null;
@@ -40,6 +45,11 @@ export interface ChainTransfer {
   blockHeight: number | null;
   /** When the chain first had it: block time, or mempool entry time when the node reports one. */
   seenAt: Date;
+  /**
+   * UTXO: the outputs its transaction spends, `txid:vout` each. A replacement of the transaction
+   * (a fee bump, RBF) spends some of the same, which is how the watcher keeps its first sighting.
+   */
+  spentOutpoints?: readonly string[];
 }
 
 /**
@@ -60,9 +70,18 @@ export interface ChainAdapter {
   readonly network: Network;
   /** Confirmations a payment needs before it counts (1 = included in a block): the network's policy (./networks). */
   readonly requiredConfirmations: number;
+  /**
+   * Set where the adapter is the chain itself and blocks can be taken away with none in their
+   * place (the sandbox ledger's reset-clock): its head below the watcher's cursor is then a
+   * reorganisation. Elsewhere such a head is a node behind the chain, which the watcher waits for.
+   */
+  readonly truncates?: true;
   /** The current tip. */
   head(): Promise<BlockRef>;
-  /** The block at `height` on the current best chain, or null above the tip. */
+  /**
+   * The block at `height` on the current best chain, or null where the node has no block there
+   * (above its tip): "no block at h" is not "another block at h", and only the second is a fork.
+   */
   block(height: number): Promise<BlockRef | null>;
   /**
    * Blocks `from`..`to` (inclusive, on the current best chain) and every transfer in them, in
@@ -72,6 +91,14 @@ export interface ChainAdapter {
   scan(from: number, to: number): Promise<{ blocks: BlockRef[]; transfers: ChainTransfer[]; spends?: ChainSpend[] }>;
   /** Transfers waiting in the mempool (empty where the chain has none to show). */
   mempool(): Promise<ChainTransfer[]>;
+  /**
+   * One watcher step's view of the chain, where the adapter has several nodes (./failover): every
+   * read of the view (mempool, head, blocks, scan) goes to one node, whose head is at or above
+   * `floor` (the watcher's cursor) when one node's is. Reads of one step that mixed nodes would mix
+   * their chains: a mempool and a head of different nodes, or a node behind the cursor answering
+   * "no block" where the watcher has scanned one. Absent on an adapter over one node.
+   */
+  pin?(floor: number): Promise<ChainAdapter>;
   /**
    * Where the node announces new blocks (EVM newHeads over WebSocket): calls `onBlock` at each,
    * so that the watcher reads it at once rather than at its next poll. Answers the unsubscribe.

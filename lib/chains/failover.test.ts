@@ -101,11 +101,60 @@ describe('failover across the nodes of one network', () => {
     expect(adapter.nodes()[0]!.error).toBeNull();
   });
 
-  it('reads the mempool from the node the head will come from, learning the heads first on the first pass', async () => {
-    const { nodes, adapter } = setUp([10, 200], 5);
-    await adapter.mempool();
-    expect(nodes[0]!.asked).toEqual(['head']);
-    expect(nodes[1]!.asked).toEqual(['head', 'mempool']);
+  it('pins one node for a watcher step: its mempool, head, blocks and scan, even when the preferred one is back', async () => {
+    const { clock, nodes, adapter } = setUp([100, 100]);
+    const [first, second] = nodes;
+    first!.down = true;
+    const step = await adapter.pin(0);
+    expect(adapter.nodes().map((n) => n.state)).toEqual(['failing', 'in use']);
+    first!.down = false;
+    clock.now += 1_000; // the first node's backoff is over: unpinned reads would go to it again
+    await step.mempool();
+    await step.head();
+    await step.block(100);
+    await step.scan(100, 100);
+    expect(first!.asked).toEqual(['head']);
+    expect(second!.asked).toEqual(['head', 'mempool', 'head', 'block 100', 'scan 100-100']);
+  });
+
+  it('never pins a node below the floor (the cursor) while another has reached it; the highest when none has', async () => {
+    const { nodes, adapter } = setUp([97, 100], 5);
+    const [behind, ahead] = nodes;
+    // Within maxLag, the preferred node, three blocks below the cursor: not pinned.
+    await (await adapter.pin(100)).block(100);
+    expect(ahead!.asked).toContain('block 100');
+    expect(behind!.asked).not.toContain('block 100');
+    expect(adapter.nodes().map((n) => n.state)).toEqual(['standby', 'in use']);
+    // At or above the floor, the operator's order decides.
+    await (await adapter.pin(97)).block(97);
+    expect(behind!.asked).toContain('block 97');
+    // No node has reached the floor: the highest, for the watcher to wait on.
+    await (await adapter.pin(150)).block(100);
+    expect(ahead!.asked.filter((a) => a === 'block 100')).toHaveLength(2);
+  });
+
+  it("a pinned node's failure fails the step, without another node's answer; the next step pins another", async () => {
+    const { nodes, adapter } = setUp([100, 100]);
+    const [first, second] = nodes;
+    const step = await adapter.pin(0);
+    first!.down = true;
+    await expect(step.scan(100, 100)).rejects.toThrow(/scan 100-100: connection refused/);
+    expect(second!.asked).toEqual(['head']);
+    expect(adapter.nodes().map((n) => n.state)).toEqual(['failing', 'standby']);
+    await (await adapter.pin(0)).scan(100, 100);
+    expect(second!.asked).toEqual(['head', 'head', 'scan 100-100']);
+  });
+
+  it('one node: pinned at once, its head asked once per step, and asked even while it backs off', async () => {
+    const { nodes, adapter } = setUp([100]);
+    const step = await adapter.pin(0);
+    await step.mempool();
+    expect((await step.head()).height).toBe(100);
+    expect(nodes[0]!.asked).toEqual(['mempool', 'head']);
+    nodes[0]!.down = true;
+    await expect(step.block(100)).rejects.toThrow(/connection refused/);
+    nodes[0]!.down = false;
+    expect(await (await adapter.pin(100)).block(100)).toMatchObject({ height: 100 });
   });
 
   it('scans only on a node whose head reached the last block of the range', async () => {

@@ -4,22 +4,29 @@ import 'server-only';
  * watcher sees a single adapter. Each node has an adapter of its own (one per `<NETWORK>_RPC_URL`
  * entry, lib/chains/live.ts); this wrapper decides which one answers.
  *
- * - Every watcher pass asks each node not in its backoff for the head (nodes in parallel), so a
- *   node that falls behind is noticed: one more than `maxLag` blocks behind the best answer is
- *   set aside ("lagging") until it catches up. The cost is one head request per extra node per
- *   pass; blocks and transfers are read from one node only.
- * - Reads go to the first node, in configured order, that answered the head and is not lagging
- *   nor backing off. A failure sets that node back off (1 s, doubling to a minute; a success
- *   clears it) and the read moves to the next one in the same pass, so a dead node costs one
- *   failed request, not a watcher interval.
- * - A scan only goes to a node whose head reached the scan's last block: a node a few blocks
- *   behind would answer a shorter range or none.
+ * - Every watcher step starts by pinning one node (`pin`): each node not in its backoff is asked
+ *   for its head (nodes in parallel), so a node that falls behind is noticed: one more than
+ *   `maxLag` blocks behind the best answer is set aside ("lagging") until it catches up. The cost
+ *   is one head request per extra node per step, and one more to the pinned node, whose head the
+ *   step reads after its mempool; blocks and transfers are read from that node only.
+ * - The pinned node is the first, in configured order, that answered, is not lagging, and whose
+ *   head reached `floor` (the watcher's cursor): a node a few blocks behind the cursor, within
+ *   `maxLag`, has "no block" at the cursor, which is not a fork, and is not read from while
+ *   another node has the cursor's block. When none has reached it, the highest answers, and the
+ *   watcher waits for it.
+ * - Every read of the step goes to the pinned node: a mempool, a head, blocks and a scan of
+ *   different nodes would mix their chains (a transfer in the first node's block and no longer in
+ *   its mempool, missing from the second's chain, would be dropped). A failed read fails the
+ *   step; the node backs off (1 s, doubling to a minute; a success clears it) and the next step
+ *   pins another. A node that fails its head is passed over in the same step, so a dead node costs
+ *   one refused request, not a watcher interval.
  * - A node that does not answer holds the pass up to CHAIN_RPC_TIMEOUT_MS, once per backoff.
  * - When no node answers, the last error is thrown: the watcher marks the network unhealthy
  *   (lib/watcher/health.ts) and the other networks go on.
+ * - The unpinned reads (head, block, scan, mempool) serve callers other than the watcher: each
+ *   goes to the first usable node, moving to the next on a failure.
  *
- * Mixing nodes within a pass is safe: the watcher checks every block's parent against its cursor
- * and treats a mismatch as a reorganisation, whichever node answered.
+ * docs/decisions/038 (and its amendment of 2026-11-27) says why.
  */
 import type { Network } from '../catalog';
 import type { BlockRef, ChainAdapter, ChainTransfer } from './adapter';
@@ -62,6 +69,7 @@ interface Tracked {
 }
 
 export interface FailoverAdapter extends LiveAdapter {
+  pin(floor: number): Promise<ChainAdapter>;
   nodes(): NodeStatus[];
 }
 
@@ -141,7 +149,8 @@ export function failoverAdapter(network: Network, nodes: FailoverNode[], options
     throw lastError;
   }
 
-  async function head(): Promise<BlockRef> {
+  /** Asks every usable node for its head and sets aside the lagging ones; answers those that answered. */
+  async function refreshHeads(): Promise<{ t: Tracked; ref: BlockRef }[]> {
     // When every node is backing off there is nothing better to try: ask them all.
     const asked = tracked.some(available) ? tracked.filter(available) : tracked;
     const answers = await Promise.all(
@@ -174,10 +183,53 @@ export function failoverAdapter(network: Network, nodes: FailoverNode[], options
         t.lagging = false;
       }
     }
-    // Configured order decides among the nodes in step: the first is the operator's preference.
-    const chosen = tracked.map((t) => heads.find((h) => h.t === t)).find((h) => h && !h.t.lagging)!;
+    // In configured order: the first is the operator's preference.
+    return tracked.flatMap((t) => heads.filter((h) => h.t === t));
+  }
+
+  async function head(): Promise<BlockRef> {
+    const chosen = (await refreshHeads()).find((h) => !h.t.lagging)!;
     current = chosen.t;
     return chosen.ref;
+  }
+
+  /** The node `t` alone, for one watcher step: its reads update its state, and a failure is the step's. */
+  function pinned(t: Tracked): ChainAdapter {
+    const read = async <T>(work: () => Promise<T>): Promise<T> => {
+      try {
+        const answer = await work();
+        succeeded(t);
+        current = t;
+        return answer;
+      } catch (error) {
+        failed(t, error);
+        throw error;
+      }
+    };
+    return {
+      network,
+      requiredConfirmations: t.adapter.requiredConfirmations,
+      head: () =>
+        read(async () => {
+          const ref = await t.adapter.head();
+          t.height = ref.height;
+          t.checkedAt = new Date(now());
+          return ref;
+        }),
+      block: (height) => read(() => t.adapter.block(height)),
+      scan: (from, to) => read(() => t.adapter.scan(from, to)),
+      mempool: () => read(() => t.adapter.mempool()),
+    };
+  }
+
+  async function pin(floor: number): Promise<ChainAdapter> {
+    // One node: nothing to choose, and no head to ask twice.
+    if (tracked.length === 1) return pinned(tracked[0]!);
+    const inStep = (await refreshHeads()).filter((h) => !h.t.lagging);
+    const chosen =
+      inStep.find((h) => h.ref.height >= floor) ?? inStep.reduce((a, b) => (b.ref.height > a.ref.height ? b : a));
+    current = chosen.t;
+    return pinned(chosen.t);
   }
 
   const inStep = (t: Tracked) => t.height !== null && !t.lagging;
@@ -191,15 +243,14 @@ export function failoverAdapter(network: Network, nodes: FailoverNode[], options
     requiredConfirmations: tracked[0]!.adapter.requiredConfirmations,
     stats: new SummedStats(() => tracked.map((t) => t.adapter.stats)),
     head,
+    pin,
     block: (height) => firstAnswer((a) => a.block(height), inStep),
     scan: (from, to) =>
       firstAnswer(
         (a) => a.scan(from, to),
         (t) => inStep(t) && t.height! >= to,
       ),
-    // The watcher reads the mempool just before the head and relies on both coming from one node
-    // (lib/watcher/scan.ts): both go to the first node in step, so until the nodes' heads are
-    // known (the first pass) they are asked first.
+    // Until the nodes' heads are known, which are in step is not: they are asked first.
     mempool: async (): Promise<ChainTransfer[]> => {
       if (tracked.every((t) => t.height === null)) await head();
       return firstAnswer((a) => a.mempool(), inStep);

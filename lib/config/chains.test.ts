@@ -81,9 +81,12 @@ describe('live networks from the environment', () => {
       family: 'tron',
       confirmations: 19,
       solidified: false,
+      // A block behind the head: a provider may answer a block before its execution results.
+      headLag: 1,
       tokens: [{ ticker: 'USDT', contract: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t' }],
     });
     expect(byDefault!.apiKey).toBeUndefined();
+    expect(parseLiveChains({ ...base, TRON_HEAD_LAG: '0' }).chains[0]).toMatchObject({ headLag: 0 });
     const [custom] = parseLiveChains({
       ...base,
       TRON_API_KEY: 'k-123',
@@ -170,7 +173,10 @@ describe('live networks from the environment', () => {
       /TRON_API_KEY: must be 1 to 200 printable characters/,
     );
     expect(problems({ ...tron, TRON_CHAIN: 'testnet' })).toMatch(/TRON_CHAIN: does not apply to Tron/);
-    expect(problems({ ...tron, TRON_HEAD_LAG: '1' })).toMatch(/TRON_HEAD_LAG: applies to EVM networks only/);
+    expect(problems({ ...tron, TRON_HEAD_LAG: 'one' })).toMatch(/TRON_HEAD_LAG: must be a whole number/);
+    expect(problems({ LITECOIN_RPC_URL: 'http://h', LITECOIN_XPUB: XPUB, LITECOIN_HEAD_LAG: '1' })).toMatch(
+      /LITECOIN_HEAD_LAG: applies to EVM and Tron networks only/,
+    );
     expect(problems({ LITECOIN_RPC_URL: 'http://h', LITECOIN_XPUB: XPUB, LITECOIN_API_KEY: 'k' })).toMatch(
       /LITECOIN_API_KEY: applies to Tron only/,
     );

@@ -46,7 +46,7 @@ export interface LiveChainConfig {
   tokens: { ticker: string; contract: string }[];
   /** EVM: a node's WebSocket endpoint announcing new blocks (newHeads), which wake the watcher. */
   wsUrl?: string;
-  /** EVM: blocks the watcher stays behind the node's head (incomplete logs at the head). */
+  /** EVM and Tron: blocks the watcher stays behind the node's head (incomplete logs or results at the head). */
   headLag: number;
   /** EVM: most blocks one eth_getLogs asks for (halved further when the node refuses a range). */
   logBlockRange: number;
@@ -57,6 +57,13 @@ export interface LiveChainConfig {
   /** Tron: a payment counts once its block is solidified (`<NETWORK>_CONFIRMATIONS=solid`), not at a count. */
   solidified?: boolean;
 }
+
+/**
+ * Blocks the watcher stays behind a node's head by default: EVM nodes may answer incomplete logs
+ * for their newest blocks, and a Tron provider may answer a block before its execution results
+ * (docs/decisions/033).
+ */
+const DEFAULT_HEAD_LAG: Partial<Record<Network['family'], number>> = { evm: 3, tron: 1 };
 
 /** The catalog networks a live adapter exists for. */
 const LIVE_FAMILIES = new Set(['utxo', 'evm', 'tron', 'xrpl']);
@@ -194,7 +201,9 @@ export function parseLiveChains(env: Record<string, string | undefined>): {
     const evmOnly = (suffix: (typeof SUFFIXES)[number]) => {
       if (network.family !== 'evm' && get(suffix) !== undefined) problem(suffix, `applies to EVM networks only`);
     };
-    (['CHAIN_ID', 'HEAD_LAG', 'LOG_BLOCK_RANGE', 'WS_URL'] as const).forEach(evmOnly);
+    (['CHAIN_ID', 'LOG_BLOCK_RANGE', 'WS_URL'] as const).forEach(evmOnly);
+    if (network.family !== 'evm' && network.family !== 'tron' && get('HEAD_LAG') !== undefined)
+      problem('HEAD_LAG', 'applies to EVM and Tron networks only');
     const wsUrl = network.family === 'evm' ? field('WS_URL', wsUrlSchema, undefined as string | undefined) : undefined;
     if (network.family === 'utxo' && get('TOKENS') !== undefined)
       problem('TOKENS', 'applies to EVM, Tron and XRP Ledger networks only');
@@ -219,7 +228,7 @@ export function parseLiveChains(env: Record<string, string | undefined>): {
       chainId: network.family === 'evm' ? field('CHAIN_ID', intIn(1, 2 ** 48), network.chainId!) : undefined,
       tokens,
       ...(wsUrl !== undefined ? { wsUrl } : {}),
-      headLag: field('HEAD_LAG', intIn(0, 1000), network.family === 'evm' ? 3 : 0),
+      headLag: field('HEAD_LAG', intIn(0, 1000), DEFAULT_HEAD_LAG[network.family] ?? 0),
       logBlockRange: field('LOG_BLOCK_RANGE', intIn(1, 1_000_000), 1000),
       mempool: field('MEMPOOL', z.enum(['true', 'false'], { error: 'must be true or false' }), 'true') === 'true',
       ...(tron && { apiKey: tron.apiKey, solidified: tron.solidified }),

@@ -9,6 +9,17 @@ export function interpolate(template: string, values: Record<string, string | nu
 }
 
 /**
+ * A value isolated from the sentence around it (FSI ... PDI, Unicode's bidirectional algorithm,
+ * UAX #9): its direction is its own first strong letter's, and its punctuation stays on its side.
+ * Without it a merchant named "ACME!" in an Arabic sentence shows "!ACME". For plain-text places
+ * (the page's title, a status said by the wallet button); markup isolates with `<bdi>`
+ * (components/pay/ui.tsx `fill`).
+ */
+export function isolate(value: string | number): string {
+  return `\u2068${value}\u2069`;
+}
+
+/**
  * An address in groups of `size` characters, for reading it against a wallet's screen. A
  * CashAddr prefix ("bitcoincash:") stays whole as the first group.
  */

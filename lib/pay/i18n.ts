@@ -4,10 +4,33 @@
  */
 
 /**
- * Primary language tags only: a region (`pt-BR`, `zh-CN`) negotiates to its language. `pt` is
- * written in Brazilian Portuguese and `zh` in simplified Chinese.
+ * The pages' languages: primary language tags, and Traditional Chinese by its script subtag
+ * (`zh-Hant`). A region negotiates to its language (`pt-BR`, `pt-PT` to `pt`, written in Brazilian
+ * Portuguese; `es-MX`, `es-ES` to `es`, written in neutral Latin American Spanish); Chinese by its
+ * script, else its region (`zh-TW`, `zh-HK`, `zh-MO` to `zh-Hant`; `zh-CN`, `zh-SG`, `zh` to `zh`,
+ * Simplified). The order is the language links': the first twelve, then the six added for where
+ * crypto is used most (docs/decisions/051).
  */
-export const LANGUAGES = ['en', 'es', 'ar', 'pt', 'fr', 'de', 'it', 'tr', 'ru', 'uk', 'zh', 'ja'] as const;
+export const LANGUAGES = [
+  'en',
+  'es',
+  'ar',
+  'pt',
+  'fr',
+  'de',
+  'it',
+  'tr',
+  'ru',
+  'uk',
+  'zh',
+  'ja',
+  'hi',
+  'vi',
+  'id',
+  'ur',
+  'zh-Hant',
+  'ko',
+] as const;
 export type Language = (typeof LANGUAGES)[number];
 
 /** Names of the languages in themselves, for the language links. */
@@ -24,9 +47,15 @@ export const LANGUAGE_NAMES: Record<Language, string> = {
   uk: 'Українська',
   zh: '简体中文',
   ja: '日本語',
+  hi: 'हिन्दी',
+  vi: 'Tiếng Việt',
+  id: 'Bahasa Indonesia',
+  ur: 'اردو',
+  'zh-Hant': '繁體中文',
+  ko: '한국어',
 };
 
-const RTL: ReadonlySet<string> = new Set(['ar']);
+const RTL: ReadonlySet<string> = new Set(['ar', 'ur']);
 
 export function isLanguage(value: string | null | undefined): value is Language {
   return (LANGUAGES as readonly string[]).includes(value ?? '');
@@ -36,9 +65,14 @@ export function directionOf(language: Language): 'ltr' | 'rtl' {
   return RTL.has(language) ? 'rtl' : 'ltr';
 }
 
-/** "es-MX" -> "es" when supported; undefined otherwise. */
+/** Chinese subtags of Traditional Chinese: the script, else the regions that write it. */
+const TRADITIONAL_CHINESE: ReadonlySet<string> = new Set(['hant', 'tw', 'hk', 'mo']);
+
+/** "es-MX" -> "es", "zh-TW" and "zh-Hant" -> "zh-Hant", "zh-Hans-HK" -> "zh" when supported; undefined otherwise. */
 function supported(tag: string): Language | undefined {
-  const primary = tag.trim().toLowerCase().split(/[-_]/)[0];
+  const [primary = '', ...subtags] = tag.trim().toLowerCase().split(/[-_]/);
+  if (primary === 'zh')
+    return !subtags.includes('hans') && subtags.some((s) => TRADITIONAL_CHINESE.has(s)) ? 'zh-Hant' : 'zh';
   return isLanguage(primary) ? primary : undefined;
 }
 

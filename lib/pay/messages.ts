@@ -18,6 +18,12 @@ import { messages as ru, invoiceMessages as invoiceRu } from './languages/ru';
 import { messages as tr, invoiceMessages as invoiceTr } from './languages/tr';
 import { messages as uk, invoiceMessages as invoiceUk } from './languages/uk';
 import { messages as zh, invoiceMessages as invoiceZh } from './languages/zh';
+import { messages as hi, invoiceMessages as invoiceHi } from './languages/hi';
+import { messages as vi, invoiceMessages as invoiceVi } from './languages/vi';
+import { messages as id, invoiceMessages as invoiceId } from './languages/id';
+import { messages as ur, invoiceMessages as invoiceUr } from './languages/ur';
+import { messages as zhHant, invoiceMessages as invoiceZhHant } from './languages/zh-Hant';
+import { messages as ko, invoiceMessages as invoiceKo } from './languages/ko';
 
 /**
  * A text that depends on a count: one form per plural category of the language
@@ -27,6 +33,14 @@ import { messages as zh, invoiceMessages as invoiceZh } from './languages/zh';
 export type Plural = Partial<Record<Intl.LDMLPluralRule, string>> & { other: string };
 
 export interface Messages {
+  /**
+   * The punctuation the pages put between parts of a line, each language's own (French puts a
+   * no-break space before the colon, Chinese and Japanese a full-width colon and stop): `label`
+   * between a label and its value ("Time left: 4:59"), `sentence` after a title read as a sentence
+   * before its text (the status announcement), `item` between the items of a line ("1 of 2
+   * confirmations · about 3 minutes").
+   */
+  separators: { label: string; sentence: string; item: string };
   pageTitle: string;
   payTo: string;
   testMode: string;
@@ -97,6 +111,7 @@ export interface Messages {
 }
 
 const en: Messages = {
+  separators: { label: ': ', sentence: '. ', item: ' · ' },
   pageTitle: 'Pay {merchant}',
   payTo: 'Payment to {merchant}',
   testMode: 'TEST MODE',
@@ -155,7 +170,7 @@ const en: Messages = {
   simulateSent: 'Sent: {tx}',
   simulateFailed: 'The simulated payment failed: {error}',
   notFoundTitle: 'Order not found',
-  notFoundBody: 'There is no payment order at this address. Check the link the store gave you.',
+  notFoundBody: 'There is no payment order at this link. Check the link the store gave you.',
   invoicePrice: 'Price',
   changeCoin: 'Change coin',
   screens: {
@@ -192,15 +207,34 @@ const en: Messages = {
   },
 };
 
-export const MESSAGES: Record<Language, Messages> = { en, es, ar, pt, fr, de, it, tr, ru, uk, zh, ja };
+export const MESSAGES: Record<Language, Messages> = {
+  en,
+  es,
+  ar,
+  pt,
+  fr,
+  de,
+  it,
+  tr,
+  ru,
+  uk,
+  zh,
+  ja,
+  hi,
+  vi,
+  id,
+  ur,
+  'zh-Hant': zhHant,
+  ko,
+};
 
 /**
  * Why a coin choice was refused, as the invoice page's `?error=` says it (app/invoice's action
  * maps each domain error to one): the invoice no longer takes a choice, no fresh price for the
  * coin, a coin the invoice does not offer, the gateway busy (no address free, the database
- * overloaded), a form that names no coin.
+ * overloaded), a form that names no coin, a new coin after the invoice made its most orders.
  */
-export const INVOICE_CHOICE_ERRORS = ['closed', 'rate', 'not-offered', 'busy', 'invalid'] as const;
+export const INVOICE_CHOICE_ERRORS = ['closed', 'rate', 'not-offered', 'busy', 'invalid', 'choices'] as const;
 export type InvoiceChoiceError = (typeof INVOICE_CHOICE_ERRORS)[number];
 
 export function isInvoiceChoiceError(value: unknown): value is InvoiceChoiceError {
@@ -260,9 +294,11 @@ const invoiceEn: InvoiceMessages = {
     'not-offered': 'That coin is not offered for this invoice. Choose one from the list.',
     busy: 'The gateway is busy right now. Try again in a moment.',
     invalid: 'Choose a coin from the list.',
+    choices:
+      'You have changed coins as often as this invoice allows. Choose a coin you chose before while its payment request runs, or ask the store for a new invoice.',
   },
   notFoundTitle: 'Invoice not found',
-  notFoundBody: 'There is no invoice at this address. Check the link the store gave you.',
+  notFoundBody: 'There is no invoice at this link. Check the link the store gave you.',
   goBack: 'Go back',
   home: 'Go to the home page',
   screens: {
@@ -272,7 +308,7 @@ const invoiceEn: InvoiceMessages = {
     },
     pay: {
       title: 'Payment in progress',
-      body: 'A payment for this invoice has been seen. Follow it on the payment page.',
+      body: 'A payment for this invoice has been detected. Follow it on the payment page.',
     },
     paid: { title: 'Paid', body: 'Thank you: this invoice is paid.' },
     expired: {
@@ -299,4 +335,10 @@ export const INVOICE_MESSAGES: Record<Language, InvoiceMessages> = {
   uk: invoiceUk,
   zh: invoiceZh,
   ja: invoiceJa,
+  hi: invoiceHi,
+  vi: invoiceVi,
+  id: invoiceId,
+  ur: invoiceUr,
+  'zh-Hant': invoiceZhHant,
+  ko: invoiceKo,
 };

@@ -16,6 +16,7 @@
  * itself holds no logic (the page's first-load budget): payWithWallet finds the provider, guards
  * against a second press while a payment is under way and says every outcome through `say`.
  */
+import { interpolate } from './format';
 import type { WalletMessages } from './wallet-messages';
 import type { WalletTransaction } from './wallet-request';
 
@@ -110,8 +111,9 @@ let underWay = false;
 
 /**
  * The button's press: the injected provider asked to pay, every step said through `say`. The
- * transaction id is wrapped in Unicode isolates (LRI ... PDI) so that it reads left to right inside
- * a right-to-left sentence.
+ * transaction id goes where the language's `sent` text puts it (after its own colon: "：" in
+ * Chinese and Japanese, with no space), wrapped in Unicode isolates (LRI ... PDI) so that it reads
+ * left to right inside a right-to-left sentence.
  */
 export async function payWithWallet({ transaction, m }: WalletButtonProps, say: (text: string) => void): Promise<void> {
   const provider = (window as { ethereum?: Partial<Eip1193Provider> }).ethereum;
@@ -121,7 +123,7 @@ export async function payWithWallet({ transaction, m }: WalletButtonProps, say: 
   say(m.confirmInWallet);
   try {
     const outcome = await sendFromWallet(provider as Eip1193Provider, transaction);
-    say(outcome.sent ? `${m.sent} \u2066${outcome.txHash}\u2069` : m[REASON_TEXT[outcome.reason]]);
+    say(outcome.sent ? interpolate(m.sent, { tx: `\u2066${outcome.txHash}\u2069` }) : m[REASON_TEXT[outcome.reason]]);
   } finally {
     underWay = false;
   }

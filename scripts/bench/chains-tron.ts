@@ -10,6 +10,7 @@ export async function startTronBench(xpub: string, confirmations: number) {
   const node = await startFakeTronNode({ apiKey: 'bench-api-key' });
   node.mine(5);
   const usdt = randomTronAccount();
+  node.tokenDecimals.set(usdt, 6);
   const payer = randomTronAccount();
   return {
     env: {

@@ -17,10 +17,23 @@
  *   the currency a 3-character code or 40 hex digits, the value a decimal string:
  *   https://xrpl.org/docs/references/protocol/data-types/currency-formats
  * - Close times in seconds since 2000-01-01: https://xrpl.org/docs/references/protocol/data-types/basic-data-types#specifying-time
+ * - XRP delivered otherwise than by a Payment, with the metadata's AffectedNodes
+ *   (https://xrpl.org/docs/references/protocol/transactions/metadata#affectednodes): AccountDelete
+ *   (`DestinationTag` on the transaction, `delivered_amount` in its metadata:
+ *   https://xrpl.org/docs/references/protocol/transactions/types/accountdelete), EscrowFinish (the
+ *   deleted Escrow object carries `Destination`, `DestinationTag`, `Amount`:
+ *   https://xrpl.org/docs/references/protocol/transactions/types/escrowfinish,
+ *   https://xrpl.org/docs/references/protocol/ledger-data/ledger-entry-types/escrow) and
+ *   PaymentChannelClaim (the PayChannel object, modified or deleted, carries them and its `Balance`
+ *   claimed so far: https://xrpl.org/docs/references/protocol/transactions/types/paymentchannelclaim,
+ *   https://xrpl.org/docs/references/protocol/ledger-data/ledger-entry-types/paychannel); the
+ *   receiving AccountRoot's `Balance` in `FinalFields` and `PreviousFields`, less the fee when it
+ *   sent the transaction itself.
  *
  * Tests drive it: `pay()` queues a transaction, `closeLedger()` closes and validates the next
  * ledger with the queue, `lag` keeps that many closed ledgers unvalidated, `failRate` answers a
- * share of requests 503 or cuts them, `stop()`/`start()` take it off the port and back.
+ * share of requests 503 or cuts them, `stop()`/`start()` take it off the port and back, and
+ * `withoutTransactions` answers ledgers without the transactions asked for.
  */
 import { createHash } from 'node:crypto';
 import http from 'node:http';
@@ -55,6 +68,19 @@ interface Ledger {
   transactions: Record<string, unknown>[];
 }
 
+/** XRP a ledger object (an escrow, a payment channel) releases to `to`, under `tag`. */
+export interface FakeRelease {
+  /** The account the escrow or channel is from. */
+  owner?: string;
+  to: string;
+  tag?: number;
+  /** Drops that reach `to`. */
+  drops: bigint;
+  /** The account that sends the transaction: `to` itself pays the fee out of what arrives. */
+  submitter?: string;
+  result?: string;
+}
+
 export interface FakeRippled {
   url: string;
   /** Share of requests answered 503 or cut (deterministic). */
@@ -68,6 +94,14 @@ export interface FakeRippled {
   pay(payment: FakePayment): string;
   /** Queues any other transaction type (it must be ignored). */
   queue(tx: Record<string, unknown>): void;
+  /** Queues an AccountDelete of `from` sending its XRP (`delivered` drops) to `to`; answers its hash. */
+  accountDelete(deleted: { from?: string; to: string; tag?: number; delivered: bigint; result?: string }): string;
+  /** Queues an EscrowFinish releasing an escrow to `to`; answers its hash. */
+  escrowFinish(release: FakeRelease): string;
+  /** Queues a PaymentChannelClaim paying `to` from a channel (closing it with `close`); answers its hash. */
+  channelClaim(release: FakeRelease & { close?: boolean }): string;
+  /** Ledgers are answered without their transactions even when asked for them. */
+  withoutTransactions: boolean;
   /** Closes the next ledger with what is queued, `seconds` after the previous one. */
   closeLedger(seconds?: number): number;
   /** The ledger close clock jumps to `date` for the next ledger. */
@@ -139,7 +173,8 @@ export async function startFakeRippled(options: { seed?: number; firstIndex?: nu
     const full = params.transactions === true;
     fake.requests[full ? 'full' : 'headers']++;
     const body: Record<string, unknown> = header(ledger);
-    if (full) body.transactions = params.expand === true ? ledger.transactions : ledger.transactions.map((t) => t.hash);
+    if (full && !fake.withoutTransactions)
+      body.transactions = params.expand === true ? ledger.transactions : ledger.transactions.map((t) => t.hash);
     return {
       ledger: body,
       ledger_hash: ledger.hash,
@@ -195,10 +230,51 @@ export async function startFakeRippled(options: { seed?: number; firstIndex?: nu
     });
   }
 
+  /** Drops each account holds, as its AccountRoot's `Balance` (100 XRP to start with). */
+  const balances = new Map<string, bigint>();
+  const FEE = 12n;
+  /** The AccountRoot of `account` modified by `change` drops, as AffectedNodes writes it. */
+  function balanceNode(account: string, change: bigint): Record<string, unknown> {
+    const before = balances.get(account) ?? 100_000_000n;
+    balances.set(account, before + change);
+    return {
+      ModifiedNode: {
+        LedgerEntryType: 'AccountRoot',
+        LedgerIndex: hex(`root ${account}`),
+        FinalFields: { Account: account, Balance: String(before + change), Flags: 0, OwnerCount: 0 },
+        PreviousFields: { Balance: String(before) },
+      },
+    };
+  }
+
+  /** Queues `tx` with its result and affected nodes; answers its hash. */
+  function queueWithMeta(tx: Record<string, unknown>, result: string, meta: Record<string, unknown>): string {
+    const full = { Fee: String(FEE), Sequence: sequence++, SigningPubKey: '03AB', ...tx };
+    const hash = hex(JSON.stringify(full));
+    queued.push({
+      ...full,
+      hash,
+      metaData: { TransactionIndex: queued.length, TransactionResult: result, ...meta },
+    });
+    return hash;
+  }
+
+  /** What releasing `release` does to the ledger: the receiver's balance, less the fee when it sent the transaction. */
+  function released(release: FakeRelease): { submitter: string; nodes: Record<string, unknown>[] } {
+    const owner = release.owner ?? 'rPT1Sjq2YGrBMTttX4GZHjKu9dyfzbpAYe';
+    const submitter = release.submitter ?? owner;
+    const fee = submitter === release.to ? FEE : 0n;
+    return {
+      submitter,
+      nodes: (release.result ?? 'tesSUCCESS') === 'tesSUCCESS' ? [balanceNode(release.to, release.drops - fee)] : [],
+    };
+  }
+
   const fake: FakeRippled = {
     url: '',
     failRate: 0,
     lag: 0,
+    withoutTransactions: false,
     failed: 0,
     requests: { headers: 0, full: 0 },
     pay(payment) {
@@ -236,6 +312,93 @@ export async function startFakeRippled(options: { seed?: number; firstIndex?: nu
         hash: hex(JSON.stringify(full)),
         metaData: { AffectedNodes: [], TransactionIndex: queued.length, TransactionResult: 'tesSUCCESS' },
       });
+    },
+    accountDelete({ from = 'rU6K7V3Po4snVhBBaU29sesqs2qTQJWDw1', to, tag, delivered, result = 'tesSUCCESS' }) {
+      const ok = result === 'tesSUCCESS';
+      return queueWithMeta(
+        {
+          TransactionType: 'AccountDelete',
+          Account: from,
+          Destination: to,
+          ...(tag !== undefined ? { DestinationTag: tag } : {}),
+          Fee: '2000000',
+        },
+        result,
+        {
+          AffectedNodes: ok
+            ? [
+                { DeletedNode: { LedgerEntryType: 'AccountRoot', FinalFields: { Account: from, Balance: '0' } } },
+                balanceNode(to, delivered),
+              ]
+            : [],
+          ...(ok ? { delivered_amount: String(delivered) } : {}),
+        },
+      );
+    },
+    escrowFinish(release) {
+      const owner = release.owner ?? 'rPT1Sjq2YGrBMTttX4GZHjKu9dyfzbpAYe';
+      const { submitter, nodes } = released(release);
+      const escrow = {
+        Account: owner,
+        Destination: release.to,
+        ...(release.tag !== undefined ? { DestinationTag: release.tag } : {}),
+        Amount: String(release.drops),
+        Flags: 0,
+        OwnerNode: '0',
+      };
+      return queueWithMeta(
+        { TransactionType: 'EscrowFinish', Account: submitter, Owner: owner, OfferSequence: sequence },
+        release.result ?? 'tesSUCCESS',
+        {
+          AffectedNodes: nodes.length
+            ? [
+                {
+                  DeletedNode: {
+                    LedgerEntryType: 'Escrow',
+                    LedgerIndex: hex(`escrow ${sequence}`),
+                    FinalFields: escrow,
+                  },
+                },
+                ...nodes,
+              ]
+            : [],
+        },
+      );
+    },
+    channelClaim(release) {
+      const owner = release.owner ?? 'rPT1Sjq2YGrBMTttX4GZHjKu9dyfzbpAYe';
+      const { submitter, nodes } = released(release);
+      const channel = hex(`channel ${owner} ${release.to}`);
+      const claimedBefore = 1_000_000n;
+      const claimed = claimedBefore + release.drops;
+      const fields = {
+        Account: owner,
+        Destination: release.to,
+        ...(release.tag !== undefined ? { DestinationTag: release.tag } : {}),
+        Amount: String(claimed + 5_000_000n),
+        Balance: String(claimed),
+        SettleDelay: 86400,
+        PublicKey: '0330E7FC9D56BB25D6893BA3F317AE5BCF33B3291BD63DB32654A313222F7FD020',
+      };
+      const node = {
+        LedgerEntryType: 'PayChannel',
+        LedgerIndex: channel,
+        FinalFields: fields,
+        PreviousFields: { Balance: String(claimedBefore) },
+      };
+      return queueWithMeta(
+        {
+          TransactionType: 'PaymentChannelClaim',
+          Account: submitter,
+          Channel: channel,
+          Balance: String(claimed),
+          ...(release.close ? { Flags: 0x0002_0000 } : {}),
+        },
+        release.result ?? 'tesSUCCESS',
+        {
+          AffectedNodes: nodes.length ? [release.close ? { DeletedNode: node } : { ModifiedNode: node }, ...nodes] : [],
+        },
+      );
     },
     closeLedger(seconds = 4) {
       const previous = last();

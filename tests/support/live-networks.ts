@@ -8,6 +8,7 @@ import { CHAIN_ID, startEvmNode, type EvmNode } from './evm';
 import { startFakeRippled, type FakeRippled } from './fake-rippled';
 import { startFakeTronNode, type FakeTronNode } from './fake-tron-node';
 import type { LiveNetworkSpec } from './live';
+import { startScriptedEvmNode, type ScriptedEvmNode } from './scripted-evm-node';
 
 /** litecoind in regtest (Debian's package), watched through the extended key `xpub`. */
 export function litecoindNetwork(settings: { xpub: string; confirmations: number }): LiveNetworkSpec<Litecoind> {
@@ -53,6 +54,38 @@ export function anvilNetwork(settings: {
   };
 }
 
+/**
+ * The scripted EVM node (tests/support/scripted-evm-node.ts) as the live `ethereum` network, a few
+ * blocks mined; `tokens` names the contracts that credit (they answer `decimals()` as the catalog's
+ * token has them), e.g. `{ USDT: '0x...' }`.
+ */
+export function scriptedEvmNetwork(settings: {
+  xpub: string;
+  confirmations: number;
+  tokens: Record<string, string>;
+}): LiveNetworkSpec<ScriptedEvmNode> {
+  return {
+    network: 'ethereum',
+    start: async () => {
+      const node = await startScriptedEvmNode();
+      for (const contract of Object.values(settings.tokens)) node.decimals.set(contract.toLowerCase(), 6);
+      node.mine(5);
+      return node;
+    },
+    env: (node) => ({
+      ETHEREUM_RPC_URL: node.url,
+      ETHEREUM_XPUB: settings.xpub,
+      ETHEREUM_CHAIN_ID: String(node.chainId),
+      ETHEREUM_CONFIRMATIONS: String(settings.confirmations),
+      ETHEREUM_HEAD_LAG: '0',
+      ETHEREUM_TOKENS: Object.entries(settings.tokens)
+        .map(([ticker, contract]) => `${ticker}:${contract}`)
+        .join(','),
+      CHAIN_RPC_TIMEOUT_MS: '3000',
+    }),
+  };
+}
+
 /** The fake java-tron node (tests/support/fake-tron-node.ts), a few blocks mined. */
 export function fakeTronNetwork(settings: {
   apiKey: string;
@@ -64,6 +97,9 @@ export function fakeTronNetwork(settings: {
     network: 'tron',
     start: async () => {
       const node = await startFakeTronNode({ apiKey: settings.apiKey });
+      // The configured tokens are the catalog's (6 decimals, as TRC-20 USDT).
+      for (const [, contract] of settings.tokens.split(',').map((entry) => entry.split(':')))
+        if (contract) node.tokenDecimals.set(contract, 6);
       node.mine(5);
       return node;
     },
@@ -73,6 +109,8 @@ export function fakeTronNetwork(settings: {
       TRON_XPUB: settings.xpub,
       TRON_CONFIRMATIONS: String(settings.confirmations),
       TRON_TOKENS: settings.tokens,
+      // Blocks are read up to the head, so that a test sees a payment at the block it mines.
+      TRON_HEAD_LAG: '0',
       CHAIN_RPC_TIMEOUT_MS: '3000',
     }),
   };

@@ -5,7 +5,7 @@ import { cache } from 'react';
 import { InvoicePage } from '@/components/invoice/invoice-page';
 import { getDatabase } from '@/lib/db';
 import { loadInvoiceView } from '@/lib/invoices';
-import { formatPrice, interpolate } from '@/lib/pay/format';
+import { formatPrice, interpolate, isolate } from '@/lib/pay/format';
 import { LANGUAGE_HEADER, languageFrom } from '@/lib/pay/i18n';
 import { INVOICE_MESSAGES, isInvoiceChoiceError, MESSAGES } from '@/lib/pay/messages';
 import { FIAT_CURRENCIES } from '@/lib/catalog';
@@ -27,7 +27,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const view = await viewOf((await params).invoiceId);
   const im = INVOICE_MESSAGES[await language()];
   return {
-    title: view ? interpolate(im.pageTitle, { merchant: view.merchantName }) : im.notFoundTitle,
+    title: view ? interpolate(im.pageTitle, { merchant: isolate(view.merchantName) }) : im.notFoundTitle,
     // The link is the payer's alone: keep it out of search engines.
     robots: { index: false, follow: false },
   };

@@ -5,7 +5,7 @@ import { cache } from 'react';
 import { PaymentPage } from '@/components/pay/payment-page';
 import { getDatabase } from '@/lib/db';
 import { loadPublicBrand, loadPublicView } from '@/lib/pay';
-import { formatPrice, interpolate } from '@/lib/pay/format';
+import { formatPrice, interpolate, isolate } from '@/lib/pay/format';
 import { LANGUAGE_HEADER, languageFrom } from '@/lib/pay/i18n';
 import { MESSAGES } from '@/lib/pay/messages';
 import { FIAT_CURRENCIES } from '@/lib/catalog';
@@ -26,7 +26,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const view = await viewOf((await params).orderId);
   const m = MESSAGES[await language()];
   return {
-    title: view ? interpolate(m.pageTitle, { merchant: view.merchantName }) : m.notFoundTitle,
+    title: view ? interpolate(m.pageTitle, { merchant: isolate(view.merchantName) }) : m.notFoundTitle,
     // The link is the shopper's alone: keep it out of search engines.
     robots: { index: false, follow: false },
   };

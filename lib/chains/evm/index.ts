@@ -6,7 +6,8 @@ import 'server-only';
  * - The node (./node): the connection, what it is asked, its errors, its chain id.
  * - Native coin (./blocks): the value of each block transaction (getBlock with transactions), only
  *   when its receipt has status 1.
- * - Tokens (./tokens): `Transfer` logs of the configured contracts only.
+ * - Tokens (./tokens): `Transfer` logs of the configured contracts only, each of which must answer
+ *   `decimals()` with the catalog token's (checked once, with the chain id, before the first scan).
  * - The watcher stays `headLag` blocks behind the node's head: some nodes answer incomplete logs
  *   for the newest blocks without an error.
  * - Each scanned block must build on the one before (parent hash) and every log must belong to the
@@ -21,7 +22,7 @@ import type { BlockRef, ChainTransfer } from '../adapter';
 import type { LiveAdapter } from '../live-adapter';
 import { blockAt, blockRef, fullBlocks, nativeTransfers, receiptStatus } from './blocks';
 import { EvmNodeError, evmNode } from './node';
-import { tokenContracts, tokenTransfers, transferLogs } from './tokens';
+import { checkTokenDecimals, tokenContracts, tokenTransfers, transferLogs } from './tokens';
 
 export { evmNewHeads } from './new-heads';
 
@@ -30,9 +31,15 @@ export function evmAdapter(network: Network, cfg: LiveChainConfig): LiveAdapter 
   const contracts = tokenContracts(network);
   const native = network.currencies.find((c) => !c.contract)!.ticker;
   const succeeded = receiptStatus(node.client);
+  let decimalsChecked = false;
 
   async function head(): Promise<BlockRef> {
     await node.checkChain();
+    // With the chain id, before the first scan: asked until it has passed once.
+    if (!decimalsChecked) {
+      await checkTokenDecimals(node.client, network, node.label);
+      decimalsChecked = true;
+    }
     const tip = Number(await node.client.getBlockNumber({ cacheTime: 0 }));
     const ref = await blockAt(node.client, Math.max(0, tip - cfg.headLag));
     if (!ref) throw new EvmNodeError(`${node.label}: block ${tip - cfg.headLag} vanished under the head`);

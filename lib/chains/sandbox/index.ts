@@ -35,6 +35,8 @@ export function sandboxAdapter(
   return {
     network,
     requiredConfirmations,
+    // reset-clock takes the blocks dated ahead away (docs/decisions/016).
+    truncates: true,
     head: () => tip(db, network),
     block: (height) => blockAt(db, network, height),
     scan: (from, to) => scanRange(db, network, from, to),

@@ -8,6 +8,7 @@ import 'server-only';
  * - Block: /wallet/getblock, /wallet/getblockbylimitnext (developers.tron.network/reference/getblock,
  *   .../getblockbylimitnext).
  * - TransactionInfo: /wallet/gettransactioninfobyblocknum (.../gettransactioninfobyblocknum).
+ * - A constant call's result: /wallet/triggerconstantcontract (.../triggerconstantcontract).
  */
 import { z } from 'zod';
 
@@ -85,3 +86,14 @@ export const transactionInfos = z.union([
     .strict()
     .transform(() => []),
 ]);
+
+/**
+ * /wallet/triggerconstantcontract: the call's return data as hex words; `result.code` and its
+ * hex-encoded `message` when the node refused it (no contract at the address, a revert...).
+ */
+export const constantCall = z.object({
+  result: z
+    .object({ result: z.boolean().optional(), code: z.string().optional(), message: hex.optional() })
+    .default({}),
+  constant_result: z.array(hex).default([]),
+});

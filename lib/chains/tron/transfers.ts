@@ -44,9 +44,19 @@ export function blockRef(block: Block): BlockRef {
   return { height: raw.number, hash: block.blockID, parentHash: raw.parentHash, time: new Date(raw.timestamp) };
 }
 
-/** Whether any transaction of `block` calls a contract: only then can it carry a token Transfer log. */
-export function callsContracts(block: Block): boolean {
-  return block.transactions.some((tx) => tx.raw_data.contract.some((c) => c.type === 'TriggerSmartContract'));
+/**
+ * The transactions of `block` that run contract code, by txID in lower case: only they can carry a
+ * token Transfer log. A call (TriggerSmartContract), and a deployment (CreateSmartContract), whose
+ * constructor may pay out tokens as it runs.
+ */
+export function contractCalls(block: Block): Set<string> {
+  return new Set(
+    block.transactions
+      .filter((tx) =>
+        tx.raw_data.contract.some((c) => c.type === 'TriggerSmartContract' || c.type === 'CreateSmartContract'),
+      )
+      .map((tx) => tx.txID.toLowerCase()),
+  );
 }
 
 /** The successful TRX payments of `block` (seen as `ref`), in block order. */

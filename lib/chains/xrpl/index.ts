@@ -17,6 +17,12 @@ import 'server-only';
  * - A Payment credits only with `tesSUCCESS` (a `tec*` result is in the ledger, burnt its fee and
  *   moved nothing) and only its `meta.delivered_amount`, never `Amount`: with the partial-payment
  *   flag `Amount` is a ceiling, not what arrived.
+ * - XRP reaches the account by other transactions too (./released), each credited with
+ *   `tesSUCCESS` under the tag it was sent with: an AccountDelete by its `delivered_amount` and the
+ *   tag on the transaction; an EscrowFinish and a PaymentChannelClaim by the account's balance
+ *   change in the metadata (plus the fee when the account sent the transaction itself) and the tag
+ *   of the Escrow or PayChannel object, which the transaction does not carry.
+ * - A ledger answered without the transactions asked for is an error, never an empty ledger.
  * - XRP amounts are drops in a JSON string (1 XRP = 1,000,000 drops), read straight into a bigint.
  *   An issued-currency amount (an object) credits one of the configured tokens only when both its
  *   currency code and its issuer are that token's (./issued; `RIPPLE_TOKENS`), in the catalog's
@@ -31,6 +37,7 @@ import type { LiveChainConfig } from '../../config';
 import type { BlockRef, ChainTransfer } from '../adapter';
 import type { LiveAdapter } from '../live-adapter';
 import { currencyCode, ISSUED_VALUE, issuedTokens, issuedUnits, tokenKey } from './issued';
+import { affectedNode, releasedTo } from './released';
 import { RippledClient, XrplRpcError } from './rpc';
 
 export { XrplRpcError } from './rpc';
@@ -80,6 +87,18 @@ const payment = z.object({
     .max(2 ** 32 - 1)
     .optional(),
   metaData: meta,
+});
+/** An AccountDelete: the deleted account's XRP goes to `Destination`, under the tag it names. */
+const accountDelete = payment.extend({ TransactionType: z.literal('AccountDelete') });
+/** An EscrowFinish or a PaymentChannelClaim: who sent it, its fee, and what it changed (./released). */
+const releasing = z.object({
+  hash,
+  Account: z.string(),
+  Fee: z
+    .string()
+    .regex(/^\d{1,20}$/, 'must be drops')
+    .transform(BigInt),
+  metaData: z.object({ TransactionResult: z.string(), AffectedNodes: z.array(affectedNode).default([]) }),
 });
 const typed = z.object({ TransactionType: z.string(), Destination: z.string().optional() });
 
@@ -135,34 +154,71 @@ export function xrplAdapter(network: Network, cfg: LiveChainConfig): LiveAdapter
     return units === null ? null : { currency: token.ticker, units };
   }
 
-  /** A Payment to the receiving account that delivered XRP or a configured token, as a transfer; null for anything else. */
+  /** `raw` checked against `schema`, or an error naming the ledger and the field. */
+  function parsed<S extends z.ZodType>(schema: S, raw: unknown, what: string, ref: BlockRef): z.output<S> {
+    const checked = schema.safeParse(raw);
+    if (checked.success) return checked.data;
+    const issue = checked.error.issues[0]!;
+    throw new XrplRpcError(
+      `${rpc.label}: unexpected ${what} in ledger ${ref.height} at ${issue.path.join('.')}: ${issue.message}`,
+    );
+  }
+
+  /**
+   * What a transaction delivered to the receiving account, as a transfer: a Payment of XRP or a
+   * configured token, an AccountDelete, an EscrowFinish or a PaymentChannelClaim releasing XRP to
+   * it; null for anything else.
+   */
   function transferOf(raw: unknown, ref: BlockRef): ChainTransfer | null {
     const kind = typed.safeParse(raw);
     if (!kind.success)
       throw new XrplRpcError(`${rpc.label}: a transaction of ledger ${ref.height} has no TransactionType`);
-    if (kind.data.TransactionType !== 'Payment' || kind.data.Destination !== account) return null;
-    const parsed = payment.safeParse(raw);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      throw new XrplRpcError(
-        `${rpc.label}: unexpected Payment in ledger ${ref.height} at ${issue.path.join('.')}: ${issue.message}`,
-      );
+    const transfer = (
+      txHash: string,
+      from: string,
+      tag: number | undefined,
+      delivered: { currency: string; units: bigint } | null,
+    ): ChainTransfer | null =>
+      delivered && {
+        txHash,
+        outputIndex: 0,
+        from,
+        to: account,
+        tag: tag === undefined ? null : String(tag),
+        currency: delivered.currency,
+        amount: delivered.units,
+        blockHeight: ref.height,
+        seenAt: ref.time,
+      };
+    switch (kind.data.TransactionType) {
+      case 'Payment':
+      case 'AccountDelete': {
+        if (kind.data.Destination !== account) return null;
+        const isPayment = kind.data.TransactionType === 'Payment';
+        const tx = parsed(isPayment ? payment : accountDelete, raw, kind.data.TransactionType, ref);
+        if (tx.metaData.TransactionResult !== 'tesSUCCESS') return null;
+        // An AccountDelete moves XRP only: an issued amount there is none of ours.
+        const delivered = tx.metaData.delivered_amount;
+        if (!isPayment && typeof delivered !== 'string') return null;
+        return transfer(tx.hash, tx.Account, tx.DestinationTag, credit(delivered));
+      }
+      case 'EscrowFinish':
+      case 'PaymentChannelClaim': {
+        const tx = parsed(releasing, raw, kind.data.TransactionType, ref);
+        if (tx.metaData.TransactionResult !== 'tesSUCCESS') return null;
+        let released;
+        try {
+          released = releasedTo(tx.metaData.AffectedNodes, account, tx.Fee, tx.Account === account);
+        } catch (error) {
+          throw new XrplRpcError(
+            `${rpc.label}: unexpected ${kind.data.TransactionType} ${tx.hash} in ledger ${ref.height}: ${(error as Error).message}`,
+          );
+        }
+        return released && transfer(tx.hash, released.from, released.tag, { currency: xrp, units: released.drops });
+      }
+      default:
+        return null;
     }
-    const tx = parsed.data;
-    if (tx.metaData.TransactionResult !== 'tesSUCCESS') return null;
-    const delivered = credit(tx.metaData.delivered_amount);
-    if (!delivered) return null;
-    return {
-      txHash: tx.hash,
-      outputIndex: 0,
-      from: tx.Account,
-      to: tx.Destination,
-      tag: tx.DestinationTag === undefined ? null : String(tx.DestinationTag),
-      currency: delivered.currency,
-      amount: delivered.units,
-      blockHeight: ref.height,
-      seenAt: ref.time,
-    };
   }
 
   return {
@@ -195,7 +251,9 @@ export function xrplAdapter(network: Network, cfg: LiveChainConfig): LiveAdapter
         if (previous && ref.parentHash !== previous.hash)
           throw new XrplRpcError(`${rpc.label}: ledger ${height} does not follow ledger ${previous.height}`);
         blocks.push(ref);
-        for (const raw of found.transactions ?? []) {
+        if (!found.transactions)
+          throw new XrplRpcError(`${rpc.label} answered ledger ${height} without its transactions`);
+        for (const raw of found.transactions) {
           const transfer = transferOf(raw, ref);
           if (transfer) transfers.push(transfer);
         }

@@ -1,6 +1,7 @@
 import type { InvoiceMessages, Messages } from '../messages';
 
 export const messages: Messages = {
+  separators: { label: ': ', sentence: '. ', item: ' · ' },
   pageTitle: '{merchant} bezahlen',
   payTo: 'Zahlung an {merchant}',
   testMode: 'TESTMODUS',
@@ -14,14 +15,14 @@ export const messages: Messages = {
   tag: 'Destination Tag',
   tagWarningTitle: 'Der Destination Tag ist erforderlich',
   tagWarning:
-    'Geben Sie diesen Tag in Ihrem Wallet ein. Ohne ihn kann Ihre Zahlung dieser Bestellung nicht zugeordnet werden und kann verloren gehen.',
+    'Geben Sie diesen Tag in Ihrer Wallet ein. Ohne ihn kann Ihre Zahlung dieser Bestellung nicht zugeordnet werden und kann verloren gehen.',
   qrChoice: 'Inhalt des QR-Codes',
   qrWithAmount: 'Mit Betrag',
   qrAddressOnly: 'Nur Adresse',
   qrWithAmountAlt: 'QR-Code: Wallet-Link für diese Zahlung',
   qrAddressOnlyAlt: 'QR-Code: nur die Adresse',
   qrAddressOnlyNote: 'Für Wallets, die keine Zahlungslinks lesen: Geben Sie den Betrag selbst ein.',
-  openWallet: 'Im Wallet öffnen',
+  openWallet: 'In der Wallet öffnen',
   copy: 'Kopieren',
   copied: 'Kopiert',
   copyAmount: 'Betrag kopieren',
@@ -52,7 +53,8 @@ export const messages: Messages = {
   copyReference: 'Bestellreferenz kopieren',
   copyTransaction: 'Transaktions-ID kopieren',
   contactTitle: 'Händler kontaktieren',
-  contactNote: 'Nennen Sie ihm die Bestellreferenz und die Transaktions-IDs unten: Sie kennzeichnen Ihre Zahlung.',
+  contactNote:
+    'Nennen Sie dem Händler die Bestellreferenz und die Transaktions-IDs unten: Daran erkennt er Ihre Zahlung.',
   returnToStore: 'Zurück zum Shop',
   redirectIn: 'Zurück zum Shop in {s} s.',
   stayOnPage: 'Auf dieser Seite bleiben',
@@ -66,8 +68,7 @@ export const messages: Messages = {
   simulateSent: 'Gesendet: {tx}',
   simulateFailed: 'Die simulierte Zahlung ist fehlgeschlagen: {error}',
   notFoundTitle: 'Bestellung nicht gefunden',
-  notFoundBody:
-    'Unter dieser Adresse gibt es keine Zahlungsbestellung. Prüfen Sie den Link, den Ihnen der Shop gegeben hat.',
+  notFoundBody: 'Unter diesem Link gibt es keine Bestellung. Prüfen Sie den Link, den Ihnen der Shop gegeben hat.',
   invoicePrice: 'Preis',
   changeCoin: 'Währung wechseln',
   screens: {
@@ -131,9 +132,11 @@ export const invoiceMessages: InvoiceMessages = {
     'not-offered': 'Diese Währung wird für diese Rechnung nicht angeboten. Wählen Sie eine aus der Liste.',
     busy: 'Das Gateway ist gerade ausgelastet. Versuchen Sie es gleich noch einmal.',
     invalid: 'Wählen Sie eine Währung aus der Liste.',
+    choices:
+      'Sie haben die Währung so oft gewechselt, wie diese Rechnung es erlaubt. Wählen Sie eine zuvor gewählte Währung, solange ihre Zahlungsanforderung läuft, oder bitten Sie den Shop um eine neue Rechnung.',
   },
   notFoundTitle: 'Rechnung nicht gefunden',
-  notFoundBody: 'Unter dieser Adresse gibt es keine Rechnung. Prüfen Sie den Link, den Ihnen der Shop gegeben hat.',
+  notFoundBody: 'Unter diesem Link gibt es keine Rechnung. Prüfen Sie den Link, den Ihnen der Shop gegeben hat.',
   goBack: 'Zurück',
   home: 'Zur Startseite',
   screens: {
@@ -143,7 +146,7 @@ export const invoiceMessages: InvoiceMessages = {
     },
     pay: {
       title: 'Zahlung läuft',
-      body: 'Eine Zahlung für diese Rechnung wurde gesehen. Verfolgen Sie sie auf der Zahlungsseite.',
+      body: 'Eine Zahlung für diese Rechnung wurde erkannt. Verfolgen Sie sie auf der Zahlungsseite.',
     },
     paid: { title: 'Bezahlt', body: 'Vielen Dank: Diese Rechnung ist bezahlt.' },
     expired: {

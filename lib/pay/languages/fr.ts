@@ -1,11 +1,12 @@
 import type { InvoiceMessages, Messages } from '../messages';
 
 export const messages: Messages = {
+  separators: { label: '\u00a0: ', sentence: '. ', item: ' · ' },
   pageTitle: 'Payer {merchant}',
   payTo: 'Paiement à {merchant}',
   testMode: 'MODE TEST',
   testModeNote:
-    'Ceci est une commande de test : aucun fonds réel n’est transféré. Utilisez « Simuler un paiement » ci-dessous.',
+    'Ceci est une commande de test\u00a0: aucun fonds réel n’est transféré. Utilisez «\u202fSimuler un paiement\u202f» ci-dessous.',
   language: 'Langue',
   sendExactly: 'Envoyez exactement',
   networkWarning:
@@ -19,9 +20,10 @@ export const messages: Messages = {
   qrChoice: 'Contenu du code QR',
   qrWithAmount: 'Avec le montant',
   qrAddressOnly: 'Adresse seule',
-  qrWithAmountAlt: 'Code QR : lien de portefeuille pour ce paiement',
-  qrAddressOnlyAlt: 'Code QR : l’adresse seule',
-  qrAddressOnlyNote: 'Pour les portefeuilles qui ne lisent pas les liens de paiement : saisissez le montant vous-même.',
+  qrWithAmountAlt: 'Code QR\u00a0: lien de portefeuille pour ce paiement',
+  qrAddressOnlyAlt: 'Code QR\u00a0: l’adresse seule',
+  qrAddressOnlyNote:
+    'Pour les portefeuilles qui ne lisent pas les liens de paiement\u00a0: saisissez le montant vous-même.',
   openWallet: 'Ouvrir dans le portefeuille',
   copy: 'Copier',
   copied: 'Copié',
@@ -45,7 +47,7 @@ export const messages: Messages = {
   payments: 'Paiements',
   transaction: 'Transaction',
   paymentStatus: { detected: 'En confirmation', confirmed: 'Confirmé', reversed: 'Annulé', rejected: 'Refusé' },
-  otherTransfers: 'Autres virements vers cette adresse',
+  otherTransfers: 'Autres transferts vers cette adresse',
   otherTransfersNote: 'Ils n’ont pas été comptés pour la commande. Contactez le marchand à leur sujet.',
   lateLabel: 'après l’échéance',
   orderReference: 'Référence de la commande',
@@ -53,21 +55,21 @@ export const messages: Messages = {
   copyTransaction: 'Copier l’identifiant de transaction',
   contactTitle: 'Contactez le marchand',
   contactNote:
-    'Donnez-lui la référence de la commande et les identifiants de transaction ci-dessous : ils identifient votre paiement.',
+    'Donnez-lui la référence de la commande et les identifiants de transaction ci-dessous\u00a0: ils identifient votre paiement.',
   returnToStore: 'Retour à la boutique',
   redirectIn: 'Retour à la boutique dans {s} s.',
   stayOnPage: 'Rester sur cette page',
   redirectCancelled: 'Vous restez sur cette page.',
   reconnecting: 'Reconnexion… L’état affiché n’est peut-être plus à jour.',
   simulateTitle: 'Simuler un paiement',
-  simulateNote: 'Mode test uniquement : envoie un paiement sur le registre de test.',
+  simulateNote: 'Mode test uniquement\u00a0: envoie un paiement sur le registre de test.',
   simulateFull: 'Complet',
   simulatePartial: 'Partiel',
   simulateOver: 'En trop',
-  simulateSent: 'Envoyé : {tx}',
-  simulateFailed: 'Le paiement simulé a échoué : {error}',
+  simulateSent: 'Envoyé\u00a0: {tx}',
+  simulateFailed: 'Le paiement simulé a échoué\u00a0: {error}',
   notFoundTitle: 'Commande introuvable',
-  notFoundBody: 'Aucune commande de paiement à cette adresse. Vérifiez le lien que la boutique vous a donné.',
+  notFoundBody: 'Ce lien ne mène à aucune commande de paiement. Vérifiez le lien que la boutique vous a donné.',
   invoicePrice: 'Prix',
   changeCoin: 'Changer de monnaie',
   screens: {
@@ -77,13 +79,13 @@ export const messages: Messages = {
     },
     detected: { title: 'Paiement détecté', body: 'Votre paiement est en route et attend les confirmations du réseau.' },
     'partially-paid': {
-      title: 'Payé en partie',
+      title: 'Payée en partie',
       body: 'Une partie du montant est arrivée. Envoyez le montant restant avant la fin du délai.',
     },
-    paid: { title: 'Payé', body: 'Merci : le paiement est terminé.' },
+    paid: { title: 'Payée', body: 'Merci\u00a0: le paiement est terminé.' },
     overpaid: {
-      title: 'Payé',
-      body: 'Merci : le paiement est terminé. Vous avez envoyé plus que le montant ; contactez le marchand pour la différence.',
+      title: 'Payée',
+      body: 'Merci\u00a0: le paiement est terminé. Vous avez envoyé plus que le montant\u202f; contactez le marchand pour la différence.',
     },
     expired: {
       title: 'Expirée',
@@ -94,8 +96,8 @@ export const messages: Messages = {
       body: 'La commande a expiré sans que le montant complet soit reçu, et elle ne peut plus être payée. Contactez le marchand pour finaliser la commande ou être remboursé.',
     },
     'paid-late': {
-      title: 'Payé en retard',
-      body: 'Un paiement est arrivé après l’expiration de la commande ; il n’a donc pas été compté. Contactez le marchand pour finaliser la commande ou être remboursé.',
+      title: 'Payée en retard',
+      body: 'Un paiement est arrivé après l’expiration de la commande\u202f; il n’a donc pas été compté. Contactez le marchand pour finaliser la commande ou être remboursé.',
     },
     error: {
       title: 'Problème de paiement',
@@ -106,31 +108,33 @@ export const messages: Messages = {
 
 export const invoiceMessages: InvoiceMessages = {
   pageTitle: 'Facture de {merchant}',
-  testModeNote: 'Ceci est une facture de test : aucun fonds réel n’est transféré.',
+  testModeNote: 'Ceci est une facture de test\u00a0: aucun fonds réel n’est transféré.',
   price: 'Prix',
   coins: 'Monnaies acceptées',
   searchLabel: 'Rechercher une monnaie',
   searchHint: 'Symbole, nom ou réseau',
-  searchCount: 'Monnaies affichées : {shown} sur {total}',
+  searchCount: 'Monnaies affichées\u00a0: {shown} sur {total}',
   searchNone: 'Aucune monnaie ne correspond à votre recherche.',
   priceUnavailable: 'prix indisponible',
-  chosen: 'Votre choix actuel : {currency} sur {network}.',
+  chosen: 'Votre choix actuel\u00a0: {currency} sur {network}.',
   continueWith: 'Continuer avec {currency} sur {network}',
   chosenNote:
-    'Choisir une autre monnaie remplace cette demande de paiement : n’envoyez plus de fonds à son adresse ensuite.',
+    'Choisir une autre monnaie remplace cette demande de paiement\u00a0: n’envoyez plus de fonds à son adresse ensuite.',
   chooseAnother: 'Ou choisissez une autre monnaie',
   choosing: 'Préparation de votre paiement…',
   continueToPayment: 'Continuer vers le paiement',
   paymentDetails: 'Voir les détails du paiement',
   errors: {
-    closed: 'Cette facture n’accepte plus de choix de monnaie : elle est payée, close ou hors délai.',
+    closed: 'Cette facture n’accepte plus de choix de monnaie\u00a0: elle est payée, close ou hors délai.',
     rate: 'Il n’y a pas de prix récent pour cette monnaie pour le moment. Réessayez dans une minute ou choisissez une autre monnaie.',
     'not-offered': 'Cette monnaie n’est pas proposée pour cette facture. Choisissez-en une dans la liste.',
     busy: 'La passerelle est occupée pour le moment. Réessayez dans un instant.',
     invalid: 'Choisissez une monnaie dans la liste.',
+    choices:
+      'Vous avez changé de monnaie autant de fois que cette facture le permet. Choisissez une monnaie déjà choisie tant que sa demande de paiement court, ou demandez une nouvelle facture à la boutique.',
   },
   notFoundTitle: 'Facture introuvable',
-  notFoundBody: 'Aucune facture à cette adresse. Vérifiez le lien que la boutique vous a donné.',
+  notFoundBody: 'Ce lien ne mène à aucune facture. Vérifiez le lien que la boutique vous a donné.',
   goBack: 'Retour',
   home: 'Aller à la page d’accueil',
   screens: {
@@ -140,16 +144,16 @@ export const invoiceMessages: InvoiceMessages = {
     },
     pay: {
       title: 'Paiement en cours',
-      body: 'Un paiement pour cette facture a été vu. Suivez-le sur la page de paiement.',
+      body: 'Un paiement pour cette facture a été détecté. Suivez-le sur la page de paiement.',
     },
-    paid: { title: 'Payée', body: 'Merci : cette facture est payée.' },
+    paid: { title: 'Payée', body: 'Merci\u00a0: cette facture est payée.' },
     expired: {
       title: 'Cette facture a expiré',
-      body: 'Le délai pour la payer est écoulé. N’envoyez pas de fonds pour elle ; demandez une nouvelle facture à la boutique.',
+      body: 'Le délai pour la payer est écoulé. N’envoyez pas de fonds pour elle\u202f; demandez une nouvelle facture à la boutique.',
     },
     closed: {
       title: 'Le paiement n’a pas abouti',
-      body: 'Cette facture est close sans paiement complet. La page de paiement montre ce qui a été reçu ; contactez le marchand.',
+      body: 'Cette facture est close sans paiement complet. La page de paiement montre ce qui a été reçu\u202f; contactez le marchand.',
     },
   },
 };

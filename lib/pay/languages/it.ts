@@ -1,6 +1,7 @@
 import type { InvoiceMessages, Messages } from '../messages';
 
 export const messages: Messages = {
+  separators: { label: ': ', sentence: '. ', item: ' · ' },
   pageTitle: 'Paga {merchant}',
   payTo: 'Pagamento a {merchant}',
   testMode: 'MODALITÀ DI PROVA',
@@ -61,7 +62,7 @@ export const messages: Messages = {
   simulateSent: 'Inviato: {tx}',
   simulateFailed: 'Il pagamento simulato non è riuscito: {error}',
   notFoundTitle: 'Ordine non trovato',
-  notFoundBody: 'Non esiste alcun ordine di pagamento a questo indirizzo. Controlla il link che ti ha dato il negozio.',
+  notFoundBody: 'Questo link non porta a nessun ordine di pagamento. Controlla il link che ti ha dato il negozio.',
   invoicePrice: 'Prezzo',
   changeCoin: 'Cambia moneta',
   screens: {
@@ -122,9 +123,11 @@ export const invoiceMessages: InvoiceMessages = {
     'not-offered': 'Quella moneta non è offerta per questa fattura. Scegline una dall’elenco.',
     busy: 'Il gateway è occupato in questo momento. Riprova tra poco.',
     invalid: 'Scegli una moneta dall’elenco.',
+    choices:
+      'Hai cambiato moneta tante volte quante questa fattura consente. Scegli una moneta già scelta finché la sua richiesta di pagamento è aperta, oppure chiedi al negozio una nuova fattura.',
   },
   notFoundTitle: 'Fattura non trovata',
-  notFoundBody: 'Non esiste alcuna fattura a questo indirizzo. Controlla il link che ti ha dato il negozio.',
+  notFoundBody: 'Questo link non porta a nessuna fattura. Controlla il link che ti ha dato il negozio.',
   goBack: 'Indietro',
   home: 'Vai alla pagina iniziale',
   screens: {
@@ -134,7 +137,7 @@ export const invoiceMessages: InvoiceMessages = {
     },
     pay: {
       title: 'Pagamento in corso',
-      body: 'È stato visto un pagamento per questa fattura. Seguilo nella pagina di pagamento.',
+      body: 'È stato rilevato un pagamento per questa fattura. Seguilo nella pagina di pagamento.',
     },
     paid: { title: 'Pagata', body: 'Grazie: questa fattura è pagata.' },
     expired: {

@@ -1,6 +1,7 @@
 import type { InvoiceMessages, Messages } from '../messages';
 
 export const messages: Messages = {
+  separators: { label: '：', sentence: '。', item: '・' },
   pageTitle: '{merchant} へのお支払い',
   payTo: '{merchant} へのお支払い',
   testMode: 'テストモード',
@@ -11,8 +12,8 @@ export const messages: Messages = {
     '{currency} は {network} ネットワークでのみ送金してください。別のネットワークで送金した資金は失われる可能性があります。',
   amount: '金額',
   address: 'アドレス',
-  tag: '宛先タグ',
-  tagWarningTitle: '宛先タグは必須です',
+  tag: '宛先タグ（Destination Tag）',
+  tagWarningTitle: '宛先タグ（Destination Tag）は必須です',
   tagWarning:
     'このタグをウォレットに入力してください。タグがないと、お支払いをこの注文に照合できず、失われる可能性があります。',
   qrChoice: 'QR コードの内容',
@@ -61,7 +62,7 @@ export const messages: Messages = {
   simulateSent: '送信しました：{tx}',
   simulateFailed: 'シミュレートした支払いに失敗しました：{error}',
   notFoundTitle: '注文が見つかりません',
-  notFoundBody: 'このアドレスには支払い注文がありません。ストアから受け取ったリンクを確認してください。',
+  notFoundBody: 'このリンクに該当する支払い注文はありません。ストアから受け取ったリンクを確認してください。',
   invoicePrice: '価格',
   changeCoin: '通貨を変更',
   screens: {
@@ -118,9 +119,11 @@ export const invoiceMessages: InvoiceMessages = {
     'not-offered': 'この通貨はこの請求書では提供されていません。一覧から選んでください。',
     busy: 'ゲートウェイが混み合っています。しばらくしてからもう一度お試しください。',
     invalid: '一覧から通貨を選んでください。',
+    choices:
+      'この請求書で変更できる回数まで通貨を変更しました。支払いリクエストが有効な間は以前に選んだ通貨を選ぶか、ストアに新しい請求書を依頼してください。',
   },
   notFoundTitle: '請求書が見つかりません',
-  notFoundBody: 'このアドレスには請求書がありません。ストアから受け取ったリンクを確認してください。',
+  notFoundBody: 'このリンクに該当する請求書はありません。ストアから受け取ったリンクを確認してください。',
   goBack: '戻る',
   home: 'ホームページへ',
   screens: {
@@ -130,7 +133,7 @@ export const invoiceMessages: InvoiceMessages = {
     },
     pay: {
       title: 'お支払い処理中',
-      body: 'この請求書への支払いが確認されました。支払いページで状況を確認してください。',
+      body: 'この請求書への支払いを検出しました。支払いページで状況を確認してください。',
     },
     paid: { title: '支払い済み', body: 'ありがとうございます。この請求書は支払い済みです。' },
     expired: {

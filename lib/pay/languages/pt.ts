@@ -2,6 +2,7 @@
 import type { InvoiceMessages, Messages } from '../messages';
 
 export const messages: Messages = {
+  separators: { label: ': ', sentence: '. ', item: ' · ' },
   pageTitle: 'Pagar {merchant}',
   payTo: 'Pagamento para {merchant}',
   testMode: 'MODO DE TESTE',
@@ -35,7 +36,7 @@ export const messages: Messages = {
   expiringSoon: 'Expira em breve',
   timeUp: 'O tempo acabou',
   confirmations: { one: '{k} de {n} confirmação', many: '{k} de {n} confirmações', other: '{k} de {n} confirmações' },
-  confirmationsEta: 'faltam cerca de {time}',
+  confirmationsEta: 'tempo estimado: {time}',
   waitingConfirmations: 'Pagamento detectado, aguardando confirmações',
   payments: 'Pagamentos',
   transaction: 'Transação',
@@ -61,7 +62,7 @@ export const messages: Messages = {
   simulateSent: 'Enviado: {tx}',
   simulateFailed: 'O pagamento simulado falhou: {error}',
   notFoundTitle: 'Pedido não encontrado',
-  notFoundBody: 'Não há nenhum pedido de pagamento neste endereço. Confira o link que a loja enviou.',
+  notFoundBody: 'Não há nenhum pedido de pagamento neste link. Confira o link que a loja enviou.',
   invoicePrice: 'Preço',
   changeCoin: 'Trocar moeda',
   screens: {
@@ -122,9 +123,11 @@ export const invoiceMessages: InvoiceMessages = {
     'not-offered': 'Essa moeda não é oferecida para esta fatura. Escolha uma da lista.',
     busy: 'O gateway está ocupado agora. Tente de novo em instantes.',
     invalid: 'Escolha uma moeda da lista.',
+    choices:
+      'Você já trocou de moeda tantas vezes quanto esta fatura permite. Escolha uma moeda escolhida antes enquanto a solicitação de pagamento dela estiver aberta, ou peça à loja uma nova fatura.',
   },
   notFoundTitle: 'Fatura não encontrada',
-  notFoundBody: 'Não há nenhuma fatura neste endereço. Confira o link que a loja enviou.',
+  notFoundBody: 'Não há nenhuma fatura neste link. Confira o link que a loja enviou.',
   goBack: 'Voltar',
   home: 'Ir para a página inicial',
   screens: {
@@ -134,7 +137,7 @@ export const invoiceMessages: InvoiceMessages = {
     },
     pay: {
       title: 'Pagamento em andamento',
-      body: 'Um pagamento desta fatura foi visto. Acompanhe-o na página de pagamento.',
+      body: 'Um pagamento desta fatura foi detectado. Acompanhe-o na página de pagamento.',
     },
     paid: { title: 'Paga', body: 'Obrigado: esta fatura está paga.' },
     expired: {

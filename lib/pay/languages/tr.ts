@@ -1,6 +1,7 @@
 import type { InvoiceMessages, Messages } from '../messages';
 
 export const messages: Messages = {
+  separators: { label: ': ', sentence: '. ', item: ' · ' },
   pageTitle: '{merchant} ödemesi',
   payTo: '{merchant} için ödeme',
   testMode: 'TEST MODU',
@@ -32,7 +33,7 @@ export const messages: Messages = {
   timeLeft: 'Kalan süre',
   expiringSoon: 'Süre dolmak üzere',
   timeUp: 'Süre doldu',
-  confirmations: { one: '{n} onaydan {k}', other: '{n} onaydan {k}' },
+  confirmations: { one: '{n} onaydan {k} tanesi alındı', other: '{n} onaydan {k} tanesi alındı' },
   confirmationsEta: 'yaklaşık {time} kaldı',
   waitingConfirmations: 'Ödeme algılandı, onaylar bekleniyor',
   payments: 'Ödemeler',
@@ -59,7 +60,7 @@ export const messages: Messages = {
   simulateSent: 'Gönderildi: {tx}',
   simulateFailed: 'Simüle edilen ödeme başarısız oldu: {error}',
   notFoundTitle: 'Sipariş bulunamadı',
-  notFoundBody: 'Bu adreste bir ödeme siparişi yok. Mağazanın size verdiği bağlantıyı kontrol edin.',
+  notFoundBody: 'Bu bağlantıda bir ödeme siparişi yok. Mağazanın size verdiği bağlantıyı kontrol edin.',
   invoicePrice: 'Fiyat',
   changeCoin: 'Coini değiştir',
   screens: {
@@ -114,11 +115,13 @@ export const invoiceMessages: InvoiceMessages = {
     closed: 'Bu fatura artık coin seçimi kabul etmiyor: ödenmiş, kapatılmış veya süresi dolmuş.',
     rate: 'Şu anda bu coin için güncel bir fiyat yok. Bir dakika sonra yeniden deneyin veya başka bir coin seçin.',
     'not-offered': 'Bu coin bu fatura için sunulmuyor. Listeden birini seçin.',
-    busy: 'Ağ geçidi şu anda meşgul. Birazdan yeniden deneyin.',
+    busy: 'Ödeme sistemi şu anda meşgul. Birazdan yeniden deneyin.',
     invalid: 'Listeden bir coin seçin.',
+    choices:
+      'Bu faturanın izin verdiği kadar coin değiştirdiniz. Ödeme talebi sürerken daha önce seçtiğiniz bir coini seçin ya da mağazadan yeni bir fatura isteyin.',
   },
   notFoundTitle: 'Fatura bulunamadı',
-  notFoundBody: 'Bu adreste bir fatura yok. Mağazanın size verdiği bağlantıyı kontrol edin.',
+  notFoundBody: 'Bu bağlantıda bir fatura yok. Mağazanın size verdiği bağlantıyı kontrol edin.',
   goBack: 'Geri dön',
   home: 'Ana sayfaya git',
   screens: {
@@ -126,7 +129,7 @@ export const invoiceMessages: InvoiceMessages = {
       title: 'Nasıl ödeyeceğinizi seçin',
       body: 'Bir coin ve ağını seçin. Gönderilecek tutar seçtiğiniz anda sabitlenir.',
     },
-    pay: { title: 'Ödeme sürüyor', body: 'Bu fatura için bir ödeme görüldü. Ödeme sayfasından takip edin.' },
+    pay: { title: 'Ödeme sürüyor', body: 'Bu fatura için bir ödeme algılandı. Ödeme sayfasından takip edin.' },
     paid: { title: 'Ödendi', body: 'Teşekkürler: bu fatura ödendi.' },
     expired: {
       title: 'Bu faturanın süresi doldu',

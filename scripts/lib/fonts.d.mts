@@ -1,0 +1,3 @@
+export const FONT_PACKAGES: Record<string, string>;
+export function missingFontPackages(): string[];
+export function ensureFontsInstalled(): void;
