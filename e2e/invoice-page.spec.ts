@@ -138,6 +138,47 @@ test('a new coin after the most orders an invoice makes is refused with a messag
   expect(await choose(page, 'BTC', 'Bitcoin')).toBe(orders[1]);
 });
 
+test('a hundred coin switches posted straight to the invoice page take at most 5 orders, so 5 addresses', async ({
+  page,
+}) => {
+  const invoice = await makeInvoice();
+  await page.goto(invoice.invoiceLink);
+  // The form as the page posts it without JavaScript (its hidden fields bind the action), and every
+  // coin it offers: a switcher posts them in turn, as fast as the server answers.
+  const form = page.locator('form:has(input[name="lang"])');
+  const fields = await form.evaluate((element) =>
+    [...(element as HTMLFormElement).querySelectorAll('input[type="hidden"]')].map(
+      (i) => [(i as HTMLInputElement).name, (i as HTMLInputElement).value] as const,
+    ),
+  );
+  const coins = await form
+    .locator('button[name="coin"]')
+    .evaluateAll((buttons) => buttons.map((b) => (b as HTMLButtonElement).value));
+  expect(coins.length).toBeGreaterThan(5);
+  const orders = new Set<string>();
+  const refused = new Set<string>();
+  for (let i = 0; i < 100; i++) {
+    const coin = coins[i % coins.length]!;
+    const answer = await page.request.post(`/invoice/${invoice.id}`, {
+      headers: { origin: baseUrl() },
+      multipart: Object.fromEntries([...fields, ['coin', coin]]),
+      maxRedirects: 0,
+    });
+    expect(answer.status(), coin).toBe(303);
+    const location = answer.headers().location!;
+    const order = /^\/pay\/([0-9a-f-]{36})/.exec(location)?.[1];
+    if (order) orders.add(order);
+    else {
+      expect(location, coin).toMatch(new RegExp(`^/invoice/${invoice.id}\\?error=choices(&|$)`));
+      refused.add(coin);
+    }
+  }
+  // Each order holds one deposit address: five at most, however many switches; the rest refused.
+  expect(orders.size).toBe(5);
+  expect(refused.size).toBe(coins.length - 5);
+  expect((await getInvoice(invoice.id)).orderId).not.toBeNull();
+});
+
 test.describe('without JavaScript', () => {
   test.use({ javaScriptEnabled: false });
 
