@@ -46,15 +46,15 @@ export function proxy(request: NextRequest): NextResponse {
   const payerPage = PAYER_PAGE.test(pathname);
   const storePage = pathname === '/store' || pathname.startsWith('/store/');
   const dashboardPage = pathname === '/dashboard' || pathname.startsWith('/dashboard/');
-  // Another site's post to the dashboard (a server action) is refused here with a 403: Next.js's
-  // own Origin check would answer it a 500.
+  // Another site's post to a page (a server action: the dashboard's, the invoice page's coin
+  // choice, the demo store's) is refused here with a 403: Next.js's own Origin check would answer
+  // it a 500 and log an error.
   if (
-    dashboardPage &&
     request.method !== 'GET' &&
     request.method !== 'HEAD' &&
     isCrossSite((name) => request.headers.get(name), gatewayConfig().publicBaseUrl)
   ) {
-    return new NextResponse('Cross-site requests to the dashboard are refused.', {
+    return new NextResponse('Cross-site requests are refused.', {
       status: 403,
       headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' },
     });

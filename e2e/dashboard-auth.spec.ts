@@ -6,9 +6,18 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from '@playwright/test';
+import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { expectAccessible } from './pay-support';
-import { createUser, freshEmail, runUsersCli, signIn, strongPassword, totpCode } from './support/dashboard';
+import {
+  callServerAction,
+  createUser,
+  freshEmail,
+  runUsersCli,
+  serverAction,
+  signIn,
+  strongPassword,
+  totpCode,
+} from './support/dashboard';
 import { baseUrl, expect, runCli, test } from './support/fixtures';
 import { startGatewayServer } from './support/server';
 
@@ -61,7 +70,9 @@ test('signed out, a dashboard page sends to sign-in and back after it', async ({
   expect(cookie.expires * 1000).toBeLessThanOrEqual(Date.now() + 12 * 3_600_000 + 60_000);
 });
 
-test('a wrong password five times is refused with a retry time, then even the right one', async ({ page }) => {
+test('a wrong password five times from one browser is refused there with a retry time, then even the right one', async ({
+  page,
+}) => {
   test.slow();
   const owner = await createUser({ role: 'viewer' });
   await page.goto('/dashboard/sign-in');
@@ -85,6 +96,123 @@ test('a wrong password five times is refused with a retry time, then even the ri
   expect(await attempt('wrong password 5')).toMatch(/^Too many attempts\. Try again in (30|29|28) s\.$/);
   expect(await attempt(owner.password)).toMatch(/^Too many attempts\. Try again in \d+ s\.$/);
   expect(new URL(page.url()).pathname).toBe('/dashboard/sign-in');
+});
+
+/** The kind of answer a sign-in action gave, from its body (the action's state carries the message). */
+function answerOf(body: string): 'wrong' | 'locked' | 'slowed' | 'other' {
+  if (body.includes('Wrong e-mail address or password.')) return 'wrong';
+  if (body.includes('Too many attempts. Try again in')) return 'locked';
+  if (body.includes('Many sign-ins to this account have failed.')) return 'slowed';
+  return 'other';
+}
+
+test("a stranger's thousand wrong passwords from one address and a hundred from each of a hundred others lock no one out", async ({
+  browser,
+}) => {
+  test.setTimeout(600_000);
+  // An owner with two-factor, and a viewer without it who signed in once from one browser.
+  const withCode = await createUser({ role: 'owner' });
+  const setUp = await newPage(browser);
+  await signIn(setUp, withCode.email, withCode.password, undefined, { next: '/dashboard/account' });
+  const { secret } = await enrol(setUp);
+  await setUp.context().close();
+  const plain = await createUser({ role: 'viewer' });
+  const known = await newPage(browser);
+  await signIn(known, plain.email, plain.password, undefined, { next: '/dashboard/account' });
+  await known.getByRole('button', { name: 'Sign out', exact: true }).click();
+  await known.waitForURL('**/dashboard/sign-in?notice=signed-out');
+  expect((await known.context().cookies()).some((c) => c.name === 'cg_device')).toBe(true);
+
+  // The stranger calls the sign-in form's action directly, as fast as the server answers, on both
+  // accounts at once: a thousand guesses from one address, each with a forged X-Forwarded-For,
+  // beside a hundred from each of a hundred other addresses, twenty at a time.
+  const form = await newPage(browser);
+  await form.goto('/dashboard/sign-in');
+  const { id } = await serverAction(form, 'form:has(input[name="password"])');
+  await form.context().close();
+  const url = `${baseUrl()}/dashboard/sign-in`;
+  const guess = async (email: string, from: string, n: number, headers: Record<string, string> = {}) => {
+    const answer = await callServerAction(url, id, { email, password: `guess ${from} ${n}` }, { from, headers });
+    expect(answer.status).toBe(200);
+    return answerOf(answer.body);
+  };
+  const fromOne = async (email: string) => {
+    const answers: string[] = [];
+    for (let n = 0; n < 1000; n++)
+      answers.push(await guess(email, '127.0.0.2', n, { 'x-forwarded-for': `198.51.100.${n % 250}` }));
+    // Forged addresses earned nothing: one address, at most five guesses checked, then locked out.
+    expect(answers.filter((a) => a === 'wrong').length).toBeLessThanOrEqual(5);
+    expect(answers.slice(-10)).toEqual(Array(10).fill('locked'));
+  };
+  const fromHundred = async (email: string) => {
+    for (let group = 0; group < 5; group++)
+      await Promise.all(
+        Array.from({ length: 20 }, async (_, i) => {
+          const from = `127.0.0.${3 + group * 20 + i}`;
+          for (let n = 0; n < 100; n++) expect(await guess(email, from, n)).not.toBe('other');
+        }),
+      );
+  };
+  const started = Date.now();
+  await Promise.all([withCode.email, plain.email].flatMap((email) => [fromOne(email), fromHundred(email)]));
+  console.log(`e2e: 2 x 11000 guesses in ${Date.now() - started} ms`);
+
+  // The owner with two-factor, from a browser it never used: right password and code, at once,
+  // by the code page or (while the account's budget is spent) by the code field beside the password.
+  const owner = await newPage(browser);
+  await owner.goto('/dashboard/sign-in');
+  await owner.getByLabel('E-mail address').fill(withCode.email);
+  await owner.getByLabel('Password').fill(withCode.password);
+  await owner.getByRole('button', { name: 'Sign in' }).click();
+  const codeField = owner.getByLabel('Two-factor code, if you use it');
+  await expect(owner.getByRole('heading', { name: 'Two-factor code' }).or(codeField)).toBeVisible();
+  if (await codeField.isVisible()) {
+    await expect(owner.getByTestId('sign-in-error')).toContainText('Many sign-ins to this account have failed.');
+    await owner.getByLabel('E-mail address').fill(withCode.email);
+    await owner.getByLabel('Password').fill(withCode.password);
+    await codeField.fill(totpCode(secret));
+    await owner.getByRole('button', { name: 'Sign in' }).click();
+  } else {
+    await owner.getByLabel('Code').fill(totpCode(secret));
+    await owner.getByRole('button', { name: 'Continue' }).click();
+  }
+  await owner.waitForURL((u) => u.pathname === '/dashboard', { waitUntil: 'commit' });
+
+  // The viewer, from the browser it signed in from before: at once.
+  await signIn(known, plain.email, plain.password);
+
+  // The viewer from a new browser while the stranger goes on (fresh addresses, until one is slowed
+  // down): "try again in N s", at most 40, not a lock; after N seconds the right password signs in.
+  for (let n = 103; (await guess(plain.email, `127.0.0.${n}`, 0)) !== 'slowed'; n++) expect(n).toBeLessThan(120);
+  const fresh = await newPage(browser);
+  await fresh.goto('/dashboard/sign-in');
+  const tryOnce = async () => {
+    await fresh.getByLabel('E-mail address').fill(plain.email);
+    await fresh.getByLabel('Password').fill(plain.password);
+    const [answer] = await Promise.all([
+      fresh.waitForResponse(
+        (r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/dashboard/sign-in',
+      ),
+      fresh.getByRole('button', { name: 'Sign in' }).click(),
+    ]);
+    // A server action that redirects says where in a header; a refusal carries its message.
+    if (answer.headers()['x-action-redirect']) {
+      await fresh.waitForURL((u) => u.pathname === '/dashboard', { waitUntil: 'commit' });
+      return 'signed in';
+    }
+    const message = /(Many sign-ins|Too many attempts|Wrong e-mail)[^"]*/.exec(await answer.text())?.[0] ?? '';
+    // React resets the form once the answer is shown: typing before that would be wiped.
+    await expect(fresh.getByLabel('Password')).toHaveValue('');
+    return message;
+  };
+  const slowedAt = Date.now();
+  const first = await tryOnce();
+  const wait = /^Many sign-ins to this account have failed\. Try again in (\d+) s/.exec(first);
+  expect(wait, first).not.toBeNull();
+  expect(Number(wait![1])).toBeLessThanOrEqual(40);
+  await expect.poll(tryOnce, { timeout: 60_000, intervals: [5_000] }).toBe('signed in');
+  expect(Date.now() - slowedAt).toBeLessThan(50_000);
+  for (const page of [owner, known, fresh]) await page.context().close();
 });
 
 test('two-factor: enrol, sign out, sign in with a code', async ({ page }) => {
@@ -279,41 +407,45 @@ test('no password hash or TOTP secret in any page or static chunk', async ({ pag
   }
 });
 
-test('a session idle for longer than the idle timeout is refused, though the browser still holds its cookie', async ({
+test('a session lasts while used and ends once idle for the idle timeout, though the browser still holds its cookie', async ({
   browser,
 }) => {
-  // A gateway of its own whose sessions end after one idle minute (the shared one keeps 30).
-  test.setTimeout(600_000);
+  // A gateway of its own whose sessions end after 15 idle seconds (the shared one keeps 30 minutes).
+  test.setTimeout(300_000);
+  const IDLE_MS = 15_000;
   const server = await startGatewayServer(path.join(ROOT, '.tmp', 'e2e-dashboard-idle.log'), {
-    DASHBOARD_SESSION_IDLE_MINUTES: '1',
+    DASHBOARD_SESSION_IDLE_MINUTES: String(IDLE_MS / 60_000),
     DEMO_STORE: 'false',
   });
-  const context = await browser.newContext({ baseURL: server.baseUrl });
+  const used = await browser.newContext({ baseURL: server.baseUrl });
+  const idle = await browser.newContext({ baseURL: server.baseUrl });
   try {
     await runCli('keys', ['create', '--name', 'idle', '--mode', 'test'], server.dataDir);
     const viewer = await createUser({ merchant: 'idle', role: 'viewer', dataDir: server.dataDir });
-    const page = await context.newPage();
-    await signIn(page, viewer.email, viewer.password, undefined, { next: '/dashboard/account' });
+    const usedPage = await used.newPage();
+    const idlePage = await idle.newPage();
+    await signIn(idlePage, viewer.email, viewer.password, undefined, { next: '/dashboard/account' });
+    await signIn(usedPage, viewer.email, viewer.password, undefined, { next: '/dashboard/account' });
     const signedInAt = Date.now();
-    // Asked every few seconds: a request within the minute neither ends nor extends it (last_seen
-    // is written at most once a minute), so it ends a minute after sign-in.
-    await expect
-      // A new connection each time: the server closes an idle keep-alive connection after 5 s, and
-      // a request reusing one it is closing meets ECONNRESET.
-      .poll(
-        async () =>
-          (
-            await context.request.get('/dashboard/account', { maxRedirects: 0, headers: { connection: 'close' } })
-          ).status(),
-        { timeout: 300_000, intervals: [5_000] },
-      )
-      .toBe(307);
-    expect(Date.now() - signedInAt).toBeGreaterThanOrEqual(55_000);
-    expect((await context.cookies()).some((c) => c.name === 'cg_session')).toBe(true);
-    await page.goto('/dashboard/account');
-    expect(new URL(page.url()).pathname).toBe('/dashboard/sign-in');
+    // A new connection each time: the server closes an idle keep-alive connection after 5 s, and
+    // a request reusing one it is closing meets ECONNRESET.
+    const status = async (context: BrowserContext) =>
+      (await context.request.get('/dashboard/account', { maxRedirects: 0, headers: { connection: 'close' } })).status();
+    // Used every third of the idle timeout (as the issue's session used every 20 s of a minute), for
+    // well past the timeout: still open, since its last use is written often enough.
+    while (Date.now() - signedInAt < 1.5 * IDLE_MS) {
+      expect(await status(used), `${Date.now() - signedInAt} ms after signing in`).toBe(200);
+      await usedPage.waitForTimeout(IDLE_MS / 3);
+    }
+    expect(await status(used)).toBe(200);
+    // The other session, unused since signing in, has ended.
+    expect(await status(idle)).toBe(307);
+    expect((await idle.cookies()).some((c) => c.name === 'cg_session')).toBe(true);
+    await idlePage.goto('/dashboard/account');
+    expect(new URL(idlePage.url()).pathname).toBe('/dashboard/sign-in');
   } finally {
-    await context.close();
+    await used.close();
+    await idle.close();
     await server.stop();
   }
 });

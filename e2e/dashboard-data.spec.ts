@@ -238,6 +238,14 @@ test('the CSV export downloaded from the page equals what the `orders` operation
   await expect(page.getByText(`${orders.length} rows ready.`)).toBeVisible();
 });
 
+test('a bad export query is a 400 naming the parameter, never cached', async ({ page }) => {
+  await signIn(page, owner.email, owner.password);
+  const answer = await page.request.get('/dashboard/export?kind=orders&from=yesterday');
+  expect(answer.status()).toBe(400);
+  expect(answer.headers()['cache-control']).toBe('no-store');
+  expect(((await answer.json()) as { error: { message: string } }).error.message).toMatch(/from/);
+});
+
 test('the test/live switch: live mode hides the test orders, on every screen', async ({ page }) => {
   await signIn(page, owner.email, owner.password);
   await searchOrders(page, paid.order.orderId);

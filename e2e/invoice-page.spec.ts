@@ -10,6 +10,8 @@
  * USD is 73.5 USDT or 0.001225 BTC.
  */
 import { randomInt } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { directionOf } from '@/lib/pay/i18n';
 import { INVOICE_MESSAGES, MESSAGES } from '@/lib/pay/messages';
@@ -17,6 +19,7 @@ import type { Invoice } from '@/lib/protocol';
 import { ADDED_LANGUAGES, expectAccessible, expectNoHorizontalScroll, longestLanguage } from './pay-support';
 import { api, baseUrl, expect, mineAt, simulatePayment, test } from './support/fixtures';
 
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const PHONE = { width: 360, height: 640 };
 const RETURN_URL = 'https://shop.example/thanks';
 
@@ -136,6 +139,47 @@ test('a new coin after the most orders an invoice makes is refused with a messag
   expect(await choose(page, 'BTC', 'Bitcoin')).toBe(orders[1]);
 });
 
+test('a hundred coin switches posted straight to the invoice page take at most 5 orders, so 5 addresses', async ({
+  page,
+}) => {
+  const invoice = await makeInvoice();
+  await page.goto(invoice.invoiceLink);
+  // The form as the page posts it without JavaScript (its hidden fields bind the action), and every
+  // coin it offers: a switcher posts them in turn, as fast as the server answers.
+  const form = page.locator('form:has(input[name="lang"])');
+  const fields = await form.evaluate((element) =>
+    [...(element as HTMLFormElement).querySelectorAll('input[type="hidden"]')].map(
+      (i) => [(i as HTMLInputElement).name, (i as HTMLInputElement).value] as const,
+    ),
+  );
+  const coins = await form
+    .locator('button[name="coin"]')
+    .evaluateAll((buttons) => buttons.map((b) => (b as HTMLButtonElement).value));
+  expect(coins.length).toBeGreaterThan(5);
+  const orders = new Set<string>();
+  const refused = new Set<string>();
+  for (let i = 0; i < 100; i++) {
+    const coin = coins[i % coins.length]!;
+    const answer = await page.request.post(`/invoice/${invoice.id}`, {
+      headers: { origin: baseUrl() },
+      multipart: Object.fromEntries([...fields, ['coin', coin]]),
+      maxRedirects: 0,
+    });
+    expect(answer.status(), coin).toBe(303);
+    const location = answer.headers().location!;
+    const order = /^\/pay\/([0-9a-f-]{36})/.exec(location)?.[1];
+    if (order) orders.add(order);
+    else {
+      expect(location, coin).toMatch(new RegExp(`^/invoice/${invoice.id}\\?error=choices(&|$)`));
+      refused.add(coin);
+    }
+  }
+  // Each order holds one deposit address: five at most, however many switches; the rest refused.
+  expect(orders.size).toBe(5);
+  expect(refused.size).toBe(coins.length - 5);
+  expect((await getInvoice(invoice.id)).orderId).not.toBeNull();
+});
+
 test.describe('without JavaScript', () => {
   test.use({ javaScriptEnabled: false });
 
@@ -176,6 +220,48 @@ test('a bad or refused choice comes back to the invoice page with a message, nev
   // An unknown ?error= says nothing.
   await page.goto(`/invoice/${invoice.id}?error=<b>x</b>`);
   await expect(page.getByTestId('choice-error')).toHaveCount(0);
+});
+
+test('a coin choice posted from another site is refused with 403, makes no order and logs no error', async ({
+  page,
+}) => {
+  const invoice = await makeInvoice();
+  await page.goto(invoice.invoiceLink);
+  // The form as the page posts it without JavaScript: its hidden fields (the bound action) and a coin.
+  const fields = await page
+    .locator('form:has(input[name="lang"])')
+    .evaluate((form) =>
+      [...(form as HTMLFormElement).querySelectorAll('input[type="hidden"]')].map(
+        (i) => [(i as HTMLInputElement).name, (i as HTMLInputElement).value] as const,
+      ),
+    );
+  expect(fields.some(([name]) => name.startsWith('$ACTION'))).toBe(true);
+  const post = (headers: Record<string, string>) =>
+    page.request.post(`/invoice/${invoice.id}`, {
+      headers,
+      multipart: Object.fromEntries([...fields, ['coin', 'USDT@tron']]),
+      maxRedirects: 0,
+    });
+  const log = path.join(ROOT, '.tmp', 'e2e-server.log');
+  const logged = fs.statSync(log).size;
+  const crossSite: Record<string, string>[] = [
+    { origin: 'https://evil.example' },
+    { origin: 'null' },
+    { origin: baseUrl(), 'sec-fetch-site': 'cross-site' },
+  ];
+  for (const headers of crossSite) {
+    const answer = await post(headers);
+    expect(answer.status(), JSON.stringify(headers)).toBe(403);
+    expect(answer.headers()['cache-control']).toBe('no-store');
+  }
+  expect((await getInvoice(invoice.id)).orderId).toBeNull();
+  // Next.js's own origin check would have answered 500 and logged the mismatch.
+  const added = fs.readFileSync(log, 'utf8').slice(logged);
+  expect(added).not.toContain('evil.example');
+  // The same post from the page's own origin chooses the coin (a 303 to the payment page).
+  const own = await post({ origin: baseUrl() });
+  expect(own.status()).toBe(303);
+  expect(own.headers().location).toMatch(/^\/pay\/[0-9a-f-]{36}/);
 });
 
 test('a long list has a search box that filters coins by ticker, name or network', async ({ page }) => {

@@ -80,6 +80,25 @@ describe('sessions', () => {
     expect(await readSession(db, s.token, { now: at(58 + 31), policy })).toBeUndefined();
   });
 
+  it('lasts while used: a one-minute session used every 20 s is still open after three minutes', async () => {
+    const short: SessionPolicy = { idleMs: 60_000, maxMs: 12 * 3_600_000 };
+    const u = await user();
+    const t0 = new Date('2030-01-02T08:00:00Z');
+    const used = await openSession(db, u.id, 'signed-in', {}, { now: t0, policy: short });
+    const unused = await openSession(db, u.id, 'signed-in', {}, { now: t0, policy: short });
+    for (let seconds = 20; seconds <= 180; seconds += 20) {
+      const now = new Date(t0.getTime() + seconds * 1000);
+      expect(await readSession(db, used.token, { now, policy: short }), `${seconds} s`).toBeDefined();
+    }
+    expect(
+      await readSession(db, unused.token, { now: new Date(t0.getTime() + 60_000), policy: short }),
+    ).toBeUndefined();
+    // Then left alone, it ends a minute after its last use.
+    const at = (seconds: number) => ({ now: new Date(t0.getTime() + seconds * 1000), policy: short });
+    expect(await readSession(db, used.token, at(180 + 59))).toBeDefined();
+    expect(await readSession(db, used.token, at(239 + 60))).toBeUndefined();
+  });
+
   it('touches last_seen_at at most once a minute', async () => {
     const u = await user();
     const t0 = new Date('2030-01-02T10:00:00Z');
@@ -190,7 +209,7 @@ describe('accounts', () => {
 });
 
 describe('sign-in throttle', () => {
-  it('locks an account after five failures, refusing even the right password, with a growing wait', async () => {
+  it('locks a client on an account after five failures, refusing even its right password, with a growing wait', async () => {
     const u = await user();
     const t0 = new Date('2030-02-01T00:00:00Z');
     const attempt = (password: string, seconds: number) =>
@@ -210,6 +229,11 @@ describe('sign-in throttle', () => {
       kind: 'refused',
       message: 'Too many attempts. Try again in 60 s.',
     });
+    // Meanwhile the account is not locked for anyone else: another address signs in.
+    expect(
+      (await signIn(db, { email: u.email, password: PASSWORD }, { ip: '10.2.0.1' }, new Date(t0.getTime() + 36_000)))
+        .kind,
+    ).toBe('signed-in');
     expect((await attempt(PASSWORD, 96)).kind).toBe('signed-in');
     // A success starts the count again.
     expect(await attempt('wrong password!', 97)).toEqual({
@@ -222,6 +246,7 @@ describe('sign-in throttle', () => {
     );
     expect(audit.map((a) => a.action)).toEqual([
       ...Array(6).fill('sign-in.failure'),
+      'sign-in.success',
       'sign-in.success',
       'sign-in.failure',
     ]);

@@ -3,8 +3,20 @@ import { cookies, headers } from 'next/headers';
 import { forbidden, redirect, RedirectType, unauthorized } from 'next/navigation';
 import { config } from '@/lib/config';
 import { getDatabase } from '@/lib/db';
-import { isCrossSite } from '@/lib/security';
-import { can, readSession, SESSION_COOKIE, type DashboardSession, type Permission } from '@/lib/users';
+import { clientAddressOf, isCrossSite } from '@/lib/security';
+import {
+  can,
+  DEVICE_COOKIE,
+  deviceCookie,
+  readSession,
+  SESSION_COOKIE,
+  sessionCookie,
+  type Client,
+  type DashboardSession,
+  type NewSession,
+  type Permission,
+  type RememberedDevice,
+} from '@/lib/users';
 
 /**
  * The one gate of the dashboard: every page, server action and route handler asks it first,
@@ -96,12 +108,32 @@ export async function requireRoute(request: Request, permission: Permission): Pr
   return session;
 }
 
-/** The caller's address for audit and throttling (from the request headers). */
+/**
+ * The caller's address for audit and throttling: the connection's peer, or behind a trusted proxy
+ * (TRUSTED_PROXIES) the client it forwarded for; never what a client wrote itself.
+ */
 export async function clientAddress(): Promise<string | null> {
-  return (await headers()).get(PEER_HEADER) || null;
+  const list = await headers();
+  return clientAddressOf(list.get(PEER_HEADER), list.get('x-forwarded-for'), config().trustedProxies) ?? null;
 }
 
 /** The caller's browser, for the session list; never trusted for anything. */
 export async function clientAgent(): Promise<string | null> {
   return (await headers()).get('user-agent');
+}
+
+/** Who is signing in: the address, the browser, and the device cookie of an earlier sign-in (lib/users). */
+export async function signingInClient(): Promise<Client> {
+  return {
+    ip: await clientAddress(),
+    userAgent: await clientAgent(),
+    device: (await cookies()).get(DEVICE_COOKIE)?.value ?? null,
+  };
+}
+
+/** Signed in: the session's cookie, and the device's (this browser is known to the user from now on). */
+export async function keepSignIn(result: { session: NewSession; device: RememberedDevice }): Promise<void> {
+  const jar = await cookies();
+  jar.set(sessionCookie(result.session));
+  jar.set(deviceCookie(result.device));
 }

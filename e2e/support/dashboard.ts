@@ -125,3 +125,25 @@ export async function enrolTwoFactor(page: Page): Promise<string> {
   await page.getByTestId('shown-once').getByText('Recovery codes').first().waitFor();
   return secret;
 }
+
+/**
+ * The id of the server action a form of `page` posts (Next.js writes it into the form's hidden
+ * `$ACTION_n:0` field for posts without JavaScript), and the form's hidden fields.
+ */
+export async function serverAction(
+  page: Page,
+  form: string,
+): Promise<{ id: string; fields: (readonly [string, string])[] }> {
+  const fields = await page
+    .locator(form)
+    .evaluate((element) =>
+      [...(element as HTMLFormElement).querySelectorAll('input[type="hidden"]')].map(
+        (i) => [(i as HTMLInputElement).name, (i as HTMLInputElement).value] as const,
+      ),
+    );
+  const encoded = fields.find(([name]) => /^\$ACTION_\d+:0$/.test(name));
+  if (!encoded) throw new Error(`${form} posts no server action`);
+  return { id: (JSON.parse(encoded[1]) as { id: string }).id, fields };
+}
+
+export { callServerAction } from '../../tests/support/server-action';

@@ -14,9 +14,11 @@ import 'server-only';
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { config } from '../config';
 import { log } from '../log';
 import { serveOps } from '../ops';
 import { processSlot } from '../process';
+import { clientAddressOf } from '../security';
 import { readBody } from './body';
 import { API_PATHS } from './operations';
 import { errorReply, methodNotAllowed, type ApiOperation, type ApiReply, type ApiRequest } from './route';
@@ -40,12 +42,19 @@ export function serveApi(req: IncomingMessage, res: ServerResponse): boolean {
     send(req, res, methodNotAllowed(req.method));
     return true;
   }
+  // Node.js joins repeated X-Forwarded-For headers into one; its type still allows a list.
+  const forwardedFor = req.headers['x-forwarded-for'];
   const request: ApiRequest = {
     header: (name) => {
       const value = req.headers[name];
       return Array.isArray(value) ? value.join(', ') : value;
     },
-    clientAddress: req.socket.remoteAddress,
+    // The peer, or behind a trusted proxy the client it forwarded for (TRUSTED_PROXIES).
+    clientAddress: clientAddressOf(
+      req.socket.remoteAddress,
+      Array.isArray(forwardedFor) ? forwardedFor.join(', ') : forwardedFor,
+      config().trustedProxies,
+    ),
     readBody: (limit) => readBody(req, limit),
   };
   operation(request).then(

@@ -73,7 +73,7 @@ export interface RouteOptions {
 export interface ApiRequest {
   /** A request header by lower-case name. */
   header(name: string): string | undefined;
-  /** The peer's IP address, when the server knows it: slow bodies are bounded per address. */
+  /** The client's IP address (lib/security clientAddressOf), when the server knows it: slow bodies are bounded per address. */
   clientAddress?: string;
   /** The raw body; throws BODY_TOO_LARGE past `limit` bytes received. */
   readBody(limit: number): Promise<Buffer>;

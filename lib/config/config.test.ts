@@ -203,9 +203,11 @@ describe('dashboard sessions', () => {
       dashboardSessionIdleMs: 15 * 60_000,
       dashboardSessionMaxMs: 3_600_000,
     });
+    // Seconds, for tests that watch a session end.
+    expect(parseConfig({ DASHBOARD_SESSION_IDLE_MINUTES: '0.25' })).toMatchObject({ dashboardSessionIdleMs: 15_000 });
   });
 
-  it('refuse an idle timeout longer than the lifetime, and values that are not whole numbers, naming the variable', () => {
+  it('refuse an idle timeout longer than the lifetime or under 6 s, and values that are not numbers, naming the variable', () => {
     expect(() => parseConfig({ DASHBOARD_SESSION_IDLE_MINUTES: '90', DASHBOARD_SESSION_MAX_HOURS: '1' })).toThrow(
       /DASHBOARD_SESSION_IDLE_MINUTES: must be at most DASHBOARD_SESSION_MAX_HOURS in minutes \(60\)/,
     );
@@ -213,5 +215,23 @@ describe('dashboard sessions', () => {
       /DASHBOARD_SESSION_MAX_HOURS: must be a number/,
     );
     expect(() => parseConfig({ DASHBOARD_SESSION_IDLE_MINUTES: '0' })).toThrow(/DASHBOARD_SESSION_IDLE_MINUTES/);
+    expect(() => parseConfig({ DASHBOARD_SESSION_IDLE_MINUTES: '0.05' })).toThrow(/DASHBOARD_SESSION_IDLE_MINUTES/);
+    expect(() => parseConfig({ DASHBOARD_SESSION_MAX_HOURS: '1.5' })).toThrow(/DASHBOARD_SESSION_MAX_HOURS/);
+  });
+});
+
+describe('trusted proxies', () => {
+  it('default to none, and take addresses and CIDR ranges', () => {
+    expect(parseConfig({}).trustedProxies).toEqual([]);
+    expect(parseConfig({ TRUSTED_PROXIES: '10.0.0.5, 192.168.0.0/16 fd00::/8' }).trustedProxies).toEqual([
+      '10.0.0.5',
+      '192.168.0.0/16',
+      'fd00::/8',
+    ]);
+  });
+
+  it('refuse host names and bad ranges, naming the variable', () => {
+    for (const value of ['proxy.internal', '10.0.0.0/33', '10.0.0.5/8/1', 'fd00::/129', '*'])
+      expect(() => parseConfig({ TRUSTED_PROXIES: value }), value).toThrow(/TRUSTED_PROXIES: must be IP addresses/);
   });
 });

@@ -14,17 +14,20 @@ const httpUrl = z.url({
   error: 'must be an http:// or https:// URL such as https://pay.example.com',
 });
 
+/** An IP address, or an IP range in CIDR notation (TRUSTED_PROXIES, WEBHOOK_ALLOWED_TARGETS). */
+function isAddressOrRange(entry: string): boolean {
+  const [address = '', bits, extra] = entry.split('/');
+  const family = isIP(address);
+  if (extra !== undefined || family === 0) return false;
+  return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128));
+}
+
 /** A host name, an IP address, or an IP range in CIDR notation (WEBHOOK_ALLOWED_TARGETS). */
 function isTargetPattern(entry: string): boolean {
-  const [address, bits, extra] = entry.split('/');
-  if (extra !== undefined || !address) return false;
-  if (bits === undefined)
-    return (
-      isIP(address) !== 0 ||
-      /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/i.test(address)
-    );
-  const family = isIP(address);
-  return family !== 0 && /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+  return (
+    isAddressOrRange(entry) ||
+    /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/i.test(entry)
+  );
 }
 
 /**
@@ -136,6 +139,13 @@ const envSchema = z
     API_RATE_LIMIT: z.coerce.number().int().min(0).max(1_000_000).default(0),
     API_BODY_TIMEOUT_SECONDS: positiveInt.max(30).default(10),
     API_SLOW_BODIES_PER_CLIENT: positiveInt.max(100_000).default(16),
+    TRUSTED_PROXIES: z
+      .string()
+      .default('')
+      .refine(
+        (v) => listEntries(v).every(isAddressOrRange),
+        'must be IP addresses or CIDR ranges of your reverse proxies (10.0.0.5, 10.0.0.0/8, fd00::/8), separated by commas or spaces',
+      ),
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
     KEY_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).default(30),
     DEMO_STORE: z.enum(['true', 'false']).default('true'),
@@ -185,7 +195,8 @@ const envSchema = z
     RATE_COINBASE_URL: httpUrl.optional(),
     RATE_COINGECKO_URL: httpUrl.optional(),
     RATE_COINGECKO_API_KEY: z.string().min(1).max(200).optional(),
-    DASHBOARD_SESSION_IDLE_MINUTES: positiveInt.min(1).max(1440).default(30),
+    // Decimals allowed: a timeout of seconds (0.25 is 15 s) lets a test watch sessions end without waiting minutes.
+    DASHBOARD_SESSION_IDLE_MINUTES: z.coerce.number().min(0.1).max(1440).default(30),
     DASHBOARD_SESSION_MAX_HOURS: positiveInt.min(1).max(720).default(12),
   })
   .superRefine((env, ctx) => {
@@ -222,6 +233,11 @@ const envSchema = z
     apiRateLimit: env.API_RATE_LIMIT,
     apiBodyTimeoutMs: env.API_BODY_TIMEOUT_SECONDS * 1000,
     apiSlowBodiesPerClient: env.API_SLOW_BODIES_PER_CLIENT,
+    /**
+     * Reverse proxies whose X-Forwarded-For is believed (lib/security clientAddressOf); empty: the
+     * connection's peer is the client.
+     */
+    trustedProxies: listEntries(env.TRUSTED_PROXIES),
     logLevel: env.LOG_LEVEL,
     keyCacheTtlMs: env.KEY_CACHE_TTL_SECONDS * 1000,
     demoStore: env.DEMO_STORE === 'true',
@@ -271,7 +287,7 @@ const envSchema = z
     /** Sent as the x-cg-demo-api-key header; never logged. */
     rateCoingeckoApiKey: env.RATE_COINGECKO_API_KEY,
     /** A dashboard session ends after this long without a request, and at the latest after the second. */
-    dashboardSessionIdleMs: env.DASHBOARD_SESSION_IDLE_MINUTES * 60_000,
+    dashboardSessionIdleMs: Math.round(env.DASHBOARD_SESSION_IDLE_MINUTES * 60_000),
     dashboardSessionMaxMs: env.DASHBOARD_SESSION_MAX_HOURS * 3_600_000,
   }));
 

@@ -906,13 +906,36 @@ export const userTokens = pgTable(
   (t) => [index('user_tokens_user').on(t.userId)],
 );
 
-/** Failed sign-ins per key (`account:EMAIL`, `address:IP`): several web servers share the limit. */
+/**
+ * Sign-in limits per key (lib/users/throttle.ts), shared by every web server: failures in a row and
+ * a lock for a client on an account, a client, a known device on an account; and an account's
+ * budget of password checks from devices it has not signed in from.
+ */
 export const signInThrottle = pgTable('sign_in_throttle', {
   key: text('key').primaryKey(),
   failures: integer('failures').notNull().default(0),
   windowStartedAt: timestamp('window_started_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
   lockedUntil: timestamp('locked_until', { withTimezone: true, precision: 3 }),
+  /** An account's budget (`budget:EMAIL`): spent until this time, at one check per interval (a GCRA). */
+  budgetSpentUntil: timestamp('budget_spent_until', { withTimezone: true, precision: 3 }),
 });
+
+/**
+ * Browsers that signed in to a user before (the `cg_device` cookie holds a random token, the row
+ * its SHA-256): their attempts on that account are limited on their own, apart from strangers'.
+ */
+export const userDevices = pgTable(
+  'user_devices',
+  {
+    tokenHash: text('token_hash').notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    createdAt: createdAt(),
+    lastSignedInAt: timestamp('last_signed_in_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.tokenHash, t.userId] })],
+);
 
 /** What people did in the dashboard (sign-ins, keys, users, settings, resends); owners read it. */
 export const auditLog = pgTable(

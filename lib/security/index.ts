@@ -1,4 +1,5 @@
-/** lib/security: response headers (content security policy) and request path checks, for proxy.ts. */
+/** lib/security: response headers (content security policy), request path checks, cross-site requests and client addresses. */
 export { contentSecurityPolicy, newNonce, type CspOptions } from './headers';
 export { literalPercentPath } from './request-path';
 export { isCrossSite } from './cross-site';
+export { clientAddressOf, clientKey } from './client-address';

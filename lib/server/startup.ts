@@ -8,6 +8,7 @@ import { pruneEvents } from '../events';
 import { log } from '../log';
 import { startWorkers } from '../watcher';
 import { appSecret, flushKeyUse, followKeyChanges, KEY_USE_FLUSH_MS } from '../merchants';
+import { pruneDevices, pruneThrottle } from '../users';
 import { createControlToken, setActiveControlToken } from './control';
 import { ensureDemoMerchant } from './demo-merchant';
 import { MODE_VALUES } from '../protocol';
@@ -17,7 +18,7 @@ const HOUR_MS = 60 * 60 * 1000;
 /**
  * Everything the server does once before it answers requests: open and migrate the database,
  * fill the address pools, create the demo merchant on a fresh install, schedule housekeeping
- * (planner statistics, nonce and event pruning, writing the keys' last use).
+ * (planner statistics, pruning nonces, events and sign-in records, writing the keys' last use).
  */
 export async function startGateway(): Promise<void> {
   const cfg = config();
@@ -33,6 +34,10 @@ export async function startGateway(): Promise<void> {
   const prune = () => {
     pruneNonces(db, cfg.nonceWindowDays).catch((error) => log.error('nonce pruning failed', { error }));
     pruneEvents(db, cfg.eventRetentionDays).catch((error) => log.error('event pruning failed', { error }));
+    // Sign-in limits and known devices that have nothing left to say (lib/users).
+    Promise.all([pruneThrottle(db), pruneDevices(db)]).catch((error) =>
+      log.error('sign-in records pruning failed', { error }),
+    );
   };
   setInterval(prune, HOUR_MS).unref();
   const writeKeyUse = () => flushKeyUse(db).catch((error) => log.error('key usage not written', { error }));

@@ -43,12 +43,20 @@ export {
   type User,
 } from './accounts';
 export { listAudit, recordAudit, type AuditEntry, type AuditRow } from './audit';
-export { completeSetUp, signIn, WRONG_CREDENTIALS, type Client, type SignInResult } from './sign-in';
+export {
+  completeSecondFactor,
+  completeSetUp,
+  confirmFreshSecondFactor,
+  signIn,
+  WRONG_CREDENTIALS,
+  type Client,
+  type SignInResult,
+} from './sign-in';
+export { DEVICE_COOKIE, deviceCookie, pruneDevices, type RememberedDevice } from './devices';
+export { pruneThrottle } from './throttle';
 export {
   acceptedStep,
-  completeSecondFactor,
   confirmEnrolment,
-  confirmFreshSecondFactor,
   disableTwoFactor,
   enrolment,
   unusedRecoveryCodes,

@@ -1,16 +1,34 @@
 import 'server-only';
 import { bare, param, signInThrottle, sql, statement, type Queryable, type RowOf } from '../db';
+import { clientKey } from '../security';
 
 /**
- * Sign-in attempts are limited per account and per client address (table sign_in_throttle, so
- * several web servers share the counts). After `threshold` failures in a row the key is locked
- * for 30 s, doubling with every further failure up to an hour; while locked, no password is
- * checked at all (the right one is refused too), so guessing gains nothing from waiting less.
- * A success clears the account's count; failures older than an hour are forgotten.
+ * Sign-in limits (docs/decisions/049), in table sign_in_throttle so that several web servers share
+ * them. None of them lets a stranger keep a user out:
+ *
+ * - **Locks per client**: after `threshold` failures in a row, a key is locked for 30 s, doubling
+ *   with every further failure up to an hour; while locked, nothing is checked (the right password
+ *   is refused too). The keys: a client on an account (5), a client on every account (50: one
+ *   office or NAT holds many people who mistype), and a device that signed in to the account
+ *   before (5), whose attempts are counted on that key alone. A client is an IPv4 address or an
+ *   IPv6 /64 (lib/security clientKey), as TRUSTED_PROXIES make it known.
+ * - **An account's budget** of password checks from devices it has not signed in from: 10 at
+ *   once, then one per 40 s, so at most 100 an hour (a GCRA over `budget_spent_until`). A check is
+ *   spent before the password is looked at; without one, the attempt is answered "try again in
+ *   N s" (N at most 40) and counts nowhere: a slow-down of the account as a whole, never a lock.
+ *   A right second-factor code, given with the password, is checked first and opens the password
+ *   check without the budget.
+ *
+ * Failures older than an hour are forgotten; a success clears the key of the client (or device)
+ * that succeeded, and nothing else: the budget refills with time alone.
  */
-export const ACCOUNT_THRESHOLD = 5;
-/** Higher: one office or one NAT may hold many people who mistype. */
-export const ADDRESS_THRESHOLD = 50;
+export const ACCOUNT_CLIENT_THRESHOLD = 5;
+export const CLIENT_THRESHOLD = 50;
+export const DEVICE_THRESHOLD = 5;
+/** Password checks an account may have at once, before the spacing applies. */
+export const BUDGET_BURST = 10;
+/** Then one check per this long: 10 + 3600 / 40 = 100 checks in any hour. */
+export const BUDGET_SPACING_MS = 40_000;
 const FIRST_LOCK_MS = 30_000;
 const MAX_LOCK_MS = 3_600_000;
 const WINDOW_MS = 3_600_000;
@@ -31,10 +49,14 @@ export interface ThrottleKey {
   threshold: number;
 }
 
-export function throttleKeys(email: string, ip: string | null | undefined): ThrottleKey[] {
-  const keys = [{ key: `account:${email}`, threshold: ACCOUNT_THRESHOLD }];
-  if (ip) keys.push({ key: `address:${ip}`, threshold: ADDRESS_THRESHOLD });
-  return keys;
+/** The lock keys of an attempt on `email`: its known device's alone, or its client's on the account and on every account. */
+export function lockKeys(email: string, who: { ip?: string | null; deviceHash?: string }): ThrottleKey[] {
+  if (who.deviceHash) return [{ key: `device:${who.deviceHash}|${email}`, threshold: DEVICE_THRESHOLD }];
+  const client = clientKey(who.ip);
+  return [
+    { key: `account-client:${email}|${client}`, threshold: ACCOUNT_CLIENT_THRESHOLD },
+    { key: `client:${client}`, threshold: CLIENT_THRESHOLD },
+  ];
 }
 
 const LOCKED_UNTIL = statement<{ until: RowOf<typeof signInThrottle>['locked_until'] }, { keys: string[]; now: Date }>(
@@ -78,11 +100,66 @@ export async function recordFailure(db: Queryable, keys: ThrottleKey[], now: Dat
   return latest;
 }
 
-const CLEAR_KEY = statement<unknown, { key: string }>(
-  sql`delete from ${signInThrottle} where ${signInThrottle.key} = ${param('key')}`,
+const CLEAR_KEYS = statement<unknown, { keys: string[] }>(
+  sql`delete from ${signInThrottle} where ${signInThrottle.key} = any(${param('keys')})`,
 );
 
-/** A right password (and code): the account's count starts again; the address's stays. */
-export async function recordSuccess(db: Queryable, email: string): Promise<void> {
-  await CLEAR_KEY.run(db, { key: `account:${email}` });
+/** A right password (and code): the count of the client (or device) that succeeded starts again; the others' stay. */
+export async function recordSuccess(db: Queryable, email: string, who: { ip?: string | null; deviceHash?: string }) {
+  // The first key is the client's own on this account, or the device's; the client's key over every account stays.
+  await CLEAR_KEYS.run(db, { keys: [lockKeys(email, who)[0]!.key] });
+}
+
+const budgetKey = (email: string) => `budget:${email}`;
+const BUDGET_DEPTH_MS = (BUDGET_BURST - 1) * BUDGET_SPACING_MS;
+const SPENT = sql`greatest(coalesce(${signInThrottle.budgetSpentUntil}, ${param('now')}), ${param('now')})`;
+// Taken only while at least one check is left: spent no further than BUDGET_DEPTH_MS ahead of now.
+const TAKE_CHECK = statement<unknown, { key: string; now: Date; next: Date; latest: Date; spacing: string }>(
+  sql`insert into ${signInThrottle} (${bare(signInThrottle.key)}, ${bare(signInThrottle.budgetSpentUntil)}) values (${param('key')}, ${param('next')})
+       on conflict (${bare(signInThrottle.key)}) do update set ${bare(signInThrottle.budgetSpentUntil)} = ${SPENT} + ${param('spacing')}::interval
+       where coalesce(${signInThrottle.budgetSpentUntil}, ${param('now')}) <= ${param('latest')}
+       returning 1`,
+);
+const SPEND_CHECK = statement<unknown, { key: string; now: Date; next: Date; spacing: string }>(
+  sql`insert into ${signInThrottle} (${bare(signInThrottle.key)}, ${bare(signInThrottle.budgetSpentUntil)}) values (${param('key')}, ${param('next')})
+       on conflict (${bare(signInThrottle.key)}) do update set ${bare(signInThrottle.budgetSpentUntil)} = ${SPENT} + ${param('spacing')}::interval`,
+);
+const BUDGET_SPENT_UNTIL = statement<Pick<RowOf<typeof signInThrottle>, 'budget_spent_until'>, { key: string }>(
+  sql`select ${signInThrottle.budgetSpentUntil} from ${signInThrottle} where ${signInThrottle.key} = ${param('key')}`,
+);
+
+function budgetParams(email: string, now: Date) {
+  return {
+    key: budgetKey(email),
+    now,
+    next: new Date(now.getTime() + BUDGET_SPACING_MS),
+    spacing: `${BUDGET_SPACING_MS} milliseconds`,
+  };
+}
+
+/**
+ * Takes one password check from `email`'s budget, in one statement (two servers never take the
+ * last check both). Answers undefined when taken, else the time the next check frees up.
+ */
+export async function takeCheck(db: Queryable, email: string, now: Date): Promise<Date | undefined> {
+  const params = budgetParams(email, now);
+  const taken = await TAKE_CHECK.run(db, { ...params, latest: new Date(now.getTime() + BUDGET_DEPTH_MS) });
+  if (taken.length > 0) return undefined;
+  const [row] = await BUDGET_SPENT_UNTIL.run(db, { key: params.key });
+  return new Date(row!.budget_spent_until!.getTime() - BUDGET_DEPTH_MS);
+}
+
+/** A password check made without the budget (a right code came first) and failed: spent all the same. */
+export async function spendCheck(db: Queryable, email: string, now: Date): Promise<void> {
+  await SPEND_CHECK.run(db, budgetParams(email, now));
+}
+
+const PRUNE = statement<unknown, { windowStart: Date; now: Date }>(
+  sql`delete from ${signInThrottle} where ${signInThrottle.windowStartedAt} < ${param('windowStart')}
+        and coalesce(${signInThrottle.lockedUntil} <= ${param('now')}, true) and coalesce(${signInThrottle.budgetSpentUntil} <= ${param('now')}, true)`,
+);
+
+/** Forgets keys with nothing left to say (housekeeping): a stranger's guesses at many addresses leave rows behind. */
+export async function pruneThrottle(db: Queryable, now = new Date()): Promise<void> {
+  await PRUNE.run(db, { windowStart: new Date(now.getTime() - WINDOW_MS), now });
 }

@@ -18,10 +18,7 @@ import {
 import { appSecret, decryptSecret, encryptSecret } from '../merchants';
 import { recordAudit } from './audit';
 import { AccountError } from './errors';
-import { openSession, readSession, type NewSession } from './sessions';
-import type { Client, SignInResult } from './sign-in';
-import { tooManyAttempts } from './sign-in';
-import { lockedUntil, recordFailure, recordSuccess, throttleKeys } from './throttle';
+import type { Client } from './sign-in';
 
 /**
  * TOTP second factor (RFC 6238 through otpauth: SHA-1, 6 digits, 30 s, what every authenticator
@@ -74,11 +71,11 @@ function recoveryHash(code: string): string {
     .digest('hex');
 }
 
-function looksLikeRecoveryCode(code: string): boolean {
+export function looksLikeRecoveryCode(code: string): boolean {
   return /^[a-z2-7]{5}-?[a-z2-7]{5}$/i.test(code.trim());
 }
 
-const TWO_FACTOR_COLUMNS = [
+export const TWO_FACTOR_COLUMNS = [
   'id',
   'email',
   'merchant_id',
@@ -86,12 +83,12 @@ const TWO_FACTOR_COLUMNS = [
   'totp_enabled_at',
   'totp_last_step',
 ] as const;
-type TwoFactorRow = Pick<RowOf<typeof users>, (typeof TWO_FACTOR_COLUMNS)[number]>;
+export type TwoFactorRow = Pick<RowOf<typeof users>, (typeof TWO_FACTOR_COLUMNS)[number]>;
 const TWO_FACTOR_ROW = statement<TwoFactorRow, { id: string }>(
   sql`select ${columnsOf(users, TWO_FACTOR_COLUMNS)} from ${users} where ${users.id} = ${param('id')}`,
 );
 
-async function twoFactorRow(db: Queryable, userId: string): Promise<TwoFactorRow> {
+export async function twoFactorRow(db: Queryable, userId: string): Promise<TwoFactorRow> {
   const [row] = await TWO_FACTOR_ROW.run(db, { id: userId });
   if (!row) throw new AccountError('No such user.');
   return row;
@@ -190,9 +187,9 @@ const MOVE_STEP = statement<Pick<RowOf<typeof users>, 'id'>, { id: string; step:
 
 /**
  * Checks a code (TOTP or a recovery code) of a user with two-factor on and spends it: the TOTP
- * step moves forward, a recovery code is marked used. True when it was right.
+ * step moves forward, a recovery code is marked used. Answers which factor it was when right.
  */
-async function spendCode(
+export async function spendCode(
   db: Queryable,
   row: TwoFactorRow,
   code: string,
@@ -208,79 +205,6 @@ async function spendCode(
   if (step === undefined) return undefined;
   const moved = await MOVE_STEP.run(db, { id: row.id, step });
   return moved.length > 0 ? 'totp' : undefined;
-}
-
-/**
- * The code step of a sign-in: `token` is the second-factor session's cookie. A right code ends
- * that session and opens a signed-in one (a new token); wrong codes count like wrong passwords.
- */
-export async function completeSecondFactor(
-  db: Database,
-  token: string,
-  code: string,
-  client: Client = {},
-  now = new Date(),
-): Promise<SignInResult> {
-  const pending = await readSession(db, token, { stage: 'second-factor', now });
-  if (!pending) return { kind: 'refused', message: 'Your sign-in has expired: enter your password again.' };
-  const keys = throttleKeys(pending.email, client.ip);
-  const locked = await lockedUntil(db, keys, now);
-  if (locked) return { kind: 'refused', message: tooManyAttempts(locked, now) };
-  const row = await twoFactorRow(db, pending.userId);
-  const factor = await spendCode(db, row, code, now);
-  if (!factor) {
-    const until = await recordFailure(db, keys, now);
-    await recordAudit(db, {
-      merchantId: pending.merchantId,
-      userId: pending.userId,
-      actor: pending.email,
-      action: 'sign-in.failure',
-      detail: { reason: 'code' },
-      ip: client.ip,
-    });
-    return { kind: 'refused', message: until ? tooManyAttempts(until, now) : 'That code is not right.' };
-  }
-  await recordSuccess(db, pending.email);
-  await recordAudit(db, {
-    merchantId: pending.merchantId,
-    userId: pending.userId,
-    actor: pending.email,
-    action: 'sign-in.success',
-    detail: { factor },
-    ip: client.ip,
-  });
-  const session: NewSession = await openSession(db, pending.userId, 'signed-in', client, {
-    replacing: pending.tokenHash,
-    now,
-  });
-  return { kind: 'signed-in', session };
-}
-
-/**
- * A fresh second factor for a change that lets money move (granting an API key a money-out scope,
- * docs/decisions/048): a current authenticator code of a user with two-factor on, spent so that it
- * serves once, wrong codes counted like a sign-in's. Recovery codes do not count here: they are for
- * getting in when the authenticator is lost, not for granting. Answers why not, or undefined.
- */
-export async function confirmFreshSecondFactor(
-  db: Queryable,
-  user: { id: string; email: string },
-  code: string,
-  client: Client = {},
-  now = new Date(),
-): Promise<string | undefined> {
-  const keys = throttleKeys(user.email, client.ip);
-  const locked = await lockedUntil(db, keys, now);
-  if (locked) return tooManyAttempts(locked, now);
-  const row = await twoFactorRow(db, user.id);
-  if (!row.totp_enabled_at) return 'Turn on two-factor on your account page first.';
-  if (looksLikeRecoveryCode(code) || (await spendCode(db, row, code, now)) !== 'totp') {
-    const until = await recordFailure(db, keys, now);
-    return until
-      ? tooManyAttempts(until, now)
-      : 'That code is not right: enter the current code of your authenticator app.';
-  }
-  return undefined;
 }
 
 const CLEAR_TWO_FACTOR = statement<unknown, { id: string; now: Date }>(

@@ -42,7 +42,7 @@ export function gatewayRequestListener(nextHandler) {
       } else if (answerWhileStarting(req, res)) return;
       // The connection's address, for the dashboard's sign-in throttle and audit log
       // (app/dashboard/session.ts clientAddress): set here, over anything the client sent, because
-      // Next.js keeps a client's own x-forwarded-for.
+      // Next.js keeps a client's own x-forwarded-for (read only through TRUSTED_PROXIES' hops).
       req.headers['x-gateway-peer'] = req.socket.remoteAddress ?? '';
       void nextHandler(req, res);
     });

@@ -11,7 +11,11 @@ import { isDomainErrorOf } from '@/lib/errors';
 import { requireRoute } from '../../session';
 
 function badRequest(message: string): Response {
-  return Response.json({ error: { code: 'BAD_REQUEST', message } }, { status: 400 });
+  // Like every answer of this route (requireRoute's too): the merchant's data and its refusals are never cached.
+  return Response.json(
+    { error: { code: 'BAD_REQUEST', message } },
+    { status: 400, headers: { 'cache-control': 'no-store' } },
+  );
 }
 
 export async function GET(request: Request): Promise<Response> {

@@ -1,11 +1,10 @@
 'use server';
-import { cookies } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { z } from 'zod';
 import { isDomainErrorOf } from '@/lib/errors';
 import { getDatabase } from '@/lib/db';
-import { completeSetUp, PASSWORD_MAX_LENGTH, sessionCookie, type NewSession } from '@/lib/users';
-import { clientAddress, clientAgent } from '../../session';
+import { completeSetUp, PASSWORD_MAX_LENGTH } from '@/lib/users';
+import { keepSignIn, signingInClient } from '../../session';
 
 export interface FormState {
   message?: string;
@@ -26,17 +25,19 @@ export async function setUpAction(_state: FormState, form: FormData): Promise<Fo
   });
   if (!parsed.success) return { message: parsed.error.issues[0]?.message ?? 'Choose a password.' };
   if (parsed.data.password !== parsed.data.confirm) return { message: 'The two passwords differ.' };
-  let session: NewSession | undefined;
+  let signedIn: Awaited<ReturnType<typeof completeSetUp>>;
   try {
-    session = await completeSetUp(await getDatabase(), parsed.data.token, parsed.data.password, {
-      ip: await clientAddress(),
-      userAgent: await clientAgent(),
-    });
+    signedIn = await completeSetUp(
+      await getDatabase(),
+      parsed.data.token,
+      parsed.data.password,
+      await signingInClient(),
+    );
   } catch (error) {
     if (isDomainErrorOf(error, 'AccountError')) return { message: error.message };
     throw error;
   }
-  if (!session) redirect('/dashboard/sign-in?notice=password-set');
-  (await cookies()).set(sessionCookie(session));
+  if (!signedIn) redirect('/dashboard/sign-in?notice=password-set');
+  await keepSignIn(signedIn);
   redirect('/dashboard');
 }

@@ -3,9 +3,9 @@ import { cookies } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { z } from 'zod';
 import { getDatabase } from '@/lib/db';
-import { completeSecondFactor, SESSION_COOKIE, sessionCookie } from '@/lib/users';
+import { completeSecondFactor, SESSION_COOKIE } from '@/lib/users';
 import type { ActionState } from '../../action-form';
-import { clientAddress, clientAgent, safeNext } from '../../session';
+import { keepSignIn, safeNext, signingInClient } from '../../session';
 
 const codeForm = z.object({ code: z.string().trim().min(1).max(32), next: z.string().max(2048).optional() });
 
@@ -13,13 +13,9 @@ const codeForm = z.object({ code: z.string().trim().min(1).max(32), next: z.stri
 export async function secondFactorAction(_state: ActionState, form: FormData): Promise<ActionState> {
   const parsed = codeForm.safeParse({ code: form.get('code'), next: form.get('next') ?? undefined });
   if (!parsed.success) return { message: 'Type the 6-digit code your app shows, or a recovery code.' };
-  const jar = await cookies();
-  const token = jar.get(SESSION_COOKIE)?.value ?? '';
-  const result = await completeSecondFactor(await getDatabase(), token, parsed.data.code, {
-    ip: await clientAddress(),
-    userAgent: await clientAgent(),
-  });
+  const token = (await cookies()).get(SESSION_COOKIE)?.value ?? '';
+  const result = await completeSecondFactor(await getDatabase(), token, parsed.data.code, await signingInClient());
   if (result.kind === 'refused') return { message: result.message };
-  jar.set(sessionCookie(result.session));
+  await keepSignIn(result);
   redirect(safeNext(parsed.data.next) ?? '/dashboard');
 }
