@@ -16,6 +16,7 @@ export { availableCurrencies } from './available';
 export { deriveAddresses, derivationThreadReady } from './derivation-thread';
 export { isValidAddress, testAccountXpub, testTagAccountAddress } from './derivation';
 export { childKeyBackend } from './child-key';
+export { freshTag } from './tags';
 export { liveChainConfig } from './live';
 export type { BlockRef, ChainAdapter, ChainSpend, ChainTransfer } from './adapter';
 export { liveAdapters, liveNodeStatus, type LiveAdapter } from './live';
