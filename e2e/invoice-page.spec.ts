@@ -104,6 +104,35 @@ test('choose USDT on Tron, see the price on the payment page, change to BTC on B
     receivedCurrency: 'BTC',
     receivedNetwork: 'bitcoin',
   });
+
+  // Back to USDT: its order again (its address, its amount), not a new one.
+  await page.getByRole('link', { name: 'Change coin' }).click();
+  await page.waitForURL(new RegExp(`/invoice/${invoice.id}`));
+  expect(await choose(page, 'USDT', 'Tron')).toBe(usdtOrder);
+  expect(await getInvoice(invoice.id)).toMatchObject({ status: 'INIT', orderId: usdtOrder, receivedCurrency: 'USDT' });
+});
+
+test('a new coin after the most orders an invoice makes is refused with a message; the coins chosen before stay open', async ({
+  page,
+}) => {
+  const invoice = await makeInvoice();
+  const coins = [
+    ['USDT', 'Tron'],
+    ['BTC', 'Bitcoin'],
+    ['LTC', 'Litecoin'],
+    ['DOGE', 'Dogecoin'],
+    ['ETH', 'Ethereum'],
+  ] as const;
+  const orders: string[] = [];
+  for (const [ticker, networkName] of coins) {
+    await page.goto(invoice.invoiceLink);
+    orders.push(await choose(page, ticker, networkName));
+  }
+  await page.goto(invoice.invoiceLink);
+  await choice(page, 'TRX', 'Tron').click();
+  await expect(page.getByTestId('choice-error')).toHaveText(INVOICE_MESSAGES.en.errors.choices);
+  expect(new URL(page.url()).pathname).toBe(`/invoice/${invoice.id}`);
+  expect(await choose(page, 'BTC', 'Bitcoin')).toBe(orders[1]);
 });
 
 test.describe('without JavaScript', () => {

@@ -1,8 +1,10 @@
 /**
  * Invoices through the domain code on a real database and the sandbox ledger: the choice makes an
- * order at the locked rate, the invoice follows that order through the watcher (the same
- * transaction writes its webhook), a second choice abandons the first order, and an invoice whose
- * time ran out with no order running expires by the sweep.
+ * order at the locked rate, the invoice follows its orders through the watcher (the same
+ * transaction writes its webhook), a change of coin keeps the earlier order running (a payment to
+ * it pays the invoice, or is flagged for refund once another order paid it), choosing a coin again
+ * reuses its order, the orders per invoice are bounded, and an invoice whose time ran out with no
+ * order running expires by the sweep.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fillAddressPool } from '@/lib/addresses';
@@ -14,11 +16,13 @@ import {
   InvoiceClosed,
   loadInvoiceView,
   makeInvoice,
+  MAX_INVOICE_ORDERS,
   serializeInvoice,
   sweepInvoices,
+  TooManyCoinChoices,
 } from '@/lib/invoices';
 import { findApiKey } from '@/lib/merchants';
-import { makeInvoiceRequest } from '@/lib/protocol';
+import { makeInvoiceRequest, type InvoiceCurrency } from '@/lib/protocol';
 import { simulateOrderPayment } from '@/lib/sandbox';
 import { openTestDatabase } from './support/database';
 import { network, orderRow, sandboxChain, watchOnce } from './support/chain';
@@ -26,19 +30,22 @@ import { createTestMerchant, type TestMerchant } from './support/merchants';
 
 let db: Database;
 let merchant: TestMerchant;
+/** Another merchant, for the tests that choose many coins: the page view ranks coins by a merchant's use. */
+let switcher: TestMerchant;
 let nonce = Date.now() * 1000;
 
 beforeAll(async () => {
   db = await openTestDatabase();
   merchant = await createTestMerchant(db);
+  switcher = await createTestMerchant(db);
   for (const name of ['tron', 'litecoin', 'bitcoin']) await fillAddressPool(db, network(name), 'test');
 });
 afterAll(async () => {
   await db?.close();
 });
 
-async function invoice(fields: Record<string, unknown>) {
-  const key = (await findApiKey(db, merchant.test.publicKey))!;
+async function invoice(fields: Record<string, unknown>, owner = merchant) {
+  const key = (await findApiKey(db, owner.test.publicKey))!;
   const own = ++nonce;
   return makeInvoice(
     { db, key, nonce: String(own) },
@@ -46,9 +53,21 @@ async function invoice(fields: Record<string, unknown>) {
   );
 }
 
-async function invoiceNow(id: string) {
-  const key = (await findApiKey(db, merchant.test.publicKey))!;
+async function invoiceNow(id: string, owner = merchant) {
+  const key = (await findApiKey(db, owner.test.publicKey))!;
   return serializeInvoice(await getInvoice(db, key, id));
+}
+
+async function ordersOf(invoiceId: string) {
+  return db.query<{ id: string }>('select id from orders where invoice_id = $1 order by created_at', [invoiceId]);
+}
+
+/** Deposit addresses handed out so far, of every network. */
+async function takenAddresses(): Promise<number> {
+  const [row] = await db.query<{ n: number }>(
+    'select count(*)::int as n from addresses a where exists (select 1 from orders o where o.address_id = a.id)',
+  );
+  return row!.n;
 }
 
 async function webhookOf(invoiceId: string) {
@@ -112,19 +131,89 @@ describe('invoices', () => {
     );
   });
 
-  it('lets the payer change coin before paying; the first order is abandoned and no longer moves the invoice', async () => {
+  it('lets the payer change coin before paying; the earlier order keeps running, and choosing its coin again reuses it', async () => {
     const made = await invoice({});
     const first = await chooseCoin(db, made.invoice.id, { currency: 'LTC', network: 'litecoin' });
     const second = await chooseCoin(db, made.invoice.id, { currency: 'BTC', network: 'bitcoin' });
     expect(second.id).not.toBe(first.id);
     // 73.50 USD at the fixed table's 60000 USD per BTC, rounded up to the satoshi.
     expect(second.amount).toBe(String((7350n * 10n ** 8n + 6_000_000n - 1n) / 6_000_000n));
-    expect((await orderRow(db, first.id)).expires_at.getTime()).toBeLessThanOrEqual(Date.now());
+    expect(await orderRow(db, first.id)).toMatchObject({ status: 'pending', expires_at: first.expires_at });
     expect(await invoiceNow(made.invoice.id)).toMatchObject({
       status: 'INIT',
       orderId: second.id,
       receivedCurrency: 'BTC',
     });
+    // Back to the first coin: its order (its address, its rate), not a new one.
+    const again = await chooseCoin(db, made.invoice.id, { currency: 'LTC', network: 'litecoin' });
+    expect(again.id).toBe(first.id);
+    const ltcRate = (await invoiceNow(made.invoice.id)).rate;
+    expect(await invoiceNow(made.invoice.id)).toMatchObject({
+      status: 'INIT',
+      orderId: first.id,
+      receivedCurrency: 'LTC',
+    });
+    expect((await chooseCoin(db, made.invoice.id, { currency: 'BTC', network: 'bitcoin' })).id).toBe(second.id);
+    expect((await chooseCoin(db, made.invoice.id, { currency: 'LTC', network: 'litecoin' })).id).toBe(first.id);
+    expect((await invoiceNow(made.invoice.id)).rate).toBe(ltcRate);
+    expect(await ordersOf(made.invoice.id)).toHaveLength(2);
+  });
+
+  it('a hundred coin changes take a bounded number of orders, hence of deposit addresses', async () => {
+    const made = await invoice({}, switcher);
+    const pairs = (made.invoice.currencies as InvoiceCurrency[]).flatMap((c) =>
+      c.networks.map((n) => ({ currency: c.currency, network: n.name })),
+    );
+    expect(pairs.length).toBeGreaterThan(MAX_INVOICE_ORDERS);
+    const addressesBefore = await takenAddresses();
+    const refused: string[] = [];
+    for (let i = 0; i < 100; i++) {
+      await chooseCoin(db, made.invoice.id, pairs[i % pairs.length]!).catch((error: unknown) => {
+        if (!(error instanceof TooManyCoinChoices)) throw error;
+        refused.push(pairs[i % pairs.length]!.network);
+      });
+    }
+    const orders = await ordersOf(made.invoice.id);
+    expect(orders).toHaveLength(MAX_INVOICE_ORDERS);
+    expect((await takenAddresses()) - addressesBefore).toBe(MAX_INVOICE_ORDERS);
+    expect(refused.length).toBeGreaterThan(0);
+    // The coins chosen before stay open.
+    const [firstPair] = pairs;
+    expect((await chooseCoin(db, made.invoice.id, firstPair!)).id).toBe(orders[0]!.id);
+  });
+
+  it("a payment made to the abandoned coin's order before the change pays the invoice", async () => {
+    const made = await invoice({ webhookURL: 'https://merchant.example/hook' }, switcher);
+    const first = await chooseCoin(db, made.invoice.id, { currency: 'LTC', network: 'litecoin' });
+    const ltcRate = (await invoiceNow(made.invoice.id, switcher)).rate;
+    // Mined, but not read yet (a watcher behind, a chain without a mempool), when the payer changes coin.
+    await simulateOrderPayment(db, first.id, 'full');
+    await mine(db, network('litecoin'), 2);
+    const second = await chooseCoin(db, made.invoice.id, { currency: 'BTC', network: 'bitcoin' });
+    expect((await invoiceNow(made.invoice.id, switcher)).orderId).toBe(second.id);
+
+    await watchOnce(db, sandboxChain(db, 'litecoin'));
+    expect((await orderRow(db, first.id)).status).toBe('processed');
+    expect(await invoiceNow(made.invoice.id, switcher)).toMatchObject({
+      status: 'PROCESSED',
+      orderId: first.id,
+      rate: ltcRate,
+      receivedCurrency: 'LTC',
+      receivedAmountInInvoiceCurrency: '73.5',
+    });
+    const [webhook] = await webhookOf(made.invoice.id);
+    expect(JSON.parse(webhook!.body)).toMatchObject({ status: 'PROCESSED', orderId: first.id });
+    // The other coin's order is left to run out; a payment to it now is one to refund.
+    await simulateOrderPayment(db, second.id, 'full');
+    await mine(db, network('bitcoin'), 2);
+    await watchOnce(db, sandboxChain(db, 'bitcoin'));
+    const paidTwice = await orderRow(db, second.id);
+    expect(paidTwice.status).toBe('processed');
+    expect(paidTwice.message).toBe(
+      `This payment is not part of invoice ${made.invoice.id}, which is PROCESSED (order ${first.id}): refund it to the payer.`,
+    );
+    expect(await invoiceNow(made.invoice.id, switcher)).toMatchObject({ status: 'PROCESSED', orderId: first.id });
+    expect(await webhookOf(made.invoice.id)).toHaveLength(1);
   });
 
   it('expires an invoice whose time ran out with no coin chosen, once, with its webhook', async () => {

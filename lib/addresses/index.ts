@@ -1,4 +1,5 @@
 import 'server-only';
+import { createHash } from 'node:crypto';
 import type { Network } from '../catalog';
 import {
   derivationThreadReady,
@@ -16,6 +17,7 @@ import {
   insertValues,
   merchants,
   orders,
+  chainTransfers,
   param,
   runSql,
   sql,
@@ -54,6 +56,26 @@ function tagAccountAddress(network: Network, mode: Mode): string {
   throw new Error(`no receiving address is configured for live ${network.name}`);
 }
 
+/**
+ * The fingerprint of the key the pool of (network, mode) takes its addresses from: the first 128
+ * bits of SHA-256 over the address the key gives at index 0 (a tag network's receiving account).
+ * It changes with the extended public key and with the address encoding (`<NETWORK>_CHAIN`), and
+ * with nothing else (an `xpub` and a `zpub` of the same key give the same addresses). It names a
+ * key independently of who configured it, so that pools per merchant and key can be keyed by it.
+ */
+export async function poolKeyFingerprint(network: Network, mode: Mode): Promise<string> {
+  const source = network.usesTags ? tagAccountAddress(network, mode) : accountXpub(network, mode);
+  const cache = processSlot('poolKeyFingerprints', () => new Map<string, string>());
+  const key = `${network.name}/${network.chain ?? ''}/${source}`;
+  let fingerprint = cache.get(key);
+  if (!fingerprint) {
+    const first = network.usesTags ? source : (await deriveAddresses(network, source, 0, 1))[0]!;
+    fingerprint = createHash('sha256').update(first, 'utf8').digest('hex').slice(0, 32);
+    cache.set(key, fingerprint);
+  }
+  return fingerprint;
+}
+
 /** The derivation index of a live tag network's untagged account row: below every pool position. */
 const ACCOUNT_ROW_INDEX = -1;
 
@@ -72,14 +94,16 @@ const ACCOUNT_ROW = insertValues([
   [addresses.address, param('address')],
   [addresses.tag, sql`null`],
   [addresses.merchantId, merchants.id],
+  [addresses.keyFingerprint, param('keyFingerprint')],
 ]);
 const WRITE_UNTAGGED_ACCOUNT = statement<
   unknown,
-  { network: string; index: number; address: string; merchantId: string }
+  { network: string; index: number; address: string; merchantId: string; keyFingerprint: string }
 >(sql`insert into ${addresses} (${ACCOUNT_ROW.columns})
   select ${ACCOUNT_ROW.values} from ${merchants} where ${merchants.id} = ${param('merchantId')}
   on conflict (${bare(addresses.network)}, ${bare(addresses.mode)}, ${bare(addresses.derivationIndex)})
-  do update set ${bare(addresses.address)} = excluded.${bare(addresses.address)}, ${bare(addresses.merchantId)} = excluded.${bare(addresses.merchantId)}
+  do update set ${bare(addresses.address)} = excluded.${bare(addresses.address)}, ${bare(addresses.merchantId)} = excluded.${bare(addresses.merchantId)},
+    ${bare(addresses.keyFingerprint)} = excluded.${bare(addresses.keyFingerprint)}
   returning 1`);
 
 /**
@@ -99,6 +123,7 @@ async function ensureUntaggedAccount(db: Queryable, network: Network): Promise<v
     index: ACCOUNT_ROW_INDEX,
     address: live.account,
     merchantId: live.untaggedMerchant,
+    keyFingerprint: await poolKeyFingerprint(network, 'live'),
   });
   if (written.length === 0)
     throw new Error(
@@ -184,12 +209,34 @@ const POOL_ROWS = unnest('x', {
   address: addresses.address,
   tag: addresses.tag,
 });
-const INSERT_POOL = statement<unknown, { network: string; mode: Mode }>(sql`insert into ${addresses}
-    (${bare(addresses.network)}, ${bare(addresses.mode)}, ${bare(addresses.kind)}, ${POOL_ROWS.names})
-  select ${param('network')}, ${param('mode')}, 'PAY_IN', ${POOL_ROWS.names} from ${POOL_ROWS.from}
+const INSERT_POOL = statement<
+  unknown,
+  { network: string; mode: Mode; keyFingerprint: string }
+>(sql`insert into ${addresses}
+    (${bare(addresses.network)}, ${bare(addresses.mode)}, ${bare(addresses.kind)}, ${bare(addresses.keyFingerprint)}, ${POOL_ROWS.names})
+  select ${param('network')}, ${param('mode')}, 'PAY_IN', ${param('keyFingerprint')}, ${POOL_ROWS.names} from ${POOL_ROWS.from}
   on conflict do nothing returning 1`);
 
-/** Tops the pool of (network, mode) up to `target` addresses not yet handed out; answers how many were added. */
+/**
+ * The pool's addresses not handed out yet (at or after the next position) that come from another
+ * key than `keyFingerprint`, or from a key never fingerprinted: after `<NETWORK>_XPUB` or `_CHAIN`
+ * changed, they are no address of the configured key. Those taken by an order or a user, or that
+ * a transfer reached, stay.
+ */
+const DROP_OTHER_KEYS = statement<unknown, { network: string; mode: Mode; from: string; keyFingerprint: string }>(
+  sql`delete from ${addresses}
+   where ${addresses.network} = ${param('network')} and ${addresses.mode} = ${param('mode')} and ${addresses.derivationIndex} >= ${param('from')}::bigint
+     and ${addresses.keyFingerprint} is distinct from ${param('keyFingerprint')} and ${addresses.assignedAt} is null
+     and not exists (select 1 from ${orders} where ${orders.addressId} = ${addresses.id})
+     and not exists (select 1 from ${chainTransfers} where ${chainTransfers.addressId} = ${addresses.id})
+   returning 1`,
+);
+
+/**
+ * Tops the pool of (network, mode) up to `target` addresses not yet handed out, all of the key
+ * configured now (the unissued ones of another key are dropped first, and logged); answers how
+ * many were added.
+ */
 export async function fillAddressPool(
   db: Queryable,
   network: Network,
@@ -198,6 +245,16 @@ export async function fillAddressPool(
 ): Promise<number> {
   if (network.usesTags && mode === 'live') await ensureUntaggedAccount(db, network);
   const sequence = await ensurePoolSequence(db, network, mode);
+  const keyFingerprint = await poolKeyFingerprint(network, mode);
+  const [ticket] = await runSql<{ next: string }>(db, sql`select (${nextTicket(sequence)})::text as next`);
+  const dropped = await DROP_OTHER_KEYS.run(db, { network: network.name, mode, from: ticket!.next, keyFingerprint });
+  if (dropped.length > 0)
+    log.warn('address pool: dropped the unissued addresses of another key', {
+      network: network.name,
+      mode,
+      dropped: dropped.length,
+      keyFingerprint,
+    });
   // Built per call: the sequence is the network's own.
   const [state] = await runSql<{ next_derived: string; next_ticket: string }>(
     db,
@@ -222,6 +279,7 @@ export async function fillAddressPool(
     const inserted = await INSERT_POOL.run(db, {
       network: network.name,
       mode,
+      keyFingerprint,
       ...POOL_ROWS.values(rows.map((r) => ({ derivation_index: r.index, address: r.address, tag: r.tag }))),
     });
     added += inserted.length;

@@ -24,7 +24,7 @@ import {
 } from '../db';
 import { formatUnits } from '../money';
 import type { PersonalAddress, PersonalUser } from '../protocol';
-import { poolSequence, refillNow, refillSoon } from './index';
+import { poolKeyFingerprint, poolSequence, refillNow, refillSoon } from './index';
 import type { MerchantScope } from '../merchants';
 
 export type ExternalUserRow = RowOf<typeof externalUsers>;
@@ -110,12 +110,13 @@ const LOCK_PERSONAL = statement<
   for update`);
 const TAKE_FROM_POOL = statement<
   PersonalAddressRow,
-  Owner & { network: string; sequence: string }
+  Owner & { network: string; sequence: string; keyFingerprint: string }
 >(sql`update ${addresses}
     set ${bare(addresses.assignedAt)} = now(), ${bare(addresses.merchantId)} = ${param('merchantId')}, ${bare(addresses.externalUserId)} = ${param('userId')},
         ${bare(addresses.kind)} = 'PERSONAL'
   where ${addresses.network} = ${param('network')} and ${addresses.mode} = ${param('mode')}
     and ${addresses.derivationIndex} = (select nextval(${param('sequence')}::regclass))
+    and ${addresses.keyFingerprint} = ${param('keyFingerprint')}
   returning ${PERSONAL_COLUMNS}`);
 
 /**
@@ -142,6 +143,7 @@ export async function personalAddress(
     userId,
     network: network.name,
     sequence: poolSequence(network, key.mode),
+    keyFingerprint: await poolKeyFingerprint(network, key.mode),
   });
   return taken && { ...taken, fromPool: true };
 }

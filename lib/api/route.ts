@@ -346,6 +346,7 @@ const DOMAIN_ANSWERS: Record<
   // The invoice page's refusals: no API operation makes them, but every kind has its answer.
   CoinNotOffered: 'UNSUPPORTED_CURRENCY',
   InvoiceClosed: 'INVOICE_CONFLICT',
+  TooManyCoinChoices: 'INVOICE_CONFLICT',
   RateUnavailable: 'RATE_UNAVAILABLE',
   UnknownPriceCurrency: 'UNSUPPORTED_CURRENCY',
 };

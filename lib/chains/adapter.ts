@@ -45,6 +45,11 @@ export interface ChainTransfer {
   blockHeight: number | null;
   /** When the chain first had it: block time, or mempool entry time when the node reports one. */
   seenAt: Date;
+  /**
+   * UTXO: the outputs its transaction spends, `txid:vout` each. A replacement of the transaction
+   * (a fee bump, RBF) spends some of the same, which is how the watcher keeps its first sighting.
+   */
+  spentOutpoints?: readonly string[];
 }
 
 /**

@@ -137,6 +137,13 @@ export const addresses = pgTable(
     merchantId: uuid('merchant_id').references(() => merchants.id),
     externalUserId: uuid('external_user_id').references(() => externalUsers.id),
     assignedAt: timestamp('assigned_at', { withTimezone: true, precision: 3 }),
+    /**
+     * The key the address comes from (lib/addresses `poolKeyFingerprint`): the extended public key
+     * with its address encoding, or a tag network's receiving account. Orders take only addresses
+     * of the key configured now; a pool's unissued addresses of another key are dropped when it is
+     * filled (docs/decisions/047). Null for addresses written before keys were fingerprinted.
+     */
+    keyFingerprint: text('key_fingerprint'),
     createdAt: createdAt(),
   },
   (t) => [
@@ -224,13 +231,17 @@ export const orders = pgTable(
       .on(t.expiresAt)
       .where(sql`${t.status} = 'pending'`),
     index('orders_address').on(t.addressId),
+    // An invoice follows every order its choices made (lib/invoices).
+    index('orders_invoice')
+      .on(t.invoiceId)
+      .where(sql`${t.invoiceId} is not null`),
   ],
 );
 
 /**
  * Fiat-priced invoices (lib/invoices): a price in `currency` that the payer pays in a coin of the
- * offered list, chosen on the invoice page. Choosing makes an order (`order_id`, the latest
- * choice) at a rate locked then; the invoice's status follows that order's.
+ * offered list, chosen on the invoice page. Choosing makes an order at a rate locked then (or
+ * reuses the coin's order while it runs); the invoice's status follows every order it made.
  */
 export const invoices = pgTable(
   'invoices',
@@ -265,11 +276,16 @@ export const invoices = pgTable(
     /** The rate of each offered coin at the quote (price of one coin in `currency`), for slippagePercent. */
     quoteRates: jsonb('quote_rates').$type<Record<string, string>>().notNull(),
     status: text('status', { enum: INVOICE_STATUS_VALUES }).notNull().default('CREATED'),
-    /** The order of the latest coin choice; null until the payer chooses. */
+    /**
+     * The order the invoice answers with: its latest coin choice, or once decided the order that
+     * decided it (lib/invoices/lifecycle.ts); null until the payer chooses.
+     */
     orderId: uuid('order_id').references(() => orders.id),
     /** The rate that order was made at: price of one of its coin in `currency`. */
     rate: text('rate'),
-    /** How many choices were made: each choice's order is `invoice:<id>:<n>`. */
+    /** The rate each order of the invoice was made at, by order id (the invoice follows them all). */
+    orderRates: jsonb('order_rates').$type<Record<string, string>>().notNull().default({}),
+    /** How many orders its choices made, at most MAX_INVOICE_ORDERS: the nth is `invoice:<id>:<n>`. */
     choices: integer('choices').notNull().default(0),
     expiresAt: timestamp('expires_at', { withTimezone: true, precision: 3 }).notNull(),
     createdAt: createdAt(),
@@ -429,6 +445,12 @@ export const chainTransfers = pgTable(
     /** When the chain first had it: mempool entry or block time, whichever came first. */
     firstSeenAt: timestamp('first_seen_at', { withTimezone: true, precision: 3 }).notNull(),
     dropped: boolean('dropped').notNull().default(false),
+    /**
+     * UTXO: the outputs its transaction spends (`txid:vout`). A replacement (a fee bump) of an
+     * earlier transfer to the same order and address spends some of the same, and keeps its first
+     * sighting (lib/watcher/transfers.ts). Null elsewhere.
+     */
+    spentOutpoints: text('spent_outpoints').array(),
     /** What the evaluation that made its order final decided for it; it stays so afterwards. */
     settledRole: text('settled_role', { enum: ['counted', 'rejected'] }),
     createdAt: createdAt(),
@@ -453,6 +475,11 @@ export const chainCursors = pgTable(
     height: bigint('height', { mode: 'number' }).notNull(),
     hash: text('hash').notNull(),
     blockTime: timestamp('block_time', { withTimezone: true, precision: 3 }).notNull(),
+    /**
+     * The chain time orders are judged by at this cursor (lib/watcher/chain-time.ts): block times
+     * as they go forward, never back, never far ahead of the gateway's clock.
+     */
+    chainTime: timestamp('chain_time', { withTimezone: true, precision: 3 }).notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.network, t.mode] })],

@@ -2,17 +2,19 @@ import 'server-only';
 /**
  * The payer's coin choice on the invoice page: the rate is locked (the quote's while it is within
  * slippagePercent of the market, else the market's), the order is made for the coin at that rate,
- * and the invoice follows it. The payer may choose again while nothing has been paid: the earlier
- * order's deadline is brought to now, so a transfer that still reaches its address is shown to the
- * merchant as a late payment of that order (an orphan deposit), never lost.
+ * and the invoice answers with it. The payer may choose again while nothing has been paid. The
+ * earlier order keeps running to its own deadline: the invoice follows every order it made
+ * (./lifecycle), so a payment already on its way to the abandoned coin still pays the invoice.
+ * Choosing that coin again reuses its order while it runs, and an invoice makes at most
+ * MAX_INVOICE_ORDERS orders: each takes a deposit address.
  */
-import { bare, chainTransfers, invoices, orders, param, sql, statement, type Database, type Queryable } from '../db';
+import { bare, invoices, orders, param, sql, statement, type Database } from '../db';
 import { formatUnits, parseDecimal } from '../money';
 import { makeOrder, type OrderRow } from '../orders';
 import { isUuid, type InvoiceCurrency } from '../protocol';
 import { rateService } from '../rates';
-import { CoinNotOffered, InvoiceClosed } from './errors';
-import { canChooseCoin } from './lifecycle';
+import { CoinNotOffered, InvoiceClosed, TooManyCoinChoices } from './errors';
+import { canChooseCoin, MAX_INVOICE_ORDERS } from './lifecycle';
 import { withinSlippage } from './slippage';
 import { coinAmountFor, storedOffers } from './offers';
 import type { InvoiceRow } from './rows';
@@ -40,38 +42,39 @@ export async function loadInvoice(db: Database, invoiceId: string): Promise<Invo
   return invoice;
 }
 
-const PAYMENT_SEEN = statement<{ seen: boolean }, { orderId: string }>(
-  sql`select exists (select 1 from ${chainTransfers} where ${chainTransfers.orderId} = ${param('orderId')} and not ${chainTransfers.dropped}) as seen`,
+/** The invoice's order for the coin while it runs: choosing the coin again takes it up again. */
+const RUNNING_ORDER = statement<OrderRow, { invoiceId: string; currency: string; network: string; now: Date }>(
+  sql`select * from ${orders} where ${orders.invoiceId} = ${param('invoiceId')} and ${orders.currency} = ${param('currency')}
+     and ${orders.network} = ${param('network')} and ${orders.status} = 'pending' and ${orders.expiresAt} > ${param('now')}
+   order by ${orders.createdAt} desc limit 1`,
 );
-
-/** A transfer to the order was seen (and not dropped): its coin can no longer change. */
-async function paymentSeen(db: Queryable, orderId: string): Promise<boolean> {
-  const [row] = await PAYMENT_SEEN.run(db, { orderId });
-  return row!.seen;
-}
-
-const ORDER = statement<OrderRow, { id: string }>(sql`select * from ${orders} where ${orders.id} = ${param('id')}`);
-const LOCK_ORDER = statement<unknown, { id: string }>(
-  sql`select ${orders.id} from ${orders} where ${orders.id} = ${param('id')} for update`,
+/** Takes the invoice's next order number, within the bound (one statement: concurrent choices cannot pass it). */
+const RESERVE_ORDER = statement<{ choices: number }, { id: string }>(
+  sql`update ${invoices} set ${bare(invoices.choices)} = ${invoices.choices} + 1, ${bare(invoices.updatedAt)} = now()
+   where ${invoices.id} = ${param('id')} and ${invoices.choices} < ${sql.raw(String(MAX_INVOICE_ORDERS))}
+   returning ${invoices.choices}`,
+);
+/** Gives the number back when no order was made with it and none was taken since. */
+const RELEASE_ORDER = statement<unknown, { id: string; choices: number }>(
+  sql`update ${invoices} set ${bare(invoices.choices)} = ${invoices.choices} - 1
+   where ${invoices.id} = ${param('id')} and ${invoices.choices} = ${param('choices')}`,
 );
 const LOCK_INVOICE = statement<InvoiceRow, { id: string }>(
   sql`select * from ${invoices} where ${invoices.id} = ${param('id')} for update`,
 );
-/** The earlier choice's order ends now: a transfer that still reaches it is a late payment of it. */
-const END_ORDER = statement<unknown, { id: string }>(
-  sql`update ${orders} set ${bare(orders.expiresAt)} = least(${orders.expiresAt}, now()), ${bare(orders.updatedAt)} = now()
-   where ${orders.id} = ${param('id')} and ${orders.status} = 'pending'`,
-);
-const CHOOSE = statement<unknown, { id: string; orderId: string; rate: string }>(
+// While a choice is taken, no order of the invoice has a payment (canChooseCoin): it waits, INIT.
+const CHOOSE = statement<unknown, { id: string; orderId: string; rate: string | null }>(
   sql`update ${invoices} set ${bare(invoices.orderId)} = ${param('orderId')}, ${bare(invoices.rate)} = ${param('rate')}, ${bare(invoices.status)} = 'INIT',
-     ${bare(invoices.choices)} = ${invoices.choices} + 1, ${bare(invoices.updatedAt)} = now()
+     ${bare(invoices.orderRates)} = ${invoices.orderRates} || jsonb_build_object(${param('orderId')}::text, ${param('rate')}::text),
+     ${bare(invoices.updatedAt)} = now()
    where ${invoices.id} = ${param('id')}`,
 );
 
 /**
  * Makes (or finds) the order for the payer's choice of `currency` on `network` and answers it.
  * Refused: an unknown invoice, one that no longer takes a choice (final, out of time, or a payment
- * already seen), a coin it does not offer, and a coin without a fresh rate (RateUnavailable).
+ * already seen), a coin it does not offer, a coin without a fresh rate (RateUnavailable), and a
+ * new order beyond MAX_INVOICE_ORDERS (TooManyCoinChoices; the coins chosen before stay open).
  */
 export async function chooseCoin(
   db: Database,
@@ -83,56 +86,72 @@ export async function chooseCoin(
   if (!invoice) throw new NotFound('Invoice', invoiceId);
   if (!canChooseCoin(invoice.status, invoice.expires_at, now)) throw new InvoiceClosed(invoiceId);
   const ticker = choice.currency.toUpperCase();
-  const [current] = invoice.order_id ? await ORDER.run(db, { id: invoice.order_id }) : [];
-  if (current?.status === 'pending' && current.currency === ticker && current.network === choice.network.toLowerCase())
-    return current;
-  if (current && (await paymentSeen(db, current.id))) throw new InvoiceClosed(invoiceId);
-
   const coin = storedOffers(invoice.mode, invoice.currencies as InvoiceCurrency[]).find((c) => c.ticker === ticker);
   const offered = coin?.networks.find((n) => n.network.name === choice.network.toLowerCase());
   if (!offered) throw new CoinNotOffered(ticker, choice.network);
+
+  const [running] = await RUNNING_ORDER.run(db, {
+    invoiceId: invoice.id,
+    currency: ticker,
+    network: offered.network.name,
+    now,
+  });
+  if (running) {
+    if (running.id !== invoice.order_id) await choose(db, invoice.id, running, invoice.order_rates[running.id], now);
+    return running;
+  }
+
   const rate = await payableRate(invoice, ticker);
   const price = { value: BigInt(invoice.amount), scale: invoice.price_decimals };
   const units = coinAmountFor(price, rate, offered.currency, invoice.insurance_percent);
   // The order runs for its network's usual time, within the invoice's.
   const secondsLeft = Math.floor((invoice.expires_at.getTime() - now.getTime()) / 1000);
   if (secondsLeft < 1) throw new InvoiceClosed(invoiceId);
+  const [reserved] = await RESERVE_ORDER.run(db, { id: invoice.id });
+  if (!reserved) throw new TooManyCoinChoices(invoiceId, MAX_INVOICE_ORDERS);
 
-  const order = await makeOrder(
-    { db, key: { keyId: null, merchantId: invoice.merchant_id, mode: invoice.mode }, nonce: null },
-    {
-      currency: ticker,
-      network: offered.network.name,
-      amount: formatUnits(units, offered.currency.decimals),
-      order: `invoice:${invoice.id}:${invoice.choices + 1}`,
-      description: invoice.description ?? undefined,
-      returnUrl: invoice.return_url ?? undefined,
-      lifetime: Math.min(offered.network.defaultLifetime, secondsLeft),
-      invoiceId: invoice.id,
-      // The invoice's webhook tells the merchant; the order sends none of its own.
-      successWebhook: undefined,
-      errorWebhook: undefined,
-      paymentTolerancePercent: undefined,
-      checkRisks: undefined,
-      externalUserId: undefined,
-      payerEmail: undefined,
-    },
-  );
+  let order: OrderRow;
+  try {
+    order = await makeOrder(
+      { db, key: { keyId: null, merchantId: invoice.merchant_id, mode: invoice.mode }, nonce: null },
+      {
+        currency: ticker,
+        network: offered.network.name,
+        amount: formatUnits(units, offered.currency.decimals),
+        order: `invoice:${invoice.id}:${reserved.choices}`,
+        description: invoice.description ?? undefined,
+        returnUrl: invoice.return_url ?? undefined,
+        lifetime: Math.min(offered.network.defaultLifetime, secondsLeft),
+        invoiceId: invoice.id,
+        // The invoice's webhook tells the merchant; the order sends none of its own.
+        successWebhook: undefined,
+        errorWebhook: undefined,
+        paymentTolerancePercent: undefined,
+        checkRisks: undefined,
+        externalUserId: undefined,
+        payerEmail: undefined,
+      },
+    );
+  } catch (error) {
+    // A busy gateway (no address free) must not use up the payer's choices.
+    await RELEASE_ORDER.run(db, { id: invoice.id, choices: reserved.choices });
+    throw error;
+  }
+  await choose(db, invoice.id, order, rate, now);
+  return order;
+}
 
-  // The old order first, then the invoice: the watcher locks an order before its invoice too.
+/**
+ * Makes `order` the invoice's current choice, if the invoice still takes one. When it no longer
+ * does (a payment was seen meanwhile, or its time ran out), the order is refused to the payer but
+ * stays the invoice's: it runs to its deadline like every order of the invoice, unpaid.
+ */
+async function choose(db: Database, invoiceId: string, order: OrderRow, rate: string | undefined, now: Date) {
   const chosen = await db.transaction(async (tx) => {
-    if (current) await LOCK_ORDER.run(tx, { id: current.id });
-    const [locked] = await LOCK_INVOICE.run(tx, { id: invoice.id });
-    // Another choice got in between: this one's order stays unused and expires unpaid.
-    if (!locked || locked.choices !== invoice.choices || !canChooseCoin(locked.status, locked.expires_at, now))
-      return false;
-    if (current) {
-      if (await paymentSeen(tx, current.id)) return false;
-      await END_ORDER.run(tx, { id: current.id });
-    }
-    await CHOOSE.run(tx, { id: invoice.id, orderId: order.id, rate });
+    const [locked] = await LOCK_INVOICE.run(tx, { id: invoiceId });
+    if (!locked || !canChooseCoin(locked.status, locked.expires_at, now)) return false;
+    await CHOOSE.run(tx, { id: invoiceId, orderId: order.id, rate: rate ?? null });
     return true;
   });
   if (!chosen) throw new InvoiceClosed(invoiceId);
-  return order;
 }

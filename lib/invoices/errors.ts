@@ -44,5 +44,23 @@ export class InvoiceClosed extends DomainError<'InvoiceClosed'> {
   }
 }
 
+/**
+ * The payer chose a new coin after the invoice made its most orders (each took a deposit
+ * address); a coin chosen before can be chosen again while its order runs.
+ */
+export class TooManyCoinChoices extends DomainError<'TooManyCoinChoices'> {
+  constructor(invoiceId: string, most: number) {
+    super(
+      'TooManyCoinChoices',
+      `Invoice ${invoiceId} made its ${most} payment orders: choose a coin chosen before while its order runs.`,
+    );
+  }
+}
+
 export type InvoiceError =
-  InvoiceConflict | InvoiceCurrencyUnsupported | InvoiceAmountInvalid | CoinNotOffered | InvoiceClosed;
+  | InvoiceConflict
+  | InvoiceCurrencyUnsupported
+  | InvoiceAmountInvalid
+  | CoinNotOffered
+  | InvoiceClosed
+  | TooManyCoinChoices;

@@ -1,17 +1,17 @@
 import 'server-only';
 /**
  * Fiat-priced invoices (docs/invoices.md): a price in USD, EUR, GBP or a coin, paid in the coin the
- * payer chooses on the invoice page at a live rate. The invoice's status follows the order made
- * for that choice (./lifecycle, a pure function); its final status is announced by webhook.
+ * payer chooses on the invoice page at a live rate. The invoice's status follows every order its
+ * choices made (./lifecycle, a pure function); its final status is announced by webhook.
  */
 
 export { chooseCoin } from './choose';
 export * from './errors';
-export { canChooseCoin, invoiceStatus, type InvoiceFacts } from './lifecycle';
+export { canChooseCoin, evaluateInvoice, MAX_INVOICE_ORDERS, type InvoiceFacts } from './lifecycle';
 export { makeInvoice, priceDecimalsOf, type InvoiceCaller } from './make';
 export { loadInvoiceView } from './public-view';
 export { getInvoice, listInvoices, withOrders } from './read';
 export type { InvoiceRow, InvoiceWithOrder } from './rows';
 export { invoiceLink, serializeInvoice } from './serialize';
-export { followOrders, sweepInvoices, type FollowedOrder, type InvoiceStatusChange } from './settle';
+export { followOrders, sweepInvoices, type InvoiceStatusChange } from './settle';
 export { withinSlippage } from './slippage';

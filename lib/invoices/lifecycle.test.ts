@@ -1,28 +1,42 @@
 import { describe, expect, it } from 'vitest';
 import { parseDecimal } from '../money';
 import { ORDER_STATUS_VALUES, type OrderStatus } from '../protocol';
-import { canChooseCoin, invoiceStatus } from './lifecycle';
+import { canChooseCoin, evaluateInvoice, type InvoiceFacts, type InvoiceOrder } from './lifecycle';
 import { withinSlippage } from './slippage';
 
 const expiresAt = new Date('2026-11-24T12:00:00.000Z');
 const before = new Date('2026-11-24T11:59:59.999Z');
 const after = new Date('2026-11-24T12:00:00.000Z');
-const order = (status: OrderStatus, paymentSeen = false) => ({ status, paymentSeen });
 
-describe('invoiceStatus', () => {
+/** The invoice's `n`th order (made `n` minutes after the first). */
+function order(n: number, status: OrderStatus, paymentSeen = false): InvoiceOrder {
+  return { id: `order-${n}`, status, paymentSeen, createdAt: new Date(Date.UTC(2026, 10, 24, 11, n)) };
+}
+
+/** A running invoice whose latest choice is its last order. */
+function invoice(...orders: InvoiceOrder[]): InvoiceFacts {
+  const status = orders.length === 0 ? 'CREATED' : 'INIT';
+  return { status, expiresAt, orderId: orders.at(-1)?.id ?? null, orders };
+}
+
+describe('evaluateInvoice', () => {
   it('is CREATED before a choice and EXPIRED once its time is up', () => {
-    expect(invoiceStatus({ expiresAt, order: null }, before)).toBe('CREATED');
-    expect(invoiceStatus({ expiresAt, order: null }, after)).toBe('EXPIRED');
+    expect(evaluateInvoice(invoice(), before)).toEqual({ status: 'CREATED', orderId: null, toRefund: [] });
+    expect(evaluateInvoice(invoice(), after)).toEqual({ status: 'EXPIRED', orderId: null, toRefund: [] });
   });
 
-  it('is INIT while the chosen order waits, PENDING once a payment of it was seen, whatever the clock says', () => {
-    expect(invoiceStatus({ expiresAt, order: order('pending') }, before)).toBe('INIT');
-    expect(invoiceStatus({ expiresAt, order: order('pending', true) }, before)).toBe('PENDING');
+  it('is INIT while an order waits, PENDING once a payment of any was seen, whatever the clock says', () => {
+    expect(evaluateInvoice(invoice(order(1, 'pending')), before).status).toBe('INIT');
+    expect(evaluateInvoice(invoice(order(1, 'pending', true)), before).status).toBe('PENDING');
     // A running order decides: a payment made in time may not be read yet.
-    expect(invoiceStatus({ expiresAt, order: order('pending') }, after)).toBe('INIT');
+    expect(evaluateInvoice(invoice(order(1, 'pending')), after).status).toBe('INIT');
+    // The abandoned coin's order was paid (or something of it counted): the invoice waits for it.
+    const abandonedSeen = invoice(order(1, 'pending', true), order(2, 'pending'));
+    expect(evaluateInvoice(abandonedSeen, before)).toEqual({ status: 'PENDING', orderId: 'order-2', toRefund: [] });
+    expect(evaluateInvoice(invoice(order(1, 'partial', true), order(2, 'pending')), before).status).toBe('PENDING');
   });
 
-  it('takes the final status of the order', () => {
+  it('takes the final status of the order that decides it, whichever choice that was', () => {
     const finals: Partial<Record<OrderStatus, string>> = {
       processed: 'PROCESSED',
       overpaid: 'OVERPAID',
@@ -30,19 +44,62 @@ describe('invoiceStatus', () => {
       error: 'REJECTED',
     };
     for (const [status, expected] of Object.entries(finals)) {
-      expect(invoiceStatus({ expiresAt, order: order(status as OrderStatus, true) }, before)).toBe(expected);
-      expect(invoiceStatus({ expiresAt, order: order(status as OrderStatus, true) }, after)).toBe(expected);
+      for (const now of [before, after]) {
+        const latest = evaluateInvoice(invoice(order(1, 'expired'), order(2, status as OrderStatus, true)), now);
+        expect(latest).toEqual({ status: expected, orderId: 'order-2', toRefund: [] });
+        // The abandoned coin's order decides, and the invoice answers with it.
+        const abandoned = evaluateInvoice(invoice(order(1, status as OrderStatus, true), order(2, 'expired')), now);
+        expect(abandoned).toEqual({ status: expected, orderId: 'order-1', toRefund: [] });
+      }
     }
   });
 
-  it('returns to CREATED when the chosen order ran out unpaid with invoice time left, else EXPIRED', () => {
-    expect(invoiceStatus({ expiresAt, order: order('expired') }, before)).toBe('CREATED');
-    expect(invoiceStatus({ expiresAt, order: order('expired') }, after)).toBe('EXPIRED');
+  it('is paid by a paid order while another still runs; an underpaid one is PARTIAL only once none runs', () => {
+    expect(evaluateInvoice(invoice(order(1, 'processed', true), order(2, 'pending')), before)).toEqual({
+      status: 'PROCESSED',
+      orderId: 'order-1',
+      toRefund: [],
+    });
+    expect(evaluateInvoice(invoice(order(1, 'partial', true), order(2, 'expired')), before).status).toBe('PARTIAL');
+  });
+
+  it('flags for refund the money of every order but the one that decided it', () => {
+    const twice = invoice(order(1, 'processed', true), order(2, 'overpaid', true), order(3, 'partial', true));
+    // The latest choice decides when it is one of those paid; else the earliest paid.
+    expect(evaluateInvoice(twice, before)).toEqual({
+      status: 'PROCESSED',
+      orderId: 'order-1',
+      toRefund: ['order-2', 'order-3'],
+    });
+    const latestPaid = { ...twice, orderId: 'order-2' };
+    expect(evaluateInvoice(latestPaid, before)).toEqual({
+      status: 'OVERPAID',
+      orderId: 'order-2',
+      toRefund: ['order-1', 'order-3'],
+    });
+    // A final invoice stays as it is; an order paid after it is to be refunded.
+    const paid = { ...invoice(order(1, 'processed', true), order(2, 'processed', true)), status: 'PROCESSED' as const };
+    expect(evaluateInvoice({ ...paid, orderId: 'order-1' }, after)).toEqual({
+      status: 'PROCESSED',
+      orderId: 'order-1',
+      toRefund: ['order-2'],
+    });
+    const expired = { ...invoice(order(1, 'expired'), order(2, 'processed', true)), status: 'EXPIRED' as const };
+    expect(evaluateInvoice({ ...expired, orderId: 'order-1' }, after)).toEqual({
+      status: 'EXPIRED',
+      orderId: 'order-1',
+      toRefund: ['order-2'],
+    });
+  });
+
+  it('returns to CREATED when every order ran out unpaid with invoice time left, else EXPIRED', () => {
+    expect(evaluateInvoice(invoice(order(1, 'expired'), order(2, 'expired')), before).status).toBe('CREATED');
+    expect(evaluateInvoice(invoice(order(1, 'expired'), order(2, 'expired')), after).status).toBe('EXPIRED');
   });
 
   it('answers a status for every order status', () => {
     for (const status of ORDER_STATUS_VALUES)
-      expect(invoiceStatus({ expiresAt, order: order(status) }, before)).toMatch(/^[A-Z]+$/);
+      expect(evaluateInvoice(invoice(order(1, status)), before).status).toMatch(/^[A-Z]+$/);
   });
 });
 

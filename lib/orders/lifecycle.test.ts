@@ -373,6 +373,28 @@ describe('evaluateOrder: risk screening', () => {
     expect(result.roles).toEqual(roles({ a: 'counted', b: 'rejected', c: 'orphan' }));
   });
 
+  it('never screens an unknown sender clean: it waits while confirming, and once confirmed the order goes to error', async () => {
+    const unknown = transfer('a', { sender: null });
+    // What a deny list answers about nobody: nothing against it.
+    const screened = { ...unknown, risk: await screen.screen(unknown) };
+    expect(screened.risk).toEqual({ flagged: false });
+
+    const confirming = evaluateOrder(order({ checkRisks: true }), [{ ...screened, confirmations: 1 }], ctx());
+    expect(confirming.status).toBe('pending');
+    expect(confirming.roles).toEqual(roles({ a: 'detected' }));
+
+    const confirmed = evaluateOrder(order({ checkRisks: true }), [screened], ctx());
+    expect(confirmed.status).toBe('error');
+    expect(confirmed.message).toBe(
+      "The chain did not name this payment's sender, so risk screening could not check it.",
+    );
+    expect(confirmed.received).toBe(0n);
+    expect(confirmed.roles).toEqual(roles({ a: 'rejected' }));
+
+    // Without checkRisks nobody asked for screening: the payment counts.
+    expect(evaluateOrder(order(), [unknown], ctx()).status).toBe('processed');
+  });
+
   it('ignores a flagged sender of an orphan', () => {
     const result = evaluateOrder(
       order({ checkRisks: true }),

@@ -16,6 +16,7 @@ export interface ObservedTransfer {
   currency: string;
   /** Base units. */
   amount: bigint;
+  /** Null when the chain did not name it (then risk screening cannot clear the payment). */
   sender: string | null;
   /** Block time or mempool sighting, whichever the watcher saw first. */
   firstSeenAt: Date;
@@ -70,6 +71,7 @@ export interface Evaluation {
 }
 
 const FLAGGED_WITHOUT_REASON = 'Payment flagged by risk screening.';
+const SENDER_UNKNOWN = "The chain did not name this payment's sender, so risk screening could not check it.";
 
 /**
  * Walks the transfers in the order they were first seen, as live evaluation would have met them:
@@ -103,9 +105,9 @@ function evaluatePending(order: OrderFacts, transfers: readonly ObservedTransfer
   for (const transfer of transfers) {
     const role = pendingRole(order, transfer, ctx);
     roles.set(transfer.id, role);
-    // pendingRole rejects only a transfer with a verdict: `risk` is there.
+    // pendingRole rejects only a transfer with a verdict: `verdictOf` answers one.
     if (role === 'rejected')
-      return settle(order, transfers, roles, 'error', transfer.risk!.reason ?? FLAGGED_WITHOUT_REASON);
+      return settle(order, transfers, roles, 'error', verdictOf(transfer)!.reason ?? FLAGGED_WITHOUT_REASON);
     if (role === 'counted') {
       received += transfer.amount;
       if (received >= order.threshold)
@@ -147,9 +149,22 @@ function pendingRole(order: OrderFacts, transfer: ObservedTransfer, ctx: Lifecyc
   // Screening acts on confirmed payments only: a flagged sighting that drops never happened.
   if (transfer.confirmations < ctx.requiredConfirmations) return 'detected';
   if (!order.checkRisks) return 'counted';
+  const verdict = verdictOf(transfer);
   // Unscreened is not clean: it waits for its verdict rather than counting.
-  if (!transfer.risk) return 'detected';
-  return transfer.risk.flagged ? 'rejected' : 'counted';
+  if (!verdict) return 'detected';
+  return verdict.flagged ? 'rejected' : 'counted';
+}
+
+/**
+ * The verdict screening gives a confirmed payment. A sender the chain did not name cannot have
+ * been screened, whatever a screen answered (a deny list finds nothing against nobody): by the
+ * time the payment is confirmed its block has been read, and a block that names no sender (a
+ * node without prevouts) will not name one later, so waiting would hold the order for ever. It
+ * is refused like a flagged payment, saying why, and the merchant decides.
+ */
+function verdictOf(transfer: ObservedTransfer): RiskVerdict | undefined {
+  if (transfer.sender === null) return { flagged: true, reason: SENDER_UNKNOWN };
+  return transfer.risk;
 }
 
 /** Makes the order final with what the walk counted or rejected so far, then classifies as final. */

@@ -5,6 +5,7 @@ import { enabledNetworks, networkFor } from '../chains';
 import {
   derivationRunning,
   personalAddress,
+  poolKeyFingerprint,
   poolSequence,
   refillNow,
   refillSoon,
@@ -241,7 +242,7 @@ function orderInsert(
   ]);
 }
 
-const POOL = placeholders([...NEW_ORDER_COLUMNS, 'key_id', 'nonce', 'pool_sequence']);
+const POOL = placeholders([...NEW_ORDER_COLUMNS, 'key_id', 'nonce', 'pool_sequence', 'key_fingerprint']);
 const POOL_INSERT = orderInsert(POOL, { id: sql`address.id`, address: sql`address.address`, tag: sql`address.tag` });
 const a = alias(addresses, 'a');
 
@@ -261,9 +262,11 @@ with existing as (
   select nextval(${POOL.pool_sequence}::regclass) as position where not exists (select 1 from existing)
 ), address as (
   -- The position as a scalar (not a join with ticket) so that all three columns of
-  -- addresses_derivation are index conditions whatever the planner's statistics say.
+  -- addresses_derivation are index conditions whatever the planner's statistics say. Only an
+  -- address of the key configured now: another's is no address of the merchant's wallet.
   select ${a.id}, ${a.address}, ${a.tag}, ${a.derivationIndex}
     from ${addresses} a where ${a.network} = ${POOL.network} and ${a.mode} = ${POOL.mode} and ${a.derivationIndex} = (select position from ticket)
+     and ${a.keyFingerprint} = ${POOL.key_fingerprint}
 ), nonce as (
   insert into ${apiNonces} (${bare(apiNonces.keyId)}, ${bare(apiNonces.nonce)})
   select ${POOL.key_id}, ${POOL.nonce}
@@ -309,6 +312,7 @@ async function makePoolOrder(
     key_id: key.keyId,
     nonce,
     pool_sequence: poolSequence(order.network, key.mode),
+    key_fingerprint: await poolKeyFingerprint(order.network, key.mode),
   };
   const [result] = await MAKE_POOL_ORDER.run(db, values);
   const { outcome, nonce_recorded, had_address, taken_index, ...row } = result!;

@@ -232,9 +232,9 @@ export const MESSAGES: Record<Language, Messages> = {
  * Why a coin choice was refused, as the invoice page's `?error=` says it (app/invoice's action
  * maps each domain error to one): the invoice no longer takes a choice, no fresh price for the
  * coin, a coin the invoice does not offer, the gateway busy (no address free, the database
- * overloaded), a form that names no coin.
+ * overloaded), a form that names no coin, a new coin after the invoice made its most orders.
  */
-export const INVOICE_CHOICE_ERRORS = ['closed', 'rate', 'not-offered', 'busy', 'invalid'] as const;
+export const INVOICE_CHOICE_ERRORS = ['closed', 'rate', 'not-offered', 'busy', 'invalid', 'choices'] as const;
 export type InvoiceChoiceError = (typeof INVOICE_CHOICE_ERRORS)[number];
 
 export function isInvoiceChoiceError(value: unknown): value is InvoiceChoiceError {
@@ -294,6 +294,8 @@ const invoiceEn: InvoiceMessages = {
     'not-offered': 'That coin is not offered for this invoice. Choose one from the list.',
     busy: 'The gateway is busy right now. Try again in a moment.',
     invalid: 'Choose a coin from the list.',
+    choices:
+      'You have changed coins as often as this invoice allows. Choose a coin you chose before while its payment request runs, or ask the store for a new invoice.',
   },
   notFoundTitle: 'Invoice not found',
   notFoundBody: 'There is no invoice at this link. Check the link the store gave you.',

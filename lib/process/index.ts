@@ -27,6 +27,7 @@ export const PROCESS_SLOTS = {
   apiKeyCache: 'API keys looked up recently, known or not (lib/merchants/keys.ts)',
   addressesDerived: 'the highest address index derived per network and mode (lib/addresses)',
   addressRefills: 'the address pool refill under way per network and mode (lib/addresses)',
+  poolKeyFingerprints: 'the fingerprint of each key the address pools derive from (lib/addresses)',
   derivationThread: 'the worker thread that derives addresses (lib/chains/derivation-thread.ts)',
   liveNetworks: 'the live networks and their adapters, built from the configuration (lib/chains/live.ts)',
   chainHealth: "each network's watcher health (lib/watcher/health.ts)",

@@ -21,13 +21,19 @@ import {
 } from '../db';
 import type { Mode } from '../protocol';
 
-export interface ChainCursor {
+/** A block the watcher can stand on: where it is, and its own time. */
+export interface ChainPoint {
   height: number;
   hash: string;
   blockTime: Date;
 }
 
-type CursorRow = Pick<RowOf<typeof chainCursors>, 'height' | 'hash' | 'block_time'>;
+/** Where the watcher is: the block, and the chain time there (./chain-time). */
+export interface ChainCursor extends ChainPoint {
+  chainTime: Date;
+}
+
+type CursorRow = Pick<RowOf<typeof chainCursors>, 'height' | 'hash' | 'block_time' | 'chain_time'>;
 type BlockRow = Pick<RowOf<typeof chainBlocks>, 'height' | 'hash'>;
 
 /** Blocks whose hashes are kept to find a fork; deeper reorganisations need a rescan by hand. */
@@ -39,7 +45,7 @@ const OF_CURSOR = sql`${chainCursors.network} = ${param('network')} and ${chainC
 const OF_BLOCKS = sql`${chainBlocks.network} = ${param('network')} and ${chainBlocks.mode} = ${param('mode')}`;
 
 const CURSOR = statement<CursorRow, Key>(
-  sql`select ${columnsOf(chainCursors, ['height', 'hash', 'block_time'])} from ${chainCursors} where ${OF_CURSOR}`,
+  sql`select ${columnsOf(chainCursors, ['height', 'hash', 'block_time', 'chain_time'])} from ${chainCursors} where ${OF_CURSOR}`,
 );
 const NEW_CURSOR = insertValues([
   [chainCursors.network, param('network')],
@@ -47,18 +53,23 @@ const NEW_CURSOR = insertValues([
   [chainCursors.height, param('height')],
   [chainCursors.hash, param('hash')],
   [chainCursors.blockTime, param('blockTime')],
+  [chainCursors.chainTime, param('chainTime')],
 ]);
-const INSERT_CURSOR = statement<unknown, Key & { height: number; hash: string; blockTime: Date }>(
+const INSERT_CURSOR = statement<unknown, Key & { height: number; hash: string; blockTime: Date; chainTime: Date }>(
   sql`insert into ${chainCursors} (${NEW_CURSOR.columns}) values (${NEW_CURSOR.values}) on conflict do nothing`,
 );
 
-/** The cursor of (network, mode), created where the watcher starts when there is none yet. */
+/**
+ * The cursor of (network, mode), created where the watcher starts when there is none yet, with
+ * `chainTimeAt` that block's chain time.
+ */
 export async function readCursor(
   db: Queryable,
   adapter: ChainAdapter,
   mode: Mode,
   startAt: 'genesis' | 'tip',
   head: BlockRef,
+  chainTimeAt: (block: BlockRef) => Date,
 ): Promise<ChainCursor> {
   const network = adapter.network.name;
   const select = () => CURSOR.run(db, { network, mode });
@@ -66,10 +77,36 @@ export async function readCursor(
   if (!row) {
     const start = startAt === 'tip' ? head : await adapter.block(0);
     if (!start) throw new Error(`${network}: the chain has no block 0`);
-    await INSERT_CURSOR.run(db, { network, mode, height: start.height, hash: start.hash, blockTime: start.time });
+    await INSERT_CURSOR.run(db, {
+      network,
+      mode,
+      height: start.height,
+      hash: start.hash,
+      blockTime: start.time,
+      chainTime: chainTimeAt(start),
+    });
     [row] = await select();
   }
-  return { height: Number(row!.height), hash: row!.hash, blockTime: row!.block_time };
+  return cursorOf(row!);
+}
+
+function cursorOf(row: CursorRow): ChainCursor {
+  return { height: Number(row.height), hash: row.hash, blockTime: row.block_time, chainTime: row.chain_time };
+}
+
+const SHARE_CURSOR = statement<CursorRow, Key>(
+  sql`select ${columnsOf(chainCursors, ['height', 'hash', 'block_time', 'chain_time'])} from ${chainCursors} where ${OF_CURSOR} for share`,
+);
+
+/**
+ * The cursor of (network, mode) as the last step committed it, held for the caller's
+ * transaction: a step locks the cursor for update (a step under way is waited for; one starting
+ * meanwhile skips the network), so no step moves it before the caller has decided by it.
+ * Undefined before the watcher's first step.
+ */
+export async function holdCursor(tx: Queryable, network: string, mode: Mode): Promise<ChainCursor | undefined> {
+  const [row] = await SHARE_CURSOR.run(tx, { network, mode });
+  return row && cursorOf(row);
 }
 
 /** The cursor's height, or null before the watcher's first step. */
@@ -109,7 +146,7 @@ export async function behindOurChain(db: Queryable, network: string, mode: Mode,
 }
 
 /** The highest block we scanned that the chain still has, from the kept hashes. */
-export async function findFork(db: Queryable, adapter: ChainAdapter, mode: Mode, from: number): Promise<ChainCursor> {
+export async function findFork(db: Queryable, adapter: ChainAdapter, mode: Mode, from: number): Promise<ChainPoint> {
   const kept = await KEPT_FROM.run(db, { network: adapter.network.name, mode, from });
   for (const block of kept) {
     const onChain = await adapter.block(Number(block.height));
@@ -135,7 +172,7 @@ const FORGET_ABOVE = statement<unknown, Key & { height: number }>(
  * those the new chain still has; the others are dropped once the watcher is at the tip), and the
  * replaced blocks' hashes go.
  */
-export async function rewind(tx: Queryable, network: string, mode: Mode, fork: ChainCursor): Promise<void> {
+export async function rewind(tx: Queryable, network: string, mode: Mode, fork: ChainPoint): Promise<void> {
   await UNBLOCK_ABOVE.run(tx, { network, mode, height: fork.height });
   await FORGET_ABOVE.run(tx, { network, mode, height: fork.height });
 }
@@ -152,16 +189,16 @@ const FORGET_BELOW = statement<unknown, Key & { height: number }>(
 );
 const MOVE_CURSOR = statement<
   unknown,
-  Key & { height: number; hash: string; blockTime: Date }
+  Key & { height: number; hash: string; blockTime: Date; chainTime: Date }
 >(sql`update ${chainCursors}
     set ${bare(chainCursors.height)} = ${param('height')}, ${bare(chainCursors.hash)} = ${param('hash')}, ${bare(chainCursors.blockTime)} = ${param('blockTime')},
-        ${bare(chainCursors.updatedAt)} = now()
+        ${bare(chainCursors.chainTime)} = ${param('chainTime')}, ${bare(chainCursors.updatedAt)} = now()
   where ${OF_CURSOR}`);
 
 /**
  * Moves the cursor from `base` past the scanned blocks, keeping their hashes (and forgetting those
- * deeper than KEPT_BLOCKS). After a reorganisation it is written even without new blocks: the
- * cursor goes back to the fork point. Answers the new cursor.
+ * deeper than KEPT_BLOCKS); `chainTimes` are the blocks' chain times. After a reorganisation it is
+ * written even without new blocks: the cursor goes back to the fork point. Answers the new cursor.
  */
 export async function advanceCursor(
   tx: Queryable,
@@ -169,16 +206,19 @@ export async function advanceCursor(
   mode: Mode,
   base: ChainCursor,
   blocks: readonly BlockRef[],
+  chainTimes: readonly Date[],
   reorganised: boolean,
 ): Promise<ChainCursor> {
   const last = blocks[blocks.length - 1];
-  const cursor = last ? { height: last.height, hash: last.hash, blockTime: last.time } : base;
+  const cursor = last
+    ? { height: last.height, hash: last.hash, blockTime: last.time, chainTime: chainTimes[blocks.length - 1]! }
+    : base;
   if (last) {
     await KEEP_BLOCKS.run(tx, { network, mode, ...SCANNED.values(blocks) });
     await FORGET_BELOW.run(tx, { network, mode, height: last.height - KEPT_BLOCKS });
   }
   if (last || reorganised) {
-    await MOVE_CURSOR.run(tx, { network, mode, height: cursor.height, hash: cursor.hash, blockTime: cursor.blockTime });
+    await MOVE_CURSOR.run(tx, { network, mode, ...cursor });
   }
   return cursor;
 }

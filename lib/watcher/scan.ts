@@ -18,6 +18,7 @@ import 'server-only';
 import type { BlockRef, ChainAdapter, ChainSpend, ChainTransfer } from '../chains';
 import type { Database } from '../db';
 import type { RiskScreen } from '../risk';
+import { chainTimes } from './chain-time';
 import {
   advanceCursor,
   behindOurChain,
@@ -41,17 +42,18 @@ export interface WatchOptions {
   screen: RiskScreen;
   now?: () => Date;
   /**
-   * The chain's block time counts as the time when it is ahead of the wall clock. Set for the
-   * sandbox, whose ledger is the test world's clock: a block dated ahead (`npm run sandbox -- mine
-   * NETWORK --at TIME`) lets test orders expire without waiting out their lifetime. Never for live
-   * chains, where a block may be dated up to two hours ahead of the real time.
+   * The chain is the sandbox ledger, the test world's clock: its block times are its chain time
+   * (./chain-time), and that time counts when it is ahead of the wall clock, so that a block dated
+   * ahead (`npm run sandbox -- mine NETWORK --at TIME`) lets test orders expire without waiting out
+   * their lifetime. Never for live chains, where a block may be dated up to two hours ahead of the
+   * real time.
    */
   chainClock?: boolean;
 }
 
-/** The time orders are judged at: the wall clock, or the chain's when it runs ahead (chainClock). */
-export function judgedAt(now: Date, blockTime: Date, chainClock: boolean | undefined): Date {
-  return chainClock && blockTime.getTime() > now.getTime() ? blockTime : now;
+/** The time orders are judged at: the wall clock, or the chain time when it runs ahead (chainClock). */
+export function judgedAt(now: Date, chainTime: Date, chainClock: boolean | undefined): Date {
+  return chainClock && chainTime.getTime() > now.getTime() ? chainTime : now;
 }
 
 export interface StepResult {
@@ -68,6 +70,8 @@ export interface StepResult {
 
 /** What a step read from the chain, before its transaction opens. */
 interface ChainRead {
+  /** The gateway's clock when the chain was read. */
+  now: Date;
   mempool: ChainTransfer[];
   head: BlockRef;
   /** The cursor as the step found it. */
@@ -76,6 +80,9 @@ interface ChainRead {
   base: ChainCursor;
   reorgFrom?: number;
   blocks: BlockRef[];
+  /** The chain time at each of `blocks`. */
+  chainTimes: Date[];
+  /** Those in blocks dated by their block's chain time. */
   transfers: ChainTransfer[];
   spends: ChainSpend[];
 }
@@ -98,7 +105,7 @@ export async function watchStep(
   const network = adapter.network.name;
   const read = await readChain(db, adapter, mode, options);
   if (!read) return idle();
-  const { mempool, head, seen, base, reorgFrom, blocks, transfers, spends } = read;
+  const { now, mempool, head, seen, base, reorgFrom, blocks, transfers, spends } = read;
   return db.transaction(async (tx) => {
     // Another worker that moved the cursor since we read it has done this step already.
     if (!(await lockCursor(tx, network, mode, seen))) return idle();
@@ -106,7 +113,7 @@ export async function watchStep(
     const touched = new Set<string>();
     let matchedTransfers = await recordIncoming(tx, network, mode, transfers, touched);
     await recordWithdrawals(tx, adapter.network, mode, transfers, spends);
-    const cursor = await advanceCursor(tx, network, mode, base, blocks, reorgFrom !== undefined);
+    const cursor = await advanceCursor(tx, network, mode, base, blocks, read.chainTimes, reorgFrom !== undefined);
     matchedTransfers += await recordIncoming(tx, network, mode, mempool, touched);
     if (cursor.height >= head.height) await dropVanished(tx, network, mode, mempool, touched);
     // Transfers that were still short of their confirmations before this step may have them now.
@@ -120,9 +127,9 @@ export async function watchStep(
     );
 
     const view: ChainView = {
-      now: judgedAt(options.now?.() ?? new Date(), cursor.blockTime, options.chainClock),
+      now: judgedAt(now, cursor.chainTime, options.chainClock),
       tipHeight: cursor.height,
-      tipTime: cursor.blockTime,
+      tipTime: cursor.chainTime,
       requiredConfirmations: adapter.requiredConfirmations,
       screen: options.screen,
     };
@@ -155,11 +162,14 @@ async function readChain(
   mode: Mode,
   options: WatchOptions,
 ): Promise<ChainRead | null> {
+  const now = options.now?.() ?? new Date();
+  const ledger = options.chainClock === true;
   const network = adapter.network.name;
   const chain = adapter.pin ? await adapter.pin((await cursorHeight(db, network, mode)) ?? 0) : adapter;
   const mempool = await chain.mempool();
   const head = await chain.head();
-  const seen = await readCursor(db, chain, mode, options.startAt, head);
+  const startTime = (start: BlockRef) => chainTimes(new Date(0), [start], now, ledger)[0]!;
+  const seen = await readCursor(db, chain, mode, options.startAt, head, startTime);
   let base = seen;
   let reorgFrom: number | undefined;
   const onChain = await chain.block(seen.height);
@@ -169,7 +179,10 @@ async function readChain(
     if (!adapter.truncates && (await behindOurChain(db, network, mode, head))) return null;
   }
   if (!onChain || onChain.hash !== seen.hash) {
-    base = await findFork(db, chain, mode, seen.height);
+    const fork = await findFork(db, chain, mode, seen.height);
+    // Chain time does not go back with a reorganisation, but on the ledger, whose time it is:
+    // reorganising away the blocks dated ahead is how the sandbox's clock is put back (016).
+    base = { ...fork, chainTime: ledger ? fork.blockTime : seen.chainTime };
     reorgFrom = base.height + 1;
   }
   const to = Math.min(head.height, base.height + options.batchBlocks);
@@ -181,5 +194,20 @@ async function readChain(
   // The first new block must build on the base: if the chain changed between reading the base and
   // scanning, this step would skip the fork. The next pass sees the change and finds the fork.
   if (blocks[0] && blocks[0].parentHash !== base.hash) return null;
-  return { mempool, head, seen, base, reorgFrom, blocks, transfers, spends };
+  const times = chainTimes(base.chainTime, blocks, now, ledger);
+  const byHeight = new Map(blocks.map((block, i) => [block.height, { block, chainTime: times[i]! }]));
+  const dated = transfers.map((t) => {
+    const at = t.blockHeight === null ? undefined : byHeight.get(t.blockHeight);
+    return at ? { ...t, seenAt: seenInBlock(t.seenAt, at.block, at.chainTime) } : t;
+  });
+  return { now, mempool, head, seen, base, reorgFrom, blocks, chainTimes: times, transfers: dated, spends };
+}
+
+/**
+ * When a transfer in `block` was first seen: the time its node saw it when that is before the
+ * block's own (a mempool entry the node remembers), else the chain time at the block, never its
+ * own time, which may be dated before its parent's (./chain-time).
+ */
+function seenInBlock(reported: Date, block: BlockRef, chainTime: Date): Date {
+  return reported.getTime() < block.time.getTime() && reported.getTime() < chainTime.getTime() ? reported : chainTime;
 }

@@ -30,7 +30,7 @@ import {
   type RowOf,
 } from '../db';
 import { incomingWrite, kindOf, type IncomingWrite } from '../deposits';
-import { followOrders, type FollowedOrder } from '../invoices';
+import { followOrders } from '../invoices';
 import { log } from '../log';
 import { evaluateOrder, type Evaluation, type ObservedTransfer, type SettledRole, type TransferRole } from '../orders';
 import { FINAL_STATUSES, type OrderStatus } from '../protocol';
@@ -42,7 +42,7 @@ export interface ChainView {
   now: Date;
   /** Height of the chain tip the watcher has scanned to. */
   tipHeight: number;
-  /** Block time of that tip: orders that expired before it are past their deadline on-chain too. */
+  /** Chain time at that tip (./chain-time): orders that expired before it are past their deadline on-chain too. */
   tipTime: Date;
   requiredConfirmations: number;
   screen: RiskScreen;
@@ -171,7 +171,7 @@ async function settle(
   // as the status changes, so a change and its webhook commit together or not at all.
   await enqueueOrderWebhooks(tx, plan.finalChanges);
   // The invoices follow their orders in the same transaction (their webhooks too, when final).
-  for (const invoiceChange of await followOrders(tx, plan.followed, view.now))
+  for (const invoiceChange of await followOrders(tx, plan.invoiceIds, view.now))
     log.info('invoice status changed', { ...invoiceChange });
   return plan.changes;
 }
@@ -243,7 +243,8 @@ interface Plan {
   deposits: { row: TransferRow; write: IncomingWrite }[];
   /** Orders whose new status is final: their webhooks. */
   finalChanges: string[];
-  followed: FollowedOrder[];
+  /** The invoices of the settled orders: each follows every order it made. */
+  invoiceIds: string[];
 }
 
 type PaymentWrite = TransferKey & {
@@ -270,7 +271,7 @@ function planWrites(settled: readonly Settled[], withoutOrder: readonly Transfer
     payments: [],
     deposits: [],
     finalChanges: [],
-    followed: [],
+    invoiceIds: [],
   };
   const projectDeposit = (row: TransferRow) =>
     plan.deposits.push({
@@ -334,15 +335,7 @@ function planWrites(settled: readonly Settled[], withoutOrder: readonly Transfer
         confirmations: confirmationsOf(row, view.tipHeight),
       });
     }
-    if (order.invoice_id) {
-      const paymentSeen = [...evaluation.roles.values()].some(
-        (role) => role === 'counted' || role === 'detected' || role === 'rejected',
-      );
-      plan.followed.push({
-        order: { id: order.id, invoice_id: order.invoice_id, status: evaluation.status },
-        paymentSeen,
-      });
-    }
+    if (order.invoice_id) plan.invoiceIds.push(order.invoice_id);
   }
   for (const row of withoutOrder) projectDeposit(row);
   return plan;

@@ -33,9 +33,12 @@ const INCOMING = unnest('t', {
   amount: 'numeric',
   block_height: chainTransfers.blockHeight,
   seen_at: 'timestamptz',
+  // The outpoints joined by spaces: an array per row does not fit an unnest of arrays.
+  spent_outpoints: 'text',
 });
 const a = alias(addresses, 'a');
 const o = alias(orders, 'o');
+const r = alias(chainTransfers, 'r');
 /** The columns the insert writes, in the order of its select list. */
 const RECORDED = sql.join(
   [
@@ -52,6 +55,7 @@ const RECORDED = sql.join(
     chainTransfers.blockHeight,
     chainTransfers.firstSeenAt,
     chainTransfers.tag,
+    chainTransfers.spentOutpoints,
   ].map(bare),
   sql`, `,
 );
@@ -81,18 +85,31 @@ const RECORD_INCOMING = statement<Id, { network: string; mode: Mode }>(sql`with 
   )
   insert into ${chainTransfers} (${RECORDED})
   select ${param('network')}, ${param('mode')}, m.tx_hash, m.output_index, m.address_id, m.order_id, coalesce(${o.merchantId}, m.address_merchant), m.currency,
-         m.amount, m.sender, m.block_height, m.seen_at, m.tag
+         m.amount, m.sender, m.block_height,
+         -- A replacement (fee bump) of an earlier transfer to the same order and address, which
+         -- spent some of the same outputs, is the same payment: it keeps the earlier sighting.
+         least(m.seen_at, (select min(${r.firstSeenAt}) from ${chainTransfers} r
+                            where ${r.orderId} = m.order_id and ${r.addressId} = m.address_id and ${r.txHash} <> m.tx_hash
+                              and ${r.spentOutpoints} && string_to_array(m.spent_outpoints, ' '))),
+         m.tag, string_to_array(m.spent_outpoints, ' ')
     from matched m left join ${orders} o on ${o.id} = m.order_id
    where coalesce(${o.merchantId}, m.address_merchant) is not null
   on conflict (${bare(chainTransfers.network)}, ${bare(chainTransfers.mode)}, ${bare(chainTransfers.txHash)}, ${bare(chainTransfers.outputIndex)}) do update
     set ${bare(chainTransfers.blockHeight)} = coalesce(excluded.${bare(chainTransfers.blockHeight)}, ${chainTransfers.blockHeight}),
         ${bare(chainTransfers.firstSeenAt)} = least(${chainTransfers.firstSeenAt}, excluded.${bare(chainTransfers.firstSeenAt)}),
+        ${bare(chainTransfers.sender)} = coalesce(excluded.${bare(chainTransfers.sender)}, ${chainTransfers.sender}),
+        ${bare(chainTransfers.spentOutpoints)} = coalesce(excluded.${bare(chainTransfers.spentOutpoints)}, ${chainTransfers.spentOutpoints}),
         ${bare(chainTransfers.dropped)} = false
   returning ${bare(chainTransfers.id)}`);
 
 /**
  * Records the transfers that reach one of our deposit addresses (one query to match them all),
- * linking each to its order on first sight. Answers how many matched; adds their ids to `touched`.
+ * linking each to its order on first sight. A sighting that names the sender fills in one that
+ * did not: a UTXO mempool entry comes without its inputs' addresses, its block names them, and
+ * risk screening needs the sender (an unknown one never screens clean: lib/orders/lifecycle).
+ * A replacement by fee keeps the first sighting of the transaction it replaced (same order and
+ * address, some of the same outputs spent): a bump after the deadline leaves a payment broadcast
+ * before it in time. Answers how many matched; adds their ids to `touched`.
  * On a tag network a transfer to the receiving account whose tag is no order's (or that has none)
  * falls back to the account's untagged row, whose merchant gets it as an orphan deposit
  * (docs/decisions/034); elsewhere every tag is null and the match is exact. The tag the transfer
@@ -120,6 +137,7 @@ export async function recordIncoming(
         amount: t.amount.toString(),
         block_height: t.blockHeight,
         seen_at: t.seenAt,
+        spent_outpoints: t.spentOutpoints?.join(' ') ?? null,
       })),
     ),
   });

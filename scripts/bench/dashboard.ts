@@ -137,8 +137,9 @@ async function seed(db: Database, merchantId: string, n: number, now: Date): Pro
       [merchantId],
     );
     await tx.query(
-      `insert into chain_cursors (network, mode, height, hash, block_time, updated_at)
-       select name, 'test', 1000, md5(name), $1::timestamptz - interval '2 seconds', $1 from unnest($2::text[]) as name`,
+      `insert into chain_cursors (network, mode, height, hash, block_time, chain_time, updated_at)
+       select name, 'test', 1000, md5(name), $1::timestamptz - interval '2 seconds', $1::timestamptz - interval '2 seconds', $1
+         from unnest($2::text[]) as name`,
       [now, NETWORKS.map((net) => net.name)],
     );
   });

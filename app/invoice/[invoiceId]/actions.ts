@@ -29,6 +29,7 @@ const REFUSALS: Partial<Record<string, InvoiceChoiceError>> = {
   InvoiceClosed: 'closed',
   RateUnavailable: 'rate',
   CoinNotOffered: 'not-offered',
+  TooManyCoinChoices: 'choices',
   NoAddressAvailable: 'busy',
   OrderCreatedConcurrently: 'busy',
 };

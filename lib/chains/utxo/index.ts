@@ -100,6 +100,9 @@ export function utxoAdapter(network: Network, cfg: LiveChainConfig): LiveAdapter
     if (t.vin.some((i) => i.coinbase !== undefined)) return; // mining rewards are not payments
     const first = t.vin[0]?.prevout;
     const from = first ? addressOf(first.scriptPubKey) : null;
+    const spentOutpoints = t.vin.flatMap((i) =>
+      i.txid !== undefined && i.vout !== undefined ? [`${i.txid}:${i.vout}`] : [],
+    );
     let firstTo: string | null = null;
     for (const out of t.vout) {
       const to = addressOf(out.scriptPubKey);
@@ -117,6 +120,7 @@ export function utxoAdapter(network: Network, cfg: LiveChainConfig): LiveAdapter
         amount,
         blockHeight,
         seenAt,
+        spentOutpoints,
       });
     }
     if (spends) {

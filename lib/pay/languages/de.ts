@@ -132,6 +132,8 @@ export const invoiceMessages: InvoiceMessages = {
     'not-offered': 'Diese Währung wird für diese Rechnung nicht angeboten. Wählen Sie eine aus der Liste.',
     busy: 'Das Gateway ist gerade ausgelastet. Versuchen Sie es gleich noch einmal.',
     invalid: 'Wählen Sie eine Währung aus der Liste.',
+    choices:
+      'Sie haben die Währung so oft gewechselt, wie diese Rechnung es erlaubt. Wählen Sie eine zuvor gewählte Währung, solange ihre Zahlungsanforderung läuft, oder bitten Sie den Shop um eine neue Rechnung.',
   },
   notFoundTitle: 'Rechnung nicht gefunden',
   notFoundBody: 'Unter diesem Link gibt es keine Rechnung. Prüfen Sie den Link, den Ihnen der Shop gegeben hat.',

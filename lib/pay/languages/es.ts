@@ -125,6 +125,8 @@ export const invoiceMessages: InvoiceMessages = {
     'not-offered': 'Esa moneda no se ofrece para esta factura. Elige una de la lista.',
     busy: 'La pasarela está ocupada en este momento. Inténtalo de nuevo en unos instantes.',
     invalid: 'Elige una moneda de la lista.',
+    choices:
+      'Ya cambiaste de moneda tantas veces como permite esta factura. Elige una moneda que elegiste antes mientras su solicitud de pago siga abierta, o pide a la tienda una factura nueva.',
   },
   notFoundTitle: 'Factura no encontrada',
   notFoundBody: 'No hay ninguna factura en este enlace. Revisa el enlace que te dio la tienda.',

@@ -130,6 +130,8 @@ export const invoiceMessages: InvoiceMessages = {
     'not-offered': 'Cette monnaie n’est pas proposée pour cette facture. Choisissez-en une dans la liste.',
     busy: 'La passerelle est occupée pour le moment. Réessayez dans un instant.',
     invalid: 'Choisissez une monnaie dans la liste.',
+    choices:
+      'Vous avez changé de monnaie autant de fois que cette facture le permet. Choisissez une monnaie déjà choisie tant que sa demande de paiement court, ou demandez une nouvelle facture à la boutique.',
   },
   notFoundTitle: 'Facture introuvable',
   notFoundBody: 'Ce lien ne mène à aucune facture. Vérifiez le lien que la boutique vous a donné.',

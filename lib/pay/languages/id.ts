@@ -142,6 +142,8 @@ export const invoiceMessages: InvoiceMessages = {
     'not-offered': 'Koin itu tidak ditawarkan untuk tagihan ini. Pilih salah satu dari daftar.',
     busy: 'Gateway pembayaran sedang sibuk. Coba lagi sebentar lagi.',
     invalid: 'Pilih koin dari daftar.',
+    choices:
+      'Anda sudah mengganti koin sebanyak yang diizinkan tagihan ini. Pilih koin yang sudah Anda pilih sebelumnya selama permintaan pembayarannya masih berjalan, atau minta tagihan baru ke toko.',
   },
   notFoundTitle: 'Tagihan tidak ditemukan',
   notFoundBody: 'Tidak ada tagihan di tautan ini. Periksa tautan yang diberikan toko kepada Anda.',

@@ -123,6 +123,8 @@ export const invoiceMessages: InvoiceMessages = {
     'not-offered': 'Quella moneta non è offerta per questa fattura. Scegline una dall’elenco.',
     busy: 'Il gateway è occupato in questo momento. Riprova tra poco.',
     invalid: 'Scegli una moneta dall’elenco.',
+    choices:
+      'Hai cambiato moneta tante volte quante questa fattura consente. Scegli una moneta già scelta finché la sua richiesta di pagamento è aperta, oppure chiedi al negozio una nuova fattura.',
   },
   notFoundTitle: 'Fattura non trovata',
   notFoundBody: 'Questo link non porta a nessuna fattura. Controlla il link che ti ha dato il negozio.',

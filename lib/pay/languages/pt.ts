@@ -123,6 +123,8 @@ export const invoiceMessages: InvoiceMessages = {
     'not-offered': 'Essa moeda não é oferecida para esta fatura. Escolha uma da lista.',
     busy: 'O gateway está ocupado agora. Tente de novo em instantes.',
     invalid: 'Escolha uma moeda da lista.',
+    choices:
+      'Você já trocou de moeda tantas vezes quanto esta fatura permite. Escolha uma moeda escolhida antes enquanto a solicitação de pagamento dela estiver aberta, ou peça à loja uma nova fatura.',
   },
   notFoundTitle: 'Fatura não encontrada',
   notFoundBody: 'Não há nenhuma fatura neste link. Confira o link que a loja enviou.',

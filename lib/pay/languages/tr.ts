@@ -117,6 +117,8 @@ export const invoiceMessages: InvoiceMessages = {
     'not-offered': 'Bu coin bu fatura için sunulmuyor. Listeden birini seçin.',
     busy: 'Ödeme sistemi şu anda meşgul. Birazdan yeniden deneyin.',
     invalid: 'Listeden bir coin seçin.',
+    choices:
+      'Bu faturanın izin verdiği kadar coin değiştirdiniz. Ödeme talebi sürerken daha önce seçtiğiniz bir coini seçin ya da mağazadan yeni bir fatura isteyin.',
   },
   notFoundTitle: 'Fatura bulunamadı',
   notFoundBody: 'Bu bağlantıda bir fatura yok. Mağazanın size verdiği bağlantıyı kontrol edin.',

@@ -143,6 +143,8 @@ export const invoiceMessages: InvoiceMessages = {
     'not-offered': 'Đồng tiền đó không được cung cấp cho hóa đơn này. Hãy chọn một đồng trong danh sách.',
     busy: 'Cổng thanh toán đang bận. Hãy thử lại sau giây lát.',
     invalid: 'Hãy chọn một đồng tiền trong danh sách.',
+    choices:
+      'Bạn đã đổi đồng tiền nhiều lần nhất mà hóa đơn này cho phép. Hãy chọn một đồng tiền đã chọn trước đó khi yêu cầu thanh toán của nó vẫn còn hiệu lực, hoặc đề nghị cửa hàng lập hóa đơn mới.',
   },
   notFoundTitle: 'Không tìm thấy hóa đơn',
   notFoundBody: 'Không có hóa đơn nào ở liên kết này. Hãy kiểm tra liên kết mà cửa hàng đã gửi cho bạn.',

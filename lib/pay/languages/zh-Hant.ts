@@ -142,6 +142,7 @@ export const invoiceMessages: InvoiceMessages = {
     'not-offered': '此帳單不提供該幣種。請從清單中選擇。',
     busy: '付款閘道目前忙碌中。請稍後重試。',
     invalid: '請從清單中選擇一個幣種。',
+    choices: '您更換幣種的次數已達此帳單允許的上限。請在付款請求仍有效時選擇先前選過的幣種，或請商店開立新的帳單。',
   },
   notFoundTitle: '找不到帳單',
   notFoundBody: '此連結沒有對應的帳單。請檢查商店提供給您的連結。',

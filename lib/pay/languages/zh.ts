@@ -106,6 +106,7 @@ export const invoiceMessages: InvoiceMessages = {
     'not-offered': '此账单不提供该币种。请从列表中选择。',
     busy: '网关目前繁忙。请稍后重试。',
     invalid: '请从列表中选择一个币种。',
+    choices: '您更换币种的次数已达到此账单允许的上限。请在其付款请求有效期内选择之前选过的币种，或请商店开具新的账单。',
   },
   notFoundTitle: '未找到账单',
   notFoundBody: '此链接没有对应的账单。请检查商店提供给您的链接。',

@@ -1,0 +1,1 @@
+ALTER TABLE "chain_transfers" ADD COLUMN "spent_outpoints" text[];
