@@ -47,9 +47,8 @@ export interface Network {
   /**
    * Set where the tag is a Solana Pay reference (https://docs.solanapay.com/spec#reference), not a
    * destination tag the payer types: a random 32-byte key per payment request that the wallet URI
-   * carries into the transaction's account keys. The payer never sees or types it, and an order's
-   * reference credits one transaction: a payment that leaves the order short gives it a fresh one
-   * for the rest (docs/decisions/057).
+   * carries into the transaction's account keys. The payer never sees or types it; the watcher
+   * matches it as it matches a destination tag (docs/decisions/057).
    */
   paymentReference?: true;
   /**

@@ -1,8 +1,8 @@
 import 'server-only';
 /**
- * A fresh tag for an order on a tag network, in the network's form: the address pool hands them
- * out, and the watcher gives a Solana order a new reference for what is left to pay
- * (docs/decisions/057). Collisions are refused by the unique index on (network, mode, address, tag).
+ * A fresh tag for an order on a tag network, in the network's form (an XRP destination tag, a
+ * Solana Pay reference: docs/decisions/057), as the address pool hands them out. Collisions are
+ * refused by the unique index on (network, mode, address, tag).
  */
 import { randomBytes, randomInt } from 'node:crypto';
 import { base58 } from '@scure/base';
