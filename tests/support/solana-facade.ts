@@ -10,8 +10,9 @@
  * (`encoding: "json"`), getAccountInfo (`encoding: "base64"`) and getLatestBlockhash.
  *
  * What it INVENTS, since litesvm has none of it:
- * - Slots and blocks: each `send` (or `skip`) moves to a new slot; a transaction's block is the
- *   slot it was sent in, whose hash is random, whose parent is the previous block and whose time
+ * - Slots and blocks: each `send` (or `skip`) moves to a new slot, a transaction's block being
+ *   the slot it was sent in (or, with `autoSeal` off, `seal()` puts the transactions sent since the
+ *   last block into one), whose hash is random, whose parent is the previous block and whose time
  *   is one second a slot from `GENESIS_TIME`. `skip(n)` leaves n slots without a block
  *   (getBlock answers -32007 there, as a node does for a skipped slot).
  * - Commitment: every block is finalized at once; a request's commitment is accepted and ignored.
@@ -134,6 +135,9 @@ export class SolanaLedger {
   readonly transactions = new Map<string, Recorded>();
   readonly byAddress = new Map<string, string[]>();
   slot = 0;
+  /** True: each transaction gets a block of its own at once; false: they wait for `seal()`. */
+  autoSeal = true;
+  private pending: string[] = [];
 
   constructor(svm: import('litesvm').LiteSVM) {
     this.svm = svm;
@@ -158,19 +162,10 @@ export class SolanaLedger {
     const err = 'err' in result ? { InstructionError: [0, result.toString().slice(0, 120)] } : null;
     const after = keys.map((key) => this.account(key));
     const signature = getBase58Decoder().decode(Object.values(tx.signatures)[0]!);
-    this.slot += 1;
-    const parent = this.blocks.at(-1)!;
-    this.blocks.push({
-      slot: this.slot,
-      hash: hash32(),
-      parentHash: parent.hash,
-      parentSlot: parent.slot,
-      time: GENESIS_TIME + this.slot,
-      signatures: [signature],
-    });
     this.transactions.set(signature, {
       signature,
-      slot: this.slot,
+      // In no block until sealed: above every slot a node answers.
+      slot: Number.MAX_SAFE_INTEGER,
       err,
       keys,
       // @solana/kit's names for the header's counts, under the RPC's.
@@ -195,7 +190,25 @@ export class SolanaLedger {
       this.byAddress.set(key, list);
     }
     this.svm.expireBlockhash();
+    this.pending.push(signature);
+    if (this.autoSeal) this.seal();
     return signature;
+  }
+
+  /** Puts the transactions sent since the last block into a new block, in the next slot. */
+  seal(): void {
+    this.slot += 1;
+    const parent = this.blocks.at(-1)!;
+    this.blocks.push({
+      slot: this.slot,
+      hash: hash32(),
+      parentHash: parent.hash,
+      parentSlot: parent.slot,
+      time: GENESIS_TIME + this.slot,
+      signatures: this.pending,
+    });
+    for (const signature of this.pending) this.transactions.get(signature)!.slot = this.slot;
+    this.pending = [];
   }
 
   skip(n: number): void {
