@@ -11,6 +11,7 @@ import { findCurrency } from '@/lib/catalog';
 import { liveNetworks, type LiveAdapter } from '@/lib/chains/live';
 import type { Database } from '@/lib/db/client';
 import type { OrderRow } from '@/lib/orders/rows';
+import { walletBlockhash } from '@/lib/pay';
 import { createOrder, orderRow } from './support/chain';
 import { watchLive, withLiveNetwork } from './support/live';
 import { createTestMerchant, type TestMerchant } from './support/merchants';
@@ -140,6 +141,24 @@ describe.skipIf(litesvmMissing)('live Solana (litesvm facade)', () => {
       { currency: 'USDC', amount: '1000000' },
     ]);
     expect(await orderRow(db, order.id)).toMatchObject({ status: 'processed', received: '1000000' });
+  });
+
+  it("the wallet button's recent blockhash comes from the gateway's node, asked once for many pages", async () => {
+    const order = await createOrder(db, merchant.live, { ...USDC, amount: '1' });
+    const asked = () => chain.nodes.reduce((n, node) => n + (node.calls.get('getLatestBlockhash') ?? 0), 0);
+    const before = asked();
+    const answers = await Promise.all([1, 2, 3].map(() => walletBlockhash(db, order.id)));
+    expect(answers[0]).toEqual({
+      ok: true,
+      blockhash: chain.ledger.svm.latestBlockhash(),
+      lastValidBlockHeight: expect.any(Number),
+    });
+    expect(answers[2]).toEqual(answers[0]);
+    expect(asked() - before).toBe(1);
+    expect(await walletBlockhash(db, '00000000-0000-4000-8000-000000000000')).toMatchObject({ status: 404 });
+    await send(await usdc(order, 1_000_000n));
+    await watchLive(db, adapter);
+    expect(await walletBlockhash(db, order.id)).toMatchObject({ status: 409, error: 'NOT_PAYABLE' });
   });
 
   it('fails over to the second node when the first stops mid-run: nothing missed, nothing counted twice', async () => {

@@ -19,6 +19,6 @@ export { childKeyBackend } from './child-key';
 export { freshTag } from './tags';
 export { liveChainConfig } from './live';
 export type { BlockRef, ChainAdapter, ChainSpend, ChainTransfer } from './adapter';
-export { liveAdapters, liveNodeStatus, type LiveAdapter } from './live';
+export { liveAdapters, liveNodeStatus, solanaBlockhash, type LiveAdapter } from './live';
 export type { NodeState, NodeStatus } from './failover';
 export { broadcast, mine, resetClock, sandboxAdapter, startMining } from './sandbox';

@@ -13,7 +13,7 @@ import { deriveAddress, isValidAddress } from './derivation';
 import { evmAdapter, evmNewHeads } from './evm';
 import { failoverAdapter, type FailoverAdapter, type NodeStatus } from './failover';
 import type { LiveAdapter } from './live-adapter';
-import { solanaAdapter } from './solana';
+import { recentBlockhash, solanaAdapter, type RecentBlockhash } from './solana';
 import { isValidTronAddress, tronAdapter } from './tron';
 import { utxoAdapter } from './utxo';
 import { xrplAdapter } from './xrpl';
@@ -90,6 +90,17 @@ export function liveNetworks(): readonly Network[] {
 /** The live configuration of a network (RPC, extended public key...), if it is live. */
 export function liveChainConfig(network: string): LiveChainConfig | undefined {
   return live().configs.get(network);
+}
+
+/**
+ * A recent blockhash of live Solana from the gateway's own nodes (kept a few seconds: ./solana
+ * blockhash), for the payment page's wallet button; undefined where Solana is not live.
+ */
+export function solanaBlockhash(): Promise<RecentBlockhash> | undefined {
+  const state = live();
+  const network = state.networks.find((n) => n.family === 'solana');
+  const cfg = network && state.configs.get(network.name);
+  return network && cfg ? recentBlockhash(network, cfg) : undefined;
 }
 
 /** One adapter per live network, created once per process: over its nodes, with failover (./failover). */

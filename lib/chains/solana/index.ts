@@ -40,6 +40,7 @@ import { SolanaRpcClient, SolanaRpcError } from './rpc';
 import { transfersOf, type ReceivingAccounts } from './transfers';
 
 export { isValidSolanaAddress } from './address';
+export { recentBlockhash, type RecentBlockhash } from './blockhash';
 export { SolanaRpcError } from './rpc';
 
 const FINALIZED = { commitment: 'finalized' } as const;
