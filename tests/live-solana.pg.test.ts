@@ -85,6 +85,21 @@ describe.skipIf(litesvmMissing)('live Solana (litesvm facade)', () => {
     expect(await orderRow(db, order.id)).toMatchObject({ status: 'processed', received: '12500000' });
   });
 
+  it('partial then completed: 4 then 6 USDC under the reference, pending then processed', async () => {
+    const order = await createOrder(db, merchant.live, { ...USDC, amount: '10' });
+    const first = await send(await usdc(order, 4_000_000n));
+    await watchLive(db, adapter);
+    expect(await orderRow(db, order.id)).toMatchObject({ status: 'pending', received: '4000000' });
+    // The page's request now asks for the rest (lib/pay public view), under the same reference (decision 057).
+    const second = await send(await usdc(order, 6_000_000n));
+    await watchLive(db, adapter);
+    expect((await payments(order.id)).map((p) => [p.tx_hash, p.amount])).toEqual([
+      [first, '4000000'],
+      [second, '6000000'],
+    ]);
+    expect(await orderRow(db, order.id)).toMatchObject({ status: 'processed', received: '10000000' });
+  });
+
   it('SOL overpaid: the balance change is credited, the order processed with what arrived', async () => {
     const order = await createOrder(db, merchant.live, { ...SOL, amount: '0.5' });
     const tx = await send(solTransfer(chain.payer, chain.wallet, 700_000_000n, order.tag!));
