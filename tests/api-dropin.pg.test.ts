@@ -102,7 +102,12 @@ describe('utils/validate-address and the patterns of available-currencies', () =
     );
     for (const n of networks) {
       expect(typeof n.addressRegex, n.network).toBe('string');
-      expect(n.tagRegex, n.network).toBe(n.network === 'ripple' ? '^(0|[1-9][0-9]{0,9})$' : null);
+      const tagRegex: Record<string, string> = {
+        ripple: '^(0|[1-9][0-9]{0,9})$',
+        // A Solana Pay reference, 32 bytes in base58 like an address.
+        solana: '^[1-9A-HJ-NP-Za-km-z]{32,44}$',
+      };
+      expect(n.tagRegex, n.network).toBe(tagRegex[n.network] ?? null);
     }
     const ripple = await makeOrder({ currency: 'XRP', network: 'ripple', amount: '5', order: 'dropin-validate-xrp' });
     const rippleNetwork = networks.find((n: { network: string }) => n.network === 'ripple');

@@ -1,9 +1,10 @@
 import 'server-only';
-import { createHash, randomInt } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { Network } from '../catalog';
 import {
   derivationThreadReady,
   deriveAddresses,
+  freshTag,
   liveChainConfig,
   testAccountXpub,
   testTagAccountAddress,
@@ -141,10 +142,10 @@ async function destinationsAt(
   count: number,
 ): Promise<{ address: string; tag: string | null }[]> {
   if (network.usesTags) {
-    // A random 32-bit tag (never 0, which wallets treat as "no tag"); collisions are skipped by
-    // the unique index on (network, mode, address, tag).
+    // A fresh tag each (lib/chains freshTag); collisions are skipped by the unique index on
+    // (network, mode, address, tag).
     const address = tagAccountAddress(network, mode);
-    return Array.from({ length: count }, () => ({ address, tag: String(randomInt(1, 2 ** 32 - 1)) }));
+    return Array.from({ length: count }, () => ({ address, tag: freshTag(network) }));
   }
   const addresses = await deriveAddresses(network, accountXpub(network, mode), from, count);
   return addresses.map((address) => ({ address, tag: null }));

@@ -34,14 +34,18 @@ const BY_FAMILY: Record<Exclude<Network['family'], 'utxo'>, string> = {
   evm: '^0x[0-9a-fA-F]{40}$',
   tron: `^T${BASE58}{33}$`,
   xrpl: `^r${BASE58}{24,34}$`,
+  // 32 bytes in base58: 32 to 44 characters.
+  solana: `^${BASE58}{32,44}$`,
 };
 
 /** An XRP Ledger destination tag: an unsigned 32-bit integer. */
 const UINT32_TAG = '^(0|[1-9][0-9]{0,9})$';
+/** A Solana Pay reference: 32 bytes in base58, like an address. */
+const REFERENCE_TAG = BY_FAMILY.solana;
 
 export interface AddressPatterns {
   addressRegex: string;
-  /** Null for a network without destination tags. */
+  /** Null for a network without destination tags; on Solana, the pattern of its payment references. */
   tagRegex: string | null;
 }
 
@@ -49,5 +53,6 @@ export function addressPatterns(network: Network): AddressPatterns {
   const addressRegex =
     network.family === 'utxo' ? UTXO[network.name]?.[network.chain ?? 'mainnet'] : BY_FAMILY[network.family];
   if (!addressRegex) throw new Error(`no address pattern for network ${network.name}`);
-  return { addressRegex, tagRegex: network.usesTags ? UINT32_TAG : null };
+  if (!network.usesTags) return { addressRegex, tagRegex: null };
+  return { addressRegex, tagRegex: network.paymentReference ? REFERENCE_TAG : UINT32_TAG };
 }

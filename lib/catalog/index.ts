@@ -7,7 +7,7 @@
  * upper-case. `decimals` fixes the base unit: amounts are integers of 10^-decimals.
  */
 
-export type ChainFamily = 'utxo' | 'evm' | 'tron' | 'xrpl';
+export type ChainFamily = 'utxo' | 'evm' | 'tron' | 'xrpl' | 'solana';
 
 /**
  * Which of a network's chains addresses are written for. The catalog describes mainnets; a live
@@ -45,6 +45,13 @@ export interface Network {
   /** True when deposits are told apart by a destination tag on one shared address. */
   usesTags: boolean;
   /**
+   * Set where the tag is a Solana Pay reference (https://docs.solanapay.com/spec#reference), not a
+   * destination tag the payer types: a random 32-byte key per payment request that the wallet URI
+   * carries into the transaction's account keys. The payer never sees or types it; the watcher
+   * matches it as it matches a destination tag (docs/decisions/057).
+   */
+  paymentReference?: true;
+  /**
    * The network's usual time between blocks, in seconds (its target block interval): how long a
    * confirmation takes, for the payment page's estimate of the confirmations still to come.
    */
@@ -60,6 +67,7 @@ export interface Network {
 
 const usdt = (contract: string, decimals = 6): Currency => ({ ticker: 'USDT', name: 'Tether USD', decimals, contract });
 const usdc = (contract: string, decimals = 6): Currency => ({ ticker: 'USDC', name: 'USD Coin', decimals, contract });
+// On Solana a token's `contract` is its SPL mint address.
 /**
  * Ripple USD on the XRP Ledger, an issued currency of `issuer`. Its code is the nonstandard
  * 160-bit form of "RLUSD" (the ASCII bytes, zero-padded), as a five-letter name must be written.
@@ -215,6 +223,26 @@ export const NETWORKS: readonly Network[] = [
       { ticker: 'XRP', name: 'XRP', decimals: 6 },
       // Issuer: https://docs.ripple.com/products/stablecoin/overview/token-addresses ("For XRPL: Issuer address").
       rlusd('rMxCKbEDwqr76QuheSUMdEGf4B9xJ8m5De'),
+    ],
+  },
+  {
+    name: 'solana',
+    displayName: 'Solana',
+    family: 'solana',
+    defaultLifetime: 1800,
+    // Only finalized transactions are read (lib/chains/solana): final, one confirmation is enough.
+    confirmations: 1,
+    usesTags: true,
+    paymentReference: true,
+    // A slot is 400 ms; finalization takes about 32 of them, which this estimate leaves out.
+    blockSeconds: 0.4,
+    tokenStandard: 'SPL',
+    currencies: [
+      { ticker: 'SOL', name: 'Solana', decimals: 9 },
+      // Mints: https://developers.circle.com/stablecoins/usdc-contract-addresses (Solana),
+      // https://tether.to/en/supported-protocols (Solana); both SPL Token mints with 6 decimals.
+      usdt('Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB'),
+      usdc('EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v'),
     ],
   },
 ];

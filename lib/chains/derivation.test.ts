@@ -22,6 +22,8 @@ const net = (name: string): Network => {
   return found;
 };
 const EVM_NETWORKS = NETWORKS.filter((n) => n.family === 'evm');
+/** Solana's ed25519 keys have no extended public key: nothing derives from one (docs/decisions/057). */
+const XPUB_NETWORKS = NETWORKS.filter((n) => n.family !== 'solana');
 const base58check = createBase58check(sha256);
 
 /** Re-serializes an extended key under other SLIP-132 version bytes (same key material). */
@@ -86,10 +88,11 @@ describe('testAccountXpub', () => {
   });
 
   it('is deterministic, and one key for every EVM network', () => {
-    for (const n of NETWORKS) expect(testAccountXpub(n)).toBe(testAccountXpub(n));
+    for (const n of XPUB_NETWORKS) expect(testAccountXpub(n)).toBe(testAccountXpub(n));
     const evm = new Set(EVM_NETWORKS.map(testAccountXpub));
     expect(evm.size).toBe(1);
-    expect(new Set(NETWORKS.map(testAccountXpub)).size).toBe(7); // btc, ltc, bch, doge, evm, tron, xrp
+    expect(new Set(XPUB_NETWORKS.map(testAccountXpub)).size).toBe(7); // btc, ltc, bch, doge, evm, tron, xrp
+    expect(() => testAccountXpub(net('solana'))).toThrow(/No address derivation/);
   });
 });
 
@@ -121,6 +124,21 @@ describe('deriveAddress: published vectors', () => {
   it("testTagAccountAddress is the ripple address at m/44'/144'/0'/0/0", () => {
     expect(testTagAccountAddress(net('ripple'))).toBe(KNOWN_FIRST_ADDRESSES.ripple);
     expect(() => testTagAccountAddress(net('bitcoin'))).toThrow(/tags/);
+  });
+
+  it("a solana address is 32 bytes of base58: no other network's address, no 33 bytes, no garbage", () => {
+    const solana = net('solana');
+    const wallet = testTagAccountAddress(solana);
+    expect(isValidAddress(solana, wallet)).toBe(true);
+    for (const other of XPUB_NETWORKS)
+      expect(isValidAddress(solana, deriveAddress(other, testAccountXpub(other), 0))).toBe(false);
+    // No checksum: the wallet with a character less can be another valid address, and is not tried.
+    for (const junk of ['', `${wallet} `, `${wallet}1`, '0'.repeat(44), `${wallet}\u0000`])
+      expect(isValidAddress(solana, junk)).toBe(false);
+  });
+
+  it("testTagAccountAddress is the solana wallet at m/44'/501'/0'/0' (SLIP-0010, as Phantom and Solflare derive it)", () => {
+    expect(testTagAccountAddress(net('solana'))).toBe('HAgk14JpMQLgt6rVgv7cBQFJWFto5Dqxi472uT3DKpqk');
   });
 });
 
@@ -196,7 +214,7 @@ function oneCharChanged(network: Network, address: string): string {
   return address.slice(0, i) + next + address.slice(i + 1);
 }
 
-describe.each(NETWORKS.map((n) => [n.name, n] as const))('%s', (_name, network) => {
+describe.each(XPUB_NETWORKS.map((n) => [n.name, n] as const))('%s', (_name, network) => {
   const xpub = testAccountXpub(network);
   const addresses = Array.from({ length: 20 }, (_, i) => deriveAddress(network, xpub, i));
   const first = addresses[0] as string;
@@ -219,7 +237,7 @@ describe.each(NETWORKS.map((n) => [n.name, n] as const))('%s', (_name, network) 
   });
 
   it('rejects the addresses of networks with another format', () => {
-    for (const other of NETWORKS) {
+    for (const other of XPUB_NETWORKS) {
       if (other.family === 'evm' && network.family === 'evm') continue; // one format
       if (other.name === network.name) continue;
       const foreign = deriveAddress(other, testAccountXpub(other), 0);

@@ -21,6 +21,7 @@ import { testSeed } from './sandbox/test-seed';
 import { isValidTronAddress, tronAddress } from './tron/address';
 import { isUtxoCoin, isValidUtxoAddress, utxoAddress } from './utxo/address';
 import { isValidXrplAddress, xrplAddress } from './xrpl/address';
+import { isValidSolanaAddress, solanaWalletOfSeed } from './solana/address';
 
 interface Codec {
   /** BIP44 path of the external chain node, m/purpose'/coin_type'/0'/0. */
@@ -197,15 +198,19 @@ export function testAccountXpub(network: Network): string {
 }
 
 /**
- * For tag networks (ripple): the single receiving address of test mode (derived from the test
- * seed at m/44'/144'/0'/0/0). Throws for a network that does not use tags.
+ * For tag networks: the single receiving address of test mode, derived from the test seed
+ * (ripple at m/44'/144'/0'/0/0; solana, whose ed25519 keys have no extended public key, at
+ * m/44'/501'/0'/0' by SLIP-0010). Throws for a network that does not use tags.
  */
 export function testTagAccountAddress(network: Network): string {
   if (!network.usesTags) throw new Error(`Network "${network.name}" does not use destination tags`);
   // Every tag of the pool shares this address: derive it once, not once per tag.
   let address = testTagAddresses.get(network.name);
   if (address === undefined) {
-    address = deriveAddress(network, testAccountXpub(network), 0);
+    address =
+      network.family === 'solana'
+        ? solanaWalletOfSeed(testSeed())
+        : deriveAddress(network, testAccountXpub(network), 0);
     testTagAddresses.set(network.name, address);
   }
   return address;
@@ -215,6 +220,7 @@ const testTagAddresses = new Map<string, string>();
 
 /** True when `address` is syntactically valid for the network (checksums verified). */
 export function isValidAddress(network: Network, address: string): boolean {
+  if (network.family === 'solana') return isValidSolanaAddress(address);
   const codec = codecOf(network);
   return typeof address === 'string' && codec.isValid(address);
 }

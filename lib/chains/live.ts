@@ -13,6 +13,7 @@ import { deriveAddress, isValidAddress } from './derivation';
 import { evmAdapter, evmNewHeads } from './evm';
 import { failoverAdapter, type FailoverAdapter, type NodeStatus } from './failover';
 import type { LiveAdapter } from './live-adapter';
+import { recentBlockhash, solanaAdapter, type RecentBlockhash } from './solana';
 import { isValidTronAddress, tronAdapter } from './tron';
 import { utxoAdapter } from './utxo';
 import { xrplAdapter } from './xrpl';
@@ -50,14 +51,15 @@ function live(): Live {
   const problems: string[] = [];
   for (const cfg of source) {
     const network = liveNetworkOf(cfg);
-    if (cfg.family === 'xrpl') {
+    if (cfg.family === 'xrpl' || cfg.family === 'solana') {
+      const what = cfg.family === 'xrpl' ? 'XRP Ledger address (checksum)' : 'Solana address (32 bytes in base58)';
       if (!isValidAddress(network, cfg.account!))
-        problems.push(`  ${envPrefix(network)}_ADDRESS: the address checksum does not match`);
+        problems.push(
+          `  ${envPrefix(network)}_ADDRESS: ${cfg.family === 'xrpl' ? 'the address checksum does not match' : `is not a valid ${what}`}`,
+        );
       const invalid = cfg.tokens.filter((t) => !isValidAddress(network, t.contract));
       for (const t of invalid)
-        problems.push(
-          `  ${envPrefix(network)}_TOKENS: ${t.ticker}:${t.contract} is not a valid XRP Ledger address (checksum)`,
-        );
+        problems.push(`  ${envPrefix(network)}_TOKENS: ${t.ticker}:${t.contract} is not a valid ${what}`);
     } else {
       try {
         deriveAddress(network, cfg.xpub, 0);
@@ -90,6 +92,17 @@ export function liveChainConfig(network: string): LiveChainConfig | undefined {
   return live().configs.get(network);
 }
 
+/**
+ * A recent blockhash of live Solana from the gateway's own nodes (kept a few seconds: ./solana
+ * blockhash), for the payment page's wallet button; undefined where Solana is not live.
+ */
+export function solanaBlockhash(): Promise<RecentBlockhash> | undefined {
+  const state = live();
+  const network = state.networks.find((n) => n.family === 'solana');
+  const cfg = network && state.configs.get(network.name);
+  return network && cfg ? recentBlockhash(network, cfg) : undefined;
+}
+
 /** One adapter per live network, created once per process: over its nodes, with failover (./failover). */
 export function liveAdapters(): LiveAdapter[] {
   const state = live();
@@ -105,6 +118,7 @@ export function liveAdapters(): LiveAdapter[] {
 function familyAdapter(network: Network, cfg: LiveChainConfig): LiveAdapter {
   if (cfg.family === 'tron') return tronAdapter(network, cfg);
   if (cfg.family === 'xrpl') return xrplAdapter(network, cfg);
+  if (cfg.family === 'solana') return solanaAdapter(network, cfg);
   return cfg.family === 'utxo' ? utxoAdapter(network, cfg) : evmAdapter(network, cfg);
 }
 

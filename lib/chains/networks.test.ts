@@ -44,6 +44,7 @@ describe('network policy per mode', () => {
       'base',
       'tron',
       'ripple',
+      'solana',
     ]);
     const litecoin = networkFor('test', 'LiteCoin')!;
     expect(litecoin).toMatchObject({ name: 'litecoin', confirmations: 6, defaultLifetime: 3600, usesTags: false });

@@ -16,6 +16,39 @@ const BCH = 'bitcoincash:qqyx49mu0kkn9ftfj6hje6g2wfer34yfnq5tahq3q6';
 const ETH = '0x9858EfFD232B4033E47d90003D41EC34EcaEda94';
 const TRX = 'TUEZSdKsoDHQMeZwihtdoBiN46zxhGWYdH';
 const XRP = 'rHsMGQEkVNJmpGWs8XUBoTBiAAbwxZN5v3';
+const SOL = 'HAgk14JpMQLgt6rVgv7cBQFJWFto5Dqxi472uT3DKpqk';
+/** A Solana Pay reference: any 32 bytes in base58 (here the System program's all-zero key's neighbour). */
+const REFERENCE = '11111111111111111111111111111112';
+const USDC_MINT = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
+
+describe('paymentUri: Solana Pay transfer requests', () => {
+  it('SOL: recipient, amount in SOL, the reference; no spl-token', () => {
+    expect(paymentUri(net('solana'), SOL, REFERENCE, 'SOL', 1_500_000_000n)).toBe(
+      `solana:${SOL}?amount=1.5&reference=${REFERENCE}`,
+    );
+    expect(paymentUri(net('solana'), SOL, REFERENCE, 'SOL', 1n)).toBe(
+      `solana:${SOL}?amount=0.000000001&reference=${REFERENCE}`,
+    );
+  });
+
+  it('USDC: the mint as spl-token; label, message and memo percent-encoded, a space as %20', () => {
+    expect(
+      paymentUri(net('solana'), SOL, REFERENCE, 'USDC', 12_340_000n, {
+        label: 'Shop & Co',
+        message: 'Order #7: thanks!',
+        memo: 'ord 7',
+      }),
+    ).toBe(
+      `solana:${SOL}?amount=12.34&spl-token=${USDC_MINT}&reference=${REFERENCE}` +
+        '&label=Shop%20%26%20Co&message=Order%20%237%3A%20thanks%21&memo=ord%207',
+    );
+  });
+
+  it('a zero amount is left out (the wallet asks); no reference is refused', () => {
+    expect(paymentUri(net('solana'), SOL, REFERENCE, 'SOL', 0n)).toBe(`solana:${SOL}?reference=${REFERENCE}`);
+    expect(() => paymentUri(net('solana'), SOL, null, 'SOL', 1n)).toThrow(/reference/);
+  });
+});
 
 describe('paymentUri: UTXO (BIP21, amount in coins)', () => {
   it('bitcoin', () => {
@@ -89,7 +122,8 @@ describe('paymentUri: refusals', () => {
   it('every catalog currency has a URI', () => {
     for (const network of NETWORKS) {
       for (const currency of network.currencies) {
-        expect(paymentUri(network, 'addr', null, currency.ticker, 1n)).toContain('addr');
+        const tag = network.paymentReference ? REFERENCE : null;
+        expect(paymentUri(network, 'addr', tag, currency.ticker, 1n)).toContain('addr');
       }
     }
   });

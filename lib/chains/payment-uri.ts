@@ -13,7 +13,12 @@
  *   would not scan in most wallets, a plain address does everywhere.
  * - xrpl: the address alone. `ripple:`/`xrpl:` URIs with amount and `dt` are not widely supported;
  *   the destination tag is shown (and copied) separately on the page, with its warning.
- * A zero amount is left out of the URI (BIP21 and EIP-681 both allow omitting it).
+ * - solana: a Solana Pay transfer request (https://docs.solanapay.com/spec#specification-transfer-request):
+ *   `solana:<recipient>?amount=<decimal>&spl-token=<mint>&reference=<reference>&label=...&message=...&memo=...`,
+ *   the amount in coins or tokens (never in scientific notation), `spl-token` for a token only, the
+ *   order's reference (its tag) always, and `label`, `message` and `memo` when given, percent-encoded.
+ *   Wallets show `label` and `message` and keep them off chain; a `memo` is written on chain in clear.
+ * A zero amount is left out of the URI (BIP21, EIP-681 and Solana Pay all allow omitting it).
  */
 import { findCurrency, type Network } from '../catalog';
 import { formatUnits } from '../money';
@@ -25,14 +30,21 @@ const BIP21_SCHEMES: Record<string, string> = {
   bitcoincash: 'bitcoincash',
 };
 
+/** What a wallet shows of a request (Solana Pay's `label` and `message`) and a `memo` for the chain; other schemes have none. */
+export interface PaymentRequestText {
+  label?: string | null;
+  message?: string | null;
+  memo?: string | null;
+}
+
 export function paymentUri(
   network: Network,
   address: string,
   tag: string | null,
   currency: string,
   amount: bigint,
+  text: PaymentRequestText = {},
 ): string {
-  void tag; // no supported scheme carries it: the page shows it separately
   const coin = findCurrency(network, currency);
   if (!coin) throw new Error(`Unknown currency "${currency}" on network "${network.name}"`);
   if (typeof amount !== 'bigint' || amount < 0n)
@@ -53,7 +65,18 @@ export function paymentUri(
     }
     case 'tron':
     case 'xrpl':
+      // No supported scheme carries the destination tag: the page shows it separately.
       return address;
+    case 'solana': {
+      if (tag === null) throw new Error(`a Solana Pay request needs the order's reference`);
+      const query = new URLSearchParams();
+      if (amount > 0n) query.set('amount', formatUnits(amount, coin.decimals));
+      if (coin.contract) query.set('spl-token', coin.contract);
+      query.set('reference', tag);
+      for (const key of ['label', 'message', 'memo'] as const) if (text[key]) query.set(key, text[key]);
+      // URLSearchParams writes a space as "+", which Solana Pay's parsers (URL decoding) read as "+".
+      return `solana:${address}?${query.toString().replace(/\+/g, '%20')}`;
+    }
   }
   throw new Error(`No payment URI scheme for network "${network.name}" (${String(network.family)})`);
 }

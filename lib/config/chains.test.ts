@@ -212,6 +212,32 @@ describe('live networks from the environment', () => {
     expect(parseLiveChains({ ...ripple, RIPPLE_TOKENS: 'none' }).chains[0]!.tokens).toEqual([]);
   });
 
+  it('reads Solana: a node and the receiving wallet, the catalog mints by default; no confirmation count', () => {
+    const wallet = 'HAgk14JpMQLgt6rVgv7cBQFJWFto5Dqxi472uT3DKpqk';
+    const solana = { SOLANA_RPC_URL: 'https://rpc.example/', SOLANA_ADDRESS: wallet, SOLANA_UNTAGGED_MERCHANT: OWNER };
+    expect(parseLiveChains(solana).chains[0]).toMatchObject({
+      network: 'solana',
+      family: 'solana',
+      account: wallet,
+      untaggedMerchant: OWNER,
+      confirmations: 1,
+      maxNodeLag: 150,
+      tokens: [
+        { ticker: 'USDT', contract: 'Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB' },
+        { ticker: 'USDC', contract: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v' },
+      ],
+    });
+    expect(
+      parseLiveChains({ ...solana, SOLANA_TOKENS: 'usdc:4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU' }).chains[0]!
+        .tokens,
+    ).toEqual([{ ticker: 'USDC', contract: '4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU' }]);
+    const issues = (env: Record<string, string>) => parseLiveChains({ ...solana, ...env }).issues.join('\n');
+    expect(issues({ SOLANA_CONFIRMATIONS: '3' })).toMatch(/SOLANA_CONFIRMATIONS: does not apply to solana .*finalized/);
+    expect(issues({ SOLANA_XPUB: XPUB })).toMatch(/SOLANA_XPUB: does not apply to solana/);
+    expect(issues({ SOLANA_ADDRESS: RIPPLE_ADDRESS.replace('r', '0') })).toMatch(/SOLANA_ADDRESS: must be a Solana/);
+    expect(issues({ SOLANA_TOKENS: 'USDC:0xdAC17F958D2ee523a2206206994597C13D831ec7' })).toMatch(/SOLANA_TOKENS:/);
+  });
+
   it('names the variable of every XRP Ledger problem', () => {
     const issues = (env: Record<string, string>) =>
       parseLiveChains({ RIPPLE_UNTAGGED_MERCHANT: OWNER, ...env }).issues.join('\n');
@@ -233,7 +259,7 @@ describe('live networks from the environment', () => {
       /RIPPLE_RPC_PASSWORD: RPC user and password go together/,
     );
     expect(issues({ LITECOIN_RPC_URL: 'http://h', LITECOIN_XPUB: XPUB, LITECOIN_ADDRESS: RIPPLE_ADDRESS })).toMatch(
-      /LITECOIN_ADDRESS: applies to tag networks \(ripple\) only/,
+      /LITECOIN_ADDRESS: applies to tag networks \(ripple, solana\) only/,
     );
     expect(issues({ RIPPLE_RPC_URL: 'http://h', RIPPLE_ADDRESS, RIPPLE_UNTAGGED_MERCHANT: 'shop-1' })).toMatch(
       /RIPPLE_UNTAGGED_MERCHANT: must be a merchant id/,

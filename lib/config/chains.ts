@@ -24,7 +24,7 @@ export interface RpcEndpoint {
 
 export interface LiveChainConfig {
   network: string;
-  family: 'utxo' | 'evm' | 'tron' | 'xrpl';
+  family: 'utxo' | 'evm' | 'tron' | 'xrpl' | 'solana';
   /** The node an adapter talks to: the first of `nodes` here; lib/chains/live.ts gives each node's adapter its own. */
   rpc: RpcEndpoint;
   /** Every configured node, in the order they are preferred. */
@@ -33,7 +33,7 @@ export interface LiveChainConfig {
   maxNodeLag: number;
   /** Extended public key of the external chain (…/0) the deposit addresses derive from; empty on tag networks. */
   xpub: string;
-  /** Tag networks (ripple): the receiving account every order's destination tag is on. */
+  /** Tag networks (ripple, solana): the receiving account (wallet) every order's tag (reference) is on. */
   account?: string;
   /** Tag networks: the merchant whose orphan deposits payments to the account under no order's tag become. */
   untaggedMerchant?: string;
@@ -42,7 +42,7 @@ export interface LiveChainConfig {
   confirmations: number;
   /** EVM: the chain id the node must report (the catalog's unless overridden for a test node). */
   chainId?: number;
-  /** EVM and Tron: the token contracts that credit, by catalog ticker; XRP Ledger: the issuer of each issued currency. */
+  /** EVM and Tron: the token contracts that credit, by catalog ticker; XRP Ledger: the issuer of each issued currency; Solana: the mints. */
   tokens: { ticker: string; contract: string }[];
   /** EVM: a node's WebSocket endpoint announcing new blocks (newHeads), which wake the watcher. */
   wsUrl?: string;
@@ -66,7 +66,7 @@ export interface LiveChainConfig {
 const DEFAULT_HEAD_LAG: Partial<Record<Network['family'], number>> = { evm: 3, tron: 1 };
 
 /** The catalog networks a live adapter exists for. */
-const LIVE_FAMILIES = new Set(['utxo', 'evm', 'tron', 'xrpl']);
+const LIVE_FAMILIES = new Set(['utxo', 'evm', 'tron', 'xrpl', 'solana']);
 
 const SUFFIXES = [
   'RPC_URL',
@@ -167,14 +167,14 @@ export function parseLiveChains(env: Record<string, string | undefined>): {
       continue;
     }
     const before = issues.length;
-    if (network.family === 'xrpl') {
-      const xrpl = parseXrpl(network, get, problem, timeout.success ? timeout.data : 15_000);
-      if (xrpl && issues.length === before) chains.push(xrpl);
+    if (network.family === 'xrpl' || network.family === 'solana') {
+      const live = parseAccountNetwork(network, get, problem, timeout.success ? timeout.data : 15_000);
+      if (live && issues.length === before) chains.push(live);
       continue;
     }
     for (const suffix of ['ADDRESS', 'UNTAGGED_MERCHANT'] as const) {
       if (get(suffix) !== undefined)
-        problem(suffix, 'applies to tag networks (ripple) only; this network derives addresses from its XPUB');
+        problem(suffix, 'applies to tag networks (ripple, solana) only; this network derives addresses from its XPUB');
     }
     const field = <T>(suffix: (typeof SUFFIXES)[number], schema: z.ZodType<T>, fallback: T): T => {
       const raw = get(suffix);
@@ -237,48 +237,55 @@ export function parseLiveChains(env: Record<string, string | undefined>): {
   return { chains, issues };
 }
 
+/** What differs between the networks of one receiving account (parseAccountNetwork). */
+interface AccountFamily {
+  /** The receiving account, what it looks like and an example of its form (its checksum, where it has one, is verified when the live networks are built). */
+  account: { valid: (account: string) => boolean; form: string };
+  /** What `<NETWORK>_TOKENS` names per ticker. */
+  token: { valid: (contract: string) => boolean; example: string };
+  /** Blocks (ledgers, slots) a node may trail the best one by default. */
+  maxNodeLag: number;
+  /** False where only final blocks are read and a count would mean nothing (Solana's finalized commitment). */
+  confirmations: boolean;
+}
+
 /**
- * The XRP Ledger (docs/decisions/034-one-xrp-receiving-account-per-gateway.md): a node and the one
- * receiving account of the gateway (`<PREFIX>_ADDRESS`, a classic "r..." address; its checksum is
- * verified when the live networks are built), whose destination tags tell orders apart, and the
- * merchant (`<PREFIX>_UNTAGGED_MERCHANT`, its id) whose orphan deposits the payments to the account
- * under no order's tag become (its existence is checked when the address pool is filled), and the
- * issued currencies that credit (`<PREFIX>_TOKENS`, `TICKER:r<issuer>`; each catalog token's
- * currency code is fixed, its issuer configurable). No XPUB: nothing is derived. Answers null
- * after reporting a problem.
+ * The networks of one receiving account for the whole gateway, told apart per order by a tag: the
+ * XRP Ledger (docs/decisions/034-one-xrp-receiving-account-per-gateway.md), whose destination
+ * tags tell orders apart, and Solana (docs/decisions/057), whose payment references do. A node and
+ * the receiving account (`<PREFIX>_ADDRESS`: a classic "r..." address; a Solana wallet), and the
+ * merchant (`<PREFIX>_UNTAGGED_MERCHANT`, its id) whose orphan deposits the payments to the
+ * account under no order's tag become (its existence is checked when the address pool is filled),
+ * and the tokens that credit (`<PREFIX>_TOKENS`: `TICKER:r<issuer>` of each issued currency, whose
+ * currency code is the catalog's; `TICKER:<mint>` on Solana). No XPUB: nothing is derived. Answers
+ * null after reporting a problem.
  */
-function parseXrpl(
+function parseAccountNetwork(
   network: Network,
   get: (suffix: EnvSuffix) => string | undefined,
   problem: (suffix: string, message: string) => void,
   timeoutMs: number,
 ): LiveChainConfig | null {
+  const family = ACCOUNT_FAMILIES[network.family as 'xrpl' | 'solana'];
   const prefix = envPrefix(network);
-  for (const suffix of [
-    'XPUB',
-    'CHAIN',
-    'CHAIN_ID',
-    'HEAD_LAG',
-    'LOG_BLOCK_RANGE',
-    'MEMPOOL',
-    'WS_URL',
-    'API_KEY',
-  ] as const) {
+  const notHere = ['XPUB', 'CHAIN', 'CHAIN_ID', 'HEAD_LAG', 'LOG_BLOCK_RANGE', 'MEMPOOL', 'WS_URL', 'API_KEY'] as const;
+  for (const suffix of [...notHere, ...(family.confirmations ? [] : (['CONFIRMATIONS'] as const))]) {
     if (get(suffix) !== undefined)
       problem(
         suffix,
-        `does not apply to ${network.name} (one receiving account with destination tags: set ${prefix}_ADDRESS)`,
+        suffix === 'CONFIRMATIONS'
+          ? `does not apply to ${network.name} (only finalized transactions are read, and they are final)`
+          : `does not apply to ${network.name} (one receiving account with a tag per order: set ${prefix}_ADDRESS)`,
       );
   }
   const urls = rpcUrls.safeParse(get('RPC_URL'));
   if (!urls.success) problem('RPC_URL', urls.error.issues[0]!.message);
-  const maxNodeLag = intIn(0, 100_000).safeParse(get('RPC_MAX_LAG') ?? '5');
+  const maxNodeLag = intIn(0, 100_000).safeParse(get('RPC_MAX_LAG') ?? String(family.maxNodeLag));
   if (!maxNodeLag.success) problem('RPC_MAX_LAG', maxNodeLag.error.issues[0]!.message);
   const account = get('ADDRESS');
   if (account === undefined)
-    problem('ADDRESS', `is required with ${prefix}_RPC_URL (the gateway's receiving account, r...)`);
-  else if (!CLASSIC_ADDRESS.test(account))
-    problem('ADDRESS', 'must be a classic XRP Ledger address (r..., not an X-address)');
+    problem('ADDRESS', `is required with ${prefix}_RPC_URL (the gateway's receiving account, ${family.account.form})`);
+  else if (!family.account.valid(account)) problem('ADDRESS', `must be ${family.account.form}`);
   const untaggedMerchant = get('UNTAGGED_MERCHANT');
   if (untaggedMerchant === undefined) {
     problem(
@@ -288,9 +295,11 @@ function parseXrpl(
   } else if (!z.uuid().safeParse(untaggedMerchant).success) {
     problem('UNTAGGED_MERCHANT', 'must be a merchant id (a UUID, as npm run keys -- list shows it)');
   }
-  const confirmations = intIn(1, 1000).safeParse(get('CONFIRMATIONS') ?? String(network.confirmations));
+  const confirmations = intIn(1, 1000).safeParse(
+    (family.confirmations && get('CONFIRMATIONS')) || String(network.confirmations),
+  );
   if (!confirmations.success) problem('CONFIRMATIONS', confirmations.error.issues[0]!.message);
-  const tokens = parseTokens(network, get('TOKENS'), (m) => problem('TOKENS', m), XRPL_ISSUER);
+  const tokens = parseTokens(network, get('TOKENS'), (m) => problem('TOKENS', m), family.token);
   const nodes = nodesOf(urls.success ? urls.data : [], get, problem, timeoutMs);
   if (
     !urls.success ||
@@ -302,7 +311,7 @@ function parseXrpl(
     return null;
   return {
     network: network.name,
-    family: 'xrpl',
+    family: network.family as 'xrpl' | 'solana',
     rpc: nodes[0]!,
     nodes,
     maxNodeLag: maxNodeLag.data,
@@ -357,6 +366,28 @@ const CLASSIC_ADDRESS = /^r[1-9A-HJ-NP-Za-km-z]{24,34}$/;
 const XRPL_ISSUER = {
   valid: (issuer: string) => CLASSIC_ADDRESS.test(issuer),
   example: 'TICKER:r<issuer account> (e.g. RLUSD:rMxCKbEDwqr76QuheSUMdEGf4B9xJ8m5De)',
+};
+
+/** 32 bytes in base58; that it decodes to 32 bytes is checked when the live networks are built. */
+const SOLANA_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
+
+const ACCOUNT_FAMILIES: Record<'xrpl' | 'solana', AccountFamily> = {
+  xrpl: {
+    account: { valid: (a) => CLASSIC_ADDRESS.test(a), form: 'a classic XRP Ledger address (r..., not an X-address)' },
+    token: XRPL_ISSUER,
+    maxNodeLag: 5,
+    confirmations: true,
+  },
+  solana: {
+    account: { valid: (a) => SOLANA_ADDRESS.test(a), form: 'a Solana wallet address (base58, 32 to 44 characters)' },
+    token: {
+      valid: (mint) => SOLANA_ADDRESS.test(mint),
+      example: 'TICKER:<mint address> (e.g. USDC:EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v)',
+    },
+    // Slots are 400 ms and nodes a few apart as a rule: 150 slots is a minute behind.
+    maxNodeLag: 150,
+    confirmations: false,
+  },
 };
 
 const EVM_CONTRACT = {

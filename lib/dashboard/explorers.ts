@@ -20,6 +20,7 @@ export const DEFAULT_EXPLORERS: Readonly<Record<string, string>> = Object.freeze
   base: 'https://basescan.org/tx/{tx}',
   tron: 'https://tronscan.org/#/transaction/{tx}',
   ripple: 'https://xrpscan.com/tx/{tx}',
+  solana: 'https://solscan.io/tx/{tx}',
 });
 
 /** What settings may store (lib/merchants EXPLORER_TEMPLATE, the one rule): links use nothing else. */

@@ -8,4 +8,5 @@ export {
   type PublicOrderRow,
   type PublicTransferRow,
 } from './public-view';
+export { walletBlockhash, type WalletBlockhash } from './wallet-blockhash';
 export type { PublicBrand, PublicOrderInvoice, PublicOrderView, Screen } from './view';

@@ -227,6 +227,25 @@ describe('buildPublicView', () => {
     expect(view.amount).toBe('1.5');
   });
 
+  it('solana: the reference is in the transfer request only, never shown as a tag to type', () => {
+    const wallet = 'HAgk14JpMQLgt6rVgv7cBQFJWFto5Dqxi472uT3DKpqk';
+    const reference = '11111111111111111111111111111112';
+    const view = build({
+      ...order(),
+      currency: 'USDC',
+      network: 'solana',
+      address: wallet,
+      tag: reference,
+      amount: '12500000',
+      description: 'Order 7',
+    });
+    expect(view.tag).toBeNull();
+    expect(view.walletUri).toBe(
+      `solana:${wallet}?amount=12.5&spl-token=EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v&reference=${reference}` +
+        `&label=${encodeURIComponent(view.merchantName)}&message=Order%207`,
+    );
+  });
+
   it('18-decimal amounts stay exact (no floats)', () => {
     const view = build(
       { ...order(), currency: 'ETH', network: 'ethereum', address: ETH, amount: '1000000000000000001', received: '1' },

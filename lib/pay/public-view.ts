@@ -169,9 +169,14 @@ export function buildPublicView(
     received: view.received,
     remaining: formatUnits(remaining, decimals),
     address: order.address,
-    tag: order.tag,
-    // The QR asks for what is left to pay (the whole amount until something arrives).
-    walletUri: paymentUri(network, order.address, order.tag, currency.ticker, remaining > 0n ? remaining : amount),
+    // A Solana Pay reference is no tag the payer types: only the wallet URI carries it (decision 057).
+    tag: network.paymentReference ? null : order.tag,
+    // The QR asks for what is left to pay (the whole amount until something arrives). A Solana Pay
+    // request names the shop and the order's description, which the wallet shows and keeps off chain.
+    walletUri: paymentUri(network, order.address, order.tag, currency.ticker, remaining > 0n ? remaining : amount, {
+      label: order.merchant_name,
+      message: order.description,
+    }),
     returnUrl: order.return_url,
     expiresAt: order.expires_at.toISOString(),
     serverTime: options.now.toISOString(),

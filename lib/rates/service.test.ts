@@ -230,6 +230,7 @@ describe('cross rates through USD', () => {
       'TRX',
       'XRP',
       'RLUSD',
+      'SOL',
       'USD',
       'EUR',
       'GBP',

@@ -1,8 +1,9 @@
 /**
- * `npm run bench:chains [-- --orders=100 --interval=1000 --family=utxo,evm,tron,xrpl]`: the live
- * adapters on real nodes (litecoind in regtest from Debian's package, anvil from its npm platform
- * package) or, where none can run here, the tests' fake nodes (java-tron: ./chains-tron.ts;
- * rippled: ./chains-xrpl.ts), on the embedded database, per family:
+ * `npm run bench:chains [-- --orders=100 --interval=1000 --family=utxo,evm,tron,xrpl,solana]`: the
+ * live adapters on real nodes (litecoind in regtest from Debian's package, anvil from its npm
+ * platform package) or, where none can run here, the tests' fake nodes (java-tron: ./chains-tron.ts;
+ * rippled: ./chains-xrpl.ts; Solana: the facade over litesvm, ./chains-solana.ts), on the embedded
+ * database, per family:
  *
  * 1. Detection latency: `orders` orders made with a live key and a success webhook to a receiver
  *    on 127.0.0.1, and paid (two per block), blocks mined every 0.7-1.0 s while the workers run as
@@ -30,6 +31,7 @@ import { CHAIN_ID, startEvmNode, type EvmNode } from '../../tests/support/evm';
 import { HDKey } from '@scure/bip32';
 import { randomBytes } from 'node:crypto';
 import { startTronBench } from './chains-tron';
+import { startSolanaBench, type SolanaBench } from './chains-solana';
 import { startXrplBench, type XrplBench } from './chains-xrpl';
 import { startReceiver, type Receiver } from '../../tests/support/webhook-receiver';
 
@@ -57,6 +59,7 @@ async function main() {
   const evm: EvmNode | undefined = FAMILIES.includes('evm') ? await startEvmNode() : undefined;
   const tron = FAMILIES.includes('tron') ? await startTronBench(xpub("m/44'/195'/0'/0"), CONFIRMATIONS) : undefined;
   const xrpl: XrplBench | undefined = FAMILIES.includes('xrpl') ? await startXrplBench() : undefined;
+  const solana: SolanaBench | undefined = FAMILIES.includes('solana') ? await startSolanaBench() : undefined;
   const receiver = await startReceiver();
   try {
     Object.assign(process.env, {
@@ -83,9 +86,10 @@ async function main() {
       }),
       ...tron?.env,
       ...xrpl?.env,
+      ...solana?.env,
     });
     // After the environment: the modules read it once.
-    const lib = await loadLib(xrpl);
+    const lib = await loadLib(xrpl, solana);
     announcements.forwardTo(lib.serveOps);
     console.log(
       `bench:chains: ${ORDERS} orders per family and way of detection, ${CONFIRMATIONS} confirmations (1 validated ledger on xrpl), ` +
@@ -97,21 +101,23 @@ async function main() {
           ? tron!.chain
           : family === 'xrpl'
             ? xrpl!
-            : family === 'utxo'
-              ? {
-                  mine: async () => void (await ltc!.mine(1)),
-                  pay: async (to, amount) =>
-                    void (await ltc!.rpc('sendtoaddress', to.address, `0.${amount.toString().padStart(8, '0')}`)),
-                }
-              : {
-                  mine: () => evm!.mine(1),
-                  pay: async (to, amount) =>
-                    void (await evm!.client.wallet.sendTransaction({
-                      account: evm!.accounts[0]!,
-                      to: to.address as Address,
-                      value: amount * 10n ** 10n,
-                    } as never)),
-                };
+            : family === 'solana'
+              ? solana!
+              : family === 'utxo'
+                ? {
+                    mine: async () => void (await ltc!.mine(1)),
+                    pay: async (to, amount) =>
+                      void (await ltc!.rpc('sendtoaddress', to.address, `0.${amount.toString().padStart(8, '0')}`)),
+                  }
+                : {
+                    mine: () => evm!.mine(1),
+                    pay: async (to, amount) =>
+                      void (await evm!.client.wallet.sendTransaction({
+                        account: evm!.accounts[0]!,
+                        to: to.address as Address,
+                        value: amount * 10n ** 10n,
+                      } as never)),
+                  };
       const detections: Detection[] = family === 'utxo' || family === 'evm' ? ['polling', 'announced'] : ['polling'];
       const latencies = [];
       for (const detection of detections) {
@@ -146,7 +152,7 @@ async function main() {
       }
       for (const c of calls) {
         console.log(
-          `  ${String(c.watched).padStart(6)} watched ${adapter.network.usesTags ? 'tags' : 'addresses'}: ${c.callsPerBlock.toFixed(1)} JSON-RPC calls / block, ${c.requestsPerBlock.toFixed(1)} HTTP requests / block (${c.blocks} blocks, ${c.matched} payments matched)`,
+          `  ${String(c.watched).padStart(6)} watched ${adapter.network.usesTags ? 'tags' : 'addresses'}: ${c.callsPerBlock.toFixed(1)} JSON-RPC calls / block, ${c.requestsPerBlock.toFixed(1)} HTTP requests / block (${c.blocks} blocks, ${c.matched} payments matched)${family === 'solana' ? ', measured against the litesvm facade, one pass per block' : ''}`,
         );
       }
       const [few, many] = calls;
@@ -159,6 +165,7 @@ async function main() {
     await announcements.close();
     await tron?.close();
     await xrpl?.close();
+    await solana?.close();
     await evm?.close();
     await ltc?.stop();
   }
@@ -172,7 +179,7 @@ interface Chain {
   orderAmount?(amount: bigint): string;
 }
 
-async function loadLib(xrpl: XrplBench | undefined) {
+async function loadLib(xrpl: XrplBench | undefined, solana: SolanaBench | undefined) {
   const { openDatabase } = await import('../../lib/db/client');
   const { createMerchant, findApiKey } = await import('../../lib/merchants');
   const { makeOrderRequest } = await import('../../lib/protocol');
@@ -197,6 +204,7 @@ async function loadLib(xrpl: XrplBench | undefined) {
     forgetProcessSlot,
     liveAdapters,
     xrpl,
+    solana,
   };
 }
 type Lib = Awaited<ReturnType<typeof loadLib>>;
@@ -228,6 +236,7 @@ async function freshDatabase(lib: Lib) {
   const { keys } = await lib.createMerchant(db, 'Bench shop', 'live');
   const key = (await lib.findApiKey(db, keys.publicKey))!;
   await lib.xrpl?.prepare(db);
+  await lib.solana?.prepare(db);
   return { db, key };
 }
 

@@ -5,6 +5,7 @@ import type { Database } from '../../db';
 import type { BlockRef } from '../adapter';
 import { deriveAddress, isValidAddress, testAccountXpub, testTagAccountAddress } from '../derivation';
 import { broadcast, broadcastMany, drop, faucetAddress, mine, sandboxAdapter, startMining } from './index';
+import { freshTag } from '../tags';
 
 const net = (name: string): Network => {
   const found = NETWORKS.find((n) => n.name === name);
@@ -18,6 +19,7 @@ const HASH_FORMAT: Record<Network['family'], RegExp> = {
   evm: /^0x[0-9a-f]{64}$/,
   tron: /^[0-9a-f]{64}$/,
   xrpl: /^[0-9A-F]{64}$/,
+  solana: /^[1-9A-HJ-NP-Za-km-z]{32,88}$/,
 };
 
 let db: Database;
@@ -58,7 +60,7 @@ describe('sandbox ledger: formats', () => {
         const sent = await broadcast(db, {
           network,
           to,
-          tag: network.usesTags ? '7' : null,
+          tag: network.usesTags ? freshTag(network) : null,
           currency: currency.ticker,
           amount: 1n,
         });
@@ -111,6 +113,7 @@ describe('sandbox ledger: broadcast validation', () => {
   const bitcoin = net('bitcoin');
   const ethereum = net('ethereum');
   const ripple = net('ripple');
+  const solana = net('solana');
 
   it.each([
     [
@@ -182,6 +185,12 @@ describe('sandbox ledger: broadcast validation', () => {
       () =>
         broadcast(db, { network: ripple, to: testTagAccountAddress(ripple), tag: '01', currency: 'XRP', amount: 1n }),
       /destination tag/,
+    ],
+    [
+      'a Solana payment reference that is not 32 bytes in base58',
+      () =>
+        broadcast(db, { network: solana, to: testTagAccountAddress(solana), tag: '7', currency: 'SOL', amount: 1n }),
+      /payment reference/,
     ],
   ])('refuses %s and writes nothing', async (_name, attempt, message) => {
     const before = await transferRows();

@@ -30,6 +30,8 @@ import { log } from '../../log';
 import { MONEY_COLUMN_DIGITS } from '../../money';
 import type { BlockRef, ChainTransfer } from '../adapter';
 import { deriveAddress, isValidAddress, testAccountXpub } from '../derivation';
+import { solanaWalletOfSeed } from '../solana/address';
+import { testSeed } from './test-seed';
 import { genesisHash, normalizeTxHash, randomBlockHash, randomTxHash, zeroHash } from './tx-hash';
 
 /** A transfer to put into a network's mempool. */
@@ -71,7 +73,11 @@ const faucets = new Map<string, string>();
 export function faucetAddress(network: Network): string {
   let address = faucets.get(network.name);
   if (address === undefined) {
-    address = deriveAddress(network, testAccountXpub(network), FAUCET_INDEX);
+    // Solana derives nothing from a public key: the faucet is another account of the test seed.
+    address =
+      network.family === 'solana'
+        ? solanaWalletOfSeed(testSeed(), FAUCET_INDEX)
+        : deriveAddress(network, testAccountXpub(network), FAUCET_INDEX);
     faucets.set(network.name, address);
   }
   return address;
@@ -179,7 +185,11 @@ function validTransfer(
   const tag = t.tag ?? null;
   if (tag !== null) {
     if (!network.usesTags) fail(`${network.displayName} has no destination tags, got tag "${String(tag)}"`);
-    if (typeof tag !== 'string' || !/^(0|[1-9][0-9]{0,9})$/.test(tag) || BigInt(tag) > MAX_TAG) {
+    if (network.paymentReference) {
+      // A Solana Pay reference: 32 bytes in base58, as an address is written.
+      if (typeof tag !== 'string' || !isValidAddress(network, tag))
+        fail(`a payment reference must be 32 bytes in base58, got "${String(tag)}"`);
+    } else if (typeof tag !== 'string' || !/^(0|[1-9][0-9]{0,9})$/.test(tag) || BigInt(tag) > MAX_TAG) {
       fail(`destination tag must be a decimal integer in 0..${MAX_TAG}, got "${String(tag)}"`);
     }
   }

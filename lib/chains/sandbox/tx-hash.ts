@@ -5,13 +5,16 @@ import 'server-only';
  *   utxo (bitcoin, litecoin, bitcoincash, dogecoin): 64 lower-case hex, no prefix (txid);
  *   evm: "0x" + 64 lower-case hex;
  *   tron: 64 lower-case hex, no prefix;
- *   xrpl: 64 UPPER-case hex (as rippled prints transaction and ledger hashes).
- * Block hashes use the same format as the network's transaction hashes.
+ *   xrpl: 64 UPPER-case hex (as rippled prints transaction and ledger hashes);
+ *   solana: base58, a transaction's signature of 64 bytes and a block's hash of 32 (case matters).
+ * Elsewhere block hashes use the same format as the network's transaction hashes.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { base58 } from '@scure/base';
 import type { Network } from '../../catalog';
+import { base58Bytes } from '../solana/address';
 
-const PATTERNS: Record<Network['family'], RegExp> = {
+const PATTERNS: Record<Exclude<Network['family'], 'solana'>, RegExp> = {
   utxo: /^[0-9a-f]{64}$/,
   evm: /^0x[0-9a-f]{64}$/,
   tron: /^[0-9a-f]{64}$/,
@@ -29,12 +32,15 @@ export function formatHash(network: Network, hex: string): string {
       return `0x${hex.toLowerCase()}`;
     case 'xrpl':
       return hex.toUpperCase();
+    case 'solana':
+      return base58.encode(Buffer.from(hex, 'hex'));
   }
   throw new Error(`No hash format for network "${network.name}" (${String(network.family)})`);
 }
 
-/** A fresh random transaction hash of the network. */
+/** A fresh random transaction hash of the network (on Solana a signature: 64 bytes). */
 export function randomTxHash(network: Network): string {
+  if (network.family === 'solana') return base58.encode(randomBytes(64));
   return formatHash(network, randomBytes(32).toString('hex'));
 }
 
@@ -55,6 +61,7 @@ export function zeroHash(network: Network): string {
 
 /** True when `hash` is a transaction (or block) hash in the network's exact format. */
 export function isTxHash(network: Network, hash: string): boolean {
+  if (network.family === 'solana') return base58Bytes(hash, 64) !== null || base58Bytes(hash, 32) !== null;
   return typeof hash === 'string' && PATTERNS[network.family].test(hash);
 }
 
@@ -64,6 +71,8 @@ export function isTxHash(network: Network, hash: string): boolean {
  */
 export function normalizeTxHash(network: Network, hash: string): string | undefined {
   if (typeof hash !== 'string') return undefined;
+  // base58 has one spelling: a signature is taken as typed, or not at all.
+  if (network.family === 'solana') return isTxHash(network, hash) ? hash : undefined;
   const bare = network.family === 'evm' ? hash.replace(/^0[xX]/, '') : hash;
   if (!/^[0-9a-fA-F]{64}$/.test(bare)) return undefined;
   return formatHash(network, bare);

@@ -44,6 +44,7 @@ const IDS: Readonly<Record<string, string>> = {
   POL: 'polygon-ecosystem-token',
   TRX: 'tron',
   XRP: 'ripple',
+  SOL: 'solana',
   USDT: 'tether',
   USDC: 'usd-coin',
   RLUSD: 'ripple-usd',

@@ -19,6 +19,7 @@ export const FIXED_USD_PRICES: Readonly<Record<string, string>> = Object.freeze(
   POL: '0.5',
   TRX: '0.25',
   XRP: '2',
+  SOL: '150',
   USDT: '1',
   USDC: '1',
   RLUSD: '1',

@@ -38,6 +38,7 @@ const PAIRS: Readonly<Record<string, { ask: string; keys: readonly string[] }>> 
   DOGE: { ask: 'XDGUSD', keys: ['XDGUSD', 'XXDGZUSD'] },
   XRP: { ask: 'XRPUSD', keys: ['XXRPZUSD', 'XRPUSD'] },
   TRX: { ask: 'TRXUSD', keys: ['TRXUSD'] },
+  SOL: { ask: 'SOLUSD', keys: ['SOLUSD'] },
   POL: { ask: 'POLUSD', keys: ['POLUSD'] },
   USDT: { ask: 'USDTUSD', keys: ['USDTZUSD', 'USDTUSD'] },
   USDC: { ask: 'USDCUSD', keys: ['USDCUSD'] },

@@ -1,0 +1,186 @@
+import 'server-only';
+/**
+ * The ChainAdapter of Solana over a node's JSON-RPC (./rpc; https://solana.com/docs/rpc). Watch-only:
+ * every order's destination is the gateway's one receiving wallet (`SOLANA_ADDRESS`) and its own
+ * Solana Pay reference as its tag (docs/decisions/057).
+ *
+ * - Heights are slots, and only the `finalized` commitment is read: a finalized block is final,
+ *   so there is no reorganisation to follow and one confirmation is enough. Slots without a block
+ *   (skipped) answer "no block" (`block` is null there).
+ * - Solana has no block an adapter could read whole at this gateway's cost (thousands of
+ *   transactions a slot), and no mempool to show. Payments are read by account instead: for the
+ *   receiving wallet (SOL) and each configured mint's token account of the wallet (./accounts),
+ *   the signatures of the slots scanned (`getSignaturesForAddress`, newest first, down to the first
+ *   slot, from the last signature seen when the previous scan ended where this one starts), the
+ *   failed ones left by their `err`, and each other transaction fetched once (`getTransaction`),
+ *   even when it touched several of the accounts. What it paid is read from its balances
+ *   (./transfers). The calls do not depend on how many orders are open.
+ * - `scan(from, to)` therefore answers two blocks, not every block: the first block of the range
+ *   (its parent is the watcher's cursor, which the watcher checks) and the last (where the cursor
+ *   moves). A range of skipped slots only is read up to the next block after it, since the
+ *   cursor must be a block.
+ * - Before the first head, each configured mint and the wallet's account for it are checked
+ *   (./accounts): a pass fails, naming what to create or change, until they are usable.
+ * - Finalized headers never change: the watcher's cursor check is answered from memory.
+ */
+import type { Network } from '../../catalog';
+import type { LiveChainConfig } from '../../config';
+import type { BlockRef, ChainTransfer } from '../adapter';
+import type { LiveAdapter } from '../live-adapter';
+import { receivingAccounts, type ReceivingToken } from './accounts';
+import {
+  blockAnswer,
+  signaturesAnswer,
+  slotAnswer,
+  slotsAnswer,
+  transactionAnswer,
+  type SignatureInfo,
+} from './answers';
+import { SolanaRpcClient, SolanaRpcError } from './rpc';
+import { transfersOf, type ReceivingAccounts } from './transfers';
+
+export { isValidSolanaAddress } from './address';
+export { recentBlockhash, type RecentBlockhash } from './blockhash';
+export { SolanaRpcError } from './rpc';
+
+const FINALIZED = { commitment: 'finalized' } as const;
+/** Errors of a slot with no block: not available (-32004), skipped (-32007), skipped or not in long-term storage (-32009). */
+const NO_BLOCK = new Set([-32004, -32007, -32009]);
+/** The most signatures getSignaturesForAddress answers at once. */
+const SIGNATURES_PAGE = 1000;
+const HEADERS_KEPT = 2000;
+
+export function solanaAdapter(network: Network, cfg: LiveChainConfig): LiveAdapter {
+  const rpc = new SolanaRpcClient(cfg.rpc, network.name);
+  const wallet = cfg.account!;
+  const headers = new Map<number, BlockRef>();
+  /** Per watched account, the newest signature the last scan saw: where the next one stops reading. */
+  const newestSeen = new Map<string, Pick<SignatureInfo, 'signature' | 'slot'>>();
+  let accounts: { receiving: ReceivingAccounts; tokens: ReceivingToken[] } | undefined;
+
+  async function ready(): Promise<ReceivingAccounts> {
+    accounts ??= await receivingAccounts(rpc, network, wallet);
+    return accounts.receiving;
+  }
+
+  function remember(ref: BlockRef): BlockRef {
+    if (headers.size >= HEADERS_KEPT) headers.clear();
+    headers.set(ref.height, ref);
+    return ref;
+  }
+
+  async function header(slot: number): Promise<BlockRef | null> {
+    const known = headers.get(slot);
+    if (known) return known;
+    let block;
+    try {
+      block = await rpc.call(
+        'getBlock',
+        [
+          slot,
+          {
+            ...FINALIZED,
+            encoding: 'json',
+            transactionDetails: 'none',
+            rewards: false,
+            maxSupportedTransactionVersion: 0,
+          },
+        ],
+        blockAnswer,
+      );
+    } catch (error) {
+      if (error instanceof SolanaRpcError && error.code !== undefined && NO_BLOCK.has(error.code)) return null;
+      throw error;
+    }
+    if (!block) return null;
+    if (block.blockTime === null) throw new SolanaRpcError(`${rpc.label}: block ${slot} has no time`);
+    return remember({
+      height: slot,
+      hash: block.blockhash,
+      parentHash: block.previousBlockhash,
+      time: new Date(block.blockTime * 1000),
+    });
+  }
+
+  /** The successful and failed signatures of `account` in slots `from`..`to`, newest first. */
+  async function signaturesIn(account: string, from: number, to: number): Promise<SignatureInfo[]> {
+    const stop = newestSeen.get(account);
+    const until = stop && stop.slot < from ? { until: stop.signature } : {};
+    const found: SignatureInfo[] = [];
+    for (let before: string | undefined; ;) {
+      const page = await rpc.call(
+        'getSignaturesForAddress',
+        [account, { ...FINALIZED, limit: SIGNATURES_PAGE, ...until, ...(before ? { before } : {}) }],
+        signaturesAnswer,
+      );
+      const below = page.findIndex((s) => s.slot < from);
+      found.push(...(below < 0 ? page : page.slice(0, below)).filter((s) => s.slot <= to));
+      if (below >= 0 || page.length < SIGNATURES_PAGE) break;
+      before = page[page.length - 1]!.signature;
+    }
+    const newest = found[0];
+    if (newest) newestSeen.set(account, newest);
+    return found;
+  }
+
+  async function scan(from: number, to: number): Promise<{ blocks: BlockRef[]; transfers: ChainTransfer[] }> {
+    const receiving = await ready();
+    let slots = await rpc.call('getBlocks', [from, to, FINALIZED], slotsAnswer);
+    if (slots.length === 0) slots = await rpc.call('getBlocksWithLimit', [from, 1, FINALIZED], slotsAnswer);
+    if (slots.length === 0) return { blocks: [], transfers: [] };
+    const [first, last] = [slots[0]!, slots[slots.length - 1]!];
+    if (first < from || (last > to && slots.length > 1))
+      throw new SolanaRpcError(`${rpc.label} answered blocks outside slots ${from}-${to}`);
+    const blocks: BlockRef[] = [];
+    for (const slot of first === last ? [first] : [first, last]) {
+      const ref = await header(slot);
+      if (!ref) throw new SolanaRpcError(`${rpc.label} lists block ${slot} but has none there`);
+      blocks.push(ref);
+    }
+    const wanted = new Map<string, SignatureInfo>();
+    for (const account of [receiving.wallet, ...receiving.tokens.map((t) => t.account)])
+      for (const info of await signaturesIn(account, from, last))
+        if (info.err === null || info.err === undefined) wanted.set(info.signature, info);
+    const transfers: ChainTransfer[] = [];
+    // Oldest first: the order they were made in, as the watcher records them.
+    for (const info of [...wanted.values()].sort((a, b) => a.slot - b.slot)) {
+      const tx = await rpc.call(
+        'getTransaction',
+        [info.signature, { ...FINALIZED, encoding: 'json', maxSupportedTransactionVersion: 0 }],
+        transactionAnswer,
+      );
+      if (!tx || tx.slot !== info.slot || tx.transaction.signatures[0] !== info.signature)
+        throw new SolanaRpcError(
+          `${rpc.label} lists ${info.signature} in slot ${info.slot} but does not answer it there`,
+        );
+      const time = tx.blockTime != null ? new Date(tx.blockTime * 1000) : (await header(tx.slot))?.time;
+      if (!time) throw new SolanaRpcError(`${rpc.label}: the block of ${info.signature} has no time`);
+      try {
+        transfers.push(...transfersOf(tx, receiving, { slot: tx.slot, time }));
+      } catch (error) {
+        throw new SolanaRpcError(`${rpc.label}: ${(error as Error).message}`);
+      }
+    }
+    return { blocks, transfers };
+  }
+
+  return {
+    network,
+    // The live network carries the catalog's count: one, a finalized block is final.
+    requiredConfirmations: network.confirmations,
+    stats: rpc.stats,
+
+    async head() {
+      await ready();
+      const slot = await rpc.call('getSlot', [FINALIZED], slotAnswer);
+      const ref = await header(slot);
+      if (!ref) throw new SolanaRpcError(`${rpc.label} has no block at its finalized slot ${slot}`);
+      return ref;
+    },
+
+    block: (height) => header(height),
+    scan,
+    // Only finalized transactions are read: nothing before it is shown.
+    mempool: async () => [],
+  };
+}

@@ -1,0 +1,204 @@
+/**
+ * Live mode on Solana: the adapter (lib/chains/solana) over JSON-RPC against a facade over litesvm
+ * (tests/support/solana-facade.ts: the real System, SPL Token, Token-2022 and ATA programs run every
+ * payment; the facade's header lists what it invents), the real watcher, state machine and
+ * database, orders made with a live key. Every order shares the receiving wallet and has its own
+ * Solana Pay reference. USDT is configured here as a Token-2022 mint withholding a 1% transfer fee.
+ */
+import { generateKeyPairSigner, type Address, type Instruction } from '@solana/kit';
+import { describe, expect, it } from 'vitest';
+import { findCurrency } from '@/lib/catalog';
+import { liveNetworks, type LiveAdapter } from '@/lib/chains/live';
+import type { Database } from '@/lib/db/client';
+import type { OrderRow } from '@/lib/orders/rows';
+import { walletBlockhash } from '@/lib/pay';
+import { createOrder, orderRow } from './support/chain';
+import { watchLive, withLiveNetwork } from './support/live';
+import { createTestMerchant, type TestMerchant } from './support/merchants';
+import {
+  litesvmMissing,
+  solanaNetwork,
+  solTransfer,
+  TOKEN_2022_PROGRAM,
+  tokenTransfer,
+  transaction,
+  USDC_MINT,
+  type SolanaChain,
+} from './support/solana-facade';
+
+let chain: SolanaChain;
+let db: Database;
+let merchant: TestMerchant;
+/** The merchant payments under no order's reference go to (SOLANA_UNTAGGED_MERCHANT). */
+let owner: TestMerchant;
+let adapter: LiveAdapter;
+if (!litesvmMissing)
+  withLiveNetwork(
+    solanaNetwork({
+      untaggedMerchant: async (db) => (owner = await createTestMerchant(db, 'Gateway operator')).merchantId,
+    }),
+    (live) => ({ node: chain, db, merchant, adapter } = live),
+  );
+
+const SOL = { currency: 'SOL', network: 'solana' };
+const USDC = { currency: 'USDC', network: 'solana' };
+const USDT = { currency: 'USDT', network: 'solana' };
+
+/** Sends one transaction of `instructions` from the payer; answers its signature. */
+async function send(...instructions: Instruction[]): Promise<string> {
+  return chain.ledger.send(await transaction(chain.ledger, chain.payer, instructions));
+}
+const usdc = (order: OrderRow, amount: bigint, to: Address = chain.wallet, mint: Address = USDC_MINT) =>
+  tokenTransfer(chain.payer, to, mint, amount, { reference: order.tag! });
+const usdt = (order: OrderRow, amount: bigint) =>
+  tokenTransfer(chain.payer, chain.wallet, chain.feeMint, amount, {
+    reference: order.tag!,
+    program: TOKEN_2022_PROGRAM,
+  });
+
+async function payments(orderId: string) {
+  return db.query<{ tx_hash: string; status: string; amount: string; tag: string | null }>(
+    'select tx_hash, status, amount, tag from payments where order_id = $1 order by created_at',
+    [orderId],
+  );
+}
+const recorded = (txs: string[]) =>
+  db.query<{ tx_hash: string }>('select tx_hash from chain_transfers where tx_hash = any($1::text[])', [txs]);
+
+describe.skipIf(litesvmMissing)('live Solana (litesvm facade)', () => {
+  it('gives every order the receiving wallet and a fresh 32-byte reference; its wallet URI is a transfer request', async () => {
+    expect(liveNetworks().map((n) => n.name)).toEqual(['solana']);
+    const a = await createOrder(db, merchant.live, { ...USDC, amount: '1' });
+    const b = await createOrder(db, merchant.live, { ...USDC, amount: '1' });
+    expect([a.address, b.address]).toEqual([chain.wallet, chain.wallet]);
+    expect(a.tag).toMatch(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/);
+    expect(a.tag).not.toBe(b.tag);
+  });
+
+  it('an exact USDC payment carrying the reference: processed, the reference kept as its tag', async () => {
+    const order = await createOrder(db, merchant.live, { ...USDC, amount: '12.5' });
+    const tx = await send(await usdc(order, 12_500_000n));
+    await watchLive(db, adapter);
+    expect(await payments(order.id)).toEqual([
+      { tx_hash: tx, status: 'processed', amount: '12500000', tag: order.tag },
+    ]);
+    expect(await orderRow(db, order.id)).toMatchObject({ status: 'processed', received: '12500000' });
+  });
+
+  it('partial then completed: 4 then 6 USDC under the reference, pending then processed', async () => {
+    const order = await createOrder(db, merchant.live, { ...USDC, amount: '10' });
+    const first = await send(await usdc(order, 4_000_000n));
+    await watchLive(db, adapter);
+    expect(await orderRow(db, order.id)).toMatchObject({ status: 'pending', received: '4000000' });
+    // The page's request now asks for the rest (lib/pay public view), under the same reference (decision 057).
+    const second = await send(await usdc(order, 6_000_000n));
+    await watchLive(db, adapter);
+    expect((await payments(order.id)).map((p) => [p.tx_hash, p.amount])).toEqual([
+      [first, '4000000'],
+      [second, '6000000'],
+    ]);
+    expect(await orderRow(db, order.id)).toMatchObject({ status: 'processed', received: '10000000' });
+  });
+
+  it('SOL overpaid: the balance change is credited, the order processed with what arrived', async () => {
+    const order = await createOrder(db, merchant.live, { ...SOL, amount: '0.5' });
+    const tx = await send(solTransfer(chain.payer, chain.wallet, 700_000_000n, order.tag!));
+    await watchLive(db, adapter);
+    expect(await payments(order.id)).toMatchObject([{ tx_hash: tx, amount: '700000000', tag: order.tag }]);
+    expect(await orderRow(db, order.id)).toMatchObject({ received: '700000000' });
+    expect((await orderRow(db, order.id)).status).not.toBe('pending');
+  });
+
+  it('Token-2022 with a transfer fee credits what arrived: 10 USDT sent, 9.9 received, the order still short', async () => {
+    expect(findCurrency(adapter.network, 'USDT')?.contract).toBe(chain.feeMint);
+    const order = await createOrder(db, merchant.live, { ...USDT, amount: '10' });
+    const tx = await send(await usdt(order, 10_000_000n));
+    await watchLive(db, adapter);
+    expect(await payments(order.id)).toMatchObject([{ tx_hash: tx, amount: '9900000' }]);
+    expect(await orderRow(db, order.id)).toMatchObject({ status: 'pending', received: '9900000' });
+  });
+
+  it('a look-alike mint, a failed transaction and the reference in a transfer to someone else credit nothing', async () => {
+    const order = await createOrder(db, merchant.live, { ...USDC, amount: '3' });
+    const someoneElse = (await generateKeyPairSigner()).address;
+    const fakes = [
+      // The same amount and reference, in a mint of the same decimals that is not USDC's.
+      await send(await usdc(order, 3_000_000n, chain.wallet, chain.lookAlikeMint)),
+      // Fails in the Token program (more than the payer's balance), so it moved nothing; it is on chain with its error.
+      await send(await usdc(order, 10n ** 16n)),
+      // Paid to another wallet (which has SOL), carrying the order's reference.
+      await send(solTransfer(chain.payer, someoneElse, 3_000_000_000n, order.tag!)),
+    ];
+    expect(chain.ledger.transactions.get(fakes[1]!)!.err).not.toBeNull();
+    await watchLive(db, adapter);
+    expect(await orderRow(db, order.id)).toMatchObject({ status: 'pending', received: '0' });
+    expect(await recorded(fakes)).toEqual([]);
+  });
+
+  it('a configured token other than the order currency (USDT to a USDC order) is no USDC', async () => {
+    const order = await createOrder(db, merchant.live, { ...USDC, amount: '2' });
+    await send(await usdt(order, 2_000_000n));
+    await watchLive(db, adapter);
+    expect(await orderRow(db, order.id)).toMatchObject({ status: 'pending', received: '0' });
+  });
+
+  it('SOL and USDC in one transaction are two transfers, each read once however many passes', async () => {
+    const order = await createOrder(db, merchant.live, { ...USDC, amount: '1' });
+    const tx = await send(await usdc(order, 1_000_000n), solTransfer(chain.payer, chain.wallet, 1_000n));
+    await watchLive(db, adapter);
+    await watchLive(db, adapter);
+    const rows = await db.query<{ currency: string; amount: string }>(
+      'select currency, amount::text as amount from chain_transfers where tx_hash = $1 order by currency',
+      [tx],
+    );
+    expect(rows).toEqual([
+      { currency: 'SOL', amount: '1000' },
+      { currency: 'USDC', amount: '1000000' },
+    ]);
+    expect(await orderRow(db, order.id)).toMatchObject({ status: 'processed', received: '1000000' });
+  });
+
+  it("the wallet button's recent blockhash comes from the gateway's node, asked once for many pages", async () => {
+    const order = await createOrder(db, merchant.live, { ...USDC, amount: '1' });
+    const asked = () => chain.nodes.reduce((n, node) => n + (node.calls.get('getLatestBlockhash') ?? 0), 0);
+    const before = asked();
+    const answers = await Promise.all([1, 2, 3].map(() => walletBlockhash(db, order.id)));
+    expect(answers[0]).toEqual({
+      ok: true,
+      blockhash: chain.ledger.svm.latestBlockhash(),
+      lastValidBlockHeight: expect.any(Number),
+    });
+    expect(answers[2]).toEqual(answers[0]);
+    expect(asked() - before).toBe(1);
+    expect(await walletBlockhash(db, '00000000-0000-4000-8000-000000000000')).toMatchObject({ status: 404 });
+    await send(await usdc(order, 1_000_000n));
+    await watchLive(db, adapter);
+    expect(await walletBlockhash(db, order.id)).toMatchObject({ status: 409, error: 'NOT_PAYABLE' });
+  });
+
+  it('fails over to the second node when the first stops mid-run: nothing missed, nothing counted twice', async () => {
+    const orders = await Promise.all([1, 2, 3].map(() => createOrder(db, merchant.live, { ...USDC, amount: '1' })));
+    await send(await usdc(orders[0]!, 1_000_000n));
+    await watchLive(db, adapter);
+    await chain.nodes[0].stop();
+    try {
+      const late = [await send(await usdc(orders[1]!, 1_000_000n)), await send(await usdc(orders[2]!, 400_000n))];
+      chain.ledger.skip(3);
+      await send(await usdc(orders[2]!, 600_000n));
+      await watchLive(db, adapter);
+      await watchLive(db, adapter);
+      expect(await recorded(late)).toHaveLength(2);
+    } finally {
+      await chain.nodes[0].start();
+    }
+    for (const order of orders.slice(0, 2))
+      expect(await orderRow(db, order.id)).toMatchObject({ status: 'processed', received: '1000000' });
+    expect(await orderRow(db, orders[2]!.id)).toMatchObject({ received: '1000000' });
+    const [{ n }] = (await db.query<{ n: number }>(
+      'select count(*)::int as n from chain_transfers where order_id = any($1::uuid[])',
+      [orders.map((o) => o.id)],
+    )) as [{ n: number }];
+    expect(n).toBe(4);
+    void owner;
+  });
+});
