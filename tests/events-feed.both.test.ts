@@ -3,8 +3,9 @@
  * while 50 orders are paid; once it is back, `events/list` after the last event it saw answers
  * exactly the 50 it missed, in order, each the object its webhook carries (and, once delivered,
  * the body it received). On PostgreSQL the 50 are settled by two writers whose transactions
- * commit out of order, while a reader polls the feed: the reader never passes an event that
- * commits later before its cursor. PGlite (one connection) has one writer at a time.
+ * commit out of order (the later one wrote the lower positions), while a reader polls the feed:
+ * the reader never passes an event that commits later before its cursor. PGlite (one connection)
+ * has one writer at a time.
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -140,38 +141,43 @@ describe('events/list after an outage', () => {
     };
 
     if (db.kind === 'postgres') {
-      // Two writers: the first records its events first (the lower positions) and commits last.
-      let release!: () => void;
-      const held = new Promise<void>((resolve) => (release = resolve));
-      let firstRecorded!: () => void;
-      const recorded = new Promise<void>((resolve) => (firstRecorded = resolve));
-      const slow = db.transaction(async (tx) => {
+      // Two writers committing out of order. A takes the lower transaction id, but writes its events
+      // last and commits first; B writes first (the lower positions) and commits last. The reader
+      // is handed A's events while B runs, and must still get B's afterwards, although their
+      // positions are lower than the cursor's: ordering by position alone loses them.
+      const signal = () => {
+        let done!: () => void;
+        const promise = new Promise<void>((resolve) => (done = resolve));
+        return { promise, done };
+      };
+      const aHasId = signal();
+      const bWrote = signal();
+      const bMayCommit = signal();
+      const a = db.transaction(async (tx) => {
+        await tx.query('select pg_current_xact_id()');
+        aHasId.done();
+        await bWrote.promise;
         await settle(tx, firstHalf);
-        firstRecorded();
-        await held;
       });
-      await recorded;
-      await db.transaction((tx) => settle(tx, secondHalf));
-      // The second writer has committed; the first still holds events with lower positions.
-      const [positions] = await db.query<{ first: string; second: string }>(
-        `select (select max(position) from events where object_id = any($1::uuid[]))::text as first,
-                (select min(position) from events where object_id = any($2::uuid[]))::text as second`,
-        [firstHalf.map((o) => o.id), secondHalf.map((o) => o.id)],
-      );
-      expect(positions!.second).not.toBeNull(); // committed, visible
-      expect(positions!.first).toBeNull(); // not committed yet, not visible
+      const b = db.transaction(async (tx) => {
+        await aHasId.promise;
+        await settle(tx, secondHalf);
+        bWrote.done();
+        await bMayCommit.promise;
+      });
+      await a;
       await poll();
-      // Nothing the reader was handed may be followed by the first writer's events: it got none.
-      expect(polled).toEqual([]);
-      release();
-      await slow;
+      // A's events, none of B's: B still runs.
+      expect(new Set(polled.map((e) => e.data.orderId))).toEqual(new Set(firstHalf.map((o) => o.id)));
+      bMayCommit.done();
+      await b;
       // The case a reader ordering by position alone loses: lower positions committed last.
-      const [after] = await db.query<{ first: string; second: string }>(
-        `select (select max(position) from events where object_id = any($1::uuid[]))::text as first,
-                (select min(position) from events where object_id = any($2::uuid[]))::text as second`,
+      const [after] = await db.query<{ a: string; b: string }>(
+        `select (select min(position) from events where object_id = any($1::uuid[]))::text as a,
+                (select max(position) from events where object_id = any($2::uuid[]))::text as b`,
         [firstHalf.map((o) => o.id), secondHalf.map((o) => o.id)],
       );
-      expect(BigInt(after!.first)).toBeLessThan(BigInt(after!.second));
+      expect(BigInt(after!.b)).toBeLessThan(BigInt(after!.a));
     } else {
       await db.transaction((tx) => settle(tx, firstHalf));
       await poll();
