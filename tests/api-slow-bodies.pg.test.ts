@@ -57,15 +57,18 @@ describe('slow request bodies', () => {
     return { socket, answer };
   }
 
-  async function timedOrder(order: string): Promise<{ status: number; ms: number }> {
-    const started = performance.now();
+  /**
+   * A signed order's status: 200 while slow bodies hold no in-flight slot; a full set of slots
+   * answers 503 at once (API_MAX_IN_FLIGHT is below SLOW), so no timing is needed to tell.
+   */
+  async function orderStatus(order: string): Promise<number> {
     const answer = await call(
       gateway,
       'make-order',
       { currency: 'USDT', network: 'tron', amount: '1', order },
       merchant.test,
     );
-    return { status: answer.status, ms: performance.now() - started };
+    return answer.status;
   }
 
   it('leaves nothing behind for clients that hang up before their request is read', async () => {
@@ -102,7 +105,7 @@ describe('slow request bodies', () => {
     });
     expect(result.statusCodeStats['200']?.count).toBeGreaterThan(0);
     // Requests start in order of arrival: once a later one is answered, every earlier one has started.
-    expect((await timedOrder(`after-hang-ups-${Date.now()}`)).status).toBe(200);
+    expect(await orderStatus(`after-hang-ups-${Date.now()}`)).toBe(200);
     let mostSlow = 0;
     while (bodiesInProgress() > 0) {
       mostSlow = Math.max(mostSlow, slowBodies('127.0.0.1'));
@@ -116,11 +119,9 @@ describe('slow request bodies', () => {
     expect(SERVER_TIMEOUTS.requestTimeout).toBeGreaterThan(30_000); // the longest API_BODY_TIMEOUT_SECONDS answers first
   });
 
-  it(`answers ${SLOW} slow requests without a key from their headers, and a signed order still goes through within 1 s`, async () => {
+  it(`answers ${SLOW} slow requests without a key from their headers, and a signed order still goes through meanwhile`, async () => {
     const slow = await Promise.all(Array.from({ length: SLOW }, () => slowRequest({})));
-    const order = await timedOrder(`slow-anonymous-${Date.now()}`);
-    expect(order.status).toBe(200);
-    expect(order.ms).toBeLessThan(1000);
+    expect(await orderStatus(`slow-anonymous-${Date.now()}`)).toBe(200);
     // Each was answered 401 without its body being read, and its connection closed.
     for (const { answer } of slow) {
       const text = await answer;
@@ -134,9 +135,7 @@ describe('slow request bodies', () => {
     // A public key is not a secret: these pass the header checks and wait for their bodies.
     const headers = { 'x-api-public-key': merchant.test.publicKey, 'x-api-signature': 'ab'.repeat(32) };
     const slow = await Promise.all(Array.from({ length: SLOW }, () => slowRequest(headers, '127.0.0.2')));
-    const order = await timedOrder(`slow-known-key-${Date.now()}`);
-    expect(order.status).toBe(200);
-    expect(order.ms).toBeLessThan(1000);
+    expect(await orderStatus(`slow-known-key-${Date.now()}`)).toBe(200);
 
     // Once they have been slow for a second, that address gets no more body reads; others do.
     while (slowBodies('127.0.0.2') < PER_CLIENT) await new Promise((r) => setTimeout(r, 50));
@@ -144,7 +143,7 @@ describe('slow request bodies', () => {
     const text = await refused.answer;
     expect(text).toMatch(/^HTTP\/1\.1 429 /);
     expect(text).toContain('"name":"TOO_MANY_SLOW_BODIES"');
-    expect((await timedOrder(`slow-other-address-${Date.now()}`)).status).toBe(200);
+    expect(await orderStatus(`slow-other-address-${Date.now()}`)).toBe(200);
 
     // Each slow body is given up after API_BODY_TIMEOUT_SECONDS with the JSON 408, connection closed.
     for (const { answer } of slow) {
