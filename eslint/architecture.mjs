@@ -27,6 +27,7 @@ export const LIB_LAYERS = {
     'dashboard',
     'deposits',
     'invoices',
+    'mail',
     'merchants',
     'operations',
     'ops',

@@ -34,6 +34,7 @@ describe('RowOf', () => {
       | 'created_at'
       | 'updated_at'
       | 'invoice_id'
+      | 'payer_language'
     >();
     expectTypeOf<Order['amount']>().toEqualTypeOf<string>(); // NUMERIC as text
     expectTypeOf<Order['tag']>().toEqualTypeOf<string | null>();

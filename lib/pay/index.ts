@@ -9,3 +9,4 @@ export {
   type PublicTransferRow,
 } from './public-view';
 export type { PublicBrand, PublicOrderInvoice, PublicOrderView, Screen } from './view';
+export { rememberPayerLanguage } from './payer-language';
