@@ -51,7 +51,8 @@ function screenOf(kind: PayerMailKind, view: PublicOrderView): Screen {
 }
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-function escapeHtml(value: string): string {
+/** Text made safe inside HTML text and attribute values. */
+export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 }
 

@@ -16,3 +16,6 @@ export {
 export { mailerOptions, startMailer, type Mailer, type MailerOptions } from './mailer';
 export { smtpTransport, type MailTransport } from './transport';
 export { messageIdOf } from './render';
+export { unsubscribe, unsubscribeTarget, type UnsubscribeTarget } from './unsubscribe';
+export { escapeHtml } from './compose';
+export { MAIL_MESSAGES, type MailMessages } from './mail-messages';
