@@ -8,7 +8,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { broadcast, mine } from '@/lib/chains/sandbox';
 import { config } from '@/lib/config';
 import type { Database } from '@/lib/db/client';
-import { mailerOptions, smtpTransport, startMailer, unsubscribe, unsubscribeTarget, type Mailer } from '@/lib/mail';
+import {
+  getMail,
+  listMail,
+  mailerOptions,
+  smtpTransport,
+  startMailer,
+  unsubscribe,
+  unsubscribeTarget,
+  type Mailer,
+} from '@/lib/mail';
 import { rememberPayerLanguage } from '@/lib/pay';
 import { after, createOrder, network, orderRow, sandboxChain, watchOnce } from './support/chain';
 import { openTestDatabase } from './support/database';
@@ -203,6 +212,15 @@ describe('delivery', () => {
       expect(row!.headers).toContainEqual(['To', 'caught@example.com']);
       expect(row!.html_body).toContain('<html lang="en" dir="ltr">');
       expect(sink.received.some((m) => m.envelopeTo.includes('caught@example.com'))).toBe(false);
+      // The dashboard's Mail page: this merchant's and mode's messages only.
+      const { id } = await stateOf(order.id);
+      const scope = { merchantId: merchant.merchantId, mode: 'test' as const };
+      expect((await listMail(db, scope)).map((m) => m.id)).toContain(id);
+      expect(await getMail(db, scope, id)).toMatchObject({ subject: 'Mug Shop: Paid', transport: 'catcher' });
+      const other = await createTestMerchant(db);
+      expect(await getMail(db, { merchantId: other.merchantId, mode: 'test' }, id)).toBeNull();
+      expect(await getMail(db, { ...scope, mode: 'live' }, id)).toBeNull();
+      expect(await listMail(db, { merchantId: other.merchantId, mode: 'test' })).toEqual([]);
     } finally {
       await catcher.stop();
       mailer = startMailer(

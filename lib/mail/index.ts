@@ -19,3 +19,4 @@ export { messageIdOf } from './render';
 export { unsubscribe, unsubscribeTarget, type UnsubscribeTarget } from './unsubscribe';
 export { escapeHtml } from './compose';
 export { MAIL_MESSAGES, type MailMessages } from './mail-messages';
+export { getMail, listMail, MAIL_PAGE_SIZE, type MailItem, type MailMessage, type MailScope } from './catcher';

@@ -18,6 +18,7 @@ const NAV: readonly (NavItem & { permission: Permission })[] = [
   { href: '/dashboard/invoices', label: 'Invoices', permission: 'view' },
   { href: '/dashboard/deposits', label: 'Deposits', permission: 'view' },
   { href: '/dashboard/webhooks', label: 'Webhooks', permission: 'view' },
+  { href: '/dashboard/mail', label: 'Mail', permission: 'view' },
   { href: '/dashboard/keys', label: 'API keys', permission: 'keys' },
   { href: '/dashboard/settings', label: 'Settings', permission: 'settings' },
   { href: '/dashboard/team', label: 'Team', permission: 'team' },
