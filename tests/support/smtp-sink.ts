@@ -18,18 +18,27 @@ export interface ReceivedMail {
 export type SinkAnswer = 'accept' | 'temporary' | 'permanent';
 
 export interface SmtpSink {
+  /** smtp://127.0.0.1:port, without credentials (any are accepted). */
   url: string;
   received: ReceivedMail[];
   /** Sets the answer to the next messages (default accept). */
   answer: (decide: (raw: string) => SinkAnswer | Promise<SinkAnswer>) => void;
+  /** Called right after a message's 250 is written (a kill -9 test kills the sender there). */
+  onAccepted: (listener: ((mail: ReceivedMail) => void) | null) => void;
   close(): Promise<void>;
 }
 
 export async function startSmtpSink(): Promise<SmtpSink> {
   const received: ReceivedMail[] = [];
   let decide: (raw: string) => SinkAnswer | Promise<SinkAnswer> = () => 'accept';
+  let accepted: ((mail: ReceivedMail) => void) | null = null;
   const server = new SMTPServer({
     authOptional: true,
+    // Plain connections on loopback only; the test's credentials prove that none reaches a log.
+    allowInsecureAuth: true,
+    onAuth(auth, _session, callback) {
+      callback(null, { user: auth.username });
+    },
     disabledCommands: ['STARTTLS'],
     logger: false,
     onData(stream, session, callback) {
@@ -39,8 +48,10 @@ export async function startSmtpSink(): Promise<SmtpSink> {
         const raw = Buffer.concat(chunks).toString('utf8');
         void Promise.resolve(decide(raw)).then((answer) => {
           if (answer === 'accept') {
-            received.push({ envelopeTo: session.envelope.rcptTo.map((r) => r.address), raw, ...parseMessage(raw) });
+            const mail = { envelopeTo: session.envelope.rcptTo.map((r) => r.address), raw, ...parseMessage(raw) };
+            received.push(mail);
             callback();
+            accepted?.(mail);
           } else {
             const error = Object.assign(new Error(answer === 'temporary' ? 'try again later' : 'no such user'), {
               responseCode: answer === 'temporary' ? 451 : 550,
@@ -58,6 +69,9 @@ export async function startSmtpSink(): Promise<SmtpSink> {
     received,
     answer: (next) => {
       decide = next;
+    },
+    onAccepted: (listener) => {
+      accepted = listener;
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
