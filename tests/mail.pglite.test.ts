@@ -18,6 +18,7 @@ import {
   unsubscribeTarget,
   type Mailer,
 } from '@/lib/mail';
+import { updateMailSettings } from '@/lib/merchants';
 import { rememberPayerLanguage } from '@/lib/pay';
 import { after, createOrder, network, orderRow, sandboxChain, watchOnce } from './support/chain';
 import { openTestDatabase } from './support/database';
@@ -301,5 +302,31 @@ describe('unsubscribe and the limit per recipient', () => {
       );
     const order = await paidOrder({ payerEmail: 'busy@example.com' });
     expect(await mailsOf(order.id)).toEqual([]);
+  });
+});
+
+describe("the merchant's mail settings", () => {
+  it('a kind switched off is not written; the reply-to and sender name reach the message', async () => {
+    await updateMailSettings(db, merchant.merchantId, {
+      senderName: 'Mugs & Co',
+      replyTo: 'help@shop.example',
+      off: ['payment-paid'],
+    });
+    try {
+      const silent = await paidOrder({ payerEmail: 'quiet@example.com' });
+      expect(await mailsOf(silent.id)).toEqual([]);
+      await updateMailSettings(db, merchant.merchantId, {
+        senderName: 'Mugs & Co',
+        replyTo: 'help@shop.example',
+        off: [],
+      });
+      const order = await paidOrder({ payerEmail: 'reply@example.com' });
+      await waitFor('sent', 10_000, async () => (await stateOf(order.id)).state === 'sent');
+      const mail = sink.received.find((m) => m.envelopeTo.includes('reply@example.com'))!;
+      expect(mail.headers.get('reply-to')).toBe('help@shop.example');
+      expect(decodeWords(mail.headers.get('from')!)).toBe('"Mugs & Co" <gateway@localhost.invalid>');
+    } finally {
+      await updateMailSettings(db, merchant.merchantId, { senderName: null, replyTo: null, off: [] });
+    }
   });
 });

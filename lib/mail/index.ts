@@ -20,3 +20,4 @@ export { unsubscribe, unsubscribeTarget, type UnsubscribeTarget } from './unsubs
 export { escapeHtml } from './compose';
 export { MAIL_MESSAGES, type MailMessages } from './mail-messages';
 export { getMail, listMail, MAIL_PAGE_SIZE, type MailItem, type MailMessage, type MailScope } from './catcher';
+export { MAIL_SETTINGS } from './settings';
