@@ -212,7 +212,7 @@ test('explorer links: a template per network, an empty field back to the default
   await expect(bitcoin).toHaveValue('');
 });
 
-test('the keys and settings pages are axe-clean in light and dark mode; a viewer gets 403 on settings too', async ({
+test('the keys, settings and mail pages are axe-clean in light and dark mode; a viewer gets 403 on settings too', async ({
   page,
   browser,
 }) => {
@@ -225,6 +225,9 @@ test('the keys and settings pages are axe-clean in light and dark mode; a viewer
   await page.goto('/dashboard/settings');
   await expect(page.getByRole('heading', { name: 'Two-factor sign-in' })).toBeVisible();
   await expectAccessible(page, 'the settings page');
+  await page.goto('/dashboard/mail');
+  await expect(page.getByRole('heading', { name: 'Mail', exact: true })).toBeVisible();
+  await expectAccessible(page, 'the mail page');
 
   const viewerContext = await browser.newContext({ baseURL: baseUrl() });
   try {

@@ -28,6 +28,7 @@ export const LIB_LAYERS = {
     'deposits',
     'events',
     'invoices',
+    'mail',
     'merchants',
     'operations',
     'ops',

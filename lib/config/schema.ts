@@ -198,8 +198,27 @@ const envSchema = z
     // Decimals allowed: a timeout of seconds (0.25 is 15 s) lets a test watch sessions end without waiting minutes.
     DASHBOARD_SESSION_IDLE_MINUTES: z.coerce.number().min(0.1).max(1440).default(30),
     DASHBOARD_SESSION_MAX_HOURS: positiveInt.min(1).max(720).default(12),
+    // Holds the server's password: read here only, never logged (docs/mail.md).
+    SMTP_URL: z
+      .string()
+      .regex(/^smtps?:\/\/[^\s]+$/, 'must be an smtp:// or smtps:// URL such as smtps://user:password@mail.example.com')
+      .optional(),
+    MAIL_FROM: z.email('must be an e-mail address such as payments@shop.example').max(254).optional(),
+    MAIL_CONCURRENCY: positiveInt.max(100).default(4),
+    MAIL_TEST_MODE: z.enum(['catch', 'send']).default('catch'),
+    MAIL_TIMEOUT_MS: positiveInt.min(100).max(120_000).default(30_000),
+    MAIL_POLL_MS: positiveInt.min(10).max(60_000).default(1000),
+    MAIL_RECIPIENT_HOURLY_LIMIT: positiveInt.max(1000).default(10),
   })
   .superRefine((env, ctx) => {
+    // Mail sent to real people needs a sender address the operator owns.
+    if (env.SMTP_URL && !env.MAIL_FROM) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['MAIL_FROM'],
+        message: 'is required with SMTP_URL: the address the gateway sends from, such as payments@shop.example',
+      });
+    }
     // A cached price is used for RATE_CACHE_SECONDS without asking again; a price older than
     // RATE_MAX_AGE_SECONDS is never used: the second bound cannot be the shorter one.
     if (env.RATE_MAX_AGE_SECONDS < env.RATE_CACHE_SECONDS) {
@@ -269,6 +288,15 @@ const envSchema = z
     /** How long events are kept for `events/list` (lib/events). */
     eventRetentionDays: env.EVENT_RETENTION_DAYS,
     webhookAllowPrivateTargets: env.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true',
+    /** Unset: every message is kept by the built-in mail catcher (the dashboard's Mail page). */
+    smtpUrl: env.SMTP_URL,
+    mailFrom: env.MAIL_FROM ?? 'gateway@localhost.invalid',
+    mailConcurrency: env.MAIL_CONCURRENCY,
+    mailTimeoutMs: env.MAIL_TIMEOUT_MS,
+    /** `send`: test mode's mail goes to SMTP_URL too (a merchant trying their flow, the tests); else the catcher keeps it. */
+    mailSendTestMode: env.MAIL_TEST_MODE === 'send',
+    mailPollMs: env.MAIL_POLL_MS,
+    mailRecipientHourlyLimit: env.MAIL_RECIPIENT_HOURLY_LIMIT,
     /** Host names and IP addresses or CIDR ranges webhooks may reach even when they are private. */
     webhookAllowedTargets: env.WEBHOOK_ALLOWED_TARGETS.split(/[\s,]+/).filter(Boolean),
     /** The rate sources (lib/rates) of each mode, in order, each once. */

@@ -35,6 +35,7 @@ describe('RowOf', () => {
       | 'updated_at'
       | 'invoice_id'
       | 'api_key_id'
+      | 'payer_language'
     >();
     expectTypeOf<Order['amount']>().toEqualTypeOf<string>(); // NUMERIC as text
     expectTypeOf<Order['tag']>().toEqualTypeOf<string | null>();

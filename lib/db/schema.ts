@@ -54,6 +54,15 @@ export const merchants = pgTable('merchants', {
   explorerUrls: jsonb('explorer_urls').notNull().default({}),
   /** Owners must sign in with a second factor (TOTP). */
   requireTwoFactor: boolean('require_two_factor').notNull().default(false),
+  /** The name payers see as the sender of its mail (the address is the gateway's MAIL_FROM); null: the merchant's name. */
+  mailSenderName: text('mail_sender_name'),
+  /** Where a payer's answer to its mail goes; null: no Reply-To. */
+  mailReplyTo: text('mail_reply_to'),
+  /** The payer mails (lib/mail PAYER_MAIL_KINDS) this merchant switched off. */
+  payerMailOff: text('payer_mail_off')
+    .array()
+    .notNull()
+    .default(sql`'{}'::text[]`),
   createdAt: createdAt(),
 });
 
@@ -230,6 +239,8 @@ export const orders = pgTable(
     invoiceId: uuid('invoice_id'),
     /** The key whose make-order made it: it signs the order's webhooks (docs/decisions/048); null for an order the gateway made. */
     apiKeyId: uuid('api_key_id').references(() => apiKeys.id),
+    /** The language of the payment page the payer last saw (lib/pay LANGUAGES): their mail is written in it. */
+    payerLanguage: text('payer_language'),
   },
   (t) => [
     uniqueIndex('orders_client_order').on(t.merchantId, t.mode, t.clientOrderId),
@@ -954,4 +965,82 @@ export const auditLog = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('audit_log_merchant_created').on(t.merchantId, t.createdAt)],
+);
+
+/**
+ * What a mail is about (lib/mail): the payer mails of an order, and the refund mails that the
+ * refunds work (issue 37) writes through the same outbox.
+ */
+export const MAIL_KIND_VALUES = [
+  'payment-detected',
+  'payment-partial',
+  'payment-paid',
+  'payment-expired',
+  'refund-claim',
+  'refund-sent',
+] as const;
+/** pending (waiting or being tried), sent (the SMTP server's 250, or caught), failed (retries used up), refused (no valid recipient). */
+export const MAIL_STATE_VALUES = ['pending', 'sent', 'failed', 'refused'] as const;
+
+/**
+ * The mail outbox (lib/mail, docs/mail.md): a row written in the transaction of the change that
+ * causes it, claimed with a lease and sent at least once. Its id is the message's `Message-ID`, the
+ * same on every attempt; `event_key` makes one message per event. The rendered message is kept
+ * once sent, for the dashboard's Mail page (the built-in catcher shows it as it would arrive).
+ */
+export const mailMessages = pgTable(
+  'mail_messages',
+  {
+    id: uuid('id').primaryKey(),
+    merchantId: uuid('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
+    mode: text('mode', { enum: MODE_VALUES }).notNull(),
+    kind: text('kind', { enum: MAIL_KIND_VALUES }).notNull(),
+    /** One message per event: `<order id>/<kind>` for an order's mail. */
+    eventKey: text('event_key').notNull(),
+    orderId: uuid('order_id').references(() => orders.id),
+    recipient: text('recipient').notNull(),
+    state: text('state', { enum: MAIL_STATE_VALUES }).notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    leaseOwner: text('lease_owner'),
+    leaseExpiresAt: timestamp('lease_expires_at', { withTimezone: true, precision: 3 }),
+    /** The last failure, without secrets (the SMTP server's answer or the connection error). */
+    lastError: text('last_error'),
+    /** `smtp`, or `catcher` when the message was kept for the dashboard only (no SMTP_URL, or test mode). */
+    transport: text('transport', { enum: ['smtp', 'catcher'] }),
+    subject: text('subject'),
+    /** The headers as sent (name, value), the plain text and the HTML. */
+    headers: jsonb('headers'),
+    textBody: text('text_body'),
+    htmlBody: text('html_body'),
+    sentAt: timestamp('sent_at', { withTimezone: true, precision: 3 }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('mail_messages_event').on(t.eventKey),
+    index('mail_messages_due')
+      .on(t.nextAttemptAt)
+      .where(sql`${t.state} = 'pending'`),
+    index('mail_messages_merchant').on(t.merchantId, t.mode, t.createdAt.desc().nullsFirst()),
+    // The per-recipient limit counts a recipient's recent messages.
+    index('mail_messages_recipient').on(t.recipient, t.createdAt),
+    index('mail_messages_order').on(t.orderId),
+  ],
+);
+
+/** Payers who unsubscribed from a merchant's mail (the link in every payer mail). */
+export const mailUnsubscribes = pgTable(
+  'mail_unsubscribes',
+  {
+    merchantId: uuid('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
+    /** Lower-case. */
+    recipient: text('recipient').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.merchantId, t.recipient] })],
 );

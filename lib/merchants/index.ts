@@ -60,7 +60,14 @@ export {
   NETWORK_NAMES,
   type ExplorerChanges,
 } from './brand';
-export { merchantSettings, setRequireTwoFactor, updateBrand, updateExplorers, type MerchantSettings } from './settings';
+export {
+  merchantSettings,
+  setRequireTwoFactor,
+  updateBrand,
+  updateExplorers,
+  updateMailSettings,
+  type MerchantSettings,
+} from './settings';
 export { advancedBalanceId, listAdvancedBalances } from './balances';
 export { appSecret, decryptSecret, encryptSecret } from './secrets';
 

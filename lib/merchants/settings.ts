@@ -11,13 +11,21 @@ export interface MerchantSettings {
   /** Explorer link templates the merchant set, per network; other networks use the defaults. */
   explorerUrls: Record<string, string>;
   requireTwoFactor: boolean;
+  /** The From name of its payer mail (null: its name), and their Reply-To (null: none). */
+  mailSenderName: string | null;
+  mailReplyTo: string | null;
+  /** The payer mails it switched off (lib/mail PAYER_MAIL_KINDS). */
+  payerMailOff: string[];
 }
 
-type SettingsRow = Pick<RowOf<typeof merchants>, 'name' | 'brand_logo' | 'brand_color' | 'require_two_factor'> & {
+type SettingsRow = Pick<
+  RowOf<typeof merchants>,
+  'name' | 'brand_logo' | 'brand_color' | 'require_two_factor' | 'mail_sender_name' | 'mail_reply_to' | 'payer_mail_off'
+> & {
   explorer_urls: Record<string, string>;
 };
 const SETTINGS = statement<SettingsRow, { id: string }>(
-  sql`select ${columnsOf(merchants, ['name', 'brand_logo', 'brand_color', 'explorer_urls', 'require_two_factor'])} from ${merchants} where ${merchants.id} = ${param('id')}`,
+  sql`select ${columnsOf(merchants, ['name', 'brand_logo', 'brand_color', 'explorer_urls', 'require_two_factor', 'mail_sender_name', 'mail_reply_to', 'payer_mail_off'])} from ${merchants} where ${merchants.id} = ${param('id')}`,
 );
 
 export async function merchantSettings(db: Queryable, merchantId: string): Promise<MerchantSettings | undefined> {
@@ -29,8 +37,26 @@ export async function merchantSettings(db: Queryable, merchantId: string): Promi
       brandColor: row.brand_color,
       explorerUrls: row.explorer_urls,
       requireTwoFactor: row.require_two_factor,
+      mailSenderName: row.mail_sender_name,
+      mailReplyTo: row.mail_reply_to,
+      payerMailOff: row.payer_mail_off,
     }
   );
+}
+
+const SET_MAIL = statement<unknown, { id: string; senderName: string | null; replyTo: string | null; off: string[] }>(
+  sql`update ${merchants} set ${bare(merchants.mailSenderName)} = ${param('senderName')}, ${bare(merchants.mailReplyTo)} = ${param('replyTo')},
+        ${bare(merchants.payerMailOff)} = ${param('off')}::text[]
+   where ${merchants.id} = ${param('id')}`,
+);
+
+/** Sets the sender name and reply-to of the merchant's payer mail, and the kinds it switched off. */
+export async function updateMailSettings(
+  db: Queryable,
+  merchantId: string,
+  mail: { senderName: string | null; replyTo: string | null; off: readonly string[] },
+): Promise<void> {
+  await SET_MAIL.run(db, { id: merchantId, senderName: mail.senderName, replyTo: mail.replyTo, off: [...mail.off] });
 }
 
 const SET_BRAND = statement<unknown, { id: string; color: string | null; setLogo: boolean; logo: string | null }>(

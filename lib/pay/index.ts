@@ -10,3 +10,4 @@ export {
 } from './public-view';
 export { walletBlockhash, type WalletBlockhash } from './wallet-blockhash';
 export type { PublicBrand, PublicOrderInvoice, PublicOrderView, Screen } from './view';
+export { rememberPayerLanguage } from './payer-language';

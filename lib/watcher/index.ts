@@ -1,8 +1,9 @@
 import 'server-only';
 /**
  * The chain workers of one process: per network and mode a watcher loop (scan, then sweep
- * expired orders), and in test mode the sandbox ledger's block timer. They run inside the server
- * on the embedded database (instrumentation.ts) and as `npm run worker` processes on PostgreSQL.
+ * expired orders), the webhook dispatcher and the mailer (lib/mail), and in test mode the sandbox
+ * ledger's block timer. They run inside the server on the embedded database (instrumentation.ts)
+ * and as `npm run worker` processes on PostgreSQL.
  */
 import type { Network } from '../catalog';
 import {
@@ -26,6 +27,7 @@ import { registerWaker } from './wake';
 import { watchStep, type WatchOptions } from './scan';
 import type { StatusChange } from './settle';
 import { startDispatcher } from '../webhooks';
+import { startMailer } from '../mail';
 import { MODE_VALUES, type Mode } from '../protocol';
 
 export { watchStep, type StepResult, type WatchOptions } from './scan';
@@ -215,6 +217,7 @@ export function startWorkers(db: Database): Workers {
   }
   const invoices = startInvoiceSweep(db, cfg.watchIntervalMs, () => stopped);
   const dispatcher = startDispatcher(db);
+  const mailer = startMailer(db);
   log.info('workers started', { sandboxBlockSeconds: cfg.sandboxBlockMs / 1000, watchIntervalMs: cfg.watchIntervalMs });
   return {
     async stop() {
@@ -223,7 +226,7 @@ export function startWorkers(db: Database): Workers {
       stopMining();
       for (const unsubscribe of unsubscribes) unsubscribe();
       for (const timer of timers.values()) clearTimeout(timer);
-      await Promise.all([...passes, invoices.stop(), dispatcher.stop()]);
+      await Promise.all([...passes, invoices.stop(), dispatcher.stop(), mailer.stop()]);
     },
   };
 }

@@ -32,6 +32,7 @@ import {
 import { incomingWrite, kindOf, type IncomingWrite } from '../deposits';
 import { followOrders } from '../invoices';
 import { log } from '../log';
+import { enqueueOrderMails, payerMailOf, type PayerMailKind } from '../mail';
 import { evaluateOrder, type Evaluation, type ObservedTransfer, type SettledRole, type TransferRole } from '../orders';
 import { FINAL_STATUSES, type OrderStatus } from '../protocol';
 import type { RiskScreen } from '../risk';
@@ -174,6 +175,8 @@ async function settle(
     tx,
     plan.deposits.filter(({ write }) => write.status === 'PROCESSED').map(({ row }) => keyOf(row)),
   );
+  // The payer's mail, in the same transaction for the same reason (lib/mail, docs/mail.md).
+  await enqueueOrderMails(tx, plan.mails);
   // The invoices follow their orders in the same transaction (their webhooks too, when final).
   for (const invoiceChange of await followOrders(tx, plan.invoiceIds, view.now))
     log.info('invoice status changed', { ...invoiceChange });
@@ -225,6 +228,9 @@ const PAYMENT_STATUS: Partial<Record<TransferRole, string>> = {
   rejected: 'rejected',
 };
 
+/** The roles of a payment the payer sent in time: confirming or counted. */
+const PAYMENT_SEEN: ReadonlySet<TransferRole> = new Set(['counted', 'detected']);
+
 /** A transfer's key, shared by its payment and its deposit. */
 interface TransferKey {
   network: string;
@@ -249,6 +255,8 @@ interface Plan {
   finalChanges: string[];
   /** The invoices of the settled orders: each follows every order it made. */
   invoiceIds: string[];
+  /** The payer mail each settled order calls for (the outbox writes each kind once per order). */
+  mails: { orderId: string; kind: PayerMailKind }[];
 }
 
 type PaymentWrite = TransferKey & {
@@ -276,6 +284,7 @@ function planWrites(settled: readonly Settled[], withoutOrder: readonly Transfer
     deposits: [],
     finalChanges: [],
     invoiceIds: [],
+    mails: [],
   };
   const projectDeposit = (row: TransferRow) =>
     plan.deposits.push({
@@ -340,6 +349,12 @@ function planWrites(settled: readonly Settled[], withoutOrder: readonly Transfer
       });
     }
     if (order.invoice_id) plan.invoiceIds.push(order.invoice_id);
+    const mail = payerMailOf({
+      status: evaluation.status,
+      received: evaluation.received,
+      paymentSeen: transfers.some((row) => PAYMENT_SEEN.has(evaluation.roles.get(row.id) ?? 'orphan')),
+    });
+    if (mail) plan.mails.push({ orderId: order.id, kind: mail });
   }
   for (const row of withoutOrder) projectDeposit(row);
   return plan;

@@ -19,6 +19,7 @@ const NAV: readonly (NavItem & { permission: Permission })[] = [
   { href: '/dashboard/deposits', label: 'Deposits', permission: 'view' },
   { href: '/dashboard/webhooks', label: 'Webhooks', permission: 'view' },
   { href: '/dashboard/webhooks/endpoints', label: 'Webhook endpoints', permission: 'view' },
+  { href: '/dashboard/mail', label: 'Mail', permission: 'view' },
   { href: '/dashboard/keys', label: 'API keys', permission: 'keys' },
   { href: '/dashboard/settings', label: 'Settings', permission: 'settings' },
   { href: '/dashboard/team', label: 'Team', permission: 'team' },

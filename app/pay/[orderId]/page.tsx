@@ -4,7 +4,7 @@ import { notFound } from 'next/navigation';
 import { cache } from 'react';
 import { PaymentPage } from '@/components/pay/payment-page';
 import { getDatabase } from '@/lib/db';
-import { loadPublicBrand, loadPublicView } from '@/lib/pay';
+import { loadPublicBrand, loadPublicView, rememberPayerLanguage } from '@/lib/pay';
 import { formatPrice, interpolate, isolate } from '@/lib/pay/format';
 import { LANGUAGE_HEADER, languageFrom } from '@/lib/pay/i18n';
 import { MESSAGES } from '@/lib/pay/messages';
@@ -38,6 +38,8 @@ export default async function PayPage({ params, searchParams }: Props) {
   const [view, brand] = await Promise.all([viewOf(orderId), getDatabase().then((db) => loadPublicBrand(db, orderId))]);
   if (!view) notFound();
   const lang = await language();
+  // The payer's mail speaks the language of the page they saw (lib/mail).
+  await rememberPayerLanguage(await getDatabase(), orderId, lang);
   const embed = (await searchParams).embed === '1';
   const { invoice } = view;
   const invoicePrice =

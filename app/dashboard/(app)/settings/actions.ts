@@ -1,6 +1,6 @@
 'use server';
 /**
- * The settings page's server actions: the brand, the explorer links (`settings` permission) and
+ * The settings page's server actions: the brand, the explorer links, the payer mail (`settings` permission) and
  * the two-factor requirement (`team`: owners only). Each checks the session first, parses its form
  * with zod, changes nothing on a bad value (the message says why), and writes an audit entry.
  */
@@ -17,7 +17,9 @@ import {
   setRequireTwoFactor,
   updateBrand,
   updateExplorers,
+  updateMailSettings,
 } from '@/lib/merchants';
+import { MAIL_SETTINGS } from '@/lib/mail';
 import { recordAudit, type DashboardSession } from '@/lib/users';
 import type { ActionState } from '@/app/dashboard/action-form';
 
@@ -79,6 +81,20 @@ export async function saveExplorers(_previous: ActionState, form: FormData): Pro
     });
   revalidatePath('/dashboard/settings');
   return { notice: changed.length > 0 ? 'Explorer links saved.' : 'Nothing changed.' };
+}
+
+export async function saveMailSettings(_previous: ActionState, form: FormData): Promise<ActionState> {
+  const session = await requireAction('settings');
+  const parsed = MAIL_SETTINGS.safeParse({
+    senderName: String(form.get('senderName') ?? ''),
+    replyTo: String(form.get('replyTo') ?? '').trim(),
+    on: form.getAll('on').map(String),
+  });
+  if (!parsed.success) return failed(parsed.error);
+  await updateMailSettings(await getDatabase(), session.merchantId, parsed.data);
+  await audit(session, 'settings.mail', parsed.data);
+  revalidatePath('/dashboard/settings');
+  return { notice: 'Mail settings saved.' };
 }
 
 const TWO_FACTOR_FORM = z.object({ requireTwoFactor: z.literal('on').optional() });

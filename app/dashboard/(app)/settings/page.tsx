@@ -4,11 +4,12 @@ import { requirePage } from '@/app/dashboard/session';
 import { NETWORKS } from '@/lib/catalog';
 import { DEFAULT_EXPLORERS } from '@/lib/dashboard';
 import { getDatabase } from '@/lib/db';
+import { PAYER_MAIL_KINDS } from '@/lib/mail';
 import { LOGO_MAX_BYTES, merchantSettings } from '@/lib/merchants';
 import { can } from '@/lib/users';
 import { INPUT } from '@/app/dashboard/form-styles';
 import { ActionForm } from '@/app/dashboard/action-form';
-import { saveBrand, saveExplorers, saveTwoFactorRequirement } from './actions';
+import { saveBrand, saveExplorers, saveMailSettings, saveTwoFactorRequirement } from './actions';
 import { ColorField } from './color-field';
 
 export const metadata: Metadata = { title: 'Settings' };
@@ -16,8 +17,17 @@ export const metadata: Metadata = { title: 'Settings' };
 const HELP = 'text-sm text-slate-700 dark:text-slate-300';
 const SECTION = 'mt-6 rounded-lg border border-slate-300 p-4 dark:border-slate-700';
 
+/** The payer mails, as the settings name them (docs/mail.md). */
+const PAYER_MAIL_LABELS: Record<(typeof PAYER_MAIL_KINDS)[number], string> = {
+  'payment-detected': 'Payment detected',
+  'payment-partial': 'Partly paid, with “Pay the rest”',
+  'payment-paid': 'Paid, with the receipt',
+  'payment-expired': 'Expired after a payment',
+};
+
 /**
- * The merchant's settings: its brand on the payer's pages, block explorer links per network, and
+ * The merchant's settings: its brand on the payer's pages, block explorer links per network, its
+ * payer mail, and
  * (owners only) whether owners must use two-factor sign-in.
  */
 export default async function SettingsPage() {
@@ -98,6 +108,59 @@ export default async function SettingsPage() {
               </div>
             ))}
           </div>
+        </ActionForm>
+      </section>
+
+      <section aria-labelledby="mail-title" className={SECTION}>
+        <h2 id="mail-title" className="text-lg font-semibold">
+          Mail to payers
+        </h2>
+        <p className={HELP}>
+          Payers who gave their e-mail address hear about orders a payment reached. The message comes from the
+          gateway&apos;s address with your sender name; answers go to the reply-to address.
+        </p>
+        <ActionForm action={saveMailSettings} submit="Save mail settings" className="mt-3 space-y-4">
+          <div>
+            <label htmlFor="mail-sender" className="block font-medium">
+              Sender name
+            </label>
+            <input
+              id="mail-sender"
+              name="senderName"
+              type="text"
+              maxLength={100}
+              defaultValue={settings.mailSenderName ?? ''}
+              placeholder={settings.name}
+              className={INPUT}
+            />
+          </div>
+          <div>
+            <label htmlFor="mail-reply-to" className="block font-medium">
+              Reply-to address
+            </label>
+            <input
+              id="mail-reply-to"
+              name="replyTo"
+              type="email"
+              defaultValue={settings.mailReplyTo ?? ''}
+              className={INPUT}
+            />
+          </div>
+          <fieldset>
+            <legend className="font-medium">Mails sent</legend>
+            {PAYER_MAIL_KINDS.map((kind) => (
+              <label key={kind} className="mt-1 flex items-center gap-2">
+                <input
+                  type="checkbox"
+                  name="on"
+                  value={kind}
+                  defaultChecked={!settings.payerMailOff.includes(kind)}
+                  className="size-4"
+                />
+                {PAYER_MAIL_LABELS[kind]}
+              </label>
+            ))}
+          </fieldset>
         </ActionForm>
       </section>
 

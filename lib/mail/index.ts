@@ -1,0 +1,23 @@
+import 'server-only';
+/**
+ * Mail to payers (SPEC "Mail", docs/mail.md, docs/decisions/053): the outbox written in the
+ * transaction of the change it tells, the mailer that sends it at least once (SMTP, or the built-in
+ * catcher of the dashboard's Mail page), the payer's texts in the page's languages.
+ */
+export { enqueueOrderMails, MAIL_CHANNEL } from './outbox';
+export {
+  isPayerMailKind,
+  PAYER_MAIL_KINDS,
+  payerMailOf,
+  type MailKind,
+  type PayerMailKind,
+  type RefundMailKind,
+} from './kinds';
+export { mailerOptions, startMailer, type Mailer, type MailerOptions } from './mailer';
+export { smtpTransport, type MailTransport } from './transport';
+export { messageIdOf } from './render';
+export { unsubscribe, unsubscribeTarget, type UnsubscribeTarget } from './unsubscribe';
+export { escapeHtml } from './compose';
+export { MAIL_MESSAGES, type MailMessages } from './mail-messages';
+export { getMail, listMail, MAIL_PAGE_SIZE, type MailItem, type MailMessage, type MailScope } from './catcher';
+export { MAIL_SETTINGS } from './settings';

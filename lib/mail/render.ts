@@ -1,0 +1,110 @@
+import 'server-only';
+/**
+ * A claimed message made ready to send: its order's payer-safe view (lib/pay, what the payment
+ * page shows; never the webhooks, the merchant's ids or another order), the merchant's brand and
+ * sender, the payer's language, and the headers. Rendered on each attempt from the rows as they
+ * are; its Message-ID is the row's id, the same on every attempt.
+ */
+import { config } from '../config';
+import { explorerLink } from '../dashboard';
+import { merchants, orders, param, sql, statement, type Queryable, type RowOf } from '../db';
+import { loadPublicView } from '../pay';
+import { isLanguage } from '../pay/i18n';
+import type { ClaimedMail } from './claims';
+import { composePayerMail } from './compose';
+import { headerText, mailbox } from './header-text';
+import { isPayerMailKind } from './kinds';
+
+type SenderRow = Pick<
+  RowOf<typeof merchants>,
+  'name' | 'mail_sender_name' | 'mail_reply_to' | 'brand_logo' | 'brand_color' | 'explorer_urls'
+> &
+  Pick<RowOf<typeof orders>, 'payer_language'>;
+
+const SENDER = statement<SenderRow, { merchantId: string; orderId: string | null }>(
+  sql`select ${merchants.name}, ${merchants.mailSenderName}, ${merchants.mailReplyTo}, ${merchants.brandLogo}, ${merchants.brandColor},
+        ${merchants.explorerUrls}, (select ${orders.payerLanguage} from ${orders} where ${orders.id} = ${param('orderId')}::uuid) as payer_language
+   from ${merchants} where ${merchants.id} = ${param('merchantId')}`,
+);
+
+/** A message ready for nodemailer, and what the outbox keeps of it. */
+export interface RenderedMail {
+  from: { name: string; address: string };
+  to: string;
+  replyTo: string | undefined;
+  subject: string;
+  text: string;
+  html: string;
+  messageId: string;
+  /** The headers besides From, To, Subject, Message-ID and Date. */
+  headers: Record<string, string>;
+  /** The merchant's logo, a data: URL, attached inline. */
+  logo: string | null;
+}
+
+/** Why a message cannot be sent at all (no retry helps): its state becomes `refused`. */
+export class Unsendable extends Error {
+  override name = 'Unsendable';
+}
+
+/** The domain of the gateway's From address: the right-hand side of every Message-ID. */
+export function messageIdOf(id: string, from = config().mailFrom): string {
+  return `<${id}@${from.split('@')[1]}>`;
+}
+
+export async function renderMail(db: Queryable, mail: ClaimedMail): Promise<RenderedMail> {
+  const cfg = config();
+  const to = mailbox(mail.recipient);
+  if (!to) throw new Unsendable('the recipient is not a plain e-mail address');
+  if (!isPayerMailKind(mail.kind) || !mail.order_id)
+    throw new Unsendable(`no texts for ${mail.kind} yet (the refunds work adds them)`);
+  const [sender] = await SENDER.run(db, { merchantId: mail.merchant_id, orderId: mail.order_id });
+  const view = await loadPublicView(db, mail.order_id);
+  if (!sender || !view) throw new Unsendable('the order or its merchant is gone');
+  const language = isLanguage(sender.payer_language) ? sender.payer_language : 'en';
+  const base = cfg.publicBaseUrl;
+  const overrides = (sender.explorer_urls ?? {}) as Record<string, string>;
+  const composed = composePayerMail({
+    kind: mail.kind,
+    language,
+    view,
+    merchant: { name: sender.name, color: sender.brand_color, hasLogo: !!sender.brand_logo },
+    links: {
+      page: `${base}/pay/${view.orderId}?lang=${encodeURIComponent(language)}`,
+      receipt: `${base}/pay/${view.orderId}?lang=${encodeURIComponent(language)}`,
+      unsubscribe: `${base}/mail/unsubscribe/${mail.id}`,
+    },
+    explorer: (tx) => explorerLink(view.network, tx, overrides) ?? null,
+  });
+  const replyTo = sender.mail_reply_to ? (mailbox(sender.mail_reply_to) ?? undefined) : undefined;
+  return {
+    from: { name: headerText(sender.mail_sender_name ?? sender.name), address: cfg.mailFrom },
+    to,
+    replyTo,
+    subject: composed.subject,
+    text: composed.text,
+    html: composed.html,
+    messageId: messageIdOf(mail.id, cfg.mailFrom),
+    headers: {
+      'Content-Language': language,
+      'Auto-Submitted': 'auto-generated',
+      // RFC 8058: a mail client's one-click unsubscribe posts to the link.
+      'List-Unsubscribe': `<${base}/mail/unsubscribe/${mail.id}>`,
+      'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+    },
+    logo: sender.brand_logo,
+  };
+}
+
+/** The headers as the dashboard's Mail page shows them. */
+export function headerList(rendered: RenderedMail): [string, string][] {
+  const from = `"${rendered.from.name.replace(/["\\]/g, '\\$&')}" <${rendered.from.address}>`;
+  return [
+    ['From', from],
+    ['To', rendered.to],
+    ...(rendered.replyTo ? ([['Reply-To', rendered.replyTo]] as [string, string][]) : []),
+    ['Subject', rendered.subject],
+    ['Message-ID', rendered.messageId],
+    ...Object.entries(rendered.headers),
+  ];
+}
