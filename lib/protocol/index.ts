@@ -7,6 +7,7 @@
 export * from './errors';
 export * from './ids';
 export * from './operations';
+export * from './plans';
 export * from './requests';
 export * from './responses';
 export * from './status';
