@@ -32,6 +32,7 @@ export const LIB_LAYERS = {
     'ops',
     'orders',
     'pay',
+    'payouts',
     'rates',
     'risk',
     'sandbox',
