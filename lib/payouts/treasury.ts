@@ -7,6 +7,7 @@ import { isValidAddress, networkFor } from '../chains';
 import { bare, param, sql, statement, treasuries, type Queryable } from '../db';
 import type { Mode } from '../protocol';
 import { TreasuryInvalid } from './errors';
+import { refuseKeyMaterial } from './key-material';
 
 const TREASURY = statement<{ address: string }, { merchantId: string; network: string; mode: Mode }>(
   sql`select ${treasuries.address} as address from ${treasuries}
@@ -34,6 +35,8 @@ export async function setTreasury(
   db: Queryable,
   request: { merchantId: string; network: string; mode: Mode; address: string },
 ): Promise<void> {
+  // A key pasted where the address belongs is refused before anything else looks at it.
+  refuseKeyMaterial({ address: request.address });
   const network = networkFor(request.mode, request.network);
   const address = request.address.trim();
   if (!network || !isValidAddress(network, address)) throw new TreasuryInvalid(request.network);
