@@ -4,6 +4,7 @@
  * npm run collect -- prepare MERCHANT NETWORK [--fee-rate N] [--minimum N] [--mode ...] [--out FILE]
  *                                                                           a collection plan for `npm run signer`
  * npm run collect -- show MERCHANT PLAN_ID [--mode ...] [--out FILE]        a plan and its status
+ * npm run collect -- gap-limit NETWORK [--mode ...]                         the gap limit a wallet importing the key needs
  *
  * The gateway prepares and watches; the plan is signed on the merchant's machine by
  * `npm run signer` (docs/collections.md). Works with and without a running server.
@@ -17,7 +18,8 @@ const USAGE = `usage:
   npm run collect -- treasury MERCHANT NETWORK ADDRESS [--mode live|test]
   npm run collect -- funds MERCHANT [--mode live|test] [--json]
   npm run collect -- prepare MERCHANT NETWORK [--fee-rate BASE_UNITS_PER_VBYTE] [--minimum BASE_UNITS] [--mode live|test] [--out FILE]
-  npm run collect -- show MERCHANT PLAN_ID [--mode live|test] [--out FILE]`;
+  npm run collect -- show MERCHANT PLAN_ID [--mode live|test] [--out FILE]
+  npm run collect -- gap-limit NETWORK [--mode live|test]`;
 
 function summary(plan: CollectionPlan): string {
   return [
@@ -42,6 +44,18 @@ async function main(): Promise<void> {
   const [action, merchant, ...rest] = positionals;
   const mode = values.mode;
   if (!merchant || (mode !== 'live' && mode !== 'test')) fail(USAGE);
+  if (action === 'gap-limit' && rest.length === 0) {
+    // The key is the gateway's per network (not yet per merchant): the second word is the network.
+    const gap = (await runCommand({ command: 'collect.gap-limit', network: merchant, mode })) as {
+      highestUsed: number | null;
+      longestUnusedRun: number;
+    };
+    return void console.log(
+      gap.highestUsed === null
+        ? `No ${merchant} address of the key has received anything yet.`
+        : `Highest used address index ${gap.highestUsed}; a wallet importing the key needs a gap limit above ${gap.longestUnusedRun}.`,
+    );
+  }
   if (action === 'treasury' && rest.length === 2) {
     const [network, address] = rest as [string, string];
     await runCommand({ command: 'collect.treasury', merchant, network, mode, address });

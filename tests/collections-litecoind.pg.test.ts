@@ -18,7 +18,7 @@ import { hex } from '@scure/base';
 import { describe, expect, it } from 'vitest';
 import { parseKeyDescriptor } from '@/lib/chains/utxo/transactions';
 import type { Database } from '@/lib/db/client';
-import { collectionPlan, fundsOf, prepareCollection, setTreasury } from '@/lib/payouts';
+import { collectionPlan, fundsOf, gapLimitOf, prepareCollection, setTreasury } from '@/lib/payouts';
 import type { CollectionPlan } from '@/lib/protocol';
 import type { Litecoind } from '../scripts/lib/litecoind.mjs';
 import { createOrder, orderRow } from './support/chain';
@@ -131,6 +131,8 @@ describe('collections on litecoind regtest without -txindex', () => {
     for (const [i, order] of orders.entries())
       expect((await orderRow(db, order.id)).status).toBe(unpaid.has(i) ? 'expired' : 'processed');
 
+    // Each expired order left one unused address between paid ones.
+    expect(await gapLimitOf(db, 'litecoin', 'live')).toMatchObject({ longestUnusedRun: 1 });
     const [funds] = await fundsOf(db, merchant.merchantId, 'live');
     expect(funds).toMatchObject({ network: 'litecoin', total: expected, addresses: 30, outputs: 30 });
 

@@ -9,7 +9,7 @@ import { simulatePayment, SimulationError } from '../sandbox';
 import { found, isDomainErrorOf } from '../errors';
 import { createUser, disableUser, listUsers, recordAudit, resetPassword, ROLES } from '../users';
 import { listOrderDeliveries, resendWebhook } from '../webhooks';
-import { collectionPlan, fundsOf, prepareCollection, setTreasury } from '../payouts';
+import { collectionPlan, fundsOf, gapLimitOf, prepareCollection, setTreasury } from '../payouts';
 
 /** A command that cannot be done as asked: its message is for the operator, not a stack trace. */
 export function isCommandError(error: unknown): error is Error {
@@ -88,6 +88,7 @@ export const adminCommand = z.discriminatedUnion('command', [
       .regex(/^\d{1,20}$/)
       .optional(),
   }),
+  z.object({ command: z.literal('collect.gap-limit'), network: text().min(1).max(64), mode: z.enum(MODE_VALUES) }),
   z.object({
     command: z.literal('collect.show'),
     merchant: text().min(1).max(200),
@@ -134,6 +135,8 @@ export async function runAdminCommand(db: Database, command: AdminCommand): Prom
         ...(command.minimum ? { minimum: BigInt(command.minimum) } : {}),
       });
     }
+    case 'collect.gap-limit':
+      return gapLimitOf(db, command.network, command.mode);
     case 'collect.show': {
       const merchant = await merchantNamed(db, command.merchant);
       return found(

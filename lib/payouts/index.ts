@@ -14,5 +14,6 @@ export {
   type PrepareCollection,
 } from './collections';
 export { CollectionRefused, KeyMaterialRefused, TreasuryInvalid } from './errors';
+export { gapLimitOf, type GapLimit } from './gap-limit';
 export { decidePlan, isFinalPlanStatus, type PlanDecision, type PlanInputState } from './lifecycle';
 export { setTreasury, treasuryOf } from './treasury';
