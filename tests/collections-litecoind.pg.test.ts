@@ -84,17 +84,24 @@ async function signer(plan: CollectionPlan, config: Record<string, unknown>) {
     out,
     '--yes',
   ];
+  let result: { code: number; stdout: string; stderr: string };
   try {
-    const { stderr } = await run(process.execPath, args, { cwd: path.resolve(__dirname, '..') });
-    return {
-      code: 0,
-      stderr,
-      signed: JSON.parse(fs.readFileSync(out, 'utf8')) as { txid: string; rawTx: string; signedPsbt: string },
-    };
+    result = { code: 0, ...(await run(process.execPath, args, { cwd: path.resolve(__dirname, '..') })) };
   } catch (error) {
-    const failed = error as { code: number; stderr: string };
-    return { code: failed.code, stderr: failed.stderr, signed: null };
+    const failed = error as { code: number; stdout: string; stderr: string };
+    result = { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
   }
+  // What the signer prints and writes holds neither the phrase nor a private key.
+  const written = fs.existsSync(out) ? fs.readFileSync(out, 'utf8') : '';
+  for (const text of [result.stdout, result.stderr, written]) {
+    expect(text).not.toContain('abandon');
+    expect(text).not.toContain(account.privateExtendedKey.slice(0, 20));
+  }
+  return {
+    code: result.code,
+    stderr: result.stderr,
+    signed: written ? (JSON.parse(written) as { txid: string; rawTx: string; signedPsbt: string }) : null,
+  };
 }
 
 let treasury: string;
