@@ -1,6 +1,6 @@
 /**
- * `npm run collect` on the embedded database, offline: a treasury is checksum-checked and a key
- * pasted in its place is refused without being echoed; test mode has nothing to collect yet and
+ * `npm run collect` on the embedded database, offline: a treasury is set, and a key pasted in its
+ * place is refused without being echoed; test mode has nothing to collect yet and
  * says so. (Live collections end to end: tests/collections-litecoind.pg.test.ts.)
  */
 import fs from 'node:fs';
@@ -18,13 +18,12 @@ let env: NodeJS.ProcessEnv;
 const cli = (script: 'collect' | 'keys', ...args: string[]) => runCli(env, script, ...args);
 const WORDS = 'legal winner thank year wave sausage worth useful legal winner thank yellow';
 const seed = HDKey.fromMasterSeed(mnemonicToSeedSync(WORDS));
-/** The merchant's treasury: an address of a wallet of its own, and the same with its last character mistyped. */
+/** The merchant's treasury: an address of a wallet of its own. */
 const TREASURY = addressOfScript(
   'litecoin',
   'mainnet',
   depositScript('wpkh', seed.derive("m/84'/2'/0'/0/0").publicKey!, 'litecoin', 'mainnet'),
 )!;
-const TYPO = TREASURY.slice(0, -1) + (TREASURY.endsWith('q') ? 'p' : 'q');
 
 describe('npm run collect', () => {
   beforeAll(async () => {
@@ -34,14 +33,10 @@ describe('npm run collect', () => {
   }, CLI_TEST_TIMEOUT);
 
   it(
-    'sets a treasury, refuses a bad checksum and key material, and prepares nothing in test mode',
+    'sets a treasury, refuses key material, and prepares nothing in test mode',
     async () => {
       const set = await cli('collect', 'treasury', 'Collect shop', 'litecoin', TREASURY, '--mode', 'test');
       expect(set.stdout).toContain(`now go to ${TREASURY}`);
-      const typo = await cli('collect', 'treasury', 'Collect shop', 'litecoin', TYPO, '--mode', 'test');
-      expect(typo.code).not.toBe(0);
-      expect(typo.stderr).toContain('not a valid litecoin address');
-
       const wif = WIF().encode(seed.derive('m/0').privateKey!);
       for (const [secret, what] of [
         [wif, 'a WIF private key'],
