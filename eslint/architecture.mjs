@@ -34,6 +34,7 @@ export const LIB_LAYERS = {
     'ops',
     'orders',
     'pay',
+    'payouts',
     'rates',
     'risk',
     'sandbox',
@@ -59,7 +60,22 @@ export const EXTRA_ENTRY_POINTS = {
   'lib/pay/wallet-request.ts': 'the wallet transaction of an EIP-681 URI, shared with the browser',
   'lib/pay/wallet-send.ts': 'the EIP-1193 wallet flow, imported by the browser only when the button is pressed',
   'lib/invoices/view.ts': 'the invoice page view types, shared with the browser',
+  'lib/chains/utxo/transactions/index.ts':
+    "the Bitcoin family's transaction code, client-safe: the signer (scripts/signer) imports it without lib/chains' server side",
 };
+
+/**
+ * Folders of transaction code that the signer (scripts/signer, on the merchant's machine) is built
+ * from (docs/decisions/052): they import only each other and packages, never the database, the
+ * configuration, the sandbox or anything server-only, so that the one program that touches a key
+ * carries nothing that opens the gateway's storage. Tests beside them may import what they test.
+ */
+export const CLIENT_SAFE_FOLDERS = ['lib/chains/utxo/transactions'];
+/** Packages a client-safe folder does not import: storage, the server marker, Node's own modules. */
+const CLIENT_SAFE_REFUSED_PACKAGES = /^(server-only$|pg$|@electric-sql\/|drizzle-orm|node:)/;
+
+const inClientSafeFolder = (relative) =>
+  CLIENT_SAFE_FOLDERS.some((folder) => relative.startsWith(`${folder}/`)) && !/\.test\.tsx?$/.test(relative);
 
 /** Parts of the tree outside lib/ and what they may import (besides `shared`, always allowed). */
 const TOP_LEVEL = {
@@ -116,6 +132,8 @@ function isServerOnly(file) {
 
 /** Why `from` may not import `to` (both classified), or undefined when it may. */
 export function violation(from, to, { clientFile }) {
+  if (inClientSafeFolder(from.relative) && !CLIENT_SAFE_FOLDERS.some((folder) => to.relative.startsWith(`${folder}/`)))
+    return `${path.posix.dirname(from.relative)} is client-safe transaction code: it imports only client-safe transaction folders and packages, not ${to.relative}`;
   if (
     TEST_PARTS.includes(from.top) ||
     /\.test\.tsx?$/.test(from.relative) ||
@@ -158,9 +176,17 @@ const importsRule = {
     const file = context.filename;
     const from = classify(file);
     const clientFile = from.top === 'components' || /^\s*['"]use client['"]/.test(context.sourceCode.text);
+    const clientSafe = inClientSafeFolder(from.relative);
     const check = (node) => {
       const source = node.source?.value;
       if (typeof source !== 'string') return;
+      if (clientSafe && CLIENT_SAFE_REFUSED_PACKAGES.test(source)) {
+        context.report({
+          node: node.source,
+          message: `${path.posix.dirname(from.relative)} is client-safe transaction code: it does not import '${source}'`,
+        });
+        return;
+      }
       const target = resolveImport(file, source);
       if (!target || path.relative(root, target).startsWith('..')) return;
       const problem = violation(from, classify(target), { clientFile });

@@ -26,8 +26,34 @@ tester.run('architecture/imports', architecture.rules.imports, {
     { filename: at('tests/api.test.ts'), code: "import { x } from '@/lib/db/lock';" },
     { filename: at('lib/db/lock.pglite.test.ts'), code: "import { x } from '../orders/make';" },
     { filename: at('scripts/keys.ts'), code: "import { x } from '../lib/merchants';" },
+    { filename: at('lib/chains/utxo/transactions/psbt.ts'), code: "import { x } from './networks';" },
+    { filename: at('lib/chains/utxo/transactions/psbt.ts'), code: "import { x } from '@scure/btc-signer';" },
+    { filename: at('scripts/signer.ts'), code: "import { x } from '../lib/chains/utxo/transactions';" },
   ],
   invalid: [
+    {
+      filename: at('lib/chains/utxo/transactions/psbt.ts'),
+      code: "import { x } from '../../../db';",
+      errors: [
+        error(
+          'lib/chains/utxo/transactions is client-safe transaction code: it imports only client-safe transaction folders and packages, not lib/db/index.ts',
+        ),
+      ],
+    },
+    {
+      filename: at('lib/chains/utxo/transactions/psbt.ts'),
+      code: "import { x } from '../../sandbox/test-seed';",
+      errors: [
+        error(
+          'lib/chains/utxo/transactions is client-safe transaction code: it imports only client-safe transaction folders and packages, not lib/chains/sandbox/test-seed.ts',
+        ),
+      ],
+    },
+    {
+      filename: at('lib/chains/utxo/transactions/psbt.ts'),
+      code: "import 'server-only';",
+      errors: [error("lib/chains/utxo/transactions is client-safe transaction code: it does not import 'server-only'")],
+    },
     {
       filename: at('lib/orders/make.ts'),
       code: "import { ApiError } from '../api';",

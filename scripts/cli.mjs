@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run chains|db|keys|sandbox|users|webhooks|worker -- ...`: runs scripts/<name>.ts as one file bundled by
+// `npm run chains|collect|db|keys|sandbox|signer|users|webhooks|worker -- ...`: runs scripts/<name>.ts as one file bundled by
 // esbuild, not through tsx's loader. The loader resolves and transforms every module of the
 // gateway at each start, some 2 CPU-seconds of a 3.5 s start (measured on `sandbox --help`); the
 // bundle starts in about 1 s. The bundle is kept under .tmp/cli by the hash of its contents, so
@@ -38,7 +38,7 @@ const sourceFileUrls = {
   },
 };
 
-const COMMANDS = ['chains', 'db', 'keys', 'sandbox', 'users', 'webhooks', 'worker'];
+const COMMANDS = ['chains', 'collect', 'db', 'keys', 'sandbox', 'signer', 'users', 'webhooks', 'worker'];
 const [name, ...args] = process.argv.slice(2);
 if (!COMMANDS.includes(name)) {
   console.error(`usage: node --conditions=react-server scripts/cli.mjs <${COMMANDS.join('|')}> [arguments]`);

@@ -6,13 +6,19 @@ import { findNetwork, type Network } from '../catalog';
 import { mine, resetClock } from '../chains';
 import { createMerchant, findMerchantByName, issueApiKey, listMerchants, revokeApiKey } from '../merchants';
 import { simulatePayment, SimulationError } from '../sandbox';
-import { isDomainErrorOf } from '../errors';
+import { found, isDomainErrorOf } from '../errors';
 import { createUser, disableUser, listUsers, recordAudit, resetPassword, ROLES } from '../users';
 import { listOrderDeliveries, resendWebhook } from '../webhooks';
+import { collectionPlan, fundsOf, gapLimitOf, prepareCollection, setTreasury } from '../payouts';
 
 /** A command that cannot be done as asked: its message is for the operator, not a stack trace. */
 export function isCommandError(error: unknown): error is Error {
-  return (error instanceof Error && error.name === 'SimulationError') || isDomainErrorOf(error, 'AccountError');
+  return (
+    (error instanceof Error && error.name === 'SimulationError') ||
+    ['AccountError', 'CollectionRefused', 'TreasuryInvalid', 'KeyMaterialRefused', 'NotFound'].some((kind) =>
+      isDomainErrorOf(error, kind),
+    )
+  );
 }
 
 /**
@@ -57,11 +63,88 @@ export const adminCommand = z.discriminatedUnion('command', [
   z.object({ command: z.literal('users.disable'), email: text().min(1).max(254) }),
   z.object({ command: z.literal('webhooks.list'), orderId: z.string().uuid() }),
   z.object({ command: z.literal('webhooks.resend'), eventId: z.string().uuid() }),
+  /** Money out (lib/payouts): a merchant's treasury, funds and collection plans; the signer signs elsewhere. */
+  z.object({
+    command: z.literal('collect.treasury'),
+    merchant: text().min(1).max(200),
+    network: text().min(1).max(64),
+    mode: z.enum(MODE_VALUES),
+    address: z.string().min(1).max(512),
+  }),
+  z.object({ command: z.literal('collect.funds'), merchant: text().min(1).max(200), mode: z.enum(MODE_VALUES) }),
+  z.object({
+    command: z.literal('collect.prepare'),
+    merchant: text().min(1).max(200),
+    network: text().min(1).max(64),
+    mode: z.enum(MODE_VALUES),
+    /** Base units per virtual byte; the node's estimate when absent. */
+    feeRate: z
+      .string()
+      .regex(/^[1-9]\d{0,9}$/)
+      .optional(),
+    /** Outputs below this many base units are left. */
+    minimum: z
+      .string()
+      .regex(/^\d{1,20}$/)
+      .optional(),
+  }),
+  z.object({ command: z.literal('collect.gap-limit'), network: text().min(1).max(64), mode: z.enum(MODE_VALUES) }),
+  z.object({
+    command: z.literal('collect.show'),
+    merchant: text().min(1).max(200),
+    mode: z.enum(MODE_VALUES),
+    planId: z.uuid(),
+  }),
 ]);
 export type AdminCommand = z.infer<typeof adminCommand>;
 
 export async function runAdminCommand(db: Database, command: AdminCommand): Promise<unknown> {
   switch (command.command) {
+    case 'collect.treasury': {
+      const merchant = await merchantNamed(db, command.merchant);
+      await setTreasury(db, {
+        merchantId: merchant.id,
+        network: command.network,
+        mode: command.mode,
+        address: command.address,
+      });
+      await recordAudit(db, {
+        merchantId: merchant.id,
+        actor: 'cli',
+        action: 'treasury.set',
+        detail: { network: command.network, mode: command.mode, address: command.address.trim() },
+      });
+      return { network: command.network, mode: command.mode, address: command.address.trim() };
+    }
+    case 'collect.funds': {
+      const merchant = await merchantNamed(db, command.merchant);
+      return (await fundsOf(db, merchant.id, command.mode)).map((line) => ({
+        ...line,
+        total: line.total.toString(),
+        estimatedCost: line.estimatedCost?.toString() ?? null,
+        feeRate: line.feeRate?.toString() ?? null,
+      }));
+    }
+    case 'collect.prepare': {
+      const merchant = await merchantNamed(db, command.merchant);
+      return prepareCollection(db, {
+        merchantId: merchant.id,
+        mode: command.mode,
+        network: command.network,
+        ...(command.feeRate ? { feeRate: BigInt(command.feeRate) } : {}),
+        ...(command.minimum ? { minimum: BigInt(command.minimum) } : {}),
+      });
+    }
+    case 'collect.gap-limit':
+      return gapLimitOf(db, command.network, command.mode);
+    case 'collect.show': {
+      const merchant = await merchantNamed(db, command.merchant);
+      return found(
+        await collectionPlan(db, merchant.id, command.mode, command.planId),
+        'Collection plan',
+        command.planId,
+      );
+    }
     case 'keys.create': {
       // A second key for an existing merchant name goes to that merchant (e.g. its live key).
       const existing = await findMerchantByName(db, command.name);
@@ -141,6 +224,10 @@ export async function runAdminCommand(db: Database, command: AdminCommand): Prom
 }
 
 /** A catalog network named by the operator, or a message saying it is not one. */
+async function merchantNamed(db: Database, name: string): Promise<{ id: string }> {
+  return found(await findMerchantByName(db, name), 'Merchant', name);
+}
+
 function sandboxNetwork(name: string): Network {
   const network = findNetwork(name);
   if (!network) throw new SimulationError(`Unknown network "${name}".`);

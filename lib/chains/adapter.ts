@@ -45,6 +45,8 @@ export interface ChainTransfer {
   blockHeight: number | null;
   /** When the chain first had it: block time, or mempool entry time when the node reports one. */
   seenAt: Date;
+  /** The hash of its block, where the adapter reads blocks (UTXO: a collection fetches the previous transaction from it). */
+  blockHash?: string;
   /**
    * UTXO: the outputs its transaction spends, `txid:vout` each. A replacement of the transaction
    * (a fee bump, RBF) spends some of the same, which is how the watcher keeps its first sighting.
@@ -64,6 +66,8 @@ export interface ChainSpend {
   /** The spending transaction's first output address (where the money went), when it has one. */
   to: string | null;
   seenAt: Date;
+  /** The block it is in (spends are read from scanned blocks). */
+  blockHeight?: number;
 }
 
 export interface ChainAdapter {

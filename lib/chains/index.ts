@@ -22,3 +22,4 @@ export type { BlockRef, ChainAdapter, ChainSpend, ChainTransfer } from './adapte
 export { liveAdapters, liveNodeStatus, solanaBlockhash, type LiveAdapter } from './live';
 export type { NodeState, NodeStatus } from './failover';
 export { broadcast, mine, resetClock, sandboxAdapter, startMining } from './sandbox';
+export { BlockNotAvailable, collectionNodeOf, type CollectionNode } from './utxo/collect';

@@ -1,3 +1,4 @@
+import { HDKey } from '@scure/bip32';
 import { describe, expect, it } from 'vitest';
 import { parseLiveChains } from './chains';
 import { ConfigError, parseConfig } from './schema';
@@ -104,6 +105,31 @@ describe('live networks from the environment', () => {
       solidified: false,
     });
     expect(parseLiveChains({ ...base, TRON_TOKENS: 'none' }).chains[0]!.tokens).toEqual([]);
+  });
+
+  it('reads a UTXO key as a descriptor with its origin: the pool derives from its /0, collections from the origin', () => {
+    const master = HDKey.fromMasterSeed(new Uint8Array(32).fill(1));
+    const account = master.derive("m/84'/2'/0'");
+    const fingerprint = master.fingerprint.toString(16).padStart(8, '0');
+    const [ltc] = parseLiveChains({
+      LITECOIN_RPC_URL: 'http://h',
+      LITECOIN_XPUB: `wpkh([${fingerprint}/84'/2'/0']${account.publicExtendedKey}/0/*)`,
+    }).chains;
+    expect(ltc!.xpub).toBe(account.deriveChild(0).publicExtendedKey);
+    expect(ltc!.keyDescriptor).toMatch(
+      new RegExp(`^wpkh\\(\\[${fingerprint}/84h/2h/0h\\]xpub.+/0/\\*\\)#[a-z0-9]{8}$`),
+    );
+    const problems = (env: Record<string, string>) =>
+      parseLiveChains({ LITECOIN_RPC_URL: 'http://h', ...env }).issues.join('\n');
+    expect(problems({ LITECOIN_XPUB: `pkh([${fingerprint}/84h/2h/0h]${account.publicExtendedKey}/0/*)` })).toMatch(
+      /LITECOIN_XPUB: litecoin deposit addresses are wpkh/,
+    );
+    expect(problems({ LITECOIN_XPUB: `wpkh([${fingerprint}/84h/2h/0h]${account.privateExtendedKey}/0/*)` })).toMatch(
+      /LITECOIN_XPUB: refusing an extended PRIVATE key/,
+    );
+    expect(problems({ LITECOIN_XPUB: `wpkh([${fingerprint}/84h/2h]${account.publicExtendedKey}/0/*)` })).toMatch(
+      /depth/,
+    );
   });
 
   it('names the variable of every problem', () => {

@@ -13,6 +13,7 @@
 import { z } from 'zod';
 import { NETWORKS, findCurrency, type AddressChain, type Network } from '../catalog';
 import { parseTronConfig } from './tron';
+import { DEPOSIT_SCRIPT, parseKeyDescriptor, type UtxoCoin } from '../chains/utxo/transactions';
 
 export interface RpcEndpoint {
   /** The URL without credentials (safe to show in a log line). */
@@ -33,6 +34,11 @@ export interface LiveChainConfig {
   maxNodeLag: number;
   /** Extended public key of the external chain (…/0) the deposit addresses derive from; empty on tag networks. */
   xpub: string;
+  /**
+   * UTXO: the key as a descriptor with its origin, when `<NETWORK>_XPUB` was given as one (in
+   * canonical form): what a collection plan needs (docs/decisions/052). Without it, no collection.
+   */
+  keyDescriptor?: string;
   /** Tag networks (ripple, solana): the receiving account (wallet) every order's tag (reference) is on. */
   account?: string;
   /** Tag networks: the merchant whose orphan deposits payments to the account under no order's tag become. */
@@ -185,7 +191,26 @@ export function parseLiveChains(env: Record<string, string | undefined>): {
       return fallback;
     };
     const urls = field('RPC_URL', rpcUrls, []);
-    const xpub = get('XPUB');
+    let xpub = get('XPUB');
+    // A descriptor with its key origin (`wpkh([fingerprint/84h/2h/0h]xpub.../0/*)`) names the
+    // master fingerprint and path a collection's PSBT needs; the pool derives from its chain /0.
+    let keyDescriptor: string | undefined;
+    if (xpub !== undefined && /^\s*(wpkh|pkh)\(/.test(xpub)) {
+      if (network.family !== 'utxo') problem('XPUB', 'takes a descriptor on UTXO networks only');
+      else
+        try {
+          const descriptor = parseKeyDescriptor(xpub);
+          if (descriptor.script !== DEPOSIT_SCRIPT[network.name as UtxoCoin])
+            problem(
+              'XPUB',
+              `${network.name} deposit addresses are ${DEPOSIT_SCRIPT[network.name as UtxoCoin]}(...), not ${descriptor.script}(...)`,
+            );
+          keyDescriptor = descriptor.text;
+          xpub = descriptor.chainXpub;
+        } catch (error) {
+          problem('XPUB', (error as Error).message);
+        }
+    }
     if (xpub === undefined)
       problem(
         'XPUB',
@@ -223,6 +248,7 @@ export function parseLiveChains(env: Record<string, string | undefined>): {
       nodes,
       maxNodeLag,
       xpub: xpub!,
+      ...(keyDescriptor !== undefined ? { keyDescriptor } : {}),
       chain,
       confirmations,
       chainId: network.family === 'evm' ? field('CHAIN_ID', intIn(1, 2 ** 48), network.chainId!) : undefined,

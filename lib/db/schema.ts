@@ -28,6 +28,7 @@ import {
   MODE_VALUES,
   ORDER_STATUS_VALUES,
   PAYMENT_STATUS_VALUES,
+  PLAN_STATUS_VALUES,
   WEBHOOK_KIND_VALUES,
   WEBHOOK_OUTCOME_VALUES,
   WEBHOOK_STATE_VALUES,
@@ -503,6 +504,14 @@ export const chainTransfers = pgTable(
     spentOutpoints: text('spent_outpoints').array(),
     /** What the evaluation that made its order final decided for it; it stays so afterwards. */
     settledRole: text('settled_role', { enum: ['counted', 'rejected'] }),
+    /**
+     * The hash of the block it is in: a collection asks the node for the previous transaction in
+     * that block (`getrawtransaction txid false blockhash`), which needs no `-txindex`.
+     */
+    blockHash: text('block_hash'),
+    /** UTXO: the transaction that spent this output, once a scanned block holds one (lib/watcher withdrawals). */
+    spentByTx: text('spent_by_tx'),
+    spentAtHeight: bigint('spent_at_height', { mode: 'number' }),
     createdAt: createdAt(),
   },
   (t) => [
@@ -512,6 +521,92 @@ export const chainTransfers = pgTable(
     index('chain_transfers_unsettled')
       .on(t.network, t.mode, t.blockHeight)
       .where(sql`${t.dropped} = false`),
+    // Funds and collections: a merchant's outputs not spent yet (lib/payouts).
+    index('chain_transfers_unspent')
+      .on(t.merchantId, t.mode, t.network)
+      .where(sql`${t.spentByTx} is null and ${t.dropped} = false`),
+  ],
+);
+
+/**
+ * The merchant's treasury per network and mode (lib/payouts): where collections go. Set by an
+ * owner with a fresh second factor, audited; the signer pins its own copy and signs nothing else.
+ */
+export const treasuries = pgTable(
+  'treasuries',
+  {
+    merchantId: uuid('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
+    network: text('network').notNull(),
+    mode: text('mode', { enum: MODE_VALUES }).notNull(),
+    address: text('address').notNull(),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.merchantId, t.network, t.mode] })],
+);
+
+/**
+ * Collection plans (lib/payouts): one transaction that moves a network's deposit outputs to the
+ * treasury, prepared by the gateway, signed by the merchant's signer, confirmed by the watcher.
+ */
+export const collectionPlans = pgTable(
+  'collection_plans',
+  {
+    id: uuid('id').primaryKey(),
+    merchantId: uuid('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
+    mode: text('mode', { enum: MODE_VALUES }).notNull(),
+    network: text('network').notNull(),
+    currency: text('currency').notNull(),
+    status: text('status', { enum: PLAN_STATUS_VALUES }).notNull().default('prepared'),
+    treasury: text('treasury').notNull(),
+    masterFingerprint: text('master_fingerprint').notNull(),
+    /** Base units per virtual byte. */
+    feeRate: money('fee_rate').notNull(),
+    total: money('total').notNull(),
+    fee: money('fee').notNull(),
+    sent: money('sent').notNull(),
+    /** The unsigned PSBT, base64. */
+    psbt: text('psbt').notNull(),
+    /** The transaction's id: known when prepared for segwit inputs (signatures are not part of it). */
+    txid: text('txid'),
+    reason: text('reason'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('collection_plans_merchant').on(t.merchantId, t.mode, t.createdAt.desc().nullsFirst()),
+    index('collection_plans_open')
+      .on(t.network, t.mode)
+      .where(sql`${t.status} in ('prepared', 'broadcast')`),
+    check('collection_plans_amounts', sql`${t.sent} + ${t.fee} = ${t.total} and ${t.fee} >= 0 and ${t.sent} > 0`),
+  ],
+);
+
+/**
+ * The outputs a plan spends. An output is in at most one open plan (the partial unique index):
+ * a second plan never spends what the first may still spend, so nothing is planned twice.
+ */
+export const collectionPlanInputs = pgTable(
+  'collection_plan_inputs',
+  {
+    planId: uuid('plan_id')
+      .notNull()
+      .references(() => collectionPlans.id),
+    transferId: uuid('transfer_id')
+      .notNull()
+      .references(() => chainTransfers.id),
+    /** True while the plan is prepared or broadcast. */
+    open: boolean('open').notNull().default(true),
+  },
+  (t) => [
+    primaryKey({ columns: [t.planId, t.transferId] }),
+    uniqueIndex('collection_plan_inputs_open')
+      .on(t.transferId)
+      .where(sql`${t.open}`),
   ],
 );
 

@@ -9,6 +9,7 @@ export * from './errors';
 export * from './events';
 export * from './ids';
 export * from './operations';
+export * from './plans';
 export * from './requests';
 export * from './responses';
 export * from './scopes';

@@ -161,8 +161,14 @@ export async function findFork(db: Queryable, adapter: ChainAdapter, mode: Mode,
 const UNBLOCK_ABOVE = statement<
   unknown,
   Key & { height: number }
->(sql`update ${chainTransfers} set ${bare(chainTransfers.blockHeight)} = null
+>(sql`update ${chainTransfers} set ${bare(chainTransfers.blockHeight)} = null, ${bare(chainTransfers.blockHash)} = null
   where ${chainTransfers.network} = ${param('network')} and ${chainTransfers.mode} = ${param('mode')} and ${chainTransfers.blockHeight} > ${param('height')}`);
+/** Spends in the replaced blocks are undone: the rescan records them again where the new chain has them. */
+const UNSPEND_ABOVE = statement<
+  unknown,
+  Key & { height: number }
+>(sql`update ${chainTransfers} set ${bare(chainTransfers.spentByTx)} = null, ${bare(chainTransfers.spentAtHeight)} = null
+  where ${chainTransfers.network} = ${param('network')} and ${chainTransfers.mode} = ${param('mode')} and ${chainTransfers.spentAtHeight} > ${param('height')}`);
 const FORGET_ABOVE = statement<unknown, Key & { height: number }>(
   sql`delete from ${chainBlocks} where ${OF_BLOCKS} and ${chainBlocks.height} > ${param('height')}`,
 );
@@ -174,6 +180,7 @@ const FORGET_ABOVE = statement<unknown, Key & { height: number }>(
  */
 export async function rewind(tx: Queryable, network: string, mode: Mode, fork: ChainPoint): Promise<void> {
   await UNBLOCK_ABOVE.run(tx, { network, mode, height: fork.height });
+  await UNSPEND_ABOVE.run(tx, { network, mode, height: fork.height });
   await FORGET_ABOVE.run(tx, { network, mode, height: fork.height });
 }
 

@@ -32,6 +32,8 @@ import {
 import { settleTransfers, type ChainView, type StatusChange } from './settle';
 import { dropVanished, recordIncoming, stillConfirming } from './transfers';
 import { recordWithdrawals } from './withdrawals';
+import { log } from '../log';
+import { settleCollections } from '../payouts';
 import type { Mode } from '../protocol';
 
 export interface WatchOptions {
@@ -114,6 +116,9 @@ export async function watchStep(
     let matchedTransfers = await recordIncoming(tx, network, mode, transfers, touched);
     await recordWithdrawals(tx, adapter.network, mode, transfers, spends);
     const cursor = await advanceCursor(tx, network, mode, base, blocks, read.chainTimes, reorgFrom !== undefined);
+    // Collection plans move with the spends of their inputs, in the step that recorded them.
+    const planChanges = await settleCollections(tx, adapter.network, mode, cursor.height);
+    for (const change of planChanges) log.info('collection plan', { network, mode, ...change });
     matchedTransfers += await recordIncoming(tx, network, mode, mempool, touched);
     if (cursor.height >= head.height) await dropVanished(tx, network, mode, mempool, touched);
     // Transfers that were still short of their confirmations before this step may have them now.

@@ -32,6 +32,7 @@ const INCOMING = unnest('t', {
   currency: chainTransfers.currency,
   amount: 'numeric',
   block_height: chainTransfers.blockHeight,
+  block_hash: chainTransfers.blockHash,
   seen_at: 'timestamptz',
   // The outpoints joined by spaces: an array per row does not fit an unnest of arrays.
   spent_outpoints: 'text',
@@ -56,6 +57,7 @@ const RECORDED = sql.join(
     chainTransfers.firstSeenAt,
     chainTransfers.tag,
     chainTransfers.spentOutpoints,
+    chainTransfers.blockHash,
   ].map(bare),
   sql`, `,
 );
@@ -91,11 +93,12 @@ const RECORD_INCOMING = statement<Id, { network: string; mode: Mode }>(sql`with 
          least(m.seen_at, (select min(${r.firstSeenAt}) from ${chainTransfers} r
                             where ${r.orderId} = m.order_id and ${r.addressId} = m.address_id and ${r.txHash} <> m.tx_hash
                               and ${r.spentOutpoints} && string_to_array(m.spent_outpoints, ' '))),
-         m.tag, string_to_array(m.spent_outpoints, ' ')
+         m.tag, string_to_array(m.spent_outpoints, ' '), m.block_hash
     from matched m left join ${orders} o on ${o.id} = m.order_id
    where coalesce(${o.merchantId}, m.address_merchant) is not null
   on conflict (${bare(chainTransfers.network)}, ${bare(chainTransfers.mode)}, ${bare(chainTransfers.txHash)}, ${bare(chainTransfers.outputIndex)}) do update
     set ${bare(chainTransfers.blockHeight)} = coalesce(excluded.${bare(chainTransfers.blockHeight)}, ${chainTransfers.blockHeight}),
+        ${bare(chainTransfers.blockHash)} = coalesce(excluded.${bare(chainTransfers.blockHash)}, ${chainTransfers.blockHash}),
         ${bare(chainTransfers.firstSeenAt)} = least(${chainTransfers.firstSeenAt}, excluded.${bare(chainTransfers.firstSeenAt)}),
         ${bare(chainTransfers.sender)} = coalesce(excluded.${bare(chainTransfers.sender)}, ${chainTransfers.sender}),
         ${bare(chainTransfers.spentOutpoints)} = coalesce(excluded.${bare(chainTransfers.spentOutpoints)}, ${chainTransfers.spentOutpoints}),
@@ -136,6 +139,7 @@ export async function recordIncoming(
         currency: t.currency,
         amount: t.amount.toString(),
         block_height: t.blockHeight,
+        block_hash: t.blockHash ?? null,
         seen_at: t.seenAt,
         spent_outpoints: t.spentOutpoints?.join(' ') ?? null,
       })),

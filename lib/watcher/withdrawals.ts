@@ -6,7 +6,7 @@ import 'server-only';
  */
 import type { ChainSpend, ChainTransfer } from '../chains';
 import type { Network } from '../catalog';
-import { addresses, bare, deposits, param, sql, statement, unnest, type Queryable } from '../db';
+import { addresses, bare, chainTransfers, deposits, param, sql, statement, unnest, type Queryable } from '../db';
 import { OUT_STATUS, WITHDRAWALS } from '../deposits';
 import type { Mode } from '../protocol';
 
@@ -48,6 +48,7 @@ const SPENDS = unnest('s', {
   tx_hash: 'text',
   to_address: 'text',
   seen_at: 'timestamptz',
+  block_height: 'bigint',
 });
 const s = SPENDS.ref;
 const RECORD_SPENDS = statement<unknown, { network: string; mode: Mode }>(sql`update ${deposits}
@@ -56,6 +57,16 @@ const RECORD_SPENDS = statement<unknown, { network: string; mode: Mode }>(sql`up
    from ${SPENDS.from}, ${WITHDRAWAL_TABLE.from}
   where ${deposits.network} = ${param('network')} and ${deposits.mode} = ${param('mode')} and ${deposits.inTxHash} = ${s.spent_tx}
     and ${deposits.inOutputIndex} = ${s.spent_index} and ${deposits.stage} = ${w.from_stage} and ${deposits.status} = ${w.from_status}`);
+
+/**
+ * Every spent output of ours, whatever it paid (an order, a deposit): funds are the outputs not
+ * spent, and a collection plan is confirmed, or stale, by what spent its inputs (lib/payouts).
+ */
+const MARK_SPENT = statement<unknown, { network: string; mode: Mode }>(sql`update ${chainTransfers}
+    set ${bare(chainTransfers.spentByTx)} = ${s.tx_hash}, ${bare(chainTransfers.spentAtHeight)} = ${s.block_height}
+   from ${SPENDS.from}
+  where ${chainTransfers.network} = ${param('network')} and ${chainTransfers.mode} = ${param('mode')}
+    and ${chainTransfers.txHash} = ${s.spent_tx} and ${chainTransfers.outputIndex} = ${s.spent_index}`);
 
 /** Records the withdrawals in a batch of blocks: outgoing transfers from deposit addresses, and spent deposit outputs. */
 export async function recordWithdrawals(
@@ -102,18 +113,16 @@ async function recordOutgoing(
  */
 async function recordSpends(tx: Queryable, network: string, mode: Mode, spends: readonly ChainSpend[]): Promise<void> {
   if (spends.length === 0) return;
-  await RECORD_SPENDS.run(tx, {
-    network,
-    mode,
-    ...SPENDS.values(
-      spends.map((s) => ({
-        spent_tx: s.spentTxHash,
-        spent_index: s.spentOutputIndex,
-        tx_hash: s.txHash,
-        to_address: s.to,
-        seen_at: s.seenAt,
-      })),
-    ),
-    ...WITHDRAWAL_VALUES,
-  });
+  const values = SPENDS.values(
+    spends.map((s) => ({
+      spent_tx: s.spentTxHash,
+      spent_index: s.spentOutputIndex,
+      tx_hash: s.txHash,
+      to_address: s.to,
+      seen_at: s.seenAt,
+      block_height: s.blockHeight ?? null,
+    })),
+  );
+  await RECORD_SPENDS.run(tx, { network, mode, ...values, ...WITHDRAWAL_VALUES });
+  await MARK_SPENT.run(tx, { network, mode, ...values });
 }

@@ -10,4 +10,8 @@ export interface Litecoind {
   stop(): Promise<void>;
 }
 export function ensureLitecoindInstalled(): string;
-export function startLitecoind(options?: { matureBlocks?: number; extraArgs?: string[] }): Promise<Litecoind>;
+export function startLitecoind(options?: {
+  matureBlocks?: number;
+  extraArgs?: string[];
+  txindex?: boolean;
+}): Promise<Litecoind>;

@@ -24,9 +24,10 @@ export function ensureLitecoindInstalled() {
 /**
  * Starts litecoind -regtest; answers { url, user, password, rpc(method, ...params), wallet(...),
  * stop(), halt(), restart(), dir }. The node has a wallet "test" with mature coins (101 blocks).
- * `extraArgs` are added to its command line (e.g. `-blocknotify=...`).
+ * `extraArgs` are added to its command line (e.g. `-blocknotify=...`). `txindex: false` starts it
+ * without `-txindex`, as most nodes run (a collection then reads previous transactions by block).
  */
-export async function startLitecoind({ matureBlocks = 101, extraArgs = [] } = {}) {
+export async function startLitecoind({ matureBlocks = 101, extraArgs = [], txindex = true } = {}) {
   const binary = ensureLitecoindInstalled();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-ltc-'));
   const rpcPort = await freePort();
@@ -48,7 +49,7 @@ export async function startLitecoind({ matureBlocks = 101, extraArgs = [] } = {}
     `-rpcuser=${user}`,
     `-rpcpassword=${password}`,
     '-fallbackfee=0.0002',
-    '-txindex=1',
+    `-txindex=${txindex ? 1 : 0}`,
     '-printtoconsole=0',
     '-rpcworkqueue=64',
     '-rpcthreads=8',

@@ -10,11 +10,18 @@ import { startFakeTronNode, type FakeTronNode } from './fake-tron-node';
 import type { LiveNetworkSpec } from './live';
 import { startScriptedEvmNode, type ScriptedEvmNode } from './scripted-evm-node';
 
-/** litecoind in regtest (Debian's package), watched through the extended key `xpub`. */
-export function litecoindNetwork(settings: { xpub: string; confirmations: number }): LiveNetworkSpec<Litecoind> {
+/**
+ * litecoind in regtest (Debian's package), watched through the extended key `xpub` (or a descriptor
+ * with its origin); `txindex: false` starts it without `-txindex`.
+ */
+export function litecoindNetwork(settings: {
+  xpub: string;
+  confirmations: number;
+  txindex?: boolean;
+}): LiveNetworkSpec<Litecoind> {
   return {
     network: 'litecoin',
-    start: () => startLitecoind(),
+    start: () => startLitecoind({ txindex: settings.txindex ?? true }),
     env: (node) => ({
       LITECOIN_RPC_URL: node.url,
       LITECOIN_RPC_USER: node.user,

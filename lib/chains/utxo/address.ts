@@ -5,51 +5,12 @@ import 'server-only';
  * mainnet address type of the network, since a valid address is not necessarily one we made.
  */
 import { Address } from '@scure/btc-signer/payment.js';
-import { NETWORK, hash160, type BTC_NETWORK } from '@scure/btc-signer/utils.js';
+import { hash160 } from '@scure/btc-signer/utils.js';
 import cashaddr from 'cashaddrjs';
 import type { AddressChain } from '../../catalog';
+import { addressParams as params, cashAddrPrefix as cashPrefix, type UtxoCoin } from './transactions';
 
-export type UtxoCoin = 'bitcoin' | 'litecoin' | 'bitcoincash' | 'dogecoin';
-
-// Version bytes of the base58 addresses; `bech32: ''` turns bech32 decoding off in btc-signer,
-// so a "doge1..." string is not taken for a segwit address (Dogecoin has no segwit).
-const BITCOIN: BTC_NETWORK = NETWORK; // bc1, 1..., 3...
-const LITECOIN: BTC_NETWORK = { bech32: 'ltc', pubKeyHash: 0x30, scriptHash: 0x32, wif: 0xb0 }; // ltc1, L..., M...
-const DOGECOIN: BTC_NETWORK = { bech32: '', pubKeyHash: 0x1e, scriptHash: 0x16, wif: 0x9e }; // D..., 9/A...
-const CASHADDR_PREFIX = 'bitcoincash';
-
-// Test chains (a live network configured with <NETWORK>_CHAIN=testnet|regtest, e.g. the tests'
-// litecoind in regtest). Values from each node's chainparams.cpp.
-const TEST_CHAINS: Record<
-  Exclude<AddressChain, 'mainnet'>,
-  Record<Exclude<UtxoCoin, 'bitcoincash'>, BTC_NETWORK> & { bitcoincash: string }
-> = {
-  testnet: {
-    bitcoin: { bech32: 'tb', pubKeyHash: 0x6f, scriptHash: 0xc4, wif: 0xef },
-    litecoin: { bech32: 'tltc', pubKeyHash: 0x6f, scriptHash: 0x3a, wif: 0xef },
-    dogecoin: { bech32: '', pubKeyHash: 0x71, scriptHash: 0xc4, wif: 0xf1 },
-    bitcoincash: 'bchtest',
-  },
-  regtest: {
-    bitcoin: { bech32: 'bcrt', pubKeyHash: 0x6f, scriptHash: 0xc4, wif: 0xef },
-    litecoin: { bech32: 'rltc', pubKeyHash: 0x6f, scriptHash: 0x3a, wif: 0xef },
-    dogecoin: { bech32: '', pubKeyHash: 0x6f, scriptHash: 0xc4, wif: 0xef },
-    bitcoincash: 'bchreg',
-  },
-};
-
-function params(coin: Exclude<UtxoCoin, 'bitcoincash'>, chain: AddressChain): BTC_NETWORK {
-  if (chain !== 'mainnet') return TEST_CHAINS[chain][coin];
-  return coin === 'bitcoin' ? BITCOIN : coin === 'litecoin' ? LITECOIN : DOGECOIN;
-}
-
-function cashPrefix(chain: AddressChain): string {
-  return chain === 'mainnet' ? CASHADDR_PREFIX : TEST_CHAINS[chain].bitcoincash;
-}
-
-export function isUtxoCoin(name: string): name is UtxoCoin {
-  return name === 'bitcoin' || name === 'litecoin' || name === 'bitcoincash' || name === 'dogecoin';
-}
+export { isUtxoCoin, type UtxoCoin } from './transactions';
 
 /**
  * The deposit address of a 33-byte compressed public key, which BIP32 derivation has already

@@ -92,7 +92,7 @@ export function utxoAdapter(network: Network, cfg: LiveChainConfig): LiveAdapter
   /** Outputs of a non-coinbase transaction as transfers, inputs as spends. */
   function read(
     t: Tx,
-    blockHeight: number | null,
+    block: { height: number; hash: string } | null,
     seenAt: Date,
     transfers: ChainTransfer[],
     spends?: ChainSpend[],
@@ -118,7 +118,8 @@ export function utxoAdapter(network: Network, cfg: LiveChainConfig): LiveAdapter
         tag: null,
         currency: ticker,
         amount,
-        blockHeight,
+        blockHeight: block?.height ?? null,
+        ...(block ? { blockHash: block.hash } : {}),
         seenAt,
         spentOutpoints,
       });
@@ -126,7 +127,14 @@ export function utxoAdapter(network: Network, cfg: LiveChainConfig): LiveAdapter
     if (spends) {
       for (const input of t.vin) {
         if (input.txid === undefined || input.vout === undefined) continue;
-        spends.push({ txHash: t.txid, spentTxHash: input.txid, spentOutputIndex: input.vout, to: firstTo, seenAt });
+        spends.push({
+          txHash: t.txid,
+          spentTxHash: input.txid,
+          spentOutputIndex: input.vout,
+          to: firstTo,
+          seenAt,
+          ...(block ? { blockHeight: block.height } : {}),
+        });
       }
     }
   }
@@ -198,7 +206,7 @@ export function utxoAdapter(network: Network, cfg: LiveChainConfig): LiveAdapter
         if (previous && ref.parentHash !== previous.hash)
           throw new RpcError(`${network.name}: the chain changed during the scan at height ${ref.height}`);
         blocks.push(ref);
-        for (const t of txs) read(t, ref.height, ref.time, transfers, spends);
+        for (const t of txs) read(t, ref, ref.time, transfers, spends);
       }
       return { blocks, transfers, spends };
     },

@@ -1,0 +1,71 @@
+import 'server-only';
+/**
+ * What a collection plan asks of a Bitcoin-family node (lib/payouts): the full previous
+ * transaction of each input, read from the block the watcher saw it in (`getrawtransaction txid
+ * false blockhash` needs no `-txindex`), and the node's fee estimate.
+ */
+import { z } from 'zod';
+import type { LiveChainConfig } from '../../config';
+import { JsonRpcClient, RpcError } from './rpc';
+
+/** The node no longer has a block (pruned): the previous transaction cannot be had from it. */
+export class BlockNotAvailable extends Error {
+  override name = 'BlockNotAvailable';
+  constructor(
+    readonly txid: string,
+    readonly blockHash: string,
+  ) {
+    super(`the node no longer has block ${blockHash} (pruned?), which holds transaction ${txid}`);
+  }
+}
+
+export interface CollectionNode {
+  /** The raw previous transactions (hex) by txid; throws BlockNotAvailable for a block the node pruned. */
+  previousTransactions(wanted: readonly { txid: string; blockHash: string }[]): Promise<Map<string, string>>;
+  /** The node's estimate for confirmation within `blocks`, in base units per virtual byte (rounded up); null without one. */
+  feeRate(blocks: number): Promise<bigint | null>;
+}
+
+const rawHex = z.string().regex(/^([0-9a-f]{2})+$/);
+
+export function utxoCollectionNode(cfg: LiveChainConfig): CollectionNode {
+  const rpc = new JsonRpcClient(cfg.rpc, `${cfg.network} node at ${cfg.rpc.url}`);
+  return {
+    async previousTransactions(wanted) {
+      const distinct = [...new Map(wanted.map((w) => [w.txid, w])).values()];
+      const answers = await rpc.batch(
+        distinct.map((w) => ({ method: 'getrawtransaction', params: [w.txid, false, w.blockHash] })),
+        rawHex,
+      );
+      const out = new Map<string, string>();
+      answers.forEach((answer, i) => {
+        const w = distinct[i]!;
+        if (answer instanceof RpcError) {
+          if (/not available|not found|pruned/i.test(answer.message)) throw new BlockNotAvailable(w.txid, w.blockHash);
+          throw answer;
+        }
+        out.set(w.txid, answer);
+      });
+      return out;
+    },
+    async feeRate(blocks) {
+      // feerate in coins per 1000 virtual bytes, 8 decimals; absent without data (regtest). A rate, not an
+      // amount: toFixed(8) gives back the 8-decimal text the node wrote.
+      const answer = await rpc.call(
+        'estimatesmartfee',
+        [blocks],
+        z.object({ feerate: z.number().positive().optional() }),
+      );
+      if (answer.feerate === undefined) return null;
+      // Per vB in base units: coins/kvB x 1e8 / 1000, rounded up; through text, never a float product.
+      const [whole, fraction = ''] = answer.feerate.toFixed(8).split('.');
+      const perKvB = BigInt(whole!) * 100_000_000n + BigInt(fraction.padEnd(8, '0'));
+      return (perKvB + 999n) / 1000n;
+    },
+  };
+}
+
+/** The collection node of a live UTXO network; undefined where the network is not live or not UTXO. */
+export function collectionNodeOf(cfg: LiveChainConfig | undefined): CollectionNode | undefined {
+  return cfg?.family === 'utxo' ? utxoCollectionNode(cfg) : undefined;
+}

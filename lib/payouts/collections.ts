@@ -1,0 +1,400 @@
+import 'server-only';
+/**
+ * Funds and collections of the Bitcoin-family networks: what the merchant's deposit outputs hold,
+ * and plans that move them to its treasury in one transaction for the signer (docs/decisions/052).
+ * The gateway prepares and watches; it never sees a private key.
+ */
+import { randomUUID } from 'node:crypto';
+import { base64 } from '@scure/base';
+import { HDKey } from '@scure/bip32';
+import { Transaction } from '@scure/btc-signer/transaction.js';
+import { poolKeyFingerprint } from '../addresses';
+import type { Network } from '../catalog';
+import { BlockNotAvailable, collectionNodeOf, liveChainConfig, networkFor, requiredConfirmations } from '../chains';
+import {
+  SIGNING_FORMAT,
+  buildCollectionPsbt,
+  depositPath,
+  estimateVsize,
+  fingerprintHex,
+  formatPath,
+  isUtxoCoin,
+  parseKeyDescriptor,
+  type KeyDescriptor,
+} from '../chains/utxo/transactions';
+import {
+  addresses,
+  bare,
+  chainCursors,
+  chainTransfers,
+  collectionPlanInputs,
+  collectionPlans,
+  columnsOf,
+  insertValues,
+  param,
+  placeholders,
+  sql,
+  statement,
+  unnest,
+  type Database,
+  type Queryable,
+  type RowOf,
+} from '../db';
+import { formatUnits } from '../money';
+import type { CollectionPlan, Mode } from '../protocol';
+import { CollectionRefused } from './errors';
+import { decidePlan, isFinalPlanStatus } from './lifecycle';
+import { treasuryOf } from './treasury';
+
+/** Most outputs one plan spends: a transaction of 500 P2WPKH inputs is about 34 kvB, well under the standard 100 kvB. */
+const MAX_INPUTS = 500;
+
+export interface FundsLine {
+  network: string;
+  currency: string;
+  /** Base units held in deposit outputs not spent yet. */
+  total: bigint;
+  addresses: number;
+  outputs: number;
+  /** The fee to collect them all at the node's current estimate; null without one. */
+  estimatedCost: bigint | null;
+  feeRate: bigint | null;
+}
+
+const FUNDS = statement<
+  { network: string; currency: string; total: string; addresses: string; outputs: string },
+  { merchantId: string; mode: Mode }
+>(sql`select ${chainTransfers.network} as network, ${chainTransfers.currency} as currency, sum(${chainTransfers.amount})::text as total,
+    count(distinct ${chainTransfers.addressId})::text as addresses, count(*)::text as outputs
+  from ${chainTransfers}
+  where ${chainTransfers.merchantId} = ${param('merchantId')} and ${chainTransfers.mode} = ${param('mode')}
+    and ${chainTransfers.spentByTx} is null and ${chainTransfers.dropped} = false and ${chainTransfers.blockHeight} is not null
+  group by ${chainTransfers.network}, ${chainTransfers.currency}
+  order by ${chainTransfers.network}, ${chainTransfers.currency}`);
+
+/**
+ * What the merchant's deposit outputs hold, per network and currency, from what the watcher
+ * recorded in and out: outputs in a block and not spent by a scanned block. Bitcoin-family
+ * networks only: elsewhere the watcher records no spends yet (the EVM and Tron collection issue).
+ */
+export async function fundsOf(db: Queryable, merchantId: string, mode: Mode): Promise<FundsLine[]> {
+  const rows = await FUNDS.run(db, { merchantId, mode });
+  const lines: FundsLine[] = [];
+  for (const row of rows) {
+    if (!isUtxoCoin(row.network)) continue;
+    const outputs = Number(row.outputs);
+    const node = mode === 'live' ? collectionNodeOf(liveChainConfig(row.network)) : undefined;
+    const feeRate = node ? await node.feeRate(6).catch(() => null) : null;
+    const script = row.network === 'dogecoin' || row.network === 'bitcoincash' ? 'pkh' : 'wpkh';
+    lines.push({
+      network: row.network,
+      currency: row.currency,
+      total: BigInt(row.total),
+      addresses: Number(row.addresses),
+      outputs,
+      feeRate,
+      estimatedCost: feeRate === null ? null : BigInt(estimateVsize(script, outputs, 22)) * feeRate,
+    });
+  }
+  return lines;
+}
+
+type Collectable = Pick<RowOf<typeof chainTransfers>, 'id' | 'tx_hash' | 'output_index' | 'amount' | 'block_hash'> &
+  Pick<RowOf<typeof addresses>, 'derivation_index' | 'address'>;
+
+const COLLECTABLE = statement<
+  Collectable,
+  {
+    merchantId: string;
+    mode: Mode;
+    network: string;
+    currency: string;
+    minimum: string;
+    confirmedAt: number;
+    keyFingerprint: string;
+    limit: number;
+  }
+>(sql`select ${columnsOf(chainTransfers, ['id', 'tx_hash', 'output_index', 'amount', 'block_hash'])},
+    ${addresses.derivationIndex} as derivation_index, ${addresses.address} as address
+  from ${chainTransfers} join ${addresses} on ${addresses.id} = ${chainTransfers.addressId}
+  where ${chainTransfers.merchantId} = ${param('merchantId')} and ${chainTransfers.mode} = ${param('mode')}
+    and ${chainTransfers.network} = ${param('network')} and ${chainTransfers.currency} = ${param('currency')}
+    and ${chainTransfers.spentByTx} is null and ${chainTransfers.dropped} = false
+    and ${chainTransfers.blockHeight} <= ${param('confirmedAt')} and ${chainTransfers.amount} >= ${param('minimum')}::numeric
+    and ${addresses.keyFingerprint} = ${param('keyFingerprint')} and ${addresses.derivationIndex} >= 0
+    and not exists (select 1 from ${collectionPlanInputs} where ${collectionPlanInputs.transferId} = ${chainTransfers.id} and ${collectionPlanInputs.open})
+  order by ${chainTransfers.blockHeight}, ${chainTransfers.txHash}, ${chainTransfers.outputIndex}
+  limit ${param('limit')}`);
+
+const CURSOR_HEIGHT = statement<{ height: number }, { network: string; mode: Mode }>(
+  sql`select ${chainCursors.height} as height from ${chainCursors} where ${chainCursors.network} = ${param('network')} and ${chainCursors.mode} = ${param('mode')}`,
+);
+
+const PLAN = placeholders([
+  'id',
+  'merchantId',
+  'mode',
+  'network',
+  'currency',
+  'treasury',
+  'masterFingerprint',
+  'feeRate',
+  'total',
+  'fee',
+  'sent',
+  'psbt',
+  'txid',
+]);
+const PLAN_INSERT = insertValues([
+  [collectionPlans.id, PLAN.id],
+  [collectionPlans.merchantId, PLAN.merchantId],
+  [collectionPlans.mode, PLAN.mode],
+  [collectionPlans.network, PLAN.network],
+  [collectionPlans.currency, PLAN.currency],
+  [collectionPlans.treasury, PLAN.treasury],
+  [collectionPlans.masterFingerprint, PLAN.masterFingerprint],
+  [collectionPlans.feeRate, PLAN.feeRate],
+  [collectionPlans.total, PLAN.total],
+  [collectionPlans.fee, PLAN.fee],
+  [collectionPlans.sent, PLAN.sent],
+  [collectionPlans.psbt, PLAN.psbt],
+  [collectionPlans.txid, PLAN.txid],
+]);
+const INSERT_PLAN = statement<unknown, Record<keyof typeof PLAN, unknown>>(
+  sql`insert into ${collectionPlans} (${PLAN_INSERT.columns}) values (${PLAN_INSERT.values})`,
+);
+const PLAN_INPUTS = unnest('i', { transfer_id: collectionPlanInputs.transferId });
+/** An output already in an open plan (a concurrent prepare) conflicts on the partial unique index and is not inserted. */
+const INSERT_INPUTS = statement<unknown, { planId: string }>(sql`insert into ${collectionPlanInputs}
+    (${bare(collectionPlanInputs.planId)}, ${bare(collectionPlanInputs.transferId)})
+  select ${param('planId')}, ${PLAN_INPUTS.names} from ${PLAN_INPUTS.from}
+  on conflict do nothing returning 1`);
+
+/** The key (with its origin) the deposit addresses of a live UTXO network come from. */
+function keyOf(network: Network, mode: Mode): KeyDescriptor {
+  if (mode === 'test')
+    throw new CollectionRefused(
+      'test mode collections are not built yet: the sandbox ledger keeps no outputs to spend (docs/decisions/052)',
+    );
+  const text = liveChainConfig(network.name)?.keyDescriptor;
+  if (!text)
+    throw new CollectionRefused(
+      `${network.name}: the key has no origin; set it as a descriptor, wpkh([fingerprint/84h/.../0h]xpub.../0/*) (docs/live-chains.md)`,
+    );
+  return parseKeyDescriptor(text);
+}
+
+export interface PrepareCollection {
+  merchantId: string;
+  mode: Mode;
+  network: string;
+  /** Base units per virtual byte; the node's estimate when absent. */
+  feeRate?: bigint;
+  /** Outputs below this many base units stay where they are (dust that would cost more than it holds). */
+  minimum?: bigint;
+}
+
+/**
+ * Prepares a plan that moves every confirmed, unplanned output of the network (above the minimum)
+ * to the treasury: a PSBT with each input's derivation and previous transaction. Inputs of a plan
+ * still open are left out, so two plans never spend the same output; what arrives later is in the
+ * next plan.
+ */
+export async function prepareCollection(db: Database, request: PrepareCollection): Promise<CollectionPlan> {
+  const network = networkFor(request.mode, request.network);
+  if (!network || !isUtxoCoin(network.name))
+    throw new CollectionRefused(`${request.network} is not a Bitcoin-family network of ${request.mode} mode`);
+  if (SIGNING_FORMAT[network.name] !== 'psbt')
+    throw new CollectionRefused(
+      `${network.name} collections (raw transactions signed by the signer) are not built yet`,
+    );
+  const treasury = await treasuryOf(db, request.merchantId, network.name, request.mode);
+  if (!treasury) throw new CollectionRefused(`no treasury is set for ${network.name}: set one first`);
+  const key = keyOf(network, request.mode);
+  const coin = network.name as 'bitcoin' | 'litecoin';
+  const chain = network.chain ?? 'mainnet';
+  const node = collectionNodeOf(liveChainConfig(network.name))!;
+  const feeRate = request.feeRate ?? (await node.feeRate(6));
+  if (feeRate === null || feeRate <= 0n)
+    throw new CollectionRefused(`the ${network.name} node has no fee estimate: give a fee rate (base units per vbyte)`);
+  const [cursor] = await CURSOR_HEIGHT.run(db, { network: network.name, mode: request.mode });
+  if (!cursor) throw new CollectionRefused(`the ${network.name} watcher has not scanned a block yet`);
+  const required = requiredConfirmations(request.mode, network);
+  const currency = network.currencies[0]!.ticker;
+  const rows = await COLLECTABLE.run(db, {
+    merchantId: request.merchantId,
+    mode: request.mode,
+    network: network.name,
+    currency,
+    minimum: (request.minimum ?? 1n).toString(),
+    confirmedAt: cursor.height - required + 1,
+    keyFingerprint: await poolKeyFingerprint(network, request.mode),
+    limit: MAX_INPUTS,
+  });
+  if (rows.length === 0) throw new CollectionRefused(`nothing to collect on ${network.name}`);
+  let previous: Map<string, string>;
+  try {
+    previous = await node.previousTransactions(rows.map((r) => ({ txid: r.tx_hash, blockHash: r.block_hash ?? '' })));
+  } catch (error) {
+    if (error instanceof BlockNotAvailable)
+      throw new CollectionRefused(`${error.message}: a collection needs the full previous transaction of every input`);
+    throw error;
+  }
+  let built;
+  try {
+    built = buildCollectionPsbt({
+      coin,
+      chain,
+      key: { ...key, chain: key.chain as HDKey },
+      treasury,
+      feeRate,
+      inputs: rows.map((r) => ({
+        txid: r.tx_hash,
+        vout: r.output_index,
+        amount: BigInt(r.amount),
+        index: Number(r.derivation_index),
+        previousTx: previous.get(r.tx_hash)!,
+      })),
+    });
+  } catch (error) {
+    throw new CollectionRefused((error as Error).message);
+  }
+  // Segwit inputs: the id does not cover signatures, so the plan knows its transaction's id now.
+  const txid = key.script === 'wpkh' ? Transaction.fromPSBT(built.psbt).id : null;
+  const id = randomUUID();
+  const total = built.sent + built.fee;
+  await db.transaction(async (tx) => {
+    await INSERT_PLAN.run(tx, {
+      id,
+      merchantId: request.merchantId,
+      mode: request.mode,
+      network: network.name,
+      currency,
+      treasury,
+      masterFingerprint: fingerprintHex(key.masterFingerprint),
+      feeRate: feeRate.toString(),
+      total: total.toString(),
+      fee: built.fee.toString(),
+      sent: built.sent.toString(),
+      psbt: base64.encode(built.psbt),
+      txid,
+    });
+    const inserted = await INSERT_INPUTS.run(tx, {
+      planId: id,
+      ...PLAN_INPUTS.values(rows.map((r) => ({ transfer_id: r.id }))),
+    });
+    if (inserted.length !== rows.length)
+      throw new CollectionRefused('another plan took some of these outputs at the same moment: prepare again');
+  });
+  return (await collectionPlan(db, request.merchantId, request.mode, id))!;
+}
+
+type PlanRow = RowOf<typeof collectionPlans>;
+const PLAN_BY_ID = statement<PlanRow, { id: string; merchantId: string; mode: Mode }>(
+  sql`select * from ${collectionPlans} where ${collectionPlans.id} = ${param('id')} and ${collectionPlans.merchantId} = ${param('merchantId')} and ${collectionPlans.mode} = ${param('mode')}`,
+);
+const PLAN_INPUT_ROWS = statement<
+  Collectable & Pick<RowOf<typeof chainTransfers>, 'spent_by_tx' | 'spent_at_height'>,
+  { planId: string }
+>(sql`select ${columnsOf(chainTransfers, ['id', 'tx_hash', 'output_index', 'amount', 'block_hash', 'spent_by_tx', 'spent_at_height'])},
+    ${addresses.derivationIndex} as derivation_index, ${addresses.address} as address
+  from ${collectionPlanInputs} join ${chainTransfers} on ${chainTransfers.id} = ${collectionPlanInputs.transferId}
+    join ${addresses} on ${addresses.id} = ${chainTransfers.addressId}
+  where ${collectionPlanInputs.planId} = ${param('planId')}
+  order by ${chainTransfers.blockHeight}, ${chainTransfers.txHash}, ${chainTransfers.outputIndex}`);
+
+/** A plan of the merchant and mode, as the signer reads it; null when it is not the caller's. */
+export async function collectionPlan(
+  db: Queryable,
+  merchantId: string,
+  mode: Mode,
+  id: string,
+): Promise<CollectionPlan | null> {
+  const [row] = await PLAN_BY_ID.run(db, { id, merchantId, mode });
+  if (!row) return null;
+  const inputs = await PLAN_INPUT_ROWS.run(db, { planId: id });
+  const network = networkFor(mode, row.network);
+  const decimals = network?.currencies[0]?.decimals ?? 8;
+  const key = mode === 'live' ? liveChainConfig(row.network)?.keyDescriptor : undefined;
+  const accountPath = key ? parseKeyDescriptor(key).accountPath : [];
+  return {
+    planId: row.id,
+    kind: 'collection',
+    mode: row.mode,
+    network: row.network,
+    chain: network?.chain ?? 'mainnet',
+    currency: row.currency,
+    format: 'psbt',
+    status: row.status,
+    treasury: row.treasury,
+    masterFingerprint: row.master_fingerprint,
+    inputs: inputs.map((i) => ({
+      txid: i.tx_hash,
+      vout: i.output_index,
+      address: i.address,
+      amount: formatUnits(BigInt(i.amount), decimals),
+      path: formatPath(depositPath({ accountPath }, Number(i.derivation_index))),
+    })),
+    total: formatUnits(BigInt(row.total), decimals),
+    fee: formatUnits(BigInt(row.fee), decimals),
+    feeRate: row.fee_rate,
+    sent: formatUnits(BigInt(row.sent), decimals),
+    psbt: row.psbt,
+    txid: row.txid,
+    reason: row.reason,
+    createdAt: row.created_at.toISOString(),
+  };
+}
+
+const OPEN_PLANS = statement<Pick<PlanRow, 'id' | 'status' | 'txid'>, { network: string; mode: Mode }>(
+  sql`select ${columnsOf(collectionPlans, ['id', 'status', 'txid'])} from ${collectionPlans}
+    where ${collectionPlans.network} = ${param('network')} and ${collectionPlans.mode} = ${param('mode')} and ${collectionPlans.status} in ('prepared', 'broadcast')`,
+);
+const UPDATE_PLAN = statement<unknown, { id: string; status: string; txid: string | null; reason: string | null }>(
+  sql`update ${collectionPlans} set ${bare(collectionPlans.status)} = ${param('status')}, ${bare(collectionPlans.txid)} = ${param('txid')},
+    ${bare(collectionPlans.reason)} = ${param('reason')}, ${bare(collectionPlans.updatedAt)} = now()
+  where ${collectionPlans.id} = ${param('id')}`,
+);
+const CLOSE_INPUTS = statement<unknown, { planId: string }>(
+  sql`update ${collectionPlanInputs} set ${bare(collectionPlanInputs.open)} = false where ${collectionPlanInputs.planId} = ${param('planId')}`,
+);
+
+/** A plan whose status a watcher step changed. */
+export interface PlanChange {
+  planId: string;
+  from: string;
+  to: string;
+}
+
+/**
+ * In a watcher step, after its spends are recorded: every open plan of the network moves as its
+ * inputs' spends say (./lifecycle.ts). A final plan frees its outputs: those still unspent (a
+ * stale plan's others) are in the next plan.
+ */
+export async function settleCollections(
+  tx: Queryable,
+  network: Network,
+  mode: Mode,
+  tipHeight: number,
+): Promise<PlanChange[]> {
+  if (!isUtxoCoin(network.name)) return [];
+  const plans = await OPEN_PLANS.run(tx, { network: network.name, mode });
+  const changes: PlanChange[] = [];
+  for (const plan of plans) {
+    const inputs = await PLAN_INPUT_ROWS.run(tx, { planId: plan.id });
+    const decision = decidePlan(
+      plan,
+      inputs.map((i) => ({
+        spentByTx: i.spent_by_tx,
+        spentAtHeight: i.spent_at_height === null ? null : Number(i.spent_at_height),
+      })),
+      tipHeight,
+      requiredConfirmations(mode, network),
+    );
+    if (decision.status === plan.status && decision.txid === plan.txid) continue;
+    await UPDATE_PLAN.run(tx, { id: plan.id, ...decision });
+    if (isFinalPlanStatus(decision.status)) await CLOSE_INPUTS.run(tx, { planId: plan.id });
+    if (decision.status !== plan.status) changes.push({ planId: plan.id, from: plan.status, to: decision.status });
+  }
+  return changes;
+}

@@ -1,0 +1,19 @@
+import 'server-only';
+/**
+ * Money out, without custody (docs/decisions/052): funds per network, the merchant's treasury,
+ * collection plans and their state as the watcher sees them. Plans are data the signer checks on
+ * the merchant's machine; nothing here ever sees a private key.
+ */
+export {
+  collectionPlan,
+  fundsOf,
+  prepareCollection,
+  settleCollections,
+  type FundsLine,
+  type PlanChange,
+  type PrepareCollection,
+} from './collections';
+export { CollectionRefused, KeyMaterialRefused, TreasuryInvalid } from './errors';
+export { gapLimitOf, type GapLimit } from './gap-limit';
+export { decidePlan, isFinalPlanStatus, type PlanDecision, type PlanInputState } from './lifecycle';
+export { setTreasury, treasuryOf } from './treasury';

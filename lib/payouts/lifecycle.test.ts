@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { decidePlan } from './lifecycle';
+
+const OURS = 'a'.repeat(64);
+const OTHER = 'b'.repeat(64);
+const unspent = { spentByTx: null, spentAtHeight: null };
+const byOurs = (height: number) => ({ spentByTx: OURS, spentAtHeight: height });
+
+describe('collection plan lifecycle', () => {
+  it('prepared stays prepared while nothing is spent', () => {
+    expect(decidePlan({ status: 'prepared', txid: OURS }, [unspent, unspent], 100, 3)).toEqual({
+      status: 'prepared',
+      txid: OURS,
+      reason: null,
+    });
+  });
+  it('prepared -> broadcast when its transaction is in a block short of the confirmations', () => {
+    expect(decidePlan({ status: 'prepared', txid: OURS }, [byOurs(100), byOurs(100)], 101, 3).status).toBe('broadcast');
+  });
+  it('broadcast -> confirmed at the required confirmations', () => {
+    expect(decidePlan({ status: 'broadcast', txid: OURS }, [byOurs(100), byOurs(100)], 102, 3).status).toBe(
+      'confirmed',
+    );
+  });
+  it('prepared -> confirmed in one step when the watcher sees it late', () => {
+    expect(decidePlan({ status: 'prepared', txid: OURS }, [byOurs(90)], 100, 3).status).toBe('confirmed');
+  });
+  it('prepared -> stale when another transaction spent an input', () => {
+    const decision = decidePlan(
+      { status: 'prepared', txid: OURS },
+      [byOurs(100), { spentByTx: OTHER, spentAtHeight: 100 }],
+      100,
+      1,
+    );
+    expect(decision).toEqual({
+      status: 'stale',
+      txid: OURS,
+      reason: `an input was spent by transaction ${OTHER}, not by this plan's`,
+    });
+  });
+  it('broadcast -> failed when a reorganisation put another spender in its place', () => {
+    expect(
+      decidePlan({ status: 'broadcast', txid: OURS }, [{ spentByTx: OTHER, spentAtHeight: 101 }], 101, 3).status,
+    ).toBe('failed');
+  });
+  it('broadcast -> prepared when its block was replaced and nothing spends its inputs yet', () => {
+    expect(decidePlan({ status: 'broadcast', txid: OURS }, [unspent], 101, 3).status).toBe('prepared');
+  });
+  it('a plan without a known id takes the one transaction that spends all its inputs', () => {
+    expect(decidePlan({ status: 'prepared', txid: null }, [byOurs(100)], 100, 1)).toEqual({
+      status: 'confirmed',
+      txid: OURS,
+      reason: null,
+    });
+  });
+  it('final plans stay final', () => {
+    for (const status of ['confirmed', 'failed', 'stale'] as const)
+      expect(decidePlan({ status, txid: OURS }, [unspent], 100, 1).status).toBe(status);
+  });
+});

@@ -1,0 +1,71 @@
+/**
+ * A collection plan's status as a pure function of what the chain did with its inputs (the
+ * watcher records which transaction spent each of our outputs, and at what height). One plan is
+ * one transaction: every input is spent by it, or the plan cannot happen as prepared.
+ *
+ *   prepared --(its transaction in a block)--> broadcast --(required confirmations)--> confirmed
+ *   prepared --(an input spent by another transaction)--> stale
+ *   broadcast --(its block replaced and an input spent by another)--> failed
+ *
+ * Statuses are documented with the wire contract (lib/protocol/plans.ts).
+ */
+import type { PlanStatus } from '../protocol';
+
+export interface PlanInputState {
+  /** The transaction that spent the input, as a scanned block holds it; null while unspent. */
+  spentByTx: string | null;
+  spentAtHeight: number | null;
+}
+
+export interface PlanState {
+  status: PlanStatus;
+  /** The plan's own transaction, when known (segwit inputs: signatures are not part of the id). */
+  txid: string | null;
+}
+
+export interface PlanDecision {
+  status: PlanStatus;
+  txid: string | null;
+  reason: string | null;
+}
+
+const FINAL: ReadonlySet<PlanStatus> = new Set(['confirmed', 'failed', 'stale']);
+
+export function isFinalPlanStatus(status: PlanStatus): boolean {
+  return FINAL.has(status);
+}
+
+/**
+ * The plan's next status, given its inputs, the chain's tip and the confirmations the network
+ * requires. A final plan stays as it is.
+ */
+export function decidePlan(
+  plan: PlanState,
+  inputs: readonly PlanInputState[],
+  tipHeight: number,
+  requiredConfirmations: number,
+): PlanDecision {
+  if (isFinalPlanStatus(plan.status)) return { status: plan.status, txid: plan.txid, reason: null };
+  const spenders = new Set(inputs.map((i) => i.spentByTx).filter((t): t is string => t !== null));
+  if (spenders.size === 0) {
+    // Nothing spent (again, after a reorganisation took its block away): waiting for a signature.
+    return { status: 'prepared', txid: plan.txid, reason: null };
+  }
+  const [spender] = spenders;
+  const ours = spenders.size === 1 && (plan.txid === null || plan.txid === spender);
+  if (!ours) {
+    const other = [...spenders].find((t) => t !== plan.txid) ?? spender!;
+    const reason = `an input was spent by transaction ${other}, not by this plan's`;
+    return plan.status === 'broadcast'
+      ? { status: 'failed', txid: plan.txid, reason }
+      : { status: 'stale', txid: plan.txid, reason };
+  }
+  if (inputs.some((i) => i.spentByTx === null)) {
+    // Its transaction spends every input; one unspent means another transaction with this id is impossible: wait.
+    return { status: plan.status, txid: spender!, reason: null };
+  }
+  const height = Math.max(...inputs.map((i) => i.spentAtHeight ?? Number.POSITIVE_INFINITY));
+  const confirmations = Number.isFinite(height) ? tipHeight - height + 1 : 0;
+  if (confirmations >= requiredConfirmations) return { status: 'confirmed', txid: spender!, reason: null };
+  return { status: 'broadcast', txid: spender!, reason: null };
+}

@@ -1,0 +1,59 @@
+/**
+ * Money-out plans as they travel between the gateway and the signer (scripts/signer, on the
+ * merchant's machine): a collection of a network's deposit outputs to the merchant's treasury.
+ * The gateway prepares; the signer reads this shape, but trusts only what it decodes from the
+ * transaction itself (docs/decisions/052).
+ *
+ * Plan statuses (lib/payouts lifecycle):
+ * - prepared: built, waiting for a signature.
+ * - broadcast: its transaction was seen on the network (mempool or a block below the required confirmations).
+ * - confirmed: its transaction has the network's required confirmations. Final; `collection.completed`.
+ * - failed: its transaction was dropped, or never appeared; `reason` says which. Final; `collection.failed`.
+ * - stale: an input was spent by another transaction before this plan's was seen. Final; never signed.
+ */
+import { z } from 'zod';
+import { MODE_VALUES } from './status';
+
+export const PLAN_STATUS_VALUES = ['prepared', 'broadcast', 'confirmed', 'failed', 'stale'] as const;
+export type PlanStatus = (typeof PLAN_STATUS_VALUES)[number];
+
+const decimal = z.string().regex(/^\d+(\.\d+)?$/, 'must be a decimal string');
+
+export const planInputSchema = z.object({
+  txid: z.string().regex(/^[0-9a-f]{64}$/),
+  vout: z.number().int().nonnegative(),
+  address: z.string(),
+  /** In the coin, a decimal string. */
+  amount: decimal,
+  /** The full derivation path from the master key, `m/84'/2'/0'/0/7`. */
+  path: z.string().regex(/^m(\/\d+'?)+$/),
+});
+
+export const collectionPlanSchema = z.object({
+  planId: z.uuid(),
+  kind: z.literal('collection'),
+  mode: z.enum(MODE_VALUES),
+  network: z.string(),
+  /** The coin's chain: mainnet, or a test chain whose coins have no value. */
+  chain: z.enum(['mainnet', 'testnet', 'regtest']),
+  currency: z.string(),
+  /** `psbt`: a BIP 174 version 0 PSBT; `raw`: the signer signs the raw transaction itself (dogecoin, bitcoincash). */
+  format: z.enum(['psbt', 'raw']),
+  status: z.enum(PLAN_STATUS_VALUES),
+  treasury: z.string(),
+  /** The master fingerprint of the key the inputs come from, eight hex digits. */
+  masterFingerprint: z.string().regex(/^[0-9a-f]{8}$/),
+  inputs: z.array(planInputSchema).min(1),
+  total: decimal,
+  fee: decimal,
+  /** Base units per virtual byte. */
+  feeRate: z.string().regex(/^\d+$/),
+  sent: decimal,
+  /** base64 */
+  psbt: z.string(),
+  /** The collecting transaction once seen, and why a plan failed. */
+  txid: z.string().nullable(),
+  reason: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type CollectionPlan = z.infer<typeof collectionPlanSchema>;

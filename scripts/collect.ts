@@ -1,0 +1,99 @@
+/**
+ * npm run collect -- treasury MERCHANT NETWORK ADDRESS [--mode live|test]   sets where collections of NETWORK go
+ * npm run collect -- funds MERCHANT [--mode live|test]                      what the deposit outputs hold, per network
+ * npm run collect -- prepare MERCHANT NETWORK [--fee-rate N] [--minimum N] [--mode ...] [--out FILE]
+ *                                                                           a collection plan for `npm run signer`
+ * npm run collect -- show MERCHANT PLAN_ID [--mode ...] [--out FILE]        a plan and its status
+ * npm run collect -- gap-limit NETWORK [--mode ...]                         the gap limit a wallet importing the key needs
+ *
+ * The gateway prepares and watches; the plan is signed on the merchant's machine by
+ * `npm run signer` (docs/collections.md). Works with and without a running server.
+ */
+import fs from 'node:fs';
+import { parseArgs } from 'node:util';
+import type { CollectionPlan } from '../lib/protocol';
+import { fail, runCommand } from './cli-runtime';
+
+const USAGE = `usage:
+  npm run collect -- treasury MERCHANT NETWORK ADDRESS [--mode live|test]
+  npm run collect -- funds MERCHANT [--mode live|test] [--json]
+  npm run collect -- prepare MERCHANT NETWORK [--fee-rate BASE_UNITS_PER_VBYTE] [--minimum BASE_UNITS] [--mode live|test] [--out FILE]
+  npm run collect -- show MERCHANT PLAN_ID [--mode live|test] [--out FILE]
+  npm run collect -- gap-limit NETWORK [--mode live|test]`;
+
+function summary(plan: CollectionPlan): string {
+  return [
+    `${plan.planId}  ${plan.status}  ${plan.network} ${plan.mode}: ${plan.inputs.length} outputs, ${plan.total} ${plan.currency}`,
+    `  to ${plan.treasury}: ${plan.sent} ${plan.currency}, fee ${plan.fee} (${plan.feeRate} per vbyte)`,
+    ...(plan.txid ? [`  transaction ${plan.txid}`] : []),
+    ...(plan.reason ? [`  ${plan.reason}`] : []),
+  ].join('\n');
+}
+
+async function main(): Promise<void> {
+  const { positionals, values } = parseArgs({
+    allowPositionals: true,
+    options: {
+      mode: { type: 'string', default: 'live' },
+      'fee-rate': { type: 'string' },
+      minimum: { type: 'string' },
+      out: { type: 'string' },
+      json: { type: 'boolean' },
+    },
+  });
+  const [action, merchant, ...rest] = positionals;
+  const mode = values.mode;
+  if (!merchant || (mode !== 'live' && mode !== 'test')) fail(USAGE);
+  if (action === 'gap-limit' && rest.length === 0) {
+    // The key is the gateway's per network (not yet per merchant): the second word is the network.
+    const gap = (await runCommand({ command: 'collect.gap-limit', network: merchant, mode })) as {
+      highestUsed: number | null;
+      longestUnusedRun: number;
+    };
+    return void console.log(
+      gap.highestUsed === null
+        ? `No ${merchant} address of the key has received anything yet.`
+        : `Highest used address index ${gap.highestUsed}; a wallet importing the key needs a gap limit above ${gap.longestUnusedRun}.`,
+    );
+  }
+  if (action === 'treasury' && rest.length === 2) {
+    const [network, address] = rest as [string, string];
+    await runCommand({ command: 'collect.treasury', merchant, network, mode, address });
+    return void console.log(`Collections of ${network} (${mode}) now go to ${address.trim()}.`);
+  }
+  if (action === 'funds' && rest.length === 0) {
+    const lines = (await runCommand({ command: 'collect.funds', merchant, mode })) as {
+      network: string;
+      currency: string;
+      total: string;
+      addresses: number;
+      estimatedCost: string | null;
+    }[];
+    if (values.json) return void console.log(JSON.stringify(lines));
+    if (lines.length === 0) console.log('Nothing held in deposit addresses.');
+    for (const l of lines)
+      console.log(
+        `${l.network} ${l.currency}: ${l.total} base units in ${l.addresses} addresses; to collect ${l.estimatedCost ?? '(no fee estimate)'}`,
+      );
+    return;
+  }
+  let plan: CollectionPlan;
+  if (action === 'prepare' && rest.length === 1) {
+    plan = (await runCommand({
+      command: 'collect.prepare',
+      merchant,
+      network: rest[0]!,
+      mode,
+      ...(values['fee-rate'] ? { feeRate: values['fee-rate'] } : {}),
+      ...(values.minimum ? { minimum: values.minimum } : {}),
+    })) as CollectionPlan;
+  } else if (action === 'show' && rest.length === 1) {
+    plan = (await runCommand({ command: 'collect.show', merchant, mode, planId: rest[0]! })) as CollectionPlan;
+  } else return fail(USAGE);
+  if (values.out) fs.writeFileSync(values.out, `${JSON.stringify(plan, null, 2)}\n`);
+  console.log(summary(plan));
+  if (values.out)
+    console.log(`Plan written to ${values.out}: sign it with npm run signer -- sign --plan ${values.out} ...`);
+}
+
+main().catch((error: unknown) => fail(error instanceof Error ? error.message : String(error)));

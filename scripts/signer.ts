@@ -1,0 +1,88 @@
+/**
+ * `npm run signer -- sign --plan PLAN.json --config SIGNER.json [--seed-file FILE] [--out FILE] [--yes]`
+ *
+ * The one program that touches a private key, run by the merchant on its own machine (offline for
+ * PSBTs): it reads a collection plan the gateway prepared, derives the keys it needs from the
+ * merchant's seed, and signs only what its own configuration allows (scripts/signer/sign-plan.ts,
+ * docs/decisions/052). The seed is typed at a prompt, or read from a file the merchant names; it is
+ * never written, logged or sent anywhere. It imports nothing of the gateway's server side: it runs
+ * without `--conditions=react-server`, so a server-only module would stop it at once.
+ *
+ * The signed transaction (hex, to broadcast with the merchant's node or any block explorer) and the
+ * signed PSBT are written as JSON to --out, or printed. Exit status: 0 signed, 1 refused, 2 usage.
+ */
+import fs from 'node:fs';
+import readline from 'node:readline/promises';
+import { nodeUnspentCheck, rootOfPhrase, signerConfigSchema, signPlan } from './signer/sign-plan';
+import { SignerRefusal } from '../lib/chains/utxo/transactions';
+
+const USAGE = `usage: npm run signer -- sign --plan PLAN.json --config SIGNER.json [--seed-file FILE] [--out FILE] [--yes]
+
+  --plan       the plan the gateway prepared (dashboard "Collections", or collections/get)
+  --config     this signer's own settings: {"network", "chain", "treasury", "maxFee", "node"?}
+  --seed-file  a file holding the BIP 39 phrase (otherwise it is asked for; nothing is echoed)
+  --out        where to write the signed transaction (default: printed)
+  --yes        sign without asking (the outputs and the fee are still printed)`;
+
+function option(args: string[], name: string): string | undefined {
+  const at = args.indexOf(name);
+  return at === -1 ? undefined : args[at + 1];
+}
+
+async function ask(question: string, hidden = false): Promise<string> {
+  const rl = readline.createInterface({ input: process.stdin, output: process.stderr, terminal: process.stdin.isTTY });
+  if (hidden && process.stdin.isTTY) {
+    // Nothing of the phrase is echoed: the prompt is written once, keystrokes are not.
+    const output = rl as unknown as { _writeToOutput?: (s: string) => void };
+    process.stderr.write(question);
+    output._writeToOutput = () => {};
+    const answer = await rl.question('');
+    process.stderr.write('\n');
+    rl.close();
+    return answer;
+  }
+  const answer = await rl.question(question);
+  rl.close();
+  return answer;
+}
+
+async function main(): Promise<number> {
+  const [command, ...args] = process.argv.slice(2);
+  const planFile = option(args, '--plan');
+  const configFile = option(args, '--config');
+  if (command !== 'sign' || !planFile || !configFile) {
+    console.error(USAGE);
+    return 2;
+  }
+  const parsed = signerConfigSchema.safeParse(JSON.parse(fs.readFileSync(configFile, 'utf8')));
+  if (!parsed.success) {
+    console.error(`${configFile}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    return 2;
+  }
+  const seedFile = option(args, '--seed-file');
+  const phrase = seedFile ? fs.readFileSync(seedFile, 'utf8') : await ask('Seed phrase (BIP 39): ', true);
+  const root = rootOfPhrase(phrase);
+  const signed = await signPlan(fs.readFileSync(planFile, 'utf8'), parsed.data, root, {
+    unspent: parsed.data.node ? nodeUnspentCheck(parsed.data.node) : undefined,
+    confirm: async (summary) => {
+      console.error(summary);
+      if (args.includes('--yes')) return true;
+      return /^y(es)?$/i.test((await ask('Sign this transaction? (yes/no) ')).trim());
+    },
+  });
+  const out = option(args, '--out');
+  const text = `${JSON.stringify(signed, null, 2)}\n`;
+  if (out) fs.writeFileSync(out, text, { mode: 0o600 });
+  else process.stdout.write(text);
+  console.error(`signed: transaction ${signed.txid}${out ? ` written to ${out}` : ''}`);
+  return 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    // Messages name what was refused and why; none holds the seed or a key.
+    console.error(error instanceof SignerRefusal ? error.message : `signer: ${(error as Error).message}`);
+    process.exit(1);
+  },
+);

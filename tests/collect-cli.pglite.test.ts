@@ -1,0 +1,59 @@
+/**
+ * `npm run collect` on the embedded database, offline: a treasury is set, and a key pasted in its
+ * place is refused without being echoed; test mode has nothing to collect yet and
+ * says so. (Live collections end to end: tests/collections-litecoind.pg.test.ts.)
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { HDKey } from '@scure/bip32';
+import { mnemonicToSeedSync } from '@scure/bip39';
+import { WIF } from '@scure/btc-signer';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { addressOfScript, depositScript } from '@/lib/chains/utxo/transactions';
+import { CLI_TEST_TIMEOUT, runCli } from './support/cli';
+import { childEnv } from './support/test-env';
+
+let env: NodeJS.ProcessEnv;
+const cli = (script: 'collect' | 'keys', ...args: string[]) => runCli(env, script, ...args);
+const WORDS = 'legal winner thank year wave sausage worth useful legal winner thank yellow';
+const seed = HDKey.fromMasterSeed(mnemonicToSeedSync(WORDS));
+/** The merchant's treasury: an address of a wallet of its own. */
+const TREASURY = addressOfScript(
+  'litecoin',
+  'mainnet',
+  depositScript('wpkh', seed.derive("m/84'/2'/0'/0/0").publicKey!, 'litecoin', 'mainnet'),
+)!;
+
+describe('npm run collect', () => {
+  beforeAll(async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-collect-cli-'));
+    env = { ...childEnv(), DATA_DIR: dataDir, LOG_LEVEL: 'warn', DEMO_STORE: 'false', ADDRESS_POOL_SIZE: '16' };
+    expect((await cli('keys', 'create', '--name', 'Collect shop', '--mode', 'test', '--json')).code).toBe(0);
+  }, CLI_TEST_TIMEOUT);
+
+  it(
+    'sets a treasury, refuses key material, and prepares nothing in test mode',
+    async () => {
+      const set = await cli('collect', 'treasury', 'Collect shop', 'litecoin', TREASURY, '--mode', 'test');
+      expect(set.stdout).toContain(`now go to ${TREASURY}`);
+      const wif = WIF().encode(seed.derive('m/0').privateKey!);
+      for (const [secret, what] of [
+        [wif, 'a WIF private key'],
+        [WORDS, 'a BIP 39 recovery phrase'],
+      ] as const) {
+        const refused = await cli('collect', 'treasury', 'Collect shop', 'litecoin', secret, '--mode', 'test');
+        expect(refused.code).not.toBe(0);
+        expect(refused.stderr).toContain(`address holds ${what}`);
+        expect(refused.stdout + refused.stderr).not.toContain(secret.split(' ')[0]!.slice(0, 12));
+      }
+
+      const funds = await cli('collect', 'funds', 'Collect shop', '--mode', 'test', '--json');
+      expect(JSON.parse(funds.stdout)).toEqual([]);
+      const prepare = await cli('collect', 'prepare', 'Collect shop', 'litecoin', '--mode', 'test', '--fee-rate', '2');
+      expect(prepare.code).not.toBe(0);
+      expect(prepare.stderr).toContain('test mode collections are not built yet');
+    },
+    CLI_TEST_TIMEOUT,
+  );
+});

@@ -1,0 +1,277 @@
+/**
+ * Collecting a merchant's deposits on litecoind regtest, started without `-txindex`: the gateway
+ * prepares a PSBT, `npm run signer` signs it with the public test seed (and, separately,
+ * litecoind's own wallet holding the same keys does), the node mines it, the watcher confirms the
+ * plan, and the funds are gone from the deposit addresses. Then the attacks a signer must survive
+ * on a real chain: a plan made stale by an output spent elsewhere, and a payment after the plan.
+ * Nothing is mocked; the seed never reaches the gateway, which the test checks in its database.
+ */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { HDKey } from '@scure/bip32';
+import { mnemonicToSeedSync } from '@scure/bip39';
+import { WIF } from '@scure/btc-signer';
+import { hex } from '@scure/base';
+import { describe, expect, it } from 'vitest';
+import { parseKeyDescriptor } from '@/lib/chains/utxo/transactions';
+import type { Database } from '@/lib/db/client';
+import { collectionPlan, fundsOf, gapLimitOf, prepareCollection, setTreasury } from '@/lib/payouts';
+import type { CollectionPlan } from '@/lib/protocol';
+import type { Litecoind } from '../scripts/lib/litecoind.mjs';
+import { createOrder, orderRow } from './support/chain';
+import { watchLive, withLiveNetwork } from './support/live';
+import { litecoindNetwork } from './support/live-networks';
+import type { TestMerchant } from './support/merchants';
+import type { LiveAdapter } from '@/lib/chains/live';
+
+const run = promisify(execFile);
+const WORDS = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
+const root = HDKey.fromMasterSeed(mnemonicToSeedSync(WORDS), { private: 0x04358394, public: 0x043587cf });
+const account = root.derive("m/84'/1'/0'");
+const DESCRIPTOR = `wpkh([73c5da0a/84h/1h/0h]${account.publicExtendedKey}/0/*)`;
+const LTC = { currency: 'LTC', network: 'litecoin' };
+
+let node: Litecoind;
+let db: Database;
+let merchant: TestMerchant;
+let adapter: LiveAdapter;
+withLiveNetwork(
+  litecoindNetwork({ xpub: DESCRIPTOR, confirmations: 1, txindex: false }),
+  (live) => ({ node, db, merchant, adapter } = live),
+);
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-signer-'));
+const seedFile = path.join(dir, 'seed.txt');
+fs.writeFileSync(seedFile, `${WORDS}\n`, { mode: 0o600 });
+
+/** A call to one of the node's wallets (several are loaded, so the wallet is named in the URL). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON-RPC answers, read field by field in the test
+async function walletRpc(wallet: string, method: string, ...params: unknown[]): Promise<any> {
+  const response = await fetch(`${node.url}wallet/${wallet}`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      authorization: `Basic ${Buffer.from(`${node.user}:${node.password}`).toString('base64')}`,
+    },
+    body: JSON.stringify({ jsonrpc: '1.0', id: 1, method, params }),
+  });
+  const body = (await response.json()) as { result: unknown; error: { message: string } | null };
+  if (body.error) throw new Error(`litecoind ${method}: ${body.error.message}`);
+  return body.result;
+}
+
+/** `npm run signer` as the merchant runs it; answers its exit code, output and the signed file. */
+async function signer(plan: CollectionPlan, config: Record<string, unknown>) {
+  const planFile = path.join(dir, `plan-${plan.planId}.json`);
+  const configFile = path.join(dir, 'signer.json');
+  const out = path.join(dir, `signed-${plan.planId}.json`);
+  fs.writeFileSync(planFile, JSON.stringify(plan));
+  fs.writeFileSync(configFile, JSON.stringify(config));
+  const args = [
+    'scripts/cli.mjs',
+    'signer',
+    'sign',
+    '--plan',
+    planFile,
+    '--config',
+    configFile,
+    '--seed-file',
+    seedFile,
+    '--out',
+    out,
+    '--yes',
+  ];
+  let result: { code: number; stdout: string; stderr: string };
+  try {
+    result = { code: 0, ...(await run(process.execPath, args, { cwd: path.resolve(__dirname, '..') })) };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    result = { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+  // What the signer prints and writes holds neither the phrase nor a private key.
+  const written = fs.existsSync(out) ? fs.readFileSync(out, 'utf8') : '';
+  for (const text of [result.stdout, result.stderr, written]) {
+    expect(text).not.toContain('abandon');
+    expect(text).not.toContain(account.privateExtendedKey.slice(0, 20));
+  }
+  return {
+    code: result.code,
+    stderr: result.stderr,
+    signed: written ? (JSON.parse(written) as { txid: string; rawTx: string; signedPsbt: string }) : null,
+  };
+}
+
+let treasury: string;
+const signerConfig = () => ({
+  network: 'litecoin',
+  chain: 'regtest',
+  treasury,
+  maxFee: '0.001',
+  node: { url: node.url, user: node.user, password: node.password },
+});
+
+describe('collections on litecoind regtest without -txindex', () => {
+  it('30 paid orders and 5 expired: one PSBT, signed by the signer and by litecoind, mined, confirmed, nothing left', async () => {
+    treasury = await node.rpc('getnewaddress', '', 'bech32');
+    await setTreasury(db, { merchantId: merchant.merchantId, network: 'litecoin', mode: 'live', address: treasury });
+    const orders = [];
+    for (let i = 0; i < 35; i++)
+      orders.push(await createOrder(db, merchant.live, { ...LTC, amount: `0.0${(i % 9) + 1}` }));
+    const unpaid = new Set([3, 10, 17, 24, 31]);
+    let expected = 0n;
+    for (const [i, order] of orders.entries()) {
+      if (unpaid.has(i)) continue;
+      await node.rpc('sendtoaddress', order.address, `0.0${(i % 9) + 1}`);
+      expected += BigInt((i % 9) + 1) * 1_000_000n;
+      // The wallet spends its own unconfirmed change at most 25 deep (the mempool's ancestor limit).
+      if (i % 10 === 9) await node.mine(1);
+    }
+    await node.mine(1);
+    await watchLive(db, adapter);
+    const late = Math.ceil(orders.at(-1)!.expires_at.getTime() / 1000) + 600;
+    await node.rpc('setmocktime', late);
+    await node.mine(1);
+    await watchLive(db, adapter, new Date(late * 1000));
+    for (const [i, order] of orders.entries())
+      expect((await orderRow(db, order.id)).status).toBe(unpaid.has(i) ? 'expired' : 'processed');
+
+    // Each expired order left one unused address between paid ones.
+    expect(await gapLimitOf(db, 'litecoin', 'live')).toMatchObject({ longestUnusedRun: 1 });
+    const [funds] = await fundsOf(db, merchant.merchantId, 'live');
+    expect(funds).toMatchObject({ network: 'litecoin', total: expected, addresses: 30, outputs: 30 });
+
+    const plan = await prepareCollection(db, {
+      merchantId: merchant.merchantId,
+      mode: 'live',
+      network: 'litecoin',
+      feeRate: 2n,
+    });
+    expect(plan.inputs).toHaveLength(30);
+    const decoded = await node.rpc('decodepsbt', plan.psbt);
+    expect(decoded.inputs).toHaveLength(30);
+    for (const [i, input] of decoded.inputs.entries()) {
+      expect(input.non_witness_utxo?.txid).toBe(decoded.tx.vin[i].txid);
+      expect(input.bip32_derivs).toEqual([
+        expect.objectContaining({
+          master_fingerprint: '73c5da0a',
+          path: expect.stringMatching(/^m\/84'\/1'\/0'\/0\/\d+$/),
+        }),
+      ]);
+    }
+    expect(decoded.tx.vout).toHaveLength(1);
+    expect(decoded.tx.vout[0].scriptPubKey.addresses ?? [decoded.tx.vout[0].scriptPubKey.address]).toEqual([treasury]);
+
+    // litecoind's own wallet, holding the test seed's private keys (imported here, in the test only).
+    // Debian's litecoind has no descriptor wallets (no sqlite): a legacy wallet imports the
+    // ranged private descriptor with importmulti.
+    await node.rpc('createwallet', 'seed', false, true);
+    const info = await node.rpc('getdescriptorinfo', `wpkh([73c5da0a/84h/1h/0h]${account.privateExtendedKey}/0/*)`);
+    const privateDescriptor = `wpkh([73c5da0a/84h/1h/0h]${account.privateExtendedKey}/0/*)#${info.checksum}`;
+    const imported = await walletRpc('seed', 'importmulti', [
+      { desc: privateDescriptor, range: [0, 200], timestamp: 'now', keypool: false, watchonly: false },
+    ]);
+    expect(imported[0].success).toBe(true);
+    const byNode = await walletRpc('seed', 'walletprocesspsbt', plan.psbt, true, 'ALL');
+    expect(byNode.complete).toBe(true);
+    const nodeTx = await node.rpc('finalizepsbt', byNode.psbt);
+
+    const signed = await signer(plan, signerConfig());
+    expect(signed.stderr).toContain(`to ${treasury} (your treasury)`);
+    expect(signed.code).toBe(0);
+    // The same transaction either way: segwit ids do not cover the signatures.
+    expect((await node.rpc('decoderawtransaction', nodeTx.hex)).txid).toBe(signed.signed!.txid);
+    expect(signed.signed!.txid).toBe(plan.txid);
+    await node
+      .rpc('testmempoolaccept', [nodeTx.hex])
+      .then((r: { allowed: boolean }[]) => expect(r[0]!.allowed).toBe(true));
+
+    await node.rpc('sendrawtransaction', signed.signed!.rawTx);
+    await node.mine(1);
+    await watchLive(db, adapter, new Date(late * 1000));
+    expect((await collectionPlan(db, merchant.merchantId, 'live', plan.planId))!.status).toBe('confirmed');
+    for (const input of plan.inputs) expect(await node.rpc('gettxout', input.txid, input.vout)).toBeNull();
+    const received = await node.rpc(
+      'getrawtransaction',
+      signed.signed!.txid,
+      true,
+      (await node.rpc('getbestblockhash')) as string,
+    );
+    expect(received.vout[0].value).toBeCloseTo(Number(plan.sent), 8);
+    expect(BigInt(Math.round(Number(plan.total) * 1e8))).toBe(expected);
+    expect(await fundsOf(db, merchant.merchantId, 'live')).toEqual([]);
+  }, 180_000);
+
+  it('an output spent elsewhere makes the signer refuse and the plan stale; a payment after the plan is in the next one', async () => {
+    // The chain's clock is past the first test's deadlines: these orders run for the longest lifetime.
+    const first = await createOrder(db, merchant.live, { ...LTC, amount: '0.3', lifetime: 43200 });
+    const second = await createOrder(db, merchant.live, { ...LTC, amount: '0.4', lifetime: 43200 });
+    await walletRpc('test', 'sendtoaddress', first.address, '0.3');
+    await walletRpc('test', 'sendtoaddress', second.address, '0.4');
+    await node.mine(1);
+    await watchLive(db, adapter);
+    const stale = await prepareCollection(db, {
+      merchantId: merchant.merchantId,
+      mode: 'live',
+      network: 'litecoin',
+      feeRate: 2n,
+    });
+    expect(stale.inputs.map((i) => i.address).sort()).toEqual([first.address, second.address].sort());
+
+    // A payment after the plan: not in it.
+    const later = await createOrder(db, merchant.live, { ...LTC, amount: '0.5', lifetime: 43200 });
+    await walletRpc('test', 'sendtoaddress', later.address, '0.5');
+
+    // The first deposit's output is spent elsewhere (the merchant's own wallet, by hand).
+    const spentHere = stale.inputs.find((i) => i.address === first.address)!;
+    const raw = await node.rpc('createrawtransaction', [{ txid: spentHere.txid, vout: spentHere.vout }], {
+      [treasury]: '0.2999',
+    });
+    const signedRaw = await walletRpc('seed', 'signrawtransactionwithwallet', raw);
+    const elsewhere = { txid: (await node.rpc('sendrawtransaction', signedRaw.hex)) as string };
+    expect(elsewhere.txid).toMatch(/^[0-9a-f]{64}$/);
+
+    const refused = await signer(stale, signerConfig());
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`input ${spentHere.txid}:${spentHere.vout} is spent already`);
+
+    await node.mine(1);
+    await watchLive(db, adapter);
+    const after = (await collectionPlan(db, merchant.merchantId, 'live', stale.planId))!;
+    expect(after.status).toBe('stale');
+    expect(after.reason).toContain(elsewhere.txid);
+
+    const next = await prepareCollection(db, {
+      merchantId: merchant.merchantId,
+      mode: 'live',
+      network: 'litecoin',
+      feeRate: 2n,
+    });
+    expect(next.inputs.map((i) => i.address).sort()).toEqual([second.address, later.address].sort());
+    const signed = await signer(next, signerConfig());
+    expect(signed.code).toBe(0);
+  }, 120_000);
+
+  it('the seed and its private keys are nowhere in the database', async () => {
+    const tables = await db.query<{ table_name: string }>(
+      "select table_name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE'",
+    );
+    let everything = '';
+    for (const { table_name } of tables) {
+      const rows = await db.query<{ row: string }>(`select row_to_json(t)::text as row from "${table_name}" t`);
+      everything += rows.map((r) => r.row).join('\n');
+    }
+    expect(everything.length).toBeGreaterThan(10_000);
+    const secrets = [WORDS, 'abandon abandon', account.privateExtendedKey, root.privateExtendedKey];
+    const chain = account.deriveChild(0);
+    for (let i = 0; i < 60; i++) {
+      const key = chain.deriveChild(i).privateKey!;
+      secrets.push(hex.encode(key), WIF({ bech32: 'rltc', pubKeyHash: 0x6f, scriptHash: 0x3a, wif: 0xef }).encode(key));
+    }
+    for (const secret of secrets) expect(everything.includes(secret), 'a secret in the database').toBe(false);
+    // The descriptor the gateway holds is public.
+    expect(parseKeyDescriptor(DESCRIPTOR).masterFingerprint).toBe(0x73c5da0a);
+  });
+});
