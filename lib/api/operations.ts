@@ -11,6 +11,13 @@ import { availableCurrencies, enabledNetworks, networkFor } from '../chains';
 import type { Queryable } from '../db';
 import { getDeposit, listOrphanDeposits, serializeDeposit } from '../deposits';
 import { getInvoice, listInvoices, makeInvoice, serializeInvoice } from '../invoices';
+import {
+  createPaymentLink,
+  disablePaymentLink,
+  getPaymentLink,
+  listPaymentLinks,
+  serializePaymentLink,
+} from '../links';
 import { listAdvancedBalances, type ApiKey } from '../merchants';
 import {
   addressTransactions,
@@ -168,6 +175,36 @@ export const API_OPERATIONS = {
       const addresses = await personalAddressesOf(db, key, user.id, filter);
       return addresses.slice(filter.offset, filter.offset + filter.limit);
     },
+  ),
+  // Operations of our own (docs/payment-links.md). A write and its nonce commit together: a refused request writes nothing.
+  'payment-links/create': apiOperation(
+    'payment-links/create',
+    async ({ db, key, nonce }, input) =>
+      serializePaymentLink(
+        await db.transaction(async (tx) => {
+          if (!(await consumeNonce(tx, key.keyId, nonce))) throw new NonceReused();
+          return createPaymentLink(tx, key, input);
+        }),
+      ),
+    { nonce: 'handler' },
+  ),
+  'payment-links/get': apiOperation('payment-links/get', async ({ db, key }, { id }) =>
+    serializePaymentLink(await getPaymentLink(db, key, id)),
+  ),
+  'payment-links/list': apiOperation('payment-links/list', async ({ db, key }, page) => {
+    const { links, total } = await listPaymentLinks(db, key, page);
+    return { total, links: links.map((link) => serializePaymentLink(link)) };
+  }),
+  'payment-links/disable': apiOperation(
+    'payment-links/disable',
+    async ({ db, key, nonce }, { id }) =>
+      serializePaymentLink(
+        await db.transaction(async (tx) => {
+          if (!(await consumeNonce(tx, key.keyId, nonce))) throw new NonceReused();
+          return disablePaymentLink(tx, key, id);
+        }),
+      ),
+    { nonce: 'handler' },
   ),
 } satisfies Record<OperationName, ApiOperation>;
 

@@ -10,6 +10,7 @@ import { log } from '../log';
 import { metrics } from '../metrics';
 import { findApiKey, type ApiKey } from '../merchants';
 import type { InvoiceError } from '../invoices';
+import type { PaymentLinkError } from '../links';
 import type { OrderError } from '../orders';
 import type { RateUnavailable, UnknownPriceCurrency } from '../rates';
 import { processSlot } from '../process';
@@ -27,7 +28,7 @@ import {
 import { readBody } from './body';
 import { ApiError } from './errors';
 import { consumeNonce } from './nonces';
-import { rateLimitWait } from './rate-limit';
+import { keyRateLimitWait } from './rate-limit';
 import { readInTime } from './slow-bodies';
 
 const BODY_LIMIT_BYTES = 64 * 1024;
@@ -152,7 +153,7 @@ function wrapped(
         const signatureValid = signatureMatches(key.secret, rawBody, signature);
         if (verify && !signatureValid) throw new ApiError('INVALID_SIGNATURE');
         // Only a signed request spends the key's budget (test-signature answers unsigned ones too).
-        const wait = signatureValid ? rateLimitWait(key.keyId, cfg.apiRateLimit) : 0;
+        const wait = signatureValid ? keyRateLimitWait(key.keyId, cfg.apiRateLimit) : 0;
         if (wait > 0) throw new ApiError('RATE_LIMITED', API_ERRORS.RATE_LIMITED.message, [], wait);
         const json = parseJson(rawBody);
         const { nonce, input } = validate(schema, json, verify);
@@ -235,7 +236,7 @@ async function identify(
   const key = await findApiKey(db, publicKey);
   if (!key) throw new ApiError('UNKNOWN_PUBLIC_KEY');
   if (verify && !SIGNATURE_FORMAT.test(signature)) throw new ApiError('INVALID_SIGNATURE');
-  const wait = rateLimitWait(key.keyId, rateLimit, { peek: true });
+  const wait = keyRateLimitWait(key.keyId, rateLimit, { peek: true });
   if (wait > 0) throw new ApiError('RATE_LIMITED', API_ERRORS.RATE_LIMITED.message, [], wait);
   return { db, key, signature };
 }
@@ -329,7 +330,11 @@ function respond(
  * refusal meets HTTP. Every kind the domains declare must be here (the type check says so).
  */
 const DOMAIN_ANSWERS: Record<
-  NotFound['kind'] | OrderError['kind'] | InvoiceError['kind'] | (RateUnavailable | UnknownPriceCurrency)['kind'],
+  | NotFound['kind']
+  | OrderError['kind']
+  | InvoiceError['kind']
+  | PaymentLinkError['kind']
+  | (RateUnavailable | UnknownPriceCurrency)['kind'],
   ApiErrorName
 > = {
   NotFound: 'NOT_FOUND',
@@ -349,6 +354,11 @@ const DOMAIN_ANSWERS: Record<
   TooManyCoinChoices: 'INVOICE_CONFLICT',
   RateUnavailable: 'RATE_UNAVAILABLE',
   UnknownPriceCurrency: 'UNSUPPORTED_CURRENCY',
+  PaymentLinkInvalid: 'VALIDATION_ERROR',
+  // The link page's refusals (lib/links/start.ts): no API operation makes them.
+  PaymentLinkClosed: 'PAYMENT_LINK_CLOSED',
+  LinkChoiceInvalid: 'VALIDATION_ERROR',
+  LinkBusy: 'RATE_LIMITED',
 };
 
 /** A domain error as its documented answer, with the domain's own words (the table's when it has none). */

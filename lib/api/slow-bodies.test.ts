@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { clientKey, readInTime, slowBodies } from './slow-bodies';
+import { clientKey } from '../security';
+import { readInTime, slowBodies } from './slow-bodies';
 
 describe('clientKey', () => {
   it('counts an IPv4 address, mapped or not, as itself', () => {

@@ -136,6 +136,9 @@ const envSchema = z
     API_RATE_LIMIT: z.coerce.number().int().min(0).max(1_000_000).default(0),
     API_BODY_TIMEOUT_SECONDS: positiveInt.max(30).default(10),
     API_SLOW_BODIES_PER_CLIENT: positiveInt.max(100_000).default(16),
+    LINK_INVOICES_PER_MINUTE: positiveInt.max(100_000).default(30),
+    LINK_INVOICES_PER_CLIENT_PER_MINUTE: positiveInt.max(100_000).default(5),
+    LINK_INVOICES_GATEWAY_PER_MINUTE: positiveInt.max(1_000_000).default(600),
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
     KEY_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).default(30),
     DEMO_STORE: z.enum(['true', 'false']).default('true'),
@@ -220,6 +223,12 @@ const envSchema = z
     apiRateLimit: env.API_RATE_LIMIT,
     apiBodyTimeoutMs: env.API_BODY_TIMEOUT_SECONDS * 1000,
     apiSlowBodiesPerClient: env.API_SLOW_BODIES_PER_CLIENT,
+    /** Invoices payment links may make per minute: per link, per link and client address, gateway-wide (lib/links). */
+    linkInvoicesPerMinute: {
+      link: env.LINK_INVOICES_PER_MINUTE,
+      client: env.LINK_INVOICES_PER_CLIENT_PER_MINUTE,
+      gateway: env.LINK_INVOICES_GATEWAY_PER_MINUTE,
+    },
     logLevel: env.LOG_LEVEL,
     keyCacheTtlMs: env.KEY_CACHE_TTL_SECONDS * 1000,
     demoStore: env.DEMO_STORE === 'true',

@@ -71,6 +71,10 @@ const SUMMARIES: Record<OperationName, string> = {
   'personal-addresses/get-user': 'A personal-address user by id or clientId.',
   'personal-addresses/get-user-address': "The user's address for a coin, taken on first use.",
   'personal-addresses/get-user-addresses': "The user's addresses, one per coin of each network.",
+  'payment-links/create': 'Create a payment link: a public page that makes an invoice when a payer goes on.',
+  'payment-links/get': 'One payment link with its views, invoices, paid count and total.',
+  'payment-links/list': 'The payment links, newest first.',
+  'payment-links/disable': 'Stop a payment link making invoices (those it made run on).',
 };
 
 const ID = '6f1c1b1e-8f7a-4c4b-9a55-2d0f5f0b8e21';
@@ -111,6 +115,17 @@ const EXAMPLES: Record<OperationName, Record<string, unknown>> = {
   'personal-addresses/get-user': { clientId: 'user-42' },
   'personal-addresses/get-user-address': { id: ID, currency: 'USDT', network: 'tron' },
   'personal-addresses/get-user-addresses': { id: ID, network: ['tron'], limit: 20, offset: 0 },
+  'payment-links/create': {
+    title: 'Workshop ticket',
+    currency: 'EUR',
+    amount: '25.00',
+    maxQuantity: 4,
+    currencies: [{ currency: 'USDT', networks: ['tron'] }, { currency: 'BTC' }],
+    maxUses: 40,
+  },
+  'payment-links/get': { id: ID },
+  'payment-links/list': { limit: 20, offset: 0 },
+  'payment-links/disable': { id: ID },
 };
 
 /** The error answers, one response per HTTP status, each error name an example of it. */

@@ -30,6 +30,10 @@ import {
   makeOrderRequest,
   priceRateRequest,
   resendWebhookRequest,
+  createPaymentLinkRequest,
+  getPaymentLinkRequest,
+  listPaymentLinksRequest,
+  disablePaymentLinkRequest,
 } from './requests';
 import {
   addressResponse,
@@ -55,6 +59,8 @@ import {
   testSignatureResponse,
   webhookEventResponse,
   webhookEventsResponse,
+  paymentLinkResponse,
+  paymentLinkListResponse,
 } from './responses';
 
 export const OPERATIONS = {
@@ -86,6 +92,11 @@ export const OPERATIONS = {
   'personal-addresses/get-user': { request: getUserRequest, response: personalUserResponse },
   'personal-addresses/get-user-address': { request: getUserAddressRequest, response: personalAddressResponse },
   'personal-addresses/get-user-addresses': { request: getUserAddressesRequest, response: personalAddressesResponse },
+  // Operations of our own (no client library of the API we follow uses these names): docs/payment-links.md.
+  'payment-links/create': { request: createPaymentLinkRequest, response: paymentLinkResponse },
+  'payment-links/get': { request: getPaymentLinkRequest, response: paymentLinkResponse },
+  'payment-links/list': { request: listPaymentLinksRequest, response: paymentLinkListResponse },
+  'payment-links/disable': { request: disablePaymentLinkRequest, response: paymentLinkResponse },
 } as const satisfies Record<string, { request: z.ZodType; response: z.ZodType }>;
 
 export type OperationName = keyof typeof OPERATIONS;
