@@ -6,7 +6,7 @@ import 'server-only';
  * link, per client and gateway-wide (./start).
  */
 export * from './errors';
-export { linkStatus, priceOfChoice, type LinkFacts, type LinkPrice } from './rules';
+export { linkStatus, priceOfChoice, saleTotal, type LinkFacts, type LinkPrice } from './rules';
 export {
   countLinkView,
   createPaymentLink,
@@ -21,3 +21,15 @@ export {
 } from './store';
 export { linkPrice, startLinkInvoice, type LinkChoice } from './start';
 export { paymentLinkUrl, serializePaymentLink } from './serialize';
+export {
+  getSale,
+  posSettings,
+  salesSince,
+  saleState,
+  startSale,
+  updatePosSettings,
+  type Cashier,
+  type PosSettings,
+  type SaleRow,
+} from './pos';
+export { POS_TEXTS, posLanguage, type PosLanguage, type PosTexts } from './pos-texts';
