@@ -8,6 +8,7 @@ import type { Page } from '@playwright/test';
 import { LINK_MESSAGES } from '@/lib/pay/link-messages';
 import type { PaymentLink } from '@/lib/protocol';
 import { expectAccessible, expectNoHorizontalScroll, PHONE } from './pay-support';
+import { createUser, signIn } from './support/dashboard';
 import { api, expect, simulatePayment, test } from './support/fixtures';
 
 test.setTimeout(180_000);
@@ -84,4 +85,25 @@ test('the link page on a phone: axe clean in light and dark, English and Arabic;
     await expect(page.getByTestId('link-error')).toBeVisible();
     await expectAccessible(page, `link page with a refusal, ${lang}`);
   }
+});
+
+test('an admin makes a link in the dashboard and finds its QR code and pay button; the pages are axe clean', async ({
+  page,
+}) => {
+  const admin = await createUser({ role: 'admin' });
+  await signIn(page, admin.email, admin.password, undefined, { next: '/dashboard/links' });
+  await expectAccessible(page, 'payment links page');
+  await page.getByLabel('Title', { exact: true }).fill('Gift card');
+  await page.getByLabel('Price currency', { exact: true }).fill('EUR');
+  await page.getByLabel('Fixed price', { exact: true }).fill('50');
+  await page.getByRole('button', { name: 'Create link' }).click();
+  await page.waitForURL(/\/dashboard\/links\/[0-9a-f-]{36}\?notice=created/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Gift card');
+  const url = await page.getByTestId('public-link').textContent();
+  expect(url).toMatch(/\/link\/[0-9a-f-]{36}$/);
+  await expect(page.getByText(`<a href="${url}"`)).toBeVisible();
+  await expectAccessible(page, 'a payment link page of the dashboard');
+  await page.getByRole('button', { name: 'Disable link' }).click();
+  await page.waitForURL(/notice=disabled/);
+  await expect(page.getByText('DISABLED', { exact: true })).toBeVisible();
 });
