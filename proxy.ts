@@ -7,7 +7,7 @@
  *   and the FRAME_ANCESTORS sites; every other page by none.
  *   The demo store's pages may frame the gateway the store links to (its embedded checkout),
  *   which is another origin whenever the store is opened at another address than that gateway's.
- * - Language of /pay/* and /invoice/*: `?lang=` or Accept-Language (lib/pay/i18n), handed to the
+ * - Language of /pay/*, /invoice/* and /link/* (and English or Arabic for the point of sale): `?lang=` or Accept-Language (lib/pay/i18n), handed to the
  *   root layout (`<html lang dir>`) and the page in a request header that this proxy always
  *   overwrites.
  *
@@ -27,8 +27,9 @@ import { contentSecurityPolicy, isCrossSite, literalPercentPath, newNonce } from
 /** The dashboard page's path and query, set here only (any value the client sent is overwritten or removed). */
 const DASHBOARD_PATH_HEADER = 'x-dashboard-path';
 const API_PATH = /^\/(api|api-gateway|internal)\//;
-/** The payer's pages: the payment page and the invoice page (its coin choice). */
-const PAYER_PAGE = /^\/(pay|invoice)\//;
+/** The payer's pages: the payment page, the invoice page (its coin choice), a payment link's page. */
+const PAYER_PAGE = /^\/(pay|invoice|link)\//;
+const POS_PAGE = '/dashboard/pos';
 
 /** The request's URL with its undecodable path taken literally, if its path does not decode. */
 function literalUrl(request: NextRequest): URL | undefined {
@@ -68,12 +69,9 @@ export function proxy(request: NextRequest): NextResponse {
   });
   const headers = new Headers(request.headers);
   headers.set('content-security-policy', csp);
-  headers.set(
-    LANGUAGE_HEADER,
-    payerPage
-      ? negotiateLanguage(request.nextUrl.searchParams.get('lang'), request.headers.get('accept-language'))
-      : 'en',
-  );
+  const language = negotiateLanguage(request.nextUrl.searchParams.get('lang'), request.headers.get('accept-language'));
+  // The point of sale speaks English and Arabic (lib/links/pos-texts.ts); the rest of the dashboard English.
+  headers.set(LANGUAGE_HEADER, payerPage ? language : pathname === POS_PAGE && language === 'ar' ? 'ar' : 'en');
   // Where a signed-out visitor of a dashboard page comes back to after signing in (app/dashboard/session.ts).
   if (dashboardPage) headers.set(DASHBOARD_PATH_HEADER, `${pathname}${request.nextUrl.search}`);
   else headers.delete(DASHBOARD_PATH_HEADER);

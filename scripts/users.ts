@@ -1,5 +1,5 @@
 /**
- * npm run users -- create --merchant NAME_OR_ID --email E --role owner|admin|viewer [--password-stdin]
+ * npm run users -- create --merchant NAME_OR_ID --email E --role owner|admin|viewer|cashier [--password-stdin]
  * npm run users -- list
  * npm run users -- reset-password --email E [--password-stdin]
  * npm run users -- disable --email E
@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import { fail, runCommand } from './cli-runtime';
 
 const USAGE = `usage:
-  npm run users -- create --merchant NAME_OR_ID --email E --role owner|admin|viewer [--password-stdin]
+  npm run users -- create --merchant NAME_OR_ID --email E --role owner|admin|viewer|cashier [--password-stdin]
   npm run users -- list
   npm run users -- reset-password --email E [--password-stdin]
   npm run users -- disable --email E
@@ -111,14 +111,15 @@ async function main(): Promise<void> {
   if (action === 'create') {
     if (!values.merchant) fail(`--merchant is required\n${USAGE}`);
     if (!values.email) fail(`--email is required\n${USAGE}`);
-    if (values.role !== 'owner' && values.role !== 'admin' && values.role !== 'viewer')
-      fail(`--role must be owner, admin or viewer\n${USAGE}`);
+    const role = values.role;
+    if (role !== 'owner' && role !== 'admin' && role !== 'viewer' && role !== 'cashier')
+      fail(`--role must be owner, admin, viewer or cashier\n${USAGE}`);
     const secret = await password(values['password-stdin']);
     const { user, link } = (await runCommand({
       command: 'users.create',
       merchant: values.merchant,
       email: values.email,
-      role: values.role,
+      role,
       password: secret,
     })) as { user: User; link?: Link };
     if (values.json) return void console.log(JSON.stringify({ user, link }));

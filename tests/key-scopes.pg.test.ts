@@ -74,6 +74,7 @@ beforeAll(async () => {
   );
   const invoice = await ok('make-invoice', { currency: 'USD', amount: '10', externalId: 'scopes-invoice' });
   const user = await ok('personal-addresses/get-user', { clientId: 'scoped-user' });
+  const link = await ok('payment-links/create', { title: 'Scopes', currency: 'USD', amount: '5' });
   const { endpoint } = await ok('webhook-endpoints/create', {
     url: 'https://shop.example/hooks/all',
     eventTypes: ['*'],
@@ -123,6 +124,10 @@ beforeAll(async () => {
     'webhook-endpoints/roll-secret': { id: endpoint.id, overlapHours: 0 },
     'webhook-endpoints/send-test': { id: endpoint.id },
     'webhook-endpoints/deliveries': { id: endpoint.id },
+    'payment-links/create': { title: 'Scopes 2', currency: 'USD', amount: '6' },
+    'payment-links/get': { id: link.id },
+    'payment-links/list': {},
+    'payment-links/disable': { id: link.id },
   } satisfies Record<OperationName, Record<string, unknown>>);
 });
 
@@ -137,6 +142,8 @@ const WRITES: OperationName[] = [
   'webhook-endpoints/delete',
   'webhook-endpoints/roll-secret',
   'webhook-endpoints/send-test',
+  'payment-links/create',
+  'payment-links/disable',
 ];
 const READS = (Object.keys(OPERATIONS) as OperationName[]).filter((name) => !WRITES.includes(name));
 

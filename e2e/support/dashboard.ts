@@ -15,7 +15,7 @@ import { E2E_APP_SECRET } from './server';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
 
-export type Role = 'owner' | 'admin' | 'viewer';
+export type Role = 'owner' | 'admin' | 'viewer' | 'cashier';
 
 export interface CreatedUser {
   id: string;

@@ -11,6 +11,13 @@ import { availableCurrencies, enabledNetworks, networkFor } from '../chains';
 import type { Database, Queryable } from '../db';
 import { getDeposit, listOrphanDeposits, serializeDeposit } from '../deposits';
 import { getInvoice, listInvoices, makeInvoice, serializeInvoice } from '../invoices';
+import {
+  createPaymentLink,
+  disablePaymentLink,
+  getPaymentLink,
+  listPaymentLinks,
+  serializePaymentLink,
+} from '../links';
 import { listAdvancedBalances, type ApiKey } from '../merchants';
 import {
   addressTransactions,
@@ -214,6 +221,26 @@ export const API_OPERATIONS = {
   ),
   'webhook-endpoints/deliveries': apiOperation('webhook-endpoints/deliveries', ({ db, key }, query) =>
     listEndpointDeliveries(db, key, query),
+  ),
+  // Operations of our own (docs/payment-links.md). A write and its nonce commit together: a refused request writes nothing.
+  'payment-links/create': apiOperation(
+    'payment-links/create',
+    async ({ db, key, nonce }, input) =>
+      serializePaymentLink(await withNonce(db, key, nonce, (tx) => createPaymentLink(tx, key, input))),
+    { nonce: 'handler' },
+  ),
+  'payment-links/get': apiOperation('payment-links/get', async ({ db, key }, { id }) =>
+    serializePaymentLink(await getPaymentLink(db, key, id)),
+  ),
+  'payment-links/list': apiOperation('payment-links/list', async ({ db, key }, page) => {
+    const { links, total } = await listPaymentLinks(db, key, page);
+    return { total, links: links.map((link) => serializePaymentLink(link)) };
+  }),
+  'payment-links/disable': apiOperation(
+    'payment-links/disable',
+    async ({ db, key, nonce }, { id }) =>
+      serializePaymentLink(await withNonce(db, key, nonce, (tx) => disablePaymentLink(tx, key, id))),
+    { nonce: 'handler' },
   ),
 } satisfies Record<OperationName, ApiOperation>;
 

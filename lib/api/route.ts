@@ -12,6 +12,7 @@ import { findApiKey, noteKeyUse, type ApiKey } from '../merchants';
 import type { EventCursorUnknown } from '../events';
 import type { InvoiceError } from '../invoices';
 import type { TooManyEndpoints } from '../webhooks';
+import type { PaymentLinkError } from '../links';
 import type { OrderError } from '../orders';
 import type { RateUnavailable, UnknownPriceCurrency } from '../rates';
 import { processSlot } from '../process';
@@ -32,7 +33,7 @@ import {
 import { readBody } from './body';
 import { ApiError } from './errors';
 import { consumeNonce } from './nonces';
-import { rateLimitWait } from './rate-limit';
+import { keyRateLimitWait } from './rate-limit';
 import { readInTime } from './slow-bodies';
 
 const BODY_LIMIT_BYTES = 64 * 1024;
@@ -163,7 +164,7 @@ function wrapped(
         // After the signature: only the key's holder learns what its scopes allow.
         if (access && !scopesAllow(key.scopes, access)) throw scopeRefusal(key, access);
         // Only a signed request spends the key's budget (test-signature answers unsigned ones too).
-        const wait = signatureValid ? rateLimitWait(key.keyId, cfg.apiRateLimit) : 0;
+        const wait = signatureValid ? keyRateLimitWait(key.keyId, cfg.apiRateLimit) : 0;
         if (wait > 0) throw new ApiError('RATE_LIMITED', API_ERRORS.RATE_LIMITED.message, [], wait);
         const json = parseJson(rawBody);
         const { nonce, input } = validate(schema, json, verify);
@@ -251,7 +252,7 @@ async function identify(
       `This key expired at ${key.expiresAt.toISOString()}: use its replacement or create a new key.`,
     );
   if (verify && !SIGNATURE_FORMAT.test(signature)) throw new ApiError('INVALID_SIGNATURE');
-  const wait = rateLimitWait(key.keyId, rateLimit, { peek: true });
+  const wait = keyRateLimitWait(key.keyId, rateLimit, { peek: true });
   if (wait > 0) throw new ApiError('RATE_LIMITED', API_ERRORS.RATE_LIMITED.message, [], wait);
   return { db, key, signature };
 }
@@ -363,6 +364,7 @@ const DOMAIN_ANSWERS: Record<
   | NotFound['kind']
   | OrderError['kind']
   | InvoiceError['kind']
+  | PaymentLinkError['kind']
   | (RateUnavailable | UnknownPriceCurrency)['kind']
   | (EventCursorUnknown | TooManyEndpoints)['kind'],
   ApiErrorName
@@ -386,6 +388,11 @@ const DOMAIN_ANSWERS: Record<
   UnknownPriceCurrency: 'UNSUPPORTED_CURRENCY',
   EventCursorUnknown: 'NOT_FOUND',
   TooManyEndpoints: 'VALIDATION_ERROR',
+  PaymentLinkInvalid: 'VALIDATION_ERROR',
+  // The link page's refusals (lib/links/start.ts): no API operation makes them.
+  PaymentLinkClosed: 'PAYMENT_LINK_CLOSED',
+  LinkChoiceInvalid: 'VALIDATION_ERROR',
+  LinkBusy: 'RATE_LIMITED',
 };
 
 /** A domain error as its documented answer, with the domain's own words (the table's when it has none). */

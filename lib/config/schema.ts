@@ -146,6 +146,9 @@ const envSchema = z
         (v) => listEntries(v).every(isAddressOrRange),
         'must be IP addresses or CIDR ranges of your reverse proxies (10.0.0.5, 10.0.0.0/8, fd00::/8), separated by commas or spaces',
       ),
+    LINK_INVOICES_PER_MINUTE: positiveInt.max(100_000).default(30),
+    LINK_INVOICES_PER_CLIENT_PER_MINUTE: positiveInt.max(100_000).default(5),
+    LINK_INVOICES_GATEWAY_PER_MINUTE: positiveInt.max(1_000_000).default(600),
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
     KEY_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).default(30),
     DEMO_STORE: z.enum(['true', 'false']).default('true'),
@@ -257,6 +260,12 @@ const envSchema = z
      * connection's peer is the client.
      */
     trustedProxies: listEntries(env.TRUSTED_PROXIES),
+    /** Invoices payment links may make per minute: per link, per link and client address, gateway-wide (lib/links). */
+    linkInvoicesPerMinute: {
+      link: env.LINK_INVOICES_PER_MINUTE,
+      client: env.LINK_INVOICES_PER_CLIENT_PER_MINUTE,
+      gateway: env.LINK_INVOICES_GATEWAY_PER_MINUTE,
+    },
     logLevel: env.LOG_LEVEL,
     keyCacheTtlMs: env.KEY_CACHE_TTL_SECONDS * 1000,
     demoStore: env.DEMO_STORE === 'true',

@@ -53,6 +53,9 @@ export const merchants = pgTable('merchants', {
   brandColor: text('brand_color'),
   /** Block explorer links per network, `{network: "https://.../tx/{tx}"}`; unset networks use the catalog's default. */
   explorerUrls: jsonb('explorer_urls').notNull().default({}),
+  /** The point of sale's currency (a fiat code or a coin ticker) and the tips it offers, in whole percent. */
+  posCurrency: text('pos_currency').notNull().default('USD'),
+  posTips: jsonb('pos_tips').$type<number[]>().notNull().default([10, 15, 20]),
   /** Owners must sign in with a second factor (TOTP). */
   requireTwoFactor: boolean('require_two_factor').notNull().default(false),
   /** The name payers see as the sender of its mail (the address is the gateway's MAIL_FROM); null: the merchant's name. */
@@ -288,6 +291,60 @@ export const orders = pgTable(
 );
 
 /**
+ * Payment links (lib/links): a public page that sells one thing at a fiat price (or an amount the
+ * payer chooses within bounds). A visit counts a view and makes nothing; the payer's "continue"
+ * makes an invoice (invoices.link_id), and only a coin choice on it takes an address.
+ */
+export const paymentLinks = pgTable(
+  'payment_links',
+  {
+    /** The public link id (a random UUID: it appears in the link). */
+    id: uuid('id').primaryKey(),
+    merchantId: uuid('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
+    mode: text('mode', { enum: MODE_VALUES }).notNull(),
+    title: text('title').notNull(),
+    description: text('description'),
+    /** A data: URL of a PNG, JPEG, GIF or WebP image, checked by its bytes (the pages' CSP allows `img-src data:`). */
+    image: text('image'),
+    /** The price currency, upper-case: a fiat code or a catalog ticker. */
+    currency: text('currency').notNull(),
+    priceDecimals: integer('price_decimals').notNull(),
+    /** The price in base units of `currency`; null when the payer chooses the amount. */
+    amount: money('amount'),
+    /** The bounds of an amount the payer chooses (base units of `currency`); null with a fixed price. */
+    minAmount: money('min_amount'),
+    maxAmount: money('max_amount'),
+    /** The most a payer may buy at once; null: one, no quantity asked. */
+    maxQuantity: integer('max_quantity'),
+    /** What the payer may choose from, as make-invoice's `currencies`; null: every enabled coin. */
+    currencies: jsonb('currencies').$type<{ currency: string; networks?: string[] }[]>(),
+    webhookUrl: text('webhook_url'),
+    returnUrl: text('return_url'),
+    /** After this, the link makes no invoice; null: never. */
+    expiresAt: timestamp('expires_at', { withTimezone: true, precision: 3 }),
+    /** The most paid invoices the link takes; null: no limit. */
+    maxUses: integer('max_uses'),
+    /** Visits of the link's page. */
+    views: bigint('views', { mode: 'number' }).notNull().default(0),
+    /** A disabled link makes no invoice (its page says so); its invoices run on. */
+    active: boolean('active').notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('payment_links_mode', sql`${t.mode} in ('test', 'live')`),
+    index('payment_links_merchant_created').on(t.merchantId, t.mode, t.createdAt.desc(), t.id.desc()),
+    check(
+      'payment_links_price',
+      sql`(${t.amount} is not null and ${t.minAmount} is null and ${t.maxAmount} is null)
+        or (${t.amount} is null and ${t.minAmount} is not null and ${t.maxAmount} is not null and ${t.minAmount} <= ${t.maxAmount})`,
+    ),
+  ],
+);
+
+/**
  * Fiat-priced invoices (lib/invoices): a price in `currency` that the payer pays in a coin of the
  * offered list, chosen on the invoice page. Choosing makes an order at a rate locked then (or
  * reuses the coin's order while it runs); the invoice's status follows every order it made.
@@ -338,6 +395,10 @@ export const invoices = pgTable(
     choices: integer('choices').notNull().default(0),
     /** The key whose make-invoice made it: it signs the invoice's webhook; null for an invoice no key made. */
     apiKeyId: uuid('api_key_id').references(() => apiKeys.id),
+    /** The payment link whose payer made this invoice (lib/links); null for make-invoice's. */
+    linkId: uuid('link_id').references(() => paymentLinks.id),
+    /** The dashboard user whose point-of-sale sale this invoice is (lib/links/pos.ts); null otherwise. */
+    soldBy: uuid('sold_by'),
     expiresAt: timestamp('expires_at', { withTimezone: true, precision: 3 }).notNull(),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
@@ -360,6 +421,14 @@ export const invoices = pgTable(
     // Dashboard search by the merchant's order (external ids are found through invoices_idempotency).
     index('invoices_client_order').on(t.merchantId, t.mode, t.clientOrder),
     index('invoices_order').on(t.orderId),
+    // A cashier's sales of the day (lib/links/pos.ts).
+    index('invoices_sold_by')
+      .on(t.soldBy, t.createdAt.desc())
+      .where(sql`${t.soldBy} is not null`),
+    // A link's counts (lib/links) and its invoices in the dashboard.
+    index('invoices_link')
+      .on(t.linkId, t.status)
+      .where(sql`${t.linkId} is not null`),
     index('invoices_open_expiry')
       .on(t.expiresAt)
       .where(sql`${t.status} in ('CREATED', 'INIT')`),
@@ -937,7 +1006,7 @@ export const users = pgTable(
       .references(() => merchants.id),
     /** Stored lower-case; one account per address across the gateway (sign-in names no merchant). */
     email: text('email').notNull(),
-    role: text('role', { enum: ['owner', 'admin', 'viewer'] }).notNull(),
+    role: text('role', { enum: ['owner', 'admin', 'viewer', 'cashier'] }).notNull(),
     /** scrypt, self-describing: `scrypt$N$r$p$salt$hash` (base64url). */
     passwordHash: text('password_hash'),
     /** The TOTP secret, AES-256-GCM encrypted with a key derived from APP_SECRET (as API keys). */
@@ -953,7 +1022,7 @@ export const users = pgTable(
   (t) => [
     uniqueIndex('users_email').on(t.email),
     index('users_merchant').on(t.merchantId),
-    check('users_role', sql`${t.role} in ('owner', 'admin', 'viewer')`),
+    check('users_role', sql`${t.role} in ('owner', 'admin', 'viewer', 'cashier')`),
   ],
 );
 

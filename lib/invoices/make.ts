@@ -5,7 +5,7 @@ import { apiNonces, bare, insertValues, invoices, param, placeholders, sql, stat
 import { advancedBalanceId, type ApiKey } from '../merchants';
 import { NonceReused } from '../orders';
 import { maxWholeDigits, parseUnits, type Decimal } from '../money';
-import type { MakeInvoiceRequest } from '../protocol';
+import type { MakeInvoiceRequest, Mode } from '../protocol';
 import { priceableCurrencies, RateUnavailable, rateService, UnknownPriceCurrency } from '../rates';
 import { InvoiceAmountInvalid, InvoiceConflict } from './errors';
 import { offeredAmounts, resolveOffers, type OfferedCoin } from './offers';
@@ -29,7 +29,7 @@ export function priceDecimalsOf(currency: string): number {
 }
 
 /** The price of a request as an exact decimal of its currency. */
-function priceOf(currency: string, amount: string): { price: Decimal; decimals: number } {
+export function priceOf(currency: string, amount: string): { price: Decimal; decimals: number } {
   const decimals = priceDecimalsOf(currency);
   const units = parseUnits(amount, decimals);
   if (!units.ok) {
@@ -47,7 +47,12 @@ function priceOf(currency: string, amount: string): { price: Decimal; decimals: 
  * fresh rate fails the request (503 RATE_UNAVAILABLE naming the pair); with `currencies` absent,
  * such a coin is left out, and only no rate at all fails.
  */
-async function quoteOffers(key: InvoiceCaller['key'], offers: OfferedCoin[], currency: string, named: boolean) {
+async function quoteOffers(
+  key: Pick<InvoiceCaller['key'], 'mode'>,
+  offers: OfferedCoin[],
+  currency: string,
+  named: boolean,
+) {
   const rates = rateService(key.mode);
   const quotes = await Promise.all(
     offers.map((coin) =>
@@ -91,7 +96,7 @@ const INVOICE = placeholders([
   'nonce',
 ]);
 const $ = INVOICE;
-const COLUMNS = insertValues([
+const INVOICE_COLUMN_PAIRS = [
   [invoices.id, $.id],
   [invoices.merchantId, $.merchant_id],
   [invoices.mode, $.mode],
@@ -116,7 +121,8 @@ const COLUMNS = insertValues([
   [invoices.apiKeyId, sql`${$.key_id}::uuid`],
   [invoices.createdAt, sql`now()`],
   [invoices.expiresAt, sql`now() + make_interval(mins => ${$.lifetime}::int)`],
-]);
+] as const;
+const COLUMNS = insertValues(INVOICE_COLUMN_PAIRS);
 
 /**
  * One statement (one round trip, atomic), like make-order's: find the invoice with the same
@@ -213,4 +219,75 @@ export async function makeInvoice(caller: InvoiceCaller, input: MakeInvoiceReque
   await FORGET_NONCE.run(db, { keyId: key.keyId, nonce });
   if (winner) throw new InvoiceConflict(winner, keyName);
   throw new Error('make-invoice: invoice vanished after a conflicting insert');
+}
+
+/**
+ * What a payment link's payer or a point-of-sale cashier starts (lib/links): an invoice of the
+ * merchant and mode at a price the link (or the cashier) decided, offering the link's coins, made with no API key and no nonce (nobody
+ * signed it) and without an idempotency key (each payer's is their own).
+ */
+export interface LinkInvoice {
+  /** The payment link that made it, or null for a point-of-sale sale. */
+  linkId: string | null;
+  /** The cashier whose sale it is (point of sale), or null. */
+  soldBy: string | null;
+  merchantId: string;
+  mode: Mode;
+  /** The price currency (upper-case) and the price in its base units. */
+  currency: string;
+  amount: bigint;
+  description: string | null;
+  webhookUrl: string | null;
+  returnUrl: string | null;
+  currencies: MakeInvoiceRequest['currencies'];
+  /** Minutes. */
+  lifetime: number;
+}
+
+const LINK_INVOICE_COLUMNS = insertValues([
+  ...INVOICE_COLUMN_PAIRS,
+  [invoices.linkId, param('link_id')],
+  [invoices.soldBy, param('sold_by')],
+]);
+type LinkInvoiceValues = Omit<Record<keyof typeof INVOICE, unknown>, 'key_id' | 'nonce'> & {
+  link_id: string | null;
+  sold_by: string | null;
+};
+const INSERT_LINK_INVOICE = statement<InvoiceRow, LinkInvoiceValues>(
+  sql`insert into ${invoices} (${LINK_INVOICE_COLUMNS.columns}) values (${LINK_INVOICE_COLUMNS.values}) returning *`,
+  { name: 'make_link_invoice' },
+);
+
+/** Makes a payment link's invoice (its caps are the link's to check, lib/links). */
+export async function makeLinkInvoice(db: Database, input: LinkInvoice): Promise<InvoiceRow> {
+  const key = { merchantId: input.merchantId, mode: input.mode };
+  const decimals = priceDecimalsOf(input.currency);
+  const price = { value: input.amount, scale: decimals };
+  const named = (input.currencies?.length ?? 0) > 0;
+  const quoted = await quoteOffers(key, resolveOffers(input.mode, input.currencies), input.currency, named);
+  const [row] = await INSERT_LINK_INVOICE.run(db, {
+    id: randomUUID(),
+    link_id: input.linkId,
+    sold_by: input.soldBy,
+    merchant_id: input.merchantId,
+    mode: input.mode,
+    advanced_balance_id: await advancedBalanceId(db, key),
+    external_id: null,
+    client_order: null,
+    idempotency_key: null,
+    currency: input.currency,
+    amount: input.amount.toString(),
+    price_decimals: decimals,
+    description: input.description,
+    include_fee: false,
+    additional_fees: null,
+    insurance_percent: null,
+    slippage_percent: null,
+    webhook_url: input.webhookUrl,
+    return_url: input.returnUrl,
+    lifetime: input.lifetime,
+    currencies: JSON.stringify(offeredAmounts(quoted.offers, price, quoted.rates, null)),
+    quote_rates: JSON.stringify(quoted.rates),
+  });
+  return row!;
 }

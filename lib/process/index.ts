@@ -23,7 +23,7 @@ export const PROCESS_SLOTS = {
   'api.inFlight': 'the merchant API requests in flight (lib/api/route.ts)',
   'api.shed': 'the requests shed since the last summary log line (lib/api/route.ts)',
   'api.slowBodies': 'slow request bodies per client, and bodies being read (lib/api/slow-bodies.ts)',
-  'api.rateBuckets': 'the token bucket of each API key (lib/api/rate-limit.ts)',
+  rateBuckets: 'the token bucket of each rate-limited key: API keys, payment links (lib/security/rate-limit.ts)',
   apiKeyCache: 'API keys looked up recently, known or not (lib/merchants/keys.ts)',
   apiKeyUse: 'the last use of each API key since the last write of them (lib/merchants/usage.ts)',
   addressesDerived: 'the highest address index derived per network and mode (lib/addresses)',

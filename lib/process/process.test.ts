@@ -34,8 +34,8 @@ describe('process slots', () => {
     const first = await freshCopy(() => import('../api/rate-limit'));
     const second = await freshCopy(() => import('../api/rate-limit'));
     expect(second).not.toBe(first);
-    expect(first.rateLimitWait('key-of-both', 1, { now: 0 })).toBe(0);
-    expect(second.rateLimitWait('key-of-both', 1, { now: 0 })).toBeGreaterThan(0);
+    expect(first.keyRateLimitWait('key-of-both', 1, { now: 0 })).toBe(0);
+    expect(second.keyRateLimitWait('key-of-both', 1, { now: 0 })).toBeGreaterThan(0);
   });
 
   it('names each slot once, each with its own key', () => {

@@ -49,6 +49,11 @@ export const API_ERRORS = {
     status: 409,
     message: 'An invoice with this externalId (or order) already exists with another currency or amount.',
   },
+  PAYMENT_LINK_CLOSED: {
+    code: 3005,
+    status: 409,
+    message: 'This payment link makes no more invoices: it is disabled, expired or used up.',
+  },
   UNSUPPORTED_CURRENCY: { code: 4001, status: 422, message: 'This currency and network are not available.' },
   /** An operation of the API we follow that a watch-only gateway cannot perform (./unsupported.ts says why, per operation). */
   NOT_SUPPORTED: { code: 4002, status: 501, message: 'This gateway does not support this operation.' },

@@ -85,6 +85,10 @@ const SUMMARIES: Record<OperationName, string> = {
     'A new signing secret, shown once; the old one signs beside it for `overlapHours` (0-168, default 24).',
   'webhook-endpoints/send-test': 'Deliver a test event (`webhook_endpoint.test`) to the endpoint now.',
   'webhook-endpoints/deliveries': "The endpoint's delivery log, newest first, by event type and state.",
+  'payment-links/create': 'Create a payment link: a public page that makes an invoice when a payer goes on.',
+  'payment-links/get': 'One payment link with its views, invoices, paid count and total.',
+  'payment-links/list': 'The payment links, newest first.',
+  'payment-links/disable': 'Stop a payment link making invoices (those it made run on).',
 };
 
 const ID = '6f1c1b1e-8f7a-4c4b-9a55-2d0f5f0b8e21';
@@ -138,6 +142,17 @@ const EXAMPLES: Record<OperationName, Record<string, unknown>> = {
   'webhook-endpoints/roll-secret': { id: ID, overlapHours: 1 },
   'webhook-endpoints/send-test': { id: ID },
   'webhook-endpoints/deliveries': { id: ID, eventType: 'order.processed', state: 'failed', limit: 20 },
+  'payment-links/create': {
+    title: 'Workshop ticket',
+    currency: 'EUR',
+    amount: '25.00',
+    maxQuantity: 4,
+    currencies: [{ currency: 'USDT', networks: ['tron'] }, { currency: 'BTC' }],
+    maxUses: 40,
+  },
+  'payment-links/get': { id: ID },
+  'payment-links/list': { limit: 20, offset: 0 },
+  'payment-links/disable': { id: ID },
 };
 
 /** Which key scopes may call an operation, as the document says it. */

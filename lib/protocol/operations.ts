@@ -47,6 +47,10 @@ import {
   updateEndpointRequest,
   rollEndpointSecretRequest,
   listEndpointDeliveriesRequest,
+  createPaymentLinkRequest,
+  getPaymentLinkRequest,
+  listPaymentLinksRequest,
+  disablePaymentLinkRequest,
 } from './requests';
 import {
   addressResponse,
@@ -72,6 +76,8 @@ import {
   testSignatureResponse,
   webhookEventResponse,
   webhookEventsResponse,
+  paymentLinkResponse,
+  paymentLinkListResponse,
 } from './responses';
 
 export const OPERATIONS = {
@@ -145,6 +151,11 @@ export const OPERATIONS = {
     response: endpointDeliveriesResponse,
     access: 'read',
   },
+  // Payment links (docs/payment-links.md): a link makes invoices, so it needs what making one needs.
+  'payment-links/create': { request: createPaymentLinkRequest, response: paymentLinkResponse, access: 'orders:write' },
+  'payment-links/get': { request: getPaymentLinkRequest, response: paymentLinkResponse, access: 'orders:read' },
+  'payment-links/list': { request: listPaymentLinksRequest, response: paymentLinkListResponse, access: 'orders:read' },
+  'payment-links/disable': { request: disablePaymentLinkRequest, response: paymentLinkResponse, access: 'orders:write' },
 } as const satisfies Record<string, { request: z.ZodType; response: z.ZodType; access: OperationAccess }>;
 
 export type OperationName = keyof typeof OPERATIONS;

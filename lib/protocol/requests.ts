@@ -468,3 +468,67 @@ export const nonceField = z.union(
   ],
   { error: NONCE_MESSAGE },
 );
+
+/** Payment links (operations of our own, docs/payment-links.md): an image as a data: URL of PNG, JPEG, GIF or WebP. */
+const imageDataUrl = () =>
+  text('must be a data: URL of a PNG, JPEG, GIF or WebP image')
+    .max(60_000, 'must be at most 60000 characters (the request body is at most 64 KiB)')
+    .regex(
+      /^data:image\/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/]+={0,2}$/,
+      'must be a data: URL of a PNG, JPEG, GIF or WebP image ("data:image/png;base64,...")',
+    );
+
+/** An ISO 8601 timestamp with its offset ("2026-12-24T18:00:00Z"). */
+const isoTimestamp = () =>
+  text('must be an ISO 8601 timestamp such as "2026-12-24T18:00:00Z"').pipe(
+    z.iso.datetime({ offset: true, error: 'must be an ISO 8601 timestamp such as "2026-12-24T18:00:00Z"' }),
+  );
+
+/**
+ * payment-links/create: a fixed `amount`, or `minAmount` and `maxAmount` for an amount the payer
+ * chooses (not both). `maxQuantity` lets the payer buy several of a fixed price.
+ */
+export const createPaymentLinkRequest = z
+  .object({
+    title: text().trim().min(1, 'is required').max(200, 'must be at most 200 characters'),
+    description: optional(text().max(1024, 'must be at most 1024 characters')),
+    image: optional(imageDataUrl()),
+    currency: currencyCode(),
+    amount: optional(positiveAmount()),
+    minAmount: optional(positiveAmount()),
+    maxAmount: optional(positiveAmount()),
+    maxQuantity: optional(integer(1, 1000)),
+    currencies: optional(
+      z
+        .array(offeredCurrency, { error: 'must be an array of {currency, networks}' })
+        .max(64, 'must have at most 64 entries'),
+    ),
+    expiresAt: optional(isoTimestamp()),
+    maxUses: optional(integer(1, 1_000_000)),
+    webhookURL: optional(webUrl),
+    returnUrl: optional(webUrl),
+  })
+  .superRefine((link, ctx) => {
+    const chosen = link.minAmount !== undefined || link.maxAmount !== undefined;
+    if (link.amount === undefined && !chosen)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['amount'],
+        message: 'is required unless minAmount and maxAmount are given',
+      });
+    if (link.amount !== undefined && chosen)
+      ctx.addIssue({ code: 'custom', path: ['minAmount'], message: 'must be absent when amount is given' });
+    if (link.amount === undefined && chosen) {
+      if (link.minAmount === undefined) ctx.addIssue({ code: 'custom', path: ['minAmount'], message: 'is required' });
+      if (link.maxAmount === undefined) ctx.addIssue({ code: 'custom', path: ['maxAmount'], message: 'is required' });
+    }
+    if (chosen && link.maxQuantity !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['maxQuantity'], message: 'needs a fixed amount' });
+  });
+export type CreatePaymentLinkRequest = z.output<typeof createPaymentLinkRequest>;
+export type CreatePaymentLinkInput = z.input<typeof createPaymentLinkRequest>;
+export const getPaymentLinkRequest = z.object({ id: id() });
+/** payment-links/list: the caller's links, newest first. */
+export const listPaymentLinksRequest = z.object(page);
+/** payment-links/disable: the link makes no more invoices; those it made run on. */
+export const disablePaymentLinkRequest = z.object({ id: id() });

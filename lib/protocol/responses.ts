@@ -429,3 +429,36 @@ export type PersonalUser = z.infer<typeof personalUserResponse>;
 
 /** `personal-addresses/get-user-addresses`. */
 export const personalAddressesResponse = z.array(personalAddressResponse);
+
+export const PAYMENT_LINK_STATUS_VALUES = ['ACTIVE', 'DISABLED', 'EXPIRED', 'USED_UP'] as const;
+export type PaymentLinkStatus = (typeof PAYMENT_LINK_STATUS_VALUES)[number];
+
+/**
+ * A payment link (payment-links/*, operations of our own): what it sells, its public `link`, and
+ * its counts. `status` is ACTIVE while it makes invoices; `paidTotal` is in `currency`.
+ */
+export const paymentLinkResponse = z.object({
+  id: z.string(),
+  link: z.url(),
+  status: z.enum(PAYMENT_LINK_STATUS_VALUES),
+  title: z.string(),
+  description: nullableText,
+  image: nullableText,
+  currency: z.string(),
+  amount: decimal.nullable(),
+  minAmount: decimal.nullable(),
+  maxAmount: decimal.nullable(),
+  maxQuantity: z.number().int().nullable(),
+  currencies: z.array(z.object({ currency: z.string(), networks: z.array(z.string()).optional() })).nullable(),
+  expiresAt: timestamp.nullable(),
+  maxUses: z.number().int().nullable(),
+  webhookURL: nullableText,
+  returnUrl: nullableText,
+  views: count,
+  invoices: count,
+  paid: count,
+  paidTotal: decimal,
+  createdAt: timestamp,
+});
+export type PaymentLink = z.infer<typeof paymentLinkResponse>;
+export const paymentLinkListResponse = z.object({ total: count, links: z.array(paymentLinkResponse) });

@@ -2,12 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { can, PERMISSIONS, ROLES } from './permissions';
 
 describe('roles', () => {
-  it('gives owners everything, admins all but team and audit, viewers only reading', () => {
+  it('gives owners everything, admins all but team and audit, viewers only reading, cashiers only the point of sale', () => {
     const table = Object.fromEntries(ROLES.map((role) => [role, PERMISSIONS.filter((p) => can(role, p))]));
     expect(table).toEqual({
-      owner: ['view', 'resend', 'keys', 'settings', 'team', 'audit'],
-      admin: ['view', 'resend', 'keys', 'settings'],
+      owner: ['view', 'resend', 'keys', 'settings', 'team', 'audit', 'links', 'pos'],
+      admin: ['view', 'resend', 'keys', 'settings', 'links', 'pos'],
       viewer: ['view'],
+      cashier: ['pos'],
     });
   });
 });

@@ -2,7 +2,7 @@
  * Who may do what in the dashboard: the one table every page, server action and route handler
  * asks (through app/dashboard/session.ts), so a role's reach is decided in one place.
  */
-export const ROLES = ['owner', 'admin', 'viewer'] as const;
+export const ROLES = ['owner', 'admin', 'viewer', 'cashier'] as const;
 export type Role = (typeof ROLES)[number];
 
 /**
@@ -12,14 +12,18 @@ export type Role = (typeof ROLES)[number];
  * - `settings`: brand and block explorer links.
  * - `team`: invite, change roles, remove; the two-factor requirement.
  * - `audit`: read the audit log.
+ * - `links`: create and disable payment links.
+ * - `pos`: the point of sale (/dashboard/pos): take sales, see one's own sales of the day. The
+ *   `cashier` role has it alone: every other page and action refuses a cashier.
  */
-export const PERMISSIONS = ['view', 'resend', 'keys', 'settings', 'team', 'audit'] as const;
+export const PERMISSIONS = ['view', 'resend', 'keys', 'settings', 'team', 'audit', 'links', 'pos'] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
 const GRANTS: Record<Role, readonly Permission[]> = {
   owner: PERMISSIONS,
-  admin: ['view', 'resend', 'keys', 'settings'],
+  admin: ['view', 'resend', 'keys', 'settings', 'links', 'pos'],
   viewer: ['view'],
+  cashier: ['pos'],
 };
 
 export function can(role: Role, permission: Permission): boolean {

@@ -79,6 +79,8 @@ export async function countRows(db: Database): Promise<Record<string, number>> {
     'orders',
     'payments',
     'deposits',
+    'invoices',
+    'payment_links',
   ];
   const counts: Record<string, number> = {};
   for (const table of tables) {

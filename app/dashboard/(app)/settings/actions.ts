@@ -22,6 +22,8 @@ import {
 import { MAIL_SETTINGS } from '@/lib/mail';
 import { recordAudit, type DashboardSession } from '@/lib/users';
 import type { ActionState } from '@/app/dashboard/action-form';
+import { isDomainError } from '@/lib/errors';
+import { updatePosSettings } from '@/lib/links';
 
 /** A refusal: every reason zod found, in one message; nothing was saved. */
 const failed = (error: z.ZodError): ActionState => ({ message: error.issues.map((issue) => issue.message).join(' ') });
@@ -112,4 +114,35 @@ export async function saveTwoFactorRequirement(_previous: ActionState, form: For
       ? 'Owners must now sign in with a second factor; an owner without one is asked to set it up.'
       : 'Two-factor is no longer required for owners.',
   };
+}
+
+const POS_FORM = z.object({
+  currency: z.string().trim().min(1, 'Enter a currency.').max(16),
+  tips: z
+    .string()
+    .max(40)
+    .regex(/^[\d\s,%]*$/, 'Tips are whole percents, such as "10, 15, 20".')
+    .transform((value) =>
+      value
+        .split(/[\s,%]+/)
+        .filter(Boolean)
+        .map(Number),
+    ),
+});
+
+/** The point of sale's currency and tips (owners and admins; audited). */
+export async function savePointOfSale(_previous: ActionState, form: FormData): Promise<ActionState> {
+  const session = await requireAction('settings');
+  const fields = POS_FORM.safeParse({ currency: form.get('currency') ?? '', tips: form.get('tips') ?? '' });
+  if (!fields.success) return failed(fields.error);
+  let saved;
+  try {
+    saved = await updatePosSettings(await getDatabase(), session.merchantId, fields.data);
+  } catch (error) {
+    if (isDomainError(error)) return { message: error.message };
+    throw error;
+  }
+  await audit(session, 'settings.pos', saved);
+  revalidatePath('/dashboard/settings');
+  return { notice: 'Point of sale saved.' };
 }

@@ -9,7 +9,8 @@ import { LOGO_MAX_BYTES, merchantSettings } from '@/lib/merchants';
 import { can } from '@/lib/users';
 import { INPUT } from '@/app/dashboard/form-styles';
 import { ActionForm } from '@/app/dashboard/action-form';
-import { saveBrand, saveExplorers, saveMailSettings, saveTwoFactorRequirement } from './actions';
+import { posSettings } from '@/lib/links';
+import { saveBrand, saveExplorers, saveMailSettings, savePointOfSale, saveTwoFactorRequirement } from './actions';
 import { ColorField } from './color-field';
 
 export const metadata: Metadata = { title: 'Settings' };
@@ -32,8 +33,10 @@ const PAYER_MAIL_LABELS: Record<(typeof PAYER_MAIL_KINDS)[number], string> = {
  */
 export default async function SettingsPage() {
   const session = await requirePage('settings');
-  const settings = await merchantSettings(await getDatabase(), session.merchantId);
+  const db = await getDatabase();
+  const settings = await merchantSettings(db, session.merchantId);
   if (!settings) notFound();
+  const pos = await posSettings(db, session.merchantId);
   return (
     <div className="mx-auto w-full max-w-3xl px-4 py-6">
       <h1 className="text-2xl font-semibold">Settings</h1>
@@ -161,6 +164,25 @@ export default async function SettingsPage() {
               </label>
             ))}
           </fieldset>
+          </ActionForm>
+        </section>
+
+      <section aria-labelledby="pos-title" className={SECTION}>
+        <h2 id="pos-title" className="text-lg font-semibold">
+          Point of sale
+        </h2>
+        <p className={HELP}>
+          The currency cashiers key amounts in at /dashboard/pos, and the tips offered (up to three whole percents).
+        </p>
+        <ActionForm action={savePointOfSale} submit="Save point of sale" className="mt-3 space-y-4">
+          <label className="block font-medium">
+            Currency
+            <input name="currency" defaultValue={pos.currency} required maxLength={16} className={INPUT} />
+          </label>
+          <label className="block font-medium">
+            Tips (percent)
+            <input name="tips" defaultValue={pos.tips.join(', ')} maxLength={40} className={INPUT} />
+          </label>
         </ActionForm>
       </section>
 

@@ -16,7 +16,7 @@ async function refusalOf(work: () => Promise<ActionState>): Promise<ActionState>
   }
 }
 
-const role = z.enum(ROLES, { error: 'Choose a role: owner, admin or viewer.' });
+const role = z.enum(ROLES, { error: 'Choose a role: owner, admin, viewer or cashier.' });
 const invite = z.object({ email: z.string().trim().min(1, 'Type an e-mail address.').max(254), role });
 const member = z.object({ userId: z.uuid({ error: 'No such user in this team.' }) });
 

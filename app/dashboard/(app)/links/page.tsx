@@ -1,0 +1,127 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { ActionForm } from '@/app/dashboard/action-form';
+import { requirePage } from '@/app/dashboard/session';
+import { INPUT, LABEL } from '@/app/dashboard/form-styles';
+import { CELL, DataTable, EmptyState } from '@/components/dashboard/table';
+import { LINK, MUTED, PageTitle, Section, StatusBadge } from '@/components/dashboard/ui';
+import { getDatabase } from '@/lib/db';
+import { listPaymentLinks, serializePaymentLink } from '@/lib/links';
+import { can } from '@/lib/users';
+import { createLinkAction } from './actions';
+
+export const metadata: Metadata = { title: 'Payment links' };
+
+/** The newest links of the session's mode (a link's own page has the rest). */
+const SHOWN = 100;
+
+/**
+ * The merchant's payment links of the session's mode, with their counts, and (for roles that may
+ * make them) the form that makes one. Every form works without JavaScript.
+ */
+export default async function LinksPage() {
+  const session = await requirePage('view');
+  const { links, total } = await listPaymentLinks(await getDatabase(), session, { limit: SHOWN, offset: 0 });
+  return (
+    <div className="mx-auto w-full max-w-5xl px-4 py-6">
+      <PageTitle description="A payment link is a page that sells one thing: share it, or put its pay button on your site. A visit makes nothing; a payer who goes on gets an invoice, and an address only once they pick a coin.">
+        Payment links
+      </PageTitle>
+      {links.length === 0 ? (
+        <EmptyState>{`No ${session.mode} payment link yet.`}</EmptyState>
+      ) : (
+        <DataTable
+          caption={`Payment links (${total})`}
+          head={['Title', 'Status', 'Price', 'Views', 'Invoices', 'Paid', 'Total paid']}
+        >
+          {links.map((row) => {
+            const link = serializePaymentLink(row);
+            return (
+              <tr key={link.id} data-testid="link-row">
+                <td className={CELL}>
+                  <Link href={`/dashboard/links/${link.id}`} className={LINK}>
+                    {link.title}
+                  </Link>
+                </td>
+                <td className={CELL}>
+                  <StatusBadge status={link.status} />
+                </td>
+                <td className={`${CELL} whitespace-nowrap font-mono`}>
+                  {link.amount ?? `${link.minAmount}–${link.maxAmount}`} {link.currency}
+                </td>
+                <td className={`${CELL} font-mono`}>{link.views}</td>
+                <td className={`${CELL} font-mono`}>{link.invoices}</td>
+                <td className={`${CELL} font-mono`}>{link.paid}</td>
+                <td className={`${CELL} whitespace-nowrap font-mono`}>{`${link.paidTotal} ${link.currency}`}</td>
+              </tr>
+            );
+          })}
+        </DataTable>
+      )}
+      {total > SHOWN && <p className={`mt-2 text-sm ${MUTED}`}>{`The newest ${SHOWN} of ${total}.`}</p>}
+      {can(session.role, 'links') && (
+        <Section title="New payment link" id="new-link">
+          <ActionForm action={createLinkAction} submit="Create link">
+            <label className={LABEL}>
+              Title
+              <input name="title" required maxLength={200} className={INPUT} />
+            </label>
+            <label className={LABEL}>
+              Description (optional)
+              <textarea name="description" maxLength={1024} rows={2} className={INPUT} />
+            </label>
+            <label className={LABEL}>
+              Price currency
+              <input name="currency" required defaultValue="USD" maxLength={16} className={INPUT} />
+            </label>
+            <fieldset className="space-y-2">
+              <legend className={LABEL}>Price</legend>
+              <label className="flex items-center gap-2 text-sm">
+                <input type="radio" name="pricing" value="fixed" defaultChecked /> A fixed price
+              </label>
+              <label className="flex items-center gap-2 text-sm">
+                <input type="radio" name="pricing" value="chosen" /> The payer chooses the amount
+              </label>
+            </fieldset>
+            <div className="grid gap-3 sm:grid-cols-2">
+              <label className={LABEL}>
+                Fixed price
+                <input name="amount" inputMode="decimal" className={INPUT} />
+              </label>
+              <label className={LABEL}>
+                Most a payer may buy at once (optional)
+                <input name="maxQuantity" inputMode="numeric" className={INPUT} />
+              </label>
+              <label className={LABEL}>
+                Least the payer may choose
+                <input name="minAmount" inputMode="decimal" className={INPUT} />
+              </label>
+              <label className={LABEL}>
+                Most the payer may choose
+                <input name="maxAmount" inputMode="decimal" className={INPUT} />
+              </label>
+            </div>
+            <label className={LABEL}>
+              Coins offered (optional; e.g. &quot;USDT@tron BTC&quot;; empty: every enabled coin)
+              <input name="coins" className={INPUT} />
+            </label>
+            <div className="grid gap-3 sm:grid-cols-2">
+              <label className={LABEL}>
+                Makes no invoice after (optional, UTC)
+                <input name="expiresAt" type="date" className={INPUT} />
+              </label>
+              <label className={LABEL}>
+                Most paid invoices (optional)
+                <input name="maxUses" inputMode="numeric" className={INPUT} />
+              </label>
+            </div>
+            <label className={LABEL}>
+              Return address after payment (optional)
+              <input name="returnUrl" type="url" className={INPUT} />
+            </label>
+          </ActionForm>
+        </Section>
+      )}
+    </div>
+  );
+}
