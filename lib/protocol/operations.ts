@@ -155,7 +155,11 @@ export const OPERATIONS = {
   'payment-links/create': { request: createPaymentLinkRequest, response: paymentLinkResponse, access: 'orders:write' },
   'payment-links/get': { request: getPaymentLinkRequest, response: paymentLinkResponse, access: 'orders:read' },
   'payment-links/list': { request: listPaymentLinksRequest, response: paymentLinkListResponse, access: 'orders:read' },
-  'payment-links/disable': { request: disablePaymentLinkRequest, response: paymentLinkResponse, access: 'orders:write' },
+  'payment-links/disable': {
+    request: disablePaymentLinkRequest,
+    response: paymentLinkResponse,
+    access: 'orders:write',
+  },
 } as const satisfies Record<string, { request: z.ZodType; response: z.ZodType; access: OperationAccess }>;
 
 export type OperationName = keyof typeof OPERATIONS;

@@ -164,8 +164,8 @@ export default async function SettingsPage() {
               </label>
             ))}
           </fieldset>
-          </ActionForm>
-        </section>
+        </ActionForm>
+      </section>
 
       <section aria-labelledby="pos-title" className={SECTION}>
         <h2 id="pos-title" className="text-lg font-semibold">
