@@ -249,7 +249,7 @@ const LINK_INVOICE_COLUMNS = insertValues([
   [invoices.linkId, param('link_id')],
   [invoices.soldBy, param('sold_by')],
 ]);
-type LinkInvoiceValues = Omit<Record<keyof typeof INVOICE, unknown>, 'key_id' | 'nonce'> & {
+type LinkInvoiceValues = Omit<Record<keyof typeof INVOICE, unknown>, 'nonce'> & {
   link_id: string | null;
   sold_by: string | null;
 };
@@ -288,6 +288,8 @@ export async function makeLinkInvoice(db: Database, input: LinkInvoice): Promise
     lifetime: input.lifetime,
     currencies: JSON.stringify(offeredAmounts(quoted.offers, price, quoted.rates, null)),
     quote_rates: JSON.stringify(quoted.rates),
+    // No API key made it: its webhook is signed with the mode's webhook key (docs/decisions/048).
+    key_id: null,
   });
   return row!;
 }
