@@ -46,15 +46,15 @@ export function proxy(request: NextRequest): NextResponse {
   const payerPage = PAYER_PAGE.test(pathname);
   const storePage = pathname === '/store' || pathname.startsWith('/store/');
   const dashboardPage = pathname === '/dashboard' || pathname.startsWith('/dashboard/');
-  // Another site's post to the dashboard (a server action) is refused here with a 403: Next.js's
-  // own Origin check would answer it a 500.
+  // Another site's post to the dashboard or the store (a server action) is refused here with a 403:
+  // Next.js's own Origin check would answer it a bare 500.
   if (
-    dashboardPage &&
+    (dashboardPage || storePage) &&
     request.method !== 'GET' &&
     request.method !== 'HEAD' &&
     isCrossSite((name) => request.headers.get(name), gatewayConfig().publicBaseUrl)
   ) {
-    return new NextResponse('Cross-site requests to the dashboard are refused.', {
+    return new NextResponse(`Cross-site requests to the ${storePage ? 'store' : 'dashboard'} are refused.`, {
       status: 403,
       headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' },
     });
@@ -88,8 +88,9 @@ export function proxy(request: NextRequest): NextResponse {
   // next.config's `no-referrer` the browser sends such a post with `Origin: null`, which Next.js's
   // server-action check refuses; `same-origin` sends the real origin to the gateway itself and
   // still nothing to any other site (the link stays a capability).
-  // The dashboard's forms and server actions are refused the same way without it.
-  if (pathname.startsWith('/invoice/') || dashboardPage) response.headers.set('referrer-policy', 'same-origin');
+  // The dashboard's and the demo store's forms and server actions are refused the same way without it.
+  if (pathname.startsWith('/invoice/') || dashboardPage || storePage)
+    response.headers.set('referrer-policy', 'same-origin');
   return response;
 }
 
