@@ -397,6 +397,15 @@ describe('detail and overview', () => {
     expect(Object.values(view.ordersByStatus).reduce((x, y) => x + y, 0)).toBe(inWindow.length);
     const march = await overview(db, scopeA, at(60));
     expect(march.ordersByStatus).toEqual({ pending: 4, processed: 1, overpaid: 0, partial: 0, expired: 2, error: 0 });
+    // Chain health counts the payments waiting per network: the scope's pending orders of the last two days.
+    const since = at(60).getTime() - 2 * 86_400_000;
+    const waiting = ordersA.filter((o) => o.status === 'pending' && o.created_at.getTime() >= since);
+    expect(waiting.length).toBeGreaterThan(0);
+    for (const c of march.chains) {
+      const n = waiting.filter((o) => o.network === c.network).length;
+      expect(c.waiting, c.network).toBe(n);
+      if (c.height !== null && c.healthy !== false) expect(c.state, c.network).toBe(n === 0 ? 'idle' : 'watching');
+    }
     const other = await overview(db, scopeB);
     expect(other.received).toEqual([]);
   });

@@ -81,20 +81,24 @@ const STATUS_LOOK: Record<'good' | 'bad' | 'wait' | 'neutral', string> = {
   neutral: 'bg-slate-200 text-slate-900 dark:bg-slate-700 dark:text-slate-100',
 };
 
-/** How a status value reads: the words of lib/protocol's status lists (and a chain's health), by their meaning. */
+/** How a status value reads: the words of lib/protocol's status lists (and a chain watcher's state), by their meaning. */
 function toneOf(status: string): keyof typeof STATUS_LOOK {
   const s = status.toLowerCase();
-  if (['processed', 'overpaid', 'delivered', 'healthy'].includes(s)) return 'good';
+  if (['processed', 'overpaid', 'delivered', 'watching'].includes(s)) return 'good';
   if (['error', 'failed', 'refused', 'rejected', 'reversed', 'partial', 'unhealthy'].includes(s)) return 'bad';
-  if (['pending', 'init', 'created', 'waiting'].includes(s)) return 'wait';
+  if (['pending', 'init', 'created', 'starting'].includes(s)) return 'wait';
   return 'neutral';
 }
 
-/** A status as a small badge; the word itself carries the meaning, the colour only repeats it. */
+/**
+ * A status as a small badge; the word itself carries the meaning, the colour only repeats it. One
+ * casing on every list: the API answers orders' statuses in lower case and invoices' and deposits'
+ * in upper case (`processed`, `PROCESSED`), and a merchant reading both lists sees one word.
+ */
 export function StatusBadge({ status }: { status: string }) {
   return (
     <span className={`inline-block rounded px-1.5 py-0.5 text-xs font-medium ${STATUS_LOOK[toneOf(status)]}`}>
-      {status}
+      {status.toLowerCase().replaceAll('_', ' ')}
     </span>
   );
 }

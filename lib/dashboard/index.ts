@@ -61,3 +61,4 @@ export {
   type SeriesDay,
   type UsdTotals,
 } from './overview';
+export { chainState, type ChainState } from './chain-state';
