@@ -325,11 +325,27 @@ describe('CSV export', () => {
     const { orders } = await listOrders(db, key, { limit: 100, offset: 0 });
     const answered = orders.filter((o) => o.created_at >= range.from && o.created_at < range.to).map(serializeOrder);
     expect(answered.length).toBe(6);
-    expect(header).toEqual(Object.keys(answered[0]!));
+    const reconcile = [
+      'received',
+      'transactionIds',
+      'invoiceId',
+      'invoiceCurrency',
+      'rate',
+      'receivedInInvoiceCurrency',
+    ];
+    expect(header).toEqual([...Object.keys(answered[0]!), ...reconcile]);
+    const apiFields = Object.keys(answered[0]!).length;
     const unformula = (cell: string) => (/^'[=+\-@]/.test(cell) ? cell.slice(1) : cell);
-    expect(rows.map((r) => r.map(unformula))).toEqual(
+    expect(rows.map((r) => r.slice(0, apiFields).map(unformula))).toEqual(
       answered.map((o) => Object.values(o).map((v) => (v === null ? '' : String(v)))),
     );
+    // To reconcile: what each order received and the transactions that paid it (none for the others).
+    const cells = (row: string[]) => Object.fromEntries(reconcile.map((k, i) => [k, row[apiFields + i]]));
+    const byId = new Map(rows.map((r) => [r[header!.indexOf('orderId')], cells(r)]));
+    expect(byId.has(paid.id)).toBe(true);
+    expect(byId.get(paid.id)).toEqual({ ...byId.get(paid.id), received: '0.5', transactionIds: paidTx });
+    for (const [id, row] of byId)
+      if (id !== paid.id) expect(row).toMatchObject({ received: '0', transactionIds: '', invoiceId: '', rate: '' });
     expect(await countForExport(db, scopeA, range, 'orders')).toBe(6);
     // The other mode's copy and the other merchant are not in it.
     expect(csv).not.toContain(otherModeId);
@@ -356,7 +372,10 @@ describe('CSV export', () => {
   it('an empty range has the header only', async () => {
     let csv = '';
     for await (const chunk of exportOrdersCsv(db, scopeA, { from: at(1000), to: at(2000) }, 'orders')) csv += chunk;
-    expect(parseCsv(csv)).toEqual([Object.keys(serializeOrder(ordersA[0]!))]);
+    expect(parseCsv(csv)[0]!.slice(0, Object.keys(serializeOrder(ordersA[0]!)).length)).toEqual(
+      Object.keys(serializeOrder(ordersA[0]!)),
+    );
+    expect(parseCsv(csv)).toHaveLength(1);
   });
 });
 
@@ -462,12 +481,36 @@ describe('invoices', () => {
     ))
       csv += chunk;
     const [header, ...rows] = parseCsv(csv);
-    expect(header).toEqual(Object.keys(answered));
+    // The API's fields but its list of offered coins, then the transactions: no JSON in any cell.
+    const { currencies: _offered, ...fields } = answered;
+    expect(header).toEqual([...Object.keys(fields), 'transactionIds']);
     expect(rows).toHaveLength(2);
     const exported = rows.find((r) => r[0] === first.invoice.id)!;
-    expect(exported).toEqual(
-      Object.values(answered).map((v) => (v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v))),
-    );
+    expect(exported).toEqual([
+      ...Object.values(fields).map((v) => (v === null ? '' : Array.isArray(v) ? v.join(' ') : String(v))),
+      '',
+    ]);
+    for (const row of rows) for (const cell of row) expect(cell).not.toMatch(/^[[{]/);
+
+    // The order the invoice made is exported with the invoice's currency, the rate locked for it and the value received.
+    let ordersCsv = '';
+    for await (const chunk of exportOrdersCsv(
+      db,
+      scopeA,
+      { from: new Date(now.getTime() - 3_600_000), to: new Date(now.getTime() + 60_000) },
+      'orders',
+    ))
+      ordersCsv += chunk;
+    const [orderHeader, ...orderRows] = parseCsv(ordersCsv);
+    const made = orderRows.find((r) => r[orderHeader!.indexOf('orderId')] === order.id)!;
+    const cell = (name: string) => made[orderHeader!.indexOf(name)];
+    expect([cell('invoiceId'), cell('invoiceCurrency'), cell('rate')]).toEqual([
+      first.invoice.id,
+      'USD',
+      answered.rate,
+    ]);
+    expect(answered.rate).toMatch(/^\d/);
+    expect([cell('received'), cell('receivedInInvoiceCurrency')]).toEqual(['0', '0']);
   });
 });
 
