@@ -458,6 +458,11 @@ describe('invoices', () => {
     expect(await ids({ q: first.invoice.id })).toEqual([first.invoice.id]);
     expect(await ids({ q: order.address })).toEqual([first.invoice.id]);
     expect(await ids({ q: 'ext-b' })).toEqual([]);
+    // The orders list names the invoice's order by the merchant's own number, with the invoice's price.
+    const listed = (await listOrderItems(db, scopeA, parseOrderFilters({ q: order.address }))).rows;
+    expect(listed.map((r) => [r.clientOrderId.startsWith('invoice:'), r.invoice, r.latePayments])).toEqual([
+      [true, { id: first.invoice.id, merchantOrder: 'inv-order-1', currency: 'USD', amount: '73.5' }, 0],
+    ]);
     expect(await ids({ q: other.invoice.id })).toEqual([]);
 
     const key = (await findApiKey(db, a.test.publicKey))!;

@@ -3,6 +3,7 @@
  * nothing here needs the browser's JavaScript.
  */
 import type { ReactNode } from 'react';
+import { FIAT_CURRENCIES } from '@/lib/catalog';
 
 /** Buttons and button-like links. The focus ring is the browser's outline, kept visible. */
 export const BUTTON =
@@ -67,6 +68,20 @@ export function Time({ value }: { value: Date | string }) {
 /** An amount and its coin, in a monospace font so that columns of figures line up. */
 export function Amount({ value, currency }: { value: string; currency: string }) {
   return <span className="whitespace-nowrap font-mono">{`${value} ${currency}`}</span>;
+}
+
+/**
+ * A price in the currency a merchant priced it in, as the viewer's locale writes it ("$4.50",
+ * "4,50 €"). Intl formats the decimal string itself, exactly (no float), every digit kept; a price
+ * in a coin (an invoice may be priced in one) is written as its amount and ticker.
+ */
+export function Price({ value, currency, locale }: { value: string; currency: string; locale: string }) {
+  const text = FIAT_CURRENCIES.includes(currency)
+    ? new Intl.NumberFormat(locale, { style: 'currency', currency, maximumFractionDigits: 20 }).format(
+        value as unknown as number, // ES2023 Intl.NumberFormat formats a decimal string exactly
+      )
+    : `${value} ${currency}`;
+  return <span className="whitespace-nowrap">{text}</span>;
 }
 
 /** Long identifiers (addresses, hashes, ids): monospace and allowed to break anywhere. */

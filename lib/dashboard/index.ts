@@ -51,6 +51,7 @@ export {
   type OrderDetail,
   type OrderEvent,
   type OrderListItem,
+  type OrderListRow,
 } from './orders';
 export {
   overview,

@@ -406,6 +406,10 @@ export const deposits = pgTable(
     index('deposits_in_tx').on(sql`lower(${t.inTxHash})`),
     index('deposits_out_tx').on(sql`lower(${t.outTxHash})`),
     index('deposits_merchant').on(t.merchantId, t.mode, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    // An order's orphan deposits: the orders list flags a page's late payments, the API lists them by orderId.
+    index('deposits_order')
+      .on(t.orderId)
+      .where(sql`${t.orderId} is not null`),
   ],
 );
 

@@ -1,0 +1,1 @@
+CREATE INDEX "deposits_order" ON "deposits" USING btree ("order_id") WHERE "deposits"."order_id" is not null;
