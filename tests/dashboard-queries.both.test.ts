@@ -430,6 +430,48 @@ describe('detail and overview', () => {
   });
 });
 
+describe("the overview's orders by status, day by day", () => {
+  it('writes a past day once all its orders are final, reads it from then on, and counts a day with a pending order live', async () => {
+    const c = await createTestMerchant(db, 'Day counts shop');
+    const scope = { merchantId: c.merchantId, mode: 'test' as const };
+    const day = (n: number) => new Date(Date.UTC(2026, 4, n, 12));
+    const made: OrderRow[] = [];
+    for (let i = 0; i < 4; i++)
+      made.push(await createOrder(db, c.test, { currency: 'LTC', network: 'litecoin', amount: '0.1' }));
+    // May 2 (final: 2 expired), May 3 (1 expired, 1 still pending), May 5 (today, pending).
+    const place = [
+      [day(2), 'expired'],
+      [day(2), 'expired'],
+      [day(3), 'expired'],
+      [day(3), 'pending'],
+    ] as const;
+    for (const [i, [at, status]] of place.entries())
+      await db.query('update orders set created_at = $2, status = $3 where id = $1', [made[i]!.id, at, status]);
+    const now = new Date(Date.UTC(2026, 4, 5, 12));
+    const first = await overview(db, scope, now);
+    expect(first.ordersByStatus).toMatchObject({ pending: 1, expired: 3 });
+    const written = async () =>
+      (
+        await db.query<{ day: Date; counts: Record<string, number> }>(
+          'select day, counts from order_day_counts where merchant_id = $1 and counts <> $2::jsonb order by day',
+          [c.merchantId, '{}'],
+        )
+      ).map((r) => [r.day.toISOString().slice(0, 10), r.counts]);
+    // May 2 is written; May 3 is not (an order still pending), nor today.
+    expect(await written()).toEqual([['2026-05-02', { expired: 2 }]]);
+    // The written day is read, not counted again: a change behind its back does not show (it cannot happen: final is final).
+    await db.query('update orders set status = $2 where id = $1', [made[0]!.id, 'error']);
+    expect((await overview(db, scope, now)).ordersByStatus).toMatchObject({ pending: 1, expired: 3, error: 0 });
+    // May 3's last order becomes final: the next visit writes the day.
+    await db.query('update orders set status = $2 where id = $1', [made[3]!.id, 'expired']);
+    expect((await overview(db, scope, now)).ordersByStatus).toMatchObject({ pending: 0, expired: 4 });
+    expect(await written()).toEqual([
+      ['2026-05-02', { expired: 2 }],
+      ['2026-05-03', { expired: 2 }],
+    ]);
+  });
+});
+
 describe('invoices', () => {
   it('lists, filters, searches and exports invoices of the scope only, as get-invoice answers them', async () => {
     await fillAddressPool(db, network('tron'), 'test');

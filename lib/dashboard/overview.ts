@@ -24,10 +24,11 @@ import {
 } from '../db';
 import { formatUnits, parseDecimal, parseUnits, valueOfUnits } from '../money';
 import { decimalsOf } from '../orders';
-import { ORDER_STATUS_VALUES, type OrderStatus } from '../protocol';
+import type { OrderStatus } from '../protocol';
 import { rateService, withUsdPrices } from '../rates';
 import { chainHealth } from '../watcher';
 import { chainState, type ChainState } from './chain-state';
+import { ordersByStatusSince } from './order-days';
 import type { MerchantScope } from '../merchants';
 
 const DAY_MS = 86_400_000;
@@ -106,13 +107,6 @@ const DAILY = statement<{ day: Date; network: string; currency: string; amount: 
           and ${payments.createdAt} >= ${param('since')} and ${payments.createdAt} <= ${param('now')}
         group by 1, 2, 3`,
 );
-// One index range per status (orders_dashboard_status) rather than a count over the whole table.
-const BY_STATUS = statement<{ status: OrderStatus; n: number }, Window>(
-  sql`select s.status, (select count(*)::int from ${orders}
-                          where ${orders.merchantId} = ${param('merchantId')} and ${orders.mode} = ${param('mode')} and ${orders.status} = s.status
-                            and ${orders.createdAt} >= ${param('since')} and ${orders.createdAt} <= ${param('now')}) as n
-         from unnest(${sql.param(ORDER_STATUS_VALUES)}::text[]) as s(status)`,
-);
 const FAILED_WEBHOOKS = statement<{ n: number }, { merchantId: string; mode: string }>(
   sql`select count(*)::int as n from ${webhookEvents}
    where ${webhookEvents.merchantId} = ${param('merchantId')} and ${webhookEvents.mode} = ${param('mode')} and ${webhookEvents.state} in ('failed', 'refused')`,
@@ -140,9 +134,9 @@ export async function overview(db: Queryable, scope: MerchantScope, now = new Da
   const today = new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS);
   const since = new Date(today.getTime() - (SERIES_DAYS - 1) * DAY_MS);
   const span = { merchantId: scope.merchantId, mode: scope.mode, since, now };
-  const [daily, statuses, [failed], cursors, waiting] = await Promise.all([
+  const [daily, ordersByStatus, [failed], cursors, waiting] = await Promise.all([
     DAILY.run(db, span),
-    BY_STATUS.run(db, span),
+    ordersByStatusSince(db, scope, since, now),
     FAILED_WEBHOOKS.run(db, { merchantId: scope.merchantId, mode: scope.mode }),
     CURSORS.run(db, { mode: scope.mode }),
     WAITING.run(db, { ...scope, since: new Date(now.getTime() - WAITING_DAYS * DAY_MS) }),
@@ -249,9 +243,7 @@ export async function overview(db: Queryable, scope: MerchantScope, now = new Da
       last30Days: formatUnits(totals.last30Days, USD_SCALE),
       unpriced,
     },
-    ordersByStatus: Object.fromEntries(
-      ORDER_STATUS_VALUES.map((s) => [s, statuses.find((r) => r.status === s)?.n ?? 0]),
-    ) as Record<OrderStatus, number>,
+    ordersByStatus,
     failedWebhooks: failed!.n,
     chains,
     series,
