@@ -63,3 +63,4 @@ export {
   type UsdTotals,
 } from './overview';
 export { chainState, type ChainState } from './chain-state';
+export { ordersByStatusSince } from './order-days';

@@ -30,6 +30,7 @@ import {
   listDeliveryItems,
   listOrderItems,
   orderDetail,
+  ordersByStatusSince,
   overview,
   parseOrderFilters,
 } from '../../lib/dashboard';
@@ -290,9 +291,13 @@ async function main(): Promise<void> {
     await run('search: no match', list({ q: 'no-such-thing' }));
     await run('order detail', async (d) => ((await orderDetail(d, scope, sample.id)) ? 1 : 0));
     await run('overview', async (d) => (await overview(d, scope, now)).received.length);
-    // Beside it, the query the overview's counts by status were before order_day_counts (decision 056):
-    // every order of the last 30 days, one index range per status.
+    // Its counts by status alone, then beside them the query they were before order_day_counts
+    // (decision 056): every order of the last 30 days, one index range per status.
     const since = new Date(Math.floor(now.getTime() / 86_400_000) * 86_400_000 - 29 * 86_400_000);
+    await run(
+      'overview: orders by status (order_day_counts)',
+      async (d) => Object.keys(await ordersByStatusSince(d, scope, since, now)).length,
+    );
     await run(
       'overview: orders by status over 30 days of orders (before 056)',
       async (d) =>
