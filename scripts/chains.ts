@@ -51,7 +51,11 @@ function option(args: string[], name: string): string | undefined {
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
-  if (args[0] !== 'status' || args.includes('--help')) fail(USAGE);
+  if (args.includes('--help') || args.includes('-h')) {
+    process.stdout.write(`${USAGE}\n`);
+    process.exit(0);
+  }
+  if (args[0] !== 'status') fail(USAGE);
   const known = new Set(['status', '--url', '--json']);
   const unknown = args.filter((a, i) => !known.has(a.split('=')[0]!) && args[i - 1] !== '--url');
   if (unknown.length) fail(`unknown argument ${unknown[0]}\n${USAGE}`);

@@ -3,6 +3,7 @@
  * holds the embedded database (PGlite allows one process per data directory), otherwise by
  * opening it itself (PostgreSQL, or the embedded database while no server runs).
  */
+import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 import { z } from 'zod';
 import { adminCommand, runAdminCommand, type AdminCommand } from '../lib/admin';
 import { config } from '../lib/config';
@@ -62,4 +63,25 @@ async function answerOf(response: Response): Promise<z.infer<typeof controlAnswe
 export function fail(message: string): never {
   process.stderr.write(`${message}\n`);
   process.exit(2);
+}
+
+/**
+ * A CLI's arguments (after `npm run <cli> --`), parsed by node:util's parseArgs with positionals
+ * allowed: `--help` or `-h` prints the usage and exits 0, and an unknown or malformed option
+ * prints what was wrong and the usage (exit 2) rather than parseArgs's stack trace.
+ */
+export function parseCommandLine<T extends ParseArgsOptionsConfig>(
+  options: T,
+  usage: string,
+): ReturnType<typeof parseArgs<{ allowPositionals: true; options: T }>> {
+  const args = process.argv.slice(2);
+  if (args.includes('--help') || args.includes('-h')) {
+    process.stdout.write(`${usage}\n`);
+    process.exit(0);
+  }
+  try {
+    return parseArgs({ args, allowPositionals: true, options });
+  } catch (error) {
+    fail(`${error instanceof Error ? error.message : String(error)}\n${usage}`);
+  }
 }

@@ -8,10 +8,9 @@
  */
 import fs from 'node:fs';
 import readline from 'node:readline';
-import { parseArgs } from 'node:util';
 import { config } from '../lib/config';
 import { exportDatabase, getDatabase, importDatabase, type TableSummary } from '../lib/db';
-import { fail } from './cli-runtime';
+import { fail, parseCommandLine } from './cli-runtime';
 
 const USAGE = `usage:
   npm run db -- export FILE [--force]   (from DATABASE_URL, else the embedded database in DATA_DIR)
@@ -34,7 +33,7 @@ async function* fileLines(file: string): AsyncGenerator<string> {
 }
 
 async function main(): Promise<void> {
-  const { positionals, values } = parseArgs({ allowPositionals: true, options: { force: { type: 'boolean' } } });
+  const { positionals, values } = parseCommandLine({ force: { type: 'boolean' } }, USAGE);
   const [action, file] = positionals;
   if ((action !== 'export' && action !== 'import') || !file) fail(USAGE);
   if (action === 'export') {

@@ -3,8 +3,7 @@
  * npm run keys -- list                                   merchants and their public keys
  * npm run keys -- revoke PUBLIC_KEY                      revokes a key at once
  */
-import { parseArgs } from 'node:util';
-import { fail, runCommand } from './cli-runtime';
+import { fail, runCommand, parseCommandLine } from './cli-runtime';
 
 const USAGE = `usage:
   npm run keys -- create --name NAME --mode test|live
@@ -12,10 +11,10 @@ const USAGE = `usage:
   npm run keys -- revoke PUBLIC_KEY`;
 
 async function main(): Promise<void> {
-  const { positionals, values } = parseArgs({
-    allowPositionals: true,
-    options: { name: { type: 'string' }, mode: { type: 'string' }, json: { type: 'boolean' } },
-  });
+  const { positionals, values } = parseCommandLine(
+    { name: { type: 'string' }, mode: { type: 'string' }, json: { type: 'boolean' } },
+    USAGE,
+  );
   const [action, ...rest] = positionals;
   if (action === 'create') {
     if (!values.name) fail(`--name is required\n${USAGE}`);

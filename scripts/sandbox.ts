@@ -5,8 +5,7 @@
  *
  * Payments go onto the sandbox ledger and reach the order through the watcher, as real ones do.
  */
-import { parseArgs } from 'node:util';
-import { fail, runCommand } from './cli-runtime';
+import { fail, runCommand, parseCommandLine } from './cli-runtime';
 
 const USAGE = `usage:
   npm run sandbox -- pay ORDER_ID|ADDRESS AMOUNT [--currency TICKER] [--tag TAG]
@@ -14,15 +13,15 @@ const USAGE = `usage:
   npm run sandbox -- reset-clock NETWORK`;
 
 async function main(): Promise<void> {
-  const { positionals, values } = parseArgs({
-    allowPositionals: true,
-    options: {
+  const { positionals, values } = parseCommandLine(
+    {
       currency: { type: 'string' },
       tag: { type: 'string' },
       at: { type: 'string' },
       json: { type: 'boolean' },
     },
-  });
+    USAGE,
+  );
   const [action, ...rest] = positionals;
   if (action === 'pay' && rest.length === 2) {
     const [target, amount] = rest as [string, string];

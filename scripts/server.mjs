@@ -62,12 +62,22 @@ console.log(
 // connections are closed at once), then exit; at most SHUTDOWN_GRACE_MS.
 const SHUTDOWN_GRACE_MS = 5000;
 let stopping = false;
+// Each step is logged, so that an operator who stopped the server sees that it did, and how.
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => {
     if (stopping) return;
     stopping = true;
-    server.close(() => process.exit(0));
+    console.log(
+      `Stopping (${signal}): no new connections; finishing the requests under way (at most ${SHUTDOWN_GRACE_MS / 1000} s)`,
+    );
+    server.close(() => {
+      console.log('Stopped.');
+      process.exit(0);
+    });
     server.closeIdleConnections();
-    setTimeout(() => process.exit(0), SHUTDOWN_GRACE_MS).unref();
+    setTimeout(() => {
+      console.log(`Stopped after ${SHUTDOWN_GRACE_MS / 1000} s with requests still under way.`);
+      process.exit(0);
+    }, SHUTDOWN_GRACE_MS).unref();
   });
 }

@@ -8,8 +8,7 @@
  * read from standard input (--password-stdin), or asked for on a terminal with echo off; with
  * neither, the user gets a one-time link (72 hours) to choose it.
  */
-import { parseArgs } from 'node:util';
-import { fail, runCommand } from './cli-runtime';
+import { fail, runCommand, parseCommandLine } from './cli-runtime';
 
 const USAGE = `usage:
   npm run users -- create --merchant NAME_OR_ID --email E --role owner|admin|viewer|cashier [--password-stdin]
@@ -97,16 +96,16 @@ function printLink(link: Link): void {
 }
 
 async function main(): Promise<void> {
-  const { positionals, values } = parseArgs({
-    allowPositionals: true,
-    options: {
+  const { positionals, values } = parseCommandLine(
+    {
       merchant: { type: 'string' },
       email: { type: 'string' },
       role: { type: 'string' },
       'password-stdin': { type: 'boolean' },
       json: { type: 'boolean' },
     },
-  });
+    USAGE,
+  );
   const [action] = positionals;
   if (action === 'create') {
     if (!values.merchant) fail(`--merchant is required\n${USAGE}`);

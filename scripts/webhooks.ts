@@ -4,9 +4,8 @@
  *
  * Works with and without a running server (lib/admin/commands.ts, scripts/cli-runtime.ts).
  */
-import { parseArgs } from 'node:util';
 import type { WebhookEvent } from '../lib/protocol';
-import { fail, runCommand } from './cli-runtime';
+import { fail, runCommand, parseCommandLine } from './cli-runtime';
 
 const USAGE = `usage:
   npm run webhooks -- list ORDER_ID [--json]
@@ -28,7 +27,7 @@ function print(event: WebhookEvent): void {
 }
 
 async function main(): Promise<void> {
-  const { positionals, values } = parseArgs({ allowPositionals: true, options: { json: { type: 'boolean' } } });
+  const { positionals, values } = parseCommandLine({ json: { type: 'boolean' } }, USAGE);
   const [action, id, ...rest] = positionals;
   if (rest.length > 0 || !id) fail(USAGE);
   if (!UUID.test(id)) fail(`${id} is not an id (a UUID)\n${USAGE}`);

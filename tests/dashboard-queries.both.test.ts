@@ -325,11 +325,27 @@ describe('CSV export', () => {
     const { orders } = await listOrders(db, key, { limit: 100, offset: 0 });
     const answered = orders.filter((o) => o.created_at >= range.from && o.created_at < range.to).map(serializeOrder);
     expect(answered.length).toBe(6);
-    expect(header).toEqual(Object.keys(answered[0]!));
+    const reconcile = [
+      'received',
+      'transactionIds',
+      'invoiceId',
+      'invoiceCurrency',
+      'rate',
+      'receivedInInvoiceCurrency',
+    ];
+    expect(header).toEqual([...Object.keys(answered[0]!), ...reconcile]);
+    const apiFields = Object.keys(answered[0]!).length;
     const unformula = (cell: string) => (/^'[=+\-@]/.test(cell) ? cell.slice(1) : cell);
-    expect(rows.map((r) => r.map(unformula))).toEqual(
+    expect(rows.map((r) => r.slice(0, apiFields).map(unformula))).toEqual(
       answered.map((o) => Object.values(o).map((v) => (v === null ? '' : String(v)))),
     );
+    // To reconcile: what each order received and the transactions that paid it (none for the others).
+    const cells = (row: string[]) => Object.fromEntries(reconcile.map((k, i) => [k, row[apiFields + i]]));
+    const byId = new Map(rows.map((r) => [r[header!.indexOf('orderId')], cells(r)]));
+    expect(byId.has(paid.id)).toBe(true);
+    expect(byId.get(paid.id)).toEqual({ ...byId.get(paid.id), received: '0.5', transactionIds: paidTx });
+    for (const [id, row] of byId)
+      if (id !== paid.id) expect(row).toMatchObject({ received: '0', transactionIds: '', invoiceId: '', rate: '' });
     expect(await countForExport(db, scopeA, range, 'orders')).toBe(6);
     // The other mode's copy and the other merchant are not in it.
     expect(csv).not.toContain(otherModeId);
@@ -356,7 +372,10 @@ describe('CSV export', () => {
   it('an empty range has the header only', async () => {
     let csv = '';
     for await (const chunk of exportOrdersCsv(db, scopeA, { from: at(1000), to: at(2000) }, 'orders')) csv += chunk;
-    expect(parseCsv(csv)).toEqual([Object.keys(serializeOrder(ordersA[0]!))]);
+    expect(parseCsv(csv)[0]!.slice(0, Object.keys(serializeOrder(ordersA[0]!)).length)).toEqual(
+      Object.keys(serializeOrder(ordersA[0]!)),
+    );
+    expect(parseCsv(csv)).toHaveLength(1);
   });
 });
 
@@ -397,8 +416,59 @@ describe('detail and overview', () => {
     expect(Object.values(view.ordersByStatus).reduce((x, y) => x + y, 0)).toBe(inWindow.length);
     const march = await overview(db, scopeA, at(60));
     expect(march.ordersByStatus).toEqual({ pending: 4, processed: 1, overpaid: 0, partial: 0, expired: 2, error: 0 });
+    // Chain health counts the payments waiting per network: the scope's pending orders of the last two days.
+    const since = at(60).getTime() - 2 * 86_400_000;
+    const waiting = ordersA.filter((o) => o.status === 'pending' && o.created_at.getTime() >= since);
+    expect(waiting.length).toBeGreaterThan(0);
+    for (const c of march.chains) {
+      const n = waiting.filter((o) => o.network === c.network).length;
+      expect(c.waiting, c.network).toBe(n);
+      if (c.height !== null && c.healthy !== false) expect(c.state, c.network).toBe(n === 0 ? 'idle' : 'watching');
+    }
     const other = await overview(db, scopeB);
     expect(other.received).toEqual([]);
+  });
+});
+
+describe("the overview's orders by status, day by day", () => {
+  it('writes a past day once all its orders are final, reads it from then on, and counts a day with a pending order live', async () => {
+    const c = await createTestMerchant(db, 'Day counts shop');
+    const scope = { merchantId: c.merchantId, mode: 'test' as const };
+    const day = (n: number) => new Date(Date.UTC(2026, 4, n, 12));
+    const made: OrderRow[] = [];
+    for (let i = 0; i < 4; i++)
+      made.push(await createOrder(db, c.test, { currency: 'LTC', network: 'litecoin', amount: '0.1' }));
+    // May 2 (final: 2 expired), May 3 (1 expired, 1 still pending), May 5 (today, pending).
+    const place = [
+      [day(2), 'expired'],
+      [day(2), 'expired'],
+      [day(3), 'expired'],
+      [day(3), 'pending'],
+    ] as const;
+    for (const [i, [at, status]] of place.entries())
+      await db.query('update orders set created_at = $2, status = $3 where id = $1', [made[i]!.id, at, status]);
+    const now = new Date(Date.UTC(2026, 4, 5, 12));
+    const first = await overview(db, scope, now);
+    expect(first.ordersByStatus).toMatchObject({ pending: 1, expired: 3 });
+    const written = async () =>
+      (
+        await db.query<{ day: Date; counts: Record<string, number> }>(
+          'select day, counts from order_day_counts where merchant_id = $1 and counts <> $2::jsonb order by day',
+          [c.merchantId, '{}'],
+        )
+      ).map((r) => [r.day.toISOString().slice(0, 10), r.counts]);
+    // May 2 is written; May 3 is not (an order still pending), nor today.
+    expect(await written()).toEqual([['2026-05-02', { expired: 2 }]]);
+    // The written day is read, not counted again: a change behind its back does not show (it cannot happen: final is final).
+    await db.query('update orders set status = $2 where id = $1', [made[0]!.id, 'error']);
+    expect((await overview(db, scope, now)).ordersByStatus).toMatchObject({ pending: 1, expired: 3, error: 0 });
+    // May 3's last order becomes final: the next visit writes the day.
+    await db.query('update orders set status = $2 where id = $1', [made[3]!.id, 'expired']);
+    expect((await overview(db, scope, now)).ordersByStatus).toMatchObject({ pending: 0, expired: 4 });
+    expect(await written()).toEqual([
+      ['2026-05-02', { expired: 2 }],
+      ['2026-05-03', { expired: 2 }],
+    ]);
   });
 });
 
@@ -430,6 +500,11 @@ describe('invoices', () => {
     expect(await ids({ q: first.invoice.id })).toEqual([first.invoice.id]);
     expect(await ids({ q: order.address })).toEqual([first.invoice.id]);
     expect(await ids({ q: 'ext-b' })).toEqual([]);
+    // The orders list names the invoice's order by the merchant's own number, with the invoice's price.
+    const listed = (await listOrderItems(db, scopeA, parseOrderFilters({ q: order.address }))).rows;
+    expect(listed.map((r) => [r.clientOrderId.startsWith('invoice:'), r.invoice, r.latePayments])).toEqual([
+      [true, { id: first.invoice.id, merchantOrder: 'inv-order-1', currency: 'USD', amount: '73.5' }, 0],
+    ]);
     expect(await ids({ q: other.invoice.id })).toEqual([]);
 
     const key = (await findApiKey(db, a.test.publicKey))!;
@@ -453,12 +528,36 @@ describe('invoices', () => {
     ))
       csv += chunk;
     const [header, ...rows] = parseCsv(csv);
-    expect(header).toEqual(Object.keys(answered));
+    // The API's fields but its list of offered coins, then the transactions: no JSON in any cell.
+    const { currencies: _offered, ...fields } = answered;
+    expect(header).toEqual([...Object.keys(fields), 'transactionIds']);
     expect(rows).toHaveLength(2);
     const exported = rows.find((r) => r[0] === first.invoice.id)!;
-    expect(exported).toEqual(
-      Object.values(answered).map((v) => (v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v))),
-    );
+    expect(exported).toEqual([
+      ...Object.values(fields).map((v) => (v === null ? '' : Array.isArray(v) ? v.join(' ') : String(v))),
+      '',
+    ]);
+    for (const row of rows) for (const cell of row) expect(cell).not.toMatch(/^[[{]/);
+
+    // The order the invoice made is exported with the invoice's currency, the rate locked for it and the value received.
+    let ordersCsv = '';
+    for await (const chunk of exportOrdersCsv(
+      db,
+      scopeA,
+      { from: new Date(now.getTime() - 3_600_000), to: new Date(now.getTime() + 60_000) },
+      'orders',
+    ))
+      ordersCsv += chunk;
+    const [orderHeader, ...orderRows] = parseCsv(ordersCsv);
+    const made = orderRows.find((r) => r[orderHeader!.indexOf('orderId')] === order.id)!;
+    const cell = (name: string) => made[orderHeader!.indexOf(name)];
+    expect([cell('invoiceId'), cell('invoiceCurrency'), cell('rate')]).toEqual([
+      first.invoice.id,
+      'USD',
+      answered.rate,
+    ]);
+    expect(answered.rate).toMatch(/^\d/);
+    expect([cell('received'), cell('receivedInInvoiceCurrency')]).toEqual(['0', '0']);
   });
 });
 

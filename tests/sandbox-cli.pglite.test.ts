@@ -164,6 +164,25 @@ describe('npm run sandbox (embedded database)', () => {
       } finally {
         await stopServer(server.child);
       }
+      // Stopping is logged: the signal, then that it stopped (the output may trail the exit a little).
+      await waitFor('the server to say it stopped', 10_000, () => server.output().includes('Stopped.'));
+      expect(server.output()).toMatch(/Stopping \(SIGTERM\): no new connections[\s\S]*\nStopped\.\n/);
+    },
+  );
+
+  it(
+    'every CLI answers --help with its usage (exit 0), and an unknown option with what was wrong and the usage',
+    {
+      timeout: CLI_TEST_TIMEOUT,
+    },
+    async () => {
+      const clis = ['sandbox', 'keys', 'users', 'webhooks', 'db', 'chains'];
+      const helps = await Promise.all(clis.map((cli) => runCli(env, cli, '--help')));
+      for (const [i, help] of helps.entries()) {
+        expect(help.code, `${clis[i]}: ${help.stderr}`).toBe(0);
+        expect(help.stdout).toMatch(new RegExp(`usage:[\\s\\S]*npm run ${clis[i]} -- `));
+      }
+      expectUsageError(await sandboxExit('pay', '--bogus'), /Unknown option '--bogus'[\s\S]*usage:/);
     },
   );
 

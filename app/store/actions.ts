@@ -1,7 +1,7 @@
 'use server';
 import { redirect } from 'next/navigation';
 import { MAX_QUANTITY, findProduct } from '@/lib/store';
-import { checkout, StoreError } from '@/lib/store';
+import { checkout, StoreError, storeOrderCart } from '@/lib/store';
 import { readCart, writeCart } from './cart';
 
 export async function addToCart(form: FormData): Promise<void> {
@@ -33,4 +33,11 @@ export async function pay(): Promise<void> {
   }
   await writeCart({});
   redirect(link);
+}
+
+/** "Order again" after an order expired or went unpaid: its items back in the cart, then the cart. */
+export async function orderAgain(form: FormData): Promise<void> {
+  const cart = await storeOrderCart(String(form.get('order') ?? ''));
+  if (cart && Object.keys(cart).length > 0) await writeCart(cart);
+  redirect('/store/checkout');
 }

@@ -3,6 +3,7 @@
  * nothing here needs the browser's JavaScript.
  */
 import type { ReactNode } from 'react';
+import { FIAT_CURRENCIES } from '@/lib/catalog';
 
 /** Buttons and button-like links. The focus ring is the browser's outline, kept visible. */
 export const BUTTON =
@@ -69,6 +70,20 @@ export function Amount({ value, currency }: { value: string; currency: string })
   return <span className="whitespace-nowrap font-mono">{`${value} ${currency}`}</span>;
 }
 
+/**
+ * A price in the currency a merchant priced it in, as the viewer's locale writes it ("$4.50",
+ * "4,50 €"). Intl formats the decimal string itself, exactly (no float), every digit kept; a price
+ * in a coin (an invoice may be priced in one) is written as its amount and ticker.
+ */
+export function Price({ value, currency, locale }: { value: string; currency: string; locale: string }) {
+  const text = FIAT_CURRENCIES.includes(currency)
+    ? new Intl.NumberFormat(locale, { style: 'currency', currency, maximumFractionDigits: 20 }).format(
+        value as unknown as number, // ES2023 Intl.NumberFormat formats a decimal string exactly
+      )
+    : `${value} ${currency}`;
+  return <span className="whitespace-nowrap">{text}</span>;
+}
+
 /** Long identifiers (addresses, hashes, ids): monospace and allowed to break anywhere. */
 export function Mono({ children }: { children: ReactNode }) {
   return <span className="break-all font-mono text-xs">{children}</span>;
@@ -81,20 +96,24 @@ const STATUS_LOOK: Record<'good' | 'bad' | 'wait' | 'neutral', string> = {
   neutral: 'bg-slate-200 text-slate-900 dark:bg-slate-700 dark:text-slate-100',
 };
 
-/** How a status value reads: the words of lib/protocol's status lists (and a chain's health), by their meaning. */
+/** How a status value reads: the words of lib/protocol's status lists (and a chain watcher's state), by their meaning. */
 function toneOf(status: string): keyof typeof STATUS_LOOK {
   const s = status.toLowerCase();
-  if (['processed', 'overpaid', 'delivered', 'healthy'].includes(s)) return 'good';
+  if (['processed', 'overpaid', 'delivered', 'watching'].includes(s)) return 'good';
   if (['error', 'failed', 'refused', 'rejected', 'reversed', 'partial', 'unhealthy'].includes(s)) return 'bad';
-  if (['pending', 'init', 'created', 'waiting'].includes(s)) return 'wait';
+  if (['pending', 'init', 'created', 'starting'].includes(s)) return 'wait';
   return 'neutral';
 }
 
-/** A status as a small badge; the word itself carries the meaning, the colour only repeats it. */
+/**
+ * A status as a small badge; the word itself carries the meaning, the colour only repeats it. One
+ * casing on every list: the API answers orders' statuses in lower case and invoices' and deposits'
+ * in upper case (`processed`, `PROCESSED`), and a merchant reading both lists sees one word.
+ */
 export function StatusBadge({ status }: { status: string }) {
   return (
     <span className={`inline-block rounded px-1.5 py-0.5 text-xs font-medium ${STATUS_LOOK[toneOf(status)]}`}>
-      {status}
+      {status.toLowerCase().replaceAll('_', ' ')}
     </span>
   );
 }

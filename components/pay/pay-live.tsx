@@ -84,7 +84,7 @@ export function PayLive({ initial, m, language, embed, invoiceLine, payBlock }: 
       )}
       <Payments view={view} m={m} language={language} />
       <OtherTransfers view={view} m={m} language={language} />
-      {view.test && pending && <SimulatePayment orderId={view.orderId} m={m} onSent={refetch} />}
+      {view.test && pending && <SimulatePayment orderId={view.orderId} m={m} onSent={refetch} canPay={payable} />}
     </>
   );
 }

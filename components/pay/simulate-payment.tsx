@@ -3,6 +3,8 @@
  * Test mode's "Simulate payment" panel: full, partial or over, posted to `/api/sandbox/pay`, so
  * the payment goes through the sandbox ledger, the watcher and the state machine like any other.
  * Says the transaction sent (or why not) and asks for the order's view at once (`onSent`).
+ * The buttons are offered only while something is left to pay (`canPay`): once the payments seen
+ * cover the order, or its time is up, the panel keeps only what it sent.
  */
 import { useState } from 'react';
 import { interpolate } from '@/lib/pay/format';
@@ -16,7 +18,17 @@ const LABEL = { full: 'simulateFull', partial: 'simulatePartial', over: 'simulat
   keyof Messages
 >;
 
-export function SimulatePayment({ orderId, m, onSent }: { orderId: string; m: Messages; onSent: () => void }) {
+export function SimulatePayment({
+  orderId,
+  m,
+  onSent,
+  canPay,
+}: {
+  orderId: string;
+  m: Messages;
+  onSent: () => void;
+  canPay: boolean;
+}) {
   const [result, setResult] = useState('');
   const [busy, setBusy] = useState(false);
   const simulate = async (kind: Kind) => {
@@ -39,17 +51,22 @@ export function SimulatePayment({ orderId, m, onSent }: { orderId: string; m: Me
     }
     setBusy(false);
   };
+  if (!canPay && !result) return null;
   return (
     <section className="mt-4 rounded-lg border-2 border-dashed border-amber-600 p-3">
       <h2 className="font-semibold">{m.simulateTitle}</h2>
-      <p className="text-sm">{m.simulateNote}</p>
-      <div className="mt-2 flex flex-wrap gap-2">
-        {KINDS.map((kind) => (
-          <button key={kind} type="button" disabled={busy} onClick={() => void simulate(kind)} className={BUTTON}>
-            {m[LABEL[kind]]}
-          </button>
-        ))}
-      </div>
+      {canPay && (
+        <>
+          <p className="text-sm">{m.simulateNote}</p>
+          <div className="mt-2 flex flex-wrap gap-2">
+            {KINDS.map((kind) => (
+              <button key={kind} type="button" disabled={busy} onClick={() => void simulate(kind)} className={BUTTON}>
+                {m[LABEL[kind]]}
+              </button>
+            ))}
+          </div>
+        </>
+      )}
       <p role="status" className="mt-2 break-all text-sm">
         {result}
       </p>

@@ -4,7 +4,7 @@ import { MODE_VALUES, text } from '../protocol';
 import type { Database } from '../db';
 import { findNetwork, type Network } from '../catalog';
 import { mine, resetClock } from '../chains';
-import { createMerchant, findMerchantByName, issueApiKey, listMerchants, revokeApiKey } from '../merchants';
+import { createMerchant, findApiKey, findMerchantByName, issueApiKey, listMerchants, revokeApiKey } from '../merchants';
 import { simulatePayment, SimulationError } from '../sandbox';
 import { found, isDomainErrorOf } from '../errors';
 import { createUser, disableUser, listUsers, recordAudit, resetPassword, ROLES } from '../users';
@@ -148,17 +148,32 @@ export async function runAdminCommand(db: Database, command: AdminCommand): Prom
     case 'keys.create': {
       // A second key for an existing merchant name goes to that merchant (e.g. its live key).
       const existing = await findMerchantByName(db, command.name);
-      if (existing) {
-        const keys = await issueApiKey(db, existing.id, command.mode, { createdBy: 'cli' });
-        return { merchantId: existing.id, name: existing.name, ...keys };
-      }
-      const { merchant, keys } = await createMerchant(db, command.name, command.mode, { createdBy: 'cli' });
+      const { merchant, keys } = existing
+        ? { merchant: existing, keys: await issueApiKey(db, existing.id, command.mode, { createdBy: 'cli' }) }
+        : await createMerchant(db, command.name, command.mode, { createdBy: 'cli' });
+      // The same entry as the dashboard's keys page writes, by the command line.
+      await recordAudit(db, {
+        merchantId: merchant.id,
+        actor: 'cli',
+        action: 'key.create',
+        detail: { publicKey: keys.publicKey, mode: command.mode },
+      });
       return { merchantId: merchant.id, name: merchant.name, ...keys };
     }
     case 'keys.list':
       return listMerchants(db);
-    case 'keys.revoke':
-      return { revoked: await revokeApiKey(db, command.publicKey) };
+    case 'keys.revoke': {
+      const key = await findApiKey(db, command.publicKey);
+      const revoked = await revokeApiKey(db, command.publicKey);
+      if (revoked && key)
+        await recordAudit(db, {
+          merchantId: key.merchantId,
+          actor: 'cli',
+          action: 'key.revoke',
+          detail: { publicKey: key.publicKey, mode: key.mode },
+        });
+      return { revoked };
+    }
     case 'sandbox.pay':
       return simulatePayment(db, command);
     case 'sandbox.mine': {

@@ -209,7 +209,8 @@ export const NETWORKS: readonly Network[] = [
     usesTags: false,
     blockSeconds: 3,
     tokenStandard: 'TRC-20',
-    currencies: [{ ticker: 'TRX', name: 'Tronix', decimals: 6 }, usdt('TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t')],
+    // Named as the TRON project names its coin today; "Tronix" was its name as a 2017 ERC-20 token.
+    currencies: [{ ticker: 'TRX', name: 'TRON', decimals: 6 }, usdt('TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t')],
   },
   {
     name: 'ripple',

@@ -4,8 +4,12 @@ import 'server-only';
  * export holds one batch in memory and no long transaction.
  *
  * The columns are the fields of the merchant API's objects, in their order, with the values the
- * `orders` (or `get-invoices`) operation answers: the same serializers make them. A null is an
- * empty cell; an array or object (an invoice's `currencies`) is its JSON.
+ * `orders` (or `get-invoices`) operation answers: the same serializers make them; then what a
+ * merchant needs to reconcile the export with a wallet and the books (RECONCILE_COLUMNS): what was
+ * received, the counted payments' transaction ids, and for an order an invoice made, the invoice's
+ * currency, the rate locked for that order and the value received in it. A null is an empty cell.
+ * No cell holds JSON: a list is its items separated by spaces, and an invoice's `currencies` (the
+ * coins it offered, with their amounts) is left out: it is an offer, not something that happened.
  *
  * RFC 4180: CRLF line ends, a header line, a cell with a comma, a quote, CR or LF quoted with its
  * quotes doubled. Formula injection (OWASP "CSV injection"): a spreadsheet runs a cell that starts
@@ -18,6 +22,7 @@ import {
   invoices,
   orders,
   param,
+  payments,
   runSql,
   sql,
   statement,
@@ -27,7 +32,8 @@ import {
   type Statement,
 } from '../db';
 import { serializeInvoice, withOrders, type InvoiceRow } from '../invoices';
-import { serializeOrder, type OrderRow } from '../orders';
+import { decimalsOf, serializeOrder, type OrderRow } from '../orders';
+import { formatUnits, parseDecimal, valueOfUnits } from '../money';
 import { invoiceResponse, orderResponse } from '../protocol';
 import { afterPosition } from './keyset';
 import type { MerchantScope } from '../merchants';
@@ -64,11 +70,68 @@ export function csvLine(values: readonly unknown[]): string {
 
 const TABLE = { orders, invoices } as const;
 
-/** The columns: the API objects' fields, in the wire contract's order. */
-const COLUMNS: Record<ExportKind, readonly string[]> = {
-  orders: Object.keys(orderResponse.shape),
-  invoices: Object.keys(invoiceResponse.shape),
+/** The columns added after the API's fields, to reconcile (see the file's comment). */
+const RECONCILE_COLUMNS: Record<ExportKind, readonly string[]> = {
+  orders: ['received', 'transactionIds', 'invoiceId', 'invoiceCurrency', 'rate', 'receivedInInvoiceCurrency'],
+  // An invoice's received amount, its value in the invoice's currency and its rate are API fields already.
+  invoices: ['transactionIds'],
 };
+/** API fields that hold a list of objects: no CSV cell for them. */
+const LEFT_OUT = new Set(['currencies']);
+
+/** The columns: the API objects' fields, in the wire contract's order, then RECONCILE_COLUMNS. */
+const COLUMNS: Record<ExportKind, readonly string[]> = {
+  orders: [...Object.keys(orderResponse.shape), ...RECONCILE_COLUMNS.orders],
+  invoices: [...Object.keys(invoiceResponse.shape).filter((k) => !LEFT_OUT.has(k)), ...RECONCILE_COLUMNS.invoices],
+};
+
+type ReconcileRow = {
+  order_id: string;
+  transactions: string | null;
+  invoice_currency: string | null;
+  price_decimals: number | null;
+  rate: string | null;
+};
+/**
+ * For a batch of orders: their counted payments' transaction ids (oldest first) and, for an
+ * order an invoice made, the invoice's currency and the rate locked for that order.
+ */
+const RECONCILE = statement<ReconcileRow, { ids: string[] }>(
+  sql`select ${orders.id} as order_id,
+        (select string_agg(${payments.txHash}, ' ' order by ${payments.createdAt}, ${payments.txHash}) from ${payments}
+          where ${payments.orderId} = ${orders.id} and ${payments.status} = 'processed') as transactions,
+        ${invoices.currency} as invoice_currency, ${invoices.priceDecimals} as price_decimals,
+        ${invoices.orderRates} ->> ${orders.id}::text as rate
+      from ${orders} left join ${invoices} on ${invoices.id} = ${orders.invoiceId}
+     where ${orders.id} = any(${param('ids')}::uuid[])`,
+);
+
+async function reconcileRows(db: Queryable, ids: string[]): Promise<Map<string, ReconcileRow>> {
+  const rows = ids.length > 0 ? await RECONCILE.run(db, { ids }) : [];
+  return new Map(rows.map((r) => [r.order_id, r]));
+}
+
+/** An order's reconciliation cells: received (in its coin), transaction ids, and its invoice's currency, rate and value. */
+function orderReconcile(order: OrderRow, extra: ReconcileRow | undefined): Record<string, string | null> {
+  const decimals = decimalsOf(order.network, order.currency);
+  const received = BigInt(order.received);
+  const rate = extra?.rate ? parseDecimal(extra.rate) : undefined;
+  return {
+    received: formatUnits(received, decimals),
+    transactionIds: extra?.transactions ?? null,
+    invoiceId: order.invoice_id,
+    invoiceCurrency: extra?.invoice_currency ?? null,
+    rate: rate ? extra!.rate : null,
+    // Rounded down to the invoice currency's digits, as get-invoice's receivedAmountInInvoiceCurrency is.
+    receivedInInvoiceCurrency:
+      rate && extra?.price_decimals != null ? valueOfUnits(received, decimals, rate, extra.price_decimals) : null,
+  };
+}
+
+/** A cell's value: a list of plain values as its items separated by spaces (never JSON). */
+function cellValue(value: unknown): unknown {
+  return Array.isArray(value) ? value.join(' ') : value;
+}
 
 /** The scope and range of an export: its values, or the `param()`s of a statement that takes them. */
 interface RangeValues {
@@ -191,12 +254,28 @@ export async function* exportOrdersCsv(
 ): AsyncGenerator<string> {
   const columns = COLUMNS[kind];
   const lines = (objects: readonly object[]) =>
-    objects.map((o) => csvLine(columns.map((k) => (o as Record<string, unknown>)[k]))).join('');
+    objects.map((o) => csvLine(columns.map((k) => cellValue((o as Record<string, unknown>)[k])))).join('');
   yield csvLine(columns);
   if (kind === 'orders') {
-    for await (const rows of batches(db, scope, range, BATCHES.orders)) yield lines(rows.map(serializeOrder));
+    for await (const rows of batches(db, scope, range, BATCHES.orders)) {
+      const extras = await reconcileRows(
+        db,
+        rows.map((o) => o.id),
+      );
+      yield lines(rows.map((o) => ({ ...serializeOrder(o), ...orderReconcile(o, extras.get(o.id)) })));
+    }
   } else {
-    for await (const rows of batches(db, scope, range, BATCHES.invoices))
-      yield lines((await withOrders(db, rows)).map(serializeInvoice));
+    for await (const rows of batches(db, scope, range, BATCHES.invoices)) {
+      const extras = await reconcileRows(
+        db,
+        rows.flatMap((i) => (i.order_id ? [i.order_id] : [])),
+      );
+      yield lines(
+        (await withOrders(db, rows)).map((invoice) => ({
+          ...serializeInvoice(invoice),
+          transactionIds: (invoice.invoice.order_id && extras.get(invoice.invoice.order_id)?.transactions) || null,
+        })),
+      );
+    }
   }
 }

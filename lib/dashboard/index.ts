@@ -51,6 +51,7 @@ export {
   type OrderDetail,
   type OrderEvent,
   type OrderListItem,
+  type OrderListRow,
 } from './orders';
 export {
   overview,
@@ -61,3 +62,5 @@ export {
   type SeriesDay,
   type UsdTotals,
 } from './overview';
+export { chainState, type ChainState } from './chain-state';
+export { ordersByStatusSince } from './order-days';

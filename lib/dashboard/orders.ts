@@ -122,13 +122,68 @@ function filtered(
   ];
 }
 
+/** An order as the orders list shows it: with the invoice that made it and money that came too late. */
+export type OrderListRow = OrderListItem & {
+  /**
+   * For an order an invoice made: the merchant's own number for it (the invoice's `order`, else its
+   * `externalId`: the internal `invoice:<id>:<n>` order id means nothing to a merchant) and its price.
+   */
+  invoice: { id: string; merchantOrder: string | null; currency: string; amount: string } | null;
+  /** Orphan deposits of the order: money that reached its address but could not count (late, or another coin). */
+  latePayments: number;
+};
+
+type ListInvoiceRow = Pick<
+  RowOf<typeof invoices>,
+  'id' | 'client_order' | 'external_id' | 'currency' | 'price_decimals'
+> & {
+  amount: string;
+};
+const LIST_INVOICES = statement<ListInvoiceRow, { ids: string[]; merchantId: string; mode: string }>(
+  sql`select ${invoices.id}, ${invoices.clientOrder}, ${invoices.externalId}, ${invoices.currency}, ${invoices.amount}::text as amount, ${invoices.priceDecimals}
+        from ${invoices}
+       where ${invoices.id} = any(${param('ids')}::uuid[]) and ${invoices.merchantId} = ${param('merchantId')} and ${invoices.mode} = ${param('mode')}`,
+);
+const LATE_PAYMENTS = statement<{ order_id: string; n: number }, { ids: string[]; merchantId: string; mode: string }>(
+  sql`select ${deposits.orderId}, count(*)::int as n from ${deposits}
+       where ${deposits.orderId} = any(${param('ids')}::uuid[]) and ${deposits.kind} = 'ORPHAN'
+         and ${deposits.merchantId} = ${param('merchantId')} and ${deposits.mode} = ${param('mode')}
+       group by 1`,
+);
+
+/** The page's orders with their invoices and late payments: two indexed lookups for the whole page. */
+async function withListExtras(db: Queryable, scope: MerchantScope, items: OrderListItem[]): Promise<OrderListRow[]> {
+  const invoiceIds = [...new Set(items.flatMap((o) => (o.invoiceId ? [o.invoiceId] : [])))];
+  const [invoiceRows, late] = await Promise.all([
+    invoiceIds.length > 0 ? LIST_INVOICES.run(db, { ...scope, ids: invoiceIds }) : [],
+    items.length > 0 ? LATE_PAYMENTS.run(db, { ...scope, ids: items.map((o) => o.orderId) }) : [],
+  ]);
+  const invoiceOf = new Map(invoiceRows.map((i) => [i.id, i]));
+  const lateOf = new Map(late.map((l) => [l.order_id, l.n]));
+  return items.map((o) => {
+    const i = o.invoiceId ? invoiceOf.get(o.invoiceId) : undefined;
+    return {
+      ...o,
+      invoice: i
+        ? {
+            id: i.id,
+            merchantOrder: i.client_order ?? i.external_id,
+            currency: i.currency,
+            amount: formatUnits(BigInt(i.amount), i.price_decimals),
+          }
+        : null,
+      latePayments: lateOf.get(o.orderId) ?? 0,
+    };
+  });
+}
+
 /** The scope's orders matching `filters`, newest first, a keyset page of `pageSize`. */
 export async function listOrderItems(
   db: Queryable,
   scope: MerchantScope,
   filters: ListFilters = {},
   pageSize = 50,
-): Promise<Page<OrderListItem>> {
+): Promise<Page<OrderListRow>> {
   const select =
     filters.q === undefined
       ? sql`select ${o}.* from ${orders} o`
@@ -141,7 +196,7 @@ export async function listOrderItems(
     filters,
     pageSize,
   );
-  return { ...page, rows: page.rows.map(orderListItemOf) };
+  return { ...page, rows: await withListExtras(db, scope, page.rows.map(orderListItemOf)) };
 }
 
 /** An invoice as the table shows it: the API's invoice object, with Dates. */

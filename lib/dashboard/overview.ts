@@ -24,9 +24,11 @@ import {
 } from '../db';
 import { formatUnits, parseDecimal, parseUnits, valueOfUnits } from '../money';
 import { decimalsOf } from '../orders';
-import { ORDER_STATUS_VALUES, type OrderStatus } from '../protocol';
+import type { OrderStatus } from '../protocol';
 import { rateService, withUsdPrices } from '../rates';
 import { chainHealth } from '../watcher';
+import { chainState, type ChainState } from './chain-state';
+import { ordersByStatusSince } from './order-days';
 import type { MerchantScope } from '../merchants';
 
 const DAY_MS = 86_400_000;
@@ -76,6 +78,11 @@ export interface ChainOverview {
   /** This process's view of the node (lib/watcher chainHealth); null when no watcher runs here. */
   healthy: boolean | null;
   error: string | null;
+  /** The end of this process's last successful pass over the network; null when no watcher runs here. */
+  lastPassAt: Date | null;
+  /** The merchant's orders on the network waiting for a payment (pending, made in the last WAITING_DAYS). */
+  waiting: number;
+  state: ChainState;
 }
 
 export interface Overview {
@@ -100,16 +107,21 @@ const DAILY = statement<{ day: Date; network: string; currency: string; amount: 
           and ${payments.createdAt} >= ${param('since')} and ${payments.createdAt} <= ${param('now')}
         group by 1, 2, 3`,
 );
-// One index range per status (orders_dashboard_status) rather than a count over the whole table.
-const BY_STATUS = statement<{ status: OrderStatus; n: number }, Window>(
-  sql`select s.status, (select count(*)::int from ${orders}
-                          where ${orders.merchantId} = ${param('merchantId')} and ${orders.mode} = ${param('mode')} and ${orders.status} = s.status
-                            and ${orders.createdAt} >= ${param('since')} and ${orders.createdAt} <= ${param('now')}) as n
-         from unnest(${sql.param(ORDER_STATUS_VALUES)}::text[]) as s(status)`,
-);
 const FAILED_WEBHOOKS = statement<{ n: number }, { merchantId: string; mode: string }>(
   sql`select count(*)::int as n from ${webhookEvents}
    where ${webhookEvents.merchantId} = ${param('merchantId')} and ${webhookEvents.mode} = ${param('mode')} and ${webhookEvents.state} in ('failed', 'refused')`,
+);
+/**
+ * An order waits for a payment for its lifetime (12 hours at most) and then until its chain passes
+ * its deadline: orders pending longer than this are not counted, so that the count reads a short
+ * range of orders_merchant_status rather than every pending order a merchant ever had.
+ */
+const WAITING_DAYS = 2;
+const WAITING = statement<{ network: string; n: number }, { merchantId: string; mode: string; since: Date }>(
+  sql`select ${orders.network}, count(*)::int as n from ${orders}
+       where ${orders.merchantId} = ${param('merchantId')} and ${orders.mode} = ${param('mode')} and ${orders.status} = 'pending'
+         and ${orders.createdAt} >= ${param('since')}
+       group by 1`,
 );
 const CURSOR_COLUMNS = ['network', 'height', 'block_time', 'updated_at'] as const;
 const CURSORS = statement<Pick<RowOf<typeof chainCursors>, (typeof CURSOR_COLUMNS)[number]>, { mode: string }>(
@@ -122,11 +134,12 @@ export async function overview(db: Queryable, scope: MerchantScope, now = new Da
   const today = new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS);
   const since = new Date(today.getTime() - (SERIES_DAYS - 1) * DAY_MS);
   const span = { merchantId: scope.merchantId, mode: scope.mode, since, now };
-  const [daily, statuses, [failed], cursors] = await Promise.all([
+  const [daily, ordersByStatus, [failed], cursors, waiting] = await Promise.all([
     DAILY.run(db, span),
-    BY_STATUS.run(db, span),
+    ordersByStatusSince(db, scope, since, now),
     FAILED_WEBHOOKS.run(db, { merchantId: scope.merchantId, mode: scope.mode }),
     CURSORS.run(db, { mode: scope.mode }),
+    WAITING.run(db, { ...scope, since: new Date(now.getTime() - WAITING_DAYS * DAY_MS) }),
   ]);
 
   // Base units per coin and day (midnight UTC in ms).
@@ -198,19 +211,26 @@ export async function overview(db: Queryable, scope: MerchantScope, now = new Da
       .map((h) => [h.network, h]),
   );
   const seconds = (from: Date) => Math.max(0, Math.round((now.getTime() - from.getTime()) / 1000));
+  const waitingOn = new Map(waiting.map((w) => [w.network, w.n]));
   const chains = enabledNetworks(scope.mode).map((network): ChainOverview => {
     const cursor = byNetwork.get(network.name);
     const h = health.get(network.name);
+    const healthy = h ? h.healthy : null;
+    const height = cursor ? Number(cursor.height) : null;
+    const waitingHere = waitingOn.get(network.name) ?? 0;
     return {
       network: network.name,
       displayName: findNetwork(network.name)?.displayName ?? network.displayName,
-      height: cursor ? Number(cursor.height) : null,
+      height,
       blockTime: cursor?.block_time ?? null,
       updatedAt: cursor?.updated_at ?? null,
       ageSeconds: cursor ? seconds(cursor.updated_at) : null,
       lagSeconds: cursor ? seconds(cursor.block_time) : null,
-      healthy: h ? h.healthy : null,
+      healthy,
       error: h?.error ?? null,
+      lastPassAt: h?.lastPassAt ?? null,
+      waiting: waitingHere,
+      state: chainState({ healthy, height, waiting: waitingHere }),
     };
   });
 
@@ -223,9 +243,7 @@ export async function overview(db: Queryable, scope: MerchantScope, now = new Da
       last30Days: formatUnits(totals.last30Days, USD_SCALE),
       unpriced,
     },
-    ordersByStatus: Object.fromEntries(
-      ORDER_STATUS_VALUES.map((s) => [s, statuses.find((r) => r.status === s)?.n ?? 0]),
-    ) as Record<OrderStatus, number>,
+    ordersByStatus,
     failedWebhooks: failed!.n,
     chains,
     series,

@@ -34,6 +34,7 @@ import {
   WEBHOOK_STATE_VALUES,
   ENDPOINT_STATUS_VALUES,
   type KeyScope,
+  type OrderStatus,
 } from '../protocol';
 
 // Generic in the name, so that row types (lib/db/rows.ts) know each money column by name.
@@ -526,6 +527,10 @@ export const deposits = pgTable(
     index('deposits_in_tx').on(sql`lower(${t.inTxHash})`),
     index('deposits_out_tx').on(sql`lower(${t.outTxHash})`),
     index('deposits_merchant').on(t.merchantId, t.mode, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    // An order's orphan deposits: the orders list flags a page's late payments, the API lists them by orderId.
+    index('deposits_order')
+      .on(t.orderId)
+      .where(sql`${t.orderId} is not null`),
   ],
 );
 
@@ -726,6 +731,28 @@ export const orderEvents = pgTable(
   },
   // An order leaves `pending` once; a second final status would be a double decision.
   (t) => [uniqueIndex('order_events_once').on(t.orderId)],
+);
+
+/**
+ * The overview's orders by status, one row per merchant, mode and past UTC day of creation, written
+ * once that day has no pending order left (lib/dashboard/order-days.ts): every order of it is then
+ * final, and a final status never changes, so the row stays true. The overview sums these rows and
+ * counts only today's orders (and a past day's with an order still pending), instead of every order
+ * of the last 30 days (docs/decisions/056).
+ */
+export const orderDayCounts = pgTable(
+  'order_day_counts',
+  {
+    merchantId: uuid('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
+    mode: text('mode', { enum: MODE_VALUES }).notNull(),
+    /** Midnight UTC of the day the orders were created. */
+    day: timestamp('day', { withTimezone: true, precision: 3 }).notNull(),
+    /** Orders created that day, by status: `{"processed": 12, "expired": 3}` (absent statuses: none). */
+    counts: jsonb('counts').$type<Partial<Record<OrderStatus, number>>>().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.merchantId, t.mode, t.day] })],
 );
 
 /**

@@ -25,7 +25,7 @@ import {
 } from '../db';
 import { FINAL_INVOICE_STATUSES } from '../protocol';
 import { readDemoStoreKeys, type DemoStoreKeys } from '../server';
-import { cartLines, cartTotalCents, usdAmount, type Cart } from './catalog';
+import { cartLines, cartTotalCents, findProduct, MAX_QUANTITY, usdAmount, type Cart } from './catalog';
 
 export {
   cartLines,
@@ -171,7 +171,16 @@ export interface StoreOrderView {
    * created, init, pending, ...; or an old order's), with what it received, or why it could not be asked.
    */
   gateway: { status: string; received: string | null } | { error: string } | null;
+  /**
+   * An expired or underpaid order: money that reached its payment address but could not count for
+   * it (after the time ran out, or in another coin), as the gateway's orphan deposits of its order
+   * list it. The shopper is told, so that a late payment is never silently ignored.
+   */
+  latePayments: { amount: string; currency: string; network: string }[];
 }
+
+/** The store's final statuses after which money may still arrive at the payment address. */
+const LATE_PAYMENT_STATUSES = new Set(['expired', 'partial']);
 
 type StoreOrderRow = Pick<
   RowOf<typeof storeOrders>,
@@ -210,6 +219,19 @@ function chosenCoin(invoice: Invoice): StoreOrderCoin | null {
     : { currency, network, amount, orderId: invoice.orderId, orderLink: invoice.orderLink };
 }
 
+/**
+ * A store order's items as a cart, for "Order again" after it expired or went unpaid; undefined
+ * for an id the store does not know. Products the store no longer sells are left out.
+ */
+export async function storeOrderCart(id: string): Promise<Cart | undefined> {
+  if (!z.uuid().safeParse(id).success) return undefined;
+  const [row] = await STORE_ORDER.run(await getDatabase(), { id });
+  if (!row) return undefined;
+  return Object.fromEntries(
+    row.items.filter((item) => findProduct(item.sku)).map((item) => [item.sku, Math.min(item.quantity, MAX_QUANTITY)]),
+  );
+}
+
 export async function storeOrder(id: string): Promise<StoreOrderView | undefined> {
   if (!z.uuid().safeParse(id).success) return undefined;
   const db = await getDatabase();
@@ -222,6 +244,7 @@ export async function storeOrder(id: string): Promise<StoreOrderView | undefined
     paymentLink: row.payment_link,
     status: row.status,
     gateway: null,
+    latePayments: [],
     // An order made before invoices kept its coin, and the amount received in it.
     coin:
       row.currency && row.network && row.amount
@@ -238,6 +261,7 @@ export async function storeOrder(id: string): Promise<StoreOrderView | undefined
         ? `${row.received} ${row.currency} on ${row.network}`
         : row.received,
   };
+  if (LATE_PAYMENT_STATUSES.has(row.status)) view.latePayments = await latePayments(row);
   if (row.status !== 'awaiting_payment') return view;
   // No webhook yet: ask the gateway, as the shopper may be waiting on a payment being confirmed.
   try {
@@ -253,6 +277,25 @@ export async function storeOrder(id: string): Promise<StoreOrderView | undefined
     view.gateway = { error: fromGatewayError(error).message };
   }
   return view;
+}
+
+/**
+ * The orphan deposits of the gateway order a store order was paid through (an invoice's latest
+ * order). Best effort: when the gateway cannot be asked, the page shows the order without them.
+ */
+async function latePayments(
+  row: Pick<StoreOrderRow, 'gateway_invoice_id' | 'gateway_order_id'>,
+): Promise<StoreOrderView['latePayments']> {
+  try {
+    const orderId = row.gateway_invoice_id
+      ? (await client().getInvoice(row.gateway_invoice_id)).orderId
+      : row.gateway_order_id;
+    if (!orderId) return [];
+    const deposits = await client().listDeposits({ orderId });
+    return deposits.map(({ amount, currency, network }) => ({ amount, currency, network }));
+  } catch {
+    return [];
+  }
 }
 
 /**

@@ -49,6 +49,14 @@ describe('password policy', () => {
     expect(passwordProblem('1q2w3e4r5t6y')).toMatch(/common passwords/);
   });
 
+  it('refuses a common password with digits or symbols added before or after it', () => {
+    expect(passwordProblem('password12345')).toMatch(/common passwords/);
+    expect(passwordProblem('!!Sunshine2026!!')).toMatch(/common passwords/);
+    expect(passwordProblem('2026-dragon-2026')).toMatch(/common passwords/);
+    // Letters around a common word make another word: not refused for it.
+    expect(passwordProblem('password-manager-on')).toBeUndefined();
+  });
+
   it('refuses the e-mail address and its local part', () => {
     expect(passwordProblem('alice.merchant@shop.example', 'alice.merchant@shop.example')).toMatch(/e-mail/);
     expect(passwordProblem('Alice.Merchant', 'alice.merchant@shop.example')).toMatch(/e-mail/);

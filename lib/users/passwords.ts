@@ -15,7 +15,9 @@ const SALT_LENGTH = 16;
 /**
  * The documented policy (docs/dashboard.md, "Passwords"): 12 characters at least, since length is what makes
  * a password costly to guess once the hash leaks; 256 at most, so a request cannot make the
- * server hash megabytes; not one of the common passwords; not the e-mail address or its local part.
+ * server hash megabytes; not one of the common passwords, nor one of them with digits or symbols
+ * added before or after it ("password12345": guessers try those first); not the e-mail address or
+ * its local part. The dashboard's pages and the `npm run users` CLI both ask passwordProblem.
  */
 export const PASSWORD_MIN_LENGTH = 12;
 export const PASSWORD_MAX_LENGTH = 256;
@@ -59,6 +61,9 @@ export function dummyHash(): Promise<string> {
   return dummy;
 }
 
+/** Digits and symbols at either end: what people add to a common word to pass a length or "a digit" rule. */
+const PADDING = /^[^\p{L}]+|[^\p{L}]+$/gu;
+
 let common: Set<string> | undefined;
 /**
  * zxcvbn's list of common passwords (about 49,000), loaded once on first use. Required at run time
@@ -80,7 +85,8 @@ export function passwordProblem(password: string, email?: string): string | unde
     return `The password must be at least ${PASSWORD_MIN_LENGTH} characters long.`;
   if (password.length > PASSWORD_MAX_LENGTH)
     return `The password must be at most ${PASSWORD_MAX_LENGTH} characters long.`;
-  if (isCommon(password)) return 'This password is on a list of common passwords; choose another.';
+  if (isCommon(password) || isCommon(password.replace(PADDING, '')))
+    return 'This password is on a list of common passwords, or is one with digits or symbols added; choose another.';
   if (email) {
     const lower = password.toLowerCase();
     const address = email.toLowerCase();

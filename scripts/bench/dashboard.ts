@@ -6,8 +6,10 @@
  * counted payment for every paid order and a webhook for every tenth final order, some failed),
  * then VACUUM ANALYZE, and prints p50/p99 over `runs` calls (default 200) of each query through
  * lib/dashboard itself: the first page, page 500 (reached by following cursors once, then
- * measured with its cursor), each filter, each search key, the overview, the export count, and
- * CSV export throughput over about a fifth of the orders (200,000 rows at the default size).
+ * measured with its cursor), each filter, each search key, the overview (and beside it, in the
+ * same run, its counts by status the way they were read before order_day_counts, decision 056),
+ * the export count, and CSV export throughput over about a fifth of the orders (200,000 rows at
+ * the default size). Orders are pending only in the last day, as a running watcher leaves them.
  *
  * `--explain` prints each query's plan (EXPLAIN ANALYZE, BUFFERS) once; `--only=TEXT,...` measures only
  * the queries whose name contains one of the texts. Targets from issue 17:
@@ -28,6 +30,7 @@ import {
   listDeliveryItems,
   listOrderItems,
   orderDetail,
+  ordersByStatusSince,
   overview,
   parseOrderFilters,
 } from '../../lib/dashboard';
@@ -101,7 +104,9 @@ async function seed(db: Database, merchantId: string, n: number, now: Date): Pro
               ($2::text[])[1 + ((i * 7919) % 1000)::int] as network, ($3::text[])[1 + ((i * 7919) % 1000)::int] as currency,
               ($4::int[])[1 + ((i * 7919) % 1000)::int] as decimals,
               case when b < 450 then 'processed' when b < 850 then 'expired' when b < 900 then 'partial' when b < 930 then 'overpaid'
-                   when b < 935 then 'error' else 'pending' end as status,
+                   when b < 935 then 'error'
+                   -- Pending only in the last day: an older order has been decided (its lifetime is 30 minutes).
+                   when (i / 2) * 2 * ($6::float8 / $1) < 86400000 then 'pending' else 'expired' end as status,
               date_trunc('milliseconds', $5::timestamptz - make_interval(secs => ((i / 2) * 2 * ($6::float8 / $1)) / 1000.0)) as created_at,
               'bench' || md5('addr' || i) as address
          -- The status bucket from a hash of i, independent of the coin slot (i mod 1000).
@@ -265,7 +270,7 @@ async function main(): Promise<void> {
     );
     await run('status=processed (45%)', list({ status: 'processed' }));
     await run('status=error (0.5%)', list({ status: 'error' }));
-    await run('status=pending (6.5%), second page', async (d) => {
+    await run('status=pending (6.5% of the last day), second page', async (d) => {
       const first = await listOrderItems(d, scope, parseOrderFilters({ status: 'pending' }), PAGE);
       return (await listOrderItems(d, scope, { ...parseOrderFilters({ status: 'pending' }), after: first.next }, PAGE))
         .rows.length;
@@ -286,6 +291,25 @@ async function main(): Promise<void> {
     await run('search: no match', list({ q: 'no-such-thing' }));
     await run('order detail', async (d) => ((await orderDetail(d, scope, sample.id)) ? 1 : 0));
     await run('overview', async (d) => (await overview(d, scope, now)).received.length);
+    // Its counts by status alone, then beside them the query they were before order_day_counts
+    // (decision 056): every order of the last 30 days, one index range per status.
+    const since = new Date(Math.floor(now.getTime() / 86_400_000) * 86_400_000 - 29 * 86_400_000);
+    await run(
+      'overview: orders by status (order_day_counts)',
+      async (d) => Object.keys(await ordersByStatusSince(d, scope, since, now)).length,
+    );
+    await run(
+      'overview: orders by status over 30 days of orders (before 056)',
+      async (d) =>
+        (
+          await d.query(
+            `select s.status, (select count(*)::int from orders where merchant_id = $1 and mode = 'test' and status = s.status
+                                and created_at >= $2 and created_at <= $3) as n
+             from unnest($4::text[]) as s(status)`,
+            [scope.merchantId, since, now, ['pending', 'processed', 'overpaid', 'partial', 'expired', 'error']],
+          )
+        ).length,
+    );
     await run(
       'webhooks: failed only',
       async (d) => (await listDeliveryItems(d, scope, { failed: true }, PAGE)).rows.length,

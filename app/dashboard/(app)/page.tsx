@@ -3,11 +3,19 @@ import Link from 'next/link';
 import { BarChart } from '@/components/dashboard/bar-chart';
 import { Amount, CARD, LINK, MUTED, PageTitle, Section, StatusBadge, Time } from '@/components/dashboard/ui';
 import { getDatabase } from '@/lib/db';
-import { overview } from '@/lib/dashboard';
+import { overview, type ChainState } from '@/lib/dashboard';
 import { ORDER_STATUS_VALUES } from '@/lib/protocol';
 import { requirePage } from '../session';
 
 export const metadata: Metadata = { title: 'Overview' };
+
+/** What each watcher state means for the merchant (lib/dashboard's chainState), in words. */
+const CHAIN_STATE_TEXT: Record<ChainState, (waiting: number) => string> = {
+  unhealthy: () => 'The last pass failed; the watcher keeps retrying.',
+  starting: () => 'No block scanned yet.',
+  idle: () => 'Idle: no payment waiting.',
+  watching: (n) => `Watching for ${n === 1 ? '1 payment' : `${n} payments`} waiting.`,
+};
 
 /** The overview: what came in, what is waiting, what failed, and whether each chain is followed. */
 export default async function OverviewPage() {
@@ -118,22 +126,25 @@ export default async function OverviewPage() {
       <Section title="Chain health" id="chains">
         <ul className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-3">
           {data.chains.map((c) => (
-            <li key={c.network} className={CARD}>
+            <li key={c.network} className={CARD} data-testid={`chain-${c.network}`}>
               <p className="flex items-center justify-between gap-2 font-semibold">
                 {c.displayName}
-                <StatusBadge status={c.healthy === false ? 'unhealthy' : c.height === null ? 'waiting' : 'healthy'} />
+                <StatusBadge status={c.state} />
               </p>
-              {c.height === null || !c.updatedAt ? (
-                <p className={`text-sm ${MUTED}`}>No block scanned yet.</p>
-              ) : (
-                <>
-                  <p className="text-sm">{`Block ${c.height}, ${c.lagSeconds ?? 0} s behind the chain's time`}</p>
-                  <p className={`text-xs ${MUTED}`}>
-                    {'Scanned '}
-                    <Time value={c.updatedAt} />
-                  </p>
-                </>
+              <p className="text-sm">{CHAIN_STATE_TEXT[c.state](c.waiting)}</p>
+              {c.height === null ? null : (
+                <p className="text-sm">
+                  {session.mode === 'test'
+                    ? `At sandbox block ${c.height}; the sandbox makes a block only when a payment needs one.`
+                    : `Block ${c.height}, ${c.lagSeconds ?? 0} s behind the chain's time.`}
+                </p>
               )}
+              {c.lastPassAt || c.updatedAt ? (
+                <p className={`text-xs ${MUTED}`}>
+                  {c.lastPassAt ? 'Last pass ' : 'Last block scanned '}
+                  <Time value={(c.lastPassAt ?? c.updatedAt)!} />
+                </p>
+              ) : null}
               {c.error ? <p className="text-sm text-red-800 dark:text-red-300">{c.error}</p> : null}
             </li>
           ))}

@@ -3,12 +3,13 @@ import Link from 'next/link';
 import { ExportBox } from '@/components/dashboard/export-box';
 import { Filters } from '@/components/dashboard/filters';
 import { CELL, DataTable, EmptyState, Pager } from '@/components/dashboard/table';
-import { Amount, LINK, Notice, PageTitle, StatusBadge, Time } from '@/components/dashboard/ui';
+import { Amount, LINK, Notice, PageTitle, Price, StatusBadge, Time } from '@/components/dashboard/ui';
 import { getDatabase } from '@/lib/db';
 import { listInvoiceItems, parseOrderFilters } from '@/lib/dashboard';
 import { INVOICE_STATUS_VALUES } from '@/lib/protocol';
 import { requirePage } from '../../session';
 import { defaultExportRange } from '../export-range';
+import { viewerLocale } from '../viewer-locale';
 import { firstValues, loadFiltered, type SearchParams } from '../search-params';
 
 export const metadata: Metadata = { title: 'Invoices' };
@@ -21,6 +22,7 @@ export default async function InvoicesPage({ searchParams }: { searchParams: Sea
     listInvoiceItems(await getDatabase(), scope, parseOrderFilters({ ...params, kind: 'invoices' })),
   );
   const range = defaultExportRange();
+  const locale = await viewerLocale();
   return (
     <>
       <PageTitle>Invoices</PageTitle>
@@ -52,7 +54,7 @@ export default async function InvoicesPage({ searchParams }: { searchParams: Sea
                   <StatusBadge status={i.status} />
                 </td>
                 <td className={CELL}>
-                  <Amount value={i.amount} currency={i.currency} />
+                  <Price value={i.amount} currency={i.currency} locale={locale} />
                 </td>
                 <td className={CELL}>
                   {i.receivedCurrency && i.receivedNetwork ? `${i.receivedCurrency} on ${i.receivedNetwork}` : '—'}

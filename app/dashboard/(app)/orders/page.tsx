@@ -3,12 +3,13 @@ import Link from 'next/link';
 import { ExportBox } from '@/components/dashboard/export-box';
 import { Filters } from '@/components/dashboard/filters';
 import { CELL, DataTable, EmptyState, Pager } from '@/components/dashboard/table';
-import { Amount, LINK, Mono, Notice, PageTitle, StatusBadge, Time } from '@/components/dashboard/ui';
+import { Amount, LINK, Mono, Notice, PageTitle, Price, StatusBadge, Time } from '@/components/dashboard/ui';
 import { getDatabase } from '@/lib/db';
 import { listOrderItems, parseOrderFilters } from '@/lib/dashboard';
 import { ORDER_STATUS_VALUES } from '@/lib/protocol';
 import { requirePage } from '../../session';
 import { defaultExportRange } from '../export-range';
+import { viewerLocale } from '../viewer-locale';
 import { firstValues, loadFiltered, type SearchParams } from '../search-params';
 
 export const metadata: Metadata = { title: 'Orders' };
@@ -21,6 +22,7 @@ export default async function OrdersPage({ searchParams }: { searchParams: Searc
     listOrderItems(await getDatabase(), scope, parseOrderFilters({ ...params, kind: 'orders' })),
   );
   const range = defaultExportRange();
+  const locale = await viewerLocale();
   return (
     <>
       <PageTitle>Orders</PageTitle>
@@ -36,20 +38,40 @@ export default async function OrdersPage({ searchParams }: { searchParams: Searc
         <>
           <DataTable
             caption="Orders, newest first"
-            head={['Created', 'Your order id', 'Status', 'Amount', 'Received', 'Network', 'Address']}
+            head={[
+              'Created',
+              'Your order',
+              'Description',
+              'Status',
+              'Price',
+              'Amount',
+              'Received',
+              'Network',
+              'Address',
+            ]}
           >
             {list.value.rows.map((o) => (
-              <tr key={o.orderId}>
+              <tr key={o.orderId} data-testid="order-row" data-order-id={o.orderId}>
                 <td className={CELL}>
                   <Time value={o.createdAt} />
                 </td>
                 <td className={CELL}>
+                  {/* An invoice's order: the merchant's own number, not the internal invoice:<id>:<n>. */}
                   <Link href={`/dashboard/orders/${o.orderId}`} className={`${LINK} break-all`}>
-                    {o.clientOrderId}
+                    {o.invoice?.merchantOrder ?? o.clientOrderId}
                   </Link>
                 </td>
+                <td className={`${CELL} max-w-48 break-words`}>{o.description ?? ''}</td>
                 <td className={CELL}>
                   <StatusBadge status={o.status} />
+                  {o.latePayments > 0 ? (
+                    <span className="ms-1 inline-block rounded bg-amber-100 px-1.5 py-0.5 text-xs font-medium text-amber-900 dark:bg-amber-900 dark:text-amber-100">
+                      {o.latePayments === 1 ? 'paid late' : `paid late ×${o.latePayments}`}
+                    </span>
+                  ) : null}
+                </td>
+                <td className={CELL}>
+                  {o.invoice ? <Price value={o.invoice.amount} currency={o.invoice.currency} locale={locale} /> : null}
                 </td>
                 <td className={CELL}>
                   <Amount value={o.amount} currency={o.currency} />

@@ -1,48 +1,114 @@
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
+import type { ReactNode } from 'react';
 import { formatUsd, findProduct } from '@/lib/store';
 import { storeOrder } from '@/lib/store';
+import { orderAgain } from '../../actions';
 
 /** What the shopper reads for each status of the store's order (the invoice's final status, lower-cased). */
 const STATUS_TEXT: Record<string, string> = {
   awaiting_payment: 'Waiting for your payment',
-  processed: 'Paid — thank you!',
-  overpaid: 'Paid — thank you! (you sent more than the price; contact us for the difference)',
-  partial: 'Underpaid — the payment did not cover the price before the order expired',
-  expired: 'Expired — no payment arrived in time',
-  rejected: 'Your payment was refused by the payment service’s checks — please contact us',
-  error: 'Your payment could not be accepted — please contact us',
-  not_created: 'The payment could not be created',
+  processed: 'Paid, thank you!',
+  overpaid: 'Paid, thank you!',
+  partial: 'Not fully paid: the payment did not cover the price in time',
+  expired: 'Expired: no payment arrived in time',
+  rejected: 'We could not accept your payment',
+  error: 'We could not accept your payment',
+  not_created: 'The payment could not be started',
 };
 
-/** What the gateway answers while no webhook has arrived: its invoice's status (or an older order's), lower-cased. */
-const GATEWAY_TEXT: Record<string, string> = {
-  created: 'waiting for you to choose a coin',
-  init: 'waiting for your payment',
-  pending: 'waiting for the payment or its confirmations',
+/** While no notification has arrived: where the shopper is, by the status of the store's invoice (or an older order's). */
+const WAITING_TEXT: Record<string, string> = {
+  created: 'Next: choose the coin you want to pay with.',
+  init: 'Next: send the payment shown on the payment page.',
+  pending: 'Next: send the payment, or wait a moment while the network confirms it.',
+};
+
+const BUTTON = 'rounded-md bg-emerald-700 px-4 py-2 font-semibold text-white';
+
+/** The next step for each status: pay, order again, or continue shopping (with whom to ask). */
+function NextStep({ status, id, paymentLink }: { status: string; id: string; paymentLink: string | null }): ReactNode {
+  const shopping = (
+    <Link href="/store" className="px-4 py-2 underline">
+      Continue shopping
+    </Link>
+  );
+  if (status === 'awaiting_payment')
+    return paymentLink ? (
+      <>
+        <a href={paymentLink} className={BUTTON}>
+          Open the payment page
+        </a>
+        <Link href={`/store/orders/${id}/embed`} className="px-4 py-2 underline">
+          Pay without leaving the store (embedded)
+        </Link>
+      </>
+    ) : null;
+  if (status === 'processed' || status === 'overpaid') return shopping;
+  if (status === 'rejected' || status === 'error') return shopping;
+  // expired, partial, not_created: the same items again, in a new order.
+  return (
+    <>
+      <form action={orderAgain}>
+        <input type="hidden" name="order" value={id} />
+        <button type="submit" className={BUTTON}>
+          Order again
+        </button>
+      </form>
+      {shopping}
+    </>
+  );
+}
+
+/** What the shopper should know beside the status: what happens to their money, and whom to ask. */
+const STATUS_NOTE: Record<string, string> = {
+  overpaid: 'You sent more than the price. Contact us with your order number and we will return the difference.',
+  partial:
+    'What you sent did not reach the price before the time ran out. Contact us with your order number: we will complete your order or return your payment.',
+  expired: 'Nothing was charged. You can order the same items again.',
+  rejected: 'Contact us with your order number: we will return your payment.',
+  error: 'Contact us with your order number: we will return your payment.',
+  not_created: 'Nothing was charged. Please try again in a minute.',
 };
 
 export default async function StoreOrderPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   const order = await storeOrder(id);
   if (!order) notFound();
-  const fromGateway = order.gateway && 'status' in order.gateway ? order.gateway : undefined;
+  const waiting = order.gateway && 'status' in order.gateway ? order.gateway : undefined;
   const { coin } = order;
+  const note = STATUS_NOTE[order.status];
   return (
     <main>
-      <h1 className="text-lg font-semibold">Order {order.id.slice(0, 8)}</h1>
+      <h1 className="text-lg font-semibold">
+        Order <span data-testid="store-order-number">{order.id.slice(0, 8)}</span>
+      </h1>
       <p className="mt-4 text-2xl font-semibold" data-testid="store-order-status" data-status={order.status}>
-        {STATUS_TEXT[order.status] ?? order.status}
+        {STATUS_TEXT[order.status] ?? 'We are checking your payment'}
       </p>
       {order.status !== 'awaiting_payment' && order.received !== null && (
         <p className="mt-1 text-sm" data-testid="store-order-received">
-          Received {order.received}, as the payment service confirmed after its signed notification.
+          We received {order.received}.
         </p>
       )}
-      {fromGateway && (
-        <p className="mt-1 text-sm" data-testid="store-order-gateway" data-status={fromGateway.status}>
-          No notification yet; the payment service says: {GATEWAY_TEXT[fromGateway.status] ?? fromGateway.status}
-          {fromGateway.received !== null && <>, received {fromGateway.received}</>}.
+      {note && <p className="mt-1 text-sm">{note}</p>}
+      {order.latePayments.length > 0 && (
+        <p
+          role="status"
+          data-testid="store-order-late"
+          className="mt-3 rounded-md bg-amber-100 px-3 py-2 text-sm text-amber-900 dark:bg-amber-900/40 dark:text-amber-100"
+        >
+          {`A payment arrived too late, or in another coin, to count for this order: ${order.latePayments
+            .map((p) => `${p.amount} ${p.currency} on ${p.network}`)
+            .join(
+              ', ',
+            )}. It is safe with us: contact us with your order number and we will complete your order or return it.`}
+        </p>
+      )}
+      {waiting && (
+        <p className="mt-1 text-sm" data-testid="store-order-gateway" data-status={waiting.status}>
+          {WAITING_TEXT[waiting.status] ?? 'We are checking your payment.'}
+          {waiting.received !== null && ` Received so far: ${waiting.received}.`}
         </p>
       )}
       {order.gateway && 'error' in order.gateway && <p className="mt-1 text-sm">{order.gateway.error}</p>}
@@ -64,16 +130,9 @@ export default async function StoreOrderPage({ params }: { params: Promise<{ id:
           In {coin.currency} on {coin.network}: {coin.amount} {coin.currency}
         </p>
       )}
-      {order.status === 'awaiting_payment' && order.paymentLink && (
-        <p className="mt-6 flex flex-wrap gap-4">
-          <a href={order.paymentLink} className="rounded-md bg-emerald-700 px-4 py-2 font-semibold text-white">
-            Open the payment page
-          </a>
-          <Link href={`/store/orders/${order.id}/embed`} className="px-4 py-2 underline">
-            Pay without leaving the store (embedded)
-          </Link>
-        </p>
-      )}
+      <div className="mt-6 flex flex-wrap items-center gap-4">
+        <NextStep status={order.status} id={order.id} paymentLink={order.paymentLink} />
+      </div>
     </main>
   );
 }
