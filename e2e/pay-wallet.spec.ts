@@ -18,7 +18,7 @@ import type { Locator, Page } from '@playwright/test';
 import { HDKey } from '@scure/bip32';
 import { type Address, type Hex } from 'viem';
 import { CHAIN_ID, deployToken, evmNodeMissing, sendToken, startEvmNode, type EvmNode } from '../tests/support/evm';
-import { startOwnGateway, type OwnGateway } from './pay-support';
+import { expectAccessible, expectNoHorizontalScroll, PHONE, startOwnGateway, type OwnGateway } from './pay-support';
 import { expect, makeOrder, test } from './support/fixtures';
 
 const CONFIRMATIONS = 2;
@@ -284,6 +284,10 @@ test('EIP-6963: each announced wallet by its name and icon; the chosen one pays,
   await expect(wallets.getByRole('button', { name: 'Beta Wallet' }).locator('img')).toHaveCount(0);
   // Announced wallets replace the `window.ethereum` button: the shopper chooses by name.
   await expect(payButton(page)).toHaveCount(0);
+  // The buttons with their icons: axe-clean in light and dark, at a phone's width.
+  await page.setViewportSize(PHONE);
+  await expectAccessible(page, 'two announced wallets');
+  await expectNoHorizontalScroll(page);
 
   const txHash = await payFromWallet(page, wallets.getByRole('button', { name: 'Beta Wallet' }));
   expect(await node.client.getTransaction({ hash: txHash })).toMatchObject({
