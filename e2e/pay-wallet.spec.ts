@@ -282,6 +282,17 @@ test('EIP-6963: each announced wallet by its name and icon; the chosen one pays,
   await expect(wallets.getByRole('button')).toHaveText(['Alpha Wallet', 'Beta Wallet']);
   await expect(wallets.getByRole('button', { name: 'Alpha Wallet' }).locator('img')).toHaveAttribute('src', ALPHA_ICON);
   await expect(wallets.getByRole('button', { name: 'Beta Wallet' }).locator('img')).toHaveCount(0);
+  // Asked again, the wallets announce themselves again: still one button each. A wallet that loads
+  // later announces itself unasked, and joins them (its events come after the others').
+  await page.evaluate(() => {
+    const calls = (window as unknown as { __walletCalls: Record<string, string[]> }).__walletCalls;
+    calls['Gamma Wallet'] = [];
+    const provider = { request: async ({ method }: { method: string }) => void calls['Gamma Wallet']!.push(method) };
+    window.dispatchEvent(new Event('eip6963:requestProvider'));
+    const info = { uuid: 'c0ffee00-0000-4000-8000-000000000003', name: 'Gamma Wallet', icon: '', rdns: 'test.gamma' };
+    window.dispatchEvent(new CustomEvent('eip6963:announceProvider', { detail: { info, provider } }));
+  });
+  await expect(wallets.getByRole('button')).toHaveText(['Alpha Wallet', 'Beta Wallet', 'Gamma Wallet']);
   // Announced wallets replace the `window.ethereum` button: the shopper chooses by name.
   await expect(payButton(page)).toHaveCount(0);
   // The buttons with their icons: axe-clean in light and dark, at a phone's width.
@@ -297,6 +308,7 @@ test('EIP-6963: each announced wallet by its name and icon; the chosen one pays,
   });
   expect(await asked()).toEqual({
     'Alpha Wallet': [],
+    'Gamma Wallet': [],
     'Beta Wallet': [
       'eth_requestAccounts',
       'eth_chainId',
