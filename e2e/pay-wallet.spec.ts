@@ -10,14 +10,15 @@
  * on chain 1, as a wallet on Ethereum mainnet would) and relays everything else, above all
  * `eth_sendTransaction`, to the node (page.exposeFunction), which holds the account unlocked and
  * executes the transaction for real. Error codes follow EIP-1193 (4001 refused) and EIP-3326
- * (4902 unknown chain).
+ * (4902 unknown chain). Wallets that announce themselves (EIP-6963) are such providers too, each
+ * on its own account and each recording what it was asked (injectAnnouncedWallets).
  */
 import { randomBytes } from 'node:crypto';
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { HDKey } from '@scure/bip32';
 import { type Address, type Hex } from 'viem';
 import { CHAIN_ID, deployToken, evmNodeMissing, sendToken, startEvmNode, type EvmNode } from '../tests/support/evm';
-import { startOwnGateway, type OwnGateway } from './pay-support';
+import { expectAccessible, expectNoHorizontalScroll, PHONE, startOwnGateway, type OwnGateway } from './pay-support';
 import { expect, makeOrder, test } from './support/fixtures';
 
 const CONFIRMATIONS = 2;
@@ -122,12 +123,90 @@ async function injectWallet(page: Page, options: WalletOptions = {}): Promise<{ 
   return calls;
 }
 
+interface AnnouncingWallet {
+  uuid: string;
+  name: string;
+  icon: string;
+  account: Address;
+}
+
+/**
+ * Gives the page wallets that announce themselves the EIP-6963 way (on load and on every
+ * `eip6963:requestProvider`), each on its own account, plus a `window.ethereum` of its own, as a
+ * browser with several extensions has; each wallet records every method it is asked. Returns a
+ * reader of those records, keyed by wallet name ('window.ethereum' for the latter).
+ */
+async function injectAnnouncedWallets(
+  page: Page,
+  wallets: AnnouncingWallet[],
+): Promise<() => Promise<Record<string, string[]>>> {
+  await page.exposeFunction('__relayAnnounced', async (method: string, params: unknown[]) => {
+    try {
+      return { result: await node.client.request({ method, params } as never) };
+    } catch (error) {
+      const { code = -32603, message = String(error) } = error as { code?: number; message?: string };
+      return { error: { code, message } };
+    }
+  });
+  await page.addInitScript(
+    ({ wallets, nodeChain }) => {
+      const relay = (
+        window as unknown as {
+          __relayAnnounced(
+            method: string,
+            params: unknown[],
+          ): Promise<{ result?: unknown; error?: { code: number; message: string } }>;
+        }
+      ).__relayAnnounced;
+      const calls: Record<string, string[]> = {};
+      (window as unknown as { __walletCalls: unknown }).__walletCalls = calls;
+      const fail = (code: number, message: string) => Object.assign(new Error(message), { code });
+      const provider = (name: string, account: string) => {
+        calls[name] = [];
+        let chain = '0x1';
+        return {
+          async request({ method, params = [] }: { method: string; params?: unknown[] }) {
+            calls[name]!.push(method);
+            switch (method) {
+              case 'eth_requestAccounts':
+              case 'eth_accounts':
+                return [account];
+              case 'eth_chainId':
+                return chain;
+              case 'wallet_switchEthereumChain':
+                chain = (params[0] as { chainId: string }).chainId;
+                return null;
+              default: {
+                if (chain !== nodeChain) throw fail(-32603, 'test wallet: only the node chain can send');
+                const answer = await relay(method, params);
+                if (answer.error) throw fail(answer.error.code, answer.error.message);
+                return answer.result;
+              }
+            }
+          },
+        };
+      };
+      const details = wallets.map(({ uuid, name, icon, account }) =>
+        Object.freeze({ info: { uuid, name, icon, rdns: `test.wallet.${uuid}` }, provider: provider(name, account) }),
+      );
+      (window as unknown as { ethereum: unknown }).ethereum = provider('window.ethereum', wallets[0]!.account);
+      const announce = () => {
+        for (const detail of details) window.dispatchEvent(new CustomEvent('eip6963:announceProvider', { detail }));
+      };
+      window.addEventListener('eip6963:requestProvider', announce);
+      announce();
+    },
+    { wallets, nodeChain: NODE_CHAIN },
+  );
+  return () => page.evaluate(() => (window as unknown as { __walletCalls: Record<string, string[]> }).__walletCalls);
+}
+
 const heading = (page: Page) => page.getByRole('heading', { level: 1 });
 const payButton = (page: Page) => page.getByRole('button', { name: 'Pay with wallet' });
 
 /** Presses the button; waits for the wallet's transaction id on the page and returns it. */
-async function payFromWallet(page: Page): Promise<Hex> {
-  await payButton(page).click();
+async function payFromWallet(page: Page, button: Locator = payButton(page)): Promise<Hex> {
+  await button.click();
   const status = page.getByTestId('wallet-status');
   // The id between Unicode isolates (LRI, PDI): left to right inside any language.
   await expect(status).toHaveText(/^Sent from your wallet\. .* Transaction: \u20660x[0-9a-f]{64}\u2069$/);
@@ -177,6 +256,68 @@ test('ERC-20: the wallet calls transfer(order address, units) on the configured 
   expect(sent.input).toBe(
     `0xa9059cbb${order.address.slice(2).toLowerCase().padStart(64, '0')}${(12_500_000).toString(16).padStart(64, '0')}`,
   );
+  await confirmAndSeePaid(page, order.orderId);
+});
+
+const ALPHA_ICON = `data:image/svg+xml,${encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"><rect width="1" height="1" fill="#e2761b"/></svg>')}`;
+
+test('EIP-6963: each announced wallet by its name and icon; the chosen one pays, the others are asked nothing', async ({
+  page,
+}) => {
+  const chosen = node.accounts[1]!;
+  const asked = await injectAnnouncedWallets(page, [
+    { uuid: '6f6b3c2e-0d1a-4c55-9a8e-1f0e2a3b4c5d', name: 'Alpha Wallet', icon: ALPHA_ICON, account: payer },
+    // An icon that is a URL, not a data: image: the wallet is offered by its name alone.
+    {
+      uuid: 'a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d',
+      name: 'Beta Wallet',
+      icon: 'https://wallet.invalid/beta.png',
+      account: chosen,
+    },
+  ]);
+  const order = await gw.makeOrder({ currency: 'ETH', network: 'ethereum', amount: '0.02' });
+  await page.goto(`${gw.baseUrl}/pay/${order.orderId}`);
+
+  const wallets = page.getByRole('group', { name: 'Pay with wallet' });
+  await expect(wallets.getByRole('button')).toHaveText(['Alpha Wallet', 'Beta Wallet']);
+  await expect(wallets.getByRole('button', { name: 'Alpha Wallet' }).locator('img')).toHaveAttribute('src', ALPHA_ICON);
+  await expect(wallets.getByRole('button', { name: 'Beta Wallet' }).locator('img')).toHaveCount(0);
+  // Asked again, the wallets announce themselves again: still one button each. A wallet that loads
+  // later announces itself unasked, and joins them (its events come after the others').
+  await page.evaluate(() => {
+    const calls = (window as unknown as { __walletCalls: Record<string, string[]> }).__walletCalls;
+    calls['Gamma Wallet'] = [];
+    const provider = { request: async ({ method }: { method: string }) => void calls['Gamma Wallet']!.push(method) };
+    window.dispatchEvent(new Event('eip6963:requestProvider'));
+    const info = { uuid: 'c0ffee00-0000-4000-8000-000000000003', name: 'Gamma Wallet', icon: '', rdns: 'test.gamma' };
+    window.dispatchEvent(new CustomEvent('eip6963:announceProvider', { detail: { info, provider } }));
+  });
+  await expect(wallets.getByRole('button')).toHaveText(['Alpha Wallet', 'Beta Wallet', 'Gamma Wallet']);
+  // Announced wallets replace the `window.ethereum` button: the shopper chooses by name.
+  await expect(payButton(page)).toHaveCount(0);
+  // The buttons with their icons: axe-clean in light and dark, at a phone's width.
+  await page.setViewportSize(PHONE);
+  await expectAccessible(page, 'two announced wallets');
+  await expectNoHorizontalScroll(page);
+
+  const txHash = await payFromWallet(page, wallets.getByRole('button', { name: 'Beta Wallet' }));
+  expect(await node.client.getTransaction({ hash: txHash })).toMatchObject({
+    from: chosen.toLowerCase(),
+    to: order.address.toLowerCase(),
+    value: 20_000_000_000_000_000n,
+  });
+  expect(await asked()).toEqual({
+    'Alpha Wallet': [],
+    'Gamma Wallet': [],
+    'Beta Wallet': [
+      'eth_requestAccounts',
+      'eth_chainId',
+      'wallet_switchEthereumChain',
+      'eth_chainId',
+      'eth_sendTransaction',
+    ],
+    'window.ethereum': [],
+  });
   await confirmAndSeePaid(page, order.orderId);
 });
 

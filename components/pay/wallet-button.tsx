@@ -1,45 +1,73 @@
 'use client';
 /**
- * "Pay with wallet" for an EVM order: shown only when the browser has an injected wallet
- * (`window.ethereum`), so the server renders nothing and a browser without one never sees it.
- * Pressing it loads the wallet code (lib/pay/wallet-send, a dynamic import) and leaves everything
- * to it: the steps, the texts of their outcome (said here in a polite live region) and the guard
- * against a second press. The QR code and the address above stay: the button is a shortcut, never
- * the only way.
+ * "Pay with wallet" for an EVM order: one button per injected wallet that announced itself
+ * (EIP-6963, lib/pay/wallet-discovery: its name and icon), or, when none did, one button for
+ * `window.ethereum` (a wallet too old to announce); a browser without a wallet gets nothing, and
+ * the server renders nothing either. Pressing a button loads the wallet code (lib/pay/wallet-send,
+ * a dynamic import) and leaves everything to it with that wallet's provider: the steps, the texts
+ * of their outcome (said here in a polite live region) and the guard against a second press. The
+ * other wallets are never asked anything. The QR code and the address above stay: the button is a
+ * shortcut, never the only way.
  *
  * Kept to the least on purpose: the payment page's first-load JavaScript budget (bench:page) had
  * almost nothing left, so all that can wait for the press is in the lazily loaded chunk.
  */
-import { useState, useSyncExternalStore } from 'react';
+import { useId, useState, useSyncExternalStore } from 'react';
+import { announcedWallets, subscribeToWallets } from '@/lib/pay/wallet-discovery';
 import type { WalletButtonProps } from '@/lib/pay/wallet-send';
 import { BUTTON } from './ui';
 
 const noChanges = () => () => {};
-const hasWallet = () => 'ethereum' in window;
+const hasInjectedProvider = () => 'ethereum' in window;
+const NONE: readonly never[] = [];
+const none = () => NONE;
 
 export function WalletButton(props: WalletButtonProps) {
-  // False on the server and while hydrating, then whether the browser has a wallet.
-  const shown = useSyncExternalStore(noChanges, hasWallet, () => false);
+  // Empty on the server and while hydrating, then every wallet as it announces itself.
+  const wallets = useSyncExternalStore(subscribeToWallets, announcedWallets, none);
+  const injected = useSyncExternalStore(noChanges, hasInjectedProvider, () => false);
   const [status, setStatus] = useState('');
+  const label = useId();
+  const pay = (provider: unknown) =>
+    void import('@/lib/pay/wallet-send').then(
+      (wallet) => wallet.payWithWallet(props, provider, setStatus),
+      () => setStatus(props.m.failed),
+    );
+  if (wallets.length === 0 && !injected) return null;
   return (
-    shown && (
-      <div className="mt-3">
+    <div className="mt-3">
+      {wallets.length > 0 ? (
+        <div role="group" aria-labelledby={label}>
+          <p id={label} className="text-sm font-medium">
+            {props.m.payWithWallet}
+          </p>
+          <div className="mt-1 flex flex-wrap gap-2">
+            {wallets.map((wallet) => (
+              <button
+                key={wallet.uuid}
+                type="button"
+                onClick={() => pay(wallet.provider)}
+                className={`${BUTTON} flex min-w-0 flex-1 items-center justify-center gap-2`}
+              >
+                {/* A data: image URI (checked in wallet-discovery), so nothing is fetched. */}
+                {wallet.icon && <img src={wallet.icon} alt="" width={24} height={24} className="h-6 w-6 shrink-0" />}
+                <bdi className="truncate">{wallet.name}</bdi>
+              </button>
+            ))}
+          </div>
+        </div>
+      ) : (
         <button
           type="button"
-          onClick={() =>
-            void import('@/lib/pay/wallet-send').then(
-              (wallet) => wallet.payWithWallet(props, setStatus),
-              () => setStatus(props.m.failed),
-            )
-          }
+          onClick={() => pay((window as { ethereum?: unknown }).ethereum)}
           className={`${BUTTON} w-full`}
         >
           {props.m.payWithWallet}
         </button>
-        <p role="status" data-testid="wallet-status" className="mt-1 break-words text-sm">
-          {status}
-        </p>
-      </div>
-    )
+      )}
+      <p role="status" data-testid="wallet-status" className="mt-1 break-words text-sm">
+        {status}
+      </p>
+    </div>
   );
 }

@@ -1,6 +1,7 @@
 /**
- * Pays an EVM order from the shopper's browser wallet through its injected EIP-1193 provider
- * (`window.ethereum`: MetaMask, Coinbase Wallet, Rabby...). Loaded by the "Pay with wallet" button
+ * Pays an EVM order from the shopper's browser wallet through its injected EIP-1193 provider (the
+ * one the shopper chose among those that announced themselves, ./wallet-discovery, or
+ * `window.ethereum`: MetaMask, Coinbase Wallet, Rabby...). Loaded by the "Pay with wallet" button
  * only when it is pressed (a dynamic import), so none of it weighs on the page's first load.
  *
  * The steps, each a standard request (EIP-1193, EIP-1102, EIP-3326):
@@ -13,7 +14,7 @@
  *    the wallet estimates gas and fees and shows the shopper what they sign.
  *
  * Failures come back as a reason for the button's message, never as a thrown error. The button
- * itself holds no logic (the page's first-load budget): payWithWallet finds the provider, guards
+ * itself holds no logic (the page's first-load budget): payWithWallet checks the provider, guards
  * against a second press while a payment is under way and says every outcome through `say`.
  */
 import { interpolate } from './format';
@@ -110,15 +111,18 @@ const REASON_TEXT = {
 let underWay = false;
 
 /**
- * The button's press: the injected provider asked to pay, every step said through `say`. The
- * transaction id goes where the language's `sent` text puts it (after its own colon: "：" in
- * Chinese and Japanese, with no space), wrapped in Unicode isolates (LRI ... PDI) so that it reads
- * left to right inside a right-to-left sentence.
+ * The button's press: the chosen wallet's provider (whatever a page script put there, so checked)
+ * asked to pay, every step said through `say`. The transaction id goes where the language's `sent`
+ * text puts it (after its own colon: "：" in Chinese and Japanese, with no space), wrapped in
+ * Unicode isolates (LRI ... PDI) so that it reads left to right inside a right-to-left sentence.
  */
-export async function payWithWallet({ transaction, m }: WalletButtonProps, say: (text: string) => void): Promise<void> {
-  const provider = (window as { ethereum?: Partial<Eip1193Provider> }).ethereum;
+export async function payWithWallet(
+  { transaction, m }: WalletButtonProps,
+  provider: unknown,
+  say: (text: string) => void,
+): Promise<void> {
   if (underWay) return;
-  if (typeof provider?.request !== 'function') return say(m.failed);
+  if (typeof (provider as Partial<Eip1193Provider> | undefined)?.request !== 'function') return say(m.failed);
   underWay = true;
   say(m.confirmInWallet);
   try {
