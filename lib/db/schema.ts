@@ -1169,6 +1169,7 @@ export const MAIL_KIND_VALUES = [
   'payment-expired',
   'refund-claim',
   'refund-sent',
+  'password-reset',
 ] as const;
 /** pending (waiting or being tried), sent (the SMTP server's 250, or caught), failed (retries used up), refused (no valid recipient). */
 export const MAIL_STATE_VALUES = ['pending', 'sent', 'failed', 'refused'] as const;

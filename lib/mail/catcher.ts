@@ -8,8 +8,14 @@ import 'server-only';
 import { columnsOf, mailMessages, param, sql, statement, type Queryable, type RowOf } from '../db';
 import type { Mode } from '../protocol';
 import { isUuid } from '../protocol';
+import { TEAM_MAIL_KINDS } from './team';
 
 const mm = mailMessages;
+// A team mail (a password reset) holds a working link to one user's account: never on the team's Mail page.
+const NOT_TEAM_MAIL = sql`${mm.kind} not in (${sql.join(
+  TEAM_MAIL_KINDS.map((kind) => sql.raw(`'${kind}'`)),
+  sql`, `,
+)})`;
 
 const ITEM_COLUMNS = [
   'id',
@@ -32,13 +38,13 @@ export const MAIL_PAGE_SIZE = 100;
 
 const LIST = statement<MailItem, { merchantId: string; mode: Mode; limit: number }>(
   sql`select ${columnsOf(mm, ITEM_COLUMNS)} from ${mm}
-       where ${mm.merchantId} = ${param('merchantId')} and ${mm.mode} = ${param('mode')}
+       where ${mm.merchantId} = ${param('merchantId')} and ${mm.mode} = ${param('mode')} and ${NOT_TEAM_MAIL}
        order by ${mm.createdAt} desc, ${mm.id} desc limit ${param('limit')}`,
 );
 
 const ONE = statement<MailMessage, { merchantId: string; mode: Mode; id: string }>(
   sql`select ${columnsOf(mm, [...ITEM_COLUMNS, 'headers', 'text_body', 'html_body'])} from ${mm}
-       where ${mm.id} = ${param('id')} and ${mm.merchantId} = ${param('merchantId')} and ${mm.mode} = ${param('mode')}`,
+       where ${mm.id} = ${param('id')} and ${mm.merchantId} = ${param('merchantId')} and ${mm.mode} = ${param('mode')} and ${NOT_TEAM_MAIL}`,
 );
 
 export interface MailScope {

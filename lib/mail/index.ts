@@ -2,7 +2,8 @@ import 'server-only';
 /**
  * Mail to payers (SPEC "Mail", docs/mail.md, docs/decisions/053): the outbox written in the
  * transaction of the change it tells, the mailer that sends it at least once (SMTP, or the built-in
- * catcher of the dashboard's Mail page), the payer's texts in the page's languages.
+ * catcher of the dashboard's Mail page), the payer's texts in the page's languages, and the
+ * team's password-reset mail (./team).
  */
 export { enqueueOrderMails, MAIL_CHANNEL } from './outbox';
 export {
@@ -21,3 +22,11 @@ export { escapeHtml } from './compose';
 export { MAIL_MESSAGES, type MailMessages } from './mail-messages';
 export { getMail, listMail, MAIL_PAGE_SIZE, type MailItem, type MailMessage, type MailScope } from './catcher';
 export { MAIL_SETTINGS } from './settings';
+export {
+  enqueueTeamMail,
+  PASSWORD_RESET_LIFETIME_MS,
+  setUpLinkUrl,
+  TEAM_MAIL_KINDS,
+  teamLinkToken,
+  type TeamMailKind,
+} from './team';

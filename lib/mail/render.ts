@@ -14,6 +14,14 @@ import type { ClaimedMail } from './claims';
 import { composePayerMail } from './compose';
 import { headerText, mailbox } from './header-text';
 import { isPayerMailKind } from './kinds';
+import {
+  composeTeamMail,
+  isTeamMailKind,
+  type TeamMailKind,
+  PASSWORD_RESET_LIFETIME_MS,
+  setUpLinkUrl,
+  teamLinkToken,
+} from './team';
 
 type SenderRow = Pick<
   RowOf<typeof merchants>,
@@ -56,6 +64,7 @@ export async function renderMail(db: Queryable, mail: ClaimedMail): Promise<Rend
   const cfg = config();
   const to = mailbox(mail.recipient);
   if (!to) throw new Unsendable('the recipient is not a plain e-mail address');
+  if (isTeamMailKind(mail.kind)) return renderTeamMail(mail.id, mail.kind, to);
   if (!isPayerMailKind(mail.kind) || !mail.order_id)
     throw new Unsendable(`no texts for ${mail.kind} yet (the refunds work adds them)`);
   const [sender] = await SENDER.run(db, { merchantId: mail.merchant_id, orderId: mail.order_id });
@@ -93,6 +102,25 @@ export async function renderMail(db: Queryable, mail: ClaimedMail): Promise<Rend
       'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
     },
     logo: sender.brand_logo,
+  };
+}
+
+/** A team mail: from the gateway itself (no merchant's brand), its link made again from the row's id. */
+function renderTeamMail(id: string, kind: TeamMailKind, to: string): RenderedMail {
+  const cfg = config();
+  const composed = composeTeamMail({
+    kind,
+    link: setUpLinkUrl(teamLinkToken(id)),
+    lifetimeMinutes: PASSWORD_RESET_LIFETIME_MS / 60_000,
+  });
+  return {
+    from: { name: 'Payment gateway dashboard', address: cfg.mailFrom },
+    to,
+    replyTo: undefined,
+    ...composed,
+    messageId: messageIdOf(id, cfg.mailFrom),
+    headers: { 'Content-Language': 'en', 'Auto-Submitted': 'auto-generated' },
+    logo: null,
   };
 }
 

@@ -54,6 +54,7 @@ export {
 } from './sign-in';
 export { DEVICE_COOKIE, deviceCookie, pruneDevices, type RememberedDevice } from './devices';
 export { pruneThrottle } from './throttle';
+export { requestPasswordReset, resetKeys } from './password-reset';
 export {
   acceptedStep,
   confirmEnrolment,

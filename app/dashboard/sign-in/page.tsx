@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import Link from 'next/link';
 import { redirect } from 'next/navigation';
 import { z } from 'zod';
 import { CARD, NOTICE } from '../form-styles';
@@ -34,6 +35,11 @@ export default async function SignInPage({
         </p>
       )}
       <SignInForm next={target} />
+      <p className="mt-4 text-sm">
+        <Link href="/dashboard/forgot-password" className="underline">
+          Forgot password?
+        </Link>
+      </p>
     </main>
   );
 }
