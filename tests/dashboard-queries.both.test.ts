@@ -232,7 +232,7 @@ describe('filters and search', () => {
     refused({ status: 'paid' }, 'status');
     refused({ status: 'PROCESSED' }, 'status');
     refused({ kind: 'invoices', status: 'processed' }, 'status');
-    refused({ network: 'solana' }, 'network');
+    refused({ network: 'cardano' }, 'network');
     refused({ currency: 'SHIB' }, 'currency');
     refused({ currency: 'EUR' }, 'currency');
     refused({ from: 'yesterday' }, 'from');
