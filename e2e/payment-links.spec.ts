@@ -105,5 +105,5 @@ test('an admin makes a link in the dashboard and finds its QR code and pay butto
   await expectAccessible(page, 'a payment link page of the dashboard');
   await page.getByRole('button', { name: 'Disable link' }).click();
   await page.waitForURL(/notice=disabled/);
-  await expect(page.getByText('DISABLED', { exact: true })).toBeVisible();
+  await expect(page.getByText('disabled', { exact: true })).toBeVisible();
 });
