@@ -450,6 +450,7 @@ describe('client operations', () => {
       'polygon',
       'arbitrum',
       'tron',
+      'solana',
     ]);
     expect(usdt.networks[0]).toMatchObject({ decimals: 6, contract: '0xdAC17F958D2ee523a2206206994597C13D831ec7' });
     const live = await call(gateway, 'available-currencies', {}, merchant.live);

@@ -15,7 +15,13 @@ import type { TestMerchant } from './support/merchants';
 const ROOT = path.resolve(import.meta.dirname, '..');
 const DASHBOARD = path.join(ROOT, 'app', 'dashboard');
 /** Pages open to anyone (signing in, setting a password up), the 403 page itself, and the cashier's own. */
-const OPEN = [/^\/dashboard\/sign-in/, /^\/dashboard\/set-up\//, /^\/dashboard\/forbidden$/, /^\/dashboard\/pos(\/|$)/];
+const OPEN = [
+  /^\/dashboard\/sign-in/,
+  /^\/dashboard\/set-up\//,
+  /^\/dashboard\/forgot-password$/,
+  /^\/dashboard\/forbidden$/,
+  /^\/dashboard\/pos(\/|$)/,
+];
 /** The actions a cashier may call: its sale, signing out; and those of the pages open to anyone. */
 const ALLOWED_ACTIONS = [
   'startSaleAction',
@@ -24,6 +30,7 @@ const ALLOWED_ACTIONS = [
   'signInAction',
   'secondFactorAction',
   'setUpAction',
+  'forgotPasswordAction',
 ];
 
 let gateway: TestGateway;

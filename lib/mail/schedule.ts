@@ -3,7 +3,7 @@
  * schedule.test.ts. The delays are the webhooks' (lib/webhooks RETRY_DELAYS_MS, about 10 s to a
  * day, three days in all): one schedule for everything the gateway delivers.
  */
-export type AttemptOutcome =
+export type MailAttemptOutcome =
   /** The SMTP server answered 250 (or the catcher kept the message). */
   | 'sent'
   /** A 4xx answer, a timeout, a connection that failed: worth another try. */
@@ -15,7 +15,7 @@ export type MailNextState =
   { state: 'sent' | 'refused' | 'failed'; delayMs: null } | { state: 'pending'; delayMs: number };
 
 export function nextMailState(
-  outcome: AttemptOutcome,
+  outcome: MailAttemptOutcome,
   attempts: number,
   schedule: { retryDelaysMs: readonly number[]; jitter: number },
   random = Math.random,
@@ -28,7 +28,7 @@ export function nextMailState(
 }
 
 /** The SMTP reply code of an error nodemailer raised, if the server gave one. */
-export function outcomeOfError(error: unknown): Exclude<AttemptOutcome, 'sent'> {
+export function outcomeOfError(error: unknown): Exclude<MailAttemptOutcome, 'sent'> {
   const code = (error as { responseCode?: unknown } | null)?.responseCode;
   return typeof code === 'number' && code >= 500 && code < 600 ? 'permanent' : 'temporary';
 }

@@ -151,14 +151,14 @@ export const OPERATIONS = {
     response: endpointDeliveriesResponse,
     access: 'read',
   },
-  // Payment links (docs/payment-links.md): a link makes invoices, so it needs what making one needs.
-  'payment-links/create': { request: createPaymentLinkRequest, response: paymentLinkResponse, access: 'orders:write' },
-  'payment-links/get': { request: getPaymentLinkRequest, response: paymentLinkResponse, access: 'orders:read' },
-  'payment-links/list': { request: listPaymentLinksRequest, response: paymentLinkListResponse, access: 'orders:read' },
+  // Payment links (docs/payment-links.md): the account's own objects, not a checkout's.
+  'payment-links/create': { request: createPaymentLinkRequest, response: paymentLinkResponse, access: 'links:write' },
+  'payment-links/get': { request: getPaymentLinkRequest, response: paymentLinkResponse, access: 'read' },
+  'payment-links/list': { request: listPaymentLinksRequest, response: paymentLinkListResponse, access: 'read' },
   'payment-links/disable': {
     request: disablePaymentLinkRequest,
     response: paymentLinkResponse,
-    access: 'orders:write',
+    access: 'links:write',
   },
 } as const satisfies Record<string, { request: z.ZodType; response: z.ZodType; access: OperationAccess }>;
 

@@ -33,6 +33,8 @@ describe('the key scopes', () => {
       'webhook-endpoints/delete',
       'webhook-endpoints/roll-secret',
       'webhook-endpoints/send-test',
+      'payment-links/create',
+      'payment-links/disable',
     ];
     expect(allowed('read-only')).toEqual(NAMES.filter((name) => !writes.includes(name)).sort());
   });

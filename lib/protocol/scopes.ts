@@ -11,8 +11,9 @@
  * - `orders:write`: make orders and invoices, and personal-address users and their addresses
  *   (make-order with `externalUserId` makes the user too; a user's address is taken on first use).
  * - `read`: read everything else the merchant has (deposits, addresses, users, webhooks, events,
- *   webhook endpoints).
+ *   webhook endpoints, payment links).
  * - `webhooks:write`: re-send webhooks, manage webhook endpoints.
+ * - `links:write`: create and disable payment links (public pages that make invoices).
  * - `plans:read`, `plans:submit`: read signing plans (collections, refunds) and submit their
  *   signatures. Money out.
  * - `refunds:create`: create refunds. Money out.
@@ -23,6 +24,7 @@ export const OPERATION_ACCESS_VALUES = [
   'orders:write',
   'read',
   'webhooks:write',
+  'links:write',
   'plans:read',
   'plans:submit',
   'refunds:create',
@@ -46,13 +48,14 @@ export const KEY_SCOPES = {
   full: {
     label: 'Full',
     description:
-      'Every operation that takes payments: orders, invoices, reads, webhooks and webhook endpoints. Not money out.',
-    grants: ['base', 'orders:read', 'orders:write', 'read', 'webhooks:write'],
+      'Every operation that takes payments: orders, invoices, payment links, reads, webhooks and webhook endpoints. Not money out.',
+    grants: ['base', 'orders:read', 'orders:write', 'read', 'webhooks:write', 'links:write'],
     moneyOut: false,
   },
   'read-only': {
     label: 'Read-only',
-    description: 'Every read (orders, invoices, deposits, addresses, webhooks, events); no write of any kind.',
+    description:
+      'Every read (orders, invoices, deposits, addresses, webhooks, events, payment links); no write of any kind.',
     grants: ['base', 'orders:read', 'read'],
     moneyOut: false,
   },
