@@ -1,7 +1,7 @@
 /**
  * Mail survives a crash of `npm run worker` (SIGKILL), as docs/mail.md says: the outbox row is
  * committed with the status change, so a mailer killed before the send leaves a message the next
- * one sends; a mailer killed after the SMTP server's 250 and before its record leaves a message
+ * one sends; a mailer killed once the SMTP server has the message and before its record leaves a message
  * sent again when its lease ends, with the same Message-ID (at least once). A real SMTP server on
  * 127.0.0.1 decides when it answers. PostgreSQL only (a worker process beside the test needs a
  * shared database).
@@ -114,13 +114,15 @@ describe('mail across a worker crash', () => {
   );
 
   it(
-    'SIGKILL right after the 250, before the record: sent again with the same Message-ID',
+    'SIGKILL once the server has the message, before the record: sent again with the same Message-ID',
     { timeout: 120_000 },
     async () => {
       const orderId = await paidOrder('twice@example.com');
       const first = mailWorker('mail-crash-c');
-      sink.onAccepted((mail) => {
-        if (mail.envelopeTo.includes('twice@example.com')) first.signal('SIGKILL');
+      sink.onAccepted(async (mail) => {
+        if (!mail.envelopeTo.includes('twice@example.com')) return;
+        first.signal('SIGKILL');
+        await first.exited; // the 250 goes out to a dead socket
       });
       expect(await first.exited).toEqual({ code: null, signal: 'SIGKILL' });
       sink.onAccepted(null);

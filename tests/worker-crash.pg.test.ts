@@ -9,7 +9,7 @@
  * pg_stat_activity as blocked by the test's backend), having done part of the block's work.
  */
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { broadcastMany, mine, sandboxAdapter } from '@/lib/chains/sandbox';
 import type { Database } from '@/lib/db/client';
 import { freePort } from '../scripts/lib/postgres.mjs';
@@ -35,6 +35,9 @@ beforeAll(async () => {
   ({ db, url } = await openSharedTestDatabase());
   merchant = await createTestMerchant(db);
 });
+
+// A failed test leaves no worker behind to take the next test's tron cursor.
+afterEach(killAllWorkers);
 
 afterAll(async () => {
   await killAllWorkers();
@@ -105,6 +108,21 @@ async function backendsOf(worker: WorkerProcess): Promise<number> {
   return count('select 1 from pg_stat_activity where datname = current_database() and application_name = $1', [
     worker.name,
   ]);
+}
+
+/**
+ * Waits until `workers` have logged `count` status changes for `ids`: a worker logs a step's
+ * changes after its transaction commits, so the database can show them before the log does
+ * (a loaded machine may not run the worker between the two).
+ */
+async function reportedChanges(workers: WorkerProcess[], ids: string[], count: number) {
+  await waitFor(
+    `${count} 'order status changed' lines from ${workers.map((w) => w.name).join(', ')}`,
+    30_000,
+    () => statusChanges(workers, ids).length >= count,
+    () => workers.map((w) => `--- ${w.name}\n${w.output()}`).join('\n'),
+  );
+  return statusChanges(workers, ids);
 }
 
 /** 'order status changed' log lines of `workers` for the orders `ids`. */
@@ -294,7 +312,7 @@ describe('npm run worker killed while crediting a block', () => {
       await expectCreditedOnce(ids);
       await expectCursorAtTip();
       // The restarted worker reported each order's change once.
-      const changes = statusChanges([last], ids);
+      const changes = await reportedChanges([last], ids, 200);
       expect(changes).toHaveLength(200);
       expect(new Set(changes.map((c) => c.orderId)).size).toBe(200);
       expect(changes.every((c) => c.from === 'pending' && c.to === 'processed')).toBe(true);
@@ -412,7 +430,7 @@ describe('npm run worker killed while crediting a block', () => {
       await sleep(300); // more passes of both over the same blocks change nothing
       await expectCreditedOnce(ids);
       await expectCursorAtTip();
-      const changes = statusChanges(workers, ids);
+      const changes = await reportedChanges(workers, ids, 100);
       expect(changes).toHaveLength(100);
       expect(new Set(changes.map((c) => c.orderId)).size).toBe(100);
       for (const worker of workers) expect(errorsIn(worker)).toEqual([]);

@@ -23,15 +23,19 @@ export interface SmtpSink {
   received: ReceivedMail[];
   /** Sets the answer to the next messages (default accept). */
   answer: (decide: (raw: string) => SinkAnswer | Promise<SinkAnswer>) => void;
-  /** Called right after a message's 250 is written (a kill -9 test kills the sender there). */
-  onAccepted: (listener: ((mail: ReceivedMail) => void) | null) => void;
+  /**
+   * Called once a message is kept, before its 250 is written, and awaited: a kill -9 test kills
+   * the sender there and waits for it to die, so the sender cannot record the send first (after
+   * the 250 it could, on a machine that ran it before the test's kill).
+   */
+  onAccepted: (listener: ((mail: ReceivedMail) => void | Promise<void>) | null) => void;
   close(): Promise<void>;
 }
 
 export async function startSmtpSink(): Promise<SmtpSink> {
   const received: ReceivedMail[] = [];
   let decide: (raw: string) => SinkAnswer | Promise<SinkAnswer> = () => 'accept';
-  let accepted: ((mail: ReceivedMail) => void) | null = null;
+  let accepted: ((mail: ReceivedMail) => void | Promise<void>) | null = null;
   const server = new SMTPServer({
     authOptional: true,
     // Plain connections on loopback only; the test's credentials prove that none reaches a log.
@@ -46,12 +50,12 @@ export async function startSmtpSink(): Promise<SmtpSink> {
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
         const raw = Buffer.concat(chunks).toString('utf8');
-        void Promise.resolve(decide(raw)).then((answer) => {
+        void Promise.resolve(decide(raw)).then(async (answer) => {
           if (answer === 'accept') {
             const mail = { envelopeTo: session.envelope.rcptTo.map((r) => r.address), raw, ...parseMessage(raw) };
             received.push(mail);
+            await accepted?.(mail);
             callback();
-            accepted?.(mail);
           } else {
             const error = Object.assign(new Error(answer === 'temporary' ? 'try again later' : 'no such user'), {
               responseCode: answer === 'temporary' ? 451 : 550,
