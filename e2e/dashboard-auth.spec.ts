@@ -204,7 +204,7 @@ test("a stranger's thousand wrong passwords from one address and more from each 
   await owner.context().close();
 });
 
-test('the same attack on a user without two-factor: its browser used before signs in at once, a new one waits at most 40 s, never locked', async ({
+test('the same attack on a user without two-factor: its browser used before signs in at once, a new one is asked to wait at most 40 s, never locked', async ({
   browser,
 }) => {
   test.setTimeout(900_000);
@@ -221,36 +221,27 @@ test('the same attack on a user without two-factor: its browser used before sign
   await signIn(known, plain.email, plain.password);
 
   // From a new browser while the stranger goes on (fresh addresses, until one is slowed down, just
-  // before the user tries): "try again in N s", at most 40, not a lock; after N s the password signs in.
+  // before the user tries): "try again in N s", at most 40, not a lock. That the password then signs
+  // in after N s is shown on a moved clock (tests/sign-in-limits.both.test.ts), not waited for here.
   const fresh = await newPage(browser);
   await fresh.goto('/dashboard/sign-in');
-  const tryOnce = async () => {
-    await fresh.getByLabel('E-mail address').fill(plain.email);
-    await fresh.getByLabel('Password').fill(plain.password);
-    const [answer] = await Promise.all([
-      fresh.waitForResponse(
-        (r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/dashboard/sign-in',
-      ),
-      fresh.getByRole('button', { name: 'Sign in' }).click(),
-    ]);
-    // A server action that redirects says where in a header; a refusal carries its message.
-    if (answer.headers()['x-action-redirect']) {
-      await fresh.waitForURL((u) => u.pathname === '/dashboard', { waitUntil: 'commit' });
-      return 'signed in';
-    }
-    // React resets the form once the answer is shown (typing before that would be wiped), and the
-    // alert then says this answer. (The response body itself is streamed: Chromium may not keep it.)
-    await expect(fresh.getByLabel('Password')).toHaveValue('');
-    return (await fresh.getByTestId('sign-in-error').textContent()) ?? '';
-  };
   for (let n = 200; (await guess(`127.0.2.${n}`, 0)) !== 'slowed'; n++) expect(n).toBeLessThan(250);
-  const slowedAt = Date.now();
-  const first = await tryOnce();
-  const wait = /^Many sign-ins to this account have failed\. Try again in (\d+) s/.exec(first);
-  expect(wait, first).not.toBeNull();
+  await fresh.getByLabel('E-mail address').fill(plain.email);
+  await fresh.getByLabel('Password').fill(plain.password);
+  const [answer] = await Promise.all([
+    fresh.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/dashboard/sign-in'),
+    fresh.getByRole('button', { name: 'Sign in' }).click(),
+  ]);
+  // A server action that redirects says where in a header: this one must not.
+  expect(answer.headers()['x-action-redirect']).toBeUndefined();
+  // React resets the form once the answer is shown, and the alert then says this answer. (The
+  // response body itself is streamed: Chromium may not keep it.)
+  await expect(fresh.getByLabel('Password')).toHaveValue('');
+  const refusal = (await fresh.getByTestId('sign-in-error').textContent()) ?? '';
+  const wait = /^Many sign-ins to this account have failed\. Try again in (\d+) s/.exec(refusal);
+  expect(wait, refusal).not.toBeNull();
   expect(Number(wait![1])).toBeLessThanOrEqual(40);
-  await expect.poll(tryOnce, { timeout: 60_000, intervals: [5_000] }).toBe('signed in');
-  expect(Date.now() - slowedAt).toBeLessThan(50_000);
+  expect(new URL(fresh.url()).pathname).toBe('/dashboard/sign-in');
   for (const page of [known, fresh]) await page.context().close();
 });
 
