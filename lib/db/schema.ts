@@ -1201,6 +1201,7 @@ export const MAIL_KIND_VALUES = [
   'password-reset',
   'invitation',
   'new-device',
+  'webhooks-failing',
 ] as const;
 /** pending (waiting or being tried), sent (the SMTP server's 250, or caught), failed (retries used up), refused (no valid recipient). */
 export const MAIL_STATE_VALUES = ['pending', 'sent', 'failed', 'refused'] as const;

@@ -33,6 +33,14 @@ export type TeamMailInput =
       userAgent: string | null;
       /** The account page, where sessions are ended and the password changed. */
       accountPage: string;
+    }
+  | {
+      kind: 'webhooks-failing';
+      merchantName: string;
+      endpointUrl: string;
+      /** ISO 8601 UTC: the first failed attempt of the incident. */
+      failingSince: string;
+      endpointsPage: string;
     };
 
 interface Texts {
@@ -98,6 +106,19 @@ function textsOf(input: TeamMailInput): Texts {
           'If this was you, there is nothing to do.',
           'If it was not, change your password on your account page (it signs the account out everywhere else) and turn on two-factor.',
         ],
+      };
+    case 'webhooks-failing':
+      return {
+        subject: `Webhooks of ${input.merchantName} have been failing for an hour`,
+        paragraphs: [
+          'Every delivery to this webhook endpoint has failed for an hour. The gateway keeps retrying; this is the only mail about this incident.',
+        ],
+        facts: [
+          ['Endpoint', input.endpointUrl],
+          ['Failing since (UTC)', input.failingSince],
+        ],
+        button: { label: 'See the deliveries', link: input.endpointsPage },
+        after: ['An endpoint that keeps failing is disabled after some days: check that your server answers 2xx.'],
       };
   }
 }

@@ -1,7 +1,7 @@
 import 'server-only';
 /**
  * Mail to the dashboard's team (docs/mail.md "Team mail", docs/decisions/065 and 074): password
- * resets, invitations, sign-ins from a new device. Each is written in the transaction of what it
+ * resets, invitations, sign-ins from a new device, webhooks failing for an hour. Each is written in the transaction of what it
  * tells. No outbox row holds a token: a link's token is derived from the row's id and APP_SECRET
  * (`teamLinkToken`), so lib/users keeps only its hash and the renderer makes the same link on every
  * attempt. A reset's row is written only where the address has an active account, by one statement
@@ -19,14 +19,16 @@ import {
   statement,
   teamInvitations,
   users,
+  webhookEndpoints,
   type Queryable,
   type RowOf,
 } from '../db';
 import { appSecret } from '../merchants';
+import { isUuid } from '../protocol';
 import { MAIL_CHANNEL } from './outbox';
 import type { TeamMailInput } from './team-texts';
 
-export const TEAM_MAIL_KINDS = ['password-reset', 'invitation', 'new-device'] as const;
+export const TEAM_MAIL_KINDS = ['password-reset', 'invitation', 'new-device', 'webhooks-failing'] as const;
 export type TeamMailKind = (typeof TEAM_MAIL_KINDS)[number];
 
 /** How long a password reset's link works: an hour (a set-up or invitation link, 72 hours). */
@@ -111,6 +113,20 @@ const INVITATION = statement<InvitationRow, { id: string }>(
         exists (select 1 from ${users} where ${users.email} = ${ti.email}) as has_account
    from ${ti} join ${merchants} on ${merchants.id} = ${ti.merchantId} where ${ti.id} = ${param('id')}`,
 );
+const ENDPOINT = statement<{ url: string; merchant_name: string }, { id: string; merchantId: string }>(
+  sql`select ${webhookEndpoints.url}, ${merchants.name} as merchant_name
+   from ${webhookEndpoints} join ${merchants} on ${merchants.id} = ${webhookEndpoints.merchantId}
+  where ${webhookEndpoints.id} = ${param('id')}::uuid and ${webhookEndpoints.merchantId} = ${param('merchantId')}`,
+);
+/** An endpoint's URL as a mail names it: without its query or fragment, where a receiver may keep a secret. */
+function endpointShown(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.origin}${parsed.pathname}`;
+  } catch {
+    return '(an endpoint)';
+  }
+}
 const MERCHANT_NAME = statement<{ name: string }, { id: string }>(
   sql`select ${merchants.name} from ${merchants} where ${merchants.id} = ${param('id')}`,
 );
@@ -142,6 +158,20 @@ export async function teamMailInput(
         inviter: row.inviter,
         link: row.has_account ? null : setUpLinkUrl(teamLinkToken(mail.id)),
         lifetimeHours: Math.round((row.expires_at.getTime() - row.created_at.getTime()) / 3_600_000),
+      };
+    }
+    case 'webhooks-failing': {
+      // Written by lib/webhooks/claims.ts (`alerted`) with the attempt that showed an hour of failures.
+      const endpointId = mail.detail?.endpointId ?? '';
+      if (!isUuid(endpointId)) return undefined;
+      const [row] = await ENDPOINT.run(db, { id: endpointId, merchantId: mail.merchant_id });
+      if (!row) return undefined;
+      return {
+        kind: 'webhooks-failing',
+        merchantName: row.merchant_name,
+        endpointUrl: endpointShown(row.url),
+        failingSince: mail.detail?.failingSince ?? '',
+        endpointsPage: `${base}/dashboard/webhooks/endpoints`,
       };
     }
     case 'new-device': {
