@@ -6,6 +6,7 @@ import { isDomainErrorOf } from '@/lib/errors';
 import { changeRole, inviteTeammate, recordAudit, removeUser, ROLES, withdrawInvitation } from '@/lib/users';
 import type { ActionState } from '../../action-form';
 import { clientAddress, requireAction } from '../../session';
+import { postedForm } from '@/lib/security';
 
 async function refusalOf(work: () => Promise<ActionState>): Promise<ActionState> {
   try {
@@ -24,7 +25,8 @@ const member = z.object({ userId: z.uuid({ error: 'No such user in this team.' }
  * Invites a person by mail (docs/decisions/074): the same answer whether or not the address has an
  * account elsewhere. Without SMTP_URL the one-time link is also shown, once, to be copied.
  */
-export async function inviteAction(_state: ActionState, form: FormData): Promise<ActionState> {
+export async function inviteAction(_state: ActionState, posted: FormData): Promise<ActionState> {
+  const form = postedForm(posted);
   const session = await requireAction('team');
   const parsed = invite.safeParse({ email: form.get('email'), role: form.get('role') });
   if (!parsed.success) return { message: parsed.error.issues[0]!.message };
@@ -60,7 +62,8 @@ export async function inviteAction(_state: ActionState, form: FormData): Promise
 const pending = z.object({ invitationId: z.uuid({ error: 'No such invitation in this team.' }) });
 
 /** Withdraws a waiting invitation: its link stops working. */
-export async function withdrawAction(_state: ActionState, form: FormData): Promise<ActionState> {
+export async function withdrawAction(_state: ActionState, posted: FormData): Promise<ActionState> {
+  const form = postedForm(posted);
   const session = await requireAction('team');
   const parsed = pending.safeParse({ invitationId: form.get('invitationId') });
   if (!parsed.success) return { message: parsed.error.issues[0]!.message };
@@ -80,7 +83,8 @@ export async function withdrawAction(_state: ActionState, form: FormData): Promi
   });
 }
 
-export async function changeRoleAction(_state: ActionState, form: FormData): Promise<ActionState> {
+export async function changeRoleAction(_state: ActionState, posted: FormData): Promise<ActionState> {
+  const form = postedForm(posted);
   const session = await requireAction('team');
   const parsed = member.extend({ role }).safeParse({ userId: form.get('userId'), role: form.get('role') });
   if (!parsed.success) return { message: parsed.error.issues[0]!.message };
@@ -101,7 +105,8 @@ export async function changeRoleAction(_state: ActionState, form: FormData): Pro
 }
 
 /** Removes a person from the team: disabled, signed out everywhere. */
-export async function removeAction(_state: ActionState, form: FormData): Promise<ActionState> {
+export async function removeAction(_state: ActionState, posted: FormData): Promise<ActionState> {
+  const form = postedForm(posted);
   const session = await requireAction('team');
   const parsed = member.safeParse({ userId: form.get('userId') });
   if (!parsed.success) return { message: parsed.error.issues[0]!.message };
