@@ -68,6 +68,8 @@ export const merchants = pgTable('merchants', {
     .array()
     .notNull()
     .default(sql`'{}'::text[]`),
+  /** Owners and admins get a mail each day with the day before's live orders and amounts (docs/decisions/074); off by default. */
+  dailySummary: boolean('daily_summary').notNull().default(false),
   createdAt: createdAt(),
 });
 
@@ -1202,6 +1204,7 @@ export const MAIL_KIND_VALUES = [
   'invitation',
   'new-device',
   'webhooks-failing',
+  'daily-summary',
 ] as const;
 /** pending (waiting or being tried), sent (the SMTP server's 250, or caught), failed (retries used up), refused (no valid recipient). */
 export const MAIL_STATE_VALUES = ['pending', 'sent', 'failed', 'refused'] as const;

@@ -41,6 +41,17 @@ export type TeamMailInput =
       /** ISO 8601 UTC: the first failed attempt of the incident. */
       failingSince: string;
       endpointsPage: string;
+    }
+  | {
+      kind: 'daily-summary';
+      merchantName: string;
+      /** YYYY-MM-DD (UTC). */
+      day: string;
+      /** Orders created that day by status. */
+      orders: { status: string; count: number }[];
+      /** Amounts received that day by coin, already formatted as decimal strings. */
+      received: { coin: string; amount: string }[];
+      overviewPage: string;
     };
 
 interface Texts {
@@ -120,6 +131,19 @@ function textsOf(input: TeamMailInput): Texts {
         button: { label: 'See the deliveries', link: input.endpointsPage },
         after: ['An endpoint that keeps failing is disabled after some days: check that your server answers 2xx.'],
       };
+    case 'daily-summary': {
+      const orders = input.orders.reduce((sum, row) => sum + row.count, 0);
+      return {
+        subject: `${input.merchantName}: ${orders} orders on ${input.day}`,
+        paragraphs: [`Orders created on ${input.day} (UTC) and the amounts received for them.`],
+        facts: [
+          ...input.orders.map((row): [string, string] => [`Orders ${row.status}`, String(row.count)]),
+          ...input.received.map((row): [string, string] => [`Received in ${row.coin}`, row.amount]),
+        ],
+        button: { label: 'Open the overview', link: input.overviewPage },
+        after: ['Turn this summary off in the dashboard settings.'],
+      };
+    }
   }
 }
 

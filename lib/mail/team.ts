@@ -10,6 +10,7 @@ import 'server-only';
  */
 import { createHmac } from 'node:crypto';
 import { config } from '../config';
+import { dayReport } from '../dashboard';
 import {
   bare,
   mailMessages,
@@ -28,7 +29,13 @@ import { isUuid } from '../protocol';
 import { MAIL_CHANNEL } from './outbox';
 import type { TeamMailInput } from './team-texts';
 
-export const TEAM_MAIL_KINDS = ['password-reset', 'invitation', 'new-device', 'webhooks-failing'] as const;
+export const TEAM_MAIL_KINDS = [
+  'password-reset',
+  'invitation',
+  'new-device',
+  'webhooks-failing',
+  'daily-summary',
+] as const;
 export type TeamMailKind = (typeof TEAM_MAIL_KINDS)[number];
 
 /** How long a password reset's link works: an hour (a set-up or invitation link, 72 hours). */
@@ -102,6 +109,28 @@ export async function enqueueNewDeviceMail(
   await ADD_NEW_DEVICE_MAIL.run(tx, { userId, detail: JSON.stringify(detail) });
 }
 
+const ADD_DAILY_SUMMARIES = statement<{ id: string }, { day: string }>(
+  notified(sql`insert into ${mm} (${MAIL_COLUMNS})
+    select gen_random_uuid(), ${merchants.id}, 'live', 'daily-summary', 'daily-summary/' || ${merchants.id} || '/' || ${param('day')}::text || '/' || ${users.id},
+           ${users.email}, jsonb_build_object('day', ${param('day')}::text)
+      from ${merchants} join ${users} on ${users.merchantId} = ${merchants.id} and ${users.role} in ('owner', 'admin') and ${users.disabledAt} is null
+     where ${merchants.dailySummary}`),
+);
+
+/** The UTC day before `now`, as YYYY-MM-DD: the day a summary written at `now` tells. */
+export function summaryDay(now: Date): string {
+  return new Date(now.getTime() - 86_400_000).toISOString().slice(0, 10);
+}
+
+/**
+ * Writes the daily summary of `day` (YYYY-MM-DD, UTC) for every merchant that has it on, one per
+ * owner and admin: once whoever runs it and however often (its event key names the merchant, the
+ * day and the recipient). Answers how many it wrote.
+ */
+export async function enqueueDailySummaries(db: Queryable, day: string): Promise<number> {
+  return (await ADD_DAILY_SUMMARIES.run(db, { day })).length;
+}
+
 type InvitationRow = Pick<RowOf<typeof teamInvitations>, 'role' | 'expires_at' | 'created_at'> & {
   merchant_name: string;
   inviter: string | null;
@@ -172,6 +201,22 @@ export async function teamMailInput(
         endpointUrl: endpointShown(row.url),
         failingSince: mail.detail?.failingSince ?? '',
         endpointsPage: `${base}/dashboard/webhooks/endpoints`,
+      };
+    }
+    case 'daily-summary': {
+      const day = mail.detail?.day ?? '';
+      const start = new Date(`${day}T00:00:00.000Z`);
+      if (!/^\d{4}-\d\d-\d\d$/.test(day) || Number.isNaN(start.getTime())) return undefined;
+      const [merchant] = await MERCHANT_NAME.run(db, { id: mail.merchant_id });
+      if (!merchant) return undefined;
+      const report = await dayReport(db, { merchantId: mail.merchant_id, mode: 'live' }, start);
+      return {
+        kind: 'daily-summary',
+        merchantName: merchant.name,
+        day,
+        orders: report.orders,
+        received: report.received.map((row) => ({ coin: `${row.currency} (${row.network})`, amount: row.amount })),
+        overviewPage: `${base}/dashboard`,
       };
     }
     case 'new-device': {

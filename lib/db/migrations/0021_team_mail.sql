@@ -12,6 +12,7 @@ CREATE TABLE "team_invitations" (
 );
 --> statement-breakpoint
 ALTER TABLE "mail_messages" ADD COLUMN "detail" jsonb;--> statement-breakpoint
+ALTER TABLE "merchants" ADD COLUMN "daily_summary" boolean DEFAULT false NOT NULL;--> statement-breakpoint
 ALTER TABLE "team_invitations" ADD CONSTRAINT "team_invitations_merchant_id_merchants_id_fk" FOREIGN KEY ("merchant_id") REFERENCES "public"."merchants"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "team_invitations" ADD CONSTRAINT "team_invitations_invited_by_users_id_fk" FOREIGN KEY ("invited_by") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "team_invitations_token" ON "team_invitations" USING btree ("token_hash");--> statement-breakpoint

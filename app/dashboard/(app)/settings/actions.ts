@@ -95,6 +95,7 @@ export async function saveMailSettings(_previous: ActionState, posted: FormData)
     senderName: String(form.get('senderName') ?? ''),
     replyTo: String(form.get('replyTo') ?? '').trim(),
     on: form.getAll('on').map(String),
+    dailySummary: form.get('dailySummary') ?? undefined,
   });
   if (!parsed.success) return failed(parsed.error);
   await updateMailSettings(await getDatabase(), session.merchantId, parsed.data);
