@@ -173,9 +173,11 @@ describe('sign-in from a new device', () => {
     expect((await signIn(db, { email: u.email, password: PASSWORD }, { ip: '192.0.2.40', device })).kind).toBe(
       'signed-in',
     );
-    // Another browser: a second mail.
-    expect((await signIn(db, { email: u.email, password: PASSWORD }, { ip: '192.0.2.41' })).kind).toBe('signed-in');
-    await sentMails('new-device', u.email, 2);
+    // Another browser, naming itself with a control and a line separator: a second mail, the name on one line.
+    const odd = { ip: '192.0.2.41', userAgent: 'Odd\u0007\u2028Browser' };
+    expect((await signIn(db, { email: u.email, password: PASSWORD }, odd)).kind).toBe('signed-in');
+    const [, second] = await sentMails('new-device', u.email, 2);
+    expect(second!.text_body).toContain('Browser: Odd Browser');
     expect(await mailCount('new-device', u.email)).toBe(2);
     expect(logged.join('').includes(device!)).toBe(false);
   });

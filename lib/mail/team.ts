@@ -105,7 +105,9 @@ export async function enqueueNewDeviceMail(
   userId: string,
   sign: { at: Date; ip?: string | null; userAgent?: string | null },
 ): Promise<void> {
-  const detail = { at: sign.at.toISOString(), ip: sign.ip ?? '', userAgent: (sign.userAgent ?? '').slice(0, 200) };
+  // A browser names itself: one line of printable text (jsonb refuses NUL; a mail shows no controls).
+  const userAgent = (sign.userAgent ?? '').replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]+/gu, ' ').slice(0, 200);
+  const detail = { at: sign.at.toISOString(), ip: sign.ip ?? '', userAgent };
   await ADD_NEW_DEVICE_MAIL.run(tx, { userId, detail: JSON.stringify(detail) });
 }
 
