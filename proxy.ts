@@ -15,6 +15,9 @@
  *   literally (lib/security/request-path.ts): Next.js's router would answer it a bare 500; the
  *   route now answers it as the unknown id it is (the payment page's 404, the status route's JSON 404).
  *
+ * - A page's POST that cannot be a form of this app (not multipart for a server action's call, a
+ *   broken multipart body, a call without arguments) is answered 400 here: Next.js would answer it 500.
+ *
  * API routes (/api, /api-gateway, /internal) skip the proxy unless their path holds a `%` (a
  * status poll never does): they answer JSON, and the merchant API's latency is not spent here.
  * Their static headers come from next.config.mjs.
@@ -22,7 +25,7 @@
 import { NextResponse, type NextRequest } from 'next/server';
 import { config as gatewayConfig, storeGatewayUrl } from './lib/config';
 import { LANGUAGE_HEADER, negotiateLanguage } from './lib/pay/i18n';
-import { contentSecurityPolicy, isCrossSite, literalPercentPath, newNonce } from './lib/security';
+import { contentSecurityPolicy, isCrossSite, literalPercentPath, malformedPost, newNonce } from './lib/security';
 
 /** The dashboard page's path and query, set here only (any value the client sent is overwritten or removed). */
 const DASHBOARD_PATH_HEADER = 'x-dashboard-path';
@@ -40,7 +43,7 @@ function literalUrl(request: NextRequest): URL | undefined {
   return url;
 }
 
-export function proxy(request: NextRequest): NextResponse {
+export async function proxy(request: NextRequest): Promise<NextResponse> {
   const rewritten = literalUrl(request);
   const { pathname } = request.nextUrl;
   if (API_PATH.test(pathname)) return rewritten ? NextResponse.rewrite(rewritten) : NextResponse.next();
@@ -59,6 +62,16 @@ export function proxy(request: NextRequest): NextResponse {
       status: 403,
       headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' },
     });
+  }
+  // A post that cannot be a form of this app (not multipart, a broken body, a server action's call
+  // without arguments): Next.js would answer it 500 (lib/security/posted-form.ts).
+  if (request.method === 'POST') {
+    const malformed = await malformedPost(request);
+    if (malformed)
+      return new NextResponse('This form post could not be read: reload the page and send the form again.', {
+        status: 400,
+        headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' },
+      });
   }
   const csp = contentSecurityPolicy({
     nonce: newNonce(),

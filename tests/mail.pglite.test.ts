@@ -311,6 +311,7 @@ describe("the merchant's mail settings", () => {
       senderName: 'Mugs & Co',
       replyTo: 'help@shop.example',
       off: ['payment-paid'],
+      dailySummary: false,
     });
     try {
       const silent = await paidOrder({ payerEmail: 'quiet@example.com' });
@@ -319,6 +320,7 @@ describe("the merchant's mail settings", () => {
         senderName: 'Mugs & Co',
         replyTo: 'help@shop.example',
         off: [],
+        dailySummary: false,
       });
       const order = await paidOrder({ payerEmail: 'reply@example.com' });
       await waitFor('sent', 10_000, async () => (await stateOf(order.id)).state === 'sent');
@@ -326,7 +328,12 @@ describe("the merchant's mail settings", () => {
       expect(mail.headers.get('reply-to')).toBe('help@shop.example');
       expect(decodeWords(mail.headers.get('from')!)).toBe('"Mugs & Co" <gateway@localhost.invalid>');
     } finally {
-      await updateMailSettings(db, merchant.merchantId, { senderName: null, replyTo: null, off: [] });
+      await updateMailSettings(db, merchant.merchantId, {
+        senderName: null,
+        replyTo: null,
+        off: [],
+        dailySummary: false,
+      });
     }
   });
 });

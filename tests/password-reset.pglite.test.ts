@@ -6,7 +6,7 @@
  * throttled per address. The browser test of the same path is e2e/forgot-password.spec.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database, Queryable } from '@/lib/db/client';
+import type { Database } from '@/lib/db/client';
 import { setLogLevel } from '@/lib/log';
 import { listMail, mailerOptions, startMailer, type Mailer } from '@/lib/mail';
 import {
@@ -20,6 +20,7 @@ import {
 } from '@/lib/users';
 import { openTestDatabase } from './support/database';
 import { createTestMerchant } from './support/merchants';
+import { recording } from './support/recording';
 import { waitFor } from './support/worker-process';
 
 let db: Database;
@@ -78,26 +79,6 @@ async function mailedToken(recipient: string): Promise<string> {
   const token = /\/dashboard\/set-up\/([A-Za-z0-9_-]{43})/.exec(text)?.[1];
   expect(token, text).toBeDefined();
   return token!;
-}
-
-/** The statements a call runs (their SQL, in order), inside transactions too. */
-function recording(target: Database, texts: string[]): Database {
-  const wrap = <Q extends Queryable>(q: Q): Q =>
-    new Proxy(q, {
-      get(obj, key) {
-        if (key === 'query')
-          return (text: string, params?: readonly unknown[], name?: string) => {
-            texts.push(text);
-            return obj.query(text, params, name);
-          };
-        if (key === 'transaction')
-          return (work: (tx: Queryable) => Promise<unknown>) =>
-            (obj as unknown as Database).transaction((tx) => work(wrap(tx)));
-        const value: unknown = Reflect.get(obj, key, obj);
-        return typeof value === 'function' ? value.bind(obj) : value;
-      },
-    }) as Q;
-  return wrap(target);
 }
 
 describe('forgot password', () => {

@@ -3,12 +3,14 @@
  * the API (called in this process, through the operations' wrapper) and delivered by the
  * dispatcher to real receivers on 127.0.0.1. The dispatcher's clock is moved, never waited for:
  * a secret rolled with a one-hour overlap signs beside the new one during it, and not after it;
- * an endpoint whose deliveries fail for days is disabled.
+ * an endpoint whose deliveries fail for an hour has its owners and admins mailed, once, and for
+ * days is disabled.
  */
 import { createHmac } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { broadcast, mine } from '@/lib/chains/sandbox';
 import type { Database } from '@/lib/db/client';
+import { createUser } from '@/lib/users';
 import { dispatcherOptions, startDispatcher, type Dispatcher, type DispatcherOptions } from '@/lib/webhooks';
 import { callInProcess, useDatabaseForApi } from './support/api-in-process';
 import { after, createOrder, network, orderRow, sandboxChain, watchOnce } from './support/chain';
@@ -172,9 +174,26 @@ describe('webhook endpoints', () => {
     expect((await callInProcess('webhook-endpoints/get', { id: endpoint.id }, merchant.test)).status).toBe(404);
   });
 
-  it('disables an endpoint whose deliveries fail for days, with the reason, and delivers nothing more to it', async () => {
+  it('mails owners and admins once when deliveries fail for an hour, then disables the endpoint after days', async () => {
+    const team = Object.fromEntries(
+      await Promise.all(
+        (['owner', 'admin', 'viewer'] as const).map(async (role) => {
+          const email = `${role}-${Date.now()}@hooks.example`;
+          await createUser(db, { merchant: merchant.merchantId, email, role, password: 'a-long-enough-passphrase' });
+          return [role, email] as const;
+        }),
+      ),
+    );
+    const alerts = async () =>
+      db.query<{ recipient: string; detail: Record<string, string> }>(
+        `select recipient, detail from mail_messages where kind = 'webhooks-failing' and merchant_id = $1 order by recipient`,
+        [merchant.merchantId],
+      );
     const failing = await receiver(() => ({ status: 500, body: 'down' }));
-    const { endpoint } = await api('webhook-endpoints/create', { url: failing.url('/broken'), eventTypes: ['*'] });
+    const { endpoint } = await api('webhook-endpoints/create', {
+      url: failing.url('/broken?token=s3cret'),
+      eventTypes: ['*'],
+    });
     const start = Date.now();
     let now = new Date(start);
     dispatch(() => now);
@@ -186,6 +205,14 @@ describe('webhook endpoints', () => {
     );
     const failingSince = (await api('webhook-endpoints/get', { id: endpoint.id })).failingSince as string;
     expect(new Date(failingSince).getTime()).toBe(start);
+    expect(await alerts()).toEqual([]);
+    // An hour of failures by the dispatcher's clock: one mail to each owner and admin, none to viewers.
+    now = new Date(start + HOUR);
+    await paidOrder();
+    await waitFor('the failing mails', 10_000, async () => (await alerts()).length > 0);
+    const mailed = await alerts();
+    expect(mailed.map((m) => m.recipient)).toEqual([team.admin, team.owner].sort());
+    expect(mailed[0]!.detail).toEqual({ endpointId: endpoint.id, failingSince });
     // Three days later by the dispatcher's clock, another failure: disabled.
     now = new Date(start + 3 * 24 * HOUR + 1);
     await paidOrder();
@@ -195,6 +222,8 @@ describe('webhook endpoints', () => {
       async () => (await api('webhook-endpoints/get', { id: endpoint.id })).status === 'disabled',
     );
     const disabled = await api('webhook-endpoints/get', { id: endpoint.id });
+    // The same incident: no second mail.
+    expect(await alerts()).toHaveLength(2);
     expect(disabled.disabledReason).toMatch(/^Every delivery failed from \d{4}-\d\d-\d\d \d\d:\d\d UTC to .* UTC\.$/);
     // Re-enabled by its owner, it starts afresh.
     const enabled = await api('webhook-endpoints/update', { id: endpoint.id, status: 'enabled' });

@@ -3,8 +3,10 @@ import { redirect } from 'next/navigation';
 import { MAX_QUANTITY, findProduct } from '@/lib/store';
 import { checkout, StoreError, storeOrderCart } from '@/lib/store';
 import { readCart, writeCart } from './cart';
+import { postedForm } from '@/lib/security';
 
-export async function addToCart(form: FormData): Promise<void> {
+export async function addToCart(posted: FormData): Promise<void> {
+  const form = postedForm(posted);
   const sku = String(form.get('sku') ?? '');
   if (!findProduct(sku)) return;
   const cart = await readCart();
@@ -12,7 +14,8 @@ export async function addToCart(form: FormData): Promise<void> {
   await writeCart(cart);
 }
 
-export async function removeFromCart(form: FormData): Promise<void> {
+export async function removeFromCart(posted: FormData): Promise<void> {
+  const form = postedForm(posted);
   const cart = await readCart();
   delete cart[String(form.get('sku') ?? '')];
   await writeCart(cart);
@@ -36,7 +39,8 @@ export async function pay(): Promise<void> {
 }
 
 /** "Order again" after an order expired or went unpaid: its items back in the cart, then the cart. */
-export async function orderAgain(form: FormData): Promise<void> {
+export async function orderAgain(posted: FormData): Promise<void> {
+  const form = postedForm(posted);
   const cart = await storeOrderCart(String(form.get('order') ?? ''));
   if (cart && Object.keys(cart).length > 0) await writeCart(cart);
   redirect('/store/checkout');

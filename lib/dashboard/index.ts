@@ -64,3 +64,4 @@ export {
 } from './overview';
 export { chainState, type ChainState } from './chain-state';
 export { ordersByStatusSince } from './order-days';
+export { dayReport, type DayReport } from './day-report';

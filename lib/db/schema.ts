@@ -68,6 +68,8 @@ export const merchants = pgTable('merchants', {
     .array()
     .notNull()
     .default(sql`'{}'::text[]`),
+  /** Owners and admins get a mail each day with the day before's live orders and amounts (docs/decisions/074); off by default. */
+  dailySummary: boolean('daily_summary').notNull().default(false),
   createdAt: createdAt(),
 });
 
@@ -1109,6 +1111,35 @@ export const userTokens = pgTable(
 );
 
 /**
+ * Invitations to a merchant's team (docs/decisions/074): mailed to the address, accepted by choosing
+ * a password on the set-up page, which only then creates the user. Written the same way whether or
+ * not the address has an account elsewhere, so the inviter learns nothing from them. The link's
+ * token is derived from the id (lib/mail/team.ts `teamLinkToken`); only its SHA-256 is kept.
+ */
+export const teamInvitations = pgTable(
+  'team_invitations',
+  {
+    id: uuid('id').primaryKey(),
+    merchantId: uuid('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
+    /** Stored lower-case, as users' addresses. */
+    email: text('email').notNull(),
+    role: text('role', { enum: ['owner', 'admin', 'viewer', 'cashier'] }).notNull(),
+    invitedBy: uuid('invited_by').references(() => users.id),
+    tokenHash: text('token_hash').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, precision: 3 }).notNull(),
+    acceptedAt: timestamp('accepted_at', { withTimezone: true, precision: 3 }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('team_invitations_token').on(t.tokenHash),
+    index('team_invitations_merchant').on(t.merchantId, t.createdAt),
+    check('team_invitations_role', sql`${t.role} in ('owner', 'admin', 'viewer', 'cashier')`),
+  ],
+);
+
+/**
  * Sign-in limits per key (lib/users/throttle.ts), shared by every web server: failures in a row and
  * a lock for a client on an account, a client, a known device on an account; and an account's
  * budget of password checks from devices it has not signed in from.
@@ -1170,6 +1201,10 @@ export const MAIL_KIND_VALUES = [
   'refund-claim',
   'refund-sent',
   'password-reset',
+  'invitation',
+  'new-device',
+  'webhooks-failing',
+  'daily-summary',
 ] as const;
 /** pending (waiting or being tried), sent (the SMTP server's 250, or caught), failed (retries used up), refused (no valid recipient). */
 export const MAIL_STATE_VALUES = ['pending', 'sent', 'failed', 'refused'] as const;
@@ -1193,6 +1228,8 @@ export const mailMessages = pgTable(
     eventKey: text('event_key').notNull(),
     orderId: uuid('order_id').references(() => orders.id),
     recipient: text('recipient').notNull(),
+    /** What a team mail tells that no other row keeps (a new device's time and client address); no secret. */
+    detail: jsonb('detail').$type<Record<string, string>>(),
     state: text('state', { enum: MAIL_STATE_VALUES }).notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),

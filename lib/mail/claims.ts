@@ -17,6 +17,7 @@ const CLAIMED_COLUMNS = [
   'kind',
   'order_id',
   'recipient',
+  'detail',
   'attempts',
   'lease_owner',
 ] as const satisfies readonly (keyof RowOf<typeof mailMessages>)[];

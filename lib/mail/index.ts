@@ -3,7 +3,7 @@ import 'server-only';
  * Mail to payers (SPEC "Mail", docs/mail.md, docs/decisions/053): the outbox written in the
  * transaction of the change it tells, the mailer that sends it at least once (SMTP, or the built-in
  * catcher of the dashboard's Mail page), the payer's texts in the page's languages, and the
- * team's password-reset mail (./team).
+ * team's mails: password resets, invitations, sign-ins from a new device (./team).
  */
 export { enqueueOrderMails, MAIL_CHANNEL } from './outbox';
 export {
@@ -23,7 +23,9 @@ export { MAIL_MESSAGES, type MailMessages } from './mail-messages';
 export { getMail, listMail, MAIL_PAGE_SIZE, type MailItem, type MailMessage, type MailScope } from './catcher';
 export { MAIL_SETTINGS } from './settings';
 export {
-  enqueueTeamMail,
+  enqueueInvitationMail,
+  enqueueNewDeviceMail,
+  enqueueResetMail,
   PASSWORD_RESET_LIFETIME_MS,
   setUpLinkUrl,
   TEAM_MAIL_KINDS,

@@ -9,6 +9,9 @@ import 'server-only';
  * At most MAIL_CONCURRENCY messages are in flight per process, each cut at MAIL_TIMEOUT_MS, on a
  * timer and connections of its own: a slow SMTP server holds the mailer's slots, never the
  * watcher's or the API's. Woken by the outbox's NOTIFY and by a poll every MAIL_POLL_MS.
+ *
+ * On its first pass of each UTC day (by `clock`) it also writes the day before's team summaries
+ * (./team `enqueueDailySummaries`): idempotent, so every mailer may do it.
  */
 import { config } from '../config';
 import type { Database } from '../db';
@@ -18,6 +21,7 @@ import { claimDueMail, recordMailAttempt, type ClaimedMail, type MailAttempt } f
 import { MAIL_CHANNEL } from './outbox';
 import { headerList, renderMail, Unsendable } from './render';
 import { nextMailState, outcomeOfError } from './schedule';
+import { enqueueDailySummaries, summaryDay } from './team';
 import { smtpTransport, transportFor, type MailTransport } from './transport';
 
 const SECOND = 1000;
@@ -35,6 +39,8 @@ export interface MailerOptions {
   smtp: MailTransport | null;
   /** Test mode's messages go to `smtp` too (MAIL_TEST_MODE=send). */
   sendTestMode: boolean;
+  /** The time that says which day's summaries are due; tests move it. */
+  clock: () => Date;
 }
 
 export function mailerOptions(overrides: Partial<MailerOptions> = {}): MailerOptions {
@@ -50,6 +56,7 @@ export function mailerOptions(overrides: Partial<MailerOptions> = {}): MailerOpt
     jitter: RETRY_JITTER,
     smtp: 'smtp' in overrides || !cfg.smtpUrl ? null : smtpTransport(cfg.smtpUrl, timeoutMs),
     sendTestMode: cfg.mailSendTestMode,
+    clock: () => new Date(),
     ...overrides,
   };
 }
@@ -80,6 +87,14 @@ export function startMailer(db: Database, options: MailerOptions = mailerOptions
     });
   };
 
+  let summarised: string | undefined;
+  const summarise = async () => {
+    const day = summaryDay(options.clock());
+    if (day === summarised) return;
+    await enqueueDailySummaries(db, day);
+    summarised = day;
+  };
+
   const fill = async () => {
     while (!stopped) {
       const room = options.concurrency - inFlight.size;
@@ -108,6 +123,7 @@ export function startMailer(db: Database, options: MailerOptions = mailerOptions
     }
     pass = new Promise<void>((resolve) => setImmediate(resolve))
       .then(async () => {
+        await summarise();
         do {
           again = false;
           await fill();

@@ -14,14 +14,8 @@ import type { ClaimedMail } from './claims';
 import { composePayerMail } from './compose';
 import { headerText, mailbox } from './header-text';
 import { isPayerMailKind } from './kinds';
-import {
-  composeTeamMail,
-  isTeamMailKind,
-  type TeamMailKind,
-  PASSWORD_RESET_LIFETIME_MS,
-  setUpLinkUrl,
-  teamLinkToken,
-} from './team';
+import { isTeamMailKind, teamMailInput, type TeamMailKind } from './team';
+import { composeTeamMail } from './team-texts';
 
 type SenderRow = Pick<
   RowOf<typeof merchants>,
@@ -64,7 +58,7 @@ export async function renderMail(db: Queryable, mail: ClaimedMail): Promise<Rend
   const cfg = config();
   const to = mailbox(mail.recipient);
   if (!to) throw new Unsendable('the recipient is not a plain e-mail address');
-  if (isTeamMailKind(mail.kind)) return renderTeamMail(mail.id, mail.kind, to);
+  if (isTeamMailKind(mail.kind)) return renderTeamMail(db, { ...mail, kind: mail.kind }, to);
   if (!isPayerMailKind(mail.kind) || !mail.order_id)
     throw new Unsendable(`no texts for ${mail.kind} yet (the refunds work adds them)`);
   const [sender] = await SENDER.run(db, { merchantId: mail.merchant_id, orderId: mail.order_id });
@@ -105,20 +99,24 @@ export async function renderMail(db: Queryable, mail: ClaimedMail): Promise<Rend
   };
 }
 
-/** A team mail: from the gateway itself (no merchant's brand), its link made again from the row's id. */
-function renderTeamMail(id: string, kind: TeamMailKind, to: string): RenderedMail {
+/** A team mail: from the gateway itself (no merchant's brand), its texts and link made again from its rows. */
+async function renderTeamMail(
+  db: Queryable,
+  mail: ClaimedMail & { kind: TeamMailKind },
+  to: string,
+): Promise<RenderedMail> {
   const cfg = config();
-  const composed = composeTeamMail({
-    kind,
-    link: setUpLinkUrl(teamLinkToken(id)),
-    lifetimeMinutes: PASSWORD_RESET_LIFETIME_MS / 60_000,
-  });
+  const input = await teamMailInput(db, mail);
+  if (!input) throw new Unsendable('what the mail tells is gone');
+  const composed = composeTeamMail(input);
   return {
     from: { name: 'Payment gateway dashboard', address: cfg.mailFrom },
     to,
     replyTo: undefined,
     ...composed,
-    messageId: messageIdOf(id, cfg.mailFrom),
+    // A merchant's name goes into some subjects: one line, whatever it holds.
+    subject: headerText(composed.subject),
+    messageId: messageIdOf(mail.id, cfg.mailFrom),
     headers: { 'Content-Language': 'en', 'Auto-Submitted': 'auto-generated' },
     logo: null,
   };

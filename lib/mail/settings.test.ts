@@ -7,14 +7,16 @@ describe('MAIL_SETTINGS', () => {
       senderName: null,
       replyTo: null,
       off: ['payment-detected', 'payment-partial', 'payment-expired'],
+      dailySummary: false,
     });
     expect(
       MAIL_SETTINGS.parse({
         senderName: 'Mug Shop',
         replyTo: 'Help@Shop.example',
         on: ['payment-detected', 'payment-partial', 'payment-paid', 'payment-expired'],
+        dailySummary: 'on',
       }),
-    ).toEqual({ senderName: 'Mug Shop', replyTo: 'help@shop.example', off: [] });
+    ).toEqual({ senderName: 'Mug Shop', replyTo: 'help@shop.example', off: [], dailySummary: true });
   });
 
   it('refuses line ends and look-alike breaks in the name, a bad reply-to, an unknown kind', () => {
@@ -26,5 +28,6 @@ describe('MAIL_SETTINGS', () => {
       MAIL_SETTINGS.safeParse({ senderName: '', replyTo: 'a@b.example\r\nBcc: c@d.example', on: [] }).success,
     ).toBe(false);
     expect(MAIL_SETTINGS.safeParse({ senderName: '', replyTo: '', on: ['refund-sent'] }).success).toBe(false);
+    expect(MAIL_SETTINGS.safeParse({ senderName: '', replyTo: '', on: [], dailySummary: 'yes' }).success).toBe(false);
   });
 });

@@ -16,16 +16,25 @@ export interface MerchantSettings {
   mailReplyTo: string | null;
   /** The payer mails it switched off (lib/mail PAYER_MAIL_KINDS). */
   payerMailOff: string[];
+  /** Owners and admins get the daily summary mail. */
+  dailySummary: boolean;
 }
 
 type SettingsRow = Pick<
   RowOf<typeof merchants>,
-  'name' | 'brand_logo' | 'brand_color' | 'require_two_factor' | 'mail_sender_name' | 'mail_reply_to' | 'payer_mail_off'
+  | 'name'
+  | 'brand_logo'
+  | 'brand_color'
+  | 'require_two_factor'
+  | 'mail_sender_name'
+  | 'mail_reply_to'
+  | 'payer_mail_off'
+  | 'daily_summary'
 > & {
   explorer_urls: Record<string, string>;
 };
 const SETTINGS = statement<SettingsRow, { id: string }>(
-  sql`select ${columnsOf(merchants, ['name', 'brand_logo', 'brand_color', 'explorer_urls', 'require_two_factor', 'mail_sender_name', 'mail_reply_to', 'payer_mail_off'])} from ${merchants} where ${merchants.id} = ${param('id')}`,
+  sql`select ${columnsOf(merchants, ['name', 'brand_logo', 'brand_color', 'explorer_urls', 'require_two_factor', 'mail_sender_name', 'mail_reply_to', 'payer_mail_off', 'daily_summary'])} from ${merchants} where ${merchants.id} = ${param('id')}`,
 );
 
 export async function merchantSettings(db: Queryable, merchantId: string): Promise<MerchantSettings | undefined> {
@@ -40,23 +49,33 @@ export async function merchantSettings(db: Queryable, merchantId: string): Promi
       mailSenderName: row.mail_sender_name,
       mailReplyTo: row.mail_reply_to,
       payerMailOff: row.payer_mail_off,
+      dailySummary: row.daily_summary,
     }
   );
 }
 
-const SET_MAIL = statement<unknown, { id: string; senderName: string | null; replyTo: string | null; off: string[] }>(
+const SET_MAIL = statement<
+  unknown,
+  { id: string; senderName: string | null; replyTo: string | null; off: string[]; dailySummary: boolean }
+>(
   sql`update ${merchants} set ${bare(merchants.mailSenderName)} = ${param('senderName')}, ${bare(merchants.mailReplyTo)} = ${param('replyTo')},
-        ${bare(merchants.payerMailOff)} = ${param('off')}::text[]
+        ${bare(merchants.payerMailOff)} = ${param('off')}::text[], ${bare(merchants.dailySummary)} = ${param('dailySummary')}
    where ${merchants.id} = ${param('id')}`,
 );
 
-/** Sets the sender name and reply-to of the merchant's payer mail, and the kinds it switched off. */
+/** Sets the sender name and reply-to of the merchant's payer mail, the kinds it switched off, and the team's daily summary. */
 export async function updateMailSettings(
   db: Queryable,
   merchantId: string,
-  mail: { senderName: string | null; replyTo: string | null; off: readonly string[] },
+  mail: { senderName: string | null; replyTo: string | null; off: readonly string[]; dailySummary: boolean },
 ): Promise<void> {
-  await SET_MAIL.run(db, { id: merchantId, senderName: mail.senderName, replyTo: mail.replyTo, off: [...mail.off] });
+  await SET_MAIL.run(db, {
+    id: merchantId,
+    senderName: mail.senderName,
+    replyTo: mail.replyTo,
+    off: [...mail.off],
+    dailySummary: mail.dailySummary,
+  });
 }
 
 const SET_BRAND = statement<unknown, { id: string; color: string | null; setLogo: boolean; logo: string | null }>(

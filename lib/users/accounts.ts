@@ -163,10 +163,8 @@ export interface CreateUserInput {
   merchant: string;
   email: string;
   role: Role;
-  /** Without one, the user gets a one-time link to choose it. */
+  /** Without one, the user gets a one-time set-up link to choose it (the team page invites through ./invitations). */
   password?: string;
-  /** What the link is for when there is no password: `set-up` (command line, first owner) or `invite` (team page). */
-  purpose?: 'set-up' | 'invite';
 }
 
 const NEW_USER = placeholders(['merchantId', 'email', 'role', 'passwordHash', 'now']);
@@ -209,7 +207,7 @@ export async function createUser(
       now,
     });
     if (!row) throw new AccountError(`There is already a user ${address}.`);
-    const link = hash === null ? await issueLink(tx, row.id, input.purpose ?? 'set-up', now) : undefined;
+    const link = hash === null ? await issueLink(tx, row.id, 'set-up', now) : undefined;
     const user = (await findUser(tx, merchant.id, row.id))!;
     return { user, link };
   });

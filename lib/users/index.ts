@@ -56,6 +56,15 @@ export { DEVICE_COOKIE, deviceCookie, pruneDevices, type RememberedDevice } from
 export { pruneThrottle } from './throttle';
 export { requestPasswordReset, resetKeys } from './password-reset';
 export {
+  acceptInvitation,
+  inviteTeammate,
+  listInvitations,
+  readInvitation,
+  withdrawInvitation,
+  type Invitation,
+  type InvitationLink,
+} from './invitations';
+export {
   acceptedStep,
   confirmEnrolment,
   disableTwoFactor,

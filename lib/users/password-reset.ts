@@ -1,7 +1,7 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
 import { bare, param, sql, statement, users, userTokens, type Database, type Queryable } from '../db';
-import { enqueueTeamMail, PASSWORD_RESET_LIFETIME_MS, teamLinkToken } from '../mail';
+import { enqueueResetMail, PASSWORD_RESET_LIFETIME_MS, teamLinkToken } from '../mail';
 import { clientKey } from '../security';
 import { lockedUntil, recordFailure, type ThrottleKey } from './throttle';
 import { tokenHash } from './tokens';
@@ -53,5 +53,5 @@ async function writeResetMail(tx: Queryable, email: string, now: Date): Promise<
   const mailId = randomUUID();
   const expiresAt = new Date(now.getTime() + PASSWORD_RESET_LIFETIME_MS);
   await ADD_RESET_LINK.run(tx, { tokenHash: tokenHash(teamLinkToken(mailId)), email, expiresAt, now });
-  await enqueueTeamMail(tx, { id: mailId, kind: 'password-reset', recipient: email });
+  await enqueueResetMail(tx, { id: mailId, recipient: email });
 }

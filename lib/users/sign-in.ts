@@ -1,7 +1,9 @@
 import 'server-only';
 import { columnsOf, param, sql, statement, users, type Database, type Queryable, type RowOf } from '../db';
+import { enqueueNewDeviceMail } from '../mail';
 import { spendLink } from './accounts';
 import { recordAudit } from './audit';
+import { acceptInvitation, readInvitation } from './invitations';
 import { knownDevice, rememberDevice, type RememberedDevice } from './devices';
 import { dummyHash, PASSWORD_MAX_LENGTH, verifyPassword } from './passwords';
 import { openSession, readSession, type NewSession } from './sessions';
@@ -108,9 +110,13 @@ export async function signIn(
   return signedIn(db, { userId: right.id, merchantId: right.merchant_id, email }, who, client, now, factor);
 }
 
-/** A sign-in complete: the counts of the client (or device) that succeeded start again, audited, a new session, the device known. */
+/**
+ * A sign-in complete: the counts of the client (or device) that succeeded start again, audited, a
+ * new session, the device known; a browser this account had not signed in from is mailed to the
+ * user (docs/decisions/074), in the transaction that makes it known.
+ */
 async function signedIn(
-  db: Queryable,
+  db: Database,
   user: { userId: string; merchantId: string; email: string },
   who: { ip?: string | null; deviceHash?: string },
   client: Client,
@@ -128,7 +134,12 @@ async function signedIn(
     ip: client.ip,
   });
   const session = await openSession(db, user.userId, 'signed-in', client, { now, replacing });
-  return { kind: 'signed-in', session, device: await rememberDevice(db, user.userId, client.device, now) };
+  const device = await db.transaction(async (tx) => {
+    if (!who.deviceHash)
+      await enqueueNewDeviceMail(tx, user.userId, { at: now, ip: client.ip, userAgent: client.userAgent });
+    return rememberDevice(tx, user.userId, client.device, now);
+  });
+  return { kind: 'signed-in', session, device };
 }
 
 /**
@@ -194,7 +205,8 @@ export async function confirmFreshSecondFactor(
 }
 
 /**
- * The set-up page: chooses the password of a one-time link and spends the link; answers a new
+ * The set-up page: chooses the password of a one-time link (or of an invitation, which creates the
+ * user) and spends the link; answers a new
  * signed-in session, or none for a user with two-factor (who signs in again, with a code).
  */
 export async function completeSetUp(
@@ -204,7 +216,10 @@ export async function completeSetUp(
   client: Client = {},
   now = new Date(),
 ): Promise<{ session: NewSession; device: RememberedDevice } | undefined> {
-  const link = await spendLink(db, token, password, now);
+  const invitation = await readInvitation(db, token, now);
+  const link = invitation
+    ? await acceptInvitation(db, invitation, password, now)
+    : await spendLink(db, token, password, now);
   await recordAudit(db, {
     merchantId: link.merchantId,
     userId: link.userId,

@@ -17,10 +17,12 @@ import {
   apiKeys,
   bare,
   columnsOf,
+  mailMessages,
   param,
   sql,
   statement,
   unnest,
+  users,
   webhookAttempts,
   webhookEndpoints,
   webhookEvents,
@@ -178,10 +180,18 @@ const RECORDED = [
   webhookAttempts.error,
   webhookAttempts.responseExcerpt,
 ];
+/** Every delivery to an endpoint failed for this long: its owners and admins are mailed, once per incident. */
+export const WEBHOOKS_FAILING_MAIL_AFTER_MS = 3_600_000;
+
+const mm = mailMessages;
+// The row lib/mail renders as `webhooks-failing` (lib/mail/team.ts): one per endpoint, incident
+// (its `failing_since`) and recipient, by its event key; the detail names the endpoint and the incident.
+const INCIDENT = sql.raw(`to_char(h.failing_since at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
+
 // `input`, `tally` and their columns are the statement's own: the rows of RESULTS, and per endpoint.
 const RECORD_ATTEMPTS = statement<
   Pick<RowOf<typeof webhookEndpoints>, 'id' | 'merchant_id' | 'url' | 'disabled_reason'>,
-  Record<string, unknown> & { disableAfterMs: number }
+  Record<string, unknown> & { disableAfterMs: number; mailAfterMs: number }
 >(sql`with input as (
     select * from ${RESULTS.from}
   ), moved as (
@@ -208,7 +218,16 @@ const RECORD_ATTEMPTS = statement<
            ${bare(webhookEndpoints.updatedAt)} = now()
       from failing f
      where ${webhookEndpoints.id} = f.endpoint_id and ${webhookEndpoints.status} = 'enabled' and ${webhookEndpoints.deletedAt} is null
-     returning ${columnsOf(webhookEndpoints, ['id', 'merchant_id', 'url', 'status', 'disabled_reason'])}
+     returning ${columnsOf(webhookEndpoints, ['id', 'merchant_id', 'url', 'status', 'disabled_reason', 'failing_since'])}
+  ), alerted as (
+    insert into ${mm} (${sql.join([mm.id, mm.merchantId, mm.mode, mm.kind, mm.eventKey, mm.recipient, mm.detail].map(bare), sql`, `)})
+    select gen_random_uuid(), h.merchant_id, 'live', 'webhooks-failing',
+           'webhooks-failing/' || h.id || '/' || ${INCIDENT} || '/' || ${users.id}, ${users.email},
+           jsonb_build_object('endpointId', h.id::text, 'failingSince', ${INCIDENT})
+      from health h join failing f on f.endpoint_id = h.id
+      join ${users} on ${users.merchantId} = h.merchant_id and ${users.role} in ('owner', 'admin') and ${users.disabledAt} is null
+     where h.failing_since <= f.last_at - ${param('mailAfterMs')} * interval '1 millisecond'
+    on conflict (${bare(mm.eventKey)}) do nothing
   ), recorded as (
     insert into ${webhookAttempts} (${sql.join(RECORDED.map(bare), sql`, `)})
     select id, attempt, started_at, latency_ms, status_code, outcome, error, response_excerpt from input
@@ -221,8 +240,10 @@ export type DisabledEndpoint = Pick<RowOf<typeof webhookEndpoints>, 'id' | 'merc
 /**
  * Records attempts and moves their rows on, all in one statement (attempts that end together are
  * written together); a row only if its lease is still the one this dispatcher took. An endpoint's
- * failures are tallied on it: a delivery clears `failing_since`, and an endpoint whose deliveries
- * all failed for `disableAfterMs` (by the attempts' own clock) is disabled. Answers those disabled now.
+ * failures are tallied on it: a delivery clears `failing_since`; an endpoint whose deliveries all
+ * failed for an hour gets its owners and admins mailed (once per incident, in this statement, so
+ * with the attempt that shows it); one whose deliveries all failed for `disableAfterMs` (by the
+ * attempts' own clock) is disabled. Answers those disabled now.
  */
 export async function recordAttempts(
   db: Database,
@@ -231,6 +252,7 @@ export async function recordAttempts(
 ): Promise<DisabledEndpoint[]> {
   return RECORD_ATTEMPTS.run(db, {
     disableAfterMs,
+    mailAfterMs: WEBHOOKS_FAILING_MAIL_AFTER_MS,
     ...RESULTS.values(
       finished.map((f) => ({
         id: f.row.id,

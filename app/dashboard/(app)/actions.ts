@@ -12,11 +12,13 @@ import { resendDelivery } from '@/lib/dashboard';
 import { recordAudit, setSessionMode } from '@/lib/users';
 import { clientAddress, requireAction, safeNext } from '../session';
 import { MODE_VALUES } from '@/lib/protocol';
+import { postedForm } from '@/lib/security';
 
 const modeForm = z.object({ mode: z.enum(MODE_VALUES) });
 
 /** The test/live switch: kept in the session row, so that every page and export reads the same mode. */
-export async function switchMode(form: FormData): Promise<void> {
+export async function switchMode(posted: FormData): Promise<void> {
+  const form = postedForm(posted);
   const session = await requireAction('view');
   const parsed = modeForm.safeParse({ mode: form.get('mode') });
   if (!parsed.success) return;
@@ -40,7 +42,8 @@ const resendForm = z.object({
  * (resendDelivery answers false otherwise): the answer is then the same "not found" as for an id
  * that does not exist.
  */
-export async function resendWebhook(form: FormData): Promise<void> {
+export async function resendWebhook(posted: FormData): Promise<void> {
+  const form = postedForm(posted);
   const session = await requireAction('resend');
   const parsed = resendForm.safeParse({ eventId: form.get('eventId'), back: form.get('back') ?? undefined });
   const back = parsed.success && parsed.data.back ? parsed.data.back : '/dashboard/webhooks';

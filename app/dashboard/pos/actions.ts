@@ -12,6 +12,7 @@ import { isDomainError } from '@/lib/errors';
 import { startSale } from '@/lib/links';
 import { MODE_VALUES } from '@/lib/protocol';
 import { setSessionMode } from '@/lib/users';
+import { postedForm } from '@/lib/security';
 
 const SALE_FORM = z.object({
   amount: z
@@ -26,7 +27,8 @@ const SALE_FORM = z.object({
   lang: z.enum(['en', 'ar']).catch('en'),
 });
 
-export async function startSaleAction(form: FormData): Promise<void> {
+export async function startSaleAction(posted: FormData): Promise<void> {
+  const form = postedForm(posted);
   const session = await requireAction('pos');
   const parsed = SALE_FORM.safeParse({
     amount: form.get('amount'),
@@ -52,7 +54,8 @@ export async function startSaleAction(form: FormData): Promise<void> {
 const MODE_FORM = z.object({ mode: z.enum(MODE_VALUES), lang: z.enum(['en', 'ar']).catch('en') });
 
 /** The point of sale's test/live switch (a cashier has no other page to switch on); kept in the session. */
-export async function switchPosMode(form: FormData): Promise<void> {
+export async function switchPosMode(posted: FormData): Promise<void> {
+  const form = postedForm(posted);
   const session = await requireAction('pos');
   const parsed = MODE_FORM.safeParse({ mode: form.get('mode'), lang: form.get('lang') });
   if (parsed.success) await setSessionMode(await getDatabase(), session, parsed.data.mode);

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { getDatabase } from '@/lib/db';
 import { PASSWORD_MAX_LENGTH, sessionCookie, signIn, WRONG_CREDENTIALS } from '@/lib/users';
 import { keepSignIn, safeNext, signingInClient } from '../session';
+import { postedForm } from '@/lib/security';
 
 export interface FormState {
   message?: string;
@@ -30,7 +31,8 @@ const signInForm = z.object({
 });
 
 /** The sign-in form: a right password opens a session (a new token) or, with two-factor, its code step. */
-export async function signInAction(_state: FormState, form: FormData): Promise<FormState> {
+export async function signInAction(_state: FormState, posted: FormData): Promise<FormState> {
+  const form = postedForm(posted);
   const parsed = signInForm.safeParse({
     email: form.get('email'),
     password: form.get('password'),

@@ -12,6 +12,7 @@ import { isDomainError, isDomainErrorOf } from '@/lib/errors';
 import { chooseCoin } from '@/lib/invoices';
 import { isLanguage } from '@/lib/pay/i18n';
 import type { InvoiceChoiceError } from '@/lib/pay/messages';
+import { postedForm } from '@/lib/security';
 
 const choice = z.object({
   invoiceId: z.uuid(),
@@ -34,7 +35,8 @@ const REFUSALS: Partial<Record<string, InvoiceChoiceError>> = {
   OrderCreatedConcurrently: 'busy',
 };
 
-export async function chooseInvoiceCoin(invoiceId: string, form: FormData): Promise<void> {
+export async function chooseInvoiceCoin(invoiceId: string, posted: FormData): Promise<void> {
+  const form = postedForm(posted);
   // The bound id comes back from the browser with the form: checked like the rest of it.
   if (typeof invoiceId !== 'string' || !z.uuid().safeParse(invoiceId).success) redirect('/invoice/unknown');
   const page = `/invoice/${invoiceId}`;

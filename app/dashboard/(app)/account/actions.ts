@@ -6,6 +6,7 @@ import { isDomainErrorOf } from '@/lib/errors';
 import { changePassword, confirmEnrolment, disableTwoFactor, PASSWORD_MAX_LENGTH, recordAudit } from '@/lib/users';
 import type { ActionState } from '../../action-form';
 import { clientAddress, requireAction } from '../../session';
+import { postedForm } from '@/lib/security';
 
 /** A refusal of lib/users (a wrong code, a weak password) as the form's message; anything else is a bug. */
 async function refusalOf(work: () => Promise<ActionState>): Promise<ActionState> {
@@ -20,7 +21,8 @@ async function refusalOf(work: () => Promise<ActionState>): Promise<ActionState>
 const code = z.object({ code: z.string().trim().min(1, 'Type the code your app shows.').max(32) });
 
 /** Confirms two-factor with a first code; answers the recovery codes, shown once. */
-export async function enableTwoFactorAction(_state: ActionState, form: FormData): Promise<ActionState> {
+export async function enableTwoFactorAction(_state: ActionState, posted: FormData): Promise<ActionState> {
+  const form = postedForm(posted);
   const session = await requireAction('view', { enrolment: true });
   const parsed = code.safeParse({ code: form.get('code') });
   if (!parsed.success) return { message: parsed.error.issues[0]!.message };
@@ -41,7 +43,8 @@ export async function enableTwoFactorAction(_state: ActionState, form: FormData)
   });
 }
 
-export async function disableTwoFactorAction(_state: ActionState, form: FormData): Promise<ActionState> {
+export async function disableTwoFactorAction(_state: ActionState, posted: FormData): Promise<ActionState> {
+  const form = postedForm(posted);
   const session = await requireAction('view');
   const parsed = code.safeParse({ code: form.get('code') });
   if (!parsed.success) return { message: parsed.error.issues[0]!.message };
@@ -62,7 +65,8 @@ const passwordForm = z.object({
 });
 
 /** A new password; the user's other sessions end. */
-export async function changePasswordAction(_state: ActionState, form: FormData): Promise<ActionState> {
+export async function changePasswordAction(_state: ActionState, posted: FormData): Promise<ActionState> {
+  const form = postedForm(posted);
   const session = await requireAction('view', { enrolment: true });
   const parsed = passwordForm.safeParse({
     current: form.get('current'),

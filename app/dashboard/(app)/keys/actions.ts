@@ -32,6 +32,7 @@ import {
   type KeyScope,
   type Mode,
 } from '@/lib/protocol';
+import { postedForm } from '@/lib/security';
 
 /** A key pair as the page shows it once (never stored where a page load could read it). */
 interface ShownKey {
@@ -58,7 +59,8 @@ const CREATE_FORM = z.object({
   expiresInDays: z.union([z.literal(''), z.coerce.number().int().min(1).max(EXPIRY_DAYS_MAX)]),
 });
 
-export async function createKeyAction(_previous: CreateKeyState, form: FormData): Promise<CreateKeyState> {
+export async function createKeyAction(_previous: CreateKeyState, posted: FormData): Promise<CreateKeyState> {
+  const form = postedForm(posted);
   const session = await requireAction('keys');
   const parsed = CREATE_FORM.safeParse({
     mode: form.get('mode'),
@@ -104,7 +106,8 @@ const ROLL_FORM = z.object({
   overlapHours: z.coerce.number().int().min(ROLL_OVERLAP_HOURS.min).max(ROLL_OVERLAP_HOURS.max),
 });
 
-export async function rollKeyAction(_previous: RollKeyState, form: FormData): Promise<RollKeyState> {
+export async function rollKeyAction(_previous: RollKeyState, posted: FormData): Promise<RollKeyState> {
+  const form = postedForm(posted);
   const session = await requireAction('keys');
   const parsed = ROLL_FORM.safeParse({ keyId: form.get('keyId'), overlapHours: form.get('overlapHours') });
   if (!parsed.success)
@@ -153,7 +156,8 @@ const REVOKE_FORM = z.discriminatedUnion('handover', [
   }),
 ]);
 
-export async function revokeKeyAction(form: FormData): Promise<void> {
+export async function revokeKeyAction(posted: FormData): Promise<void> {
+  const form = postedForm(posted);
   const session = await requireAction('keys');
   const parsed = REVOKE_FORM.safeParse({
     keyId: form.get('keyId'),
@@ -192,7 +196,8 @@ export async function revokeKeyAction(form: FormData): Promise<void> {
 
 const WEBHOOK_KEY_FORM = z.object({ keyId: z.guid() });
 
-export async function webhookKeyAction(form: FormData): Promise<void> {
+export async function webhookKeyAction(posted: FormData): Promise<void> {
+  const form = postedForm(posted);
   const session = await requireAction('keys');
   const parsed = WEBHOOK_KEY_FORM.safeParse({ keyId: form.get('keyId') });
   const db = await getDatabase();
@@ -221,7 +226,8 @@ const MONEY_OUT_FORM = z.object({
  * a current authenticator code (a fresh second factor), whether it grants or takes away. The key's
  * payment scope stays as it is.
  */
-export async function moneyOutScopesAction(form: FormData): Promise<void> {
+export async function moneyOutScopesAction(posted: FormData): Promise<void> {
+  const form = postedForm(posted);
   const session = await requireAction('keys');
   if (session.role !== 'owner') redirect('/dashboard/keys?notice=owner-only');
   const parsed = MONEY_OUT_FORM.safeParse({

@@ -15,6 +15,7 @@ import { isDomainError } from '@/lib/errors';
 import { createPaymentLink, disablePaymentLink } from '@/lib/links';
 import { createPaymentLinkRequest } from '@/lib/protocol';
 import { recordAudit } from '@/lib/users';
+import { postedForm } from '@/lib/security';
 
 /** A form's text field: absent and empty are the same (not given). */
 function field(form: FormData, name: string): string | undefined {
@@ -40,7 +41,8 @@ function coins(value: string | undefined) {
   return [...byTicker].map(([currency, networks]) => ({ currency, networks }));
 }
 
-export async function createLinkAction(_previous: ActionState, form: FormData): Promise<ActionState> {
+export async function createLinkAction(_previous: ActionState, posted: FormData): Promise<ActionState> {
+  const form = postedForm(posted);
   const session = await requireAction('links');
   const pricing = field(form, 'pricing') === 'chosen' ? 'chosen' : 'fixed';
   const expires = field(form, 'expiresAt');
@@ -83,7 +85,8 @@ export async function createLinkAction(_previous: ActionState, form: FormData): 
 
 const DISABLE_FORM = z.object({ linkId: z.guid('Unknown link.') });
 
-export async function disableLinkAction(form: FormData): Promise<void> {
+export async function disableLinkAction(posted: FormData): Promise<void> {
+  const form = postedForm(posted);
   const session = await requireAction('links');
   const parsed = DISABLE_FORM.safeParse({ linkId: form.get('linkId') });
   if (!parsed.success) redirect('/dashboard/links');

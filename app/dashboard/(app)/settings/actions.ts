@@ -24,6 +24,7 @@ import { recordAudit, type DashboardSession } from '@/lib/users';
 import type { ActionState } from '@/app/dashboard/action-form';
 import { isDomainError } from '@/lib/errors';
 import { updatePosSettings } from '@/lib/links';
+import { postedForm } from '@/lib/security';
 
 /** A refusal: every reason zod found, in one message; nothing was saved. */
 const failed = (error: z.ZodError): ActionState => ({ message: error.issues.map((issue) => issue.message).join(' ') });
@@ -44,7 +45,8 @@ const BRAND_FORM = z.object({
   removeLogo: z.literal('on').optional(),
 });
 
-export async function saveBrand(_previous: ActionState, form: FormData): Promise<ActionState> {
+export async function saveBrand(_previous: ActionState, posted: FormData): Promise<ActionState> {
+  const form = postedForm(posted);
   const session = await requireAction('settings');
   const fields = BRAND_FORM.safeParse({
     color: String(form.get('color') ?? ''),
@@ -65,7 +67,8 @@ export async function saveBrand(_previous: ActionState, form: FormData): Promise
   return { notice: 'Brand saved: the payment and invoice pages show it from now on.' };
 }
 
-export async function saveExplorers(_previous: ActionState, form: FormData): Promise<ActionState> {
+export async function saveExplorers(_previous: ActionState, posted: FormData): Promise<ActionState> {
+  const form = postedForm(posted);
   const session = await requireAction('settings');
   const parsed = EXPLORER_URLS.safeParse(
     Object.fromEntries(NETWORK_NAMES.map((network) => [network, String(form.get(`explorer.${network}`) ?? '')])),
@@ -85,12 +88,14 @@ export async function saveExplorers(_previous: ActionState, form: FormData): Pro
   return { notice: changed.length > 0 ? 'Explorer links saved.' : 'Nothing changed.' };
 }
 
-export async function saveMailSettings(_previous: ActionState, form: FormData): Promise<ActionState> {
+export async function saveMailSettings(_previous: ActionState, posted: FormData): Promise<ActionState> {
+  const form = postedForm(posted);
   const session = await requireAction('settings');
   const parsed = MAIL_SETTINGS.safeParse({
     senderName: String(form.get('senderName') ?? ''),
     replyTo: String(form.get('replyTo') ?? '').trim(),
     on: form.getAll('on').map(String),
+    dailySummary: form.get('dailySummary') ?? undefined,
   });
   if (!parsed.success) return failed(parsed.error);
   await updateMailSettings(await getDatabase(), session.merchantId, parsed.data);
@@ -101,7 +106,8 @@ export async function saveMailSettings(_previous: ActionState, form: FormData): 
 
 const TWO_FACTOR_FORM = z.object({ requireTwoFactor: z.literal('on').optional() });
 
-export async function saveTwoFactorRequirement(_previous: ActionState, form: FormData): Promise<ActionState> {
+export async function saveTwoFactorRequirement(_previous: ActionState, posted: FormData): Promise<ActionState> {
+  const form = postedForm(posted);
   const session = await requireAction('team');
   const parsed = TWO_FACTOR_FORM.safeParse({ requireTwoFactor: form.get('requireTwoFactor') ?? undefined });
   if (!parsed.success) return failed(parsed.error);
@@ -131,7 +137,8 @@ const POS_FORM = z.object({
 });
 
 /** The point of sale's currency and tips (owners and admins; audited). */
-export async function savePointOfSale(_previous: ActionState, form: FormData): Promise<ActionState> {
+export async function savePointOfSale(_previous: ActionState, posted: FormData): Promise<ActionState> {
+  const form = postedForm(posted);
   const session = await requireAction('settings');
   const fields = POS_FORM.safeParse({ currency: form.get('currency') ?? '', tips: form.get('tips') ?? '' });
   if (!fields.success) return failed(fields.error);

@@ -164,6 +164,10 @@ export default async function SettingsPage() {
               </label>
             ))}
           </fieldset>
+          <label className="flex items-center gap-2">
+            <input type="checkbox" name="dailySummary" defaultChecked={settings.dailySummary} className="size-4" />
+            Daily summary to owners and admins: the day before's orders and amounts received (UTC days)
+          </label>
         </ActionForm>
       </section>
 

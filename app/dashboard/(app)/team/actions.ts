@@ -3,9 +3,10 @@ import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { getDatabase } from '@/lib/db';
 import { isDomainErrorOf } from '@/lib/errors';
-import { changeRole, createUser, recordAudit, removeUser, ROLES } from '@/lib/users';
+import { changeRole, inviteTeammate, recordAudit, removeUser, ROLES, withdrawInvitation } from '@/lib/users';
 import type { ActionState } from '../../action-form';
 import { clientAddress, requireAction } from '../../session';
+import { postedForm } from '@/lib/security';
 
 async function refusalOf(work: () => Promise<ActionState>): Promise<ActionState> {
   try {
@@ -20,39 +21,70 @@ const role = z.enum(ROLES, { error: 'Choose a role: owner, admin, viewer or cash
 const invite = z.object({ email: z.string().trim().min(1, 'Type an e-mail address.').max(254), role });
 const member = z.object({ userId: z.uuid({ error: 'No such user in this team.' }) });
 
-/** Invites a person: a user without a password and a one-time link (shown once; no e-mail is sent). */
-export async function inviteAction(_state: ActionState, form: FormData): Promise<ActionState> {
+/**
+ * Invites a person by mail (docs/decisions/074): the same answer whether or not the address has an
+ * account elsewhere. Without SMTP_URL the one-time link is also shown, once, to be copied.
+ */
+export async function inviteAction(_state: ActionState, posted: FormData): Promise<ActionState> {
+  const form = postedForm(posted);
   const session = await requireAction('team');
   const parsed = invite.safeParse({ email: form.get('email'), role: form.get('role') });
   if (!parsed.success) return { message: parsed.error.issues[0]!.message };
   return refusalOf(async () => {
     const db = await getDatabase();
-    const { user, link } = await createUser(db, {
-      merchant: session.merchantId,
+    const { invitation, link } = await inviteTeammate(db, {
+      merchantId: session.merchantId,
       email: parsed.data.email,
       role: parsed.data.role,
-      purpose: 'invite',
+      invitedBy: session.userId,
     });
     await recordAudit(db, {
       merchantId: session.merchantId,
       userId: session.userId,
       actor: session.email,
       action: 'user.invite',
-      detail: { email: user.email, role: user.role },
+      detail: { email: invitation.email, role: invitation.role },
       ip: await clientAddress(),
     });
     revalidatePath('/dashboard/team');
+    const notice = `Invitation mailed to ${invitation.email} as ${invitation.role}.`;
+    if (!link) return { notice };
     return {
-      notice: `Invited ${user.email} as ${user.role}.`,
+      notice,
       once: {
-        title: `Give this one-time link to ${user.email} (valid 72 hours; it is shown only now):`,
-        lines: [link!.url],
+        title: `This gateway sends no mail: give this one-time link to ${invitation.email} (valid 72 hours; it is shown only now):`,
+        lines: [link.url],
       },
     };
   });
 }
 
-export async function changeRoleAction(_state: ActionState, form: FormData): Promise<ActionState> {
+const pending = z.object({ invitationId: z.uuid({ error: 'No such invitation in this team.' }) });
+
+/** Withdraws a waiting invitation: its link stops working. */
+export async function withdrawAction(_state: ActionState, posted: FormData): Promise<ActionState> {
+  const form = postedForm(posted);
+  const session = await requireAction('team');
+  const parsed = pending.safeParse({ invitationId: form.get('invitationId') });
+  if (!parsed.success) return { message: parsed.error.issues[0]!.message };
+  return refusalOf(async () => {
+    const db = await getDatabase();
+    const email = await withdrawInvitation(db, session.merchantId, parsed.data.invitationId);
+    await recordAudit(db, {
+      merchantId: session.merchantId,
+      userId: session.userId,
+      actor: session.email,
+      action: 'user.invite-withdraw',
+      detail: { email },
+      ip: await clientAddress(),
+    });
+    revalidatePath('/dashboard/team');
+    return { notice: `Withdrew the invitation of ${email}.` };
+  });
+}
+
+export async function changeRoleAction(_state: ActionState, posted: FormData): Promise<ActionState> {
+  const form = postedForm(posted);
   const session = await requireAction('team');
   const parsed = member.extend({ role }).safeParse({ userId: form.get('userId'), role: form.get('role') });
   if (!parsed.success) return { message: parsed.error.issues[0]!.message };
@@ -73,7 +105,8 @@ export async function changeRoleAction(_state: ActionState, form: FormData): Pro
 }
 
 /** Removes a person from the team: disabled, signed out everywhere. */
-export async function removeAction(_state: ActionState, form: FormData): Promise<ActionState> {
+export async function removeAction(_state: ActionState, posted: FormData): Promise<ActionState> {
+  const form = postedForm(posted);
   const session = await requireAction('team');
   const parsed = member.safeParse({ userId: form.get('userId') });
   if (!parsed.success) return { message: parsed.error.issues[0]!.message };

@@ -1,10 +1,10 @@
 import type { Metadata } from 'next';
 import { getDatabase } from '@/lib/db';
-import { listUsers, ROLES } from '@/lib/users';
+import { listInvitations, listUsers, ROLES } from '@/lib/users';
 import { ActionForm } from '../../action-form';
 import { DANGER_BUTTON, INPUT, LABEL, SECONDARY_BUTTON } from '../../form-styles';
 import { requirePage } from '../../session';
-import { changeRoleAction, inviteAction, removeAction } from './actions';
+import { changeRoleAction, inviteAction, removeAction, withdrawAction } from './actions';
 
 export const metadata: Metadata = { title: 'Team' };
 
@@ -12,11 +12,13 @@ const SELECT =
   'rounded-md border border-slate-400 bg-white px-2 py-1 text-slate-900 dark:border-slate-500 dark:bg-slate-900 dark:text-slate-100';
 const CELL = 'px-3 py-2 align-top';
 
-/** The merchant's users: invite by one-time link, change a role, remove. Owners only (permission `team`). */
+/** The merchant's users and waiting invitations: invite by mail, change a role, remove. Owners only (permission `team`). */
 // The dashboard frame ((app)/layout.tsx, pages helper) holds the page's <main>.
 export default async function TeamPage() {
   const session = await requirePage('team');
-  const users = (await listUsers(await getDatabase(), session.merchantId)).filter((u) => !u.disabled);
+  const db = await getDatabase();
+  const users = (await listUsers(db, session.merchantId)).filter((u) => !u.disabled);
+  const invitations = await listInvitations(db, session.merchantId);
   return (
     <div className="mx-auto max-w-4xl p-4">
       <h1 className="text-2xl font-semibold">Team</h1>
@@ -93,13 +95,41 @@ export default async function TeamPage() {
         </div>
       </section>
 
+      {invitations.length > 0 && (
+        <section className="mt-6" aria-labelledby="invitations">
+          <h2 id="invitations" className="text-lg font-semibold">
+            Invitations
+          </h2>
+          <ul className="mt-2 divide-y divide-slate-200 rounded-lg border border-slate-200 dark:divide-slate-800 dark:border-slate-800">
+            {invitations.map((invitation) => (
+              <li
+                key={invitation.id}
+                data-testid="team-invitation"
+                className="flex flex-wrap items-center justify-between gap-2 p-3"
+              >
+                <span className="break-all">
+                  {invitation.email} as {invitation.role}, until {invitation.expiresAt.toISOString().slice(0, 16)} UTC
+                </span>
+                <ActionForm
+                  action={withdrawAction}
+                  submit={`Withdraw the invitation of ${invitation.email}`}
+                  buttonClass={SECONDARY_BUTTON}
+                >
+                  <input type="hidden" name="invitationId" value={invitation.id} />
+                </ActionForm>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+
       <section className="mt-8 rounded-lg border border-slate-200 p-4 dark:border-slate-800" aria-labelledby="invite">
         <h2 id="invite" className="text-lg font-semibold">
           Invite someone
         </h2>
         <p className="mt-2">
-          No e-mail is sent: the page shows a one-time link (valid 72 hours) to copy and give to the person, who opens
-          it to choose a password.
+          The invitation is mailed, with a one-time link (valid 72 hours) to choose a password. A gateway without mail
+          also shows the link here, once, to copy and give to the person.
         </p>
         <div className="mt-4">
           <ActionForm action={inviteAction} submit="Invite">

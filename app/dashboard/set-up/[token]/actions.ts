@@ -5,6 +5,7 @@ import { isDomainErrorOf } from '@/lib/errors';
 import { getDatabase } from '@/lib/db';
 import { completeSetUp, PASSWORD_MAX_LENGTH } from '@/lib/users';
 import { keepSignIn, signingInClient } from '../../session';
+import { postedForm } from '@/lib/security';
 
 export interface FormState {
   message?: string;
@@ -17,7 +18,8 @@ const setUpForm = z.object({
 });
 
 /** Chooses the password of a one-time link (first owner, invite, reset) and signs the user in. */
-export async function setUpAction(_state: FormState, form: FormData): Promise<FormState> {
+export async function setUpAction(_state: FormState, posted: FormData): Promise<FormState> {
+  const form = postedForm(posted);
   const parsed = setUpForm.safeParse({
     token: form.get('token'),
     password: form.get('password'),

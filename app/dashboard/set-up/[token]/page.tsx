@@ -1,16 +1,17 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { getDatabase } from '@/lib/db';
-import { PASSWORD_MIN_LENGTH, readLink } from '@/lib/users';
+import { PASSWORD_MIN_LENGTH, readInvitation, readLink } from '@/lib/users';
 import { CARD } from '../../form-styles';
 import { SetUpForm } from './set-up-form';
 
 export const metadata: Metadata = { title: 'Choose a password · Dashboard' };
 
-/** A one-time link (first owner, invite, password reset): choose a password, then signed in. */
+/** A one-time link (first owner, invitation, password reset): choose a password, then signed in. */
 export default async function SetUpPage({ params }: { params: Promise<{ token: string }> }) {
   const { token } = await params;
-  const link = await readLink(await getDatabase(), token);
+  const db = await getDatabase();
+  const link = (await readLink(db, token)) ?? (await readInvitation(db, token));
   if (!link) {
     return (
       <main className={CARD}>

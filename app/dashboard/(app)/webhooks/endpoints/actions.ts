@@ -19,6 +19,7 @@ import {
 } from '@/lib/protocol';
 import { recordAudit } from '@/lib/users';
 import { createEndpoint, deleteEndpoint, rollEndpointSecret, sendTestEvent, updateEndpoint } from '@/lib/webhooks';
+import { postedForm } from '@/lib/security';
 
 const PAGE = '/dashboard/webhooks/endpoints';
 
@@ -49,8 +50,9 @@ async function audit(session: Session, action: string, detail: Record<string, un
 
 export async function createEndpointAction(
   _previous: EndpointSecretState,
-  form: FormData,
+  posted: FormData,
 ): Promise<EndpointSecretState> {
+  const form = postedForm(posted);
   const session = await requireAction('keys');
   const types = form.getAll('eventTypes').map(String);
   const description = String(form.get('description') ?? '').trim();
@@ -86,8 +88,9 @@ export async function createEndpointAction(
 
 export async function rollEndpointSecretAction(
   _previous: EndpointSecretState,
-  form: FormData,
+  posted: FormData,
 ): Promise<EndpointSecretState> {
+  const form = postedForm(posted);
   const session = await requireAction('keys');
   const parsed = rollEndpointSecretRequest.safeParse({
     id: form.get('id'),
@@ -119,7 +122,8 @@ export async function rollEndpointSecretAction(
 }
 
 /** Pause, enable, send a test event or delete: one form per button, then back to the page with a notice. */
-export async function endpointCommandAction(form: FormData): Promise<void> {
+export async function endpointCommandAction(posted: FormData): Promise<void> {
+  const form = postedForm(posted);
   const session = await requireAction('keys');
   const command = String(form.get('command'));
   const target = endpointRequest.safeParse({ id: form.get('id') });
