@@ -9,27 +9,23 @@ import 'server-only';
  * picks its own first (./pdf `fontOrder`).
  */
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import * as fontkit from 'fontkit';
 import type { Language } from '../pay/i18n';
 
 export type FontName = 'latin' | 'arabic' | 'devanagari' | 'jp' | 'sc' | 'tc' | 'kr';
 
-/** Each font's npm package (its entry point locates the folder) and file, SIL Open Font License 1.1 all. */
-const FONT_FILES: Record<FontName, { pkg: string; file: string }> = {
+/** Each font's file in its npm package, SIL Open Font License 1.1 all. */
+const FONT_FILES: Record<FontName, string> = {
   // Latin, Latin Extended (Vietnamese, Turkish), Greek, Cyrillic.
-  latin: { pkg: '@embedpdf/fonts-latin', file: 'fonts/NotoSans-Regular.ttf' },
+  latin: '@embedpdf/fonts-latin/fonts/NotoSans-Regular.ttf',
   // Arabic and Urdu letters (Naskh: Urdu's usual Nastaliq is not in a small npm package).
-  arabic: { pkg: '@embedpdf/fonts-arabic', file: 'fonts/NotoNaskhArabic-Regular.ttf' },
-  devanagari: {
-    pkg: '@fontsource/noto-sans-devanagari',
-    file: 'files/noto-sans-devanagari-devanagari-400-normal.woff2',
-  },
-  jp: { pkg: '@embedpdf/fonts-jp', file: 'fonts/NotoSansJP-Regular.otf' },
-  sc: { pkg: '@embedpdf/fonts-sc', file: 'fonts/NotoSansHans-Regular.otf' },
-  tc: { pkg: '@embedpdf/fonts-tc', file: 'fonts/NotoSansHant-Regular.otf' },
-  kr: { pkg: '@embedpdf/fonts-kr', file: 'fonts/NotoSansKR-Regular.otf' },
+  arabic: '@embedpdf/fonts-arabic/fonts/NotoNaskhArabic-Regular.ttf',
+  devanagari: '@fontsource/noto-sans-devanagari/files/noto-sans-devanagari-devanagari-400-normal.woff2',
+  jp: '@embedpdf/fonts-jp/fonts/NotoSansJP-Regular.otf',
+  sc: '@embedpdf/fonts-sc/fonts/NotoSansHans-Regular.otf',
+  tc: '@embedpdf/fonts-tc/fonts/NotoSansHant-Regular.otf',
+  kr: '@embedpdf/fonts-kr/fonts/NotoSansKR-Regular.otf',
 };
 
 /** The Han font a language prefers; the others follow it as fallbacks. */
@@ -42,14 +38,12 @@ export function fontOrder(language: Language): FontName[] {
   return ['latin', 'arabic', 'devanagari', ...(first ? [first, ...han.filter((f) => f !== first)] : han)];
 }
 
-const requireHere = createRequire(import.meta.url);
-
-/** The package's folder: above its entry point (the packages export no subpaths). */
-function packageFolder(pkg: string): string {
-  let dir = path.dirname(requireHere.resolve(pkg));
-  while (!fs.existsSync(path.join(dir, 'package.json'))) dir = path.dirname(dir);
-  return dir;
-}
+/**
+ * Where the packages are: the project's node_modules, from the folder the server runs in (as
+ * lib/db finds its migrations). Not `require.resolve`: the packages export no file paths, and the
+ * server bundle cannot resolve a package named at run time.
+ */
+const NODE_MODULES = path.join(process.cwd(), 'node_modules');
 
 export interface LoadedFont {
   name: FontName;
@@ -62,8 +56,7 @@ const loaded = new Map<FontName, LoadedFont>();
 export function loadFont(name: FontName): LoadedFont {
   let font = loaded.get(name);
   if (!font) {
-    const { pkg, file } = FONT_FILES[name];
-    const bytes = fs.readFileSync(path.join(packageFolder(pkg), file));
+    const bytes = fs.readFileSync(path.join(NODE_MODULES, FONT_FILES[name]));
     font = { name, face: fontkit.create(bytes) as fontkit.Font };
     loaded.set(name, font);
   }
