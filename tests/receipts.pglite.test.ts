@@ -130,7 +130,7 @@ describe('a receipt', () => {
     }
   });
 
-  it('drawn with each of the other fonts: Devanagari, Korean, Simplified and Traditional Chinese', async () => {
+  it('drawn in Hindi (Devanagari in Noto Sans) and with each other Han font: Korean, Simplified and Traditional Chinese', async () => {
     for (const language of ['hi', 'ko', 'zh', 'zh-Hant'] as const) {
       const text = textOf(await pdfOf(language));
       expect(text).toContain(txid);

@@ -13,15 +13,15 @@ import path from 'node:path';
 import * as fontkit from 'fontkit';
 import type { Language } from '../pay/i18n';
 
-export type FontName = 'latin' | 'arabic' | 'devanagari' | 'jp' | 'sc' | 'tc' | 'kr';
+export type FontName = 'latin' | 'arabic' | 'jp' | 'sc' | 'tc' | 'kr';
 
 /** Each font's file in its npm package, SIL Open Font License 1.1 all. */
 const FONT_FILES: Record<FontName, string> = {
-  // Latin, Latin Extended (Vietnamese, Turkish), Greek, Cyrillic.
+  // Latin, Latin Extended (Vietnamese, Turkish), Greek, Cyrillic, and Devanagari (Hindi): Noto
+  // Sans 2 draws them all, with Devanagari's conjuncts and vowel signs.
   latin: '@embedpdf/fonts-latin/fonts/NotoSans-Regular.ttf',
   // Arabic and Urdu letters (Naskh: Urdu's usual Nastaliq is not in a small npm package).
   arabic: '@embedpdf/fonts-arabic/fonts/NotoNaskhArabic-Regular.ttf',
-  devanagari: '@fontsource/noto-sans-devanagari/files/noto-sans-devanagari-devanagari-400-normal.woff2',
   jp: '@embedpdf/fonts-jp/fonts/NotoSansJP-Regular.otf',
   sc: '@embedpdf/fonts-sc/fonts/NotoSansHans-Regular.otf',
   tc: '@embedpdf/fonts-tc/fonts/NotoSansHant-Regular.otf',
@@ -35,7 +35,7 @@ const HAN_FIRST: Partial<Record<Language, FontName>> = { ja: 'jp', zh: 'sc', 'zh
 export function fontOrder(language: Language): FontName[] {
   const han: FontName[] = ['jp', 'sc', 'tc', 'kr'];
   const first = HAN_FIRST[language];
-  return ['latin', 'arabic', 'devanagari', ...(first ? [first, ...han.filter((f) => f !== first)] : han)];
+  return ['latin', 'arabic', ...(first ? [first, ...han.filter((f) => f !== first)] : han)];
 }
 
 /**
