@@ -6,7 +6,17 @@ const nextConfig = {
   // PGlite loads its WASM and data files from its own package directory at run time, and pg
   // has optional native parts, as secp256k1 (a prebuilt binary found by path) has: they stay plain
   // Node modules rather than bundled. prom-client too: one copy of it per process, not one per bundle.
-  serverExternalPackages: ['@electric-sql/pglite', 'pg', 'drizzle-orm', 'secp256k1', 'prom-client'],
+  // pdfkit reads its standard fonts' metrics from its package directory, and fontkit its Unicode
+  // tables: both stay Node modules (the receipts' PDFs, lib/receipts).
+  serverExternalPackages: [
+    '@electric-sql/pglite',
+    'pg',
+    'drizzle-orm',
+    'secp256k1',
+    'prom-client',
+    'pdfkit',
+    'fontkit',
+  ],
   poweredByHeader: false,
   // forbidden() and unauthorized() (next/navigation) answer the dashboard's 403 and 401 pages
   // from pages and server actions (app/dashboard/session.ts).

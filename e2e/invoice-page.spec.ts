@@ -81,6 +81,13 @@ test('choose USDT on Tron, see the price on the payment page, change to BTC on B
   const usdtOnTron = choice(page, 'USDT', 'Tron');
   await expect(usdtOnTron).toHaveText(/Tron\s*TRC-20\s*73\.5 USDT/);
   await expect(usdtOnTron).toBeEnabled();
+  // The invoice as a PDF before payment (docs/receipts.md); no receipt before it is paid.
+  const pdfHref = await page.getByTestId('invoice-pdf').getAttribute('href');
+  expect(pdfHref).toBe(`/invoice/${invoice.id}/pdf?lang=en`);
+  const pdf = await page.request.get(pdfHref!);
+  expect(pdf.headers()['content-type']).toBe('application/pdf');
+  expect((await pdf.body()).subarray(0, 5).toString()).toBe('%PDF-');
+  expect((await page.request.get(`/invoice/${invoice.id}/receipt`, { maxRedirects: 0 })).status()).toBe(404);
 
   const usdtOrder = await choose(page, 'USDT', 'Tron');
   await expect(page.getByTestId('amount')).toHaveText('73.5 USDT');

@@ -10,6 +10,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { LANGUAGES } from '@/lib/pay/i18n';
 import { MESSAGES } from '@/lib/pay/messages';
+import { RECEIPT_MESSAGES } from '@/lib/receipts/receipt-messages';
 import {
   decodeQr,
   expectAccessible,
@@ -144,7 +145,9 @@ test('simulate a full payment: detected with k/n confirmations, then paid withou
   await page.waitForURL(returnUrl, { timeout: 45_000 });
 });
 
-test('cancelling the redirect keeps the shopper on the paid screen, which is axe-clean', async ({ page }) => {
+test('cancelling the redirect keeps the shopper on the paid screen, which is axe-clean and links to the receipt', async ({
+  page,
+}) => {
   const returnUrl = `${gw.baseUrl}/?returned=flow-cancel`;
   const order = await gw.makeOrder({ currency: 'BTC', network: 'bitcoin', amount: '0.001', returnUrl });
   // The page's clock, moved past the countdown below instead of waiting for it (time runs as usual meanwhile).
@@ -164,6 +167,25 @@ test('cancelling the redirect keeps the shopper on the paid screen, which is axe
   await page.goto(`${gw.baseUrl}/pay/${order.orderId}?lang=ar`);
   await page.getByRole('button', { name: MESSAGES.ar.stayOnPage }).click();
   await expectAccessible(page, 'paid, in Arabic');
+
+  // The receipt (docs/receipts.md), from the paid screen: on a phone, right to left, axe-clean.
+  await page.setViewportSize(PHONE);
+  await page.getByRole('link', { name: RECEIPT_MESSAGES.ar.viewReceipt }).click();
+  await page.waitForURL(`${gw.baseUrl}/pay/${order.orderId}/receipt?lang=ar`);
+  await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+  await expect(page.getByTestId('receipt-title')).toContainText('إيصال من');
+  const rows = page.getByTestId('receipt-rows');
+  await expect(rows).toContainText(order.orderId);
+  await expect(rows).toContainText('0.001 BTC');
+  await expect(rows.getByText(/^[0-9a-f]{64}$/)).toBeVisible();
+  await expectNoHorizontalScroll(page);
+  await expectAccessible(page, 'the receipt, in Arabic, on a phone');
+  // Its PDF, and none for an order nobody paid.
+  const pdf = await page.request.get(`${gw.baseUrl}${await page.getByTestId('receipt-pdf').getAttribute('href')}`);
+  expect(pdf.headers()['content-type']).toBe('application/pdf');
+  expect((await pdf.body()).subarray(0, 5).toString()).toBe('%PDF-');
+  const unpaid = await gw.makeOrder({ currency: 'BTC', network: 'bitcoin', amount: '0.001' });
+  expect((await page.request.get(`${gw.baseUrl}/pay/${unpaid.orderId}/receipt`)).status()).toBe(404);
 });
 
 test('partial payment: the countdown stays with what is left, the QR asks for the rest in every language; underpaid after expiry, with a way out', async ({

@@ -37,6 +37,7 @@ export const LIB_LAYERS = {
     'pay',
     'payouts',
     'rates',
+    'receipts',
     'risk',
     'sandbox',
     'users',
@@ -63,6 +64,8 @@ export const EXTRA_ENTRY_POINTS = {
   'lib/pay/wallet-discovery.ts': 'the injected wallets that announce themselves (EIP-6963), for the browser',
   'lib/pay/wallet-send.ts': 'the EIP-1193 wallet flow, imported by the browser only when the button is pressed',
   'lib/invoices/view.ts': 'the invoice page view types, shared with the browser',
+  'lib/receipts/document.ts': 'the receipt as a document, pure: the receipt page draws it as the PDF does',
+  'lib/receipts/receipt-messages.ts': 'the receipt texts, handed to the receipt page like the payment page texts',
   'lib/chains/utxo/transactions/index.ts':
     "the Bitcoin family's transaction code, client-safe: the signer (scripts/signer) imports it without lib/chains' server side",
 };

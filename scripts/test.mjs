@@ -22,6 +22,7 @@ import { ensureBuild, root } from './lib/build.mjs';
 import { ensureChromiumInstalled } from './lib/chromium.mjs';
 import { ensureFontsInstalled } from './lib/fonts.mjs';
 import { ensureLitecoindInstalled } from './lib/litecoind.mjs';
+import { ensurePopplerInstalled } from './lib/poppler.mjs';
 import { isSupportedNode, supportedNodeBinary } from './lib/node-runtime.mjs';
 import { phaseClock, printPhaseTable } from './lib/phases.mjs';
 import { startPostgres } from './lib/postgres.mjs';
@@ -59,8 +60,10 @@ await clock.time('build', () => ensureBuild(), checks.length ? 'lint and typeche
 let totals = { passed: 0, failed: 0 };
 for (const check of await Promise.all(checks))
   totals = { passed: totals.passed + check.passed, failed: totals.failed + check.failed };
-// Once, before the test files that start litecoind run in parallel (one apt-get at a time).
+// Once, before the test files that start litecoind run in parallel (one apt-get at a time); and
+// poppler-utils for the receipts' PDFs.
 ensureLitecoindInstalled();
+if (mode !== '--e2e') ensurePopplerInstalled();
 if (mode !== '--e2e') {
   const vitestTotals = await clock.time('vitest', async () => {
     const postgres = await startPostgres();

@@ -148,7 +148,7 @@ describe('payer mail', () => {
     expect(decodeWords(detected!.headers.get('subject')!)).toBe('Mug Shop: Payment detected');
     expect(detected!.headers.get('content-language')).toBe('en');
     expect(decodeWords(paidMail!.headers.get('subject')!)).toBe('Mug Shop: Paid');
-    expect(paidMail!.text).toContain(`View your receipt: ${base}/pay/${paid.id}?lang=en`);
+    expect(paidMail!.text).toContain(`View your receipt: ${base}/pay/${paid.id}/receipt?lang=en`);
     expect(paidMail!.text).toContain('Two mugs');
 
     expect(partialMail!.headers.get('content-language')).toBe('ar');

@@ -17,6 +17,7 @@ import { LanguageLinks } from '../pay/language-links';
 import { FollowOrder } from '../live/follow-order';
 import type { OrderShown } from '../live/order-shown';
 import { LiveQueries } from '../live/query-provider';
+import type { ReceiptMessages } from '@/lib/receipts/receipt-messages';
 import { BUTTON, fill } from '../pay/ui';
 import { CoinList } from './coin-list';
 import { InvoiceCountdown } from './invoice-countdown';
@@ -35,6 +36,8 @@ interface Props {
   choose: (form: FormData) => Promise<void>;
   /** The chosen order as the page shows it, while the page follows it (../live/follow-order). */
   followed: OrderShown | null;
+  /** The links to the invoice's PDF and, once paid, its receipt (lib/receipts). */
+  rm: Pick<ReceiptMessages, 'downloadPdf' | 'viewReceipt'>;
 }
 
 const TONE: Record<InvoiceScreen, string> = {
@@ -48,7 +51,7 @@ const TONE: Record<InvoiceScreen, string> = {
 const LINK_BUTTON = `${BUTTON} inline-block text-center`;
 const WIDE_LINK_BUTTON = `${BUTTON} block w-full text-center`;
 
-export function InvoicePage({ view, m, im, language, price, error, choose, followed }: Props) {
+export function InvoicePage({ view, m, im, language, price, error, choose, followed, rm }: Props) {
   const screen = im.screens[view.screen];
   const payment = view.chosen && `/pay/${view.chosen.orderId}?lang=${language}`;
   const returnUrl = view.returnUrl && /^https?:\/\//i.test(view.returnUrl) ? view.returnUrl : null;
@@ -59,6 +62,11 @@ export function InvoicePage({ view, m, im, language, price, error, choose, follo
     view.screen === 'pay' && payment && (
       <a key="pay" href={payment} className={LINK_BUTTON}>
         {im.continueToPayment}
+      </a>
+    ),
+    view.screen === 'paid' && (
+      <a key="receipt" href={`/invoice/${view.invoiceId}/receipt?lang=${language}`} className="font-medium underline">
+        {rm.viewReceipt}
       </a>
     ),
     (view.screen === 'paid' || view.screen === 'closed') && payment && (
@@ -97,6 +105,13 @@ export function InvoicePage({ view, m, im, language, price, error, choose, follo
             <span dir="ltr">{price}</span>
           </p>
           {view.description && <p className="mt-1 whitespace-pre-line break-words text-sm">{view.description}</p>}
+          <a
+            href={`/invoice/${view.invoiceId}/pdf?lang=${language}`}
+            className="mt-1 inline-block text-sm underline"
+            data-testid="invoice-pdf"
+          >
+            {rm.downloadPdf}
+          </a>
         </section>
 
         {error && (

@@ -19,7 +19,7 @@ import type { ReactNode } from 'react';
 import { countdownPhase } from '@/lib/pay/format';
 import type { Language } from '@/lib/pay/i18n';
 import type { Messages } from '@/lib/pay/messages';
-import type { PublicOrderView } from '@/lib/pay/view';
+import { hasReceipt, type PublicOrderView } from '@/lib/pay/view';
 import { useTimeLeft } from './countdown';
 import { useOrderStatus } from './order-status';
 import { usePostStatusToParent } from './parent-messages';
@@ -39,9 +39,11 @@ interface Props {
   /** For an order of an invoice, its price line (./invoice-price); null otherwise. */
   invoiceLine: ReactNode;
   payBlock: ReactNode;
+  /** The link to the receipt (drawn on the server), shown once the order is paid. */
+  receiptLink: ReactNode;
 }
 
-export function PayLive({ initial, m, language, embed, invoiceLine, payBlock }: Props) {
+export function PayLive({ initial, m, language, embed, invoiceLine, payBlock, receiptLink }: Props) {
   const { view, reconnecting, refetch } = useOrderStatus(initial);
   const pending = view.status === 'pending';
   const left = useTimeLeft(view.expiresAt, initial.serverTime, pending);
@@ -70,6 +72,7 @@ export function PayLive({ initial, m, language, embed, invoiceLine, payBlock }: 
         redirect={redirect}
         payable={payable}
       />
+      {hasReceipt(view.screen) && receiptLink}
       <StatusAnnouncer screen={view.screen} redirecting={redirect.redirecting} m={m} />
       {invoiceLine && (
         <div className="group" data-change-coin={view.invoice?.canChangeCoin ? '' : undefined}>

@@ -43,9 +43,11 @@ interface PageProps {
   invoicePrice?: string | null;
   /** The merchant's logo and accent colour (drawn here, on the server). */
   brand: PublicBrand;
+  /** "View receipt" in the page's language (lib/receipts), the paid screen's link to the receipt. */
+  viewReceipt: string;
 }
 
-export function PaymentPage({ view, m, language, embed, invoicePrice = null, brand }: PageProps) {
+export function PaymentPage({ view, m, language, embed, invoicePrice = null, brand, viewReceipt }: PageProps) {
   const invoiceLine = view.invoice && invoicePrice && (
     <InvoicePrice
       view={view}
@@ -85,6 +87,18 @@ export function PaymentPage({ view, m, language, embed, invoicePrice = null, bra
             embed={embed}
             invoiceLine={invoiceLine || null}
             payBlock={<PayBlock view={view} m={m} language={language} embed={embed} />}
+            receiptLink={
+              <p className="mt-3">
+                <a
+                  href={`/pay/${view.orderId}/receipt?lang=${language}`}
+                  data-testid="receipt-link"
+                  className="font-medium underline"
+                  {...(embed ? { target: '_top' } : {})}
+                >
+                  {viewReceipt}
+                </a>
+              </p>
+            }
           />
         </LiveQueries>
         {view.description && !embed && (

@@ -74,7 +74,7 @@ export async function renderMail(db: Queryable, mail: ClaimedMail): Promise<Rend
     merchant: { name: sender.name, color: sender.brand_color, hasLogo: !!sender.brand_logo },
     links: {
       page: `${base}/pay/${view.orderId}?lang=${encodeURIComponent(language)}`,
-      receipt: `${base}/pay/${view.orderId}?lang=${encodeURIComponent(language)}`,
+      receipt: `${base}/pay/${view.orderId}/receipt?lang=${encodeURIComponent(language)}`,
       unsubscribe: `${base}/mail/unsubscribe/${mail.id}`,
     },
     explorer: (tx) => explorerLink(view.network, tx, overrides) ?? null,

@@ -130,3 +130,8 @@ export function screenOf(input: {
       return /^0(\.0*)?$/.test(input.received) ? 'awaiting' : 'partially-paid';
   }
 }
+
+/** Only a paid order has a receipt (/pay/{orderId}/receipt, lib/receipts): processed, or overpaid. */
+export function hasReceipt(screen: Screen): boolean {
+  return screen === 'paid' || screen === 'overpaid';
+}

@@ -11,6 +11,7 @@ import { formatPrice, interpolate, isolate } from '@/lib/pay/format';
 import { LANGUAGE_HEADER, languageFrom } from '@/lib/pay/i18n';
 import { INVOICE_MESSAGES, isInvoiceChoiceError, MESSAGES } from '@/lib/pay/messages';
 import { FIAT_CURRENCIES } from '@/lib/catalog';
+import { RECEIPT_MESSAGES } from '@/lib/receipts';
 import { chooseInvoiceCoin } from './actions';
 
 type Props = {
@@ -59,6 +60,7 @@ export default async function InvoiceRoute({ params, searchParams }: Props) {
       error={isInvoiceChoiceError(error) ? error : null}
       choose={chooseInvoiceCoin.bind(null, view.invoiceId)}
       followed={followed && orderShownOf(followed)}
+      rm={RECEIPT_MESSAGES[lang]}
     />
   );
 }

@@ -1,0 +1,17 @@
+import 'server-only';
+/**
+ * Receipts and invoices as documents (docs/receipts.md, docs/decisions/075 and 076): the public
+ * receipt of a paid order, its PDF, and an invoice's PDF before payment, in the payment page's
+ * languages, from the same payer-safe views the payment and invoice pages show.
+ */
+export {
+  formatMoment,
+  invoiceDocument,
+  receiptDocument,
+  type DocumentRow,
+  type PayerDocument,
+  type ReceiptFacts,
+} from './document';
+export { loadReceipt, type LoadedReceipt } from './load';
+export { pdfHeaders, pdfLogoOf, renderPdf } from './pdf';
+export { RECEIPT_MESSAGES, type ReceiptMessages } from './receipt-messages';
