@@ -31,6 +31,7 @@ export const LIB_LAYERS = {
     'links',
     'mail',
     'merchants',
+    'mispayments',
     'operations',
     'ops',
     'orders',

@@ -65,7 +65,9 @@ export {
   setRequireTwoFactor,
   updateBrand,
   updateExplorers,
+  updateLatePaymentRule,
   updateMailSettings,
+  LATE_ACCEPT_MAX_MINUTES,
   type MerchantSettings,
 } from './settings';
 export { advancedBalanceId, listAdvancedBalances } from './balances';

@@ -1,6 +1,7 @@
 import 'server-only';
 import { bare, columnsOf, merchants, param, sql, statement, type Queryable, type RowOf } from '../db';
 import type { ExplorerChanges } from './brand';
+import { formatPercent, parsePercent } from '../money';
 
 export interface MerchantSettings {
   name: string;
@@ -16,16 +17,28 @@ export interface MerchantSettings {
   mailReplyTo: string | null;
   /** The payer mails it switched off (lib/mail PAYER_MAIL_KINDS). */
   payerMailOff: string[];
+  /** The late-payment rule (lib/mispayments): minutes after the deadline (0: off) and the price move below which a late payment settles the order. */
+  lateAcceptMinutes: number;
+  /** A canonical decimal string of percent ("2.5"). */
+  lateAcceptRateMovePercent: string;
 }
 
 type SettingsRow = Pick<
   RowOf<typeof merchants>,
-  'name' | 'brand_logo' | 'brand_color' | 'require_two_factor' | 'mail_sender_name' | 'mail_reply_to' | 'payer_mail_off'
+  | 'name'
+  | 'brand_logo'
+  | 'brand_color'
+  | 'require_two_factor'
+  | 'mail_sender_name'
+  | 'mail_reply_to'
+  | 'payer_mail_off'
+  | 'late_accept_minutes'
+  | 'late_accept_rate_move_percent'
 > & {
   explorer_urls: Record<string, string>;
 };
 const SETTINGS = statement<SettingsRow, { id: string }>(
-  sql`select ${columnsOf(merchants, ['name', 'brand_logo', 'brand_color', 'explorer_urls', 'require_two_factor', 'mail_sender_name', 'mail_reply_to', 'payer_mail_off'])} from ${merchants} where ${merchants.id} = ${param('id')}`,
+  sql`select ${columnsOf(merchants, ['name', 'brand_logo', 'brand_color', 'explorer_urls', 'require_two_factor', 'mail_sender_name', 'mail_reply_to', 'payer_mail_off', 'late_accept_minutes', 'late_accept_rate_move_percent'])} from ${merchants} where ${merchants.id} = ${param('id')}`,
 );
 
 export async function merchantSettings(db: Queryable, merchantId: string): Promise<MerchantSettings | undefined> {
@@ -40,6 +53,8 @@ export async function merchantSettings(db: Queryable, merchantId: string): Promi
       mailSenderName: row.mail_sender_name,
       mailReplyTo: row.mail_reply_to,
       payerMailOff: row.payer_mail_off,
+      lateAcceptMinutes: row.late_accept_minutes,
+      lateAcceptRateMovePercent: formatPercent(parsePercent(row.late_accept_rate_move_percent)!),
     }
   );
 }
@@ -114,4 +129,25 @@ const SET_REQUIRE_TWO_FACTOR = statement<unknown, { id: string; required: boolea
 
 export async function setRequireTwoFactor(db: Queryable, merchantId: string, required: boolean): Promise<void> {
   await SET_REQUIRE_TWO_FACTOR.run(db, { id: merchantId, required });
+}
+
+const SET_LATE_RULE = statement<unknown, { id: string; minutes: number; percent: string }>(
+  sql`update ${merchants} set ${bare(merchants.lateAcceptMinutes)} = ${param('minutes')}::int,
+        ${bare(merchants.lateAcceptRateMovePercent)} = ${param('percent')}::numeric
+   where ${merchants.id} = ${param('id')}`,
+);
+
+/** The bounds of the late-payment rule's minutes: a day at most (a later payment is the merchant's call). */
+export const LATE_ACCEPT_MAX_MINUTES = 1440;
+
+/**
+ * Sets the late-payment rule (docs/decisions/069): `minutes` 0 to LATE_ACCEPT_MAX_MINUTES (0: off),
+ * `rateMovePercent` a canonical percent from parsePercent, below 100. The caller parses and audits.
+ */
+export async function updateLatePaymentRule(
+  db: Queryable,
+  merchantId: string,
+  rule: { minutes: number; rateMovePercent: string },
+): Promise<void> {
+  await SET_LATE_RULE.run(db, { id: merchantId, minutes: rule.minutes, percent: rule.rateMovePercent });
 }

@@ -1,0 +1,76 @@
+import 'server-only';
+/**
+ * "Pay the rest" (docs/decisions/069): an underpaid order (or one paid late) gets one remainder
+ * order, a new order of the same merchant, coin and network asking for what is left, linked to it
+ * by `remainder_of`. Opening it again answers the same order: its `order` (the idempotency key of
+ * make-order) is derived from the original's id, and `remainder_of` is unique, so two payers
+ * opening it at once make one order and a hundred opens take one address.
+ */
+import type { Database } from '../db';
+import { isDomainErrorOf, NotFound } from '../errors';
+import { log } from '../log';
+import { formatUnits } from '../money';
+import { decimalsOf, makeOrder } from '../orders';
+import { isUuid } from '../protocol';
+import { NoRemainder } from './errors';
+import { mispaidOrder, type MispaidOrder } from './facts';
+import { remainderAmount } from './rules';
+
+/** The remainder's `order` (make-order's idempotency key): one per original, whoever opens it. */
+export const remainderClientOrderId = (originalId: string) => `remainder:${originalId}`;
+
+/** What is left of the order for a remainder to ask, from its facts (null: it offers none). */
+export function remainderLeft(order: MispaidOrder): bigint | null {
+  if (order.resolution_kind !== null || order.remainder_of !== null) return null;
+  return remainderAmount({
+    status: order.status,
+    amount: BigInt(order.amount),
+    received: BigInt(order.received),
+    late: BigInt(order.late),
+  });
+}
+
+/**
+ * The remainder order of `orderId`, made on the first call. Any payer holding the original's link
+ * may call it (the id is the secret, as for the page). Throws NotFound for an unknown order and
+ * NoRemainder when the order offers none (a remainder itself offers none: one link per original).
+ */
+export async function openRemainder(db: Database, orderId: string): Promise<{ orderId: string }> {
+  if (!isUuid(orderId)) throw new NotFound('Order', orderId);
+  const original = await mispaidOrder(db, orderId);
+  if (!original) throw new NotFound('Order', orderId);
+  if (original.rest_id) return { orderId: original.rest_id };
+  const left = remainderLeft(original);
+  if (left === null) throw new NoRemainder(orderId);
+  const made = await makeOrder(
+    { db, key: { merchantId: original.merchant_id, mode: original.mode, keyId: original.api_key_id }, nonce: null },
+    {
+      currency: original.currency,
+      network: original.network,
+      amount: formatUnits(left, decimalsOf(original.network, original.currency)),
+      order: remainderClientOrderId(orderId),
+      paymentTolerancePercent: original.tolerance_percent,
+      successWebhook: original.success_webhook ?? undefined,
+      errorWebhook: original.error_webhook ?? undefined,
+      returnUrl: original.return_url ?? undefined,
+      description: original.description ?? undefined,
+      payerEmail: original.payer_email ?? undefined,
+      checkRisks: original.check_risks,
+      // The network's default: the payer is there now. A pool address, never the payer's personal
+      // one (a personal address takes one pending order at a time, and the store's user may have one).
+      lifetime: undefined,
+      externalUserId: undefined,
+      remainderOf: orderId,
+    },
+  ).catch(async (error: unknown) => {
+    // Another open made it first with another amount (a late payment confirmed in between): theirs is the one.
+    if (!isDomainErrorOf(error, 'OrderConflict')) throw error;
+    return null;
+  });
+  if (made && made.remainder_of === orderId) return { orderId: made.id };
+  const again = await mispaidOrder(db, orderId);
+  if (again?.rest_id) return { orderId: again.rest_id };
+  // The merchant named an order of its own like a remainder: it is no remainder of this order.
+  log.warn('remainder order id taken by another order', { orderId });
+  throw new NoRemainder(orderId);
+}
