@@ -60,6 +60,7 @@ export const EXTRA_ENTRY_POINTS = {
   'lib/pay/view.ts': 'the public view type and screen rule, shared with the browser',
   'lib/pay/wallet-messages.ts': 'the "Pay with wallet" texts, shared with the browser',
   'lib/pay/link-messages.ts': "a payment link page's texts, shared with the browser",
+  'lib/pay/rest-messages.ts': 'the "pay the rest" texts, shared with the browser',
   'lib/pay/wallet-request.ts': 'the wallet transaction of an EIP-681 URI, shared with the browser',
   'lib/pay/wallet-discovery.ts': 'the injected wallets that announce themselves (EIP-6963), for the browser',
   'lib/pay/wallet-send.ts': 'the EIP-1193 wallet flow, imported by the browser only when the button is pressed',

@@ -14,6 +14,7 @@ import { QRCodeSVG } from 'qrcode.react';
 import { chunkAddress, formatAmount } from '@/lib/pay/format';
 import type { Language } from '@/lib/pay/i18n';
 import type { Messages } from '@/lib/pay/messages';
+import { REST_MESSAGES } from '@/lib/pay/rest-messages';
 import type { PublicBrand, PublicOrderView } from '@/lib/pay/view';
 import { LiveQueries } from '../live/query-provider';
 import { brandHeaderClass, brandProps, MerchantLine } from './brand';
@@ -43,9 +44,11 @@ interface PageProps {
   invoicePrice?: string | null;
   /** The merchant's logo and accent colour (drawn here, on the server). */
   brand: PublicBrand;
+  /** "Pay the rest" (./pay-rest): the page's server action, bound to the order. */
+  payTheRest: (form: FormData) => Promise<void>;
 }
 
-export function PaymentPage({ view, m, language, embed, invoicePrice = null, brand }: PageProps) {
+export function PaymentPage({ view, m, language, embed, invoicePrice = null, brand, payTheRest }: PageProps) {
   const invoiceLine = view.invoice && invoicePrice && (
     <InvoicePrice
       view={view}
@@ -85,6 +88,8 @@ export function PaymentPage({ view, m, language, embed, invoicePrice = null, bra
             embed={embed}
             invoiceLine={invoiceLine || null}
             payBlock={<PayBlock view={view} m={m} language={language} embed={embed} />}
+            restMessages={REST_MESSAGES[language]}
+            payTheRest={payTheRest}
           />
         </LiveQueries>
         {view.description && !embed && (

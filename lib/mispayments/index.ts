@@ -7,7 +7,7 @@ import 'server-only';
  */
 export { NoRemainder, NothingToDecide, type MispaymentError } from './errors';
 export { mispaidOrder, type MispaidOrder } from './facts';
-export { openRemainder, remainderClientOrderId, remainderLeft } from './remainder';
+export { openRemainder, payerRest, remainderClientOrderId, remainderLeft, type PayerRest } from './remainder';
 export { acceptLatePayments, lateVerdict, resolvePaidRemainders, totalReceived } from './resolve';
 export { decideMispayment, waitsForDecision, type MerchantDecision } from './decide';
 export {

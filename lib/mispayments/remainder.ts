@@ -6,7 +6,7 @@ import 'server-only';
  * make-order) is derived from the original's id, and `remainder_of` is unique, so two payers
  * opening it at once make one order and a hundred opens take one address.
  */
-import type { Database } from '../db';
+import type { Database, Queryable } from '../db';
 import { isDomainErrorOf, NotFound } from '../errors';
 import { log } from '../log';
 import { formatUnits } from '../money';
@@ -73,4 +73,26 @@ export async function openRemainder(db: Database, orderId: string): Promise<{ or
   // The merchant named an order of its own like a remainder: it is no remainder of this order.
   log.warn('remainder order id taken by another order', { orderId });
   throw new NoRemainder(orderId);
+}
+
+/** What the payer's page offers of an order's mispayment (lib/pay): only payer-safe facts. */
+export interface PayerRest {
+  /** What a remainder would ask, base units; null when there is one already, or none is offered. */
+  left: bigint | null;
+  /** The remainder order, once opened. */
+  orderId: string | null;
+  /** The order's mispayment was settled (remainder paid, late payment accepted, or the shop's decision). */
+  settled: boolean;
+}
+
+/** The "pay the rest" facts of an order that ended expired or underpaid; null when it has none to show. */
+export async function payerRest(db: Queryable, orderId: string): Promise<PayerRest | null> {
+  const order = await mispaidOrder(db, orderId);
+  if (!order || (order.status !== 'partial' && order.status !== 'expired')) return null;
+  const rest: PayerRest = {
+    left: order.rest_id ? null : remainderLeft(order),
+    orderId: order.rest_id,
+    settled: order.resolution_kind !== null,
+  };
+  return rest.left === null && rest.orderId === null && !rest.settled ? null : rest;
 }

@@ -9,6 +9,7 @@ import { formatPrice, interpolate, isolate } from '@/lib/pay/format';
 import { LANGUAGE_HEADER, languageFrom } from '@/lib/pay/i18n';
 import { MESSAGES } from '@/lib/pay/messages';
 import { FIAT_CURRENCIES } from '@/lib/catalog';
+import { payTheRest } from './actions';
 
 type Props = {
   params: Promise<{ orderId: string }>;
@@ -52,6 +53,7 @@ export default async function PayPage({ params, searchParams }: Props) {
       embed={embed}
       invoicePrice={invoicePrice}
       brand={brand}
+      payTheRest={payTheRest.bind(null, orderId)}
     />
   );
 }
