@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { broadcast, mine } from '@/lib/chains/sandbox';
 import type { Database } from '@/lib/db/client';
 import { updateLatePaymentRule } from '@/lib/merchants';
-import { decideMispayment, openRemainder } from '@/lib/mispayments';
+import { decideMispayment, mispaymentsOf, openRemainder } from '@/lib/mispayments';
 import { openTestDatabase } from './support/database';
 import { after, createOrder, network, orderRow, sandboxChain, watchOnce } from './support/chain';
 import { createTestMerchant, type TestMerchant } from './support/merchants';
@@ -119,6 +119,17 @@ describe('pay the rest', () => {
       [rest.id],
     );
     expect(webhooks).toEqual([{ kind: 'success', order_id: rest.id }]);
+    // The dashboard's chain: the original names its remainder and its settlement; the remainder its original.
+    const scope = { merchantId: merchant.merchantId, mode: 'test' };
+    const facts = await mispaymentsOf(db, scope, [original.id, rest.id]);
+    expect(facts.get(original.id)).toMatchObject({
+      waiting: false,
+      rest: { orderId: rest.id, status: 'processed' },
+      settlement: { kind: 'remainder_paid', decidedBy: 'payer', totalReceived: '1' },
+    });
+    expect(facts.get(rest.id)).toMatchObject({ remainderOf: original.id, waiting: false });
+    // Another merchant's scope sees none of it.
+    expect((await mispaymentsOf(db, { merchantId: crypto.randomUUID(), mode: 'test' }, [original.id])).size).toBe(0);
     // Settled: the original offers nothing more, and the merchant has nothing to decide.
     expect((await openRemainder(db, original.id)).orderId).toBe(rest.id);
     await expect(
@@ -175,8 +186,12 @@ describe('late payments', () => {
     expect(await resolvedEvents(inTime.id)).toHaveLength(1);
     expect(await resolution(tooLate.id)).toBeUndefined();
 
-    // Another merchant cannot decide it; its own can, once.
     const scope = { merchantId: other.merchantId, mode: 'test', userId: other.merchantId };
+    expect((await mispaymentsOf(db, scope, [tooLate.id])).get(tooLate.id)).toMatchObject({
+      waiting: true,
+      late: '0.5',
+    });
+    // Another merchant cannot decide it; its own can, once.
     await expect(
       decideMispayment(db, { ...scope, merchantId: merchant.merchantId }, tooLate.id, 'accept'),
     ).rejects.toMatchObject({ kind: 'NotFound' });

@@ -68,6 +68,7 @@ export {
   updateLatePaymentRule,
   updateMailSettings,
   LATE_ACCEPT_MAX_MINUTES,
+  LATE_PAYMENT_RULE,
   type MerchantSettings,
 } from './settings';
 export { advancedBalanceId, listAdvancedBalances } from './balances';

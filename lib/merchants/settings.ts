@@ -1,4 +1,5 @@
 import 'server-only';
+import { z } from 'zod';
 import { bare, columnsOf, merchants, param, sql, statement, type Queryable, type RowOf } from '../db';
 import type { ExplorerChanges } from './brand';
 import { formatPercent, parsePercent } from '../money';
@@ -139,6 +140,32 @@ const SET_LATE_RULE = statement<unknown, { id: string; minutes: number; percent:
 
 /** The bounds of the late-payment rule's minutes: a day at most (a later payment is the merchant's call). */
 export const LATE_ACCEPT_MAX_MINUTES = 1440;
+
+/**
+ * The settings form of the late-payment rule, as text fields: whole minutes 0 to
+ * LATE_ACCEPT_MAX_MINUTES, and a percent below 100 with at most 6 decimals (parsed exactly, never a
+ * float), answered canonical ("2.50" is "2.5").
+ */
+export const LATE_PAYMENT_RULE = z.object({
+  minutes: z
+    .string()
+    .trim()
+    .regex(/^\d{1,4}$/, `Minutes are a whole number from 0 to ${LATE_ACCEPT_MAX_MINUTES}.`)
+    .transform(Number)
+    .refine((n) => n <= LATE_ACCEPT_MAX_MINUTES, `Minutes are a whole number from 0 to ${LATE_ACCEPT_MAX_MINUTES}.`),
+  rateMovePercent: z
+    .string()
+    .trim()
+    .max(12, 'The price move is a percent below 100, such as "2.5".')
+    .transform((text, ctx) => {
+      const percent = parsePercent(text);
+      if (!percent || percent.value >= 100n * 10n ** BigInt(percent.scale)) {
+        ctx.addIssue({ code: 'custom', message: 'The price move is a percent below 100, such as "2.5".' });
+        return z.NEVER;
+      }
+      return formatPercent(percent);
+    }),
+});
 
 /**
  * Sets the late-payment rule (docs/decisions/069): `minutes` 0 to LATE_ACCEPT_MAX_MINUTES (0: off),

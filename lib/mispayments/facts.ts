@@ -15,6 +15,7 @@ import {
   sql,
   statement,
   type Queryable,
+  type RowOf,
 } from '../db';
 import type { OrderRow } from '../orders';
 
@@ -26,7 +27,7 @@ export type MispaidOrder = OrderRow & {
   rest_id: string | null;
   rest_status: OrderRow['status'] | null;
   rest_received: string | null;
-  resolution_kind: string | null;
+  resolution_kind: RowOf<typeof orderResolutions>['kind'] | null;
   /** An invoice's order: the invoice's price currency and the rate the order was made at (price of one coin in it). */
   quote_currency: string | null;
   quote_rate: string | null;

@@ -9,6 +9,7 @@ export { NoRemainder, NothingToDecide, type MispaymentError } from './errors';
 export { mispaidOrder, type MispaidOrder } from './facts';
 export { openRemainder, payerRest, remainderClientOrderId, remainderLeft, type PayerRest } from './remainder';
 export { acceptLatePayments, lateVerdict, resolvePaidRemainders, totalReceived } from './resolve';
+export { mispaymentsOf, type OrderMispayment } from './dashboard';
 export { decideMispayment, waitsForDecision, type MerchantDecision } from './decide';
 export {
   judgeLatePayment,
