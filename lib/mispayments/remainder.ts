@@ -4,17 +4,19 @@ import 'server-only';
  * order, a new order of the same merchant, coin and network asking for what is left, linked to it
  * by `remainder_of`. Opening it again answers the same order: its `order` (the idempotency key of
  * make-order) is derived from the original's id, and `remainder_of` is unique, so two payers
- * opening it at once make one order and a hundred opens take one address.
+ * opening it at once make one order and a hundred opens take one address. An invoice's order asks
+ * its rest again at the coin's current price (the payer pays the difference at today's rate).
  */
 import type { Database, Queryable } from '../db';
 import { isDomainErrorOf, NotFound } from '../errors';
 import { log } from '../log';
-import { formatUnits } from '../money';
+import { formatUnits, parseDecimal } from '../money';
 import { decimalsOf, makeOrder } from '../orders';
 import { isUuid } from '../protocol';
+import { rateService } from '../rates';
 import { NoRemainder } from './errors';
 import { mispaidOrder, type MispaidOrder } from './facts';
-import { remainderAmount } from './rules';
+import { remainderAmount, requotedRemainder } from './rules';
 
 /** The remainder's `order` (make-order's idempotency key): one per original, whoever opens it. */
 export const remainderClientOrderId = (originalId: string) => `remainder:${originalId}`;
@@ -28,6 +30,19 @@ export function remainderLeft(order: MispaidOrder): bigint | null {
     received: BigInt(order.received),
     late: BigInt(order.late),
   });
+}
+
+/**
+ * What a remainder asks now: `left` itself for an order priced in its coin; for an invoice's order,
+ * `left` asked again at the coin's current price in the invoice's currency (`requotedRemainder`).
+ * Throws RateUnavailable when there is no current price.
+ */
+export async function askedNow(order: MispaidOrder, left: bigint): Promise<bigint> {
+  const quoted = order.quote_rate === null ? undefined : parseDecimal(order.quote_rate);
+  if (!quoted || order.quote_currency === null) return left;
+  const current = parseDecimal((await rateService(order.mode).quote(order.currency, order.quote_currency)).rate);
+  if (!current || current.value === 0n) return left;
+  return requotedRemainder(left, quoted, current);
 }
 
 /**
@@ -47,7 +62,7 @@ export async function openRemainder(db: Database, orderId: string): Promise<{ or
     {
       currency: original.currency,
       network: original.network,
-      amount: formatUnits(left, decimalsOf(original.network, original.currency)),
+      amount: formatUnits(await askedNow(original, left), decimalsOf(original.network, original.currency)),
       order: remainderClientOrderId(orderId),
       paymentTolerancePercent: original.tolerance_percent,
       successWebhook: original.success_webhook ?? undefined,
@@ -89,8 +104,11 @@ export interface PayerRest {
 export async function payerRest(db: Queryable, orderId: string): Promise<PayerRest | null> {
   const order = await mispaidOrder(db, orderId);
   if (!order || (order.status !== 'partial' && order.status !== 'expired')) return null;
+  const left = order.rest_id ? null : remainderLeft(order);
   const rest: PayerRest = {
-    left: order.rest_id ? null : remainderLeft(order),
+    // At the current price for an invoice's order; without one, what is left at the quote (opening it
+    // then waits for a price: the page's action sends the payer back).
+    left: left === null ? null : await askedNow(order, left).catch(() => left),
     orderId: order.rest_id,
     settled: order.resolution_kind !== null,
   };

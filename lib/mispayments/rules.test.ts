@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { parseDecimal, type Decimal } from '../money';
-import { judgeLatePayment, movedLessThan, remainderAmount, remainderMinimum, type LatePayment } from './rules';
+import {
+  judgeLatePayment,
+  movedLessThan,
+  remainderAmount,
+  remainderMinimum,
+  requotedRemainder,
+  type LatePayment,
+} from './rules';
 
 const d = (text: string): Decimal => parseDecimal(text)!;
 
@@ -78,5 +85,18 @@ describe('movedLessThan', () => {
     expect(movedLessThan(d('0.000012'), d('0.0000121'), d('1'))).toBe(true);
     expect(movedLessThan(d('0.000012'), d('0.00001212'), d('1'))).toBe(false);
     expect(movedLessThan(d('1'), d('1'), d('0'))).toBe(false);
+  });
+});
+
+describe('requotedRemainder', () => {
+  it('asks the price left at the current price, rounded up to a base unit', () => {
+    // 0.5 coin left at 2000 = 1000 of the price; at 2500 that is 0.4 coin.
+    expect(requotedRemainder(50_000_000n, d('2000'), d('2500'))).toBe(40_000_000n);
+    // The price fell: more coin for the same price left.
+    expect(requotedRemainder(50_000_000n, d('2000'), d('1000'))).toBe(100_000_000n);
+    // 1 unit at 1 / 3: a third of a unit is asked as one whole unit.
+    expect(requotedRemainder(1n, d('1'), d('3'))).toBe(1n);
+    expect(requotedRemainder(10n, d('0.000012'), d('0.0000121'))).toBe(10n);
+    expect(requotedRemainder(10n ** 30n, d('3.3'), d('1.1'))).toBe(3n * 10n ** 30n);
   });
 });

@@ -92,3 +92,16 @@ export function movedLessThan(quoted: Decimal, current: Decimal, percent: Decima
   const difference = c > q ? c - q : q - c;
   return difference * 100n * 10n ** BigInt(percent.scale) < q * percent.value;
 }
+
+/**
+ * What is left of an invoice's order, in base units of its coin, asked again at the current price:
+ * the price currency's value of `left` at the quote the payer accepted, at today's price of the coin
+ * = ceil(left × quoted / current), exactly, rounded up like every quote (lib/money `coinUnitsFor`):
+ * the payer is never asked a fraction of a base unit less than what is left of the price.
+ */
+export function requotedRemainder(left: bigint, quoted: Decimal, current: Decimal): bigint {
+  if (current.value === 0n) throw new RangeError('the current price must be positive');
+  const numerator = left * quoted.value * 10n ** BigInt(current.scale);
+  const denominator = current.value * 10n ** BigInt(quoted.scale);
+  return (numerator + denominator - 1n) / denominator;
+}

@@ -3,7 +3,7 @@
  * "Pay the rest" (docs/decisions/069), a form post from the payment page (it works without
  * JavaScript), with the order id bound from the page: the order's one remainder order is opened
  * (made by the first post, the same one after) and the payer sent to its page. A refusal (the
- * order offers none any more, no address free this second) sends the payer back to the order's
+ * order offers none any more, no address free this second, no current price for an invoice's rest) sends the payer back to the order's
  * page, which shows what there is; bad input is a refusal too, never a server error.
  */
 import { redirect } from 'next/navigation';
@@ -13,7 +13,7 @@ import { isDomainError, isDomainErrorOf } from '@/lib/errors';
 import { openRemainder } from '@/lib/mispayments';
 
 /** Refusals that leave the payer on the order's page: nothing was made, and the page says what there is. */
-const BACK_TO_THE_PAGE = new Set(['NoRemainder', 'NoAddressAvailable', 'OrderCreatedConcurrently']);
+const BACK_TO_THE_PAGE = new Set(['NoRemainder', 'NoAddressAvailable', 'OrderCreatedConcurrently', 'RateUnavailable']);
 
 export async function payTheRest(orderId: string, form: FormData): Promise<void> {
   // The bound id comes back from the browser with the form: checked like the rest of it.
