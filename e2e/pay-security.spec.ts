@@ -134,7 +134,9 @@ test("no language's texts in the client bundle: a payer page gets its one langua
   }
 });
 
-test('security headers: a nonce-based CSP on every page, nosniff and no referrer everywhere', async ({ request }) => {
+test('security headers: a nonce-based CSP on every page, nosniff, and no referrer to another site', async ({
+  request,
+}) => {
   const order = await makeOrder({ currency: 'LTC', network: 'litecoin', amount: '0.2' });
   const first = await request.get(`/pay/${order.orderId}`);
   const second = await request.get(`/pay/${order.orderId}`);
