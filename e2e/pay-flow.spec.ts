@@ -23,6 +23,7 @@ import {
   startOwnGateway,
   type OwnGateway,
 } from './pay-support';
+import { createUser } from './support/dashboard';
 import { expect, test } from './support/fixtures';
 
 let gw: OwnGateway;
@@ -390,6 +391,22 @@ test('underpaid after expiry: "pay the rest" twice is one remainder order; payin
   await again.waitForURL(`${gw.baseUrl}/pay/${restId}`);
   await noScript.close();
 
+  // The merchant's dashboard meanwhile: the original waits for a decision, its page shows the chain.
+  const owner = await createUser({ merchant: 'e2e-pay-flow', dataDir: gw.dataDir });
+  const dashboard = await browser.newContext();
+  const admin = await dashboard.newPage();
+  await admin.goto(`${gw.baseUrl}/dashboard/sign-in`);
+  await admin.getByLabel('E-mail address').fill(owner.email);
+  await admin.getByLabel('Password').fill(owner.password);
+  await admin.getByRole('button', { name: 'Sign in' }).click();
+  await admin.waitForURL((url) => !url.pathname.startsWith('/dashboard/sign-in'), { waitUntil: 'commit' });
+  await admin.goto(`${gw.baseUrl}/dashboard/orders?q=${order.orderId}`);
+  await expect(admin.getByTestId('needs-decision')).toHaveText('needs a decision');
+  await admin.goto(`${gw.baseUrl}/dashboard/orders/${order.orderId}`);
+  await expect(admin.getByTestId('remainder-order')).toContainText(restId);
+  await expect(admin.getByRole('button', { name: 'Accept what arrived' })).toBeVisible();
+  await expectAccessible(admin, 'dashboard order page, waiting for a decision');
+
   await gw.pay(restId, 'full');
   await gw.mine('arbitrum', 2);
   await expect(heading(page)).toHaveText('Paid', { timeout: 45_000 });
@@ -401,6 +418,14 @@ test('underpaid after expiry: "pay the rest" twice is one remainder order; payin
   await expect(page.getByRole('button', { name: 'Pay the rest' })).toHaveCount(0);
   expect((await gw.status(order.orderId)).status).toBe('partial');
   expect((await merchantCall<{ status: string }>('order', { orderId: order.orderId })).status).toBe('partial');
+
+  // The dashboard: settled by the payer, nothing left to decide; the page fits a phone.
+  await admin.reload();
+  await expect(admin.getByTestId('settlement')).toContainText('the payer paid the rest');
+  await expect(admin.getByRole('button', { name: 'Accept what arrived' })).toHaveCount(0);
+  await admin.setViewportSize(PHONE);
+  await expectNoHorizontalScroll(admin);
+  await dashboard.close();
 
   // The store is told: order.resolved in its feed, naming both orders and the total received.
   type Feed = { events: { type: string; data: Record<string, unknown> }[] };
