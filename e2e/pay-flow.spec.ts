@@ -425,6 +425,23 @@ test('underpaid after expiry: "pay the rest" twice is one remainder order; payin
   await expect(admin.getByRole('button', { name: 'Accept what arrived' })).toHaveCount(0);
   await admin.setViewportSize(PHONE);
   await expectNoHorizontalScroll(admin);
+  // The late-payment rule in the settings: saved exactly (a canonical percent), a bad value refused; then off again,
+  // as the spec's other orders expect.
+  await admin.goto(`${gw.baseUrl}/dashboard/settings`);
+  const rule = async (minutes: string, percent: string) => {
+    await admin.getByLabel('Minutes after the deadline').fill(minutes);
+    await admin.getByLabel('Price move below (percent)').fill(percent);
+    await admin.getByRole('button', { name: 'Save late-payment rule' }).click();
+  };
+  await rule('30', '2.50');
+  await expect(
+    admin.getByText('A late payment within 30 minutes, while the price moved less than 2.5 %'),
+  ).toBeVisible();
+  await rule('30', '1e2');
+  await expect(admin.getByText('The price move is a percent below 100, such as "2.5".')).toBeVisible();
+  await expectNoHorizontalScroll(admin);
+  await rule('0', '0');
+  await expect(admin.getByText('Late payments now wait for your decision on the order page.')).toBeVisible();
   await dashboard.close();
 
   // The store is told: order.resolved in its feed, naming both orders and the total received.
