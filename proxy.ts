@@ -99,10 +99,10 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
   // next.config's `no-referrer` the browser sends such a post with `Origin: null`, which Next.js's
   // server-action check refuses; `same-origin` sends the real origin to the gateway itself and
   // still nothing to any other site (the link stays a capability).
-  // The dashboard's and the demo store's forms and server actions, and a payment link's "continue"
-  // (its route handler), are refused the same way without it: above, as cross-site.
-  if (pathname.startsWith('/invoice/') || pathname.startsWith('/link/') || dashboardPage || storePage)
-    response.headers.set('referrer-policy', 'same-origin');
+  // The dashboard's and the demo store's forms and server actions, a payment link's "continue"
+  // (its route handler), and the payment page's "pay the rest" (docs/decisions/069) are refused
+  // the same way without it: above, as cross-site.
+  if (payerPage || dashboardPage || storePage) response.headers.set('referrer-policy', 'same-origin');
   return response;
 }
 

@@ -6,6 +6,7 @@
  * block dated after an order's expiry dates every later block of its network too.
  */
 import type { Page } from '@playwright/test';
+import { createHmac, randomInt } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { LANGUAGES } from '@/lib/pay/i18n';
@@ -23,6 +24,7 @@ import {
   startOwnGateway,
   type OwnGateway,
 } from './pay-support';
+import { createUser } from './support/dashboard';
 import { expect, test } from './support/fixtures';
 
 let gw: OwnGateway;
@@ -366,4 +368,116 @@ test.describe('embedded', () => {
       )
       .toMatch(/^chrome-error:/);
   });
+});
+
+/** A signed call of the merchant API to the spec's gateway, as a store's server makes it. */
+async function merchantCall<T>(operation: string, fields: Record<string, unknown>): Promise<T> {
+  const body = JSON.stringify({ ...fields, nonce: `${Date.now()}${randomInt(1e9)}` });
+  const response = await fetch(`${gw.baseUrl}/api-gateway/${operation}`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'x-api-public-key': gw.keys.publicKey,
+      'x-api-signature': createHmac('sha256', gw.keys.privateKey).update(body).digest('hex'),
+    },
+    body,
+  });
+  const answer = (await response.json()) as { success: boolean; response: T };
+  if (!answer.success) throw new Error(`${operation}: ${JSON.stringify(answer)}`);
+  return answer.response;
+}
+
+test('underpaid after expiry: "pay the rest" twice is one remainder order; paying it settles the original, which stays partial, and the store is told', async ({
+  page,
+  browser,
+}) => {
+  const order = await gw.makeOrder({ currency: 'ETH', network: 'arbitrum', amount: '0.02' });
+  await gw.pay(order.orderId, 'partial');
+  await gw.mine('arbitrum', 2);
+  await gw.waitForScreen(order.orderId, 'partially-paid');
+  await gw.mine('arbitrum', 1, new Date(Date.parse(order.expiresAt) + 1000));
+  await page.goto(`${gw.baseUrl}/pay/${order.orderId}`);
+  await expect(heading(page)).toHaveText('Underpaid', { timeout: 45_000 });
+  await expect(page.getByTestId('rest-left')).toContainText('0.01 ETH');
+  await expectAccessible(page, 'underpaid, with "pay the rest"');
+
+  await page.getByRole('button', { name: 'Pay the rest' }).click();
+  await page.waitForURL((url) => url.pathname.startsWith('/pay/') && !url.pathname.endsWith(order.orderId));
+  const restId = new URL(page.url()).pathname.split('/').pop()!;
+  await expect(heading(page)).toHaveText('Awaiting payment');
+  await expect(page.getByTestId('amount')).toHaveText('0.01 ETH');
+
+  // The same payer again, this time without JavaScript: the form still posts, to the same remainder.
+  const noScript = await browser.newContext({ javaScriptEnabled: false });
+  const again = await noScript.newPage();
+  await again.goto(`${gw.baseUrl}/pay/${order.orderId}`);
+  await again.getByRole('button', { name: 'Pay the rest' }).click();
+  await again.waitForURL(`${gw.baseUrl}/pay/${restId}`);
+  await noScript.close();
+
+  // The merchant's dashboard meanwhile: the original waits for a decision, its page shows the chain.
+  const owner = await createUser({ merchant: 'e2e-pay-flow', dataDir: gw.dataDir });
+  const dashboard = await browser.newContext();
+  const admin = await dashboard.newPage();
+  await admin.goto(`${gw.baseUrl}/dashboard/sign-in`);
+  await admin.getByLabel('E-mail address').fill(owner.email);
+  await admin.getByLabel('Password').fill(owner.password);
+  await admin.getByRole('button', { name: 'Sign in' }).click();
+  await admin.waitForURL((url) => !url.pathname.startsWith('/dashboard/sign-in'), { waitUntil: 'commit' });
+  await admin.goto(`${gw.baseUrl}/dashboard/orders?q=${order.orderId}`);
+  await expect(admin.getByTestId('needs-decision')).toHaveText('needs a decision');
+  await admin.goto(`${gw.baseUrl}/dashboard/orders/${order.orderId}`);
+  await expect(admin.getByTestId('remainder-order')).toContainText(restId);
+  await expect(admin.getByRole('button', { name: 'Accept what arrived' })).toBeVisible();
+  await expectAccessible(admin, 'dashboard order page, waiting for a decision');
+
+  await gw.pay(restId, 'full');
+  await gw.mine('arbitrum', 2);
+  await expect(heading(page)).toHaveText('Paid', { timeout: 45_000 });
+
+  // The original: settled, its status unchanged.
+  await page.goto(`${gw.baseUrl}/pay/${order.orderId}`);
+  await expect(heading(page)).toHaveText('Underpaid');
+  await expect(page.getByTestId('rest-settled')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Pay the rest' })).toHaveCount(0);
+  expect((await gw.status(order.orderId)).status).toBe('partial');
+  expect((await merchantCall<{ status: string }>('order', { orderId: order.orderId })).status).toBe('partial');
+
+  // The dashboard: settled by the payer, nothing left to decide; the page fits a phone.
+  await admin.reload();
+  await expect(admin.getByTestId('settlement')).toContainText('the payer paid the rest');
+  await expect(admin.getByRole('button', { name: 'Accept what arrived' })).toHaveCount(0);
+  await admin.setViewportSize(PHONE);
+  await expectNoHorizontalScroll(admin);
+  // The late-payment rule in the settings: saved exactly (a canonical percent), a bad value refused; then off again,
+  // as the spec's other orders expect.
+  await admin.goto(`${gw.baseUrl}/dashboard/settings`);
+  const rule = async (minutes: string, percent: string) => {
+    await admin.getByLabel('Minutes after the deadline').fill(minutes);
+    await admin.getByLabel('Price move below (percent)').fill(percent);
+    await admin.getByRole('button', { name: 'Save late-payment rule' }).click();
+  };
+  await rule('30', '2.50');
+  await expect(
+    admin.getByText('A late payment within 30 minutes, while the price moved less than 2.5 %'),
+  ).toBeVisible();
+  await rule('30', '1e2');
+  await expect(admin.getByText('The price move is a percent below 100, such as "2.5".')).toBeVisible();
+  await expectNoHorizontalScroll(admin);
+  await rule('0', '0');
+  await expect(admin.getByText('Late payments now wait for your decision on the order page.')).toBeVisible();
+  await dashboard.close();
+
+  // The store is told: order.resolved in its feed, naming both orders and the total received.
+  type Feed = { events: { type: string; data: Record<string, unknown> }[] };
+  await expect
+    .poll(async () =>
+      (await merchantCall<Feed>('events/list', { types: ['order.resolved'], limit: 100 })).events.find(
+        (event) => event.data.orderId === order.orderId,
+      ),
+    )
+    .toMatchObject({
+      type: 'order.resolved',
+      data: { remainderOrderId: restId, kind: 'remainder_paid', amount: '0.02', totalReceived: '0.02' },
+    });
 });

@@ -104,6 +104,8 @@ export async function expectNoHorizontalScroll(page: Page): Promise<void> {
 
 export interface OwnGateway {
   baseUrl: string;
+  /** Its data directory: the users CLI (e2e/support/dashboard.ts createUser) runs against it. */
+  dataDir: string;
   keys: Keys;
   makeOrder(fields: MakeOrderFields): Promise<Order>;
   /** What `npm run sandbox -- mine NETWORK COUNT [--at ISO]` does, sent to this gateway's control endpoint (controlCommand). */
@@ -175,6 +177,7 @@ export async function startOwnGateway(
   const baseUrl = server.baseUrl;
   const gateway: OwnGateway = {
     baseUrl,
+    dataDir: server.dataDir,
     keys,
     cli,
     async makeOrder(fields) {

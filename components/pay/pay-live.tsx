@@ -19,11 +19,13 @@ import type { ReactNode } from 'react';
 import { countdownPhase } from '@/lib/pay/format';
 import type { Language } from '@/lib/pay/i18n';
 import type { Messages } from '@/lib/pay/messages';
+import type { RestMessages } from '@/lib/pay/rest-messages';
 import { hasReceipt, type PublicOrderView } from '@/lib/pay/view';
 import { useTimeLeft } from './countdown';
 import { useOrderStatus } from './order-status';
 import { usePostStatusToParent } from './parent-messages';
 import { usePayBlockRefresh } from './pay-block-refresh';
+import { PayRest } from './pay-rest';
 import { useReturnRedirect } from './return-to-store';
 import { SimulatePayment } from './simulate-payment';
 import { StatusAnnouncer } from './status-announcer';
@@ -41,9 +43,23 @@ interface Props {
   payBlock: ReactNode;
   /** The link to the receipt (drawn on the server), shown once the order is paid. */
   receiptLink: ReactNode;
+  /** The texts of "pay the rest" (./pay-rest) in the page's language. */
+  restMessages: RestMessages;
+  /** "Pay the rest", the page's server action bound to the order. */
+  payTheRest: (form: FormData) => Promise<void>;
 }
 
-export function PayLive({ initial, m, language, embed, invoiceLine, payBlock, receiptLink }: Props) {
+export function PayLive({
+  initial,
+  m,
+  language,
+  embed,
+  invoiceLine,
+  payBlock,
+  receiptLink,
+  restMessages,
+  payTheRest,
+}: Props) {
   const { view, reconnecting, refetch } = useOrderStatus(initial);
   const pending = view.status === 'pending';
   const left = useTimeLeft(view.expiresAt, initial.serverTime, pending);
@@ -73,6 +89,7 @@ export function PayLive({ initial, m, language, embed, invoiceLine, payBlock, re
         payable={payable}
       />
       {hasReceipt(view.screen) && receiptLink}
+      <PayRest view={view} m={restMessages} language={language} embed={embed} action={payTheRest} />
       <StatusAnnouncer screen={view.screen} redirecting={redirect.redirecting} m={m} />
       {invoiceLine && (
         <div className="group" data-change-coin={view.invoice?.canChangeCoin ? '' : undefined}>

@@ -14,6 +14,7 @@ import { QRCodeSVG } from 'qrcode.react';
 import { chunkAddress, formatAmount } from '@/lib/pay/format';
 import type { Language } from '@/lib/pay/i18n';
 import type { Messages } from '@/lib/pay/messages';
+import { REST_MESSAGES } from '@/lib/pay/rest-messages';
 import type { PublicBrand, PublicOrderView } from '@/lib/pay/view';
 import { LiveQueries } from '../live/query-provider';
 import { brandHeaderClass, brandProps, MerchantLine } from './brand';
@@ -45,9 +46,20 @@ interface PageProps {
   brand: PublicBrand;
   /** "View receipt" in the page's language (lib/receipts), the paid screen's link to the receipt. */
   viewReceipt: string;
+  /** "Pay the rest" (./pay-rest): the page's server action, bound to the order. */
+  payTheRest: (form: FormData) => Promise<void>;
 }
 
-export function PaymentPage({ view, m, language, embed, invoicePrice = null, brand, viewReceipt }: PageProps) {
+export function PaymentPage({
+  view,
+  m,
+  language,
+  embed,
+  invoicePrice = null,
+  brand,
+  viewReceipt,
+  payTheRest,
+}: PageProps) {
   const invoiceLine = view.invoice && invoicePrice && (
     <InvoicePrice
       view={view}
@@ -99,6 +111,8 @@ export function PaymentPage({ view, m, language, embed, invoicePrice = null, bra
                 </a>
               </p>
             }
+            restMessages={REST_MESSAGES[language]}
+            payTheRest={payTheRest}
           />
         </LiveQueries>
         {view.description && !embed && (

@@ -13,6 +13,7 @@ import type { EventCursorUnknown } from '../events';
 import type { InvoiceError } from '../invoices';
 import type { TooManyEndpoints } from '../webhooks';
 import type { PaymentLinkError } from '../links';
+import type { MispaymentError } from '../mispayments';
 import type { OrderError } from '../orders';
 import type { RateUnavailable, UnknownPriceCurrency } from '../rates';
 import { processSlot } from '../process';
@@ -366,7 +367,8 @@ const DOMAIN_ANSWERS: Record<
   | InvoiceError['kind']
   | PaymentLinkError['kind']
   | (RateUnavailable | UnknownPriceCurrency)['kind']
-  | (EventCursorUnknown | TooManyEndpoints)['kind'],
+  | (EventCursorUnknown | TooManyEndpoints)['kind']
+  | MispaymentError['kind'],
   ApiErrorName
 > = {
   NotFound: 'NOT_FOUND',
@@ -393,6 +395,9 @@ const DOMAIN_ANSWERS: Record<
   PaymentLinkClosed: 'PAYMENT_LINK_CLOSED',
   LinkChoiceInvalid: 'VALIDATION_ERROR',
   LinkBusy: 'RATE_LIMITED',
+  // The payment page's and the dashboard's refusals (lib/mispayments): no API operation makes them.
+  NoRemainder: 'ORDER_CONFLICT',
+  NothingToDecide: 'ORDER_CONFLICT',
 };
 
 /** A domain error as its documented answer, with the domain's own words (the table's when it has none). */

@@ -34,6 +34,7 @@ import {
 } from '../db';
 import { DEPOSIT_ROWS, serializeDeposit, type DepositRow } from '../deposits';
 import { serializeInvoice, withOrders, type InvoiceRow } from '../invoices';
+import { mispaymentsOf, type OrderMispayment } from '../mispayments';
 import { formatUnits } from '../money';
 import { decimalsOf, serializeOrder, type OrderRow } from '../orders';
 import { isUuid, type Deposit, type Invoice, type Order, type OrderStatus, type WebhookEvent } from '../protocol';
@@ -131,6 +132,8 @@ export type OrderListRow = OrderListItem & {
   invoice: { id: string; merchantOrder: string | null; currency: string; amount: string } | null;
   /** Orphan deposits of the order: money that reached its address but could not count (late, or another coin). */
   latePayments: number;
+  /** Its mispayment (lib/mispayments): waiting for the merchant's decision, or settled; null for neither. */
+  mispayment: 'waiting' | 'settled' | null;
 };
 
 type ListInvoiceRow = Pick<
@@ -151,12 +154,20 @@ const LATE_PAYMENTS = statement<{ order_id: string; n: number }, { ids: string[]
        group by 1`,
 );
 
+function mispaymentFlag(facts: OrderMispayment | undefined): OrderListRow['mispayment'] {
+  if (facts?.settlement) return 'settled';
+  return facts?.waiting ? 'waiting' : null;
+}
+
 /** The page's orders with their invoices and late payments: two indexed lookups for the whole page. */
 async function withListExtras(db: Queryable, scope: MerchantScope, items: OrderListItem[]): Promise<OrderListRow[]> {
   const invoiceIds = [...new Set(items.flatMap((o) => (o.invoiceId ? [o.invoiceId] : [])))];
-  const [invoiceRows, late] = await Promise.all([
+  // Only an expired or underpaid order can wait for a decision or be settled.
+  const mispaid = items.filter((o) => o.status === 'expired' || o.status === 'partial').map((o) => o.orderId);
+  const [invoiceRows, late, mispayments] = await Promise.all([
     invoiceIds.length > 0 ? LIST_INVOICES.run(db, { ...scope, ids: invoiceIds }) : [],
     items.length > 0 ? LATE_PAYMENTS.run(db, { ...scope, ids: items.map((o) => o.orderId) }) : [],
+    mispaymentsOf(db, scope, mispaid),
   ]);
   const invoiceOf = new Map(invoiceRows.map((i) => [i.id, i]));
   const lateOf = new Map(late.map((l) => [l.order_id, l.n]));
@@ -173,6 +184,7 @@ async function withListExtras(db: Queryable, scope: MerchantScope, items: OrderL
           }
         : null,
       latePayments: lateOf.get(o.orderId) ?? 0,
+      mispayment: mispaymentFlag(mispayments.get(o.orderId)),
     };
   });
 }
@@ -284,6 +296,8 @@ export interface OrderDetail {
   orphanDeposits: DepositView[];
   /** Its webhooks with every delivery attempt. */
   webhooks: WebhookEvent[];
+  /** Its mispayment: remainder, settlement, whether it waits for a decision (lib/mispayments); null when none. */
+  mispayment: OrderMispayment | null;
 }
 
 /**
@@ -370,12 +384,13 @@ export async function orderDetail(
   const inScope = { merchantId: scope.merchantId, mode: scope.mode };
   const [row] = await ORDER_OF_SCOPE.run(db, { id: orderId, ...inScope });
   if (!row) return undefined;
-  const [events, paymentRows, depositRows, webhooks, overrides] = await Promise.all([
+  const [events, paymentRows, depositRows, webhooks, overrides, mispayments] = await Promise.all([
     ORDER_EVENTS.run(db, { orderId }),
     PAYMENT_DETAILS.run(db, { orderId, ...inScope }),
     ORDER_DEPOSITS.run(db, { orderId, ...inScope }),
     listOrderDeliveries(db, orderId, scope),
     explorerOverrides(db, scope.merchantId),
+    mispaymentsOf(db, inScope, [orderId]),
   ]);
   const network = orderNetwork(scope.mode, row.network);
   const required = network ? requiredConfirmations(scope.mode, network) : 0;
@@ -416,6 +431,7 @@ export async function orderDetail(
       createdAt: d.created_at,
     })),
     webhooks,
+    mispayment: mispayments.get(orderId) ?? null,
   };
 }
 

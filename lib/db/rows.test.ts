@@ -36,6 +36,7 @@ describe('RowOf', () => {
       | 'invoice_id'
       | 'api_key_id'
       | 'payer_language'
+      | 'remainder_of'
     >();
     expectTypeOf<Order['amount']>().toEqualTypeOf<string>(); // NUMERIC as text
     expectTypeOf<Order['tag']>().toEqualTypeOf<string | null>();

@@ -4,6 +4,7 @@
  */
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   bigint,
   boolean,
   check,
@@ -70,6 +71,15 @@ export const merchants = pgTable('merchants', {
     .default(sql`'{}'::text[]`),
   /** Owners and admins get a mail each day with the day before's live orders and amounts (docs/decisions/074); off by default. */
   dailySummary: boolean('daily_summary').notNull().default(false),
+  /**
+   * The late-payment rule (lib/mispayments, docs/decisions/069): a confirmed payment of an expired or
+   * underpaid order's coin that arrived at most this many minutes after its deadline, while the
+   * price moved less than `lateAcceptRateMovePercent`, settles the order's mispayment by itself. 0: off.
+   */
+  lateAcceptMinutes: integer('late_accept_minutes').notNull().default(0),
+  lateAcceptRateMovePercent: numeric('late_accept_rate_move_percent', { precision: 9, scale: 6 })
+    .notNull()
+    .default('0'),
   createdAt: createdAt(),
 });
 
@@ -248,9 +258,13 @@ export const orders = pgTable(
     apiKeyId: uuid('api_key_id').references(() => apiKeys.id),
     /** The language of the payment page the payer last saw (lib/pay LANGUAGES): their mail is written in it. */
     payerLanguage: text('payer_language'),
+    /** The underpaid (or paid-late) order whose rest this order asks for (lib/mispayments); null for any other order. */
+    remainderOf: uuid('remainder_of').references((): AnyPgColumn => orders.id),
   },
   (t) => [
     uniqueIndex('orders_client_order').on(t.merchantId, t.mode, t.clientOrderId),
+    // One remainder per original: two payers opening "pay the rest" at once make one order (docs/decisions/069).
+    uniqueIndex('orders_remainder_of').on(t.remainderOf),
     // The dashboard's keyset pages (created_at desc, id desc) and the API's listing, date ranges included (migration 0007).
     index('orders_merchant_created').on(
       t.merchantId,
@@ -734,6 +748,31 @@ export const orderEvents = pgTable(
   // An order leaves `pending` once; a second final status would be a double decision.
   (t) => [uniqueIndex('order_events_once').on(t.orderId)],
 );
+
+/**
+ * How a final order's mispayment was settled (lib/mispayments, docs/decisions/069): the order keeps
+ * its status (a final status never changes); this row, written once per order (its key), says what
+ * settled it, in the transaction that records its `order.resolved` event.
+ */
+export const orderResolutions = pgTable('order_resolutions', {
+  orderId: uuid('order_id')
+    .primaryKey()
+    .references(() => orders.id),
+  merchantId: uuid('merchant_id')
+    .notNull()
+    .references(() => merchants.id),
+  mode: text('mode', { enum: MODE_VALUES }).notNull(),
+  /** `remainder_paid`: its remainder order was paid; `accepted`: the merchant's rule or the merchant took what arrived (late payments included) as settling it; `left`: the merchant left it as it is. */
+  kind: text('kind', { enum: ['remainder_paid', 'accepted', 'left'] }).notNull(),
+  /** `rule` (the merchant's late-payment rule), `payer` (paid the rest) or `merchant` (a dashboard decision). */
+  decidedBy: text('decided_by', { enum: ['rule', 'payer', 'merchant'] }).notNull(),
+  /** The dashboard user who decided, for `merchant`. */
+  userId: uuid('user_id'),
+  remainderOrderId: uuid('remainder_order_id').references(() => orders.id),
+  /** What the order's address and its remainder's received in the order's coin, base units. */
+  totalReceived: money('total_received').notNull(),
+  createdAt: createdAt(),
+});
 
 /**
  * The overview's orders by status, one row per merchant, mode and past UTC day of creation, written

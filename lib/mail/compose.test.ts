@@ -28,6 +28,8 @@ const view: PublicOrderView = {
   payments: [{ txid: 'ab'.repeat(32), amount: '1000', status: 'confirmed', confirmations: 2 }],
   otherTransfers: [],
   invoice: null,
+  rest: null,
+  remainderOf: null,
 };
 
 const input = (over: Partial<PayerMailInput> = {}): PayerMailInput => ({

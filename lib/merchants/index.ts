@@ -65,7 +65,10 @@ export {
   setRequireTwoFactor,
   updateBrand,
   updateExplorers,
+  updateLatePaymentRule,
   updateMailSettings,
+  LATE_ACCEPT_MAX_MINUTES,
+  LATE_PAYMENT_RULE,
   type MerchantSettings,
 } from './settings';
 export { advancedBalanceId, listAdvancedBalances } from './balances';

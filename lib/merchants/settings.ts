@@ -1,6 +1,8 @@
 import 'server-only';
+import { z } from 'zod';
 import { bare, columnsOf, merchants, param, sql, statement, type Queryable, type RowOf } from '../db';
 import type { ExplorerChanges } from './brand';
+import { formatPercent, parsePercent } from '../money';
 
 export interface MerchantSettings {
   name: string;
@@ -18,6 +20,10 @@ export interface MerchantSettings {
   payerMailOff: string[];
   /** Owners and admins get the daily summary mail. */
   dailySummary: boolean;
+  /** The late-payment rule (lib/mispayments): minutes after the deadline (0: off) and the price move below which a late payment settles the order. */
+  lateAcceptMinutes: number;
+  /** A canonical decimal string of percent ("2.5"). */
+  lateAcceptRateMovePercent: string;
 }
 
 type SettingsRow = Pick<
@@ -30,11 +36,13 @@ type SettingsRow = Pick<
   | 'mail_reply_to'
   | 'payer_mail_off'
   | 'daily_summary'
+  | 'late_accept_minutes'
+  | 'late_accept_rate_move_percent'
 > & {
   explorer_urls: Record<string, string>;
 };
 const SETTINGS = statement<SettingsRow, { id: string }>(
-  sql`select ${columnsOf(merchants, ['name', 'brand_logo', 'brand_color', 'explorer_urls', 'require_two_factor', 'mail_sender_name', 'mail_reply_to', 'payer_mail_off', 'daily_summary'])} from ${merchants} where ${merchants.id} = ${param('id')}`,
+  sql`select ${columnsOf(merchants, ['name', 'brand_logo', 'brand_color', 'explorer_urls', 'require_two_factor', 'mail_sender_name', 'mail_reply_to', 'payer_mail_off', 'daily_summary', 'late_accept_minutes', 'late_accept_rate_move_percent'])} from ${merchants} where ${merchants.id} = ${param('id')}`,
 );
 
 export async function merchantSettings(db: Queryable, merchantId: string): Promise<MerchantSettings | undefined> {
@@ -50,6 +58,8 @@ export async function merchantSettings(db: Queryable, merchantId: string): Promi
       mailReplyTo: row.mail_reply_to,
       payerMailOff: row.payer_mail_off,
       dailySummary: row.daily_summary,
+      lateAcceptMinutes: row.late_accept_minutes,
+      lateAcceptRateMovePercent: formatPercent(parsePercent(row.late_accept_rate_move_percent)!),
     }
   );
 }
@@ -133,4 +143,51 @@ const SET_REQUIRE_TWO_FACTOR = statement<unknown, { id: string; required: boolea
 
 export async function setRequireTwoFactor(db: Queryable, merchantId: string, required: boolean): Promise<void> {
   await SET_REQUIRE_TWO_FACTOR.run(db, { id: merchantId, required });
+}
+
+const SET_LATE_RULE = statement<unknown, { id: string; minutes: number; percent: string }>(
+  sql`update ${merchants} set ${bare(merchants.lateAcceptMinutes)} = ${param('minutes')}::int,
+        ${bare(merchants.lateAcceptRateMovePercent)} = ${param('percent')}::numeric
+   where ${merchants.id} = ${param('id')}`,
+);
+
+/** The bounds of the late-payment rule's minutes: a day at most (a later payment is the merchant's call). */
+export const LATE_ACCEPT_MAX_MINUTES = 1440;
+
+/**
+ * The settings form of the late-payment rule, as text fields: whole minutes 0 to
+ * LATE_ACCEPT_MAX_MINUTES, and a percent below 100 with at most 6 decimals (parsed exactly, never a
+ * float), answered canonical ("2.50" is "2.5").
+ */
+export const LATE_PAYMENT_RULE = z.object({
+  minutes: z
+    .string()
+    .trim()
+    .regex(/^\d{1,4}$/, `Minutes are a whole number from 0 to ${LATE_ACCEPT_MAX_MINUTES}.`)
+    .transform(Number)
+    .refine((n) => n <= LATE_ACCEPT_MAX_MINUTES, `Minutes are a whole number from 0 to ${LATE_ACCEPT_MAX_MINUTES}.`),
+  rateMovePercent: z
+    .string()
+    .trim()
+    .max(12, 'The price move is a percent below 100, such as "2.5".')
+    .transform((text, ctx) => {
+      const percent = parsePercent(text);
+      if (!percent || percent.value >= 100n * 10n ** BigInt(percent.scale)) {
+        ctx.addIssue({ code: 'custom', message: 'The price move is a percent below 100, such as "2.5".' });
+        return z.NEVER;
+      }
+      return formatPercent(percent);
+    }),
+});
+
+/**
+ * Sets the late-payment rule (docs/decisions/069): `minutes` 0 to LATE_ACCEPT_MAX_MINUTES (0: off),
+ * `rateMovePercent` a canonical percent from parsePercent, below 100. The caller parses and audits.
+ */
+export async function updateLatePaymentRule(
+  db: Queryable,
+  merchantId: string,
+  rule: { minutes: number; rateMovePercent: string },
+): Promise<void> {
+  await SET_LATE_RULE.run(db, { id: merchantId, minutes: rule.minutes, percent: rule.rateMovePercent });
 }

@@ -54,6 +54,8 @@ export interface Caller {
 export type OrderRequest = MakeOrderRequest & {
   /** The invoice whose coin choice this order is (lib/invoices); its lifetime may be below make-order's minimum. */
   invoiceId?: string;
+  /** The underpaid order whose rest this order asks for (lib/mispayments); one per original, by a unique index. */
+  remainderOf?: string;
 };
 
 /** The order request after its values are resolved against the catalog, in base units. */
@@ -182,6 +184,7 @@ const NEW_ORDER_COLUMNS = [
   'lifetime',
   'invoice_id',
   'api_key_id',
+  'remainder_of',
 ] as const satisfies readonly (keyof OrderRow)[];
 type NewOrder = Pick<OrderRow, (typeof NEW_ORDER_COLUMNS)[number]>;
 
@@ -207,6 +210,7 @@ function newOrder(caller: Caller, input: OrderRequest, order: ResolvedOrder): Ne
     invoice_id: input.invoiceId ?? null,
     // The key that signs the order's webhooks (docs/decisions/048).
     api_key_id: caller.key.keyId,
+    remainder_of: input.remainderOf ?? null,
   };
 }
 
@@ -241,6 +245,7 @@ function orderInsert(
     [orders.lifetime, sql`${p.lifetime}::int`],
     [orders.invoiceId, p.invoice_id],
     [orders.apiKeyId, sql`${p.api_key_id}::uuid`],
+    [orders.remainderOf, sql`${p.remainder_of}::uuid`],
     [orders.createdAt, sql`now()`],
     [orders.expiresAt, sql`now() + make_interval(secs => ${p.lifetime}::int)`],
   ]);

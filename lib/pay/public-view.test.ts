@@ -24,6 +24,7 @@ function order(overrides: Partial<PublicOrderRow> = {}): PublicOrderRow {
     merchant_name: 'Book shop',
     tip_height: 100,
     invoice: null,
+    remainder_of: null,
     ...overrides,
   };
 }
@@ -92,7 +93,10 @@ describe('buildPublicView', () => {
         'payments',
         'received',
         'remaining',
+        // "Pay the rest" (docs/decisions/069): order ids the payer holds, amounts and a flag.
+        'remainderOf',
         'requiredConfirmations',
+        'rest',
         'returnUrl',
         'screen',
         'serverTime',

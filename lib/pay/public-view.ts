@@ -31,6 +31,7 @@ import {
 } from '../db';
 import { canChooseCoin } from '../invoices';
 import { formatUnits } from '../money';
+import { payerRest } from '../mispayments';
 import { isLateTransfer } from '../orders';
 import {
   screenOf,
@@ -57,6 +58,7 @@ export type PublicOrderRow = Pick<
   | 'description'
   | 'return_url'
   | 'expires_at'
+  | 'remainder_of'
 > & {
   merchant_name: RowOf<typeof merchants>['name'];
   /** Height the network's watcher has scanned to; null before its first step. */
@@ -184,6 +186,8 @@ export function buildPublicView(
     payments,
     otherTransfers,
     invoice,
+    rest: null,
+    remainderOf: order.remainder_of,
   };
 }
 
@@ -206,7 +210,7 @@ const PUBLIC_ORDER = statement<
   { id: string }
 >(
   sql`select ${o.id}, ${o.mode}, ${o.status}, ${o.currency}, ${o.network}, ${o.amount}::text as amount, ${o.received}::text as received, ${o.address}, ${o.tag},
-            ${o.description}, ${o.returnUrl}, ${o.expiresAt}, ${m.name} as merchant_name, ${c.height} as tip_height,
+            ${o.description}, ${o.returnUrl}, ${o.expiresAt}, ${o.remainderOf}, ${m.name} as merchant_name, ${c.height} as tip_height,
             ${i.id} as invoice_id, ${i.currency} as invoice_currency, ${i.amount}::text as invoice_amount, ${i.priceDecimals} as invoice_price_decimals,
             ${i.status} as invoice_status, ${i.orderId} as invoice_order_id, ${i.expiresAt} as invoice_expires_at,
             coalesce((select json_agg(json_build_object(
@@ -256,11 +260,23 @@ export async function loadPublicView(db: Queryable, orderId: string): Promise<Pu
   };
   const network = orderNetwork(order.mode, order.network);
   if (!network) throw new Error(`network ${order.network} is not in the catalog`);
-  return buildPublicView(
+  const view = buildPublicView(
     order,
     transfers.map((t) => ({ ...t, first_seen_at: new Date(t.first_seen_at) })),
     { requiredConfirmations: requiredConfirmations(order.mode, network), now: new Date() },
   );
+  // "Pay the rest" (docs/decisions/069): read only for the orders that may offer it.
+  if (order.status !== 'partial' && order.status !== 'expired') return view;
+  const offer = await payerRest(db, order.id);
+  const decimals = findCurrency(network, order.currency)!.decimals;
+  return {
+    ...view,
+    rest: offer && {
+      left: offer.left === null ? null : formatUnits(offer.left, decimals),
+      orderId: offer.orderId,
+      settled: offer.settled,
+    },
+  };
 }
 
 const BRAND = statement<Pick<RowOf<typeof merchants>, 'brand_logo' | 'brand_color'>, { id: string }>(

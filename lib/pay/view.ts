@@ -71,6 +71,17 @@ export interface PublicOrderInvoice {
   canChangeCoin: boolean;
 }
 
+/**
+ * "Pay the rest" (docs/decisions/069) on an underpaid or paid-late order: what a remainder order
+ * would ask, the remainder once opened, or that the order was settled.
+ */
+export interface PublicRest {
+  /** Decimal in the order's coin; null when the remainder exists already or none is offered (below the minimum). */
+  left: string | null;
+  orderId: string | null;
+  settled: boolean;
+}
+
 export interface PublicOrderView {
   orderId: string;
   status: PublicStatus;
@@ -105,6 +116,10 @@ export interface PublicOrderView {
   otherTransfers: PublicOtherTransfer[];
   /** The invoice whose price this order pays; null for an order made by make-order. */
   invoice: PublicOrderInvoice | null;
+  /** Set on an expired or underpaid order with something to offer or say (./public-view). */
+  rest: PublicRest | null;
+  /** The order whose rest this order pays; null for any other order. */
+  remainderOf: string | null;
 }
 
 /** The screen of an order from its status, payments and other transfers. */

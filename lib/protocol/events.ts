@@ -9,8 +9,31 @@
 import { z } from 'zod';
 import { depositResponse, invoiceResponse, orderDetailsResponse } from './responses';
 
+/**
+ * How a final order's mispayment was settled (docs/decisions/069): the order keeps its status, so
+ * its settlement is an object of its own, naming the order, the remainder order that paid the rest
+ * (if any) and what the two received in the order's coin, in total.
+ */
+export const orderResolutionResponse = z.object({
+  orderId: z.string(),
+  /** `remainder_paid`: the remainder order was paid; `accepted`: what arrived (late payments included) was taken as settling it, by the merchant's rule or in the dashboard; `left`: the merchant left it as it is. */
+  kind: z.enum(['remainder_paid', 'accepted', 'left']),
+  /** `payer` (paid the rest), `rule` (the merchant's late-payment rule) or `merchant` (a dashboard decision). */
+  decidedBy: z.enum(['payer', 'rule', 'merchant']),
+  remainderOrderId: z.string().nullable(),
+  currency: z.string(),
+  network: z.string(),
+  /** The order's amount, and what it, its late payments and its remainder received: decimal strings. */
+  amount: z.string(),
+  totalReceived: z.string(),
+  createdAt: z.iso.datetime({ offset: true }),
+});
+export type OrderResolution = z.infer<typeof orderResolutionResponse>;
+
 /** The object an event carries, named as its read operation answers it. */
 export const EVENT_OBJECTS = {
+  /** An order's settlement (no read operation of its own: the event is where a store reads it). */
+  resolution: orderResolutionResponse,
   /** `order`'s answer. */
   order: orderDetailsResponse,
   /** `get-invoice`'s answer. */
@@ -30,6 +53,11 @@ export const EVENT_TYPES = {
     object: 'order',
     description:
       "A transfer of an expired or underpaid order's coin reached its address after the deadline, and is confirmed (an orphan deposit of the order).",
+  },
+  'order.resolved': {
+    object: 'resolution',
+    description:
+      "A final order's mispayment was settled: its remainder order was paid, a late payment was accepted (by the merchant's rule or in the dashboard), or the merchant left it. The order keeps its status.",
   },
   'invoice.paid': { object: 'invoice', description: 'An invoice became PROCESSED or OVERPAID.' },
   'invoice.partial': { object: 'invoice', description: 'An invoice became PARTIAL.' },
@@ -63,6 +91,7 @@ export const eventResponse = z.discriminatedUnion('type', [
   z.object({ ...eventFields, type: z.enum(typesOf('order')), data: EVENT_OBJECTS.order }),
   z.object({ ...eventFields, type: z.enum(typesOf('invoice')), data: EVENT_OBJECTS.invoice }),
   z.object({ ...eventFields, type: z.enum(typesOf('deposit')), data: EVENT_OBJECTS.deposit }),
+  z.object({ ...eventFields, type: z.enum(typesOf('resolution')), data: EVENT_OBJECTS.resolution }),
 ]);
 export type GatewayEvent = z.infer<typeof eventResponse>;
 

@@ -32,6 +32,7 @@ import {
 import { incomingWrite, kindOf, type IncomingWrite } from '../deposits';
 import { followOrders } from '../invoices';
 import { log } from '../log';
+import { acceptLatePayments, resolvePaidRemainders } from '../mispayments';
 import { enqueueOrderMails, payerMailOf, type PayerMailKind } from '../mail';
 import { evaluateOrder, type Evaluation, type ObservedTransfer, type SettledRole, type TransferRole } from '../orders';
 import { FINAL_STATUSES, type OrderStatus } from '../protocol';
@@ -171,9 +172,18 @@ async function settle(
   // After the orders and payments are written: the events and webhooks carry them. Same transaction
   // as the status changes, so a change, its event and its webhooks commit together or not at all.
   await publishOrderEvents(tx, plan.finalChanges);
+  const confirmedDeposits = plan.deposits.filter(({ write }) => write.status === 'PROCESSED');
   await publishDepositEvents(
     tx,
-    plan.deposits.filter(({ write }) => write.status === 'PROCESSED').map(({ row }) => keyOf(row)),
+    confirmedDeposits.map(({ row }) => keyOf(row)),
+  );
+  // Mispayments settled by what this step confirmed (lib/mispayments), with their `order.resolved`
+  // events, in the same transaction: a paid remainder settles its original; a late payment the
+  // merchant's rule accepts settles its order.
+  await resolvePaidRemainders(tx, plan.finalChanges);
+  await acceptLatePayments(
+    tx,
+    confirmedDeposits.flatMap(({ row }) => (row.order_id ? [row.order_id] : [])),
   );
   // The payer's mail, in the same transaction for the same reason (lib/mail, docs/mail.md).
   await enqueueOrderMails(tx, plan.mails);

@@ -9,6 +9,7 @@ export {
   publishDepositEvents,
   publishInvoiceEvent,
   publishOrderEvents,
+  publishResolutionEvent,
   WEBHOOK_CHANNEL,
   type EnqueuedWebhook,
   type FinalInvoice,

@@ -29,7 +29,7 @@ import {
 import { DEPOSIT_ROWS, serializeDeposit, type DepositRow } from '../deposits';
 import { eventJson, eventTypeOfInvoice, eventTypeOfOrder, recordEvents, type NewEvent } from '../events';
 import { isLateTransfer, paymentsOfOrders, serializeOrderDetails, type OrderRow } from '../orders';
-import type { InvoiceStatus, Mode, OrderStatus, WebhookKind } from '../protocol';
+import type { InvoiceStatus, Mode, OrderResolution, OrderStatus, WebhookKind } from '../protocol';
 import { webhookBody, webhookKindOf } from './payload';
 
 export const WEBHOOK_CHANNEL = 'webhook_due';
@@ -183,6 +183,31 @@ export async function publishOrderEvents(tx: Queryable, orderIds: readonly strin
       };
     }),
   );
+}
+
+/**
+ * The `order.resolved` event of an order's settlement (lib/mispayments), inside the transaction
+ * that records the settlement: to the event feed and the webhook endpoints only. The order's own
+ * seed-shaped webhooks are about its status, which does not change (docs/decisions/069).
+ */
+export async function publishResolutionEvent(
+  tx: Queryable,
+  resolution: { merchantId: string; mode: Mode; data: OrderResolution },
+): Promise<EnqueuedWebhook[]> {
+  return publish(tx, [
+    {
+      event: {
+        id: randomUUID(),
+        merchantId: resolution.merchantId,
+        mode: resolution.mode,
+        type: 'order.resolved',
+        objectId: resolution.data.orderId,
+        data: JSON.stringify(resolution.data),
+        createdAt: new Date(resolution.data.createdAt),
+      },
+      own: null,
+    },
+  ]);
 }
 
 /** An invoice whose status just became final. */

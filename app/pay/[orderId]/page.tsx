@@ -10,6 +10,7 @@ import { LANGUAGE_HEADER, languageFrom } from '@/lib/pay/i18n';
 import { MESSAGES } from '@/lib/pay/messages';
 import { FIAT_CURRENCIES } from '@/lib/catalog';
 import { RECEIPT_MESSAGES } from '@/lib/receipts';
+import { payTheRest } from './actions';
 
 type Props = {
   params: Promise<{ orderId: string }>;
@@ -54,6 +55,7 @@ export default async function PayPage({ params, searchParams }: Props) {
       invoicePrice={invoicePrice}
       brand={brand}
       viewReceipt={RECEIPT_MESSAGES[lang].viewReceipt}
+      payTheRest={payTheRest.bind(null, orderId)}
     />
   );
 }

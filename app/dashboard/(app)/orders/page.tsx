@@ -69,6 +69,18 @@ export default async function OrdersPage({ searchParams }: { searchParams: Searc
                       {o.latePayments === 1 ? 'paid late' : `paid late ×${o.latePayments}`}
                     </span>
                   ) : null}
+                  {o.mispayment === 'waiting' ? (
+                    <span
+                      data-testid="needs-decision"
+                      className="ms-1 inline-block rounded bg-red-100 px-1.5 py-0.5 text-xs font-medium text-red-900 dark:bg-red-900 dark:text-red-100"
+                    >
+                      needs a decision
+                    </span>
+                  ) : o.mispayment === 'settled' ? (
+                    <span className="ms-1 inline-block rounded bg-green-100 px-1.5 py-0.5 text-xs font-medium text-green-900 dark:bg-green-900 dark:text-green-100">
+                      settled
+                    </span>
+                  ) : null}
                 </td>
                 <td className={CELL}>
                   {o.invoice ? <Price value={o.invoice.amount} currency={o.invoice.currency} locale={locale} /> : null}

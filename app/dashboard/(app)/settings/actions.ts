@@ -1,6 +1,6 @@
 'use server';
 /**
- * The settings page's server actions: the brand, the explorer links, the payer mail (`settings` permission) and
+ * The settings page's server actions: the brand, the explorer links, the payer mail, the late-payment rule (`settings` permission) and
  * the two-factor requirement (`team`: owners only). Each checks the session first, parses its form
  * with zod, changes nothing on a bad value (the message says why), and writes an audit entry.
  */
@@ -16,7 +16,9 @@ import {
   NETWORK_NAMES,
   setRequireTwoFactor,
   updateBrand,
+  LATE_PAYMENT_RULE,
   updateExplorers,
+  updateLatePaymentRule,
   updateMailSettings,
 } from '@/lib/merchants';
 import { MAIL_SETTINGS } from '@/lib/mail';
@@ -102,6 +104,25 @@ export async function saveMailSettings(_previous: ActionState, posted: FormData)
   await audit(session, 'settings.mail', parsed.data);
   revalidatePath('/dashboard/settings');
   return { notice: 'Mail settings saved.' };
+}
+
+/** The late-payment rule (docs/decisions/069): minutes after the deadline and the price move below which a late payment settles its order. */
+export async function saveLatePaymentRule(_previous: ActionState, form: FormData): Promise<ActionState> {
+  const session = await requireAction('settings');
+  const parsed = LATE_PAYMENT_RULE.safeParse({
+    minutes: String(form.get('minutes') ?? ''),
+    rateMovePercent: String(form.get('rateMovePercent') ?? ''),
+  });
+  if (!parsed.success) return failed(parsed.error);
+  await updateLatePaymentRule(await getDatabase(), session.merchantId, parsed.data);
+  await audit(session, 'settings.late-payments', parsed.data);
+  revalidatePath('/dashboard/settings');
+  return {
+    notice:
+      parsed.data.minutes === 0
+        ? 'Late payments now wait for your decision on the order page.'
+        : `A late payment within ${parsed.data.minutes} minutes, while the price moved less than ${parsed.data.rateMovePercent} %, now settles its order by itself.`,
+  };
 }
 
 const TWO_FACTOR_FORM = z.object({ requireTwoFactor: z.literal('on').optional() });

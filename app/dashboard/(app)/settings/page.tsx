@@ -5,12 +5,19 @@ import { NETWORKS } from '@/lib/catalog';
 import { DEFAULT_EXPLORERS } from '@/lib/dashboard';
 import { getDatabase } from '@/lib/db';
 import { PAYER_MAIL_KINDS } from '@/lib/mail';
-import { LOGO_MAX_BYTES, merchantSettings } from '@/lib/merchants';
+import { LATE_ACCEPT_MAX_MINUTES, LOGO_MAX_BYTES, merchantSettings } from '@/lib/merchants';
 import { can } from '@/lib/users';
 import { INPUT } from '@/app/dashboard/form-styles';
 import { ActionForm } from '@/app/dashboard/action-form';
 import { posSettings } from '@/lib/links';
-import { saveBrand, saveExplorers, saveMailSettings, savePointOfSale, saveTwoFactorRequirement } from './actions';
+import {
+  saveBrand,
+  saveExplorers,
+  saveLatePaymentRule,
+  saveMailSettings,
+  savePointOfSale,
+  saveTwoFactorRequirement,
+} from './actions';
 import { ColorField } from './color-field';
 
 export const metadata: Metadata = { title: 'Settings' };
@@ -167,6 +174,47 @@ export default async function SettingsPage() {
           <label className="flex items-center gap-2">
             <input type="checkbox" name="dailySummary" defaultChecked={settings.dailySummary} className="size-4" />
             Daily summary to owners and admins: the day before's orders and amounts received (UTC days)
+          </label>
+        </ActionForm>
+      </section>
+
+      <section aria-labelledby="late-title" className={SECTION}>
+        <h2 id="late-title" className="text-lg font-semibold">
+          Late payments
+        </h2>
+        <p className={HELP}>
+          A payment that reaches an expired or underpaid order after its deadline settles the order by itself when it
+          arrives within these minutes and the coin&apos;s price moved less than this since the quote (orders priced in
+          their coin have no price to move). Otherwise the payer can pay the rest, and you decide on the order page. 0
+          minutes: you always decide.
+        </p>
+        <ActionForm action={saveLatePaymentRule} submit="Save late-payment rule" className="mt-3 space-y-4">
+          <label className="block font-medium">
+            Minutes after the deadline
+            <input
+              name="minutes"
+              inputMode="numeric"
+              pattern="[0-9]{1,4}"
+              defaultValue={String(settings.lateAcceptMinutes)}
+              required
+              maxLength={4}
+              aria-describedby="late-minutes-help"
+              className={INPUT}
+            />
+          </label>
+          <p id="late-minutes-help" className={HELP}>
+            {`From 0 to ${LATE_ACCEPT_MAX_MINUTES}.`}
+          </p>
+          <label className="block font-medium">
+            Price move below (percent)
+            <input
+              name="rateMovePercent"
+              inputMode="decimal"
+              defaultValue={settings.lateAcceptRateMovePercent}
+              required
+              maxLength={12}
+              className={INPUT}
+            />
           </label>
         </ActionForm>
       </section>

@@ -4,6 +4,8 @@ import { notFound } from 'next/navigation';
 import { CELL, DataTable } from '@/components/dashboard/table';
 import {
   Amount,
+  BUTTON,
+  BUTTON_QUIET,
   CARD,
   LINK,
   Mono,
@@ -19,10 +21,12 @@ import { FollowOrder } from '@/components/live/follow-order';
 import { LiveQueries } from '@/components/live/query-provider';
 import { getDatabase } from '@/lib/db';
 import { orderDetail } from '@/lib/dashboard';
+import type { OrderMispayment } from '@/lib/mispayments';
 import { can } from '@/lib/users';
 import { z } from 'zod';
 import { requirePage } from '../../../session';
 import { resendWebhook } from '../../actions';
+import { decideMispaidOrder } from './actions';
 import { ResentNotice } from '../../resent-notice';
 import { firstValues, type SearchParams } from '../../search-params';
 
@@ -40,8 +44,8 @@ export default async function OrderPage({ params, searchParams }: Props) {
     id.data,
   );
   if (!detail) notFound();
-  const { order, events, payments, orphanDeposits, webhooks } = detail;
-  const { resent } = firstValues(await searchParams);
+  const { order, events, payments, orphanDeposits, webhooks, mispayment } = detail;
+  const { resent, decided } = firstValues(await searchParams);
   const back = `/dashboard/orders/${order.orderId}`;
   return (
     <>
@@ -106,6 +110,16 @@ export default async function OrderPage({ params, searchParams }: Props) {
           </>
         ) : null}
       </dl>
+
+      {mispayment && (
+        <MispaymentSection
+          orderId={order.orderId}
+          currency={order.currency}
+          mispayment={mispayment}
+          canDecide={can(session.role, 'settings')}
+          decided={decided}
+        />
+      )}
 
       <Section title="Timeline" id="timeline">
         <ol className="flex flex-col gap-1 border-l-2 border-slate-300 pl-4 text-sm dark:border-slate-600">
@@ -181,5 +195,120 @@ export default async function OrderPage({ params, searchParams }: Props) {
         <WebhookEvents events={webhooks} resend={can(session.role, 'resend') ? resendWebhook : undefined} back={back} />
       </Section>
     </>
+  );
+}
+
+const SETTLED_HOW: Record<NonNullable<OrderMispayment['settlement']>['kind'], string> = {
+  remainder_paid: 'the payer paid the rest',
+  accepted: 'what arrived was accepted',
+  left: 'left as it is',
+};
+const DECIDED_BY: Record<NonNullable<OrderMispayment['settlement']>['decidedBy'], string> = {
+  payer: 'the payer',
+  rule: 'your late-payment rule',
+  merchant: 'your team',
+};
+const DECIDED_NOTICE: Record<string, string> = {
+  accept: 'Accepted: the order is settled, and your store was told (order.resolved).',
+  leave: 'Left as it is: the order is settled, and your store was told (order.resolved).',
+  none: 'Nothing was left to decide: the order was settled meanwhile.',
+};
+
+/**
+ * The order's mispayment (docs/decisions/069): the chain of linked orders (the order it pays the
+ * rest of, its remainder), its late payments, its settlement, and the decision while it waits.
+ */
+function MispaymentSection({
+  orderId,
+  currency,
+  mispayment,
+  canDecide,
+  decided,
+}: {
+  orderId: string;
+  currency: string;
+  mispayment: OrderMispayment;
+  canDecide: boolean;
+  decided: string | undefined;
+}) {
+  const { settlement } = mispayment;
+  return (
+    <Section title="Mispayment" id="mispayment">
+      {decided && DECIDED_NOTICE[decided] ? (
+        <p role="status" className="mb-2 text-sm font-medium">
+          {DECIDED_NOTICE[decided]}
+        </p>
+      ) : null}
+      <dl className={`${CARD} grid grid-cols-1 gap-x-6 gap-y-2 text-sm sm:grid-cols-[auto_1fr]`}>
+        {mispayment.remainderOf ? (
+          <>
+            <dt className={MUTED}>Rest of order</dt>
+            <dd>
+              <Link href={`/dashboard/orders/${mispayment.remainderOf}`} className={LINK}>
+                <Mono>{mispayment.remainderOf}</Mono>
+              </Link>
+            </dd>
+          </>
+        ) : null}
+        {mispayment.late !== '0' ? (
+          <>
+            <dt className={MUTED}>Paid late</dt>
+            <dd>
+              <Amount value={mispayment.late} currency={currency} />
+            </dd>
+          </>
+        ) : null}
+        {mispayment.rest ? (
+          <>
+            <dt className={MUTED}>Remainder order</dt>
+            <dd data-testid="remainder-order">
+              <Link href={`/dashboard/orders/${mispayment.rest.orderId}`} className={LINK}>
+                <Mono>{mispayment.rest.orderId}</Mono>
+              </Link>{' '}
+              <StatusBadge status={mispayment.rest.status} />
+            </dd>
+          </>
+        ) : mispayment.restLeft ? (
+          <>
+            <dt className={MUTED}>Rest the payer may pay</dt>
+            <dd>
+              <Amount value={mispayment.restLeft} currency={currency} />
+            </dd>
+          </>
+        ) : null}
+        {settlement ? (
+          <>
+            <dt className={MUTED}>Settled</dt>
+            <dd data-testid="settlement">
+              {`${SETTLED_HOW[settlement.kind]}, by ${DECIDED_BY[settlement.decidedBy]}, with `}
+              <Amount value={settlement.totalReceived} currency={currency} />
+              {' received in all · '}
+              <Time value={settlement.at} />
+            </dd>
+          </>
+        ) : null}
+      </dl>
+      {mispayment.waiting ? (
+        canDecide ? (
+          <div className="mt-3 flex flex-wrap items-center gap-3">
+            <p className="w-full text-sm">
+              This order waits for your decision. Its status stays; the decision is recorded, audited and sent to your
+              store as <Mono>order.resolved</Mono>. Refunds come with the refunds feature.
+            </p>
+            {(['accept', 'leave'] as const).map((decision) => (
+              <form key={decision} action={decideMispaidOrder}>
+                <input type="hidden" name="orderId" value={orderId} />
+                <input type="hidden" name="decision" value={decision} />
+                <button type="submit" className={decision === 'accept' ? BUTTON : BUTTON_QUIET}>
+                  {decision === 'accept' ? 'Accept what arrived' : 'Leave as it is'}
+                </button>
+              </form>
+            ))}
+          </div>
+        ) : (
+          <p className={`mt-3 text-sm ${MUTED}`}>This order waits for a decision by an owner or an admin.</p>
+        )
+      ) : null}
+    </Section>
   );
 }

@@ -1,0 +1,59 @@
+import 'server-only';
+/**
+ * What settling an order's mispayment reads of it: the order, its confirmed late payments in its
+ * coin (orphan deposits of the order: a final order never counts them), its remainder order and
+ * its settlement, if any. One statement.
+ */
+import {
+  alias,
+  chainTransfers,
+  deposits,
+  invoices,
+  orderResolutions,
+  orders,
+  param,
+  sql,
+  statement,
+  type Queryable,
+  type RowOf,
+} from '../db';
+import type { OrderRow } from '../orders';
+
+export type MispaidOrder = OrderRow & {
+  /** Sum of its confirmed deposits in its coin, base units. */
+  late: string;
+  /** When the last of them was first seen. */
+  last_late_at: Date | null;
+  rest_id: string | null;
+  rest_status: OrderRow['status'] | null;
+  rest_received: string | null;
+  resolution_kind: RowOf<typeof orderResolutions>['kind'] | null;
+  /** An invoice's order: the invoice's price currency and the rate the order was made at (price of one coin in it). */
+  quote_currency: string | null;
+  quote_rate: string | null;
+};
+
+const r = alias(orders, 'r');
+const LATE = sql`from ${deposits} join ${chainTransfers} on ${chainTransfers.network} = ${deposits.network} and ${chainTransfers.mode} = ${deposits.mode}
+   and ${chainTransfers.txHash} = ${deposits.inTxHash} and ${chainTransfers.outputIndex} = ${deposits.inOutputIndex}
+  where ${deposits.orderId} = ${orders.id} and ${deposits.currency} = ${orders.currency} and ${deposits.status} = 'PROCESSED'`;
+/** The columns of `MispaidOrder`, over `orders` (unaliased) in the statement's `from`. */
+export const MISPAID_ORDER_COLUMNS = sql`${orders}.*,
+  coalesce((select sum(${deposits.amount}) ${LATE}), 0)::text as late,
+  (select max(${chainTransfers.firstSeenAt}) ${LATE}) as last_late_at,
+  ${r.id} as rest_id, ${r.status} as rest_status, ${r.received}::text as rest_received,
+  (select ${orderResolutions.kind} from ${orderResolutions} where ${orderResolutions.orderId} = ${orders.id}) as resolution_kind,
+  (select ${invoices.currency} from ${invoices} where ${invoices.id} = ${orders.invoiceId}) as quote_currency,
+  (select ${invoices.orderRates} ->> ${orders.id}::text from ${invoices} where ${invoices.id} = ${orders.invoiceId}) as quote_rate`;
+/** Joins each order's remainder (alias `r`) for `MISPAID_ORDER_COLUMNS`. */
+export const WITH_REMAINDER = sql`left join ${orders} r on ${r.remainderOf} = ${orders.id}`;
+
+const MISPAID_ORDER = statement<MispaidOrder, { id: string }>(
+  sql`select ${MISPAID_ORDER_COLUMNS} from ${orders} ${WITH_REMAINDER} where ${orders.id} = ${param('id')}`,
+);
+
+/** The order with what settling its mispayment needs; undefined when there is none of that id. */
+export async function mispaidOrder(db: Queryable, orderId: string): Promise<MispaidOrder | undefined> {
+  const [row] = await MISPAID_ORDER.run(db, { id: orderId });
+  return row;
+}

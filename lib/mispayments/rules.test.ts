@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { parseDecimal, type Decimal } from '../money';
+import {
+  judgeLatePayment,
+  movedLessThan,
+  remainderAmount,
+  remainderMinimum,
+  requotedRemainder,
+  type LatePayment,
+} from './rules';
+
+const d = (text: string): Decimal => parseDecimal(text)!;
+
+describe('remainderAmount', () => {
+  const order = { status: 'partial' as const, amount: 100_000n, received: 40_000n, late: 0n };
+
+  it('asks what an underpaid order has left', () => {
+    expect(remainderAmount(order)).toBe(60_000n);
+  });
+
+  it('counts confirmed late payments of the coin as received', () => {
+    expect(remainderAmount({ ...order, late: 10_000n })).toBe(50_000n);
+    expect(remainderAmount({ ...order, status: 'expired', received: 0n, late: 30_000n })).toBe(70_000n);
+  });
+
+  it('offers none for an expired order without a late payment, nor for a paid, pending or refused one', () => {
+    expect(remainderAmount({ ...order, status: 'expired', received: 0n })).toBeNull();
+    for (const status of ['pending', 'processed', 'overpaid', 'error'] as const)
+      expect(remainderAmount({ ...order, status })).toBeNull();
+  });
+
+  it('offers none below the minimum (1 % of the amount, rounded up), one at it', () => {
+    expect(remainderMinimum(100_000n)).toBe(1_000n);
+    expect(remainderMinimum(101n)).toBe(2n);
+    expect(remainderMinimum(1n)).toBe(1n);
+    expect(remainderAmount({ ...order, received: 99_000n })).toBe(1_000n);
+    expect(remainderAmount({ ...order, received: 99_001n })).toBeNull();
+    // Late payments beyond the amount leave nothing to ask.
+    expect(remainderAmount({ ...order, late: 70_000n })).toBeNull();
+  });
+});
+
+describe('judgeLatePayment', () => {
+  const expiresAt = new Date('2026-11-27T10:00:00.000Z');
+  const payment: LatePayment = {
+    expiresAt,
+    firstSeenAt: new Date(expiresAt.getTime() + 30 * 60_000),
+    total: 100n,
+    threshold: 100n,
+    quotedRate: d('2000'),
+    currentRate: d('2000'),
+  };
+  const rule = { minutes: 30, rateMovePercent: d('2.5') };
+
+  it('is off at 0 minutes', () => {
+    expect(judgeLatePayment({ ...rule, minutes: 0 }, payment)).toBe('rule-off');
+  });
+
+  it('takes a payment exactly N minutes late, not a millisecond later', () => {
+    expect(judgeLatePayment(rule, payment)).toBe('accepted');
+    expect(judgeLatePayment(rule, { ...payment, firstSeenAt: new Date(payment.firstSeenAt.getTime() + 1) })).toBe(
+      'too-late',
+    );
+  });
+
+  it('leaves a total below the threshold', () => {
+    expect(judgeLatePayment(rule, { ...payment, total: 99n })).toBe('short');
+  });
+
+  it('takes a move below X %, not one of exactly X %, either way', () => {
+    expect(judgeLatePayment(rule, { ...payment, currentRate: d('2049.99') })).toBe('accepted');
+    expect(judgeLatePayment(rule, { ...payment, currentRate: d('2050') })).toBe('rate-moved');
+    expect(judgeLatePayment(rule, { ...payment, currentRate: d('1950.01') })).toBe('accepted');
+    expect(judgeLatePayment(rule, { ...payment, currentRate: d('1950') })).toBe('rate-moved');
+  });
+
+  it('needs no rate for an order priced in its coin, and leaves a quote without a current price', () => {
+    expect(judgeLatePayment(rule, { ...payment, quotedRate: null, currentRate: null })).toBe('accepted');
+    expect(judgeLatePayment(rule, { ...payment, currentRate: null })).toBe('rate-unknown');
+  });
+});
+
+describe('movedLessThan', () => {
+  it('compares exactly across scales', () => {
+    expect(movedLessThan(d('0.000012'), d('0.0000121'), d('1'))).toBe(true);
+    expect(movedLessThan(d('0.000012'), d('0.00001212'), d('1'))).toBe(false);
+    expect(movedLessThan(d('1'), d('1'), d('0'))).toBe(false);
+  });
+});
+
+describe('requotedRemainder', () => {
+  it('asks the price left at the current price, rounded up to a base unit', () => {
+    // 0.5 coin left at 2000 = 1000 of the price; at 2500 that is 0.4 coin.
+    expect(requotedRemainder(50_000_000n, d('2000'), d('2500'))).toBe(40_000_000n);
+    // The price fell: more coin for the same price left.
+    expect(requotedRemainder(50_000_000n, d('2000'), d('1000'))).toBe(100_000_000n);
+    // 1 unit at 1 / 3: a third of a unit is asked as one whole unit.
+    expect(requotedRemainder(1n, d('1'), d('3'))).toBe(1n);
+    expect(requotedRemainder(10n, d('0.000012'), d('0.0000121'))).toBe(10n);
+    expect(requotedRemainder(10n ** 30n, d('3.3'), d('1.1'))).toBe(3n * 10n ** 30n);
+  });
+});

@@ -1,0 +1,107 @@
+/**
+ * The rules of mispayments (docs/decisions/069) as pure functions: what is left for a remainder
+ * order to ask, and whether the merchant's late-payment rule takes a late payment as settling the
+ * order. Amounts are base units (bigint), rates and percentages exact decimals: never a float.
+ */
+import type { Decimal } from '../money';
+import type { OrderStatus } from '../protocol';
+
+/**
+ * A remainder smaller than this share of the order's amount (per mille) is not worth an order: a
+ * payer who sent 99.95 % has paid, and a remainder of a few base units would cost more in network
+ * fees than it asks (and could be farmed for addresses). The merchant settles such an order from
+ * the dashboard. 10 ‰ = 1 %.
+ */
+export const REMAINDER_MINIMUM_PER_MILLE = 10n;
+
+/** What an order received in its coin: its counted payments and its confirmed late payments (orphan deposits of its coin). */
+export interface ReceivedFacts {
+  status: OrderStatus;
+  amount: bigint;
+  /** Counted payments (`orders.received`). */
+  received: bigint;
+  /** Confirmed transfers of the order's coin after its deadline (never counted by the order). */
+  late: bigint;
+}
+
+/** The least a remainder may ask: REMAINDER_MINIMUM_PER_MILLE of the amount, rounded up, at least one base unit. */
+export function remainderMinimum(amount: bigint): bigint {
+  const minimum = (amount * REMAINDER_MINIMUM_PER_MILLE + 999n) / 1000n;
+  return minimum > 0n ? minimum : 1n;
+}
+
+/**
+ * What a remainder order of this order asks, or null when it offers none: only an order that ended
+ * underpaid (`partial`), or `expired` with a late payment, and only when at least the minimum is left.
+ */
+export function remainderAmount(order: ReceivedFacts): bigint | null {
+  const total = order.received + order.late;
+  const eligible = order.status === 'partial' || (order.status === 'expired' && order.late > 0n);
+  if (!eligible) return null;
+  const left = order.amount - total;
+  return left >= remainderMinimum(order.amount) ? left : null;
+}
+
+/** The merchant's late-payment rule (dashboard settings). `minutes` 0 switches it off. */
+export interface LateRule {
+  minutes: number;
+  /** The price may have moved strictly less than this, in percent. */
+  rateMovePercent: Decimal;
+}
+
+export interface LatePayment {
+  expiresAt: Date;
+  /** When the last of the late payments that complete the order was first seen. */
+  firstSeenAt: Date;
+  /** What the order and its late payments received, and the least that completes it. */
+  total: bigint;
+  threshold: bigint;
+  /**
+   * The price of one coin when the order was made, and now (an invoice's order); null for an
+   * order priced in its coin (make-order), whose price cannot move.
+   */
+  quotedRate: Decimal | null;
+  currentRate: Decimal | null;
+}
+
+/** Why the rule took or left a late payment (the dashboard shows it; the resolution records acceptance). */
+export type LateVerdict = 'accepted' | 'rule-off' | 'short' | 'too-late' | 'rate-moved' | 'rate-unknown';
+
+/**
+ * Whether the rule takes late payments as settling the order: the rule is on, they bring the order
+ * to its threshold, the last arrived within `minutes` after the deadline (inclusive), and the price
+ * moved strictly less than `rateMovePercent` since the quote (a quote without a current price is
+ * left to the merchant).
+ */
+export function judgeLatePayment(rule: LateRule, payment: LatePayment): LateVerdict {
+  if (rule.minutes <= 0) return 'rule-off';
+  if (payment.total < payment.threshold) return 'short';
+  const lateBy = payment.firstSeenAt.getTime() - payment.expiresAt.getTime();
+  if (lateBy > rule.minutes * 60_000) return 'too-late';
+  if (payment.quotedRate === null) return 'accepted';
+  if (payment.currentRate === null) return 'rate-unknown';
+  return movedLessThan(payment.quotedRate, payment.currentRate, rule.rateMovePercent) ? 'accepted' : 'rate-moved';
+}
+
+/** |current − quoted| < quoted × percent / 100, exactly (both sides scaled to whole numbers). */
+export function movedLessThan(quoted: Decimal, current: Decimal, percent: Decimal): boolean {
+  const scale = Math.max(quoted.scale, current.scale);
+  const at = (d: Decimal) => d.value * 10n ** BigInt(scale - d.scale);
+  const q = at(quoted);
+  const c = at(current);
+  const difference = c > q ? c - q : q - c;
+  return difference * 100n * 10n ** BigInt(percent.scale) < q * percent.value;
+}
+
+/**
+ * What is left of an invoice's order, in base units of its coin, asked again at the current price:
+ * the price currency's value of `left` at the quote the payer accepted, at today's price of the coin
+ * = ceil(left × quoted / current), exactly, rounded up like every quote (lib/money `coinUnitsFor`):
+ * the payer is never asked a fraction of a base unit less than what is left of the price.
+ */
+export function requotedRemainder(left: bigint, quoted: Decimal, current: Decimal): bigint {
+  if (current.value === 0n) throw new RangeError('the current price must be positive');
+  const numerator = left * quoted.value * 10n ** BigInt(current.scale);
+  const denominator = current.value * 10n ** BigInt(quoted.scale);
+  return (numerator + denominator - 1n) / denominator;
+}
