@@ -37,6 +37,7 @@ export const LIB_LAYERS = {
     'pay',
     'payouts',
     'rates',
+    'refunds',
     'risk',
     'sandbox',
     'users',
