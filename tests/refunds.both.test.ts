@@ -201,7 +201,9 @@ describe('the claim link', () => {
       'ClaimLinkInvalid',
     );
     expect(await refusal(openClaim(db, order.id, now))).toBe('ClaimLinkInvalid');
-    expect(await refusal(openClaim(db, `${token.slice(0, 42)}A`, now))).toBe('ClaimLinkInvalid');
+    // One character changed (the last, to another than it is).
+    const guessed = `${token.slice(0, 42)}${token.endsWith('A') ? 'B' : 'A'}`;
+    expect(await refusal(openClaim(db, guessed, now))).toBe('ClaimLinkInvalid');
     expect(await refusal(openClaim(db, `${token}\u0000`, now))).toBe('ClaimLinkInvalid');
   });
 });

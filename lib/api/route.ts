@@ -15,6 +15,7 @@ import type { TooManyEndpoints } from '../webhooks';
 import type { PaymentLinkError } from '../links';
 import type { OrderError } from '../orders';
 import type { RateUnavailable, UnknownPriceCurrency } from '../rates';
+import type { RefundError } from '../refunds';
 import { processSlot } from '../process';
 import {
   API_ERRORS,
@@ -366,7 +367,8 @@ const DOMAIN_ANSWERS: Record<
   | InvoiceError['kind']
   | PaymentLinkError['kind']
   | (RateUnavailable | UnknownPriceCurrency)['kind']
-  | (EventCursorUnknown | TooManyEndpoints)['kind'],
+  | (EventCursorUnknown | TooManyEndpoints)['kind']
+  | RefundError['kind'],
   ApiErrorName
 > = {
   NotFound: 'NOT_FOUND',
@@ -393,6 +395,12 @@ const DOMAIN_ANSWERS: Record<
   PaymentLinkClosed: 'PAYMENT_LINK_CLOSED',
   LinkChoiceInvalid: 'VALIDATION_ERROR',
   LinkBusy: 'RATE_LIMITED',
+  NotRefundable: 'REFUND_REFUSED',
+  RefundExceedsReceived: 'REFUND_EXCEEDS_RECEIVED',
+  RefundStateConflict: 'REFUND_STATE_CONFLICT',
+  // The payer's claim page's refusals (lib/refunds/claim.ts): no API operation makes them.
+  ClaimLinkInvalid: 'NOT_FOUND',
+  ClaimAddressInvalid: 'VALIDATION_ERROR',
 };
 
 /** A domain error as its documented answer, with the domain's own words (the table's when it has none). */

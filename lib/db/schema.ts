@@ -30,6 +30,7 @@ import {
   PAYMENT_STATUS_VALUES,
   PLAN_STATUS_VALUES,
   CLAIM_DELIVERY_VALUES,
+  REFUND_RATE_SOURCE_VALUES,
   REFUND_SOURCE_VALUES,
   REFUND_STATE_VALUES,
   WEBHOOK_KIND_VALUES,
@@ -736,6 +737,15 @@ export const refunds = pgTable(
     network: text('network').notNull(),
     currency: text('currency').notNull(),
     amount: money('amount').notNull(),
+    /**
+     * A refund priced in fiat: the price as given (canonical decimal string), its currency, the rate
+     * that made `amount` (price of one coin, decimal string) and which rate it was. Null for one
+     * given in the coin.
+     */
+    priceAmount: text('price_amount'),
+    priceCurrency: text('price_currency'),
+    priceRate: text('price_rate'),
+    priceRateSource: text('price_rate_source', { enum: REFUND_RATE_SOURCE_VALUES }),
     state: text('state', { enum: REFUND_STATE_VALUES }).notNull().default('awaiting_address'),
     /** Counts the refund's changes: each event's dedupe key carries it (a claim may be reopened, then confirmed again). */
     version: integer('version').notNull().default(1),

@@ -28,6 +28,13 @@ export type RefundSource = (typeof REFUND_SOURCE_VALUES)[number];
 export const CLAIM_DELIVERY_VALUES = ['mail', 'shared'] as const;
 export type ClaimDelivery = (typeof CLAIM_DELIVERY_VALUES)[number];
 
+/**
+ * The rate a fiat-priced refund was converted at (price of one coin in the fiat): the invoice's own
+ * (the rate its order was made at), the rate service's current one, or one the merchant gave.
+ */
+export const REFUND_RATE_SOURCE_VALUES = ['invoice', 'current', 'custom'] as const;
+export type RefundRateSource = (typeof REFUND_RATE_SOURCE_VALUES)[number];
+
 const decimal = z.string().regex(/^\d+(\.\d+)?$/, 'must be a decimal string');
 const timestamp = z.iso.datetime({ offset: true });
 
@@ -43,6 +50,15 @@ export const refundResponse = z.object({
   currency: z.string(),
   /** In the coin, canonical decimal string. */
   amount: decimal,
+  /** For a refund priced in fiat: the price, its currency, and the rate (price of one coin) that made `amount`, rounded down. */
+  price: z
+    .object({
+      amount: decimal,
+      currency: z.string(),
+      rate: decimal,
+      rateSource: z.enum(REFUND_RATE_SOURCE_VALUES),
+    })
+    .nullable(),
   claim: z.object({
     delivery: z.enum(CLAIM_DELIVERY_VALUES),
     expiresAt: timestamp,
@@ -57,3 +73,8 @@ export const refundResponse = z.object({
   updatedAt: timestamp,
 });
 export type RefundResponse = z.infer<typeof refundResponse>;
+
+/** refunds/make's answer: the refund, and its claim link for the merchant to share with the payer. */
+export const madeRefundResponse = refundResponse.extend({ claimUrl: z.string() });
+/** refunds/list's answer, newest first. */
+export const refundListResponse = z.object({ refunds: z.array(refundResponse) });

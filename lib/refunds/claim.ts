@@ -8,12 +8,11 @@ import 'server-only';
 import { z } from 'zod';
 import { isValidAddress, networkFor } from '../chains';
 import { refunds, param, sql, statement, type Database, type Queryable } from '../db';
-import { DomainError } from '../errors';
 import { formatUnits } from '../money';
 import { decimalsOf } from '../orders';
 import type { RefundState } from '../protocol';
 import { CLAIM_TOKEN_PATTERN, claimTokenHash } from './claims';
-import { ClaimLinkInvalid } from './errors';
+import { ClaimAddressInvalid, ClaimLinkInvalid } from './errors';
 import { applyRefundAction, type RefundRow } from './store';
 
 /** What the payer's page shows of a checked link. */
@@ -29,13 +28,6 @@ export interface ClaimView {
   address: string | null;
   tag: string | null;
   expiresAt: Date;
-}
-
-/** An address (or tag) the payer gave that the network cannot take; the page shows the message. */
-export class ClaimAddressInvalid extends DomainError<'ClaimAddressInvalid'> {
-  constructor(path: 'address' | 'tag', message: string) {
-    super('ClaimAddressInvalid', message, [{ path, message }]);
-  }
 }
 
 const BY_TOKEN = statement<RefundRow, { hash: string }>(

@@ -2,8 +2,9 @@ import { DomainError } from '../errors';
 
 /** What was asked cannot be refunded (yet): an order still pending, a deposit not confirmed, an invoice without a paid order. */
 export class NotRefundable extends DomainError<'NotRefundable'> {
-  constructor(message: string) {
-    super('NotRefundable', message);
+  /** @param path the request's field at fault, when one is. */
+  constructor(message: string, path?: string) {
+    super('NotRefundable', message, path ? [{ path, message }] : []);
   }
 }
 
@@ -35,3 +36,14 @@ export class ClaimLinkInvalid extends DomainError<'ClaimLinkInvalid'> {
     super('ClaimLinkInvalid', 'This refund link is not valid: it expired, was already used, or was replaced.');
   }
 }
+
+/** An address (or tag) a payer gave that the refund's network cannot take; the page shows the message. */
+export class ClaimAddressInvalid extends DomainError<'ClaimAddressInvalid'> {
+  constructor(path: 'address' | 'tag', message: string) {
+    super('ClaimAddressInvalid', message, [{ path, message }]);
+  }
+}
+
+/** Every refusal of lib/refunds, for the API edge's table (lib/api/route.ts). */
+export type RefundError =
+  NotRefundable | RefundExceedsReceived | RefundStateConflict | ClaimLinkInvalid | ClaimAddressInvalid;

@@ -7,8 +7,16 @@ import 'server-only';
  * `makeRefund` and move them with `applyRefundAction`.
  */
 export { CLAIM_LIFETIME_MS, claimUrl } from './claims';
-export { checkClaimAddress, ClaimAddressInvalid, confirmClaim, openClaim, type ClaimView } from './claim';
-export { ClaimLinkInvalid, NotRefundable, RefundExceedsReceived, RefundStateConflict } from './errors';
+export { checkClaimAddress, confirmClaim, openClaim, type ClaimView } from './claim';
+export {
+  ClaimAddressInvalid,
+  ClaimLinkInvalid,
+  NotRefundable,
+  RefundExceedsReceived,
+  RefundStateConflict,
+  type RefundError,
+} from './errors';
+export { priceRefund, type PricedRefund, type RefundPrice } from './pricing';
 export {
   holdsAmount,
   isFinalRefundState,
@@ -27,6 +35,7 @@ export {
   refundablePayment,
   reopenRefund,
   serializeRefund,
+  writeRefund,
   type MadeRefund,
   type MakeRefund,
   type RefundablePayment,

@@ -34,6 +34,7 @@ import { publishEvents } from '../webhooks';
 import { CLAIM_LIFETIME_MS, claimToken, claimTokenHash, claimUrl } from './claims';
 import { NotRefundable, RefundExceedsReceived, RefundStateConflict } from './errors';
 import { holdsAmount, nextRefundState, type RefundAction } from './lifecycle';
+import type { PricedRefund } from './pricing';
 
 export type RefundRow = RowOf<typeof refunds>;
 
@@ -198,6 +199,10 @@ const REFUND_VALUES = insertValues([
   [refunds.network, param('network')],
   [refunds.currency, param('currency')],
   [refunds.amount, param('amount')],
+  [refunds.priceAmount, param('priceAmount')],
+  [refunds.priceCurrency, param('priceCurrency')],
+  [refunds.priceRate, param('priceRate')],
+  [refunds.priceRateSource, param('priceRateSource')],
   [refunds.claimTokenHash, param('claimTokenHash')],
   [refunds.claimExpiresAt, param('claimExpiresAt')],
   [refunds.claimDelivery, param('claimDelivery')],
@@ -213,6 +218,8 @@ export interface MakeRefund {
   target: RefundTarget;
   /** Base units of the payment's coin. */
   amount: bigint;
+  /** For a refund priced in fiat, what made `amount` (lib/refunds/pricing.ts). */
+  price?: PricedRefund['price'];
   /** `api:<key id>` or `user:<user id>`. */
   createdBy: string;
   now: Date;
@@ -235,6 +242,15 @@ export function serializeRefund(row: RefundRow): RefundResponse {
     network: row.network,
     currency: row.currency,
     amount: formatUnits(BigInt(row.amount), decimalsOf(row.network, row.currency)),
+    price:
+      row.price_amount && row.price_currency && row.price_rate && row.price_rate_source
+        ? {
+            amount: row.price_amount,
+            currency: row.price_currency,
+            rate: row.price_rate,
+            rateSource: row.price_rate_source,
+          }
+        : null,
     claim: { delivery: row.claim_delivery, expiresAt: row.claim_expires_at.toISOString() },
     address: row.address,
     tag: row.tag,
@@ -264,38 +280,43 @@ async function publishRefund(tx: Queryable, row: RefundRow, type: EventType): Pr
 
 /**
  * Makes a refund of `request.target` for `request.amount`, awaiting the payer's address through a
- * claim link: one transaction holds the amount against the payment (refused above what is left),
- * writes the refund and its `refund.created` event.
+ * claim link, in one transaction: the amount held against the payment (refused above what is
+ * left), the refund and its `refund.created` event.
  */
 export async function makeRefund(db: Database, scope: MerchantScope, request: MakeRefund): Promise<MadeRefund> {
-  if (request.amount <= 0n) throw new NotRefundable('A refund is of a positive amount.');
-  const claimId = randomUUID();
-  const token = claimToken(claimId);
-  const row = await db.transaction(async (tx) => {
-    const payment = await refundablePayment(tx, scope, request.target);
-    await holdAmount(tx, scope, payment, request.amount);
-    const [made] = await INSERT.run(tx, {
-      id: randomUUID(),
-      ...scope,
-      sourceKind: payment.sourceKind,
-      sourceId: payment.sourceId,
-      orderId: payment.orderId,
-      invoiceId: payment.invoiceId,
-      depositId: payment.depositId,
-      network: payment.network,
-      currency: payment.currency,
-      amount: request.amount.toString(),
-      claimTokenHash: claimTokenHash(token),
-      claimExpiresAt: new Date(request.now.getTime() + CLAIM_LIFETIME_MS),
-      // The refund-claim mail is not written yet (docs/decisions/071, "Not yet"): every link is the merchant's to share.
-      claimDelivery: 'shared' satisfies ClaimDelivery,
-      createdBy: request.createdBy,
-      now: request.now,
-    });
-    await publishRefund(tx, made!, 'refund.created');
-    return made!;
+  return db.transaction((tx) => writeRefund(tx, scope, request));
+}
+
+/** `makeRefund` inside the caller's transaction `tx` (the API's, which spends the request's nonce with it). */
+export async function writeRefund(tx: Queryable, scope: MerchantScope, request: MakeRefund): Promise<MadeRefund> {
+  if (request.amount <= 0n) throw new NotRefundable('A refund is of an amount above 0.', 'amount');
+  const token = claimToken(randomUUID());
+  const payment = await refundablePayment(tx, scope, request.target);
+  await holdAmount(tx, scope, payment, request.amount);
+  const [made] = await INSERT.run(tx, {
+    id: randomUUID(),
+    ...scope,
+    sourceKind: payment.sourceKind,
+    sourceId: payment.sourceId,
+    orderId: payment.orderId,
+    invoiceId: payment.invoiceId,
+    depositId: payment.depositId,
+    network: payment.network,
+    currency: payment.currency,
+    amount: request.amount.toString(),
+    priceAmount: request.price?.amount ?? null,
+    priceCurrency: request.price?.currency ?? null,
+    priceRate: request.price?.rate ?? null,
+    priceRateSource: request.price?.rateSource ?? null,
+    claimTokenHash: claimTokenHash(token),
+    claimExpiresAt: new Date(request.now.getTime() + CLAIM_LIFETIME_MS),
+    // The refund-claim mail is not written yet (docs/decisions/071, "Not yet"): every link is the merchant's to share.
+    claimDelivery: 'shared' satisfies ClaimDelivery,
+    createdBy: request.createdBy,
+    now: request.now,
   });
-  return { refund: serializeRefund(row), claimUrl: claimUrl(token) };
+  await publishRefund(tx, made!, 'refund.created');
+  return { refund: serializeRefund(made!), claimUrl: claimUrl(token) };
 }
 
 const REFUND_COLUMNS = sql`*`;
