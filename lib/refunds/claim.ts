@@ -92,6 +92,20 @@ export function checkClaimAddress(
 }
 
 /**
+ * The address (and tag) a payer typed, checked for the refund's network without storing anything:
+ * the page's review step before the payer confirms. Refused as `checkClaimAddress` refuses, and an
+ * invalid link as `openClaim` does.
+ */
+export async function reviewClaimAddress(
+  db: Queryable,
+  token: string,
+  given: { address: string; tag: string },
+  now: Date,
+): Promise<{ address: string; tag: string | null }> {
+  return checkClaimAddress(await refundOfLink(db, token, now, false), given);
+}
+
+/**
  * The payer confirms the address (and tag) to refund to: checked for the network, stored, and the
  * refund is ready to send (`refund.ready`). A link submits once: a second submission (a replay, or
  * another address after confirming) is refused as an invalid link.

@@ -7,7 +7,7 @@ import 'server-only';
  * `makeRefund` and move them with `applyRefundAction`.
  */
 export { CLAIM_LIFETIME_MS, claimUrl } from './claims';
-export { checkClaimAddress, confirmClaim, openClaim, type ClaimView } from './claim';
+export { checkClaimAddress, confirmClaim, openClaim, reviewClaimAddress, type ClaimView } from './claim';
 export {
   ClaimAddressInvalid,
   ClaimLinkInvalid,
