@@ -9,6 +9,8 @@ import type { Database } from '@/lib/db/client';
 import { isDomainErrorOf } from '@/lib/errors';
 import { cancelRefund, confirmClaim, getRefund, listRefunds, makeRefund, openClaim, reopenRefund } from '@/lib/refunds';
 import type { MerchantScope } from '@/lib/merchants';
+import type { ClaimedMail } from '@/lib/mail/claims';
+import { renderMail } from '@/lib/mail/render';
 import type { OrderRow } from '@/lib/orders/rows';
 import { createOrder } from './support/chain';
 import { openTestDatabase } from './support/database';
@@ -228,4 +230,69 @@ it("finds no other merchant's refund, and lists a merchant's own", async () => {
   expect((await listRefunds(db, scope, { orderId: order.id, limit: 10, offset: 0 })).map((r) => r.id)).toEqual([
     made.refund.id,
   ]);
+});
+
+describe('the refund-claim mail', () => {
+  async function claimMails(orderId: string) {
+    return db.query<ClaimedMail>(
+      `select id, merchant_id, mode, kind, order_id, recipient, attempts, 'test' as lease_owner
+         from mail_messages where order_id = $1 and kind = 'refund-claim' order by created_at`,
+      [orderId],
+    );
+  }
+
+  it("mails the link to the order's payerEmail, whose link opens the claim until it is reopened", async () => {
+    const order = await createOrder(db, merchant.test, {
+      currency: 'LTC',
+      network: 'litecoin',
+      amount: '3',
+      payerEmail: 'Payer@Example.com',
+    });
+    await db.query(`update orders set status = 'processed', received = amount where id = $1`, [order.id]);
+    const made = await makeRefund(db, scope, {
+      target: { kind: 'order', id: order.id },
+      amount: 150_000_000n,
+      createdBy: 'test',
+      now,
+    });
+    expect(made.refund.claim.delivery).toBe('mail');
+    const [mail] = await claimMails(order.id);
+    expect(mail).toMatchObject({ recipient: 'payer@example.com', kind: 'refund-claim' });
+    const rendered = await renderMail(db, mail!);
+    expect(rendered.subject).toContain('1.5 LTC');
+    const link = /\/refund\/([A-Za-z0-9_-]{43})/.exec(rendered.text)?.[1];
+    expect(link).toBeDefined();
+    expect(await openClaim(db, link!, now)).toMatchObject({ amount: '1.5', state: 'awaiting_address' });
+
+    // Reopened: a new mail with a new link; the old one is dead, and its message no longer sendable.
+    const reopened = await reopenRefund(db, scope, made.refund.id, now);
+    expect(reopened.refund.claim.delivery).toBe('mail');
+    const mails = await claimMails(order.id);
+    expect(mails).toHaveLength(2);
+    await expect(renderMail(db, mails[0]!)).rejects.toThrow(/reopened or canceled/);
+    const fresh = /\/refund\/([A-Za-z0-9_-]{43})/.exec((await renderMail(db, mails[1]!)).text)?.[1];
+    expect(await refusal(openClaim(db, link!, now))).toBe('ClaimLinkInvalid');
+    expect((await openClaim(db, fresh!, now)).state).toBe('awaiting_address');
+  });
+
+  it('shares the link when the payer unsubscribed from the merchant’s mail', async () => {
+    const order = await createOrder(db, merchant.test, {
+      currency: 'LTC',
+      network: 'litecoin',
+      amount: '3',
+      payerEmail: 'gone@example.com',
+    });
+    await db.query(`update orders set status = 'processed', received = amount where id = $1`, [order.id]);
+    await db.query(`insert into mail_unsubscribes (merchant_id, recipient) values ($1, 'gone@example.com')`, [
+      merchant.merchantId,
+    ]);
+    const made = await makeRefund(db, scope, {
+      target: { kind: 'order', id: order.id },
+      amount: 1n,
+      createdBy: 'test',
+      now,
+    });
+    expect(made.refund.claim.delivery).toBe('shared');
+    expect(await claimMails(order.id)).toEqual([]);
+  });
 });

@@ -30,3 +30,4 @@ export {
   teamLinkToken,
   type TeamMailKind,
 } from './team';
+export { enqueueRefundClaimMail, refundClaimToken, refundClaimTokenHash, refundClaimUrl } from './refunds';

@@ -30,6 +30,7 @@ import { type MerchantScope } from '../merchants';
 import { formatUnits } from '../money';
 import { decimalsOf } from '../orders';
 import { isUuid, type ClaimDelivery, type EventType, type RefundResponse, type RefundSource } from '../protocol';
+import { enqueueRefundClaimMail } from '../mail';
 import { publishEvents } from '../webhooks';
 import { CLAIM_LIFETIME_MS, claimToken, claimTokenHash, claimUrl } from './claims';
 import { NotRefundable, RefundExceedsReceived, RefundStateConflict } from './errors';
@@ -261,6 +262,23 @@ export function serializeRefund(row: RefundRow): RefundResponse {
   };
 }
 
+/**
+ * Mails a claim's link (the claim id `claimId`'s) to the payer of `orderId` when the order has a
+ * `payerEmail` and the payer may be mailed, in `tx`: answers `mail`, else `shared` (the merchant
+ * passes the link on).
+ */
+async function deliverClaim(
+  tx: Queryable,
+  scope: MerchantScope,
+  claimId: string,
+  orderId: string | null,
+  payerEmail: string | null,
+): Promise<ClaimDelivery> {
+  if (!orderId || !payerEmail) return 'shared';
+  const mailed = await enqueueRefundClaimMail(tx, { id: claimId, ...scope, orderId, recipient: payerEmail });
+  return mailed ? 'mail' : 'shared';
+}
+
 /** The refund's event of its current version, in `tx`. */
 async function publishRefund(tx: Queryable, row: RefundRow, type: EventType): Promise<void> {
   await publishEvents(tx, [
@@ -290,9 +308,11 @@ export async function makeRefund(db: Database, scope: MerchantScope, request: Ma
 /** `makeRefund` inside the caller's transaction `tx` (the API's, which spends the request's nonce with it). */
 export async function writeRefund(tx: Queryable, scope: MerchantScope, request: MakeRefund): Promise<MadeRefund> {
   if (request.amount <= 0n) throw new NotRefundable('A refund is of an amount above 0.', 'amount');
-  const token = claimToken(randomUUID());
+  const claimId = randomUUID();
+  const token = claimToken(claimId);
   const payment = await refundablePayment(tx, scope, request.target);
   await holdAmount(tx, scope, payment, request.amount);
+  const delivery = await deliverClaim(tx, scope, claimId, payment.orderId, payment.payerEmail);
   const [made] = await INSERT.run(tx, {
     id: randomUUID(),
     ...scope,
@@ -310,8 +330,7 @@ export async function writeRefund(tx: Queryable, scope: MerchantScope, request: 
     priceRateSource: request.price?.rateSource ?? null,
     claimTokenHash: claimTokenHash(token),
     claimExpiresAt: new Date(request.now.getTime() + CLAIM_LIFETIME_MS),
-    // The refund-claim mail is not written yet (docs/decisions/071, "Not yet"): every link is the merchant's to share.
-    claimDelivery: 'shared' satisfies ClaimDelivery,
+    claimDelivery: delivery,
     createdBy: request.createdBy,
     now: request.now,
   });
@@ -373,6 +392,7 @@ const UPDATE = statement<
     addressConfirmedAt: Date | null;
     claimTokenHash: string;
     claimExpiresAt: Date;
+    claimDelivery: string;
     txid: string | null;
     reason: string | null;
     now: Date;
@@ -382,6 +402,7 @@ const UPDATE = statement<
      ${bare(refunds.address)} = ${param('address')}, ${bare(refunds.tag)} = ${param('tag')},
      ${bare(refunds.addressConfirmedAt)} = ${param('addressConfirmedAt')},
      ${bare(refunds.claimTokenHash)} = ${param('claimTokenHash')}, ${bare(refunds.claimExpiresAt)} = ${param('claimExpiresAt')},
+     ${bare(refunds.claimDelivery)} = ${param('claimDelivery')},
      ${bare(refunds.txid)} = ${param('txid')}, ${bare(refunds.reason)} = ${param('reason')}, ${bare(refunds.updatedAt)} = ${param('now')}
    where ${refunds.id} = ${param('id')} returning *`,
 );
@@ -401,6 +422,7 @@ export interface RefundChange {
   addressConfirmedAt?: Date | null;
   claimTokenHash?: string;
   claimExpiresAt?: Date;
+  claimDelivery?: ClaimDelivery;
   txid?: string | null;
   reason?: string | null;
 }
@@ -427,6 +449,7 @@ export async function applyRefundAction(
     addressConfirmedAt: change.addressConfirmedAt !== undefined ? change.addressConfirmedAt : row.address_confirmed_at,
     claimTokenHash: change.claimTokenHash ?? row.claim_token_hash,
     claimExpiresAt: change.claimExpiresAt ?? row.claim_expires_at,
+    claimDelivery: change.claimDelivery ?? row.claim_delivery,
     txid: change.txid !== undefined ? change.txid : row.txid,
     reason: change.reason !== undefined ? change.reason : row.reason,
     now,
@@ -453,16 +476,24 @@ export async function cancelRefund(db: Database, scope: MerchantScope, id: strin
   return serializeRefund(row);
 }
 
+const PAYER_EMAIL = statement<{ payer_email: string | null }, { id: string }>(
+  sql`select ${orders.payerEmail} from ${orders} where ${orders.id} = ${param('id')}`,
+);
+
 /**
  * Reopens a refund's claim: the address the payer gave is forgotten, the old link stops working,
- * and a new one (answered, for the merchant to share) waits for an address.
+ * and a new one waits for an address: mailed to the payer when the order has their address (which
+ * tells them the old link is dead), and answered for the merchant to share.
  */
 export async function reopenRefund(db: Database, scope: MerchantScope, id: string, now: Date): Promise<MadeRefund> {
-  const token = claimToken(randomUUID());
-  const row = await db.transaction(async (tx) =>
-    applyRefundAction(
+  const claimId = randomUUID();
+  const token = claimToken(claimId);
+  const row = await db.transaction(async (tx) => {
+    const refund = await lockRefund(tx, scope, id);
+    const [order] = refund.order_id ? await PAYER_EMAIL.run(tx, { id: refund.order_id }) : [];
+    return applyRefundAction(
       tx,
-      await lockRefund(tx, scope, id),
+      refund,
       { type: 'reopen' },
       {
         address: null,
@@ -470,9 +501,10 @@ export async function reopenRefund(db: Database, scope: MerchantScope, id: strin
         addressConfirmedAt: null,
         claimTokenHash: claimTokenHash(token),
         claimExpiresAt: new Date(now.getTime() + CLAIM_LIFETIME_MS),
+        claimDelivery: await deliverClaim(tx, scope, claimId, refund.order_id, order?.payer_email ?? null),
       },
       now,
-    ),
-  );
+    );
+  });
   return { refund: serializeRefund(row), claimUrl: claimUrl(token) };
 }
