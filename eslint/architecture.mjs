@@ -39,6 +39,7 @@ export const LIB_LAYERS = {
     'payouts',
     'rates',
     'receipts',
+    'refunds',
     'risk',
     'sandbox',
     'users',

@@ -3,7 +3,8 @@
  * refused every write of the table with 403 INSUFFICIENT_SCOPE and changes nothing, and is answered
  * every read; an orders-and-invoices key makes orders but reads nothing else of the account. Every
  * answer is checked against the operation's schema and the OpenAPI document (tests/support/contract.ts).
- * The gateway's own operations (`events/list`, `webhook-endpoints/*`) answer as the document says.
+ * The gateway's own operations (`events/list`, `webhook-endpoints/*`, `refunds/*`) answer as the
+ * document says; `refunds/make` moves money out, so only a key with the refunds scope may call it.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { broadcast, mine } from '@/lib/chains/sandbox';
@@ -23,6 +24,7 @@ withTestGateway((started) => ({ gateway, merchant } = started));
 
 let readOnly: Keys;
 let checkout: Keys;
+let refunder: Keys;
 /** A valid body of every operation, naming the merchant's own things. */
 const bodies = {} as Record<OperationName, Record<string, unknown>>;
 
@@ -38,6 +40,7 @@ beforeAll(async () => {
     name: 'Till',
     scopes: ['orders-and-invoices'],
   });
+  refunder = await createKey(gateway.db, merchant.merchantId, 'test', { name: 'Refunds', scopes: ['full', 'refunds'] });
   const order = await ok('make-order', {
     currency: 'LTC',
     network: 'litecoin',
@@ -72,6 +75,7 @@ beforeAll(async () => {
     },
     { merchantId: merchant.merchantId, mode: 'test', txHash: fakeTxHash(), amount: 1000n },
   );
+  const refund = await ok('refunds/make', { orderId: order.orderId, amount: '0.01' }, refunder);
   const invoice = await ok('make-invoice', { currency: 'USD', amount: '10', externalId: 'scopes-invoice' });
   const user = await ok('personal-addresses/get-user', { clientId: 'scoped-user' });
   const link = await ok('payment-links/create', { title: 'Scopes', currency: 'USD', amount: '5' });
@@ -128,6 +132,9 @@ beforeAll(async () => {
     'payment-links/get': { id: link.id },
     'payment-links/list': {},
     'payment-links/disable': { id: link.id },
+    'refunds/make': { orderId: order.orderId, amount: '0.02' },
+    'refunds/get': { id: refund.id },
+    'refunds/list': { orderId: order.orderId },
   } satisfies Record<OperationName, Record<string, unknown>>);
 });
 
@@ -144,6 +151,7 @@ const WRITES: OperationName[] = [
   'webhook-endpoints/send-test',
   'payment-links/create',
   'payment-links/disable',
+  'refunds/make',
 ];
 const READS = (Object.keys(OPERATIONS) as OperationName[]).filter((name) => !WRITES.includes(name));
 
@@ -159,7 +167,12 @@ describe('a read-only key', () => {
         details: [
           {
             path: 'x-api-public-key',
-            message: expect.stringMatching(/^has scopes read-only; this operation needs full/),
+            // Money out needs its own scope; every other write a full key's.
+            message: expect.stringMatching(
+              name === 'refunds/make'
+                ? /^has scopes read-only; this operation needs refunds/
+                : /^has scopes read-only; this operation needs full/,
+            ),
           },
         ],
       });
@@ -189,6 +202,13 @@ describe('a full key', () => {
   it('is answered every operation of the table, the gateway’s own included', async () => {
     for (const name of Object.keys(OPERATIONS) as OperationName[]) {
       if (name === 'webhook-endpoints/delete') continue; // last, below: the others use the endpoint
+      // Money out: a full key is refused it; the same key with the refunds scope besides is answered.
+      if (name === 'refunds/make') {
+        const refused = await call(gateway, name, bodies[name], merchant.test);
+        expect(refused.status, name).toBe(403);
+        await ok(name, bodies[name], refunder);
+        continue;
+      }
       await ok(name, bodies[name]);
     }
     await ok('webhook-endpoints/delete', bodies['webhook-endpoints/delete']);

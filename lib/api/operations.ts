@@ -40,6 +40,7 @@ import { isUuid, OPERATION_ALIASES, UNSUPPORTED_OPERATIONS, type OperationName, 
 import { rateService, withUsdPrices } from '../rates';
 import { config } from '../config';
 import { listEvents } from '../events';
+import { getRefund, listRefunds, priceRefund, refundablePayment, writeRefund, type RefundTarget } from '../refunds';
 import {
   createEndpoint,
   deleteEndpoint,
@@ -223,6 +224,31 @@ export const API_OPERATIONS = {
     listEndpointDeliveries(db, key, query),
   ),
   // Operations of our own (docs/payment-links.md). A write and its nonce commit together: a refused request writes nothing.
+  'refunds/make': apiOperation(
+    'refunds/make',
+    async ({ db, key, nonce }, request) => {
+      const target: RefundTarget = request.orderId
+        ? { kind: 'order', id: request.orderId }
+        : request.invoiceId
+          ? { kind: 'invoice', id: request.invoiceId }
+          : { kind: 'deposit', id: request.depositId! };
+      // Priced before the transaction: the current rate may wait on a market-data source.
+      const payment = await refundablePayment(db, key, target);
+      const priced = await priceRefund(db, key.mode, payment, {
+        amount: request.amount,
+        ...(request.currency !== undefined && { currency: request.currency, rate: request.rate ?? 'invoice' }),
+      });
+      const made = await withNonce(db, key, nonce, (tx) =>
+        writeRefund(tx, key, { target, ...priced, createdBy: `api:${key.keyId}`, now: new Date() }),
+      );
+      return { ...made.refund, claimUrl: made.claimUrl };
+    },
+    { nonce: 'handler' },
+  ),
+  'refunds/get': apiOperation('refunds/get', ({ db, key }, { id }) => getRefund(db, key, id)),
+  'refunds/list': apiOperation('refunds/list', async ({ db, key }, query) => ({
+    refunds: await listRefunds(db, key, query),
+  })),
   'payment-links/create': apiOperation(
     'payment-links/create',
     async ({ db, key, nonce }, input) =>

@@ -16,6 +16,7 @@ import type { PaymentLinkError } from '../links';
 import type { MispaymentError } from '../mispayments';
 import type { OrderError } from '../orders';
 import type { RateUnavailable, UnknownPriceCurrency } from '../rates';
+import type { RefundError } from '../refunds';
 import { processSlot } from '../process';
 import {
   API_ERRORS,
@@ -368,7 +369,8 @@ const DOMAIN_ANSWERS: Record<
   | PaymentLinkError['kind']
   | (RateUnavailable | UnknownPriceCurrency)['kind']
   | (EventCursorUnknown | TooManyEndpoints)['kind']
-  | MispaymentError['kind'],
+  | MispaymentError['kind']
+  | RefundError['kind'],
   ApiErrorName
 > = {
   NotFound: 'NOT_FOUND',
@@ -398,6 +400,12 @@ const DOMAIN_ANSWERS: Record<
   // The payment page's and the dashboard's refusals (lib/mispayments): no API operation makes them.
   NoRemainder: 'ORDER_CONFLICT',
   NothingToDecide: 'ORDER_CONFLICT',
+  NotRefundable: 'REFUND_REFUSED',
+  RefundExceedsReceived: 'REFUND_EXCEEDS_RECEIVED',
+  RefundStateConflict: 'REFUND_STATE_CONFLICT',
+  // The payer's claim page's refusals (lib/refunds/claim.ts): no API operation makes them.
+  ClaimLinkInvalid: 'NOT_FOUND',
+  ClaimAddressInvalid: 'VALIDATION_ERROR',
 };
 
 /** A domain error as its documented answer, with the domain's own words (the table's when it has none). */

@@ -30,6 +30,10 @@ import {
   ORDER_STATUS_VALUES,
   PAYMENT_STATUS_VALUES,
   PLAN_STATUS_VALUES,
+  CLAIM_DELIVERY_VALUES,
+  REFUND_RATE_SOURCE_VALUES,
+  REFUND_SOURCE_VALUES,
+  REFUND_STATE_VALUES,
   WEBHOOK_KIND_VALUES,
   WEBHOOK_OUTCOME_VALUES,
   WEBHOOK_STATE_VALUES,
@@ -697,6 +701,102 @@ export const collectionPlanInputs = pgTable(
     uniqueIndex('collection_plan_inputs_open')
       .on(t.transferId)
       .where(sql`${t.open}`),
+  ],
+);
+
+/**
+ * What each payment received and what its refunds hold (lib/refunds, docs/decisions/071): one row
+ * per order or orphan deposit refunded at least once. A refund adds its amount to `refunded` in
+ * the transaction that makes it, a canceled or failed one takes it back; the CHECK holds the sum
+ * to what was received, and the row lock of that update makes a second, concurrent refund wait
+ * and then see the first one's sum, on PostgreSQL and on PGlite alike.
+ */
+export const refundBalances = pgTable(
+  'refund_balances',
+  {
+    sourceKind: text('source_kind', { enum: REFUND_SOURCE_VALUES }).notNull(),
+    /** The order's or the deposit's id. */
+    sourceId: uuid('source_id').notNull(),
+    merchantId: uuid('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
+    mode: text('mode', { enum: MODE_VALUES }).notNull(),
+    /** What the order's counted payments (or the deposit) received, base units of the coin. */
+    received: money('received').notNull(),
+    /** The amounts of its refunds that are not canceled or failed. */
+    refunded: money('refunded').notNull().default('0'),
+    updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.sourceKind, t.sourceId] }),
+    check('refund_balances_within_received', sql`${t.refunded} >= 0 and ${t.refunded} <= ${t.received}`),
+  ],
+);
+
+/**
+ * Refunds (lib/refunds): money paid back to a payer by the merchant's own key, to the address the
+ * payer confirmed through a claim link. Never changes the order it refunds.
+ */
+export const refunds = pgTable(
+  'refunds',
+  {
+    id: uuid('id').primaryKey(),
+    merchantId: uuid('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
+    mode: text('mode', { enum: MODE_VALUES }).notNull(),
+    sourceKind: text('source_kind', { enum: REFUND_SOURCE_VALUES }).notNull(),
+    sourceId: uuid('source_id').notNull(),
+    orderId: uuid('order_id').references(() => orders.id),
+    invoiceId: uuid('invoice_id').references(() => invoices.id),
+    depositId: uuid('deposit_id').references(() => deposits.id),
+    network: text('network').notNull(),
+    currency: text('currency').notNull(),
+    amount: money('amount').notNull(),
+    /**
+     * A refund priced in fiat: the price as given (canonical decimal string), its currency, the rate
+     * that made `amount` (price of one coin, decimal string) and which rate it was. Null for one
+     * given in the coin.
+     */
+    priceAmount: text('price_amount'),
+    priceCurrency: text('price_currency'),
+    priceRate: text('price_rate'),
+    priceRateSource: text('price_rate_source', { enum: REFUND_RATE_SOURCE_VALUES }),
+    state: text('state', { enum: REFUND_STATE_VALUES }).notNull().default('awaiting_address'),
+    /** Counts the refund's changes: each event's dedupe key carries it (a claim may be reopened, then confirmed again). */
+    version: integer('version').notNull().default(1),
+    /** SHA-256 (hex) of the claim link's token; the token itself is never stored. */
+    claimTokenHash: text('claim_token_hash').notNull(),
+    claimExpiresAt: timestamp('claim_expires_at', { withTimezone: true, precision: 3 }).notNull(),
+    claimDelivery: text('claim_delivery', { enum: CLAIM_DELIVERY_VALUES }).notNull(),
+    /** The address and tag the payer confirmed; null while awaiting it. */
+    address: text('address'),
+    tag: text('tag'),
+    addressConfirmedAt: timestamp('address_confirmed_at', { withTimezone: true, precision: 3 }),
+    txid: text('txid'),
+    reason: text('reason'),
+    /** Who made it: `api:<key id>` or `user:<user id>`. */
+    createdBy: text('created_by').notNull(),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('refunds_claim_token').on(t.claimTokenHash),
+    index('refunds_merchant_created').on(
+      t.merchantId,
+      t.mode,
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+    index('refunds_source').on(t.sourceKind, t.sourceId),
+    index('refunds_order')
+      .on(t.orderId)
+      .where(sql`${t.orderId} is not null`),
+    check('refunds_amount_positive', sql`${t.amount} > 0`),
+    check(
+      'refunds_address_when_ready',
+      sql`${t.state} = 'awaiting_address' or ${t.state} = 'canceled' or ${t.address} is not null`,
+    ),
   ],
 );
 

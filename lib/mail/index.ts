@@ -32,3 +32,4 @@ export {
   teamLinkToken,
   type TeamMailKind,
 } from './team';
+export { enqueueRefundClaimMail, refundClaimToken, refundClaimTokenHash, refundClaimUrl } from './refunds';

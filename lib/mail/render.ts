@@ -5,15 +5,19 @@ import 'server-only';
  * sender, the payer's language, and the headers. Rendered on each attempt from the rows as they
  * are; its Message-ID is the row's id, the same on every attempt.
  */
+import { findNetwork } from '../catalog';
 import { config } from '../config';
 import { explorerLink } from '../dashboard';
 import { merchants, orders, param, sql, statement, type Queryable, type RowOf } from '../db';
 import { loadPublicView } from '../pay';
+import { formatUnits } from '../money';
+import { decimalsOf } from '../orders';
 import { isLanguage } from '../pay/i18n';
 import type { ClaimedMail } from './claims';
 import { composePayerMail } from './compose';
 import { headerText, mailbox } from './header-text';
 import { isPayerMailKind } from './kinds';
+import { composeRefundClaimMail, refundOfClaimMail } from './refunds';
 import { isTeamMailKind, teamMailInput, type TeamMailKind } from './team';
 import { composeTeamMail } from './team-texts';
 
@@ -59,6 +63,7 @@ export async function renderMail(db: Queryable, mail: ClaimedMail): Promise<Rend
   const to = mailbox(mail.recipient);
   if (!to) throw new Unsendable('the recipient is not a plain e-mail address');
   if (isTeamMailKind(mail.kind)) return renderTeamMail(db, { ...mail, kind: mail.kind }, to);
+  if (mail.kind === 'refund-claim') return renderRefundClaimMail(db, mail, to);
   if (!isPayerMailKind(mail.kind) || !mail.order_id)
     throw new Unsendable(`no texts for ${mail.kind} yet (the refunds work adds them)`);
   const [sender] = await SENDER.run(db, { merchantId: mail.merchant_id, orderId: mail.order_id });
@@ -96,6 +101,33 @@ export async function renderMail(db: Queryable, mail: ClaimedMail): Promise<Rend
       'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
     },
     logo: sender.brand_logo,
+  };
+}
+
+/** A refund's claim mail: from the merchant, its link made again from the row's id (./refunds). */
+async function renderRefundClaimMail(db: Queryable, mail: ClaimedMail, to: string): Promise<RenderedMail> {
+  const cfg = config();
+  const claim = await refundOfClaimMail(db, mail);
+  if (!claim) throw new Unsendable('the claim was reopened or canceled since: its link is dead');
+  const [sender] = await SENDER.run(db, { merchantId: mail.merchant_id, orderId: mail.order_id });
+  if (!sender) throw new Unsendable('the merchant is gone');
+  const { refund } = claim;
+  const composed = composeRefundClaimMail({
+    merchant: sender.name,
+    amount: `${formatUnits(BigInt(refund.amount), decimalsOf(refund.network, refund.currency))} ${refund.currency}`,
+    network: findNetwork(refund.network)?.displayName ?? refund.network,
+    link: claim.link,
+    expiresAt: refund.claim_expires_at,
+  });
+  const replyTo = sender.mail_reply_to ? (mailbox(sender.mail_reply_to) ?? undefined) : undefined;
+  return {
+    from: { name: headerText(sender.mail_sender_name ?? sender.name), address: cfg.mailFrom },
+    to,
+    replyTo,
+    ...composed,
+    messageId: messageIdOf(mail.id, cfg.mailFrom),
+    headers: { 'Content-Language': 'en', 'Auto-Submitted': 'auto-generated' },
+    logo: null,
   };
 }
 

@@ -150,6 +150,19 @@ export function coinUnitsFor(
 }
 
 /**
+ * Base units of a coin with `decimals` that are worth at most `price` at `rate` (price of ONE whole
+ * coin): floor( price × 10^decimals / rate ), exactly. Money out rounds down: a refund priced in
+ * fiat never pays a fraction of a base unit more than the price (docs/decisions/071). Throws on rate 0.
+ */
+export function coinUnitsAtMost(price: Decimal, rate: Decimal, decimals: number): bigint {
+  checkDecimal('price', price);
+  checkDecimal('rate', rate);
+  checkDecimals(decimals);
+  if (rate.value === 0n) throw new RangeError('rate must be positive');
+  return (price.value * 10n ** BigInt(decimals + rate.scale)) / (10n ** BigInt(price.scale) * rate.value);
+}
+
+/**
  * What `units` of a coin with `decimals` are worth in the price currency at `rate` (price of one
  * whole coin), rounded DOWN to `scale` fractional digits, as a canonical decimal string.
  */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  coinUnitsAtMost,
   coinUnitsFor,
   formatDecimal,
   formatPercent,
@@ -210,5 +211,20 @@ describe('valueOfUnits', () => {
 
   it('refuses negative units', () => {
     expect(() => valueOfUnits(-1n, 8, d('1'), 2)).toThrow(RangeError);
+  });
+});
+
+describe('coinUnitsAtMost', () => {
+  const d = (text: string) => parseDecimal(text)!;
+  it('rounds down where coinUnitsFor rounds up', () => {
+    // 10 USD at 3 USD per coin of 2 decimals: 333.33... units.
+    expect(coinUnitsAtMost(d('10'), d('3'), 2)).toBe(333n);
+    expect(coinUnitsFor(d('10'), d('3'), 2)).toBe(334n);
+  });
+  it('is exact when the price divides', () => {
+    expect(coinUnitsAtMost(d('73.50'), d('60000'), 8)).toBe(122_500n);
+  });
+  it('refuses a rate of 0', () => {
+    expect(() => coinUnitsAtMost(d('1'), d('0'), 8)).toThrow(RangeError);
   });
 });

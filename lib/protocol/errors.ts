@@ -54,6 +54,17 @@ export const API_ERRORS = {
     status: 409,
     message: 'This payment link makes no more invoices: it is disabled, expired or used up.',
   },
+  REFUND_REFUSED: {
+    code: 3101,
+    status: 409,
+    message: 'This cannot be refunded: the message says why (a pending order, an unconfirmed deposit, no rate).',
+  },
+  REFUND_EXCEEDS_RECEIVED: {
+    code: 3102,
+    status: 409,
+    message: 'The refunds of this payment would exceed what it received.',
+  },
+  REFUND_STATE_CONFLICT: { code: 3103, status: 409, message: "The refund's state does not allow this." },
   UNSUPPORTED_CURRENCY: { code: 4001, status: 422, message: 'This currency and network are not available.' },
   /** An operation of the API we follow that a watch-only gateway cannot perform (./unsupported.ts says why, per operation). */
   NOT_SUPPORTED: { code: 4002, status: 501, message: 'This gateway does not support this operation.' },

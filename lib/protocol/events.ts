@@ -3,10 +3,11 @@
  * webhook endpoints carry it (SPEC "Events", docs/decisions/050). One table of types; each names
  * the object it carries, answered as that object's own read operation answers it.
  *
- * A later issue adds its types here (refund.*, collection.*, subscription.*), with the object
+ * A later issue adds its types here (collection.*, subscription.*), with the object
  * they carry and its schema in `eventResponse`.
  */
 import { z } from 'zod';
+import { refundResponse } from './refunds';
 import { depositResponse, invoiceResponse, orderDetailsResponse } from './responses';
 
 /**
@@ -40,6 +41,8 @@ export const EVENT_OBJECTS = {
   invoice: invoiceResponse,
   /** `orphan-deposits/get-deposit`'s answer. */
   deposit: depositResponse,
+  /** `refunds/get`'s answer. */
+  refund: refundResponse,
 } as const;
 export type EventObject = keyof typeof EVENT_OBJECTS;
 
@@ -67,6 +70,19 @@ export const EVENT_TYPES = {
     object: 'deposit',
     description: 'A transfer that is no payment of an order (orphan or personal deposit) is confirmed.',
   },
+  'refund.created': {
+    object: 'refund',
+    description: 'A refund was made; its claim link waits for the payer to confirm an address.',
+  },
+  'refund.ready': { object: 'refund', description: 'The payer confirmed the address (and tag) to refund to.' },
+  'refund.reopened': {
+    object: 'refund',
+    description: "The merchant reopened a refund's claim: the old link is dead, a new one waits for an address.",
+  },
+  'refund.sent': { object: 'refund', description: "A refund's transfer is on the chain, not yet confirmed." },
+  'refund.confirmed': { object: 'refund', description: "A refund's transfer has the network's confirmations." },
+  'refund.canceled': { object: 'refund', description: 'The merchant canceled a refund before it was sent.' },
+  'refund.failed': { object: 'refund', description: "A refund's transfer was dropped from the chain." },
 } as const satisfies Record<string, { object: EventObject; description: string }>;
 
 export type EventType = keyof typeof EVENT_TYPES;
@@ -92,6 +108,7 @@ export const eventResponse = z.discriminatedUnion('type', [
   z.object({ ...eventFields, type: z.enum(typesOf('invoice')), data: EVENT_OBJECTS.invoice }),
   z.object({ ...eventFields, type: z.enum(typesOf('deposit')), data: EVENT_OBJECTS.deposit }),
   z.object({ ...eventFields, type: z.enum(typesOf('resolution')), data: EVENT_OBJECTS.resolution }),
+  z.object({ ...eventFields, type: z.enum(typesOf('refund')), data: EVENT_OBJECTS.refund }),
 ]);
 export type GatewayEvent = z.infer<typeof eventResponse>;
 

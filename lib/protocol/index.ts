@@ -10,6 +10,7 @@ export * from './events';
 export * from './ids';
 export * from './operations';
 export * from './plans';
+export * from './refunds';
 export * from './requests';
 export * from './responses';
 export * from './scopes';

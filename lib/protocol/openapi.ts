@@ -89,6 +89,10 @@ const SUMMARIES: Record<OperationName, string> = {
   'payment-links/get': 'One payment link with its views, invoices, paid count and total.',
   'payment-links/list': 'The payment links, newest first.',
   'payment-links/disable': 'Stop a payment link making invoices (those it made run on).',
+  'refunds/make':
+    'Refund an order, an invoice or an orphan deposit, in full or in part, in the coin or priced in fiat; answers the claim link the payer gives their address through.',
+  'refunds/get': 'One refund.',
+  'refunds/list': 'The refunds, newest first (of one order with `orderId`).',
 };
 
 const ID = '6f1c1b1e-8f7a-4c4b-9a55-2d0f5f0b8e21';
@@ -153,6 +157,9 @@ const EXAMPLES: Record<OperationName, Record<string, unknown>> = {
   'payment-links/get': { id: ID },
   'payment-links/list': { limit: 20, offset: 0 },
   'payment-links/disable': { id: ID },
+  'refunds/make': { invoiceId: ID, amount: '25.00', currency: 'USD', rate: 'invoice' },
+  'refunds/get': { id: ID },
+  'refunds/list': { orderId: ID, limit: 20 },
 };
 
 /** Which key scopes may call an operation, as the document says it. */

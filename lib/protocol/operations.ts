@@ -14,6 +14,7 @@ import {
   endpointWithSecretResponse,
 } from './endpoints';
 import { eventListResponse } from './events';
+import { madeRefundResponse, refundListResponse, refundResponse } from './refunds';
 import type { OperationAccess } from './scopes';
 import {
   addressTransactionsRequest,
@@ -51,6 +52,9 @@ import {
   getPaymentLinkRequest,
   listPaymentLinksRequest,
   disablePaymentLinkRequest,
+  makeRefundRequest,
+  getRefundRequest,
+  listRefundsRequest,
 } from './requests';
 import {
   addressResponse,
@@ -127,6 +131,9 @@ export const OPERATIONS = {
   },
   // This gateway's own operations (docs/api.md, "Operations of this gateway"): names no client library uses.
   'events/list': { request: listEventsRequest, response: eventListResponse, access: 'read' },
+  'refunds/make': { request: makeRefundRequest, response: madeRefundResponse, access: 'refunds:create' },
+  'refunds/get': { request: getRefundRequest, response: refundResponse, access: 'refunds:read' },
+  'refunds/list': { request: listRefundsRequest, response: refundListResponse, access: 'refunds:read' },
   'webhook-endpoints/create': {
     request: createEndpointRequest,
     response: endpointWithSecretResponse,

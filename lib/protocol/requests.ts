@@ -532,3 +532,38 @@ export const getPaymentLinkRequest = z.object({ id: id() });
 export const listPaymentLinksRequest = z.object(page);
 /** payment-links/disable: the link makes no more invoices; those it made run on. */
 export const disablePaymentLinkRequest = z.object({ id: id() });
+
+/** A refund's rate for a fiat price: the invoice's, the current one, or a decimal (price of one coin). */
+const refundRate = () =>
+  text()
+    .trim()
+    .max(100, 'must be at most 100 characters')
+    .regex(
+      /^(invoice|current|(0|[1-9]\d*)(\.\d+)?)$/,
+      'must be "invoice", "current" or a decimal string such as "60000.5" (price of one coin)',
+    );
+
+/**
+ * refunds/make: a refund of one order, invoice or orphan deposit (exactly one of the ids), in full
+ * or in part. `amount` is in the coin, or with `currency` a fiat code, a price converted at `rate`
+ * (default `invoice`: the invoice's own rate), rounded down to the coin's base units.
+ */
+export const makeRefundRequest = z
+  .object({
+    orderId: optional(id()),
+    invoiceId: optional(id()),
+    depositId: optional(id()),
+    amount: positiveAmount(),
+    currency: optional(currencyCode()),
+    rate: optional(refundRate()),
+  })
+  .superRefine((request, ctx) => {
+    const given = [request.orderId, request.invoiceId, request.depositId].filter((v) => v !== undefined).length;
+    if (given !== 1)
+      ctx.addIssue({ code: 'custom', path: ['orderId'], message: 'give exactly one of orderId, invoiceId, depositId' });
+  });
+export type MakeRefundRequest = z.output<typeof makeRefundRequest>;
+/** refunds/get. */
+export const getRefundRequest = z.object({ id: id() });
+/** refunds/list: the caller's refunds, newest first; of one order with `orderId`. */
+export const listRefundsRequest = z.object({ orderId: optional(id()), ...page });

@@ -17,6 +17,7 @@
  * - `plans:read`, `plans:submit`: read signing plans (collections, refunds) and submit their
  *   signatures. Money out.
  * - `refunds:create`: create refunds. Money out.
+ * - `refunds:read`: read refunds: every key that reads, and the refunds scope (which reads what it made).
  */
 export const OPERATION_ACCESS_VALUES = [
   'base',
@@ -28,6 +29,7 @@ export const OPERATION_ACCESS_VALUES = [
   'plans:read',
   'plans:submit',
   'refunds:create',
+  'refunds:read',
 ] as const;
 export type OperationAccess = (typeof OPERATION_ACCESS_VALUES)[number];
 
@@ -49,14 +51,14 @@ export const KEY_SCOPES = {
     label: 'Full',
     description:
       'Every operation that takes payments: orders, invoices, payment links, reads, webhooks and webhook endpoints. Not money out.',
-    grants: ['base', 'orders:read', 'orders:write', 'read', 'webhooks:write', 'links:write'],
+    grants: ['base', 'orders:read', 'orders:write', 'read', 'refunds:read', 'webhooks:write', 'links:write'],
     moneyOut: false,
   },
   'read-only': {
     label: 'Read-only',
     description:
       'Every read (orders, invoices, deposits, addresses, webhooks, events, payment links); no write of any kind.',
-    grants: ['base', 'orders:read', 'read'],
+    grants: ['base', 'orders:read', 'read', 'refunds:read'],
     moneyOut: false,
   },
   'orders-and-invoices': {
@@ -74,8 +76,8 @@ export const KEY_SCOPES = {
   },
   refunds: {
     label: 'Refunds',
-    description: 'Money out: create refunds of payments received.',
-    grants: ['base', 'refunds:create'],
+    description: 'Money out: create refunds of payments received, and read refunds.',
+    grants: ['base', 'refunds:create', 'refunds:read'],
     moneyOut: true,
   },
 } as const satisfies Record<string, KeyScopeDefinition>;

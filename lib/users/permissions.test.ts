@@ -5,8 +5,8 @@ describe('roles', () => {
   it('gives owners everything, admins all but team and audit, viewers only reading, cashiers only the point of sale', () => {
     const table = Object.fromEntries(ROLES.map((role) => [role, PERMISSIONS.filter((p) => can(role, p))]));
     expect(table).toEqual({
-      owner: ['view', 'resend', 'keys', 'settings', 'team', 'audit', 'links', 'pos'],
-      admin: ['view', 'resend', 'keys', 'settings', 'links', 'pos'],
+      owner: ['view', 'resend', 'keys', 'settings', 'team', 'audit', 'links', 'pos', 'refunds'],
+      admin: ['view', 'resend', 'keys', 'settings', 'links', 'pos', 'refunds'],
       viewer: ['view'],
       cashier: ['pos'],
     });

@@ -15,13 +15,14 @@ export type Role = (typeof ROLES)[number];
  * - `links`: create and disable payment links.
  * - `pos`: the point of sale (/dashboard/pos): take sales, see one's own sales of the day. The
  *   `cashier` role has it alone: every other page and action refuses a cashier.
+ * - `refunds`: make, cancel and reopen refunds (money out, docs/refunds.md).
  */
-export const PERMISSIONS = ['view', 'resend', 'keys', 'settings', 'team', 'audit', 'links', 'pos'] as const;
+export const PERMISSIONS = ['view', 'resend', 'keys', 'settings', 'team', 'audit', 'links', 'pos', 'refunds'] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
 const GRANTS: Record<Role, readonly Permission[]> = {
   owner: PERMISSIONS,
-  admin: ['view', 'resend', 'keys', 'settings', 'links', 'pos'],
+  admin: ['view', 'resend', 'keys', 'settings', 'links', 'pos', 'refunds'],
   viewer: ['view'],
   cashier: ['pos'],
 };

@@ -133,6 +133,17 @@ async function publish(tx: Queryable, publications: readonly Publication[]): Pro
   );
 }
 
+/**
+ * Events of objects that have no URL of their own (refunds...), inside `tx`, the transaction of
+ * their change: recorded, and delivered to the endpoints that subscribe to their types.
+ */
+export async function publishEvents(tx: Queryable, list: readonly NewEvent[]): Promise<EnqueuedWebhook[]> {
+  return publish(
+    tx,
+    list.map((event) => ({ event, own: null })),
+  );
+}
+
 const ORDERS = statement<OrderRow, { ids: string[] }>(
   sql`select * from ${orders} where ${orders.id} = any(${param('ids')}::uuid[])`,
 );

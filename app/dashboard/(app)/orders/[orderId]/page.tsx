@@ -22,13 +22,17 @@ import { LiveQueries } from '@/components/live/query-provider';
 import { getDatabase } from '@/lib/db';
 import { orderDetail } from '@/lib/dashboard';
 import type { OrderMispayment } from '@/lib/mispayments';
+import { listRefunds } from '@/lib/refunds';
 import { can } from '@/lib/users';
+import { cookies } from 'next/headers';
 import { z } from 'zod';
 import { requirePage } from '../../../session';
 import { resendWebhook } from '../../actions';
 import { decideMispaidOrder } from './actions';
 import { ResentNotice } from '../../resent-notice';
 import { firstValues, type SearchParams } from '../../search-params';
+import { CLAIM_LINK_COOKIE } from './refund-cookie';
+import { RefundsSection } from './refunds-section';
 
 export const metadata: Metadata = { title: 'Order' };
 
@@ -45,7 +49,10 @@ export default async function OrderPage({ params, searchParams }: Props) {
   );
   if (!detail) notFound();
   const { order, events, payments, orphanDeposits, webhooks, mispayment } = detail;
-  const { resent, decided } = firstValues(await searchParams);
+  const { resent, decided, refund } = firstValues(await searchParams);
+  const scope = { merchantId: session.merchantId, mode: session.mode };
+  const refunds = await listRefunds(await getDatabase(), scope, { orderId: order.orderId, limit: 100, offset: 0 });
+  const claimUrl = (await cookies()).get(CLAIM_LINK_COOKIE)?.value;
   const back = `/dashboard/orders/${order.orderId}`;
   return (
     <>
@@ -120,6 +127,15 @@ export default async function OrderPage({ params, searchParams }: Props) {
           decided={decided}
         />
       )}
+      <RefundsSection
+        orderId={order.orderId}
+        currency={order.currency}
+        refunds={refunds}
+        canRefund={can(session.role, 'refunds')}
+        refundable={order.status !== 'pending' && order.received !== '0'}
+        outcome={refund}
+        claimUrl={claimUrl}
+      />
 
       <Section title="Timeline" id="timeline">
         <ol className="flex flex-col gap-1 border-l-2 border-slate-300 pl-4 text-sm dark:border-slate-600">

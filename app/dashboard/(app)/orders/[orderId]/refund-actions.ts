@@ -1,0 +1,133 @@
+'use server';
+/**
+ * The order page's refunds (docs/refunds.md): make one in the order's coin, cancel one, reopen
+ * its claim. Each action checks the session and the `refunds` permission itself, every call,
+ * parses its input with zod, calls lib/refunds, and writes the audit log. A refusal comes back to
+ * the page as `?refund=<reason>`; a claim link to share is handed to the page in a short-lived
+ * cookie for this order's page only, never in a URL (it is the payer's bearer secret).
+ */
+import { cookies } from 'next/headers';
+import { revalidatePath } from 'next/cache';
+import { redirect } from 'next/navigation';
+import { z } from 'zod';
+import { getDatabase, isDatabaseBusy } from '@/lib/db';
+import { isDomainError } from '@/lib/errors';
+import { cancelRefund, makeRefund, priceRefund, refundablePayment, reopenRefund, type MadeRefund } from '@/lib/refunds';
+import { recordAudit } from '@/lib/users';
+import { clientAddress, requireAction } from '../../../session';
+import { CLAIM_LINK_COOKIE } from './refund-cookie';
+
+const makeForm = z.object({
+  orderId: z.uuid(),
+  amount: z
+    .string()
+    .trim()
+    .regex(/^(0|[1-9]\d{0,76})(\.\d{1,36})?$/),
+});
+const refundForm = z.object({ orderId: z.uuid(), refundId: z.uuid() });
+
+/** What the page says for each refusal of lib/refunds; anything else is not the user's doing. */
+const REFUSALS: Partial<Record<string, string>> = {
+  NotRefundable: 'refused',
+  RefundExceedsReceived: 'exceeds',
+  RefundStateConflict: 'state',
+  NotFound: 'unknown',
+};
+
+async function refusedOr<T>(page: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    const refusal = isDomainError(error) ? REFUSALS[error.kind] : isDatabaseBusy(error) ? 'busy' : undefined;
+    if (!refusal) throw error;
+    redirect(`${page}?refund=${refusal}`);
+  }
+}
+
+async function handOver(page: string, made: MadeRefund): Promise<void> {
+  (await cookies()).set(CLAIM_LINK_COOKIE, made.claimUrl, {
+    httpOnly: true,
+    sameSite: 'strict',
+    path: page,
+    maxAge: 60,
+  });
+}
+
+/** "Refund" on an order: an amount in the order's coin, in full or in part. */
+export async function makeRefundAction(form: FormData): Promise<void> {
+  const session = await requireAction('refunds');
+  const parsed = makeForm.safeParse({ orderId: form.get('orderId'), amount: form.get('amount') });
+  if (!parsed.success) {
+    const orderId = z.uuid().safeParse(form.get('orderId'));
+    redirect(orderId.success ? `/dashboard/orders/${orderId.data}?refund=invalid` : '/dashboard/orders');
+  }
+  const { orderId, amount } = parsed.data;
+  const page = `/dashboard/orders/${orderId}`;
+  const db = await getDatabase();
+  const scope = { merchantId: session.merchantId, mode: session.mode };
+  const made = await refusedOr(page, async () => {
+    const target = { kind: 'order' as const, id: orderId };
+    const priced = await priceRefund(db, session.mode, await refundablePayment(db, scope, target), { amount });
+    return makeRefund(db, scope, { target, ...priced, createdBy: `user:${session.userId}`, now: new Date() });
+  });
+  await recordAudit(db, {
+    merchantId: session.merchantId,
+    userId: session.userId,
+    actor: session.email,
+    action: 'refund.create',
+    detail: {
+      refundId: made.refund.id,
+      orderId,
+      amount: made.refund.amount,
+      currency: made.refund.currency,
+      mode: session.mode,
+    },
+    ip: await clientAddress(),
+  });
+  await handOver(page, made);
+  revalidatePath(page);
+  redirect(`${page}?refund=made`);
+}
+
+/** "Cancel" on a refund not sent yet: its amount is refundable again. */
+export async function cancelRefundAction(form: FormData): Promise<void> {
+  const session = await requireAction('refunds');
+  const parsed = refundForm.safeParse({ orderId: form.get('orderId'), refundId: form.get('refundId') });
+  if (!parsed.success) redirect('/dashboard/orders');
+  const page = `/dashboard/orders/${parsed.data.orderId}`;
+  const db = await getDatabase();
+  const scope = { merchantId: session.merchantId, mode: session.mode };
+  await refusedOr(page, () => cancelRefund(db, scope, parsed.data.refundId, new Date()));
+  await recordAudit(db, {
+    merchantId: session.merchantId,
+    userId: session.userId,
+    actor: session.email,
+    action: 'refund.cancel',
+    detail: { refundId: parsed.data.refundId, mode: session.mode },
+    ip: await clientAddress(),
+  });
+  revalidatePath(page);
+  redirect(`${page}?refund=canceled`);
+}
+
+/** "Reopen claim": the payer's address is forgotten, the old link dies, a new one is mailed or shown. */
+export async function reopenRefundAction(form: FormData): Promise<void> {
+  const session = await requireAction('refunds');
+  const parsed = refundForm.safeParse({ orderId: form.get('orderId'), refundId: form.get('refundId') });
+  if (!parsed.success) redirect('/dashboard/orders');
+  const page = `/dashboard/orders/${parsed.data.orderId}`;
+  const db = await getDatabase();
+  const scope = { merchantId: session.merchantId, mode: session.mode };
+  const made = await refusedOr(page, () => reopenRefund(db, scope, parsed.data.refundId, new Date()));
+  await recordAudit(db, {
+    merchantId: session.merchantId,
+    userId: session.userId,
+    actor: session.email,
+    action: 'refund.reopen',
+    detail: { refundId: parsed.data.refundId, mode: session.mode },
+    ip: await clientAddress(),
+  });
+  await handOver(page, made);
+  revalidatePath(page);
+  redirect(`${page}?refund=reopened`);
+}

@@ -1,0 +1,115 @@
+/**
+ * The order page's refunds (docs/refunds.md): the order's refunds with their state and address,
+ * and for a user with the `refunds` permission the form that makes one (in the order's coin) and
+ * each open refund's "Cancel" and "Reopen claim". Plain forms: they work without JavaScript.
+ */
+import { CELL, DataTable } from '@/components/dashboard/table';
+import {
+  Amount,
+  BUTTON,
+  BUTTON_QUIET,
+  INPUT,
+  LABEL,
+  Mono,
+  MUTED,
+  Notice,
+  Section,
+  Time,
+} from '@/components/dashboard/ui';
+import type { RefundResponse } from '@/lib/protocol';
+import { cancelRefundAction, makeRefundAction, reopenRefundAction } from './refund-actions';
+
+const OUTCOMES: Record<string, { tone: 'info' | 'error' | 'success'; text: string }> = {
+  made: { tone: 'success', text: 'Refund made: it waits for the payer to give an address.' },
+  canceled: { tone: 'success', text: 'Refund canceled: its amount can be refunded again.' },
+  reopened: { tone: 'success', text: 'Claim reopened: the old link no longer works.' },
+  invalid: { tone: 'error', text: 'The amount is not a decimal number.' },
+  refused: { tone: 'error', text: 'This order cannot be refunded that way (still pending, or too many decimals).' },
+  exceeds: { tone: 'error', text: 'That is more than is left to refund of what this order received.' },
+  state: { tone: 'error', text: "The refund's state no longer allows this." },
+  unknown: { tone: 'error', text: 'No such refund or order.' },
+  busy: { tone: 'error', text: 'The gateway is busy: try again.' },
+};
+
+export function RefundsSection({
+  orderId,
+  currency,
+  refunds,
+  canRefund,
+  refundable,
+  outcome,
+  claimUrl,
+}: {
+  orderId: string;
+  currency: string;
+  refunds: RefundResponse[];
+  canRefund: boolean;
+  /** The order is decided and received something. */
+  refundable: boolean;
+  outcome: string | undefined;
+  /** A claim link just made, to share with the payer (shown once). */
+  claimUrl: string | undefined;
+}) {
+  const said = outcome ? OUTCOMES[outcome] : undefined;
+  return (
+    <Section title="Refunds" id="refunds">
+      {said && <Notice tone={said.tone}>{said.text}</Notice>}
+      {claimUrl && (
+        <p className="my-2 text-sm">
+          Claim link for the payer (shown once; mailed to them when the order has their address):{' '}
+          <Mono>{claimUrl}</Mono>
+        </p>
+      )}
+      {refunds.length === 0 ? (
+        <p className={`text-sm ${MUTED}`}>No refund.</p>
+      ) : (
+        <DataTable caption="Refunds of this order" head={['Made', 'Amount', 'State', 'Address', '']}>
+          {refunds.map((r) => (
+            <tr key={r.id}>
+              <td className={CELL}>
+                <Time value={r.createdAt} />
+              </td>
+              <td className={CELL}>
+                <Amount value={r.amount} currency={r.currency} />
+              </td>
+              <td className={CELL}>{r.state.replace('_', ' ')}</td>
+              <td className={CELL}>{r.address ? <Mono>{r.address}</Mono> : <span className={MUTED}>not yet</span>}</td>
+              <td className={CELL}>
+                {canRefund && (r.state === 'awaiting_address' || r.state === 'ready') && (
+                  <span className="flex flex-wrap gap-2">
+                    <form action={reopenRefundAction}>
+                      <input type="hidden" name="orderId" value={orderId} />
+                      <input type="hidden" name="refundId" value={r.id} />
+                      <button type="submit" className={BUTTON_QUIET}>
+                        Reopen claim
+                      </button>
+                    </form>
+                    <form action={cancelRefundAction}>
+                      <input type="hidden" name="orderId" value={orderId} />
+                      <input type="hidden" name="refundId" value={r.id} />
+                      <button type="submit" className={BUTTON_QUIET}>
+                        Cancel
+                      </button>
+                    </form>
+                  </span>
+                )}
+              </td>
+            </tr>
+          ))}
+        </DataTable>
+      )}
+      {canRefund && refundable && (
+        <form action={makeRefundAction} className="mt-4 flex flex-wrap items-end gap-2">
+          <input type="hidden" name="orderId" value={orderId} />
+          <label className={LABEL}>
+            {`Refund amount (${currency})`}
+            <input name="amount" required inputMode="decimal" className={INPUT} autoComplete="off" />
+          </label>
+          <button type="submit" className={BUTTON}>
+            Refund
+          </button>
+        </form>
+      )}
+    </Section>
+  );
+}

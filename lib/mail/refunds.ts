@@ -1,0 +1,128 @@
+import 'server-only';
+/**
+ * The refund-claim mail (docs/refunds.md, docs/decisions/071): a refund's claim link, sent to the
+ * payer's `payerEmail`. As team mails do (./team, docs/decisions/065), the row holds no token: the
+ * link's token is derived from the row's id and APP_SECRET (`refundClaimToken`), lib/refunds keeps
+ * only its hash, and the renderer makes the same link on every attempt. A claim reopened since
+ * (a new token) makes the old message unsendable: its link would be dead.
+ */
+import { createHash, createHmac } from 'node:crypto';
+import { config } from '../config';
+import {
+  bare,
+  mailMessages,
+  mailUnsubscribes,
+  merchants,
+  param,
+  refunds,
+  sql,
+  statement,
+  type Queryable,
+  type RowOf,
+} from '../db';
+import { appSecret } from '../merchants';
+import { escapeHtml, type ComposedMail } from './compose';
+import { MAIL_CHANNEL } from './outbox';
+
+/** A claim link's token (43 base64url characters, 256 bits) from its claim id: the refund-claim mail's id when mailed. */
+export function refundClaimToken(claimId: string, secret = appSecret()): string {
+  return createHmac('sha256', `refund-claim-link\0${secret}`).update(claimId, 'utf8').digest('base64url');
+}
+
+/** What is stored of a claim token: its SHA-256, hex. */
+export function refundClaimTokenHash(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+/** The payer's page of a claim token. */
+export function refundClaimUrl(token: string): string {
+  return `${config().publicBaseUrl}/refund/${token}`;
+}
+
+const mm = mailMessages;
+/**
+ * A row where the payer has not unsubscribed from the merchant's mail and got fewer than the
+ * hourly limit of messages (as the order mails, ./outbox).
+ */
+const ADD_REFUND_CLAIM_MAIL = statement<
+  { id: string },
+  { id: string; merchantId: string; mode: string; orderId: string; recipient: string; hourlyLimit: number }
+>(sql`with added as (
+    insert into ${mm} (${sql.join([mm.id, mm.merchantId, mm.mode, mm.kind, mm.eventKey, mm.orderId, mm.recipient].map(bare), sql`, `)})
+    select ${param('id')}::uuid, ${param('merchantId')}::uuid, ${param('mode')}, 'refund-claim', 'refund-claim/' || ${param('id')}, ${param('orderId')}::uuid, lower(${param('recipient')})
+     where not exists (select 1 from ${mailUnsubscribes} where ${mailUnsubscribes.merchantId} = ${param('merchantId')}::uuid and ${mailUnsubscribes.recipient} = lower(${param('recipient')}))
+       and (select count(*) from ${mm} where ${mm.recipient} = lower(${param('recipient')})
+             and ${mm.createdAt} > now() - interval '1 hour') < ${param('hourlyLimit')}
+    on conflict (${bare(mm.eventKey)}) do nothing
+    returning ${bare(mm.id)}
+  )
+  select id, pg_notify('${sql.raw(MAIL_CHANNEL)}', '') from added`);
+
+/**
+ * Writes a refund's claim mail in `tx` (the refund's transaction): `id` is the claim id its link's
+ * token follows from. Answers whether it was written (not for a payer who unsubscribed, or one
+ * mailed too often this hour: the merchant shares the link then).
+ */
+export async function enqueueRefundClaimMail(
+  tx: Queryable,
+  mail: { id: string; merchantId: string; mode: string; orderId: string; recipient: string },
+  hourlyLimit = config().mailRecipientHourlyLimit,
+): Promise<boolean> {
+  return (await ADD_REFUND_CLAIM_MAIL.run(tx, { ...mail, hourlyLimit })).length > 0;
+}
+
+type ClaimedRefund = Pick<RowOf<typeof refunds>, 'amount' | 'currency' | 'network' | 'claim_expires_at' | 'state'> &
+  Pick<RowOf<typeof merchants>, 'name'>;
+const REFUND_OF_TOKEN = statement<ClaimedRefund, { hash: string; merchantId: string }>(
+  sql`select ${refunds.amount}, ${refunds.currency}, ${refunds.network}, ${refunds.claimExpiresAt}, ${refunds.state}, ${merchants.name}
+   from ${refunds} join ${merchants} on ${merchants.id} = ${refunds.merchantId}
+   where ${refunds.claimTokenHash} = ${param('hash')} and ${refunds.merchantId} = ${param('merchantId')}`,
+);
+
+/** The refund a claim mail's link opens, while it still does (null once the claim was reopened or canceled). */
+export async function refundOfClaimMail(
+  db: Queryable,
+  mail: { id: string; merchant_id: string },
+): Promise<{ refund: ClaimedRefund; link: string } | null> {
+  const token = refundClaimToken(mail.id);
+  const [refund] = await REFUND_OF_TOKEN.run(db, { hash: refundClaimTokenHash(token), merchantId: mail.merchant_id });
+  if (!refund || refund.state === 'canceled') return null;
+  return { refund, link: refundClaimUrl(token) };
+}
+
+/** The claim mail's texts: English only, like the claim page for now. Pure. */
+export function composeRefundClaimMail(input: {
+  merchant: string;
+  /** The amount with its coin, "0.5 LTC". */
+  amount: string;
+  network: string;
+  link: string;
+  expiresAt: Date;
+}): ComposedMail {
+  const subject = `${input.merchant} is refunding you ${input.amount}`;
+  const lines = [
+    `${input.merchant} is sending you a refund of ${input.amount} on the ${input.network} network.`,
+    `Tell them where to send it: open this link and give a ${input.network} address you control (the link works once, until ${input.expiresAt.toISOString().slice(0, 10)}).`,
+  ];
+  const after = [
+    "An exchange's deposit address may not accept refunds.",
+    'If you did not expect a refund, ignore this e-mail.',
+  ];
+  const text = [...lines, '', input.link, '', ...after, ''].join('\n');
+  const html = `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(subject)}</title></head>
+<body style="margin:0;padding:16px;background:#f4f4f5;color:#18181b;font-family:system-ui,sans-serif">
+<table role="presentation" style="max-width:560px;width:100%;margin:0 auto;background:#fff;border-radius:8px;padding:16px">
+<tr><td>
+<h1 style="font-size:20px;margin:0 0 8px">${escapeHtml(subject)}</h1>
+${lines.map((line) => `<p style="margin:0 0 12px">${escapeHtml(line)}</p>`).join('\n')}
+<p><a href="${escapeHtml(input.link)}" style="display:inline-block;padding:10px 16px;background:#1f4fd1;color:#fff;text-decoration:none;border-radius:6px">Give the address for your refund</a></p>
+${after.map((line) => `<p style="margin:0 0 12px;font-size:14px;color:#555">${escapeHtml(line)}</p>`).join('\n')}
+</td></tr>
+</table>
+</body>
+</html>
+`;
+  return { subject, text, html };
+}

@@ -1,0 +1,49 @@
+import { DomainError } from '../errors';
+
+/** What was asked cannot be refunded (yet): an order still pending, a deposit not confirmed, an invoice without a paid order. */
+export class NotRefundable extends DomainError<'NotRefundable'> {
+  /** @param path the request's field at fault, when one is. */
+  constructor(message: string, path?: string) {
+    super('NotRefundable', message, path ? [{ path, message }] : []);
+  }
+}
+
+/**
+ * The refund would take the sum refunded for its payment above what the payment received: the
+ * database refused it (refund_balances), so a concurrent refund cannot slip past either.
+ */
+export class RefundExceedsReceived extends DomainError<'RefundExceedsReceived'> {
+  constructor(left: string, currency: string) {
+    super('RefundExceedsReceived', `At most ${left} ${currency} of this payment is left to refund.`, [
+      { path: 'amount', message: `more than the ${left} ${currency} left to refund` },
+    ]);
+  }
+}
+
+/** The refund's state does not allow the change (lib/refunds/lifecycle.ts says why). */
+export class RefundStateConflict extends DomainError<'RefundStateConflict'> {
+  constructor(reason: string) {
+    super('RefundStateConflict', reason.charAt(0).toUpperCase() + reason.slice(1) + '.');
+  }
+}
+
+/**
+ * A claim link that does not open a claim: unknown, expired, already used to confirm an address,
+ * or made dead by a reopening. One answer for all, so the page tells a guesser nothing.
+ */
+export class ClaimLinkInvalid extends DomainError<'ClaimLinkInvalid'> {
+  constructor() {
+    super('ClaimLinkInvalid', 'This refund link is not valid: it expired, was already used, or was replaced.');
+  }
+}
+
+/** An address (or tag) a payer gave that the refund's network cannot take; the page shows the message. */
+export class ClaimAddressInvalid extends DomainError<'ClaimAddressInvalid'> {
+  constructor(path: 'address' | 'tag', message: string) {
+    super('ClaimAddressInvalid', message, [{ path, message }]);
+  }
+}
+
+/** Every refusal of lib/refunds, for the API edge's table (lib/api/route.ts). */
+export type RefundError =
+  NotRefundable | RefundExceedsReceived | RefundStateConflict | ClaimLinkInvalid | ClaimAddressInvalid;

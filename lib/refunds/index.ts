@@ -1,0 +1,45 @@
+import 'server-only';
+/**
+ * Refunds (issue 37, docs/decisions/071): money paid back to a payer by the merchant's own key, as
+ * a new object linked to the order, invoice or orphan deposit it refunds (the order never changes).
+ * The payer names the address through a claim link; the sum refunded for a payment never exceeds
+ * what it received (the database holds it). Mispayment fixes (issue 38) make refunds with
+ * `makeRefund` and move them with `applyRefundAction`.
+ */
+export { CLAIM_LIFETIME_MS, claimUrl } from './claims';
+export { checkClaimAddress, confirmClaim, openClaim, reviewClaimAddress, type ClaimView } from './claim';
+export {
+  ClaimAddressInvalid,
+  ClaimLinkInvalid,
+  NotRefundable,
+  RefundExceedsReceived,
+  RefundStateConflict,
+  type RefundError,
+} from './errors';
+export { priceRefund, type PricedRefund, type RefundPrice } from './pricing';
+export {
+  holdsAmount,
+  isFinalRefundState,
+  nextRefundState,
+  type RefundAction,
+  type RefundTransition,
+} from './lifecycle';
+export {
+  applyRefundAction,
+  cancelRefund,
+  getRefund,
+  leftToRefund,
+  listRefunds,
+  lockRefund,
+  makeRefund,
+  refundablePayment,
+  reopenRefund,
+  serializeRefund,
+  writeRefund,
+  type MadeRefund,
+  type MakeRefund,
+  type RefundablePayment,
+  type RefundChange,
+  type RefundRow,
+  type RefundTarget,
+} from './store';

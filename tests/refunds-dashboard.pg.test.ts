@@ -1,0 +1,129 @@
+/**
+ * Refunds on the dashboard's order page (docs/refunds.md), over real HTTP against the production
+ * build, posting the page's own forms as a browser without JavaScript does: an owner refunds part
+ * of a processed order (audited; the claim link shown once, never in a URL), cancels it (audited);
+ * a viewer sees no form and its direct post is refused (sent to the 403 page) with nothing written. The order's status
+ * never moves.
+ */
+import { beforeAll, expect, it } from 'vitest';
+import { createUser, openSession } from '@/lib/users';
+import type { OrderRow } from '@/lib/orders/rows';
+import { createOrder } from './support/chain';
+import { withTestGateway, type TestGateway } from './support/gateway';
+import type { TestMerchant } from './support/merchants';
+
+let gateway: TestGateway;
+let merchant: TestMerchant;
+withTestGateway((started) => ({ gateway, merchant } = started));
+
+let order: OrderRow;
+
+beforeAll(async () => {
+  order = await createOrder(gateway.db, merchant.test, { currency: 'LTC', network: 'litecoin', amount: '2' });
+  await gateway.db.query(`update orders set status = 'processed', received = amount where id = $1`, [order.id]);
+});
+
+async function cookieOf(role: 'owner' | 'viewer'): Promise<string> {
+  const { user } = await createUser(gateway.db, {
+    merchant: merchant.merchantId,
+    email: `${role}-${crypto.randomUUID()}@shop.example`,
+    role,
+    password: 'a long and unguessable dashboard password',
+  });
+  const session = await openSession(gateway.db, user.id, 'signed-in', {});
+  return `cg_session=${session.token}`;
+}
+
+const pagePath = () => `/dashboard/orders/${order.id}`;
+
+async function page(cookie: string): Promise<string> {
+  const response = await fetch(`${gateway.baseUrl}${pagePath()}`, { headers: { cookie }, redirect: 'manual' });
+  expect(response.status).toBe(200);
+  return response.text();
+}
+
+const unescape = (text: string) =>
+  text
+    .replace(/&quot;/g, '"')
+    .replace(/&#x27;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+
+/** The fields of the page's form whose submit button says `label`, as a browser sends them. */
+function formFields(html: string, label: string): [string, string][] {
+  const at = html.indexOf(`>${label}</button>`);
+  expect(at, `a form with ${label}`).toBeGreaterThan(0);
+  const form = html.slice(html.lastIndexOf('<form', at), at);
+  return [...form.matchAll(/<input\b([^>]*)>/g)]
+    .map((match) => match[1]!)
+    .filter((attributes) => /type="hidden"/.test(attributes))
+    .map(
+      (attributes) =>
+        [
+          unescape(/name="([^"]*)"/.exec(attributes)?.[1] ?? ''),
+          unescape(/value="([^"]*)"/.exec(attributes)?.[1] ?? ''),
+        ] as [string, string],
+    );
+}
+
+async function post(cookie: string, fields: [string, string][]) {
+  const form = new FormData();
+  for (const [name, value] of fields) form.append(name, value);
+  return fetch(`${gateway.baseUrl}${pagePath()}`, {
+    method: 'POST',
+    body: form,
+    headers: { cookie },
+    redirect: 'manual',
+  });
+}
+
+async function audit(action: string) {
+  return gateway.db.query<{ detail: Record<string, string> }>(
+    'select detail from audit_log where merchant_id = $1 and action = $2',
+    [merchant.merchantId, action],
+  );
+}
+
+it('lets an owner refund part of an order and cancel it, each audited, the order unchanged', async () => {
+  const owner = await cookieOf('owner');
+  const fields = formFields(await page(owner), 'Refund');
+  const made = await post(owner, [...fields, ['amount', '0.5']]);
+  expect(made.status).toBe(303);
+  expect(made.headers.get('location')).toContain('refund=made');
+  expect(made.headers.get('location')).not.toContain('/refund/');
+  const cookie = decodeURIComponent(made.headers.get('set-cookie') ?? '');
+  expect(cookie).toMatch(/cg_refund_claim=.*\/refund\/[A-Za-z0-9_-]{43}/);
+  expect(cookie).toMatch(/HttpOnly/i);
+  const [refund] = await gateway.db.query<{ id: string; amount: string; state: string }>(
+    'select id, amount, state from refunds where order_id = $1',
+    [order.id],
+  );
+  expect(refund).toMatchObject({ amount: '50000000', state: 'awaiting_address' });
+  expect((await audit('refund.create')).map((a) => a.detail)).toEqual([
+    expect.objectContaining({ refundId: refund!.id, amount: '0.5', currency: 'LTC' }),
+  ]);
+
+  const over = await post(owner, [...fields, ['amount', '1.50000001']]);
+  expect(over.headers.get('location')).toContain('refund=exceeds');
+
+  const cancel = await post(owner, formFields(await page(owner), 'Cancel'));
+  expect(cancel.headers.get('location')).toContain('refund=canceled');
+  expect((await audit('refund.cancel')).map((a) => a.detail.refundId)).toEqual([refund!.id]);
+  const [row] = await gateway.db.query<{ status: string }>('select status from orders where id = $1', [order.id]);
+  expect(row!.status).toBe('processed');
+});
+
+it("shows a viewer no refund form, and refuses the viewer's own post with nothing written", async () => {
+  const owner = await cookieOf('owner');
+  const fields = formFields(await page(owner), 'Refund');
+  const viewer = await cookieOf('viewer');
+  expect(await page(viewer)).not.toContain('>Refund</button>');
+  const [before] = await gateway.db.query<{ n: number }>('select count(*)::int as n from refunds');
+  // Posted without JavaScript, a refusal is sent on to the page that answers 403 (app/dashboard/session.ts).
+  const refused = await post(viewer, [...fields, ['amount', '0.1']]);
+  expect(refused.status).toBe(303);
+  expect(refused.headers.get('location')).toMatch(/\/dashboard\/forbidden$/);
+  const [after] = await gateway.db.query<{ n: number }>('select count(*)::int as n from refunds');
+  expect(after!.n).toBe(before!.n);
+});
