@@ -39,6 +39,7 @@ export const LIB_LAYERS = {
     'rates',
     'risk',
     'sandbox',
+    'subscriptions',
     'users',
     'watcher',
     'webhooks',

@@ -13,6 +13,7 @@ import type { EventCursorUnknown } from '../events';
 import type { InvoiceError } from '../invoices';
 import type { TooManyEndpoints } from '../webhooks';
 import type { PaymentLinkError } from '../links';
+import type { SubscriptionError } from '../subscriptions';
 import type { OrderError } from '../orders';
 import type { RateUnavailable, UnknownPriceCurrency } from '../rates';
 import { processSlot } from '../process';
@@ -365,6 +366,7 @@ const DOMAIN_ANSWERS: Record<
   | OrderError['kind']
   | InvoiceError['kind']
   | PaymentLinkError['kind']
+  | SubscriptionError['kind']
   | (RateUnavailable | UnknownPriceCurrency)['kind']
   | (EventCursorUnknown | TooManyEndpoints)['kind'],
   ApiErrorName
@@ -393,6 +395,8 @@ const DOMAIN_ANSWERS: Record<
   PaymentLinkClosed: 'PAYMENT_LINK_CLOSED',
   LinkChoiceInvalid: 'VALIDATION_ERROR',
   LinkBusy: 'RATE_LIMITED',
+  SubscriptionInvalid: 'VALIDATION_ERROR',
+  TestClockLiveMode: 'VALIDATION_ERROR',
 };
 
 /** A domain error as its documented answer, with the domain's own words (the table's when it has none). */

@@ -30,3 +30,14 @@ export {
   teamLinkToken,
   type TeamMailKind,
 } from './team';
+export {
+  composeSubscriberMail,
+  enqueueSubscriberMail,
+  formatSubscriptionDate,
+  SUBSCRIBER_LINK_DAYS,
+  SUBSCRIBER_MAIL_KINDS,
+  subscriberLinkToken,
+  subscriberPageUrl,
+  type SubscriberMailKind,
+} from './subscription';
+export { SUBSCRIPTION_MESSAGES, type SubscriptionMessages } from './subscription-messages';

@@ -7,7 +7,7 @@
  * they carry and its schema in `eventResponse`.
  */
 import { z } from 'zod';
-import { depositResponse, invoiceResponse, orderDetailsResponse } from './responses';
+import { depositResponse, invoiceResponse, orderDetailsResponse, subscriptionResponse } from './responses';
 
 /** The object an event carries, named as its read operation answers it. */
 export const EVENT_OBJECTS = {
@@ -17,6 +17,8 @@ export const EVENT_OBJECTS = {
   invoice: invoiceResponse,
   /** `orphan-deposits/get-deposit`'s answer. */
   deposit: depositResponse,
+  /** `subscriptions/get`'s answer. */
+  subscription: subscriptionResponse,
 } as const;
 export type EventObject = keyof typeof EVENT_OBJECTS;
 
@@ -38,6 +40,29 @@ export const EVENT_TYPES = {
   'deposit.received': {
     object: 'deposit',
     description: 'A transfer that is no payment of an order (orphan or personal deposit) is confirmed.',
+  },
+  'subscription.created': { object: 'subscription', description: 'A subscription was made (trialing or active).' },
+  'subscription.invoice_created': {
+    object: 'subscription',
+    description:
+      'A renewal invoice was made for the first unpaid period and mailed to the subscriber (`openInvoiceId`); a period paid ahead makes none.',
+  },
+  'subscription.paid': {
+    object: 'subscription',
+    description: 'An invoice of the subscription was paid: its periods were added (`paidPeriods`, `creditPeriods`).',
+  },
+  'subscription.renewed': {
+    object: 'subscription',
+    description: 'A paid period started (`period`), from a renewal invoice or from prepaid credit.',
+  },
+  'subscription.past_due': { object: 'subscription', description: 'The current period started unpaid.' },
+  'subscription.canceled': {
+    object: 'subscription',
+    description: 'No more renewals: unpaid after the grace period, or canceled by the subscriber or the merchant.',
+  },
+  'subscription.reactivated': {
+    object: 'subscription',
+    description: 'A canceled subscription was paid again and starts a new cycle from the payment.',
   },
 } as const satisfies Record<string, { object: EventObject; description: string }>;
 
@@ -63,6 +88,7 @@ export const eventResponse = z.discriminatedUnion('type', [
   z.object({ ...eventFields, type: z.enum(typesOf('order')), data: EVENT_OBJECTS.order }),
   z.object({ ...eventFields, type: z.enum(typesOf('invoice')), data: EVENT_OBJECTS.invoice }),
   z.object({ ...eventFields, type: z.enum(typesOf('deposit')), data: EVENT_OBJECTS.deposit }),
+  z.object({ ...eventFields, type: z.enum(typesOf('subscription')), data: EVENT_OBJECTS.subscription }),
 ]);
 export type GatewayEvent = z.infer<typeof eventResponse>;
 

@@ -35,6 +35,10 @@ describe('the key scopes', () => {
       'webhook-endpoints/send-test',
       'payment-links/create',
       'payment-links/disable',
+      'subscriptions/create-plan',
+      'subscriptions/create',
+      'subscriptions/cancel',
+      'subscriptions/advance-test-clock',
     ];
     expect(allowed('read-only')).toEqual(NAMES.filter((name) => !writes.includes(name)).sort());
   });

@@ -7,6 +7,7 @@ import 'server-only';
  */
 export {
   publishDepositEvents,
+  publishEvents,
   publishInvoiceEvent,
   publishOrderEvents,
   WEBHOOK_CHANNEL,

@@ -239,6 +239,17 @@ export async function publishInvoiceEvent(tx: Queryable, invoice: FinalInvoice):
   return own?.kind === 'invoice' ? own : null;
 }
 
+/**
+ * Events of objects that have no webhook URL of their own (subscriptions): recorded and fanned out
+ * to the endpoints that subscribe to their types, inside `tx`, the transaction of the change.
+ */
+export async function publishEvents(tx: Queryable, list: readonly NewEvent[]): Promise<EnqueuedWebhook[]> {
+  return publish(
+    tx,
+    list.map((event) => ({ event, own: null })),
+  );
+}
+
 /** A deposit's transfer, as the watcher names it. */
 export interface TransferKey {
   network: string;
