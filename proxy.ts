@@ -27,8 +27,8 @@ import { contentSecurityPolicy, isCrossSite, literalPercentPath, newNonce } from
 /** The dashboard page's path and query, set here only (any value the client sent is overwritten or removed). */
 const DASHBOARD_PATH_HEADER = 'x-dashboard-path';
 const API_PATH = /^\/(api|api-gateway|internal)\//;
-/** The payer's pages: the payment page, the invoice page (its coin choice), a payment link's page. */
-const PAYER_PAGE = /^\/(pay|invoice|link)\//;
+/** The payer's pages: the payment page, the invoice page (its coin choice), a payment link's page, a subscriber's page. */
+const PAYER_PAGE = /^\/(pay|invoice|link|subscription)\//;
 const POS_PAGE = '/dashboard/pos';
 
 /** The request's URL with its undecodable path taken literally, if its path does not decode. */
@@ -86,9 +86,15 @@ export function proxy(request: NextRequest): NextResponse {
   // next.config's `no-referrer` the browser sends such a post with `Origin: null`, which Next.js's
   // server-action check refuses; `same-origin` sends the real origin to the gateway itself and
   // still nothing to any other site (the link stays a capability).
-  // The dashboard's and the demo store's forms and server actions, and a payment link's "continue"
-  // (its route handler), are refused the same way without it: above, as cross-site.
-  if (pathname.startsWith('/invoice/') || pathname.startsWith('/link/') || dashboardPage || storePage)
+  // The dashboard's and the demo store's forms and server actions, a payment link's "continue" and
+  // the subscriber page's forms (route handlers), are refused the same way without it: above, as cross-site.
+  if (
+    pathname.startsWith('/invoice/') ||
+    pathname.startsWith('/link/') ||
+    pathname.startsWith('/subscription/') ||
+    dashboardPage ||
+    storePage
+  )
     response.headers.set('referrer-policy', 'same-origin');
   return response;
 }

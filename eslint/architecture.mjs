@@ -64,6 +64,7 @@ export const EXTRA_ENTRY_POINTS = {
   'lib/pay/wallet-discovery.ts': 'the injected wallets that announce themselves (EIP-6963), for the browser',
   'lib/pay/wallet-send.ts': 'the EIP-1193 wallet flow, imported by the browser only when the button is pressed',
   'lib/invoices/view.ts': 'the invoice page view types, shared with the browser',
+  'lib/mail/subscription-messages.ts': "the subscriber's texts, shared with the subscriber page's component",
   'lib/chains/utxo/transactions/index.ts':
     "the Bitcoin family's transaction code, client-safe: the signer (scripts/signer) imports it without lib/chains' server side",
 };

@@ -35,4 +35,11 @@ export {
 } from './lifecycle';
 export { serializePlan, serializeSubscription } from './serialize';
 export { clockOffset, moveTestClock, subscriptionNow } from './clock';
-export { askToCancel, CANCEL_CONFIRMATION_MINUTES, confirmCancel, subscriptionOfPageToken } from './page';
+export {
+  askToCancel,
+  CANCEL_CONFIRMATION_MINUTES,
+  confirmCancel,
+  subscriberView,
+  subscriptionOfPageToken,
+  type SubscriberPageView,
+} from './page';

@@ -6,9 +6,17 @@ import 'server-only';
  * subscriber asks to cancel, spent by the confirmation: a link that leaks (a forwarded mail) can
  * show the subscription and pay it, and a cancel needs the page's own confirmation.
  */
+import { FIAT_CURRENCIES } from '../catalog';
 import { bare, param, sql, statement, subscriptionTokens, type Queryable } from '../db';
+import { formatSubscriptionDate } from '../mail';
+import { formatDecimal } from '../money';
+import { formatPrice } from '../pay/format';
+import type { Language } from '../pay/i18n';
+import type { SubscriptionStatus } from '../protocol';
 import { isTokenShaped, newToken, tokenHash } from '../users';
+import { subscriptionNow } from './clock';
 import { cancelSubscription } from './lifecycle';
+import { serializeSubscription } from './serialize';
 import { SUBSCRIPTION_BY_ID, type SubscriptionWithPlan } from './store';
 
 /** How long a cancel confirmation works once asked for. */
@@ -70,4 +78,48 @@ export async function confirmCancel(
   if (!spent) return false;
   await cancelSubscription(tx, subscriptionId, 'subscriber', real);
   return true;
+}
+
+/** What the subscriber's page shows (components/subscription/subscriber-page.tsx). */
+export interface SubscriberPageView {
+  token: string;
+  language: Language;
+  plan: string;
+  status: SubscriptionStatus;
+  price: string;
+  paidUntil: string | null;
+  creditPeriods: number;
+  openInvoiceId: string | null;
+  confirm: string | null;
+  canceled: boolean;
+}
+
+/** The page a token opens, in `language`, or undefined for a token that opens none. */
+export async function subscriberView(
+  db: Queryable,
+  token: string,
+  language: Language,
+  state: { confirm: string | null; canceled: boolean },
+  real = new Date(),
+): Promise<SubscriberPageView | undefined> {
+  const row = await subscriptionOfPageToken(db, token, real);
+  if (!row) return undefined;
+  const view = serializeSubscription(row, await subscriptionNow(db, row.merchant_id, row.mode, real));
+  return {
+    token,
+    language,
+    plan: row.plan_name,
+    status: view.status,
+    price: formatPrice(
+      formatDecimal({ value: BigInt(row.amount), scale: row.price_decimals }),
+      row.currency,
+      language,
+      FIAT_CURRENCIES.includes(row.currency),
+    ),
+    paidUntil: view.paidUntil ? formatSubscriptionDate(new Date(view.paidUntil), language) : null,
+    creditPeriods: view.creditPeriods,
+    openInvoiceId: view.openInvoiceId,
+    confirm: state.confirm !== null && isTokenShaped(state.confirm) ? state.confirm : null,
+    canceled: state.canceled,
+  };
 }
