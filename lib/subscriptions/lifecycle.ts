@@ -22,6 +22,7 @@ import {
   type Queryable,
 } from '../db';
 import type { NewEvent } from '../events';
+import { log } from '../log';
 import { INVOICE_LIFETIME_MINUTES, type CreateSubscriptionRequest, type EventType, type Mode } from '../protocol';
 import { makeLinkInvoice } from '../invoices';
 import { enqueueSubscriberMail, SUBSCRIBER_LINK_DAYS, subscriberLinkToken, type SubscriberMailKind } from '../mail';
@@ -334,7 +335,9 @@ export async function cancelSubscription(
 /**
  * The renewal pass (the worker's, and a test clock's move): every subscription that may have
  * something due, of one merchant and mode or of all, each in its own transaction. Answers how many
- * changed. A failing subscription is reported and the others go on.
+ * changed. A failing subscription is logged (or given to `onError`) and the others go on: one
+ * subscription's trouble (a rate unavailable for its invoice) holds no other back, and the next
+ * pass tries it again.
  */
 export async function runRenewals(
   db: Database,
@@ -349,8 +352,8 @@ export async function runRenewals(
     try {
       if (await renewSubscription(db, id, options.real)) changed++;
     } catch (error) {
-      if (!options.onError) throw error;
-      options.onError(id, error);
+      if (options.onError) options.onError(id, error);
+      else log.warn('subscription renewal failed', { id, error: (error as Error)?.message });
     }
   }
   return changed;

@@ -150,9 +150,7 @@ function startRenewals(db: Database, intervalMs: number, stopped: () => boolean)
   let pass: Promise<void> = Promise.resolve();
   const tick = () => {
     if (stopped()) return;
-    pass = runRenewals(db, {
-      onError: (id, error) => log.warn('subscription renewal failed', { id, error: (error as Error)?.message }),
-    })
+    pass = runRenewals(db)
       .then(
         (changed) => changed > 0 && log.info('subscriptions renewed', { changed }),
         (error: unknown) => log.warn('renewal pass failed', { error: (error as Error)?.message }),
