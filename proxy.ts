@@ -30,8 +30,8 @@ import { contentSecurityPolicy, isCrossSite, literalPercentPath, malformedPost, 
 /** The dashboard page's path and query, set here only (any value the client sent is overwritten or removed). */
 const DASHBOARD_PATH_HEADER = 'x-dashboard-path';
 const API_PATH = /^\/(api|api-gateway|internal)\//;
-/** The payer's pages: the payment page, the invoice page (its coin choice), a payment link's page. */
-const PAYER_PAGE = /^\/(pay|invoice|link)\//;
+/** The payer's pages: the payment page, the invoice page (its coin choice), a payment link's page, a subscriber's page. */
+const PAYER_PAGE = /^\/(pay|invoice|link|subscription)\//;
 const POS_PAGE = '/dashboard/pos';
 
 /** The request's URL with its undecodable path taken literally, if its path does not decode. */
@@ -100,8 +100,8 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
   // server-action check refuses; `same-origin` sends the real origin to the gateway itself and
   // still nothing to any other site (the link stays a capability).
   // The dashboard's and the demo store's forms and server actions, a payment link's "continue"
-  // (its route handler), and the payment page's "pay the rest" (docs/decisions/069) are refused
-  // the same way without it: above, as cross-site.
+  // (its route handler), the payment page's "pay the rest" (docs/decisions/069) and the
+  // subscriber page's forms are refused the same way without it: above, as cross-site.
   if (payerPage || dashboardPage || storePage) response.headers.set('referrer-policy', 'same-origin');
   return response;
 }

@@ -42,6 +42,7 @@ export const LIB_LAYERS = {
     'refunds',
     'risk',
     'sandbox',
+    'subscriptions',
     'users',
     'watcher',
     'webhooks',
@@ -69,6 +70,7 @@ export const EXTRA_ENTRY_POINTS = {
   'lib/invoices/view.ts': 'the invoice page view types, shared with the browser',
   'lib/receipts/document.ts': 'the receipt as a document, pure: the receipt page draws it as the PDF does',
   'lib/receipts/receipt-messages.ts': 'the receipt texts, handed to the receipt page like the payment page texts',
+  'lib/mail/subscription-messages.ts': "the subscriber's texts, shared with the subscriber page's component",
   'lib/chains/utxo/transactions/index.ts':
     "the Bitcoin family's transaction code, client-safe: the signer (scripts/signer) imports it without lib/chains' server side",
 };

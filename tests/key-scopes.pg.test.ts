@@ -79,6 +79,13 @@ beforeAll(async () => {
   const invoice = await ok('make-invoice', { currency: 'USD', amount: '10', externalId: 'scopes-invoice' });
   const user = await ok('personal-addresses/get-user', { clientId: 'scoped-user' });
   const link = await ok('payment-links/create', { title: 'Scopes', currency: 'USD', amount: '5' });
+  const plan = await ok('subscriptions/create-plan', {
+    name: 'Scopes',
+    currency: 'USD',
+    amount: '5',
+    interval: 'month',
+  });
+  const subscription = await ok('subscriptions/create', { planId: plan.id, email: 'scopes@example.com' });
   const { endpoint } = await ok('webhook-endpoints/create', {
     url: 'https://shop.example/hooks/all',
     eventTypes: ['*'],
@@ -135,6 +142,13 @@ beforeAll(async () => {
     'refunds/make': { orderId: order.orderId, amount: '0.02' },
     'refunds/get': { id: refund.id },
     'refunds/list': { orderId: order.orderId },
+    'subscriptions/create-plan': { name: 'Scopes 2', currency: 'USD', amount: '6', interval: 'week' },
+    'subscriptions/list-plans': {},
+    'subscriptions/create': { planId: plan.id, email: 'scopes2@example.com' },
+    'subscriptions/get': { id: subscription.id },
+    'subscriptions/list': {},
+    'subscriptions/cancel': { id: subscription.id },
+    'subscriptions/advance-test-clock': { hours: 1 },
   } satisfies Record<OperationName, Record<string, unknown>>);
 });
 
@@ -152,6 +166,10 @@ const WRITES: OperationName[] = [
   'payment-links/create',
   'payment-links/disable',
   'refunds/make',
+  'subscriptions/create-plan',
+  'subscriptions/create',
+  'subscriptions/cancel',
+  'subscriptions/advance-test-clock',
 ];
 const READS = (Object.keys(OPERATIONS) as OperationName[]).filter((name) => !WRITES.includes(name));
 

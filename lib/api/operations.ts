@@ -20,6 +20,20 @@ import {
 } from '../links';
 import { listAdvancedBalances, type ApiKey } from '../merchants';
 import {
+  cancelSubscription,
+  createPlan,
+  createSubscription,
+  getSubscription,
+  listPlans,
+  listSubscriptions,
+  moveTestClock,
+  runRenewals,
+  serializePlan,
+  serializeSubscription,
+  subscriptionNow,
+  type SubscriptionWithPlan,
+} from '../subscriptions';
+import {
   addressTransactions,
   findAddressById,
   findAddressByText,
@@ -268,7 +282,60 @@ export const API_OPERATIONS = {
       serializePaymentLink(await withNonce(db, key, nonce, (tx) => disablePaymentLink(tx, key, id))),
     { nonce: 'handler' },
   ),
+  // Subscriptions (docs/subscriptions.md): a write and its nonce commit together, events and mails with them.
+  'subscriptions/create-plan': apiOperation(
+    'subscriptions/create-plan',
+    async ({ db, key, nonce }, input) =>
+      serializePlan(await withNonce(db, key, nonce, (tx) => createPlan(tx, key, input))),
+    { nonce: 'handler' },
+  ),
+  'subscriptions/list-plans': apiOperation('subscriptions/list-plans', async ({ db, key }, page) => {
+    const { plans, total } = await listPlans(db, key, page);
+    return { total, plans: plans.map(serializePlan) };
+  }),
+  'subscriptions/create': apiOperation(
+    'subscriptions/create',
+    async ({ db, key, nonce }, input) =>
+      answerSubscription(db, key, await withNonce(db, key, nonce, (tx) => createSubscription(tx, key, input))),
+    { nonce: 'handler' },
+  ),
+  'subscriptions/get': apiOperation('subscriptions/get', async ({ db, key }, { id }) =>
+    answerSubscription(db, key, await getSubscription(db, key, id)),
+  ),
+  'subscriptions/list': apiOperation('subscriptions/list', async ({ db, key }, query) => {
+    const { subscriptions, total } = await listSubscriptions(db, key, query);
+    const now = await subscriptionNow(db, key.merchantId, key.mode);
+    return { total, subscriptions: subscriptions.map((row) => serializeSubscription(row, now)) };
+  }),
+  'subscriptions/cancel': apiOperation(
+    'subscriptions/cancel',
+    async ({ db, key, nonce }, { id }) => {
+      const row = await withNonce(db, key, nonce, async (tx) => {
+        await cancelSubscription(tx, (await getSubscription(tx, key, id)).id, 'merchant');
+        return getSubscription(tx, key, id);
+      });
+      return answerSubscription(db, key, row);
+    },
+    { nonce: 'handler' },
+  ),
+  'subscriptions/advance-test-clock': apiOperation(
+    'subscriptions/advance-test-clock',
+    async ({ db, key, nonce }, { days, hours }) => {
+      const offsetMs = await withNonce(db, key, nonce, (tx) =>
+        moveTestClock(tx, key.merchantId, key.mode, (days * 24 + hours) * 3_600_000),
+      );
+      // The renewals the move made due, now: a test waits for nothing.
+      const changed = await runRenewals(db, { scope: key });
+      return { now: (await subscriptionNow(db, key.merchantId, key.mode)).toISOString(), offsetMs, changed };
+    },
+    { nonce: 'handler' },
+  ),
 } satisfies Record<OperationName, ApiOperation>;
+
+/** A subscription as subscriptions/* answers it, at its merchant's clock. */
+async function answerSubscription(db: Queryable, key: ApiKey, row: SubscriptionWithPlan) {
+  return serializeSubscription(row, await subscriptionNow(db, key.merchantId, key.mode));
+}
 
 /**
  * A write and its request's nonce in one transaction: a refused write spends no nonce, a replayed

@@ -14,6 +14,7 @@ import type { InvoiceError } from '../invoices';
 import type { TooManyEndpoints } from '../webhooks';
 import type { PaymentLinkError } from '../links';
 import type { MispaymentError } from '../mispayments';
+import type { SubscriptionError } from '../subscriptions';
 import type { OrderError } from '../orders';
 import type { RateUnavailable, UnknownPriceCurrency } from '../rates';
 import type { RefundError } from '../refunds';
@@ -367,6 +368,7 @@ const DOMAIN_ANSWERS: Record<
   | OrderError['kind']
   | InvoiceError['kind']
   | PaymentLinkError['kind']
+  | SubscriptionError['kind']
   | (RateUnavailable | UnknownPriceCurrency)['kind']
   | (EventCursorUnknown | TooManyEndpoints)['kind']
   | MispaymentError['kind']
@@ -406,6 +408,8 @@ const DOMAIN_ANSWERS: Record<
   // The payer's claim page's refusals (lib/refunds/claim.ts): no API operation makes them.
   ClaimLinkInvalid: 'NOT_FOUND',
   ClaimAddressInvalid: 'VALIDATION_ERROR',
+  SubscriptionInvalid: 'VALIDATION_ERROR',
+  TestClockLiveMode: 'VALIDATION_ERROR',
 };
 
 /** A domain error as its documented answer, with the domain's own words (the table's when it has none). */

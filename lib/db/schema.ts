@@ -38,6 +38,10 @@ import {
   WEBHOOK_OUTCOME_VALUES,
   WEBHOOK_STATE_VALUES,
   ENDPOINT_STATUS_VALUES,
+  SUBSCRIPTION_CANCEL_REASON_VALUES,
+  SUBSCRIPTION_INTERVAL_VALUES,
+  SUBSCRIPTION_INVOICE_KIND_VALUES,
+  SUBSCRIPTION_STATUS_VALUES,
   type KeyScope,
   type OrderStatus,
 } from '../protocol';
@@ -1344,6 +1348,10 @@ export const MAIL_KIND_VALUES = [
   'new-device',
   'webhooks-failing',
   'daily-summary',
+  'subscription-started',
+  'subscription-invoice',
+  'subscription-past-due',
+  'subscription-canceled',
 ] as const;
 /** pending (waiting or being tried), sent (the SMTP server's 250, or caught), failed (retries used up), refused (no valid recipient). */
 export const MAIL_STATE_VALUES = ['pending', 'sent', 'failed', 'refused'] as const;
@@ -1366,6 +1374,8 @@ export const mailMessages = pgTable(
     /** One message per event: `<order id>/<kind>` for an order's mail. */
     eventKey: text('event_key').notNull(),
     orderId: uuid('order_id').references(() => orders.id),
+    /** The subscription a subscriber's mail is about (lib/subscriptions); null for the other kinds. */
+    subscriptionId: uuid('subscription_id').references(() => subscriptions.id),
     recipient: text('recipient').notNull(),
     /** What a team mail tells that no other row keeps (a new device's time and client address); no secret. */
     detail: jsonb('detail').$type<Record<string, string>>(),
@@ -1412,3 +1422,155 @@ export const mailUnsubscribes = pgTable(
   },
   (t) => [primaryKey({ columns: [t.merchantId, t.recipient] })],
 );
+
+/**
+ * Subscription plans (lib/subscriptions, docs/subscriptions.md): a fiat price per period, an
+ * optional trial, when the renewal invoice goes out before a period starts and how long an unpaid
+ * period waits before the subscription is canceled.
+ */
+export const subscriptionPlans = pgTable(
+  'subscription_plans',
+  {
+    id: uuid('id').primaryKey(),
+    merchantId: uuid('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
+    mode: text('mode', { enum: MODE_VALUES }).notNull(),
+    name: text('name').notNull(),
+    /** The price currency, upper-case (a fiat code or a catalog ticker), and the price per period in its base units. */
+    currency: text('currency').notNull(),
+    priceDecimals: integer('price_decimals').notNull(),
+    amount: money('amount').notNull(),
+    /** A period is `interval_count` days, weeks, calendar months or years. */
+    interval: text('interval', { enum: SUBSCRIPTION_INTERVAL_VALUES }).notNull(),
+    intervalCount: integer('interval_count').notNull(),
+    trialDays: integer('trial_days').notNull().default(0),
+    /** The renewal invoice (and its mail) goes out this many days before its period starts. */
+    reminderDays: integer('reminder_days').notNull(),
+    /** An unpaid period is past due from its start, and the subscription canceled this many days after. */
+    graceDays: integer('grace_days').notNull(),
+    /** What the subscriber may pay with, as make-invoice's `currencies`; null: every enabled coin. */
+    currencies: jsonb('currencies').$type<{ currency: string; networks?: string[] }[]>(),
+    active: boolean('active').notNull().default(true),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check('subscription_plans_amount', sql`${t.amount} > 0`),
+    check('subscription_plans_days', sql`${t.trialDays} >= 0 and ${t.reminderDays} >= 0 and ${t.graceDays} >= 0`),
+    check('subscription_plans_count', sql`${t.intervalCount} between 1 and 365`),
+    index('subscription_plans_merchant').on(t.merchantId, t.mode, t.createdAt.desc()),
+  ],
+);
+
+/**
+ * Subscribers of a plan. Periods are counted from `anchor` (the end of the trial, or the start):
+ * period k of the current cycle starts k periods after it. `covered` periods of the cycle are paid
+ * (prepaid credit is `covered` beyond the periods started); `renewed` of them have started and
+ * been announced; `invoiced` periods had their renewal invoice made. A reactivation after a
+ * cancellation starts a new cycle.
+ */
+export const subscriptions = pgTable(
+  'subscriptions',
+  {
+    id: uuid('id').primaryKey(),
+    merchantId: uuid('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
+    mode: text('mode', { enum: MODE_VALUES }).notNull(),
+    planId: uuid('plan_id')
+      .notNull()
+      .references(() => subscriptionPlans.id),
+    /** Lower-case. */
+    email: text('email').notNull(),
+    /** The merchant's own id of the customer. */
+    customerId: text('customer_id'),
+    /** A payer language of the payment page (lib/pay/i18n): the mails' and the subscriber page's. */
+    language: text('language').notNull(),
+    status: text('status', { enum: SUBSCRIPTION_STATUS_VALUES }).notNull(),
+    cycle: integer('cycle').notNull().default(0),
+    anchor: moment('anchor').notNull(),
+    covered: integer('covered').notNull().default(0),
+    renewed: integer('renewed').notNull().default(0),
+    invoiced: integer('invoiced').notNull().default(0),
+    startedAt: moment('started_at').notNull(),
+    canceledAt: moment('canceled_at'),
+    cancelReason: text('cancel_reason', { enum: SUBSCRIPTION_CANCEL_REASON_VALUES }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('subscriptions_counts', sql`${t.covered} >= 0 and ${t.renewed} >= 0 and ${t.invoiced} >= 0`),
+    index('subscriptions_merchant').on(t.merchantId, t.mode, t.createdAt.desc()),
+    index('subscriptions_plan').on(t.planId),
+    index('subscriptions_open')
+      .on(t.status)
+      .where(sql`${t.status} <> 'canceled'`),
+  ],
+);
+
+/**
+ * The invoices of a subscription: a period's renewal (one per subscription, cycle and period: two
+ * workers or a crash never make two), periods paid ahead, or a reactivation. A paid invoice adds
+ * its periods to the subscription once (`credited_at`).
+ */
+export const subscriptionInvoices = pgTable(
+  'subscription_invoices',
+  {
+    invoiceId: uuid('invoice_id')
+      .primaryKey()
+      .references(() => invoices.id),
+    subscriptionId: uuid('subscription_id')
+      .notNull()
+      .references(() => subscriptions.id),
+    kind: text('kind', { enum: SUBSCRIPTION_INVOICE_KIND_VALUES }).notNull(),
+    cycle: integer('cycle').notNull(),
+    /** The period a renewal pays, and when it starts (the subscription's clock); null for the others. */
+    period: integer('period'),
+    periodStart: moment('period_start'),
+    periods: integer('periods').notNull(),
+    creditedAt: moment('credited_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check('subscription_invoices_periods', sql`${t.periods} between 1 and 120`),
+    uniqueIndex('subscription_invoices_renewal')
+      .on(t.subscriptionId, t.cycle, t.period)
+      .where(sql`${t.kind} = 'renewal'`),
+    index('subscription_invoices_uncredited')
+      .on(t.subscriptionId)
+      .where(sql`${t.creditedAt} is null`),
+  ],
+);
+
+/**
+ * The subscriber page's links (docs/decisions/067): the hash of each token, never the token. A
+ * `page` token opens the page as often as needed until it expires; a `cancel` token confirms one
+ * cancellation and is spent by it.
+ */
+export const subscriptionTokens = pgTable(
+  'subscription_tokens',
+  {
+    /** SHA-256 of the token, hex. */
+    tokenHash: text('token_hash').primaryKey(),
+    subscriptionId: uuid('subscription_id')
+      .notNull()
+      .references(() => subscriptions.id),
+    purpose: text('purpose', { enum: ['page', 'cancel'] }).notNull(),
+    expiresAt: moment('expires_at').notNull(),
+    usedAt: moment('used_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('subscription_tokens_expiry').on(t.expiresAt)],
+);
+
+/**
+ * A merchant's test clock (docs/decisions/068): how far test-mode subscriptions' time is ahead of
+ * real time. Live mode always runs on real time.
+ */
+export const subscriptionTestClocks = pgTable('subscription_test_clocks', {
+  merchantId: uuid('merchant_id')
+    .primaryKey()
+    .references(() => merchants.id),
+  offsetMs: bigint('offset_ms', { mode: 'number' }).notNull().default(0),
+  updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+});

@@ -1,7 +1,18 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
 import { NETWORKS, FIAT_CURRENCIES } from '../catalog';
-import { apiNonces, bare, insertValues, invoices, param, placeholders, sql, statement, type Database } from '../db';
+import {
+  apiNonces,
+  bare,
+  insertValues,
+  invoices,
+  param,
+  placeholders,
+  sql,
+  statement,
+  type Database,
+  type Queryable,
+} from '../db';
 import { advancedBalanceId, type ApiKey } from '../merchants';
 import { NonceReused } from '../orders';
 import { maxWholeDigits, parseUnits, type Decimal } from '../money';
@@ -258,8 +269,11 @@ const INSERT_LINK_INVOICE = statement<InvoiceRow, LinkInvoiceValues>(
   { name: 'make_link_invoice' },
 );
 
-/** Makes a payment link's invoice (its caps are the link's to check, lib/links). */
-export async function makeLinkInvoice(db: Database, input: LinkInvoice): Promise<InvoiceRow> {
+/**
+ * Makes a payment link's invoice (its caps are the link's to check, lib/links), or a
+ * subscription's (lib/subscriptions, inside the transaction that records it).
+ */
+export async function makeLinkInvoice(db: Queryable, input: LinkInvoice): Promise<InvoiceRow> {
   const key = { merchantId: input.merchantId, mode: input.mode };
   const decimals = priceDecimalsOf(input.currency);
   const price = { value: input.amount, scale: decimals };

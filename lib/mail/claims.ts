@@ -16,6 +16,7 @@ const CLAIMED_COLUMNS = [
   'mode',
   'kind',
   'order_id',
+  'subscription_id',
   'recipient',
   'detail',
   'attempts',

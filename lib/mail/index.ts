@@ -33,3 +33,14 @@ export {
   type TeamMailKind,
 } from './team';
 export { enqueueRefundClaimMail, refundClaimToken, refundClaimTokenHash, refundClaimUrl } from './refunds';
+export {
+  composeSubscriberMail,
+  enqueueSubscriberMail,
+  formatSubscriptionDate,
+  SUBSCRIBER_LINK_DAYS,
+  SUBSCRIBER_MAIL_KINDS,
+  subscriberLinkToken,
+  subscriberPageUrl,
+  type SubscriberMailKind,
+} from './subscription';
+export { SUBSCRIPTION_MESSAGES, type SubscriptionMessages } from './subscription-messages';

@@ -20,6 +20,7 @@ import { isPayerMailKind } from './kinds';
 import { composeRefundClaimMail, refundOfClaimMail } from './refunds';
 import { isTeamMailKind, teamMailInput, type TeamMailKind } from './team';
 import { composeTeamMail } from './team-texts';
+import { isSubscriberMailKind, renderSubscriberMail } from './subscription';
 
 type SenderRow = Pick<
   RowOf<typeof merchants>,
@@ -64,6 +65,31 @@ export async function renderMail(db: Queryable, mail: ClaimedMail): Promise<Rend
   if (!to) throw new Unsendable('the recipient is not a plain e-mail address');
   if (isTeamMailKind(mail.kind)) return renderTeamMail(db, { ...mail, kind: mail.kind }, to);
   if (mail.kind === 'refund-claim') return renderRefundClaimMail(db, mail, to);
+  if (isSubscriberMailKind(mail.kind)) {
+    const composed = await renderSubscriberMail(db, {
+      id: mail.id,
+      kind: mail.kind,
+      subscription_id: mail.subscription_id,
+    });
+    if (!composed) throw new Unsendable('the subscription or its merchant is gone');
+    const base = cfg.publicBaseUrl;
+    return {
+      from: { name: headerText(composed.sender.name), address: cfg.mailFrom },
+      to,
+      replyTo: composed.sender.replyTo ? (mailbox(composed.sender.replyTo) ?? undefined) : undefined,
+      subject: composed.subject,
+      text: composed.text,
+      html: composed.html,
+      messageId: messageIdOf(mail.id, cfg.mailFrom),
+      headers: {
+        'Content-Language': composed.language,
+        'Auto-Submitted': 'auto-generated',
+        'List-Unsubscribe': `<${base}/mail/unsubscribe/${mail.id}>`,
+        'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+      },
+      logo: null,
+    };
+  }
   if (!isPayerMailKind(mail.kind) || !mail.order_id)
     throw new Unsendable(`no texts for ${mail.kind} yet (the refunds work adds them)`);
   const [sender] = await SENDER.run(db, { merchantId: mail.merchant_id, orderId: mail.order_id });

@@ -95,6 +95,7 @@ export const GLOSSARY: Record<Language, LanguageGlossary> = {
       { text: 'caduc', why: "Spain's word: vencer" },
       { text: 'faltan unos', why: '"faltan unos 1 segundo": the duration stands alone ("tiempo estimado: {time}")' },
     ],
+    sameAsEnglish: ['Plan'],
   },
   ar: {
     script: 'Arabic',
@@ -191,6 +192,7 @@ export const GLOSSARY: Record<Language, LanguageGlossary> = {
       refund: word('iade'),
     },
     avoid: [{ text: 'ağ geçidi', why: 'a network router, where "ağ" is the blockchain network: ödeme sistemi' }],
+    sameAsEnglish: ['Plan'],
   },
   ru: {
     script: 'Cyrillic',

@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 import { refundResponse } from './refunds';
-import { depositResponse, invoiceResponse, orderDetailsResponse } from './responses';
+import { depositResponse, invoiceResponse, orderDetailsResponse, subscriptionResponse } from './responses';
 
 /**
  * How a final order's mispayment was settled (docs/decisions/069): the order keeps its status, so
@@ -43,6 +43,8 @@ export const EVENT_OBJECTS = {
   deposit: depositResponse,
   /** `refunds/get`'s answer. */
   refund: refundResponse,
+  /** `subscriptions/get`'s answer. */
+  subscription: subscriptionResponse,
 } as const;
 export type EventObject = keyof typeof EVENT_OBJECTS;
 
@@ -83,6 +85,29 @@ export const EVENT_TYPES = {
   'refund.confirmed': { object: 'refund', description: "A refund's transfer has the network's confirmations." },
   'refund.canceled': { object: 'refund', description: 'The merchant canceled a refund before it was sent.' },
   'refund.failed': { object: 'refund', description: "A refund's transfer was dropped from the chain." },
+  'subscription.created': { object: 'subscription', description: 'A subscription was made (trialing or active).' },
+  'subscription.invoice_created': {
+    object: 'subscription',
+    description:
+      'A renewal invoice was made for the first unpaid period and mailed to the subscriber (`openInvoiceId`); a period paid ahead makes none.',
+  },
+  'subscription.paid': {
+    object: 'subscription',
+    description: 'An invoice of the subscription was paid: its periods were added (`paidPeriods`, `creditPeriods`).',
+  },
+  'subscription.renewed': {
+    object: 'subscription',
+    description: 'A paid period started (`period`), from a renewal invoice or from prepaid credit.',
+  },
+  'subscription.past_due': { object: 'subscription', description: 'The current period started unpaid.' },
+  'subscription.canceled': {
+    object: 'subscription',
+    description: 'No more renewals: unpaid after the grace period, or canceled by the subscriber or the merchant.',
+  },
+  'subscription.reactivated': {
+    object: 'subscription',
+    description: 'A canceled subscription was paid again and starts a new cycle from the payment.',
+  },
 } as const satisfies Record<string, { object: EventObject; description: string }>;
 
 export type EventType = keyof typeof EVENT_TYPES;
@@ -109,6 +134,7 @@ export const eventResponse = z.discriminatedUnion('type', [
   z.object({ ...eventFields, type: z.enum(typesOf('deposit')), data: EVENT_OBJECTS.deposit }),
   z.object({ ...eventFields, type: z.enum(typesOf('resolution')), data: EVENT_OBJECTS.resolution }),
   z.object({ ...eventFields, type: z.enum(typesOf('refund')), data: EVENT_OBJECTS.refund }),
+  z.object({ ...eventFields, type: z.enum(typesOf('subscription')), data: EVENT_OBJECTS.subscription }),
 ]);
 export type GatewayEvent = z.infer<typeof eventResponse>;
 

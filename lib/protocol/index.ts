@@ -15,5 +15,6 @@ export * from './requests';
 export * from './responses';
 export * from './scopes';
 export * from './status';
+export * from './subscription-values';
 export * from './unsupported';
 export { openApiDocument, type OpenApiOperation } from './openapi';

@@ -93,6 +93,16 @@ const SUMMARIES: Record<OperationName, string> = {
     'Refund an order, an invoice or an orphan deposit, in full or in part, in the coin or priced in fiat; answers the claim link the payer gives their address through.',
   'refunds/get': 'One refund.',
   'refunds/list': 'The refunds, newest first (of one order with `orderId`).',
+  'subscriptions/create-plan':
+    'Create a subscription plan: a price per period, an optional trial, reminders and grace.',
+  'subscriptions/list-plans': 'The subscription plans, newest first.',
+  'subscriptions/create':
+    'Subscribe an e-mail address to a plan: a fresh invoice each period, mailed with reminders (docs/subscriptions.md).',
+  'subscriptions/get': 'One subscription: its status, current period, paid periods, credit and open invoice.',
+  'subscriptions/list': 'The subscriptions, of one plan or all, newest first.',
+  'subscriptions/cancel': 'Cancel a subscription: no more invoices (idempotent).',
+  'subscriptions/advance-test-clock':
+    "Move the test mode's subscription clock forward and run the renewals it makes due (test keys only).",
 };
 
 const ID = '6f1c1b1e-8f7a-4c4b-9a55-2d0f5f0b8e21';
@@ -160,6 +170,22 @@ const EXAMPLES: Record<OperationName, Record<string, unknown>> = {
   'refunds/make': { invoiceId: ID, amount: '25.00', currency: 'USD', rate: 'invoice' },
   'refunds/get': { id: ID },
   'refunds/list': { orderId: ID, limit: 20 },
+  'subscriptions/create-plan': {
+    name: 'Pro plan',
+    currency: 'EUR',
+    amount: '9.90',
+    interval: 'month',
+    intervalCount: 1,
+    trialDays: 14,
+    reminderDays: 3,
+    graceDays: 7,
+  },
+  'subscriptions/list-plans': { limit: 20, offset: 0 },
+  'subscriptions/create': { planId: ID, email: 'ana@example.com', customerId: 'cus_42', language: 'es' },
+  'subscriptions/get': { id: ID },
+  'subscriptions/list': { planId: ID, limit: 20, offset: 0 },
+  'subscriptions/cancel': { id: ID },
+  'subscriptions/advance-test-clock': { days: 30 },
 };
 
 /** Which key scopes may call an operation, as the document says it. */

@@ -17,6 +17,12 @@ import { eventListResponse } from './events';
 import { madeRefundResponse, refundListResponse, refundResponse } from './refunds';
 import type { OperationAccess } from './scopes';
 import {
+  advanceTestClockRequest,
+  createSubscriptionPlanRequest,
+  createSubscriptionRequest,
+  listSubscriptionPlansRequest,
+  listSubscriptionsRequest,
+  subscriptionRequest,
   addressTransactionsRequest,
   createUserRequest,
   getUserAddressesRequest,
@@ -57,6 +63,11 @@ import {
   listRefundsRequest,
 } from './requests';
 import {
+  subscriptionListResponse,
+  subscriptionPlanListResponse,
+  subscriptionPlanResponse,
+  subscriptionResponse,
+  testClockResponse,
   addressResponse,
   personalAddressesResponse,
   personalAddressResponse,
@@ -166,6 +177,34 @@ export const OPERATIONS = {
     request: disablePaymentLinkRequest,
     response: paymentLinkResponse,
     access: 'links:write',
+  },
+  // Subscriptions (docs/subscriptions.md): plans and subscribers; renewals are the worker's.
+  'subscriptions/create-plan': {
+    request: createSubscriptionPlanRequest,
+    response: subscriptionPlanResponse,
+    access: 'subscriptions:write',
+  },
+  'subscriptions/list-plans': {
+    request: listSubscriptionPlansRequest,
+    response: subscriptionPlanListResponse,
+    access: 'read',
+  },
+  'subscriptions/create': {
+    request: createSubscriptionRequest,
+    response: subscriptionResponse,
+    access: 'subscriptions:write',
+  },
+  'subscriptions/get': { request: subscriptionRequest, response: subscriptionResponse, access: 'read' },
+  'subscriptions/list': { request: listSubscriptionsRequest, response: subscriptionListResponse, access: 'read' },
+  'subscriptions/cancel': {
+    request: subscriptionRequest,
+    response: subscriptionResponse,
+    access: 'subscriptions:write',
+  },
+  'subscriptions/advance-test-clock': {
+    request: advanceTestClockRequest,
+    response: testClockResponse,
+    access: 'subscriptions:write',
   },
 } as const satisfies Record<string, { request: z.ZodType; response: z.ZodType; access: OperationAccess }>;
 

@@ -6,6 +6,7 @@
  * `returnURL` is an alias of `returnUrl`.
  */
 import { z } from 'zod';
+import { SUBSCRIPTION_INTERVAL_VALUES } from './subscription-values';
 import { MAX_AMOUNT_DIGITS } from '../money';
 import { EVENT_SUBSCRIPTION_VALUES, EVENT_TYPE_VALUES } from './events';
 import {
@@ -567,3 +568,39 @@ export type MakeRefundRequest = z.output<typeof makeRefundRequest>;
 export const getRefundRequest = z.object({ id: id() });
 /** refunds/list: the caller's refunds, newest first; of one order with `orderId`. */
 export const listRefundsRequest = z.object({ orderId: optional(id()), ...page });
+/** subscriptions/create-plan: a price per period of `intervalCount` days, weeks, months or years. */
+export const createSubscriptionPlanRequest = z.object({
+  name: text().trim().min(1, 'is required').max(200, 'must be at most 200 characters'),
+  currency: currencyCode(),
+  amount: positiveAmount(),
+  interval: z.enum(SUBSCRIPTION_INTERVAL_VALUES, { error: 'must be day, week, month or year' }),
+  intervalCount: optional(integer(1, 365)).transform((v) => v ?? 1),
+  trialDays: optional(integer(0, 365)).transform((v) => v ?? 0),
+  reminderDays: optional(integer(0, 60)).transform((v) => v ?? 3),
+  graceDays: optional(integer(0, 60)).transform((v) => v ?? 7),
+  currencies: optional(
+    z
+      .array(offeredCurrency, { error: 'must be an array of {currency, networks}' })
+      .max(64, 'must have at most 64 entries'),
+  ),
+});
+export type CreateSubscriptionPlanRequest = z.output<typeof createSubscriptionPlanRequest>;
+export type CreateSubscriptionPlanInput = z.input<typeof createSubscriptionPlanRequest>;
+/** subscriptions/list-plans: the caller's plans, newest first. */
+export const listSubscriptionPlansRequest = z.object(page);
+/** subscriptions/create: a subscriber of a plan, mailed at `email` in `language` (a payment page language). */
+export const createSubscriptionRequest = z.object({
+  planId: id(),
+  email: z.email('must be a valid e-mail address').max(254, 'must be at most 254 characters'),
+  customerId: optional(text().trim().min(1, 'must not be empty').max(255, 'must be at most 255 characters')),
+  language: optional(text().max(16, 'must be at most 16 characters')).transform((v) => v ?? 'en'),
+});
+export type CreateSubscriptionRequest = z.output<typeof createSubscriptionRequest>;
+export const subscriptionRequest = z.object({ id: id() });
+/** subscriptions/list: the caller's subscriptions, newest first, of one plan or all. */
+export const listSubscriptionsRequest = z.object({ ...page, planId: optional(id()) });
+/** subscriptions/advance-test-clock: moves the merchant's test clock forward (test mode only, docs/decisions/068). */
+export const advanceTestClockRequest = z.object({
+  days: optional(integer(0, 3660)).transform((v) => v ?? 0),
+  hours: optional(integer(0, 24 * 3660)).transform((v) => v ?? 0),
+});

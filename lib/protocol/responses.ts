@@ -18,6 +18,11 @@ import {
   WEBHOOK_OUTCOME_VALUES,
   WEBHOOK_STATE_VALUES,
 } from './status';
+import {
+  SUBSCRIPTION_CANCEL_REASON_VALUES,
+  SUBSCRIPTION_INTERVAL_VALUES,
+  SUBSCRIPTION_STATUS_VALUES,
+} from './subscription-values';
 
 /** An amount in the currency's units, as a decimal string (never a number). */
 const decimal = z.string().regex(/^\d+(\.\d+)?$/, 'must be a decimal string');
@@ -462,3 +467,55 @@ export const paymentLinkResponse = z.object({
 });
 export type PaymentLink = z.infer<typeof paymentLinkResponse>;
 export const paymentLinkListResponse = z.object({ total: count, links: z.array(paymentLinkResponse) });
+
+/** A subscription plan (subscriptions/*): its price per period in `currency`. */
+export const subscriptionPlanResponse = z.object({
+  id: z.string(),
+  name: z.string(),
+  currency: z.string(),
+  amount: decimal,
+  interval: z.enum(SUBSCRIPTION_INTERVAL_VALUES),
+  intervalCount: z.number().int(),
+  trialDays: count,
+  reminderDays: count,
+  graceDays: count,
+  currencies: z.array(z.object({ currency: z.string(), networks: z.array(z.string()).optional() })).nullable(),
+  active: z.boolean(),
+  createdAt: timestamp,
+});
+export type SubscriptionPlan = z.infer<typeof subscriptionPlanResponse>;
+export const subscriptionPlanListResponse = z.object({ total: count, plans: z.array(subscriptionPlanResponse) });
+
+/**
+ * A subscription (subscriptions/*, and the object of every `subscription.*` event). Times are the
+ * subscription's clock (a test-mode merchant's test clock, docs/decisions/068). `creditPeriods` are
+ * periods paid beyond the current one: later renewals draw on them before any invoice is made.
+ */
+export const subscriptionResponse = z.object({
+  id: z.string(),
+  planId: z.string(),
+  email: z.string(),
+  customerId: nullableText,
+  language: z.string(),
+  status: z.enum(SUBSCRIPTION_STATUS_VALUES),
+  cycle: count,
+  /** The current period (0 is the first after the trial), null during the trial. */
+  period: count.nullable(),
+  currentPeriodStart: timestamp.nullable(),
+  currentPeriodEnd: timestamp.nullable(),
+  /** Periods of this cycle paid, from the first; the subscription is paid until `paidUntil`. */
+  paidPeriods: count,
+  paidUntil: timestamp.nullable(),
+  creditPeriods: count,
+  trialEnd: timestamp.nullable(),
+  /** The open renewal or reactivation invoice the subscriber is asked to pay, if any. */
+  openInvoiceId: nullableText,
+  canceledAt: timestamp.nullable(),
+  cancelReason: z.enum(SUBSCRIPTION_CANCEL_REASON_VALUES).nullable(),
+  startedAt: timestamp,
+  createdAt: timestamp,
+});
+export type Subscription = z.infer<typeof subscriptionResponse>;
+export const subscriptionListResponse = z.object({ total: count, subscriptions: z.array(subscriptionResponse) });
+/** subscriptions/advance-test-clock: the test clock's time after the move, and what the renewal pass did. */
+export const testClockResponse = z.object({ now: timestamp, offsetMs: z.number().int(), changed: count });

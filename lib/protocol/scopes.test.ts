@@ -40,6 +40,10 @@ describe('the key scopes', () => {
       'payment-links/create',
       'payment-links/disable',
       'refunds/make',
+      'subscriptions/create-plan',
+      'subscriptions/create',
+      'subscriptions/cancel',
+      'subscriptions/advance-test-clock',
     ];
     expect(allowed('read-only')).toEqual(NAMES.filter((name) => !writes.includes(name)).sort());
   });

@@ -14,6 +14,8 @@
  *   webhook endpoints, payment links).
  * - `webhooks:write`: re-send webhooks, manage webhook endpoints.
  * - `links:write`: create and disable payment links (public pages that make invoices).
+ * - `subscriptions:write`: create subscription plans and subscribers, cancel subscriptions, move
+ *   the test clock (test mode only). Subscriptions make invoices and mail subscribers.
  * - `plans:read`, `plans:submit`: read signing plans (collections, refunds) and submit their
  *   signatures. Money out.
  * - `refunds:create`: create refunds. Money out.
@@ -26,6 +28,7 @@ export const OPERATION_ACCESS_VALUES = [
   'read',
   'webhooks:write',
   'links:write',
+  'subscriptions:write',
   'plans:read',
   'plans:submit',
   'refunds:create',
@@ -50,14 +53,23 @@ export const KEY_SCOPES = {
   full: {
     label: 'Full',
     description:
-      'Every operation that takes payments: orders, invoices, payment links, reads, webhooks and webhook endpoints. Not money out.',
-    grants: ['base', 'orders:read', 'orders:write', 'read', 'refunds:read', 'webhooks:write', 'links:write'],
+      'Every operation that takes payments: orders, invoices, payment links, subscriptions, reads, webhooks and webhook endpoints. Not money out.',
+    grants: [
+      'base',
+      'orders:read',
+      'orders:write',
+      'read',
+      'refunds:read',
+      'webhooks:write',
+      'links:write',
+      'subscriptions:write',
+    ],
     moneyOut: false,
   },
   'read-only': {
     label: 'Read-only',
     description:
-      'Every read (orders, invoices, deposits, addresses, webhooks, events, payment links); no write of any kind.',
+      'Every read (orders, invoices, deposits, addresses, webhooks, events, payment links, subscriptions); no write of any kind.',
     grants: ['base', 'orders:read', 'read', 'refunds:read'],
     moneyOut: false,
   },

@@ -73,3 +73,5 @@ export {
   RECOVERY_CODE_COUNT,
   type Enrolment,
 } from './two-factor';
+// One-time secrets and their stored hashes, shared with the subscriber page's links (lib/subscriptions).
+export { isTokenShaped, newToken, tokenHash } from './tokens';

@@ -28,6 +28,7 @@ import { watchStep, type WatchOptions } from './scan';
 import type { StatusChange } from './settle';
 import { startDispatcher } from '../webhooks';
 import { startMailer } from '../mail';
+import { runRenewals } from '../subscriptions';
 import { MODE_VALUES, type Mode } from '../protocol';
 
 export { watchStep, type StepResult, type WatchOptions } from './scan';
@@ -139,6 +140,35 @@ function startInvoiceSweep(db: Database, intervalMs: number, stopped: () => bool
   };
 }
 
+/**
+ * The subscriptions' renewal pass (lib/subscriptions), beside the invoice sweep and at its pace:
+ * counts paid invoices, starts periods, makes the renewal invoices due and their mails. Each
+ * subscription is its own transaction under a row lock (skipped while another worker holds it).
+ */
+function startRenewals(db: Database, intervalMs: number, stopped: () => boolean): Workers {
+  let timer: NodeJS.Timeout | undefined;
+  let pass: Promise<void> = Promise.resolve();
+  const tick = () => {
+    if (stopped()) return;
+    pass = runRenewals(db)
+      .then(
+        (changed) => changed > 0 && log.info('subscriptions renewed', { changed }),
+        (error: unknown) => log.warn('renewal pass failed', { error: (error as Error)?.message }),
+      )
+      .then(() => undefined)
+      .finally(() => {
+        if (!stopped()) timer = setTimeout(tick, intervalMs).unref();
+      });
+  };
+  tick();
+  return {
+    async stop() {
+      clearTimeout(timer);
+      await pass;
+    },
+  };
+}
+
 export interface Workers {
   stop(): Promise<void>;
 }
@@ -216,6 +246,7 @@ export function startWorkers(db: Database): Workers {
     }
   }
   const invoices = startInvoiceSweep(db, cfg.watchIntervalMs, () => stopped);
+  const renewals = startRenewals(db, cfg.watchIntervalMs, () => stopped);
   const dispatcher = startDispatcher(db);
   const mailer = startMailer(db);
   log.info('workers started', { sandboxBlockSeconds: cfg.sandboxBlockMs / 1000, watchIntervalMs: cfg.watchIntervalMs });
@@ -226,7 +257,7 @@ export function startWorkers(db: Database): Workers {
       stopMining();
       for (const unsubscribe of unsubscribes) unsubscribe();
       for (const timer of timers.values()) clearTimeout(timer);
-      await Promise.all([...passes, invoices.stop(), dispatcher.stop(), mailer.stop()]);
+      await Promise.all([...passes, invoices.stop(), renewals.stop(), dispatcher.stop(), mailer.stop()]);
     },
   };
 }

@@ -134,8 +134,8 @@ async function publish(tx: Queryable, publications: readonly Publication[]): Pro
 }
 
 /**
- * Events of objects that have no URL of their own (refunds...), inside `tx`, the transaction of
- * their change: recorded, and delivered to the endpoints that subscribe to their types.
+ * Events of objects that have no webhook URL of their own (refunds, subscriptions), inside `tx`, the
+ * transaction of their change: recorded, and delivered to the endpoints that subscribe to their types.
  */
 export async function publishEvents(tx: Queryable, list: readonly NewEvent[]): Promise<EnqueuedWebhook[]> {
   return publish(

@@ -17,6 +17,7 @@ const NAV: readonly (NavItem & { permission: Permission })[] = [
   { href: '/dashboard/orders', label: 'Orders', permission: 'view' },
   { href: '/dashboard/invoices', label: 'Invoices', permission: 'view' },
   { href: '/dashboard/links', label: 'Payment links', permission: 'view' },
+  { href: '/dashboard/subscriptions', label: 'Subscriptions', permission: 'view' },
   { href: '/dashboard/deposits', label: 'Deposits', permission: 'view' },
   { href: '/dashboard/webhooks', label: 'Webhooks', permission: 'view' },
   { href: '/dashboard/webhooks/endpoints', label: 'Webhook endpoints', permission: 'view' },

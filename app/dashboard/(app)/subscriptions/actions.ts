@@ -1,0 +1,107 @@
+'use server';
+/**
+ * The Subscriptions page's server actions. Each checks the session and the `links` permission
+ * first (the one that makes invoices from the dashboard: a viewer posting one directly gets 403 and
+ * changes nothing), parses its form through the API's own request schema, calls
+ * lib/subscriptions, and writes an audit entry.
+ */
+import { redirect } from 'next/navigation';
+import { revalidatePath } from 'next/cache';
+import { z } from 'zod';
+import type { ActionState } from '@/app/dashboard/action-form';
+import { clientAddress, requireAction } from '@/app/dashboard/session';
+import { getDatabase } from '@/lib/db';
+import { isDomainError } from '@/lib/errors';
+import { createSubscriptionPlanRequest, createSubscriptionRequest } from '@/lib/protocol';
+import { createPlan, createSubscription, moveTestClock, runRenewals } from '@/lib/subscriptions';
+import { recordAudit } from '@/lib/users';
+
+const PAGE = '/dashboard/subscriptions';
+
+/** A form's text field: absent and empty are the same (not given). */
+function field(form: FormData, name: string): string | undefined {
+  const value = form.get(name);
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+}
+
+function whole(form: FormData, name: string): number | string | undefined {
+  const value = field(form, name);
+  return value !== undefined && /^\d{1,9}$/.test(value) ? Number(value) : value;
+}
+
+const problems = (error: z.ZodError) =>
+  error.issues.map((i) => `${i.path.join('.') || 'form'} ${i.message}`).join('; ');
+
+async function audit(action: string, detail: Record<string, unknown>) {
+  const session = await requireAction('links');
+  await recordAudit(await getDatabase(), {
+    merchantId: session.merchantId,
+    userId: session.userId,
+    actor: session.email,
+    action,
+    detail: { ...detail, mode: session.mode },
+    ip: await clientAddress(),
+  });
+}
+
+export async function createPlanAction(_previous: ActionState, form: FormData): Promise<ActionState> {
+  const session = await requireAction('links');
+  const parsed = createSubscriptionPlanRequest.safeParse({
+    name: field(form, 'name') ?? '',
+    currency: field(form, 'currency') ?? '',
+    amount: field(form, 'amount') ?? '',
+    interval: field(form, 'interval') ?? '',
+    intervalCount: whole(form, 'intervalCount'),
+    trialDays: whole(form, 'trialDays'),
+    reminderDays: whole(form, 'reminderDays'),
+    graceDays: whole(form, 'graceDays'),
+  });
+  if (!parsed.success) return { message: problems(parsed.error) };
+  let planId: string;
+  try {
+    planId = (await createPlan(await getDatabase(), session, parsed.data)).id;
+  } catch (error) {
+    if (isDomainError(error)) return { message: error.message };
+    throw error;
+  }
+  await audit('subscription_plan.create', { planId, name: parsed.data.name });
+  revalidatePath(PAGE);
+  redirect(`${PAGE}?notice=plan`);
+}
+
+export async function createSubscriptionAction(_previous: ActionState, form: FormData): Promise<ActionState> {
+  const session = await requireAction('links');
+  const parsed = createSubscriptionRequest.safeParse({
+    planId: field(form, 'planId') ?? '',
+    email: field(form, 'email') ?? '',
+    customerId: field(form, 'customerId'),
+    language: field(form, 'language'),
+  });
+  if (!parsed.success) return { message: problems(parsed.error) };
+  const db = await getDatabase();
+  let subscriptionId: string;
+  try {
+    subscriptionId = (await db.transaction((tx) => createSubscription(tx, session, parsed.data))).id;
+  } catch (error) {
+    if (isDomainError(error)) return { message: error.message };
+    throw error;
+  }
+  await audit('subscription.create', { subscriptionId, planId: parsed.data.planId });
+  revalidatePath(PAGE);
+  redirect(`${PAGE}?notice=subscriber`);
+}
+
+const CLOCK_FORM = z.object({ days: z.coerce.number().int().min(1).max(366) });
+
+/** Moves the test clock (test mode only) and runs the renewals it makes due. */
+export async function advanceClockAction(form: FormData): Promise<void> {
+  const session = await requireAction('links');
+  const parsed = CLOCK_FORM.safeParse({ days: form.get('days') });
+  if (!parsed.success || session.mode !== 'test') redirect(PAGE);
+  const db = await getDatabase();
+  await moveTestClock(db, session.merchantId, session.mode, parsed.data.days * 86_400_000);
+  await runRenewals(db, { scope: session });
+  await audit('subscription.test_clock', { days: parsed.data.days });
+  revalidatePath(PAGE);
+  redirect(`${PAGE}?notice=clock`);
+}

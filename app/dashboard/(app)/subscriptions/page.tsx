@@ -1,0 +1,188 @@
+import type { Metadata } from 'next';
+import { ActionForm } from '@/app/dashboard/action-form';
+import { requirePage } from '@/app/dashboard/session';
+import { INPUT, LABEL } from '@/app/dashboard/form-styles';
+import { CELL, DataTable, EmptyState } from '@/components/dashboard/table';
+import { MUTED, PageTitle, Section } from '@/components/dashboard/ui';
+import { getDatabase } from '@/lib/db';
+import { LANGUAGE_NAMES, LANGUAGES } from '@/lib/pay/i18n';
+import { SUBSCRIPTION_INTERVAL_VALUES } from '@/lib/protocol';
+import {
+  listPlans,
+  listSubscriptions,
+  serializePlan,
+  serializeSubscription,
+  subscriptionNow,
+} from '@/lib/subscriptions';
+import { can } from '@/lib/users';
+import { advanceClockAction, createPlanAction, createSubscriptionAction } from './actions';
+
+export const metadata: Metadata = { title: 'Subscriptions' };
+
+const SHOWN = 100;
+
+/**
+ * The merchant's subscription plans and subscribers of the session's mode (docs/subscriptions.md),
+ * the forms that make them, and in test mode the test clock. Every form works without JavaScript.
+ */
+export default async function SubscriptionsPage() {
+  const session = await requirePage('view');
+  const db = await getDatabase();
+  const [{ plans }, { subscriptions, total }, now] = await Promise.all([
+    listPlans(db, session, { limit: SHOWN, offset: 0 }),
+    listSubscriptions(db, session, { limit: SHOWN, offset: 0 }),
+    subscriptionNow(db, session.merchantId, session.mode),
+  ]);
+  const planName = new Map(plans.map((p) => [p.id, p.name]));
+  const editor = can(session.role, 'links');
+  return (
+    <div className="mx-auto w-full max-w-5xl px-4 py-6">
+      <PageTitle description="A subscription sends a fresh invoice each period, with reminders; periods paid ahead are drawn on before any invoice is sent. Subscribers manage theirs from the link in each mail.">
+        Subscriptions
+      </PageTitle>
+      {session.mode === 'test' && (
+        <Section title="Test clock" id="test-clock">
+          <p className={`text-sm ${MUTED}`} data-testid="test-clock">
+            {`Test subscriptions' time: ${now.toISOString()}. Live mode always runs on real time.`}
+          </p>
+          {editor && (
+            <form action={advanceClockAction} className="mt-2 flex flex-wrap items-end gap-2">
+              <label className={LABEL}>
+                Move forward by (days)
+                <input name="days" inputMode="numeric" required defaultValue="1" className={INPUT} />
+              </label>
+              <button type="submit" className="rounded-md border border-slate-500 px-3 py-2">
+                Move the clock
+              </button>
+            </form>
+          )}
+        </Section>
+      )}
+      <Section title="Plans" id="plans">
+        {plans.length === 0 ? (
+          <EmptyState>{`No ${session.mode} plan yet.`}</EmptyState>
+        ) : (
+          <DataTable caption="Plans" head={['Name', 'Price', 'Period', 'Trial', 'Invoice ahead', 'Grace']}>
+            {plans.map((row) => {
+              const plan = serializePlan(row);
+              return (
+                <tr key={plan.id} data-testid="plan-row">
+                  <td className={CELL}>{plan.name}</td>
+                  <td className={`${CELL} whitespace-nowrap font-mono`}>{`${plan.amount} ${plan.currency}`}</td>
+                  <td className={CELL}>{`${plan.intervalCount} ${plan.interval}`}</td>
+                  <td className={CELL}>{`${plan.trialDays} d`}</td>
+                  <td className={CELL}>{`${plan.reminderDays} d`}</td>
+                  <td className={CELL}>{`${plan.graceDays} d`}</td>
+                </tr>
+              );
+            })}
+          </DataTable>
+        )}
+      </Section>
+      <Section title="Subscribers" id="subscribers">
+        {subscriptions.length === 0 ? (
+          <EmptyState>{`No ${session.mode} subscriber yet.`}</EmptyState>
+        ) : (
+          <DataTable
+            caption={`Subscribers (${total})`}
+            head={['E-mail', 'Plan', 'Status', 'Paid until', 'Credit', 'Open invoice']}
+          >
+            {subscriptions.map((row) => {
+              const sub = serializeSubscription(row, now);
+              return (
+                <tr key={sub.id} data-testid="subscriber-row">
+                  <td className={CELL}>{sub.email}</td>
+                  <td className={CELL}>{planName.get(sub.planId) ?? row.plan_name}</td>
+                  <td className={CELL}>{sub.status}</td>
+                  <td className={`${CELL} font-mono`}>{sub.paidUntil?.slice(0, 10) ?? '—'}</td>
+                  <td className={`${CELL} font-mono`}>{sub.creditPeriods}</td>
+                  <td className={`${CELL} font-mono`}>{sub.openInvoiceId ? sub.openInvoiceId.slice(0, 8) : '—'}</td>
+                </tr>
+              );
+            })}
+          </DataTable>
+        )}
+      </Section>
+      {editor && (
+        <Section title="New plan" id="new-plan">
+          <ActionForm action={createPlanAction} submit="Create plan">
+            <label className={LABEL}>
+              Name
+              <input name="name" required maxLength={200} className={INPUT} />
+            </label>
+            <div className="grid gap-3 sm:grid-cols-2">
+              <label className={LABEL}>
+                Price currency
+                <input name="currency" required defaultValue="USD" maxLength={16} className={INPUT} />
+              </label>
+              <label className={LABEL}>
+                Price per period
+                <input name="amount" required inputMode="decimal" className={INPUT} />
+              </label>
+              <label className={LABEL}>
+                Period
+                <select name="interval" defaultValue="month" className={INPUT}>
+                  {SUBSCRIPTION_INTERVAL_VALUES.map((unit) => (
+                    <option key={unit} value={unit}>
+                      {unit}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <label className={LABEL}>
+                Periods of that length
+                <input name="intervalCount" inputMode="numeric" defaultValue="1" className={INPUT} />
+              </label>
+              <label className={LABEL}>
+                Free trial (days)
+                <input name="trialDays" inputMode="numeric" defaultValue="0" className={INPUT} />
+              </label>
+              <label className={LABEL}>
+                Invoice sent before a period (days)
+                <input name="reminderDays" inputMode="numeric" defaultValue="3" className={INPUT} />
+              </label>
+              <label className={LABEL}>
+                Grace before cancelling unpaid (days)
+                <input name="graceDays" inputMode="numeric" defaultValue="7" className={INPUT} />
+              </label>
+            </div>
+          </ActionForm>
+        </Section>
+      )}
+      {editor && plans.length > 0 && (
+        <Section title="New subscriber" id="new-subscriber">
+          <ActionForm action={createSubscriptionAction} submit="Subscribe">
+            <label className={LABEL}>
+              Plan
+              <select name="planId" required className={INPUT}>
+                {plans.map((plan) => (
+                  <option key={plan.id} value={plan.id}>
+                    {plan.name}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label className={LABEL}>
+              E-mail
+              <input name="email" type="email" required className={INPUT} />
+            </label>
+            <label className={LABEL}>
+              Your customer id (optional)
+              <input name="customerId" maxLength={255} className={INPUT} />
+            </label>
+            <label className={LABEL}>
+              Language of the mails and page
+              <select name="language" defaultValue="en" className={INPUT}>
+                {LANGUAGES.map((language) => (
+                  <option key={language} value={language}>
+                    {LANGUAGE_NAMES[language]}
+                  </option>
+                ))}
+              </select>
+            </label>
+          </ActionForm>
+        </Section>
+      )}
+    </div>
+  );
+}

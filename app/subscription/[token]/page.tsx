@@ -1,0 +1,27 @@
+import type { Metadata } from 'next';
+import { headers } from 'next/headers';
+import { SubscriberLinkGone, SubscriberPage } from '@/components/subscription/subscriber-page';
+import { getDatabase } from '@/lib/db';
+import { SUBSCRIPTION_MESSAGES } from '@/lib/mail';
+import { LANGUAGE_HEADER, languageFrom } from '@/lib/pay/i18n';
+import { subscriberView } from '@/lib/subscriptions';
+
+type Props = {
+  params: Promise<{ token: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+};
+
+export const metadata: Metadata = { robots: { index: false, follow: false } };
+
+/** The subscriber's page, opened by a mail's link (lib/subscriptions/page.ts). */
+export default async function SubscriptionRoute({ params, searchParams }: Props) {
+  const language = languageFrom((await headers()).get(LANGUAGE_HEADER));
+  const t = SUBSCRIPTION_MESSAGES[language].page;
+  const { token } = await params;
+  const { confirm, canceled } = await searchParams;
+  const view = await subscriberView(await getDatabase(), token, language, {
+    confirm: typeof confirm === 'string' ? confirm : null,
+    canceled: canceled === '1',
+  });
+  return view ? <SubscriberPage view={view} t={t} /> : <SubscriberLinkGone t={t} />;
+}
