@@ -489,7 +489,8 @@ describe('GET /pay/{orderId} and /api/pay/{orderId}/status with any path segment
         expect(answer.headers['content-type'], context).toMatch(/^text\/html/);
         expect(answer.headers['content-security-policy'], context).toMatch(/script-src 'self' 'nonce-/);
         expect(answer.headers['x-content-type-options'], context).toBe('nosniff');
-        expect(answer.headers['referrer-policy'], context).toBe('no-referrer');
+        // Same-origin on payer pages: their forms post back to the gateway (docs/decisions/069).
+        expect(answer.headers['referrer-policy'], context).toBe('same-origin');
         if (answer.status === 404) expect(answer.text, context).toContain('Order not found');
       }),
       { numRuns: RUNS.path, ...seed },
