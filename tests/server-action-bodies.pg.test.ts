@@ -49,6 +49,8 @@ it('answers every malformed post to a signed-out page action with a 4xx or the p
       ['text', 'garbage\u0000', { ...script, 'content-type': 'text/plain;charset=UTF-8' }],
       ['json', '{"email":1}', { ...script, 'content-type': 'application/json' }],
       ['arguments', '["x",{"email":"a@b.c"}]', { ...script, 'content-type': 'text/plain;charset=UTF-8' }],
+      ['no argument', '[]', { ...script, 'content-type': 'text/plain;charset=UTF-8' }],
+      ['reference', '["$K1"]', { ...script, 'content-type': 'text/plain;charset=UTF-8' }],
       ['urlencoded', 'email=%ZZ&%00', { ...script, 'content-type': 'application/x-www-form-urlencoded' }],
       ['no type', 'garbage', script],
       ['broken multipart', '--x\r\ngarbage', { ...script, 'content-type': MULTIPART }],

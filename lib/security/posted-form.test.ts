@@ -14,10 +14,26 @@ describe('malformed form posts', () => {
       undefined,
     );
     expect(await malformedPost(post(part('email', 'a@b.c') + '--x--\r\n', MULTIPART))).toBe(undefined);
+    // An action that reads no argument (the demo store's Pay): Next.js posts `[]` as text.
+    expect(await malformedPost(post('[]', { 'content-type': 'text/plain;charset=UTF-8', 'next-action': 'abc' }))).toBe(
+      undefined,
+    );
+    expect(await malformedPost(post('["$$5",1]', { 'content-type': 'text/plain', 'next-action': 'abc' }))).toBe(
+      undefined,
+    );
   });
 
   it('names what is wrong with a post no form of this app makes', async () => {
     expect(await malformedPost(post('garbage\u0000', { 'content-type': 'text/plain', 'next-action': 'abc' }))).toBe(
+      'not a form',
+    );
+    expect(await malformedPost(post('{"a":1}', { 'content-type': 'text/plain', 'next-action': 'abc' }))).toBe(
+      'not a form',
+    );
+    expect(await malformedPost(post('["$K1"]', { 'content-type': 'text/plain', 'next-action': 'abc' }))).toBe(
+      'not a form',
+    );
+    expect(await malformedPost(post('[{"a":["$Q2"]}]', { 'content-type': 'text/plain', 'next-action': 'abc' }))).toBe(
       'not a form',
     );
     expect(await malformedPost(post('--x\r\ngarbage', ACTION))).toBe('a broken multipart body');

@@ -9,8 +9,13 @@
 export async function malformedPost(request: Request): Promise<string | undefined> {
   const type = request.headers.get('content-type') ?? '';
   const isAction = request.headers.has('next-action');
-  // Every action of this app takes a form, which React always posts as multipart/form-data.
-  if (!/^multipart\/form-data;.*\bboundary=/i.test(type)) return isAction ? 'not a form' : undefined;
+  // React posts a call whose arguments hold a form as multipart/form-data, and one whose arguments
+  // are plain values as their JSON text: an action that takes no argument (the demo store's Pay) is
+  // called with `[]`, since Next.js leaves out the arguments an action does not read.
+  if (!/^multipart\/form-data;.*\bboundary=/i.test(type)) {
+    if (!isAction) return undefined;
+    return plainArguments(await request.clone().text()) ? undefined : 'not a form';
+  }
   let form: FormData;
   try {
     form = await request.clone().formData();
@@ -26,6 +31,29 @@ export async function malformedPost(request: Request): Promise<string | undefine
   } catch {
     return 'no arguments';
   }
+}
+
+/**
+ * Whether `text` is a call's arguments as plain JSON values: an array, and no string in it a
+ * reference of React's reply format ("$K1", "$Q2": they name parts only a multipart body has; a
+ * string of the caller's that starts with "$" is sent as "$$...").
+ */
+function plainArguments(text: string): boolean {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return false;
+  }
+  const plain = (value: unknown): boolean =>
+    typeof value === 'string'
+      ? !/^\$[^$]/.test(value)
+      : Array.isArray(value)
+        ? value.every(plain)
+        : value !== null && typeof value === 'object'
+          ? Object.values(value).every(plain)
+          : true;
+  return Array.isArray(parsed) && plain(parsed);
 }
 
 /**
