@@ -36,8 +36,11 @@ const PUBLIC_FIELDS = [
   'otherTransfers',
   'payments',
   'received',
+  // The original order of a remainder order, and what is left to pay on a mispaid one (docs/mispayments.md).
+  'remainderOf',
   'remaining',
   'requiredConfirmations',
+  'rest',
   'returnUrl',
   'screen',
   'serverTime',

@@ -134,9 +134,23 @@ const envelope = z.union([
     .strict(),
 ]);
 
+/** What the database is doing, for a request that takes too long. */
+async function activity(): Promise<string> {
+  const rows = await gateway.db.query<Record<string, unknown>>(
+    `select pid, state, wait_event_type, wait_event, pg_blocking_pids(pid) as blockers, left(query, 200) as query
+       from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`,
+  );
+  return JSON.stringify(rows, null, 1);
+}
+
 async function expectEnvelope(operation: string, body: Buffer) {
   const before = await snapshot();
-  const answer = await post(operation, body, merchant.test);
+  const slow = setTimeout(() => {
+    void activity().then((a) =>
+      console.error(`SLOW ${operation} ${JSON.stringify(body.toString('utf8').slice(0, 300))}\n${a}`),
+    );
+  }, 20_000);
+  const answer = await post(operation, body, merchant.test).finally(() => clearTimeout(slow));
   const context = `${operation} ${JSON.stringify(body.toString('utf8').slice(0, 300))} -> ${answer.status} ${answer.text.slice(0, 300)}`;
   expect(answer.status, context).not.toBe(500);
   expect(answer.headers.get('content-type'), context).toMatch(/^application\/json/);
