@@ -11,7 +11,7 @@ import type { Database } from '@/lib/db/client';
 import { updateLatePaymentRule } from '@/lib/merchants';
 import { decideMispayment, mispaymentsOf, openRemainder } from '@/lib/mispayments';
 import { openTestDatabase } from './support/database';
-import { after, createOrder, network, orderRow, sandboxChain, watchOnce } from './support/chain';
+import { after, createOrder, eventsOf, network, orderRow, sandboxChain, watchOnce } from './support/chain';
 import { createTestMerchant, type TestMerchant } from './support/merchants';
 
 let db: Database;
@@ -155,6 +155,41 @@ describe('pay the rest', () => {
     await expect(openRemainder(db, nearly.id)).rejects.toMatchObject({ kind: 'NoRemainder' });
     await expect(openRemainder(db, nothing.id)).rejects.toMatchObject({ kind: 'NoRemainder' });
     await expect(openRemainder(db, 'not-a-uuid')).rejects.toMatchObject({ kind: 'NotFound' });
+  });
+  it("the merchant's decision closes an open remainder: paid after it, the remainder counts nothing and ends expired", async () => {
+    const chain = sandboxChain(db, 'litecoin');
+    const original = await createOrder(db, merchant.test, { currency: 'LTC', network: 'litecoin', amount: '1' });
+    await pay(original, 'litecoin', 'LTC', 30_000_000n);
+    await mine(db, network('litecoin'), 2);
+    await watchOnce(db, chain);
+    await mine(db, network('litecoin'), 1, after(original.expires_at, 1));
+    await watchOnce(db, chain, { now: after(original.expires_at, 2) });
+    const rest = await orderRow(db, (await openRemainder(db, original.id)).orderId);
+    expect(rest).toMatchObject({ status: 'pending', amount: '70000000' });
+
+    const decidedAt = new Date();
+    const scope = { merchantId: merchant.merchantId, mode: 'test', userId: merchant.merchantId };
+    expect(await decideMispayment(db, scope, original.id, 'accept')).toMatchObject({
+      kind: 'accepted',
+      remainderOrderId: rest.id,
+    });
+    // Closed in the decision's transaction: its deadline is the decision, so nothing sent later is a payment.
+    const closed = await orderRow(db, rest.id);
+    expect(closed.status).toBe('pending');
+    expect(closed.expires_at.getTime()).toBeLessThanOrEqual(Date.now());
+    expect(closed.expires_at.getTime()).toBeGreaterThanOrEqual(decidedAt.getTime() - 1000);
+    expect((await openRemainder(db, original.id)).orderId).toBe(rest.id);
+
+    // The payer pays the remainder anyway: a late orphan deposit, never a second payment of the order.
+    const paidAt = after(closed.expires_at, 60);
+    await pay(rest, 'litecoin', 'LTC', 70_000_000n, paidAt);
+    await mine(db, network('litecoin'), 2, after(paidAt, 1));
+    await watchOnce(db, chain, { now: after(paidAt, 2) });
+    expect(await orderRow(db, rest.id)).toMatchObject({ status: 'expired', received: '0' });
+    expect(await eventsOf(db, rest.id)).toContainEqual({ from_status: 'pending', to_status: 'expired' });
+    expect(await resolution(rest.id)).toBeUndefined();
+    expect(await resolution(original.id)).toMatchObject({ kind: 'accepted', decided_by: 'merchant' });
+    expect(await resolvedEvents(original.id)).toHaveLength(1);
   });
 });
 

@@ -242,4 +242,37 @@ describe('a subscription over three periods on a moved clock', () => {
     expect(await current(sub.id)).toMatchObject({ status: 'canceled', cancelReason: 'subscriber' });
     expect((await mailKinds(sub.id)).filter((k) => k === 'subscription-canceled')).toHaveLength(1);
   });
+
+  it('a pass reads only the subscriptions due: none until the next reminder, then that one, once', async () => {
+    const other = await createTestMerchant(db, 'Idle Club');
+    const own = { merchantId: other.merchantId, mode: 'test' as const };
+    const plan = await createPlan(
+      db,
+      own,
+      createSubscriptionPlanRequest.parse({
+        name: 'Tea',
+        currency: 'LTC',
+        amount: '0.1',
+        interval: 'month',
+        trialDays: 14,
+        reminderDays: 3,
+      }),
+    );
+    const sub = await db.transaction((tx) =>
+      createSubscription(
+        tx,
+        own,
+        createSubscriptionRequest.parse({ planId: plan.id, email: 'idle@example.com', language: 'en' }),
+      ),
+    );
+    // Due when its first invoice is: 3 days before the trial ends.
+    expect(sub.due_at).toEqual(new Date(sub.anchor.getTime() - 3 * DAY));
+    expect(await runRenewals(db, { scope: own })).toEqual({ visited: 0, changed: 0 });
+    await moveTestClock(db, own.merchantId, 'test', 10 * DAY);
+    expect(await runRenewals(db, { scope: own })).toEqual({ visited: 0, changed: 0 });
+    await moveTestClock(db, own.merchantId, 'test', 1 * DAY);
+    expect(await runRenewals(db, { scope: own })).toEqual({ visited: 1, changed: 1 });
+    expect((await getSubscription(db, own, sub.id)).due_at).toEqual(sub.anchor);
+    expect(await runRenewals(db, { scope: own })).toEqual({ visited: 0, changed: 0 });
+  });
 });

@@ -149,6 +149,7 @@ const envSchema = z
     LINK_INVOICES_PER_MINUTE: positiveInt.max(100_000).default(30),
     LINK_INVOICES_PER_CLIENT_PER_MINUTE: positiveInt.max(100_000).default(5),
     LINK_INVOICES_GATEWAY_PER_MINUTE: positiveInt.max(1_000_000).default(600),
+    PDF_RENDERS_PER_CLIENT_PER_MINUTE: positiveInt.max(100_000).default(20),
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
     KEY_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).default(30),
     DEMO_STORE: z.enum(['true', 'false']).default('true'),
@@ -266,6 +267,8 @@ const envSchema = z
       client: env.LINK_INVOICES_PER_CLIENT_PER_MINUTE,
       gateway: env.LINK_INVOICES_GATEWAY_PER_MINUTE,
     },
+    /** Receipt and invoice PDFs one client address may have drawn per minute (lib/receipts). */
+    pdfRendersPerClientPerMinute: env.PDF_RENDERS_PER_CLIENT_PER_MINUTE,
     logLevel: env.LOG_LEVEL,
     keyCacheTtlMs: env.KEY_CACHE_TTL_SECONDS * 1000,
     demoStore: env.DEMO_STORE === 'true',

@@ -1495,6 +1495,12 @@ export const subscriptions = pgTable(
     startedAt: moment('started_at').notNull(),
     canceledAt: moment('canceled_at'),
     cancelReason: text('cancel_reason', { enum: SUBSCRIPTION_CANCEL_REASON_VALUES }),
+    /**
+     * The next instant, on the subscriptions' clock (lib/subscriptions/clock.ts), a renewal pass has
+     * work for it (lib/subscriptions/rules.ts `nextDueAt`), written with every change; null when
+     * only a payment can change it (canceled). A pass reads only the due ones.
+     */
+    dueAt: moment('due_at'),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
   },
@@ -1502,9 +1508,9 @@ export const subscriptions = pgTable(
     check('subscriptions_counts', sql`${t.covered} >= 0 and ${t.renewed} >= 0 and ${t.invoiced} >= 0`),
     index('subscriptions_merchant').on(t.merchantId, t.mode, t.createdAt.desc()),
     index('subscriptions_plan').on(t.planId),
-    index('subscriptions_open')
-      .on(t.status)
-      .where(sql`${t.status} <> 'canceled'`),
+    index('subscriptions_due')
+      .on(t.dueAt)
+      .where(sql`${t.dueAt} is not null`),
   ],
 );
 

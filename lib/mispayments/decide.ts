@@ -4,7 +4,7 @@ import 'server-only';
  * arrived as settling it, or leave it as it is. Either is a settlement with its `order.resolved`
  * event; the caller audits it. A refund is the third choice once refunds exist (issue 37).
  */
-import { orders, param, sql, statement, type Database } from '../db';
+import { bare, orders, param, sql, statement, type Database } from '../db';
 import { NotFound } from '../errors';
 import { isUuid, type OrderResolution } from '../protocol';
 import { NothingToDecide } from './errors';
@@ -17,6 +17,26 @@ const LOCK_OWN = statement<MispaidOrder, { id: string; merchantId: string; mode:
   sql`select ${MISPAID_ORDER_COLUMNS} from ${orders} ${WITH_REMAINDER}
    where ${orders.id} = ${param('id')} and ${orders.merchantId} = ${param('merchantId')} and ${orders.mode} = ${param('mode')}
    for update of ${orders}`,
+);
+
+/**
+ * Closes the settled order's open remainder: its deadline becomes the decision (the transaction's
+ * instant), so a transfer first seen later is a late orphan deposit of it, never a second payment
+ * of a settled order. A payment already seen by then still counts, as for any order; the sweeper
+ * then ends it like any order past its deadline (SPEC "Order lifecycle": once the watcher has
+ * scanned past it), `expired` or `partial` with its own event and error webhook.
+ */
+const CLOSE_REMAINDER = statement<unknown, { id: string }>(
+  sql`update ${orders} set ${bare(orders.expiresAt)} = least(${orders.expiresAt}, now()), ${bare(orders.updatedAt)} = now()
+   where ${orders.id} = ${param('id')} and ${orders.status} = 'pending'`,
+);
+
+// The remainder is locked before its original, as the watcher locks them (it settles the remainder,
+// then the original it pays): the other order would let a decision and a payment deadlock. A
+// payment settling the remainder then commits first (the decision finds the original settled or
+// the remainder final) or judges by the cut deadline.
+const LOCK_REMAINDER = statement<{ id: string }, { originalId: string }>(
+  sql`select ${orders.id} from ${orders} where ${orders.remainderOf} = ${param('originalId')} for update`,
 );
 
 /** An order waits for a decision: it ended expired or underpaid, something arrived, and nothing settled it yet. */
@@ -40,6 +60,7 @@ export async function decideMispayment(
 ): Promise<OrderResolution> {
   if (!isUuid(orderId)) throw new NotFound('Order', orderId);
   return db.transaction(async (tx) => {
+    await LOCK_REMAINDER.run(tx, { originalId: orderId });
     const [order] = await LOCK_OWN.run(tx, { id: orderId, merchantId: scope.merchantId, mode: scope.mode });
     if (!order) throw new NotFound('Order', orderId);
     if (!waitsForDecision(order)) throw new NothingToDecide(orderId);
@@ -49,6 +70,7 @@ export async function decideMispayment(
       userId: scope.userId,
     });
     if (!resolution) throw new NothingToDecide(orderId);
+    if (order.rest_id !== null && order.rest_status === 'pending') await CLOSE_REMAINDER.run(tx, { id: order.rest_id });
     return resolution;
   });
 }

@@ -36,6 +36,7 @@ export const PROCESS_SLOTS = {
   watcherWakers: 'how to start a pass of each running watcher at once, on a new block (lib/watcher/wake.ts)',
   'merchants.balanceIds': "each merchant's advance balance id per mode (lib/merchants/balances.ts)",
   metrics: 'the Prometheus registry and every metric of the process (lib/metrics)',
+  'receipts.renders': 'the PDF renders running and waiting for a turn (lib/receipts/render-gate.ts)',
   rates: 'the exchange-rate service of each mode, with its cache (lib/rates)',
   // Not a value: its key is the brand every copy of DomainError sets and recognises.
   domainError: "the brand of a domain error, recognised by every bundle's copy of the class (lib/errors)",

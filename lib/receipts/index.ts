@@ -14,4 +14,11 @@ export {
 } from './document';
 export { loadReceipt, type LoadedReceipt } from './load';
 export { pdfHeaders, pdfLogoOf, renderPdf } from './pdf';
+export {
+  gatedPdfResponse,
+  PDF_RENDERS_AT_ONCE,
+  PDF_RENDER_WAIT_MS,
+  withPdfRender,
+  type PdfRefusal,
+} from './render-gate';
 export { RECEIPT_MESSAGES, type ReceiptMessages } from './receipt-messages';

@@ -17,6 +17,7 @@ import {
   statement,
   subscriptionInvoices,
   subscriptions,
+  subscriptionTestClocks,
   subscriptionTokens,
   type Database,
   type Queryable,
@@ -29,7 +30,7 @@ import { enqueueSubscriberMail, SUBSCRIBER_LINK_DAYS, subscriberLinkToken, type 
 import { tokenHash } from '../users';
 import { publishEvents } from '../webhooks';
 import { subscriptionNow } from './clock';
-import { periodStart, priceOfPeriods, renewalDue } from './rules';
+import { nextDueAt, periodStart, priceOfPeriods, renewalDue } from './rules';
 import { serializeSubscription } from './serialize';
 import {
   factsOf,
@@ -84,13 +85,14 @@ const UPDATE_STATE = statement<
     invoiced: number;
     canceledAt: Date | null;
     cancelReason: SubscriptionCancelReason | null;
+    dueAt: Date | null;
   }
 >(
   sql`update ${subscriptions} set ${bare(subscriptions.status)} = ${param('status')}, ${bare(subscriptions.cycle)} = ${param('cycle')}::int,
      ${bare(subscriptions.anchor)} = ${param('anchor')}::timestamptz, ${bare(subscriptions.covered)} = ${param('covered')}::int,
      ${bare(subscriptions.renewed)} = ${param('renewed')}::int, ${bare(subscriptions.invoiced)} = ${param('invoiced')}::int,
      ${bare(subscriptions.canceledAt)} = ${param('canceledAt')}::timestamptz, ${bare(subscriptions.cancelReason)} = ${param('cancelReason')},
-     ${bare(subscriptions.updatedAt)} = now()
+     ${bare(subscriptions.dueAt)} = ${param('dueAt')}::timestamptz, ${bare(subscriptions.updatedAt)} = now()
    where ${subscriptions.id} = ${param('id')}`,
 );
 const INSERT_TOKEN = statement<
@@ -100,13 +102,27 @@ const INSERT_TOKEN = statement<
   sql`insert into ${subscriptionTokens} (${bare(subscriptionTokens.tokenHash)}, ${bare(subscriptionTokens.subscriptionId)}, ${bare(subscriptionTokens.purpose)}, ${bare(subscriptionTokens.expiresAt)})
    values (${param('hash')}, ${param('subscriptionId')}, ${param('purpose')}, ${param('expiresAt')}::timestamptz)`,
 );
-const DUE_SUBSCRIPTIONS = statement<{ id: string }, { merchantId: string | null; mode: Mode | null }>(
+const clocks = subscriptionTestClocks;
+/**
+ * The subscriptions a pass at `real` has work for: those whose `due_at` (on their clock: real time
+ * plus, in test mode, the merchant's test-clock offset) has come, and those with a paid invoice
+ * not counted yet (a payment is the one change `due_at` cannot foresee). The first bound is the
+ * index's (no offset is negative, so the largest bounds them all); the second is each row's own.
+ */
+const DUE_SUBSCRIPTIONS = statement<{ id: string }, { merchantId: string | null; mode: Mode | null; real: Date }>(
   sql`select ${subscriptions.id} from ${subscriptions}
    where (${param('merchantId')}::uuid is null or (${subscriptions.merchantId} = ${param('merchantId')}::uuid and ${subscriptions.mode} = ${param('mode')}))
-     and (${subscriptions.status} <> 'canceled'
-          or exists (select 1 from ${si} join ${invoices} on ${invoices.id} = ${si.invoiceId}
-                      where ${si.subscriptionId} = ${subscriptions.id} and ${si.creditedAt} is null and ${invoices.status} in ('PROCESSED', 'OVERPAID')))
-   order by ${subscriptions.id}`,
+     and ${subscriptions.dueAt} <= ${param('real')}::timestamptz
+           + (select coalesce(max(${clocks.offsetMs}), 0) from ${clocks})::double precision * interval '1 millisecond'
+     and ${subscriptions.dueAt} <= ${param('real')}::timestamptz
+           + coalesce((select ${clocks.offsetMs} from ${clocks} where ${clocks.merchantId} = ${subscriptions.merchantId}
+                        and ${subscriptions.mode} = 'test'), 0)::double precision * interval '1 millisecond'
+   union
+   select ${si.subscriptionId} from ${si} join ${invoices} on ${invoices.id} = ${si.invoiceId}
+    join ${subscriptions} on ${subscriptions.id} = ${si.subscriptionId}
+   where ${si.creditedAt} is null and ${invoices.status} in ('PROCESSED', 'OVERPAID')
+     and (${param('merchantId')}::uuid is null or (${subscriptions.merchantId} = ${param('merchantId')}::uuid and ${subscriptions.mode} = ${param('mode')}))
+   order by 1`,
 );
 
 /** Equal values of a row's field (dates by their instant). */
@@ -250,7 +266,9 @@ async function advance(
     pending.mails.push({ kind: 'subscription-canceled', eventKey: `subscription/${id}:${state.cycle}/canceled` });
   }
 
-  const changed = (Object.keys(state) as (keyof State)[]).some((key) => !same(state[key], row![key]));
+  const dueAt = nextDueAt(factsOf({ ...row!, ...state }), now);
+  const changed =
+    (Object.keys(state) as (keyof State)[]).some((key) => !same(state[key], row![key])) || !same(dueAt, row!.due_at);
   if (!changed && pending.events.length === 0) return false;
   await UPDATE_STATE.run(tx, {
     id,
@@ -262,6 +280,7 @@ async function advance(
     invoiced: state.invoiced,
     canceledAt: state.canceled_at,
     cancelReason: state.cancel_reason,
+    dueAt,
   });
   await announce(tx, id, now, real, pending);
   return true;
@@ -333,8 +352,9 @@ export async function cancelSubscription(
 }
 
 /**
- * The renewal pass (the worker's, and a test clock's move): every subscription that may have
- * something due, of one merchant and mode or of all, each in its own transaction. Answers how many
+ * The renewal pass (the worker's, and a test clock's move): every subscription that has something
+ * due (its `due_at` has come, or a paid invoice waits to be counted), of one merchant and mode or
+ * of all, each in its own transaction. Answers how many it took up (a row lock each) and how many
  * changed. A failing subscription is logged (or given to `onError`) and the others go on: one
  * subscription's trouble (a rate unavailable for its invoice) holds no other back, and the next
  * pass tries it again.
@@ -342,10 +362,11 @@ export async function cancelSubscription(
 export async function runRenewals(
   db: Database,
   options: { real?: Date; scope?: SubscriptionScope; onError?: (id: string, error: unknown) => void } = {},
-): Promise<number> {
+): Promise<{ visited: number; changed: number }> {
   const ids = await DUE_SUBSCRIPTIONS.run(db, {
     merchantId: options.scope?.merchantId ?? null,
     mode: options.scope?.mode ?? null,
+    real: options.real ?? new Date(),
   });
   let changed = 0;
   for (const { id } of ids) {
@@ -356,7 +377,7 @@ export async function runRenewals(
       else log.warn('subscription renewal failed', { id, error: (error as Error)?.message });
     }
   }
-  return changed;
+  return { visited: ids.length, changed };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   creditPeriods,
+  nextDueAt,
   periodAt,
   periodStart,
   priceOfPeriods,
@@ -122,5 +123,54 @@ describe('what a renewal pass does', () => {
     expect(creditPeriods(facts({ covered: 3 }), plus(anchor, -1))).toBe(3);
     expect(creditPeriods(facts({ covered: 3 }), periodStart(anchor, monthly, 1))).toBe(1);
     expect(creditPeriods(facts({ covered: 1 }), periodStart(anchor, monthly, 4))).toBe(0);
+  });
+});
+
+describe('the next instant a pass has work', () => {
+  it('is the invoice reminder of a trial, then the trial end, then the grace end of the unpaid period', () => {
+    // Trial ends at the anchor; its first invoice is issued 3 days before.
+    const trialStart = plus(anchor, -14);
+    expect(nextDueAt(facts(), trialStart)).toEqual(plus(anchor, -3));
+    // Invoiced: the trial's end (the status becomes past due).
+    expect(nextDueAt(facts({ invoiced: 1 }), plus(anchor, -3))).toEqual(anchor);
+    // Past due and unpaid: canceled at the end of the grace.
+    expect(nextDueAt(facts({ status: 'past_due', invoiced: 1 }), anchor)).toEqual(plus(anchor, 7));
+  });
+
+  it('is the next invoice reminder of a paid period, and the start of a prepaid period not yet announced', () => {
+    const feb = periodStart(anchor, monthly, 1);
+    expect(nextDueAt(facts({ status: 'active', covered: 1, renewed: 1, invoiced: 1 }), anchor)).toEqual(plus(feb, -3));
+    // Period 1 paid ahead and invoiced: its start is announced (`subscription.renewed`).
+    expect(nextDueAt(facts({ status: 'active', covered: 2, renewed: 1, invoiced: 2 }), anchor)).toEqual(feb);
+    // Period 2 invoiced too: the start of that period (past due from then).
+    const mar = periodStart(anchor, monthly, 2);
+    expect(nextDueAt(facts({ status: 'active', covered: 2, renewed: 2, invoiced: 3 }), feb)).toEqual(mar);
+  });
+
+  it('is nothing for a canceled subscription (only a payment reactivates it)', () => {
+    expect(nextDueAt(facts({ status: 'canceled' }), anchor)).toBeNull();
+  });
+
+  it('is never a moment at which the pass would do nothing, nor later than one at which it would act', () => {
+    let state = facts({ status: 'active', trial: false, covered: 1, renewed: 1, invoiced: 1 });
+    let now = anchor;
+    for (let step = 0; step < 12; step++) {
+      const due = nextDueAt(state, now)!;
+      now = due;
+      const before = renewalDue(state, new Date(due.getTime() - 1));
+      expect(
+        before.invoicePeriod === null && before.renewedPeriods.length === 0 && before.status === state.status,
+      ).toBe(true);
+      const pass = renewalDue(state, due);
+      // Apply what the pass would, paying each invoice at once.
+      state = {
+        ...state,
+        status: pass.status,
+        invoiced: pass.invoicePeriod === null ? state.invoiced : pass.invoicePeriod + 1,
+        covered: pass.invoicePeriod === null ? state.covered : pass.invoicePeriod + 1,
+        renewed: pass.renewedPeriods.length > 0 ? pass.renewedPeriods.at(-1)! + 1 : state.renewed,
+      };
+    }
+    expect(state.covered).toBeGreaterThan(4);
   });
 });

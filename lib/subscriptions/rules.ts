@@ -123,3 +123,31 @@ export function priceOfPeriods(amount: bigint, periods: number): bigint {
   if (!Number.isInteger(periods) || periods < 1) throw new RangeError('periods must be a positive integer');
   return amount * BigInt(periods);
 }
+
+/** Whether a renewal pass at `at` would change anything: an invoice, a `subscription.renewed`, a status. */
+function actionable(facts: SubscriptionFacts, at: Date): boolean {
+  const due = renewalDue(facts, at);
+  return due.invoicePeriod !== null || due.renewedPeriods.length > 0 || due.status !== facts.status;
+}
+
+/**
+ * The next instant after `now` a renewal pass has work for the subscription as it stands after a
+ * pass at `now` (stored as its
+ * `due_at`, so a pass reads only the due ones): the earliest of its trial's end, the next renewal
+ * invoice's issue (its reminder), the next paid period's start, its unpaid period's start and that
+ * period's grace end, at which the rules would act. Null when only a payment can change it (a
+ * canceled subscription). Each rule changes only at one of these instants, so none is missed.
+ */
+export function nextDueAt(facts: SubscriptionFacts, now: Date): Date | null {
+  if (facts.status === 'canceled') return null;
+  const start = (k: number) => periodStart(facts.anchor, facts.period, k);
+  const unpaidStart = start(facts.covered);
+  const candidates = [
+    facts.anchor,
+    new Date(unpaidStart.getTime() - facts.reminderDays * DAY_MS),
+    start(facts.renewed),
+    unpaidStart,
+    new Date(unpaidStart.getTime() + facts.graceDays * DAY_MS),
+  ].sort((a, b) => a.getTime() - b.getTime());
+  return candidates.find((at) => at.getTime() > now.getTime() && actionable(facts, at)) ?? null;
+}

@@ -152,7 +152,7 @@ function startRenewals(db: Database, intervalMs: number, stopped: () => boolean)
     if (stopped()) return;
     pass = runRenewals(db)
       .then(
-        (changed) => changed > 0 && log.info('subscriptions renewed', { changed }),
+        ({ changed }) => changed > 0 && log.info('subscriptions renewed', { changed }),
         (error: unknown) => log.warn('renewal pass failed', { error: (error as Error)?.message }),
       )
       .then(() => undefined)
