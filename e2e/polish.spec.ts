@@ -8,7 +8,7 @@
  *   dollars, flagged "paid late";
  * - Found 5: "Simulate payment" offers no buttons once a payment covers the order;
  * - Found 7: the CSV export has what reconciles, and no JSON;
- * - Found 10: the store's own 404, TRX named TRON;
+ * - Found 10: the store's own 404, every shopper's 404 with a way home, TRX named TRON;
  * - Must show: no page of the payer's, the store's or the dashboard's scrolls sideways at 360 px
  *   (light and dark, English and Arabic, axe clean), except those listed in KNOWN_SIDEWAYS.
  *
@@ -196,12 +196,24 @@ test.describe('signed in', () => {
 test.describe('not found', () => {
   test.use({ allowedConsoleErrors: [/Failed to load resource: the server responded with a status of 404/] });
 
-  test("Found 10: the store's unknown order answers the store's own 404; TRX is named TRON", async ({ page }) => {
+  test("Found 10: the store's unknown order answers the store's own 404, every shopper's 404 a way home; TRX is named TRON", async ({
+    page,
+  }) => {
     const response = await page.goto('/store/orders/xyz');
     expect(response?.status()).toBe(404);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('We could not find this order');
     await expect(page.getByRole('link', { name: 'Continue shopping' })).toHaveAttribute('href', '/store');
     await expect(page.getByRole('link', { name: 'Demo store' })).toBeVisible();
+    // Every shopper's 404 says where to go: the payment page's goes back or to the start page, which
+    // tells a shopper what to do (not only where the API is); a refund link that does not work too.
+    await page.goto('/pay/6f1c1f7e-8a3b-4a53-9d55-0a4f7d1a2b3c');
+    await expect(page.getByRole('button', { name: 'Go back' })).toBeVisible();
+    await page.getByRole('link', { name: 'Go to the home page' }).click();
+    await expect(page.getByRole('heading', { level: 2, name: 'Paying for an order?' })).toBeVisible();
+    await expect(page.getByRole('main')).toContainText('Open the payment link the shop gave you');
+    expect((await page.goto('/refund/no-such-claim'))?.status()).toBe(404);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('This refund link is not valid');
+    await expect(page.getByRole('link', { name: 'Go to the start page' })).toHaveAttribute('href', '/');
     const answer = await api<{ currency: string; name: string }[]>('available-currencies', {}, storeKeys());
     const currencies = (answer.body as { response: { currency: string; name: string }[] }).response;
     expect(currencies.find((c) => c.currency === 'TRX')?.name).toBe('TRON');
