@@ -8,6 +8,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '@/lib/db/client';
+import { listAudit } from '@/lib/users';
 import { freePort } from '../scripts/lib/postgres.mjs';
 import { CLI_TEST_TIMEOUT, runCli, startServer, stopServer } from './support/cli';
 import { call, type Keys } from './support/gateway';
@@ -21,7 +23,8 @@ const SERVER_MS = 120_000;
 
 let env: NodeJS.ProcessEnv;
 let dataDir: string;
-let keys: Keys;
+/** The shop's keys as `keys create --json` answers them, with its merchant (whose audit log the test reads). */
+let keys: Keys & { merchantId: string };
 let stranger: Keys;
 let receiver: Receiver;
 
@@ -176,6 +179,18 @@ describe('webhooks on the embedded database: API and CLI', () => {
       const resent = await cli('webhooks', 'resend', eventId, '--json');
       expect(resent.code, resent.stderr).toBe(0);
       expect(JSON.parse(resent.stdout)).toMatchObject({ id: eventId, state: 'pending', attempts: 3 });
+      // Both of the operator's resends (through the server, then offline) are in the merchant's audit
+      // log, as the dashboard's Resend is, by `cli`; the merchant's own API resend is not an operator's.
+      const db = await openDatabase({ dataDir });
+      try {
+        const audited = (await listAudit(db, keys.merchantId)).rows.filter((row) => row.action === 'webhook.resend');
+        expect(audited.map(({ actor, detail }) => ({ actor, detail }))).toEqual([
+          { actor: 'cli', detail: { eventId, mode: 'test' } },
+          { actor: 'cli', detail: { eventId, mode: 'test' } },
+        ]);
+      } finally {
+        await db.close();
+      }
 
       for (const [args, message] of [
         [['resend', crypto.randomUUID()], /No webhook event/],

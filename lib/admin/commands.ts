@@ -8,7 +8,7 @@ import { createMerchant, findApiKey, findMerchantByName, issueApiKey, listMercha
 import { simulatePayment, SimulationError } from '../sandbox';
 import { found, isDomainErrorOf } from '../errors';
 import { createUser, disableUser, listUsers, recordAudit, resetPassword, ROLES } from '../users';
-import { listOrderDeliveries, resendWebhook } from '../webhooks';
+import { listOrderDeliveries, resendWebhook, webhookEventOwner } from '../webhooks';
 import { collectionPlan, fundsOf, gapLimitOf, prepareCollection, setTreasury } from '../payouts';
 
 /** A command that cannot be done as asked: its message is for the operator, not a stack trace. */
@@ -232,7 +232,15 @@ export async function runAdminCommand(db: Database, command: AdminCommand): Prom
       return listOrderDeliveries(db, command.orderId);
     case 'webhooks.resend': {
       const event = await resendWebhook(db, command.eventId);
-      if (!event) throw new SimulationError(`No webhook event ${command.eventId}.`);
+      const owner = event && (await webhookEventOwner(db, command.eventId));
+      if (!event || !owner) throw new SimulationError(`No webhook event ${command.eventId}.`);
+      // As the dashboard's Resend records it (app/dashboard/(app)/actions.ts), by the operator.
+      await recordAudit(db, {
+        merchantId: owner.merchantId,
+        actor: 'cli',
+        action: 'webhook.resend',
+        detail: { eventId: command.eventId, mode: owner.mode },
+      });
       return event;
     }
   }

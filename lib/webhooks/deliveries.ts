@@ -72,6 +72,9 @@ const EVENT_WITH_BODY = statement<
   sql`select ${columnsOf(webhookEvents, [...EVENT_COLUMNS, 'body', 'updated_at'])} from ${webhookEvents}
     where ${webhookEvents.id} = ${param('id')} and ${webhookEvents.merchantId} = ${param('merchantId')} and ${webhookEvents.mode} = ${param('mode')}`,
 );
+const EVENT_OWNER = statement<Pick<RowOf<typeof webhookEvents>, 'merchant_id' | 'mode'>, { id: string }>(
+  sql`select ${columnsOf(webhookEvents, ['merchant_id', 'mode'])} from ${webhookEvents} where ${webhookEvents.id} = ${param('id')}`,
+);
 const RESEND = statement<unknown, Scope & { id: string }>(sql`with rearmed as (
     update ${webhookEvents}
        set ${bare(webhookEvents.state)} = 'pending', ${bare(webhookEvents.scheduleBase)} = ${webhookEvents.attempts}, ${bare(webhookEvents.nextAttemptAt)} = now(),
@@ -156,6 +159,12 @@ export async function resendWebhook(
 ): Promise<WebhookEvent | undefined> {
   await RESEND.run(db, { id: eventId, ...scopeOf(scope) });
   return getDelivery(db, eventId, scope);
+}
+
+/** Whose event it is (merchant and mode), for the operator's audit entry; undefined when there is none. */
+export async function webhookEventOwner(db: Queryable, eventId: string): Promise<MerchantScope | undefined> {
+  const [row] = await EVENT_OWNER.run(db, { id: eventId });
+  return row && { merchantId: row.merchant_id, mode: row.mode };
 }
 
 /** The event with the exact body it sends; undefined when it is not found (in the scope). */

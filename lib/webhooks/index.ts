@@ -23,7 +23,14 @@ export { claimDue } from './claims';
 export { startDispatcher, type Dispatcher } from './dispatcher';
 export { dispatcherOptions, targetPolicy, type DispatcherOptions } from './options';
 export { nextState, RETRY_DELAYS_MS, RETRY_JITTER } from './schedule';
-export { getDelivery, getWebhookBody, getWebhookVerbose, listOrderDeliveries, resendWebhook } from './deliveries';
+export {
+  getDelivery,
+  getWebhookBody,
+  getWebhookVerbose,
+  listOrderDeliveries,
+  resendWebhook,
+  webhookEventOwner,
+} from './deliveries';
 export {
   createEndpoint,
   deleteEndpoint,

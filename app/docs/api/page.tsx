@@ -45,17 +45,17 @@ export default function ApiReference() {
       </p>
       {operations.map(([path, { post }]) => (
         <section key={path} className="mt-8 border-t border-slate-200 pt-4 dark:border-slate-800">
-          <h2 className="font-mono text-lg font-semibold" id={post.operationId}>
+          <h2 className="font-mono text-lg font-semibold wrap-anywhere" id={post.operationId}>
             {`POST ${path}`}
           </h2>
           <p className="mt-1">{post.summary}</p>
-          <dl className="mt-2 grid grid-cols-[8rem_1fr] gap-x-4 gap-y-1 text-sm">
+          <dl className="mt-2 grid grid-cols-[6rem_minmax(0,1fr)] gap-x-4 sm:grid-cols-[8rem_minmax(0,1fr)] gap-y-1 text-sm">
             <dt className="font-medium">Request</dt>
-            <dd className="font-mono break-words">{shape(post.requestBody.content['application/json'].schema)}</dd>
+            <dd className="font-mono wrap-anywhere">{shape(post.requestBody.content['application/json'].schema)}</dd>
             {post.responses['200'] && (
               <>
                 <dt className="font-medium">Answer</dt>
-                <dd className="font-mono break-words">
+                <dd className="font-mono wrap-anywhere">
                   {shape(
                     (post.responses['200'].content['application/json'].schema.properties as Record<string, unknown>)
                       .response,
@@ -64,7 +64,7 @@ export default function ApiReference() {
               </>
             )}
             <dt className="font-medium">Errors</dt>
-            <dd className="break-words">
+            <dd className="wrap-anywhere">
               {Object.entries(post.responses)
                 .filter(([status]) => status !== '200')
                 .map(

@@ -1,4 +1,6 @@
-/** A claim link that does not work: one page for unknown, expired, replaced and already used links. */
+import Link from 'next/link';
+
+/** A claim link that does not work: one page for unknown, expired, replaced and already used links, with a way out. */
 export default function RefundClaimNotFound() {
   return (
     <main className="mx-auto max-w-md px-4 py-10">
@@ -6,6 +8,11 @@ export default function RefundClaimNotFound() {
       <p className="mt-2">
         It expired, was already used to confirm an address, or was replaced by a newer link. Ask the merchant for a new
         one.
+      </p>
+      <p className="mt-4">
+        <Link href="/" className="font-medium underline">
+          Go to the start page
+        </Link>
       </p>
     </main>
   );

@@ -107,7 +107,9 @@ export default async function KeysPage({ searchParams }: Props) {
       {keys.length === 0 ? (
         <p className="mt-2 text-sm">{`No ${session.mode} key yet.`}</p>
       ) : (
-        <div className="mt-2 overflow-x-auto rounded-lg border border-slate-300 dark:border-slate-700">
+        // relative: the column's sr-only title (absolutely placed) then scrolls with the table instead of
+        // widening the page past a phone's screen.
+        <div className="relative mt-2 overflow-x-auto rounded-lg border border-slate-300 dark:border-slate-700">
           <table className="w-full min-w-[48rem] text-start text-sm">
             <thead className="bg-slate-100 dark:bg-slate-800">
               <tr>
