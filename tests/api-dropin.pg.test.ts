@@ -148,15 +148,34 @@ describe('orphan-deposits/get-deposits', () => {
       shop.test,
     );
     const scope = { merchantId: shop.merchantId, mode: 'test' as const };
-    const a = await insertDeposit(gateway.db, first, { ...scope, txHash: fakeTxHash(), amount: 100n });
+    // A second apart: deposits recorded in the same instant are listed in id order, not insertion order.
+    const at = (second: number) => new Date(Date.now() - 60_000 + second * 1000);
+    const a = await insertDeposit(gateway.db, first, {
+      ...scope,
+      txHash: fakeTxHash(),
+      amount: 100n,
+      createdAt: at(1),
+    });
     const b = await insertDeposit(gateway.db, first, {
       ...scope,
       txHash: fakeTxHash(),
       amount: 200n,
       out: { address: 'ltc1qexternal', txHash: fakeTxHash(), amount: 190n, fee: 10n, feeUsdCents: 3n },
+      createdAt: at(2),
     });
-    const c = await insertDeposit(gateway.db, second, { ...scope, txHash: fakeTxHash(), amount: 300n });
-    await insertDeposit(gateway.db, second, { ...scope, kind: 'PERSONAL', txHash: fakeTxHash(), amount: 400n });
+    const c = await insertDeposit(gateway.db, second, {
+      ...scope,
+      txHash: fakeTxHash(),
+      amount: 300n,
+      createdAt: at(3),
+    });
+    await insertDeposit(gateway.db, second, {
+      ...scope,
+      kind: 'PERSONAL',
+      txHash: fakeTxHash(),
+      amount: 400n,
+      createdAt: at(4),
+    });
 
     const all = await api('orphan-deposits/get-deposits', {}, shop.test);
     expect(all.status).toBe(200);

@@ -44,14 +44,17 @@ export async function insertDeposit(
     txHash: string;
     amount: bigint;
     out?: { address: string; txHash: string; amount: bigint; fee: bigint; feeUsdCents: bigint };
+    /** When it was recorded (default now): deposits listed newest first need distinct times to have an order. */
+    createdAt?: Date;
   },
 ): Promise<string> {
   const out = values.out;
   const [row] = await db.query<{ id: string }>(
     `insert into deposits (merchant_id, mode, kind, order_id, stage, status, network, currency, amount, address_id, address,
                            in_tx_hash, in_output_index, in_status, out_address, out_tx_hash, out_amount, out_status,
-                           out_fee_amount, out_fee_amount_usd_cents, withdrawal_id, out_created_at)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 0, 'processed', $13, $14, $15, $16, $17, $18, $19, $20) returning id`,
+                           out_fee_amount, out_fee_amount_usd_cents, withdrawal_id, out_created_at, created_at)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 0, 'processed', $13, $14, $15, $16, $17, $18, $19, $20,
+             coalesce($21::timestamptz, now())) returning id`,
     [
       values.merchantId,
       values.mode,
@@ -73,6 +76,7 @@ export async function insertDeposit(
       out?.feeUsdCents.toString() ?? null,
       out ? crypto.randomUUID() : null,
       out ? new Date() : null,
+      values.createdAt ?? null,
     ],
   );
   return row!.id;
