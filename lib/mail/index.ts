@@ -32,7 +32,7 @@ export {
   teamLinkToken,
   type TeamMailKind,
 } from './team';
-export { enqueueRefundClaimMail, refundClaimToken, refundClaimTokenHash, refundClaimUrl } from './refunds';
+export { enqueueRefundClaimMail, refundClaimToken, refundClaimUrl } from './refunds';
 export {
   composeSubscriberMail,
   enqueueSubscriberMail,

@@ -6,7 +6,6 @@ import 'server-only';
  * only its hash, and the renderer makes the same link on every attempt. A claim reopened since
  * (a new token) makes the old message unsendable: its link would be dead.
  */
-import { createHash, createHmac } from 'node:crypto';
 import { config } from '../config';
 import {
   bare,
@@ -21,17 +20,13 @@ import {
   type RowOf,
 } from '../db';
 import { appSecret } from '../merchants';
+import { derivedToken, tokenHash } from '../security';
 import { escapeHtml, type ComposedMail } from './compose';
 import { MAIL_CHANNEL } from './outbox';
 
 /** A claim link's token (43 base64url characters, 256 bits) from its claim id: the refund-claim mail's id when mailed. */
 export function refundClaimToken(claimId: string, secret = appSecret()): string {
-  return createHmac('sha256', `refund-claim-link\0${secret}`).update(claimId, 'utf8').digest('base64url');
-}
-
-/** What is stored of a claim token: its SHA-256, hex. */
-export function refundClaimTokenHash(token: string): string {
-  return createHash('sha256').update(token, 'utf8').digest('hex');
+  return derivedToken('refund-claim-link', claimId, secret);
 }
 
 /** The payer's page of a claim token. */
@@ -85,7 +80,7 @@ export async function refundOfClaimMail(
   mail: { id: string; merchant_id: string },
 ): Promise<{ refund: ClaimedRefund; link: string } | null> {
   const token = refundClaimToken(mail.id);
-  const [refund] = await REFUND_OF_TOKEN.run(db, { hash: refundClaimTokenHash(token), merchantId: mail.merchant_id });
+  const [refund] = await REFUND_OF_TOKEN.run(db, { hash: tokenHash(token), merchantId: mail.merchant_id });
   if (!refund || refund.state === 'canceled') return null;
   return { refund, link: refundClaimUrl(token) };
 }

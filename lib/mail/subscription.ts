@@ -9,7 +9,6 @@ import 'server-only';
  * (`subscriberLinkToken`, as team mail does, docs/decisions/065), lib/subscriptions keeps only its
  * hash with its expiry, and the renderer makes the same link on every attempt.
  */
-import { createHmac } from 'node:crypto';
 import { config } from '../config';
 import {
   bare,
@@ -27,6 +26,7 @@ import {
   type RowOf,
 } from '../db';
 import { appSecret } from '../merchants';
+import { derivedToken } from '../security';
 import { formatDecimal } from '../money';
 import { formatPrice, interpolate, isolate } from '../pay/format';
 import { directionOf, isLanguage, type Language } from '../pay/i18n';
@@ -54,7 +54,7 @@ export const SUBSCRIBER_LINK_DAYS = 30;
 
 /** The subscriber-page link's token of a subscriber mail (43 base64url characters: 256 bits). */
 export function subscriberLinkToken(mailId: string, secret = appSecret()): string {
-  return createHmac('sha256', `subscriber-mail-link\0${secret}`).update(mailId, 'utf8').digest('base64url');
+  return derivedToken('subscriber-mail-link', mailId, secret);
 }
 
 /** The subscriber's page a token opens. */

@@ -8,7 +8,6 @@ import 'server-only';
  * that runs for every address alike; an invitation's row for every address alike, its texts chosen
  * only when it is sent: neither answer tells the asker which addresses have accounts.
  */
-import { createHmac } from 'node:crypto';
 import { config } from '../config';
 import { dayReport } from '../dashboard';
 import {
@@ -25,6 +24,7 @@ import {
   type RowOf,
 } from '../db';
 import { appSecret } from '../merchants';
+import { derivedToken } from '../security';
 import { isUuid } from '../protocol';
 import { MAIL_CHANNEL } from './outbox';
 import type { TeamMailInput } from './team-texts';
@@ -47,7 +47,7 @@ export function isTeamMailKind(value: string): value is TeamMailKind {
 
 /** The one-time link's token of a team mail (43 base64url characters, like lib/users' tokens). */
 export function teamLinkToken(mailId: string, secret = appSecret()): string {
-  return createHmac('sha256', `team-mail-link\0${secret}`).update(mailId, 'utf8').digest('base64url');
+  return derivedToken('team-mail-link', mailId, secret);
 }
 
 /** The page a one-time link opens (first owner's set-up, invitation, password reset). */

@@ -11,7 +11,8 @@ import { refunds, param, sql, statement, type Database, type Queryable } from '.
 import { formatUnits } from '../money';
 import { decimalsOf } from '../orders';
 import type { RefundState } from '../protocol';
-import { CLAIM_TOKEN_PATTERN, claimTokenHash } from './claims';
+import { isTokenShaped } from '../security';
+import { claimTokenHash } from './claims';
 import { ClaimAddressInvalid, ClaimLinkInvalid } from './errors';
 import { applyRefundAction, type RefundRow } from './store';
 
@@ -39,7 +40,7 @@ const LOCK_BY_TOKEN = statement<RefundRow, { hash: string }>(
 
 /** The refund a link names while the link works (not expired, not replaced, not canceled). */
 async function refundOfLink(db: Queryable, token: string, now: Date, lock: boolean): Promise<RefundRow> {
-  if (!CLAIM_TOKEN_PATTERN.test(token)) throw new ClaimLinkInvalid();
+  if (!isTokenShaped(token)) throw new ClaimLinkInvalid();
   const [row] = await (lock ? LOCK_BY_TOKEN : BY_TOKEN).run(db, { hash: claimTokenHash(token) });
   if (!row || row.state === 'canceled' || row.claim_expires_at.getTime() <= now.getTime()) throw new ClaimLinkInvalid();
   return row;

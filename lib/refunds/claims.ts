@@ -6,14 +6,9 @@ import 'server-only';
  * (`refundClaimToken`), so that the mailer makes the same link on every attempt and a copy of the
  * database alone opens no claim.
  */
-export {
-  refundClaimToken as claimToken,
-  refundClaimTokenHash as claimTokenHash,
-  refundClaimUrl as claimUrl,
-} from '../mail';
+export { refundClaimToken as claimToken, refundClaimUrl as claimUrl } from '../mail';
+/** What is stored of a claim token: its SHA-256, as of every bearer token (lib/security). */
+export { tokenHash as claimTokenHash } from '../security';
 
 /** How long a claim link works: 14 days, time for a payer to find the mail and an address. */
 export const CLAIM_LIFETIME_MS = 14 * 24 * 3_600_000;
-
-/** A token's shape: anything else is refused before the database is asked. */
-export const CLAIM_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;

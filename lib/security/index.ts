@@ -1,7 +1,8 @@
-/** lib/security: response headers (content security policy), request path checks, cross-site requests, malformed form posts, client addresses and the rate limiter. */
+/** lib/security: response headers (content security policy), request path checks, cross-site requests, malformed form posts, client addresses, the rate limiter and bearer tokens (sessions, one-time links). */
 export { contentSecurityPolicy, newNonce, type CspOptions } from './headers';
 export { literalPercentPath } from './request-path';
 export { isCrossSite } from './cross-site';
 export { clientAddressOf, clientKey } from './client-address';
 export { perMinute, rateLimitWait, rateLimitWaitAll, type RateLimit } from './rate-limit';
 export { malformedPost, postedForm } from './posted-form';
+export { derivedToken, isTokenShaped, newToken, tokenHash } from './tokens';

@@ -27,7 +27,7 @@ import { log } from '../log';
 import { INVOICE_LIFETIME_MINUTES, type CreateSubscriptionRequest, type EventType, type Mode } from '../protocol';
 import { makeLinkInvoice } from '../invoices';
 import { enqueueSubscriberMail, SUBSCRIBER_LINK_DAYS, subscriberLinkToken, type SubscriberMailKind } from '../mail';
-import { tokenHash } from '../users';
+import { tokenHash } from '../security';
 import { publishEvents } from '../webhooks';
 import { subscriptionNow } from './clock';
 import { nextDueAt, periodStart, priceOfPeriods, renewalDue } from './rules';

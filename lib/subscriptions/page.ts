@@ -13,7 +13,7 @@ import { formatDecimal } from '../money';
 import { formatPrice } from '../pay/format';
 import type { Language } from '../pay/i18n';
 import type { SubscriptionStatus } from '../protocol';
-import { isTokenShaped, newToken, tokenHash } from '../users';
+import { isTokenShaped, newToken, tokenHash } from '../security';
 import { subscriptionNow } from './clock';
 import { cancelSubscription } from './lifecycle';
 import { serializeSubscription } from './serialize';

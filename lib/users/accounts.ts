@@ -22,7 +22,7 @@ import { AccountError } from './errors';
 import { hashPassword, passwordProblem, verifyPassword } from './passwords';
 import { ROLES, type Role } from './permissions';
 import { revokeUserSessions } from './sessions';
-import { isTokenShaped, newToken, tokenHash } from './tokens';
+import { isTokenShaped, newToken, tokenHash } from '../security';
 import { isUuid } from '../protocol';
 
 /** How long a one-time link (first owner's set-up, invite, password reset) may be used. */

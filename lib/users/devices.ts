@@ -1,7 +1,7 @@
 import 'server-only';
 import { config } from '../config';
 import { bare, insertValues, param, placeholders, sql, statement, userDevices, users, type Queryable } from '../db';
-import { isTokenShaped, newToken, tokenHash } from './tokens';
+import { isTokenShaped, newToken, tokenHash } from '../security';
 
 /**
  * Devices that signed in before (OWASP's "device cookies"): a browser that completed a sign-in to

@@ -74,4 +74,3 @@ export {
   type Enrolment,
 } from './two-factor';
 // One-time secrets and their stored hashes, shared with the subscriber page's links (lib/subscriptions).
-export { isTokenShaped, newToken, tokenHash } from './tokens';

@@ -28,7 +28,7 @@ import { LINK_LIFETIME_MS, linkUrl, normaliseEmail, type LinkDetails, type OneTi
 import { AccountError } from './errors';
 import { hashPassword, passwordProblem } from './passwords';
 import { ROLES, type Role } from './permissions';
-import { isTokenShaped, tokenHash } from './tokens';
+import { isTokenShaped, tokenHash } from '../security';
 
 export interface Invitation {
   id: string;

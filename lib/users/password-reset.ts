@@ -2,9 +2,8 @@ import 'server-only';
 import { randomUUID } from 'node:crypto';
 import { bare, param, sql, statement, users, userTokens, type Database, type Queryable } from '../db';
 import { enqueueResetMail, PASSWORD_RESET_LIFETIME_MS, teamLinkToken } from '../mail';
-import { clientKey } from '../security';
+import { clientKey, tokenHash } from '../security';
 import { lockedUntil, recordFailure, type ThrottleKey } from './throttle';
-import { tokenHash } from './tokens';
 
 /** Requests for one address in an hour before the next ones are dropped (30 s, doubling, as sign-in locks). */
 export const RESET_ADDRESS_THRESHOLD = 3;

@@ -15,7 +15,7 @@ import {
   type RowOf,
 } from '../db';
 import type { Role } from './permissions';
-import { isTokenShaped, newToken, tokenHash } from './tokens';
+import { isTokenShaped, newToken, tokenHash } from '../security';
 import type { Mode } from '../protocol';
 
 export const SESSION_COOKIE = 'cg_session';

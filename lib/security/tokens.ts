@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 
 /** A fresh secret for a cookie or a one-time link: 32 random bytes, base64url (43 characters). */
 export function newToken(): string {
@@ -16,4 +16,14 @@ export function tokenHash(token: string): string {
 /** A cookie or link value of the shape newToken() makes; anything else is refused before a query. */
 export function isTokenShaped(token: string): boolean {
   return /^[A-Za-z0-9_-]{43}$/.test(token);
+}
+
+/**
+ * The token of a mailed link, derived from the mail's id (or another random id) with the
+ * application secret: the mailer makes the same link on every attempt, and a copy of the database
+ * alone (ids and token hashes) opens nothing. `purpose` separates the kinds of link, so that one
+ * kind's token never opens another's. 43 base64url characters, the shape of newToken().
+ */
+export function derivedToken(purpose: string, id: string, secret: string): string {
+  return createHmac('sha256', `${purpose}\0${secret}`).update(id, 'utf8').digest('base64url');
 }
