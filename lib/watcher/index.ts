@@ -114,19 +114,17 @@ async function sandboxNeedsBlocks(db: Database, network: Network): Promise<boole
 }
 
 /**
- * Expires, every `intervalMs`, the invoices whose time ran out with no order running (./expiry
- * does it for orders, on chain time; these have no chain to wait for).
+ * Runs `pass` now and again `intervalMs` after each one ends (never two at once), until
+ * `stopped()`; a failed pass is logged as `failure` and the next one runs on time. `stop()` waits
+ * for the pass under way.
  */
-function startInvoiceSweep(db: Database, intervalMs: number, stopped: () => boolean): Workers {
+function repeatPass(pass: () => Promise<void>, failure: string, intervalMs: number, stopped: () => boolean): Workers {
   let timer: NodeJS.Timeout | undefined;
-  let pass: Promise<void> = Promise.resolve();
+  let running: Promise<void> = Promise.resolve();
   const tick = () => {
     if (stopped()) return;
-    pass = sweepInvoices(db)
-      .then(
-        (changes) => changes.forEach((change) => log.info('invoice status changed', { ...change })),
-        (error: unknown) => log.warn('invoice sweep failed', { error: (error as Error)?.message }),
-      )
+    running = pass()
+      .catch((error: unknown) => log.warn(failure, { error: (error as Error)?.message }))
       .finally(() => {
         if (!stopped()) timer = setTimeout(tick, intervalMs).unref();
       });
@@ -135,39 +133,38 @@ function startInvoiceSweep(db: Database, intervalMs: number, stopped: () => bool
   return {
     async stop() {
       clearTimeout(timer);
-      await pass;
+      await running;
     },
   };
 }
+
+/**
+ * Expires, every `intervalMs`, the invoices whose time ran out with no order running (./expiry
+ * does it for orders, on chain time; these have no chain to wait for).
+ */
+const startInvoiceSweep = (db: Database, intervalMs: number, stopped: () => boolean): Workers =>
+  repeatPass(
+    async () => (await sweepInvoices(db)).forEach((change) => log.info('invoice status changed', { ...change })),
+    'invoice sweep failed',
+    intervalMs,
+    stopped,
+  );
 
 /**
  * The subscriptions' renewal pass (lib/subscriptions), beside the invoice sweep and at its pace:
  * counts paid invoices, starts periods, makes the renewal invoices due and their mails. Each
  * subscription is its own transaction under a row lock (skipped while another worker holds it).
  */
-function startRenewals(db: Database, intervalMs: number, stopped: () => boolean): Workers {
-  let timer: NodeJS.Timeout | undefined;
-  let pass: Promise<void> = Promise.resolve();
-  const tick = () => {
-    if (stopped()) return;
-    pass = runRenewals(db)
-      .then(
-        ({ changed }) => changed > 0 && log.info('subscriptions renewed', { changed }),
-        (error: unknown) => log.warn('renewal pass failed', { error: (error as Error)?.message }),
-      )
-      .then(() => undefined)
-      .finally(() => {
-        if (!stopped()) timer = setTimeout(tick, intervalMs).unref();
-      });
-  };
-  tick();
-  return {
-    async stop() {
-      clearTimeout(timer);
-      await pass;
+const startRenewals = (db: Database, intervalMs: number, stopped: () => boolean): Workers =>
+  repeatPass(
+    async () => {
+      const { changed } = await runRenewals(db);
+      if (changed > 0) log.info('subscriptions renewed', { changed });
     },
-  };
-}
+    'renewal pass failed',
+    intervalMs,
+    stopped,
+  );
 
 export interface Workers {
   stop(): Promise<void>;
