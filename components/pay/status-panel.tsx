@@ -83,11 +83,17 @@ export function StatusPanel({ view, m, language, embed, left, phase, redirect, p
   );
 }
 
-/** What was received and what remains, once anything was: the order's total, received, and (while pending) remaining. */
+/**
+ * What was received and what remains, once anything was: the order's total, then received (once
+ * something counted) and, while pending, what is left (once it is less than the total and more than
+ * nothing). A payment seen but not yet confirmed shows no "Received 0 · Remaining 0": the screen
+ * says it was detected and the transfer below shows its amount and confirmations.
+ */
 export function Sums({ view, m, language }: { view: PublicOrderView; m: Messages; language: Language }) {
   const pending = view.status === 'pending';
-  if (!(view.received !== '0' || view.screen === 'underpaid' || (pending && view.remaining !== view.amount)))
-    return null;
+  const showReceived = view.received !== '0' || view.screen === 'underpaid';
+  const showRemaining = pending && view.remaining !== view.amount && view.remaining !== '0';
+  if (!showReceived && !showRemaining) return null;
   const amount = (value: string) => amountText(value, view.currency, language);
   return (
     <dl className="mt-2 flex flex-wrap gap-x-4 text-sm">
@@ -95,11 +101,13 @@ export function Sums({ view, m, language }: { view: PublicOrderView; m: Messages
         <dt>{m.orderTotal}</dt>
         <dd>{amount(view.amount)}</dd>
       </div>
-      <div className="flex gap-1.5">
-        <dt>{m.received}</dt>
-        <dd data-testid="received">{amount(view.received)}</dd>
-      </div>
-      {pending && (
+      {showReceived && (
+        <div className="flex gap-1.5">
+          <dt>{m.received}</dt>
+          <dd data-testid="received">{amount(view.received)}</dd>
+        </div>
+      )}
+      {showRemaining && (
         <div className="flex gap-1.5">
           <dt>{m.remaining}</dt>
           <dd data-testid="remaining">{amount(view.remaining)}</dd>

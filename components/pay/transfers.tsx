@@ -59,7 +59,9 @@ function Confirmations({
   const k = Math.min(payment.confirmations, n);
   const count = interpolate(plural(language, m.confirmations, n), { k, n });
   const eta =
-    k < n ? interpolate(m.confirmationsEta, { time: formatDuration((n - k) * view.blockSeconds, language) }) : '';
+    k < n && view.blockSeconds > 0
+      ? interpolate(m.confirmationsEta, { time: formatDuration((n - k) * view.blockSeconds, language) })
+      : '';
   return (
     <span className="mt-1 block" data-testid="confirmations">
       <span>{eta ? `${count}${m.separators.item}${eta}` : count}</span>

@@ -11,6 +11,7 @@ export {
   orderNetwork,
   paymentUri,
   requiredConfirmations,
+  blockSecondsOf,
 } from './networks';
 export { availableCurrencies } from './available';
 export { deriveAddresses, derivationThreadReady } from './derivation-thread';

@@ -6,7 +6,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { findNetwork } from '../catalog';
 import { forgetProcessSlot } from '../process';
 import { testAccountXpub } from './derivation';
-import { enabledNetworks, networkFor, orderNetwork, paymentUri, requiredConfirmations } from './networks';
+import {
+  blockSecondsOf,
+  enabledNetworks,
+  networkFor,
+  orderNetwork,
+  paymentUri,
+  requiredConfirmations,
+} from './networks';
 
 const saved = { ...process.env };
 const CONTRACT = '0x9858EfFD232B4033E47d90003D41EC34EcaEda94';
@@ -51,6 +58,15 @@ describe('network policy per mode', () => {
     expect(requiredConfirmations('test', litecoin)).toBe(7);
     expect(requiredConfirmations('test', networkFor('test', 'ripple')!)).toBe(7);
     expect(networkFor('test', 'namecoin')).toBeUndefined();
+  });
+
+  it("estimates use the sandbox's pace in test mode (none when it mines on demand), the catalog's live", () => {
+    environment({ SANDBOX_BLOCK_SECONDS: '2' });
+    const litecoin = orderNetwork('test', 'litecoin')!;
+    expect(blockSecondsOf('test', litecoin)).toBe(2);
+    expect(blockSecondsOf('live', litecoin)).toBe(150);
+    environment({ SANDBOX_BLOCK_SECONDS: '0' });
+    expect(blockSecondsOf('test', litecoin)).toBe(0);
   });
 
   it('live keys use nothing until a node is configured; an order of a network turned off keeps its catalog entry', () => {

@@ -52,6 +52,14 @@ export function requiredConfirmations(mode: Mode, network: Network): number {
 }
 
 /**
+ * Seconds between blocks on `network` as `mode` sees it, for estimates: the sandbox's pace in test
+ * mode (`SANDBOX_BLOCK_SECONDS`; 0 when it mines only on demand, so no estimate), the catalog's live.
+ */
+export function blockSecondsOf(mode: Mode, network: Network): number {
+  return mode === 'test' ? config().sandboxBlockMs / 1000 : network.blockSeconds;
+}
+
+/**
  * Confirmations of a transfer with the chain scanned to `tipHeight`: tip − block height + 1, none
  * while it is unmined or after it dropped out of the chain. The watcher credits by it and the
  * payment page shows it (k/n), so both count alike.

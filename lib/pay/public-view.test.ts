@@ -43,7 +43,7 @@ function transfer(overrides: Partial<PublicTransferRow> = {}): PublicTransferRow
 }
 
 const build = (o: PublicOrderRow, t: PublicTransferRow[] = [], required = 6) =>
-  buildPublicView(o, t, { requiredConfirmations: required, now });
+  buildPublicView(o, t, { requiredConfirmations: required, blockSeconds: 150, now });
 
 describe('buildPublicView', () => {
   it('a fresh order: awaiting, the whole amount left, the BIP21 URI for it, names from the catalog', () => {
@@ -209,8 +209,8 @@ describe('buildPublicView', () => {
     expect(view.walletUri).toBe(
       `ethereum:0xdAC17F958D2ee523a2206206994597C13D831ec7@1/transfer?address=${ETH}&uint256=10500000`,
     );
-    // A token carries its standard and the network's block time (lib/catalog).
-    expect([view.tokenStandard, view.blockSeconds]).toEqual(['ERC-20', 12]);
+    // A token carries its standard; the block time is the caller's (lib/chains blockSecondsOf).
+    expect([view.tokenStandard, view.blockSeconds]).toEqual(['ERC-20', 150]);
     const paid = build(order({ status: 'processed', received: '25000000' }), [transfer({ payment_status: null })]);
     expect(paid.screen).toBe('paid');
     expect(paid.otherTransfers[0]!.late).toBe(false);

@@ -14,7 +14,7 @@ import 'server-only';
  * `canChooseCoin`, for this order while nothing was sent to it).
  */
 import { findCurrency } from '../catalog';
-import { confirmationsOf, orderNetwork, paymentUri, requiredConfirmations } from '../chains';
+import { blockSecondsOf, confirmationsOf, orderNetwork, paymentUri, requiredConfirmations } from '../chains';
 import {
   alias,
   chainCursors,
@@ -95,7 +95,7 @@ const PAYMENT_STATUS = {
 export function buildPublicView(
   order: PublicOrderRow,
   transfers: readonly PublicTransferRow[],
-  options: { requiredConfirmations: number; now: Date },
+  options: { requiredConfirmations: number; blockSeconds: number; now: Date },
 ): PublicOrderView {
   const network = orderNetwork(order.mode, order.network);
   const currency = network && findCurrency(network, order.currency);
@@ -166,7 +166,7 @@ export function buildPublicView(
     network: network.name,
     networkName: network.displayName,
     tokenStandard: currency.contract ? (network.tokenStandard ?? null) : null,
-    blockSeconds: network.blockSeconds,
+    blockSeconds: options.blockSeconds,
     amount: formatUnits(amount, decimals),
     received: view.received,
     remaining: formatUnits(remaining, decimals),
@@ -263,7 +263,11 @@ export async function loadPublicView(db: Queryable, orderId: string): Promise<Pu
   const view = buildPublicView(
     order,
     transfers.map((t) => ({ ...t, first_seen_at: new Date(t.first_seen_at) })),
-    { requiredConfirmations: requiredConfirmations(order.mode, network), now: new Date() },
+    {
+      requiredConfirmations: requiredConfirmations(order.mode, network),
+      blockSeconds: blockSecondsOf(order.mode, network),
+      now: new Date(),
+    },
   );
   // "Pay the rest" (docs/decisions/069): read only for the orders that may offer it.
   if (order.status !== 'partial' && order.status !== 'expired') return view;

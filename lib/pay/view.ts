@@ -96,7 +96,10 @@ export interface PublicOrderView {
   networkName: string;
   /** The token standard ("ERC-20", "TRC-20") for a token; null for the network's native coin. */
   tokenStandard: string | null;
-  /** The network's usual seconds between blocks (lib/catalog): the estimate of the confirmations still to come. */
+  /**
+   * Seconds between blocks as the order's mode sees them (lib/chains blockSecondsOf: the sandbox's pace
+   * in test mode, the catalog's live): the estimate of the confirmations still to come; 0 gives none.
+   */
   blockSeconds: number;
   amount: string;
   /** Sum of the confirmed (counted) payments. */
