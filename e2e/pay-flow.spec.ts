@@ -431,7 +431,8 @@ test('underpaid after expiry: "pay the rest" twice is one remainder order; payin
   await admin.waitForURL((url) => !url.pathname.startsWith('/dashboard/sign-in'), { waitUntil: 'commit' });
   await admin.goto(`${gw.baseUrl}/dashboard/orders?q=${order.orderId}`);
   await expect(admin.getByTestId('needs-decision')).toHaveText('needs a decision');
-  await admin.goto(`${gw.baseUrl}/dashboard/orders/${order.orderId}`);
+  await admin.getByTestId('needs-decision').click();
+  await admin.waitForURL(`${gw.baseUrl}/dashboard/orders/${order.orderId}#mispayment`);
   await expect(admin.getByTestId('remainder-order')).toContainText(restId);
   await expect(admin.getByRole('button', { name: 'Accept what arrived' })).toBeVisible();
   await expectAccessible(admin, 'dashboard order page, waiting for a decision');

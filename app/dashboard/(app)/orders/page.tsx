@@ -70,12 +70,14 @@ export default async function OrdersPage({ searchParams }: { searchParams: Searc
                     </span>
                   ) : null}
                   {o.mispayment === 'waiting' ? (
-                    <span
+                    // The badge is the way to the decision: the order page's accept, leave and refund.
+                    <Link
+                      href={`/dashboard/orders/${o.orderId}#mispayment`}
                       data-testid="needs-decision"
-                      className="ms-1 inline-block rounded bg-red-100 px-1.5 py-0.5 text-xs font-medium text-red-900 dark:bg-red-900 dark:text-red-100"
+                      className="ms-1 inline-block rounded bg-red-100 px-1.5 py-0.5 text-xs font-medium text-red-900 underline dark:bg-red-900 dark:text-red-100"
                     >
                       needs a decision
-                    </span>
+                    </Link>
                   ) : o.mispayment === 'settled' ? (
                     <span className="ms-1 inline-block rounded bg-green-100 px-1.5 py-0.5 text-xs font-medium text-green-900 dark:bg-green-900 dark:text-green-100">
                       settled
