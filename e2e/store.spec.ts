@@ -166,6 +166,10 @@ test("the embedded checkout: the payment page in the store's iframe tells the st
   const frame = page.frameLocator('iframe[title="Payment page"]');
   await expect(frame.getByTestId('tag-warning')).toBeVisible();
   await expect(page.getByTestId('embed-status')).toHaveAttribute('data-status', 'pending');
+  // The frame takes the height the page posts: the whole page shows, nothing scrolls inside it.
+  const inner = frame.locator('html');
+  await expect.poll(() => inner.evaluate((html) => html.scrollHeight - html.clientHeight)).toBe(0);
+  expect(await inner.evaluate((html) => html.clientHeight)).toBeGreaterThan(640);
   await frame.getByRole('button', { name: 'Full' }).click();
   await expect(page.getByTestId('embed-status')).toHaveAttribute('data-status', 'processed', { timeout: 30_000 });
   // Inside the iframe the page does not navigate away: the store decides.

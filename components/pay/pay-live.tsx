@@ -23,7 +23,7 @@ import type { RestMessages } from '@/lib/pay/rest-messages';
 import { hasReceipt, type PublicOrderView } from '@/lib/pay/view';
 import { useTimeLeft } from './countdown';
 import { useOrderStatus } from './order-status';
-import { usePostStatusToParent } from './parent-messages';
+import { usePostHeightToParent, usePostStatusToParent } from './parent-messages';
 import { usePayBlockRefresh } from './pay-block-refresh';
 import { PayRest } from './pay-rest';
 import { useReturnRedirect } from './return-to-store';
@@ -67,6 +67,7 @@ export function PayLive({
   const payable = pending && phase !== 'over' && view.remaining !== '0';
   usePayBlockRefresh(payable, view.remaining, initial.remaining);
   usePostStatusToParent(embed, view.orderId, view.status);
+  usePostHeightToParent(embed, view.orderId);
   const redirect = useReturnRedirect(view, embed);
   return (
     <>

@@ -16,19 +16,19 @@ export function EmbeddedCheckout({
   orderId: string | null;
 }) {
   const [status, setStatus] = useState<string | null>(null);
+  // The page's height as it reports it (`{orderId, height}`), so that nothing is cut off; 640 px until then.
+  const [height, setHeight] = useState<number | null>(null);
   const frame = useRef<HTMLIFrameElement>(null);
   useEffect(() => {
     const onMessage = (event: MessageEvent) => {
       if (event.origin !== gatewayOrigin || event.source === null || event.source !== frame.current?.contentWindow)
         return;
-      const data = event.data as { orderId?: unknown; status?: unknown } | null;
-      if (
-        data &&
-        typeof data.orderId === 'string' &&
-        (orderId === null || data.orderId === orderId) &&
-        typeof data.status === 'string'
-      )
-        setStatus(data.status);
+      const data = event.data as { orderId?: unknown; status?: unknown; height?: unknown } | null;
+      if (!data || typeof data.orderId !== 'string' || (orderId !== null && data.orderId !== orderId)) return;
+      if (typeof data.status === 'string') setStatus(data.status);
+      // A bounded whole number: a frame never grows without limit whatever a page posts.
+      if (Number.isInteger(data.height) && (data.height as number) > 0)
+        setHeight(Math.min(data.height as number, 4000));
     };
     window.addEventListener('message', onMessage);
     return () => window.removeEventListener('message', onMessage);
@@ -42,7 +42,8 @@ export function EmbeddedCheckout({
         ref={frame}
         src={src}
         title="Payment page"
-        className="mt-3 h-[640px] w-full rounded-lg border border-slate-200 dark:border-slate-800"
+        style={height === null ? undefined : { height }}
+        className="mt-3 box-content h-[640px] w-full rounded-lg border border-slate-200 dark:border-slate-800"
       />
     </>
   );
