@@ -467,6 +467,22 @@ test('underpaid after expiry: "pay the rest" twice is one remainder order; payin
   await expect(
     admin.getByText('A late payment within 30 minutes, while the price moved less than 2.5 %'),
   ).toBeVisible();
+  // Within the rule a late payment settles its order by itself: the payer's page says so, the
+  // merchant has nothing to decide, the order stays expired.
+  const late = await gw.makeOrder({ currency: 'ETH', network: 'arbitrum', amount: '0.03' });
+  await gw.mine('arbitrum', 1, new Date(Date.parse(late.expiresAt) + 1000));
+  await gw.waitForScreen(late.orderId, 'expired');
+  await gw.pay(late.orderId, 'full');
+  await gw.mine('arbitrum', 2);
+  await gw.waitForScreen(late.orderId, 'paid-late');
+  await page.goto(`${gw.baseUrl}/pay/${late.orderId}`);
+  await expect(page.getByTestId('rest-settled')).toBeVisible({ timeout: 45_000 });
+  await expect(page.getByRole('button', { name: 'Pay the rest' })).toHaveCount(0);
+  expect((await gw.status(late.orderId)).status).toBe('expired');
+  await admin.goto(`${gw.baseUrl}/dashboard/orders/${late.orderId}`);
+  await expect(admin.getByTestId('settlement')).toBeVisible();
+  await expect(admin.getByRole('button', { name: 'Accept what arrived' })).toHaveCount(0);
+  await admin.goto(`${gw.baseUrl}/dashboard/settings`);
   await rule('30', '1e2');
   await expect(admin.getByText('The price move is a percent below 100, such as "2.5".')).toBeVisible();
   await expectNoHorizontalScroll(admin);
@@ -486,4 +502,8 @@ test('underpaid after expiry: "pay the rest" twice is one remainder order; payin
       type: 'order.resolved',
       data: { remainderOrderId: restId, kind: 'remainder_paid', amount: '0.02', totalReceived: '0.02' },
     });
+  const resolved = await merchantCall<Feed>('events/list', { types: ['order.resolved'], limit: 100 });
+  expect(resolved.events.find((event) => event.data.orderId === late.orderId)).toMatchObject({
+    data: { kind: 'accepted', totalReceived: '0.03' },
+  });
 });
