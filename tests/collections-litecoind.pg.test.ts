@@ -21,10 +21,13 @@ import type { Database } from '@/lib/db/client';
 import { collectionPlan, fundsOf, gapLimitOf, prepareCollection, setTreasury } from '@/lib/payouts';
 import type { CollectionPlan } from '@/lib/protocol';
 import type { Litecoind } from '../scripts/lib/litecoind.mjs';
+import { formatUnits } from '@/lib/money';
+import { callInProcess, useDatabaseForApi } from './support/api-in-process';
 import { createOrder, orderRow } from './support/chain';
+import { expectDocumented } from './support/contract';
 import { watchLive, withLiveNetwork } from './support/live';
 import { litecoindNetwork } from './support/live-networks';
-import type { TestMerchant } from './support/merchants';
+import { createTestMerchant, type TestMerchant } from './support/merchants';
 import type { LiveAdapter } from '@/lib/chains/live';
 
 const run = promisify(execFile);
@@ -142,6 +145,28 @@ describe('collections on litecoind regtest without -txindex', () => {
     expect(await gapLimitOf(db, 'litecoin', 'live')).toMatchObject({ longestUnusedRun: 1 });
     const [funds] = await fundsOf(db, merchant.merchantId, 'live');
     expect(funds).toMatchObject({ network: 'litecoin', total: expected, addresses: 30, outputs: 30 });
+    // The same lines through the signed API (funds/list), in the coin's decimals and with the treasury.
+    useDatabaseForApi(db);
+    const listed = await callInProcess('funds/list', {}, merchant.live);
+    expectDocumented('funds/list', { ...listed, headers: new Headers() });
+    // No fee estimate on a fresh regtest chain: the cost is null (documented), the rest exact.
+    expect(listed.body.response).toEqual({
+      funds: [
+        {
+          network: 'litecoin',
+          currency: 'LTC',
+          total: formatUnits(expected, 8),
+          addresses: 30,
+          outputs: 30,
+          estimatedCost: funds!.estimatedCost === null ? null : formatUnits(funds!.estimatedCost, 8),
+          feeRate: funds!.feeRate?.toString() ?? null,
+          treasury,
+        },
+      ],
+    });
+    // Another merchant's key sees none of it.
+    const other = await createTestMerchant(db);
+    expect((await callInProcess('funds/list', {}, other.live)).body.response).toEqual({ funds: [] });
 
     const plan = await prepareCollection(db, {
       merchantId: merchant.merchantId,

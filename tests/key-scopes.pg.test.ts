@@ -142,6 +142,7 @@ beforeAll(async () => {
     'refunds/make': { orderId: order.orderId, amount: '0.02' },
     'refunds/get': { id: refund.id },
     'refunds/list': { orderId: order.orderId },
+    'funds/list': {},
     'subscriptions/create-plan': { name: 'Scopes 2', currency: 'USD', amount: '6', interval: 'week' },
     'subscriptions/list-plans': {},
     'subscriptions/create': { planId: plan.id, email: 'scopes2@example.com' },

@@ -54,6 +54,7 @@ import { isUuid, OPERATION_ALIASES, UNSUPPORTED_OPERATIONS, type OperationName, 
 import { rateService, withUsdPrices } from '../rates';
 import { config } from '../config';
 import { listEvents } from '../events';
+import { fundsReport } from '../payouts';
 import { getRefund, listRefunds, priceRefund, refundablePayment, writeRefund, type RefundTarget } from '../refunds';
 import {
   createEndpoint,
@@ -262,6 +263,9 @@ export const API_OPERATIONS = {
   'refunds/get': apiOperation('refunds/get', ({ db, key }, { id }) => getRefund(db, key, id)),
   'refunds/list': apiOperation('refunds/list', async ({ db, key }, query) => ({
     refunds: await listRefunds(db, key, query),
+  })),
+  'funds/list': apiOperation('funds/list', async ({ db, key }) => ({
+    funds: await fundsReport(db, key.merchantId, key.mode),
   })),
   'payment-links/create': apiOperation(
     'payment-links/create',

@@ -14,6 +14,7 @@ export {
   type PrepareCollection,
 } from './collections';
 export { CollectionRefused, KeyMaterialRefused, TreasuryInvalid } from './errors';
+export { fundsReport } from './funds-report';
 export { gapLimitOf, type GapLimit } from './gap-limit';
 export { decidePlan, isFinalPlanStatus, type PlanDecision, type PlanInputState } from './lifecycle';
 export { setTreasury, treasuryOf } from './treasury';

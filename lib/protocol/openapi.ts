@@ -93,6 +93,8 @@ const SUMMARIES: Record<OperationName, string> = {
     'Refund an order, an invoice or an orphan deposit, in full or in part, in the coin or priced in fiat; answers the claim link the payer gives their address through.',
   'refunds/get': 'One refund.',
   'refunds/list': 'The refunds, newest first (of one order with `orderId`).',
+  'funds/list':
+    'What the deposit addresses hold, per network and currency, with the estimated fee to collect it and the treasury it goes to.',
   'subscriptions/create-plan':
     'Create a subscription plan: a price per period, an optional trial, reminders and grace.',
   'subscriptions/list-plans': 'The subscription plans, newest first.',
@@ -170,6 +172,7 @@ const EXAMPLES: Record<OperationName, Record<string, unknown>> = {
   'refunds/make': { invoiceId: ID, amount: '25.00', currency: 'USD', rate: 'invoice' },
   'refunds/get': { id: ID },
   'refunds/list': { orderId: ID, limit: 20 },
+  'funds/list': {},
   'subscriptions/create-plan': {
     name: 'Pro plan',
     currency: 'EUR',

@@ -14,6 +14,7 @@ import {
   endpointWithSecretResponse,
 } from './endpoints';
 import { eventListResponse } from './events';
+import { fundsResponse } from './funds';
 import { madeRefundResponse, refundListResponse, refundResponse } from './refunds';
 import type { OperationAccess } from './scopes';
 import {
@@ -145,6 +146,8 @@ export const OPERATIONS = {
   'refunds/make': { request: makeRefundRequest, response: madeRefundResponse, access: 'refunds:create' },
   'refunds/get': { request: getRefundRequest, response: refundResponse, access: 'refunds:read' },
   'refunds/list': { request: listRefundsRequest, response: refundListResponse, access: 'refunds:read' },
+  // Money out, read only (docs/collections.md): what the deposit addresses hold.
+  'funds/list': { request: emptyRequest, response: fundsResponse, access: 'read' },
   'webhook-endpoints/create': {
     request: createEndpointRequest,
     response: endpointWithSecretResponse,

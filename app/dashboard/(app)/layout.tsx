@@ -19,6 +19,7 @@ const NAV: readonly (NavItem & { permission: Permission })[] = [
   { href: '/dashboard/links', label: 'Payment links', permission: 'view' },
   { href: '/dashboard/subscriptions', label: 'Subscriptions', permission: 'view' },
   { href: '/dashboard/deposits', label: 'Deposits', permission: 'view' },
+  { href: '/dashboard/funds', label: 'Funds', permission: 'view' },
   { href: '/dashboard/webhooks', label: 'Webhooks', permission: 'view' },
   { href: '/dashboard/webhooks/endpoints', label: 'Webhook endpoints', permission: 'view' },
   { href: '/dashboard/mail', label: 'Mail', permission: 'view' },

@@ -1,0 +1,31 @@
+import 'server-only';
+import { findCurrency, findNetwork } from '../catalog';
+import type { Queryable } from '../db';
+import { formatUnits } from '../money';
+import type { FundsHeld, Mode } from '../protocol';
+import { fundsOf } from './collections';
+import { treasuryOf } from './treasury';
+
+/**
+ * What the merchant's deposit addresses hold in `mode`, as `funds/list` answers it and the Funds page
+ * shows it: `fundsOf`'s lines in the coin's decimals, each with its network's treasury.
+ */
+export async function fundsReport(db: Queryable, merchantId: string, mode: Mode): Promise<FundsHeld[]> {
+  const lines = await fundsOf(db, merchantId, mode);
+  return Promise.all(
+    lines.map(async (line) => {
+      const network = findNetwork(line.network);
+      const decimals = (network && findCurrency(network, line.currency)?.decimals) ?? 0;
+      return {
+        network: line.network,
+        currency: line.currency,
+        total: formatUnits(line.total, decimals),
+        addresses: line.addresses,
+        outputs: line.outputs,
+        estimatedCost: line.estimatedCost === null ? null : formatUnits(line.estimatedCost, decimals),
+        feeRate: line.feeRate?.toString() ?? null,
+        treasury: await treasuryOf(db, merchantId, line.network, mode),
+      };
+    }),
+  );
+}

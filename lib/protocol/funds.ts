@@ -1,0 +1,28 @@
+/**
+ * What the merchant's deposit addresses hold (issue 35 item 2, docs/collections.md): per network and
+ * currency of the key's mode, from what the watcher recorded in and out, with the estimated fee to
+ * collect it all at the node's current rate and the treasury collections go to. `funds/list`
+ * answers it; the dashboard's Funds page shows the same lines.
+ */
+import { z } from 'zod';
+
+const decimal = z.string().regex(/^\d+(\.\d+)?$/, 'must be a decimal string');
+
+export const fundsHeldSchema = z.object({
+  network: z.string(),
+  currency: z.string(),
+  /** In the coin, a decimal string: outputs in a block and not spent by a scanned block. */
+  total: decimal,
+  /** How many deposit addresses hold it, and in how many outputs. */
+  addresses: z.number().int().nonnegative(),
+  outputs: z.number().int().nonnegative(),
+  /** The fee to collect every output in one transaction at `feeRate`, in the coin; null without a fee estimate (test mode, no node). */
+  estimatedCost: decimal.nullable(),
+  /** Base units per virtual byte, the node's estimate for six blocks; null without one. */
+  feeRate: z.string().regex(/^\d+$/).nullable(),
+  /** Where collections of this network go; null until the merchant sets one. */
+  treasury: z.string().nullable(),
+});
+export type FundsHeld = z.infer<typeof fundsHeldSchema>;
+
+export const fundsResponse = z.object({ funds: z.array(fundsHeldSchema) });
