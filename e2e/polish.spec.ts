@@ -297,6 +297,7 @@ test.describe('at 360 px', () => {
       '/dashboard/invoices',
       `/dashboard/invoices/${invoiceId}`,
       '/dashboard/deposits',
+      '/dashboard/funds',
       '/dashboard/webhooks',
       '/dashboard/keys',
       '/dashboard/team',
