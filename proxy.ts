@@ -7,7 +7,7 @@
  *   and the FRAME_ANCESTORS sites; every other page by none.
  *   The demo store's pages may frame the gateway the store links to (its embedded checkout),
  *   which is another origin whenever the store is opened at another address than that gateway's.
- * - Language of /pay/*, /invoice/* and /link/* (and English or Arabic for the point of sale): `?lang=` or Accept-Language (lib/pay/i18n), handed to the
+ * - Language of the payer's pages, /pay/*, /invoice/*, /link/*, /subscription/* and /refund/* (and English or Arabic for the point of sale): `?lang=` or Accept-Language (lib/pay/i18n), handed to the
  *   root layout (`<html lang dir>`) and the page in a request header that this proxy always
  *   overwrites.
  *
@@ -32,6 +32,8 @@ const DASHBOARD_PATH_HEADER = 'x-dashboard-path';
 const API_PATH = /^\/(api|api-gateway|internal)\//;
 /** The payer's pages: the payment page, the invoice page (its coin choice), a payment link's page, a subscriber's page. */
 const PAYER_PAGE = /^\/(pay|invoice|link|subscription)\//;
+/** A refund's claim page: the payer's too, in their language, but framed by no site (its link is a bearer secret). */
+const CLAIM_PAGE = /^\/refund\//;
 const POS_PAGE = '/dashboard/pos';
 
 /** The request's URL with its undecodable path taken literally, if its path does not decode. */
@@ -48,6 +50,7 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
   const { pathname } = request.nextUrl;
   if (API_PATH.test(pathname)) return rewritten ? NextResponse.rewrite(rewritten) : NextResponse.next();
   const payerPage = PAYER_PAGE.test(pathname);
+  const claimPage = CLAIM_PAGE.test(pathname);
   const storePage = pathname === '/store' || pathname.startsWith('/store/');
   const dashboardPage = pathname === '/dashboard' || pathname.startsWith('/dashboard/');
   // Another site's post to a page (a server action: the dashboard's, the invoice page's coin
@@ -84,7 +87,10 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
   headers.set('content-security-policy', csp);
   const language = negotiateLanguage(request.nextUrl.searchParams.get('lang'), request.headers.get('accept-language'));
   // The point of sale speaks English and Arabic (lib/links/pos-texts.ts); the rest of the dashboard English.
-  headers.set(LANGUAGE_HEADER, payerPage ? language : pathname === POS_PAGE && language === 'ar' ? 'ar' : 'en');
+  headers.set(
+    LANGUAGE_HEADER,
+    payerPage || claimPage ? language : pathname === POS_PAGE && language === 'ar' ? 'ar' : 'en',
+  );
   // Where a signed-out visitor of a dashboard page comes back to after signing in (app/dashboard/session.ts).
   if (dashboardPage) headers.set(DASHBOARD_PATH_HEADER, `${pathname}${request.nextUrl.search}`);
   else headers.delete(DASHBOARD_PATH_HEADER);
@@ -101,8 +107,8 @@ export async function proxy(request: NextRequest): Promise<NextResponse> {
   // still nothing to any other site (the link stays a capability).
   // The dashboard's and the demo store's forms and server actions, a payment link's "continue"
   // (its route handler), the payment page's "pay the rest" (docs/decisions/069) and the
-  // subscriber page's forms are refused the same way without it: above, as cross-site.
-  if (payerPage || dashboardPage || storePage) response.headers.set('referrer-policy', 'same-origin');
+  // subscriber page's and the refund claim page's forms are refused the same way without it: above, as cross-site.
+  if (payerPage || claimPage || dashboardPage || storePage) response.headers.set('referrer-policy', 'same-origin');
   return response;
 }
 

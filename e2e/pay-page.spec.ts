@@ -5,13 +5,14 @@
  * are in pay-flow.spec.ts.
  */
 import { randomInt } from 'node:crypto';
-import type { CDPSession, Locator, Page } from '@playwright/test';
+import type { CDPSession, Page } from '@playwright/test';
 import { NETWORKS } from '@/lib/catalog';
 import { formatAmount } from '@/lib/pay/format';
 import { directionOf, LANGUAGES } from '@/lib/pay/i18n';
 import { MESSAGES } from '@/lib/pay/messages';
 import {
   ADDED_LANGUAGES,
+  characterPositions,
   decodeQr,
   expectAccessible,
   expectNoHorizontalScroll,
@@ -348,27 +349,6 @@ async function headingFonts(cdp: CDPSession): Promise<string[]> {
   await cdp.send('CSS.enable');
   const { fonts } = await cdp.send('CSS.getPlatformFontsForNode', { nodeId });
   return fonts.filter((font) => font.glyphCount > 0).map((font) => font.familyName);
-}
-
-/** The left edge of each character of `text` as laid out inside `element` (across its text nodes). */
-function characterPositions(element: Locator, text: string): Promise<number[]> {
-  return element.evaluate((root, text) => {
-    const characters: [Text, number][] = [];
-    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node; node = walker.nextNode())
-      for (let i = 0; i < node.textContent!.length; i++) characters.push([node as Text, i]);
-    const start = characters
-      .map(([node, i]) => node.textContent![i])
-      .join('')
-      .indexOf(text);
-    return [...text].map((_, k) => {
-      const [node, i] = characters[start + k]!;
-      const range = document.createRange();
-      range.setStart(node, i);
-      range.setEnd(node, i + 1);
-      return range.getBoundingClientRect().x;
-    });
-  }, text);
 }
 
 test.describe('a failing status endpoint', () => {

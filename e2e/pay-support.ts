@@ -252,3 +252,24 @@ export function sandboxFaucet(network: string): Promise<string> {
     );
   });
 }
+
+/** The left edge of each character of `text` as laid out inside `element` (across its text nodes). */
+export function characterPositions(element: Locator, text: string): Promise<number[]> {
+  return element.evaluate((root, text) => {
+    const characters: [Text, number][] = [];
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode())
+      for (let i = 0; i < node.textContent!.length; i++) characters.push([node as Text, i]);
+    const start = characters
+      .map(([node, i]) => node.textContent![i])
+      .join('')
+      .indexOf(text);
+    return [...text].map((_, k) => {
+      const [node, i] = characters[start + k]!;
+      const range = document.createRange();
+      range.setStart(node, i);
+      range.setEnd(node, i + 1);
+      return range.getBoundingClientRect().x;
+    });
+  }, text);
+}

@@ -20,9 +20,10 @@ import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import type { Invoice } from '@/lib/protocol';
-import { expectAccessible, expectNoHorizontalScroll } from './pay-support';
+import { REFUND_CLAIM_MESSAGES } from '@/lib/mail/refund-claim-messages';
+import { characterPositions, expectAccessible, expectNoHorizontalScroll, PHONE } from './pay-support';
 import { createUser, signIn, type CreatedUser } from './support/dashboard';
-import { api, controlCommand, expect, makeOrder, simulatePayment, test, type Keys } from './support/fixtures';
+import { api, controlCommand, expect, getOrder, makeOrder, simulatePayment, test, type Keys } from './support/fixtures';
 
 const UUID = '[0-9a-f-]{36}';
 
@@ -213,10 +214,79 @@ test.describe('not found', () => {
     await expect(page.getByRole('main')).toContainText('Open the payment link the shop gave you');
     expect((await page.goto('/refund/no-such-claim'))?.status()).toBe(404);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('This refund link is not valid');
-    await expect(page.getByRole('link', { name: 'Go to the start page' })).toHaveAttribute('href', '/');
+    await expect(page.getByRole('link', { name: 'Go to the home page' })).toHaveAttribute('href', '/');
     const answer = await api<{ currency: string; name: string }[]>('available-currencies', {}, storeKeys());
     const currencies = (answer.body as { response: { currency: string; name: string }[] }).response;
     expect(currencies.find((c) => c.currency === 'TRX')?.name).toBe('TRON');
+  });
+});
+
+test.describe('the refund claim page (issues 37 and 45)', () => {
+  test.use({ viewport: PHONE });
+
+  test("in the payer's language at 360 x 640: Hindi, then Arabic right to left with the network's name in order, confirmed; axe clean", async ({
+    page,
+  }) => {
+    test.setTimeout(180_000);
+    const order = await makeOrder({ currency: 'LTC', network: 'litecoin', amount: '0.5' }, storeKeys());
+    // The payer's own address: another order's, a valid litecoin address.
+    const payerAddress = (await makeOrder({ currency: 'LTC', network: 'litecoin', amount: '0.1' }, storeKeys()))
+      .address;
+    await simulatePayment(order.orderId);
+    await expect
+      .poll(async () => (await getOrder(order.orderId, storeKeys())).status, { timeout: 90_000 })
+      .toBe('processed');
+    // The merchant refunds on the dashboard and shares the link (the order has no payer's e-mail).
+    await signIn(page, owner.email, owner.password);
+    await page.goto(`/dashboard/orders/${order.orderId}`);
+    await page.getByLabel('Refund amount (LTC)').fill('0.125');
+    await page.getByRole('button', { name: 'Refund', exact: true }).click();
+    const shared = await page
+      .getByText(/\/refund\/[A-Za-z0-9_-]{43}/)
+      .first()
+      .textContent();
+    const claim = new URL(/https?:\/\/\S+\/refund\/[A-Za-z0-9_-]{43}/.exec(shared ?? '')![0]).pathname;
+
+    // Hindi, one of the added languages, by ?lang=: the address form fits the phone.
+    const hi = REFUND_CLAIM_MESSAGES.hi.page;
+    await page.goto(`${claim}?lang=hi`);
+    await expect(page.locator('html')).toHaveAttribute('lang', 'hi');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(hi.title);
+    await expect(page.getByRole('heading', { level: 2 })).toHaveText(hi.askTitle);
+    await expect(page.getByTestId('refund-amount')).toHaveText(
+      hi.amountOn.replace('{network}', 'Litecoin').replace('{amount}', '0.125 LTC'),
+    );
+    await expectNoHorizontalScroll(page);
+    await expectAccessible(page, 'the refund claim page in Hindi');
+
+    // Arabic (Accept-Language is tests/refund-claim-page.pg.test.ts's): right to left; "Litecoin"
+    // reads left to right inside the sentence, its full stop after it (on its left).
+    const ar = REFUND_CLAIM_MESSAGES.ar.page;
+    await page.goto(`${claim}?lang=ar`);
+    await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(ar.title);
+    const sentence = page.getByTestId('refund-amount');
+    const xs = await characterPositions(sentence, 'Litecoin.');
+    const name = xs.slice(0, -1);
+    expect(name, 'x of each letter of Litecoin').toEqual([...name].sort((a, b) => a - b));
+    expect(xs.at(-1)!, 'the full stop left of the name').toBeLessThan(name[0]!);
+    await expectNoHorizontalScroll(page);
+    await expectAccessible(page, 'the refund claim page in Arabic');
+
+    // A wrong address is refused in Arabic; the right one reviewed, confirmed, and the page says so in Arabic.
+    await page.getByLabel(ar.addressLabel.replace('{network}', 'Litecoin')).fill(`${payerAddress}x`);
+    await page.getByRole('button', { name: ar.review }).click();
+    await expect(page.getByRole('main').getByRole('alert')).toHaveText(
+      ar.errors.address.replace('{network}', 'Litecoin'),
+    );
+    await page.getByLabel(ar.addressLabel.replace('{network}', 'Litecoin')).fill(payerAddress);
+    await page.getByRole('button', { name: ar.review }).click();
+    await expect(page.getByRole('heading', { level: 2 })).toHaveText(ar.confirmTitle);
+    await expectAccessible(page, 'the refund claim review in Arabic');
+    await page.getByRole('button', { name: ar.confirm }).click();
+    await expect(page.getByRole('heading', { level: 2 })).toHaveText(ar.states.ready);
+    await expect(page.getByText(payerAddress)).toHaveAttribute('dir', 'ltr');
+    await expectNoHorizontalScroll(page);
   });
 });
 

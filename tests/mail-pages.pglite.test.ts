@@ -6,6 +6,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { createSubscriptionPlanRequest, createSubscriptionRequest } from '@/lib/protocol';
+import { createPlan, createSubscription } from '@/lib/subscriptions';
 import { createOrder } from './support/chain';
 import { withTestGateway, type TestGateway } from './support/gateway';
 import type { TestMerchant } from './support/merchants';
@@ -53,7 +55,7 @@ describe('mail pages', () => {
     const html = await asked.text();
     expect(html).toContain('lang="ja"');
     expect(html).toContain('<form method="post">');
-    expect(html).toContain('Tea House');
+    expect(html).toContain('\u2068Tea House\u2069');
     expect(await unsubscribes()).toBe(0);
 
     for (let i = 0; i < 2; i++) {
@@ -66,6 +68,29 @@ describe('mail pages', () => {
       expect(await done.text()).toContain('完了しました');
     }
     expect(await unsubscribes()).toBe(1);
+  });
+
+  it("a subscriber mail's link asks in the subscriber's language (the mail has no order)", async () => {
+    const scope = { merchantId: merchant.merchantId, mode: 'test' as const };
+    const plan = await createPlan(
+      gateway.db,
+      scope,
+      createSubscriptionPlanRequest.parse({ name: 'Tea club', currency: 'LTC', amount: '0.1', interval: 'month' }),
+    );
+    const subscription = await gateway.db.transaction((tx) =>
+      createSubscription(
+        tx,
+        scope,
+        createSubscriptionRequest.parse({ planId: plan.id, email: 'club@example.com', language: 'ar' }),
+      ),
+    );
+    const [mail] = await gateway.db.query<{ id: string }>(
+      'select id from mail_messages where subscription_id = $1 order by created_at limit 1',
+      [subscription.id],
+    );
+    const html = await (await fetch(`${gateway.baseUrl}/mail/unsubscribe/${mail!.id}`)).text();
+    expect(html).toContain('lang="ar" dir="rtl"');
+    expect(html).toContain('\u2068Tea House\u2069');
   });
 
   it('an unknown, malformed or oversized link is a 404, never a 500', async () => {

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const FOLDERS = ['components/pay', 'components/invoice'];
+const FOLDERS = ['components/pay', 'components/invoice', 'components/subscription', 'app/refund/[token]'];
 
 /** `${m.x}: `, `${title}. `, `${a} · `: a placeholder followed by a colon, a stop or a dot; `: ${m.x}`, ` · ${m.x}`: one preceded by them. */
 const GLUED = [/\$\{[^}]+\} ?[:.·] /, /[:·] \$\{/];

@@ -6,6 +6,7 @@
  * payment link opens no claim.
  */
 import { beforeAll, expect, it } from 'vitest';
+import { REFUND_CLAIM_MESSAGES } from '@/lib/mail';
 import { makeRefund, reopenRefund } from '@/lib/refunds';
 import type { OrderRow } from '@/lib/orders/rows';
 import { createOrder } from './support/chain';
@@ -30,8 +31,11 @@ beforeAll(async () => {
 const scope = () => ({ merchantId: merchant.merchantId, mode: 'test' as const });
 const pathOf = (url: string) => new URL(url).pathname;
 
-async function page(path: string): Promise<{ status: number; html: string }> {
-  const response = await fetch(`${gateway.baseUrl}${path}`, { redirect: 'manual' });
+async function page(path: string, language?: string): Promise<{ status: number; html: string }> {
+  const response = await fetch(`${gateway.baseUrl}${path}`, {
+    redirect: 'manual',
+    headers: language ? { 'accept-language': language } : {},
+  });
   return { status: response.status, html: await response.text() };
 }
 
@@ -44,8 +48,8 @@ const unescape = (text: string) =>
     .replace(/&amp;/g, '&');
 
 /** The hidden fields of the page's posting form, as a browser without JavaScript submits them. */
-function hiddenFields(html: string): [string, string][] {
-  const form = html.slice(html.lastIndexOf('<form', html.indexOf('Confirm the address')));
+function hiddenFields(html: string, heading = 'Confirm the address'): [string, string][] {
+  const form = html.slice(html.lastIndexOf('<form', html.indexOf(heading)));
   const end = form.indexOf('</form>');
   return [...form.slice(0, end).matchAll(/<input\b([^>]*)>/g)]
     .map((match) => match[1]!)
@@ -79,11 +83,13 @@ it('shows the refund, reviews the address, stores it once, and refuses a replay 
   expect(opened.html).toContain('noindex');
 
   const bad = await page(`${path}?address=${encodeURIComponent(`${payerAddress}x`)}`);
-  expect(bad.html).toContain('This is not a valid Litecoin address.');
+  expect(bad.html).toContain('This is not a valid <bdi>Litecoin</bdi> address: check it and try again.');
   expect(bad.html).not.toContain('Confirm the address');
 
   const review = await page(`${path}?address=${encodeURIComponent(payerAddress)}`);
   expect(review.html).toContain('Confirm the address');
+  // The claim page's own not-found (404) and errors are the payer's language's: English here, from no Accept-Language.
+  expect(review.html).toContain('<html lang="en" dir="ltr"');
   const fields = hiddenFields(review.html);
   expect(fields, review.html.slice(review.html.indexOf('Confirm the address'))).toContainEqual([
     'address',
@@ -121,4 +127,49 @@ it('answers 404 to a guessed link, a malformed one and the order id', async () =
   for (const token of ['A'.repeat(43), 'short', order.id, '%00'.repeat(3)]) {
     expect((await page(`/refund/${token}`)).status, token).toBe(404);
   }
+});
+
+it("speaks the payer's language: Arabic right to left, its errors too, after the form's post", async () => {
+  const t = REFUND_CLAIM_MESSAGES.ar.page;
+  const made = await makeRefund(gateway.db, scope(), {
+    target: { kind: 'order', id: order.id },
+    amount: 1_000_000n,
+    createdBy: 'test',
+    now: new Date(),
+  });
+  const path = pathOf(made.claimUrl);
+  const opened = await page(path, 'ar-EG,ar;q=0.9');
+  expect(opened.html).toContain('<html lang="ar" dir="rtl"');
+  expect(opened.html).toContain(`<title>${t.title}</title>`);
+  expect(opened.html).toContain(`<h2 class="font-semibold">${t.askTitle}</h2>`);
+  // The network's name isolated inside the Arabic sentence.
+  expect(opened.html).toContain('على شبكة <bdi>Litecoin</bdi>.');
+  expect(opened.html).not.toContain('Where should we send it?');
+
+  const bad = await page(`${path}?lang=ar&address=${encodeURIComponent(`${payerAddress}x`)}`);
+  expect(bad.html).toContain(t.errors.address.replace('{network}', '<bdi>Litecoin</bdi>'));
+
+  // The review form carries the language; a refused post (an address tampered with after the
+  // review) comes back to the page in it, which says why in Arabic.
+  const review = await page(`${path}?lang=ar&address=${encodeURIComponent(payerAddress)}`);
+  const fields = hiddenFields(review.html, t.confirmTitle);
+  expect(fields).toContainEqual(['lang', 'ar']);
+  const refused = await post(
+    `${path}?lang=ar`,
+    fields.map(([name, value]) => [name, name === 'address' ? `${payerAddress}x` : value]),
+  );
+  expect(refused.status).toBe(303);
+  expect(refused.location).toContain(`${path}?error=address&lang=ar`);
+  const back = new URL(refused.location!, gateway.baseUrl);
+  expect((await page(`${back.pathname}${back.search}`)).html).toContain(
+    t.errors.address.replace('{network}', '<bdi>Litecoin</bdi>'),
+  );
+  const confirmed = await post(`${path}?lang=ar`, fields);
+  expect(confirmed.location).toContain(`${path}?lang=ar`);
+  expect((await page(`${path}?lang=ar`)).html).toContain(t.states.ready);
+
+  // A link that does not work: the 404 in Arabic too.
+  const gone = await page(`/refund/${'A'.repeat(43)}`, 'ar');
+  expect(gone.status).toBe(404);
+  expect(gone.html).toContain(t.notFoundTitle);
 });

@@ -248,7 +248,10 @@ describe('the refund-claim mail', () => {
       amount: '3',
       payerEmail: 'Payer@Example.com',
     });
-    await db.query(`update orders set status = 'processed', received = amount where id = $1`, [order.id]);
+    // The payer saw the payment page in Hindi: the claim mail speaks it, and its link opens the page in it.
+    await db.query(`update orders set status = 'processed', received = amount, payer_language = 'hi' where id = $1`, [
+      order.id,
+    ]);
     const made = await makeRefund(db, scope, {
       target: { kind: 'order', id: order.id },
       amount: 150_000_000n,
@@ -260,7 +263,9 @@ describe('the refund-claim mail', () => {
     expect(mail).toMatchObject({ recipient: 'payer@example.com', kind: 'refund-claim' });
     const rendered = await renderMail(db, mail!);
     expect(rendered.subject).toContain('1.5 LTC');
-    const link = /\/refund\/([A-Za-z0-9_-]{43})/.exec(rendered.text)?.[1];
+    expect(rendered.subject).toContain('रिफंड');
+    expect(rendered.headers['Content-Language']).toBe('hi');
+    const link = /\/refund\/([A-Za-z0-9_-]{43})\?lang=hi\n/.exec(rendered.text)?.[1];
     expect(link).toBeDefined();
     expect(await openClaim(db, link!, now)).toMatchObject({ amount: '1.5', state: 'awaiting_address' });
 

@@ -44,3 +44,4 @@ export {
   type SubscriberMailKind,
 } from './subscription';
 export { SUBSCRIPTION_MESSAGES, type SubscriptionMessages } from './subscription-messages';
+export { REFUND_CLAIM_MESSAGES, type RefundClaimMessages } from './refund-claim-messages';

@@ -20,18 +20,24 @@ import {
   type RowOf,
 } from '../db';
 import { appSecret } from '../merchants';
+import { interpolate, isolate } from '../pay/format';
+import { directionOf, type Language } from '../pay/i18n';
 import { derivedToken, tokenHash } from '../security';
 import { escapeHtml, type ComposedMail } from './compose';
+import { headerText } from './header-text';
 import { MAIL_CHANNEL } from './outbox';
+import { REFUND_CLAIM_MESSAGES } from './refund-claim-messages';
+import { formatSubscriptionDate } from './subscription';
 
 /** A claim link's token (43 base64url characters, 256 bits) from its claim id: the refund-claim mail's id when mailed. */
 export function refundClaimToken(claimId: string, secret = appSecret()): string {
   return derivedToken('refund-claim-link', claimId, secret);
 }
 
-/** The payer's page of a claim token. */
-export function refundClaimUrl(token: string): string {
-  return `${config().publicBaseUrl}/refund/${token}`;
+/** The payer's page of a claim token, in `language` when given (the mail's link: the page speaks the mail's language). */
+export function refundClaimUrl(token: string, language?: Language): string {
+  const lang = language ? `?lang=${encodeURIComponent(language)}` : '';
+  return `${config().publicBaseUrl}/refund/${token}${lang}`;
 }
 
 const mm = mailMessages;
@@ -78,41 +84,47 @@ const REFUND_OF_TOKEN = statement<ClaimedRefund, { hash: string; merchantId: str
 export async function refundOfClaimMail(
   db: Queryable,
   mail: { id: string; merchant_id: string },
+  language: Language,
 ): Promise<{ refund: ClaimedRefund; link: string } | null> {
   const token = refundClaimToken(mail.id);
   const [refund] = await REFUND_OF_TOKEN.run(db, { hash: tokenHash(token), merchantId: mail.merchant_id });
   if (!refund || refund.state === 'canceled') return null;
-  return { refund, link: refundClaimUrl(token) };
+  return { refund, link: refundClaimUrl(token, language) };
 }
 
-/** The claim mail's texts: English only, like the claim page for now. Pure. */
+/** The claim mail in the payer's language (the one their payment page spoke, else English). Pure. */
 export function composeRefundClaimMail(input: {
+  language: Language;
   merchant: string;
-  /** The amount with its coin, "0.5 LTC". */
+  /** The amount with its coin, "0.5 LTC", as the language writes it. */
   amount: string;
   network: string;
   link: string;
   expiresAt: Date;
 }): ComposedMail {
-  const subject = `${input.merchant} is refunding you ${input.amount}`;
-  const lines = [
-    `${input.merchant} is sending you a refund of ${input.amount} on the ${input.network} network.`,
-    `Tell them where to send it: open this link and give a ${input.network} address you control (the link works once, until ${input.expiresAt.toISOString().slice(0, 10)}).`,
-  ];
-  const after = [
-    "An exchange's deposit address may not accept refunds.",
-    'If you did not expect a refund, ignore this e-mail.',
-  ];
+  const { language } = input;
+  const t = REFUND_CLAIM_MESSAGES[language];
+  // Each name and number isolated from the sentence (a merchant "Shop 42!" in Arabic keeps its "!").
+  const values = {
+    merchant: isolate(headerText(input.merchant)),
+    amount: isolate(input.amount),
+    network: isolate(input.network),
+    date: isolate(formatSubscriptionDate(input.expiresAt, language)),
+  };
+  const subject = interpolate(t.mail.subject, values);
+  const lines = [interpolate(t.mail.intro, values), interpolate(t.mail.ask, values)];
+  const after = [t.exchangeNote, t.mail.ignore];
   const text = [...lines, '', input.link, '', ...after, ''].join('\n');
+  const dir = directionOf(language);
   const html = `<!doctype html>
-<html lang="en">
+<html lang="${escapeHtml(language)}" dir="${dir}">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(subject)}</title></head>
 <body style="margin:0;padding:16px;background:#f4f4f5;color:#18181b;font-family:system-ui,sans-serif">
-<table role="presentation" style="max-width:560px;width:100%;margin:0 auto;background:#fff;border-radius:8px;padding:16px">
+<table role="presentation" dir="${dir}" style="max-width:560px;width:100%;margin:0 auto;background:#fff;border-radius:8px;padding:16px">
 <tr><td>
 <h1 style="font-size:20px;margin:0 0 8px">${escapeHtml(subject)}</h1>
 ${lines.map((line) => `<p style="margin:0 0 12px">${escapeHtml(line)}</p>`).join('\n')}
-<p><a href="${escapeHtml(input.link)}" style="display:inline-block;padding:10px 16px;background:#1f4fd1;color:#fff;text-decoration:none;border-radius:6px">Give the address for your refund</a></p>
+<p><a href="${escapeHtml(input.link)}" style="display:inline-block;padding:10px 16px;background:#1f4fd1;color:#fff;text-decoration:none;border-radius:6px">${escapeHtml(t.mail.button)}</a></p>
 ${after.map((line) => `<p style="margin:0 0 12px;font-size:14px;color:#555">${escapeHtml(line)}</p>`).join('\n')}
 </td></tr>
 </table>

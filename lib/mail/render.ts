@@ -12,6 +12,7 @@ import { merchants, orders, param, sql, statement, type Queryable, type RowOf } 
 import { loadPublicView } from '../pay';
 import { formatUnits } from '../money';
 import { decimalsOf } from '../orders';
+import { formatAmount } from '../pay/format';
 import { isLanguage } from '../pay/i18n';
 import type { ClaimedMail } from './claims';
 import { composePayerMail } from './compose';
@@ -133,14 +134,17 @@ export async function renderMail(db: Queryable, mail: ClaimedMail): Promise<Rend
 /** A refund's claim mail: from the merchant, its link made again from the row's id (./refunds). */
 async function renderRefundClaimMail(db: Queryable, mail: ClaimedMail, to: string): Promise<RenderedMail> {
   const cfg = config();
-  const claim = await refundOfClaimMail(db, mail);
-  if (!claim) throw new Unsendable('the claim was reopened or canceled since: its link is dead');
   const [sender] = await SENDER.run(db, { merchantId: mail.merchant_id, orderId: mail.order_id });
   if (!sender) throw new Unsendable('the merchant is gone');
+  // The language of the refunded order's payment page, as the order's mails speak (an orphan deposit's refund: English).
+  const language = isLanguage(sender.payer_language) ? sender.payer_language : 'en';
+  const claim = await refundOfClaimMail(db, mail, language);
+  if (!claim) throw new Unsendable('the claim was reopened or canceled since: its link is dead');
   const { refund } = claim;
   const composed = composeRefundClaimMail({
+    language,
     merchant: sender.name,
-    amount: `${formatUnits(BigInt(refund.amount), decimalsOf(refund.network, refund.currency))} ${refund.currency}`,
+    amount: `${formatAmount(formatUnits(BigInt(refund.amount), decimalsOf(refund.network, refund.currency)), language)} ${refund.currency}`,
     network: findNetwork(refund.network)?.displayName ?? refund.network,
     link: claim.link,
     expiresAt: refund.claim_expires_at,
@@ -152,7 +156,7 @@ async function renderRefundClaimMail(db: Queryable, mail: ClaimedMail, to: strin
     replyTo,
     ...composed,
     messageId: messageIdOf(mail.id, cfg.mailFrom),
-    headers: { 'Content-Language': 'en', 'Auto-Submitted': 'auto-generated' },
+    headers: { 'Content-Language': language, 'Auto-Submitted': 'auto-generated' },
     logo: null,
   };
 }

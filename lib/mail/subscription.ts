@@ -30,6 +30,7 @@ import { derivedToken } from '../security';
 import { formatDecimal } from '../money';
 import { formatPrice, interpolate, isolate } from '../pay/format';
 import { directionOf, isLanguage, type Language } from '../pay/i18n';
+import { MESSAGES } from '../pay/messages';
 import { FIAT_CURRENCIES } from '../catalog';
 import { escapeHtml, type ComposedMail } from './compose';
 import { headerText } from './header-text';
@@ -154,7 +155,9 @@ export function composeSubscriberMail(input: SubscriberMailInput): ComposedMail 
   }[kind];
   const title = interpolate(texts.title, values);
   const body = interpolate(texts.body, values);
-  const subject = `${merchantName}: ${title}`;
+  // The language's own colon (French "\u00a0: ", Chinese "："), as the order mails (./compose).
+  const { label } = MESSAGES[language].separators;
+  const subject = `${merchantName}${label}${title}`;
   const actions: { label: string; href: string }[] = [];
   if (links.invoice && (kind === 'subscription-invoice' || kind === 'subscription-past-due'))
     actions.push({ label: t.mail.payInvoice, href: links.invoice });
@@ -167,12 +170,12 @@ export function composeSubscriberMail(input: SubscriberMailInput): ComposedMail 
     title,
     body,
     '',
-    ...actions.map((a) => `${a.label}: ${a.href}`),
+    ...actions.map((a) => `${a.label}${label}${a.href}`),
     validity,
     '',
     '--',
     why,
-    `${mm.unsubscribe}: ${links.unsubscribe}`,
+    `${mm.unsubscribe}${label}${links.unsubscribe}`,
     '',
   ].join('\n');
   const dir = directionOf(language);

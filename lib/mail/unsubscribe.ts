@@ -4,15 +4,28 @@ import 'server-only';
  * random, 122 bits, and only its recipient has it): the payer gets no more mail from that
  * merchant, and what is still waiting to be sent to them is dropped.
  */
-import { bare, mailMessages, mailUnsubscribes, merchants, orders, param, sql, statement, type Queryable } from '../db';
+import {
+  bare,
+  mailMessages,
+  mailUnsubscribes,
+  merchants,
+  orders,
+  param,
+  sql,
+  statement,
+  subscriptions,
+  type Queryable,
+} from '../db';
 import { isLanguage, type Language } from '../pay/i18n';
 import { isUuid } from '../protocol';
 
 const mm = mailMessages;
 
+/** The language of the order's payment page, or the subscriber's (a subscriber mail has no order). */
 const TARGET = statement<{ merchant_name: string; payer_language: string | null }, { id: string }>(
-  sql`select ${merchants.name} as merchant_name, ${orders.payerLanguage} as payer_language
+  sql`select ${merchants.name} as merchant_name, coalesce(${orders.payerLanguage}, ${subscriptions.language}) as payer_language
         from ${mm} join ${merchants} on ${merchants.id} = ${mm.merchantId} left join ${orders} on ${orders.id} = ${mm.orderId}
+        left join ${subscriptions} on ${subscriptions.id} = ${mm.subscriptionId}
        where ${mm.id} = ${param('id')}`,
 );
 

@@ -85,7 +85,7 @@ export function checkClaimAddress(
     throw new ClaimAddressInvalid('address', `This is not a valid ${network?.displayName ?? row.network} address.`);
   }
   if (tag === '') return { address, tag: null };
-  if (!network.usesTags) throw new ClaimAddressInvalid('tag', `${network.displayName} addresses take no tag.`);
+  if (!network.usesTags) throw new ClaimAddressInvalid('no-tag', `${network.displayName} addresses take no tag.`);
   if (!TAG.safeParse(tag).success) {
     throw new ClaimAddressInvalid('tag', 'A destination tag is a whole number from 0 to 4294967295.');
   }

@@ -37,10 +37,19 @@ export class ClaimLinkInvalid extends DomainError<'ClaimLinkInvalid'> {
   }
 }
 
-/** An address (or tag) a payer gave that the refund's network cannot take; the page shows the message. */
+/** Why a claim's address was refused: the claim page says it in the payer's language (lib/mail REFUND_CLAIM_MESSAGES). */
+export type ClaimAddressProblem = 'address' | 'no-tag' | 'tag';
+
+/**
+ * An address (or tag) a payer gave that the refund's network cannot take. The message is
+ * English, for the API; the claim page says `problem` in the payer's language.
+ */
 export class ClaimAddressInvalid extends DomainError<'ClaimAddressInvalid'> {
-  constructor(path: 'address' | 'tag', message: string) {
-    super('ClaimAddressInvalid', message, [{ path, message }]);
+  constructor(
+    readonly problem: ClaimAddressProblem,
+    message: string,
+  ) {
+    super('ClaimAddressInvalid', message, [{ path: problem === 'address' ? 'address' : 'tag', message }]);
   }
 }
 

@@ -10,6 +10,7 @@ export { CLAIM_LIFETIME_MS, claimUrl } from './claims';
 export { checkClaimAddress, confirmClaim, openClaim, reviewClaimAddress, type ClaimView } from './claim';
 export {
   ClaimAddressInvalid,
+  type ClaimAddressProblem,
   ClaimLinkInvalid,
   NotRefundable,
   RefundExceedsReceived,

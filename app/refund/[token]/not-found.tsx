@@ -1,19 +1,13 @@
-import Link from 'next/link';
+import { headers } from 'next/headers';
+import { PayerNotFound } from '@/components/pay/not-found';
+import { REFUND_CLAIM_MESSAGES } from '@/lib/mail';
+import { LANGUAGE_HEADER, languageFrom } from '@/lib/pay/i18n';
+import { INVOICE_MESSAGES } from '@/lib/pay/messages';
 
-/** A claim link that does not work: one page for unknown, expired, replaced and already used links, with a way out. */
-export default function RefundClaimNotFound() {
-  return (
-    <main className="mx-auto max-w-md px-4 py-10">
-      <h1 className="text-xl font-semibold">This refund link is not valid</h1>
-      <p className="mt-2">
-        It expired, was already used to confirm an address, or was replaced by a newer link. Ask the merchant for a new
-        one.
-      </p>
-      <p className="mt-4">
-        <Link href="/" className="font-medium underline">
-          Go to the start page
-        </Link>
-      </p>
-    </main>
-  );
+/** A claim link that does not work: one page, in the payer's language, for unknown, expired, replaced and already used links, with a way out. */
+export default async function RefundClaimNotFound() {
+  const language = languageFrom((await headers()).get(LANGUAGE_HEADER));
+  const { notFoundTitle, notFoundBody } = REFUND_CLAIM_MESSAGES[language].page;
+  const im = INVOICE_MESSAGES[language];
+  return <PayerNotFound title={notFoundTitle} body={notFoundBody} goBack={im.goBack} home={im.home} />;
 }

@@ -11,11 +11,18 @@ type Props = {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 };
 
-export const metadata: Metadata = { robots: { index: false, follow: false } };
+async function payerLanguage() {
+  return languageFrom((await headers()).get(LANGUAGE_HEADER));
+}
+
+/** The page's title in the subscriber's language (not the gateway's English default); the link is theirs alone. */
+export async function generateMetadata(): Promise<Metadata> {
+  return { title: SUBSCRIPTION_MESSAGES[await payerLanguage()].page.title, robots: { index: false, follow: false } };
+}
 
 /** The subscriber's page, opened by a mail's link (lib/subscriptions/page.ts). */
 export default async function SubscriptionRoute({ params, searchParams }: Props) {
-  const language = languageFrom((await headers()).get(LANGUAGE_HEADER));
+  const language = await payerLanguage();
   const t = SUBSCRIPTION_MESSAGES[language].page;
   const { token } = await params;
   const { confirm, canceled } = await searchParams;

@@ -6,14 +6,15 @@
  */
 import { getDatabase } from '@/lib/db';
 import { escapeHtml, MAIL_MESSAGES, unsubscribe, unsubscribeTarget, type UnsubscribeTarget } from '@/lib/mail';
-import { interpolate } from '@/lib/pay/format';
+import { interpolate, isolate } from '@/lib/pay/format';
 import { directionOf } from '@/lib/pay/i18n';
 
 type Context = { params: Promise<{ messageId: string }> };
 
 function page(target: UnsubscribeTarget, done: boolean): Response {
   const m = MAIL_MESSAGES[target.language];
-  const text = interpolate(done ? m.unsubscribed : m.unsubscribeQuestion, { merchant: target.merchantName });
+  // The merchant's name isolated: "Shop 42!" keeps its "!" inside an Arabic sentence.
+  const text = interpolate(done ? m.unsubscribed : m.unsubscribeQuestion, { merchant: isolate(target.merchantName) });
   const body = done
     ? `<p>${escapeHtml(text)}</p>`
     : `<form method="post"><p>${escapeHtml(text)}</p><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit">${escapeHtml(m.unsubscribe)}</button></form>`;
