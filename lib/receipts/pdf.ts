@@ -9,7 +9,7 @@ import 'server-only';
 import PDFDocument from 'pdfkit';
 import { directionOfText, visualRuns, wrapText, type BaseDirection } from './bidi';
 import type { PayerDocument } from './document';
-import { fontFor, fontOrder, loadFont, type FontName } from './fonts';
+import { fontFor, fontOrder, loadFont, prepareFonts, type FontFamily, type FontName } from './fonts';
 
 const MARGIN = 56;
 const A4 = { width: 595.28, height: 841.89 };
@@ -32,8 +32,19 @@ export function pdfLogoOf(dataUrl: string | null): Buffer | null {
   return png || jpeg ? bytes : null;
 }
 
+/** Every text a document draws, its bidirectional controls too: what its fonts are made ready for. */
+export function textOfDocument(document: PayerDocument): string {
+  return [
+    document.title,
+    document.status,
+    document.testMode ?? '',
+    ...document.rows.flatMap((r) => [r.label, r.value]),
+  ].join('');
+}
+
 /** The PDF of `document`, with the merchant's logo when it is PNG or JPEG. */
-export function renderPdf(document: PayerDocument, logo: Buffer | null, now: Date): Promise<Buffer> {
+export async function renderPdf(document: PayerDocument, logo: Buffer | null, now: Date): Promise<Buffer> {
+  await prepareFonts(textOfDocument(document), fontOrder(document.language));
   const pdf = new PDFDocument({
     size: 'A4',
     margin: MARGIN,
@@ -61,7 +72,7 @@ export function renderPdf(document: PayerDocument, logo: Buffer | null, now: Dat
 /** Writes a document down the page from its start side, a new page when one is full. */
 class Layout {
   private y = MARGIN;
-  private readonly order: FontName[];
+  private readonly order: FontFamily[];
   private readonly registered = new Set<FontName>();
 
   constructor(
@@ -162,12 +173,12 @@ class Layout {
     return this.pdf.widthOfString(text, { features: [] });
   }
 
-  /** Selects a font, embedding it on first use; a character no font has is drawn (as a box) by the first. */
+  /** Selects a font, embedding it on first use; a character no font has is drawn (as a box) by Noto Sans, first of every order. */
   private use(font: FontName | null, size: number): void {
-    const name = font ?? this.order[0]!;
+    const name = font ?? 'latin';
     if (!this.registered.has(name)) {
       // pdfkit takes a fontkit font as well as bytes (its PDFFontFactory.open; its types say bytes
-      // only): every document shares one parsed font and its layout caches, not a 4.5 MB parse each.
+      // only): every document shares one parsed font and its layout caches, not a parse each.
       this.pdf.registerFont(name, loadFont(name).face as unknown as Buffer);
       this.registered.add(name);
     }

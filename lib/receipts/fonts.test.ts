@@ -1,0 +1,39 @@
+/**
+ * The Han fonts are slices of variable fonts (./fonts, docs/decisions/080): each slice made ready
+ * before drawing, in the document's language's own family first, at the regular weight.
+ */
+import { describe, expect, it } from 'vitest';
+import { fontFor, fontOrder, loadFont, prepareFonts } from './fonts';
+
+const ONE = 0x4e00; // 一: a single horizontal stroke, as thick as the weight
+
+describe('Han fonts', () => {
+  it('are drawn at the regular weight, not the variable font default (its thinnest)', async () => {
+    const order = fontOrder('ja');
+    await prepareFonts('一', order);
+    const name = fontFor(ONE, order)!;
+    expect(name).toMatch(/^jp:/);
+    const { bbox } = loadFont(name).face.glyphForCodePoint(ONE);
+    // Noto Sans CJK draws this stroke 82 units high of 1000 at weight 400, 33 at its default, 100.
+    expect(bbox.maxY - bbox.minY).toBeGreaterThan(70);
+  });
+
+  it("take the language's own family first, the others as fallbacks", async () => {
+    for (const [language, family] of [
+      ['ja', 'jp'],
+      ['zh', 'sc'],
+      ['zh-Hant', 'tc'],
+      ['ko', 'kr'],
+    ] as const) {
+      await prepareFonts('一한', fontOrder(language));
+      expect(fontFor(ONE, fontOrder(language))).toMatch(new RegExp(`^${family}:`));
+    }
+    // Hangul from the Korean family whatever the language; Latin from Noto Sans.
+    expect(fontFor('한'.codePointAt(0)!, fontOrder('ja'))).toMatch(/^kr:/);
+    expect(fontFor(0x41, fontOrder('ja'))).toBe('latin');
+  });
+
+  it('must be made ready before a document is drawn', () => {
+    expect(() => fontFor('語'.codePointAt(0)!, fontOrder('zh-Hant'))).toThrow(/not prepared/);
+  });
+});
