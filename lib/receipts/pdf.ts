@@ -19,19 +19,6 @@ const INK = '#18181b';
 /** Controls that steer the bidirectional algorithm: kept in the text drawn, dropped from metadata. */
 const CONTROLS = /[\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
 
-/**
- * The PNG or JPEG bytes of a brand logo (a data: URL, lib/merchants checks it on upload), or null:
- * pdfkit draws neither WebP nor GIF, so those receipts carry the merchant's name only.
- */
-export function pdfLogoOf(dataUrl: string | null): Buffer | null {
-  const match = dataUrl?.match(/^data:image\/(?:png|jpeg);base64,([A-Za-z0-9+/]+={0,2})$/);
-  if (!match) return null;
-  const bytes = Buffer.from(match[1]!, 'base64');
-  const png = bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
-  const jpeg = bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff;
-  return png || jpeg ? bytes : null;
-}
-
 /** Every text a document draws, its bidirectional controls too: what its fonts are made ready for. */
 export function textOfDocument(document: PayerDocument): string {
   return [
@@ -42,7 +29,7 @@ export function textOfDocument(document: PayerDocument): string {
   ].join('');
 }
 
-/** The PDF of `document`, with the merchant's logo when it is PNG or JPEG. */
+/** The PDF of `document`, with the merchant's logo (./logo: PNG or JPEG bytes) when it has one. */
 export async function renderPdf(document: PayerDocument, logo: Buffer | null, now: Date): Promise<Buffer> {
   await prepareFonts(textOfDocument(document), fontOrder(document.language));
   const pdf = new PDFDocument({
@@ -118,7 +105,7 @@ class Layout {
         valign: 'center',
       });
     } catch {
-      return; // bytes pdfkit cannot read: the receipt carries the name only, as with WebP
+      return; // bytes pdfkit cannot read after all: the receipt carries the name only
     }
     this.y += 48 + 16;
   }
