@@ -122,7 +122,11 @@ async function makeSlice(name: `${HanFamily}:${string}`): Promise<LoadedFont> {
     targetFormat: 'truetype',
     variationAxes: { wght: REGULAR },
   });
-  const font: LoadedFont = { name, face: fontkit.create(truetype) as fontkit.Font };
+  const face = fontkit.create(truetype) as fontkit.Font;
+  // harfbuzz moves the outlines to the weight but keeps the default's names ("NotoSansJP-Thin"):
+  // the PDF names its font (pdfkit's BaseFont) by the weight it draws.
+  Object.defineProperty(face, 'postscriptName', { value: face.postscriptName.replace(/-\w+$/, '-Regular') });
+  const font: LoadedFont = { name, face };
   loaded.set(name, font);
   return font;
 }
