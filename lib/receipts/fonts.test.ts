@@ -1,6 +1,7 @@
 /**
- * The Han fonts are slices of variable fonts (./fonts, docs/decisions/080): each slice made ready
- * before drawing, in the document's language's own family first, at the regular weight.
+ * Noto Sans and the Han fonts are slices of variable fonts (./fonts, docs/decisions/080): each
+ * slice made ready before drawing, in the document's language's own family first, at the regular
+ * weight.
  */
 import { describe, expect, it } from 'vitest';
 import { fontFor, fontOrder, loadFont, prepareFonts } from './fonts';
@@ -32,7 +33,16 @@ describe('Han fonts', () => {
     }
     // Hangul from the Korean family whatever the language; Latin from Noto Sans.
     expect(fontFor('한'.codePointAt(0)!, fontOrder('ja'))).toMatch(/^kr:/);
-    expect(fontFor(0x41, fontOrder('ja'))).toBe('latin');
+    expect(fontFor(0x41, fontOrder('ja'))).toBe('latin:latin');
+    // Devanagari from Noto Sans's own slice, which keeps its conjuncts' rules.
+    await prepareFonts('क्ष', fontOrder('hi'));
+    expect(fontFor('क'.codePointAt(0)!, fontOrder('hi'))).toBe('latin:devanagari');
+  });
+
+  it('try every slice whose range lists a character until one has it', async () => {
+    // Noto Sans's "latin-ext" and "latin" ranges both list the dotless i; only "latin" has it.
+    await prepareFonts('ı', fontOrder('tr'));
+    expect(fontFor('ı'.codePointAt(0)!, fontOrder('tr'))).toBe('latin:latin');
   });
 
   it('must be made ready before a document is drawn', () => {

@@ -4,13 +4,14 @@ import 'server-only';
  * node_modules at run time, never fetched and never the host's (a merchant's server has no CJK
  * fonts). pdfkit embeds a subset of the glyphs a document uses.
  *
- * Latin (with Cyrillic, Greek, Devanagari) and Arabic are one file each, parsed on first use. The
- * four Han families come as Fontsource's slices: one variable font (every weight in one outline)
- * cut into about a hundred WOFF2 files by Unicode range, 6 MB a family where a package of static
- * weights is 31 to 41 MB. A slice is read only when a document has one of its characters, pinned
+ * Arabic is one file, parsed on first use. Noto Sans (Latin, Greek, Cyrillic, Devanagari) and the
+ * four Han families come as Fontsource's slices: one variable font a family (every weight in one
+ * outline) cut by Unicode range into WOFF2 files, 4 to 6 MB a family where a package of static
+ * weights is 12 to 41 MB. A slice is read only when a document has one of its characters, pinned
  * to the regular weight (400) and turned into a TrueType font by harfbuzz (`subset-font`, WASM):
- * pdfkit embeds a TrueType font's outlines as stored, which in a variable font are its default
- * weight, the thinnest. Each font is made once per process and shared by every PDF.
+ * pdfkit reads no WOFF2 and embeds a TrueType font's outlines as stored, which in a variable font
+ * are its default weight (the thinnest, in the Han fonts). Each font is made once per process and
+ * shared by every PDF.
  *
  * Han characters are shared by four families whose drawings differ by country: the document's
  * language picks its own first (`fontOrder`).
@@ -21,30 +22,31 @@ import * as fontkit from 'fontkit';
 import subsetFont from 'subset-font';
 import type { Language } from '../pay/i18n';
 
-type WholeFamily = 'latin' | 'arabic';
+type WholeFamily = 'arabic';
 type HanFamily = 'jp' | 'sc' | 'tc' | 'kr';
-export type FontFamily = WholeFamily | HanFamily;
-/** A font a PDF embeds: a whole family, or one slice of a Han family (`jp:119`). */
-export type FontName = WholeFamily | `${HanFamily}:${string}`;
+type SlicedFamily = 'latin' | HanFamily;
+export type FontFamily = WholeFamily | SlicedFamily;
+/** A font a PDF embeds: a whole family, or one slice of a family (`latin:devanagari`, `jp:119`). */
+export type FontName = WholeFamily | `${SlicedFamily}:${string}`;
 
-/** The file of each whole family in its npm package, SIL Open Font License 1.1 both. */
-const WHOLE_FILES: Record<WholeFamily, string> = {
+/**
+ * Arabic and Urdu letters: Noto Naskh Arabic Regular, SIL Open Font License 1.1. (Urdu's usual
+ * Nastaliq: fontkit fails on Noto Nastaliq Urdu's positioning, a mark anchor it reads as null.)
+ */
+const ARABIC_FILE = '@embedpdf/fonts-arabic/fonts/NotoNaskhArabic-Regular.ttf';
+
+/** Each sliced family's Fontsource package (SIL Open Font License 1.1): `unicode.json` and `files/`. */
+const SLICED_PACKAGES: Record<SlicedFamily, string> = {
   // Latin, Latin Extended (Vietnamese, Turkish), Greek, Cyrillic, and Devanagari (Hindi): Noto
-  // Sans 2 draws them all, with Devanagari's conjuncts and vowel signs.
-  latin: '@embedpdf/fonts-latin/fonts/NotoSans-Regular.ttf',
-  // Arabic and Urdu letters (Naskh: Urdu's usual Nastaliq is not in a small npm package).
-  arabic: '@embedpdf/fonts-arabic/fonts/NotoNaskhArabic-Regular.ttf',
-};
-
-/** Each Han family's Fontsource package (SIL Open Font License 1.1): `unicode.json` and `files/`. */
-const HAN_PACKAGES: Record<HanFamily, string> = {
+  // Sans draws them all, with Devanagari's conjuncts and vowel signs (its slice keeps their rules).
+  latin: 'noto-sans',
   jp: 'noto-sans-jp',
   sc: 'noto-sans-sc',
   tc: 'noto-sans-tc',
   kr: 'noto-sans-kr',
 };
 
-/** The regular weight: what the static Noto Sans Regular of the whole families draws too. */
+/** The regular weight, as Noto Naskh Arabic Regular's. */
 const REGULAR = 400;
 
 /** The Han family a language prefers; the others follow it as fallbacks. */
@@ -76,63 +78,75 @@ const loading = new Map<FontName, Promise<LoadedFont>>();
 function wholeFont(name: WholeFamily): LoadedFont {
   let font = loaded.get(name);
   if (!font) {
-    const bytes = fs.readFileSync(path.join(NODE_MODULES, WHOLE_FILES[name]));
+    const bytes = fs.readFileSync(path.join(NODE_MODULES, ARABIC_FILE));
     font = { name, face: fontkit.create(bytes) as fontkit.Font };
     loaded.set(name, font);
   }
   return font;
 }
 
-/** A Han family's slice of each character, from the package's `unicode.json` ("[12]": "U+4e00-4e0f,U+4e11"). */
-const sliceMaps = new Map<HanFamily, Map<number, string>>();
+/**
+ * A sliced family from its package's `unicode.json` ("[12]": "U+4e00-4e0f,U+4e11"): each slice's
+ * characters, and each character's slices in the order a browser tries them (ranges overlap, the
+ * "latin" and "latin-ext" slices both list U+0131 where only one has it; CSS tries the last
+ * declared first).
+ */
+interface SliceIndex {
+  characters: Map<string, string>;
+  slicesOf: Map<number, string[]>;
+}
 
-function sliceMap(family: HanFamily): Map<number, string> {
-  let map = sliceMaps.get(family);
-  if (!map) {
-    const file = path.join(NODE_MODULES, '@fontsource-variable', HAN_PACKAGES[family], 'unicode.json');
+const sliceIndexes = new Map<SlicedFamily, SliceIndex>();
+
+function sliceIndex(family: SlicedFamily): SliceIndex {
+  let index = sliceIndexes.get(family);
+  if (!index) {
+    const file = path.join(NODE_MODULES, '@fontsource-variable', SLICED_PACKAGES[family], 'unicode.json');
     const ranges = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, string>;
-    map = new Map();
+    index = { characters: new Map(), slicesOf: new Map() };
     for (const [key, list] of Object.entries(ranges)) {
       const slice = key.replace(/^\[|\]$/g, '');
+      let characters = '';
       for (const range of list.split(',')) {
         const [from, to] = range.trim().replace(/^U\+/i, '').split('-') as [string, string?];
-        for (let c = parseInt(from, 16); c <= parseInt(to ?? from, 16); c++) if (!map.has(c)) map.set(c, slice);
+        for (let c = parseInt(from, 16); c <= parseInt(to ?? from, 16); c++) {
+          characters += String.fromCodePoint(c);
+          index.slicesOf.set(c, [slice, ...(index.slicesOf.get(c) ?? [])]);
+        }
       }
+      index.characters.set(slice, characters);
     }
-    sliceMaps.set(family, map);
+    sliceIndexes.set(family, index);
   }
-  return map;
+  return index;
 }
 
-/** The font of `family` that would draw `codePoint` if any does: the family, or its slice; null when none. */
-function candidate(family: FontFamily, codePoint: number): FontName | null {
-  if (family === 'latin' || family === 'arabic') return family;
-  const slice = sliceMap(family).get(codePoint);
-  return slice === undefined ? null : `${family}:${slice}`;
+/** The fonts of `family` that may draw `codePoint`, to be tried in order: the family, or its slices. */
+function candidates(family: FontFamily, codePoint: number): FontName[] {
+  if (family === 'arabic') return [family];
+  return (sliceIndex(family).slicesOf.get(codePoint) ?? []).map((slice) => `${family}:${slice}` as const);
 }
 
-/** One slice of a Han family, pinned to the regular weight, as a TrueType font of the slice's characters. */
-async function makeSlice(name: `${HanFamily}:${string}`): Promise<LoadedFont> {
-  const [family, slice] = name.split(':') as [HanFamily, string];
-  const base = HAN_PACKAGES[family];
+/** One slice of a family, pinned to the regular weight, as a TrueType font of the slice's characters. */
+async function makeSlice(name: `${SlicedFamily}:${string}`): Promise<LoadedFont> {
+  const [family, slice] = name.split(':') as [SlicedFamily, string];
+  const base = SLICED_PACKAGES[family];
   const file = path.join(NODE_MODULES, '@fontsource-variable', base, 'files', `${base}-${slice}-wght-normal.woff2`);
-  const characters: string[] = [];
-  for (const [codePoint, own] of sliceMap(family)) if (own === slice) characters.push(String.fromCodePoint(codePoint));
-  const truetype = await subsetFont(fs.readFileSync(file), characters.join(''), {
+  const truetype = await subsetFont(fs.readFileSync(file), sliceIndex(family).characters.get(slice) ?? '', {
     targetFormat: 'truetype',
     variationAxes: { wght: REGULAR },
   });
   const face = fontkit.create(truetype) as fontkit.Font;
   // harfbuzz moves the outlines to the weight but keeps the default's names ("NotoSansJP-Thin"):
   // the PDF names its font (pdfkit's BaseFont) by the weight it draws.
-  Object.defineProperty(face, 'postscriptName', { value: face.postscriptName.replace(/-\w+$/, '-Regular') });
+  Object.defineProperty(face, 'postscriptName', { value: face.postscriptName?.replace(/-\w+$/, '-Regular') });
   const font: LoadedFont = { name, face };
   loaded.set(name, font);
   return font;
 }
 
 function loadFontAsync(name: FontName): Promise<LoadedFont> {
-  if (name === 'latin' || name === 'arabic') return Promise.resolve(wholeFont(name));
+  if (name === 'arabic') return Promise.resolve(wholeFont(name));
   const done = loaded.get(name);
   if (done) return Promise.resolve(done);
   let pending = loading.get(name);
@@ -150,24 +164,25 @@ function loadFontAsync(name: FontName): Promise<LoadedFont> {
  * drawing cannot wait for a slice to be made.
  */
 export function loadFont(name: FontName): LoadedFont {
-  if (name === 'latin' || name === 'arabic') return wholeFont(name);
+  if (name === 'arabic') return wholeFont(name);
   const font = loaded.get(name);
   if (!font) throw new Error(`The font ${name} was not prepared for this document`);
   return font;
 }
 
+/** The font whose missing-glyph box draws a character no font has: Noto Sans's Basic Latin slice. */
+export const MISSING_GLYPH_FONT: FontName = 'latin:latin';
+
 /**
  * Makes ready every font that `fontFor` may pick for the characters of `text` in `order`: for
- * each character, the fonts of the order up to the first that has its glyph. Before a document is
+ * each character, the fonts of the order (and their slices) up to the first that has its glyph. Before a document is
  * laid out (./pdf), which then measures and draws without waiting.
  */
 export async function prepareFonts(text: string, order: readonly FontFamily[]): Promise<void> {
-  for (const codePoint of new Set([...text].map((c) => c.codePointAt(0)!))) {
-    for (const family of order) {
-      const name = candidate(family, codePoint);
-      if (name && (await loadFontAsync(name)).face.hasGlyphForCodePoint(codePoint)) break;
-    }
-  }
+  await loadFontAsync(MISSING_GLYPH_FONT);
+  for (const codePoint of new Set([...text].map((c) => c.codePointAt(0)!)))
+    for (const name of order.flatMap((family) => candidates(family, codePoint)))
+      if ((await loadFontAsync(name)).face.hasGlyphForCodePoint(codePoint)) break;
 }
 
 /** Characters of no script of their own (spaces, punctuation, digits, combining marks). */
@@ -190,9 +205,9 @@ export function fontFor(
     loadFont(previous).face.hasGlyphForCodePoint(codePoint)
   )
     return previous;
-  for (const family of order) {
-    const name = candidate(family, codePoint);
-    if (name && loadFont(name).face.hasGlyphForCodePoint(codePoint)) return name;
-  }
-  return null;
+  return (
+    order
+      .flatMap((family) => candidates(family, codePoint))
+      .find((name) => loadFont(name).face.hasGlyphForCodePoint(codePoint)) ?? null
+  );
 }

@@ -9,7 +9,15 @@ import 'server-only';
 import PDFDocument from 'pdfkit';
 import { directionOfText, visualRuns, wrapText, type BaseDirection } from './bidi';
 import type { PayerDocument } from './document';
-import { fontFor, fontOrder, loadFont, prepareFonts, type FontFamily, type FontName } from './fonts';
+import {
+  fontFor,
+  fontOrder,
+  loadFont,
+  MISSING_GLYPH_FONT,
+  prepareFonts,
+  type FontFamily,
+  type FontName,
+} from './fonts';
 
 const MARGIN = 56;
 const A4 = { width: 595.28, height: 841.89 };
@@ -160,9 +168,9 @@ class Layout {
     return this.pdf.widthOfString(text, { features: [] });
   }
 
-  /** Selects a font, embedding it on first use; a character no font has is drawn (as a box) by Noto Sans, first of every order. */
+  /** Selects a font, embedding it on first use; a character no font has is drawn as MISSING_GLYPH_FONT's box. */
   private use(font: FontName | null, size: number): void {
-    const name = font ?? 'latin';
+    const name = font ?? MISSING_GLYPH_FONT;
     if (!this.registered.has(name)) {
       // pdfkit takes a fontkit font as well as bytes (its PDFFontFactory.open; its types say bytes
       // only): every document shares one parsed font and its layout caches, not a parse each.
