@@ -27,14 +27,11 @@ const INK = '#18181b';
 /** Controls that steer the bidirectional algorithm: kept in the text drawn, dropped from metadata. */
 const CONTROLS = /[\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
 
-/** Every text a document draws, its bidirectional controls too: what its fonts are made ready for. */
+/** Every text a document draws, without the bidirectional controls (no font draws them): what its fonts are made ready for. */
 export function textOfDocument(document: PayerDocument): string {
-  return [
-    document.title,
-    document.status,
-    document.testMode ?? '',
-    ...document.rows.flatMap((r) => [r.label, r.value]),
-  ].join('');
+  return [document.title, document.status, document.testMode ?? '', ...document.rows.flatMap((r) => [r.label, r.value])]
+    .join('')
+    .replace(CONTROLS, '');
 }
 
 /** The PDF of `document`, with the merchant's logo (./logo: PNG or JPEG bytes) when it has one. */
