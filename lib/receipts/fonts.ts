@@ -170,13 +170,13 @@ export function loadFont(name: FontName): LoadedFont {
   return font;
 }
 
-/** The font whose missing-glyph box draws a character no font has: Noto Sans's Basic Latin slice. */
+/** The font whose missing glyph (blank, in Noto Sans) stands for a character no font has: its Basic Latin slice. */
 export const MISSING_GLYPH_FONT: FontName = 'latin:latin';
 
 /**
  * Makes ready every font that `fontFor` may pick for the characters of `text` in `order`: for
- * each character, the fonts of the order (and their slices) up to the first that has its glyph. Before a document is
- * laid out (./pdf), which then measures and draws without waiting.
+ * each character, the fonts of the order (and their slices) up to the first that has its glyph.
+ * Before a document is laid out (./pdf), which then measures and draws without waiting.
  */
 export async function prepareFonts(text: string, order: readonly FontFamily[]): Promise<void> {
   await loadFontAsync(MISSING_GLYPH_FONT);
@@ -191,8 +191,8 @@ const SHARED = /[\p{Script=Common}\p{Script=Inherited}]/u;
 /**
  * The font that draws `codePoint`: the one before it when the character belongs to no script and
  * that font has it (an Arabic phrase's spaces stay in its run), else the first of `order` that has
- * it; null when none does (it would be a missing-glyph box). Its characters' fonts are made ready
- * by `prepareFonts` first.
+ * it; null when none does (MISSING_GLYPH_FONT draws it). Its characters' fonts are made ready by
+ * `prepareFonts` first.
  */
 export function fontFor(
   codePoint: number,

@@ -165,7 +165,7 @@ class Layout {
     return this.pdf.widthOfString(text, { features: [] });
   }
 
-  /** Selects a font, embedding it on first use; a character no font has is drawn as MISSING_GLYPH_FONT's box. */
+  /** Selects a font, embedding it on first use; a character no font has takes MISSING_GLYPH_FONT's missing glyph. */
   private use(font: FontName | null, size: number): void {
     const name = font ?? MISSING_GLYPH_FONT;
     if (!this.registered.has(name)) {
