@@ -190,6 +190,10 @@ test('cancelling the redirect keeps the shopper on the paid screen, which is axe
   const pdf = await page.request.get(`${gw.baseUrl}${await page.getByTestId('receipt-pdf').getAttribute('href')}`);
   expect(pdf.headers()['content-type']).toBe('application/pdf');
   expect((await pdf.body()).subarray(0, 5).toString()).toBe('%PDF-');
+  // In Japanese: the production server makes its Han font slices (harfbuzz's WASM, decision 080).
+  const japanese = await page.request.get(`${gw.baseUrl}/pay/${order.orderId}/receipt/pdf?lang=ja`);
+  expect(japanese.headers()['content-type']).toBe('application/pdf');
+  expect((await japanese.body()).toString('latin1')).toContain('+NotoSansJP-Regular');
   const unpaid = await gw.makeOrder({ currency: 'BTC', network: 'bitcoin', amount: '0.001' });
   expect((await page.request.get(`${gw.baseUrl}/pay/${unpaid.orderId}/receipt`)).status()).toBe(404);
 });

@@ -18,7 +18,7 @@ import {
   unsubscribeTarget,
   type Mailer,
 } from '@/lib/mail';
-import { updateMailSettings } from '@/lib/merchants';
+import { updateBrand, updateMailSettings } from '@/lib/merchants';
 import { rememberPayerLanguage } from '@/lib/pay';
 import { after, createOrder, network, orderRow, sandboxChain, watchOnce } from './support/chain';
 import { openTestDatabase } from './support/database';
@@ -197,10 +197,13 @@ describe('delivery', () => {
     sink.answer(() => 'accept');
   });
 
-  it('without SMTP the catcher keeps the message as it would arrive, headers included', async () => {
+  it('without SMTP the catcher keeps the message as it would arrive, headers and logo included', async () => {
     const catcher = startMailer(db, mailerOptions({ smtp: null, pollMs: 25 }));
+    const logo =
+      'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
     try {
       await mailer.stop(); // only the catcher runs meanwhile
+      await updateBrand(db, merchant.merchantId, { logo, color: null });
       const order = await paidOrder({ payerEmail: 'caught@example.com' });
       await waitFor('caught', 10_000, async () => (await stateOf(order.id)).state === 'sent');
       const [row] = await db.query<{
@@ -217,13 +220,18 @@ describe('delivery', () => {
       const { id } = await stateOf(order.id);
       const scope = { merchantId: merchant.merchantId, mode: 'test' as const };
       expect((await listMail(db, scope)).map((m) => m.id)).toContain(id);
-      expect(await getMail(db, scope, id)).toMatchObject({ subject: 'Mug Shop: Paid', transport: 'catcher' });
+      const caught = (await getMail(db, scope, id))!;
+      expect(caught).toMatchObject({ subject: 'Mug Shop: Paid', transport: 'catcher' });
+      // Sent with the logo as an inline attachment (cid:); shown with it, as a mail client shows it.
+      expect(row!.html_body).toContain('src="cid:logo@cryptogate"');
+      expect(caught.html_body).toContain(`<img src="${logo}"`);
       const other = await createTestMerchant(db);
       expect(await getMail(db, { merchantId: other.merchantId, mode: 'test' }, id)).toBeNull();
       expect(await getMail(db, { ...scope, mode: 'live' }, id)).toBeNull();
       expect(await listMail(db, { merchantId: other.merchantId, mode: 'test' })).toEqual([]);
     } finally {
       await catcher.stop();
+      await updateBrand(db, merchant.merchantId, { logo: null, color: null });
       mailer = startMailer(
         db,
         mailerOptions({

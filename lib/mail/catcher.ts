@@ -5,9 +5,10 @@ import 'server-only';
  * SMTP_URL, and for test mode, this is the built-in mail catcher: the message went nowhere else.
  * Scoped by merchant and mode in every query; the body columns are read only for one message.
  */
-import { columnsOf, mailMessages, param, sql, statement, type Queryable, type RowOf } from '../db';
+import { columnsOf, mailMessages, merchants, param, sql, statement, type Queryable, type RowOf } from '../db';
 import type { Mode } from '../protocol';
 import { isUuid } from '../protocol';
+import { withInlineLogo } from './compose';
 import { TEAM_MAIL_KINDS } from './team';
 
 const mm = mailMessages;
@@ -42,8 +43,10 @@ const LIST = statement<MailItem, { merchantId: string; mode: Mode; limit: number
        order by ${mm.createdAt} desc, ${mm.id} desc limit ${param('limit')}`,
 );
 
-const ONE = statement<MailMessage, { merchantId: string; mode: Mode; id: string }>(
-  sql`select ${columnsOf(mm, [...ITEM_COLUMNS, 'headers', 'text_body', 'html_body'])} from ${mm}
+const ONE = statement<MailMessage & { logo: string | null }, { merchantId: string; mode: Mode; id: string }>(
+  sql`select ${columnsOf(mm, [...ITEM_COLUMNS, 'headers', 'text_body', 'html_body'])},
+             (select ${merchants.brandLogo} from ${merchants} where ${merchants.id} = ${mm.merchantId}) as logo
+        from ${mm}
        where ${mm.id} = ${param('id')} and ${mm.merchantId} = ${param('merchantId')} and ${mm.mode} = ${param('mode')} and ${NOT_TEAM_MAIL}`,
 );
 
@@ -56,9 +59,16 @@ export function listMail(db: Queryable, scope: MailScope): Promise<MailItem[]> {
   return LIST.run(db, { ...scope, limit: MAIL_PAGE_SIZE });
 }
 
-/** One message of the scope; null for another merchant's, another mode's or an unknown id. */
+/**
+ * One message of the scope as it would arrive, its logo shown as a mail client shows the inline
+ * attachment (`withInlineLogo`): the merchant's logo as it is now, which the message attached
+ * unless it changed since (a message is rendered when it is sent, lib/mail/render). Null for
+ * another merchant's, another mode's or an unknown id.
+ */
 export async function getMail(db: Queryable, scope: MailScope, id: string): Promise<MailMessage | null> {
   if (!isUuid(id)) return null;
   const [row] = await ONE.run(db, { ...scope, id });
-  return row ?? null;
+  if (!row) return null;
+  const { logo, ...message } = row;
+  return { ...message, html_body: message.html_body === null ? null : withInlineLogo(message.html_body, logo) };
 }

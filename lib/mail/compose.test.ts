@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PublicOrderView } from '../pay/view';
-import { composePayerMail, type PayerMailInput } from './compose';
+import { composePayerMail, LOGO_CID, withInlineLogo, type PayerMailInput } from './compose';
 
 const view: PublicOrderView = {
   orderId: '0b7e6a3c-8a38-4e40-9f40-6f2a3b8d3c11',
@@ -90,5 +90,24 @@ describe('composePayerMail', () => {
 
   it('Japanese: the full-width separator of the page', () => {
     expect(composePayerMail(input({ language: 'ja' })).subject).toMatch(/^Demo Shop：/);
+  });
+});
+
+describe("the dashboard's copy of a mail", () => {
+  const LOGO = 'data:image/png;base64,iVBORw0KGgo=';
+
+  it('shows the attached logo where the message refers to it by cid:, as a mail client does', () => {
+    const { html } = composePayerMail(input({ merchant: { name: 'Demo Shop', color: null, hasLogo: true } }));
+    expect(html).toContain(`src="cid:${LOGO_CID}"`);
+    const shown = withInlineLogo(html, LOGO);
+    expect(shown).toContain(`<img src="${LOGO}" alt="Demo Shop"`);
+    expect(shown).not.toContain('cid:');
+  });
+
+  it('leaves the HTML as it is without a logo, or with anything but a base64 image data: URL', () => {
+    const html = `<img src="cid:${LOGO_CID}">`;
+    expect(withInlineLogo(html, null)).toBe(html);
+    expect(withInlineLogo(html, 'data:image/png;base64,AAAA" onerror="x')).toBe(html);
+    expect(withInlineLogo(html, 'https://tracker.example/logo.png')).toBe(html);
   });
 });

@@ -19,6 +19,17 @@ import { MAIL_MESSAGES } from './mail-messages';
 /** The `cid:` of the merchant's logo, attached to the message when it has one. */
 export const LOGO_CID = 'logo@cryptogate';
 
+/**
+ * A sent message's HTML as a mail client shows it, for the dashboard's copy (./catcher): the
+ * logo's `cid:` reference drawn from `logo`, the data: URL the message attaches. The message
+ * itself keeps `cid:`: Gmail and Outlook show an inline attachment but drop a data: image.
+ * A logo that is not a base64 image data: URL (never stored, lib/merchants) leaves the HTML as is.
+ */
+export function withInlineLogo(html: string, logo: string | null): string {
+  if (!logo || !/^data:image\/(?:png|jpeg|gif|webp);base64,[A-Za-z0-9+/]+={0,2}$/.test(logo)) return html;
+  return html.replaceAll(`src="cid:${LOGO_CID}"`, `src="${logo}"`);
+}
+
 export interface PayerMailInput {
   kind: PayerMailKind;
   language: Language;

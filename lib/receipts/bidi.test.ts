@@ -45,6 +45,16 @@ describe('visualRuns', () => {
     ]);
   });
 
+  it('a bidirectional control asks for no font: it keeps the one before it', () => {
+    const asked: number[] = [];
+    const runs = visualRuns<string>('Receipt from \u2068Café\u2069', 'ltr', (c, previous) => {
+      asked.push(c);
+      return fontOf(c, previous);
+    });
+    expect(asked.filter((c) => c === 0x2068 || c === 0x2069)).toEqual([]);
+    expect(runs.map((r) => [r.text, r.font])).toEqual([['Receipt from Café', 'latin']]);
+  });
+
   it('a character no font has is a run of its own with no font', () => {
     expect(visualRuns('a\u{1F600}b', 'ltr', (c) => (c < 0x80 ? 'latin' : null))).toEqual([
       { text: 'a', font: 'latin', rtl: false },

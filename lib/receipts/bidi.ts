@@ -11,7 +11,8 @@ import bidiFactory from 'bidi-js';
 const bidi = bidiFactory();
 
 /** Direction marks and isolates (lib/pay/format `isolate`): they steer the algorithm and draw nothing. */
-const CONTROLS = /[\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
+const CONTROL = /[\u200E\u200F\u202A-\u202E\u2066-\u2069]/;
+const CONTROLS = new RegExp(CONTROL.source, 'g');
 /** Letters whose script fontkit shapes right to left (and so reverses by itself). */
 const RTL_LETTER = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFF]/;
 
@@ -34,7 +35,7 @@ export function directionOfText(text: string, fallback: BaseDirection): BaseDire
 
 /**
  * One line's runs from left to right. `fontOf` picks each character's font (null: none has it),
- * given the font of the character before it: spaces, punctuation and combining marks may stay in
+ * bidirectional controls aside, given the font of the character before it: spaces, punctuation and combining marks may stay in
  * it, so an Arabic phrase is one run and a vowel sign is never cut from its letter.
  */
 export function visualRuns<F>(
@@ -48,7 +49,10 @@ export function visualRuns<F>(
   for (let i = 0; i < line.length; i++) {
     const code = line.charCodeAt(i);
     const isLowSurrogate = code >= 0xdc00 && code <= 0xdfff && i > 0;
-    fonts.push(isLowSurrogate ? fonts[i - 1]! : fontOf(line.codePointAt(i)!, i > 0 ? fonts[i - 1]! : null));
+    const previous = i > 0 ? fonts[i - 1]! : null;
+    // A control draws nothing: it keeps the font before it, and no font is looked up for it.
+    const sameAsPrevious = isLowSurrogate || CONTROL.test(line[i]!);
+    fonts.push(sameAsPrevious ? previous : fontOf(line.codePointAt(i)!, previous));
   }
   const mirrored = bidi.getMirroredCharactersMap(line, levels.levels);
   const order = bidi.getReorderedIndices(line, levels);

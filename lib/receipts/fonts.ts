@@ -1,39 +1,60 @@
 import 'server-only';
 /**
- * The fonts a receipt PDF embeds (docs/decisions/075): Noto from npm packages, read from
+ * The fonts a receipt PDF embeds (docs/decisions/075, 080): Noto from npm packages, read from
  * node_modules at run time, never fetched and never the host's (a merchant's server has no CJK
- * fonts). Each file is loaded on first use only: a German receipt never opens the 4.5 MB Japanese
- * font. pdfkit embeds a subset of the glyphs a document uses.
+ * fonts). pdfkit embeds a subset of the glyphs a document uses.
  *
- * Han characters are shared by four fonts whose drawings differ by country: the document's language
- * picks its own first (./pdf `fontOrder`).
+ * Arabic is one file, parsed on first use. Noto Sans (Latin, Greek, Cyrillic, Devanagari) and the
+ * four Han families come as Fontsource's slices: one variable font a family (every weight in one
+ * outline) cut by Unicode range into WOFF2 files, 4 to 6 MB a family where a package of static
+ * weights is 12 to 41 MB. A slice is read only when a document has one of its characters, pinned
+ * to the regular weight (400) and turned into a TrueType font by harfbuzz (`subset-font`, WASM):
+ * pdfkit reads no WOFF2 and embeds a TrueType font's outlines as stored, which in a variable font
+ * are its default weight (the thinnest, in the Han fonts). Each font is made once per process and
+ * shared by every PDF.
+ *
+ * Han characters are shared by four families whose drawings differ by country: the document's
+ * language picks its own first (`fontOrder`).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import * as fontkit from 'fontkit';
+import subsetFont from 'subset-font';
 import type { Language } from '../pay/i18n';
 
-export type FontName = 'latin' | 'arabic' | 'jp' | 'sc' | 'tc' | 'kr';
+type WholeFamily = 'arabic';
+type HanFamily = 'jp' | 'sc' | 'tc' | 'kr';
+type SlicedFamily = 'latin' | HanFamily;
+export type FontFamily = WholeFamily | SlicedFamily;
+/** A font a PDF embeds: a whole family, or one slice of a family (`latin:devanagari`, `jp:119`). */
+export type FontName = WholeFamily | `${SlicedFamily}:${string}`;
 
-/** Each font's file in its npm package, SIL Open Font License 1.1 all. */
-const FONT_FILES: Record<FontName, string> = {
+/**
+ * Arabic and Urdu letters: Noto Naskh Arabic Regular, SIL Open Font License 1.1. (Urdu's usual
+ * Nastaliq: fontkit fails on Noto Nastaliq Urdu's positioning, a mark anchor it reads as null.)
+ */
+const ARABIC_FILE = '@embedpdf/fonts-arabic/fonts/NotoNaskhArabic-Regular.ttf';
+
+/** Each sliced family's Fontsource package (SIL Open Font License 1.1): `unicode.json` and `files/`. */
+const SLICED_PACKAGES: Record<SlicedFamily, string> = {
   // Latin, Latin Extended (Vietnamese, Turkish), Greek, Cyrillic, and Devanagari (Hindi): Noto
-  // Sans 2 draws them all, with Devanagari's conjuncts and vowel signs.
-  latin: '@embedpdf/fonts-latin/fonts/NotoSans-Regular.ttf',
-  // Arabic and Urdu letters (Naskh: Urdu's usual Nastaliq is not in a small npm package).
-  arabic: '@embedpdf/fonts-arabic/fonts/NotoNaskhArabic-Regular.ttf',
-  jp: '@embedpdf/fonts-jp/fonts/NotoSansJP-Regular.otf',
-  sc: '@embedpdf/fonts-sc/fonts/NotoSansHans-Regular.otf',
-  tc: '@embedpdf/fonts-tc/fonts/NotoSansHant-Regular.otf',
-  kr: '@embedpdf/fonts-kr/fonts/NotoSansKR-Regular.otf',
+  // Sans draws them all, with Devanagari's conjuncts and vowel signs (its slice keeps their rules).
+  latin: 'noto-sans',
+  jp: 'noto-sans-jp',
+  sc: 'noto-sans-sc',
+  tc: 'noto-sans-tc',
+  kr: 'noto-sans-kr',
 };
 
-/** The Han font a language prefers; the others follow it as fallbacks. */
-const HAN_FIRST: Partial<Record<Language, FontName>> = { ja: 'jp', zh: 'sc', 'zh-Hant': 'tc', ko: 'kr' };
+/** The regular weight, as Noto Naskh Arabic Regular's. */
+const REGULAR = 400;
+
+/** The Han family a language prefers; the others follow it as fallbacks. */
+const HAN_FIRST: Partial<Record<Language, HanFamily>> = { ja: 'jp', zh: 'sc', 'zh-Hant': 'tc', ko: 'kr' };
 
 /** The order in which a document's characters look for a font: the first that has the glyph draws it. */
-export function fontOrder(language: Language): FontName[] {
-  const han: FontName[] = ['jp', 'sc', 'tc', 'kr'];
+export function fontOrder(language: Language): FontFamily[] {
+  const han: HanFamily[] = ['jp', 'sc', 'tc', 'kr'];
   const first = HAN_FIRST[language];
   return ['latin', 'arabic', ...(first ? [first, ...han.filter((f) => f !== first)] : han)];
 }
@@ -47,20 +68,121 @@ const NODE_MODULES = path.join(process.cwd(), 'node_modules');
 
 export interface LoadedFont {
   name: FontName;
-  /** fontkit's reading of the file: what pdfkit embeds, and the coverage of a character. */
+  /** fontkit's reading of the font: what pdfkit embeds, and the coverage of a character. */
   face: fontkit.Font;
 }
 
 const loaded = new Map<FontName, LoadedFont>();
+const loading = new Map<FontName, Promise<LoadedFont>>();
 
-export function loadFont(name: FontName): LoadedFont {
+function wholeFont(name: WholeFamily): LoadedFont {
   let font = loaded.get(name);
   if (!font) {
-    const bytes = fs.readFileSync(path.join(NODE_MODULES, FONT_FILES[name]));
+    const bytes = fs.readFileSync(path.join(NODE_MODULES, ARABIC_FILE));
     font = { name, face: fontkit.create(bytes) as fontkit.Font };
     loaded.set(name, font);
   }
   return font;
+}
+
+/**
+ * A sliced family from its package's `unicode.json` ("[12]": "U+4e00-4e0f,U+4e11"): each slice's
+ * characters, and each character's slices in the order a browser tries them (ranges overlap, the
+ * "latin" and "latin-ext" slices both list U+0131 where only one has it; CSS tries the last
+ * declared first).
+ */
+interface SliceIndex {
+  characters: Map<string, string>;
+  slicesOf: Map<number, string[]>;
+}
+
+const sliceIndexes = new Map<SlicedFamily, SliceIndex>();
+
+function sliceIndex(family: SlicedFamily): SliceIndex {
+  let index = sliceIndexes.get(family);
+  if (!index) {
+    const file = path.join(NODE_MODULES, '@fontsource-variable', SLICED_PACKAGES[family], 'unicode.json');
+    const ranges = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, string>;
+    index = { characters: new Map(), slicesOf: new Map() };
+    for (const [key, list] of Object.entries(ranges)) {
+      const slice = key.replace(/^\[|\]$/g, '');
+      let characters = '';
+      for (const range of list.split(',')) {
+        const [from, to] = range.trim().replace(/^U\+/i, '').split('-') as [string, string?];
+        for (let c = parseInt(from, 16); c <= parseInt(to ?? from, 16); c++) {
+          characters += String.fromCodePoint(c);
+          index.slicesOf.set(c, [slice, ...(index.slicesOf.get(c) ?? [])]);
+        }
+      }
+      index.characters.set(slice, characters);
+    }
+    sliceIndexes.set(family, index);
+  }
+  return index;
+}
+
+/** The fonts of `family` that may draw `codePoint`, to be tried in order: the family, or its slices. */
+function candidates(family: FontFamily, codePoint: number): FontName[] {
+  if (family === 'arabic') return [family];
+  return (sliceIndex(family).slicesOf.get(codePoint) ?? []).map((slice) => `${family}:${slice}` as const);
+}
+
+/** One slice of a family, pinned to the regular weight, as a TrueType font of the slice's characters. */
+async function makeSlice(name: `${SlicedFamily}:${string}`): Promise<LoadedFont> {
+  const [family, slice] = name.split(':') as [SlicedFamily, string];
+  const base = SLICED_PACKAGES[family];
+  const file = path.join(NODE_MODULES, '@fontsource-variable', base, 'files', `${base}-${slice}-wght-normal.woff2`);
+  const truetype = await subsetFont(fs.readFileSync(file), sliceIndex(family).characters.get(slice) ?? '', {
+    targetFormat: 'truetype',
+    variationAxes: { wght: REGULAR },
+  });
+  const face = fontkit.create(truetype) as fontkit.Font;
+  // harfbuzz moves the outlines to the weight but keeps the default's names ("NotoSansJP-Thin"):
+  // the PDF names its font (pdfkit's BaseFont) by the weight it draws.
+  Object.defineProperty(face, 'postscriptName', { value: face.postscriptName?.replace(/-\w+$/, '-Regular') });
+  const font: LoadedFont = { name, face };
+  loaded.set(name, font);
+  return font;
+}
+
+function loadFontAsync(name: FontName): Promise<LoadedFont> {
+  if (name === 'arabic') return Promise.resolve(wholeFont(name));
+  const done = loaded.get(name);
+  if (done) return Promise.resolve(done);
+  let pending = loading.get(name);
+  if (!pending) {
+    pending = makeSlice(name);
+    // A failed slice (a damaged package) is tried again by the next PDF, not remembered.
+    pending.catch(() => loading.delete(name));
+    loading.set(name, pending);
+  }
+  return pending;
+}
+
+/**
+ * A font made ready by `prepareFonts`. Asking for one that was not is a mistake in the caller:
+ * drawing cannot wait for a slice to be made.
+ */
+export function loadFont(name: FontName): LoadedFont {
+  if (name === 'arabic') return wholeFont(name);
+  const font = loaded.get(name);
+  if (!font) throw new Error(`The font ${name} was not prepared for this document`);
+  return font;
+}
+
+/** The font whose missing glyph (blank, in Noto Sans) stands for a character no font has: its Basic Latin slice. */
+export const MISSING_GLYPH_FONT: FontName = 'latin:latin';
+
+/**
+ * Makes ready every font that `fontFor` may pick for the characters of `text` in `order`: for
+ * each character, the fonts of the order (and their slices) up to the first that has its glyph.
+ * Before a document is laid out (./pdf), which then measures and draws without waiting.
+ */
+export async function prepareFonts(text: string, order: readonly FontFamily[]): Promise<void> {
+  await loadFontAsync(MISSING_GLYPH_FONT);
+  for (const codePoint of new Set([...text].map((c) => c.codePointAt(0)!)))
+    for (const name of order.flatMap((family) => candidates(family, codePoint)))
+      if ((await loadFontAsync(name)).face.hasGlyphForCodePoint(codePoint)) break;
 }
 
 /** Characters of no script of their own (spaces, punctuation, digits, combining marks). */
@@ -69,11 +191,12 @@ const SHARED = /[\p{Script=Common}\p{Script=Inherited}]/u;
 /**
  * The font that draws `codePoint`: the one before it when the character belongs to no script and
  * that font has it (an Arabic phrase's spaces stay in its run), else the first of `order` that has
- * it; null when none does (it would be a missing-glyph box).
+ * it; null when none does (MISSING_GLYPH_FONT draws it). Its characters' fonts are made ready by
+ * `prepareFonts` first.
  */
 export function fontFor(
   codePoint: number,
-  order: readonly FontName[],
+  order: readonly FontFamily[],
   previous: FontName | null = null,
 ): FontName | null {
   if (
@@ -82,6 +205,9 @@ export function fontFor(
     loadFont(previous).face.hasGlyphForCodePoint(codePoint)
   )
     return previous;
-  for (const name of order) if (loadFont(name).face.hasGlyphForCodePoint(codePoint)) return name;
-  return null;
+  return (
+    order
+      .flatMap((family) => candidates(family, codePoint))
+      .find((name) => loadFont(name).face.hasGlyphForCodePoint(codePoint)) ?? null
+  );
 }

@@ -13,7 +13,8 @@ export {
   type ReceiptFacts,
 } from './document';
 export { loadReceipt, type LoadedReceipt } from './load';
-export { pdfHeaders, pdfLogoOf, renderPdf } from './pdf';
+export { LOGO_MAX_SIDE, pdfLogoOf } from './logo';
+export { pdfHeaders, renderPdf } from './pdf';
 export {
   gatedPdfResponse,
   PDF_RENDERS_AT_ONCE,

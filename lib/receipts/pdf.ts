@@ -9,7 +9,15 @@ import 'server-only';
 import PDFDocument from 'pdfkit';
 import { directionOfText, visualRuns, wrapText, type BaseDirection } from './bidi';
 import type { PayerDocument } from './document';
-import { fontFor, fontOrder, loadFont, type FontName } from './fonts';
+import {
+  fontFor,
+  fontOrder,
+  loadFont,
+  MISSING_GLYPH_FONT,
+  prepareFonts,
+  type FontFamily,
+  type FontName,
+} from './fonts';
 
 const MARGIN = 56;
 const A4 = { width: 595.28, height: 841.89 };
@@ -19,21 +27,16 @@ const INK = '#18181b';
 /** Controls that steer the bidirectional algorithm: kept in the text drawn, dropped from metadata. */
 const CONTROLS = /[\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
 
-/**
- * The PNG or JPEG bytes of a brand logo (a data: URL, lib/merchants checks it on upload), or null:
- * pdfkit draws neither WebP nor GIF, so those receipts carry the merchant's name only.
- */
-export function pdfLogoOf(dataUrl: string | null): Buffer | null {
-  const match = dataUrl?.match(/^data:image\/(?:png|jpeg);base64,([A-Za-z0-9+/]+={0,2})$/);
-  if (!match) return null;
-  const bytes = Buffer.from(match[1]!, 'base64');
-  const png = bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
-  const jpeg = bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff;
-  return png || jpeg ? bytes : null;
+/** Every text a document draws, without the bidirectional controls (no font draws them): what its fonts are made ready for. */
+export function textOfDocument(document: PayerDocument): string {
+  return [document.title, document.status, document.testMode ?? '', ...document.rows.flatMap((r) => [r.label, r.value])]
+    .join('')
+    .replace(CONTROLS, '');
 }
 
-/** The PDF of `document`, with the merchant's logo when it is PNG or JPEG. */
-export function renderPdf(document: PayerDocument, logo: Buffer | null, now: Date): Promise<Buffer> {
+/** The PDF of `document`, with the merchant's logo (./logo: PNG or JPEG bytes) when it has one. */
+export async function renderPdf(document: PayerDocument, logo: Buffer | null, now: Date): Promise<Buffer> {
+  await prepareFonts(textOfDocument(document), fontOrder(document.language));
   const pdf = new PDFDocument({
     size: 'A4',
     margin: MARGIN,
@@ -61,7 +64,7 @@ export function renderPdf(document: PayerDocument, logo: Buffer | null, now: Dat
 /** Writes a document down the page from its start side, a new page when one is full. */
 class Layout {
   private y = MARGIN;
-  private readonly order: FontName[];
+  private readonly order: FontFamily[];
   private readonly registered = new Set<FontName>();
 
   constructor(
@@ -107,7 +110,7 @@ class Layout {
         valign: 'center',
       });
     } catch {
-      return; // bytes pdfkit cannot read: the receipt carries the name only, as with WebP
+      return; // bytes pdfkit cannot read after all: the receipt carries the name only
     }
     this.y += 48 + 16;
   }
@@ -162,12 +165,12 @@ class Layout {
     return this.pdf.widthOfString(text, { features: [] });
   }
 
-  /** Selects a font, embedding it on first use; a character no font has is drawn (as a box) by the first. */
+  /** Selects a font, embedding it on first use; a character no font has takes MISSING_GLYPH_FONT's missing glyph. */
   private use(font: FontName | null, size: number): void {
-    const name = font ?? this.order[0]!;
+    const name = font ?? MISSING_GLYPH_FONT;
     if (!this.registered.has(name)) {
       // pdfkit takes a fontkit font as well as bytes (its PDFFontFactory.open; its types say bytes
-      // only): every document shares one parsed font and its layout caches, not a 4.5 MB parse each.
+      // only): every document shares one parsed font and its layout caches, not a parse each.
       this.pdf.registerFont(name, loadFont(name).face as unknown as Buffer);
       this.registered.add(name);
     }
