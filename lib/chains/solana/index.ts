@@ -43,7 +43,6 @@ import { transfersOf, type ReceivingAccounts } from './transfers';
 import { mintProgram, recentBlockhash } from './wallet-network';
 
 export { isValidSolanaAddress } from './address';
-export { recentBlockhash, type RecentBlockhash } from './wallet-network';
 export { SolanaRpcError } from './rpc';
 
 const FINALIZED = { commitment: 'finalized' } as const;
