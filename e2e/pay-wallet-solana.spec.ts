@@ -191,4 +191,17 @@ test('a Wallet Standard wallet pays a USDC order: the exact transfer with the re
 
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Paid', { timeout: 60_000 });
   expect((await gw.status(order.orderId)).status).toBe('processed');
+
+  // The endpoint's documented refusals (docs/payment-page.md), never a 500: a paid order, an
+  // account that is no Solana address (a NUL byte, 80 digits), an unknown order.
+  const ask = async (orderId: string, account: string) => {
+    const response = await fetch(
+      `${gw.baseUrl}/api/pay/${orderId}/solana-transaction?account=${encodeURIComponent(account)}`,
+    );
+    return [response.status, ((await response.json()) as { error?: string }).error];
+  };
+  expect(await ask(order.orderId, chain.payer.address)).toEqual([409, 'NOT_PAYABLE']);
+  expect(await ask(order.orderId, `${chain.payer.address}\u0000`)).toEqual([400, 'BAD_ACCOUNT']);
+  expect(await ask(order.orderId, '9'.repeat(80))).toEqual([400, 'BAD_ACCOUNT']);
+  expect(await ask('00000000-0000-4000-8000-000000000000', chain.payer.address)).toEqual([404, 'NOT_FOUND']);
 });
