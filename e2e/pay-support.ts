@@ -14,6 +14,8 @@
 import AxeBuilder from '@axe-core/playwright';
 import { execFile } from 'node:child_process';
 import { createHmac, randomInt } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import jsQR from 'jsqr';
@@ -126,25 +128,62 @@ export interface OwnGateway {
  * FRAME_ANCESTORS, a live network's <NETWORK>_RPC_URL...): e2e/support/server.ts hands the
  * runner's environment to the server. `keyMode` is the mode of the key makeOrder signs with: a
  * live key for a spec that pays on a live network's node (e2e/pay-wallet.spec.ts).
+ *
+ * `env` may be a function of the id of the merchant whose key makeOrder signs with, for settings
+ * that name a merchant (a tag network's <NETWORK>_UNTAGGED_MERCHANT, which must exist when the
+ * gateway fills its address pool): the gateway then starts once without them to create that
+ * merchant, and again with them on the same data.
  */
 export async function startOwnGateway(
   name: string,
-  env: Record<string, string> = {},
+  env: Record<string, string> | ((merchantId: string) => Record<string, string>) = {},
   keyMode: 'test' | 'live' = 'test',
 ): Promise<OwnGateway> {
-  const settings = { E2E_SANDBOX_BLOCK_SECONDS: '0', ...env };
+  const logFile = path.join(ROOT, '.tmp', `e2e-${name}.log`);
+  const start = (settings: Record<string, string>, dataDir?: string) =>
+    withEnv({ E2E_SANDBOX_BLOCK_SECONDS: '0', ...settings }, () => startGatewayServer(logFile, {}, dataDir));
+  if (typeof env === 'function') {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-e2e-'));
+    try {
+      const first = await start({}, dataDir);
+      const keys = await createKeys(first, name, keyMode).finally(() => first.stop());
+      const server = await start(env(keys.merchantId), dataDir);
+      const stop = server.stop;
+      server.stop = () => stop().finally(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+      return ownGateway(server, keys);
+    } catch (error) {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      throw error;
+    }
+  }
+  const server = await start(env);
+  let keys: Keys;
+  try {
+    keys = await createKeys(server, name, keyMode);
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
+  return ownGateway(server, keys);
+}
+
+/** Runs `start` with `settings` in this process's environment (which the server inherits), then restores it. */
+async function withEnv<T>(settings: Record<string, string>, start: () => Promise<T>): Promise<T> {
   const saved = Object.fromEntries(Object.keys(settings).map((k) => [k, process.env[k]]));
   Object.assign(process.env, settings);
-  let server: GatewayServer;
   try {
-    server = await startGatewayServer(path.join(ROOT, '.tmp', `e2e-${name}.log`));
+    return await start();
   } finally {
     for (const [k, v] of Object.entries(saved)) {
       if (v === undefined) delete process.env[k];
       else process.env[k] = v;
     }
   }
-  const cli = (script: 'keys' | 'sandbox', args: string[]) =>
+}
+
+/** Runs a CLI (`npm run <script> -- ...`) against the data directory of `server`. */
+function cliOf(server: GatewayServer) {
+  return (script: 'keys' | 'sandbox', args: string[]) =>
     new Promise<string>((resolve, reject) => {
       const cliEnv = {
         ...process.env,
@@ -164,16 +203,25 @@ export async function startOwnGateway(
         },
       );
     });
-  let keys: Keys;
-  try {
-    const created = JSON.parse(
-      (await cli('keys', ['create', '--name', `e2e-${name}`, '--mode', keyMode, '--json'])).trim().split('\n').pop()!,
-    ) as Keys;
-    keys = { publicKey: created.publicKey, privateKey: created.privateKey };
-  } catch (error) {
-    await server.stop();
-    throw error;
-  }
+}
+
+/** A new merchant with a key of `keyMode`, on `server` (`npm run keys -- create`). */
+async function createKeys(
+  server: GatewayServer,
+  name: string,
+  keyMode: 'test' | 'live',
+): Promise<Keys & { merchantId: string }> {
+  const created = JSON.parse(
+    (await cliOf(server)('keys', ['create', '--name', `e2e-${name}`, '--mode', keyMode, '--json']))
+      .trim()
+      .split('\n')
+      .pop()!,
+  ) as Keys & { merchantId: string };
+  return { publicKey: created.publicKey, privateKey: created.privateKey, merchantId: created.merchantId };
+}
+
+function ownGateway(server: GatewayServer, keys: Keys): OwnGateway {
+  const cli = cliOf(server);
   const baseUrl = server.baseUrl;
   const gateway: OwnGateway = {
     baseUrl,

@@ -65,8 +65,11 @@ export const EXTRA_ENTRY_POINTS = {
   'lib/pay/link-messages.ts': "a payment link page's texts, shared with the browser",
   'lib/pay/rest-messages.ts': 'the "pay the rest" texts, shared with the browser',
   'lib/pay/wallet-request.ts': 'the wallet transaction of an EIP-681 URI, shared with the browser',
-  'lib/pay/wallet-discovery.ts': 'the injected wallets that announce themselves (EIP-6963), for the browser',
+  'lib/pay/wallet-discovery.ts':
+    'the wallets that announce themselves (EIP-6963, the Wallet Standard), for the browser',
   'lib/pay/wallet-send.ts': 'the EIP-1193 wallet flow, imported by the browser only when the button is pressed',
+  'lib/pay/wallet-solana-send.ts':
+    'the Wallet Standard (Solana) wallet flow, imported by the browser only when the button is pressed',
   'lib/invoices/view.ts': 'the invoice page view types, shared with the browser',
   'lib/receipts/document.ts': 'the receipt as a document, pure: the receipt page draws it as the PDF does',
   'lib/receipts/receipt-messages.ts': 'the receipt texts, handed to the receipt page like the payment page texts',

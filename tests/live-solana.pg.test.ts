@@ -5,13 +5,21 @@
  * database, orders made with a live key. Every order shares the receiving wallet and has its own
  * Solana Pay reference. USDT is configured here as a Token-2022 mint withholding a 1% transfer fee.
  */
-import { generateKeyPairSigner, type Address, type Instruction } from '@solana/kit';
+import {
+  generateKeyPairSigner,
+  getBase64Encoder,
+  getCompiledTransactionMessageDecoder,
+  getTransactionDecoder,
+  signTransaction,
+  type Address,
+  type Instruction,
+} from '@solana/kit';
 import { describe, expect, it } from 'vitest';
 import { findCurrency } from '@/lib/catalog';
 import { liveNetworks, type LiveAdapter } from '@/lib/chains/live';
 import type { Database } from '@/lib/db/client';
 import type { OrderRow } from '@/lib/orders/rows';
-import { walletBlockhash } from '@/lib/pay';
+import { walletSolanaTransaction } from '@/lib/pay';
 import { createOrder, orderRow } from './support/chain';
 import { watchLive, withLiveNetwork } from './support/live';
 import { createTestMerchant, type TestMerchant } from './support/merchants';
@@ -158,22 +166,34 @@ describe.skipIf(litesvmMissing)('live Solana (litesvm facade)', () => {
     expect(await orderRow(db, order.id)).toMatchObject({ status: 'processed', received: '1000000' });
   });
 
-  it("the wallet button's recent blockhash comes from the gateway's node, asked once for many pages", async () => {
-    const order = await createOrder(db, merchant.live, { ...USDC, amount: '1' });
-    const asked = () => chain.nodes.reduce((n, node) => n + (node.calls.get('getLatestBlockhash') ?? 0), 0);
-    const before = asked();
-    const answers = await Promise.all([1, 2, 3].map(() => walletBlockhash(db, order.id)));
-    expect(answers[0]).toEqual({
-      ok: true,
-      blockhash: chain.ledger.svm.latestBlockhash(),
-      lastValidBlockHeight: expect.any(Number),
-    });
+  it("the wallet button's transaction: built with the node's blockhash asked once for many pages, it pays the order once signed", async () => {
+    const order = await createOrder(db, merchant.live, { ...USDC, amount: '1.25' });
+    const asked = (method: string) => chain.nodes.reduce((n, node) => n + (node.calls.get(method) ?? 0), 0);
+    const before = { blockhash: asked('getLatestBlockhash'), mint: asked('getAccountInfo') };
+    const answers = await Promise.all([1, 2, 3].map(() => walletSolanaTransaction(db, order.id, chain.payer.address)));
+    expect(answers[0]).toEqual({ ok: true, transaction: expect.any(String) });
     expect(answers[2]).toEqual(answers[0]);
-    expect(asked() - before).toBe(1);
-    expect(await walletBlockhash(db, '00000000-0000-4000-8000-000000000000')).toMatchObject({ status: 404 });
-    await send(await usdc(order, 1_000_000n));
+    // One request for the blockhash (kept 5 s), one for the mint's program (kept for good).
+    expect(asked('getLatestBlockhash') - before.blockhash).toBe(1);
+    expect(asked('getAccountInfo') - before.mint).toBe(1);
+    const unsigned = getTransactionDecoder().decode(
+      getBase64Encoder().encode((answers[0] as { transaction: string }).transaction),
+    );
+    const message = getCompiledTransactionMessageDecoder().decode(unsigned.messageBytes);
+    expect(message.lifetimeToken).toBe(chain.ledger.svm.latestBlockhash());
+    expect(
+      await walletSolanaTransaction(db, '00000000-0000-4000-8000-000000000000', chain.payer.address),
+    ).toMatchObject({ status: 404 });
+    expect(await walletSolanaTransaction(db, order.id, '0OIl')).toMatchObject({ status: 400, error: 'BAD_ACCOUNT' });
+    // Signed as the shopper's wallet would, and run by the real SPL Token program.
+    const tx = chain.ledger.send(await signTransaction([chain.payer.keyPair], unsigned));
+    expect(chain.ledger.transactions.get(tx)!.err).toBeNull();
     await watchLive(db, adapter);
-    expect(await walletBlockhash(db, order.id)).toMatchObject({ status: 409, error: 'NOT_PAYABLE' });
+    expect(await payments(order.id)).toEqual([{ tx_hash: tx, status: 'processed', amount: '1250000', tag: order.tag }]);
+    expect(await walletSolanaTransaction(db, order.id, chain.payer.address)).toMatchObject({
+      status: 409,
+      error: 'NOT_PAYABLE',
+    });
   });
 
   it('fails over to the second node when the first stops mid-run: nothing missed, nothing counted twice', async () => {

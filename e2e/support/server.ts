@@ -28,11 +28,13 @@ const STARTUP_TIMEOUT_MS = 120_000;
  * Starts a gateway under test. `env` overrides its environment (e.g. `{ SANDBOX_BLOCK_SECONDS: '0' }`
  * for a spec that mines every block itself), or is a function of the port it will listen on (e.g.
  * for a PUBLIC_BASE_URL naming it otherwise); the server stops with stop(), or with the process
- * that started it.
+ * that started it. Its data directory is a fresh temporary one that goes with it, unless `dataDir`
+ * names one the caller keeps (to start a gateway again on the same data).
  */
 export async function startGatewayServer(
   logFile: string,
   env: Record<string, string> | ((port: number) => Record<string, string>) = {},
+  dataDir?: string,
 ): Promise<GatewayServer> {
   // scripts/test.mjs has just built (E2E_BUILD_ENSURED): sources edited since then, in a shared
   // working tree, must not fail the run. Started any other way, the build must be current.
@@ -47,7 +49,7 @@ export async function startGatewayServer(
   for (let attempt = 1; ; attempt++) {
     try {
       const port = await freePort();
-      return await startOnce(port, logFile, typeof env === 'function' ? env(port) : env);
+      return await startOnce(port, logFile, typeof env === 'function' ? env(port) : env, dataDir);
     } catch (error) {
       if (attempt === 3 || !(error instanceof PortTakenError)) throw error;
     }
@@ -56,9 +58,14 @@ export async function startGatewayServer(
 
 class PortTakenError extends Error {}
 
-async function startOnce(port: number, logFile: string, overrides: Record<string, string>): Promise<GatewayServer> {
+async function startOnce(
+  port: number,
+  logFile: string,
+  overrides: Record<string, string>,
+  kept: string | undefined,
+): Promise<GatewayServer> {
   const baseUrl = `http://127.0.0.1:${port}`;
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-e2e-'));
+  const dataDir = kept ?? fs.mkdtempSync(path.join(os.tmpdir(), 'gw-e2e-'));
   fs.mkdirSync(path.dirname(logFile), { recursive: true });
   const log = fs.openSync(logFile, 'w');
   const env: NodeJS.ProcessEnv = {
@@ -79,7 +86,7 @@ async function startOnce(port: number, logFile: string, overrides: Record<string
     // Specs receive webhooks on servers of their own on 127.0.0.1 (e2e/dashboard-data.spec.ts).
     WEBHOOK_ALLOWED_TARGETS: '127.0.0.1',
     ...overrides,
-    E2E_REMOVE_ON_EXIT: dataDir,
+    E2E_REMOVE_ON_EXIT: kept ? '' : dataDir,
   };
   const preload = pathToFileURL(path.join(root, 'e2e/support/exit-with-parent.mjs')).href;
   // stdin stays a pipe from this process: the preload stops the server when it closes.
@@ -96,7 +103,7 @@ async function startOnce(port: number, logFile: string, overrides: Record<string
     logFile,
     async stop() {
       await stopProcess(child, exited);
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      if (!kept) fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
   try {

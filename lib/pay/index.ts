@@ -8,6 +8,6 @@ export {
   type PublicOrderRow,
   type PublicTransferRow,
 } from './public-view';
-export { walletBlockhash, type WalletBlockhash } from './wallet-blockhash';
+export { walletSolanaTransaction, type WalletSolanaTransaction } from './wallet-solana';
 export type { PublicBrand, PublicOrderInvoice, PublicOrderView, Screen } from './view';
 export { rememberPayerLanguage } from './payer-language';

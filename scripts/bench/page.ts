@@ -38,7 +38,7 @@ import {
   kib,
   lazyWalletChunks,
   PAGE_BUDGET_BYTES,
-  WALLET_CODE_MARKER,
+  WALLET_CODE_MARKERS,
   type ScriptFile,
 } from '../lib/page-weight';
 import { BENCH_JSON, runAtCommit, shortCommit } from './baseline';
@@ -141,8 +141,9 @@ async function measureWeights(origin: string, orderId: string): Promise<Weights>
   const floor = await floorFirstLoad(origin);
   const floorUrls = new Set(floor.files.map((f) => f.url));
   const wallet = lazyWalletChunks(root);
-  if (wallet.length === 0)
-    throw new Error(`no chunk of the build holds "${WALLET_CODE_MARKER}": the wallet code was not found`);
+  for (const [module, marker] of Object.entries(WALLET_CODE_MARKERS))
+    if (!wallet.some((chunk) => chunk.modules.includes(module)))
+      throw new Error(`no chunk of the build holds "${marker}": the wallet code of ${module} was not found`);
   const languages = [];
   for (const language of LANGUAGES) {
     const page = await firstLoadJs(origin, `/pay/${orderId}?lang=${encodeURIComponent(language)}`);

@@ -6,8 +6,9 @@
  *   src>` except noModule polyfills, and script preloads), each gzipped on its own, summed. The
  *   floor is the same for an empty App Router page of the same build (the 404 page of an unknown
  *   path: the root layout and nothing else), so the budget is about our code, not the framework's.
- * - The "Pay with wallet" code (lib/pay/wallet-send, a dynamic import on the press): the build's
- *   chunks that hold it, found by a string only that module has; none may be a first-load file.
+ * - The "Pay with wallet" code (lib/pay/wallet-send for EVM, lib/pay/wallet-solana-send for
+ *   Solana, each a dynamic import on the press): the build's chunks that hold them, found by a
+ *   string only that module has; none may be a first-load file.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -16,8 +17,11 @@ import { gzipSync } from 'node:zlib';
 /** What the payment page may add to the floor's first-load JavaScript, gzip, TanStack Query included. */
 export const PAGE_BUDGET_BYTES = 20 * 1024;
 
-/** A string of lib/pay/wallet-send.ts that survives minification and is in no other module. */
-export const WALLET_CODE_MARKER = 'wallet_switchEthereumChain';
+/** Per lazily loaded wallet module, a string of it that survives minification and is in no other module. */
+export const WALLET_CODE_MARKERS = {
+  'lib/pay/wallet-send.ts': 'wallet_switchEthereumChain',
+  'lib/pay/wallet-solana-send.ts': '/solana-transaction?account=',
+} as const;
 
 export interface ScriptFile {
   /** As the HTML names it (a path under /_next/static). */
@@ -81,16 +85,20 @@ export async function floorFirstLoad(origin: string): Promise<FirstLoad> {
   return firstLoadJs(origin, `/page-weight-floor-${Date.now().toString(36)}`);
 }
 
-/** The build's script chunks (under `root`/.next/static) that hold the lazily loaded wallet code. */
-export function lazyWalletChunks(root: string): ScriptFile[] {
+/** The build's script chunks (under `root`/.next/static) that hold the lazily loaded wallet code, each with the modules it holds. */
+export function lazyWalletChunks(root: string): (ScriptFile & { modules: string[] })[] {
   const dir = path.join(root, '.next', 'static');
   const found = [];
   for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
     if (!entry.isFile() || !entry.name.endsWith('.js')) continue;
     const file = path.join(entry.parentPath, entry.name);
     const body = fs.readFileSync(file);
-    if (!body.includes(WALLET_CODE_MARKER)) continue;
+    const modules = Object.entries(WALLET_CODE_MARKERS)
+      .filter(([, marker]) => body.includes(marker))
+      .map(([module]) => module);
+    if (modules.length === 0) continue;
     found.push({
+      modules,
       url: `/_next/static/${path.relative(dir, file).split(path.sep).join('/')}`,
       raw: body.length,
       gzip: gzipSync(body).length,

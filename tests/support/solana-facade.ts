@@ -7,7 +7,9 @@
  * JSON-RPC on 127.0.0.1, the methods the adapter (lib/chains/solana) uses, in the shapes of
  * https://solana.com/docs/rpc/http: getSlot, getBlock (`transactionDetails: "none"`), getBlocks,
  * getBlocksWithLimit, getSignaturesForAddress (`limit`, `before`, `until`), getTransaction
- * (`encoding: "json"`), getAccountInfo (`encoding: "base64"`) and getLatestBlockhash.
+ * (`encoding: "json"`), getAccountInfo (`encoding: "base64"`) and getLatestBlockhash; and
+ * sendTransaction (`encoding: "base64"`), which a browser wallet in e2e/pay-wallet-solana.spec.ts
+ * relays to, run at once in a new slot with no preflight (a failing one is kept with its error).
  *
  * What it INVENTS, since litesvm has none of it:
  * - Slots and blocks: each `send` (or `skip`) moves to a new slot, a transaction's block being
@@ -38,7 +40,9 @@ import {
   generateKeyPairSigner,
   getAddressEncoder,
   getBase58Decoder,
+  getBase64Encoder,
   getCompiledTransactionMessageDecoder,
+  getTransactionDecoder,
   lamports,
   pipe,
   setTransactionMessageFeePayerSigner,
@@ -357,6 +361,10 @@ export async function startSolanaFacade(ledger: SolanaLedger): Promise<SolanaFac
               }
             : null,
         };
+      }
+      case 'sendTransaction': {
+        if (opts.encoding !== 'base64') throw new RpcError(-32602, 'only base64 transactions are taken here');
+        return ledger.send(getTransactionDecoder().decode(getBase64Encoder().encode(params[0] as string)));
       }
       case 'getLatestBlockhash':
         return {

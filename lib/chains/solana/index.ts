@@ -23,6 +23,7 @@ import 'server-only';
  *   (./accounts): a pass fails, naming what to create or change, until they are usable.
  * - Finalized headers never change: the watcher's cursor check is answered from memory.
  */
+import { address } from '@solana/kit';
 import type { Network } from '../../catalog';
 import type { LiveChainConfig } from '../../config';
 import type { BlockRef, ChainTransfer } from '../adapter';
@@ -37,10 +38,11 @@ import {
   type SignatureInfo,
 } from './answers';
 import { SolanaRpcClient, SolanaRpcError } from './rpc';
+import { transferRequest, transferTransaction } from './transfer-request';
 import { transfersOf, type ReceivingAccounts } from './transfers';
+import { mintProgram, recentBlockhash } from './wallet-network';
 
 export { isValidSolanaAddress } from './address';
-export { recentBlockhash, type RecentBlockhash } from './blockhash';
 export { SolanaRpcError } from './rpc';
 
 const FINALIZED = { commitment: 'finalized' } as const;
@@ -183,4 +185,27 @@ export function solanaAdapter(network: Network, cfg: LiveChainConfig): LiveAdapt
     // Only finalized transactions are read: nothing before it is shown.
     mempool: async () => [],
   };
+}
+
+/**
+ * The unsigned transaction (base64 wire format) a browser wallet signs and sends to pay the
+ * transfer request `walletUri` from `payer` (./transfer-request), with a recent blockhash and the
+ * token's program from the network's nodes (./wallet-network); null when the URI asks for nothing
+ * (nothing left to pay, or not a request of this network's currencies).
+ */
+export async function walletTransaction(
+  network: Network,
+  cfg: LiveChainConfig,
+  walletUri: string,
+  payer: string,
+): Promise<string | null> {
+  const currencyOf = (mint: string | null) => network.currencies.find((c) => (c.contract ?? null) === mint);
+  const request = transferRequest(walletUri, (mint) => currencyOf(mint)?.decimals);
+  if (!request) return null;
+  const [lifetime, program] = await Promise.all([
+    recentBlockhash(network, cfg),
+    request.splToken ? mintProgram(network, cfg, request.splToken) : undefined,
+  ]);
+  const token = program && { program, decimals: currencyOf(request.splToken!)!.decimals };
+  return transferTransaction(request, address(payer), { ...lifetime, ...(token && { token }) });
 }
