@@ -13,7 +13,7 @@ import { deriveAddress, isValidAddress } from './derivation';
 import { evmAdapter, evmNewHeads } from './evm';
 import { failoverAdapter, type FailoverAdapter, type NodeStatus } from './failover';
 import type { LiveAdapter } from './live-adapter';
-import { solanaAdapter, walletTransaction } from './solana';
+import { solanaAdapter, solanaPaymentTransaction } from './solana';
 import { isValidTronAddress, tronAdapter } from './tron';
 import { utxoAdapter } from './utxo';
 import { xrplAdapter } from './xrpl';
@@ -95,14 +95,14 @@ export function liveChainConfig(network: string): LiveChainConfig | undefined {
 /**
  * The unsigned transaction paying live Solana's transfer request `walletUri` from `payer`, for the
  * payment page's wallet button, built with what the gateway's own nodes tell (./solana
- * walletTransaction: a recent blockhash kept a few seconds, the token's program); null when the URI
+ * solanaPaymentTransaction: a recent blockhash kept a few seconds, the token's program); null when the URI
  * asks for nothing; undefined where Solana is not live.
  */
 export function solanaWalletTransaction(walletUri: string, payer: string): Promise<string | null> | undefined {
   const state = live();
   const network = state.networks.find((n) => n.family === 'solana');
   const cfg = network && state.configs.get(network.name);
-  return network && cfg ? walletTransaction(network, cfg, walletUri, payer) : undefined;
+  return network && cfg ? solanaPaymentTransaction(network, cfg, walletUri, payer) : undefined;
 }
 
 /** One adapter per live network, created once per process: over its nodes, with failover (./failover). */

@@ -193,7 +193,7 @@ export function solanaAdapter(network: Network, cfg: LiveChainConfig): LiveAdapt
  * token's program from the network's nodes (./wallet-network); null when the URI asks for nothing
  * (nothing left to pay, or not a request of this network's currencies).
  */
-export async function walletTransaction(
+export async function solanaPaymentTransaction(
   network: Network,
   cfg: LiveChainConfig,
   walletUri: string,
