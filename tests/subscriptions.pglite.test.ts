@@ -25,6 +25,7 @@ import {
   startSubscriberInvoice,
   subscriptionNow,
   subscriptionOfPageToken,
+  withInvoiceQuotes,
 } from '@/lib/subscriptions';
 import { network, sandboxChain, watchOnce } from './support/chain';
 import { openTestDatabase } from './support/database';
@@ -94,11 +95,14 @@ describe('a subscription over three periods on a moved clock', () => {
         graceDays: 7,
       }),
     );
-    const sub = await db.transaction((tx) =>
-      createSubscription(
-        tx,
-        scope(),
-        createSubscriptionRequest.parse({ planId: plan.id, email: 'Ana@Example.com', language: 'es' }),
+    const sub = await withInvoiceQuotes((quotes) =>
+      db.transaction((tx) =>
+        createSubscription(
+          tx,
+          scope(),
+          createSubscriptionRequest.parse({ planId: plan.id, email: 'Ana@Example.com', language: 'es' }),
+          quotes,
+        ),
       ),
     );
     expect(sub.status).toBe('trialing');
@@ -131,12 +135,16 @@ describe('a subscription over three periods on a moved clock', () => {
     expect(await current(sub.id)).toMatchObject({ status: 'canceled', cancelReason: 'unpaid', creditPeriods: 0 });
 
     // Reactivated by paying one period: a new cycle from the payment.
-    const reactivation = await db.transaction((tx) => startSubscriberInvoice(tx, sub.id, 1));
+    const reactivation = await withInvoiceQuotes((quotes) =>
+      db.transaction((tx) => startSubscriberInvoice(tx, sub.id, 1, quotes)),
+    );
     await pay(reactivation, '0.1');
     expect(await current(sub.id)).toMatchObject({ status: 'active', cycle: 1, period: 0, paidPeriods: 1 });
 
     // Two periods paid ahead: one invoice for twice the price; the next two renewals make no invoice.
-    const ahead = await db.transaction((tx) => startSubscriberInvoice(tx, sub.id, 2));
+    const ahead = await withInvoiceQuotes((quotes) =>
+      db.transaction((tx) => startSubscriberInvoice(tx, sub.id, 2, quotes)),
+    );
     const [aheadRow] = await db.query<{ amount: string }>('select amount::text from invoices where id = $1', [ahead]);
     expect(aheadRow!.amount).toBe('20000000');
     await pay(ahead, '0.2');
@@ -208,11 +216,14 @@ describe('a subscription over three periods on a moved clock', () => {
       scope(),
       createSubscriptionPlanRequest.parse({ name: 'Tee', currency: 'LTC', amount: '0.05', interval: 'week' }),
     );
-    const sub = await db.transaction((tx) =>
-      createSubscription(
-        tx,
-        scope(),
-        createSubscriptionRequest.parse({ planId: plan.id, email: 'jo@example.com', language: 'de' }),
+    const sub = await withInvoiceQuotes((quotes) =>
+      db.transaction((tx) =>
+        createSubscription(
+          tx,
+          scope(),
+          createSubscriptionRequest.parse({ planId: plan.id, email: 'jo@example.com', language: 'de' }),
+          quotes,
+        ),
       ),
     );
     // No trial: the first invoice at once, and the subscription active through its grace.
@@ -258,11 +269,14 @@ describe('a subscription over three periods on a moved clock', () => {
         reminderDays: 3,
       }),
     );
-    const sub = await db.transaction((tx) =>
-      createSubscription(
-        tx,
-        own,
-        createSubscriptionRequest.parse({ planId: plan.id, email: 'idle@example.com', language: 'en' }),
+    const sub = await withInvoiceQuotes((quotes) =>
+      db.transaction((tx) =>
+        createSubscription(
+          tx,
+          own,
+          createSubscriptionRequest.parse({ planId: plan.id, email: 'idle@example.com', language: 'en' }),
+          quotes,
+        ),
       ),
     );
     // Due when its first invoice is: 3 days before the trial ends.

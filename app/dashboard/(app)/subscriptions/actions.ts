@@ -13,7 +13,7 @@ import { clientAddress, requireAction } from '@/app/dashboard/session';
 import { getDatabase } from '@/lib/db';
 import { isDomainError } from '@/lib/errors';
 import { createSubscriptionPlanRequest, createSubscriptionRequest } from '@/lib/protocol';
-import { createPlan, createSubscription, moveTestClock, runRenewals } from '@/lib/subscriptions';
+import { createPlan, createSubscription, moveTestClock, runRenewals, withInvoiceQuotes } from '@/lib/subscriptions';
 import { recordAudit } from '@/lib/users';
 
 const PAGE = '/dashboard/subscriptions';
@@ -81,7 +81,10 @@ export async function createSubscriptionAction(_previous: ActionState, form: For
   const db = await getDatabase();
   let subscriptionId: string;
   try {
-    subscriptionId = (await db.transaction((tx) => createSubscription(tx, session, parsed.data))).id;
+    const made = await withInvoiceQuotes((quotes) =>
+      db.transaction((tx) => createSubscription(tx, session, parsed.data, quotes)),
+    );
+    subscriptionId = made.id;
   } catch (error) {
     if (isDomainError(error)) return { message: error.message };
     throw error;

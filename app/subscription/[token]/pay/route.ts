@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { getDatabase } from '@/lib/db';
-import { startSubscriberInvoice, subscriptionOfPageToken } from '@/lib/subscriptions';
+import { startSubscriberInvoice, subscriptionOfPageToken, withInvoiceQuotes } from '@/lib/subscriptions';
 import { readForm, redirectTo } from '../form';
 
 const form = z.object({
@@ -23,6 +23,8 @@ export async function POST(request: Request, { params }: { params: Promise<{ tok
   const subscription = await subscriptionOfPageToken(db, token);
   const parsed = form.safeParse(fields);
   if (!subscription || !parsed.success) return redirectTo(page, fields);
-  const invoiceId = await db.transaction((tx) => startSubscriberInvoice(tx, subscription.id, parsed.data.periods));
+  const invoiceId = await withInvoiceQuotes((quotes) =>
+    db.transaction((tx) => startSubscriberInvoice(tx, subscription.id, parsed.data.periods, quotes)),
+  );
   return redirectTo(`/invoice/${invoiceId}`, fields);
 }
