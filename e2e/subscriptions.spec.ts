@@ -280,4 +280,14 @@ test('three periods on a moved clock: paid, past due, canceled, reactivated, two
       ['subscription-invoice', subject(ar.invoice)],
       ['subscription-started', subject(ar.started)],
     ]);
+
+  // The owner retires the plan (docs/decisions/079): no new subscriber, in the audit log.
+  await page.goto('/dashboard/subscriptions');
+  await page.getByLabel('New subscribers').selectOption('false');
+  await page.getByRole('button', { name: 'Save plan' }).click();
+  await page.waitForURL(/notice=retired/);
+  await expect(page.getByTestId('plan-row').filter({ hasText: PLAN })).toContainText('retired');
+  await expect(page.getByRole('button', { name: 'Subscribe' })).toHaveCount(0);
+  await page.goto('/dashboard/audit');
+  await expect(page.getByText('subscription_plan.update').first()).toBeVisible();
 });

@@ -24,7 +24,9 @@ import {
   serializeSubscription,
   startSubscriberInvoice,
   subscriptionNow,
+  serializePlan,
   subscriptionOfPageToken,
+  updatePlan,
   withInvoiceQuotes,
 } from '@/lib/subscriptions';
 import { network, sandboxChain, watchOnce } from './support/chain';
@@ -288,5 +290,46 @@ describe('a subscription over three periods on a moved clock', () => {
     expect(await runRenewals(db, { scope: own })).toEqual({ visited: 1, changed: 1 });
     expect((await getSubscription(db, own, sub.id)).due_at).toEqual(sub.anchor);
     expect(await runRenewals(db, { scope: own })).toEqual({ visited: 0, changed: 0 });
+  });
+
+  it('a plan renamed and retired: no new subscriber; its subscribers renew on their terms under the new name', async () => {
+    const plan = await createPlan(
+      db,
+      scope(),
+      createSubscriptionPlanRequest.parse({ name: 'Beans', currency: 'LTC', amount: '0.2', interval: 'week' }),
+    );
+    const subscribe = (email: string) =>
+      withInvoiceQuotes((quotes) =>
+        db.transaction((tx) =>
+          createSubscription(tx, scope(), createSubscriptionRequest.parse({ planId: plan.id, email }), quotes),
+        ),
+      );
+    const sub = await subscribe('beans@example.com');
+    const retired = await updatePlan(db, scope(), { id: plan.id, name: 'Beans (old blend)', active: false });
+    expect(serializePlan(retired)).toMatchObject({ name: 'Beans (old blend)', amount: '0.2', active: false });
+    await expect(subscribe('late@example.com')).rejects.toMatchObject({
+      name: 'SubscriptionInvalid',
+      details: [{ path: 'planId', message: 'names a plan that takes no new subscribers' }],
+    });
+    // Another merchant's plan is not found, and changes nothing.
+    const stranger = await createTestMerchant(db, 'Stranger Club');
+    await expect(
+      updatePlan(db, { merchantId: stranger.merchantId, mode: 'test' }, { id: plan.id, active: true }),
+    ).rejects.toMatchObject({ name: 'NotFound' });
+
+    // The subscriber's next renewal: made as before, at the plan's price, under its new name.
+    await pay((await current(sub.id)).openInvoiceId!, '0.2');
+    await advance(7);
+    const renewal = (await current(sub.id)).openInvoiceId;
+    expect(renewal).not.toBeNull();
+    const [invoice] = await db.query<{ amount: string; description: string }>(
+      'select amount, description from invoices where id = $1',
+      [renewal],
+    );
+    expect(invoice).toEqual({ amount: '20000000', description: 'Beans (old blend)' });
+
+    // Opened again, it takes subscribers.
+    await updatePlan(db, scope(), { id: plan.id, active: true });
+    expect((await subscribe('again@example.com')).status).toBe('active');
   });
 });

@@ -12,8 +12,20 @@ import type { ActionState } from '@/app/dashboard/action-form';
 import { clientAddress, requireAction } from '@/app/dashboard/session';
 import { getDatabase } from '@/lib/db';
 import { isDomainError } from '@/lib/errors';
-import { createSubscriptionPlanRequest, createSubscriptionRequest } from '@/lib/protocol';
-import { createPlan, createSubscription, moveTestClock, runRenewals, withInvoiceQuotes } from '@/lib/subscriptions';
+import {
+  createSubscriptionPlanRequest,
+  createSubscriptionRequest,
+  updateSubscriptionPlanRequest,
+} from '@/lib/protocol';
+import {
+  createPlan,
+  createSubscription,
+  moveTestClock,
+  runRenewals,
+  updatePlan,
+  withInvoiceQuotes,
+} from '@/lib/subscriptions';
+import { postedForm } from '@/lib/security';
 import { recordAudit } from '@/lib/users';
 
 const PAGE = '/dashboard/subscriptions';
@@ -92,6 +104,32 @@ export async function createSubscriptionAction(_previous: ActionState, form: For
   await audit('subscription.create', { subscriptionId, planId: parsed.data.planId });
   revalidatePath(PAGE);
   redirect(`${PAGE}?notice=subscriber`);
+}
+
+/**
+ * Renames a plan, retires it (no new subscribers; its subscribers keep their terms and renewals)
+ * or opens it again (docs/decisions/079). The form names the plan and what changes.
+ */
+export async function updatePlanAction(_previous: ActionState, posted: FormData): Promise<ActionState> {
+  const form = postedForm(posted);
+  const session = await requireAction('links');
+  const active = field(form, 'active');
+  const parsed = updateSubscriptionPlanRequest.safeParse({
+    id: field(form, 'planId') ?? '',
+    name: field(form, 'name'),
+    active: active === 'true' ? true : active === 'false' ? false : active,
+  });
+  if (!parsed.success) return { message: problems(parsed.error) };
+  const { id, ...change } = parsed.data;
+  try {
+    await updatePlan(await getDatabase(), session, { id, ...change });
+  } catch (error) {
+    if (isDomainError(error)) return { message: error.message };
+    throw error;
+  }
+  await audit('subscription_plan.update', { planId: id, ...change });
+  revalidatePath(PAGE);
+  redirect(`${PAGE}?notice=${change.active === false ? 'retired' : 'plan-updated'}`);
 }
 
 const CLOCK_FORM = z.object({ days: z.coerce.number().int().min(1).max(366) });
