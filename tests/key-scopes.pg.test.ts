@@ -232,5 +232,16 @@ describe('a full key', () => {
       await ok(name, bodies[name]);
     }
     await ok('webhook-endpoints/delete', bodies['webhook-endpoints/delete']);
+    // A plan changed through the API is in the team's audit log, by its key (docs/decisions/079).
+    const audited = await gateway.db.query<{ actor: string; detail: Record<string, unknown> }>(
+      "select actor, detail from audit_log where action = 'subscription_plan.update' and merchant_id = $1",
+      [merchant.merchantId],
+    );
+    expect(audited).toEqual([
+      {
+        actor: `API key ${merchant.test.publicKey}`,
+        detail: { planId: bodies['subscriptions/update-plan'].id, name: 'Scopes renamed', mode: 'test' },
+      },
+    ]);
   });
 });

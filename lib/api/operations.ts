@@ -301,7 +301,8 @@ export const API_OPERATIONS = {
           // In the team's audit log beside the dashboard's own changes of plans.
           await recordAudit(tx, {
             merchantId: key.merchantId,
-            actor: `API key ${key.keyId}`,
+            // The public key, as the Keys page shows it.
+            actor: `API key ${key.publicKey}`,
             action: 'subscription_plan.update',
             detail: { planId: plan.id, ...change, mode: key.mode },
           });
