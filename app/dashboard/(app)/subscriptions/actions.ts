@@ -18,8 +18,10 @@ import {
   updateSubscriptionPlanRequest,
 } from '@/lib/protocol';
 import {
+  cancelSubscription,
   createPlan,
   createSubscription,
+  getSubscription,
   moveTestClock,
   runRenewals,
   updatePlan,
@@ -130,6 +132,29 @@ export async function updatePlanAction(_previous: ActionState, posted: FormData)
   await audit('subscription_plan.update', { planId: id, ...change });
   revalidatePath(PAGE);
   redirect(`${PAGE}?notice=${change.active === false ? 'retired' : 'plan-updated'}`);
+}
+
+const CANCEL_FORM = z.object({ subscriptionId: z.guid('Unknown subscription.') });
+
+/** Cancels a subscriber (`cancelReason: merchant`): mailed, no more invoices; paying again reactivates it. */
+export async function cancelSubscriptionAction(posted: FormData): Promise<void> {
+  const form = postedForm(posted);
+  const session = await requireAction('links');
+  const parsed = CANCEL_FORM.safeParse({ subscriptionId: form.get('subscriptionId') });
+  if (!parsed.success) redirect(PAGE);
+  const id = parsed.data.subscriptionId;
+  try {
+    // getSubscription first: another merchant's or mode's subscription is not found, and left alone.
+    await (
+      await getDatabase()
+    ).transaction(async (tx) => cancelSubscription(tx, (await getSubscription(tx, session, id)).id, 'merchant'));
+  } catch (error) {
+    if (isDomainError(error)) redirect(PAGE);
+    throw error;
+  }
+  await audit('subscription.cancel', { subscriptionId: id });
+  revalidatePath(PAGE);
+  redirect(`${PAGE}?notice=canceled`);
 }
 
 const CLOCK_FORM = z.object({ days: z.coerce.number().int().min(1).max(366) });

@@ -16,14 +16,23 @@ import {
   subscriptionNow,
 } from '@/lib/subscriptions';
 import { can } from '@/lib/users';
-import { advanceClockAction, createPlanAction, createSubscriptionAction, updatePlanAction } from './actions';
+import {
+  advanceClockAction,
+  cancelSubscriptionAction,
+  createPlanAction,
+  createSubscriptionAction,
+  updatePlanAction,
+} from './actions';
 
 export const metadata: Metadata = { title: 'Subscriptions' };
 
 const SHOWN = 100;
 
-const NOTICE_PARAM = z.object({ notice: z.enum(['plan-updated', 'retired']).optional().catch(undefined) });
+const NOTICE_PARAM = z.object({
+  notice: z.enum(['plan-updated', 'retired', 'canceled']).optional().catch(undefined),
+});
 const NOTICES = {
+  canceled: 'Subscription canceled: the subscriber is mailed, and no more invoices are made.',
   'plan-updated': 'Plan saved.',
   retired: 'Plan retired: it takes no new subscribers; its subscribers keep their terms and renewals.',
 } as const;
@@ -103,7 +112,7 @@ export default async function SubscriptionsPage({
         ) : (
           <DataTable
             caption={`Subscribers (${total})`}
-            head={['E-mail', 'Plan', 'Status', 'Paid until', 'Credit', 'Open invoice']}
+            head={['E-mail', 'Plan', 'Status', 'Paid until', 'Credit', 'Open invoice', ...(editor ? ['Action'] : [])]}
           >
             {subscriptions.map((row) => {
               const sub = serializeSubscription(row, now);
@@ -115,6 +124,22 @@ export default async function SubscriptionsPage({
                   <td className={`${CELL} font-mono`}>{sub.paidUntil?.slice(0, 10) ?? '—'}</td>
                   <td className={`${CELL} font-mono`}>{sub.creditPeriods}</td>
                   <td className={`${CELL} font-mono`}>{sub.openInvoiceId ? sub.openInvoiceId.slice(0, 8) : '—'}</td>
+                  {editor && (
+                    <td className={CELL}>
+                      {sub.status !== 'canceled' && (
+                        <form action={cancelSubscriptionAction}>
+                          <input type="hidden" name="subscriptionId" value={sub.id} />
+                          <button
+                            type="submit"
+                            className="underline"
+                            aria-label={`Cancel the subscription of ${sub.email}`}
+                          >
+                            Cancel
+                          </button>
+                        </form>
+                      )}
+                    </td>
+                  )}
                 </tr>
               );
             })}
