@@ -143,11 +143,10 @@ export async function cancelSubscriptionAction(posted: FormData): Promise<void> 
   const parsed = CANCEL_FORM.safeParse({ subscriptionId: form.get('subscriptionId') });
   if (!parsed.success) redirect(PAGE);
   const id = parsed.data.subscriptionId;
+  const db = await getDatabase();
   try {
     // getSubscription first: another merchant's or mode's subscription is not found, and left alone.
-    await (
-      await getDatabase()
-    ).transaction(async (tx) => cancelSubscription(tx, (await getSubscription(tx, session, id)).id, 'merchant'));
+    await db.transaction(async (tx) => cancelSubscription(tx, (await getSubscription(tx, session, id)).id, 'merchant'));
   } catch (error) {
     if (isDomainError(error)) redirect(PAGE);
     throw error;
