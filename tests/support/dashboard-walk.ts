@@ -48,17 +48,22 @@ export function pathsRefusedToCashiers(): { path: string; kind: 'page' | 'route'
   return dashboardPaths().filter(({ path: p }) => !CASHIER_OPEN_PAGES.some((open) => open.test(p)));
 }
 
-/**
- * The dashboard's server actions a cashier must be refused, from the build's server-reference
- * manifest: each with its id, its name and the page that posts it (dynamic segments filled).
- */
+/** The dashboard's server actions a cashier must be refused (all but CASHIER_ACTIONS). */
 export function actionsRefusedToCashiers(): { id: string; name: string; page: string }[] {
+  return dashboardActions().filter(({ name }) => !CASHIER_ACTIONS.includes(name));
+}
+
+/**
+ * The dashboard's server actions, from the build's server-reference manifest: each with its id,
+ * its name and the page that posts it (dynamic segments filled).
+ */
+export function dashboardActions(): { id: string; name: string; page: string }[] {
   const manifest = JSON.parse(
     fs.readFileSync(path.join(ROOT, '.next', 'server', 'server-reference-manifest.json'), 'utf8'),
   ) as { node: Record<string, { workers: Record<string, unknown>; exportedName?: string }> };
   return Object.entries(manifest.node).flatMap(([id, action]) => {
     const worker = Object.keys(action.workers).find((name) => name.startsWith('app/dashboard'));
-    if (!worker || CASHIER_ACTIONS.includes(action.exportedName ?? '')) return [];
+    if (!worker) return [];
     const page = worker
       .replace(/^app/, '')
       .replace(/\/page$/, '')

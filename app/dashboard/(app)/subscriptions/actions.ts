@@ -58,7 +58,8 @@ async function audit(action: string, detail: Record<string, unknown>) {
   });
 }
 
-export async function createPlanAction(_previous: ActionState, form: FormData): Promise<ActionState> {
+export async function createPlanAction(_previous: ActionState, posted: FormData): Promise<ActionState> {
+  const form = postedForm(posted);
   const session = await requireAction('links');
   const parsed = createSubscriptionPlanRequest.safeParse({
     name: field(form, 'name') ?? '',
@@ -83,7 +84,8 @@ export async function createPlanAction(_previous: ActionState, form: FormData): 
   redirect(`${PAGE}?notice=plan`);
 }
 
-export async function createSubscriptionAction(_previous: ActionState, form: FormData): Promise<ActionState> {
+export async function createSubscriptionAction(_previous: ActionState, posted: FormData): Promise<ActionState> {
+  const form = postedForm(posted);
   const session = await requireAction('links');
   const parsed = createSubscriptionRequest.safeParse({
     planId: field(form, 'planId') ?? '',
@@ -159,7 +161,8 @@ export async function cancelSubscriptionAction(posted: FormData): Promise<void> 
 const CLOCK_FORM = z.object({ days: z.coerce.number().int().min(1).max(366) });
 
 /** Moves the test clock (test mode only) and runs the renewals it makes due. */
-export async function advanceClockAction(form: FormData): Promise<void> {
+export async function advanceClockAction(posted: FormData): Promise<void> {
+  const form = postedForm(posted);
   const session = await requireAction('links');
   const parsed = CLOCK_FORM.safeParse({ days: form.get('days') });
   if (!parsed.success || session.mode !== 'test') redirect(PAGE);
