@@ -285,4 +285,23 @@ test('three periods on a moved clock: paid, past due, canceled, reactivated, two
       ['subscription-invoice', subject(ar.invoice)],
       ['subscription-started', subject(ar.started)],
     ]);
+
+  // The owner cancels Amal's subscription from the dashboard, then retires the plan
+  // (docs/decisions/079): no new subscriber; both in the audit log.
+  await page.goto('/dashboard/subscriptions');
+  await page.getByRole('button', { name: `Cancel the subscription of ${amal}` }).click();
+  await page.waitForURL(/notice=canceled/);
+  expect((await dashboardRow(page, amal))[2]).toBe('canceled');
+  await expect(page.getByRole('button', { name: `Cancel the subscription of ${amal}` })).toHaveCount(0);
+  expect((await apiOk<{ subscriptions: Subscription[] }>('subscriptions/list', {}, shop)).subscriptions).toEqual(
+    expect.arrayContaining([expect.objectContaining({ email: amal, status: 'canceled', cancelReason: 'merchant' })]),
+  );
+  await page.getByLabel('New subscribers').selectOption('false');
+  await page.getByRole('button', { name: 'Save plan' }).click();
+  await page.waitForURL(/notice=retired/);
+  await expect(page.getByTestId('plan-row').filter({ hasText: PLAN })).toContainText('retired');
+  await expect(page.getByRole('button', { name: 'Subscribe' })).toHaveCount(0);
+  await page.goto('/dashboard/audit');
+  await expect(page.getByText('subscription_plan.update').first()).toBeVisible();
+  await expect(page.getByText('subscription.cancel', { exact: true }).first()).toBeVisible();
 });

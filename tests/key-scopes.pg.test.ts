@@ -144,6 +144,7 @@ beforeAll(async () => {
     'refunds/list': { orderId: order.orderId },
     'funds/list': {},
     'subscriptions/create-plan': { name: 'Scopes 2', currency: 'USD', amount: '6', interval: 'week' },
+    'subscriptions/update-plan': { id: plan.id, name: 'Scopes renamed' },
     'subscriptions/list-plans': {},
     'subscriptions/create': { planId: plan.id, email: 'scopes2@example.com' },
     'subscriptions/get': { id: subscription.id },
@@ -168,6 +169,7 @@ const WRITES: OperationName[] = [
   'payment-links/disable',
   'refunds/make',
   'subscriptions/create-plan',
+  'subscriptions/update-plan',
   'subscriptions/create',
   'subscriptions/cancel',
   'subscriptions/advance-test-clock',
@@ -231,5 +233,16 @@ describe('a full key', () => {
       await ok(name, bodies[name]);
     }
     await ok('webhook-endpoints/delete', bodies['webhook-endpoints/delete']);
+    // A plan changed through the API is in the team's audit log, by its key (docs/decisions/079).
+    const audited = await gateway.db.query<{ actor: string; detail: Record<string, unknown> }>(
+      "select actor, detail from audit_log where action = 'subscription_plan.update' and merchant_id = $1",
+      [merchant.merchantId],
+    );
+    expect(audited).toEqual([
+      {
+        actor: `API key ${merchant.test.publicKey}`,
+        detail: { planId: bodies['subscriptions/update-plan'].id, name: 'Scopes renamed', mode: 'test' },
+      },
+    ]);
   });
 });

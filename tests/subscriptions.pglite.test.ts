@@ -24,7 +24,10 @@ import {
   serializeSubscription,
   startSubscriberInvoice,
   subscriptionNow,
+  serializePlan,
   subscriptionOfPageToken,
+  updatePlan,
+  withInvoiceQuotes,
 } from '@/lib/subscriptions';
 import { network, sandboxChain, watchOnce } from './support/chain';
 import { openTestDatabase } from './support/database';
@@ -94,11 +97,14 @@ describe('a subscription over three periods on a moved clock', () => {
         graceDays: 7,
       }),
     );
-    const sub = await db.transaction((tx) =>
-      createSubscription(
-        tx,
-        scope(),
-        createSubscriptionRequest.parse({ planId: plan.id, email: 'Ana@Example.com', language: 'es' }),
+    const sub = await withInvoiceQuotes((quotes) =>
+      db.transaction((tx) =>
+        createSubscription(
+          tx,
+          scope(),
+          createSubscriptionRequest.parse({ planId: plan.id, email: 'Ana@Example.com', language: 'es' }),
+          quotes,
+        ),
       ),
     );
     expect(sub.status).toBe('trialing');
@@ -131,12 +137,16 @@ describe('a subscription over three periods on a moved clock', () => {
     expect(await current(sub.id)).toMatchObject({ status: 'canceled', cancelReason: 'unpaid', creditPeriods: 0 });
 
     // Reactivated by paying one period: a new cycle from the payment.
-    const reactivation = await db.transaction((tx) => startSubscriberInvoice(tx, sub.id, 1));
+    const reactivation = await withInvoiceQuotes((quotes) =>
+      db.transaction((tx) => startSubscriberInvoice(tx, sub.id, 1, quotes)),
+    );
     await pay(reactivation, '0.1');
     expect(await current(sub.id)).toMatchObject({ status: 'active', cycle: 1, period: 0, paidPeriods: 1 });
 
     // Two periods paid ahead: one invoice for twice the price; the next two renewals make no invoice.
-    const ahead = await db.transaction((tx) => startSubscriberInvoice(tx, sub.id, 2));
+    const ahead = await withInvoiceQuotes((quotes) =>
+      db.transaction((tx) => startSubscriberInvoice(tx, sub.id, 2, quotes)),
+    );
     const [aheadRow] = await db.query<{ amount: string }>('select amount::text from invoices where id = $1', [ahead]);
     expect(aheadRow!.amount).toBe('20000000');
     await pay(ahead, '0.2');
@@ -208,11 +218,14 @@ describe('a subscription over three periods on a moved clock', () => {
       scope(),
       createSubscriptionPlanRequest.parse({ name: 'Tee', currency: 'LTC', amount: '0.05', interval: 'week' }),
     );
-    const sub = await db.transaction((tx) =>
-      createSubscription(
-        tx,
-        scope(),
-        createSubscriptionRequest.parse({ planId: plan.id, email: 'jo@example.com', language: 'de' }),
+    const sub = await withInvoiceQuotes((quotes) =>
+      db.transaction((tx) =>
+        createSubscription(
+          tx,
+          scope(),
+          createSubscriptionRequest.parse({ planId: plan.id, email: 'jo@example.com', language: 'de' }),
+          quotes,
+        ),
       ),
     );
     // No trial: the first invoice at once, and the subscription active through its grace.
@@ -258,11 +271,14 @@ describe('a subscription over three periods on a moved clock', () => {
         reminderDays: 3,
       }),
     );
-    const sub = await db.transaction((tx) =>
-      createSubscription(
-        tx,
-        own,
-        createSubscriptionRequest.parse({ planId: plan.id, email: 'idle@example.com', language: 'en' }),
+    const sub = await withInvoiceQuotes((quotes) =>
+      db.transaction((tx) =>
+        createSubscription(
+          tx,
+          own,
+          createSubscriptionRequest.parse({ planId: plan.id, email: 'idle@example.com', language: 'en' }),
+          quotes,
+        ),
       ),
     );
     // Due when its first invoice is: 3 days before the trial ends.
@@ -274,5 +290,46 @@ describe('a subscription over three periods on a moved clock', () => {
     expect(await runRenewals(db, { scope: own })).toEqual({ visited: 1, changed: 1 });
     expect((await getSubscription(db, own, sub.id)).due_at).toEqual(sub.anchor);
     expect(await runRenewals(db, { scope: own })).toEqual({ visited: 0, changed: 0 });
+  });
+
+  it('a plan renamed and retired: no new subscriber; its subscribers renew on their terms under the new name', async () => {
+    const plan = await createPlan(
+      db,
+      scope(),
+      createSubscriptionPlanRequest.parse({ name: 'Beans', currency: 'LTC', amount: '0.2', interval: 'week' }),
+    );
+    const subscribe = (email: string) =>
+      withInvoiceQuotes((quotes) =>
+        db.transaction((tx) =>
+          createSubscription(tx, scope(), createSubscriptionRequest.parse({ planId: plan.id, email }), quotes),
+        ),
+      );
+    const sub = await subscribe('beans@example.com');
+    const retired = await updatePlan(db, scope(), { id: plan.id, name: 'Beans (old blend)', active: false });
+    expect(serializePlan(retired)).toMatchObject({ name: 'Beans (old blend)', amount: '0.2', active: false });
+    await expect(subscribe('late@example.com')).rejects.toMatchObject({
+      name: 'SubscriptionInvalid',
+      details: [{ path: 'planId', message: 'names a plan that takes no new subscribers' }],
+    });
+    // Another merchant's plan is not found, and changes nothing.
+    const stranger = await createTestMerchant(db, 'Stranger Club');
+    await expect(
+      updatePlan(db, { merchantId: stranger.merchantId, mode: 'test' }, { id: plan.id, active: true }),
+    ).rejects.toMatchObject({ name: 'NotFound' });
+
+    // The subscriber's next renewal: made as before, at the plan's price, under its new name.
+    await pay((await current(sub.id)).openInvoiceId!, '0.2');
+    await advance(7);
+    const renewal = (await current(sub.id)).openInvoiceId;
+    expect(renewal).not.toBeNull();
+    const [invoice] = await db.query<{ amount: string; description: string }>(
+      'select amount, description from invoices where id = $1',
+      [renewal],
+    );
+    expect(invoice).toEqual({ amount: '20000000', description: 'Beans (old blend)' });
+
+    // Opened again, it takes subscribers.
+    await updatePlan(db, scope(), { id: plan.id, active: true });
+    expect((await subscribe('again@example.com')).status).toBe('active');
   });
 });

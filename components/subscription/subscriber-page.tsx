@@ -28,7 +28,16 @@ export interface SubscriberView {
 const FIELD =
   'mt-1 block w-24 rounded-md border border-slate-500 bg-white px-3 py-2 text-lg dark:border-slate-400 dark:bg-slate-900';
 
-export function SubscriberPage({ view, t }: { view: SubscriberView; t: SubscriptionMessages['page'] }) {
+export function SubscriberPage({
+  view,
+  t,
+  rateError = null,
+}: {
+  view: SubscriberView;
+  t: SubscriptionMessages['page'];
+  /** Why the last pay form made no invoice (no fresh rate), in the page's language. */
+  rateError?: string | null;
+}) {
   const base = `/subscription/${view.token}`;
   const lang = <input type="hidden" name="lang" value={view.language} />;
   const ended = view.status === 'canceled';
@@ -76,6 +85,11 @@ export function SubscriberPage({ view, t }: { view: SubscriberView; t: Subscript
         </p>
       )}
       <form method="post" action={`${base}/pay`} className="space-y-2">
+        {rateError && (
+          <p role="alert" className="rounded-md border border-red-600 p-3" data-testid="pay-error">
+            {rateError}
+          </p>
+        )}
         {lang}
         {ended ? (
           <input type="hidden" name="periods" value="1" />

@@ -28,6 +28,8 @@ import {
   listSubscriptions,
   moveTestClock,
   runRenewals,
+  updatePlan,
+  withInvoiceQuotes,
   serializePlan,
   serializeSubscription,
   subscriptionNow,
@@ -74,6 +76,7 @@ import { consumeNonce } from './nonces';
 import { apiOperation, unsupportedOperation, type ApiOperation } from './route';
 import { testSignature } from './test-signature';
 import { found } from '../errors';
+import { recordAudit } from '../users';
 
 export const API_OPERATIONS = {
   'make-order': apiOperation('make-order', async (ctx, input) => serializeOrder(await makeOrder(ctx, input)), {
@@ -293,6 +296,25 @@ export const API_OPERATIONS = {
       serializePlan(await withNonce(db, key, nonce, (tx) => createPlan(tx, key, input))),
     { nonce: 'handler' },
   ),
+  'subscriptions/update-plan': apiOperation(
+    'subscriptions/update-plan',
+    async ({ db, key, nonce }, { id, ...change }) =>
+      serializePlan(
+        await withNonce(db, key, nonce, async (tx) => {
+          const plan = await updatePlan(tx, key, { id, ...change });
+          // In the team's audit log beside the dashboard's own changes of plans.
+          await recordAudit(tx, {
+            merchantId: key.merchantId,
+            // The public key, as the Keys page shows it.
+            actor: `API key ${key.publicKey}`,
+            action: 'subscription_plan.update',
+            detail: { planId: plan.id, ...change, mode: key.mode },
+          });
+          return plan;
+        }),
+      ),
+    { nonce: 'handler' },
+  ),
   'subscriptions/list-plans': apiOperation('subscriptions/list-plans', async ({ db, key }, page) => {
     const { plans, total } = await listPlans(db, key, page);
     return { total, plans: plans.map(serializePlan) };
@@ -300,7 +322,14 @@ export const API_OPERATIONS = {
   'subscriptions/create': apiOperation(
     'subscriptions/create',
     async ({ db, key, nonce }, input) =>
-      answerSubscription(db, key, await withNonce(db, key, nonce, (tx) => createSubscription(tx, key, input))),
+      answerSubscription(
+        db,
+        key,
+        // The first invoice's rates are quoted before the transaction (lib/subscriptions/quotes.ts).
+        await withInvoiceQuotes((quotes) =>
+          withNonce(db, key, nonce, (tx) => createSubscription(tx, key, input, quotes)),
+        ),
+      ),
     { nonce: 'handler' },
   ),
   'subscriptions/get': apiOperation('subscriptions/get', async ({ db, key }, { id }) =>

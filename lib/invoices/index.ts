@@ -8,7 +8,16 @@ import 'server-only';
 export { chooseCoin } from './choose';
 export * from './errors';
 export { canChooseCoin, evaluateInvoice, MAX_INVOICE_ORDERS, type InvoiceFacts } from './lifecycle';
-export { makeInvoice, makeLinkInvoice, priceDecimalsOf, priceOf, type InvoiceCaller, type LinkInvoice } from './make';
+export {
+  makeInvoice,
+  makeLinkInvoice,
+  priceDecimalsOf,
+  priceOf,
+  quoteLinkInvoice,
+  type InvoiceCaller,
+  type InvoiceQuote,
+  type LinkInvoice,
+} from './make';
 export { loadInvoiceView } from './public-view';
 export { getInvoice, listInvoices, withOrders } from './read';
 export type { InvoiceRow, InvoiceWithOrder } from './rows';

@@ -82,6 +82,34 @@ async function quoteOffers(
   return { offers: priced.map((q) => q.coin), rates: Object.fromEntries(priced.map((q) => [q.coin.ticker, q.rate])) };
 }
 
+/** The coins a link invoice offers and their rates in its price currency, quoted before it is made. */
+export interface InvoiceQuote {
+  mode: Mode;
+  currency: string;
+  currencies: MakeInvoiceRequest['currencies'];
+  offers: OfferedCoin[];
+  rates: Record<string, string>;
+}
+
+/**
+ * Quotes what a link invoice in `currency` offering `currencies` needs (the rate sources: a network
+ * call). A caller that makes the invoice under a row lock quotes first, outside any transaction,
+ * and passes the quote in (lib/subscriptions): nobody waits on a rate source while a lock is held.
+ */
+export async function quoteLinkInvoice(
+  mode: Mode,
+  currency: string,
+  currencies: MakeInvoiceRequest['currencies'],
+): Promise<InvoiceQuote> {
+  const named = (currencies?.length ?? 0) > 0;
+  return {
+    mode,
+    currency,
+    currencies,
+    ...(await quoteOffers({ mode }, resolveOffers(mode, currencies), currency, named)),
+  };
+}
+
 const INVOICE = placeholders([
   'id',
   'merchant_id',
@@ -253,6 +281,8 @@ export interface LinkInvoice {
   currencies: MakeInvoiceRequest['currencies'];
   /** Minutes. */
   lifetime: number;
+  /** Its quote, made before (quoteLinkInvoice) for the same mode, currency and coins; absent, it is quoted here. */
+  quote?: InvoiceQuote;
 }
 
 const LINK_INVOICE_COLUMNS = insertValues([
@@ -277,8 +307,11 @@ export async function makeLinkInvoice(db: Queryable, input: LinkInvoice): Promis
   const key = { merchantId: input.merchantId, mode: input.mode };
   const decimals = priceDecimalsOf(input.currency);
   const price = { value: input.amount, scale: decimals };
-  const named = (input.currencies?.length ?? 0) > 0;
-  const quoted = await quoteOffers(key, resolveOffers(input.mode, input.currencies), input.currency, named);
+  const quoted = input.quote ?? (await quoteLinkInvoice(input.mode, input.currency, input.currencies));
+  if (quoted.mode !== input.mode || quoted.currency !== input.currency)
+    throw new Error(
+      `makeLinkInvoice: a ${quoted.mode} ${quoted.currency} quote for a ${input.mode} ${input.currency} invoice`,
+    );
   const [row] = await INSERT_LINK_INVOICE.run(db, {
     id: randomUUID(),
     link_id: input.linkId,

@@ -97,6 +97,8 @@ const SUMMARIES: Record<OperationName, string> = {
     'What the deposit addresses hold, per network and currency, with the estimated fee to collect it and the treasury it goes to.',
   'subscriptions/create-plan':
     'Create a subscription plan: a price per period, an optional trial, reminders and grace.',
+  'subscriptions/update-plan':
+    "Rename a plan, retire it (`active: false`: no new subscribers; its subscribers keep their terms and renewals) or open it again. A plan's terms never change.",
   'subscriptions/list-plans': 'The subscription plans, newest first.',
   'subscriptions/create':
     'Subscribe an e-mail address to a plan: a fresh invoice each period, mailed with reminders (docs/subscriptions.md).',
@@ -183,6 +185,7 @@ const EXAMPLES: Record<OperationName, Record<string, unknown>> = {
     reminderDays: 3,
     graceDays: 7,
   },
+  'subscriptions/update-plan': { id: ID, name: 'Pro plan (2026)', active: false },
   'subscriptions/list-plans': { limit: 20, offset: 0 },
   'subscriptions/create': { planId: ID, email: 'ana@example.com', customerId: 'cus_42', language: 'es' },
   'subscriptions/get': { id: ID },

@@ -24,6 +24,7 @@ import {
   listSubscriptionPlansRequest,
   listSubscriptionsRequest,
   subscriptionRequest,
+  updateSubscriptionPlanRequest,
   addressTransactionsRequest,
   createUserRequest,
   getUserAddressesRequest,
@@ -184,6 +185,11 @@ export const OPERATIONS = {
   // Subscriptions (docs/subscriptions.md): plans and subscribers; renewals are the worker's.
   'subscriptions/create-plan': {
     request: createSubscriptionPlanRequest,
+    response: subscriptionPlanResponse,
+    access: 'subscriptions:write',
+  },
+  'subscriptions/update-plan': {
+    request: updateSubscriptionPlanRequest,
     response: subscriptionPlanResponse,
     access: 'subscriptions:write',
   },

@@ -586,6 +586,22 @@ export const createSubscriptionPlanRequest = z.object({
 });
 export type CreateSubscriptionPlanRequest = z.output<typeof createSubscriptionPlanRequest>;
 export type CreateSubscriptionPlanInput = z.input<typeof createSubscriptionPlanRequest>;
+/**
+ * subscriptions/update-plan: a plan's name, and whether it takes new subscribers (`active`). Its
+ * terms (price, period, trial, reminders, grace) never change: its subscribers keep the terms they
+ * subscribed to; new terms are a new plan (docs/decisions/079).
+ */
+export const updateSubscriptionPlanRequest = z
+  .object({
+    id: id(),
+    name: optional(text().trim().min(1, 'is required').max(200, 'must be at most 200 characters')),
+    active: optional(z.boolean({ error: 'must be true or false' })),
+  })
+  .superRefine((request, ctx) => {
+    if (request.name === undefined && request.active === undefined)
+      ctx.addIssue({ code: 'custom', path: ['name'], message: 'give name, active or both' });
+  });
+export type UpdateSubscriptionPlanRequest = z.output<typeof updateSubscriptionPlanRequest>;
 /** subscriptions/list-plans: the caller's plans, newest first. */
 export const listSubscriptionPlansRequest = z.object(page);
 /** subscriptions/create: a subscriber of a plan, mailed at `email` in `language` (a payment page language). */

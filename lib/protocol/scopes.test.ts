@@ -41,6 +41,7 @@ describe('the key scopes', () => {
       'payment-links/disable',
       'refunds/make',
       'subscriptions/create-plan',
+      'subscriptions/update-plan',
       'subscriptions/create',
       'subscriptions/cancel',
       'subscriptions/advance-test-clock',

@@ -22,6 +22,7 @@ export {
   getSubscription,
   listPlans,
   listSubscriptions,
+  updatePlan,
   type SubscriptionPlanRow,
   type SubscriptionScope,
   type SubscriptionWithPlan,
@@ -34,6 +35,7 @@ export {
   startSubscriberInvoice,
 } from './lifecycle';
 export { serializePlan, serializeSubscription } from './serialize';
+export { InvoiceQuotes, withInvoiceQuotes } from './quotes';
 export { clockOffset, moveTestClock, subscriptionNow } from './clock';
 export {
   askToCancel,

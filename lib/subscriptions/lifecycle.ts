@@ -5,6 +5,7 @@ import 'server-only';
  * reactivated. The rules are ./rules' pure functions; this file applies them under the
  * subscription's row lock, and the unique key of a period's renewal invoice (subscription, cycle,
  * period) makes a second invoice for one period fail rather than happen (docs/decisions/067).
+ * An invoice's rates are quoted before the lock is taken (./quotes): no network call under it.
  */
 import { randomUUID } from 'node:crypto';
 import {
@@ -30,6 +31,7 @@ import { enqueueSubscriberMail, SUBSCRIBER_LINK_DAYS, subscriberLinkToken, type 
 import { tokenHash } from '../security';
 import { publishEvents } from '../webhooks';
 import { subscriptionNow } from './clock';
+import { InvoiceQuotes, withInvoiceQuotes } from './quotes';
 import { nextDueAt, periodStart, priceOfPeriods, renewalDue } from './rules';
 import { serializeSubscription } from './serialize';
 import {
@@ -141,10 +143,11 @@ interface Pending {
   mails: { kind: SubscriberMailKind; eventKey: string }[];
 }
 
-/** Makes one of the subscription's invoices (inside `tx`) and records it. */
+/** Makes one of the subscription's invoices (inside `tx`, at a rate quoted before) and records it. */
 async function makeSubscriptionInvoice(
   tx: Queryable,
   row: SubscriptionWithPlan,
+  quotes: InvoiceQuotes,
   what: {
     kind: SubscriptionInvoiceKind;
     cycle: number;
@@ -153,6 +156,7 @@ async function makeSubscriptionInvoice(
     periodStart: Date | null;
   },
 ): Promise<string> {
+  const currencies = row.currencies?.map((c) => ({ currency: c.currency, networks: c.networks }));
   const invoice = await makeLinkInvoice(tx, {
     linkId: null,
     soldBy: null,
@@ -163,9 +167,10 @@ async function makeSubscriptionInvoice(
     description: what.periods > 1 ? `${row.plan_name} × ${what.periods}` : row.plan_name,
     webhookUrl: null,
     returnUrl: null,
-    currencies: row.currencies?.map((c) => ({ currency: c.currency, networks: c.networks })),
+    currencies,
     // The longest an invoice lives (real time); a later one is made from the subscriber's page.
     lifetime: INVOICE_LIFETIME_MINUTES.max,
+    quote: quotes.for({ mode: row.mode, currency: row.currency, currencies }),
   });
   await INSERT_SUBSCRIPTION_INVOICE.run(tx, {
     invoice_id: invoice.id,
@@ -182,15 +187,16 @@ async function makeSubscriptionInvoice(
 /**
  * Brings one subscription up to `real` (plus its test clock) under its row lock: counts paid
  * invoices (a canceled subscription paid again is reactivated in a new cycle), then applies the
- * rules (periods started, the renewal invoice due, the status), then `intent` (a cancellation).
- * Writes the row, its events and mails in `tx`; answers whether anything changed (false when
- * another worker holds the row, with `skipLocked`).
+ * rules (periods started, the renewal invoice due, the status), then `intent` (a cancellation,
+ * which makes no renewal invoice: the subscription is ending). Writes the row, its events and
+ * mails in `tx`; answers whether anything changed (false when another worker holds the row, with
+ * `skipLocked`). An invoice to make without its quote in `quotes` throws QuoteNeeded (./quotes).
  */
 async function advance(
   tx: Queryable,
   id: string,
   real: Date,
-  options: { skipLocked: boolean; cancel?: SubscriptionCancelReason },
+  options: { skipLocked: boolean; quotes: InvoiceQuotes; cancel?: SubscriptionCancelReason },
 ): Promise<boolean> {
   const [locked] = await (options.skipLocked ? LOCK_OR_SKIP : LOCK).run(tx, { id });
   if (!locked) return false;
@@ -234,8 +240,8 @@ async function advance(
   const due = renewalDue(facts, now);
   for (const k of due.renewedPeriods) event('subscription.renewed', `${id}:${state.cycle}:${k}`);
   if (due.renewedPeriods.length > 0) state.renewed = due.renewedPeriods.at(-1)! + 1;
-  if (due.invoicePeriod !== null) {
-    const invoiceId = await makeSubscriptionInvoice(tx, row!, {
+  if (due.invoicePeriod !== null && !options.cancel) {
+    const invoiceId = await makeSubscriptionInvoice(tx, row!, options.quotes, {
       kind: 'renewal',
       cycle: state.cycle,
       periods: 1,
@@ -317,12 +323,14 @@ async function announce(tx: Queryable, id: string, now: Date, real: Date, pendin
 /**
  * Makes a subscription inside `tx` (with the API request's nonce, or the dashboard's audit):
  * its `subscription.created` event and welcome mail, then what is due at once (the first invoice
- * when there is no trial, or a trial shorter than the invoice's notice).
+ * when there is no trial, or a trial shorter than the invoice's notice), its rates from `quotes`
+ * (run it inside `withInvoiceQuotes`).
  */
 export async function createSubscription(
   tx: Queryable,
   scope: SubscriptionScope,
   input: CreateSubscriptionRequest,
+  quotes: InvoiceQuotes,
   real = new Date(),
 ): Promise<SubscriptionWithPlan> {
   const now = await subscriptionNow(tx, scope.merchantId, scope.mode, real);
@@ -331,24 +339,33 @@ export async function createSubscription(
     events: [{ type: 'subscription.created', dedupeKey: `subscription.created:${id}` }],
     mails: [{ kind: 'subscription-started', eventKey: `subscription/${id}/started` }],
   });
-  await advance(tx, id, real, { skipLocked: false });
+  await advance(tx, id, real, { skipLocked: false, quotes });
   const [row] = await SUBSCRIPTION_BY_ID.run(tx, { id });
   return row!;
 }
 
-/** Brings one subscription up to date in its own transaction (the worker's pass; skipped while another holds it). */
+/**
+ * Brings one subscription up to date in its own transaction (the worker's pass; skipped while
+ * another holds it); a renewal invoice's rates are quoted before the transaction (./quotes).
+ */
 export function renewSubscription(db: Database, id: string, real = new Date()): Promise<boolean> {
-  return db.transaction((tx) => advance(tx, id, real, { skipLocked: true }));
+  return withInvoiceQuotes((quotes) => db.transaction((tx) => advance(tx, id, real, { skipLocked: true, quotes })));
 }
 
-/** Cancels a subscription inside `tx` (idempotent: a canceled one stays as it is), counting its paid invoices first. */
+/** The quotes of a change that makes no invoice: asked for one, it throws QuoteNeeded, which is a bug there. */
+const NO_QUOTES = new InvoiceQuotes();
+
+/**
+ * Cancels a subscription inside `tx` (idempotent: a canceled one stays as it is), counting its
+ * paid invoices first. It makes no invoice, so it needs no quote.
+ */
 export async function cancelSubscription(
   tx: Queryable,
   id: string,
   reason: Exclude<SubscriptionCancelReason, 'unpaid'>,
   real = new Date(),
 ): Promise<void> {
-  await advance(tx, id, real, { skipLocked: false, cancel: reason });
+  await advance(tx, id, real, { skipLocked: false, cancel: reason, quotes: NO_QUOTES });
 }
 
 /**
@@ -383,18 +400,20 @@ export async function runRenewals(
 /**
  * An invoice the subscriber asks for on their page, inside `tx`: `periods` periods ahead (prepaid
  * credit), or, for a canceled subscription, one period that reactivates it. Paid, it is counted by
- * the next pass. Answers the invoice's id.
+ * the next pass. Answers the invoice's id. Its rates come from `quotes`: run it inside
+ * `withInvoiceQuotes`, which quotes before the row lock.
  */
 export async function startSubscriberInvoice(
   tx: Queryable,
   id: string,
   periods: number,
+  quotes: InvoiceQuotes,
   real = new Date(),
 ): Promise<string> {
-  await advance(tx, id, real, { skipLocked: false });
+  await advance(tx, id, real, { skipLocked: false, quotes });
   const [row] = await SUBSCRIPTION_BY_ID.run(tx, { id });
   const canceled = row!.status === 'canceled';
-  const invoiceId = await makeSubscriptionInvoice(tx, row!, {
+  const invoiceId = await makeSubscriptionInvoice(tx, row!, quotes, {
     kind: canceled ? 'reactivation' : 'prepay',
     cycle: row!.cycle,
     periods: canceled ? 1 : periods,

@@ -138,6 +138,32 @@ export async function createPlan(
   return row!;
 }
 
+const UPDATE_PLAN = statement<
+  SubscriptionPlanRow,
+  SubscriptionScope & { id: string; name: string | null; active: boolean | null }
+>(
+  sql`update ${subscriptionPlans} set ${bare(subscriptionPlans.name)} = coalesce(${param('name')}, ${subscriptionPlans.name}),
+     ${bare(subscriptionPlans.active)} = coalesce(${param('active')}::boolean, ${subscriptionPlans.active})
+   where ${subscriptionPlans.id} = ${param('id')} and ${PLAN_SCOPED} returning *`,
+);
+
+/**
+ * Renames one of the caller's plans, retires it (`active` false: it takes no new subscriber) or
+ * opens it again; answers the plan as it is now, or NotFound. Its terms are not touched: its
+ * subscribers renew as before (docs/decisions/079).
+ */
+export async function updatePlan(
+  db: Queryable,
+  scope: SubscriptionScope,
+  change: { id: string; name?: string; active?: boolean },
+): Promise<SubscriptionPlanRow> {
+  const [plan] = isUuid(change.id)
+    ? await UPDATE_PLAN.run(db, { ...scope, id: change.id, name: change.name ?? null, active: change.active ?? null })
+    : [];
+  if (!plan) throw new NotFound('Subscription plan', change.id);
+  return plan;
+}
+
 /** The caller's plans, newest first. */
 export async function listPlans(
   db: Queryable,

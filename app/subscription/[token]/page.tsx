@@ -4,6 +4,7 @@ import { SubscriberLinkGone, SubscriberPage } from '@/components/subscription/su
 import { getDatabase } from '@/lib/db';
 import { SUBSCRIPTION_MESSAGES } from '@/lib/mail';
 import { LANGUAGE_HEADER, languageFrom } from '@/lib/pay/i18n';
+import { LINK_MESSAGES } from '@/lib/pay/link-messages';
 import { subscriberView } from '@/lib/subscriptions';
 
 type Props = {
@@ -25,10 +26,12 @@ export default async function SubscriptionRoute({ params, searchParams }: Props)
   const language = await payerLanguage();
   const t = SUBSCRIPTION_MESSAGES[language].page;
   const { token } = await params;
-  const { confirm, canceled } = await searchParams;
+  const { confirm, canceled, error } = await searchParams;
   const view = await subscriberView(await getDatabase(), token, language, {
     confirm: typeof confirm === 'string' ? confirm : null,
     canceled: canceled === '1',
   });
-  return view ? <SubscriberPage view={view} t={t} /> : <SubscriberLinkGone t={t} />;
+  // The one refusal of the pay form (./pay/route.ts), in the words the payment link page uses for it.
+  const rateError = error === 'rate' ? LINK_MESSAGES[language].errors.rate : null;
+  return view ? <SubscriberPage view={view} t={t} rateError={rateError} /> : <SubscriberLinkGone t={t} />;
 }

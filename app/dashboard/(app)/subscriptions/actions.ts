@@ -12,8 +12,22 @@ import type { ActionState } from '@/app/dashboard/action-form';
 import { clientAddress, requireAction } from '@/app/dashboard/session';
 import { getDatabase } from '@/lib/db';
 import { isDomainError } from '@/lib/errors';
-import { createSubscriptionPlanRequest, createSubscriptionRequest } from '@/lib/protocol';
-import { createPlan, createSubscription, moveTestClock, runRenewals } from '@/lib/subscriptions';
+import {
+  createSubscriptionPlanRequest,
+  createSubscriptionRequest,
+  updateSubscriptionPlanRequest,
+} from '@/lib/protocol';
+import {
+  cancelSubscription,
+  createPlan,
+  createSubscription,
+  getSubscription,
+  moveTestClock,
+  runRenewals,
+  updatePlan,
+  withInvoiceQuotes,
+} from '@/lib/subscriptions';
+import { postedForm } from '@/lib/security';
 import { recordAudit } from '@/lib/users';
 
 const PAGE = '/dashboard/subscriptions';
@@ -44,7 +58,8 @@ async function audit(action: string, detail: Record<string, unknown>) {
   });
 }
 
-export async function createPlanAction(_previous: ActionState, form: FormData): Promise<ActionState> {
+export async function createPlanAction(_previous: ActionState, posted: FormData): Promise<ActionState> {
+  const form = postedForm(posted);
   const session = await requireAction('links');
   const parsed = createSubscriptionPlanRequest.safeParse({
     name: field(form, 'name') ?? '',
@@ -69,7 +84,8 @@ export async function createPlanAction(_previous: ActionState, form: FormData): 
   redirect(`${PAGE}?notice=plan`);
 }
 
-export async function createSubscriptionAction(_previous: ActionState, form: FormData): Promise<ActionState> {
+export async function createSubscriptionAction(_previous: ActionState, posted: FormData): Promise<ActionState> {
+  const form = postedForm(posted);
   const session = await requireAction('links');
   const parsed = createSubscriptionRequest.safeParse({
     planId: field(form, 'planId') ?? '',
@@ -81,7 +97,10 @@ export async function createSubscriptionAction(_previous: ActionState, form: For
   const db = await getDatabase();
   let subscriptionId: string;
   try {
-    subscriptionId = (await db.transaction((tx) => createSubscription(tx, session, parsed.data))).id;
+    const made = await withInvoiceQuotes((quotes) =>
+      db.transaction((tx) => createSubscription(tx, session, parsed.data, quotes)),
+    );
+    subscriptionId = made.id;
   } catch (error) {
     if (isDomainError(error)) return { message: error.message };
     throw error;
@@ -91,10 +110,59 @@ export async function createSubscriptionAction(_previous: ActionState, form: For
   redirect(`${PAGE}?notice=subscriber`);
 }
 
+/**
+ * Renames a plan, retires it (no new subscribers; its subscribers keep their terms and renewals)
+ * or opens it again (docs/decisions/079). The form names the plan and what changes.
+ */
+export async function updatePlanAction(_previous: ActionState, posted: FormData): Promise<ActionState> {
+  const form = postedForm(posted);
+  const session = await requireAction('links');
+  const active = field(form, 'active');
+  const parsed = updateSubscriptionPlanRequest.safeParse({
+    id: field(form, 'planId') ?? '',
+    name: field(form, 'name'),
+    active: active === 'true' ? true : active === 'false' ? false : active,
+  });
+  if (!parsed.success) return { message: problems(parsed.error) };
+  const { id, ...change } = parsed.data;
+  try {
+    await updatePlan(await getDatabase(), session, { id, ...change });
+  } catch (error) {
+    if (isDomainError(error)) return { message: error.message };
+    throw error;
+  }
+  await audit('subscription_plan.update', { planId: id, ...change });
+  revalidatePath(PAGE);
+  redirect(`${PAGE}?notice=${change.active === false ? 'retired' : 'plan-updated'}`);
+}
+
+const CANCEL_FORM = z.object({ subscriptionId: z.guid('Unknown subscription.') });
+
+/** Cancels a subscriber (`cancelReason: merchant`): mailed, no more invoices; paying again reactivates it. */
+export async function cancelSubscriptionAction(posted: FormData): Promise<void> {
+  const form = postedForm(posted);
+  const session = await requireAction('links');
+  const parsed = CANCEL_FORM.safeParse({ subscriptionId: form.get('subscriptionId') });
+  if (!parsed.success) redirect(PAGE);
+  const id = parsed.data.subscriptionId;
+  const db = await getDatabase();
+  try {
+    // getSubscription first: another merchant's or mode's subscription is not found, and left alone.
+    await db.transaction(async (tx) => cancelSubscription(tx, (await getSubscription(tx, session, id)).id, 'merchant'));
+  } catch (error) {
+    if (isDomainError(error)) redirect(PAGE);
+    throw error;
+  }
+  await audit('subscription.cancel', { subscriptionId: id });
+  revalidatePath(PAGE);
+  redirect(`${PAGE}?notice=canceled`);
+}
+
 const CLOCK_FORM = z.object({ days: z.coerce.number().int().min(1).max(366) });
 
 /** Moves the test clock (test mode only) and runs the renewals it makes due. */
-export async function advanceClockAction(form: FormData): Promise<void> {
+export async function advanceClockAction(posted: FormData): Promise<void> {
+  const form = postedForm(posted);
   const session = await requireAction('links');
   const parsed = CLOCK_FORM.safeParse({ days: form.get('days') });
   if (!parsed.success || session.mode !== 'test') redirect(PAGE);

@@ -1,9 +1,10 @@
 import type { Metadata } from 'next';
+import { z } from 'zod';
 import { ActionForm } from '@/app/dashboard/action-form';
 import { requirePage } from '@/app/dashboard/session';
 import { INPUT, LABEL } from '@/app/dashboard/form-styles';
 import { CELL, DataTable, EmptyState } from '@/components/dashboard/table';
-import { MUTED, PageTitle, Section } from '@/components/dashboard/ui';
+import { MUTED, Notice, PageTitle, Section } from '@/components/dashboard/ui';
 import { getDatabase } from '@/lib/db';
 import { LANGUAGE_NAMES, LANGUAGES } from '@/lib/pay/i18n';
 import { SUBSCRIPTION_INTERVAL_VALUES } from '@/lib/protocol';
@@ -15,18 +16,38 @@ import {
   subscriptionNow,
 } from '@/lib/subscriptions';
 import { can } from '@/lib/users';
-import { advanceClockAction, createPlanAction, createSubscriptionAction } from './actions';
+import {
+  advanceClockAction,
+  cancelSubscriptionAction,
+  createPlanAction,
+  createSubscriptionAction,
+  updatePlanAction,
+} from './actions';
 
 export const metadata: Metadata = { title: 'Subscriptions' };
 
 const SHOWN = 100;
 
+const NOTICE_PARAM = z.object({
+  notice: z.enum(['plan-updated', 'retired', 'canceled']).optional().catch(undefined),
+});
+const NOTICES = {
+  canceled: 'Subscription canceled: the subscriber is mailed, and no more invoices are made.',
+  'plan-updated': 'Plan saved.',
+  retired: 'Plan retired: it takes no new subscribers; its subscribers keep their terms and renewals.',
+} as const;
+
 /**
  * The merchant's subscription plans and subscribers of the session's mode (docs/subscriptions.md),
  * the forms that make them, and in test mode the test clock. Every form works without JavaScript.
  */
-export default async function SubscriptionsPage() {
+export default async function SubscriptionsPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const session = await requirePage('view');
+  const { notice } = NOTICE_PARAM.parse(await searchParams);
   const db = await getDatabase();
   const [{ plans }, { subscriptions, total }, now] = await Promise.all([
     listPlans(db, session, { limit: SHOWN, offset: 0 }),
@@ -35,11 +56,13 @@ export default async function SubscriptionsPage() {
   ]);
   const planName = new Map(plans.map((p) => [p.id, p.name]));
   const editor = can(session.role, 'links');
+  const openPlans = plans.filter((plan) => plan.active);
   return (
     <div className="mx-auto w-full max-w-5xl px-4 py-6">
       <PageTitle description="A subscription sends a fresh invoice each period, with reminders; periods paid ahead are drawn on before any invoice is sent. Subscribers manage theirs from the link in each mail.">
         Subscriptions
       </PageTitle>
+      {notice && <Notice tone="success">{NOTICES[notice]}</Notice>}
       {session.mode === 'test' && (
         <Section title="Test clock" id="test-clock">
           <p className={`text-sm ${MUTED}`} data-testid="test-clock">
@@ -62,7 +85,10 @@ export default async function SubscriptionsPage() {
         {plans.length === 0 ? (
           <EmptyState>{`No ${session.mode} plan yet.`}</EmptyState>
         ) : (
-          <DataTable caption="Plans" head={['Name', 'Price', 'Period', 'Trial', 'Invoice ahead', 'Grace']}>
+          <DataTable
+            caption="Plans"
+            head={['Name', 'Price', 'Period', 'Trial', 'Invoice ahead', 'Grace', 'New subscribers']}
+          >
             {plans.map((row) => {
               const plan = serializePlan(row);
               return (
@@ -73,6 +99,7 @@ export default async function SubscriptionsPage() {
                   <td className={CELL}>{`${plan.trialDays} d`}</td>
                   <td className={CELL}>{`${plan.reminderDays} d`}</td>
                   <td className={CELL}>{`${plan.graceDays} d`}</td>
+                  <td className={CELL}>{plan.active ? 'taken' : 'retired'}</td>
                 </tr>
               );
             })}
@@ -85,7 +112,7 @@ export default async function SubscriptionsPage() {
         ) : (
           <DataTable
             caption={`Subscribers (${total})`}
-            head={['E-mail', 'Plan', 'Status', 'Paid until', 'Credit', 'Open invoice']}
+            head={['E-mail', 'Plan', 'Status', 'Paid until', 'Credit', 'Open invoice', ...(editor ? ['Action'] : [])]}
           >
             {subscriptions.map((row) => {
               const sub = serializeSubscription(row, now);
@@ -97,6 +124,22 @@ export default async function SubscriptionsPage() {
                   <td className={`${CELL} font-mono`}>{sub.paidUntil?.slice(0, 10) ?? '—'}</td>
                   <td className={`${CELL} font-mono`}>{sub.creditPeriods}</td>
                   <td className={`${CELL} font-mono`}>{sub.openInvoiceId ? sub.openInvoiceId.slice(0, 8) : '—'}</td>
+                  {editor && (
+                    <td className={CELL}>
+                      {sub.status !== 'canceled' && (
+                        <form action={cancelSubscriptionAction}>
+                          <input type="hidden" name="subscriptionId" value={sub.id} />
+                          <button
+                            type="submit"
+                            className="underline"
+                            aria-label={`Cancel the subscription of ${sub.email}`}
+                          >
+                            Cancel
+                          </button>
+                        </form>
+                      )}
+                    </td>
+                  )}
                 </tr>
               );
             })}
@@ -150,12 +193,45 @@ export default async function SubscriptionsPage() {
         </Section>
       )}
       {editor && plans.length > 0 && (
+        <Section title="Edit a plan" id="edit-plan">
+          <p className={`mb-3 text-sm ${MUTED}`}>
+            A plan&apos;s price, period, trial, reminders and grace are the terms its subscribers signed up for and
+            never change. Rename a plan, or retire it: a retired plan takes no new subscribers, and its subscribers keep
+            their terms and renewals until they or you cancel. New terms are a new plan.
+          </p>
+          <ActionForm action={updatePlanAction} submit="Save plan">
+            <label className={LABEL}>
+              Plan
+              <select name="planId" required className={INPUT}>
+                {plans.map((plan) => (
+                  <option key={plan.id} value={plan.id}>
+                    {plan.active ? plan.name : `${plan.name} (retired)`}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label className={LABEL}>
+              New name (optional)
+              <input name="name" maxLength={200} className={INPUT} />
+            </label>
+            <label className={LABEL}>
+              New subscribers
+              <select name="active" defaultValue="" className={INPUT}>
+                <option value="">unchanged</option>
+                <option value="true">taken</option>
+                <option value="false">retired: no new subscribers</option>
+              </select>
+            </label>
+          </ActionForm>
+        </Section>
+      )}
+      {editor && openPlans.length > 0 && (
         <Section title="New subscriber" id="new-subscriber">
           <ActionForm action={createSubscriptionAction} submit="Subscribe">
             <label className={LABEL}>
               Plan
               <select name="planId" required className={INPUT}>
-                {plans.map((plan) => (
+                {openPlans.map((plan) => (
                   <option key={plan.id} value={plan.id}>
                     {plan.name}
                   </option>
