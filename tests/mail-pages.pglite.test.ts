@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createSubscriptionPlanRequest, createSubscriptionRequest } from '@/lib/protocol';
-import { createPlan, createSubscription } from '@/lib/subscriptions';
+import { createPlan, createSubscription, withInvoiceQuotes } from '@/lib/subscriptions';
 import { createOrder } from './support/chain';
 import { withTestGateway, type TestGateway } from './support/gateway';
 import type { TestMerchant } from './support/merchants';
@@ -77,11 +77,14 @@ describe('mail pages', () => {
       scope,
       createSubscriptionPlanRequest.parse({ name: 'Tea club', currency: 'LTC', amount: '0.1', interval: 'month' }),
     );
-    const subscription = await gateway.db.transaction((tx) =>
-      createSubscription(
-        tx,
-        scope,
-        createSubscriptionRequest.parse({ planId: plan.id, email: 'club@example.com', language: 'ar' }),
+    const subscription = await withInvoiceQuotes((quotes) =>
+      gateway.db.transaction((tx) =>
+        createSubscription(
+          tx,
+          scope,
+          createSubscriptionRequest.parse({ planId: plan.id, email: 'club@example.com', language: 'ar' }),
+          quotes,
+        ),
       ),
     );
     const [mail] = await gateway.db.query<{ id: string }>(
