@@ -133,7 +133,9 @@ test("Found 4 and 6: an expired store order offers Order again, shows the late p
   await signIn(page, owner.email, owner.password);
   await page.goto(`/dashboard/orders?q=${orderId}`);
   const row = page.locator(`[data-testid="order-row"][data-order-id="${orderId}"]`);
-  await expect(row.getByRole('link')).toHaveText(storeOrderId);
+  await expect(row.getByRole('link', { name: storeOrderId, exact: true })).toBeVisible();
+  // The late payment waits for the merchant: the badge leads to the decision.
+  await expect(row.getByTestId('needs-decision')).toHaveAttribute('href', `/dashboard/orders/${orderId}#mispayment`);
   await expect(row).toContainText('$12.00');
   await expect(row).toContainText('expired');
   await expect(row).toContainText('paid late');

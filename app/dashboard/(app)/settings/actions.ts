@@ -107,7 +107,8 @@ export async function saveMailSettings(_previous: ActionState, posted: FormData)
 }
 
 /** The late-payment rule (docs/decisions/069): minutes after the deadline and the price move below which a late payment settles its order. */
-export async function saveLatePaymentRule(_previous: ActionState, form: FormData): Promise<ActionState> {
+export async function saveLatePaymentRule(_previous: ActionState, posted: FormData): Promise<ActionState> {
+  const form = postedForm(posted);
   const session = await requireAction('settings');
   const parsed = LATE_PAYMENT_RULE.safeParse({
     minutes: String(form.get('minutes') ?? ''),

@@ -12,11 +12,13 @@ import { clientAddress, requireAction } from '@/app/dashboard/session';
 import { getDatabase } from '@/lib/db';
 import { isDomainErrorOf } from '@/lib/errors';
 import { decideMispayment } from '@/lib/mispayments';
+import { postedForm } from '@/lib/security';
 import { recordAudit } from '@/lib/users';
 
 const DECISION_FORM = z.object({ orderId: z.uuid(), decision: z.enum(['accept', 'leave']) });
 
-export async function decideMispaidOrder(form: FormData): Promise<void> {
+export async function decideMispaidOrder(posted: FormData): Promise<void> {
+  const form = postedForm(posted);
   const session = await requireAction('settings');
   const parsed = DECISION_FORM.safeParse({ orderId: form.get('orderId'), decision: form.get('decision') });
   if (!parsed.success) redirect('/dashboard/orders');

@@ -13,6 +13,7 @@ import { z } from 'zod';
 import { getDatabase, isDatabaseBusy } from '@/lib/db';
 import { isDomainError } from '@/lib/errors';
 import { cancelRefund, makeRefund, priceRefund, refundablePayment, reopenRefund, type MadeRefund } from '@/lib/refunds';
+import { postedForm } from '@/lib/security';
 import { recordAudit } from '@/lib/users';
 import { clientAddress, requireAction } from '../../../session';
 import { CLAIM_LINK_COOKIE } from './refund-cookie';
@@ -54,7 +55,8 @@ async function handOver(page: string, made: MadeRefund): Promise<void> {
 }
 
 /** "Refund" on an order: an amount in the order's coin, in full or in part. */
-export async function makeRefundAction(form: FormData): Promise<void> {
+export async function makeRefundAction(posted: FormData): Promise<void> {
+  const form = postedForm(posted);
   const session = await requireAction('refunds');
   const parsed = makeForm.safeParse({ orderId: form.get('orderId'), amount: form.get('amount') });
   if (!parsed.success) {
@@ -90,7 +92,8 @@ export async function makeRefundAction(form: FormData): Promise<void> {
 }
 
 /** "Cancel" on a refund not sent yet: its amount is refundable again. */
-export async function cancelRefundAction(form: FormData): Promise<void> {
+export async function cancelRefundAction(posted: FormData): Promise<void> {
+  const form = postedForm(posted);
   const session = await requireAction('refunds');
   const parsed = refundForm.safeParse({ orderId: form.get('orderId'), refundId: form.get('refundId') });
   if (!parsed.success) redirect('/dashboard/orders');
@@ -111,7 +114,8 @@ export async function cancelRefundAction(form: FormData): Promise<void> {
 }
 
 /** "Reopen claim": the payer's address is forgotten, the old link dies, a new one is mailed or shown. */
-export async function reopenRefundAction(form: FormData): Promise<void> {
+export async function reopenRefundAction(posted: FormData): Promise<void> {
+  const form = postedForm(posted);
   const session = await requireAction('refunds');
   const parsed = refundForm.safeParse({ orderId: form.get('orderId'), refundId: form.get('refundId') });
   if (!parsed.success) redirect('/dashboard/orders');
