@@ -29,6 +29,7 @@ import {
   MODE_VALUES,
   ORDER_STATUS_VALUES,
   PAYMENT_STATUS_VALUES,
+  PLAN_KIND_VALUES,
   PLAN_STATUS_VALUES,
   CLAIM_DELIVERY_VALUES,
   REFUND_RATE_SOURCE_VALUES,
@@ -660,6 +661,12 @@ export const collectionPlans = pgTable(
     network: text('network').notNull(),
     currency: text('currency').notNull(),
     status: text('status', { enum: PLAN_STATUS_VALUES }).notNull().default('prepared'),
+    /** `collection`: every output to the treasury; `refund`: one refund's payment to the payer, the change to the treasury. */
+    kind: text('kind', { enum: PLAN_KIND_VALUES }).notNull().default('collection'),
+    /** The refund a refund plan pays (docs/decisions/081). */
+    refundId: uuid('refund_id').references((): AnyPgColumn => refunds.id),
+    /** A refund plan's refund as the signer is shown it, fixed when prepared (lib/protocol `planRefundSchema`). */
+    refund: jsonb('refund'),
     treasury: text('treasury').notNull(),
     masterFingerprint: text('master_fingerprint').notNull(),
     /** Base units per virtual byte. */
@@ -681,6 +688,14 @@ export const collectionPlans = pgTable(
       .on(t.network, t.mode)
       .where(sql`${t.status} in ('prepared', 'broadcast')`),
     check('collection_plans_amounts', sql`${t.sent} + ${t.fee} = ${t.total} and ${t.fee} >= 0 and ${t.sent} > 0`),
+    check(
+      'collection_plans_refund',
+      sql`(${t.kind} = 'refund') = (${t.refundId} is not null and ${t.refund} is not null)`,
+    ),
+    /** A refund is paid by at most one open plan: it is never sent twice at once. */
+    uniqueIndex('collection_plans_refund_open')
+      .on(t.refundId)
+      .where(sql`${t.status} in ('prepared', 'broadcast')`),
   ],
 );
 

@@ -16,11 +16,13 @@ export {
   RefundStateConflict,
   type RefundError,
 } from './errors';
+export { planRefund, settleRefundPlans, type PlanRefundOptions } from './plans';
 export { priceRefund, type PricedRefund, type RefundPrice } from './pricing';
 export {
   holdsAmount,
   isFinalRefundState,
   nextRefundState,
+  refundActionOfPlanChange,
   type RefundAction,
   type RefundTransition,
 } from './lifecycle';

@@ -31,6 +31,7 @@ import { formatUnits } from '../money';
 import { decimalsOf } from '../orders';
 import { isUuid, type ClaimDelivery, type EventType, type RefundResponse, type RefundSource } from '../protocol';
 import { enqueueRefundClaimMail } from '../mail';
+import { discardRefundPlans } from '../payouts';
 import { publishEvents } from '../webhooks';
 import { CLAIM_LIFETIME_MS, claimToken, claimTokenHash, claimUrl } from './claims';
 import { NotRefundable, RefundExceedsReceived, RefundStateConflict } from './errors';
@@ -470,9 +471,11 @@ export async function lockRefund(tx: Queryable, scope: MerchantScope, id: string
 
 /** Cancels a refund that was not sent: its amount is refundable again. */
 export async function cancelRefund(db: Database, scope: MerchantScope, id: string, now: Date): Promise<RefundResponse> {
-  const row = await db.transaction(async (tx) =>
-    applyRefundAction(tx, await lockRefund(tx, scope, id), { type: 'cancel' }, {}, now),
-  );
+  const row = await db.transaction(async (tx) => {
+    const canceled = await applyRefundAction(tx, await lockRefund(tx, scope, id), { type: 'cancel' }, {}, now);
+    await discardRefundPlans(tx, canceled.id);
+    return canceled;
+  });
   return serializeRefund(row);
 }
 
@@ -491,6 +494,8 @@ export async function reopenRefund(db: Database, scope: MerchantScope, id: strin
   const row = await db.transaction(async (tx) => {
     const refund = await lockRefund(tx, scope, id);
     const [order] = refund.order_id ? await PAYER_EMAIL.run(tx, { id: refund.order_id }) : [];
+    // A plan to the forgotten address is never signed.
+    await discardRefundPlans(tx, refund.id);
     return applyRefundAction(
       tx,
       refund,
