@@ -32,6 +32,7 @@ import {
   PLAN_KIND_VALUES,
   PLAN_STATUS_VALUES,
   CLAIM_DELIVERY_VALUES,
+  REFUND_APPROVAL_VALUES,
   REFUND_RATE_SOURCE_VALUES,
   REFUND_SOURCE_VALUES,
   REFUND_STATE_VALUES,
@@ -89,6 +90,12 @@ export const merchants = pgTable('merchants', {
   lateAcceptRateMovePercent: numeric('late_accept_rate_move_percent', { precision: 9, scale: 6 })
     .notNull()
     .default('0'),
+  /**
+   * A refund worth more than this (in `refundApprovalCurrency`, at the current rate when it is made)
+   * needs a second person's approval before it is sent (docs/decisions/082); null: none does.
+   */
+  refundApprovalAbove: numeric('refund_approval_above', { precision: 30, scale: 8 }),
+  refundApprovalCurrency: text('refund_approval_currency').notNull().default('USD'),
   createdAt: createdAt(),
 });
 
@@ -794,6 +801,12 @@ export const refunds = pgTable(
     addressConfirmedAt: timestamp('address_confirmed_at', { withTimezone: true, precision: 3 }),
     txid: text('txid'),
     reason: text('reason'),
+    /** The network fee is taken from the refund when it is sent: always for one the payer started (docs/decisions/082). */
+    feeFromRefund: boolean('fee_from_refund').notNull().default(false),
+    /** `required` until a second person approves it (`approved`); `none` below the owner's threshold (docs/decisions/082). */
+    approval: text('approval', { enum: REFUND_APPROVAL_VALUES }).notNull().default('none'),
+    approvedBy: uuid('approved_by').references((): AnyPgColumn => users.id),
+    approvedAt: timestamp('approved_at', { withTimezone: true, precision: 3 }),
     /** Who made it: `api:<key id>` or `user:<user id>`. */
     createdBy: text('created_by').notNull(),
     createdAt: createdAt(),

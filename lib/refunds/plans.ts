@@ -36,6 +36,8 @@ export async function planRefund(
     throw new RefundStateConflict(
       `a refund that is ${refund.state.replace('_', ' ')} cannot be sent: it is sent once the payer confirmed an address`,
     );
+  if (refund.approval === 'required')
+    throw new RefundStateConflict("this refund is above the owner's threshold: a second person must approve it first");
   return prepareRefundPlan(db, {
     ...scope,
     network: refund.network,
@@ -50,7 +52,8 @@ export async function planRefund(
       refund.order_id && refund.source_kind === 'order'
         ? { orderId: refund.order_id }
         : await depositPayment(db, refund),
-    feeFromRefund: options.feeFromRefund,
+    // A refund the payer started always bears its fee (docs/decisions/082).
+    feeFromRefund: refund.fee_from_refund || options.feeFromRefund,
     ...(options.feeRate !== undefined ? { feeRate: options.feeRate } : {}),
   });
 }
