@@ -18,7 +18,7 @@ import type { Database } from '@/lib/db/client';
 import type { LiveAdapter } from '@/lib/chains/live';
 import { collectionPlan, setTreasury } from '@/lib/payouts';
 import type { MoneyOutPlan, RefundPlan } from '@/lib/protocol';
-import { cancelRefund, confirmClaim, getRefund, makeRefund, planRefund } from '@/lib/refunds';
+import { cancelRefund, confirmClaim, getRefund, makeRefund, planRefund, reopenRefund } from '@/lib/refunds';
 import type { Litecoind } from '../scripts/lib/litecoind.mjs';
 import { createOrder, orderRow } from './support/chain';
 import { watchLive, withLiveNetwork } from './support/live';
@@ -193,9 +193,19 @@ describe('a refund sent with the merchant key on litecoind regtest', () => {
     const proved = await signer(plan, signerConfig());
     expect(proved.code).toBe(0);
 
-    // Canceled before it was broadcast: its plan is out of the watcher's way (the signer's ledger still counts it).
-    await cancelRefund(db, scope(), refund.id, new Date());
+    // Its claim reopened before it was broadcast: the plan to the forgotten address is out of the
+    // watcher's way (the signer's ledger still counts what it signed). A new address, a new plan;
+    // canceled, that one goes too.
+    const reopened = await reopenRefund(db, scope(), refund.id, new Date());
     expect((await collectionPlan(db, merchant.merchantId, 'live', plan.planId))!).toMatchObject({
+      status: 'stale',
+      reason: "the refund's claim was reopened: the address it paid is forgotten",
+    });
+    await confirmClaim(db, tokenOf(reopened.claimUrl), { address: attacker, tag: '' }, new Date());
+    const replanned = await planRefund(db, scope(), refund.id, { feeFromRefund: true, feeRate: 2n });
+    expect(replanned.inputs.map((i) => i.address)).toEqual([other.address]);
+    await cancelRefund(db, scope(), refund.id, new Date());
+    expect((await collectionPlan(db, merchant.merchantId, 'live', replanned.planId))!).toMatchObject({
       status: 'stale',
       reason: 'the refund was canceled',
     });

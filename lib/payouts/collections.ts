@@ -41,8 +41,7 @@ import {
   type RowOf,
 } from '../db';
 import { formatUnits } from '../money';
-import type { PlanStatus } from '../protocol';
-import type { CollectionPlan, Mode, MoneyOutPlan, PlanRefund } from '../protocol';
+import type { CollectionPlan, Mode, MoneyOutPlan, PlanRefund, PlanStatus } from '../protocol';
 import { CollectionRefused } from './errors';
 import { decidePlan, isFinalPlanStatus } from './lifecycle';
 import { treasuryOf } from './treasury';
@@ -374,20 +373,21 @@ const CLOSE_INPUTS = statement<unknown, { planId: string }>(
   sql`update ${collectionPlanInputs} set ${bare(collectionPlanInputs.open)} = false where ${collectionPlanInputs.planId} = ${param('planId')}`,
 );
 
-const DISCARD_REFUND_PLANS = statement<{ id: string }, { refundId: string }>(
-  sql`update ${collectionPlans} set ${bare(collectionPlans.status)} = 'stale', ${bare(collectionPlans.reason)} = 'the refund was canceled',
+const DISCARD_REFUND_PLANS = statement<{ id: string }, { refundId: string; reason: string }>(
+  sql`update ${collectionPlans} set ${bare(collectionPlans.status)} = 'stale', ${bare(collectionPlans.reason)} = ${param('reason')},
     ${bare(collectionPlans.updatedAt)} = now()
   where ${collectionPlans.refundId} = ${param('refundId')} and ${collectionPlans.status} = 'prepared'
   returning ${collectionPlans.id}`,
 );
 
 /**
- * In the transaction that cancels a refund: its prepared plan is stale, never to be signed, and its
- * outputs free. (A copy signed before the cancel and broadcast anyway still pays: the signer's
- * ledger keeps counting it.)
+ * In the transaction that cancels a refund or reopens its claim: its prepared plan is stale for
+ * `reason`, never to be signed, and its outputs free. (A copy signed before and broadcast anyway
+ * still pays: the signer's ledger keeps counting it.)
  */
-export async function discardRefundPlans(tx: Queryable, refundId: string): Promise<void> {
-  for (const plan of await DISCARD_REFUND_PLANS.run(tx, { refundId })) await CLOSE_INPUTS.run(tx, { planId: plan.id });
+export async function discardRefundPlans(tx: Queryable, refundId: string, reason: string): Promise<void> {
+  for (const plan of await DISCARD_REFUND_PLANS.run(tx, { refundId, reason }))
+    await CLOSE_INPUTS.run(tx, { planId: plan.id });
 }
 
 /** A plan whose status a watcher step changed. */

@@ -483,7 +483,7 @@ export async function lockRefund(tx: Queryable, scope: MerchantScope, id: string
 export async function cancelRefund(db: Database, scope: MerchantScope, id: string, now: Date): Promise<RefundResponse> {
   const row = await db.transaction(async (tx) => {
     const canceled = await applyRefundAction(tx, await lockRefund(tx, scope, id), { type: 'cancel' }, {}, now);
-    await discardRefundPlans(tx, canceled.id);
+    await discardRefundPlans(tx, canceled.id, 'the refund was canceled');
     return canceled;
   });
   return serializeRefund(row);
@@ -505,7 +505,7 @@ export async function reopenRefund(db: Database, scope: MerchantScope, id: strin
     const refund = await lockRefund(tx, scope, id);
     const [order] = refund.order_id ? await PAYER_EMAIL.run(tx, { id: refund.order_id }) : [];
     // A plan to the forgotten address is never signed.
-    await discardRefundPlans(tx, refund.id);
+    await discardRefundPlans(tx, refund.id, "the refund's claim was reopened: the address it paid is forgotten");
     return applyRefundAction(
       tx,
       refund,
