@@ -3,6 +3,8 @@
  * npm run collect -- funds MERCHANT [--mode live|test]                      what the deposit outputs hold, per network
  * npm run collect -- prepare MERCHANT NETWORK [--fee-rate N] [--minimum N] [--mode ...] [--out FILE]
  *                                                                           a collection plan for `npm run signer`
+ * npm run collect -- refund MERCHANT REFUND_ID [--fee-from-refund] [--fee-rate N] [--mode ...] [--out FILE]
+ *                                                                           a plan that pays a ready refund
  * npm run collect -- show MERCHANT PLAN_ID [--mode ...] [--out FILE]        a plan and its status
  * npm run collect -- gap-limit NETWORK [--mode ...]                         the gap limit a wallet importing the key needs
  *
@@ -11,20 +13,25 @@
  */
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
-import type { CollectionPlan } from '../lib/protocol';
+import type { MoneyOutPlan } from '../lib/protocol';
 import { fail, runCommand } from './cli-runtime';
 
 const USAGE = `usage:
   npm run collect -- treasury MERCHANT NETWORK ADDRESS [--mode live|test]
   npm run collect -- funds MERCHANT [--mode live|test] [--json]
   npm run collect -- prepare MERCHANT NETWORK [--fee-rate BASE_UNITS_PER_VBYTE] [--minimum BASE_UNITS] [--mode live|test] [--out FILE]
+  npm run collect -- refund MERCHANT REFUND_ID [--fee-from-refund] [--fee-rate BASE_UNITS_PER_VBYTE] [--mode live|test] [--out FILE]
   npm run collect -- show MERCHANT PLAN_ID [--mode live|test] [--out FILE]
   npm run collect -- gap-limit NETWORK [--mode live|test]`;
 
-function summary(plan: CollectionPlan): string {
+function summary(plan: MoneyOutPlan): string {
   return [
     `${plan.planId}  ${plan.status}  ${plan.network} ${plan.mode}: ${plan.inputs.length} outputs, ${plan.total} ${plan.currency}`,
-    `  to ${plan.treasury}: ${plan.sent} ${plan.currency}, fee ${plan.fee} (${plan.feeRate} per vbyte)`,
+    ...(plan.kind === 'refund'
+      ? [
+          `  refund ${plan.refund.refundId}: ${plan.refund.pays} ${plan.currency} to ${plan.refund.destination}, the rest to ${plan.treasury}; fee ${plan.fee} (${plan.feeRate} per vbyte)`,
+        ]
+      : [`  to ${plan.treasury}: ${plan.sent} ${plan.currency}, fee ${plan.fee} (${plan.feeRate} per vbyte)`]),
     ...(plan.txid ? [`  transaction ${plan.txid}`] : []),
     ...(plan.reason ? [`  ${plan.reason}`] : []),
   ].join('\n');
@@ -39,6 +46,7 @@ async function main(): Promise<void> {
       minimum: { type: 'string' },
       out: { type: 'string' },
       json: { type: 'boolean' },
+      'fee-from-refund': { type: 'boolean' },
     },
   });
   const [action, merchant, ...rest] = positionals;
@@ -77,7 +85,7 @@ async function main(): Promise<void> {
       );
     return;
   }
-  let plan: CollectionPlan;
+  let plan: MoneyOutPlan;
   if (action === 'prepare' && rest.length === 1) {
     plan = (await runCommand({
       command: 'collect.prepare',
@@ -86,9 +94,18 @@ async function main(): Promise<void> {
       mode,
       ...(values['fee-rate'] ? { feeRate: values['fee-rate'] } : {}),
       ...(values.minimum ? { minimum: values.minimum } : {}),
-    })) as CollectionPlan;
+    })) as MoneyOutPlan;
+  } else if (action === 'refund' && rest.length === 1) {
+    plan = (await runCommand({
+      command: 'collect.refund',
+      merchant,
+      mode,
+      refundId: rest[0]!,
+      feeFromRefund: values['fee-from-refund'] === true,
+      ...(values['fee-rate'] ? { feeRate: values['fee-rate'] } : {}),
+    })) as MoneyOutPlan;
   } else if (action === 'show' && rest.length === 1) {
-    plan = (await runCommand({ command: 'collect.show', merchant, mode, planId: rest[0]! })) as CollectionPlan;
+    plan = (await runCommand({ command: 'collect.show', merchant, mode, planId: rest[0]! })) as MoneyOutPlan;
   } else return fail(USAGE);
   if (values.out) fs.writeFileSync(values.out, `${JSON.stringify(plan, null, 2)}\n`);
   console.log(summary(plan));

@@ -2,9 +2,10 @@
  * `npm run signer -- sign --plan PLAN.json --config SIGNER.json [--seed-file FILE] [--out FILE] [--yes]`
  *
  * The one program that touches a private key, run by the merchant on its own machine (offline for
- * PSBTs): it reads a collection plan the gateway prepared, derives the keys it needs from the
- * merchant's seed, and signs only what its own configuration allows (scripts/signer/sign-plan.ts,
- * docs/decisions/052). The seed is typed at a prompt, or read from a file the merchant names; it is
+ * PSBTs): it reads a collection or refund plan the gateway prepared, derives the keys it needs from
+ * the merchant's seed, and signs only what its own configuration allows (scripts/signer/sign-plan.ts,
+ * docs/decisions/052 and 081). The refunds it signs are kept in its own ledger file, which the next
+ * refund is checked against: keep it with the configuration (and back it up). The seed is typed at a prompt, or read from a file the merchant names; it is
  * never written, logged or sent anywhere. It imports nothing of the gateway's server side: it runs
  * without `--conditions=react-server`, so a server-only module would stop it at once.
  *
@@ -12,14 +13,17 @@
  * signed PSBT are written as JSON to --out, or printed. Exit status: 0 signed, 1 refused, 2 usage.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import readline from 'node:readline/promises';
-import { nodeUnspentCheck, rootOfPhrase, signerConfigSchema, signPlan } from './signer/sign-plan';
+import { nodeInChainCheck, nodeUnspentCheck, rootOfPhrase, signerConfigSchema, signPlan } from './signer/sign-plan';
+import { ledgerSchema, type RefundLedger } from './signer/refunds';
 import { SignerRefusal } from '../lib/chains/utxo/transactions';
 
 const USAGE = `usage: npm run signer -- sign --plan PLAN.json --config SIGNER.json [--seed-file FILE] [--out FILE] [--yes]
 
   --plan       the plan the gateway prepared (dashboard "Collections", or collections/get)
-  --config     this signer's own settings: {"network", "chain", "treasury", "maxFee", "node"?}
+  --config     this signer's own settings: {"network", "chain", "treasury", "maxFee", "node"?,
+               "refundDailyCap"?, "ledger"?}
   --seed-file  a file holding the BIP 39 phrase (otherwise it is asked for; nothing is echoed)
   --out        where to write the signed transaction (default: printed)
   --yes        sign without asking (the outputs and the fee are still printed)`;
@@ -59,17 +63,30 @@ async function main(): Promise<number> {
     console.error(`${configFile}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
     return 2;
   }
+  const ledgerFile = parsed.data.ledger
+    ? path.resolve(path.dirname(configFile), parsed.data.ledger)
+    : path.join(path.dirname(configFile), 'signer-ledger.json');
+  const ledger: RefundLedger = fs.existsSync(ledgerFile)
+    ? ledgerSchema.parse(JSON.parse(fs.readFileSync(ledgerFile, 'utf8')))
+    : { refunds: [] };
   const seedFile = option(args, '--seed-file');
   const phrase = seedFile ? fs.readFileSync(seedFile, 'utf8') : await ask('Seed phrase (BIP 39): ', true);
   const root = rootOfPhrase(phrase);
-  const signed = await signPlan(fs.readFileSync(planFile, 'utf8'), parsed.data, root, {
+  const { signed, ledgerEntry } = await signPlan(fs.readFileSync(planFile, 'utf8'), parsed.data, root, {
     unspent: parsed.data.node ? nodeUnspentCheck(parsed.data.node) : undefined,
+    inChain: parsed.data.node ? nodeInChainCheck(parsed.data.node) : undefined,
+    ledger,
     confirm: async (summary) => {
       console.error(summary);
       if (args.includes('--yes')) return true;
       return /^y(es)?$/i.test((await ask('Sign this transaction? (yes/no) ')).trim());
     },
   });
+  // The ledger holds the refund before the transaction leaves this program: a refund signed is counted, broadcast or not.
+  if (ledgerEntry) {
+    const next: RefundLedger = { refunds: [...ledger.refunds, ledgerEntry] };
+    fs.writeFileSync(ledgerFile, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 });
+  }
   const out = option(args, '--out');
   const text = `${JSON.stringify(signed, null, 2)}\n`;
   if (out) fs.writeFileSync(out, text, { mode: 0o600 });

@@ -2,10 +2,12 @@
  * Refunds on the dashboard's order page (docs/refunds.md), over real HTTP against the production
  * build, posting the page's own forms as a browser without JavaScript does: an owner refunds part
  * of a processed order (audited; the claim link shown once, never in a URL), cancels it (audited);
- * a viewer sees no form and its direct post is refused (sent to the 403 page) with nothing written. The order's status
- * never moves.
+ * a viewer sees no form and its direct post is refused (sent to the 403 page) with nothing written. Above the
+ * owner's threshold a refund waits for a second person: not the one who made it, not a viewer; the approval audited.
+ * The order's status never moves.
  */
 import { beforeAll, expect, it } from 'vitest';
+import { setRefundApprovalRule } from '@/lib/refunds';
 import { createUser, openSession } from '@/lib/users';
 import type { OrderRow } from '@/lib/orders/rows';
 import { createOrder } from './support/chain';
@@ -23,7 +25,7 @@ beforeAll(async () => {
   await gateway.db.query(`update orders set status = 'processed', received = amount where id = $1`, [order.id]);
 });
 
-async function cookieOf(role: 'owner' | 'viewer'): Promise<string> {
+async function cookieOf(role: 'owner' | 'admin' | 'viewer'): Promise<string> {
   const { user } = await createUser(gateway.db, {
     merchant: merchant.merchantId,
     email: `${role}-${crypto.randomUUID()}@shop.example`,
@@ -126,4 +128,36 @@ it("shows a viewer no refund form, and refuses the viewer's own post with nothin
   expect(refused.headers.get('location')).toMatch(/\/dashboard\/forbidden$/);
   const [after] = await gateway.db.query<{ n: number }>('select count(*)::int as n from refunds');
   expect(after!.n).toBe(before!.n);
+});
+
+it("waits above the owner's threshold for a second person's approval: not its maker's, not a viewer's; audited", async () => {
+  await setRefundApprovalRule(gateway.db, merchant.merchantId, { above: '10', currency: 'USD' });
+  const maker = await cookieOf('owner');
+  // 0.5 LTC at the test mode's 80 USD is 40 USD: above 10.
+  const made = await post(maker, [...formFields(await page(maker), 'Refund'), ['amount', '0.5']]);
+  expect(made.headers.get('location')).toContain('refund=made');
+  const shown = await page(maker);
+  expect(shown).toContain('needs a second person’s approval');
+  const approve = formFields(shown, 'Approve');
+  expect((await post(maker, approve)).headers.get('location')).toContain('refund=state');
+  const viewer = await cookieOf('viewer');
+  expect(await page(viewer)).not.toContain('>Approve</button>');
+  expect((await post(viewer, approve)).headers.get('location')).toMatch(/\/dashboard\/forbidden$/);
+  const [waiting] = await gateway.db.query<{ id: string; approval: string }>(
+    "select id, approval from refunds where order_id = $1 and state = 'awaiting_address'",
+    [order.id],
+  );
+  expect(waiting!.approval).toBe('required');
+  const second = await cookieOf('admin');
+  expect((await post(second, approve)).headers.get('location')).toContain('refund=approved');
+  const [approved] = await gateway.db.query<{ approval: string; approved_by: string }>(
+    'select approval, approved_by from refunds where id = $1',
+    [waiting!.id],
+  );
+  expect(approved!.approval).toBe('approved');
+  expect((await audit('refund.approve')).map((a) => a.detail.refundId)).toEqual([waiting!.id]);
+  expect((await post(second, approve)).headers.get('location')).toContain('refund=state');
+  const [row] = await gateway.db.query<{ status: string }>('select status from orders where id = $1', [order.id]);
+  expect(row!.status).toBe('processed');
+  await setRefundApprovalRule(gateway.db, merchant.merchantId, { above: null, currency: 'USD' });
 });

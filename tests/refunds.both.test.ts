@@ -7,7 +7,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/lib/db/client';
 import { isDomainErrorOf } from '@/lib/errors';
-import { cancelRefund, confirmClaim, getRefund, listRefunds, makeRefund, openClaim, reopenRefund } from '@/lib/refunds';
+import {
+  approveRefund,
+  cancelRefund,
+  confirmClaim,
+  getRefund,
+  listRefunds,
+  makeRefund,
+  openClaim,
+  planRefund,
+  reopenRefund,
+  setRefundApprovalRule,
+} from '@/lib/refunds';
+import { createUser } from '@/lib/users';
 import type { MerchantScope } from '@/lib/merchants';
 import type { ClaimedMail } from '@/lib/mail/claims';
 import { renderMail } from '@/lib/mail/render';
@@ -299,5 +311,52 @@ describe('the refund-claim mail', () => {
     });
     expect(made.refund.claim.delivery).toBe('shared');
     expect(await claimMails(order.id)).toEqual([]);
+  });
+});
+
+describe("a refund above the owner's threshold waits for a second person (decision 082)", () => {
+  it('is made `required` above the threshold (at the current rate), and `none` at or below it', async () => {
+    await setRefundApprovalRule(db, merchant.merchantId, { above: '100', currency: 'USD' });
+    const order = await paidOrder();
+    const target = { kind: 'order' as const, id: order.id };
+    // The test mode's fixed price: 1 LTC = 80 USD.
+    const small = await makeRefund(db, scope, { target, amount: 125_000_000n, createdBy: 'test', now });
+    expect(small.refund.approval).toBe('none');
+    const large = await makeRefund(db, scope, { target, amount: 125_000_001n, createdBy: 'test', now });
+    expect(large.refund.approval).toBe('required');
+    await setRefundApprovalRule(db, merchant.merchantId, { above: null, currency: 'USD' });
+  });
+
+  it('is approved once, by someone other than who made it; never sent before', async () => {
+    await setRefundApprovalRule(db, merchant.merchantId, { above: '1', currency: 'USD' });
+    const [maker, second] = await Promise.all(
+      ['maker', 'second'].map(async (name) => {
+        const { user } = await createUser(db, {
+          merchant: merchant.merchantId,
+          email: `${name}-${crypto.randomUUID()}@shop.example`,
+          role: 'admin',
+          password: 'a long and unguessable dashboard password',
+        });
+        return user.id;
+      }),
+    );
+    const order = await paidOrder();
+    const made = await makeRefund(db, scope, {
+      target: { kind: 'order', id: order.id },
+      amount: 100_000_000n,
+      createdBy: `user:${maker}`,
+      now,
+    });
+    expect(made.refund.approval).toBe('required');
+    await confirmClaim(db, tokenOf(made.claimUrl), { address: payerAddress, tag: '' }, now);
+    expect(await refusal(planRefund(db, scope, made.refund.id, { feeFromRefund: false }))).toBe('RefundStateConflict');
+    expect(await refusal(approveRefund(db, scope, made.refund.id, maker!, now))).toBe('RefundStateConflict');
+    const other = { merchantId: crypto.randomUUID(), mode: 'test' as const };
+    expect(await refusal(approveRefund(db, other, made.refund.id, second!, now))).toBe('NotFound');
+    expect(await approveRefund(db, scope, made.refund.id, second!, now)).toMatchObject({ approval: 'approved' });
+    expect(await refusal(approveRefund(db, scope, made.refund.id, second!, now))).toBe('RefundStateConflict');
+    // Approved: the plan is refused for what test mode lacks (outputs to spend), no longer for the approval.
+    expect(await refusal(planRefund(db, scope, made.refund.id, { feeFromRefund: false }))).toBe('CollectionRefused');
+    await setRefundApprovalRule(db, merchant.merchantId, { above: null, currency: 'USD' });
   });
 });

@@ -10,14 +10,20 @@ import { found, isDomainErrorOf } from '../errors';
 import { createUser, disableUser, listUsers, recordAudit, resetPassword, ROLES } from '../users';
 import { listOrderDeliveries, resendWebhook, webhookEventOwner } from '../webhooks';
 import { collectionPlan, fundsOf, gapLimitOf, prepareCollection, setTreasury } from '../payouts';
+import { planRefund } from '../refunds';
 
 /** A command that cannot be done as asked: its message is for the operator, not a stack trace. */
 export function isCommandError(error: unknown): error is Error {
   return (
     (error instanceof Error && error.name === 'SimulationError') ||
-    ['AccountError', 'CollectionRefused', 'TreasuryInvalid', 'KeyMaterialRefused', 'NotFound'].some((kind) =>
-      isDomainErrorOf(error, kind),
-    )
+    [
+      'AccountError',
+      'CollectionRefused',
+      'TreasuryInvalid',
+      'KeyMaterialRefused',
+      'NotFound',
+      'RefundStateConflict',
+    ].some((kind) => isDomainErrorOf(error, kind))
   );
 }
 
@@ -89,6 +95,18 @@ export const adminCommand = z.discriminatedUnion('command', [
       .optional(),
   }),
   z.object({ command: z.literal('collect.gap-limit'), network: text().min(1).max(64), mode: z.enum(MODE_VALUES) }),
+  /** A refund plan: pays a ready refund to the payer's confirmed address (docs/decisions/081). */
+  z.object({
+    command: z.literal('collect.refund'),
+    merchant: text().min(1).max(200),
+    mode: z.enum(MODE_VALUES),
+    refundId: z.uuid(),
+    feeFromRefund: z.boolean(),
+    feeRate: z
+      .string()
+      .regex(/^[1-9]\d{0,9}$/)
+      .optional(),
+  }),
   z.object({
     command: z.literal('collect.show'),
     merchant: text().min(1).max(200),
@@ -137,6 +155,13 @@ export async function runAdminCommand(db: Database, command: AdminCommand): Prom
     }
     case 'collect.gap-limit':
       return gapLimitOf(db, command.network, command.mode);
+    case 'collect.refund': {
+      const merchant = await merchantNamed(db, command.merchant);
+      return planRefund(db, { merchantId: merchant.id, mode: command.mode }, command.refundId, {
+        feeFromRefund: command.feeFromRefund,
+        ...(command.feeRate ? { feeRate: BigInt(command.feeRate) } : {}),
+      });
+    }
     case 'collect.show': {
       const merchant = await merchantNamed(db, command.merchant);
       return found(

@@ -29,8 +29,10 @@ import {
   MODE_VALUES,
   ORDER_STATUS_VALUES,
   PAYMENT_STATUS_VALUES,
+  PLAN_KIND_VALUES,
   PLAN_STATUS_VALUES,
   CLAIM_DELIVERY_VALUES,
+  REFUND_APPROVAL_VALUES,
   REFUND_RATE_SOURCE_VALUES,
   REFUND_SOURCE_VALUES,
   REFUND_STATE_VALUES,
@@ -88,6 +90,12 @@ export const merchants = pgTable('merchants', {
   lateAcceptRateMovePercent: numeric('late_accept_rate_move_percent', { precision: 9, scale: 6 })
     .notNull()
     .default('0'),
+  /**
+   * A refund worth more than this (in `refundApprovalCurrency`, at the current rate when it is made)
+   * needs a second person's approval before it is sent (docs/decisions/082); null: none does.
+   */
+  refundApprovalAbove: numeric('refund_approval_above', { precision: 30, scale: 8 }),
+  refundApprovalCurrency: text('refund_approval_currency').notNull().default('USD'),
   createdAt: createdAt(),
 });
 
@@ -660,6 +668,12 @@ export const collectionPlans = pgTable(
     network: text('network').notNull(),
     currency: text('currency').notNull(),
     status: text('status', { enum: PLAN_STATUS_VALUES }).notNull().default('prepared'),
+    /** `collection`: every output to the treasury; `refund`: one refund's payment to the payer, the change to the treasury. */
+    kind: text('kind', { enum: PLAN_KIND_VALUES }).notNull().default('collection'),
+    /** The refund a refund plan pays (docs/decisions/081). */
+    refundId: uuid('refund_id').references((): AnyPgColumn => refunds.id),
+    /** A refund plan's refund as the signer is shown it, fixed when prepared (lib/protocol `planRefundSchema`). */
+    refund: jsonb('refund'),
     treasury: text('treasury').notNull(),
     masterFingerprint: text('master_fingerprint').notNull(),
     /** Base units per virtual byte. */
@@ -681,6 +695,14 @@ export const collectionPlans = pgTable(
       .on(t.network, t.mode)
       .where(sql`${t.status} in ('prepared', 'broadcast')`),
     check('collection_plans_amounts', sql`${t.sent} + ${t.fee} = ${t.total} and ${t.fee} >= 0 and ${t.sent} > 0`),
+    check(
+      'collection_plans_refund',
+      sql`(${t.kind} = 'refund') = (${t.refundId} is not null and ${t.refund} is not null)`,
+    ),
+    /** A refund is paid by at most one open plan: it is never sent twice at once. */
+    uniqueIndex('collection_plans_refund_open')
+      .on(t.refundId)
+      .where(sql`${t.status} in ('prepared', 'broadcast')`),
   ],
 );
 
@@ -779,6 +801,12 @@ export const refunds = pgTable(
     addressConfirmedAt: timestamp('address_confirmed_at', { withTimezone: true, precision: 3 }),
     txid: text('txid'),
     reason: text('reason'),
+    /** The network fee is taken from the refund when it is sent: always for one the payer started (docs/decisions/082). */
+    feeFromRefund: boolean('fee_from_refund').notNull().default(false),
+    /** `required` until a second person approves it (`approved`); `none` below the owner's threshold (docs/decisions/082). */
+    approval: text('approval', { enum: REFUND_APPROVAL_VALUES }).notNull().default('none'),
+    approvedBy: uuid('approved_by').references((): AnyPgColumn => users.id),
+    approvedAt: timestamp('approved_at', { withTimezone: true, precision: 3 }),
     /** Who made it: `api:<key id>` or `user:<user id>`. */
     createdBy: text('created_by').notNull(),
     createdAt: createdAt(),

@@ -14,4 +14,11 @@ export class NothingToDecide extends DomainError<'NothingToDecide'> {
   }
 }
 
-export type MispaymentError = NoRemainder | NothingToDecide;
+/** The order offers the payer no refund of this kind: not underpaid (or overpaid), below the minimum, or no address to mail the link to. */
+export class NoPayerRefund extends DomainError<'NoPayerRefund'> {
+  constructor(orderId: string, why: string) {
+    super('NoPayerRefund', `Order ${orderId} offers no refund to its payer: ${why}.`);
+  }
+}
+
+export type MispaymentError = NoRemainder | NothingToDecide | NoPayerRefund;

@@ -3,9 +3,10 @@ import 'server-only';
  * Mispayments (issue 38, docs/decisions/069): an order that ended underpaid, or was paid after its
  * deadline, is settled without changing its final status: a remainder order ("pay the rest"), the
  * merchant's late-payment rule, or the merchant's decision, each recorded once as the order's
- * settlement with an `order.resolved` event. Refund choices (issue 37) join here once refunds exist.
+ * settlement with an `order.resolved` event; or the payer asks for a refund instead (./payer-refund.ts).
  */
-export { NoRemainder, NothingToDecide, type MispaymentError } from './errors';
+export { NoPayerRefund, NoRemainder, NothingToDecide, type MispaymentError } from './errors';
+export { requestPayerRefund } from './payer-refund';
 export { mispaidOrder, type MispaidOrder } from './facts';
 export { openRemainder, payerRest, remainderClientOrderId, remainderLeft, type PayerRest } from './remainder';
 export { acceptLatePayments, lateVerdict, resolvePaidRemainders, totalReceived } from './resolve';
@@ -13,9 +14,11 @@ export { mispaymentsOf, type OrderMispayment } from './dashboard';
 export { decideMispayment, waitsForDecision, type MerchantDecision } from './decide';
 export {
   judgeLatePayment,
+  payerRefundAmount,
   REMAINDER_MINIMUM_PER_MILLE,
   remainderAmount,
   remainderMinimum,
   type LateRule,
   type LateVerdict,
+  type PayerRefundKind,
 } from './rules';

@@ -3,6 +3,7 @@ import { parseDecimal, type Decimal } from '../money';
 import {
   judgeLatePayment,
   movedLessThan,
+  payerRefundAmount,
   remainderAmount,
   remainderMinimum,
   requotedRemainder,
@@ -98,5 +99,26 @@ describe('requotedRemainder', () => {
     expect(requotedRemainder(1n, d('1'), d('3'))).toBe(1n);
     expect(requotedRemainder(10n, d('0.000012'), d('0.0000121'))).toBe(10n);
     expect(requotedRemainder(10n ** 30n, d('3.3'), d('1.1'))).toBe(3n * 10n ** 30n);
+  });
+});
+
+describe("the payer's refund", () => {
+  const order = (status: 'partial' | 'overpaid' | 'processed', received: bigint) => ({
+    status,
+    amount: 1000n,
+    received,
+  });
+  it('gives an underpaid order back what it received, an overpaid one its excess, within what is left', () => {
+    expect(payerRefundAmount('sent', order('partial', 400n), 400n)).toBe(400n);
+    expect(payerRefundAmount('sent', order('partial', 400n), 300n)).toBe(300n);
+    expect(payerRefundAmount('excess', order('overpaid', 1500n), 1500n)).toBe(500n);
+    expect(payerRefundAmount('excess', order('partial', 400n), 400n)).toBeNull();
+    expect(payerRefundAmount('sent', order('overpaid', 1500n), 1500n)).toBeNull();
+    expect(payerRefundAmount('sent', order('processed', 1000n), 1000n)).toBeNull();
+  });
+  it('asks at least the minimum (1 % of the amount)', () => {
+    expect(payerRefundAmount('excess', order('overpaid', 1010n), 1010n)).toBe(10n);
+    expect(payerRefundAmount('excess', order('overpaid', 1009n), 1009n)).toBeNull();
+    expect(payerRefundAmount('sent', order('partial', 400n), 0n)).toBeNull();
   });
 });

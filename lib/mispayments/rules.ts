@@ -42,6 +42,31 @@ export function remainderAmount(order: ReceivedFacts): bigint | null {
   return left >= remainderMinimum(order.amount) ? left : null;
 }
 
+/** What a payer may ask back on the payment page (docs/decisions/082): what an underpaid order received, or an overpaid order's excess. */
+export type PayerRefundKind = 'sent' | 'excess';
+
+/**
+ * What a payer-started refund of this kind asks, or null when the order offers none: "get back
+ * what I sent" on a `partial` order (its counted payments), "claim the excess" on an `overpaid`
+ * one (received less the amount); never less than the remainder's minimum (1 % of the amount), so
+ * that dust cannot be farmed into refunds whose fees cost more than they return. `left`: what is
+ * not refunded yet of the order.
+ */
+export function payerRefundAmount(
+  kind: PayerRefundKind,
+  order: { status: OrderStatus; amount: bigint; received: bigint },
+  left: bigint,
+): bigint | null {
+  const asked =
+    kind === 'sent' && order.status === 'partial'
+      ? order.received
+      : kind === 'excess' && order.status === 'overpaid'
+        ? order.received - order.amount
+        : 0n;
+  const amount = asked < left ? asked : left;
+  return amount > 0n && amount >= remainderMinimum(order.amount) ? amount : null;
+}
+
 /** The merchant's late-payment rule (dashboard settings). `minutes` 0 switches it off. */
 export interface LateRule {
   minutes: number;

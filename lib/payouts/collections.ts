@@ -41,7 +41,7 @@ import {
   type RowOf,
 } from '../db';
 import { formatUnits } from '../money';
-import type { CollectionPlan, Mode } from '../protocol';
+import type { CollectionPlan, Mode, MoneyOutPlan, PlanRefund, PlanStatus } from '../protocol';
 import { CollectionRefused } from './errors';
 import { decidePlan, isFinalPlanStatus } from './lifecycle';
 import { treasuryOf } from './treasury';
@@ -99,10 +99,13 @@ export async function fundsOf(db: Queryable, merchantId: string, mode: Mode): Pr
   return lines;
 }
 
-type Collectable = Pick<RowOf<typeof chainTransfers>, 'id' | 'tx_hash' | 'output_index' | 'amount' | 'block_hash'> &
+export type Collectable = Pick<
+  RowOf<typeof chainTransfers>,
+  'id' | 'tx_hash' | 'output_index' | 'amount' | 'block_hash'
+> &
   Pick<RowOf<typeof addresses>, 'derivation_index' | 'address'>;
 
-const COLLECTABLE = statement<
+export const COLLECTABLE = statement<
   Collectable,
   {
     merchantId: string;
@@ -126,7 +129,7 @@ const COLLECTABLE = statement<
   order by ${chainTransfers.blockHeight}, ${chainTransfers.txHash}, ${chainTransfers.outputIndex}
   limit ${param('limit')}`);
 
-const CURSOR_HEIGHT = statement<{ height: number }, { network: string; mode: Mode }>(
+export const CURSOR_HEIGHT = statement<{ height: number }, { network: string; mode: Mode }>(
   sql`select ${chainCursors.height} as height from ${chainCursors} where ${chainCursors.network} = ${param('network')} and ${chainCursors.mode} = ${param('mode')}`,
 );
 
@@ -144,6 +147,9 @@ const PLAN = placeholders([
   'sent',
   'psbt',
   'txid',
+  'kind',
+  'refundId',
+  'refund',
 ]);
 const PLAN_INSERT = insertValues([
   [collectionPlans.id, PLAN.id],
@@ -159,19 +165,22 @@ const PLAN_INSERT = insertValues([
   [collectionPlans.sent, PLAN.sent],
   [collectionPlans.psbt, PLAN.psbt],
   [collectionPlans.txid, PLAN.txid],
+  [collectionPlans.kind, PLAN.kind],
+  [collectionPlans.refundId, PLAN.refundId],
+  [collectionPlans.refund, sql`${PLAN.refund}::jsonb`],
 ]);
-const INSERT_PLAN = statement<unknown, Record<keyof typeof PLAN, unknown>>(
+export const INSERT_PLAN = statement<unknown, Record<keyof typeof PLAN, unknown>>(
   sql`insert into ${collectionPlans} (${PLAN_INSERT.columns}) values (${PLAN_INSERT.values})`,
 );
-const PLAN_INPUTS = unnest('i', { transfer_id: collectionPlanInputs.transferId });
+export const PLAN_INPUTS = unnest('i', { transfer_id: collectionPlanInputs.transferId });
 /** An output already in an open plan (a concurrent prepare) conflicts on the partial unique index and is not inserted. */
-const INSERT_INPUTS = statement<unknown, { planId: string }>(sql`insert into ${collectionPlanInputs}
+export const INSERT_INPUTS = statement<unknown, { planId: string }>(sql`insert into ${collectionPlanInputs}
     (${bare(collectionPlanInputs.planId)}, ${bare(collectionPlanInputs.transferId)})
   select ${param('planId')}, ${PLAN_INPUTS.names} from ${PLAN_INPUTS.from}
   on conflict do nothing returning 1`);
 
 /** The key (with its origin) the deposit addresses of a live UTXO network come from. */
-function keyOf(network: Network, mode: Mode): KeyDescriptor {
+export function keyOf(network: Network, mode: Mode): KeyDescriptor {
   if (mode === 'test')
     throw new CollectionRefused(
       'test mode collections are not built yet: the sandbox ledger keeps no outputs to spend (docs/decisions/052)',
@@ -278,6 +287,9 @@ export async function prepareCollection(db: Database, request: PrepareCollection
       sent: built.sent.toString(),
       psbt: base64.encode(built.psbt),
       txid,
+      kind: 'collection',
+      refundId: null,
+      refund: null,
     });
     const inserted = await INSERT_INPUTS.run(tx, {
       planId: id,
@@ -286,7 +298,7 @@ export async function prepareCollection(db: Database, request: PrepareCollection
     if (inserted.length !== rows.length)
       throw new CollectionRefused('another plan took some of these outputs at the same moment: prepare again');
   });
-  return (await collectionPlan(db, request.merchantId, request.mode, id))!;
+  return (await collectionPlan(db, request.merchantId, request.mode, id)) as CollectionPlan;
 }
 
 type PlanRow = RowOf<typeof collectionPlans>;
@@ -303,13 +315,13 @@ const PLAN_INPUT_ROWS = statement<
   where ${collectionPlanInputs.planId} = ${param('planId')}
   order by ${chainTransfers.blockHeight}, ${chainTransfers.txHash}, ${chainTransfers.outputIndex}`);
 
-/** A plan of the merchant and mode, as the signer reads it; null when it is not the caller's. */
+/** A plan of the merchant and mode (a collection or a refund), as the signer reads it; null when it is not the caller's. */
 export async function collectionPlan(
   db: Queryable,
   merchantId: string,
   mode: Mode,
   id: string,
-): Promise<CollectionPlan | null> {
+): Promise<MoneyOutPlan | null> {
   const [row] = await PLAN_BY_ID.run(db, { id, merchantId, mode });
   if (!row) return null;
   const inputs = await PLAN_INPUT_ROWS.run(db, { planId: id });
@@ -317,9 +329,8 @@ export async function collectionPlan(
   const decimals = network?.currencies[0]?.decimals ?? 8;
   const key = mode === 'live' ? liveChainConfig(row.network)?.keyDescriptor : undefined;
   const accountPath = key ? parseKeyDescriptor(key).accountPath : [];
-  return {
+  const fields: Omit<CollectionPlan, 'kind'> = {
     planId: row.id,
-    kind: 'collection',
     mode: row.mode,
     network: row.network,
     chain: network?.chain ?? 'mainnet',
@@ -344,10 +355,13 @@ export async function collectionPlan(
     reason: row.reason,
     createdAt: row.created_at.toISOString(),
   };
+  return row.kind === 'refund'
+    ? { ...fields, kind: 'refund', refund: row.refund as PlanRefund }
+    : { ...fields, kind: 'collection' };
 }
 
-const OPEN_PLANS = statement<Pick<PlanRow, 'id' | 'status' | 'txid'>, { network: string; mode: Mode }>(
-  sql`select ${columnsOf(collectionPlans, ['id', 'status', 'txid'])} from ${collectionPlans}
+const OPEN_PLANS = statement<Pick<PlanRow, 'id' | 'status' | 'txid' | 'refund_id'>, { network: string; mode: Mode }>(
+  sql`select ${columnsOf(collectionPlans, ['id', 'status', 'txid', 'refund_id'])} from ${collectionPlans}
     where ${collectionPlans.network} = ${param('network')} and ${collectionPlans.mode} = ${param('mode')} and ${collectionPlans.status} in ('prepared', 'broadcast')`,
 );
 const UPDATE_PLAN = statement<unknown, { id: string; status: string; txid: string | null; reason: string | null }>(
@@ -359,11 +373,35 @@ const CLOSE_INPUTS = statement<unknown, { planId: string }>(
   sql`update ${collectionPlanInputs} set ${bare(collectionPlanInputs.open)} = false where ${collectionPlanInputs.planId} = ${param('planId')}`,
 );
 
+const DISCARD_REFUND_PLANS = statement<{ id: string }, { refundId: string; reason: string }>(
+  sql`update ${collectionPlans} set ${bare(collectionPlans.status)} = 'stale', ${bare(collectionPlans.reason)} = ${param('reason')},
+    ${bare(collectionPlans.updatedAt)} = now()
+  where ${collectionPlans.refundId} = ${param('refundId')} and ${collectionPlans.status} = 'prepared'
+  returning ${collectionPlans.id}`,
+);
+
+/**
+ * In the transaction that cancels a refund or reopens its claim: its prepared plan is stale for
+ * `reason`, never to be signed, and its outputs free. (A copy signed before and broadcast anyway
+ * still pays: the signer's ledger keeps counting it.)
+ */
+export async function discardRefundPlans(tx: Queryable, refundId: string, reason: string): Promise<void> {
+  for (const plan of await DISCARD_REFUND_PLANS.run(tx, { refundId, reason }))
+    await CLOSE_INPUTS.run(tx, { planId: plan.id });
+}
+
 /** A plan whose status a watcher step changed. */
 export interface PlanChange {
   planId: string;
-  from: string;
-  to: string;
+  from: PlanStatus;
+  to: PlanStatus;
+  /** Its transaction, once seen. */
+  txid: string | null;
+  /** The refund a refund plan pays (lib/refunds moves it with the plan). */
+  refundId: string | null;
+  /** Confirmations of its transaction now, of the `required` ones. */
+  confirmations: number;
+  required: number;
 }
 
 /**
@@ -382,19 +420,27 @@ export async function settleCollections(
   const changes: PlanChange[] = [];
   for (const plan of plans) {
     const inputs = await PLAN_INPUT_ROWS.run(tx, { planId: plan.id });
-    const decision = decidePlan(
-      plan,
-      inputs.map((i) => ({
-        spentByTx: i.spent_by_tx,
-        spentAtHeight: i.spent_at_height === null ? null : Number(i.spent_at_height),
-      })),
-      tipHeight,
-      requiredConfirmations(mode, network),
-    );
+    const states = inputs.map((i) => ({
+      spentByTx: i.spent_by_tx,
+      spentAtHeight: i.spent_at_height === null ? null : Number(i.spent_at_height),
+    }));
+    const required = requiredConfirmations(mode, network);
+    const decision = decidePlan(plan, states, tipHeight, required);
     if (decision.status === plan.status && decision.txid === plan.txid) continue;
     await UPDATE_PLAN.run(tx, { id: plan.id, ...decision });
     if (isFinalPlanStatus(decision.status)) await CLOSE_INPUTS.run(tx, { planId: plan.id });
-    if (decision.status !== plan.status) changes.push({ planId: plan.id, from: plan.status, to: decision.status });
+    if (decision.status !== plan.status) {
+      const height = Math.max(...states.map((i) => i.spentAtHeight ?? Number.POSITIVE_INFINITY));
+      changes.push({
+        planId: plan.id,
+        from: plan.status,
+        to: decision.status,
+        txid: decision.txid,
+        refundId: plan.refund_id,
+        confirmations: Number.isFinite(height) ? tipHeight - height + 1 : 0,
+        required,
+      });
+    }
   }
   return changes;
 }

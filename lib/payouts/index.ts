@@ -1,11 +1,12 @@
 import 'server-only';
 /**
- * Money out, without custody (docs/decisions/052): funds per network, the merchant's treasury,
- * collection plans and their state as the watcher sees them. Plans are data the signer checks on
+ * Money out, without custody (docs/decisions/052, 081): funds per network, the merchant's treasury,
+ * collection and refund plans and their state as the watcher sees them. Plans are data the signer checks on
  * the merchant's machine; nothing here ever sees a private key.
  */
 export {
   collectionPlan,
+  discardRefundPlans,
   fundsOf,
   prepareCollection,
   settleCollections,
@@ -16,5 +17,6 @@ export {
 export { CollectionRefused, KeyMaterialRefused, TreasuryInvalid } from './errors';
 export { fundsReport } from './funds-report';
 export { gapLimitOf, type GapLimit } from './gap-limit';
+export { prepareRefundPlan, type RefundToPay } from './refund-plans';
 export { decidePlan, isFinalPlanStatus, type PlanDecision, type PlanInputState } from './lifecycle';
 export { setTreasury, treasuryOf } from './treasury';

@@ -1,8 +1,9 @@
 /**
  * Money-out plans as they travel between the gateway and the signer (scripts/signer, on the
- * merchant's machine): a collection of a network's deposit outputs to the merchant's treasury.
+ * merchant's machine): a collection of a network's deposit outputs to the merchant's treasury, or
+ * a refund paid from them to the address a payer confirmed, the change to the treasury.
  * The gateway prepares; the signer reads this shape, but trusts only what it decodes from the
- * transaction itself (docs/decisions/052).
+ * transaction itself and what it checks of a refund's payment (docs/decisions/052, 081).
  *
  * Plan statuses (lib/payouts lifecycle):
  * - prepared: built, waiting for a signature.
@@ -17,6 +18,10 @@ import { MODE_VALUES } from './status';
 export const PLAN_STATUS_VALUES = ['prepared', 'broadcast', 'confirmed', 'failed', 'stale'] as const;
 export type PlanStatus = (typeof PLAN_STATUS_VALUES)[number];
 
+/** What a plan does: `collection` pays the treasury only; `refund` pays one refund to its payer, the change to the treasury. */
+export const PLAN_KIND_VALUES = ['collection', 'refund'] as const;
+export type PlanKind = (typeof PLAN_KIND_VALUES)[number];
+
 const decimal = z.string().regex(/^\d+(\.\d+)?$/, 'must be a decimal string');
 
 export const planInputSchema = z.object({
@@ -29,9 +34,8 @@ export const planInputSchema = z.object({
   path: z.string().regex(/^m(\/\d+'?)+$/),
 });
 
-export const collectionPlanSchema = z.object({
+const planFields = {
   planId: z.uuid(),
-  kind: z.literal('collection'),
   mode: z.enum(MODE_VALUES),
   network: z.string(),
   /** The coin's chain: mainnet, or a test chain whose coins have no value. */
@@ -55,5 +59,42 @@ export const collectionPlanSchema = z.object({
   txid: z.string().nullable(),
   reason: z.string().nullable(),
   createdAt: z.string(),
-});
+};
+
+export const collectionPlanSchema = z.object({ ...planFields, kind: z.literal('collection') });
 export type CollectionPlan = z.infer<typeof collectionPlanSchema>;
+
+const txid = z.string().regex(/^[0-9a-f]{64}$/);
+
+/**
+ * What a refund plan says of its refund, for the signer to check and show: the claim (where the
+ * payer asked to be paid, and when), and the payment it refunds as the signer can verify it on its
+ * own: the outputs of that payment that paid keys of the merchant's seed, with their full
+ * transactions (and the block each is in, for the signer's node).
+ */
+export const planRefundSchema = z.object({
+  refundId: z.uuid(),
+  orderId: z.uuid().nullable(),
+  invoiceId: z.uuid().nullable(),
+  depositId: z.uuid().nullable(),
+  /** The refund, in the coin. */
+  amount: decimal,
+  /** What the output to the payer pays: `amount`, less the network fee when the fee is taken from the refund. */
+  pays: decimal,
+  feeFromRefund: z.boolean(),
+  /** The address as the payer confirmed it, and when. */
+  destination: z.string(),
+  addressConfirmedAt: z.string(),
+  payment: z.object({
+    outputs: z.array(z.object({ txid, vout: z.number().int().nonnegative(), path: planInputSchema.shape.path })).min(1),
+    transactions: z.array(z.object({ txid, blockHash: txid, hex: z.string().regex(/^([0-9a-f]{2})+$/) })).min(1),
+  }),
+});
+export type PlanRefund = z.infer<typeof planRefundSchema>;
+
+export const refundPlanSchema = z.object({ ...planFields, kind: z.literal('refund'), refund: planRefundSchema });
+export type RefundPlan = z.infer<typeof refundPlanSchema>;
+
+/** Any plan the signer reads. */
+export const moneyOutPlanSchema = z.discriminatedUnion('kind', [collectionPlanSchema, refundPlanSchema]);
+export type MoneyOutPlan = z.infer<typeof moneyOutPlanSchema>;

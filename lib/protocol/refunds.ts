@@ -35,6 +35,13 @@ export type ClaimDelivery = (typeof CLAIM_DELIVERY_VALUES)[number];
 export const REFUND_RATE_SOURCE_VALUES = ['invoice', 'current', 'custom'] as const;
 export type RefundRateSource = (typeof REFUND_RATE_SOURCE_VALUES)[number];
 
+/**
+ * Whether a refund waits for a second person (docs/decisions/082): `none` (below the owner's
+ * threshold, or none set), `required` (it is not sent until approved), `approved`.
+ */
+export const REFUND_APPROVAL_VALUES = ['none', 'required', 'approved'] as const;
+export type RefundApproval = (typeof REFUND_APPROVAL_VALUES)[number];
+
 const decimal = z.string().regex(/^\d+(\.\d+)?$/, 'must be a decimal string');
 const timestamp = z.iso.datetime({ offset: true });
 
@@ -68,6 +75,7 @@ export const refundResponse = z.object({
   tag: z.string().nullable(),
   /** The transaction that paid it, once seen. */
   txId: z.string().nullable(),
+  approval: z.enum(REFUND_APPROVAL_VALUES),
   reason: z.string().nullable(),
   createdAt: timestamp,
   updatedAt: timestamp,

@@ -6,6 +6,14 @@ import 'server-only';
  * what it received (the database holds it). Mispayment fixes (issue 38) make refunds with
  * `makeRefund` and move them with `applyRefundAction`.
  */
+export { approveRefund } from './approval';
+export {
+  aboveApprovalThreshold,
+  REFUND_APPROVAL_FORM,
+  refundApprovalRule,
+  setRefundApprovalRule,
+  type RefundApprovalRule,
+} from './approval-rule';
 export { CLAIM_LIFETIME_MS, claimUrl } from './claims';
 export { checkClaimAddress, confirmClaim, openClaim, reviewClaimAddress, type ClaimView } from './claim';
 export {
@@ -17,11 +25,13 @@ export {
   RefundStateConflict,
   type RefundError,
 } from './errors';
+export { planRefund, settleRefundPlans, type PlanRefundOptions } from './plans';
 export { priceRefund, type PricedRefund, type RefundPrice } from './pricing';
 export {
   holdsAmount,
   isFinalRefundState,
   nextRefundState,
+  refundActionOfPlanChange,
   type RefundAction,
   type RefundTransition,
 } from './lifecycle';

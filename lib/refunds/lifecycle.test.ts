@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { REFUND_STATE_VALUES, type RefundState } from '../protocol';
-import { holdsAmount, isFinalRefundState, nextRefundState, type RefundAction } from './lifecycle';
+import { REFUND_STATE_VALUES, type PlanStatus, type RefundState } from '../protocol';
+import {
+  holdsAmount,
+  isFinalRefundState,
+  nextRefundState,
+  refundActionOfPlanChange,
+  type RefundAction,
+} from './lifecycle';
 
 const to = (state: RefundState, action: RefundAction) => nextRefundState(state, action);
 
@@ -71,4 +77,18 @@ describe('final states', () => {
 
 it('holds the amount against the payment in every state but canceled and failed', () => {
   expect(REFUND_STATE_VALUES.filter((state) => !holdsAmount(state))).toEqual(['canceled', 'failed']);
+});
+
+describe('a refund plan moves its refund', () => {
+  const plan = (to: PlanStatus, confirmations = 0) => refundActionOfPlanChange({ to, confirmations, required: 2 });
+  it('sent when its transaction is in a block, confirmed with the confirmations', () => {
+    expect(to('ready', plan('broadcast', 1)!)).toEqual({ ok: true, state: 'sent' });
+    expect(to('sent', plan('confirmed', 2)!)).toEqual({ ok: true, state: 'confirmed' });
+    expect(to('ready', plan('confirmed', 2)!)).toEqual({ ok: true, state: 'confirmed' });
+  });
+  it('failed when a reorganisation replaced its transaction; a stale plan leaves it ready for another', () => {
+    expect(to('sent', plan('failed')!)).toEqual({ ok: true, state: 'failed' });
+    expect(plan('stale')).toBeNull();
+    expect(plan('prepared')).toBeNull();
+  });
 });

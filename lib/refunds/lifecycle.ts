@@ -13,7 +13,7 @@
  * confirmed, canceled and failed are final. A refund holds its amount against what its payment
  * received in every state but canceled and failed (lib/refunds/store.ts gives it back then).
  */
-import type { RefundState } from '../protocol';
+import type { PlanStatus, RefundState } from '../protocol';
 
 export type RefundAction =
   | { type: 'confirm_address' }
@@ -68,5 +68,26 @@ export function nextRefundState(state: RefundState, action: RefundAction): Refun
     }
     case 'dropped':
       return state === 'sent' ? { ok: true, state: 'failed' } : refused(state, action.type);
+  }
+}
+
+/**
+ * What a refund plan's new status means for its refund (docs/decisions/081): its transaction in a
+ * block is the refund seen, with its confirmations; a reorganisation that replaced it, the refund
+ * dropped. A plan gone stale was never sent: the refund stays ready, for a new plan.
+ */
+export function refundActionOfPlanChange(change: {
+  to: PlanStatus;
+  confirmations: number;
+  required: number;
+}): RefundAction | null {
+  switch (change.to) {
+    case 'broadcast':
+    case 'confirmed':
+      return { type: 'seen', confirmations: change.confirmations, required: change.required };
+    case 'failed':
+      return { type: 'dropped' };
+    default:
+      return null;
   }
 }

@@ -31,7 +31,9 @@ import { formatUnits } from '../money';
 import { decimalsOf } from '../orders';
 import { isUuid, type ClaimDelivery, type EventType, type RefundResponse, type RefundSource } from '../protocol';
 import { enqueueRefundClaimMail } from '../mail';
+import { discardRefundPlans } from '../payouts';
 import { publishEvents } from '../webhooks';
+import { approvalFor } from './approval-rule';
 import { CLAIM_LIFETIME_MS, claimToken, claimTokenHash, claimUrl } from './claims';
 import { NotRefundable, RefundExceedsReceived, RefundStateConflict } from './errors';
 import { holdsAmount, nextRefundState, type RefundAction } from './lifecycle';
@@ -207,6 +209,8 @@ const REFUND_VALUES = insertValues([
   [refunds.claimTokenHash, param('claimTokenHash')],
   [refunds.claimExpiresAt, param('claimExpiresAt')],
   [refunds.claimDelivery, param('claimDelivery')],
+  [refunds.approval, param('approval')],
+  [refunds.feeFromRefund, param('feeFromRefund')],
   [refunds.createdBy, param('createdBy')],
   [refunds.createdAt, param('now')],
   [refunds.updatedAt, param('now')],
@@ -221,8 +225,10 @@ export interface MakeRefund {
   amount: bigint;
   /** For a refund priced in fiat, what made `amount` (lib/refunds/pricing.ts). */
   price?: PricedRefund['price'];
-  /** `api:<key id>` or `user:<user id>`. */
+  /** `api:<key id>`, `user:<user id>`, or `payer` (the payment page: the payer asked). */
   createdBy: string;
+  /** The network fee is taken from the refund when it is sent (a payer-started refund's rule). */
+  feeFromRefund?: boolean;
   now: Date;
 }
 
@@ -256,6 +262,7 @@ export function serializeRefund(row: RefundRow): RefundResponse {
     address: row.address,
     tag: row.tag,
     txId: row.txid,
+    approval: row.approval,
     reason: row.reason,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
@@ -312,6 +319,8 @@ export async function writeRefund(tx: Queryable, scope: MerchantScope, request: 
   const token = claimToken(claimId);
   const payment = await refundablePayment(tx, scope, request.target);
   await holdAmount(tx, scope, payment, request.amount);
+  const decimals = decimalsOf(payment.network, payment.currency);
+  const approval = await approvalFor(tx, scope, { currency: payment.currency, decimals }, request.amount);
   const delivery = await deliverClaim(tx, scope, claimId, payment.orderId, payment.payerEmail);
   const [made] = await INSERT.run(tx, {
     id: randomUUID(),
@@ -331,6 +340,8 @@ export async function writeRefund(tx: Queryable, scope: MerchantScope, request: 
     claimTokenHash: claimTokenHash(token),
     claimExpiresAt: new Date(request.now.getTime() + CLAIM_LIFETIME_MS),
     claimDelivery: delivery,
+    approval,
+    feeFromRefund: request.feeFromRefund ?? false,
     createdBy: request.createdBy,
     now: request.now,
   });
@@ -470,9 +481,11 @@ export async function lockRefund(tx: Queryable, scope: MerchantScope, id: string
 
 /** Cancels a refund that was not sent: its amount is refundable again. */
 export async function cancelRefund(db: Database, scope: MerchantScope, id: string, now: Date): Promise<RefundResponse> {
-  const row = await db.transaction(async (tx) =>
-    applyRefundAction(tx, await lockRefund(tx, scope, id), { type: 'cancel' }, {}, now),
-  );
+  const row = await db.transaction(async (tx) => {
+    const canceled = await applyRefundAction(tx, await lockRefund(tx, scope, id), { type: 'cancel' }, {}, now);
+    await discardRefundPlans(tx, canceled.id, 'the refund was canceled');
+    return canceled;
+  });
   return serializeRefund(row);
 }
 
@@ -491,6 +504,8 @@ export async function reopenRefund(db: Database, scope: MerchantScope, id: strin
   const row = await db.transaction(async (tx) => {
     const refund = await lockRefund(tx, scope, id);
     const [order] = refund.order_id ? await PAYER_EMAIL.run(tx, { id: refund.order_id }) : [];
+    // A plan to the forgotten address is never signed.
+    await discardRefundPlans(tx, refund.id, "the refund's claim was reopened: the address it paid is forgotten");
     return applyRefundAction(
       tx,
       refund,

@@ -34,6 +34,7 @@ import { dropVanished, recordIncoming, stillConfirming } from './transfers';
 import { recordWithdrawals } from './withdrawals';
 import { log } from '../log';
 import { settleCollections } from '../payouts';
+import { settleRefundPlans } from '../refunds';
 import type { Mode } from '../protocol';
 
 export interface WatchOptions {
@@ -119,6 +120,8 @@ export async function watchStep(
     // Collection plans move with the spends of their inputs, in the step that recorded them.
     const planChanges = await settleCollections(tx, adapter.network, mode, cursor.height);
     for (const change of planChanges) log.info('collection plan', { network, mode, ...change });
+    // A refund plan's refund moves with it, its event in this step's transaction.
+    await settleRefundPlans(tx, planChanges, now);
     matchedTransfers += await recordIncoming(tx, network, mode, mempool, touched);
     if (cursor.height >= head.height) await dropVanished(tx, network, mode, mempool, touched);
     // Transfers that were still short of their confirmations before this step may have them now.

@@ -92,9 +92,10 @@ const yes = { confirm: async () => true };
 describe('the signer', () => {
   it('signs a plan of its own seed to its treasury, after showing the outputs and the fee', async () => {
     let shown = '';
-    const signed = await signPlan(JSON.stringify(plan), config, testRoot, {
+    const { signed, ledgerEntry } = await signPlan(JSON.stringify(plan), config, testRoot, {
       confirm: async (summary) => ((shown = summary), true),
     });
+    expect(ledgerEntry).toBeNull();
     expect(shown).toContain(`pays 0.0999989 LTC to ${treasury} (your treasury)`);
     expect(shown).toMatch(/fee 0\.0000011 LTC/);
     expect(Transaction.fromRaw(hex.decode(signed.rawTx)).id).toBe(signed.txid);
@@ -126,7 +127,9 @@ describe('the signer', () => {
     await expect(
       signPlan(JSON.stringify(plan), config, testRoot, { confirm: async () => false }),
     ).rejects.toBeInstanceOf(SignerRefusal);
-    await expect(signPlan('{"kind":"collection"}', config, testRoot, yes)).rejects.toThrow(/not a collection plan/);
+    await expect(signPlan('{"kind":"collection"}', config, testRoot, yes)).rejects.toThrow(
+      /not a collection or refund plan/,
+    );
     expect(() => rootOfPhrase(TEST_WORDS.replace(/about$/, 'abandon'))).toThrow(/checksum/);
   });
 });

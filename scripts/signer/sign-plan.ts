@@ -1,6 +1,7 @@
 /**
  * The signer's decisions, apart from its input and output (../signer.ts): read a plan, refuse what
- * its own configuration does not allow, show what the transaction does, ask, sign. It imports the
+ * its own configuration does not allow, show what the transaction does, ask, sign. A refund plan is
+ * checked first against the seed, the signer's ledger and its daily cap (./refunds.ts). It imports the
  * wire contract (the plan's shape), lib/money and the client-safe transaction code only: nothing
  * that opens the gateway's database or reads its configuration (docs/decisions/052).
  */
@@ -19,7 +20,15 @@ import {
   type UtxoCoin,
 } from '../../lib/chains/utxo/transactions';
 import { formatUnits, parseUnits } from '../../lib/money';
-import { collectionPlanSchema, type CollectionPlan } from '../../lib/protocol';
+import { moneyOutPlanSchema, type MoneyOutPlan, type RefundPlan } from '../../lib/protocol';
+import {
+  checkRefund,
+  describeRefund,
+  ledgerEntry,
+  type CheckedRefund,
+  type LedgerEntry,
+  type RefundLedger,
+} from './refunds';
 
 /** Every Bitcoin-family coin of the catalog has 8 decimals. */
 const DECIMALS = 8;
@@ -34,6 +43,13 @@ export const signerConfigSchema = z.object({
   maxFee: z.string().regex(/^\d+(\.\d+)?$/),
   /** The merchant's own node, asked whether each input is still unspent (a stale plan is refused). */
   node: z.object({ url: z.url(), user: z.string().optional(), password: z.string().optional() }).optional(),
+  /** The most it signs in refunds within 24 hours, in the coin; without it, it signs no refund (docs/decisions/081). */
+  refundDailyCap: z
+    .string()
+    .regex(/^\d+(\.\d+)?$/)
+    .optional(),
+  /** Its ledger of the refunds it signed; `signer-ledger.json` beside the configuration when absent. */
+  ledger: z.string().min(1).optional(),
 });
 export type SignerConfig = z.output<typeof signerConfigSchema>;
 
@@ -47,21 +63,43 @@ export function rootOfPhrase(phrase: string, passphrase = ''): HDKey {
 
 /** Asks the merchant's node whether an output is unspent (`gettxout`, mempool included). */
 export type UnspentCheck = (txid: string, vout: number) => Promise<boolean>;
+/** Asks the merchant's node whether a transaction is in a block of its best chain. */
+export type InChainCheck = (txid: string, blockHash: string) => Promise<boolean>;
 
-export function nodeUnspentCheck(node: NonNullable<SignerConfig['node']>): UnspentCheck {
+function nodeCall(node: NonNullable<SignerConfig['node']>) {
   const authorization =
     node.user !== undefined
       ? `Basic ${Buffer.from(`${node.user}:${node.password ?? ''}`).toString('base64')}`
       : undefined;
-  return async (txid, vout) => {
+  return async (method: string, params: unknown[]) => {
     const response = await fetch(node.url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...(authorization ? { authorization } : {}) },
-      body: JSON.stringify({ jsonrpc: '1.0', id: 'signer', method: 'gettxout', params: [txid, vout, true] }),
+      body: JSON.stringify({ jsonrpc: '1.0', id: 'signer', method, params }),
     });
-    const answer = z.object({ result: z.unknown(), error: z.unknown() }).parse(await response.json());
+    return z.object({ result: z.unknown(), error: z.unknown() }).parse(await response.json());
+  };
+}
+
+export function nodeUnspentCheck(node: NonNullable<SignerConfig['node']>): UnspentCheck {
+  const call = nodeCall(node);
+  return async (txid, vout) => {
+    const answer = await call('gettxout', [txid, vout, true]);
     if (answer.error) throw new Error(`your node refused gettxout: ${JSON.stringify(answer.error)}`);
     return answer.result !== null;
+  };
+}
+
+/** `getrawtransaction txid true blockhash` (no -txindex needed): in the block, and the block in the best chain. */
+export function nodeInChainCheck(node: NonNullable<SignerConfig['node']>): InChainCheck {
+  const call = nodeCall(node);
+  return async (txid, blockHash) => {
+    const answer = await call('getrawtransaction', [txid, true, blockHash]);
+    if (answer.error) return false;
+    const found = z
+      .object({ in_active_chain: z.boolean().optional(), confirmations: z.number().optional() })
+      .safeParse(answer.result);
+    return found.success && found.data.in_active_chain !== false && (found.data.confirmations ?? 0) >= 1;
   };
 }
 
@@ -74,16 +112,22 @@ export interface Signed {
   signedPsbt: string;
 }
 
+/** What signing answers: the transaction, and for a refund the entry its ledger must keep. */
+export interface SignOutcome {
+  signed: Signed;
+  ledgerEntry: LedgerEntry | null;
+}
+
 /** What the merchant is asked to confirm: every output and the fee, from the decoded transaction. */
-export function describeReview(plan: CollectionPlan, review: Review): string {
+const OUTPUT_WORDS = { treasury: 'your treasury', own: 'an address of your seed', refund: 'the REFUND to the payer' };
+
+export function describeReview(plan: MoneyOutPlan, review: Review): string {
   const coin = (amount: bigint) => `${formatUnits(amount, DECIMALS)} ${plan.currency}`;
   const total = review.inputs.reduce((sum, input) => sum + input.amount, 0n);
+  const what = plan.kind === 'refund' ? 'spend' : 'collect';
   return [
-    `Plan ${plan.planId}: collect ${review.inputs.length} outputs (${coin(total)}) on ${plan.network} ${plan.chain}, ${plan.mode} mode`,
-    ...review.outputs.map(
-      (o) =>
-        `  pays ${coin(o.amount)} to ${o.address ?? '(no address)'} (${o.to === 'treasury' ? 'your treasury' : 'an address of your seed'})`,
-    ),
+    `Plan ${plan.planId}: ${what} ${review.inputs.length} outputs (${coin(total)}) on ${plan.network} ${plan.chain}, ${plan.mode} mode`,
+    ...review.outputs.map((o) => `  pays ${coin(o.amount)} to ${o.address ?? '(no address)'} (${OUTPUT_WORDS[o.to]})`),
     `  fee ${coin(review.fee)}`,
   ].join('\n');
 }
@@ -97,18 +141,25 @@ export async function signPlan(
   planText: string,
   config: SignerConfig,
   root: HDKey,
-  io: { confirm(summary: string): Promise<boolean>; unspent?: UnspentCheck },
-): Promise<Signed> {
+  io: {
+    confirm(summary: string): Promise<boolean>;
+    unspent?: UnspentCheck;
+    inChain?: InChainCheck;
+    /** The refunds this signer signed before (its ledger file), and the time now. */
+    ledger?: RefundLedger;
+    now?: Date;
+  },
+): Promise<SignOutcome> {
   let json: unknown;
   try {
     json = JSON.parse(planText);
   } catch {
     throw new Error('the plan is not JSON');
   }
-  const parsed = collectionPlanSchema.safeParse(json);
+  const parsed = moneyOutPlanSchema.safeParse(json);
   if (!parsed.success)
     throw new Error(
-      `the plan is not a collection plan: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+      `the plan is not a collection or refund plan: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
     );
   const plan = parsed.data;
   const header = planHeaderRefusals(plan, {
@@ -125,10 +176,44 @@ export async function signPlan(
   if (!maxFee.ok) throw new Error(`maxFee ${config.maxFee} is not an amount of ${DECIMALS} decimals`);
   // A PSBT plan is of bitcoin, litecoin or dogecoin: bitcoincash plans are raw (refused above).
   const coin = config.network as Exclude<UtxoCoin, 'bitcoincash'>;
-  const policy = { coin, chain: config.chain, treasury: config.treasury, maxFee: maxFee.value };
+  const now = io.now ?? new Date();
+  let refund: CheckedRefund | null = null;
+  if (plan.kind === 'refund') {
+    let dailyCap: bigint | null = null;
+    if (config.refundDailyCap !== undefined) {
+      const cap = parseUnits(config.refundDailyCap, DECIMALS);
+      if (!cap.ok) throw new Error(`refundDailyCap ${config.refundDailyCap} is not an amount of ${DECIMALS} decimals`);
+      dailyCap = cap.value;
+    }
+    refund = checkRefund(plan, root, { coin, chain: config.chain, dailyCap }, io.ledger ?? { refunds: [] }, now);
+  }
+  const policy = {
+    coin,
+    chain: config.chain,
+    treasury: config.treasury,
+    maxFee: maxFee.value,
+    ...(refund ? { refund: refund.allowance } : {}),
+  };
   const psbt = base64.decode(plan.psbt);
   // Reviewed (and signed, in memory) before the node is asked: nothing of a refused plan leaves the machine.
   const signed = signCollectionPsbt(psbt, root, policy);
+  if (plan.kind === 'refund') {
+    // The payment exists if the transaction spends one of its outputs; otherwise the signer's own node must say so.
+    const spends = signed.review.inputs.some((i) => refund!.outpoints.includes(`${i.txid}:${i.vout}`));
+    if (!spends) {
+      if (!io.inChain)
+        throw new SignerRefusal([
+          "the plan does not spend the refunded payment's outputs and this signer has no node to find the payment on: add node to its configuration",
+        ]);
+      const missing: string[] = [];
+      for (const t of plan.refund.payment.transactions)
+        if (!(await io.inChain(t.txid, t.blockHash))) missing.push(t.txid);
+      if (missing.length > 0)
+        throw new SignerRefusal(
+          missing.map((t) => `your node does not have the refunded payment's transaction ${t} in its best chain`),
+        );
+    }
+  }
   if (io.unspent) {
     const spent: string[] = [];
     for (const input of signed.review.inputs)
@@ -138,6 +223,18 @@ export async function signPlan(
         spent.map((o) => `input ${o} is spent already (or unknown to your node): the plan is stale; prepare a new one`),
       );
   }
-  if (!(await io.confirm(describeReview(plan, signed.review)))) throw new SignerRefusal(['not confirmed']);
-  return { planId: plan.planId, txid: signed.txid, rawTx: signed.rawTx, signedPsbt: base64.encode(signed.signedPsbt) };
+  const summary = [
+    ...(refund ? [describeRefund(plan as RefundPlan, refund)] : []),
+    describeReview(plan, signed.review),
+  ];
+  if (!(await io.confirm(summary.join('\n')))) throw new SignerRefusal(['not confirmed']);
+  return {
+    signed: {
+      planId: plan.planId,
+      txid: signed.txid,
+      rawTx: signed.rawTx,
+      signedPsbt: base64.encode(signed.signedPsbt),
+    },
+    ledgerEntry: refund ? ledgerEntry(plan as RefundPlan, refund, signed.txid, now) : null,
+  };
 }

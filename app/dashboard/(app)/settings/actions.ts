@@ -1,7 +1,7 @@
 'use server';
 /**
  * The settings page's server actions: the brand, the explorer links, the payer mail, the late-payment rule (`settings` permission) and
- * the two-factor requirement (`team`: owners only). Each checks the session first, parses its form
+ * the two-factor requirement and the refund approval threshold (`team`: owners only). Each checks the session first, parses its form
  * with zod, changes nothing on a bad value (the message says why), and writes an audit entry.
  */
 import { revalidatePath } from 'next/cache';
@@ -27,6 +27,7 @@ import type { ActionState } from '@/app/dashboard/action-form';
 import { isDomainError } from '@/lib/errors';
 import { updatePosSettings } from '@/lib/links';
 import { postedForm } from '@/lib/security';
+import { REFUND_APPROVAL_FORM, setRefundApprovalRule } from '@/lib/refunds';
 
 /** A refusal: every reason zod found, in one message; nothing was saved. */
 const failed = (error: z.ZodError): ActionState => ({ message: error.issues.map((issue) => issue.message).join(' ') });
@@ -123,6 +124,29 @@ export async function saveLatePaymentRule(_previous: ActionState, posted: FormDa
       parsed.data.minutes === 0
         ? 'Late payments now wait for your decision on the order page.'
         : `A late payment within ${parsed.data.minutes} minutes, while the price moved less than ${parsed.data.rateMovePercent} %, now settles its order by itself.`,
+  };
+}
+
+/**
+ * The refund approval threshold (docs/decisions/082): owners only (`team`), since an admin who could
+ * raise it could approve their own refunds by making the rule let them through.
+ */
+export async function saveRefundApproval(_previous: ActionState, posted: FormData): Promise<ActionState> {
+  const form = postedForm(posted);
+  const session = await requireAction('team');
+  const parsed = REFUND_APPROVAL_FORM.safeParse({
+    above: String(form.get('above') ?? ''),
+    currency: String(form.get('currency') ?? ''),
+  });
+  if (!parsed.success) return failed(parsed.error);
+  await setRefundApprovalRule(await getDatabase(), session.merchantId, parsed.data);
+  await audit(session, 'settings.refund-approval', parsed.data);
+  revalidatePath('/dashboard/settings');
+  return {
+    notice:
+      parsed.data.above === null
+        ? 'Refunds no longer need a second person.'
+        : `Refunds worth more than ${parsed.data.above} ${parsed.data.currency} now need a second person's approval.`,
   };
 }
 

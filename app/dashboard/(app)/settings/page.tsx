@@ -10,10 +10,12 @@ import { can } from '@/lib/users';
 import { INPUT } from '@/app/dashboard/form-styles';
 import { ActionForm } from '@/app/dashboard/action-form';
 import { posSettings } from '@/lib/links';
+import { refundApprovalRule } from '@/lib/refunds';
 import {
   saveBrand,
   saveExplorers,
   saveLatePaymentRule,
+  saveRefundApproval,
   saveMailSettings,
   savePointOfSale,
   saveTwoFactorRequirement,
@@ -44,6 +46,7 @@ export default async function SettingsPage() {
   const settings = await merchantSettings(db, session.merchantId);
   if (!settings) notFound();
   const pos = await posSettings(db, session.merchantId);
+  const refundApproval = await refundApprovalRule(db, session.merchantId);
   return (
     <div className="mx-auto w-full max-w-3xl px-4 py-6">
       <h1 className="text-2xl font-semibold">Settings</h1>
@@ -218,6 +221,34 @@ export default async function SettingsPage() {
           </label>
         </ActionForm>
       </section>
+
+      {can(session.role, 'team') && (
+        <section aria-labelledby="refund-approval-title" className={SECTION}>
+          <h2 id="refund-approval-title" className="text-lg font-semibold">
+            Refund approval
+          </h2>
+          <p className={HELP}>
+            A refund worth more than this, at the current price when it is made, is not sent until a second person with
+            the refunds permission approves it on the order page. Empty: no refund needs one. Owners only.
+          </p>
+          <ActionForm action={saveRefundApproval} submit="Save refund approval" className="mt-3 space-y-4">
+            <label className="block font-medium">
+              Approval above
+              <input
+                name="above"
+                inputMode="decimal"
+                defaultValue={refundApproval.above ?? ''}
+                maxLength={29}
+                className={INPUT}
+              />
+            </label>
+            <label className="block font-medium">
+              Currency
+              <input name="currency" defaultValue={refundApproval.currency} required maxLength={8} className={INPUT} />
+            </label>
+          </ActionForm>
+        </section>
+      )}
 
       <section aria-labelledby="pos-title" className={SECTION}>
         <h2 id="pos-title" className="text-lg font-semibold">

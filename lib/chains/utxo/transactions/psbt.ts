@@ -3,7 +3,8 @@
  * Every input carries what a signer needs to check it on its own: its BIP 32 derivation (master
  * fingerprint and full path), the full previous transaction (hardware wallets ask for it even for
  * segwit inputs, since BIP 143 lets a lying host misstate amounts across two signings) and the
- * spent output; the global xpub names the account. One output: the treasury.
+ * spent output; the global xpub names the account. A collection has one output, the treasury; a
+ * refund (docs/decisions/081) pays the payer's address and its change to the treasury.
  */
 import { Address, OutScript, p2pkh, p2wpkh } from '@scure/btc-signer/payment.js';
 import { Transaction } from '@scure/btc-signer/transaction.js';
@@ -89,11 +90,15 @@ export function depositScript(
  * and lock time, and half a byte more for segwit's marker and flag. Signatures vary by a byte, so
  * this rounds up: the fee rate is never below the one asked for.
  */
-export function estimateVsize(type: 'wpkh' | 'pkh', inputs: number, outputScriptBytes: number): number {
+export function estimateVsize(type: 'wpkh' | 'pkh', inputs: number, ...outputScriptBytes: number[]): number {
   const input = type === 'wpkh' ? 68 : 148;
   const overhead = type === 'wpkh' ? 10.5 : 10;
-  return Math.ceil(overhead + inputs * input + 9 + outputScriptBytes);
+  const outputs = outputScriptBytes.reduce((sum, bytes) => sum + 9 + bytes, 0);
+  return Math.ceil(overhead + inputs * input + outputs);
 }
+
+/** Dust: an output below what spending it costs is non-standard (Bitcoin Core's 294 sat for P2WPKH; 546 for any script). */
+export const DUST_LIMIT = 546n;
 
 /** Builds the unsigned collection PSBT; throws when a previous transaction does not match its input. */
 export function buildCollectionPsbt(draft: CollectionDraft): BuiltCollection {
@@ -103,8 +108,74 @@ export function buildCollectionPsbt(draft: CollectionDraft): BuiltCollection {
   const vsize = estimateVsize(draft.key.script, draft.inputs.length, treasury.length);
   const fee = BigInt(vsize) * draft.feeRate;
   const sent = total - fee;
-  // Dust: an output below what spending it costs is non-standard (Bitcoin Core's 294 sat for P2WPKH).
-  if (sent < 546n) throw new Error(`the inputs (${total}) do not cover the fee (${fee}) and a spendable output`);
+  if (sent < DUST_LIMIT) throw new Error(`the inputs (${total}) do not cover the fee (${fee}) and a spendable output`);
+  const tx = unsignedWithInputs(draft);
+  tx.addOutput({ script: treasury, amount: sent });
+  return { psbt: withAccountXpub(tx, draft.key).toPSBT(0), fee, sent, vsize };
+}
+
+export interface RefundDraft extends Omit<CollectionDraft, 'inputs'> {
+  /** Outputs it may spend, in the order it takes them: the refunded payment's own first. */
+  candidates: readonly CollectionInput[];
+  /** The payer's confirmed address. */
+  destination: string;
+  /** The refund, base units. */
+  amount: bigint;
+  /** The network fee is taken from the refund (the payer gets amount - fee) rather than from the change. */
+  feeFromRefund: boolean;
+}
+
+export interface BuiltRefund {
+  psbt: Uint8Array;
+  /** The candidates it spends. */
+  inputs: CollectionInput[];
+  fee: bigint;
+  /** What the payer's output pays. */
+  pays: bigint;
+  /** What goes back to the treasury (0: no change output, its dust went to the fee). */
+  change: bigint;
+  vsize: number;
+}
+
+/**
+ * Builds an unsigned refund PSBT: the fewest candidates (in their order) that cover the refund and
+ * the fee, one output of the refund to the destination and the change to the treasury. Change
+ * below the dust limit goes to the fee rather than to an output nobody would spend.
+ */
+export function buildRefundPsbt(draft: RefundDraft): BuiltRefund {
+  const destination = scriptOf(draft.coin, draft.chain, draft.destination);
+  const treasury = scriptOf(draft.coin, draft.chain, draft.treasury);
+  if (draft.amount <= 0n) throw new Error('a refund is of an amount above 0');
+  const inputs: CollectionInput[] = [];
+  let total = 0n;
+  let fee = 0n;
+  let vsize = 0;
+  for (const candidate of draft.candidates) {
+    inputs.push(candidate);
+    total += candidate.amount;
+    vsize = estimateVsize(draft.key.script, inputs.length, destination.length, treasury.length);
+    fee = BigInt(vsize) * draft.feeRate;
+    if (total >= draft.amount + (draft.feeFromRefund ? 0n : fee)) break;
+  }
+  const needed = draft.amount + (draft.feeFromRefund ? 0n : fee);
+  if (total < needed)
+    throw new Error(`the deposit outputs that can be spent (${total}) do not cover the refund and its fee (${needed})`);
+  const pays = draft.feeFromRefund ? draft.amount - fee : draft.amount;
+  if (pays < DUST_LIMIT)
+    throw new Error(`the refund less its fee (${pays}) is below the dust limit (${DUST_LIMIT}): it cannot be paid`);
+  let change = total - pays - fee;
+  if (change < DUST_LIMIT) {
+    fee += change;
+    change = 0n;
+  }
+  const tx = unsignedWithInputs({ ...draft, inputs });
+  tx.addOutput({ script: destination, amount: pays });
+  if (change > 0n) tx.addOutput({ script: treasury, amount: change });
+  return { psbt: withAccountXpub(tx, draft.key).toPSBT(0), inputs, fee, pays, change, vsize };
+}
+
+/** A version 2 transaction spending `draft.inputs`, each with what a signer checks; throws on a previous transaction that does not match. */
+function unsignedWithInputs(draft: Pick<CollectionDraft, 'coin' | 'chain' | 'key' | 'inputs'>): Transaction {
   const tx = new Transaction({ version: 2, PSBTVersion: 0 });
   for (const input of draft.inputs) {
     const path = [...draft.key.accountPath, 0, input.index];
@@ -122,8 +193,12 @@ export function buildCollectionPsbt(draft: CollectionDraft): BuiltCollection {
       bip32Derivation: [[publicKey, { fingerprint: draft.key.masterFingerprint, path }]],
     });
   }
-  tx.addOutput({ script: treasury, amount: sent });
-  const raw = base58check.decode(draft.key.accountXpub);
+  return tx;
+}
+
+/** Names the account in the PSBT's global xpub. */
+function withAccountXpub(tx: Transaction, key: CollectionKey): Transaction {
+  const raw = base58check.decode(key.accountXpub);
   const view = new DataView(raw.buffer, raw.byteOffset, raw.byteLength);
   (tx as unknown as { global: { xpub?: unknown } }).global.xpub = [
     [
@@ -135,8 +210,8 @@ export function buildCollectionPsbt(draft: CollectionDraft): BuiltCollection {
         chainCode: raw.slice(13, 45),
         publicKey: raw.slice(45, 78),
       },
-      { fingerprint: draft.key.masterFingerprint, path: draft.key.accountPath },
+      { fingerprint: key.masterFingerprint, path: key.accountPath },
     ],
   ];
-  return { psbt: tx.toPSBT(0), fee, sent, vsize };
+  return tx;
 }

@@ -8,7 +8,8 @@
  * - every input signs with SIGHASH_ALL (SIGHASH_NONE, SINGLE or ANYONECANPAY would let the
  *   outputs or the other inputs change after signing);
  * - every output pays the treasury pinned in the signer's own configuration, or an address of its
- *   own seed;
+ *   own seed, except, in a refund plan, one output of exactly the refund to the payer's address,
+ *   which the signer allows only after checking the refund's payment itself (docs/decisions/081);
  * - the fee (inputs less outputs, from the previous transactions) is within its bound.
  * A PSBT that breaks any of these is refused as a whole, with every reason.
  */
@@ -30,6 +31,11 @@ export interface SignerPolicy {
   treasury: string;
   /** The largest fee, in base units, the signer signs. */
   maxFee: bigint;
+  /**
+   * A refund the signer checked (scripts/signer): exactly one output may pay `pays` to
+   * `destination`, which is neither the treasury nor the seed's. Without it, no such output is signed.
+   */
+  refund?: { destination: string; pays: bigint };
 }
 
 export interface ReviewedInput {
@@ -42,7 +48,7 @@ export interface ReviewedInput {
 export interface ReviewedOutput {
   address: string | null;
   amount: bigint;
-  to: 'treasury' | 'own';
+  to: 'treasury' | 'own' | 'refund';
 }
 export interface Review {
   inputs: ReviewedInput[];
@@ -127,6 +133,8 @@ export function reviewCollectionPsbt(psbt: Uint8Array, root: HDKey, policy: Sign
     }
   }
   const outputs: ReviewedOutput[] = [];
+  const refund = policy.refund ? hex.encode(scriptOf(policy.coin, policy.chain, policy.refund.destination)) : null;
+  if (refund === treasury) reasons.push('the refund pays the treasury');
   let paid = 0n;
   for (let i = 0; i < tx.outputsLength; i++) {
     const output = tx.getOutput(i);
@@ -143,11 +151,19 @@ export function reviewCollectionPsbt(psbt: Uint8Array, root: HDKey, policy: Sign
       outputs.push({ address, amount, to: 'own' });
       continue;
     }
+    if (refund !== null && script === refund) {
+      if (outputs.some((o) => o.to === 'refund')) reasons.push(`output ${i} pays the refund's address a second time`);
+      else if (amount !== policy.refund!.pays)
+        reasons.push(`output ${i} pays the refund's address ${amount}, not the ${policy.refund!.pays} of the refund`);
+      outputs.push({ address, amount, to: 'refund' });
+      continue;
+    }
     reasons.push(
       `output ${i} pays ${address ?? 'a script without an address'}, which is neither the treasury ${policy.treasury} nor an address of this seed`,
     );
   }
   const fee = total - paid;
+  if (refund !== null && !outputs.some((o) => o.to === 'refund')) reasons.push("no output pays the refund's address");
   if (reasons.length === 0) {
     if (fee < 0n) reasons.push(`the outputs (${paid}) spend more than the inputs (${total})`);
     else if (fee > policy.maxFee) reasons.push(`the fee ${fee} is above this signer's bound ${policy.maxFee}`);

@@ -14,6 +14,7 @@ import {
   SignerRefusal,
   addressOfScript,
   buildCollectionPsbt,
+  buildRefundPsbt,
   depositScript,
   descriptorChecksum,
   parseKeyDescriptor,
@@ -162,6 +163,41 @@ describe('collection PSBTs', () => {
       expect(error).toBeInstanceOf(SignerRefusal);
       expect((error as SignerRefusal).reasons).toHaveLength(2);
     }
+  });
+});
+
+describe('refund PSBTs', () => {
+  const refund = { ...draft, candidates: paid.inputs, destination: elsewhere };
+  it('take the fewest outputs that cover the refund and the fee; the change goes to the treasury', () => {
+    const built = buildRefundPsbt({ ...refund, amount: 60_000_000n, feeFromRefund: false });
+    expect(built.inputs.map((i) => i.vout)).toEqual([0, 1]);
+    expect(built.pays).toBe(60_000_000n);
+    expect(built.change).toBe(75_000_000n - 60_000_000n - built.fee);
+    const outputs = reviewCollectionPsbt(built.psbt, testRoot, {
+      ...policy,
+      refund: { destination: elsewhere, pays: 60_000_000n },
+    }).outputs;
+    expect(outputs.map((o) => [o.address, o.amount, o.to])).toEqual([
+      [elsewhere, 60_000_000n, 'refund'],
+      [treasury, built.change, 'treasury'],
+    ]);
+  });
+  it('take the fee from the refund when asked; change below the dust limit goes to the fee', () => {
+    const fromRefund = buildRefundPsbt({ ...refund, amount: 50_000_000n, feeFromRefund: true });
+    expect(fromRefund.inputs).toHaveLength(1);
+    expect(fromRefund.pays + fromRefund.fee).toBe(50_000_000n);
+    expect(fromRefund.change).toBe(0n);
+    const dusty = buildRefundPsbt({ ...refund, amount: 49_999_800n, feeFromRefund: true });
+    expect(dusty.change).toBe(0n);
+    expect(dusty.pays + dusty.fee).toBe(50_000_000n);
+  });
+  it('refuse a refund the outputs do not cover, or one the fee would leave as dust', () => {
+    expect(() => buildRefundPsbt({ ...refund, amount: 76_000_000n, feeFromRefund: false })).toThrow(/do not cover/);
+    expect(() => buildRefundPsbt({ ...refund, amount: 600n, feeFromRefund: true })).toThrow(/dust limit/);
+  });
+  it('are refused by a signer that was not told of the refund', () => {
+    const built = buildRefundPsbt({ ...refund, amount: 60_000_000n, feeFromRefund: false });
+    expect(() => reviewCollectionPsbt(built.psbt, testRoot, policy)).toThrow(/neither the treasury/);
   });
 });
 

@@ -1,7 +1,7 @@
 'use server';
 /**
  * The order page's refunds (docs/refunds.md): make one in the order's coin, cancel one, reopen
- * its claim. Each action checks the session and the `refunds` permission itself, every call,
+ * its claim, approve one above the owner's threshold (a second person: docs/decisions/082). Each action checks the session and the `refunds` permission itself, every call,
  * parses its input with zod, calls lib/refunds, and writes the audit log. A refusal comes back to
  * the page as `?refund=<reason>`; a claim link to share is handed to the page in a short-lived
  * cookie for this order's page only, never in a URL (it is the payer's bearer secret).
@@ -12,7 +12,15 @@ import { redirect } from 'next/navigation';
 import { z } from 'zod';
 import { getDatabase, isDatabaseBusy } from '@/lib/db';
 import { isDomainError } from '@/lib/errors';
-import { cancelRefund, makeRefund, priceRefund, refundablePayment, reopenRefund, type MadeRefund } from '@/lib/refunds';
+import {
+  approveRefund,
+  cancelRefund,
+  makeRefund,
+  priceRefund,
+  refundablePayment,
+  reopenRefund,
+  type MadeRefund,
+} from '@/lib/refunds';
 import { postedForm } from '@/lib/security';
 import { recordAudit } from '@/lib/users';
 import { clientAddress, requireAction } from '../../../session';
@@ -134,4 +142,26 @@ export async function reopenRefundAction(posted: FormData): Promise<void> {
   await handOver(page, made);
   revalidatePath(page);
   redirect(`${page}?refund=reopened`);
+}
+
+/** "Approve" on a refund above the owner's threshold: by someone with the refunds permission who did not make it. */
+export async function approveRefundAction(posted: FormData): Promise<void> {
+  const form = postedForm(posted);
+  const session = await requireAction('refunds');
+  const parsed = refundForm.safeParse({ orderId: form.get('orderId'), refundId: form.get('refundId') });
+  if (!parsed.success) redirect('/dashboard/orders');
+  const page = `/dashboard/orders/${parsed.data.orderId}`;
+  const db = await getDatabase();
+  const scope = { merchantId: session.merchantId, mode: session.mode };
+  await refusedOr(page, () => approveRefund(db, scope, parsed.data.refundId, session.userId, new Date()));
+  await recordAudit(db, {
+    merchantId: session.merchantId,
+    userId: session.userId,
+    actor: session.email,
+    action: 'refund.approve',
+    detail: { refundId: parsed.data.refundId, mode: session.mode },
+    ip: await clientAddress(),
+  });
+  revalidatePath(page);
+  redirect(`${page}?refund=approved`);
 }

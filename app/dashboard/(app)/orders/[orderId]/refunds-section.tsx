@@ -1,7 +1,8 @@
 /**
  * The order page's refunds (docs/refunds.md): the order's refunds with their state and address,
  * and for a user with the `refunds` permission the form that makes one (in the order's coin) and
- * each open refund's "Cancel" and "Reopen claim". Plain forms: they work without JavaScript.
+ * each open refund's "Cancel" and "Reopen claim", and "Approve" on one above the owner's threshold
+ * (a second person's: decision 082). Plain forms: they work without JavaScript.
  */
 import { CELL, DataTable } from '@/components/dashboard/table';
 import {
@@ -17,16 +18,20 @@ import {
   Time,
 } from '@/components/dashboard/ui';
 import type { RefundResponse } from '@/lib/protocol';
-import { cancelRefundAction, makeRefundAction, reopenRefundAction } from './refund-actions';
+import { approveRefundAction, cancelRefundAction, makeRefundAction, reopenRefundAction } from './refund-actions';
 
 const OUTCOMES: Record<string, { tone: 'info' | 'error' | 'success'; text: string }> = {
   made: { tone: 'success', text: 'Refund made: it waits for the payer to give an address.' },
   canceled: { tone: 'success', text: 'Refund canceled: its amount can be refunded again.' },
   reopened: { tone: 'success', text: 'Claim reopened: the old link no longer works.' },
+  approved: { tone: 'success', text: 'Refund approved: it may be sent.' },
   invalid: { tone: 'error', text: 'The amount is not a decimal number.' },
   refused: { tone: 'error', text: 'This order cannot be refunded that way (still pending, or too many decimals).' },
   exceeds: { tone: 'error', text: 'That is more than is left to refund of what this order received.' },
-  state: { tone: 'error', text: "The refund's state no longer allows this." },
+  state: {
+    tone: 'error',
+    text: "The refund's state no longer allows this (a refund is approved once, by someone other than who made it).",
+  },
   unknown: { tone: 'error', text: 'No such refund or order.' },
   busy: { tone: 'error', text: 'The gateway is busy: try again.' },
 };
@@ -72,11 +77,23 @@ export function RefundsSection({
               <td className={CELL}>
                 <Amount value={r.amount} currency={r.currency} />
               </td>
-              <td className={CELL}>{r.state.replace('_', ' ')}</td>
+              <td className={CELL}>
+                {r.state.replace('_', ' ')}
+                {r.approval === 'required' && <span className="block">needs a second person’s approval</span>}
+              </td>
               <td className={CELL}>{r.address ? <Mono>{r.address}</Mono> : <span className={MUTED}>not yet</span>}</td>
               <td className={CELL}>
                 {canRefund && (r.state === 'awaiting_address' || r.state === 'ready') && (
                   <span className="flex flex-wrap gap-2">
+                    {r.approval === 'required' && (
+                      <form action={approveRefundAction}>
+                        <input type="hidden" name="orderId" value={orderId} />
+                        <input type="hidden" name="refundId" value={r.id} />
+                        <button type="submit" className={BUTTON_QUIET}>
+                          Approve
+                        </button>
+                      </form>
+                    )}
                     <form action={reopenRefundAction}>
                       <input type="hidden" name="orderId" value={orderId} />
                       <input type="hidden" name="refundId" value={r.id} />

@@ -1,0 +1,245 @@
+import 'server-only';
+/**
+ * Refund plans of the Bitcoin-family networks (docs/decisions/081): one transaction that pays one
+ * refund to the address its payer confirmed, from the merchant's deposit outputs (the refunded
+ * payment's own first), with the change to the treasury. The plan carries the payment as the
+ * signer can check it (its outputs to keys of the seed and their full transactions); the watcher
+ * moves it as it moves a collection (./collections.ts `settleCollections`).
+ */
+import { randomUUID } from 'node:crypto';
+import { base64 } from '@scure/base';
+import { HDKey } from '@scure/bip32';
+import { Transaction } from '@scure/btc-signer/transaction.js';
+import { poolKeyFingerprint } from '../addresses';
+import { BlockNotAvailable, collectionNodeOf, liveChainConfig, networkFor, requiredConfirmations } from '../chains';
+import {
+  SIGNING_FORMAT,
+  buildRefundPsbt,
+  depositPath,
+  fingerprintHex,
+  formatPath,
+  isUtxoCoin,
+  type CollectionInput,
+} from '../chains/utxo/transactions';
+import {
+  addresses,
+  chainTransfers,
+  collectionPlans,
+  columnsOf,
+  param,
+  sql,
+  statement,
+  type Database,
+  type RowOf,
+} from '../db';
+import { formatUnits } from '../money';
+import type { Mode, PlanRefund, RefundPlan } from '../protocol';
+import {
+  COLLECTABLE,
+  CURSOR_HEIGHT,
+  INSERT_INPUTS,
+  INSERT_PLAN,
+  PLAN_INPUTS,
+  collectionPlan,
+  keyOf,
+  type Collectable,
+} from './collections';
+import { CollectionRefused } from './errors';
+import { treasuryOf } from './treasury';
+
+/** The refund a plan pays, as lib/refunds knows it. */
+export interface RefundToPay {
+  merchantId: string;
+  mode: Mode;
+  network: string;
+  refundId: string;
+  orderId: string | null;
+  invoiceId: string | null;
+  depositId: string | null;
+  /** Base units. */
+  amount: bigint;
+  destination: string;
+  addressConfirmedAt: Date;
+  /** The refunded payment: an order's counted transfers, or an orphan deposit's one. */
+  payment: { orderId: string } | { txHash: string; outputIndex: number };
+  /** The network fee is taken from the refund (the payer gets less) instead of from the change. */
+  feeFromRefund: boolean;
+  /** Base units per virtual byte; the node's estimate when absent. */
+  feeRate?: bigint;
+}
+
+type PaymentOutput = Collectable & Pick<RowOf<typeof chainTransfers>, 'spent_by_tx'>;
+const PAYMENT_COLUMNS = sql`${columnsOf(chainTransfers, ['id', 'tx_hash', 'output_index', 'amount', 'block_hash', 'spent_by_tx'])},
+    ${addresses.derivationIndex} as derivation_index, ${addresses.address} as address`;
+
+/** An order's payments in blocks that were not rejected: what its `received` counts. */
+const ORDER_PAYMENT = statement<PaymentOutput, { orderId: string; merchantId: string; mode: Mode }>(
+  sql`select ${PAYMENT_COLUMNS}
+  from ${chainTransfers} join ${addresses} on ${addresses.id} = ${chainTransfers.addressId}
+  where ${chainTransfers.orderId} = ${param('orderId')} and ${chainTransfers.merchantId} = ${param('merchantId')}
+    and ${chainTransfers.mode} = ${param('mode')} and ${chainTransfers.dropped} = false and ${chainTransfers.blockHeight} is not null
+    and ${chainTransfers.settledRole} is distinct from 'rejected'
+  order by ${chainTransfers.blockHeight}, ${chainTransfers.txHash}, ${chainTransfers.outputIndex}`,
+);
+const DEPOSIT_PAYMENT = statement<
+  PaymentOutput,
+  { network: string; mode: Mode; merchantId: string; txHash: string; outputIndex: number }
+>(
+  sql`select ${PAYMENT_COLUMNS}
+  from ${chainTransfers} join ${addresses} on ${addresses.id} = ${chainTransfers.addressId}
+  where ${chainTransfers.network} = ${param('network')} and ${chainTransfers.mode} = ${param('mode')}
+    and ${chainTransfers.merchantId} = ${param('merchantId')} and ${chainTransfers.txHash} = ${param('txHash')}
+    and ${chainTransfers.outputIndex} = ${param('outputIndex')} and ${chainTransfers.blockHeight} is not null`,
+);
+
+const OPEN_PLAN = statement<{ id: string }, { refundId: string }>(
+  sql`select ${collectionPlans.id} as id from ${collectionPlans}
+  where ${collectionPlans.refundId} = ${param('refundId')} and ${collectionPlans.status} in ('prepared', 'broadcast')`,
+);
+
+/** Whether an error is the unique index's refusal of a second open plan for one refund. */
+function isSecondOpenPlan(error: unknown): boolean {
+  const text = `${(error as { message?: string })?.message ?? ''} ${(error as { constraint?: string })?.constraint ?? ''}`;
+  return text.includes('collection_plans_refund_open');
+}
+
+/**
+ * Prepares the plan that pays `request`'s refund. Refused (CollectionRefused) on a network without
+ * PSBT plans, without a treasury for the change, a key origin or a fee estimate, when the
+ * spendable outputs do not cover the refund and its fee, or when an open plan pays the refund already.
+ */
+export async function prepareRefundPlan(db: Database, request: RefundToPay): Promise<RefundPlan> {
+  const network = networkFor(request.mode, request.network);
+  if (!network || !isUtxoCoin(network.name) || SIGNING_FORMAT[network.name] !== 'psbt')
+    throw new CollectionRefused(
+      `refunds on ${request.network} are not sent by plans yet: send it from your wallet and complete it by its transaction id`,
+    );
+  const [open] = await OPEN_PLAN.run(db, { refundId: request.refundId });
+  if (open) throw new CollectionRefused(`an open plan pays this refund already: ${open.id}`);
+  const treasury = await treasuryOf(db, request.merchantId, network.name, request.mode);
+  if (!treasury)
+    throw new CollectionRefused(`no treasury is set for ${network.name}: the change goes there; set one first`);
+  const key = keyOf(network, request.mode);
+  const coin = network.name as 'bitcoin' | 'litecoin';
+  const chain = network.chain ?? 'mainnet';
+  const node = collectionNodeOf(liveChainConfig(network.name))!;
+  const feeRate = request.feeRate ?? (await node.feeRate(6));
+  if (feeRate === null || feeRate <= 0n)
+    throw new CollectionRefused(`the ${network.name} node has no fee estimate: give a fee rate (base units per vbyte)`);
+  const [cursor] = await CURSOR_HEIGHT.run(db, { network: network.name, mode: request.mode });
+  if (!cursor) throw new CollectionRefused(`the ${network.name} watcher has not scanned a block yet`);
+  const scope = { merchantId: request.merchantId, mode: request.mode };
+  const payment =
+    'orderId' in request.payment
+      ? await ORDER_PAYMENT.run(db, { orderId: request.payment.orderId, ...scope })
+      : await DEPOSIT_PAYMENT.run(db, { network: network.name, ...scope, ...request.payment });
+  const keyFingerprint = await poolKeyFingerprint(network, request.mode);
+  // The signer checks the payment against its seed: only outputs of the current key can prove it.
+  const proof = payment.filter((p) => Number(p.derivation_index) >= 0);
+  if (proof.length === 0)
+    throw new CollectionRefused('the payment was not made to an address of the key: send the refund by hand');
+  const spendable = await COLLECTABLE.run(db, {
+    ...scope,
+    network: network.name,
+    currency: network.currencies[0]!.ticker,
+    minimum: '1',
+    confirmedAt: cursor.height - requiredConfirmations(request.mode, network) + 1,
+    keyFingerprint,
+    limit: 500,
+  });
+  // The payment's own outputs first: spending one also proves to the signer that the payment exists.
+  const own = new Set(proof.map((p) => p.id));
+  const candidates = [...spendable.filter((c) => own.has(c.id)), ...spendable.filter((c) => !own.has(c.id))];
+  let previous: Map<string, string>;
+  try {
+    previous = await node.previousTransactions(
+      [...proof, ...candidates].map((r) => ({ txid: r.tx_hash, blockHash: r.block_hash ?? '' })),
+    );
+  } catch (error) {
+    if (error instanceof BlockNotAvailable)
+      throw new CollectionRefused(`${error.message}: a refund plan needs the full transactions it spends and refunds`);
+    throw error;
+  }
+  const asInput = (r: Collectable): CollectionInput & { id: string } => ({
+    id: r.id,
+    txid: r.tx_hash,
+    vout: r.output_index,
+    amount: BigInt(r.amount),
+    index: Number(r.derivation_index),
+    previousTx: previous.get(r.tx_hash)!,
+  });
+  let built;
+  try {
+    built = buildRefundPsbt({
+      coin,
+      chain,
+      key: { ...key, chain: key.chain as HDKey },
+      treasury,
+      feeRate,
+      candidates: candidates.map(asInput),
+      destination: request.destination,
+      amount: request.amount,
+      feeFromRefund: request.feeFromRefund,
+    });
+  } catch (error) {
+    throw new CollectionRefused((error as Error).message);
+  }
+  const decimals = network.currencies[0]!.decimals;
+  const refund: PlanRefund = {
+    refundId: request.refundId,
+    orderId: request.orderId,
+    invoiceId: request.invoiceId,
+    depositId: request.depositId,
+    amount: formatUnits(request.amount, decimals),
+    pays: formatUnits(built.pays, decimals),
+    feeFromRefund: request.feeFromRefund,
+    destination: request.destination,
+    addressConfirmedAt: request.addressConfirmedAt.toISOString(),
+    payment: {
+      outputs: proof.map((p) => ({
+        txid: p.tx_hash,
+        vout: p.output_index,
+        path: formatPath(depositPath(key, Number(p.derivation_index))),
+      })),
+      transactions: [...new Map(proof.map((p) => [p.tx_hash, p])).values()].map((p) => ({
+        txid: p.tx_hash,
+        blockHash: p.block_hash!,
+        hex: previous.get(p.tx_hash)!,
+      })),
+    },
+  };
+  const total = built.inputs.reduce((sum, input) => sum + input.amount, 0n);
+  const id = randomUUID();
+  try {
+    await db.transaction(async (tx) => {
+      await INSERT_PLAN.run(tx, {
+        id,
+        ...scope,
+        network: network.name,
+        currency: network.currencies[0]!.ticker,
+        treasury,
+        masterFingerprint: fingerprintHex(key.masterFingerprint),
+        feeRate: feeRate.toString(),
+        total: total.toString(),
+        fee: built.fee.toString(),
+        sent: (total - built.fee).toString(),
+        psbt: base64.encode(built.psbt),
+        txid: key.script === 'wpkh' ? Transaction.fromPSBT(built.psbt).id : null,
+        kind: 'refund',
+        refundId: request.refundId,
+        refund: JSON.stringify(refund),
+      });
+      const spent = built.inputs as (CollectionInput & { id: string })[];
+      const inserted = await INSERT_INPUTS.run(tx, {
+        planId: id,
+        ...PLAN_INPUTS.values(spent.map((i) => ({ transfer_id: i.id }))),
+      });
+      if (inserted.length !== spent.length)
+        throw new CollectionRefused('another plan took some of these outputs at the same moment: prepare again');
+    });
+  } catch (error) {
+    if (isSecondOpenPlan(error)) throw new CollectionRefused('an open plan pays this refund already');
+    throw error;
+  }
+  return (await collectionPlan(db, request.merchantId, request.mode, id)) as RefundPlan;
+}
