@@ -25,7 +25,9 @@ interface Template {
   made: Promise<{ dir: string; file: string }>;
   users: number;
 }
-const TEMPLATE = Symbol.for('cryptogate.test.pgliteTemplate');
+// On globalThis under a name of its own: the runner's main process, none of the gateway's slots
+// (lib/process makes every Symbol.for key).
+const TEMPLATE = 'cryptogateTestPgliteTemplate';
 
 async function makeTemplate(): Promise<{ dir: string; file: string }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-pglite-template-'));
