@@ -1,7 +1,9 @@
 import os from 'node:os';
 import path from 'node:path';
-import { configDefaults, defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
+import type { InlineConfig } from 'vitest/node';
 import { SlowFilesFirst } from './tests/support/sequencer.ts';
+import { filesStartingAGateway } from './tests/support/test-projects.ts';
 
 const root = path.dirname(new URL(import.meta.url).pathname);
 /** Module resolution of every Vitest run (also stryker.vitest.config.ts). */
@@ -33,9 +35,52 @@ const ON_POSTGRES = ['**/*.pg.test.ts', '**/*.both.test.ts'];
 const WITH_A_DATABASE = ['**/*.pglite.test.ts', '**/*.pg.test.ts', '**/*.both.test.ts'];
 
 /**
- * Three projects: the unit tests, one process per worker for all of them (a process per file
- * cost more than the tests); the storage/API suite on PGlite, a process per file; and the
- * storage/API suite again on PostgreSQL (TEST_PG_URL, set up by `npm test`).
+ * A database test file shares a worker process with the files run before it (`isolate: false`),
+ * and its leftovers are undone after it (support/file-isolation.ts): starting a process and
+ * importing the module graph per file was half of these projects' CPU (decision 078). A file
+ * whose text starts the in-process gateway (support/test-projects.ts) keeps a process of its own,
+ * in the `-gateway` project of its database: Next.js runs the build's instrumentation once per
+ * process, so a second gateway in one process never becomes ready. The file's text decides, so a
+ * new file needs no edit here.
+ */
+const STARTS_A_GATEWAY = filesStartingAGateway(root, ['.pglite.test.ts', '.pg.test.ts', '.both.test.ts']);
+const gatewayFilesOn = (suffixes: string[]) =>
+  STARTS_A_GATEWAY.filter((file) => suffixes.some((suffix) => file.endsWith(suffix)));
+
+/** The projects of one database: its files that share a process, and those that start a gateway. */
+function databaseProjects(
+  name: string,
+  include: string[],
+  suffixes: string[],
+  extra: InlineConfig,
+): TestProjectInlineConfiguration[] {
+  const setupFiles = ['tests/support/test-env.ts'];
+  return [
+    {
+      ...shared,
+      extends: true,
+      test: {
+        name,
+        include,
+        exclude: [...configDefaults.exclude, ...STARTS_A_GATEWAY],
+        setupFiles: [...setupFiles, 'tests/support/file-isolation.ts'],
+        isolate: false,
+        ...extra,
+      },
+    },
+    {
+      ...shared,
+      extends: true,
+      test: { name: `${name}-gateway`, include: gatewayFilesOn(suffixes), setupFiles, ...extra },
+    },
+  ];
+}
+
+/**
+ * Five projects: the unit tests, one process per worker for all of them (a process per file
+ * cost more than the tests); the storage/API suite on PGlite and again on PostgreSQL
+ * (TEST_PG_URL, set up by `npm test`), each split into files that share a process and files that
+ * start a gateway, a process per file.
  */
 export default defineConfig({
   test: {
@@ -62,27 +107,11 @@ export default defineConfig({
           isolate: false,
         },
       },
-      {
-        ...shared,
-        extends: true,
-        test: {
-          name: 'pglite',
-          include: ON_PGLITE,
-          env: { TEST_DB: 'pglite' },
-          setupFiles: ['tests/support/test-env.ts'],
-          globalSetup: ['tests/support/pglite-template.ts'],
-        },
-      },
-      {
-        ...shared,
-        extends: true,
-        test: {
-          name: 'postgres',
-          include: ON_POSTGRES,
-          env: { TEST_DB: 'postgres' },
-          setupFiles: ['tests/support/test-env.ts'],
-        },
-      },
+      ...databaseProjects('pglite', ON_PGLITE, ['.pglite.test.ts', '.both.test.ts'], {
+        env: { TEST_DB: 'pglite' },
+        globalSetup: ['tests/support/pglite-template.ts'],
+      }),
+      ...databaseProjects('postgres', ON_POSTGRES, ['.pg.test.ts', '.both.test.ts'], { env: { TEST_DB: 'postgres' } }),
     ],
   },
 });

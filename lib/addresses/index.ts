@@ -267,7 +267,7 @@ export async function fillAddressPool(
   // still to be handed out.
   const from = Math.max(first, Number(state!.next_ticket));
   if (missing <= 0) {
-    highestDerived.set(`${network.name}/${mode}`, first - 1);
+    highestDerived().set(`${network.name}/${mode}`, first - 1);
     return 0;
   }
   let added = 0;
@@ -284,15 +284,17 @@ export async function fillAddressPool(
     });
     added += inserted.length;
   }
-  highestDerived.set(`${network.name}/${mode}`, from + missing - 1);
+  highestDerived().set(`${network.name}/${mode}`, from + missing - 1);
   return added;
 }
 
 /**
  * The highest index this process derived per (network, mode). Addresses are taken lowest index
  * first, so the index of a taken address tells how many are left without asking the database.
+ * Looked up on each use: a test process that shares its modules between files forgets the slot
+ * after each file (decision 078).
  */
-const highestDerived = processSlot('addressesDerived', () => new Map<string, number>());
+const highestDerived = () => processSlot('addressesDerived', () => new Map<string, number>());
 
 type Refills = Map<string, Promise<void>>;
 
@@ -322,7 +324,7 @@ function singleRefill(db: Queryable, network: Network, mode: Mode, needed: () =>
  */
 export function refillSoon(db: Queryable, network: Network, mode: Mode, takenIndex?: number): Promise<void> {
   const lowWater = Math.floor(config().addressPoolSize / 2);
-  const highest = highestDerived.get(`${network.name}/${mode}`);
+  const highest = highestDerived().get(`${network.name}/${mode}`);
   if (takenIndex !== undefined && highest !== undefined && highest - takenIndex >= lowWater) return Promise.resolve();
   return singleRefill(db, network, mode, async () => {
     const sequence = await ensurePoolSequence(db, network, mode);

@@ -36,13 +36,15 @@ export interface WatchProgress {
   cursor: number;
 }
 
-const states = processSlot('chainHealth', () => new Map<string, NetworkHealth>());
+// Looked up on each use, not kept in a module variable: a test process that shares its modules
+// between files forgets the slot after each file (tests/support/file-isolation.ts, decision 078).
+const states = () => processSlot('chainHealth', () => new Map<string, NetworkHealth>());
 
 /** Records the outcome of one watcher pass: null for success (with where it got to), else the error. */
 export function reportHealth(network: string, mode: Mode, error: unknown, progress?: WatchProgress): void {
   const key = `${mode}/${network}`;
   const now = new Date();
-  const before = states.get(key);
+  const before = states().get(key);
   if (error === null || error === undefined) {
     metrics().watcherPasses.inc({ network, mode, result: 'ok' });
     if (before && !before.healthy) log.info('chain node healthy again', { network, mode, after: before.failures });
@@ -62,7 +64,7 @@ export function reportHealth(network: string, mode: Mode, error: unknown, progre
           }
         : Object.assign(before, { checkedAt: now, lastPassAt: now });
     if (progress) Object.assign(state, progress);
-    states.set(key, state);
+    states().set(key, state);
     return;
   }
   const message = error instanceof Error ? error.message : String(error);
@@ -74,7 +76,7 @@ export function reportHealth(network: string, mode: Mode, error: unknown, progre
   metrics().watcherPasses.inc({ network, mode, result: 'error' });
   if (!before || before.healthy) {
     log.error('chain node unhealthy: watcher step failed', { network, mode, error: message });
-    states.set(key, {
+    states().set(key, {
       network,
       mode,
       healthy: false,
@@ -97,5 +99,5 @@ export function reportHealth(network: string, mode: Mode, error: unknown, progre
 }
 
 export function chainHealth(): NetworkHealth[] {
-  return [...states.values()].map((s) => ({ ...s }));
+  return [...states().values()].map((s) => ({ ...s }));
 }

@@ -1,5 +1,5 @@
 /**
- * Vitest global set-up of the PGlite project: one migrated embedded database, dumped to a file that
+ * Vitest global set-up of the PGlite projects: one migrated embedded database, dumped to a file that
  * every test file's in-memory database starts from (support/database.ts). A new PGlite cluster
  * runs initdb, about 10 s of CPU on this machine; loading the dump takes a third of that, and
  * some thirty files open one.
@@ -20,7 +20,16 @@ declare module 'vitest' {
   }
 }
 
-export default async function setup(project: TestProject): Promise<() => void> {
+/** The run's template, made once for both PGlite projects (vitest.config.ts), and how many use it. */
+interface Template {
+  made: Promise<{ dir: string; file: string }>;
+  users: number;
+}
+// On globalThis under a name of its own: the runner's main process, none of the gateway's slots
+// (lib/process makes every Symbol.for key).
+const TEMPLATE = 'cryptogateTestPgliteTemplate';
+
+async function makeTemplate(): Promise<{ dir: string; file: string }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-pglite-template-'));
   const file = path.join(dir, 'migrated.tar');
   const pg = await PGlite.create('memory://');
@@ -29,6 +38,19 @@ export default async function setup(project: TestProject): Promise<() => void> {
   const dump = await pg.dumpDataDir('none');
   fs.writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
   await pg.close();
+  return { dir, file };
+}
+
+export default async function setup(project: TestProject): Promise<() => void> {
+  // Vitest may load this module once per project: the template is kept on globalThis instead.
+  const holder = globalThis as { [TEMPLATE]?: Template };
+  const template = (holder[TEMPLATE] ??= { made: makeTemplate(), users: 0 });
+  template.users++;
+  const { dir, file } = await template.made;
   project.provide('pgliteTemplate', file);
-  return () => fs.rmSync(dir, { recursive: true, force: true });
+  return () => {
+    if (--template.users > 0) return;
+    delete holder[TEMPLATE];
+    fs.rmSync(dir, { recursive: true, force: true });
+  };
 }

@@ -18,7 +18,6 @@ const SLOW_FIRST = [
   'postgres:tests/webhooks-crash.pg.test.ts',
   'pglite:tests/watcher.both.test.ts',
   'postgres:tests/server-config.both.test.ts',
-  'pglite:tests/api-fuzz.pg.test.ts',
   'postgres:tests/live-resilience.pg.test.ts',
   'postgres:tests/watcher.both.test.ts',
   'pglite:tests/live-resilience.pg.test.ts',
