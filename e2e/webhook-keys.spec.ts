@@ -175,3 +175,35 @@ test('money-out scopes: no key has them by default; only an owner with a current
     await adminContext.close();
   }
 });
+
+test("a network's treasury: only an owner, the address's last characters typed again and a current code; audited", async ({
+  page,
+}) => {
+  const shop = await createKeys(`Treasury shop ${randomBytes(3).toString('hex')}`, 'test');
+  const owner = await createUser({ merchant: shop.merchantId, role: 'owner' });
+  await signIn(page, owner.email, owner.password, undefined, { next: '/dashboard/account' });
+  const secret = await enrolTwoFactor(page);
+  const TREASURY = 'ltc1qjmxnz78nmc8nq77wuxh25n2es7rzm5c2rkk4wh';
+  await page.goto('/dashboard/funds');
+  const litecoin = page.getByTestId('treasury').filter({ hasText: 'Litecoin' });
+  await expect(litecoin).toHaveText('Litecoin: not set');
+  const set = async (address: string, confirm: string, code: string) => {
+    await page.getByLabel('Network').selectOption({ label: 'Litecoin' });
+    await page.getByLabel('Treasury address').fill(address);
+    await page.getByLabel('Its last six characters, typed again').fill(confirm);
+    await page.getByLabel('Authenticator code').fill(code);
+    await page.getByRole('button', { name: 'Set treasury' }).click();
+  };
+  // The last characters mistyped, then an address of another network: nothing changes.
+  await set(TREASURY, 'kk4wh0', totpCode(secret, 1));
+  await expect(page.getByRole('alert').filter({ hasText: 'last six characters' })).toBeVisible();
+  await set('0x9858EfFD232B4033E47d90003D41EC34EcaEda94', 'caEda94'.slice(1), totpCode(secret, 1));
+  await expect(page.getByRole('alert').filter({ hasText: 'not an address of the network' })).toBeVisible();
+  await expect(litecoin).toHaveText('Litecoin: not set');
+  // Right, with the current code.
+  await set(TREASURY, TREASURY.slice(-6), totpCode(secret, 1));
+  await expect(page.getByRole('status').filter({ hasText: 'The treasury is saved' })).toBeVisible();
+  await expect(litecoin).toHaveText(`Litecoin: ${TREASURY}`);
+  await page.goto('/dashboard/audit');
+  await expect(page.getByRole('main')).toContainText('treasury.set');
+});

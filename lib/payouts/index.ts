@@ -19,4 +19,4 @@ export { fundsReport } from './funds-report';
 export { gapLimitOf, type GapLimit } from './gap-limit';
 export { prepareRefundPlan, type RefundToPay } from './refund-plans';
 export { decidePlan, isFinalPlanStatus, type PlanDecision, type PlanInputState } from './lifecycle';
-export { setTreasury, treasuryOf } from './treasury';
+export { checkTreasury, setTreasury, treasuryOf } from './treasury';

@@ -30,15 +30,27 @@ export async function treasuryOf(
   return row?.address ?? null;
 }
 
-/** Stores the treasury of (merchant, network, mode) after checking the address (and its checksum) for the network. */
-export async function setTreasury(
-  db: Queryable,
-  request: { merchantId: string; network: string; mode: Mode; address: string },
-): Promise<void> {
+/**
+ * The treasury as it would be stored: the network's name and the trimmed address, once the address
+ * (and its checksum) is the network's; TreasuryInvalid otherwise, KeyMaterialRefused for a key
+ * pasted in its place. Pure of the database, so a form can check it before asking for a code.
+ */
+export function checkTreasury(request: { network: string; mode: Mode; address: string }): {
+  network: string;
+  address: string;
+} {
   // A key pasted where the address belongs is refused before anything else looks at it.
   refuseKeyMaterial({ address: request.address });
   const network = networkFor(request.mode, request.network);
   const address = request.address.trim();
   if (!network || !isValidAddress(network, address)) throw new TreasuryInvalid(request.network);
-  await SET_TREASURY.run(db, { ...request, network: network.name, address });
+  return { network: network.name, address };
+}
+
+/** Stores the treasury of (merchant, network, mode) after checking the address (and its checksum) for the network. */
+export async function setTreasury(
+  db: Queryable,
+  request: { merchantId: string; network: string; mode: Mode; address: string },
+): Promise<void> {
+  await SET_TREASURY.run(db, { ...request, ...checkTreasury(request) });
 }

@@ -1,0 +1,63 @@
+'use server';
+import { redirect } from 'next/navigation';
+import { z } from 'zod';
+import { getDatabase } from '@/lib/db';
+import { isDomainErrorOf } from '@/lib/errors';
+import { checkTreasury, setTreasury } from '@/lib/payouts';
+import { postedForm } from '@/lib/security';
+import { confirmFreshSecondFactor, recordAudit } from '@/lib/users';
+import { clientAddress, requireAction } from '../../session';
+
+/** How many of the address's last characters the owner types again: a pasted look-alike fails here. */
+const CONFIRM_CHARACTERS = 6;
+
+const TREASURY_FORM = z.object({
+  network: z.string().regex(/^[a-z]{1,32}$/),
+  address: z.string().trim().min(1).max(128),
+  confirm: z.string().trim().length(CONFIRM_CHARACTERS),
+  code: z.string().trim().min(1).max(64),
+});
+
+/**
+ * Sets where a network's collections go (docs/collections.md, "The treasury"): only an owner, with
+ * a current authenticator code (a fresh second factor), after typing the address's last six
+ * characters again; the address and its checksum are checked for the network, a key pasted in its
+ * place is refused unechoed (lib/payouts setTreasury), and the change is audited. The signer pins
+ * its own copy: a treasury changed here alone only gets plans the signer refuses.
+ */
+export async function setTreasuryAction(posted: FormData): Promise<void> {
+  const form = postedForm(posted);
+  const session = await requireAction('settings');
+  if (session.role !== 'owner') redirect('/dashboard/funds?notice=owner-only');
+  const parsed = TREASURY_FORM.safeParse({
+    network: form.get('network') ?? '',
+    address: form.get('address') ?? '',
+    confirm: form.get('confirm') ?? '',
+    code: form.get('code') ?? '',
+  });
+  if (!parsed.success) redirect('/dashboard/funds?notice=treasury-invalid');
+  const { network, address, confirm, code } = parsed.data;
+  if (!address.endsWith(confirm)) redirect('/dashboard/funds?notice=confirm-refused');
+  // The address is checked before the code is: a mistyped address does not spend the code.
+  try {
+    checkTreasury({ network, mode: session.mode, address });
+  } catch (error) {
+    if (isDomainErrorOf(error, 'TreasuryInvalid') || isDomainErrorOf(error, 'KeyMaterialRefused'))
+      redirect('/dashboard/funds?notice=treasury-invalid');
+    throw error;
+  }
+  const db = await getDatabase();
+  const ip = await clientAddress();
+  if (await confirmFreshSecondFactor(db, { id: session.userId, email: session.email }, code, { ip }))
+    redirect('/dashboard/funds?notice=code-refused');
+  await setTreasury(db, { merchantId: session.merchantId, network, mode: session.mode, address });
+  await recordAudit(db, {
+    merchantId: session.merchantId,
+    userId: session.userId,
+    actor: session.email,
+    action: 'treasury.set',
+    detail: { network, mode: session.mode, address, secondFactor: 'totp' },
+    ip,
+  });
+  redirect('/dashboard/funds?notice=treasury');
+}
