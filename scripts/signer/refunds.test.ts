@@ -15,6 +15,7 @@ import {
   parseKeyDescriptor,
   SignerRefusal,
 } from '../../lib/chains/utxo/transactions';
+import { formatUnits } from '../../lib/money';
 import type { RefundPlan } from '../../lib/protocol';
 import type { LedgerEntry } from './refunds';
 import { rootOfPhrase, signPlan, type SignerConfig } from './sign-plan';
@@ -98,8 +99,8 @@ function refundPlan(
       orderId: ORDER_ID,
       invoiceId: null,
       depositId: null,
-      amount: (Number(amount) / 1e8).toString(),
-      pays: (Number(amount) / 1e8).toString(),
+      amount: formatUnits(amount, 8),
+      pays: formatUnits(amount, 8),
       feeFromRefund: false,
       destination: options.destination ?? payer,
       addressConfirmedAt: now.toISOString(),
