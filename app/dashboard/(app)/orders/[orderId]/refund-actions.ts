@@ -10,7 +10,7 @@ import { cookies } from 'next/headers';
 import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
 import { z } from 'zod';
-import { getDatabase, isDatabaseBusy } from '@/lib/db';
+import { getDatabase, isDatabaseBusy, type Database } from '@/lib/db';
 import { isDomainError } from '@/lib/errors';
 import {
   approveRefund,
@@ -99,8 +99,18 @@ export async function makeRefundAction(posted: FormData): Promise<void> {
   redirect(`${page}?refund=made`);
 }
 
-/** "Cancel" on a refund not sent yet: its amount is refundable again. */
-export async function cancelRefundAction(posted: FormData): Promise<void> {
+type RefundScope = { merchantId: string; mode: 'live' | 'test' };
+
+/**
+ * One refund of the order page changed (cancel, reopen, approve): the form read, the session's
+ * refunds permission checked, the change made (a refusal said on the page) and audited as `action`.
+ * Answers the page and what the change answered.
+ */
+async function changeRefund<T>(
+  posted: FormData,
+  action: string,
+  change: (db: Database, scope: RefundScope, refundId: string, userId: string) => Promise<T>,
+): Promise<{ page: string; result: T }> {
   const form = postedForm(posted);
   const session = await requireAction('refunds');
   const parsed = refundForm.safeParse({ orderId: form.get('orderId'), refundId: form.get('refundId') });
@@ -108,37 +118,32 @@ export async function cancelRefundAction(posted: FormData): Promise<void> {
   const page = `/dashboard/orders/${parsed.data.orderId}`;
   const db = await getDatabase();
   const scope = { merchantId: session.merchantId, mode: session.mode };
-  await refusedOr(page, () => cancelRefund(db, scope, parsed.data.refundId, new Date()));
+  const result = await refusedOr(page, () => change(db, scope, parsed.data.refundId, session.userId));
   await recordAudit(db, {
     merchantId: session.merchantId,
     userId: session.userId,
     actor: session.email,
-    action: 'refund.cancel',
+    action,
     detail: { refundId: parsed.data.refundId, mode: session.mode },
     ip: await clientAddress(),
   });
+  return { page, result };
+}
+
+/** "Cancel" on a refund not sent yet: its amount is refundable again. */
+export async function cancelRefundAction(posted: FormData): Promise<void> {
+  const { page } = await changeRefund(posted, 'refund.cancel', (db, scope, refundId) =>
+    cancelRefund(db, scope, refundId, new Date()),
+  );
   revalidatePath(page);
   redirect(`${page}?refund=canceled`);
 }
 
 /** "Reopen claim": the payer's address is forgotten, the old link dies, a new one is mailed or shown. */
 export async function reopenRefundAction(posted: FormData): Promise<void> {
-  const form = postedForm(posted);
-  const session = await requireAction('refunds');
-  const parsed = refundForm.safeParse({ orderId: form.get('orderId'), refundId: form.get('refundId') });
-  if (!parsed.success) redirect('/dashboard/orders');
-  const page = `/dashboard/orders/${parsed.data.orderId}`;
-  const db = await getDatabase();
-  const scope = { merchantId: session.merchantId, mode: session.mode };
-  const made = await refusedOr(page, () => reopenRefund(db, scope, parsed.data.refundId, new Date()));
-  await recordAudit(db, {
-    merchantId: session.merchantId,
-    userId: session.userId,
-    actor: session.email,
-    action: 'refund.reopen',
-    detail: { refundId: parsed.data.refundId, mode: session.mode },
-    ip: await clientAddress(),
-  });
+  const { page, result: made } = await changeRefund(posted, 'refund.reopen', (db, scope, refundId) =>
+    reopenRefund(db, scope, refundId, new Date()),
+  );
   await handOver(page, made);
   revalidatePath(page);
   redirect(`${page}?refund=reopened`);
@@ -146,22 +151,9 @@ export async function reopenRefundAction(posted: FormData): Promise<void> {
 
 /** "Approve" on a refund above the owner's threshold: by someone with the refunds permission who did not make it. */
 export async function approveRefundAction(posted: FormData): Promise<void> {
-  const form = postedForm(posted);
-  const session = await requireAction('refunds');
-  const parsed = refundForm.safeParse({ orderId: form.get('orderId'), refundId: form.get('refundId') });
-  if (!parsed.success) redirect('/dashboard/orders');
-  const page = `/dashboard/orders/${parsed.data.orderId}`;
-  const db = await getDatabase();
-  const scope = { merchantId: session.merchantId, mode: session.mode };
-  await refusedOr(page, () => approveRefund(db, scope, parsed.data.refundId, session.userId, new Date()));
-  await recordAudit(db, {
-    merchantId: session.merchantId,
-    userId: session.userId,
-    actor: session.email,
-    action: 'refund.approve',
-    detail: { refundId: parsed.data.refundId, mode: session.mode },
-    ip: await clientAddress(),
-  });
+  const { page } = await changeRefund(posted, 'refund.approve', (db, scope, refundId, userId) =>
+    approveRefund(db, scope, refundId, userId, new Date()),
+  );
   revalidatePath(page);
   redirect(`${page}?refund=approved`);
 }
