@@ -10,7 +10,14 @@ import { HDKey } from '@scure/bip32';
 import { Transaction } from '@scure/btc-signer/transaction.js';
 import { poolKeyFingerprint } from '../addresses';
 import type { Network } from '../catalog';
-import { BlockNotAvailable, collectionNodeOf, liveChainConfig, networkFor, requiredConfirmations } from '../chains';
+import {
+  BlockNotAvailable,
+  collectionNodeOf,
+  liveChainConfig,
+  networkFor,
+  requiredConfirmations,
+  type CollectionNode,
+} from '../chains';
 import {
   SIGNING_FORMAT,
   buildCollectionPsbt,
@@ -204,6 +211,41 @@ export interface PrepareCollection {
 }
 
 /**
+ * What every plan of a Bitcoin-family network stands on: the key with its origin, the coin and chain
+ * the transaction code names, the fee rate (the one given, else the node's estimate for six blocks)
+ * and the watcher's height. Refused without a fee rate or before the watcher's first block.
+ */
+export async function planFooting(
+  db: Queryable,
+  network: Network,
+  mode: Mode,
+  givenFeeRate: bigint | undefined,
+): Promise<{
+  key: KeyDescriptor;
+  coin: 'bitcoin' | 'litecoin';
+  chain: NonNullable<Network['chain']>;
+  node: CollectionNode;
+  feeRate: bigint;
+  cursor: { height: number };
+}> {
+  const key = keyOf(network, mode);
+  const node = collectionNodeOf(liveChainConfig(network.name))!;
+  const feeRate = givenFeeRate ?? (await node.feeRate(6));
+  if (feeRate === null || feeRate <= 0n)
+    throw new CollectionRefused(`the ${network.name} node has no fee estimate: give a fee rate (base units per vbyte)`);
+  const [cursor] = await CURSOR_HEIGHT.run(db, { network: network.name, mode });
+  if (!cursor) throw new CollectionRefused(`the ${network.name} watcher has not scanned a block yet`);
+  return {
+    key,
+    coin: network.name as 'bitcoin' | 'litecoin',
+    chain: network.chain ?? 'mainnet',
+    node,
+    feeRate,
+    cursor,
+  };
+}
+
+/**
  * Prepares a plan that moves every confirmed, unplanned output of the network (above the minimum)
  * to the treasury: a PSBT with each input's derivation and previous transaction. Inputs of a plan
  * still open are left out, so two plans never spend the same output; what arrives later is in the
@@ -219,15 +261,7 @@ export async function prepareCollection(db: Database, request: PrepareCollection
     );
   const treasury = await treasuryOf(db, request.merchantId, network.name, request.mode);
   if (!treasury) throw new CollectionRefused(`no treasury is set for ${network.name}: set one first`);
-  const key = keyOf(network, request.mode);
-  const coin = network.name as 'bitcoin' | 'litecoin';
-  const chain = network.chain ?? 'mainnet';
-  const node = collectionNodeOf(liveChainConfig(network.name))!;
-  const feeRate = request.feeRate ?? (await node.feeRate(6));
-  if (feeRate === null || feeRate <= 0n)
-    throw new CollectionRefused(`the ${network.name} node has no fee estimate: give a fee rate (base units per vbyte)`);
-  const [cursor] = await CURSOR_HEIGHT.run(db, { network: network.name, mode: request.mode });
-  if (!cursor) throw new CollectionRefused(`the ${network.name} watcher has not scanned a block yet`);
+  const { key, coin, chain, node, feeRate, cursor } = await planFooting(db, network, request.mode, request.feeRate);
   const required = requiredConfirmations(request.mode, network);
   const currency = network.currencies[0]!.ticker;
   const rows = await COLLECTABLE.run(db, {

@@ -11,7 +11,7 @@ import { base64 } from '@scure/base';
 import { HDKey } from '@scure/bip32';
 import { Transaction } from '@scure/btc-signer/transaction.js';
 import { poolKeyFingerprint } from '../addresses';
-import { BlockNotAvailable, collectionNodeOf, liveChainConfig, networkFor, requiredConfirmations } from '../chains';
+import { BlockNotAvailable, networkFor, requiredConfirmations } from '../chains';
 import {
   SIGNING_FORMAT,
   buildRefundPsbt,
@@ -36,12 +36,11 @@ import { formatUnits } from '../money';
 import type { Mode, PlanRefund, RefundPlan } from '../protocol';
 import {
   COLLECTABLE,
-  CURSOR_HEIGHT,
   INSERT_INPUTS,
   INSERT_PLAN,
   PLAN_INPUTS,
   collectionPlan,
-  keyOf,
+  planFooting,
   type Collectable,
 } from './collections';
 import { CollectionRefused } from './errors';
@@ -119,15 +118,7 @@ export async function prepareRefundPlan(db: Database, request: RefundToPay): Pro
   const treasury = await treasuryOf(db, request.merchantId, network.name, request.mode);
   if (!treasury)
     throw new CollectionRefused(`no treasury is set for ${network.name}: the change goes there; set one first`);
-  const key = keyOf(network, request.mode);
-  const coin = network.name as 'bitcoin' | 'litecoin';
-  const chain = network.chain ?? 'mainnet';
-  const node = collectionNodeOf(liveChainConfig(network.name))!;
-  const feeRate = request.feeRate ?? (await node.feeRate(6));
-  if (feeRate === null || feeRate <= 0n)
-    throw new CollectionRefused(`the ${network.name} node has no fee estimate: give a fee rate (base units per vbyte)`);
-  const [cursor] = await CURSOR_HEIGHT.run(db, { network: network.name, mode: request.mode });
-  if (!cursor) throw new CollectionRefused(`the ${network.name} watcher has not scanned a block yet`);
+  const { key, coin, chain, node, feeRate, cursor } = await planFooting(db, network, request.mode, request.feeRate);
   const scope = { merchantId: request.merchantId, mode: request.mode };
   const payment =
     'orderId' in request.payment
