@@ -23,15 +23,15 @@ import { PNG } from 'pngjs';
 import { LANGUAGES, type Language } from '@/lib/pay/i18n';
 import { INVOICE_MESSAGES, MESSAGES } from '@/lib/pay/messages';
 import {
-  controlCommand,
   expect,
+  mineAt,
   type Keys,
   type MakeOrderFields,
   type Order,
   type PaymentKind,
   type SimulatedPayment,
 } from './support/fixtures';
-import { E2E_APP_SECRET, startGatewayServer, type GatewayServer } from './support/server';
+import { databaseUrlOf, E2E_APP_SECRET, startGatewayServer, type GatewayServer } from './support/server';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 
@@ -110,7 +110,7 @@ export interface OwnGateway {
   dataDir: string;
   keys: Keys;
   makeOrder(fields: MakeOrderFields): Promise<Order>;
-  /** What `npm run sandbox -- mine NETWORK COUNT [--at ISO]` does, sent to this gateway's control endpoint (controlCommand). */
+  /** What `npm run sandbox -- mine NETWORK COUNT [--at ISO]` does, on this gateway (mineAt). */
   mine(network: string, count?: number, at?: Date): Promise<void>;
   /** POST /api/sandbox/pay, as the page's "Simulate payment" does. */
   pay(orderId: string, kind?: PaymentKind): Promise<SimulatedPayment>;
@@ -188,7 +188,7 @@ function cliOf(server: GatewayServer) {
       const cliEnv = {
         ...process.env,
         DATA_DIR: server.dataDir,
-        DATABASE_URL: '',
+        DATABASE_URL: databaseUrlOf(server.dataDir),
         APP_SECRET: E2E_APP_SECRET,
         LOG_LEVEL: 'warn',
       };
@@ -248,12 +248,7 @@ function ownGateway(server: GatewayServer, keys: Keys): OwnGateway {
       return answer.response;
     },
     async mine(network, count = 1, at) {
-      await controlCommand(server.dataDir, {
-        command: 'sandbox.mine',
-        network,
-        count,
-        ...(at ? { at: at.toISOString() } : {}),
-      });
+      await mineAt(network, at, count, server.dataDir);
     },
     async pay(orderId, kind = 'full') {
       const response = await fetch(`${baseUrl}/api/sandbox/pay`, {

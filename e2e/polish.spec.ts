@@ -23,7 +23,7 @@ import type { Invoice } from '@/lib/protocol';
 import { REFUND_CLAIM_MESSAGES } from '@/lib/mail/refund-claim-messages';
 import { characterPositions, expectAccessible, expectNoHorizontalScroll, PHONE } from './pay-support';
 import { createUser, signIn, type CreatedUser } from './support/dashboard';
-import { api, controlCommand, expect, getOrder, makeOrder, simulatePayment, test, type Keys } from './support/fixtures';
+import { api, expect, getOrder, makeOrder, mineAt, simulatePayment, test, type Keys } from './support/fixtures';
 
 const UUID = '[0-9a-f-]{36}';
 
@@ -96,13 +96,7 @@ test("Found 4 and 6: an expired store order offers Order again, shows the late p
   await expect(page.getByRole('region', { name: /^TRX TRON\b/ })).toBeVisible();
   const orderId = await chooseCoin(page, 'ETH', /^Arbitrum\b/);
   // Past the invoice's deadline on arbitrum's clock: the invoice and its order expire.
-  // Through the control endpoint rather than a CLI process: seconds of CPU saved on a loaded machine.
-  await controlCommand(process.env.E2E_DATA_DIR!, {
-    command: 'sandbox.mine',
-    network: 'arbitrum',
-    count: 1,
-    at: new Date(Date.parse(invoice.expiresAt) + 1_000).toISOString(),
-  });
+  await mineAt('arbitrum', new Date(Date.parse(invoice.expiresAt) + 1_000));
   await page.goto(invoice.returnUrl!);
   await expect(async () => {
     await page.reload();

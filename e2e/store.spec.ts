@@ -184,6 +184,8 @@ test("the embedded checkout loads when the store is opened at 127.0.0.1 and the 
   test.setTimeout(180_000);
   // The address `npm start` prints and the gateway's PUBLIC_BASE_URL naming the same server otherwise.
   const server = await startGatewayServer(path.join(root, '.tmp', 'e2e-store-origins.log'), (port) => ({
+    // The embedded database, as `npm start` runs it: the other specs' gateways are on PostgreSQL.
+    DATABASE_URL: '',
     PUBLIC_BASE_URL: `http://localhost:${port}`,
     // Opened at another origin than the payment page's, the store is a site that frames it: the
     // payment page's frame-ancestors must name it, as for any merchant's site (FRAME_ANCESTORS in docs/configuration.md).

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Order, OrderDetails, OrderStatus } from '@/lib/protocol';
 import type { PaymentKind, SimulatedPayment } from '@/lib/sandbox';
-import { E2E_APP_SECRET } from './server';
+import { databaseUrlOf, E2E_APP_SECRET } from './server';
 
 // Order: what make-order answers (docs/api.md, "make-order"); OrderDetails: what `order` answers, plus
 // received, message, transactions.
@@ -125,26 +125,33 @@ export async function simulatePayment(orderId: string, kind: PaymentKind = 'full
 }
 
 /**
- * Mines `count` sandbox blocks on `network` now (`npm run sandbox -- mine NETWORK COUNT`), or dated
- * `at` (`--at ISO`). A block dated after an order's expiresAt alone does not expire the order: the
- * state machine (lib/orders/lifecycle.ts) also waits for the server's clock to pass expiresAt. A
- * block is never dated before its parent, so a future date also dates every later block of that
- * network: give such tests a network of their own.
+ * Mines `count` sandbox blocks on `network` now, or dated `at`, on the gateway holding `dataDir`
+ * (the shared one by default): what `npm run sandbox -- mine NETWORK COUNT [--at ISO]` does, sent
+ * to the server's control endpoint when it holds the embedded database (a CLI process would hand
+ * it there anyway, for seconds of CPU), run as that CLI when it is on PostgreSQL. A block dated
+ * after an order's expiresAt alone does not expire the order: the state machine
+ * (lib/orders/lifecycle.ts) also waits for the server's clock to pass expiresAt. A block is never
+ * dated before its parent, so a future date also dates every later block of that network: give
+ * such tests a network of their own.
  */
-export async function mineAt(network: string, at?: Date, count = 1): Promise<{ network: string; height: number }> {
-  const args = ['mine', network, String(count), ...(at ? ['--at', at.toISOString()] : [])];
-  let out: string;
-  try {
-    out = await runCli('sandbox', args);
-  } catch (error) {
-    if (at && /unknown option '--at'/i.test(String(error))) {
-      throw new Error(
-        'mineAt(network, at): `npm run sandbox -- mine` does not take --at yet (lib/chains/sandbox mine() does; the CLI and the sandbox.mine admin command need it).',
-        { cause: error },
-      );
-    }
-    throw error;
-  }
+export async function mineAt(
+  network: string,
+  at?: Date,
+  count = 1,
+  dataDir = fromSetup('E2E_DATA_DIR'),
+): Promise<{ network: string; height: number }> {
+  if (!databaseUrlOf(dataDir))
+    return controlCommand(dataDir, {
+      command: 'sandbox.mine',
+      network,
+      count,
+      ...(at ? { at: at.toISOString() } : {}),
+    });
+  const out = await runCli(
+    'sandbox',
+    ['mine', network, String(count), ...(at ? ['--at', at.toISOString()] : [])],
+    dataDir,
+  );
   const match = /^(\S+): mined to height (\d+)$/m.exec(out);
   if (!match) throw new Error(`Unexpected answer from sandbox mine: ${out}`);
   return { network: match[1]!, height: Number(match[2]) };
@@ -159,17 +166,11 @@ export async function createKeys(name: string, mode: 'test' | 'live' = 'test'): 
 }
 
 /**
- * Sends an operator command (lib/admin: `sandbox.mine`, ...) to the server holding `dataDir` the
- * way a CLI does while a server runs (scripts/cli-runtime.ts): to the control URL in the data
- * directory's owner.json, with its control token. For specs that need a command done rather than
- * a CLI run: a CLI process costs seconds of CPU (npm, Node, tsx, the gateway's modules), which on
- * a loaded machine pushed tests past their timeouts. The CLIs as processes are tested in
- * tests/*-cli.test.ts, and by runCli below.
+ * Sends an operator command (lib/admin) to the server holding the embedded database in `dataDir`
+ * the way a CLI does while a server runs (scripts/cli-runtime.ts): to the control URL in the data
+ * directory's owner.json, with its control token.
  */
-export async function controlCommand<T>(
-  dataDir: string,
-  command: { command: string; [field: string]: unknown },
-): Promise<T> {
+async function controlCommand<T>(dataDir: string, command: { command: string; [field: string]: unknown }): Promise<T> {
   const { controlUrl } = JSON.parse(fs.readFileSync(path.join(dataDir, 'owner.json'), 'utf8')) as {
     controlUrl?: string;
   };
@@ -199,7 +200,7 @@ export function runCli(
   const env = {
     ...process.env,
     DATA_DIR: dataDir,
-    DATABASE_URL: '',
+    DATABASE_URL: databaseUrlOf(dataDir),
     APP_SECRET: E2E_APP_SECRET,
     LOG_LEVEL: 'warn',
   };

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { CHROMIUM_PATH } from '../../scripts/lib/chromium.mjs';
 import { root } from '../../scripts/lib/build.mjs';
 import { missingFontPackages } from '../../scripts/lib/fonts.mjs';
+import { startPostgres } from '../../scripts/lib/postgres.mjs';
 import { createKeys } from './gateway';
 import { logTail, startGatewayServer } from './server';
 
@@ -21,7 +22,13 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       `${fonts.join(', ')} missing: run \`npm run test:e2e\`, which installs these Debian font packages.`,
     );
   const started = Date.now();
-  const server = await startGatewayServer(path.join(root, '.tmp', 'e2e-server.log'));
+  // The gateways' PostgreSQL cluster (server.ts): one for the run, a database per gateway.
+  const postgres = process.env.E2E_DATABASE === 'embedded' ? undefined : await startPostgres();
+  if (postgres) process.env.E2E_POSTGRES_URL = postgres.url;
+  const server = await startGatewayServer(path.join(root, '.tmp', 'e2e-server.log')).catch((error: unknown) => {
+    postgres?.stop();
+    throw error;
+  });
   try {
     process.env.E2E_BASE_URL = server.baseUrl;
     process.env.E2E_DATA_DIR = server.dataDir;
@@ -31,15 +38,17 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     process.env.E2E_MERCHANT_ID = keys.merchantId;
   } catch (error) {
     await server.stop();
+    postgres?.stop();
     throw new Error(`${(error as Error).message}\nServer log (${server.logFile}):\n${logTail(server.logFile)}`, {
       cause: error,
     });
   }
   console.log(
-    `e2e: gateway at ${server.baseUrl} (data ${server.dataDir}, log ${path.relative(root, server.logFile)}), ready in ${Date.now() - started} ms`,
+    `e2e: gateway at ${server.baseUrl} (data ${server.dataDir}, ${postgres ? 'PostgreSQL' : 'embedded database'}, log ${path.relative(root, server.logFile)}), ready in ${Date.now() - started} ms`,
   );
   return async () => {
     await server.stop();
+    postgres?.stop();
     const errors = fs
       .readFileSync(server.logFile, 'utf8')
       .split('\n')

@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildIsCurrent, root } from '../../scripts/lib/build.mjs';
+import pg from 'pg';
 import { freePort } from '../../scripts/lib/postgres.mjs';
 
 /** Fixed for the run: the CLIs need the same one as the server (see cliEnv in gateway.ts). */
@@ -68,6 +69,8 @@ async function startOnce(
   const dataDir = kept ?? fs.mkdtempSync(path.join(os.tmpdir(), 'gw-e2e-'));
   fs.mkdirSync(path.dirname(logFile), { recursive: true });
   const log = fs.openSync(logFile, 'w');
+  const databaseUrl = 'DATABASE_URL' in overrides ? overrides.DATABASE_URL! : await databaseFor(dataDir);
+  fs.writeFileSync(path.join(dataDir, DATABASE_URL_FILE), databaseUrl);
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: 'production',
@@ -76,7 +79,7 @@ async function startOnce(
     HOST: '127.0.0.1',
     PUBLIC_BASE_URL: baseUrl,
     DATA_DIR: dataDir,
-    DATABASE_URL: '', // empty means unset: always the embedded database
+    DATABASE_URL: databaseUrl, // empty means unset: the embedded database
     APP_SECRET: E2E_APP_SECRET,
     DEMO_STORE: 'true',
     LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? 'warn',
@@ -152,4 +155,43 @@ export function logTail(logFile: string, lines = 40): string {
   } catch {
     return '(no log)';
   }
+}
+
+/**
+ * The gateways under test run on PostgreSQL when the run has a cluster (global-setup.ts starts one
+ * and sets E2E_POSTGRES_URL), each in a database of its own; a gateway started with
+ * `DATABASE_URL: ''` runs on the embedded database as `npm start` does (e2e/store.spec.ts), and so
+ * does every gateway of a run without a cluster (E2E_DATABASE=embedded). PostgreSQL because the
+ * embedded database runs its queries on the server's own thread: two browsers waiting on one
+ * server cost a fifth more CPU on it (docs/decisions/090). The embedded database itself, and the
+ * CLIs beside a server holding it, are tested by the Vitest files that name `pglite`.
+ */
+const DATABASE_URL_FILE = 'e2e-database-url';
+
+/** The DATABASE_URL of the gateway holding `dataDir`, for the CLIs run against it ('' for the embedded database). */
+export function databaseUrlOf(dataDir: string): string {
+  const file = path.join(dataDir, DATABASE_URL_FILE);
+  return fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+}
+
+/** A database of its own for the gateway holding `dataDir` (kept across its restarts); '' without a cluster. */
+async function databaseFor(dataDir: string): Promise<string> {
+  const cluster = process.env.E2E_POSTGRES_URL;
+  if (!cluster) return '';
+  const kept = databaseUrlOf(dataDir);
+  if (kept) return kept;
+  const name = `e2e_${path
+    .basename(dataDir)
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, '_')}`;
+  const client = new pg.Client({ connectionString: cluster });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE "${name}"`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(cluster);
+  url.pathname = `/${name}`;
+  return url.href;
 }
