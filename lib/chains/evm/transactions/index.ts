@@ -5,3 +5,6 @@
  * server-only (eslint/architecture.mjs `CLIENT_SAFE_FOLDERS`), like lib/chains/utxo/transactions.
  */
 export * from './sweeper';
+export * from './plan';
+export * from './signing';
+export type * from './types';

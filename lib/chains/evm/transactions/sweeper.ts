@@ -13,8 +13,7 @@ import { concat, encodeAbiParameters, getAddress, getContractAddress, type Addre
  * `solc` 0.8.37, evmVersion prague, optimizer 200 runs, no metadata hash (so the bytes depend on
  * the source and the settings only). Every network of the catalog runs Prague's opcodes.
  */
-export const SWEEPER_CREATION_CODE: Hex =
-  '0x' +
+export const SWEEPER_CREATION_CODE = `0x${
   '60a060405234801561000f575f5ffd5b5060405161079638038061079683398101604081905261002e91610087565b6001600160a01b0381' +
   '166100765760405162461bcd60e51b815260206004820152600b60248201526a6e6f20747265617375727960a81b60448201526064016040' +
   '5180910390fd5b6001600160a01b03166080526100b4565b5f60208284031215610097575f5ffd5b81516001600160a01b03811681146100' +
@@ -49,7 +48,8 @@ export const SWEEPER_CREATION_CODE: Hex =
   '6001600160a01b0381168114610602575f5ffd5b919050565b5f60208284031215610617575f5ffd5b610620826105ec565b939250505056' +
   '5b5f82518060208501845e5f920191825250919050565b5f6020828403121561064d575f5ffd5b5051919050565b5f602082840312156106' +
   '64575f5ffd5b81518015158114610620575f5ffd5b602080825281018290525f8360408301825b858110156106b3576001600160a01b0361' +
-  '069e846105ec565b16825260209283019290910190600101610685565b509594505050505056';
+  '069e846105ec565b16825260209283019290910190600101610685565b509594505050505056'
+}` as Hex;
 
 export const SWEEPER_ABI = [
   { type: 'constructor', stateMutability: 'nonpayable', inputs: [{ name: 'treasury_', type: 'address' }] },
@@ -85,7 +85,7 @@ export const SWEEPER_ABI = [
  * called with a 32-byte salt followed by init code, it CREATE2s the contract. It is at this address
  * on every network of the catalog, and anvil starts with it.
  */
-export const CREATE2_DEPLOYER: Address = '0x4e59b44847b379578588920ca78fbf26c0b4956C';
+export const CREATE2_DEPLOYER: Address = getAddress('0x4e59b44847b379578588920ca78fbf26c0b4956c');
 
 /** One sweeper per treasury: the salt is fixed, the treasury is in the init code. */
 export const SWEEPER_SALT: Hex = `0x${'00'.repeat(32)}`;
