@@ -257,12 +257,19 @@ export interface SignedEvmTransaction {
 /** Signs every transaction of a plan `reviewEvmPlan` accepted, in its order. */
 export async function signEvmPlan(plan: EvmCollectionPlan, root: HDKey): Promise<SignedEvmTransaction[]> {
   const keyAt = keyring(root);
+  // A deposit key signs two authorizations (the sweep's and the clear's): its account is made once.
+  const accounts = new Map<string, ReturnType<typeof privateKeyToAccount>>();
+  const accountAt = (path: string) => {
+    let account = accounts.get(path);
+    if (!account) accounts.set(path, (account = privateKeyToAccount(toHex(keyAt(path).privateKey!))));
+    return account;
+  };
   const signed: SignedEvmTransaction[] = [];
   for (const tx of plan.transactions) {
-    const account = privateKeyToAccount(toHex(keyAt(tx.path).privateKey!));
+    const account = accountAt(tx.path);
     const authorizationList: SignedAuthorization[] = [];
     for (const auth of tx.authorizations) {
-      const authority = privateKeyToAccount(toHex(keyAt(auth.path).privateKey!));
+      const authority = accountAt(auth.path);
       authorizationList.push(
         await authority.signAuthorization({
           address: getAddress(auth.contract),
