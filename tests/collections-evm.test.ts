@@ -6,7 +6,7 @@
  * called by a stranger, paying the treasury only (docs/decisions/085). No database: plans are built
  * from what the node answers and signed by the signer's own code.
  */
-import { createPublicClient, getAddress, http, parseAbi, parseEther, type Address, type Hash, type Hex } from 'viem';
+import { createPublicClient, getAddress, http, parseAbi, parseEther, type Address, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planFees, readHoldings } from '@/lib/chains/evm';
 import {
@@ -23,7 +23,15 @@ import {
 } from '@/lib/chains/evm/transactions';
 import { rootOfPhrase } from '../scripts/signer/sign-plan';
 import { evmSignerConfigSchema, signEvmPlanText } from '../scripts/signer/sign-evm';
-import { CHAIN_ID, deployToken, evmNodeMissing, sendToken, startEvmNode, type EvmNode } from './support/evm';
+import {
+  CHAIN_ID,
+  deployToken,
+  evmNodeMissing,
+  sendRawAndMine,
+  sendToken,
+  startEvmNode,
+  type EvmNode,
+} from './support/evm';
 
 /**
  * A BIP 39 test vector's phrase stands for the merchant's seed: neither the public test seed (which
@@ -149,24 +157,11 @@ describe.skipIf(evmNodeMissing)('EVM collection (anvil, Osaka)', () => {
     return signed.transactions;
   }
 
-  /** Sends `txs` in order and mines until each has a receipt; answers the receipts. */
-  async function send(txs: SignedEvmTransaction[]) {
-    const hashes: Hash[] = [];
-    for (const tx of txs) hashes.push(await node.client.sendRawTransaction({ serializedTransaction: tx.raw }));
-    const receipts = [];
-    for (const hash of hashes) {
-      for (let blocks = 0; ; blocks++) {
-        const receipt = await node.client.getTransactionReceipt({ hash }).catch(() => null);
-        if (receipt) {
-          receipts.push(receipt);
-          break;
-        }
-        if (blocks > txs.length) throw new Error(`transaction ${hash} was never mined`);
-        await node.mine();
-      }
-    }
-    return receipts;
-  }
+  const send = (txs: SignedEvmTransaction[]) =>
+    sendRawAndMine(
+      node,
+      txs.map((t) => t.raw),
+    );
 
   /** Gas payer's transactions first (funding), then the deposit keys': a deposit pays its gas with what was funded. */
   async function broadcast(txs: SignedEvmTransaction[]) {
