@@ -43,6 +43,9 @@ interface Figures {
   perAddress: { gasUsed: number; calldataBytes: number; signedBytes: number };
   /** Gas used by the transactions of each purpose (sweep, clear, fund, transfer). */
   byPurpose: Record<string, number>;
+  /** Fees paid, in wei, and the native coin left on the deposit addresses after (gas funded and not used: dust). */
+  feesWei: string;
+  leftOnDepositsWei: string;
 }
 
 async function main() {
@@ -127,7 +130,12 @@ async function main() {
       const byPurpose: Record<string, number> = {};
       for (const [i, t] of plan.transactions.entries())
         byPurpose[t.purpose] = (byPurpose[t.purpose] ?? 0) + Number(receipts[i]!.gasUsed);
+      const left = (
+        await Promise.all(deposits.map((d) => node.client.getBalance({ address: d.address as Address })))
+      ).reduce((sum, b) => sum + b, 0n);
       return {
+        feesWei: receipts.reduce((sum, r) => sum + r.gasUsed * r.effectiveGasPrice, 0n).toString(),
+        leftOnDepositsWei: left.toString(),
         byPurpose,
         method,
         addresses: n,
@@ -160,7 +168,7 @@ async function main() {
       console.log(
         `${f.method}: gas used by ${Object.entries(f.byPurpose)
           .map(([purpose, gas]) => `${purpose} ${gas}`)
-          .join(', ')}`,
+          .join(', ')}; fees ${f.feesWei} wei; left on the deposit addresses ${f.leftOnDepositsWei} wei`,
       );
     console.log(`${BENCH_JSON}${JSON.stringify({ sweep, transfers })}`);
   } finally {
