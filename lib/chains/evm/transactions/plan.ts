@@ -118,7 +118,7 @@ function lowerTokens(holding: DepositHolding): DepositHolding {
   return { ...holding, tokens: new Map([...holding.tokens].map(([c, v]) => [c.toLowerCase(), v])) };
 }
 
-/** Builds the plan, or null when no address holds anything to collect. */
+/** Builds the plan, or null when no address holds anything worth collecting. */
 export function buildEvmCollectionPlan(input: EvmPlanInput): EvmCollectionPlan | null {
   const contracts = input.tokens.map((t) => t.contract.toLowerCase());
   const tickerOf = new Map(input.tokens.map((t) => [t.contract.toLowerCase(), t.ticker]));
@@ -232,6 +232,8 @@ export function buildEvmCollectionPlan(input: EvmPlanInput): EvmCollectionPlan |
     if (d.native > nativeFee) ownTransfers.push(own(treasury, d.native - nativeFee, '0x', GAS.transaction));
   }
   transactions.push(...ownTransfers);
+  // Only native balances below their own transfer's fee: nothing worth a plan.
+  if (transactions.length === 0) return null;
 
   const items: EvmPlanItem[] = holding.map((d) => ({
     address: getAddress(d.address),
