@@ -18,12 +18,14 @@ import readline from 'node:readline/promises';
 import { nodeInChainCheck, nodeUnspentCheck, rootOfPhrase, signerConfigSchema, signPlan } from './signer/sign-plan';
 import { ledgerSchema, type RefundLedger } from './signer/refunds';
 import { SignerRefusal } from '../lib/chains/utxo/transactions';
+import { evmSignerConfigSchema, signEvmPlanText } from './signer/sign-evm';
 
 const USAGE = `usage: npm run signer -- sign --plan PLAN.json --config SIGNER.json [--seed-file FILE] [--out FILE] [--yes]
 
   --plan       the plan the gateway prepared (dashboard "Collections", or collections/get)
   --config     this signer's own settings: {"network", "chain", "treasury", "maxFee", "node"?,
-               "refundDailyCap"?, "ledger"?}
+               "refundDailyCap"?, "ledger"?}; for an EVM network {"family": "evm", "network",
+               "chainId", "treasury", "tokens", "gasPayerPath"?, "maxGasPayerSpend"}
   --seed-file  a file holding the BIP 39 phrase (otherwise it is asked for; nothing is echoed)
   --out        where to write the signed transaction (default: printed)
   --yes        sign without asking (the outputs and the fee are still printed)`;
@@ -58,7 +60,10 @@ async function main(): Promise<number> {
     console.error(USAGE);
     return 2;
   }
-  const parsed = signerConfigSchema.safeParse(JSON.parse(fs.readFileSync(configFile, 'utf8')));
+  const configJson: unknown = JSON.parse(fs.readFileSync(configFile, 'utf8'));
+  if ((configJson as { family?: unknown } | null)?.family === 'evm')
+    return signEvm(args, planFile, configFile, configJson);
+  const parsed = signerConfigSchema.safeParse(configJson);
   if (!parsed.success) {
     console.error(`${configFile}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
     return 2;
@@ -92,6 +97,30 @@ async function main(): Promise<number> {
   if (out) fs.writeFileSync(out, text, { mode: 0o600 });
   else process.stdout.write(text);
   console.error(`signed: transaction ${signed.txid}${out ? ` written to ${out}` : ''}`);
+  return 0;
+}
+
+/** An EVM collection plan: its signed transactions, in the order they are to be sent, as JSON. */
+async function signEvm(args: string[], planFile: string, configFile: string, configJson: unknown): Promise<number> {
+  const parsed = evmSignerConfigSchema.safeParse(configJson);
+  if (!parsed.success) {
+    console.error(`${configFile}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    return 2;
+  }
+  const seedFile = option(args, '--seed-file');
+  const phrase = seedFile ? fs.readFileSync(seedFile, 'utf8') : await ask('Seed phrase (BIP 39): ', true);
+  const signed = await signEvmPlanText(fs.readFileSync(planFile, 'utf8'), parsed.data, rootOfPhrase(phrase), {
+    confirm: async (summary) => {
+      console.error(summary);
+      if (args.includes('--yes')) return true;
+      return /^y(es)?$/i.test((await ask('Sign these transactions? (yes/no) ')).trim());
+    },
+  });
+  const out = option(args, '--out');
+  const text = `${JSON.stringify(signed, null, 2)}\n`;
+  if (out) fs.writeFileSync(out, text, { mode: 0o600 });
+  else process.stdout.write(text);
+  console.error(`signed: ${signed.transactions.length} transactions${out ? ` written to ${out}` : ''}`);
   return 0;
 }
 

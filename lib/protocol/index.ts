@@ -11,6 +11,7 @@ export * from './funds';
 export * from './ids';
 export * from './operations';
 export * from './plans';
+export * from './evm-plans';
 export * from './refunds';
 export * from './requests';
 export * from './responses';

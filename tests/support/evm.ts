@@ -231,3 +231,25 @@ export async function sendToken(
     gas: 200_000n,
   } as never);
 }
+
+/**
+ * Sends signed transactions in order and mines until each has a receipt (a block holds what fits
+ * its gas limit, so a long list may take several); answers the receipts in the same order.
+ */
+export async function sendRawAndMine(node: EvmNode, raws: readonly `0x${string}`[]) {
+  const hashes: Hash[] = [];
+  for (const raw of raws) hashes.push(await node.client.sendRawTransaction({ serializedTransaction: raw }));
+  const receipts = [];
+  for (const hash of hashes) {
+    for (let blocks = 0; ; blocks++) {
+      const receipt = await node.client.getTransactionReceipt({ hash }).catch(() => null);
+      if (receipt) {
+        receipts.push(receipt);
+        break;
+      }
+      if (blocks > raws.length) throw new Error(`transaction ${hash} was never mined`);
+      await node.mine();
+    }
+  }
+  return receipts;
+}

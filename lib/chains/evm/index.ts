@@ -77,3 +77,4 @@ export function evmAdapter(network: Network, cfg: LiveChainConfig): LiveAdapter 
     mempool: async () => [],
   };
 }
+export { planFees, readHoldings } from './holdings';

@@ -1,0 +1,92 @@
+/**
+ * EVM collection plans as they travel between the gateway and the signer (docs/decisions/085): the
+ * unsigned transactions that move the deposit addresses' token and native balances to the
+ * merchant's treasury, and for each the key that signs it (the merchant's gas payer, or a deposit
+ * address) by its derivation path. The gateway prepares; the signer decodes every transaction and
+ * authorization itself and signs only what its own configuration allows.
+ *
+ * - `sweep`: a type-4 (EIP-7702) transaction from the gas payer to the sweeper, calling
+ *   `sweepMany(accounts, tokens)`, with one authorization per account delegating it to the sweeper.
+ * - `clear`: a type-4 transaction from the gas payer to itself, carrying one authorization per swept
+ *   account to address 0, which removes the delegation (so a plain 21,000-gas transfer to it works again).
+ * - `fund`: native coin from the gas payer to a deposit address, for the gas of its own transfers.
+ * - `transfer`: from a deposit address, a token's `transfer(treasury, amount)` or the native coin to the treasury.
+ */
+import { z } from 'zod';
+import { MODE_VALUES } from './status';
+import { PLAN_STATUS_VALUES } from './plans';
+
+const evmAddress = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be 0x and 40 hex digits');
+/** An integer amount in base units (wei, or the token's), at most 78 digits (2^256). */
+const baseUnits = z.string().regex(/^\d{1,78}$/, 'must be an integer in base units');
+const hexData = z.string().regex(/^0x([0-9a-fA-F]{2})*$/, 'must be 0x and whole bytes in hex');
+/** The full derivation path from the master key, `m/44'/60'/0'/0/7`. */
+const derivationPath = z.string().regex(/^m(\/\d{1,10}'?){1,10}$/);
+const nonce = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
+
+/** An EIP-7702 authorization the deposit key is asked to sign: delegate `address` to `contract` on `chainId`. */
+export const evmAuthorizationRequestSchema = z.object({
+  address: evmAddress,
+  path: derivationPath,
+  chainId: z.number().int().nonnegative(),
+  /** The sweeper, or 0x00…00 to clear the delegation. */
+  contract: evmAddress,
+  nonce,
+});
+export type EvmAuthorizationRequest = z.infer<typeof evmAuthorizationRequestSchema>;
+
+export const EVM_TRANSACTION_PURPOSES = ['sweep', 'clear', 'fund', 'transfer'] as const;
+export type EvmTransactionPurpose = (typeof EVM_TRANSACTION_PURPOSES)[number];
+
+export const evmUnsignedTransactionSchema = z.object({
+  purpose: z.enum(EVM_TRANSACTION_PURPOSES),
+  /** The signing key's address and path: the gas payer's or a deposit address's. */
+  from: evmAddress,
+  path: derivationPath,
+  chainId: z.number().int().positive(),
+  nonce,
+  to: evmAddress,
+  /** The path of `to` when it is a deposit address the gas payer funds. */
+  toPath: derivationPath.optional(),
+  value: baseUnits,
+  data: hexData,
+  gas: baseUnits,
+  maxFeePerGas: baseUnits,
+  maxPriorityFeePerGas: baseUnits,
+  /** Only in `sweep` and `clear` transactions (type 4). */
+  authorizations: z.array(evmAuthorizationRequestSchema).max(1000),
+});
+export type EvmUnsignedTransaction = z.infer<typeof evmUnsignedTransactionSchema>;
+
+/** A deposit address the plan collects, and how: delegated to the sweeper, or funded then transferring. */
+export const evmPlanItemSchema = z.object({
+  address: evmAddress,
+  path: derivationPath,
+  /** A personal address (reused by its user) is never delegated: it always takes `transfers`. */
+  personal: z.boolean(),
+  method: z.enum(['sweep', 'transfers']),
+  balances: z.array(z.object({ currency: z.string(), amount: baseUnits })).min(1),
+});
+export type EvmPlanItem = z.infer<typeof evmPlanItemSchema>;
+
+export const evmCollectionPlanSchema = z.object({
+  planId: z.uuid(),
+  kind: z.literal('collection'),
+  family: z.literal('evm'),
+  mode: z.enum(MODE_VALUES),
+  network: z.string(),
+  chainId: z.number().int().positive(),
+  status: z.enum(PLAN_STATUS_VALUES),
+  treasury: evmAddress,
+  /** The sweeper paying `treasury` (its CREATE2 address); the signer computes its own and compares. */
+  sweeper: evmAddress,
+  gasPayer: z.object({ address: evmAddress, path: derivationPath }),
+  tokens: z.array(z.object({ ticker: z.string(), contract: evmAddress, decimals: z.number().int().min(0).max(36) })),
+  items: z.array(evmPlanItemSchema).min(1),
+  /** In the order they must be mined: each key's nonces in sequence. */
+  transactions: z.array(evmUnsignedTransactionSchema).min(1).max(10_000),
+  /** The most the gas payer can spend: every transaction's gas at its fee cap, plus what it funds. */
+  maxGasPayerSpend: baseUnits,
+  createdAt: z.string(),
+});
+export type EvmCollectionPlan = z.infer<typeof evmCollectionPlanSchema>;

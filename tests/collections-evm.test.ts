@@ -1,0 +1,327 @@
+/**
+ * EVM collection on anvil (Osaka rules, EIP-7825's cap enforced): deposits collected by the
+ * EIP-7702 batch and by fund-then-transfer, the treasury holding the sum each time; a batch split
+ * when it would pass the cap per transaction; delegations cleared after the sweep, so that a plain
+ * 21,000-gas transfer reaches a swept address; a personal address never delegated; the sweeper,
+ * called by a stranger, paying the treasury only (docs/decisions/085). No database: plans are built
+ * from what the node answers and signed by the signer's own code.
+ */
+import { createPublicClient, getAddress, http, parseAbi, parseEther, type Address, type Hex } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { planFees, readHoldings } from '@/lib/chains/evm';
+import {
+  EIP_7825_TX_GAS_CAP,
+  EVM_DEPOSIT_CHAIN_PATH,
+  EVM_GAS_PAYER_PATH,
+  addressOfKey,
+  buildEvmCollectionPlan,
+  signEvmPlan,
+  sweeperAddress,
+  sweeperDeployment,
+  type EvmCollectionPlan,
+  type SignedEvmTransaction,
+} from '@/lib/chains/evm/transactions';
+import { rootOfPhrase } from '../scripts/signer/sign-plan';
+import { evmSignerConfigSchema, signEvmPlanText } from '../scripts/signer/sign-evm';
+import {
+  CHAIN_ID,
+  deployToken,
+  evmNodeMissing,
+  sendRawAndMine,
+  sendToken,
+  startEvmNode,
+  type EvmNode,
+} from './support/evm';
+
+/**
+ * A BIP 39 test vector's phrase stands for the merchant's seed: neither the public test seed (which
+ * signs test plans only) nor Foundry's phrase, whose addresses are anvil's funded accounts.
+ */
+const root = rootOfPhrase('legal winner thank year wave sausage worth useful legal winner thank yellow');
+const TREASURY = getAddress('0x7e57000000000000000000000000000000c0ffee');
+const depositPath = (index: number) => `${EVM_DEPOSIT_CHAIN_PATH}/${index}`;
+const depositChain = root.derive(EVM_DEPOSIT_CHAIN_PATH);
+const deposits = new Map<number, Address>();
+const depositAt = (index: number) => {
+  let address = deposits.get(index);
+  if (!address) deposits.set(index, (address = addressOfKey(depositChain.deriveChild(index))));
+  return address;
+};
+const gasPayer = addressOfKey(root.derive(EVM_GAS_PAYER_PATH));
+const BALANCE_OF = parseAbi(['function balanceOf(address) view returns (uint256)']);
+const SWEEP = parseAbi(['function sweep(address[] tokens)']);
+
+describe.skipIf(evmNodeMissing)('EVM collection (anvil, Osaka)', () => {
+  let node: EvmNode;
+  let token: Address;
+  let funder: Address;
+  let stranger: Address;
+
+  beforeAll(async () => {
+    node = await startEvmNode();
+    [funder, , stranger] = node.accounts as [Address, Address, Address];
+    token = await deployToken(node, funder, 'USDT', 6);
+    // Anyone may deploy the sweeper of a treasury: its address and code follow from the treasury alone.
+    const deployment = sweeperDeployment(TREASURY);
+    await node.client.wallet.sendTransaction({ account: funder, ...deployment, gas: 1_000_000n } as never);
+    await node.client.wallet.sendTransaction({ account: funder, to: gasPayer, value: parseEther('50') } as never);
+    await node.mine();
+    expect(await node.client.getCode({ address: sweeperAddress(TREASURY) })).toMatch(/^0x[0-9a-f]{100,}$/);
+  }, 60_000);
+  afterAll(() => node?.close());
+
+  const tokenBalance = (address: Address) =>
+    node.client.readContract({ address: token, abi: BALANCE_OF, functionName: 'balanceOf', args: [address] });
+  const nativeBalance = (address: Address) => node.client.getBalance({ address });
+
+  /** Pays `tokens` base units to the first addresses and `native` wei to the next, in one block. */
+  async function pay(tokens: [number, bigint][], native: [number, bigint][]): Promise<void> {
+    // Sent at once, each with its own nonce: one by one, 170 of them took seconds.
+    const first = await node.client.getTransactionCount({ address: funder, blockTag: 'pending' });
+    const mint = parseAbi(['function mint(address to, uint256 value)']);
+    await Promise.all([
+      ...tokens.map(([index, amount], i) =>
+        node.client.wallet.writeContract({
+          account: funder,
+          address: token,
+          abi: mint,
+          functionName: 'mint',
+          args: [depositAt(index), amount],
+          gas: 200_000n,
+          nonce: first + i,
+        } as never),
+      ),
+      ...native.map(([index, value], i) =>
+        node.client.wallet.sendTransaction({
+          account: funder,
+          to: depositAt(index),
+          value,
+          nonce: first + tokens.length + i,
+        } as never),
+      ),
+    ]);
+    await node.mine();
+  }
+
+  /** What the gateway reads of the node for a plan, through a batching client as the gateway's own (lib/chains/evm node.ts). */
+  async function holdingsOf(indexes: number[], personal: number[] = []) {
+    const client = createPublicClient({ transport: http(node.url, { batch: { batchSize: 50 }, retryCount: 0 }) });
+    return {
+      holdings: await readHoldings(
+        client,
+        indexes.map((i) => ({ address: depositAt(i), path: depositPath(i), personal: personal.includes(i) })),
+        [token],
+      ),
+      fees: await planFees(client),
+    };
+  }
+
+  async function plan(
+    indexes: number[],
+    method: 'sweep' | 'transfers',
+    options: { personal?: number[]; txGasCap?: bigint; read?: Awaited<ReturnType<typeof holdingsOf>> } = {},
+  ): Promise<EvmCollectionPlan> {
+    const { holdings, fees } = options.read ?? (await holdingsOf(indexes, options.personal));
+    const built = buildEvmCollectionPlan({
+      planId: crypto.randomUUID(),
+      mode: 'live',
+      network: { name: 'ethereum', chainId: CHAIN_ID, nativeTicker: 'ETH', txGasCap: options.txGasCap },
+      tokens: [{ ticker: 'USDT', contract: token, decimals: 6 }],
+      treasury: TREASURY,
+      gasPayer: {
+        address: gasPayer,
+        path: EVM_GAS_PAYER_PATH,
+        nonce: await node.client.getTransactionCount({ address: gasPayer }),
+      },
+      deposits: holdings,
+      fees,
+      blockGasLimit: fees.blockGasLimit,
+      method,
+      createdAt: new Date().toISOString(),
+    });
+    expect(built).not.toBeNull();
+    return built!;
+  }
+
+  /** The signer's path, from the plan as JSON to its signed transactions. */
+  async function sign(p: EvmCollectionPlan): Promise<SignedEvmTransaction[]> {
+    const config = evmSignerConfigSchema.parse({
+      family: 'evm',
+      network: 'ethereum',
+      chainId: CHAIN_ID,
+      treasury: TREASURY,
+      tokens: [token],
+      maxGasPayerSpend: '10',
+    });
+    const signed = await signEvmPlanText(JSON.stringify(p), config, root, { confirm: async () => true });
+    return signed.transactions;
+  }
+
+  const send = (txs: SignedEvmTransaction[]) =>
+    sendRawAndMine(
+      node,
+      txs.map((t) => t.raw),
+    );
+
+  /** Gas payer's transactions first (funding), then the deposit keys': a deposit pays its gas with what was funded. */
+  async function broadcast(txs: SignedEvmTransaction[]) {
+    const first = await send(txs.filter((t) => t.from === gasPayer));
+    const then = await send(txs.filter((t) => t.from !== gasPayer));
+    return [...first, ...then];
+  }
+
+  const delegation = async (address: Address) => (await node.client.getCode({ address })) ?? '0x';
+
+  it('collects 20 token and 5 native deposits once by the batch and once by fund-then-transfer, the treasury holding the sum', async () => {
+    const indexes = Array.from({ length: 25 }, (_, i) => i);
+    const tokens = indexes.slice(0, 20).map((i): [number, bigint] => [i, BigInt(i + 1) * 1_000_000n]);
+    const native = indexes.slice(20).map((i): [number, bigint] => [i, parseEther('0.01') * BigInt(i)]);
+    const tokenSum = tokens.reduce((s, [, a]) => s + a, 0n);
+    const nativeSum = native.reduce((s, [, a]) => s + a, 0n);
+
+    await pay(tokens, native);
+    const batch = await plan(indexes, 'sweep');
+    expect(batch.transactions.map((t) => t.purpose)).toEqual(['sweep', 'clear']);
+    expect(batch.transactions[0]!.authorizations).toHaveLength(25);
+    const receipts = await broadcast(await sign(batch));
+    expect(receipts.map((r) => r.status)).toEqual(['success', 'success']);
+    expect(await tokenBalance(TREASURY)).toBe(tokenSum);
+    expect(await nativeBalance(TREASURY)).toBe(nativeSum);
+    for (const i of indexes) {
+      expect(await tokenBalance(depositAt(i))).toBe(0n);
+      expect(await nativeBalance(depositAt(i))).toBe(0n);
+      expect(await delegation(depositAt(i))).toBe('0x');
+    }
+    // Cleared: a plain transfer of the native coin, as exchanges send it, reaches a swept address.
+    const plain = await node.client.wallet.sendTransaction({
+      account: funder,
+      to: depositAt(0),
+      value: 1n,
+      gas: 21_000n,
+    } as never);
+    await node.mine();
+    expect((await node.client.getTransactionReceipt({ hash: plain })).status).toBe('success');
+
+    // The same deposits again (the pool hands the cleared addresses out again), collected by the fallback.
+    await pay(tokens, native);
+    const transfers = await plan(indexes, 'transfers');
+    expect(transfers.transactions.filter((t) => t.purpose === 'fund')).toHaveLength(20);
+    expect(transfers.transactions.some((t) => t.authorizations.length > 0)).toBe(false);
+    const fallback = await broadcast(await sign(transfers));
+    expect(fallback.every((r) => r.status === 'success')).toBe(true);
+    expect(await tokenBalance(TREASURY)).toBe(2n * tokenSum);
+    // Each native deposit paid its own transfer's fee at the plan's fee cap: the treasury has the rest.
+    const nativeFees = transfers.transactions
+      .filter((t) => t.purpose === 'transfer' && t.to === TREASURY)
+      .reduce((s, t) => s + BigInt(t.gas) * BigInt(t.maxFeePerGas), 0n);
+    expect(await nativeBalance(TREASURY)).toBe(2n * nativeSum - nativeFees);
+  }, 120_000);
+
+  it('a delegated address refuses a 21,000-gas transfer until cleared; a stranger calling the sweeper pays the treasury only; a personal address is never delegated', async () => {
+    const [pool, personal] = [40, 41];
+    await pay(
+      [
+        [pool, 5_000_000n],
+        [personal, 7_000_000n],
+      ],
+      [],
+    );
+    const p = await plan([pool, personal], 'sweep', { personal: [personal] });
+    expect(p.items.find((i) => i.address === depositAt(personal))!.method).toBe('transfers');
+    const authorized = p.transactions.flatMap((t) => t.authorizations.map((a) => a.address));
+    expect(authorized).toContain(depositAt(pool));
+    expect(authorized).not.toContain(depositAt(personal));
+
+    const signed = await sign(p);
+    const treasuryBefore = await tokenBalance(TREASURY);
+    await send(signed.filter((t) => t.purpose === 'sweep'));
+    expect(await delegation(depositAt(pool))).toBe(`0xef0100${sweeperAddress(TREASURY).slice(2).toLowerCase()}`);
+    expect(await delegation(depositAt(personal))).toBe('0x');
+    expect(await tokenBalance(TREASURY)).toBe(treasuryBefore + 5_000_000n);
+
+    // Delegated, the address runs the sweeper's receive(): 21,000 gas is not enough.
+    const refused = await node.client.wallet.sendTransaction({
+      account: funder,
+      to: depositAt(pool),
+      value: 1n,
+      gas: 21_000n,
+    } as never);
+    await node.mine();
+    expect((await node.client.getTransactionReceipt({ hash: refused })).status).toBe('reverted');
+
+    // A late payment to the still-delegated address: anyone may sweep it, and it goes to the treasury.
+    await pay([[pool, 3_000_000n]], []);
+    const strangerNative = await nativeBalance(stranger);
+    const call = await node.client.wallet.writeContract({
+      account: stranger,
+      address: depositAt(pool),
+      abi: SWEEP,
+      functionName: 'sweep',
+      args: [[token]],
+      gas: 200_000n,
+    } as never);
+    await node.mine();
+    const receipt = await node.client.getTransactionReceipt({ hash: call });
+    expect(receipt.status).toBe('success');
+    expect(await tokenBalance(TREASURY)).toBe(treasuryBefore + 8_000_000n);
+    expect(await tokenBalance(stranger)).toBe(0n);
+    expect(await nativeBalance(stranger)).toBe(strangerNative - receipt.gasUsed * receipt.effectiveGasPrice);
+    // The stranger calling the sweeper's own code gets nothing either: it sweeps the sweeper's (empty) balances.
+    await sendToken(node, token, funder, 'mint', sweeperAddress(TREASURY), 1_000_000n);
+    await node.client.wallet.writeContract({
+      account: stranger,
+      address: sweeperAddress(TREASURY),
+      abi: SWEEP,
+      functionName: 'sweep',
+      args: [[token]],
+      gas: 200_000n,
+    } as never);
+    await node.mine();
+    expect(await tokenBalance(TREASURY)).toBe(treasuryBefore + 9_000_000n);
+    expect(await tokenBalance(stranger)).toBe(0n);
+
+    // The rest of the plan: the clear, and the personal address's fund-then-transfer.
+    const rest = await broadcast(signed.filter((t) => t.purpose !== 'sweep'));
+    expect(rest.every((r) => r.status === 'success')).toBe(true);
+    expect(await delegation(depositAt(pool))).toBe('0x');
+    expect(await delegation(depositAt(personal))).toBe('0x');
+    expect(await tokenBalance(TREASURY)).toBe(treasuryBefore + 16_000_000n);
+    const plain = await node.client.wallet.sendTransaction({
+      account: funder,
+      to: depositAt(pool),
+      value: 1n,
+      gas: 21_000n,
+    } as never);
+    await node.mine();
+    expect((await node.client.getTransactionReceipt({ hash: plain })).status).toBe('success');
+  }, 120_000);
+
+  it('splits the batch across transactions when one would pass the cap per transaction', async () => {
+    const indexes = Array.from({ length: 170 }, (_, i) => 100 + i);
+    await pay(
+      indexes.map((i): [number, bigint] => [i, 1_000_000n]),
+      [],
+    );
+    const treasuryBefore = await tokenBalance(TREASURY);
+
+    // Unsplit (as if the network had no cap), the batch is one transaction that anvil in the Osaka rules refuses.
+    const read = await holdingsOf(indexes);
+    const unsplit = await plan(indexes, 'sweep', { txGasCap: 2n ** 40n, read });
+    expect(unsplit.transactions.filter((t) => t.purpose === 'sweep')).toHaveLength(1);
+    expect(BigInt(unsplit.transactions[0]!.gas)).toBeGreaterThan(EIP_7825_TX_GAS_CAP);
+    const [tooBig] = await signEvmPlan({ ...unsplit, transactions: unsplit.transactions.slice(0, 1) }, root);
+    await expect(node.client.sendRawTransaction({ serializedTransaction: tooBig!.raw as Hex })).rejects.toThrow(
+      /gas limit|gas_limit|cap/i,
+    );
+
+    const split = await plan(indexes, 'sweep', { read });
+    const sweeps = split.transactions.filter((t) => t.purpose === 'sweep');
+    expect(sweeps).toHaveLength(2);
+    for (const t of split.transactions) expect(BigInt(t.gas)).toBeLessThanOrEqual(EIP_7825_TX_GAS_CAP);
+    expect(sweeps.flatMap((t) => t.authorizations.map((a) => a.address))).toEqual(indexes.map(depositAt));
+    const receipts = await broadcast(await sign(split));
+    expect(receipts.map((r) => r.status)).toEqual(['success', 'success', 'success', 'success']);
+    expect(await tokenBalance(TREASURY)).toBe(treasuryBefore + 170n * 1_000_000n);
+    for (const i of [100, 269]) expect(await delegation(depositAt(i))).toBe('0x');
+  }, 180_000);
+});
