@@ -76,6 +76,8 @@ export const EXTRA_ENTRY_POINTS = {
   'lib/mail/subscription-messages.ts': "the subscriber's texts, shared with the subscriber page's component",
   'lib/chains/utxo/transactions/index.ts':
     "the Bitcoin family's transaction code, client-safe: the signer (scripts/signer) imports it without lib/chains' server side",
+  'lib/chains/tron/transactions/index.ts':
+    "Tron's transaction code, client-safe: the signer (scripts/signer) imports it without lib/chains' server side",
 };
 
 /**
@@ -84,7 +86,7 @@ export const EXTRA_ENTRY_POINTS = {
  * configuration, the sandbox or anything server-only, so that the one program that touches a key
  * carries nothing that opens the gateway's storage. Tests beside them may import what they test.
  */
-export const CLIENT_SAFE_FOLDERS = ['lib/chains/utxo/transactions'];
+export const CLIENT_SAFE_FOLDERS = ['lib/chains/utxo/transactions', 'lib/chains/tron/transactions'];
 /** Packages a client-safe folder does not import: storage, the server marker, Node's own modules. */
 const CLIENT_SAFE_REFUSED_PACKAGES = /^(server-only$|pg$|@electric-sql\/|drizzle-orm|node:)/;
 
