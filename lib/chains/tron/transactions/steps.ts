@@ -4,7 +4,8 @@
  *
  * - `activate`: a TransferContract from the merchant's resource account to the deposit address
  *   (an address that has only received TRC-20 tokens is no account yet, and energy cannot be
- *   delegated to it); with stake it sends 1 sun, the account creation fee is burned by the node;
+ *   delegated to it): 1 sun, or the TRX its transfer will burn for bandwidth; the node burns the
+ *   account creation fees from the resource account;
  * - `fund`: the same transfer carrying the TRX the token transfer will burn (no stake to delegate);
  * - `delegate`: a Stake 2.0 DelegateResourceContract of ENERGY, unlocked, from the resource account;
  * - `transfer`: the token's `transfer(treasury, amount)` (TriggerSmartContract), signed by the deposit key;
@@ -85,7 +86,7 @@ export interface StepPolicy {
   deposit: Uint8Array;
   treasury: Uint8Array;
   token: Uint8Array;
-  /** Most sun a `fund` step sends, and most a `transfer` may burn (its fee limit). */
+  /** Most sun an `activate` or `fund` step sends, and most a `transfer` may burn (its fee limit). */
   maxBurn: bigint;
 }
 
@@ -144,8 +145,7 @@ export function reviewStep(
       expect('the sender', c.owner, policy.resource);
       expect('the recipient', c.to, policy.deposit);
       if (c.amount <= 0n) say('sends nothing');
-      if (step === 'activate' && c.amount > 1n) say(`sends ${c.amount} sun to activate; 1 sun activates`);
-      if (step === 'fund' && c.amount > policy.maxBurn) say(`sends ${c.amount} sun, above the bound ${policy.maxBurn}`);
+      if (c.amount > policy.maxBurn) say(`sends ${c.amount} sun, above the bound ${policy.maxBurn}`);
       break;
     case 'DelegateResourceContract':
       expect('the delegating account', c.owner, policy.resource);

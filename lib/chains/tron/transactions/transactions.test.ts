@@ -140,8 +140,8 @@ describe('a step as the signer reviews it', () => {
     expect(refusals('delegate', delegate({ lock: true, lockPeriod: 28_800n }))).toMatch(/locks the delegation/);
     expect(refusals('delegate', delegate({ resource: RESOURCE.BANDWIDTH }))).toMatch(/not ENERGY/);
     expect(
-      refusals('activate', { type: 'TransferContract', owner: resource.account, to: deposit.account, amount: 9n }),
-    ).toMatch(/1 sun activates/);
+      refusals('fund', { type: 'TransferContract', owner: resource.account, to: deposit.account, amount: 50_000_001n }),
+    ).toMatch(/above the bound/);
   });
 
   it('refuses a txID that is not the hash of the raw data', () => {
