@@ -167,11 +167,12 @@ describe('tron collections on the fake java-tron node', () => {
 
     expect(statusesOf(await settleTronPlan(db, plan, tron))).toEqual(['prepared']);
     node.mine(1);
+    // In a block, but not one the watcher has scanned: the plan moves with the watcher.
+    expect(statusesOf(await settleTronPlan(db, plan, tron))).toEqual(['prepared']);
     await watchLive(db, adapter);
     const seen = await settleTronPlan(db, plan, tron);
     expect([seen.status, statusesOf(seen)]).toEqual(['broadcast', ['broadcast']]);
     node.mine(CONFIRMATIONS - 1);
-    expect((await settleTronPlan(db, plan, tron)).status).toBe('broadcast'); // the watcher has not scanned them
     await watchLive(db, adapter);
     const done = await settleTronPlan(db, plan, tron);
     expect([done.status, statusesOf(done), done.reason]).toEqual(['confirmed', ['confirmed'], null]);
