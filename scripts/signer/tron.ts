@@ -127,7 +127,8 @@ export async function signTronPlan(
     if (tronAddressOfBytes(deposit.account) !== item.address)
       refusals.push(`${item.address}: this seed's address at ${item.path} is ${tronAddressOfBytes(deposit.account)}`);
     lines.push(`${item.address} (${item.path}):`);
-    const lent = new Map<string, bigint>();
+    /** Sun of staked TRX this item's steps lend the deposit address. */
+    let lent = 0n;
     for (const step of item.steps) {
       const answer = reviewStep(step.step, step.txID, step.rawDataHex, {
         resource: resource.account,
@@ -142,11 +143,9 @@ export async function signTronPlan(
       }
       const c = answer.review.contract;
       // A reclaim takes back exactly what this address was lent: nothing stays delegated, nothing else is taken.
-      if (c.type === 'DelegateResourceContract') lent.set('energy', (lent.get('energy') ?? 0n) + c.balance);
-      if (c.type === 'UnDelegateResourceContract' && c.balance !== lent.get('energy'))
-        refusals.push(
-          `${item.address}: reclaims ${c.balance} sun, not the ${lent.get('energy') ?? 0n} delegated before it`,
-        );
+      if (c.type === 'DelegateResourceContract') lent += c.balance;
+      if (c.type === 'UnDelegateResourceContract' && c.balance !== lent)
+        refusals.push(`${item.address}: reclaims ${c.balance} sun, not the ${lent} delegated before it`);
       burn += BigInt(step.burn);
       lines.push(describeStep(answer.review, plan, step.burn));
       const key = c.type === 'TriggerSmartContract' ? deposit.key : resource.key;
@@ -159,7 +158,7 @@ export async function signTronPlan(
         transaction: Buffer.from(transaction).toString('hex'),
       });
     }
-    if ((lent.get('energy') ?? 0n) > 0n && !item.steps.some((s) => s.step === 'reclaim'))
+    if (lent > 0n && !item.steps.some((s) => s.step === 'reclaim'))
       refusals.push(`${item.address}: energy is delegated and never reclaimed`);
   }
   if (refusals.length > 0) throw new SignerRefusal(refusals);
