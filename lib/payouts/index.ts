@@ -18,18 +18,6 @@ export { CollectionRefused, KeyMaterialRefused, TreasuryInvalid } from './errors
 export { fundsReport } from './funds-report';
 export { gapLimitOf, type GapLimit } from './gap-limit';
 export { prepareRefundPlan, type RefundToPay } from './refund-plans';
-export {
-  decidePlan,
-  decideTronStep,
-  isFinalPlanStatus,
-  tronPlanStatus,
-  type PlanDecision,
-  type PlanInputState,
-} from './lifecycle';
-export {
-  broadcastTronPlan,
-  prepareTronCollection,
-  settleTronPlan,
-  type PrepareTronCollection,
-} from './tron-collections';
+export { decidePlan, isFinalPlanStatus, type PlanDecision, type PlanInputState } from './lifecycle';
+export { broadcastTronPlan, prepareTronCollection, settleTronPlan } from './tron-collections';
 export { checkTreasury, setTreasury, treasuryOf } from './treasury';

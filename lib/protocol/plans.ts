@@ -103,9 +103,9 @@ const sun = z.string().regex(/^\d{1,30}$/, 'must be a whole number of base units
 const tronAccount = z.string().regex(/^T[1-9A-HJ-NP-Za-km-z]{33}$/, 'must be a Tron address');
 
 /** The steps of one Tron deposit address's collection, in the order they are broadcast (docs/decisions/086). */
-export const TRON_PLAN_STEP_VALUES = ['activate', 'fund', 'delegate', 'transfer', 'reclaim'] as const;
+const TRON_PLAN_STEP_VALUES = ['activate', 'fund', 'delegate', 'transfer', 'reclaim'] as const;
 
-export const tronPlanStepSchema = z.object({
+const tronPlanStepSchema = z.object({
   step: z.enum(TRON_PLAN_STEP_VALUES),
   txID: txid,
   /** The transaction's `raw_data` protobuf, hex: what the signer decodes and signs. */
@@ -115,9 +115,8 @@ export const tronPlanStepSchema = z.object({
   status: z.enum(PLAN_STATUS_VALUES),
   reason: z.string().nullable(),
 });
-export type TronPlanStep = z.infer<typeof tronPlanStepSchema>;
 
-export const tronPlanAddressSchema = z.object({
+const tronPlanAddressSchema = z.object({
   address: tronAccount,
   /** The full derivation path of the deposit key, `m/44'/195'/0'/0/7`. */
   path: planInputSchema.shape.path,
@@ -131,7 +130,6 @@ export const tronPlanAddressSchema = z.object({
   delegated: sun,
   steps: z.array(tronPlanStepSchema).min(1),
 });
-export type TronPlanAddress = z.infer<typeof tronPlanAddressSchema>;
 
 /**
  * A Tron collection: each deposit address's TRC-20 balance to the treasury, with energy delegated

@@ -9,7 +9,7 @@ import { keccak_256 } from '@noble/hashes/sha3.js';
 import { concatBytes } from '@noble/hashes/utils.js';
 import { createBase58check } from '@scure/base';
 
-export const TRON_VERSION = 0x41;
+const TRON_VERSION = 0x41;
 const base58check = createBase58check(sha256);
 
 /** The 21 bytes (0x41 and the hash) of a public key's account. */

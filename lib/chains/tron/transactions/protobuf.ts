@@ -134,7 +134,7 @@ function encodeParameter(c: TronContract): Uint8Array {
   }
 }
 
-export const typeUrl = (type: TronContractType) => `type.googleapis.com/protocol.${type}`;
+const typeUrl = (type: TronContractType) => `type.googleapis.com/protocol.${type}`;
 
 export function encodeRawData(raw: TronRawData): Uint8Array {
   const any = new Writer()

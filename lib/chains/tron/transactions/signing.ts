@@ -6,7 +6,6 @@
  */
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { sha256 } from '@noble/hashes/sha2.js';
-import { equalBytes } from '@noble/curves/utils.js';
 import { bytesToHex, concatBytes, hexToBytes } from '@noble/hashes/utils.js';
 import { tronAccountBytes } from './address';
 
@@ -39,9 +38,4 @@ export function signerOf(txID: string, signature: Uint8Array): Uint8Array | null
   } catch {
     return null;
   }
-}
-
-export function signedBy(txID: string, signature: Uint8Array, account: Uint8Array): boolean {
-  const found = signerOf(txID, signature);
-  return found !== null && equalBytes(found, account);
 }

@@ -17,20 +17,18 @@ import { tronAddressOfBytes } from './address';
 import { CONTRACT_TYPE, RESOURCE, decodeRawData, encodeRawData, type TronContract, type TronRawData } from './protobuf';
 import { transactionId } from './signing';
 
-export const TRON_STEP_VALUES = ['activate', 'fund', 'delegate', 'transfer', 'reclaim'] as const;
-export type TronStep = (typeof TRON_STEP_VALUES)[number];
-
 /** The contract each step is, whatever a plan says. */
-export const STEP_CONTRACT: Record<TronStep, keyof typeof CONTRACT_TYPE> = {
+const STEP_CONTRACT = {
   activate: 'TransferContract',
   fund: 'TransferContract',
   delegate: 'DelegateResourceContract',
   transfer: 'TriggerSmartContract',
   reclaim: 'UnDelegateResourceContract',
-};
+} as const satisfies Record<string, keyof typeof CONTRACT_TYPE>;
+export type TronStep = keyof typeof STEP_CONTRACT;
 
 /** keccak256("transfer(address,uint256)")[0..4]. */
-export const TRANSFER_SELECTOR = 'a9059cbb';
+const TRANSFER_SELECTOR = 'a9059cbb';
 
 /** `transfer(to, amount)` call data: the selector, the address's 20 bytes and the amount, each in a 32-byte word. */
 export function transferCallData(to: Uint8Array, amount: bigint): Uint8Array {
@@ -51,7 +49,7 @@ export interface RefBlock {
   timestamp: number;
 }
 
-export function refBlockFields(ref: RefBlock): Pick<TronRawData, 'refBlockBytes' | 'refBlockHash'> {
+function refBlockFields(ref: RefBlock): Pick<TronRawData, 'refBlockBytes' | 'refBlockHash'> {
   const height = hexToBytes(BigInt(ref.height).toString(16).padStart(16, '0'));
   return { refBlockBytes: height.subarray(6, 8), refBlockHash: hexToBytes(ref.id).subarray(8, 16) };
 }
