@@ -78,6 +78,8 @@ export const EXTRA_ENTRY_POINTS = {
     "the Bitcoin family's transaction code, client-safe: the signer (scripts/signer) imports it without lib/chains' server side",
   'lib/chains/evm/transactions/index.ts':
     "the EVM networks' transaction code (the sweeper, collection plans), client-safe: the signer imports it too",
+  'lib/chains/tron/transactions/index.ts':
+    "Tron's transaction code, client-safe: the signer (scripts/signer) imports it without lib/chains' server side",
 };
 
 /**
@@ -86,7 +88,11 @@ export const EXTRA_ENTRY_POINTS = {
  * configuration, the sandbox or anything server-only, so that the one program that touches a key
  * carries nothing that opens the gateway's storage. Tests beside them may import what they test.
  */
-export const CLIENT_SAFE_FOLDERS = ['lib/chains/utxo/transactions', 'lib/chains/evm/transactions'];
+export const CLIENT_SAFE_FOLDERS = [
+  'lib/chains/utxo/transactions',
+  'lib/chains/evm/transactions',
+  'lib/chains/tron/transactions',
+];
 /** Packages a client-safe folder does not import: storage, the server marker, Node's own modules. */
 const CLIENT_SAFE_REFUSED_PACKAGES = /^(server-only$|pg$|@electric-sql\/|drizzle-orm|node:)/;
 

@@ -10,13 +10,15 @@
  * without `--conditions=react-server`, so a server-only module would stop it at once.
  *
  * The signed transaction (hex, to broadcast with the merchant's node or any block explorer) and the
- * signed PSBT are written as JSON to --out, or printed. Exit status: 0 signed, 1 refused, 2 usage.
+ * signed PSBT are written as JSON to --out, or printed; for a Tron plan, each step's signed
+ * transaction (hex, for /wallet/broadcasthex) in the order they are broadcast. Exit status: 0 signed, 1 refused, 2 usage.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline/promises';
 import { nodeInChainCheck, nodeUnspentCheck, rootOfPhrase, signerConfigSchema, signPlan } from './signer/sign-plan';
 import { ledgerSchema, type RefundLedger } from './signer/refunds';
+import { signTronPlan, tronPlanOf, tronSignerConfigSchema } from './signer/tron';
 import { SignerRefusal } from '../lib/chains/utxo/transactions';
 import { evmSignerConfigSchema, signEvmPlanText } from './signer/sign-evm';
 
@@ -25,7 +27,8 @@ const USAGE = `usage: npm run signer -- sign --plan PLAN.json --config SIGNER.js
   --plan       the plan the gateway prepared (dashboard "Collections", or collections/get)
   --config     this signer's own settings: {"network", "chain", "treasury", "maxFee", "node"?,
                "refundDailyCap"?, "ledger"?}; for an EVM network {"family": "evm", "network",
-               "chainId", "treasury", "tokens", "gasPayerPath"?, "maxGasPayerSpend"}
+               "chainId", "treasury", "tokens", "gasPayerPath"?, "maxGasPayerSpend"}; for Tron
+               {"network": "tron", "chain", "treasury", "tokens", "maxBurn", "resourcePath"?}
   --seed-file  a file holding the BIP 39 phrase (otherwise it is asked for; nothing is echoed)
   --out        where to write the signed transaction (default: printed)
   --yes        sign without asking (the outputs and the fee are still printed)`;
@@ -63,6 +66,35 @@ async function main(): Promise<number> {
   const configJson: unknown = JSON.parse(fs.readFileSync(configFile, 'utf8'));
   if ((configJson as { family?: unknown } | null)?.family === 'evm')
     return signEvm(args, planFile, configFile, configJson);
+  const planText = fs.readFileSync(planFile, 'utf8');
+  let planJson: unknown;
+  try {
+    planJson = JSON.parse(planText);
+  } catch {
+    throw new Error('the plan is not JSON');
+  }
+  const tronPlan = tronPlanOf(planJson);
+  if (tronPlan) {
+    const tronConfig = tronSignerConfigSchema.safeParse(configJson);
+    if (!tronConfig.success) {
+      console.error(
+        `${configFile}: ${tronConfig.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+      );
+      return 2;
+    }
+    const seedFile = option(args, '--seed-file');
+    const phrase = seedFile ? fs.readFileSync(seedFile, 'utf8') : await ask('Seed phrase (BIP 39): ', true);
+    const signed = await signTronPlan(tronPlan, tronConfig.data, rootOfPhrase(phrase), async (summary) => {
+      console.error(summary);
+      if (args.includes('--yes')) return true;
+      return /^y(es)?$/i.test((await ask('Sign these transactions? (yes/no) ')).trim());
+    });
+    writeOut(args, signed);
+    console.error(
+      `signed: ${signed.transactions.length} transactions${option(args, '--out') ? ` written to ${option(args, '--out')}` : ''}`,
+    );
+    return 0;
+  }
   const parsed = signerConfigSchema.safeParse(configJson);
   if (!parsed.success) {
     console.error(`${configFile}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
@@ -77,7 +109,7 @@ async function main(): Promise<number> {
   const seedFile = option(args, '--seed-file');
   const phrase = seedFile ? fs.readFileSync(seedFile, 'utf8') : await ask('Seed phrase (BIP 39): ', true);
   const root = rootOfPhrase(phrase);
-  const { signed, ledgerEntry } = await signPlan(fs.readFileSync(planFile, 'utf8'), parsed.data, root, {
+  const { signed, ledgerEntry } = await signPlan(planText, parsed.data, root, {
     unspent: parsed.data.node ? nodeUnspentCheck(parsed.data.node) : undefined,
     inChain: parsed.data.node ? nodeInChainCheck(parsed.data.node) : undefined,
     ledger,
@@ -92,12 +124,18 @@ async function main(): Promise<number> {
     const next: RefundLedger = { refunds: [...ledger.refunds, ledgerEntry] };
     fs.writeFileSync(ledgerFile, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 });
   }
+  writeOut(args, signed);
+  const out = option(args, '--out');
+  console.error(`signed: transaction ${signed.txid}${out ? ` written to ${out}` : ''}`);
+  return 0;
+}
+
+/** The signed transactions as JSON, to --out (readable by its owner only) or printed. */
+function writeOut(args: string[], signed: unknown): void {
   const out = option(args, '--out');
   const text = `${JSON.stringify(signed, null, 2)}\n`;
   if (out) fs.writeFileSync(out, text, { mode: 0o600 });
   else process.stdout.write(text);
-  console.error(`signed: transaction ${signed.txid}${out ? ` written to ${out}` : ''}`);
-  return 0;
 }
 
 /** An EVM collection plan: its signed transactions, in the order they are to be sent, as JSON. */
@@ -116,10 +154,8 @@ async function signEvm(args: string[], planFile: string, configFile: string, con
       return /^y(es)?$/i.test((await ask('Sign these transactions? (yes/no) ')).trim());
     },
   });
+  writeOut(args, signed);
   const out = option(args, '--out');
-  const text = `${JSON.stringify(signed, null, 2)}\n`;
-  if (out) fs.writeFileSync(out, text, { mode: 0o600 });
-  else process.stdout.write(text);
   console.error(`signed: ${signed.transactions.length} transactions${out ? ` written to ${out}` : ''}`);
   return 0;
 }

@@ -25,3 +25,4 @@ export { liveAdapters, liveNodeStatus, solanaWalletTransaction, type LiveAdapter
 export type { NodeState, NodeStatus } from './failover';
 export { broadcast, mine, resetClock, sandboxAdapter, startMining } from './sandbox';
 export { BlockNotAvailable, collectionNodeOf, type CollectionNode } from './utxo/collect';
+export { tronCollectionNode, type TronCollectionNode } from './tron/collect';

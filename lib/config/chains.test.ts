@@ -198,7 +198,8 @@ describe('live networks from the environment', () => {
     expect(problems({ ...tron, TRON_API_KEY: 'two words' })).toMatch(
       /TRON_API_KEY: must be 1 to 200 printable characters/,
     );
-    expect(problems({ ...tron, TRON_CHAIN: 'testnet' })).toMatch(/TRON_CHAIN: does not apply to Tron/);
+    expect(problems({ ...tron, TRON_CHAIN: 'testnet' })).toBe('');
+    expect(problems({ ...tron, TRON_CHAIN: 'nile' })).toMatch(/TRON_CHAIN: must be mainnet, testnet or regtest/);
     expect(problems({ ...tron, TRON_HEAD_LAG: 'one' })).toMatch(/TRON_HEAD_LAG: must be a whole number/);
     expect(problems({ LITECOIN_RPC_URL: 'http://h', LITECOIN_XPUB: XPUB, LITECOIN_HEAD_LAG: '1' })).toMatch(
       /LITECOIN_HEAD_LAG: applies to EVM and Tron networks only/,

@@ -35,8 +35,9 @@ export function parseTronConfig(
     if (parsed.success) confirmations = parsed.data;
     else problem('CONFIRMATIONS', `${parsed.error.issues[0]!.message}, or "solid"`);
   }
-  if (get('CHAIN') !== undefined)
-    problem('CHAIN', 'does not apply to Tron: its addresses are the same on mainnet and the test networks');
+  // TRON_CHAIN does not change an address (they are the same on mainnet and the test networks), but
+  // a collection plan carries it: the public test seed's signer signs only plans of a test chain
+  // (docs/decisions/086). Parsed with every network's `_CHAIN` (./chains.ts).
   const apiKey = get('API_KEY');
   if (apiKey !== undefined && !/^[\x21-\x7e]{1,200}$/.test(apiKey))
     problem('API_KEY', 'must be 1 to 200 printable characters without spaces');

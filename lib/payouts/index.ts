@@ -19,4 +19,5 @@ export { fundsReport } from './funds-report';
 export { gapLimitOf, type GapLimit } from './gap-limit';
 export { prepareRefundPlan, type RefundToPay } from './refund-plans';
 export { decidePlan, isFinalPlanStatus, type PlanDecision, type PlanInputState } from './lifecycle';
+export { broadcastTronPlan, prepareTronCollection, settleTronPlan } from './tron-collections';
 export { checkTreasury, setTreasury, treasuryOf } from './treasury';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decidePlan } from './lifecycle';
+import { decidePlan, decideTronStep, tronPlanStatus } from './lifecycle';
 
 const OURS = 'a'.repeat(64);
 const OTHER = 'b'.repeat(64);
@@ -56,5 +56,36 @@ describe('collection plan lifecycle', () => {
   it('final plans stay final', () => {
     for (const status of ['confirmed', 'failed', 'stale'] as const)
       expect(decidePlan({ status, txid: OURS }, [unspent], 100, 1).status).toBe(status);
+  });
+});
+
+describe('tron plan steps', () => {
+  const prepared = { status: 'prepared' as const, reason: null };
+  const mined = (height: number, success = true) => ({ height, success, reason: success ? null : 'OUT_OF_ENERGY' });
+  it('prepared stays prepared until its transaction is in a scanned block', () => {
+    expect(decideTronStep(prepared, null, false, 100, 3)).toEqual(prepared);
+  });
+  it('prepared -> broadcast in a block short of the confirmations', () => {
+    expect(decideTronStep(prepared, mined(100), false, 101, 3)).toEqual({ status: 'broadcast', reason: null });
+  });
+  it('broadcast -> confirmed at the required confirmations', () => {
+    expect(decideTronStep({ status: 'broadcast', reason: null }, mined(100), false, 102, 3).status).toBe('confirmed');
+  });
+  it('-> failed when its contract failed on chain, or it expired unmined', () => {
+    expect(decideTronStep(prepared, mined(100, false), false, 105, 3)).toEqual({
+      status: 'failed',
+      reason: 'it failed on chain: OUT_OF_ENERGY',
+    });
+    expect(decideTronStep(prepared, null, true, 105, 3).status).toBe('failed');
+  });
+  it('a final step stays as it is', () => {
+    const confirmed = { status: 'confirmed' as const, reason: null };
+    expect(decideTronStep(confirmed, null, true, 105, 3)).toEqual(confirmed);
+  });
+  it("the plan's status from its steps'", () => {
+    expect(tronPlanStatus([{ status: 'prepared' }, { status: 'prepared' }])).toBe('prepared');
+    expect(tronPlanStatus([{ status: 'confirmed' }, { status: 'prepared' }])).toBe('broadcast');
+    expect(tronPlanStatus([{ status: 'confirmed' }, { status: 'confirmed' }])).toBe('confirmed');
+    expect(tronPlanStatus([{ status: 'confirmed' }, { status: 'failed' }])).toBe('failed');
   });
 });

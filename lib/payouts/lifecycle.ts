@@ -69,3 +69,40 @@ export function decidePlan(
   if (confirmations >= requiredConfirmations) return { status: 'confirmed', txid: spender!, reason: null };
   return { status: 'broadcast', txid: spender!, reason: null };
 }
+
+/** What the node says of one transaction of a Tron plan: in a block (at `height`, succeeded or not), or not yet. */
+export interface TronStepSighting {
+  height: number;
+  success: boolean;
+  reason: string | null;
+}
+
+/**
+ * One step of a Tron plan (docs/decisions/086): prepared until the node has it in a block, then
+ * broadcast until it has the network's confirmations, then confirmed; failed when its contract
+ * failed (OUT_OF_ENERGY, REVERT...) or when it expired without being mined. A final step stays.
+ */
+export function decideTronStep(
+  step: { status: PlanStatus; reason: string | null },
+  seen: TronStepSighting | null,
+  expired: boolean,
+  tipHeight: number,
+  requiredConfirmations: number,
+): { status: PlanStatus; reason: string | null } {
+  if (isFinalPlanStatus(step.status)) return step;
+  if (!seen) {
+    if (expired) return { status: 'failed', reason: 'it expired without being mined' };
+    return step;
+  }
+  if (!seen.success) return { status: 'failed', reason: `it failed on chain: ${seen.reason ?? 'FAILED'}` };
+  const confirmations = tipHeight - seen.height + 1;
+  return { status: confirmations >= requiredConfirmations ? 'confirmed' : 'broadcast', reason: null };
+}
+
+/** A Tron plan's status from its steps': failed if one failed, confirmed when all are, broadcast once one is in a block. */
+export function tronPlanStatus(steps: readonly { status: PlanStatus }[]): PlanStatus {
+  if (steps.some((s) => s.status === 'failed' || s.status === 'stale')) return 'failed';
+  if (steps.every((s) => s.status === 'confirmed')) return 'confirmed';
+  if (steps.some((s) => s.status === 'broadcast' || s.status === 'confirmed')) return 'broadcast';
+  return 'prepared';
+}

@@ -98,3 +98,76 @@ export type RefundPlan = z.infer<typeof refundPlanSchema>;
 /** Any plan the signer reads. */
 export const moneyOutPlanSchema = z.discriminatedUnion('kind', [collectionPlanSchema, refundPlanSchema]);
 export type MoneyOutPlan = z.infer<typeof moneyOutPlanSchema>;
+
+const sun = z.string().regex(/^\d{1,30}$/, 'must be a whole number of base units');
+const tronAccount = z.string().regex(/^T[1-9A-HJ-NP-Za-km-z]{33}$/, 'must be a Tron address');
+
+/** The steps of one Tron deposit address's collection, in the order they are broadcast (docs/decisions/086). */
+const TRON_PLAN_STEP_VALUES = ['activate', 'fund', 'delegate', 'transfer', 'reclaim'] as const;
+
+const tronPlanStepSchema = z.object({
+  step: z.enum(TRON_PLAN_STEP_VALUES),
+  txID: txid,
+  /** The transaction's `raw_data` protobuf, hex: what the signer decodes and signs. */
+  rawDataHex: z.string().regex(/^([0-9a-f]{2})+$/),
+  /** TRX this step burns, in sun, at the node's prices when the plan was prepared (bandwidth, energy, account creation). */
+  burn: sun,
+  status: z.enum(PLAN_STATUS_VALUES),
+  reason: z.string().nullable(),
+});
+
+const tronPlanAddressSchema = z.object({
+  address: tronAccount,
+  /** The full derivation path of the deposit key, `m/44'/195'/0'/0/7`. */
+  path: planInputSchema.shape.path,
+  /** The token held, in its base units. */
+  amount: sun,
+  /** Whether the address was an account on chain when the plan was prepared. */
+  active: z.boolean(),
+  /** Energy the token transfer uses, read from the node (the contract's energy use with its dynamic factor). */
+  energy: sun,
+  /** Staked TRX delegated for that energy, in sun (0 when the transfer burns TRX instead). */
+  delegated: sun,
+  steps: z.array(tronPlanStepSchema).min(1),
+});
+
+/**
+ * A Tron collection: each deposit address's TRC-20 balance to the treasury, with energy delegated
+ * from the merchant's staked TRX (its resource account, a path of its own seed) or, without
+ * stake, TRX burned for it. Every cost is read from the node when the plan is prepared.
+ * Base units throughout (sun for TRX, the token's own for `amount`).
+ */
+export const tronCollectionPlanSchema = z.object({
+  planId: z.uuid(),
+  kind: z.literal('collection'),
+  format: z.literal('tron'),
+  mode: z.enum(MODE_VALUES),
+  network: z.literal('tron'),
+  chain: z.enum(['mainnet', 'testnet', 'regtest']),
+  currency: z.string(),
+  /** The token's contract. */
+  token: tronAccount,
+  treasury: tronAccount,
+  /** The merchant's account holding staked TRX, which activates, lends energy and pays bandwidth. */
+  resourceAccount: z.object({ address: tronAccount, path: planInputSchema.shape.path }),
+  /** Energy delegated from stake (`stake`), or TRX burned for it (`burn`). */
+  energySource: z.enum(['stake', 'burn']),
+  /** The node's prices when the plan was prepared (wallet/getchainparameters, the token contract's energy factor). */
+  prices: z.object({
+    energyFee: sun,
+    transactionFee: sun,
+    createAccountFee: sun,
+    createNewAccountFeeInSystemContract: sun,
+    energyFactor: sun,
+  }),
+  addresses: z.array(tronPlanAddressSchema).min(1),
+  /** Tokens collected, and TRX burned by the whole plan, base units. */
+  total: sun,
+  burn: sun,
+  status: z.enum(PLAN_STATUS_VALUES),
+  /** The transactions expire then (java-tron refuses them later): sign and broadcast before. */
+  expiresAt: z.string(),
+  reason: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type TronCollectionPlan = z.infer<typeof tronCollectionPlanSchema>;

@@ -1,0 +1,363 @@
+import 'server-only';
+/**
+ * What a Tron collection plan asks of the node (lib/payouts, docs/decisions/086): every price read
+ * when the plan is prepared, never a constant (wallet/getchainparameters: the energy price, the
+ * bandwidth price, the account creation fees; the token's energy per transfer with its dynamic
+ * factor from a constant call and /wallet/getcontractinfo; the staked account's delegatable energy
+ * from /wallet/getcandelegatedmaxsize and the network's energy totals from
+ * /wallet/getaccountresource), then each deposit address's transactions built on the head block
+ * (./transactions), and, once signed, their broadcast and their results.
+ *
+ * Per address, in the order they are broadcast:
+ * - with stake: activate (if the address is no account yet), delegate, transfer, reclaim;
+ * - without (the staked account cannot lend the plan's energy): fund (it also activates), transfer,
+ *   the transfer burning the TRX that `fund` sent, at the node's energy price.
+ */
+import { z } from 'zod';
+import type { LiveChainConfig } from '../../config';
+import { TronNode, TronNodeError } from './node';
+import {
+  RESOURCE,
+  buildTransaction,
+  transferCallData,
+  tronAddressBytes,
+  type BuiltTransaction,
+  type RefBlock,
+  type TronStep,
+} from './transactions';
+import { blockOrNone } from './answers';
+
+/** A transaction is valid for 24 hours after the head block it was built on; a plan leaves an hour of margin. */
+const VALIDITY_MS = 23 * 3600_000;
+/** java-tron's Constant.MAX_RESULT_SIZE_IN_TX: bandwidth counted per contract for its result. */
+const RESULT_BYTES = 64n;
+
+const count = z
+  .union([z.number().int().nonnegative(), z.string().regex(/^\d{1,30}$/)])
+  .transform((v) => BigInt(v))
+  .optional()
+  .transform((v) => v ?? 0n);
+const chainParameters = z.object({
+  chainParameter: z.array(z.object({ key: z.string(), value: count })),
+});
+const accountResource = z.object({
+  freeNetUsed: count,
+  freeNetLimit: count,
+  NetUsed: count,
+  NetLimit: count,
+  TotalEnergyLimit: count,
+  TotalEnergyWeight: count,
+});
+const account = z.object({ address: z.string().optional() });
+const delegatable = z.object({ max_size: count });
+const contractInfo = z.object({
+  contract_state: z.object({ energy_factor: count }).optional(),
+});
+const energyEstimate = z.object({
+  result: z.object({ result: z.boolean().optional(), message: z.string().optional() }).default({}),
+  energy_used: count,
+});
+const constantWord = z.object({
+  result: z.object({ result: z.boolean().optional() }).default({}),
+  constant_result: z.array(z.string().regex(/^[0-9a-fA-F]{64}$/)).default([]),
+});
+const broadcastAnswer = z.object({
+  result: z.boolean().optional(),
+  txid: z.string().optional(),
+  code: z.string().optional(),
+  message: z.string().optional(),
+});
+const transactionInfo = z.object({
+  id: z.string().optional(),
+  blockNumber: z.number().int().nonnegative().optional(),
+  result: z.string().optional(),
+  receipt: z.object({ result: z.string().optional() }).default({}),
+});
+
+export interface TronPrices {
+  energyFee: bigint;
+  transactionFee: bigint;
+  createAccountFee: bigint;
+  createNewAccountFeeInSystemContract: bigint;
+  energyFactor: bigint;
+}
+
+export interface TronDeposit {
+  address: string;
+  path: string;
+  amount: bigint;
+}
+
+export interface TronPlannedStep extends BuiltTransaction {
+  step: TronStep;
+  /** TRX this step burns, sun. */
+  burn: bigint;
+}
+
+export interface TronPlannedAddress extends TronDeposit {
+  active: boolean;
+  energy: bigint;
+  delegated: bigint;
+  steps: TronPlannedStep[];
+}
+
+export interface TronCollectionSteps {
+  energySource: 'stake' | 'burn';
+  prices: TronPrices;
+  addresses: TronPlannedAddress[];
+  expiresAt: Date;
+}
+
+export interface TronCollectionNode {
+  /** Reads the prices and builds each deposit's transactions, the staked account lending energy if it can. */
+  plan(input: {
+    token: string;
+    treasury: string;
+    resourceAccount: string;
+    deposits: readonly TronDeposit[];
+  }): Promise<TronCollectionSteps>;
+  /** A TRC-20 balance, in the token's base units (`balanceOf(address)`, a constant call). */
+  tokenBalance(token: string, holder: string): Promise<bigint>;
+  /** Broadcasts a signed transaction (its protobuf, hex); answers its id or throws TronNodeError with the node's reason. */
+  broadcast(transactionHex: string): Promise<string>;
+  /** A transaction's outcome once in a block: its height and whether it succeeded; null while not in one. */
+  result(txID: string): Promise<{ height: number; success: boolean; reason: string | null } | null>;
+}
+
+/** Bytes of bandwidth a signed one-signature transaction of `rawDataHex` uses. */
+function bandwidthOf(rawDataHex: string): bigint {
+  const raw = BigInt(rawDataHex.length / 2);
+  const varintLength = (n: bigint) => BigInt(Math.max(1, Math.ceil(n.toString(2).length / 7)));
+  return 1n + varintLength(raw) + raw + 2n + 65n + RESULT_BYTES;
+}
+
+export function tronCollectionNode(cfg: LiveChainConfig): TronCollectionNode {
+  const node = new TronNode(cfg.rpc, cfg.network, cfg.apiKey);
+
+  async function prices(token: string): Promise<TronPrices> {
+    const { chainParameter } = await node.post('wallet/getchainparameters', {}, chainParameters);
+    const find = (key: string) => {
+      const found = chainParameter.find((p) => p.key === key);
+      if (!found) throw new TronNodeError(`${node.label}: wallet/getchainparameters has no ${key}`);
+      return found.value;
+    };
+    const info = await node.post('wallet/getcontractinfo', { value: token, visible: true }, contractInfo);
+    return {
+      energyFee: find('getEnergyFee'),
+      transactionFee: find('getTransactionFee'),
+      createAccountFee: find('getCreateAccountFee'),
+      createNewAccountFeeInSystemContract: find('getCreateNewAccountFeeInSystemContract'),
+      energyFactor: info.contract_state?.energy_factor ?? 0n,
+    };
+  }
+
+  /** Bandwidth an account has: staked (NetLimit) and free, each less what it used; spent as steps are planned. */
+  async function bandwidth(address: string) {
+    const r = await node.post('wallet/getaccountresource', { address, visible: true }, accountResource);
+    return {
+      staked: r.NetLimit > r.NetUsed ? r.NetLimit - r.NetUsed : 0n,
+      free: r.freeNetLimit > r.freeNetUsed ? r.freeNetLimit - r.freeNetUsed : 0n,
+      totals: r,
+    };
+  }
+  type Bandwidth = Awaited<ReturnType<typeof bandwidth>>;
+
+  /** What a step burns for bandwidth, taking it from what the account has left (staked first, then free). */
+  function bandwidthBurn(have: Bandwidth, bytes: bigint, p: TronPrices): bigint {
+    if (have.staked >= bytes) {
+      have.staked -= bytes;
+      return 0n;
+    }
+    if (have.free >= bytes) {
+      have.free -= bytes;
+      return 0n;
+    }
+    return bytes * p.transactionFee;
+  }
+  /** An activating transfer burns the system contract's creation fee, and the account fee unless staked bandwidth covers it. */
+  function activationBurn(have: Bandwidth, bytes: bigint, p: TronPrices): bigint {
+    if (have.staked >= bytes) {
+      have.staked -= bytes;
+      return p.createNewAccountFeeInSystemContract;
+    }
+    return p.createNewAccountFeeInSystemContract + p.createAccountFee;
+  }
+
+  return {
+    async plan({ token, treasury, resourceAccount, deposits }) {
+      const p = await prices(token);
+      const head = await node.post('wallet/getblock', { detail: false }, blockOrNone);
+      if (!head) throw new TronNodeError(`${node.label} has no block yet`);
+      const ref: RefBlock = {
+        height: head.block_header.raw_data.number,
+        id: head.blockID,
+        timestamp: head.block_header.raw_data.timestamp,
+      };
+      const expiration = ref.timestamp + VALIDITY_MS;
+      let timestamp = ref.timestamp;
+      // Each transaction its own timestamp: two of the same contract would otherwise share an id.
+      const build = (contract: Parameters<typeof buildTransaction>[1], feeLimit = 0n) =>
+        buildTransaction(ref, contract, { expiration, timestamp: ++timestamp }, feeLimit);
+
+      const resourceBytes = tronAddressBytes(resourceAccount);
+      const tokenBytes = tronAddressBytes(token);
+      const treasuryBytes = tronAddressBytes(treasury);
+      const resourceBandwidth = await bandwidth(resourceAccount);
+      const { TotalEnergyLimit: limit, TotalEnergyWeight: weight } = resourceBandwidth.totals;
+      const { max_size: lendable } = await node.post(
+        'wallet/getcandelegatedmaxsize',
+        { owner_address: resourceAccount, type: RESOURCE.ENERGY, visible: true },
+        delegatable,
+      );
+
+      const measured = [];
+      for (const deposit of deposits) {
+        const found = await node.post('wallet/getaccount', { address: deposit.address, visible: true }, account);
+        const parameter = Buffer.from(transferCallData(treasuryBytes, deposit.amount).subarray(4)).toString('hex');
+        const estimate = await node.post(
+          'wallet/triggerconstantcontract',
+          {
+            owner_address: deposit.address,
+            contract_address: token,
+            function_selector: 'transfer(address,uint256)',
+            parameter,
+            visible: true,
+          },
+          energyEstimate,
+        );
+        if (estimate.result.result !== true || estimate.energy_used === 0n)
+          throw new TronNodeError(
+            `${node.label}: the token ${token} does not estimate transfer(${treasury}, ${deposit.amount}) from ${deposit.address}`,
+          );
+        // Staked sun whose energy covers the transfer: energy = sun / 10^6 x limit / weight, in whole TRX, at least 1.
+        const trx = weight === 0n || limit === 0n ? null : (estimate.energy_used * weight + limit - 1n) / limit;
+        const delegated = trx === null ? null : (trx < 1n ? 1n : trx) * 1_000_000n;
+        measured.push({ deposit, active: found.address !== undefined, energy: estimate.energy_used, delegated });
+      }
+      // Stake lends each address its energy in turn; used energy returns to the staked account with
+      // the reclaim and recovers over a day, so the stake must cover the plan's whole energy.
+      const needed = measured.reduce((sum, m) => sum + (m.delegated ?? 0n), 0n);
+      const energySource = measured.every((m) => m.delegated !== null) && needed <= lendable ? 'stake' : 'burn';
+
+      const addresses: TronPlannedAddress[] = [];
+      for (const m of measured) {
+        const depositBytes = tronAddressBytes(m.deposit.address);
+        // A new account has its whole free bandwidth.
+        const depositBandwidth: Bandwidth = m.active
+          ? await bandwidth(m.deposit.address)
+          : { staked: 0n, free: resourceBandwidth.totals.freeNetLimit, totals: resourceBandwidth.totals };
+        const steps: TronPlannedStep[] = [];
+        const energyBurn = m.energy * p.energyFee;
+        const transfer = build(
+          {
+            type: 'TriggerSmartContract',
+            owner: depositBytes,
+            contract: tokenBytes,
+            callValue: 0n,
+            data: transferCallData(treasuryBytes, m.deposit.amount),
+            callTokenValue: 0n,
+            tokenId: 0n,
+          },
+          energyBurn,
+        );
+        const transferBandwidth = bandwidthBurn(depositBandwidth, bandwidthOf(transfer.rawDataHex), p);
+        if (energySource === 'stake') {
+          // The transfer's bandwidth, when its free bandwidth does not cover it, is burned from TRX the activation sends.
+          if (!m.active || transferBandwidth > 0n) {
+            const amount = transferBandwidth > 0n ? transferBandwidth : 1n;
+            const activate = build({ type: 'TransferContract', owner: resourceBytes, to: depositBytes, amount });
+            const bytes = bandwidthOf(activate.rawDataHex);
+            steps.push({
+              step: m.active ? 'fund' : 'activate',
+              ...activate,
+              burn: m.active ? bandwidthBurn(resourceBandwidth, bytes, p) : activationBurn(resourceBandwidth, bytes, p),
+            });
+          }
+          const lend = {
+            owner: resourceBytes,
+            resource: RESOURCE.ENERGY,
+            balance: m.delegated!,
+            receiver: depositBytes,
+          };
+          const delegate = build({ type: 'DelegateResourceContract', ...lend, lock: false, lockPeriod: 0n });
+          steps.push({
+            step: 'delegate',
+            ...delegate,
+            burn: bandwidthBurn(resourceBandwidth, bandwidthOf(delegate.rawDataHex), p),
+          });
+          steps.push({ step: 'transfer', ...transfer, burn: transferBandwidth });
+          const reclaim = build({ type: 'UnDelegateResourceContract', ...lend });
+          steps.push({
+            step: 'reclaim',
+            ...reclaim,
+            burn: bandwidthBurn(resourceBandwidth, bandwidthOf(reclaim.rawDataHex), p),
+          });
+        } else {
+          // The deposit burns for its energy (and bandwidth, if its free bandwidth is gone): fund sends exactly that.
+          const amount = energyBurn + transferBandwidth;
+          const fund = build({ type: 'TransferContract', owner: resourceBytes, to: depositBytes, amount });
+          const bytes = bandwidthOf(fund.rawDataHex);
+          steps.push({
+            step: 'fund',
+            ...fund,
+            burn: m.active ? bandwidthBurn(resourceBandwidth, bytes, p) : activationBurn(resourceBandwidth, bytes, p),
+          });
+          steps.push({ step: 'transfer', ...transfer, burn: energyBurn + transferBandwidth });
+        }
+        addresses.push({
+          ...m.deposit,
+          active: m.active,
+          energy: m.energy,
+          delegated: energySource === 'stake' ? m.delegated! : 0n,
+          steps,
+        });
+      }
+      return { energySource, prices: p, addresses, expiresAt: new Date(expiration) };
+    },
+
+    async tokenBalance(token, holder) {
+      const parameter = Buffer.from(transferCallData(tronAddressBytes(holder), 0n).subarray(4, 36)).toString('hex');
+      const answer = await node.post(
+        'wallet/triggerconstantcontract',
+        {
+          owner_address: holder,
+          contract_address: token,
+          function_selector: 'balanceOf(address)',
+          parameter,
+          visible: true,
+        },
+        constantWord,
+      );
+      const word = answer.constant_result[0];
+      if (answer.result.result !== true || !word)
+        throw new TronNodeError(`${node.label}: the token ${token} does not answer balanceOf(${holder})`);
+      return BigInt(`0x${word}`);
+    },
+
+    async broadcast(transactionHex) {
+      const answer = await node.post('wallet/broadcasthex', { transaction: transactionHex }, broadcastAnswer);
+      if (answer.result !== true || !answer.txid) {
+        const message =
+          answer.message && /^[0-9a-f]*$/i.test(answer.message)
+            ? Buffer.from(answer.message, 'hex').toString('utf8')
+            : (answer.message ?? '');
+        throw new TronNodeError(
+          `${node.label} refused the transaction: ${answer.code ?? 'no code'}: ${message.slice(0, 200)}`,
+        );
+      }
+      return answer.txid;
+    },
+
+    async result(txID) {
+      const info = await node.post('wallet/gettransactioninfobyid', { value: txID }, transactionInfo);
+      if (info.id === undefined || info.blockNumber === undefined) return null;
+      const contractResult = info.receipt.result;
+      const success = info.result !== 'FAILED' && (contractResult === undefined || contractResult === 'SUCCESS');
+      return {
+        height: info.blockNumber,
+        success,
+        reason: success ? null : (contractResult ?? info.result ?? 'FAILED'),
+      };
+    },
+  };
+}

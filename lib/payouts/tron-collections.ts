@@ -1,0 +1,200 @@
+import 'server-only';
+/**
+ * Tron collections (docs/decisions/086): each deposit address's TRC-20 balance to the merchant's
+ * treasury, with energy lent by the merchant's staked TRX or, without enough stake, TRX burned for
+ * it, every price read from the node when the plan is prepared (lib/chains tronCollectionNode).
+ * The gateway prepares, broadcasts what the signer signed, and follows each step on chain; it
+ * never sees a private key. Balances are an account chain's: asked of the token contract
+ * (`balanceOf`) for every address of the merchant that received the token.
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  liveChainConfig,
+  networkFor,
+  requiredConfirmations,
+  tronCollectionNode,
+  type TronCollectionNode,
+} from '../chains';
+import { addresses, chainTransfers, param, sql, statement, type Queryable } from '../db';
+import type { Mode, TronCollectionPlan } from '../protocol';
+import { CURSOR_HEIGHT } from './collections';
+import { CollectionRefused } from './errors';
+import { decideTronStep, tronPlanStatus } from './lifecycle';
+import { treasuryOf } from './treasury';
+
+/** The deposit chain of Tron (lib/chains/derivation.ts: BIP 44, coin type 195). */
+const DEPOSIT_CHAIN = "m/44'/195'/0'/0";
+/** Most addresses one plan collects: each is up to four transactions, signed and broadcast one by one. */
+const MAX_ADDRESSES = 200;
+
+/** The merchant's deposit addresses that received `currency` on Tron in a block the watcher has confirmed. */
+const TRON_DEPOSITS = statement<
+  { address: string; derivation_index: number },
+  { merchantId: string; mode: Mode; currency: string; confirmedAt: number }
+>(sql`select distinct ${addresses.address} as address, ${addresses.derivationIndex} as derivation_index
+  from ${chainTransfers} join ${addresses} on ${addresses.id} = ${chainTransfers.addressId}
+  where ${chainTransfers.merchantId} = ${param('merchantId')} and ${chainTransfers.mode} = ${param('mode')}
+    and ${chainTransfers.network} = 'tron' and ${chainTransfers.currency} = ${param('currency')}
+    and ${chainTransfers.dropped} = false and ${chainTransfers.blockHeight} <= ${param('confirmedAt')}
+    and ${addresses.derivationIndex} >= 0
+  order by derivation_index`);
+
+export interface PrepareTronCollection {
+  merchantId: string;
+  mode: Mode;
+  currency: string;
+  /** The merchant's account holding staked TRX, and its path in the merchant's seed (the signer's `resourcePath`). */
+  resourceAccount: { address: string; path: string };
+  /** Addresses holding less (base units) are left for a later plan. */
+  minimum?: bigint;
+  now?: Date;
+}
+
+function nodeOf(): TronCollectionNode {
+  const cfg = liveChainConfig('tron');
+  if (!cfg) throw new CollectionRefused('tron is not live: set TRON_RPC_URL (docs/live-chains.md)');
+  return tronCollectionNode(cfg);
+}
+
+/** Prepares a Tron collection plan; CollectionRefused when there is nothing to collect or no treasury. */
+export async function prepareTronCollection(
+  db: Queryable,
+  request: PrepareTronCollection,
+  node: TronCollectionNode = nodeOf(),
+): Promise<TronCollectionPlan> {
+  if (request.mode === 'test')
+    throw new CollectionRefused(
+      'test mode collections are not built yet: the sandbox ledger keeps no balances to move',
+    );
+  const network = networkFor(request.mode, 'tron');
+  const token = network?.currencies.find((c) => c.ticker === request.currency.toUpperCase() && c.contract);
+  if (!network || !token?.contract)
+    throw new CollectionRefused(`${request.currency} is not a TRC-20 token of live tron`);
+  const treasury = await treasuryOf(db, request.merchantId, 'tron', request.mode);
+  if (!treasury) throw new CollectionRefused('tron has no treasury: set one first');
+  const [cursor] = await CURSOR_HEIGHT.run(db, { network: 'tron', mode: request.mode });
+  if (!cursor) throw new CollectionRefused('the tron watcher has not scanned yet');
+  const confirmedAt = Number(cursor.height) - requiredConfirmations(request.mode, network) + 1;
+  const rows = await TRON_DEPOSITS.run(db, { ...request, currency: token.ticker, confirmedAt });
+  const minimum = request.minimum ?? 1n;
+  const deposits = [];
+  for (const row of rows) {
+    const amount = await node.tokenBalance(token.contract, row.address);
+    if (amount >= minimum && amount > 0n)
+      deposits.push({ address: row.address, path: `${DEPOSIT_CHAIN}/${row.derivation_index}`, amount });
+    if (deposits.length === MAX_ADDRESSES) break;
+  }
+  if (deposits.length === 0) throw new CollectionRefused(`no tron address holds ${token.ticker} to collect`);
+  const steps = await node.plan({
+    token: token.contract,
+    treasury,
+    resourceAccount: request.resourceAccount.address,
+    deposits,
+  });
+  const planned = steps.addresses.map((a) => ({
+    address: a.address,
+    path: a.path,
+    amount: a.amount.toString(),
+    active: a.active,
+    energy: a.energy.toString(),
+    delegated: a.delegated.toString(),
+    steps: a.steps.map((s) => ({
+      step: s.step,
+      txID: s.txID,
+      rawDataHex: s.rawDataHex,
+      burn: s.burn.toString(),
+      status: 'prepared' as const,
+      reason: null,
+    })),
+  }));
+  const chain = liveChainConfig('tron')?.chain ?? 'mainnet';
+  return {
+    planId: randomUUID(),
+    kind: 'collection',
+    format: 'tron',
+    mode: request.mode,
+    network: 'tron',
+    chain,
+    currency: token.ticker,
+    token: token.contract,
+    treasury,
+    resourceAccount: request.resourceAccount,
+    energySource: steps.energySource,
+    prices: {
+      energyFee: steps.prices.energyFee.toString(),
+      transactionFee: steps.prices.transactionFee.toString(),
+      createAccountFee: steps.prices.createAccountFee.toString(),
+      createNewAccountFeeInSystemContract: steps.prices.createNewAccountFeeInSystemContract.toString(),
+      energyFactor: steps.prices.energyFactor.toString(),
+    },
+    addresses: planned,
+    total: deposits.reduce((sum, d) => sum + d.amount, 0n).toString(),
+    burn: steps.addresses
+      .flatMap((a) => a.steps)
+      .reduce((sum, s) => sum + s.burn, 0n)
+      .toString(),
+    status: 'prepared',
+    expiresAt: steps.expiresAt.toISOString(),
+    reason: null,
+    createdAt: (request.now ?? new Date()).toISOString(),
+  };
+}
+
+/**
+ * Broadcasts the signer's transactions in their order; stops at the first the node refuses (the
+ * steps after it depend on it) and answers how many went out, with the node's reason.
+ */
+export async function broadcastTronPlan(
+  transactions: readonly { txID: string; transaction: string }[],
+  node: TronCollectionNode = nodeOf(),
+): Promise<{ broadcast: number; refused: string | null }> {
+  let broadcast = 0;
+  for (const t of transactions) {
+    try {
+      await node.broadcast(t.transaction);
+    } catch (error) {
+      return { broadcast, refused: `${t.txID}: ${(error as Error).message}` };
+    }
+    broadcast++;
+  }
+  return { broadcast, refused: null };
+}
+
+/**
+ * The plan with each step's status as the chain has it, confirmed at the height the watcher has
+ * scanned to (its cursor): a step counts as confirmed once the watcher is past it by the network's
+ * confirmations.
+ */
+export async function settleTronPlan(
+  db: Queryable,
+  plan: TronCollectionPlan,
+  node: TronCollectionNode = nodeOf(),
+  now = new Date(),
+): Promise<TronCollectionPlan> {
+  const network = networkFor(plan.mode, 'tron');
+  if (!network) throw new CollectionRefused('tron is not live');
+  const [cursor] = await CURSOR_HEIGHT.run(db, { network: 'tron', mode: plan.mode });
+  const tip = cursor ? Number(cursor.height) : -1;
+  const required = requiredConfirmations(plan.mode, network);
+  const expired = now.getTime() > Date.parse(plan.expiresAt);
+  const items = [];
+  for (const item of plan.addresses) {
+    const steps = [];
+    for (const step of item.steps) {
+      const seen = await node.result(step.txID);
+      // A block the watcher has not scanned yet is not counted: the plan moves with the watcher.
+      const counted = seen && seen.height <= tip ? seen : null;
+      steps.push({ ...step, ...decideTronStep(step, counted, expired && !seen, tip, required) });
+    }
+    items.push({ ...item, steps });
+  }
+  const all = items.flatMap((i) => i.steps);
+  const status = tronPlanStatus(all);
+  const failed = all.find((s) => s.status === 'failed');
+  return {
+    ...plan,
+    addresses: items,
+    status,
+    reason: failed ? `${failed.step} ${failed.txID}: ${failed.reason}` : null,
+  };
+}

@@ -1,0 +1,301 @@
+/**
+ * Tron collections on the fake java-tron node (tests/support/fake-tron-node.ts, which verifies
+ * each transaction's signature over its id, refuses delegation to an inactive account and charges
+ * energy and bandwidth by the documented rules): USDT paid to two deposit addresses of the public
+ * test seed, one of them never activated; a plan with activation, delegation, transfer and reclaim
+ * prepared at the node's prices, signed by `npm run signer`, broadcast, accepted, and its steps
+ * prepared -> broadcast -> confirmed as the watcher scans. Then a merchant without stake (TRX
+ * burned, shown before signing), and the plans a gateway could rewrite, refused by the signer.
+ */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { HDKey } from '@scure/bip32';
+import { mnemonicToSeedSync } from '@scure/bip39';
+import { describe, expect, it } from 'vitest';
+import { tronCollectionNode } from '@/lib/chains';
+import type { LiveAdapter } from '@/lib/chains/live';
+import {
+  RESOURCE,
+  buildTransaction,
+  encodeSignedTransaction,
+  signTransactionId,
+  transferCallData,
+  tronAddress,
+  tronAddressBytes,
+} from '@/lib/chains/tron/transactions';
+import { liveChainConfig } from '@/lib/chains';
+import type { Database } from '@/lib/db/client';
+import { formatUnits } from '@/lib/money';
+import { broadcastTronPlan, prepareTronCollection, setTreasury, settleTronPlan } from '@/lib/payouts';
+import type { TronCollectionPlan } from '@/lib/protocol';
+import { SignerRefusal } from '@/lib/chains/utxo/transactions';
+import { signTronPlan, tronSignerConfigSchema } from '../scripts/signer/tron';
+import { createOrder } from './support/chain';
+import { randomTronAccount, type FakeTronNode } from './support/fake-tron-node';
+import { watchLive, withLiveNetwork } from './support/live';
+import { fakeTronNetwork } from './support/live-networks';
+import type { TestMerchant } from './support/merchants';
+
+const run = promisify(execFile);
+const WORDS = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
+const root = HDKey.fromMasterSeed(mnemonicToSeedSync(WORDS));
+const RESOURCE_PATH = "m/44'/195'/1'/0/0";
+const resourceKey = root.derive(RESOURCE_PATH);
+const resourceAccount = tronAddress(resourceKey.publicKey!);
+const CONFIRMATIONS = 3;
+const USDT = randomTronAccount();
+const treasury = randomTronAccount();
+const payer = randomTronAccount();
+const TRX = 1_000_000n;
+
+let node: FakeTronNode;
+let db: Database;
+let merchant: TestMerchant;
+let adapter: LiveAdapter;
+withLiveNetwork(
+  fakeTronNetwork({
+    apiKey: 'k',
+    xpub: root.derive("m/44'/195'/0'/0").publicExtendedKey,
+    confirmations: CONFIRMATIONS,
+    tokens: `USDT:${USDT}`,
+  }),
+  (live) => ({ node, db, merchant, adapter } = live),
+  { TRON_CHAIN: 'regtest' },
+);
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-tron-signer-'));
+const seedFile = path.join(dir, 'seed.txt');
+fs.writeFileSync(seedFile, `${WORDS}\n`, { mode: 0o600 });
+const signerConfig = () => ({ network: 'tron', chain: 'regtest', treasury, tokens: [USDT], maxBurn: '50' });
+
+/** `npm run signer` as the merchant runs it: its exit code, what it printed and the signed transactions. */
+async function signer(plan: TronCollectionPlan) {
+  const planFile = path.join(dir, `plan-${plan.planId}.json`);
+  const configFile = path.join(dir, 'signer.json');
+  const out = path.join(dir, `signed-${plan.planId}.json`);
+  fs.writeFileSync(planFile, JSON.stringify(plan));
+  fs.writeFileSync(configFile, JSON.stringify(signerConfig()));
+  const args = ['scripts/cli.mjs', 'signer', 'sign', '--plan', planFile, '--config', configFile];
+  const result = await run(process.execPath, [...args, '--seed-file', seedFile, '--out', out, '--yes'], {
+    cwd: path.resolve(__dirname, '..'),
+  });
+  const written = fs.readFileSync(out, 'utf8');
+  for (const text of [result.stdout, result.stderr, written]) expect(text).not.toContain('abandon');
+  return {
+    stderr: result.stderr,
+    signed: JSON.parse(written) as { transactions: { step: string; txID: string; transaction: string }[] },
+  };
+}
+
+/** Pays `amount` USDT base units to a fresh live order's deposit address; answers the address. */
+async function paidDeposit(amount: bigint): Promise<string> {
+  const order = await createOrder(db, merchant.live, {
+    currency: 'USDT',
+    network: 'tron',
+    amount: formatUnits(amount, 6),
+  });
+  node.sendToken(USDT, payer, order.address, amount);
+  return order.address;
+}
+
+const stepsOf = (plan: TronCollectionPlan) => plan.addresses.map((a) => a.steps.map((s) => s.step));
+const statusesOf = (plan: TronCollectionPlan) => [
+  ...new Set(plan.addresses.flatMap((a) => a.steps.map((s) => s.status))),
+];
+
+describe('tron collections on the fake java-tron node', () => {
+  it('activation, delegated energy, transfer and reclaim: signed, accepted, confirmed as the watcher scans', async () => {
+    await setTreasury(db, { merchantId: merchant.merchantId, network: 'tron', mode: 'live', address: treasury });
+    // Prices are the node's: moved from mainnet's so that a constant in the code would show.
+    node.chainParameters.set('getEnergyFee', 210n);
+    node.chainParameters.set('getCreateNewAccountFeeInSystemContract', 1_100_000n);
+    node.tokenEnergy.set(USDT, { held: 14_650n, fresh: 29_650n, factor: 3_400n });
+    node.fund(resourceAccount, 100_000n * TRX);
+    node.stakeForEnergy(resourceAccount, 60_000n * TRX);
+
+    const fresh = await paidDeposit(25_500_000n);
+    const active = await paidDeposit(7_000_000n);
+    node.sendTrx(payer, active, 1n); // an account already: no activation
+    node.mine(CONFIRMATIONS);
+    await watchLive(db, adapter);
+
+    const plan = await prepareTronCollection(db, {
+      merchantId: merchant.merchantId,
+      mode: 'live',
+      currency: 'USDT',
+      resourceAccount: { address: resourceAccount, path: RESOURCE_PATH },
+    });
+    expect(plan).toMatchObject({ format: 'tron', chain: 'regtest', energySource: 'stake', total: '32500000' });
+    expect(plan.prices).toMatchObject({
+      energyFee: '210',
+      createNewAccountFeeInSystemContract: '1100000',
+      energyFactor: '3400',
+    });
+    expect(plan.addresses.map((a) => [a.address, a.active])).toEqual([
+      [fresh, false],
+      [active, true],
+    ]);
+    expect(stepsOf(plan)).toEqual([
+      ['activate', 'delegate', 'transfer', 'reclaim'],
+      ['delegate', 'transfer', 'reclaim'],
+    ]);
+    // The treasury holds no USDT yet: each transfer is to a new holder (29,650 energy x 1.34).
+    expect(plan.addresses.map((a) => a.energy)).toEqual(['39731', '39731']);
+    // Activation burns the system contract's fee and the account fee; the rest fits free bandwidth.
+    // (The resource account's balance after broadcast checks each step's figure.)
+    expect(BigInt(plan.burn)).toBeGreaterThanOrEqual(1_200_000n);
+
+    const { stderr, signed } = await signer(plan);
+    expect(stderr).toContain('lend the energy of');
+    expect(stderr).toContain(`to ${treasury}`);
+    expect(signed.transactions.map((t) => t.step)).toEqual(plan.addresses.flatMap((a) => a.steps.map((s) => s.step)));
+
+    const tron = tronCollectionNode(liveChainConfig('tron')!);
+    const resourceBefore = node.account(resourceAccount)!.balance;
+    expect(await broadcastTronPlan(signed.transactions, tron)).toEqual({ broadcast: 7, refused: null });
+    expect([...node.broadcasts.values()].map((b) => b.result)).toEqual(Array(7).fill('SUCCESS'));
+    expect(node.tokenBalance(USDT, treasury)).toBe(32_500_000n);
+    expect(node.tokenBalance(USDT, fresh)).toBe(0n);
+    // The stake is back, and what the resource account burned is what the plan said.
+    expect(node.account(resourceAccount)!.delegatedOut.get(Buffer.from(tronAddressBytes(fresh)).toString('hex'))).toBe(
+      0n,
+    );
+    expect(resourceBefore - node.account(resourceAccount)!.balance - 1n).toBe(BigInt(plan.burn));
+
+    expect(statusesOf(await settleTronPlan(db, plan, tron))).toEqual(['prepared']);
+    node.mine(1);
+    // In a block, but not one the watcher has scanned: the plan moves with the watcher.
+    expect(statusesOf(await settleTronPlan(db, plan, tron))).toEqual(['prepared']);
+    await watchLive(db, adapter);
+    const seen = await settleTronPlan(db, plan, tron);
+    expect([seen.status, statusesOf(seen)]).toEqual(['broadcast', ['broadcast']]);
+    node.mine(CONFIRMATIONS - 1);
+    await watchLive(db, adapter);
+    const done = await settleTronPlan(db, plan, tron);
+    expect([done.status, statusesOf(done), done.reason]).toEqual(['confirmed', ['confirmed'], null]);
+  });
+
+  it('without stake the transfer burns TRX at the energy price, shown before signing', async () => {
+    node.account(resourceAccount)!.stakedEnergy = 0n;
+    const deposit = await paidDeposit(4_000_000n);
+    node.mine(CONFIRMATIONS);
+    await watchLive(db, adapter);
+    const plan = await prepareTronCollection(db, {
+      merchantId: merchant.merchantId,
+      mode: 'live',
+      currency: 'USDT',
+      resourceAccount: { address: resourceAccount, path: RESOURCE_PATH },
+    });
+    expect(plan.energySource).toBe('burn');
+    expect(stepsOf(plan)).toEqual([['fund', 'transfer']]);
+    // The treasury holds USDT now: 14,650 energy x 1.34 = 19,631, at 210 sun.
+    const [item] = plan.addresses;
+    expect([item!.address, item!.energy, item!.steps[1]!.burn]).toEqual([deposit, '19631', String(19_631n * 210n)]);
+    const { stderr, signed } = await signer(plan);
+    expect(stderr).toContain('energy by burning TRX');
+    expect(stderr).toMatch(/TRX burned in all: about \d/);
+    const tron = tronCollectionNode(liveChainConfig('tron')!);
+    expect(await broadcastTronPlan(signed.transactions, tron)).toEqual({ broadcast: 2, refused: null });
+    expect(node.tokenBalance(USDT, treasury)).toBe(36_500_000n);
+    // The deposit burned exactly what it was sent for the energy: nothing left, nothing short.
+    expect(node.account(deposit)!.balance).toBe(0n);
+    node.account(resourceAccount)!.stakedEnergy = 60_000n * TRX;
+  });
+
+  it('the fake node refuses a signature by another key and a delegation to an inactive account', async () => {
+    const tron = tronCollectionNode(liveChainConfig('tron')!);
+    const head = node.height();
+    const ref = { height: head, id: node.blockId(head), timestamp: Date.now() };
+    const times = { expiration: Date.now() + 3_600_000, timestamp: Date.now() };
+    const inactive = randomTronAccount();
+    const delegate = buildTransaction(
+      ref,
+      {
+        type: 'DelegateResourceContract',
+        owner: tronAddressBytes(resourceAccount),
+        resource: RESOURCE.ENERGY,
+        balance: 10n * TRX,
+        receiver: tronAddressBytes(inactive),
+        lock: false,
+        lockPeriod: 0n,
+      },
+      times,
+    );
+    const signedBy = (key: Uint8Array) =>
+      Buffer.from(
+        encodeSignedTransaction(Buffer.from(delegate.rawDataHex, 'hex'), [signTransactionId(delegate.txID, key)]),
+      ).toString('hex');
+    const other = root.derive("m/44'/195'/0'/0/0").privateKey!;
+    expect((await broadcastTronPlan([{ txID: delegate.txID, transaction: signedBy(other) }], tron)).refused).toMatch(
+      /SIGERROR/,
+    );
+    expect(
+      (await broadcastTronPlan([{ txID: delegate.txID, transaction: signedBy(resourceKey.privateKey!) }], tron))
+        .refused,
+    ).toMatch(/CONTRACT_VALIDATE_ERROR: Account\[41[0-9a-f]{40}\] does not exist/);
+  });
+
+  it('the signer refuses a plan rewritten to another contract type, another token method, another recipient', async () => {
+    const deposit = await paidDeposit(1_000_000n);
+    node.mine(CONFIRMATIONS);
+    await watchLive(db, adapter);
+    const plan = await prepareTronCollection(db, {
+      merchantId: merchant.merchantId,
+      mode: 'live',
+      currency: 'USDT',
+      resourceAccount: { address: resourceAccount, path: RESOURCE_PATH },
+    });
+    const config = tronSignerConfigSchema.parse(signerConfig());
+    const item = plan.addresses.find((a) => a.address === deposit)!;
+    const head = node.height();
+    const ref = { height: head, id: node.blockId(head), timestamp: Date.now() };
+    const times = { expiration: Date.now() + 3_600_000, timestamp: Date.now() };
+    const depositBytes = tronAddressBytes(deposit);
+    const call = (data: Uint8Array) =>
+      buildTransaction(
+        ref,
+        {
+          type: 'TriggerSmartContract',
+          owner: depositBytes,
+          contract: tronAddressBytes(USDT),
+          callValue: 0n,
+          data,
+          callTokenValue: 0n,
+          tokenId: 0n,
+        },
+        times,
+        1n,
+      );
+    const rewrites = {
+      'another contract type': buildTransaction(
+        ref,
+        { type: 'TransferContract', owner: depositBytes, to: tronAddressBytes(payer), amount: 5n },
+        times,
+      ),
+      'another token method': call(
+        Uint8Array.from([0x09, 0x5e, 0xa7, 0xb3, ...transferCallData(tronAddressBytes(payer), 2n ** 255n).subarray(4)]),
+      ),
+      'another recipient': call(transferCallData(tronAddressBytes(payer), 1_000_000n)),
+    };
+    const reasons: Record<string, string> = {};
+    for (const [what, tx] of Object.entries(rewrites)) {
+      const rewritten: TronCollectionPlan = {
+        ...plan,
+        addresses: [{ ...item, steps: item.steps.map((s) => (s.step === 'transfer' ? { ...s, ...tx } : s)) }],
+      };
+      const refusal = await signTronPlan(rewritten, config, root, async () => true).catch((e: unknown) => e);
+      expect(refusal, what).toBeInstanceOf(SignerRefusal);
+      reasons[what] = (refusal as SignerRefusal).message;
+    }
+    expect(reasons['another contract type']).toMatch(
+      /is a TransferContract; a transfer step is a TriggerSmartContract/,
+    );
+    expect(reasons['another token method']).toMatch(/calls 095ea7b3, not transfer/);
+    expect(reasons['another recipient']).toMatch(new RegExp(`the token recipient is ${payer}, not ${treasury}`));
+    // And the plan as prepared is signed.
+    await expect(signTronPlan(plan, config, root, async () => true)).resolves.toMatchObject({ planId: plan.planId });
+  });
+});
