@@ -31,7 +31,7 @@ import {
   type PaymentKind,
   type SimulatedPayment,
 } from './support/fixtures';
-import { databaseUrlOf, E2E_APP_SECRET, startGatewayServer, type GatewayServer } from './support/server';
+import { cliEnv, startGatewayServer, type GatewayServer } from './support/server';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 
@@ -185,17 +185,10 @@ async function withEnv<T>(settings: Record<string, string>, start: () => Promise
 function cliOf(server: GatewayServer) {
   return (script: 'keys' | 'sandbox', args: string[]) =>
     new Promise<string>((resolve, reject) => {
-      const cliEnv = {
-        ...process.env,
-        DATA_DIR: server.dataDir,
-        DATABASE_URL: databaseUrlOf(server.dataDir),
-        APP_SECRET: E2E_APP_SECRET,
-        LOG_LEVEL: 'warn',
-      };
       execFile(
         'npm',
         ['run', '--silent', script, '--', ...args],
-        { cwd: ROOT, env: cliEnv },
+        { cwd: ROOT, env: cliEnv(server.dataDir) },
         (error, stdout, stderr) => {
           if (error)
             reject(new Error(`npm run ${script} -- ${args.join(' ')} failed: ${stderr.trim() || error.message}`));

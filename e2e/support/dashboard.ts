@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { TOTP } from 'otpauth';
-import { databaseUrlOf, E2E_APP_SECRET } from './server';
+import { cliEnv } from './server';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
 
@@ -60,13 +60,7 @@ export async function createUser(
 /** `npm run users -- ARGS` against the gateway under test (or the one holding `dataDir`), through its control endpoint, with `stdin`; answers stdout. */
 export function runUsersCli(args: string[], stdin = '', dataDir = process.env.E2E_DATA_DIR): Promise<string> {
   if (!dataDir) throw new Error('E2E_DATA_DIR is not set: run the specs with `npm run test:e2e`.');
-  const env = {
-    ...process.env,
-    DATA_DIR: dataDir,
-    DATABASE_URL: databaseUrlOf(dataDir),
-    APP_SECRET: E2E_APP_SECRET,
-    LOG_LEVEL: 'warn',
-  };
+  const env = cliEnv(dataDir);
   return new Promise((resolve, reject) => {
     const child = spawn('npm', ['run', '--silent', 'users', '--', ...args], {
       cwd: ROOT,

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Order, OrderDetails, OrderStatus } from '@/lib/protocol';
 import type { PaymentKind, SimulatedPayment } from '@/lib/sandbox';
-import { databaseUrlOf, E2E_APP_SECRET } from './server';
+import { cliEnv, databaseUrlOf } from './server';
 
 // Order: what make-order answers (docs/api.md, "make-order"); OrderDetails: what `order` answers, plus
 // received, message, transactions.
@@ -197,13 +197,7 @@ export function runCli(
   args: string[],
   dataDir = fromSetup('E2E_DATA_DIR'),
 ): Promise<string> {
-  const env = {
-    ...process.env,
-    DATA_DIR: dataDir,
-    DATABASE_URL: databaseUrlOf(dataDir),
-    APP_SECRET: E2E_APP_SECRET,
-    LOG_LEVEL: 'warn',
-  };
+  const env = cliEnv(dataDir);
   return new Promise((resolve, reject) => {
     // No timeout of its own: on a loaded machine a CLI can take a minute; the test's bounds it.
     execFile('npm', ['run', '--silent', script, '--', ...args], { cwd: ROOT, env }, (error, stdout, stderr) => {

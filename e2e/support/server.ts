@@ -168,7 +168,21 @@ export function logTail(logFile: string, lines = 40): string {
  */
 const DATABASE_URL_FILE = 'e2e-database-url';
 
-/** The DATABASE_URL of the gateway holding `dataDir`, for the CLIs run against it ('' for the embedded database). */
+/**
+ * The environment of a CLI run against the gateway holding `dataDir`: on the embedded database it
+ * finds the server and hands it the command; on PostgreSQL it opens the gateway's database itself.
+ */
+export function cliEnv(dataDir: string): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    DATA_DIR: dataDir,
+    DATABASE_URL: databaseUrlOf(dataDir),
+    APP_SECRET: E2E_APP_SECRET,
+    LOG_LEVEL: 'warn',
+  };
+}
+
+/** The DATABASE_URL of the gateway holding `dataDir` ('' for the embedded database). */
 export function databaseUrlOf(dataDir: string): string {
   const file = path.join(dataDir, DATABASE_URL_FILE);
   return fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
