@@ -7,13 +7,13 @@ import 'server-only';
  * holds the payment link may ask, but only the payer's mailbox receives the link that names the
  * address: holding the payment link never opens a claim. The order itself never changes.
  */
-import { orders, param, refunds, sql, statement, type Database } from '../db';
+import { orders, param, refunds, sql, statement, type Database, type Queryable } from '../db';
 import { NotFound } from '../errors';
 import { leftToRefund, refundablePayment, writeRefund } from '../refunds';
 import { isUuid, type RefundResponse } from '../protocol';
 import { NoPayerRefund } from './errors';
 import { mispaidOrder } from './facts';
-import { payerRefundAmount, type PayerRefundKind } from './rules';
+import { payerRefundAmount, payerRefundOffer, type PayerRefundKind } from './rules';
 
 /** The order locked: two asks at once make one refund. */
 const LOCK_ORDER = statement<{ id: string }, { id: string }>(
@@ -56,5 +56,20 @@ export async function requestPayerRefund(
       throw new NoPayerRefund(orderId, `nothing of at least the minimum to ${kind === 'sent' ? 'give back' : 'claim'}`);
     const made = await writeRefund(tx, scope, { target, amount, createdBy: 'payer', feeFromRefund: true, now });
     return { refund: made.refund, existing: false };
+  });
+}
+
+/** What the payment page offers the payer of `orderId` to ask back (./rules `payerRefundOffer`); null for none. */
+export async function payerRefundOfferOf(
+  db: Queryable,
+  orderId: string,
+): Promise<{ kind: PayerRefundKind; amount: bigint } | null> {
+  const order = await mispaidOrder(db, orderId);
+  if (!order) return null;
+  return payerRefundOffer({
+    status: order.status,
+    amount: BigInt(order.amount),
+    received: BigInt(order.received),
+    settled: order.resolution_kind !== null,
   });
 }

@@ -4,6 +4,7 @@ import {
   judgeLatePayment,
   movedLessThan,
   payerRefundAmount,
+  payerRefundOffer,
   remainderAmount,
   remainderMinimum,
   requotedRemainder,
@@ -120,5 +121,20 @@ describe("the payer's refund", () => {
     expect(payerRefundAmount('excess', order('overpaid', 1010n), 1010n)).toBe(10n);
     expect(payerRefundAmount('excess', order('overpaid', 1009n), 1009n)).toBeNull();
     expect(payerRefundAmount('sent', order('partial', 400n), 0n)).toBeNull();
+  });
+  it('the payment page offers the kind of its status, from the order alone, and nothing once settled', () => {
+    const facts = (status: 'partial' | 'overpaid' | 'processed' | 'expired', received: bigint, settled = false) => ({
+      ...order(status as 'partial', received),
+      status,
+      settled,
+    });
+    expect(payerRefundOffer(facts('partial', 400n))).toEqual({ kind: 'sent', amount: 400n });
+    expect(payerRefundOffer(facts('overpaid', 1500n))).toEqual({ kind: 'excess', amount: 500n });
+    expect(payerRefundOffer(facts('overpaid', 1010n))).toEqual({ kind: 'excess', amount: 10n });
+    expect(payerRefundOffer(facts('overpaid', 1009n))).toBeNull();
+    expect(payerRefundOffer(facts('partial', 9n))).toBeNull();
+    expect(payerRefundOffer(facts('partial', 400n, true))).toBeNull();
+    expect(payerRefundOffer(facts('processed', 1000n))).toBeNull();
+    expect(payerRefundOffer(facts('expired', 0n))).toBeNull();
   });
 });

@@ -67,6 +67,27 @@ export function payerRefundAmount(
   return amount > 0n && amount >= remainderMinimum(order.amount) ? amount : null;
 }
 
+/**
+ * What the payment page offers its payer to ask back (docs/decisions/088), from the order's own
+ * facts only: an unsettled `partial` order offers "get back what I sent", an unsettled `overpaid`
+ * one "claim the excess", each when it reaches the minimum. Refunds already made are not read on
+ * purpose: the page would otherwise show who asked (and that the order has an e-mail address);
+ * asking again answers alike (lib/mispayments `requestPayerRefund`).
+ */
+export function payerRefundOffer(order: {
+  status: OrderStatus;
+  amount: bigint;
+  received: bigint;
+  settled: boolean;
+}): { kind: PayerRefundKind; amount: bigint } | null {
+  if (order.settled) return null;
+  const kind: PayerRefundKind | null =
+    order.status === 'partial' ? 'sent' : order.status === 'overpaid' ? 'excess' : null;
+  if (!kind) return null;
+  const amount = payerRefundAmount(kind, order, order.received);
+  return amount === null ? null : { kind, amount };
+}
+
 /** The merchant's late-payment rule (dashboard settings). `minutes` 0 switches it off. */
 export interface LateRule {
   minutes: number;
