@@ -10,7 +10,8 @@ import type { ClaimedMail } from '@/lib/mail/claims';
 import { renderMail } from '@/lib/mail/render';
 import { requestPayerRefund } from '@/lib/mispayments';
 import { applyRefundAction, lockRefund } from '@/lib/refunds';
-import { createOrder, orderRow } from './support/chain';
+import { broadcast, mine } from '@/lib/chains/sandbox';
+import { after, createOrder, network, orderRow, sandboxChain, watchOnce } from './support/chain';
 import { openTestDatabase } from './support/database';
 import { createTestMerchant, type TestMerchant } from './support/merchants';
 
@@ -157,5 +158,47 @@ describe('the refund-sent mail (docs/decisions/088)', () => {
       ),
     );
     expect(await sentMails(order.id)).toEqual([]);
+  });
+});
+
+describe("a late payment outside the merchant's rule (issue 38)", () => {
+  it('"get back what I sent" refunds each late payment, once, and the expired order stays expired', async () => {
+    const chain = sandboxChain(db, 'bitcoincash');
+    const order = await createOrder(db, merchant.test, {
+      currency: 'BCH',
+      network: 'bitcoincash',
+      amount: '0.5',
+      payerEmail: 'late@example.com',
+    });
+    const deadline = order.expires_at;
+    await mine(db, network('bitcoincash'), 1, after(deadline, 1));
+    await watchOnce(db, chain, { now: after(deadline, 2) });
+    expect((await orderRow(db, order.id)).status).toBe('expired');
+    // No rule: two late payments wait for a decision, and the payer asks for them back.
+    for (const at of [60, 120])
+      await broadcast(db, {
+        network: network('bitcoincash'),
+        to: order.address,
+        tag: order.tag,
+        currency: 'BCH',
+        amount: 20_000_000n,
+        at: after(deadline, at),
+      });
+    await mine(db, network('bitcoincash'), 2, after(deadline, 180));
+    await watchOnce(db, chain, { now: after(deadline, 181) });
+
+    const asked = await requestPayerRefund(db, order.id, 'sent', now);
+    expect(asked.refund).toMatchObject({ amount: '0.2', state: 'awaiting_address', claim: { delivery: 'mail' } });
+    const made = await db.query<{ amount: string; source_kind: string; created_by: string; fee_from_refund: boolean }>(
+      'select amount, source_kind, created_by, fee_from_refund from refunds where order_id = $1 order by amount',
+      [order.id],
+    );
+    expect(made).toEqual([
+      { amount: '20000000', source_kind: 'deposit', created_by: 'payer', fee_from_refund: true },
+      { amount: '20000000', source_kind: 'deposit', created_by: 'payer', fee_from_refund: true },
+    ]);
+    expect(await requestPayerRefund(db, order.id, 'sent', now)).toEqual({ refund: null, existing: true });
+    expect(await requestPayerRefund(db, order.id, 'excess', now)).toEqual({ refund: null, existing: true });
+    expect(await orderRow(db, order.id)).toMatchObject({ status: 'expired', received: '0' });
   });
 });

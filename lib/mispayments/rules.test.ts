@@ -5,6 +5,7 @@ import {
   movedLessThan,
   payerRefundAmount,
   payerRefundOffer,
+  lateRefundAmount,
   remainderAmount,
   remainderMinimum,
   requotedRemainder,
@@ -123,9 +124,15 @@ describe("the payer's refund", () => {
     expect(payerRefundAmount('sent', order('partial', 400n), 0n)).toBeNull();
   });
   it('the payment page offers the kind of its status, from the order alone, and nothing once settled', () => {
-    const facts = (status: 'partial' | 'overpaid' | 'processed' | 'expired', received: bigint, settled = false) => ({
+    const facts = (
+      status: 'partial' | 'overpaid' | 'processed' | 'expired',
+      received: bigint,
+      settled = false,
+      late = 0n,
+    ) => ({
       ...order(status as 'partial', received),
       status,
+      late,
       settled,
     });
     expect(payerRefundOffer(facts('partial', 400n))).toEqual({ kind: 'sent', amount: 400n });
@@ -136,5 +143,11 @@ describe("the payer's refund", () => {
     expect(payerRefundOffer(facts('partial', 400n, true))).toBeNull();
     expect(payerRefundOffer(facts('processed', 1000n))).toBeNull();
     expect(payerRefundOffer(facts('expired', 0n))).toBeNull();
+    // Paid late, outside the merchant's rule: the late payments, at least the minimum.
+    expect(payerRefundOffer(facts('expired', 0n, false, 1000n))).toEqual({ kind: 'sent', amount: 1000n });
+    expect(payerRefundOffer(facts('expired', 0n, false, 10n))).toEqual({ kind: 'sent', amount: 10n });
+    expect(payerRefundOffer(facts('expired', 0n, false, 9n))).toBeNull();
+    expect(payerRefundOffer(facts('expired', 0n, true, 1000n))).toBeNull();
+    expect(lateRefundAmount(1000n, 0n)).toBeNull();
   });
 });

@@ -273,7 +273,7 @@ export async function loadPublicView(db: Queryable, orderId: string): Promise<Pu
   // "Pay the rest" (docs/decisions/069) and the payer's refund (docs/decisions/088): read only for
   // the orders that may offer them.
   const restOffered = order.status === 'partial' || order.status === 'expired';
-  const refundOffered = order.status === 'partial' || order.status === 'overpaid';
+  const refundOffered = order.status === 'partial' || order.status === 'overpaid' || order.status === 'expired';
   if (!restOffered && !refundOffered) return view;
   const offer = restOffered ? await payerRest(db, order.id) : null;
   const refund = refundOffered ? await payerRefundOfferOf(db, order.id) : null;

@@ -84,7 +84,8 @@ export interface PublicRest {
 
 /**
  * A refund the payer may ask for on the payment page (docs/decisions/088): "get back what I sent"
- * (`sent`, an underpaid order) or "claim the excess" (`excess`, an overpaid one).
+ * (`sent`, an underpaid order, or an expired one paid late) or "claim the excess" (`excess`, an
+ * overpaid one).
  */
 export interface PublicRefundOffer {
   kind: 'sent' | 'excess';
@@ -131,7 +132,7 @@ export interface PublicOrderView {
   invoice: PublicOrderInvoice | null;
   /** Set on an expired or underpaid order with something to offer or say (./public-view). */
   rest: PublicRest | null;
-  /** Set on an unsettled underpaid or overpaid order that offers its payer a refund (./public-view). */
+  /** Set on an unsettled underpaid, overpaid or paid-late order that offers its payer a refund (./public-view). */
   refundOffer: PublicRefundOffer | null;
   /** The order whose rest this order pays; null for any other order. */
   remainderOf: string | null;
