@@ -3,7 +3,8 @@
  * own in test mode whose payer mail goes to a real SMTP server on 127.0.0.1 (MAIL_TEST_MODE=send):
  * an overpaid order's "Claim the excess", the claim mail caught, its link opened and the address
  * confirmed on the claim page; an underpaid order's "Get back what I sent", posted without
- * JavaScript. The page answers alike whatever came of the post, and the order's status never moves.
+ * JavaScript; an expired order paid late (no late-payment rule), its late payment asked back. The
+ * page answers alike whatever came of the post, and the order's status never moves.
  */
 import type { Page } from '@playwright/test';
 import { startSmtpSink, type SmtpSink } from '../tests/support/smtp-sink';
@@ -108,4 +109,33 @@ test('an underpaid order after expiry: "Get back what I sent" without JavaScript
   await noScript.close();
   expect(sink.received.filter((m) => m.envelopeTo.includes(payer) && /\/refund\//.test(m.text))).toHaveLength(1);
   expect((await gw.status(order.orderId)).status).toBe('partial');
+});
+
+test('paid late, outside the merchant\'s rule (none): "Get back what I sent" for the late payment', async ({
+  page,
+}) => {
+  const payer = 'late-payer@e2e.test';
+  // A network of its own: a block dated after the deadline dates every later block of its network.
+  const order = await gw.makeOrder({ currency: 'ETH', network: 'ethereum', amount: '0.01', payerEmail: payer });
+  await gw.mine('ethereum', 1, new Date(Date.parse(order.expiresAt) + 1000));
+  await gw.waitForScreen(order.orderId, 'expired', 45_000);
+  await gw.pay(order.orderId, 'full');
+  await gw.mine('ethereum', 2);
+  // The offer waits for the late payment's confirmations.
+  await expect
+    .poll(
+      async () => {
+        await page.goto(`${gw.baseUrl}/pay/${order.orderId}`);
+        return page.getByTestId('payer-refund').count();
+      },
+      { timeout: 45_000 },
+    )
+    .toBe(1);
+  await expect(heading(page)).toHaveText('Paid late');
+  await expect(page.getByTestId('payer-refund')).toContainText('0.01 ETH');
+  await page.getByRole('button', { name: 'Get back what I sent' }).click();
+  await page.waitForURL(/\?.*refund=asked/);
+  await expect(page.getByTestId('payer-refund-notice')).toBeVisible();
+  await claimLinkTo(payer);
+  expect((await gw.status(order.orderId)).status).toBe('expired');
 });
