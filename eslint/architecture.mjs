@@ -64,6 +64,7 @@ export const EXTRA_ENTRY_POINTS = {
   'lib/pay/wallet-messages.ts': 'the "Pay with wallet" texts, shared with the browser',
   'lib/pay/link-messages.ts': "a payment link page's texts, shared with the browser",
   'lib/pay/rest-messages.ts': 'the "pay the rest" texts, shared with the browser',
+  'lib/pay/payer-refund-messages.ts': "the payer's refund choice texts, shared with the browser",
   'lib/pay/wallet-request.ts': 'the wallet transaction of an EIP-681 URI, shared with the browser',
   'lib/pay/wallet-discovery.ts':
     'the wallets that announce themselves (EIP-6963, the Wallet Standard), for the browser',

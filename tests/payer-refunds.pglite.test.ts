@@ -6,8 +6,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/lib/db/client';
+import type { ClaimedMail } from '@/lib/mail/claims';
+import { renderMail } from '@/lib/mail/render';
 import { requestPayerRefund } from '@/lib/mispayments';
-import { createOrder, orderRow } from './support/chain';
+import { applyRefundAction, lockRefund } from '@/lib/refunds';
+import { broadcast, mine } from '@/lib/chains/sandbox';
+import { after, createOrder, network, orderRow, sandboxChain, watchOnce } from './support/chain';
 import { openTestDatabase } from './support/database';
 import { createTestMerchant, type TestMerchant } from './support/merchants';
 
@@ -82,5 +86,119 @@ describe("the payer's refund choices", () => {
     const processed = await finalOrder('processed', '1', 100_000_000n, 'payer@example.com');
     expect(await refusal(requestPayerRefund(db, processed.id, 'sent', now))).toBe('NoPayerRefund');
     expect(await refusal(requestPayerRefund(db, crypto.randomUUID(), 'sent', now))).toBe('NotFound');
+  });
+});
+
+describe('the refund-sent mail (docs/decisions/088)', () => {
+  async function sentMails(orderId: string) {
+    return db.query<ClaimedMail>(
+      `select id, merchant_id, mode, kind, order_id, subscription_id, recipient, detail, attempts, 'test' as lease_owner
+         from mail_messages where order_id = $1 and kind = 'refund-sent' order by created_at`,
+      [orderId],
+    );
+  }
+
+  it("mails the payer once, when the refund is confirmed, in the order's language, with amount, address and transaction", async () => {
+    const order = await finalOrder('overpaid', '1', 150_000_000n, 'payer@example.com');
+    await db.query(`update orders set payer_language = 'de' where id = $1`, [order.id]);
+    const { refund } = await requestPayerRefund(db, order.id, 'excess', now);
+    const scope = { merchantId: merchant.merchantId, mode: 'test' as const };
+    // The payer confirmed an address (lib/refunds confirmClaim); the plan's transaction is then seen.
+    const address = 'ltc1qpayerrefundaddress0000000000000000000';
+    await db.query(`update refunds set state = 'ready', address = $2, address_confirmed_at = $3 where id = $1`, [
+      refund!.id,
+      address,
+      now,
+    ]);
+    const txid = 'ab'.repeat(32);
+    const step = (confirmations: number) =>
+      db.transaction(async (tx) =>
+        applyRefundAction(
+          tx,
+          await lockRefund(tx, scope, refund!.id),
+          { type: 'seen', confirmations, required: 6 },
+          { txid },
+          now,
+        ),
+      );
+    await step(1);
+    expect(await sentMails(order.id)).toEqual([]);
+    await step(6);
+    const [mail, ...more] = await sentMails(order.id);
+    expect(more).toEqual([]);
+    expect(mail).toMatchObject({ recipient: 'payer@example.com', detail: { refundId: refund!.id } });
+    const rendered = await renderMail(db, mail!);
+    expect(rendered.headers['Content-Language']).toBe('de');
+    expect(rendered.subject).toContain('Erstattung');
+    expect(rendered.subject).toContain('0,5 LTC');
+    expect(rendered.text).toContain(address);
+    expect(rendered.text).toContain(txid);
+    // A test-mode refund: its transaction is on no public chain, so no explorer link.
+    expect(rendered.html).not.toContain('blockchair');
+    expect(rendered.headers['List-Unsubscribe']).toContain(`/mail/unsubscribe/${mail!.id}`);
+    expect((await orderRow(db, order.id)).status).toBe('overpaid');
+  });
+
+  it('mails nobody for an order without the payer address', async () => {
+    const order = await finalOrder('processed', '1', 100_000_000n);
+    const made = await db.query<{ id: string }>(
+      `insert into refunds (id, merchant_id, mode, source_kind, source_id, order_id, network, currency, amount, state,
+          claim_token_hash, claim_expires_at, claim_delivery, created_by, address, address_confirmed_at)
+       values (gen_random_uuid(), $1, 'test', 'order', $2, $2, 'litecoin', 'LTC', 1000, 'ready', md5(random()::text), $3, 'shared', 'test', 'x', $3)
+       returning id`,
+      [merchant.merchantId, order.id, now],
+    );
+    await db.transaction(async (tx) =>
+      applyRefundAction(
+        tx,
+        await lockRefund(tx, { merchantId: merchant.merchantId, mode: 'test' }, made[0]!.id),
+        { type: 'seen', confirmations: 6, required: 6 },
+        { txid: 'cd'.repeat(32) },
+        now,
+      ),
+    );
+    expect(await sentMails(order.id)).toEqual([]);
+  });
+});
+
+describe("a late payment outside the merchant's rule (issue 38)", () => {
+  it('"get back what I sent" refunds each late payment, once, and the expired order stays expired', async () => {
+    const chain = sandboxChain(db, 'bitcoincash');
+    const order = await createOrder(db, merchant.test, {
+      currency: 'BCH',
+      network: 'bitcoincash',
+      amount: '0.5',
+      payerEmail: 'late@example.com',
+    });
+    const deadline = order.expires_at;
+    await mine(db, network('bitcoincash'), 1, after(deadline, 1));
+    await watchOnce(db, chain, { now: after(deadline, 2) });
+    expect((await orderRow(db, order.id)).status).toBe('expired');
+    // No rule: two late payments wait for a decision, and the payer asks for them back.
+    for (const at of [60, 120])
+      await broadcast(db, {
+        network: network('bitcoincash'),
+        to: order.address,
+        tag: order.tag,
+        currency: 'BCH',
+        amount: 20_000_000n,
+        at: after(deadline, at),
+      });
+    await mine(db, network('bitcoincash'), 2, after(deadline, 180));
+    await watchOnce(db, chain, { now: after(deadline, 181) });
+
+    const asked = await requestPayerRefund(db, order.id, 'sent', now);
+    expect(asked.refund).toMatchObject({ amount: '0.2', state: 'awaiting_address', claim: { delivery: 'mail' } });
+    const made = await db.query<{ amount: string; source_kind: string; created_by: string; fee_from_refund: boolean }>(
+      'select amount, source_kind, created_by, fee_from_refund from refunds where order_id = $1 order by amount',
+      [order.id],
+    );
+    expect(made).toEqual([
+      { amount: '20000000', source_kind: 'deposit', created_by: 'payer', fee_from_refund: true },
+      { amount: '20000000', source_kind: 'deposit', created_by: 'payer', fee_from_refund: true },
+    ]);
+    expect(await requestPayerRefund(db, order.id, 'sent', now)).toEqual({ refund: null, existing: true });
+    expect(await requestPayerRefund(db, order.id, 'excess', now)).toEqual({ refund: null, existing: true });
+    expect(await orderRow(db, order.id)).toMatchObject({ status: 'expired', received: '0' });
   });
 });

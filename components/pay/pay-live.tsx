@@ -19,12 +19,14 @@ import type { ReactNode } from 'react';
 import { countdownPhase } from '@/lib/pay/format';
 import type { Language } from '@/lib/pay/i18n';
 import type { Messages } from '@/lib/pay/messages';
+import type { PayerRefundMessages } from '@/lib/pay/payer-refund-messages';
 import type { RestMessages } from '@/lib/pay/rest-messages';
 import { hasReceipt, type PublicOrderView } from '@/lib/pay/view';
 import { useTimeLeft } from './countdown';
 import { useOrderStatus } from './order-status';
 import { usePostHeightToParent, usePostStatusToParent } from './parent-messages';
 import { usePayBlockRefresh } from './pay-block-refresh';
+import { PayRefund, type PayerRefundNotice } from './pay-refund';
 import { PayRest } from './pay-rest';
 import { useReturnRedirect } from './return-to-store';
 import { SimulatePayment } from './simulate-payment';
@@ -47,6 +49,10 @@ interface Props {
   restMessages: RestMessages;
   /** "Pay the rest", the page's server action bound to the order. */
   payTheRest: (form: FormData) => Promise<void>;
+  /** The payer's refund choice (./pay-refund): its texts, the page's server action bound to the order, and what a post came to. */
+  refundMessages: PayerRefundMessages;
+  askForRefund: (form: FormData) => Promise<void>;
+  refundNotice: PayerRefundNotice;
 }
 
 export function PayLive({
@@ -59,6 +65,9 @@ export function PayLive({
   receiptLink,
   restMessages,
   payTheRest,
+  refundMessages,
+  askForRefund,
+  refundNotice,
 }: Props) {
   const { view, reconnecting, refetch } = useOrderStatus(initial);
   const pending = view.status === 'pending';
@@ -91,6 +100,14 @@ export function PayLive({
       />
       {hasReceipt(view.screen) && receiptLink}
       <PayRest view={view} m={restMessages} language={language} embed={embed} action={payTheRest} />
+      <PayRefund
+        view={view}
+        m={refundMessages}
+        language={language}
+        embed={embed}
+        notice={refundNotice}
+        action={askForRefund}
+      />
       <StatusAnnouncer screen={view.screen} redirecting={redirect.redirecting} m={m} />
       {invoiceLine && (
         <div className="group" data-change-coin={view.invoice?.canChangeCoin ? '' : undefined}>

@@ -14,6 +14,7 @@ import { QRCodeSVG } from 'qrcode.react';
 import { chunkAddress, formatAmount } from '@/lib/pay/format';
 import type { Language } from '@/lib/pay/i18n';
 import type { Messages } from '@/lib/pay/messages';
+import { PAYER_REFUND_MESSAGES } from '@/lib/pay/payer-refund-messages';
 import { REST_MESSAGES } from '@/lib/pay/rest-messages';
 import type { PublicBrand, PublicOrderView } from '@/lib/pay/view';
 import { LiveQueries } from '../live/query-provider';
@@ -21,6 +22,7 @@ import { brandHeaderClass, brandProps, MerchantLine } from './brand';
 import { CopyButton } from './copy-button';
 import { InvoicePrice } from './invoice-price';
 import { LanguageLinks } from './language-links';
+import type { PayerRefundNotice } from './pay-refund';
 import { PayLive } from './pay-live';
 import { fill } from './ui';
 import { WalletPay } from './wallet-pay';
@@ -48,6 +50,9 @@ interface PageProps {
   viewReceipt: string;
   /** "Pay the rest" (./pay-rest): the page's server action, bound to the order. */
   payTheRest: (form: FormData) => Promise<void>;
+  /** The payer's refund choice (./pay-refund): the page's server action, bound to the order, and what a post came to. */
+  askForRefund: (form: FormData) => Promise<void>;
+  refundNotice: PayerRefundNotice;
 }
 
 export function PaymentPage({
@@ -59,6 +64,8 @@ export function PaymentPage({
   brand,
   viewReceipt,
   payTheRest,
+  askForRefund,
+  refundNotice,
 }: PageProps) {
   const invoiceLine = view.invoice && invoicePrice && (
     <InvoicePrice
@@ -113,6 +120,9 @@ export function PaymentPage({
             }
             restMessages={REST_MESSAGES[language]}
             payTheRest={payTheRest}
+            refundMessages={PAYER_REFUND_MESSAGES[language]}
+            askForRefund={askForRefund}
+            refundNotice={refundNotice}
           />
         </LiveQueries>
         {view.description && !embed && (

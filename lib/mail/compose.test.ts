@@ -29,6 +29,7 @@ const view: PublicOrderView = {
   otherTransfers: [],
   invoice: null,
   rest: null,
+  refundOffer: null,
   remainderOf: null,
 };
 

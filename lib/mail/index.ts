@@ -32,7 +32,7 @@ export {
   teamLinkToken,
   type TeamMailKind,
 } from './team';
-export { enqueueRefundClaimMail, refundClaimToken, refundClaimUrl } from './refunds';
+export { enqueueRefundClaimMail, enqueueRefundSentMail, refundClaimToken, refundClaimUrl } from './refunds';
 export {
   composeSubscriberMail,
   enqueueSubscriberMail,
@@ -45,3 +45,4 @@ export {
 } from './subscription';
 export { SUBSCRIPTION_MESSAGES, type SubscriptionMessages } from './subscription-messages';
 export { REFUND_CLAIM_MESSAGES, type RefundClaimMessages } from './refund-claim-messages';
+export { REFUND_SENT_MESSAGES, type RefundSentMessages } from './refund-sent-messages';

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { REFUND_CLAIM_MESSAGES } from './refund-claim-messages';
-import { composeRefundClaimMail } from './refunds';
+import { REFUND_SENT_MESSAGES } from './refund-sent-messages';
+import { composeRefundClaimMail, composeRefundSentMail } from './refunds';
+import { LANGUAGES } from '../pay/i18n';
 
 const input = {
   merchant: 'Shop 42!',
@@ -36,6 +38,50 @@ describe('composeRefundClaimMail', () => {
 
   it('escapes what the merchant named in the markup', () => {
     const mail = composeRefundClaimMail({ ...input, merchant: '<b>Shop</b>', language: 'fr' });
+    expect(mail.html).not.toContain('<b>Shop');
+    expect(mail.html).toContain('&lt;b&gt;Shop');
+  });
+});
+
+describe('composeRefundSentMail', () => {
+  const sent = {
+    merchant: 'Shop 42!',
+    amount: '0.4999 LTC',
+    network: 'Litecoin',
+    address: 'ltc1qpayer',
+    tag: null,
+    txid: 'ab'.repeat(32),
+    explorer: `https://blockchair.com/litecoin/transaction/${'ab'.repeat(32)}`,
+    unsubscribe: 'https://pay.example/mail/unsubscribe/1',
+  };
+
+  it('in every language: the amount, the address and the transaction, its explorer link and the unsubscribe link', () => {
+    for (const language of LANGUAGES) {
+      const mail = composeRefundSentMail({ ...sent, language });
+      expect(mail.subject).toContain(isolated('0.4999 LTC'));
+      expect(mail.subject).toContain(isolated('Shop 42!'));
+      for (const part of [mail.text, mail.html]) {
+        expect(part).toContain(sent.address);
+        expect(part).toContain(sent.txid);
+        expect(part).toContain(sent.explorer);
+        expect(part).toContain(sent.unsubscribe);
+        expect(part).toContain(REFUND_SENT_MESSAGES[language].confirmed);
+      }
+    }
+    expect(composeRefundSentMail({ ...sent, language: 'ur' }).html).toContain('<html lang="ur" dir="rtl">');
+  });
+
+  it('the tag where the network has one; no explorer button without a link; the markup escaped', () => {
+    const mail = composeRefundSentMail({
+      ...sent,
+      language: 'en',
+      tag: '12345',
+      explorer: null,
+      merchant: '<b>Shop</b>',
+    });
+    expect(mail.text).toContain(`Destination tag: ${isolated('12345')}`);
+    expect(mail.text).not.toContain(REFUND_SENT_MESSAGES.en.explorer);
+    expect(mail.html).not.toContain(REFUND_SENT_MESSAGES.en.explorer);
     expect(mail.html).not.toContain('<b>Shop');
     expect(mail.html).toContain('&lt;b&gt;Shop');
   });

@@ -7,7 +7,7 @@ import 'server-only';
  */
 import { findNetwork } from '../catalog';
 import { config } from '../config';
-import { explorerLink } from '../dashboard';
+import { explorerLink, transactionLink } from '../dashboard';
 import { merchants, orders, param, sql, statement, type Queryable, type RowOf } from '../db';
 import { loadPublicView } from '../pay';
 import { formatUnits } from '../money';
@@ -18,7 +18,7 @@ import type { ClaimedMail } from './claims';
 import { composePayerMail } from './compose';
 import { headerText, mailbox } from './header-text';
 import { isPayerMailKind } from './kinds';
-import { composeRefundClaimMail, refundOfClaimMail } from './refunds';
+import { composeRefundClaimMail, composeRefundSentMail, refundOfClaimMail, refundOfSentMail } from './refunds';
 import { isTeamMailKind, teamMailInput, type TeamMailKind } from './team';
 import { composeTeamMail } from './team-texts';
 import { isSubscriberMailKind, renderSubscriberMail } from './subscription';
@@ -66,6 +66,7 @@ export async function renderMail(db: Queryable, mail: ClaimedMail): Promise<Rend
   if (!to) throw new Unsendable('the recipient is not a plain e-mail address');
   if (isTeamMailKind(mail.kind)) return renderTeamMail(db, { ...mail, kind: mail.kind }, to);
   if (mail.kind === 'refund-claim') return renderRefundClaimMail(db, mail, to);
+  if (mail.kind === 'refund-sent') return renderRefundSentMail(db, mail, to);
   if (isSubscriberMailKind(mail.kind)) {
     const composed = await renderSubscriberMail(db, {
       id: mail.id,
@@ -157,6 +158,47 @@ async function renderRefundClaimMail(db: Queryable, mail: ClaimedMail, to: strin
     ...composed,
     messageId: messageIdOf(mail.id, cfg.mailFrom),
     headers: { 'Content-Language': language, 'Auto-Submitted': 'auto-generated' },
+    logo: null,
+  };
+}
+
+/** A confirmed refund's mail: from the merchant, what the payer received, where, and the transaction (docs/decisions/088). */
+async function renderRefundSentMail(db: Queryable, mail: ClaimedMail, to: string): Promise<RenderedMail> {
+  const cfg = config();
+  const [sender] = await SENDER.run(db, { merchantId: mail.merchant_id, orderId: mail.order_id });
+  if (!sender) throw new Unsendable('the merchant is gone');
+  const language = isLanguage(sender.payer_language) ? sender.payer_language : 'en';
+  const refund = await refundOfSentMail(db, mail);
+  if (!refund) throw new Unsendable('the refund is gone or not confirmed');
+  const received = refund.pays ?? formatUnits(BigInt(refund.amount), decimalsOf(refund.network, refund.currency));
+  const unsubscribe = `${cfg.publicBaseUrl}/mail/unsubscribe/${mail.id}`;
+  const composed = composeRefundSentMail({
+    language,
+    merchant: sender.name,
+    amount: `${formatAmount(received, language)} ${refund.currency}`,
+    network: findNetwork(refund.network)?.displayName ?? refund.network,
+    address: refund.address,
+    tag: refund.tag,
+    txid: refund.txid,
+    // None in test mode (the sandbox's transactions are on no public chain) nor on a live test chain.
+    explorer:
+      transactionLink(mail.mode, refund.network, refund.txid, (sender.explorer_urls ?? {}) as Record<string, string>) ??
+      null,
+    unsubscribe,
+  });
+  const replyTo = sender.mail_reply_to ? (mailbox(sender.mail_reply_to) ?? undefined) : undefined;
+  return {
+    from: { name: headerText(sender.mail_sender_name ?? sender.name), address: cfg.mailFrom },
+    to,
+    replyTo,
+    ...composed,
+    messageId: messageIdOf(mail.id, cfg.mailFrom),
+    headers: {
+      'Content-Language': language,
+      'Auto-Submitted': 'auto-generated',
+      'List-Unsubscribe': `<${unsubscribe}>`,
+      'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+    },
     logo: null,
   };
 }

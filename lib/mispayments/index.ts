@@ -6,7 +6,7 @@ import 'server-only';
  * settlement with an `order.resolved` event; or the payer asks for a refund instead (./payer-refund.ts).
  */
 export { NoPayerRefund, NoRemainder, NothingToDecide, type MispaymentError } from './errors';
-export { requestPayerRefund } from './payer-refund';
+export { payerRefundOfferOf, requestPayerRefund } from './payer-refund';
 export { mispaidOrder, type MispaidOrder } from './facts';
 export { openRemainder, payerRest, remainderClientOrderId, remainderLeft, type PayerRest } from './remainder';
 export { acceptLatePayments, lateVerdict, resolvePaidRemainders, totalReceived } from './resolve';
@@ -15,6 +15,7 @@ export { decideMispayment, waitsForDecision, type MerchantDecision } from './dec
 export {
   judgeLatePayment,
   payerRefundAmount,
+  payerRefundOffer,
   REMAINDER_MINIMUM_PER_MILLE,
   remainderAmount,
   remainderMinimum,

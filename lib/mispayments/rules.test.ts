@@ -4,6 +4,8 @@ import {
   judgeLatePayment,
   movedLessThan,
   payerRefundAmount,
+  payerRefundOffer,
+  lateRefundAmount,
   remainderAmount,
   remainderMinimum,
   requotedRemainder,
@@ -120,5 +122,32 @@ describe("the payer's refund", () => {
     expect(payerRefundAmount('excess', order('overpaid', 1010n), 1010n)).toBe(10n);
     expect(payerRefundAmount('excess', order('overpaid', 1009n), 1009n)).toBeNull();
     expect(payerRefundAmount('sent', order('partial', 400n), 0n)).toBeNull();
+  });
+  it('the payment page offers the kind of its status, from the order alone, and nothing once settled', () => {
+    const facts = (
+      status: 'partial' | 'overpaid' | 'processed' | 'expired',
+      received: bigint,
+      settled = false,
+      late = 0n,
+    ) => ({
+      ...order(status as 'partial', received),
+      status,
+      late,
+      settled,
+    });
+    expect(payerRefundOffer(facts('partial', 400n))).toEqual({ kind: 'sent', amount: 400n });
+    expect(payerRefundOffer(facts('overpaid', 1500n))).toEqual({ kind: 'excess', amount: 500n });
+    expect(payerRefundOffer(facts('overpaid', 1010n))).toEqual({ kind: 'excess', amount: 10n });
+    expect(payerRefundOffer(facts('overpaid', 1009n))).toBeNull();
+    expect(payerRefundOffer(facts('partial', 9n))).toBeNull();
+    expect(payerRefundOffer(facts('partial', 400n, true))).toBeNull();
+    expect(payerRefundOffer(facts('processed', 1000n))).toBeNull();
+    expect(payerRefundOffer(facts('expired', 0n))).toBeNull();
+    // Paid late, outside the merchant's rule: the late payments, at least the minimum.
+    expect(payerRefundOffer(facts('expired', 0n, false, 1000n))).toEqual({ kind: 'sent', amount: 1000n });
+    expect(payerRefundOffer(facts('expired', 0n, false, 10n))).toEqual({ kind: 'sent', amount: 10n });
+    expect(payerRefundOffer(facts('expired', 0n, false, 9n))).toBeNull();
+    expect(payerRefundOffer(facts('expired', 0n, true, 1000n))).toBeNull();
+    expect(lateRefundAmount(1000n, 0n)).toBeNull();
   });
 });

@@ -67,6 +67,42 @@ export function payerRefundAmount(
   return amount > 0n && amount >= remainderMinimum(order.amount) ? amount : null;
 }
 
+/**
+ * What the payment page offers its payer to ask back (docs/decisions/088), from the order's own
+ * facts only: an unsettled `partial` order offers "get back what I sent" (its counted payments),
+ * an `expired` one paid late and not taken by the merchant's rule the same for its confirmed late
+ * payments (`late`), an unsettled `overpaid` one "claim the excess"; each when it reaches the
+ * minimum. Refunds already made are not read on purpose: the page would otherwise show who asked
+ * (and that the order has an e-mail address); asking again answers alike (`requestPayerRefund`).
+ */
+export function payerRefundOffer(order: {
+  status: OrderStatus;
+  amount: bigint;
+  received: bigint;
+  late: bigint;
+  settled: boolean;
+}): { kind: PayerRefundKind; amount: bigint } | null {
+  if (order.settled) return null;
+  if (order.status === 'expired') {
+    const late = lateRefundAmount(order.amount, order.late);
+    return late === null ? null : { kind: 'sent', amount: late };
+  }
+  const kind: PayerRefundKind | null =
+    order.status === 'partial' ? 'sent' : order.status === 'overpaid' ? 'excess' : null;
+  if (!kind) return null;
+  const amount = payerRefundAmount(kind, order, order.received);
+  return amount === null ? null : { kind, amount };
+}
+
+/**
+ * "Get back what I sent" on an order that expired and was paid late (issue 38: a late payment the
+ * merchant's rule did not take): what its late payments left to refund, `left`, when at least the
+ * minimum; null otherwise.
+ */
+export function lateRefundAmount(amount: bigint, left: bigint): bigint | null {
+  return left > 0n && left >= remainderMinimum(amount) ? left : null;
+}
+
 /** The merchant's late-payment rule (dashboard settings). `minutes` 0 switches it off. */
 export interface LateRule {
   minutes: number;

@@ -9,5 +9,6 @@ export {
   type PublicTransferRow,
 } from './public-view';
 export { walletSolanaTransaction, type WalletSolanaTransaction } from './wallet-solana';
-export type { PublicBrand, PublicOrderInvoice, PublicOrderView, Screen } from './view';
+export type { PublicBrand, PublicOrderInvoice, PublicOrderView, PublicRefundOffer, Screen } from './view';
 export { rememberPayerLanguage } from './payer-language';
+export { PAYER_POSTS_PER_MINUTE, payerPostWait } from './payer-posts';

@@ -94,6 +94,8 @@ describe('buildPublicView', () => {
         'received',
         'remaining',
         // "Pay the rest" (docs/decisions/069): order ids the payer holds, amounts and a flag.
+        // The payer's refund choice (docs/decisions/088): its kind and amount, from the order's own facts.
+        'refundOffer',
         'remainderOf',
         'requiredConfirmations',
         'rest',

@@ -31,7 +31,7 @@ import {
 } from '../db';
 import { canChooseCoin } from '../invoices';
 import { formatUnits } from '../money';
-import { payerRest } from '../mispayments';
+import { payerRefundOfferOf, payerRest } from '../mispayments';
 import { isLateTransfer } from '../orders';
 import {
   screenOf,
@@ -187,6 +187,7 @@ export function buildPublicView(
     otherTransfers,
     invoice,
     rest: null,
+    refundOffer: null,
     remainderOf: order.remainder_of,
   };
 }
@@ -269,9 +270,13 @@ export async function loadPublicView(db: Queryable, orderId: string): Promise<Pu
       now: new Date(),
     },
   );
-  // "Pay the rest" (docs/decisions/069): read only for the orders that may offer it.
-  if (order.status !== 'partial' && order.status !== 'expired') return view;
-  const offer = await payerRest(db, order.id);
+  // "Pay the rest" (docs/decisions/069) and the payer's refund (docs/decisions/088): read only for
+  // the orders that may offer them.
+  const restOffered = order.status === 'partial' || order.status === 'expired';
+  const refundOffered = order.status === 'partial' || order.status === 'overpaid' || order.status === 'expired';
+  if (!restOffered && !refundOffered) return view;
+  const offer = restOffered ? await payerRest(db, order.id) : null;
+  const refund = refundOffered ? await payerRefundOfferOf(db, order.id) : null;
   const decimals = findCurrency(network, order.currency)!.decimals;
   return {
     ...view,
@@ -280,6 +285,7 @@ export async function loadPublicView(db: Queryable, orderId: string): Promise<Pu
       orderId: offer.orderId,
       settled: offer.settled,
     },
+    refundOffer: refund && { kind: refund.kind, amount: formatUnits(refund.amount, decimals) },
   };
 }
 

@@ -82,6 +82,17 @@ export interface PublicRest {
   settled: boolean;
 }
 
+/**
+ * A refund the payer may ask for on the payment page (docs/decisions/088): "get back what I sent"
+ * (`sent`, an underpaid order, or an expired one paid late) or "claim the excess" (`excess`, an
+ * overpaid one).
+ */
+export interface PublicRefundOffer {
+  kind: 'sent' | 'excess';
+  /** Decimal in the order's coin, before the network fee that the refund bears. */
+  amount: string;
+}
+
 export interface PublicOrderView {
   orderId: string;
   status: PublicStatus;
@@ -121,6 +132,8 @@ export interface PublicOrderView {
   invoice: PublicOrderInvoice | null;
   /** Set on an expired or underpaid order with something to offer or say (./public-view). */
   rest: PublicRest | null;
+  /** Set on an unsettled underpaid, overpaid or paid-late order that offers its payer a refund (./public-view). */
+  refundOffer: PublicRefundOffer | null;
   /** The order whose rest this order pays; null for any other order. */
   remainderOf: string | null;
 }

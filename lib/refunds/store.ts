@@ -30,7 +30,7 @@ import { type MerchantScope } from '../merchants';
 import { formatUnits } from '../money';
 import { decimalsOf } from '../orders';
 import { isUuid, type ClaimDelivery, type EventType, type RefundResponse, type RefundSource } from '../protocol';
-import { enqueueRefundClaimMail } from '../mail';
+import { enqueueRefundClaimMail, enqueueRefundSentMail } from '../mail';
 import { discardRefundPlans } from '../payouts';
 import { publishEvents } from '../webhooks';
 import { approvalFor } from './approval-rule';
@@ -469,7 +469,25 @@ export async function applyRefundAction(
     await RELEASE.run(tx, { sourceKind: row.source_kind, sourceId: row.source_id, amount: row.amount });
   }
   await publishRefund(tx, written!, EVENT_OF[action.type](next.state));
+  if (next.state === 'confirmed' && row.state !== 'confirmed') await mailRefundSent(tx, written!);
   return written!;
+}
+
+/**
+ * A refund just confirmed: the payer hears of it (docs/decisions/088), in the transaction that
+ * confirmed it, when the refunded order has their `payerEmail` (an orphan deposit's, its order's).
+ */
+async function mailRefundSent(tx: Queryable, row: RefundRow): Promise<void> {
+  if (!row.order_id) return;
+  const [order] = await PAYER_EMAIL.run(tx, { id: row.order_id });
+  if (!order?.payer_email) return;
+  await enqueueRefundSentMail(tx, {
+    refundId: row.id,
+    merchantId: row.merchant_id,
+    mode: row.mode,
+    orderId: row.order_id,
+    recipient: order.payer_email,
+  });
 }
 
 /** The caller's refund, locked in `tx` for a change; another's is not found. */

@@ -10,7 +10,7 @@ import { LANGUAGE_HEADER, languageFrom } from '@/lib/pay/i18n';
 import { MESSAGES } from '@/lib/pay/messages';
 import { FIAT_CURRENCIES } from '@/lib/catalog';
 import { RECEIPT_MESSAGES } from '@/lib/receipts';
-import { payTheRest } from './actions';
+import { askForRefund, payTheRest } from './actions';
 
 type Props = {
   params: Promise<{ orderId: string }>;
@@ -42,7 +42,10 @@ export default async function PayPage({ params, searchParams }: Props) {
   const lang = await language();
   // The payer's mail speaks the language of the page they saw (lib/mail).
   await rememberPayerLanguage(await getDatabase(), orderId, lang);
-  const embed = (await searchParams).embed === '1';
+  const query = await searchParams;
+  const embed = query.embed === '1';
+  // What the payer's refund post came to (./actions askForRefund): anything else says nothing.
+  const refundNotice = query.refund === 'asked' || query.refund === 'busy' ? query.refund : null;
   const { invoice } = view;
   const invoicePrice =
     invoice && formatPrice(invoice.amount, invoice.currency, lang, FIAT_CURRENCIES.includes(invoice.currency));
@@ -56,6 +59,8 @@ export default async function PayPage({ params, searchParams }: Props) {
       brand={brand}
       viewReceipt={RECEIPT_MESSAGES[lang].viewReceipt}
       payTheRest={payTheRest.bind(null, orderId)}
+      askForRefund={askForRefund.bind(null, orderId)}
+      refundNotice={refundNotice}
     />
   );
 }
