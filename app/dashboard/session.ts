@@ -3,7 +3,7 @@ import { cookies, headers } from 'next/headers';
 import { forbidden, redirect, RedirectType, unauthorized } from 'next/navigation';
 import { config } from '@/lib/config';
 import { getDatabase } from '@/lib/db';
-import { clientAddressOf, isCrossSite } from '@/lib/security';
+import { clientOfRequest, isCrossSite } from '@/lib/security';
 import {
   can,
   DEVICE_COOKIE,
@@ -25,8 +25,6 @@ import {
 
 /** Set by proxy.ts on dashboard pages: the path and query to come back to after signing in. */
 const DASHBOARD_PATH_HEADER = 'x-dashboard-path';
-/** Set by the HTTP server (scripts/lib/http-server.mjs) to the connection's address. */
-const PEER_HEADER = 'x-gateway-peer';
 
 export interface GateOptions {
   /**
@@ -114,7 +112,7 @@ export async function requireRoute(request: Request, permission: Permission): Pr
  */
 export async function clientAddress(): Promise<string | null> {
   const list = await headers();
-  return clientAddressOf(list.get(PEER_HEADER), list.get('x-forwarded-for'), config().trustedProxies) ?? null;
+  return clientOfRequest(list, config().trustedProxies) ?? null;
 }
 
 /** The caller's browser, for the session list; never trusted for anything. */

@@ -9,7 +9,7 @@ import 'server-only';
  */
 import { processSlot } from '../process';
 import { config } from '../config';
-import { clientAddressOf, clientKey, perMinute, rateLimitWait } from '../security';
+import { clientKey, clientOfRequest, perMinute, rateLimitWait } from '../security';
 
 /** Renders one process draws at once (the CPU is shared with the API and the watchers). */
 export const PDF_RENDERS_AT_ONCE = 2;
@@ -76,8 +76,6 @@ function releaseTurn(): void {
   else state.running -= 1;
 }
 
-/** The address the gateway's HTTP server saw (scripts/lib/http-server.mjs sets it over anything the client sent). */
-const PEER_HEADER = 'x-gateway-peer';
 
 /**
  * A PDF route's answer: `render`'s response within the client's budget and the process's turns,
@@ -85,11 +83,7 @@ const PEER_HEADER = 'x-gateway-peer';
  */
 export async function gatedPdfResponse(requestHeaders: Headers, render: () => Promise<Response>): Promise<Response> {
   const cfg = config();
-  const client = clientAddressOf(
-    requestHeaders.get(PEER_HEADER),
-    requestHeaders.get('x-forwarded-for'),
-    cfg.trustedProxies,
-  );
+  const client = clientOfRequest(requestHeaders, cfg.trustedProxies);
   const outcome = await withPdfRender(client, cfg.pdfRendersPerClientPerMinute, render);
   if ('ok' in outcome) return outcome.ok;
   const { kind, retryAfterSeconds } = outcome.refused;

@@ -8,6 +8,17 @@ import { BlockList, isIP, isIPv4 } from 'node:net';
  * trusted proxy are read, from the right: whatever a client wrote into X-Forwarded-For itself
  * stands to the left of them and is never reached, so a forged header earns nothing.
  */
+/** The header the gateway's HTTP server (scripts/lib/http-server.mjs) sets to the connection's peer, over anything a client sent. */
+export const PEER_HEADER = 'x-gateway-peer';
+
+/** The client of a request the gateway's HTTP server received: clientAddressOf over its headers. */
+export function clientOfRequest(
+  requestHeaders: Pick<Headers, 'get'>,
+  trustedProxies: readonly string[],
+): string | undefined {
+  return clientAddressOf(requestHeaders.get(PEER_HEADER), requestHeaders.get('x-forwarded-for'), trustedProxies);
+}
+
 export function clientAddressOf(
   peer: string | undefined | null,
   forwardedFor: string | undefined | null,

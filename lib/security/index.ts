@@ -2,7 +2,7 @@
 export { contentSecurityPolicy, newNonce, type CspOptions } from './headers';
 export { literalPercentPath } from './request-path';
 export { isCrossSite } from './cross-site';
-export { clientAddressOf, clientKey } from './client-address';
+export { clientAddressOf, clientKey, clientOfRequest } from './client-address';
 export { perMinute, rateLimitWait, rateLimitWaitAll, type RateLimit } from './rate-limit';
 export { malformedPost, postedForm } from './posted-form';
 export { derivedToken, isTokenShaped, newToken, tokenHash } from './tokens';

@@ -23,18 +23,16 @@ import { isDomainError, isDomainErrorOf } from '@/lib/errors';
 import { openRemainder, requestPayerRefund } from '@/lib/mispayments';
 import { payerPostWait } from '@/lib/pay';
 import { isLanguage } from '@/lib/pay/i18n';
-import { clientAddressOf } from '@/lib/security';
+import { clientOfRequest } from '@/lib/security';
 
 /** Refusals that leave the payer on the order's page: nothing was made, and the page says what there is. */
 const BACK_TO_THE_PAGE = new Set(['NoRemainder', 'NoAddressAvailable', 'OrderCreatedConcurrently', 'RateUnavailable']);
 
-/** The address the gateway's HTTP server saw (scripts/lib/http-server.mjs sets it over anything the client sent). */
-const PEER_HEADER = 'x-gateway-peer';
 
 /** This post may go on: within the client's and the order's budgets. */
 async function withinLimits(orderId: string): Promise<boolean> {
   const list = await headers();
-  const client = clientAddressOf(list.get(PEER_HEADER), list.get('x-forwarded-for'), config().trustedProxies);
+  const client = clientOfRequest(list, config().trustedProxies);
   return payerPostWait(client, orderId) === 0;
 }
 

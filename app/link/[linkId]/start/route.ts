@@ -6,14 +6,13 @@
  * language. Bad input is a refusal too, never a server error.
  */
 import { z } from 'zod';
+import { config } from '@/lib/config';
 import { getDatabase, isDatabaseBusy } from '@/lib/db';
 import { isDomainError, isDomainErrorOf } from '@/lib/errors';
 import { startLinkInvoice } from '@/lib/links';
 import { isLanguage } from '@/lib/pay/i18n';
 import type { LinkPageError } from '@/lib/pay/link-messages';
-
-/** The address the gateway's HTTP server saw (scripts/lib/http-server.mjs sets it over anything the client sent). */
-const PEER_HEADER = 'x-gateway-peer';
+import { clientOfRequest } from '@/lib/security';
 
 const form = z.object({
   quantity: z
@@ -62,7 +61,8 @@ export async function POST(request: Request, { params }: { params: Promise<{ lin
   if (!parsed.success) return back(fields.quantity ? 'quantity' : 'amount');
   let invoiceId: string;
   try {
-    const client = request.headers.get(PEER_HEADER);
+    // Behind a trusted proxy, the client it forwarded for: the per-client cap is the payer's, not the proxy's.
+    const client = clientOfRequest(request.headers, config().trustedProxies);
     invoiceId = (await startLinkInvoice(await getDatabase(), linkId, parsed.data, client)).id;
   } catch (error) {
     if (isDomainErrorOf(error, 'NotFound')) return go(page);
