@@ -34,8 +34,10 @@ import type { Mode } from '../protocol';
 
 /**
  * Deposit addresses are derived ahead of time into a pool, on a worker thread, so that creating an
- * order costs one statement and no elliptic-curve work on the thread that answers requests.
- * Positions in the pool are handed out by a PostgreSQL sequence per (network, mode): an order
+ * order costs one statement (after the look-up of the merchant's own key) and no elliptic-curve
+ * work on the thread that answers requests. There is a pool per (network, mode) for the gateway's
+ * key and one per merchant's own key (docs/decisions/083). Positions in a pool are handed out by a
+ * PostgreSQL sequence of its own: an order
  * takes `nextval` and the address at that derivation index, without updating or locking any
  * address row (a "free" flag scanned with SKIP LOCKED left a dead index entry per order and slowed
  * every later scan). Each index is handed out once and never reused; an index taken by a request
@@ -374,6 +376,12 @@ export async function fillAddressPool(
 /** Tops `pool` up to `target` addresses not yet handed out; answers how many were added. */
 export async function fillPool(db: Queryable, pool: AddressPool, target = config().addressPoolSize): Promise<number> {
   const { network, mode, keyFingerprint } = pool;
+  // A refill that began before the merchant changed its key would derive the dropped key's
+  // addresses again: a merchant's pool is filled only while its key is the merchant's.
+  if (pool.merchantId !== null) {
+    const current = await ownDepositKeyOf(db, pool.merchantId, network.name, mode);
+    if (current?.keyFingerprint !== keyFingerprint) return 0;
+  }
   if (network.usesTags && mode === 'live') await ensureUntaggedAccount(db, pool);
   const sequence = await ensurePoolSequence(db, pool);
   const [ticket] = await runSql<{ next: string }>(db, sql`select (${nextTicket(sequence)})::text as next`);
