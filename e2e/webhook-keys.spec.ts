@@ -187,12 +187,14 @@ test("a network's treasury: only an owner, the address's last characters typed a
   await page.goto('/dashboard/funds');
   const litecoin = page.getByTestId('treasury').filter({ hasText: 'Litecoin' });
   await expect(litecoin).toHaveText('Litecoin: not set');
+  // The page has a form per section (the deposit key's too): this one's fields.
+  const form = page.getByRole('region', { name: 'Treasuries' });
   const set = async (address: string, confirm: string, code: string) => {
-    await page.getByLabel('Network').selectOption({ label: 'Litecoin' });
-    await page.getByLabel('Treasury address').fill(address);
-    await page.getByLabel('Its last six characters, typed again').fill(confirm);
-    await page.getByLabel('Authenticator code').fill(code);
-    await page.getByRole('button', { name: 'Set treasury' }).click();
+    await form.getByLabel('Network').selectOption({ label: 'Litecoin' });
+    await form.getByLabel('Treasury address').fill(address);
+    await form.getByLabel('Its last six characters, typed again').fill(confirm);
+    await form.getByLabel('Authenticator code').fill(code);
+    await form.getByRole('button', { name: 'Set treasury' }).click();
   };
   // The last characters mistyped, then an address of another network: nothing changes.
   await set(TREASURY, 'kk4wh0', totpCode(secret, 1));
@@ -206,4 +208,39 @@ test("a network's treasury: only an owner, the address's last characters typed a
   await expect(litecoin).toHaveText(`Litecoin: ${TREASURY}`);
   await page.goto('/dashboard/audit');
   await expect(page.getByRole('main')).toContainText('treasury.set');
+});
+
+test("the merchant's own deposit key: a descriptor with its origin, only with a current code; a private key refused unechoed; audited", async ({
+  page,
+}) => {
+  const shop = await createKeys(`Deposit key shop ${randomBytes(3).toString('hex')}`, 'test');
+  const owner = await createUser({ merchant: shop.merchantId, role: 'owner' });
+  await signIn(page, owner.email, owner.password, undefined, { next: '/dashboard/account' });
+  const secret = await enrolTwoFactor(page);
+  // BIP 84 account key (m/84'/2'/0', public) of the "legal winner ... yellow" BIP 39 test vector on litecoin.
+  const ACCOUNT =
+    'xpub6Bv2jbjfWp25KRCJWz8xSn2Y8soq8KVmh2PB6NVfXenzEHddcxjfb9hLCowGgj2jXXi2TEDPKQhtcciXkt6Q5rHEw9WPZDKJ5uPjwDtxhkp';
+  const DESCRIPTOR = `wpkh([b8688df1/84h/2h/0h]${ACCOUNT}/0/*)`;
+  await page.goto('/dashboard/funds');
+  const form = page.getByRole('region', { name: 'Deposit keys' });
+  const litecoin = form.getByTestId('deposit-key').filter({ hasText: 'Litecoin' });
+  await expect(litecoin).toHaveText("Litecoin: the gateway's key");
+  const set = async (key: string, code: string) => {
+    await form.getByLabel('Network').selectOption({ label: 'Litecoin' });
+    await form.getByLabel('Descriptor').fill(key);
+    await form.getByLabel('Authenticator code').fill(code);
+    await form.getByRole('button', { name: 'Set deposit key' }).click();
+  };
+  // A recovery phrase where the descriptor belongs: refused, and nowhere on the page.
+  const PHRASE = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
+  await set(PHRASE, totpCode(secret, 1));
+  await expect(page.getByRole('alert').filter({ hasText: 'not a usable descriptor' })).toBeVisible();
+  await expect(page.locator('body')).not.toContainText('abandon');
+  await expect(litecoin).toHaveText("Litecoin: the gateway's key");
+  // Right, with the current code: stored with its checksum.
+  await set(DESCRIPTOR, totpCode(secret, 1));
+  await expect(page.getByRole('status').filter({ hasText: 'Your deposit key is saved' })).toBeVisible();
+  await expect(litecoin).toContainText(`Litecoin: ${DESCRIPTOR}#`);
+  await page.goto('/dashboard/audit');
+  await expect(page.getByRole('main')).toContainText('deposit-key.set');
 });

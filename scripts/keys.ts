@@ -2,13 +2,16 @@
  * npm run keys -- create --name NAME --mode test|live   prints a new key pair once
  * npm run keys -- list                                   merchants and their public keys
  * npm run keys -- revoke PUBLIC_KEY                      revokes a key at once
+ * npm run keys -- deposit-key MERCHANT NETWORK DESCRIPTOR [--mode live|test]
+ *                                                        the merchant's own deposit key (docs/collections.md)
  */
 import { fail, runCommand, parseCommandLine } from './cli-runtime';
 
 const USAGE = `usage:
   npm run keys -- create --name NAME --mode test|live
   npm run keys -- list
-  npm run keys -- revoke PUBLIC_KEY`;
+  npm run keys -- revoke PUBLIC_KEY
+  npm run keys -- deposit-key MERCHANT NETWORK DESCRIPTOR [--mode live|test]`;
 
 async function main(): Promise<void> {
   const { positionals, values } = parseCommandLine(
@@ -51,6 +54,23 @@ async function main(): Promise<void> {
     const { revoked } = (await runCommand({ command: 'keys.revoke', publicKey: rest[0] })) as { revoked: boolean };
     if (!revoked) fail(`No active key ${rest[0]}.`);
     console.log(`Revoked ${rest[0]}.`);
+    return;
+  }
+  if (action === 'deposit-key' && rest.length === 3) {
+    // The merchant's own extended public key with its origin: its deposits are its own seed's.
+    const [merchant, network, key] = rest as [string, string, string];
+    const mode = values.mode ?? 'live';
+    if (mode !== 'test' && mode !== 'live') fail(`--mode must be test or live\n${USAGE}`);
+    const set = (await runCommand({ command: 'keys.deposit-key', merchant, network, mode, key })) as {
+      network: string;
+      mode: string;
+      key: string;
+      keyFingerprint: string;
+      dropped: number;
+    };
+    if (values.json) return void console.log(JSON.stringify(set));
+    console.log(`${set.network} (${set.mode}) deposits of ${merchant} now come from ${set.key}`);
+    if (set.dropped > 0) console.log(`${set.dropped} unissued addresses of the earlier key were dropped.`);
     return;
   }
   fail(USAGE);

@@ -2,13 +2,18 @@
  * The address pool follows the configured key (docs/decisions/047): after `<NETWORK>_XPUB`
  * changes, the pool's addresses of the old key that no order took are dropped when the pool is
  * filled (at start, and at every refill), orders get addresses of the new key only, and the
- * addresses the old key gave to orders stay theirs.
+ * addresses the old key gave to orders stay theirs. So for a merchant's own key (decision 083):
+ * its pool starts at index 0, the gateway's fill leaves it alone, and a changed own key drops the
+ * earlier one's unissued addresses.
  */
+import { randomBytes } from 'node:crypto';
+import { HDKey } from '@scure/bip32';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fillAddressPool, fillAddressPools, poolKeyFingerprint } from '@/lib/addresses';
 import { networkFor } from '@/lib/chains';
 import { deriveAddress } from '@/lib/chains/derivation';
 import type { Database } from '@/lib/db/client';
+import { setDepositKey } from '@/lib/payouts';
 import { openTestDatabase } from './support/database';
 import { createOrder } from './support/chain';
 import { configureLive, randomChain } from './support/live';
@@ -84,5 +89,50 @@ describe('the address pool after a change of key', () => {
     const free = (await poolRows()).filter((r) => !r.taken);
     expect(free.length).toBeGreaterThan(0);
     expect(free.every((r) => r.key_fingerprint === print)).toBe(true);
+  });
+
+  it("a merchant's own key: its pool from index 0, left alone by the gateway's fill, dropped unissued when it changes", async () => {
+    const LTC = { currency: 'LTC', network: 'litecoin', amount: '0.1' };
+    const network = liveLitecoin(randomChain("m/84'/1'/0'/0").xpub);
+    const own = () => {
+      const root = HDKey.fromMasterSeed(randomBytes(32), { private: 0x04358394, public: 0x043587cf });
+      const account = root.derive("m/84'/1'/0'");
+      const fingerprint = root.fingerprint.toString(16).padStart(8, '0');
+      return {
+        chain: account.deriveChild(0).publicExtendedKey,
+        descriptor: `wpkh([${fingerprint}/84h/1h/0h]${account.publicExtendedKey}/0/*)`,
+      };
+    };
+    const first = own();
+    const set = (key: string) =>
+      setDepositKey(db, { merchantId: merchant.merchantId, network: 'litecoin', mode: 'live', key });
+    const firstPrint = (await set(first.descriptor)).keyFingerprint;
+    const paid = await createOrder(db, merchant.live, LTC);
+    expect(paid.address).toBe(deriveAddress(network, first.chain, 0));
+    const ofFirst = async () => (await poolRows()).filter((r) => r.key_fingerprint === firstPrint);
+    // By row id: a row dropped and derived again would come back with the same address.
+    const unissued = async () =>
+      (
+        await db.query<{ id: string }>(
+          `select id from addresses a where key_fingerprint = $1
+              and not exists (select 1 from orders o where o.address_id = a.id)`,
+          [firstPrint],
+        )
+      ).map((r) => r.id);
+    const before = await unissued();
+    // The 16 derived when the key was set, less the one the order took: the gateway's fills before
+    // each order (tests/support/chain.ts) dropped none of them.
+    expect(before).toHaveLength(15);
+    // The pools are filled at start: the gateway's keeps to its own key's addresses (and the
+    // merchant's is topped up), none of the merchant's is dropped.
+    await fillAddressPools(db, [network], 'live');
+    const after = await unissued();
+    expect(after).toEqual(expect.arrayContaining(before));
+
+    const second = own();
+    expect((await set(second.descriptor)).dropped).toBe(after.length);
+    expect(await ofFirst()).toEqual([{ address: paid.address, key_fingerprint: firstPrint, taken: true }]);
+    const next = await createOrder(db, merchant.live, LTC);
+    expect(next.address).toBe(deriveAddress(network, second.chain, 0));
   });
 });

@@ -1,6 +1,7 @@
 /**
  * `npm run collect` on the embedded database, offline: a treasury is set, and a key pasted in its
- * place is refused without being echoed; test mode has nothing to collect yet and
+ * place is refused without being echoed; so is the merchant's own deposit key (`npm run keys --
+ * deposit-key`); test mode has nothing to collect yet and
  * says so. (Live collections end to end: tests/collections-litecoind.pg.test.ts.)
  */
 import fs from 'node:fs';
@@ -47,6 +48,19 @@ describe('npm run collect', () => {
         expect(refused.stderr).toContain(`address holds ${what}`);
         expect(refused.stdout + refused.stderr).not.toContain(secret.split(' ')[0]!.slice(0, 12));
       }
+
+      // The merchant's own deposit key (docs/decisions/083): a descriptor with its origin is taken;
+      // the same with its private key is refused naming the field, never echoing it.
+      const account = seed.derive("m/84'/2'/0'");
+      const descriptor = `wpkh([${seed.fingerprint.toString(16).padStart(8, '0')}/84h/2h/0h]${account.publicExtendedKey}/0/*)`;
+      const own = await cli('keys', 'deposit-key', 'Collect shop', 'litecoin', descriptor, '--mode', 'test', '--json');
+      expect(own.code).toBe(0);
+      expect(JSON.parse(own.stdout)).toMatchObject({ network: 'litecoin', mode: 'test', dropped: 0 });
+      const xprv = descriptor.replace(account.publicExtendedKey, account.privateExtendedKey);
+      const refusedKey = await cli('keys', 'deposit-key', 'Collect shop', 'litecoin', xprv, '--mode', 'test');
+      expect(refusedKey.code).not.toBe(0);
+      expect(refusedKey.stderr).toContain('key: not a usable litecoin deposit key: refusing an extended PRIVATE key');
+      expect(refusedKey.stdout + refusedKey.stderr).not.toContain(account.privateExtendedKey.slice(4, 30));
 
       const funds = await cli('collect', 'funds', 'Collect shop', '--mode', 'test', '--json');
       expect(JSON.parse(funds.stdout)).toEqual([]);

@@ -50,10 +50,14 @@ it('analyzes the tables that grew, and then make-order looks orders and pool add
       [key[0]!.merchant_id],
     ),
   ).toEqual(['orders_client_order']);
+  // As make-order asks: the position of the pool of one key (positions are per key, decision 083).
+  const [pool] = await gateway.db.query<{ key_fingerprint: string }>(
+    `select key_fingerprint from addresses where network = 'tron' and mode = 'test' and derivation_index = 150`,
+  );
   expect(
     await indexesUsed(
-      `select id from addresses where network = 'tron' and mode = 'test' and derivation_index = 150`,
-      [],
+      `select id from addresses where network = 'tron' and mode = 'test' and key_fingerprint = $1 and derivation_index = 150`,
+      [pool!.key_fingerprint],
     ),
   ).toEqual(['addresses_derivation']);
 });

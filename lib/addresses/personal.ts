@@ -24,7 +24,7 @@ import {
 } from '../db';
 import { formatUnits } from '../money';
 import type { PersonalAddress, PersonalUser } from '../protocol';
-import { poolKeyFingerprint, poolSequence, refillNow, refillSoon } from './index';
+import { poolOf, refillNow, refillSoon, type AddressPool } from './index';
 import type { MerchantScope } from '../merchants';
 
 export type ExternalUserRow = RowOf<typeof externalUsers>;
@@ -128,8 +128,9 @@ export async function personalAddress(
   tx: Queryable,
   key: MerchantScope,
   userId: string,
-  network: Network,
+  pool: AddressPool,
 ): Promise<(PersonalAddressRow & { fromPool: boolean }) | undefined> {
+  const { network } = pool;
   const [mine] = await LOCK_PERSONAL.run(tx, {
     merchantId: key.merchantId,
     mode: key.mode,
@@ -142,8 +143,8 @@ export async function personalAddress(
     mode: key.mode,
     userId,
     network: network.name,
-    sequence: poolSequence(network, key.mode),
-    keyFingerprint: await poolKeyFingerprint(network, key.mode),
+    sequence: pool.sequence,
+    keyFingerprint: pool.keyFingerprint,
   });
   return taken && { ...taken, fromPool: true };
 }
@@ -158,12 +159,13 @@ export async function userAddress(
   userId: string,
   network: Network,
 ): Promise<PersonalAddressRow | undefined> {
-  let address = await personalAddress(db, key, userId, network);
+  const pool = await poolOf(db, network, key.mode, key.merchantId);
+  let address = await personalAddress(db, key, userId, pool);
   if (!address) {
-    await refillNow(db, network, key.mode);
-    address = await personalAddress(db, key, userId, network);
+    await refillNow(db, pool);
+    address = await personalAddress(db, key, userId, pool);
   }
-  if (address?.fromPool) void refillSoon(db, network, key.mode);
+  if (address?.fromPool) void refillSoon(db, pool);
   return address;
 }
 

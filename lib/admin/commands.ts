@@ -9,7 +9,7 @@ import { simulatePayment, SimulationError } from '../sandbox';
 import { found, isDomainErrorOf } from '../errors';
 import { createUser, disableUser, listUsers, recordAudit, resetPassword, ROLES } from '../users';
 import { listOrderDeliveries, resendWebhook, webhookEventOwner } from '../webhooks';
-import { collectionPlan, fundsOf, gapLimitOf, prepareCollection, setTreasury } from '../payouts';
+import { collectionPlan, fundsOf, gapLimitOf, prepareCollection, setDepositKey, setTreasury } from '../payouts';
 import { planRefund } from '../refunds';
 
 /** A command that cannot be done as asked: its message is for the operator, not a stack trace. */
@@ -19,6 +19,7 @@ export function isCommandError(error: unknown): error is Error {
     [
       'AccountError',
       'CollectionRefused',
+      'DepositKeyInvalid',
       'TreasuryInvalid',
       'KeyMaterialRefused',
       'NotFound',
@@ -36,6 +37,14 @@ export const adminCommand = z.discriminatedUnion('command', [
   z.object({ command: z.literal('keys.create'), name: text().min(1).max(200), mode: z.enum(MODE_VALUES) }),
   z.object({ command: z.literal('keys.list') }),
   z.object({ command: z.literal('keys.revoke'), publicKey: text().min(1) }),
+  /** A merchant's own deposit key (docs/decisions/083): a descriptor with its key origin; public, audited. */
+  z.object({
+    command: z.literal('keys.deposit-key'),
+    merchant: text().min(1).max(200),
+    network: text().min(1).max(64),
+    mode: z.enum(MODE_VALUES),
+    key: z.string().min(1).max(512),
+  }),
   z.object({
     command: z.literal('sandbox.pay'),
     target: text().min(1),
@@ -187,6 +196,22 @@ export async function runAdminCommand(db: Database, command: AdminCommand): Prom
     }
     case 'keys.list':
       return listMerchants(db);
+    case 'keys.deposit-key': {
+      const merchant = await merchantNamed(db, command.merchant);
+      const set = await setDepositKey(db, {
+        merchantId: merchant.id,
+        network: command.network,
+        mode: command.mode,
+        key: command.key,
+      });
+      await recordAudit(db, {
+        merchantId: merchant.id,
+        actor: 'cli',
+        action: 'deposit-key.set',
+        detail: { network: set.network, mode: set.mode, key: set.key, keyFingerprint: set.keyFingerprint },
+      });
+      return set;
+    }
     case 'keys.revoke': {
       const key = await findApiKey(db, command.publicKey);
       const revoked = await revokeApiKey(db, command.publicKey);

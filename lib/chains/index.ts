@@ -15,6 +15,7 @@ export {
 } from './networks';
 export { availableCurrencies } from './available';
 export { deriveAddresses, derivationThreadReady } from './derivation-thread';
+export { depositKeyDescriptor, parseDepositKey, takesOwnDepositKey } from './deposit-key';
 export { isValidAddress, testAccountXpub, testTagAccountAddress } from './derivation';
 export { childKeyBackend } from './child-key';
 export { freshTag } from './tags';

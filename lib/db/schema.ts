@@ -224,7 +224,8 @@ export const addresses = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
-    uniqueIndex('addresses_derivation').on(t.network, t.mode, t.derivationIndex),
+    // Positions are per key: a merchant's own key starts its pool at index 0 (docs/decisions/083).
+    uniqueIndex('addresses_derivation').on(t.network, t.mode, t.keyFingerprint, t.derivationIndex),
     uniqueIndex('addresses_destination').on(t.network, t.mode, t.address, sql`coalesce(${t.tag}, '')`),
     uniqueIndex('addresses_personal')
       .on(t.merchantId, t.mode, t.externalUserId, t.network)
@@ -631,6 +632,34 @@ export const chainTransfers = pgTable(
     index('chain_transfers_unspent')
       .on(t.merchantId, t.mode, t.network)
       .where(sql`${t.spentByTx} is null and ${t.dropped} = false`),
+  ],
+);
+
+/**
+ * A merchant's own deposit key per network and mode (docs/decisions/083): on Bitcoin-family
+ * networks an output descriptor with its key origin (`wpkh([fingerprint/84h/2h/0h]xpub.../0/*)`),
+ * on a tag network its receiving account. Public, not secret; set by an owner with a fresh second
+ * factor, audited. Without one the merchant's deposits come from the gateway-wide `<NETWORK>_XPUB`.
+ * `key_fingerprint` is the pool fingerprint of the key (lib/addresses `poolKeyFingerprint`): its
+ * pool's addresses carry it, and no two merchants hold one key.
+ */
+export const depositKeys = pgTable(
+  'deposit_keys',
+  {
+    merchantId: uuid('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
+    network: text('network').notNull(),
+    mode: text('mode', { enum: MODE_VALUES }).notNull(),
+    /** The descriptor in canonical form with its checksum, or the tag network's account. */
+    key: text('key').notNull(),
+    keyFingerprint: text('key_fingerprint').notNull(),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.merchantId, t.network, t.mode] }),
+    uniqueIndex('deposit_keys_fingerprint').on(t.network, t.mode, t.keyFingerprint),
   ],
 );
 

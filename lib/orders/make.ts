@@ -5,11 +5,11 @@ import { enabledNetworks, networkFor } from '../chains';
 import {
   derivationRunning,
   personalAddress,
-  poolKeyFingerprint,
-  poolSequence,
+  poolOf,
   refillNow,
   refillSoon,
   upsertExternalUser,
+  type AddressPool,
 } from '../addresses';
 import {
   addresses,
@@ -119,16 +119,15 @@ const POOL_WAIT_MS = 1000;
 export async function makeOrder(caller: Caller, input: OrderRequest): Promise<OrderRow> {
   const order = resolveOrder(caller.key, input);
   const attempt = input.externalUserId ? makePersonalOrder : makePoolOrder;
-  let row = await attempt(caller, input, order).catch(poolMissing);
+  // The merchant's own key's pool when it set one for the network, else the gateway's (decision 083).
+  const pool = await poolOf(caller.db, order.network, caller.key.mode, caller.key.merchantId);
+  let row = await attempt(caller, input, order, pool).catch(poolMissing);
   // An empty pool (a burst larger than the pool) waits for a refill and tries again. Concurrent
   // requests take the refilled addresses too, so one refill may not be enough for everyone.
   if (row === 'pool-empty') await derivationRunning(order.network);
   const deadline = Date.now() + POOL_WAIT_MS;
-  while (
-    row === 'pool-empty' &&
-    (await refilledBefore(deadline, refillNow(caller.db, order.network, caller.key.mode)))
-  ) {
-    row = await attempt(caller, input, order).catch(poolMissing);
+  while (row === 'pool-empty' && (await refilledBefore(deadline, refillNow(caller.db, pool)))) {
+    row = await attempt(caller, input, order, pool).catch(poolMissing);
   }
   if (row === 'pool-empty') throw new NoAddressAvailable();
   return row;
@@ -272,7 +271,7 @@ with existing as (
 ), address as (
   -- The position as a scalar (not a join with ticket) so that all three columns of
   -- addresses_derivation are index conditions whatever the planner's statistics say. Only an
-  -- address of the key configured now: another's is no address of the merchant's wallet.
+  -- address of the pool's key: another's is no address of the merchant's wallet.
   select ${a.id}, ${a.address}, ${a.tag}, ${a.derivationIndex}
     from ${addresses} a where ${a.network} = ${POOL.network} and ${a.mode} = ${POOL.mode} and ${a.derivationIndex} = (select position from ticket)
      and ${a.keyFingerprint} = ${POOL.key_fingerprint}
@@ -314,19 +313,20 @@ async function makePoolOrder(
   caller: Caller,
   input: OrderRequest,
   order: ResolvedOrder,
+  pool: AddressPool,
 ): Promise<OrderRow | 'pool-empty'> {
   const { db, key, nonce } = caller;
   const values = {
     ...newOrder(caller, input, order),
     key_id: key.keyId,
     nonce,
-    pool_sequence: poolSequence(order.network, key.mode),
-    key_fingerprint: await poolKeyFingerprint(order.network, key.mode),
+    pool_sequence: pool.sequence,
+    key_fingerprint: pool.keyFingerprint,
   };
   const [result] = await MAKE_POOL_ORDER.run(db, values);
   const { outcome, nonce_recorded, had_address, taken_index, ...row } = result!;
   if (outcome === 'created') {
-    void refillSoon(db, order.network, key.mode, taken_index ?? undefined);
+    void refillSoon(db, pool, taken_index ?? undefined);
     return row;
   }
   if (outcome === 'existing') {
@@ -382,6 +382,7 @@ async function makePersonalOrder(
   caller: Caller,
   input: OrderRequest,
   order: ResolvedOrder,
+  pool: AddressPool,
 ): Promise<OrderRow | 'pool-empty'> {
   const { db, key, nonce } = caller;
   let tookPoolAddress = false;
@@ -397,7 +398,7 @@ async function makePersonalOrder(
         return existing;
       }
       const user = await upsertExternalUser(tx, key, input.externalUserId!, { email: input.payerEmail });
-      const address = await personalAddress(tx, key, user.id, order.network);
+      const address = await personalAddress(tx, key, user.id, pool);
       if (!address) throw POOL_EMPTY;
       tookPoolAddress = address.fromPool;
       const [pending] = await PENDING_ON_ADDRESS.run(tx, { addressId: address.id, currency: order.currency.ticker });
@@ -418,7 +419,7 @@ async function makePersonalOrder(
       throw error;
     });
   // A user's first order on a network takes its personal address from the shared pool.
-  if (tookPoolAddress && result !== 'pool-empty') void refillSoon(db, order.network, key.mode);
+  if (tookPoolAddress && result !== 'pool-empty') void refillSoon(db, pool);
   return result;
 }
 

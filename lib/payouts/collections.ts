@@ -5,14 +5,15 @@ import 'server-only';
  * The gateway prepares and watches; it never sees a private key.
  */
 import { randomUUID } from 'node:crypto';
-import { base64 } from '@scure/base';
+import { base64, hex } from '@scure/base';
 import { HDKey } from '@scure/bip32';
 import { Transaction } from '@scure/btc-signer/transaction.js';
-import { poolKeyFingerprint } from '../addresses';
+import { poolOf } from '../addresses';
 import type { Network } from '../catalog';
 import {
   BlockNotAvailable,
   collectionNodeOf,
+  depositKeyDescriptor,
   liveChainConfig,
   networkFor,
   requiredConfirmations,
@@ -21,7 +22,6 @@ import {
 import {
   SIGNING_FORMAT,
   buildCollectionPsbt,
-  depositPath,
   estimateVsize,
   fingerprintHex,
   formatPath,
@@ -186,18 +186,29 @@ export const INSERT_INPUTS = statement<unknown, { planId: string }>(sql`insert i
   select ${param('planId')}, ${PLAN_INPUTS.names} from ${PLAN_INPUTS.from}
   on conflict do nothing returning 1`);
 
-/** The key (with its origin) the deposit addresses of a live UTXO network come from. */
-export function keyOf(network: Network, mode: Mode): KeyDescriptor {
+/**
+ * The key (with its origin) the merchant's deposit addresses of a live UTXO network come from now,
+ * and its pool fingerprint: the merchant's own key when it set one (docs/decisions/083), else the
+ * gateway's `<NETWORK>_XPUB`. A plan spends outputs of that key only.
+ */
+export async function keyOf(
+  db: Queryable,
+  network: Network,
+  mode: Mode,
+  merchantId: string,
+): Promise<{ key: KeyDescriptor; keyFingerprint: string }> {
   if (mode === 'test')
     throw new CollectionRefused(
       'test mode collections are not built yet: the sandbox ledger keeps no outputs to spend (docs/decisions/052)',
     );
+  const pool = await poolOf(db, network, mode, merchantId);
+  if (pool.ownKey !== null) return { key: depositKeyDescriptor(pool.ownKey), keyFingerprint: pool.keyFingerprint };
   const text = liveChainConfig(network.name)?.keyDescriptor;
   if (!text)
     throw new CollectionRefused(
-      `${network.name}: the key has no origin; set it as a descriptor, wpkh([fingerprint/84h/.../0h]xpub.../0/*) (docs/live-chains.md)`,
+      `${network.name}: the key has no origin; set your own as a descriptor, wpkh([fingerprint/84h/.../0h]xpub.../0/*) (docs/collections.md)`,
     );
-  return parseKeyDescriptor(text);
+  return { key: parseKeyDescriptor(text), keyFingerprint: pool.keyFingerprint };
 }
 
 export interface PrepareCollection {
@@ -219,16 +230,18 @@ export async function planFooting(
   db: Queryable,
   network: Network,
   mode: Mode,
+  merchantId: string,
   givenFeeRate: bigint | undefined,
 ): Promise<{
   key: KeyDescriptor;
+  keyFingerprint: string;
   coin: 'bitcoin' | 'litecoin';
   chain: NonNullable<Network['chain']>;
   node: CollectionNode;
   feeRate: bigint;
   cursor: { height: number };
 }> {
-  const key = keyOf(network, mode);
+  const { key, keyFingerprint } = await keyOf(db, network, mode, merchantId);
   const node = collectionNodeOf(liveChainConfig(network.name))!;
   const feeRate = givenFeeRate ?? (await node.feeRate(6));
   if (feeRate === null || feeRate <= 0n)
@@ -237,6 +250,7 @@ export async function planFooting(
   if (!cursor) throw new CollectionRefused(`the ${network.name} watcher has not scanned a block yet`);
   return {
     key,
+    keyFingerprint,
     coin: network.name as 'bitcoin' | 'litecoin',
     chain: network.chain ?? 'mainnet',
     node,
@@ -261,7 +275,13 @@ export async function prepareCollection(db: Database, request: PrepareCollection
     );
   const treasury = await treasuryOf(db, request.merchantId, network.name, request.mode);
   if (!treasury) throw new CollectionRefused(`no treasury is set for ${network.name}: set one first`);
-  const { key, coin, chain, node, feeRate, cursor } = await planFooting(db, network, request.mode, request.feeRate);
+  const { key, keyFingerprint, coin, chain, node, feeRate, cursor } = await planFooting(
+    db,
+    network,
+    request.mode,
+    request.merchantId,
+    request.feeRate,
+  );
   const required = requiredConfirmations(request.mode, network);
   const currency = network.currencies[0]!.ticker;
   const rows = await COLLECTABLE.run(db, {
@@ -271,7 +291,7 @@ export async function prepareCollection(db: Database, request: PrepareCollection
     currency,
     minimum: (request.minimum ?? 1n).toString(),
     confirmedAt: cursor.height - required + 1,
-    keyFingerprint: await poolKeyFingerprint(network, request.mode),
+    keyFingerprint,
     limit: MAX_INPUTS,
   });
   if (rows.length === 0) throw new CollectionRefused(`nothing to collect on ${network.name}`);
@@ -361,8 +381,7 @@ export async function collectionPlan(
   const inputs = await PLAN_INPUT_ROWS.run(db, { planId: id });
   const network = networkFor(mode, row.network);
   const decimals = network?.currencies[0]?.decimals ?? 8;
-  const key = mode === 'live' ? liveChainConfig(row.network)?.keyDescriptor : undefined;
-  const accountPath = key ? parseKeyDescriptor(key).accountPath : [];
+  const paths = pathsIn(row.psbt);
   const fields: Omit<CollectionPlan, 'kind'> = {
     planId: row.id,
     mode: row.mode,
@@ -378,7 +397,7 @@ export async function collectionPlan(
       vout: i.output_index,
       address: i.address,
       amount: formatUnits(BigInt(i.amount), decimals),
-      path: formatPath(depositPath({ accountPath }, Number(i.derivation_index))),
+      path: paths.get(`${i.tx_hash}:${i.output_index}`) ?? '',
     })),
     total: formatUnits(BigInt(row.total), decimals),
     fee: formatUnits(BigInt(row.fee), decimals),
@@ -392,6 +411,22 @@ export async function collectionPlan(
   return row.kind === 'refund'
     ? { ...fields, kind: 'refund', refund: row.refund as PlanRefund }
     : { ...fields, kind: 'collection' };
+}
+
+/**
+ * Each input's full path as the PSBT names it (txid:vout to path): what the signer signs, whichever
+ * key (the merchant's own, an earlier one, the gateway's) the plan was prepared with.
+ */
+function pathsIn(psbt: string): Map<string, string> {
+  const tx = Transaction.fromPSBT(base64.decode(psbt));
+  const paths = new Map<string, string>();
+  for (let i = 0; i < tx.inputsLength; i++) {
+    const input = tx.getInput(i);
+    const derivation = input.bip32Derivation?.[0]?.[1];
+    if (input.txid && input.index !== undefined && derivation)
+      paths.set(`${hex.encode(input.txid)}:${input.index}`, formatPath(derivation.path));
+  }
+  return paths;
 }
 
 const OPEN_PLANS = statement<Pick<PlanRow, 'id' | 'status' | 'txid' | 'refund_id'>, { network: string; mode: Mode }>(

@@ -29,3 +29,14 @@ export class TreasuryInvalid extends DomainError<'TreasuryInvalid'> {
     ]);
   }
 }
+
+/**
+ * A merchant's own deposit key that cannot be used (docs/decisions/083): not a descriptor with its
+ * key origin, the wrong checksum, script or version bytes for the network, or a key another
+ * merchant (or the gateway) holds. Names the field; never repeats the value.
+ */
+export class DepositKeyInvalid extends DomainError<'DepositKeyInvalid'> {
+  constructor(network: string, why: string) {
+    super('DepositKeyInvalid', `key: not a usable ${network} deposit key: ${why}`, [{ path: 'key', message: why }]);
+  }
+}

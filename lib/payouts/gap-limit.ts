@@ -5,7 +5,7 @@ import 'server-only';
  * runs; a wallet stops scanning after as many unused addresses as its gap limit). A PSBT needs
  * none (docs/collections.md#other-wallets-and-the-gap-limit).
  */
-import { poolKeyFingerprint } from '../addresses';
+import { gatewayPool, poolOf } from '../addresses';
 import { networkFor } from '../chains';
 import { addresses, chainTransfers, param, sql, statement, type Queryable } from '../db';
 import type { Mode } from '../protocol';
@@ -32,10 +32,12 @@ export interface GapLimit {
   longestUnusedRun: number;
 }
 
-export async function gapLimitOf(db: Queryable, network: string, mode: Mode): Promise<GapLimit> {
+/** Of the key `merchantId`'s deposits come from now (its own, or the gateway's), or of the gateway's key without one. */
+export async function gapLimitOf(db: Queryable, network: string, mode: Mode, merchantId?: string): Promise<GapLimit> {
   const found = networkFor(mode, network);
   if (!found || found.usesTags) throw new CollectionRefused(`${network} has no extended key in ${mode} mode`);
-  const [row] = await GAP.run(db, { network: found.name, mode, keyFingerprint: await poolKeyFingerprint(found, mode) });
+  const pool = merchantId === undefined ? await gatewayPool(found, mode) : await poolOf(db, found, mode, merchantId);
+  const [row] = await GAP.run(db, { network: found.name, mode, keyFingerprint: pool.keyFingerprint });
   return {
     highestUsed: row?.highest === null || row?.highest === undefined ? null : Number(row.highest),
     longestUnusedRun: row?.longest === null || row?.longest === undefined ? 0 : Number(row.longest),

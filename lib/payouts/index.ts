@@ -14,7 +14,8 @@ export {
   type PlanChange,
   type PrepareCollection,
 } from './collections';
-export { CollectionRefused, KeyMaterialRefused, TreasuryInvalid } from './errors';
+export { CollectionRefused, DepositKeyInvalid, KeyMaterialRefused, TreasuryInvalid } from './errors';
+export { checkDepositKey, depositKeyOf, setDepositKey, type DepositKeySet } from './deposit-keys';
 export { fundsReport } from './funds-report';
 export { gapLimitOf, type GapLimit } from './gap-limit';
 export { prepareRefundPlan, type RefundToPay } from './refund-plans';

@@ -10,7 +10,6 @@ import { randomUUID } from 'node:crypto';
 import { base64 } from '@scure/base';
 import { HDKey } from '@scure/bip32';
 import { Transaction } from '@scure/btc-signer/transaction.js';
-import { poolKeyFingerprint } from '../addresses';
 import { BlockNotAvailable, networkFor, requiredConfirmations } from '../chains';
 import {
   SIGNING_FORMAT,
@@ -67,9 +66,11 @@ export interface RefundToPay {
   feeRate?: bigint;
 }
 
-type PaymentOutput = Collectable & Pick<RowOf<typeof chainTransfers>, 'spent_by_tx'>;
+type PaymentOutput = Collectable &
+  Pick<RowOf<typeof chainTransfers>, 'spent_by_tx'> &
+  Pick<RowOf<typeof addresses>, 'key_fingerprint'>;
 const PAYMENT_COLUMNS = sql`${columnsOf(chainTransfers, ['id', 'tx_hash', 'output_index', 'amount', 'block_hash', 'spent_by_tx'])},
-    ${addresses.derivationIndex} as derivation_index, ${addresses.address} as address`;
+    ${addresses.derivationIndex} as derivation_index, ${addresses.address} as address, ${addresses.keyFingerprint} as key_fingerprint`;
 
 /** An order's payments in blocks that were not rejected: what its `received` counts. */
 const ORDER_PAYMENT = statement<PaymentOutput, { orderId: string; merchantId: string; mode: Mode }>(
@@ -118,15 +119,20 @@ export async function prepareRefundPlan(db: Database, request: RefundToPay): Pro
   const treasury = await treasuryOf(db, request.merchantId, network.name, request.mode);
   if (!treasury)
     throw new CollectionRefused(`no treasury is set for ${network.name}: the change goes there; set one first`);
-  const { key, coin, chain, node, feeRate, cursor } = await planFooting(db, network, request.mode, request.feeRate);
+  const { key, keyFingerprint, coin, chain, node, feeRate, cursor } = await planFooting(
+    db,
+    network,
+    request.mode,
+    request.merchantId,
+    request.feeRate,
+  );
   const scope = { merchantId: request.merchantId, mode: request.mode };
   const payment =
     'orderId' in request.payment
       ? await ORDER_PAYMENT.run(db, { orderId: request.payment.orderId, ...scope })
       : await DEPOSIT_PAYMENT.run(db, { network: network.name, ...scope, ...request.payment });
-  const keyFingerprint = await poolKeyFingerprint(network, request.mode);
   // The signer checks the payment against its seed: only outputs of the current key can prove it.
-  const proof = payment.filter((p) => Number(p.derivation_index) >= 0);
+  const proof = payment.filter((p) => Number(p.derivation_index) >= 0 && p.key_fingerprint === keyFingerprint);
   if (proof.length === 0)
     throw new CollectionRefused('the payment was not made to an address of the key: send the refund by hand');
   const spendable = await COLLECTABLE.run(db, {

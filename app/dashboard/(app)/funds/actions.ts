@@ -3,7 +3,7 @@ import { redirect } from 'next/navigation';
 import { z } from 'zod';
 import { getDatabase } from '@/lib/db';
 import { isDomainErrorOf } from '@/lib/errors';
-import { checkTreasury, setTreasury } from '@/lib/payouts';
+import { checkDepositKey, checkTreasury, setDepositKey, setTreasury } from '@/lib/payouts';
 import { postedForm } from '@/lib/security';
 import { confirmFreshSecondFactor, recordAudit } from '@/lib/users';
 import { clientAddress, requireAction } from '../../session';
@@ -60,4 +60,65 @@ export async function setTreasuryAction(posted: FormData): Promise<void> {
     ip,
   });
   redirect('/dashboard/funds?notice=treasury');
+}
+
+const DEPOSIT_KEY_FORM = z.object({
+  network: z.string().regex(/^[a-z]{1,32}$/),
+  key: z.string().trim().min(1).max(400),
+  code: z.string().trim().min(1).max(64),
+});
+
+/**
+ * Sets the merchant's own deposit key of a network (docs/collections.md, "Your own key"): only an
+ * owner, with a current authenticator code; the descriptor is checked for the network before the
+ * code is spent, a private key or phrase pasted in its place is refused unechoed, and the change is
+ * audited. Orders from now on pay addresses of this key; the earlier key's unissued addresses are
+ * dropped, those handed out stay watched.
+ */
+export async function setDepositKeyAction(posted: FormData): Promise<void> {
+  const form = postedForm(posted);
+  const session = await requireAction('settings');
+  if (session.role !== 'owner') redirect('/dashboard/funds?notice=owner-only');
+  const parsed = DEPOSIT_KEY_FORM.safeParse({
+    network: form.get('network') ?? '',
+    key: form.get('key') ?? '',
+    code: form.get('code') ?? '',
+  });
+  if (!parsed.success) redirect('/dashboard/funds?notice=deposit-key-invalid');
+  const { network, key, code } = parsed.data;
+  const invalid = (error: unknown) =>
+    isDomainErrorOf(error, 'DepositKeyInvalid') || isDomainErrorOf(error, 'KeyMaterialRefused');
+  try {
+    checkDepositKey({ network, mode: session.mode, key });
+  } catch (error) {
+    if (invalid(error)) redirect('/dashboard/funds?notice=deposit-key-invalid');
+    throw error;
+  }
+  const db = await getDatabase();
+  const ip = await clientAddress();
+  if (await confirmFreshSecondFactor(db, { id: session.userId, email: session.email }, code, { ip }))
+    redirect('/dashboard/funds?notice=code-refused');
+  let set;
+  try {
+    set = await setDepositKey(db, { merchantId: session.merchantId, network, mode: session.mode, key });
+  } catch (error) {
+    // Another merchant's key, or the gateway's: known only once the database is asked.
+    if (invalid(error)) redirect('/dashboard/funds?notice=deposit-key-invalid');
+    throw error;
+  }
+  await recordAudit(db, {
+    merchantId: session.merchantId,
+    userId: session.userId,
+    actor: session.email,
+    action: 'deposit-key.set',
+    detail: {
+      network: set.network,
+      mode: set.mode,
+      key: set.key,
+      keyFingerprint: set.keyFingerprint,
+      secondFactor: 'totp',
+    },
+    ip,
+  });
+  redirect('/dashboard/funds?notice=deposit-key');
 }

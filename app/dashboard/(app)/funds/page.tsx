@@ -5,16 +5,24 @@ import { Amount, BUTTON, INPUT, LABEL, Mono, Notice, PageTitle } from '@/compone
 import { enabledNetworks } from '@/lib/chains';
 import { getDatabase } from '@/lib/db';
 import { isDomainErrorOf } from '@/lib/errors';
-import { fundsReport, gapLimitOf, treasuryOf, type GapLimit } from '@/lib/payouts';
+import { depositKeyOf, fundsReport, gapLimitOf, treasuryOf, type GapLimit } from '@/lib/payouts';
 import { requirePage } from '../../session';
-import { setTreasuryAction } from './actions';
+import { setDepositKeyAction, setTreasuryAction } from './actions';
 
 export const metadata: Metadata = { title: 'Funds' };
 
-/** What the treasury form did (set by its action's redirect); anything else shows nothing. */
+/** What the treasury and deposit key forms did (set by their actions' redirects); anything else shows nothing. */
 const NOTICE_PARAM = z.object({
   notice: z
-    .enum(['treasury', 'treasury-invalid', 'confirm-refused', 'code-refused', 'owner-only'])
+    .enum([
+      'treasury',
+      'treasury-invalid',
+      'confirm-refused',
+      'code-refused',
+      'owner-only',
+      'deposit-key',
+      'deposit-key-invalid',
+    ])
     .optional()
     .catch(undefined),
 });
@@ -32,13 +40,21 @@ const NOTICES = {
     tone: 'error',
     text: 'The code was refused (wrong, used already, or too many attempts): nothing was changed. Enter the current code of your authenticator app.',
   },
-  'owner-only': { tone: 'error', text: 'Only an owner sets a treasury: nothing was changed.' },
+  'owner-only': { tone: 'error', text: 'Only an owner sets a treasury or a deposit key: nothing was changed.' },
+  'deposit-key': {
+    tone: 'success',
+    text: 'Your deposit key is saved: new orders of that network pay addresses of your own key. Addresses handed out before stay watched.',
+  },
+  'deposit-key-invalid': {
+    tone: 'error',
+    text: 'That is not a usable descriptor of the network (with its key origin and checksum, a public key, not used by another merchant): nothing was changed.',
+  },
 } as const;
 
 /** The gap limit a wallet importing the network's key would need; null for a network without one (a tag network). */
-async function gapLimit(network: string, mode: 'live' | 'test'): Promise<GapLimit | null> {
+async function gapLimit(network: string, mode: 'live' | 'test', merchantId: string): Promise<GapLimit | null> {
   try {
-    return await gapLimitOf(await getDatabase(), network, mode);
+    return await gapLimitOf(await getDatabase(), network, mode, merchantId);
   } catch (error) {
     if (isDomainErrorOf(error, 'CollectionRefused')) return null;
     throw error;
@@ -64,7 +80,13 @@ export default async function FundsPage({ searchParams }: { searchParams: Promis
       address: await treasuryOf(db, session.merchantId, network.name, session.mode),
     })),
   );
-  const gaps = await Promise.all(funds.map((line) => gapLimit(line.network, session.mode)));
+  const depositKeys = await Promise.all(
+    collectable.map(async (network) => ({
+      network,
+      key: await depositKeyOf(db, session.merchantId, network.name, session.mode),
+    })),
+  );
+  const gaps = await Promise.all(funds.map((line) => gapLimit(line.network, session.mode, session.merchantId)));
   return (
     <>
       <PageTitle description="What your deposit addresses hold, and what collecting it to your treasury would cost. The gateway never holds a key: you sign collections on your own machine.">
@@ -168,6 +190,72 @@ export default async function FundsPage({ searchParams }: { searchParams: Promis
           </form>
         ) : (
           <p className="mt-2 text-sm">Only an owner sets a treasury.</p>
+        )}
+      </section>
+      <section aria-labelledby="deposit-keys-title" className="mt-6">
+        <h2 id="deposit-keys-title" className="text-lg font-semibold">
+          Deposit keys
+        </h2>
+        <ul className="mt-2 text-sm">
+          {depositKeys.map(({ network, key }) => (
+            <li key={network.name} data-testid="deposit-key">
+              {`${network.displayName}: `}
+              {key === null ? "the gateway's key" : <Mono>{key}</Mono>}
+            </li>
+          ))}
+        </ul>
+        {session.role === 'owner' ? (
+          <form action={setDepositKeyAction} className="mt-3 max-w-xl space-y-3">
+            <p className="text-sm">
+              Your own extended public key with its origin, as your wallet exports it: your deposits then belong to your
+              seed alone. Never paste a private key or recovery phrase.
+            </p>
+            <div>
+              <label htmlFor="deposit-key-network" className={LABEL}>
+                Network
+              </label>
+              <select id="deposit-key-network" name="network" className={INPUT} required>
+                {collectable.map((network) => (
+                  <option key={network.name} value={network.name}>
+                    {network.displayName}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <div>
+              <label htmlFor="deposit-key-key" className={LABEL}>
+                Descriptor, e.g. wpkh([d34db33f/84h/2h/0h]xpub…/0/*)
+              </label>
+              <input
+                id="deposit-key-key"
+                name="key"
+                required
+                maxLength={400}
+                autoComplete="off"
+                spellCheck={false}
+                className={`${INPUT} w-full`}
+              />
+            </div>
+            <div>
+              <label htmlFor="deposit-key-code" className={LABEL}>
+                Authenticator code
+              </label>
+              <input
+                id="deposit-key-code"
+                name="code"
+                required
+                inputMode="numeric"
+                autoComplete="one-time-code"
+                maxLength={64}
+                className={INPUT}
+              />
+            </div>
+            <button type="submit" className={BUTTON}>
+              Set deposit key
+            </button>
+          </form>
+        ) : (
+          <p className="mt-2 text-sm">Only an owner sets a deposit key.</p>
         )}
       </section>
       <p className="mt-4 text-sm">

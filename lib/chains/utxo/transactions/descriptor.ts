@@ -41,6 +41,10 @@ export function parseKeyDescriptor(input: string): KeyDescriptor {
   if (hash !== -1 && descriptorChecksum(body) !== trimmed.slice(hash + 1))
     throw new Error('the descriptor checksum does not match (typo, or copied in part?)');
   const match = DESCRIPTOR.exec(body);
+  if (!match && /^(wpkh|pkh)\([^[]/.test(body))
+    throw new Error(
+      'the key origin is missing: write [fingerprint/path] before the key, e.g. wpkh([d34db33f/84h/2h/0h]xpub.../0/*); a PSBT needs the master fingerprint and full path',
+    );
   if (!match)
     throw new Error(
       'expected wpkh([fingerprint/path]xpub.../0/*) or pkh([fingerprint/path]xpub.../0/*), e.g. wpkh([d34db33f/84h/2h/0h]xpub.../0/*)',

@@ -1,0 +1,51 @@
+import 'server-only';
+/**
+ * A merchant's own deposit key for a network (docs/decisions/083): on a Bitcoin-family network an
+ * output descriptor with its key origin, `wpkh([fingerprint/84h/2h/0h]xpub.../0/*)`, whose script
+ * is the network's deposit script and whose extended key the network's derivation takes (its
+ * version bytes: a test-chain tpub only on a test chain). The pool derives from the descriptor's
+ * external chain `/0`, as from `<NETWORK>_XPUB`; plans take the origin (master fingerprint, path).
+ */
+import type { Network } from '../catalog';
+import { deriveAddress } from './derivation';
+import { DEPOSIT_SCRIPT, isUtxoCoin, parseKeyDescriptor, type KeyDescriptor } from './utxo/transactions';
+
+/** The networks a merchant sets its own key on, today: the Bitcoin family (descriptors). */
+export function takesOwnDepositKey(network: Network): boolean {
+  return network.family === 'utxo' && isUtxoCoin(network.name);
+}
+
+/**
+ * The key as stored (the descriptor in canonical form, with its checksum) and the extended public
+ * key of its external chain the pool derives from. Throws an Error that says what is wrong and
+ * never repeats the value.
+ */
+export function parseDepositKey(network: Network, value: string): { key: string; descriptor: KeyDescriptor } {
+  if (!takesOwnDepositKey(network) || !isUtxoCoin(network.name))
+    throw new Error(`${network.name} takes no key of a merchant's own yet; its deposits use the gateway's`);
+  const descriptor = parseKeyDescriptor(value);
+  const script = DEPOSIT_SCRIPT[network.name];
+  if (descriptor.script !== script)
+    throw new Error(`${network.name} deposit addresses are ${script}(...), not ${descriptor.script}(...)`);
+  // The network's own derivation reads the key: its version bytes, a test-chain key on mainnet.
+  try {
+    deriveAddress(network, descriptor.chainXpub, 0);
+  } catch (error) {
+    throw new Error((error as Error).message.replace(/^Extended public key/, 'the extended key'), { cause: error });
+  }
+  return { key: descriptor.text, descriptor };
+}
+
+const PARSED_LIMIT = 256;
+const parsed = new Map<string, KeyDescriptor>();
+
+/** The stored descriptor `key`, parsed (kept: orders and plans reuse a handful of keys). */
+export function depositKeyDescriptor(key: string): KeyDescriptor {
+  let descriptor = parsed.get(key);
+  if (!descriptor) {
+    descriptor = parseKeyDescriptor(key);
+    if (parsed.size >= PARSED_LIMIT) parsed.delete(parsed.keys().next().value as string);
+    parsed.set(key, descriptor);
+  }
+  return descriptor;
+}

@@ -1,0 +1,95 @@
+/**
+ * A merchant's own deposit key as the dashboard and the command line take it (docs/decisions/083):
+ * a descriptor with its key origin, checked for the network; refused naming the field, and never
+ * with the value in the answer.
+ */
+import { HDKey } from '@scure/bip32';
+import { mnemonicToSeedSync } from '@scure/bip39';
+import { WIF } from '@scure/btc-signer';
+import { describe, expect, it } from 'vitest';
+import { descriptorChecksum } from '../chains/utxo/transactions';
+import { isDomainErrorOf } from '../errors';
+import { checkDepositKey } from './deposit-keys';
+
+const WORDS = 'legal winner thank year wave sausage worth useful legal winner thank yellow';
+const root = HDKey.fromMasterSeed(mnemonicToSeedSync(WORDS));
+const fingerprint = root.fingerprint.toString(16).padStart(8, '0');
+const account = root.derive("m/84'/2'/0'");
+const DESCRIPTOR = `wpkh([${fingerprint}/84h/2h/0h]${account.publicExtendedKey}/0/*)`;
+const testChainRoot = HDKey.fromMasterSeed(mnemonicToSeedSync(WORDS), { private: 0x04358394, public: 0x043587cf });
+// Test mode's litecoin is a mainnet network of the sandbox ledger: it takes mainnet keys only.
+const litecoin = (key: string) => checkDepositKey({ network: 'litecoin', mode: 'test', key });
+
+/** The refusal of `key`: its kind, the field it names, and that nothing of the value is in it. */
+function refusal(key: string): { kind: string; message: string } {
+  try {
+    litecoin(key);
+  } catch (error) {
+    const refused = error as Error & { kind: string; details: { path: string }[] };
+    expect(refused.details.map((d) => d.path)).toEqual(['key']);
+    const secretish = key.match(/[1-9A-HJ-NP-Za-km-z]{50,}/)?.[0] ?? key;
+    expect(JSON.stringify({ message: refused.message, details: refused.details })).not.toContain(
+      secretish.slice(4, 24),
+    );
+    return { kind: refused.kind, message: refused.message };
+  }
+  throw new Error('not refused');
+}
+
+describe('checkDepositKey', () => {
+  it('takes a descriptor with its origin, with or without its checksum, in canonical form', () => {
+    const checked = litecoin(`  ${DESCRIPTOR.replace('/84h/2h/0h', "/84'/2'/0'")} `);
+    const canonical = `${DESCRIPTOR}#${descriptorChecksum(DESCRIPTOR)}`;
+    expect(checked).toEqual({
+      network: 'litecoin',
+      key: canonical,
+      chainXpub: account.deriveChild(0).publicExtendedKey,
+    });
+    expect(litecoin(canonical).key).toBe(canonical);
+  });
+
+  it('refuses a wrong checksum', () => {
+    const wrong = `${DESCRIPTOR}#${descriptorChecksum(DESCRIPTOR).replace(/^./, (c) => (c === 'q' ? 'p' : 'q'))}`;
+    expect(refusal(wrong)).toEqual({ kind: 'DepositKeyInvalid', message: expect.stringContaining('checksum') });
+  });
+
+  it("refuses a key in the extended key's own checksum broken", () => {
+    const xpub = account.publicExtendedKey;
+    const broken = DESCRIPTOR.replace(xpub, `${xpub.slice(0, -1)}${xpub.endsWith('1') ? '2' : '1'}`);
+    expect(refusal(broken).message).toContain('base58check');
+  });
+
+  it('refuses another network: a test-chain key on mainnet, a pkh descriptor where addresses are wpkh', () => {
+    const tpub = testChainRoot.derive("m/84'/1'/0'").publicExtendedKey;
+    expect(refusal(`wpkh([${fingerprint}/84h/1h/0h]${tpub}/0/*)`).message).toContain('test-chain');
+    expect(refusal(DESCRIPTOR.replace('wpkh', 'pkh')).message).toContain('litecoin deposit addresses are wpkh');
+  });
+
+  it('refuses a descriptor without its key origin, or whose origin does not match the key', () => {
+    expect(refusal(`wpkh(${account.publicExtendedKey}/0/*)`).message).toContain('key origin is missing');
+    expect(refusal(`wpkh([${fingerprint}/84h/2h]${account.publicExtendedKey}/0/*)`).message).toContain('depth 3');
+  });
+
+  it('refuses a private key in any form, naming the field and never repeating it', () => {
+    const xprv = account.privateExtendedKey;
+    expect(refusal(DESCRIPTOR.replace(account.publicExtendedKey, xprv))).toEqual({
+      kind: 'DepositKeyInvalid',
+      message: expect.stringContaining('PRIVATE'),
+    });
+    expect(refusal(xprv).kind).toBe('KeyMaterialRefused');
+    expect(refusal(WIF().encode(account.deriveChild(0).deriveChild(0).privateKey!)).kind).toBe('KeyMaterialRefused');
+    expect(refusal(WORDS)).toEqual({ kind: 'KeyMaterialRefused', message: expect.stringMatching(/^key holds/) });
+  });
+
+  it('refuses a network that takes no own key yet, and one not of the mode', () => {
+    expect(() => checkDepositKey({ network: 'tron', mode: 'test', key: DESCRIPTOR })).toThrow(/tron takes no key/);
+    const unknown = (() => {
+      try {
+        checkDepositKey({ network: 'nowhere', mode: 'test', key: DESCRIPTOR });
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(isDomainErrorOf(unknown, 'DepositKeyInvalid')).toBe(true);
+  });
+});
