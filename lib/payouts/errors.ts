@@ -29,3 +29,6 @@ export class TreasuryInvalid extends DomainError<'TreasuryInvalid'> {
     ]);
   }
 }
+
+/** Every refusal of lib/payouts, for the API's table of answers. */
+export type PayoutError = CollectionRefused | KeyMaterialRefused | TreasuryInvalid;

@@ -8,15 +8,19 @@ export {
   collectionPlan,
   discardRefundPlans,
   fundsOf,
+  listMoneyOutPlans,
+  newestRefundPlan,
   prepareCollection,
   settleCollections,
   type FundsLine,
   type PlanChange,
+  type PlanWrite,
   type PrepareCollection,
 } from './collections';
-export { CollectionRefused, KeyMaterialRefused, TreasuryInvalid } from './errors';
+export { CollectionRefused, KeyMaterialRefused, TreasuryInvalid, type PayoutError } from './errors';
 export { fundsReport } from './funds-report';
 export { gapLimitOf, type GapLimit } from './gap-limit';
+export { refuseKeyMaterial } from './key-material';
 export { prepareRefundPlan, type RefundToPay } from './refund-plans';
 export { decidePlan, isFinalPlanStatus, type PlanDecision, type PlanInputState } from './lifecycle';
 export { checkTreasury, setTreasury, treasuryOf } from './treasury';
