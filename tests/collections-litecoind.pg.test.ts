@@ -287,7 +287,27 @@ describe('collections on litecoind regtest without -txindex', () => {
     expect(refused.stderr).toContain(`input ${spentHere.txid}:${spentHere.vout} is spent already`);
 
     await node.mine(1);
+    // Before the watcher sees that block, the node's view differs from the record: checked on demand.
+    const checkedBefore = await callInProcess('funds/check', {}, merchant.live);
+    expectDocumented('funds/check', { ...checkedBefore, headers: new Headers() });
+    expect(checkedBefore.body.error).toBeUndefined();
+    expect(checkedBefore.body.response.checks).toEqual([
+      {
+        network: 'litecoin',
+        currency: 'LTC',
+        outputs: 2,
+        checked: true,
+        reason: null,
+        differences: [
+          { txid: spentHere.txid, vout: spentHere.vout, address: first.address, recorded: '0.3', atNode: null },
+        ],
+      },
+    ]);
     await watchLive(db, adapter);
+    const checkedAfter = await callInProcess('funds/check', {}, merchant.live);
+    expect(checkedAfter.body.response.checks).toEqual([
+      expect.objectContaining({ network: 'litecoin', checked: true, differences: [] }),
+    ]);
     const after = (await collectionPlan(db, merchant.merchantId, 'live', stale.planId))!;
     expect(after.status).toBe('stale');
     expect(after.reason).toContain(elsewhere.txid);

@@ -143,6 +143,7 @@ beforeAll(async () => {
     'refunds/get': { id: refund.id },
     'refunds/list': { orderId: order.orderId },
     'funds/list': {},
+    'funds/check': {},
     'collections/prepare': { network: 'litecoin' },
     'collections/list': {},
     'collections/get': { id: refund.id },

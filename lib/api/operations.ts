@@ -57,6 +57,7 @@ import { rateService, withUsdPrices } from '../rates';
 import { config } from '../config';
 import { listEvents } from '../events';
 import {
+  checkFundsAgainstNode,
   collectionPlan,
   fundsReport,
   listMoneyOutPlans,
@@ -286,6 +287,9 @@ export const API_OPERATIONS = {
   })),
   'funds/list': apiOperation('funds/list', async ({ db, key }) => ({
     funds: await fundsReport(db, key.merchantId, key.mode),
+  })),
+  'funds/check': apiOperation('funds/check', async ({ db, key }) => ({
+    checks: await checkFundsAgainstNode(db, key.merchantId, key.mode),
   })),
   // Money out (docs/collections.md): a plan, its nonce and its audit entry commit together.
   'collections/prepare': apiOperation(

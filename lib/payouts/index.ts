@@ -18,6 +18,7 @@ export {
   type PrepareCollection,
 } from './collections';
 export { CollectionRefused, KeyMaterialRefused, TreasuryInvalid, type PayoutError } from './errors';
+export { checkFundsAgainstNode } from './funds-check';
 export { fundsReport } from './funds-report';
 export { gapLimitOf, type GapLimit } from './gap-limit';
 export { refuseKeyMaterial } from './key-material';

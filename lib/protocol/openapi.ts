@@ -95,6 +95,8 @@ const SUMMARIES: Record<OperationName, string> = {
   'refunds/list': 'The refunds, newest first (of one order with `orderId`).',
   'funds/list':
     'What the deposit addresses hold, per network and currency, with the estimated fee to collect it and the treasury it goes to.',
+  'funds/check':
+    "Every deposit output the watcher recorded as held, asked of the network's node (`gettxout`): the outputs it says are spent, unknown or of another amount.",
   'collections/prepare':
     "Prepare a plan that moves the network's confirmed deposit outputs (above `minimum`) to the treasury: a PSBT for `npm run signer`.",
   'collections/list': 'The collection plans, newest first, with their status (without their PSBTs).',
@@ -182,6 +184,7 @@ const EXAMPLES: Record<OperationName, Record<string, unknown>> = {
   'refunds/get': { id: ID },
   'refunds/list': { orderId: ID, limit: 20 },
   'funds/list': {},
+  'funds/check': {},
   'collections/prepare': { network: 'litecoin', minimum: '0.001', feeRate: '2' },
   'collections/list': { status: 'prepared', limit: 20 },
   'collections/get': { id: ID },

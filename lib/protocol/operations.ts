@@ -14,7 +14,7 @@ import {
   endpointWithSecretResponse,
 } from './endpoints';
 import { eventListResponse } from './events';
-import { fundsResponse } from './funds';
+import { fundsCheckResponse, fundsResponse } from './funds';
 import { collectionPlanSchema, planListResponse, refundPlanSchema } from './plans';
 import { madeRefundResponse, refundListResponse, refundResponse } from './refunds';
 import type { OperationAccess } from './scopes';
@@ -155,6 +155,7 @@ export const OPERATIONS = {
   'refunds/list': { request: listRefundsRequest, response: refundListResponse, access: 'refunds:read' },
   // Money out, read only (docs/collections.md): what the deposit addresses hold.
   'funds/list': { request: emptyRequest, response: fundsResponse, access: 'read' },
+  'funds/check': { request: emptyRequest, response: fundsCheckResponse, access: 'read' },
   // Money out (docs/collections.md): plans for `npm run signer`; keys with the signing-plans scope only.
   'collections/prepare': {
     request: prepareCollectionRequest,
