@@ -19,7 +19,8 @@ import { describe, expect, it } from 'vitest';
 import { parseKeyDescriptor } from '@/lib/chains/utxo/transactions';
 import type { Database } from '@/lib/db/client';
 import { collectionPlan, fundsOf, gapLimitOf, prepareCollection, setTreasury } from '@/lib/payouts';
-import type { CollectionPlan } from '@/lib/protocol';
+import { collectionPlanSchema, type CollectionPlan } from '@/lib/protocol';
+import { createKey } from '@/lib/merchants';
 import type { Litecoind } from '../scripts/lib/litecoind.mjs';
 import { formatUnits } from '@/lib/money';
 import { callInProcess, useDatabaseForApi } from './support/api-in-process';
@@ -147,10 +148,10 @@ describe('collections on litecoind regtest without -txindex', () => {
     expect(funds).toMatchObject({ network: 'litecoin', total: expected, addresses: 30, outputs: 30 });
     // The same lines through the signed API (funds/list), in the coin's decimals and with the treasury.
     useDatabaseForApi(db);
-    const listed = await callInProcess('funds/list', {}, merchant.live);
-    expectDocumented('funds/list', { ...listed, headers: new Headers() });
+    const funded = await callInProcess('funds/list', {}, merchant.live);
+    expectDocumented('funds/list', { ...funded, headers: new Headers() });
     // No fee estimate on a fresh regtest chain: the cost is null (documented), the rest exact.
-    expect(listed.body.response).toEqual({
+    expect(funded.body.response).toEqual({
       funds: [
         {
           network: 'litecoin',
@@ -168,13 +169,36 @@ describe('collections on litecoind regtest without -txindex', () => {
     const other = await createTestMerchant(db);
     expect((await callInProcess('funds/list', {}, other.live)).body.response).toEqual({ funds: [] });
 
-    const plan = await prepareCollection(db, {
-      merchantId: merchant.merchantId,
-      mode: 'live',
-      network: 'litecoin',
-      feeRate: 2n,
+    // Prepared through the signed API by a key of the signing-plans scope (a full key may not).
+    const planner = await createKey(db, merchant.merchantId, 'live', {
+      name: 'Signer',
+      scopes: ['read-only', 'signing-plans'],
     });
+    expect((await callInProcess('collections/prepare', { network: 'litecoin' }, merchant.live)).status).toBe(403);
+    const prepared = await callInProcess('collections/prepare', { network: 'litecoin', feeRate: '2' }, planner);
+    expectDocumented('collections/prepare', { ...prepared, headers: new Headers() });
+    expect(prepared.status).toBe(200);
+    const plan = collectionPlanSchema.parse(prepared.body.response);
     expect(plan.inputs).toHaveLength(30);
+    expect((await callInProcess('collections/get', { id: plan.planId }, planner)).body.response).toEqual(plan);
+    const listed = await callInProcess('collections/list', {}, planner);
+    expectDocumented('collections/list', { ...listed, headers: new Headers() });
+    expect(listed.body.response.plans).toEqual([
+      expect.objectContaining({ planId: plan.planId, status: 'prepared', inputs: 30, total: plan.total, treasury }),
+    ]);
+    // Another merchant's signing key finds no such plan; a second prepare finds nothing left to plan.
+    const stranger = await createKey(db, other.merchantId, 'live', {
+      name: 'S',
+      scopes: ['read-only', 'signing-plans'],
+    });
+    expect((await callInProcess('collections/get', { id: plan.planId }, stranger)).body.error.name).toBe('NOT_FOUND');
+    const again = await callInProcess('collections/prepare', { network: 'litecoin', feeRate: '2' }, planner);
+    expect(again.body.error).toMatchObject({ name: 'PLAN_REFUSED', message: 'nothing to collect on litecoin' });
+    const [audit] = await db.query<{ actor: string; detail: { planId: string } }>(
+      `select actor, detail from audit_log where action = 'collection.prepare' and merchant_id = $1`,
+      [merchant.merchantId],
+    );
+    expect(audit).toEqual({ actor: `API key ${planner.publicKey}`, detail: { planId: plan.planId, mode: 'live' } });
     const decoded = await node.rpc('decodepsbt', plan.psbt);
     expect(decoded.inputs).toHaveLength(30);
     for (const [i, input] of decoded.inputs.entries()) {
@@ -263,7 +287,27 @@ describe('collections on litecoind regtest without -txindex', () => {
     expect(refused.stderr).toContain(`input ${spentHere.txid}:${spentHere.vout} is spent already`);
 
     await node.mine(1);
+    // Before the watcher sees that block, the node's view differs from the record: checked on demand.
+    const checkedBefore = await callInProcess('funds/check', {}, merchant.live);
+    expectDocumented('funds/check', { ...checkedBefore, headers: new Headers() });
+    expect(checkedBefore.body.error).toBeUndefined();
+    expect(checkedBefore.body.response.checks).toEqual([
+      {
+        network: 'litecoin',
+        currency: 'LTC',
+        outputs: 2,
+        checked: true,
+        reason: null,
+        differences: [
+          { txid: spentHere.txid, vout: spentHere.vout, address: first.address, recorded: '0.3', atNode: null },
+        ],
+      },
+    ]);
     await watchLive(db, adapter);
+    const checkedAfter = await callInProcess('funds/check', {}, merchant.live);
+    expect(checkedAfter.body.response.checks).toEqual([
+      expect.objectContaining({ network: 'litecoin', checked: true, differences: [] }),
+    ]);
     const after = (await collectionPlan(db, merchant.merchantId, 'live', stale.planId))!;
     expect(after.status).toBe('stale');
     expect(after.reason).toContain(elsewhere.txid);

@@ -143,6 +143,12 @@ beforeAll(async () => {
     'refunds/get': { id: refund.id },
     'refunds/list': { orderId: order.orderId },
     'funds/list': {},
+    'funds/check': {},
+    'collections/prepare': { network: 'litecoin' },
+    'collections/list': {},
+    'collections/get': { id: refund.id },
+    'refund-plans/prepare': { refundId: refund.id },
+    'refund-plans/get': { refundId: refund.id },
     'subscriptions/create-plan': { name: 'Scopes 2', currency: 'USD', amount: '6', interval: 'week' },
     'subscriptions/update-plan': { id: plan.id, name: 'Scopes renamed' },
     'subscriptions/list-plans': {},
@@ -174,11 +180,21 @@ const WRITES: OperationName[] = [
   'subscriptions/cancel',
   'subscriptions/advance-test-clock',
 ];
-const READS = (Object.keys(OPERATIONS) as OperationName[]).filter((name) => !WRITES.includes(name));
+/** Money-out plans: only a key with the signing-plans scope prepares or reads them. */
+const PLANS: OperationName[] = [
+  'collections/prepare',
+  'collections/list',
+  'collections/get',
+  'refund-plans/prepare',
+  'refund-plans/get',
+];
+const READS = (Object.keys(OPERATIONS) as OperationName[]).filter(
+  (name) => !WRITES.includes(name) && !PLANS.includes(name),
+);
 
 describe('a read-only key', () => {
-  it('is refused make-order, make-invoice and every other write with 403 INSUFFICIENT_SCOPE, and nothing changes', async () => {
-    for (const name of WRITES) {
+  it('is refused make-order, make-invoice, every other write and the plans with 403 INSUFFICIENT_SCOPE, and nothing changes', async () => {
+    for (const name of [...WRITES, ...PLANS]) {
       const before = await countRows(gateway.db);
       const answer = await call(gateway, name, bodies[name], readOnly);
       expect(answer.status, name).toBe(403);
@@ -192,7 +208,9 @@ describe('a read-only key', () => {
             message: expect.stringMatching(
               name === 'refunds/make'
                 ? /^has scopes read-only; this operation needs refunds/
-                : /^has scopes read-only; this operation needs full/,
+                : PLANS.includes(name)
+                  ? /^has scopes read-only; this operation needs signing-plans$/
+                  : /^has scopes read-only; this operation needs full/,
             ),
           },
         ],
@@ -220,7 +238,7 @@ describe('an orders-and-invoices key', () => {
 });
 
 describe('a full key', () => {
-  it('is answered every operation of the table, the gateway’s own included', async () => {
+  it('is answered every operation of the table, the gateway’s own included, but money out', async () => {
     for (const name of Object.keys(OPERATIONS) as OperationName[]) {
       if (name === 'webhook-endpoints/delete') continue; // last, below: the others use the endpoint
       // Money out: a full key is refused it; the same key with the refunds scope besides is answered.
@@ -228,6 +246,11 @@ describe('a full key', () => {
         const refused = await call(gateway, name, bodies[name], merchant.test);
         expect(refused.status, name).toBe(403);
         await ok(name, bodies[name], refunder);
+        continue;
+      }
+      // Signing plans too: only the signing-plans scope (tests/plans-api.pglite.test.ts calls them).
+      if (PLANS.includes(name)) {
+        expect((await call(gateway, name, bodies[name], merchant.test)).status, name).toBe(403);
         continue;
       }
       await ok(name, bodies[name]);

@@ -17,10 +17,13 @@ import { describe, expect, it } from 'vitest';
 import type { Database } from '@/lib/db/client';
 import type { LiveAdapter } from '@/lib/chains/live';
 import { collectionPlan, setTreasury } from '@/lib/payouts';
-import type { MoneyOutPlan, RefundPlan } from '@/lib/protocol';
+import { createKey } from '@/lib/merchants';
+import { refundPlanSchema, type MoneyOutPlan, type RefundPlan } from '@/lib/protocol';
 import { cancelRefund, confirmClaim, getRefund, makeRefund, planRefund, reopenRefund } from '@/lib/refunds';
 import type { Litecoind } from '../scripts/lib/litecoind.mjs';
+import { callInProcess, useDatabaseForApi } from './support/api-in-process';
 import { createOrder, orderRow } from './support/chain';
+import { expectDocumented } from './support/contract';
 import { watchLive, withLiveNetwork } from './support/live';
 import { litecoindNetwork } from './support/live-networks';
 import type { TestMerchant } from './support/merchants';
@@ -116,8 +119,18 @@ describe('a refund sent with the merchant key on litecoind regtest', () => {
     expect((await orderRow(db, order.id)).status).toBe('processed');
 
     const { refund, address } = await claimedRefund(order.id, 20_000_000n);
-    const plan = await planRefund(db, scope(), refund.id, { feeFromRefund: false, feeRate: 2n });
+    // Prepared through the signed API by a key of the signing-plans scope.
+    const planner = await createKey(db, merchant.merchantId, 'live', {
+      name: 'Signer',
+      scopes: ['read-only', 'signing-plans'],
+    });
+    useDatabaseForApi(db);
+    const prepared = await callInProcess('refund-plans/prepare', { refundId: refund.id, feeRate: '2' }, planner);
+    expectDocumented('refund-plans/prepare', { ...prepared, headers: new Headers() });
+    const plan = refundPlanSchema.parse(prepared.body.response);
     expect(plan).toMatchObject({ kind: 'refund', status: 'prepared' });
+    const newest = await callInProcess('refund-plans/get', { refundId: refund.id }, planner);
+    expect(newest.body.response).toEqual(plan);
     expect(plan.refund).toMatchObject({ refundId: refund.id, amount: '0.2', pays: '0.2', destination: address });
     // The order's own output is spent: it proves the payment to the signer without a node.
     expect(plan.inputs.map((i) => i.address)).toEqual([order.address]);

@@ -56,8 +56,25 @@ import { isUuid, OPERATION_ALIASES, UNSUPPORTED_OPERATIONS, type OperationName, 
 import { rateService, withUsdPrices } from '../rates';
 import { config } from '../config';
 import { listEvents } from '../events';
-import { fundsReport } from '../payouts';
-import { getRefund, listRefunds, priceRefund, refundablePayment, writeRefund, type RefundTarget } from '../refunds';
+import {
+  checkFundsAgainstNode,
+  collectionPlan,
+  fundsReport,
+  listMoneyOutPlans,
+  newestRefundPlan,
+  prepareCollection,
+  type PlanWrite,
+} from '../payouts';
+import {
+  getRefund,
+  listRefunds,
+  planRefund,
+  priceRefund,
+  refundablePayment,
+  writeRefund,
+  type RefundTarget,
+} from '../refunds';
+import { parseUnits } from '../money';
 import {
   createEndpoint,
   deleteEndpoint,
@@ -72,6 +89,7 @@ import {
   sendTestEvent,
   updateEndpoint,
 } from '../webhooks';
+import { ApiError } from './errors';
 import { consumeNonce } from './nonces';
 import { apiOperation, unsupportedOperation, type ApiOperation } from './route';
 import { testSignature } from './test-signature';
@@ -270,6 +288,49 @@ export const API_OPERATIONS = {
   'funds/list': apiOperation('funds/list', async ({ db, key }) => ({
     funds: await fundsReport(db, key.merchantId, key.mode),
   })),
+  'funds/check': apiOperation('funds/check', async ({ db, key }) => ({
+    checks: await checkFundsAgainstNode(db, key.merchantId, key.mode),
+  })),
+  // Money out (docs/collections.md): a plan, its nonce and its audit entry commit together.
+  'collections/prepare': apiOperation(
+    'collections/prepare',
+    async ({ db, key, nonce }, request) =>
+      prepareCollection(
+        db,
+        {
+          merchantId: key.merchantId,
+          mode: key.mode,
+          network: request.network,
+          ...(request.feeRate !== undefined && { feeRate: BigInt(request.feeRate) }),
+          ...(request.minimum !== undefined && { minimum: minimumOf(key, request.network, request.minimum) }),
+        },
+        planWrite(key, nonce, 'collection.prepare'),
+      ),
+    { nonce: 'handler' },
+  ),
+  'collections/list': apiOperation('collections/list', async ({ db, key }, query) => ({
+    plans: await listMoneyOutPlans(db, key.merchantId, key.mode, { kind: 'collection', ...query }),
+  })),
+  'collections/get': apiOperation('collections/get', async ({ db, key }, { id }) => {
+    const plan = await collectionPlan(db, key.merchantId, key.mode, id);
+    return found(plan?.kind === 'collection' ? plan : null, 'Collection plan', id);
+  }),
+  'refund-plans/prepare': apiOperation(
+    'refund-plans/prepare',
+    ({ db, key, nonce }, request) =>
+      planRefund(db, { merchantId: key.merchantId, mode: key.mode }, request.refundId, {
+        feeFromRefund: request.feeFromRefund,
+        ...(request.feeRate !== undefined && { feeRate: BigInt(request.feeRate) }),
+        ...planWrite(key, nonce, 'refund.plan'),
+      }),
+    { nonce: 'handler' },
+  ),
+  'refund-plans/get': apiOperation('refund-plans/get', async ({ db, key }, { id, refundId }) => {
+    if (refundId !== undefined)
+      return found(await newestRefundPlan(db, key.merchantId, key.mode, refundId), 'Refund plan', refundId);
+    const plan = await collectionPlan(db, key.merchantId, key.mode, id!);
+    return found(plan?.kind === 'refund' ? plan : null, 'Refund plan', id!);
+  }),
   'payment-links/create': apiOperation(
     'payment-links/create',
     async ({ db, key, nonce }, input) =>
@@ -379,6 +440,34 @@ function withNonce<T>(db: Database, key: ApiKey, nonce: string, write: (tx: Quer
     if (!(await consumeNonce(tx, key.keyId, nonce))) throw new NonceReused();
     return write(tx);
   });
+}
+
+/** In a plan's own transaction: the request's nonce spent (or NONCE_REUSED, and no plan), and the audit log's entry. */
+function planWrite(key: ApiKey, nonce: string, action: string): PlanWrite {
+  return {
+    within: async (tx, planId) => {
+      if (!(await consumeNonce(tx, key.keyId, nonce))) throw new NonceReused();
+      await recordAudit(tx, {
+        merchantId: key.merchantId,
+        actor: `API key ${key.publicKey}`,
+        action,
+        detail: { planId, mode: key.mode },
+      });
+    },
+  };
+}
+
+/** collections/prepare's `minimum`, in the coin of the network, as base units; VALIDATION_ERROR beyond its decimals. */
+function minimumOf(key: ApiKey, networkName: string, minimum: string): bigint | undefined {
+  const coin = networkFor(key.mode, networkName)?.currencies[0];
+  // An unknown network: the prepare refuses it by name.
+  if (!coin) return undefined;
+  const parsed = parseUnits(minimum, coin.decimals);
+  if (!parsed.ok)
+    throw new ApiError('VALIDATION_ERROR', undefined, [
+      { path: 'minimum', message: `must be an amount of ${coin.ticker} with at most ${coin.decimals} decimals` },
+    ]);
+  return parsed.value;
 }
 
 /** One of the caller's personal-address users, or NotFound. */

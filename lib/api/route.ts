@@ -18,11 +18,13 @@ import type { SubscriptionError } from '../subscriptions';
 import type { OrderError } from '../orders';
 import type { RateUnavailable, UnknownPriceCurrency } from '../rates';
 import type { RefundError } from '../refunds';
+import { refuseKeyMaterial, type PayoutError } from '../payouts';
 import { processSlot } from '../process';
 import {
   API_ERRORS,
   nonceField,
   OPERATIONS,
+  moneyOutAccess,
   scopesAllow,
   scopesGranting,
   type ApiErrorName,
@@ -170,6 +172,8 @@ function wrapped(
         const wait = signatureValid ? keyRateLimitWait(key.keyId, cfg.apiRateLimit) : 0;
         if (wait > 0) throw new ApiError('RATE_LIMITED', API_ERRORS.RATE_LIMITED.message, [], wait);
         const json = parseJson(rawBody);
+        // Before any field is read: a key pasted into a money-out body is named, never echoed or logged.
+        if (access && moneyOutAccess(access)) refuseKeyMaterial(json);
         const { nonce, input } = validate(schema, json, verify);
         const response = await handler({ db, key, nonce, requestId, rawBody, json, signatureValid }, input);
         if (verify && options.nonce !== 'handler' && !(await consumeNonce(db, key.keyId, nonce)))
@@ -372,7 +376,8 @@ const DOMAIN_ANSWERS: Record<
   | (RateUnavailable | UnknownPriceCurrency)['kind']
   | (EventCursorUnknown | TooManyEndpoints)['kind']
   | MispaymentError['kind']
-  | RefundError['kind'],
+  | RefundError['kind']
+  | PayoutError['kind'],
   ApiErrorName
 > = {
   NotFound: 'NOT_FOUND',
@@ -409,6 +414,11 @@ const DOMAIN_ANSWERS: Record<
   // The payer's claim page's refusals (lib/refunds/claim.ts): no API operation makes them.
   ClaimLinkInvalid: 'NOT_FOUND',
   ClaimAddressInvalid: 'VALIDATION_ERROR',
+  CollectionRefused: 'PLAN_REFUSED',
+  KeyMaterialRefused: 'KEY_MATERIAL_REFUSED',
+  // The treasury's and deposit key's forms and the command line's refusals: no API operation sets either.
+  TreasuryInvalid: 'VALIDATION_ERROR',
+  DepositKeyInvalid: 'VALIDATION_ERROR',
   SubscriptionInvalid: 'VALIDATION_ERROR',
   TestClockLiveMode: 'VALIDATION_ERROR',
 };

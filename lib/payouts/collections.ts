@@ -48,7 +48,17 @@ import {
   type RowOf,
 } from '../db';
 import { formatUnits } from '../money';
-import type { CollectionPlan, Mode, MoneyOutPlan, PlanRefund, PlanStatus } from '../protocol';
+import {
+  isUuid,
+  type CollectionPlan,
+  type Mode,
+  type MoneyOutPlan,
+  type PlanKind,
+  type PlanRefund,
+  type PlanStatus,
+  type PlanSummary,
+  type RefundPlan,
+} from '../protocol';
 import { CollectionRefused } from './errors';
 import { decidePlan, isFinalPlanStatus } from './lifecycle';
 import { treasuryOf } from './treasury';
@@ -211,6 +221,14 @@ export async function keyOf(
   return { key: parseKeyDescriptor(text), keyFingerprint: pool.keyFingerprint };
 }
 
+/**
+ * What the caller writes in the transaction that stores a plan (the API's nonce, an audit entry):
+ * a plan refused, or a write of the caller's refused, leaves nothing behind.
+ */
+export interface PlanWrite {
+  within?: (tx: Queryable, planId: string) => Promise<void>;
+}
+
 export interface PrepareCollection {
   merchantId: string;
   mode: Mode;
@@ -265,7 +283,11 @@ export async function planFooting(
  * still open are left out, so two plans never spend the same output; what arrives later is in the
  * next plan.
  */
-export async function prepareCollection(db: Database, request: PrepareCollection): Promise<CollectionPlan> {
+export async function prepareCollection(
+  db: Database,
+  request: PrepareCollection,
+  write: PlanWrite = {},
+): Promise<CollectionPlan> {
   const network = networkFor(request.mode, request.network);
   if (!network || !isUtxoCoin(network.name))
     throw new CollectionRefused(`${request.network} is not a Bitcoin-family network of ${request.mode} mode`);
@@ -351,6 +373,7 @@ export async function prepareCollection(db: Database, request: PrepareCollection
     });
     if (inserted.length !== rows.length)
       throw new CollectionRefused('another plan took some of these outputs at the same moment: prepare again');
+    await write.within?.(tx, id);
   });
   return (await collectionPlan(db, request.merchantId, request.mode, id)) as CollectionPlan;
 }
@@ -359,6 +382,71 @@ type PlanRow = RowOf<typeof collectionPlans>;
 const PLAN_BY_ID = statement<PlanRow, { id: string; merchantId: string; mode: Mode }>(
   sql`select * from ${collectionPlans} where ${collectionPlans.id} = ${param('id')} and ${collectionPlans.merchantId} = ${param('merchantId')} and ${collectionPlans.mode} = ${param('mode')}`,
 );
+
+/** The decimals a plan's amounts are written in: its network's coin. */
+function planDecimals(mode: Mode, networkName: string): number {
+  return networkFor(mode, networkName)?.currencies[0]?.decimals ?? 8;
+}
+
+const PLAN_LIST = statement<
+  PlanRow & { input_count: string },
+  { merchantId: string; mode: Mode; kind: PlanKind; status: PlanStatus | null; limit: number; offset: number }
+>(sql`select ${collectionPlans}.*,
+    (select count(*) from ${collectionPlanInputs} where ${collectionPlanInputs.planId} = ${collectionPlans.id})::text as input_count
+  from ${collectionPlans}
+  where ${collectionPlans.merchantId} = ${param('merchantId')} and ${collectionPlans.mode} = ${param('mode')}
+    and ${collectionPlans.kind} = ${param('kind')}
+    and (${param('status')}::text is null or ${collectionPlans.status}::text = ${param('status')}::text)
+  order by ${collectionPlans.createdAt} desc, ${collectionPlans.id} desc
+  limit ${param('limit')} offset ${param('offset')}`);
+
+/** The merchant's plans of `kind` in `mode`, newest first, of one status or all (`collections/list`, the Funds page). */
+export async function listMoneyOutPlans(
+  db: Queryable,
+  merchantId: string,
+  mode: Mode,
+  query: { kind: PlanKind; status?: PlanStatus; limit: number; offset: number },
+): Promise<PlanSummary[]> {
+  const rows = await PLAN_LIST.run(db, { merchantId, mode, ...query, status: query.status ?? null });
+  return rows.map((row) => {
+    const decimals = planDecimals(mode, row.network);
+    return {
+      planId: row.id,
+      kind: row.kind,
+      network: row.network,
+      currency: row.currency,
+      status: row.status,
+      inputs: Number(row.input_count),
+      total: formatUnits(BigInt(row.total), decimals),
+      fee: formatUnits(BigInt(row.fee), decimals),
+      sent: formatUnits(BigInt(row.sent), decimals),
+      treasury: row.treasury,
+      refundId: row.refund_id,
+      txid: row.txid,
+      reason: row.reason,
+      createdAt: row.created_at.toISOString(),
+    };
+  });
+}
+
+const NEWEST_REFUND_PLAN = statement<{ id: string }, { refundId: string; merchantId: string; mode: Mode }>(
+  sql`select ${collectionPlans.id} as id from ${collectionPlans}
+  where ${collectionPlans.refundId} = ${param('refundId')} and ${collectionPlans.merchantId} = ${param('merchantId')}
+    and ${collectionPlans.mode} = ${param('mode')}
+  order by ${collectionPlans.createdAt} desc, ${collectionPlans.id} desc limit 1`,
+);
+
+/** The newest plan of the caller's refund `refundId` (any status); null when it has none or the refund is not the caller's. */
+export async function newestRefundPlan(
+  db: Queryable,
+  merchantId: string,
+  mode: Mode,
+  refundId: string,
+): Promise<RefundPlan | null> {
+  if (!isUuid(refundId)) return null;
+  const [row] = await NEWEST_REFUND_PLAN.run(db, { refundId, merchantId, mode });
+  return row ? ((await collectionPlan(db, merchantId, mode, row.id)) as RefundPlan) : null;
+}
 const PLAN_INPUT_ROWS = statement<
   Collectable & Pick<RowOf<typeof chainTransfers>, 'spent_by_tx' | 'spent_at_height'>,
   { planId: string }
@@ -376,11 +464,11 @@ export async function collectionPlan(
   mode: Mode,
   id: string,
 ): Promise<MoneyOutPlan | null> {
-  const [row] = await PLAN_BY_ID.run(db, { id, merchantId, mode });
+  const [row] = isUuid(id) ? await PLAN_BY_ID.run(db, { id, merchantId, mode }) : [];
   if (!row) return null;
   const inputs = await PLAN_INPUT_ROWS.run(db, { planId: id });
   const network = networkFor(mode, row.network);
-  const decimals = network?.currencies[0]?.decimals ?? 8;
+  const decimals = planDecimals(mode, row.network);
   const paths = pathsIn(row.psbt);
   const fields: Omit<CollectionPlan, 'kind'> = {
     planId: row.id,

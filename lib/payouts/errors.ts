@@ -40,3 +40,6 @@ export class DepositKeyInvalid extends DomainError<'DepositKeyInvalid'> {
     super('DepositKeyInvalid', `key: not a usable ${network} deposit key: ${why}`, [{ path: 'key', message: why }]);
   }
 }
+
+/** Every refusal of lib/payouts, for the API's table of answers. */
+export type PayoutError = CollectionRefused | DepositKeyInvalid | KeyMaterialRefused | TreasuryInvalid;

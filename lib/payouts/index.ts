@@ -8,16 +8,21 @@ export {
   collectionPlan,
   discardRefundPlans,
   fundsOf,
+  listMoneyOutPlans,
+  newestRefundPlan,
   prepareCollection,
   settleCollections,
   type FundsLine,
   type PlanChange,
+  type PlanWrite,
   type PrepareCollection,
 } from './collections';
-export { CollectionRefused, DepositKeyInvalid, KeyMaterialRefused, TreasuryInvalid } from './errors';
+export { CollectionRefused, DepositKeyInvalid, KeyMaterialRefused, TreasuryInvalid, type PayoutError } from './errors';
 export { checkDepositKey, depositKeyOf, setDepositKey, type DepositKeySet } from './deposit-keys';
+export { checkFundsAgainstNode } from './funds-check';
 export { fundsReport } from './funds-report';
 export { gapLimitOf, type GapLimit } from './gap-limit';
+export { refuseKeyMaterial } from './key-material';
 export { prepareRefundPlan, type RefundToPay } from './refund-plans';
 export { decidePlan, isFinalPlanStatus, type PlanDecision, type PlanInputState } from './lifecycle';
 export { broadcastTronPlan, prepareTronCollection, settleTronPlan } from './tron-collections';

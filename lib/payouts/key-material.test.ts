@@ -32,4 +32,12 @@ describe('key material in a money-out body', () => {
     expect(message).toContain('options.note holds a BIP 39 recovery phrase');
     expect(message).not.toContain('legal');
   });
+  it('searches arrays and bodies nested deeper than a stack', () => {
+    expect(() => refuseKeyMaterial({ items: ['x', { to: root.privateExtendedKey }] })).toThrow(
+      /^items\.1\.to holds an extended private key/,
+    );
+    const deep = JSON.parse(`${'['.repeat(20_000)}"${WORDS}"${']'.repeat(20_000)}`) as unknown[];
+    expect(() => refuseKeyMaterial({ deep })).toThrow(/holds a BIP 39 recovery phrase/);
+    expect(() => refuseKeyMaterial({ deep: JSON.parse(`${'['.repeat(20_000)}${']'.repeat(20_000)}`) })).not.toThrow();
+  });
 });

@@ -33,13 +33,26 @@ export function keyMaterialIn(value: string): string | null {
   return null;
 }
 
-/** Throws KeyMaterialRefused for the first field of `fields` (strings, nested) that holds key material. */
+/**
+ * Throws KeyMaterialRefused for the first field of `fields` (strings, nested in objects and arrays:
+ * `refund.address`, `items.0`) that holds key material. Walked without recursion, so that a body
+ * nested thousands deep is searched, not a stack overflow.
+ */
 export function refuseKeyMaterial(fields: Record<string, unknown>, prefix = ''): void {
-  for (const [name, value] of Object.entries(fields)) {
-    const path = prefix ? `${prefix}.${name}` : name;
+  // Each entry keeps its parent's place: a path is spelled only for the field refused.
+  const pending: { name: string; parent: number; value: unknown }[] = [{ name: prefix, parent: -1, value: fields }];
+  const pathOf = (at: number): string => {
+    const names: string[] = [];
+    for (let i = at; i >= 0; i = pending[i]!.parent) if (pending[i]!.name) names.unshift(pending[i]!.name);
+    return names.join('.');
+  };
+  for (let next = 0; next < pending.length; next++) {
+    const { value } = pending[next]!;
     if (typeof value === 'string') {
       const what = keyMaterialIn(value);
-      if (what) throw new KeyMaterialRefused(path, what);
-    } else if (value && typeof value === 'object') refuseKeyMaterial(value as Record<string, unknown>, path);
+      if (what) throw new KeyMaterialRefused(pathOf(next), what);
+    } else if (value && typeof value === 'object')
+      for (const [name, inner] of Object.entries(value as Record<string, unknown>))
+        pending.push({ name, parent: next, value: inner });
   }
 }

@@ -41,6 +41,7 @@ import {
   collectionPlan,
   planFooting,
   type Collectable,
+  type PlanWrite,
 } from './collections';
 import { CollectionRefused } from './errors';
 import { treasuryOf } from './treasury';
@@ -108,7 +109,11 @@ function isSecondOpenPlan(error: unknown): boolean {
  * PSBT plans, without a treasury for the change, a key origin or a fee estimate, when the
  * spendable outputs do not cover the refund and its fee, or when an open plan pays the refund already.
  */
-export async function prepareRefundPlan(db: Database, request: RefundToPay): Promise<RefundPlan> {
+export async function prepareRefundPlan(
+  db: Database,
+  request: RefundToPay,
+  write: PlanWrite = {},
+): Promise<RefundPlan> {
   const network = networkFor(request.mode, request.network);
   if (!network || !isUtxoCoin(network.name) || SIGNING_FORMAT[network.name] !== 'psbt')
     throw new CollectionRefused(
@@ -233,6 +238,7 @@ export async function prepareRefundPlan(db: Database, request: RefundToPay): Pro
       });
       if (inserted.length !== spent.length)
         throw new CollectionRefused('another plan took some of these outputs at the same moment: prepare again');
+      await write.within?.(tx, id);
     });
   } catch (error) {
     if (isSecondOpenPlan(error)) throw new CollectionRefused('an open plan pays this refund already');

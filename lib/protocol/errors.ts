@@ -16,6 +16,12 @@ export const API_ERRORS = {
     status: 429,
     message: 'Too many requests from this address are still sending their bodies; finish or close them first.',
   },
+  /** A money-out operation's body holds a private key or a seed (docs/decisions/052): `details` names the field, never the value. */
+  KEY_MATERIAL_REFUSED: {
+    code: 1007,
+    status: 400,
+    message: 'The body holds a private key or a recovery phrase; the gateway never takes one.',
+  },
   MISSING_CREDENTIALS: {
     code: 2001,
     status: 401,
@@ -65,6 +71,12 @@ export const API_ERRORS = {
     message: 'The refunds of this payment would exceed what it received.',
   },
   REFUND_STATE_CONFLICT: { code: 3103, status: 409, message: "The refund's state does not allow this." },
+  /** A collection or refund plan cannot be prepared as asked; the message says why (docs/collections.md). */
+  PLAN_REFUSED: {
+    code: 3201,
+    status: 409,
+    message: 'This plan cannot be prepared: the message says why (no treasury, nothing to collect, no fee estimate).',
+  },
   UNSUPPORTED_CURRENCY: { code: 4001, status: 422, message: 'This currency and network are not available.' },
   /** An operation of the API we follow that a watch-only gateway cannot perform (./unsupported.ts says why, per operation). */
   NOT_SUPPORTED: { code: 4002, status: 501, message: 'This gateway does not support this operation.' },

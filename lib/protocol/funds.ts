@@ -26,3 +26,29 @@ export const fundsHeldSchema = z.object({
 export type FundsHeld = z.infer<typeof fundsHeldSchema>;
 
 export const fundsResponse = z.object({ funds: z.array(fundsHeldSchema) });
+
+/** One held output whose node's view differs from the watcher's record. */
+export const fundsDifferenceSchema = z.object({
+  txid: z.string(),
+  vout: z.number().int().nonnegative(),
+  address: z.string(),
+  /** What the watcher recorded, in the coin. */
+  recorded: decimal,
+  /** What the node holds there now, in the coin; null: spent (in a block) or unknown to the node. */
+  atNode: decimal.nullable(),
+});
+
+/** `funds/check`'s line: the network's recorded outputs asked of its node. */
+export const fundsCheckSchema = z.object({
+  network: z.string(),
+  currency: z.string(),
+  /** How many held outputs the watcher recorded. */
+  outputs: z.number().int().nonnegative(),
+  /** False where there is no node to ask (test mode); `reason` says why. */
+  checked: z.boolean(),
+  reason: z.string().nullable(),
+  differences: z.array(fundsDifferenceSchema),
+});
+export type FundsCheck = z.infer<typeof fundsCheckSchema>;
+
+export const fundsCheckResponse = z.object({ checks: z.array(fundsCheckSchema) });

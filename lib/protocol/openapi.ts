@@ -95,6 +95,15 @@ const SUMMARIES: Record<OperationName, string> = {
   'refunds/list': 'The refunds, newest first (of one order with `orderId`).',
   'funds/list':
     'What the deposit addresses hold, per network and currency, with the estimated fee to collect it and the treasury it goes to.',
+  'funds/check':
+    "Every deposit output the watcher recorded as held, asked of the network's node (`gettxout`): the outputs it says are spent, unknown or of another amount.",
+  'collections/prepare':
+    "Prepare a plan that moves the network's confirmed deposit outputs (above `minimum`) to the treasury: a PSBT for `npm run signer`.",
+  'collections/list': 'The collection plans, newest first, with their status (without their PSBTs).',
+  'collections/get': 'One collection plan with its inputs, fee, PSBT and status.',
+  'refund-plans/prepare':
+    "Prepare the plan that sends a ready refund to the payer's confirmed address, the change to the treasury.",
+  'refund-plans/get': "A refund plan by id, or a refund's newest plan by `refundId`.",
   'subscriptions/create-plan':
     'Create a subscription plan: a price per period, an optional trial, reminders and grace.',
   'subscriptions/update-plan':
@@ -175,6 +184,12 @@ const EXAMPLES: Record<OperationName, Record<string, unknown>> = {
   'refunds/get': { id: ID },
   'refunds/list': { orderId: ID, limit: 20 },
   'funds/list': {},
+  'funds/check': {},
+  'collections/prepare': { network: 'litecoin', minimum: '0.001', feeRate: '2' },
+  'collections/list': { status: 'prepared', limit: 20 },
+  'collections/get': { id: ID },
+  'refund-plans/prepare': { refundId: ID, feeFromRefund: false },
+  'refund-plans/get': { refundId: ID },
   'subscriptions/create-plan': {
     name: 'Pro plan',
     currency: 'EUR',

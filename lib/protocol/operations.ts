@@ -14,7 +14,8 @@ import {
   endpointWithSecretResponse,
 } from './endpoints';
 import { eventListResponse } from './events';
-import { fundsResponse } from './funds';
+import { fundsCheckResponse, fundsResponse } from './funds';
+import { collectionPlanSchema, planListResponse, refundPlanSchema } from './plans';
 import { madeRefundResponse, refundListResponse, refundResponse } from './refunds';
 import type { OperationAccess } from './scopes';
 import {
@@ -63,6 +64,11 @@ import {
   makeRefundRequest,
   getRefundRequest,
   listRefundsRequest,
+  prepareCollectionRequest,
+  listCollectionsRequest,
+  getCollectionRequest,
+  prepareRefundPlanRequest,
+  getRefundPlanRequest,
 } from './requests';
 import {
   subscriptionListResponse,
@@ -149,6 +155,17 @@ export const OPERATIONS = {
   'refunds/list': { request: listRefundsRequest, response: refundListResponse, access: 'refunds:read' },
   // Money out, read only (docs/collections.md): what the deposit addresses hold.
   'funds/list': { request: emptyRequest, response: fundsResponse, access: 'read' },
+  'funds/check': { request: emptyRequest, response: fundsCheckResponse, access: 'read' },
+  // Money out (docs/collections.md): plans for `npm run signer`; keys with the signing-plans scope only.
+  'collections/prepare': {
+    request: prepareCollectionRequest,
+    response: collectionPlanSchema,
+    access: 'plans:prepare',
+  },
+  'collections/list': { request: listCollectionsRequest, response: planListResponse, access: 'plans:read' },
+  'collections/get': { request: getCollectionRequest, response: collectionPlanSchema, access: 'plans:read' },
+  'refund-plans/prepare': { request: prepareRefundPlanRequest, response: refundPlanSchema, access: 'plans:prepare' },
+  'refund-plans/get': { request: getRefundPlanRequest, response: refundPlanSchema, access: 'plans:read' },
   'webhook-endpoints/create': {
     request: createEndpointRequest,
     response: endpointWithSecretResponse,

@@ -171,3 +171,27 @@ export const tronCollectionPlanSchema = z.object({
   createdAt: z.string(),
 });
 export type TronCollectionPlan = z.infer<typeof tronCollectionPlanSchema>;
+
+/** A plan in a list (`collections/list`): what it moves and where it stands, without its PSBT. */
+export const planSummarySchema = z.object({
+  planId: z.uuid(),
+  kind: z.enum(PLAN_KIND_VALUES),
+  network: z.string(),
+  currency: z.string(),
+  status: z.enum(PLAN_STATUS_VALUES),
+  /** How many deposit outputs it spends. */
+  inputs: z.number().int().nonnegative(),
+  total: decimal,
+  fee: decimal,
+  sent: decimal,
+  treasury: z.string(),
+  /** The refund a refund plan pays; null for a collection. */
+  refundId: z.uuid().nullable(),
+  txid: z.string().nullable(),
+  reason: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type PlanSummary = z.infer<typeof planSummarySchema>;
+
+/** collections/list's answer, newest first. */
+export const planListResponse = z.object({ plans: z.array(planSummarySchema) });

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { SUBSCRIPTION_INTERVAL_VALUES } from './subscription-values';
 import { MAX_AMOUNT_DIGITS } from '../money';
 import { EVENT_SUBSCRIPTION_VALUES, EVENT_TYPE_VALUES } from './events';
+import { PLAN_STATUS_VALUES } from './plans';
 import {
   ADDRESS_TRANSACTION_STATUS_VALUES,
   DEPOSIT_STAGE_VALUES,
@@ -568,6 +569,38 @@ export type MakeRefundRequest = z.output<typeof makeRefundRequest>;
 export const getRefundRequest = z.object({ id: id() });
 /** refunds/list: the caller's refunds, newest first; of one order with `orderId`. */
 export const listRefundsRequest = z.object({ orderId: optional(id()), ...page });
+/** A fee rate as plans carry it: whole base units per virtual byte ("2"). */
+const feeRate = () =>
+  z
+    .string({ error: 'must be a whole number of base units per vbyte, as a string such as "2"' })
+    .regex(/^[1-9]\d{0,9}$/, 'must be a whole number of base units per vbyte from 1 to 9999999999, as a string');
+
+/**
+ * collections/prepare: a plan that moves the network's confirmed deposit outputs (each at least
+ * `minimum`, in the coin) to the treasury, at `feeRate` or the node's estimate (docs/collections.md).
+ */
+export const prepareCollectionRequest = z.object({
+  network: networkName(),
+  minimum: optional(positiveAmount()),
+  feeRate: optional(feeRate()),
+});
+/** collections/list: the caller's collection plans, newest first, of one status or all. */
+export const listCollectionsRequest = z.object({ status: optional(z.enum(PLAN_STATUS_VALUES)), ...page });
+/** collections/get. */
+export const getCollectionRequest = z.object({ id: id() });
+/** refund-plans/prepare: the plan that sends a ready refund; the fee from the change unless `feeFromRefund`. */
+export const prepareRefundPlanRequest = z.object({
+  refundId: id(),
+  feeFromRefund: optional(z.boolean({ error: 'must be true or false' })).transform((v) => v ?? false),
+  feeRate: optional(feeRate()),
+});
+/** refund-plans/get: a refund plan by its id, or a refund's newest plan by `refundId` (exactly one). */
+export const getRefundPlanRequest = z
+  .object({ id: optional(id()), refundId: optional(id()) })
+  .superRefine((request, ctx) => {
+    if ((request.id === undefined) === (request.refundId === undefined))
+      ctx.addIssue({ code: 'custom', path: ['id'], message: 'give exactly one of id, refundId' });
+  });
 /** subscriptions/create-plan: a price per period of `intervalCount` days, weeks, months or years. */
 export const createSubscriptionPlanRequest = z.object({
   name: text().trim().min(1, 'is required').max(200, 'must be at most 200 characters'),

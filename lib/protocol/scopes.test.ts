@@ -4,6 +4,7 @@ import {
   BASE_KEY_SCOPES,
   KEY_SCOPES,
   MONEY_OUT_SCOPES,
+  moneyOutAccess,
   OPERATION_ACCESS_VALUES,
   scopesAllow,
   scopesGranting,
@@ -19,10 +20,18 @@ describe('the key scopes', () => {
     const moneyOut = NAMES.filter((name) =>
       scopesGranting(OPERATIONS[name].access).every((s) => KEY_SCOPES[s].moneyOut),
     );
-    expect(moneyOut).toEqual(['refunds/make']);
+    expect(moneyOut).toEqual([
+      'refunds/make',
+      'collections/prepare',
+      'collections/list',
+      'collections/get',
+      'refund-plans/prepare',
+      'refund-plans/get',
+    ]);
     expect(allowed('full')).toEqual(NAMES.filter((name) => !moneyOut.includes(name)).sort());
     expect(KEY_SCOPES.full.grants).not.toContain('refunds:create');
     expect(KEY_SCOPES.full.grants).not.toContain('plans:submit');
+    expect(KEY_SCOPES.full.grants).not.toContain('plans:prepare');
   });
 
   it('grant a read-only key every read and no write', () => {
@@ -40,6 +49,12 @@ describe('the key scopes', () => {
       'payment-links/create',
       'payment-links/disable',
       'refunds/make',
+      'collections/prepare',
+      'refund-plans/prepare',
+      // Signing plans are money out: read by the signing-plans scope only.
+      'collections/list',
+      'collections/get',
+      'refund-plans/get',
       'subscriptions/create-plan',
       'subscriptions/update-plan',
       'subscriptions/create',
@@ -71,8 +86,12 @@ describe('the key scopes', () => {
   });
 
   it('keep the money-out accesses to the money-out scopes', () => {
-    for (const access of ['plans:read', 'plans:submit', 'refunds:create'] as const)
+    for (const access of ['plans:read', 'plans:prepare', 'plans:submit', 'refunds:create'] as const) {
       expect(scopesGranting(access).every((scope) => KEY_SCOPES[scope].moneyOut)).toBe(true);
+      expect(moneyOutAccess(access)).toBe(true);
+    }
+    for (const access of ['base', 'read', 'refunds:read', 'orders:write'] as const)
+      expect(moneyOutAccess(access)).toBe(false);
     expect(MONEY_OUT_SCOPES.sort()).toEqual(['refunds', 'signing-plans']);
     expect(OPERATION_ACCESS_VALUES.every((access) => scopesGranting(access).length > 0)).toBe(true);
   });

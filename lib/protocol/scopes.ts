@@ -16,8 +16,9 @@
  * - `links:write`: create and disable payment links (public pages that make invoices).
  * - `subscriptions:write`: create subscription plans and subscribers, cancel subscriptions, move
  *   the test clock (test mode only). Subscriptions make invoices and mail subscribers.
- * - `plans:read`, `plans:submit`: read signing plans (collections, refunds) and submit their
- *   signatures. Money out.
+ * - `plans:read`, `plans:prepare`, `plans:submit`: read signing plans (collections, refunds),
+ *   prepare them and submit their signatures. Money out: their bodies are searched for key
+ *   material (`moneyOutAccess`).
  * - `refunds:create`: create refunds. Money out.
  * - `refunds:read`: read refunds: every key that reads, and the refunds scope (which reads what it made).
  */
@@ -30,6 +31,7 @@ export const OPERATION_ACCESS_VALUES = [
   'links:write',
   'subscriptions:write',
   'plans:read',
+  'plans:prepare',
   'plans:submit',
   'refunds:create',
   'refunds:read',
@@ -82,8 +84,9 @@ export const KEY_SCOPES = {
   },
   'signing-plans': {
     label: 'Signing plans',
-    description: 'Money out: read the signing plans of collections and refunds and submit their signatures.',
-    grants: ['base', 'plans:read', 'plans:submit'],
+    description:
+      'Money out: prepare and read the signing plans of collections and refunds, and submit their signatures.',
+    grants: ['base', 'plans:read', 'plans:prepare', 'plans:submit'],
     moneyOut: true,
   },
   refunds: {
@@ -105,6 +108,14 @@ export const MONEY_OUT_SCOPES = KEY_SCOPE_VALUES.filter((scope) => KEY_SCOPES[sc
 /** Whether a key with `scopes` may call an operation that needs `access`. */
 export function scopesAllow(scopes: readonly KeyScope[], access: OperationAccess): boolean {
   return scopes.some((scope) => (KEY_SCOPES[scope].grants as readonly OperationAccess[]).includes(access));
+}
+
+/**
+ * Whether only money-out scopes grant `access`: the operations that take part in moving money out,
+ * whose bodies the API edge searches for key material before anything else reads them.
+ */
+export function moneyOutAccess(access: OperationAccess): boolean {
+  return scopesGranting(access).every((scope) => KEY_SCOPES[scope].moneyOut);
 }
 
 /** The scopes that grant `access` (for an error's details and the docs). */

@@ -8,13 +8,13 @@ import 'server-only';
 import { columnsOf, deposits, param, refunds, sql, statement, type Database, type Queryable, type RowOf } from '../db';
 import { log } from '../log';
 import { type MerchantScope } from '../merchants';
-import { prepareRefundPlan, type PlanChange } from '../payouts';
+import { prepareRefundPlan, type PlanChange, type PlanWrite } from '../payouts';
 import type { RefundPlan } from '../protocol';
 import { RefundStateConflict } from './errors';
 import { nextRefundState, refundActionOfPlanChange } from './lifecycle';
 import { applyRefundAction, lockRefund, type RefundRow } from './store';
 
-export interface PlanRefundOptions {
+export interface PlanRefundOptions extends PlanWrite {
   /** The network fee is taken from the refund (the payer gets less); otherwise the merchant's change pays it. */
   feeFromRefund: boolean;
   /** Base units per virtual byte; the node's estimate when absent. */
@@ -38,24 +38,28 @@ export async function planRefund(
     );
   if (refund.approval === 'required')
     throw new RefundStateConflict("this refund is above the owner's threshold: a second person must approve it first");
-  return prepareRefundPlan(db, {
-    ...scope,
-    network: refund.network,
-    refundId: refund.id,
-    orderId: refund.order_id,
-    invoiceId: refund.invoice_id,
-    depositId: refund.deposit_id,
-    amount: BigInt(refund.amount),
-    destination: refund.address,
-    addressConfirmedAt: refund.address_confirmed_at,
-    payment:
-      refund.order_id && refund.source_kind === 'order'
-        ? { orderId: refund.order_id }
-        : await depositPayment(db, refund),
-    // A refund the payer started always bears its fee (docs/decisions/082).
-    feeFromRefund: refund.fee_from_refund || options.feeFromRefund,
-    ...(options.feeRate !== undefined ? { feeRate: options.feeRate } : {}),
-  });
+  return prepareRefundPlan(
+    db,
+    {
+      ...scope,
+      network: refund.network,
+      refundId: refund.id,
+      orderId: refund.order_id,
+      invoiceId: refund.invoice_id,
+      depositId: refund.deposit_id,
+      amount: BigInt(refund.amount),
+      destination: refund.address,
+      addressConfirmedAt: refund.address_confirmed_at,
+      payment:
+        refund.order_id && refund.source_kind === 'order'
+          ? { orderId: refund.order_id }
+          : await depositPayment(db, refund),
+      // A refund the payer started always bears its fee (docs/decisions/082).
+      feeFromRefund: refund.fee_from_refund || options.feeFromRefund,
+      ...(options.feeRate !== undefined ? { feeRate: options.feeRate } : {}),
+    },
+    options,
+  );
 }
 
 const DEPOSIT_OUTPUT = statement<Pick<RowOf<typeof deposits>, 'in_tx_hash' | 'in_output_index'>, { id: string }>(

@@ -6,6 +6,7 @@ import 'server-only';
  */
 import { z } from 'zod';
 import type { LiveChainConfig } from '../../config';
+import { parseUnits } from '../../money';
 import { JsonRpcClient, RpcError } from './rpc';
 
 /** The node no longer has a block (pruned): the previous transaction cannot be had from it. */
@@ -24,7 +25,15 @@ export interface CollectionNode {
   previousTransactions(wanted: readonly { txid: string; blockHash: string }[]): Promise<Map<string, string>>;
   /** The node's estimate for confirmation within `blocks`, in base units per virtual byte (rounded up); null without one. */
   feeRate(blocks: number): Promise<bigint | null>;
+  /**
+   * What the node's best chain says of each output (`gettxout`, mempool left out: the watcher
+   * records spends from blocks): its value in base units while unspent, null once spent or unknown.
+   */
+  unspentOutputs(wanted: readonly { txid: string; vout: number }[], decimals: number): Promise<(bigint | null)[]>;
 }
+
+/** Most outputs asked of the node in one batch. */
+const OUTPUTS_PER_BATCH = 500;
 
 const rawHex = z.string().regex(/^([0-9a-f]{2})+$/);
 
@@ -61,6 +70,29 @@ export function utxoCollectionNode(cfg: LiveChainConfig): CollectionNode {
       const [whole, fraction = ''] = answer.feerate.toFixed(8).split('.');
       const perKvB = BigInt(whole!) * 100_000_000n + BigInt(fraction.padEnd(8, '0'));
       return (perKvB + 999n) / 1000n;
+    },
+    async unspentOutputs(wanted, decimals) {
+      const out: (bigint | null)[] = [];
+      for (let at = 0; at < wanted.length; at += OUTPUTS_PER_BATCH) {
+        const answers = await rpc.batch(
+          wanted
+            .slice(at, at + OUTPUTS_PER_BATCH)
+            .map((w) => ({ method: 'gettxout', params: [w.txid, w.vout, false] })),
+          // The client reads every `value` as its text (./rpc.ts): no amount passes through a float.
+          z.object({ value: z.string() }).nullable(),
+        );
+        for (const answer of answers) {
+          if (answer instanceof RpcError) throw answer;
+          if (answer === null) {
+            out.push(null);
+            continue;
+          }
+          const value = parseUnits(answer.value, decimals);
+          if (!value.ok) throw new RpcError(`gettxout answered a value that is not an amount: ${answer.value}`);
+          out.push(value.value);
+        }
+      }
+      return out;
     },
   };
 }

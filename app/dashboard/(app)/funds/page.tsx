@@ -1,13 +1,26 @@
 import type { Metadata } from 'next';
+import { cookies } from 'next/headers';
+import Link from 'next/link';
 import { z } from 'zod';
 import { CELL, DataTable, EmptyState } from '@/components/dashboard/table';
-import { Amount, BUTTON, INPUT, LABEL, Mono, Notice, PageTitle } from '@/components/dashboard/ui';
+import { Amount, BUTTON, INPUT, LABEL, LINK, Mono, Notice, PageTitle, StatusBadge } from '@/components/dashboard/ui';
 import { enabledNetworks } from '@/lib/chains';
 import { getDatabase } from '@/lib/db';
 import { isDomainErrorOf } from '@/lib/errors';
-import { depositKeyOf, fundsReport, gapLimitOf, treasuryOf, type GapLimit } from '@/lib/payouts';
+import {
+  checkFundsAgainstNode,
+  depositKeyOf,
+  fundsReport,
+  gapLimitOf,
+  listMoneyOutPlans,
+  treasuryOf,
+  type GapLimit,
+} from '@/lib/payouts';
+import { can } from '@/lib/users';
 import { requirePage } from '../../session';
 import { setDepositKeyAction, setTreasuryAction } from './actions';
+import { prepareCollectionAction } from './plan-actions';
+import { PLAN_REFUSAL_COOKIE } from './plan-cookie';
 
 export const metadata: Metadata = { title: 'Funds' };
 
@@ -22,10 +35,15 @@ const NOTICE_PARAM = z.object({
       'owner-only',
       'deposit-key',
       'deposit-key-invalid',
+      'plan-invalid',
+      'plan-refused',
     ])
     .optional()
     .catch(undefined),
 });
+/** `?check=node`: the "Check against the node" button, a plain GET form (it changes nothing). */
+const CHECK_PARAM = z.object({ check: z.enum(['node']).optional().catch(undefined) });
+
 const NOTICES = {
   treasury: { tone: 'success', text: 'The treasury is saved: the next collection of that network goes there.' },
   'treasury-invalid': {
@@ -49,6 +67,11 @@ const NOTICES = {
     tone: 'error',
     text: 'That is not a usable descriptor of the network (with its key origin and checksum, a public key, not used by another merchant): nothing was changed.',
   },
+  'plan-invalid': {
+    tone: 'error',
+    text: 'The fee rate is a whole number of base units per vbyte (or empty for the node’s estimate): nothing was prepared.',
+  },
+  'plan-refused': { tone: 'error', text: 'The collection could not be prepared: nothing was changed.' },
 } as const;
 
 /** The gap limit a wallet importing the network's key would need; null for a network without one (a tag network). */
@@ -64,12 +87,15 @@ async function gapLimit(network: string, mode: 'live' | 'test', merchantId: stri
 /**
  * What the deposit addresses hold (docs/collections.md, "Funds"): per network and currency, from
  * what the watcher recorded in and out, the estimated fee to collect it all, the treasury it would
- * go to and the gap limit another wallet would need. Read only: collections are prepared with
- * `npm run collect` and signed on the merchant's machine.
+ * go to and the gap limit another wallet would need; "Prepare collection" per network for a user
+ * with the `settings` permission (./plan-actions.ts), and the plans prepared, signed on the
+ * merchant's machine.
  */
 export default async function FundsPage({ searchParams }: { searchParams: Promise<Record<string, unknown>> }) {
   const session = await requirePage('view');
-  const { notice } = NOTICE_PARAM.parse(await searchParams);
+  const query = await searchParams;
+  const { notice } = NOTICE_PARAM.parse(query);
+  const { check } = CHECK_PARAM.parse(query);
   const db = await getDatabase();
   const funds = await fundsReport(db, session.merchantId, session.mode);
   // The networks whose deposits a collection plan gathers: the Bitcoin family's.
@@ -87,12 +113,23 @@ export default async function FundsPage({ searchParams }: { searchParams: Promis
     })),
   );
   const gaps = await Promise.all(funds.map((line) => gapLimit(line.network, session.mode, session.merchantId)));
+  const plans = await listMoneyOutPlans(db, session.merchantId, session.mode, {
+    kind: 'collection',
+    limit: 10,
+    offset: 0,
+  });
+  // Why a prepare was refused, in lib/payouts' words (./plan-actions.ts), never from the URL.
+  const refusal = notice === 'plan-refused' ? (await cookies()).get(PLAN_REFUSAL_COOKIE)?.value : undefined;
+  const canCollect = can(session.role, 'settings');
+  const checks = check === 'node' ? await checkFundsAgainstNode(db, session.merchantId, session.mode) : null;
   return (
     <>
       <PageTitle description="What your deposit addresses hold, and what collecting it to your treasury would cost. The gateway never holds a key: you sign collections on your own machine.">
         Funds
       </PageTitle>
-      {notice ? <Notice tone={NOTICES[notice].tone}>{NOTICES[notice].text}</Notice> : null}
+      {notice ? (
+        <Notice tone={NOTICES[notice].tone}>{`${NOTICES[notice].text}${refusal ? ` ${refusal}.` : ''}`}</Notice>
+      ) : null}
       {funds.length === 0 ? (
         <EmptyState>Your deposit addresses hold nothing the watcher has seen confirmed and unspent.</EmptyState>
       ) : (
@@ -129,6 +166,74 @@ export default async function FundsPage({ searchParams }: { searchParams: Promis
           })}
         </DataTable>
       )}
+      {funds.length > 0 && (
+        <form method="get" className="mt-3">
+          <input type="hidden" name="check" value="node" />
+          <button type="submit" className={BUTTON}>
+            Check against the node
+          </button>
+        </form>
+      )}
+      {checks && (
+        <ul className="mt-2 space-y-1 text-sm" data-testid="funds-check">
+          {checks.map((line) => (
+            <li key={`${line.network}:${line.currency}`}>
+              {!line.checked
+                ? `${line.network} ${line.currency}: not checked (${line.reason})`
+                : line.differences.length === 0
+                  ? `${line.network} ${line.currency}: the node holds all ${line.outputs} outputs as recorded`
+                  : `${line.network} ${line.currency}: ${line.differences.length} of ${line.outputs} outputs differ at the node`}
+              {line.differences.length > 0 && (
+                <ul className="list-disc pl-5">
+                  {line.differences.map((d) => (
+                    <li key={`${d.txid}:${d.vout}`}>
+                      <Mono>{`${d.txid}:${d.vout}`}</Mono>
+                      {` (${d.address}): recorded ${d.recorded}, ${d.atNode === null ? 'spent or unknown at the node' : `${d.atNode} at the node`}`}
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      <section aria-labelledby="collections-title" className="mt-6">
+        <h2 id="collections-title" className="text-lg font-semibold">
+          Collections
+        </h2>
+        {canCollect && funds.length > 0 && (
+          <ul className="mt-2 space-y-2">
+            {funds.map((line) => (
+              <li key={`${line.network}:${line.currency}`}>
+                <form action={prepareCollectionAction} className="flex flex-wrap items-end gap-2">
+                  <input type="hidden" name="network" value={line.network} />
+                  <label className={LABEL}>
+                    {`${line.network}: fee rate per vbyte (empty: the node’s estimate)`}
+                    <input name="feeRate" inputMode="numeric" maxLength={10} className={INPUT} autoComplete="off" />
+                  </label>
+                  <button type="submit" className={BUTTON}>
+                    {`Prepare collection of ${line.network}`}
+                  </button>
+                </form>
+              </li>
+            ))}
+          </ul>
+        )}
+        {plans.length === 0 ? (
+          <p className="mt-2 text-sm">No collection prepared yet.</p>
+        ) : (
+          <ul className="mt-3 space-y-1 text-sm" data-testid="plans">
+            {plans.map((plan) => (
+              <li key={plan.planId}>
+                <Link href={`/dashboard/funds/plans/${plan.planId}`} className={LINK}>
+                  {`${plan.network}: ${plan.inputs} outputs, ${plan.total} ${plan.currency}`}
+                </Link>{' '}
+                <StatusBadge status={plan.status} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
       <section aria-labelledby="treasury-title" className="mt-6">
         <h2 id="treasury-title" className="text-lg font-semibold">
           Treasuries
@@ -259,9 +364,9 @@ export default async function FundsPage({ searchParams }: { searchParams: Promis
         )}
       </section>
       <p className="mt-4 text-sm">
-        Prepare a collection with <code>npm run collect -- prepare</code> and sign it with <code>npm run signer</code>{' '}
-        (the gateway&apos;s <code>docs/collections.md</code>). The API answers the same lines as <code>funds/list</code>
-        .
+        A prepared collection is signed with <code>npm run signer</code> on your own machine (the gateway&apos;s{' '}
+        <code>docs/collections.md</code>); <code>npm run collect -- prepare</code> and the API&apos;s{' '}
+        <code>collections/prepare</code> prepare the same plans, and <code>funds/list</code> answers these lines.
       </p>
     </>
   );

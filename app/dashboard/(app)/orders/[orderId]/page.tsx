@@ -31,6 +31,8 @@ import { resendWebhook } from '../../actions';
 import { decideMispaidOrder } from './actions';
 import { ResentNotice } from '../../resent-notice';
 import { firstValues, type SearchParams } from '../../search-params';
+import { newestRefundPlan } from '@/lib/payouts';
+import { PLAN_REFUSAL_COOKIE } from '../../funds/plan-cookie';
 import { CLAIM_LINK_COOKIE } from './refund-cookie';
 import { RefundsSection } from './refunds-section';
 
@@ -53,6 +55,19 @@ export default async function OrderPage({ params, searchParams }: Props) {
   const scope = { merchantId: session.merchantId, mode: session.mode };
   const refunds = await listRefunds(await getDatabase(), scope, { orderId: order.orderId, limit: 100, offset: 0 });
   const claimUrl = (await cookies()).get(CLAIM_LINK_COOKIE)?.value;
+  const planRefusal = refund === 'plan' ? (await cookies()).get(PLAN_REFUSAL_COOKIE)?.value : undefined;
+  const refundPlans = Object.fromEntries(
+    (
+      await Promise.all(
+        refunds
+          .filter((r) => r.state !== 'awaiting_address' && r.state !== 'canceled')
+          .map(
+            async (r) =>
+              [r.id, await newestRefundPlan(await getDatabase(), session.merchantId, session.mode, r.id)] as const,
+          ),
+      )
+    ).flatMap(([id, plan]) => (plan ? [[id, { planId: plan.planId, status: plan.status }]] : [])),
+  );
   const back = `/dashboard/orders/${order.orderId}`;
   return (
     <>
@@ -135,6 +150,8 @@ export default async function OrderPage({ params, searchParams }: Props) {
         refundable={order.status !== 'pending' && order.received !== '0'}
         outcome={refund}
         claimUrl={claimUrl}
+        plans={refundPlans}
+        planRefusal={planRefusal}
       />
 
       <Section title="Timeline" id="timeline">

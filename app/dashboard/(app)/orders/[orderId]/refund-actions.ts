@@ -16,6 +16,7 @@ import {
   approveRefund,
   cancelRefund,
   makeRefund,
+  planRefund,
   priceRefund,
   refundablePayment,
   reopenRefund,
@@ -24,6 +25,7 @@ import {
 import { postedForm } from '@/lib/security';
 import { recordAudit } from '@/lib/users';
 import { clientAddress, requireAction } from '../../../session';
+import { PLAN_REFUSAL_COOKIE, PLAN_REFUSAL_COOKIE_OPTIONS } from '../../funds/plan-cookie';
 import { CLAIM_LINK_COOKIE } from './refund-cookie';
 
 const makeForm = z.object({
@@ -41,6 +43,7 @@ const REFUSALS: Partial<Record<string, string>> = {
   RefundExceedsReceived: 'exceeds',
   RefundStateConflict: 'state',
   NotFound: 'unknown',
+  CollectionRefused: 'plan',
 };
 
 async function refusedOr<T>(page: string, work: () => Promise<T>): Promise<T> {
@@ -49,6 +52,12 @@ async function refusedOr<T>(page: string, work: () => Promise<T>): Promise<T> {
   } catch (error) {
     const refusal = isDomainError(error) ? REFUSALS[error.kind] : isDatabaseBusy(error) ? 'busy' : undefined;
     if (!refusal) throw error;
+    // A plan refused says why in lib/payouts' words (no treasury, no fee estimate), kept out of the URL.
+    if (refusal === 'plan')
+      (await cookies()).set(PLAN_REFUSAL_COOKIE, (error as Error).message, {
+        ...PLAN_REFUSAL_COOKIE_OPTIONS,
+        path: page,
+      });
     redirect(`${page}?refund=${refusal}`);
   }
 }
@@ -147,6 +156,19 @@ export async function reopenRefundAction(posted: FormData): Promise<void> {
   await handOver(page, made);
   revalidatePath(page);
   redirect(`${page}?refund=reopened`);
+}
+
+/**
+ * "Prepare plan" on a ready refund (docs/decisions/081): the plan that pays it from the merchant's
+ * deposits, the change to the treasury, shown on its own page to download and sign. The network
+ * fee is taken from the change unless "take the fee from the refund" is ticked.
+ */
+export async function planRefundAction(posted: FormData): Promise<void> {
+  const feeFromRefund = postedForm(posted).get('feeFromRefund') === 'on';
+  const { result: plan } = await changeRefund(posted, 'refund.plan', (db, scope, refundId) =>
+    planRefund(db, scope, refundId, { feeFromRefund }),
+  );
+  redirect(`/dashboard/funds/plans/${plan.planId}?notice=prepared`);
 }
 
 /** "Approve" on a refund above the owner's threshold: by someone with the refunds permission who did not make it. */

@@ -11,6 +11,7 @@ import {
   BUTTON_QUIET,
   INPUT,
   LABEL,
+  LINK,
   Mono,
   MUTED,
   Notice,
@@ -18,7 +19,14 @@ import {
   Time,
 } from '@/components/dashboard/ui';
 import type { RefundResponse } from '@/lib/protocol';
-import { approveRefundAction, cancelRefundAction, makeRefundAction, reopenRefundAction } from './refund-actions';
+import Link from 'next/link';
+import {
+  approveRefundAction,
+  cancelRefundAction,
+  makeRefundAction,
+  planRefundAction,
+  reopenRefundAction,
+} from './refund-actions';
 
 const OUTCOMES: Record<string, { tone: 'info' | 'error' | 'success'; text: string }> = {
   made: { tone: 'success', text: 'Refund made: it waits for the payer to give an address.' },
@@ -34,6 +42,7 @@ const OUTCOMES: Record<string, { tone: 'info' | 'error' | 'success'; text: strin
   },
   unknown: { tone: 'error', text: 'No such refund or order.' },
   busy: { tone: 'error', text: 'The gateway is busy: try again.' },
+  plan: { tone: 'error', text: 'The plan could not be prepared:' },
 };
 
 export function RefundsSection({
@@ -44,6 +53,8 @@ export function RefundsSection({
   refundable,
   outcome,
   claimUrl,
+  plans,
+  planRefusal,
 }: {
   orderId: string;
   currency: string;
@@ -54,11 +65,17 @@ export function RefundsSection({
   outcome: string | undefined;
   /** A claim link just made, to share with the payer (shown once). */
   claimUrl: string | undefined;
+  /** Each refund's newest plan, by refund id. */
+  plans: Readonly<Record<string, { planId: string; status: string }>>;
+  /** Why a plan was just refused, in lib/payouts' words. */
+  planRefusal: string | undefined;
 }) {
   const said = outcome ? OUTCOMES[outcome] : undefined;
   return (
     <Section title="Refunds" id="refunds">
-      {said && <Notice tone={said.tone}>{said.text}</Notice>}
+      {said && (
+        <Notice tone={said.tone}>{`${said.text}${outcome === 'plan' && planRefusal ? ` ${planRefusal}.` : ''}`}</Notice>
+      )}
       {claimUrl && (
         <p className="my-2 text-sm">
           Claim link for the payer (shown once; mailed to them when the order has their address):{' '}
@@ -80,11 +97,29 @@ export function RefundsSection({
               <td className={CELL}>
                 {r.state.replace('_', ' ')}
                 {r.approval === 'required' && <span className="block">needs a second person’s approval</span>}
+                {plans[r.id] && (
+                  <Link href={`/dashboard/funds/plans/${plans[r.id]!.planId}`} className={`${LINK} block`}>
+                    {`plan: ${plans[r.id]!.status}`}
+                  </Link>
+                )}
               </td>
               <td className={CELL}>{r.address ? <Mono>{r.address}</Mono> : <span className={MUTED}>not yet</span>}</td>
               <td className={CELL}>
                 {canRefund && (r.state === 'awaiting_address' || r.state === 'ready') && (
                   <span className="flex flex-wrap gap-2">
+                    {r.state === 'ready' && r.approval !== 'required' && (
+                      <form action={planRefundAction} className="flex flex-wrap items-center gap-2">
+                        <input type="hidden" name="orderId" value={orderId} />
+                        <input type="hidden" name="refundId" value={r.id} />
+                        <label className="text-sm">
+                          <input type="checkbox" name="feeFromRefund" className="mr-1" />
+                          fee from the refund
+                        </label>
+                        <button type="submit" className={BUTTON_QUIET}>
+                          Prepare plan
+                        </button>
+                      </form>
+                    )}
                     {r.approval === 'required' && (
                       <form action={approveRefundAction}>
                         <input type="hidden" name="orderId" value={orderId} />

@@ -1,0 +1,69 @@
+'use server';
+/**
+ * "Prepare collection" on the Funds page (docs/collections.md): a plan that moves a network's
+ * confirmed deposit outputs to the treasury, for the merchant to download and sign on its own
+ * machine. The session and the `settings` permission are checked here, every call; the form is
+ * parsed with zod; the plan and its audit entry (`collection.prepare`) commit together. A plan
+ * that cannot be prepared comes back to the page with lib/payouts' reason.
+ */
+import { cookies } from 'next/headers';
+import { redirect } from 'next/navigation';
+import { z } from 'zod';
+import { getDatabase } from '@/lib/db';
+import { isDomainErrorOf } from '@/lib/errors';
+import { prepareCollection } from '@/lib/payouts';
+import { postedForm } from '@/lib/security';
+import { recordAudit } from '@/lib/users';
+import { clientAddress, requireAction } from '../../session';
+import { PLAN_REFUSAL_COOKIE, PLAN_REFUSAL_COOKIE_OPTIONS } from './plan-cookie';
+
+const COLLECT_FORM = z.object({
+  network: z.string().regex(/^[a-z]{1,32}$/),
+  /** Base units per vbyte; empty: the node's estimate. */
+  feeRate: z
+    .string()
+    .trim()
+    .regex(/^([1-9]\d{0,9})?$/),
+});
+
+export async function prepareCollectionAction(posted: FormData): Promise<void> {
+  const form = postedForm(posted);
+  const session = await requireAction('settings');
+  const parsed = COLLECT_FORM.safeParse({ network: form.get('network') ?? '', feeRate: form.get('feeRate') ?? '' });
+  if (!parsed.success) redirect('/dashboard/funds?notice=plan-invalid');
+  const { network, feeRate } = parsed.data;
+  const db = await getDatabase();
+  const ip = await clientAddress();
+  let planId: string;
+  try {
+    const plan = await prepareCollection(
+      db,
+      {
+        merchantId: session.merchantId,
+        mode: session.mode,
+        network,
+        ...(feeRate !== '' && { feeRate: BigInt(feeRate) }),
+      },
+      {
+        within: (tx, id) =>
+          recordAudit(tx, {
+            merchantId: session.merchantId,
+            userId: session.userId,
+            actor: session.email,
+            action: 'collection.prepare',
+            detail: { planId: id, network, mode: session.mode },
+            ip,
+          }),
+      },
+    );
+    planId = plan.planId;
+  } catch (error) {
+    if (!isDomainErrorOf(error, 'CollectionRefused')) throw error;
+    (await cookies()).set(PLAN_REFUSAL_COOKIE, error.message, {
+      ...PLAN_REFUSAL_COOKIE_OPTIONS,
+      path: '/dashboard/funds',
+    });
+    redirect('/dashboard/funds?notice=plan-refused');
+  }
+  redirect(`/dashboard/funds/plans/${planId}?notice=prepared`);
+}

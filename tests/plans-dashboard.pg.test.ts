@@ -1,0 +1,187 @@
+/**
+ * Plans on the dashboard (docs/collections.md), over real HTTP against the production build,
+ * posting the pages' own forms as a browser without JavaScript does: "Prepare collection" on the
+ * Funds page and "Prepare plan" on a ready refund, refused in test mode with lib/payouts' reason
+ * (carried by a cookie, never the URL) and nothing written; a viewer sees no form and its direct
+ * post is refused; a plan's page shows what it moves and hands out the plan file and the PSBT, to
+ * the merchant's own users only. Prepared plans on a real chain: tests/collections-litecoind.pg.test.ts.
+ */
+import { randomUUID } from 'node:crypto';
+import { beforeAll, expect, it } from 'vitest';
+import { faucetAddress } from '@/lib/chains/sandbox';
+import { broadcast, mine } from '@/lib/chains';
+import { confirmClaim, makeRefund } from '@/lib/refunds';
+import { createUser, openSession } from '@/lib/users';
+import type { OrderRow } from '@/lib/orders/rows';
+import { createOrder, network, sandboxChain, watchOnce } from './support/chain';
+import { withTestGateway, type TestGateway } from './support/gateway';
+import { createTestMerchant, type TestMerchant } from './support/merchants';
+
+let gateway: TestGateway;
+let merchant: TestMerchant;
+withTestGateway((started) => ({ gateway, merchant } = started));
+
+let order: OrderRow;
+const PSBT = Buffer.from('70736274ff0100', 'hex').toString('base64');
+
+beforeAll(async () => {
+  // A paid sandbox order: its output is what the Funds page shows and a collection would spend.
+  order = await createOrder(gateway.db, merchant.test, { currency: 'LTC', network: 'litecoin', amount: '2' });
+  await broadcast(gateway.db, {
+    network: network('litecoin'),
+    to: order.address,
+    tag: null,
+    currency: 'LTC',
+    amount: 200_000_000n,
+  });
+  await mine(gateway.db, network('litecoin'), 3);
+  await watchOnce(gateway.db, sandboxChain(gateway.db, 'litecoin'));
+});
+
+async function cookieOf(role: 'owner' | 'admin' | 'viewer', merchantId = merchant.merchantId): Promise<string> {
+  const { user } = await createUser(gateway.db, {
+    merchant: merchantId,
+    email: `${role}-${randomUUID()}@shop.example`,
+    role,
+    password: 'a long and unguessable dashboard password',
+  });
+  const session = await openSession(gateway.db, user.id, 'signed-in', {});
+  return `cg_session=${session.token}`;
+}
+
+async function page(path: string, cookie: string): Promise<string> {
+  const response = await fetch(`${gateway.baseUrl}${path}`, { headers: { cookie }, redirect: 'manual' });
+  expect(response.status, path).toBe(200);
+  return response.text();
+}
+
+const unescape = (text: string) =>
+  text
+    .replace(/&quot;/g, '"')
+    .replace(/&#x27;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+
+/** The hidden fields of the page's form whose submit button says `label`, as a browser sends them. */
+function formFields(html: string, label: string): [string, string][] {
+  const at = html.indexOf(`>${label}</button>`);
+  expect(at, `a form with ${label}`).toBeGreaterThan(0);
+  const form = html.slice(html.lastIndexOf('<form', at), at);
+  return [...form.matchAll(/<input\b([^>]*)>/g)]
+    .map((match) => match[1]!)
+    .filter((attributes) => /type="hidden"/.test(attributes))
+    .map(
+      (attributes) =>
+        [
+          unescape(/name="([^"]*)"/.exec(attributes)?.[1] ?? ''),
+          unescape(/value="([^"]*)"/.exec(attributes)?.[1] ?? ''),
+        ] as [string, string],
+    );
+}
+
+async function post(path: string, cookie: string, fields: [string, string][]) {
+  const form = new FormData();
+  for (const [name, value] of fields) form.append(name, value);
+  return fetch(`${gateway.baseUrl}${path}`, { method: 'POST', body: form, headers: { cookie }, redirect: 'manual' });
+}
+
+async function count(table: string): Promise<number> {
+  return (await gateway.db.query<{ n: number }>(`select count(*)::int as n from ${table}`))[0]!.n;
+}
+
+/** The cookie a redirect set, as the browser sends it back. */
+const setCookie = (response: Response) => (response.headers.get('set-cookie') ?? '').split(';')[0]!;
+
+it('prepares a collection from the Funds page for an owner, and says why one is refused, writing nothing', async () => {
+  const owner = await cookieOf('owner');
+  const funds = await page('/dashboard/funds', owner);
+  const label = 'Prepare collection of litecoin';
+  const before = [await count('collection_plans'), await count('audit_log')];
+  const refused = await post('/dashboard/funds', owner, [...formFields(funds, label), ['feeRate', '2']]);
+  expect(refused.status).toBe(303);
+  expect(refused.headers.get('location')).toMatch(/\/dashboard\/funds\?notice=plan-refused$/);
+  // The reason travels in a short-lived cookie for the Funds page, never in the URL.
+  expect(refused.headers.get('set-cookie')).toMatch(/cg_plan_refusal=.*Path=\/dashboard\/funds.*HttpOnly/i);
+  const shown = await page('/dashboard/funds?notice=plan-refused', `${owner}; ${setCookie(refused)}`);
+  expect(shown).toContain('The collection could not be prepared: nothing was changed. no treasury is set for litecoin');
+  // A reason only the cookie gives: a crafted URL shows the fixed words alone.
+  expect(await page('/dashboard/funds?notice=plan-refused', owner)).not.toContain('no treasury');
+  const invalid = await post('/dashboard/funds', owner, [...formFields(funds, label), ['feeRate', '2.5']]);
+  expect(invalid.headers.get('location')).toMatch(/notice=plan-invalid$/);
+  expect([await count('collection_plans'), await count('audit_log')]).toEqual(before);
+  // "Check against the node" is a plain GET: in test mode there is no node, and the page says so.
+  expect(funds).toContain('Check against the node');
+  expect(await page('/dashboard/funds?check=node', owner)).toContain(
+    'litecoin LTC: not checked (test mode: the sandbox ledger is what the watcher reads, there is no node to ask)',
+  );
+});
+
+it("shows a viewer no prepare button and refuses the viewer's own post", async () => {
+  const owner = await cookieOf('owner');
+  const fields = formFields(await page('/dashboard/funds', owner), 'Prepare collection of litecoin');
+  const viewer = await cookieOf('viewer');
+  expect(await page('/dashboard/funds', viewer)).not.toContain('Prepare collection');
+  const refused = await post('/dashboard/funds', viewer, [...fields, ['feeRate', '']]);
+  expect(refused.headers.get('location')).toMatch(/\/dashboard\/forbidden$/);
+  expect(refused.headers.get('set-cookie') ?? '').not.toContain('cg_plan_refusal');
+});
+
+it('offers "Prepare plan" on a ready refund and says why it cannot be prepared', async () => {
+  const scope = { merchantId: merchant.merchantId, mode: 'test' as const };
+  await gateway.db.query(`update orders set status = 'processed', received = amount where id = $1`, [order.id]);
+  const made = await makeRefund(gateway.db, scope, {
+    target: { kind: 'order', id: order.id },
+    amount: 50_000_000n,
+    createdBy: 'user:test',
+    now: new Date(),
+  });
+  const token = made.claimUrl.slice(made.claimUrl.lastIndexOf('/') + 1);
+  await confirmClaim(gateway.db, token, { address: faucetAddress(network('litecoin')), tag: '' }, new Date());
+  const owner = await cookieOf('owner');
+  const path = `/dashboard/orders/${order.id}`;
+  const fields = formFields(await page(path, owner), 'Prepare plan');
+  const refused = await post(path, owner, [...fields, ['feeFromRefund', 'on']]);
+  expect(refused.headers.get('location')).toMatch(/refund=plan$/);
+  const shown = await page(`${path}?refund=plan`, `${owner}; ${setCookie(refused)}`);
+  expect(shown).toContain('The plan could not be prepared: no treasury is set for litecoin');
+  expect(await count('collection_plans')).toBe(0);
+  const viewer = await cookieOf('viewer');
+  expect(await page(path, viewer)).not.toContain('Prepare plan');
+});
+
+it("shows a plan with its files to the merchant's users, and to nobody else", async () => {
+  const planId = randomUUID();
+  await gateway.db.query(
+    `insert into collection_plans (id, merchant_id, mode, network, currency, treasury, master_fingerprint, fee_rate, total, fee, sent, psbt)
+     values ($1, $2, 'test', 'litecoin', 'LTC', $3, '73c5da0a', 2, 200000000, 282, 199999718, $4)`,
+    [planId, merchant.merchantId, faucetAddress(network('litecoin')), PSBT],
+  );
+  const viewer = await cookieOf('viewer');
+  const shown = await page(`/dashboard/funds/plans/${planId}?notice=prepared`, viewer);
+  expect(shown).toContain('Collection plan');
+  expect(shown).toContain('Plan prepared: download it and sign it on your own machine.');
+  expect(shown).toContain(faucetAddress(network('litecoin')));
+  expect(await page('/dashboard/funds', viewer)).toContain(`/dashboard/funds/plans/${planId}`);
+
+  const file = `${gateway.baseUrl}/dashboard/funds/plans/${planId}/file`;
+  const json = await fetch(`${file}?format=plan`, { headers: { cookie: viewer } });
+  expect(json.headers.get('content-disposition')).toBe(`attachment; filename="plan-${planId}.json"`);
+  expect(json.headers.get('cache-control')).toBe('no-store');
+  expect(await json.json()).toMatchObject({ planId, kind: 'collection', psbt: PSBT, total: '2', fee: '0.00000282' });
+  const psbt = await fetch(`${file}?format=psbt`, { headers: { cookie: viewer } });
+  expect(Buffer.from(await psbt.arrayBuffer()).toString('hex')).toBe('70736274ff0100');
+  expect((await fetch(`${file}?format=xml`, { headers: { cookie: viewer } })).status).toBe(400);
+
+  // Another merchant's user, a stranger and a malformed id: not found, never a 500.
+  const other = await createTestMerchant(gateway.db);
+  const stranger = await cookieOf('owner', other.merchantId);
+  expect((await fetch(`${file}?format=plan`, { headers: { cookie: stranger } })).status).toBe(404);
+  expect(
+    (await fetch(`${gateway.baseUrl}/dashboard/funds/plans/${planId}`, { headers: { cookie: stranger } })).status,
+  ).toBe(404);
+  expect((await fetch(`${file}?format=plan`)).status).toBe(401);
+  expect(
+    (await fetch(`${gateway.baseUrl}/dashboard/funds/plans/not-a-plan`, { headers: { cookie: viewer } })).status,
+  ).toBe(404);
+});
