@@ -72,6 +72,8 @@ export const EXTRA_ENTRY_POINTS = {
   'lib/pay/wallet-solana-send.ts':
     'the Wallet Standard (Solana) wallet flow, imported by the browser only when the button is pressed',
   'lib/invoices/view.ts': 'the invoice page view types, shared with the browser',
+  'lib/catalog/icons.ts':
+    "the coins' and networks' SVG icons, kept out of the catalog's index that the browser imports",
   'lib/receipts/document.ts': 'the receipt as a document, pure: the receipt page draws it as the PDF does',
   'lib/receipts/receipt-messages.ts': 'the receipt texts, handed to the receipt page like the payment page texts',
   'lib/mail/subscription-messages.ts': "the subscriber's texts, shared with the subscriber page's component",

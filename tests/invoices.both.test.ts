@@ -262,6 +262,21 @@ describe('invoices', () => {
     );
     // Offered second, but used most: first.
     expect(view.coins[0]!.ticker).toBe('USDT');
+    // Coins without orders yet: the popular first (USDC, ETH, DOGE), then the offer's order.
+    const unused = await invoice({
+      currencies: [
+        { currency: 'BCH', networks: ['bitcoincash'] },
+        { currency: 'DOGE', networks: ['dogecoin'] },
+        { currency: 'ETH', networks: ['ethereum'] },
+        { currency: 'USDC', networks: ['ethereum'] },
+      ],
+    });
+    expect((await loadInvoiceView(db, unused.invoice.id))!.coins.map((c) => c.ticker)).toEqual([
+      'USDC',
+      'ETH',
+      'DOGE',
+      'BCH',
+    ]);
     const order = await chooseCoin(db, made.invoice.id, { currency: 'BTC', network: 'bitcoin' });
     view = (await loadInvoiceView(db, made.invoice.id))!;
     expect(view).toMatchObject({

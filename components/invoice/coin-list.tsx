@@ -8,6 +8,7 @@
 import type { InvoiceCoin } from '@/lib/invoices/view';
 import type { Language } from '@/lib/pay/i18n';
 import type { InvoiceMessages } from '@/lib/pay/messages';
+import { CoinIcon, NetworkIcon } from '../pay/coin-icon';
 import { ChoiceButton, ChoicePending } from './choice-button';
 import { CoinFilterItem, CoinSearch } from './coin-search';
 
@@ -54,7 +55,7 @@ export function CoinList({ coins, current, choose, language, im, label }: Props)
     <form action={choose} className="mt-3">
       {/* The payment page opens in the language chosen here. */}
       <input type="hidden" name="lang" value={language} />
-      <ul aria-labelledby="coins-heading" className="space-y-3">
+      <ul aria-labelledby="coins-heading" className="space-y-2">
         {groups}
       </ul>
       <ChoicePending text={im.choosing} />
@@ -79,27 +80,54 @@ export function CoinList({ coins, current, choose, language, im, label }: Props)
   );
 }
 
+/** The amount every network of the coin asks, when they all ask the same (and have a price): shown once. */
+function sharedAmount(coin: InvoiceCoin): string | null {
+  const amounts = new Set(coin.networks.map((n) => n.amount));
+  const [only] = amounts;
+  return amounts.size === 1 && only !== undefined ? only : null;
+}
+
 /**
- * One coin: its heading and a button per network. The `{' '}` between the parts of a heading or a
- * button keep its accessible name readable ("USDT Tether USD", "Tron TRC-20 73.5 USDT").
+ * One coin: its icon and heading and a button per network. The amount a choice asks shows once in
+ * the heading when every network asks the same, and in each button otherwise; each button still
+ * says it to a screen reader, so that its name is the whole choice ("Tron TRC-20 73.5 USDT").
+ * A coin on one network keeps its button on the heading's line where it fits: the list is as
+ * short as it can be (22 choices of the demo store, docs/decisions/087). The `{' '}` between the
+ * parts keep accessible names readable.
  */
 function CoinGroup({ coin, current, im }: { coin: InvoiceCoin; current: string | null; im: InvoiceMessages }) {
   const headingId = `coin-${coin.ticker}`;
+  const shared = sharedAmount(coin);
+  const single = coin.networks.length === 1;
   return (
-    <section aria-labelledby={headingId} className="rounded-lg border border-slate-300 p-3 dark:border-slate-600">
-      <h3 id={headingId} className="flex flex-wrap items-baseline gap-x-2">
+    <section
+      aria-labelledby={headingId}
+      className="flex flex-wrap items-center gap-x-3 gap-y-2 rounded-lg border border-slate-300 p-3 dark:border-slate-600"
+    >
+      <h3 id={headingId} className="flex min-w-40 flex-1 flex-wrap items-center gap-x-2">
+        <CoinIcon ticker={coin.ticker} />{' '}
         <span dir="ltr" className="font-semibold">
           {coin.ticker}
         </span>{' '}
         <span className="text-sm font-normal text-slate-700 dark:text-slate-300">{coin.name}</span>
+        {shared !== null && !single && (
+          <>
+            {' '}
+            <span dir="ltr" className="ms-auto break-all font-mono text-sm font-semibold">
+              {`${shared} ${coin.ticker}`}
+            </span>
+          </>
+        )}
       </h3>
-      <ul className="mt-2 space-y-2">
+      <ul className={single ? 'w-full sm:w-auto' : 'grid w-full grid-cols-[repeat(auto-fill,minmax(10rem,1fr))] gap-2'}>
         {coin.networks.map((network) => {
           const value = `${coin.ticker}@${network.network}`;
+          const amount = network.amount === null ? null : `${network.amount} ${coin.ticker}`;
           return (
             <li key={network.network}>
               <ChoiceButton name="coin" value={value} disabled={network.amount === null} current={value === current}>
                 <span className="flex flex-wrap items-center gap-1.5">
+                  <NetworkIcon network={network.network} />
                   <span className="font-medium">{network.networkName}</span>{' '}
                   {network.tokenStandard && (
                     <span className="rounded-full bg-indigo-700 px-2 py-0.5 text-xs font-semibold text-white dark:bg-indigo-300 dark:text-indigo-950">
@@ -107,13 +135,15 @@ function CoinGroup({ coin, current, im }: { coin: InvoiceCoin; current: string |
                     </span>
                   )}
                 </span>{' '}
-                {network.amount === null ? (
+                {amount === null ? (
                   <span className="text-sm">{im.priceUnavailable}</span>
                 ) : (
                   <span
                     dir="ltr"
-                    className="break-all font-mono font-semibold"
-                  >{`${network.amount} ${coin.ticker}`}</span>
+                    className={shared !== null && !single ? 'sr-only' : 'break-all font-mono text-sm font-semibold'}
+                  >
+                    {amount}
+                  </span>
                 )}
               </ChoiceButton>
             </li>

@@ -91,80 +91,90 @@ export function InvoicePage({ view, m, im, language, price, error, choose, follo
           <span className="sr-only">{`${m.separators.label}${im.testModeNote}`}</span>
         </div>
       )}
-      <main {...brandProps(view.brand)} className="mx-auto w-full max-w-md px-4 py-4">
-        <header className={`flex flex-wrap items-center justify-between gap-2 ${brandHeaderClass(view.brand)}`}>
-          <MerchantLine brand={view.brand} merchant={view.merchantName}>
-            {fill(m.payTo, { merchant: view.merchantName })}
-          </MerchantLine>
-          <LanguageLinks current={language} m={m} />
-        </header>
+      {/*
+       * One column on a phone: the order, then the choice. From 1024 px the order summary sits beside
+       * the choice, as a checkout lays it out, and stays in view while the list scrolls.
+       */}
+      <main
+        {...brandProps(view.brand)}
+        className="mx-auto w-full max-w-md px-4 py-4 lg:grid lg:max-w-5xl lg:grid-cols-[minmax(0,20rem)_minmax(0,1fr)] lg:items-start lg:gap-x-12 lg:px-8 lg:py-10"
+      >
+        <div data-testid="order-summary" className="lg:sticky lg:top-10">
+          <header className={`flex flex-wrap items-center justify-between gap-2 ${brandHeaderClass(view.brand)}`}>
+            <MerchantLine brand={view.brand} merchant={view.merchantName}>
+              {fill(m.payTo, { merchant: view.merchantName })}
+            </MerchantLine>
+            <LanguageLinks current={language} m={m} />
+          </header>
 
-        <section aria-label={im.price} className="mt-3">
-          <p className="text-sm">{im.price}</p>
-          <p className="text-3xl font-semibold" data-testid="invoice-price">
-            <span dir="ltr">{price}</span>
-          </p>
-          {view.description && <p className="mt-1 whitespace-pre-line break-words text-sm">{view.description}</p>}
-          <a
-            href={`/invoice/${view.invoiceId}/pdf?lang=${language}`}
-            className="mt-1 inline-block text-sm underline"
-            data-testid="invoice-pdf"
-          >
-            {rm.downloadPdf}
-          </a>
-        </section>
+          <section aria-label={im.price} className="mt-3">
+            <p className="text-sm">{im.price}</p>
+            <p className="text-3xl font-semibold" data-testid="invoice-price">
+              <span dir="ltr">{price}</span>
+            </p>
+            {view.description && <p className="mt-1 whitespace-pre-line break-words text-sm">{view.description}</p>}
+            <a
+              href={`/invoice/${view.invoiceId}/pdf?lang=${language}`}
+              className="mt-1 inline-block text-sm underline"
+              data-testid="invoice-pdf"
+            >
+              {rm.downloadPdf}
+            </a>
+          </section>
+        </div>
+        <div data-testid="invoice-choice" className="lg:[&>*:first-child]:mt-0">
+          {error && (
+            <p
+              role="alert"
+              data-testid="choice-error"
+              className="mt-3 rounded-md border-s-4 border-red-700 bg-red-50 px-3 py-2 text-sm text-red-900 dark:border-red-400 dark:bg-red-950 dark:text-red-100"
+            >
+              {im.errors[error]}
+            </p>
+          )}
 
-        {error && (
-          <p
-            role="alert"
-            data-testid="choice-error"
-            className="mt-3 rounded-md border-s-4 border-red-700 bg-red-50 px-3 py-2 text-sm text-red-900 dark:border-red-400 dark:bg-red-950 dark:text-red-100"
-          >
-            {im.errors[error]}
-          </p>
-        )}
+          <section data-screen={view.screen} className={`mt-3 rounded-lg border-s-4 px-4 py-3 ${TONE[view.screen]}`}>
+            <h1 className="text-xl font-semibold">{screen.title}</h1>
+            <p className="mt-1 text-sm">{screen.body}</p>
+            {view.screen === 'choose' && (
+              <InvoiceCountdown
+                expiresAt={view.expiresAt}
+                serverTime={view.serverTime}
+                m={{ timeLeft: m.timeLeft, expiringSoon: m.expiringSoon, timeUp: m.timeUp, separators: m.separators }}
+              />
+            )}
+            {ways.length > 0 && <div className="mt-3 flex flex-wrap items-center gap-3">{ways}</div>}
+          </section>
+          {view.chosen && followed && (
+            <LiveQueries>
+              <FollowOrder orderId={view.chosen.orderId} shown={followed} />
+            </LiveQueries>
+          )}
 
-        <section data-screen={view.screen} className={`mt-3 rounded-lg border-s-4 px-4 py-3 ${TONE[view.screen]}`}>
-          <h1 className="text-xl font-semibold">{screen.title}</h1>
-          <p className="mt-1 text-sm">{screen.body}</p>
+          {view.screen === 'choose' && payment && chosenNames && (
+            <section
+              data-testid="current-choice"
+              className="mt-4 rounded-lg border-2 border-sky-700 p-3 dark:border-sky-300"
+            >
+              <p className="text-sm">{fill(im.chosen, chosenNames)}</p>
+              <a href={payment} className={`${WIDE_LINK_BUTTON} mt-2`}>
+                {fill(im.continueWith, chosenNames)}
+              </a>
+              <p className="mt-2 text-xs">{im.chosenNote}</p>
+            </section>
+          )}
+
           {view.screen === 'choose' && (
-            <InvoiceCountdown
-              expiresAt={view.expiresAt}
-              serverTime={view.serverTime}
-              m={{ timeLeft: m.timeLeft, expiringSoon: m.expiringSoon, timeUp: m.timeUp, separators: m.separators }}
+            <CoinList
+              coins={view.coins}
+              current={view.chosen && `${view.chosen.currency}@${view.chosen.network}`}
+              choose={choose}
+              language={language}
+              im={im}
+              label={view.chosen ? im.chooseAnother : im.coins}
             />
           )}
-          {ways.length > 0 && <div className="mt-3 flex flex-wrap items-center gap-3">{ways}</div>}
-        </section>
-        {view.chosen && followed && (
-          <LiveQueries>
-            <FollowOrder orderId={view.chosen.orderId} shown={followed} />
-          </LiveQueries>
-        )}
-
-        {view.screen === 'choose' && payment && chosenNames && (
-          <section
-            data-testid="current-choice"
-            className="mt-4 rounded-lg border-2 border-sky-700 p-3 dark:border-sky-300"
-          >
-            <p className="text-sm">{fill(im.chosen, chosenNames)}</p>
-            <a href={payment} className={`${WIDE_LINK_BUTTON} mt-2`}>
-              {fill(im.continueWith, chosenNames)}
-            </a>
-            <p className="mt-2 text-xs">{im.chosenNote}</p>
-          </section>
-        )}
-
-        {view.screen === 'choose' && (
-          <CoinList
-            coins={view.coins}
-            current={view.chosen && `${view.chosen.currency}@${view.chosen.network}`}
-            choose={choose}
-            language={language}
-            im={im}
-            label={view.chosen ? im.chooseAnother : im.coins}
-          />
-        )}
+        </div>
       </main>
     </>
   );

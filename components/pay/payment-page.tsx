@@ -19,6 +19,7 @@ import { REST_MESSAGES } from '@/lib/pay/rest-messages';
 import type { PublicBrand, PublicOrderView } from '@/lib/pay/view';
 import { LiveQueries } from '../live/query-provider';
 import { brandHeaderClass, brandProps, MerchantLine } from './brand';
+import { CoinIcon, NetworkIcon } from './coin-icon';
 import { CopyButton } from './copy-button';
 import { InvoicePrice } from './invoice-price';
 import { LanguageLinks } from './language-links';
@@ -163,7 +164,8 @@ function PayBlock({
         <p className="flex flex-wrap items-center gap-1.5 text-sm">
           <span className="me-1">{m.sendExactly}</span>
           {coinName && <span>{coinName}</span>}
-          <span data-testid="network-badge" className={BADGE}>
+          <span data-testid="network-badge" className={`${BADGE} inline-flex items-center gap-1`}>
+            <NetworkIcon network={view.network} />
             {view.networkName}
           </span>
           {view.tokenStandard && (
@@ -173,8 +175,9 @@ function PayBlock({
           )}
         </p>
         <div className="flex flex-wrap items-center justify-between gap-x-2">
-          <p className="text-2xl font-semibold" data-testid="amount">
-            <span dir="ltr">{`${formatAmount(view.remaining, language)} ${view.currency}`}</span>
+          <p className="flex items-center gap-2 text-2xl font-semibold">
+            <CoinIcon ticker={view.currency} size="lg" />
+            <span dir="ltr" data-testid="amount">{`${formatAmount(view.remaining, language)} ${view.currency}`}</span>
           </p>
           <CopyButton value={view.remaining} label={m.copyAmount} text={m.copy} done={m.copied} />
         </div>

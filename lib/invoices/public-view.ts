@@ -37,6 +37,18 @@ const EXTRA = statement<Extra, { merchantId: string; mode: string; orderId: stri
        from ${merchants} m left join ${orders} o on ${o.id} = ${param('orderId')} where ${m.id} = ${param('merchantId')}`,
 );
 
+/**
+ * The coins most paid with, first to last (stablecoins and the largest coins): after the merchant's
+ * own most used, the invoice page lists these first, so that the likely choice is at the top even
+ * for a merchant without orders yet. A coin not named here follows them, in the offer's order.
+ */
+const POPULAR_COINS: readonly string[] = ['USDT', 'BTC', 'USDC', 'ETH', 'SOL', 'TRX', 'LTC', 'XRP', 'BNB', 'DOGE'];
+
+function popularity(ticker: string): number {
+  const rank = POPULAR_COINS.indexOf(ticker);
+  return rank === -1 ? POPULAR_COINS.length : rank;
+}
+
 /** The public view of an invoice, or null for an unknown or malformed id. Any invoice, any merchant: the id is the secret. */
 export async function loadInvoiceView(
   db: Database,
@@ -77,10 +89,16 @@ export async function loadInvoiceView(
     }),
   );
   const usage = extra?.usage ?? {};
-  // The merchant's most used coins first (its orders of the last 30 days), then the offer's order.
+  // The merchant's most used coins first (its orders of the last 30 days), then the popular ones,
+  // then the offer's order.
   const ranked = coins
     .map((coin, i) => ({ coin, i }))
-    .sort((a, b) => (usage[b.coin.ticker] ?? 0) - (usage[a.coin.ticker] ?? 0) || a.i - b.i);
+    .sort(
+      (a, b) =>
+        (usage[b.coin.ticker] ?? 0) - (usage[a.coin.ticker] ?? 0) ||
+        popularity(a.coin.ticker) - popularity(b.coin.ticker) ||
+        a.i - b.i,
+    );
   return {
     invoiceId: invoice.id,
     status: invoice.status,

@@ -23,6 +23,13 @@ interface MediaType {
   examples?: Record<string, { value: unknown }>;
 }
 
+/** A ready-to-run call, as OpenAPI renderers read it (`x-codeSamples`). */
+export interface CodeSample {
+  lang: string;
+  label: string;
+  source: string;
+}
+
 /** One operation of the document (what the API reference page reads). */
 export interface OpenApiOperation {
   operationId: string;
@@ -30,6 +37,8 @@ export interface OpenApiOperation {
   /** The key scopes that may call it (docs/api.md, "Key scopes"). */
   description?: string;
   tags: string[];
+  /** Signed calls in curl and Node, with the example body (rendered by /docs/api, Scalar and Redoc read it). */
+  'x-codeSamples'?: CodeSample[];
   requestBody: { required: boolean; content: { 'application/json': MediaType } };
   responses: Record<string, { description: string; content: { 'application/json': MediaType } }>;
 }
@@ -117,6 +126,32 @@ const SUMMARIES: Record<OperationName, string> = {
   'subscriptions/advance-test-clock':
     "Move the test mode's subscription clock forward and run the renewals it makes due (test keys only).",
 };
+
+/** The document's introduction (Markdown): the conventions and the signing, as docs/api.md says them. */
+const INTRODUCTION = `Every operation is a \`POST\` of a JSON object to \`/api-gateway/<operation>\` (at most 64 KiB; a trailing slash is accepted), signed with an API key. Answers are \`{"success": true, "response": ...}\` or \`{"success": false, "error": {"code", "name", "message", "details"}, "requestId"}\` with the HTTP status of the error table; a refused request changes nothing.
+
+## Signing a request
+
+1. Put a \`nonce\` in the body: a JSON integer up to 2^53 − 1 or a string of at most 30 digits, accepted once per key, in any order (a millisecond timestamp will do).
+2. Serialize the body once, to the exact bytes you will send.
+3. Sign those bytes: the lower-case hex **HMAC-SHA256** of the raw body, keyed with the private key's UTF-8 bytes.
+4. Send the bytes unchanged with two headers: \`x-api-public-key\` (the key's public key) and \`x-api-signature\` (the signature).
+
+The gateway checks the bytes it received, so any JSON formatting is fine as long as it is the string that was signed. Each operation below has a signed call in curl (the signature by \`openssl\`) and in Node, reading \`GATEWAY_URL\`, \`PUBLIC_KEY\` and \`PRIVATE_KEY\` from the environment. \`test-signature\` says how a request was signed, and answers unsigned requests too.
+
+\`\`\`js
+import { createHmac } from 'node:crypto';
+
+const body = JSON.stringify({ orderId: '6f1c1b1e-8f7a-4c4b-9a55-2d0f5f0b8e21', nonce: Date.now() });
+const signature = createHmac('sha256', process.env.PRIVATE_KEY).update(body, 'utf8').digest('hex');
+\`\`\`
+
+## Conventions
+
+- Unknown fields are ignored; \`null\` for an optional field means absent.
+- Amounts are decimal strings (\`"25.5"\`), never numbers; timestamps are ISO 8601 UTC with milliseconds.
+- A key's scope decides which operations it may call; another key is answered 403 \`INSUFFICIENT_SCOPE\`.
+- Every answer carries an \`x-request-id\` header, also in the gateway's log line for the request.`;
 
 const ID = '6f1c1b1e-8f7a-4c4b-9a55-2d0f5f0b8e21';
 
@@ -209,6 +244,58 @@ const EXAMPLES: Record<OperationName, Record<string, unknown>> = {
   'subscriptions/advance-test-clock': { days: 30 },
 };
 
+/** A Markdown line as plain text: its code spans without their backticks. */
+function plainText(markdown: string): string {
+  return markdown.replace(/`([^`]*)`/g, '$1');
+}
+
+/** A string as one single-quoted shell word. */
+function shellQuoted(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * The operation called with its example body, signed as the API requires: curl (the signature by
+ * openssl) and Node (node:crypto), both reading GATEWAY_URL, PUBLIC_KEY and PRIVATE_KEY from the
+ * environment, as docs/api.md's examples do.
+ */
+export function codeSamples(path: string, example: Record<string, unknown>): CodeSample[] {
+  const fields = JSON.stringify(example);
+  const unsigned = fields === '{}' ? '{"nonce":' : `${fields.slice(0, -1)},"nonce":`;
+  return [
+    {
+      lang: 'shell',
+      label: 'curl',
+      source: [
+        `BODY=${shellQuoted(unsigned)}$(node -p 'Date.now()')'}'`,
+        `SIGNATURE=$(printf %s "$BODY" | openssl dgst -sha256 -hmac "$PRIVATE_KEY" | sed 's/^.*= //')`,
+        `curl -s "$GATEWAY_URL${path}" \\`,
+        `  -H 'content-type: application/json' \\`,
+        `  -H "x-api-public-key: $PUBLIC_KEY" \\`,
+        `  -H "x-api-signature: $SIGNATURE" \\`,
+        `  --data-raw "$BODY"`,
+      ].join('\n'),
+    },
+    {
+      lang: 'javascript',
+      label: 'Node',
+      source: [
+        `import { createHmac } from 'node:crypto';`,
+        ``,
+        `const body = JSON.stringify({ ...${fields}, nonce: Date.now() });`,
+        `// The signature is over these exact bytes: send them unchanged.`,
+        `const signature = createHmac('sha256', process.env.PRIVATE_KEY).update(body, 'utf8').digest('hex');`,
+        `const answer = await fetch(\`\${process.env.GATEWAY_URL}${path}\`, {`,
+        `  method: 'POST',`,
+        `  headers: { 'content-type': 'application/json', 'x-api-public-key': process.env.PUBLIC_KEY, 'x-api-signature': signature },`,
+        `  body,`,
+        `});`,
+        `console.log(await answer.json());`,
+      ].join('\n'),
+    },
+  ];
+}
+
 /** Which key scopes may call an operation, as the document says it. */
 function scopesNote(name: OperationName): string {
   const scopes = scopesGranting(OPERATIONS[name].access).map((scope) => `\`${scope}\` (${KEY_SCOPES[scope].label})`);
@@ -267,12 +354,15 @@ function requestBody(schema: z.ZodType, example: Record<string, unknown>) {
 
 function operationPath(name: OperationName, aliasOf?: OperationName): { post: OpenApiOperation } {
   const { request, response } = OPERATIONS[aliasOf ?? name];
+  const summary = aliasOf ? `${SUMMARIES[aliasOf]} (another spelling of \`${aliasOf}\`)` : SUMMARIES[name];
   return {
     post: {
       operationId: name.replace(/[^A-Za-z0-9]+(.)/g, (_m, c: string) => c.toUpperCase()),
-      summary: aliasOf ? `${SUMMARIES[aliasOf]} (another spelling of ${aliasOf})` : SUMMARIES[name],
+      // Plain text: renderers show the summary as a title, where Markdown's backticks would show as such.
+      summary: plainText(summary),
       description: scopesNote(aliasOf ?? name),
       tags: [name.includes('/') ? name.split('/')[0]! : 'base'],
+      'x-codeSamples': codeSamples(`/api-gateway/${name}`, EXAMPLES[aliasOf ?? name]),
       requestBody: requestBody(request, EXAMPLES[aliasOf ?? name]),
       responses: {
         '200': {
@@ -298,7 +388,7 @@ function unsupportedPath(path: string, reason: string): { post: OpenApiOperation
   return {
     post: {
       operationId: id,
-      summary: `Not supported: ${reason}`,
+      summary: plainText(`Not supported: ${reason}`),
       tags: ['not supported'],
       requestBody: {
         required: true,
@@ -333,12 +423,7 @@ export function openApiDocument(serverUrl = '/') {
     info: {
       title: 'Merchant API',
       version: '1',
-      description:
-        'Every operation is a POST of a JSON object with a `nonce` (an integer or a string of digits, accepted once per key, in any order), ' +
-        'signed: `x-api-public-key` names the key and `x-api-signature` is the lower-case hex HMAC-SHA256 of the exact body bytes, keyed ' +
-        'with the private key. Unknown fields are ignored; null for an optional field means absent. Answers are ' +
-        '`{"success": true, "response": ...}` or `{"success": false, "error": {code, name, message, details}, "requestId"}`. ' +
-        'A trailing slash after the operation is accepted.',
+      description: INTRODUCTION,
     },
     servers: [{ url: serverUrl }],
     security: [{ publicKey: [], signature: [] }],

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../config/schema';
 import { parseFrameAncestors } from '../config/frame-ancestors';
-import { contentSecurityPolicy, newNonce } from './headers';
+import { contentSecurityPolicy, newNonce, nonceOf } from './headers';
 
 describe('contentSecurityPolicy', () => {
   it('scripts only with the nonce (strict-dynamic), no unsafe-inline or eval for scripts in production', () => {
@@ -34,6 +34,15 @@ describe('contentSecurityPolicy', () => {
     const nonces = new Set(Array.from({ length: 50 }, newNonce));
     expect(nonces.size).toBe(50);
     expect([...nonces][0]).toMatch(/^[A-Za-z0-9+/]{22}==$/);
+  });
+
+  it("reads a policy's nonce back, and none from a policy without one (or no policy)", () => {
+    const nonce = newNonce();
+    expect(nonceOf(contentSecurityPolicy({ nonce, frameAncestors: null }))).toBe(nonce);
+    expect(nonceOf("default-src 'self'")).toBeNull();
+    expect(nonceOf(null)).toBeNull();
+    // Only a base64 nonce: nothing that could close the attribute it is written into.
+    expect(nonceOf(`script-src 'nonce-a"><script>' 'strict-dynamic'`)).toBeNull();
   });
 });
 

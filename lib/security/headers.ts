@@ -35,6 +35,15 @@ export function contentSecurityPolicy({ nonce, frameAncestors, frameSrc, dev = f
   ].join('; ');
 }
 
+/**
+ * The script nonce of a policy written by contentSecurityPolicy (proxy.ts hands it to the page in
+ * the request's `content-security-policy` header), for a page drawn outside React that must put
+ * it on its own script tags; null when the policy has none (a request the proxy did not see).
+ */
+export function nonceOf(policy: string | null): string | null {
+  return /'nonce-([A-Za-z0-9+/]+={0,2})'/.exec(policy ?? '')?.[1] ?? null;
+}
+
 /** A nonce: 128 random bits, base64. */
 export function newNonce(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));

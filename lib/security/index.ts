@@ -1,5 +1,5 @@
 /** lib/security: response headers (content security policy), request path checks, cross-site requests, malformed form posts, client addresses, the rate limiter and bearer tokens (sessions, one-time links). */
-export { contentSecurityPolicy, newNonce, type CspOptions } from './headers';
+export { contentSecurityPolicy, newNonce, nonceOf, type CspOptions } from './headers';
 export { literalPercentPath } from './request-path';
 export { isCrossSite } from './cross-site';
 export { clientAddressOf, clientKey, clientOfRequest } from './client-address';
