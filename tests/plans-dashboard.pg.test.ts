@@ -22,7 +22,9 @@ let merchant: TestMerchant;
 withTestGateway((started) => ({ gateway, merchant } = started));
 
 let order: OrderRow;
-const PSBT = Buffer.from('70736274ff0100', 'hex').toString('base64');
+/** A version 0 PSBT of an empty transaction: the page reads each input's path from the plan's PSBT. */
+const PSBT_HEX = '70736274ff01000a0200000000000000000000';
+const PSBT = Buffer.from(PSBT_HEX, 'hex').toString('base64');
 
 beforeAll(async () => {
   // A paid sandbox order: its output is what the Funds page shows and a collection would spend.
@@ -170,7 +172,7 @@ it("shows a plan with its files to the merchant's users, and to nobody else", as
   expect(json.headers.get('cache-control')).toBe('no-store');
   expect(await json.json()).toMatchObject({ planId, kind: 'collection', psbt: PSBT, total: '2', fee: '0.00000282' });
   const psbt = await fetch(`${file}?format=psbt`, { headers: { cookie: viewer } });
-  expect(Buffer.from(await psbt.arrayBuffer()).toString('hex')).toBe('70736274ff0100');
+  expect(Buffer.from(await psbt.arrayBuffer()).toString('hex')).toBe(PSBT_HEX);
   expect((await fetch(`${file}?format=xml`, { headers: { cookie: viewer } })).status).toBe(400);
 
   // Another merchant's user, a stranger and a malformed id: not found, never a 500.
