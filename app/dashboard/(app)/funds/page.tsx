@@ -1,13 +1,13 @@
 import type { Metadata } from 'next';
 import { z } from 'zod';
-import { CELL, DataTable, EmptyState } from '@/components/dashboard/table';
-import { Amount, BUTTON, INPUT, LABEL, Mono, Notice, PageTitle } from '@/components/dashboard/ui';
+import { Amount, Mono, Notice, PageTitle } from '@/components/dashboard/ui';
 import { enabledNetworks } from '@/lib/chains';
 import { getDatabase } from '@/lib/db';
 import { isDomainErrorOf } from '@/lib/errors';
 import { fundsReport, gapLimitOf, treasuryOf, type GapLimit } from '@/lib/payouts';
 import { requirePage } from '../../session';
 import { setTreasuryAction } from './actions';
+import { Button, CELL, DataTable, EmptyState, Input, Label, Select } from '@/components/ui';
 
 export const metadata: Metadata = { title: 'Funds' };
 
@@ -125,46 +125,37 @@ export default async function FundsPage({ searchParams }: { searchParams: Promis
               Where a network&apos;s collections go. Your signer pins its own copy: set the same address there.
             </p>
             <div>
-              <label htmlFor="treasury-network" className={LABEL}>
-                Network
-              </label>
-              <select id="treasury-network" name="network" className={INPUT} required>
+              <Label htmlFor="treasury-network">Network</Label>
+              <Select id="treasury-network" name="network" required>
                 {collectable.map((network) => (
                   <option key={network.name} value={network.name}>
                     {network.displayName}
                   </option>
                 ))}
-              </select>
+              </Select>
             </div>
             <div>
-              <label htmlFor="treasury-address" className={LABEL}>
-                Treasury address
-              </label>
-              <input id="treasury-address" name="address" required maxLength={128} className={`${INPUT} w-full`} />
+              <Label htmlFor="treasury-address">Treasury address</Label>
+              <Input id="treasury-address" name="address" required maxLength={128} className="w-full" />
             </div>
             <div>
-              <label htmlFor="treasury-confirm" className={LABEL}>
-                Its last six characters, typed again
-              </label>
-              <input id="treasury-confirm" name="confirm" required minLength={6} maxLength={6} className={INPUT} />
+              <Label htmlFor="treasury-confirm">Its last six characters, typed again</Label>
+              <Input id="treasury-confirm" name="confirm" required minLength={6} maxLength={6} />
             </div>
             <div>
-              <label htmlFor="treasury-code" className={LABEL}>
-                Authenticator code
-              </label>
-              <input
+              <Label htmlFor="treasury-code">Authenticator code</Label>
+              <Input
                 id="treasury-code"
                 name="code"
                 required
                 inputMode="numeric"
                 autoComplete="one-time-code"
                 maxLength={64}
-                className={INPUT}
               />
             </div>
-            <button type="submit" className={BUTTON}>
+            <Button type="submit" variant="primary">
               Set treasury
-            </button>
+            </Button>
           </form>
         ) : (
           <p className="mt-2 text-sm">Only an owner sets a treasury.</p>

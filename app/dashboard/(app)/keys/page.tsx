@@ -10,10 +10,11 @@ import {
   type KeyListing,
 } from '@/lib/merchants';
 import { BASE_KEY_SCOPES, KEY_SCOPES, MONEY_OUT_SCOPES, type KeyScope } from '@/lib/protocol';
-import { ALERT, DANGER_BUTTON, INPUT, NOTICE, SECONDARY_BUTTON } from '@/app/dashboard/form-styles';
+import { ALERT, NOTICE } from '@/app/dashboard/form-styles';
 import { createKeyAction, moneyOutScopesAction, revokeKeyAction, rollKeyAction, webhookKeyAction } from './actions';
 import { CreateKey } from './create-key';
 import { RollKey } from './roll-key';
+import { Button, Dialog, Input, Label, Select } from '@/components/ui';
 
 export const metadata: Metadata = { title: 'API keys' };
 
@@ -158,9 +159,9 @@ export default async function KeysPage({ searchParams }: Props) {
                         {!key.webhookKey && (
                           <form action={webhookKeyAction}>
                             <input type="hidden" name="keyId" value={key.keyId} />
-                            <button type="submit" className={`${SECONDARY_BUTTON} px-2.5 py-1 text-sm`}>
+                            <Button type="submit" variant="secondary">
                               Make webhook key
-                            </button>
+                            </Button>
                           </form>
                         )}
                         <RollKey
@@ -195,11 +196,8 @@ function RevokeKey({ listed, others }: { listed: KeyListing; others: KeyListing[
   const { orders, invoices, webhooks } = listed.open;
   const handsOver = orders + invoices + webhooks > 0 || listed.webhookKey;
   return (
-    <details className="group">
-      <summary className="cursor-pointer rounded-md border border-red-700 px-2.5 py-1 text-sm font-medium text-red-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-600 dark:border-red-400 dark:text-red-200">
-        Revoke…
-      </summary>
-      <form action={revokeKeyAction} className="mt-2 w-72 rounded-md border border-slate-300 p-3 dark:border-slate-700">
+    <Dialog trigger="Revoke…" title="Revoke this key" triggerVariant="danger">
+      <form action={revokeKeyAction} className="mt-2">
         <input type="hidden" name="keyId" value={listed.keyId} />
         <p className="text-sm">
           Revoke <code className="font-mono break-all">{listed.publicKey}</code>? Requests signed with it are refused at
@@ -214,27 +212,27 @@ function RevokeKey({ listed, others }: { listed: KeyListing; others: KeyListing[
               <label className="flex flex-wrap items-center gap-2">
                 <input type="radio" name="handover" value="move" defaultChecked />
                 Move to
-                <select name="moveTo" aria-label="Key to move the webhooks to" className={`${INPUT} mt-0 w-full`}>
+                <Select name="moveTo" aria-label="Key to move the webhooks to" className="w-full">
                   {others.map((other) => (
                     <option key={other.keyId} value={other.keyId}>
                       {`${other.name || 'Unnamed key'} (${other.publicKey})`}
                     </option>
                   ))}
-                </select>
+                </Select>
                 <span className="text-xs">now: your webhook receivers must verify with that key from now on.</span>
               </label>
             )}
             <label className="flex flex-wrap items-center gap-2">
               <input type="radio" name="handover" value="keep" defaultChecked={others.length === 0} />
               Keep signing them with this key for
-              <input
+              <Input
                 name="keepHours"
                 type="number"
                 aria-label="Hours this key keeps signing webhooks"
                 min={REVOKED_KEY_SIGNING_HOURS.min}
                 max={REVOKED_KEY_SIGNING_HOURS.max}
                 defaultValue={24}
-                className={`${INPUT} mt-0 w-20`}
+                className="w-20"
               />
               hours
             </label>
@@ -242,11 +240,11 @@ function RevokeKey({ listed, others }: { listed: KeyListing; others: KeyListing[
         ) : (
           <input type="hidden" name="handover" value="none" />
         )}
-        <button type="submit" className={`${DANGER_BUTTON} mt-2 text-sm`}>
+        <Button type="submit" variant="danger" className="mt-2">
           Confirm revoke
-        </button>
+        </Button>
       </form>
-    </details>
+    </Dialog>
   );
 }
 
@@ -256,11 +254,8 @@ function RevokeKey({ listed, others }: { listed: KeyListing; others: KeyListing[
  */
 function MoneyOutScopes({ listed, twoFactor }: { listed: KeyListing; twoFactor: boolean }) {
   return (
-    <details className="group">
-      <summary className="cursor-pointer rounded-md border border-slate-400 px-2.5 py-1 text-sm font-medium focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-600 dark:border-slate-500">
-        Money-out scopes…
-      </summary>
-      <div className="mt-2 w-72 rounded-md border border-slate-300 p-3 text-sm dark:border-slate-700">
+    <Dialog trigger="Money-out scopes…" title="Money-out scopes">
+      <div className="mt-2">
         <p>
           Lets this key take part in moving money out. No key has these unless an owner grants them, with a current code
           of their authenticator app.
@@ -283,18 +278,18 @@ function MoneyOutScopes({ listed, twoFactor }: { listed: KeyListing; twoFactor: 
                 </span>
               </label>
             ))}
-            <label className="block font-medium">
+            <Label>
               Authenticator code
-              <input name="code" autoComplete="one-time-code" inputMode="numeric" required className={INPUT} />
-            </label>
-            <button type="submit" className={`${SECONDARY_BUTTON} text-sm`}>
+              <Input name="code" autoComplete="one-time-code" inputMode="numeric" required />
+            </Label>
+            <Button type="submit" variant="secondary">
               Save money-out scopes
-            </button>
+            </Button>
           </form>
         ) : (
           <p className="mt-2 font-medium">Turn on two-factor on your account page to grant them.</p>
         )}
       </div>
-    </details>
+    </Dialog>
   );
 }

@@ -2,15 +2,11 @@ import type { Metadata } from 'next';
 import { getDatabase } from '@/lib/db';
 import { listInvitations, listUsers, ROLES } from '@/lib/users';
 import { ActionForm } from '../../action-form';
-import { DANGER_BUTTON, INPUT, LABEL, SECONDARY_BUTTON } from '../../form-styles';
 import { requirePage } from '../../session';
 import { changeRoleAction, inviteAction, removeAction, withdrawAction } from './actions';
+import { CELL, Input, Label, Select } from '@/components/ui';
 
 export const metadata: Metadata = { title: 'Team' };
-
-const SELECT =
-  'rounded-md border border-slate-400 bg-white px-2 py-1 text-slate-900 dark:border-slate-500 dark:bg-slate-900 dark:text-slate-100';
-const CELL = 'px-3 py-2 align-top';
 
 /** The merchant's users and waiting invitations: invite by mail, change a role, remove. Owners only (permission `team`). */
 // The dashboard frame ((app)/layout.tsx, pages helper) holds the page's <main>.
@@ -62,27 +58,27 @@ export default async function TeamPage() {
                     <ActionForm
                       action={changeRoleAction}
                       submit="Change role"
-                      buttonClass={SECONDARY_BUTTON}
+                      variant="secondary"
                       className="flex flex-wrap items-center gap-2"
                     >
                       <input type="hidden" name="userId" value={u.id} />
                       <label className="sr-only" htmlFor={`role-${u.id}`}>
                         Role of {u.email}
                       </label>
-                      <select id={`role-${u.id}`} name="role" defaultValue={u.role} className={SELECT}>
+                      <Select id={`role-${u.id}`} name="role" defaultValue={u.role} className="w-auto">
                         {ROLES.map((r) => (
                           <option key={r} value={r}>
                             {r}
                           </option>
                         ))}
-                      </select>
+                      </Select>
                     </ActionForm>
                   </td>
                   <td className={CELL}>
                     <ActionForm
                       action={removeAction}
                       submit={`Remove ${u.email}`}
-                      buttonClass={DANGER_BUTTON}
+                      variant="danger"
                       className="space-y-2"
                     >
                       <input type="hidden" name="userId" value={u.id} />
@@ -113,7 +109,7 @@ export default async function TeamPage() {
                 <ActionForm
                   action={withdrawAction}
                   submit={`Withdraw the invitation of ${invitation.email}`}
-                  buttonClass={SECONDARY_BUTTON}
+                  variant="secondary"
                 >
                   <input type="hidden" name="invitationId" value={invitation.id} />
                 </ActionForm>
@@ -134,30 +130,18 @@ export default async function TeamPage() {
         <div className="mt-4">
           <ActionForm action={inviteAction} submit="Invite">
             <div>
-              <label htmlFor="invite-email" className={LABEL}>
-                E-mail address
-              </label>
-              <input
-                id="invite-email"
-                name="email"
-                type="email"
-                autoComplete="off"
-                required
-                maxLength={254}
-                className={INPUT}
-              />
+              <Label htmlFor="invite-email">E-mail address</Label>
+              <Input id="invite-email" name="email" type="email" autoComplete="off" required maxLength={254} />
             </div>
             <div>
-              <label htmlFor="invite-role" className={LABEL}>
-                Role
-              </label>
-              <select id="invite-role" name="role" defaultValue="viewer" className={`${SELECT} mt-1 block`}>
+              <Label htmlFor="invite-role">Role</Label>
+              <Select id="invite-role" name="role" defaultValue="viewer" className="mt-1">
                 {ROLES.map((r) => (
                   <option key={r} value={r}>
                     {r}
                   </option>
                 ))}
-              </select>
+              </Select>
             </div>
           </ActionForm>
         </div>

@@ -1,21 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { CELL, DataTable } from '@/components/dashboard/table';
-import {
-  Amount,
-  BUTTON,
-  BUTTON_QUIET,
-  CARD,
-  LINK,
-  Mono,
-  MUTED,
-  PageTitle,
-  Section,
-  StatusBadge,
-  Time,
-  TxLink,
-} from '@/components/dashboard/ui';
+import { Amount, CARD, LINK, Mono, MUTED, PageTitle, Section, Time, TxLink } from '@/components/dashboard/ui';
 import { WebhookEvents } from '@/components/dashboard/webhook-events';
 import { FollowOrder } from '@/components/live/follow-order';
 import { LiveQueries } from '@/components/live/query-provider';
@@ -33,6 +19,7 @@ import { ResentNotice } from '../../resent-notice';
 import { firstValues, type SearchParams } from '../../search-params';
 import { CLAIM_LINK_COOKIE } from './refund-cookie';
 import { RefundsSection } from './refunds-section';
+import { Button, CELL, DataTable, StatusBadge } from '@/components/ui';
 
 export const metadata: Metadata = { title: 'Order' };
 
@@ -315,9 +302,9 @@ function MispaymentSection({
               <form key={decision} action={decideMispaidOrder}>
                 <input type="hidden" name="orderId" value={orderId} />
                 <input type="hidden" name="decision" value={decision} />
-                <button type="submit" className={decision === 'accept' ? BUTTON : BUTTON_QUIET}>
+                <Button type="submit" variant={decision === 'accept' ? 'primary' : 'secondary'}>
                   {decision === 'accept' ? 'Accept what arrived' : 'Leave as it is'}
-                </button>
+                </Button>
               </form>
             ))}
           </div>
