@@ -1,6 +1,6 @@
 'use client';
 import { useActionState, type ReactNode } from 'react';
-import { Button, type ButtonVariant } from '@/components/ui';
+import { Button, type ButtonVariant } from '@/components/ui/button';
 import { ALERT, NOTICE } from './form-styles';
 
 /** What a dashboard form's server action answers: a refusal, a confirmation, or secrets shown once. */

@@ -7,7 +7,9 @@
  */
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { LINK } from './ui';
-import { Button, Input, Label } from '@/components/ui';
+import { Button } from '@/components/ui/button';
+import { Label } from '@/components/ui/field';
+import { Input } from '@/components/ui/input';
 
 interface Props {
   kind: 'orders' | 'invoices';

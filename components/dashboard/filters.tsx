@@ -6,7 +6,9 @@
 import Link from 'next/link';
 import { NETWORKS } from '@/lib/catalog';
 import { LINK } from './ui';
-import { Button, Input, Label, Select } from '@/components/ui';
+import { Button } from '@/components/ui/button';
+import { Label } from '@/components/ui/field';
+import { Input, Select } from '@/components/ui/input';
 
 export interface FilterValues {
   status?: string;

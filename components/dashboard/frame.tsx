@@ -10,7 +10,8 @@ import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { MUTED } from './ui';
 import type { Mode } from '@/lib/protocol';
-import { Button, Disclosure } from '@/components/ui';
+import { Button } from '@/components/ui/button';
+import { Disclosure } from '@/components/ui/disclosure';
 
 export interface NavItem {
   href: string;

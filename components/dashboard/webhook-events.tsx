@@ -5,7 +5,9 @@
  * the button is a courtesy, not the guard.
  */
 import { CARD, Mono, MUTED, Time } from './ui';
-import { Button, CELL, DataTable, StatusBadge } from '@/components/ui';
+import { StatusBadge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { CELL, DataTable } from '@/components/ui/table';
 
 /** The shape of lib/protocol's webhook event and attempt (times as ISO strings), as far as shown here. */
 export interface AttemptView {

@@ -6,7 +6,7 @@ import { getDatabase } from '@/lib/db';
 import { overview, type ChainState } from '@/lib/dashboard';
 import { ORDER_STATUS_VALUES } from '@/lib/protocol';
 import { requirePage } from '../session';
-import { StatusBadge } from '@/components/ui';
+import { StatusBadge } from '@/components/ui/badge';
 
 export const metadata: Metadata = { title: 'Overview' };
 

@@ -3,7 +3,9 @@ import Link from 'next/link';
 import { z } from 'zod';
 import { ALERT, CARD, NOTICE } from '../form-styles';
 import { forgotPasswordAction } from './actions';
-import { Button, Field, Input } from '@/components/ui';
+import { Button } from '@/components/ui/button';
+import { Field } from '@/components/ui/field';
+import { Input } from '@/components/ui/input';
 
 export const metadata: Metadata = { title: 'Forgot password · Dashboard' };
 

@@ -2,7 +2,9 @@
 import { useActionState } from 'react';
 import { ALERT } from '../form-styles';
 import { signInAction, type FormState } from './actions';
-import { Button, Field, Input } from '@/components/ui';
+import { Button } from '@/components/ui/button';
+import { Field } from '@/components/ui/field';
+import { Input } from '@/components/ui/input';
 
 /**
  * The e-mail and password form; a refusal (wrong password, too many attempts) shows above it.

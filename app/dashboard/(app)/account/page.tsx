@@ -8,7 +8,9 @@ import { signOutEverywhere } from '../../actions';
 import { NOTICE } from '../../form-styles';
 import { requirePage } from '../../session';
 import { changePasswordAction, disableTwoFactorAction, enableTwoFactorAction } from './actions';
-import { Button, Input, Label } from '@/components/ui';
+import { Button } from '@/components/ui/button';
+import { Label } from '@/components/ui/field';
+import { Input } from '@/components/ui/input';
 
 export const metadata: Metadata = { title: 'Account' };
 

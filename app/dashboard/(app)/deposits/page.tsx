@@ -5,7 +5,11 @@ import { getDatabase } from '@/lib/db';
 import { listDepositItems, parseDepositFilters } from '@/lib/dashboard';
 import { requirePage } from '../../session';
 import { firstValues, loadFiltered, type SearchParams } from '../search-params';
-import { Button, CELL, DataTable, EmptyState, Label, Pager, Select, StatusBadge } from '@/components/ui';
+import { StatusBadge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Label } from '@/components/ui/field';
+import { Select } from '@/components/ui/input';
+import { CELL, DataTable, EmptyState, Pager } from '@/components/ui/table';
 
 export const metadata: Metadata = { title: 'Deposits' };
 

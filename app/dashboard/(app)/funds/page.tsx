@@ -7,7 +7,10 @@ import { isDomainErrorOf } from '@/lib/errors';
 import { fundsReport, gapLimitOf, treasuryOf, type GapLimit } from '@/lib/payouts';
 import { requirePage } from '../../session';
 import { setTreasuryAction } from './actions';
-import { Button, CELL, DataTable, EmptyState, Input, Label, Select } from '@/components/ui';
+import { Button } from '@/components/ui/button';
+import { Label } from '@/components/ui/field';
+import { Input, Select } from '@/components/ui/input';
+import { CELL, DataTable, EmptyState } from '@/components/ui/table';
 
 export const metadata: Metadata = { title: 'Funds' };
 

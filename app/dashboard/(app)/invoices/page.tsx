@@ -10,7 +10,8 @@ import { requirePage } from '../../session';
 import { defaultExportRange } from '../export-range';
 import { viewerLocale } from '../viewer-locale';
 import { firstValues, loadFiltered, type SearchParams } from '../search-params';
-import { CELL, DataTable, EmptyState, Pager, StatusBadge } from '@/components/ui';
+import { StatusBadge } from '@/components/ui/badge';
+import { CELL, DataTable, EmptyState, Pager } from '@/components/ui/table';
 
 export const metadata: Metadata = { title: 'Invoices' };
 

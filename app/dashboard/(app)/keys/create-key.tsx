@@ -9,7 +9,9 @@ import { ALERT } from '@/app/dashboard/form-styles';
 import type { CreateKeyState } from './actions';
 import { IssuedKey } from './issued-key';
 import type { Mode } from '@/lib/protocol';
-import { Button, Input, Label, Select } from '@/components/ui';
+import { Button } from '@/components/ui/button';
+import { Label } from '@/components/ui/field';
+import { Input, Select } from '@/components/ui/input';
 
 export interface ScopeChoice {
   value: string;

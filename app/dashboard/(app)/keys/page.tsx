@@ -14,7 +14,10 @@ import { ALERT, NOTICE } from '@/app/dashboard/form-styles';
 import { createKeyAction, moneyOutScopesAction, revokeKeyAction, rollKeyAction, webhookKeyAction } from './actions';
 import { CreateKey } from './create-key';
 import { RollKey } from './roll-key';
-import { Button, Dialog, Input, Label, Select } from '@/components/ui';
+import { Button } from '@/components/ui/button';
+import { Dialog } from '@/components/ui/dialog';
+import { Label } from '@/components/ui/field';
+import { Input, Select } from '@/components/ui/input';
 
 export const metadata: Metadata = { title: 'API keys' };
 

@@ -8,7 +8,10 @@ import { useActionState } from 'react';
 import { ALERT } from '@/app/dashboard/form-styles';
 import type { RollKeyState } from './actions';
 import { IssuedKey } from './issued-key';
-import { Button, Dialog, Input, Label } from '@/components/ui';
+import { Button } from '@/components/ui/button';
+import { Dialog } from '@/components/ui/dialog';
+import { Label } from '@/components/ui/field';
+import { Input } from '@/components/ui/input';
 
 const when = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
 

@@ -7,7 +7,10 @@ import { getDatabase } from '@/lib/db';
 import { listPaymentLinks, serializePaymentLink } from '@/lib/links';
 import { can } from '@/lib/users';
 import { createLinkAction } from './actions';
-import { CELL, DataTable, EmptyState, Input, Label, StatusBadge, Textarea } from '@/components/ui';
+import { StatusBadge } from '@/components/ui/badge';
+import { Label } from '@/components/ui/field';
+import { Input, Textarea } from '@/components/ui/input';
+import { CELL, DataTable, EmptyState } from '@/components/ui/table';
 
 export const metadata: Metadata = { title: 'Payment links' };
 

@@ -4,7 +4,8 @@ import { LINK, MUTED, PageTitle, Time } from '@/components/dashboard/ui';
 import { getDatabase } from '@/lib/db';
 import { listMail, MAIL_PAGE_SIZE } from '@/lib/mail';
 import { requirePage } from '../../session';
-import { CELL, DataTable, EmptyState, StatusBadge } from '@/components/ui';
+import { StatusBadge } from '@/components/ui/badge';
+import { CELL, DataTable, EmptyState } from '@/components/ui/table';
 
 export const metadata: Metadata = { title: 'Mail' };
 

@@ -5,7 +5,7 @@
  * enough is decided on the server when saving (lib/merchants BRAND_COLOR).
  */
 import { useState } from 'react';
-import { Input } from '@/components/ui';
+import { Input } from '@/components/ui/input';
 
 const HEX = /^#[0-9a-f]{6}$/i;
 

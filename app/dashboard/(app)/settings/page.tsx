@@ -20,7 +20,8 @@ import {
   saveTwoFactorRequirement,
 } from './actions';
 import { ColorField } from './color-field';
-import { FileInput, Input, Label } from '@/components/ui';
+import { Label } from '@/components/ui/field';
+import { FileInput, Input } from '@/components/ui/input';
 
 export const metadata: Metadata = { title: 'Settings' };
 

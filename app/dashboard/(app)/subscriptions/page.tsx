@@ -21,7 +21,10 @@ import {
   createSubscriptionAction,
   updatePlanAction,
 } from './actions';
-import { Button, CELL, DataTable, EmptyState, Input, Label, Select } from '@/components/ui';
+import { Button } from '@/components/ui/button';
+import { Label } from '@/components/ui/field';
+import { Input, Select } from '@/components/ui/input';
+import { CELL, DataTable, EmptyState } from '@/components/ui/table';
 
 export const metadata: Metadata = { title: 'Subscriptions' };
 

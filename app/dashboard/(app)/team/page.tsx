@@ -4,7 +4,9 @@ import { listInvitations, listUsers, ROLES } from '@/lib/users';
 import { ActionForm } from '../../action-form';
 import { requirePage } from '../../session';
 import { changeRoleAction, inviteAction, removeAction, withdrawAction } from './actions';
-import { CELL, Input, Label, Select } from '@/components/ui';
+import { Label } from '@/components/ui/field';
+import { Input, Select } from '@/components/ui/input';
+import { CELL } from '@/components/ui/table';
 
 export const metadata: Metadata = { title: 'Team' };
 

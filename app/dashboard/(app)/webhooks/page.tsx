@@ -9,7 +9,9 @@ import { requirePage } from '../../session';
 import { resendWebhook } from '../actions';
 import { ResentNotice } from '../resent-notice';
 import { firstValues, loadFiltered, type SearchParams } from '../search-params';
-import { Button, CELL, DataTable, EmptyState, Pager, StatusBadge } from '@/components/ui';
+import { StatusBadge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { CELL, DataTable, EmptyState, Pager } from '@/components/ui/table';
 
 export const metadata: Metadata = { title: 'Webhooks' };
 

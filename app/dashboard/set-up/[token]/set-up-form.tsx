@@ -2,7 +2,9 @@
 import { useActionState } from 'react';
 import { ALERT } from '../../form-styles';
 import { setUpAction, type FormState } from './actions';
-import { Button, Field, Input } from '@/components/ui';
+import { Button } from '@/components/ui/button';
+import { Field } from '@/components/ui/field';
+import { Input } from '@/components/ui/input';
 
 export function SetUpForm({ token, email, minLength }: { token: string; email: string; minLength: number }) {
   const [state, action, pending] = useActionState<FormState, FormData>(setUpAction, {});

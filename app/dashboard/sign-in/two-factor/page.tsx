@@ -9,7 +9,8 @@ import { ActionForm } from '../../action-form';
 import { CARD } from '../../form-styles';
 import { safeNext } from '../../session';
 import { secondFactorAction } from './actions';
-import { Input, Label } from '@/components/ui';
+import { Label } from '@/components/ui/field';
+import { Input } from '@/components/ui/input';
 
 export const metadata: Metadata = { title: 'Two-factor code · Dashboard' };
 

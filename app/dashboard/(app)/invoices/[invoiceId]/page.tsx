@@ -11,7 +11,7 @@ import { requirePage } from '../../../session';
 import { resendWebhook } from '../../actions';
 import { ResentNotice } from '../../resent-notice';
 import { firstValues, type SearchParams } from '../../search-params';
-import { StatusBadge } from '@/components/ui';
+import { StatusBadge } from '@/components/ui/badge';
 
 export const metadata: Metadata = { title: 'Invoice' };
 

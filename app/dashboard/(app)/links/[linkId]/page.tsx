@@ -10,7 +10,8 @@ import { isDomainErrorOf } from '@/lib/errors';
 import { getPaymentLink, serializePaymentLink } from '@/lib/links';
 import { can } from '@/lib/users';
 import { disableLinkAction } from '../actions';
-import { Button, StatusBadge } from '@/components/ui';
+import { StatusBadge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
 
 export const metadata: Metadata = { title: 'Payment link' };
 

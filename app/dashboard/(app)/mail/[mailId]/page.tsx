@@ -5,7 +5,8 @@ import { LINK, MUTED, PageTitle, Section } from '@/components/dashboard/ui';
 import { getDatabase } from '@/lib/db';
 import { getMail } from '@/lib/mail';
 import { requirePage } from '../../../session';
-import { CELL, DataTable, StatusBadge } from '@/components/ui';
+import { StatusBadge } from '@/components/ui/badge';
+import { CELL, DataTable } from '@/components/ui/table';
 
 export const metadata: Metadata = { title: 'Message' };
 

@@ -19,7 +19,9 @@ import { ResentNotice } from '../../resent-notice';
 import { firstValues, type SearchParams } from '../../search-params';
 import { CLAIM_LINK_COOKIE } from './refund-cookie';
 import { RefundsSection } from './refunds-section';
-import { Button, CELL, DataTable, StatusBadge } from '@/components/ui';
+import { StatusBadge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { CELL, DataTable } from '@/components/ui/table';
 
 export const metadata: Metadata = { title: 'Order' };
 

@@ -7,7 +7,10 @@
 import { Amount, Mono, MUTED, Notice, Section, Time } from '@/components/dashboard/ui';
 import type { RefundResponse } from '@/lib/protocol';
 import { approveRefundAction, cancelRefundAction, makeRefundAction, reopenRefundAction } from './refund-actions';
-import { Button, CELL, DataTable, Input, Label } from '@/components/ui';
+import { Button } from '@/components/ui/button';
+import { Label } from '@/components/ui/field';
+import { Input } from '@/components/ui/input';
+import { CELL, DataTable } from '@/components/ui/table';
 
 const OUTCOMES: Record<string, { tone: 'info' | 'error' | 'success'; text: string }> = {
   made: { tone: 'success', text: 'Refund made: it waits for the payer to give an address.' },

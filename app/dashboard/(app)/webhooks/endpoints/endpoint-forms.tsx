@@ -6,7 +6,10 @@
 import { useActionState } from 'react';
 import { CopyButton } from '@/components/pay/copy-button';
 import type { EndpointSecretState } from './actions';
-import { Button, Dialog, Input, Label } from '@/components/ui';
+import { Button } from '@/components/ui/button';
+import { Dialog } from '@/components/ui/dialog';
+import { Label } from '@/components/ui/field';
+import { Input } from '@/components/ui/input';
 
 type Action = (state: EndpointSecretState, form: FormData) => Promise<EndpointSecretState>;
 

@@ -9,7 +9,8 @@ import { listEndpoints, MAX_ENDPOINTS } from '@/lib/webhooks';
 import { requirePage } from '../../../session';
 import { createEndpointAction, endpointCommandAction, rollEndpointSecretAction } from './actions';
 import { CreateEndpoint, RollSecret } from './endpoint-forms';
-import { Button, StatusBadge } from '@/components/ui';
+import { StatusBadge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
 
 export const metadata: Metadata = { title: 'Webhook endpoints' };
 

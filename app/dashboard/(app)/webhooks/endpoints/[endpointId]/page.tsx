@@ -13,7 +13,11 @@ import {
 import { getEndpoint, listEndpointDeliveries } from '@/lib/webhooks';
 import { notFound } from 'next/navigation';
 import { requirePage } from '../../../../session';
-import { Button, CELL, DataTable, EmptyState, Label, Select, StatusBadge } from '@/components/ui';
+import { StatusBadge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Label } from '@/components/ui/field';
+import { Select } from '@/components/ui/input';
+import { CELL, DataTable, EmptyState } from '@/components/ui/table';
 
 export const metadata: Metadata = { title: 'Endpoint deliveries' };
 
