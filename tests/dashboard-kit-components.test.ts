@@ -12,7 +12,12 @@ import { Input } from '@/components/ui/input';
 describe('Field', () => {
   it('labels its control and ties the hint and the error to it', () => {
     const html = renderToStaticMarkup(
-      h(Field, { label: 'Overlap', hint: '0 to 168 hours', error: 'Too long.' }, h(Input, { name: 'overlap' })),
+      h(Field, {
+        label: 'Overlap',
+        hint: '0 to 168 hours',
+        error: 'Too long.',
+        children: h(Input, { name: 'overlap' }),
+      }),
     );
     const input = /<input[^>]*>/.exec(html)![0];
     const [, described] = /aria-describedby="([^"]+)"/.exec(input)!;
@@ -25,7 +30,7 @@ describe('Field', () => {
   });
 
   it('without a hint or an error the control is described by nothing and not invalid', () => {
-    const input = renderToStaticMarkup(h(Field, { label: 'Name' }, h(Input, { name: 'name' })));
+    const input = renderToStaticMarkup(h(Field, { label: 'Name', children: h(Input, { name: 'name' }) }));
     expect(input).not.toContain(' aria-describedby=');
     expect(input).not.toContain(' aria-invalid=');
   });

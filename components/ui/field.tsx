@@ -5,6 +5,7 @@
  */
 import {
   cloneElement,
+  type AriaAttributes,
   isValidElement,
   useId,
   type LabelHTMLAttributes,
@@ -29,7 +30,7 @@ export function Field({
   error?: ReactNode;
   className?: string;
   /** The one control (`Input`, `Select`, `Textarea`). */
-  children: ReactElement<{ 'aria-describedby'?: string; 'aria-invalid'?: boolean }>;
+  children: ReactElement<Pick<AriaAttributes, 'aria-describedby' | 'aria-invalid'>>;
 }) {
   const id = useId();
   const described = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');

@@ -22,9 +22,10 @@ export function DataTable({
   children: ReactNode;
 }) {
   return (
-    // Focusable so that keyboard users can scroll it (axe: scrollable-region-focusable).
+    // Focusable so that keyboard users can scroll it (axe: scrollable-region-focusable). Relative: a
+    // hidden column title (sr-only, absolutely placed) scrolls with the table instead of widening the page.
     <div
-      className="max-w-full overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-700"
+      className="relative max-w-full overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-700"
       tabIndex={0}
       role="region"
       aria-label={caption}

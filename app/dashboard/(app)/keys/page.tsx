@@ -15,6 +15,7 @@ import { createKeyAction, moneyOutScopesAction, revokeKeyAction, rollKeyAction, 
 import { CreateKey } from './create-key';
 import { RollKey } from './roll-key';
 import { Button } from '@/components/ui/button';
+import { CELL, DataTable } from '@/components/ui/table';
 import { Dialog } from '@/components/ui/dialog';
 import { Label } from '@/components/ui/field';
 import { Input, Select } from '@/components/ui/input';
@@ -111,79 +112,58 @@ export default async function KeysPage({ searchParams }: Props) {
       {keys.length === 0 ? (
         <p className="mt-2 text-sm">{`No ${session.mode} key yet.`}</p>
       ) : (
-        // relative: the column's sr-only title (absolutely placed) then scrolls with the table instead of
-        // widening the page past a phone's screen.
-        <div className="relative mt-2 overflow-x-auto rounded-lg border border-slate-300 dark:border-slate-700">
-          <table className="w-full min-w-[48rem] text-start text-sm">
-            <thead className="bg-slate-100 dark:bg-slate-800">
-              <tr>
-                {['Key', 'Scope', 'Created', 'Last used', 'Status'].map((title) => (
-                  <th key={title} scope="col" className="px-3 py-2 text-start font-semibold">
-                    {title}
-                  </th>
-                ))}
-                <th scope="col" className="px-3 py-2 text-start font-semibold">
-                  <span className="sr-only">Actions</span>
-                </th>
+        <div className="mt-2">
+          <DataTable
+            caption={`${session.mode === 'test' ? 'Test' : 'Live'} keys`}
+            head={['Key', 'Scope', 'Created', 'Last used', 'Status', { title: 'Actions', hidden: true }]}
+            minWidth="min-w-[48rem]"
+          >
+            {keys.map((key) => (
+              <tr key={key.keyId} data-testid="key-row" data-public-key={key.publicKey}>
+                <td className={CELL}>
+                  {key.name && <div className="font-medium">{key.name}</div>}
+                  <div className="font-mono break-all">{key.publicKey}</div>
+                  {key.webhookKey && (
+                    <div className="mt-1 text-xs font-semibold text-emerald-800 dark:text-emerald-300">Webhook key</div>
+                  )}
+                </td>
+                <td className={CELL}>{scopeLabel(key.scopes)}</td>
+                <td className={`${CELL} whitespace-nowrap`}>
+                  {when(key.createdAt)}
+                  {key.createdBy && <div className="text-xs">{`by ${key.createdBy}`}</div>}
+                </td>
+                <td className={`${CELL} whitespace-nowrap`}>
+                  {key.lastUsedAt ? when(key.lastUsedAt) : 'Never'}
+                  {key.lastUsedIp && <div className="text-xs">{`from ${key.lastUsedIp}`}</div>}
+                </td>
+                <td className={CELL} data-testid="key-status">
+                  {status(key, now)}
+                </td>
+                <td className={`${CELL} space-y-2`}>
+                  {active(key, now) && (
+                    <>
+                      {!key.webhookKey && (
+                        <form action={webhookKeyAction}>
+                          <input type="hidden" name="keyId" value={key.keyId} />
+                          <Button type="submit" variant="secondary">
+                            Make webhook key
+                          </Button>
+                        </form>
+                      )}
+                      <RollKey
+                        keyId={key.keyId}
+                        rolled={key.successor !== null}
+                        overlap={ROLL_OVERLAP_HOURS}
+                        action={rollKeyAction}
+                      />
+                      {session.role === 'owner' && <MoneyOutScopes listed={key} twoFactor={session.twoFactorEnabled} />}
+                      <RevokeKey listed={key} others={activeKeys.filter((other) => other.keyId !== key.keyId)} />
+                    </>
+                  )}
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {keys.map((key) => (
-                <tr
-                  key={key.keyId}
-                  data-testid="key-row"
-                  data-public-key={key.publicKey}
-                  className="border-t border-slate-300 align-top dark:border-slate-700"
-                >
-                  <td className="px-3 py-2">
-                    {key.name && <div className="font-medium">{key.name}</div>}
-                    <div className="font-mono break-all">{key.publicKey}</div>
-                    {key.webhookKey && (
-                      <div className="mt-1 text-xs font-semibold text-emerald-800 dark:text-emerald-300">
-                        Webhook key
-                      </div>
-                    )}
-                  </td>
-                  <td className="px-3 py-2">{scopeLabel(key.scopes)}</td>
-                  <td className="px-3 py-2 whitespace-nowrap">
-                    {when(key.createdAt)}
-                    {key.createdBy && <div className="text-xs">{`by ${key.createdBy}`}</div>}
-                  </td>
-                  <td className="px-3 py-2 whitespace-nowrap">
-                    {key.lastUsedAt ? when(key.lastUsedAt) : 'Never'}
-                    {key.lastUsedIp && <div className="text-xs">{`from ${key.lastUsedIp}`}</div>}
-                  </td>
-                  <td className="px-3 py-2" data-testid="key-status">
-                    {status(key, now)}
-                  </td>
-                  <td className="space-y-2 px-3 py-2">
-                    {active(key, now) && (
-                      <>
-                        {!key.webhookKey && (
-                          <form action={webhookKeyAction}>
-                            <input type="hidden" name="keyId" value={key.keyId} />
-                            <Button type="submit" variant="secondary">
-                              Make webhook key
-                            </Button>
-                          </form>
-                        )}
-                        <RollKey
-                          keyId={key.keyId}
-                          rolled={key.successor !== null}
-                          overlap={ROLL_OVERLAP_HOURS}
-                          action={rollKeyAction}
-                        />
-                        {session.role === 'owner' && (
-                          <MoneyOutScopes listed={key} twoFactor={session.twoFactorEnabled} />
-                        )}
-                        <RevokeKey listed={key} others={activeKeys.filter((other) => other.keyId !== key.keyId)} />
-                      </>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </DataTable>
         </div>
       )}
     </div>

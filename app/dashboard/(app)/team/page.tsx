@@ -6,7 +6,7 @@ import { requirePage } from '../../session';
 import { changeRoleAction, inviteAction, removeAction, withdrawAction } from './actions';
 import { Label } from '@/components/ui/field';
 import { Input, Select } from '@/components/ui/input';
-import { CELL } from '@/components/ui/table';
+import { CELL, DataTable } from '@/components/ui/table';
 
 export const metadata: Metadata = { title: 'Team' };
 
@@ -28,68 +28,45 @@ export default async function TeamPage() {
         <h2 id="members" className="text-lg font-semibold">
           Members
         </h2>
-        <div className="mt-2 overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-800">
-          <table className="min-w-full text-left text-sm">
-            <thead className="bg-slate-100 dark:bg-slate-900">
-              <tr>
-                <th scope="col" className={CELL}>
-                  E-mail
-                </th>
-                <th scope="col" className={CELL}>
-                  Status
-                </th>
-                <th scope="col" className={CELL}>
-                  Role
-                </th>
-                <th scope="col" className={CELL}>
-                  Remove
-                </th>
+        <div className="mt-2">
+          <DataTable caption="Members" head={['E-mail', 'Status', 'Role', 'Remove']}>
+            {users.map((u) => (
+              <tr key={u.id} data-testid="team-member">
+                <td className={`${CELL} break-all`}>
+                  {u.email}
+                  {u.id === session.userId && ' (you)'}
+                </td>
+                <td className={CELL}>
+                  {!u.hasPassword ? 'Invited' : u.twoFactorEnabled ? 'Active, two-factor' : 'Active'}
+                </td>
+                <td className={CELL}>
+                  <ActionForm
+                    action={changeRoleAction}
+                    submit="Change role"
+                    variant="secondary"
+                    className="flex flex-wrap items-center gap-2"
+                  >
+                    <input type="hidden" name="userId" value={u.id} />
+                    <label className="sr-only" htmlFor={`role-${u.id}`}>
+                      Role of {u.email}
+                    </label>
+                    <Select id={`role-${u.id}`} name="role" defaultValue={u.role} className="w-auto">
+                      {ROLES.map((r) => (
+                        <option key={r} value={r}>
+                          {r}
+                        </option>
+                      ))}
+                    </Select>
+                  </ActionForm>
+                </td>
+                <td className={CELL}>
+                  <ActionForm action={removeAction} submit={`Remove ${u.email}`} variant="danger" className="space-y-2">
+                    <input type="hidden" name="userId" value={u.id} />
+                  </ActionForm>
+                </td>
               </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
-              {users.map((u) => (
-                <tr key={u.id} data-testid="team-member">
-                  <td className={`${CELL} break-all`}>
-                    {u.email}
-                    {u.id === session.userId && ' (you)'}
-                  </td>
-                  <td className={CELL}>
-                    {!u.hasPassword ? 'Invited' : u.twoFactorEnabled ? 'Active, two-factor' : 'Active'}
-                  </td>
-                  <td className={CELL}>
-                    <ActionForm
-                      action={changeRoleAction}
-                      submit="Change role"
-                      variant="secondary"
-                      className="flex flex-wrap items-center gap-2"
-                    >
-                      <input type="hidden" name="userId" value={u.id} />
-                      <label className="sr-only" htmlFor={`role-${u.id}`}>
-                        Role of {u.email}
-                      </label>
-                      <Select id={`role-${u.id}`} name="role" defaultValue={u.role} className="w-auto">
-                        {ROLES.map((r) => (
-                          <option key={r} value={r}>
-                            {r}
-                          </option>
-                        ))}
-                      </Select>
-                    </ActionForm>
-                  </td>
-                  <td className={CELL}>
-                    <ActionForm
-                      action={removeAction}
-                      submit={`Remove ${u.email}`}
-                      variant="danger"
-                      className="space-y-2"
-                    >
-                      <input type="hidden" name="userId" value={u.id} />
-                    </ActionForm>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </DataTable>
         </div>
       </section>
 
