@@ -95,6 +95,12 @@ test('the owner creates a test key, sees it once, the API takes it until revoked
   expect(await (await page.request.get('/dashboard/keys')).text()).not.toContain(created.privateKey);
 
   const row = rows.filter({ has: page.getByText(created.publicKey, { exact: true }) });
+  // The confirmation is a modal dialog (components/ui Dialog): named, and Escape gives focus back to its trigger.
+  await row.getByText('Revoke…').click();
+  await expect(page.getByRole('dialog', { name: 'Revoke this key' })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await expect(row.getByRole('button', { name: 'Revoke…' })).toBeFocused();
   await row.getByText('Revoke…').click();
   const [revoke] = await Promise.all([
     page.waitForRequest(isAction),
@@ -114,7 +120,11 @@ test('the owner creates a test key, sees it once, the API takes it until revoked
     // The revocation aimed at the merchant's other, still valid key.
     const [revokedId] =
       /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/.exec(revoke.postData() ?? '') ?? [];
-    const otherId = await page.locator('input[name="keyId"]').first().inputValue();
+    // The other key's id, from its own confirmation (a closed dialog's form is not in the page).
+    const other = rows.filter({ has: page.getByText(shop.keys.publicKey, { exact: true }) });
+    await other.getByText('Revoke…').click();
+    const otherId = await other.locator('input[name="keyId"]').first().inputValue();
+    await page.keyboard.press('Escape');
     expect(revokedId, 'the revoke request carries the key id').toBeDefined();
     expect((await replay(viewer, revoke, (body) => body.replace(revokedId!, otherId))).status()).toBe(403);
   } finally {
@@ -128,6 +138,23 @@ test('the owner creates a test key, sees it once, the API takes it until revoked
   expect((await replay(page, create)).status()).toBe(200);
   await page.reload();
   await expect(rows).toHaveCount(3);
+});
+
+test('without JavaScript a confirmation opens in place and its form still posts', async ({ browser }) => {
+  const shop = await merchantWithUsers();
+  const context = await browser.newContext({ baseURL: baseUrl(), javaScriptEnabled: false });
+  try {
+    const page = await context.newPage();
+    await signIn(page, shop.owner.email, shop.owner.password, undefined, { next: '/dashboard/keys' });
+    const row = page.getByTestId('key-row');
+    await row.getByText('Revoke…').click();
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    await row.getByRole('button', { name: 'Confirm revoke' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'The key is revoked' })).toBeVisible();
+    expect(await apiStatus(shop.keys)).toBe(401);
+  } finally {
+    await context.close();
+  }
 });
 
 test('the brand set in the settings shows on the payment page; bad logos and colours are refused with a reason', async ({

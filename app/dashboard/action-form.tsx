@@ -1,6 +1,7 @@
 'use client';
 import { useActionState, type ReactNode } from 'react';
-import { ALERT, BUTTON, NOTICE } from './form-styles';
+import { Button, type ButtonVariant } from '@/components/ui/button';
+import { ALERT, NOTICE } from './form-styles';
 
 /** What a dashboard form's server action answers: a refusal, a confirmation, or secrets shown once. */
 export interface ActionState {
@@ -17,13 +18,17 @@ export interface ActionState {
 export function ActionForm({
   action,
   submit,
-  buttonClass = BUTTON,
+  variant = 'primary',
+  wide = false,
   className,
   children,
 }: {
   action: (state: ActionState, form: FormData) => Promise<ActionState>;
   submit: string;
-  buttonClass?: string;
+  /** The submit button's kind (docs/decisions/089): `danger` for what cannot be undone. */
+  variant?: ButtonVariant;
+  /** The submit button as wide as the form (the sign-in card's). */
+  wide?: boolean;
   className?: string;
   children?: ReactNode;
 }) {
@@ -53,9 +58,9 @@ export function ActionForm({
         </div>
       )}
       {children}
-      <button type="submit" disabled={pending} className={buttonClass}>
+      <Button type="submit" variant={variant} disabled={pending} className={wide ? 'w-full' : undefined}>
         {submit}
-      </button>
+      </Button>
     </form>
   );
 }

@@ -2,8 +2,9 @@
 import { cookies } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { getDatabase } from '@/lib/db';
-import { recordAudit, revokeSession, revokeUserSessions, SESSION_COOKIE } from '@/lib/users';
-import { clientAddress, requireAction } from './session';
+import { revokeSession, revokeUserSessions, SESSION_COOKIE } from '@/lib/users';
+import { requireAction } from './session';
+import { auditAction } from '@/app/dashboard/action-helpers';
 
 async function forgetCookie(): Promise<void> {
   (await cookies()).delete({ name: SESSION_COOKIE, path: '/dashboard' });
@@ -22,14 +23,7 @@ export async function signOutEverywhere(): Promise<void> {
   const session = await requireAction('view', { enrolment: true });
   const db = await getDatabase();
   const ended = await revokeUserSessions(db, session.userId);
-  await recordAudit(db, {
-    merchantId: session.merchantId,
-    userId: session.userId,
-    actor: session.email,
-    action: 'sign-out.everywhere',
-    detail: { sessions: ended },
-    ip: await clientAddress(),
-  });
+  await auditAction(db, session, 'sign-out.everywhere', { sessions: ended });
   await forgetCookie();
   redirect('/dashboard/sign-in?notice=signed-out');
 }

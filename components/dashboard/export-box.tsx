@@ -6,7 +6,10 @@
  * the file is offered from memory (a Blob) under the server's file name.
  */
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { BUTTON, INPUT, LABEL, LINK } from './ui';
+import { LINK } from './ui';
+import { Button } from '@/components/ui/button';
+import { Label } from '@/components/ui/field';
+import { Input } from '@/components/ui/input';
 
 interface Props {
   kind: 'orders' | 'invoices';
@@ -106,20 +109,16 @@ export function ExportBox({ kind, from, to }: Props) {
       <form method="get" action="/dashboard/export" onSubmit={onSubmit} className="mt-2 flex flex-wrap items-end gap-3">
         <input type="hidden" name="kind" value={kind} />
         <div>
-          <label htmlFor="export-from" className={LABEL}>
-            From (UTC)
-          </label>
-          <input id="export-from" type="date" name="from" required defaultValue={from} className={INPUT} />
+          <Label htmlFor="export-from">From (UTC)</Label>
+          <Input id="export-from" type="date" name="from" required defaultValue={from} />
         </div>
         <div>
-          <label htmlFor="export-to" className={LABEL}>
-            To (UTC, inclusive)
-          </label>
-          <input id="export-to" type="date" name="to" required defaultValue={to} className={INPUT} />
+          <Label htmlFor="export-to">To (UTC, inclusive)</Label>
+          <Input id="export-to" type="date" name="to" required defaultValue={to} />
         </div>
-        <button type="submit" className={BUTTON} disabled={state.phase === 'running'}>
+        <Button type="submit" variant="primary" disabled={state.phase === 'running'}>
           Export CSV
-        </button>
+        </Button>
       </form>
       <div aria-live="polite" className="mt-3 text-sm">
         {state.phase === 'running' ? (

@@ -5,7 +5,10 @@
  */
 import Link from 'next/link';
 import { NETWORKS } from '@/lib/catalog';
-import { BUTTON, INPUT, LABEL, LINK } from './ui';
+import { LINK } from './ui';
+import { Button } from '@/components/ui/button';
+import { Label } from '@/components/ui/field';
+import { Input, Select } from '@/components/ui/input';
 
 export interface FilterValues {
   status?: string;
@@ -27,7 +30,7 @@ interface Props {
 
 const TICKERS = [...new Set(NETWORKS.flatMap((n) => n.currencies.map((c) => c.ticker)))].sort();
 
-function Select({
+function FilterSelect({
   name,
   label,
   value,
@@ -40,17 +43,15 @@ function Select({
 }) {
   return (
     <div>
-      <label htmlFor={`filter-${name}`} className={LABEL}>
-        {label}
-      </label>
-      <select id={`filter-${name}`} name={name} defaultValue={value ?? ''} className={INPUT}>
+      <Label htmlFor={`filter-${name}`}>{label}</Label>
+      <Select id={`filter-${name}`} name={name} defaultValue={value ?? ''}>
         <option value="">Any</option>
         {options.map((o) => (
           <option key={o.value} value={o.value}>
             {o.label}
           </option>
         ))}
-      </select>
+      </Select>
     </div>
   );
 }
@@ -65,53 +66,46 @@ export function Filters({ action, values, statuses, searchLabel }: Props) {
       className="mb-4 grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-6"
     >
       <div className="col-span-2 sm:col-span-3 lg:col-span-6">
-        <label htmlFor="filter-q" className={LABEL}>
-          {searchLabel}
-        </label>
-        <input
+        <Label htmlFor="filter-q">{searchLabel}</Label>
+        <Input
           id="filter-q"
           type="search"
           name="q"
           defaultValue={values.q ?? ''}
-          className={INPUT}
           autoComplete="off"
           spellCheck={false}
         />
       </div>
-      <Select
+      <FilterSelect
         name="status"
         label="Status"
         value={values.status}
         options={statuses.map((s) => ({ value: s, label: s }))}
       />
-      <Select
+      <FilterSelect
         name="network"
         label="Network"
         value={values.network}
         options={NETWORKS.map((n) => ({ value: n.name, label: n.displayName }))}
       />
-      <Select
+      <FilterSelect
         name="currency"
         label="Coin"
         value={values.currency}
         options={TICKERS.map((t) => ({ value: t, label: t }))}
       />
       <div>
-        <label htmlFor="filter-from" className={LABEL}>
-          From (UTC)
-        </label>
-        <input id="filter-from" type="date" name="from" defaultValue={values.from ?? ''} className={INPUT} />
+        <Label htmlFor="filter-from">From (UTC)</Label>
+        <Input id="filter-from" type="date" name="from" defaultValue={values.from ?? ''} />
       </div>
       <div>
-        <label htmlFor="filter-to" className={LABEL}>
-          To (UTC, inclusive)
-        </label>
-        <input id="filter-to" type="date" name="to" defaultValue={values.to ?? ''} className={INPUT} />
+        <Label htmlFor="filter-to">To (UTC, inclusive)</Label>
+        <Input id="filter-to" type="date" name="to" defaultValue={values.to ?? ''} />
       </div>
       <div className="flex items-end gap-3">
-        <button type="submit" className={BUTTON}>
+        <Button type="submit" variant="primary">
           Apply
-        </button>
+        </Button>
         <Link href={action} className={`${LINK} text-sm`}>
           Clear
         </Link>

@@ -1,15 +1,17 @@
 /**
  * The signed-in dashboard's frame: skip link, the test-data band, the header (merchant, user,
  * role, test/live switch, sign-out) and the navigation. Server-rendered; the compact menu of
- * narrow screens is a `<details>`, which opens without JavaScript.
+ * narrow screens is a disclosure (a `<details>`), which opens without JavaScript.
  *
  * The actions arrive as props (server actions from app/), since components/ may not import
  * server-only modules.
  */
 import Link from 'next/link';
 import type { ReactNode } from 'react';
-import { BUTTON_QUIET, MUTED } from './ui';
+import { MUTED } from './ui';
 import type { Mode } from '@/lib/protocol';
+import { Button } from '@/components/ui/button';
+import { Disclosure } from '@/components/ui/disclosure';
 
 export interface NavItem {
   href: string;
@@ -76,9 +78,9 @@ function ModeSwitch({ mode, switchMode }: { mode: Mode; switchMode: Props['switc
           {mode === 'test' ? 'test data' : 'live data'}
         </strong>
       </span>
-      <button type="submit" className={BUTTON_QUIET}>
+      <Button type="submit" variant="secondary">
         {`Switch to ${other}`}
-      </button>
+      </Button>
     </form>
   );
 }
@@ -104,21 +106,20 @@ export function DashboardFrame({ merchantName, email, role, mode, nav, switchMod
           <div className="flex flex-wrap items-center gap-3">
             <ModeSwitch mode={mode} switchMode={switchMode} />
             <form action={signOut}>
-              <button type="submit" className={BUTTON_QUIET}>
+              <Button type="submit" variant="secondary">
                 Sign out
-              </button>
+              </Button>
             </form>
           </div>
         </div>
       </header>
       <div className="mx-auto flex max-w-7xl flex-col gap-4 px-4 py-4 md:flex-row">
         {/* Narrow screens: a menu that opens without JavaScript. Only one of the two navigations is ever displayed. */}
-        <details className="rounded-md border border-slate-200 md:hidden dark:border-slate-700">
-          <summary className="cursor-pointer px-3 py-2 text-sm font-medium">Menu</summary>
+        <Disclosure summary="Menu" className="md:hidden">
           <nav aria-label="Dashboard" className="px-2 pb-2">
             <NavList nav={nav} vertical />
           </nav>
-        </details>
+        </Disclosure>
         <nav aria-label="Dashboard" className="hidden w-44 shrink-0 md:block">
           <NavList nav={nav} vertical />
         </nav>

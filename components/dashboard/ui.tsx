@@ -1,20 +1,13 @@
 /**
  * The dashboard's shared look: class names and tiny presentational pieces. Server components;
- * nothing here needs the browser's JavaScript.
+ * nothing here needs the browser's JavaScript. Controls (buttons, inputs, fields, tables, badges,
+ * dialogs, menus) are the kit's, in components/ui.
  */
 import type { ReactNode } from 'react';
 import { FIAT_CURRENCIES } from '@/lib/catalog';
 
-/** Buttons and button-like links. The focus ring is the browser's outline, kept visible. */
-export const BUTTON =
-  'inline-flex items-center justify-center rounded-md bg-slate-900 px-3 py-1.5 text-sm font-medium text-white hover:bg-slate-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-600 disabled:opacity-60 dark:bg-slate-100 dark:text-slate-900 dark:hover:bg-slate-300';
-export const BUTTON_QUIET =
-  'inline-flex items-center justify-center rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-600 dark:border-slate-600 dark:hover:bg-slate-800';
 export const LINK =
   'text-sky-800 underline underline-offset-2 hover:text-sky-600 dark:text-sky-300 dark:hover:text-sky-200';
-export const INPUT =
-  'block w-full rounded-md border border-slate-400 bg-white px-2 py-1.5 text-sm text-slate-900 dark:border-slate-500 dark:bg-slate-900 dark:text-slate-100';
-export const LABEL = 'block text-sm font-medium text-slate-700 dark:text-slate-300';
 export const CARD = 'rounded-lg border border-slate-200 p-4 dark:border-slate-700';
 /** Secondary text that still meets the contrast axe asks for on both backgrounds. */
 export const MUTED = 'text-slate-600 dark:text-slate-400';
@@ -87,35 +80,6 @@ export function Price({ value, currency, locale }: { value: string; currency: st
 /** Long identifiers (addresses, hashes, ids): monospace and allowed to break anywhere. */
 export function Mono({ children }: { children: ReactNode }) {
   return <span className="break-all font-mono text-xs">{children}</span>;
-}
-
-const STATUS_LOOK: Record<'good' | 'bad' | 'wait' | 'neutral', string> = {
-  good: 'bg-emerald-100 text-emerald-900 dark:bg-emerald-900 dark:text-emerald-100',
-  bad: 'bg-red-100 text-red-900 dark:bg-red-900 dark:text-red-100',
-  wait: 'bg-amber-100 text-amber-900 dark:bg-amber-900 dark:text-amber-100',
-  neutral: 'bg-slate-200 text-slate-900 dark:bg-slate-700 dark:text-slate-100',
-};
-
-/** How a status value reads: the words of lib/protocol's status lists (and a chain watcher's state), by their meaning. */
-function toneOf(status: string): keyof typeof STATUS_LOOK {
-  const s = status.toLowerCase();
-  if (['processed', 'overpaid', 'delivered', 'watching'].includes(s)) return 'good';
-  if (['error', 'failed', 'refused', 'rejected', 'reversed', 'partial', 'unhealthy'].includes(s)) return 'bad';
-  if (['pending', 'init', 'created', 'starting'].includes(s)) return 'wait';
-  return 'neutral';
-}
-
-/**
- * A status as a small badge; the word itself carries the meaning, the colour only repeats it. One
- * casing on every list: the API answers orders' statuses in lower case and invoices' and deposits'
- * in upper case (`processed`, `PROCESSED`), and a merchant reading both lists sees one word.
- */
-export function StatusBadge({ status }: { status: string }) {
-  return (
-    <span className={`inline-block rounded px-1.5 py-0.5 text-xs font-medium ${STATUS_LOOK[toneOf(status)]}`}>
-      {status.toLowerCase().replaceAll('_', ' ')}
-    </span>
-  );
 }
 
 /** A transaction hash, linked to its block explorer when the network has one (none in test mode). */

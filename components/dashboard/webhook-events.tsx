@@ -4,8 +4,10 @@
  * to a server action (it works without JavaScript); the action checks the role again, so hiding
  * the button is a courtesy, not the guard.
  */
-import { CELL, DataTable } from './table';
-import { BUTTON_QUIET, CARD, Mono, MUTED, StatusBadge, Time } from './ui';
+import { CARD, Mono, MUTED, Time } from './ui';
+import { StatusBadge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { CELL, DataTable } from '@/components/ui/table';
 
 /** The shape of lib/protocol's webhook event and attempt (times as ISO strings), as far as shown here. */
 export interface AttemptView {
@@ -50,9 +52,9 @@ export function ResendButton({
     <form action={resend}>
       <input type="hidden" name="eventId" value={eventId} />
       <input type="hidden" name="back" value={back} />
-      <button type="submit" className={BUTTON_QUIET}>
+      <Button type="submit" variant="secondary">
         {label}
-      </button>
+      </Button>
     </form>
   );
 }

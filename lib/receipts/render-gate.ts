@@ -76,7 +76,6 @@ function releaseTurn(): void {
   else state.running -= 1;
 }
 
-
 /**
  * A PDF route's answer: `render`'s response within the client's budget and the process's turns,
  * else 429 (too many from this client) or 503 (busy), each with Retry-After and never cached.

@@ -9,10 +9,11 @@ import { redirect } from 'next/navigation';
 import { z } from 'zod';
 import { getDatabase } from '@/lib/db';
 import { resendDelivery } from '@/lib/dashboard';
-import { recordAudit, setSessionMode } from '@/lib/users';
-import { clientAddress, requireAction, safeNext } from '../session';
+import { setSessionMode } from '@/lib/users';
+import { requireAction, safeNext } from '../session';
 import { MODE_VALUES } from '@/lib/protocol';
 import { postedForm } from '@/lib/security';
+import { auditAction } from '@/app/dashboard/action-helpers';
 
 const modeForm = z.object({ mode: z.enum(MODE_VALUES) });
 
@@ -54,14 +55,7 @@ export async function resendWebhook(posted: FormData): Promise<void> {
   const scope = { merchantId: session.merchantId, mode: session.mode };
   const done = await resendDelivery(db, scope, eventId);
   if (done) {
-    await recordAudit(db, {
-      merchantId: session.merchantId,
-      userId: session.userId,
-      actor: session.email,
-      action: 'webhook.resend',
-      detail: { eventId, mode: session.mode },
-      ip: await clientAddress(),
-    });
+    await auditAction(db, session, 'webhook.resend', { eventId, mode: session.mode });
   }
   revalidatePath(back.split('?')[0]!);
   redirect(withResult(done ? 'ok' : 'unknown'));

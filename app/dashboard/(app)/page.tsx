@@ -1,11 +1,12 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { BarChart } from '@/components/dashboard/bar-chart';
-import { Amount, CARD, LINK, MUTED, PageTitle, Section, StatusBadge, Time } from '@/components/dashboard/ui';
+import { Amount, CARD, LINK, MUTED, PageTitle, Section, Time } from '@/components/dashboard/ui';
 import { getDatabase } from '@/lib/db';
 import { overview, type ChainState } from '@/lib/dashboard';
 import { ORDER_STATUS_VALUES } from '@/lib/protocol';
 import { requirePage } from '../session';
+import { StatusBadge } from '@/components/ui/badge';
 
 export const metadata: Metadata = { title: 'Overview' };
 

@@ -1,8 +1,11 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { z } from 'zod';
-import { ALERT, BUTTON, CARD, INPUT, LABEL, NOTICE } from '../form-styles';
+import { ALERT, CARD, NOTICE } from '../form-styles';
 import { forgotPasswordAction } from './actions';
+import { Button } from '@/components/ui/button';
+import { Field } from '@/components/ui/field';
+import { Input } from '@/components/ui/input';
 
 export const metadata: Metadata = { title: 'Forgot password · Dashboard' };
 
@@ -35,23 +38,12 @@ export default async function ForgotPasswordPage({
         </p>
       )}
       <form action={forgotPasswordAction} className="mt-6 space-y-4">
-        <div>
-          <label htmlFor="email" className={LABEL}>
-            E-mail address
-          </label>
-          <input
-            id="email"
-            name="email"
-            type="email"
-            autoComplete="username"
-            required
-            maxLength={254}
-            className={INPUT}
-          />
-        </div>
-        <button type="submit" className={`${BUTTON} w-full`}>
+        <Field label="E-mail address">
+          <Input id="email" name="email" type="email" autoComplete="username" required maxLength={254} />
+        </Field>
+        <Button type="submit" variant="primary" className="w-full">
           Send me a link
-        </button>
+        </Button>
       </form>
       <p className="mt-4 text-sm">
         <Link href="/dashboard/sign-in" className="underline">

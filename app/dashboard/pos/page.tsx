@@ -4,6 +4,8 @@ import { QRCodeSVG } from 'qrcode.react';
 import { z } from 'zod';
 import { requirePage } from '@/app/dashboard/session';
 import { Keypad } from '@/components/pos/keypad';
+import { Button } from '@/components/ui/button';
+import { Input } from '@/components/ui/input';
 import { ResumeSale, SaleWatch } from '@/components/pos/sale-watch';
 import { getDatabase } from '@/lib/db';
 import { isDomainErrorOf } from '@/lib/errors';
@@ -25,8 +27,6 @@ const QUERY = z.object({
   sale: z.uuid().optional().catch(undefined),
   error: z.literal('invalid').optional().catch(undefined),
 });
-
-const BIG_BUTTON = 'w-full rounded-lg bg-emerald-700 px-4 py-4 text-xl font-bold text-white hover:bg-emerald-800';
 
 /**
  * The point of sale (`cashier` role, and owners and admins): a keypad in the merchant's
@@ -101,9 +101,11 @@ export default async function PosPage({ searchParams }: Props) {
             initial={saleState(sale.status)}
             texts={{ waiting: t.waiting, paid: t.paid, failed: t.failed, sound: t.sound }}
           />
-          <a href={`/dashboard/pos?lang=${lang}`} className={`${BIG_BUTTON} block text-center`} data-testid="new-sale">
-            {t.newSale}
-          </a>
+          <Button asChild variant="primary" size="lg" className="w-full">
+            <a href={`/dashboard/pos?lang=${lang}`} data-testid="new-sale">
+              {t.newSale}
+            </a>
+          </Button>
         </section>
       ) : (
         <form action={startSaleAction} className="mt-4 space-y-4">
@@ -119,7 +121,8 @@ export default async function PosPage({ searchParams }: Props) {
           )}
           <label className="block">
             <span className="text-sm font-medium">{`${t.amount} (${settings.currency})`}</span>
-            <input
+            <Input
+              large
               id="pos-amount"
               name="amount"
               inputMode="decimal"
@@ -127,7 +130,7 @@ export default async function PosPage({ searchParams }: Props) {
               required
               autoComplete="off"
               dir="ltr"
-              className="mt-1 block w-full rounded-lg border border-slate-500 bg-white px-3 py-3 text-end text-4xl font-bold dark:border-slate-400 dark:bg-slate-900"
+              className="mt-1"
             />
           </label>
           <Keypad field="pos-amount" clear={t.clear} backspace={t.backspace} />
@@ -145,18 +148,18 @@ export default async function PosPage({ searchParams }: Props) {
               ))}
             </div>
           </fieldset>
-          <button type="submit" className={BIG_BUTTON} data-testid="charge">
+          <Button type="submit" variant="primary" size="lg" className="w-full" data-testid="charge">
             {t.charge}
-          </button>
+          </Button>
         </form>
       )}
 
       <form action={switchPosMode} className="mt-6 text-center">
         <input type="hidden" name="lang" value={lang} />
         <input type="hidden" name="mode" value={session.mode === 'test' ? 'live' : 'test'} />
-        <button type="submit" className="text-sm underline" lang="en">
+        <Button type="submit" variant="text" size="inline" lang="en">
           {session.mode === 'test' ? 'Switch to live' : 'Switch to test'}
-        </button>
+        </Button>
       </form>
 
       <section className="mt-8" aria-labelledby="sales-title">

@@ -1,7 +1,10 @@
 'use client';
 import { useActionState } from 'react';
-import { ALERT, BUTTON, INPUT, LABEL } from '../form-styles';
+import { ALERT } from '../form-styles';
 import { signInAction, type FormState } from './actions';
+import { Button } from '@/components/ui/button';
+import { Field } from '@/components/ui/field';
+import { Input } from '@/components/ui/input';
 
 /**
  * The e-mail and password form; a refusal (wrong password, too many attempts) shows above it.
@@ -18,36 +21,20 @@ export function SignInForm({ next }: { next?: string }) {
         </p>
       )}
       {next && <input type="hidden" name="next" value={next} />}
-      <div>
-        <label htmlFor="email" className={LABEL}>
-          E-mail address
-        </label>
-        <input id="email" name="email" type="email" autoComplete="username" required className={INPUT} />
-      </div>
-      <div>
-        <label htmlFor="password" className={LABEL}>
-          Password
-        </label>
-        <input
-          id="password"
-          name="password"
-          type="password"
-          autoComplete="current-password"
-          required
-          className={INPUT}
-        />
-      </div>
+      <Field label="E-mail address">
+        <Input id="email" name="email" type="email" autoComplete="username" required />
+      </Field>
+      <Field label="Password">
+        <Input id="password" name="password" type="password" autoComplete="current-password" required />
+      </Field>
       {state.askCode && (
-        <div>
-          <label htmlFor="code" className={LABEL}>
-            Two-factor code, if you use it
-          </label>
-          <input id="code" name="code" autoComplete="one-time-code" maxLength={32} className={INPUT} />
-        </div>
+        <Field label="Two-factor code, if you use it">
+          <Input id="code" name="code" autoComplete="one-time-code" maxLength={32} />
+        </Field>
       )}
-      <button type="submit" disabled={pending} className={`${BUTTON} w-full`}>
+      <Button type="submit" disabled={pending} variant="primary" className="w-full">
         Sign in
-      </button>
+      </Button>
     </form>
   );
 }

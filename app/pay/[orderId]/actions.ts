@@ -28,7 +28,6 @@ import { clientOfRequest } from '@/lib/security';
 /** Refusals that leave the payer on the order's page: nothing was made, and the page says what there is. */
 const BACK_TO_THE_PAGE = new Set(['NoRemainder', 'NoAddressAvailable', 'OrderCreatedConcurrently', 'RateUnavailable']);
 
-
 /** This post may go on: within the client's and the order's budgets. */
 async function withinLimits(orderId: string): Promise<boolean> {
   const list = await headers();

@@ -2,21 +2,11 @@
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { getDatabase } from '@/lib/db';
-import { isDomainErrorOf } from '@/lib/errors';
-import { changePassword, confirmEnrolment, disableTwoFactor, PASSWORD_MAX_LENGTH, recordAudit } from '@/lib/users';
+import { changePassword, confirmEnrolment, disableTwoFactor, PASSWORD_MAX_LENGTH } from '@/lib/users';
 import type { ActionState } from '../../action-form';
 import { clientAddress, requireAction } from '../../session';
 import { postedForm } from '@/lib/security';
-
-/** A refusal of lib/users (a wrong code, a weak password) as the form's message; anything else is a bug. */
-async function refusalOf(work: () => Promise<ActionState>): Promise<ActionState> {
-  try {
-    return await work();
-  } catch (error) {
-    if (isDomainErrorOf(error, 'AccountError')) return { message: error.message };
-    throw error;
-  }
-}
+import { accountRefusal, auditAction } from '@/app/dashboard/action-helpers';
 
 const code = z.object({ code: z.string().trim().min(1, 'Type the code your app shows.').max(32) });
 
@@ -26,7 +16,7 @@ export async function enableTwoFactorAction(_state: ActionState, posted: FormDat
   const session = await requireAction('view', { enrolment: true });
   const parsed = code.safeParse({ code: form.get('code') });
   if (!parsed.success) return { message: parsed.error.issues[0]!.message };
-  return refusalOf(async () => {
+  return accountRefusal(async () => {
     const codes = await confirmEnrolment(await getDatabase(), session.userId, parsed.data.code, {
       ip: await clientAddress(),
     });
@@ -48,7 +38,7 @@ export async function disableTwoFactorAction(_state: ActionState, posted: FormDa
   const session = await requireAction('view');
   const parsed = code.safeParse({ code: form.get('code') });
   if (!parsed.success) return { message: parsed.error.issues[0]!.message };
-  return refusalOf(async () => {
+  return accountRefusal(async () => {
     await disableTwoFactor(await getDatabase(), session.userId, parsed.data.code, { ip: await clientAddress() });
     revalidatePath('/dashboard/account');
     return { notice: 'Two-factor is off.' };
@@ -75,16 +65,10 @@ export async function changePasswordAction(_state: ActionState, posted: FormData
   });
   if (!parsed.success) return { message: parsed.error.issues[0]!.message };
   if (parsed.data.password !== parsed.data.confirm) return { message: 'The two new passwords differ.' };
-  return refusalOf(async () => {
+  return accountRefusal(async () => {
     const db = await getDatabase();
     await changePassword(db, session, parsed.data.current, parsed.data.password);
-    await recordAudit(db, {
-      merchantId: session.merchantId,
-      userId: session.userId,
-      actor: session.email,
-      action: 'user.password-change',
-      ip: await clientAddress(),
-    });
+    await auditAction(db, session, 'user.password-change');
     return { notice: 'Your password is changed; your other sessions are signed out.' };
   });
 }

@@ -5,9 +5,12 @@ import { getDatabase } from '@/lib/db';
 import { enrolment, PASSWORD_MIN_LENGTH, unusedRecoveryCodes } from '@/lib/users';
 import { ActionForm } from '../../action-form';
 import { signOutEverywhere } from '../../actions';
-import { DANGER_BUTTON, INPUT, LABEL, NOTICE, SECONDARY_BUTTON } from '../../form-styles';
+import { NOTICE } from '../../form-styles';
 import { requirePage } from '../../session';
 import { changePasswordAction, disableTwoFactorAction, enableTwoFactorAction } from './actions';
+import { Button } from '@/components/ui/button';
+import { Label } from '@/components/ui/field';
+import { Input } from '@/components/ui/input';
 
 export const metadata: Metadata = { title: 'Account' };
 
@@ -50,19 +53,10 @@ export default async function AccountPage({
               On. Signing in asks for a code from your authenticator app. Recovery codes left: {recoveryLeft}.
             </p>
             <div className="mt-4">
-              <ActionForm action={disableTwoFactorAction} submit="Turn two-factor off" buttonClass={DANGER_BUTTON}>
+              <ActionForm action={disableTwoFactorAction} submit="Turn two-factor off" variant="danger">
                 <div>
-                  <label htmlFor="disable-code" className={LABEL}>
-                    Current code
-                  </label>
-                  <input
-                    id="disable-code"
-                    name="code"
-                    autoComplete="one-time-code"
-                    required
-                    maxLength={32}
-                    className={INPUT}
-                  />
+                  <Label htmlFor="disable-code">Current code</Label>
+                  <Input id="disable-code" name="code" autoComplete="one-time-code" required maxLength={32} />
                 </div>
               </ActionForm>
             </div>
@@ -87,17 +81,8 @@ export default async function AccountPage({
             <div className="mt-4">
               <ActionForm action={enableTwoFactorAction} submit="Turn two-factor on">
                 <div>
-                  <label htmlFor="enable-code" className={LABEL}>
-                    Code from the app
-                  </label>
-                  <input
-                    id="enable-code"
-                    name="code"
-                    autoComplete="one-time-code"
-                    required
-                    maxLength={32}
-                    className={INPUT}
-                  />
+                  <Label htmlFor="enable-code">Code from the app</Label>
+                  <Input id="enable-code" name="code" autoComplete="one-time-code" required maxLength={32} />
                 </div>
               </ActionForm>
             </div>
@@ -110,26 +95,15 @@ export default async function AccountPage({
           Password
         </h2>
         <div className="mt-2">
-          <ActionForm action={changePasswordAction} submit="Change password" buttonClass={SECONDARY_BUTTON}>
+          <ActionForm action={changePasswordAction} submit="Change password" variant="secondary">
             <input type="hidden" name="username" autoComplete="username" value={session.email} />
             <div>
-              <label htmlFor="current" className={LABEL}>
-                Current password
-              </label>
-              <input
-                id="current"
-                name="current"
-                type="password"
-                autoComplete="current-password"
-                required
-                className={INPUT}
-              />
+              <Label htmlFor="current">Current password</Label>
+              <Input id="current" name="current" type="password" autoComplete="current-password" required />
             </div>
             <div>
-              <label htmlFor="new-password" className={LABEL}>
-                New password
-              </label>
-              <input
+              <Label htmlFor="new-password">New password</Label>
+              <Input
                 id="new-password"
                 name="password"
                 type="password"
@@ -137,24 +111,14 @@ export default async function AccountPage({
                 required
                 minLength={PASSWORD_MIN_LENGTH}
                 aria-describedby="new-password-rule"
-                className={INPUT}
               />
               <p id="new-password-rule" className="mt-1 text-sm text-slate-700 dark:text-slate-300">
                 At least {PASSWORD_MIN_LENGTH} characters; not a common password, nor your e-mail address.
               </p>
             </div>
             <div>
-              <label htmlFor="confirm" className={LABEL}>
-                Repeat the new password
-              </label>
-              <input
-                id="confirm"
-                name="confirm"
-                type="password"
-                autoComplete="new-password"
-                required
-                className={INPUT}
-              />
+              <Label htmlFor="confirm">Repeat the new password</Label>
+              <Input id="confirm" name="confirm" type="password" autoComplete="new-password" required />
             </div>
           </ActionForm>
         </div>
@@ -170,9 +134,9 @@ export default async function AccountPage({
         </p>
         <div className="mt-4 flex flex-wrap gap-3">
           <form action={signOutEverywhere}>
-            <button type="submit" className={DANGER_BUTTON}>
+            <Button type="submit" variant="danger">
               Sign out everywhere
-            </button>
+            </Button>
           </form>
         </div>
       </section>

@@ -1,23 +1,15 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { CELL, DataTable, EmptyState, Pager } from '@/components/dashboard/table';
-import {
-  Amount,
-  BUTTON_QUIET,
-  INPUT,
-  LABEL,
-  LINK,
-  Mono,
-  Notice,
-  PageTitle,
-  StatusBadge,
-  Time,
-  TxLink,
-} from '@/components/dashboard/ui';
+import { Amount, LINK, Mono, Notice, PageTitle, Time, TxLink } from '@/components/dashboard/ui';
 import { getDatabase } from '@/lib/db';
 import { listDepositItems, parseDepositFilters } from '@/lib/dashboard';
 import { requirePage } from '../../session';
 import { firstValues, loadFiltered, type SearchParams } from '../search-params';
+import { StatusBadge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Label } from '@/components/ui/field';
+import { Select } from '@/components/ui/input';
+import { CELL, DataTable, EmptyState, Pager } from '@/components/ui/table';
 
 export const metadata: Metadata = { title: 'Deposits' };
 
@@ -41,18 +33,16 @@ export default async function DepositsPage({ searchParams }: { searchParams: Sea
         className="mb-4 flex flex-wrap items-end gap-3"
       >
         <div>
-          <label htmlFor="filter-kind" className={LABEL}>
-            Kind
-          </label>
-          <select id="filter-kind" name="kind" defaultValue={params.kind ?? ''} className={INPUT}>
+          <Label htmlFor="filter-kind">Kind</Label>
+          <Select id="filter-kind" name="kind" defaultValue={params.kind ?? ''}>
             <option value="">Any</option>
             <option value="ORPHAN">Orphan</option>
             <option value="PERSONAL">Personal</option>
-          </select>
+          </Select>
         </div>
-        <button type="submit" className={BUTTON_QUIET}>
+        <Button type="submit" variant="secondary">
           Apply
-        </button>
+        </Button>
       </form>
       {!list.ok ? <Notice tone="error">{`These filters cannot be used: ${list.message}.`}</Notice> : null}
       {list.ok && list.value.rows.length === 0 ? <EmptyState>No deposits match these filters.</EmptyState> : null}

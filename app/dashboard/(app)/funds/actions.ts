@@ -5,8 +5,9 @@ import { getDatabase } from '@/lib/db';
 import { isDomainErrorOf } from '@/lib/errors';
 import { checkDepositKey, checkTreasury, setDepositKey, setTreasury } from '@/lib/payouts';
 import { postedForm } from '@/lib/security';
-import { confirmFreshSecondFactor, recordAudit } from '@/lib/users';
+import { confirmFreshSecondFactor } from '@/lib/users';
 import { clientAddress, requireAction } from '../../session';
+import { auditAction } from '@/app/dashboard/action-helpers';
 
 /** How many of the address's last characters the owner types again: a pasted look-alike fails here. */
 const CONFIRM_CHARACTERS = 6;
@@ -51,14 +52,7 @@ export async function setTreasuryAction(posted: FormData): Promise<void> {
   if (await confirmFreshSecondFactor(db, { id: session.userId, email: session.email }, code, { ip }))
     redirect('/dashboard/funds?notice=code-refused');
   await setTreasury(db, { merchantId: session.merchantId, network, mode: session.mode, address });
-  await recordAudit(db, {
-    merchantId: session.merchantId,
-    userId: session.userId,
-    actor: session.email,
-    action: 'treasury.set',
-    detail: { network, mode: session.mode, address, secondFactor: 'totp' },
-    ip,
-  });
+  await auditAction(db, session, 'treasury.set', { network, mode: session.mode, address, secondFactor: 'totp' });
   redirect('/dashboard/funds?notice=treasury');
 }
 
@@ -106,19 +100,12 @@ export async function setDepositKeyAction(posted: FormData): Promise<void> {
     if (invalid(error)) redirect('/dashboard/funds?notice=deposit-key-invalid');
     throw error;
   }
-  await recordAudit(db, {
-    merchantId: session.merchantId,
-    userId: session.userId,
-    actor: session.email,
-    action: 'deposit-key.set',
-    detail: {
-      network: set.network,
-      mode: set.mode,
-      key: set.key,
-      keyFingerprint: set.keyFingerprint,
-      secondFactor: 'totp',
-    },
-    ip,
+  await auditAction(db, session, 'deposit-key.set', {
+    network: set.network,
+    mode: set.mode,
+    key: set.key,
+    keyFingerprint: set.keyFingerprint,
+    secondFactor: 'totp',
   });
   redirect('/dashboard/funds?notice=deposit-key');
 }

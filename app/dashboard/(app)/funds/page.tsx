@@ -2,8 +2,7 @@ import type { Metadata } from 'next';
 import { cookies } from 'next/headers';
 import Link from 'next/link';
 import { z } from 'zod';
-import { CELL, DataTable, EmptyState } from '@/components/dashboard/table';
-import { Amount, BUTTON, INPUT, LABEL, LINK, Mono, Notice, PageTitle, StatusBadge } from '@/components/dashboard/ui';
+import { Amount, LINK, Mono, Notice, PageTitle } from '@/components/dashboard/ui';
 import { enabledNetworks } from '@/lib/chains';
 import { getDatabase } from '@/lib/db';
 import { isDomainErrorOf } from '@/lib/errors';
@@ -21,6 +20,11 @@ import { requirePage } from '../../session';
 import { setDepositKeyAction, setTreasuryAction } from './actions';
 import { prepareCollectionAction } from './plan-actions';
 import { PLAN_REFUSAL_COOKIE } from './plan-cookie';
+import { StatusBadge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Label } from '@/components/ui/field';
+import { Input, Select } from '@/components/ui/input';
+import { CELL, DataTable, EmptyState } from '@/components/ui/table';
 
 export const metadata: Metadata = { title: 'Funds' };
 
@@ -169,9 +173,9 @@ export default async function FundsPage({ searchParams }: { searchParams: Promis
       {funds.length > 0 && (
         <form method="get" className="mt-3">
           <input type="hidden" name="check" value="node" />
-          <button type="submit" className={BUTTON}>
+          <Button type="submit" variant="secondary">
             Check against the node
-          </button>
+          </Button>
         </form>
       )}
       {checks && (
@@ -207,13 +211,13 @@ export default async function FundsPage({ searchParams }: { searchParams: Promis
               <li key={`${line.network}:${line.currency}`}>
                 <form action={prepareCollectionAction} className="flex flex-wrap items-end gap-2">
                   <input type="hidden" name="network" value={line.network} />
-                  <label className={LABEL}>
+                  <Label>
                     {`${line.network}: fee rate per vbyte (empty: the node’s estimate)`}
-                    <input name="feeRate" inputMode="numeric" maxLength={10} className={INPUT} autoComplete="off" />
-                  </label>
-                  <button type="submit" className={BUTTON}>
+                    <Input name="feeRate" inputMode="numeric" maxLength={10} autoComplete="off" />
+                  </Label>
+                  <Button type="submit" variant="primary">
                     {`Prepare collection of ${line.network}`}
-                  </button>
+                  </Button>
                 </form>
               </li>
             ))}
@@ -252,46 +256,37 @@ export default async function FundsPage({ searchParams }: { searchParams: Promis
               Where a network&apos;s collections go. Your signer pins its own copy: set the same address there.
             </p>
             <div>
-              <label htmlFor="treasury-network" className={LABEL}>
-                Network
-              </label>
-              <select id="treasury-network" name="network" className={INPUT} required>
+              <Label htmlFor="treasury-network">Network</Label>
+              <Select id="treasury-network" name="network" required>
                 {collectable.map((network) => (
                   <option key={network.name} value={network.name}>
                     {network.displayName}
                   </option>
                 ))}
-              </select>
+              </Select>
             </div>
             <div>
-              <label htmlFor="treasury-address" className={LABEL}>
-                Treasury address
-              </label>
-              <input id="treasury-address" name="address" required maxLength={128} className={`${INPUT} w-full`} />
+              <Label htmlFor="treasury-address">Treasury address</Label>
+              <Input id="treasury-address" name="address" required maxLength={128} className="w-full" />
             </div>
             <div>
-              <label htmlFor="treasury-confirm" className={LABEL}>
-                Its last six characters, typed again
-              </label>
-              <input id="treasury-confirm" name="confirm" required minLength={6} maxLength={6} className={INPUT} />
+              <Label htmlFor="treasury-confirm">Its last six characters, typed again</Label>
+              <Input id="treasury-confirm" name="confirm" required minLength={6} maxLength={6} />
             </div>
             <div>
-              <label htmlFor="treasury-code" className={LABEL}>
-                Authenticator code
-              </label>
-              <input
+              <Label htmlFor="treasury-code">Authenticator code</Label>
+              <Input
                 id="treasury-code"
                 name="code"
                 required
                 inputMode="numeric"
                 autoComplete="one-time-code"
                 maxLength={64}
-                className={INPUT}
               />
             </div>
-            <button type="submit" className={BUTTON}>
+            <Button type="submit" variant="primary">
               Set treasury
-            </button>
+            </Button>
           </form>
         ) : (
           <p className="mt-2 text-sm">Only an owner sets a treasury.</p>
@@ -316,48 +311,41 @@ export default async function FundsPage({ searchParams }: { searchParams: Promis
               seed alone. Never paste a private key or recovery phrase.
             </p>
             <div>
-              <label htmlFor="deposit-key-network" className={LABEL}>
-                Network
-              </label>
-              <select id="deposit-key-network" name="network" className={INPUT} required>
+              <Label htmlFor="deposit-key-network">Network</Label>
+              <Select id="deposit-key-network" name="network" required>
                 {collectable.map((network) => (
                   <option key={network.name} value={network.name}>
                     {network.displayName}
                   </option>
                 ))}
-              </select>
+              </Select>
             </div>
             <div>
-              <label htmlFor="deposit-key-key" className={LABEL}>
-                Descriptor, e.g. wpkh([d34db33f/84h/2h/0h]xpub…/0/*)
-              </label>
-              <input
+              <Label htmlFor="deposit-key-key">Descriptor, e.g. wpkh([d34db33f/84h/2h/0h]xpub…/0/*)</Label>
+              <Input
                 id="deposit-key-key"
                 name="key"
                 required
                 maxLength={400}
                 autoComplete="off"
                 spellCheck={false}
-                className={`${INPUT} w-full`}
+                className="w-full"
               />
             </div>
             <div>
-              <label htmlFor="deposit-key-code" className={LABEL}>
-                Authenticator code
-              </label>
-              <input
+              <Label htmlFor="deposit-key-code">Authenticator code</Label>
+              <Input
                 id="deposit-key-code"
                 name="code"
                 required
                 inputMode="numeric"
                 autoComplete="one-time-code"
                 maxLength={64}
-                className={INPUT}
               />
             </div>
-            <button type="submit" className={BUTTON}>
+            <Button type="submit" variant="primary">
               Set deposit key
-            </button>
+            </Button>
           </form>
         ) : (
           <p className="mt-2 text-sm">Only an owner sets a deposit key.</p>

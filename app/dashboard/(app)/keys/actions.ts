@@ -22,7 +22,7 @@ import {
   setKeyScopes,
   setWebhookKey,
 } from '@/lib/merchants';
-import { confirmFreshSecondFactor, recordAudit } from '@/lib/users';
+import { confirmFreshSecondFactor } from '@/lib/users';
 import {
   BASE_KEY_SCOPES,
   KEY_SCOPES,
@@ -33,6 +33,7 @@ import {
   type Mode,
 } from '@/lib/protocol';
 import { postedForm } from '@/lib/security';
+import { auditAction } from '@/app/dashboard/action-helpers';
 
 /** A key pair as the page shows it once (never stored where a page load could read it). */
 interface ShownKey {
@@ -89,13 +90,12 @@ export async function createKeyAction(_previous: CreateKeyState, posted: FormDat
     createdBy: session.email,
     expiresAt,
   });
-  await recordAudit(db, {
-    merchantId: session.merchantId,
-    userId: session.userId,
-    actor: session.email,
-    action: 'key.create',
-    detail: { publicKey: keys.publicKey, mode: keys.mode, name, scopes: [scope], expiresAt: expiresAt?.toISOString() },
-    ip: await clientAddress(),
+  await auditAction(db, session, 'key.create', {
+    publicKey: keys.publicKey,
+    mode: keys.mode,
+    name,
+    scopes: [scope],
+    expiresAt: expiresAt?.toISOString(),
   });
   revalidatePath('/dashboard/keys');
   return { ok: true, publicKey: keys.publicKey, privateKey: keys.privateKey, mode: keys.mode };
@@ -118,18 +118,11 @@ export async function rollKeyAction(_previous: RollKeyState, posted: FormData): 
   const db = await getDatabase();
   try {
     const rolled = await rollKey(db, session.merchantId, parsed.data.keyId, parsed.data.overlapHours, session.email);
-    await recordAudit(db, {
-      merchantId: session.merchantId,
-      userId: session.userId,
-      actor: session.email,
-      action: 'key.roll',
-      detail: {
-        publicKey: rolled.publicKey,
-        mode: rolled.mode,
-        overlapHours: parsed.data.overlapHours,
-        oldKeyExpiresAt: rolled.oldKeyExpiresAt.toISOString(),
-      },
-      ip: await clientAddress(),
+    await auditAction(db, session, 'key.roll', {
+      publicKey: rolled.publicKey,
+      mode: rolled.mode,
+      overlapHours: parsed.data.overlapHours,
+      oldKeyExpiresAt: rolled.oldKeyExpiresAt.toISOString(),
     });
     revalidatePath('/dashboard/keys');
     return {
@@ -181,14 +174,7 @@ export async function revokeKeyAction(posted: FormData): Promise<void> {
     throw error;
   }
   if (revoked) {
-    await recordAudit(db, {
-      merchantId: session.merchantId,
-      userId: session.userId,
-      actor: session.email,
-      action: 'key.revoke',
-      detail: { publicKey: revoked.publicKey, mode: revoked.mode, ...handover },
-      ip: await clientAddress(),
-    });
+    await auditAction(db, session, 'key.revoke', { publicKey: revoked.publicKey, mode: revoked.mode, ...handover });
   }
   // Post, then redirect: a reload does not post the form again.
   redirect(`/dashboard/keys?notice=${revoked ? 'revoked' : 'not-found'}`);
@@ -203,14 +189,7 @@ export async function webhookKeyAction(posted: FormData): Promise<void> {
   const db = await getDatabase();
   const chosen = parsed.success ? await setWebhookKey(db, session.merchantId, parsed.data.keyId) : undefined;
   if (chosen) {
-    await recordAudit(db, {
-      merchantId: session.merchantId,
-      userId: session.userId,
-      actor: session.email,
-      action: 'key.webhook-key',
-      detail: { publicKey: chosen.publicKey, mode: chosen.mode },
-      ip: await clientAddress(),
-    });
+    await auditAction(db, session, 'key.webhook-key', { publicKey: chosen.publicKey, mode: chosen.mode });
   }
   redirect(`/dashboard/keys?notice=${chosen ? 'webhook-key' : 'not-found'}`);
 }
@@ -251,13 +230,12 @@ export async function moneyOutScopesAction(posted: FormData): Promise<void> {
   if (!validKeyScopes(scopes)) redirect('/dashboard/keys?notice=not-found');
   const changed = await setKeyScopes(db, session.merchantId, key.keyId, scopes);
   if (!changed) redirect('/dashboard/keys?notice=not-found');
-  await recordAudit(db, {
-    merchantId: session.merchantId,
-    userId: session.userId,
-    actor: session.email,
-    action: 'key.scopes',
-    detail: { publicKey: key.publicKey, mode: key.mode, from: key.scopes, to: scopes, secondFactor: 'totp' },
-    ip,
+  await auditAction(db, session, 'key.scopes', {
+    publicKey: key.publicKey,
+    mode: key.mode,
+    from: key.scopes,
+    to: scopes,
+    secondFactor: 'totp',
   });
   redirect('/dashboard/keys?notice=scopes');
 }

@@ -5,10 +5,13 @@
  * the answer renders the same way).
  */
 import { useActionState } from 'react';
-import { ALERT, BUTTON, INPUT, LABEL } from '@/app/dashboard/form-styles';
+import { ALERT } from '@/app/dashboard/form-styles';
 import type { CreateKeyState } from './actions';
 import { IssuedKey } from './issued-key';
 import type { Mode } from '@/lib/protocol';
+import { Button } from '@/components/ui/button';
+import { Label } from '@/components/ui/field';
+import { Input, Select } from '@/components/ui/input';
 
 export interface ScopeChoice {
   value: string;
@@ -33,28 +36,28 @@ export function CreateKey({
     <div className="mt-4">
       <form action={formAction} className="grid gap-3 sm:grid-cols-3 sm:items-end">
         <input type="hidden" name="mode" value={mode} />
-        <label className={LABEL}>
+        <Label>
           Name
-          <input name="name" maxLength={nameMax} placeholder="e.g. Shop checkout" className={INPUT} />
-        </label>
-        <label className={LABEL}>
+          <Input name="name" maxLength={nameMax} placeholder="e.g. Shop checkout" />
+        </Label>
+        <Label>
           Scope
-          <select name="scope" defaultValue="full" className={INPUT}>
+          <Select name="scope" defaultValue="full">
             {scopes.map((scope) => (
               <option key={scope.value} value={scope.value} title={scope.description}>
                 {scope.label}
               </option>
             ))}
-          </select>
-        </label>
-        <label className={LABEL}>
+          </Select>
+        </Label>
+        <Label>
           Expires after (days, optional)
-          <input name="expiresInDays" type="number" min={1} max={3650} inputMode="numeric" className={INPUT} />
-        </label>
+          <Input name="expiresInDays" type="number" min={1} max={3650} inputMode="numeric" />
+        </Label>
         <div className="sm:col-span-3">
-          <button type="submit" disabled={pending} className={`${BUTTON} disabled:opacity-60`}>
+          <Button type="submit" disabled={pending} variant="primary">
             {`Create ${mode} key`}
-          </button>
+          </Button>
         </div>
       </form>
       {state?.ok === false && (

@@ -10,10 +10,15 @@ import {
   type KeyListing,
 } from '@/lib/merchants';
 import { BASE_KEY_SCOPES, KEY_SCOPES, MONEY_OUT_SCOPES, type KeyScope } from '@/lib/protocol';
-import { ALERT, DANGER_BUTTON, INPUT, NOTICE, SECONDARY_BUTTON } from '@/app/dashboard/form-styles';
+import { ALERT, NOTICE } from '@/app/dashboard/form-styles';
 import { createKeyAction, moneyOutScopesAction, revokeKeyAction, rollKeyAction, webhookKeyAction } from './actions';
 import { CreateKey } from './create-key';
 import { RollKey } from './roll-key';
+import { Button } from '@/components/ui/button';
+import { CELL, DataTable } from '@/components/ui/table';
+import { Dialog } from '@/components/ui/dialog';
+import { Label } from '@/components/ui/field';
+import { Input, Select } from '@/components/ui/input';
 
 export const metadata: Metadata = { title: 'API keys' };
 
@@ -107,79 +112,58 @@ export default async function KeysPage({ searchParams }: Props) {
       {keys.length === 0 ? (
         <p className="mt-2 text-sm">{`No ${session.mode} key yet.`}</p>
       ) : (
-        // relative: the column's sr-only title (absolutely placed) then scrolls with the table instead of
-        // widening the page past a phone's screen.
-        <div className="relative mt-2 overflow-x-auto rounded-lg border border-slate-300 dark:border-slate-700">
-          <table className="w-full min-w-[48rem] text-start text-sm">
-            <thead className="bg-slate-100 dark:bg-slate-800">
-              <tr>
-                {['Key', 'Scope', 'Created', 'Last used', 'Status'].map((title) => (
-                  <th key={title} scope="col" className="px-3 py-2 text-start font-semibold">
-                    {title}
-                  </th>
-                ))}
-                <th scope="col" className="px-3 py-2 text-start font-semibold">
-                  <span className="sr-only">Actions</span>
-                </th>
+        <div className="mt-2">
+          <DataTable
+            caption={`${session.mode === 'test' ? 'Test' : 'Live'} keys`}
+            head={['Key', 'Scope', 'Created', 'Last used', 'Status', { title: 'Actions', hidden: true }]}
+            minWidth="min-w-[48rem]"
+          >
+            {keys.map((key) => (
+              <tr key={key.keyId} data-testid="key-row" data-public-key={key.publicKey}>
+                <td className={CELL}>
+                  {key.name && <div className="font-medium">{key.name}</div>}
+                  <div className="font-mono break-all">{key.publicKey}</div>
+                  {key.webhookKey && (
+                    <div className="mt-1 text-xs font-semibold text-emerald-800 dark:text-emerald-300">Webhook key</div>
+                  )}
+                </td>
+                <td className={CELL}>{scopeLabel(key.scopes)}</td>
+                <td className={`${CELL} whitespace-nowrap`}>
+                  {when(key.createdAt)}
+                  {key.createdBy && <div className="text-xs">{`by ${key.createdBy}`}</div>}
+                </td>
+                <td className={`${CELL} whitespace-nowrap`}>
+                  {key.lastUsedAt ? when(key.lastUsedAt) : 'Never'}
+                  {key.lastUsedIp && <div className="text-xs">{`from ${key.lastUsedIp}`}</div>}
+                </td>
+                <td className={CELL} data-testid="key-status">
+                  {status(key, now)}
+                </td>
+                <td className={`${CELL} space-y-2`}>
+                  {active(key, now) && (
+                    <>
+                      {!key.webhookKey && (
+                        <form action={webhookKeyAction}>
+                          <input type="hidden" name="keyId" value={key.keyId} />
+                          <Button type="submit" variant="secondary">
+                            Make webhook key
+                          </Button>
+                        </form>
+                      )}
+                      <RollKey
+                        keyId={key.keyId}
+                        rolled={key.successor !== null}
+                        overlap={ROLL_OVERLAP_HOURS}
+                        action={rollKeyAction}
+                      />
+                      {session.role === 'owner' && <MoneyOutScopes listed={key} twoFactor={session.twoFactorEnabled} />}
+                      <RevokeKey listed={key} others={activeKeys.filter((other) => other.keyId !== key.keyId)} />
+                    </>
+                  )}
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {keys.map((key) => (
-                <tr
-                  key={key.keyId}
-                  data-testid="key-row"
-                  data-public-key={key.publicKey}
-                  className="border-t border-slate-300 align-top dark:border-slate-700"
-                >
-                  <td className="px-3 py-2">
-                    {key.name && <div className="font-medium">{key.name}</div>}
-                    <div className="font-mono break-all">{key.publicKey}</div>
-                    {key.webhookKey && (
-                      <div className="mt-1 text-xs font-semibold text-emerald-800 dark:text-emerald-300">
-                        Webhook key
-                      </div>
-                    )}
-                  </td>
-                  <td className="px-3 py-2">{scopeLabel(key.scopes)}</td>
-                  <td className="px-3 py-2 whitespace-nowrap">
-                    {when(key.createdAt)}
-                    {key.createdBy && <div className="text-xs">{`by ${key.createdBy}`}</div>}
-                  </td>
-                  <td className="px-3 py-2 whitespace-nowrap">
-                    {key.lastUsedAt ? when(key.lastUsedAt) : 'Never'}
-                    {key.lastUsedIp && <div className="text-xs">{`from ${key.lastUsedIp}`}</div>}
-                  </td>
-                  <td className="px-3 py-2" data-testid="key-status">
-                    {status(key, now)}
-                  </td>
-                  <td className="space-y-2 px-3 py-2">
-                    {active(key, now) && (
-                      <>
-                        {!key.webhookKey && (
-                          <form action={webhookKeyAction}>
-                            <input type="hidden" name="keyId" value={key.keyId} />
-                            <button type="submit" className={`${SECONDARY_BUTTON} px-2.5 py-1 text-sm`}>
-                              Make webhook key
-                            </button>
-                          </form>
-                        )}
-                        <RollKey
-                          keyId={key.keyId}
-                          rolled={key.successor !== null}
-                          overlap={ROLL_OVERLAP_HOURS}
-                          action={rollKeyAction}
-                        />
-                        {session.role === 'owner' && (
-                          <MoneyOutScopes listed={key} twoFactor={session.twoFactorEnabled} />
-                        )}
-                        <RevokeKey listed={key} others={activeKeys.filter((other) => other.keyId !== key.keyId)} />
-                      </>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </DataTable>
         </div>
       )}
     </div>
@@ -195,11 +179,8 @@ function RevokeKey({ listed, others }: { listed: KeyListing; others: KeyListing[
   const { orders, invoices, webhooks } = listed.open;
   const handsOver = orders + invoices + webhooks > 0 || listed.webhookKey;
   return (
-    <details className="group">
-      <summary className="cursor-pointer rounded-md border border-red-700 px-2.5 py-1 text-sm font-medium text-red-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-600 dark:border-red-400 dark:text-red-200">
-        Revoke…
-      </summary>
-      <form action={revokeKeyAction} className="mt-2 w-72 rounded-md border border-slate-300 p-3 dark:border-slate-700">
+    <Dialog trigger="Revoke…" title="Revoke this key" triggerVariant="danger">
+      <form action={revokeKeyAction} className="mt-2">
         <input type="hidden" name="keyId" value={listed.keyId} />
         <p className="text-sm">
           Revoke <code className="font-mono break-all">{listed.publicKey}</code>? Requests signed with it are refused at
@@ -214,27 +195,27 @@ function RevokeKey({ listed, others }: { listed: KeyListing; others: KeyListing[
               <label className="flex flex-wrap items-center gap-2">
                 <input type="radio" name="handover" value="move" defaultChecked />
                 Move to
-                <select name="moveTo" aria-label="Key to move the webhooks to" className={`${INPUT} mt-0 w-full`}>
+                <Select name="moveTo" aria-label="Key to move the webhooks to" className="w-full">
                   {others.map((other) => (
                     <option key={other.keyId} value={other.keyId}>
                       {`${other.name || 'Unnamed key'} (${other.publicKey})`}
                     </option>
                   ))}
-                </select>
+                </Select>
                 <span className="text-xs">now: your webhook receivers must verify with that key from now on.</span>
               </label>
             )}
             <label className="flex flex-wrap items-center gap-2">
               <input type="radio" name="handover" value="keep" defaultChecked={others.length === 0} />
               Keep signing them with this key for
-              <input
+              <Input
                 name="keepHours"
                 type="number"
                 aria-label="Hours this key keeps signing webhooks"
                 min={REVOKED_KEY_SIGNING_HOURS.min}
                 max={REVOKED_KEY_SIGNING_HOURS.max}
                 defaultValue={24}
-                className={`${INPUT} mt-0 w-20`}
+                className="w-20"
               />
               hours
             </label>
@@ -242,11 +223,11 @@ function RevokeKey({ listed, others }: { listed: KeyListing; others: KeyListing[
         ) : (
           <input type="hidden" name="handover" value="none" />
         )}
-        <button type="submit" className={`${DANGER_BUTTON} mt-2 text-sm`}>
+        <Button type="submit" variant="danger" className="mt-2">
           Confirm revoke
-        </button>
+        </Button>
       </form>
-    </details>
+    </Dialog>
   );
 }
 
@@ -256,11 +237,8 @@ function RevokeKey({ listed, others }: { listed: KeyListing; others: KeyListing[
  */
 function MoneyOutScopes({ listed, twoFactor }: { listed: KeyListing; twoFactor: boolean }) {
   return (
-    <details className="group">
-      <summary className="cursor-pointer rounded-md border border-slate-400 px-2.5 py-1 text-sm font-medium focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-600 dark:border-slate-500">
-        Money-out scopes…
-      </summary>
-      <div className="mt-2 w-72 rounded-md border border-slate-300 p-3 text-sm dark:border-slate-700">
+    <Dialog trigger="Money-out scopes…" title="Money-out scopes">
+      <div className="mt-2">
         <p>
           Lets this key take part in moving money out. No key has these unless an owner grants them, with a current code
           of their authenticator app.
@@ -283,18 +261,18 @@ function MoneyOutScopes({ listed, twoFactor }: { listed: KeyListing; twoFactor: 
                 </span>
               </label>
             ))}
-            <label className="block font-medium">
+            <Label>
               Authenticator code
-              <input name="code" autoComplete="one-time-code" inputMode="numeric" required className={INPUT} />
-            </label>
-            <button type="submit" className={`${SECONDARY_BUTTON} text-sm`}>
+              <Input name="code" autoComplete="one-time-code" inputMode="numeric" required />
+            </Label>
+            <Button type="submit" variant="secondary">
               Save money-out scopes
-            </button>
+            </Button>
           </form>
         ) : (
           <p className="mt-2 font-medium">Turn on two-factor on your account page to grant them.</p>
         )}
       </div>
-    </details>
+    </Dialog>
   );
 }

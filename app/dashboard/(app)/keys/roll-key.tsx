@@ -5,9 +5,13 @@
  * action's answer.
  */
 import { useActionState } from 'react';
-import { ALERT, INPUT, LABEL, SECONDARY_BUTTON } from '@/app/dashboard/form-styles';
+import { ALERT } from '@/app/dashboard/form-styles';
 import type { RollKeyState } from './actions';
 import { IssuedKey } from './issued-key';
+import { Button } from '@/components/ui/button';
+import { Dialog } from '@/components/ui/dialog';
+import { Label } from '@/components/ui/field';
+import { Input } from '@/components/ui/input';
 
 const when = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
 
@@ -26,12 +30,9 @@ export function RollKey({
   const [state, formAction, pending] = useActionState(action, null);
   if (rolled && !state) return null;
   return (
-    <details className="group" open={state !== null || undefined}>
-      <summary className="cursor-pointer rounded-md border border-slate-400 px-2.5 py-1 text-sm font-medium focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-600 dark:border-slate-500">
-        Roll…
-      </summary>
+    <Dialog trigger="Roll…" title="Roll this key" open={state !== null} closeOnSubmit={false}>
       {!rolled && (
-        <form action={formAction} className="mt-2 w-72 rounded-md border border-slate-300 p-3 dark:border-slate-700">
+        <form action={formAction} className="mt-2">
           <input type="hidden" name="keyId" value={keyId} />
           <p className="text-sm">
             Makes a new private key with the same name and scope. During the overlap both keys sign requests, and the
@@ -39,21 +40,20 @@ export function RollKey({
             those webhooks are signed with the new one. Move your integration and your webhook receiver to the new key
             before then.
           </p>
-          <label className={`${LABEL} mt-2`}>
+          <Label className="mt-2">
             {`Overlap (hours, ${overlap.min} to ${overlap.max})`}
-            <input
+            <Input
               name="overlapHours"
               type="number"
               min={overlap.min}
               max={overlap.max}
               defaultValue={overlap.default}
               required
-              className={INPUT}
             />
-          </label>
-          <button type="submit" disabled={pending} className={`${SECONDARY_BUTTON} mt-2 text-sm disabled:opacity-60`}>
+          </Label>
+          <Button type="submit" disabled={pending} variant="secondary" className="mt-2">
             Confirm roll
-          </button>
+          </Button>
         </form>
       )}
       {state?.ok === false && (
@@ -73,6 +73,6 @@ export function RollKey({
           </p>
         </IssuedKey>
       )}
-    </details>
+    </Dialog>
   );
 }

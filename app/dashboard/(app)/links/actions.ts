@@ -9,24 +9,13 @@ import { redirect } from 'next/navigation';
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import type { ActionState } from '@/app/dashboard/action-form';
-import { clientAddress, requireAction } from '@/app/dashboard/session';
+import { requireAction } from '@/app/dashboard/session';
 import { getDatabase } from '@/lib/db';
 import { isDomainError } from '@/lib/errors';
 import { createPaymentLink, disablePaymentLink } from '@/lib/links';
 import { createPaymentLinkRequest } from '@/lib/protocol';
-import { recordAudit } from '@/lib/users';
 import { postedForm } from '@/lib/security';
-
-/** A form's text field: absent and empty are the same (not given). */
-function field(form: FormData, name: string): string | undefined {
-  const value = form.get(name);
-  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
-}
-
-function whole(form: FormData, name: string): number | string | undefined {
-  const value = field(form, name);
-  return value !== undefined && /^\d{1,9}$/.test(value) ? Number(value) : value;
-}
+import { auditAction, formText, formWhole } from '@/app/dashboard/action-helpers';
 
 /** The coins field, "USDT@tron, BTC" -> make-invoice's `currencies`. */
 function coins(value: string | undefined) {
@@ -44,21 +33,21 @@ function coins(value: string | undefined) {
 export async function createLinkAction(_previous: ActionState, posted: FormData): Promise<ActionState> {
   const form = postedForm(posted);
   const session = await requireAction('links');
-  const pricing = field(form, 'pricing') === 'chosen' ? 'chosen' : 'fixed';
-  const expires = field(form, 'expiresAt');
+  const pricing = formText(form, 'pricing') === 'chosen' ? 'chosen' : 'fixed';
+  const expires = formText(form, 'expiresAt');
   const parsed = createPaymentLinkRequest.safeParse({
-    title: field(form, 'title') ?? '',
-    description: field(form, 'description'),
-    currency: field(form, 'currency') ?? '',
-    amount: pricing === 'fixed' ? field(form, 'amount') : undefined,
-    minAmount: pricing === 'chosen' ? field(form, 'minAmount') : undefined,
-    maxAmount: pricing === 'chosen' ? field(form, 'maxAmount') : undefined,
-    maxQuantity: pricing === 'fixed' ? whole(form, 'maxQuantity') : undefined,
-    currencies: coins(field(form, 'coins')),
+    title: formText(form, 'title') ?? '',
+    description: formText(form, 'description'),
+    currency: formText(form, 'currency') ?? '',
+    amount: pricing === 'fixed' ? formText(form, 'amount') : undefined,
+    minAmount: pricing === 'chosen' ? formText(form, 'minAmount') : undefined,
+    maxAmount: pricing === 'chosen' ? formText(form, 'maxAmount') : undefined,
+    maxQuantity: pricing === 'fixed' ? formWhole(form, 'maxQuantity') : undefined,
+    currencies: coins(formText(form, 'coins')),
     // A date from the form is the end of that day, UTC.
     expiresAt: expires && /^\d{4}-\d{2}-\d{2}$/.test(expires) ? `${expires}T23:59:59Z` : expires,
-    maxUses: whole(form, 'maxUses'),
-    returnUrl: field(form, 'returnUrl'),
+    maxUses: formWhole(form, 'maxUses'),
+    returnUrl: formText(form, 'returnUrl'),
   });
   if (!parsed.success) {
     return { message: parsed.error.issues.map((i) => `${i.path.join('.') || 'form'} ${i.message}`).join('; ') };
@@ -71,14 +60,7 @@ export async function createLinkAction(_previous: ActionState, posted: FormData)
     if (isDomainError(error)) return { message: error.message };
     throw error;
   }
-  await recordAudit(db, {
-    merchantId: session.merchantId,
-    userId: session.userId,
-    actor: session.email,
-    action: 'link.create',
-    detail: { linkId, mode: session.mode, title: parsed.data.title },
-    ip: await clientAddress(),
-  });
+  await auditAction(db, session, 'link.create', { linkId, mode: session.mode, title: parsed.data.title });
   revalidatePath('/dashboard/links');
   redirect(`/dashboard/links/${linkId}?notice=created`);
 }
@@ -97,13 +79,6 @@ export async function disableLinkAction(posted: FormData): Promise<void> {
     if (isDomainError(error)) redirect('/dashboard/links');
     throw error;
   }
-  await recordAudit(db, {
-    merchantId: session.merchantId,
-    userId: session.userId,
-    actor: session.email,
-    action: 'link.disable',
-    detail: { linkId: parsed.data.linkId, mode: session.mode },
-    ip: await clientAddress(),
-  });
+  await auditAction(db, session, 'link.disable', { linkId: parsed.data.linkId, mode: session.mode });
   redirect(`/dashboard/links/${parsed.data.linkId}?notice=disabled`);
 }

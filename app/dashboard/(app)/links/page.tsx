@@ -2,13 +2,15 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { ActionForm } from '@/app/dashboard/action-form';
 import { requirePage } from '@/app/dashboard/session';
-import { INPUT, LABEL } from '@/app/dashboard/form-styles';
-import { CELL, DataTable, EmptyState } from '@/components/dashboard/table';
-import { LINK, MUTED, PageTitle, Section, StatusBadge } from '@/components/dashboard/ui';
+import { LINK, MUTED, PageTitle, Section } from '@/components/dashboard/ui';
 import { getDatabase } from '@/lib/db';
 import { listPaymentLinks, serializePaymentLink } from '@/lib/links';
 import { can } from '@/lib/users';
 import { createLinkAction } from './actions';
+import { StatusBadge } from '@/components/ui/badge';
+import { Label } from '@/components/ui/field';
+import { Input, Textarea } from '@/components/ui/input';
+import { CELL, DataTable, EmptyState } from '@/components/ui/table';
 
 export const metadata: Metadata = { title: 'Payment links' };
 
@@ -62,20 +64,20 @@ export default async function LinksPage() {
       {can(session.role, 'links') && (
         <Section title="New payment link" id="new-link">
           <ActionForm action={createLinkAction} submit="Create link">
-            <label className={LABEL}>
+            <Label>
               Title
-              <input name="title" required maxLength={200} className={INPUT} />
-            </label>
-            <label className={LABEL}>
+              <Input name="title" required maxLength={200} />
+            </Label>
+            <Label>
               Description (optional)
-              <textarea name="description" maxLength={1024} rows={2} className={INPUT} />
-            </label>
-            <label className={LABEL}>
+              <Textarea name="description" maxLength={1024} rows={2} />
+            </Label>
+            <Label>
               Price currency
-              <input name="currency" required defaultValue="USD" maxLength={16} className={INPUT} />
-            </label>
+              <Input name="currency" required defaultValue="USD" maxLength={16} />
+            </Label>
             <fieldset className="space-y-2">
-              <legend className={LABEL}>Price</legend>
+              <legend className="text-sm font-medium">Price</legend>
               <label className="flex items-center gap-2 text-sm">
                 <input type="radio" name="pricing" value="fixed" defaultChecked /> A fixed price
               </label>
@@ -84,41 +86,41 @@ export default async function LinksPage() {
               </label>
             </fieldset>
             <div className="grid gap-3 sm:grid-cols-2">
-              <label className={LABEL}>
+              <Label>
                 Fixed price
-                <input name="amount" inputMode="decimal" className={INPUT} />
-              </label>
-              <label className={LABEL}>
+                <Input name="amount" inputMode="decimal" />
+              </Label>
+              <Label>
                 Most a payer may buy at once (optional)
-                <input name="maxQuantity" inputMode="numeric" className={INPUT} />
-              </label>
-              <label className={LABEL}>
+                <Input name="maxQuantity" inputMode="numeric" />
+              </Label>
+              <Label>
                 Least the payer may choose
-                <input name="minAmount" inputMode="decimal" className={INPUT} />
-              </label>
-              <label className={LABEL}>
+                <Input name="minAmount" inputMode="decimal" />
+              </Label>
+              <Label>
                 Most the payer may choose
-                <input name="maxAmount" inputMode="decimal" className={INPUT} />
-              </label>
+                <Input name="maxAmount" inputMode="decimal" />
+              </Label>
             </div>
-            <label className={LABEL}>
+            <Label>
               Coins offered (optional; e.g. &quot;USDT@tron BTC&quot;; empty: every enabled coin)
-              <input name="coins" className={INPUT} />
-            </label>
+              <Input name="coins" />
+            </Label>
             <div className="grid gap-3 sm:grid-cols-2">
-              <label className={LABEL}>
+              <Label>
                 Makes no invoice after (optional, UTC)
-                <input name="expiresAt" type="date" className={INPUT} />
-              </label>
-              <label className={LABEL}>
+                <Input name="expiresAt" type="date" />
+              </Label>
+              <Label>
                 Most paid invoices (optional)
-                <input name="maxUses" inputMode="numeric" className={INPUT} />
-              </label>
+                <Input name="maxUses" inputMode="numeric" />
+              </Label>
             </div>
-            <label className={LABEL}>
+            <Label>
               Return address after payment (optional)
-              <input name="returnUrl" type="url" className={INPUT} />
-            </label>
+              <Input name="returnUrl" type="url" />
+            </Label>
           </ActionForm>
         </Section>
       )}

@@ -1,10 +1,11 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { CELL, DataTable, EmptyState } from '@/components/dashboard/table';
-import { LINK, MUTED, PageTitle, StatusBadge, Time } from '@/components/dashboard/ui';
+import { LINK, MUTED, PageTitle, Time } from '@/components/dashboard/ui';
 import { getDatabase } from '@/lib/db';
 import { listMail, MAIL_PAGE_SIZE } from '@/lib/mail';
 import { requirePage } from '../../session';
+import { StatusBadge } from '@/components/ui/badge';
+import { CELL, DataTable, EmptyState } from '@/components/ui/table';
 
 export const metadata: Metadata = { title: 'Mail' };
 

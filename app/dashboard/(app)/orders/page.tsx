@@ -2,8 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { ExportBox } from '@/components/dashboard/export-box';
 import { Filters } from '@/components/dashboard/filters';
-import { CELL, DataTable, EmptyState, Pager } from '@/components/dashboard/table';
-import { Amount, LINK, Mono, Notice, PageTitle, Price, StatusBadge, Time } from '@/components/dashboard/ui';
+import { Amount, LINK, Mono, Notice, PageTitle, Price, Time } from '@/components/dashboard/ui';
 import { getDatabase } from '@/lib/db';
 import { listOrderItems, parseOrderFilters } from '@/lib/dashboard';
 import { ORDER_STATUS_VALUES } from '@/lib/protocol';
@@ -11,6 +10,8 @@ import { requirePage } from '../../session';
 import { defaultExportRange } from '../export-range';
 import { viewerLocale } from '../viewer-locale';
 import { firstValues, loadFiltered, type SearchParams } from '../search-params';
+import { StatusBadge } from '@/components/ui/badge';
+import { CELL, DataTable, EmptyState, Pager } from '@/components/ui/table';
 
 export const metadata: Metadata = { title: 'Orders' };
 

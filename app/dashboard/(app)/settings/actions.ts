@@ -6,7 +6,7 @@
  */
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import { clientAddress, requireAction } from '@/app/dashboard/session';
+import { requireAction } from '@/app/dashboard/session';
 import { getDatabase } from '@/lib/db';
 import {
   BRAND_COLOR_FIELD,
@@ -22,26 +22,15 @@ import {
   updateMailSettings,
 } from '@/lib/merchants';
 import { MAIL_SETTINGS } from '@/lib/mail';
-import { recordAudit, type DashboardSession } from '@/lib/users';
 import type { ActionState } from '@/app/dashboard/action-form';
 import { isDomainError } from '@/lib/errors';
 import { updatePosSettings } from '@/lib/links';
 import { postedForm } from '@/lib/security';
 import { REFUND_APPROVAL_FORM, setRefundApprovalRule } from '@/lib/refunds';
+import { auditAction } from '@/app/dashboard/action-helpers';
 
 /** A refusal: every reason zod found, in one message; nothing was saved. */
 const failed = (error: z.ZodError): ActionState => ({ message: error.issues.map((issue) => issue.message).join(' ') });
-
-async function audit(session: DashboardSession, action: string, detail: Record<string, unknown>): Promise<void> {
-  await recordAudit(await getDatabase(), {
-    merchantId: session.merchantId,
-    userId: session.userId,
-    actor: session.email,
-    action,
-    detail,
-    ip: await clientAddress(),
-  });
-}
 
 const BRAND_FORM = z.object({
   color: BRAND_COLOR_FIELD,
@@ -65,7 +54,7 @@ export async function saveBrand(_previous: ActionState, posted: FormData): Promi
     logo = parsed.data;
   }
   const changed = await updateBrand(await getDatabase(), session.merchantId, { logo, color: fields.data.color });
-  await audit(session, 'settings.brand', changed);
+  await auditAction(await getDatabase(), session, 'settings.brand', changed);
   revalidatePath('/dashboard/settings');
   return { notice: 'Brand saved: the payment and invoice pages show it from now on.' };
 }
@@ -84,7 +73,7 @@ export async function saveExplorers(_previous: ActionState, posted: FormData): P
   const after = await updateExplorers(db, session.merchantId, parsed.data);
   const changed = NETWORK_NAMES.filter((network) => before[network] !== after[network]);
   if (changed.length > 0)
-    await audit(session, 'settings.explorers', {
+    await auditAction(await getDatabase(), session, 'settings.explorers', {
       networks: Object.fromEntries(changed.map((n) => [n, after[n] ?? null])),
     });
   revalidatePath('/dashboard/settings');
@@ -102,7 +91,7 @@ export async function saveMailSettings(_previous: ActionState, posted: FormData)
   });
   if (!parsed.success) return failed(parsed.error);
   await updateMailSettings(await getDatabase(), session.merchantId, parsed.data);
-  await audit(session, 'settings.mail', parsed.data);
+  await auditAction(await getDatabase(), session, 'settings.mail', parsed.data);
   revalidatePath('/dashboard/settings');
   return { notice: 'Mail settings saved.' };
 }
@@ -117,7 +106,7 @@ export async function saveLatePaymentRule(_previous: ActionState, posted: FormDa
   });
   if (!parsed.success) return failed(parsed.error);
   await updateLatePaymentRule(await getDatabase(), session.merchantId, parsed.data);
-  await audit(session, 'settings.late-payments', parsed.data);
+  await auditAction(await getDatabase(), session, 'settings.late-payments', parsed.data);
   revalidatePath('/dashboard/settings');
   return {
     notice:
@@ -140,7 +129,7 @@ export async function saveRefundApproval(_previous: ActionState, posted: FormDat
   });
   if (!parsed.success) return failed(parsed.error);
   await setRefundApprovalRule(await getDatabase(), session.merchantId, parsed.data);
-  await audit(session, 'settings.refund-approval', parsed.data);
+  await auditAction(await getDatabase(), session, 'settings.refund-approval', parsed.data);
   revalidatePath('/dashboard/settings');
   return {
     notice:
@@ -159,7 +148,7 @@ export async function saveTwoFactorRequirement(_previous: ActionState, posted: F
   if (!parsed.success) return failed(parsed.error);
   const required = parsed.data.requireTwoFactor === 'on';
   await setRequireTwoFactor(await getDatabase(), session.merchantId, required);
-  await audit(session, 'settings.require-two-factor', { required });
+  await auditAction(await getDatabase(), session, 'settings.require-two-factor', { required });
   revalidatePath('/dashboard/settings');
   return {
     notice: required
@@ -195,7 +184,7 @@ export async function savePointOfSale(_previous: ActionState, posted: FormData):
     if (isDomainError(error)) return { message: error.message };
     throw error;
   }
-  await audit(session, 'settings.pos', saved);
+  await auditAction(await getDatabase(), session, 'settings.pos', saved);
   revalidatePath('/dashboard/settings');
   return { notice: 'Point of sale saved.' };
 }

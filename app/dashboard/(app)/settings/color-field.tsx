@@ -5,7 +5,7 @@
  * enough is decided on the server when saving (lib/merchants BRAND_COLOR).
  */
 import { useState } from 'react';
-import { INPUT } from '@/app/dashboard/form-styles';
+import { Input } from '@/components/ui/input';
 
 const HEX = /^#[0-9a-f]{6}$/i;
 
@@ -22,7 +22,7 @@ export function ColorField({ initial }: { initial: string }) {
         it (WCAG AA, 4.5:1). Empty: the default look.
       </p>
       <div className="mt-1 flex flex-wrap items-center gap-3">
-        <input
+        <Input
           id="brand-color"
           name="color"
           value={value}
@@ -30,7 +30,7 @@ export function ColorField({ initial }: { initial: string }) {
           placeholder="#1d4ed8"
           maxLength={7}
           aria-describedby="brand-color-help"
-          className={`${INPUT} mt-0 w-32 font-mono`}
+          className="w-32 font-mono"
         />
         <input
           type="color"

@@ -7,7 +7,6 @@ import { getDatabase } from '@/lib/db';
 import { PAYER_MAIL_KINDS } from '@/lib/mail';
 import { LATE_ACCEPT_MAX_MINUTES, LOGO_MAX_BYTES, merchantSettings } from '@/lib/merchants';
 import { can } from '@/lib/users';
-import { INPUT } from '@/app/dashboard/form-styles';
 import { ActionForm } from '@/app/dashboard/action-form';
 import { posSettings } from '@/lib/links';
 import { refundApprovalRule } from '@/lib/refunds';
@@ -21,6 +20,8 @@ import {
   saveTwoFactorRequirement,
 } from './actions';
 import { ColorField } from './color-field';
+import { Label } from '@/components/ui/field';
+import { FileInput, Input } from '@/components/ui/input';
 
 export const metadata: Metadata = { title: 'Settings' };
 
@@ -81,13 +82,12 @@ export default async function SettingsPage() {
                 </label>
               </div>
             )}
-            <input
+            <FileInput
               id="brand-logo"
               name="logo"
-              type="file"
               accept="image/png,image/jpeg,image/webp,image/gif"
               aria-describedby="brand-logo-help"
-              className="mt-2 block w-full text-sm file:me-3 file:rounded-md file:border file:border-slate-400 file:bg-white file:px-3 file:py-1.5 file:font-medium file:text-slate-900 dark:file:border-slate-500 dark:file:bg-slate-800 dark:file:text-slate-100"
+              className="mt-2"
             />
           </div>
           <ColorField initial={settings.brandColor ?? ''} />
@@ -109,14 +109,14 @@ export default async function SettingsPage() {
                 <label htmlFor={`explorer-${network.name}`} className="font-medium sm:text-end">
                   {network.displayName}
                 </label>
-                <input
+                <Input
                   id={`explorer-${network.name}`}
                   name={`explorer.${network.name}`}
                   type="text"
                   inputMode="url"
                   defaultValue={settings.explorerUrls[network.name] ?? ''}
                   placeholder={DEFAULT_EXPLORERS[network.name] ?? 'No default: no link'}
-                  className={`${INPUT} font-mono text-sm`}
+                  className="font-mono text-sm"
                 />
               </div>
             ))}
@@ -137,27 +137,20 @@ export default async function SettingsPage() {
             <label htmlFor="mail-sender" className="block font-medium">
               Sender name
             </label>
-            <input
+            <Input
               id="mail-sender"
               name="senderName"
               type="text"
               maxLength={100}
               defaultValue={settings.mailSenderName ?? ''}
               placeholder={settings.name}
-              className={INPUT}
             />
           </div>
           <div>
             <label htmlFor="mail-reply-to" className="block font-medium">
               Reply-to address
             </label>
-            <input
-              id="mail-reply-to"
-              name="replyTo"
-              type="email"
-              defaultValue={settings.mailReplyTo ?? ''}
-              className={INPUT}
-            />
+            <Input id="mail-reply-to" name="replyTo" type="email" defaultValue={settings.mailReplyTo ?? ''} />
           </div>
           <fieldset>
             <legend className="font-medium">Mails sent</legend>
@@ -192,9 +185,9 @@ export default async function SettingsPage() {
           minutes: you always decide.
         </p>
         <ActionForm action={saveLatePaymentRule} submit="Save late-payment rule" className="mt-3 space-y-4">
-          <label className="block font-medium">
+          <Label>
             Minutes after the deadline
-            <input
+            <Input
               name="minutes"
               inputMode="numeric"
               pattern="[0-9]{1,4}"
@@ -202,23 +195,21 @@ export default async function SettingsPage() {
               required
               maxLength={4}
               aria-describedby="late-minutes-help"
-              className={INPUT}
             />
-          </label>
+          </Label>
           <p id="late-minutes-help" className={HELP}>
             {`From 0 to ${LATE_ACCEPT_MAX_MINUTES}.`}
           </p>
-          <label className="block font-medium">
+          <Label>
             Price move below (percent)
-            <input
+            <Input
               name="rateMovePercent"
               inputMode="decimal"
               defaultValue={settings.lateAcceptRateMovePercent}
               required
               maxLength={12}
-              className={INPUT}
             />
-          </label>
+          </Label>
         </ActionForm>
       </section>
 
@@ -232,20 +223,14 @@ export default async function SettingsPage() {
             the refunds permission approves it on the order page. Empty: no refund needs one. Owners only.
           </p>
           <ActionForm action={saveRefundApproval} submit="Save refund approval" className="mt-3 space-y-4">
-            <label className="block font-medium">
+            <Label>
               Approval above
-              <input
-                name="above"
-                inputMode="decimal"
-                defaultValue={refundApproval.above ?? ''}
-                maxLength={29}
-                className={INPUT}
-              />
-            </label>
-            <label className="block font-medium">
+              <Input name="above" inputMode="decimal" defaultValue={refundApproval.above ?? ''} maxLength={29} />
+            </Label>
+            <Label>
               Currency
-              <input name="currency" defaultValue={refundApproval.currency} required maxLength={8} className={INPUT} />
-            </label>
+              <Input name="currency" defaultValue={refundApproval.currency} required maxLength={8} />
+            </Label>
           </ActionForm>
         </section>
       )}
@@ -258,14 +243,14 @@ export default async function SettingsPage() {
           The currency cashiers key amounts in at /dashboard/pos, and the tips offered (up to three whole percents).
         </p>
         <ActionForm action={savePointOfSale} submit="Save point of sale" className="mt-3 space-y-4">
-          <label className="block font-medium">
+          <Label>
             Currency
-            <input name="currency" defaultValue={pos.currency} required maxLength={16} className={INPUT} />
-          </label>
-          <label className="block font-medium">
+            <Input name="currency" defaultValue={pos.currency} required maxLength={16} />
+          </Label>
+          <Label>
             Tips (percent)
-            <input name="tips" defaultValue={pos.tips.join(', ')} maxLength={40} className={INPUT} />
-          </label>
+            <Input name="tips" defaultValue={pos.tips.join(', ')} maxLength={40} />
+          </Label>
         </ActionForm>
       </section>
 

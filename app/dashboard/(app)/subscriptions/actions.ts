@@ -9,7 +9,7 @@ import { redirect } from 'next/navigation';
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import type { ActionState } from '@/app/dashboard/action-form';
-import { clientAddress, requireAction } from '@/app/dashboard/session';
+import { requireAction } from '@/app/dashboard/session';
 import { getDatabase } from '@/lib/db';
 import { isDomainError } from '@/lib/errors';
 import {
@@ -28,48 +28,30 @@ import {
   withInvoiceQuotes,
 } from '@/lib/subscriptions';
 import { postedForm } from '@/lib/security';
-import { recordAudit } from '@/lib/users';
+import { auditAction, formText, formWhole } from '@/app/dashboard/action-helpers';
 
 const PAGE = '/dashboard/subscriptions';
-
-/** A form's text field: absent and empty are the same (not given). */
-function field(form: FormData, name: string): string | undefined {
-  const value = form.get(name);
-  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
-}
-
-function whole(form: FormData, name: string): number | string | undefined {
-  const value = field(form, name);
-  return value !== undefined && /^\d{1,9}$/.test(value) ? Number(value) : value;
-}
 
 const problems = (error: z.ZodError) =>
   error.issues.map((i) => `${i.path.join('.') || 'form'} ${i.message}`).join('; ');
 
 async function audit(action: string, detail: Record<string, unknown>) {
   const session = await requireAction('links');
-  await recordAudit(await getDatabase(), {
-    merchantId: session.merchantId,
-    userId: session.userId,
-    actor: session.email,
-    action,
-    detail: { ...detail, mode: session.mode },
-    ip: await clientAddress(),
-  });
+  await auditAction(await getDatabase(), session, action, { ...detail, mode: session.mode });
 }
 
 export async function createPlanAction(_previous: ActionState, posted: FormData): Promise<ActionState> {
   const form = postedForm(posted);
   const session = await requireAction('links');
   const parsed = createSubscriptionPlanRequest.safeParse({
-    name: field(form, 'name') ?? '',
-    currency: field(form, 'currency') ?? '',
-    amount: field(form, 'amount') ?? '',
-    interval: field(form, 'interval') ?? '',
-    intervalCount: whole(form, 'intervalCount'),
-    trialDays: whole(form, 'trialDays'),
-    reminderDays: whole(form, 'reminderDays'),
-    graceDays: whole(form, 'graceDays'),
+    name: formText(form, 'name') ?? '',
+    currency: formText(form, 'currency') ?? '',
+    amount: formText(form, 'amount') ?? '',
+    interval: formText(form, 'interval') ?? '',
+    intervalCount: formWhole(form, 'intervalCount'),
+    trialDays: formWhole(form, 'trialDays'),
+    reminderDays: formWhole(form, 'reminderDays'),
+    graceDays: formWhole(form, 'graceDays'),
   });
   if (!parsed.success) return { message: problems(parsed.error) };
   let planId: string;
@@ -88,10 +70,10 @@ export async function createSubscriptionAction(_previous: ActionState, posted: F
   const form = postedForm(posted);
   const session = await requireAction('links');
   const parsed = createSubscriptionRequest.safeParse({
-    planId: field(form, 'planId') ?? '',
-    email: field(form, 'email') ?? '',
-    customerId: field(form, 'customerId'),
-    language: field(form, 'language'),
+    planId: formText(form, 'planId') ?? '',
+    email: formText(form, 'email') ?? '',
+    customerId: formText(form, 'customerId'),
+    language: formText(form, 'language'),
   });
   if (!parsed.success) return { message: problems(parsed.error) };
   const db = await getDatabase();
@@ -117,10 +99,10 @@ export async function createSubscriptionAction(_previous: ActionState, posted: F
 export async function updatePlanAction(_previous: ActionState, posted: FormData): Promise<ActionState> {
   const form = postedForm(posted);
   const session = await requireAction('links');
-  const active = field(form, 'active');
+  const active = formText(form, 'active');
   const parsed = updateSubscriptionPlanRequest.safeParse({
-    id: field(form, 'planId') ?? '',
-    name: field(form, 'name'),
+    id: formText(form, 'planId') ?? '',
+    name: formText(form, 'name'),
     active: active === 'true' ? true : active === 'false' ? false : active,
   });
   if (!parsed.success) return { message: problems(parsed.error) };

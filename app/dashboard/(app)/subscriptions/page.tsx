@@ -2,8 +2,6 @@ import type { Metadata } from 'next';
 import { z } from 'zod';
 import { ActionForm } from '@/app/dashboard/action-form';
 import { requirePage } from '@/app/dashboard/session';
-import { INPUT, LABEL } from '@/app/dashboard/form-styles';
-import { CELL, DataTable, EmptyState } from '@/components/dashboard/table';
 import { MUTED, Notice, PageTitle, Section } from '@/components/dashboard/ui';
 import { getDatabase } from '@/lib/db';
 import { LANGUAGE_NAMES, LANGUAGES } from '@/lib/pay/i18n';
@@ -23,6 +21,10 @@ import {
   createSubscriptionAction,
   updatePlanAction,
 } from './actions';
+import { Button } from '@/components/ui/button';
+import { Label } from '@/components/ui/field';
+import { Input, Select } from '@/components/ui/input';
+import { CELL, DataTable, EmptyState } from '@/components/ui/table';
 
 export const metadata: Metadata = { title: 'Subscriptions' };
 
@@ -70,13 +72,11 @@ export default async function SubscriptionsPage({
           </p>
           {editor && (
             <form action={advanceClockAction} className="mt-2 flex flex-wrap items-end gap-2">
-              <label className={LABEL}>
+              <Label>
                 Move forward by (days)
-                <input name="days" inputMode="numeric" required defaultValue="1" className={INPUT} />
-              </label>
-              <button type="submit" className="rounded-md border border-slate-500 px-3 py-2">
-                Move the clock
-              </button>
+                <Input name="days" inputMode="numeric" required defaultValue="1" />
+              </Label>
+              <Button type="submit">Move the clock</Button>
             </form>
           )}
         </Section>
@@ -129,13 +129,14 @@ export default async function SubscriptionsPage({
                       {sub.status !== 'canceled' && (
                         <form action={cancelSubscriptionAction}>
                           <input type="hidden" name="subscriptionId" value={sub.id} />
-                          <button
+                          <Button
                             type="submit"
-                            className="underline"
+                            variant="text"
+                            size="inline"
                             aria-label={`Cancel the subscription of ${sub.email}`}
                           >
                             Cancel
-                          </button>
+                          </Button>
                         </form>
                       )}
                     </td>
@@ -149,45 +150,45 @@ export default async function SubscriptionsPage({
       {editor && (
         <Section title="New plan" id="new-plan">
           <ActionForm action={createPlanAction} submit="Create plan">
-            <label className={LABEL}>
+            <Label>
               Name
-              <input name="name" required maxLength={200} className={INPUT} />
-            </label>
+              <Input name="name" required maxLength={200} />
+            </Label>
             <div className="grid gap-3 sm:grid-cols-2">
-              <label className={LABEL}>
+              <Label>
                 Price currency
-                <input name="currency" required defaultValue="USD" maxLength={16} className={INPUT} />
-              </label>
-              <label className={LABEL}>
+                <Input name="currency" required defaultValue="USD" maxLength={16} />
+              </Label>
+              <Label>
                 Price per period
-                <input name="amount" required inputMode="decimal" className={INPUT} />
-              </label>
-              <label className={LABEL}>
+                <Input name="amount" required inputMode="decimal" />
+              </Label>
+              <Label>
                 Period
-                <select name="interval" defaultValue="month" className={INPUT}>
+                <Select name="interval" defaultValue="month">
                   {SUBSCRIPTION_INTERVAL_VALUES.map((unit) => (
                     <option key={unit} value={unit}>
                       {unit}
                     </option>
                   ))}
-                </select>
-              </label>
-              <label className={LABEL}>
+                </Select>
+              </Label>
+              <Label>
                 Periods of that length
-                <input name="intervalCount" inputMode="numeric" defaultValue="1" className={INPUT} />
-              </label>
-              <label className={LABEL}>
+                <Input name="intervalCount" inputMode="numeric" defaultValue="1" />
+              </Label>
+              <Label>
                 Free trial (days)
-                <input name="trialDays" inputMode="numeric" defaultValue="0" className={INPUT} />
-              </label>
-              <label className={LABEL}>
+                <Input name="trialDays" inputMode="numeric" defaultValue="0" />
+              </Label>
+              <Label>
                 Invoice sent before a period (days)
-                <input name="reminderDays" inputMode="numeric" defaultValue="3" className={INPUT} />
-              </label>
-              <label className={LABEL}>
+                <Input name="reminderDays" inputMode="numeric" defaultValue="3" />
+              </Label>
+              <Label>
                 Grace before cancelling unpaid (days)
-                <input name="graceDays" inputMode="numeric" defaultValue="7" className={INPUT} />
-              </label>
+                <Input name="graceDays" inputMode="numeric" defaultValue="7" />
+              </Label>
             </div>
           </ActionForm>
         </Section>
@@ -200,62 +201,62 @@ export default async function SubscriptionsPage({
             their terms and renewals until they or you cancel. New terms are a new plan.
           </p>
           <ActionForm action={updatePlanAction} submit="Save plan">
-            <label className={LABEL}>
+            <Label>
               Plan
-              <select name="planId" required className={INPUT}>
+              <Select name="planId" required>
                 {plans.map((plan) => (
                   <option key={plan.id} value={plan.id}>
                     {plan.active ? plan.name : `${plan.name} (retired)`}
                   </option>
                 ))}
-              </select>
-            </label>
-            <label className={LABEL}>
+              </Select>
+            </Label>
+            <Label>
               New name (optional)
-              <input name="name" maxLength={200} className={INPUT} />
-            </label>
-            <label className={LABEL}>
+              <Input name="name" maxLength={200} />
+            </Label>
+            <Label>
               New subscribers
-              <select name="active" defaultValue="" className={INPUT}>
+              <Select name="active" defaultValue="">
                 <option value="">unchanged</option>
                 <option value="true">taken</option>
                 <option value="false">retired: no new subscribers</option>
-              </select>
-            </label>
+              </Select>
+            </Label>
           </ActionForm>
         </Section>
       )}
       {editor && openPlans.length > 0 && (
         <Section title="New subscriber" id="new-subscriber">
           <ActionForm action={createSubscriptionAction} submit="Subscribe">
-            <label className={LABEL}>
+            <Label>
               Plan
-              <select name="planId" required className={INPUT}>
+              <Select name="planId" required>
                 {openPlans.map((plan) => (
                   <option key={plan.id} value={plan.id}>
                     {plan.name}
                   </option>
                 ))}
-              </select>
-            </label>
-            <label className={LABEL}>
+              </Select>
+            </Label>
+            <Label>
               E-mail
-              <input name="email" type="email" required className={INPUT} />
-            </label>
-            <label className={LABEL}>
+              <Input name="email" type="email" required />
+            </Label>
+            <Label>
               Your customer id (optional)
-              <input name="customerId" maxLength={255} className={INPUT} />
-            </label>
-            <label className={LABEL}>
+              <Input name="customerId" maxLength={255} />
+            </Label>
+            <Label>
               Language of the mails and page
-              <select name="language" defaultValue="en" className={INPUT}>
+              <Select name="language" defaultValue="en">
                 {LANGUAGES.map((language) => (
                   <option key={language} value={language}>
                     {LANGUAGE_NAMES[language]}
                   </option>
                 ))}
-              </select>
-            </label>
+              </Select>
+            </Label>
           </ActionForm>
         </Section>
       )}

@@ -2,20 +2,11 @@
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { getDatabase } from '@/lib/db';
-import { isDomainErrorOf } from '@/lib/errors';
-import { changeRole, inviteTeammate, recordAudit, removeUser, ROLES, withdrawInvitation } from '@/lib/users';
+import { changeRole, inviteTeammate, removeUser, ROLES, withdrawInvitation } from '@/lib/users';
 import type { ActionState } from '../../action-form';
-import { clientAddress, requireAction } from '../../session';
+import { requireAction } from '../../session';
 import { postedForm } from '@/lib/security';
-
-async function refusalOf(work: () => Promise<ActionState>): Promise<ActionState> {
-  try {
-    return await work();
-  } catch (error) {
-    if (isDomainErrorOf(error, 'AccountError')) return { message: error.message };
-    throw error;
-  }
-}
+import { accountRefusal, auditAction } from '@/app/dashboard/action-helpers';
 
 const role = z.enum(ROLES, { error: 'Choose a role: owner, admin, viewer or cashier.' });
 const invite = z.object({ email: z.string().trim().min(1, 'Type an e-mail address.').max(254), role });
@@ -30,7 +21,7 @@ export async function inviteAction(_state: ActionState, posted: FormData): Promi
   const session = await requireAction('team');
   const parsed = invite.safeParse({ email: form.get('email'), role: form.get('role') });
   if (!parsed.success) return { message: parsed.error.issues[0]!.message };
-  return refusalOf(async () => {
+  return accountRefusal(async () => {
     const db = await getDatabase();
     const { invitation, link } = await inviteTeammate(db, {
       merchantId: session.merchantId,
@@ -38,14 +29,7 @@ export async function inviteAction(_state: ActionState, posted: FormData): Promi
       role: parsed.data.role,
       invitedBy: session.userId,
     });
-    await recordAudit(db, {
-      merchantId: session.merchantId,
-      userId: session.userId,
-      actor: session.email,
-      action: 'user.invite',
-      detail: { email: invitation.email, role: invitation.role },
-      ip: await clientAddress(),
-    });
+    await auditAction(db, session, 'user.invite', { email: invitation.email, role: invitation.role });
     revalidatePath('/dashboard/team');
     const notice = `Invitation mailed to ${invitation.email} as ${invitation.role}.`;
     if (!link) return { notice };
@@ -67,17 +51,10 @@ export async function withdrawAction(_state: ActionState, posted: FormData): Pro
   const session = await requireAction('team');
   const parsed = pending.safeParse({ invitationId: form.get('invitationId') });
   if (!parsed.success) return { message: parsed.error.issues[0]!.message };
-  return refusalOf(async () => {
+  return accountRefusal(async () => {
     const db = await getDatabase();
     const email = await withdrawInvitation(db, session.merchantId, parsed.data.invitationId);
-    await recordAudit(db, {
-      merchantId: session.merchantId,
-      userId: session.userId,
-      actor: session.email,
-      action: 'user.invite-withdraw',
-      detail: { email },
-      ip: await clientAddress(),
-    });
+    await auditAction(db, session, 'user.invite-withdraw', { email });
     revalidatePath('/dashboard/team');
     return { notice: `Withdrew the invitation of ${email}.` };
   });
@@ -88,17 +65,10 @@ export async function changeRoleAction(_state: ActionState, posted: FormData): P
   const session = await requireAction('team');
   const parsed = member.extend({ role }).safeParse({ userId: form.get('userId'), role: form.get('role') });
   if (!parsed.success) return { message: parsed.error.issues[0]!.message };
-  return refusalOf(async () => {
+  return accountRefusal(async () => {
     const db = await getDatabase();
     const user = await changeRole(db, session.merchantId, parsed.data.userId, parsed.data.role);
-    await recordAudit(db, {
-      merchantId: session.merchantId,
-      userId: session.userId,
-      actor: session.email,
-      action: 'user.role',
-      detail: { email: user.email, role: user.role },
-      ip: await clientAddress(),
-    });
+    await auditAction(db, session, 'user.role', { email: user.email, role: user.role });
     revalidatePath('/dashboard/team');
     return { notice: `${user.email} is now ${user.role}.` };
   });
@@ -110,17 +80,10 @@ export async function removeAction(_state: ActionState, posted: FormData): Promi
   const session = await requireAction('team');
   const parsed = member.safeParse({ userId: form.get('userId') });
   if (!parsed.success) return { message: parsed.error.issues[0]!.message };
-  return refusalOf(async () => {
+  return accountRefusal(async () => {
     const db = await getDatabase();
     const user = await removeUser(db, session.merchantId, parsed.data.userId);
-    await recordAudit(db, {
-      merchantId: session.merchantId,
-      userId: session.userId,
-      actor: session.email,
-      action: 'user.remove',
-      detail: { email: user.email },
-      ip: await clientAddress(),
-    });
+    await auditAction(db, session, 'user.remove', { email: user.email });
     revalidatePath('/dashboard/team');
     return { notice: `Removed ${user.email}.` };
   });

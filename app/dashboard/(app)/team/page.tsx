@@ -2,15 +2,13 @@ import type { Metadata } from 'next';
 import { getDatabase } from '@/lib/db';
 import { listInvitations, listUsers, ROLES } from '@/lib/users';
 import { ActionForm } from '../../action-form';
-import { DANGER_BUTTON, INPUT, LABEL, SECONDARY_BUTTON } from '../../form-styles';
 import { requirePage } from '../../session';
 import { changeRoleAction, inviteAction, removeAction, withdrawAction } from './actions';
+import { Label } from '@/components/ui/field';
+import { Input, Select } from '@/components/ui/input';
+import { CELL, DataTable } from '@/components/ui/table';
 
 export const metadata: Metadata = { title: 'Team' };
-
-const SELECT =
-  'rounded-md border border-slate-400 bg-white px-2 py-1 text-slate-900 dark:border-slate-500 dark:bg-slate-900 dark:text-slate-100';
-const CELL = 'px-3 py-2 align-top';
 
 /** The merchant's users and waiting invitations: invite by mail, change a role, remove. Owners only (permission `team`). */
 // The dashboard frame ((app)/layout.tsx, pages helper) holds the page's <main>.
@@ -30,68 +28,45 @@ export default async function TeamPage() {
         <h2 id="members" className="text-lg font-semibold">
           Members
         </h2>
-        <div className="mt-2 overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-800">
-          <table className="min-w-full text-left text-sm">
-            <thead className="bg-slate-100 dark:bg-slate-900">
-              <tr>
-                <th scope="col" className={CELL}>
-                  E-mail
-                </th>
-                <th scope="col" className={CELL}>
-                  Status
-                </th>
-                <th scope="col" className={CELL}>
-                  Role
-                </th>
-                <th scope="col" className={CELL}>
-                  Remove
-                </th>
+        <div className="mt-2">
+          <DataTable caption="Members" head={['E-mail', 'Status', 'Role', 'Remove']}>
+            {users.map((u) => (
+              <tr key={u.id} data-testid="team-member">
+                <td className={`${CELL} break-all`}>
+                  {u.email}
+                  {u.id === session.userId && ' (you)'}
+                </td>
+                <td className={CELL}>
+                  {!u.hasPassword ? 'Invited' : u.twoFactorEnabled ? 'Active, two-factor' : 'Active'}
+                </td>
+                <td className={CELL}>
+                  <ActionForm
+                    action={changeRoleAction}
+                    submit="Change role"
+                    variant="secondary"
+                    className="flex flex-wrap items-center gap-2"
+                  >
+                    <input type="hidden" name="userId" value={u.id} />
+                    <label className="sr-only" htmlFor={`role-${u.id}`}>
+                      Role of {u.email}
+                    </label>
+                    <Select id={`role-${u.id}`} name="role" defaultValue={u.role} className="w-auto">
+                      {ROLES.map((r) => (
+                        <option key={r} value={r}>
+                          {r}
+                        </option>
+                      ))}
+                    </Select>
+                  </ActionForm>
+                </td>
+                <td className={CELL}>
+                  <ActionForm action={removeAction} submit={`Remove ${u.email}`} variant="danger" className="space-y-2">
+                    <input type="hidden" name="userId" value={u.id} />
+                  </ActionForm>
+                </td>
               </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
-              {users.map((u) => (
-                <tr key={u.id} data-testid="team-member">
-                  <td className={`${CELL} break-all`}>
-                    {u.email}
-                    {u.id === session.userId && ' (you)'}
-                  </td>
-                  <td className={CELL}>
-                    {!u.hasPassword ? 'Invited' : u.twoFactorEnabled ? 'Active, two-factor' : 'Active'}
-                  </td>
-                  <td className={CELL}>
-                    <ActionForm
-                      action={changeRoleAction}
-                      submit="Change role"
-                      buttonClass={SECONDARY_BUTTON}
-                      className="flex flex-wrap items-center gap-2"
-                    >
-                      <input type="hidden" name="userId" value={u.id} />
-                      <label className="sr-only" htmlFor={`role-${u.id}`}>
-                        Role of {u.email}
-                      </label>
-                      <select id={`role-${u.id}`} name="role" defaultValue={u.role} className={SELECT}>
-                        {ROLES.map((r) => (
-                          <option key={r} value={r}>
-                            {r}
-                          </option>
-                        ))}
-                      </select>
-                    </ActionForm>
-                  </td>
-                  <td className={CELL}>
-                    <ActionForm
-                      action={removeAction}
-                      submit={`Remove ${u.email}`}
-                      buttonClass={DANGER_BUTTON}
-                      className="space-y-2"
-                    >
-                      <input type="hidden" name="userId" value={u.id} />
-                    </ActionForm>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </DataTable>
         </div>
       </section>
 
@@ -113,7 +88,7 @@ export default async function TeamPage() {
                 <ActionForm
                   action={withdrawAction}
                   submit={`Withdraw the invitation of ${invitation.email}`}
-                  buttonClass={SECONDARY_BUTTON}
+                  variant="secondary"
                 >
                   <input type="hidden" name="invitationId" value={invitation.id} />
                 </ActionForm>
@@ -134,30 +109,18 @@ export default async function TeamPage() {
         <div className="mt-4">
           <ActionForm action={inviteAction} submit="Invite">
             <div>
-              <label htmlFor="invite-email" className={LABEL}>
-                E-mail address
-              </label>
-              <input
-                id="invite-email"
-                name="email"
-                type="email"
-                autoComplete="off"
-                required
-                maxLength={254}
-                className={INPUT}
-              />
+              <Label htmlFor="invite-email">E-mail address</Label>
+              <Input id="invite-email" name="email" type="email" autoComplete="off" required maxLength={254} />
             </div>
             <div>
-              <label htmlFor="invite-role" className={LABEL}>
-                Role
-              </label>
-              <select id="invite-role" name="role" defaultValue="viewer" className={`${SELECT} mt-1 block`}>
+              <Label htmlFor="invite-role">Role</Label>
+              <Select id="invite-role" name="role" defaultValue="viewer" className="mt-1">
                 {ROLES.map((r) => (
                   <option key={r} value={r}>
                     {r}
                   </option>
                 ))}
-              </select>
+              </Select>
             </div>
           </ActionForm>
         </div>

@@ -1,7 +1,6 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { CELL, DataTable, EmptyState, Pager } from '@/components/dashboard/table';
-import { BUTTON_QUIET, LINK, Mono, MUTED, Notice, PageTitle, StatusBadge, Time } from '@/components/dashboard/ui';
+import { LINK, Mono, MUTED, Notice, PageTitle, Time } from '@/components/dashboard/ui';
 import { ResendButton } from '@/components/dashboard/webhook-events';
 import { getDatabase } from '@/lib/db';
 import { listDeliveryItems, parseDeliveryFilters } from '@/lib/dashboard';
@@ -10,6 +9,9 @@ import { requirePage } from '../../session';
 import { resendWebhook } from '../actions';
 import { ResentNotice } from '../resent-notice';
 import { firstValues, loadFiltered, type SearchParams } from '../search-params';
+import { StatusBadge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { CELL, DataTable, EmptyState, Pager } from '@/components/ui/table';
 
 export const metadata: Metadata = { title: 'Webhooks' };
 
@@ -38,9 +40,9 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Sea
           <input type="checkbox" name="failed" value="1" defaultChecked={failedOnly} className="h-4 w-4" />
           Failed only
         </label>
-        <button type="submit" className={BUTTON_QUIET}>
+        <Button type="submit" variant="secondary">
           Apply
-        </button>
+        </Button>
       </form>
       {!list.ok ? <Notice tone="error">{`These filters cannot be used: ${list.message}.`}</Notice> : null}
       {list.ok && list.value.rows.length === 0 ? (

@@ -1,7 +1,10 @@
 'use client';
 import { useActionState } from 'react';
-import { ALERT, BUTTON, INPUT, LABEL } from '../../form-styles';
+import { ALERT } from '../../form-styles';
 import { setUpAction, type FormState } from './actions';
+import { Button } from '@/components/ui/button';
+import { Field } from '@/components/ui/field';
+import { Input } from '@/components/ui/input';
 
 export function SetUpForm({ token, email, minLength }: { token: string; email: string; minLength: number }) {
   const [state, action, pending] = useActionState<FormState, FormData>(setUpAction, {});
@@ -15,33 +18,25 @@ export function SetUpForm({ token, email, minLength }: { token: string; email: s
       <input type="hidden" name="token" value={token} />
       {/* For password managers: the account the new password belongs to. */}
       <input type="hidden" name="username" autoComplete="username" value={email} />
-      <div>
-        <label htmlFor="password" className={LABEL}>
-          New password
-        </label>
-        <input
+      <Field
+        label="New password"
+        hint={`At least ${minLength} characters; not a common password, nor your e-mail address.`}
+      >
+        <Input
           id="password"
           name="password"
           type="password"
           autoComplete="new-password"
           required
           minLength={minLength}
-          aria-describedby="password-rule"
-          className={INPUT}
         />
-        <p id="password-rule" className="mt-1 text-sm text-slate-700 dark:text-slate-300">
-          At least {minLength} characters; not a common password, nor your e-mail address.
-        </p>
-      </div>
-      <div>
-        <label htmlFor="confirm" className={LABEL}>
-          Repeat the password
-        </label>
-        <input id="confirm" name="confirm" type="password" autoComplete="new-password" required className={INPUT} />
-      </div>
-      <button type="submit" disabled={pending} className={`${BUTTON} w-full`}>
+      </Field>
+      <Field label="Repeat the password">
+        <Input id="confirm" name="confirm" type="password" autoComplete="new-password" required />
+      </Field>
+      <Button type="submit" disabled={pending} variant="primary" className="w-full">
         Set password and sign in
-      </button>
+      </Button>
     </form>
   );
 }

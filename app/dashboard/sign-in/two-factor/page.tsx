@@ -6,9 +6,11 @@ import { z } from 'zod';
 import { getDatabase } from '@/lib/db';
 import { readSession, SESSION_COOKIE } from '@/lib/users';
 import { ActionForm } from '../../action-form';
-import { BUTTON, CARD, INPUT, LABEL } from '../../form-styles';
+import { CARD } from '../../form-styles';
 import { safeNext } from '../../session';
 import { secondFactorAction } from './actions';
+import { Label } from '@/components/ui/field';
+import { Input } from '@/components/ui/input';
 
 export const metadata: Metadata = { title: 'Two-factor code · Dashboard' };
 
@@ -31,13 +33,11 @@ export default async function TwoFactorPage({
         Type the code your authenticator app shows for {pending.email}, or one of your recovery codes.
       </p>
       <div className="mt-6">
-        <ActionForm action={secondFactorAction} submit="Continue" buttonClass={`${BUTTON} w-full`}>
+        <ActionForm action={secondFactorAction} submit="Continue" wide>
           {next && <input type="hidden" name="next" value={next} />}
           <div>
-            <label htmlFor="code" className={LABEL}>
-              Code
-            </label>
-            <input id="code" name="code" autoComplete="one-time-code" required maxLength={32} className={INPUT} />
+            <Label htmlFor="code">Code</Label>
+            <Input id="code" name="code" autoComplete="one-time-code" required maxLength={32} />
           </div>
         </ActionForm>
       </div>

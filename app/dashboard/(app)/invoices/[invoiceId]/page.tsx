@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { Amount, CARD, LINK, Mono, MUTED, PageTitle, Section, StatusBadge, Time } from '@/components/dashboard/ui';
+import { Amount, CARD, LINK, Mono, MUTED, PageTitle, Section, Time } from '@/components/dashboard/ui';
 import { WebhookEvents } from '@/components/dashboard/webhook-events';
 import { getDatabase } from '@/lib/db';
 import { invoiceDetail } from '@/lib/dashboard';
@@ -11,6 +11,7 @@ import { requirePage } from '../../../session';
 import { resendWebhook } from '../../actions';
 import { ResentNotice } from '../../resent-notice';
 import { firstValues, type SearchParams } from '../../search-params';
+import { StatusBadge } from '@/components/ui/badge';
 
 export const metadata: Metadata = { title: 'Invoice' };
 

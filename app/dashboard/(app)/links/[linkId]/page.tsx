@@ -3,14 +3,15 @@ import { notFound } from 'next/navigation';
 import { QRCodeSVG } from 'qrcode.react';
 import { z } from 'zod';
 import { requirePage } from '@/app/dashboard/session';
-import { DANGER_BUTTON } from '@/app/dashboard/form-styles';
 import { CopyButton } from '@/components/pay/copy-button';
-import { CARD, MUTED, Notice, PageTitle, Section, StatusBadge, Time } from '@/components/dashboard/ui';
+import { CARD, MUTED, Notice, PageTitle, Section, Time } from '@/components/dashboard/ui';
 import { getDatabase } from '@/lib/db';
 import { isDomainErrorOf } from '@/lib/errors';
 import { getPaymentLink, serializePaymentLink } from '@/lib/links';
 import { can } from '@/lib/users';
 import { disableLinkAction } from '../actions';
+import { StatusBadge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
 
 export const metadata: Metadata = { title: 'Payment link' };
 
@@ -93,9 +94,9 @@ export default async function LinkDetailPage({ params, searchParams }: Props) {
       {can(session.role, 'links') && link.status !== 'DISABLED' && (
         <form action={disableLinkAction} className="mt-6">
           <input type="hidden" name="linkId" value={link.id} />
-          <button type="submit" className={DANGER_BUTTON}>
+          <Button type="submit" variant="danger">
             Disable link
-          </button>
+          </Button>
         </form>
       )}
     </div>

@@ -1,11 +1,12 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { CELL, DataTable } from '@/components/dashboard/table';
-import { LINK, MUTED, PageTitle, Section, StatusBadge } from '@/components/dashboard/ui';
+import { LINK, MUTED, PageTitle, Section } from '@/components/dashboard/ui';
 import { getDatabase } from '@/lib/db';
 import { getMail } from '@/lib/mail';
 import { requirePage } from '../../../session';
+import { StatusBadge } from '@/components/ui/badge';
+import { CELL, DataTable } from '@/components/ui/table';
 
 export const metadata: Metadata = { title: 'Message' };
 

@@ -8,12 +8,12 @@
 import { revalidatePath } from 'next/cache';
 import { notFound, redirect } from 'next/navigation';
 import { z } from 'zod';
-import { clientAddress, requireAction } from '@/app/dashboard/session';
+import { requireAction } from '@/app/dashboard/session';
 import { getDatabase } from '@/lib/db';
 import { isDomainErrorOf } from '@/lib/errors';
 import { decideMispayment } from '@/lib/mispayments';
 import { postedForm } from '@/lib/security';
-import { recordAudit } from '@/lib/users';
+import { auditAction } from '@/app/dashboard/action-helpers';
 
 const DECISION_FORM = z.object({ orderId: z.uuid(), decision: z.enum(['accept', 'leave']) });
 
@@ -38,14 +38,7 @@ export async function decideMispaidOrder(posted: FormData): Promise<void> {
     if (isDomainErrorOf(error, 'NothingToDecide')) redirect(`${page}?decided=none`);
     throw error;
   }
-  await recordAudit(db, {
-    merchantId: session.merchantId,
-    userId: session.userId,
-    actor: session.email,
-    action: 'order.mispayment-decision',
-    detail: { orderId, decision, mode: session.mode },
-    ip: await clientAddress(),
-  });
+  await auditAction(db, session, 'order.mispayment-decision', { orderId, decision, mode: session.mode });
   revalidatePath(page);
   redirect(`${page}?decided=${decision}`);
 }

@@ -1,21 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { CELL, DataTable } from '@/components/dashboard/table';
-import {
-  Amount,
-  BUTTON,
-  BUTTON_QUIET,
-  CARD,
-  LINK,
-  Mono,
-  MUTED,
-  PageTitle,
-  Section,
-  StatusBadge,
-  Time,
-  TxLink,
-} from '@/components/dashboard/ui';
+import { Amount, CARD, LINK, Mono, MUTED, PageTitle, Section, Time, TxLink } from '@/components/dashboard/ui';
 import { WebhookEvents } from '@/components/dashboard/webhook-events';
 import { FollowOrder } from '@/components/live/follow-order';
 import { LiveQueries } from '@/components/live/query-provider';
@@ -35,6 +21,9 @@ import { newestRefundPlan } from '@/lib/payouts';
 import { PLAN_REFUSAL_COOKIE } from '../../funds/plan-cookie';
 import { CLAIM_LINK_COOKIE } from './refund-cookie';
 import { RefundsSection } from './refunds-section';
+import { StatusBadge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { CELL, DataTable } from '@/components/ui/table';
 
 export const metadata: Metadata = { title: 'Order' };
 
@@ -332,9 +321,9 @@ function MispaymentSection({
               <form key={decision} action={decideMispaidOrder}>
                 <input type="hidden" name="orderId" value={orderId} />
                 <input type="hidden" name="decision" value={decision} />
-                <button type="submit" className={decision === 'accept' ? BUTTON : BUTTON_QUIET}>
+                <Button type="submit" variant={decision === 'accept' ? 'primary' : 'secondary'}>
                   {decision === 'accept' ? 'Accept what arrived' : 'Leave as it is'}
-                </button>
+                </Button>
               </form>
             ))}
           </div>

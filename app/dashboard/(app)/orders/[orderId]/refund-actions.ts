@@ -23,10 +23,10 @@ import {
   type MadeRefund,
 } from '@/lib/refunds';
 import { postedForm } from '@/lib/security';
-import { recordAudit } from '@/lib/users';
-import { clientAddress, requireAction } from '../../../session';
+import { requireAction } from '../../../session';
 import { PLAN_REFUSAL_COOKIE, PLAN_REFUSAL_COOKIE_OPTIONS } from '../../funds/plan-cookie';
 import { CLAIM_LINK_COOKIE } from './refund-cookie';
+import { auditAction } from '@/app/dashboard/action-helpers';
 
 const makeForm = z.object({
   orderId: z.uuid(),
@@ -89,19 +89,12 @@ export async function makeRefundAction(posted: FormData): Promise<void> {
     const priced = await priceRefund(db, session.mode, await refundablePayment(db, scope, target), { amount });
     return makeRefund(db, scope, { target, ...priced, createdBy: `user:${session.userId}`, now: new Date() });
   });
-  await recordAudit(db, {
-    merchantId: session.merchantId,
-    userId: session.userId,
-    actor: session.email,
-    action: 'refund.create',
-    detail: {
-      refundId: made.refund.id,
-      orderId,
-      amount: made.refund.amount,
-      currency: made.refund.currency,
-      mode: session.mode,
-    },
-    ip: await clientAddress(),
+  await auditAction(db, session, 'refund.create', {
+    refundId: made.refund.id,
+    orderId,
+    amount: made.refund.amount,
+    currency: made.refund.currency,
+    mode: session.mode,
   });
   await handOver(page, made);
   revalidatePath(page);
@@ -128,14 +121,7 @@ async function changeRefund<T>(
   const db = await getDatabase();
   const scope = { merchantId: session.merchantId, mode: session.mode };
   const result = await refusedOr(page, () => change(db, scope, parsed.data.refundId, session.userId));
-  await recordAudit(db, {
-    merchantId: session.merchantId,
-    userId: session.userId,
-    actor: session.email,
-    action,
-    detail: { refundId: parsed.data.refundId, mode: session.mode },
-    ip: await clientAddress(),
-  });
+  await auditAction(db, session, action, { refundId: parsed.data.refundId, mode: session.mode });
   return { page, result };
 }
 

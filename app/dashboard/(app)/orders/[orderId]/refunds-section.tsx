@@ -4,22 +4,9 @@
  * each open refund's "Cancel" and "Reopen claim", and "Approve" on one above the owner's threshold
  * (a second person's: decision 082). Plain forms: they work without JavaScript.
  */
-import { CELL, DataTable } from '@/components/dashboard/table';
-import {
-  Amount,
-  BUTTON,
-  BUTTON_QUIET,
-  INPUT,
-  LABEL,
-  LINK,
-  Mono,
-  MUTED,
-  Notice,
-  Section,
-  Time,
-} from '@/components/dashboard/ui';
-import type { RefundResponse } from '@/lib/protocol';
 import Link from 'next/link';
+import { Amount, LINK, Mono, MUTED, Notice, Section, Time } from '@/components/dashboard/ui';
+import type { RefundResponse } from '@/lib/protocol';
 import {
   approveRefundAction,
   cancelRefundAction,
@@ -27,6 +14,10 @@ import {
   planRefundAction,
   reopenRefundAction,
 } from './refund-actions';
+import { Button } from '@/components/ui/button';
+import { Label } from '@/components/ui/field';
+import { Input } from '@/components/ui/input';
+import { CELL, DataTable } from '@/components/ui/table';
 
 const OUTCOMES: Record<string, { tone: 'info' | 'error' | 'success'; text: string }> = {
   made: { tone: 'success', text: 'Refund made: it waits for the payer to give an address.' },
@@ -115,33 +106,33 @@ export function RefundsSection({
                           <input type="checkbox" name="feeFromRefund" className="mr-1" />
                           fee from the refund
                         </label>
-                        <button type="submit" className={BUTTON_QUIET}>
+                        <Button type="submit" variant="secondary">
                           Prepare plan
-                        </button>
+                        </Button>
                       </form>
                     )}
                     {r.approval === 'required' && (
                       <form action={approveRefundAction}>
                         <input type="hidden" name="orderId" value={orderId} />
                         <input type="hidden" name="refundId" value={r.id} />
-                        <button type="submit" className={BUTTON_QUIET}>
+                        <Button type="submit" variant="secondary">
                           Approve
-                        </button>
+                        </Button>
                       </form>
                     )}
                     <form action={reopenRefundAction}>
                       <input type="hidden" name="orderId" value={orderId} />
                       <input type="hidden" name="refundId" value={r.id} />
-                      <button type="submit" className={BUTTON_QUIET}>
+                      <Button type="submit" variant="secondary">
                         Reopen claim
-                      </button>
+                      </Button>
                     </form>
                     <form action={cancelRefundAction}>
                       <input type="hidden" name="orderId" value={orderId} />
                       <input type="hidden" name="refundId" value={r.id} />
-                      <button type="submit" className={BUTTON_QUIET}>
+                      <Button type="submit" variant="secondary">
                         Cancel
-                      </button>
+                      </Button>
                     </form>
                   </span>
                 )}
@@ -153,13 +144,13 @@ export function RefundsSection({
       {canRefund && refundable && (
         <form action={makeRefundAction} className="mt-4 flex flex-wrap items-end gap-2">
           <input type="hidden" name="orderId" value={orderId} />
-          <label className={LABEL}>
+          <Label>
             {`Refund amount (${currency})`}
-            <input name="amount" required inputMode="decimal" className={INPUT} autoComplete="off" />
-          </label>
-          <button type="submit" className={BUTTON}>
+            <Input name="amount" required inputMode="decimal" autoComplete="off" />
+          </Label>
+          <Button type="submit" variant="primary">
             Refund
-          </button>
+          </Button>
         </form>
       )}
     </Section>

@@ -7,7 +7,7 @@
  */
 import { redirect } from 'next/navigation';
 import { revalidatePath } from 'next/cache';
-import { clientAddress, requireAction } from '@/app/dashboard/session';
+import { requireAction } from '@/app/dashboard/session';
 import { getDatabase } from '@/lib/db';
 import { DomainError } from '@/lib/errors';
 import {
@@ -17,9 +17,9 @@ import {
   updateEndpointRequest,
   type Mode,
 } from '@/lib/protocol';
-import { recordAudit } from '@/lib/users';
 import { createEndpoint, deleteEndpoint, rollEndpointSecret, sendTestEvent, updateEndpoint } from '@/lib/webhooks';
 import { postedForm } from '@/lib/security';
+import { auditAction } from '@/app/dashboard/action-helpers';
 
 const PAGE = '/dashboard/webhooks/endpoints';
 
@@ -37,15 +37,8 @@ function problem(issues: readonly { path: PropertyKey[]; message: string }[]): s
 
 type Session = Awaited<ReturnType<typeof requireAction>>;
 
-async function audit(session: Session, action: string, detail: Record<string, unknown>) {
-  await recordAudit(await getDatabase(), {
-    merchantId: session.merchantId,
-    userId: session.userId,
-    actor: session.email,
-    action,
-    detail: { mode: session.mode, ...detail },
-    ip: await clientAddress(),
-  });
+async function audit(session: Session, action: string, detail: Record<string, unknown>): Promise<void> {
+  await auditAction(await getDatabase(), session, action, { mode: session.mode, ...detail });
 }
 
 export async function createEndpointAction(

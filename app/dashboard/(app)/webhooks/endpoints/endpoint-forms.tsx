@@ -5,8 +5,11 @@
  */
 import { useActionState } from 'react';
 import { CopyButton } from '@/components/pay/copy-button';
-import { BUTTON, BUTTON_QUIET, INPUT, LABEL } from '@/components/dashboard/ui';
 import type { EndpointSecretState } from './actions';
+import { Button } from '@/components/ui/button';
+import { Dialog } from '@/components/ui/dialog';
+import { Label } from '@/components/ui/field';
+import { Input } from '@/components/ui/input';
 
 type Action = (state: EndpointSecretState, form: FormData) => Promise<EndpointSecretState>;
 
@@ -59,16 +62,16 @@ export function CreateEndpoint({
   return (
     <div>
       <form action={formAction} className="grid gap-3">
-        <label className={LABEL}>
+        <Label>
           URL
-          <input name="url" type="url" required placeholder="https://shop.example/hooks/gateway" className={INPUT} />
-        </label>
-        <label className={LABEL}>
+          <Input name="url" type="url" required placeholder="https://shop.example/hooks/gateway" />
+        </Label>
+        <Label>
           Description (optional)
-          <input name="description" maxLength={200} className={INPUT} />
-        </label>
+          <Input name="description" maxLength={200} />
+        </Label>
         <fieldset>
-          <legend className={LABEL}>Event types</legend>
+          <legend className="text-sm font-medium">Event types</legend>
           <label className="mt-1 flex items-center gap-2 text-sm">
             <input type="checkbox" name="eventTypes" value="*" defaultChecked className="h-4 w-4" />
             All events (types added later too)
@@ -83,9 +86,9 @@ export function CreateEndpoint({
           </div>
         </fieldset>
         <div>
-          <button type="submit" disabled={pending} className={BUTTON}>
+          <Button type="submit" disabled={pending} variant="primary">
             Add endpoint
-          </button>
+          </Button>
         </div>
       </form>
       <Answer state={state} title="Endpoint added" />
@@ -104,34 +107,29 @@ export function RollSecret({
 }) {
   const [state, formAction, pending] = useActionState(action, null);
   return (
-    <details open={state !== null || undefined}>
-      <summary className={`${BUTTON_QUIET} cursor-pointer`}>Roll secret…</summary>
-      <form
-        action={formAction}
-        className="mt-2 w-72 rounded-md border border-slate-300 p-3 text-sm dark:border-slate-700"
-      >
+    <Dialog trigger="Roll secret…" title="Roll the signing secret" open={state !== null} closeOnSubmit={false}>
+      <form action={formAction} className="mt-2">
         <input type="hidden" name="id" value={endpointId} />
         <p>
           Makes a new signing secret. During the overlap every delivery carries two signatures (the new secret&apos;s
           first), so your receiver can switch to the new secret at any moment; after it, only the new one.
         </p>
-        <label className={`${LABEL} mt-2`}>
+        <Label className="mt-2">
           {`Overlap (hours, ${overlap.min} to ${overlap.max})`}
-          <input
+          <Input
             name="overlapHours"
             type="number"
             min={overlap.min}
             max={overlap.max}
             defaultValue={overlap.default}
             required
-            className={INPUT}
           />
-        </label>
-        <button type="submit" disabled={pending} className={`${BUTTON_QUIET} mt-2`}>
+        </Label>
+        <Button type="submit" disabled={pending} variant="secondary" className="mt-2">
           Confirm roll
-        </button>
+        </Button>
       </form>
       <Answer state={state} title="Secret rolled" />
-    </details>
+    </Dialog>
   );
 }

@@ -1,17 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { z } from 'zod';
-import {
-  BUTTON_QUIET,
-  LINK,
-  Mono,
-  MUTED,
-  Notice,
-  PageTitle,
-  Section,
-  StatusBadge,
-  Time,
-} from '@/components/dashboard/ui';
+import { LINK, Mono, MUTED, Notice, PageTitle, Section, Time } from '@/components/dashboard/ui';
 import { getDatabase } from '@/lib/db';
 import { EVENT_TYPES, EVENT_TYPE_VALUES, SECRET_OVERLAP_HOURS, type Endpoint } from '@/lib/protocol';
 import { can } from '@/lib/users';
@@ -19,6 +9,8 @@ import { listEndpoints, MAX_ENDPOINTS } from '@/lib/webhooks';
 import { requirePage } from '../../../session';
 import { createEndpointAction, endpointCommandAction, rollEndpointSecretAction } from './actions';
 import { CreateEndpoint, RollSecret } from './endpoint-forms';
+import { StatusBadge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
 
 export const metadata: Metadata = { title: 'Webhook endpoints' };
 
@@ -80,9 +72,9 @@ function Command({ id, command, label }: { id: string; command: string; label: s
     <form action={endpointCommandAction}>
       <input type="hidden" name="id" value={id} />
       <input type="hidden" name="command" value={command} />
-      <button type="submit" className={BUTTON_QUIET}>
+      <Button type="submit" variant="secondary">
         {label}
-      </button>
+      </Button>
     </form>
   );
 }

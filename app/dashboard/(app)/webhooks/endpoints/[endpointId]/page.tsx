@@ -1,19 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { z } from 'zod';
-import { CELL, DataTable, EmptyState } from '@/components/dashboard/table';
-import {
-  BUTTON_QUIET,
-  INPUT,
-  LABEL,
-  LINK,
-  Mono,
-  MUTED,
-  Notice,
-  PageTitle,
-  StatusBadge,
-  Time,
-} from '@/components/dashboard/ui';
+import { LINK, Mono, MUTED, Notice, PageTitle, Time } from '@/components/dashboard/ui';
 import { getDatabase } from '@/lib/db';
 import { isDomainError } from '@/lib/errors';
 import {
@@ -25,6 +13,11 @@ import {
 import { getEndpoint, listEndpointDeliveries } from '@/lib/webhooks';
 import { notFound } from 'next/navigation';
 import { requirePage } from '../../../../session';
+import { StatusBadge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Label } from '@/components/ui/field';
+import { Select } from '@/components/ui/input';
+import { CELL, DataTable, EmptyState } from '@/components/ui/table';
 
 export const metadata: Metadata = { title: 'Endpoint deliveries' };
 
@@ -72,31 +65,31 @@ export default async function EndpointDeliveriesPage({ params, searchParams }: P
         </Link>
       </p>
       <form method="get" className="mb-4 flex flex-wrap items-end gap-3" aria-label="Filters">
-        <label className={LABEL}>
+        <Label>
           Event type
-          <select name="eventType" defaultValue={raw.eventType ?? ''} className={INPUT}>
+          <Select name="eventType" defaultValue={raw.eventType ?? ''}>
             <option value="">All</option>
             {[...EVENT_TYPE_VALUES, TEST_EVENT_TYPE].map((type) => (
               <option key={type} value={type}>
                 {type}
               </option>
             ))}
-          </select>
-        </label>
-        <label className={LABEL}>
+          </Select>
+        </Label>
+        <Label>
           Outcome
-          <select name="state" defaultValue={raw.state ?? ''} className={INPUT}>
+          <Select name="state" defaultValue={raw.state ?? ''}>
             <option value="">All</option>
             {WEBHOOK_STATE_VALUES.map((state) => (
               <option key={state} value={state}>
                 {state}
               </option>
             ))}
-          </select>
-        </label>
-        <button type="submit" className={BUTTON_QUIET}>
+          </Select>
+        </Label>
+        <Button type="submit" variant="secondary">
           Apply
-        </button>
+        </Button>
       </form>
       {!query.success && <Notice tone="error">These filters cannot be used: choose them from the lists.</Notice>}
       {page && page.deliveries.length === 0 && <EmptyState>No delivery matches.</EmptyState>}

@@ -1,37 +1,47 @@
 /**
  * The data tables' frame: the table scrolls horizontally inside its own box, so that a narrow
- * screen (360 px) never scrolls the page sideways; the keyset pager under it.
+ * screen (360 px) never scrolls the page sideways; the keyset pager under it. Server-safe.
  */
 import Link from 'next/link';
 import type { ReactNode } from 'react';
-import { BUTTON_QUIET, MUTED } from './ui';
+import { Button } from './button';
+
+/** A column's title; `hidden` ones are read by screen readers only (a column of row actions). */
+export type ColumnTitle = string | { title: string; hidden: true };
 
 export function DataTable({
   caption,
   head,
+  minWidth,
   children,
 }: {
   caption: string;
-  head: readonly string[];
+  head: readonly ColumnTitle[];
+  /** A minimum width for a table whose cells must not wrap narrower (it scrolls inside its box instead). */
+  minWidth?: string;
   children: ReactNode;
 }) {
   return (
-    // Focusable so that keyboard users can scroll it (axe: scrollable-region-focusable).
+    // Focusable so that keyboard users can scroll it (axe: scrollable-region-focusable). Relative: a
+    // hidden column title (sr-only, absolutely placed) scrolls with the table instead of widening the page.
     <div
-      className="max-w-full overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-700"
+      className="relative max-w-full overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-700"
       tabIndex={0}
       role="region"
       aria-label={caption}
     >
-      <table className="min-w-full text-left text-sm">
+      <table className={`min-w-full text-start text-sm ${minWidth ?? ''}`}>
         <caption className="sr-only">{caption}</caption>
         <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-700 dark:bg-slate-900 dark:text-slate-300">
           <tr>
-            {head.map((h) => (
-              <th key={h} scope="col" className="whitespace-nowrap px-3 py-2 font-semibold">
-                {h}
-              </th>
-            ))}
+            {head.map((h) => {
+              const title = typeof h === 'string' ? h : h.title;
+              return (
+                <th key={title} scope="col" className="whitespace-nowrap px-3 py-2 font-semibold">
+                  {typeof h === 'string' ? h : <span className="sr-only">{title}</span>}
+                </th>
+              );
+            })}
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-200 dark:divide-slate-800">{children}</tbody>
@@ -44,9 +54,7 @@ export const CELL = 'px-3 py-2 align-top';
 
 export function EmptyState({ children }: { children: ReactNode }) {
   return (
-    <p
-      className={`rounded-lg border border-dashed border-slate-300 p-6 text-center text-sm dark:border-slate-600 ${MUTED}`}
-    >
+    <p className="rounded-lg border border-dashed border-slate-300 p-6 text-center text-sm text-slate-600 dark:border-slate-600 dark:text-slate-400">
       {children}
     </p>
   );
@@ -78,16 +86,20 @@ export function Pager({
   return (
     <nav aria-label="Pages" className="mt-3 flex justify-between gap-2">
       {previous ? (
-        <Link href={href({ before: previous })} className={BUTTON_QUIET} rel="prev">
-          ← Newer
-        </Link>
+        <Button asChild>
+          <Link href={href({ before: previous })} rel="prev">
+            ← Newer
+          </Link>
+        </Button>
       ) : (
         <span />
       )}
       {next ? (
-        <Link href={href({ after: next })} className={BUTTON_QUIET} rel="next">
-          Older →
-        </Link>
+        <Button asChild>
+          <Link href={href({ after: next })} rel="next">
+            Older →
+          </Link>
+        </Button>
       ) : null}
     </nav>
   );
