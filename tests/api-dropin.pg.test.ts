@@ -605,21 +605,24 @@ describe('operations that move funds', () => {
 });
 
 describe('the API description', () => {
-  it('serves openapi.json and renders the API reference from it', async () => {
+  it('serves openapi.json and the API reference page that renders it', async () => {
     const served = await fetch(`${gateway.baseUrl}/api-gateway/openapi.json`);
     expect(served.status).toBe(200);
     expect(served.headers.get('content-type')).toMatch(/^application\/json/);
-    expect(await served.json()).toEqual(JSON.parse(JSON.stringify(openApiDocument())));
-    const page = await fetch(`${gateway.baseUrl}/docs/api`);
-    expect(page.status).toBe(200);
-    const html = await page.text();
+    const document = (await served.json()) as { paths: Record<string, unknown> };
+    expect(document).toEqual(JSON.parse(JSON.stringify(openApiDocument())));
     for (const path of [
       '/api-gateway/utils/validate-address',
       '/api-gateway/personal-addresses/get-user-addresses',
       '/api-gateway/make-withdrawal',
-    ]) {
-      expect(html).toContain(`POST ${path}`);
-    }
+    ])
+      expect(Object.keys(document.paths)).toContain(path);
+    // The page is Scalar's, drawn in the browser from that document (e2e/api-reference.spec.ts
+    // reads the operations on it); without JavaScript it links the document itself.
+    const page = await fetch(`${gateway.baseUrl}/docs/api`);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain('"url":"/api-gateway/openapi.json"');
     expect(html).toContain('href="/api-gateway/openapi.json"');
   });
 });
