@@ -36,6 +36,8 @@ const PUBLIC_FIELDS = [
   'otherTransfers',
   'payments',
   'received',
+  // The payer's refund choice (docs/decisions/088): its kind and amount, from the order's own facts.
+  'refundOffer',
   // The original order of a remainder order, and what is left to pay on a mispaid one (docs/mispayments.md).
   'remainderOf',
   'remaining',

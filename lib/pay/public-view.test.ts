@@ -93,9 +93,9 @@ describe('buildPublicView', () => {
         'payments',
         'received',
         'remaining',
-        // "Pay the rest" (docs/decisions/069): order ids the payer holds, amounts and a flag.
         // The payer's refund choice (docs/decisions/088): its kind and amount, from the order's own facts.
         'refundOffer',
+        // "Pay the rest" (docs/decisions/069): order ids the payer holds, amounts and a flag.
         'remainderOf',
         'requiredConfirmations',
         'rest',
