@@ -48,15 +48,27 @@ export function refundClaimUrl(token: string, language?: Language): string {
 
 const mm = mailMessages;
 /**
- * A row where the payer has not unsubscribed from the merchant's mail and got fewer than the
- * hourly limit of messages (as the order mails, ./outbox).
+ * A refund's mail to its payer (the claim link, or the refund sent): a row where the payer has not
+ * unsubscribed from the merchant's mail and got fewer than the hourly limit of messages (as the
+ * order mails, ./outbox); `event_key` keeps it to one.
  */
-const ADD_REFUND_CLAIM_MAIL = statement<
+const ADD_REFUND_MAIL = statement<
   { id: string },
-  { id: string; merchantId: string; mode: string; orderId: string; recipient: string; hourlyLimit: number }
+  {
+    id: string;
+    merchantId: string;
+    mode: string;
+    kind: string;
+    eventKey: string;
+    orderId: string;
+    recipient: string;
+    detail: string | null;
+    hourlyLimit: number;
+  }
 >(sql`with added as (
-    insert into ${mm} (${sql.join([mm.id, mm.merchantId, mm.mode, mm.kind, mm.eventKey, mm.orderId, mm.recipient].map(bare), sql`, `)})
-    select ${param('id')}::uuid, ${param('merchantId')}::uuid, ${param('mode')}, 'refund-claim', 'refund-claim/' || ${param('id')}, ${param('orderId')}::uuid, lower(${param('recipient')})
+    insert into ${mm} (${sql.join([mm.id, mm.merchantId, mm.mode, mm.kind, mm.eventKey, mm.orderId, mm.recipient, mm.detail].map(bare), sql`, `)})
+    select ${param('id')}::uuid, ${param('merchantId')}::uuid, ${param('mode')}, ${param('kind')}, ${param('eventKey')},
+           ${param('orderId')}::uuid, lower(${param('recipient')}), ${param('detail')}::jsonb
      where not exists (select 1 from ${mailUnsubscribes} where ${mailUnsubscribes.merchantId} = ${param('merchantId')}::uuid and ${mailUnsubscribes.recipient} = lower(${param('recipient')}))
        and (select count(*) from ${mm} where ${mm.recipient} = lower(${param('recipient')})
              and ${mm.createdAt} > now() - interval '1 hour') < ${param('hourlyLimit')}
@@ -75,7 +87,8 @@ export async function enqueueRefundClaimMail(
   mail: { id: string; merchantId: string; mode: string; orderId: string; recipient: string },
   hourlyLimit = config().mailRecipientHourlyLimit,
 ): Promise<boolean> {
-  return (await ADD_REFUND_CLAIM_MAIL.run(tx, { ...mail, hourlyLimit })).length > 0;
+  const row = { ...mail, kind: 'refund-claim', eventKey: `refund-claim/${mail.id}`, detail: null, hourlyLimit };
+  return (await ADD_REFUND_MAIL.run(tx, row)).length > 0;
 }
 
 type ClaimedRefund = Pick<RowOf<typeof refunds>, 'amount' | 'currency' | 'network' | 'claim_expires_at' | 'state'> &
@@ -146,36 +159,22 @@ ${after.map((line) => `<p style="margin:0 0 12px;font-size:14px;color:#555">${es
  * the claim mail's conditions (no unsubscribe, the hourly limit). The row keeps the refund's id in
  * `detail`: the renderer reads the refund as it is when it sends.
  */
-const ADD_REFUND_SENT_MAIL = statement<
-  { id: string },
-  {
-    id: string;
-    refundId: string;
-    merchantId: string;
-    mode: string;
-    orderId: string;
-    recipient: string;
-    hourlyLimit: number;
-  }
->(sql`with added as (
-    insert into ${mm} (${sql.join([mm.id, mm.merchantId, mm.mode, mm.kind, mm.eventKey, mm.orderId, mm.recipient, mm.detail].map(bare), sql`, `)})
-    select ${param('id')}::uuid, ${param('merchantId')}::uuid, ${param('mode')}, 'refund-sent', 'refund-sent/' || ${param('refundId')},
-           ${param('orderId')}::uuid, lower(${param('recipient')}), jsonb_build_object('refundId', ${param('refundId')}::text)
-     where not exists (select 1 from ${mailUnsubscribes} where ${mailUnsubscribes.merchantId} = ${param('merchantId')}::uuid and ${mailUnsubscribes.recipient} = lower(${param('recipient')}))
-       and (select count(*) from ${mm} where ${mm.recipient} = lower(${param('recipient')})
-             and ${mm.createdAt} > now() - interval '1 hour') < ${param('hourlyLimit')}
-    on conflict (${bare(mm.eventKey)}) do nothing
-    returning ${bare(mm.id)}
-  )
-  select id, pg_notify('${sql.raw(MAIL_CHANNEL)}', '') from added`);
-
 /** Writes a confirmed refund's mail to the payer in `tx`; answers whether it was written. */
 export async function enqueueRefundSentMail(
   tx: Queryable,
   mail: { refundId: string; merchantId: string; mode: string; orderId: string; recipient: string },
   hourlyLimit = config().mailRecipientHourlyLimit,
 ): Promise<boolean> {
-  return (await ADD_REFUND_SENT_MAIL.run(tx, { id: randomUUID(), ...mail, hourlyLimit })).length > 0;
+  const { refundId, ...rest } = mail;
+  const row = {
+    ...rest,
+    id: randomUUID(),
+    kind: 'refund-sent',
+    eventKey: `refund-sent/${refundId}`,
+    detail: JSON.stringify({ refundId }),
+    hourlyLimit,
+  };
+  return (await ADD_REFUND_MAIL.run(tx, row)).length > 0;
 }
 
 type SentRefund = Pick<
