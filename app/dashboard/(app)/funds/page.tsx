@@ -78,6 +78,32 @@ const NOTICES = {
   'plan-refused': { tone: 'error', text: 'The collection could not be prepared: nothing was changed.' },
 } as const;
 
+/** An owner's form's network choice: the networks a collection gathers. */
+function NetworkField({ id, networks }: { id: string; networks: readonly { name: string; displayName: string }[] }) {
+  return (
+    <div>
+      <Label htmlFor={id}>Network</Label>
+      <Select id={id} name="network" required>
+        {networks.map((network) => (
+          <option key={network.name} value={network.name}>
+            {network.displayName}
+          </option>
+        ))}
+      </Select>
+    </div>
+  );
+}
+
+/** The current authenticator code an owner's change asks for (a fresh second factor). */
+function AuthenticatorCodeField({ id }: { id: string }) {
+  return (
+    <div>
+      <Label htmlFor={id}>Authenticator code</Label>
+      <Input id={id} name="code" required inputMode="numeric" autoComplete="one-time-code" maxLength={64} />
+    </div>
+  );
+}
+
 /** The gap limit a wallet importing the network's key would need; null for a network without one (a tag network). */
 async function gapLimit(network: string, mode: 'live' | 'test', merchantId: string): Promise<GapLimit | null> {
   try {
@@ -255,16 +281,7 @@ export default async function FundsPage({ searchParams }: { searchParams: Promis
             <p className="text-sm">
               Where a network&apos;s collections go. Your signer pins its own copy: set the same address there.
             </p>
-            <div>
-              <Label htmlFor="treasury-network">Network</Label>
-              <Select id="treasury-network" name="network" required>
-                {collectable.map((network) => (
-                  <option key={network.name} value={network.name}>
-                    {network.displayName}
-                  </option>
-                ))}
-              </Select>
-            </div>
+            <NetworkField id="treasury-network" networks={collectable} />
             <div>
               <Label htmlFor="treasury-address">Treasury address</Label>
               <Input id="treasury-address" name="address" required maxLength={128} className="w-full" />
@@ -273,17 +290,7 @@ export default async function FundsPage({ searchParams }: { searchParams: Promis
               <Label htmlFor="treasury-confirm">Its last six characters, typed again</Label>
               <Input id="treasury-confirm" name="confirm" required minLength={6} maxLength={6} />
             </div>
-            <div>
-              <Label htmlFor="treasury-code">Authenticator code</Label>
-              <Input
-                id="treasury-code"
-                name="code"
-                required
-                inputMode="numeric"
-                autoComplete="one-time-code"
-                maxLength={64}
-              />
-            </div>
+            <AuthenticatorCodeField id="treasury-code" />
             <Button type="submit" variant="primary">
               Set treasury
             </Button>
@@ -310,16 +317,7 @@ export default async function FundsPage({ searchParams }: { searchParams: Promis
               Your own extended public key with its origin, as your wallet exports it: your deposits then belong to your
               seed alone. Never paste a private key or recovery phrase.
             </p>
-            <div>
-              <Label htmlFor="deposit-key-network">Network</Label>
-              <Select id="deposit-key-network" name="network" required>
-                {collectable.map((network) => (
-                  <option key={network.name} value={network.name}>
-                    {network.displayName}
-                  </option>
-                ))}
-              </Select>
-            </div>
+            <NetworkField id="deposit-key-network" networks={collectable} />
             <div>
               <Label htmlFor="deposit-key-key">Descriptor, e.g. wpkh([d34db33f/84h/2h/0h]xpub…/0/*)</Label>
               <Input
@@ -332,17 +330,7 @@ export default async function FundsPage({ searchParams }: { searchParams: Promis
                 className="w-full"
               />
             </div>
-            <div>
-              <Label htmlFor="deposit-key-code">Authenticator code</Label>
-              <Input
-                id="deposit-key-code"
-                name="code"
-                required
-                inputMode="numeric"
-                autoComplete="one-time-code"
-                maxLength={64}
-              />
-            </div>
+            <AuthenticatorCodeField id="deposit-key-code" />
             <Button type="submit" variant="primary">
               Set deposit key
             </Button>
