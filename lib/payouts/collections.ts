@@ -51,6 +51,7 @@ import { formatUnits } from '../money';
 import {
   isUuid,
   type CollectionPlan,
+  type EventType,
   type Mode,
   type MoneyOutPlan,
   type PlanKind,
@@ -59,8 +60,9 @@ import {
   type PlanSummary,
   type RefundPlan,
 } from '../protocol';
+import { publishEvents } from '../webhooks';
 import { CollectionRefused } from './errors';
-import { decidePlan, isFinalPlanStatus } from './lifecycle';
+import { decidePlan, isFinalPlanStatus, type PlanDecision } from './lifecycle';
 import { treasuryOf } from './treasury';
 
 /** Most outputs one plan spends: a transaction of 500 P2WPKH inputs is about 34 kvB, well under the standard 100 kvB. */
@@ -388,17 +390,40 @@ function planDecimals(mode: Mode, networkName: string): number {
   return networkFor(mode, networkName)?.currencies[0]?.decimals ?? 8;
 }
 
+const INPUT_COUNT = sql`(select count(*) from ${collectionPlanInputs} where ${collectionPlanInputs.planId} = ${collectionPlans.id})::text as input_count`;
+type SummaryRow = PlanRow & { input_count: string };
+
 const PLAN_LIST = statement<
-  PlanRow & { input_count: string },
+  SummaryRow,
   { merchantId: string; mode: Mode; kind: PlanKind; status: PlanStatus | null; limit: number; offset: number }
->(sql`select ${collectionPlans}.*,
-    (select count(*) from ${collectionPlanInputs} where ${collectionPlanInputs.planId} = ${collectionPlans.id})::text as input_count
+>(sql`select ${collectionPlans}.*, ${INPUT_COUNT}
   from ${collectionPlans}
   where ${collectionPlans.merchantId} = ${param('merchantId')} and ${collectionPlans.mode} = ${param('mode')}
     and ${collectionPlans.kind} = ${param('kind')}
     and (${param('status')}::text is null or ${collectionPlans.status}::text = ${param('status')}::text)
   order by ${collectionPlans.createdAt} desc, ${collectionPlans.id} desc
   limit ${param('limit')} offset ${param('offset')}`);
+
+/** A plan as `collections/list` answers it, and as its `collection.*` events carry it. */
+function planSummary(row: SummaryRow): PlanSummary {
+  const decimals = planDecimals(row.mode, row.network);
+  return {
+    planId: row.id,
+    kind: row.kind,
+    network: row.network,
+    currency: row.currency,
+    status: row.status,
+    inputs: Number(row.input_count),
+    total: formatUnits(BigInt(row.total), decimals),
+    fee: formatUnits(BigInt(row.fee), decimals),
+    sent: formatUnits(BigInt(row.sent), decimals),
+    treasury: row.treasury,
+    refundId: row.refund_id,
+    txid: row.txid,
+    reason: row.reason,
+    createdAt: row.created_at.toISOString(),
+  };
+}
 
 /** The merchant's plans of `kind` in `mode`, newest first, of one status or all (`collections/list`, the Funds page). */
 export async function listMoneyOutPlans(
@@ -408,25 +433,7 @@ export async function listMoneyOutPlans(
   query: { kind: PlanKind; status?: PlanStatus; limit: number; offset: number },
 ): Promise<PlanSummary[]> {
   const rows = await PLAN_LIST.run(db, { merchantId, mode, ...query, status: query.status ?? null });
-  return rows.map((row) => {
-    const decimals = planDecimals(mode, row.network);
-    return {
-      planId: row.id,
-      kind: row.kind,
-      network: row.network,
-      currency: row.currency,
-      status: row.status,
-      inputs: Number(row.input_count),
-      total: formatUnits(BigInt(row.total), decimals),
-      fee: formatUnits(BigInt(row.fee), decimals),
-      sent: formatUnits(BigInt(row.sent), decimals),
-      treasury: row.treasury,
-      refundId: row.refund_id,
-      txid: row.txid,
-      reason: row.reason,
-      createdAt: row.created_at.toISOString(),
-    };
-  });
+  return rows.map(planSummary);
 }
 
 const NEWEST_REFUND_PLAN = statement<{ id: string }, { refundId: string; merchantId: string; mode: Mode }>(
@@ -521,10 +528,11 @@ const OPEN_PLANS = statement<Pick<PlanRow, 'id' | 'status' | 'txid' | 'refund_id
   sql`select ${columnsOf(collectionPlans, ['id', 'status', 'txid', 'refund_id'])} from ${collectionPlans}
     where ${collectionPlans.network} = ${param('network')} and ${collectionPlans.mode} = ${param('mode')} and ${collectionPlans.status} in ('prepared', 'broadcast')`,
 );
-const UPDATE_PLAN = statement<unknown, { id: string; status: string; txid: string | null; reason: string | null }>(
+const UPDATE_PLAN = statement<SummaryRow, { id: string; status: string; txid: string | null; reason: string | null }>(
   sql`update ${collectionPlans} set ${bare(collectionPlans.status)} = ${param('status')}, ${bare(collectionPlans.txid)} = ${param('txid')},
     ${bare(collectionPlans.reason)} = ${param('reason')}, ${bare(collectionPlans.updatedAt)} = now()
-  where ${collectionPlans.id} = ${param('id')}`,
+  where ${collectionPlans.id} = ${param('id')}
+  returning ${collectionPlans}.*, ${INPUT_COUNT}`,
 );
 const CLOSE_INPUTS = statement<unknown, { planId: string }>(
   sql`update ${collectionPlanInputs} set ${bare(collectionPlanInputs.open)} = false where ${collectionPlanInputs.planId} = ${param('planId')}`,
@@ -545,6 +553,40 @@ const DISCARD_REFUND_PLANS = statement<{ id: string }, { refundId: string; reaso
 export async function discardRefundPlans(tx: Queryable, refundId: string, reason: string): Promise<void> {
   for (const plan of await DISCARD_REFUND_PLANS.run(tx, { refundId, reason }))
     await CLOSE_INPUTS.run(tx, { planId: plan.id });
+}
+
+/** The event of a collection plan that reached a final status. */
+const COLLECTION_EVENTS: Partial<Record<PlanStatus, EventType>> = {
+  confirmed: 'collection.completed',
+  failed: 'collection.failed',
+  stale: 'collection.stale',
+};
+
+/**
+ * The one place a stored plan's status changes as the chain moves it (the watcher's settling of
+ * every family's plans goes through it): the plan's row, its outputs freed once it is final (those
+ * still unspent are in the next plan), and for a collection that became final its event
+ * (`collection.completed`, `.failed`, `.stale`) with its webhooks, all in `tx`, the step's
+ * transaction. A refund plan's refund moves with it and reports it (lib/refunds).
+ */
+export async function movePlan(tx: Queryable, planId: string, next: PlanDecision): Promise<void> {
+  const [row] = await UPDATE_PLAN.run(tx, { id: planId, ...next });
+  if (!isFinalPlanStatus(next.status)) return;
+  await CLOSE_INPUTS.run(tx, { planId });
+  const type = COLLECTION_EVENTS[next.status];
+  // A final status is reached once: its event's dedupe key (type and plan) keeps it one event.
+  if (row!.kind === 'collection' && type)
+    await publishEvents(tx, [
+      {
+        id: randomUUID(),
+        merchantId: row!.merchant_id,
+        mode: row!.mode,
+        type,
+        objectId: row!.id,
+        data: JSON.stringify(planSummary(row!)),
+        createdAt: row!.updated_at,
+      },
+    ]);
 }
 
 /** A plan whose status a watcher step changed. */
@@ -584,8 +626,7 @@ export async function settleCollections(
     const required = requiredConfirmations(mode, network);
     const decision = decidePlan(plan, states, tipHeight, required);
     if (decision.status === plan.status && decision.txid === plan.txid) continue;
-    await UPDATE_PLAN.run(tx, { id: plan.id, ...decision });
-    if (isFinalPlanStatus(decision.status)) await CLOSE_INPUTS.run(tx, { planId: plan.id });
+    await movePlan(tx, plan.id, decision);
     if (decision.status !== plan.status) {
       const height = Math.max(...states.map((i) => i.spentAtHeight ?? Number.POSITIVE_INFINITY));
       changes.push({

@@ -9,6 +9,7 @@ export {
   discardRefundPlans,
   fundsOf,
   listMoneyOutPlans,
+  movePlan,
   newestRefundPlan,
   prepareCollection,
   settleCollections,

@@ -3,10 +3,10 @@
  * webhook endpoints carry it (SPEC "Events", docs/decisions/050). One table of types; each names
  * the object it carries, answered as that object's own read operation answers it.
  *
- * A later issue adds its types here (collection.*, subscription.*), with the object
- * they carry and its schema in `eventResponse`.
+ * A later issue adds its types here, with the object they carry and its schema in `eventResponse`.
  */
 import { z } from 'zod';
+import { planSummarySchema } from './plans';
 import { refundResponse } from './refunds';
 import { depositResponse, invoiceResponse, orderDetailsResponse, subscriptionResponse } from './responses';
 
@@ -45,6 +45,11 @@ export const EVENT_OBJECTS = {
   refund: refundResponse,
   /** `subscriptions/get`'s answer. */
   subscription: subscriptionResponse,
+  /**
+   * A collection plan as `collections/list` answers it: what it moved, its status, transaction and
+   * reason, without its inputs and PSBT (`collections/get`, for a signing-plans key, has those).
+   */
+  collection: planSummarySchema,
 } as const;
 export type EventObject = keyof typeof EVENT_OBJECTS;
 
@@ -108,6 +113,20 @@ export const EVENT_TYPES = {
     object: 'subscription',
     description: 'A canceled subscription was paid again and starts a new cycle from the payment.',
   },
+  'collection.completed': {
+    object: 'collection',
+    description: "A collection plan's transaction has the network's confirmations: the treasury holds what it sent.",
+  },
+  'collection.stale': {
+    object: 'collection',
+    description:
+      "An input of a collection plan was spent by another transaction before the plan's was seen: nothing of it moved, it is never to be signed again, and its other outputs are in the next plan (`reason`).",
+  },
+  'collection.failed': {
+    object: 'collection',
+    description:
+      'A collection plan failed after its transaction was seen: its block was replaced by a chain where an input is spent by another transaction, or (Tron) a step failed on chain or expired unmined; `reason` says which.',
+  },
 } as const satisfies Record<string, { object: EventObject; description: string }>;
 
 export type EventType = keyof typeof EVENT_TYPES;
@@ -135,6 +154,7 @@ export const eventResponse = z.discriminatedUnion('type', [
   z.object({ ...eventFields, type: z.enum(typesOf('resolution')), data: EVENT_OBJECTS.resolution }),
   z.object({ ...eventFields, type: z.enum(typesOf('refund')), data: EVENT_OBJECTS.refund }),
   z.object({ ...eventFields, type: z.enum(typesOf('subscription')), data: EVENT_OBJECTS.subscription }),
+  z.object({ ...eventFields, type: z.enum(typesOf('collection')), data: EVENT_OBJECTS.collection }),
 ]);
 export type GatewayEvent = z.infer<typeof eventResponse>;
 

@@ -10,7 +10,8 @@
  * - broadcast: its transaction was seen on the network (mempool or a block below the required confirmations).
  * - confirmed: its transaction has the network's required confirmations. Final; `collection.completed`.
  * - failed: its transaction was dropped, or never appeared; `reason` says which. Final; `collection.failed`.
- * - stale: an input was spent by another transaction before this plan's was seen. Final; never signed.
+ * - stale: an input was spent by another transaction before this plan's was seen. Final; never signed; `collection.stale`.
+ * Refund plans have no events of their own: their refund's (`refund.sent`, `refund.failed`...) say it.
  */
 import { z } from 'zod';
 import { MODE_VALUES } from './status';
@@ -195,3 +196,4 @@ export type PlanSummary = z.infer<typeof planSummarySchema>;
 
 /** collections/list's answer, newest first. */
 export const planListResponse = z.object({ plans: z.array(planSummarySchema) });
+
