@@ -1,5 +1,6 @@
 /**
  * `npm run signer -- sign --plan PLAN.json --config SIGNER.json [--seed-file FILE] [--out FILE] [--yes]`
+ * `npm run signer -- sign --from-api URL --plan-id ID --api-key KEY.json --config SIGNER.json [...]`
  *
  * The one program that touches a private key, run by the merchant on its own machine (offline for
  * PSBTs): it reads a collection or refund plan the gateway prepared, derives the keys it needs from
@@ -8,6 +9,10 @@
  * refund is checked against: keep it with the configuration (and back it up). The seed is typed at a prompt, or read from a file the merchant names; it is
  * never written, logged or sent anywhere. It imports nothing of the gateway's server side: it runs
  * without `--conditions=react-server`, so a server-only module would stop it at once.
+ *
+ * With `--from-api` it reads the plan from the gateway (`collections/get`, with a key of the
+ * signing-plans scope) and checks it exactly as a file's, then posts the signed transaction back
+ * (`collections/submit`): the gateway takes only the plan's own transaction and broadcasts it.
  *
  * The signed transaction (hex, to broadcast with the merchant's node or any block explorer) and the
  * signed PSBT are written as JSON to --out, or printed; for a Tron plan, each step's signed
@@ -21,10 +26,15 @@ import { ledgerSchema, type RefundLedger } from './signer/refunds';
 import { signTronPlan, tronPlanOf, tronSignerConfigSchema } from './signer/tron';
 import { SignerRefusal } from '../lib/chains/utxo/transactions';
 import { evmSignerConfigSchema, signEvmPlanText } from './signer/sign-evm';
+import { apiKeyFileSchema, readPlan, submitPlan, type ApiKeyFile } from './signer/api';
 
 const USAGE = `usage: npm run signer -- sign --plan PLAN.json --config SIGNER.json [--seed-file FILE] [--out FILE] [--yes]
+       npm run signer -- sign --from-api URL --plan-id ID --api-key KEY.json --config SIGNER.json [...]
 
   --plan       the plan the gateway prepared (dashboard "Collections", or collections/get)
+  --from-api   the gateway's base URL: read collection plan --plan-id from it and submit the signed
+               transaction back, with the key in --api-key ({"publicKey", "privateKey"}: a key of the
+               signing-plans scope); the plan is checked exactly as a file's
   --config     this signer's own settings: {"network", "chain", "treasury", "maxFee", "node"?,
                "refundDailyCap"?, "ledger"?}; for an EVM network {"family": "evm", "network",
                "chainId", "treasury", "tokens", "gasPayerPath"?, "maxGasPayerSpend"}; for Tron
@@ -59,14 +69,20 @@ async function main(): Promise<number> {
   const [command, ...args] = process.argv.slice(2);
   const planFile = option(args, '--plan');
   const configFile = option(args, '--config');
-  if (command !== 'sign' || !planFile || !configFile) {
+  const api = fromApi(args);
+  if (command !== 'sign' || !configFile || (planFile === undefined) === (api === undefined) || api === null) {
     console.error(USAGE);
     return 2;
   }
   const configJson: unknown = JSON.parse(fs.readFileSync(configFile, 'utf8'));
-  if ((configJson as { family?: unknown } | null)?.family === 'evm')
+  if ((configJson as { family?: unknown } | null)?.family === 'evm') {
+    if (!planFile) {
+      console.error('EVM plans are read from a file (--plan); --from-api reads Bitcoin-family collection plans');
+      return 2;
+    }
     return signEvm(args, planFile, configFile, configJson);
-  const planText = fs.readFileSync(planFile, 'utf8');
+  }
+  const planText = api ? await readPlan(api.url, api.key, api.planId) : fs.readFileSync(planFile!, 'utf8');
   let planJson: unknown;
   try {
     planJson = JSON.parse(planText);
@@ -127,7 +143,29 @@ async function main(): Promise<number> {
   writeOut(args, signed);
   const out = option(args, '--out');
   console.error(`signed: transaction ${signed.txid}${out ? ` written to ${out}` : ''}`);
+  if (api) {
+    const submitted = await submitPlan(api.url, api.key, api.planId, signed.rawTx);
+    console.error(`submitted: the gateway's node took transaction ${submitted.txid} (plan ${submitted.status})`);
+  }
   return 0;
+}
+
+/**
+ * `--from-api URL --plan-id ID --api-key FILE`: undefined when not asked for, null when a part
+ * is missing or the key file is not a key (a usage error).
+ */
+function fromApi(args: string[]): { url: string; planId: string; key: ApiKeyFile } | null | undefined {
+  const url = option(args, '--from-api');
+  if (url === undefined) return undefined;
+  const planId = option(args, '--plan-id');
+  const keyFile = option(args, '--api-key');
+  if (!planId || !keyFile || !/^https?:\/\//.test(url)) return null;
+  const key = apiKeyFileSchema.safeParse(JSON.parse(fs.readFileSync(keyFile, 'utf8')));
+  if (!key.success) {
+    console.error(`${keyFile}: not an API key file {"publicKey", "privateKey"}`);
+    return null;
+  }
+  return { url, planId, key: key.data };
 }
 
 /** The signed transactions as JSON, to --out (readable by its owner only) or printed. */

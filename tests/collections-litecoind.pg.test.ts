@@ -2,12 +2,17 @@
  * Collecting a merchant's deposits on litecoind regtest, started without `-txindex`: the gateway
  * prepares a PSBT, `npm run signer` signs it with the public test seed (and, separately,
  * litecoind's own wallet holding the same keys does), the node mines it, the watcher confirms the
- * plan, and the funds are gone from the deposit addresses. Then the attacks a signer must survive
- * on a real chain: a plan made stale by an output spent elsewhere, and a payment after the plan.
- * Nothing is mocked; the seed never reaches the gateway, which the test checks in its database.
+ * plan, and the funds are gone from the deposit addresses. The signer reads the plan from the API
+ * and submits its signature there (`--from-api`, over HTTP to this process's API front); the
+ * gateway's node broadcasts it; the plan's `collection.completed` event reaches a webhook endpoint.
+ * Then the attacks a signer must survive on a real chain: a plan made stale by an output spent
+ * elsewhere (`collection.stale`), and a payment after the plan. Nothing is mocked; the seed never
+ * reaches the gateway, which the test checks in its database.
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -19,7 +24,8 @@ import { describe, expect, it } from 'vitest';
 import { parseKeyDescriptor } from '@/lib/chains/utxo/transactions';
 import type { Database } from '@/lib/db/client';
 import { collectionPlan, fundsOf, gapLimitOf, prepareCollection, setTreasury } from '@/lib/payouts';
-import { collectionPlanSchema, type CollectionPlan } from '@/lib/protocol';
+import { collectionPlanSchema, eventResponse, type CollectionPlan } from '@/lib/protocol';
+import { serveApi } from '@/lib/api/http-front';
 import { createKey } from '@/lib/merchants';
 import type { Litecoind } from '../scripts/lib/litecoind.mjs';
 import { formatUnits } from '@/lib/money';
@@ -29,6 +35,7 @@ import { expectDocumented } from './support/contract';
 import { watchLive, withLiveNetwork } from './support/live';
 import { litecoindNetwork } from './support/live-networks';
 import { createTestMerchant, type TestMerchant } from './support/merchants';
+import type { Keys } from './support/gateway';
 import type { LiveAdapter } from '@/lib/chains/live';
 
 const run = promisify(execFile);
@@ -67,19 +74,24 @@ async function walletRpc(wallet: string, method: string, ...params: unknown[]): 
   return body.result;
 }
 
-/** `npm run signer` as the merchant runs it; answers its exit code, output and the signed file. */
-async function signer(plan: CollectionPlan, config: Record<string, unknown>) {
+/**
+ * `npm run signer` as the merchant runs it, the plan from a file or, with `api`, read from the
+ * gateway and the signature submitted there; answers its exit code, output and the signed file.
+ */
+async function signer(plan: CollectionPlan, config: Record<string, unknown>, api?: { url: string; keys: Keys }) {
   const planFile = path.join(dir, `plan-${plan.planId}.json`);
   const configFile = path.join(dir, 'signer.json');
   const out = path.join(dir, `signed-${plan.planId}.json`);
   fs.writeFileSync(planFile, JSON.stringify(plan));
   fs.writeFileSync(configFile, JSON.stringify(config));
+  const keyFile = path.join(dir, 'api-key.json');
+  if (api) fs.writeFileSync(keyFile, JSON.stringify(api.keys), { mode: 0o600 });
+  const source = api ? ['--from-api', api.url, '--plan-id', plan.planId, '--api-key', keyFile] : ['--plan', planFile];
   const args = [
     'scripts/cli.mjs',
     'signer',
     'sign',
-    '--plan',
-    planFile,
+    ...source,
     '--config',
     configFile,
     '--seed-file',
@@ -108,7 +120,37 @@ async function signer(plan: CollectionPlan, config: Record<string, unknown>) {
   };
 }
 
+/** The merchant API over HTTP, served by this process on the test's database: what `--from-api` talks to. */
+async function apiServer(): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = http.createServer((req, res) => {
+    if (!serveApi(req, res)) res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** The `collection.*` events of a plan, and the bodies delivered to the merchant's endpoints. */
+async function collectionEvents(planId: string) {
+  const recorded = await db.query<{ type: string; data: string }>(
+    `select type, data from events where object_id = $1 order by position`,
+    [planId],
+  );
+  const delivered = await db.query<{ body: string }>(
+    `select body from webhook_events where kind = 'endpoint' and event_type like 'collection.%' and body like $1`,
+    [`%${planId}%`],
+  );
+  return {
+    recorded: recorded.map((e) => ({ type: e.type, data: JSON.parse(e.data) })),
+    // Each body is the event as events/list answers it: checked against the wire contract.
+    delivered: delivered.map((d) => eventResponse.parse(JSON.parse(d.body))),
+  };
+}
+
 let treasury: string;
+let planner: Keys;
 const signerConfig = () => ({
   network: 'litecoin',
   chain: 'regtest',
@@ -170,7 +212,7 @@ describe('collections on litecoind regtest without -txindex', () => {
     expect((await callInProcess('funds/list', {}, other.live)).body.response).toEqual({ funds: [] });
 
     // Prepared through the signed API by a key of the signing-plans scope (a full key may not).
-    const planner = await createKey(db, merchant.merchantId, 'live', {
+    planner = await createKey(db, merchant.merchantId, 'live', {
       name: 'Signer',
       scopes: ['read-only', 'signing-plans'],
     });
@@ -237,10 +279,61 @@ describe('collections on litecoind regtest without -txindex', () => {
       .rpc('testmempoolaccept', [nodeTx.hex])
       .then((r: { allowed: boolean }[]) => expect(r[0]!.allowed).toBe(true));
 
-    await node.rpc('sendrawtransaction', signed.signed!.rawTx);
+    // The merchant's webhook endpoint for collections (a full key manages endpoints).
+    const endpoint = await callInProcess(
+      'webhook-endpoints/create',
+      { url: 'https://shop.example/hooks/collections', eventTypes: ['collection.completed', 'collection.stale'] },
+      merchant.live,
+    );
+    expect(endpoint.status).toBe(200);
+
+    // Submitted through the API: the plan's own unsigned PSBT is refused and writes nothing; the
+    // signer reading the plan from the API and submitting its signature is taken and broadcast.
+    const audits = async () =>
+      (
+        await db.query(`select 1 from audit_log where action = 'plan.submit' and merchant_id = $1`, [
+          merchant.merchantId,
+        ])
+      ).length;
+    const unsigned = await callInProcess('collections/submit', { id: plan.planId, psbt: plan.psbt }, planner);
+    expectDocumented('collections/submit', { ...unsigned, headers: new Headers() });
+    expect(unsigned.status).toBe(409);
+    expect(unsigned.body.error.name).toBe('PLAN_REFUSED');
+    expect(unsigned.body.error.message).toMatch(/the PSBT is not signed for every input/);
+    expect(await audits()).toBe(0);
+    expect(
+      (await callInProcess('collections/submit', { id: plan.planId, transaction: nodeTx.hex }, merchant.live)).status,
+    ).toBe(403);
+    const api = await apiServer();
+    try {
+      const fromApi = await signer(plan, signerConfig(), { url: api.url, keys: planner });
+      expect(fromApi.stderr).toContain(`to ${treasury} (your treasury)`);
+      expect(fromApi.stderr).toContain(`submitted: the gateway's node took transaction ${plan.txid} (plan prepared)`);
+      expect(fromApi.code).toBe(0);
+    } finally {
+      await api.close();
+    }
+    expect(await node.rpc('getrawmempool')).toContain(plan.txid);
+    expect(await audits()).toBe(1);
+    // litecoind's wallet's signed PSBT (finalized there) is the same transaction: taken again, harmlessly.
+    const twice = await callInProcess('collections/submit', { id: plan.planId, psbt: byNode.psbt }, planner);
+    expectDocumented('collections/submit', { ...twice, headers: new Headers() });
+    expect(twice.body.response).toEqual({
+      planId: plan.planId,
+      kind: 'collection',
+      status: 'prepared',
+      txid: plan.txid,
+    });
+
     await node.mine(1);
     await watchLive(db, adapter, new Date(late * 1000));
     expect((await collectionPlan(db, merchant.merchantId, 'live', plan.planId))!.status).toBe('confirmed');
+    // Its event, written with the status change: the plan as collections/list answers it, to the endpoint too.
+    const [summary] = (await callInProcess('collections/list', {}, planner)).body.response.plans;
+    expect(summary).toMatchObject({ planId: plan.planId, status: 'confirmed', txid: plan.txid });
+    const events = await collectionEvents(plan.planId);
+    expect(events.recorded).toEqual([{ type: 'collection.completed', data: summary }]);
+    expect(events.delivered).toEqual([expect.objectContaining({ type: 'collection.completed', data: summary })]);
     for (const input of plan.inputs) expect(await node.rpc('gettxout', input.txid, input.vout)).toBeNull();
     const received = await node.rpc(
       'getrawtransaction',
@@ -311,6 +404,19 @@ describe('collections on litecoind regtest without -txindex', () => {
     const after = (await collectionPlan(db, merchant.merchantId, 'live', stale.planId))!;
     expect(after.status).toBe('stale');
     expect(after.reason).toContain(elsewhere.txid);
+    const events = await collectionEvents(stale.planId);
+    expect(events.recorded).toEqual([
+      { type: 'collection.stale', data: expect.objectContaining({ status: 'stale', reason: after.reason }) },
+    ]);
+    expect(events.delivered).toEqual([expect.objectContaining({ type: 'collection.stale' })]);
+    // A stale plan takes no transaction.
+    const tooLate = await callInProcess(
+      'collections/submit',
+      { id: stale.planId, transaction: signedRaw.hex },
+      planner,
+    );
+    expect(tooLate.body.error.name).toBe('PLAN_REFUSED');
+    expect(tooLate.body.error.message).toMatch(/is stale/);
 
     const next = await prepareCollection(db, {
       merchantId: merchant.merchantId,

@@ -147,6 +147,7 @@ beforeAll(async () => {
     'collections/prepare': { network: 'litecoin' },
     'collections/list': {},
     'collections/get': { id: refund.id },
+    'collections/submit': { id: refund.id, transaction: '00' },
     'refund-plans/prepare': { refundId: refund.id },
     'refund-plans/get': { refundId: refund.id },
     'subscriptions/create-plan': { name: 'Scopes 2', currency: 'USD', amount: '6', interval: 'week' },
@@ -185,6 +186,7 @@ const PLANS: OperationName[] = [
   'collections/prepare',
   'collections/list',
   'collections/get',
+  'collections/submit',
   'refund-plans/prepare',
   'refund-plans/get',
 ];

@@ -67,6 +67,7 @@ describe('the plan operations', () => {
       ['collections/prepare', { network: 'litecoin' }],
       ['collections/list', {}],
       ['refund-plans/get', { refundId: crypto.randomUUID() }],
+      ['collections/submit', { id: crypto.randomUUID(), transaction: '00' }],
     ] as const) {
       const answer = await call(path, body, merchant.test);
       expect(answer.status, path).toBe(403);
@@ -87,6 +88,12 @@ describe('the plan operations', () => {
         'refund-plans/prepare',
         { refundId: crypto.randomUUID(), signer: { keys: ['x', WIF().encode(master.derive('m/0/1').privateKey!)] } },
         'signer.keys.1',
+        'a WIF private key',
+      ],
+      [
+        'collections/submit',
+        { id: crypto.randomUUID(), transaction: WIF().encode(master.derive('m/0/2').privateKey!) },
+        'transaction',
         'a WIF private key',
       ],
       // Reads of plans are money out too: a phrase is refused wherever it is sent.
@@ -123,6 +130,11 @@ describe('the plan operations', () => {
       ['refund-plans/prepare', { refundId: crypto.randomUUID(), feeFromRefund: 'yes' }, 'feeFromRefund'],
       ['refund-plans/get', { id: crypto.randomUUID(), refundId: crypto.randomUUID() }, 'id'],
       ['refund-plans/get', {}, 'id'],
+      ['collections/submit', { id: crypto.randomUUID() }, 'psbt'],
+      ['collections/submit', { id: crypto.randomUUID(), psbt: 'cHNidP8=', transaction: '00' }, 'psbt'],
+      ['collections/submit', { id: crypto.randomUUID(), psbt: 'not base64!' }, 'psbt'],
+      ['collections/submit', { id: crypto.randomUUID(), transaction: 'ABC' }, 'transaction'],
+      ['collections/submit', { id: crypto.randomUUID(), transaction: '0'.repeat(1_000_002) }, 'transaction'],
     ];
     for (const [path, body, field] of cases) {
       const answer = await call(path, body);
@@ -151,6 +163,7 @@ describe('the plan operations', () => {
       expect((await call('refund-plans/get', { id })).body.error.name).toBe('NOT_FOUND');
       expect((await call('refund-plans/get', { refundId: id })).body.error.name).toBe('NOT_FOUND');
       expect((await call('refund-plans/prepare', { refundId: id })).body.error.name).toBe('NOT_FOUND');
+      expect((await call('collections/submit', { id, transaction: '00' })).body.error.name).toBe('NOT_FOUND');
     }
     const listed = await call('collections/list', { status: 'prepared' });
     expect(listed.body.response).toEqual({ plans: [] });

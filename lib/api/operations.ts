@@ -52,7 +52,14 @@ import {
   serializeOrderDetails,
   UnsupportedCurrency,
 } from '../orders';
-import { isUuid, OPERATION_ALIASES, UNSUPPORTED_OPERATIONS, type OperationName, type ResponseOf } from '../protocol';
+import {
+  isUuid,
+  OPERATION_ALIASES,
+  SUBMISSION_BODY_LIMIT_BYTES,
+  UNSUPPORTED_OPERATIONS,
+  type OperationName,
+  type ResponseOf,
+} from '../protocol';
 import { rateService, withUsdPrices } from '../rates';
 import { config } from '../config';
 import { listEvents } from '../events';
@@ -63,6 +70,7 @@ import {
   listMoneyOutPlans,
   newestRefundPlan,
   prepareCollection,
+  submitPlan,
   type PlanWrite,
 } from '../payouts';
 import {
@@ -315,6 +323,13 @@ export const API_OPERATIONS = {
     const plan = await collectionPlan(db, key.merchantId, key.mode, id);
     return found(plan?.kind === 'collection' ? plan : null, 'Collection plan', id);
   }),
+  // A collection's or a refund's plan: checked against the plan, broadcast, then its txid, nonce and audit entry together.
+  'collections/submit': apiOperation(
+    'collections/submit',
+    ({ db, key, nonce }, request) =>
+      submitPlan(db, { merchantId: key.merchantId, mode: key.mode, ...request }, planWrite(key, nonce, 'plan.submit')),
+    { nonce: 'handler', bodyLimitBytes: SUBMISSION_BODY_LIMIT_BYTES },
+  ),
   'refund-plans/prepare': apiOperation(
     'refund-plans/prepare',
     ({ db, key, nonce }, request) =>

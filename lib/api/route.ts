@@ -70,6 +70,8 @@ export interface RouteOptions {
    * still be known, and the nonce is then left to the handler.
    */
   verifySignature?: boolean;
+  /** The largest body taken, in bytes (64 KiB unless the operation carries a signed transaction). */
+  bodyLimitBytes?: number;
 }
 
 /**
@@ -157,10 +159,11 @@ function wrapped(
     const cfg = config();
     if (inFlight.count >= cfg.apiMaxInFlight) return shed(requestId);
     try {
-      const { db, key, signature } = await counted(() => identify(request, verify, cfg.apiRateLimit));
+      const bodyLimit = options.bodyLimitBytes ?? BODY_LIMIT_BYTES;
+      const { db, key, signature } = await counted(() => identify(request, verify, cfg.apiRateLimit, bodyLimit));
       merchantId = key.merchantId;
       const limits = { timeoutMs: cfg.apiBodyTimeoutMs, slowPerClient: cfg.apiSlowBodiesPerClient };
-      const rawBody = await readInTime(request.readBody(BODY_LIMIT_BYTES), request.clientAddress, limits);
+      const rawBody = await readInTime(request.readBody(bodyLimit), request.clientAddress, limits);
       if (inFlight.count >= cfg.apiMaxInFlight) return shed(requestId);
       return await counted(async () => {
         const signatureValid = signatureMatches(key.secret, rawBody, signature);
@@ -242,8 +245,9 @@ async function identify(
   request: ApiRequest,
   verify: boolean,
   rateLimit: number,
+  bodyLimit: number,
 ): Promise<{ db: Database; key: ApiKey; signature: string }> {
-  if (Number(request.header('content-length') ?? 0) > BODY_LIMIT_BYTES) throw new ApiError('BODY_TOO_LARGE');
+  if (Number(request.header('content-length') ?? 0) > bodyLimit) throw new ApiError('BODY_TOO_LARGE');
   const credentials = credentialHeaders.safeParse({
     publicKey: request.header('x-api-public-key'),
     signature: request.header('x-api-signature'),

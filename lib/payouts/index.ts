@@ -27,4 +27,5 @@ export { refuseKeyMaterial } from './key-material';
 export { prepareRefundPlan, type RefundToPay } from './refund-plans';
 export { decidePlan, isFinalPlanStatus, type PlanDecision, type PlanInputState } from './lifecycle';
 export { broadcastTronPlan, prepareTronCollection, settleTronPlan } from './tron-collections';
+export { submitPlan, type SubmitPlan } from './submit';
 export { checkTreasury, setTreasury, treasuryOf } from './treasury';

@@ -71,11 +71,12 @@ export const API_ERRORS = {
     message: 'The refunds of this payment would exceed what it received.',
   },
   REFUND_STATE_CONFLICT: { code: 3103, status: 409, message: "The refund's state does not allow this." },
-  /** A collection or refund plan cannot be prepared as asked; the message says why (docs/collections.md). */
+  /** A collection or refund plan cannot be prepared as asked, or does not take a submitted transaction; the message says why (docs/collections.md). */
   PLAN_REFUSED: {
     code: 3201,
     status: 409,
-    message: 'This plan cannot be prepared: the message says why (no treasury, nothing to collect, no fee estimate).',
+    message:
+      'This plan cannot be prepared, or does not take this transaction: the message says why (no treasury, nothing to collect, not its transaction).',
   },
   UNSUPPORTED_CURRENCY: { code: 4001, status: 422, message: 'This currency and network are not available.' },
   /** An operation of the API we follow that a watch-only gateway cannot perform (./unsupported.ts says why, per operation). */

@@ -110,6 +110,8 @@ const SUMMARIES: Record<OperationName, string> = {
     "Prepare a plan that moves the network's confirmed deposit outputs (above `minimum`) to the treasury: a PSBT for `npm run signer`.",
   'collections/list': 'The collection plans, newest first, with their status (without their PSBTs).',
   'collections/get': 'One collection plan with its inputs, fee, PSBT and status.',
+  'collections/submit':
+    "Hand a plan's signed transaction (the signed PSBT or the raw transaction) to the gateway's node: taken only when it spends exactly the plan's inputs and pays exactly its outputs.",
   'refund-plans/prepare':
     "Prepare the plan that sends a ready refund to the payer's confirmed address, the change to the treasury.",
   'refund-plans/get': "A refund plan by id, or a refund's newest plan by `refundId`.",
@@ -223,6 +225,7 @@ const EXAMPLES: Record<OperationName, Record<string, unknown>> = {
   'collections/prepare': { network: 'litecoin', minimum: '0.001', feeRate: '2' },
   'collections/list': { status: 'prepared', limit: 20 },
   'collections/get': { id: ID },
+  'collections/submit': { id: ID, transaction: '020000000001016b' },
   'refund-plans/prepare': { refundId: ID, feeFromRefund: false },
   'refund-plans/get': { refundId: ID },
   'subscriptions/create-plan': {

@@ -15,7 +15,7 @@ import {
 } from './endpoints';
 import { eventListResponse } from './events';
 import { fundsCheckResponse, fundsResponse } from './funds';
-import { collectionPlanSchema, planListResponse, refundPlanSchema } from './plans';
+import { collectionPlanSchema, planListResponse, planSubmittedResponse, refundPlanSchema } from './plans';
 import { madeRefundResponse, refundListResponse, refundResponse } from './refunds';
 import type { OperationAccess } from './scopes';
 import {
@@ -67,6 +67,7 @@ import {
   prepareCollectionRequest,
   listCollectionsRequest,
   getCollectionRequest,
+  submitPlanRequest,
   prepareRefundPlanRequest,
   getRefundPlanRequest,
 } from './requests';
@@ -164,6 +165,7 @@ export const OPERATIONS = {
   },
   'collections/list': { request: listCollectionsRequest, response: planListResponse, access: 'plans:read' },
   'collections/get': { request: getCollectionRequest, response: collectionPlanSchema, access: 'plans:read' },
+  'collections/submit': { request: submitPlanRequest, response: planSubmittedResponse, access: 'plans:submit' },
   'refund-plans/prepare': { request: prepareRefundPlanRequest, response: refundPlanSchema, access: 'plans:prepare' },
   'refund-plans/get': { request: getRefundPlanRequest, response: refundPlanSchema, access: 'plans:read' },
   'webhook-endpoints/create': {

@@ -197,3 +197,11 @@ export type PlanSummary = z.infer<typeof planSummarySchema>;
 /** collections/list's answer, newest first. */
 export const planListResponse = z.object({ plans: z.array(planSummarySchema) });
 
+/** collections/submit's answer: the plan, whose transaction the gateway's node took (its status moves as the watcher sees it). */
+export const planSubmittedResponse = z.object({
+  planId: z.uuid(),
+  kind: z.enum(PLAN_KIND_VALUES),
+  status: z.enum(PLAN_STATUS_VALUES),
+  txid: z.string().regex(/^[0-9a-f]{64}$/),
+});
+export type PlanSubmitted = z.infer<typeof planSubmittedResponse>;

@@ -588,6 +588,33 @@ export const prepareCollectionRequest = z.object({
 export const listCollectionsRequest = z.object({ status: optional(z.enum(PLAN_STATUS_VALUES)), ...page });
 /** collections/get. */
 export const getCollectionRequest = z.object({ id: id() });
+/**
+ * collections/submit: a plan's transaction, signed (docs/collections.md): the signed PSBT (base64)
+ * or the signed transaction (hex), exactly one. A standard transaction is at most 400 kB, so a
+ * submission may be up to a megabyte (`SUBMISSION_BODY_LIMIT_BYTES`).
+ */
+export const submitPlanRequest = z
+  .object({
+    id: id(),
+    psbt: optional(
+      z
+        .string({ error: 'must be the signed PSBT, base64' })
+        .max(1_000_000, 'must be at most 1000000 characters')
+        .regex(/^(?:[A-Za-z0-9+/]{4})+(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/, 'must be the signed PSBT, base64'),
+    ),
+    transaction: optional(
+      z
+        .string({ error: 'must be the signed transaction, hex' })
+        .max(1_000_000, 'must be at most 1000000 characters')
+        .regex(/^(?:[0-9a-f]{2})+$/, 'must be the signed transaction, lower-case hex'),
+    ),
+  })
+  .superRefine((request, ctx) => {
+    if ((request.psbt === undefined) === (request.transaction === undefined))
+      ctx.addIssue({ code: 'custom', path: ['psbt'], message: 'give exactly one of psbt, transaction' });
+  });
+/** The body limit of collections/submit: a standard transaction (400 kB) as hex, with room for the PSBT's own fields. */
+export const SUBMISSION_BODY_LIMIT_BYTES = 1024 * 1024;
 /** refund-plans/prepare: the plan that sends a ready refund; the fee from the change unless `feeFromRefund`. */
 export const prepareRefundPlanRequest = z.object({
   refundId: id(),

@@ -30,7 +30,18 @@ export interface CollectionNode {
    * records spends from blocks): its value in base units while unspent, null once spent or unknown.
    */
   unspentOutputs(wanted: readonly { txid: string; vout: number }[], decimals: number): Promise<(bigint | null)[]>;
+  /**
+   * Hands a signed transaction to the node (`sendrawtransaction`, which checks every script before
+   * it relays): taken (now, or before: already in a block), refused with the node's own reason,
+   * or unanswered (unreachable, or an answer that is not one). Never the node's address.
+   */
+  broadcast(rawTx: string): Promise<Broadcast>;
 }
+
+export type Broadcast = { outcome: 'taken' } | { outcome: 'refused'; reason: string } | { outcome: 'unanswered' };
+
+/** `sendrawtransaction`'s code for a transaction already in a block: taken before, not refused. */
+const RPC_VERIFY_ALREADY_IN_CHAIN = -27;
 
 /** Most outputs asked of the node in one batch. */
 const OUTPUTS_PER_BATCH = 500;
@@ -93,6 +104,17 @@ export function utxoCollectionNode(cfg: LiveChainConfig): CollectionNode {
         }
       }
       return out;
+    },
+    async broadcast(rawTx) {
+      try {
+        await rpc.call('sendrawtransaction', [rawTx], z.string());
+        return { outcome: 'taken' };
+      } catch (error) {
+        if (!(error instanceof RpcError)) throw error;
+        if (error.nodeMessage === undefined) return { outcome: 'unanswered' };
+        if (error.code === RPC_VERIFY_ALREADY_IN_CHAIN) return { outcome: 'taken' };
+        return { outcome: 'refused', reason: error.nodeMessage };
+      }
     },
   };
 }

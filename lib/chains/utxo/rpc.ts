@@ -16,6 +16,8 @@ export class RpcError extends Error {
     message: string,
     /** The node's JSON-RPC error code, when it answered one. */
     readonly code?: number,
+    /** The node's own message, when it answered an error (without the node's address, unlike `message`). */
+    readonly nodeMessage?: string,
   ) {
     super(message);
   }
@@ -73,6 +75,7 @@ export class JsonRpcClient {
       throw new RpcError(
         `${this.label}: ${method} failed: ${answer.error.message} (code ${answer.error.code})`,
         answer.error.code,
+        answer.error.message,
       );
     const parsed = schema.safeParse(answer.result);
     if (!parsed.success) {

@@ -9,3 +9,4 @@ export * from './descriptor';
 export * from './networks';
 export * from './psbt';
 export * from './signing';
+export * from './submission';

@@ -1,0 +1,77 @@
+import 'server-only';
+/**
+ * A plan's signed transaction coming back (`collections/submit`, docs/decisions/094): from the
+ * signer (`npm run signer -- --from-api`) or any wallet that signed the plan's PSBT. The gateway
+ * takes it only when it is the plan's own transaction (lib/chains/utxo/transactions
+ * `checkSubmission`), hands it to its node, and records it; a refusal writes nothing. The plan's
+ * status still moves with the watcher alone (prepared until its transaction is in a block).
+ */
+import { base64, hex } from '@scure/base';
+import { collectionNodeOf, liveChainConfig } from '../chains';
+import { checkSubmission, SubmissionRefusal, type PlanSubmission } from '../chains/utxo/transactions';
+import { bare, collectionPlans, param, sql, statement, type Database } from '../db';
+import { NotFound } from '../errors';
+import type { Mode, PlanSubmitted } from '../protocol';
+import { collectionPlan, type PlanWrite } from './collections';
+import { CollectionRefused } from './errors';
+
+export interface SubmitPlan {
+  merchantId: string;
+  mode: Mode;
+  id: string;
+  /** The signed PSBT, base64; or `transaction`, the signed transaction, hex. */
+  psbt?: string;
+  transaction?: string;
+}
+
+const WHY_NOT_PREPARED: Record<string, string> = {
+  broadcast: 'its transaction is already in a block',
+  confirmed: 'its transaction is already confirmed',
+  stale: 'it is stale: an input was spent by another transaction; prepare a new plan',
+  failed: 'it failed; prepare a new plan',
+};
+
+// The id is the plan's (the unsigned transaction is the plan's byte for byte); a plan of inputs
+// whose id was not known when prepared learns it here.
+const RECORD_TXID = statement<unknown, { id: string; txid: string }>(
+  sql`update ${collectionPlans} set ${bare(collectionPlans.txid)} = ${param('txid')}, ${bare(collectionPlans.updatedAt)} = now()
+  where ${collectionPlans.id} = ${param('id')}`,
+);
+
+/**
+ * Checks the signed transaction against the plan, broadcasts it through the network's node, then
+ * records its id with the caller's writes (the request's nonce, the audit entry) in one
+ * transaction. Broadcast first: a transaction the node refused leaves nothing behind; a replay of
+ * one it took is taken again by the node (it knows it) and refused by the nonce.
+ */
+export async function submitPlan(db: Database, request: SubmitPlan, write: PlanWrite = {}): Promise<PlanSubmitted> {
+  const plan = await collectionPlan(db, request.merchantId, request.mode, request.id);
+  if (!plan) throw new NotFound('Plan', request.id);
+  if (plan.status !== 'prepared')
+    throw new CollectionRefused(`plan ${plan.planId} takes no transaction: ${WHY_NOT_PREPARED[plan.status]}`);
+  if (plan.network !== 'bitcoin' && plan.network !== 'litecoin')
+    throw new CollectionRefused(`${plan.network} plans are not submitted through the gateway`);
+  const submission: PlanSubmission =
+    request.psbt !== undefined ? { psbt: base64.decode(request.psbt) } : { rawTx: hex.decode(request.transaction!) };
+  let checked;
+  try {
+    checked = checkSubmission(base64.decode(plan.psbt), submission, { coin: plan.network, chain: plan.chain });
+  } catch (error) {
+    if (error instanceof SubmissionRefusal) throw new CollectionRefused(error.message);
+    throw error;
+  }
+  const node = collectionNodeOf(liveChainConfig(plan.network));
+  if (!node) throw new CollectionRefused(`${plan.network} has no node configured to broadcast to`);
+  const answer = await node.broadcast(checked.rawTx);
+  if (answer.outcome === 'unanswered')
+    throw new CollectionRefused(
+      `the ${plan.network} node did not answer: nothing was recorded; submit again (a transaction it took already is taken again)`,
+    );
+  if (answer.outcome === 'refused')
+    throw new CollectionRefused(`the ${plan.network} node refused the transaction: ${answer.reason}`);
+  await db.transaction(async (tx) => {
+    await RECORD_TXID.run(tx, { id: plan.planId, txid: checked.txid });
+    await write.within?.(tx, plan.planId);
+  });
+  return { planId: plan.planId, kind: plan.kind, status: plan.status, txid: checked.txid };
+}
