@@ -923,8 +923,8 @@ export const orderResolutions = pgTable('order_resolutions', {
     .notNull()
     .references(() => merchants.id),
   mode: text('mode', { enum: MODE_VALUES }).notNull(),
-  /** `remainder_paid`: its remainder order was paid; `accepted`: the merchant's rule or the merchant took what arrived (late payments included) as settling it; `left`: the merchant left it as it is. */
-  kind: text('kind', { enum: ['remainder_paid', 'accepted', 'left'] }).notNull(),
+  /** `remainder_paid`: its remainder order was paid; `accepted`: the merchant's rule or the merchant took what arrived (late payments included) as settling it; `left`: the merchant left it as it is; `refunded`: the merchant refunded what arrived (docs/decisions/091). */
+  kind: text('kind', { enum: ['remainder_paid', 'accepted', 'left', 'refunded'] }).notNull(),
   /** `rule` (the merchant's late-payment rule), `payer` (paid the rest) or `merchant` (a dashboard decision). */
   decidedBy: text('decided_by', { enum: ['rule', 'payer', 'merchant'] }).notNull(),
   /** The dashboard user who decided, for `merchant`. */

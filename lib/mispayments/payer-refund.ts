@@ -80,11 +80,7 @@ async function refundLatePayments(
   scope: { merchantId: string; mode: 'live' | 'test' },
   now: Date,
 ): Promise<{ refund: RefundResponse | null; existing: boolean }> {
-  const payments: { target: RefundTarget; left: bigint }[] = [];
-  for (const { id } of await LATE_DEPOSITS.run(tx, { orderId: order.id, currency: order.currency })) {
-    const target = { kind: 'deposit' as const, id };
-    payments.push({ target, left: await leftToRefund(tx, await refundablePayment(tx, scope, target)) });
-  }
+  const payments = await arrivedPayments(tx, order, scope);
   const total = payments.reduce((sum, p) => sum + p.left, 0n);
   if (lateRefundAmount(BigInt(order.amount), total) === null)
     throw new NoPayerRefund(order.id, 'no late payment of at least the minimum to give back');
@@ -95,6 +91,25 @@ async function refundLatePayments(
     first ??= made.refund;
   }
   return { refund: first, existing: false };
+}
+
+/**
+ * What arrived for `order` (locked by the caller), payment by payment as refunds draw on them: its
+ * counted payments (when it received any) and each confirmed late payment in its coin, with what is
+ * left to refund of each.
+ */
+export async function arrivedPayments(
+  tx: Queryable,
+  order: MispaidOrder,
+  scope: { merchantId: string; mode: 'live' | 'test' },
+): Promise<{ target: RefundTarget; left: bigint }[]> {
+  const targets: RefundTarget[] = BigInt(order.received) > 0n ? [{ kind: 'order', id: order.id }] : [];
+  for (const { id } of await LATE_DEPOSITS.run(tx, { orderId: order.id, currency: order.currency }))
+    targets.push({ kind: 'deposit', id });
+  const payments: { target: RefundTarget; left: bigint }[] = [];
+  for (const target of targets)
+    payments.push({ target, left: await leftToRefund(tx, await refundablePayment(tx, scope, target)) });
+  return payments;
 }
 
 /** What the payment page offers the payer of `orderId` to ask back (./rules `payerRefundOffer`); null for none. */

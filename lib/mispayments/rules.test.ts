@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { parseDecimal, type Decimal } from '../money';
 import {
+  decideFrom,
   judgeLatePayment,
+  mispaymentStanding,
   movedLessThan,
   payerRefundAmount,
   payerRefundOffer,
@@ -10,6 +12,9 @@ import {
   remainderMinimum,
   requotedRemainder,
   type LatePayment,
+  type MerchantDecision,
+  type MispaymentFacts,
+  type MispaymentStanding,
 } from './rules';
 
 const d = (text: string): Decimal => parseDecimal(text)!;
@@ -149,5 +154,55 @@ describe("the payer's refund", () => {
     expect(payerRefundOffer(facts('expired', 0n, false, 9n))).toBeNull();
     expect(payerRefundOffer(facts('expired', 0n, true, 1000n))).toBeNull();
     expect(lateRefundAmount(1000n, 0n)).toBeNull();
+  });
+});
+
+describe("the merchant's decision, transition by transition (docs/decisions/091)", () => {
+  const waiting: MispaymentFacts = {
+    status: 'expired',
+    arrived: 5n,
+    isRemainder: false,
+    settled: false,
+    refunding: false,
+  };
+
+  it('an expired or underpaid order that received something waits for a decision', () => {
+    expect(mispaymentStanding(waiting)).toBe('waiting');
+    expect(mispaymentStanding({ ...waiting, status: 'partial' })).toBe('waiting');
+  });
+  it('nothing to decide: nothing arrived, a remainder order, or an order that ended paid, pending or refused', () => {
+    expect(mispaymentStanding({ ...waiting, arrived: 0n })).toBe('none');
+    expect(mispaymentStanding({ ...waiting, isRemainder: true })).toBe('none');
+    for (const status of ['pending', 'processed', 'overpaid', 'error'] as const)
+      expect(mispaymentStanding({ ...waiting, status })).toBe('none');
+  });
+  it('waiting → refunding when a refund of what arrived holds an amount (the payer asked, or the team refunded)', () => {
+    expect(mispaymentStanding({ ...waiting, refunding: true })).toBe('refunding');
+    expect(mispaymentStanding({ ...waiting, status: 'partial', refunding: true })).toBe('refunding');
+  });
+  it('refunding → waiting when that refund is canceled or fails (it holds nothing any more)', () => {
+    expect(mispaymentStanding({ ...waiting, refunding: false })).toBe('waiting');
+  });
+  it('settled whatever else holds: a settlement is recorded once', () => {
+    expect(mispaymentStanding({ ...waiting, settled: true })).toBe('settled');
+    expect(mispaymentStanding({ ...waiting, settled: true, refunding: true })).toBe('settled');
+  });
+
+  const cases: [MispaymentStanding, MerchantDecision, ReturnType<typeof decideFrom>][] = [
+    ['waiting', 'accept', { settles: 'accepted' }],
+    ['waiting', 'leave', { settles: 'left' }],
+    ['waiting', 'refund', { settles: 'refunded' }],
+    ['refunding', 'accept', { refused: 'PaymentBeingRefunded' }],
+    ['refunding', 'leave', { refused: 'PaymentBeingRefunded' }],
+    ['refunding', 'refund', { refused: 'PaymentBeingRefunded' }],
+    ['settled', 'accept', { refused: 'NothingToDecide' }],
+    ['settled', 'leave', { refused: 'NothingToDecide' }],
+    ['settled', 'refund', { refused: 'NothingToDecide' }],
+    ['none', 'accept', { refused: 'NothingToDecide' }],
+    ['none', 'leave', { refused: 'NothingToDecide' }],
+    ['none', 'refund', { refused: 'NothingToDecide' }],
+  ];
+  it.each(cases)('%s + %s', (standing, decision, outcome) => {
+    expect(decideFrom(standing, decision)).toEqual(outcome);
   });
 });

@@ -95,6 +95,53 @@ export function payerRefundOffer(order: {
 }
 
 /**
+ * Where a final order's mispayment stands for the merchant (docs/decisions/069, 091):
+ * - `none`: nothing to decide: not expired or underpaid, nothing arrived, or a remainder order;
+ * - `waiting`: something arrived and nothing settled it: the merchant may accept, leave or refund;
+ * - `refunding`: a refund of what arrived is under way or done (asked by the payer, or made by the
+ *   team), not canceled or failed: accepting it now would keep money that goes back; canceling the
+ *   refund makes the order wait again;
+ * - `settled`: its settlement is recorded (remainder paid, the rule, or a decision), once.
+ */
+export type MispaymentStanding = 'none' | 'waiting' | 'refunding' | 'settled';
+
+export interface MispaymentFacts {
+  status: OrderStatus;
+  /** What the order counted and its confirmed late payments, base units. */
+  arrived: bigint;
+  /** The order is the remainder of another (its original is the one that is settled). */
+  isRemainder: boolean;
+  settled: boolean;
+  /** A refund of the order's payments or late payments holds an amount (not canceled or failed). */
+  refunding: boolean;
+}
+
+export function mispaymentStanding(order: MispaymentFacts): MispaymentStanding {
+  if (order.settled) return 'settled';
+  if ((order.status !== 'expired' && order.status !== 'partial') || order.isRemainder || order.arrived === 0n)
+    return 'none';
+  return order.refunding ? 'refunding' : 'waiting';
+}
+
+/** The merchant's decision on the order page: accept what arrived, leave it as it is, or refund it (fee deducted). */
+export type MerchantDecision = 'accept' | 'leave' | 'refund';
+/** The settlement a decision records (`order_resolutions.kind`). */
+export type DecidedKind = 'accepted' | 'left' | 'refunded';
+
+/**
+ * What the merchant's decision does from a standing: the settlement it records, or the refusal
+ * (`NothingToDecide`: none or settled already; `PaymentBeingRefunded`: a refund of it is under way).
+ */
+export function decideFrom(
+  standing: MispaymentStanding,
+  decision: MerchantDecision,
+): { settles: DecidedKind } | { refused: 'NothingToDecide' | 'PaymentBeingRefunded' } {
+  if (standing === 'refunding') return { refused: 'PaymentBeingRefunded' };
+  if (standing !== 'waiting') return { refused: 'NothingToDecide' };
+  return { settles: decision === 'accept' ? 'accepted' : decision === 'leave' ? 'left' : 'refunded' };
+}
+
+/**
  * "Get back what I sent" on an order that expired and was paid late (issue 38: a late payment the
  * merchant's rule did not take): what its late payments left to refund, `left`, when at least the
  * minimum; null otherwise.
