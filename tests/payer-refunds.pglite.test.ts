@@ -1,17 +1,23 @@
 /**
  * The payer's refund choices (issue 38, docs/decisions/082): "get back what I sent" on an
- * underpaid order, "claim the excess" on an overpaid one. One refund per order, started by the
- * payer, bearing its fee, its link mailed to the payer only; nothing below the minimum, so dust
- * makes no refund; the order's status never moves. The merchant's third decision, "refund what
- * arrived", and a payer's refund that stops the merchant from accepting the payment afterwards
- * (decision 091).
+ * underpaid order, "claim the excess" on an overpaid one (at least the merchant's threshold,
+ * decision 091). One refund per order, started by the payer, bearing its fee, its link mailed to
+ * the payer only; nothing below the minimum, so dust makes no refund; the order's
+ * status never moves. The merchant's third decision, "refund what arrived", and a payer's refund
+ * that stops the merchant from accepting the payment afterwards (decision 091).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/lib/db/client';
 import type { ClaimedMail } from '@/lib/mail/claims';
 import { renderMail } from '@/lib/mail/render';
 import { updateLatePaymentRule } from '@/lib/merchants';
-import { decideMispayment, mispaymentsOf, requestPayerRefund } from '@/lib/mispayments';
+import {
+  decideMispayment,
+  mispaymentsOf,
+  payerRefundOfferOf,
+  requestPayerRefund,
+  setExcessClaimRule,
+} from '@/lib/mispayments';
 import { applyRefundAction, cancelRefund, lockRefund } from '@/lib/refunds';
 import { broadcast, mine } from '@/lib/chains/sandbox';
 import { after, createOrder, network, orderRow, sandboxChain, watchOnce } from './support/chain';
@@ -77,6 +83,32 @@ describe("the payer's refund choices", () => {
     expect(await refusal(requestPayerRefund(db, order.id, 'sent', now))).toBe('NoPayerRefund');
     expect((await requestPayerRefund(db, order.id, 'excess', now)).refund).toMatchObject({ amount: '0.5' });
     expect((await orderRow(db, order.id)).status).toBe('overpaid');
+  });
+
+  it("claims an excess only from the merchant's own threshold up, and the page offers none below it", async () => {
+    const shop = await createTestMerchant(db);
+    await setExcessClaimRule(db, shop.merchantId, '5');
+    const overpaid = async (received: bigint) => {
+      const order = await createOrder(db, shop.test, {
+        currency: 'LTC',
+        network: 'litecoin',
+        amount: '1',
+        payerEmail: 'payer@example.com',
+      });
+      await db.query(`update orders set status = 'overpaid', received = $2 where id = $1`, [order.id, received]);
+      return order;
+    };
+    const below = await overpaid(104_999_999n);
+    expect(await payerRefundOfferOf(db, below.id)).toBeNull();
+    await expect(requestPayerRefund(db, below.id, 'excess', now)).rejects.toMatchObject({
+      kind: 'NoPayerRefund',
+      message: expect.stringContaining('threshold for claims'),
+    });
+    expect(await refundsOf(below.id)).toEqual([]);
+    const at = await overpaid(105_000_000n);
+    expect(await payerRefundOfferOf(db, at.id)).toEqual({ kind: 'excess', amount: 5_000_000n });
+    expect((await requestPayerRefund(db, at.id, 'excess', now)).refund).toMatchObject({ amount: '0.05' });
+    expect((await orderRow(db, at.id)).status).toBe('overpaid');
   });
 
   it('makes nothing below the minimum (a hundred dust asks, no refund), without the payer address, or for a processed order', async () => {

@@ -96,6 +96,11 @@ export const merchants = pgTable('merchants', {
    */
   refundApprovalAbove: numeric('refund_approval_above', { precision: 30, scale: 8 }),
   refundApprovalCurrency: text('refund_approval_currency').notNull().default('USD'),
+  /**
+   * The least excess of an overpaid order its payer may claim, in percent of the order's amount
+   * (lib/mispayments, docs/decisions/091); never below the 1 % minimum against dust. Null: the minimum.
+   */
+  excessClaimPercent: numeric('excess_claim_percent', { precision: 9, scale: 6 }),
   createdAt: createdAt(),
 });
 

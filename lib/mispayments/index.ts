@@ -7,6 +7,7 @@ import 'server-only';
  */
 export { NoPayerRefund, NoRemainder, NothingToDecide, PaymentBeingRefunded, type MispaymentError } from './errors';
 export { payerRefundOfferOf, requestPayerRefund } from './payer-refund';
+export { EXCESS_CLAIM_FORM, excessClaimRule, setExcessClaimRule } from './excess-claim';
 export { mispaidOrder, type MispaidOrder } from './facts';
 export { openRemainder, payerRest, remainderClientOrderId, remainderLeft, type PayerRest } from './remainder';
 export { acceptLatePayments, lateVerdict, resolvePaidRemainders, totalReceived } from './resolve';

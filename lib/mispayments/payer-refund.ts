@@ -10,6 +10,7 @@ import 'server-only';
  */
 import { deposits, orders, param, refunds, sql, statement, type Database, type Queryable } from '../db';
 import { NotFound } from '../errors';
+import { parsePercent, type Percent } from '../money';
 import { leftToRefund, refundablePayment, writeRefund, type RefundTarget } from '../refunds';
 import { isUuid, type RefundResponse } from '../protocol';
 import { NoPayerRefund } from './errors';
@@ -59,11 +60,21 @@ export async function requestPayerRefund(
     const left = await leftToRefund(tx, await refundablePayment(tx, scope, target));
     const amount = payerRefundAmount(
       kind,
-      { status: order.status, amount: BigInt(order.amount), received: BigInt(order.received) },
+      {
+        status: order.status,
+        amount: BigInt(order.amount),
+        received: BigInt(order.received),
+        excessClaimPercent: excessClaimPercentOf(order),
+      },
       left,
     );
     if (amount === null)
-      throw new NoPayerRefund(orderId, `nothing of at least the minimum to ${kind === 'sent' ? 'give back' : 'claim'}`);
+      throw new NoPayerRefund(
+        orderId,
+        kind === 'sent'
+          ? 'nothing of at least the minimum to give back'
+          : "no excess of at least the shop's threshold for claims",
+      );
     const made = await writeRefund(tx, scope, { target, amount, createdBy: 'payer', feeFromRefund: true, now });
     return { refund: made.refund, existing: false };
   });
@@ -112,6 +123,11 @@ export async function arrivedPayments(
   return payments;
 }
 
+/** The merchant's threshold for excess claims as stored (numeric text), null when it set none. */
+function excessClaimPercentOf(order: MispaidOrder): Percent | null {
+  return order.excess_claim_percent === null ? null : (parsePercent(order.excess_claim_percent) ?? null);
+}
+
 /** What the payment page offers the payer of `orderId` to ask back (./rules `payerRefundOffer`); null for none. */
 export async function payerRefundOfferOf(
   db: Queryable,
@@ -125,5 +141,6 @@ export async function payerRefundOfferOf(
     received: BigInt(order.received),
     late: BigInt(order.late),
     settled: order.resolution_kind !== null,
+    excessClaimPercent: excessClaimPercentOf(order),
   });
 }

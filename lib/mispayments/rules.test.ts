@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { parseDecimal, type Decimal } from '../money';
+import { parseDecimal, parsePercent, type Decimal } from '../money';
 import {
   decideFrom,
+  excessClaimMinimum,
   judgeLatePayment,
   mispaymentStanding,
   movedLessThan,
@@ -114,6 +115,7 @@ describe("the payer's refund", () => {
     status,
     amount: 1000n,
     received,
+    excessClaimPercent: null,
   });
   it('gives an underpaid order back what it received, an overpaid one its excess, within what is left', () => {
     expect(payerRefundAmount('sent', order('partial', 400n), 400n)).toBe(400n);
@@ -154,6 +156,39 @@ describe("the payer's refund", () => {
     expect(payerRefundOffer(facts('expired', 0n, false, 9n))).toBeNull();
     expect(payerRefundOffer(facts('expired', 0n, true, 1000n))).toBeNull();
     expect(lateRefundAmount(1000n, 0n)).toBeNull();
+  });
+});
+
+describe("the merchant's threshold for excess claims (docs/decisions/091)", () => {
+  const percent = (text: string) => parsePercent(text)!;
+  const overpaid = (received: bigint, excessClaimPercent: string | null) => ({
+    status: 'overpaid' as const,
+    amount: 1000n,
+    received,
+    excessClaimPercent: excessClaimPercent === null ? null : percent(excessClaimPercent),
+  });
+
+  it('is the share of the amount the merchant set, rounded up, never below the minimum against dust', () => {
+    expect(excessClaimMinimum(1000n, null)).toBe(10n);
+    expect(excessClaimMinimum(1000n, percent('5'))).toBe(50n);
+    expect(excessClaimMinimum(1000n, percent('2.55'))).toBe(26n);
+    expect(excessClaimMinimum(1000n, percent('0.5'))).toBe(10n);
+    expect(excessClaimMinimum(101n, percent('1.000001'))).toBe(2n);
+  });
+
+  it('offers and makes a claim at the threshold, none a base unit below; "get back what I sent" keeps the minimum', () => {
+    expect(payerRefundAmount('excess', overpaid(1050n, '5'), 1050n)).toBe(50n);
+    expect(payerRefundAmount('excess', overpaid(1049n, '5'), 1049n)).toBeNull();
+    const offer = (received: bigint, threshold: string | null) => ({
+      ...overpaid(received, threshold),
+      late: 0n,
+      settled: false,
+    });
+    expect(payerRefundOffer(offer(1050n, '5'))).toEqual({ kind: 'excess', amount: 50n });
+    expect(payerRefundOffer(offer(1049n, '5'))).toBeNull();
+    expect(payerRefundOffer(offer(1010n, null))).toEqual({ kind: 'excess', amount: 10n });
+    const partial = { status: 'partial' as const, amount: 1000n, received: 10n, excessClaimPercent: percent('50') };
+    expect(payerRefundAmount('sent', partial, 10n)).toBe(10n);
   });
 });
 

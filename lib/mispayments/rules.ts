@@ -3,7 +3,7 @@
  * order to ask, and whether the merchant's late-payment rule takes a late payment as settling the
  * order. Amounts are base units (bigint), rates and percentages exact decimals: never a float.
  */
-import type { Decimal } from '../money';
+import type { Decimal, Percent } from '../money';
 import type { OrderStatus } from '../protocol';
 
 /**
@@ -42,6 +42,19 @@ export function remainderAmount(order: ReceivedFacts): bigint | null {
   return left >= remainderMinimum(order.amount) ? left : null;
 }
 
+/**
+ * The least excess of an overpaid order its payer may claim (docs/decisions/091): the merchant's own
+ * share of the amount (`percent`, rounded up), never below the minimum against dust
+ * (`remainderMinimum`); the minimum alone when the merchant set none.
+ */
+export function excessClaimMinimum(amount: bigint, percent: Percent | null): bigint {
+  const minimum = remainderMinimum(amount);
+  if (percent === null) return minimum;
+  const hundred = 100n * 10n ** BigInt(percent.scale);
+  const own = (amount * percent.value + hundred - 1n) / hundred;
+  return own > minimum ? own : minimum;
+}
+
 /** What a payer may ask back on the payment page (docs/decisions/082): what an underpaid order received, or an overpaid order's excess. */
 export type PayerRefundKind = 'sent' | 'excess';
 
@@ -49,12 +62,13 @@ export type PayerRefundKind = 'sent' | 'excess';
  * What a payer-started refund of this kind asks, or null when the order offers none: "get back
  * what I sent" on a `partial` order (its counted payments), "claim the excess" on an `overpaid`
  * one (received less the amount); never less than the remainder's minimum (1 % of the amount), so
- * that dust cannot be farmed into refunds whose fees cost more than they return. `left`: what is
- * not refunded yet of the order.
+ * that dust cannot be farmed into refunds whose fees cost more than they return, and an excess never
+ * less than the merchant's own threshold for claims (`excessClaimMinimum`). `left`: what is not
+ * refunded yet of the order.
  */
 export function payerRefundAmount(
   kind: PayerRefundKind,
-  order: { status: OrderStatus; amount: bigint; received: bigint },
+  order: { status: OrderStatus; amount: bigint; received: bigint; excessClaimPercent: Percent | null },
   left: bigint,
 ): bigint | null {
   const asked =
@@ -64,16 +78,19 @@ export function payerRefundAmount(
         ? order.received - order.amount
         : 0n;
   const amount = asked < left ? asked : left;
-  return amount > 0n && amount >= remainderMinimum(order.amount) ? amount : null;
+  const least =
+    kind === 'excess' ? excessClaimMinimum(order.amount, order.excessClaimPercent) : remainderMinimum(order.amount);
+  return amount > 0n && amount >= least ? amount : null;
 }
 
 /**
  * What the payment page offers its payer to ask back (docs/decisions/088), from the order's own
  * facts only: an unsettled `partial` order offers "get back what I sent" (its counted payments),
  * an `expired` one paid late and not taken by the merchant's rule the same for its confirmed late
- * payments (`late`), an unsettled `overpaid` one "claim the excess"; each when it reaches the
- * minimum. Refunds already made are not read on purpose: the page would otherwise show who asked
- * (and that the order has an e-mail address); asking again answers alike (`requestPayerRefund`).
+ * payments (`late`), an unsettled `overpaid` one "claim the excess" when the excess reaches the
+ * merchant's threshold; each when it reaches the minimum. Refunds already made are not read on
+ * purpose: the page would otherwise show who asked (and that the order has an e-mail address);
+ * asking again answers alike (`requestPayerRefund`).
  */
 export function payerRefundOffer(order: {
   status: OrderStatus;
@@ -81,6 +98,7 @@ export function payerRefundOffer(order: {
   received: bigint;
   late: bigint;
   settled: boolean;
+  excessClaimPercent: Percent | null;
 }): { kind: PayerRefundKind; amount: bigint } | null {
   if (order.settled) return null;
   if (order.status === 'expired') {
