@@ -2,7 +2,7 @@
  * The payer's refund choices (issue 38, docs/decisions/082): "get back what I sent" on an
  * underpaid order, "claim the excess" on an overpaid one (at least the merchant's threshold,
  * decision 091). One refund per order, started by the payer, bearing its fee, its link mailed to
- * the payer only; nothing below the minimum, so dust makes no refund; the order's
+ * the payer only; nothing below the minimum, so dust makes no refund nor remainder; the order's
  * status never moves. The merchant's third decision, "refund what arrived", and a payer's refund
  * that stops the merchant from accepting the payment afterwards (decision 091).
  */
@@ -14,7 +14,9 @@ import { updateLatePaymentRule } from '@/lib/merchants';
 import {
   decideMispayment,
   mispaymentsOf,
+  openRemainder,
   payerRefundOfferOf,
+  payerRest,
   requestPayerRefund,
   setExcessClaimRule,
 } from '@/lib/mispayments';
@@ -235,6 +237,54 @@ describe("a late payment outside the merchant's rule (issue 38)", () => {
     expect(await requestPayerRefund(db, order.id, 'sent', now)).toEqual({ refund: null, existing: true });
     expect(await requestPayerRefund(db, order.id, 'excess', now)).toEqual({ refund: null, existing: true });
     expect(await orderRow(db, order.id)).toMatchObject({ status: 'expired', received: '0' });
+  });
+});
+
+describe("dust to expired addresses (issue 38's must-show)", () => {
+  it('a hundred dust payments to a hundred expired orders open no remainder, take no address and make no refund', async () => {
+    // A hundred "pay the rest" opens of one order take one address: tests/mispayments.both.test.ts.
+    const shop = await createTestMerchant(db);
+    const chain = sandboxChain(db, 'dogecoin');
+    const expired = [];
+    for (let i = 0; i < 100; i++)
+      expired.push(
+        await createOrder(db, shop.test, {
+          currency: 'DOGE',
+          network: 'dogecoin',
+          amount: '100',
+          payerEmail: 'dust@example.com',
+        }),
+      );
+    const deadline = new Date(Math.max(...expired.map((o) => o.expires_at.getTime())));
+    await mine(db, network('dogecoin'), 1, after(deadline, 1));
+    await watchOnce(db, chain, { now: after(deadline, 2) });
+    // 0.99 DOGE each: below the minimum, 1 % of the amount.
+    for (const order of expired)
+      await broadcast(db, {
+        network: network('dogecoin'),
+        to: order.address,
+        tag: order.tag,
+        currency: 'DOGE',
+        amount: 99_000_000n,
+        at: after(deadline, 60),
+      });
+    await mine(db, network('dogecoin'), 2, after(deadline, 120));
+    await watchOnce(db, chain, { now: after(deadline, 121) });
+
+    for (const order of expired) {
+      await expect(openRemainder(db, order.id)).rejects.toMatchObject({ kind: 'NoRemainder' });
+      await expect(requestPayerRefund(db, order.id, 'sent', now)).rejects.toMatchObject({ kind: 'NoPayerRefund' });
+    }
+    expect(await payerRest(db, expired[0]!.id)).toBeNull();
+    expect(await payerRefundOfferOf(db, expired[0]!.id)).toBeNull();
+    const [counts] = await db.query<{ orders: number; late: number; refunds: number }>(
+      `select (select count(*)::int from orders where merchant_id = $1) as orders,
+              (select count(*)::int from deposits where merchant_id = $1 and status = 'PROCESSED') as late,
+              (select count(*)::int from refunds where merchant_id = $1) as refunds`,
+      [shop.merchantId],
+    );
+    expect(counts).toEqual({ orders: 100, late: 100, refunds: 0 });
+    expect(await orderRow(db, expired[0]!.id)).toMatchObject({ status: 'expired', received: '0' });
   });
 });
 

@@ -47,6 +47,13 @@ describe('remainderAmount', () => {
     // Late payments beyond the amount leave nothing to ask.
     expect(remainderAmount({ ...order, late: 70_000n })).toBeNull();
   });
+
+  it('offers none when what arrived is dust, below the minimum: dust opens no address', () => {
+    expect(remainderAmount({ ...order, status: 'expired', received: 0n, late: 999n })).toBeNull();
+    expect(remainderAmount({ ...order, status: 'expired', received: 0n, late: 1_000n })).toBe(99_000n);
+    expect(remainderAmount({ ...order, received: 999n })).toBeNull();
+    expect(remainderAmount({ ...order, received: 600n, late: 400n })).toBe(99_000n);
+  });
 });
 
 describe('judgeLatePayment', () => {

@@ -32,12 +32,14 @@ export function remainderMinimum(amount: bigint): bigint {
 
 /**
  * What a remainder order of this order asks, or null when it offers none: only an order that ended
- * underpaid (`partial`), or `expired` with a late payment, and only when at least the minimum is left.
+ * underpaid (`partial`), or `expired` with a late payment, when what arrived reaches the minimum
+ * (docs/decisions/091: dust sent to an order's address is no start of a payment, and opens no
+ * address), and only when at least the minimum is left.
  */
 export function remainderAmount(order: ReceivedFacts): bigint | null {
   const total = order.received + order.late;
-  const eligible = order.status === 'partial' || (order.status === 'expired' && order.late > 0n);
-  if (!eligible) return null;
+  const eligible = order.status === 'partial' || order.status === 'expired';
+  if (!eligible || total < remainderMinimum(order.amount)) return null;
   const left = order.amount - total;
   return left >= remainderMinimum(order.amount) ? left : null;
 }
