@@ -168,10 +168,10 @@ describe('pay the rest', () => {
     expect(rest).toMatchObject({ status: 'pending', amount: '70000000' });
 
     const decidedAt = new Date();
-    const scope = { merchantId: merchant.merchantId, mode: 'test', userId: merchant.merchantId };
+    const scope = { merchantId: merchant.merchantId, mode: 'test' as const, userId: merchant.merchantId };
     expect(await decideMispayment(db, scope, original.id, 'accept')).toMatchObject({
-      kind: 'accepted',
-      remainderOrderId: rest.id,
+      resolution: { kind: 'accepted', remainderOrderId: rest.id },
+      refunds: [],
     });
     // Closed in the decision's transaction: its deadline is the decision, so nothing sent later is a payment.
     const closed = await orderRow(db, rest.id);
@@ -221,7 +221,7 @@ describe('late payments', () => {
     expect(await resolvedEvents(inTime.id)).toHaveLength(1);
     expect(await resolution(tooLate.id)).toBeUndefined();
 
-    const scope = { merchantId: other.merchantId, mode: 'test', userId: other.merchantId };
+    const scope = { merchantId: other.merchantId, mode: 'test' as const, userId: other.merchantId };
     expect((await mispaymentsOf(db, scope, [tooLate.id])).get(tooLate.id)).toMatchObject({
       waiting: true,
       late: '0.5',
@@ -230,7 +230,7 @@ describe('late payments', () => {
     await expect(
       decideMispayment(db, { ...scope, merchantId: merchant.merchantId }, tooLate.id, 'accept'),
     ).rejects.toMatchObject({ kind: 'NotFound' });
-    expect(await decideMispayment(db, scope, tooLate.id, 'leave')).toMatchObject({
+    expect((await decideMispayment(db, scope, tooLate.id, 'leave')).resolution).toMatchObject({
       kind: 'left',
       decidedBy: 'merchant',
     });

@@ -1,15 +1,26 @@
 /**
  * The payer's refund choices (issue 38, docs/decisions/082): "get back what I sent" on an
- * underpaid order, "claim the excess" on an overpaid one. One refund per order, started by the
- * payer, bearing its fee, its link mailed to the payer only; nothing below the minimum, so dust
- * makes no refund; the order's status never moves.
+ * underpaid order, "claim the excess" on an overpaid one (at least the merchant's threshold,
+ * decision 091). One refund per order, started by the payer, bearing its fee, its link mailed to
+ * the payer only; nothing below the minimum, so dust makes no refund nor remainder; the order's
+ * status never moves. The merchant's third decision, "refund what arrived", and a payer's refund
+ * that stops the merchant from accepting the payment afterwards (decision 091).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '@/lib/db/client';
 import type { ClaimedMail } from '@/lib/mail/claims';
 import { renderMail } from '@/lib/mail/render';
-import { requestPayerRefund } from '@/lib/mispayments';
-import { applyRefundAction, lockRefund } from '@/lib/refunds';
+import { updateLatePaymentRule } from '@/lib/merchants';
+import {
+  decideMispayment,
+  mispaymentsOf,
+  openRemainder,
+  payerRefundOfferOf,
+  payerRest,
+  requestPayerRefund,
+  setExcessClaimRule,
+} from '@/lib/mispayments';
+import { applyRefundAction, cancelRefund, lockRefund } from '@/lib/refunds';
 import { broadcast, mine } from '@/lib/chains/sandbox';
 import { after, createOrder, network, orderRow, sandboxChain, watchOnce } from './support/chain';
 import { openTestDatabase } from './support/database';
@@ -74,6 +85,32 @@ describe("the payer's refund choices", () => {
     expect(await refusal(requestPayerRefund(db, order.id, 'sent', now))).toBe('NoPayerRefund');
     expect((await requestPayerRefund(db, order.id, 'excess', now)).refund).toMatchObject({ amount: '0.5' });
     expect((await orderRow(db, order.id)).status).toBe('overpaid');
+  });
+
+  it("claims an excess only from the merchant's own threshold up, and the page offers none below it", async () => {
+    const shop = await createTestMerchant(db);
+    await setExcessClaimRule(db, shop.merchantId, '5');
+    const overpaid = async (received: bigint) => {
+      const order = await createOrder(db, shop.test, {
+        currency: 'LTC',
+        network: 'litecoin',
+        amount: '1',
+        payerEmail: 'payer@example.com',
+      });
+      await db.query(`update orders set status = 'overpaid', received = $2 where id = $1`, [order.id, received]);
+      return order;
+    };
+    const below = await overpaid(104_999_999n);
+    expect(await payerRefundOfferOf(db, below.id)).toBeNull();
+    await expect(requestPayerRefund(db, below.id, 'excess', now)).rejects.toMatchObject({
+      kind: 'NoPayerRefund',
+      message: expect.stringContaining('threshold for claims'),
+    });
+    expect(await refundsOf(below.id)).toEqual([]);
+    const at = await overpaid(105_000_000n);
+    expect(await payerRefundOfferOf(db, at.id)).toEqual({ kind: 'excess', amount: 5_000_000n });
+    expect((await requestPayerRefund(db, at.id, 'excess', now)).refund).toMatchObject({ amount: '0.05' });
+    expect((await orderRow(db, at.id)).status).toBe('overpaid');
   });
 
   it('makes nothing below the minimum (a hundred dust asks, no refund), without the payer address, or for a processed order', async () => {
@@ -199,6 +236,194 @@ describe("a late payment outside the merchant's rule (issue 38)", () => {
     ]);
     expect(await requestPayerRefund(db, order.id, 'sent', now)).toEqual({ refund: null, existing: true });
     expect(await requestPayerRefund(db, order.id, 'excess', now)).toEqual({ refund: null, existing: true });
+    expect(await orderRow(db, order.id)).toMatchObject({ status: 'expired', received: '0' });
+  });
+});
+
+describe("dust to expired addresses (issue 38's must-show)", () => {
+  it('a hundred dust payments to a hundred expired orders open no remainder, take no address and make no refund', async () => {
+    // A hundred "pay the rest" opens of one order take one address: tests/mispayments.both.test.ts.
+    const shop = await createTestMerchant(db);
+    const chain = sandboxChain(db, 'dogecoin');
+    const expired = [];
+    for (let i = 0; i < 100; i++)
+      expired.push(
+        await createOrder(db, shop.test, {
+          currency: 'DOGE',
+          network: 'dogecoin',
+          amount: '100',
+          payerEmail: 'dust@example.com',
+        }),
+      );
+    const deadline = new Date(Math.max(...expired.map((o) => o.expires_at.getTime())));
+    await mine(db, network('dogecoin'), 1, after(deadline, 1));
+    await watchOnce(db, chain, { now: after(deadline, 2) });
+    // 0.99 DOGE each: below the minimum, 1 % of the amount.
+    for (const order of expired)
+      await broadcast(db, {
+        network: network('dogecoin'),
+        to: order.address,
+        tag: order.tag,
+        currency: 'DOGE',
+        amount: 99_000_000n,
+        at: after(deadline, 60),
+      });
+    await mine(db, network('dogecoin'), 2, after(deadline, 120));
+    await watchOnce(db, chain, { now: after(deadline, 121) });
+
+    for (const order of expired) {
+      await expect(openRemainder(db, order.id)).rejects.toMatchObject({ kind: 'NoRemainder' });
+      await expect(requestPayerRefund(db, order.id, 'sent', now)).rejects.toMatchObject({ kind: 'NoPayerRefund' });
+    }
+    expect(await payerRest(db, expired[0]!.id)).toBeNull();
+    expect(await payerRefundOfferOf(db, expired[0]!.id)).toBeNull();
+    const [counts] = await db.query<{ orders: number; late: number; refunds: number }>(
+      `select (select count(*)::int from orders where merchant_id = $1) as orders,
+              (select count(*)::int from deposits where merchant_id = $1 and status = 'PROCESSED') as late,
+              (select count(*)::int from refunds where merchant_id = $1) as refunds`,
+      [shop.merchantId],
+    );
+    expect(counts).toEqual({ orders: 100, late: 100, refunds: 0 });
+    expect(await orderRow(db, expired[0]!.id)).toMatchObject({ status: 'expired', received: '0' });
+  });
+});
+
+describe("the merchant's decision and the payer's refund (docs/decisions/091)", () => {
+  it('"refund what arrived" refunds each payment less its fee, settles the order once and tells the store', async () => {
+    const chain = sandboxChain(db, 'litecoin');
+    const order = await createOrder(db, merchant.test, {
+      currency: 'LTC',
+      network: 'litecoin',
+      amount: '1',
+      payerEmail: 'short@example.com',
+    });
+    const deadline = order.expires_at;
+    const pay = (amount: bigint, at: Date) =>
+      broadcast(db, { network: network('litecoin'), to: order.address, tag: order.tag, currency: 'LTC', amount, at });
+    await pay(30_000_000n, after(deadline, -120));
+    await mine(db, network('litecoin'), 2, after(deadline, -60));
+    await mine(db, network('litecoin'), 1, after(deadline, 1));
+    await watchOnce(db, chain, { now: after(deadline, 2) });
+    await pay(20_000_000n, after(deadline, 60));
+    await mine(db, network('litecoin'), 2, after(deadline, 120));
+    await watchOnce(db, chain, { now: after(deadline, 121) });
+    expect(await orderRow(db, order.id)).toMatchObject({ status: 'partial', received: '30000000' });
+
+    const scope = { merchantId: merchant.merchantId, mode: 'test' as const };
+    const user = { ...scope, userId: crypto.randomUUID() };
+    const decided = await decideMispayment(db, user, order.id, 'refund', now);
+    expect(decided.resolution).toMatchObject({ kind: 'refunded', decidedBy: 'merchant', totalReceived: '0.5' });
+    expect(decided.refunds.map((made) => made.refund.amount).sort()).toEqual(['0.2', '0.3']);
+    const made = await db.query<{
+      amount: string;
+      source_kind: string;
+      created_by: string;
+      fee_from_refund: boolean;
+      claim_delivery: string;
+    }>(
+      'select amount, source_kind, created_by, fee_from_refund, claim_delivery from refunds where order_id = $1 order by amount',
+      [order.id],
+    );
+    expect(made).toEqual([
+      {
+        amount: '20000000',
+        source_kind: 'deposit',
+        created_by: `user:${user.userId}`,
+        fee_from_refund: true,
+        claim_delivery: 'mail',
+      },
+      {
+        amount: '30000000',
+        source_kind: 'order',
+        created_by: `user:${user.userId}`,
+        fee_from_refund: true,
+        claim_delivery: 'mail',
+      },
+    ]);
+    const resolved = await db.query<{ data: { kind: string } }>(
+      `select data::json as data from events where type = 'order.resolved' and object_id = $1`,
+      [order.id],
+    );
+    expect(resolved.map((e) => e.data.kind)).toEqual(['refunded']);
+    expect((await mispaymentsOf(db, scope, [order.id])).get(order.id)).toMatchObject({
+      waiting: false,
+      settlement: { kind: 'refunded', decidedBy: 'merchant', totalReceived: '0.5' },
+    });
+    // Once: no second decision, nor a payer's refund on top.
+    await expect(decideMispayment(db, user, order.id, 'accept', now)).rejects.toMatchObject({
+      kind: 'NothingToDecide',
+    });
+    await expect(decideMispayment(db, user, order.id, 'refund', now)).rejects.toMatchObject({
+      kind: 'NothingToDecide',
+    });
+    await expect(requestPayerRefund(db, order.id, 'sent', now)).rejects.toMatchObject({ kind: 'NoPayerRefund' });
+    expect(await refundsOf(order.id)).toHaveLength(2);
+    expect(await orderRow(db, order.id)).toMatchObject({ status: 'partial', received: '30000000' });
+  });
+
+  it("a payer's refund of a late payment stops acceptance, by the merchant or the rule, until it is canceled", async () => {
+    const shop = await createTestMerchant(db);
+    await updateLatePaymentRule(db, shop.merchantId, { minutes: 30, rateMovePercent: '2' });
+    const chain = sandboxChain(db, 'bitcoincash');
+    const order = await createOrder(db, shop.test, {
+      currency: 'BCH',
+      network: 'bitcoincash',
+      amount: '0.5',
+      payerEmail: 'late@example.com',
+    });
+    const deadline = order.expires_at;
+    const pay = (amount: bigint, at: Date) =>
+      broadcast(db, {
+        network: network('bitcoincash'),
+        to: order.address,
+        tag: order.tag,
+        currency: 'BCH',
+        amount,
+        at,
+      });
+    await mine(db, network('bitcoincash'), 1, after(deadline, 1));
+    await watchOnce(db, chain, { now: after(deadline, 2) });
+    // Half of it, late: short for the rule, so it waits; the payer asks for it back.
+    await pay(25_000_000n, after(deadline, 60));
+    await mine(db, network('bitcoincash'), 2, after(deadline, 120));
+    await watchOnce(db, chain, { now: after(deadline, 121) });
+    const scope = { merchantId: shop.merchantId, mode: 'test' as const };
+    expect((await mispaymentsOf(db, scope, [order.id])).get(order.id)).toMatchObject({ waiting: true });
+    const { refund } = await requestPayerRefund(db, order.id, 'sent', now);
+    expect((await mispaymentsOf(db, scope, [order.id])).get(order.id)).toMatchObject({
+      waiting: false,
+      refundedBy: 'payer',
+      settlement: null,
+    });
+    // The other half, within the rule's 30 minutes: the rule would take it, but not while a refund stands.
+    await pay(25_000_000n, after(deadline, 180));
+    await mine(db, network('bitcoincash'), 2, after(deadline, 240));
+    await watchOnce(db, chain, { now: after(deadline, 241) });
+    const settled = () => db.query('select kind from order_resolutions where order_id = $1', [order.id]);
+    expect(await settled()).toEqual([]);
+
+    const user = { ...scope, userId: crypto.randomUUID() };
+    for (const decision of ['accept', 'leave', 'refund'] as const)
+      await expect(decideMispayment(db, user, order.id, decision, now)).rejects.toMatchObject({
+        kind: 'PaymentBeingRefunded',
+        message: expect.stringContaining('its payer asked for it back'),
+      });
+    expect(await settled()).toEqual([]);
+    expect(
+      await db.query(`select id from events where type = 'order.resolved' and object_id = $1`, [order.id]),
+    ).toEqual([]);
+    expect(await db.query('select id from refunds where order_id = $1', [order.id])).toHaveLength(1);
+
+    // Canceled (the payer never gave an address): the order waits again, and the merchant may accept.
+    await cancelRefund(db, scope, refund!.id, now);
+    expect((await mispaymentsOf(db, scope, [order.id])).get(order.id)).toMatchObject({
+      waiting: true,
+      refundedBy: null,
+    });
+    expect((await decideMispayment(db, user, order.id, 'accept', now)).resolution).toMatchObject({
+      kind: 'accepted',
+      totalReceived: '0.5',
+    });
     expect(await orderRow(db, order.id)).toMatchObject({ status: 'expired', received: '0' });
   });
 });

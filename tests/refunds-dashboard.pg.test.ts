@@ -4,9 +4,11 @@
  * of a processed order (audited; the claim link shown once, never in a URL), cancels it (audited);
  * a viewer sees no form and its direct post is refused (sent to the 403 page) with nothing written. Above the
  * owner's threshold a refund waits for a second person: not the one who made it, not a viewer; the approval audited.
+ * A mispaid order's "Refund what arrived" (decision 091), and no decision while its payer's refund stands.
  * The order's status never moves.
  */
 import { beforeAll, expect, it } from 'vitest';
+import { requestPayerRefund } from '@/lib/mispayments';
 import { setRefundApprovalRule } from '@/lib/refunds';
 import { createUser, openSession } from '@/lib/users';
 import type { OrderRow } from '@/lib/orders/rows';
@@ -160,4 +162,73 @@ it("waits above the owner's threshold for a second person's approval: not its ma
   const [row] = await gateway.db.query<{ status: string }>('select status from orders where id = $1', [order.id]);
   expect(row!.status).toBe('processed');
   await setRefundApprovalRule(gateway.db, merchant.merchantId, { above: null, currency: 'USD' });
+});
+
+it('"Refund what arrived" on a mispaid order (decision 091): the refunds permission, fee deducted, settled, audited; a payer\'s refund stops the decision', async () => {
+  const mispaid = async () => {
+    const made = await createOrder(gateway.db, merchant.test, {
+      currency: 'LTC',
+      network: 'litecoin',
+      amount: '2',
+      payerEmail: 'short@shop.example',
+    });
+    await gateway.db.query(`update orders set status = 'partial', received = 50000000 where id = $1`, [made.id]);
+    return `/dashboard/orders/${made.id}`;
+  };
+  const read = async (path: string, cookie: string) => {
+    const response = await fetch(`${gateway.baseUrl}${path}`, { headers: { cookie }, redirect: 'manual' });
+    expect(response.status).toBe(200);
+    return response.text();
+  };
+  const send = (path: string, cookie: string, fields: [string, string][]) => {
+    const form = new FormData();
+    for (const [name, value] of fields) form.append(name, value);
+    return fetch(`${gateway.baseUrl}${path}`, { method: 'POST', body: form, headers: { cookie }, redirect: 'manual' });
+  };
+  const refundsOf = (path: string) =>
+    gateway.db.query<{ amount: string; fee_from_refund: boolean; created_by: string }>(
+      'select amount, fee_from_refund, created_by from refunds where order_id = $1',
+      [path.split('/').pop()],
+    );
+
+  const path = await mispaid();
+  const viewer = await cookieOf('viewer');
+  expect(await read(path, viewer)).not.toContain('>Refund what arrived</button>');
+  const admin = await cookieOf('admin');
+  const fields = formFields(await read(path, admin), 'Refund what arrived');
+  expect((await send(path, viewer, fields)).headers.get('location')).toMatch(/\/dashboard\/forbidden$/);
+  expect(await refundsOf(path)).toEqual([]);
+
+  const decided = await send(path, admin, fields);
+  expect(decided.headers.get('location')).toContain('decided=refund');
+  expect(decodeURIComponent(decided.headers.get('set-cookie') ?? '')).toMatch(/cg_refund_claim=.*\/refund\//);
+  const [refund] = await refundsOf(path);
+  expect(refund).toMatchObject({
+    amount: '50000000',
+    fee_from_refund: true,
+    created_by: expect.stringMatching(/^user:/),
+  });
+  expect((await audit('order.mispayment-decision')).map((a) => a.detail)).toContainEqual(
+    expect.objectContaining({ orderId: path.split('/').pop(), decision: 'refund' }),
+  );
+  expect(await read(path, admin)).toContain('what arrived was refunded');
+  expect((await send(path, admin, fields)).headers.get('location')).toContain('decided=none');
+  expect(await refundsOf(path)).toHaveLength(1);
+
+  // The payer asked for what it sent back: no decision offered, and a post of one refused with nothing written.
+  const asked = await mispaid();
+  const accept = formFields(await read(asked, admin), 'Accept what arrived');
+  await requestPayerRefund(gateway.db, asked.split('/').pop()!, 'sent', new Date());
+  const shown = await read(asked, admin);
+  expect(shown).toContain('its payer asked for what they sent back');
+  expect(shown).not.toContain('>Accept what arrived</button>');
+  expect((await send(asked, admin, accept)).headers.get('location')).toContain('decided=refunding');
+  const settled = await gateway.db.query('select kind from order_resolutions where order_id = $1', [
+    asked.split('/').pop(),
+  ]);
+  expect(settled).toEqual([]);
+  const [row] = await gateway.db.query<{ status: string }>('select status from orders where id = $1', [
+    asked.split('/').pop(),
+  ]);
+  expect(row!.status).toBe('partial');
 });

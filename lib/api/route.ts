@@ -411,6 +411,7 @@ const DOMAIN_ANSWERS: Record<
   // The payment page's and the dashboard's refusals (lib/mispayments): no API operation makes them.
   NoRemainder: 'ORDER_CONFLICT',
   NothingToDecide: 'ORDER_CONFLICT',
+  PaymentBeingRefunded: 'ORDER_CONFLICT',
   NoPayerRefund: 'REFUND_REFUSED',
   NotRefundable: 'REFUND_REFUSED',
   RefundExceedsReceived: 'REFUND_EXCEEDS_RECEIVED',

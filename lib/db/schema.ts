@@ -96,6 +96,11 @@ export const merchants = pgTable('merchants', {
    */
   refundApprovalAbove: numeric('refund_approval_above', { precision: 30, scale: 8 }),
   refundApprovalCurrency: text('refund_approval_currency').notNull().default('USD'),
+  /**
+   * The least excess of an overpaid order its payer may claim, in percent of the order's amount
+   * (lib/mispayments, docs/decisions/091); never below the 1 % minimum against dust. Null: the minimum.
+   */
+  excessClaimPercent: numeric('excess_claim_percent', { precision: 9, scale: 6 }),
   createdAt: createdAt(),
 });
 
@@ -923,8 +928,8 @@ export const orderResolutions = pgTable('order_resolutions', {
     .notNull()
     .references(() => merchants.id),
   mode: text('mode', { enum: MODE_VALUES }).notNull(),
-  /** `remainder_paid`: its remainder order was paid; `accepted`: the merchant's rule or the merchant took what arrived (late payments included) as settling it; `left`: the merchant left it as it is. */
-  kind: text('kind', { enum: ['remainder_paid', 'accepted', 'left'] }).notNull(),
+  /** `remainder_paid`: its remainder order was paid; `accepted`: the merchant's rule or the merchant took what arrived (late payments included) as settling it; `left`: the merchant left it as it is; `refunded`: the merchant refunded what arrived (docs/decisions/091). */
+  kind: text('kind', { enum: ['remainder_paid', 'accepted', 'left', 'refunded'] }).notNull(),
   /** `rule` (the merchant's late-payment rule), `payer` (paid the rest) or `merchant` (a dashboard decision). */
   decidedBy: text('decided_by', { enum: ['rule', 'payer', 'merchant'] }).notNull(),
   /** The dashboard user who decided, for `merchant`. */

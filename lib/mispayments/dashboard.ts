@@ -1,19 +1,22 @@
 import 'server-only';
 /**
- * What the dashboard shows of orders' mispayments (docs/decisions/069): whether each waits for the
- * merchant's decision, its remainder order or the order it is the rest of, and its settlement. One
- * statement for a page of orders, scoped to the merchant and mode.
+ * What the dashboard shows of orders' mispayments (docs/decisions/069, 091): whether each waits for
+ * the merchant's decision (or no longer does, what arrived being refunded), its remainder order or
+ * the order it is the rest of, and its settlement. One statement for a page of orders, scoped to
+ * the merchant and mode.
  */
 import { orderResolutions, orders, param, sql, statement, type Queryable, type RowOf } from '../db';
 import { formatUnits } from '../money';
 import { decimalsOf } from '../orders';
-import { waitsForDecision } from './decide';
+import { standingOf, waitsForDecision } from './decide';
 import { MISPAID_ORDER_COLUMNS, WITH_REMAINDER, type MispaidOrder } from './facts';
 import { remainderLeft } from './remainder';
 
 export interface OrderMispayment {
-  /** Expired or underpaid with something received, not settled: the orders list flags it, the order page offers the decision. */
+  /** Expired or underpaid with something received, not settled, no refund of it under way: the orders list flags it, the order page offers the decision. */
   waiting: boolean;
+  /** Who is refunding what arrived, while no settlement was recorded (the order page says why it no longer waits). */
+  refundedBy: 'payer' | 'team' | null;
   /** What a remainder would ask (decimal), when the payer may still open one. */
   restLeft: string | null;
   rest: { orderId: string; status: string } | null;
@@ -56,6 +59,7 @@ export async function mispaymentsOf(
     const left = remainderLeft(row);
     const facts: OrderMispayment = {
       waiting: waitsForDecision(row),
+      refundedBy: standingOf(row) === 'refunding' ? row.refunded_by : null,
       restLeft: left === null || row.rest_id ? null : formatUnits(left, decimals),
       rest: row.rest_id ? { orderId: row.rest_id, status: row.rest_status! } : null,
       remainderOf: row.remainder_of,
@@ -70,7 +74,8 @@ export async function mispaymentsOf(
               at: row.resolved_at!,
             },
     };
-    if (facts.waiting || facts.rest || facts.remainderOf || facts.settlement || facts.restLeft) byId.set(row.id, facts);
+    if (facts.waiting || facts.refundedBy || facts.rest || facts.remainderOf || facts.settlement || facts.restLeft)
+      byId.set(row.id, facts);
   }
   return byId;
 }

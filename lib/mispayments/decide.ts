@@ -1,17 +1,20 @@
 import 'server-only';
 /**
- * The merchant's decision on a mispaid order from the dashboard (docs/decisions/069): accept what
- * arrived as settling it, or leave it as it is. Either is a settlement with its `order.resolved`
- * event; the caller audits it. A refund is the third choice once refunds exist (issue 37).
+ * The merchant's decision on a mispaid order from the dashboard (docs/decisions/069, 091): accept
+ * what arrived as settling it, leave it as it is, or refund what arrived (one refund per payment,
+ * the fee deducted, its claim link mailed to the payer or shown to the team). Each is a settlement
+ * with its `order.resolved` event, written in one transaction with the refunds; the caller audits
+ * it. Where the order stands (`mispaymentStanding`) is the one rule of what may be decided.
  */
 import { bare, orders, param, sql, statement, type Database } from '../db';
 import { NotFound } from '../errors';
 import { isUuid, type OrderResolution } from '../protocol';
-import { NothingToDecide } from './errors';
+import { writeRefund, type MadeRefund } from '../refunds';
+import { NothingToDecide, PaymentBeingRefunded } from './errors';
 import { MISPAID_ORDER_COLUMNS, WITH_REMAINDER, type MispaidOrder } from './facts';
+import { arrivedPayments } from './payer-refund';
 import { recordResolution } from './resolve';
-
-export type MerchantDecision = 'accept' | 'leave';
+import { decideFrom, mispaymentStanding, type MerchantDecision, type MispaymentStanding } from './rules';
 
 const LOCK_OWN = statement<MispaidOrder, { id: string; merchantId: string; mode: string }>(
   sql`select ${MISPAID_ORDER_COLUMNS} from ${orders} ${WITH_REMAINDER}
@@ -39,38 +42,78 @@ const LOCK_REMAINDER = statement<{ id: string }, { originalId: string }>(
   sql`select ${orders.id} from ${orders} where ${orders.remainderOf} = ${param('originalId')} for update`,
 );
 
-/** An order waits for a decision: it ended expired or underpaid, something arrived, and nothing settled it yet. */
-export function waitsForDecision(
-  order: Pick<MispaidOrder, 'status' | 'received' | 'late' | 'resolution_kind' | 'remainder_of'>,
-): boolean {
-  return (
-    (order.status === 'expired' || order.status === 'partial') &&
-    order.resolution_kind === null &&
-    order.remainder_of === null &&
-    BigInt(order.received) + BigInt(order.late) > 0n
-  );
+/** Where the order's mispayment stands for the merchant (./rules `mispaymentStanding`), from its facts. */
+export function standingOf(
+  order: Pick<MispaidOrder, 'status' | 'received' | 'late' | 'resolution_kind' | 'remainder_of' | 'refunded_by'>,
+): MispaymentStanding {
+  return mispaymentStanding({
+    status: order.status,
+    arrived: BigInt(order.received) + BigInt(order.late),
+    isRemainder: order.remainder_of !== null,
+    settled: order.resolution_kind !== null,
+    refunding: order.refunded_by !== null,
+  });
 }
 
-/** Records the merchant's decision on its order; NotFound for another's, NothingToDecide when it waits for none. */
+/** An order waits for a decision: it ended expired or underpaid, something arrived, nothing settled it, and no refund of it is under way. */
+export function waitsForDecision(
+  order: Pick<MispaidOrder, 'status' | 'received' | 'late' | 'resolution_kind' | 'remainder_of' | 'refunded_by'>,
+): boolean {
+  return standingOf(order) === 'waiting';
+}
+
+/** A decision recorded: the settlement, and for a refund the refunds made (their claim links, for the team to share). */
+export interface DecidedMispayment {
+  resolution: OrderResolution;
+  refunds: MadeRefund[];
+}
+
+/**
+ * Records the merchant's decision on its order; NotFound for another's, NothingToDecide when it
+ * waits for none, PaymentBeingRefunded when a refund of what arrived is under way. Nothing is
+ * written by a refusal.
+ */
 export async function decideMispayment(
   db: Database,
-  scope: { merchantId: string; mode: string; userId: string },
+  scope: { merchantId: string; mode: 'live' | 'test'; userId: string },
   orderId: string,
   decision: MerchantDecision,
-): Promise<OrderResolution> {
+  now: Date = new Date(),
+): Promise<DecidedMispayment> {
   if (!isUuid(orderId)) throw new NotFound('Order', orderId);
   return db.transaction(async (tx) => {
     await LOCK_REMAINDER.run(tx, { originalId: orderId });
     const [order] = await LOCK_OWN.run(tx, { id: orderId, merchantId: scope.merchantId, mode: scope.mode });
     if (!order) throw new NotFound('Order', orderId);
-    if (!waitsForDecision(order)) throw new NothingToDecide(orderId);
+    const outcome = decideFrom(standingOf(order), decision);
+    if ('refused' in outcome)
+      throw outcome.refused === 'PaymentBeingRefunded'
+        ? new PaymentBeingRefunded(orderId, order.refunded_by ?? 'team')
+        : new NothingToDecide(orderId);
+    const made: MadeRefund[] = [];
+    if (outcome.settles === 'refunded') {
+      const owner = { merchantId: scope.merchantId, mode: scope.mode };
+      for (const { target, left } of await arrivedPayments(tx, order, owner)) {
+        if (left === 0n) continue;
+        // The payer gets what arrived less the network fee, as for the payer's own refunds (docs/decisions/082).
+        made.push(
+          await writeRefund(tx, owner, {
+            target,
+            amount: left,
+            createdBy: `user:${scope.userId}`,
+            feeFromRefund: true,
+            now,
+          }),
+        );
+      }
+    }
     const resolution = await recordResolution(tx, order, {
-      kind: decision === 'accept' ? 'accepted' : 'left',
+      kind: outcome.settles,
       decidedBy: 'merchant',
       userId: scope.userId,
     });
     if (!resolution) throw new NothingToDecide(orderId);
     if (order.rest_id !== null && order.rest_status === 'pending') await CLOSE_REMAINDER.run(tx, { id: order.rest_id });
-    return resolution;
+    return { resolution, refunds: made };
   });
 }

@@ -14,6 +14,20 @@ export class NothingToDecide extends DomainError<'NothingToDecide'> {
   }
 }
 
+/**
+ * What arrived for the order is being (or was) refunded, by its payer's own ask or the team's refund:
+ * the merchant can no longer accept it, leave it or refund it again. Canceling the refund (while no
+ * address was confirmed or it is not sent) makes the order wait for a decision again.
+ */
+export class PaymentBeingRefunded extends DomainError<'PaymentBeingRefunded'> {
+  constructor(orderId: string, by: 'payer' | 'team') {
+    super(
+      'PaymentBeingRefunded',
+      `Order ${orderId}: what arrived is being refunded (${by === 'payer' ? 'its payer asked for it back' : 'your team refunded it'}); cancel that refund to decide otherwise.`,
+    );
+  }
+}
+
 /** The order offers the payer no refund of this kind: not underpaid (or overpaid), below the minimum, or no address to mail the link to. */
 export class NoPayerRefund extends DomainError<'NoPayerRefund'> {
   constructor(orderId: string, why: string) {
@@ -21,4 +35,4 @@ export class NoPayerRefund extends DomainError<'NoPayerRefund'> {
   }
 }
 
-export type MispaymentError = NoRemainder | NothingToDecide | NoPayerRefund;
+export type MispaymentError = NoRemainder | NothingToDecide | PaymentBeingRefunded | NoPayerRefund;

@@ -1,17 +1,20 @@
 import 'server-only';
 /**
  * What settling an order's mispayment reads of it: the order, its confirmed late payments in its
- * coin (orphan deposits of the order: a final order never counts them), its remainder order and
- * its settlement, if any. One statement.
+ * coin (orphan deposits of the order: a final order never counts them), its remainder order, its
+ * settlement, whether a refund of its money is under way, and its merchant's threshold for excess
+ * claims. One statement.
  */
 import {
   alias,
   chainTransfers,
   deposits,
   invoices,
+  merchants,
   orderResolutions,
   orders,
   param,
+  refunds,
   sql,
   statement,
   type Queryable,
@@ -31,6 +34,13 @@ export type MispaidOrder = OrderRow & {
   /** An invoice's order: the invoice's price currency and the rate the order was made at (price of one coin in it). */
   quote_currency: string | null;
   quote_rate: string | null;
+  /**
+   * Who made the refunds of the order's payments and late payments that hold an amount (not
+   * canceled or failed): `payer` when one was asked on the payment page, else `team`; null for none.
+   */
+  refunded_by: 'payer' | 'team' | null;
+  /** The merchant's threshold for excess claims (numeric text, percent), null for the minimum alone. */
+  excess_claim_percent: string | null;
 };
 
 const r = alias(orders, 'r');
@@ -44,7 +54,10 @@ export const MISPAID_ORDER_COLUMNS = sql`${orders}.*,
   ${r.id} as rest_id, ${r.status} as rest_status, ${r.received}::text as rest_received,
   (select ${orderResolutions.kind} from ${orderResolutions} where ${orderResolutions.orderId} = ${orders.id}) as resolution_kind,
   (select ${invoices.currency} from ${invoices} where ${invoices.id} = ${orders.invoiceId}) as quote_currency,
-  (select ${invoices.orderRates} ->> ${orders.id}::text from ${invoices} where ${invoices.id} = ${orders.invoiceId}) as quote_rate`;
+  (select ${invoices.orderRates} ->> ${orders.id}::text from ${invoices} where ${invoices.id} = ${orders.invoiceId}) as quote_rate,
+  (select case when bool_or(${refunds.createdBy} = 'payer') then 'payer' else 'team' end from ${refunds}
+    where ${refunds.orderId} = ${orders.id} and ${refunds.state} not in ('canceled', 'failed') having count(*) > 0) as refunded_by,
+  (select ${merchants.excessClaimPercent}::text from ${merchants} where ${merchants.id} = ${orders.merchantId}) as excess_claim_percent`;
 /** Joins each order's remainder (alias `r`) for `MISPAID_ORDER_COLUMNS`. */
 export const WITH_REMAINDER = sql`left join ${orders} r on ${r.remainderOf} = ${orders.id}`;
 

@@ -5,13 +5,14 @@ import 'server-only';
  * merchant's late-payment rule, or the merchant's decision, each recorded once as the order's
  * settlement with an `order.resolved` event; or the payer asks for a refund instead (./payer-refund.ts).
  */
-export { NoPayerRefund, NoRemainder, NothingToDecide, type MispaymentError } from './errors';
+export { NoPayerRefund, NoRemainder, NothingToDecide, PaymentBeingRefunded, type MispaymentError } from './errors';
 export { payerRefundOfferOf, requestPayerRefund } from './payer-refund';
+export { EXCESS_CLAIM_FORM, excessClaimRule, setExcessClaimRule } from './excess-claim';
 export { mispaidOrder, type MispaidOrder } from './facts';
 export { openRemainder, payerRest, remainderClientOrderId, remainderLeft, type PayerRest } from './remainder';
 export { acceptLatePayments, lateVerdict, resolvePaidRemainders, totalReceived } from './resolve';
 export { mispaymentsOf, type OrderMispayment } from './dashboard';
-export { decideMispayment, waitsForDecision, type MerchantDecision } from './decide';
+export { decideMispayment, standingOf, waitsForDecision, type DecidedMispayment } from './decide';
 export {
   judgeLatePayment,
   payerRefundAmount,
@@ -21,5 +22,6 @@ export {
   remainderMinimum,
   type LateRule,
   type LateVerdict,
+  type MerchantDecision,
   type PayerRefundKind,
 } from './rules';

@@ -10,6 +10,7 @@ import 'server-only';
  */
 import { deposits, orders, param, refunds, sql, statement, type Database, type Queryable } from '../db';
 import { NotFound } from '../errors';
+import { parsePercent, type Percent } from '../money';
 import { leftToRefund, refundablePayment, writeRefund, type RefundTarget } from '../refunds';
 import { isUuid, type RefundResponse } from '../protocol';
 import { NoPayerRefund } from './errors';
@@ -59,11 +60,21 @@ export async function requestPayerRefund(
     const left = await leftToRefund(tx, await refundablePayment(tx, scope, target));
     const amount = payerRefundAmount(
       kind,
-      { status: order.status, amount: BigInt(order.amount), received: BigInt(order.received) },
+      {
+        status: order.status,
+        amount: BigInt(order.amount),
+        received: BigInt(order.received),
+        excessClaimPercent: excessClaimPercentOf(order),
+      },
       left,
     );
     if (amount === null)
-      throw new NoPayerRefund(orderId, `nothing of at least the minimum to ${kind === 'sent' ? 'give back' : 'claim'}`);
+      throw new NoPayerRefund(
+        orderId,
+        kind === 'sent'
+          ? 'nothing of at least the minimum to give back'
+          : "no excess of at least the shop's threshold for claims",
+      );
     const made = await writeRefund(tx, scope, { target, amount, createdBy: 'payer', feeFromRefund: true, now });
     return { refund: made.refund, existing: false };
   });
@@ -80,11 +91,7 @@ async function refundLatePayments(
   scope: { merchantId: string; mode: 'live' | 'test' },
   now: Date,
 ): Promise<{ refund: RefundResponse | null; existing: boolean }> {
-  const payments: { target: RefundTarget; left: bigint }[] = [];
-  for (const { id } of await LATE_DEPOSITS.run(tx, { orderId: order.id, currency: order.currency })) {
-    const target = { kind: 'deposit' as const, id };
-    payments.push({ target, left: await leftToRefund(tx, await refundablePayment(tx, scope, target)) });
-  }
+  const payments = await arrivedPayments(tx, order, scope);
   const total = payments.reduce((sum, p) => sum + p.left, 0n);
   if (lateRefundAmount(BigInt(order.amount), total) === null)
     throw new NoPayerRefund(order.id, 'no late payment of at least the minimum to give back');
@@ -95,6 +102,30 @@ async function refundLatePayments(
     first ??= made.refund;
   }
   return { refund: first, existing: false };
+}
+
+/**
+ * What arrived for `order` (locked by the caller), payment by payment as refunds draw on them: its
+ * counted payments (when it received any) and each confirmed late payment in its coin, with what is
+ * left to refund of each.
+ */
+export async function arrivedPayments(
+  tx: Queryable,
+  order: MispaidOrder,
+  scope: { merchantId: string; mode: 'live' | 'test' },
+): Promise<{ target: RefundTarget; left: bigint }[]> {
+  const targets: RefundTarget[] = BigInt(order.received) > 0n ? [{ kind: 'order', id: order.id }] : [];
+  for (const { id } of await LATE_DEPOSITS.run(tx, { orderId: order.id, currency: order.currency }))
+    targets.push({ kind: 'deposit', id });
+  const payments: { target: RefundTarget; left: bigint }[] = [];
+  for (const target of targets)
+    payments.push({ target, left: await leftToRefund(tx, await refundablePayment(tx, scope, target)) });
+  return payments;
+}
+
+/** The merchant's threshold for excess claims as stored (numeric text), null when it set none. */
+function excessClaimPercentOf(order: MispaidOrder): Percent | null {
+  return order.excess_claim_percent === null ? null : (parsePercent(order.excess_claim_percent) ?? null);
 }
 
 /** What the payment page offers the payer of `orderId` to ask back (./rules `payerRefundOffer`); null for none. */
@@ -110,5 +141,6 @@ export async function payerRefundOfferOf(
     received: BigInt(order.received),
     late: BigInt(order.late),
     settled: order.resolution_kind !== null,
+    excessClaimPercent: excessClaimPercentOf(order),
   });
 }

@@ -138,7 +138,7 @@ export async function lateVerdict(order: MispaidOrder, rule: LateRule): Promise<
 
 /**
  * Inside the transaction that confirmed late payments of these orders: each expired or underpaid
- * order, not settled yet and without a remainder, whose late payments the merchant's rule accepts
+ * order, not settled yet, without a remainder and without a refund under way, whose late payments the merchant's rule accepts
  * is settled (`accepted`, decided by the rule). Answers the settlements written.
  */
 export async function acceptLatePayments(tx: Queryable, orderIds: readonly string[]): Promise<OrderResolution[]> {
@@ -148,7 +148,9 @@ export async function acceptLatePayments(tx: Queryable, orderIds: readonly strin
       (order.status === 'expired' || order.status === 'partial') &&
       order.resolution_kind === null &&
       order.rest_id === null &&
-      order.last_late_at !== null,
+      order.last_late_at !== null &&
+      // A refund of what arrived is under way (the payer asked for a late payment back): not the rule's to take.
+      order.refunded_by === null,
   );
   if (candidates.length === 0) return [];
   const rules = new Map(

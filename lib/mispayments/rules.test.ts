@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { parseDecimal, type Decimal } from '../money';
+import { parseDecimal, parsePercent, type Decimal } from '../money';
 import {
+  decideFrom,
+  excessClaimMinimum,
   judgeLatePayment,
+  mispaymentStanding,
   movedLessThan,
   payerRefundAmount,
   payerRefundOffer,
@@ -10,6 +13,9 @@ import {
   remainderMinimum,
   requotedRemainder,
   type LatePayment,
+  type MerchantDecision,
+  type MispaymentFacts,
+  type MispaymentStanding,
 } from './rules';
 
 const d = (text: string): Decimal => parseDecimal(text)!;
@@ -40,6 +46,13 @@ describe('remainderAmount', () => {
     expect(remainderAmount({ ...order, received: 99_001n })).toBeNull();
     // Late payments beyond the amount leave nothing to ask.
     expect(remainderAmount({ ...order, late: 70_000n })).toBeNull();
+  });
+
+  it('offers none when what arrived is dust, below the minimum: dust opens no address', () => {
+    expect(remainderAmount({ ...order, status: 'expired', received: 0n, late: 999n })).toBeNull();
+    expect(remainderAmount({ ...order, status: 'expired', received: 0n, late: 1_000n })).toBe(99_000n);
+    expect(remainderAmount({ ...order, received: 999n })).toBeNull();
+    expect(remainderAmount({ ...order, received: 600n, late: 400n })).toBe(99_000n);
   });
 });
 
@@ -109,6 +122,7 @@ describe("the payer's refund", () => {
     status,
     amount: 1000n,
     received,
+    excessClaimPercent: null,
   });
   it('gives an underpaid order back what it received, an overpaid one its excess, within what is left', () => {
     expect(payerRefundAmount('sent', order('partial', 400n), 400n)).toBe(400n);
@@ -149,5 +163,88 @@ describe("the payer's refund", () => {
     expect(payerRefundOffer(facts('expired', 0n, false, 9n))).toBeNull();
     expect(payerRefundOffer(facts('expired', 0n, true, 1000n))).toBeNull();
     expect(lateRefundAmount(1000n, 0n)).toBeNull();
+  });
+});
+
+describe("the merchant's threshold for excess claims (docs/decisions/091)", () => {
+  const percent = (text: string) => parsePercent(text)!;
+  const overpaid = (received: bigint, excessClaimPercent: string | null) => ({
+    status: 'overpaid' as const,
+    amount: 1000n,
+    received,
+    excessClaimPercent: excessClaimPercent === null ? null : percent(excessClaimPercent),
+  });
+
+  it('is the share of the amount the merchant set, rounded up, never below the minimum against dust', () => {
+    expect(excessClaimMinimum(1000n, null)).toBe(10n);
+    expect(excessClaimMinimum(1000n, percent('5'))).toBe(50n);
+    expect(excessClaimMinimum(1000n, percent('2.55'))).toBe(26n);
+    expect(excessClaimMinimum(1000n, percent('0.5'))).toBe(10n);
+    expect(excessClaimMinimum(101n, percent('1.000001'))).toBe(2n);
+  });
+
+  it('offers and makes a claim at the threshold, none a base unit below; "get back what I sent" keeps the minimum', () => {
+    expect(payerRefundAmount('excess', overpaid(1050n, '5'), 1050n)).toBe(50n);
+    expect(payerRefundAmount('excess', overpaid(1049n, '5'), 1049n)).toBeNull();
+    const offer = (received: bigint, threshold: string | null) => ({
+      ...overpaid(received, threshold),
+      late: 0n,
+      settled: false,
+    });
+    expect(payerRefundOffer(offer(1050n, '5'))).toEqual({ kind: 'excess', amount: 50n });
+    expect(payerRefundOffer(offer(1049n, '5'))).toBeNull();
+    expect(payerRefundOffer(offer(1010n, null))).toEqual({ kind: 'excess', amount: 10n });
+    const partial = { status: 'partial' as const, amount: 1000n, received: 10n, excessClaimPercent: percent('50') };
+    expect(payerRefundAmount('sent', partial, 10n)).toBe(10n);
+  });
+});
+
+describe("the merchant's decision, transition by transition (docs/decisions/091)", () => {
+  const waiting: MispaymentFacts = {
+    status: 'expired',
+    arrived: 5n,
+    isRemainder: false,
+    settled: false,
+    refunding: false,
+  };
+
+  it('an expired or underpaid order that received something waits for a decision', () => {
+    expect(mispaymentStanding(waiting)).toBe('waiting');
+    expect(mispaymentStanding({ ...waiting, status: 'partial' })).toBe('waiting');
+  });
+  it('nothing to decide: nothing arrived, a remainder order, or an order that ended paid, pending or refused', () => {
+    expect(mispaymentStanding({ ...waiting, arrived: 0n })).toBe('none');
+    expect(mispaymentStanding({ ...waiting, isRemainder: true })).toBe('none');
+    for (const status of ['pending', 'processed', 'overpaid', 'error'] as const)
+      expect(mispaymentStanding({ ...waiting, status })).toBe('none');
+  });
+  it('waiting → refunding when a refund of what arrived holds an amount (the payer asked, or the team refunded)', () => {
+    expect(mispaymentStanding({ ...waiting, refunding: true })).toBe('refunding');
+    expect(mispaymentStanding({ ...waiting, status: 'partial', refunding: true })).toBe('refunding');
+  });
+  it('refunding → waiting when that refund is canceled or fails (it holds nothing any more)', () => {
+    expect(mispaymentStanding({ ...waiting, refunding: false })).toBe('waiting');
+  });
+  it('settled whatever else holds: a settlement is recorded once', () => {
+    expect(mispaymentStanding({ ...waiting, settled: true })).toBe('settled');
+    expect(mispaymentStanding({ ...waiting, settled: true, refunding: true })).toBe('settled');
+  });
+
+  const cases: [MispaymentStanding, MerchantDecision, ReturnType<typeof decideFrom>][] = [
+    ['waiting', 'accept', { settles: 'accepted' }],
+    ['waiting', 'leave', { settles: 'left' }],
+    ['waiting', 'refund', { settles: 'refunded' }],
+    ['refunding', 'accept', { refused: 'PaymentBeingRefunded' }],
+    ['refunding', 'leave', { refused: 'PaymentBeingRefunded' }],
+    ['refunding', 'refund', { refused: 'PaymentBeingRefunded' }],
+    ['settled', 'accept', { refused: 'NothingToDecide' }],
+    ['settled', 'leave', { refused: 'NothingToDecide' }],
+    ['settled', 'refund', { refused: 'NothingToDecide' }],
+    ['none', 'accept', { refused: 'NothingToDecide' }],
+    ['none', 'leave', { refused: 'NothingToDecide' }],
+    ['none', 'refund', { refused: 'NothingToDecide' }],
+  ];
+  it.each(cases)('%s + %s', (standing, decision, outcome) => {
+    expect(decideFrom(standing, decision)).toEqual(outcome);
   });
 });

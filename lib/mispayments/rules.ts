@@ -3,7 +3,7 @@
  * order to ask, and whether the merchant's late-payment rule takes a late payment as settling the
  * order. Amounts are base units (bigint), rates and percentages exact decimals: never a float.
  */
-import type { Decimal } from '../money';
+import type { Decimal, Percent } from '../money';
 import type { OrderStatus } from '../protocol';
 
 /**
@@ -32,14 +32,29 @@ export function remainderMinimum(amount: bigint): bigint {
 
 /**
  * What a remainder order of this order asks, or null when it offers none: only an order that ended
- * underpaid (`partial`), or `expired` with a late payment, and only when at least the minimum is left.
+ * underpaid (`partial`), or `expired` with a late payment, when what arrived reaches the minimum
+ * (docs/decisions/091: dust sent to an order's address is no start of a payment, and opens no
+ * address), and only when at least the minimum is left.
  */
 export function remainderAmount(order: ReceivedFacts): bigint | null {
   const total = order.received + order.late;
-  const eligible = order.status === 'partial' || (order.status === 'expired' && order.late > 0n);
-  if (!eligible) return null;
+  const eligible = order.status === 'partial' || order.status === 'expired';
+  if (!eligible || total < remainderMinimum(order.amount)) return null;
   const left = order.amount - total;
   return left >= remainderMinimum(order.amount) ? left : null;
+}
+
+/**
+ * The least excess of an overpaid order its payer may claim (docs/decisions/091): the merchant's own
+ * share of the amount (`percent`, rounded up), never below the minimum against dust
+ * (`remainderMinimum`); the minimum alone when the merchant set none.
+ */
+export function excessClaimMinimum(amount: bigint, percent: Percent | null): bigint {
+  const minimum = remainderMinimum(amount);
+  if (percent === null) return minimum;
+  const hundred = 100n * 10n ** BigInt(percent.scale);
+  const own = (amount * percent.value + hundred - 1n) / hundred;
+  return own > minimum ? own : minimum;
 }
 
 /** What a payer may ask back on the payment page (docs/decisions/082): what an underpaid order received, or an overpaid order's excess. */
@@ -49,12 +64,13 @@ export type PayerRefundKind = 'sent' | 'excess';
  * What a payer-started refund of this kind asks, or null when the order offers none: "get back
  * what I sent" on a `partial` order (its counted payments), "claim the excess" on an `overpaid`
  * one (received less the amount); never less than the remainder's minimum (1 % of the amount), so
- * that dust cannot be farmed into refunds whose fees cost more than they return. `left`: what is
- * not refunded yet of the order.
+ * that dust cannot be farmed into refunds whose fees cost more than they return, and an excess never
+ * less than the merchant's own threshold for claims (`excessClaimMinimum`). `left`: what is not
+ * refunded yet of the order.
  */
 export function payerRefundAmount(
   kind: PayerRefundKind,
-  order: { status: OrderStatus; amount: bigint; received: bigint },
+  order: { status: OrderStatus; amount: bigint; received: bigint; excessClaimPercent: Percent | null },
   left: bigint,
 ): bigint | null {
   const asked =
@@ -64,16 +80,19 @@ export function payerRefundAmount(
         ? order.received - order.amount
         : 0n;
   const amount = asked < left ? asked : left;
-  return amount > 0n && amount >= remainderMinimum(order.amount) ? amount : null;
+  const least =
+    kind === 'excess' ? excessClaimMinimum(order.amount, order.excessClaimPercent) : remainderMinimum(order.amount);
+  return amount > 0n && amount >= least ? amount : null;
 }
 
 /**
  * What the payment page offers its payer to ask back (docs/decisions/088), from the order's own
  * facts only: an unsettled `partial` order offers "get back what I sent" (its counted payments),
  * an `expired` one paid late and not taken by the merchant's rule the same for its confirmed late
- * payments (`late`), an unsettled `overpaid` one "claim the excess"; each when it reaches the
- * minimum. Refunds already made are not read on purpose: the page would otherwise show who asked
- * (and that the order has an e-mail address); asking again answers alike (`requestPayerRefund`).
+ * payments (`late`), an unsettled `overpaid` one "claim the excess" when the excess reaches the
+ * merchant's threshold; each when it reaches the minimum. Refunds already made are not read on
+ * purpose: the page would otherwise show who asked (and that the order has an e-mail address);
+ * asking again answers alike (`requestPayerRefund`).
  */
 export function payerRefundOffer(order: {
   status: OrderStatus;
@@ -81,6 +100,7 @@ export function payerRefundOffer(order: {
   received: bigint;
   late: bigint;
   settled: boolean;
+  excessClaimPercent: Percent | null;
 }): { kind: PayerRefundKind; amount: bigint } | null {
   if (order.settled) return null;
   if (order.status === 'expired') {
@@ -92,6 +112,53 @@ export function payerRefundOffer(order: {
   if (!kind) return null;
   const amount = payerRefundAmount(kind, order, order.received);
   return amount === null ? null : { kind, amount };
+}
+
+/**
+ * Where a final order's mispayment stands for the merchant (docs/decisions/069, 091):
+ * - `none`: nothing to decide: not expired or underpaid, nothing arrived, or a remainder order;
+ * - `waiting`: something arrived and nothing settled it: the merchant may accept, leave or refund;
+ * - `refunding`: a refund of what arrived is under way or done (asked by the payer, or made by the
+ *   team), not canceled or failed: accepting it now would keep money that goes back; canceling the
+ *   refund makes the order wait again;
+ * - `settled`: its settlement is recorded (remainder paid, the rule, or a decision), once.
+ */
+export type MispaymentStanding = 'none' | 'waiting' | 'refunding' | 'settled';
+
+export interface MispaymentFacts {
+  status: OrderStatus;
+  /** What the order counted and its confirmed late payments, base units. */
+  arrived: bigint;
+  /** The order is the remainder of another (its original is the one that is settled). */
+  isRemainder: boolean;
+  settled: boolean;
+  /** A refund of the order's payments or late payments holds an amount (not canceled or failed). */
+  refunding: boolean;
+}
+
+export function mispaymentStanding(order: MispaymentFacts): MispaymentStanding {
+  if (order.settled) return 'settled';
+  if ((order.status !== 'expired' && order.status !== 'partial') || order.isRemainder || order.arrived === 0n)
+    return 'none';
+  return order.refunding ? 'refunding' : 'waiting';
+}
+
+/** The merchant's decision on the order page: accept what arrived, leave it as it is, or refund it (fee deducted). */
+export type MerchantDecision = 'accept' | 'leave' | 'refund';
+/** The settlement a decision records (`order_resolutions.kind`). */
+export type DecidedKind = 'accepted' | 'left' | 'refunded';
+
+/**
+ * What the merchant's decision does from a standing: the settlement it records, or the refusal
+ * (`NothingToDecide`: none or settled already; `PaymentBeingRefunded`: a refund of it is under way).
+ */
+export function decideFrom(
+  standing: MispaymentStanding,
+  decision: MerchantDecision,
+): { settles: DecidedKind } | { refused: 'NothingToDecide' | 'PaymentBeingRefunded' } {
+  if (standing === 'refunding') return { refused: 'PaymentBeingRefunded' };
+  if (standing !== 'waiting') return { refused: 'NothingToDecide' };
+  return { settles: decision === 'accept' ? 'accepted' : decision === 'leave' ? 'left' : 'refunded' };
 }
 
 /**

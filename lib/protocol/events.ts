@@ -17,8 +17,8 @@ import { depositResponse, invoiceResponse, orderDetailsResponse, subscriptionRes
  */
 export const orderResolutionResponse = z.object({
   orderId: z.string(),
-  /** `remainder_paid`: the remainder order was paid; `accepted`: what arrived (late payments included) was taken as settling it, by the merchant's rule or in the dashboard; `left`: the merchant left it as it is. */
-  kind: z.enum(['remainder_paid', 'accepted', 'left']),
+  /** `remainder_paid`: the remainder order was paid; `accepted`: what arrived (late payments included) was taken as settling it, by the merchant's rule or in the dashboard; `left`: the merchant left it as it is; `refunded`: the merchant refunded what arrived (its refunds' `refund.*` events name the order). */
+  kind: z.enum(['remainder_paid', 'accepted', 'left', 'refunded']),
   /** `payer` (paid the rest), `rule` (the merchant's late-payment rule) or `merchant` (a dashboard decision). */
   decidedBy: z.enum(['payer', 'rule', 'merchant']),
   remainderOrderId: z.string().nullable(),
@@ -67,7 +67,7 @@ export const EVENT_TYPES = {
   'order.resolved': {
     object: 'resolution',
     description:
-      "A final order's mispayment was settled: its remainder order was paid, a late payment was accepted (by the merchant's rule or in the dashboard), or the merchant left it. The order keeps its status.",
+      "A final order's mispayment was settled: its remainder order was paid, a late payment was accepted (by the merchant's rule or in the dashboard), or the merchant left it or refunded what arrived. The order keeps its status.",
   },
   'invoice.paid': { object: 'invoice', description: 'An invoice became PROCESSED or OVERPAID.' },
   'invoice.partial': { object: 'invoice', description: 'An invoice became PARTIAL.' },

@@ -1,6 +1,7 @@
 'use server';
 /**
- * The settings page's server actions: the brand, the explorer links, the payer mail, the late-payment rule (`settings` permission) and
+ * The settings page's server actions: the brand, the explorer links, the payer mail, the late-payment rule, the threshold for excess
+ * claims (`settings` permission) and
  * the two-factor requirement and the refund approval threshold (`team`: owners only). Each checks the session first, parses its form
  * with zod, changes nothing on a bad value (the message says why), and writes an audit entry.
  */
@@ -27,6 +28,7 @@ import { isDomainError } from '@/lib/errors';
 import { updatePosSettings } from '@/lib/links';
 import { postedForm } from '@/lib/security';
 import { REFUND_APPROVAL_FORM, setRefundApprovalRule } from '@/lib/refunds';
+import { EXCESS_CLAIM_FORM, setExcessClaimRule } from '@/lib/mispayments';
 import { auditAction } from '@/app/dashboard/action-helpers';
 
 /** A refusal: every reason zod found, in one message; nothing was saved. */
@@ -113,6 +115,23 @@ export async function saveLatePaymentRule(_previous: ActionState, posted: FormDa
       parsed.data.minutes === 0
         ? 'Late payments now wait for your decision on the order page.'
         : `A late payment within ${parsed.data.minutes} minutes, while the price moved less than ${parsed.data.rateMovePercent} %, now settles its order by itself.`,
+  };
+}
+
+/** The least excess a payer may claim of an overpaid order (docs/decisions/091), in percent of its amount; empty: the 1 % minimum. */
+export async function saveExcessClaimRule(_previous: ActionState, posted: FormData): Promise<ActionState> {
+  const form = postedForm(posted);
+  const session = await requireAction('settings');
+  const parsed = EXCESS_CLAIM_FORM.safeParse({ percent: String(form.get('percent') ?? '') });
+  if (!parsed.success) return failed(parsed.error);
+  await setExcessClaimRule(await getDatabase(), session.merchantId, parsed.data.percent);
+  await auditAction(await getDatabase(), session, 'settings.excess-claims', parsed.data);
+  revalidatePath('/dashboard/settings');
+  return {
+    notice:
+      parsed.data.percent === null
+        ? 'Payers may claim an excess of at least 1 % of the amount (the minimum).'
+        : `Payers may claim an excess of at least ${parsed.data.percent} % of the amount.`,
   };
 }
 

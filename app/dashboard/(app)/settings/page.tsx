@@ -10,8 +10,10 @@ import { can } from '@/lib/users';
 import { ActionForm } from '@/app/dashboard/action-form';
 import { posSettings } from '@/lib/links';
 import { refundApprovalRule } from '@/lib/refunds';
+import { excessClaimRule } from '@/lib/mispayments';
 import {
   saveBrand,
+  saveExcessClaimRule,
   saveExplorers,
   saveLatePaymentRule,
   saveRefundApproval,
@@ -48,6 +50,7 @@ export default async function SettingsPage() {
   if (!settings) notFound();
   const pos = await posSettings(db, session.merchantId);
   const refundApproval = await refundApprovalRule(db, session.merchantId);
+  const excessClaimPercent = await excessClaimRule(db, session.merchantId);
   return (
     <div className="mx-auto w-full max-w-3xl px-4 py-6">
       <h1 className="text-2xl font-semibold">Settings</h1>
@@ -207,6 +210,29 @@ export default async function SettingsPage() {
               inputMode="decimal"
               defaultValue={settings.lateAcceptRateMovePercent}
               required
+              maxLength={12}
+            />
+          </Label>
+        </ActionForm>
+      </section>
+
+      <section aria-labelledby="excess-title" className={SECTION}>
+        <h2 id="excess-title" className="text-lg font-semibold">
+          Excess claims
+        </h2>
+        <p className={HELP}>
+          The payer of an overpaid order may claim the excess back on the payment page (the network fee comes out of it)
+          when the excess is at least this share of the order&apos;s amount. Below it, no claim is offered. At least 1
+          %, the minimum against dust; empty: the minimum.
+        </p>
+        <ActionForm action={saveExcessClaimRule} submit="Save excess claims" className="mt-3 space-y-4">
+          <Label>
+            Least excess (percent of the amount)
+            <Input
+              name="percent"
+              inputMode="decimal"
+              defaultValue={excessClaimPercent ?? ''}
+              placeholder="1"
               maxLength={12}
             />
           </Label>

@@ -1,9 +1,11 @@
 'use server';
 /**
- * The merchant's decision on a mispaid order (docs/decisions/069): accept what arrived as settling
- * it, or leave it as it is. Owners and admins (`settings`: a decision about the merchant's money);
- * requireAction refuses anyone else's post. Audited; the settlement and its `order.resolved` event
- * are written in one transaction (lib/mispayments). A refund is the third choice once refunds exist.
+ * The merchant's decision on a mispaid order (docs/decisions/069, 091): accept what arrived as
+ * settling it, leave it as it is (owners and admins: `settings`, a decision about the merchant's
+ * money), or refund what arrived (`refunds`, the permission of every refund). requireAction refuses
+ * anyone else's post, every time. Audited; the settlement, its `order.resolved` event and the
+ * refunds are written in one transaction (lib/mispayments), or nothing when the order no longer
+ * waits (settled meanwhile, or a refund of it under way).
  */
 import { revalidatePath } from 'next/cache';
 import { notFound, redirect } from 'next/navigation';
@@ -11,22 +13,30 @@ import { z } from 'zod';
 import { requireAction } from '@/app/dashboard/session';
 import { getDatabase } from '@/lib/db';
 import { isDomainErrorOf } from '@/lib/errors';
-import { decideMispayment } from '@/lib/mispayments';
+import { decideMispayment, type DecidedMispayment, type MerchantDecision } from '@/lib/mispayments';
 import { postedForm } from '@/lib/security';
+import type { DashboardSession } from '@/lib/users';
 import { auditAction } from '@/app/dashboard/action-helpers';
+import { handOverClaimLink } from './refund-cookie';
 
 const DECISION_FORM = z.object({ orderId: z.uuid(), decision: z.enum(['accept', 'leave']) });
+const REFUND_FORM = z.object({ orderId: z.uuid() });
 
-export async function decideMispaidOrder(posted: FormData): Promise<void> {
-  const form = postedForm(posted);
-  const session = await requireAction('settings');
-  const parsed = DECISION_FORM.safeParse({ orderId: form.get('orderId'), decision: form.get('decision') });
-  if (!parsed.success) redirect('/dashboard/orders');
-  const { orderId, decision } = parsed.data;
+/**
+ * Records `decision` on the session's order and audits it; a refusal goes back to the page as
+ * `?decided=none` (settled meanwhile: the payer paid the rest, the rule, another user) or
+ * `?decided=refunding` (what arrived is being refunded). Answers what was recorded.
+ */
+async function decide(
+  session: DashboardSession,
+  orderId: string,
+  decision: MerchantDecision,
+): Promise<{ page: string; decided: DecidedMispayment }> {
   const page = `/dashboard/orders/${orderId}`;
   const db = await getDatabase();
+  let decided: DecidedMispayment;
   try {
-    await decideMispayment(
+    decided = await decideMispayment(
       db,
       { merchantId: session.merchantId, mode: session.mode, userId: session.userId },
       orderId,
@@ -34,11 +44,43 @@ export async function decideMispaidOrder(posted: FormData): Promise<void> {
     );
   } catch (error) {
     if (isDomainErrorOf(error, 'NotFound')) notFound();
-    // Decided meanwhile (the payer paid the rest, the rule, another user): the page shows how.
     if (isDomainErrorOf(error, 'NothingToDecide')) redirect(`${page}?decided=none`);
+    if (isDomainErrorOf(error, 'PaymentBeingRefunded')) redirect(`${page}?decided=refunding`);
     throw error;
   }
-  await auditAction(db, session, 'order.mispayment-decision', { orderId, decision, mode: session.mode });
+  await auditAction(db, session, 'order.mispayment-decision', {
+    orderId,
+    decision,
+    mode: session.mode,
+    ...(decided.refunds.length > 0 ? { refundIds: decided.refunds.map((made) => made.refund.id) } : {}),
+  });
   revalidatePath(page);
-  redirect(`${page}?decided=${decision}`);
+  return { page, decided };
+}
+
+/** "Accept what arrived" / "Leave as it is". */
+export async function decideMispaidOrder(posted: FormData): Promise<void> {
+  const form = postedForm(posted);
+  const session = await requireAction('settings');
+  const parsed = DECISION_FORM.safeParse({ orderId: form.get('orderId'), decision: form.get('decision') });
+  if (!parsed.success) redirect('/dashboard/orders');
+  const { page } = await decide(session, parsed.data.orderId, parsed.data.decision);
+  redirect(`${page}?decided=${parsed.data.decision}`);
+}
+
+/**
+ * "Refund what arrived": one refund per payment (the order's and each late payment), the network fee
+ * deducted, each claim link mailed to the payer when the order has their address. One link is
+ * handed to the page to share, as the Refunds section's own refund does; with several, each
+ * refund's "Reopen claim" gives its link.
+ */
+export async function refundMispaidOrder(posted: FormData): Promise<void> {
+  const form = postedForm(posted);
+  const session = await requireAction('refunds');
+  const parsed = REFUND_FORM.safeParse({ orderId: form.get('orderId') });
+  if (!parsed.success) redirect('/dashboard/orders');
+  const { page, decided } = await decide(session, parsed.data.orderId, 'refund');
+  const [only, ...more] = decided.refunds;
+  if (only && more.length === 0) await handOverClaimLink(page, only.claimUrl);
+  redirect(`${page}?decided=${more.length === 0 ? 'refund' : 'refunds'}`);
 }

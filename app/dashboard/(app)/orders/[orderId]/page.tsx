@@ -14,7 +14,7 @@ import { cookies } from 'next/headers';
 import { z } from 'zod';
 import { requirePage } from '../../../session';
 import { resendWebhook } from '../../actions';
-import { decideMispaidOrder } from './actions';
+import { decideMispaidOrder, refundMispaidOrder } from './actions';
 import { ResentNotice } from '../../resent-notice';
 import { firstValues, type SearchParams } from '../../search-params';
 import { newestRefundPlan } from '@/lib/payouts';
@@ -128,6 +128,7 @@ export default async function OrderPage({ params, searchParams }: Props) {
           currency={order.currency}
           mispayment={mispayment}
           canDecide={can(session.role, 'settings')}
+          canRefund={can(session.role, 'refunds')}
           decided={decided}
         />
       )}
@@ -224,6 +225,7 @@ const SETTLED_HOW: Record<NonNullable<OrderMispayment['settlement']>['kind'], st
   remainder_paid: 'the payer paid the rest',
   accepted: 'what arrived was accepted',
   left: 'left as it is',
+  refunded: 'what arrived was refunded',
 };
 const DECIDED_BY: Record<NonNullable<OrderMispayment['settlement']>['decidedBy'], string> = {
   payer: 'the payer',
@@ -233,7 +235,16 @@ const DECIDED_BY: Record<NonNullable<OrderMispayment['settlement']>['decidedBy']
 const DECIDED_NOTICE: Record<string, string> = {
   accept: 'Accepted: the order is settled, and your store was told (order.resolved).',
   leave: 'Left as it is: the order is settled, and your store was told (order.resolved).',
+  refund:
+    "Refunded: the refund waits for the payer's address (the network fee comes out of it); the order is settled, and your store was told (order.resolved).",
+  refunds:
+    "Refunded, one refund per payment: each waits for the payer's address (the network fee comes out of it); the order is settled, and your store was told (order.resolved). Without the payer's e-mail address, Reopen claim on each refund gives its link to share.",
   none: 'Nothing was left to decide: the order was settled meanwhile.',
+  refunding: 'Nothing was decided: what arrived is being refunded. Cancel that refund below to decide otherwise.',
+};
+const REFUNDED_BY: Record<NonNullable<OrderMispayment['refundedBy']>, string> = {
+  payer: 'its payer asked for what they sent back on the payment page',
+  team: 'your team refunded it',
 };
 
 /**
@@ -245,12 +256,16 @@ function MispaymentSection({
   currency,
   mispayment,
   canDecide,
+  canRefund,
   decided,
 }: {
   orderId: string;
   currency: string;
   mispayment: OrderMispayment;
+  /** Accept or leave: owners and admins (`settings`). */
   canDecide: boolean;
+  /** Refund what arrived: `refunds`. */
+  canRefund: boolean;
   decided: string | undefined;
 }) {
   const { settlement } = mispayment;
@@ -311,25 +326,40 @@ function MispaymentSection({
         ) : null}
       </dl>
       {mispayment.waiting ? (
-        canDecide ? (
+        canDecide || canRefund ? (
           <div className="mt-3 flex flex-wrap items-center gap-3">
             <p className="w-full text-sm">
               This order waits for your decision. Its status stays; the decision is recorded, audited and sent to your
-              store as <Mono>order.resolved</Mono>. Refunds come with the refunds feature.
+              store as <Mono>order.resolved</Mono>. A refund pays back each payment that arrived, less the network fee,
+              to the address the payer gives through a claim link.
             </p>
-            {(['accept', 'leave'] as const).map((decision) => (
-              <form key={decision} action={decideMispaidOrder}>
+            {canDecide
+              ? (['accept', 'leave'] as const).map((decision) => (
+                  <form key={decision} action={decideMispaidOrder}>
+                    <input type="hidden" name="orderId" value={orderId} />
+                    <input type="hidden" name="decision" value={decision} />
+                    <Button type="submit" variant={decision === 'accept' ? 'primary' : 'secondary'}>
+                      {decision === 'accept' ? 'Accept what arrived' : 'Leave as it is'}
+                    </Button>
+                  </form>
+                ))
+              : null}
+            {canRefund ? (
+              <form action={refundMispaidOrder}>
                 <input type="hidden" name="orderId" value={orderId} />
-                <input type="hidden" name="decision" value={decision} />
-                <Button type="submit" variant={decision === 'accept' ? 'primary' : 'secondary'}>
-                  {decision === 'accept' ? 'Accept what arrived' : 'Leave as it is'}
+                <Button type="submit" variant="secondary">
+                  Refund what arrived
                 </Button>
               </form>
-            ))}
+            ) : null}
           </div>
         ) : (
           <p className={`mt-3 text-sm ${MUTED}`}>This order waits for a decision by an owner or an admin.</p>
         )
+      ) : mispayment.refundedBy ? (
+        <p className="mt-3 text-sm" data-testid="no-decision-refunding">
+          {`No decision is possible: what arrived is being refunded (${REFUNDED_BY[mispayment.refundedBy]}; see Refunds below). Cancel that refund to accept or leave the payment instead.`}
+        </p>
       ) : null}
     </Section>
   );

@@ -25,7 +25,7 @@ import {
 import { postedForm } from '@/lib/security';
 import { requireAction } from '../../../session';
 import { PLAN_REFUSAL_COOKIE, PLAN_REFUSAL_COOKIE_OPTIONS } from '../../funds/plan-cookie';
-import { CLAIM_LINK_COOKIE } from './refund-cookie';
+import { handOverClaimLink } from './refund-cookie';
 import { auditAction } from '@/app/dashboard/action-helpers';
 
 const makeForm = z.object({
@@ -63,12 +63,7 @@ async function refusedOr<T>(page: string, work: () => Promise<T>): Promise<T> {
 }
 
 async function handOver(page: string, made: MadeRefund): Promise<void> {
-  (await cookies()).set(CLAIM_LINK_COOKIE, made.claimUrl, {
-    httpOnly: true,
-    sameSite: 'strict',
-    path: page,
-    maxAge: 60,
-  });
+  await handOverClaimLink(page, made.claimUrl);
 }
 
 /** "Refund" on an order: an amount in the order's coin, in full or in part. */

@@ -1,0 +1,1 @@
+ALTER TABLE "merchants" ADD COLUMN "excess_claim_percent" numeric(9, 6);
