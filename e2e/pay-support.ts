@@ -11,7 +11,6 @@
  *   confirmations" or an expiry on chain time happen exactly when the spec says, never between two
  *   polls by chance. Started with e2e/support/server.ts; its CLIs run against its own data dir.
  */
-import AxeBuilder from '@axe-core/playwright';
 import { execFile } from 'node:child_process';
 import { createHmac, randomInt } from 'node:crypto';
 import fs from 'node:fs';
@@ -31,6 +30,7 @@ import {
   type PaymentKind,
   type SimulatedPayment,
 } from './support/fixtures';
+import { axeViolations } from './support/axe';
 import { cliEnv, startGatewayServer, type GatewayServer } from './support/server';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
@@ -47,8 +47,7 @@ export async function decodeQr(locator: Locator): Promise<string> {
 export async function expectAccessible(page: Page, what: string): Promise<void> {
   for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme });
-    const result = await new AxeBuilder({ page }).analyze();
-    const bad = result.violations
+    const bad = (await axeViolations(page))
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')
       .map((v) => `${v.id} (${v.impact}): ${v.help} -> ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
     expect(bad, `axe on ${what}, ${colorScheme} mode`).toEqual([]);

@@ -17,11 +17,11 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import type { Invoice } from '@/lib/protocol';
 import { REFUND_CLAIM_MESSAGES } from '@/lib/mail/refund-claim-messages';
 import { characterPositions, expectAccessible, expectNoHorizontalScroll, PHONE } from './pay-support';
+import { axeViolations } from './support/axe';
 import { createUser, signIn, type CreatedUser } from './support/dashboard';
 import { api, expect, getOrder, makeOrder, mineAt, simulatePayment, test, type Keys } from './support/fixtures';
 
@@ -341,7 +341,7 @@ test.describe('at 360 px', () => {
         }
         for (const colorScheme of ['light', 'dark'] as const) {
           await page.emulateMedia({ colorScheme });
-          for (const v of (await new AxeBuilder({ page }).analyze()).violations)
+          for (const v of await axeViolations(page))
             if (v.impact === 'serious' || v.impact === 'critical')
               inaccessible.push(
                 `${url} (${language}, ${colorScheme}): ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
