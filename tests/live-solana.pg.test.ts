@@ -8,6 +8,7 @@
 import {
   generateKeyPairSigner,
   getBase64Encoder,
+  lamports,
   getCompiledTransactionMessageDecoder,
   getTransactionDecoder,
   signTransaction,
@@ -20,6 +21,7 @@ import { liveNetworks, type LiveAdapter } from '@/lib/chains/live';
 import type { Database } from '@/lib/db/client';
 import type { OrderRow } from '@/lib/orders/rows';
 import { walletSolanaTransaction } from '@/lib/pay';
+import { setDepositKey } from '@/lib/payouts';
 import { createOrder, orderRow } from './support/chain';
 import { watchLive, withLiveNetwork } from './support/live';
 import { createTestMerchant, type TestMerchant } from './support/merchants';
@@ -196,6 +198,26 @@ describe.skipIf(litesvmMissing)('live Solana (litesvm facade)', () => {
     });
   });
 
+  it("a merchant's own wallet: its orders are paid there; its reference paid to the gateway's wallet is the gateway's orphan", async () => {
+    const own = (await generateKeyPairSigner()).address;
+    chain.ledger.svm.airdrop(own, lamports(1_000_000_000n));
+    const shop = await createTestMerchant(db, 'Own wallet shop');
+    await setDepositKey(db, { merchantId: shop.merchantId, network: 'solana', mode: 'live', key: own });
+    const order = await createOrder(db, shop.live, { ...SOL, amount: '0.25' });
+    expect(order.address).toBe(own);
+    const paid = await send(solTransfer(chain.payer, own, 250_000_000n, order.tag!));
+    const elsewhere = await send(solTransfer(chain.payer, chain.wallet, 1_000n, order.tag!));
+    await watchLive(db, adapter);
+    expect(await payments(order.id)).toEqual([
+      { tx_hash: paid, status: 'processed', amount: '250000000', tag: order.tag },
+    ]);
+    const [orphan] = await db.query<{ kind: string; merchant_id: string; order_id: string | null; address: string }>(
+      'select kind, merchant_id, order_id, address from deposits where in_tx_hash = $1',
+      [elsewhere],
+    );
+    expect(orphan).toEqual({ kind: 'ORPHAN', merchant_id: owner.merchantId, order_id: null, address: chain.wallet });
+  });
+
   it('fails over to the second node when the first stops mid-run: nothing missed, nothing counted twice', async () => {
     const orders = await Promise.all([1, 2, 3].map(() => createOrder(db, merchant.live, { ...USDC, amount: '1' })));
     await send(await usdc(orders[0]!, 1_000_000n));
@@ -219,6 +241,5 @@ describe.skipIf(litesvmMissing)('live Solana (litesvm facade)', () => {
       [orders.map((o) => o.id)],
     )) as [{ n: number }];
     expect(n).toBe(4);
-    void owner;
   });
 });
