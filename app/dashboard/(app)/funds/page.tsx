@@ -69,7 +69,7 @@ const NOTICES = {
   },
   'deposit-key-invalid': {
     tone: 'error',
-    text: 'That is not a usable key of the network (a descriptor with its key origin and checksum, or a Solana wallet address; public, not used by another merchant): nothing was changed.',
+    text: 'That is not a usable descriptor of the network (with its key origin and checksum) or Solana wallet address (a public key, not used by another merchant): nothing was changed.',
   },
   'plan-invalid': {
     tone: 'error',
