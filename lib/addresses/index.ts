@@ -167,6 +167,16 @@ const DEPOSIT_KEYS_OF_NETWORK = statement<
   where ${depositKeys.network} = ${param('network')} and ${depositKeys.mode} = ${param('mode')}
   order by ${depositKeys.merchantId}`);
 
+/**
+ * The merchants' own receiving accounts of a network that has them (a Solana wallet is the key
+ * itself: docs/decisions/096), for the adapters that read payments by account. A small table,
+ * one row per merchant that set one.
+ */
+export async function ownReceivingAccounts(db: Queryable, network: Network, mode: Mode): Promise<string[]> {
+  if (!network.usesTags) return [];
+  return (await DEPOSIT_KEYS_OF_NETWORK.run(db, { network: network.name, mode })).map((own) => own.key);
+}
+
 /** The derivation index of a live tag network's untagged account row: below every pool position. */
 const ACCOUNT_ROW_INDEX = -1;
 

@@ -93,6 +93,12 @@ export interface ChainAdapter {
    * needs to know which addresses are watched (so its cost does not grow with them).
    */
   scan(from: number, to: number): Promise<{ blocks: BlockRef[]; transfers: ChainTransfer[]; spends?: ChainSpend[] }>;
+  /**
+   * Where the adapter reads payments by account rather than by block (Solana), the merchants' own
+   * receiving accounts to read besides the configured one (docs/decisions/096): the watcher names
+   * them, from the database, before each step. Absent where blocks are read whole.
+   */
+  watchAccounts?(accounts: readonly string[]): void;
   /** Transfers waiting in the mempool (empty where the chain has none to show). */
   mempool(): Promise<ChainTransfer[]>;
   /**

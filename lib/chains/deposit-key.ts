@@ -5,22 +5,31 @@ import 'server-only';
  * is the network's deposit script and whose extended key the network's derivation takes (its
  * version bytes: a test-chain tpub only on a test chain). The pool derives from the descriptor's
  * external chain `/0`, as from `<NETWORK>_XPUB`; plans take the origin (master fingerprint, path).
+ *
+ * On Solana it is the merchant's receiving wallet (docs/decisions/096): a public key, 32 bytes in
+ * base58, where its orders are paid under their references as they are to `SOLANA_ADDRESS`.
  */
 import type { Network } from '../catalog';
 import { deriveAddress } from './derivation';
+import { base58Bytes } from './solana/address';
 import { DEPOSIT_SCRIPT, isUtxoCoin, parseKeyDescriptor, type KeyDescriptor } from './utxo/transactions';
 
-/** The networks a merchant sets its own key on, today: the Bitcoin family (descriptors). */
+/** The networks a merchant sets its own key on, today: the Bitcoin family (descriptors) and Solana (a wallet). */
 export function takesOwnDepositKey(network: Network): boolean {
-  return network.family === 'utxo' && isUtxoCoin(network.name);
+  return (network.family === 'utxo' && isUtxoCoin(network.name)) || network.family === 'solana';
 }
 
 /**
- * The key as stored (the descriptor in canonical form, with its checksum) and the extended public
- * key of its external chain the pool derives from. Throws an Error that says what is wrong and
- * never repeats the value.
+ * The key as stored (the descriptor in canonical form, with its checksum; a Solana wallet as
+ * given) and the pool's source: the extended public key of the descriptor's external chain, or the
+ * wallet. Throws an Error that says what is wrong and never repeats the value.
  */
-export function parseDepositKey(network: Network, value: string): { key: string; descriptor: KeyDescriptor } {
+export function parseDepositKey(network: Network, value: string): { key: string; source: string } {
+  if (network.family === 'solana') {
+    if (!base58Bytes(value, 32))
+      throw new Error('a Solana receiving wallet is its public address: 32 bytes in base58, 32 to 44 characters');
+    return { key: value, source: value };
+  }
   if (!takesOwnDepositKey(network) || !isUtxoCoin(network.name))
     throw new Error(`${network.name} takes no key of a merchant's own yet; its deposits use the gateway's`);
   const descriptor = parseKeyDescriptor(value);
@@ -33,7 +42,7 @@ export function parseDepositKey(network: Network, value: string): { key: string;
   } catch (error) {
     throw new Error((error as Error).message.replace(/^Extended public key/, 'the extended key'), { cause: error });
   }
-  return { key: descriptor.text, descriptor };
+  return { key: descriptor.text, source: descriptor.chainXpub };
 }
 
 const PARSED_LIMIT = 256;

@@ -255,6 +255,14 @@ export function failoverAdapter(network: Network, nodes: FailoverNode[], options
       if (tracked.every((t) => t.height === null)) await head();
       return firstAnswer((a) => a.mempool(), inStep);
     },
+    // Every node reads the same accounts: whichever is pinned next must.
+    ...(tracked.some((t) => t.adapter.watchAccounts)
+      ? {
+          watchAccounts: (accounts: readonly string[]) => {
+            for (const t of tracked) t.adapter.watchAccounts?.(accounts);
+          },
+        }
+      : {}),
     // Every announcer wakes the watcher: several announcing one block cost at most one extra pass.
     ...(announcers.length > 0
       ? {

@@ -3,6 +3,8 @@
  * a descriptor with its key origin, checked for the network; refused naming the field, and never
  * with the value in the answer.
  */
+import { ed25519 } from '@noble/curves/ed25519.js';
+import { base58 } from '@scure/base';
 import { HDKey } from '@scure/bip32';
 import { mnemonicToSeedSync } from '@scure/bip39';
 import { WIF } from '@scure/btc-signer';
@@ -21,9 +23,9 @@ const testChainRoot = HDKey.fromMasterSeed(mnemonicToSeedSync(WORDS), { private:
 const litecoin = (key: string) => checkDepositKey({ network: 'litecoin', mode: 'test', key });
 
 /** The refusal of `key`: its kind, the field it names, and that nothing of the value is in it. */
-function refusal(key: string): { kind: string; message: string } {
+function refusal(key: string, network = 'litecoin'): { kind: string; message: string } {
   try {
-    litecoin(key);
+    checkDepositKey({ network, mode: 'test', key });
   } catch (error) {
     const refused = error as Error & { kind: string; details: { path: string }[] };
     expect(refused.details.map((d) => d.path)).toEqual(['key']);
@@ -43,7 +45,7 @@ describe('checkDepositKey', () => {
     expect(checked).toEqual({
       network: 'litecoin',
       key: canonical,
-      chainXpub: account.deriveChild(0).publicExtendedKey,
+      source: account.deriveChild(0).publicExtendedKey,
     });
     expect(litecoin(canonical).key).toBe(canonical);
   });
@@ -91,5 +93,36 @@ describe('checkDepositKey', () => {
       }
     })();
     expect(isDomainErrorOf(unknown, 'DepositKeyInvalid')).toBe(true);
+  });
+
+  describe('a Solana receiving wallet (docs/decisions/096)', () => {
+    const secret = ed25519.utils.randomSecretKey();
+    const wallet = base58.encode(ed25519.getPublicKey(secret));
+    const solana = (key: string) => checkDepositKey({ network: 'solana', mode: 'test', key });
+
+    it('takes a 32-byte public key in base58 as the wallet and the pool source, trimmed', () => {
+      expect(solana(` ${wallet} `)).toEqual({ network: 'solana', key: wallet, source: wallet });
+    });
+
+    it('refuses what is no 32-byte address, and a descriptor', () => {
+      for (const wrong of [wallet.slice(0, -3), `${wallet}0`, base58.encode(new Uint8Array(33).fill(7)), DESCRIPTOR])
+        expect(refusal(wrong, 'solana')).toEqual({
+          kind: 'DepositKeyInvalid',
+          message: expect.stringContaining('32 bytes in base58'),
+        });
+    });
+
+    it('refuses a secret key and a keypair file as key material, never repeating them', () => {
+      const keypair = new Uint8Array([...secret, ...ed25519.getPublicKey(secret)]);
+      expect(refusal(base58.encode(keypair), 'solana')).toEqual({
+        kind: 'KeyMaterialRefused',
+        message: expect.stringContaining('a Solana secret key'),
+      });
+      expect(refusal(JSON.stringify([...keypair]), 'solana')).toEqual({
+        kind: 'KeyMaterialRefused',
+        message: expect.stringContaining('a Solana keypair'),
+      });
+      expect(refusal(WORDS, 'solana').kind).toBe('KeyMaterialRefused');
+    });
   });
 });

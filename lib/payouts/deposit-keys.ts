@@ -10,26 +10,29 @@ import { dropMerchantsOtherKeys, fillPool, gatewayPool, keyFingerprintOf, ownDep
 import { networkFor, parseDepositKey } from '../chains';
 import { bare, depositKeys, param, sql, statement, type Database, type Queryable } from '../db';
 import type { Mode } from '../protocol';
-import { DepositKeyInvalid } from './errors';
-import { refuseKeyMaterial } from './key-material';
+import { DepositKeyInvalid, KeyMaterialRefused } from './errors';
+import { refuseKeyMaterial, solanaKeyMaterialIn } from './key-material';
 
 /**
  * The key as it would be stored: the network's name, the descriptor in canonical form (with its
- * checksum) and the extended public key its addresses derive from; DepositKeyInvalid otherwise,
- * KeyMaterialRefused for a private key, WIF key or recovery phrase pasted in its place (never
- * echoed). Pure of the database, so a form checks it before asking for a code.
+ * checksum) or the Solana wallet, and the pool's source (the extended public key its addresses
+ * derive from, or the wallet); DepositKeyInvalid otherwise, KeyMaterialRefused for a private key,
+ * WIF key, recovery phrase or Solana secret key pasted in its place (never echoed). Pure of the
+ * database, so a form checks it before asking for a code.
  */
 export function checkDepositKey(request: { network: string; mode: Mode; key: string }): {
   network: string;
   key: string;
-  chainXpub: string;
+  source: string;
 } {
   refuseKeyMaterial({ key: request.key });
   const network = networkFor(request.mode, request.network);
   if (!network) throw new DepositKeyInvalid(request.network, `not a network of ${request.mode} mode here`);
+  const solanaSecret = network.family === 'solana' ? solanaKeyMaterialIn(request.key) : null;
+  if (solanaSecret) throw new KeyMaterialRefused('key', solanaSecret);
   try {
-    const { key, descriptor } = parseDepositKey(network, request.key.trim());
-    return { network: network.name, key, chainXpub: descriptor.chainXpub };
+    const { key, source } = parseDepositKey(network, request.key.trim());
+    return { network: network.name, key, source };
   } catch (error) {
     throw new DepositKeyInvalid(network.name, (error as Error).message);
   }
@@ -72,7 +75,7 @@ export async function setDepositKey(
 ): Promise<DepositKeySet> {
   const checked = checkDepositKey(request);
   const network = networkFor(request.mode, checked.network)!;
-  const keyFingerprint = await keyFingerprintOf(network, checked.chainXpub);
+  const keyFingerprint = await keyFingerprintOf(network, checked.source);
   const gateway = await gatewayPool(network, request.mode).catch(() => null);
   if (gateway?.keyFingerprint === keyFingerprint)
     throw new DepositKeyInvalid(network.name, "it is the gateway's own key, which merchants without a key use already");

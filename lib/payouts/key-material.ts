@@ -6,7 +6,7 @@
  * (so twelve ordinary words are not taken for one).
  */
 import { sha256 } from '@noble/hashes/sha2.js';
-import { createBase58check } from '@scure/base';
+import { base58, createBase58check } from '@scure/base';
 import { validateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english';
 import { KeyMaterialRefused } from './errors';
@@ -30,6 +30,26 @@ export function keyMaterialIn(value: string): string | null {
   const words = trimmed.toLowerCase().split(/\s+/);
   if (PHRASE_LENGTHS.has(words.length) && validateMnemonic(words.join(' '), wordlist))
     return 'a BIP 39 recovery phrase';
+  return null;
+}
+
+/**
+ * What Solana key material `value` is, or null: a secret key in base58 (64 bytes, as Phantom
+ * exports it) or a keypair file's array of 64 numbers (solana-keygen). Asked only where a Solana
+ * address belongs: a transaction signature is 64 bytes of base58 too, which a refund or a
+ * collection may carry, so this is no part of keyMaterialIn's search of every field. A 32-byte
+ * private seed cannot be told from an address; nothing can refuse that one.
+ */
+export function solanaKeyMaterialIn(value: string): string | null {
+  const trimmed = value.trim();
+  if (/^[1-9A-HJ-NP-Za-km-z]{80,90}$/.test(trimmed)) {
+    try {
+      if (base58.decode(trimmed).length === 64) return 'a Solana secret key';
+    } catch {
+      return null;
+    }
+  }
+  if (/^\[\s*(\d{1,3}\s*,\s*){63}\d{1,3}\s*\]$/.test(trimmed)) return 'a Solana keypair';
   return null;
 }
 

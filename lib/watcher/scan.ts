@@ -15,6 +15,7 @@ import 'server-only';
  * transfers: matched, dropped, still confirming), ./withdrawals (outgoing ones), ./settle (the
  * order and deposit state machines applied to what the step touched).
  */
+import { ownReceivingAccounts } from '../addresses';
 import type { BlockRef, ChainAdapter, ChainSpend, ChainTransfer } from '../chains';
 import type { Database } from '../db';
 import type { RiskScreen } from '../risk';
@@ -29,6 +30,7 @@ import {
   rewind,
   type ChainCursor,
 } from './cursor';
+import { referenceRounds, renewSpentReferences } from './references';
 import { settleTransfers, type ChainView, type StatusChange } from './settle';
 import { dropVanished, recordIncoming, stillConfirming } from './transfers';
 import { recordWithdrawals } from './withdrawals';
@@ -114,7 +116,13 @@ export async function watchStep(
     if (!(await lockCursor(tx, network, mode, seen))) return idle();
     if (reorgFrom !== undefined) await rewind(tx, network, mode, base);
     const touched = new Set<string>();
-    let matchedTransfers = await recordIncoming(tx, network, mode, transfers, touched);
+    let matchedTransfers = 0;
+    // A payment reference pays once: a second transaction under one is recorded after the first
+    // spent it (./references).
+    for (const round of referenceRounds(adapter.network, transfers)) {
+      matchedTransfers += await recordIncoming(tx, network, mode, round, touched);
+      await renewSpentReferences(tx, adapter.network, mode, [...touched]);
+    }
     await recordWithdrawals(tx, adapter.network, mode, transfers, spends);
     const cursor = await advanceCursor(tx, network, mode, base, blocks, read.chainTimes, reorgFrom !== undefined);
     // Collection plans move with the spends of their inputs, in the step that recorded them.
@@ -173,6 +181,8 @@ async function readChain(
   const now = options.now?.() ?? new Date();
   const ledger = options.chainClock === true;
   const network = adapter.network.name;
+  // An adapter that reads by account reads the merchants' own too, as they are now (decision 096).
+  adapter.watchAccounts?.(await ownReceivingAccounts(db, adapter.network, mode));
   const chain = adapter.pin ? await adapter.pin((await cursorHeight(db, network, mode)) ?? 0) : adapter;
   const mempool = await chain.mempool();
   const head = await chain.head();

@@ -67,6 +67,7 @@ const TRANSFER_COLUMNS = [
   'first_seen_at',
   'dropped',
   'settled_role',
+  'tag',
 ] as const satisfies readonly (keyof RowOf<typeof chainTransfers>)[];
 type TransferRow = Pick<RowOf<typeof chainTransfers>, (typeof TRANSFER_COLUMNS)[number]>;
 const TRANSFERS_BY_ID = statement<TransferRow, { ids: string[] }>(
@@ -351,7 +352,8 @@ function planWrites(settled: readonly Settled[], withoutOrder: readonly Transfer
         address_id: row.address_id,
         currency: row.currency,
         address: order.address,
-        tag: order.tag,
+        // The tag the transfer carried: a Solana order's reference changes after a partial payment (decision 096).
+        tag: row.tag,
         sender_address: row.sender,
         amount: row.amount,
         status: paymentStatus,

@@ -6,7 +6,9 @@ import 'server-only';
  * address than a classic mint's would be. The gateway cannot create them (it holds no key): going
  * live checks, before the first scan, that each configured mint is a mint of the catalog token's
  * decimals, and that the wallet's account for it exists, belongs to the wallet and is not frozen,
- * and says which account to create when one does not.
+ * and says which account to create when one does not. A merchant's own wallet (docs/decisions/096)
+ * is checked the same way when the watcher first names it, and only warned of: one merchant's
+ * missing account does not stop the network.
  *
  * Layouts read (https://github.com/solana-program/token, state.rs): a mint's decimals at byte 44;
  * a token account's mint (0..32), owner (32..64) and state (byte 108: 1 initialized, 2 frozen).
@@ -34,12 +36,11 @@ const FROZEN = 2;
 const EXTENSIONS_AT = TOKEN_ACCOUNT_SIZE + 1;
 const TRANSFER_FEE_CONFIG = 1;
 
-/** A configured token as the adapter watches it: its mint, token program and the wallet's account for it. */
-export interface ReceivingToken {
+/** A configured token's mint as checked: where its payments are read, and under which token program. */
+export interface CheckedMint {
   ticker: string;
   mint: string;
   tokenProgram: Address;
-  account: string;
 }
 
 const dataOf = (account: NonNullable<AccountAnswer>) => Buffer.from(account.data[0], 'base64');
@@ -67,22 +68,16 @@ export function transferFeeBasisPoints(data: Uint8Array): number {
 }
 
 /**
- * Checks the configured mints and the wallet's accounts for them, and answers where payments
- * arrive. Throws, naming the variable to change or the account to create, when one is unusable.
+ * Checks each configured mint: an account of the SPL Token or Token-2022 program with the catalog
+ * token's decimals. Throws, naming the variable to change, when one is not; warns of a transfer fee.
  */
-export async function receivingAccounts(
-  rpc: SolanaRpcClient,
-  network: Network,
-  wallet: string,
-): Promise<{ receiving: ReceivingAccounts; tokens: ReceivingToken[] }> {
+export async function checkedMints(rpc: SolanaRpcClient, network: Network): Promise<CheckedMint[]> {
   const prefix = envPrefix(network);
-  const read = (account: string) =>
-    rpc.call('getAccountInfo', [account, { encoding: 'base64', commitment: 'finalized' }], accountAnswer);
-  const tokens: ReceivingToken[] = [];
+  const mints: CheckedMint[] = [];
   for (const currency of network.currencies.filter((c) => c.contract)) {
     const mint = currency.contract!;
     const where = `${prefix}_TOKENS: ${currency.ticker} (mint ${mint})`;
-    const mintAccount = (await read(mint)).value;
+    const mintAccount = (await read(rpc, mint)).value;
     if (!mintAccount || !TOKEN_PROGRAMS.has(mintAccount.owner) || dataOf(mintAccount).length < MINT_SIZE)
       throw new SolanaRpcError(`${rpc.label}: ${where} is not a mint of the SPL Token or Token-2022 program`);
     const mintData = dataOf(mintAccount);
@@ -99,32 +94,56 @@ export async function receivingAccounts(
         mint,
         basisPoints: fee,
       });
+    mints.push({ ticker: currency.ticker, mint, tokenProgram });
+  }
+  return mints;
+}
+
+const read = (rpc: SolanaRpcClient, account: string) =>
+  rpc.call('getAccountInfo', [account, { encoding: 'base64', commitment: 'finalized' }], accountAnswer);
+
+/**
+ * Where `wallet` is paid: itself (SOL) and its associated token account for each of `mints`, all
+ * of them whatever their state (an account a payment creates is read from its first transaction),
+ * and what keeps each unusable one from receiving (missing, another's, frozen), naming the account
+ * and how to create it. `whose` names the wallet in those: the variable that sets it, or the
+ * merchant's.
+ */
+export async function walletAccounts(
+  rpc: SolanaRpcClient,
+  network: Network,
+  wallet: string,
+  whose: string,
+  mints: readonly CheckedMint[],
+): Promise<{ receiving: ReceivingAccounts; problems: string[] }> {
+  const prefix = envPrefix(network);
+  const tokens: ReceivingAccounts['tokens'][number][] = [];
+  const problems: string[] = [];
+  for (const { ticker, mint, tokenProgram } of mints) {
+    const where = `${prefix}_TOKENS: ${ticker} (mint ${mint})`;
     const account = await associatedTokenAccount(wallet, mint, tokenProgram);
-    const found = (await read(account)).value;
+    tokens.push({ account, mint, ticker });
+    const found = (await read(rpc, account)).value;
     const create =
       `create it with \`spl-token create-account ${mint} --owner ${wallet} --fee-payer <keypair>` +
       `${tokenProgram === TOKEN_2022_PROGRAM_ADDRESS ? ` --program-id ${TOKEN_2022_PROGRAM_ADDRESS}` : ''}\` ` +
-      `(or by sending the wallet any amount of ${currency.ticker} from a wallet that creates it)`;
-    if (!found)
-      throw new SolanaRpcError(
-        `${rpc.label}: ${where}: the receiving wallet ${wallet} (${prefix}_ADDRESS) has no token account for it: ` +
+      `(or by sending the wallet any amount of ${ticker} from a wallet that creates it)`;
+    if (!found) {
+      problems.push(
+        `${rpc.label}: ${where}: the receiving wallet ${wallet} (${whose}) has no token account for it: ` +
           `its associated token account ${account} does not exist; ${create}`,
       );
+      continue;
+    }
     const data = dataOf(found);
     const owner = data.length >= TOKEN_ACCOUNT_SIZE ? base58.encode(data.subarray(32, 64)) : '';
     if (found.owner !== tokenProgram || base58.encode(data.subarray(0, 32)) !== mint || owner !== wallet)
-      throw new SolanaRpcError(
-        `${rpc.label}: ${where}: ${account} is not the ${prefix}_ADDRESS wallet's token account for the mint`,
-      );
-    if (data[108] !== INITIALIZED)
-      throw new SolanaRpcError(
+      problems.push(`${rpc.label}: ${where}: ${account} is not the ${whose} wallet's token account for the mint`);
+    else if (data[108] !== INITIALIZED)
+      problems.push(
         `${rpc.label}: ${where}: the wallet's token account ${account} is ${data[108] === FROZEN ? 'frozen' : 'not initialized'}: it cannot receive`,
       );
-    tokens.push({ ticker: currency.ticker, mint, tokenProgram, account });
   }
   const native = network.currencies.find((c) => !c.contract)!.ticker;
-  return {
-    receiving: { wallet, native, tokens: tokens.map(({ account, mint, ticker }) => ({ account, mint, ticker })) },
-    tokens,
-  };
+  return { receiving: { wallet, native, tokens }, problems };
 }

@@ -1,20 +1,21 @@
 import 'server-only';
 /**
  * The ChainAdapter of Solana over a node's JSON-RPC (./rpc; https://solana.com/docs/rpc). Watch-only:
- * every order's destination is the gateway's one receiving wallet (`SOLANA_ADDRESS`) and its own
- * Solana Pay reference as its tag (docs/decisions/057).
+ * every order's destination is a receiving wallet, the gateway's (`SOLANA_ADDRESS`) or its
+ * merchant's own (docs/decisions/096), and its own Solana Pay reference as its tag (decision 057).
  *
  * - Heights are slots, and only the `finalized` commitment is read: a finalized block is final,
  *   so there is no reorganisation to follow and one confirmation is enough. Slots without a block
  *   (skipped) answer "no block" (`block` is null there).
  * - Solana has no block an adapter could read whole at this gateway's cost (thousands of
- *   transactions a slot), and no mempool to show. Payments are read by account instead: for the
- *   receiving wallet (SOL) and each configured mint's token account of the wallet (./accounts),
+ *   transactions a slot), and no mempool to show. Payments are read by account instead: for each
+ *   receiving wallet (SOL) and each configured mint's token account of it (./accounts),
  *   the signatures of the slots scanned (`getSignaturesForAddress`, newest first, down to the first
  *   slot, from the last signature seen when the previous scan ended where this one starts), the
  *   failed ones left by their `err`, and each other transaction fetched once (`getTransaction`),
  *   even when it touched several of the accounts. What it paid is read from its balances
- *   (./transfers). The calls do not depend on how many orders are open.
+ *   (./transfers). The calls grow with the wallets (the merchants that set their own, which the
+ *   watcher names before each step: `watchAccounts`), never with the orders open.
  * - `scan(from, to)` therefore answers two blocks, not every block: the first block of the range
  *   (its parent is the watcher's cursor, which the watcher checks) and the last (where the cursor
  *   moves). A range of skipped slots only is read up to the next block after it, since the
@@ -25,10 +26,11 @@ import 'server-only';
  */
 import { address } from '@solana/kit';
 import type { Network } from '../../catalog';
-import type { LiveChainConfig } from '../../config';
+import { envPrefix, type LiveChainConfig } from '../../config';
+import { log } from '../../log';
 import type { BlockRef, ChainTransfer } from '../adapter';
 import type { LiveAdapter } from '../live-adapter';
-import { receivingAccounts, type ReceivingToken } from './accounts';
+import { checkedMints, walletAccounts, type CheckedMint } from './accounts';
 import {
   blockAnswer,
   signaturesAnswer,
@@ -58,11 +60,39 @@ export function solanaAdapter(network: Network, cfg: LiveChainConfig): LiveAdapt
   const headers = new Map<number, BlockRef>();
   /** Per watched account, the newest signature the last scan saw: where the next one stops reading. */
   const newestSeen = new Map<string, Pick<SignatureInfo, 'signature' | 'slot'>>();
-  let accounts: { receiving: ReceivingAccounts; tokens: ReceivingToken[] } | undefined;
+  let gateway: { mints: CheckedMint[]; receiving: ReceivingAccounts } | undefined;
+  /** The merchants' own wallets the watcher named last (watchAccounts), and their accounts once read. */
+  let merchantWallets: readonly string[] = [];
+  const merchantAccounts = new Map<string, ReceivingAccounts>();
 
-  async function ready(): Promise<ReceivingAccounts> {
-    accounts ??= await receivingAccounts(rpc, network, wallet);
-    return accounts.receiving;
+  /** The configured wallet's accounts, checked until they can receive (each pass fails, naming what to create). */
+  async function ready(): Promise<{ mints: CheckedMint[]; receiving: ReceivingAccounts }> {
+    if (gateway) return gateway;
+    const mints = await checkedMints(rpc, network);
+    const { receiving, problems } = await walletAccounts(rpc, network, wallet, `${envPrefix(network)}_ADDRESS`, mints);
+    if (problems[0]) throw new SolanaRpcError(problems[0]);
+    return (gateway = { mints, receiving });
+  }
+
+  /**
+   * Every wallet paid here: the configured one, then each merchant's own, whose accounts are read
+   * once, when the watcher first names it; an account of it that cannot receive yet is logged, not
+   * fatal (one merchant's missing account must not stop the others' payments), and watched anyway.
+   */
+  async function receivingWallets(): Promise<ReceivingAccounts[]> {
+    const { mints, receiving } = await ready();
+    const all = [receiving];
+    for (const own of merchantWallets) {
+      if (own === wallet) continue;
+      let accounts = merchantAccounts.get(own);
+      if (!accounts) {
+        const read = await walletAccounts(rpc, network, own, "a merchant's own", mints);
+        for (const problem of read.problems) log.warn('a merchant cannot receive a Solana token yet', { problem });
+        merchantAccounts.set(own, (accounts = read.receiving));
+      }
+      all.push(accounts);
+    }
+    return all;
   }
 
   function remember(ref: BlockRef): BlockRef {
@@ -126,7 +156,7 @@ export function solanaAdapter(network: Network, cfg: LiveChainConfig): LiveAdapt
   }
 
   async function scan(from: number, to: number): Promise<{ blocks: BlockRef[]; transfers: ChainTransfer[] }> {
-    const receiving = await ready();
+    const wallets = await receivingWallets();
     let slots = await rpc.call('getBlocks', [from, to, FINALIZED], slotsAnswer);
     if (slots.length === 0) slots = await rpc.call('getBlocksWithLimit', [from, 1, FINALIZED], slotsAnswer);
     if (slots.length === 0) return { blocks: [], transfers: [] };
@@ -140,7 +170,7 @@ export function solanaAdapter(network: Network, cfg: LiveChainConfig): LiveAdapt
       blocks.push(ref);
     }
     const wanted = new Map<string, SignatureInfo>();
-    for (const account of [receiving.wallet, ...receiving.tokens.map((t) => t.account)])
+    for (const account of wallets.flatMap((w) => [w.wallet, ...w.tokens.map((t) => t.account)]))
       for (const info of await signaturesIn(account, from, last))
         if (info.err === null || info.err === undefined) wanted.set(info.signature, info);
     const transfers: ChainTransfer[] = [];
@@ -158,7 +188,7 @@ export function solanaAdapter(network: Network, cfg: LiveChainConfig): LiveAdapt
       const time = tx.blockTime != null ? new Date(tx.blockTime * 1000) : (await header(tx.slot))?.time;
       if (!time) throw new SolanaRpcError(`${rpc.label}: the block of ${info.signature} has no time`);
       try {
-        transfers.push(...transfersOf(tx, receiving, { slot: tx.slot, time }));
+        for (const receiving of wallets) transfers.push(...transfersOf(tx, receiving, { slot: tx.slot, time }));
       } catch (error) {
         throw new SolanaRpcError(`${rpc.label}: ${(error as Error).message}`);
       }
@@ -182,6 +212,9 @@ export function solanaAdapter(network: Network, cfg: LiveChainConfig): LiveAdapt
 
     block: (height) => header(height),
     scan,
+    watchAccounts(accounts) {
+      merchantWallets = accounts;
+    },
     // Only finalized transactions are read: nothing before it is shown.
     mempool: async () => [],
   };

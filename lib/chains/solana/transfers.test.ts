@@ -68,6 +68,14 @@ describe('Solana: the reference of a transaction', () => {
     tx.transaction.message.accountKeys = [PAYER, SOURCE, ATA, MINT, SYSTEM, TOKEN];
     expect(referenceOf(tx)).toBeNull();
   });
+
+  it('is not the receiving wallet a payment passes read-only to create its token account, ahead of the reference', () => {
+    const tx = tokenTx(5n);
+    tx.transaction.message.accountKeys = [PAYER, SOURCE, ATA, MINT, WALLET, REFERENCE, TOKEN];
+    tx.transaction.message.header.numReadonlyUnsignedAccounts = 4;
+    tx.transaction.message.instructions = [{ programIdIndex: 6, accounts: [1, 3, 2, 0, 4, 5] }];
+    expect(referenceOf(tx)).toBe(REFERENCE);
+  });
 });
 
 describe('Solana: what a transaction paid, from its balances', () => {

@@ -13,8 +13,9 @@
  * - The order's reference: Solana Pay has the wallet add it as a read-only, non-signer account of
  *   the transfer. The tag reported is the first read-only, non-signer account key of the
  *   transaction (static keys, then those loaded from lookup tables) that is no program the
- *   transaction invokes, no well-known program or sysvar, and no mint whose balances it lists;
- *   null when there is none. A transaction carrying several such keys is credited under the first.
+ *   transaction invokes, no well-known program or sysvar, no mint whose balances it lists, and no
+ *   owner of a token account it lists (a wallet creating the receiver's token account in the
+ *   payment passes the receiver read-only); null when there is none. A transaction carrying several such keys is credited under the first.
  * - `outputIndex` is the receiving account's index among the transaction's accounts, so SOL and
  *   each token of one transaction are distinct transfers, the same at every reading.
  * - The sender: for a token, the owner of the mint's account that lost the most; for SOL, the
@@ -72,7 +73,10 @@ export function referenceOf(tx: TransactionAnswer): string | null {
     ...(tx.meta.innerInstructions ?? []).flatMap((inner) => inner.instructions),
   ])
     if (accounts[ix.programIdIndex]) invoked.add(accounts[ix.programIdIndex]!.key);
-  const mints = new Set([...tx.meta.preTokenBalances, ...tx.meta.postTokenBalances].map((b) => b.mint));
+  const balances = [...tx.meta.preTokenBalances, ...tx.meta.postTokenBalances];
+  const mints = new Set(balances.map((b) => b.mint));
+  // A wallet whose token account the payment creates is passed read-only: it owns an account listed.
+  const owners = new Set(balances.flatMap((b) => (b.owner ? [b.owner] : [])));
   const candidate = accounts.find(
     (a) =>
       !a.signer &&
@@ -80,7 +84,8 @@ export function referenceOf(tx: TransactionAnswer): string | null {
       !invoked.has(a.key) &&
       !NOT_REFERENCES.has(a.key) &&
       !a.key.startsWith('Sysvar') &&
-      !mints.has(a.key),
+      !mints.has(a.key) &&
+      !owners.has(a.key),
   );
   return candidate?.key ?? null;
 }

@@ -3,7 +3,7 @@ import { cookies } from 'next/headers';
 import Link from 'next/link';
 import { z } from 'zod';
 import { Amount, LINK, Mono, Notice, PageTitle } from '@/components/dashboard/ui';
-import { enabledNetworks } from '@/lib/chains';
+import { enabledNetworks, takesOwnDepositKey } from '@/lib/chains';
 import { getDatabase } from '@/lib/db';
 import { isDomainErrorOf } from '@/lib/errors';
 import {
@@ -69,7 +69,7 @@ const NOTICES = {
   },
   'deposit-key-invalid': {
     tone: 'error',
-    text: 'That is not a usable descriptor of the network (with its key origin and checksum, a public key, not used by another merchant): nothing was changed.',
+    text: 'That is not a usable descriptor of the network (with its key origin and checksum) or Solana wallet address (a public key, not used by another merchant): nothing was changed.',
   },
   'plan-invalid': {
     tone: 'error',
@@ -136,8 +136,10 @@ export default async function FundsPage({ searchParams }: { searchParams: Promis
       address: await treasuryOf(db, session.merchantId, network.name, session.mode),
     })),
   );
+  // The networks a merchant's own key is set on: the Bitcoin family's descriptors, Solana's wallet.
+  const ownKeyNetworks = enabledNetworks(session.mode).filter(takesOwnDepositKey);
   const depositKeys = await Promise.all(
-    collectable.map(async (network) => ({
+    ownKeyNetworks.map(async (network) => ({
       network,
       key: await depositKeyOf(db, session.merchantId, network.name, session.mode),
     })),
@@ -314,12 +316,15 @@ export default async function FundsPage({ searchParams }: { searchParams: Promis
         {session.role === 'owner' ? (
           <form action={setDepositKeyAction} className="mt-3 max-w-xl space-y-3">
             <p className="text-sm">
-              Your own extended public key with its origin, as your wallet exports it: your deposits then belong to your
-              seed alone. Never paste a private key or recovery phrase.
+              Your own extended public key with its origin, as your wallet exports it, or on Solana your receiving
+              wallet&apos;s address: your deposits then belong to your seed alone. Never paste a private key or recovery
+              phrase.
             </p>
-            <NetworkField id="deposit-key-network" networks={collectable} />
+            <NetworkField id="deposit-key-network" networks={ownKeyNetworks} />
             <div>
-              <Label htmlFor="deposit-key-key">Descriptor, e.g. wpkh([d34db33f/84h/2h/0h]xpub…/0/*)</Label>
+              <Label htmlFor="deposit-key-key">
+                Descriptor, e.g. wpkh([d34db33f/84h/2h/0h]xpub…/0/*), or a Solana wallet address
+              </Label>
               <Input
                 id="deposit-key-key"
                 name="key"
