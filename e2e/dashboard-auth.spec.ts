@@ -221,7 +221,7 @@ test('the same attack on a user without two-factor: its browser used before sign
 
   // From a new browser while the stranger goes on (fresh addresses, until one is slowed down, just
   // before the user tries): "try again in N s", at most 40, not a lock. That the password then signs
-  // in after N s is shown on a moved clock (tests/sign-in-limits.both.test.ts), not waited for here.
+  // in after N s is shown on a moved clock (tests/sign-in-limits.pg.test.ts), not waited for here.
   const fresh = await newPage(browser);
   await fresh.goto('/dashboard/sign-in');
   for (let n = 200; (await guess(`127.0.2.${n}`, 0)) !== 'slowed'; n++) expect(n).toBeLessThan(250);
