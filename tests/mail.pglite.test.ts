@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { broadcast, mine } from '@/lib/chains/sandbox';
 import { config } from '@/lib/config';
+import { DEFAULT_EXPLORERS } from '@/lib/dashboard';
 import type { Database } from '@/lib/db/client';
 import {
   getMail,
@@ -150,6 +151,13 @@ describe('payer mail', () => {
     expect(decodeWords(paidMail!.headers.get('subject')!)).toBe('Mug Shop: Paid');
     expect(paidMail!.text).toContain(`View your receipt: ${base}/pay/${paid.id}/receipt?lang=en`);
     expect(paidMail!.text).toContain('Two mugs');
+    // A test-mode transaction is on no public chain: its id is shown, linked to no explorer.
+    const [{ tx_hash: paidTx } = { tx_hash: '' }] = await db.query<{ tx_hash: string }>(
+      'select tx_hash from payments where order_id = $1',
+      [paid.id],
+    );
+    expect(paidMail!.html).toContain(paidTx);
+    expect(paidMail!.html).not.toContain(DEFAULT_EXPLORERS.litecoin!.split('{tx}')[0]);
 
     expect(partialMail!.headers.get('content-language')).toBe('ar');
     expect(decodeWords(partialMail!.headers.get('subject')!)).toBe('Mug Shop: مدفوع جزئيًا');

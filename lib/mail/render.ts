@@ -7,7 +7,7 @@ import 'server-only';
  */
 import { findNetwork } from '../catalog';
 import { config } from '../config';
-import { explorerLink, transactionLink } from '../dashboard';
+import { transactionLink } from '../dashboard';
 import { merchants, orders, param, sql, statement, type Queryable, type RowOf } from '../db';
 import { loadPublicView } from '../pay';
 import { formatUnits } from '../money';
@@ -110,7 +110,9 @@ export async function renderMail(db: Queryable, mail: ClaimedMail): Promise<Rend
       receipt: `${base}/pay/${view.orderId}/receipt?lang=${encodeURIComponent(language)}`,
       unsubscribe: `${base}/mail/unsubscribe/${mail.id}`,
     },
-    explorer: (tx) => explorerLink(view.network, tx, overrides) ?? null,
+    // The link of a transaction in the order's mode, as the receipt and the dashboard give it: none
+    // in test mode (the sandbox's transactions are on no public chain) nor on a live test chain.
+    explorer: (tx) => transactionLink(mail.mode, view.network, tx, overrides) ?? null,
   });
   const replyTo = sender.mail_reply_to ? (mailbox(sender.mail_reply_to) ?? undefined) : undefined;
   return {
