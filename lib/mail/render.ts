@@ -8,6 +8,7 @@ import 'server-only';
 import { findNetwork } from '../catalog';
 import { config } from '../config';
 import { transactionLink } from '../dashboard';
+import { invoiceLineItems } from '../invoices';
 import { merchants, orders, param, sql, statement, type Queryable, type RowOf } from '../db';
 import { loadPublicView } from '../pay';
 import { formatUnits } from '../money';
@@ -113,6 +114,7 @@ export async function renderMail(db: Queryable, mail: ClaimedMail): Promise<Rend
     // The link of a transaction in the order's mode, as the receipt and the dashboard give it: none
     // in test mode (the sandbox's transactions are on no public chain) nor on a live test chain.
     explorer: (tx) => transactionLink(mail.mode, view.network, tx, overrides) ?? null,
+    items: view.invoice ? await invoiceLineItems(db, view.invoice.invoiceId) : [],
   });
   const replyTo = sender.mail_reply_to ? (mailbox(sender.mail_reply_to) ?? undefined) : undefined;
   return {

@@ -93,7 +93,8 @@ class Layout {
       this.paragraph(row.label, { size: 9, color: GREY });
       this.paragraph(row.value, {
         size: 11,
-        direction: row.code ? 'ltr' : directionOfText(row.value, document.direction),
+        // A value without letters (an item's "2 × $30.00 = $60.00") reads left to right, as the page's <bdi>.
+        direction: row.code ? 'ltr' : directionOfText(row.value, 'ltr'),
         href: row.href,
       });
       this.y += 8;
