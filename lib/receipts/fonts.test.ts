@@ -49,3 +49,13 @@ describe('Han fonts', () => {
     expect(() => fontFor('語'.codePointAt(0)!, fontOrder('zh-Hant'))).toThrow(/not prepared/);
   });
 });
+
+describe('a glyph made without characters', () => {
+  it("takes those of the first call that has them (a composite's part, embedded by an earlier PDF)", () => {
+    const { face } = loadFont('arabic');
+    const id = face.numGlyphs - 1;
+    expect(face.getGlyph(id).codePoints).toEqual([]);
+    expect(face.getGlyph(id, [0x62d]).codePoints).toEqual([0x62d]);
+    expect(face.getGlyph(id, [0x635]).codePoints).toEqual([0x62d]);
+  });
+});

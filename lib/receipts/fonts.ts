@@ -72,6 +72,26 @@ export interface LoadedFont {
   face: fontkit.Font;
 }
 
+/**
+ * fontkit keeps one glyph object per id for the life of a font, with the characters of the call
+ * that first made it. Embedding a document's subset makes the parts of composite glyphs (a
+ * letter's dots, an accent) with no characters, and pdfkit names each glyph's text (the PDF's
+ * ToUnicode) from that object: a later document drawing such a part as a glyph of its own would
+ * lose that letter to every reader. Fonts are shared by every PDF of the process: a glyph made
+ * without characters takes those of the first call that has them.
+ */
+function keepingCharacters(face: fontkit.Font): fontkit.Font {
+  const getGlyph = face.getGlyph.bind(face);
+  Object.defineProperty(face, 'getGlyph', {
+    value: (id: number, characters: number[] = []) => {
+      const glyph = getGlyph(id, characters);
+      if (glyph.codePoints.length === 0 && characters.length > 0) glyph.codePoints = characters;
+      return glyph;
+    },
+  });
+  return face;
+}
+
 const loaded = new Map<FontName, LoadedFont>();
 const loading = new Map<FontName, Promise<LoadedFont>>();
 
@@ -79,7 +99,7 @@ function wholeFont(name: WholeFamily): LoadedFont {
   let font = loaded.get(name);
   if (!font) {
     const bytes = fs.readFileSync(path.join(NODE_MODULES, ARABIC_FILE));
-    font = { name, face: fontkit.create(bytes) as fontkit.Font };
+    font = { name, face: keepingCharacters(fontkit.create(bytes) as fontkit.Font) };
     loaded.set(name, font);
   }
   return font;
@@ -136,7 +156,7 @@ async function makeSlice(name: `${SlicedFamily}:${string}`): Promise<LoadedFont>
     targetFormat: 'truetype',
     variationAxes: { wght: REGULAR },
   });
-  const face = fontkit.create(truetype) as fontkit.Font;
+  const face = keepingCharacters(fontkit.create(truetype) as fontkit.Font);
   // harfbuzz moves the outlines to the weight but keeps the default's names ("NotoSansJP-Thin"):
   // the PDF names its font (pdfkit's BaseFont) by the weight it draws.
   Object.defineProperty(face, 'postscriptName', { value: face.postscriptName?.replace(/-\w+$/, '-Regular') });
