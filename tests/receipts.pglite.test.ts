@@ -1,7 +1,8 @@
 /**
  * Receipts as documents (docs/receipts.md, docs/decisions/075): a paid order's receipt loaded
- * from the database, drawn as a PDF in English, Arabic and Japanese, and read back by Debian's
- * poppler-utils (`pdftotext -layout`, `pdftoppm`, `pdfimages`) as a payer's viewer would. Every character of every language's document has a glyph in the
+ * from the database, drawn as a PDF in English, Arabic, Japanese and Urdu (Nastaliq, decision
+ * 095), and read back by Debian's poppler-utils (`pdftotext -layout`, `pdftoppm`, `pdfimages`) as
+ * a payer's viewer would. Every character of every language's document has a glyph in the
  * embedded fonts (fontkit's coverage: no missing-glyph box), and each of the other fonts draws a
  * PDF. An invoice's line items reach its receipt and both PDFs.
  */
@@ -181,6 +182,21 @@ describe('a receipt', () => {
     const invoicePdf = textOf(await pdfFile('invoice-de', invoiceDocument(view, 'de', 'https://pay.example/i')));
     expect(invoicePdf).toMatch(/Blue mug\s+2 × 30,00 \$ = 60,00 \$/);
     expect(invoicePdf).toContain('73,50 $');
+  });
+
+  it('in Urdu: Nastaliq drawn, the text read back in order', async () => {
+    const file = await pdfOf('ur', itemized);
+    const urdu = textOf(file);
+    expect(urdu).toContain('متجر القهوة کی رسید');
+    expect(urdu).toContain('ادائیگی ہو گئی');
+    expect(urdu).toContain('آرڈر کی کل رقم');
+    // Letters whose glyphs the Arabic PDFs above embedded as parts of others (ح, ص): still read.
+    expect(urdu).toContain('آرڈر حوالہ');
+    expect(urdu).toContain('موصول شدہ رقم');
+    expect(urdu).toContain('Blue mug');
+    expect(urdu).toContain(itemized.facts.view.payments[0]!.txid);
+    const fonts = execFileSync('pdffonts', [file], { encoding: 'utf8' });
+    expect(fonts).toContain('NotoNastaliqUrdu-Regular');
   });
 
   it('in every language of the payment page: every character has a glyph in the embedded fonts', async () => {
