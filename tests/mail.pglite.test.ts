@@ -205,6 +205,23 @@ describe('delivery', () => {
     sink.answer(() => 'accept');
   });
 
+  it("a WebP logo is attached as PNG, which Outlook's desktop client shows", async () => {
+    // libwebp's smallest lossless image (1 × 1).
+    const webp = 'data:image/webp;base64,UklGRhoAAABXRUJQVlA4TA0AAAAvAAAAEAcQERGIiP4HAA==';
+    await updateBrand(db, merchant.merchantId, { logo: webp, color: null });
+    try {
+      const order = await paidOrder({ payerEmail: 'outlook@example.com' });
+      await waitFor('sent', 10_000, async () => (await stateOf(order.id)).state === 'sent');
+      const mail = sink.received.find((m) => m.envelopeTo.includes('outlook@example.com'))!;
+      expect(mail.html).toContain('src="cid:logo@cryptogate"');
+      expect(mail.raw).toMatch(/^Content-Type: image\/png; name=logo\.png\r?$/m);
+      expect(mail.raw).toMatch(/^Content-ID: <logo@cryptogate>\r?$/m);
+      expect(mail.raw).not.toMatch(/image\/webp/);
+    } finally {
+      await updateBrand(db, merchant.merchantId, { logo: null, color: null });
+    }
+  });
+
   it('without SMTP the catcher keeps the message as it would arrive, headers and logo included', async () => {
     const catcher = startMailer(db, mailerOptions({ smtp: null, pollMs: 25 }));
     const logo =

@@ -11,6 +11,7 @@ import { transactionLink } from '../dashboard';
 import { invoiceLineItems } from '../invoices';
 import { merchants, orders, param, sql, statement, type Queryable, type RowOf } from '../db';
 import { loadPublicView } from '../pay';
+import { mailLogoOf } from '../receipts';
 import { formatUnits } from '../money';
 import { decimalsOf } from '../orders';
 import { formatAmount } from '../pay/format';
@@ -47,7 +48,7 @@ export interface RenderedMail {
   messageId: string;
   /** The headers besides From, To, Subject, Message-ID and Date. */
   headers: Record<string, string>;
-  /** The merchant's logo, a data: URL, attached inline. */
+  /** The merchant's logo, a PNG or JPEG data: URL (lib/receipts mailLogoOf), attached inline. */
   logo: string | null;
 }
 
@@ -132,7 +133,8 @@ export async function renderMail(db: Queryable, mail: ClaimedMail): Promise<Rend
       'List-Unsubscribe': `<${base}/mail/unsubscribe/${mail.id}>`,
       'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
     },
-    logo: sender.brand_logo,
+    // PNG or JPEG whatever was uploaded: Outlook's desktop client shows no WebP (docs/decisions/095).
+    logo: mailLogoOf(sender.brand_logo),
   };
 }
 
