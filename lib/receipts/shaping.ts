@@ -50,13 +50,11 @@ export async function shapeWithHarfBuzz(face: fontkit.Font, bytes: Uint8Array, l
     buffer.guessSegmentProperties();
     buffer.setLanguage(language);
     hb.shape(font, buffer);
-    const glyphs = buffer
-      .getGlyphInfos()
-      .map((info) => ({
-        id: info.codepoint,
-        advanceWidth: face.getGlyph(info.codepoint).advanceWidth,
-        codePoints: [],
-      }));
+    const glyphs = buffer.getGlyphInfos().map((info) => ({
+      id: info.codepoint,
+      advanceWidth: face.getGlyph(info.codepoint).advanceWidth,
+      codePoints: [],
+    }));
     // pdfkit scales each position's keys in place: exactly these four.
     const positions = buffer.getGlyphPositions().map((p) => ({
       xAdvance: p.xAdvance,
