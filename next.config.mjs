@@ -7,8 +7,8 @@ const nextConfig = {
   // has optional native parts, as secp256k1 (a prebuilt binary found by path) has: they stay plain
   // Node modules rather than bundled. prom-client too: one copy of it per process, not one per bundle.
   // pdfkit reads its standard fonts' metrics from its package directory, and fontkit its Unicode
-  // tables: both stay Node modules (the receipts' PDFs, lib/receipts), as do subset-font and
-  // @cwasm/webp, which load their WASM (harfbuzz, libwebp) from their packages.
+  // tables: both stay Node modules (the receipts' PDFs, lib/receipts), as do subset-font,
+  // harfbuzzjs and @cwasm/webp, which load their WASM (harfbuzz, libwebp) from their packages.
   serverExternalPackages: [
     '@electric-sql/pglite',
     'pg',
@@ -18,6 +18,7 @@ const nextConfig = {
     'pdfkit',
     'fontkit',
     'subset-font',
+    'harfbuzzjs',
     '@cwasm/webp',
   ],
   poweredByHeader: false,

@@ -194,6 +194,10 @@ test('cancelling the redirect keeps the shopper on the paid screen, which is axe
   const japanese = await page.request.get(`${gw.baseUrl}/pay/${order.orderId}/receipt/pdf?lang=ja`);
   expect(japanese.headers()['content-type']).toBe('application/pdf');
   expect((await japanese.body()).toString('latin1')).toContain('+NotoSansJP-Regular');
+  // In Urdu: Nastaliq, shaped by HarfBuzz's WASM loaded by the production server (decision 095).
+  const urdu = await page.request.get(`${gw.baseUrl}/pay/${order.orderId}/receipt/pdf?lang=ur`);
+  expect(urdu.headers()['content-type']).toBe('application/pdf');
+  expect((await urdu.body()).toString('latin1')).toContain('+NotoNastaliqUrdu-Regular');
   const unpaid = await gw.makeOrder({ currency: 'BTC', network: 'bitcoin', amount: '0.001' });
   expect((await page.request.get(`${gw.baseUrl}/pay/${unpaid.orderId}/receipt`)).status()).toBe(404);
 });

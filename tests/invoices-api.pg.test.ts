@@ -225,6 +225,10 @@ describe('make-invoice', () => {
     [{ currency: 'USD', amount: '1', webhookURL: 'ftp://x' }, 'webhookURL'],
     [{ currency: 'USD', amount: '1', currencies: 'BTC' }, 'currencies'],
     [{ currency: 'USD', amount: '1', additionalFees: 'gas' }, 'additionalFees'],
+    [{ currency: 'USD', amount: '1', items: [{ name: ' ', quantity: 1, price: '1' }] }, 'items.0.name'],
+    [{ currency: 'USD', amount: '1', items: [{ name: 'Mug', quantity: 1, price: '1.001' }] }, 'items.0.price'],
+    // Lines that do not add up to the price: a receipt would list what the payer did not pay for.
+    [{ currency: 'USD', amount: '1', items: [{ name: 'Mug', quantity: 2, price: '1' }] }, 'items'],
   ])('refuses %j with a VALIDATION_ERROR naming %s, writing nothing', async (request, path) => {
     const before = await countRows(gateway.db);
     const { status, body } = await call(gateway, 'make-invoice', request, merchant.test);

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { broadcast, mine } from '@/lib/chains/sandbox';
 import { config } from '@/lib/config';
+import { DEFAULT_EXPLORERS } from '@/lib/dashboard';
 import type { Database } from '@/lib/db/client';
 import {
   getMail,
@@ -150,6 +151,13 @@ describe('payer mail', () => {
     expect(decodeWords(paidMail!.headers.get('subject')!)).toBe('Mug Shop: Paid');
     expect(paidMail!.text).toContain(`View your receipt: ${base}/pay/${paid.id}/receipt?lang=en`);
     expect(paidMail!.text).toContain('Two mugs');
+    // A test-mode transaction is on no public chain: its id is shown, linked to no explorer.
+    const [{ tx_hash: paidTx } = { tx_hash: '' }] = await db.query<{ tx_hash: string }>(
+      'select tx_hash from payments where order_id = $1',
+      [paid.id],
+    );
+    expect(paidMail!.html).toContain(paidTx);
+    expect(paidMail!.html).not.toContain(DEFAULT_EXPLORERS.litecoin!.split('{tx}')[0]);
 
     expect(partialMail!.headers.get('content-language')).toBe('ar');
     expect(decodeWords(partialMail!.headers.get('subject')!)).toBe('Mug Shop: مدفوع جزئيًا');
@@ -195,6 +203,23 @@ describe('delivery', () => {
     await waitFor('refused', 10_000, async () => (await stateOf(refused.id)).state === 'refused');
     expect((await stateOf(refused.id)).last_error).toContain('no such user');
     sink.answer(() => 'accept');
+  });
+
+  it("a WebP logo is attached as PNG, which Outlook's desktop client shows", async () => {
+    // libwebp's smallest lossless image (1 × 1).
+    const webp = 'data:image/webp;base64,UklGRhoAAABXRUJQVlA4TA0AAAAvAAAAEAcQERGIiP4HAA==';
+    await updateBrand(db, merchant.merchantId, { logo: webp, color: null });
+    try {
+      const order = await paidOrder({ payerEmail: 'outlook@example.com' });
+      await waitFor('sent', 10_000, async () => (await stateOf(order.id)).state === 'sent');
+      const mail = sink.received.find((m) => m.envelopeTo.includes('outlook@example.com'))!;
+      expect(mail.html).toContain('src="cid:logo@cryptogate"');
+      expect(mail.raw).toMatch(/^Content-Type: image\/png; name=logo\.png\r?$/m);
+      expect(mail.raw).toMatch(/^Content-ID: <logo@cryptogate>\r?$/m);
+      expect(mail.raw).not.toMatch(/image\/webp/);
+    } finally {
+      await updateBrand(db, merchant.merchantId, { logo: null, color: null });
+    }
   });
 
   it('without SMTP the catcher keeps the message as it would arrive, headers and logo included', async () => {

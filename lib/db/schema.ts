@@ -408,6 +408,12 @@ export const invoices = pgTable(
     amount: money('amount').notNull(),
     priceDecimals: integer('price_decimals').notNull(),
     description: text('description'),
+    /**
+     * The invoice's lines as its maker gave them (make-invoice `items`, a payment link's title and
+     * quantity, a sale and its tip): [{name, quantity, unitPrice}], `unitPrice` in base units of
+     * `currency` as a decimal string; their total is `amount`. Null when none were given.
+     */
+    items: jsonb('items').$type<{ name: string; quantity: number; unitPrice: string }[]>(),
     includeFee: boolean('include_fee').notNull().default(false),
     additionalFees: jsonb('additional_fees').$type<string[]>(),
     insurancePercent: numeric('insurance_percent', { precision: 9, scale: 6 }),

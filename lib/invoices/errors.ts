@@ -23,10 +23,10 @@ export class InvoiceCurrencyUnsupported extends DomainError<'InvoiceCurrencyUnsu
   }
 }
 
-/** The price has more decimals than its currency, or is too large. */
+/** The price has more decimals than its currency, or is too large; or its line items do not make it. */
 export class InvoiceAmountInvalid extends DomainError<'InvoiceAmountInvalid'> {
-  constructor(problem: string) {
-    super('InvoiceAmountInvalid', `amount ${problem}`, [{ path: 'amount', message: problem }]);
+  constructor(problem: string, path = 'amount') {
+    super('InvoiceAmountInvalid', `${path} ${problem}`, [{ path, message: problem }]);
   }
 }
 

@@ -18,8 +18,9 @@ export {
   type InvoiceQuote,
   type LinkInvoice,
 } from './make';
+export { lineItemsOf, lineItemsToStore, type GivenLineItem, type StoredLineItem } from './items';
 export { loadInvoiceView } from './public-view';
-export { getInvoice, listInvoices, withOrders } from './read';
+export { getInvoice, invoiceLineItems, listInvoices, withOrders } from './read';
 export type { InvoiceRow, InvoiceWithOrder } from './rows';
 export { invoiceLink, serializeInvoice } from './serialize';
 export { followOrders, sweepInvoices, type InvoiceStatusChange } from './settle';

@@ -19,6 +19,7 @@ import { maxWholeDigits, parseUnits, type Decimal } from '../money';
 import type { MakeInvoiceRequest, Mode } from '../protocol';
 import { priceableCurrencies, RateUnavailable, rateService, UnknownPriceCurrency } from '../rates';
 import { InvoiceAmountInvalid, InvoiceConflict } from './errors';
+import { lineItemsToStore, type GivenLineItem } from './items';
 import { offeredAmounts, resolveOffers, type OfferedCoin } from './offers';
 import { withOrders } from './read';
 import type { InvoiceRow, InvoiceWithOrder } from './rows';
@@ -110,6 +111,8 @@ export async function quoteLinkInvoice(
   };
 }
 
+const jsonOrNull = (value: unknown) => (value === null ? null : JSON.stringify(value));
+
 const INVOICE = placeholders([
   'id',
   'merchant_id',
@@ -122,6 +125,7 @@ const INVOICE = placeholders([
   'amount',
   'price_decimals',
   'description',
+  'items',
   'include_fee',
   'additional_fees',
   'insurance_percent',
@@ -147,6 +151,7 @@ const INVOICE_COLUMN_PAIRS = [
   [invoices.amount, sql`${$.amount}::numeric`],
   [invoices.priceDecimals, sql`${$.price_decimals}::int`],
   [invoices.description, $.description],
+  [invoices.items, sql`${$.items}::jsonb`],
   [invoices.includeFee, sql`${$.include_fee}::boolean`],
   [invoices.additionalFees, sql`${$.additional_fees}::jsonb`],
   [invoices.insurancePercent, sql`${$.insurance_percent}::numeric`],
@@ -225,6 +230,7 @@ export async function makeInvoice(caller: InvoiceCaller, input: MakeInvoiceReque
     amount: price.value.toString(),
     price_decimals: decimals,
     description: input.description ?? null,
+    items: jsonOrNull(lineItemsToStore(input.items, price.value, decimals)),
     include_fee: input.includeFee ?? false,
     additional_fees: input.additionalFees ? JSON.stringify(input.additionalFees) : null,
     insurance_percent: insurance,
@@ -276,6 +282,8 @@ export interface LinkInvoice {
   currency: string;
   amount: bigint;
   description: string | null;
+  /** What the payer buys, line by line (a link's title and quantity, a sale and its tip); null for none. */
+  items: GivenLineItem[] | null;
   webhookUrl: string | null;
   returnUrl: string | null;
   currencies: MakeInvoiceRequest['currencies'];
@@ -326,6 +334,7 @@ export async function makeLinkInvoice(db: Queryable, input: LinkInvoice): Promis
     amount: input.amount.toString(),
     price_decimals: decimals,
     description: input.description,
+    items: jsonOrNull(lineItemsToStore(input.items ?? undefined, input.amount, decimals)),
     include_fee: false,
     additional_fees: null,
     insurance_percent: null,

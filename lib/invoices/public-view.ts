@@ -8,6 +8,7 @@ import { alias, merchants, orders, param, sql, statement, type Database, type Ro
 import { formatUnits } from '../money';
 import type { InvoiceCurrency } from '../protocol';
 import { payableRate, loadInvoice } from './choose';
+import { lineItemsOf } from './items';
 import { canChooseCoin } from './lifecycle';
 import { coinAmountFor, storedOffers } from './offers';
 import { invoiceScreenOf, type InvoiceCoin, type PublicInvoiceView } from './view';
@@ -107,6 +108,7 @@ export async function loadInvoiceView(
     merchantName: extra?.merchant_name ?? '',
     brand: { logo: extra?.brand_logo ?? null, color: extra?.brand_color ?? null },
     description: invoice.description,
+    items: lineItemsOf(invoice.items, invoice.price_decimals),
     currency: invoice.currency,
     amount: formatUnits(price.value, price.scale),
     returnUrl: invoice.return_url,

@@ -3,7 +3,9 @@ import { invoices, orders, param, sql, statement, type Queryable } from '../db';
 import type { ApiKey } from '../merchants';
 import type { OrderRow } from '../orders';
 import { isUuid, type InvoiceStatus } from '../protocol';
+import { lineItemsOf } from './items';
 import type { InvoiceRow, InvoiceWithOrder } from './rows';
+import type { InvoiceLineItem } from './view';
 import { NotFound } from '../errors';
 
 const ORDERS_BY_ID = statement<OrderRow, { ids: string[] }>(
@@ -59,4 +61,14 @@ export async function listInvoices(
   const rows = await LIST_INVOICES.run(db, { ...listing, limit: filter.limit, offset: filter.offset });
   const [count] = await COUNT_INVOICES.run(db, listing);
   return { invoices: await withOrders(db, rows), total: count!.n };
+}
+
+const LINE_ITEMS = statement<Pick<InvoiceRow, 'items' | 'price_decimals'>, { id: string }>(
+  sql`select ${invoices.items}, ${invoices.priceDecimals} from ${invoices} where ${invoices.id} = ${param('id')}`,
+);
+
+/** An invoice's line items as its documents show them (./items); none for an unknown invoice. Payer-safe. */
+export async function invoiceLineItems(db: Queryable, invoiceId: string): Promise<InvoiceLineItem[]> {
+  const [row] = await LINE_ITEMS.run(db, { id: invoiceId });
+  return row ? lineItemsOf(row.items, row.price_decimals) : [];
 }

@@ -32,6 +32,14 @@ export interface InvoiceCoin {
  */
 export type InvoiceScreen = 'choose' | 'pay' | 'paid' | 'expired' | 'closed';
 
+/** One line of an invoice (./items): its name, how many, the price of one and of the line, decimals of the invoice's currency. */
+export interface InvoiceLineItem {
+  name: string;
+  quantity: number;
+  unitPrice: string;
+  total: string;
+}
+
 export interface PublicInvoiceView {
   invoiceId: string;
   status: InvoiceStatus;
@@ -42,6 +50,8 @@ export interface PublicInvoiceView {
   /** The merchant's logo and accent colour (rendered on the server only). */
   brand: PublicBrand;
   description: string | null;
+  /** What the payer buys, line by line; empty when the invoice's maker gave no lines. */
+  items: InvoiceLineItem[];
   /** The price currency (USD, EUR, a coin ticker) and the price, a canonical decimal string. */
   currency: string;
   amount: string;

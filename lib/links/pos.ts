@@ -69,6 +69,10 @@ export async function startSale(
       tip > 0n
         ? `Sale ${money(units.value)} + tip ${input.tipPercent}% ${money(tip)} ${settings.currency}`
         : `Sale ${money(units.value)} ${settings.currency}`,
+    items: [
+      { name: 'Sale', quantity: 1, price: units.value },
+      ...(tip > 0n ? [{ name: `Tip ${input.tipPercent}%`, quantity: 1, price: tip }] : []),
+    ],
     webhookUrl: null,
     returnUrl: null,
     currencies: undefined,

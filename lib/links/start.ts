@@ -71,6 +71,8 @@ export async function startLinkInvoice(
     currency: link.currency,
     amount: price.amount,
     description: link.description ? `${title}: ${link.description}`.slice(0, 1024) : title,
+    // A fixed price: the link's price per piece; a price the payer chose: one line of it.
+    items: [{ name: link.title, quantity: price.quantity, price: price.amount / BigInt(price.quantity) }],
     webhookUrl: link.webhook_url,
     returnUrl: link.return_url,
     currencies: link.currencies?.map((c) => ({ currency: c.currency, networks: c.networks })),

@@ -7,6 +7,7 @@ import 'server-only';
  */
 import { columnsOf, mailMessages, merchants, param, sql, statement, type Queryable, type RowOf } from '../db';
 import type { Mode } from '../protocol';
+import { mailLogoOf } from '../receipts';
 import { isUuid } from '../protocol';
 import { withInlineLogo } from './compose';
 import { TEAM_MAIL_KINDS } from './team';
@@ -70,5 +71,8 @@ export async function getMail(db: Queryable, scope: MailScope, id: string): Prom
   const [row] = await ONE.run(db, { ...scope, id });
   if (!row) return null;
   const { logo, ...message } = row;
-  return { ...message, html_body: message.html_body === null ? null : withInlineLogo(message.html_body, logo) };
+  return {
+    ...message,
+    html_body: message.html_body === null ? null : withInlineLogo(message.html_body, mailLogoOf(logo)),
+  };
 }

@@ -44,6 +44,7 @@ const input = (over: Partial<PayerMailInput> = {}): PayerMailInput => ({
     unsubscribe: 'https://pay.example/mail/unsubscribe/y',
   },
   explorer: (tx) => `https://explorer.example/tx/${tx}`,
+  items: [],
   ...over,
 });
 
@@ -63,6 +64,24 @@ describe('composePayerMail', () => {
     const mail = composePayerMail(input({ kind: 'payment-paid', view: { ...view, status: 'processed' } }));
     expect(mail.subject).toBe('Demo Shop: Paid');
     expect(mail.text).toContain('View your receipt: https://pay.example/receipt/x');
+  });
+
+  it("paid for an invoice: its line items, in the payer's language, escaped; the other mails list none", () => {
+    const invoice = { invoiceId: 'i', currency: 'EUR', amount: '73.5', canChangeCoin: false };
+    const items = [
+      { name: 'Blue <mug>', quantity: 2, unitPrice: '30', total: '60' },
+      { name: 'Shipping', quantity: 1, unitPrice: '13.5', total: '13.5' },
+    ];
+    const paid = { ...view, status: 'processed' as const, invoice };
+    const mail = composePayerMail(input({ kind: 'payment-paid', view: paid, items }));
+    expect(mail.text).toContain('\u2068Blue <mug>\u2069: \u20682 × €30.00 = €60.00\u2069');
+    expect(mail.text).toContain('\u2068Shipping\u2069: \u2068€13.50\u2069');
+    expect(mail.html).toContain('Blue &lt;mug&gt;');
+    expect(mail.html).toContain('2 × €30.00 = €60.00');
+    const german = composePayerMail(input({ kind: 'payment-paid', language: 'de', view: paid, items }));
+    expect(german.text).toContain('2 × 30,00\u00a0€ = 60,00\u00a0€');
+    const partial = composePayerMail(input({ view: { ...view, invoice }, items }));
+    expect(partial.text).not.toContain('Shipping');
   });
 
   it('escapes what the merchant and the shop wrote, and loads nothing from outside', () => {

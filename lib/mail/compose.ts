@@ -8,10 +8,12 @@
  * right-to-left mail keeps them whole, and loads nothing: no tracking pixel, no remote image (the
  * merchant's logo travels inside the message, `cid:`).
  */
+import type { InvoiceLineItem } from '../invoices/view';
 import { formatAmount, interpolate, isolate } from '../pay/format';
 import { directionOf, type Language } from '../pay/i18n';
 import { MESSAGES } from '../pay/messages';
 import type { PublicOrderView, Screen } from '../pay/view';
+import { lineItemValue } from '../receipts/document';
 import type { PayerMailKind } from './kinds';
 import { headerText } from './header-text';
 import { MAIL_MESSAGES } from './mail-messages';
@@ -39,6 +41,8 @@ export interface PayerMailInput {
   links: { page: string; receipt: string; unsubscribe: string };
   /** Transaction links by id, where the network has an explorer. */
   explorer: (txid: string) => string | null;
+  /** An invoice's order: the invoice's line items (lib/invoices), in its currency; the paid mail lists them. */
+  items: InvoiceLineItem[];
 }
 
 export interface ComposedMail {
@@ -85,6 +89,10 @@ export function composePayerMail(input: PayerMailInput): ComposedMail {
   /** [label, value, isolated]: the details both parts show. */
   const details: [string, string][] = [[m.orderReference, view.orderId]];
   if (view.description) details.push([m.description, view.description]);
+  if (kind === 'payment-paid' && view.invoice)
+    // The name is the merchant's text, in any direction: isolated, as the values are.
+    for (const item of input.items)
+      details.push([isolate(item.name), lineItemValue(item, view.invoice.currency, language)]);
   details.push([m.orderTotal, `${amountOf(view.amount)} (${view.networkName})`]);
   if (kind !== 'payment-detected') details.push([m.received, amountOf(view.received)]);
   if (kind === 'payment-partial') details.push([m.remaining, amountOf(view.remaining)]);

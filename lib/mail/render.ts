@@ -7,9 +7,11 @@ import 'server-only';
  */
 import { findNetwork } from '../catalog';
 import { config } from '../config';
-import { explorerLink, transactionLink } from '../dashboard';
+import { transactionLink } from '../dashboard';
+import { invoiceLineItems } from '../invoices';
 import { merchants, orders, param, sql, statement, type Queryable, type RowOf } from '../db';
 import { loadPublicView } from '../pay';
+import { mailLogoOf } from '../receipts';
 import { formatUnits } from '../money';
 import { decimalsOf } from '../orders';
 import { formatAmount } from '../pay/format';
@@ -46,7 +48,7 @@ export interface RenderedMail {
   messageId: string;
   /** The headers besides From, To, Subject, Message-ID and Date. */
   headers: Record<string, string>;
-  /** The merchant's logo, a data: URL, attached inline. */
+  /** The merchant's logo, a PNG or JPEG data: URL (lib/receipts mailLogoOf), attached inline. */
   logo: string | null;
 }
 
@@ -110,7 +112,10 @@ export async function renderMail(db: Queryable, mail: ClaimedMail): Promise<Rend
       receipt: `${base}/pay/${view.orderId}/receipt?lang=${encodeURIComponent(language)}`,
       unsubscribe: `${base}/mail/unsubscribe/${mail.id}`,
     },
-    explorer: (tx) => explorerLink(view.network, tx, overrides) ?? null,
+    // The link of a transaction in the order's mode, as the receipt and the dashboard give it: none
+    // in test mode (the sandbox's transactions are on no public chain) nor on a live test chain.
+    explorer: (tx) => transactionLink(mail.mode, view.network, tx, overrides) ?? null,
+    items: view.invoice ? await invoiceLineItems(db, view.invoice.invoiceId) : [],
   });
   const replyTo = sender.mail_reply_to ? (mailbox(sender.mail_reply_to) ?? undefined) : undefined;
   return {
@@ -128,7 +133,8 @@ export async function renderMail(db: Queryable, mail: ClaimedMail): Promise<Rend
       'List-Unsubscribe': `<${base}/mail/unsubscribe/${mail.id}>`,
       'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
     },
-    logo: sender.brand_logo,
+    // PNG or JPEG whatever was uploaded: Outlook's desktop client shows no WebP (docs/decisions/095).
+    logo: mailLogoOf(sender.brand_logo),
   };
 }
 

@@ -37,13 +37,18 @@ export function smtpTransport(url: string, timeoutMs: number): MailTransport {
         html: mail.html,
         messageId: mail.messageId,
         headers: mail.headers,
-        attachments: mail.logo ? [{ path: mail.logo, cid: LOGO_CID, filename: 'logo' }] : [],
+        attachments: mail.logo ? [{ path: mail.logo, cid: LOGO_CID, filename: logoFileName(mail.logo) }] : [],
         disableFileAccess: true,
         disableUrlAccess: true,
       });
     },
     close: () => transporter.close(),
   };
+}
+
+/** The inline logo's file name, by its type: some clients choose how to show an attachment by its extension. */
+export function logoFileName(logo: string): string {
+  return logo.startsWith('data:image/jpeg') ? 'logo.jpg' : 'logo.png';
 }
 
 /** Which transport a message of `mode` takes: test mode's the catcher unless MAIL_TEST_MODE=send. */

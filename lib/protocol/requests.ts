@@ -144,6 +144,27 @@ const offeredCurrency = z.object(
   { error: 'must be an object {currency, networks}' },
 );
 
+/** The most line items an invoice takes. */
+export const MAX_INVOICE_ITEMS = 100;
+
+/**
+ * One line of what an invoice's payer buys (a field of our own: the clients we follow send none):
+ * shown on the receipt, the PDFs and the paid mail. The lines' total must be the invoice's `amount`.
+ */
+const invoiceItem = z.object(
+  {
+    name: text().trim().min(1, 'is required').max(200, 'must be at most 200 characters'),
+    quantity: z
+      .number({ error: 'must be a whole number from 1' })
+      .int('must be a whole number from 1')
+      .min(1, 'must be a whole number from 1')
+      .max(1_000_000, 'must be at most 1000000'),
+    /** The price of one, in the invoice's currency. */
+    price: positiveAmount(),
+  },
+  { error: 'must be an object {name, quantity, price}' },
+);
+
 /** An invoice's lifetime in minutes: bounds and the default when absent. */
 export const INVOICE_LIFETIME_MINUTES = { min: 1, max: 10_080, default: 60 } as const;
 
@@ -154,6 +175,11 @@ const makeInvoiceFields = z.object({
   amount: positiveAmount(),
   order: optional(text().min(1, 'must not be empty').max(255, 'must be at most 255 characters')),
   description: optional(text().max(1024, 'must be at most 1024 characters')),
+  items: optional(
+    z
+      .array(invoiceItem, { error: 'must be an array of {name, quantity, price}' })
+      .max(MAX_INVOICE_ITEMS, `must have at most ${MAX_INVOICE_ITEMS} entries`),
+  ),
   includeFee: optional(z.boolean({ error: 'must be true or false' })),
   additionalFees: optional(
     z

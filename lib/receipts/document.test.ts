@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { PublicInvoiceView } from '../invoices/view';
+import type { InvoiceLineItem, PublicInvoiceView } from '../invoices/view';
+import { LANGUAGES } from '../pay/i18n';
 import type { PublicOrderView } from '../pay/view';
-import { formatMoment, invoiceDocument, receiptDocument, type PayerDocument } from './document';
+import { formatMoment, invoiceDocument, lineItemValue, receiptDocument, type PayerDocument } from './document';
 
 const TX = 'a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f90';
 
@@ -27,6 +28,11 @@ const view = {
   invoice: { invoiceId: '7a0c1e7a-1111-4222-8333-944455556666', currency: 'USD', amount: '73.5', canChangeCoin: false },
 } as unknown as PublicOrderView;
 
+const ITEMS: InvoiceLineItem[] = [
+  { name: 'Blue mug', quantity: 2, unitPrice: '30', total: '60' },
+  { name: 'Shipping', quantity: 1, unitPrice: '13.5', total: '13.5' },
+];
+
 const rowsOf = (document: PayerDocument) => document.rows.map((r) => [r.label, r.value, r.href]);
 
 describe('receiptDocument', () => {
@@ -35,6 +41,7 @@ describe('receiptDocument', () => {
     paidAt: new Date('2026-11-27T08:00:00Z'),
     rate: '59535.5',
     explorer: (tx: string) => `https://mempool.space/tx/${tx}`,
+    items: ITEMS,
   };
 
   it("the payer-safe rows: reference, description, the invoice's price and rate, amounts, the moment, counted transactions", () => {
@@ -45,6 +52,8 @@ describe('receiptDocument', () => {
     expect(rowsOf(document)).toEqual([
       ['Order reference', view.orderId, null],
       ['Order', 'Two mugs', null],
+      ['Blue mug', '2 × $30.00 = $60.00', null],
+      ['Shipping', '$13.50', null],
       ['Price', '$73.50', null],
       ['Order total', '0.00123456 BTC (Bitcoin)', null],
       ['Received', '0.00123456 BTC', null],
@@ -60,6 +69,16 @@ describe('receiptDocument', () => {
     expect(document.title).toBe('إيصال من \u2068Mug Shop\u2069');
     expect(document.testMode).not.toBeNull();
     expect(document.rows.at(-2)!.value).toMatch(/^27 نوفمبر 2026/);
+  });
+
+  it('lists the line items in every language, each a row with the line total', () => {
+    for (const language of LANGUAGES) {
+      const rows = receiptDocument(facts, language).rows;
+      expect(rows.map((r) => r.label)).toEqual(expect.arrayContaining(['Blue mug', 'Shipping']));
+      const mug = rows.find((r) => r.label === 'Blue mug')!;
+      expect({ language, value: mug.value }).toEqual({ language, value: lineItemValue(ITEMS[0]!, 'USD', language) });
+      expect(mug.value).toMatch(/^2 × .*30.* = .*60/);
+    }
   });
 
   it('an order of no invoice has no price or rate rows', () => {
@@ -80,6 +99,7 @@ describe('invoiceDocument', () => {
     currency: 'EUR',
     amount: '12',
     expiresAt: '2026-11-28T10:00:00.000Z',
+    items: [],
   } as unknown as PublicInvoiceView;
 
   it('before payment: the price, the deadline and the link to pay', () => {
@@ -90,6 +110,15 @@ describe('invoiceDocument', () => {
       ['Preis', '12,00\u00a0€', null],
       ['Zahlbar bis', formatMoment(new Date(invoice.expiresAt), 'de'), null],
       ['Online bezahlen', 'https://pay.example/invoice/x?lang=de', 'https://pay.example/invoice/x?lang=de'],
+    ]);
+  });
+
+  it('lists its line items before the price', () => {
+    const items = [{ name: 'Tea', quantity: 3, unitPrice: '4', total: '12' }];
+    const document = invoiceDocument({ ...invoice, items }, 'en', 'https://x');
+    expect(rowsOf(document).slice(1, 3)).toEqual([
+      ['Tea', '3 × €4.00 = €12.00', null],
+      ['Price', '€12.00', null],
     ]);
   });
 

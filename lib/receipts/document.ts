@@ -5,7 +5,7 @@
  * things. Pure: tested in document.test.ts.
  */
 import { FIAT_CURRENCIES } from '../catalog';
-import type { PublicInvoiceView } from '../invoices/view';
+import type { InvoiceLineItem, PublicInvoiceView } from '../invoices/view';
 import { formatAmount, formatPrice, interpolate, isolate } from '../pay/format';
 import { directionOf, type Language } from '../pay/i18n';
 import { INVOICE_MESSAGES, MESSAGES } from '../pay/messages';
@@ -46,6 +46,18 @@ export function formatMoment(moment: Date, language: Language): string {
   return `${format.format(moment)} UTC`;
 }
 
+/**
+ * A line item's value: its total, and how many at what price when more than one ("2 × $5.00 =
+ * $10.00"), in the invoice's currency. Its label is the item's name. The receipt, both PDFs and
+ * the paid mail write a line this way.
+ */
+export function lineItemValue(item: InvoiceLineItem, currency: string, language: Language): string {
+  const fiat = FIAT_CURRENCIES.includes(currency);
+  const total = formatPrice(item.total, currency, language, fiat);
+  if (item.quantity === 1) return total;
+  return `${item.quantity} × ${formatPrice(item.unitPrice, currency, language, fiat)} = ${total}`;
+}
+
 const row = (label: string, value: string, extra: Partial<Pick<DocumentRow, 'href' | 'code'>> = {}): DocumentRow => ({
   label,
   value,
@@ -61,6 +73,8 @@ export interface ReceiptFacts {
   rate: string | null;
   /** The explorer link of a transaction, where there is one. */
   explorer: (txid: string) => string | null;
+  /** An invoice's order: the invoice's line items, in the invoice's currency (empty without). */
+  items: InvoiceLineItem[];
 }
 
 export function receiptDocument(facts: ReceiptFacts, language: Language): PayerDocument {
@@ -72,7 +86,10 @@ export function receiptDocument(facts: ReceiptFacts, language: Language): PayerD
   if (view.description) rows.push(row(m.description, view.description));
   const invoice = view.invoice;
   const fiat = invoice !== null && FIAT_CURRENCIES.includes(invoice.currency);
-  if (invoice) rows.push(row(m.invoicePrice, formatPrice(invoice.amount, invoice.currency, language, fiat)));
+  if (invoice) {
+    for (const item of facts.items) rows.push(row(item.name, lineItemValue(item, invoice.currency, language)));
+    rows.push(row(m.invoicePrice, formatPrice(invoice.amount, invoice.currency, language, fiat)));
+  }
   rows.push(row(m.orderTotal, `${coin(view.amount)} (${view.networkName})`));
   rows.push(row(m.received, coin(view.received)));
   if (invoice && facts.rate)
@@ -101,6 +118,7 @@ export function invoiceDocument(view: PublicInvoiceView, language: Language, inv
   const fiat = FIAT_CURRENCIES.includes(view.currency);
   const rows: DocumentRow[] = [row(rm.invoiceReference, view.invoiceId, { code: true })];
   if (view.description) rows.push(row(m.description, view.description));
+  for (const item of view.items) rows.push(row(item.name, lineItemValue(item, view.currency, language)));
   rows.push(row(im.price, formatPrice(view.amount, view.currency, language, fiat)));
   if (view.screen === 'choose' || view.screen === 'pay') {
     rows.push(row(rm.payBy, formatMoment(new Date(view.expiresAt), language)));

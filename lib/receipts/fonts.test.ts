@@ -1,7 +1,7 @@
 /**
- * Noto Sans and the Han fonts are slices of variable fonts (./fonts, docs/decisions/080): each
- * slice made ready before drawing, in the document's language's own family first, at the regular
- * weight.
+ * Noto Sans, the Han fonts and Noto Nastaliq Urdu are slices of variable fonts (./fonts,
+ * docs/decisions/080 and 095): each slice made ready before drawing, in the document's language's
+ * own family first, at the regular weight; Nastaliq laid out by HarfBuzz (./shaping).
  */
 import { describe, expect, it } from 'vitest';
 import { fontFor, fontOrder, loadFont, prepareFonts } from './fonts';
@@ -47,5 +47,37 @@ describe('Han fonts', () => {
 
   it('must be made ready before a document is drawn', () => {
     expect(() => fontFor('語'.codePointAt(0)!, fontOrder('zh-Hant'))).toThrow(/not prepared/);
+  });
+});
+
+describe('a glyph made without characters', () => {
+  it("takes those of the first call that has them (a composite's part, embedded by an earlier PDF)", () => {
+    const { face } = loadFont('arabic');
+    const id = face.numGlyphs - 1;
+    expect(face.getGlyph(id).codePoints).toEqual([]);
+    expect(face.getGlyph(id, [0x62d]).codePoints).toEqual([0x62d]);
+    expect(face.getGlyph(id, [0x635]).codePoints).toEqual([0x62d]);
+  });
+});
+
+describe('Urdu', () => {
+  it('takes Nastaliq before Naskh; every other language Naskh', async () => {
+    const ye = 'ی'.codePointAt(0)!;
+    await prepareFonts('ی', fontOrder('ur'));
+    expect(fontFor(ye, fontOrder('ur'))).toBe('urdu:arabic');
+    expect(fontFor(ye, fontOrder('ar'))).toBe('arabic');
+    expect(loadFont('urdu:arabic').textLayer).toBe('arabic');
+    expect(loadFont('arabic').textLayer).toBeNull();
+  });
+
+  it("is laid out by HarfBuzz, where fontkit's own layout throws; its glyphs carry no text", async () => {
+    await prepareFonts('نیچے', fontOrder('ur'));
+    const { face } = loadFont('urdu:arabic');
+    const run = face.layout('نیچے');
+    expect(run.glyphs.length).toBeGreaterThan(0);
+    expect(run.glyphs.every((g) => g.codePoints.length === 0)).toBe(true);
+    // Cursive joins climb: some glyph sits above the baseline.
+    expect(run.positions.some((p) => p.yOffset > 0)).toBe(true);
+    expect(run.advanceWidth).toBeGreaterThan(0);
   });
 });

@@ -15,23 +15,27 @@ import 'server-only';
  *
  * Han characters are shared by four families whose drawings differ by country: the document's
  * language picks its own first (`fontOrder`).
+ *
+ * Urdu is drawn in its own Nastaliq style (Noto Nastaliq Urdu, a slice like the others), shaped by
+ * HarfBuzz (./shaping): fontkit, which lays out every other font, fails on its mark positioning.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import * as fontkit from 'fontkit';
 import subsetFont from 'subset-font';
 import type { Language } from '../pay/i18n';
+import { shapeWithHarfBuzz } from './shaping';
 
 type WholeFamily = 'arabic';
 type HanFamily = 'jp' | 'sc' | 'tc' | 'kr';
-type SlicedFamily = 'latin' | HanFamily;
+type SlicedFamily = 'latin' | 'urdu' | HanFamily;
 export type FontFamily = WholeFamily | SlicedFamily;
 /** A font a PDF embeds: a whole family, or one slice of a family (`latin:devanagari`, `jp:119`). */
 export type FontName = WholeFamily | `${SlicedFamily}:${string}`;
 
 /**
- * Arabic and Urdu letters: Noto Naskh Arabic Regular, SIL Open Font License 1.1. (Urdu's usual
- * Nastaliq: fontkit fails on Noto Nastaliq Urdu's positioning, a mark anchor it reads as null.)
+ * Arabic letters, and an Urdu document's text layer (./pdf): Noto Naskh Arabic Regular, SIL Open
+ * Font License 1.1.
  */
 const ARABIC_FILE = '@embedpdf/fonts-arabic/fonts/NotoNaskhArabic-Regular.ttf';
 
@@ -40,6 +44,8 @@ const SLICED_PACKAGES: Record<SlicedFamily, string> = {
   // Latin, Latin Extended (Vietnamese, Turkish), Greek, Cyrillic, and Devanagari (Hindi): Noto
   // Sans draws them all, with Devanagari's conjuncts and vowel signs (its slice keeps their rules).
   latin: 'noto-sans',
+  // Urdu's Nastaliq: its "arabic" slice draws an Urdu document's Arabic-script text (docs/decisions/095).
+  urdu: 'noto-nastaliq-urdu',
   jp: 'noto-sans-jp',
   sc: 'noto-sans-sc',
   tc: 'noto-sans-tc',
@@ -52,11 +58,18 @@ const REGULAR = 400;
 /** The Han family a language prefers; the others follow it as fallbacks. */
 const HAN_FIRST: Partial<Record<Language, HanFamily>> = { ja: 'jp', zh: 'sc', 'zh-Hant': 'tc', ko: 'kr' };
 
-/** The order in which a document's characters look for a font: the first that has the glyph draws it. */
+/** The families HarfBuzz shapes (./shaping): fontkit cannot lay them out. */
+const SHAPED_BY_HARFBUZZ: ReadonlySet<SlicedFamily> = new Set(['urdu']);
+
+/**
+ * The order in which a document's characters look for a font: the first that has the glyph draws
+ * it. An Urdu document takes Nastaliq before Naskh; every other language Naskh for Arabic script.
+ */
 export function fontOrder(language: Language): FontFamily[] {
   const han: HanFamily[] = ['jp', 'sc', 'tc', 'kr'];
   const first = HAN_FIRST[language];
-  return ['latin', 'arabic', ...(first ? [first, ...han.filter((f) => f !== first)] : han)];
+  const arabic: FontFamily[] = language === 'ur' ? ['urdu', 'arabic'] : ['arabic'];
+  return ['latin', ...arabic, ...(first ? [first, ...han.filter((f) => f !== first)] : han)];
 }
 
 /**
@@ -70,6 +83,31 @@ export interface LoadedFont {
   name: FontName;
   /** fontkit's reading of the font: what pdfkit embeds, and the coverage of a character. */
   face: fontkit.Font;
+  /**
+   * Shaped by HarfBuzz, its glyphs carry no text (./shaping): a PDF draws the run's text again,
+   * invisible, in this font (./pdf), so that a reader extracts it in order. Null for the others.
+   */
+  textLayer: WholeFamily | null;
+}
+
+/**
+ * fontkit keeps one glyph object per id for the life of a font, with the characters of the call
+ * that first made it. Embedding a document's subset makes the parts of composite glyphs (a
+ * letter's dots, an accent) with no characters, and pdfkit names each glyph's text (the PDF's
+ * ToUnicode) from that object: a later document drawing such a part as a glyph of its own would
+ * lose that letter to every reader. Fonts are shared by every PDF of the process: a glyph made
+ * without characters takes those of the first call that has them.
+ */
+function keepingCharacters(face: fontkit.Font): fontkit.Font {
+  const getGlyph = face.getGlyph.bind(face);
+  Object.defineProperty(face, 'getGlyph', {
+    value: (id: number, characters: number[] = []) => {
+      const glyph = getGlyph(id, characters);
+      if (glyph.codePoints.length === 0 && characters.length > 0) glyph.codePoints = characters;
+      return glyph;
+    },
+  });
+  return face;
 }
 
 const loaded = new Map<FontName, LoadedFont>();
@@ -79,7 +117,7 @@ function wholeFont(name: WholeFamily): LoadedFont {
   let font = loaded.get(name);
   if (!font) {
     const bytes = fs.readFileSync(path.join(NODE_MODULES, ARABIC_FILE));
-    font = { name, face: fontkit.create(bytes) as fontkit.Font };
+    font = { name, face: keepingCharacters(fontkit.create(bytes) as fontkit.Font), textLayer: null };
     loaded.set(name, font);
   }
   return font;
@@ -136,11 +174,13 @@ async function makeSlice(name: `${SlicedFamily}:${string}`): Promise<LoadedFont>
     targetFormat: 'truetype',
     variationAxes: { wght: REGULAR },
   });
-  const face = fontkit.create(truetype) as fontkit.Font;
+  const face = keepingCharacters(fontkit.create(truetype) as fontkit.Font);
   // harfbuzz moves the outlines to the weight but keeps the default's names ("NotoSansJP-Thin"):
   // the PDF names its font (pdfkit's BaseFont) by the weight it draws.
   Object.defineProperty(face, 'postscriptName', { value: face.postscriptName?.replace(/-\w+$/, '-Regular') });
-  const font: LoadedFont = { name, face };
+  const shaped = SHAPED_BY_HARFBUZZ.has(family);
+  if (shaped) await shapeWithHarfBuzz(face, truetype, 'ur');
+  const font: LoadedFont = { name, face, textLayer: shaped ? 'arabic' : null };
   loaded.set(name, font);
   return font;
 }

@@ -13,7 +13,7 @@ export {
   type ReceiptFacts,
 } from './document';
 export { loadReceipt, type LoadedReceipt } from './load';
-export { LOGO_MAX_SIDE, pdfLogoOf } from './logo';
+export { LOGO_MAX_SIDE, mailLogoOf, pdfLogoOf } from './logo';
 export { pdfHeaders, renderPdf } from './pdf';
 export {
   gatedPdfResponse,

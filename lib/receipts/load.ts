@@ -6,6 +6,7 @@ import 'server-only';
  */
 import { transactionLink } from '../dashboard';
 import { alias, events, invoices, merchants, orders, param, sql, statement, type Queryable, type RowOf } from '../db';
+import { lineItemsOf } from '../invoices';
 import { loadPublicView } from '../pay';
 import { hasReceipt, type PublicBrand } from '../pay/view';
 import { isUuid } from '../protocol';
@@ -21,12 +22,14 @@ const RECEIPT_EXTRAS = statement<
   Pick<RowOf<typeof merchants>, 'explorer_urls' | 'brand_logo' | 'brand_color'> & {
     paid_at: Date | string | null;
     rate: string | null;
+    items: unknown;
+    price_decimals: number | null;
   },
   { id: string }
 >(
   sql`select (select min(${e.createdAt}) from ${events} e
                where ${e.dedupeKey} in ('order.processed:' || ${o.id}::text, 'order.overpaid:' || ${o.id}::text)) as paid_at,
-             ${i.orderRates} ->> ${o.id}::text as rate, ${m.explorerUrls}, ${m.brandLogo}, ${m.brandColor}
+             ${i.orderRates} ->> ${o.id}::text as rate, ${i.items}, ${i.priceDecimals}, ${m.explorerUrls}, ${m.brandLogo}, ${m.brandColor}
         from ${orders} o
         join ${merchants} m on ${m.id} = ${o.merchantId}
         left join ${invoices} i on ${i.id} = ${o.invoiceId}
@@ -52,6 +55,7 @@ export async function loadReceipt(db: Queryable, orderId: string): Promise<Loade
       paidAt: extras.paid_at === null ? null : new Date(extras.paid_at),
       rate: extras.rate,
       explorer: (txid) => transactionLink(view.test ? 'test' : 'live', view.network, txid, overrides) ?? null,
+      items: extras.price_decimals === null ? [] : lineItemsOf(extras.items, extras.price_decimals),
     },
     brand: { logo: extras.brand_logo, color: extras.brand_color },
   };

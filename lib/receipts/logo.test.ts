@@ -1,11 +1,11 @@
 /**
- * A logo of every type a merchant may upload reaches the PDF as PNG or JPEG (./logo,
- * docs/decisions/080), and one whose header claims too many pixels is never decoded.
+ * A logo of every type a merchant may upload reaches the PDF and the mail as PNG or JPEG (./logo,
+ * docs/decisions/080 and 095), and one whose header claims too many pixels is never decoded.
  */
 import { GifWriter } from 'omggif';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
-import { LOGO_MAX_SIDE, logoSize, pdfLogoOf } from './logo';
+import { LOGO_MAX_SIDE, logoSize, mailLogoOf, pdfLogoOf } from './logo';
 
 const dataUrl = (type: string, bytes: Buffer) => `data:${type};base64,${bytes.toString('base64')}`;
 
@@ -69,5 +69,25 @@ describe('a logo in a PDF', () => {
     const wideWebp = Buffer.from(WEBP.alpha, 'base64');
     wideWebp.writeUIntLE(0xffffff, 24, 3);
     expect(pdfLogoOf(dataUrl('image/webp', wideWebp))).toBeNull();
+  });
+});
+
+describe('a logo in a mail', () => {
+  it('a WebP or GIF is attached as a PNG, which every mail client shows (Outlook shows no WebP)', () => {
+    for (const webp of Object.values(WEBP)) {
+      const logo = mailLogoOf(`data:image/webp;base64,${webp}`)!;
+      expect(logo).toMatch(/^data:image\/png;base64,/);
+      const png = PNG.sync.read(Buffer.from(logo.split(',')[1]!, 'base64'));
+      expect([png.width, png.height]).toEqual([1, 1]);
+    }
+    expect(mailLogoOf(dataUrl('image/gif', gif()))).toMatch(/^data:image\/png;base64,/);
+  });
+
+  it('PNG and JPEG as uploaded; none for no logo or one that does not decode', () => {
+    expect(mailLogoOf(`data:image/png;base64,${PNG_1X1}`)).toBe(`data:image/png;base64,${PNG_1X1}`);
+    const jpeg = dataUrl('image/jpeg', Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10]));
+    expect(mailLogoOf(jpeg)).toBe(jpeg);
+    expect(mailLogoOf(null)).toBeNull();
+    expect(mailLogoOf(dataUrl('image/gif', gif().subarray(0, 20)))).toBeNull();
   });
 });

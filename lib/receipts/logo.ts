@@ -45,9 +45,10 @@ function png(width: number, height: number, rgba: Uint8Array): Buffer {
 }
 
 /**
- * The PNG or JPEG bytes of a brand logo (a data: URL, lib/merchants checks it on upload) for
- * pdfkit, or null: no logo, one too large to decode, or bytes that do not decode (the receipt then
- * carries the merchant's name only). JPEG as it is (pdfkit embeds it undecoded).
+ * The PNG or JPEG bytes of a brand logo (a data: URL, lib/merchants checks it on upload), or null:
+ * no logo, one too large to decode, or bytes that do not decode (the document then carries the
+ * merchant's name only). PNG and JPEG as they are. What pdfkit reads, and what every mail client
+ * shows (Outlook's desktop client shows no WebP: docs/decisions/095).
  */
 export function pdfLogoOf(dataUrl: string | null): Buffer | null {
   const match = dataUrl?.match(/^data:image\/(?:png|jpeg|gif|webp);base64,([A-Za-z0-9+/]+={0,2})$/);
@@ -72,4 +73,24 @@ export function pdfLogoOf(dataUrl: string | null): Buffer | null {
   } catch {
     return null; // damaged bytes: the name alone, as for no logo
   }
+}
+
+/** The last logos made ready for mail, by their data: URL: a merchant's mails decode its WebP once, not per message. */
+const mailLogos = new Map<string, string | null>();
+const MAIL_LOGOS_KEPT = 16;
+
+/**
+ * A brand logo as a payer mail attaches it: a PNG or JPEG data: URL (./pdfLogoOf's bytes), or
+ * null when there is none to show. A WebP or GIF upload is converted here, at send, so a logo
+ * uploaded before this rule reaches Outlook too.
+ */
+export function mailLogoOf(dataUrl: string | null): string | null {
+  if (!dataUrl) return null;
+  const kept = mailLogos.get(dataUrl);
+  if (kept !== undefined) return kept;
+  const bytes = pdfLogoOf(dataUrl);
+  const logo = bytes ? `data:${logoImageType(bytes)};base64,${bytes.toString('base64')}` : null;
+  if (mailLogos.size >= MAIL_LOGOS_KEPT) mailLogos.delete(mailLogos.keys().next().value!);
+  mailLogos.set(dataUrl, logo);
+  return logo;
 }

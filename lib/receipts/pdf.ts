@@ -27,6 +27,16 @@ const INK = '#18181b';
 /** Controls that steer the bidirectional algorithm: kept in the text drawn, dropped from metadata. */
 const CONTROLS = /[\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
 
+/**
+ * A line's height and where its baseline sits below the line's top, in ems. Every font of a line
+ * shares one baseline (pdfkit would put each on its own ascender: Nastaliq's is 1.9 em). Urdu's
+ * Nastaliq climbs above and hangs below the baseline further than the other scripts: its
+ * documents get taller lines.
+ */
+function lineMetrics(language: PayerDocument['language']): { height: number; baseline: number } {
+  return language === 'ur' ? { height: 2.2, baseline: 1.45 } : { height: 1.5, baseline: 1.07 };
+}
+
 /** Every text a document draws, without the bidirectional controls (no font draws them): what its fonts are made ready for. */
 export function textOfDocument(document: PayerDocument): string {
   return [document.title, document.status, document.testMode ?? '', ...document.rows.flatMap((r) => [r.label, r.value])]
@@ -93,7 +103,8 @@ class Layout {
       this.paragraph(row.label, { size: 9, color: GREY });
       this.paragraph(row.value, {
         size: 11,
-        direction: row.code ? 'ltr' : directionOfText(row.value, document.direction),
+        // A value without letters (an item's "2 × $30.00 = $60.00") reads left to right, as the page's <bdi>.
+        direction: row.code ? 'ltr' : directionOfText(row.value, 'ltr'),
         href: row.href,
       });
       this.y += 8;
@@ -121,7 +132,8 @@ class Layout {
     options: { size: number; color?: string; direction?: BaseDirection; href?: string | null },
   ): void {
     const direction = options.direction ?? this.document.direction;
-    const lineHeight = options.size * 1.5;
+    const metrics = lineMetrics(this.document.language);
+    const lineHeight = options.size * metrics.height;
     for (const line of wrapText(text, CONTENT, (t) => this.width(t, options.size))) {
       if (this.y + lineHeight > A4.height - MARGIN) {
         this.pdf.addPage();
@@ -131,16 +143,42 @@ class Layout {
       const widths = runs.map((run) => this.runWidth(run.text, run.font, options.size));
       const total = widths.reduce((a, b) => a + b, 0);
       let x = this.document.direction === 'rtl' ? A4.width - MARGIN - total : MARGIN;
+      const baseline = this.y + options.size * metrics.baseline;
       runs.forEach((run, i) => {
         this.use(run.font, options.size);
         // `features` makes pdfkit lay out the run whole, not word by word: fontkit reverses a
         // right-to-left run as one, so its words keep their order.
-        this.pdf.fillColor(options.color ?? INK).text(run.text, x, this.y, { lineBreak: false, features: [] });
+        this.pdf
+          .fillColor(options.color ?? INK)
+          .text(run.text, x, baseline, { lineBreak: false, features: [], baseline: 'alphabetic' });
+        const textLayer = run.font && loadFont(run.font).textLayer;
+        if (textLayer) this.textLayer(run.text, textLayer, x, baseline, widths[i]!, options.size);
         x += widths[i]!;
       });
       if (options.href) this.pdf.link(x - total, this.y, total, lineHeight, options.href);
       this.y += lineHeight;
     }
+  }
+
+  /**
+   * The text of a run whose glyphs carry none (./shaping), drawn again over it, invisible (text
+   * rendering mode 3, as a scanned page's recognised text) and stretched to the run's width, in a
+   * font whose glyphs read back in order: what a reader selects, copies and extracts.
+   */
+  private textLayer(text: string, font: FontName, x: number, baseline: number, width: number, size: number): void {
+    this.use(font, size);
+    const natural = this.pdf.widthOfString(text, { features: [] });
+    // pdfkit draws `horizontalScaling` (the Tz operator); its types do not list it.
+    const stretched = {
+      lineBreak: false,
+      features: [],
+      baseline: 'alphabetic' as const,
+      horizontalScaling: natural > 0 ? (100 * width) / natural : 100,
+    };
+    this.pdf.save();
+    this.pdf.addContent('3 Tr');
+    this.pdf.text(text, x, baseline, stretched);
+    this.pdf.restore();
   }
 
   /** A logical line's width: the sum of its runs of one font (the order of the runs does not change it). */

@@ -132,6 +132,8 @@ export async function checkout(cart: Cart): Promise<string> {
       externalId: id,
       order: id,
       description: lines.map((l) => `${l.quantity} × ${l.product.name}`).join(', '),
+      // Line by line, for the receipt, its PDF and the paid mail (decision 095).
+      items: lines.map((l) => ({ name: l.product.name, quantity: l.quantity, price: usdAmount(l.product.priceCents) })),
       webhookURL: storeUrl('/webhooks'),
       returnURL: storeUrl(`/orders/${id}`),
       lifetime: INVOICE_LIFETIME_MINUTES,

@@ -165,6 +165,7 @@ async function makeSubscriptionInvoice(
     currency: row.currency,
     amount: priceOfPeriods(BigInt(row.amount), what.periods),
     description: what.periods > 1 ? `${row.plan_name} × ${what.periods}` : row.plan_name,
+    items: [{ name: row.plan_name, quantity: what.periods, price: BigInt(row.amount) }],
     webhookUrl: null,
     returnUrl: null,
     currencies,
