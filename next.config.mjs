@@ -1,26 +1,12 @@
+import { SERVER_EXTERNAL_PACKAGES } from './scripts/lib/server-external-packages.mjs';
+
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   // Merchant clients post to `/api-gateway/make-order/` too; answer it instead of redirecting
   // (a 308 loses the body with many HTTP clients).
   skipTrailingSlashRedirect: true,
-  // PGlite loads its WASM and data files from its own package directory at run time, and pg
-  // has optional native parts, as secp256k1 (a prebuilt binary found by path) has: they stay plain
-  // Node modules rather than bundled. prom-client too: one copy of it per process, not one per bundle.
-  // pdfkit reads its standard fonts' metrics from its package directory, and fontkit its Unicode
-  // tables: both stay Node modules (the receipts' PDFs, lib/receipts), as do subset-font,
-  // harfbuzzjs and @cwasm/webp, which load their WASM (harfbuzz, libwebp) from their packages.
-  serverExternalPackages: [
-    '@electric-sql/pglite',
-    'pg',
-    'drizzle-orm',
-    'secp256k1',
-    'prom-client',
-    'pdfkit',
-    'fontkit',
-    'subset-font',
-    'harfbuzzjs',
-    '@cwasm/webp',
-  ],
+  // Plain Node modules, not bundled: why each, in the list's own file (the CLIs' bundles share it).
+  serverExternalPackages: SERVER_EXTERNAL_PACKAGES,
   poweredByHeader: false,
   // forbidden() and unauthorized() (next/navigation) answer the dashboard's 403 and 401 pages
   // from pages and server actions (app/dashboard/session.ts).

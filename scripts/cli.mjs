@@ -9,8 +9,9 @@
 //
 // Packages are bundled too: left outside, Node resolved each of their files at every start (viem,
 // ox and @solana/kit are hundreds of modules), some 1 CPU-second of a 1.4 s `sandbox --help`;
-// bundled, the start takes about 0.4 s. The embedded database's package stays outside: it finds
-// its WebAssembly and data files beside its own modules. `--conditions=react-server` is still
+// bundled, the start takes about 0.4 s. The packages the server keeps out of its bundles stay
+// outside here too (scripts/lib/server-external-packages.mjs: the embedded database's, the PDF
+// and font packages find their WebAssembly, fonts and data beside their own modules). `--conditions=react-server` is still
 // given to the process for it, and to esbuild for the rest (`server-only` resolves to its empty
 // module with it).
 import { createHash } from 'node:crypto';
@@ -19,6 +20,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, stop } from 'esbuild';
 import { root } from './lib/build.mjs';
+import { SERVER_EXTERNAL_PACKAGES } from './lib/server-external-packages.mjs';
 import { currentBundle, recordBundle } from './lib/cli-bundle.mjs';
 
 /**
@@ -41,9 +43,6 @@ const sourceFileUrls = {
     });
   },
 };
-
-/** Packages that read files beside their own modules at run time. */
-const OUTSIDE_THE_BUNDLE = ['@electric-sql/pglite'];
 
 const COMMANDS = ['chains', 'collect', 'db', 'keys', 'sandbox', 'signer', 'users', 'webhooks', 'worker'];
 const [name, ...args] = process.argv.slice(2);
@@ -77,7 +76,7 @@ async function bundleOf(file, manifest) {
       platform: 'node',
       format: 'esm',
       target: 'node20',
-      external: OUTSIDE_THE_BUNDLE,
+      external: SERVER_EXTERNAL_PACKAGES,
       // CommonJS packages inside an ES module call `require` for Node's own modules.
       banner: {
         js: "import { createRequire as createRequireOfBundle } from 'node:module'; const require = createRequireOfBundle(import.meta.url);",
@@ -109,6 +108,7 @@ async function bundleOf(file, manifest) {
   const inputs = [
     ...Object.keys(result.metafile.inputs).filter((input) => !input.includes('node_modules')),
     'scripts/cli.mjs',
+    'scripts/lib/server-external-packages.mjs',
     'tsconfig.json',
     'node_modules/.package-lock.json',
   ];

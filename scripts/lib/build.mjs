@@ -14,6 +14,7 @@ const SOURCES = [
   'instrumentation.ts',
   'proxy.ts',
   'next.config.mjs',
+  'scripts/lib/server-external-packages.mjs',
   'package.json',
   'tailwind.config.ts',
   'postcss.config.mjs',
