@@ -22,9 +22,25 @@ export {
   ClaimLinkInvalid,
   NotRefundable,
   RefundExceedsReceived,
+  RefundNetworkUnavailable,
   RefundStateConflict,
+  RefundTransactionRefused,
   type RefundError,
 } from './errors';
+export {
+  completeRefundByTransaction,
+  recheckRefundsSentByHand,
+  type CompleteRefundOptions,
+  refundChain,
+  type RefundChain,
+} from './completion';
+export {
+  judgeRefundTransaction,
+  owedBy,
+  type RefundToPay,
+  type RefundTransactionJudgement,
+  type RefundTransactionProblem,
+} from './transfer-check';
 export { planRefund, settleRefundPlans, type PlanRefundOptions } from './plans';
 export { priceRefund, type PricedRefund, type RefundPrice } from './pricing';
 export {
