@@ -170,6 +170,8 @@ async function recordSeen(
   if (!next.ok) throw new RefundStateConflict(next.reason);
   if (row.state === 'ready') await discardRefundPlans(tx, row.id, 'the refund was sent by hand');
   const moved = next.state === row.state ? row : await applyRefundAction(tx, row, action, { txid }, now);
+  // A refund its plan sent stays the plan's (the watcher moves it with the plan); a re-check only moved it sooner.
+  if (row.state !== 'ready' && !row.sent_by_hand) return moved;
   const [marked] = await MARK_SENT_BY_HAND.run(tx, { id: row.id, blockHash: judgement.blockHash });
   return marked ?? moved;
 }

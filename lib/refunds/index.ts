@@ -37,12 +37,12 @@ export {
 export {
   judgeRefundTransaction,
   owedBy,
-  type RefundToPay,
+  type RefundOwed,
   type RefundTransactionJudgement,
   type RefundTransactionProblem,
 } from './transfer-check';
 export { planRefund, settleRefundPlans, type PlanRefundOptions } from './plans';
-export { priceRefund, type PricedRefund, type RefundPrice } from './pricing';
+export { priceRefund, refundRates, type PricedRefund, type RefundPrice, type RefundRates } from './pricing';
 export {
   holdsAmount,
   isFinalRefundState,

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ChainTransfer, FoundTransaction } from '../chains';
-import { judgeRefundTransaction, owedBy, type RefundToPay } from './transfer-check';
+import { judgeRefundTransaction, owedBy, type RefundOwed } from './transfer-check';
 
-const refund: RefundToPay = {
+const refund: RefundOwed = {
   address: 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh',
   tag: '4242',
   currency: 'XRP',

@@ -15,7 +15,7 @@ import { formatUnits } from '../money';
 import type { FoundTransaction } from '../chains';
 
 /** What a refund is owed, as the check needs it. */
-export interface RefundToPay {
+export interface RefundOwed {
   address: string;
   tag: string | null;
   currency: string;
@@ -37,13 +37,13 @@ export type RefundTransactionJudgement =
 const sameAddress = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
 /** The smallest payment that completes `refund` by a transaction that paid `fee` (null: not told). */
-export function owedBy(refund: RefundToPay, fee: bigint | null): bigint {
+export function owedBy(refund: RefundOwed, fee: bigint | null): bigint {
   if (!refund.feeFromRefund || fee === null || refund.currency !== refund.nativeCurrency) return refund.amount;
   return fee >= refund.amount ? 1n : refund.amount - fee;
 }
 
 export function judgeRefundTransaction(
-  refund: RefundToPay,
+  refund: RefundOwed,
   found: FoundTransaction | null,
 ): RefundTransactionJudgement {
   const units = (value: bigint) => `${formatUnits(value, refund.decimals)} ${refund.currency}`;
