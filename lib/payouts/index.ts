@@ -11,6 +11,7 @@ export {
   listMoneyOutPlans,
   newestRefundPlan,
   prepareCollection,
+  refundFeeEstimate,
   settleCollections,
   type FundsLine,
   type PlanChange,
