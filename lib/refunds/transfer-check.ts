@@ -42,10 +42,7 @@ export function owedBy(refund: RefundOwed, fee: bigint | null): bigint {
   return fee >= refund.amount ? 1n : refund.amount - fee;
 }
 
-export function judgeRefundTransaction(
-  refund: RefundOwed,
-  found: FoundTransaction | null,
-): RefundTransactionJudgement {
+export function judgeRefundTransaction(refund: RefundOwed, found: FoundTransaction | null): RefundTransactionJudgement {
   const units = (value: bigint) => `${formatUnits(value, refund.decimals)} ${refund.currency}`;
   if (!found)
     return {
