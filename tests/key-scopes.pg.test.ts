@@ -142,6 +142,7 @@ beforeAll(async () => {
     'refunds/make': { orderId: order.orderId, amount: '0.02' },
     'refunds/get': { id: refund.id },
     'refunds/list': { orderId: order.orderId },
+    'refunds/complete': { id: refund.id, txId: 'a3f1c4e2b8d7960512ce4b7a9d0e3f6a2b1c8d7e6f5a4b3c2d1e0f9a8b7c6d5e' },
     'funds/list': {},
     'funds/check': {},
     'collections/prepare': { network: 'litecoin' },
@@ -175,6 +176,7 @@ const WRITES: OperationName[] = [
   'payment-links/create',
   'payment-links/disable',
   'refunds/make',
+  'refunds/complete',
   'subscriptions/create-plan',
   'subscriptions/update-plan',
   'subscriptions/create',
@@ -208,7 +210,7 @@ describe('a read-only key', () => {
             path: 'x-api-public-key',
             // Money out needs its own scope; every other write a full key's.
             message: expect.stringMatching(
-              name === 'refunds/make'
+              name === 'refunds/make' || name === 'refunds/complete'
                 ? /^has scopes read-only; this operation needs refunds/
                 : PLANS.includes(name)
                   ? /^has scopes read-only; this operation needs signing-plans$/
@@ -248,6 +250,13 @@ describe('a full key', () => {
         const refused = await call(gateway, name, bodies[name], merchant.test);
         expect(refused.status, name).toBe(403);
         await ok(name, bodies[name], refunder);
+        continue;
+      }
+      // Completing one by hand too; the refund of `bodies` awaits its address, which the refunds key is told.
+      if (name === 'refunds/complete') {
+        expect((await call(gateway, name, bodies[name], merchant.test)).status, name).toBe(403);
+        const early = await call(gateway, name, bodies[name], refunder);
+        expect([early.status, early.body.error?.name], name).toEqual([409, 'REFUND_STATE_CONFLICT']);
         continue;
       }
       // Signing plans too: only the signing-plans scope (tests/plans-api.pglite.test.ts calls them).

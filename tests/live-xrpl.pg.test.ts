@@ -2,7 +2,9 @@
  * Live mode on the XRP Ledger: the adapter (lib/chains/xrpl) over JSON-RPC against a FAKE rippled
  * (tests/support/fake-rippled.ts: rippled cannot run here; the fake follows xrpl.org's pages), the
  * real watcher, state machine, webhook dispatcher and database, orders made with a live key. Every
- * order shares the gateway's receiving account and has its own destination tag.
+ * order shares the gateway's receiving account and has its own destination tag. A refund sent by
+ * hand with the payer's destination tag completes by its transaction id (the `tx` method,
+ * docs/decisions/092).
  */
 import { describe, expect, it } from 'vitest';
 import { fillAddressPool } from '@/lib/addresses';
@@ -14,6 +16,7 @@ import { findApiKey } from '@/lib/merchants';
 import { findOperations } from '@/lib/operations';
 import type { OrderRow } from '@/lib/orders/rows';
 import { OPERATIONS } from '@/lib/protocol';
+import { completeRefundByTransaction, confirmClaim, makeRefund } from '@/lib/refunds';
 import { createOrder, orderRow } from './support/chain';
 import type { FakeRippled, IssuedAmount } from './support/fake-rippled';
 import { configureLive, waitFor, watchLive, withLiveNetwork, type WebhookReceiver } from './support/live';
@@ -123,6 +126,33 @@ describe('live XRP Ledger (fake rippled)', () => {
     expect(await findOperations(db, key, tx)).toMatchObject([
       { type: 'IN', source: 'ORDER', address: ACCOUNT, result: { tx, status: 'processed', amount: '25.5' } },
     ]);
+  });
+
+  it("completes an XRP refund sent by hand by its id: the payer's tag, validated, at least the amount", async () => {
+    const order = await createOrder(db, merchant.live, { ...XRP, amount: '3' });
+    node.pay({ to: ACCOUNT, tag: tagOf(order), delivered: '3000000' });
+    node.closeLedger();
+    await watchLive(db, adapter);
+    expect((await orderRow(db, order.id)).status).toBe('processed');
+    const scope = { merchantId: merchant.merchantId, mode: 'live' as const };
+    const made = await makeRefund(db, scope, {
+      target: { kind: 'order', id: order.id },
+      amount: 1_000_000n,
+      createdBy: 'test',
+      now: new Date(),
+    });
+    const token = made.claimUrl.slice(made.claimUrl.lastIndexOf('/') + 1);
+    await confirmClaim(db, token, { address: OTHER_ACCOUNT, tag: '77' }, new Date());
+    const complete = (txId: string) =>
+      completeRefundByTransaction(db, scope, made.refund.id, txId, { now: new Date(), chain: () => adapter });
+
+    const otherTag = node.pay({ to: OTHER_ACCOUNT, tag: 78, delivered: '1000000' });
+    const right = node.pay({ to: OTHER_ACCOUNT, tag: 77, delivered: '1000000' });
+    await expect(complete(right)).rejects.toThrow(/does not know this transaction/); // not in a ledger yet
+    node.closeLedger();
+    await expect(complete(otherTag)).rejects.toThrow(/without its destination tag 77/);
+    expect(await complete(right)).toMatchObject({ state: 'confirmed', txId: right, tag: '77' });
+    expect((await orderRow(db, order.id)).status).toBe('processed');
   });
 
   it('reads validated ledgers only: a closed ledger awaiting validation, or one above the head, is no block yet', async () => {

@@ -5,15 +5,22 @@
  * a viewer sees no form and its direct post is refused (sent to the 403 page) with nothing written. Above the
  * owner's threshold a refund waits for a second person: not the one who made it, not a viewer; the approval audited.
  * A mispaid order's "Refund what arrived" (decision 091), and no decision while its payer's refund stands.
- * The order's status never moves.
+ * A refund sent by hand is completed by its transaction id, verified on the sandbox ledger (decision 092): a
+ * transaction that pays another address refused with what the chain showed (by cookie, not in the URL), the right
+ * one accepted and audited, a viewer refused. An invoice's order is refunded in the invoice's fiat at the rate
+ * chosen among the three shown side by side (the invoice's, the current, one's own), the fee taken from the refund
+ * when ticked. The order's status never moves.
  */
 import { beforeAll, expect, it } from 'vitest';
+import { findNetwork } from '@/lib/catalog';
+import { broadcast } from '@/lib/chains';
+import { chooseCoin } from '@/lib/invoices';
 import { requestPayerRefund } from '@/lib/mispayments';
-import { setRefundApprovalRule } from '@/lib/refunds';
+import { confirmClaim, makeRefund, setRefundApprovalRule } from '@/lib/refunds';
 import { createUser, openSession } from '@/lib/users';
 import type { OrderRow } from '@/lib/orders/rows';
 import { createOrder } from './support/chain';
-import { withTestGateway, type TestGateway } from './support/gateway';
+import { call, withTestGateway, type TestGateway } from './support/gateway';
 import type { TestMerchant } from './support/merchants';
 
 let gateway: TestGateway;
@@ -231,4 +238,114 @@ it('"Refund what arrived" on a mispaid order (decision 091): the refunds permiss
     asked.split('/').pop(),
   ]);
   expect(row!.status).toBe('partial');
+});
+
+it('completes a refund sent by hand by its transaction id, verified on chain; refuses another payment; audited', async () => {
+  const litecoin = findNetwork('litecoin')!;
+  const payer = (await createOrder(gateway.db, merchant.test, { currency: 'LTC', network: 'litecoin', amount: '1' }))
+    .address;
+  const scope = { merchantId: merchant.merchantId, mode: 'test' as const };
+  const made = await makeRefund(gateway.db, scope, {
+    target: { kind: 'order', id: order.id },
+    amount: 10_000_000n,
+    createdBy: 'test',
+    now: new Date(),
+  });
+  const token = made.claimUrl.slice(made.claimUrl.lastIndexOf('/') + 1);
+  await confirmClaim(gateway.db, token, { address: payer, tag: '' }, new Date());
+  const pay = async (to: string, amount: bigint) =>
+    (await broadcast(gateway.db, { network: litecoin, to, currency: 'LTC', amount })).txHash;
+
+  const owner = await cookieOf('owner');
+  const fields = formFields(await page(owner), 'Complete');
+  const elsewhere = await post(owner, [...fields, ['txId', await pay(order.address, 10_000_000n)]]);
+  expect(elsewhere.headers.get('location')).toMatch(/refund=transaction$/);
+  expect(decodeURIComponent(elsewhere.headers.get('set-cookie') ?? '')).toContain(
+    `This transaction pays no LTC to the refund's address ${payer}.`,
+  );
+  const viewer = await cookieOf('viewer');
+  const txId = await pay(payer, 10_000_000n);
+  expect((await post(viewer, [...fields, ['txId', txId]])).headers.get('location')).toMatch(/\/dashboard\/forbidden$/);
+  expect((await audit('refund.complete')).length).toBe(0);
+
+  const done = await post(owner, [...fields, ['txId', txId]]);
+  expect(done.headers.get('location')).toMatch(/refund=completed$/);
+  const [refund] = await gateway.db.query<{ state: string; txid: string }>(
+    'select state, txid from refunds where id = $1',
+    [made.refund.id],
+  );
+  expect(refund).toMatchObject({ txid: txId });
+  expect(['sent', 'confirmed']).toContain(refund!.state);
+  expect((await audit('refund.complete')).map((a) => a.detail)).toEqual([
+    expect.objectContaining({ refundId: made.refund.id, txId, state: refund!.state }),
+  ]);
+  const [row] = await gateway.db.query<{ status: string }>('select status from orders where id = $1', [order.id]);
+  expect(row!.status).toBe('processed');
+});
+
+it("refunds an invoice's order in its fiat at the rate chosen of the three shown side by side, the fee choice kept", async () => {
+  const made = await call(
+    gateway,
+    'make-invoice',
+    { currency: 'USD', amount: '100', externalId: 'dashboard-refund-rates', currencies: [{ currency: 'LTC' }] },
+    merchant.test,
+  );
+  const invoiceOrder = await chooseCoin(gateway.db, made.body.response.id, { currency: 'LTC', network: 'litecoin' });
+  await gateway.db.query(`update orders set status = 'processed', received = amount where id = $1`, [invoiceOrder.id]);
+  const [invoice] = await gateway.db.query<{ rate: string }>('select rate from invoices where id = $1', [
+    made.body.response.id,
+  ]);
+  const owner = await cookieOf('owner');
+  const at = `/dashboard/orders/${invoiceOrder.id}`;
+  const html = unescape(
+    await (await fetch(`${gateway.baseUrl}${at}`, { headers: { cookie: owner }, redirect: 'manual' })).text(),
+  );
+  // The three rates side by side, and the fee line (test mode: no estimate).
+  expect(html).toContain("The invoice's rate");
+  expect(html).toContain(`${invoice!.rate} USD`);
+  expect(html).toContain('The current rate');
+  expect(html).toContain('Your own rate (USD)');
+  expect(html).toContain('Network fee estimate: none here');
+  const hidden = formFields(html, 'Refund');
+  const postHere = (fields: [string, string][]) => {
+    const form = new FormData();
+    for (const [name, value] of fields) form.append(name, value);
+    return fetch(`${gateway.baseUrl}${at}`, {
+      method: 'POST',
+      body: form,
+      headers: { cookie: owner },
+      redirect: 'manual',
+    });
+  };
+  const fiat = (rate: string, extra: [string, string][] = []) =>
+    postHere([...hidden, ['amount', '10'], ['priceIn', 'fiat'], ['rate', rate], ...extra]);
+  expect((await fiat('invoice', [['feeFromRefund', 'on']])).headers.get('location')).toContain('refund=made');
+  expect((await fiat('custom', [['customRate', '125']])).headers.get('location')).toContain('refund=made');
+  // A custom rate chosen without one, or not a decimal: refused, nothing made.
+  expect((await fiat('custom')).headers.get('location')).toContain('refund=invalid');
+  expect((await fiat('custom', [['customRate', '1e3']])).headers.get('location')).toContain('refund=invalid');
+  const rows = await gateway.db.query<{
+    amount: string;
+    price_rate: string;
+    price_rate_source: string;
+    fee_from_refund: boolean;
+  }>(
+    'select amount, price_rate, price_rate_source, fee_from_refund from refunds where order_id = $1 order by created_at',
+    [invoiceOrder.id],
+  );
+  expect(rows).toEqual([
+    expect.objectContaining({ price_rate: invoice!.rate, price_rate_source: 'invoice', fee_from_refund: true }),
+    // 10 USD at 125 USD per LTC: 0.08 LTC.
+    { amount: '8000000', price_rate: '125', price_rate_source: 'custom', fee_from_refund: false },
+  ]);
+  expect((await audit('refund.create')).map((a) => a.detail)).toContainEqual(
+    expect.objectContaining({
+      price: { amount: '10', currency: 'USD', rate: '125', rateSource: 'custom' },
+      feeFromRefund: false,
+    }),
+  );
+  const [row] = await gateway.db.query<{ status: string }>('select status from orders where id = $1', [
+    invoiceOrder.id,
+  ]);
+  expect(row!.status).toBe('processed');
 });

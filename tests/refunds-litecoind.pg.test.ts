@@ -4,7 +4,10 @@
  * `npm run signer` signing it with the public test seed after checking the payment and its ledger,
  * the node mining it, the watcher moving the refund to confirmed with its event, the order's
  * status unchanged. Then a gateway playing attacker: the same refund signed twice, a plan whose
- * destination or amount was changed, a refund above the signer's daily cap.
+ * destination or amount was changed, a refund above the signer's daily cap. Last, refunds sent by
+ * hand from the node's wallet, completed by their transaction ids (docs/decisions/092): one from
+ * the mempool confirmed by the watcher's re-check, one already mined found by the block search on a
+ * node without -txindex.
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -19,7 +22,15 @@ import type { LiveAdapter } from '@/lib/chains/live';
 import { collectionPlan, setTreasury } from '@/lib/payouts';
 import { createKey } from '@/lib/merchants';
 import { refundPlanSchema, type MoneyOutPlan, type RefundPlan } from '@/lib/protocol';
-import { cancelRefund, confirmClaim, getRefund, makeRefund, planRefund, reopenRefund } from '@/lib/refunds';
+import {
+  cancelRefund,
+  completeRefundByTransaction,
+  confirmClaim,
+  getRefund,
+  makeRefund,
+  planRefund,
+  reopenRefund,
+} from '@/lib/refunds';
 import type { Litecoind } from '../scripts/lib/litecoind.mjs';
 import { callInProcess, useDatabaseForApi } from './support/api-in-process';
 import { createOrder, orderRow } from './support/chain';
@@ -222,5 +233,41 @@ describe('a refund sent with the merchant key on litecoind regtest', () => {
       status: 'stale',
       reason: 'the refund was canceled',
     });
+  }, 120_000);
+
+  it('completes refunds sent by hand by their ids: from the mempool, then mined and found without -txindex', async () => {
+    const chain = { chain: () => adapter, now: new Date() };
+    const byHand = await claimedRefund(orderId, 5_000_000n);
+    const fromMempool = (await node.rpc('sendtoaddress', byHand.address, '0.05')) as string;
+    expect(await completeRefundByTransaction(db, scope(), byHand.refund.id, fromMempool, chain)).toMatchObject({
+      state: 'sent',
+      txId: fromMempool,
+    });
+
+    // Mined before the gateway heard of it: not in the mempool, and no -txindex: found in its block.
+    const mined = await claimedRefund(orderId, 4_000_000n);
+    const inBlock = (await node.rpc('sendtoaddress', mined.address, '0.04')) as string;
+    await node.mine(1);
+    await expect(node.rpc('getrawtransaction', inBlock, true)).rejects.toThrow();
+    expect(await completeRefundByTransaction(db, scope(), mined.refund.id, inBlock, chain)).toMatchObject({
+      state: 'confirmed',
+      txId: inBlock,
+    });
+    // Paying the payer less than owed (the fee was not the payer's to bear) is refused by what the chain shows.
+    const short = await claimedRefund(orderId, 3_000_000n);
+    const less = (await node.rpc('sendtoaddress', short.address, '0.02999')) as string;
+    await expect(completeRefundByTransaction(db, scope(), short.refund.id, less, chain)).rejects.toThrow(
+      /pays 0\.02999 LTC to the refund's address; the refund owes 0\.03 LTC/,
+    );
+
+    await watchLive(db, adapter);
+    expect(await getRefund(db, scope(), byHand.refund.id)).toMatchObject({ state: 'confirmed', txId: fromMempool });
+    expect(await eventTypes(byHand.refund.id)).toEqual([
+      'refund.created',
+      'refund.ready',
+      'refund.sent',
+      'refund.confirmed',
+    ]);
+    expect((await orderRow(db, orderId)).status).toBe('processed');
   }, 120_000);
 });

@@ -74,6 +74,7 @@ import {
   type PlanWrite,
 } from '../payouts';
 import {
+  completeRefundByTransaction,
   getRefund,
   listRefunds,
   planRefund,
@@ -290,6 +291,24 @@ export const API_OPERATIONS = {
     { nonce: 'handler' },
   ),
   'refunds/get': apiOperation('refunds/get', ({ db, key }, { id }) => getRefund(db, key, id)),
+  // Verified on chain before anything is written; the completion, its event and the nonce commit together.
+  'refunds/complete': apiOperation(
+    'refunds/complete',
+    ({ db, key, nonce }, { id, txId }) =>
+      completeRefundByTransaction(db, { merchantId: key.merchantId, mode: key.mode }, id, txId, {
+        now: new Date(),
+        within: async (tx, refund) => {
+          if (!(await consumeNonce(tx, key.keyId, nonce))) throw new NonceReused();
+          await recordAudit(tx, {
+            merchantId: key.merchantId,
+            actor: `API key ${key.publicKey}`,
+            action: 'refund.complete',
+            detail: { refundId: refund.id, txId: refund.txid, state: refund.state, mode: key.mode },
+          });
+        },
+      }),
+    { nonce: 'handler' },
+  ),
   'refunds/list': apiOperation('refunds/list', async ({ db, key }, query) => ({
     refunds: await listRefunds(db, key, query),
   })),

@@ -416,6 +416,8 @@ const DOMAIN_ANSWERS: Record<
   NotRefundable: 'REFUND_REFUSED',
   RefundExceedsReceived: 'REFUND_EXCEEDS_RECEIVED',
   RefundStateConflict: 'REFUND_STATE_CONFLICT',
+  RefundTransactionRefused: 'REFUND_TRANSACTION_REFUSED',
+  RefundNetworkUnavailable: 'NETWORK_UNAVAILABLE',
   // The payer's claim page's refusals (lib/refunds/claim.ts): no API operation makes them.
   ClaimLinkInvalid: 'NOT_FOUND',
   ClaimAddressInvalid: 'VALIDATION_ERROR',

@@ -70,6 +70,34 @@ export interface ChainSpend {
   blockHeight?: number;
 }
 
+/** One transaction as `ChainAdapter.transaction` finds it by its id. */
+export interface FoundTransaction {
+  /**
+   * Every value it moved, to any address, as `scan` reshapes them (outputs, the native transfer,
+   * the configured tokens' Transfer logs, an XRP payment's delivered amount); none when it failed.
+   */
+  transfers: ChainTransfer[];
+  /** 0 while it waits in the mempool; in a block, that block and those above it to the node's tip. */
+  confirmations: number;
+  /** The hash of its block; null in the mempool. */
+  blockHash: string | null;
+  /**
+   * What the transaction paid for itself, in the network's native coin, when the chain tells
+   * (EVM gas used at its price, Tron's fee, XRP's Fee, a UTXO mempool entry's fee); null otherwise.
+   */
+  fee: bigint | null;
+}
+
+/**
+ * Where to look for a transaction by id (the Bitcoin family without -txindex finds a mined one only
+ * in a block it is told): its block when known from an earlier look, else blocks back from the tip
+ * until one older than `since`.
+ */
+export interface TransactionHint {
+  blockHash?: string;
+  since?: Date;
+}
+
 export interface ChainAdapter {
   readonly network: Network;
   /** Confirmations a payment needs before it counts (1 = included in a block): the network's policy (./networks). */
@@ -101,6 +129,12 @@ export interface ChainAdapter {
   watchAccounts?(accounts: readonly string[]): void;
   /** Transfers waiting in the mempool (empty where the chain has none to show). */
   mempool(): Promise<ChainTransfer[]>;
+  /**
+   * The transaction `txHash` (the network's canonical spelling) on the node's best chain or in its
+   * mempool, or null when the node does not know it (docs/decisions/092: a refund sent by hand is
+   * verified with it). Absent where the family cannot look one up yet.
+   */
+  transaction?(txHash: string, hint: TransactionHint): Promise<FoundTransaction | null>;
   /**
    * One watcher step's view of the chain, where the adapter has several nodes (./failover): every
    * read of the view (mempool, head, blocks, scan) goes to one node, whose head is at or above

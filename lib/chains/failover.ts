@@ -29,7 +29,7 @@ import 'server-only';
  * docs/decisions/038 (and its amendment of 2026-11-27) says why.
  */
 import type { Network } from '../catalog';
-import type { BlockRef, ChainAdapter, ChainTransfer } from './adapter';
+import type { BlockRef, ChainAdapter, ChainTransfer, FoundTransaction, TransactionHint } from './adapter';
 import type { LiveAdapter } from './live-adapter';
 import { RpcStats } from './rpc-stats';
 
@@ -260,6 +260,15 @@ export function failoverAdapter(network: Network, nodes: FailoverNode[], options
       ? {
           watchAccounts: (accounts: readonly string[]) => {
             for (const t of tracked) t.adapter.watchAccounts?.(accounts);
+          },
+        }
+      : {}),
+    // A transaction looked up by id (docs/decisions/092): the first node in step that answers.
+    ...(tracked.every((t) => t.adapter.transaction)
+      ? {
+          transaction: async (txHash: string, hint: TransactionHint): Promise<FoundTransaction | null> => {
+            if (tracked.every((t) => t.height === null)) await head();
+            return firstAnswer((a) => a.transaction!(txHash, hint), inStep);
           },
         }
       : {}),

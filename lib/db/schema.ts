@@ -839,7 +839,15 @@ export const refunds = pgTable(
     address: text('address'),
     tag: text('tag'),
     addressConfirmedAt: timestamp('address_confirmed_at', { withTimezone: true, precision: 3 }),
+    /** The transaction that pays it: its plan's, or one the merchant sent by hand and entered (docs/decisions/092). */
     txid: text('txid'),
+    /**
+     * A refund sent by hand: its transaction was entered and verified on chain, not moved by a
+     * plan; the watcher re-checks it until confirmed (docs/decisions/092).
+     */
+    sentByHand: boolean('sent_by_hand').notNull().default(false),
+    /** The block the entered transaction was found in (the Bitcoin family finds it there again without -txindex). */
+    txBlockHash: text('tx_block_hash'),
     reason: text('reason'),
     /** The network fee is taken from the refund when it is sent: always for one the payer started (docs/decisions/082). */
     feeFromRefund: boolean('fee_from_refund').notNull().default(false),
@@ -861,6 +869,14 @@ export const refunds = pgTable(
       t.id.desc().nullsFirst(),
     ),
     index('refunds_source').on(t.sourceKind, t.sourceId),
+    // One transaction pays one refund: an id entered by hand cannot complete a second (docs/decisions/092).
+    uniqueIndex('refunds_txid')
+      .on(t.network, t.mode, t.txid)
+      .where(sql`${t.txid} is not null`),
+    // The watcher's re-check of refunds sent by hand, each pass of each network: the few waiting.
+    index('refunds_sent_by_hand')
+      .on(t.network, t.mode)
+      .where(sql`${t.state} = 'sent' and ${t.sentByHand}`),
     index('refunds_order')
       .on(t.orderId)
       .where(sql`${t.orderId} is not null`),

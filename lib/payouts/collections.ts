@@ -118,6 +118,21 @@ export async function fundsOf(db: Queryable, merchantId: string, mode: Mode): Pr
   return lines;
 }
 
+/**
+ * What the network would take to send one refund (one input, the refund and the change) at the
+ * node's current estimate for six blocks, for the refund form (docs/decisions/092): live
+ * Bitcoin-family networks with a node; null elsewhere (test mode, other families: a refund there
+ * is sent from the merchant's own wallet, which sets its fee) and when the node has no estimate.
+ */
+export async function refundFeeEstimate(network: string, mode: Mode): Promise<{ feeRate: bigint; fee: bigint } | null> {
+  if (mode !== 'live' || !isUtxoCoin(network)) return null;
+  const node = collectionNodeOf(liveChainConfig(network));
+  const feeRate = node ? await node.feeRate(6).catch(() => null) : null;
+  if (feeRate === null || feeRate <= 0n) return null;
+  const script = network === 'dogecoin' || network === 'bitcoincash' ? 'pkh' : 'wpkh';
+  return { feeRate, fee: BigInt(estimateVsize(script, 1, 22, 22)) * feeRate };
+}
+
 export type Collectable = Pick<
   RowOf<typeof chainTransfers>,
   'id' | 'tx_hash' | 'output_index' | 'amount' | 'block_hash'

@@ -12,6 +12,7 @@ export {
   movePlan,
   newestRefundPlan,
   prepareCollection,
+  refundFeeEstimate,
   settleCollections,
   type FundsLine,
   type PlanChange,

@@ -71,6 +71,13 @@ export const API_ERRORS = {
     message: 'The refunds of this payment would exceed what it received.',
   },
   REFUND_STATE_CONFLICT: { code: 3103, status: 409, message: "The refund's state does not allow this." },
+  /** A transaction entered to complete a refund does not (docs/decisions/092); the message says what the chain showed. */
+  REFUND_TRANSACTION_REFUSED: {
+    code: 3104,
+    status: 422,
+    message:
+      'This transaction does not complete the refund: the message says why (unknown, another address or tag, less than owed, already used).',
+  },
   /** A collection or refund plan cannot be prepared as asked, or does not take a submitted transaction; the message says why (docs/collections.md). */
   PLAN_REFUSED: {
     code: 3201,
@@ -86,6 +93,8 @@ export const API_ERRORS = {
     status: 503,
     message: 'No fresh exchange rate is available for this pair; retry shortly.',
   },
+  /** The node of the network asked did not answer (a refund's transaction looked up); nothing changed. */
+  NETWORK_UNAVAILABLE: { code: 5005, status: 503, message: "The network's node did not answer; retry shortly." },
   OVERLOADED: { code: 5003, status: 503, message: 'The gateway is busy; retry shortly.' },
   INTERNAL_ERROR: { code: 5000, status: 500, message: 'Internal error.' },
 } as const;

@@ -102,6 +102,8 @@ const SUMMARIES: Record<OperationName, string> = {
     'Refund an order, an invoice or an orphan deposit, in full or in part, in the coin or priced in fiat; answers the claim link the payer gives their address through.',
   'refunds/get': 'One refund.',
   'refunds/list': 'The refunds, newest first (of one order with `orderId`).',
+  'refunds/complete':
+    "Completes a refund sent by hand from any wallet by the transaction that paid it, verified on its network: it must pay the confirmed address (and tag) at least what the refund owes, and complete no other refund. Sent, or confirmed with the network's confirmations.",
   'funds/list':
     'What the deposit addresses hold, per network and currency, with the estimated fee to collect it and the treasury it goes to.',
   'funds/check':
@@ -220,6 +222,7 @@ const EXAMPLES: Record<OperationName, Record<string, unknown>> = {
   'refunds/make': { invoiceId: ID, amount: '25.00', currency: 'USD', rate: 'invoice' },
   'refunds/get': { id: ID },
   'refunds/list': { orderId: ID, limit: 20 },
+  'refunds/complete': { id: ID, txId: 'a3f1c4e2b8d7960512ce4b7a9d0e3f6a2b1c8d7e6f5a4b3c2d1e0f9a8b7c6d5e' },
   'funds/list': {},
   'funds/check': {},
   'collections/prepare': { network: 'litecoin', minimum: '0.001', feeRate: '2' },

@@ -64,6 +64,7 @@ import {
   makeRefundRequest,
   getRefundRequest,
   listRefundsRequest,
+  completeRefundRequest,
   prepareCollectionRequest,
   listCollectionsRequest,
   getCollectionRequest,
@@ -154,6 +155,7 @@ export const OPERATIONS = {
   'refunds/make': { request: makeRefundRequest, response: madeRefundResponse, access: 'refunds:create' },
   'refunds/get': { request: getRefundRequest, response: refundResponse, access: 'refunds:read' },
   'refunds/list': { request: listRefundsRequest, response: refundListResponse, access: 'refunds:read' },
+  'refunds/complete': { request: completeRefundRequest, response: refundResponse, access: 'refunds:create' },
   // Money out, read only (docs/collections.md): what the deposit addresses hold.
   'funds/list': { request: emptyRequest, response: fundsResponse, access: 'read' },
   'funds/check': { request: emptyRequest, response: fundsCheckResponse, access: 'read' },

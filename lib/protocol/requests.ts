@@ -593,6 +593,19 @@ export const makeRefundRequest = z
 export type MakeRefundRequest = z.output<typeof makeRefundRequest>;
 /** refunds/get. */
 export const getRefundRequest = z.object({ id: id() });
+/**
+ * refunds/complete: the caller's refund `id`, sent by hand from any wallet, completed by the
+ * transaction `txId` that paid it (docs/decisions/092): the network's transaction id (EVM with or
+ * without 0x, any case).
+ */
+export const completeRefundRequest = z.object({
+  id: id(),
+  txId: text()
+    .trim()
+    .min(1, 'is required')
+    .max(200, 'must be at most 200 characters')
+    .regex(/^[0-9A-Za-z]+$/, 'must be a transaction id: letters and digits only'),
+});
 /** refunds/list: the caller's refunds, newest first; of one order with `orderId`. */
 export const listRefundsRequest = z.object({ orderId: optional(id()), ...page });
 /** A fee rate as plans carry it: whole base units per virtual byte ("2"). */

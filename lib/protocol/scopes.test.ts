@@ -22,6 +22,7 @@ describe('the key scopes', () => {
     );
     expect(moneyOut).toEqual([
       'refunds/make',
+      'refunds/complete',
       'collections/prepare',
       'collections/list',
       'collections/get',
@@ -49,6 +50,7 @@ describe('the key scopes', () => {
       'payment-links/create',
       'payment-links/disable',
       'refunds/make',
+      'refunds/complete',
       'collections/prepare',
       'refund-plans/prepare',
       // Signing plans are money out: read by the signing-plans scope only.

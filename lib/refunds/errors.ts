@@ -1,4 +1,5 @@
 import { DomainError } from '../errors';
+import type { RefundTransactionProblem } from './transfer-check';
 
 /** What was asked cannot be refunded (yet): an order still pending, a deposit not confirmed, an invoice without a paid order. */
 export class NotRefundable extends DomainError<'NotRefundable'> {
@@ -53,6 +54,32 @@ export class ClaimAddressInvalid extends DomainError<'ClaimAddressInvalid'> {
   }
 }
 
+/**
+ * A transaction entered to complete a refund that does not (docs/decisions/092): `problem` says
+ * which check failed (lib/refunds/transfer-check.ts), the message what the chain showed.
+ */
+export class RefundTransactionRefused extends DomainError<'RefundTransactionRefused'> {
+  constructor(
+    readonly problem: RefundTransactionProblem,
+    message: string,
+  ) {
+    super('RefundTransactionRefused', message, [{ path: 'txId', message }]);
+  }
+}
+
+/** The refund's network did not answer a transaction lookup: nothing was decided, ask again. */
+export class RefundNetworkUnavailable extends DomainError<'RefundNetworkUnavailable'> {
+  constructor(network: string) {
+    super('RefundNetworkUnavailable', `The ${network} node did not answer; try again shortly.`);
+  }
+}
+
 /** Every refusal of lib/refunds, for the API edge's table (lib/api/route.ts). */
 export type RefundError =
-  NotRefundable | RefundExceedsReceived | RefundStateConflict | ClaimLinkInvalid | ClaimAddressInvalid;
+  | NotRefundable
+  | RefundExceedsReceived
+  | RefundStateConflict
+  | ClaimLinkInvalid
+  | ClaimAddressInvalid
+  | RefundTransactionRefused
+  | RefundNetworkUnavailable;

@@ -22,11 +22,27 @@ export {
   ClaimLinkInvalid,
   NotRefundable,
   RefundExceedsReceived,
+  RefundNetworkUnavailable,
   RefundStateConflict,
+  RefundTransactionRefused,
   type RefundError,
 } from './errors';
+export {
+  completeRefundByTransaction,
+  recheckRefundsSentByHand,
+  type CompleteRefundOptions,
+  refundChain,
+  type RefundChain,
+} from './completion';
+export {
+  judgeRefundTransaction,
+  owedBy,
+  type RefundOwed,
+  type RefundTransactionJudgement,
+  type RefundTransactionProblem,
+} from './transfer-check';
 export { planRefund, settleRefundPlans, type PlanRefundOptions } from './plans';
-export { priceRefund, type PricedRefund, type RefundPrice } from './pricing';
+export { priceRefund, refundRates, type PricedRefund, type RefundPrice, type RefundRates } from './pricing';
 export {
   holdsAmount,
   isFinalRefundState,

@@ -42,6 +42,29 @@ async function invoiceRate(db: Queryable, payment: RefundablePayment): Promise<{
   return { currency: invoice.currency, rate };
 }
 
+/**
+ * The three rates the refund form shows side by side for an invoice's payment (issue 37): the
+ * invoice's own, the rate service's current one (null when it has none now), and the merchant's
+ * own, typed in the form; each the price of one coin in the invoice's currency. Null for a
+ * payment without an invoice: it is refunded in its coin.
+ */
+export interface RefundRates {
+  fiat: string;
+  invoice: string;
+  current: string | null;
+}
+
+export async function refundRates(db: Queryable, mode: Mode, payment: RefundablePayment): Promise<RefundRates | null> {
+  if (!payment.invoiceId) return null;
+  const own = await invoiceRate(db, payment).catch(() => null);
+  if (!own) return null;
+  const current = await rateService(mode)
+    .quote(payment.currency, own.currency)
+    .then((quote) => quote.rate)
+    .catch(() => null);
+  return { fiat: own.currency, invoice: own.rate, current };
+}
+
 function amountRefused(message: string): NotRefundable {
   return new NotRefundable(message, 'amount');
 }

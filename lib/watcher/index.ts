@@ -28,6 +28,7 @@ import { watchStep, type WatchOptions } from './scan';
 import type { StatusChange } from './settle';
 import { startDispatcher } from '../webhooks';
 import { startMailer } from '../mail';
+import { recheckRefundsSentByHand } from '../refunds';
 import { runRenewals } from '../subscriptions';
 import { MODE_VALUES, type Mode } from '../protocol';
 
@@ -93,6 +94,8 @@ export async function watchNetwork(
     mode,
     await sweepExpired(db, adapter, mode, options.screen, options.now, options.chainClock),
   );
+  // Refunds sent by hand are no plan's: their confirmations are asked of the chain (docs/decisions/092).
+  await recheckRefundsSentByHand(db, adapter, mode, options.now?.() ?? new Date());
   return progress;
 }
 

@@ -16,6 +16,9 @@
  * - Token (issued currency) amounts, `{currency, issuer, value}` in `Amount` and `delivered_amount`,
  *   the currency a 3-character code or 40 hex digits, the value a decimal string:
  *   https://xrpl.org/docs/references/protocol/data-types/currency-formats
+ * - The `tx` method (a transaction by `transaction` hash: its fields, `meta`, `ledger_index`, `date`,
+ *   `validated`; `txnNotFound` for one in no closed ledger):
+ *   https://xrpl.org/docs/references/http-websocket-apis/public-api-methods/transaction-methods/tx
  * - Close times in seconds since 2000-01-01: https://xrpl.org/docs/references/protocol/data-types/basic-data-types#specifying-time
  * - XRP delivered otherwise than by a Payment, with the metadata's AffectedNodes
  *   (https://xrpl.org/docs/references/protocol/transactions/metadata#affectednodes): AccountDelete
@@ -184,6 +187,30 @@ export async function startFakeRippled(options: { seed?: number; firstIndex?: nu
     };
   }
 
+  function txMethod(params: Record<string, unknown>): Record<string, unknown> {
+    for (const ledger of ledgers) {
+      const found = ledger.transactions.find((t) => t.hash === String(params.transaction ?? '').toUpperCase());
+      if (!found) continue;
+      const { metaData, ...fields } = found;
+      return {
+        ...fields,
+        meta: metaData,
+        ledger_index: ledger.index,
+        inLedger: ledger.index,
+        date: ledger.closeTime,
+        validated: ledger.index <= validated().index,
+        status: 'success',
+      };
+    }
+    return {
+      error: 'txnNotFound',
+      error_code: 29,
+      error_message: 'Transaction not found.',
+      request: { command: 'tx', ...params },
+      status: 'error',
+    };
+  }
+
   function handle(req: http.IncomingMessage, res: http.ServerResponse): void {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -203,13 +230,15 @@ export async function startFakeRippled(options: { seed?: number; firstIndex?: nu
       const result =
         request.method === 'ledger'
           ? ledgerMethod(params ?? {})
-          : {
-              error: 'unknownCmd',
-              error_code: 32,
-              error_message: 'Unknown method.',
-              request: { command: request.method },
-              status: 'error',
-            };
+          : request.method === 'tx'
+            ? txMethod(params ?? {})
+            : {
+                error: 'unknownCmd',
+                error_code: 32,
+                error_message: 'Unknown method.',
+                request: { command: request.method },
+                status: 'error',
+              };
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ result }));
     });
   }

@@ -21,6 +21,7 @@ import type { LiveChainConfig } from '../../config';
 import type { BlockRef, ChainTransfer } from '../adapter';
 import type { LiveAdapter } from '../live-adapter';
 import { blockAt, blockRef, fullBlocks, nativeTransfers, receiptStatus } from './blocks';
+import { evmAnswers, evmFoundTransaction } from './lookup';
 import { EvmNodeError, evmNode } from './node';
 import { checkTokenDecimals, tokenContracts, tokenTransfers, transferLogs } from './tokens';
 
@@ -75,6 +76,12 @@ export function evmAdapter(network: Network, cfg: LiveChainConfig): LiveAdapter 
     block: (height) => node.guard(`reading block ${height}`, () => blockAt(node.client, height)),
     scan: (from, to) => node.guard(`scanning blocks ${from}-${to}`, () => scan(from, to)),
     mempool: async () => [],
+    transaction: (txHash) =>
+      node.guard(`looking up transaction ${txHash}`, async () => {
+        await node.checkChain();
+        const answers = await evmAnswers(node.client, txHash as `0x${string}`, cfg.headLag);
+        return answers && evmFoundTransaction(answers, native, contracts, node.label);
+      }),
   };
 }
 export { planFees, readHoldings } from './holdings';

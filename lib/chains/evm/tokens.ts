@@ -14,6 +14,9 @@ import { describeError, EvmNodeError } from './node';
 
 const TRANSFER = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
 
+/** The Transfer event's topic 0: keccak256("Transfer(address,address,uint256)"). */
+export const TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
+
 type TransferLog = Log<bigint, number, false, typeof TRANSFER, true>;
 
 /** What nodes answer for an eth_getLogs range they will not serve (geth, erigon, Alchemy, Infura, BSC...). */

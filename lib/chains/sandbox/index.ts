@@ -3,7 +3,7 @@ import 'server-only';
 import type { Network } from '../../catalog';
 import type { Queryable } from '../../db';
 import type { ChainAdapter } from '../adapter';
-import { blockAt, mempoolTransfers, scanRange, tip } from './ledger';
+import { blockAt, ledgerTransaction, mempoolTransfers, scanRange, tip } from './ledger';
 
 export {
   blockAt,
@@ -41,5 +41,6 @@ export function sandboxAdapter(
     block: (height) => blockAt(db, network, height),
     scan: (from, to) => scanRange(db, network, from, to),
     mempool: () => mempoolTransfers(db, network),
+    transaction: (txHash) => ledgerTransaction(db, network, txHash),
   };
 }

@@ -28,7 +28,7 @@ import {
 } from '../../db';
 import { log } from '../../log';
 import { MONEY_COLUMN_DIGITS } from '../../money';
-import type { BlockRef, ChainTransfer } from '../adapter';
+import type { BlockRef, ChainTransfer, FoundTransaction } from '../adapter';
 import { deriveAddress, isValidAddress, testAccountXpub } from '../derivation';
 import { solanaWalletOfSeed } from '../solana/address';
 import { testSeed } from './test-seed';
@@ -435,6 +435,13 @@ const MEMPOOL = statement<TransferRow, { network: string }>(sql`select ${TRANSFE
   where ${sandboxTransfers.network} = ${param('network')} and ${sandboxTransfers.blockHeight} is null and ${sandboxTransfers.droppedAt} is null
   order by ${sandboxTransfers.broadcastAt}, ${sandboxTransfers.txHash}, ${sandboxTransfers.outputIndex}`);
 
+const TRANSFERS_OF_TX = statement<
+  TransferRow,
+  { network: string; txHash: string }
+>(sql`select ${TRANSFER_COLUMNS} from ${sandboxTransfers}
+  where ${sandboxTransfers.network} = ${param('network')} and ${sandboxTransfers.txHash} = ${param('txHash')} and ${sandboxTransfers.droppedAt} is null
+  order by ${sandboxTransfers.outputIndex}`);
+
 const toBlock = (r: BlockRow): BlockRef => ({
   height: r.height,
   hash: r.hash,
@@ -500,6 +507,30 @@ export async function scanRange(
 export async function mempoolTransfers(db: Queryable, network: Network): Promise<ChainTransfer[]> {
   const rows = await MEMPOOL.run(db, { network: network.name });
   return rows.map(toTransfer);
+}
+
+/**
+ * The transaction `txHash` of the network's ledger (any spelling of its hash), with its
+ * confirmations; null when the ledger has none, or only dropped transfers of it.
+ */
+export async function ledgerTransaction(
+  db: Queryable,
+  network: Network,
+  txHash: string,
+): Promise<FoundTransaction | null> {
+  const canonical = normalizeTxHash(network, txHash);
+  if (!canonical) return null;
+  const rows = await TRANSFERS_OF_TX.run(db, { network: network.name, txHash: canonical });
+  if (rows.length === 0) return null;
+  const height = rows[0]!.block_height;
+  if (height === null) return { transfers: rows.map(toTransfer), confirmations: 0, blockHash: null, fee: null };
+  const [top, block] = await Promise.all([tip(db, network), blockAt(db, network, height)]);
+  return {
+    transfers: rows.map(toTransfer),
+    confirmations: top.height - height + 1,
+    blockHash: block?.hash ?? null,
+    fee: null,
+  };
 }
 
 // --- Helpers -----------------------------------------------------------------------------------

@@ -75,8 +75,19 @@ export const transactionInfo = z.object({
   /** A contract call's outcome: SUCCESS, REVERT, OUT_OF_ENERGY...; left out for plain transfers. */
   receipt: z.object({ result: z.string().optional() }).default({}),
   log: z.array(log).default([]),
+  /** What the transaction burned, in sun (bandwidth, energy, account creation); left out when nothing. */
+  fee: z.number().int().nonnegative().default(0),
 });
 export type TransactionInfo = z.output<typeof transactionInfo>;
+
+/** /wallet/gettransactioninfobyid: `{}` for an id the node does not have in a block. */
+export const transactionInfoOrNone = z.union([
+  transactionInfo,
+  z
+    .object({})
+    .strict()
+    .transform(() => null),
+]);
 
 /** `{}` for a block with no transaction. */
 export const transactionInfos = z.union([

@@ -28,7 +28,8 @@ import { envPrefix, type LiveChainConfig } from '../../config';
 import type { BlockRef, ChainTransfer } from '../adapter';
 import type { LiveAdapter } from '../live-adapter';
 import { tronAddressHash } from './address';
-import { blockOrNone, blockRange, constantCall, transactionInfos, type Block } from './answers';
+import { blockOrNone, blockRange, constantCall, transactionInfoOrNone, transactionInfos, type Block } from './answers';
+import { tronFoundTransaction } from './lookup';
 import { TronNode, TronNodeError } from './node';
 import { blockRef, contractCalls, tokenTransfers, trxTransfers } from './transfers';
 
@@ -171,5 +172,17 @@ export function tronAdapter(network: Network, cfg: LiveChainConfig): LiveAdapter
     block: (height) => guard(`reading block ${height}`, () => blockAt(height)),
     scan: (from, to) => guard(`scanning blocks ${from}-${to}`, () => scan(from, to)),
     mempool: async () => [],
+    transaction: (txHash) =>
+      guard(`looking up transaction ${txHash}`, async () => {
+        const info = await node.post('wallet/gettransactioninfobyid', { value: txHash }, transactionInfoOrNone);
+        if (!info) return null;
+        const found = await node.post(
+          'wallet/getblock',
+          { id_or_num: String(info.blockNumber), detail: true },
+          blockOrNone,
+        );
+        if (!found) return null;
+        return tronFoundTransaction(info, found, (await head()).height, native, contracts, node.label);
+      }),
   };
 }

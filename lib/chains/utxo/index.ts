@@ -13,7 +13,7 @@ import { z } from 'zod';
 import type { Network } from '../../catalog';
 import type { LiveChainConfig } from '../../config';
 import { parseUnits } from '../../money';
-import type { BlockRef, ChainSpend, ChainTransfer } from '../adapter';
+import type { BlockRef, ChainSpend, ChainTransfer, FoundTransaction, TransactionHint } from '../adapter';
 import type { LiveAdapter } from '../live-adapter';
 import { JsonRpcClient, RpcError, type RpcCall } from './rpc';
 
@@ -40,8 +40,108 @@ const tx = z.object({
   vout: z.array(z.object({ value: z.string(), n: z.number().int().nonnegative(), scriptPubKey })),
 });
 const fullBlock = header.extend({ tx: z.array(tx) });
+/** getrawtransaction verbose: where the transaction is (no `blockhash` in the mempool). */
+const lookedUp = tx.extend({
+  blockhash: hash.optional(),
+  confirmations: z.number().int().optional(),
+  in_active_chain: z.boolean().optional(),
+  time: z.number().int().optional(),
+});
+/** getmempoolentry: the fee in the coin (Bitcoin Core 0.17+ `fees.base`; older nodes `fee`). */
+const mempoolEntry = z.object({
+  fees: z.object({ base: z.string() }).optional(),
+  fee: z.string().optional(),
+  time: z.number().int(),
+});
 const idBlock = header.extend({ tx: z.array(hash) });
 type Tx = z.output<typeof tx>;
+
+/** The error code of "No such mempool or blockchain transaction" (and "not found in the block"). */
+const NO_SUCH_TRANSACTION = -5;
+/** Most blocks a transaction is looked for in, back from the tip, without -txindex (about 3.5 days of litecoin). */
+const TRANSACTION_SEARCH_BLOCKS = 2016;
+/** Block times may run up to two hours ahead of the real time (the consensus rule). */
+const BLOCK_TIME_SLACK_MS = 2 * 60 * 60 * 1000;
+
+function addressOf(key: z.output<typeof scriptPubKey>): string | null {
+  // Before Bitcoin Core 22 (Litecoin Core 0.21, dogecoind) a standard output lists one address.
+  return key.address ?? (key.addresses?.length === 1 ? key.addresses[0]! : null);
+}
+
+/**
+ * The outputs of `t` that pay an address, as transfers of `network`'s coin (a coinbase pays no
+ * one: mining rewards are not payments). Throws on an amount the coin cannot hold.
+ */
+function utxoTransfers(
+  network: Network,
+  t: Tx,
+  block: { height: number; hash: string } | null,
+  seenAt: Date,
+): ChainTransfer[] {
+  const { ticker, decimals } = network.currencies[0]!;
+  if (t.vin.some((i) => i.coinbase !== undefined)) return [];
+  const first = t.vin[0]?.prevout;
+  const from = first ? addressOf(first.scriptPubKey) : null;
+  const spentOutpoints = t.vin.flatMap((i) =>
+    i.txid !== undefined && i.vout !== undefined ? [`${i.txid}:${i.vout}`] : [],
+  );
+  const transfers: ChainTransfer[] = [];
+  for (const out of t.vout) {
+    const to = addressOf(out.scriptPubKey);
+    if (!to) continue; // OP_RETURN, bare multisig, non-standard
+    const parsed = parseUnits(out.value, decimals);
+    if (!parsed.ok)
+      throw new RpcError(`${network.name} node: output amount "${out.value}" is not a ${decimals}-decimal amount`);
+    if (parsed.value <= 0n) continue;
+    transfers.push({
+      txHash: t.txid,
+      outputIndex: out.n,
+      from,
+      to,
+      tag: null,
+      currency: ticker,
+      amount: parsed.value,
+      blockHeight: block?.height ?? null,
+      ...(block ? { blockHash: block.hash } : {}),
+      seenAt,
+      spentOutpoints,
+    });
+  }
+  return transfers;
+}
+
+/**
+ * A `getrawtransaction txid true [blockhash]` answer as a found transaction: null when it is not
+ * on the node's best chain (`in_active_chain` false, or a block answer without confirmations).
+ * `mempoolFee` is the mempool entry's fee (coin, text) for one not mined yet. The block's
+ * height is the node's tip less its confirmations, plus one.
+ */
+export function utxoFoundTransaction(
+  network: Network,
+  answer: unknown,
+  tipHeight: number,
+  mempoolFee: string | null,
+): FoundTransaction | null {
+  const t = lookedUp.parse(answer);
+  const decimals = network.currencies[0]!.decimals;
+  if (t.blockhash === undefined) {
+    const fee = mempoolFee === null ? null : parseUnits(mempoolFee, decimals);
+    return {
+      transfers: utxoTransfers(network, t, null, new Date((t.time ?? Date.now() / 1000) * 1000)),
+      confirmations: 0,
+      blockHash: null,
+      fee: fee?.ok ? fee.value : null,
+    };
+  }
+  if (t.in_active_chain === false || !t.confirmations || t.confirmations < 1) return null;
+  const height = tipHeight - t.confirmations + 1;
+  return {
+    transfers: utxoTransfers(network, t, { height, hash: t.blockhash }, new Date((t.time ?? 0) * 1000)),
+    confirmations: t.confirmations,
+    blockHash: t.blockhash,
+    fee: null,
+  };
+}
 
 /** The error code of "Block height out of range" (getblockhash above the tip). */
 const HEIGHT_OUT_OF_RANGE = -8;
@@ -50,8 +150,6 @@ const MEMPOOL_BATCH = 200;
 
 export function utxoAdapter(network: Network, cfg: LiveChainConfig): LiveAdapter {
   const rpc = new JsonRpcClient(cfg.rpc, `${network.name} node at ${cfg.rpc.url}`);
-  const ticker = network.currencies[0]!.ticker;
-  const decimals = network.currencies[0]!.decimals;
   // Headers are immutable per hash: the tip's and the cursor's are asked for on every pass.
   const headers = new Map<string, BlockRef>();
   // Mempool transactions already read, by txid: each is fetched once while it waits.
@@ -77,18 +175,6 @@ export function utxoAdapter(network: Network, cfg: LiveChainConfig): LiveAdapter
     return ref;
   }
 
-  function addressOf(key: z.output<typeof scriptPubKey>): string | null {
-    // Before Bitcoin Core 22 (Litecoin Core 0.21, dogecoind) a standard output lists one address.
-    return key.address ?? (key.addresses?.length === 1 ? key.addresses[0]! : null);
-  }
-
-  function amountOf(value: string): bigint {
-    const parsed = parseUnits(value, decimals);
-    if (!parsed.ok)
-      throw new RpcError(`${network.name} node: output amount "${value}" is not a ${decimals}-decimal amount`);
-    return parsed.value;
-  }
-
   /** Outputs of a non-coinbase transaction as transfers, inputs as spends. */
   function read(
     t: Tx,
@@ -98,33 +184,9 @@ export function utxoAdapter(network: Network, cfg: LiveChainConfig): LiveAdapter
     spends?: ChainSpend[],
   ): void {
     if (t.vin.some((i) => i.coinbase !== undefined)) return; // mining rewards are not payments
-    const first = t.vin[0]?.prevout;
-    const from = first ? addressOf(first.scriptPubKey) : null;
-    const spentOutpoints = t.vin.flatMap((i) =>
-      i.txid !== undefined && i.vout !== undefined ? [`${i.txid}:${i.vout}`] : [],
-    );
-    let firstTo: string | null = null;
-    for (const out of t.vout) {
-      const to = addressOf(out.scriptPubKey);
-      if (!to) continue; // OP_RETURN, bare multisig, non-standard
-      firstTo ??= to;
-      const amount = amountOf(out.value);
-      if (amount <= 0n) continue;
-      transfers.push({
-        txHash: t.txid,
-        outputIndex: out.n,
-        from,
-        to,
-        tag: null,
-        currency: ticker,
-        amount,
-        blockHeight: block?.height ?? null,
-        ...(block ? { blockHash: block.hash } : {}),
-        seenAt,
-        spentOutpoints,
-      });
-    }
+    transfers.push(...utxoTransfers(network, t, block, seenAt));
     if (spends) {
+      const firstTo = t.vout.map((out) => addressOf(out.scriptPubKey)).find((to) => to !== null) ?? null;
       for (const input of t.vin) {
         if (input.txid === undefined || input.vout === undefined) continue;
         spends.push({
@@ -209,6 +271,51 @@ export function utxoAdapter(network: Network, cfg: LiveChainConfig): LiveAdapter
         for (const t of txs) read(t, ref, ref.time, transfers, spends);
       }
       return { blocks, transfers, spends };
+    },
+
+    async transaction(txHash: string, hint: TransactionHint) {
+      const { blocks: tipHeight } = await rpc.call(
+        'getblockchaininfo',
+        [],
+        z.object({ blocks: z.number().int().nonnegative() }),
+      );
+      const found = async (params: unknown[]): Promise<FoundTransaction | null | undefined> => {
+        let answer: unknown;
+        try {
+          answer = await rpc.call('getrawtransaction', params, z.unknown());
+        } catch (error) {
+          if (error instanceof RpcError && error.code === NO_SUCH_TRANSACTION) return undefined;
+          throw error;
+        }
+        let fee: string | null = null;
+        if (params.length === 2 && (answer as { blockhash?: unknown } | null)?.blockhash === undefined) {
+          try {
+            const entry = await rpc.call('getmempoolentry', [txHash], mempoolEntry);
+            fee = entry.fees?.base ?? entry.fee ?? null;
+          } catch (error) {
+            // Mined between the two calls: it is looked for in its block below.
+            if (!(error instanceof RpcError && error.code === NO_SUCH_TRANSACTION)) throw error;
+            return undefined;
+          }
+        }
+        return utxoFoundTransaction(network, answer, tipHeight, fee);
+      };
+      // The mempool (or any block on a node with -txindex), then the block an earlier look found.
+      const direct = await found([txHash, true]);
+      if (direct !== undefined) return direct;
+      if (hint.blockHash) {
+        const inBlock = await found([txHash, true, hint.blockHash]);
+        if (inBlock) return inBlock;
+      }
+      // Without -txindex: block by block back from the tip, to the first older than `since`.
+      const since = (hint.since?.getTime() ?? Date.now()) - BLOCK_TIME_SLACK_MS;
+      for (let h = tipHeight; h >= 0 && h > tipHeight - TRANSACTION_SEARCH_BLOCKS; h--) {
+        const blockHash = await rpc.call('getblockhash', [h], hash);
+        const inBlock = await found([txHash, true, blockHash]);
+        if (inBlock) return inBlock;
+        if ((await headerOf(blockHash)).time.getTime() < since) break;
+      }
+      return null;
     },
 
     async mempool() {

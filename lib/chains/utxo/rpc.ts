@@ -28,9 +28,10 @@ export interface RpcCall {
   params: unknown[];
 }
 
-// Amounts are JSON numbers with 8 decimals ("value": 0.12345678): read as text so that no amount
-// ever passes through a float (Dogecoin's supply is beyond 2^53 base units).
-const AMOUNT_FIELDS = /("value"\s*:\s*)(-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)/g;
+// Amounts are JSON numbers with 8 decimals ("value": 0.12345678; a mempool entry's "fee" and its
+// "fees" "base"): read as text so that no amount ever passes through a float (Dogecoin's supply is
+// beyond 2^53 base units).
+const AMOUNT_FIELDS = /("(?:value|fee|base)"\s*:\s*)(-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)/g;
 
 export class JsonRpcClient {
   readonly stats = new RpcStats();

@@ -34,7 +34,7 @@ import 'server-only';
 import { z } from 'zod';
 import type { Network } from '../../catalog';
 import type { LiveChainConfig } from '../../config';
-import type { BlockRef, ChainTransfer } from '../adapter';
+import type { BlockRef, ChainTransfer, FoundTransaction } from '../adapter';
 import type { LiveAdapter } from '../live-adapter';
 import { currencyCode, ISSUED_VALUE, issuedTokens, issuedUnits, tokenKey } from './issued';
 import { affectedNode, releasedTo } from './released';
@@ -102,6 +102,85 @@ const releasing = z.object({
 });
 const typed = z.object({ TransactionType: z.string(), Destination: z.string().optional() });
 
+/**
+ * What a successful Payment delivered, as a currency of ours (`xrp`, or one of the configured
+ * `tokens`) and base units; null when it is none of ours.
+ */
+function credit(
+  delivered: z.output<typeof amount> | undefined,
+  xrp: string,
+  tokens: ReturnType<typeof issuedTokens>,
+): { currency: string; units: bigint } | null {
+  if (typeof delivered === 'string') {
+    const drops = /^\d+$/.test(delivered) ? BigInt(delivered) : 0n;
+    return drops > 0n ? { currency: xrp, units: drops } : null;
+  }
+  if (delivered === undefined) return null;
+  const code = currencyCode(delivered.currency);
+  const token = code === null ? undefined : tokens.get(tokenKey(code, delivered.issuer));
+  if (!token) return null;
+  const units = issuedUnits(delivered.value, token.decimals);
+  return units === null ? null : { currency: token.ticker, units };
+}
+
+/** The `tx` method's answer (API v1: the transaction's fields, `meta`, `validated`, `ledger_index`, `date`). */
+const txAnswer = z.object({
+  TransactionType: z.string(),
+  hash,
+  Account: z.string(),
+  Destination: z.string().optional(),
+  DestinationTag: z
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 32 - 1)
+    .optional(),
+  Fee: z
+    .string()
+    .regex(/^\d{1,20}$/, 'must be drops')
+    .transform(BigInt),
+  ledger_index: ledgerIndex.optional(),
+  date: z.number().int().nonnegative().optional(),
+  validated: z.boolean().optional(),
+  meta: meta.optional(),
+});
+
+/**
+ * One transaction as the `tx` method answers it, as a found transaction (docs/decisions/092): only
+ * in a validated ledger (final: one confirmation, as the network needs); a Payment with
+ * `tesSUCCESS` is a transfer of its `delivered_amount` (never `Amount`) to its `Destination`, under
+ * its `DestinationTag`. Any other type, or a failed Payment, moved nothing a refund counts.
+ */
+export function xrplFoundTransaction(network: Network, answer: unknown): FoundTransaction | null {
+  const tx = txAnswer.parse(answer);
+  if (tx.validated !== true || tx.ledger_index === undefined || !tx.meta) return null;
+  const xrp = network.currencies.find((c) => !c.contract)!.ticker;
+  const delivered =
+    tx.TransactionType === 'Payment' && tx.Destination && tx.meta.TransactionResult === 'tesSUCCESS'
+      ? credit(tx.meta.delivered_amount, xrp, issuedTokens(network))
+      : null;
+  return {
+    transfers: delivered
+      ? [
+          {
+            txHash: tx.hash,
+            outputIndex: 0,
+            from: tx.Account,
+            to: tx.Destination!,
+            tag: tx.DestinationTag === undefined ? null : String(tx.DestinationTag),
+            currency: delivered.currency,
+            amount: delivered.units,
+            blockHeight: tx.ledger_index,
+            seenAt: new Date(((tx.date ?? 0) + RIPPLE_EPOCH) * 1000),
+          },
+        ]
+      : [],
+    confirmations: 1,
+    blockHash: null,
+    fee: tx.Fee,
+  };
+}
+
 export function xrplAdapter(network: Network, cfg: LiveChainConfig): LiveAdapter {
   const rpc = new RippledClient(cfg.rpc, `${network.name} node at ${cfg.rpc.url}`);
   const account = cfg.account!;
@@ -138,20 +217,6 @@ export function xrplAdapter(network: Network, cfg: LiveChainConfig): LiveAdapter
       if (error instanceof XrplRpcError && error.code === 'lgrNotFound' && index !== 'validated') return null;
       throw error;
     }
-  }
-
-  /** What a successful Payment delivered, as a currency of ours and base units; null when it is none of ours. */
-  function credit(delivered: z.output<typeof amount> | undefined): { currency: string; units: bigint } | null {
-    if (typeof delivered === 'string') {
-      const drops = /^\d+$/.test(delivered) ? BigInt(delivered) : 0n;
-      return drops > 0n ? { currency: xrp, units: drops } : null;
-    }
-    if (delivered === undefined) return null;
-    const code = currencyCode(delivered.currency);
-    const token = code === null ? undefined : tokens.get(tokenKey(code, delivered.issuer));
-    if (!token) return null;
-    const units = issuedUnits(delivered.value, token.decimals);
-    return units === null ? null : { currency: token.ticker, units };
   }
 
   /** `raw` checked against `schema`, or an error naming the ledger and the field. */
@@ -200,7 +265,7 @@ export function xrplAdapter(network: Network, cfg: LiveChainConfig): LiveAdapter
         // An AccountDelete moves XRP only: an issued amount there is none of ours.
         const delivered = tx.metaData.delivered_amount;
         if (!isPayment && typeof delivered !== 'string') return null;
-        return transfer(tx.hash, tx.Account, tx.DestinationTag, credit(delivered));
+        return transfer(tx.hash, tx.Account, tx.DestinationTag, credit(delivered, xrp, tokens));
       }
       case 'EscrowFinish':
       case 'PaymentChannelClaim': {
@@ -263,5 +328,19 @@ export function xrplAdapter(network: Network, cfg: LiveChainConfig): LiveAdapter
 
     // Payments are final in their validated ledger; an unvalidated one may still fail.
     mempool: async () => [],
+
+    async transaction(txHash) {
+      try {
+        const answer = await rpc.call(
+          'tx',
+          { transaction: txHash, binary: false, api_version: API_VERSION },
+          z.unknown(),
+        );
+        return xrplFoundTransaction(network, answer);
+      } catch (error) {
+        if (error instanceof XrplRpcError && error.code === 'txnNotFound') return null;
+        throw error;
+      }
+    },
   };
 }

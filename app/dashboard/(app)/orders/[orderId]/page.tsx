@@ -8,7 +8,9 @@ import { LiveQueries } from '@/components/live/query-provider';
 import { getDatabase } from '@/lib/db';
 import { orderDetail } from '@/lib/dashboard';
 import type { OrderMispayment } from '@/lib/mispayments';
-import { listRefunds } from '@/lib/refunds';
+import { formatUnits } from '@/lib/money';
+import { decimalsOf } from '@/lib/orders';
+import { listRefunds, refundablePayment, refundRates } from '@/lib/refunds';
 import { can } from '@/lib/users';
 import { cookies } from 'next/headers';
 import { z } from 'zod';
@@ -17,7 +19,7 @@ import { resendWebhook } from '../../actions';
 import { decideMispaidOrder, refundMispaidOrder } from './actions';
 import { ResentNotice } from '../../resent-notice';
 import { firstValues, type SearchParams } from '../../search-params';
-import { newestRefundPlan } from '@/lib/payouts';
+import { newestRefundPlan, refundFeeEstimate } from '@/lib/payouts';
 import { PLAN_REFUSAL_COOKIE } from '../../funds/plan-cookie';
 import { CLAIM_LINK_COOKIE } from './refund-cookie';
 import { RefundsSection } from './refunds-section';
@@ -44,7 +46,23 @@ export default async function OrderPage({ params, searchParams }: Props) {
   const scope = { merchantId: session.merchantId, mode: session.mode };
   const refunds = await listRefunds(await getDatabase(), scope, { orderId: order.orderId, limit: 100, offset: 0 });
   const claimUrl = (await cookies()).get(CLAIM_LINK_COOKIE)?.value;
-  const planRefusal = refund === 'plan' ? (await cookies()).get(PLAN_REFUSAL_COOKIE)?.value : undefined;
+  const planRefusal =
+    refund === 'plan' || refund === 'transaction' ? (await cookies()).get(PLAN_REFUSAL_COOKIE)?.value : undefined;
+  const canRefund = can(session.role, 'refunds');
+  const refundable = order.status !== 'pending' && order.received !== '0';
+  // The form's three rates (an invoice's order) and the fee estimate, read only for who may refund.
+  const db = await getDatabase();
+  const rates =
+    canRefund && refundable
+      ? await refundablePayment(db, scope, { kind: 'order', id: order.orderId })
+          .then((payment) => refundRates(db, session.mode, payment))
+          .catch(() => null)
+      : null;
+  const estimate = canRefund && refundable ? await refundFeeEstimate(order.network, session.mode) : null;
+  const fee = estimate && {
+    amount: formatUnits(estimate.fee, decimalsOf(order.network, order.currency)),
+    feeRate: estimate.feeRate.toString(),
+  };
   const refundPlans = Object.fromEntries(
     (
       await Promise.all(
@@ -136,12 +154,14 @@ export default async function OrderPage({ params, searchParams }: Props) {
         orderId={order.orderId}
         currency={order.currency}
         refunds={refunds}
-        canRefund={can(session.role, 'refunds')}
-        refundable={order.status !== 'pending' && order.received !== '0'}
+        canRefund={canRefund}
+        refundable={refundable}
         outcome={refund}
         claimUrl={claimUrl}
         plans={refundPlans}
         planRefusal={planRefusal}
+        rates={rates}
+        fee={fee}
       />
 
       <Section title="Timeline" id="timeline">

@@ -1,7 +1,8 @@
 'use server';
 /**
  * The order page's refunds (docs/refunds.md): make one in the order's coin, cancel one, reopen
- * its claim, approve one above the owner's threshold (a second person: docs/decisions/082). Each action checks the session and the `refunds` permission itself, every call,
+ * its claim, approve one above the owner's threshold (a second person: docs/decisions/082),
+ * complete one sent by hand by its transaction id (docs/decisions/092). Each action checks the session and the `refunds` permission itself, every call,
  * parses its input with zod, calls lib/refunds, and writes the audit log. A refusal comes back to
  * the page as `?refund=<reason>`; a claim link to share is handed to the page in a short-lived
  * cookie for this order's page only, never in a URL (it is the payer's bearer secret).
@@ -12,14 +13,19 @@ import { redirect } from 'next/navigation';
 import { z } from 'zod';
 import { getDatabase, isDatabaseBusy, type Database } from '@/lib/db';
 import { isDomainError } from '@/lib/errors';
+import { completeRefundRequest } from '@/lib/protocol';
 import {
   approveRefund,
   cancelRefund,
+  completeRefundByTransaction,
   makeRefund,
+  NotRefundable,
   planRefund,
   priceRefund,
   refundablePayment,
+  refundRates,
   reopenRefund,
+  RefundTransactionRefused,
   type MadeRefund,
 } from '@/lib/refunds';
 import { postedForm } from '@/lib/security';
@@ -28,23 +34,38 @@ import { PLAN_REFUSAL_COOKIE, PLAN_REFUSAL_COOKIE_OPTIONS } from '../../funds/pl
 import { handOverClaimLink } from './refund-cookie';
 import { auditAction } from '@/app/dashboard/action-helpers';
 
+const decimal = z
+  .string()
+  .trim()
+  .regex(/^(0|[1-9]\d{0,76})(\.\d{1,36})?$/);
+/**
+ * The refund form: an amount in the coin, or for an invoice's order in the invoice's currency at
+ * its rate, the current one or the merchant's own (issue 37's three rates side by side), and
+ * whether the network fee is taken from the refund.
+ */
 const makeForm = z.object({
   orderId: z.uuid(),
-  amount: z
-    .string()
-    .trim()
-    .regex(/^(0|[1-9]\d{0,76})(\.\d{1,36})?$/),
+  amount: decimal,
+  priceIn: z.enum(['coin', 'fiat']).default('coin'),
+  rate: z.enum(['invoice', 'current', 'custom']).default('invoice'),
+  customRate: decimal.optional(),
+  feeFromRefund: z.literal('on').optional(),
 });
 const refundForm = z.object({ orderId: z.uuid(), refundId: z.uuid() });
 
 /** What the page says for each refusal of lib/refunds; anything else is not the user's doing. */
 const REFUSALS: Partial<Record<string, string>> = {
   NotRefundable: 'refused',
+  RateUnavailable: 'rate',
   RefundExceedsReceived: 'exceeds',
   RefundStateConflict: 'state',
   NotFound: 'unknown',
   CollectionRefused: 'plan',
+  RefundTransactionRefused: 'transaction',
+  RefundNetworkUnavailable: 'node',
 };
+/** Refusals whose reason is lib's own sentence (what the chain showed), carried by cookie, never in the URL. */
+const SAID_BY_COOKIE = new Set(['plan', 'transaction']);
 
 async function refusedOr<T>(page: string, work: () => Promise<T>): Promise<T> {
   try {
@@ -52,8 +73,9 @@ async function refusedOr<T>(page: string, work: () => Promise<T>): Promise<T> {
   } catch (error) {
     const refusal = isDomainError(error) ? REFUSALS[error.kind] : isDatabaseBusy(error) ? 'busy' : undefined;
     if (!refusal) throw error;
-    // A plan refused says why in lib/payouts' words (no treasury, no fee estimate), kept out of the URL.
-    if (refusal === 'plan')
+    // A plan refused says why in lib/payouts' words (no treasury, no fee estimate), a transaction
+    // refused what the chain showed: kept out of the URL.
+    if (SAID_BY_COOKIE.has(refusal))
       (await cookies()).set(PLAN_REFUSAL_COOKIE, (error as Error).message, {
         ...PLAN_REFUSAL_COOKIE_OPTIONS,
         path: page,
@@ -70,25 +92,50 @@ async function handOver(page: string, made: MadeRefund): Promise<void> {
 export async function makeRefundAction(posted: FormData): Promise<void> {
   const form = postedForm(posted);
   const session = await requireAction('refunds');
-  const parsed = makeForm.safeParse({ orderId: form.get('orderId'), amount: form.get('amount') });
+  const field = (name: string) => {
+    const value = form.get(name);
+    return value === null || value === '' ? undefined : value;
+  };
+  const parsed = makeForm
+    .refine((f) => f.priceIn === 'coin' || f.rate !== 'custom' || f.customRate !== undefined)
+    .safeParse({
+      orderId: form.get('orderId'),
+      amount: form.get('amount'),
+      priceIn: field('priceIn'),
+      rate: field('rate'),
+      customRate: field('customRate'),
+      feeFromRefund: field('feeFromRefund'),
+    });
   if (!parsed.success) {
     const orderId = z.uuid().safeParse(form.get('orderId'));
     redirect(orderId.success ? `/dashboard/orders/${orderId.data}?refund=invalid` : '/dashboard/orders');
   }
-  const { orderId, amount } = parsed.data;
+  const { orderId, amount, priceIn, rate, customRate, feeFromRefund } = parsed.data;
   const page = `/dashboard/orders/${orderId}`;
   const db = await getDatabase();
   const scope = { merchantId: session.merchantId, mode: session.mode };
   const made = await refusedOr(page, async () => {
     const target = { kind: 'order' as const, id: orderId };
-    const priced = await priceRefund(db, session.mode, await refundablePayment(db, scope, target), { amount });
-    return makeRefund(db, scope, { target, ...priced, createdBy: `user:${session.userId}`, now: new Date() });
+    const payment = await refundablePayment(db, scope, target);
+    const rates = priceIn === 'fiat' ? await refundRates(db, session.mode, payment) : null;
+    if (priceIn === 'fiat' && !rates) throw new NotRefundable('Only an invoice has a rate of its own.');
+    const price = rates ? { amount, currency: rates.fiat, rate: rate === 'custom' ? customRate! : rate } : { amount };
+    const priced = await priceRefund(db, session.mode, payment, price);
+    return makeRefund(db, scope, {
+      target,
+      ...priced,
+      feeFromRefund: feeFromRefund === 'on',
+      createdBy: `user:${session.userId}`,
+      now: new Date(),
+    });
   });
   await auditAction(db, session, 'refund.create', {
     refundId: made.refund.id,
     orderId,
     amount: made.refund.amount,
     currency: made.refund.currency,
+    price: made.refund.price,
+    feeFromRefund: feeFromRefund === 'on',
     mode: session.mode,
   });
   await handOver(page, made);
@@ -107,6 +154,7 @@ async function changeRefund<T>(
   posted: FormData,
   action: string,
   change: (db: Database, scope: RefundScope, refundId: string, userId: string) => Promise<T>,
+  detail: (result: T) => Record<string, unknown> = () => ({}),
 ): Promise<{ page: string; result: T }> {
   const form = postedForm(posted);
   const session = await requireAction('refunds');
@@ -116,7 +164,7 @@ async function changeRefund<T>(
   const db = await getDatabase();
   const scope = { merchantId: session.merchantId, mode: session.mode };
   const result = await refusedOr(page, () => change(db, scope, parsed.data.refundId, session.userId));
-  await auditAction(db, session, action, { refundId: parsed.data.refundId, mode: session.mode });
+  await auditAction(db, session, action, { refundId: parsed.data.refundId, ...detail(result), mode: session.mode });
   return { page, result };
 }
 
@@ -159,4 +207,23 @@ export async function approveRefundAction(posted: FormData): Promise<void> {
   );
   revalidatePath(page);
   redirect(`${page}?refund=approved`);
+}
+
+/**
+ * "Sent by hand" on a ready refund, or "Check again" on one sent so: its transaction id, verified
+ * on the refund's network (docs/decisions/092); audited with the id and the state it left.
+ */
+export async function completeRefundAction(posted: FormData): Promise<void> {
+  const txId = completeRefundRequest.shape.txId.safeParse(postedForm(posted).get('txId'));
+  const { page } = await changeRefund(
+    posted,
+    'refund.complete',
+    (db, scope, refundId) => {
+      if (!txId.success) throw new RefundTransactionRefused('txId', 'That is not a transaction id.');
+      return completeRefundByTransaction(db, scope, refundId, txId.data, { now: new Date() });
+    },
+    (refund) => ({ txId: refund.txId, state: refund.state }),
+  );
+  revalidatePath(page);
+  redirect(`${page}?refund=completed`);
 }

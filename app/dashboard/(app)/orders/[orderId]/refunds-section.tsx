@@ -1,15 +1,18 @@
 /**
  * The order page's refunds (docs/refunds.md): the order's refunds with their state and address,
  * and for a user with the `refunds` permission the form that makes one (in the order's coin) and
- * each open refund's "Cancel" and "Reopen claim", and "Approve" on one above the owner's threshold
- * (a second person's: decision 082). Plain forms: they work without JavaScript.
+ * each open refund's "Cancel" and "Reopen claim", "Approve" on one above the owner's threshold
+ * (a second person's: decision 082), and "Sent by hand" with a transaction id on a ready refund,
+ * "Check again" on one sent so (decision 092). Plain forms: they work without JavaScript.
  */
 import Link from 'next/link';
 import { Amount, LINK, Mono, MUTED, Notice, Section, Time } from '@/components/dashboard/ui';
 import type { RefundResponse } from '@/lib/protocol';
+import type { RefundRates } from '@/lib/refunds';
 import {
   approveRefundAction,
   cancelRefundAction,
+  completeRefundAction,
   makeRefundAction,
   planRefundAction,
   reopenRefundAction,
@@ -24,7 +27,8 @@ const OUTCOMES: Record<string, { tone: 'info' | 'error' | 'success'; text: strin
   canceled: { tone: 'success', text: 'Refund canceled: its amount can be refunded again.' },
   reopened: { tone: 'success', text: 'Claim reopened: the old link no longer works.' },
   approved: { tone: 'success', text: 'Refund approved: it may be sent.' },
-  invalid: { tone: 'error', text: 'The amount is not a decimal number.' },
+  invalid: { tone: 'error', text: 'The amount (or your own rate) is not a decimal number.' },
+  rate: { tone: 'error', text: "No current rate is available now: use the invoice's rate or your own." },
   refused: { tone: 'error', text: 'This order cannot be refunded that way (still pending, or too many decimals).' },
   exceeds: { tone: 'error', text: 'That is more than is left to refund of what this order received.' },
   state: {
@@ -34,7 +38,13 @@ const OUTCOMES: Record<string, { tone: 'info' | 'error' | 'success'; text: strin
   unknown: { tone: 'error', text: 'No such refund or order.' },
   busy: { tone: 'error', text: 'The gateway is busy: try again.' },
   plan: { tone: 'error', text: 'The plan could not be prepared:' },
+  completed: { tone: 'success', text: 'Transaction verified on chain: the refund is sent, or confirmed.' },
+  transaction: { tone: 'error', text: 'This transaction does not complete the refund:' },
+  node: { tone: 'error', text: "The network's node did not answer: try again shortly." },
 };
+const RATE = 'flex flex-col gap-1 rounded border border-slate-300 p-2 text-sm dark:border-slate-600';
+/** Outcomes followed by lib's own reason (carried by cookie). */
+const WITH_REASON = new Set(['plan', 'transaction']);
 
 export function RefundsSection({
   orderId,
@@ -46,6 +56,8 @@ export function RefundsSection({
   claimUrl,
   plans,
   planRefusal,
+  rates,
+  fee,
 }: {
   orderId: string;
   currency: string;
@@ -58,14 +70,20 @@ export function RefundsSection({
   claimUrl: string | undefined;
   /** Each refund's newest plan, by refund id. */
   plans: Readonly<Record<string, { planId: string; status: string }>>;
-  /** Why a plan was just refused, in lib/payouts' words. */
+  /** Why a plan or a transaction was just refused, in lib's words. */
   planRefusal: string | undefined;
+  /** An invoice's order: the invoice's currency and its rate, the current rate (null: none now). */
+  rates: RefundRates | null;
+  /** The network fee of one refund at the node's estimate, in the coin; null without one. */
+  fee: { amount: string; feeRate: string } | null;
 }) {
   const said = outcome ? OUTCOMES[outcome] : undefined;
   return (
     <Section title="Refunds" id="refunds">
       {said && (
-        <Notice tone={said.tone}>{`${said.text}${outcome === 'plan' && planRefusal ? ` ${planRefusal}.` : ''}`}</Notice>
+        <Notice tone={said.tone}>
+          {`${said.text}${outcome && WITH_REASON.has(outcome) && planRefusal ? ` ${planRefusal.replace(/\.$/, '')}.` : ''}`}
+        </Notice>
       )}
       {claimUrl && (
         <p className="my-2 text-sm">
@@ -88,6 +106,11 @@ export function RefundsSection({
               <td className={CELL}>
                 {r.state.replace('_', ' ')}
                 {r.approval === 'required' && <span className="block">needs a second person’s approval</span>}
+                {r.txId && (
+                  <span className="block">
+                    tx <Mono>{r.txId}</Mono>
+                  </span>
+                )}
                 {plans[r.id] && (
                   <Link href={`/dashboard/funds/plans/${plans[r.id]!.planId}`} className={`${LINK} block`}>
                     {`plan: ${plans[r.id]!.status}`}
@@ -96,6 +119,16 @@ export function RefundsSection({
               </td>
               <td className={CELL}>{r.address ? <Mono>{r.address}</Mono> : <span className={MUTED}>not yet</span>}</td>
               <td className={CELL}>
+                {canRefund && r.state === 'sent' && r.txId && (
+                  <form action={completeRefundAction}>
+                    <input type="hidden" name="orderId" value={orderId} />
+                    <input type="hidden" name="refundId" value={r.id} />
+                    <input type="hidden" name="txId" value={r.txId} />
+                    <Button type="submit" variant="secondary">
+                      Check again
+                    </Button>
+                  </form>
+                )}
                 {canRefund && (r.state === 'awaiting_address' || r.state === 'ready') && (
                   <span className="flex flex-wrap gap-2">
                     {r.state === 'ready' && r.approval !== 'required' && (
@@ -108,6 +141,19 @@ export function RefundsSection({
                         </label>
                         <Button type="submit" variant="secondary">
                           Prepare plan
+                        </Button>
+                      </form>
+                    )}
+                    {r.state === 'ready' && r.approval !== 'required' && (
+                      <form action={completeRefundAction} className="flex flex-wrap items-end gap-2">
+                        <input type="hidden" name="orderId" value={orderId} />
+                        <input type="hidden" name="refundId" value={r.id} />
+                        <Label>
+                          Sent by hand: transaction id
+                          <Input name="txId" required autoComplete="off" spellCheck={false} />
+                        </Label>
+                        <Button type="submit" variant="secondary">
+                          Complete
                         </Button>
                       </form>
                     )}
@@ -142,15 +188,65 @@ export function RefundsSection({
         </DataTable>
       )}
       {canRefund && refundable && (
-        <form action={makeRefundAction} className="mt-4 flex flex-wrap items-end gap-2">
+        <form action={makeRefundAction} className="mt-4 flex flex-col gap-3">
           <input type="hidden" name="orderId" value={orderId} />
-          <Label>
-            {`Refund amount (${currency})`}
+          <Label className="max-w-xs">
+            {rates ? `Refund amount (${currency}, or ${rates.fiat} below)` : `Refund amount (${currency})`}
             <Input name="amount" required inputMode="decimal" autoComplete="off" />
           </Label>
-          <Button type="submit" variant="primary">
-            Refund
-          </Button>
+          {rates && (
+            <fieldset className="flex flex-col gap-2">
+              <legend className="text-sm font-medium">The amount is in</legend>
+              <label className="text-sm">
+                <input type="radio" name="priceIn" value="coin" defaultChecked className="mr-1" />
+                {currency}, the coin
+              </label>
+              <label className="text-sm">
+                <input type="radio" name="priceIn" value="fiat" className="mr-1" />
+                {`${rates.fiat}, converted at the rate chosen here (price of 1 ${currency}, rounded down):`}
+              </label>
+              <div className="grid gap-2 pl-5 sm:grid-cols-3">
+                <label className={RATE}>
+                  <input type="radio" name="rate" value="invoice" defaultChecked className="mr-1" />
+                  {"The invoice's rate"}
+                  <Mono>{`${rates.invoice} ${rates.fiat}`}</Mono>
+                </label>
+                <label className={RATE}>
+                  <input type="radio" name="rate" value="current" disabled={!rates.current} className="mr-1" />
+                  The current rate
+                  {rates.current ? (
+                    <Mono>{`${rates.current} ${rates.fiat}`}</Mono>
+                  ) : (
+                    <span className={MUTED}>none now</span>
+                  )}
+                </label>
+                <label className={RATE}>
+                  <input type="radio" name="rate" value="custom" className="mr-1" />
+                  {`Your own rate (${rates.fiat})`}
+                  <Input
+                    name="customRate"
+                    inputMode="decimal"
+                    autoComplete="off"
+                    aria-label={`Your own rate in ${rates.fiat}`}
+                  />
+                </label>
+              </div>
+            </fieldset>
+          )}
+          <p className="text-sm">
+            {fee
+              ? `Network fee estimate: about ${fee.amount} ${currency} (${fee.feeRate} base units per vbyte, one input and the change).`
+              : 'Network fee estimate: none here (test mode, or a network whose refunds you send from your own wallet, which sets the fee).'}
+          </p>
+          <label className="text-sm">
+            <input type="checkbox" name="feeFromRefund" className="mr-1" />
+            Take the network fee from the refund (the payer receives the refund less the fee)
+          </label>
+          <div>
+            <Button type="submit" variant="primary">
+              Refund
+            </Button>
+          </div>
         </form>
       )}
     </Section>
