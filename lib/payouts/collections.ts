@@ -17,6 +17,7 @@ import {
   liveChainConfig,
   networkFor,
   requiredConfirmations,
+  type ChainTransfer,
   type CollectionNode,
 } from '../chains';
 import {
@@ -50,6 +51,7 @@ import {
 import { formatUnits } from '../money';
 import {
   isUuid,
+  type AnyCollectionPlan,
   type CollectionPlan,
   type Mode,
   type MoneyOutPlan,
@@ -58,9 +60,11 @@ import {
   type PlanStatus,
   type PlanSummary,
   type RefundPlan,
+  type StoredAccountPlan,
 } from '../protocol';
+import { isAccountPlanNetwork, prepareAccountCollection, storedAccountPlan } from './account-collections';
 import { CollectionRefused } from './errors';
-import { decidePlan, isFinalPlanStatus } from './lifecycle';
+import { decideAccountPlan, decidePlan, isFinalPlanStatus } from './lifecycle';
 import { treasuryOf } from './treasury';
 
 /** Most outputs one plan spends: a transaction of 500 P2WPKH inputs is about 34 kvB, well under the standard 100 kvB. */
@@ -91,13 +95,28 @@ const FUNDS = statement<
 
 /**
  * What the merchant's deposit outputs hold, per network and currency, from what the watcher
- * recorded in and out: outputs in a block and not spent by a scanned block. Bitcoin-family
- * networks only: elsewhere the watcher records no spends yet (the EVM and Tron collection issue).
+ * recorded in and out: outputs in a block and not spent by a scanned block; on EVM and Tron,
+ * deposits in a block that no plan's transfer to the treasury collected yet. XRP and Solana are
+ * left out: the watcher records nothing leaving them.
  */
 export async function fundsOf(db: Queryable, merchantId: string, mode: Mode): Promise<FundsLine[]> {
   const rows = await FUNDS.run(db, { merchantId, mode });
   const lines: FundsLine[] = [];
   for (const row of rows) {
+    const network = networkFor(mode, row.network);
+    if (network && isAccountPlanNetwork(network)) {
+      // Deposits the watcher saw and no confirmed plan collected yet (a plan's transfers to the treasury mark them).
+      lines.push({
+        network: row.network,
+        currency: row.currency,
+        total: BigInt(row.total),
+        addresses: Number(row.addresses),
+        outputs: Number(row.outputs),
+        feeRate: null,
+        estimatedCost: null,
+      });
+      continue;
+    }
     if (!isUtxoCoin(row.network)) continue;
     const outputs = Number(row.outputs);
     const node = mode === 'live' ? collectionNodeOf(liveChainConfig(row.network)) : undefined;
@@ -237,6 +256,13 @@ export interface PrepareCollection {
   feeRate?: bigint;
   /** Outputs below this many base units stay where they are (dust that would cost more than it holds). */
   minimum?: bigint;
+  /** Account chains: the currency to collect (the network's first token when absent). */
+  currency?: string;
+  /**
+   * Account chains: the account of the merchant's seed that pays the network's fees, and its path:
+   * the gas payer (EVM), the resource account holding staked TRX (Tron). Never a key.
+   */
+  feePayer?: { address: string; path: string };
 }
 
 /**
@@ -378,14 +404,29 @@ export async function prepareCollection(
   return (await collectionPlan(db, request.merchantId, request.mode, id)) as CollectionPlan;
 }
 
+/**
+ * A collection plan of any network (`collections/prepare`, the Funds page): an account chain's
+ * (EVM, Tron; ./account-collections.ts) or a Bitcoin-family PSBT (`prepareCollection`).
+ */
+export async function prepareAnyCollection(
+  db: Database,
+  request: PrepareCollection,
+  write: PlanWrite = {},
+): Promise<AnyCollectionPlan> {
+  const network = networkFor(request.mode, request.network);
+  if (network && isAccountPlanNetwork(network)) return prepareAccountCollection(db, network, request, write);
+  return prepareCollection(db, request, write);
+}
+
 type PlanRow = RowOf<typeof collectionPlans>;
 const PLAN_BY_ID = statement<PlanRow, { id: string; merchantId: string; mode: Mode }>(
   sql`select * from ${collectionPlans} where ${collectionPlans.id} = ${param('id')} and ${collectionPlans.merchantId} = ${param('merchantId')} and ${collectionPlans.mode} = ${param('mode')}`,
 );
 
-/** The decimals a plan's amounts are written in: its network's coin. */
-function planDecimals(mode: Mode, networkName: string): number {
-  return networkFor(mode, networkName)?.currencies[0]?.decimals ?? 8;
+/** The decimals a plan's amounts are written in: its currency's (the coin, or an account chain's token). */
+function planDecimals(mode: Mode, networkName: string, ticker: string): number {
+  const currencies = networkFor(mode, networkName)?.currencies ?? [];
+  return (currencies.find((c) => c.ticker === ticker) ?? currencies[0])?.decimals ?? 8;
 }
 
 const PLAN_LIST = statement<
@@ -409,7 +450,7 @@ export async function listMoneyOutPlans(
 ): Promise<PlanSummary[]> {
   const rows = await PLAN_LIST.run(db, { merchantId, mode, ...query, status: query.status ?? null });
   return rows.map((row) => {
-    const decimals = planDecimals(mode, row.network);
+    const decimals = planDecimals(mode, row.network, row.currency);
     return {
       planId: row.id,
       kind: row.kind,
@@ -463,13 +504,14 @@ export async function collectionPlan(
   merchantId: string,
   mode: Mode,
   id: string,
-): Promise<MoneyOutPlan | null> {
+): Promise<MoneyOutPlan | StoredAccountPlan | null> {
   const [row] = isUuid(id) ? await PLAN_BY_ID.run(db, { id, merchantId, mode }) : [];
   if (!row) return null;
+  if (row.format !== 'psbt') return storedAccountPlan(row);
   const inputs = await PLAN_INPUT_ROWS.run(db, { planId: id });
   const network = networkFor(mode, row.network);
-  const decimals = planDecimals(mode, row.network);
-  const paths = pathsIn(row.psbt);
+  const decimals = planDecimals(mode, row.network, row.currency);
+  const paths = pathsIn(row.psbt!);
   const fields: Omit<CollectionPlan, 'kind'> = {
     planId: row.id,
     mode: row.mode,
@@ -479,7 +521,7 @@ export async function collectionPlan(
     format: 'psbt',
     status: row.status,
     treasury: row.treasury,
-    masterFingerprint: row.master_fingerprint,
+    masterFingerprint: row.master_fingerprint!,
     inputs: inputs.map((i) => ({
       txid: i.tx_hash,
       vout: i.output_index,
@@ -491,7 +533,7 @@ export async function collectionPlan(
     fee: formatUnits(BigInt(row.fee), decimals),
     feeRate: row.fee_rate,
     sent: formatUnits(BigInt(row.sent), decimals),
-    psbt: row.psbt,
+    psbt: row.psbt!,
     txid: row.txid,
     reason: row.reason,
     createdAt: row.created_at.toISOString(),
@@ -517,8 +559,12 @@ function pathsIn(psbt: string): Map<string, string> {
   return paths;
 }
 
-const OPEN_PLANS = statement<Pick<PlanRow, 'id' | 'status' | 'txid' | 'refund_id'>, { network: string; mode: Mode }>(
-  sql`select ${columnsOf(collectionPlans, ['id', 'status', 'txid', 'refund_id'])} from ${collectionPlans}
+const OPEN_PLANS = statement<
+  Pick<PlanRow, 'id' | 'status' | 'txid' | 'refund_id' | 'format'> & { expires_at: string | null },
+  { network: string; mode: Mode }
+>(
+  sql`select ${columnsOf(collectionPlans, ['id', 'status', 'txid', 'refund_id', 'format'])}, ${collectionPlans.body}->>'expiresAt' as expires_at
+    from ${collectionPlans}
     where ${collectionPlans.network} = ${param('network')} and ${collectionPlans.mode} = ${param('mode')} and ${collectionPlans.status} in ('prepared', 'broadcast')`,
 );
 const UPDATE_PLAN = statement<unknown, { id: string; status: string; txid: string | null; reason: string | null }>(
@@ -561,18 +607,64 @@ export interface PlanChange {
   required: number;
 }
 
+const COLLECTED = unnest('o', {
+  sender: 'text',
+  to_address: 'text',
+  currency: 'text',
+  tx_hash: 'text',
+  block_height: 'bigint',
+});
+const o = COLLECTED.ref;
+/**
+ * Account chains: a transfer of a deposit's currency out of its address to the treasury of the open
+ * plan holding it collects that deposit (its `spent_by_tx`, undone by a reorganisation like a UTXO
+ * spend). Addresses compare without case: EVM checksums are a spelling, not the address.
+ */
+const MARK_COLLECTED = statement<unknown, { network: string; mode: Mode }>(sql`update ${chainTransfers}
+    set ${bare(chainTransfers.spentByTx)} = ${o.tx_hash}, ${bare(chainTransfers.spentAtHeight)} = ${o.block_height}
+   from ${COLLECTED.from}, ${addresses}, ${collectionPlanInputs}, ${collectionPlans}
+  where ${chainTransfers.network} = ${param('network')} and ${chainTransfers.mode} = ${param('mode')}
+    and ${chainTransfers.spentByTx} is null and ${chainTransfers.currency} = ${o.currency}
+    and ${addresses.id} = ${chainTransfers.addressId} and lower(${addresses.address}) = lower(${o.sender})
+    and ${collectionPlanInputs.transferId} = ${chainTransfers.id} and ${collectionPlanInputs.open}
+    and ${collectionPlans.id} = ${collectionPlanInputs.planId} and lower(${collectionPlans.treasury}) = lower(${o.to_address})`);
+
+/** What a watcher step read that moves account-chain plans: its transfers (those out of our addresses among them) and its clock. */
+export interface CollectionStep {
+  transfers: readonly ChainTransfer[];
+  now: Date;
+}
+
 /**
  * In a watcher step, after its spends are recorded: every open plan of the network moves as its
- * inputs' spends say (./lifecycle.ts). A final plan frees its outputs: those still unspent (a
- * stale plan's others) are in the next plan.
+ * inputs' spends say (./lifecycle.ts; on account chains, as the step's transfers to the treasury
+ * collect them). The one place a plan's status changes with the chain. A final plan frees its
+ * outputs: those still unspent (a stale plan's others) are in the next plan.
  */
 export async function settleCollections(
   tx: Queryable,
   network: Network,
   mode: Mode,
   tipHeight: number,
+  step: CollectionStep = { transfers: [], now: new Date() },
 ): Promise<PlanChange[]> {
-  if (!isUtxoCoin(network.name)) return [];
+  const account = isAccountPlanNetwork(network);
+  if (!account && !isUtxoCoin(network.name)) return [];
+  const outgoing = account ? step.transfers.filter((t) => t.from !== null && t.blockHeight !== null) : [];
+  if (outgoing.length > 0)
+    await MARK_COLLECTED.run(tx, {
+      network: network.name,
+      mode,
+      ...COLLECTED.values(
+        outgoing.map((t) => ({
+          sender: t.from,
+          to_address: t.to,
+          currency: t.currency,
+          tx_hash: t.txHash,
+          block_height: t.blockHeight,
+        })),
+      ),
+    });
   const plans = await OPEN_PLANS.run(tx, { network: network.name, mode });
   const changes: PlanChange[] = [];
   for (const plan of plans) {
@@ -582,7 +674,16 @@ export async function settleCollections(
       spentAtHeight: i.spent_at_height === null ? null : Number(i.spent_at_height),
     }));
     const required = requiredConfirmations(mode, network);
-    const decision = decidePlan(plan, states, tipHeight, required);
+    const decision =
+      plan.format === 'psbt'
+        ? decidePlan(plan, states, tipHeight, required)
+        : decideAccountPlan(
+            plan,
+            states,
+            tipHeight,
+            required,
+            plan.expires_at !== null && step.now.getTime() > Date.parse(plan.expires_at),
+          );
     if (decision.status === plan.status && decision.txid === plan.txid) continue;
     await UPDATE_PLAN.run(tx, { id: plan.id, ...decision });
     if (isFinalPlanStatus(decision.status)) await CLOSE_INPUTS.run(tx, { planId: plan.id });

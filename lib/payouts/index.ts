@@ -10,13 +10,16 @@ export {
   fundsOf,
   listMoneyOutPlans,
   newestRefundPlan,
+  prepareAnyCollection,
   prepareCollection,
   settleCollections,
+  type CollectionStep,
   type FundsLine,
   type PlanChange,
   type PlanWrite,
   type PrepareCollection,
 } from './collections';
+export { collectedCurrency } from './account-collections';
 export { CollectionRefused, DepositKeyInvalid, KeyMaterialRefused, TreasuryInvalid, type PayoutError } from './errors';
 export { checkDepositKey, depositKeyOf, setDepositKey, type DepositKeySet } from './deposit-keys';
 export { checkFundsAgainstNode } from './funds-check';
@@ -24,6 +27,13 @@ export { fundsReport } from './funds-report';
 export { gapLimitOf, type GapLimit } from './gap-limit';
 export { refuseKeyMaterial } from './key-material';
 export { prepareRefundPlan, type RefundToPay } from './refund-plans';
-export { decidePlan, isFinalPlanStatus, type PlanDecision, type PlanInputState } from './lifecycle';
+export {
+  decideAccountPlan,
+  decidePlan,
+  isFinalPlanStatus,
+  type AccountPlanInputState,
+  type PlanDecision,
+  type PlanInputState,
+} from './lifecycle';
 export { broadcastTronPlan, prepareTronCollection, settleTronPlan } from './tron-collections';
 export { checkTreasury, setTreasury, treasuryOf } from './treasury';

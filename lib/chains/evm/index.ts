@@ -77,4 +77,5 @@ export function evmAdapter(network: Network, cfg: LiveChainConfig): LiveAdapter 
     mempool: async () => [],
   };
 }
+export { evmCollectionNode, type EvmCollectionNode } from './collect';
 export { planFees, readHoldings } from './holdings';

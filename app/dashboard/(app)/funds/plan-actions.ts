@@ -11,7 +11,7 @@ import { redirect } from 'next/navigation';
 import { z } from 'zod';
 import { getDatabase } from '@/lib/db';
 import { isDomainErrorOf } from '@/lib/errors';
-import { prepareCollection } from '@/lib/payouts';
+import { prepareAnyCollection } from '@/lib/payouts';
 import { postedForm } from '@/lib/security';
 import { recordAudit } from '@/lib/users';
 import { clientAddress, requireAction } from '../../session';
@@ -36,7 +36,7 @@ export async function prepareCollectionAction(posted: FormData): Promise<void> {
   const ip = await clientAddress();
   let planId: string;
   try {
-    const plan = await prepareCollection(
+    const plan = await prepareAnyCollection(
       db,
       {
         merchantId: session.merchantId,
