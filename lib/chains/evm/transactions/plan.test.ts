@@ -1,7 +1,7 @@
 /**
  * Building EVM collection plans, without a node: which addresses are swept and which take the
  * fallback, how batches are cut by the gas cap and the block gas limit, the nonces, and what the
- * gas payer can spend (docs/decisions/085). The same plans run on anvil in tests/collections-evm.test.ts.
+ * gas payer can spend (docs/decisions/085). The same plans run on anvil in tests/collections-evm.pg.test.ts.
  */
 import { describe, expect, it } from 'vitest';
 import {
