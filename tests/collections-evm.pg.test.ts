@@ -15,6 +15,8 @@ import { planFees, readHoldings } from '@/lib/chains/evm';
 import {
   EIP_7825_TX_GAS_CAP,
   EVM_DEPOSIT_CHAIN_PATH,
+  batchGasLimit,
+  sweepGasFor,
   EVM_GAS_PAYER_PATH,
   addressOfKey,
   buildEvmCollectionPlan,
@@ -380,6 +382,14 @@ describe.skipIf(evmNodeMissing)('EVM collection (anvil, Osaka)', () => {
         (f: { network: string; currency: string }) => f.network === 'ethereum' && f.currency === 'USDT',
       )?.total;
     expect(await usdtFunds()).toBe('12');
+    // Before signing, the cost per address by the planner's own bounds at the node's fee cap, in the coin.
+    const line = (await callInProcess('funds/list', {}, planner)).body.response.funds.find(
+      (f: { currency: string }) => f.currency === 'USDT',
+    );
+    const fees = await planFees(node.client);
+    const perAddress =
+      (sweepGasFor(2, batchGasLimit(EIP_7825_TX_GAS_CAP, fees.blockGasLimit)) / 2n) * fees.maxFeePerGas;
+    expect(line.costPerAddress).toEqual({ amount: formatUnits(perAddress, 18), currency: 'ETH' });
     const planStatus = async () => {
       const got = await callInProcess('collections/get', { id: plan.planId }, planner);
       expectDocumented('collections/get', { ...got, headers: new Headers() });

@@ -9,11 +9,13 @@ import { base64, hex } from '@scure/base';
 import { HDKey } from '@scure/bip32';
 import { Transaction } from '@scure/btc-signer/transaction.js';
 import { poolOf } from '../addresses';
+import { GAS, batchGasLimit, sweepGasFor } from '../chains/evm/transactions';
 import type { Network } from '../catalog';
 import {
   BlockNotAvailable,
   collectionNodeOf,
   depositKeyDescriptor,
+  evmCollectionNode,
   liveChainConfig,
   networkFor,
   requiredConfirmations,
@@ -80,6 +82,8 @@ export interface FundsLine {
   /** The fee to collect them all at the node's current estimate; null without one. */
   estimatedCost: bigint | null;
   feeRate: bigint | null;
+  /** EVM: the fee to collect one address, base units of the network's coin, at the node's fee cap; null elsewhere or without it. */
+  costPerAddress: bigint | null;
 }
 
 const FUNDS = statement<
@@ -106,14 +110,16 @@ export async function fundsOf(db: Queryable, merchantId: string, mode: Mode): Pr
     const network = networkFor(mode, row.network);
     if (network && isAccountPlanNetwork(network)) {
       // Deposits the watcher saw and no confirmed plan collected yet (a plan's transfers to the treasury mark them).
+      const addressCount = Number(row.addresses);
       lines.push({
         network: row.network,
         currency: row.currency,
         total: BigInt(row.total),
-        addresses: Number(row.addresses),
+        addresses: addressCount,
         outputs: Number(row.outputs),
         feeRate: null,
         estimatedCost: null,
+        costPerAddress: mode === 'live' ? await evmCostPerAddress(network, row.currency, addressCount) : null,
       });
       continue;
     }
@@ -130,9 +136,32 @@ export async function fundsOf(db: Queryable, merchantId: string, mode: Mode): Pr
       outputs,
       feeRate,
       estimatedCost: feeRate === null ? null : BigInt(estimateVsize(script, outputs, 22)) * feeRate,
+      costPerAddress: null,
     });
   }
   return lines;
+}
+
+/**
+ * What collecting one of `count` addresses holding `currency` costs on an EVM network, in wei, by
+ * the planner's own bounds (lib/chains/evm/transactions `sweepGasFor`, `GAS`) at the fee cap the
+ * plan would carry now: a token's share of the sweeps and clears, a coin's own transfer. Null off
+ * EVM, or when the node does not answer (the page says so; nothing else waits on it).
+ */
+async function evmCostPerAddress(network: Network, currency: string, count: number): Promise<bigint | null> {
+  const cfg = liveChainConfig(network.name);
+  if (network.family !== 'evm' || !cfg || count === 0) return null;
+  const fees = await evmCollectionNode(network, cfg)
+    .fees()
+    .catch(() => null);
+  if (!fees) return null;
+  const token = network.currencies.find((c) => c.ticker === currency)?.contract;
+  const limit = batchGasLimit(
+    network.txGasCap === undefined ? undefined : BigInt(network.txGasCap),
+    fees.blockGasLimit,
+  );
+  const gas = token ? sweepGasFor(count, limit) / BigInt(count) : GAS.transaction;
+  return gas * fees.maxFeePerGas;
 }
 
 export type Collectable = Pick<
