@@ -8,7 +8,7 @@ import 'server-only';
  */
 import { randomUUID } from 'node:crypto';
 import type { Network } from '../catalog';
-import { evmCollectionNode, liveChainConfig, requiredConfirmations, type EvmCollectionNode } from '../chains';
+import { evmCollectionNode, liveChainConfig, requiredConfirmations } from '../chains';
 import { EVM_DEPOSIT_CHAIN_PATH, buildEvmCollectionPlan } from '../chains/evm/transactions';
 import { collectionPlans, insertValues, placeholders, sql, statement, type Database, type RowOf } from '../db';
 import type { EvmCollectionPlan, StoredAccountPlan, TronCollectionPlan } from '../protocol';
@@ -82,7 +82,6 @@ export async function prepareAccountCollection(
   network: Network,
   request: PrepareCollection,
   write: PlanWrite,
-  evmNode?: EvmCollectionNode,
 ): Promise<StoredAccountPlan> {
   if (request.mode === 'test')
     throw new CollectionRefused(
@@ -114,7 +113,7 @@ export async function prepareAccountCollection(
     });
     stored = { ...built, feeRate: BigInt(built.plan.prices.energyFee), total: BigInt(built.plan.total) };
   } else {
-    stored = await buildEvm(db, network, request, treasury, currency, confirmedAt, evmNode);
+    stored = await buildEvm(db, network, request, treasury, currency, confirmedAt);
   }
   const { plan, transfers } = stored;
   await db.transaction(async (tx) => {
@@ -148,9 +147,8 @@ async function buildEvm(
   treasury: string,
   currency: Network['currencies'][number],
   confirmedAt: number,
-  given: EvmCollectionNode | undefined,
 ) {
-  const node = given ?? evmCollectionNode(network, liveChainConfig(network.name)!);
+  const node = evmCollectionNode(network, liveChainConfig(network.name)!);
   const held = await accountDeposits(db, {
     merchantId: request.merchantId,
     mode: request.mode,
