@@ -135,7 +135,7 @@ function AccountPlan({ plan, file, notice }: { plan: StoredAccountPlan; file: st
   const rows: [string, React.ReactNode][] = [
     ['Status', <StatusBadge key="status" status={plan.status} />],
     ['Network', plan.network],
-    ['Addresses', `${evm ? evm.items.length : tron!.addresses.length} deposit addresses`],
+    ['Addresses', addressCount(evm ? evm.items.length : tron!.addresses.length)],
     ['To the treasury', <span key="total">{inCoin(plan.network, token, total)}</span>],
     ['Treasury', <Mono key="treasury">{plan.treasury}</Mono>],
     evm
@@ -207,4 +207,8 @@ function PlanRows({ rows }: { rows: [string, React.ReactNode][] }) {
       ))}
     </dl>
   );
+}
+
+function addressCount(count: number): string {
+  return count === 1 ? '1 deposit address' : `${count} deposit addresses`;
 }
