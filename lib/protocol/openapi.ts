@@ -103,13 +103,14 @@ const SUMMARIES: Record<OperationName, string> = {
   'refunds/get': 'One refund.',
   'refunds/list': 'The refunds, newest first (of one order with `orderId`).',
   'funds/list':
-    'What the deposit addresses hold, per network and currency, with the estimated fee to collect it and the treasury it goes to.',
+    'What the deposit addresses hold, per network and currency, with the estimated fee to collect it (on EVM, per address) and the treasury it goes to.',
   'funds/check':
     "Every deposit output the watcher recorded as held, asked of the network's node (`gettxout`): the outputs it says are spent, unknown or of another amount.",
   'collections/prepare':
-    "Prepare a plan that moves the network's confirmed deposit outputs (above `minimum`) to the treasury: a PSBT for `npm run signer`.",
+    "Prepare a plan that moves the network's confirmed deposits (above `minimum`) to the treasury, for `npm run signer`: a PSBT (Bitcoin family), or on EVM and Tron the unsigned transactions of one `currency`, their fees paid by `feePayer`.",
   'collections/list': 'The collection plans, newest first, with their status (without their PSBTs).',
-  'collections/get': 'One collection plan with its inputs, fee, PSBT and status.',
+  'collections/get':
+    'One collection plan as the signer reads it (a PSBT, or EVM or Tron transactions), with its status.',
   'refund-plans/prepare':
     "Prepare the plan that sends a ready refund to the payer's confirmed address, the change to the treasury.",
   'refund-plans/get': "A refund plan by id, or a refund's newest plan by `refundId`.",
