@@ -408,5 +408,28 @@ describe.skipIf(evmNodeMissing)('EVM collection (anvil, Osaka)', () => {
     expect(await planStatus()).toBe('confirmed');
     // Collected: the Funds report no longer counts those deposits.
     expect(await usdtFunds()).toBeUndefined();
+
+    // The coin: each address's own transfer to the treasury, its fee paid from it, seen by the watcher too.
+    const coin = await createOrder(db, merchant.live, { currency: 'ETH', network: 'ethereum', amount: '0.05' });
+    await node.client.wallet.sendTransaction({
+      account: funder,
+      to: coin.address as Address,
+      value: parseEther('0.05'),
+    } as never);
+    await node.mine(CONFIRMATIONS);
+    await watchLive(db, adapter);
+    const ethPlan = storedEvmPlanSchema.parse(
+      (await callInProcess('collections/prepare', { ...asked, currency: 'ETH' }, planner)).body.response,
+    );
+    expect(ethPlan.transactions.map((t) => [t.purpose, t.from, t.to])).toEqual([
+      ['transfer', getAddress(coin.address), TREASURY],
+    ]);
+    const treasuryCoin = await nativeBalance(TREASURY);
+    await broadcast(await sign(ethPlan));
+    expect(await nativeBalance(TREASURY)).toBe(treasuryCoin + BigInt(ethPlan.transactions[0]!.value));
+    await node.mine(CONFIRMATIONS);
+    await watchLive(db, adapter);
+    const ethStatus = await callInProcess('collections/get', { id: ethPlan.planId }, planner);
+    expect(ethStatus.body.response.status).toBe('confirmed');
   }, 120_000);
 });
