@@ -13,8 +13,9 @@
  */
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
-import type { MoneyOutPlan } from '../lib/protocol';
+import type { MoneyOutPlan, StoredAccountPlan } from '../lib/protocol';
 import { fail, runCommand } from './cli-runtime';
+import { planSummary } from './lib/plan-summary';
 
 const USAGE = `usage:
   npm run collect -- treasury MERCHANT NETWORK ADDRESS [--mode live|test]
@@ -23,19 +24,6 @@ const USAGE = `usage:
   npm run collect -- refund MERCHANT REFUND_ID [--fee-from-refund] [--fee-rate BASE_UNITS_PER_VBYTE] [--mode live|test] [--out FILE]
   npm run collect -- show MERCHANT PLAN_ID [--mode live|test] [--out FILE]
   npm run collect -- gap-limit NETWORK [--mode live|test]`;
-
-function summary(plan: MoneyOutPlan): string {
-  return [
-    `${plan.planId}  ${plan.status}  ${plan.network} ${plan.mode}: ${plan.inputs.length} outputs, ${plan.total} ${plan.currency}`,
-    ...(plan.kind === 'refund'
-      ? [
-          `  refund ${plan.refund.refundId}: ${plan.refund.pays} ${plan.currency} to ${plan.refund.destination}, the rest to ${plan.treasury}; fee ${plan.fee} (${plan.feeRate} per vbyte)`,
-        ]
-      : [`  to ${plan.treasury}: ${plan.sent} ${plan.currency}, fee ${plan.fee} (${plan.feeRate} per vbyte)`]),
-    ...(plan.txid ? [`  transaction ${plan.txid}`] : []),
-    ...(plan.reason ? [`  ${plan.reason}`] : []),
-  ].join('\n');
-}
 
 async function main(): Promise<void> {
   const { positionals, values } = parseArgs({
@@ -85,7 +73,7 @@ async function main(): Promise<void> {
       );
     return;
   }
-  let plan: MoneyOutPlan;
+  let plan: MoneyOutPlan | StoredAccountPlan;
   if (action === 'prepare' && rest.length === 1) {
     plan = (await runCommand({
       command: 'collect.prepare',
@@ -105,10 +93,11 @@ async function main(): Promise<void> {
       ...(values['fee-rate'] ? { feeRate: values['fee-rate'] } : {}),
     })) as MoneyOutPlan;
   } else if (action === 'show' && rest.length === 1) {
-    plan = (await runCommand({ command: 'collect.show', merchant, mode, planId: rest[0]! })) as MoneyOutPlan;
+    plan = (await runCommand({ command: 'collect.show', merchant, mode, planId: rest[0]! })) as
+      MoneyOutPlan | StoredAccountPlan;
   } else return fail(USAGE);
   if (values.out) fs.writeFileSync(values.out, `${JSON.stringify(plan, null, 2)}\n`);
-  console.log(summary(plan));
+  console.log(planSummary(plan));
   if (values.out)
     console.log(`Plan written to ${values.out}: sign it with npm run signer -- sign --plan ${values.out} ...`);
 }

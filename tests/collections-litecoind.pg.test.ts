@@ -203,6 +203,7 @@ describe('collections on litecoind regtest without -txindex', () => {
           outputs: 30,
           estimatedCost: funds!.estimatedCost === null ? null : formatUnits(funds!.estimatedCost, 8),
           feeRate: funds!.feeRate?.toString() ?? null,
+          costPerAddress: null,
           treasury,
         },
       ],

@@ -3,8 +3,9 @@
  * each transaction's signature over its id, refuses delegation to an inactive account and charges
  * energy and bandwidth by the documented rules): USDT paid to two deposit addresses of the public
  * test seed, one of them never activated; a plan with activation, delegation, transfer and reclaim
- * prepared at the node's prices, signed by `npm run signer`, broadcast, accepted, and its steps
- * prepared -> broadcast -> confirmed as the watcher scans. Then a merchant without stake (TRX
+ * prepared through the API at the node's prices and stored, signed by `npm run signer`, broadcast,
+ * accepted, and its steps and the stored plan prepared -> broadcast -> confirmed as the watcher
+ * scans, the Funds report falling by what was collected. Then a merchant without stake (TRX
  * burned, shown before signing), and the plans a gateway could rewrite, refused by the signer.
  */
 import { execFile } from 'node:child_process';
@@ -30,10 +31,13 @@ import { liveChainConfig } from '@/lib/chains';
 import type { Database } from '@/lib/db/client';
 import { formatUnits } from '@/lib/money';
 import { broadcastTronPlan, prepareTronCollection, setTreasury, settleTronPlan } from '@/lib/payouts';
-import type { TronCollectionPlan } from '@/lib/protocol';
+import { tronCollectionPlanSchema, type TronCollectionPlan } from '@/lib/protocol';
+import { createKey } from '@/lib/merchants';
 import { SignerRefusal } from '@/lib/chains/utxo/transactions';
 import { signTronPlan, tronSignerConfigSchema } from '../scripts/signer/tron';
+import { callInProcess, useDatabaseForApi } from './support/api-in-process';
 import { createOrder } from './support/chain';
+import { expectDocumented } from './support/contract';
 import { randomTronAccount, type FakeTronNode } from './support/fake-tron-node';
 import { watchLive, withLiveNetwork } from './support/live';
 import { fakeTronNetwork } from './support/live-networks';
@@ -122,13 +126,40 @@ describe('tron collections on the fake java-tron node', () => {
     node.mine(CONFIRMATIONS);
     await watchLive(db, adapter);
 
-    const plan = await prepareTronCollection(db, {
-      merchantId: merchant.merchantId,
-      mode: 'live',
-      currency: 'USDT',
-      resourceAccount: { address: resourceAccount, path: RESOURCE_PATH },
+    // Prepared through the signed API by a signing-plans key, stored, and read back as the signer reads it.
+    useDatabaseForApi(db);
+    const planner = await createKey(db, merchant.merchantId, 'live', {
+      name: 'Signer',
+      scopes: ['read-only', 'signing-plans'],
     });
+    const asked = { network: 'tron', currency: 'USDT', feePayer: { address: resourceAccount, path: RESOURCE_PATH } };
+    const { feePayer: _, ...withoutPayer } = asked;
+    expect((await callInProcess('collections/prepare', withoutPayer, planner)).body.error).toMatchObject({
+      name: 'PLAN_REFUSED',
+      message: expect.stringContaining('a Tron plan needs feePayer'),
+    });
+    const prepared = await callInProcess('collections/prepare', asked, planner);
+    expectDocumented('collections/prepare', { ...prepared, headers: new Headers() });
+    const plan = tronCollectionPlanSchema.parse(prepared.body.response);
     expect(plan).toMatchObject({ format: 'tron', chain: 'regtest', energySource: 'stake', total: '32500000' });
+    const planStatus = async () => {
+      const got = await callInProcess('collections/get', { id: plan.planId }, planner);
+      expectDocumented('collections/get', { ...got, headers: new Headers() });
+      return got.body.response.status as string;
+    };
+    expect(await planStatus()).toBe('prepared');
+    expect((await callInProcess('collections/list', {}, planner)).body.response.plans).toEqual([
+      expect.objectContaining({ planId: plan.planId, network: 'tron', currency: 'USDT', total: '32.5', inputs: 2 }),
+    ]);
+    // Nothing is planned twice: the same deposits are in the open plan.
+    expect((await callInProcess('collections/prepare', asked, planner)).body.error.message).toBe(
+      'no tron address holds USDT to collect',
+    );
+    const usdtFunds = async () =>
+      (await callInProcess('funds/list', {}, planner)).body.response.funds.find(
+        (f: { network: string; currency: string }) => f.network === 'tron' && f.currency === 'USDT',
+      )?.total;
+    expect(await usdtFunds()).toBe('32.5');
     expect(plan.prices).toMatchObject({
       energyFee: '210',
       createNewAccountFeeInSystemContract: '1100000',
@@ -169,13 +200,19 @@ describe('tron collections on the fake java-tron node', () => {
     node.mine(1);
     // In a block, but not one the watcher has scanned: the plan moves with the watcher.
     expect(statusesOf(await settleTronPlan(db, plan, tron))).toEqual(['prepared']);
+    expect(await planStatus()).toBe('prepared');
     await watchLive(db, adapter);
     const seen = await settleTronPlan(db, plan, tron);
     expect([seen.status, statusesOf(seen)]).toEqual(['broadcast', ['broadcast']]);
+    // The watcher saw both transfers to the treasury: the stored plan moves with it.
+    expect(await planStatus()).toBe('broadcast');
     node.mine(CONFIRMATIONS - 1);
     await watchLive(db, adapter);
     const done = await settleTronPlan(db, plan, tron);
     expect([done.status, statusesOf(done), done.reason]).toEqual(['confirmed', ['confirmed'], null]);
+    expect(await planStatus()).toBe('confirmed');
+    // Collected: the Funds report no longer counts those deposits.
+    expect(await usdtFunds()).toBeUndefined();
   });
 
   it('without stake the transfer burns TRX at the energy price, shown before signing', async () => {

@@ -9,6 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, expect, it } from 'vitest';
 import { faucetAddress } from '@/lib/chains/sandbox';
+import { buildEvmCollectionPlan } from '@/lib/chains/evm/transactions';
 import { broadcast, mine } from '@/lib/chains';
 import { confirmClaim, makeRefund } from '@/lib/refunds';
 import { createUser, openSession } from '@/lib/users';
@@ -25,6 +26,9 @@ let order: OrderRow;
 /** A version 0 PSBT of an empty transaction: the page reads each input's path from the plan's PSBT. */
 const PSBT_HEX = '70736274ff01000a0200000000000000000000';
 const PSBT = Buffer.from(PSBT_HEX, 'hex').toString('base64');
+const TOKEN = '0xdac17f958d2ee523a2206206994597c13d831ec7';
+const EVM_TREASURY = '0x7e57000000000000000000000000000000c0ffee';
+const GAS_PAYER = '0x1111111111111111111111111111111111111111';
 
 beforeAll(async () => {
   // A paid sandbox order: its output is what the Funds page shows and a collection would spend.
@@ -186,4 +190,42 @@ it("shows a plan with its files to the merchant's users, and to nobody else", as
   expect(
     (await fetch(`${gateway.baseUrl}/dashboard/funds/plans/not-a-plan`, { headers: { cookie: viewer } })).status,
   ).toBe(404);
+
+  // An EVM plan (docs/decisions/093): what the gas payer may spend, and the plan file only, no PSBT.
+  const evm = buildEvmCollectionPlan({
+    planId: randomUUID(),
+    mode: 'test',
+    network: { name: 'ethereum', chainId: 1, nativeTicker: 'ETH' },
+    tokens: [{ ticker: 'USDT', contract: TOKEN, decimals: 6 }],
+    treasury: EVM_TREASURY,
+    gasPayer: { address: GAS_PAYER, path: "m/44'/60'/1'/0/0", nonce: 0 },
+    deposits: [
+      {
+        address: '0x0000000000000000000000000000000000000001',
+        path: "m/44'/60'/0'/0/1",
+        personal: false,
+        nonce: 0,
+        native: 0n,
+        tokens: new Map([[TOKEN, 5_000_000n]]),
+      },
+    ],
+    fees: { maxFeePerGas: 1_000_000_000n, maxPriorityFeePerGas: 1n },
+    blockGasLimit: 30_000_000n,
+    method: 'sweep',
+    createdAt: new Date().toISOString(),
+  })!;
+  await gateway.db.query(
+    `insert into collection_plans (id, merchant_id, mode, network, currency, treasury, format, fee_rate, total, fee, sent, body)
+     values ($1, $2, 'test', 'ethereum', 'USDT', $3, 'evm', 1000000000, 5000000, 0, 5000000, $4::jsonb)`,
+    [evm.planId, merchant.merchantId, evm.treasury, JSON.stringify(evm)],
+  );
+  const evmShown = unescape(await page(`/dashboard/funds/plans/${evm.planId}`, viewer));
+  expect(evmShown).toContain('1 deposit address');
+  expect(evmShown).toContain('Gas payer spends at most');
+  expect(evmShown).toContain(GAS_PAYER);
+  expect(evmShown).not.toContain('.psbt');
+  const evmFile = `${gateway.baseUrl}/dashboard/funds/plans/${evm.planId}/file`;
+  const evmJson = await fetch(`${evmFile}?format=plan`, { headers: { cookie: viewer } });
+  expect(await evmJson.json()).toEqual({ ...evm, status: 'prepared', reason: null });
+  expect((await fetch(`${evmFile}?format=psbt`, { headers: { cookie: viewer } })).status).toBe(400);
 });

@@ -150,6 +150,7 @@ export async function runAdminCommand(db: Database, command: AdminCommand): Prom
         total: line.total.toString(),
         estimatedCost: line.estimatedCost?.toString() ?? null,
         feeRate: line.feeRate?.toString() ?? null,
+        costPerAddress: line.costPerAddress?.toString() ?? null,
       }));
     }
     case 'collect.prepare': {

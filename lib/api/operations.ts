@@ -65,11 +65,12 @@ import { config } from '../config';
 import { listEvents } from '../events';
 import {
   checkFundsAgainstNode,
+  collectedCurrency,
   collectionPlan,
   fundsReport,
   listMoneyOutPlans,
   newestRefundPlan,
-  prepareCollection,
+  prepareAnyCollection,
   submitPlan,
   type PlanWrite,
 } from '../payouts';
@@ -322,14 +323,18 @@ export const API_OPERATIONS = {
   'collections/prepare': apiOperation(
     'collections/prepare',
     async ({ db, key, nonce }, request) =>
-      prepareCollection(
+      prepareAnyCollection(
         db,
         {
           merchantId: key.merchantId,
           mode: key.mode,
           network: request.network,
           ...(request.feeRate !== undefined && { feeRate: BigInt(request.feeRate) }),
-          ...(request.minimum !== undefined && { minimum: minimumOf(key, request.network, request.minimum) }),
+          ...(request.minimum !== undefined && {
+            minimum: minimumOf(key, request.network, request.currency, request.minimum),
+          }),
+          ...(request.currency !== undefined && { currency: request.currency }),
+          ...(request.feePayer !== undefined && { feePayer: request.feePayer }),
         },
         planWrite(key, nonce, 'collection.prepare'),
       ),
@@ -491,10 +496,19 @@ function planWrite(key: ApiKey, nonce: string, action: string): PlanWrite {
   };
 }
 
-/** collections/prepare's `minimum`, in the coin of the network, as base units; VALIDATION_ERROR beyond its decimals. */
-function minimumOf(key: ApiKey, networkName: string, minimum: string): bigint | undefined {
-  const coin = networkFor(key.mode, networkName)?.currencies[0];
-  // An unknown network: the prepare refuses it by name.
+/**
+ * collections/prepare's `minimum`, in the currency collected (the network's coin, or on an account
+ * chain the token asked for or its first), as base units; VALIDATION_ERROR beyond its decimals.
+ */
+function minimumOf(
+  key: ApiKey,
+  networkName: string,
+  currency: string | undefined,
+  minimum: string,
+): bigint | undefined {
+  const network = networkFor(key.mode, networkName);
+  const coin = network && collectedCurrency(network, currency);
+  // An unknown network or currency: the prepare refuses it by name.
   if (!coin) return undefined;
   const parsed = parseUnits(minimum, coin.decimals);
   if (!parsed.ok)

@@ -27,3 +27,4 @@ export type { NodeState, NodeStatus } from './failover';
 export { broadcast, mine, normalizeTxHash, resetClock, sandboxAdapter, startMining } from './sandbox';
 export { BlockNotAvailable, collectionNodeOf, type CollectionNode } from './utxo/collect';
 export { tronCollectionNode, type TronCollectionNode } from './tron/collect';
+export { evmCollectionNode, type EvmCollectionNode } from './evm';

@@ -29,6 +29,7 @@ import {
   MODE_VALUES,
   ORDER_STATUS_VALUES,
   PAYMENT_STATUS_VALUES,
+  PLAN_FORMAT_VALUES,
   PLAN_KIND_VALUES,
   PLAN_STATUS_VALUES,
   CLAIM_DELIVERY_VALUES,
@@ -715,14 +716,19 @@ export const collectionPlans = pgTable(
     /** A refund plan's refund as the signer is shown it, fixed when prepared (lib/protocol `planRefundSchema`). */
     refund: jsonb('refund'),
     treasury: text('treasury').notNull(),
-    masterFingerprint: text('master_fingerprint').notNull(),
-    /** Base units per virtual byte. */
+    /** `psbt`: one Bitcoin-family transaction; `evm`, `tron`: an account chain's transactions, in `body` (docs/decisions/093). */
+    format: text('format', { enum: PLAN_FORMAT_VALUES }).notNull().default('psbt'),
+    /** The master fingerprint of a PSBT plan's key; null for account-chain plans (their paths are in `body`). */
+    masterFingerprint: text('master_fingerprint'),
+    /** Base units per virtual byte (psbt); the fee cap per gas in wei (evm); sun per energy (tron). */
     feeRate: money('fee_rate').notNull(),
     total: money('total').notNull(),
     fee: money('fee').notNull(),
     sent: money('sent').notNull(),
-    /** The unsigned PSBT, base64. */
-    psbt: text('psbt').notNull(),
+    /** The unsigned PSBT, base64 (psbt plans only). */
+    psbt: text('psbt'),
+    /** An EVM or Tron plan as the signer reads it (lib/protocol evm-plans.ts, plans.ts), fixed when prepared. */
+    body: jsonb('body'),
     /** The transaction's id: known when prepared for segwit inputs (signatures are not part of it). */
     txid: text('txid'),
     reason: text('reason'),
@@ -735,6 +741,10 @@ export const collectionPlans = pgTable(
       .on(t.network, t.mode)
       .where(sql`${t.status} in ('prepared', 'broadcast')`),
     check('collection_plans_amounts', sql`${t.sent} + ${t.fee} = ${t.total} and ${t.fee} >= 0 and ${t.sent} > 0`),
+    check(
+      'collection_plans_format',
+      sql`(${t.format} = 'psbt') = (${t.psbt} is not null and ${t.masterFingerprint} is not null and ${t.body} is null)`,
+    ),
     check(
       'collection_plans_refund',
       sql`(${t.kind} = 'refund') = (${t.refundId} is not null and ${t.refund} is not null)`,

@@ -9,14 +9,17 @@ import { base64, hex } from '@scure/base';
 import { HDKey } from '@scure/bip32';
 import { Transaction } from '@scure/btc-signer/transaction.js';
 import { poolOf } from '../addresses';
+import { GAS, batchGasLimit, sweepGasFor } from '../chains/evm/transactions';
 import type { Network } from '../catalog';
 import {
   BlockNotAvailable,
   collectionNodeOf,
   depositKeyDescriptor,
+  evmCollectionNode,
   liveChainConfig,
   networkFor,
   requiredConfirmations,
+  type ChainTransfer,
   type CollectionNode,
 } from '../chains';
 import {
@@ -50,6 +53,7 @@ import {
 import { formatUnits } from '../money';
 import {
   isUuid,
+  type AnyCollectionPlan,
   type CollectionPlan,
   type EventType,
   type Mode,
@@ -59,10 +63,12 @@ import {
   type PlanStatus,
   type PlanSummary,
   type RefundPlan,
+  type StoredAccountPlan,
 } from '../protocol';
 import { publishEvents } from '../webhooks';
+import { isAccountPlanNetwork, prepareAccountCollection, storedAccountPlan } from './account-collections';
 import { CollectionRefused } from './errors';
-import { decidePlan, isFinalPlanStatus, type PlanDecision } from './lifecycle';
+import { decideAccountPlan, decidePlan, isFinalPlanStatus, type PlanDecision } from './lifecycle';
 import { treasuryOf } from './treasury';
 
 /** Most outputs one plan spends: a transaction of 500 P2WPKH inputs is about 34 kvB, well under the standard 100 kvB. */
@@ -78,6 +84,8 @@ export interface FundsLine {
   /** The fee to collect them all at the node's current estimate; null without one. */
   estimatedCost: bigint | null;
   feeRate: bigint | null;
+  /** EVM: the fee to collect one address, base units of the network's coin, at the node's fee cap; null elsewhere or without it. */
+  costPerAddress: bigint | null;
 }
 
 const FUNDS = statement<
@@ -93,13 +101,30 @@ const FUNDS = statement<
 
 /**
  * What the merchant's deposit outputs hold, per network and currency, from what the watcher
- * recorded in and out: outputs in a block and not spent by a scanned block. Bitcoin-family
- * networks only: elsewhere the watcher records no spends yet (the EVM and Tron collection issue).
+ * recorded in and out: outputs in a block and not spent by a scanned block; on EVM and Tron,
+ * deposits in a block that no plan's transfer to the treasury collected yet. XRP and Solana are
+ * left out: the watcher records nothing leaving them.
  */
 export async function fundsOf(db: Queryable, merchantId: string, mode: Mode): Promise<FundsLine[]> {
   const rows = await FUNDS.run(db, { merchantId, mode });
   const lines: FundsLine[] = [];
   for (const row of rows) {
+    const network = networkFor(mode, row.network);
+    if (network && isAccountPlanNetwork(network)) {
+      // Deposits the watcher saw and no confirmed plan collected yet (a plan's transfers to the treasury mark them).
+      const addressCount = Number(row.addresses);
+      lines.push({
+        network: row.network,
+        currency: row.currency,
+        total: BigInt(row.total),
+        addresses: addressCount,
+        outputs: Number(row.outputs),
+        feeRate: null,
+        estimatedCost: null,
+        costPerAddress: mode === 'live' ? await evmCostPerAddress(network, row.currency, addressCount) : null,
+      });
+      continue;
+    }
     if (!isUtxoCoin(row.network)) continue;
     const outputs = Number(row.outputs);
     const node = mode === 'live' ? collectionNodeOf(liveChainConfig(row.network)) : undefined;
@@ -113,6 +138,7 @@ export async function fundsOf(db: Queryable, merchantId: string, mode: Mode): Pr
       outputs,
       feeRate,
       estimatedCost: feeRate === null ? null : BigInt(estimateVsize(script, outputs, 22)) * feeRate,
+      costPerAddress: null,
     });
   }
   return lines;
@@ -131,6 +157,28 @@ export async function refundFeeEstimate(network: string, mode: Mode): Promise<{ 
   if (feeRate === null || feeRate <= 0n) return null;
   const script = network === 'dogecoin' || network === 'bitcoincash' ? 'pkh' : 'wpkh';
   return { feeRate, fee: BigInt(estimateVsize(script, 1, 22, 22)) * feeRate };
+}
+
+/**
+ * What collecting one of `count` addresses holding `currency` costs on an EVM network, in wei, by
+ * the planner's own bounds (lib/chains/evm/transactions `sweepGasFor`, `GAS`) at the fee cap the
+ * plan would carry now: a token's share of the sweeps and clears, a coin's own transfer. Null off
+ * EVM, or when the node does not answer (the page says so; nothing else waits on it).
+ */
+async function evmCostPerAddress(network: Network, currency: string, count: number): Promise<bigint | null> {
+  const cfg = liveChainConfig(network.name);
+  if (network.family !== 'evm' || !cfg || count === 0) return null;
+  const fees = await evmCollectionNode(network, cfg)
+    .fees()
+    .catch(() => null);
+  if (!fees) return null;
+  const token = network.currencies.find((c) => c.ticker === currency)?.contract;
+  const limit = batchGasLimit(
+    network.txGasCap === undefined ? undefined : BigInt(network.txGasCap),
+    fees.blockGasLimit,
+  );
+  const gas = token ? sweepGasFor(count, limit) / BigInt(count) : GAS.transaction;
+  return gas * fees.maxFeePerGas;
 }
 
 export type Collectable = Pick<
@@ -254,6 +302,13 @@ export interface PrepareCollection {
   feeRate?: bigint;
   /** Outputs below this many base units stay where they are (dust that would cost more than it holds). */
   minimum?: bigint;
+  /** Account chains: the currency to collect (the network's first token when absent). */
+  currency?: string;
+  /**
+   * Account chains: the account of the merchant's seed that pays the network's fees, and its path:
+   * the gas payer (EVM), the resource account holding staked TRX (Tron). Never a key.
+   */
+  feePayer?: { address: string; path: string };
 }
 
 /**
@@ -395,14 +450,29 @@ export async function prepareCollection(
   return (await collectionPlan(db, request.merchantId, request.mode, id)) as CollectionPlan;
 }
 
+/**
+ * A collection plan of any network (`collections/prepare`, the Funds page): an account chain's
+ * (EVM, Tron; ./account-collections.ts) or a Bitcoin-family PSBT (`prepareCollection`).
+ */
+export async function prepareAnyCollection(
+  db: Database,
+  request: PrepareCollection,
+  write: PlanWrite = {},
+): Promise<AnyCollectionPlan> {
+  const network = networkFor(request.mode, request.network);
+  if (network && isAccountPlanNetwork(network)) return prepareAccountCollection(db, network, request, write);
+  return prepareCollection(db, request, write);
+}
+
 type PlanRow = RowOf<typeof collectionPlans>;
 const PLAN_BY_ID = statement<PlanRow, { id: string; merchantId: string; mode: Mode }>(
   sql`select * from ${collectionPlans} where ${collectionPlans.id} = ${param('id')} and ${collectionPlans.merchantId} = ${param('merchantId')} and ${collectionPlans.mode} = ${param('mode')}`,
 );
 
-/** The decimals a plan's amounts are written in: its network's coin. */
-function planDecimals(mode: Mode, networkName: string): number {
-  return networkFor(mode, networkName)?.currencies[0]?.decimals ?? 8;
+/** The decimals a plan's amounts are written in: its currency's (the coin, or an account chain's token). */
+function planDecimals(mode: Mode, networkName: string, ticker: string): number {
+  const currencies = networkFor(mode, networkName)?.currencies ?? [];
+  return (currencies.find((c) => c.ticker === ticker) ?? currencies[0])?.decimals ?? 8;
 }
 
 const INPUT_COUNT = sql`(select count(*) from ${collectionPlanInputs} where ${collectionPlanInputs.planId} = ${collectionPlans.id})::text as input_count`;
@@ -421,7 +491,7 @@ const PLAN_LIST = statement<
 
 /** A plan as `collections/list` answers it, and as its `collection.*` events carry it. */
 function planSummary(row: SummaryRow): PlanSummary {
-  const decimals = planDecimals(row.mode, row.network);
+  const decimals = planDecimals(row.mode, row.network, row.currency);
   return {
     planId: row.id,
     kind: row.kind,
@@ -485,13 +555,14 @@ export async function collectionPlan(
   merchantId: string,
   mode: Mode,
   id: string,
-): Promise<MoneyOutPlan | null> {
+): Promise<MoneyOutPlan | StoredAccountPlan | null> {
   const [row] = isUuid(id) ? await PLAN_BY_ID.run(db, { id, merchantId, mode }) : [];
   if (!row) return null;
+  if (row.format !== 'psbt') return storedAccountPlan(row);
   const inputs = await PLAN_INPUT_ROWS.run(db, { planId: id });
   const network = networkFor(mode, row.network);
-  const decimals = planDecimals(mode, row.network);
-  const paths = pathsIn(row.psbt);
+  const decimals = planDecimals(mode, row.network, row.currency);
+  const paths = pathsIn(row.psbt!);
   const fields: Omit<CollectionPlan, 'kind'> = {
     planId: row.id,
     mode: row.mode,
@@ -501,7 +572,7 @@ export async function collectionPlan(
     format: 'psbt',
     status: row.status,
     treasury: row.treasury,
-    masterFingerprint: row.master_fingerprint,
+    masterFingerprint: row.master_fingerprint!,
     inputs: inputs.map((i) => ({
       txid: i.tx_hash,
       vout: i.output_index,
@@ -513,7 +584,7 @@ export async function collectionPlan(
     fee: formatUnits(BigInt(row.fee), decimals),
     feeRate: row.fee_rate,
     sent: formatUnits(BigInt(row.sent), decimals),
-    psbt: row.psbt,
+    psbt: row.psbt!,
     txid: row.txid,
     reason: row.reason,
     createdAt: row.created_at.toISOString(),
@@ -539,8 +610,12 @@ function pathsIn(psbt: string): Map<string, string> {
   return paths;
 }
 
-const OPEN_PLANS = statement<Pick<PlanRow, 'id' | 'status' | 'txid' | 'refund_id'>, { network: string; mode: Mode }>(
-  sql`select ${columnsOf(collectionPlans, ['id', 'status', 'txid', 'refund_id'])} from ${collectionPlans}
+const OPEN_PLANS = statement<
+  Pick<PlanRow, 'id' | 'status' | 'txid' | 'refund_id' | 'format'> & { expires_at: string | null },
+  { network: string; mode: Mode }
+>(
+  sql`select ${columnsOf(collectionPlans, ['id', 'status', 'txid', 'refund_id', 'format'])}, ${collectionPlans.body}->>'expiresAt' as expires_at
+    from ${collectionPlans}
     where ${collectionPlans.network} = ${param('network')} and ${collectionPlans.mode} = ${param('mode')} and ${collectionPlans.status} in ('prepared', 'broadcast')`,
 );
 const UPDATE_PLAN = statement<SummaryRow, { id: string; status: string; txid: string | null; reason: string | null }>(
@@ -618,18 +693,64 @@ export interface PlanChange {
   required: number;
 }
 
+const COLLECTED = unnest('o', {
+  sender: 'text',
+  to_address: 'text',
+  currency: 'text',
+  tx_hash: 'text',
+  block_height: 'bigint',
+});
+const o = COLLECTED.ref;
+/**
+ * Account chains: a transfer of a deposit's currency out of its address to the treasury of the open
+ * plan holding it collects that deposit (its `spent_by_tx`, undone by a reorganisation like a UTXO
+ * spend). Addresses compare without case: EVM checksums are a spelling, not the address.
+ */
+const MARK_COLLECTED = statement<unknown, { network: string; mode: Mode }>(sql`update ${chainTransfers}
+    set ${bare(chainTransfers.spentByTx)} = ${o.tx_hash}, ${bare(chainTransfers.spentAtHeight)} = ${o.block_height}
+   from ${COLLECTED.from}, ${addresses}, ${collectionPlanInputs}, ${collectionPlans}
+  where ${chainTransfers.network} = ${param('network')} and ${chainTransfers.mode} = ${param('mode')}
+    and ${chainTransfers.spentByTx} is null and ${chainTransfers.currency} = ${o.currency}
+    and ${addresses.id} = ${chainTransfers.addressId} and lower(${addresses.address}) = lower(${o.sender})
+    and ${collectionPlanInputs.transferId} = ${chainTransfers.id} and ${collectionPlanInputs.open}
+    and ${collectionPlans.id} = ${collectionPlanInputs.planId} and lower(${collectionPlans.treasury}) = lower(${o.to_address})`);
+
+/** What a watcher step read that moves account-chain plans: its transfers (those out of our addresses among them) and its clock. */
+export interface CollectionStep {
+  transfers: readonly ChainTransfer[];
+  now: Date;
+}
+
 /**
  * In a watcher step, after its spends are recorded: every open plan of the network moves as its
- * inputs' spends say (./lifecycle.ts). A final plan frees its outputs: those still unspent (a
- * stale plan's others) are in the next plan.
+ * inputs' spends say (./lifecycle.ts; on account chains, as the step's transfers to the treasury
+ * collect them). The one place a plan's status changes with the chain. A final plan frees its
+ * outputs: those still unspent (a stale plan's others) are in the next plan.
  */
 export async function settleCollections(
   tx: Queryable,
   network: Network,
   mode: Mode,
   tipHeight: number,
+  step: CollectionStep = { transfers: [], now: new Date() },
 ): Promise<PlanChange[]> {
-  if (!isUtxoCoin(network.name)) return [];
+  const account = isAccountPlanNetwork(network);
+  if (!account && !isUtxoCoin(network.name)) return [];
+  const outgoing = account ? step.transfers.filter((t) => t.from !== null && t.blockHeight !== null) : [];
+  if (outgoing.length > 0)
+    await MARK_COLLECTED.run(tx, {
+      network: network.name,
+      mode,
+      ...COLLECTED.values(
+        outgoing.map((t) => ({
+          sender: t.from,
+          to_address: t.to,
+          currency: t.currency,
+          tx_hash: t.txHash,
+          block_height: t.blockHeight,
+        })),
+      ),
+    });
   const plans = await OPEN_PLANS.run(tx, { network: network.name, mode });
   const changes: PlanChange[] = [];
   for (const plan of plans) {
@@ -639,7 +760,16 @@ export async function settleCollections(
       spentAtHeight: i.spent_at_height === null ? null : Number(i.spent_at_height),
     }));
     const required = requiredConfirmations(mode, network);
-    const decision = decidePlan(plan, states, tipHeight, required);
+    const decision =
+      plan.format === 'psbt'
+        ? decidePlan(plan, states, tipHeight, required)
+        : decideAccountPlan(
+            plan,
+            states,
+            tipHeight,
+            required,
+            plan.expires_at !== null && step.now.getTime() > Date.parse(plan.expires_at),
+          );
     if (decision.status === plan.status && decision.txid === plan.txid) continue;
     await movePlan(tx, plan.id, decision);
     if (decision.status !== plan.status) {

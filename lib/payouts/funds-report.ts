@@ -24,8 +24,15 @@ export async function fundsReport(db: Queryable, merchantId: string, mode: Mode)
         outputs: line.outputs,
         estimatedCost: line.estimatedCost === null ? null : formatUnits(line.estimatedCost, decimals),
         feeRate: line.feeRate?.toString() ?? null,
+        costPerAddress: line.costPerAddress === null ? null : inNativeCoin(line.network, line.costPerAddress),
         treasury: await treasuryOf(db, merchantId, line.network, mode),
       };
     }),
   );
+}
+
+/** `amount` base units of `networkName`'s own coin, as the wire writes amounts. */
+function inNativeCoin(networkName: string, amount: bigint): { amount: string; currency: string } {
+  const coin = findNetwork(networkName)?.currencies.find((c) => !c.contract);
+  return { amount: formatUnits(amount, coin?.decimals ?? 18), currency: coin?.ticker ?? '' };
 }

@@ -11,14 +11,17 @@ export {
   listMoneyOutPlans,
   movePlan,
   newestRefundPlan,
+  prepareAnyCollection,
   prepareCollection,
   refundFeeEstimate,
   settleCollections,
+  type CollectionStep,
   type FundsLine,
   type PlanChange,
   type PlanWrite,
   type PrepareCollection,
 } from './collections';
+export { collectedCurrency } from './account-collections';
 export { CollectionRefused, DepositKeyInvalid, KeyMaterialRefused, TreasuryInvalid, type PayoutError } from './errors';
 export { checkDepositKey, depositKeyOf, setDepositKey, type DepositKeySet } from './deposit-keys';
 export { checkFundsAgainstNode } from './funds-check';
@@ -26,7 +29,14 @@ export { fundsReport } from './funds-report';
 export { gapLimitOf, type GapLimit } from './gap-limit';
 export { refuseKeyMaterial } from './key-material';
 export { prepareRefundPlan, type RefundToPay } from './refund-plans';
-export { decidePlan, isFinalPlanStatus, type PlanDecision, type PlanInputState } from './lifecycle';
+export {
+  decideAccountPlan,
+  decidePlan,
+  isFinalPlanStatus,
+  type AccountPlanInputState,
+  type PlanDecision,
+  type PlanInputState,
+} from './lifecycle';
 export { broadcastTronPlan, prepareTronCollection, settleTronPlan } from './tron-collections';
 export { submitPlan, type SubmitPlan } from './submit';
 export { checkTreasury, setTreasury, treasuryOf } from './treasury';

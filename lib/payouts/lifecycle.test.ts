@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decidePlan, decideTronStep, tronPlanStatus } from './lifecycle';
+import { decideAccountPlan, decidePlan, decideTronStep, tronPlanStatus } from './lifecycle';
 
 const OURS = 'a'.repeat(64);
 const OTHER = 'b'.repeat(64);
@@ -87,5 +87,56 @@ describe('tron plan steps', () => {
     expect(tronPlanStatus([{ status: 'confirmed' }, { status: 'prepared' }])).toBe('broadcast');
     expect(tronPlanStatus([{ status: 'confirmed' }, { status: 'confirmed' }])).toBe('confirmed');
     expect(tronPlanStatus([{ status: 'confirmed' }, { status: 'failed' }])).toBe('failed');
+  });
+});
+
+describe('account-chain plan lifecycle (EVM, Tron)', () => {
+  const collected = (height: number, tx = OURS) => ({ spentByTx: tx, spentAtHeight: height });
+  it('prepared stays prepared while no deposit is collected', () => {
+    expect(decideAccountPlan({ status: 'prepared' }, [unspent, unspent], 100, 3, false)).toEqual({
+      status: 'prepared',
+      txid: null,
+      reason: null,
+    });
+  });
+  it('prepared -> broadcast when one deposit is collected, whatever its confirmations', () => {
+    expect(decideAccountPlan({ status: 'prepared' }, [collected(90), unspent], 100, 3, false).status).toBe('broadcast');
+  });
+  it('broadcast stays broadcast until every deposit has the required confirmations', () => {
+    expect(
+      decideAccountPlan({ status: 'broadcast' }, [collected(90), collected(99, OTHER)], 100, 3, false).status,
+    ).toBe('broadcast');
+  });
+  it('broadcast -> confirmed when every deposit, by any of its transactions, has them', () => {
+    expect(decideAccountPlan({ status: 'broadcast' }, [collected(90), collected(98, OTHER)], 100, 3, false)).toEqual({
+      status: 'confirmed',
+      txid: null,
+      reason: null,
+    });
+  });
+  it('prepared -> confirmed in one step when the watcher sees it late', () => {
+    expect(decideAccountPlan({ status: 'prepared' }, [collected(90)], 100, 3, false).status).toBe('confirmed');
+  });
+  it('prepared or broadcast -> failed when its transactions expired before every deposit was collected', () => {
+    expect(decideAccountPlan({ status: 'prepared' }, [unspent], 100, 3, true)).toEqual({
+      status: 'failed',
+      txid: null,
+      reason: 'its transactions expired before any was mined',
+    });
+    expect(decideAccountPlan({ status: 'broadcast' }, [collected(99), unspent], 100, 3, true)).toEqual({
+      status: 'failed',
+      txid: null,
+      reason: 'its transactions expired with 1 of 2 deposits not collected',
+    });
+  });
+  it('expiry does not fail a plan whose deposits were all collected', () => {
+    expect(decideAccountPlan({ status: 'broadcast' }, [collected(99)], 100, 3, true).status).toBe('broadcast');
+  });
+  it('broadcast -> prepared when a reorganisation took its transfers away', () => {
+    expect(decideAccountPlan({ status: 'broadcast' }, [unspent], 100, 3, false).status).toBe('prepared');
+  });
+  it('a final plan stays as it is', () => {
+    expect(decideAccountPlan({ status: 'confirmed' }, [unspent], 100, 3, true).status).toBe('confirmed');
+    expect(decideAccountPlan({ status: 'failed' }, [collected(90)], 100, 3, false).status).toBe('failed');
   });
 });

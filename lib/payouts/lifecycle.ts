@@ -106,3 +106,46 @@ export function tronPlanStatus(steps: readonly { status: PlanStatus }[]): PlanSt
   if (steps.some((s) => s.status === 'broadcast' || s.status === 'confirmed')) return 'broadcast';
   return 'prepared';
 }
+
+/** A deposit an account-chain plan collects: collected once the watcher saw its transfer out to the treasury. */
+export interface AccountPlanInputState {
+  /** The transaction that moved it to the plan's treasury, as a scanned block holds it; null until then. */
+  spentByTx: string | null;
+  spentAtHeight: number | null;
+}
+
+/**
+ * An account-chain plan's next status (EVM, Tron; docs/decisions/093), from the deposits it collects.
+ * Its transactions are many (a sweep and a clear per batch, or a transfer per address and token), so
+ * no one id names it: it stands where its deposits do.
+ *
+ *   prepared --(a deposit's transfer to the treasury in a scanned block)--> broadcast
+ *   broadcast --(every deposit's, with the required confirmations)--> confirmed
+ *   prepared or broadcast --(its transactions expired before every deposit's was seen)--> failed
+ *   broadcast --(a reorganisation took every transfer away)--> prepared
+ *
+ * A final plan stays as it is.
+ */
+export function decideAccountPlan(
+  plan: { status: PlanStatus },
+  inputs: readonly AccountPlanInputState[],
+  tipHeight: number,
+  requiredConfirmations: number,
+  expired: boolean,
+): PlanDecision {
+  if (isFinalPlanStatus(plan.status)) return { status: plan.status, txid: null, reason: null };
+  const collected = inputs.filter((i) => i.spentByTx !== null);
+  if (collected.length < inputs.length) {
+    if (expired) {
+      const reason =
+        collected.length === 0
+          ? 'its transactions expired before any was mined'
+          : `its transactions expired with ${inputs.length - collected.length} of ${inputs.length} deposits not collected`;
+      return { status: 'failed', txid: null, reason };
+    }
+    return { status: collected.length === 0 ? 'prepared' : 'broadcast', txid: null, reason: null };
+  }
+  const height = Math.max(...inputs.map((i) => i.spentAtHeight ?? Number.POSITIVE_INFINITY));
+  const confirmations = Number.isFinite(height) ? tipHeight - height + 1 : 0;
+  return { status: confirmations >= requiredConfirmations ? 'confirmed' : 'broadcast', txid: null, reason: null };
+}

@@ -49,7 +49,8 @@ export async function submitPlan(db: Database, request: SubmitPlan, write: PlanW
   if (!plan) throw new NotFound('Plan', request.id);
   if (plan.status !== 'prepared')
     throw new CollectionRefused(`plan ${plan.planId} takes no transaction: ${WHY_NOT_PREPARED[plan.status]}`);
-  if (plan.network !== 'bitcoin' && plan.network !== 'litecoin')
+  // EVM and Tron plans are signed transactions the merchant's signer broadcasts itself.
+  if (!('psbt' in plan) || (plan.network !== 'bitcoin' && plan.network !== 'litecoin'))
     throw new CollectionRefused(`${plan.network} plans are not submitted through the gateway`);
   const submission: PlanSubmission =
     request.psbt !== undefined ? { psbt: base64.decode(request.psbt) } : { rawTx: hex.decode(request.transaction!) };

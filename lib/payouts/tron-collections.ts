@@ -15,8 +15,9 @@ import {
   tronCollectionNode,
   type TronCollectionNode,
 } from '../chains';
-import { addresses, chainTransfers, param, sql, statement, type Queryable } from '../db';
+import type { Queryable } from '../db';
 import type { Mode, TronCollectionPlan } from '../protocol';
+import { accountDeposits } from './account-deposits';
 import { CURSOR_HEIGHT } from './collections';
 import { CollectionRefused } from './errors';
 import { decideTronStep, tronPlanStatus } from './lifecycle';
@@ -26,18 +27,6 @@ import { treasuryOf } from './treasury';
 const DEPOSIT_CHAIN = "m/44'/195'/0'/0";
 /** Most addresses one plan collects: each is up to four transactions, signed and broadcast one by one. */
 const MAX_ADDRESSES = 200;
-
-/** The merchant's deposit addresses that received `currency` on Tron in a block the watcher has confirmed. */
-const TRON_DEPOSITS = statement<
-  { address: string; derivation_index: number },
-  { merchantId: string; mode: Mode; currency: string; confirmedAt: number }
->(sql`select distinct ${addresses.address} as address, ${addresses.derivationIndex} as derivation_index
-  from ${chainTransfers} join ${addresses} on ${addresses.id} = ${chainTransfers.addressId}
-  where ${chainTransfers.merchantId} = ${param('merchantId')} and ${chainTransfers.mode} = ${param('mode')}
-    and ${chainTransfers.network} = 'tron' and ${chainTransfers.currency} = ${param('currency')}
-    and ${chainTransfers.dropped} = false and ${chainTransfers.blockHeight} <= ${param('confirmedAt')}
-    and ${addresses.derivationIndex} >= 0
-  order by derivation_index`);
 
 export interface PrepareTronCollection {
   merchantId: string;
@@ -62,6 +51,18 @@ export async function prepareTronCollection(
   request: PrepareTronCollection,
   node: TronCollectionNode = nodeOf(),
 ): Promise<TronCollectionPlan> {
+  return (await buildTronCollection(db, request, node)).plan;
+}
+
+/**
+ * The plan, and the chain transfers it collects (every collectable transfer of its addresses: the
+ * node's balance moves whole), for a plan that is stored (./account-collections.ts).
+ */
+export async function buildTronCollection(
+  db: Queryable,
+  request: PrepareTronCollection,
+  node: TronCollectionNode = nodeOf(),
+): Promise<{ plan: TronCollectionPlan; transfers: string[] }> {
   if (request.mode === 'test')
     throw new CollectionRefused(
       'test mode collections are not built yet: the sandbox ledger keeps no balances to move',
@@ -75,13 +76,22 @@ export async function prepareTronCollection(
   const [cursor] = await CURSOR_HEIGHT.run(db, { network: 'tron', mode: request.mode });
   if (!cursor) throw new CollectionRefused('the tron watcher has not scanned yet');
   const confirmedAt = Number(cursor.height) - requiredConfirmations(request.mode, network) + 1;
-  const rows = await TRON_DEPOSITS.run(db, { ...request, currency: token.ticker, confirmedAt });
+  const held = await accountDeposits(db, {
+    merchantId: request.merchantId,
+    mode: request.mode,
+    network: 'tron',
+    currency: token.ticker,
+    confirmedAt,
+  });
   const minimum = request.minimum ?? 1n;
   const deposits = [];
-  for (const row of rows) {
-    const amount = await node.tokenBalance(token.contract, row.address);
-    if (amount >= minimum && amount > 0n)
-      deposits.push({ address: row.address, path: `${DEPOSIT_CHAIN}/${row.derivation_index}`, amount });
+  const transfers: string[] = [];
+  for (const [address, rows] of held) {
+    const amount = await node.tokenBalance(token.contract, address);
+    if (amount >= minimum && amount > 0n) {
+      deposits.push({ address, path: `${DEPOSIT_CHAIN}/${rows[0]!.derivation_index}`, amount });
+      transfers.push(...rows.map((r) => r.id));
+    }
     if (deposits.length === MAX_ADDRESSES) break;
   }
   if (deposits.length === 0) throw new CollectionRefused(`no tron address holds ${token.ticker} to collect`);
@@ -108,7 +118,7 @@ export async function prepareTronCollection(
     })),
   }));
   const chain = liveChainConfig('tron')?.chain ?? 'mainnet';
-  return {
+  const plan: TronCollectionPlan = {
     planId: randomUUID(),
     kind: 'collection',
     format: 'tron',
@@ -138,6 +148,7 @@ export async function prepareTronCollection(
     reason: null,
     createdAt: (request.now ?? new Date()).toISOString(),
   };
+  return { plan, transfers };
 }
 
 /**

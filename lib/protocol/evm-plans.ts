@@ -14,7 +14,7 @@
  */
 import { z } from 'zod';
 import { MODE_VALUES } from './status';
-import { PLAN_STATUS_VALUES } from './plans';
+import { PLAN_STATUS_VALUES, collectionPlanSchema, tronCollectionPlanSchema } from './plans';
 
 const evmAddress = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be 0x and 40 hex digits');
 /** An integer amount in base units (wei, or the token's), at most 78 digits (2^256). */
@@ -90,3 +90,17 @@ export const evmCollectionPlanSchema = z.object({
   createdAt: z.string(),
 });
 export type EvmCollectionPlan = z.infer<typeof evmCollectionPlanSchema>;
+
+/** A stored EVM plan as `collections/get` answers it: the signer's plan, with why it failed (docs/decisions/093). */
+export const storedEvmPlanSchema = evmCollectionPlanSchema.extend({ reason: z.string().nullable() });
+
+/** A stored plan of an account chain (EVM or Tron), its status the watcher's. */
+export const storedAccountPlanSchema = z.union([storedEvmPlanSchema, tronCollectionPlanSchema]);
+export type StoredAccountPlan = z.infer<typeof storedAccountPlanSchema>;
+
+/**
+ * What `collections/prepare` and `collections/get` answer: a PSBT plan (Bitcoin family, `format`
+ * psbt), an EVM plan (`family` evm) or a Tron plan (`format` tron), as `npm run signer` reads each.
+ */
+export const anyCollectionPlanSchema = z.union([collectionPlanSchema, storedEvmPlanSchema, tronCollectionPlanSchema]);
+export type AnyCollectionPlan = z.infer<typeof anyCollectionPlanSchema>;

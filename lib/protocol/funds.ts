@@ -20,6 +20,14 @@ export const fundsHeldSchema = z.object({
   estimatedCost: decimal.nullable(),
   /** Base units per virtual byte, the node's estimate for six blocks; null without one. */
   feeRate: z.string().regex(/^\d+$/).nullable(),
+  /**
+   * EVM networks: the estimated network fee to collect one address, in the network's coin
+   * (`currency`), from the planner's own gas bounds at the node's current fee cap: a token's share
+   * of an EIP-7702 sweep and its clear, or a coin's own transfer. At most that (the gas reserved is
+   * a bound); on rollups the L1 data fee comes on top (docs/collections.md). Null elsewhere, in test
+   * mode, or when the node gave no fee (docs/decisions/093).
+   */
+  costPerAddress: z.object({ amount: decimal, currency: z.string() }).nullable(),
   /** Where collections of this network go; null until the merchant sets one. */
   treasury: z.string().nullable(),
 });

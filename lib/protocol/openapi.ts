@@ -105,13 +105,14 @@ const SUMMARIES: Record<OperationName, string> = {
   'refunds/complete':
     "Completes a refund sent by hand from any wallet by the transaction that paid it, verified on its network: it must pay the confirmed address (and tag) at least what the refund owes, and complete no other refund. Sent, or confirmed with the network's confirmations.",
   'funds/list':
-    'What the deposit addresses hold, per network and currency, with the estimated fee to collect it and the treasury it goes to.',
+    'What the deposit addresses hold, per network and currency, with the estimated fee to collect it (on EVM, per address) and the treasury it goes to.',
   'funds/check':
     "Every deposit output the watcher recorded as held, asked of the network's node (`gettxout`): the outputs it says are spent, unknown or of another amount.",
   'collections/prepare':
-    "Prepare a plan that moves the network's confirmed deposit outputs (above `minimum`) to the treasury: a PSBT for `npm run signer`.",
+    "Prepare a plan that moves the network's confirmed deposits (above `minimum`) to the treasury, for `npm run signer`: a PSBT (Bitcoin family), or on EVM and Tron the unsigned transactions of one `currency`, their fees paid by `feePayer`.",
   'collections/list': 'The collection plans, newest first, with their status (without their PSBTs).',
-  'collections/get': 'One collection plan with its inputs, fee, PSBT and status.',
+  'collections/get':
+    'One collection plan as the signer reads it (a PSBT, or EVM or Tron transactions), with its status.',
   'collections/submit':
     "Hand a plan's signed transaction (the signed PSBT or the raw transaction) to the gateway's node: taken only when it spends exactly the plan's inputs and pays exactly its outputs.",
   'refund-plans/prepare':

@@ -15,7 +15,8 @@ import {
 } from './endpoints';
 import { eventListResponse } from './events';
 import { fundsCheckResponse, fundsResponse } from './funds';
-import { collectionPlanSchema, planListResponse, planSubmittedResponse, refundPlanSchema } from './plans';
+import { anyCollectionPlanSchema } from './evm-plans';
+import { planListResponse, planSubmittedResponse, refundPlanSchema } from './plans';
 import { madeRefundResponse, refundListResponse, refundResponse } from './refunds';
 import type { OperationAccess } from './scopes';
 import {
@@ -162,11 +163,11 @@ export const OPERATIONS = {
   // Money out (docs/collections.md): plans for `npm run signer`; keys with the signing-plans scope only.
   'collections/prepare': {
     request: prepareCollectionRequest,
-    response: collectionPlanSchema,
+    response: anyCollectionPlanSchema,
     access: 'plans:prepare',
   },
   'collections/list': { request: listCollectionsRequest, response: planListResponse, access: 'plans:read' },
-  'collections/get': { request: getCollectionRequest, response: collectionPlanSchema, access: 'plans:read' },
+  'collections/get': { request: getCollectionRequest, response: anyCollectionPlanSchema, access: 'plans:read' },
   'collections/submit': { request: submitPlanRequest, response: planSubmittedResponse, access: 'plans:submit' },
   'refund-plans/prepare': { request: prepareRefundPlanRequest, response: refundPlanSchema, access: 'plans:prepare' },
   'refund-plans/get': { request: getRefundPlanRequest, response: refundPlanSchema, access: 'plans:read' },

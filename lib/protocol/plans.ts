@@ -23,6 +23,13 @@ export type PlanStatus = (typeof PLAN_STATUS_VALUES)[number];
 export const PLAN_KIND_VALUES = ['collection', 'refund'] as const;
 export type PlanKind = (typeof PLAN_KIND_VALUES)[number];
 
+/**
+ * How a stored plan carries its transactions: `psbt`, one Bitcoin-family PSBT; `evm`, an EVM plan's
+ * unsigned transactions (./evm-plans.ts); `tron`, a Tron plan's steps (docs/decisions/093).
+ */
+export const PLAN_FORMAT_VALUES = ['psbt', 'evm', 'tron'] as const;
+export type PlanFormat = (typeof PLAN_FORMAT_VALUES)[number];
+
 const decimal = z.string().regex(/^\d+(\.\d+)?$/, 'must be a decimal string');
 
 export const planInputSchema = z.object({

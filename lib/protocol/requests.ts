@@ -615,6 +615,17 @@ const feeRate = () =>
     .regex(/^[1-9]\d{0,9}$/, 'must be a whole number of base units per vbyte from 1 to 9999999999, as a string');
 
 /**
+ * An account of the merchant's seed that pays an account chain's fees (docs/decisions/093), by its
+ * address and its path: never a key.
+ */
+export const feePayerSchema = z.object({
+  address: text()
+    .trim()
+    .regex(/^(0x[0-9a-fA-F]{40}|T[1-9A-HJ-NP-Za-km-z]{33})$/, 'must be an EVM or a Tron address'),
+  path: text().regex(/^m(\/\d{1,10}'?){1,10}$/, "must be a derivation path such as m/44'/60'/1'/0/0"),
+});
+
+/**
  * collections/prepare: a plan that moves the network's confirmed deposit outputs (each at least
  * `minimum`, in the coin) to the treasury, at `feeRate` or the node's estimate (docs/collections.md).
  */
@@ -622,6 +633,13 @@ export const prepareCollectionRequest = z.object({
   network: networkName(),
   minimum: optional(positiveAmount()),
   feeRate: optional(feeRate()),
+  /** EVM and Tron: the currency to collect; the network's first token when absent (docs/decisions/093). */
+  currency: optional(currencyCode()),
+  /**
+   * EVM and Tron: the account of the merchant's seed that pays the network's fees, and its path (the
+   * gas payer, `m/44'/60'/1'/0/0` by default; Tron's resource account with staked TRX, `m/44'/195'/1'/0/0`).
+   */
+  feePayer: optional(feePayerSchema),
 });
 /** collections/list: the caller's collection plans, newest first, of one status or all. */
 export const listCollectionsRequest = z.object({ status: optional(z.enum(PLAN_STATUS_VALUES)), ...page });

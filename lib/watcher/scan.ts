@@ -125,8 +125,8 @@ export async function watchStep(
     }
     await recordWithdrawals(tx, adapter.network, mode, transfers, spends);
     const cursor = await advanceCursor(tx, network, mode, base, blocks, read.chainTimes, reorgFrom !== undefined);
-    // Collection plans move with the spends of their inputs, in the step that recorded them.
-    const planChanges = await settleCollections(tx, adapter.network, mode, cursor.height);
+    // Collection plans move with the spends of their inputs (account chains: their transfers to the treasury), in this step.
+    const planChanges = await settleCollections(tx, adapter.network, mode, cursor.height, { transfers, now });
     for (const change of planChanges) log.info('collection plan', { network, mode, ...change });
     // A refund plan's refund moves with it, its event in this step's transaction.
     await settleRefundPlans(tx, planChanges, now);

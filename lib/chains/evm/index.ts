@@ -84,4 +84,5 @@ export function evmAdapter(network: Network, cfg: LiveChainConfig): LiveAdapter 
       }),
   };
 }
+export { evmCollectionNode, type EvmCollectionNode } from './collect';
 export { planFees, readHoldings } from './holdings';

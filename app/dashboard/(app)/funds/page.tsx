@@ -3,6 +3,7 @@ import { cookies } from 'next/headers';
 import Link from 'next/link';
 import { z } from 'zod';
 import { Amount, LINK, Mono, Notice, PageTitle } from '@/components/dashboard/ui';
+import { findNetwork } from '@/lib/catalog';
 import { enabledNetworks, takesOwnDepositKey } from '@/lib/chains';
 import { getDatabase } from '@/lib/db';
 import { isDomainErrorOf } from '@/lib/errors';
@@ -180,7 +181,14 @@ export default async function FundsPage({ searchParams }: { searchParams: Promis
                 <td className={CELL}>{line.addresses}</td>
                 <td className={CELL}>{line.outputs}</td>
                 <td className={CELL}>
-                  {line.estimatedCost === null ? (
+                  {line.costPerAddress !== null ? (
+                    <>
+                      {'at most '}
+                      <Amount value={line.costPerAddress.amount} currency={line.costPerAddress.currency} />
+                      {' per address at the current fee cap'}
+                      {ROLLUPS.has(line.network) && ', plus the L1 data fee (docs/collections.md)'}
+                    </>
+                  ) : line.estimatedCost === null ? (
                     'no fee estimate'
                   ) : (
                     <>
@@ -239,12 +247,36 @@ export default async function FundsPage({ searchParams }: { searchParams: Promis
               <li key={`${line.network}:${line.currency}`}>
                 <form action={prepareCollectionAction} className="flex flex-wrap items-end gap-2">
                   <input type="hidden" name="network" value={line.network} />
-                  <Label>
-                    {`${line.network}: fee rate per vbyte (empty: the node’s estimate)`}
-                    <Input name="feeRate" inputMode="numeric" maxLength={10} autoComplete="off" />
-                  </Label>
+                  {isAccountChain(line.network) ? (
+                    <>
+                      <input type="hidden" name="currency" value={line.currency} />
+                      <Label>
+                        {`${line.network} ${line.currency}: the account that pays the fees (your seed’s)`}
+                        <Input name="feePayer" maxLength={42} autoComplete="off" spellCheck={false} />
+                      </Label>
+                      <Label>
+                        {'its path'}
+                        <Input
+                          name="feePayerPath"
+                          maxLength={64}
+                          autoComplete="off"
+                          spellCheck={false}
+                          defaultValue={
+                            findNetwork(line.network)?.family === 'tron' ? "m/44'/195'/1'/0/0" : "m/44'/60'/1'/0/0"
+                          }
+                        />
+                      </Label>
+                    </>
+                  ) : (
+                    <Label>
+                      {`${line.network}: fee rate per vbyte (empty: the node’s estimate)`}
+                      <Input name="feeRate" inputMode="numeric" maxLength={10} autoComplete="off" />
+                    </Label>
+                  )}
                   <Button type="submit" variant="primary">
-                    {`Prepare collection of ${line.network}`}
+                    {isAccountChain(line.network)
+                      ? `Prepare collection of ${line.network} ${line.currency}`
+                      : `Prepare collection of ${line.network}`}
                   </Button>
                 </form>
               </li>
@@ -351,4 +383,13 @@ export default async function FundsPage({ searchParams }: { searchParams: Promis
       </p>
     </>
   );
+}
+
+/** Rollups whose fee adds an L1 data fee to the execution gas (docs/collections.md, "What an EVM collection costs"). */
+const ROLLUPS: ReadonlySet<string> = new Set(['arbitrum', 'base']);
+
+/** EVM and Tron: plans per currency, their fees paid by an account of the merchant's seed (docs/decisions/093). */
+function isAccountChain(network: string): boolean {
+  const family = findNetwork(network)?.family;
+  return family === 'evm' || family === 'tron';
 }

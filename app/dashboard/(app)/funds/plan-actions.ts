@@ -11,7 +11,8 @@ import { redirect } from 'next/navigation';
 import { z } from 'zod';
 import { getDatabase } from '@/lib/db';
 import { isDomainErrorOf } from '@/lib/errors';
-import { prepareCollection } from '@/lib/payouts';
+import { prepareAnyCollection } from '@/lib/payouts';
+import { feePayerSchema } from '@/lib/protocol';
 import { postedForm } from '@/lib/security';
 import { recordAudit } from '@/lib/users';
 import { clientAddress, requireAction } from '../../session';
@@ -24,25 +25,38 @@ const COLLECT_FORM = z.object({
     .string()
     .trim()
     .regex(/^([1-9]\d{0,9})?$/),
+  /** EVM and Tron: the line's currency, and the fee payer (both fields, or neither). */
+  currency: z.string().regex(/^[A-Z0-9]{0,16}$/),
+  feePayer: z.union([feePayerSchema, z.object({ address: z.literal(''), path: z.literal('') })]),
 });
 
 export async function prepareCollectionAction(posted: FormData): Promise<void> {
   const form = postedForm(posted);
   const session = await requireAction('settings');
-  const parsed = COLLECT_FORM.safeParse({ network: form.get('network') ?? '', feeRate: form.get('feeRate') ?? '' });
+  const parsed = COLLECT_FORM.safeParse({
+    network: form.get('network') ?? '',
+    feeRate: form.get('feeRate') ?? '',
+    currency: form.get('currency') ?? '',
+    feePayer: {
+      address: String(form.get('feePayer') ?? '').trim(),
+      path: String(form.get('feePayerPath') ?? '').trim(),
+    },
+  });
   if (!parsed.success) redirect('/dashboard/funds?notice=plan-invalid');
-  const { network, feeRate } = parsed.data;
+  const { network, feeRate, currency, feePayer } = parsed.data;
   const db = await getDatabase();
   const ip = await clientAddress();
   let planId: string;
   try {
-    const plan = await prepareCollection(
+    const plan = await prepareAnyCollection(
       db,
       {
         merchantId: session.merchantId,
         mode: session.mode,
         network,
         ...(feeRate !== '' && { feeRate: BigInt(feeRate) }),
+        ...(currency !== '' && { currency }),
+        ...(feePayer.address !== '' && { feePayer }),
       },
       {
         within: (tx, id) =>

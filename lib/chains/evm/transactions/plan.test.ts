@@ -1,15 +1,17 @@
 /**
  * Building EVM collection plans, without a node: which addresses are swept and which take the
  * fallback, how batches are cut by the gas cap and the block gas limit, the nonces, and what the
- * gas payer can spend (docs/decisions/085). The same plans run on anvil in tests/collections-evm.test.ts.
+ * gas payer can spend (docs/decisions/085). The same plans run on anvil in tests/collections-evm.pg.test.ts.
  */
 import { describe, expect, it } from 'vitest';
 import {
   EIP_7825_TX_GAS_CAP,
   GAS,
   buildEvmCollectionPlan,
+  batchGasLimit,
   chunkSweeps,
   sweepBatchGas,
+  sweepGasFor,
   type DepositHolding,
 } from './plan';
 import { sweeperAddress } from './sweeper';
@@ -114,5 +116,19 @@ describe('EVM collection plans', () => {
     expect(sweeps.flatMap((t) => t.authorizations.map((a) => a.address.toLowerCase()))).toEqual(
       many.map((h) => h.address),
     );
+  });
+
+  it("estimates a sweep's gas as the plan reserves it, for the Funds page: batches and clears, split at the cap", () => {
+    const gasOf = (plan: ReturnType<typeof build>) => plan!.transactions.reduce((sum, t) => sum + BigInt(t.gas), 0n);
+    const deposits = Array.from({ length: 30 }, (_, i) => holding(i, 1n));
+    expect(sweepGasFor(30, batchGasLimit(undefined, 60_000_000n))).toBe(gasOf(build(deposits)));
+    // A block gas limit that splits the 30 into batches: the estimate splits them alike.
+    const ten = deposits.slice(0, 10).map((d) => ({ ...d, tokens: new Map([[TOKEN.toLowerCase(), 1n]]) }));
+    const small = sweepBatchGas(ten, [TOKEN.toLowerCase()]);
+    const split = build(deposits, { blockGasLimit: small });
+    expect(split!.transactions.filter((t) => t.purpose === 'sweep')).toHaveLength(3);
+    expect(sweepGasFor(30, batchGasLimit(undefined, small))).toBe(gasOf(split));
+    expect(batchGasLimit(undefined, 60_000_000n)).toBe(EIP_7825_TX_GAS_CAP);
+    expect(batchGasLimit(30_000_000n, 20_000_000n)).toBe(20_000_000n);
   });
 });

@@ -87,6 +87,32 @@ export function sweepBatchGas(accounts: readonly DepositHolding[], tokens: reado
   return gas;
 }
 
+/** The gas a `clear` reserves for `accounts` authorizations to address 0. */
+export function clearBatchGas(accounts: number): bigint {
+  return GAS.transaction + GAS.authorization * BigInt(accounts);
+}
+
+/**
+ * The gas a plan reserves to sweep `count` addresses holding one token each and no coin, its
+ * sweeps chunked to `limit` and its clears included: what the Funds page's cost per address
+ * stands on, before the node is asked for any balance. A bound, as every figure of `GAS`.
+ */
+export function sweepGasFor(count: number, limit: bigint): bigint {
+  const token = `0x${'0'.repeat(40)}`;
+  const accounts: DepositHolding[] = Array.from({ length: count }, () => ({
+    address: token,
+    path: '',
+    personal: false,
+    nonce: 0,
+    native: 0n,
+    tokens: new Map([[token, 1n]]),
+  }));
+  return chunkSweeps(accounts, [token], limit).reduce(
+    (sum, batch) => sum + sweepBatchGas(batch, [token]) + clearBatchGas(batch.length),
+    0n,
+  );
+}
+
 /** The tokens (lower case) any of `accounts` holds, in the plan's token order. */
 function heldTokens(accounts: readonly DepositHolding[], contracts: readonly string[]): string[] {
   return contracts.filter((c) => accounts.some((a) => (a.tokens.get(c) ?? 0n) > 0n));
@@ -116,6 +142,12 @@ export function chunkSweeps(
 
 function lowerTokens(holding: DepositHolding): DepositHolding {
   return { ...holding, tokens: new Map([...holding.tokens].map(([c, v]) => [c.toLowerCase(), v])) };
+}
+
+/** The most gas one sweep may reserve: the network's cap per transaction (EIP-7825's where it names none) and the block gas limit. */
+export function batchGasLimit(txGasCap: bigint | undefined, blockGasLimit: bigint): bigint {
+  const cap = txGasCap ?? EIP_7825_TX_GAS_CAP;
+  return cap < blockGasLimit ? cap : blockGasLimit;
 }
 
 /** Builds the plan, or null when no address holds anything worth collecting. */
@@ -150,7 +182,7 @@ export function buildEvmCollectionPlan(input: EvmPlanInput): EvmCollectionPlan |
 
   const swept = input.method === 'sweep' ? holding.filter((d) => !d.personal) : [];
   const transferred = holding.filter((d) => !swept.includes(d));
-  const limit = [input.network.txGasCap ?? EIP_7825_TX_GAS_CAP, input.blockGasLimit].reduce((a, b) => (a < b ? a : b));
+  const limit = batchGasLimit(input.network.txGasCap, input.blockGasLimit);
   const batches = chunkSweeps(swept, contracts, limit);
 
   const transactions: EvmUnsignedTransaction[] = [];
@@ -184,7 +216,7 @@ export function buildEvmCollectionPlan(input: EvmPlanInput): EvmCollectionPlan |
         to: gasPayer,
         value: '0',
         data: '0x',
-        gas: (GAS.transaction + GAS.authorization * BigInt(batch.length)).toString(),
+        gas: clearBatchGas(batch.length).toString(),
         authorizations: batch.map((d) => authorization(d, zeroAddress, d.nonce + 1)),
       }),
     );

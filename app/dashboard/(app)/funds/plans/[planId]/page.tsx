@@ -5,7 +5,10 @@ import { z } from 'zod';
 import { Amount, LINK, Mono, Notice, PageTitle, Section, Time } from '@/components/dashboard/ui';
 import { StatusBadge } from '@/components/ui/badge';
 import { getDatabase } from '@/lib/db';
+import { findNetwork } from '@/lib/catalog';
+import { formatUnits } from '@/lib/money';
 import { collectionPlan } from '@/lib/payouts';
+import type { StoredAccountPlan } from '@/lib/protocol';
 import { requirePage } from '../../../../session';
 
 export const metadata: Metadata = { title: 'Plan' };
@@ -30,6 +33,7 @@ export default async function PlanPage({
   if (!plan) notFound();
   const { notice } = NOTICE_PARAM.parse(await searchParams);
   const file = `/dashboard/funds/plans/${plan.planId}/file`;
+  if (!('psbt' in plan)) return <AccountPlan plan={plan} file={file} notice={notice} />;
   const back =
     plan.kind === 'refund' && plan.refund.orderId
       ? { href: `/dashboard/orders/${plan.refund.orderId}`, label: '← Order' }
@@ -79,14 +83,7 @@ export default async function PlanPage({
       {notice === 'prepared' && (
         <Notice tone="success">Plan prepared: download it and sign it on your own machine.</Notice>
       )}
-      <dl className="grid grid-cols-1 gap-x-4 gap-y-1 text-sm sm:grid-cols-[12rem_1fr]" data-testid="plan">
-        {rows.map(([term, value]) => (
-          <div key={term} className="contents">
-            <dt className="font-medium">{term}</dt>
-            <dd className="mb-1 sm:mb-0">{value}</dd>
-          </div>
-        ))}
-      </dl>
+      <PlanRows rows={rows} />
       <Section title="Sign it where your keys are" id="sign">
         <ul className="list-disc space-y-1 pl-5 text-sm">
           <li>
@@ -110,4 +107,108 @@ export default async function PlanPage({
       </Section>
     </>
   );
+}
+
+/** `amount` base units of `ticker` on `network`, in its decimals. */
+function inCoin(network: string, ticker: string, amount: string): React.ReactNode {
+  const decimals = findNetwork(network)?.currencies.find((c) => c.ticker === ticker)?.decimals ?? 0;
+  return <Amount value={formatUnits(BigInt(amount), decimals)} currency={ticker} />;
+}
+
+/**
+ * An EVM or Tron plan (docs/decisions/093): the addresses it collects, what the fee payer may spend
+ * (EVM: every transaction's gas at its fee cap, and what it funds; Tron: the TRX burned), and the
+ * plan file; it has no PSBT. Its status moves as the watcher sees its transfers to the treasury.
+ */
+function AccountPlan({ plan, file, notice }: { plan: StoredAccountPlan; file: string; notice?: 'prepared' }) {
+  const evm = 'family' in plan ? plan : null;
+  const tron = 'family' in plan ? null : plan;
+  const native = findNetwork(plan.network)?.currencies.find((c) => !c.contract)?.ticker ?? '';
+  const token = evm ? (evm.tokens[0]?.ticker ?? native) : tron!.currency;
+  const total = evm
+    ? evm.items
+        .flatMap((i) => i.balances)
+        .filter((b) => b.currency === token)
+        .reduce((sum, b) => sum + BigInt(b.amount), 0n)
+        .toString()
+    : tron!.total;
+  const rows: [string, React.ReactNode][] = [
+    ['Status', <StatusBadge key="status" status={plan.status} />],
+    ['Network', plan.network],
+    ['Addresses', addressCount(evm ? evm.items.length : tron!.addresses.length)],
+    ['To the treasury', <span key="total">{inCoin(plan.network, token, total)}</span>],
+    ['Treasury', <Mono key="treasury">{plan.treasury}</Mono>],
+    evm
+      ? [
+          'Gas payer spends at most',
+          <span key="fee">
+            {inCoin(plan.network, native, evm.maxGasPayerSpend)}
+            {' from '}
+            <Mono>{evm.gasPayer.address}</Mono>
+          </span>,
+        ]
+      : [
+          tron!.energySource === 'stake'
+            ? 'TRX burned (energy lent from stake)'
+            : 'TRX burned (no stake: energy burned)',
+          <span key="fee">
+            {inCoin(plan.network, native, tron!.burn)}
+            {' by '}
+            <Mono>{tron!.resourceAccount.address}</Mono>
+          </span>,
+        ],
+    ['Transactions', `${evm ? evm.transactions.length : tron!.addresses.flatMap((a) => a.steps).length}, in order`],
+    ...(tron
+      ? ([['Sign and broadcast before', <Time key="expires" value={tron.expiresAt} />]] as [string, React.ReactNode][])
+      : []),
+    ...(plan.reason ? ([['Why', plan.reason]] as [string, React.ReactNode][]) : []),
+    ['Prepared', <Time key="created" value={plan.createdAt} />],
+  ];
+  return (
+    <>
+      <p className="mb-2 text-sm">
+        <Link href="/dashboard/funds" className={LINK}>
+          ← Funds
+        </Link>
+      </p>
+      <PageTitle description={<Mono>{plan.planId}</Mono>}>Collection plan</PageTitle>
+      {notice === 'prepared' && (
+        <Notice tone="success">Plan prepared: download it and sign it on your own machine.</Notice>
+      )}
+      <PlanRows rows={rows} />
+      <Section title="Sign it where your keys are" id="sign">
+        <ul className="list-disc space-y-1 pl-5 text-sm">
+          <li>
+            <a href={`${file}?format=plan`} className={LINK} download>
+              {`plan-${plan.planId}.json`}
+            </a>
+            {' for '}
+            <code>npm run signer -- sign --plan plan-{plan.planId}.json --config signer.json --out signed.json</code>
+          </li>
+        </ul>
+        <p className="mt-2 text-sm">
+          The signer decodes every transaction itself, shows what each moves and asks before signing; broadcast the
+          signed transactions in their order (the fee payer&apos;s first), and the watcher moves this plan as their
+          transfers to the treasury are mined and confirmed.
+        </p>
+      </Section>
+    </>
+  );
+}
+
+function PlanRows({ rows }: { rows: [string, React.ReactNode][] }) {
+  return (
+    <dl className="grid grid-cols-1 gap-x-4 gap-y-1 text-sm sm:grid-cols-[12rem_1fr]" data-testid="plan">
+      {rows.map(([term, value]) => (
+        <div key={term} className="contents">
+          <dt className="font-medium">{term}</dt>
+          <dd className="mb-1 sm:mb-0">{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+function addressCount(count: number): string {
+  return count === 1 ? '1 deposit address' : `${count} deposit addresses`;
 }

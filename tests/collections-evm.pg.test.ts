@@ -3,15 +3,20 @@
  * EIP-7702 batch and by fund-then-transfer, the treasury holding the sum each time; a batch split
  * when it would pass the cap per transaction; delegations cleared after the sweep, so that a plain
  * 21,000-gas transfer reaches a swept address; a personal address never delegated; the sweeper,
- * called by a stranger, paying the treasury only (docs/decisions/085). No database: plans are built
- * from what the node answers and signed by the signer's own code.
+ * called by a stranger, paying the treasury only (docs/decisions/085); plans built from what the
+ * node answers and signed by the signer's own code. Last, the gateway's side (docs/decisions/093):
+ * orders paid in USDT, a plan prepared through the API from the gateway's records and stored,
+ * signed, broadcast, and confirmed by the watcher as it sees the transfers to the treasury.
  */
 import { createPublicClient, getAddress, http, parseAbi, parseEther, type Address, type Hex } from 'viem';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import type { LiveAdapter } from '@/lib/chains/live';
 import { planFees, readHoldings } from '@/lib/chains/evm';
 import {
   EIP_7825_TX_GAS_CAP,
   EVM_DEPOSIT_CHAIN_PATH,
+  batchGasLimit,
+  sweepGasFor,
   EVM_GAS_PAYER_PATH,
   addressOfKey,
   buildEvmCollectionPlan,
@@ -21,17 +26,20 @@ import {
   type EvmCollectionPlan,
   type SignedEvmTransaction,
 } from '@/lib/chains/evm/transactions';
+import type { Database } from '@/lib/db/client';
+import { createKey } from '@/lib/merchants';
+import { formatUnits } from '@/lib/money';
+import { setTreasury } from '@/lib/payouts';
+import { storedEvmPlanSchema } from '@/lib/protocol';
 import { rootOfPhrase } from '../scripts/signer/sign-plan';
 import { evmSignerConfigSchema, signEvmPlanText } from '../scripts/signer/sign-evm';
-import {
-  CHAIN_ID,
-  deployToken,
-  evmNodeMissing,
-  sendRawAndMine,
-  sendToken,
-  startEvmNode,
-  type EvmNode,
-} from './support/evm';
+import { CHAIN_ID, deployToken, evmNodeMissing, sendRawAndMine, sendToken, type EvmNode } from './support/evm';
+import { callInProcess, useDatabaseForApi } from './support/api-in-process';
+import { createOrder } from './support/chain';
+import { expectDocumented } from './support/contract';
+import { watchLive, withLiveNetwork } from './support/live';
+import { anvilNetwork } from './support/live-networks';
+import type { TestMerchant } from './support/merchants';
 
 /**
  * A BIP 39 test vector's phrase stands for the merchant's seed: neither the public test seed (which
@@ -51,25 +59,36 @@ const gasPayer = addressOfKey(root.derive(EVM_GAS_PAYER_PATH));
 const BALANCE_OF = parseAbi(['function balanceOf(address) view returns (uint256)']);
 const SWEEP = parseAbi(['function sweep(address[] tokens)']);
 
+const CONFIRMATIONS = 2;
+let node: EvmNode;
+let token: Address;
+let funder: Address;
+let stranger: Address;
+let db: Database;
+let merchant: TestMerchant;
+let adapter: LiveAdapter;
+
+// One anvil for the file, the gateway configured on it (its deposit key the merchant's seed's chain).
+withLiveNetwork(
+  anvilNetwork({
+    xpub: depositChain.publicExtendedKey,
+    confirmations: CONFIRMATIONS,
+    prepare: async (started) => {
+      [funder, , stranger] = started.accounts as [Address, Address, Address];
+      token = await deployToken(started, funder, 'USDT', 6);
+      // Anyone may deploy the sweeper of a treasury: its address and code follow from the treasury alone.
+      const deployment = sweeperDeployment(TREASURY);
+      await started.client.wallet.sendTransaction({ account: funder, ...deployment, gas: 1_000_000n } as never);
+      await started.client.wallet.sendTransaction({ account: funder, to: gasPayer, value: parseEther('50') } as never);
+      await started.mine();
+      expect(await started.client.getCode({ address: sweeperAddress(TREASURY) })).toMatch(/^0x[0-9a-f]{100,}$/);
+      return { ETHEREUM_TOKENS: `USDT:${token}` };
+    },
+  }),
+  (live) => ({ node, db, merchant, adapter } = live),
+);
+
 describe.skipIf(evmNodeMissing)('EVM collection (anvil, Osaka)', () => {
-  let node: EvmNode;
-  let token: Address;
-  let funder: Address;
-  let stranger: Address;
-
-  beforeAll(async () => {
-    node = await startEvmNode();
-    [funder, , stranger] = node.accounts as [Address, Address, Address];
-    token = await deployToken(node, funder, 'USDT', 6);
-    // Anyone may deploy the sweeper of a treasury: its address and code follow from the treasury alone.
-    const deployment = sweeperDeployment(TREASURY);
-    await node.client.wallet.sendTransaction({ account: funder, ...deployment, gas: 1_000_000n } as never);
-    await node.client.wallet.sendTransaction({ account: funder, to: gasPayer, value: parseEther('50') } as never);
-    await node.mine();
-    expect(await node.client.getCode({ address: sweeperAddress(TREASURY) })).toMatch(/^0x[0-9a-f]{100,}$/);
-  }, 60_000);
-  afterAll(() => node?.close());
-
   const tokenBalance = (address: Address) =>
     node.client.readContract({ address: token, abi: BALANCE_OF, functionName: 'balanceOf', args: [address] });
   const nativeBalance = (address: Address) => node.client.getBalance({ address });
@@ -324,4 +343,93 @@ describe.skipIf(evmNodeMissing)('EVM collection (anvil, Osaka)', () => {
     expect(await tokenBalance(TREASURY)).toBe(treasuryBefore + 170n * 1_000_000n);
     for (const i of [100, 269]) expect(await delegation(depositAt(i))).toBe('0x');
   }, 180_000);
+  it("the gateway's side: prepared through the API from its records, signed, broadcast, confirmed by the watcher", async () => {
+    // The blocks of the tests above, scanned before any address is issued: they pay no order.
+    await watchLive(db, adapter);
+    await setTreasury(db, { merchantId: merchant.merchantId, network: 'ethereum', mode: 'live', address: TREASURY });
+    const amounts = [5_000_000n, 7_000_000n];
+    const paid: Address[] = [];
+    for (const amount of amounts) {
+      const order = await createOrder(db, merchant.live, {
+        currency: 'USDT',
+        network: 'ethereum',
+        amount: formatUnits(amount, 6),
+      });
+      paid.push(getAddress(order.address));
+      await sendToken(node, token, funder, 'mint', order.address as Address, amount);
+    }
+    await node.mine(CONFIRMATIONS);
+    await watchLive(db, adapter);
+
+    useDatabaseForApi(db);
+    const planner = await createKey(db, merchant.merchantId, 'live', {
+      name: 'Signer',
+      scopes: ['read-only', 'signing-plans'],
+    });
+    const asked = { network: 'ethereum', feePayer: { address: gasPayer, path: EVM_GAS_PAYER_PATH } };
+    expect((await callInProcess('collections/prepare', { network: 'ethereum' }, planner)).body.error).toMatchObject({
+      name: 'PLAN_REFUSED',
+      message: expect.stringContaining('needs feePayer'),
+    });
+    const prepared = await callInProcess('collections/prepare', asked, planner);
+    expectDocumented('collections/prepare', { ...prepared, headers: new Headers() });
+    const plan = storedEvmPlanSchema.parse(prepared.body.response);
+    expect(plan.transactions.map((t) => t.purpose)).toEqual(['sweep', 'clear']);
+    expect(plan.items.map((i) => i.address)).toEqual(paid);
+    expect(plan.status).toBe('prepared');
+    const usdtFunds = async () =>
+      (await callInProcess('funds/list', {}, planner)).body.response.funds.find(
+        (f: { network: string; currency: string }) => f.network === 'ethereum' && f.currency === 'USDT',
+      )?.total;
+    expect(await usdtFunds()).toBe('12');
+    // Before signing, the cost per address by the planner's own bounds at the node's fee cap, in the coin.
+    const line = (await callInProcess('funds/list', {}, planner)).body.response.funds.find(
+      (f: { currency: string }) => f.currency === 'USDT',
+    );
+    const fees = await planFees(node.client);
+    const perAddress =
+      (sweepGasFor(2, batchGasLimit(EIP_7825_TX_GAS_CAP, fees.blockGasLimit)) / 2n) * fees.maxFeePerGas;
+    expect(line.costPerAddress).toEqual({ amount: formatUnits(perAddress, 18), currency: 'ETH' });
+    const planStatus = async () => {
+      const got = await callInProcess('collections/get', { id: plan.planId }, planner);
+      expectDocumented('collections/get', { ...got, headers: new Headers() });
+      return got.body.response.status as string;
+    };
+
+    const treasuryBefore = await tokenBalance(TREASURY);
+    const receipts = await broadcast(await sign(plan));
+    expect(receipts.map((r) => r.status)).toEqual(['success', 'success']);
+    expect(await tokenBalance(TREASURY)).toBe(treasuryBefore + 12_000_000n);
+    expect(await planStatus()).toBe('prepared');
+    await watchLive(db, adapter);
+    expect(await planStatus()).toBe('broadcast');
+    await node.mine(CONFIRMATIONS);
+    await watchLive(db, adapter);
+    expect(await planStatus()).toBe('confirmed');
+    // Collected: the Funds report no longer counts those deposits.
+    expect(await usdtFunds()).toBeUndefined();
+
+    // The coin: each address's own transfer to the treasury, its fee paid from it, seen by the watcher too.
+    const coin = await createOrder(db, merchant.live, { currency: 'ETH', network: 'ethereum', amount: '0.05' });
+    await node.client.wallet.sendTransaction({
+      account: funder,
+      to: coin.address as Address,
+      value: parseEther('0.05'),
+    } as never);
+    await node.mine(CONFIRMATIONS);
+    await watchLive(db, adapter);
+    const ethPlan = storedEvmPlanSchema.parse(
+      (await callInProcess('collections/prepare', { ...asked, currency: 'ETH' }, planner)).body.response,
+    );
+    expect(ethPlan.transactions.map((t) => [t.purpose, t.from, t.to])).toEqual([
+      ['transfer', getAddress(coin.address), TREASURY],
+    ]);
+    const treasuryCoin = await nativeBalance(TREASURY);
+    await broadcast(await sign(ethPlan));
+    expect(await nativeBalance(TREASURY)).toBe(treasuryCoin + BigInt(ethPlan.transactions[0]!.value));
+    await node.mine(CONFIRMATIONS);
+    await watchLive(db, adapter);
+    const ethStatus = await callInProcess('collections/get', { id: ethPlan.planId }, planner);
+    expect(ethStatus.body.response.status).toBe('confirmed');
+  }, 120_000);
 });

@@ -1,0 +1,37 @@
+import 'server-only';
+/**
+ * What an EVM collection plan asks of the node (lib/payouts, docs/decisions/085, 093): each deposit
+ * address's balances and nonce, the gas payer's nonce, the fee caps and the block gas limit, read
+ * when the plan is prepared (./holdings), through the same connection as the watcher's (./node),
+ * its failures named by the node's label.
+ */
+import type { Address } from 'viem';
+import type { Network } from '../../catalog';
+import type { LiveChainConfig } from '../../config';
+import type { DepositHolding } from './transactions';
+import { planFees, readHoldings } from './holdings';
+import { evmNode } from './node';
+
+export interface EvmCollectionNode {
+  holdings(
+    deposits: readonly { address: string; path: string; personal: boolean }[],
+    tokens: readonly string[],
+  ): Promise<DepositHolding[]>;
+  fees(): Promise<{ maxFeePerGas: bigint; maxPriorityFeePerGas: bigint; blockGasLimit: bigint }>;
+  /** An account's transaction count at the latest block (the nonce its next transaction carries). */
+  nonce(address: string): Promise<number>;
+}
+
+export function evmCollectionNode(network: Network, cfg: LiveChainConfig): EvmCollectionNode {
+  const node = evmNode(network, cfg);
+  return {
+    holdings: (deposits, tokens) =>
+      node.guard('reading deposit balances', async () => {
+        await node.checkChain();
+        return readHoldings(node.client, deposits, tokens);
+      }),
+    fees: () => node.guard('reading fees', () => planFees(node.client)),
+    nonce: (address) =>
+      node.guard('reading a nonce', () => node.client.getTransactionCount({ address: address as Address })),
+  };
+}

@@ -1,0 +1,231 @@
+import 'server-only';
+/**
+ * Collection plans of the account chains, EVM and Tron (docs/decisions/085, 086, 093): prepared
+ * from the gateway's records (./account-deposits.ts) and the node's balances, built by the
+ * networks' own planners, stored beside the PSBT plans in `collection_plans` (`format` evm or
+ * tron, the plan the signer reads in `body`) with the chain transfers they collect, and moved by
+ * the watcher (./collections.ts `settleCollections`) as their transfers to the treasury are seen.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Network } from '../catalog';
+import { evmCollectionNode, liveChainConfig, requiredConfirmations } from '../chains';
+import { EVM_DEPOSIT_CHAIN_PATH, buildEvmCollectionPlan } from '../chains/evm/transactions';
+import { collectionPlans, insertValues, placeholders, sql, statement, type Database, type RowOf } from '../db';
+import type { EvmCollectionPlan, StoredAccountPlan, TronCollectionPlan } from '../protocol';
+import { accountDeposits } from './account-deposits';
+import { CURSOR_HEIGHT, INSERT_INPUTS, PLAN_INPUTS, type PlanWrite, type PrepareCollection } from './collections';
+import { CollectionRefused } from './errors';
+import { buildTronCollection } from './tron-collections';
+import { treasuryOf } from './treasury';
+
+/** Most addresses one EVM plan collects: its transactions are signed and broadcast in one sitting. */
+const MAX_EVM_ADDRESSES = 500;
+
+const PLAN = placeholders([
+  'id',
+  'merchantId',
+  'mode',
+  'network',
+  'currency',
+  'treasury',
+  'format',
+  'feeRate',
+  'total',
+  'body',
+]);
+const ACCOUNT_PLAN_INSERT = insertValues([
+  [collectionPlans.id, PLAN.id],
+  [collectionPlans.merchantId, PLAN.merchantId],
+  [collectionPlans.mode, PLAN.mode],
+  [collectionPlans.network, PLAN.network],
+  [collectionPlans.currency, PLAN.currency],
+  [collectionPlans.treasury, PLAN.treasury],
+  [collectionPlans.format, PLAN.format],
+  [collectionPlans.feeRate, PLAN.feeRate],
+  // What the plan collects of its currency; the network's fee is the fee payer's, in the native coin, in `body`.
+  [collectionPlans.total, PLAN.total],
+  [collectionPlans.sent, PLAN.total],
+  [collectionPlans.fee, sql`0`],
+  [collectionPlans.kind, sql`'collection'`],
+  [collectionPlans.body, sql`${PLAN.body}::jsonb`],
+]);
+const INSERT_ACCOUNT_PLAN = statement<unknown, Record<keyof typeof PLAN, unknown>>(
+  sql`insert into ${collectionPlans} (${ACCOUNT_PLAN_INSERT.columns}) values (${ACCOUNT_PLAN_INSERT.values})`,
+);
+
+/** Whether `network` is collected by an account-chain plan. */
+export function isAccountPlanNetwork(network: Network): boolean {
+  return network.family === 'evm' || network.family === 'tron';
+}
+
+/**
+ * The currency a plan of `network` collects: the one asked for (undefined when the network has no
+ * such currency), else on an account chain its first token (what orders there are mostly paid in),
+ * else its coin.
+ */
+export function collectedCurrency(
+  network: Network,
+  asked: string | undefined,
+): Network['currencies'][number] | undefined {
+  if (asked !== undefined) return network.currencies.find((c) => c.ticker === asked.toUpperCase());
+  return (isAccountPlanNetwork(network) && network.currencies.find((c) => c.contract)) || network.currencies[0];
+}
+
+/**
+ * Prepares and stores the plan of an EVM or Tron network: every address of the merchant holding
+ * confirmed, uncollected deposits of the currency (at least `minimum` on the node), its balance to
+ * the treasury. The plan, its transfers and the caller's write (the API's nonce, the audit entry)
+ * commit together.
+ */
+export async function prepareAccountCollection(
+  db: Database,
+  network: Network,
+  request: PrepareCollection,
+  write: PlanWrite,
+): Promise<StoredAccountPlan> {
+  if (request.mode === 'test')
+    throw new CollectionRefused(
+      'test mode collections are not built yet: the sandbox ledger keeps no balances to move (docs/decisions/084)',
+    );
+  const cfg = liveChainConfig(network.name);
+  if (!cfg) throw new CollectionRefused(`${network.name} is not live: it has no node configured`);
+  const treasury = await treasuryOf(db, request.merchantId, network.name, request.mode);
+  if (!treasury) throw new CollectionRefused(`no treasury is set for ${network.name}: set one first`);
+  const currency = collectedCurrency(network, request.currency);
+  if (!currency) throw new CollectionRefused(`${request.currency} is not a currency of ${network.name}`);
+  const [cursor] = await CURSOR_HEIGHT.run(db, { network: network.name, mode: request.mode });
+  if (!cursor) throw new CollectionRefused(`the ${network.name} watcher has not scanned a block yet`);
+  const confirmedAt = Number(cursor.height) - requiredConfirmations(request.mode, network) + 1;
+
+  let stored: { plan: EvmCollectionPlan | TronCollectionPlan; transfers: string[]; feeRate: bigint; total: bigint };
+  if (network.family === 'tron') {
+    if (!currency.contract) throw new CollectionRefused('TRX itself is not collected yet: only TRC-20 tokens');
+    if (!request.feePayer)
+      throw new CollectionRefused(
+        'a Tron plan needs feePayer: the account of your seed holding staked TRX, and its path (docs/collections.md)',
+      );
+    const built = await buildTronCollection(db, {
+      merchantId: request.merchantId,
+      mode: request.mode,
+      currency: currency.ticker,
+      resourceAccount: request.feePayer,
+      ...(request.minimum !== undefined && { minimum: request.minimum }),
+    });
+    stored = { ...built, feeRate: BigInt(built.plan.prices.energyFee), total: BigInt(built.plan.total) };
+  } else {
+    stored = await buildEvm(db, network, request, treasury, currency, confirmedAt);
+  }
+  const { plan, transfers } = stored;
+  await db.transaction(async (tx) => {
+    await INSERT_ACCOUNT_PLAN.run(tx, {
+      id: plan.planId,
+      merchantId: request.merchantId,
+      mode: request.mode,
+      network: network.name,
+      currency: currency.ticker,
+      treasury,
+      format: network.family,
+      feeRate: stored.feeRate.toString(),
+      total: stored.total.toString(),
+      body: JSON.stringify(plan),
+    });
+    const inserted = await INSERT_INPUTS.run(tx, {
+      planId: plan.planId,
+      ...PLAN_INPUTS.values(transfers.map((id) => ({ transfer_id: id }))),
+    });
+    if (inserted.length !== transfers.length)
+      throw new CollectionRefused('another plan took some of these deposits at the same moment: prepare again');
+    await write.within?.(tx, plan.planId);
+  });
+  return { ...plan, reason: null } as StoredAccountPlan;
+}
+
+async function buildEvm(
+  db: Database,
+  network: Network,
+  request: PrepareCollection,
+  treasury: string,
+  currency: Network['currencies'][number],
+  confirmedAt: number,
+) {
+  const node = evmCollectionNode(network, liveChainConfig(network.name)!);
+  const held = await accountDeposits(db, {
+    merchantId: request.merchantId,
+    mode: request.mode,
+    network: network.name,
+    currency: currency.ticker,
+    confirmedAt,
+  });
+  const candidates = [...held].slice(0, MAX_EVM_ADDRESSES);
+  if (candidates.length === 0) throw new CollectionRefused(`nothing to collect on ${network.name}`);
+  // A token plan sweeps by EIP-7702; the coin moves by each address's own transfer, its fee paid from it.
+  const token = currency.contract ? currency : null;
+  const payer = request.feePayer;
+  if (!payer)
+    throw new CollectionRefused(
+      `an ${network.name} plan needs feePayer: your gas payer's address and path, m/44'/60'/1'/0/0 by default (docs/collections.md)`,
+    );
+  const holdings = await node.holdings(
+    candidates.map(([address, rows]) => ({
+      address,
+      path: `${EVM_DEPOSIT_CHAIN_PATH}/${rows[0]!.derivation_index}`,
+      personal: rows[0]!.kind === 'PERSONAL',
+    })),
+    token ? [token.contract!] : [],
+  );
+  const minimum = request.minimum ?? 1n;
+  const balanceOf = (h: (typeof holdings)[number]) =>
+    token ? (h.tokens.get(token.contract!.toLowerCase()) ?? 0n) : h.native;
+  const worth = holdings.filter((h) => balanceOf(h) >= minimum && balanceOf(h) > 0n);
+  if (worth.length === 0) throw new CollectionRefused(`no ${network.name} address holds ${currency.ticker} to collect`);
+  const fees = await node.fees();
+  const plan = buildEvmCollectionPlan({
+    planId: randomUUID(),
+    mode: request.mode,
+    network: {
+      name: network.name,
+      chainId: network.chainId!,
+      nativeTicker: network.currencies.find((c) => !c.contract)!.ticker,
+      ...(network.txGasCap !== undefined && { txGasCap: BigInt(network.txGasCap) }),
+    },
+    tokens: token ? [{ ticker: token.ticker, contract: token.contract!, decimals: token.decimals }] : [],
+    treasury,
+    gasPayer: { ...payer, nonce: await node.nonce(payer.address) },
+    // A token plan also moves the coin its addresses hold (the sweeper pays both); it counts the token.
+    deposits: worth.map((h) => (token ? h : { ...h, tokens: new Map() })),
+    fees,
+    blockGasLimit: fees.blockGasLimit,
+    method: token ? 'sweep' : 'transfers',
+    createdAt: new Date().toISOString(),
+  });
+  if (!plan)
+    throw new CollectionRefused(`no ${network.name} address holds enough ${currency.ticker} to pay its own fee`);
+  const planned = new Set(plan.items.map((i) => i.address.toLowerCase()));
+  const transfers = candidates
+    .filter(([a]) => planned.has(a.toLowerCase()))
+    .flatMap(([, rows]) => rows.map((r) => r.id));
+  const total = plan.items
+    .flatMap((i) => i.balances)
+    .filter((b) => b.currency === currency.ticker)
+    .reduce((sum, b) => sum + BigInt(b.amount), 0n);
+  return { plan, transfers, feeRate: fees.maxFeePerGas, total };
+}
+
+/** A stored account-chain plan as `collections/get` answers it: the plan the signer reads, with the watcher's status. */
+export function storedAccountPlan(row: RowOf<typeof collectionPlans>): StoredAccountPlan {
+  const body = row.body as EvmCollectionPlan | TronCollectionPlan;
+  if (row.format === 'tron') {
+    const plan = body as TronCollectionPlan;
+    // The plan moves as a whole on the watcher's sighting of its transfers; its steps say the same.
+    return {
+      ...plan,
+      status: row.status,
+      reason: row.reason,
+      addresses: plan.addresses.map((a) => ({
+        ...a,
+        steps: a.steps.map((s) => ({ ...s, status: row.status, reason: row.reason })),
+      })),
+    };
+  }
+  return { ...(body as EvmCollectionPlan), status: row.status, reason: row.reason };
+}
