@@ -26,6 +26,7 @@ describe('the key scopes', () => {
       'collections/prepare',
       'collections/list',
       'collections/get',
+      'collections/submit',
       'refund-plans/prepare',
       'refund-plans/get',
     ]);
@@ -52,6 +53,7 @@ describe('the key scopes', () => {
       'refunds/make',
       'refunds/complete',
       'collections/prepare',
+      'collections/submit',
       'refund-plans/prepare',
       // Signing plans are money out: read by the signing-plans scope only.
       'collections/list',
