@@ -83,6 +83,15 @@ test('search by a transaction hash finds its order', async ({ page }) => {
   await searchOrders(page, payment.txHash);
   const rows = page.getByRole('region', { name: 'Orders, newest first' }).getByRole('row');
   await expect(rows).toHaveCount(2); // the header and the one order
+  // The coin's and the network's icons, the payment page's (issue 43): files that load, beside their names.
+  const icons = rows.nth(1).locator('img[alt=""]');
+  await expect(icons).toHaveCount(2);
+  expect(await icons.evaluateAll((images) => images.map((i) => new URL((i as HTMLImageElement).src).pathname))).toEqual(
+    ['/icons/coin/LTC.svg', '/icons/network/litecoin.svg'],
+  );
+  await expect
+    .poll(() => icons.evaluateAll((images) => images.every((i) => (i as HTMLImageElement).naturalWidth > 0)))
+    .toBe(true);
   await page.getByRole('link', { name: order.clientOrderId }).click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Order ${order.clientOrderId}`);
   await expect(page.getByRole('region', { name: 'Payments of this order' })).toContainText(payment.txHash);

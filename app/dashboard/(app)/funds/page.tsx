@@ -22,6 +22,7 @@ import { setDepositKeyAction, setTreasuryAction } from './actions';
 import { prepareCollectionAction } from './plan-actions';
 import { PLAN_REFUSAL_COOKIE } from './plan-cookie';
 import { StatusBadge } from '@/components/ui/badge';
+import { CoinIcon, NetworkIcon } from '@/components/ui/coin-icon';
 import { Button } from '@/components/ui/button';
 import { Label } from '@/components/ui/field';
 import { Input, Select } from '@/components/ui/input';
@@ -174,9 +175,17 @@ export default async function FundsPage({ searchParams }: { searchParams: Promis
             const gap = gaps[i] ?? null;
             return (
               <tr key={`${line.network}:${line.currency}`}>
-                <td className={CELL}>{line.network}</td>
+                <td className={CELL}>
+                  <span className="inline-flex items-center gap-2">
+                    <NetworkIcon network={line.network} />
+                    {line.network}
+                  </span>
+                </td>
                 <td className={CELL} data-testid="funds-total">
-                  <Amount value={line.total} currency={line.currency} />
+                  <span className="inline-flex items-center gap-2">
+                    <CoinIcon ticker={line.currency} size="sm" />
+                    <Amount value={line.total} currency={line.currency} />
+                  </span>
                 </td>
                 <td className={CELL}>{line.addresses}</td>
                 <td className={CELL}>{line.outputs}</td>

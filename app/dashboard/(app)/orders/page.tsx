@@ -11,6 +11,7 @@ import { defaultExportRange } from '../export-range';
 import { viewerLocale } from '../viewer-locale';
 import { firstValues, loadFiltered, type SearchParams } from '../search-params';
 import { StatusBadge } from '@/components/ui/badge';
+import { CoinIcon, NetworkIcon } from '@/components/ui/coin-icon';
 import { CELL, DataTable, EmptyState, Pager } from '@/components/ui/table';
 
 export const metadata: Metadata = { title: 'Orders' };
@@ -89,12 +90,20 @@ export default async function OrdersPage({ searchParams }: { searchParams: Searc
                   {o.invoice ? <Price value={o.invoice.amount} currency={o.invoice.currency} locale={locale} /> : null}
                 </td>
                 <td className={CELL}>
-                  <Amount value={o.amount} currency={o.currency} />
+                  <span className="inline-flex items-center gap-2">
+                    <CoinIcon ticker={o.currency} size="sm" />
+                    <Amount value={o.amount} currency={o.currency} />
+                  </span>
                 </td>
                 <td className={CELL}>
                   <Amount value={o.received} currency={o.currency} />
                 </td>
-                <td className={CELL}>{o.network}</td>
+                <td className={CELL}>
+                  <span className="inline-flex items-center gap-2">
+                    <NetworkIcon network={o.network} />
+                    {o.network}
+                  </span>
+                </td>
                 <td className={CELL}>
                   <Mono>{o.address}</Mono>
                 </td>

@@ -1,6 +1,7 @@
 /**
- * A coin's or a network's icon (lib/catalog/icons: Web3 Icons, MIT), as an `<img>` of its own small
- * cached file: the payer's pages load the icons they show and no others, and no script. Decorative
+ * A coin's or a network's icon (lib/catalog/icons: Web3 Icons, MIT), the same on the payer's pages and
+ * in the dashboard, as an `<img>` of its own small cached file: a page loads the icons it shows and
+ * no others, and no script. Decorative
  * (`alt=""`): the ticker or network name beside it says what it is. A coin the set has no icon for
  * (RLUSD) gets its initial in a disc of the same size. Server components only: the icon table
  * must not reach a client bundle.
