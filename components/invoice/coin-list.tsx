@@ -8,7 +8,7 @@
 import type { InvoiceCoin } from '@/lib/invoices/view';
 import type { Language } from '@/lib/pay/i18n';
 import type { InvoiceMessages } from '@/lib/pay/messages';
-import { CoinIcon, NetworkIcon } from '../ui/coin-icon';
+import { CoinIcon, NetworkIcon } from '../icons/coin-icon';
 import { ChoiceButton, ChoicePending } from './choice-button';
 import { CoinFilterItem, CoinSearch } from './coin-search';
 

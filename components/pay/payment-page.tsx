@@ -19,7 +19,7 @@ import { REST_MESSAGES } from '@/lib/pay/rest-messages';
 import type { PublicBrand, PublicOrderView } from '@/lib/pay/view';
 import { LiveQueries } from '../live/query-provider';
 import { brandHeaderClass, brandProps, MerchantLine } from './brand';
-import { CoinIcon, NetworkIcon } from '@/components/ui/coin-icon';
+import { CoinIcon, NetworkIcon } from '@/components/icons/coin-icon';
 import { CopyButton } from './copy-button';
 import { InvoicePrice } from './invoice-price';
 import { LanguageLinks } from './language-links';

@@ -2,8 +2,8 @@
  * The coins' and networks' icons: the branded SVGs of Web3 Icons (@web3icons/core, MIT licence,
  * https://github.com/0xa3k5/web3icons), one per ticker and network of the catalog, as SVG text.
  * Served as static files by app/icons (one cached file per icon the page shows, never a bundle of
- * all of them) and drawn by components/ui/coin-icon.tsx (the payer's pages and the dashboard). Not in the catalog's index, which the
- * browser imports: the SVG text stays on the server.
+ * all of them) and drawn by components/icons/coin-icon.tsx (the payer's pages and the dashboard).
+ * Not in the catalog's index, which the browser imports: the SVG text stays on the server.
  *
  * A chain without an icon of its own in the set (Bitcoin Cash, Dogecoin) shows its coin's; a
  * ticker without one (RLUSD) has none, and the page draws its initial instead.

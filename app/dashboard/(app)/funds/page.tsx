@@ -22,7 +22,7 @@ import { setDepositKeyAction, setTreasuryAction } from './actions';
 import { prepareCollectionAction } from './plan-actions';
 import { PLAN_REFUSAL_COOKIE } from './plan-cookie';
 import { StatusBadge } from '@/components/ui/badge';
-import { CoinIcon, NetworkIcon } from '@/components/ui/coin-icon';
+import { CoinIcon, NetworkIcon } from '@/components/icons/coin-icon';
 import { Button } from '@/components/ui/button';
 import { Label } from '@/components/ui/field';
 import { Input, Select } from '@/components/ui/input';

@@ -11,7 +11,7 @@ import { defaultExportRange } from '../export-range';
 import { viewerLocale } from '../viewer-locale';
 import { firstValues, loadFiltered, type SearchParams } from '../search-params';
 import { StatusBadge } from '@/components/ui/badge';
-import { CoinIcon, NetworkIcon } from '@/components/ui/coin-icon';
+import { CoinIcon, NetworkIcon } from '@/components/icons/coin-icon';
 import { CELL, DataTable, EmptyState, Pager } from '@/components/ui/table';
 
 export const metadata: Metadata = { title: 'Orders' };

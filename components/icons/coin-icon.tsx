@@ -4,7 +4,8 @@
  * no others, and no script. Decorative
  * (`alt=""`): the ticker or network name beside it says what it is. A coin the set has no icon for
  * (RLUSD) gets its initial in a disc of the same size. Server components only: the icon table
- * must not reach a client bundle.
+ * must not reach a client bundle. Outside the dashboard's kit (components/ui), which the payer's
+ * pages do not import (decision 089).
  */
 import { iconUrl } from '@/lib/catalog/icons';
 
