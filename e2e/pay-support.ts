@@ -31,7 +31,7 @@ import {
   type SimulatedPayment,
 } from './support/fixtures';
 import { axeViolations } from './support/axe';
-import { cliEnv, startGatewayServer, type GatewayServer } from './support/server';
+import { runCliOn, startGatewayServer, type GatewayServer } from './support/server';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 
@@ -182,19 +182,7 @@ async function withEnv<T>(settings: Record<string, string>, start: () => Promise
 
 /** Runs a CLI (`npm run <script> -- ...`) against the data directory of `server`. */
 function cliOf(server: GatewayServer) {
-  return (script: 'keys' | 'sandbox', args: string[]) =>
-    new Promise<string>((resolve, reject) => {
-      execFile(
-        'npm',
-        ['run', '--silent', script, '--', ...args],
-        { cwd: ROOT, env: cliEnv(server.dataDir) },
-        (error, stdout, stderr) => {
-          if (error)
-            reject(new Error(`npm run ${script} -- ${args.join(' ')} failed: ${stderr.trim() || error.message}`));
-          else resolve(stdout);
-        },
-      );
-    });
+  return (script: 'keys' | 'sandbox', args: string[]) => runCliOn(server.dataDir, script, args);
 }
 
 /** A new merchant with a key of `keyMode`, on `server` (`npm run keys -- create`). */

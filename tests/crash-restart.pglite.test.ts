@@ -12,6 +12,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../scripts/lib/postgres.mjs';
 import { call, type Keys } from './support/gateway';
+import { SHORT_LIVED } from './support/cli';
 import { childEnv } from './support/test-env';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
@@ -88,6 +89,7 @@ async function startServer(port: number, what: string): Promise<Server> {
       '-c',
       '"$0" "$@" & echo "server pid $!"; exec sleep 3600',
       process.execPath,
+      ...SHORT_LIVED,
       path.join(ROOT, 'scripts/server.mjs'),
     ],
     { cwd: ROOT, env },

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect, it } from 'vitest';
 import { freePort } from '../scripts/lib/postgres.mjs';
+import { SHORT_LIVED } from './support/cli';
 import { childEnv } from './support/test-env';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
@@ -40,7 +41,7 @@ it.each([
 function startUntilReadyOrExit(
   env: Record<string, string>,
 ): Promise<{ child: ChildProcess; stdout: string; stderr: string; code: number | null }> {
-  const child = spawn(process.execPath, [path.join(ROOT, 'scripts/server.mjs')], {
+  const child = spawn(process.execPath, [...SHORT_LIVED, path.join(ROOT, 'scripts/server.mjs')], {
     cwd: ROOT,
     env: { ...childEnv(), LOG_LEVEL: 'info', ...env },
   });

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../scripts/lib/postgres.mjs';
 import { call, type Keys } from './support/gateway';
 import { waitFor } from './support/worker-process';
+import { SHORT_LIVED } from './support/cli';
 import { childEnv } from './support/test-env';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
@@ -48,7 +49,7 @@ describe('the server runs its workers on the embedded database', () => {
       PUBLIC_BASE_URL: gateway.baseUrl,
     };
     for (const name of ['DATABASE_URL', 'APP_SECRET', 'RUN_WORKERS']) delete env[name];
-    child = spawn(process.execPath, [path.join(ROOT, 'scripts/server.mjs')], { cwd: ROOT, env });
+    child = spawn(process.execPath, [...SHORT_LIVED, path.join(ROOT, 'scripts/server.mjs')], { cwd: ROOT, env });
     child.stdout!.on('data', (d) => (output += d));
     child.stderr!.on('data', (d) => (output += d));
     // A first start creates the embedded database (initdb): many seconds on a loaded machine.

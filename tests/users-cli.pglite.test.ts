@@ -3,16 +3,14 @@
  * a password (a one-time link), list, disable; offline and through a running server's control
  * endpoint. A user made here signs in with that password.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../scripts/lib/postgres.mjs';
-import { CLI_TEST_TIMEOUT, runCli, startServer, stopServer } from './support/cli';
+import { CLI_TEST_TIMEOUT, runCli, runCliWithInput, startServer, stopServer } from './support/cli';
 import { childEnv } from './support/test-env';
 
-const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 let env: NodeJS.ProcessEnv;
 let dataDir: string;
 
@@ -31,21 +29,7 @@ beforeAll(() => {
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
 /** `npm run users -- ...args` with `stdin` piped in (not a terminal). */
-function users(stdin: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--conditions=react-server', 'scripts/cli.mjs', 'users', ...args], {
-      cwd: ROOT,
-      env,
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-    child.stdin.end(stdin);
-  });
-}
+const users = (stdin: string, ...args: string[]) => runCliWithInput(env, stdin, 'users', ...args);
 
 describe('npm run users', { timeout: CLI_TEST_TIMEOUT }, () => {
   it('creates, lists and disables users, offline and through a running server', async () => {

@@ -6,14 +6,10 @@
  *   const owner = await createUser({ role: 'owner' });          // merchant "e2e", a fresh address
  *   await signIn(page, owner.email, owner.password);
  */
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { TOTP } from 'otpauth';
-import { cliEnv } from './server';
-
-const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
+import { runCliOn } from './server';
 
 export type Role = 'owner' | 'admin' | 'viewer' | 'cashier';
 
@@ -60,25 +56,7 @@ export async function createUser(
 /** `npm run users -- ARGS` against the gateway under test (or the one holding `dataDir`), through its control endpoint, with `stdin`; answers stdout. */
 export function runUsersCli(args: string[], stdin = '', dataDir = process.env.E2E_DATA_DIR): Promise<string> {
   if (!dataDir) throw new Error('E2E_DATA_DIR is not set: run the specs with `npm run test:e2e`.');
-  const env = cliEnv(dataDir);
-  return new Promise((resolve, reject) => {
-    const child = spawn('npm', ['run', '--silent', 'users', '--', ...args], {
-      cwd: ROOT,
-      env,
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) =>
-      code === 0
-        ? resolve(stdout)
-        : reject(new Error(`npm run users -- ${args.join(' ')} failed (${code}): ${stderr.trim()}`)),
-    );
-    child.stdin.end(stdin);
-  });
+  return runCliOn(dataDir, 'users', args, stdin);
 }
 
 /**

@@ -4,13 +4,12 @@
  * Everything goes through the server's public surface (HTTP, the CLIs and their control
  * endpoint): no database access, no mocks.
  */
-import { execFile } from 'node:child_process';
 import { createHmac, randomInt } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Order, OrderDetails, OrderStatus } from '@/lib/protocol';
 import type { PaymentKind, SimulatedPayment } from '@/lib/sandbox';
-import { cliEnv, databaseUrlOf } from './server';
+import { databaseUrlOf, runCliOn } from './server';
 
 // Order: what make-order answers (docs/api.md, "make-order"); OrderDetails: what `order` answers, plus
 // received, message, transactions.
@@ -20,8 +19,6 @@ export interface Keys {
   publicKey: string;
   privateKey: string;
 }
-
-const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
 
 /** Set by global-setup.ts for the whole run (Playwright hands the runner's environment to its workers). */
 function fromSetup(name: string): string {
@@ -197,12 +194,5 @@ export function runCli(
   args: string[],
   dataDir = fromSetup('E2E_DATA_DIR'),
 ): Promise<string> {
-  const env = cliEnv(dataDir);
-  return new Promise((resolve, reject) => {
-    // No timeout of its own: on a loaded machine a CLI can take a minute; the test's bounds it.
-    execFile('npm', ['run', '--silent', script, '--', ...args], { cwd: ROOT, env }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`npm run ${script} -- ${args.join(' ')} failed: ${stderr.trim() || error.message}`));
-      else resolve(stdout);
-    });
-  });
+  return runCliOn(dataDir, script, args);
 }

@@ -182,6 +182,33 @@ export function cliEnv(dataDir: string): NodeJS.ProcessEnv {
   };
 }
 
+/**
+ * `npm run <script> -- ...args` against the gateway holding `dataDir`, with `stdin` piped in:
+ * answers its standard output, or fails with its standard error. Started as package.json's script
+ * line starts it, without npm in front (a second Node.js process per run, for nothing here).
+ */
+export function runCliOn(dataDir: string, script: string, args: readonly string[], stdin = ''): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      ['--conditions=react-server', path.join(root, 'scripts/cli.mjs'), script, ...args],
+      { cwd: root, env: cliEnv(dataDir), stdio: ['pipe', 'pipe', 'pipe'] },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    // No timeout of its own: on a loaded machine a CLI can take a minute; the test's bounds it.
+    child.on('close', (code) =>
+      code === 0
+        ? resolve(stdout)
+        : reject(new Error(`npm run ${script} -- ${args.join(' ')} failed (${code}): ${stderr.trim()}`)),
+    );
+    child.stdin.end(stdin);
+  });
+}
+
 /** The DATABASE_URL of the gateway holding `dataDir` ('' for the embedded database). */
 export function databaseUrlOf(dataDir: string): string {
   const file = path.join(dataDir, DATABASE_URL_FILE);
