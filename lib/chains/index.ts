@@ -24,7 +24,7 @@ export { liveChainConfig } from './live';
 export type { BlockRef, ChainAdapter, ChainSpend, ChainTransfer, FoundTransaction, TransactionHint } from './adapter';
 export { liveAdapters, liveNodeStatus, solanaWalletTransaction, type LiveAdapter } from './live';
 export type { NodeState, NodeStatus } from './failover';
-export { broadcast, mine, normalizeTxHash, resetClock, sandboxAdapter, startMining } from './sandbox';
+export { broadcast, mine, normalizeTxHash, resetClock, sandboxAdapter, SANDBOX_CHANNEL, startMining } from './sandbox';
 export { BlockNotAvailable, collectionNodeOf, type CollectionNode } from './utxo/collect';
 export { tronCollectionNode, type TronCollectionNode } from './tron/collect';
 export { evmCollectionNode, type EvmCollectionNode } from './evm';

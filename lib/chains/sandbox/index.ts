@@ -14,6 +14,7 @@ export {
   mempoolTransfers,
   mine,
   resetClock,
+  SANDBOX_CHANNEL,
   scanRange,
   startMining,
   tip,

@@ -83,6 +83,20 @@ export function faucetAddress(network: Network): string {
   return address;
 }
 
+/**
+ * The notification channel on which every write that changes a network's chain (a transfer into
+ * its mempool, a block, a reorganisation) announces it, the network's name as payload. NOTIFY is
+ * delivered on commit, to this process and (on PostgreSQL) every other: test mode's watchers pass
+ * at once instead of polling (lib/watcher).
+ */
+export const SANDBOX_CHANNEL = 'sandbox_ledger';
+const ANNOUNCE = statement<unknown, { network: string }>(
+  sql`select pg_notify('${sql.raw(SANDBOX_CHANNEL)}', ${param('network')})`,
+);
+
+/** Announces a change to `network`'s chain on SANDBOX_CHANNEL, with the write's transaction. */
+const announce = (db: Queryable, network: Network) => ANNOUNCE.run(db, { network: network.name });
+
 // --- Writes ------------------------------------------------------------------------------------
 
 /**
@@ -145,6 +159,7 @@ export async function broadcastMany(
       })),
     ),
   });
+  await announce(db, network);
   return rows.map(({ txHash, outputIndex }) => ({ txHash, outputIndex }));
 }
 
@@ -243,6 +258,7 @@ export async function mine(db: Queryable, network: Network, count = 1, at?: Date
       ...NEW_BLOCKS.values(blocks.map((b) => ({ height: b.height, hash: b.hash, parent_hash: b.parentHash }))),
     });
     await MINE_MEMPOOL.run(tx, { network: network.name, height: parent.height + 1 });
+    await announce(tx, network);
     return blocks;
   });
 }
@@ -280,6 +296,7 @@ export async function resetClock(
     const kept = toBlock(row!);
     const removed = await DELETE_BLOCKS_ABOVE.run(tx, { network: network.name, height: kept.height });
     await UNMINE_ABOVE.run(tx, { network: network.name, height: kept.height });
+    if (removed.length > 0) await announce(tx, network);
     return { tip: kept, removed: removed.length };
   });
 }
@@ -320,6 +337,7 @@ export async function drop(db: Queryable, network: Network, txHash: string, at?:
     await DROP_TRANSACTION.run(tx, { network: network.name, txHash: hash, at: when });
     const heights = live.map((r) => r.block_height).filter((h): h is number => h !== null);
     if (heights.length > 0) await rehashFrom(tx, network, Math.min(...heights));
+    await announce(tx, network);
   });
 }
 
