@@ -4,7 +4,8 @@
  * public test seed's), signed by the signer's own functions with the public test seed, submitted
  * through `collections/submit`, taken by the sandbox, mined, and confirmed by the watcher with its
  * `collection.completed` event; and the sandbox's refusals (a bad signature, outputs above inputs,
- * an output spent already), each with nothing written. The signature check itself is unit-tested
+ * an output spent already), each with nothing written; and a refund plan the same way, its refund
+ * confirmed. The signature check itself is unit-tested
  * in lib/chains/utxo/transactions/verify.test.ts; litecoind's side in collections-litecoind.
  */
 import { hex } from '@scure/base';
@@ -19,6 +20,7 @@ import { depositScript, scriptOf } from '@/lib/chains/utxo/transactions';
 import type { Database } from '@/lib/db/client';
 import { createKey } from '@/lib/merchants';
 import { setTreasury } from '@/lib/payouts';
+import { confirmClaim, makeRefund } from '@/lib/refunds';
 import { OPERATIONS, type OperationName } from '@/lib/protocol';
 import { rootOfPhrase, signerConfigSchema, signPlan } from '@/scripts/signer/sign-plan';
 import { callInProcess, useDatabaseForApi } from './support/api-in-process';
@@ -199,5 +201,43 @@ describe('a test-mode collection', () => {
       reason: expect.stringMatching(new RegExp(`^input 0 spends ${paid[0]!.txid}:0, spent already by [0-9a-f]{64}$`)),
     });
     expect(await written()).toEqual(before);
+  });
+});
+
+describe('a test-mode refund plan', () => {
+  it('is prepared, signed with the refund checked by the signer, taken, and confirms its refund', async () => {
+    const order = await createOrder(db, merchant.test, { currency: 'LTC', network: 'litecoin', amount: '1' });
+    await broadcast(db, { network: litecoin, to: order.address, currency: 'LTC', amount: 100_000_000n });
+    await mineAndWatch();
+    const payer = deriveAddress(litecoin, testAccountXpub(litecoin), 90_001);
+    const now = new Date();
+    const made = await makeRefund(
+      db,
+      { merchantId: merchant.merchantId, mode: 'test' },
+      { target: { kind: 'order', id: order.id }, amount: 50_000_000n, createdBy: 'test', now },
+    );
+    await confirmClaim(db, made.claimUrl.slice(made.claimUrl.lastIndexOf('/') + 1), { address: payer, tag: '' }, now);
+
+    const prepared = await call('refund-plans/prepare', { refundId: made.refund.id });
+    expect(prepared.status, JSON.stringify(prepared.body.error)).toBe(200);
+    const plan = prepared.body.response;
+    const config = signerConfigSchema.parse({ network: 'litecoin', treasury, maxFee: '0.001', refundDailyCap: '1' });
+    const { signed, ledgerEntry } = await signPlan(JSON.stringify(plan), config, seed, { confirm: async () => true });
+    expect(ledgerEntry).toMatchObject({ refundId: made.refund.id });
+    const submitted = await call('collections/submit', { id: plan.planId, transaction: signed.rawTx });
+    expect(submitted.status, JSON.stringify(submitted.body.error)).toBe(200);
+
+    await mineAndWatch();
+    const [stored] = await db.query('select status, txid from collection_plans where id = $1', [plan.planId]);
+    expect(stored).toEqual({ status: 'confirmed', txid: signed.txid });
+    const [refund] = await db.query<{ state: string; txid: string }>('select state, txid from refunds where id = $1', [
+      made.refund.id,
+    ]);
+    expect(refund).toEqual({ state: 'confirmed', txid: signed.txid });
+    const [toPayer] = await db.query<{ amount: string }>(
+      'select amount::text from sandbox_transfers where tx_hash = $1 and to_address = $2',
+      [signed.txid, payer],
+    );
+    expect(toPayer!.amount).toBe('50000000');
   });
 });

@@ -650,8 +650,14 @@ export async function scanRange(
   const range = { network: network.name, low: blocks[0]!.height, high: last.height };
   const transferRows = await TRANSFERS_BETWEEN.run(db, range);
   if (!mintsTransactions(network)) return { blocks, transfers: transferRows.map(toTransfer) };
+  // As a node's blocks say: each output's block hash (a plan asks for its transaction in that block).
+  const hashes = new Map(blocks.map((b) => [b.height, b.hash]));
   const spendRows = await SPENDS_BETWEEN.run(db, range);
-  return { blocks, transfers: transferRows.map(toTransfer), spends: spendRows.map(toSpend) };
+  return {
+    blocks,
+    transfers: transferRows.map((r) => ({ ...toTransfer(r), blockHash: hashes.get(r.block_height!)! })),
+    spends: spendRows.map(toSpend),
+  };
 }
 
 /**
