@@ -198,6 +198,25 @@ export function testAccountXpub(network: Network): string {
 }
 
 /**
+ * Bitcoin family: the test seed's account key with its origin, as a descriptor
+ * (`wpkh([73c5da0a/84h/2h/0h]xpub.../0/*)` on litecoin): the key of test mode's deposit addresses,
+ * which a test-mode plan names so that the signer holding the public test seed finds its keys
+ * (docs/decisions/097). The path is the pool's own (mainnet coin types: test mode writes mainnet addresses).
+ */
+export function testKeyDescriptor(network: Network): string {
+  if (network.family !== 'utxo') throw new Error(`Network "${network.name}" has no extended key descriptor`);
+  const chainPath = codecOf(network).chainPath; // m/purpose'/coin'/0'/0
+  const accountPath = chainPath.replace(/\/0$/, '');
+  testMaster ??= HDKey.fromMasterSeed(testSeed());
+  const account = testMaster.derive(accountPath);
+  const origin = [testMaster.fingerprint.toString(16).padStart(8, '0'), ...accountPath.split('/').slice(1)]
+    .join('/')
+    .replaceAll("'", 'h');
+  const script = chainPath.startsWith("m/84'") ? 'wpkh' : 'pkh';
+  return `${script}([${origin}]${account.publicExtendedKey}/0/*)`;
+}
+
+/**
  * For tag networks: the single receiving address of test mode, derived from the test seed
  * (ripple at m/44'/144'/0'/0/0; solana, whose ed25519 keys have no extended public key, at
  * m/44'/501'/0'/0' by SLIP-0010). Throws for a network that does not use tags.

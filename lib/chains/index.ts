@@ -16,7 +16,7 @@ export {
 export { availableCurrencies } from './available';
 export { deriveAddresses, derivationThreadReady } from './derivation-thread';
 export { depositKeyDescriptor, parseDepositKey, takesOwnDepositKey } from './deposit-key';
-export { isValidAddress, testAccountXpub, testTagAccountAddress } from './derivation';
+export { isValidAddress, testAccountXpub, testKeyDescriptor, testTagAccountAddress } from './derivation';
 export { childKeyBackend } from './child-key';
 export { freshTag } from './tags';
 export { isValidSolanaAddress } from './solana/address';
@@ -26,5 +26,6 @@ export { liveAdapters, liveNodeStatus, solanaWalletTransaction, type LiveAdapter
 export type { NodeState, NodeStatus } from './failover';
 export { broadcast, mine, normalizeTxHash, resetClock, sandboxAdapter, SANDBOX_CHANNEL, startMining } from './sandbox';
 export { BlockNotAvailable, collectionNodeOf, type CollectionNode } from './utxo/collect';
+export { collectionNodeFor } from './collection-node';
 export { tronCollectionNode, type TronCollectionNode } from './tron/collect';
 export { evmCollectionNode, type EvmCollectionNode } from './evm';

@@ -1027,11 +1027,32 @@ export const sandboxTransfers = pgTable(
     broadcastAt: timestamp('broadcast_at', { withTimezone: true, precision: 3 }).notNull(),
     /** Set when the transfer was dropped (its block replaced by a reorganisation). */
     droppedAt: timestamp('dropped_at', { withTimezone: true, precision: 3 }),
+    /**
+     * Bitcoin family: the sandbox transaction that spends this output (a signed plan taken by the
+     * sandbox, docs/decisions/097); null while unspent. Cleared when that transaction is dropped.
+     */
+    spentByTx: text('spent_by_tx'),
   },
   (t) => [
     uniqueIndex('sandbox_transfers_transfer').on(t.network, t.txHash, t.outputIndex),
     index('sandbox_transfers_block').on(t.network, t.blockHeight),
   ],
+);
+
+/**
+ * Bitcoin family: the serialized form of each sandbox transaction (docs/decisions/097): a payment
+ * minted from the faucet, or a signed plan the sandbox took. Its txid is its hash, so a plan can
+ * carry it as the previous transaction the signer checks.
+ */
+export const sandboxTransactions = pgTable(
+  'sandbox_transactions',
+  {
+    network: text('network').notNull(),
+    txHash: text('tx_hash').notNull(),
+    /** The transaction as a node would relay it, hex. */
+    raw: text('raw').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.network, t.txHash] })],
 );
 
 /**

@@ -13,12 +13,14 @@ import { GAS, batchGasLimit, sweepGasFor } from '../chains/evm/transactions';
 import type { Network } from '../catalog';
 import {
   BlockNotAvailable,
+  collectionNodeFor,
   collectionNodeOf,
   depositKeyDescriptor,
   evmCollectionNode,
   liveChainConfig,
   networkFor,
   requiredConfirmations,
+  testKeyDescriptor,
   type ChainTransfer,
   type CollectionNode,
 } from '../chains';
@@ -262,9 +264,10 @@ export const INSERT_INPUTS = statement<unknown, { planId: string }>(sql`insert i
   on conflict do nothing returning 1`);
 
 /**
- * The key (with its origin) the merchant's deposit addresses of a live UTXO network come from now,
- * and its pool fingerprint: the merchant's own key when it set one (docs/decisions/083), else the
- * gateway's `<NETWORK>_XPUB`. A plan spends outputs of that key only.
+ * The key (with its origin) the merchant's deposit addresses of a UTXO network come from now, and
+ * its pool fingerprint: the merchant's own key when it set one (docs/decisions/083), else the
+ * gateway's `<NETWORK>_XPUB` live, the public test seed's account key in test mode
+ * (docs/decisions/097). A plan spends outputs of that key only.
  */
 export async function keyOf(
   db: Queryable,
@@ -272,13 +275,10 @@ export async function keyOf(
   mode: Mode,
   merchantId: string,
 ): Promise<{ key: KeyDescriptor; keyFingerprint: string }> {
-  if (mode === 'test')
-    throw new CollectionRefused(
-      'test mode collections are not built yet: the sandbox ledger keeps no outputs to spend (docs/decisions/052)',
-    );
   const pool = await poolOf(db, network, mode, merchantId);
   if (pool.ownKey !== null) return { key: depositKeyDescriptor(pool.ownKey), keyFingerprint: pool.keyFingerprint };
-  const text = liveChainConfig(network.name)?.keyDescriptor;
+  // Test mode's addresses come from the public test seed, whose origin is known (docs/decisions/097).
+  const text = mode === 'test' ? testKeyDescriptor(network) : liveChainConfig(network.name)?.keyDescriptor;
   if (!text)
     throw new CollectionRefused(
       `${network.name}: the key has no origin; set your own as a descriptor, wpkh([fingerprint/84h/.../0h]xpub.../0/*) (docs/collections.md)`,
@@ -332,7 +332,8 @@ export async function planFooting(
   cursor: { height: number };
 }> {
   const { key, keyFingerprint } = await keyOf(db, network, mode, merchantId);
-  const node = collectionNodeOf(liveChainConfig(network.name))!;
+  const node = collectionNodeFor(db, mode, network);
+  if (!node) throw new CollectionRefused(`${network.name} has no node configured`);
   const feeRate = givenFeeRate ?? (await node.feeRate(6));
   if (feeRate === null || feeRate <= 0n)
     throw new CollectionRefused(`the ${network.name} node has no fee estimate: give a fee rate (base units per vbyte)`);

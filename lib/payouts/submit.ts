@@ -7,7 +7,7 @@ import 'server-only';
  * status still moves with the watcher alone (prepared until its transaction is in a block).
  */
 import { base64, hex } from '@scure/base';
-import { collectionNodeOf, liveChainConfig } from '../chains';
+import { collectionNodeFor, networkFor } from '../chains';
 import { checkSubmission, SubmissionRefusal, type PlanSubmission } from '../chains/utxo/transactions';
 import { bare, collectionPlans, param, sql, statement, type Database } from '../db';
 import { NotFound } from '../errors';
@@ -61,15 +61,17 @@ export async function submitPlan(db: Database, request: SubmitPlan, write: PlanW
     if (error instanceof SubmissionRefusal) throw new CollectionRefused(error.message);
     throw error;
   }
-  const node = collectionNodeOf(liveChainConfig(plan.network));
+  // Test mode: the sandbox takes it, after checking its spends and signatures (docs/decisions/097).
+  const network = networkFor(request.mode, plan.network);
+  const node = network ? collectionNodeFor(db, request.mode, network) : undefined;
   if (!node) throw new CollectionRefused(`${plan.network} has no node configured to broadcast to`);
   const answer = await node.broadcast(checked.rawTx);
+  const chain = request.mode === 'test' ? `the sandbox's ${plan.network}` : `the ${plan.network} node`;
   if (answer.outcome === 'unanswered')
     throw new CollectionRefused(
-      `the ${plan.network} node did not answer: nothing was recorded; submit again (a transaction it took already is taken again)`,
+      `${chain} did not answer: nothing was recorded; submit again (a transaction it took already is taken again)`,
     );
-  if (answer.outcome === 'refused')
-    throw new CollectionRefused(`the ${plan.network} node refused the transaction: ${answer.reason}`);
+  if (answer.outcome === 'refused') throw new CollectionRefused(`${chain} refused the transaction: ${answer.reason}`);
   await db.transaction(async (tx) => {
     await RECORD_TXID.run(tx, { id: plan.planId, txid: checked.txid });
     await write.within?.(tx, plan.planId);

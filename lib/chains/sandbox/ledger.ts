@@ -12,12 +12,14 @@ import 'server-only';
  * calls (several processes on PostgreSQL included) queue instead of forking the chain.
  */
 import { findCurrency, findNetwork, type Network } from '../../catalog';
+import { alias } from 'drizzle-orm/pg-core';
 import {
   bare,
   columnsOf,
   insertValues,
   param,
   sandboxBlocks,
+  sandboxTransactions,
   sandboxTransfers,
   sql,
   statement,
@@ -28,11 +30,12 @@ import {
 } from '../../db';
 import { log } from '../../log';
 import { MONEY_COLUMN_DIGITS } from '../../money';
-import type { BlockRef, ChainTransfer, FoundTransaction } from '../adapter';
+import type { BlockRef, ChainSpend, ChainTransfer, FoundTransaction } from '../adapter';
 import { deriveAddress, isValidAddress, testAccountXpub } from '../derivation';
 import { solanaWalletOfSeed } from '../solana/address';
 import { testSeed } from './test-seed';
 import { genesisHash, normalizeTxHash, randomBlockHash, randomTxHash, zeroHash } from './tx-hash';
+import { judgeSpend, mintPayment, mintsTransactions, readSpends, type HeldOutput } from './utxo-transactions';
 
 /** A transfer to put into a network's mempool. */
 export interface TransferInput {
@@ -125,10 +128,16 @@ const INSERT_TRANSFERS = statement<
 >(sql`insert into ${sandboxTransfers} (${bare(sandboxTransfers.network)}, ${NEW_TRANSFERS.names})
   select ${param('network')}, ${NEW_TRANSFERS.names} from ${NEW_TRANSFERS.from}`);
 
+const NEW_TRANSACTIONS = unnest('r', { tx_hash: sandboxTransactions.txHash, raw: sandboxTransactions.raw });
+const INSERT_TRANSACTIONS = statement<unknown, { network: string }>(sql`insert into ${sandboxTransactions}
+    (${bare(sandboxTransactions.network)}, ${NEW_TRANSACTIONS.names})
+  select ${param('network')}, ${NEW_TRANSACTIONS.names} from ${NEW_TRANSACTIONS.from}`);
+
 /**
  * Puts many transfers into the network's mempool in one INSERT, each as a transaction of its own
  * (output index 0). All are validated first: one invalid transfer rejects the batch, nothing written.
- * Answers their hashes in input order.
+ * On the Bitcoin family each is a real transaction from the faucet, kept with its bytes
+ * (./utxo-transactions.ts), so that a test-mode plan can spend it. Answers their hashes in input order.
  */
 export async function broadcastMany(
   db: Queryable,
@@ -139,11 +148,33 @@ export async function broadcastMany(
   if (transfers.length === 0) return [];
   const now = new Date();
   const valid = new Set<string>();
-  const rows = transfers.map((transfer, i) => ({
-    ...validTransfer(network, transfer, transfers.length > 1 ? `transfer #${i}: ` : '', valid, now),
-    txHash: randomTxHash(network),
-    outputIndex: 0,
-  }));
+  const minted: { tx_hash: string; raw: string }[] = [];
+  const rows = transfers.map((transfer, i) => {
+    const checked = validTransfer(network, transfer, transfers.length > 1 ? `transfer #${i}: ` : '', valid, now);
+    let txHash = randomTxHash(network);
+    if (mintsTransactions(network)) {
+      const tx = mintPayment(network, checked.to, BigInt(checked.amount));
+      minted.push({ tx_hash: tx.txHash, raw: tx.raw });
+      txHash = tx.txHash;
+    }
+    return { ...checked, txHash, outputIndex: 0 };
+  });
+  await inTransaction(db, async (tx) => {
+    await insertTransfers(tx, network, rows);
+    if (minted.length > 0)
+      await INSERT_TRANSACTIONS.run(tx, { network: network.name, ...NEW_TRANSACTIONS.values(minted) });
+  });
+  return rows.map(({ txHash, outputIndex }) => ({ txHash, outputIndex }));
+}
+
+async function insertTransfers(
+  db: Queryable,
+  network: Network,
+  rows: readonly (Pick<ValidTransfer, 'from' | 'to' | 'tag' | 'currency' | 'amount' | 'at'> & {
+    txHash: string;
+    outputIndex: number;
+  })[],
+): Promise<void> {
   await INSERT_TRANSFERS.run(db, {
     network: network.name,
     ...NEW_TRANSFERS.values(
@@ -160,7 +191,6 @@ export async function broadcastMany(
     ),
   });
   await announce(db, network);
-  return rows.map(({ txHash, outputIndex }) => ({ txHash, outputIndex }));
 }
 
 interface ValidTransfer {
@@ -315,6 +345,11 @@ const DROP_TRANSACTION = statement<
     set ${bare(sandboxTransfers.droppedAt)} = ${param('at')}, ${bare(sandboxTransfers.blockHeight)} = null
   where ${sandboxTransfers.network} = ${param('network')} and ${sandboxTransfers.txHash} = ${param('txHash')} and ${sandboxTransfers.droppedAt} is null`);
 
+const UNSPEND = statement<unknown, { network: string; txHash: string }>(
+  sql`update ${sandboxTransfers} set ${bare(sandboxTransfers.spentByTx)} = null
+  where ${sandboxTransfers.network} = ${param('network')} and ${sandboxTransfers.spentByTx} = ${param('txHash')}`,
+);
+
 /**
  * Simulates a reorganisation that removes transaction `txHash` (hex, any case): its transfers are
  * marked dropped and leave their block. When it had been mined at height h, every block from h up
@@ -335,6 +370,8 @@ export async function drop(db: Queryable, network: Network, txHash: string, at?:
     const live = rows.filter((r) => !r.dropped);
     if (live.length === 0) return;
     await DROP_TRANSACTION.run(tx, { network: network.name, txHash: hash, at: when });
+    // What it spent is unspent again, as on a chain that lost the spending transaction.
+    await UNSPEND.run(tx, { network: network.name, txHash: hash });
     const heights = live.map((r) => r.block_height).filter((h): h is number => h !== null);
     if (heights.length > 0) await rehashFrom(tx, network, Math.min(...heights));
     await announce(tx, network);
@@ -369,6 +406,88 @@ async function rehashFrom(tx: Queryable, network: Network, height: number): Prom
     parent = hash;
   }
   await REHASH.run(tx, { network: network.name, ...REHASHED.values(blocks) });
+}
+
+const OUTPOINTS = unnest('p', { tx_hash: sandboxTransfers.txHash, output_index: sandboxTransfers.outputIndex });
+const p = OUTPOINTS.ref;
+const HELD = statement<
+  { tx_hash: string; output_index: number; to_address: string; amount: string; spent_by_tx: string | null },
+  { network: string }
+>(sql`select ${columnsOf(sandboxTransfers, ['tx_hash', 'output_index', 'to_address', 'spent_by_tx'])}, ${sandboxTransfers.amount}::text as amount
+  from ${sandboxTransfers} join ${OUTPOINTS.from} on ${sandboxTransfers.txHash} = ${p.tx_hash} and ${sandboxTransfers.outputIndex} = ${p.output_index}
+  where ${sandboxTransfers.network} = ${param('network')} and ${sandboxTransfers.droppedAt} is null
+  for update of ${sandboxTransfers}`);
+const KNOWN = statement<{ known: boolean }, { network: string; txHash: string }>(
+  sql`select exists (select 1 from ${sandboxTransfers} where ${sandboxTransfers.network} = ${param('network')}
+    and ${sandboxTransfers.txHash} = ${param('txHash')} and ${sandboxTransfers.droppedAt} is null) as known`,
+);
+const MARK_SPENT = statement<unknown, { network: string; spentBy: string }>(sql`update ${sandboxTransfers}
+    set ${bare(sandboxTransfers.spentByTx)} = ${param('spentBy')}
+   from ${OUTPOINTS.from}
+  where ${sandboxTransfers.network} = ${param('network')} and ${sandboxTransfers.txHash} = ${p.tx_hash}
+    and ${sandboxTransfers.outputIndex} = ${p.output_index} and ${sandboxTransfers.droppedAt} is null`);
+const UPSERT_TRANSACTION = statement<unknown, { network: string; txHash: string; raw: string }>(
+  sql`insert into ${sandboxTransactions} (${bare(sandboxTransactions.network)}, ${bare(sandboxTransactions.txHash)}, ${bare(sandboxTransactions.raw)})
+    values (${param('network')}, ${param('txHash')}, ${param('raw')})
+  on conflict (${bare(sandboxTransactions.network)}, ${bare(sandboxTransactions.txHash)}) do update set ${bare(sandboxTransactions.raw)} = excluded.${bare(sandboxTransactions.raw)}`,
+);
+
+/** What the sandbox answered a signed transaction: taken (now, or before), or refused with every reason. */
+export type SandboxBroadcast = { outcome: 'taken'; txHash: string } | { outcome: 'refused'; reason: string };
+
+/**
+ * Takes a signed transaction (hex) of a Bitcoin-family network into its mempool, as a node's
+ * `sendrawtransaction` would (docs/decisions/097): when it spends outputs of the sandbox not spent
+ * yet, pays no more than they hold, and every input's signature verifies. Its outputs become
+ * transfers, mined by the next block; the outputs it spends are marked spent by it, which the
+ * adapter's `scan` reports as spends once it is in a block. A transaction taken before is taken
+ * again; a refused one writes nothing.
+ */
+export async function takeTransaction(db: Queryable, network: Network, rawTx: string): Promise<SandboxBroadcast> {
+  checkNetwork(network);
+  if (!mintsTransactions(network))
+    return { outcome: 'refused', reason: `the sandbox's ${network.name} takes no signed transactions` };
+  const read = /^([0-9a-f]{2})+$/i.test(rawTx) ? readSpends(rawTx) : null;
+  if (!read) return { outcome: 'refused', reason: 'the transaction does not decode' };
+  return inTransaction(db, async (tx) => {
+    await lockChain(tx, network);
+    const [known] = await KNOWN.run(tx, { network: network.name, txHash: read.txHash });
+    const outpoints = OUTPOINTS.values(read.spends.map((s) => ({ tx_hash: s.txHash, output_index: s.outputIndex })));
+    const rows = await HELD.run(tx, { network: network.name, ...outpoints });
+    const held = new Map<string, HeldOutput>(
+      rows.map((r) => [
+        `${r.tx_hash}:${r.output_index}`,
+        {
+          txHash: r.tx_hash,
+          outputIndex: r.output_index,
+          address: r.to_address,
+          amount: BigInt(r.amount),
+          spentByTx: r.spent_by_tx,
+        },
+      ]),
+    );
+    const judged = judgeSpend(network, rawTx, held, () => known!.known);
+    if (judged.outcome === 'refused') return judged;
+    if (judged.outcome === 'known') return { outcome: 'taken', txHash: judged.txHash };
+    const at = new Date().toISOString();
+    await insertTransfers(
+      tx,
+      network,
+      judged.outputs.map((o) => ({
+        txHash: judged.txHash,
+        outputIndex: o.outputIndex,
+        from: judged.from,
+        to: o.to,
+        tag: null,
+        currency: network.currencies[0]!.ticker,
+        amount: o.amount.toString(),
+        at,
+      })),
+    );
+    await UPSERT_TRANSACTION.run(tx, { network: network.name, txHash: judged.txHash, raw: rawTx.toLowerCase() });
+    await MARK_SPENT.run(tx, { network: network.name, spentBy: judged.txHash, ...outpoints });
+    return { outcome: 'taken', txHash: judged.txHash };
+  });
 }
 
 /**
@@ -460,6 +579,39 @@ const TRANSFERS_OF_TX = statement<
   where ${sandboxTransfers.network} = ${param('network')} and ${sandboxTransfers.txHash} = ${param('txHash')} and ${sandboxTransfers.droppedAt} is null
   order by ${sandboxTransfers.outputIndex}`);
 
+const spender = alias(sandboxTransfers, 'spender');
+type SpendRow = {
+  spent_tx: string;
+  spent_index: number;
+  tx_hash: string;
+  to_address: string;
+  block_height: number;
+  broadcast_at: Date;
+};
+/** Outputs spent by a transaction mined in the range (its first output names where the money went). */
+const SPENDS_BETWEEN = statement<SpendRow, { network: string; low: number; high: number }>(sql`select
+    ${sandboxTransfers.txHash} as spent_tx, ${sandboxTransfers.outputIndex} as spent_index, ${spender.txHash} as tx_hash,
+    ${spender.toAddress} as to_address, ${spender.blockHeight}::int as block_height, ${spender.broadcastAt} as broadcast_at
+  from ${sandboxTransfers} join ${sandboxTransfers} spender on ${spender.network} = ${sandboxTransfers.network} and ${spender.txHash} = ${sandboxTransfers.spentByTx}
+    and ${spender.outputIndex} = 0 and ${spender.droppedAt} is null
+  where ${sandboxTransfers.network} = ${param('network')} and ${spender.blockHeight} between ${param('low')} and ${param('high')}
+  order by ${spender.blockHeight}, ${spender.txHash}, ${sandboxTransfers.txHash}, ${sandboxTransfers.outputIndex}`);
+const WANTED_HASHES = unnest('w', { tx_hash: sandboxTransactions.txHash });
+const RAW_TRANSACTIONS = statement<{ tx_hash: string; raw: string }, { network: string }>(
+  sql`select ${columnsOf(sandboxTransactions, ['tx_hash', 'raw'])} from ${sandboxTransactions}
+    join ${WANTED_HASHES.from} on ${sandboxTransactions.txHash} = ${WANTED_HASHES.ref.tx_hash}
+  where ${sandboxTransactions.network} = ${param('network')}`,
+);
+
+const toSpend = (r: SpendRow): ChainSpend => ({
+  txHash: r.tx_hash,
+  spentTxHash: r.spent_tx,
+  spentOutputIndex: r.spent_index,
+  to: r.to_address,
+  seenAt: new Date(r.broadcast_at),
+  blockHeight: r.block_height,
+});
+
 const toBlock = (r: BlockRow): BlockRef => ({
   height: r.height,
   hash: r.hash,
@@ -495,8 +647,8 @@ export async function blockAt(db: Queryable, network: Network, height: number): 
 }
 
 /**
- * Blocks `from`..`to` and their transfers (not dropped), in block, transaction and output order:
- * two queries whatever the range. Blocks are read first and transfers only up to the last block
+ * Blocks `from`..`to` and their transfers (not dropped), in block, transaction and output order,
+ * and on the Bitcoin family the outputs their transactions spend: two or three queries whatever the range. Blocks are read first and transfers only up to the last block
  * read, so a block mined in between is left for the next scan, and a transfer dropped in between
  * (whose block hashes changed after they were read) is caught by the watcher's next hash check.
  */
@@ -505,7 +657,7 @@ export async function scanRange(
   network: Network,
   from: number,
   to: number,
-): Promise<{ blocks: BlockRef[]; transfers: ChainTransfer[] }> {
+): Promise<{ blocks: BlockRef[]; transfers: ChainTransfer[]; spends?: ChainSpend[] }> {
   const low = Math.max(0, Math.ceil(from));
   const high = Math.floor(to);
   if (!Number.isFinite(low) || !Number.isFinite(high) || low > high) return { blocks: [], transfers: [] };
@@ -513,12 +665,50 @@ export async function scanRange(
   const blocks = blockRows.map(toBlock);
   const last = blocks.at(-1);
   if (!last) return { blocks, transfers: [] };
-  const transferRows = await TRANSFERS_BETWEEN.run(db, {
+  const range = { network: network.name, low: blocks[0]!.height, high: last.height };
+  const transferRows = await TRANSFERS_BETWEEN.run(db, range);
+  if (!mintsTransactions(network)) return { blocks, transfers: transferRows.map(toTransfer) };
+  // As a node's blocks say: each output's block hash (a plan asks for its transaction in that block).
+  const hashes = new Map(blocks.map((b) => [b.height, b.hash]));
+  const spendRows = await SPENDS_BETWEEN.run(db, range);
+  return {
+    blocks,
+    transfers: transferRows.map((r) => ({ ...toTransfer(r), blockHash: hashes.get(r.block_height!)! })),
+    spends: spendRows.map(toSpend),
+  };
+}
+
+/**
+ * The transactions `txHashes` of a Bitcoin-family network as the sandbox keeps them (hex, by id):
+ * what a test-mode plan carries as each input's previous transaction. A payment made before the
+ * sandbox kept transactions has none.
+ */
+export async function rawTransactions(
+  db: Queryable,
+  network: Network,
+  txHashes: readonly string[],
+): Promise<Map<string, string>> {
+  const rows = await RAW_TRANSACTIONS.run(db, {
     network: network.name,
-    low: blocks[0]!.height,
-    high: last.height,
+    ...WANTED_HASHES.values(txHashes.map((h) => ({ tx_hash: h }))),
   });
-  return { blocks, transfers: transferRows.map(toTransfer) };
+  return new Map(rows.map((r) => [r.tx_hash, r.raw]));
+}
+
+/** Each output's amount while it is in a block and unspent, else null (a node's `gettxout`, mempool left out). */
+export async function unspentAmounts(
+  db: Queryable,
+  network: Network,
+  wanted: readonly { txid: string; vout: number }[],
+): Promise<(bigint | null)[]> {
+  const rows = await HELD.run(db, {
+    network: network.name,
+    ...OUTPOINTS.values(wanted.map((w) => ({ tx_hash: w.txid, output_index: w.vout }))),
+  });
+  const unspent = new Map(
+    rows.filter((r) => r.spent_by_tx === null).map((r) => [`${r.tx_hash}:${r.output_index}`, BigInt(r.amount)]),
+  );
+  return wanted.map((w) => unspent.get(`${w.txid}:${w.vout}`) ?? null);
 }
 
 /** Transfers waiting in the network's mempool (not dropped), oldest first. */

@@ -4,7 +4,7 @@ import 'server-only';
  * (native segwit where the chain has it, P2PKH elsewhere); validation accepts every standard
  * mainnet address type of the network, since a valid address is not necessarily one we made.
  */
-import { Address } from '@scure/btc-signer/payment.js';
+import { Address, OutScript } from '@scure/btc-signer/payment.js';
 import { hash160 } from '@scure/btc-signer/utils.js';
 import cashaddr from 'cashaddrjs';
 import type { AddressChain } from '../../catalog';
@@ -53,4 +53,18 @@ function isValidCashAddr(address: string, expectedPrefix: string): boolean {
   if (prefix !== expectedPrefix) return false;
   if (!(hash.length === 20 || (type === 'P2SH' && hash.length === 32))) return false;
   return cashaddr.encode(prefix, type, hash) === address.toLowerCase();
+}
+
+/**
+ * The output script that pays `address` (any standard type of the coin: CashAddr P2PKH and P2SH on
+ * bitcoincash); throws on an address that is not one of the coin's on `chain`.
+ */
+export function utxoOutputScript(coin: UtxoCoin, address: string, chain: AddressChain = 'mainnet'): Uint8Array {
+  if (coin !== 'bitcoincash') return OutScript.encode(Address(params(coin, chain)).decode(address));
+  if (!isValidCashAddr(address, cashPrefix(chain))) throw new Error(`${address} is not a bitcoincash address`);
+  const { type, hash } = cashaddr.decode(address);
+  if (type === 'P2PKH') return OutScript.encode({ type: 'pkh', hash });
+  // P2SH32 (CHIP-2022-05): OP_HASH256 <32 bytes> OP_EQUAL.
+  if (hash.length === 32) return Uint8Array.from([0xaa, 0x20, ...hash, 0x87]);
+  return OutScript.encode({ type: 'sh', hash });
 }

@@ -15,8 +15,9 @@ export class BlockNotAvailable extends Error {
   constructor(
     readonly txid: string,
     readonly blockHash: string,
+    message = `the node no longer has block ${blockHash} (pruned?), which holds transaction ${txid}`,
   ) {
-    super(`the node no longer has block ${blockHash} (pruned?), which holds transaction ${txid}`);
+    super(message);
   }
 }
 

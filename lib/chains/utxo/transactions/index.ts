@@ -10,3 +10,4 @@ export * from './networks';
 export * from './psbt';
 export * from './signing';
 export * from './submission';
+export * from './verify';
