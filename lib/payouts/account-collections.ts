@@ -10,48 +10,23 @@ import { randomUUID } from 'node:crypto';
 import type { Network } from '../catalog';
 import { evmCollectionNode, liveChainConfig, requiredConfirmations } from '../chains';
 import { EVM_DEPOSIT_CHAIN_PATH, buildEvmCollectionPlan } from '../chains/evm/transactions';
-import { collectionPlans, insertValues, placeholders, sql, statement, type Database, type RowOf } from '../db';
+import { collectionPlans, type Database, type RowOf } from '../db';
 import type { EvmCollectionPlan, StoredAccountPlan, TronCollectionPlan } from '../protocol';
 import { accountDeposits } from './account-deposits';
-import { CURSOR_HEIGHT, INSERT_INPUTS, PLAN_INPUTS, type PlanWrite, type PrepareCollection } from './collections';
+import {
+  CURSOR_HEIGHT,
+  INSERT_INPUTS,
+  INSERT_PLAN,
+  PLAN_INPUTS,
+  type PlanWrite,
+  type PrepareCollection,
+} from './collections';
 import { CollectionRefused } from './errors';
 import { buildTronCollection } from './tron-collections';
 import { treasuryOf } from './treasury';
 
 /** Most addresses one EVM plan collects: its transactions are signed and broadcast in one sitting. */
 const MAX_EVM_ADDRESSES = 500;
-
-const PLAN = placeholders([
-  'id',
-  'merchantId',
-  'mode',
-  'network',
-  'currency',
-  'treasury',
-  'format',
-  'feeRate',
-  'total',
-  'body',
-]);
-const ACCOUNT_PLAN_INSERT = insertValues([
-  [collectionPlans.id, PLAN.id],
-  [collectionPlans.merchantId, PLAN.merchantId],
-  [collectionPlans.mode, PLAN.mode],
-  [collectionPlans.network, PLAN.network],
-  [collectionPlans.currency, PLAN.currency],
-  [collectionPlans.treasury, PLAN.treasury],
-  [collectionPlans.format, PLAN.format],
-  [collectionPlans.feeRate, PLAN.feeRate],
-  // What the plan collects of its currency; the network's fee is the fee payer's, in the native coin, in `body`.
-  [collectionPlans.total, PLAN.total],
-  [collectionPlans.sent, PLAN.total],
-  [collectionPlans.fee, sql`0`],
-  [collectionPlans.kind, sql`'collection'`],
-  [collectionPlans.body, sql`${PLAN.body}::jsonb`],
-]);
-const INSERT_ACCOUNT_PLAN = statement<unknown, Record<keyof typeof PLAN, unknown>>(
-  sql`insert into ${collectionPlans} (${ACCOUNT_PLAN_INSERT.columns}) values (${ACCOUNT_PLAN_INSERT.values})`,
-);
 
 /** Whether `network` is collected by an account-chain plan. */
 export function isAccountPlanNetwork(network: Network): boolean {
@@ -117,16 +92,25 @@ export async function prepareAccountCollection(
   }
   const { plan, transfers } = stored;
   await db.transaction(async (tx) => {
-    await INSERT_ACCOUNT_PLAN.run(tx, {
+    await INSERT_PLAN.run(tx, {
       id: plan.planId,
       merchantId: request.merchantId,
       mode: request.mode,
       network: network.name,
       currency: currency.ticker,
       treasury,
-      format: network.family,
+      masterFingerprint: null,
       feeRate: stored.feeRate.toString(),
+      // What the plan collects of its currency; the network's fee is the fee payer's, in the native coin, in `body`.
       total: stored.total.toString(),
+      fee: '0',
+      sent: stored.total.toString(),
+      psbt: null,
+      txid: null,
+      kind: 'collection',
+      refundId: null,
+      refund: null,
+      format: network.family,
       body: JSON.stringify(plan),
     });
     const inserted = await INSERT_INPUTS.run(tx, {

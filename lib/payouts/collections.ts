@@ -232,6 +232,8 @@ const PLAN = placeholders([
   'kind',
   'refundId',
   'refund',
+  'format',
+  'body',
 ]);
 const PLAN_INSERT = insertValues([
   [collectionPlans.id, PLAN.id],
@@ -250,7 +252,10 @@ const PLAN_INSERT = insertValues([
   [collectionPlans.kind, PLAN.kind],
   [collectionPlans.refundId, PLAN.refundId],
   [collectionPlans.refund, sql`${PLAN.refund}::jsonb`],
+  [collectionPlans.format, PLAN.format],
+  [collectionPlans.body, sql`${PLAN.body}::jsonb`],
 ]);
+/** The one insert of a plan, of every format and kind: a PSBT plan has no `body`, an account-chain plan no `psbt`. */
 export const INSERT_PLAN = statement<unknown, Record<keyof typeof PLAN, unknown>>(
   sql`insert into ${collectionPlans} (${PLAN_INSERT.columns}) values (${PLAN_INSERT.values})`,
 );
@@ -438,6 +443,8 @@ export async function prepareCollection(
       kind: 'collection',
       refundId: null,
       refund: null,
+      format: 'psbt',
+      body: null,
     });
     const inserted = await INSERT_INPUTS.run(tx, {
       planId: id,
