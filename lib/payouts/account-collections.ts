@@ -22,6 +22,7 @@ import {
   type PrepareCollection,
 } from './collections';
 import { CollectionRefused } from './errors';
+import { DEFAULT_FEE_PAYER_PATH, feePayerOf, type FeePayer } from './fee-payers';
 import { buildTronCollection } from './tron-collections';
 import { treasuryOf } from './treasury';
 
@@ -72,23 +73,28 @@ export async function prepareAccountCollection(
   if (!cursor) throw new CollectionRefused(`the ${network.name} watcher has not scanned a block yet`);
   const confirmedAt = Number(cursor.height) - requiredConfirmations(request.mode, network) + 1;
 
+  // The fee payer named in the request, else the one kept in the merchant's settings (docs/decisions/099).
+  const feePayer =
+    request.feePayer ?? (await feePayerOf(db, request.merchantId, network.name, request.mode)) ?? undefined;
+  if (!feePayer)
+    throw new CollectionRefused(
+      network.family === 'tron'
+        ? 'a Tron plan needs feePayer: the account of your seed holding staked TRX, and its path; name it, or keep it on the Funds page (docs/collections.md)'
+        : `an ${network.name} plan needs feePayer: your gas payer's address and path, ${DEFAULT_FEE_PAYER_PATH.evm} by default; name it, or keep it on the Funds page (docs/collections.md)`,
+    );
   let stored: { plan: EvmCollectionPlan | TronCollectionPlan; transfers: string[]; feeRate: bigint; total: bigint };
   if (network.family === 'tron') {
     if (!currency.contract) throw new CollectionRefused('TRX itself is not collected yet: only TRC-20 tokens');
-    if (!request.feePayer)
-      throw new CollectionRefused(
-        'a Tron plan needs feePayer: the account of your seed holding staked TRX, and its path (docs/collections.md)',
-      );
     const built = await buildTronCollection(db, {
       merchantId: request.merchantId,
       mode: request.mode,
       currency: currency.ticker,
-      resourceAccount: request.feePayer,
+      resourceAccount: feePayer,
       ...(request.minimum !== undefined && { minimum: request.minimum }),
     });
     stored = { ...built, feeRate: BigInt(built.plan.prices.energyFee), total: BigInt(built.plan.total) };
   } else {
-    stored = await buildEvm(db, network, request, treasury, currency, confirmedAt);
+    stored = await buildEvm(db, network, { ...request, feePayer }, treasury, currency, confirmedAt);
   }
   const { plan, transfers } = stored;
   await db.transaction(async (tx) => {
@@ -127,7 +133,7 @@ export async function prepareAccountCollection(
 async function buildEvm(
   db: Database,
   network: Network,
-  request: PrepareCollection,
+  request: PrepareCollection & { feePayer: FeePayer },
   treasury: string,
   currency: Network['currencies'][number],
   confirmedAt: number,
@@ -144,11 +150,6 @@ async function buildEvm(
   if (candidates.length === 0) throw new CollectionRefused(`nothing to collect on ${network.name}`);
   // A token plan sweeps by EIP-7702; the coin moves by each address's own transfer, its fee paid from it.
   const token = currency.contract ? currency : null;
-  const payer = request.feePayer;
-  if (!payer)
-    throw new CollectionRefused(
-      `an ${network.name} plan needs feePayer: your gas payer's address and path, m/44'/60'/1'/0/0 by default (docs/collections.md)`,
-    );
   const holdings = await node.holdings(
     candidates.map(([address, rows]) => ({
       address,
@@ -174,7 +175,7 @@ async function buildEvm(
     },
     tokens: token ? [{ ticker: token.ticker, contract: token.contract!, decimals: token.decimals }] : [],
     treasury,
-    gasPayer: { ...payer, nonce: await node.nonce(payer.address) },
+    gasPayer: { ...request.feePayer, nonce: await node.nonce(request.feePayer.address) },
     // A token plan also moves the coin its addresses hold (the sweeper pays both); it counts the token.
     deposits: worth.map((h) => (token ? h : { ...h, tokens: new Map() })),
     fees,
