@@ -27,10 +27,12 @@ import {
   type SignedEvmTransaction,
 } from '@/lib/chains/evm/transactions';
 import type { Database } from '@/lib/db/client';
+import { adminCommand, runAdminCommand } from '@/lib/admin';
 import { createKey } from '@/lib/merchants';
 import { formatUnits } from '@/lib/money';
-import { setTreasury } from '@/lib/payouts';
+import { setFeePayer, setTreasury } from '@/lib/payouts';
 import { storedEvmPlanSchema } from '@/lib/protocol';
+import { planSummary } from '../scripts/lib/plan-summary';
 import { rootOfPhrase } from '../scripts/signer/sign-plan';
 import { evmSignerConfigSchema, signEvmPlanText } from '../scripts/signer/sign-evm';
 import { CHAIN_ID, deployToken, evmNodeMissing, sendRawAndMine, sendToken, type EvmNode } from './support/evm';
@@ -418,9 +420,24 @@ describe.skipIf(evmNodeMissing)('EVM collection (anvil, Osaka)', () => {
     } as never);
     await node.mine(CONFIRMATIONS);
     await watchLive(db, adapter);
-    const ethPlan = storedEvmPlanSchema.parse(
-      (await callInProcess('collections/prepare', { ...asked, currency: 'ETH' }, planner)).body.response,
-    );
+    // The gas payer kept in the merchant's settings (docs/decisions/099): a prepare that names none uses it.
+    await setFeePayer(db, { merchantId: merchant.merchantId, network: 'ethereum', mode: 'live', ...asked.feePayer });
+    // Prepared by `npm run collect -- prepare NAME ethereum --currency ETH` (its command, parsed as the CLI's is):
+    // the stored plan, the JSON the signer reads, with the same summary the Bitcoin family's prepare prints.
+    const [{ name }] = (await db.query<{ name: string }>('select name from merchants where id = $1', [
+      merchant.merchantId,
+    ])) as [{ name: string }];
+    const command = adminCommand.parse({
+      command: 'collect.prepare',
+      merchant: name,
+      network: 'ethereum',
+      mode: 'live',
+      currency: 'ETH',
+    });
+    const ethPlan = storedEvmPlanSchema.parse(await runAdminCommand(db, command));
+    expect(ethPlan.gasPayer).toEqual(asked.feePayer);
+    expect(planSummary(ethPlan)).toMatch(/^\S+ {2}prepared {2}ethereum live: 1 addresses of the coin\n {2}to 0x/);
+    expect((await callInProcess('collections/get', { id: ethPlan.planId }, planner)).body.response).toEqual(ethPlan);
     expect(ethPlan.transactions.map((t) => [t.purpose, t.from, t.to])).toEqual([
       ['transfer', getAddress(coin.address), TREASURY],
     ]);
@@ -431,5 +448,6 @@ describe.skipIf(evmNodeMissing)('EVM collection (anvil, Osaka)', () => {
     await watchLive(db, adapter);
     const ethStatus = await callInProcess('collections/get', { id: ethPlan.planId }, planner);
     expect(ethStatus.body.response.status).toBe('confirmed');
+
   }, 120_000);
 });
