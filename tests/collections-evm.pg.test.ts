@@ -8,7 +8,8 @@
  * orders paid in USDT, a plan prepared through the API from the gateway's records and stored,
  * signed, broadcast, and confirmed by the watcher as it sees the transfers to the treasury.
  */
-import { createPublicClient, getAddress, http, parseAbi, parseEther, type Address, type Hex } from 'viem';
+import { createPublicClient, getAddress, http, parseAbi, parseEther, toHex, type Address, type Hex } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
 import type { LiveAdapter } from '@/lib/chains/live';
 import { planFees, readHoldings } from '@/lib/chains/evm';
@@ -449,5 +450,40 @@ describe.skipIf(evmNodeMissing)('EVM collection (anvil, Osaka)', () => {
     const ethStatus = await callInProcess('collections/get', { id: ethPlan.planId }, planner);
     expect(ethStatus.body.response.status).toBe('confirmed');
 
+    // Stale (docs/decisions/099): the gas payer spends the plan's nonces on other transactions; the
+    // watcher sees its nonce pass the plan's without the plan's transfers, and the plan's deposit is free again.
+    const late = await createOrder(db, merchant.live, { currency: 'USDT', network: 'ethereum', amount: '3' });
+    await sendToken(node, token, funder, 'mint', late.address as Address, 3_000_000n);
+    await node.mine(CONFIRMATIONS);
+    await watchLive(db, adapter);
+    const stale = storedEvmPlanSchema.parse(
+      (await callInProcess('collections/prepare', { network: 'ethereum' }, planner)).body.response,
+    );
+    const payer = privateKeyToAccount(toHex(root.derive(EVM_GAS_PAYER_PATH).privateKey!));
+    const elsewhere = await Promise.all(
+      stale.transactions.map((t) =>
+        payer.signTransaction({
+          type: 'eip1559',
+          chainId: CHAIN_ID,
+          nonce: t.nonce,
+          to: funder,
+          value: 1n,
+          gas: 21_000n,
+          maxFeePerGas: BigInt(t.maxFeePerGas),
+          maxPriorityFeePerGas: BigInt(t.maxPriorityFeePerGas),
+        }),
+      ),
+    );
+    await sendRawAndMine(node, elsewhere);
+    await watchLive(db, adapter);
+    const staleStatus = (await callInProcess('collections/get', { id: stale.planId }, planner)).body.response;
+    expect(staleStatus).toMatchObject({ status: 'stale', reason: expect.stringContaining('nonces were used') });
+    expect(
+      await db.query('select 1 from events where type = $1 and object_id = $2', ['collection.stale', stale.planId]),
+    ).toHaveLength(1);
+    const again = await callInProcess('collections/prepare', { network: 'ethereum' }, planner);
+    expect(storedEvmPlanSchema.parse(again.body.response).items.map((i) => i.address)).toEqual([
+      getAddress(late.address),
+    ]);
   }, 120_000);
 });

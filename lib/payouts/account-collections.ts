@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import type { Network } from '../catalog';
 import { evmCollectionNode, liveChainConfig, requiredConfirmations } from '../chains';
 import { EVM_DEPOSIT_CHAIN_PATH, buildEvmCollectionPlan } from '../chains/evm/transactions';
-import { collectionPlans, type Database, type RowOf } from '../db';
+import { collectionPlans, param, sql, statement, type Database, type Queryable, type RowOf } from '../db';
 import type { EvmCollectionPlan, StoredAccountPlan, TronCollectionPlan } from '../protocol';
 import { accountDeposits } from './account-deposits';
 import {
@@ -213,4 +213,58 @@ export function storedAccountPlan(row: RowOf<typeof collectionPlans>): StoredAcc
     };
   }
   return { ...(body as EvmCollectionPlan), status: row.status, reason: row.reason };
+}
+
+const OPEN_EVM_PLANS = statement<{ id: string; body: EvmCollectionPlan }, { network: string; mode: 'live' | 'test' }>(
+  sql`select ${collectionPlans.id} as id, ${collectionPlans.body} as body from ${collectionPlans}
+    where ${collectionPlans.network} = ${param('network')} and ${collectionPlans.mode} = ${param('mode')}
+      and ${collectionPlans.format} = 'evm' and ${collectionPlans.status} in ('prepared', 'broadcast')`,
+);
+
+/** Each sender of `transactions` with the highest nonce they give it, the gas payer's first. */
+export function lastNonces(transactions: readonly { from: string; nonce: number }[]): Map<string, number> {
+  const last = new Map<string, number>();
+  for (const t of transactions) {
+    const from = t.from.toLowerCase();
+    last.set(from, Math.max(last.get(from) ?? -1, t.nonce));
+  }
+  return last;
+}
+
+/**
+ * The open EVM plans of a live network whose nonces are all used at block `height` (the height the
+ * watcher's step scans to, read before its transaction opens): each sender of the plan's
+ * transactions has sent at least up to the last nonce the plan gives it. Had the plan's own
+ * transactions taken them, every deposit would be collected in the blocks scanned; so with one not
+ * collected, another transaction took a nonce and the plan can never be mined whole
+ * (./lifecycle.ts `decideAccountPlan`, docs/decisions/099). Senders are asked in order and the
+ * asking stops at the first with a nonce still free: usually the gas payer, one call per plan. A
+ * node that does not answer makes no plan stale this step.
+ */
+export async function evmPlansWithNoncesUsed(
+  db: Queryable,
+  network: Network,
+  mode: 'live' | 'test',
+  height: number,
+): Promise<ReadonlySet<string>> {
+  const cfg = mode === 'live' && network.family === 'evm' ? liveChainConfig(network.name) : undefined;
+  if (!cfg) return new Set();
+  const plans = await OPEN_EVM_PLANS.run(db, { network: network.name, mode });
+  if (plans.length === 0) return new Set();
+  const node = evmCollectionNode(network, cfg);
+  const used = new Set<string>();
+  try {
+    for (const plan of plans) {
+      let all = true;
+      for (const [sender, last] of lastNonces(plan.body.transactions))
+        if ((await node.nonceAt(sender, height)) <= last) {
+          all = false;
+          break;
+        }
+      if (all) used.add(plan.id);
+    }
+  } catch {
+    // The node is away: the next step asks again.
+  }
+  return used;
 }

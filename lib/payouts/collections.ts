@@ -726,6 +726,8 @@ const MARK_COLLECTED = statement<unknown, { network: string; mode: Mode }>(sql`u
 export interface CollectionStep {
   transfers: readonly ChainTransfer[];
   now: Date;
+  /** EVM: the open plans whose nonces are all used at the step's height (./account-collections.ts `evmPlansWithNoncesUsed`). */
+  noncesUsed?: ReadonlySet<string>;
 }
 
 /**
@@ -776,6 +778,7 @@ export async function settleCollections(
             tipHeight,
             required,
             plan.expires_at !== null && step.now.getTime() > Date.parse(plan.expires_at),
+            step.noncesUsed?.has(plan.id) ?? false,
           );
     if (decision.status === plan.status && decision.txid === plan.txid) continue;
     await movePlan(tx, plan.id, decision);

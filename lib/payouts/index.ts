@@ -21,7 +21,7 @@ export {
   type PlanWrite,
   type PrepareCollection,
 } from './collections';
-export { collectedCurrency } from './account-collections';
+export { collectedCurrency, evmPlansWithNoncesUsed } from './account-collections';
 export {
   CollectionRefused,
   DepositKeyInvalid,
