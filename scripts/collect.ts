@@ -2,7 +2,8 @@
  * npm run collect -- treasury MERCHANT NETWORK ADDRESS [--mode live|test]   sets where collections of NETWORK go
  * npm run collect -- funds MERCHANT [--mode live|test]                      what the deposit outputs hold, per network
  * npm run collect -- prepare MERCHANT NETWORK [--fee-rate N] [--minimum N] [--mode ...] [--out FILE]
- *                                                                           a collection plan for `npm run signer`
+ *   [--currency TICKER] [--fee-payer ADDRESS --fee-payer-path PATH]          a collection plan for `npm run signer`
+ *                                                                           (EVM, Tron: the fee payer kept in the settings unless named)
  * npm run collect -- refund MERCHANT REFUND_ID [--fee-from-refund] [--fee-rate N] [--mode ...] [--out FILE]
  *                                                                           a plan that pays a ready refund
  * npm run collect -- show MERCHANT PLAN_ID [--mode ...] [--out FILE]        a plan and its status
@@ -21,6 +22,7 @@ const USAGE = `usage:
   npm run collect -- treasury MERCHANT NETWORK ADDRESS [--mode live|test]
   npm run collect -- funds MERCHANT [--mode live|test] [--json]
   npm run collect -- prepare MERCHANT NETWORK [--fee-rate BASE_UNITS_PER_VBYTE] [--minimum BASE_UNITS] [--mode live|test] [--out FILE]
+      EVM and Tron: [--currency TICKER] [--fee-payer ADDRESS --fee-payer-path PATH]
   npm run collect -- refund MERCHANT REFUND_ID [--fee-from-refund] [--fee-rate BASE_UNITS_PER_VBYTE] [--mode live|test] [--out FILE]
   npm run collect -- show MERCHANT PLAN_ID [--mode live|test] [--out FILE]
   npm run collect -- gap-limit NETWORK [--mode live|test]`;
@@ -35,6 +37,9 @@ async function main(): Promise<void> {
       out: { type: 'string' },
       json: { type: 'boolean' },
       'fee-from-refund': { type: 'boolean' },
+      currency: { type: 'string' },
+      'fee-payer': { type: 'string' },
+      'fee-payer-path': { type: 'string' },
     },
   });
   const [action, merchant, ...rest] = positionals;
@@ -75,6 +80,9 @@ async function main(): Promise<void> {
   }
   let plan: MoneyOutPlan | StoredAccountPlan;
   if (action === 'prepare' && rest.length === 1) {
+    // A fee payer is its address and its path, both or neither.
+    const [payer, payerPath] = [values['fee-payer'], values['fee-payer-path']];
+    if ((payer === undefined) !== (payerPath === undefined)) return fail(USAGE);
     plan = (await runCommand({
       command: 'collect.prepare',
       merchant,
@@ -82,7 +90,9 @@ async function main(): Promise<void> {
       mode,
       ...(values['fee-rate'] ? { feeRate: values['fee-rate'] } : {}),
       ...(values.minimum ? { minimum: values.minimum } : {}),
-    })) as MoneyOutPlan;
+      ...(values.currency ? { currency: values.currency } : {}),
+      ...(payer !== undefined && payerPath !== undefined ? { feePayer: { address: payer, path: payerPath } } : {}),
+    })) as MoneyOutPlan | StoredAccountPlan;
   } else if (action === 'refund' && rest.length === 1) {
     plan = (await runCommand({
       command: 'collect.refund',

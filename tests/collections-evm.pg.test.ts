@@ -8,7 +8,8 @@
  * orders paid in USDT, a plan prepared through the API from the gateway's records and stored,
  * signed, broadcast, and confirmed by the watcher as it sees the transfers to the treasury.
  */
-import { createPublicClient, getAddress, http, parseAbi, parseEther, type Address, type Hex } from 'viem';
+import { createPublicClient, getAddress, http, parseAbi, parseEther, toHex, type Address, type Hex } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
 import type { LiveAdapter } from '@/lib/chains/live';
 import { planFees, readHoldings } from '@/lib/chains/evm';
@@ -27,10 +28,12 @@ import {
   type SignedEvmTransaction,
 } from '@/lib/chains/evm/transactions';
 import type { Database } from '@/lib/db/client';
+import { adminCommand, runAdminCommand } from '@/lib/admin';
 import { createKey } from '@/lib/merchants';
 import { formatUnits } from '@/lib/money';
-import { setTreasury } from '@/lib/payouts';
+import { setFeePayer, setTreasury } from '@/lib/payouts';
 import { storedEvmPlanSchema } from '@/lib/protocol';
+import { planSummary } from '../scripts/lib/plan-summary';
 import { rootOfPhrase } from '../scripts/signer/sign-plan';
 import { evmSignerConfigSchema, signEvmPlanText } from '../scripts/signer/sign-evm';
 import { CHAIN_ID, deployToken, evmNodeMissing, sendRawAndMine, sendToken, type EvmNode } from './support/evm';
@@ -418,9 +421,24 @@ describe.skipIf(evmNodeMissing)('EVM collection (anvil, Osaka)', () => {
     } as never);
     await node.mine(CONFIRMATIONS);
     await watchLive(db, adapter);
-    const ethPlan = storedEvmPlanSchema.parse(
-      (await callInProcess('collections/prepare', { ...asked, currency: 'ETH' }, planner)).body.response,
-    );
+    // The gas payer kept in the merchant's settings (docs/decisions/099): a prepare that names none uses it.
+    await setFeePayer(db, { merchantId: merchant.merchantId, network: 'ethereum', mode: 'live', ...asked.feePayer });
+    // Prepared by `npm run collect -- prepare NAME ethereum --currency ETH` (its command, parsed as the CLI's is):
+    // the stored plan, the JSON the signer reads, with the same summary the Bitcoin family's prepare prints.
+    const [{ name }] = (await db.query<{ name: string }>('select name from merchants where id = $1', [
+      merchant.merchantId,
+    ])) as [{ name: string }];
+    const command = adminCommand.parse({
+      command: 'collect.prepare',
+      merchant: name,
+      network: 'ethereum',
+      mode: 'live',
+      currency: 'ETH',
+    });
+    const ethPlan = storedEvmPlanSchema.parse(await runAdminCommand(db, command));
+    expect(ethPlan.gasPayer).toEqual(asked.feePayer);
+    expect(planSummary(ethPlan)).toMatch(/^\S+ {2}prepared {2}ethereum live: 1 addresses of the coin\n {2}to 0x/);
+    expect((await callInProcess('collections/get', { id: ethPlan.planId }, planner)).body.response).toEqual(ethPlan);
     expect(ethPlan.transactions.map((t) => [t.purpose, t.from, t.to])).toEqual([
       ['transfer', getAddress(coin.address), TREASURY],
     ]);
@@ -431,5 +449,41 @@ describe.skipIf(evmNodeMissing)('EVM collection (anvil, Osaka)', () => {
     await watchLive(db, adapter);
     const ethStatus = await callInProcess('collections/get', { id: ethPlan.planId }, planner);
     expect(ethStatus.body.response.status).toBe('confirmed');
+
+    // Stale (docs/decisions/099): the gas payer spends the plan's nonces on other transactions; the
+    // watcher sees its nonce pass the plan's without the plan's transfers, and the plan's deposit is free again.
+    const late = await createOrder(db, merchant.live, { currency: 'USDT', network: 'ethereum', amount: '3' });
+    await sendToken(node, token, funder, 'mint', late.address as Address, 3_000_000n);
+    await node.mine(CONFIRMATIONS);
+    await watchLive(db, adapter);
+    const stale = storedEvmPlanSchema.parse(
+      (await callInProcess('collections/prepare', { network: 'ethereum' }, planner)).body.response,
+    );
+    const payer = privateKeyToAccount(toHex(root.derive(EVM_GAS_PAYER_PATH).privateKey!));
+    const elsewhere = await Promise.all(
+      stale.transactions.map((t) =>
+        payer.signTransaction({
+          type: 'eip1559',
+          chainId: CHAIN_ID,
+          nonce: t.nonce,
+          to: funder,
+          value: 1n,
+          gas: 21_000n,
+          maxFeePerGas: BigInt(t.maxFeePerGas),
+          maxPriorityFeePerGas: BigInt(t.maxPriorityFeePerGas),
+        }),
+      ),
+    );
+    await sendRawAndMine(node, elsewhere);
+    await watchLive(db, adapter);
+    const staleStatus = (await callInProcess('collections/get', { id: stale.planId }, planner)).body.response;
+    expect(staleStatus).toMatchObject({ status: 'stale', reason: expect.stringContaining('nonces were used') });
+    expect(
+      await db.query('select 1 from events where type = $1 and object_id = $2', ['collection.stale', stale.planId]),
+    ).toHaveLength(1);
+    const again = await callInProcess('collections/prepare', { network: 'ethereum' }, planner);
+    expect(storedEvmPlanSchema.parse(again.body.response).items.map((i) => i.address)).toEqual([
+      getAddress(late.address),
+    ]);
   }, 120_000);
 });

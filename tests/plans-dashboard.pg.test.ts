@@ -11,6 +11,7 @@ import { beforeAll, expect, it } from 'vitest';
 import { faucetAddress } from '@/lib/chains/sandbox';
 import { buildEvmCollectionPlan } from '@/lib/chains/evm/transactions';
 import { broadcast, mine } from '@/lib/chains';
+import { feePayerOf } from '@/lib/payouts';
 import { confirmClaim, makeRefund } from '@/lib/refunds';
 import { createUser, openSession } from '@/lib/users';
 import type { OrderRow } from '@/lib/orders/rows';
@@ -29,6 +30,8 @@ const PSBT = Buffer.from(PSBT_HEX, 'hex').toString('base64');
 const TOKEN = '0xdac17f958d2ee523a2206206994597c13d831ec7';
 const EVM_TREASURY = '0x7e57000000000000000000000000000000c0ffee';
 const GAS_PAYER = '0x1111111111111111111111111111111111111111';
+/** An EIP-55 address (its checksum in the letters' case), as a wallet shows a gas payer. */
+const CHECKSUMMED = '0x52908400098527886E0F7030069857D2E4169EE7';
 
 beforeAll(async () => {
   // A paid sandbox order: its output is what the Funds page shows and a collection would spend.
@@ -228,4 +231,41 @@ it("shows a plan with its files to the merchant's users, and to nobody else", as
   const evmJson = await fetch(`${evmFile}?format=plan`, { headers: { cookie: viewer } });
   expect(await evmJson.json()).toEqual({ ...evm, status: 'prepared', reason: null });
   expect((await fetch(`${evmFile}?format=psbt`, { headers: { cookie: viewer } })).status).toBe(400);
+});
+
+it('keeps a fee payer per network for an admin, audited; refuses a bad checksum and a viewer, writing nothing', async () => {
+  const admin = await cookieOf('admin');
+  const funds = await page('/dashboard/funds', admin);
+  expect(funds).toContain('Fee payers');
+  const fields = formFields(funds, 'Set fee payer');
+  const keep = (address: string, cookie = admin) =>
+    post('/dashboard/funds', cookie, [
+      ...fields,
+      ['network', 'ethereum'],
+      ['address', address],
+      ['path', "m/44'/60'/1'/0/0"],
+    ]);
+  const before = [await count('fee_payers'), await count('audit_log')];
+  // One letter's case changed: the EIP-55 checksum no longer holds.
+  const broken = await keep(CHECKSUMMED.replace('E0F', 'e0F'));
+  expect(broken.headers.get('location')).toMatch(/\/dashboard\/funds\?notice=fee-payer-invalid$/);
+  const viewer = await keep(CHECKSUMMED, await cookieOf('viewer'));
+  expect(viewer.headers.get('location')).toMatch(/\/dashboard\/forbidden$/);
+  expect([await count('fee_payers'), await count('audit_log')]).toEqual(before);
+
+  const kept = await keep(CHECKSUMMED);
+  expect(kept.headers.get('location')).toMatch(/\/dashboard\/funds\?notice=fee-payer$/);
+  expect(await feePayerOf(gateway.db, merchant.merchantId, 'ethereum', 'test')).toEqual({
+    address: CHECKSUMMED,
+    path: "m/44'/60'/1'/0/0",
+  });
+  const [entry] = await gateway.db.query<{ detail: Record<string, unknown> }>(
+    `select detail from audit_log where merchant_id = $1 and action = 'fee-payer.set'`,
+    [merchant.merchantId],
+  );
+  expect(entry?.detail).toMatchObject({ network: 'ethereum', mode: 'test', address: CHECKSUMMED });
+  // The address in its own element, then its path.
+  expect(unescape(await page('/dashboard/funds?notice=fee-payer', admin))).toMatch(
+    new RegExp(`${CHECKSUMMED}</\\w+>(<!-- -->)? \\(m/44'/60'/1'/0/0\\)`),
+  );
 });

@@ -1,6 +1,6 @@
 import 'server-only';
 import { z } from 'zod';
-import { MODE_VALUES, text } from '../protocol';
+import { MODE_VALUES, feePayerSchema, text } from '../protocol';
 import type { Database } from '../db';
 import { findNetwork, type Network } from '../catalog';
 import { mine, resetClock } from '../chains';
@@ -9,7 +9,7 @@ import { simulatePayment, SimulationError } from '../sandbox';
 import { found, isDomainErrorOf } from '../errors';
 import { createUser, disableUser, listUsers, recordAudit, resetPassword, ROLES } from '../users';
 import { listOrderDeliveries, resendWebhook, webhookEventOwner } from '../webhooks';
-import { collectionPlan, fundsOf, gapLimitOf, prepareCollection, setDepositKey, setTreasury } from '../payouts';
+import { collectionPlan, fundsOf, gapLimitOf, prepareAnyCollection, setDepositKey, setTreasury } from '../payouts';
 import { planRefund } from '../refunds';
 
 /** A command that cannot be done as asked: its message is for the operator, not a stack trace. */
@@ -102,6 +102,13 @@ export const adminCommand = z.discriminatedUnion('command', [
       .string()
       .regex(/^\d{1,20}$/)
       .optional(),
+    /** EVM and Tron: the currency to collect (the network's first token when absent). */
+    currency: z
+      .string()
+      .regex(/^[A-Za-z0-9]{1,16}$/)
+      .optional(),
+    /** EVM and Tron: the account paying the fees, when not the one kept in the merchant's settings (docs/decisions/099). */
+    feePayer: feePayerSchema.optional(),
   }),
   z.object({ command: z.literal('collect.gap-limit'), network: text().min(1).max(64), mode: z.enum(MODE_VALUES) }),
   /** A refund plan: pays a ready refund to the payer's confirmed address (docs/decisions/081). */
@@ -155,13 +162,21 @@ export async function runAdminCommand(db: Database, command: AdminCommand): Prom
     }
     case 'collect.prepare': {
       const merchant = await merchantNamed(db, command.merchant);
-      return prepareCollection(db, {
+      const prepared = await prepareAnyCollection(db, {
         merchantId: merchant.id,
         mode: command.mode,
         network: command.network,
         ...(command.feeRate ? { feeRate: BigInt(command.feeRate) } : {}),
         ...(command.minimum ? { minimum: BigInt(command.minimum) } : {}),
+        ...(command.currency ? { currency: command.currency } : {}),
+        ...(command.feePayer ? { feePayer: command.feePayer } : {}),
       });
+      // The plan as stored, the same JSON as the dashboard's plan file and collections/get: what the signer reads.
+      return found(
+        await collectionPlan(db, merchant.id, command.mode, prepared.planId),
+        'Collection plan',
+        prepared.planId,
+      );
     }
     case 'collect.gap-limit':
       return gapLimitOf(db, command.network, command.mode);

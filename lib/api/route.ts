@@ -423,9 +423,10 @@ const DOMAIN_ANSWERS: Record<
   ClaimAddressInvalid: 'VALIDATION_ERROR',
   CollectionRefused: 'PLAN_REFUSED',
   KeyMaterialRefused: 'KEY_MATERIAL_REFUSED',
-  // The treasury's and deposit key's forms and the command line's refusals: no API operation sets either.
+  // The treasury's, deposit key's and fee payer's forms and the command line's refusals: no API operation sets them.
   TreasuryInvalid: 'VALIDATION_ERROR',
   DepositKeyInvalid: 'VALIDATION_ERROR',
+  FeePayerInvalid: 'VALIDATION_ERROR',
   SubscriptionInvalid: 'VALIDATION_ERROR',
   TestClockLiveMode: 'VALIDATION_ERROR',
 };

@@ -695,6 +695,27 @@ export const treasuries = pgTable(
 );
 
 /**
+ * The account of the merchant's seed that pays an account chain's collection fees, per network and
+ * mode (docs/decisions/099): the gas payer on EVM, the resource account holding staked TRX on Tron.
+ * Its address and derivation path only, never a key; read by a prepare that does not name one.
+ */
+export const feePayers = pgTable(
+  'fee_payers',
+  {
+    merchantId: uuid('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
+    network: text('network').notNull(),
+    mode: text('mode', { enum: MODE_VALUES }).notNull(),
+    address: text('address').notNull(),
+    path: text('path').notNull(),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.merchantId, t.network, t.mode] })],
+);
+
+/**
  * Collection plans (lib/payouts): one transaction that moves a network's deposit outputs to the
  * treasury, prepared by the gateway, signed by the merchant's signer, confirmed by the watcher.
  */

@@ -10,48 +10,24 @@ import { randomUUID } from 'node:crypto';
 import type { Network } from '../catalog';
 import { evmCollectionNode, liveChainConfig, requiredConfirmations } from '../chains';
 import { EVM_DEPOSIT_CHAIN_PATH, buildEvmCollectionPlan } from '../chains/evm/transactions';
-import { collectionPlans, insertValues, placeholders, sql, statement, type Database, type RowOf } from '../db';
+import { collectionPlans, param, sql, statement, type Database, type Queryable, type RowOf } from '../db';
 import type { EvmCollectionPlan, StoredAccountPlan, TronCollectionPlan } from '../protocol';
 import { accountDeposits } from './account-deposits';
-import { CURSOR_HEIGHT, INSERT_INPUTS, PLAN_INPUTS, type PlanWrite, type PrepareCollection } from './collections';
+import {
+  CURSOR_HEIGHT,
+  INSERT_INPUTS,
+  INSERT_PLAN,
+  PLAN_INPUTS,
+  type PlanWrite,
+  type PrepareCollection,
+} from './collections';
 import { CollectionRefused } from './errors';
+import { DEFAULT_FEE_PAYER_PATH, feePayerOf, type FeePayer } from './fee-payers';
 import { buildTronCollection } from './tron-collections';
 import { treasuryOf } from './treasury';
 
 /** Most addresses one EVM plan collects: its transactions are signed and broadcast in one sitting. */
 const MAX_EVM_ADDRESSES = 500;
-
-const PLAN = placeholders([
-  'id',
-  'merchantId',
-  'mode',
-  'network',
-  'currency',
-  'treasury',
-  'format',
-  'feeRate',
-  'total',
-  'body',
-]);
-const ACCOUNT_PLAN_INSERT = insertValues([
-  [collectionPlans.id, PLAN.id],
-  [collectionPlans.merchantId, PLAN.merchantId],
-  [collectionPlans.mode, PLAN.mode],
-  [collectionPlans.network, PLAN.network],
-  [collectionPlans.currency, PLAN.currency],
-  [collectionPlans.treasury, PLAN.treasury],
-  [collectionPlans.format, PLAN.format],
-  [collectionPlans.feeRate, PLAN.feeRate],
-  // What the plan collects of its currency; the network's fee is the fee payer's, in the native coin, in `body`.
-  [collectionPlans.total, PLAN.total],
-  [collectionPlans.sent, PLAN.total],
-  [collectionPlans.fee, sql`0`],
-  [collectionPlans.kind, sql`'collection'`],
-  [collectionPlans.body, sql`${PLAN.body}::jsonb`],
-]);
-const INSERT_ACCOUNT_PLAN = statement<unknown, Record<keyof typeof PLAN, unknown>>(
-  sql`insert into ${collectionPlans} (${ACCOUNT_PLAN_INSERT.columns}) values (${ACCOUNT_PLAN_INSERT.values})`,
-);
 
 /** Whether `network` is collected by an account-chain plan. */
 export function isAccountPlanNetwork(network: Network): boolean {
@@ -97,36 +73,50 @@ export async function prepareAccountCollection(
   if (!cursor) throw new CollectionRefused(`the ${network.name} watcher has not scanned a block yet`);
   const confirmedAt = Number(cursor.height) - requiredConfirmations(request.mode, network) + 1;
 
+  // The fee payer named in the request, else the one kept in the merchant's settings (docs/decisions/099).
+  const feePayer =
+    request.feePayer ?? (await feePayerOf(db, request.merchantId, network.name, request.mode)) ?? undefined;
+  if (!feePayer)
+    throw new CollectionRefused(
+      network.family === 'tron'
+        ? 'a Tron plan needs feePayer: the account of your seed holding staked TRX, and its path; name it, or keep it on the Funds page (docs/collections.md)'
+        : `an ${network.name} plan needs feePayer: your gas payer's address and path, ${DEFAULT_FEE_PAYER_PATH.evm} by default; name it, or keep it on the Funds page (docs/collections.md)`,
+    );
   let stored: { plan: EvmCollectionPlan | TronCollectionPlan; transfers: string[]; feeRate: bigint; total: bigint };
   if (network.family === 'tron') {
     if (!currency.contract) throw new CollectionRefused('TRX itself is not collected yet: only TRC-20 tokens');
-    if (!request.feePayer)
-      throw new CollectionRefused(
-        'a Tron plan needs feePayer: the account of your seed holding staked TRX, and its path (docs/collections.md)',
-      );
     const built = await buildTronCollection(db, {
       merchantId: request.merchantId,
       mode: request.mode,
       currency: currency.ticker,
-      resourceAccount: request.feePayer,
+      resourceAccount: feePayer,
       ...(request.minimum !== undefined && { minimum: request.minimum }),
     });
     stored = { ...built, feeRate: BigInt(built.plan.prices.energyFee), total: BigInt(built.plan.total) };
   } else {
-    stored = await buildEvm(db, network, request, treasury, currency, confirmedAt);
+    stored = await buildEvm(db, network, { ...request, feePayer }, treasury, currency, confirmedAt);
   }
   const { plan, transfers } = stored;
   await db.transaction(async (tx) => {
-    await INSERT_ACCOUNT_PLAN.run(tx, {
+    await INSERT_PLAN.run(tx, {
       id: plan.planId,
       merchantId: request.merchantId,
       mode: request.mode,
       network: network.name,
       currency: currency.ticker,
       treasury,
-      format: network.family,
+      masterFingerprint: null,
       feeRate: stored.feeRate.toString(),
+      // What the plan collects of its currency; the network's fee is the fee payer's, in the native coin, in `body`.
       total: stored.total.toString(),
+      fee: '0',
+      sent: stored.total.toString(),
+      psbt: null,
+      txid: null,
+      kind: 'collection',
+      refundId: null,
+      refund: null,
+      format: network.family,
       body: JSON.stringify(plan),
     });
     const inserted = await INSERT_INPUTS.run(tx, {
@@ -143,7 +133,7 @@ export async function prepareAccountCollection(
 async function buildEvm(
   db: Database,
   network: Network,
-  request: PrepareCollection,
+  request: PrepareCollection & { feePayer: FeePayer },
   treasury: string,
   currency: Network['currencies'][number],
   confirmedAt: number,
@@ -160,11 +150,6 @@ async function buildEvm(
   if (candidates.length === 0) throw new CollectionRefused(`nothing to collect on ${network.name}`);
   // A token plan sweeps by EIP-7702; the coin moves by each address's own transfer, its fee paid from it.
   const token = currency.contract ? currency : null;
-  const payer = request.feePayer;
-  if (!payer)
-    throw new CollectionRefused(
-      `an ${network.name} plan needs feePayer: your gas payer's address and path, m/44'/60'/1'/0/0 by default (docs/collections.md)`,
-    );
   const holdings = await node.holdings(
     candidates.map(([address, rows]) => ({
       address,
@@ -190,7 +175,7 @@ async function buildEvm(
     },
     tokens: token ? [{ ticker: token.ticker, contract: token.contract!, decimals: token.decimals }] : [],
     treasury,
-    gasPayer: { ...payer, nonce: await node.nonce(payer.address) },
+    gasPayer: { ...request.feePayer, nonce: await node.nonce(request.feePayer.address) },
     // A token plan also moves the coin its addresses hold (the sweeper pays both); it counts the token.
     deposits: worth.map((h) => (token ? h : { ...h, tokens: new Map() })),
     fees,
@@ -228,4 +213,58 @@ export function storedAccountPlan(row: RowOf<typeof collectionPlans>): StoredAcc
     };
   }
   return { ...(body as EvmCollectionPlan), status: row.status, reason: row.reason };
+}
+
+const OPEN_EVM_PLANS = statement<{ id: string; body: EvmCollectionPlan }, { network: string; mode: 'live' | 'test' }>(
+  sql`select ${collectionPlans.id} as id, ${collectionPlans.body} as body from ${collectionPlans}
+    where ${collectionPlans.network} = ${param('network')} and ${collectionPlans.mode} = ${param('mode')}
+      and ${collectionPlans.format} = 'evm' and ${collectionPlans.status} in ('prepared', 'broadcast')`,
+);
+
+/** Each sender of `transactions` with the highest nonce they give it, the gas payer's first. */
+export function lastNonces(transactions: readonly { from: string; nonce: number }[]): Map<string, number> {
+  const last = new Map<string, number>();
+  for (const t of transactions) {
+    const from = t.from.toLowerCase();
+    last.set(from, Math.max(last.get(from) ?? -1, t.nonce));
+  }
+  return last;
+}
+
+/**
+ * The open EVM plans of a live network whose nonces are all used at block `height` (the height the
+ * watcher's step scans to, read before its transaction opens): each sender of the plan's
+ * transactions has sent at least up to the last nonce the plan gives it. Had the plan's own
+ * transactions taken them, every deposit would be collected in the blocks scanned; so with one not
+ * collected, another transaction took a nonce and the plan can never be mined whole
+ * (./lifecycle.ts `decideAccountPlan`, docs/decisions/099). Senders are asked in order and the
+ * asking stops at the first with a nonce still free: usually the gas payer, one call per plan. A
+ * node that does not answer makes no plan stale this step.
+ */
+export async function evmPlansWithNoncesUsed(
+  db: Queryable,
+  network: Network,
+  mode: 'live' | 'test',
+  height: number,
+): Promise<ReadonlySet<string>> {
+  const cfg = mode === 'live' && network.family === 'evm' ? liveChainConfig(network.name) : undefined;
+  if (!cfg) return new Set();
+  const plans = await OPEN_EVM_PLANS.run(db, { network: network.name, mode });
+  if (plans.length === 0) return new Set();
+  const node = evmCollectionNode(network, cfg);
+  const used = new Set<string>();
+  try {
+    for (const plan of plans) {
+      let all = true;
+      for (const [sender, last] of lastNonces(plan.body.transactions))
+        if ((await node.nonceAt(sender, height)) <= last) {
+          all = false;
+          break;
+        }
+      if (all) used.add(plan.id);
+    }
+  } catch {
+    // The node is away: the next step asks again.
+  }
+  return used;
 }

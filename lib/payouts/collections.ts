@@ -234,6 +234,8 @@ const PLAN = placeholders([
   'kind',
   'refundId',
   'refund',
+  'format',
+  'body',
 ]);
 const PLAN_INSERT = insertValues([
   [collectionPlans.id, PLAN.id],
@@ -252,7 +254,10 @@ const PLAN_INSERT = insertValues([
   [collectionPlans.kind, PLAN.kind],
   [collectionPlans.refundId, PLAN.refundId],
   [collectionPlans.refund, sql`${PLAN.refund}::jsonb`],
+  [collectionPlans.format, PLAN.format],
+  [collectionPlans.body, sql`${PLAN.body}::jsonb`],
 ]);
+/** The one insert of a plan, of every format and kind: a PSBT plan has no `body`, an account-chain plan no `psbt`. */
 export const INSERT_PLAN = statement<unknown, Record<keyof typeof PLAN, unknown>>(
   sql`insert into ${collectionPlans} (${PLAN_INSERT.columns}) values (${PLAN_INSERT.values})`,
 );
@@ -439,6 +444,8 @@ export async function prepareCollection(
       kind: 'collection',
       refundId: null,
       refund: null,
+      format: 'psbt',
+      body: null,
     });
     const inserted = await INSERT_INPUTS.run(tx, {
       planId: id,
@@ -720,6 +727,8 @@ const MARK_COLLECTED = statement<unknown, { network: string; mode: Mode }>(sql`u
 export interface CollectionStep {
   transfers: readonly ChainTransfer[];
   now: Date;
+  /** EVM: the open plans whose nonces are all used at the step's height (./account-collections.ts `evmPlansWithNoncesUsed`). */
+  noncesUsed?: ReadonlySet<string>;
 }
 
 /**
@@ -770,6 +779,7 @@ export async function settleCollections(
             tipHeight,
             required,
             plan.expires_at !== null && step.now.getTime() > Date.parse(plan.expires_at),
+            step.noncesUsed?.has(plan.id) ?? false,
           );
     if (decision.status === plan.status && decision.txid === plan.txid) continue;
     await movePlan(tx, plan.id, decision);

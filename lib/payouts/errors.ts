@@ -41,5 +41,16 @@ export class DepositKeyInvalid extends DomainError<'DepositKeyInvalid'> {
   }
 }
 
+/**
+ * A fee payer that cannot be kept for a network (docs/decisions/099): not an EVM or Tron network of
+ * the mode, not a valid address of it (checksum checked), or not a derivation path.
+ */
+export class FeePayerInvalid extends DomainError<'FeePayerInvalid'> {
+  constructor(network: string, path: 'network' | 'address' | 'path', why: string) {
+    super('FeePayerInvalid', `${path}: not a usable ${network} fee payer: ${why}`, [{ path, message: why }]);
+  }
+}
+
 /** Every refusal of lib/payouts, for the API's table of answers. */
-export type PayoutError = CollectionRefused | DepositKeyInvalid | KeyMaterialRefused | TreasuryInvalid;
+export type PayoutError =
+  CollectionRefused | DepositKeyInvalid | FeePayerInvalid | KeyMaterialRefused | TreasuryInvalid;

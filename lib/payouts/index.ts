@@ -21,10 +21,18 @@ export {
   type PlanWrite,
   type PrepareCollection,
 } from './collections';
-export { collectedCurrency } from './account-collections';
-export { CollectionRefused, DepositKeyInvalid, KeyMaterialRefused, TreasuryInvalid, type PayoutError } from './errors';
+export { collectedCurrency, evmPlansWithNoncesUsed } from './account-collections';
+export {
+  CollectionRefused,
+  DepositKeyInvalid,
+  FeePayerInvalid,
+  KeyMaterialRefused,
+  TreasuryInvalid,
+  type PayoutError,
+} from './errors';
 export { checkDepositKey, depositKeyOf, setDepositKey, type DepositKeySet } from './deposit-keys';
 export { checkFundsAgainstNode } from './funds-check';
+export { DEFAULT_FEE_PAYER_PATH, checkFeePayer, feePayerOf, setFeePayer, type FeePayer } from './fee-payers';
 export { fundsReport } from './funds-report';
 export { gapLimitOf, type GapLimit } from './gap-limit';
 export { refuseKeyMaterial } from './key-material';

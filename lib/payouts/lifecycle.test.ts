@@ -129,6 +129,20 @@ describe('account-chain plan lifecycle (EVM, Tron)', () => {
       reason: 'its transactions expired with 1 of 2 deposits not collected',
     });
   });
+  it('prepared or broadcast -> stale when its nonces are all used before every deposit was collected (EVM)', () => {
+    expect(decideAccountPlan({ status: 'prepared' }, [unspent], 100, 3, false, true)).toEqual({
+      status: 'stale',
+      txid: null,
+      reason: 'its nonces were used by other transactions with 1 of 1 deposits not collected: prepare again',
+    });
+    expect(decideAccountPlan({ status: 'broadcast' }, [collected(99), unspent], 100, 3, false, true).status).toBe(
+      'stale',
+    );
+  });
+  it('used nonces do not make stale a plan whose deposits were all collected: its own transactions used them', () => {
+    expect(decideAccountPlan({ status: 'broadcast' }, [collected(99)], 100, 3, false, true).status).toBe('broadcast');
+    expect(decideAccountPlan({ status: 'prepared' }, [collected(90)], 100, 3, false, true).status).toBe('confirmed');
+  });
   it('expiry does not fail a plan whose deposits were all collected', () => {
     expect(decideAccountPlan({ status: 'broadcast' }, [collected(99)], 100, 3, true).status).toBe('broadcast');
   });

@@ -122,9 +122,12 @@ export interface AccountPlanInputState {
  *   prepared --(a deposit's transfer to the treasury in a scanned block)--> broadcast
  *   broadcast --(every deposit's, with the required confirmations)--> confirmed
  *   prepared or broadcast --(its transactions expired before every deposit's was seen)--> failed
+ *   prepared or broadcast --(EVM: every nonce of its transactions used before every deposit's was seen)--> stale
  *   broadcast --(a reorganisation took every transfer away)--> prepared
  *
- * A final plan stays as it is.
+ * A final plan stays as it is. `noncesUsed` (EVM, docs/decisions/099): at the scanned height each
+ * sender of the plan's transactions has used every nonce the plan gives it; had all of them been the
+ * plan's own, every deposit would be collected in those blocks, so another transaction took one.
  */
 export function decideAccountPlan(
   plan: { status: PlanStatus },
@@ -132,10 +135,15 @@ export function decideAccountPlan(
   tipHeight: number,
   requiredConfirmations: number,
   expired: boolean,
+  noncesUsed = false,
 ): PlanDecision {
   if (isFinalPlanStatus(plan.status)) return { status: plan.status, txid: null, reason: null };
   const collected = inputs.filter((i) => i.spentByTx !== null);
   if (collected.length < inputs.length) {
+    if (noncesUsed) {
+      const reason = `its nonces were used by other transactions with ${inputs.length - collected.length} of ${inputs.length} deposits not collected: prepare again`;
+      return { status: 'stale', txid: null, reason };
+    }
     if (expired) {
       const reason =
         collected.length === 0

@@ -230,6 +230,8 @@ export async function prepareRefundPlan(
         kind: 'refund',
         refundId: request.refundId,
         refund: JSON.stringify(refund),
+        format: 'psbt',
+        body: null,
       });
       const spent = built.inputs as (CollectionInput & { id: string })[];
       const inserted = await INSERT_INPUTS.run(tx, {

@@ -637,7 +637,8 @@ export const prepareCollectionRequest = z.object({
   currency: optional(currencyCode()),
   /**
    * EVM and Tron: the account of the merchant's seed that pays the network's fees, and its path (the
-   * gas payer, `m/44'/60'/1'/0/0` by default; Tron's resource account with staked TRX, `m/44'/195'/1'/0/0`).
+   * gas payer, `m/44'/60'/1'/0/0` by default; Tron's resource account with staked TRX, `m/44'/195'/1'/0/0`);
+   * the one kept in the merchant's settings when absent (docs/decisions/099).
    */
   feePayer: optional(feePayerSchema),
 });

@@ -35,7 +35,7 @@ import { settleTransfers, type ChainView, type StatusChange } from './settle';
 import { dropVanished, recordIncoming, stillConfirming } from './transfers';
 import { recordWithdrawals } from './withdrawals';
 import { log } from '../log';
-import { settleCollections } from '../payouts';
+import { evmPlansWithNoncesUsed, settleCollections } from '../payouts';
 import { settleRefundPlans } from '../refunds';
 import type { Mode } from '../protocol';
 
@@ -111,6 +111,8 @@ export async function watchStep(
   const read = await readChain(db, adapter, mode, options);
   if (!read) return idle();
   const { now, mempool, head, seen, base, reorgFrom, blocks, transfers, spends } = read;
+  // EVM plans whose nonces other transactions took, at the height this step scans to: asked of the node before the transaction opens.
+  const noncesUsed = await evmPlansWithNoncesUsed(db, adapter.network, mode, blocks.at(-1)?.height ?? base.height);
   return db.transaction(async (tx) => {
     // Another worker that moved the cursor since we read it has done this step already.
     if (!(await lockCursor(tx, network, mode, seen))) return idle();
@@ -126,7 +128,11 @@ export async function watchStep(
     await recordWithdrawals(tx, adapter.network, mode, transfers, spends);
     const cursor = await advanceCursor(tx, network, mode, base, blocks, read.chainTimes, reorgFrom !== undefined);
     // Collection plans move with the spends of their inputs (account chains: their transfers to the treasury), in this step.
-    const planChanges = await settleCollections(tx, adapter.network, mode, cursor.height, { transfers, now });
+    const planChanges = await settleCollections(tx, adapter.network, mode, cursor.height, {
+      transfers,
+      now,
+      noncesUsed,
+    });
     for (const change of planChanges) log.info('collection plan', { network, mode, ...change });
     // A refund plan's refund moves with it, its event in this step's transaction.
     await settleRefundPlans(tx, planChanges, now);

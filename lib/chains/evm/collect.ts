@@ -20,6 +20,8 @@ export interface EvmCollectionNode {
   fees(): Promise<{ maxFeePerGas: bigint; maxPriorityFeePerGas: bigint; blockGasLimit: bigint }>;
   /** An account's transaction count at the latest block (the nonce its next transaction carries). */
   nonce(address: string): Promise<number>;
+  /** An account's transaction count as of block `height`: the nonces it had used by then (the watcher's staleness check). */
+  nonceAt(address: string, height: number): Promise<number>;
 }
 
 export function evmCollectionNode(network: Network, cfg: LiveChainConfig): EvmCollectionNode {
@@ -33,5 +35,9 @@ export function evmCollectionNode(network: Network, cfg: LiveChainConfig): EvmCo
     fees: () => node.guard('reading fees', () => planFees(node.client)),
     nonce: (address) =>
       node.guard('reading a nonce', () => node.client.getTransactionCount({ address: address as Address })),
+    nonceAt: (address, height) =>
+      node.guard('reading a nonce', () =>
+        node.client.getTransactionCount({ address: address as Address, blockNumber: BigInt(height) }),
+      ),
   };
 }

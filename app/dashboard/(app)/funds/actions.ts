@@ -3,7 +3,7 @@ import { redirect } from 'next/navigation';
 import { z } from 'zod';
 import { getDatabase } from '@/lib/db';
 import { isDomainErrorOf } from '@/lib/errors';
-import { checkDepositKey, checkTreasury, setDepositKey, setTreasury } from '@/lib/payouts';
+import { checkDepositKey, checkTreasury, setDepositKey, setFeePayer, setTreasury } from '@/lib/payouts';
 import { postedForm } from '@/lib/security';
 import { confirmFreshSecondFactor } from '@/lib/users';
 import { clientAddress, requireAction } from '../../session';
@@ -108,4 +108,40 @@ export async function setDepositKeyAction(posted: FormData): Promise<void> {
     secondFactor: 'totp',
   });
   redirect('/dashboard/funds?notice=deposit-key');
+}
+
+const FEE_PAYER_FORM = z.object({
+  network: z.string().regex(/^[a-z]{1,32}$/),
+  address: z.string().trim().min(1).max(64),
+  path: z.string().trim().min(1).max(120),
+});
+
+/**
+ * Keeps the account that pays a network's collection fees (docs/decisions/099): the gas payer on
+ * EVM, the resource account with staked TRX on Tron, by address and path (never a key). An owner
+ * or an admin (the `settings` permission); the network, the address (its checksum) and the path
+ * are checked, a key pasted in either field is refused unechoed; the change and its audit entry
+ * (`fee-payer.set`) commit together. A prepare that names no fee payer uses this one.
+ */
+export async function setFeePayerAction(posted: FormData): Promise<void> {
+  const form = postedForm(posted);
+  const session = await requireAction('settings');
+  const parsed = FEE_PAYER_FORM.safeParse({
+    network: form.get('network') ?? '',
+    address: form.get('address') ?? '',
+    path: form.get('path') ?? '',
+  });
+  if (!parsed.success) redirect('/dashboard/funds?notice=fee-payer-invalid');
+  const db = await getDatabase();
+  try {
+    await db.transaction(async (tx) => {
+      const kept = await setFeePayer(tx, { merchantId: session.merchantId, mode: session.mode, ...parsed.data });
+      await auditAction(tx, session, 'fee-payer.set', { ...kept, mode: session.mode });
+    });
+  } catch (error) {
+    if (isDomainErrorOf(error, 'FeePayerInvalid') || isDomainErrorOf(error, 'KeyMaterialRefused'))
+      redirect('/dashboard/funds?notice=fee-payer-invalid');
+    throw error;
+  }
+  redirect('/dashboard/funds?notice=fee-payer');
 }

@@ -8,8 +8,10 @@ import { enabledNetworks, takesOwnDepositKey } from '@/lib/chains';
 import { getDatabase } from '@/lib/db';
 import { isDomainErrorOf } from '@/lib/errors';
 import {
+  DEFAULT_FEE_PAYER_PATH,
   checkFundsAgainstNode,
   depositKeyOf,
+  feePayerOf,
   fundsReport,
   gapLimitOf,
   listMoneyOutPlans,
@@ -18,7 +20,7 @@ import {
 } from '@/lib/payouts';
 import { can } from '@/lib/users';
 import { requirePage } from '../../session';
-import { setDepositKeyAction, setTreasuryAction } from './actions';
+import { setDepositKeyAction, setFeePayerAction, setTreasuryAction } from './actions';
 import { prepareCollectionAction } from './plan-actions';
 import { PLAN_REFUSAL_COOKIE } from './plan-cookie';
 import { StatusBadge } from '@/components/ui/badge';
@@ -43,6 +45,8 @@ const NOTICE_PARAM = z.object({
       'deposit-key-invalid',
       'plan-invalid',
       'plan-refused',
+      'fee-payer',
+      'fee-payer-invalid',
     ])
     .optional()
     .catch(undefined),
@@ -78,6 +82,14 @@ const NOTICES = {
     text: 'The fee rate is a whole number of base units per vbyte (or empty for the node’s estimate): nothing was prepared.',
   },
   'plan-refused': { tone: 'error', text: 'The collection could not be prepared: nothing was changed.' },
+  'fee-payer': {
+    tone: 'success',
+    text: 'The fee payer is saved: the next collection of that network that names none has its fees paid by it.',
+  },
+  'fee-payer-invalid': {
+    tone: 'error',
+    text: "That is not an address of the network (check it and its checksum) with a derivation path such as m/44'/60'/1'/0/0: nothing was changed.",
+  },
 } as const;
 
 /** An owner's form's network choice: the networks a collection gathers. */
@@ -145,6 +157,16 @@ export default async function FundsPage({ searchParams }: { searchParams: Promis
       network,
       key: await depositKeyOf(db, session.merchantId, network.name, session.mode),
     })),
+  );
+  // The networks whose collection fees an account of the merchant's seed pays: EVM's gas payer, Tron's resource account.
+  const feePayerNetworks = enabledNetworks(session.mode).filter((n) => n.family === 'evm' || n.family === 'tron');
+  const feePayers = new Map(
+    await Promise.all(
+      feePayerNetworks.map(
+        async (network) =>
+          [network.name, await feePayerOf(db, session.merchantId, network.name, session.mode)] as const,
+      ),
+    ),
   );
   const gaps = await Promise.all(funds.map((line) => gapLimit(line.network, session.mode, session.merchantId)));
   const plans = await listMoneyOutPlans(db, session.merchantId, session.mode, {
@@ -256,7 +278,16 @@ export default async function FundsPage({ searchParams }: { searchParams: Promis
               <li key={`${line.network}:${line.currency}`}>
                 <form action={prepareCollectionAction} className="flex flex-wrap items-end gap-2">
                   <input type="hidden" name="network" value={line.network} />
-                  {isAccountChain(line.network) ? (
+                  {isAccountChain(line.network) && feePayers.get(line.network) ? (
+                    <>
+                      <input type="hidden" name="currency" value={line.currency} />
+                      <p className="text-sm">
+                        {`${line.network} ${line.currency}: fees paid by `}
+                        <Mono>{feePayers.get(line.network)!.address}</Mono>
+                        {' (Fee payers, below)'}
+                      </p>
+                    </>
+                  ) : isAccountChain(line.network) ? (
                     <>
                       <input type="hidden" name="currency" value={line.currency} />
                       <Label>
@@ -270,9 +301,7 @@ export default async function FundsPage({ searchParams }: { searchParams: Promis
                           maxLength={64}
                           autoComplete="off"
                           spellCheck={false}
-                          defaultValue={
-                            findNetwork(line.network)?.family === 'tron' ? "m/44'/195'/1'/0/0" : "m/44'/60'/1'/0/0"
-                          }
+                          defaultValue={defaultFeePayerPath(line.network)}
                         />
                       </Label>
                     </>
@@ -307,6 +336,70 @@ export default async function FundsPage({ searchParams }: { searchParams: Promis
           </ul>
         )}
       </section>
+      {feePayerNetworks.length > 0 && (
+        <section aria-labelledby="fee-payers-title" className="mt-6">
+          <h2 id="fee-payers-title" className="text-lg font-semibold">
+            Fee payers
+          </h2>
+          <ul className="mt-2 text-sm">
+            {feePayerNetworks.map((network) => {
+              const payer = feePayers.get(network.name);
+              return (
+                <li key={network.name} data-testid="fee-payer">
+                  {`${network.displayName}: `}
+                  {payer ? (
+                    <>
+                      <Mono>{payer.address}</Mono>
+                      {` (${payer.path})`}
+                    </>
+                  ) : (
+                    'not set: each collection names its own'
+                  )}
+                </li>
+              );
+            })}
+          </ul>
+          {canCollect ? (
+            <form action={setFeePayerAction} className="mt-3 max-w-xl space-y-3">
+              <p className="text-sm">
+                The account of your seed that pays a network&apos;s collection fees: on EVM the gas payer, on Tron the
+                account holding your staked TRX. Its address and path only: your signer derives and checks it, and never
+                paste a private key.
+              </p>
+              <NetworkField id="fee-payer-network" networks={feePayerNetworks} />
+              <div>
+                <Label htmlFor="fee-payer-address">Address</Label>
+                <Input
+                  id="fee-payer-address"
+                  name="address"
+                  required
+                  maxLength={64}
+                  autoComplete="off"
+                  spellCheck={false}
+                  className="w-full"
+                />
+              </div>
+              <div>
+                <Label htmlFor="fee-payer-path">{`Path (EVM ${DEFAULT_FEE_PAYER_PATH.evm}, Tron ${DEFAULT_FEE_PAYER_PATH.tron} by default)`}</Label>
+                <Input
+                  id="fee-payer-path"
+                  name="path"
+                  required
+                  maxLength={120}
+                  autoComplete="off"
+                  spellCheck={false}
+                  defaultValue={DEFAULT_FEE_PAYER_PATH[feePayerNetworks[0]!.family === 'tron' ? 'tron' : 'evm']}
+                />
+              </div>
+              <Button type="submit" variant="primary">
+                Set fee payer
+              </Button>
+            </form>
+          ) : (
+            <p className="mt-2 text-sm">Only an owner or an admin sets a fee payer.</p>
+          )}
+        </section>
+      )}
       <section aria-labelledby="treasury-title" className="mt-6">
         <h2 id="treasury-title" className="text-lg font-semibold">
           Treasuries
@@ -396,6 +489,11 @@ export default async function FundsPage({ searchParams }: { searchParams: Promis
 
 /** Rollups whose fee adds an L1 data fee to the execution gas (docs/collections.md, "What an EVM collection costs"). */
 const ROLLUPS: ReadonlySet<string> = new Set(['arbitrum', 'base']);
+
+/** The path a network's fee payer takes unless the merchant says otherwise. */
+function defaultFeePayerPath(network: string): string {
+  return DEFAULT_FEE_PAYER_PATH[findNetwork(network)?.family === 'tron' ? 'tron' : 'evm'];
+}
 
 /** EVM and Tron: plans per currency, their fees paid by an account of the merchant's seed (docs/decisions/093). */
 function isAccountChain(network: string): boolean {

@@ -32,8 +32,7 @@ export default async function PlanPage({
   const plan = await collectionPlan(await getDatabase(), session.merchantId, session.mode, planId);
   if (!plan) notFound();
   const { notice } = NOTICE_PARAM.parse(await searchParams);
-  const file = `/dashboard/funds/plans/${plan.planId}/file`;
-  if (!('psbt' in plan)) return <AccountPlan plan={plan} file={file} notice={notice} />;
+  if (!('psbt' in plan)) return <AccountPlan plan={plan} notice={notice} />;
   const back =
     plan.kind === 'refund' && plan.refund.orderId
       ? { href: `/dashboard/orders/${plan.refund.orderId}`, label: '← Order' }
@@ -71,41 +70,19 @@ export default async function PlanPage({
     ['Prepared', <Time key="created" value={plan.createdAt} />],
   ];
   return (
-    <>
-      <p className="mb-2 text-sm">
-        <Link href={back.href} className={LINK}>
-          {back.label}
-        </Link>
-      </p>
-      <PageTitle description={<Mono>{plan.planId}</Mono>}>
-        {plan.kind === 'refund' ? 'Refund plan' : 'Collection plan'}
-      </PageTitle>
-      {notice === 'prepared' && (
-        <Notice tone="success">Plan prepared: download it and sign it on your own machine.</Notice>
-      )}
-      <PlanRows rows={rows} />
-      <Section title="Sign it where your keys are" id="sign">
-        <ul className="list-disc space-y-1 pl-5 text-sm">
-          <li>
-            <a href={`${file}?format=plan`} className={LINK} download>
-              {`plan-${plan.planId}.json`}
-            </a>
-            {' for '}
-            <code>npm run signer -- sign --plan plan-{plan.planId}.json --config signer.json --out signed.json</code>
-          </li>
-          <li>
-            <a href={`${file}?format=psbt`} className={LINK} download>
-              {`plan-${plan.planId}.psbt`}
-            </a>
-            {' (BIP 174 version 0) for a wallet that signs PSBTs'}
-          </li>
-        </ul>
-        <p className="mt-2 text-sm">
-          The signer checks every input and output itself, shows them and asks before signing; broadcast the signed
-          transaction from your own node or wallet, and the watcher moves this plan as it is mined and confirmed.
-        </p>
-      </Section>
-    </>
+    <PlanView
+      plan={plan}
+      back={back}
+      title={plan.kind === 'refund' ? 'Refund plan' : 'Collection plan'}
+      notice={notice}
+      rows={rows}
+      files={[
+        { format: 'psbt', name: `plan-${plan.planId}.psbt`, use: ' (BIP 174 version 0) for a wallet that signs PSBTs' },
+      ]}
+    >
+      The signer checks every input and output itself, shows them and asks before signing; broadcast the signed
+      transaction from your own node or wallet, and the watcher moves this plan as it is mined and confirmed.
+    </PlanView>
   );
 }
 
@@ -120,7 +97,7 @@ function inCoin(network: string, ticker: string, amount: string): React.ReactNod
  * (EVM: every transaction's gas at its fee cap, and what it funds; Tron: the TRX burned), and the
  * plan file; it has no PSBT. Its status moves as the watcher sees its transfers to the treasury.
  */
-function AccountPlan({ plan, file, notice }: { plan: StoredAccountPlan; file: string; notice?: 'prepared' }) {
+function AccountPlan({ plan, notice }: { plan: StoredAccountPlan; notice?: 'prepared' }) {
   const evm = 'family' in plan ? plan : null;
   const tron = 'family' in plan ? null : plan;
   const native = findNetwork(plan.network)?.currencies.find((c) => !c.contract)?.ticker ?? '';
@@ -165,13 +142,52 @@ function AccountPlan({ plan, file, notice }: { plan: StoredAccountPlan; file: st
     ['Prepared', <Time key="created" value={plan.createdAt} />],
   ];
   return (
+    <PlanView
+      plan={plan}
+      back={{ href: '/dashboard/funds', label: '← Funds' }}
+      title="Collection plan"
+      notice={notice}
+      rows={rows}
+      files={[]}
+    >
+      The signer decodes every transaction itself, shows what each moves and asks before signing; broadcast the signed
+      transactions in their order (the fee payer&apos;s first), and the watcher moves this plan as their transfers to
+      the treasury are mined and confirmed.
+    </PlanView>
+  );
+}
+
+/**
+ * What every plan's page draws around its rows: the way back, the title, the notice of a plan just
+ * prepared, and "Sign it where your keys are": the plan file for `npm run signer` first, then any
+ * other file of the plan (a PSBT plan's bare PSBT), then `children`, what signing it goes like.
+ */
+function PlanView({
+  plan,
+  back,
+  title,
+  notice,
+  rows,
+  files,
+  children,
+}: {
+  plan: { planId: string };
+  back: { href: string; label: string };
+  title: string;
+  notice?: 'prepared';
+  rows: [string, React.ReactNode][];
+  files: { format: string; name: string; use: string }[];
+  children: React.ReactNode;
+}) {
+  const file = `/dashboard/funds/plans/${plan.planId}/file`;
+  return (
     <>
       <p className="mb-2 text-sm">
-        <Link href="/dashboard/funds" className={LINK}>
-          ← Funds
+        <Link href={back.href} className={LINK}>
+          {back.label}
         </Link>
       </p>
-      <PageTitle description={<Mono>{plan.planId}</Mono>}>Collection plan</PageTitle>
+      <PageTitle description={<Mono>{plan.planId}</Mono>}>{title}</PageTitle>
       {notice === 'prepared' && (
         <Notice tone="success">Plan prepared: download it and sign it on your own machine.</Notice>
       )}
@@ -185,12 +201,16 @@ function AccountPlan({ plan, file, notice }: { plan: StoredAccountPlan; file: st
             {' for '}
             <code>npm run signer -- sign --plan plan-{plan.planId}.json --config signer.json --out signed.json</code>
           </li>
+          {files.map((f) => (
+            <li key={f.format}>
+              <a href={`${file}?format=${f.format}`} className={LINK} download>
+                {f.name}
+              </a>
+              {f.use}
+            </li>
+          ))}
         </ul>
-        <p className="mt-2 text-sm">
-          The signer decodes every transaction itself, shows what each moves and asks before signing; broadcast the
-          signed transactions in their order (the fee payer&apos;s first), and the watcher moves this plan as their
-          transfers to the treasury are mined and confirmed.
-        </p>
+        <p className="mt-2 text-sm">{children}</p>
       </Section>
     </>
   );
