@@ -236,6 +236,34 @@ describe.skipIf(litesvmMissing)('live Solana (litesvm facade)', () => {
     expect(orphan).toEqual({ kind: 'ORPHAN', merchant_id: owner.merchantId, order_id: null, address: chain.wallet });
   });
 
+  it('a merchant that changes its wallet: the earlier one is read until the last order issued to it ends, then no more', async () => {
+    const [earlier, now] = await Promise.all([generateKeyPairSigner(), generateKeyPairSigner()]);
+    for (const wallet of [earlier, now]) chain.ledger.svm.airdrop(wallet.address, lamports(1_000_000_000n));
+    const shop = await createTestMerchant(db, 'Wallet changer');
+    const setWallet = (key: string) =>
+      setDepositKey(db, { merchantId: shop.merchantId, network: 'solana', mode: 'live', key });
+    await setWallet(earlier.address);
+    const [a, b] = [
+      await createOrder(db, shop.live, { ...SOL, amount: '0.1' }),
+      await createOrder(db, shop.live, { ...SOL, amount: '0.2' }),
+    ];
+    await setWallet(now.address);
+    const c = await createOrder(db, shop.live, { ...SOL, amount: '0.3' });
+    expect([a.address, b.address, c.address]).toEqual([earlier.address, earlier.address, now.address]);
+    await send(solTransfer(chain.payer, earlier.address, 100_000_000n, a.tag!));
+    await send(solTransfer(chain.payer, now.address, 300_000_000n, c.tag!));
+    await watchLive(db, adapter);
+    // b is still open under the earlier wallet: it is still read.
+    await send(solTransfer(chain.payer, earlier.address, 200_000_000n, b.tag!));
+    await watchLive(db, adapter);
+    for (const order of [a, b, c]) expect(await orderRow(db, order.id)).toMatchObject({ status: 'processed' });
+    // No order is open there any more (decision 100): the earlier wallet is not read, and a later
+    // payment to it (which would be an orphan deposit while it was read) is not recorded.
+    const later = await send(solTransfer(chain.payer, earlier.address, 1_000n, b.tag!));
+    await watchLive(db, adapter);
+    expect(await recorded([later])).toEqual([]);
+  });
+
   it('fails over to the second node when the first stops mid-run: nothing missed, nothing counted twice', async () => {
     const orders = await Promise.all([1, 2, 3].map(() => createOrder(db, merchant.live, { ...USDC, amount: '1' })));
     await send(await usdc(orders[0]!, 1_000_000n));

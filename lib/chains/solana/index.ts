@@ -14,8 +14,9 @@ import 'server-only';
  *   slot, from the last signature seen when the previous scan ended where this one starts), the
  *   failed ones left by their `err`, and each other transaction fetched once (`getTransaction`),
  *   even when it touched several of the accounts. What it paid is read from its balances
- *   (./transfers). The calls grow with the wallets (the merchants that set their own, which the
- *   watcher names before each step: `watchAccounts`), never with the orders open.
+ *   (./transfers). The calls grow with the wallets (the merchants that set their own, and a
+ *   replaced one while an order issued to it is open, which the watcher names before each step:
+ *   `watchAccounts`), never with the orders open.
  * - `scan(from, to)` therefore answers two blocks, not every block: the first block of the range
  *   (its parent is the watcher's cursor, which the watcher checks) and the last (where the cursor
  *   moves). A range of skipped slots only is read up to the next block after it, since the
@@ -61,7 +62,7 @@ export function solanaAdapter(network: Network, cfg: LiveChainConfig): LiveAdapt
   /** Per watched account, the newest signature the last scan saw: where the next one stops reading. */
   const newestSeen = new Map<string, Pick<SignatureInfo, 'signature' | 'slot'>>();
   let gateway: { mints: CheckedMint[]; receiving: ReceivingAccounts } | undefined;
-  /** The merchants' own wallets the watcher named last (watchAccounts), and their accounts once read. */
+  /** The other wallets the watcher named last (watchAccounts), and their accounts once read. */
   let merchantWallets: readonly string[] = [];
   const merchantAccounts = new Map<string, ReceivingAccounts>();
 
