@@ -20,7 +20,8 @@ import { findCurrency } from '@/lib/catalog';
 import { liveNetworks, type LiveAdapter } from '@/lib/chains/live';
 import type { Database } from '@/lib/db/client';
 import type { OrderRow } from '@/lib/orders/rows';
-import { walletSolanaTransaction } from '@/lib/pay';
+import { poolSequence } from '@/lib/addresses';
+import { loadPublicView, walletSolanaTransaction } from '@/lib/pay';
 import { setDepositKey } from '@/lib/payouts';
 import { createOrder, orderRow } from './support/chain';
 import { watchLive, withLiveNetwork } from './support/live';
@@ -262,6 +263,34 @@ describe.skipIf(litesvmMissing)('live Solana (litesvm facade)', () => {
     const later = await send(solTransfer(chain.payer, earlier.address, 1_000n, b.tag!));
     await watchLive(db, adapter);
     expect(await recorded([later])).toEqual([]);
+  });
+
+  it('an order keeps its reference when its pool has none fresh: the page asks for the rest under it, and it pays that order', async () => {
+    const order = await createOrder(db, merchant.live, { ...USDC, amount: '10' });
+    // No reference at the pool's next position, as when orders took them all faster than the refill.
+    await db.query(
+      `select setval($1::regclass, (select max(derivation_index) from addresses where network = 'solana' and mode = 'live') + 100)`,
+      [poolSequence(adapter.network, 'live')],
+    );
+    const first = await send(await usdc(order, 4_000_000n));
+    await watchLive(db, adapter);
+    expect(await orderRow(db, order.id)).toMatchObject({ status: 'pending', received: '4000000', tag: order.tag });
+    const view = await loadPublicView(db, order.id);
+    expect(new URL(view!.walletUri).searchParams.get('reference')).toBe(order.tag);
+    expect(new URL(view!.walletUri).searchParams.get('amount')).toBe('6');
+    // The reference pays again, as a destination tag does: the rest under it is this order's.
+    const second = await send(await usdc(order, 6_000_000n));
+    await watchLive(db, adapter);
+    expect((await payments(order.id)).map((p) => [p.tx_hash, p.amount, p.tag])).toEqual([
+      [first, '4000000', order.tag],
+      [second, '6000000', order.tag],
+    ]);
+    expect(await orderRow(db, order.id)).toMatchObject({ status: 'processed', received: '10000000' });
+    expect(
+      await db.query('select 1 from deposits where in_tx_hash = any($1::text[]) and order_id is null', [
+        [first, second],
+      ]),
+    ).toEqual([]);
   });
 
   it('fails over to the second node when the first stops mid-run: nothing missed, nothing counted twice', async () => {
