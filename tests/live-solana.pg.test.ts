@@ -7,6 +7,7 @@
  */
 import {
   generateKeyPairSigner,
+  getBase58Decoder,
   getBase64Encoder,
   lamports,
   getCompiledTransactionMessageDecoder,
@@ -22,11 +23,13 @@ import type { Database } from '@/lib/db/client';
 import type { OrderRow } from '@/lib/orders/rows';
 import { poolSequence } from '@/lib/addresses';
 import { loadPublicView, walletSolanaTransaction } from '@/lib/pay';
+import { completeRefundByTransaction, confirmClaim, makeRefund } from '@/lib/refunds';
 import { setDepositKey } from '@/lib/payouts';
 import { createOrder, orderRow } from './support/chain';
 import { watchLive, withLiveNetwork } from './support/live';
 import { createTestMerchant, type TestMerchant } from './support/merchants';
 import {
+  createTokenAccount,
   litesvmMissing,
   solanaNetwork,
   solTransfer,
@@ -291,6 +294,40 @@ describe.skipIf(litesvmMissing)('live Solana (litesvm facade)', () => {
         [first, second],
       ]),
     ).toEqual([]);
+  });
+
+  it("completes a USDC refund sent by hand by its signature: to the payer's wallet, finalized, at least the amount", async () => {
+    const order = await createOrder(db, merchant.live, { ...USDC, amount: '3' });
+    await send(await usdc(order, 3_000_000n));
+    await watchLive(db, adapter);
+    const scope = { merchantId: merchant.merchantId, mode: 'live' as const };
+    const made = await makeRefund(db, scope, {
+      target: { kind: 'order', id: order.id },
+      amount: 1_000_000n,
+      createdBy: 'test',
+      now: new Date(),
+    });
+    const back = (await generateKeyPairSigner()).address;
+    await createTokenAccount(chain.ledger, chain.payer, back, USDC_MINT);
+    await confirmClaim(
+      db,
+      made.claimUrl.slice(made.claimUrl.lastIndexOf('/') + 1),
+      { address: back, tag: '' },
+      new Date(),
+    );
+    const complete = (txId: string) =>
+      completeRefundByTransaction(db, scope, made.refund.id, txId, { now: new Date(), chain: () => adapter });
+    // Tokens arrive in the payer's token account; the payer named its wallet, that account's owner.
+    const elsewhere = await send(await tokenTransfer(chain.payer, chain.wallet, USDC_MINT, 1_000_000n));
+    const short = await send(await tokenTransfer(chain.payer, back, USDC_MINT, 999_999n));
+    const right = await send(await tokenTransfer(chain.payer, back, USDC_MINT, 1_000_000n));
+    await expect(complete(elsewhere)).rejects.toThrow(/pays no USDC to the refund's address/);
+    await expect(complete(short)).rejects.toThrow(/pays 0.999999 USDC/);
+    // A well-formed signature no node has.
+    const unknown = getBase58Decoder().decode(new Uint8Array(64).fill(7));
+    await expect(complete(unknown)).rejects.toThrow(/does not know this transaction/);
+    expect(await complete(right)).toMatchObject({ state: 'confirmed', txId: right });
+    expect((await orderRow(db, order.id)).status).toBe('processed');
   });
 
   it('fails over to the second node when the first stops mid-run: nothing missed, nothing counted twice', async () => {

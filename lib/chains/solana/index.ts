@@ -42,7 +42,7 @@ import {
 } from './answers';
 import { SolanaRpcClient, SolanaRpcError } from './rpc';
 import { transferRequest, transferTransaction } from './transfer-request';
-import { transfersOf, type ReceivingAccounts } from './transfers';
+import { transfersOf, transfersToAnyone, type ReceivingAccounts } from './transfers';
 import { mintProgram, recentBlockhash } from './wallet-network';
 
 export { isValidSolanaAddress } from './address';
@@ -218,6 +218,35 @@ export function solanaAdapter(network: Network, cfg: LiveChainConfig): LiveAdapt
     },
     // Only finalized transactions are read: nothing before it is shown.
     mempool: async () => [],
+
+    // A refund sent by hand, by its signature (docs/decisions/092): finalized only, so final, and
+    // unknown (null) until then.
+    async transaction(txHash) {
+      const { mints } = await ready();
+      const tx = await rpc.call(
+        'getTransaction',
+        [txHash, { ...FINALIZED, encoding: 'json', maxSupportedTransactionVersion: 0 }],
+        transactionAnswer,
+      );
+      if (!tx) return null;
+      if (tx.transaction.signatures[0] !== txHash)
+        throw new SolanaRpcError(`${rpc.label} answered another transaction for ${txHash}`);
+      const time = tx.blockTime != null ? new Date(tx.blockTime * 1000) : ((await header(tx.slot))?.time ?? null);
+      if (!time) throw new SolanaRpcError(`${rpc.label}: the block of ${txHash} has no time`);
+      const native = network.currencies.find((c) => !c.contract)!.ticker;
+      let transfers: ChainTransfer[];
+      try {
+        transfers = transfersToAnyone(tx, { native, tokens: mints }, { slot: tx.slot, time });
+      } catch (error) {
+        throw new SolanaRpcError(`${rpc.label}: ${(error as Error).message}`);
+      }
+      return {
+        transfers,
+        confirmations: 1,
+        blockHash: null,
+        fee: tx.meta.fee === undefined ? null : BigInt(tx.meta.fee),
+      };
+    },
   };
 }
 
