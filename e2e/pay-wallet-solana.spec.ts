@@ -20,8 +20,22 @@ import {
   getTransactionDecoder,
   signTransaction,
 } from '@solana/kit';
-import { litesvmMissing, startSolanaChain, USDC_MINT, type SolanaChain } from '../tests/support/solana-facade';
-import { expectAccessible, expectNoHorizontalScroll, PHONE, startOwnGateway, type OwnGateway } from './pay-support';
+import {
+  litesvmMissing,
+  startSolanaChain,
+  tokenTransfer,
+  transaction,
+  USDC_MINT,
+  type SolanaChain,
+} from '../tests/support/solana-facade';
+import {
+  decodeQr,
+  expectAccessible,
+  expectNoHorizontalScroll,
+  PHONE,
+  startOwnGateway,
+  type OwnGateway,
+} from './pay-support';
 import { expect, test } from './support/fixtures';
 
 let chain: SolanaChain;
@@ -204,4 +218,43 @@ test('a Wallet Standard wallet pays a USDC order: the exact transfer with the re
   expect(await ask(order.orderId, `${chain.payer.address}\u0000`)).toEqual([400, 'BAD_ACCOUNT']);
   expect(await ask(order.orderId, '9'.repeat(80))).toEqual([400, 'BAD_ACCOUNT']);
   expect(await ask('00000000-0000-4000-8000-000000000000', chain.payer.address)).toEqual([404, 'NOT_FOUND']);
+});
+
+test('after a partial payment the page asks for the rest under a fresh reference: its QR, link and wallet button', async ({
+  page,
+}) => {
+  const relayed = await injectStandardWallet(page);
+  const order = await gw.makeOrder({ currency: 'USDC', network: 'solana', amount: '10' });
+  await page.goto(`${gw.baseUrl}/pay/${order.orderId}`);
+  const link = page.getByRole('link', { name: 'Open in wallet' });
+  const request = async () => new URL((await link.getAttribute('href'))!).searchParams;
+  expect((await request()).get('reference')).toBe(order.tag);
+
+  // 4 USDC under the order's reference from another wallet (a phone that scanned the QR code).
+  const partial = await transaction(chain.ledger, chain.payer, [
+    await tokenTransfer(chain.payer, chain.wallet, USDC_MINT, 4_000_000n, { reference: order.tag! }),
+  ]);
+  chain.ledger.send(partial);
+  // The reference paid once (decision 096): the block is redrawn for the rest, under a fresh one.
+  await expect(page.getByTestId('amount')).toHaveText('6 USDC', { timeout: 60_000 });
+  const rest = await request();
+  const fresh = rest.get('reference')!;
+  expect(fresh).toMatch(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/);
+  expect(fresh).not.toBe(order.tag);
+  expect([rest.get('amount'), rest.get('spl-token')]).toEqual(['6', USDC_MINT]);
+  expect(await decodeQr(page.getByTestId('qr'))).toBe(await link.getAttribute('href'));
+
+  // The wallet button's transfer is built for the rest, under the fresh reference.
+  await page.getByRole('group', { name: 'Pay with wallet' }).getByRole('button', { name: 'Test Solana' }).click();
+  await expect(page.getByTestId('wallet-status')).toHaveText(/^Sent from your wallet\./);
+  const [sent] = relayed as [Relayed];
+  const recorded = chain.ledger.transactions.get(sent.signature)!;
+  expect(recorded.err).toBeNull();
+  expect(recorded.keys).toContain(fresh);
+  expect(recorded.keys).not.toContain(order.tag);
+  const balance = (list: typeof recorded.postTokenBalances) =>
+    list.find((b) => b.owner === chain.wallet && b.mint === USDC_MINT)!.uiTokenAmount.amount;
+  expect(BigInt(balance(recorded.postTokenBalances)) - BigInt(balance(recorded.preTokenBalances))).toBe(6_000_000n);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Paid', { timeout: 60_000 });
+  expect(await gw.status(order.orderId)).toMatchObject({ status: 'processed', received: '10' });
 });

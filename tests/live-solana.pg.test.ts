@@ -7,6 +7,7 @@
  */
 import {
   generateKeyPairSigner,
+  getBase58Decoder,
   getBase64Encoder,
   lamports,
   getCompiledTransactionMessageDecoder,
@@ -20,12 +21,15 @@ import { findCurrency } from '@/lib/catalog';
 import { liveNetworks, type LiveAdapter } from '@/lib/chains/live';
 import type { Database } from '@/lib/db/client';
 import type { OrderRow } from '@/lib/orders/rows';
-import { walletSolanaTransaction } from '@/lib/pay';
+import { poolSequence } from '@/lib/addresses';
+import { loadPublicView, walletSolanaTransaction } from '@/lib/pay';
+import { completeRefundByTransaction, confirmClaim, makeRefund } from '@/lib/refunds';
 import { setDepositKey } from '@/lib/payouts';
 import { createOrder, orderRow } from './support/chain';
 import { watchLive, withLiveNetwork } from './support/live';
 import { createTestMerchant, type TestMerchant } from './support/merchants';
 import {
+  createTokenAccount,
   litesvmMissing,
   solanaNetwork,
   solTransfer,
@@ -234,6 +238,96 @@ describe.skipIf(litesvmMissing)('live Solana (litesvm facade)', () => {
       [elsewhere],
     );
     expect(orphan).toEqual({ kind: 'ORPHAN', merchant_id: owner.merchantId, order_id: null, address: chain.wallet });
+  });
+
+  it('a merchant that changes its wallet: the earlier one is read until the last order issued to it ends, then no more', async () => {
+    const [earlier, now] = await Promise.all([generateKeyPairSigner(), generateKeyPairSigner()]);
+    for (const wallet of [earlier, now]) chain.ledger.svm.airdrop(wallet.address, lamports(1_000_000_000n));
+    const shop = await createTestMerchant(db, 'Wallet changer');
+    const setWallet = (key: string) =>
+      setDepositKey(db, { merchantId: shop.merchantId, network: 'solana', mode: 'live', key });
+    await setWallet(earlier.address);
+    const [a, b] = [
+      await createOrder(db, shop.live, { ...SOL, amount: '0.1' }),
+      await createOrder(db, shop.live, { ...SOL, amount: '0.2' }),
+    ];
+    await setWallet(now.address);
+    const c = await createOrder(db, shop.live, { ...SOL, amount: '0.3' });
+    expect([a.address, b.address, c.address]).toEqual([earlier.address, earlier.address, now.address]);
+    await send(solTransfer(chain.payer, earlier.address, 100_000_000n, a.tag!));
+    await send(solTransfer(chain.payer, now.address, 300_000_000n, c.tag!));
+    await watchLive(db, adapter);
+    // b is still open under the earlier wallet: it is still read.
+    await send(solTransfer(chain.payer, earlier.address, 200_000_000n, b.tag!));
+    await watchLive(db, adapter);
+    for (const order of [a, b, c]) expect(await orderRow(db, order.id)).toMatchObject({ status: 'processed' });
+    // No order is open there any more (decision 100): the earlier wallet is not read, and a later
+    // payment to it (which would be an orphan deposit while it was read) is not recorded.
+    const later = await send(solTransfer(chain.payer, earlier.address, 1_000n, b.tag!));
+    await watchLive(db, adapter);
+    expect(await recorded([later])).toEqual([]);
+  });
+
+  it('an order keeps its reference when its pool has none fresh: the page asks for the rest under it, and it pays that order', async () => {
+    const order = await createOrder(db, merchant.live, { ...USDC, amount: '10' });
+    // No reference at the pool's next position, as when orders took them all faster than the refill.
+    await db.query(
+      `select setval($1::regclass, (select max(derivation_index) from addresses where network = 'solana' and mode = 'live') + 100)`,
+      [poolSequence(adapter.network, 'live')],
+    );
+    const first = await send(await usdc(order, 4_000_000n));
+    await watchLive(db, adapter);
+    expect(await orderRow(db, order.id)).toMatchObject({ status: 'pending', received: '4000000', tag: order.tag });
+    const view = await loadPublicView(db, order.id);
+    expect(new URL(view!.walletUri).searchParams.get('reference')).toBe(order.tag);
+    expect(new URL(view!.walletUri).searchParams.get('amount')).toBe('6');
+    // The reference pays again, as a destination tag does: the rest under it is this order's.
+    const second = await send(await usdc(order, 6_000_000n));
+    await watchLive(db, adapter);
+    expect((await payments(order.id)).map((p) => [p.tx_hash, p.amount, p.tag])).toEqual([
+      [first, '4000000', order.tag],
+      [second, '6000000', order.tag],
+    ]);
+    expect(await orderRow(db, order.id)).toMatchObject({ status: 'processed', received: '10000000' });
+    expect(
+      await db.query('select 1 from deposits where in_tx_hash = any($1::text[]) and order_id is null', [
+        [first, second],
+      ]),
+    ).toEqual([]);
+  });
+
+  it("completes a USDC refund sent by hand by its signature: to the payer's wallet, finalized, at least the amount", async () => {
+    const order = await createOrder(db, merchant.live, { ...USDC, amount: '3' });
+    await send(await usdc(order, 3_000_000n));
+    await watchLive(db, adapter);
+    const scope = { merchantId: merchant.merchantId, mode: 'live' as const };
+    const made = await makeRefund(db, scope, {
+      target: { kind: 'order', id: order.id },
+      amount: 1_000_000n,
+      createdBy: 'test',
+      now: new Date(),
+    });
+    const back = (await generateKeyPairSigner()).address;
+    await createTokenAccount(chain.ledger, chain.payer, back, USDC_MINT);
+    await confirmClaim(
+      db,
+      made.claimUrl.slice(made.claimUrl.lastIndexOf('/') + 1),
+      { address: back, tag: '' },
+      new Date(),
+    );
+    const complete = (txId: string) =>
+      completeRefundByTransaction(db, scope, made.refund.id, txId, { now: new Date(), chain: () => adapter });
+    // Tokens arrive in the payer's token account; the payer named its wallet, that account's owner.
+    const elsewhere = await send(await tokenTransfer(chain.payer, chain.wallet, USDC_MINT, 1_000_000n));
+    const short = await send(await tokenTransfer(chain.payer, back, USDC_MINT, 999_999n));
+    const right = await send(await tokenTransfer(chain.payer, back, USDC_MINT, 1_000_000n));
+    await expect(complete(elsewhere)).rejects.toThrow(/pays no USDC to the refund's address/);
+    await expect(complete(short)).rejects.toThrow(/pays 0.999999 USDC/);
+    // A well-formed signature no node has.
+    const unknown = getBase58Decoder().decode(new Uint8Array(64).fill(7));
+    await expect(complete(unknown)).rejects.toThrow(/does not know this transaction/);
+    expect(await complete(right)).toMatchObject({ state: 'confirmed', txId: right });
+    expect((await orderRow(db, order.id)).status).toBe('processed');
   });
 
   it('fails over to the second node when the first stops mid-run: nothing missed, nothing counted twice', async () => {

@@ -13,6 +13,7 @@ import {
 import { config, envPrefix } from '../config';
 import {
   addresses,
+  alias,
   bare,
   columnsOf,
   depositKeys,
@@ -167,14 +168,39 @@ const DEPOSIT_KEYS_OF_NETWORK = statement<
   where ${depositKeys.network} = ${param('network')} and ${depositKeys.mode} = ${param('mode')}
   order by ${depositKeys.merchantId}`);
 
+const o = alias(orders, 'o');
 /**
- * The merchants' own receiving accounts of a network that has them (a Solana wallet is the key
- * itself: docs/decisions/096), for the adapters that read payments by account. A small table,
- * one row per merchant that set one.
+ * The distinct destinations of the pending orders of (network, mode), one index seek each (a skip
+ * scan of orders_pending_destination): as many steps as receiving wallets, however many orders are
+ * open under them.
  */
-export async function ownReceivingAccounts(db: Queryable, network: Network, mode: Mode): Promise<string[]> {
+const OPEN_ORDER_DESTINATIONS = statement<{ address: string }, { network: string; mode: Mode }>(
+  sql`with recursive destinations(address) as (
+    (select ${o.address} from ${orders} o
+      where ${o.network} = ${param('network')} and ${o.mode} = ${param('mode')} and ${o.status} = 'pending'
+      order by ${o.address} limit 1)
+    union all
+    select (select ${o.address} from ${orders} o
+             where ${o.network} = ${param('network')} and ${o.mode} = ${param('mode')} and ${o.status} = 'pending'
+               and ${o.address} > d.address
+             order by ${o.address} limit 1)
+      from destinations d where d.address is not null
+  )
+  select address from destinations where address is not null`,
+);
+
+/**
+ * The receiving accounts of a network that has them (a Solana wallet is the key itself:
+ * docs/decisions/096) that the adapters reading payments by account must read besides the
+ * gateway's: each merchant's own as set now, and every one an order still open was issued to, so
+ * that a merchant that changed its wallet has the earlier one read until its last order there ends
+ * (docs/decisions/100). Small: one row per merchant that set one, one index seek per wallet.
+ */
+export async function receivingAccountsToWatch(db: Queryable, network: Network, mode: Mode): Promise<string[]> {
   if (!network.usesTags) return [];
-  return (await DEPOSIT_KEYS_OF_NETWORK.run(db, { network: network.name, mode })).map((own) => own.key);
+  const own = (await DEPOSIT_KEYS_OF_NETWORK.run(db, { network: network.name, mode })).map((key) => key.key);
+  const open = (await OPEN_ORDER_DESTINATIONS.run(db, { network: network.name, mode })).map((row) => row.address);
+  return [...new Set([...own, ...open])];
 }
 
 /** The derivation index of a live tag network's untagged account row: below every pool position. */

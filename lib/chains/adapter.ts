@@ -122,9 +122,10 @@ export interface ChainAdapter {
    */
   scan(from: number, to: number): Promise<{ blocks: BlockRef[]; transfers: ChainTransfer[]; spends?: ChainSpend[] }>;
   /**
-   * Where the adapter reads payments by account rather than by block (Solana), the merchants' own
-   * receiving accounts to read besides the configured one (docs/decisions/096): the watcher names
-   * them, from the database, before each step. Absent where blocks are read whole.
+   * Where the adapter reads payments by account rather than by block (Solana), the receiving
+   * accounts to read besides the configured one: the merchants' own (docs/decisions/096) and the
+   * earlier ones open orders were issued to (decision 100). The watcher names them, from the
+   * database, before each step. Absent where blocks are read whole.
    */
   watchAccounts?(accounts: readonly string[]): void;
   /** Transfers waiting in the mempool (empty where the chain has none to show). */

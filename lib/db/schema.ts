@@ -323,6 +323,11 @@ export const orders = pgTable(
       .on(t.expiresAt)
       .where(sql`${t.status} = 'pending'`),
     index('orders_address').on(t.addressId),
+    // The receiving wallets open orders were issued to, read wallet by wallet (a skip scan): a
+    // Solana wallet a merchant replaced is read until its last open order ends (decision 100).
+    index('orders_pending_destination')
+      .on(t.network, t.mode, t.address)
+      .where(sql`${t.status} = 'pending'`),
     // An invoice follows every order its choices made (lib/invoices).
     index('orders_invoice')
       .on(t.invoiceId)

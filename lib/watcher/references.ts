@@ -3,7 +3,8 @@ import 'server-only';
  * A Solana Pay reference pays once (docs/decisions/096): the first transaction carrying an order's
  * reference is the order's; one carrying it again is not, and becomes an orphan deposit of the
  * order's merchant. An order that is still short after a payment moves to a fresh reference of its
- * pool, which its payment page then asks for, so a partial payment can still be completed.
+ * pool, which its payment page then asks for, so a partial payment can still be completed; with
+ * no fresh one in the pool it keeps its reference, which then pays it again (docs/decisions/100).
  *
  * Both halves work through what the watcher has: an order's reference is its address row
  * (`orders.address_id`, the tag), a transfer is the order's when that row is still the order's
@@ -15,6 +16,7 @@ import 'server-only';
 import type { Network } from '../catalog';
 import type { ChainTransfer } from '../chains';
 import { poolOf } from '../addresses';
+import { log } from '../log';
 import { addresses, alias, bare, chainTransfers, orders, param, sql, statement, type Queryable } from '../db';
 import type { Mode } from '../protocol';
 
@@ -58,7 +60,9 @@ const SPENT = statement<{ order_id: string; merchant_id: string; address_id: str
 /**
  * Moves one order from its spent reference to the next position of its pool, and gives the spent
  * row the order's merchant (a later payment under it is that merchant's orphan deposit). Nothing
- * when the pool has no address there yet (the order keeps its reference) or the order moved already.
+ * when the pool has no address there yet (the order moved already is excluded by SPENT): the order
+ * then keeps its reference, which pays it again, as a destination tag does, until a payment that
+ * leaves it short finds a fresh one (docs/decisions/100).
  */
 const RENEW = statement<
   { tag: string | null },
@@ -99,7 +103,7 @@ export async function renewSpentReferences(
   if (!network.paymentReference || ids.length === 0) return;
   for (const spent of await SPENT.run(tx, { ids: [...ids] })) {
     const pool = await poolOf(tx, network, mode, spent.merchant_id);
-    await RENEW.run(tx, {
+    const renewed = await RENEW.run(tx, {
       sequence: pool.sequence,
       network: network.name,
       mode,
@@ -108,5 +112,12 @@ export async function renewSpentReferences(
       spentAddressId: spent.address_id,
       merchantId: spent.merchant_id,
     });
+    // SPENT named it under its current reference: nothing renewed means an empty pool (decision 100).
+    if (renewed.length === 0)
+      log.warn('a spent payment reference is kept: its pool has no fresh one', {
+        network: network.name,
+        mode,
+        orderId: spent.order_id,
+      });
   }
 }

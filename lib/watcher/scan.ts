@@ -15,7 +15,7 @@ import 'server-only';
  * transfers: matched, dropped, still confirming), ./withdrawals (outgoing ones), ./settle (the
  * order and deposit state machines applied to what the step touched).
  */
-import { ownReceivingAccounts } from '../addresses';
+import { receivingAccountsToWatch } from '../addresses';
 import type { BlockRef, ChainAdapter, ChainSpend, ChainTransfer } from '../chains';
 import type { Database } from '../db';
 import type { RiskScreen } from '../risk';
@@ -187,8 +187,9 @@ async function readChain(
   const now = options.now?.() ?? new Date();
   const ledger = options.chainClock === true;
   const network = adapter.network.name;
-  // An adapter that reads by account reads the merchants' own too, as they are now (decision 096).
-  adapter.watchAccounts?.(await ownReceivingAccounts(db, adapter.network, mode));
+  // An adapter that reads by account reads the merchants' own too (decision 096), and the earlier
+  // ones open orders were issued to (decision 100).
+  adapter.watchAccounts?.(await receivingAccountsToWatch(db, adapter.network, mode));
   const chain = adapter.pin ? await adapter.pin((await cursorHeight(db, network, mode)) ?? 0) : adapter;
   const mempool = await chain.mempool();
   const head = await chain.head();

@@ -57,6 +57,8 @@ export const transactionAnswer = z
     blockTime: z.number().int().nullable().optional(),
     meta: z.object({
       err: z.unknown(),
+      /** Lamports the transaction paid for itself. */
+      fee: lamports.optional(),
       preBalances: z.array(lamports),
       postBalances: z.array(lamports),
       preTokenBalances: z.array(tokenBalance).default([]),

@@ -14,8 +14,9 @@ import 'server-only';
  *   slot, from the last signature seen when the previous scan ended where this one starts), the
  *   failed ones left by their `err`, and each other transaction fetched once (`getTransaction`),
  *   even when it touched several of the accounts. What it paid is read from its balances
- *   (./transfers). The calls grow with the wallets (the merchants that set their own, which the
- *   watcher names before each step: `watchAccounts`), never with the orders open.
+ *   (./transfers). The calls grow with the wallets (the merchants that set their own, and a
+ *   replaced one while an order issued to it is open, which the watcher names before each step:
+ *   `watchAccounts`), never with the orders open.
  * - `scan(from, to)` therefore answers two blocks, not every block: the first block of the range
  *   (its parent is the watcher's cursor, which the watcher checks) and the last (where the cursor
  *   moves). A range of skipped slots only is read up to the next block after it, since the
@@ -41,7 +42,7 @@ import {
 } from './answers';
 import { SolanaRpcClient, SolanaRpcError } from './rpc';
 import { transferRequest, transferTransaction } from './transfer-request';
-import { transfersOf, type ReceivingAccounts } from './transfers';
+import { transfersOf, transfersToAnyone, type ReceivingAccounts } from './transfers';
 import { mintProgram, recentBlockhash } from './wallet-network';
 
 export { isValidSolanaAddress } from './address';
@@ -61,7 +62,7 @@ export function solanaAdapter(network: Network, cfg: LiveChainConfig): LiveAdapt
   /** Per watched account, the newest signature the last scan saw: where the next one stops reading. */
   const newestSeen = new Map<string, Pick<SignatureInfo, 'signature' | 'slot'>>();
   let gateway: { mints: CheckedMint[]; receiving: ReceivingAccounts } | undefined;
-  /** The merchants' own wallets the watcher named last (watchAccounts), and their accounts once read. */
+  /** The other wallets the watcher named last (watchAccounts), and their accounts once read. */
   let merchantWallets: readonly string[] = [];
   const merchantAccounts = new Map<string, ReceivingAccounts>();
 
@@ -217,6 +218,35 @@ export function solanaAdapter(network: Network, cfg: LiveChainConfig): LiveAdapt
     },
     // Only finalized transactions are read: nothing before it is shown.
     mempool: async () => [],
+
+    // A refund sent by hand, by its signature (docs/decisions/092): finalized only, so final, and
+    // unknown (null) until then.
+    async transaction(txHash) {
+      const { mints } = await ready();
+      const tx = await rpc.call(
+        'getTransaction',
+        [txHash, { ...FINALIZED, encoding: 'json', maxSupportedTransactionVersion: 0 }],
+        transactionAnswer,
+      );
+      if (!tx) return null;
+      if (tx.transaction.signatures[0] !== txHash)
+        throw new SolanaRpcError(`${rpc.label} answered another transaction for ${txHash}`);
+      const time = tx.blockTime != null ? new Date(tx.blockTime * 1000) : ((await header(tx.slot))?.time ?? null);
+      if (!time) throw new SolanaRpcError(`${rpc.label}: the block of ${txHash} has no time`);
+      const native = network.currencies.find((c) => !c.contract)!.ticker;
+      let transfers: ChainTransfer[];
+      try {
+        transfers = transfersToAnyone(tx, { native, tokens: mints }, { slot: tx.slot, time });
+      } catch (error) {
+        throw new SolanaRpcError(`${rpc.label}: ${(error as Error).message}`);
+      }
+      return {
+        transfers,
+        confirmations: 1,
+        blockHash: null,
+        fee: tx.meta.fee === undefined ? null : BigInt(tx.meta.fee),
+      };
+    },
   };
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TransactionAnswer } from './answers';
-import { referenceOf, transfersOf, type ReceivingAccounts } from './transfers';
+import { referenceOf, transfersOf, transfersToAnyone, type ReceivingAccounts } from './transfers';
 
 // Keys are any 32-byte base58 strings; these name their role.
 const PAYER = 'PayerPayerPayerPayerPayerPayerPayerPayer1111';
@@ -102,5 +102,25 @@ describe('Solana: what a transaction paid, from its balances', () => {
     const tx = tokenTx(7n);
     tx.meta.postBalances.pop();
     expect(() => transfersOf(tx, receiving, at)).toThrow(/balances/);
+  });
+});
+
+describe('Solana: every value a transaction moved (a refund sent by hand, looked up by its signature)', () => {
+  const currencies = { native: 'SOL', tokens: [{ mint: MINT, ticker: 'USDC' }] };
+
+  it("names the configured mint's tokens to the owner of the account that grew, and SOL to each account that grew", () => {
+    const tx = tokenTx(7n, { before: 100n });
+    // The payer also sent 2,000 lamports to the reference's key (any account whose lamports grew).
+    (tx.meta.postBalances as number[])[4] = 1_002_000;
+    expect(transfersToAnyone(tx, currencies, at)).toEqual([
+      expect.objectContaining({ currency: 'SOL', amount: 2_000n, to: REFERENCE, from: PAYER, tag: null }),
+      expect.objectContaining({ currency: 'USDC', amount: 7n, to: WALLET, from: PAYER, tag: null, outputIndex: 2 }),
+    ]);
+  });
+
+  it('names nothing of another mint, of a failed transaction, or where nothing grew', () => {
+    expect(transfersToAnyone(tokenTx(7n, { mint: OTHER_MINT }), currencies, at)).toEqual([]);
+    expect(transfersToAnyone(tokenTx(7n, { err: { InstructionError: [0, 'Custom'] } }), currencies, at)).toEqual([]);
+    expect(transfersToAnyone(tokenTx(0n), currencies, at)).toEqual([]);
   });
 });

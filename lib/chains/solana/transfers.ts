@@ -174,3 +174,50 @@ export function transfersOf(
   }
   return transfers;
 }
+
+/**
+ * Every value `tx` moved, to any account, by the same balance rule as `transfersOf`: SOL to each
+ * account whose lamports grew, and each configured mint's tokens to the owner of each token account
+ * whose amount grew (the wallet that holds it, as a payer names its address). A refund sent by hand
+ * is checked with it (ChainAdapter.transaction, docs/decisions/092); nothing from a failed one.
+ */
+export function transfersToAnyone(
+  tx: TransactionAnswer,
+  currencies: { native: string; tokens: readonly { mint: string; ticker: string }[] },
+  at: { slot: number; time: Date },
+): ChainTransfer[] {
+  if (tx.meta.err !== null && tx.meta.err !== undefined) return [];
+  const keys = accountsOf(tx).map((a) => a.key);
+  if (tx.meta.preBalances.length !== keys.length || tx.meta.postBalances.length !== keys.length)
+    throw new Error(`transaction ${tx.transaction.signatures[0]} has balances for other accounts than its keys`);
+  const base = { txHash: tx.transaction.signatures[0]!, tag: null, blockHeight: at.slot, seenAt: at.time };
+  const transfers: ChainTransfer[] = [];
+  keys.forEach((key, index) => {
+    const grew = BigInt(tx.meta.postBalances[index]!) - BigInt(tx.meta.preBalances[index]!);
+    if (grew > 0n)
+      transfers.push({
+        ...base,
+        outputIndex: index,
+        from: lamportSender(tx, keys, key) ?? keys[0]!,
+        to: key,
+        currency: currencies.native,
+        amount: grew,
+      });
+  });
+  for (const after of tx.meta.postTokenBalances) {
+    const token = currencies.tokens.find((t) => t.mint === after.mint);
+    if (!token || !after.owner) continue;
+    const grew =
+      BigInt(after.uiTokenAmount.amount) - tokenAmount(tx.meta.preTokenBalances, after.accountIndex, token.mint);
+    if (grew > 0n)
+      transfers.push({
+        ...base,
+        outputIndex: after.accountIndex,
+        from: tokenSender(tx, token.mint) ?? keys[0]!,
+        to: after.owner,
+        currency: token.ticker,
+        amount: grew,
+      });
+  }
+  return transfers;
+}

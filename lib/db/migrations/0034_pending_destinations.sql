@@ -1,0 +1,1 @@
+CREATE INDEX "orders_pending_destination" ON "orders" USING btree ("network","mode","address") WHERE "orders"."status" = 'pending';
