@@ -1,8 +1,7 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { z } from 'zod';
-import { Amount, LINK, Mono, Notice, PageTitle, Section, Time } from '@/components/dashboard/ui';
+import { Amount, LINK, Mono, Notice, PageBody, Section, Time } from '@/components/dashboard/ui';
 import { StatusBadge } from '@/components/ui/badge';
 import { getDatabase } from '@/lib/db';
 import { findNetwork } from '@/lib/catalog';
@@ -36,8 +35,8 @@ export default async function PlanPage({
   if (!('psbt' in plan)) return <AccountPlan plan={plan} file={file} notice={notice} />;
   const back =
     plan.kind === 'refund' && plan.refund.orderId
-      ? { href: `/dashboard/orders/${plan.refund.orderId}`, label: '← Order' }
-      : { href: '/dashboard/funds', label: '← Funds' };
+      ? { href: `/dashboard/orders/${plan.refund.orderId}`, label: 'Order' }
+      : { href: '/dashboard/funds', label: 'Funds' };
   const rows: [string, React.ReactNode][] = [
     ['Status', <StatusBadge key="status" status={plan.status} />],
     ['Network', `${plan.network} (${plan.chain})`],
@@ -71,15 +70,11 @@ export default async function PlanPage({
     ['Prepared', <Time key="created" value={plan.createdAt} />],
   ];
   return (
-    <>
-      <p className="mb-2 text-sm">
-        <Link href={back.href} className={LINK}>
-          {back.label}
-        </Link>
-      </p>
-      <PageTitle description={<Mono>{plan.planId}</Mono>}>
-        {plan.kind === 'refund' ? 'Refund plan' : 'Collection plan'}
-      </PageTitle>
+    <PageBody
+      title={plan.kind === 'refund' ? 'Refund plan' : 'Collection plan'}
+      description={<Mono>{plan.planId}</Mono>}
+      back={back}
+    >
       {notice === 'prepared' && (
         <Notice tone="success">Plan prepared: download it and sign it on your own machine.</Notice>
       )}
@@ -105,7 +100,7 @@ export default async function PlanPage({
           transaction from your own node or wallet, and the watcher moves this plan as it is mined and confirmed.
         </p>
       </Section>
-    </>
+    </PageBody>
   );
 }
 
@@ -165,13 +160,11 @@ function AccountPlan({ plan, file, notice }: { plan: StoredAccountPlan; file: st
     ['Prepared', <Time key="created" value={plan.createdAt} />],
   ];
   return (
-    <>
-      <p className="mb-2 text-sm">
-        <Link href="/dashboard/funds" className={LINK}>
-          ← Funds
-        </Link>
-      </p>
-      <PageTitle description={<Mono>{plan.planId}</Mono>}>Collection plan</PageTitle>
+    <PageBody
+      title="Collection plan"
+      description={<Mono>{plan.planId}</Mono>}
+      back={{ href: '/dashboard/funds', label: 'Funds' }}
+    >
       {notice === 'prepared' && (
         <Notice tone="success">Plan prepared: download it and sign it on your own machine.</Notice>
       )}
@@ -192,7 +185,7 @@ function AccountPlan({ plan, file, notice }: { plan: StoredAccountPlan; file: st
           transfers to the treasury are mined and confirmed.
         </p>
       </Section>
-    </>
+    </PageBody>
   );
 }
 
