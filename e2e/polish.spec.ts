@@ -387,6 +387,7 @@ test.describe('at 360 px', () => {
     expect(inaccessible, 'axe, serious or critical').toEqual([]);
     expect(sideways, 'pages wider than 360 px').toEqual([]);
     // Found 10: every dashboard page's body starts at one offset.
+    expect([...titleAt.values()], 'every dashboard page has its title').not.toContain('no heading');
     expect(new Set(titleAt.values()).size, JSON.stringify(Object.fromEntries(titleAt))).toBe(1);
     // The payment page at 360 px in the shared helper's words too.
     await page.goto(`/pay/${order.orderId}`);

@@ -112,7 +112,7 @@ export default async function AccountPage({
                 minLength={PASSWORD_MIN_LENGTH}
                 aria-describedby="new-password-rule"
               />
-              <p id="new-password-rule" className="mt-1 text-sm text-slate-700 dark:text-slate-300">
+              <p id="new-password-rule" className="mt-1 text-sm text-muted">
                 At least {PASSWORD_MIN_LENGTH} characters; not a common password, nor your e-mail address.
               </p>
             </div>

@@ -26,7 +26,7 @@ export default async function AuditPage({
       <p className="mt-2">Sign-ins, user, key and settings changes and webhook resends, newest first. Times in UTC.</p>
       {/* Focusable so that keyboard users can scroll it (axe: scrollable-region-focusable), as DataTable's. */}
       <div
-        className="mt-4 overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-800"
+        className="mt-4 overflow-x-auto rounded-lg border border-line"
         tabIndex={0}
         role="region"
         aria-label="Audit log entries"

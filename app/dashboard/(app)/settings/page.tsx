@@ -28,7 +28,7 @@ import { FileInput, Input } from '@/components/ui/input';
 
 export const metadata: Metadata = { title: 'Settings' };
 
-const HELP = 'text-sm text-slate-700 dark:text-slate-300';
+const HELP = 'text-sm text-muted';
 const SECTION = 'mt-6 rounded-lg border border-slate-300 p-4 dark:border-slate-700';
 
 /** The payer mails, as the settings name them (docs/mail.md). */
