@@ -17,9 +17,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
   const language = languageFrom((await headers()).get(LANGUAGE_HEADER));
   return (
     <html lang={language} dir={directionOf(language)}>
-      <body className="min-h-screen bg-white text-slate-900 antialiased dark:bg-slate-950 dark:text-slate-100">
-        {children}
-      </body>
+      <body className="min-h-screen bg-surface text-ink antialiased">{children}</body>
     </html>
   );
 }

@@ -2,8 +2,8 @@
  * /docs/api (docs/decisions/087): the OpenAPI document rendered by Scalar, served by the gateway
  * itself under the pages' strict CSP. Every file it loads comes from the gateway, no script or
  * style breaks the policy (a violation is a console error, which fails the test, and is counted
- * here as well, but for one understood probe, below), the signing and a signed example per operation show, and the page is axe-clean
- * in light and dark and fits a 360 px phone.
+ * here as well, but for one understood probe, below), the signing, a signed example per operation
+ * and its answer's example show, and the page is axe-clean in light and dark and fits a 360 px phone.
  */
 import type { Page } from '@playwright/test';
 import { expectAccessible, expectNoHorizontalScroll, PHONE } from './pay-support';
@@ -50,6 +50,8 @@ test('renders the OpenAPI document with the signing and a signed example, from t
   ).toBeVisible();
   await expect(page.getByText('successWebhook', { exact: true }).first()).toBeVisible();
   await expect(page.getByText(/openssl dgst -sha256 -hmac/).first()).toBeVisible();
+  // Its answer's example, generated from the response schema (lib/protocol/examples.ts): the order's payment link.
+  await expect(page.getByText('"https://pay.example/pay/6f1c1b1e-8f7a-4c4b-9a55-2d0f5f0b8e21"').first()).toBeVisible();
   // The fonts are the gateway's: Noto Sans, loaded from /docs/api/assets.
   await expect
     .poll(() => page.evaluate(() => document.fonts.check('16px "Noto Sans Variable"')), { message: 'Noto Sans loaded' })

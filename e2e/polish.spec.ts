@@ -8,7 +8,8 @@
  *   dollars, flagged "paid late";
  * - Found 5: "Simulate payment" offers no buttons once a payment covers the order;
  * - Found 7: the CSV export has what reconciles, and no JSON;
- * - Found 10: the store's own 404, every shopper's 404 with a way home, TRX named TRON;
+ * - Found 10: the store's own 404, every shopper's 404 with a way home, TRX named TRON, every
+ *   dashboard page's title at one offset;
  * - Must show: no page of the payer's, the store's or the dashboard's scrolls sideways at 360 px
  *   (light and dark, English and Arabic, axe clean), the API keys page and /docs/api included (Found 8).
  *
@@ -356,26 +357,38 @@ test.describe('at 360 px', () => {
     for (const url of ['/', '/store', '/store/checkout', storeOrder, '/store/orders/xyz', '/dashboard/sign-in'])
       await check(url);
     await signIn(page, owner.email, owner.password);
+    /** Where each dashboard page's title starts (Found 10: three offsets before one PageBody). */
+    const titleAt = new Map<string, string>();
     for (const url of [
       '/dashboard',
       '/dashboard/orders',
       `/dashboard/orders/${order.orderId}`,
       '/dashboard/invoices',
       `/dashboard/invoices/${invoiceId}`,
+      '/dashboard/links',
+      '/dashboard/subscriptions',
       '/dashboard/deposits',
       '/dashboard/funds',
       '/dashboard/webhooks',
+      '/dashboard/webhooks/endpoints',
+      '/dashboard/mail',
       '/dashboard/keys',
       '/dashboard/team',
       '/dashboard/settings',
       '/dashboard/account',
       '/dashboard/audit',
-      '/docs/api',
-    ])
+    ]) {
       await check(url);
+      const box = await page.getByRole('heading', { level: 1 }).first().boundingBox();
+      titleAt.set(url, box ? `${Math.round(box.x)},${Math.round(box.y)}` : 'no heading');
+    }
+    await check('/docs/api');
 
     expect(inaccessible, 'axe, serious or critical').toEqual([]);
     expect(sideways, 'pages wider than 360 px').toEqual([]);
+    // Found 10: every dashboard page's body starts at one offset.
+    expect([...titleAt.values()], 'every dashboard page has its title').not.toContain('no heading');
+    expect(new Set(titleAt.values()).size, JSON.stringify(Object.fromEntries(titleAt))).toBe(1);
     // The payment page at 360 px in the shared helper's words too.
     await page.goto(`/pay/${order.orderId}`);
     await expectNoHorizontalScroll(page);

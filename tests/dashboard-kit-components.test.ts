@@ -48,6 +48,6 @@ describe('Button', () => {
     );
     expect(html).toMatch(/^<a [^>]*>New sale<\/a>$/);
     expect(html).toContain('href="/x"');
-    expect(html).toMatch(/class="[^"]*\bbg-slate-900\b/);
+    expect(html).toMatch(/class="[^"]*\bbg-primary\b/);
   });
 });

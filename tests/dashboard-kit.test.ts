@@ -1,7 +1,9 @@
 /**
  * The dashboard draws its controls with one kit (components/ui, docs/decisions/089): no page or
  * dashboard component writes a `<button>`, a `<select>`, a text `<input>`, a `<summary>` or a
- * button's class string of its own, and the payer's pages never import the kit.
+ * button's class string of its own, and the payer's pages never import the kit. Every signed-in
+ * page's body is one component, `PageBody` (components/dashboard/ui.tsx), so that its title starts
+ * where every other page's does (e2e/polish.spec.ts measures it in the browser).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -68,6 +70,16 @@ describe('the dashboard component kit', () => {
 
   it.each(dashboard)('%s draws its controls with components/ui', (file) => {
     expect(kitViolations(readFileSync(join(ROOT, file), 'utf8'))).toEqual([]);
+  });
+
+  const pages = sources('app/dashboard/(app)').filter((file) => /(^|\/)(page|not-found)\.tsx$/.test(file));
+
+  it.each(pages)('%s lays its body out with PageBody, with no heading or offset of its own', (file) => {
+    const code = readFileSync(join(ROOT, file), 'utf8');
+    expect(openingTags(code, 'PageBody').length).toBeGreaterThan(0);
+    expect(openingTags(code, 'h1')).toEqual([]);
+    // A page of its own width or padding would start its title elsewhere.
+    expect(code).not.toMatch(/\bmx-auto\b/);
   });
 
   it("the payer's pages do not import the kit (their first load stays as it is)", () => {

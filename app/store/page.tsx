@@ -17,7 +17,7 @@ export default async function StorePage() {
             data-sku={product.sku}
           >
             <h2 className="font-semibold">{product.name}</h2>
-            <p className="mt-1 flex-1 text-sm text-slate-600 dark:text-slate-300">{product.description}</p>
+            <p className="mt-1 flex-1 text-sm text-muted">{product.description}</p>
             <p className="mt-3 font-medium">{formatUsd(product.priceCents)}</p>
             <form action={addToCart} className="mt-3">
               <input type="hidden" name="sku" value={product.sku} />

@@ -54,13 +54,13 @@ export function BarChart({ id, title, unit, points }: Props) {
   return (
     <figure className="w-full">
       <figcaption className="mb-1 text-sm font-medium">
-        {title} <span className="font-normal text-slate-600 dark:text-slate-400">({unit})</span>
+        {title} <span className="font-normal text-muted">({unit})</span>
       </figcaption>
       <svg
         viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
         role="img"
         aria-labelledby={`${id}-summary`}
-        className="h-auto w-full text-slate-600 dark:text-slate-400"
+        className="h-auto w-full text-muted"
       >
         <title id={`${id}-summary`}>{summary}</title>
         <line x1={0} x2={WIDTH} y1={TOP + PLOT} y2={TOP + PLOT} className="stroke-current" strokeWidth={1} />

@@ -39,7 +39,7 @@ function NavList({ nav, vertical }: { nav: readonly NavItem[]; vertical: boolean
           <Link
             href={item.href}
             prefetch={false}
-            className="block rounded-md px-2 py-1.5 text-sm font-medium text-slate-800 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-sky-600 dark:text-slate-200 dark:hover:bg-slate-800"
+            className="block rounded-md px-2 py-1.5 text-sm font-medium text-ink hover:bg-raised focus-ring"
           >
             {item.label}
           </Link>
@@ -95,7 +95,7 @@ export function DashboardFrame({ merchantName, email, role, mode, nav, switchMod
         Skip to content
       </a>
       <ModeBand mode={mode} />
-      <header className="border-b border-slate-200 px-4 py-3 dark:border-slate-800">
+      <header className="border-b border-line px-4 py-3">
         <div className="mx-auto flex max-w-7xl flex-wrap items-center justify-between gap-3">
           <div className="min-w-0">
             <p className="truncate text-lg font-semibold">{merchantName}</p>

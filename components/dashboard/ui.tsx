@@ -1,22 +1,53 @@
 /**
- * The dashboard's shared look: class names and tiny presentational pieces. Server components;
+ * The dashboard's shared look, in the design tokens of app/globals.css (docs/decisions/101): class
+ * names and tiny presentational pieces. Server components;
  * nothing here needs the browser's JavaScript. Controls (buttons, inputs, fields, tables, badges,
  * dialogs, menus) are the kit's, in components/ui.
  */
+import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { FIAT_CURRENCIES } from '@/lib/catalog';
 
-export const LINK =
-  'text-sky-800 underline underline-offset-2 hover:text-sky-600 dark:text-sky-300 dark:hover:text-sky-200';
-export const CARD = 'rounded-lg border border-slate-200 p-4 dark:border-slate-700';
-/** Secondary text that still meets the contrast axe asks for on both backgrounds. */
-export const MUTED = 'text-slate-600 dark:text-slate-400';
+export const LINK = 'text-link underline underline-offset-2 hover:text-link-hover focus-ring';
+export const CARD = 'rounded-lg border border-line p-4';
+/** Secondary text that still meets the contrast axe asks for on both backgrounds (the `muted` token). */
+export const MUTED = 'text-muted';
 
-export function PageTitle({ children, description }: { children: ReactNode; description?: ReactNode }) {
+/**
+ * The body of every signed-in dashboard page (the frame's `main` holds it): the title first, where
+ * it starts on every page, then what the page says of itself and the way back to its list. A page
+ * adds no margin or padding around itself, so its heading starts at the frame's one offset
+ * (e2e/polish.spec.ts measures it on every page; tests/dashboard-kit.test.ts holds every page to
+ * this component). `narrow` keeps a page of forms to a readable line length, aligned where the
+ * others start.
+ */
+export function PageBody({
+  title,
+  description,
+  back,
+  narrow = false,
+  children,
+}: {
+  title: ReactNode;
+  description?: ReactNode;
+  back?: { href: string; label: string };
+  narrow?: boolean;
+  children: ReactNode;
+}) {
   return (
-    <div className="mb-4">
-      <h1 className="text-2xl font-semibold">{children}</h1>
-      {description ? <p className={`mt-1 text-sm ${MUTED}`}>{description}</p> : null}
+    <div data-testid="page-body" className={narrow ? 'max-w-3xl' : undefined}>
+      <div className="mb-4">
+        <h1 className="text-title font-semibold">{title}</h1>
+        {description ? <p className={`mt-1 text-sm ${MUTED}`}>{description}</p> : null}
+        {back ? (
+          <p className="mt-1 text-sm">
+            <Link href={back.href} className={LINK}>
+              {`← ${back.label}`}
+            </Link>
+          </p>
+        ) : null}
+      </div>
+      {children}
     </div>
   );
 }
@@ -25,7 +56,7 @@ export function PageTitle({ children, description }: { children: ReactNode; desc
 export function Section({ title, children, id }: { title: string; children: ReactNode; id?: string }) {
   return (
     <section aria-labelledby={id ? `${id}-title` : undefined} className="mt-6">
-      <h2 id={id ? `${id}-title` : undefined} className="mb-2 text-lg font-semibold">
+      <h2 id={id ? `${id}-title` : undefined} className="mb-2 text-section font-semibold">
         {title}
       </h2>
       {children}

@@ -109,7 +109,7 @@ function CoinGroup({ coin, current, im }: { coin: InvoiceCoin; current: string |
         <span dir="ltr" className="font-semibold">
           {coin.ticker}
         </span>{' '}
-        <span className="text-sm font-normal text-slate-700 dark:text-slate-300">{coin.name}</span>
+        <span className="text-sm font-normal text-muted">{coin.name}</span>
         {shared !== null && !single && (
           <>
             {' '}

@@ -76,9 +76,9 @@ export function CoinSearch({
             placeholder={texts.hint}
             autoComplete="off"
             spellCheck={false}
-            className="mt-1 w-full rounded-md border border-slate-500 bg-white px-3 py-2 text-base text-slate-900 placeholder:text-slate-600 dark:border-slate-400 dark:bg-slate-900 dark:text-slate-100 dark:placeholder:text-slate-400"
+            className="mt-1 w-full rounded-md border border-line-strong bg-surface px-3 py-2 text-base text-ink placeholder:text-muted focus-ring"
           />
-          <p role="status" className="mt-1 text-sm">
+          <p role="status" className={shown?.size === 0 ? 'empty-state mt-2' : 'mt-1 text-sm'}>
             {shown
               ? shown.size === 0
                 ? texts.none

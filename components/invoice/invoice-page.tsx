@@ -134,7 +134,7 @@ export function InvoicePage({ view, m, im, language, price, error, choose, follo
           )}
 
           <section data-screen={view.screen} className={`mt-3 rounded-lg border-s-4 px-4 py-3 ${TONE[view.screen]}`}>
-            <h1 className="text-xl font-semibold">{screen.title}</h1>
+            <h1 className="text-title font-semibold">{screen.title}</h1>
             <p className="mt-1 text-sm">{screen.body}</p>
             {view.screen === 'choose' && (
               <InvoiceCountdown

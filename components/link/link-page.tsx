@@ -29,8 +29,7 @@ export interface PublicLinkView {
   range: { min: string; max: string; currency: string } | null;
 }
 
-const FIELD =
-  'mt-1 block w-full rounded-md border border-slate-500 bg-white px-3 py-2 text-lg dark:border-slate-400 dark:bg-slate-900';
+const FIELD = 'mt-1 block w-full rounded-md border border-line-strong bg-surface px-3 py-2 text-lg focus-ring';
 
 export function LinkPage({
   view,
@@ -70,7 +69,7 @@ export function LinkPage({
           <LanguageLinks current={language} m={m} />
         </header>
 
-        <h1 className="mt-4 break-words text-2xl font-semibold" data-testid="link-title">
+        <h1 className="mt-4 break-words text-title font-semibold" data-testid="link-title">
           {view.title}
         </h1>
         {view.image && (

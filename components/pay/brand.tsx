@@ -1,9 +1,9 @@
 /**
  * The merchant's brand on the payer's pages (payment and invoice), drawn on the server: the
  * logo beside "Pay to ..." and the accent colour, set as `--brand` on the page's <main>, which
- * app/globals.css applies to the primary buttons (`brand-button`, also inside the client leaves,
- * which so need no new prop) and to the header's line. Without a brand nothing here renders
- * anything, and the pages look as they always did.
+ * app/globals.css makes the `primary` design token there: the primary buttons (also inside the
+ * client leaves, which so need no new prop) and the header's line. Without a brand nothing here
+ * renders anything, and the pages take the neutral primary the dashboard has.
  */
 import type { CSSProperties, ReactNode } from 'react';
 import type { PublicBrand } from '@/lib/pay/view';
@@ -16,7 +16,7 @@ export function brandProps(brand: PublicBrand): { 'data-brand'?: string; style?:
 
 /** The header's classes: a line in the accent colour under it when there is one. */
 export function brandHeaderClass(brand: PublicBrand): string {
-  return brand.color ? 'brand-line border-b-4 pb-2' : '';
+  return brand.color ? 'border-b-4 border-primary pb-2' : '';
 }
 
 /** "Pay to {merchant}", after the merchant's logo when there is one (its alt text is the merchant's name). */

@@ -4,6 +4,7 @@
  */
 import Link from 'next/link';
 import { GoBack } from '../invoice/go-back';
+import { BUTTON } from './ui';
 
 export function PayerNotFound({
   title,
@@ -18,14 +19,11 @@ export function PayerNotFound({
 }) {
   return (
     <main className="mx-auto max-w-md px-4 py-10">
-      <h1 className="text-xl font-semibold">{title}</h1>
+      <h1 className="text-title font-semibold">{title}</h1>
       <p className="mt-2">{body}</p>
       <p className="mt-4 flex flex-wrap items-center gap-4">
-        <GoBack
-          text={goBack}
-          className="rounded-md bg-slate-900 px-4 py-2 font-medium text-white dark:bg-slate-100 dark:text-slate-900"
-        />
-        <Link href="/" className="font-medium underline">
+        <GoBack text={goBack} className={BUTTON} />
+        <Link href="/" className="font-medium text-link underline hover:text-link-hover focus-ring">
           {home}
         </Link>
       </p>

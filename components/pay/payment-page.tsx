@@ -25,7 +25,7 @@ import { InvoicePrice } from './invoice-price';
 import { LanguageLinks } from './language-links';
 import type { PayerRefundNotice } from './pay-refund';
 import { PayLive } from './pay-live';
-import { fill } from './ui';
+import { BUTTON, fill } from './ui';
 import { WalletPay } from './wallet-pay';
 
 /** The QR code drawn at 160 px on a phone (its first screen is short), 192 px from 768 px wide, 168 px in an iframe. */
@@ -215,7 +215,7 @@ function PayBlock({
             {(['uri', 'address'] as const).map((kind) => (
               <label
                 key={kind}
-                className="cursor-pointer rounded-md border border-slate-400 px-3 py-1 has-[:checked]:bg-slate-900 has-[:checked]:text-white has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-sky-600 dark:has-[:checked]:bg-slate-100 dark:has-[:checked]:text-slate-900"
+                className="cursor-pointer rounded-md border border-slate-400 px-3 py-1 has-[:checked]:bg-primary has-[:checked]:text-on-primary has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-focus"
               >
                 <input
                   type="radio"
@@ -256,13 +256,13 @@ function PayBlock({
           </p>
           <CopyButton value={view.address} label={m.copyAddress} text={m.copy} done={m.copied} />
         </div>
-        <p className="mt-2 text-xs text-slate-700 dark:text-slate-300">{networkText}</p>
+        <p className="mt-2 text-xs text-muted">{networkText}</p>
       </div>
       {deepLink && (
         <a
           href={deepLink}
           target={embed ? '_top' : undefined}
-          className="brand-button mt-3 block rounded-md bg-slate-900 px-4 py-2 text-center font-medium text-white md:col-start-1 md:self-start dark:bg-slate-100 dark:text-slate-900"
+          className={`${BUTTON} mt-3 block text-center md:col-start-1 md:self-start`}
         >
           {m.openWallet}
         </a>

@@ -42,14 +42,14 @@ export function ReceiptPage({
           </MerchantLine>
           <LanguageLinks current={language} m={m} />
         </header>
-        <h1 className="mt-6 text-2xl font-semibold" data-testid="receipt-title">
+        <h1 className="mt-6 text-title font-semibold" data-testid="receipt-title">
           {fill(rm.receiptTitle, { merchant })}
         </h1>
-        <p className="mt-1 text-slate-700 dark:text-slate-300">{document.status}</p>
+        <p className="mt-1 text-muted">{document.status}</p>
         <dl className="mt-6 grid gap-4" data-testid="receipt-rows">
           {document.rows.map((row, i) => (
             <div key={i}>
-              <dt className="text-sm text-slate-700 dark:text-slate-300">{row.label}</dt>
+              <dt className="text-sm text-muted">{row.label}</dt>
               <dd className="mt-0.5 whitespace-pre-line break-words">
                 <Value row={row} />
               </dd>

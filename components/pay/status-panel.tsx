@@ -49,7 +49,7 @@ export function StatusPanel({ view, m, language, embed, left, phase, redirect, p
     <section data-screen={view.screen} className={`mt-3 rounded-lg border-s-4 px-4 py-3 ${TONE[view.screen]}`}>
       {/* The countdown beside the heading: a phone's first screen is for the QR code. */}
       <div className="flex flex-wrap items-baseline justify-between gap-x-3">
-        <h1 className="text-xl font-semibold">{screen.title}</h1>
+        <h1 className="text-title font-semibold">{screen.title}</h1>
         {pending && !covered && <Countdown left={left} phase={phase} expiresAt={view.expiresAt} m={m} className="" />}
       </div>
       <p className="mt-1 text-sm">{screen.body}</p>

@@ -6,9 +6,12 @@
 import type { ReactNode } from 'react';
 import { formatAmount } from '@/lib/pay/format';
 
-/** The look of the panel's buttons and button-like links (in the merchant's accent colour when set: ./brand). */
+/**
+ * The look of the panel's buttons and button-like links: the dashboard's primary in the shared
+ * design tokens (app/globals.css), which take the merchant's brand colour on a branded page (./brand).
+ */
 export const BUTTON =
-  'brand-button rounded-md bg-slate-900 px-4 py-2 font-medium text-white disabled:opacity-60 dark:bg-slate-100 dark:text-slate-900';
+  'rounded-md bg-primary px-4 py-2 font-medium text-on-primary hover:bg-primary-hover focus-ring disabled:opacity-60';
 
 /** An amount with its currency, digits grouped as the page's language writes them, left to right inside any language. */
 export function amountText(amount: string, currency: string, language: string) {

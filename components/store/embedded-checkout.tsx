@@ -43,7 +43,7 @@ export function EmbeddedCheckout({
         src={src}
         title="Payment page"
         style={height === null ? undefined : { height }}
-        className="mt-3 box-content h-[640px] w-full rounded-lg border border-slate-200 dark:border-slate-800"
+        className="mt-3 box-content h-[640px] w-full rounded-lg border border-line"
       />
     </>
   );

@@ -50,11 +50,11 @@ export function SubscriberPage({
         </p>
       )}
       <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2">
-        <dt className="text-slate-700 dark:text-slate-300">{t.plan}</dt>
+        <dt className="text-muted">{t.plan}</dt>
         <dd>
           <bdi>{view.plan}</bdi>
         </dd>
-        <dt className="text-slate-700 dark:text-slate-300">{t.price}</dt>
+        <dt className="text-muted">{t.price}</dt>
         <dd>
           <bdi>{view.price}</bdi>
         </dd>
@@ -64,7 +64,7 @@ export function SubscriberPage({
         </dd>
         {view.paidUntil && (
           <>
-            <dt className="text-slate-700 dark:text-slate-300">{t.paidUntil}</dt>
+            <dt className="text-muted">{t.paidUntil}</dt>
             <dd>
               <bdi>{view.paidUntil}</bdi>
             </dd>
@@ -72,7 +72,7 @@ export function SubscriberPage({
         )}
         {view.creditPeriods > 0 && (
           <>
-            <dt className="text-slate-700 dark:text-slate-300">{t.credit}</dt>
+            <dt className="text-muted">{t.credit}</dt>
             <dd>{view.creditPeriods}</dd>
           </>
         )}

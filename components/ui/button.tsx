@@ -1,5 +1,6 @@
 /**
- * The dashboard's one button: variants as data, so that every page draws the same four kinds. A
+ * The dashboard's one button: variants as data, so that every page draws the same four kinds, in
+ * the design tokens of app/globals.css (docs/decisions/101) the payer's buttons share. A
  * link that looks like a button is a `Button asChild` around the link (Radix Slot gives the link the
  * classes), not a second class string. Server-safe: no state, no effects.
  */
@@ -7,18 +8,17 @@ import { Slot } from '@radix-ui/react-slot';
 import type { ButtonHTMLAttributes } from 'react';
 
 const BASE =
-  'inline-flex items-center justify-center gap-1 rounded-md font-medium focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-600 disabled:cursor-not-allowed disabled:opacity-60';
+  'inline-flex items-center justify-center gap-1 rounded-md font-medium focus-ring disabled:cursor-not-allowed disabled:opacity-60';
 
 export const BUTTON_VARIANTS = {
   /** The page's main action (one per form). */
-  primary: 'bg-slate-900 text-white hover:bg-slate-700 dark:bg-slate-100 dark:text-slate-900 dark:hover:bg-slate-300',
+  primary: 'bg-primary text-on-primary hover:bg-primary-hover',
   /** Every other action, and links drawn as buttons. */
-  secondary:
-    'border border-slate-400 text-slate-900 hover:bg-slate-100 dark:border-slate-500 dark:text-slate-100 dark:hover:bg-slate-800',
+  secondary: 'border border-line-strong text-ink hover:bg-raised',
   /** Cannot be undone: revoke, remove, turn off. */
   danger: 'bg-red-700 text-white hover:bg-red-800 dark:bg-red-700 dark:hover:bg-red-600',
   /** A minor action inside text: drawn as a link. */
-  text: 'text-sky-800 underline underline-offset-2 hover:text-sky-600 dark:text-sky-300 dark:hover:text-sky-200',
+  text: 'text-link underline underline-offset-2 hover:text-link-hover',
 } as const;
 
 export const BUTTON_SIZES = {

@@ -15,10 +15,8 @@ export function Disclosure({
   children: ReactNode;
 }) {
   return (
-    <details className={`rounded-md border border-slate-200 dark:border-slate-700 ${className ?? ''}`}>
-      <summary className="cursor-pointer rounded-md px-3 py-2 text-sm font-medium focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-sky-600">
-        {summary}
-      </summary>
+    <details className={`rounded-md border border-line ${className ?? ''}`}>
+      <summary className="cursor-pointer rounded-md px-3 py-2 text-sm font-medium focus-ring">{summary}</summary>
       {children}
     </details>
   );

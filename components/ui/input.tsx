@@ -1,11 +1,12 @@
 /**
  * The dashboard's text inputs, selects and text areas: one look, readable in light and dark, with
- * the same focus ring as the buttons. Server-safe. A label and its hint and error: `Field`.
+ * the same focus ring as the buttons, in the design tokens the payer's fields share (app/globals.css).
+ * Server-safe. A label and its hint and error: `Field`.
  */
 import type { InputHTMLAttributes, SelectHTMLAttributes, TextareaHTMLAttributes } from 'react';
 
 const CONTROL =
-  'block w-full border border-slate-400 bg-white text-slate-900 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-sky-600 aria-invalid:border-red-700 disabled:opacity-60 dark:border-slate-500 dark:bg-slate-900 dark:text-slate-100 dark:aria-invalid:border-red-400';
+  'block w-full border border-line-strong bg-surface text-ink focus-ring aria-invalid:border-red-700 disabled:opacity-60 dark:aria-invalid:border-red-400';
 
 const join = (...classes: (string | undefined)[]) => classes.filter(Boolean).join(' ');
 

@@ -25,7 +25,7 @@ export function DataTable({
     // Focusable so that keyboard users can scroll it (axe: scrollable-region-focusable). Relative: a
     // hidden column title (sr-only, absolutely placed) scrolls with the table instead of widening the page.
     <div
-      className="relative max-w-full overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-700"
+      className="relative max-w-full overflow-x-auto rounded-lg border border-line"
       tabIndex={0}
       role="region"
       aria-label={caption}
@@ -53,11 +53,7 @@ export function DataTable({
 export const CELL = 'px-3 py-2 align-top';
 
 export function EmptyState({ children }: { children: ReactNode }) {
-  return (
-    <p className="rounded-lg border border-dashed border-slate-300 p-6 text-center text-sm text-slate-600 dark:border-slate-600 dark:text-slate-400">
-      {children}
-    </p>
-  );
+  return <p className="empty-state">{children}</p>;
 }
 
 /**

@@ -22,11 +22,13 @@ import { refuseKeyMaterial, type PayoutError } from '../payouts';
 import { processSlot } from '../process';
 import {
   API_ERRORS,
+  describeProblems,
+  fieldProblems,
   nonceField,
   OPERATIONS,
   moneyOutAccess,
+  scopeRefusal as scopeRefusalOf,
   scopesAllow,
-  scopesGranting,
   type ApiErrorName,
   type OperationAccess,
   type ErrorBody,
@@ -270,17 +272,8 @@ async function identify(
 
 /** INSUFFICIENT_SCOPE, with the key's scopes and those that would do in its details. */
 function scopeRefusal(key: ApiKey, access: OperationAccess): ApiError {
-  const would = scopesGranting(access);
-  return new ApiError(
-    'INSUFFICIENT_SCOPE',
-    `This key's scope (${key.scopes.join(', ')}) does not allow this operation; a key with ${would.join(' or ')} does.`,
-    [
-      {
-        path: 'x-api-public-key',
-        message: `has scopes ${key.scopes.join(', ')}; this operation needs ${would.join(' or ')}`,
-      },
-    ],
-  );
+  const { message, details } = scopeRefusalOf(key.scopes, access);
+  return new ApiError('INSUFFICIENT_SCOPE', message, details);
 }
 
 /** Lower-case hex HMAC-SHA256 of the raw body keyed with the private key's UTF-8 bytes. */
@@ -322,31 +315,14 @@ function validate<S extends z.ZodType>(
   json: Record<string, unknown>,
   requireNonce: boolean,
 ): { nonce: string; input: z.output<S> } {
-  const details: ErrorDetail[] = [];
   const nonceResult = readNonce(json);
   const nonce = 'nonce' in nonceResult ? nonceResult.nonce : '';
-  if (requireNonce && 'problem' in nonceResult) details.push({ path: 'nonce', message: nonceResult.problem });
+  const nonceProblem =
+    requireNonce && 'problem' in nonceResult ? [{ path: 'nonce', message: nonceResult.problem }] : [];
   const result = schema.safeParse(json);
-  if (!result.success) {
-    for (const issue of result.error.issues) {
-      const path = issue.path.join('.');
-      if (details.some((d) => d.path === path)) continue; // the first problem of a field says enough
-      const given = issue.path.reduce<unknown>(
-        (v, p) => (v && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[p] : undefined),
-        json,
-      );
-      details.push({
-        path,
-        message: given === undefined && issue.code === 'invalid_type' ? 'is required' : issue.message,
-      });
-    }
-  }
-  if (details.length > 0) throw new ApiError('VALIDATION_ERROR', describe(details), details);
+  const details = result.success ? nonceProblem : fieldProblems(result.error.issues, json, nonceProblem);
+  if (details.length > 0) throw new ApiError('VALIDATION_ERROR', describeProblems(details), details);
   return { nonce, input: (result as z.ZodSafeParseSuccess<z.output<S>>).data };
-}
-
-function describe(details: ErrorDetail[]): string {
-  return details.map((d) => `${d.path} ${d.message}`).join('; ');
 }
 
 /** The JSON envelope with the headers every API answer carries (next.config.mjs's too, for the node:http front). */

@@ -105,6 +105,36 @@ export type ApiErrorName = keyof typeof API_ERRORS;
 export const errorDetail = z.object({ path: z.string(), message: z.string() });
 export type ErrorDetail = z.infer<typeof errorDetail>;
 
+/**
+ * The problems zod found in a request body's fields as VALIDATION_ERROR's details name them, after
+ * those `known` (the nonce's): the first problem of each field, "is required" for one absent.
+ */
+export function fieldProblems(
+  issues: readonly z.core.$ZodIssue[],
+  json: Record<string, unknown>,
+  known: readonly ErrorDetail[] = [],
+): ErrorDetail[] {
+  const details = [...known];
+  for (const issue of issues) {
+    const path = issue.path.join('.');
+    if (details.some((d) => d.path === path)) continue; // the first problem of a field says enough
+    const given = issue.path.reduce<unknown>(
+      (v, p) => (v && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[p] : undefined),
+      json,
+    );
+    details.push({
+      path,
+      message: given === undefined && issue.code === 'invalid_type' ? 'is required' : issue.message,
+    });
+  }
+  return details;
+}
+
+/** VALIDATION_ERROR's message: each field with its problem. */
+export function describeProblems(details: readonly ErrorDetail[]): string {
+  return details.map((d) => `${d.path} ${d.message}`).join('; ');
+}
+
 /** `{"success": true, "response": ...}`: the response is the operation's own (./responses). */
 export const successEnvelope = z.object({ success: z.literal(true), response: z.unknown() });
 

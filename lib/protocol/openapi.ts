@@ -9,10 +9,11 @@
  * and in the error answers.
  */
 import { z } from 'zod';
-import { API_ERRORS, errorEnvelope, type ApiErrorName } from './errors';
+import { API_ERRORS, describeProblems, errorEnvelope, fieldProblems, type ApiErrorName } from './errors';
+import { EXAMPLE_ID, exampleOf } from './examples';
 import { OPERATION_ALIASES, OPERATIONS, type OperationName } from './operations';
 import { nonceField } from './requests';
-import { KEY_SCOPES, scopesGranting } from './scopes';
+import { KEY_SCOPE_VALUES, KEY_SCOPES, scopeRefusal, scopesGranting } from './scopes';
 import { UNSUPPORTED_OPERATIONS } from './unsupported';
 
 type JsonSchema = Record<string, unknown>;
@@ -158,7 +159,7 @@ const signature = createHmac('sha256', process.env.PRIVATE_KEY).update(body, 'ut
 - A key's scope decides which operations it may call; another key is answered 403 \`INSUFFICIENT_SCOPE\`.
 - Every answer carries an \`x-request-id\` header, also in the gateway's log line for the request.`;
 
-const ID = '6f1c1b1e-8f7a-4c4b-9a55-2d0f5f0b8e21';
+const ID = EXAMPLE_ID;
 
 /** An example request body per operation (the nonce added to each). */
 const EXAMPLES: Record<OperationName, Record<string, unknown>> = {
@@ -309,8 +310,17 @@ function scopesNote(name: OperationName): string {
   return `Key scopes that may call it: ${scopes.join(', ')}. Any other key is answered 403 INSUFFICIENT_SCOPE.`;
 }
 
-/** The error answers, one response per HTTP status, each error name an example of it. */
-function errorResponses(names: readonly ApiErrorName[]): OpenApiOperation['responses'] {
+/** What an error answer says: the table's message with no details, unless an operation says more. */
+type ErrorExample = { message: string; details: { path: string; message: string }[] };
+
+/**
+ * The error answers, one response per HTTP status, each error name an example of it: the error
+ * table's words, or the operation's own where the contract says what it would answer (`own`).
+ */
+function errorResponses(
+  names: readonly ApiErrorName[],
+  own: Partial<Record<ApiErrorName, ErrorExample>> = {},
+): OpenApiOperation['responses'] {
   const byStatus = new Map<number, ApiErrorName[]>();
   for (const name of names)
     byStatus.set(API_ERRORS[name].status, [...(byStatus.get(API_ERRORS[name].status) ?? []), name]);
@@ -323,22 +333,44 @@ function errorResponses(names: readonly ApiErrorName[]): OpenApiOperation['respo
           'application/json': {
             schema: { $ref: '#/components/schemas/Error' },
             examples: Object.fromEntries(
-              errors.map((name) => [
-                name,
-                {
-                  value: {
-                    success: false,
-                    error: { code: API_ERRORS[name].code, name, message: API_ERRORS[name].message, details: [] },
-                    requestId: ID,
+              errors.map((name) => {
+                const { message, details } = own[name] ?? { message: API_ERRORS[name].message, details: [] };
+                return [
+                  name,
+                  {
+                    value: {
+                      success: false,
+                      error: { code: API_ERRORS[name].code, name, message, details },
+                      requestId: ID,
+                    },
                   },
-                },
-              ]),
+                ];
+              }),
             ),
           },
         },
       },
     ]),
   );
+}
+
+/**
+ * An operation's main refusals as the API edge would write them: VALIDATION_ERROR for an empty
+ * body (the nonce and each required field named), INSUFFICIENT_SCOPE to a key of a scope that
+ * does not grant it.
+ */
+function ownErrors(name: OperationName): Partial<Record<ApiErrorName, ErrorExample>> {
+  const { request, access } = OPERATIONS[name];
+  const parsed = request.safeParse({});
+  const details = fieldProblems(parsed.success ? [] : parsed.error.issues, {}, [
+    { path: 'nonce', message: 'is required' },
+  ]);
+  const granting = scopesGranting(access);
+  const other = KEY_SCOPE_VALUES.find((scope) => !granting.includes(scope));
+  return {
+    VALIDATION_ERROR: { message: describeProblems(details), details },
+    ...(other ? { INSUFFICIENT_SCOPE: scopeRefusal([other], access) } : {}),
+  };
 }
 
 const ALL_ERRORS = (Object.keys(API_ERRORS) as ApiErrorName[]).filter((name) => name !== 'NOT_SUPPORTED');
@@ -361,6 +393,7 @@ function requestBody(schema: z.ZodType, example: Record<string, unknown>) {
 
 function operationPath(name: OperationName, aliasOf?: OperationName): { post: OpenApiOperation } {
   const { request, response } = OPERATIONS[aliasOf ?? name];
+  const answer = jsonSchema(response, 'output');
   const summary = aliasOf ? `${SUMMARIES[aliasOf]} (another spelling of \`${aliasOf}\`)` : SUMMARIES[name];
   return {
     post: {
@@ -378,13 +411,14 @@ function operationPath(name: OperationName, aliasOf?: OperationName): { post: Op
             'application/json': {
               schema: {
                 type: 'object',
-                properties: { success: { const: true }, response: jsonSchema(response, 'output') },
+                properties: { success: { const: true }, response: answer },
                 required: ['success', 'response'],
               },
+              example: { success: true, response: exampleOf(answer) },
             },
           },
         },
-        ...errorResponses(ALL_ERRORS),
+        ...errorResponses(ALL_ERRORS, ownErrors(aliasOf ?? name)),
       },
     },
   };

@@ -22,6 +22,7 @@
  * - `refunds:create`: create refunds. Money out.
  * - `refunds:read`: read refunds: every key that reads, and the refunds scope (which reads what it made).
  */
+import type { ErrorDetail } from './errors';
 export const OPERATION_ACCESS_VALUES = [
   'base',
   'orders:read',
@@ -121,6 +122,26 @@ export function moneyOutAccess(access: OperationAccess): boolean {
 /** The scopes that grant `access` (for an error's details and the docs). */
 export function scopesGranting(access: OperationAccess): KeyScope[] {
   return KEY_SCOPE_VALUES.filter((scope) => (KEY_SCOPES[scope].grants as readonly OperationAccess[]).includes(access));
+}
+
+/**
+ * What INSUFFICIENT_SCOPE says to a key with `scopes` (its own scopes and those that would do),
+ * as the API edge answers it and the OpenAPI document shows it.
+ */
+export function scopeRefusal(
+  scopes: readonly KeyScope[],
+  access: OperationAccess,
+): { message: string; details: ErrorDetail[] } {
+  const would = scopesGranting(access);
+  return {
+    message: `This key's scope (${scopes.join(', ')}) does not allow this operation; a key with ${would.join(' or ')} does.`,
+    details: [
+      {
+        path: 'x-api-public-key',
+        message: `has scopes ${scopes.join(', ')}; this operation needs ${would.join(' or ')}`,
+      },
+    ],
+  };
 }
 
 /** Whether `scopes` is a set a key may hold: one base scope at most, each scope once, at least one. */

@@ -1,11 +1,10 @@
 import Link from 'next/link';
-import { LINK, PageTitle } from '@/components/dashboard/ui';
+import { LINK, PageBody } from '@/components/dashboard/ui';
 
 /** An unknown id, or one of the other mode: inside the dashboard's frame, so the mode switch is at hand. */
 export default function DashboardNotFound() {
   return (
-    <>
-      <PageTitle>Not found</PageTitle>
+    <PageBody title="Not found">
       <p className="text-sm">
         Nothing here in the mode you are viewing. Test data and live data are kept apart: an order made with a test key
         shows only in test mode, and the other way round.
@@ -15,6 +14,6 @@ export default function DashboardNotFound() {
           Back to the orders
         </Link>
       </p>
-    </>
+    </PageBody>
   );
 }

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { BarChart } from '@/components/dashboard/bar-chart';
-import { Amount, CARD, LINK, MUTED, PageTitle, Section, Time } from '@/components/dashboard/ui';
+import { Amount, CARD, LINK, MUTED, PageBody, Section, Time } from '@/components/dashboard/ui';
 import { getDatabase } from '@/lib/db';
 import { overview, type ChainState } from '@/lib/dashboard';
 import { ORDER_STATUS_VALUES } from '@/lib/protocol';
@@ -24,13 +24,10 @@ export default async function OverviewPage() {
   const data = await overview(await getDatabase(), { merchantId: session.merchantId, mode: session.mode });
   const unpriced = data.usd.unpriced.length > 0 ? ` Without ${data.usd.unpriced.join(', ')}: no current rate.` : '';
   return (
-    <>
-      <PageTitle
-        description={`${session.mode === 'test' ? 'Test' : 'Live'} data. Days are UTC days; "7 days" is today and the six days before.`}
-      >
-        Overview
-      </PageTitle>
-
+    <PageBody
+      title="Overview"
+      description={`${session.mode === 'test' ? 'Test' : 'Live'} data. Days are UTC days; "7 days" is today and the six days before.`}
+    >
       <Section title="Received" id="received">
         <div className={`${CARD} mb-3`}>
           <p className="text-sm font-medium">In USD at current rates</p>
@@ -151,6 +148,6 @@ export default async function OverviewPage() {
           ))}
         </ul>
       </Section>
-    </>
+    </PageBody>
   );
 }

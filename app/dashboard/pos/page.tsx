@@ -185,7 +185,7 @@ export default async function PosPage({ searchParams }: Props) {
             </thead>
             <tbody>
               {sales.map((row) => (
-                <tr key={row.id} className="border-t border-slate-300 dark:border-slate-700">
+                <tr key={row.id} className="border-t border-line">
                   <td className="py-1" dir="ltr">
                     {row.created_at.toISOString().slice(11, 16)}
                   </td>

@@ -51,7 +51,7 @@ const ERRORS: Record<string, keyof RefundClaimMessages['page']['errors']> = {
   busy: 'busy',
 };
 
-const FIELD = 'mt-1 block w-full rounded-md border border-slate-400 bg-white px-3 py-2 font-mono dark:bg-slate-900';
+const FIELD = 'mt-1 block w-full rounded-md border border-line-strong bg-surface px-3 py-2 font-mono focus-ring';
 const ADDRESS_BOX = 'mt-2 break-all rounded-md bg-slate-100 p-3 font-mono dark:bg-slate-800';
 
 /**

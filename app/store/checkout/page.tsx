@@ -59,7 +59,7 @@ export default async function CheckoutPage({ searchParams }: { searchParams: Pro
             <button type="submit" className="w-full rounded-md bg-emerald-700 px-4 py-3 font-semibold text-white">
               Pay
             </button>
-            <p className="mt-2 text-center text-sm text-slate-600 dark:text-slate-300">
+            <p className="mt-2 text-center text-sm text-muted">
               You choose the cryptocurrency on the next page; its amount is worked out from the price in dollars.
             </p>
           </form>

@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { PageBody } from '@/components/dashboard/ui';
 import { QRCodeSVG } from 'qrcode.react';
 import { z } from 'zod';
 import { getDatabase } from '@/lib/db';
@@ -32,8 +33,7 @@ export default async function AccountPage({
   const pending = session.twoFactorEnabled ? undefined : await enrolment(db, session.userId);
   const recoveryLeft = session.twoFactorEnabled ? await unusedRecoveryCodes(db, session.userId) : 0;
   return (
-    <div className="mx-auto max-w-2xl p-4">
-      <h1 className="text-2xl font-semibold">Your account</h1>
+    <PageBody title="Your account" narrow>
       <p className="mt-2">
         {session.email} · {session.role} at {session.merchantName}
       </p>
@@ -112,7 +112,7 @@ export default async function AccountPage({
                 minLength={PASSWORD_MIN_LENGTH}
                 aria-describedby="new-password-rule"
               />
-              <p id="new-password-rule" className="mt-1 text-sm text-slate-700 dark:text-slate-300">
+              <p id="new-password-rule" className="mt-1 text-sm text-muted">
                 At least {PASSWORD_MIN_LENGTH} characters; not a common password, nor your e-mail address.
               </p>
             </div>
@@ -140,6 +140,6 @@ export default async function AccountPage({
           </form>
         </div>
       </section>
-    </div>
+    </PageBody>
   );
 }

@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { PageBody } from '@/components/dashboard/ui';
 import Link from 'next/link';
 import { z } from 'zod';
 import { getDatabase } from '@/lib/db';
@@ -21,12 +22,11 @@ export default async function AuditPage({
   const { after } = params.parse(await searchParams);
   const { rows, next } = await listAudit(await getDatabase(), session.merchantId, after);
   return (
-    <div className="mx-auto max-w-5xl p-4">
-      <h1 className="text-2xl font-semibold">Audit log</h1>
+    <PageBody title="Audit log">
       <p className="mt-2">Sign-ins, user, key and settings changes and webhook resends, newest first. Times in UTC.</p>
       {/* Focusable so that keyboard users can scroll it (axe: scrollable-region-focusable), as DataTable's. */}
       <div
-        className="mt-4 overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-800"
+        className="mt-4 overflow-x-auto rounded-lg border border-line"
         tabIndex={0}
         role="region"
         aria-label="Audit log entries"
@@ -87,6 +87,6 @@ export default async function AuditPage({
           </Link>
         )}
       </nav>
-    </div>
+    </PageBody>
   );
 }

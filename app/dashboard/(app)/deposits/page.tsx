@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { Amount, LINK, Mono, Notice, PageTitle, Time, TxLink } from '@/components/dashboard/ui';
+import { Amount, LINK, Mono, Notice, PageBody, Time, TxLink } from '@/components/dashboard/ui';
 import { getDatabase } from '@/lib/db';
 import { listDepositItems, parseDepositFilters } from '@/lib/dashboard';
 import { requirePage } from '../../session';
@@ -22,10 +22,10 @@ export default async function DepositsPage({ searchParams }: { searchParams: Sea
     listDepositItems(await getDatabase(), scope, parseDepositFilters(params)),
   );
   return (
-    <>
-      <PageTitle description="Orphan deposits did not count for an order; personal deposits reached an external user's address.">
-        Deposits
-      </PageTitle>
+    <PageBody
+      title="Deposits"
+      description="Orphan deposits did not count for an order; personal deposits reached an external user's address."
+    >
       <form
         method="get"
         action="/dashboard/deposits"
@@ -88,6 +88,6 @@ export default async function DepositsPage({ searchParams }: { searchParams: Sea
           <Pager path="/dashboard/deposits" params={params} previous={list.value.previous} next={list.value.next} />
         </>
       ) : null}
-    </>
+    </PageBody>
   );
 }

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { cookies } from 'next/headers';
 import Link from 'next/link';
 import { z } from 'zod';
-import { Amount, LINK, Mono, Notice, PageTitle } from '@/components/dashboard/ui';
+import { Amount, LINK, Mono, Notice, PageBody } from '@/components/dashboard/ui';
 import { findNetwork } from '@/lib/catalog';
 import { enabledNetworks, takesOwnDepositKey } from '@/lib/chains';
 import { getDatabase } from '@/lib/db';
@@ -179,10 +179,10 @@ export default async function FundsPage({ searchParams }: { searchParams: Promis
   const canCollect = can(session.role, 'settings');
   const checks = check === 'node' ? await checkFundsAgainstNode(db, session.merchantId, session.mode) : null;
   return (
-    <>
-      <PageTitle description="What your deposit addresses hold, and what collecting it to your treasury would cost. The gateway never holds a key: you sign collections on your own machine.">
-        Funds
-      </PageTitle>
+    <PageBody
+      title="Funds"
+      description="What your deposit addresses hold, and what collecting it to your treasury would cost. The gateway never holds a key: you sign collections on your own machine."
+    >
       {notice ? (
         <Notice tone={NOTICES[notice].tone}>{`${NOTICES[notice].text}${refusal ? ` ${refusal}.` : ''}`}</Notice>
       ) : null}
@@ -483,7 +483,7 @@ export default async function FundsPage({ searchParams }: { searchParams: Promis
         <code>docs/collections.md</code>); <code>npm run collect -- prepare</code> and the API&apos;s{' '}
         <code>collections/prepare</code> prepare the same plans, and <code>funds/list</code> answers these lines.
       </p>
-    </>
+    </PageBody>
   );
 }
 

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { ExportBox } from '@/components/dashboard/export-box';
 import { Filters } from '@/components/dashboard/filters';
-import { Amount, LINK, Notice, PageTitle, Price, Time } from '@/components/dashboard/ui';
+import { Amount, LINK, Notice, PageBody, Price, Time } from '@/components/dashboard/ui';
 import { getDatabase } from '@/lib/db';
 import { listInvoiceItems, parseOrderFilters } from '@/lib/dashboard';
 import { INVOICE_STATUS_VALUES } from '@/lib/protocol';
@@ -25,8 +25,7 @@ export default async function InvoicesPage({ searchParams }: { searchParams: Sea
   const range = defaultExportRange();
   const locale = await viewerLocale();
   return (
-    <>
-      <PageTitle>Invoices</PageTitle>
+    <PageBody title="Invoices">
       <Filters
         action="/dashboard/invoices"
         values={params}
@@ -74,6 +73,6 @@ export default async function InvoicesPage({ searchParams }: { searchParams: Sea
         </>
       ) : null}
       <ExportBox kind="invoices" from={range.from} to={range.to} />
-    </>
+    </PageBody>
   );
 }

@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { PageBody } from '@/components/dashboard/ui';
 import { z } from 'zod';
 import { requirePage } from '@/app/dashboard/session';
 import { getDatabase } from '@/lib/db';
@@ -84,12 +85,11 @@ export default async function KeysPage({ searchParams }: Props) {
   const now = new Date();
   const activeKeys = keys.filter((key) => active(key, now));
   return (
-    <div className="mx-auto w-full max-w-5xl px-4 py-6">
-      <h1 className="text-2xl font-semibold">API keys</h1>
-      <p className="mt-1 text-sm text-slate-700 dark:text-slate-300">
+    <PageBody title="API keys">
+      <p className="mt-1 text-sm text-muted">
         {`Your ${session.mode} keys. Requests to the merchant API are signed with a key's private key; a ${session.mode === 'test' ? 'test key works against the sandbox only' : 'live key moves real money'}.`}
       </p>
-      <p className="mt-1 text-sm text-slate-700 dark:text-slate-300">
+      <p className="mt-1 text-sm text-muted">
         Creating a key changes nothing for integrations that already work: the webhooks of an order or invoice are
         signed with the key that made it. The webhook key signs the webhooks of everything no API key made (payment
         links, point of sale, deposits without an order, refunds, collections).
@@ -166,7 +166,7 @@ export default async function KeysPage({ searchParams }: Props) {
           </DataTable>
         </div>
       )}
-    </div>
+    </PageBody>
   );
 }
 

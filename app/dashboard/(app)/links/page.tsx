@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { ActionForm } from '@/app/dashboard/action-form';
 import { requirePage } from '@/app/dashboard/session';
-import { LINK, MUTED, PageTitle, Section } from '@/components/dashboard/ui';
+import { LINK, MUTED, PageBody, Section } from '@/components/dashboard/ui';
 import { getDatabase } from '@/lib/db';
 import { listPaymentLinks, serializePaymentLink } from '@/lib/links';
 import { can } from '@/lib/users';
@@ -25,10 +25,10 @@ export default async function LinksPage() {
   const session = await requirePage('view');
   const { links, total } = await listPaymentLinks(await getDatabase(), session, { limit: SHOWN, offset: 0 });
   return (
-    <div className="mx-auto w-full max-w-5xl px-4 py-6">
-      <PageTitle description="A payment link is a page that sells one thing: share it, or put its pay button on your site. A visit makes nothing; a payer who goes on gets an invoice, and an address only once they pick a coin.">
-        Payment links
-      </PageTitle>
+    <PageBody
+      title="Payment links"
+      description="A payment link is a page that sells one thing: share it, or put its pay button on your site. A visit makes nothing; a payer who goes on gets an invoice, and an address only once they pick a coin."
+    >
       {links.length === 0 ? (
         <EmptyState>{`No ${session.mode} payment link yet.`}</EmptyState>
       ) : (
@@ -124,6 +124,6 @@ export default async function LinksPage() {
           </ActionForm>
         </Section>
       )}
-    </div>
+    </PageBody>
   );
 }

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { LINK, MUTED, PageTitle, Time } from '@/components/dashboard/ui';
+import { LINK, MUTED, PageBody, Time } from '@/components/dashboard/ui';
 import { getDatabase } from '@/lib/db';
 import { listMail, MAIL_PAGE_SIZE } from '@/lib/mail';
 import { requirePage } from '../../session';
@@ -17,12 +17,10 @@ export default async function MailPage() {
   const session = await requirePage('view');
   const rows = await listMail(await getDatabase(), { merchantId: session.merchantId, mode: session.mode });
   return (
-    <>
-      <PageTitle
-        description={`Mail to payers. Without SMTP_URL, and in test mode, messages are caught here and sent nowhere else. The latest ${MAIL_PAGE_SIZE} are shown.`}
-      >
-        Mail
-      </PageTitle>
+    <PageBody
+      title="Mail"
+      description={`Mail to payers. Without SMTP_URL, and in test mode, messages are caught here and sent nowhere else. The latest ${MAIL_PAGE_SIZE} are shown.`}
+    >
       {rows.length === 0 ? <EmptyState>No mail was written yet.</EmptyState> : null}
       {rows.length > 0 ? (
         <DataTable
@@ -51,6 +49,6 @@ export default async function MailPage() {
           ))}
         </DataTable>
       ) : null}
-    </>
+    </PageBody>
   );
 }

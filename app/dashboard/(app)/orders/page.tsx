@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { ExportBox } from '@/components/dashboard/export-box';
 import { Filters } from '@/components/dashboard/filters';
-import { Amount, LINK, Mono, Notice, PageTitle, Price, Time } from '@/components/dashboard/ui';
+import { Amount, LINK, Mono, Notice, PageBody, Price, Time } from '@/components/dashboard/ui';
 import { getDatabase } from '@/lib/db';
 import { listOrderItems, parseOrderFilters } from '@/lib/dashboard';
 import { ORDER_STATUS_VALUES } from '@/lib/protocol';
@@ -26,8 +26,7 @@ export default async function OrdersPage({ searchParams }: { searchParams: Searc
   const range = defaultExportRange();
   const locale = await viewerLocale();
   return (
-    <>
-      <PageTitle>Orders</PageTitle>
+    <PageBody title="Orders">
       <Filters
         action="/dashboard/orders"
         values={params}
@@ -114,6 +113,6 @@ export default async function OrdersPage({ searchParams }: { searchParams: Searc
         </>
       ) : null}
       <ExportBox kind="orders" from={range.from} to={range.to} />
-    </>
+    </PageBody>
   );
 }

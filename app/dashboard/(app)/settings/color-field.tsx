@@ -17,7 +17,7 @@ export function ColorField({ initial }: { initial: string }) {
       <label htmlFor="brand-color" className="block font-medium">
         Accent colour
       </label>
-      <p id="brand-color-help" className="text-sm text-slate-700 dark:text-slate-300">
+      <p id="brand-color-help" className="text-sm text-muted">
         For the payment and invoice pages&apos; buttons and header line, written #rrggbb. White text must be legible on
         it (WCAG AA, 4.5:1). Empty: the default look.
       </p>

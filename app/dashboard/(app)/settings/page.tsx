@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { PageBody } from '@/components/dashboard/ui';
 import { notFound } from 'next/navigation';
 import { requirePage } from '@/app/dashboard/session';
 import { NETWORKS } from '@/lib/catalog';
@@ -27,7 +28,7 @@ import { FileInput, Input } from '@/components/ui/input';
 
 export const metadata: Metadata = { title: 'Settings' };
 
-const HELP = 'text-sm text-slate-700 dark:text-slate-300';
+const HELP = 'text-sm text-muted';
 const SECTION = 'mt-6 rounded-lg border border-slate-300 p-4 dark:border-slate-700';
 
 /** The payer mails, as the settings name them (docs/mail.md). */
@@ -52,9 +53,7 @@ export default async function SettingsPage() {
   const refundApproval = await refundApprovalRule(db, session.merchantId);
   const excessClaimPercent = await excessClaimRule(db, session.merchantId);
   return (
-    <div className="mx-auto w-full max-w-3xl px-4 py-6">
-      <h1 className="text-2xl font-semibold">Settings</h1>
-
+    <PageBody title="Settings" narrow>
       <section aria-labelledby="brand-title" className={SECTION}>
         <h2 id="brand-title" className="text-lg font-semibold">
           Brand
@@ -304,6 +303,6 @@ export default async function SettingsPage() {
           </ActionForm>
         </section>
       )}
-    </div>
+    </PageBody>
   );
 }

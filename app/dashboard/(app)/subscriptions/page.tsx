@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { z } from 'zod';
 import { ActionForm } from '@/app/dashboard/action-form';
 import { requirePage } from '@/app/dashboard/session';
-import { MUTED, Notice, PageTitle, Section } from '@/components/dashboard/ui';
+import { MUTED, Notice, PageBody, Section } from '@/components/dashboard/ui';
 import { getDatabase } from '@/lib/db';
 import { LANGUAGE_NAMES, LANGUAGES } from '@/lib/pay/i18n';
 import { SUBSCRIPTION_INTERVAL_VALUES } from '@/lib/protocol';
@@ -60,10 +60,10 @@ export default async function SubscriptionsPage({
   const editor = can(session.role, 'links');
   const openPlans = plans.filter((plan) => plan.active);
   return (
-    <div className="mx-auto w-full max-w-5xl px-4 py-6">
-      <PageTitle description="A subscription sends a fresh invoice each period, with reminders; periods paid ahead are drawn on before any invoice is sent. Subscribers manage theirs from the link in each mail.">
-        Subscriptions
-      </PageTitle>
+    <PageBody
+      title="Subscriptions"
+      description="A subscription sends a fresh invoice each period, with reminders; periods paid ahead are drawn on before any invoice is sent. Subscribers manage theirs from the link in each mail."
+    >
       {notice && <Notice tone="success">{NOTICES[notice]}</Notice>}
       {session.mode === 'test' && (
         <Section title="Test clock" id="test-clock">
@@ -260,6 +260,6 @@ export default async function SubscriptionsPage({
           </ActionForm>
         </Section>
       )}
-    </div>
+    </PageBody>
   );
 }

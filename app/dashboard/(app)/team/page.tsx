@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { PageBody } from '@/components/dashboard/ui';
 import { getDatabase } from '@/lib/db';
 import { listInvitations, listUsers, ROLES } from '@/lib/users';
 import { ActionForm } from '../../action-form';
@@ -18,8 +19,7 @@ export default async function TeamPage() {
   const users = (await listUsers(db, session.merchantId)).filter((u) => !u.disabled);
   const invitations = await listInvitations(db, session.merchantId);
   return (
-    <div className="mx-auto max-w-4xl p-4">
-      <h1 className="text-2xl font-semibold">Team</h1>
+    <PageBody title="Team">
       <p className="mt-2">
         Owners manage the team and read the audit log; admins manage keys, settings and resends; viewers only read.
       </p>
@@ -125,6 +125,6 @@ export default async function TeamPage() {
           </ActionForm>
         </div>
       </section>
-    </div>
+    </PageBody>
   );
 }

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { LINK, Mono, MUTED, Notice, PageTitle, Time } from '@/components/dashboard/ui';
+import { LINK, Mono, MUTED, Notice, PageBody, Time } from '@/components/dashboard/ui';
 import { ResendButton } from '@/components/dashboard/webhook-events';
 import { getDatabase } from '@/lib/db';
 import { listDeliveryItems, parseDeliveryFilters } from '@/lib/dashboard';
@@ -27,8 +27,7 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Sea
   const mayResend = can(session.role, 'resend');
   const back = failedOnly ? '/dashboard/webhooks?failed=1' : '/dashboard/webhooks';
   return (
-    <>
-      <PageTitle>Webhooks</PageTitle>
+    <PageBody title="Webhooks">
       <ResentNotice resent={resent} />
       <form
         method="get"
@@ -105,6 +104,6 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Sea
           <Pager path="/dashboard/webhooks" params={params} previous={list.value.previous} next={list.value.next} />
         </>
       ) : null}
-    </>
+    </PageBody>
   );
 }

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { Amount, CARD, LINK, Mono, MUTED, PageTitle, Section, Time } from '@/components/dashboard/ui';
+import { Amount, CARD, LINK, Mono, MUTED, PageBody, Section, Time } from '@/components/dashboard/ui';
 import { WebhookEvents } from '@/components/dashboard/webhook-events';
 import { getDatabase } from '@/lib/db';
 import { invoiceDetail } from '@/lib/dashboard';
@@ -31,13 +31,11 @@ export default async function InvoicePage({ params, searchParams }: Props) {
   const { invoice, order, webhooks } = detail;
   const { resent } = firstValues(await searchParams);
   return (
-    <>
-      <p className="mb-2 text-sm">
-        <Link href="/dashboard/invoices" className={LINK}>
-          ← Invoices
-        </Link>
-      </p>
-      <PageTitle description={<Mono>{invoice.id}</Mono>}>{`Invoice ${invoice.order ?? ''}`.trim()}</PageTitle>
+    <PageBody
+      title={`Invoice ${invoice.order ?? ''}`.trim()}
+      description={<Mono>{invoice.id}</Mono>}
+      back={{ href: '/dashboard/invoices', label: 'Invoices' }}
+    >
       <ResentNotice resent={resent} />
       <dl className={`${CARD} grid grid-cols-1 gap-x-6 gap-y-2 text-sm sm:grid-cols-[auto_1fr]`}>
         <dt className={MUTED}>Status</dt>
@@ -87,6 +85,6 @@ export default async function InvoicePage({ params, searchParams }: Props) {
           back={`/dashboard/invoices/${invoice.id}`}
         />
       </Section>
-    </>
+    </PageBody>
   );
 }

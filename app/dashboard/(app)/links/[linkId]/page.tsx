@@ -4,7 +4,7 @@ import { QRCodeSVG } from 'qrcode.react';
 import { z } from 'zod';
 import { requirePage } from '@/app/dashboard/session';
 import { CopyButton } from '@/components/pay/copy-button';
-import { CARD, MUTED, Notice, PageTitle, Section, Time } from '@/components/dashboard/ui';
+import { CARD, MUTED, Notice, PageBody, Section, Time } from '@/components/dashboard/ui';
 import { getDatabase } from '@/lib/db';
 import { isDomainErrorOf } from '@/lib/errors';
 import { getPaymentLink, serializePaymentLink } from '@/lib/links';
@@ -47,8 +47,7 @@ export default async function LinkDetailPage({ params, searchParams }: Props) {
   const { notice } = NOTICE_PARAM.parse(await searchParams);
   const button = snippet(link.link, link.title);
   return (
-    <div className="mx-auto w-full max-w-4xl px-4 py-6">
-      <PageTitle description={link.description ?? undefined}>{link.title}</PageTitle>
+    <PageBody title={link.title} description={link.description ?? undefined}>
       {notice && <Notice tone="success">{NOTICES[notice]}</Notice>}
       <dl className="grid grid-cols-2 gap-3 text-sm sm:grid-cols-4">
         {(
@@ -99,6 +98,6 @@ export default async function LinkDetailPage({ params, searchParams }: Props) {
           </Button>
         </form>
       )}
-    </div>
+    </PageBody>
   );
 }

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { LINK, MUTED, PageTitle, Section } from '@/components/dashboard/ui';
+import { LINK, MUTED, PageBody, Section } from '@/components/dashboard/ui';
 import { getDatabase } from '@/lib/db';
 import { getMail } from '@/lib/mail';
 import { requirePage } from '../../../session';
@@ -24,8 +24,7 @@ export default async function MailMessagePage({ params }: { params: Promise<{ ma
   if (!mail) notFound();
   const headers = (mail.headers as [string, string][] | null) ?? [];
   return (
-    <>
-      <PageTitle description={`To ${mail.recipient} · ${mail.kind}`}>{mail.subject ?? 'Not rendered yet'}</PageTitle>
+    <PageBody title={mail.subject ?? 'Not rendered yet'} description={`To ${mail.recipient} · ${mail.kind}`}>
       <p className="mb-4">
         <StatusBadge status={mail.state} /> <span className={MUTED}>{`${mail.attempts} attempt(s)`}</span>{' '}
         {mail.transport ? <span className={MUTED}>{`via ${mail.transport}`}</span> : null}{' '}
@@ -67,6 +66,6 @@ export default async function MailMessagePage({ params }: { params: Promise<{ ma
           </pre>
         </Section>
       ) : null}
-    </>
+    </PageBody>
   );
 }

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { Amount, CARD, LINK, Mono, MUTED, PageTitle, Section, Time, TxLink } from '@/components/dashboard/ui';
+import { Amount, CARD, LINK, Mono, MUTED, PageBody, Section, Time, TxLink } from '@/components/dashboard/ui';
 import { WebhookEvents } from '@/components/dashboard/webhook-events';
 import { FollowOrder } from '@/components/live/follow-order';
 import { LiveQueries } from '@/components/live/query-provider';
@@ -77,13 +77,11 @@ export default async function OrderPage({ params, searchParams }: Props) {
   );
   const back = `/dashboard/orders/${order.orderId}`;
   return (
-    <>
-      <p className="mb-2 text-sm">
-        <Link href="/dashboard/orders" className={LINK}>
-          ← Orders
-        </Link>
-      </p>
-      <PageTitle description={<Mono>{order.orderId}</Mono>}>{`Order ${order.clientOrderId}`}</PageTitle>
+    <PageBody
+      title={`Order ${order.clientOrderId}`}
+      description={<Mono>{order.orderId}</Mono>}
+      back={{ href: '/dashboard/orders', label: 'Orders' }}
+    >
       <ResentNotice resent={resent} />
       {order.status === 'pending' && (
         <LiveQueries>
@@ -237,7 +235,7 @@ export default async function OrderPage({ params, searchParams }: Props) {
       <Section title="Webhooks" id="webhooks">
         <WebhookEvents events={webhooks} resend={can(session.role, 'resend') ? resendWebhook : undefined} back={back} />
       </Section>
-    </>
+    </PageBody>
   );
 }
 

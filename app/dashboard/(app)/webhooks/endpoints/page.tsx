@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { z } from 'zod';
-import { LINK, Mono, MUTED, Notice, PageTitle, Section, Time } from '@/components/dashboard/ui';
+import { LINK, Mono, MUTED, Notice, PageBody, Section, Time } from '@/components/dashboard/ui';
 import { getDatabase } from '@/lib/db';
 import { EVENT_TYPES, EVENT_TYPE_VALUES, SECRET_OVERLAP_HOURS, type Endpoint } from '@/lib/protocol';
 import { can } from '@/lib/users';
@@ -39,12 +39,10 @@ export default async function EndpointsPage({ searchParams }: Props) {
   const endpoints = await listEndpoints(await getDatabase(), { merchantId: session.merchantId, mode: session.mode });
   const manage = can(session.role, 'keys');
   return (
-    <>
-      <PageTitle
-        description={`URLs that receive the ${session.mode} events of the types they name, as events/list answers them, signed with a secret of their own (x-webhook-signature). At most ${MAX_ENDPOINTS} per mode.`}
-      >
-        Webhook endpoints
-      </PageTitle>
+    <PageBody
+      title="Webhook endpoints"
+      description={`URLs that receive the ${session.mode} events of the types they name, as events/list answers them, signed with a secret of their own (x-webhook-signature). At most ${MAX_ENDPOINTS} per mode.`}
+    >
       {notice && <Notice tone={NOTICES[notice].tone}>{NOTICES[notice].text}</Notice>}
       {endpoints.length === 0 ? (
         <p className={`text-sm ${MUTED}`}>{`No ${session.mode} endpoint yet.`}</p>
@@ -63,7 +61,7 @@ export default async function EndpointsPage({ searchParams }: Props) {
           />
         </Section>
       )}
-    </>
+    </PageBody>
   );
 }
 

@@ -1,8 +1,7 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { z } from 'zod';
-import { Amount, LINK, Mono, Notice, PageTitle, Section, Time } from '@/components/dashboard/ui';
+import { Amount, LINK, Mono, Notice, PageBody, Section, Time } from '@/components/dashboard/ui';
 import { StatusBadge } from '@/components/ui/badge';
 import { getDatabase } from '@/lib/db';
 import { findNetwork } from '@/lib/catalog';
@@ -35,8 +34,8 @@ export default async function PlanPage({
   if (!('psbt' in plan)) return <AccountPlan plan={plan} notice={notice} />;
   const back =
     plan.kind === 'refund' && plan.refund.orderId
-      ? { href: `/dashboard/orders/${plan.refund.orderId}`, label: '← Order' }
-      : { href: '/dashboard/funds', label: '← Funds' };
+      ? { href: `/dashboard/orders/${plan.refund.orderId}`, label: 'Order' }
+      : { href: '/dashboard/funds', label: 'Funds' };
   const rows: [string, React.ReactNode][] = [
     ['Status', <StatusBadge key="status" status={plan.status} />],
     ['Network', `${plan.network} (${plan.chain})`],
@@ -144,7 +143,7 @@ function AccountPlan({ plan, notice }: { plan: StoredAccountPlan; notice?: 'prep
   return (
     <PlanView
       plan={plan}
-      back={{ href: '/dashboard/funds', label: '← Funds' }}
+      back={{ href: '/dashboard/funds', label: 'Funds' }}
       title="Collection plan"
       notice={notice}
       rows={rows}
@@ -181,13 +180,7 @@ function PlanView({
 }) {
   const file = `/dashboard/funds/plans/${plan.planId}/file`;
   return (
-    <>
-      <p className="mb-2 text-sm">
-        <Link href={back.href} className={LINK}>
-          {back.label}
-        </Link>
-      </p>
-      <PageTitle description={<Mono>{plan.planId}</Mono>}>{title}</PageTitle>
+    <PageBody title={title} description={<Mono>{plan.planId}</Mono>} back={back}>
       {notice === 'prepared' && (
         <Notice tone="success">Plan prepared: download it and sign it on your own machine.</Notice>
       )}
@@ -212,7 +205,7 @@ function PlanView({
         </ul>
         <p className="mt-2 text-sm">{children}</p>
       </Section>
-    </>
+    </PageBody>
   );
 }
 

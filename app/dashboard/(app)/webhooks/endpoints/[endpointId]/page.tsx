@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { z } from 'zod';
-import { LINK, Mono, MUTED, Notice, PageTitle, Time } from '@/components/dashboard/ui';
+import { LINK, Mono, MUTED, Notice, PageBody, Time } from '@/components/dashboard/ui';
 import { getDatabase } from '@/lib/db';
 import { isDomainError } from '@/lib/errors';
 import {
@@ -57,8 +57,7 @@ export default async function EndpointDeliveriesPage({ params, searchParams }: P
     ? `?${new URLSearchParams({ ...(raw.eventType ? { eventType: raw.eventType } : {}), ...(raw.state ? { state: raw.state } : {}), before: page.deliveries.at(-1)!.id })}`
     : undefined;
   return (
-    <>
-      <PageTitle description={<Mono>{endpoint.url}</Mono>}>Endpoint deliveries</PageTitle>
+    <PageBody title="Endpoint deliveries" description={<Mono>{endpoint.url}</Mono>}>
       <p className="mb-3 text-sm">
         <Link href="/dashboard/webhooks/endpoints" className={LINK}>
           All endpoints
@@ -131,6 +130,6 @@ export default async function EndpointDeliveriesPage({ params, searchParams }: P
           </Link>
         </p>
       )}
-    </>
+    </PageBody>
   );
 }

@@ -1,0 +1,87 @@
+/**
+ * One visual language for the payer's pages and the dashboard (docs/decisions/101): the design
+ * tokens of app/globals.css, light and dark, readable on their surfaces by WCAG's numbers; the
+ * dashboard kit's primary button and the payer's drawn from the same tokens, with the same focus
+ * ring; the merchant's brand colour taking the primary's place on a branded payer page only.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { relativeLuminance } from '@/lib/merchants/brand';
+import { BUTTON_VARIANTS } from '@/components/ui/button';
+import { BUTTON as PAYER_BUTTON } from '@/components/pay/ui';
+
+const ROOT = join(import.meta.dirname, '..');
+const css = readFileSync(join(ROOT, 'app/globals.css'), 'utf8');
+
+/** The `--name: #rrggbb` declarations of the block that opens at `start`. */
+function tokens(start: RegExp): Record<string, string> {
+  const from = css.search(start);
+  expect(from, String(start)).toBeGreaterThanOrEqual(0);
+  const block = css.slice(from, css.indexOf('}', from));
+  return Object.fromEntries([...block.matchAll(/--([a-z-]+):\s*(#[0-9a-f]{6});/g)].map((m) => [m[1]!, m[2]!]));
+}
+
+const contrast = (a: string, b: string) => {
+  const [hi, lo] = [relativeLuminance(a), relativeLuminance(b)].sort((x, y) => y - x);
+  return (hi! + 0.05) / (lo! + 0.05);
+};
+
+const light = tokens(/^:root \{\s*--surface:/m);
+const dark = tokens(/^ {2}:root \{\s*--surface:/m);
+
+/** Text on its background: WCAG AA for text (4.5), for a focus ring or a control's edge (3). */
+const PAIRS: [string, string, number][] = [
+  ['ink', 'surface', 4.5],
+  ['muted', 'surface', 4.5],
+  ['muted', 'surface-raised', 4.5],
+  ['ink', 'surface-raised', 4.5],
+  ['link', 'surface', 4.5],
+  ['link-hover', 'surface', 4.5],
+  ['on-primary', 'primary', 4.5],
+  ['on-primary', 'primary-hover', 4.5],
+  ['focus', 'surface', 3],
+  ['line-strong', 'surface', 3],
+];
+
+describe('the design tokens', () => {
+  it('defines every token in light and in dark', () => {
+    expect(Object.keys(light).length).toBeGreaterThanOrEqual(12);
+    expect(Object.keys(dark).sort()).toEqual(Object.keys(light).sort());
+    for (const name of Object.keys(light))
+      expect(css, name).toMatch(new RegExp(`--color-[a-z-]+: var\\(--${name}\\);`));
+  });
+
+  it.each(PAIRS)('%s on %s reads by WCAG AA in both schemes', (text, background, minimum) => {
+    for (const [scheme, set] of [
+      ['light', light],
+      ['dark', dark],
+    ] as const)
+      expect(contrast(set[text]!, set[background]!), `${text} on ${background}, ${scheme}`).toBeGreaterThanOrEqual(
+        minimum,
+      );
+  });
+
+  it("the payer's primary button is the dashboard's, in the brand colour on a branded page", () => {
+    for (const look of [BUTTON_VARIANTS.primary, PAYER_BUTTON]) {
+      expect(look).toMatch(/\bbg-primary\b/);
+      expect(look).toMatch(/\btext-on-primary\b/);
+      expect(look).not.toMatch(/\b(?:bg|text)-slate-\d+/);
+    }
+    expect(PAYER_BUTTON).toMatch(/\bfocus-ring\b/);
+    expect(css).toMatch(/\[data-brand\] \{\s*--primary: var\(--brand\);/);
+  });
+
+  it('draws one focus ring: no page or component writes its own', () => {
+    const files = ['app', 'components'].flatMap((dir) => readdirTsx(dir).filter((file) => !/\.test\.tsx?$/.test(file)));
+    expect(files.length).toBeGreaterThan(50);
+    const own = files.filter((file) => /\boutline-(?:sky|slate|blue)-\d+/.test(readFileSync(join(ROOT, file), 'utf8')));
+    expect(own).toEqual([]);
+  });
+});
+
+function readdirTsx(dir: string): string[] {
+  return (readdirSync(join(ROOT, dir), { recursive: true, encoding: 'utf8' }) as string[])
+    .filter((file) => /\.tsx?$/.test(file))
+    .map((file) => join(dir, file));
+}
