@@ -14,6 +14,7 @@ import {
   OPERATIONS,
   type OperationName,
 } from '@/lib/protocol';
+import { callInProcess } from './api-in-process';
 import { call, type ApiAnswer, type Keys } from './gateway';
 
 const document = openApiDocument();
@@ -48,13 +49,8 @@ export function expectDocumented(path: string, answer: ApiAnswer): void {
   expect(validate(answer.body), `${path} ${answer.status}: ${JSON.stringify(validate.errors)}`).toBe(true);
 }
 
-export async function checkedCall(
-  gateway: { baseUrl: string },
-  path: string,
-  body: Record<string, unknown>,
-  keys: Keys,
-): Promise<ApiAnswer> {
-  const answer = await call(gateway, path, body, keys);
+/** Checks an answer of `path` against its operation's zod schema (or the error table) and the OpenAPI document. */
+function expectContract(path: string, answer: ApiAnswer): void {
   const operation = operationOf(path);
   if (answer.status === 200 && operation) {
     const parsed = OPERATIONS[operation].response.safeParse(answer.body.response);
@@ -64,5 +60,26 @@ export async function checkedCall(
     expect(Object.keys(API_ERRORS)).toContain(answer.body.error.name);
   }
   expectDocumented(path, answer);
+}
+
+export async function checkedCall(
+  gateway: { baseUrl: string },
+  path: string,
+  body: Record<string, unknown>,
+  keys: Keys,
+): Promise<ApiAnswer> {
+  const answer = await call(gateway, path, body, keys);
+  expectContract(path, answer);
+  return answer;
+}
+
+/** `checkedCall` in this process (tests/support/api-in-process.ts: the HTTP front's wrapper, no build). */
+export async function checkedCallInProcess(
+  path: string,
+  body: Record<string, unknown>,
+  keys: Keys,
+): Promise<Omit<ApiAnswer, 'headers'>> {
+  const answer = await callInProcess(path, body, keys);
+  expectContract(path, { ...answer, headers: new Headers() });
   return answer;
 }
