@@ -210,11 +210,12 @@ export async function approveRefundAction(posted: FormData): Promise<void> {
 }
 
 /** What "Send with wallet" is told of the transaction the merchant's wallet sent. */
-export interface WalletRefundRecord {
-  /** `waiting`: not in a block yet (or the node did not answer): ask again shortly. */
-  outcome: 'recorded' | 'waiting' | 'refused';
-  message: string;
-}
+export type WalletRefundRecord =
+  | { outcome: 'recorded' }
+  /** Not in a block yet (or the node or the database did not answer): ask again shortly. */
+  | { outcome: 'waiting' }
+  /** Why lib refused it (what the chain showed, or the refund's state). */
+  | { outcome: 'refused'; message: string };
 
 const walletRecord = z.object({ orderId: z.uuid(), refundId: z.uuid(), txId: completeRefundRequest.shape.txId });
 
@@ -245,7 +246,7 @@ export async function recordWalletRefundAction(
         (error as RefundTransactionRefused).problem === 'unknown') ||
       (isDomainError(error) && error.kind === 'RefundNetworkUnavailable') ||
       isDatabaseBusy(error);
-    if (notYet) return { outcome: 'waiting', message: 'Waiting for the transaction to be in a block.' };
+    if (notYet) return { outcome: 'waiting' };
     if (isDomainError(error)) return { outcome: 'refused', message: error.message };
     throw error;
   }
@@ -257,7 +258,7 @@ export async function recordWalletRefundAction(
     mode: session.mode,
   });
   revalidatePath(`/dashboard/orders/${parsed.data.orderId}`);
-  return { outcome: 'recorded', message: `Transaction verified on chain: the refund is ${refund.state}.` };
+  return { outcome: 'recorded' };
 }
 
 /**
