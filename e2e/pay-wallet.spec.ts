@@ -465,6 +465,8 @@ test('a partial ETH refund by "Send with wallet" on the order page: the exact we
   await admin.goto(`${gw.baseUrl}/dashboard/orders/${order.orderId}`);
   await expect(admin.getByRole('button', { name: 'Send with wallet' })).toBeVisible();
   await expectAccessible(admin, 'order page, a ready refund with "Send with wallet"');
+  await admin.setViewportSize(PHONE);
+  await expectNoHorizontalScroll(admin);
   await admin.getByRole('button', { name: 'Send with wallet' }).click();
   const status = admin.getByTestId('refund-wallet-status');
   await expect(status).toContainText('Waiting for it to be in a block');
