@@ -12,20 +12,35 @@
  * executes the transaction for real. Error codes follow EIP-1193 (4001 refused) and EIP-3326
  * (4902 unknown chain). Wallets that announce themselves (EIP-6963) are such providers too, each
  * on its own account and each recording what it was asked (injectAnnouncedWallets).
+ *
+ * The same wallet sends a merchant's refund from the dashboard ("Send with wallet", docs/decisions/098):
+ * a partial refund of a paid order, claimed by its payer, sent from the treasury's account and
+ * recorded from its block, the order's status unchanged throughout. The gateway's live `ripple`
+ * network is a fake rippled (tests/support/fake-rippled.ts) in this process, for the XRP refund
+ * with a destination tag, sent by hand and completed by its transaction id (decision 092).
  */
 import { randomBytes } from 'node:crypto';
-import type { Locator, Page } from '@playwright/test';
+import type { Browser, BrowserContext, Locator, Page } from '@playwright/test';
 import { HDKey } from '@scure/bip32';
 import { type Address, type Hex } from 'viem';
 import { CHAIN_ID, deployToken, evmNodeMissing, sendToken, startEvmNode, type EvmNode } from '../tests/support/evm';
+import { startFakeRippled, type FakeRippled } from '../tests/support/fake-rippled';
 import { expectAccessible, expectNoHorizontalScroll, PHONE, startOwnGateway, type OwnGateway } from './pay-support';
+import { createUser } from './support/dashboard';
 import { expect, makeOrder, test } from './support/fixtures';
 
 const CONFIRMATIONS = 2;
 const NODE_CHAIN = `0x${CHAIN_ID.toString(16)}`;
 
+/** The gateway's XRP account (RIPPLE_ADDRESS), and a payer's, who gives a destination tag. */
+const XRP_ACCOUNT = 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh';
+const XRP_PAYER = 'rPT1Sjq2YGrBMTttX4GZHjKu9dyfzbpAYe';
+
 let node: EvmNode;
+let rippled: FakeRippled;
 let gw: OwnGateway;
+/** The merchant's dashboard, signed in as its owner in live mode, shared by the refund tests. */
+let dashboard: BrowserContext | undefined;
 let payer: Address;
 let usdt: Address;
 
@@ -40,9 +55,11 @@ test.beforeAll(async () => {
   usdt = await deployToken(node, payer, 'USDT', 6);
   await sendToken(node, usdt, payer, 'mint', payer, 1_000_000_000n);
   await node.mine();
+  rippled = await startFakeRippled();
+  // RIPPLE_UNTAGGED_MERCHANT must name a merchant that exists: this gateway's own, made at a first start.
   gw = await startOwnGateway(
     'pay-wallet',
-    {
+    (merchantId) => ({
       ETHEREUM_RPC_URL: node.url,
       // The deposit addresses' watch-only key: a fresh wallet's m/44'/60'/0'/0.
       ETHEREUM_XPUB: HDKey.fromMasterSeed(randomBytes(32)).derive("m/44'/60'/0'/0").publicExtendedKey,
@@ -50,15 +67,20 @@ test.beforeAll(async () => {
       ETHEREUM_CONFIRMATIONS: String(CONFIRMATIONS),
       ETHEREUM_TOKENS: `USDT:${usdt}`,
       ETHEREUM_HEAD_LAG: '0',
+      RIPPLE_RPC_URL: rippled.url,
+      RIPPLE_ADDRESS: XRP_ACCOUNT,
+      RIPPLE_UNTAGGED_MERCHANT: merchantId,
       WATCH_INTERVAL_MS: '250',
-    },
+    }),
     'live',
   );
 });
 
 test.afterAll(async () => {
+  await dashboard?.close();
   await gw?.stop();
   await node?.close();
+  await rippled?.close();
 });
 
 interface WalletOptions {
@@ -66,6 +88,8 @@ interface WalletOptions {
   knownChains?: string[];
   /** Decline `eth_requestAccounts` (4001), as a shopper pressing "Cancel" in the wallet. */
   refuse?: boolean;
+  /** The wallet's account (the node holds it unlocked); the payer's unless said. */
+  account?: Address;
 }
 
 /** Gives the page an injected wallet on `payer`; returns the JSON-RPC calls it made, in order. */
@@ -118,7 +142,11 @@ async function injectWallet(page: Page, options: WalletOptions = {}): Promise<{ 
         },
       };
     },
-    { account: payer, knownChains: options.knownChains ?? ['0x1', NODE_CHAIN], refuse: options.refuse ?? false },
+    {
+      account: options.account ?? payer,
+      knownChains: options.knownChains ?? ['0x1', NODE_CHAIN],
+      refuse: options.refuse ?? false,
+    },
   );
   return calls;
 }
@@ -373,4 +401,141 @@ test('a test-mode order gets no button even with a wallet: its address is on the
   await waitForHydration(page);
   await expect(page.getByRole('heading', { name: 'Simulate payment' })).toBeVisible();
   await expect(payButton(page)).toHaveCount(0);
+});
+
+/** The owner's dashboard page in live mode (signed in once for the spec). */
+async function ownerPage(browser: Browser): Promise<Page> {
+  if (!dashboard) {
+    const owner = await createUser({ merchant: 'e2e-pay-wallet', dataDir: gw.dataDir });
+    dashboard = await browser.newContext();
+    const page = await dashboard.newPage();
+    await page.goto(`${gw.baseUrl}/dashboard/sign-in`);
+    await page.getByLabel('E-mail address').fill(owner.email);
+    await page.getByLabel('Password').fill(owner.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL((url) => !url.pathname.startsWith('/dashboard/sign-in'), { waitUntil: 'commit' });
+    await page.getByRole('button', { name: 'Switch to live' }).click();
+    await expect(page.getByTestId('mode')).toHaveText('live data');
+    await page.close();
+  }
+  return dashboard.newPage();
+}
+
+/** "Refund" on the order page for `amount` of its coin, and the payer confirming `address` (and `tag`) on the claim page. */
+async function refundClaimed(admin: Page, orderId: string, amount: string, address: string, tag?: string) {
+  await admin.goto(`${gw.baseUrl}/dashboard/orders/${orderId}`);
+  await admin.getByLabel(/^Refund amount/).fill(amount);
+  await admin.getByRole('button', { name: 'Refund', exact: true }).click();
+  await admin.waitForURL(/refund=made/);
+  // The claim link, shown once for the merchant to share (no payer e-mail on these orders).
+  const claim = /\/refund\/[A-Za-z0-9_-]{43}/.exec((await admin.locator('body').textContent())!)![0];
+  const payerPage = await admin.context().newPage();
+  await payerPage.goto(`${gw.baseUrl}${claim}`);
+  await expect(payerPage.getByTestId('refund-amount')).toContainText(amount);
+  await payerPage.getByLabel(/^Your .* address/).fill(address);
+  if (tag) await payerPage.getByLabel(/^Destination tag/).fill(tag);
+  await payerPage.getByRole('button', { name: 'Review' }).click();
+  await payerPage.getByRole('button', { name: 'Confirm and receive the refund here' }).click();
+  await expect(
+    payerPage.getByRole('heading', { name: 'Address confirmed: the refund will be sent to it.' }),
+  ).toBeVisible();
+  await payerPage.close();
+}
+
+test('a partial ETH refund by "Send with wallet" on the order page: the exact wei to the claimed address, recorded once in a block; the order stays processed', async ({
+  browser,
+}) => {
+  const [treasury, refundTo] = [node.accounts[1]!, node.accounts[2]!];
+  const order = await gw.makeOrder({ currency: 'ETH', network: 'ethereum', amount: '0.05' });
+  await node.client.wallet.sendTransaction({
+    account: payer,
+    chain: null,
+    to: order.address as Address,
+    value: 50_000_000_000_000_000n,
+  });
+  await node.mine(CONFIRMATIONS);
+  await expect.poll(async () => (await gw.status(order.orderId)).status, { timeout: 60_000 }).toBe('processed');
+
+  const admin = await ownerPage(browser);
+  const calls = await injectWallet(admin, { account: treasury });
+  // Part of what arrived, in the coin; the payer confirms where it goes.
+  await refundClaimed(admin, order.orderId, '0.02', refundTo);
+  expect((await gw.status(order.orderId)).status).toBe('processed');
+
+  await admin.goto(`${gw.baseUrl}/dashboard/orders/${order.orderId}`);
+  await expect(admin.getByRole('button', { name: 'Send with wallet' })).toBeVisible();
+  await expectAccessible(admin, 'order page, a ready refund with "Send with wallet"');
+  await admin.setViewportSize(PHONE);
+  await expectNoHorizontalScroll(admin);
+  await admin.getByRole('button', { name: 'Send with wallet' }).click();
+  const status = admin.getByTestId('refund-wallet-status');
+  await expect(status).toContainText('Waiting for it to be in a block');
+  const txHash = /0x[0-9a-f]{64}/.exec((await status.textContent())!)![0] as Hex;
+  // Written into "Sent by hand" too: pressing Complete later records the same transaction.
+  await expect(admin.getByLabel('Sent by hand: transaction id')).toHaveValue(txHash);
+  expect(await node.client.getTransaction({ hash: txHash })).toMatchObject({
+    from: treasury.toLowerCase(),
+    to: refundTo.toLowerCase(),
+    value: 20_000_000_000_000_000n,
+    input: '0x',
+  });
+  expect(calls.map((c) => c.method)).toEqual(['eth_sendTransaction']);
+
+  // In a block: the button records it (verified on chain), the refund is sent; with the
+  // confirmations, the watcher's re-check makes it confirmed. The order never moves.
+  await node.mine(1);
+  await admin.waitForURL(/refund=completed/, { timeout: 30_000 });
+  await expect(admin.getByText('Transaction verified on chain: the refund is sent, or confirmed.')).toBeVisible();
+  const refunds = admin.getByRole('table', { name: 'Refunds of this order' });
+  await expect(refunds).toContainText(txHash);
+  await expect(refunds).toContainText('sent');
+  expect((await gw.status(order.orderId)).status).toBe('processed');
+  await node.mine(CONFIRMATIONS);
+  await expect
+    .poll(
+      async () => {
+        await admin.reload();
+        return refunds.textContent();
+      },
+      { timeout: 60_000 },
+    )
+    .toContain('confirmed');
+  expect((await gw.status(order.orderId)).status).toBe('processed');
+  await admin.close();
+});
+
+test('an XRP refund to a destination tag on the fake rippled: sent by hand, refused without the tag, completed with it; the order stays processed', async ({
+  browser,
+}) => {
+  const order = await gw.makeOrder({ currency: 'XRP', network: 'ripple', amount: '25' });
+  rippled.pay({ to: XRP_ACCOUNT, tag: Number(order.tag), delivered: '25000000' });
+  rippled.closeLedger();
+  await expect.poll(async () => (await gw.status(order.orderId)).status, { timeout: 60_000 }).toBe('processed');
+
+  const admin = await ownerPage(browser);
+  await refundClaimed(admin, order.orderId, '10', XRP_PAYER, '77');
+  // The merchant's own wallet pays it: once without the tag (an exchange would lose it), once with.
+  const untagged = rippled.pay({ from: XRP_ACCOUNT, to: XRP_PAYER, delivered: '10000000' });
+  const tagged = rippled.pay({ from: XRP_ACCOUNT, to: XRP_PAYER, tag: 77, delivered: '10000000' });
+  rippled.closeLedger();
+
+  const complete = async (txId: string) => {
+    await admin.goto(`${gw.baseUrl}/dashboard/orders/${order.orderId}`);
+    // No browser wallet sends XRP: the transaction id is typed.
+    await expect(admin.getByRole('button', { name: /^Send with/ })).toHaveCount(0);
+    await admin.getByLabel('Sent by hand: transaction id').fill(txId);
+    await admin.getByRole('button', { name: 'Complete' }).click();
+  };
+  await complete(untagged);
+  await admin.waitForURL(/refund=transaction/);
+  await expect(admin.getByText(/does not complete the refund: .*without its destination tag 77/)).toBeVisible();
+  expect((await gw.status(order.orderId)).status).toBe('processed');
+
+  await complete(tagged);
+  await admin.waitForURL(/refund=completed/);
+  const refunds = admin.getByRole('table', { name: 'Refunds of this order' });
+  await expect(refunds).toContainText(tagged);
+  await expect(refunds).toContainText('confirmed');
+  expect((await gw.status(order.orderId)).status).toBe('processed');
+  await admin.close();
 });

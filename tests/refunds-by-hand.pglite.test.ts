@@ -12,12 +12,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findNetwork } from '@/lib/catalog';
 import { broadcast, mine, requiredConfirmations, sandboxAdapter } from '@/lib/chains';
 import type { Database } from '@/lib/db/client';
-import { createKey } from '@/lib/merchants';
-import { OPERATIONS, type OperationName } from '@/lib/protocol';
+import type { OperationName } from '@/lib/protocol';
 import { confirmClaim, makeRefund, recheckRefundsSentByHand } from '@/lib/refunds';
-import { callInProcess, useDatabaseForApi } from './support/api-in-process';
+import { useDatabaseForApi } from './support/api-in-process';
 import { createOrder } from './support/chain';
-import { expectDocumented } from './support/contract';
+import { checkedCallInProcess } from './support/contract';
 import { openTestDatabase } from './support/database';
 import type { Keys } from './support/gateway';
 import { createTestMerchant, type TestMerchant } from './support/merchants';
@@ -27,21 +26,14 @@ process.env.APP_SECRET ??= 'test-app-secret-that-is-at-least-32-characters';
 const litecoin = findNetwork('litecoin')!;
 const now = new Date();
 let db: Database;
-let merchant: TestMerchant;
+let merchant: TestMerchant & { moneyOut: Keys };
 let refunder: Keys;
 /** Valid litecoin addresses of the test seed (other orders'), for the payer and a stranger. */
 let payer: string;
 let stranger: string;
 
-async function call(path: OperationName, body: Record<string, unknown>, keys: Keys = refunder) {
-  const answer = await callInProcess(path, body, keys);
-  if (answer.status === 200) {
-    const parsed = OPERATIONS[path].response.safeParse(answer.body.response);
-    expect(parsed.success, `${path}: ${JSON.stringify(parsed.error?.issues)}`).toBe(true);
-  }
-  expectDocumented(path, { ...answer, headers: new Headers() });
-  return answer;
-}
+const call = (path: OperationName, body: Record<string, unknown>, keys: Keys = refunder) =>
+  checkedCallInProcess(path, body, keys);
 
 /** A processed litecoin order that received 2 LTC, and a refund of `amount` LTC (base units) whose payer confirmed `payer`. */
 async function readyRefund(amount = 50_000_000n): Promise<{ orderId: string; refundId: string }> {
@@ -75,8 +67,8 @@ async function snapshot(refundId: string) {
 beforeAll(async () => {
   db = await openTestDatabase();
   useDatabaseForApi(db);
-  merchant = await createTestMerchant(db);
-  refunder = await createKey(db, merchant.merchantId, 'test', { name: 'Refunds', scopes: ['full', 'refunds'] });
+  merchant = await createTestMerchant(db, undefined, { scopes: ['full', 'refunds'] });
+  refunder = merchant.moneyOut;
   payer = (await createOrder(db, merchant.test, { currency: 'LTC', network: 'litecoin', amount: '1' })).address;
   stranger = (await createOrder(db, merchant.test, { currency: 'LTC', network: 'litecoin', amount: '1' })).address;
 });
@@ -167,8 +159,7 @@ describe('refunds/complete', () => {
     const early = await call('refunds/complete', { id: waiting.body.response.id, txId: await pay(payer, 10_000_000n) });
     expect([early.status, early.body.error.name]).toEqual([409, 'REFUND_STATE_CONFLICT']);
 
-    const otherMerchant = await createTestMerchant(db);
-    const theirs = await createKey(db, otherMerchant.merchantId, 'test', { name: 'R', scopes: ['full', 'refunds'] });
+    const theirs = (await createTestMerchant(db, undefined, { scopes: ['full', 'refunds'] })).moneyOut;
     const notFound = await call('refunds/complete', { id: refundId, txId }, theirs);
     expect([notFound.status, notFound.body.error.name]).toEqual([404, 'NOT_FOUND']);
     const full = await call('refunds/complete', { id: refundId, txId }, merchant.test);

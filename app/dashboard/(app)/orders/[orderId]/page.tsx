@@ -10,7 +10,8 @@ import { orderDetail } from '@/lib/dashboard';
 import type { OrderMispayment } from '@/lib/mispayments';
 import { formatUnits } from '@/lib/money';
 import { decimalsOf } from '@/lib/orders';
-import { listRefunds, refundablePayment, refundRates } from '@/lib/refunds';
+import { listRefunds, refundablePayment, refundRates, refundWalletUri } from '@/lib/refunds';
+import { walletTransaction } from '@/lib/pay/wallet-request';
 import { can } from '@/lib/users';
 import { cookies } from 'next/headers';
 import { z } from 'zod';
@@ -74,6 +75,14 @@ export default async function OrderPage({ params, searchParams }: Props) {
           ),
       )
     ).flatMap(([id, plan]) => (plan ? [[id, { planId: plan.planId, status: plan.status }]] : [])),
+  );
+  // "Send with wallet": each ready EVM refund's exact transfer, for who may refund.
+  const wallets = Object.fromEntries(
+    refunds.flatMap((r) => {
+      const uri = canRefund ? refundWalletUri(r, session.mode) : null;
+      const transaction = uri && walletTransaction(uri);
+      return transaction ? [[r.id, transaction]] : [];
+    }),
   );
   const back = `/dashboard/orders/${order.orderId}`;
   return (
@@ -160,6 +169,7 @@ export default async function OrderPage({ params, searchParams }: Props) {
         planRefusal={planRefusal}
         rates={rates}
         fee={fee}
+        wallets={wallets}
       />
 
       <Section title="Timeline" id="timeline">

@@ -209,6 +209,58 @@ export async function approveRefundAction(posted: FormData): Promise<void> {
   redirect(`${page}?refund=approved`);
 }
 
+/** What "Send with wallet" is told of the transaction the merchant's wallet sent. */
+export type WalletRefundRecord =
+  | { outcome: 'recorded' }
+  /** Not in a block yet (or the node or the database did not answer): ask again shortly. */
+  | { outcome: 'waiting' }
+  /** Why lib refused it (what the chain showed, or the refund's state). */
+  | { outcome: 'refused'; message: string };
+
+const walletRecord = z.object({ orderId: z.uuid(), refundId: z.uuid(), txId: completeRefundRequest.shape.txId });
+
+/**
+ * "Send with wallet" on a ready EVM refund (docs/decisions/098): the transaction the merchant's
+ * browser wallet sent, recorded as one sent by hand is (verified on chain, decision 092; audited
+ * as `refund.complete` with `via: wallet`). Called by the button, not a form, so it answers instead
+ * of redirecting: an EVM transaction is found once it is in a block, and until then the button
+ * asks again. Its arguments come from the browser: parsed here like a form.
+ */
+export async function recordWalletRefundAction(
+  orderId: unknown,
+  refundId: unknown,
+  txId: unknown,
+): Promise<WalletRefundRecord> {
+  const session = await requireAction('refunds');
+  const parsed = walletRecord.safeParse({ orderId, refundId, txId });
+  if (!parsed.success) return { outcome: 'refused', message: 'That is not a transaction id of this refund.' };
+  const db = await getDatabase();
+  const scope = { merchantId: session.merchantId, mode: session.mode };
+  let refund;
+  try {
+    refund = await completeRefundByTransaction(db, scope, parsed.data.refundId, parsed.data.txId, { now: new Date() });
+  } catch (error) {
+    const notYet =
+      (isDomainError(error) &&
+        error.kind === 'RefundTransactionRefused' &&
+        (error as RefundTransactionRefused).problem === 'unknown') ||
+      (isDomainError(error) && error.kind === 'RefundNetworkUnavailable') ||
+      isDatabaseBusy(error);
+    if (notYet) return { outcome: 'waiting' };
+    if (isDomainError(error)) return { outcome: 'refused', message: error.message };
+    throw error;
+  }
+  await auditAction(db, session, 'refund.complete', {
+    refundId: parsed.data.refundId,
+    txId: refund.txId,
+    state: refund.state,
+    via: 'wallet',
+    mode: session.mode,
+  });
+  revalidatePath(`/dashboard/orders/${parsed.data.orderId}`);
+  return { outcome: 'recorded' };
+}
+
 /**
  * "Sent by hand" on a ready refund, or "Check again" on one sent so: its transaction id, verified
  * on the refund's network (docs/decisions/092); audited with the id and the state it left.

@@ -3,7 +3,8 @@
  * and for a user with the `refunds` permission the form that makes one (in the order's coin) and
  * each open refund's "Cancel" and "Reopen claim", "Approve" on one above the owner's threshold
  * (a second person's: decision 082), and "Sent by hand" with a transaction id on a ready refund,
- * "Check again" on one sent so (decision 092). Plain forms: they work without JavaScript.
+ * "Check again" on one sent so (decision 092). Plain forms: they work without JavaScript; a ready
+ * EVM refund also offers "Send with wallet" beside its transaction id (decision 098).
  */
 import Link from 'next/link';
 import { Amount, LINK, Mono, MUTED, Notice, Section, Time } from '@/components/dashboard/ui';
@@ -15,8 +16,11 @@ import {
   completeRefundAction,
   makeRefundAction,
   planRefundAction,
+  recordWalletRefundAction,
   reopenRefundAction,
 } from './refund-actions';
+import { RefundWalletButton } from './refund-wallet-button';
+import type { WalletTransaction } from '@/lib/pay/wallet-request';
 import { Button } from '@/components/ui/button';
 import { Label } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
@@ -58,6 +62,7 @@ export function RefundsSection({
   planRefusal,
   rates,
   fee,
+  wallets,
 }: {
   orderId: string;
   currency: string;
@@ -76,6 +81,8 @@ export function RefundsSection({
   rates: RefundRates | null;
   /** The network fee of one refund at the node's estimate, in the coin; null without one. */
   fee: { amount: string; feeRate: string } | null;
+  /** The browser wallet's transfer of each ready EVM refund (live mode), by refund id. */
+  wallets: Readonly<Record<string, WalletTransaction>>;
 }) {
   const said = outcome ? OUTCOMES[outcome] : undefined;
   return (
@@ -150,11 +157,18 @@ export function RefundsSection({
                         <input type="hidden" name="refundId" value={r.id} />
                         <Label>
                           Sent by hand: transaction id
-                          <Input name="txId" required autoComplete="off" spellCheck={false} />
+                          <Input id={`refund-tx-${r.id}`} name="txId" required autoComplete="off" spellCheck={false} />
                         </Label>
                         <Button type="submit" variant="secondary">
                           Complete
                         </Button>
+                        {wallets[r.id] && (
+                          <RefundWalletButton
+                            transaction={wallets[r.id]!}
+                            record={recordWalletRefundAction.bind(null, orderId, r.id)}
+                            txIdField={`refund-tx-${r.id}`}
+                          />
+                        )}
                       </form>
                     )}
                     {r.approval === 'required' && (

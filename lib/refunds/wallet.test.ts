@@ -1,0 +1,81 @@
+/**
+ * "Send with wallet" asks for exactly the refund's transfer (docs/decisions/098): the refund's whole
+ * amount to the confirmed address, on the chain id and token contract live mode is configured with,
+ * read back by the payment page's own reader (lib/pay/wallet-request); and nothing where a browser
+ * wallet must not send: test mode, a refund not ready or waiting for approval, a network not EVM.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { findNetwork } from '../catalog';
+import { testAccountXpub } from '../chains/derivation';
+import { walletTransaction } from '../pay/wallet-request';
+import { forgetProcessSlot } from '../process';
+import type { RefundResponse } from '../protocol';
+import { refundWalletUri } from './wallet';
+
+const saved = { ...process.env };
+const CONTRACT = '0x9858EfFD232B4033E47d90003D41EC34EcaEda94';
+const PAYER = '0x6Fac4D18c912343BF86fa7049364Dd4E424Ab9C0';
+
+function environment(env: Record<string, string>): void {
+  process.env = { ...saved, ...env };
+  forgetProcessSlot('config');
+  forgetProcessSlot('liveNetworks');
+}
+
+const refund = (fields: Partial<RefundResponse> = {}): RefundResponse => ({
+  id: '5d7c7a4e-7d51-4f44-9a7a-3f1f4bb0d6f1',
+  state: 'ready',
+  orderId: null,
+  invoiceId: null,
+  depositId: null,
+  network: 'ethereum',
+  currency: 'ETH',
+  amount: '0.015',
+  price: null,
+  claim: { delivery: 'shared', expiresAt: '2026-11-28T00:00:00.000Z' },
+  address: PAYER,
+  tag: null,
+  txId: null,
+  approval: 'none',
+  reason: null,
+  createdAt: '2026-11-27T00:00:00.000Z',
+  updatedAt: '2026-11-27T00:00:00.000Z',
+  ...fields,
+});
+
+beforeEach(() =>
+  environment({
+    ETHEREUM_RPC_URL: 'http://127.0.0.1:8545/',
+    ETHEREUM_XPUB: testAccountXpub(findNetwork('ethereum')!),
+    ETHEREUM_CHAIN_ID: '1337',
+    ETHEREUM_TOKENS: `USDT:${CONTRACT}`,
+  }),
+);
+afterEach(() => environment({}));
+
+describe('refundWalletUri', () => {
+  it("asks for the refund's whole amount to the confirmed address, on the configured chain and token", () => {
+    expect(walletTransaction(refundWalletUri(refund(), 'live')!)).toEqual({
+      chainId: '0x539',
+      to: PAYER,
+      value: `0x${(15n * 10n ** 15n).toString(16)}`,
+    });
+    const usdt = walletTransaction(refundWalletUri(refund({ currency: 'USDT', amount: '12.5' }), 'live')!);
+    expect(usdt).toEqual({
+      chainId: '0x539',
+      to: CONTRACT,
+      value: '0x0',
+      data: `0xa9059cbb${PAYER.slice(2).toLowerCase().padStart(64, '0')}${(12_500_000).toString(16).padStart(64, '0')}`,
+    });
+  });
+
+  it('offers nothing in test mode, before the address, after sending, while approval is owed, or off EVM', () => {
+    expect(refundWalletUri(refund(), 'test')).toBeNull();
+    expect(refundWalletUri(refund({ state: 'awaiting_address', address: null }), 'live')).toBeNull();
+    expect(refundWalletUri(refund({ state: 'sent' }), 'live')).toBeNull();
+    expect(refundWalletUri(refund({ approval: 'required' }), 'live')).toBeNull();
+    expect(refundWalletUri(refund({ network: 'litecoin', currency: 'LTC', address: 'ltc1qxyz' }), 'live')).toBeNull();
+    // A network live mode does not use (no node configured): nothing either.
+    expect(refundWalletUri(refund({ network: 'polygon', currency: 'POL' }), 'live')).toBeNull();
+  });
+});
