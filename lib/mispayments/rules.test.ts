@@ -8,6 +8,7 @@ import {
   movedLessThan,
   payerRefundAmount,
   payerRefundOffer,
+  payerRestStanding,
   lateRefundAmount,
   remainderAmount,
   remainderMinimum,
@@ -16,6 +17,7 @@ import {
   type MerchantDecision,
   type MispaymentFacts,
   type MispaymentStanding,
+  type PayerRestStanding,
 } from './rules';
 
 const d = (text: string): Decimal => parseDecimal(text)!;
@@ -246,5 +248,21 @@ describe("the merchant's decision, transition by transition (docs/decisions/091)
   ];
   it.each(cases)('%s + %s', (standing, decision, outcome) => {
     expect(decideFrom(standing, decision)).toEqual(outcome);
+  });
+});
+
+describe('"pay the rest" on the payer\'s page, standing by standing (docs/decisions/102)', () => {
+  const cases: [MispaymentStanding, boolean, PayerRestStanding][] = [
+    ['waiting', false, 'offered'],
+    // Asked, but nobody gave an address yet: the page answers alike (decision 088), the rest stays open.
+    ['refunding', false, 'offered'],
+    // The claim was used: the money goes back, paying the rest would move it twice.
+    ['refunding', true, 'refunding'],
+    ['settled', false, 'settled'],
+    ['settled', true, 'settled'],
+    ['none', false, 'none'],
+  ];
+  it.each(cases)('%s, an address given: %s → %s', (standing, addressGiven, shown) => {
+    expect(payerRestStanding(standing, addressGiven)).toBe(shown);
   });
 });

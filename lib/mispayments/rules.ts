@@ -143,6 +143,27 @@ export function mispaymentStanding(order: MispaymentFacts): MispaymentStanding {
   return order.refunding ? 'refunding' : 'waiting';
 }
 
+/**
+ * What the payer's page shows of "pay the rest" (docs/decisions/102), from where the order stands
+ * (`mispaymentStanding`) and whether a refund of what arrived has its address given (the claim
+ * was used: the refund is ready, being sent or sent):
+ * - `offered`: the payer may open (or go on to) the remainder order, when something is left;
+ * - `refunding`: what arrived goes back: paying the rest would move money twice, so the page says
+ *   it is being refunded (never who asked) and offers no remainder;
+ * - `settled`: the order's settlement is recorded;
+ * - `none`: nothing to show.
+ * A refund still awaiting its address changes nothing here: the page answers a payer's ask alike
+ * whether or not the order has an e-mail address (docs/decisions/088), and paying the rest then
+ * cancels that refund (`resolvePaidRemainders`).
+ */
+export type PayerRestStanding = 'offered' | 'refunding' | 'settled' | 'none';
+
+export function payerRestStanding(standing: MispaymentStanding, refundAddressGiven: boolean): PayerRestStanding {
+  if (standing === 'settled') return 'settled';
+  if (standing === 'refunding') return refundAddressGiven ? 'refunding' : 'offered';
+  return standing === 'waiting' ? 'offered' : 'none';
+}
+
 /** The merchant's decision on the order page: accept what arrived, leave it as it is, or refund it (fee deducted). */
 export type MerchantDecision = 'accept' | 'leave' | 'refund';
 /** The settlement a decision records (`order_resolutions.kind`). */
