@@ -279,6 +279,13 @@ describe("dust to expired addresses (issue 38's must-show)", () => {
     }
     expect(await payerRest(db, expired[0]!.id)).toBeNull();
     expect(await payerRefundOfferOf(db, expired[0]!.id)).toBeNull();
+    // Nor does dust flag the orders "needs a decision" (decision 102): the list shows none of them.
+    const facts = await mispaymentsOf(
+      db,
+      { merchantId: shop.merchantId, mode: 'test' },
+      expired.map((o) => o.id),
+    );
+    expect([...facts.values()].filter((f) => f.waiting)).toEqual([]);
     const [counts] = await db.query<{ orders: number; late: number; refunds: number }>(
       `select (select count(*)::int from orders where merchant_id = $1) as orders,
               (select count(*)::int from deposits where merchant_id = $1 and status = 'PROCESSED') as late,

@@ -47,8 +47,8 @@ async function cookieOf(role: 'owner' | 'admin' | 'viewer'): Promise<string> {
 
 const pagePath = () => `/dashboard/orders/${order.id}`;
 
-async function page(cookie: string): Promise<string> {
-  const response = await fetch(`${gateway.baseUrl}${pagePath()}`, { headers: { cookie }, redirect: 'manual' });
+async function page(cookie: string, path = pagePath()): Promise<string> {
+  const response = await fetch(`${gateway.baseUrl}${path}`, { headers: { cookie }, redirect: 'manual' });
   expect(response.status).toBe(200);
   return response.text();
 }
@@ -238,6 +238,25 @@ it('"Refund what arrived" on a mispaid order (decision 091): the refunds permiss
     asked.split('/').pop(),
   ]);
   expect(row!.status).toBe('partial');
+});
+
+it('flags an underpaid order "needs a decision" from the minimum up, never for dust (decision 102)', async () => {
+  const underpaid = async (received: number) => {
+    const made = await createOrder(gateway.db, merchant.test, { currency: 'LTC', network: 'litecoin', amount: '2' });
+    await gateway.db.query(`update orders set status = 'partial', received = $2 where id = $1`, [made.id, received]);
+    return made.id;
+  };
+  // The minimum is 1 % of 2 LTC: 0.02 LTC.
+  const dust = await underpaid(1_999_999);
+  const short = await underpaid(2_000_000);
+  const list = await page(await cookieOf('viewer'), '/dashboard/orders');
+  const rowOf = (id: string) => {
+    const at = list.indexOf(`data-order-id="${id}"`);
+    expect(at, `the row of ${id}`).toBeGreaterThan(0);
+    return list.slice(at, list.indexOf('</tr>', at));
+  };
+  expect(rowOf(dust)).not.toContain('needs a decision');
+  expect(rowOf(short)).toContain('needs a decision');
 });
 
 it('completes a refund sent by hand by its transaction id, verified on chain; refuses another payment; audited', async () => {

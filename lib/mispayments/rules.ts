@@ -115,8 +115,10 @@ export function payerRefundOffer(order: {
 }
 
 /**
- * Where a final order's mispayment stands for the merchant (docs/decisions/069, 091):
- * - `none`: nothing to decide: not expired or underpaid, nothing arrived, or a remainder order;
+ * Where a final order's mispayment stands for the merchant (docs/decisions/069, 091, 102):
+ * - `none`: nothing to decide: not expired or underpaid, a remainder order, or what arrived (in
+ *   time and late) is below the minimum (`remainderMinimum`, 1 % of the amount): dust is no start
+ *   of a payment, and flagging it would let anyone fill the merchant's list for a few base units;
  * - `waiting`: something arrived and nothing settled it: the merchant may accept, leave or refund;
  * - `refunding`: a refund of what arrived is under way or done (asked by the payer, or made by the
  *   team), not canceled or failed: accepting it now would keep money that goes back; canceling the
@@ -127,6 +129,8 @@ export type MispaymentStanding = 'none' | 'waiting' | 'refunding' | 'settled';
 
 export interface MispaymentFacts {
   status: OrderStatus;
+  /** The order's amount, base units. */
+  amount: bigint;
   /** What the order counted and its confirmed late payments, base units. */
   arrived: bigint;
   /** The order is the remainder of another (its original is the one that is settled). */
@@ -138,8 +142,8 @@ export interface MispaymentFacts {
 
 export function mispaymentStanding(order: MispaymentFacts): MispaymentStanding {
   if (order.settled) return 'settled';
-  if ((order.status !== 'expired' && order.status !== 'partial') || order.isRemainder || order.arrived === 0n)
-    return 'none';
+  if (order.status !== 'expired' && order.status !== 'partial') return 'none';
+  if (order.isRemainder || order.arrived < remainderMinimum(order.amount)) return 'none';
   return order.refunding ? 'refunding' : 'waiting';
 }
 

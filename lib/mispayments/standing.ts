@@ -15,6 +15,7 @@ type StandingFacts = Pick<
 export function standingOf(order: StandingFacts): MispaymentStanding {
   return mispaymentStanding({
     status: order.status,
+    amount: BigInt(order.amount),
     arrived: BigInt(order.received) + BigInt(order.late),
     isRemainder: order.remainder_of !== null,
     settled: order.resolution_kind !== null,
@@ -22,7 +23,10 @@ export function standingOf(order: StandingFacts): MispaymentStanding {
   });
 }
 
-/** An order waits for a decision: it ended expired or underpaid, something arrived, nothing settled it, and no refund of it is under way. */
+/**
+ * An order waits for a decision: it ended expired or underpaid, at least the minimum arrived (dust
+ * waits for nothing), nothing settled it, and no refund of it is under way.
+ */
 export function waitsForDecision(order: StandingFacts): boolean {
   return standingOf(order) === 'waiting';
 }
