@@ -8,7 +8,7 @@ import { mispaymentStanding, payerRestStanding, type MispaymentStanding, type Pa
 
 type StandingFacts = Pick<
   MispaidOrder,
-  'status' | 'received' | 'late' | 'resolution_kind' | 'remainder_of' | 'refunded_by'
+  'status' | 'amount' | 'received' | 'late' | 'resolution_kind' | 'remainder_of' | 'refunded_by'
 >;
 
 /** Where the order's mispayment stands for the merchant (./rules `mispaymentStanding`), from its facts. */
