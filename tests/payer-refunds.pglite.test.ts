@@ -18,8 +18,10 @@ import {
   payerRefundOfferOf,
   payerRest,
   requestPayerRefund,
+  resolvePaidRemainders,
   setExcessClaimRule,
 } from '@/lib/mispayments';
+import { loadPublicView } from '@/lib/pay/public-view';
 import { applyRefundAction, cancelRefund, lockRefund } from '@/lib/refunds';
 import { broadcast, mine } from '@/lib/chains/sandbox';
 import { after, createOrder, network, orderRow, sandboxChain, watchOnce } from './support/chain';
@@ -277,6 +279,13 @@ describe("dust to expired addresses (issue 38's must-show)", () => {
     }
     expect(await payerRest(db, expired[0]!.id)).toBeNull();
     expect(await payerRefundOfferOf(db, expired[0]!.id)).toBeNull();
+    // Nor does dust flag the orders "needs a decision" (decision 102): the list shows none of them.
+    const facts = await mispaymentsOf(
+      db,
+      { merchantId: shop.merchantId, mode: 'test' },
+      expired.map((o) => o.id),
+    );
+    expect([...facts.values()].filter((f) => f.waiting)).toEqual([]);
     const [counts] = await db.query<{ orders: number; late: number; refunds: number }>(
       `select (select count(*)::int from orders where merchant_id = $1) as orders,
               (select count(*)::int from deposits where merchant_id = $1 and status = 'PROCESSED') as late,
@@ -425,5 +434,58 @@ describe("the merchant's decision and the payer's refund (docs/decisions/091)", 
       totalReceived: '0.5',
     });
     expect(await orderRow(db, order.id)).toMatchObject({ status: 'expired', received: '0' });
+  });
+});
+
+describe('"pay the rest" and the payer\'s refund of an underpaid order (docs/decisions/102)', () => {
+  const claimed = (refundId: string) =>
+    db.query(
+      `update refunds set state = 'ready', address = 'ltc1qpayeraddress', address_confirmed_at = $2 where id = $1`,
+      [refundId, now],
+    );
+  const refundState = async (refundId: string) =>
+    (await db.query<{ state: string }>('select state from refunds where id = $1', [refundId]))[0]!.state;
+  const paid = async (restId: string) => {
+    await db.query(`update orders set status = 'processed', received = amount where id = $1`, [restId]);
+    return db.transaction((tx) => resolvePaidRemainders(tx, [restId], now));
+  };
+
+  it('stays open while the refund waits for its address; once given, the page says it is being refunded and opens none', async () => {
+    const order = await finalOrder('partial', '3', 100_000_000n, 'payer@example.com');
+    const { refund } = await requestPayerRefund(db, order.id, 'sent', now);
+    // Asked, nobody claimed it: the page shows what it showed before (decision 088 answers alike).
+    expect(await payerRest(db, order.id)).toEqual({
+      left: 200_000_000n,
+      orderId: null,
+      settled: false,
+      refunding: false,
+    });
+    const { orderId: restId } = await openRemainder(db, order.id);
+
+    await claimed(refund!.id);
+    expect(await payerRest(db, order.id)).toEqual({ left: null, orderId: null, settled: false, refunding: true });
+    const view = await loadPublicView(db, order.id);
+    expect(view).toMatchObject({ rest: { refunding: true, left: null, orderId: null }, refundOffer: null });
+    expect(JSON.stringify(view)).not.toContain('payer@example.com');
+    await expect(openRemainder(db, order.id)).rejects.toMatchObject({ kind: 'NoRemainder' });
+    // The remainder opened before and paid anyway settles nothing: the money goes back, the store is not told to ship.
+    expect(await paid(restId)).toEqual([]);
+    expect(await db.query('select kind from order_resolutions where order_id = $1', [order.id])).toEqual([]);
+    expect(await refundState(refund!.id)).toBe('ready');
+    expect((await orderRow(db, order.id)).status).toBe('partial');
+  });
+
+  it('paying the rest settles the order and cancels the refund nobody claimed, its link dead', async () => {
+    const order = await finalOrder('partial', '3', 100_000_000n, 'payer@example.com');
+    const { refund } = await requestPayerRefund(db, order.id, 'sent', now);
+    const { orderId: restId } = await openRemainder(db, order.id);
+    expect(await paid(restId)).toMatchObject([{ orderId: order.id, kind: 'remainder_paid', decidedBy: 'payer' }]);
+    expect(await refundState(refund!.id)).toBe('canceled');
+    expect(
+      await db.query(`select type from events where type like 'refund.%' and object_id = $1 order by created_at`, [
+        refund!.id,
+      ]),
+    ).toEqual([{ type: 'refund.created' }, { type: 'refund.canceled' }]);
+    expect((await orderRow(db, order.id)).status).toBe('partial');
   });
 });

@@ -16,7 +16,7 @@ import { findNetwork } from '@/lib/catalog';
 import { broadcast } from '@/lib/chains';
 import { chooseCoin } from '@/lib/invoices';
 import { requestPayerRefund } from '@/lib/mispayments';
-import { confirmClaim, makeRefund, setRefundApprovalRule } from '@/lib/refunds';
+import { cancelRefund, confirmClaim, makeRefund, setRefundApprovalRule } from '@/lib/refunds';
 import { createUser, openSession } from '@/lib/users';
 import type { OrderRow } from '@/lib/orders/rows';
 import { createOrder } from './support/chain';
@@ -47,8 +47,8 @@ async function cookieOf(role: 'owner' | 'admin' | 'viewer'): Promise<string> {
 
 const pagePath = () => `/dashboard/orders/${order.id}`;
 
-async function page(cookie: string): Promise<string> {
-  const response = await fetch(`${gateway.baseUrl}${pagePath()}`, { headers: { cookie }, redirect: 'manual' });
+async function page(cookie: string, path = pagePath()): Promise<string> {
+  const response = await fetch(`${gateway.baseUrl}${path}`, { headers: { cookie }, redirect: 'manual' });
   expect(response.status).toBe(200);
   return response.text();
 }
@@ -208,7 +208,13 @@ it('"Refund what arrived" on a mispaid order (decision 091): the refunds permiss
 
   const decided = await send(path, admin, fields);
   expect(decided.headers.get('location')).toContain('decided=refund');
-  expect(decodeURIComponent(decided.headers.get('set-cookie') ?? '')).toMatch(/cg_refund_claim=.*\/refund\//);
+  const handed = /cg_refund_claim=([^;]*)/.exec(decided.headers.get('set-cookie') ?? '')?.[1];
+  expect(decodeURIComponent(handed ?? '')).toMatch(/\/refund\//);
+  // The link is shown beside its refund, on the page the decision leads to (decision 102).
+  const [link] = (await read(path, `${admin}; cg_refund_claim=${handed}`)).match(
+    /data-testid="claim-link".*?<\/span>/g,
+  )!;
+  expect(link).toContain(decodeURIComponent(handed!).split(' ')[1]);
   const [refund] = await refundsOf(path);
   expect(refund).toMatchObject({
     amount: '50000000',
@@ -238,6 +244,54 @@ it('"Refund what arrived" on a mispaid order (decision 091): the refunds permiss
     asked.split('/').pop(),
   ]);
   expect(row!.status).toBe('partial');
+});
+
+it('flags an underpaid order "needs a decision" from the minimum up, never for dust (decision 102)', async () => {
+  const underpaid = async (received: number) => {
+    const made = await createOrder(gateway.db, merchant.test, { currency: 'LTC', network: 'litecoin', amount: '2' });
+    await gateway.db.query(`update orders set status = 'partial', received = $2 where id = $1`, [made.id, received]);
+    return made.id;
+  };
+  // The minimum is 1 % of 2 LTC: 0.02 LTC.
+  const dust = await underpaid(1_999_999);
+  const short = await underpaid(2_000_000);
+  const list = await page(await cookieOf('viewer'), '/dashboard/orders');
+  const rowOf = (id: string) => {
+    const at = list.indexOf(`data-order-id="${id}"`);
+    expect(at, `the row of ${id}`).toBeGreaterThan(0);
+    return list.slice(at, list.indexOf('</tr>', at));
+  };
+  expect(rowOf(dust)).not.toContain('needs a decision');
+  expect(rowOf(short)).toContain('needs a decision');
+});
+
+it("shows each refund's claim link once, beside it, when several were just made (decision 102)", async () => {
+  const scope = { merchantId: merchant.merchantId, mode: 'test' as const };
+  const make = () =>
+    makeRefund(gateway.db, scope, {
+      target: { kind: 'order', id: order.id },
+      amount: 1_000_000n,
+      createdBy: 'test',
+      now: new Date(),
+    });
+  const [first, second, earlier] = [await make(), await make(), await make()];
+  const handed = encodeURIComponent([first, second].map((m) => `${m.refund.id} ${m.claimUrl}`).join(' '));
+  const html = await page(`${await cookieOf('owner')}; cg_refund_claim=${handed}`);
+  const rows = [...html.matchAll(/<tr>(.*?)<\/tr>/gs)].map((m) => m[1]!);
+  const rowOf = (id: string) => {
+    const row = rows.filter((cells) => cells.includes(`value="${id}"`));
+    expect(row, `the row of ${id}`).toHaveLength(1);
+    return row[0]!;
+  };
+  for (const made of [first, second]) {
+    expect(rowOf(made.refund.id)).toContain(made.claimUrl);
+    // Once: in its own row only (the page's React payload repeats its text outside the table).
+    expect(rows.filter((cells) => cells.includes(made.claimUrl))).toHaveLength(1);
+  }
+  // A refund whose link was handed over before: its claim's state, and Reopen claim for a new link.
+  expect(rowOf(earlier.refund.id)).not.toContain(earlier.claimUrl);
+  expect(rowOf(earlier.refund.id)).toContain('Reopen claim for a new one');
+  for (const made of [first, second, earlier]) await cancelRefund(gateway.db, scope, made.refund.id, new Date());
 });
 
 it('completes a refund sent by hand by its transaction id, verified on chain; refuses another payment; audited', async () => {

@@ -2,7 +2,8 @@
  * "Pay the rest" (docs/decisions/069) under an underpaid or paid-late order's status: a form posting
  * to the page's server action (app/pay/[orderId]/actions.ts, bound to the order), which opens the
  * order's one remainder order (the same one each time) and redirects to its page; it works without
- * JavaScript. A settled order says so instead.
+ * JavaScript. A settled order says so instead, and so does one whose payment is being refunded
+ * (docs/decisions/102).
  */
 import type { Language } from '@/lib/pay/i18n';
 import type { RestMessages } from '@/lib/pay/rest-messages';
@@ -26,10 +27,10 @@ export function PayRest({
 }) {
   const { rest } = view;
   if (!rest) return null;
-  if (rest.settled)
+  if (rest.settled || rest.refunding)
     return (
-      <p data-testid="rest-settled" className="mt-3 text-sm font-medium">
-        {m.settled}
+      <p data-testid={rest.settled ? 'rest-settled' : 'rest-refunding'} className="mt-3 text-sm font-medium">
+        {rest.settled ? m.settled : m.refunding}
       </p>
     );
   return (

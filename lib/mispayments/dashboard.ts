@@ -8,7 +8,7 @@ import 'server-only';
 import { orderResolutions, orders, param, sql, statement, type Queryable, type RowOf } from '../db';
 import { formatUnits } from '../money';
 import { decimalsOf } from '../orders';
-import { standingOf, waitsForDecision } from './decide';
+import { standingOf, waitsForDecision } from './standing';
 import { MISPAID_ORDER_COLUMNS, WITH_REMAINDER, type MispaidOrder } from './facts';
 import { remainderLeft } from './remainder';
 

@@ -14,7 +14,8 @@ import { NothingToDecide, PaymentBeingRefunded } from './errors';
 import { MISPAID_ORDER_COLUMNS, WITH_REMAINDER, type MispaidOrder } from './facts';
 import { arrivedPayments } from './payer-refund';
 import { recordResolution } from './resolve';
-import { decideFrom, mispaymentStanding, type MerchantDecision, type MispaymentStanding } from './rules';
+import { decideFrom, type MerchantDecision } from './rules';
+import { standingOf } from './standing';
 
 const LOCK_OWN = statement<MispaidOrder, { id: string; merchantId: string; mode: string }>(
   sql`select ${MISPAID_ORDER_COLUMNS} from ${orders} ${WITH_REMAINDER}
@@ -41,26 +42,6 @@ const CLOSE_REMAINDER = statement<unknown, { id: string }>(
 const LOCK_REMAINDER = statement<{ id: string }, { originalId: string }>(
   sql`select ${orders.id} from ${orders} where ${orders.remainderOf} = ${param('originalId')} for update`,
 );
-
-/** Where the order's mispayment stands for the merchant (./rules `mispaymentStanding`), from its facts. */
-export function standingOf(
-  order: Pick<MispaidOrder, 'status' | 'received' | 'late' | 'resolution_kind' | 'remainder_of' | 'refunded_by'>,
-): MispaymentStanding {
-  return mispaymentStanding({
-    status: order.status,
-    arrived: BigInt(order.received) + BigInt(order.late),
-    isRemainder: order.remainder_of !== null,
-    settled: order.resolution_kind !== null,
-    refunding: order.refunded_by !== null,
-  });
-}
-
-/** An order waits for a decision: it ended expired or underpaid, something arrived, nothing settled it, and no refund of it is under way. */
-export function waitsForDecision(
-  order: Pick<MispaidOrder, 'status' | 'received' | 'late' | 'resolution_kind' | 'remainder_of' | 'refunded_by'>,
-): boolean {
-  return standingOf(order) === 'waiting';
-}
 
 /** A decision recorded: the settlement, and for a refund the refunds made (their claim links, for the team to share). */
 export interface DecidedMispayment {

@@ -2,7 +2,7 @@ import 'server-only';
 /**
  * What settling an order's mispayment reads of it: the order, its confirmed late payments in its
  * coin (orphan deposits of the order: a final order never counts them), its remainder order, its
- * settlement, whether a refund of its money is under way, and its merchant's threshold for excess
+ * settlement, whether a refund of its money is under way (and has its address), and its merchant's threshold for excess
  * claims. One statement.
  */
 import {
@@ -39,6 +39,8 @@ export type MispaidOrder = OrderRow & {
    * canceled or failed): `payer` when one was asked on the payment page, else `team`; null for none.
    */
   refunded_by: 'payer' | 'team' | null;
+  /** One of those refunds has its address given (ready, sent or confirmed): the money goes back (docs/decisions/102). */
+  refund_address_given: boolean;
   /** The merchant's threshold for excess claims (numeric text, percent), null for the minimum alone. */
   excess_claim_percent: string | null;
 };
@@ -57,6 +59,8 @@ export const MISPAID_ORDER_COLUMNS = sql`${orders}.*,
   (select ${invoices.orderRates} ->> ${orders.id}::text from ${invoices} where ${invoices.id} = ${orders.invoiceId}) as quote_rate,
   (select case when bool_or(${refunds.createdBy} = 'payer') then 'payer' else 'team' end from ${refunds}
     where ${refunds.orderId} = ${orders.id} and ${refunds.state} not in ('canceled', 'failed') having count(*) > 0) as refunded_by,
+  exists (select 1 from ${refunds} where ${refunds.orderId} = ${orders.id}
+    and ${refunds.state} not in ('awaiting_address', 'canceled', 'failed')) as refund_address_given,
   (select ${merchants.excessClaimPercent}::text from ${merchants} where ${merchants.id} = ${orders.merchantId}) as excess_claim_percent`;
 /** Joins each order's remainder (alias `r`) for `MISPAID_ORDER_COLUMNS`. */
 export const WITH_REMAINDER = sql`left join ${orders} r on ${r.remainderOf} = ${orders.id}`;

@@ -12,7 +12,8 @@ export { mispaidOrder, type MispaidOrder } from './facts';
 export { openRemainder, payerRest, remainderClientOrderId, remainderLeft, type PayerRest } from './remainder';
 export { acceptLatePayments, lateVerdict, resolvePaidRemainders, totalReceived } from './resolve';
 export { mispaymentsOf, type OrderMispayment } from './dashboard';
-export { decideMispayment, standingOf, waitsForDecision, type DecidedMispayment } from './decide';
+export { decideMispayment, type DecidedMispayment } from './decide';
+export { standingOf, waitsForDecision } from './standing';
 export {
   judgeLatePayment,
   payerRefundAmount,

@@ -17,6 +17,7 @@ import { rateService } from '../rates';
 import { NoRemainder } from './errors';
 import { mispaidOrder, type MispaidOrder } from './facts';
 import { remainderAmount, requotedRemainder } from './rules';
+import { payerRestStandingOf } from './standing';
 
 /** The remainder's `order` (make-order's idempotency key): one per original, whoever opens it. */
 export const remainderClientOrderId = (originalId: string) => `remainder:${originalId}`;
@@ -48,12 +49,15 @@ export async function askedNow(order: MispaidOrder, left: bigint): Promise<bigin
 /**
  * The remainder order of `orderId`, made on the first call. Any payer holding the original's link
  * may call it (the id is the secret, as for the page). Throws NotFound for an unknown order and
- * NoRemainder when the order offers none (a remainder itself offers none: one link per original).
+ * NoRemainder when the order offers none (a remainder itself offers none: one link per original),
+ * or no longer does: what arrived is being refunded to an address given for it (docs/decisions/102),
+ * even when the remainder was opened before.
  */
 export async function openRemainder(db: Database, orderId: string): Promise<{ orderId: string }> {
   if (!isUuid(orderId)) throw new NotFound('Order', orderId);
   const original = await mispaidOrder(db, orderId);
   if (!original) throw new NotFound('Order', orderId);
+  if (payerRestStandingOf(original) === 'refunding') throw new NoRemainder(orderId);
   if (original.rest_id) return { orderId: original.rest_id };
   const left = remainderLeft(original);
   if (left === null) throw new NoRemainder(orderId);
@@ -98,19 +102,24 @@ export interface PayerRest {
   orderId: string | null;
   /** The order's mispayment was settled (remainder paid, late payment accepted, or the shop's decision). */
   settled: boolean;
+  /** What arrived is being refunded to an address given for it: no remainder is offered (docs/decisions/102). */
+  refunding: boolean;
 }
 
 /** The "pay the rest" facts of an order that ended expired or underpaid; null when it has none to show. */
 export async function payerRest(db: Queryable, orderId: string): Promise<PayerRest | null> {
   const order = await mispaidOrder(db, orderId);
   if (!order || (order.status !== 'partial' && order.status !== 'expired')) return null;
+  const standing = payerRestStandingOf(order);
+  if (standing === 'refunding') return { left: null, orderId: null, settled: false, refunding: true };
   const left = order.rest_id ? null : remainderLeft(order);
   const rest: PayerRest = {
     // At the current price for an invoice's order; without one, what is left at the quote (opening it
     // then waits for a price: the page's action sends the payer back).
     left: left === null ? null : await askedNow(order, left).catch(() => left),
     orderId: order.rest_id,
-    settled: order.resolution_kind !== null,
+    settled: standing === 'settled',
+    refunding: false,
   };
   return rest.left === null && rest.orderId === null && !rest.settled ? null : rest;
 }

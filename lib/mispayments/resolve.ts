@@ -6,15 +6,28 @@ import 'server-only';
  * remainder, confirmed the late payment the merchant's rule accepts, or recorded the merchant's
  * decision.
  */
-import { bare, merchants, orderResolutions, orders, param, sql, statement, type Queryable, type RowOf } from '../db';
+import {
+  bare,
+  merchants,
+  orderResolutions,
+  orders,
+  param,
+  refunds,
+  sql,
+  statement,
+  type Queryable,
+  type RowOf,
+} from '../db';
 import { log } from '../log';
 import { formatUnits, parseDecimal, parsePercent, type Decimal } from '../money';
 import { decimalsOf } from '../orders';
 import type { OrderResolution } from '../protocol';
 import { rateService } from '../rates';
+import { applyRefundAction, lockRefund } from '../refunds';
 import { publishResolutionEvent } from '../webhooks';
 import { MISPAID_ORDER_COLUMNS, WITH_REMAINDER, type MispaidOrder } from './facts';
 import { judgeLatePayment, type LateRule, type LateVerdict } from './rules';
+import { payerRestStandingOf } from './standing';
 
 type ResolutionRow = RowOf<typeof orderResolutions>;
 type Kind = ResolutionRow['kind'];
@@ -84,16 +97,41 @@ const PAID_REMAINDERS = statement<{ original: string }, { ids: string[] }>(
    where ${orders.id} = any(${param('ids')}::uuid[]) and ${orders.remainderOf} is not null and ${orders.status} in ('processed', 'overpaid')`,
 );
 
+/** The refunds of the order's money that still wait for an address (nothing moved, nobody used the claim). */
+const UNCLAIMED_REFUNDS = statement<{ id: string }, { orderId: string }>(
+  sql`select ${refunds.id} as id from ${refunds} where ${refunds.orderId} = ${param('orderId')} and ${refunds.state} = 'awaiting_address'
+   order by ${refunds.id}`,
+);
+
 /**
  * Inside the transaction that made these orders final: each that is a paid remainder settles its
- * original (`remainder_paid`, decided by the payer). Answers the settlements written.
+ * original (`remainder_paid`, decided by the payer), and cancels the original's refunds still
+ * waiting for an address (the payer paid the rest instead of taking the money back: their claim
+ * links die, docs/decisions/102). An original whose money is being refunded to an address given
+ * for it is not settled: its remainder is then a paid order of its own, for the merchant to
+ * refund. Answers the settlements written.
  */
-export async function resolvePaidRemainders(tx: Queryable, orderIds: readonly string[]): Promise<OrderResolution[]> {
+export async function resolvePaidRemainders(
+  tx: Queryable,
+  orderIds: readonly string[],
+  now: Date = new Date(),
+): Promise<OrderResolution[]> {
   if (orderIds.length === 0) return [];
   const originals = (await PAID_REMAINDERS.run(tx, { ids: [...orderIds] })).map((row) => row.original);
   if (originals.length === 0) return [];
   const resolved: OrderResolution[] = [];
   for (const order of await LOCK_MISPAID.run(tx, { ids: originals })) {
+    if (order.resolution_kind !== null) continue;
+    if (payerRestStandingOf(order) === 'refunding') {
+      log.warn('remainder paid while its original is being refunded: the original stays unsettled', {
+        orderId: order.id,
+        remainderOrderId: order.rest_id,
+      });
+      continue;
+    }
+    const scope = { merchantId: order.merchant_id, mode: order.mode };
+    for (const { id } of await UNCLAIMED_REFUNDS.run(tx, { orderId: order.id }))
+      await applyRefundAction(tx, await lockRefund(tx, scope, id), { type: 'cancel' }, {}, now);
     const resolution = await recordResolution(tx, order, { kind: 'remainder_paid', decidedBy: 'payer' });
     if (resolution) resolved.push(resolution);
   }

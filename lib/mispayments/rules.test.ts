@@ -8,6 +8,7 @@ import {
   movedLessThan,
   payerRefundAmount,
   payerRefundOffer,
+  payerRestStanding,
   lateRefundAmount,
   remainderAmount,
   remainderMinimum,
@@ -16,6 +17,7 @@ import {
   type MerchantDecision,
   type MispaymentFacts,
   type MispaymentStanding,
+  type PayerRestStanding,
 } from './rules';
 
 const d = (text: string): Decimal => parseDecimal(text)!;
@@ -202,6 +204,7 @@ describe("the merchant's threshold for excess claims (docs/decisions/091)", () =
 describe("the merchant's decision, transition by transition (docs/decisions/091)", () => {
   const waiting: MispaymentFacts = {
     status: 'expired',
+    amount: 500n,
     arrived: 5n,
     isRemainder: false,
     settled: false,
@@ -217,6 +220,14 @@ describe("the merchant's decision, transition by transition (docs/decisions/091)
     expect(mispaymentStanding({ ...waiting, isRemainder: true })).toBe('none');
     for (const status of ['pending', 'processed', 'overpaid', 'error'] as const)
       expect(mispaymentStanding({ ...waiting, status })).toBe('none');
+  });
+  it('dust waits for nothing: below the minimum (1 % of the amount, rounded up) arrived, nothing to decide', () => {
+    expect(mispaymentStanding({ ...waiting, amount: 100_000n, arrived: 999n })).toBe('none');
+    expect(mispaymentStanding({ ...waiting, amount: 100_000n, arrived: 1_000n })).toBe('waiting');
+    expect(mispaymentStanding({ ...waiting, status: 'partial', amount: 100_001n, arrived: 1_000n })).toBe('none');
+    expect(mispaymentStanding({ ...waiting, status: 'partial', amount: 100_001n, arrived: 1_001n })).toBe('waiting');
+    // A payer's refund of dust cannot exist (the same minimum), a team's may: still nothing to decide.
+    expect(mispaymentStanding({ ...waiting, amount: 100_000n, arrived: 999n, refunding: true })).toBe('none');
   });
   it('waiting → refunding when a refund of what arrived holds an amount (the payer asked, or the team refunded)', () => {
     expect(mispaymentStanding({ ...waiting, refunding: true })).toBe('refunding');
@@ -246,5 +257,21 @@ describe("the merchant's decision, transition by transition (docs/decisions/091)
   ];
   it.each(cases)('%s + %s', (standing, decision, outcome) => {
     expect(decideFrom(standing, decision)).toEqual(outcome);
+  });
+});
+
+describe('"pay the rest" on the payer\'s page, standing by standing (docs/decisions/102)', () => {
+  const cases: [MispaymentStanding, boolean, PayerRestStanding][] = [
+    ['waiting', false, 'offered'],
+    // Asked, but nobody gave an address yet: the page answers alike (decision 088), the rest stays open.
+    ['refunding', false, 'offered'],
+    // The claim was used: the money goes back, paying the rest would move it twice.
+    ['refunding', true, 'refunding'],
+    ['settled', false, 'settled'],
+    ['settled', true, 'settled'],
+    ['none', false, 'none'],
+  ];
+  it.each(cases)('%s, an address given: %s → %s', (standing, addressGiven, shown) => {
+    expect(payerRestStanding(standing, addressGiven)).toBe(shown);
   });
 });

@@ -115,8 +115,10 @@ export function payerRefundOffer(order: {
 }
 
 /**
- * Where a final order's mispayment stands for the merchant (docs/decisions/069, 091):
- * - `none`: nothing to decide: not expired or underpaid, nothing arrived, or a remainder order;
+ * Where a final order's mispayment stands for the merchant (docs/decisions/069, 091, 102):
+ * - `none`: nothing to decide: not expired or underpaid, a remainder order, or what arrived (in
+ *   time and late) is below the minimum (`remainderMinimum`, 1 % of the amount): dust is no start
+ *   of a payment, and flagging it would let anyone fill the merchant's list for a few base units;
  * - `waiting`: something arrived and nothing settled it: the merchant may accept, leave or refund;
  * - `refunding`: a refund of what arrived is under way or done (asked by the payer, or made by the
  *   team), not canceled or failed: accepting it now would keep money that goes back; canceling the
@@ -127,6 +129,8 @@ export type MispaymentStanding = 'none' | 'waiting' | 'refunding' | 'settled';
 
 export interface MispaymentFacts {
   status: OrderStatus;
+  /** The order's amount, base units. */
+  amount: bigint;
   /** What the order counted and its confirmed late payments, base units. */
   arrived: bigint;
   /** The order is the remainder of another (its original is the one that is settled). */
@@ -138,9 +142,30 @@ export interface MispaymentFacts {
 
 export function mispaymentStanding(order: MispaymentFacts): MispaymentStanding {
   if (order.settled) return 'settled';
-  if ((order.status !== 'expired' && order.status !== 'partial') || order.isRemainder || order.arrived === 0n)
-    return 'none';
+  if (order.status !== 'expired' && order.status !== 'partial') return 'none';
+  if (order.isRemainder || order.arrived < remainderMinimum(order.amount)) return 'none';
   return order.refunding ? 'refunding' : 'waiting';
+}
+
+/**
+ * What the payer's page shows of "pay the rest" (docs/decisions/102), from where the order stands
+ * (`mispaymentStanding`) and whether a refund of what arrived has its address given (the claim
+ * was used: the refund is ready, being sent or sent):
+ * - `offered`: the payer may open (or go on to) the remainder order, when something is left;
+ * - `refunding`: what arrived goes back: paying the rest would move money twice, so the page says
+ *   it is being refunded (never who asked) and offers no remainder;
+ * - `settled`: the order's settlement is recorded;
+ * - `none`: nothing to show.
+ * A refund still awaiting its address changes nothing here: the page answers a payer's ask alike
+ * whether or not the order has an e-mail address (docs/decisions/088), and paying the rest then
+ * cancels that refund (`resolvePaidRemainders`).
+ */
+export type PayerRestStanding = 'offered' | 'refunding' | 'settled' | 'none';
+
+export function payerRestStanding(standing: MispaymentStanding, refundAddressGiven: boolean): PayerRestStanding {
+  if (standing === 'settled') return 'settled';
+  if (standing === 'refunding') return refundAddressGiven ? 'refunding' : 'offered';
+  return standing === 'waiting' ? 'offered' : 'none';
 }
 
 /** The merchant's decision on the order page: accept what arrived, leave it as it is, or refund it (fee deducted). */

@@ -284,8 +284,11 @@ export async function loadPublicView(db: Queryable, orderId: string): Promise<Pu
       left: offer.left === null ? null : formatUnits(offer.left, decimals),
       orderId: offer.orderId,
       settled: offer.settled,
+      refunding: offer.refunding,
     },
-    refundOffer: refund && { kind: refund.kind, amount: formatUnits(refund.amount, decimals) },
+    // Being refunded already (an address was given for it): nothing more to ask back.
+    refundOffer:
+      refund && !offer?.refunding ? { kind: refund.kind, amount: formatUnits(refund.amount, decimals) } : null,
   };
 }
 

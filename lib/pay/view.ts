@@ -73,13 +73,16 @@ export interface PublicOrderInvoice {
 
 /**
  * "Pay the rest" (docs/decisions/069) on an underpaid or paid-late order: what a remainder order
- * would ask, the remainder once opened, or that the order was settled.
+ * would ask, the remainder once opened, that the order was settled, or that what arrived is being
+ * refunded (never by whom).
  */
 export interface PublicRest {
   /** Decimal in the order's coin; null when the remainder exists already or none is offered (below the minimum). */
   left: string | null;
   orderId: string | null;
   settled: boolean;
+  /** What arrived is being refunded to an address given for it: no remainder (docs/decisions/102). */
+  refunding: boolean;
 }
 
 /**

@@ -179,9 +179,9 @@ async function settle(
     confirmedDeposits.map(({ row }) => keyOf(row)),
   );
   // Mispayments settled by what this step confirmed (lib/mispayments), with their `order.resolved`
-  // events, in the same transaction: a paid remainder settles its original; a late payment the
-  // merchant's rule accepts settles its order.
-  await resolvePaidRemainders(tx, plan.finalChanges);
+  // events, in the same transaction: a paid remainder settles its original (and cancels its refunds
+  // still waiting for an address); a late payment the merchant's rule accepts settles its order.
+  await resolvePaidRemainders(tx, plan.finalChanges, view.now);
   await acceptLatePayments(
     tx,
     confirmedDeposits.flatMap(({ row }) => (row.order_id ? [row.order_id] : [])),

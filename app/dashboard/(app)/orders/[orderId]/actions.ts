@@ -17,7 +17,7 @@ import { decideMispayment, type DecidedMispayment, type MerchantDecision } from 
 import { postedForm } from '@/lib/security';
 import type { DashboardSession } from '@/lib/users';
 import { auditAction } from '@/app/dashboard/action-helpers';
-import { handOverClaimLink } from './refund-cookie';
+import { handOverClaimLinks } from './refund-cookie';
 
 const DECISION_FORM = z.object({ orderId: z.uuid(), decision: z.enum(['accept', 'leave']) });
 const REFUND_FORM = z.object({ orderId: z.uuid() });
@@ -70,9 +70,9 @@ export async function decideMispaidOrder(posted: FormData): Promise<void> {
 
 /**
  * "Refund what arrived": one refund per payment (the order's and each late payment), the network fee
- * deducted, each claim link mailed to the payer when the order has their address. One link is
- * handed to the page to share, as the Refunds section's own refund does; with several, each
- * refund's "Reopen claim" gives its link.
+ * deducted, each claim link mailed to the payer when the order has their address. Each link is
+ * handed to the page to share, shown once beside its refund, as the Refunds section's own refund
+ * does (docs/decisions/102).
  */
 export async function refundMispaidOrder(posted: FormData): Promise<void> {
   const form = postedForm(posted);
@@ -80,7 +80,6 @@ export async function refundMispaidOrder(posted: FormData): Promise<void> {
   const parsed = REFUND_FORM.safeParse({ orderId: form.get('orderId') });
   if (!parsed.success) redirect('/dashboard/orders');
   const { page, decided } = await decide(session, parsed.data.orderId, 'refund');
-  const [only, ...more] = decided.refunds;
-  if (only && more.length === 0) await handOverClaimLink(page, only.claimUrl);
-  redirect(`${page}?decided=${more.length === 0 ? 'refund' : 'refunds'}`);
+  await handOverClaimLinks(page, decided.refunds);
+  redirect(`${page}?decided=${decided.refunds.length > 1 ? 'refunds' : 'refund'}`);
 }

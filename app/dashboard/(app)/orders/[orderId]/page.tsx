@@ -22,6 +22,7 @@ import { ResentNotice } from '../../resent-notice';
 import { firstValues, type SearchParams } from '../../search-params';
 import { newestRefundPlan, refundFeeEstimate } from '@/lib/payouts';
 import { PLAN_REFUSAL_COOKIE } from '../../funds/plan-cookie';
+import { claimLinksOf } from './claim-links';
 import { CLAIM_LINK_COOKIE } from './refund-cookie';
 import { RefundsSection } from './refunds-section';
 import { StatusBadge } from '@/components/ui/badge';
@@ -46,7 +47,7 @@ export default async function OrderPage({ params, searchParams }: Props) {
   const { resent, decided, refund } = firstValues(await searchParams);
   const scope = { merchantId: session.merchantId, mode: session.mode };
   const refunds = await listRefunds(await getDatabase(), scope, { orderId: order.orderId, limit: 100, offset: 0 });
-  const claimUrl = (await cookies()).get(CLAIM_LINK_COOKIE)?.value;
+  const claimUrls = claimLinksOf((await cookies()).get(CLAIM_LINK_COOKIE)?.value);
   const planRefusal =
     refund === 'plan' || refund === 'transaction' ? (await cookies()).get(PLAN_REFUSAL_COOKIE)?.value : undefined;
   const canRefund = can(session.role, 'refunds');
@@ -164,7 +165,7 @@ export default async function OrderPage({ params, searchParams }: Props) {
         canRefund={canRefund}
         refundable={refundable}
         outcome={refund}
-        claimUrl={claimUrl}
+        claimUrls={claimUrls}
         plans={refundPlans}
         planRefusal={planRefusal}
         rates={rates}
@@ -266,7 +267,7 @@ const DECIDED_NOTICE: Record<string, string> = {
   refund:
     "Refunded: the refund waits for the payer's address (the network fee comes out of it); the order is settled, and your store was told (order.resolved).",
   refunds:
-    "Refunded, one refund per payment: each waits for the payer's address (the network fee comes out of it); the order is settled, and your store was told (order.resolved). Without the payer's e-mail address, Reopen claim on each refund gives its link to share.",
+    "Refunded, one refund per payment: each waits for the payer's address (the network fee comes out of it); the order is settled, and your store was told (order.resolved). Each refund's claim link is shown once below, to share with the payer.",
   none: 'Nothing was left to decide: the order was settled meanwhile.',
   refunding: 'Nothing was decided: what arrived is being refunded. Cancel that refund below to decide otherwise.',
 };

@@ -31,7 +31,7 @@ import {
 import { postedForm } from '@/lib/security';
 import { requireAction } from '../../../session';
 import { PLAN_REFUSAL_COOKIE, PLAN_REFUSAL_COOKIE_OPTIONS } from '../../funds/plan-cookie';
-import { handOverClaimLink } from './refund-cookie';
+import { handOverClaimLinks } from './refund-cookie';
 import { auditAction } from '@/app/dashboard/action-helpers';
 
 const decimal = z
@@ -85,7 +85,7 @@ async function refusedOr<T>(page: string, work: () => Promise<T>): Promise<T> {
 }
 
 async function handOver(page: string, made: MadeRefund): Promise<void> {
-  await handOverClaimLink(page, made.claimUrl);
+  await handOverClaimLinks(page, [made]);
 }
 
 /** "Refund" on an order: an amount in the order's coin, in full or in part. */

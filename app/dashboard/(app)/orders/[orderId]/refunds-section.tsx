@@ -3,8 +3,9 @@
  * and for a user with the `refunds` permission the form that makes one (in the order's coin) and
  * each open refund's "Cancel" and "Reopen claim", "Approve" on one above the owner's threshold
  * (a second person's: decision 082), and "Sent by hand" with a transaction id on a ready refund,
- * "Check again" on one sent so (decision 092). Plain forms: they work without JavaScript; a ready
- * EVM refund also offers "Send with wallet" beside its transaction id (decision 098).
+ * "Check again" on one sent so (decision 092). A claim link just made is shown once beside its
+ * refund, each of several (decision 102). Plain forms: they work without JavaScript; a ready EVM
+ * refund also offers "Send with wallet" beside its transaction id (decision 098).
  */
 import Link from 'next/link';
 import { Amount, LINK, Mono, MUTED, Notice, Section, Time } from '@/components/dashboard/ui';
@@ -57,7 +58,7 @@ export function RefundsSection({
   canRefund,
   refundable,
   outcome,
-  claimUrl,
+  claimUrls,
   plans,
   planRefusal,
   rates,
@@ -71,8 +72,8 @@ export function RefundsSection({
   /** The order is decided and received something. */
   refundable: boolean;
   outcome: string | undefined;
-  /** A claim link just made, to share with the payer (shown once). */
-  claimUrl: string | undefined;
+  /** Claim links just made, by refund id, to share with the payer (each shown once, beside its refund). */
+  claimUrls: ReadonlyMap<string, string>;
   /** Each refund's newest plan, by refund id. */
   plans: Readonly<Record<string, { planId: string; status: string }>>;
   /** Why a plan or a transaction was just refused, in lib's words. */
@@ -92,10 +93,10 @@ export function RefundsSection({
           {`${said.text}${outcome && WITH_REASON.has(outcome) && planRefusal ? ` ${planRefusal.replace(/\.$/, '')}.` : ''}`}
         </Notice>
       )}
-      {claimUrl && (
+      {refunds.some((r) => claimUrls.has(r.id)) && (
         <p className="my-2 text-sm">
-          Claim link for the payer (shown once; mailed to them when the order has their address):{' '}
-          <Mono>{claimUrl}</Mono>
+          Each new claim link for the payer is shown once, beside its refund; it was also mailed to them when the order
+          has their address.
         </p>
       )}
       {refunds.length === 0 ? (
@@ -113,6 +114,17 @@ export function RefundsSection({
               <td className={CELL}>
                 {r.state.replace('_', ' ')}
                 {r.approval === 'required' && <span className="block">needs a second person’s approval</span>}
+                {claimUrls.has(r.id) ? (
+                  <span className="block break-all" data-testid="claim-link">
+                    claim link (shown once): <Mono>{claimUrls.get(r.id)}</Mono>
+                  </span>
+                ) : r.state === 'awaiting_address' ? (
+                  <span className={`block ${MUTED}`}>
+                    {r.claim.delivery === 'mail'
+                      ? 'claim link mailed to the payer'
+                      : 'claim link shown once when made; Reopen claim for a new one'}
+                  </span>
+                ) : null}
                 {r.txId && (
                   <span className="block">
                     tx <Mono>{r.txId}</Mono>
