@@ -16,7 +16,18 @@ import {
   type ChainAdapter,
 } from '../chains';
 import { config } from '../config';
-import { deposits, orders, param, sandboxTransfers, sql, statement, type Database } from '../db';
+import {
+  chainTransfers,
+  collectionPlans,
+  deposits,
+  orders,
+  param,
+  refunds,
+  sandboxTransfers,
+  sql,
+  statement,
+  type Database,
+} from '../db';
 import { log } from '../log';
 import { metrics } from '../metrics';
 import { processSlot } from '../process';
@@ -46,8 +57,9 @@ const BATCH_BLOCKS = 100;
  * How often a test network's watcher passes when the sandbox ledger announced nothing: every
  * change to its chain wakes it at once (SANDBOX_CHANNEL), so the timer is left only what the
  * clock alone moves (an order whose chain time passed its expiry waits for the server's clock
- * too). Passing every WATCH_INTERVAL_MS over eleven idle networks cost an idle gateway about a
- * quarter of a core.
+ * too), and that pass is skipped while nothing waits for a block there (sandboxNeedsBlocks).
+ * Passing every WATCH_INTERVAL_MS over eleven idle networks cost an idle gateway about a quarter
+ * of a core.
  */
 const SANDBOX_IDLE_PASS_MS = 5000;
 
@@ -109,20 +121,28 @@ export async function watchNetwork(
   return progress;
 }
 
-const SANDBOX_NEEDS_BLOCKS = statement<{ wanted: boolean }, { network: string }>(
-  sql`select exists (select 1 from ${orders} where ${orders.network} = ${param('network')} and ${orders.mode} = 'test' and ${orders.status} = 'pending')
+const SANDBOX_NEEDS_BLOCKS = statement<{ wanted: boolean }, { network: string; now: Date }>(
+  sql`select exists (select 1 from ${orders} where ${orders.network} = ${param('network')} and ${orders.mode} = 'test' and ${orders.status} = 'pending'
+                       and (${orders.expiresAt} <= ${param('now')} or exists (select 1 from ${chainTransfers} where ${chainTransfers.orderId} = ${orders.id})))
       or exists (select 1 from ${sandboxTransfers}
                   where ${sandboxTransfers.network} = ${param('network')} and ${sandboxTransfers.blockHeight} is null and ${sandboxTransfers.droppedAt} is null)
-      or exists (select 1 from ${deposits} where ${deposits.network} = ${param('network')} and ${deposits.mode} = 'test' and ${deposits.status} = 'PENDING') as wanted`,
+      or exists (select 1 from ${deposits} where ${deposits.network} = ${param('network')} and ${deposits.mode} = 'test' and ${deposits.status} = 'PENDING')
+      or exists (select 1 from ${collectionPlans} where ${collectionPlans.network} = ${param('network')} and ${collectionPlans.mode} = 'test'
+                   and (${collectionPlans.status} = 'broadcast' or (${collectionPlans.status} = 'prepared' and ${collectionPlans.txid} is not null)))
+      or exists (select 1 from ${refunds} where ${refunds.network} = ${param('network')} and ${refunds.mode} = 'test' and ${refunds.state} = 'sent') as wanted`,
 );
 
 /**
- * Whether a test network has anything waiting for a block: an open order (its confirmations, its
- * expiry), a transfer in the mempool or a deposit short of confirmations. An idle sandbox then
- * stops growing by a block per network every few seconds.
+ * Whether a test network has anything waiting for a block: an open order with a payment (its
+ * confirmations) or past its deadline (test mode judges expiry on chain time: a block dated now
+ * lets it expire), a transfer in the mempool, a deposit, a submitted plan or a sent refund short
+ * of confirmations. An open order
+ * that nothing was paid to and whose time has not run out waits for no block: a sandbox whose
+ * orders all wait for their payer stops growing by a block per network every few seconds, and its
+ * watchers by a pass per block.
  */
 async function sandboxNeedsBlocks(db: Database, network: Network): Promise<boolean> {
-  const [row] = await SANDBOX_NEEDS_BLOCKS.run(db, { network: network.name });
+  const [row] = await SANDBOX_NEEDS_BLOCKS.run(db, { network: network.name, now: new Date() });
   return row!.wanted;
 }
 
@@ -232,11 +252,16 @@ export function startWorkers(db: Database): Workers {
       // arrived after the pass read the tip.
       let passing = false;
       let again = false;
-      const tick = () => {
+      // A test network's timer pass is skipped while nothing there waits for a block: every
+      // change to its chain is announced, and only an open order's deadline moves with time.
+      const idle = async (fromTimer: boolean) =>
+        fromTimer && mode === 'test' && !(await sandboxNeedsBlocks(db, adapter.network));
+      const tick = (fromTimer = false) => {
         if (stopped) return;
         clearTimeout(timers.get(key));
         passing = true;
-        const pass = watchNetwork(db, adapter, mode, options)
+        const pass = idle(fromTimer)
+          .then((skipped) => (skipped ? undefined : watchNetwork(db, adapter, mode, options)))
           .then(
             (progress) => reportHealth(adapter.network.name, mode, null, progress),
             (error) => reportHealth(adapter.network.name, mode, error),
@@ -247,9 +272,9 @@ export function startWorkers(db: Database): Workers {
             if (stopped) return;
             if (again) {
               again = false;
-              setImmediate(tick);
+              setImmediate(() => tick());
             } else {
-              timers.set(key, setTimeout(tick, intervalMs).unref());
+              timers.set(key, setTimeout(() => tick(true), intervalMs).unref());
             }
           });
         passes.add(pass);
