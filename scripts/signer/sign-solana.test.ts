@@ -8,14 +8,24 @@ import {
   getBase64Encoder,
   getCompiledTransactionMessageDecoder,
   getTransactionDecoder,
+  lamports,
   type Address,
 } from '@solana/kit';
 import { findAssociatedTokenPda, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { solanaPrivateKeyOfSeed, solanaWalletOfPrivateKey } from '../../lib/chains/solana/transactions';
 import { SignerRefusal } from '../../lib/chains/utxo/transactions';
 import { solanaRefundPlanSchema, type SolanaRefundPlan } from '../../lib/protocol';
 import type { LedgerEntry } from './refunds';
+import {
+  ata as facadeAta,
+  fundedSigner,
+  litesvmMissing,
+  mintTo,
+  newSolanaLedger,
+  writeMint,
+  type SolanaLedger,
+} from '../../tests/support/solana-facade';
 import { checkSolanaRefund, signSolanaRefund, solanaLedgerEntry } from './sign-solana';
 
 const KEY = solanaPrivateKeyOfSeed(new Uint8Array(64).fill(7));
@@ -237,5 +247,45 @@ describe('a Solana refund plan rewritten by the gateway is refused', () => {
         ),
       ),
     ).toEqual(["the refund would take the last 24 hours' refunds to 4.5, above this signer's refundDailyCap 4"]);
+  });
+});
+
+// The real System, SPL Token and Associated Token Account programs (litesvm, tests/support/solana-facade.ts),
+// one ledger for both refunds: the signed transactions run, pay exactly, and carry their reference.
+describe.skipIf(litesvmMissing)('a signed Solana refund on the Solana runtime', () => {
+  let ledger: SolanaLedger;
+  const tokenBalance = (account: Address) => {
+    const found = ledger.svm.getAccount(account);
+    return found.exists ? Buffer.from(found.data).readBigUInt64LE(64) : 0n;
+  };
+  const run = async (p: SolanaRefundPlan) => {
+    const lifetime = { blockhash: ledger.svm.latestBlockhash(), lastValidBlockHeight: 1000 };
+    const { signature, transaction } = await signSolanaRefund(p, KEY, lifetime);
+    const sent = ledger.send(getTransactionDecoder().decode(getBase64Encoder().encode(transaction)));
+    expect(sent).toBe(signature);
+    return ledger.transactions.get(signature)!;
+  };
+
+  beforeAll(async () => {
+    ledger = await newSolanaLedger();
+    ledger.svm.airdrop(WALLET as Address, lamports(2_000_000_000n));
+    const authority = await fundedSigner(ledger);
+    writeMint(ledger, USDC as Address, authority.address, { decimals: 6 });
+    await mintTo(ledger, authority, WALLET as Address, USDC as Address, 10_000_000n);
+  });
+
+  it('USDC to a payer without a token account: created, paid exactly, the reference among its keys', async () => {
+    const recorded = await run(plan('USDC'));
+    expect(recorded.err).toBeNull();
+    expect(recorded.keys).toContain(REFERENCE);
+    expect(tokenBalance(await facadeAta(PAYER as Address, USDC as Address))).toBe(2_500_000n);
+    expect(tokenBalance(await facadeAta(WALLET as Address, USDC as Address))).toBe(7_500_000n);
+  });
+
+  it('SOL: the payer gets exactly the refund, the merchant pays the fee', async () => {
+    const before = ledger.svm.getBalance(PAYER as Address) ?? 0n;
+    const recorded = await run(plan('SOL'));
+    expect(recorded.err).toBeNull();
+    expect((ledger.svm.getBalance(PAYER as Address) ?? 0n) - before).toBe(250_000_000n);
   });
 });
