@@ -83,6 +83,8 @@ export const EXTRA_ENTRY_POINTS = {
     "the EVM networks' transaction code (the sweeper, collection plans), client-safe: the signer imports it too",
   'lib/chains/tron/transactions/index.ts':
     "Tron's transaction code, client-safe: the signer (scripts/signer) imports it without lib/chains' server side",
+  'lib/chains/solana/transactions/index.ts':
+    "Solana's transfer builder and wallet keys, client-safe: the signer (scripts/signer) imports it without lib/chains' server side",
 };
 
 /**
@@ -95,6 +97,7 @@ export const CLIENT_SAFE_FOLDERS = [
   'lib/chains/utxo/transactions',
   'lib/chains/evm/transactions',
   'lib/chains/tron/transactions',
+  'lib/chains/solana/transactions',
 ];
 /** Packages a client-safe folder does not import: storage, the server marker, Node's own modules. */
 const CLIENT_SAFE_REFUSED_PACKAGES = /^(server-only$|pg$|@electric-sql\/|drizzle-orm|node:)/;

@@ -12,6 +12,7 @@ export * from './ids';
 export * from './operations';
 export * from './plans';
 export * from './evm-plans';
+export * from './solana-plans';
 export * from './refunds';
 export * from './requests';
 export * from './responses';

@@ -42,6 +42,8 @@ export const ledgerEntrySchema = z.object({
   amount: z.string().regex(/^\d+$/),
   txid: z.string(),
   signedAt: z.string(),
+  /** Solana's: the currency the amount is in, as one ledger holds SOL and token refunds (absent: the coin). */
+  currency: z.string().optional(),
 });
 export type LedgerEntry = z.infer<typeof ledgerEntrySchema>;
 export const ledgerSchema = z.object({ refunds: z.array(ledgerEntrySchema) });
@@ -111,31 +113,18 @@ export function checkRefund(
     outpoints.push(outpoint);
     received += paid.amount;
   }
-  const signedBefore = ledger.refunds.find((entry) => entry.refundId === refund.refundId);
-  if (signedBefore)
-    reasons.push(
-      `refund ${refund.refundId} was signed on ${signedBefore.signedAt}: ${formatUnits(BigInt(signedBefore.amount), DECIMALS)} to ${signedBefore.destination} (transaction ${signedBefore.txid}); this plan pays ${refund.pays} to ${refund.destination}`,
-    );
-  // Any earlier refund of one of these outputs counts: naming a part of a payment does not refund it twice.
-  const refunded = ledger.refunds
-    .filter((entry) => entry.outpoints.some((o) => outpoints.includes(o)))
-    .reduce((sum, entry) => sum + BigInt(entry.amount), 0n);
-  const left = received - refunded;
-  if (outpoints.length > 0 && amount.value > left)
-    reasons.push(
-      `the refund (${refund.amount}) is above what is left of its payment: ${formatUnits(left < 0n ? 0n : left, DECIMALS)} of ${formatUnits(received, DECIMALS)} received`,
-    );
-  if (policy.dailyCap === null)
-    reasons.push('this signer has no refundDailyCap in its configuration: it signs no refund');
-  else {
-    const today = ledger.refunds
-      .filter((entry) => now.getTime() - Date.parse(entry.signedAt) < DAY_MS)
-      .reduce((sum, entry) => sum + BigInt(entry.amount), 0n);
-    if (today + amount.value > policy.dailyCap)
-      reasons.push(
-        `the refund would take the last 24 hours' refunds to ${formatUnits(today + amount.value, DECIMALS)}, above this signer's refundDailyCap ${formatUnits(policy.dailyCap, DECIMALS)}`,
-      );
-  }
+  const { reasons: ledgerReasons, left } = ledgerRefusals(ledger, {
+    refundId: refund.refundId,
+    destination: refund.destination,
+    pays: refund.pays,
+    amount: amount.value,
+    payment: outpoints,
+    received,
+    dailyCap: policy.dailyCap,
+    decimals: DECIMALS,
+    now,
+  });
+  reasons.push(...ledgerReasons);
   if (reasons.length > 0) throw new SignerRefusal(reasons);
   return {
     allowance: { destination: refund.destination, pays: pays.value },
@@ -144,6 +133,63 @@ export function checkRefund(
     left,
     outpoints,
   };
+}
+
+/** A refund as the ledger rules see it: amounts in base units of one currency. */
+export interface LedgerClaim {
+  refundId: string;
+  destination: string;
+  /** What the plan pays, as it shows it. */
+  pays: string;
+  amount: bigint;
+  /** What identifies the refunded payment: its outputs (`txid:vout`), or its transactions' signatures. */
+  payment: string[];
+  /** What the payment paid the merchant's key, as the signer verified it. */
+  received: bigint;
+  /** The most refunds of the last 24 hours may add up to; null signs none. */
+  dailyCap: bigint | null;
+  decimals: number;
+  /** The currency of a network of several (Solana); absent on a coin's own network. */
+  currency?: string;
+  now: Date;
+}
+
+/**
+ * The ledger's rules, the same for every network: a refund id is signed once; the refunds of a
+ * payment never add up to more than it paid; the last 24 hours' stay under the daily cap. Answers
+ * every reason to refuse, and what is left of the payment before this refund.
+ */
+export function ledgerRefusals(ledger: RefundLedger, claim: LedgerClaim): { reasons: string[]; left: bigint } {
+  const reasons: string[] = [];
+  const units = (value: bigint) => formatUnits(value, claim.decimals);
+  // Amounts add up within one currency only.
+  const sameCurrency = ledger.refunds.filter((entry) => entry.currency === claim.currency);
+  const signedBefore = ledger.refunds.find((entry) => entry.refundId === claim.refundId);
+  if (signedBefore)
+    reasons.push(
+      `refund ${claim.refundId} was signed on ${signedBefore.signedAt}: ${units(BigInt(signedBefore.amount))} to ${signedBefore.destination} (transaction ${signedBefore.txid}); this plan pays ${claim.pays} to ${claim.destination}`,
+    );
+  // Any earlier refund of one part of this payment counts: naming a part of a payment does not refund it twice.
+  const refunded = sameCurrency
+    .filter((entry) => entry.outpoints.some((o) => claim.payment.includes(o)))
+    .reduce((sum, entry) => sum + BigInt(entry.amount), 0n);
+  const left = claim.received - refunded;
+  if (claim.payment.length > 0 && claim.amount > left)
+    reasons.push(
+      `the refund (${units(claim.amount)}) is above what is left of its payment: ${units(left < 0n ? 0n : left)} of ${units(claim.received)} received`,
+    );
+  if (claim.dailyCap === null)
+    reasons.push('this signer has no refundDailyCap in its configuration: it signs no refund');
+  else {
+    const today = sameCurrency
+      .filter((entry) => claim.now.getTime() - Date.parse(entry.signedAt) < DAY_MS)
+      .reduce((sum, entry) => sum + BigInt(entry.amount), 0n);
+    if (today + claim.amount > claim.dailyCap)
+      reasons.push(
+        `the refund would take the last 24 hours' refunds to ${units(today + claim.amount)}, above this signer's refundDailyCap ${units(claim.dailyCap)}`,
+      );
+  }
+  return { reasons, left };
 }
 
 /** The ledger's entry for a refund once signed. */

@@ -20,12 +20,12 @@ import { findAssociatedTokenPda, TOKEN_PROGRAM_ADDRESS } from '@solana-program/t
 import { base58 } from '@scure/base';
 import type { Network } from '../../catalog';
 import { envPrefix } from '../../config';
+import { TOKEN_2022_PROGRAM_ADDRESS } from './transactions';
 import { log } from '../../log';
 import { accountAnswer, type AccountAnswer } from './answers';
 import { SolanaRpcError, type SolanaRpcClient } from './rpc';
 import type { ReceivingAccounts } from './transfers';
 
-export const TOKEN_2022_PROGRAM_ADDRESS = address('TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb');
 const TOKEN_PROGRAMS = new Set<string>([TOKEN_PROGRAM_ADDRESS, TOKEN_2022_PROGRAM_ADDRESS]);
 
 const MINT_SIZE = 82;

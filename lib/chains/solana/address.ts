@@ -11,10 +11,8 @@ import 'server-only';
  * m/44'/501'/0'/0' as Phantom and Solflare derive their first account.
  */
 import { isAddress } from '@solana/kit';
-import { ed25519 } from '@noble/curves/ed25519.js';
-import { hmac } from '@noble/hashes/hmac.js';
-import { sha512 } from '@noble/hashes/sha2.js';
 import { base58 } from '@scure/base';
+import { solanaPrivateKeyOfSeed, solanaWalletOfPrivateKey } from './transactions';
 
 export function isValidSolanaAddress(address: string): boolean {
   return typeof address === 'string' && isAddress(address);
@@ -31,25 +29,10 @@ export function base58Bytes(text: string, length: number): Uint8Array | null {
   }
 }
 
-const HARDENED = 0x80000000;
-
-/** SLIP-0010 ed25519: the private key at a path of hardened indexes below `seed`. */
-function slip10Ed25519(seed: Uint8Array, path: readonly number[]): Uint8Array {
-  let node = hmac(sha512, new TextEncoder().encode('ed25519 seed'), seed);
-  for (const index of path) {
-    const data = new Uint8Array(37);
-    data.set(node.subarray(0, 32), 1);
-    new DataView(data.buffer).setUint32(33, index, false);
-    node = hmac(sha512, node.subarray(32), data);
-  }
-  return node.subarray(0, 32);
-}
-
 /**
  * The wallet of `seed` at m/44'/501'/`account`'/0' (account 0: test mode's receiving wallet, from
  * the public test seed; the sandbox's faucet takes another account).
  */
 export function solanaWalletOfSeed(seed: Uint8Array, account = 0): string {
-  const path = [44, 501, account, 0].map((i) => i + HARDENED);
-  return base58.encode(ed25519.getPublicKey(slip10Ed25519(seed, path)));
+  return solanaWalletOfPrivateKey(solanaPrivateKeyOfSeed(seed, account));
 }

@@ -6,7 +6,8 @@ import {
 } from '@solana/kit';
 import { findAssociatedTokenPda, TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
 import { describe, expect, it } from 'vitest';
-import { MEMO_PROGRAM_ADDRESS, transferRequest, transferTransaction, type TransferContext } from './transfer-request';
+import { MEMO_PROGRAM_ADDRESS, type TransferContext } from './transactions';
+import { transferRequest, transferTransaction } from './transfer-request';
 
 // Keys are any 32 bytes in base58 (32 ones, twos, threes).
 const PAYER = '4vJ9JU1bJJE96FWSJKvHsmmFADCg4gpZQff4P3bkLKi' as Address;

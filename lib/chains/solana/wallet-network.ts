@@ -17,7 +17,7 @@ import type { Address } from '@solana/kit';
 import { TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
 import type { Network } from '../../catalog';
 import type { LiveChainConfig } from '../../config';
-import { TOKEN_2022_PROGRAM_ADDRESS } from './accounts';
+import { TOKEN_2022_PROGRAM_ADDRESS } from './transactions';
 import { accountAnswer, latestBlockhashAnswer } from './answers';
 import { SolanaRpcClient, SolanaRpcError } from './rpc';
 
