@@ -3,14 +3,14 @@
  * a test key and sees its private key once, the merchant API takes it until the owner revokes it;
  * a viewer gets 403 on the page and on the server actions posted directly (the key count and the
  * keys unchanged); the brand set in the settings shows on the payment page of the merchant's
- * orders; both pages are axe-clean in light and dark mode.
+ * orders; both pages are axe-clean in light and dark mode, the branded payment page in Arabic too.
  *
  * Each test works on a merchant of its own (created through the keys CLI), so that its brand and
  * keys change no other spec's pages.
  */
 import { randomBytes } from 'node:crypto';
 import type { Page, Request } from '@playwright/test';
-import { expectAccessible } from './pay-support';
+import { expectAccessible, expectAccessibleInEnglishAndArabic } from './pay-support';
 import { createUser, signIn, type CreatedUser } from './support/dashboard';
 import { api, baseUrl, createKeys, expect, makeOrder, test, type Keys } from './support/fixtures';
 
@@ -198,7 +198,10 @@ test('the brand set in the settings shows on the payment page; bad logos and col
   await expect(logo).toHaveAttribute('src', `data:image/png;base64,${PNG_1X1.toString('base64')}`);
   await expect(page.getByRole('link', { name: 'Open in wallet' })).toHaveCSS('background-color', 'rgb(29, 78, 216)');
   await expect(page.locator('header').first()).toHaveCSS('border-bottom-color', 'rgb(29, 78, 216)');
-  await expectAccessible(page, 'the branded payment page');
+  // The brand colour on the payer's pages in both schemes and both directions of writing (issue 43's
+  // "axe clean in light and dark, English and Arabic", on a branded page).
+  await expectAccessibleInEnglishAndArabic(page, 'the branded payment page');
+  await expect(page.locator('main[data-brand]')).toHaveCount(1);
 
   // The invoice page of the same merchant: its logo and header line too.
   const invoice = await api<{ invoiceLink: string }>(

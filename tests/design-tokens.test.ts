@@ -42,7 +42,47 @@ const PAIRS: [string, string, number][] = [
   ['on-primary', 'primary-hover', 4.5],
   ['focus', 'surface', 3],
   ['line-strong', 'surface', 3],
+  ['line-strong', 'surface-raised', 3],
+  ['good-ink', 'good-surface', 4.5],
+  ['bad-ink', 'bad-surface', 4.5],
+  ['wait-ink', 'wait-surface', 4.5],
+  ['info-ink', 'info-surface', 4.5],
+  ['test-ink', 'test-surface', 4.5],
+  ['ink', 'quiet-surface', 4.5],
 ];
+
+/**
+ * The components that drew a state or a frame in raw shades (decision 101's remaining list), and
+ * the demo store: each colour is a token's now. A class naming a Tailwind palette shade, white or
+ * black, or an arbitrary hex colour, is refused unless listed below with its reason.
+ */
+const TOKENS_ONLY = [
+  'components/ui/badge.tsx',
+  'components/dashboard/ui.tsx',
+  'components/dashboard/frame.tsx',
+  'components/ui/dialog.tsx',
+  'components/ui/table.tsx',
+  'components/pay/language-links.tsx',
+  'components/pos/keypad.tsx',
+  'app/dashboard/pos/page.tsx',
+  ...readdirTsx('app/store'),
+];
+const RAW_COLOUR =
+  /\b(?:bg|text|border|divide|ring|outline|from|via|to|fill|stroke|placeholder|decoration|accent|caret|shadow)-(?:(?:slate|gray|zinc|neutral|stone|red|orange|amber|yellow|lime|green|emerald|teal|cyan|sky|blue|indigo|violet|purple|fuchsia|pink|rose)-\d{2,3}|white|black)\b|\[#[0-9a-fA-F]{3,8}\]/g;
+const ALLOWED: Record<string, { classes: string[]; reason: string }> = {
+  'app/dashboard/pos/page.tsx': {
+    classes: ['bg-white'],
+    reason: "the QR code's quiet zone: a scanner reads dark modules on white, in either scheme",
+  },
+  'app/store/checkout/page.tsx': {
+    classes: ['bg-emerald-700', 'text-white'],
+    reason: "the demo store's own brand colour on its pay button: the merchant's site, not the gateway's",
+  },
+  'app/store/orders/[id]/page.tsx': {
+    classes: ['bg-emerald-700', 'text-white'],
+    reason: "the demo store's own brand colour on its pay button: the merchant's site, not the gateway's",
+  },
+};
 
 describe('the design tokens', () => {
   it('defines every token in light and in dark', () => {
@@ -70,6 +110,19 @@ describe('the design tokens', () => {
     }
     expect(PAYER_BUTTON).toMatch(/\bfocus-ring\b/);
     expect(css).toMatch(/\[data-brand\] \{\s*--primary: var\(--brand\);/);
+  });
+
+  it('colours the badges, notices, bands, dialog, tables, language menu, keypad and demo store by token', () => {
+    expect(TOKENS_ONLY.length).toBeGreaterThan(10);
+    const raw = Object.fromEntries(
+      TOKENS_ONLY.map((file) => [file, [...new Set(readFileSync(join(ROOT, file), 'utf8').match(RAW_COLOUR) ?? [])]]),
+    );
+    for (const file of TOKENS_ONLY) expect(raw[file], file).toEqual(ALLOWED[file]?.classes ?? []);
+  });
+
+  it("puts the demo store's titles on the type scale", () => {
+    for (const file of readdirTsx('app/store'))
+      expect(readFileSync(join(ROOT, file), 'utf8'), file).not.toMatch(/\btext-(?:lg|xl|[2-9]xl)\b/);
   });
 
   it('draws one focus ring: no page or component writes its own', () => {

@@ -7,8 +7,8 @@ export const metadata = { title: 'Demo store' };
 export default function StoreLayout({ children }: { children: ReactNode }) {
   return (
     <div className="mx-auto max-w-3xl p-4 sm:p-6">
-      <header className="mb-6 flex items-center justify-between border-b border-slate-200 pb-3 dark:border-slate-800">
-        <Link href="/store" className="text-xl font-semibold">
+      <header className="mb-6 flex items-center justify-between border-b border-line pb-3">
+        <Link href="/store" className="text-section font-semibold">
           Demo store
         </Link>
         <nav className="flex gap-4 text-sm">
@@ -20,7 +20,7 @@ export default function StoreLayout({ children }: { children: ReactNode }) {
           </Link>
         </nav>
       </header>
-      <p className="mb-6 rounded-md bg-amber-100 px-3 py-2 text-sm text-amber-900 dark:bg-amber-900/40 dark:text-amber-100">
+      <p className="mb-6 rounded-md bg-test-surface px-3 py-2 text-sm text-test-ink">
         A demonstration shop on test keys: payments are simulated on the sandbox ledger, nothing is charged.
       </p>
       {children}

@@ -7,7 +7,7 @@ import Link from 'next/link';
 export default function StoreNotFound() {
   return (
     <main>
-      <h1 className="text-lg font-semibold">We could not find this order</h1>
+      <h1 className="text-title font-semibold">We could not find this order</h1>
       <p className="mt-2">Check the link in your confirmation, or contact us with your order number.</p>
       <p className="mt-4">
         <Link href="/store" className="underline">

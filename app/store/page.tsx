@@ -11,19 +11,15 @@ export default async function StorePage() {
       <h1 className="sr-only">Products</h1>
       <ul className="grid gap-4 sm:grid-cols-3">
         {PRODUCTS.map((product) => (
-          <li
-            key={product.sku}
-            className="flex flex-col rounded-lg border border-slate-200 p-4 dark:border-slate-800"
-            data-sku={product.sku}
-          >
-            <h2 className="font-semibold">{product.name}</h2>
+          <li key={product.sku} className="flex flex-col rounded-lg border border-line p-4" data-sku={product.sku}>
+            <h2 className="text-section font-semibold">{product.name}</h2>
             <p className="mt-1 flex-1 text-sm text-muted">{product.description}</p>
             <p className="mt-3 font-medium">{formatUsd(product.priceCents)}</p>
             <form action={addToCart} className="mt-3">
               <input type="hidden" name="sku" value={product.sku} />
               <button
                 type="submit"
-                className="w-full rounded-md bg-slate-900 px-3 py-2 text-sm font-medium text-white dark:bg-slate-100 dark:text-slate-900"
+                className="w-full rounded-md bg-primary px-3 py-2 text-sm font-medium text-on-primary hover:bg-primary-hover focus-ring"
               >
                 Add {product.name} to cart
               </button>

@@ -53,10 +53,7 @@ function NavList({ nav, vertical }: { nav: readonly NavItem[]; vertical: boolean
 function ModeBand({ mode }: { mode: Mode }) {
   if (mode === 'live') return null;
   return (
-    <p
-      data-testid="mode-band"
-      className="bg-orange-200 px-4 py-1 text-center text-sm font-semibold text-orange-950 dark:bg-orange-800 dark:text-orange-50"
-    >
+    <p data-testid="mode-band" className="bg-test-surface px-4 py-1 text-center text-sm font-semibold text-test-ink">
       Test data: you are viewing test mode. Nothing here is real money.
     </p>
   );
@@ -71,9 +68,7 @@ function ModeSwitch({ mode, switchMode }: { mode: Mode; switchMode: Props['switc
         Viewing{' '}
         <strong
           data-testid="mode"
-          className={
-            mode === 'test' ? 'text-orange-800 dark:text-orange-300' : 'text-emerald-800 dark:text-emerald-300'
-          }
+          className={`rounded px-1.5 py-0.5 ${mode === 'test' ? 'bg-test-surface text-test-ink' : 'bg-good-surface text-good-ink'}`}
         >
           {mode === 'test' ? 'test data' : 'live data'}
         </strong>
@@ -90,7 +85,7 @@ export function DashboardFrame({ merchantName, email, role, mode, nav, switchMod
     <div className="min-h-screen">
       <a
         href="#main"
-        className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-10 focus:rounded-md focus:bg-white focus:px-3 focus:py-2 focus:text-slate-900 focus:shadow"
+        className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-10 focus:rounded-md focus:bg-surface focus:px-3 focus:py-2 focus:text-ink focus:shadow"
       >
         Skip to content
       </a>

@@ -67,10 +67,9 @@ export function Section({ title, children, id }: { title: string; children: Reac
 /** A message box: `error` for a refused filter or action, `info` for a notice. */
 export function Notice({ tone = 'info', children }: { tone?: 'info' | 'error' | 'success'; children: ReactNode }) {
   const look = {
-    info: 'border-sky-300 bg-sky-50 text-sky-950 dark:border-sky-700 dark:bg-sky-950 dark:text-sky-100',
-    error: 'border-red-300 bg-red-50 text-red-950 dark:border-red-700 dark:bg-red-950 dark:text-red-100',
-    success:
-      'border-emerald-300 bg-emerald-50 text-emerald-950 dark:border-emerald-700 dark:bg-emerald-950 dark:text-emerald-100',
+    info: 'border-info-line bg-info-surface text-info-ink',
+    error: 'border-bad-line bg-bad-surface text-bad-ink',
+    success: 'border-good-line bg-good-surface text-good-ink',
   }[tone];
   return (
     <p role={tone === 'error' ? 'alert' : 'status'} className={`my-3 rounded-md border px-3 py-2 text-sm ${look}`}>

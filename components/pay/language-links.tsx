@@ -18,7 +18,7 @@ export function LanguageLinks({
 }) {
   return (
     <details className="relative text-sm" data-testid="languages">
-      <summary className="cursor-pointer rounded-md border border-slate-400 px-2 py-0.5 dark:border-slate-500">
+      <summary className="cursor-pointer rounded-md border border-line-strong px-2 py-0.5">
         {/* The code alone ("PT"), named in full for screen readers: the header has room for little. */}
         <span className="sr-only">{`${m.language}${m.separators.label}`}</span>
         <span lang={current} className="sr-only">
@@ -30,7 +30,7 @@ export function LanguageLinks({
       </summary>
       <nav
         aria-label={m.language}
-        className="absolute end-0 z-10 mt-1 grid w-max grid-cols-2 gap-x-4 gap-y-1 rounded-md border border-slate-300 bg-white p-3 shadow-lg dark:border-slate-600 dark:bg-slate-900"
+        className="absolute end-0 z-10 mt-1 grid w-max grid-cols-2 gap-x-4 gap-y-1 rounded-md border border-line-strong bg-surface p-3 shadow-lg"
       >
         {LANGUAGES.map((code) => (
           <a

@@ -16,7 +16,7 @@ export function Keypad({ field, clear, backspace }: { field: string; clear: stri
     else if (key !== '.' || !input.value.includes('.')) input.value = `${input.value}${key}`;
   };
   const grid = useRef<HTMLDivElement>(null);
-  const KEY = 'rounded-lg border border-slate-400 py-3 text-2xl font-semibold dark:border-slate-500';
+  const KEY = 'rounded-lg border border-line-strong py-3 text-2xl font-semibold';
   return (
     <div ref={grid} className="grid grid-cols-3 gap-2" dir="ltr" data-testid="keypad">
       {KEYS.map((key) => (

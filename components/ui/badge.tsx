@@ -1,11 +1,14 @@
-/** Small labels of a state. The word carries the meaning; the colour only repeats it. Server-safe. */
+/**
+ * Small labels of a state. The word carries the meaning; the colour only repeats it, in the tones of
+ * app/globals.css (docs/decisions/101). Server-safe.
+ */
 import type { ReactNode } from 'react';
 
 const TONES = {
-  good: 'bg-emerald-100 text-emerald-900 dark:bg-emerald-900 dark:text-emerald-100',
-  bad: 'bg-red-100 text-red-900 dark:bg-red-900 dark:text-red-100',
-  wait: 'bg-amber-100 text-amber-900 dark:bg-amber-900 dark:text-amber-100',
-  neutral: 'bg-slate-200 text-slate-900 dark:bg-slate-700 dark:text-slate-100',
+  good: 'bg-good-surface text-good-ink',
+  bad: 'bg-bad-surface text-bad-ink',
+  wait: 'bg-wait-surface text-wait-ink',
+  neutral: 'bg-quiet-surface text-ink',
 } as const;
 
 export type BadgeTone = keyof typeof TONES;

@@ -52,7 +52,7 @@ export function Dialog({
     return (
       <details ref={fallback} open={keepOpen || undefined}>
         <summary className={buttonClasses(triggerVariant, 'md', 'cursor-pointer list-none')}>{trigger}</summary>
-        <div className="mt-2 w-72 max-w-full rounded-md border border-slate-300 p-3 text-sm dark:border-slate-700">
+        <div className="mt-2 w-72 max-w-full rounded-md border border-line-strong p-3 text-sm">
           <p className="font-semibold">{title}</p>
           {children}
         </div>
@@ -61,11 +61,11 @@ export function Dialog({
   return (
     <RadixDialog.Root open={open} onOpenChange={setOpen}>
       <RadixDialog.Trigger className={buttonClasses(triggerVariant)}>{trigger}</RadixDialog.Trigger>
-      <RadixDialog.Overlay className="fixed inset-0 z-40 bg-slate-950/60" />
+      <RadixDialog.Overlay className="fixed inset-0 z-40 bg-scrim/60" />
       <RadixDialog.Content
         aria-describedby={undefined}
         onSubmit={closeOnSubmit ? () => setOpen(false) : undefined}
-        className="fixed top-1/2 left-1/2 z-50 max-h-[90vh] w-[min(28rem,calc(100vw-2rem))] -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-lg border border-slate-300 bg-white p-4 text-start text-sm whitespace-normal text-slate-900 shadow-xl dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100"
+        className="fixed top-1/2 left-1/2 z-50 max-h-[90vh] w-[min(28rem,calc(100vw-2rem))] -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-lg border border-line-strong bg-surface p-4 text-start text-sm whitespace-normal text-ink shadow-xl"
       >
         <div className="flex items-start justify-between gap-3">
           <RadixDialog.Title className="text-base font-semibold">{title}</RadixDialog.Title>

@@ -32,7 +32,7 @@ export function DataTable({
     >
       <table className={`min-w-full text-start text-sm ${minWidth ?? ''}`}>
         <caption className="sr-only">{caption}</caption>
-        <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-700 dark:bg-slate-900 dark:text-slate-300">
+        <thead className="bg-raised text-xs uppercase tracking-wide text-muted">
           <tr>
             {head.map((h) => {
               const title = typeof h === 'string' ? h : h.title;
@@ -44,7 +44,7 @@ export function DataTable({
             })}
           </tr>
         </thead>
-        <tbody className="divide-y divide-slate-200 dark:divide-slate-800">{children}</tbody>
+        <tbody className="divide-y divide-line">{children}</tbody>
       </table>
     </div>
   );

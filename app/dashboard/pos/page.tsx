@@ -60,7 +60,7 @@ export default async function PosPage({ searchParams }: Props) {
     <main className="mx-auto w-full max-w-md px-4 py-4">
       {session.mode === 'test' && (
         <p
-          className="mb-2 rounded bg-amber-300 px-3 py-1 text-center text-sm font-bold text-amber-950"
+          className="mb-2 rounded bg-test-surface px-3 py-1 text-center text-sm font-bold text-test-ink"
           data-testid="test-banner"
         >
           TEST
@@ -112,10 +112,7 @@ export default async function PosPage({ searchParams }: Props) {
           <ResumeSale lang={lang} />
           <input type="hidden" name="lang" value={lang} />
           {error && (
-            <p
-              role="alert"
-              className="rounded-md bg-red-100 px-3 py-2 text-red-900 dark:bg-red-900/40 dark:text-red-100"
-            >
+            <p role="alert" className="rounded-md bg-bad-surface px-3 py-2 text-bad-ink">
               {t.invalid}
             </p>
           )}
@@ -140,7 +137,7 @@ export default async function PosPage({ searchParams }: Props) {
               {[0, ...settings.tips].map((tip) => (
                 <label
                   key={tip}
-                  className="flex cursor-pointer items-center justify-center gap-1 rounded-lg border border-slate-400 py-3 has-[:checked]:border-emerald-700 has-[:checked]:bg-emerald-50 dark:border-slate-500 dark:has-[:checked]:bg-emerald-950"
+                  className="flex cursor-pointer items-center justify-center gap-1 rounded-lg border border-line-strong py-3 has-[:checked]:border-good-line has-[:checked]:bg-good-surface"
                 >
                   <input type="radio" name="tip" value={tip} defaultChecked={tip === 0} />
                   <span dir="ltr">{tip === 0 ? t.noTip : `${tip}%`}</span>

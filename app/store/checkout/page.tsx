@@ -15,12 +15,9 @@ export default async function CheckoutPage({ searchParams }: { searchParams: Pro
   const problem = error && Object.hasOwn(STORE_ERRORS, error) ? STORE_ERRORS[error as StoreErrorCode] : undefined;
   return (
     <main>
-      <h1 className="text-lg font-semibold">Your cart</h1>
+      <h1 className="text-title font-semibold">Your cart</h1>
       {problem && (
-        <p
-          role="alert"
-          className="mt-4 rounded-md bg-red-100 px-3 py-2 text-red-900 dark:bg-red-900/40 dark:text-red-100"
-        >
+        <p role="alert" className="mt-4 rounded-md bg-bad-surface px-3 py-2 text-bad-ink">
           {problem}
         </p>
       )}
@@ -34,7 +31,7 @@ export default async function CheckoutPage({ searchParams }: { searchParams: Pro
         </p>
       ) : (
         <>
-          <ul className="mt-4 divide-y divide-slate-200 dark:divide-slate-800">
+          <ul className="mt-4 divide-y divide-line">
             {lines.map((line) => (
               <li key={line.product.sku} className="flex items-center justify-between py-2">
                 <span>

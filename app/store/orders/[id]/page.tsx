@@ -80,10 +80,10 @@ export default async function StoreOrderPage({ params }: { params: Promise<{ id:
   const note = STATUS_NOTE[order.status];
   return (
     <main>
-      <h1 className="text-lg font-semibold">
+      <h1 className="text-title font-semibold">
         Order <span data-testid="store-order-number">{order.id.slice(0, 8)}</span>
       </h1>
-      <p className="mt-4 text-2xl font-semibold" data-testid="store-order-status" data-status={order.status}>
+      <p className="mt-4 text-title font-semibold" data-testid="store-order-status" data-status={order.status}>
         {STATUS_TEXT[order.status] ?? 'We are checking your payment'}
       </p>
       {order.status !== 'awaiting_payment' && order.received !== null && (
@@ -96,7 +96,7 @@ export default async function StoreOrderPage({ params }: { params: Promise<{ id:
         <p
           role="status"
           data-testid="store-order-late"
-          className="mt-3 rounded-md bg-amber-100 px-3 py-2 text-sm text-amber-900 dark:bg-amber-900/40 dark:text-amber-100"
+          className="mt-3 rounded-md bg-wait-surface px-3 py-2 text-sm text-wait-ink"
         >
           {`A payment arrived too late, or in another coin, to count for this order: ${order.latePayments
             .map((p) => `${p.amount} ${p.currency} on ${p.network}`)
@@ -112,7 +112,7 @@ export default async function StoreOrderPage({ params }: { params: Promise<{ id:
         </p>
       )}
       {order.gateway && 'error' in order.gateway && <p className="mt-1 text-sm">{order.gateway.error}</p>}
-      <ul className="mt-6 divide-y divide-slate-200 dark:divide-slate-800">
+      <ul className="mt-6 divide-y divide-line">
         {order.items.map((item) => (
           <li key={item.sku} className="flex justify-between py-2">
             <span>

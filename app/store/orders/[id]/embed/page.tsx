@@ -18,7 +18,7 @@ export default async function EmbeddedPaymentPage({ params }: { params: Promise<
   link.searchParams.set('embed', '1');
   return (
     <main>
-      <h1 className="text-lg font-semibold">Pay for order {order.id.slice(0, 8)}</h1>
+      <h1 className="text-title font-semibold">Pay for order {order.id.slice(0, 8)}</h1>
       <EmbeddedCheckout
         src={link.toString()}
         gatewayOrigin={link.origin}
