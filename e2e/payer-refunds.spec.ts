@@ -1,15 +1,23 @@
 /**
  * The payer's refund choices on the payment page (docs/decisions/082, 088), on one gateway of its
  * own in test mode whose payer mail goes to a real SMTP server on 127.0.0.1 (MAIL_TEST_MODE=send):
- * an overpaid order's "Claim the excess", the claim mail caught, its link opened and the address
- * confirmed on the claim page; an underpaid order's "Get back what I sent", posted without
- * JavaScript; an expired order paid late (no late-payment rule), its late payment asked back. The
- * page answers alike whatever came of the post, and the order's status never moves.
+ * an overpaid litecoin order's "Claim the excess", the claim mail caught, its link opened and the
+ * address confirmed on the claim page, then the refund sent on chain by the merchant (the refund
+ * plan prepared on the dashboard, signed in this process by the signer's own functions with the
+ * public test seed, docs/decisions/097, submitted through `collections/submit`, mined by the
+ * sandbox, confirmed by the watcher, its refund-sent mail caught); an underpaid order's "Get back
+ * what I sent", posted without JavaScript; an expired order paid late (no late-payment rule), its
+ * late payment asked back. The page answers alike whatever came of the post, and the order's
+ * status never moves.
  */
+import { createHmac, randomInt } from 'node:crypto';
 import type { Page } from '@playwright/test';
+import { rootOfPhrase, signerConfigSchema, signPlan } from '../scripts/signer/sign-plan';
 import { startSmtpSink, type SmtpSink } from '../tests/support/smtp-sink';
 import { startOwnGateway, type OwnGateway } from './pay-support';
+import { createUser, enrolTwoFactor, signIn, totpCode } from './support/dashboard';
 import { expect, test } from './support/fixtures';
+import { runCliOn } from './support/server';
 
 let gw: OwnGateway;
 let sink: SmtpSink;
@@ -35,6 +43,30 @@ test.afterAll(async () => {
 
 const heading = (page: Page) => page.getByRole('heading', { level: 1 });
 
+/** The merchant pay-support's startOwnGateway makes for this spec (`keys create --name e2e-<name>`). */
+const MERCHANT = 'e2e-payer-refunds';
+/** The public test seed (BIP 39's all-"abandon" phrase): test mode's deposit addresses are its keys. */
+const TEST_PHRASE = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
+/** The merchant's litecoin treasury, where a refund plan's change goes. */
+const TREASURY = 'ltc1qjmxnz78nmc8nq77wuxh25n2es7rzm5c2rkk4wh';
+
+/** A signed call of the merchant API of this spec's gateway, with its merchant's key; answers `response`. */
+async function call<T>(operation: string, fields: Record<string, unknown>): Promise<T> {
+  const body = JSON.stringify({ ...fields, nonce: `${Date.now()}${randomInt(1e9)}` });
+  const response = await fetch(`${gw.baseUrl}/api-gateway/${operation}`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'x-api-public-key': gw.keys.publicKey,
+      'x-api-signature': createHmac('sha256', gw.keys.privateKey).update(body).digest('hex'),
+    },
+    body,
+  });
+  const answer = (await response.json()) as { success: boolean; response: T };
+  if (!answer.success) throw new Error(`${operation}: ${response.status} ${JSON.stringify(answer)}`);
+  return answer.response;
+}
+
 /** The claim link of the refund-claim mail to `recipient`, as a path of this gateway. */
 async function claimLinkTo(recipient: string): Promise<string> {
   let link: string | undefined;
@@ -51,16 +83,19 @@ async function claimLinkTo(recipient: string): Promise<string> {
   return link!;
 }
 
-test('an overpaid order: "Claim the excess", the link mailed to the payer, the address confirmed on the claim page', async ({
+test('an overpaid litecoin order: the excess claimed by the payer, sent with the signer and the test seed, confirmed and mailed', async ({
   page,
+  browser,
 }) => {
-  const payer = 'over-payer@e2e.test';
-  const order = await gw.makeOrder({ currency: 'ETH', network: 'arbitrum', amount: '0.02', payerEmail: payer });
+  const payer = 'ltc-over-payer@e2e.test';
+  const order = await gw.makeOrder({ currency: 'LTC', network: 'litecoin', amount: '0.5', payerEmail: payer });
   await gw.pay(order.orderId, 'over');
-  await gw.mine('arbitrum', 2);
+  await gw.mine('litecoin', 2);
   await gw.waitForScreen(order.orderId, 'overpaid');
+
+  // The payer: "Claim the excess", the link from the mailbox, the address confirmed.
   await page.goto(`${gw.baseUrl}/pay/${order.orderId}`);
-  await expect(page.getByTestId('payer-refund')).toContainText('0.002 ETH');
+  await expect(page.getByTestId('payer-refund')).toContainText('0.05 LTC');
   await page.getByRole('button', { name: 'Claim the excess' }).click();
   await page.waitForURL(/\?.*refund=asked/);
   // One answer, whether or not the order has an address: the page names none.
@@ -70,15 +105,76 @@ test('an overpaid order: "Claim the excess", the link mailed to the payer, the a
   await expect(page.getByRole('button', { name: 'Claim the excess' })).toHaveCount(0);
 
   // The payer's mailbox: the claim link opens the claim page, where the address is given and confirmed.
-  const claim = await claimLinkTo(payer);
-  const refundAddress = (await gw.makeOrder({ currency: 'ETH', network: 'arbitrum', amount: '1' })).address;
-  await page.goto(`${gw.baseUrl}${claim}`);
-  await expect(page.getByTestId('refund-amount')).toContainText('0.002 ETH');
+  const claim = `${gw.baseUrl}${await claimLinkTo(payer)}`;
+  const refundAddress = (await gw.makeOrder({ currency: 'LTC', network: 'litecoin', amount: '1' })).address;
+  await page.goto(claim);
+  await expect(page.getByTestId('refund-amount')).toContainText('0.05 LTC');
   await page.getByLabel(/address/i).fill(refundAddress);
   await page.getByRole('button', { name: 'Review' }).click();
   await page.getByRole('button', { name: 'Confirm and receive the refund here' }).click();
   await expect(page.getByRole('heading', { name: 'Address confirmed: the refund will be sent to it.' })).toBeVisible();
+  expect((await gw.status(order.orderId)).status).toBe('overpaid');
 
+  // The merchant's owner: the treasury (by the operator's CLI, as set-up), the key allowed to submit
+  // plans (with a current code), then "Prepare plan" on the order's refund.
+  const merchant = await browser.newContext({ baseURL: gw.baseUrl });
+  const dashboard = await merchant.newPage();
+  const [owner] = await Promise.all([
+    createUser({ merchant: MERCHANT, role: 'owner', dataDir: gw.dataDir }),
+    runCliOn(gw.dataDir, 'collect', ['treasury', MERCHANT, 'litecoin', TREASURY, '--mode', 'test']),
+  ]);
+  await signIn(dashboard, owner.email, owner.password, undefined, { next: '/dashboard/account' });
+  const secret = await enrolTwoFactor(dashboard);
+  await dashboard.goto('/dashboard/keys');
+  const key = dashboard.getByTestId('key-row').and(dashboard.locator(`[data-public-key="${gw.keys.publicKey}"]`));
+  await key.getByText('Money-out scopes…').click();
+  await key.getByRole('checkbox', { name: /^Signing plans/ }).check();
+  await key.getByLabel('Authenticator code').fill(totpCode(secret, 1));
+  await key.getByRole('button', { name: 'Save money-out scopes' }).click();
+  await expect(dashboard.getByRole('status').filter({ hasText: 'money-out scopes are saved' })).toBeVisible();
+
+  await dashboard.goto(`/dashboard/orders/${order.orderId}`);
+  await dashboard.getByRole('button', { name: 'Prepare plan' }).click();
+  await dashboard.waitForURL(/\/dashboard\/funds\/plans\/[0-9a-f-]{36}\?notice=prepared/);
+  const planId = new URL(dashboard.url()).pathname.split('/').pop()!;
+  const planFile = await dashboard.request.get(`/dashboard/funds/plans/${planId}/file?format=plan`);
+  expect(planFile.status()).toBe(200);
+
+  // The merchant's machine: the signer's own checks and signature, with the public test seed.
+  const config = signerConfigSchema.parse({
+    network: 'litecoin',
+    treasury: TREASURY,
+    maxFee: '0.001',
+    refundDailyCap: '1',
+  });
+  const { signed, ledgerEntry } = await signPlan(await planFile.text(), config, rootOfPhrase(TEST_PHRASE), {
+    confirm: async () => true,
+  });
+  expect(ledgerEntry).not.toBeNull();
+  const submitted = await call<{ txid: string }>('collections/submit', { id: planId, transaction: signed.rawTx });
+  expect(submitted.txid).toBe(signed.txid);
+  await gw.mine('litecoin', 3);
+
+  // The payer's claim page, the dashboard and the payer's mailbox: confirmed, with its transaction.
+  await expect
+    .poll(
+      async () => {
+        await page.goto(claim);
+        return page.getByRole('heading', { name: 'The refund has arrived.' }).count();
+      },
+      { timeout: 45_000 },
+    )
+    .toBe(1);
+  await dashboard.goto(`/dashboard/orders/${order.orderId}`);
+  const refunds = dashboard.getByRole('table', { name: 'Refunds of this order' });
+  await expect(refunds).toContainText('confirmed');
+  await expect(refunds).toContainText(signed.txid);
+  await expect
+    .poll(() => sink.received.filter((m) => m.envelopeTo.includes(payer) && m.text.includes(signed.txid)).length, {
+      timeout: 30_000,
+    })
+    .toBe(1);
+  await merchant.close();
   expect((await gw.status(order.orderId)).status).toBe('overpaid');
 });
 
