@@ -165,6 +165,10 @@ describe('a test-mode collection', () => {
     const submitted = await call('collections/submit', { id: plan.planId, transaction: signed.rawTx });
     expect(submitted.status, JSON.stringify(submitted.body.error)).toBe(200);
     expect(submitted.body.response).toMatchObject({ planId: plan.planId, txid: signed.txid, status: 'prepared' });
+    // Taken by the sandbox, not mined: still prepared, and collections/get says when it was taken.
+    expect(plan.acceptedAt).toBeNull();
+    const taken = await call('collections/get', { id: plan.planId });
+    expect(taken.body.response).toMatchObject({ status: 'prepared', acceptedAt: expect.any(String) });
 
     await mineAndWatch();
     const [stored] = await db.query<{ status: string; txid: string }>(

@@ -595,6 +595,7 @@ export async function collectionPlan(
     psbt: row.psbt!,
     txid: row.txid,
     reason: row.reason,
+    acceptedAt: row.accepted_at?.toISOString() ?? null,
     createdAt: row.created_at.toISOString(),
   };
   return row.kind === 'refund'
