@@ -234,8 +234,11 @@ describe('a test-mode refund plan', () => {
     const config = signerConfigSchema.parse({ network: 'litecoin', treasury, maxFee: '0.001', refundDailyCap: '1' });
     const { signed, ledgerEntry } = await signPlan(JSON.stringify(plan), config, seed, { confirm: async () => true });
     expect(ledgerEntry).toMatchObject({ refundId: made.refund.id });
-    const submitted = await call('collections/submit', { id: plan.planId, transaction: signed.rawTx });
-    expect(submitted.status, JSON.stringify(submitted.body.error)).toBe(200);
+    // Broadcast as by the merchant's own node, not through the gateway: the watcher sees it in the mempool.
+    expect(await collectionNodeFor(db, 'test', litecoin)!.broadcast(signed.rawTx)).toMatchObject({ outcome: 'taken' });
+    await watchOnce(db, sandboxChain(db, 'litecoin'));
+    const seen = await call('refund-plans/get', { id: plan.planId });
+    expect(seen.body.response).toMatchObject({ status: 'prepared', acceptedAt: expect.any(String) });
 
     await mineAndWatch();
     const [stored] = await db.query('select status, txid from collection_plans where id = $1', [plan.planId]);
