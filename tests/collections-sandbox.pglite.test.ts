@@ -4,8 +4,8 @@
  * public test seed's), signed by the signer's own functions with the public test seed, submitted
  * through `collections/submit`, taken by the sandbox, mined, and confirmed by the watcher with its
  * `collection.completed` event; and the sandbox's refusals (a bad signature, outputs above inputs,
- * an output spent already), each with nothing written; and a refund plan the same way, its refund
- * confirmed; and a refund plan read and submitted by the signer's API client (`--from-api`), its
+ * an output spent already), each with nothing written; and a refund plan the same way, broadcast
+ * outside the gateway and seen in the mempool (`acceptedAt`, still prepared), its refund confirmed; and a refund plan read and submitted by the signer's API client (`--from-api`), its
  * ledger kept before the submission, a gateway's answer rewritten refused. The signature check itself is unit-tested
  * in lib/chains/utxo/transactions/verify.test.ts; litecoind's side in collections-litecoind.
  */
