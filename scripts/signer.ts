@@ -1,6 +1,7 @@
 /**
  * `npm run signer -- sign --plan PLAN.json --config SIGNER.json [--seed-file FILE] [--out FILE] [--yes]`
  * `npm run signer -- sign --from-api URL --plan-id ID --api-key KEY.json --config SIGNER.json [...]`
+ * `npm run signer -- sign --from-api URL --refund-id ID --api-key KEY.json --config SIGNER.json [...]`
  *
  * The one program that touches a private key, run by the merchant on its own machine (offline for
  * PSBTs): it reads a collection or refund plan the gateway prepared, derives the keys it needs from
@@ -10,9 +11,10 @@
  * never written, logged or sent anywhere. It imports nothing of the gateway's server side: it runs
  * without `--conditions=react-server`, so a server-only module would stop it at once.
  *
- * With `--from-api` it reads the plan from the gateway (`collections/get`, with a key of the
- * signing-plans scope) and checks it exactly as a file's, then posts the signed transaction back
- * (`collections/submit`): the gateway takes only the plan's own transaction and broadcasts it.
+ * With `--from-api` it reads the plan from the gateway (`collections/get`, or a refund's plan with
+ * `refund-plans/get`, with a key of the signing-plans scope) and checks it exactly as a file's, then
+ * posts the signed transaction back (`collections/submit`), a refund kept in its ledger first: the
+ * gateway takes only the plan's own transaction and broadcasts it (./signer/from-api.ts).
  *
  * The signed transaction (hex, to broadcast with the merchant's node or any block explorer) and the
  * signed PSBT are written as JSON to --out, or printed; for a Tron plan, each step's signed
@@ -21,20 +23,30 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline/promises';
-import { nodeInChainCheck, nodeUnspentCheck, rootOfPhrase, signerConfigSchema, signPlan } from './signer/sign-plan';
+import {
+  nodeInChainCheck,
+  nodeUnspentCheck,
+  rootOfPhrase,
+  signerConfigSchema,
+  signPlan,
+  type Signed,
+} from './signer/sign-plan';
 import { ledgerSchema, type RefundLedger } from './signer/refunds';
 import { signTronPlan, tronPlanOf, tronSignerConfigSchema } from './signer/tron';
 import { SignerRefusal } from '../lib/chains/utxo/transactions';
 import { evmSignerConfigSchema, signEvmPlanText } from './signer/sign-evm';
-import { apiKeyFileSchema, readPlan, submitPlan, type ApiKeyFile } from './signer/api';
+import { apiKeyFileSchema, readPlan, type GatewayClient, type PlanAsked } from './signer/api';
+import { answerRefusals, signAndSubmit } from './signer/from-api';
 
 const USAGE = `usage: npm run signer -- sign --plan PLAN.json --config SIGNER.json [--seed-file FILE] [--out FILE] [--yes]
        npm run signer -- sign --from-api URL --plan-id ID --api-key KEY.json --config SIGNER.json [...]
+       npm run signer -- sign --from-api URL --refund-id ID --api-key KEY.json --config SIGNER.json [...]
 
   --plan       the plan the gateway prepared (dashboard "Collections", or collections/get)
-  --from-api   the gateway's base URL: read collection plan --plan-id from it and submit the signed
-               transaction back, with the key in --api-key ({"publicKey", "privateKey"}: a key of the
-               signing-plans scope); the plan is checked exactly as a file's
+  --from-api   the gateway's base URL: read collection plan --plan-id, or the plan of refund
+               --refund-id, from it and submit the signed transaction back, with the key in --api-key
+               ({"publicKey", "privateKey"}: a key of the signing-plans scope); the plan is checked
+               exactly as a file's, and a refund is kept in the ledger before the signature leaves
   --config     this signer's own settings: {"network", "chain", "treasury", "maxFee", "node"?,
                "refundDailyCap"?, "ledger"?}; for an EVM network {"family": "evm", "network",
                "chainId", "treasury", "tokens", "gasPayerPath"?, "maxGasPayerSpend"}; for Tron
@@ -77,17 +89,21 @@ async function main(): Promise<number> {
   const configJson: unknown = JSON.parse(fs.readFileSync(configFile, 'utf8'));
   if ((configJson as { family?: unknown } | null)?.family === 'evm') {
     if (!planFile) {
-      console.error('EVM plans are read from a file (--plan); --from-api reads Bitcoin-family collection plans');
+      console.error('EVM plans are read from a file (--plan); --from-api reads Bitcoin-family and Tron plans');
       return 2;
     }
     return signEvm(args, planFile, configFile, configJson);
   }
-  const planText = api ? await readPlan(api.url, api.key, api.planId) : fs.readFileSync(planFile!, 'utf8');
+  const planText = api ? await readPlan(api.client, api.asked) : fs.readFileSync(planFile!, 'utf8');
   let planJson: unknown;
   try {
     planJson = JSON.parse(planText);
   } catch {
     throw new Error('the plan is not JSON');
+  }
+  if (api) {
+    const refusals = answerRefusals(planJson, api.asked);
+    if (refusals.length > 0) throw new SignerRefusal(refusals);
   }
   const tronPlan = tronPlanOf(planJson);
   if (tronPlan) {
@@ -125,47 +141,53 @@ async function main(): Promise<number> {
   const seedFile = option(args, '--seed-file');
   const phrase = seedFile ? fs.readFileSync(seedFile, 'utf8') : await ask('Seed phrase (BIP 39): ', true);
   const root = rootOfPhrase(phrase);
-  const { signed, ledgerEntry } = await signPlan(planText, parsed.data, root, {
+  const out = option(args, '--out');
+  const io = {
     unspent: parsed.data.node ? nodeUnspentCheck(parsed.data.node) : undefined,
     inChain: parsed.data.node ? nodeInChainCheck(parsed.data.node) : undefined,
     ledger,
-    confirm: async (summary) => {
+    // The ledger holds the refund before the transaction leaves this program: a refund signed is counted, broadcast or not.
+    keepLedger: (next: RefundLedger) =>
+      fs.writeFileSync(ledgerFile, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 }),
+    onSigned: (signed: Signed) => {
+      writeOut(args, signed);
+      console.error(`signed: transaction ${signed.txid}${out ? ` written to ${out}` : ''}`);
+    },
+    confirm: async (summary: string) => {
       console.error(summary);
       if (args.includes('--yes')) return true;
       return /^y(es)?$/i.test((await ask('Sign this transaction? (yes/no) ')).trim());
     },
-  });
-  // The ledger holds the refund before the transaction leaves this program: a refund signed is counted, broadcast or not.
-  if (ledgerEntry) {
-    const next: RefundLedger = { refunds: [...ledger.refunds, ledgerEntry] };
-    fs.writeFileSync(ledgerFile, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 });
-  }
-  writeOut(args, signed);
-  const out = option(args, '--out');
-  console.error(`signed: transaction ${signed.txid}${out ? ` written to ${out}` : ''}`);
+  };
   if (api) {
-    const submitted = await submitPlan(api.url, api.key, api.planId, signed.rawTx);
+    const { submitted } = await signAndSubmit(api.client, api.asked, planText, parsed.data, root, io);
     console.error(`submitted: the gateway's node took transaction ${submitted.txid} (plan ${submitted.status})`);
+    return 0;
   }
+  const { signed, ledgerEntry } = await signPlan(planText, parsed.data, root, io);
+  if (ledgerEntry) io.keepLedger({ refunds: [...ledger.refunds, ledgerEntry] });
+  io.onSigned(signed);
   return 0;
 }
 
 /**
- * `--from-api URL --plan-id ID --api-key FILE`: undefined when not asked for, null when a part
- * is missing or the key file is not a key (a usage error).
+ * `--from-api URL (--plan-id ID | --refund-id ID) --api-key FILE`: undefined when not asked for,
+ * null when a part is missing or the key file is not a key (a usage error).
  */
-function fromApi(args: string[]): { url: string; planId: string; key: ApiKeyFile } | null | undefined {
+function fromApi(args: string[]): { client: GatewayClient; asked: PlanAsked } | null | undefined {
   const url = option(args, '--from-api');
   if (url === undefined) return undefined;
   const planId = option(args, '--plan-id');
+  const refundId = option(args, '--refund-id');
   const keyFile = option(args, '--api-key');
-  if (!planId || !keyFile || !/^https?:\/\//.test(url)) return null;
+  if (!planId === !refundId || !keyFile || !/^https?:\/\//.test(url)) return null;
   const key = apiKeyFileSchema.safeParse(JSON.parse(fs.readFileSync(keyFile, 'utf8')));
   if (!key.success) {
     console.error(`${keyFile}: not an API key file {"publicKey", "privateKey"}`);
     return null;
   }
-  return { url, planId, key: key.data };
+  const asked: PlanAsked = planId ? { kind: 'collection', planId } : { kind: 'refund', refundId: refundId! };
+  return { client: { baseUrl: url, key: key.data }, asked };
 }
 
 /** The signed transactions as JSON, to --out (readable by its owner only) or printed. */

@@ -4,8 +4,9 @@
  * public test seed's), signed by the signer's own functions with the public test seed, submitted
  * through `collections/submit`, taken by the sandbox, mined, and confirmed by the watcher with its
  * `collection.completed` event; and the sandbox's refusals (a bad signature, outputs above inputs,
- * an output spent already), each with nothing written; and a refund plan the same way, its refund
- * confirmed. The signature check itself is unit-tested
+ * an output spent already), each with nothing written; and a refund plan the same way, broadcast
+ * outside the gateway and seen in the mempool (`acceptedAt`, still prepared), its refund confirmed; and a refund plan read and submitted by the signer's API client (`--from-api`), its
+ * ledger kept before the submission, a gateway's answer rewritten refused. The signature check itself is unit-tested
  * in lib/chains/utxo/transactions/verify.test.ts; litecoind's side in collections-litecoind.
  */
 import { hex } from '@scure/base';
@@ -22,8 +23,11 @@ import { createKey } from '@/lib/merchants';
 import { setTreasury } from '@/lib/payouts';
 import { confirmClaim, makeRefund } from '@/lib/refunds';
 import { OPERATIONS, type OperationName } from '@/lib/protocol';
+import type { GatewayClient } from '@/scripts/signer/api';
+import { signFromApi } from '@/scripts/signer/from-api';
+import type { RefundLedger } from '@/scripts/signer/refunds';
 import { rootOfPhrase, signerConfigSchema, signPlan } from '@/scripts/signer/sign-plan';
-import { callInProcess, useDatabaseForApi } from './support/api-in-process';
+import { callInProcess, inProcessFetch, useDatabaseForApi } from './support/api-in-process';
 import { createOrder, sandboxChain, watchOnce } from './support/chain';
 import { expectDocumented } from './support/contract';
 import { openTestDatabase } from './support/database';
@@ -33,6 +37,8 @@ import { createTestMerchant, type TestMerchant } from './support/merchants';
 process.env.APP_SECRET ??= 'test-app-secret-that-is-at-least-32-characters';
 
 const TEST_PHRASE = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
+/** Another seed, whose addresses are no test seed's. */
+const OTHER_PHRASE = 'legal winner thank year wave sausage worth useful legal winner thank yellow';
 const litecoin = findNetwork('litecoin')!;
 const seed = rootOfPhrase(TEST_PHRASE);
 /** The external chain of test mode's litecoin deposit addresses (m/84'/2'/0'/0). */
@@ -159,6 +165,10 @@ describe('a test-mode collection', () => {
     const submitted = await call('collections/submit', { id: plan.planId, transaction: signed.rawTx });
     expect(submitted.status, JSON.stringify(submitted.body.error)).toBe(200);
     expect(submitted.body.response).toMatchObject({ planId: plan.planId, txid: signed.txid, status: 'prepared' });
+    // Taken by the sandbox, not mined: still prepared, and collections/get says when it was taken.
+    expect(plan.acceptedAt).toBeNull();
+    const taken = await call('collections/get', { id: plan.planId });
+    expect(taken.body.response).toMatchObject({ status: 'prepared', acceptedAt: expect.any(String) });
 
     await mineAndWatch();
     const [stored] = await db.query<{ status: string; txid: string }>(
@@ -224,8 +234,11 @@ describe('a test-mode refund plan', () => {
     const config = signerConfigSchema.parse({ network: 'litecoin', treasury, maxFee: '0.001', refundDailyCap: '1' });
     const { signed, ledgerEntry } = await signPlan(JSON.stringify(plan), config, seed, { confirm: async () => true });
     expect(ledgerEntry).toMatchObject({ refundId: made.refund.id });
-    const submitted = await call('collections/submit', { id: plan.planId, transaction: signed.rawTx });
-    expect(submitted.status, JSON.stringify(submitted.body.error)).toBe(200);
+    // Broadcast as by the merchant's own node, not through the gateway: the watcher sees it in the mempool.
+    expect(await collectionNodeFor(db, 'test', litecoin)!.broadcast(signed.rawTx)).toMatchObject({ outcome: 'taken' });
+    await watchOnce(db, sandboxChain(db, 'litecoin'));
+    const seen = await call('refund-plans/get', { id: plan.planId });
+    expect(seen.body.response).toMatchObject({ status: 'prepared', acceptedAt: expect.any(String) });
 
     await mineAndWatch();
     const [stored] = await db.query('select status, txid from collection_plans where id = $1', [plan.planId]);
@@ -239,5 +252,80 @@ describe('a test-mode refund plan', () => {
       [signed.txid, payer],
     );
     expect(toPayer!.amount).toBe('50000000');
+  });
+});
+
+describe('a refund plan read through the API by the signer', () => {
+  it('is checked as a file, kept in the ledger before it is submitted, and a rewritten answer is refused', async () => {
+    const order = await createOrder(db, merchant.test, { currency: 'LTC', network: 'litecoin', amount: '1' });
+    await broadcast(db, { network: litecoin, to: order.address, currency: 'LTC', amount: 100_000_000n });
+    await mineAndWatch();
+    // A payer outside the test seed: the one output the signer lets pay outside the wallet.
+    const payer = deriveAddress(litecoin, rootOfPhrase(OTHER_PHRASE).derive("m/84'/2'/0'/0").publicExtendedKey, 0);
+    const attacker = deriveAddress(litecoin, rootOfPhrase(OTHER_PHRASE).derive("m/84'/2'/0'/0").publicExtendedKey, 1);
+    const now = new Date();
+    const made = await makeRefund(
+      db,
+      { merchantId: merchant.merchantId, mode: 'test' },
+      { target: { kind: 'order', id: order.id }, amount: 30_000_000n, createdBy: 'test', now },
+    );
+    await confirmClaim(db, made.claimUrl.slice(made.claimUrl.lastIndexOf('/') + 1), { address: payer, tag: '' }, now);
+    const prepared = await call('refund-plans/prepare', { refundId: made.refund.id });
+    expect(prepared.status, JSON.stringify(prepared.body.error)).toBe(200);
+
+    const config = signerConfigSchema.parse({ network: 'litecoin', treasury, maxFee: '0.001', refundDailyCap: '1' });
+    const asked = { kind: 'refund', refundId: made.refund.id } as const;
+    const steps: string[] = [];
+    let kept: RefundLedger | null = null;
+    const io = {
+      confirm: async () => true,
+      ledger: { refunds: [] },
+      keepLedger: (next: RefundLedger) => {
+        steps.push('ledger');
+        kept = next;
+      },
+    };
+    const client = (rewrite?: (plan: { refund: { destination: string } }) => void): GatewayClient => ({
+      baseUrl: 'http://gateway.invalid',
+      key: planner,
+      fetch: async (input, init) => {
+        steps.push(new URL(String(input)).pathname);
+        const answer = await inProcessFetch(input, init);
+        if (!rewrite || !String(input).endsWith('/refund-plans/get')) return answer;
+        const body = await answer.json();
+        rewrite(body.response);
+        return new Response(JSON.stringify(body), { status: answer.status });
+      },
+    });
+
+    // The gateway names another address in the claim than the plan's transaction pays: nothing kept, nothing sent.
+    const before = await written();
+    await expect(
+      signFromApi(
+        client((plan) => {
+          plan.refund.destination = attacker;
+        }),
+        asked,
+        config,
+        seed,
+        io,
+      ),
+    ).rejects.toThrow(
+      new RegExp(`pays ${payer}, which is neither the treasury .*no output pays the refund's address`, 's'),
+    );
+    expect(kept).toBeNull();
+    expect(steps).toEqual(['/api-gateway/refund-plans/get']);
+    // Only the read's nonce: nothing submitted.
+    expect(await written()).toEqual({ ...before, nonces: (before as { nonces: number }).nonces + 1 });
+
+    steps.length = 0;
+    const { signed, submitted } = await signFromApi(client(), asked, config, seed, io);
+    expect(steps).toEqual(['/api-gateway/refund-plans/get', 'ledger', '/api-gateway/collections/submit']);
+    expect(kept).toEqual({ refunds: [expect.objectContaining({ refundId: made.refund.id, txid: signed.txid })] });
+    expect(submitted).toMatchObject({ planId: prepared.body.response.planId, kind: 'refund', txid: signed.txid });
+
+    await mineAndWatch();
+    const [refund] = await db.query('select state, txid from refunds where id = $1', [made.refund.id]);
+    expect(refund).toEqual({ state: 'confirmed', txid: signed.txid });
   });
 });

@@ -758,6 +758,8 @@ export const collectionPlans = pgTable(
     /** The transaction's id: known when prepared for segwit inputs (signatures are not part of it). */
     txid: text('txid'),
     reason: text('reason'),
+    /** When the network's node (the sandbox in test mode) first held its transaction unmined: submitted, or seen in the mempool. */
+    acceptedAt: timestamp('accepted_at', { withTimezone: true, precision: 3 }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
   },

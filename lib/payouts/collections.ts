@@ -595,6 +595,7 @@ export async function collectionPlan(
     psbt: row.psbt!,
     txid: row.txid,
     reason: row.reason,
+    acceptedAt: row.accepted_at?.toISOString() ?? null,
     createdAt: row.created_at.toISOString(),
   };
   return row.kind === 'refund'
@@ -723,9 +724,20 @@ const MARK_COLLECTED = statement<unknown, { network: string; mode: Mode }>(sql`u
     and ${collectionPlanInputs.transferId} = ${chainTransfers.id} and ${collectionPlanInputs.open}
     and ${collectionPlans.id} = ${collectionPlanInputs.planId} and lower(${collectionPlans.treasury}) = lower(${o.to_address})`);
 
-/** What a watcher step read that moves account-chain plans: its transfers (those out of our addresses among them) and its clock. */
+const IN_MEMPOOL = unnest('m', { tx_hash: 'text' });
+/** A prepared plan whose transaction the node holds unmined: when it was first known to (docs/decisions/105). */
+const MARK_IN_MEMPOOL = statement<unknown, { network: string; mode: Mode }>(sql`update ${collectionPlans}
+    set ${bare(collectionPlans.acceptedAt)} = now()
+   from ${IN_MEMPOOL.from}
+  where ${collectionPlans.network} = ${param('network')} and ${collectionPlans.mode} = ${param('mode')}
+    and ${collectionPlans.status} = 'prepared' and ${collectionPlans.acceptedAt} is null
+    and ${collectionPlans.txid} = ${IN_MEMPOOL.ref.tx_hash}`);
+
+/** What a watcher step read that moves plans: its transfers (those out of our addresses among them), the mempool's, and its clock. */
 export interface CollectionStep {
   transfers: readonly ChainTransfer[];
+  /** UTXO chains: the transfers of the node's mempool; a plan's transaction among them was accepted. */
+  mempool?: readonly ChainTransfer[];
   now: Date;
   /** EVM: the open plans whose nonces are all used at the step's height (./account-collections.ts `evmPlansWithNoncesUsed`). */
   noncesUsed?: ReadonlySet<string>;
@@ -760,6 +772,13 @@ export async function settleCollections(
           block_height: t.blockHeight,
         })),
       ),
+    });
+  const waiting = account ? [] : [...new Set((step.mempool ?? []).map((t) => t.txHash))];
+  if (waiting.length > 0)
+    await MARK_IN_MEMPOOL.run(tx, {
+      network: network.name,
+      mode,
+      ...IN_MEMPOOL.values(waiting.map((txHash) => ({ tx_hash: txHash }))),
     });
   const plans = await OPEN_PLANS.run(tx, { network: network.name, mode });
   const changes: PlanChange[] = [];

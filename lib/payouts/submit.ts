@@ -34,7 +34,8 @@ const WHY_NOT_PREPARED: Record<string, string> = {
 // The id is the plan's (the unsigned transaction is the plan's byte for byte); a plan of inputs
 // whose id was not known when prepared learns it here.
 const RECORD_TXID = statement<unknown, { id: string; txid: string }>(
-  sql`update ${collectionPlans} set ${bare(collectionPlans.txid)} = ${param('txid')}, ${bare(collectionPlans.updatedAt)} = now()
+  sql`update ${collectionPlans} set ${bare(collectionPlans.txid)} = ${param('txid')}, ${bare(collectionPlans.updatedAt)} = now(),
+    ${bare(collectionPlans.acceptedAt)} = coalesce(${collectionPlans.acceptedAt}, now())
   where ${collectionPlans.id} = ${param('id')}`,
 );
 

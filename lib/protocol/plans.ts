@@ -66,6 +66,12 @@ const planFields = {
   /** The collecting transaction once seen, and why a plan failed. */
   txid: z.string().nullable(),
   reason: z.string().nullable(),
+  /**
+   * When the network's node (the sandbox in test mode) first held the plan's transaction unmined:
+   * taken through `collections/submit`, or seen by the watcher in its mempool; null until then. Its status stays `prepared` until it is mined
+   * (docs/decisions/105). Absent from plan files written before it existed.
+   */
+  acceptedAt: z.string().nullable().optional(),
   createdAt: z.string(),
 };
 

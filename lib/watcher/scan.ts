@@ -130,6 +130,7 @@ export async function watchStep(
     // Collection plans move with the spends of their inputs (account chains: their transfers to the treasury), in this step.
     const planChanges = await settleCollections(tx, adapter.network, mode, cursor.height, {
       transfers,
+      mempool,
       now,
       noncesUsed,
     });

@@ -21,18 +21,24 @@ export class GatewayRefusal extends Error {
   override name = 'GatewayRefusal';
 }
 
+/** The gateway the signer talks to: its base URL, the key, and the fetch to use (the platform's; a test's in-process one). */
+export interface GatewayClient {
+  baseUrl: string;
+  key: ApiKeyFile;
+  fetch?: typeof fetch;
+}
+
 let lastNonce = 0;
 
 async function post<S extends z.ZodType>(
-  baseUrl: string,
-  key: ApiKeyFile,
+  { baseUrl, key, fetch: send = fetch }: GatewayClient,
   operation: string,
   fields: Record<string, unknown>,
   answer: S,
 ): Promise<z.output<S>> {
   lastNonce = Math.max(lastNonce + 1, Date.now() * 1000);
   const body = JSON.stringify({ ...fields, nonce: lastNonce });
-  const response = await fetch(`${baseUrl.replace(/\/+$/, '')}/api-gateway/${operation}`, {
+  const response = await send(`${baseUrl.replace(/\/+$/, '')}/api-gateway/${operation}`, {
     method: 'POST',
     headers: {
       'content-type': 'application/json',
@@ -58,12 +64,22 @@ async function post<S extends z.ZodType>(
   return parsed.data as z.output<S>;
 }
 
-/** The plan `id` as `collections/get` answers it, as text: the signer parses and checks it as a file's. */
-export async function readPlan(baseUrl: string, key: ApiKeyFile, id: string): Promise<string> {
-  return JSON.stringify(await post(baseUrl, key, 'collections/get', { id }, z.unknown()));
+/** Which plan the merchant asked for: a collection plan by its id, or a refund's plan (`refund-plans/get`) by the refund's id. */
+export type PlanAsked = { kind: 'collection'; planId: string } | { kind: 'refund'; refundId: string };
+
+/**
+ * The plan asked for as the gateway answers it, as text: the signer parses and checks it as a
+ * file's (./from-api.ts checks first that it is the plan asked for).
+ */
+export async function readPlan(client: GatewayClient, asked: PlanAsked): Promise<string> {
+  const answer =
+    asked.kind === 'collection'
+      ? await post(client, 'collections/get', { id: asked.planId }, z.unknown())
+      : await post(client, 'refund-plans/get', { refundId: asked.refundId }, z.unknown());
+  return JSON.stringify(answer);
 }
 
 /** Hands the signed transaction (hex) to the gateway, which takes only the plan's own transaction and broadcasts it. */
-export function submitPlan(baseUrl: string, key: ApiKeyFile, id: string, rawTx: string): Promise<PlanSubmitted> {
-  return post(baseUrl, key, 'collections/submit', { id, transaction: rawTx }, planSubmittedResponse);
+export function submitPlan(client: GatewayClient, id: string, rawTx: string): Promise<PlanSubmitted> {
+  return post(client, 'collections/submit', { id, transaction: rawTx }, planSubmittedResponse);
 }

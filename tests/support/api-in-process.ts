@@ -34,3 +34,23 @@ export async function callInProcess(
   });
   return { status: reply.status, body: JSON.parse(reply.body) };
 }
+
+/**
+ * A `fetch` that answers `…/api-gateway/<operation>` in this process (as `callInProcess`), for a
+ * client under test that signs its own requests: the signer's (scripts/signer/api.ts).
+ */
+export const inProcessFetch: typeof fetch = async (input, init) => {
+  const { API_PATHS } = await import('@/lib/api');
+  const path = new URL(String(input)).pathname.replace(/^\/api-gateway\//, '');
+  const operation = API_PATHS.get(path);
+  if (!operation) throw new Error(`no operation ${path}`);
+  const headers = new Headers(init?.headers);
+  const raw = Buffer.from(String(init?.body ?? ''));
+  headers.set('content-length', String(raw.length));
+  const reply = await operation({
+    header: (name) => headers.get(name) ?? undefined,
+    clientAddress: '127.0.0.1',
+    readBody: async () => raw,
+  });
+  return new Response(reply.body, { status: reply.status, headers: { 'content-type': 'application/json' } });
+};

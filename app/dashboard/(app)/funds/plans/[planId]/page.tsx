@@ -65,6 +65,17 @@ export default async function PlanPage({
           ['Treasury', <Mono key="treasury">{plan.treasury}</Mono>],
         ] as [string, React.ReactNode][])),
     ['Transaction', plan.txid ? <Mono key="txid">{plan.txid}</Mono> : 'not seen yet'],
+    ...(plan.acceptedAt && plan.status === 'prepared'
+      ? ([
+          [
+            'Submitted',
+            <span key="accepted">
+              <Time value={plan.acceptedAt} />
+              {', taken by the node: waiting to be mined'}
+            </span>,
+          ],
+        ] as [string, React.ReactNode][])
+      : []),
     ...(plan.reason ? ([['Why', plan.reason]] as [string, React.ReactNode][]) : []),
     ['Prepared', <Time key="created" value={plan.createdAt} />],
   ];

@@ -1,0 +1,1 @@
+ALTER TABLE "collection_plans" ADD COLUMN "accepted_at" timestamp (3) with time zone;
