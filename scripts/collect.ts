@@ -20,6 +20,7 @@ import { planSummary } from './lib/plan-summary';
 
 const USAGE = `usage:
   npm run collect -- treasury MERCHANT NETWORK ADDRESS [--mode live|test]
+  npm run collect -- fee-payer MERCHANT NETWORK ADDRESS PATH [--mode live|test]
   npm run collect -- funds MERCHANT [--mode live|test] [--json]
   npm run collect -- prepare MERCHANT NETWORK [--fee-rate BASE_UNITS_PER_VBYTE] [--minimum BASE_UNITS] [--mode live|test] [--out FILE]
       EVM and Tron: [--currency TICKER] [--fee-payer ADDRESS --fee-payer-path PATH]
@@ -61,6 +62,17 @@ async function main(): Promise<void> {
     const [network, address] = rest as [string, string];
     await runCommand({ command: 'collect.treasury', merchant, network, mode, address });
     return void console.log(`Collections of ${network} (${mode}) now go to ${address.trim()}.`);
+  }
+  if (action === 'fee-payer' && rest.length === 3) {
+    const [network, address, path] = rest as [string, string, string];
+    const kept = (await runCommand({ command: 'collect.fee-payer', merchant, network, mode, address, path })) as {
+      network: string;
+      address: string;
+      path: string;
+    };
+    return void console.log(
+      `${kept.network} (${mode}) fees are now paid by ${kept.address} (${kept.path}) when a prepare names no fee payer.`,
+    );
   }
   if (action === 'funds' && rest.length === 0) {
     const lines = (await runCommand({ command: 'collect.funds', merchant, mode })) as {

@@ -49,6 +49,17 @@ describe('npm run collect', () => {
         expect(refused.stdout + refused.stderr).not.toContain(secret.split(' ')[0]!.slice(0, 12));
       }
 
+      // The fee payer (docs/decisions/107): kept by the Funds form's rules; a phrase in its path refused unechoed.
+      const payer = ['collect', 'fee-payer', 'Collect shop', 'tron', 'TLrpNTBuCpGMrB9TyVwgEhNVRhtWEQPHh4'] as const;
+      const kept = await cli(...payer, "m/44'/195'/1'/0/0", '--mode', 'test');
+      expect([kept.code, kept.stdout]).toEqual([
+        0,
+        expect.stringContaining("paid by TLrpNTBuCpGMrB9TyVwgEhNVRhtWEQPHh4 (m/44'/195'/1'/0/0)"),
+      ]);
+      const phrase = await cli(...payer, WORDS, '--mode', 'test');
+      expect(phrase.code).not.toBe(0);
+      expect(phrase.stdout + phrase.stderr).not.toContain('legal winner');
+
       // The merchant's own deposit key (docs/decisions/083): a descriptor with its origin is taken;
       // the same with its private key is refused naming the field, never echoing it.
       const account = seed.derive("m/84'/2'/0'");

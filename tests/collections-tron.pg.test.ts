@@ -138,6 +138,17 @@ describe('tron collections on the fake java-tron node', () => {
       name: 'PLAN_REFUSED',
       message: expect.stringContaining('a Tron plan needs feePayer'),
     });
+    // Before anything is planned, the Funds line's cost per address, read from the node without a resource
+    // account: the first address is not active and the treasury holds no USDT, so at most the creation
+    // fees and 39,731 energy burned at 210 sun (decision 107).
+    const tronLine = async () =>
+      (await callInProcess('funds/list', {}, planner)).body.response.funds.find(
+        (f: { network: string; currency: string }) => f.network === 'tron' && f.currency === 'USDT',
+      );
+    expect((await tronLine()).costPerAddress).toEqual({
+      amount: formatUnits(1_100_000n + 100_000n + 39_731n * 210n, 6),
+      currency: 'TRX',
+    });
     const prepared = await callInProcess('collections/prepare', asked, planner);
     expectDocumented('collections/prepare', { ...prepared, headers: new Headers() });
     const plan = tronCollectionPlanSchema.parse(prepared.body.response);
@@ -155,11 +166,9 @@ describe('tron collections on the fake java-tron node', () => {
     expect((await callInProcess('collections/prepare', asked, planner)).body.error.message).toBe(
       'no tron address holds USDT to collect',
     );
-    const usdtFunds = async () =>
-      (await callInProcess('funds/list', {}, planner)).body.response.funds.find(
-        (f: { network: string; currency: string }) => f.network === 'tron' && f.currency === 'USDT',
-      )?.total;
-    expect(await usdtFunds()).toBe('32.5');
+    const usdtFunds = async () => (await tronLine())?.total;
+    // Every address is in the open plan: none is left to cost.
+    expect(await tronLine()).toMatchObject({ total: '32.5', costPerAddress: null });
     expect(plan.prices).toMatchObject({
       energyFee: '210',
       createNewAccountFeeInSystemContract: '1100000',

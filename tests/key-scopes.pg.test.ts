@@ -149,6 +149,8 @@ beforeAll(async () => {
     'collections/list': {},
     'collections/get': { id: refund.id },
     'collections/submit': { id: refund.id, transaction: '00' },
+    'fee-payers/set': { network: 'tron', address: 'TLrpNTBuCpGMrB9TyVwgEhNVRhtWEQPHh4', path: "m/44'/195'/1'/0/0" },
+    'fee-payers/list': {},
     'refund-plans/prepare': { refundId: refund.id },
     'refund-plans/get': { refundId: refund.id },
     'subscriptions/create-plan': { name: 'Scopes 2', currency: 'USD', amount: '6', interval: 'week' },
@@ -191,6 +193,8 @@ const PLANS: OperationName[] = [
   'collections/submit',
   'refund-plans/prepare',
   'refund-plans/get',
+  'fee-payers/set',
+  'fee-payers/list',
 ];
 const READS = (Object.keys(OPERATIONS) as OperationName[]).filter(
   (name) => !WRITES.includes(name) && !PLANS.includes(name),

@@ -176,3 +176,45 @@ describe('the plan operations', () => {
     expect(waiting.body.error).toMatchObject({ name: 'REFUND_STATE_CONFLICT' });
   });
 });
+
+describe('the fee payer through the API (docs/decisions/107)', () => {
+  const TRON = { network: 'tron', address: 'TLrpNTBuCpGMrB9TyVwgEhNVRhtWEQPHh4', path: "m/44'/195'/1'/0/0" };
+  const kept = async () =>
+    db.query<{ address: string; path: string }>(
+      'select address, path from fee_payers where merchant_id = $1 order by network',
+      [merchant.merchantId],
+    );
+
+  it('is kept by a signing-plans key by the Funds form’s rules, audited, and read back', async () => {
+    const before = await written();
+    expect((await call('fee-payers/set', TRON, merchant.test)).status).toBe(403);
+    // A changed character breaks the Base58Check checksum; an EVM network takes no Tron address.
+    for (const [body, path] of [
+      [{ ...TRON, address: `${TRON.address.slice(0, -1)}5` }, 'address'],
+      [{ ...TRON, network: 'litecoin' }, 'network'],
+      [{ ...TRON, path: 'm/44x' }, 'path'],
+    ] as const) {
+      const refused = await call('fee-payers/set', body);
+      expect([refused.status, refused.body.error.name, refused.body.error.details[0].path], path).toEqual([
+        400,
+        'VALIDATION_ERROR',
+        path,
+      ]);
+    }
+    const phrase = await call('fee-payers/set', { ...TRON, path: WORDS });
+    expect(phrase.body.error.name).toBe('KEY_MATERIAL_REFUSED');
+    expect(JSON.stringify(phrase.body)).not.toContain('legal winner');
+    expect(await written()).toEqual(before);
+    expect(await kept()).toEqual([]);
+
+    const set = await call('fee-payers/set', { ...TRON, address: ` ${TRON.address} ` });
+    expect([set.status, set.body.response]).toEqual([200, TRON]);
+    expect((await call('fee-payers/list', {})).body.response).toEqual({ feePayers: [TRON] });
+    expect(await kept()).toEqual([{ address: TRON.address, path: TRON.path }]);
+    const [audit] = await db.query<{ actor: string; detail: unknown }>(
+      "select actor, detail from audit_log where action = 'fee-payer.set' and merchant_id = $1",
+      [merchant.merchantId],
+    );
+    expect(audit).toEqual({ actor: `API key ${planner.publicKey}`, detail: { ...TRON, mode: 'test' } });
+  });
+});

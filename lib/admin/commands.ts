@@ -9,7 +9,15 @@ import { simulatePayment, SimulationError } from '../sandbox';
 import { found, isDomainErrorOf } from '../errors';
 import { createUser, disableUser, listUsers, recordAudit, resetPassword, ROLES } from '../users';
 import { listOrderDeliveries, resendWebhook, webhookEventOwner } from '../webhooks';
-import { collectionPlan, fundsOf, gapLimitOf, prepareAnyCollection, setDepositKey, setTreasury } from '../payouts';
+import {
+  collectionPlan,
+  fundsOf,
+  gapLimitOf,
+  prepareAnyCollection,
+  setDepositKey,
+  setFeePayer,
+  setTreasury,
+} from '../payouts';
 import { planRefund } from '../refunds';
 
 /** A command that cannot be done as asked: its message is for the operator, not a stack trace. */
@@ -86,6 +94,14 @@ export const adminCommand = z.discriminatedUnion('command', [
     mode: z.enum(MODE_VALUES),
     address: z.string().min(1).max(512),
   }),
+  z.object({
+    command: z.literal('collect.fee-payer'),
+    merchant: text().min(1).max(200),
+    network: text().min(1).max(64),
+    mode: z.enum(MODE_VALUES),
+    address: z.string().min(1).max(512),
+    path: z.string().min(1).max(512),
+  }),
   z.object({ command: z.literal('collect.funds'), merchant: text().min(1).max(200), mode: z.enum(MODE_VALUES) }),
   z.object({
     command: z.literal('collect.prepare'),
@@ -149,6 +165,20 @@ export async function runAdminCommand(db: Database, command: AdminCommand): Prom
         detail: { network: command.network, mode: command.mode, address: command.address.trim() },
       });
       return { network: command.network, mode: command.mode, address: command.address.trim() };
+    }
+    // The Funds form's and fee-payers/set's rules (lib/payouts setFeePayer), audited with the change (docs/decisions/107).
+    case 'collect.fee-payer': {
+      const merchant = await merchantNamed(db, command.merchant);
+      return db.transaction(async (tx) => {
+        const kept = await setFeePayer(tx, { merchantId: merchant.id, ...command });
+        await recordAudit(tx, {
+          merchantId: merchant.id,
+          actor: 'cli',
+          action: 'fee-payer.set',
+          detail: { ...kept, mode: command.mode },
+        });
+        return { ...kept, mode: command.mode };
+      });
     }
     case 'collect.funds': {
       const merchant = await merchantNamed(db, command.merchant);

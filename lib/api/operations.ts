@@ -67,10 +67,12 @@ import {
   checkFundsAgainstNode,
   collectedCurrency,
   collectionPlan,
+  feePayersOf,
   fundsReport,
   listMoneyOutPlans,
   newestRefundPlan,
   prepareAnyCollection,
+  setFeePayer,
   submitPlan,
   type PlanWrite,
 } from '../payouts';
@@ -354,6 +356,26 @@ export const API_OPERATIONS = {
       submitPlan(db, { merchantId: key.merchantId, mode: key.mode, ...request }, planWrite(key, nonce, 'plan.submit')),
     { nonce: 'handler', bodyLimitBytes: SUBMISSION_BODY_LIMIT_BYTES },
   ),
+  // The fee payer a prepare without one uses (docs/decisions/107): the Funds form's rules
+  // (lib/payouts setFeePayer), the change, its nonce and its audit entry in one transaction.
+  'fee-payers/set': apiOperation(
+    'fee-payers/set',
+    ({ db, key, nonce }, request) =>
+      withNonce(db, key, nonce, async (tx) => {
+        const kept = await setFeePayer(tx, { merchantId: key.merchantId, mode: key.mode, ...request });
+        await recordAudit(tx, {
+          merchantId: key.merchantId,
+          actor: `API key ${key.publicKey}`,
+          action: 'fee-payer.set',
+          detail: { ...kept, mode: key.mode },
+        });
+        return kept;
+      }),
+    { nonce: 'handler' },
+  ),
+  'fee-payers/list': apiOperation('fee-payers/list', async ({ db, key }) => ({
+    feePayers: await feePayersOf(db, key.merchantId, key.mode),
+  })),
   'refund-plans/prepare': apiOperation(
     'refund-plans/prepare',
     ({ db, key, nonce }, request) =>

@@ -72,6 +72,7 @@ import { isAccountPlanNetwork, prepareAccountCollection, storedAccountPlan } fro
 import { CollectionRefused } from './errors';
 import { decideAccountPlan, decidePlan, isFinalPlanStatus, type PlanDecision } from './lifecycle';
 import { treasuryOf } from './treasury';
+import { tronCostPerAddress } from './tron-collections';
 
 /** Most outputs one plan spends: a transaction of 500 P2WPKH inputs is about 34 kvB, well under the standard 100 kvB. */
 const MAX_INPUTS = 500;
@@ -86,7 +87,10 @@ export interface FundsLine {
   /** The fee to collect them all at the node's current estimate; null without one. */
   estimatedCost: bigint | null;
   feeRate: bigint | null;
-  /** EVM: the fee to collect one address, base units of the network's coin, at the node's fee cap; null elsewhere or without it. */
+  /**
+   * EVM and Tron: the most collecting one address costs, base units of the network's coin, at the
+   * node's fee cap (EVM) or prices (Tron); null elsewhere or without them.
+   */
   costPerAddress: bigint | null;
 }
 
@@ -123,7 +127,12 @@ export async function fundsOf(db: Queryable, merchantId: string, mode: Mode): Pr
         outputs: Number(row.outputs),
         feeRate: null,
         estimatedCost: null,
-        costPerAddress: mode === 'live' ? await evmCostPerAddress(network, row.currency, addressCount) : null,
+        costPerAddress:
+          mode !== 'live'
+            ? null
+            : network.family === 'tron'
+              ? await tronCostPerAddress(db, merchantId, mode, row.currency)
+              : await evmCostPerAddress(network, row.currency, addressCount),
       });
       continue;
     }

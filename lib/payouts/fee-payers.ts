@@ -34,6 +34,21 @@ const SET_FEE_PAYER = statement<
     ${bare(feePayers.updatedAt)} = now()`,
 );
 
+const FEE_PAYERS = statement<FeePayer & { network: string }, { merchantId: string; mode: Mode }>(
+  sql`select ${feePayers.network} as network, ${feePayers.address} as address, ${feePayers.path} as path from ${feePayers}
+    where ${feePayers.merchantId} = ${param('merchantId')} and ${feePayers.mode} = ${param('mode')}
+    order by ${feePayers.network}`,
+);
+
+/** Every network's fee payer kept for (merchant, mode), by network. */
+export async function feePayersOf(
+  db: Queryable,
+  merchantId: string,
+  mode: Mode,
+): Promise<(FeePayer & { network: string })[]> {
+  return FEE_PAYERS.run(db, { merchantId, mode });
+}
+
 /** The fee payer kept for (merchant, network, mode); null when none is. */
 export async function feePayerOf(
   db: Queryable,

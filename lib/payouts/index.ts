@@ -32,7 +32,14 @@ export {
 } from './errors';
 export { checkDepositKey, depositKeyOf, setDepositKey, type DepositKeySet } from './deposit-keys';
 export { checkFundsAgainstNode } from './funds-check';
-export { DEFAULT_FEE_PAYER_PATH, checkFeePayer, feePayerOf, setFeePayer, type FeePayer } from './fee-payers';
+export {
+  DEFAULT_FEE_PAYER_PATH,
+  checkFeePayer,
+  feePayerOf,
+  feePayersOf,
+  setFeePayer,
+  type FeePayer,
+} from './fee-payers';
 export { fundsReport } from './funds-report';
 export { gapLimitOf, type GapLimit } from './gap-limit';
 export { refuseKeyMaterial } from './key-material';

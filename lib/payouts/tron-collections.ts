@@ -45,6 +45,38 @@ function nodeOf(): TronCollectionNode {
   return tronCollectionNode(cfg);
 }
 
+/**
+ * The most collecting one of the merchant's Tron addresses holding `currency` costs now, sun
+ * (`funds/list` `costPerAddress`, docs/decisions/107): read from the node without a resource
+ * account, on the first address a plan would take, sending to the treasury. Null in test mode, for
+ * the coin (TRX itself is not collected yet), without a treasury or an address to collect, or when
+ * the node does not answer (the page says so; nothing else waits on it).
+ */
+export async function tronCostPerAddress(
+  db: Queryable,
+  merchantId: string,
+  mode: Mode,
+  currency: string,
+  node?: TronCollectionNode,
+): Promise<bigint | null> {
+  const token = networkFor(mode, 'tron')?.currencies.find((c) => c.ticker === currency)?.contract;
+  const cfg = liveChainConfig('tron');
+  if (mode !== 'live' || !token || !cfg) return null;
+  const treasury = await treasuryOf(db, merchantId, 'tron', mode);
+  if (!treasury) return null;
+  const held = await accountDeposits(db, {
+    merchantId,
+    mode,
+    network: 'tron',
+    currency,
+    confirmedAt: Number.MAX_SAFE_INTEGER,
+  });
+  const [sample] = held.keys();
+  if (sample === undefined) return null;
+  const cost = await (node ?? tronCollectionNode(cfg)).costPerAddress({ token, treasury, sample }).catch(() => null);
+  return cost?.total ?? null;
+}
+
 /** Prepares a Tron collection plan; CollectionRefused when there is nothing to collect or no treasury. */
 export async function prepareTronCollection(
   db: Queryable,

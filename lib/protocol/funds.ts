@@ -60,3 +60,8 @@ export const fundsCheckSchema = z.object({
 export type FundsCheck = z.infer<typeof fundsCheckSchema>;
 
 export const fundsCheckResponse = z.object({ checks: z.array(fundsCheckSchema) });
+
+/** A fee payer kept for a network (docs/decisions/099): an address of the merchant's seed and its path, never a key. */
+export const keptFeePayerSchema = z.object({ network: z.string(), address: z.string(), path: z.string() });
+/** fee-payers/list: every network's kept fee payer in the key's mode, by network. */
+export const feePayersResponse = z.object({ feePayers: z.array(keptFeePayerSchema) });

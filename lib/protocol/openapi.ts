@@ -116,6 +116,9 @@ const SUMMARIES: Record<OperationName, string> = {
     'One collection plan as the signer reads it (a PSBT, or EVM or Tron transactions), with its status.',
   'collections/submit':
     "Hand a plan's signed transaction (the signed PSBT or the raw transaction) to the gateway's node: taken only when it spends exactly the plan's inputs and pays exactly its outputs.",
+  'fee-payers/set':
+    "Keep the account of your seed (its address and path, never a key) that pays a network's collection fees: the EVM gas payer or Tron's resource account. A prepare without `feePayer` uses it.",
+  'fee-payers/list': 'The fee payer kept for each network, in the key’s mode.',
   'refund-plans/prepare':
     "Prepare the plan that sends a ready refund to the payer's confirmed address, the change to the treasury.",
   'refund-plans/get': "A refund plan by id, or a refund's newest plan by `refundId`.",
@@ -231,6 +234,8 @@ const EXAMPLES: Record<OperationName, Record<string, unknown>> = {
   'collections/list': { status: 'prepared', limit: 20 },
   'collections/get': { id: ID },
   'collections/submit': { id: ID, transaction: '020000000001016b' },
+  'fee-payers/set': { network: 'tron', address: 'TLrpNTBuCpGMrB9TyVwgEhNVRhtWEQPHh4', path: "m/44'/195'/1'/0/0" },
+  'fee-payers/list': {},
   'refund-plans/prepare': { refundId: ID, feeFromRefund: false },
   'refund-plans/get': { refundId: ID },
   'subscriptions/create-plan': {

@@ -14,7 +14,7 @@ import {
   endpointWithSecretResponse,
 } from './endpoints';
 import { eventListResponse } from './events';
-import { fundsCheckResponse, fundsResponse } from './funds';
+import { feePayersResponse, fundsCheckResponse, fundsResponse, keptFeePayerSchema } from './funds';
 import { anyCollectionPlanSchema } from './evm-plans';
 import { planListResponse, planSubmittedResponse, refundPlanSchema } from './plans';
 import { madeRefundResponse, refundListResponse, refundResponse } from './refunds';
@@ -71,6 +71,7 @@ import {
   getCollectionRequest,
   submitPlanRequest,
   prepareRefundPlanRequest,
+  setFeePayerRequest,
   getRefundPlanRequest,
 } from './requests';
 import {
@@ -169,6 +170,9 @@ export const OPERATIONS = {
   'collections/list': { request: listCollectionsRequest, response: planListResponse, access: 'plans:read' },
   'collections/get': { request: getCollectionRequest, response: anyCollectionPlanSchema, access: 'plans:read' },
   'collections/submit': { request: submitPlanRequest, response: planSubmittedResponse, access: 'plans:submit' },
+  // The fee payer a prepare uses when it names none: kept by the keys that may name one (docs/decisions/107).
+  'fee-payers/set': { request: setFeePayerRequest, response: keptFeePayerSchema, access: 'plans:prepare' },
+  'fee-payers/list': { request: emptyRequest, response: feePayersResponse, access: 'plans:read' },
   'refund-plans/prepare': { request: prepareRefundPlanRequest, response: refundPlanSchema, access: 'plans:prepare' },
   'refund-plans/get': { request: getRefundPlanRequest, response: refundPlanSchema, access: 'plans:read' },
   'webhook-endpoints/create': {

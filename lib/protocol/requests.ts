@@ -642,6 +642,11 @@ export const prepareCollectionRequest = z.object({
    */
   feePayer: optional(feePayerSchema),
 });
+/**
+ * fee-payers/set: keeps the account of the merchant's seed that pays `network`'s collection fees in
+ * the key's mode, the one a prepare without `feePayer` uses (docs/decisions/099, 107).
+ */
+export const setFeePayerRequest = z.object({ network: networkName(), ...feePayerSchema.shape });
 /** collections/list: the caller's collection plans, newest first, of one status or all. */
 export const listCollectionsRequest = z.object({ status: optional(z.enum(PLAN_STATUS_VALUES)), ...page });
 /** collections/get. */

@@ -27,6 +27,8 @@ describe('the key scopes', () => {
       'collections/list',
       'collections/get',
       'collections/submit',
+      'fee-payers/set',
+      'fee-payers/list',
       'refund-plans/prepare',
       'refund-plans/get',
     ]);
@@ -59,6 +61,8 @@ describe('the key scopes', () => {
       'collections/list',
       'collections/get',
       'refund-plans/get',
+      'fee-payers/set',
+      'fee-payers/list',
       'subscriptions/create-plan',
       'subscriptions/update-plan',
       'subscriptions/create',

@@ -26,11 +26,10 @@ import {
   type TronStep,
 } from './transactions';
 import { blockOrNone } from './answers';
+import { bandwidthOf, tronCostAtMost, type TronAddressCost } from './costs';
 
 /** A transaction is valid for 24 hours after the head block it was built on; a plan leaves an hour of margin. */
 const VALIDITY_MS = 23 * 3600_000;
-/** java-tron's Constant.MAX_RESULT_SIZE_IN_TX: bandwidth counted per contract for its result. */
-const RESULT_BYTES = 64n;
 
 const count = z
   .union([z.number().int().nonnegative(), z.string().regex(/^\d{1,30}$/)])
@@ -116,19 +115,18 @@ export interface TronCollectionNode {
     resourceAccount: string;
     deposits: readonly TronDeposit[];
   }): Promise<TronCollectionSteps>;
+  /**
+   * The most collecting one address of `token` costs now (./costs.ts `tronCostAtMost`), read from the
+   * node without a resource account: its prices, the energy of `sample`'s whole balance sent to
+   * `treasury`, and the sizes of the transactions a plan would build for it.
+   */
+  costPerAddress(input: { token: string; treasury: string; sample: string }): Promise<TronAddressCost>;
   /** A TRC-20 balance, in the token's base units (`balanceOf(address)`, a constant call). */
   tokenBalance(token: string, holder: string): Promise<bigint>;
   /** Broadcasts a signed transaction (its protobuf, hex); answers its id or throws TronNodeError with the node's reason. */
   broadcast(transactionHex: string): Promise<string>;
   /** A transaction's outcome once in a block: its height and whether it succeeded; null while not in one. */
   result(txID: string): Promise<{ height: number; success: boolean; reason: string | null } | null>;
-}
-
-/** Bytes of bandwidth a signed one-signature transaction of `rawDataHex` uses. */
-function bandwidthOf(rawDataHex: string): bigint {
-  const raw = BigInt(rawDataHex.length / 2);
-  const varintLength = (n: bigint) => BigInt(Math.max(1, Math.ceil(n.toString(2).length / 7)));
-  return 1n + varintLength(raw) + raw + 2n + 65n + RESULT_BYTES;
 }
 
 export function tronCollectionNode(cfg: LiveChainConfig): TronCollectionNode {
@@ -183,16 +181,61 @@ export function tronCollectionNode(cfg: LiveChainConfig): TronCollectionNode {
     return p.createNewAccountFeeInSystemContract + p.createAccountFee;
   }
 
+  /** The energy `transfer(treasury, amount)` from `holder` uses, the token's energy factor included. */
+  async function transferEnergy(token: string, treasury: string, holder: string, amount: bigint): Promise<bigint> {
+    const parameter = Buffer.from(transferCallData(tronAddressBytes(treasury), amount).subarray(4)).toString('hex');
+    const estimate = await node.post(
+      'wallet/triggerconstantcontract',
+      {
+        owner_address: holder,
+        contract_address: token,
+        function_selector: 'transfer(address,uint256)',
+        parameter,
+        visible: true,
+      },
+      energyEstimate,
+    );
+    if (estimate.result.result !== true || estimate.energy_used === 0n)
+      throw new TronNodeError(
+        `${node.label}: the token ${token} does not estimate transfer(${treasury}, ${amount}) from ${holder}`,
+      );
+    return estimate.energy_used;
+  }
+
+  /** The head block, which every transaction of a plan refers to. */
+  async function headBlock(): Promise<RefBlock> {
+    const head = await node.post('wallet/getblock', { detail: false }, blockOrNone);
+    if (!head) throw new TronNodeError(`${node.label} has no block yet`);
+    return {
+      height: head.block_header.raw_data.number,
+      id: head.blockID,
+      timestamp: head.block_header.raw_data.timestamp,
+    };
+  }
+
+  async function tokenBalance(token: string, holder: string): Promise<bigint> {
+    const parameter = Buffer.from(transferCallData(tronAddressBytes(holder), 0n).subarray(4, 36)).toString('hex');
+    const answer = await node.post(
+      'wallet/triggerconstantcontract',
+      {
+        owner_address: holder,
+        contract_address: token,
+        function_selector: 'balanceOf(address)',
+        parameter,
+        visible: true,
+      },
+      constantWord,
+    );
+    const word = answer.constant_result[0];
+    if (answer.result.result !== true || !word)
+      throw new TronNodeError(`${node.label}: the token ${token} does not answer balanceOf(${holder})`);
+    return BigInt(`0x${word}`);
+  }
+
   return {
     async plan({ token, treasury, resourceAccount, deposits }) {
       const p = await prices(token);
-      const head = await node.post('wallet/getblock', { detail: false }, blockOrNone);
-      if (!head) throw new TronNodeError(`${node.label} has no block yet`);
-      const ref: RefBlock = {
-        height: head.block_header.raw_data.number,
-        id: head.blockID,
-        timestamp: head.block_header.raw_data.timestamp,
-      };
+      const ref = await headBlock();
       const expiration = ref.timestamp + VALIDITY_MS;
       let timestamp = ref.timestamp;
       // Each transaction its own timestamp: two of the same contract would otherwise share an id.
@@ -213,26 +256,11 @@ export function tronCollectionNode(cfg: LiveChainConfig): TronCollectionNode {
       const measured = [];
       for (const deposit of deposits) {
         const found = await node.post('wallet/getaccount', { address: deposit.address, visible: true }, account);
-        const parameter = Buffer.from(transferCallData(treasuryBytes, deposit.amount).subarray(4)).toString('hex');
-        const estimate = await node.post(
-          'wallet/triggerconstantcontract',
-          {
-            owner_address: deposit.address,
-            contract_address: token,
-            function_selector: 'transfer(address,uint256)',
-            parameter,
-            visible: true,
-          },
-          energyEstimate,
-        );
-        if (estimate.result.result !== true || estimate.energy_used === 0n)
-          throw new TronNodeError(
-            `${node.label}: the token ${token} does not estimate transfer(${treasury}, ${deposit.amount}) from ${deposit.address}`,
-          );
+        const energy = await transferEnergy(token, treasury, deposit.address, deposit.amount);
         // Staked sun whose energy covers the transfer: energy = sun / 10^6 x limit / weight, in whole TRX, at least 1.
-        const trx = weight === 0n || limit === 0n ? null : (estimate.energy_used * weight + limit - 1n) / limit;
+        const trx = weight === 0n || limit === 0n ? null : (energy * weight + limit - 1n) / limit;
         const delegated = trx === null ? null : (trx < 1n ? 1n : trx) * 1_000_000n;
-        measured.push({ deposit, active: found.address !== undefined, energy: estimate.energy_used, delegated });
+        measured.push({ deposit, active: found.address !== undefined, energy, delegated });
       }
       // Stake lends each address its energy in turn; used energy returns to the staked account with
       // the reclaim and recovers over a day, so the stake must cover the plan's whole energy.
@@ -315,24 +343,47 @@ export function tronCollectionNode(cfg: LiveChainConfig): TronCollectionNode {
       return { energySource, prices: p, addresses, expiresAt: new Date(expiration) };
     },
 
-    async tokenBalance(token, holder) {
-      const parameter = Buffer.from(transferCallData(tronAddressBytes(holder), 0n).subarray(4, 36)).toString('hex');
-      const answer = await node.post(
-        'wallet/triggerconstantcontract',
-        {
-          owner_address: holder,
-          contract_address: token,
-          function_selector: 'balanceOf(address)',
-          parameter,
-          visible: true,
-        },
-        constantWord,
-      );
-      const word = answer.constant_result[0];
-      if (answer.result.result !== true || !word)
-        throw new TronNodeError(`${node.label}: the token ${token} does not answer balanceOf(${holder})`);
-      return BigInt(`0x${word}`);
+    async costPerAddress({ token, treasury, sample }) {
+      const p = await prices(token);
+      const ref = await headBlock();
+      const amount = await tokenBalance(token, sample);
+      if (amount === 0n) throw new TronNodeError(`${node.label}: ${sample} holds no ${token}`);
+      const energy = await transferEnergy(token, treasury, sample, amount);
+      // The transactions a plan would build for it; the treasury stands in for the fee payer (an
+      // address is 21 bytes whoever's), the energy burn for what `fund` sends and `delegate` lends.
+      const built = (contract: Parameters<typeof buildTransaction>[1], feeLimit = 0n) =>
+        bandwidthOf(
+          buildTransaction(
+            ref,
+            contract,
+            { expiration: ref.timestamp + VALIDITY_MS, timestamp: ref.timestamp },
+            feeLimit,
+          ).rawDataHex,
+        );
+      const payer = tronAddressBytes(treasury);
+      const deposit = tronAddressBytes(sample);
+      const burn = energy * p.energyFee;
+      const lend = { owner: payer, resource: RESOURCE.ENERGY, balance: burn, receiver: deposit };
+      return tronCostAtMost(p, energy, {
+        fund: built({ type: 'TransferContract', owner: payer, to: deposit, amount: burn }),
+        delegate: built({ type: 'DelegateResourceContract', ...lend, lock: false, lockPeriod: 0n }),
+        transfer: built(
+          {
+            type: 'TriggerSmartContract',
+            owner: deposit,
+            contract: tronAddressBytes(token),
+            callValue: 0n,
+            data: transferCallData(payer, amount),
+            callTokenValue: 0n,
+            tokenId: 0n,
+          },
+          burn,
+        ),
+        reclaim: built({ type: 'UnDelegateResourceContract', ...lend }),
+      });
     },
+
+    tokenBalance,
 
     async broadcast(transactionHex) {
       const answer = await node.post('wallet/broadcasthex', { transaction: transactionHex }, broadcastAnswer);

@@ -216,7 +216,9 @@ export default async function FundsPage({ searchParams }: { searchParams: Promis
                     <>
                       {'at most '}
                       <Amount value={line.costPerAddress.amount} currency={line.costPerAddress.currency} />
-                      {' per address at the current fee cap'}
+                      {line.network === 'tron'
+                        ? ' per address at the node’s prices, energy and activation burned'
+                        : ' per address at the current fee cap'}
                       {ROLLUPS.has(line.network) && ', plus the L1 data fee (docs/collections.md)'}
                     </>
                   ) : line.estimatedCost === null ? (

@@ -104,7 +104,8 @@ function inCoin(network: string, ticker: string, amount: string): React.ReactNod
 
 /**
  * An EVM or Tron plan (docs/decisions/093): the addresses it collects, what the fee payer may spend
- * (EVM: every transaction's gas at its fee cap, and what it funds; Tron: the TRX burned), and the
+ * (EVM: every transaction's gas at its fee cap, and what it funds; Tron: the TRX burned, in all and
+ * by each address's step, docs/decisions/107), and the
  * plan file; it has no PSBT. Its status moves as the watcher sees its transfers to the treasury.
  */
 function AccountPlan({ plan, notice }: { plan: StoredAccountPlan; notice?: 'prepared' }) {
@@ -145,6 +146,28 @@ function AccountPlan({ plan, notice }: { plan: StoredAccountPlan; notice?: 'prep
           </span>,
         ],
     ['Transactions', `${evm ? evm.transactions.length : tron!.addresses.flatMap((a) => a.steps).length}, in order`],
+    ...(tron
+      ? ([
+          [
+            'TRX each step burns',
+            <ul key="steps" className="space-y-1" data-testid="tron-step-burns">
+              {tron.addresses.map((a) => (
+                <li key={a.address}>
+                  <Mono>{a.address}</Mono>
+                  {': '}
+                  {a.steps.map((s, i) => (
+                    <span key={s.txID}>
+                      {i > 0 && ', '}
+                      {`${s.step} `}
+                      {inCoin(plan.network, native, s.burn)}
+                    </span>
+                  ))}
+                </li>
+              ))}
+            </ul>,
+          ],
+        ] as [string, React.ReactNode][])
+      : []),
     ...(tron
       ? ([['Sign and broadcast before', <Time key="expires" value={tron.expiresAt} />]] as [string, React.ReactNode][])
       : []),

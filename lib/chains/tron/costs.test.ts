@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { tronAddressCost, tronCostAtMost } from './costs';
+
+// Prices moved from mainnet's, so that no figure could come from a constant.
+const prices = {
+  energyFee: 210n,
+  transactionFee: 1_000n,
+  createAccountFee: 100_000n,
+  createNewAccountFeeInSystemContract: 1_100_000n,
+};
+const bytes = { fund: 270n, delegate: 280n, transfer: 345n, reclaim: 275n };
+
+describe('what collecting one Tron address burns', () => {
+  it('an address not yet active burns the two creation fees and, without stake, its energy', () => {
+    expect(tronAddressCost(prices, { active: false, energy: 39_731n, bytes, staked: false })).toEqual({
+      activation: 1_200_000n,
+      energy: 39_731n * 210n,
+      bandwidth: 0n,
+      total: 1_200_000n + 39_731n * 210n,
+    });
+  });
+
+  it('an active one burns its fund transfer and token transfer bytes instead of the creation fees', () => {
+    expect(tronAddressCost(prices, { active: true, energy: 19_631n, bytes, staked: false })).toEqual({
+      activation: 0n,
+      energy: 19_631n * 210n,
+      bandwidth: 615n * 1_000n,
+      total: 19_631n * 210n + 615_000n,
+    });
+  });
+
+  it('with stake the energy is lent: the delegation and its reclaim burn their bytes', () => {
+    expect(tronAddressCost(prices, { active: false, energy: 39_731n, bytes, staked: true })).toEqual({
+      activation: 1_200_000n,
+      energy: 0n,
+      bandwidth: 555_000n,
+      total: 1_755_000n,
+    });
+    expect(tronAddressCost(prices, { active: true, energy: 39_731n, bytes, staked: true }).total).toBe(1_170_000n);
+  });
+
+  it('at most: the costliest of active or not, stake or burn', () => {
+    expect(tronCostAtMost(prices, 39_731n, bytes).total).toBe(1_200_000n + 39_731n * 210n);
+    // A token of almost no energy: the stake's two transactions weigh more than the energy burned.
+    expect(tronCostAtMost(prices, 10n, bytes)).toMatchObject({ activation: 1_200_000n, energy: 0n, total: 1_755_000n });
+  });
+});
