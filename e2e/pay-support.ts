@@ -108,6 +108,8 @@ export interface OwnGateway {
   /** Its data directory: the users CLI (e2e/support/dashboard.ts createUser) runs against it. */
   dataDir: string;
   keys: Keys;
+  /** A merchant API operation (`/api-gateway/OPERATION`) signed with `keys`; its `response`, or a throw. */
+  api<T>(operation: string, fields: Record<string, unknown>): Promise<T>;
   makeOrder(fields: MakeOrderFields): Promise<Order>;
   /** What `npm run sandbox -- mine NETWORK COUNT [--at ISO]` does, on this gateway (mineAt). */
   mine(network: string, count?: number, at?: Date): Promise<void>;
@@ -118,7 +120,7 @@ export interface OwnGateway {
   /** Polls the status endpoint until `screen`. */
   waitForScreen(orderId: string, screen: string, timeoutMs?: number): Promise<void>;
   /** Runs a CLI (`npm run <script> -- ...`) against this gateway's data directory. */
-  cli(script: 'keys' | 'sandbox', args: string[]): Promise<string>;
+  cli(script: 'keys' | 'sandbox' | 'collect', args: string[]): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -146,10 +148,11 @@ export async function startOwnGateway(
     try {
       const first = await start({}, dataDir);
       const keys = await createKeys(first, name, keyMode).finally(() => first.stop());
-      const server = await start(env(keys.merchantId), dataDir);
+      const settings = env(keys.merchantId);
+      const server = await start(settings, dataDir);
       const stop = server.stop;
       server.stop = () => stop().finally(() => fs.rmSync(dataDir, { recursive: true, force: true }));
-      return ownGateway(server, keys);
+      return ownGateway(server, keys, settings);
     } catch (error) {
       fs.rmSync(dataDir, { recursive: true, force: true });
       throw error;
@@ -163,7 +166,7 @@ export async function startOwnGateway(
     await server.stop();
     throw error;
   }
-  return ownGateway(server, keys);
+  return ownGateway(server, keys, env);
 }
 
 /** Runs `start` with `settings` in this process's environment (which the server inherits), then restores it. */
@@ -180,9 +183,14 @@ async function withEnv<T>(settings: Record<string, string>, start: () => Promise
   }
 }
 
-/** Runs a CLI (`npm run <script> -- ...`) against the data directory of `server`. */
-function cliOf(server: GatewayServer) {
-  return (script: 'keys' | 'sandbox', args: string[]) => runCliOn(server.dataDir, script, args);
+/**
+ * Runs a CLI (`npm run <script> -- ...`) against the data directory of `server`, with the settings
+ * the server was started with: a command about a live network (a merchant's deposit key) needs it
+ * configured as the server has it.
+ */
+function cliOf(server: GatewayServer, settings: Record<string, string> = {}) {
+  return (script: 'keys' | 'sandbox' | 'collect', args: string[]) =>
+    withEnv(settings, () => runCliOn(server.dataDir, script, args));
 }
 
 /** A new merchant with a key of `keyMode`, on `server` (`npm run keys -- create`). */
@@ -200,21 +208,17 @@ async function createKeys(
   return { publicKey: created.publicKey, privateKey: created.privateKey, merchantId: created.merchantId };
 }
 
-function ownGateway(server: GatewayServer, keys: Keys): OwnGateway {
-  const cli = cliOf(server);
+function ownGateway(server: GatewayServer, keys: Keys, settings: Record<string, string>): OwnGateway {
+  const cli = cliOf(server, settings);
   const baseUrl = server.baseUrl;
   const gateway: OwnGateway = {
     baseUrl,
     dataDir: server.dataDir,
     keys,
     cli,
-    async makeOrder(fields) {
-      const body = JSON.stringify({
-        order: `e2e-${Date.now()}-${randomInt(1e9)}`,
-        ...fields,
-        nonce: `${Date.now()}${randomInt(1e9)}`,
-      });
-      const response = await fetch(`${baseUrl}/api-gateway/make-order`, {
+    async api<T>(operation: string, fields: Record<string, unknown>) {
+      const body = JSON.stringify({ ...fields, nonce: `${Date.now()}${randomInt(1e9)}` });
+      const response = await fetch(`${baseUrl}/api-gateway/${operation}`, {
         method: 'POST',
         headers: {
           'content-type': 'application/json',
@@ -223,9 +227,12 @@ function ownGateway(server: GatewayServer, keys: Keys): OwnGateway {
         },
         body,
       });
-      const answer = (await response.json()) as { success: boolean; response: Order };
-      if (!answer.success) throw new Error(`make-order: ${JSON.stringify(answer)}`);
+      const answer = (await response.json()) as { success: boolean; response: T };
+      if (!answer.success) throw new Error(`${operation}: ${JSON.stringify(answer)}`);
       return answer.response;
+    },
+    makeOrder(fields) {
+      return gateway.api<Order>('make-order', { order: `e2e-${Date.now()}-${randomInt(1e9)}`, ...fields });
     },
     async mine(network, count = 1, at) {
       await mineAt(network, at, count, server.dataDir);

@@ -17,14 +17,30 @@
  * a partial refund of a paid order, claimed by its payer, sent from the treasury's account and
  * recorded from its block, the order's status unchanged throughout. The gateway's live `ripple`
  * network is a fake rippled (tests/support/fake-rippled.ts) in this process, for the XRP refund
- * with a destination tag, sent by hand and completed by its transaction id (decision 092).
+ * with a destination tag, sent by hand and completed by its transaction id (decision 092). Its live
+ * `litecoin` network is litecoind in regtest (tests/support/live-networks.ts), for issue 37's refund
+ * by plan (decision 081): a USD invoice paid in LTC to the merchant's own descriptor, refunded in
+ * full at the invoice's rate, the plan signed by the signer's functions (checked against the node)
+ * in this process, broadcast from the node, and confirmed by the watcher.
  */
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import type { Browser, BrowserContext, Locator, Page } from '@playwright/test';
 import { HDKey } from '@scure/bip32';
+import { mnemonicToSeedSync } from '@scure/bip39';
 import { type Address, type Hex } from 'viem';
+import { refundPlanSchema, type Invoice } from '@/lib/protocol';
+import type { Litecoind } from '../scripts/lib/litecoind.mjs';
+import {
+  nodeInChainCheck,
+  nodeUnspentCheck,
+  rootOfPhrase,
+  signerConfigSchema,
+  signPlan,
+} from '../scripts/signer/sign-plan';
 import { CHAIN_ID, deployToken, evmNodeMissing, sendToken, startEvmNode, type EvmNode } from '../tests/support/evm';
 import { startFakeRippled, type FakeRippled } from '../tests/support/fake-rippled';
+import { litecoindNetwork } from '../tests/support/live-networks';
 import { expectAccessible, expectNoHorizontalScroll, PHONE, startOwnGateway, type OwnGateway } from './pay-support';
 import { createUser } from './support/dashboard';
 import { expect, makeOrder, test } from './support/fixtures';
@@ -36,7 +52,24 @@ const NODE_CHAIN = `0x${CHAIN_ID.toString(16)}`;
 const XRP_ACCOUNT = 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh';
 const XRP_PAYER = 'rPT1Sjq2YGrBMTttX4GZHjKu9dyfzbpAYe';
 
+/**
+ * The merchant's own seed (a BIP 39 test vector), for its signer only; the gateway knows its
+ * litecoin account by the descriptor (decision 083), at the testnet coin type as regtest wallets use.
+ */
+const MERCHANT_WORDS = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
+const TEST_CHAIN = { private: 0x04358394, public: 0x043587cf };
+const MERCHANT_DESCRIPTOR = `wpkh([73c5da0a/84h/1h/0h]${
+  HDKey.fromMasterSeed(mnemonicToSeedSync(MERCHANT_WORDS), TEST_CHAIN).derive("m/84'/1'/0'").publicExtendedKey
+}/0/*)`;
+/** The gateway's own litecoin key, for merchants without one: a fresh wallet's, never the merchant's. */
+const litecoin = litecoindNetwork({
+  xpub: HDKey.fromMasterSeed(randomBytes(32), TEST_CHAIN).derive("m/84'/1'/0'/0").publicExtendedKey,
+  confirmations: 1,
+  txindex: false,
+});
+
 let node: EvmNode;
+let ltc: Litecoind;
 let rippled: FakeRippled;
 let gw: OwnGateway;
 /** The merchant's dashboard, signed in as its owner in live mode, shared by the refund tests. */
@@ -56,10 +89,14 @@ test.beforeAll(async () => {
   await sendToken(node, usdt, payer, 'mint', payer, 1_000_000_000n);
   await node.mine();
   rippled = await startFakeRippled();
+  ltc = await litecoin.start();
   // RIPPLE_UNTAGGED_MERCHANT must name a merchant that exists: this gateway's own, made at a first start.
   gw = await startOwnGateway(
     'pay-wallet',
     (merchantId) => ({
+      ...litecoin.env(ltc),
+      // Invoices in live mode priced offline: the fixed table (1 LTC = 80 USD).
+      RATE_SOURCES_LIVE: 'fixed',
       ETHEREUM_RPC_URL: node.url,
       // The deposit addresses' watch-only key: a fresh wallet's m/44'/60'/0'/0.
       ETHEREUM_XPUB: HDKey.fromMasterSeed(randomBytes(32)).derive("m/44'/60'/0'/0").publicExtendedKey,
@@ -81,6 +118,7 @@ test.afterAll(async () => {
   await gw?.stop();
   await node?.close();
   await rippled?.close();
+  await ltc?.stop();
 });
 
 interface WalletOptions {
@@ -421,10 +459,20 @@ async function ownerPage(browser: Browser): Promise<Page> {
   return dashboard.newPage();
 }
 
-/** "Refund" on the order page for `amount` of its coin, and the payer confirming `address` (and `tag`) on the claim page. */
-async function refundClaimed(admin: Page, orderId: string, amount: string, address: string, tag?: string) {
+/**
+ * "Refund" on the order page for `amount` of its coin, and the payer confirming `address` (and
+ * `tag`) on the claim page. `form` fills the rest of the refund form first (a price in fiat, the fee).
+ */
+async function refundClaimed(
+  admin: Page,
+  orderId: string,
+  amount: string,
+  address: string,
+  { tag, form }: { tag?: string; form?: () => Promise<void> } = {},
+) {
   await admin.goto(`${gw.baseUrl}/dashboard/orders/${orderId}`);
-  await admin.getByLabel(/^Refund amount/).fill(amount);
+  if (form) await form();
+  else await admin.getByLabel(/^Refund amount/).fill(amount);
   await admin.getByRole('button', { name: 'Refund', exact: true }).click();
   await admin.waitForURL(/refund=made/);
   // The claim link, shown once for the merchant to share (no payer e-mail on these orders).
@@ -513,7 +561,7 @@ test('an XRP refund to a destination tag on the fake rippled: sent by hand, refu
   await expect.poll(async () => (await gw.status(order.orderId)).status, { timeout: 60_000 }).toBe('processed');
 
   const admin = await ownerPage(browser);
-  await refundClaimed(admin, order.orderId, '10', XRP_PAYER, '77');
+  await refundClaimed(admin, order.orderId, '10', XRP_PAYER, { tag: '77' });
   // The merchant's own wallet pays it: once without the tag (an exchange would lose it), once with.
   const untagged = rippled.pay({ from: XRP_ACCOUNT, to: XRP_PAYER, delivered: '10000000' });
   const tagged = rippled.pay({ from: XRP_ACCOUNT, to: XRP_PAYER, tag: 77, delivered: '10000000' });
@@ -537,5 +585,122 @@ test('an XRP refund to a destination tag on the fake rippled: sent by hand, refu
   await expect(refunds).toContainText(tagged);
   await expect(refunds).toContainText('confirmed');
   expect((await gw.status(order.orderId)).status).toBe('processed');
+  await admin.close();
+});
+
+test('a full refund of a fiat invoice paid in LTC on litecoind regtest, at the invoice rate: a plan signed by the signer, confirmed by the watcher; the order stays processed', async ({
+  browser,
+  page,
+}) => {
+  // The merchant's deposits are its own seed's; the change of its plans goes to its treasury, an address of the node's wallet.
+  const treasury = (await ltc.rpc('getnewaddress', '', 'bech32')) as string;
+  await gw.cli('keys', ['deposit-key', 'e2e-pay-wallet', 'litecoin', MERCHANT_DESCRIPTOR, '--mode', 'live']);
+  await gw.cli('collect', ['treasury', 'e2e-pay-wallet', 'litecoin', treasury, '--mode', 'live']);
+
+  // 8 USD, paid in LTC chosen on the invoice page: 0.1 LTC at 80 USD.
+  const invoice = await gw.api<Invoice>('make-invoice', {
+    externalId: `e2e-ltc-refund-${Date.now()}`,
+    currency: 'USD',
+    amount: '8',
+    lifetime: 30,
+  });
+  await page.goto(invoice.invoiceLink);
+  await page
+    .getByRole('region', { name: /^LTC\b/ })
+    .getByRole('button', { name: /^Litecoin\b/ })
+    .click();
+  await page.waitForURL(/\/pay\/[0-9a-f-]{36}(\?|$)/);
+  const orderId = new URL(page.url()).pathname.split('/').pop()!;
+  await expect(page.getByTestId('amount')).toHaveText('0.1 LTC');
+  const address = (await page.getByTestId('address').textContent())!.trim();
+  await ltc.rpc('sendtoaddress', address, '0.1');
+  await ltc.mine(1);
+  await expect(heading(page)).toHaveText('Paid', { timeout: 60_000 });
+  expect((await gw.status(orderId)).status).toBe('processed');
+
+  // In full, in the invoice's fiat at the invoice's rate, the three rates side by side; the payer
+  // bears the fee (the payment's one output pays the whole refund).
+  const admin = await ownerPage(browser);
+  const payerAddress = (await ltc.rpc('getnewaddress', '', 'bech32')) as string;
+  await refundClaimed(admin, orderId, '0.1', payerAddress, {
+    form: async () => {
+      const rates = admin.getByRole('group', { name: 'The amount is in' });
+      await expect(rates).toContainText(/The invoice's rate\s*80 USD/);
+      await expect(rates).toContainText(/The current rate\s*80 USD/);
+      await expect(rates).toContainText('Your own rate (USD)');
+      await admin.getByLabel(/^Refund amount/).fill('8');
+      await admin.getByLabel(/^USD, converted at the rate chosen here/).check();
+      await expect(admin.getByRole('radio', { name: /^The invoice's rate/ })).toBeChecked();
+      await admin.getByLabel(/^Take the network fee from the refund/).check();
+    },
+  });
+  expect((await gw.status(orderId)).status).toBe('processed');
+
+  // The plan: a fee rate given, as a regtest node has no estimate; its file downloaded as the merchant does.
+  await admin.goto(`${gw.baseUrl}/dashboard/orders/${orderId}`);
+  await admin.getByLabel(/^Fee rate per vbyte/).fill('2');
+  await admin.getByRole('button', { name: 'Prepare plan' }).click();
+  await admin.waitForURL(/\/dashboard\/funds\/plans\/[0-9a-f-]{36}\?notice=prepared/);
+  await expect(admin.getByRole('heading', { level: 1 })).toHaveText('Refund plan');
+  const [download] = await Promise.all([
+    admin.waitForEvent('download'),
+    admin.getByRole('link', { name: /^plan-.*\.json$/ }).click(),
+  ]);
+  const planText = fs.readFileSync(await download.path(), 'utf8');
+  const plan = refundPlanSchema.parse(JSON.parse(planText));
+  expect(plan.refund).toMatchObject({ amount: '0.1', destination: payerAddress });
+
+  // Signed by the signer's own functions, its checks against its own node included, as `npm run signer` signs.
+  const ltcNode = { url: ltc.url, user: ltc.user, password: ltc.password };
+  let shown = '';
+  const { signed, ledgerEntry } = await signPlan(
+    planText,
+    signerConfigSchema.parse({
+      network: 'litecoin',
+      chain: 'regtest',
+      treasury,
+      maxFee: '0.001',
+      node: ltcNode,
+      refundDailyCap: '1',
+    }),
+    rootOfPhrase(MERCHANT_WORDS),
+    {
+      confirm: async (summary) => ((shown = summary), true),
+      unspent: nodeUnspentCheck(ltcNode),
+      inChain: nodeInChainCheck(ltcNode),
+      ledger: { refunds: [] },
+    },
+  );
+  expect(shown).toContain(`REFUND ${plan.refund.refundId} of invoice ${invoice.id} (order ${orderId})`);
+  expect(shown).toContain(`pays ${plan.refund.pays} LTC to ${payerAddress}, the address the payer confirmed`);
+  expect(shown).toContain('the refund is 0.1 LTC, the network fee taken from it');
+  expect(shown).toContain('its payment paid your seed 0.1 LTC');
+  expect(signed.txid).toBe(plan.txid);
+  expect(ledgerEntry).toMatchObject({ refundId: plan.refund.refundId, destination: payerAddress });
+
+  // Broadcast from the merchant's own node, as docs/refunds.md says; mined, the watcher confirms it.
+  await ltc.rpc('sendrawtransaction', signed.rawTx);
+  expect((await gw.status(orderId)).status).toBe('processed');
+  await ltc.mine(1);
+  // The refund's State cell, read afresh until the refund (not only its plan) is confirmed.
+  const state = admin
+    .getByRole('table', { name: 'Refunds of this order' })
+    .getByRole('row')
+    .nth(1)
+    .getByRole('cell')
+    .nth(2);
+  await expect
+    .poll(
+      async () => {
+        await admin.goto(`${gw.baseUrl}/dashboard/orders/${orderId}`);
+        return state.textContent();
+      },
+      { timeout: 60_000 },
+    )
+    .toMatch(/^confirmed/);
+  await expect(state).toContainText(`tx ${signed.txid}`);
+  await expect(state).toContainText('plan: confirmed');
+  expect(await ltc.rpc('getreceivedbyaddress', payerAddress, 1)).toBe(Number(plan.refund.pays));
+  expect((await gw.status(orderId)).status).toBe('processed');
   await admin.close();
 });

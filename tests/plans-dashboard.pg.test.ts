@@ -2,7 +2,7 @@
  * Plans on the dashboard (docs/collections.md), over real HTTP against the production build,
  * posting the pages' own forms as a browser without JavaScript does: "Prepare collection" on the
  * Funds page and "Prepare plan" on a ready refund, refused in test mode with lib/payouts' reason
- * (carried by a cookie, never the URL) and nothing written; a viewer sees no form and its direct
+ * (carried by a cookie, never the URL), or for a fee rate that is not one, and nothing written; a viewer sees no form and its direct
  * post is refused; a plan's page shows what it moves and hands out the plan file and the PSBT, to
  * the merchant's own users only. Prepared plans on a real chain: tests/collections-litecoind.pg.test.ts.
  */
@@ -154,6 +154,12 @@ it('offers "Prepare plan" on a ready refund and says why it cannot be prepared',
   expect(refused.headers.get('location')).toMatch(/refund=plan$/);
   const shown = await page(`${path}?refund=plan`, `${owner}; ${setCookie(refused)}`);
   expect(shown).toContain('The plan could not be prepared: no treasury is set for litecoin');
+  // A fee rate that is not a whole number of base units per vbyte: refused before anything is asked.
+  const invalid = await post(path, owner, [...fields, ['feeRate', '2.5']]);
+  expect(invalid.headers.get('location')).toMatch(/refund=fee-rate$/);
+  expect(await page(`${path}?refund=fee-rate`, owner)).toContain(
+    'The fee rate is a whole number of base units per vbyte',
+  );
   expect(await count('collection_plans')).toBe(0);
   const viewer = await cookieOf('viewer');
   expect(await page(path, viewer)).not.toContain('Prepare plan');

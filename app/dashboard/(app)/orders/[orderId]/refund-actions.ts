@@ -187,15 +187,32 @@ export async function reopenRefundAction(posted: FormData): Promise<void> {
   redirect(`${page}?refund=reopened`);
 }
 
+/** Base units per vbyte, as the Funds page's "Prepare collection" takes it; empty: the node's estimate. */
+const planFeeRate = z
+  .string()
+  .trim()
+  .regex(/^([1-9]\d{0,9})?$/);
+
 /**
  * "Prepare plan" on a ready refund (docs/decisions/081): the plan that pays it from the merchant's
  * deposits, the change to the treasury, shown on its own page to download and sign. The network
- * fee is taken from the change unless "take the fee from the refund" is ticked.
+ * fee is taken from the change unless "take the fee from the refund" is ticked; its rate is the
+ * node's estimate unless one is given (a node without fee data, such as a young or quiet chain, has
+ * no estimate).
  */
 export async function planRefundAction(posted: FormData): Promise<void> {
-  const feeFromRefund = postedForm(posted).get('feeFromRefund') === 'on';
+  const form = postedForm(posted);
+  const feeFromRefund = form.get('feeFromRefund') === 'on';
+  const feeRate = planFeeRate.safeParse(form.get('feeRate') ?? '');
+  if (!feeRate.success) {
+    const orderId = z.uuid().safeParse(form.get('orderId'));
+    redirect(orderId.success ? `/dashboard/orders/${orderId.data}?refund=fee-rate` : '/dashboard/orders');
+  }
   const { result: plan } = await changeRefund(posted, 'refund.plan', (db, scope, refundId) =>
-    planRefund(db, scope, refundId, { feeFromRefund }),
+    planRefund(db, scope, refundId, {
+      feeFromRefund,
+      ...(feeRate.data !== '' && { feeRate: BigInt(feeRate.data) }),
+    }),
   );
   redirect(`/dashboard/funds/plans/${plan.planId}?notice=prepared`);
 }

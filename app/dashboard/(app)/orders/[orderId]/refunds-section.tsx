@@ -33,6 +33,10 @@ const OUTCOMES: Record<string, { tone: 'info' | 'error' | 'success'; text: strin
   reopened: { tone: 'success', text: 'Claim reopened: the old link no longer works.' },
   approved: { tone: 'success', text: 'Refund approved: it may be sent.' },
   invalid: { tone: 'error', text: 'The amount (or your own rate) is not a decimal number.' },
+  'fee-rate': {
+    tone: 'error',
+    text: 'The fee rate is a whole number of base units per vbyte (or empty for the node’s estimate): nothing was prepared.',
+  },
   rate: { tone: 'error', text: "No current rate is available now: use the invoice's rate or your own." },
   refused: { tone: 'error', text: 'This order cannot be refunded that way (still pending, or too many decimals).' },
   exceeds: { tone: 'error', text: 'That is more than is left to refund of what this order received.' },
@@ -158,6 +162,10 @@ export function RefundsSection({
                           <input type="checkbox" name="feeFromRefund" className="mr-1" />
                           fee from the refund
                         </label>
+                        <Label>
+                          Fee rate per vbyte (empty: the node’s estimate)
+                          <Input name="feeRate" inputMode="numeric" maxLength={10} autoComplete="off" />
+                        </Label>
                         <Button type="submit" variant="secondary">
                           Prepare plan
                         </Button>
