@@ -190,7 +190,7 @@ async function withEnv<T>(settings: Record<string, string>, start: () => Promise
  */
 function cliOf(server: GatewayServer, settings: Record<string, string> = {}) {
   return (script: 'keys' | 'sandbox' | 'collect', args: string[]) =>
-    withEnv(settings, () => runCliOn(server.dataDir, script, args));
+    runCliOn(server.dataDir, script, args, '', settings);
 }
 
 /** A new merchant with a key of `keyMode`, on `server` (`npm run keys -- create`). */

@@ -183,16 +183,23 @@ export function cliEnv(dataDir: string): NodeJS.ProcessEnv {
 }
 
 /**
- * `npm run <script> -- ...args` against the gateway holding `dataDir`, with `stdin` piped in:
- * answers its standard output, or fails with its standard error. Started as package.json's script
+ * `npm run <script> -- ...args` against the gateway holding `dataDir`, with `stdin` piped in and
+ * `settings` (the gateway's own, e.g. its live networks) in its environment: answers its standard
+ * output, or fails with its standard error. Started as package.json's script
  * line starts it, without npm in front (a second Node.js process per run, for nothing here).
  */
-export function runCliOn(dataDir: string, script: string, args: readonly string[], stdin = ''): Promise<string> {
+export function runCliOn(
+  dataDir: string,
+  script: string,
+  args: readonly string[],
+  stdin = '',
+  settings: Record<string, string> = {},
+): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
       ['--conditions=react-server', path.join(root, 'scripts/cli.mjs'), script, ...args],
-      { cwd: root, env: cliEnv(dataDir), stdio: ['pipe', 'pipe', 'pipe'] },
+      { cwd: root, env: { ...cliEnv(dataDir), ...settings }, stdio: ['pipe', 'pipe', 'pipe'] },
     );
     let stdout = '';
     let stderr = '';
