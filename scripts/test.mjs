@@ -5,9 +5,9 @@
 // type check (`npm run typecheck`; the build does not check types, next.config.mjs) and the
 // formatting check (Prettier) run beside it, each one test in the summary; installs PostgreSQL from Debian's packages when
 // missing, starts a temporary server, runs Vitest (the unit tests, and each storage and API test
-// file on the databases its name gives, vitest.config.ts) and, beside it, the browser tests
-// (Playwright driving Debian's Chromium, installed when missing with the fonts of the pages'
-// scripts (scripts/lib/fonts.mjs), against the production build), and ends with
+// file on the databases its name gives, vitest.config.ts), then the browser tests (Playwright
+// driving Debian's Chromium, installed when missing with the fonts of the pages' scripts
+// (scripts/lib/fonts.mjs), against the production build), and ends with
 // the time each phase took, the ten slowest test files and `tests: N passed, M failed` over every
 // runner.
 //
@@ -61,33 +61,38 @@ let totals = { passed: 0, failed: 0 };
 for (const check of await Promise.all(checks))
   totals = { passed: totals.passed + check.passed, failed: totals.failed + check.failed };
 // Once, before the test files that start litecoind run in parallel (one apt-get at a time); and
-// poppler-utils for the receipts' PDFs; Chromium and the pages' fonts before the browser tests.
+// poppler-utils for the receipts' PDFs.
 ensureLitecoindInstalled();
 if (mode !== '--e2e') ensurePopplerInstalled();
-const browserReady = mode === '--vitest' ? undefined : browserInstalled();
-if (mode === 'all') {
-  // Side by side: each leaves a core idle much of its time (watchers' passes, block timers, a
-  // browser waiting for a page), and the other fills it. Vitest prints as it goes; the browser
-  // tests' lines are kept in a file and printed after, so that the two do not interleave.
-  const e2eLog = path.join(outDir, 'e2e.log');
-  const [vitestTotals, e2e] = await clock.time(
-    'vitest and e2e',
-    () =>
-      Promise.all([
-        timed('vitest', () => runVitest(extraArgs), 'beside e2e'),
-        timed('e2e', () => runPlaywright([], browserReady, e2eLog), 'beside vitest'),
-      ]),
-    'side by side',
-  );
-  process.stdout.write(fs.readFileSync(e2eLog, 'utf8'));
-  console.log(`e2e: ${e2e.passed} passed, ${e2e.failed} failed${e2e.note}`);
-  for (const counts of [vitestTotals, e2e])
-    totals = { passed: totals.passed + counts.passed, failed: totals.failed + counts.failed };
-} else if (mode === '--vitest') {
-  const vitestTotals = await clock.time('vitest', () => runVitest(extraArgs));
+if (mode !== '--e2e') {
+  const vitestTotals = await clock.time('vitest', async () => {
+    const postgres = await startPostgres();
+    try {
+      const vitestJson = path.join(outDir, 'vitest.json');
+      fs.rmSync(vitestJson, { force: true });
+      const vitest = spawnSync(
+        process.execPath,
+        [
+          path.join(root, 'node_modules/vitest/vitest.mjs'),
+          'run',
+          '--reporter=default',
+          '--reporter=json',
+          `--outputFile.json=${vitestJson}`,
+          '--reporter=./tests/support/timing-reporter.ts',
+          ...extraArgs,
+        ],
+        { cwd: root, stdio: 'inherit', env: { ...process.env, TEST_PG_URL: postgres.url } },
+      );
+      return countVitest(vitestJson, vitest.status);
+    } finally {
+      postgres.stop();
+    }
+  });
   totals = { passed: totals.passed + vitestTotals.passed, failed: totals.failed + vitestTotals.failed };
-} else {
-  const e2e = await clock.time('e2e', () => runPlaywright(extraArgs, browserReady));
+}
+
+if (mode !== '--vitest') {
+  const e2e = await clock.time('e2e', () => runPlaywright(mode === '--e2e' ? extraArgs : []));
   console.log(`e2e: ${e2e.passed} passed, ${e2e.failed} failed${e2e.note}`);
   totals = { passed: totals.passed + e2e.passed, failed: totals.failed + e2e.failed };
 }
@@ -141,91 +146,31 @@ function countVitest(file, status) {
   return { passed: report.numPassedTests, failed };
 }
 
-/** Runs `work` and records its wall time under `name`, without CPU time: it shares the run's group with another phase. */
-async function timed(name, work, note) {
-  const started = performance.now();
-  try {
-    return await work();
-  } finally {
-    clock.record(name, (performance.now() - started) / 1000, note);
-  }
-}
-
-/** Runs `child` to its end; answers its exit status (null when killed). */
-function ended(child) {
-  return new Promise((resolve) => {
-    child.once('error', () => resolve(null));
-    child.once('close', (code) => resolve(code));
-  });
-}
-
-/** Runs Vitest (vitest.config.ts) on a temporary PostgreSQL and counts its JSON report. */
-async function runVitest(args) {
-  const postgres = await startPostgres();
-  try {
-    const vitestJson = path.join(outDir, 'vitest.json');
-    fs.rmSync(vitestJson, { force: true });
-    const status = await ended(
-      spawn(
-        process.execPath,
-        [
-          path.join(root, 'node_modules/vitest/vitest.mjs'),
-          'run',
-          '--reporter=default',
-          '--reporter=json',
-          `--outputFile.json=${vitestJson}`,
-          '--reporter=./tests/support/timing-reporter.ts',
-          ...args,
-        ],
-        { cwd: root, stdio: 'inherit', env: { ...process.env, TEST_PG_URL: postgres.url } },
-      ),
-    );
-    return countVitest(vitestJson, status);
-  } finally {
-    postgres.stop();
-  }
-}
-
-/** Installs Chromium and the pages' fonts when missing; answers why the browser tests cannot run, if so. */
-function browserInstalled() {
+/** Runs Playwright (playwright.config.ts) and counts its JSON report; a run without one is a failure. */
+function runPlaywright(args) {
   try {
     ensureChromiumInstalled();
     ensureFontsInstalled();
-    return undefined;
   } catch (error) {
-    return error.message;
-  }
-}
-
-/**
- * Runs Playwright (playwright.config.ts) and counts its JSON report; a run without one is a
- * failure. Its output goes to `log` when given, else to this process's.
- */
-async function runPlaywright(args, notInstalled, log) {
-  if (notInstalled !== undefined) {
-    console.error(`e2e: ${notInstalled}`);
-    if (log) fs.writeFileSync(log, '');
+    console.error(`e2e: ${error.message}`);
     return { passed: 0, failed: 1, note: ' (no browser or fonts)' };
   }
   const report = path.join(outDir, 'playwright.json');
   fs.rmSync(report, { force: true });
   const started = Date.now();
-  const out = log ? fs.openSync(log, 'w') : 'inherit';
-  const child = spawn(process.execPath, [path.join(root, 'node_modules/@playwright/test/cli.js'), 'test', ...args], {
+  const run = spawnSync(process.execPath, [path.join(root, 'node_modules/@playwright/test/cli.js'), 'test', ...args], {
     cwd: root,
-    stdio: ['ignore', out, out],
+    stdio: 'inherit',
     env: { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1', E2E_BUILD_ENSURED: '1' },
   });
-  if (log) fs.closeSync(out);
-  const status = await ended(child);
   const seconds = ` in ${Math.round((Date.now() - started) / 1000)} s`;
   if (!fs.existsSync(report))
     return {
       passed: 0,
       failed: 1,
-      note: ` (Playwright ended with ${status ?? 'a signal'} and no report)${seconds}`,
+      note: ` (Playwright ended with ${run.status ?? run.signal} and no report)${seconds}`,
     };
-  const counts = countPlaywright(JSON.parse(fs.readFileSync(report, 'utf8')), status);
+  const counts = countPlaywright(JSON.parse(fs.readFileSync(report, 'utf8')), run.status);
   return { ...counts, note: `${counts.skipped > 0 ? `, ${counts.skipped} skipped` : ''}${seconds}` };
 }
 
