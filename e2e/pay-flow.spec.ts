@@ -6,7 +6,6 @@
  * block dated after an order's expiry dates every later block of its network too.
  */
 import type { Page } from '@playwright/test';
-import { createHmac, randomInt } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { LANGUAGES } from '@/lib/pay/i18n';
@@ -383,23 +382,6 @@ test.describe('embedded', () => {
   });
 });
 
-/** A signed call of the merchant API to the spec's gateway, as a store's server makes it. */
-async function merchantCall<T>(operation: string, fields: Record<string, unknown>): Promise<T> {
-  const body = JSON.stringify({ ...fields, nonce: `${Date.now()}${randomInt(1e9)}` });
-  const response = await fetch(`${gw.baseUrl}/api-gateway/${operation}`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'x-api-public-key': gw.keys.publicKey,
-      'x-api-signature': createHmac('sha256', gw.keys.privateKey).update(body).digest('hex'),
-    },
-    body,
-  });
-  const answer = (await response.json()) as { success: boolean; response: T };
-  if (!answer.success) throw new Error(`${operation}: ${JSON.stringify(answer)}`);
-  return answer.response;
-}
-
 test('underpaid after expiry: "pay the rest" twice is one remainder order; paying it settles the original, which stays partial, and the store is told', async ({
   page,
   browser,
@@ -455,7 +437,7 @@ test('underpaid after expiry: "pay the rest" twice is one remainder order; payin
   await expect(page.getByTestId('rest-settled')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Pay the rest' })).toHaveCount(0);
   expect((await gw.status(order.orderId)).status).toBe('partial');
-  expect((await merchantCall<{ status: string }>('order', { orderId: order.orderId })).status).toBe('partial');
+  expect((await gw.api<{ status: string }>('order', { orderId: order.orderId })).status).toBe('partial');
 
   // The dashboard: settled by the payer, nothing left to decide; the page fits a phone.
   await admin.reload();
@@ -502,7 +484,7 @@ test('underpaid after expiry: "pay the rest" twice is one remainder order; payin
   type Feed = { events: { type: string; data: Record<string, unknown> }[] };
   await expect
     .poll(async () =>
-      (await merchantCall<Feed>('events/list', { types: ['order.resolved'], limit: 100 })).events.find(
+      (await gw.api<Feed>('events/list', { types: ['order.resolved'], limit: 100 })).events.find(
         (event) => event.data.orderId === order.orderId,
       ),
     )
@@ -510,7 +492,7 @@ test('underpaid after expiry: "pay the rest" twice is one remainder order; payin
       type: 'order.resolved',
       data: { remainderOrderId: restId, kind: 'remainder_paid', amount: '0.02', totalReceived: '0.02' },
     });
-  const resolved = await merchantCall<Feed>('events/list', { types: ['order.resolved'], limit: 100 });
+  const resolved = await gw.api<Feed>('events/list', { types: ['order.resolved'], limit: 100 });
   expect(resolved.events.find((event) => event.data.orderId === late.orderId)).toMatchObject({
     data: { kind: 'accepted', totalReceived: '0.03' },
   });

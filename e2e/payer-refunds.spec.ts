@@ -10,7 +10,6 @@
  * late payment asked back. The page answers alike whatever came of the post, and the order's
  * status never moves.
  */
-import { createHmac, randomInt } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import { rootOfPhrase, signerConfigSchema, signPlan } from '../scripts/signer/sign-plan';
 import { startSmtpSink, type SmtpSink } from '../tests/support/smtp-sink';
@@ -49,23 +48,6 @@ const MERCHANT = 'e2e-payer-refunds';
 const TEST_PHRASE = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
 /** The merchant's litecoin treasury, where a refund plan's change goes. */
 const TREASURY = 'ltc1qjmxnz78nmc8nq77wuxh25n2es7rzm5c2rkk4wh';
-
-/** A signed call of the merchant API of this spec's gateway, with its merchant's key; answers `response`. */
-async function call<T>(operation: string, fields: Record<string, unknown>): Promise<T> {
-  const body = JSON.stringify({ ...fields, nonce: `${Date.now()}${randomInt(1e9)}` });
-  const response = await fetch(`${gw.baseUrl}/api-gateway/${operation}`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'x-api-public-key': gw.keys.publicKey,
-      'x-api-signature': createHmac('sha256', gw.keys.privateKey).update(body).digest('hex'),
-    },
-    body,
-  });
-  const answer = (await response.json()) as { success: boolean; response: T };
-  if (!answer.success) throw new Error(`${operation}: ${response.status} ${JSON.stringify(answer)}`);
-  return answer.response;
-}
 
 /** The claim link of the refund-claim mail to `recipient`, as a path of this gateway. */
 async function claimLinkTo(recipient: string): Promise<string> {
@@ -151,7 +133,7 @@ test('an overpaid litecoin order: the excess claimed by the payer, sent with the
     confirm: async () => true,
   });
   expect(ledgerEntry).not.toBeNull();
-  const submitted = await call<{ txid: string }>('collections/submit', { id: planId, transaction: signed.rawTx });
+  const submitted = await gw.api<{ txid: string }>('collections/submit', { id: planId, transaction: signed.rawTx });
   expect(submitted.txid).toBe(signed.txid);
   await gw.mine('litecoin', 3);
 
