@@ -273,7 +273,11 @@ describe('npm run worker killed while crediting a block', () => {
             `worker ${worker.name} to block on the test's lock inside its step`,
             30_000,
             async () => {
-              blocked = (await backendsInStep(worker)).find((b) => b.blockers.includes(holderPid));
+              // Seen waiting on the lock, not only named as blocked by it: pg_blocking_pids() reads the
+              // lock table live, while a backend's wait event is published a moment later.
+              blocked = (await backendsInStep(worker)).find(
+                (b) => b.blockers.includes(holderPid) && b.wait_event_type === 'Lock',
+              );
               return blocked !== undefined || worker.hasExited();
             },
             () => worker.output(),
