@@ -26,6 +26,7 @@ import { ensurePopplerInstalled } from './lib/poppler.mjs';
 import { isSupportedNode, supportedNodeBinary } from './lib/node-runtime.mjs';
 import { phaseClock, printPhaseTable } from './lib/phases.mjs';
 import { startPostgres } from './lib/postgres.mjs';
+import { ensurePgliteTemplate, TEMPLATE_ENV } from './lib/pglite-template.mjs';
 
 if (!isSupportedNode()) {
   // The whole run, the build included, on the supported runtime: its `node` first on PATH, so
@@ -66,6 +67,8 @@ ensureLitecoindInstalled();
 if (mode !== '--e2e') ensurePopplerInstalled();
 if (mode !== '--e2e') {
   const vitestTotals = await clock.time('vitest', async () => {
+    // The migrated embedded database the tests' processes start from (tests/support/cli.ts newDataDir).
+    process.env[TEMPLATE_ENV] = await ensurePgliteTemplate(root);
     const postgres = await startPostgres();
     try {
       const vitestJson = path.join(outDir, 'vitest.json');

@@ -4,15 +4,12 @@
  * deposit-key`); test mode has nothing to collect yet and
  * says so. (Live collections end to end: tests/collections-litecoind.pg.test.ts.)
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { HDKey } from '@scure/bip32';
 import { mnemonicToSeedSync } from '@scure/bip39';
 import { WIF } from '@scure/btc-signer';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addressOfScript, depositScript } from '@/lib/chains/utxo/transactions';
-import { CLI_TEST_TIMEOUT, runCli } from './support/cli';
+import { CLI_TEST_TIMEOUT, newDataDir, runCli } from './support/cli';
 import { childEnv } from './support/test-env';
 
 let env: NodeJS.ProcessEnv;
@@ -28,7 +25,7 @@ const TREASURY = addressOfScript(
 
 describe('npm run collect', () => {
   beforeAll(async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-collect-cli-'));
+    const dataDir = newDataDir('gw-collect-cli-');
     env = { ...childEnv(), DATA_DIR: dataDir, LOG_LEVEL: 'warn', DEMO_STORE: 'false', ADDRESS_POOL_SIZE: '16' };
     expect((await cli('keys', 'create', '--name', 'Collect shop', '--mode', 'test', '--json')).code).toBe(0);
   }, CLI_TEST_TIMEOUT);

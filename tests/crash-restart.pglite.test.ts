@@ -7,12 +7,11 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../scripts/lib/postgres.mjs';
 import { call, type Keys } from './support/gateway';
-import { SHORT_LIVED } from './support/cli';
+import { newDataDir, SHORT_LIVED } from './support/cli';
 import { childEnv } from './support/test-env';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
@@ -114,7 +113,7 @@ async function startServer(port: number, what: string): Promise<Server> {
 
 describe('the server killed with SIGKILL', () => {
   beforeAll(() => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-crash-'));
+    dataDir = newDataDir('gw-crash-');
   });
 
   afterAll(() => {

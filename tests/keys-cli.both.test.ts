@@ -10,7 +10,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../scripts/lib/postgres.mjs';
-import { CLI_TEST_TIMEOUT, startServer, stopServer } from './support/cli';
+import { CLI_TEST_TIMEOUT, newDataDir, startServer, stopServer } from './support/cli';
 import { call } from './support/gateway';
 import { childEnv } from './support/test-env';
 
@@ -23,7 +23,7 @@ let dataDir: string;
 let databaseName: string | undefined;
 
 beforeAll(async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-cli-'));
+  dataDir = usePostgres ? fs.mkdtempSync(path.join(os.tmpdir(), 'gw-cli-')) : newDataDir('gw-cli-');
   env = {
     ...childEnv(),
     DATA_DIR: dataDir,

@@ -5,12 +5,11 @@
  * through the server's watcher; mistakes exit 2 with a readable message, never a stack trace.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '@/lib/db/client';
 import { freePort } from '../scripts/lib/postgres.mjs';
-import { CLI_TEST_TIMEOUT, runCli, startServer, stopServer } from './support/cli';
+import { CLI_TEST_TIMEOUT, newDataDir, runCli, startServer, stopServer } from './support/cli';
 import { call, type Keys } from './support/gateway';
 import { waitFor } from './support/worker-process';
 import { childEnv } from './support/test-env';
@@ -73,7 +72,7 @@ describe('npm run sandbox (embedded database)', () => {
   let servedHash: string;
 
   beforeAll(async () => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-sandbox-cli-'));
+    dataDir = newDataDir('gw-sandbox-cli-');
     env = {
       ...childEnv(),
       DATA_DIR: dataDir,

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect, it } from 'vitest';
 import { freePort } from '../scripts/lib/postgres.mjs';
-import { SHORT_LIVED } from './support/cli';
+import { newDataDir, SHORT_LIVED } from './support/cli';
 import { childEnv } from './support/test-env';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
@@ -70,7 +70,7 @@ const embeddedOnly = it.skipIf(process.env.TEST_DB === 'postgres');
 embeddedOnly(
   'prints "Ready" only once start-up has finished, naming the URL payment links use',
   async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-server-ready-'));
+    const dataDir = newDataDir('gw-server-ready-');
     const port = String(await freePort());
     const started = await startUntilReadyOrExit({ DATA_DIR: dataDir, PORT: port, HOST: '127.0.0.1' });
     try {

@@ -4,13 +4,12 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../scripts/lib/postgres.mjs';
 import { call, type Keys } from './support/gateway';
 import { waitFor } from './support/worker-process';
-import { SHORT_LIVED } from './support/cli';
+import { newDataDir, SHORT_LIVED } from './support/cli';
 import { childEnv } from './support/test-env';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
@@ -32,7 +31,7 @@ async function orderStatus(
 // The embedded database is the case where the server runs the workers itself.
 describe('the server runs its workers on the embedded database', () => {
   beforeAll(async () => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-workers-'));
+    dataDir = newDataDir('gw-workers-');
     const port = await freePort();
     gateway = { baseUrl: `http://127.0.0.1:${port}` };
     const env: NodeJS.ProcessEnv = {

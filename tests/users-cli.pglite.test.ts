@@ -4,18 +4,16 @@
  * endpoint. A user made here signs in with that password.
  */
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../scripts/lib/postgres.mjs';
-import { CLI_TEST_TIMEOUT, runCli, runCliWithInput, startServer, stopServer } from './support/cli';
+import { CLI_TEST_TIMEOUT, newDataDir, runCli, runCliWithInput, startServer, stopServer } from './support/cli';
 import { childEnv } from './support/test-env';
 
 let env: NodeJS.ProcessEnv;
 let dataDir: string;
 
 beforeAll(() => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-users-cli-'));
+  dataDir = newDataDir('gw-users-cli-');
   env = {
     ...childEnv(),
     DATA_DIR: dataDir,

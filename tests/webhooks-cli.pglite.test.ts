@@ -5,13 +5,12 @@
  * and `npm run webhooks -- list|resend` works through the running server and offline.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '@/lib/db/client';
 import { listAudit } from '@/lib/users';
 import { freePort } from '../scripts/lib/postgres.mjs';
-import { CLI_TEST_TIMEOUT, runCli, startServer, stopServer } from './support/cli';
+import { CLI_TEST_TIMEOUT, newDataDir, runCli, startServer, stopServer } from './support/cli';
 import { call, type Keys } from './support/gateway';
 import { startReceiver, verifyWebhook, type Receiver } from './support/webhook-receiver';
 import { waitFor } from './support/worker-process';
@@ -38,7 +37,7 @@ describe('webhooks on the embedded database: API and CLI', () => {
 
   beforeAll(async () => {
     receiver = await startReceiver();
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-webhooks-cli-'));
+    dataDir = newDataDir('gw-webhooks-cli-');
     env = {
       ...childEnv(),
       DATA_DIR: dataDir,

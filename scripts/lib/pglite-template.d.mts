@@ -1,0 +1,2 @@
+export const TEMPLATE_ENV: string;
+export function ensurePgliteTemplate(root: string): Promise<string>;
