@@ -38,10 +38,10 @@ const WITH_A_DATABASE = ['**/*.pglite.test.ts', '**/*.pg.test.ts', '**/*.both.te
  * A database test file shares a worker process with the files run before it (`isolate: false`),
  * and its leftovers are undone after it (support/file-isolation.ts): starting a process and
  * importing the module graph per file was half of these projects' CPU (decision 078). A file
- * whose text starts the in-process gateway (support/test-projects.ts) keeps a process of its own,
- * in the `-gateway` project of its database: Next.js runs the build's instrumentation once per
- * process, so a second gateway in one process never becomes ready. The file's text decides, so a
- * new file needs no edit here.
+ * whose text starts the in-process gateway (support/test-projects.ts) runs in the `-gateway`
+ * project of its database, whose files share their worker's one gateway server too (the Next.js
+ * app prepared once, support/gateway.ts): preparing it was most of such a file's set-up. The
+ * file's text decides, so a new file needs no edit here.
  */
 const STARTS_A_GATEWAY = filesStartingAGateway(root, ['.pglite.test.ts', '.pg.test.ts', '.both.test.ts']);
 const gatewayFilesOn = (suffixes: string[]) =>
@@ -71,7 +71,13 @@ function databaseProjects(
     {
       ...shared,
       extends: true,
-      test: { name: `${name}-gateway`, include: gatewayFilesOn(suffixes), setupFiles, ...extra },
+      test: {
+        name: `${name}-gateway`,
+        include: gatewayFilesOn(suffixes),
+        setupFiles: [...setupFiles, 'tests/support/file-isolation.ts'],
+        isolate: false,
+        ...extra,
+      },
     },
   ];
 }
@@ -80,7 +86,7 @@ function databaseProjects(
  * Five projects: the unit tests, one process per worker for all of them (a process per file
  * cost more than the tests); the storage/API suite on PGlite and again on PostgreSQL
  * (TEST_PG_URL, set up by `npm test`), each split into files that share a process and files that
- * start a gateway, a process per file.
+ * start a gateway, which share a process and its gateway server.
  */
 export default defineConfig({
   test: {

@@ -1,4 +1,6 @@
 import { createHmac } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -22,42 +24,80 @@ export interface TestGateway {
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
 
+/**
+ * The worker's gateway server: the HTTP server and the Next.js app, started by the first gateway
+ * file the worker runs and serving every later one (the `-gateway` projects share a process per
+ * worker, vitest.config.ts): preparing the app and loading its pages was most of such a file's
+ * set-up. One server on one port for the worker, because Next.js fetches a proxy.ts rewrite from
+ * the port it was created with. Kept on globalThis under a name of its own, which no file's
+ * clean-up empties (support/process-state.ts empties the gateway's slots but the front's).
+ */
+const WORKER_SERVER = 'cryptogateTestGatewayServer';
+interface WorkerServer {
+  baseUrl: string;
+  port: number;
+}
+
+/**
+ * The worker's server, started with `configure(port)` run between listening and preparing the app
+ * (whose instrumentation starts the gateway up in the background, on the settings it finds);
+ * later files get the running one, `configure` run first, and start the gateway up again.
+ */
+async function workerServer(configure: (port: number) => void): Promise<WorkerServer> {
+  const holder = globalThis as { [WORKER_SERVER]?: WorkerServer };
+  const running = holder[WORKER_SERVER];
+  if (running) {
+    configure(running.port);
+    // Next.js runs the instrumentation once per process: its register() again, from the module
+    // Next.js loaded, starts the gateway up on this file's database and settings.
+    const instrumentation = createRequire(import.meta.url)(
+      path.join(ROOT, '.next', 'server', 'instrumentation.js'),
+    ) as {
+      register(): Promise<void>;
+    };
+    await instrumentation.register();
+    return running;
+  }
+  const { createGatewayServer } = await import('../../scripts/lib/http-server.mjs');
+  let nextHandler: ((req: IncomingMessage, res: ServerResponse) => Promise<void>) | undefined;
+  // The server the gateway's processes run (its timeouts included); Next.js is plugged in once prepared.
+  const http = createGatewayServer((req, res) => nextHandler!(req, res));
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const { port } = http.address() as AddressInfo;
+  configure(port);
+  const { default: next } = await import('next');
+  const app = next({ dev: false, dir: ROOT, hostname: '127.0.0.1', port });
+  await app.prepare();
+  nextHandler = app.getRequestHandler();
+  return (holder[WORKER_SERVER] = { baseUrl: `http://127.0.0.1:${port}`, port });
+}
+
 export async function startTestGateway(): Promise<TestGateway> {
   const { buildIsCurrent } = await import('../../scripts/lib/build.mjs');
   if (!buildIsCurrent())
     throw new Error('The production build is missing or older than the sources: run `npm test`, which builds first.');
   const db = await openTestDatabase();
-  const { createGatewayServer, gatewayStarted } = await import('../../scripts/lib/http-server.mjs');
-  let nextHandler: Parameters<typeof createGatewayServer>[0] | undefined;
-  // The server the gateway's processes run (its timeouts included); Next.js is plugged in once prepared.
-  const server = createGatewayServer((req, res) => nextHandler!(req, res));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  const baseUrl = `http://127.0.0.1:${port}`;
-  Object.assign(process.env, {
-    PUBLIC_BASE_URL: baseUrl,
-    DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'gw-test-')),
-    DEMO_STORE: 'false',
-    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-    APP_SECRET: 'test-app-secret-that-is-at-least-32-characters',
-    ADDRESS_POOL_SIZE: '32',
-    // Tests drive the watcher themselves (tests/support/chain.ts), so that every step is deterministic.
-    RUN_WORKERS: 'false',
-    PORT: String(port),
-  });
   // The server's modules find this database through the process-wide slot (lib/db/index.ts).
   setProcessSlot('database', Promise.resolve(db));
-  const { default: next } = await import('next');
-  const app = next({ dev: false, dir: ROOT, hostname: '127.0.0.1', port });
-  await app.prepare();
-  nextHandler = app.getRequestHandler();
+  const server = await workerServer((port) =>
+    Object.assign(process.env, {
+      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+      DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'gw-test-')),
+      DEMO_STORE: 'false',
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+      APP_SECRET: 'test-app-secret-that-is-at-least-32-characters',
+      ADDRESS_POOL_SIZE: '32',
+      // Tests drive the watcher themselves (tests/support/chain.ts), so that every step is deterministic.
+      RUN_WORKERS: 'false',
+      PORT: String(port),
+    }),
+  );
+  const { gatewayStarted } = await import('../../scripts/lib/http-server.mjs');
   await gatewayStarted();
   return {
-    baseUrl,
+    baseUrl: server.baseUrl,
     db,
     async close() {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await app.close?.();
       await db.close();
     },
   };

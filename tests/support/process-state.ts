@@ -26,6 +26,9 @@ const KEPT: ReadonlySet<ProcessSlotName> = new Set<ProcessSlotName>([
   // where it found them; emptying the slot would not reach the module's copy.
   'api.inFlight',
   'api.slowBodies',
+  // The merchant API's front, which the worker's one HTTP server of the gateway files reads
+  // (support/gateway.ts): each file's start-up installs its own there again.
+  'api.front',
 ]);
 
 /**

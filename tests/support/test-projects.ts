@@ -1,9 +1,9 @@
 /**
- * Which database test files share a process (vitest.config.ts, decision 078), decided by each
- * file's text, so that a new file needs no edit anywhere: a file that starts the in-process test
- * gateway (support/gateway.ts) runs in a process of its own, every other one shares a process with
- * the files before it. Next.js runs the build's instrumentation `register()` once per process,
- * so a second gateway in the same process never becomes ready.
+ * Which database test files share a gateway server (vitest.config.ts, decision 078), decided by
+ * each file's text, so that a new file needs no edit anywhere: a file that starts the in-process
+ * test gateway (support/gateway.ts) runs in the `-gateway` project, whose worker keeps one gateway
+ * server (one Next.js app, started up again for each file's database and settings); every other
+ * one runs where no app is prepared.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -42,7 +42,7 @@ export function filesStartingAGateway(root: string, databaseSuffixes: readonly s
   if (helpers.length > 0)
     throw new Error(
       `${helpers.join(', ')} start(s) the in-process gateway: teach tests/support/test-projects.ts its helper's name, ` +
-        'so that the files calling it stay in a process of their own (decision 078).',
+        'so that the files calling it run where the gateway server is kept (decision 078).',
     );
   return filesEndingWith(root, databaseSuffixes).filter((file) =>
     STARTS_A_GATEWAY.test(fs.readFileSync(path.join(root, file), 'utf8')),
