@@ -49,7 +49,10 @@ const PAIRS: [string, string, number][] = [
   ['info-ink', 'info-surface', 4.5],
   ['test-ink', 'test-surface', 4.5],
   ['ink', 'quiet-surface', 4.5],
+  ['on-danger', 'danger', 4.5],
+  ['on-danger', 'danger-hover', 4.5],
   ['on-tag', 'tag', 4.5],
+  ['on-good-strong', 'good-strong', 4.5],
   // A field's error on the page; the countdown's last minutes in the pending panel's tones.
   ['bad-text', 'surface', 4.5],
   ['bad-text', 'surface-raised', 4.5],
@@ -58,11 +61,13 @@ const PAIRS: [string, string, number][] = [
   // The chosen coin's edge, and a confirmations bar's fill on its track (WCAG 1.4.11).
   ['info-line', 'surface', 3],
   ['info-line', 'line', 3],
+  // An invalid control's edge.
+  ['bad-line', 'surface', 3],
 ];
 
 /**
  * The components that drew a state or a frame in raw shades (decision 101's remaining list): the
- * payer's pages, the point of sale's keypad, the dashboard kit's frames and the demo store. Each colour is a token's
+ * payer's pages, the point of sale, the dashboard kit and the demo store. Each colour is a token's
  * now: a class naming a Tailwind palette shade, white or black, or an arbitrary hex colour, is
  * refused unless listed below with its reason.
  */
@@ -70,11 +75,7 @@ const TOKENS_ONLY = [
   'components/dashboard/ui.tsx',
   'components/dashboard/frame.tsx',
   'app/dashboard/pos/page.tsx',
-  'components/ui/badge.tsx',
-  'components/ui/dialog.tsx',
-  'components/ui/table.tsx',
-  'components/pos/keypad.tsx',
-  ...['pay', 'invoice', 'link', 'subscription', 'icons'].flatMap((dir) => readdirTsx(`components/${dir}`)),
+  ...['ui', 'pay', 'invoice', 'link', 'subscription', 'pos', 'icons'].flatMap((dir) => readdirTsx(`components/${dir}`)),
   ...['pay', 'invoice', 'link', 'subscription', 'refund'].flatMap((dir) => readdirTsx(`app/${dir}`)),
   'app/not-found.tsx',
   ...readdirTsx('app/store'),
@@ -128,8 +129,8 @@ describe('the design tokens', () => {
     expect(css).toMatch(/\[data-brand\] \{\s*--primary: var\(--brand\);/);
   });
 
-  it("colours the payer's pages, the point of sale's keypad, the dashboard kit's badges and the demo store by token", () => {
-    expect(TOKENS_ONLY.length).toBeGreaterThan(40);
+  it("colours the payer's pages, the point of sale, the dashboard kit and the demo store by token", () => {
+    expect(TOKENS_ONLY.length).toBeGreaterThan(50);
     const raw = Object.fromEntries(
       TOKENS_ONLY.map((file) => [file, [...new Set(readFileSync(join(ROOT, file), 'utf8').match(RAW_COLOUR) ?? [])]]),
     );
@@ -143,7 +144,7 @@ describe('the design tokens', () => {
 
   it('draws one focus ring: no page or component writes its own', () => {
     const files = ['app', 'components'].flatMap((dir) => readdirTsx(dir).filter((file) => !/\.test\.tsx?$/.test(file)));
-    expect(files.length).toBeGreaterThan(40);
+    expect(files.length).toBeGreaterThan(50);
     const own = files.filter((file) => /\boutline-(?:sky|slate|blue)-\d+/.test(readFileSync(join(ROOT, file), 'utf8')));
     expect(own).toEqual([]);
   });
