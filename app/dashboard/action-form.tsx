@@ -46,7 +46,7 @@ export function ActionForm({
         </p>
       )}
       {state.once && (
-        <div className="rounded-md border border-amber-500 p-3" data-testid="shown-once">
+        <div className="rounded-md border border-wait-line p-3" data-testid="shown-once">
           <p className="font-semibold">{state.once.title}</p>
           <ul className="mt-2 grid grid-cols-1 gap-1 font-mono sm:grid-cols-2">
             {state.once.lines.map((line) => (

@@ -78,7 +78,7 @@ export function BarChart({ id, title, unit, points }: Props) {
               y={TOP + PLOT - h}
               width={barWidth}
               height={h}
-              className="fill-sky-600 dark:fill-sky-400"
+              className="fill-info-line"
             />
           );
         })}

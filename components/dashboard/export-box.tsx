@@ -99,10 +99,7 @@ export function ExportBox({ kind, from, to }: Props) {
   }
 
   return (
-    <section
-      aria-labelledby="export-title"
-      className="mt-6 rounded-lg border border-slate-200 p-4 dark:border-slate-700"
-    >
+    <section aria-labelledby="export-title" className="mt-6 rounded-lg border border-line p-4">
       <h2 id="export-title" className="text-lg font-semibold">
         Export CSV
       </h2>
@@ -140,7 +137,7 @@ export function ExportBox({ kind, from, to }: Props) {
           </p>
         ) : null}
         {state.phase === 'failed' ? (
-          <p role="alert" className="text-red-800 dark:text-red-300">
+          <p role="alert" className="text-bad-text">
             {state.message}
           </p>
         ) : null}

@@ -105,9 +105,9 @@ export function WebhookEvents({ events, resend, back }: Props) {
                       <StatusBadge status={a.outcome} />
                     </td>
                     <td className={CELL}>
-                      {a.error ? <p className="text-red-800 dark:text-red-300">{a.error}</p> : null}
+                      {a.error ? <p className="text-bad-text">{a.error}</p> : null}
                       {a.responseExcerpt ? (
-                        <pre className="max-h-32 max-w-md overflow-auto whitespace-pre-wrap break-all rounded bg-slate-100 p-2 font-mono text-xs dark:bg-slate-900">
+                        <pre className="max-h-32 max-w-md overflow-auto whitespace-pre-wrap break-all rounded bg-raised p-2 font-mono text-xs">
                           {a.responseExcerpt}
                         </pre>
                       ) : null}

@@ -17,7 +17,7 @@ export function CoinIcon({ ticker, size = 'md' }: { ticker: string; size?: keyof
     return (
       <span
         aria-hidden="true"
-        className={`${SIZE[size]} inline-flex shrink-0 items-center justify-center rounded-full bg-slate-700 text-[0.625rem] font-bold text-white dark:bg-slate-300 dark:text-slate-900`}
+        className={`${SIZE[size]} inline-flex shrink-0 items-center justify-center rounded-full bg-muted text-[0.625rem] font-bold text-surface`}
       >
         {ticker.slice(0, 1)}
       </span>

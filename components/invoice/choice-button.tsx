@@ -28,7 +28,7 @@ export function ChoiceButton({
       value={value}
       disabled={disabled || pending}
       aria-current={current ? 'true' : undefined}
-      className="flex min-h-11 w-full flex-wrap items-center justify-between gap-x-3 gap-y-1 rounded-md border border-line-strong px-3 py-1.5 text-start hover:bg-raised focus-ring disabled:cursor-not-allowed disabled:opacity-60 disabled:hover:bg-transparent aria-[current=true]:border-2 aria-[current=true]:border-sky-700 dark:aria-[current=true]:border-sky-300"
+      className="flex min-h-11 w-full flex-wrap items-center justify-between gap-x-3 gap-y-1 rounded-md border border-line-strong px-3 py-1.5 text-start hover:bg-raised focus-ring disabled:cursor-not-allowed disabled:opacity-60 disabled:hover:bg-transparent aria-[current=true]:border-2 aria-[current=true]:border-info-line"
     >
       {children}
     </button>

@@ -102,7 +102,7 @@ function CoinGroup({ coin, current, im }: { coin: InvoiceCoin; current: string |
   return (
     <section
       aria-labelledby={headingId}
-      className="flex flex-wrap items-center gap-x-3 gap-y-2 rounded-lg border border-slate-300 p-3 dark:border-slate-600"
+      className="flex flex-wrap items-center gap-x-3 gap-y-2 rounded-lg border border-line p-3"
     >
       <h3 id={headingId} className="flex min-w-40 flex-1 flex-wrap items-center gap-x-2">
         <CoinIcon ticker={coin.ticker} />{' '}
@@ -130,7 +130,7 @@ function CoinGroup({ coin, current, im }: { coin: InvoiceCoin; current: string |
                   <NetworkIcon network={network.network} />
                   <span className="font-medium">{network.networkName}</span>{' '}
                   {network.tokenStandard && (
-                    <span className="rounded-full bg-indigo-700 px-2 py-0.5 text-xs font-semibold text-white dark:bg-indigo-300 dark:text-indigo-950">
+                    <span className="rounded-full bg-tag px-2 py-0.5 text-xs font-semibold text-on-tag">
                       {network.tokenStandard}
                     </span>
                   )}

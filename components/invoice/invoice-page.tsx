@@ -41,11 +41,11 @@ interface Props {
 }
 
 const TONE: Record<InvoiceScreen, string> = {
-  choose: 'border-sky-600 bg-sky-50 dark:bg-sky-950',
-  pay: 'border-sky-600 bg-sky-50 dark:bg-sky-950',
-  paid: 'border-green-700 bg-green-50 dark:bg-green-950',
-  expired: 'border-slate-500 bg-slate-100 dark:bg-slate-800',
-  closed: 'border-red-700 bg-red-50 dark:bg-red-950',
+  choose: 'border-info-line bg-info-surface text-info-ink',
+  pay: 'border-info-line bg-info-surface text-info-ink',
+  paid: 'border-good-line bg-good-surface text-good-ink',
+  expired: 'border-line-strong bg-raised text-ink',
+  closed: 'border-bad-line bg-bad-surface text-bad-ink',
 };
 
 const LINK_BUTTON = `${BUTTON} inline-block text-center`;
@@ -85,7 +85,7 @@ export function InvoicePage({ view, m, im, language, price, error, choose, follo
       {view.test && (
         <div
           data-testid="test-banner"
-          className="bg-amber-300 px-3 py-1 text-center text-sm font-bold tracking-wide text-amber-950"
+          className="bg-test-surface px-3 py-1 text-center text-sm font-bold tracking-wide text-test-ink"
         >
           {m.testMode}
           <span className="sr-only">{`${m.separators.label}${im.testModeNote}`}</span>
@@ -127,7 +127,7 @@ export function InvoicePage({ view, m, im, language, price, error, choose, follo
             <p
               role="alert"
               data-testid="choice-error"
-              className="mt-3 rounded-md border-s-4 border-red-700 bg-red-50 px-3 py-2 text-sm text-red-900 dark:border-red-400 dark:bg-red-950 dark:text-red-100"
+              className="mt-3 rounded-md border-s-4 border-bad-line bg-bad-surface px-3 py-2 text-sm text-bad-ink"
             >
               {im.errors[error]}
             </p>
@@ -152,10 +152,7 @@ export function InvoicePage({ view, m, im, language, price, error, choose, follo
           )}
 
           {view.screen === 'choose' && payment && chosenNames && (
-            <section
-              data-testid="current-choice"
-              className="mt-4 rounded-lg border-2 border-sky-700 p-3 dark:border-sky-300"
-            >
+            <section data-testid="current-choice" className="mt-4 rounded-lg border-2 border-info-line p-3">
               <p className="text-sm">{fill(im.chosen, chosenNames)}</p>
               <a href={payment} className={`${WIDE_LINK_BUTTON} mt-2`}>
                 {fill(im.continueWith, chosenNames)}

@@ -56,7 +56,7 @@ export function LinkPage({
       {view.test && (
         <div
           data-testid="test-banner"
-          className="bg-amber-300 px-3 py-1 text-center text-sm font-bold tracking-wide text-amber-950"
+          className="bg-test-surface px-3 py-1 text-center text-sm font-bold tracking-wide text-test-ink"
         >
           {m.testMode}
         </div>
@@ -90,7 +90,7 @@ export function LinkPage({
           <p
             role="alert"
             data-testid="link-error"
-            className="mt-3 rounded-md border-s-4 border-red-700 bg-red-50 px-3 py-2 text-sm text-red-900 dark:border-red-400 dark:bg-red-950 dark:text-red-100"
+            className="mt-3 rounded-md border-s-4 border-bad-line bg-bad-surface px-3 py-2 text-sm text-bad-ink"
           >
             {errorText}
           </p>
@@ -138,10 +138,7 @@ export function LinkPage({
             </button>
           </form>
         ) : (
-          <p
-            data-testid="link-closed"
-            className="mt-4 rounded-md border-s-4 border-slate-500 bg-slate-100 px-3 py-2 dark:bg-slate-800"
-          >
+          <p data-testid="link-closed" className="mt-4 rounded-md border-s-4 border-line-strong bg-raised px-3 py-2">
             {lm.closed}
           </p>
         )}

@@ -28,7 +28,7 @@ export function CopyButton({ value, label, text, done }: { value: string; label:
         type="button"
         onClick={() => void copy()}
         aria-label={label}
-        className="shrink-0 rounded-md border border-slate-400 px-2.5 py-1 text-sm font-medium hover:bg-slate-100 dark:border-slate-500 dark:hover:bg-slate-800"
+        className="shrink-0 rounded-md border border-line-strong px-2.5 py-1 text-sm font-medium hover:bg-raised"
       >
         <span aria-hidden="true">{copied ? done : text}</span>
       </button>

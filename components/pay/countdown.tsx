@@ -39,10 +39,7 @@ interface CountdownProps {
 
 export function Countdown({ left, phase, expiresAt, m, className = 'mt-2' }: CountdownProps) {
   return (
-    <p
-      className={`${className} text-sm font-medium ${phase === 'running' ? '' : 'text-red-800 dark:text-red-200'}`}
-      data-phase={phase}
-    >
+    <p className={`${className} text-sm font-medium ${phase === 'running' ? '' : 'text-bad-text'}`} data-phase={phase}>
       {phase === 'over' ? m.timeUp : `${phase === 'soon' ? m.expiringSoon : m.timeLeft}${m.separators.label}`}
       {phase !== 'over' && (
         <time dir="ltr" dateTime={expiresAt} className="font-mono tabular-nums">

@@ -81,10 +81,7 @@ export function PayLive({
   return (
     <>
       {reconnecting && (
-        <p
-          role="alert"
-          className="mt-3 rounded-md bg-amber-100 px-3 py-2 text-sm text-amber-950 dark:bg-amber-900 dark:text-amber-50"
-        >
+        <p role="alert" className="mt-3 rounded-md bg-wait-surface px-3 py-2 text-sm text-wait-ink">
           {m.reconnecting}
         </p>
       )}

@@ -32,8 +32,7 @@ import { WalletPay } from './wallet-pay';
 const QR_SIZE = { page: 'size-40 md:size-48', embed: 'size-[168px]' };
 
 /** The network and token-standard badges beside the amount. */
-const BADGE =
-  'rounded-full bg-indigo-700 px-2.5 py-0.5 text-xs font-semibold text-white dark:bg-indigo-300 dark:text-indigo-950';
+const BADGE = 'rounded-full bg-tag px-2.5 py-0.5 text-xs font-semibold text-on-tag';
 
 interface PageProps {
   view: PublicOrderView;
@@ -83,7 +82,7 @@ export function PaymentPage({
       {view.test && (
         <div
           data-testid="test-banner"
-          className="bg-amber-300 px-3 py-1 text-center text-sm font-bold tracking-wide text-amber-950"
+          className="bg-test-surface px-3 py-1 text-center text-sm font-bold tracking-wide text-test-ink"
         >
           {m.testMode}
           <span className="sr-only">{`${m.separators.label}${m.testModeNote}`}</span>
@@ -215,7 +214,7 @@ function PayBlock({
             {(['uri', 'address'] as const).map((kind) => (
               <label
                 key={kind}
-                className="cursor-pointer rounded-md border border-slate-400 px-3 py-1 has-[:checked]:bg-primary has-[:checked]:text-on-primary has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-focus"
+                className="cursor-pointer rounded-md border border-line-strong px-3 py-1 has-[:checked]:bg-primary has-[:checked]:text-on-primary has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-focus"
               >
                 <input
                   type="radio"
@@ -278,9 +277,9 @@ function TagBlock({ tag, m }: { tag: string; m: Messages }) {
     <div
       role="note"
       data-testid="tag-warning"
-      className="mt-3 rounded-lg border-2 border-red-700 bg-red-50 px-3 py-2 md:col-start-1 dark:border-red-400 dark:bg-red-950"
+      className="mt-3 rounded-lg border-2 border-bad-line bg-bad-surface px-3 py-2 text-bad-ink md:col-start-1"
     >
-      <p className="text-sm font-semibold text-red-800 dark:text-red-200">{m.tagWarningTitle}</p>
+      <p className="text-sm font-semibold">{m.tagWarningTitle}</p>
       <div className="flex items-center justify-between gap-2">
         <p className="min-w-0">
           <span className="sr-only">{`${m.tag}${m.separators.label}`}</span>

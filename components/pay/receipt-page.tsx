@@ -31,7 +31,7 @@ export function ReceiptPage({
   return (
     <>
       {document.testMode && (
-        <div className="bg-amber-300 px-3 py-1 text-center text-sm font-bold tracking-wide text-amber-950">
+        <div className="bg-test-surface px-3 py-1 text-center text-sm font-bold tracking-wide text-test-ink">
           {document.testMode}
         </div>
       )}

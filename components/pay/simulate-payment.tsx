@@ -53,7 +53,7 @@ export function SimulatePayment({
   };
   if (!canPay && !result) return null;
   return (
-    <section className="mt-4 rounded-lg border-2 border-dashed border-amber-600 p-3">
+    <section className="mt-4 rounded-lg border-2 border-dashed border-wait-line p-3">
       <h2 className="font-semibold">{m.simulateTitle}</h2>
       {canPay && (
         <>

@@ -14,15 +14,15 @@ import { ReturnToStore, type ReturnRedirect } from './return-to-store';
 import { amountText } from './ui';
 
 const TONE: Record<Screen, string> = {
-  awaiting: 'border-sky-600 bg-sky-50 dark:bg-sky-950',
-  detected: 'border-sky-600 bg-sky-50 dark:bg-sky-950',
-  'partially-paid': 'border-amber-600 bg-amber-50 dark:bg-amber-950',
-  paid: 'border-green-700 bg-green-50 dark:bg-green-950',
-  overpaid: 'border-green-700 bg-green-50 dark:bg-green-950',
-  expired: 'border-slate-500 bg-slate-100 dark:bg-slate-800',
-  underpaid: 'border-red-700 bg-red-50 dark:bg-red-950',
-  'paid-late': 'border-red-700 bg-red-50 dark:bg-red-950',
-  error: 'border-red-700 bg-red-50 dark:bg-red-950',
+  awaiting: 'border-info-line bg-info-surface text-info-ink',
+  detected: 'border-info-line bg-info-surface text-info-ink',
+  'partially-paid': 'border-wait-line bg-wait-surface text-wait-ink',
+  paid: 'border-good-line bg-good-surface text-good-ink',
+  overpaid: 'border-good-line bg-good-surface text-good-ink',
+  expired: 'border-line-strong bg-raised text-ink',
+  underpaid: 'border-bad-line bg-bad-surface text-bad-ink',
+  'paid-late': 'border-bad-line bg-bad-surface text-bad-ink',
+  error: 'border-bad-line bg-bad-surface text-bad-ink',
 };
 
 /** The screens that send the shopper to the merchant: they show the order reference, and the first ones ask to get in touch. */
@@ -60,7 +60,7 @@ export function StatusPanel({ view, m, language, embed, left, phase, redirect, p
       )}
       {!payable && <Sums view={view} m={m} language={language} />}
       {REFERENCE.has(view.screen) && (
-        <div className="mt-3 border-t border-slate-300 pt-2 text-sm dark:border-slate-600">
+        <div className="mt-3 border-t border-line-strong pt-2 text-sm">
           {CONTACT.has(view.screen) && (
             <>
               <h2 className="font-semibold">{m.contactTitle}</h2>

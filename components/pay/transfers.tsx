@@ -24,11 +24,7 @@ export function Payments({ view, m, language }: Props) {
       <h2 className="font-semibold">{m.payments}</h2>
       <ul className="mt-1 space-y-2 text-sm">
         {view.payments.map((p) => (
-          <li
-            key={p.txid}
-            data-testid="payment"
-            className="rounded-md border border-slate-300 p-2 dark:border-slate-600"
-          >
+          <li key={p.txid} data-testid="payment" className="rounded-md border border-line p-2">
             {amountText(p.amount, view.currency, language)}
             {p.status === 'detected' ? (
               <Confirmations payment={p} view={view} m={m} language={language} />
@@ -71,10 +67,10 @@ function Confirmations({
         aria-valuemin={0}
         aria-valuemax={n}
         aria-valuenow={k}
-        className="mt-1 block h-2 overflow-hidden rounded-full bg-slate-200 dark:bg-slate-700"
+        className="mt-1 block h-2 overflow-hidden rounded-full bg-line"
       >
         <span
-          className="block h-full rounded-full bg-sky-700 transition-[width] dark:bg-sky-400"
+          className="block h-full rounded-full bg-info-line transition-[width]"
           style={{ width: `${(k / n) * 100}%` }}
         />
       </span>
@@ -90,11 +86,7 @@ export function OtherTransfers({ view, m, language }: Props) {
       <p className="text-sm">{m.otherTransfersNote}</p>
       <ul className="mt-1 space-y-2 text-sm">
         {view.otherTransfers.map((t) => (
-          <li
-            key={t.txid}
-            data-testid="other-transfer"
-            className="rounded-md border border-slate-300 p-2 dark:border-slate-600"
-          >
+          <li key={t.txid} data-testid="other-transfer" className="rounded-md border border-line p-2">
             {amountText(t.amount, t.currency, language)}
             {t.late && `${m.separators.item}${m.lateLabel}`}
             {transaction(t.txid, m)}

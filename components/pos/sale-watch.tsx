@@ -80,9 +80,9 @@ export function SaleWatch({
     return () => clearInterval(timer);
   }, [saleId, state]);
   const look = {
-    waiting: 'bg-sky-100 text-sky-950 dark:bg-sky-950 dark:text-sky-100',
-    paid: 'bg-emerald-600 text-white',
-    failed: 'bg-red-100 text-red-950 dark:bg-red-950 dark:text-red-100',
+    waiting: 'bg-info-surface text-info-ink',
+    paid: 'bg-good-strong text-on-good-strong',
+    failed: 'bg-bad-surface text-bad-ink',
   }[state];
   return (
     <div className="space-y-3">

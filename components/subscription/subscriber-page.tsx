@@ -25,8 +25,7 @@ export interface SubscriberView {
   canceled: boolean;
 }
 
-const FIELD =
-  'mt-1 block w-24 rounded-md border border-slate-500 bg-white px-3 py-2 text-lg dark:border-slate-400 dark:bg-slate-900';
+const FIELD = 'mt-1 block w-24 rounded-md border border-line-strong bg-surface px-3 py-2 text-lg';
 
 export function SubscriberPage({
   view,
@@ -45,7 +44,7 @@ export function SubscriberPage({
     <main className="mx-auto max-w-lg space-y-6 p-4">
       <h1 className="text-2xl font-semibold">{t.title}</h1>
       {view.canceled && (
-        <p role="status" className="rounded-md border border-slate-400 p-3">
+        <p role="status" className="rounded-md border border-line-strong p-3">
           {t.canceled}
         </p>
       )}
@@ -86,7 +85,7 @@ export function SubscriberPage({
       )}
       <form method="post" action={`${base}/pay`} className="space-y-2">
         {rateError && (
-          <p role="alert" className="rounded-md border border-red-600 p-3" data-testid="pay-error">
+          <p role="alert" className="rounded-md border border-bad-line p-3" data-testid="pay-error">
             {rateError}
           </p>
         )}

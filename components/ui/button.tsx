@@ -16,7 +16,7 @@ export const BUTTON_VARIANTS = {
   /** Every other action, and links drawn as buttons. */
   secondary: 'border border-line-strong text-ink hover:bg-raised',
   /** Cannot be undone: revoke, remove, turn off. */
-  danger: 'bg-red-700 text-white hover:bg-red-800 dark:bg-red-700 dark:hover:bg-red-600',
+  danger: 'bg-danger text-on-danger hover:bg-danger-hover',
   /** A minor action inside text: drawn as a link. */
   text: 'text-link underline underline-offset-2 hover:text-link-hover',
 } as const;

@@ -14,9 +14,9 @@ import {
 } from 'react';
 
 // A control inside the label sits a little below its words.
-const LABEL = 'block text-sm font-medium text-slate-800 dark:text-slate-200 [&>:is(input,select,textarea)]:mt-1';
+const LABEL = 'block text-sm font-medium text-ink [&>:is(input,select,textarea)]:mt-1';
 const HINT = 'mt-1 text-xs text-muted';
-const ERROR = 'mt-1 text-sm font-medium text-red-800 dark:text-red-300';
+const ERROR = 'mt-1 text-sm font-medium text-bad-text';
 
 export function Field({
   label,

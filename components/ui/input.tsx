@@ -6,7 +6,7 @@
 import type { InputHTMLAttributes, SelectHTMLAttributes, TextareaHTMLAttributes } from 'react';
 
 const CONTROL =
-  'block w-full border border-line-strong bg-surface text-ink focus-ring aria-invalid:border-red-700 disabled:opacity-60 dark:aria-invalid:border-red-400';
+  'block w-full border border-line-strong bg-surface text-ink focus-ring aria-invalid:border-bad-line disabled:opacity-60';
 
 const join = (...classes: (string | undefined)[]) => classes.filter(Boolean).join(' ');
 
@@ -42,7 +42,7 @@ export function FileInput({ className, ...props }: Omit<InputHTMLAttributes<HTML
     <input
       type="file"
       className={join(
-        'block w-full text-sm file:me-3 file:rounded-md file:border file:border-slate-400 file:bg-white file:px-3 file:py-1.5 file:font-medium file:text-slate-900 dark:file:border-slate-500 dark:file:bg-slate-800 dark:file:text-slate-100',
+        'block w-full text-sm file:me-3 file:rounded-md file:border file:border-line-strong file:bg-surface file:px-3 file:py-1.5 file:font-medium file:text-ink',
         className,
       )}
       {...props}

@@ -143,7 +143,7 @@ export default async function OverviewPage() {
                   <Time value={(c.lastPassAt ?? c.updatedAt)!} />
                 </p>
               ) : null}
-              {c.error ? <p className="text-sm text-red-800 dark:text-red-300">{c.error}</p> : null}
+              {c.error ? <p className="text-sm text-bad-text">{c.error}</p> : null}
             </li>
           ))}
         </ul>

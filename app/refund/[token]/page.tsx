@@ -52,7 +52,7 @@ const ERRORS: Record<string, keyof RefundClaimMessages['page']['errors']> = {
 };
 
 const FIELD = 'mt-1 block w-full rounded-md border border-line-strong bg-surface px-3 py-2 font-mono focus-ring';
-const ADDRESS_BOX = 'mt-2 break-all rounded-md bg-slate-100 p-3 font-mono dark:bg-slate-800';
+const ADDRESS_BOX = 'mt-2 break-all rounded-md bg-raised p-3 font-mono';
 
 /**
  * The payer's claim page (`/refund/<token>`, docs/refunds.md), in the payer's language
@@ -129,7 +129,7 @@ export default async function RefundClaimRoute({ params, searchParams }: Props) 
           <form method="get" className="mt-6">
             <h2 className="font-semibold">{t.askTitle}</h2>
             {problem && (
-              <p role="alert" className="mt-2 rounded-md border border-red-700 bg-red-50 p-3 dark:bg-red-950">
+              <p role="alert" className="mt-2 rounded-md border border-bad-line bg-bad-surface p-3 text-bad-ink">
                 {problem}
               </p>
             )}

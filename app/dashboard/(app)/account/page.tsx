@@ -17,7 +17,7 @@ export const metadata: Metadata = { title: 'Account' };
 
 const params = z.object({ enrol: z.literal('required').optional().catch(undefined) });
 
-const SECTION = 'mt-8 rounded-lg border border-slate-200 p-4 dark:border-slate-800';
+const SECTION = 'mt-8 rounded-lg border border-line p-4';
 
 /** The signed-in user's own account: password, two-factor (enrol with a QR code, recovery codes), sign out. */
 // The dashboard frame ((app)/layout.tsx, pages helper) holds the page's <main>.

@@ -32,7 +32,7 @@ export default async function AuditPage({
         aria-label="Audit log entries"
       >
         <table className="min-w-full text-left text-sm">
-          <thead className="bg-slate-100 dark:bg-slate-900">
+          <thead className="bg-raised">
             <tr>
               <th scope="col" className={CELL}>
                 Time
@@ -51,7 +51,7 @@ export default async function AuditPage({
               </th>
             </tr>
           </thead>
-          <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
+          <tbody className="divide-y divide-line">
             {rows.map((row) => (
               <tr key={row.id} data-testid="audit-entry">
                 <td className={`${CELL} whitespace-nowrap`}>

@@ -25,7 +25,7 @@ export function IssuedKey({
       aria-label={title}
       data-testid="new-key"
       data-mode={mode}
-      className="mt-4 rounded-lg border-2 border-amber-600 bg-amber-50 p-4 dark:border-amber-400 dark:bg-amber-950"
+      className="mt-4 rounded-lg border-2 border-wait-line bg-wait-surface p-4 text-wait-ink"
     >
       <h2 className="font-semibold">{title}</h2>
       <p role="status" className="mt-1 text-sm font-medium">

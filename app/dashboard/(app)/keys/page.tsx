@@ -123,9 +123,7 @@ export default async function KeysPage({ searchParams }: Props) {
                 <td className={CELL}>
                   {key.name && <div className="font-medium">{key.name}</div>}
                   <div className="font-mono break-all">{key.publicKey}</div>
-                  {key.webhookKey && (
-                    <div className="mt-1 text-xs font-semibold text-emerald-800 dark:text-emerald-300">Webhook key</div>
-                  )}
+                  {key.webhookKey && <div className="mt-1 text-xs font-semibold text-good-text">Webhook key</div>}
                 </td>
                 <td className={CELL}>{scopeLabel(key.scopes)}</td>
                 <td className={`${CELL} whitespace-nowrap`}>

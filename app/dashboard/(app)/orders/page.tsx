@@ -66,7 +66,7 @@ export default async function OrdersPage({ searchParams }: { searchParams: Searc
                 <td className={CELL}>
                   <StatusBadge status={o.status} />
                   {o.latePayments > 0 ? (
-                    <span className="ms-1 inline-block rounded bg-amber-100 px-1.5 py-0.5 text-xs font-medium text-amber-900 dark:bg-amber-900 dark:text-amber-100">
+                    <span className="ms-1 inline-block rounded bg-wait-surface px-1.5 py-0.5 text-xs font-medium text-wait-ink">
                       {o.latePayments === 1 ? 'paid late' : `paid late ×${o.latePayments}`}
                     </span>
                   ) : null}
@@ -75,12 +75,12 @@ export default async function OrdersPage({ searchParams }: { searchParams: Searc
                     <Link
                       href={`/dashboard/orders/${o.orderId}#mispayment`}
                       data-testid="needs-decision"
-                      className="ms-1 inline-block rounded bg-red-100 px-1.5 py-0.5 text-xs font-medium text-red-900 underline dark:bg-red-900 dark:text-red-100"
+                      className="ms-1 inline-block rounded bg-bad-surface px-1.5 py-0.5 text-xs font-medium text-bad-ink underline"
                     >
                       needs a decision
                     </Link>
                   ) : o.mispayment === 'settled' ? (
-                    <span className="ms-1 inline-block rounded bg-green-100 px-1.5 py-0.5 text-xs font-medium text-green-900 dark:bg-green-900 dark:text-green-100">
+                    <span className="ms-1 inline-block rounded bg-good-surface px-1.5 py-0.5 text-xs font-medium text-good-ink">
                       settled
                     </span>
                   ) : null}

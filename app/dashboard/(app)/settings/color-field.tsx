@@ -4,7 +4,7 @@
  * colour with white text (as the payment page will draw it). Whether white text on it is legible
  * enough is decided on the server when saving (lib/merchants BRAND_COLOR).
  */
-import { useState } from 'react';
+import { useState, type CSSProperties } from 'react';
 import { Input } from '@/components/ui/input';
 
 const HEX = /^#[0-9a-f]{6}$/i;
@@ -37,13 +37,15 @@ export function ColorField({ initial }: { initial: string }) {
           aria-label="Pick the accent colour"
           value={valid ? value.trim().toLowerCase() : '#000000'}
           onChange={(event) => setValue(event.target.value)}
-          className="h-9 w-12 cursor-pointer rounded-md border border-slate-400 bg-transparent dark:border-slate-500"
+          className="h-9 w-12 cursor-pointer rounded-md border border-line-strong bg-transparent"
         />
+        {/* The payment page's rule (app/globals.css [data-brand]): a valid colour becomes the primary, under white. */}
         <span
           data-testid="color-preview"
           aria-hidden="true"
-          style={valid ? { backgroundColor: value.trim() } : undefined}
-          className={`rounded-md px-4 py-2 font-medium ${valid ? 'text-white' : 'bg-slate-900 text-white dark:bg-slate-100 dark:text-slate-900'}`}
+          data-brand={valid ? '' : undefined}
+          style={valid ? ({ '--brand': value.trim() } as CSSProperties) : undefined}
+          className="rounded-md bg-primary px-4 py-2 font-medium text-on-primary"
         >
           Open wallet
         </span>

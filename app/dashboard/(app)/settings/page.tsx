@@ -29,7 +29,7 @@ import { FileInput, Input } from '@/components/ui/input';
 export const metadata: Metadata = { title: 'Settings' };
 
 const HELP = 'text-sm text-muted';
-const SECTION = 'mt-6 rounded-lg border border-slate-300 p-4 dark:border-slate-700';
+const SECTION = 'mt-6 rounded-lg border border-line p-4';
 
 /** The payer mails, as the settings name them (docs/mail.md). */
 const PAYER_MAIL_LABELS: Record<(typeof PAYER_MAIL_KINDS)[number], string> = {

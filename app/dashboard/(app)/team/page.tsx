@@ -75,7 +75,7 @@ export default async function TeamPage() {
           <h2 id="invitations" className="text-lg font-semibold">
             Invitations
           </h2>
-          <ul className="mt-2 divide-y divide-slate-200 rounded-lg border border-slate-200 dark:divide-slate-800 dark:border-slate-800">
+          <ul className="mt-2 divide-y divide-line rounded-lg border border-line">
             {invitations.map((invitation) => (
               <li
                 key={invitation.id}
@@ -98,7 +98,7 @@ export default async function TeamPage() {
         </section>
       )}
 
-      <section className="mt-8 rounded-lg border border-slate-200 p-4 dark:border-slate-800" aria-labelledby="invite">
+      <section className="mt-8 rounded-lg border border-line p-4" aria-labelledby="invite">
         <h2 id="invite" className="text-lg font-semibold">
           Invite someone
         </h2>

@@ -82,9 +82,7 @@ export default async function LinkDetailPage({ params, searchParams }: Props) {
             </p>
             <p>Pay button for your site (HTML, no script):</p>
             <p className="flex items-start justify-between gap-2">
-              <code className="min-w-0 break-all rounded bg-slate-100 p-2 font-mono text-xs dark:bg-slate-800">
-                {button}
-              </code>
+              <code className="min-w-0 break-all rounded bg-raised p-2 font-mono text-xs">{button}</code>
               <CopyButton value={button} label="Copy the pay button's HTML" text="Copy" done="Copied" />
             </p>
           </div>

@@ -55,13 +55,13 @@ export default async function MailMessagePage({ params }: { params: Promise<{ ma
             title="The message as HTML"
             sandbox=""
             srcDoc={mail.html_body}
-            className="h-[32rem] w-full rounded-lg border border-slate-200 bg-white dark:border-slate-700"
+            className="h-[32rem] w-full rounded-lg border border-line bg-white"
           />
         </Section>
       ) : null}
       {mail.text_body ? (
         <Section title="Plain text">
-          <pre className="overflow-x-auto whitespace-pre-wrap rounded-lg border border-slate-200 p-3 text-sm dark:border-slate-700">
+          <pre className="overflow-x-auto whitespace-pre-wrap rounded-lg border border-line p-3 text-sm">
             {mail.text_body}
           </pre>
         </Section>

@@ -174,7 +174,7 @@ export default async function OrderPage({ params, searchParams }: Props) {
       />
 
       <Section title="Timeline" id="timeline">
-        <ol className="flex flex-col gap-1 border-l-2 border-slate-300 pl-4 text-sm dark:border-slate-600">
+        <ol className="flex flex-col gap-1 border-l-2 border-line pl-4 text-sm">
           <li>
             <Time value={order.createdAt} /> · created, <StatusBadge status="pending" />
           </li>

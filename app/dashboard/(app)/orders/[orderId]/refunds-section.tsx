@@ -51,7 +51,7 @@ const OUTCOMES: Record<string, { tone: 'info' | 'error' | 'success'; text: strin
   transaction: { tone: 'error', text: 'This transaction does not complete the refund:' },
   node: { tone: 'error', text: "The network's node did not answer: try again shortly." },
 };
-const RATE = 'flex flex-col gap-1 rounded border border-slate-300 p-2 text-sm dark:border-slate-600';
+const RATE = 'flex flex-col gap-1 rounded border border-line p-2 text-sm';
 /** Outcomes followed by lib's own reason (carried by cookie). */
 const WITH_REASON = new Set(['plan', 'transaction']);
 

@@ -19,10 +19,7 @@ function Answer({ state, title }: { state: EndpointSecretState; title: string })
   if (!state) return null;
   if (!state.ok)
     return (
-      <p
-        role="alert"
-        className="mt-2 rounded-md bg-red-100 px-3 py-2 text-sm text-red-900 dark:bg-red-900/40 dark:text-red-100"
-      >
+      <p role="alert" className="mt-2 rounded-md bg-bad-surface px-3 py-2 text-sm text-bad-ink">
         {state.error}
       </p>
     );
@@ -30,7 +27,7 @@ function Answer({ state, title }: { state: EndpointSecretState; title: string })
     <section
       aria-label={title}
       data-testid="endpoint-secret"
-      className="mt-3 rounded-lg border-2 border-amber-600 bg-amber-50 p-3 text-sm dark:border-amber-400 dark:bg-amber-950"
+      className="mt-3 rounded-lg border-2 border-wait-line bg-wait-surface p-3 text-sm text-wait-ink"
     >
       <h3 className="font-semibold">{title}</h3>
       <p role="status" className="mt-1 font-medium">

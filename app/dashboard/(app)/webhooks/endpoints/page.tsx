@@ -79,11 +79,7 @@ function Command({ id, command, label }: { id: string; command: string; label: s
 
 function EndpointItem({ endpoint, manage }: { endpoint: Endpoint; manage: boolean }) {
   return (
-    <li
-      data-testid="endpoint"
-      data-endpoint-id={endpoint.id}
-      className="rounded-lg border border-slate-200 p-4 dark:border-slate-700"
-    >
+    <li data-testid="endpoint" data-endpoint-id={endpoint.id} className="rounded-lg border border-line p-4">
       <div className="flex flex-wrap items-center gap-2">
         <Mono>{endpoint.url}</Mono>
         <StatusBadge status={endpoint.status} />
