@@ -84,15 +84,12 @@ export async function prepareCollectionAction(posted: FormData): Promise<void> {
   redirect(`/dashboard/funds/plans/${planId}?notice=prepared`);
 }
 
-const SUBMIT_FORM = z.object({
-  planId: z.uuid(),
-  // Pasted: line breaks and spaces of a wrapped hex dump, and upper case, are not the transaction's.
-  transaction: z
-    .string()
-    .max(1_100_000)
-    .transform((pasted) => pasted.replace(/\s+/g, '').toLowerCase())
-    .pipe(signedTransactionHex()),
-});
+// Pasted: line breaks and spaces of a wrapped hex dump, and upper case, are not the transaction's.
+const PASTED_TRANSACTION = z
+  .string()
+  .max(1_100_000)
+  .transform((pasted) => pasted.replace(/\s+/g, '').toLowerCase())
+  .pipe(signedTransactionHex());
 
 /**
  * "Submit" on a plan's page: the plan's signed transaction (hex, as `npm run signer` writes it),
@@ -105,14 +102,14 @@ export async function submitSignedPlanAction(posted: FormData): Promise<void> {
   const planId = z.uuid().safeParse(form.get('planId'));
   if (!planId.success) redirect('/dashboard/funds');
   const page = `/dashboard/funds/plans/${planId.data}`;
-  const parsed = SUBMIT_FORM.safeParse({ planId: planId.data, transaction: form.get('transaction') ?? '' });
-  if (!parsed.success) redirect(`${page}?notice=submit-invalid#submit`);
+  const transaction = PASTED_TRANSACTION.safeParse(form.get('transaction') ?? '');
+  if (!transaction.success) redirect(`${page}?notice=submit-invalid#submit`);
   const db = await getDatabase();
   const ip = await clientAddress();
   try {
     await submitPlan(
       db,
-      { merchantId: session.merchantId, mode: session.mode, id: planId.data, transaction: parsed.data.transaction },
+      { merchantId: session.merchantId, mode: session.mode, id: planId.data, transaction: transaction.data },
       {
         within: (tx, id) =>
           recordAudit(tx, {
