@@ -320,6 +320,8 @@ it("takes a plan's signed transaction pasted on its page, audited; says why one 
   const invalid = await post(path, owner, [...fields, ['transaction', 'not a transaction']]);
   expect(invalid.headers.get('location')).toMatch(/\?notice=submit-invalid#submit$/);
   expect(await page(`${path}?notice=submit-invalid`, owner)).toContain('Paste the signed transaction as hex');
+  const phrase = await post(path, owner, [...fields, ['transaction', TEST_PHRASE]]);
+  expect(phrase.headers.get('location')).toMatch(/\?notice=submit-key-material#submit$/);
   const refused = await post(path, owner, [...fields, ['transaction', forgedSignature(signed.rawTx)]]);
   expect(refused.headers.get('location')).toMatch(/\?notice=submit-refused#submit$/);
   expect(unescape(await page(`${path}?notice=submit-refused`, `${owner}; ${setCookie(refused)}`))).toContain(

@@ -13,7 +13,7 @@ import { redirect } from 'next/navigation';
 import { z } from 'zod';
 import { getDatabase } from '@/lib/db';
 import { isDomainErrorOf } from '@/lib/errors';
-import { prepareAnyCollection, submitPlan } from '@/lib/payouts';
+import { prepareAnyCollection, refuseKeyMaterial, submitPlan } from '@/lib/payouts';
 import { feePayerSchema, signedTransactionHex } from '@/lib/protocol';
 import { postedForm } from '@/lib/security';
 import { recordAudit } from '@/lib/users';
@@ -102,7 +102,15 @@ export async function submitSignedPlanAction(posted: FormData): Promise<void> {
   const planId = z.uuid().safeParse(form.get('planId'));
   if (!planId.success) redirect('/dashboard/funds');
   const page = `/dashboard/funds/plans/${planId.data}`;
-  const transaction = PASTED_TRANSACTION.safeParse(form.get('transaction') ?? '');
+  const pasted = form.get('transaction') ?? '';
+  // A seed or private key pasted by mistake: said as such (never echoed, kept or logged), as the API refuses one.
+  try {
+    if (typeof pasted === 'string') refuseKeyMaterial({ transaction: pasted });
+  } catch (error) {
+    if (!isDomainErrorOf(error, 'KeyMaterialRefused')) throw error;
+    redirect(`${page}?notice=submit-key-material#submit`);
+  }
+  const transaction = PASTED_TRANSACTION.safeParse(pasted);
   if (!transaction.success) redirect(`${page}?notice=submit-invalid#submit`);
   const db = await getDatabase();
   const ip = await clientAddress();

@@ -30,6 +30,10 @@ const NOTICES = {
     text: 'Paste the signed transaction as hex (what npm run signer writes as rawTx): nothing was submitted.',
   },
   'submit-refused': { tone: 'error', text: 'The signed transaction was not taken: nothing was recorded.' },
+  'submit-key-material': {
+    tone: 'error',
+    text: 'That was a private key or a recovery phrase, not a transaction: the gateway never takes one, and nothing was kept. Sign with npm run signer on your own machine and paste its rawTx.',
+  },
 } as const;
 type PlanNotice = keyof typeof NOTICES;
 
