@@ -2,15 +2,19 @@
  * npm run sandbox -- pay ORDER_ID|ADDRESS AMOUNT [--currency X] [--tag T]   simulated payment (test mode)
  * npm run sandbox -- mine NETWORK [COUNT] [--at ISO_TIME]                     mines sandbox blocks now (dated --at)
  * npm run sandbox -- reset-clock NETWORK                                       undoes --at: blocks follow the wall clock again
+ * npm run sandbox -- broadcast-raw --network NETWORK HEX                       a signed transaction, taken after the sandbox's checks
  *
- * Payments go onto the sandbox ledger and reach the order through the watcher, as real ones do.
+ * Payments go onto the sandbox ledger and reach the order through the watcher, as real ones do. A
+ * signed transaction (a plan's, signed by `npm run signer`) goes to the sandbox as collections/submit
+ * hands it (docs/decisions/109); refused: why, exit 1, nothing written.
  */
 import { fail, runCommand, parseCommandLine } from './cli-runtime';
 
 const USAGE = `usage:
   npm run sandbox -- pay ORDER_ID|ADDRESS AMOUNT [--currency TICKER] [--tag TAG]
   npm run sandbox -- mine NETWORK [COUNT] [--at ISO_TIME]
-  npm run sandbox -- reset-clock NETWORK`;
+  npm run sandbox -- reset-clock NETWORK
+  npm run sandbox -- broadcast-raw --network NETWORK HEX`;
 
 async function main(): Promise<void> {
   const { positionals, values } = parseCommandLine(
@@ -19,6 +23,7 @@ async function main(): Promise<void> {
       tag: { type: 'string' },
       at: { type: 'string' },
       json: { type: 'boolean' },
+      network: { type: 'string' },
     },
     USAGE,
   );
@@ -79,6 +84,24 @@ async function main(): Promise<void> {
         ? `${reset.network}: no block is dated ahead of now; tip at height ${reset.height}`
         : `${reset.network}: removed ${reset.removed} block(s) dated ahead of now; tip at height ${reset.height} (${reset.time}), the next block is dated now`,
     );
+    return;
+  }
+  if (action === 'broadcast-raw' && rest.length === 1 && values.network !== undefined) {
+    let taken: { network: string; txid: string };
+    try {
+      taken = (await runCommand({
+        command: 'sandbox.broadcast-raw',
+        network: values.network,
+        transaction: rest[0]!.trim().toLowerCase(),
+      })) as typeof taken;
+    } catch (error) {
+      // Not a usage mistake: the transaction was looked at and refused (exit 1, as a node's CLI does).
+      process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+      process.exit(1);
+    }
+    if (values.json) return void console.log(JSON.stringify(taken));
+    console.log(taken.txid);
+    console.error(`Taken by the sandbox's ${taken.network}: it is mined in the next block.`);
     return;
   }
   fail(USAGE);

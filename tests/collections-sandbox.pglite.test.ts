@@ -6,18 +6,15 @@
  * `collection.completed` event; and the sandbox's refusals (a bad signature, outputs above inputs,
  * an output spent already), each with nothing written; and a refund plan the same way, broadcast
  * outside the gateway and seen in the mempool (`acceptedAt`, still prepared), its refund confirmed; and a refund plan read and submitted by the signer's API client (`--from-api`), its
- * ledger kept before the submission, a gateway's answer rewritten refused. The signature check itself is unit-tested
+ * ledger kept before the submission, a gateway's answer rewritten refused; and a plan's signed transaction handed to the
+ * sandbox without a plan named (`npm run sandbox -- broadcast-raw`, docs/decisions/109), through the same checks. The signature check itself is unit-tested
  * in lib/chains/utxo/transactions/verify.test.ts; litecoind's side in collections-litecoind.
  */
-import { hex } from '@scure/base';
-import { HDKey } from '@scure/bip32';
-import { RawTx } from '@scure/btc-signer/script.js';
-import { SigHash, Transaction } from '@scure/btc-signer/transaction.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminCommand, runAdminCommand } from '@/lib/admin';
 import { findNetwork } from '@/lib/catalog';
 import { broadcast, collectionNodeFor, mine, requiredConfirmations, testAccountXpub } from '@/lib/chains';
 import { deriveAddress } from '@/lib/chains/derivation';
-import { depositScript, scriptOf } from '@/lib/chains/utxo/transactions';
 import type { Database } from '@/lib/db/client';
 import { createKey } from '@/lib/merchants';
 import { setTreasury } from '@/lib/payouts';
@@ -33,16 +30,14 @@ import { expectDocumented } from './support/contract';
 import { openTestDatabase } from './support/database';
 import type { Keys } from './support/gateway';
 import { createTestMerchant, type TestMerchant } from './support/merchants';
+import { forgedSignature, spendOf as spendOfTo, TEST_PHRASE, type DepositOutput } from './support/sandbox-spends';
 
 process.env.APP_SECRET ??= 'test-app-secret-that-is-at-least-32-characters';
 
-const TEST_PHRASE = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
 /** Another seed, whose addresses are no test seed's. */
 const OTHER_PHRASE = 'legal winner thank year wave sausage worth useful legal winner thank yellow';
 const litecoin = findNetwork('litecoin')!;
 const seed = rootOfPhrase(TEST_PHRASE);
-/** The external chain of test mode's litecoin deposit addresses (m/84'/2'/0'/0). */
-const depositChain = HDKey.fromExtendedKey(testAccountXpub(litecoin));
 let db: Database;
 let merchant: TestMerchant;
 let planner: Keys;
@@ -78,28 +73,18 @@ async function written() {
   return row;
 }
 
-/** A transaction of the test seed's keys spending `inputs` (deposit outputs at child `index`) and paying `pays` to the treasury. */
-function spendOf(inputs: { txid: string; vout: number; amount: bigint; index: number }[], pays: bigint): string {
-  const tx = new Transaction({ version: 2 });
-  for (const input of inputs) {
-    const key = depositChain.deriveChild(input.index);
-    tx.addInput({
-      txid: input.txid,
-      index: input.vout,
-      witnessUtxo: { script: depositScript('wpkh', key.publicKey!, 'litecoin', 'mainnet'), amount: input.amount },
-    });
-  }
-  tx.addOutput({ script: scriptOf('litecoin', 'mainnet', treasury), amount: pays });
-  inputs.forEach((input, i) => {
-    const child = seed.derive(`m/84'/2'/0'/0/${input.index}`);
-    tx.signIdx(child.privateKey!, i, [SigHash.ALL]);
-  });
-  // btc-signer refuses to finalize what pays more than it spends: the sandbox must refuse it too.
-  for (let i = 0; i < tx.inputsLength; i++) {
-    const [[publicKey, signature]] = tx.getInput(i).partialSig! as [[Uint8Array, Uint8Array]];
-    tx.updateInput(i, { finalScriptWitness: [signature, publicKey] }, true);
-  }
-  return hex.encode(tx.toBytes(true, true));
+/** A transaction of the test seed's keys spending `inputs` and paying `pays` to the treasury. */
+const spendOf = (inputs: DepositOutput[], pays: bigint) => spendOfTo(inputs, treasury, pays);
+
+/** A deposit output paid now to a new order of the merchant, with its address's child index. */
+async function paidDeposit(amount: bigint): Promise<DepositOutput> {
+  const order = await createOrder(db, merchant.test, { currency: 'LTC', network: 'litecoin', amount: '1' });
+  const { txHash } = await broadcast(db, { network: litecoin, to: order.address, currency: 'LTC', amount });
+  const [address] = await db.query<{ index: number }>(
+    `select derivation_index::int as index from addresses where address = $1`,
+    [order.address],
+  );
+  return { txid: txHash, vout: 0, amount, index: address!.index };
 }
 
 beforeAll(async () => {
@@ -117,18 +102,10 @@ afterAll(async () => {
 });
 
 describe('a test-mode collection', () => {
-  const paid: { txid: string; vout: number; amount: bigint; index: number }[] = [];
+  const paid: DepositOutput[] = [];
 
   it('is prepared from real sandbox transactions, signed with the public test seed, taken and confirmed', async () => {
-    for (const amount of [150_000_000n, 25_000_000n]) {
-      const order = await createOrder(db, merchant.test, { currency: 'LTC', network: 'litecoin', amount: '1' });
-      const { txHash } = await broadcast(db, { network: litecoin, to: order.address, currency: 'LTC', amount });
-      const [address] = await db.query<{ index: number }>(
-        `select derivation_index::int as index from addresses where address = $1`,
-        [order.address],
-      );
-      paid.push({ txid: txHash, vout: 0, amount, index: address!.index });
-    }
+    for (const amount of [150_000_000n, 25_000_000n]) paid.push(await paidDeposit(amount));
     await mineAndWatch();
 
     const prepared = await call('collections/prepare', { network: 'litecoin' });
@@ -146,15 +123,8 @@ describe('a test-mode collection', () => {
     expect(signed.txid).toBe(plan.txid);
 
     // A signature changed in one byte: the plan's transaction still, but the sandbox refuses it.
-    const forged = RawTx.decode(hex.decode(signed.rawTx));
-    const signature = Uint8Array.from(forged.witnesses![0]![0]!);
-    signature[10]! ^= 1;
-    forged.witnesses![0]![0] = signature;
     const before = await written();
-    const refused = await call('collections/submit', {
-      id: plan.planId,
-      transaction: hex.encode(RawTx.encode(forged)),
-    });
+    const refused = await call('collections/submit', { id: plan.planId, transaction: forgedSignature(signed.rawTx) });
     expect(refused.status).toBe(409);
     expect(refused.body.error.name).toBe('PLAN_REFUSED');
     expect(refused.body.error.message).toMatch(
@@ -193,13 +163,7 @@ describe('a test-mode collection', () => {
 
   it('refuses outputs above the inputs and an output spent already, writing nothing', async () => {
     const node = collectionNodeFor(db, 'test', litecoin)!;
-    const order = await createOrder(db, merchant.test, { currency: 'LTC', network: 'litecoin', amount: '1' });
-    const { txHash } = await broadcast(db, { network: litecoin, to: order.address, currency: 'LTC', amount: 10_000n });
-    const [address] = await db.query<{ index: number }>(
-      `select derivation_index::int as index from addresses where address = $1`,
-      [order.address],
-    );
-    const fresh = { txid: txHash, vout: 0, amount: 10_000n, index: address!.index };
+    const fresh = await paidDeposit(10_000n);
     const before = await written();
     expect(await node.broadcast(spendOf([fresh], 10_001n))).toEqual({
       outcome: 'refused',
@@ -327,5 +291,49 @@ describe('a refund plan read through the API by the signer', () => {
     await mineAndWatch();
     const [refund] = await db.query('select state, txid from refunds where id = $1', [made.refund.id]);
     expect(refund).toEqual({ state: 'confirmed', txid: signed.txid });
+  });
+});
+
+describe('a signed transaction handed to the sandbox by `npm run sandbox -- broadcast-raw`', () => {
+  /** The command as the CLI sends it, run in this process (the CLI's own wiring: tests/sandbox-cli). */
+  const broadcastRaw = (network: string, transaction: string) =>
+    runAdminCommand(db, adminCommand.parse({ command: 'sandbox.broadcast-raw', network, transaction }));
+
+  it("is checked by the sandbox as collections/submit's are, and a plan's moves as the watcher sees it", async () => {
+    const deposit = await paidDeposit(40_000_000n);
+    await mineAndWatch();
+    const prepared = await call('collections/prepare', { network: 'litecoin' });
+    expect(prepared.status, JSON.stringify(prepared.body.error)).toBe(200);
+    const plan = prepared.body.response;
+    const config = signerConfigSchema.parse({ network: 'litecoin', treasury, maxFee: '0.001' });
+    const { signed } = await signPlan(JSON.stringify(plan), config, seed, { confirm: async () => true });
+
+    const before = await written();
+    await expect(broadcastRaw('litecoin', forgedSignature(signed.rawTx))).rejects.toThrow(
+      /^the sandbox's litecoin refused the transaction: input 0: its signature does not verify/,
+    );
+    await expect(broadcastRaw('litecoin', 'deadbeef')).rejects.toThrow(/^the transaction does not decode/);
+    await expect(broadcastRaw('ethereum', signed.rawTx)).rejects.toThrow(
+      'ethereum is not a Bitcoin-family network of test mode',
+    );
+    expect(() =>
+      adminCommand.parse({ command: 'sandbox.broadcast-raw', network: 'litecoin', transaction: 'xyz' }),
+    ).toThrow(/must be the signed transaction, lower-case hex/);
+    expect(await written()).toEqual(before);
+
+    expect(await broadcastRaw('litecoin', signed.rawTx)).toEqual({ network: 'litecoin', txid: signed.txid });
+    // The sandbox has it: taken again, as a node takes a transaction it knows.
+    expect(await broadcastRaw('litecoin', signed.rawTx)).toEqual({ network: 'litecoin', txid: signed.txid });
+    // Another spend of the plan's deposit output: spent already, in the sandbox's mempool.
+    await expect(broadcastRaw('litecoin', spendOf([deposit], 1_000_000n))).rejects.toThrow(
+      `input 0 spends ${deposit.txid}:0, spent already by ${signed.txid}`,
+    );
+    // No plan was named: the watcher sees the plan's transaction in the mempool, then mined.
+    await watchOnce(db, sandboxChain(db, 'litecoin'));
+    const seen = await call('collections/get', { id: plan.planId });
+    expect(seen.body.response).toMatchObject({ status: 'prepared', acceptedAt: expect.any(String) });
+    await mineAndWatch();
+    const [stored] = await db.query('select status, txid from collection_plans where id = $1', [plan.planId]);
+    expect(stored).toEqual({ status: 'confirmed', txid: signed.txid });
   });
 });

@@ -4,20 +4,25 @@
  * Funds page and "Prepare plan" on a ready refund, refused in test mode with lib/payouts' reason
  * (carried by a cookie, never the URL), or for a fee rate that is not one, and nothing written; a viewer sees no form and its direct
  * post is refused; a plan's page shows what it moves and hands out the plan file and the PSBT, to
- * the merchant's own users only. Prepared plans on a real chain: tests/collections-litecoind.pg.test.ts.
+ * the merchant's own users only; a plan's signed transaction pasted back on its page is taken for
+ * an owner or admin (audited) and refused with its reason, writing nothing, and a viewer's post is
+ * refused. Prepared plans on a real chain: tests/collections-litecoind.pg.test.ts.
  */
 import { randomUUID } from 'node:crypto';
 import { beforeAll, expect, it } from 'vitest';
 import { faucetAddress } from '@/lib/chains/sandbox';
 import { buildEvmCollectionPlan } from '@/lib/chains/evm/transactions';
-import { broadcast, mine } from '@/lib/chains';
-import { feePayerOf } from '@/lib/payouts';
+import { broadcast, mine, testAccountXpub } from '@/lib/chains';
+import { deriveAddress } from '@/lib/chains/derivation';
+import { feePayerOf, prepareCollection, setTreasury } from '@/lib/payouts';
 import { confirmClaim, makeRefund } from '@/lib/refunds';
 import { createUser, openSession } from '@/lib/users';
 import type { OrderRow } from '@/lib/orders/rows';
 import { createOrder, network, sandboxChain, watchOnce } from './support/chain';
 import { withTestGateway, type TestGateway } from './support/gateway';
 import { createTestMerchant, type TestMerchant } from './support/merchants';
+import { forgedSignature, TEST_PHRASE } from './support/sandbox-spends';
+import { rootOfPhrase, signerConfigSchema, signPlan } from '@/scripts/signer/sign-plan';
 
 let gateway: TestGateway;
 let merchant: TestMerchant;
@@ -274,4 +279,67 @@ it('keeps a fee payer per network for an admin, audited; refuses a bad checksum 
   expect(unescape(await page('/dashboard/funds?notice=fee-payer', admin))).toMatch(
     new RegExp(`${CHECKSUMMED}</\\w+>(<!-- -->)? \\(m/44'/60'/1'/0/0\\)`),
   );
+});
+
+it("takes a plan's signed transaction pasted on its page, audited; says why one is refused; refuses a viewer", async () => {
+  const shop = await createTestMerchant(gateway.db);
+  const litecoin = network('litecoin');
+  const treasury = deriveAddress(litecoin, testAccountXpub(litecoin), 90_000);
+  await setTreasury(gateway.db, { merchantId: shop.merchantId, network: 'litecoin', mode: 'test', address: treasury });
+  const paid = await createOrder(gateway.db, shop.test, { currency: 'LTC', network: 'litecoin', amount: '0.4' });
+  await broadcast(gateway.db, { network: litecoin, to: paid.address, tag: null, currency: 'LTC', amount: 40_000_000n });
+  await mine(gateway.db, litecoin, 3);
+  await watchOnce(gateway.db, sandboxChain(gateway.db, 'litecoin'));
+  const { planId } = await prepareCollection(gateway.db, {
+    merchantId: shop.merchantId,
+    mode: 'test',
+    network: 'litecoin',
+  });
+  const path = `/dashboard/funds/plans/${planId}`;
+  const admin = await cookieOf('admin', shop.merchantId);
+  // Signed as the merchant signs it: the plan file from this page, `npm run signer`'s own function, the public test seed.
+  const planFile = await (
+    await fetch(`${gateway.baseUrl}${path}/file?format=plan`, { headers: { cookie: admin } })
+  ).text();
+  const config = signerConfigSchema.parse({ network: 'litecoin', treasury, maxFee: '0.001' });
+  const { signed } = await signPlan(planFile, config, rootOfPhrase(TEST_PHRASE), { confirm: async () => true });
+  const fields = formFields(await page(path, admin), 'Submit');
+  const written = async () => [
+    await count('audit_log'),
+    await count('sandbox_transactions'),
+    await count('collection_plans where txid is not null'),
+  ];
+  const before = await written();
+
+  const viewer = await cookieOf('viewer', shop.merchantId);
+  expect(await page(path, viewer)).not.toContain('Submit the signed transaction');
+  const forbidden = await post(path, viewer, [...fields, ['transaction', signed.rawTx]]);
+  expect(forbidden.headers.get('location')).toMatch(/\/dashboard\/forbidden$/);
+
+  const owner = await cookieOf('owner', shop.merchantId);
+  const invalid = await post(path, owner, [...fields, ['transaction', 'not a transaction']]);
+  expect(invalid.headers.get('location')).toMatch(/\?notice=submit-invalid#submit$/);
+  expect(await page(`${path}?notice=submit-invalid`, owner)).toContain('Paste the signed transaction as hex');
+  const phrase = await post(path, owner, [...fields, ['transaction', TEST_PHRASE]]);
+  expect(phrase.headers.get('location')).toMatch(/\?notice=submit-key-material#submit$/);
+  const refused = await post(path, owner, [...fields, ['transaction', forgedSignature(signed.rawTx)]]);
+  expect(refused.headers.get('location')).toMatch(/\?notice=submit-refused#submit$/);
+  expect(unescape(await page(`${path}?notice=submit-refused`, `${owner}; ${setCookie(refused)}`))).toContain(
+    "The signed transaction was not taken: nothing was recorded. the sandbox's litecoin refused the transaction: input 0: its signature does not verify",
+  );
+  expect(await written()).toEqual(before);
+
+  // Pasted as a wrapped, upper-case hex dump: the same transaction.
+  const pasted = signed.rawTx.toUpperCase().replace(/(.{64})/g, '$1\n');
+  const taken = await post(path, admin, [...fields, ['transaction', pasted]]);
+  expect(taken.headers.get('location')).toMatch(/\?notice=submitted$/);
+  const shown = await page(`${path}?notice=submitted`, admin);
+  expect(shown).toContain(signed.txid);
+  expect(shown).toContain('taken by the node: waiting to be mined');
+  expect(shown).not.toContain('Submit the signed transaction');
+  const [entry] = await gateway.db.query<{ actor: string; detail: unknown }>(
+    `select actor, detail from audit_log where merchant_id = $1 and action = 'plan.submit'`,
+    [shop.merchantId],
+  );
+  expect(entry).toEqual({ actor: expect.stringMatching(/^admin-/), detail: { planId, mode: 'test' } });
 });

@@ -2,15 +2,19 @@
  * `npm run sandbox` as an operator runs it: through a running server that holds the embedded
  * database (the CLI goes through the control endpoint), and offline (the CLI opens the database
  * itself). A payment it prints is on the sandbox ledger in base units and reaches the order
- * through the server's watcher; mistakes exit 2 with a readable message, never a stack trace.
+ * through the server's watcher; mistakes exit 2 with a readable message, never a stack trace. A
+ * signed transaction handed on by `broadcast-raw` is taken and its id printed.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findNetwork } from '@/lib/catalog';
+import { faucetAddress } from '@/lib/chains/sandbox';
 import { openDatabase } from '@/lib/db/client';
 import { freePort } from '../scripts/lib/postgres.mjs';
 import { CLI_TEST_TIMEOUT, newDataDir, runCli, startServer, stopServer } from './support/cli';
 import { call, type Keys } from './support/gateway';
+import { spendOf } from './support/sandbox-spends';
 import { waitFor } from './support/worker-process';
 import { childEnv } from './support/test-env';
 
@@ -238,6 +242,29 @@ describe('npm run sandbox (embedded database)', () => {
     await withDatabase(async (db) => {
       const [row] = await db.query<{ n: number }>('select count(*)::int as n from sandbox_transfers');
       expect(row!.n).toBe(2);
+    });
+
+    // A signed transaction of the test seed spending the payment (docs/decisions/109; its refusals:
+    // tests/collections-sandbox): taken by the sandbox, its id printed, its output in the mempool.
+    const [deposit] = await withDatabase((db) =>
+      db.query<{ index: number }>('select derivation_index::int as index from addresses where address = $1', [
+        orders.offline.address,
+      ]),
+    );
+    const to = faucetAddress(findNetwork('litecoin')!);
+    const spend = spendOf(
+      [{ txid: offlineHash, vout: 0, amount: 12_500_000n, index: deposit!.index }],
+      to,
+      12_400_000n,
+    );
+    const taken = await sandboxExit('broadcast-raw', '--network', 'litecoin', spend.toUpperCase());
+    expect(taken.code, taken.stderr).toBe(0);
+    expect(taken.stdout).toMatch(/^[0-9a-f]{64}\n$/);
+    expect(taken.stderr).toContain("Taken by the sandbox's litecoin");
+    await withDatabase(async (db) => {
+      expect(await transferOf(db, taken.stdout.trim())).toEqual([
+        { network: 'litecoin', currency: 'LTC', amount: '12400000', to_address: to, tag: null, block_height: null },
+      ]);
     });
   });
 

@@ -1,6 +1,6 @@
 import 'server-only';
 import { z } from 'zod';
-import { MODE_VALUES, feePayerSchema, text } from '../protocol';
+import { MODE_VALUES, feePayerSchema, signedTransactionHex, text } from '../protocol';
 import type { Database } from '../db';
 import { findNetwork, type Network } from '../catalog';
 import { mine, resetClock } from '../chains';
@@ -10,6 +10,7 @@ import { found, isDomainErrorOf } from '../errors';
 import { createUser, disableUser, listUsers, recordAudit, resetPassword, ROLES } from '../users';
 import { listOrderDeliveries, resendWebhook, webhookEventOwner } from '../webhooks';
 import {
+  broadcastTransaction,
   collectionPlan,
   fundsOf,
   gapLimitOf,
@@ -69,6 +70,15 @@ export const adminCommand = z.discriminatedUnion('command', [
   }),
   /** Undoes `sandbox.mine --at` in the future: later blocks follow the wall clock again (docs/decisions/016). */
   z.object({ command: z.literal('sandbox.reset-clock'), network: z.string().min(1) }),
+  /**
+   * A signed Bitcoin-family transaction handed to the sandbox as collections/submit hands a plan's
+   * (docs/decisions/109): taken only after the sandbox's checks of its spends and signatures.
+   */
+  z.object({
+    command: z.literal('sandbox.broadcast-raw'),
+    network: text().min(1).max(64),
+    transaction: signedTransactionHex(),
+  }),
   /** Dashboard users. A password given here came from the CLI's standard input or prompt, never its arguments. */
   z.object({
     command: z.literal('users.create'),
@@ -287,6 +297,8 @@ export async function runAdminCommand(db: Database, command: AdminCommand): Prom
       const { tip, removed } = await resetClock(db, network);
       return { network: network.name, height: tip.height, time: tip.time.toISOString(), removed };
     }
+    case 'sandbox.broadcast-raw':
+      return broadcastTransaction(db, { mode: 'test', network: command.network, transaction: command.transaction });
     case 'users.create': {
       const { user, link } = await createUser(db, {
         merchant: command.merchant,

@@ -53,5 +53,11 @@ export {
   type PlanInputState,
 } from './lifecycle';
 export { broadcastTronPlan, prepareTronCollection, settleTronPlan } from './tron-collections';
-export { submitPlan, type SubmitPlan } from './submit';
+export {
+  broadcastTransaction,
+  submitPlan,
+  takesSubmission,
+  type BroadcastTransaction,
+  type SubmitPlan,
+} from './submit';
 export { checkTreasury, setTreasury, treasuryOf } from './treasury';

@@ -1,17 +1,25 @@
 import 'server-only';
 /**
- * A plan's signed transaction coming back (`collections/submit`, docs/decisions/094): from the
- * signer (`npm run signer -- --from-api`) or any wallet that signed the plan's PSBT. The gateway
- * takes it only when it is the plan's own transaction (lib/chains/utxo/transactions
- * `checkSubmission`), hands it to its node, and records it; a refusal writes nothing. The plan's
- * status still moves with the watcher alone (prepared until its transaction is in a block).
+ * A plan's signed transaction coming back (`collections/submit`, docs/decisions/094; the plan
+ * page's "Submit the signed transaction", docs/decisions/109): from the signer (`npm run signer --
+ * --from-api`) or any wallet that signed the plan's PSBT. The gateway takes it only when it is the
+ * plan's own transaction (lib/chains/utxo/transactions `checkSubmission`), hands it to its node,
+ * and records it; a refusal writes nothing. The plan's status still moves with the watcher alone
+ * (prepared until its transaction is in a block). `broadcastTransaction` hands on a signed
+ * transaction of no plan the same way (`npm run sandbox -- broadcast-raw`).
  */
 import { base64, hex } from '@scure/base';
 import { collectionNodeFor, networkFor } from '../chains';
-import { checkSubmission, SubmissionRefusal, type PlanSubmission } from '../chains/utxo/transactions';
+import {
+  checkSubmission,
+  isUtxoCoin,
+  signedTransactionId,
+  SubmissionRefusal,
+  type PlanSubmission,
+} from '../chains/utxo/transactions';
 import { bare, collectionPlans, param, sql, statement, type Database } from '../db';
 import { NotFound } from '../errors';
-import type { Mode, PlanSubmitted } from '../protocol';
+import type { Mode, MoneyOutPlan, PlanSubmitted, StoredAccountPlan } from '../protocol';
 import { collectionPlan, type PlanWrite } from './collections';
 import { CollectionRefused } from './errors';
 
@@ -39,6 +47,13 @@ const RECORD_TXID = statement<unknown, { id: string; txid: string }>(
   where ${collectionPlans.id} = ${param('id')}`,
 );
 
+/** The plans whose signed transaction the gateway broadcasts: Bitcoin and litecoin PSBT plans (EVM and Tron plans are the signer's to broadcast). */
+export function takesSubmission(
+  plan: MoneyOutPlan | StoredAccountPlan,
+): plan is MoneyOutPlan & { network: 'bitcoin' | 'litecoin' } {
+  return 'psbt' in plan && (plan.network === 'bitcoin' || plan.network === 'litecoin');
+}
+
 /**
  * Checks the signed transaction against the plan, broadcasts it through the network's node, then
  * records its id with the caller's writes (the request's nonce, the audit entry) in one
@@ -50,8 +65,7 @@ export async function submitPlan(db: Database, request: SubmitPlan, write: PlanW
   if (!plan) throw new NotFound('Plan', request.id);
   if (plan.status !== 'prepared')
     throw new CollectionRefused(`plan ${plan.planId} takes no transaction: ${WHY_NOT_PREPARED[plan.status]}`);
-  // EVM and Tron plans are signed transactions the merchant's signer broadcasts itself.
-  if (!('psbt' in plan) || (plan.network !== 'bitcoin' && plan.network !== 'litecoin'))
+  if (!takesSubmission(plan))
     throw new CollectionRefused(`${plan.network} plans are not submitted through the gateway`);
   const submission: PlanSubmission =
     request.psbt !== undefined ? { psbt: base64.decode(request.psbt) } : { rawTx: hex.decode(request.transaction!) };
@@ -62,20 +76,61 @@ export async function submitPlan(db: Database, request: SubmitPlan, write: PlanW
     if (error instanceof SubmissionRefusal) throw new CollectionRefused(error.message);
     throw error;
   }
-  // Test mode: the sandbox takes it, after checking its spends and signatures (docs/decisions/097).
-  const network = networkFor(request.mode, plan.network);
-  const node = network ? collectionNodeFor(db, request.mode, network) : undefined;
-  if (!node) throw new CollectionRefused(`${plan.network} has no node configured to broadcast to`);
-  const answer = await node.broadcast(checked.rawTx);
-  const chain = request.mode === 'test' ? `the sandbox's ${plan.network}` : `the ${plan.network} node`;
-  if (answer.outcome === 'unanswered')
-    throw new CollectionRefused(
-      `${chain} did not answer: nothing was recorded; submit again (a transaction it took already is taken again)`,
-    );
-  if (answer.outcome === 'refused') throw new CollectionRefused(`${chain} refused the transaction: ${answer.reason}`);
+  await handToChain(db, request.mode, plan.network, checked.rawTx);
   await db.transaction(async (tx) => {
     await RECORD_TXID.run(tx, { id: plan.planId, txid: checked.txid });
     await write.within?.(tx, plan.planId);
   });
   return { planId: plan.planId, kind: plan.kind, status: plan.status, txid: checked.txid };
+}
+
+/** A signed transaction handed on without a plan (`npm run sandbox -- broadcast-raw`). */
+export interface BroadcastTransaction {
+  mode: Mode;
+  network: string;
+  /** The signed transaction, hex. */
+  transaction: string;
+}
+
+/**
+ * Hands a signed Bitcoin-family transaction of no plan to `mode`'s chain, as `submitPlan` hands a
+ * plan's (docs/decisions/109): in test mode the sandbox takes it only after its checks (every
+ * input an unspent output it holds, no more paid than held, every signature verified), so a
+ * forged or double-spending transaction is refused with its reason and nothing is written.
+ * Answers its id. Whatever plan it is the transaction of moves as the watcher sees it.
+ */
+export async function broadcastTransaction(
+  db: Database,
+  request: BroadcastTransaction,
+): Promise<{ network: string; txid: string }> {
+  const network = networkFor(request.mode, request.network);
+  if (!network || !isUtxoCoin(network.name))
+    throw new CollectionRefused(`${request.network} is not a Bitcoin-family network of ${request.mode} mode`);
+  let txid: string;
+  try {
+    txid = signedTransactionId(hex.decode(request.transaction.toLowerCase()));
+  } catch (error) {
+    if (error instanceof SubmissionRefusal) throw new CollectionRefused(error.reasons.join('; '));
+    throw new CollectionRefused('the transaction is not hex');
+  }
+  await handToChain(db, request.mode, network.name, request.transaction.toLowerCase());
+  return { network: network.name, txid };
+}
+
+/**
+ * The one way a signed transaction leaves the gateway: to the network's node live, to the sandbox
+ * in test mode (which checks its spends and signatures, docs/decisions/097). Throws
+ * CollectionRefused with the chain's own reason when it was not taken.
+ */
+async function handToChain(db: Database, mode: Mode, networkName: string, rawTx: string): Promise<void> {
+  const network = networkFor(mode, networkName);
+  const node = network ? collectionNodeFor(db, mode, network) : undefined;
+  if (!node) throw new CollectionRefused(`${networkName} has no node configured to broadcast to`);
+  const answer = await node.broadcast(rawTx);
+  const chain = mode === 'test' ? `the sandbox's ${networkName}` : `the ${networkName} node`;
+  if (answer.outcome === 'unanswered')
+    throw new CollectionRefused(
+      `${chain} did not answer: nothing was recorded; submit again (a transaction it took already is taken again)`,
+    );
+  if (answer.outcome === 'refused') throw new CollectionRefused(`${chain} refused the transaction: ${answer.reason}`);
 }

@@ -652,6 +652,16 @@ export const listCollectionsRequest = z.object({ status: optional(z.enum(PLAN_ST
 /** collections/get. */
 export const getCollectionRequest = z.object({ id: id() });
 /**
+ * A signed transaction, lower-case hex, at most 1,000,000 characters (a standard transaction is at
+ * most 400 kB): collections/submit's `transaction`, and the same field of the plan page's form and
+ * `npm run sandbox -- broadcast-raw` (docs/decisions/109), which lower-case what they are given first.
+ */
+export const signedTransactionHex = () =>
+  z
+    .string({ error: 'must be the signed transaction, hex' })
+    .max(1_000_000, 'must be at most 1000000 characters')
+    .regex(/^(?:[0-9a-f]{2})+$/, 'must be the signed transaction, lower-case hex');
+/**
  * collections/submit: a plan's transaction, signed (docs/collections.md): the signed PSBT (base64)
  * or the signed transaction (hex), exactly one. A standard transaction is at most 400 kB, so a
  * submission may be up to a megabyte (`SUBMISSION_BODY_LIMIT_BYTES`).
@@ -665,12 +675,7 @@ export const submitPlanRequest = z
         .max(1_000_000, 'must be at most 1000000 characters')
         .regex(/^(?:[A-Za-z0-9+/]{4})+(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/, 'must be the signed PSBT, base64'),
     ),
-    transaction: optional(
-      z
-        .string({ error: 'must be the signed transaction, hex' })
-        .max(1_000_000, 'must be at most 1000000 characters')
-        .regex(/^(?:[0-9a-f]{2})+$/, 'must be the signed transaction, lower-case hex'),
-    ),
+    transaction: optional(signedTransactionHex()),
   })
   .superRefine((request, ctx) => {
     if ((request.psbt === undefined) === (request.transaction === undefined))

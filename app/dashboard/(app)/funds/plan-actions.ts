@@ -2,17 +2,19 @@
 /**
  * "Prepare collection" on the Funds page (docs/collections.md): a plan that moves a network's
  * confirmed deposit outputs to the treasury, for the merchant to download and sign on its own
- * machine. The session and the `settings` permission are checked here, every call; the form is
- * parsed with zod; the plan and its audit entry (`collection.prepare`) commit together. A plan
- * that cannot be prepared comes back to the page with lib/payouts' reason.
+ * machine; and "Submit" on a plan's page: its signed transaction pasted back, handed to the node
+ * (the sandbox in test mode) as `collections/submit` hands it (docs/decisions/109). The session
+ * and the `settings` permission are checked here, every call; the forms are parsed with zod; the
+ * plan and its audit entry (`collection.prepare`, `plan.submit`) commit together. A plan that
+ * cannot be prepared, or a transaction refused, comes back to the page with lib/payouts' reason.
  */
 import { cookies } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { z } from 'zod';
 import { getDatabase } from '@/lib/db';
 import { isDomainErrorOf } from '@/lib/errors';
-import { prepareAnyCollection } from '@/lib/payouts';
-import { feePayerSchema } from '@/lib/protocol';
+import { prepareAnyCollection, refuseKeyMaterial, submitPlan } from '@/lib/payouts';
+import { feePayerSchema, signedTransactionHex } from '@/lib/protocol';
 import { postedForm } from '@/lib/security';
 import { recordAudit } from '@/lib/users';
 import { clientAddress, requireAction } from '../../session';
@@ -80,4 +82,61 @@ export async function prepareCollectionAction(posted: FormData): Promise<void> {
     redirect('/dashboard/funds?notice=plan-refused');
   }
   redirect(`/dashboard/funds/plans/${planId}?notice=prepared`);
+}
+
+// Pasted: line breaks and spaces of a wrapped hex dump, and upper case, are not the transaction's.
+const PASTED_TRANSACTION = z
+  .string()
+  .max(1_100_000)
+  .transform((pasted) => pasted.replace(/\s+/g, '').toLowerCase())
+  .pipe(signedTransactionHex());
+
+/**
+ * "Submit" on a plan's page: the plan's signed transaction (hex, as `npm run signer` writes it),
+ * checked to be the plan's own and handed to the node by lib/payouts `submitPlan`, the function
+ * behind `collections/submit`; taken, its id and the audit entry (`plan.submit`) commit together.
+ */
+export async function submitSignedPlanAction(posted: FormData): Promise<void> {
+  const form = postedForm(posted);
+  const session = await requireAction('settings');
+  const planId = z.uuid().safeParse(form.get('planId'));
+  if (!planId.success) redirect('/dashboard/funds');
+  const page = `/dashboard/funds/plans/${planId.data}`;
+  const pasted = form.get('transaction') ?? '';
+  // A seed or private key pasted by mistake: said as such (never echoed, kept or logged), as the API refuses one.
+  try {
+    if (typeof pasted === 'string') refuseKeyMaterial({ transaction: pasted });
+  } catch (error) {
+    if (!isDomainErrorOf(error, 'KeyMaterialRefused')) throw error;
+    redirect(`${page}?notice=submit-key-material#submit`);
+  }
+  const transaction = PASTED_TRANSACTION.safeParse(pasted);
+  if (!transaction.success) redirect(`${page}?notice=submit-invalid#submit`);
+  const db = await getDatabase();
+  const ip = await clientAddress();
+  try {
+    await submitPlan(
+      db,
+      { merchantId: session.merchantId, mode: session.mode, id: planId.data, transaction: transaction.data },
+      {
+        within: (tx, id) =>
+          recordAudit(tx, {
+            merchantId: session.merchantId,
+            userId: session.userId,
+            actor: session.email,
+            action: 'plan.submit',
+            detail: { planId: id, mode: session.mode },
+            ip,
+          }),
+      },
+    );
+  } catch (error) {
+    if (isDomainErrorOf(error, 'NotFound')) redirect('/dashboard/funds');
+    if (!isDomainErrorOf(error, 'CollectionRefused')) throw error;
+    // Every reason of a transaction of many inputs could outgrow a cookie (4 KB): the first ones say enough.
+    const reason = error.message.length > 600 ? `${error.message.slice(0, 600)}…` : error.message;
+    (await cookies()).set(PLAN_REFUSAL_COOKIE, reason, { ...PLAN_REFUSAL_COOKIE_OPTIONS, path: page });
+    redirect(`${page}?notice=submit-refused#submit`);
+  }
+  redirect(`${page}?notice=submitted`);
 }

@@ -43,6 +43,11 @@ function decode(submission: PlanSubmission): Transaction {
   }
 }
 
+/** The id of a signed transaction handed on without a plan (docs/decisions/109); SubmissionRefusal when it does not decode. */
+export function signedTransactionId(rawTx: Uint8Array): string {
+  return decode({ rawTx }).id;
+}
+
 function outpoints(tx: Transaction): string[] {
   const out: string[] = [];
   for (let i = 0; i < tx.inputsLength; i++) {

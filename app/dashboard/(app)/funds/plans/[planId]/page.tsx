@@ -1,23 +1,54 @@
 import type { Metadata } from 'next';
+import { cookies } from 'next/headers';
 import { notFound } from 'next/navigation';
 import { z } from 'zod';
 import { Amount, LINK, Mono, Notice, PageBody, Section, Time } from '@/components/dashboard/ui';
 import { StatusBadge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Field } from '@/components/ui/field';
+import { Textarea } from '@/components/ui/input';
 import { getDatabase } from '@/lib/db';
 import { findNetwork } from '@/lib/catalog';
 import { formatUnits } from '@/lib/money';
-import { collectionPlan } from '@/lib/payouts';
+import { collectionPlan, takesSubmission } from '@/lib/payouts';
 import type { StoredAccountPlan } from '@/lib/protocol';
+import { can } from '@/lib/users';
 import { requirePage } from '../../../../session';
+import { submitSignedPlanAction } from '../../plan-actions';
+import { PLAN_REFUSAL_COOKIE } from '../../plan-cookie';
 
 export const metadata: Metadata = { title: 'Plan' };
 
-const NOTICE_PARAM = z.object({ notice: z.enum(['prepared']).optional().catch(undefined) });
+const NOTICES = {
+  prepared: { tone: 'success', text: 'Plan prepared: download it and sign it on your own machine.' },
+  submitted: {
+    tone: 'success',
+    text: 'The signed transaction is the plan’s own and the node took it: this plan moves when it is mined.',
+  },
+  'submit-invalid': {
+    tone: 'error',
+    text: 'Paste the signed transaction as hex (what npm run signer writes as rawTx): nothing was submitted.',
+  },
+  'submit-refused': { tone: 'error', text: 'The signed transaction was not taken: nothing was recorded.' },
+  'submit-key-material': {
+    tone: 'error',
+    text: 'That was a private key or a recovery phrase, not a transaction: the gateway never takes one, and nothing was kept. Sign with npm run signer on your own machine and paste its rawTx.',
+  },
+} as const;
+type PlanNotice = keyof typeof NOTICES;
+
+const NOTICE_PARAM = z.object({
+  notice: z
+    .enum(Object.keys(NOTICES) as [PlanNotice, ...PlanNotice[]])
+    .optional()
+    .catch(undefined),
+});
 
 /**
  * One collection or refund plan (docs/collections.md): what it spends and pays, its status as the
  * watcher moves it, and the files to sign on the merchant's own machine: the plan `npm run signer`
- * reads, and the bare PSBT for a wallet that signs PSBTs. Read only; any dashboard user sees it.
+ * reads, and the bare PSBT for a wallet that signs PSBTs. Any dashboard user sees it; an owner or
+ * admin may paste a Bitcoin or litecoin plan's signed transaction back (docs/decisions/109).
  */
 export default async function PlanPage({
   params,
@@ -31,6 +62,8 @@ export default async function PlanPage({
   const plan = await collectionPlan(await getDatabase(), session.merchantId, session.mode, planId);
   if (!plan) notFound();
   const { notice } = NOTICE_PARAM.parse(await searchParams);
+  // Why a submission was refused comes in a short-lived cookie (./plan-cookie.ts), never the URL.
+  const refusal = notice === 'submit-refused' ? (await cookies()).get(PLAN_REFUSAL_COOKIE)?.value : undefined;
   if (!('psbt' in plan)) return <AccountPlan plan={plan} notice={notice} />;
   const back =
     plan.kind === 'refund' && plan.refund.orderId
@@ -85,14 +118,51 @@ export default async function PlanPage({
       back={back}
       title={plan.kind === 'refund' ? 'Refund plan' : 'Collection plan'}
       notice={notice}
+      refusal={refusal}
       rows={rows}
       files={[
         { format: 'psbt', name: `plan-${plan.planId}.psbt`, use: ' (BIP 174 version 0) for a wallet that signs PSBTs' },
       ]}
+      submit={
+        takesSubmission(plan) && plan.status === 'prepared' && !plan.acceptedAt && can(session.role, 'settings') ? (
+          <SubmitForm planId={plan.planId} />
+        ) : null
+      }
     >
       The signer checks every input and output itself, shows them and asks before signing; broadcast the signed
-      transaction from your own node or wallet, and the watcher moves this plan as it is mined and confirmed.
+      transaction from your own node or wallet, or submit it here, and the watcher moves this plan as it is mined and
+      confirmed.
     </PlanView>
+  );
+}
+
+/**
+ * The signed transaction pasted back (./plan-actions.ts): checked to be this plan's own transaction
+ * and handed to the node, or to the sandbox in test mode, as `collections/submit` does. A plain
+ * form: it works without JavaScript.
+ */
+function SubmitForm({ planId }: { planId: string }) {
+  return (
+    <Section title="Submit the signed transaction" id="submit">
+      <form action={submitSignedPlanAction} className="space-y-2">
+        <input type="hidden" name="planId" value={planId} />
+        <Field
+          label="Signed transaction (hex)"
+          hint="The rawTx of the file npm run signer wrote, or your wallet's signed transaction: the gateway takes it only if it is this plan's."
+        >
+          <Textarea
+            name="transaction"
+            required
+            rows={4}
+            maxLength={1_000_000}
+            autoComplete="off"
+            spellCheck={false}
+            className="font-mono"
+          />
+        </Field>
+        <Button type="submit">Submit</Button>
+      </form>
+    </Section>
   );
 }
 
@@ -108,7 +178,7 @@ function inCoin(network: string, ticker: string, amount: string): React.ReactNod
  * by each address's step, docs/decisions/107), and the
  * plan file; it has no PSBT. Its status moves as the watcher sees its transfers to the treasury.
  */
-function AccountPlan({ plan, notice }: { plan: StoredAccountPlan; notice?: 'prepared' }) {
+function AccountPlan({ plan, notice }: { plan: StoredAccountPlan; notice?: PlanNotice }) {
   const evm = 'family' in plan ? plan : null;
   const tron = 'family' in plan ? null : plan;
   const native = findNetwork(plan.network)?.currencies.find((c) => !c.contract)?.ticker ?? '';
@@ -200,23 +270,31 @@ function PlanView({
   back,
   title,
   notice,
+  refusal,
   rows,
   files,
+  submit,
   children,
 }: {
   plan: { planId: string };
   back: { href: string; label: string };
   title: string;
-  notice?: 'prepared';
+  notice?: PlanNotice;
+  /** Why a submission was refused, from the action's cookie. */
+  refusal?: string;
   rows: [string, React.ReactNode][];
   files: { format: string; name: string; use: string }[];
+  /** The form that takes the signed transaction back, where this plan and this user may submit one. */
+  submit?: React.ReactNode;
   children: React.ReactNode;
 }) {
   const file = `/dashboard/funds/plans/${plan.planId}/file`;
   return (
     <PageBody title={title} description={<Mono>{plan.planId}</Mono>} back={back}>
-      {notice === 'prepared' && (
-        <Notice tone="success">Plan prepared: download it and sign it on your own machine.</Notice>
+      {notice && (
+        <Notice tone={NOTICES[notice].tone}>
+          {refusal ? `${NOTICES[notice].text} ${refusal}` : NOTICES[notice].text}
+        </Notice>
       )}
       <PlanRows rows={rows} />
       <Section title="Sign it where your keys are" id="sign">
@@ -239,6 +317,7 @@ function PlanView({
         </ul>
         <p className="mt-2 text-sm">{children}</p>
       </Section>
+      {submit}
     </PageBody>
   );
 }
