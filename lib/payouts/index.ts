@@ -22,6 +22,7 @@ export {
   type PrepareCollection,
 } from './collections';
 export { collectedCurrency, evmPlansWithNoncesUsed } from './account-collections';
+export { evmRefundSightings } from './evm-refund-plans';
 export {
   CollectionRefused,
   DepositKeyInvalid,
@@ -46,9 +47,11 @@ export { refuseKeyMaterial } from './key-material';
 export { prepareRefundPlan, type RefundToPay } from './refund-plans';
 export {
   decideAccountPlan,
+  decideEvmRefundPlan,
   decidePlan,
   isFinalPlanStatus,
   type AccountPlanInputState,
+  type EvmRefundSighting,
   type PlanDecision,
   type PlanInputState,
 } from './lifecycle';

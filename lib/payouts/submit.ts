@@ -7,11 +7,12 @@ import 'server-only';
  * status still moves with the watcher alone (prepared until its transaction is in a block).
  */
 import { base64, hex } from '@scure/base';
-import { collectionNodeFor, networkFor } from '../chains';
+import { collectionNodeFor, evmCollectionNode, liveChainConfig, networkFor } from '../chains';
+import { EvmSubmissionRefusal, checkEvmRefundSubmission } from '../chains/evm/transactions';
 import { checkSubmission, SubmissionRefusal, type PlanSubmission } from '../chains/utxo/transactions';
 import { bare, collectionPlans, param, sql, statement, type Database } from '../db';
 import { NotFound } from '../errors';
-import type { Mode, PlanSubmitted } from '../protocol';
+import type { EvmRefundPlan, Mode, PlanSubmitted } from '../protocol';
 import { collectionPlan, type PlanWrite } from './collections';
 import { CollectionRefused } from './errors';
 
@@ -50,7 +51,8 @@ export async function submitPlan(db: Database, request: SubmitPlan, write: PlanW
   if (!plan) throw new NotFound('Plan', request.id);
   if (plan.status !== 'prepared')
     throw new CollectionRefused(`plan ${plan.planId} takes no transaction: ${WHY_NOT_PREPARED[plan.status]}`);
-  // EVM and Tron plans are signed transactions the merchant's signer broadcasts itself.
+  if ('transaction' in plan) return submitEvmRefund(db, request, plan, write);
+  // EVM collection and Tron plans are signed transactions the merchant's signer broadcasts itself.
   if (!('psbt' in plan) || (plan.network !== 'bitcoin' && plan.network !== 'litecoin'))
     throw new CollectionRefused(`${plan.network} plans are not submitted through the gateway`);
   const submission: PlanSubmission =
@@ -73,6 +75,45 @@ export async function submitPlan(db: Database, request: SubmitPlan, write: PlanW
       `${chain} did not answer: nothing was recorded; submit again (a transaction it took already is taken again)`,
     );
   if (answer.outcome === 'refused') throw new CollectionRefused(`${chain} refused the transaction: ${answer.reason}`);
+  await db.transaction(async (tx) => {
+    await RECORD_TXID.run(tx, { id: plan.planId, txid: checked.txid });
+    await write.within?.(tx, plan.planId);
+  });
+  return { planId: plan.planId, kind: plan.kind, status: plan.status, txid: checked.txid };
+}
+
+/**
+ * An EVM refund plan's signed transaction (docs/decisions/112): taken only when it is the plan's
+ * own, field for field and signed by the treasury, then handed to the network's node; its hash is
+ * recorded with the caller's writes, and the watcher follows it by its receipt.
+ */
+async function submitEvmRefund(
+  db: Database,
+  request: SubmitPlan,
+  plan: EvmRefundPlan,
+  write: PlanWrite,
+): Promise<PlanSubmitted> {
+  if (request.transaction === undefined)
+    throw new CollectionRefused('an EVM refund plan takes its signed transaction (hex), not a PSBT');
+  let checked;
+  try {
+    checked = await checkEvmRefundSubmission(plan.transaction, request.transaction);
+  } catch (error) {
+    if (error instanceof EvmSubmissionRefusal) throw new CollectionRefused(error.message);
+    throw error;
+  }
+  const network = networkFor(request.mode, plan.network);
+  const cfg = network && liveChainConfig(network.name);
+  if (!network || !cfg) throw new CollectionRefused(`${plan.network} has no node configured to broadcast to`);
+  try {
+    await evmCollectionNode(network, cfg).sendRaw(checked.raw);
+  } catch (error) {
+    // Taken before (a replay of a transaction the node knows) is not a refusal: the nonce check of the request is.
+    if (!/already known/i.test((error as Error).message ?? ''))
+      throw new CollectionRefused(
+        `the ${plan.network} node refused the transaction: ${(error as Error).message.split('\n')[0]}`,
+      );
+  }
   await db.transaction(async (tx) => {
     await RECORD_TXID.run(tx, { id: plan.planId, txid: checked.txid });
     await write.within?.(tx, plan.planId);
