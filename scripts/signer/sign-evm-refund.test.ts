@@ -98,7 +98,11 @@ function paying(paid: bigint, token = false, to = DEPOSIT): (hash: string) => Pr
             logs: [
               {
                 address: TOKEN,
-                topics: encodeEventTopics({ abi: TRANSFER, eventName: 'Transfer', args: { from: PAYER, to } }),
+                topics: encodeEventTopics({
+                  abi: TRANSFER,
+                  eventName: 'Transfer',
+                  args: { from: PAYER, to },
+                }) as string[],
                 data: pad(toHex(paid)),
               },
             ],
