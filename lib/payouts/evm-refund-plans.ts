@@ -61,6 +61,7 @@ export async function prepareEvmRefundPlan(
     token: currency.contract ?? null,
     amount: request.amount,
   };
+  // The call the refund makes (its recipient, value and calldata), for the node to estimate before nonce and fees are read.
   const probe = evmRefundTransaction(intent, 0, { maxFeePerGas: 0n, maxPriorityFeePerGas: 0n }, REFUND_MIN_GAS);
   let gas: bigint;
   try {

@@ -47,11 +47,9 @@ export { refuseKeyMaterial } from './key-material';
 export { prepareRefundPlan, type RefundToPay } from './refund-plans';
 export {
   decideAccountPlan,
-  decideEvmRefundPlan,
   decidePlan,
   isFinalPlanStatus,
   type AccountPlanInputState,
-  type EvmRefundSighting,
   type PlanDecision,
   type PlanInputState,
 } from './lifecycle';
