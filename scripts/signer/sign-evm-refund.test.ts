@@ -13,6 +13,7 @@ import {
   addressOfKey,
   checkEvmRefundSubmission,
   evmRefundTransaction,
+  signEvmRefundTransaction,
 } from '../../lib/chains/evm/transactions';
 import { SignerRefusal } from '../../lib/chains/utxo/transactions';
 import { evmRefundPlanSchema, type EvmRefundPlan } from '../../lib/protocol';
@@ -142,6 +143,14 @@ describe('an EVM refund plan at the signer', () => {
     const other = plan(parseEther('0.2'));
     other.transaction.nonce = 8;
     await expect(checkEvmRefundSubmission(other.transaction, signed.rawTx)).rejects.toThrow(/nonce differ/);
+    // The plan's transaction signed by another key than the treasury's; and not a transaction at all.
+    const forged = await signEvmRefundTransaction(honest.transaction, root.derive("m/44'/60'/9'/0/0"));
+    await expect(checkEvmRefundSubmission(honest.transaction, forged.raw)).rejects.toThrow(
+      /its signer \(0x[0-9a-fA-F]{40}\) differ/,
+    );
+    await expect(checkEvmRefundSubmission(honest.transaction, 'deadbeef')).rejects.toThrow(
+      /not a signed EVM transaction/,
+    );
   });
 
   it('signs an honest USDT refund: transfer(payer, amount) on the configured token', async () => {
