@@ -36,7 +36,8 @@ import { signTronPlan, tronPlanOf, tronSignerConfigSchema } from './signer/tron'
 import { SignerRefusal } from '../lib/chains/utxo/transactions';
 import { evmSignerConfigSchema, signEvmPlanText } from './signer/sign-evm';
 import { apiKeyFileSchema, readPlan, type GatewayClient, type PlanAsked } from './signer/api';
-import { answerRefusals, signAndSubmit } from './signer/from-api';
+import { answerRefusals, signAndSubmit, submitSigned } from './signer/from-api';
+import { evmRefundPlanOf, nodePaymentReader, signEvmRefundPlan } from './signer/sign-evm-refund';
 
 const USAGE = `usage: npm run signer -- sign --plan PLAN.json --config SIGNER.json [--seed-file FILE] [--out FILE] [--yes]
        npm run signer -- sign --from-api URL --plan-id ID --api-key KEY.json --config SIGNER.json [...]
@@ -49,7 +50,8 @@ const USAGE = `usage: npm run signer -- sign --plan PLAN.json --config SIGNER.js
                exactly as a file's, and a refund is kept in the ledger before the signature leaves
   --config     this signer's own settings: {"network", "chain", "treasury", "maxFee", "node"?,
                "refundDailyCap"?, "ledger"?}; for an EVM network {"family": "evm", "network",
-               "chainId", "treasury", "tokens", "gasPayerPath"?, "maxGasPayerSpend"}; for Tron
+               "chainId", "treasury", "tokens", "gasPayerPath"?, "maxGasPayerSpend", and for
+               refunds "treasuryPath", "node": {"url"}, "refundDailyCaps": {"USDT": "500"}, "ledger"?}; for Tron
                {"network": "tron", "chain", "treasury", "tokens", "maxBurn", "resourcePath"?}
   --seed-file  a file holding the BIP 39 phrase (otherwise it is asked for; nothing is echoed)
   --out        where to write the signed transaction (default: printed)
@@ -87,13 +89,8 @@ async function main(): Promise<number> {
     return 2;
   }
   const configJson: unknown = JSON.parse(fs.readFileSync(configFile, 'utf8'));
-  if ((configJson as { family?: unknown } | null)?.family === 'evm') {
-    if (!planFile) {
-      console.error('EVM plans are read from a file (--plan); --from-api reads Bitcoin-family and Tron plans');
-      return 2;
-    }
-    return signEvm(args, planFile, configFile, configJson);
-  }
+  if ((configJson as { family?: unknown } | null)?.family === 'evm')
+    return signEvm(args, planFile, configFile, configJson, api);
   const planText = api ? await readPlan(api.client, api.asked) : fs.readFileSync(planFile!, 'utf8');
   let planJson: unknown;
   try {
@@ -198,25 +195,78 @@ function writeOut(args: string[], signed: unknown): void {
   else process.stdout.write(text);
 }
 
-/** An EVM collection plan: its signed transactions, in the order they are to be sent, as JSON. */
-async function signEvm(args: string[], planFile: string, configFile: string, configJson: unknown): Promise<number> {
+/**
+ * An EVM plan: a refund plan (docs/decisions/112; from a file, or read through the API and
+ * submitted back), its signed transaction as JSON, the refund kept in the ledger first; or a
+ * collection plan (a file), its signed transactions in the order they are to be sent.
+ */
+async function signEvm(
+  args: string[],
+  planFile: string | undefined,
+  configFile: string,
+  configJson: unknown,
+  api: { client: GatewayClient; asked: PlanAsked } | undefined,
+): Promise<number> {
   const parsed = evmSignerConfigSchema.safeParse(configJson);
   if (!parsed.success) {
     console.error(`${configFile}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
     return 2;
   }
+  const config = parsed.data;
+  const planText = api ? await readPlan(api.client, api.asked) : fs.readFileSync(planFile!, 'utf8');
+  let planJson: unknown;
+  try {
+    planJson = JSON.parse(planText);
+  } catch {
+    throw new Error('the plan is not JSON');
+  }
+  const refundPlan = evmRefundPlanOf(planJson);
+  if (!refundPlan && api) {
+    console.error('EVM collection plans are read from a file (--plan); --from-api reads refund plans (--refund-id)');
+    return 2;
+  }
   const seedFile = option(args, '--seed-file');
   const phrase = seedFile ? fs.readFileSync(seedFile, 'utf8') : await ask('Seed phrase (BIP 39): ', true);
-  const signed = await signEvmPlanText(fs.readFileSync(planFile, 'utf8'), parsed.data, rootOfPhrase(phrase), {
-    confirm: async (summary) => {
-      console.error(summary);
-      if (args.includes('--yes')) return true;
-      return /^y(es)?$/i.test((await ask('Sign these transactions? (yes/no) ')).trim());
-    },
-  });
-  writeOut(args, signed);
+  const root = rootOfPhrase(phrase);
+  const confirm = async (summary: string) => {
+    console.error(summary);
+    if (args.includes('--yes')) return true;
+    return /^y(es)?$/i.test((await ask('Sign? (yes/no) ')).trim());
+  };
   const out = option(args, '--out');
-  console.error(`signed: ${signed.transactions.length} transactions${out ? ` written to ${out}` : ''}`);
+  if (!refundPlan) {
+    const signed = await signEvmPlanText(planText, config, root, { confirm });
+    writeOut(args, signed);
+    console.error(`signed: ${signed.transactions.length} transactions${out ? ` written to ${out}` : ''}`);
+    return 0;
+  }
+  const ledgerFile = config.ledger
+    ? path.resolve(path.dirname(configFile), config.ledger)
+    : path.join(path.dirname(configFile), 'signer-ledger.json');
+  const ledger: RefundLedger = fs.existsSync(ledgerFile)
+    ? ledgerSchema.parse(JSON.parse(fs.readFileSync(ledgerFile, 'utf8')))
+    : { refunds: [] };
+  const io = {
+    ledger,
+    confirm,
+    ...(config.node && { readPayment: nodePaymentReader(config.node.url, config.chainId) }),
+    // The ledger holds the refund before the transaction leaves this program: a refund signed is counted, broadcast or not.
+    keepLedger: (next: RefundLedger) =>
+      fs.writeFileSync(ledgerFile, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 }),
+    onSigned: (signed: Signed) => {
+      writeOut(args, signed);
+      console.error(`signed: transaction ${signed.txid}${out ? ` written to ${out}` : ''}`);
+    },
+  };
+  const sign = () => signEvmRefundPlan(refundPlan, config, root, io);
+  if (api) {
+    const { submitted } = await submitSigned(api.client, api.asked, planText, sign, io);
+    console.error(`submitted: the gateway's node took transaction ${submitted.txid} (plan ${submitted.status})`);
+    return 0;
+  }
+  const { signed, ledgerEntry } = await sign();
+  if (ledgerEntry) io.keepLedger({ refunds: [...ledger.refunds, ledgerEntry] });
+  io.onSigned(signed);
   return 0;
 }
 

@@ -11,7 +11,8 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, expect, it } from 'vitest';
 import { faucetAddress } from '@/lib/chains/sandbox';
-import { buildEvmCollectionPlan } from '@/lib/chains/evm/transactions';
+import { buildEvmCollectionPlan, evmRefundTransaction } from '@/lib/chains/evm/transactions';
+import { evmRefundPlanSchema } from '@/lib/protocol';
 import { broadcast, mine, testAccountXpub } from '@/lib/chains';
 import { deriveAddress } from '@/lib/chains/derivation';
 import { feePayerOf, prepareCollection, setTreasury } from '@/lib/payouts';
@@ -242,6 +243,71 @@ it("shows a plan with its files to the merchant's users, and to nobody else", as
   const evmJson = await fetch(`${evmFile}?format=plan`, { headers: { cookie: viewer } });
   expect(await evmJson.json()).toEqual({ ...evm, status: 'prepared', reason: null });
   expect((await fetch(`${evmFile}?format=psbt`, { headers: { cookie: viewer } })).status).toBe(400);
+
+  // An EVM refund plan (docs/decisions/112): the refund from the treasury, its gas at most, the plan file only.
+  const [{ id: refundId }] = (await gateway.db.query<{ id: string }>(
+    'select id from refunds where merchant_id = $1 limit 1',
+    [merchant.merchantId],
+  )) as [{ id: string }];
+  const payer = '0x00000000000000000000000000000000000A11cE';
+  const refundPlan = {
+    planId: randomUUID(),
+    kind: 'refund',
+    format: 'evm',
+    mode: 'test',
+    network: 'ethereum',
+    chainId: 1,
+    currency: 'ETH',
+    token: null,
+    treasury: EVM_TREASURY,
+    transaction: evmRefundTransaction(
+      { chainId: 1, treasury: EVM_TREASURY, destination: payer, token: null, amount: 2n * 10n ** 17n },
+      3,
+      { maxFeePerGas: 1_000_000_000n, maxPriorityFeePerGas: 1n },
+      21_000n,
+    ),
+    refund: {
+      refundId,
+      orderId: order.id,
+      invoiceId: null,
+      depositId: null,
+      amount: '0.2',
+      pays: '0.2',
+      feeFromRefund: false,
+      destination: payer,
+      addressConfirmedAt: new Date().toISOString(),
+      payment: { transfers: [{ txHash: `0x${'ab'.repeat(32)}`, address: payer, path: "m/44'/60'/0'/0/1" }] },
+    },
+    createdAt: new Date().toISOString(),
+  };
+  await gateway.db.query(
+    `insert into collection_plans (id, merchant_id, mode, network, currency, treasury, format, kind, refund_id, refund, fee_rate, total, fee, sent, body)
+     values ($1, $2, 'test', 'ethereum', 'ETH', $3, 'evm', 'refund', $4, $5::jsonb, 1000000000, 200000000000000000, 0, 200000000000000000, $6::jsonb)`,
+    [
+      refundPlan.planId,
+      merchant.merchantId,
+      EVM_TREASURY,
+      refundId,
+      JSON.stringify(refundPlan.refund),
+      JSON.stringify(refundPlan),
+    ],
+  );
+  const refundShown = unescape(await page(`/dashboard/funds/plans/${refundPlan.planId}`, viewer));
+  expect(refundShown).toContain('Refund plan');
+  expect(refundShown).toContain(payer);
+  expect(refundShown).toContain('From the treasury');
+  expect(refundShown).toContain('0.000021');
+  expect(refundShown).not.toContain('.psbt');
+  const refundFile = await fetch(`${gateway.baseUrl}/dashboard/funds/plans/${refundPlan.planId}/file?format=plan`, {
+    headers: { cookie: viewer },
+  });
+  expect(evmRefundPlanSchema.parse(await refundFile.json())).toEqual({
+    ...refundPlan,
+    status: 'prepared',
+    txid: null,
+    reason: null,
+    acceptedAt: null,
+  });
 });
 
 it('keeps a fee payer per network for an admin, audited; refuses a bad checksum and a viewer, writing nothing', async () => {

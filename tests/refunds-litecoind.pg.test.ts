@@ -226,7 +226,7 @@ describe('a refund sent with the merchant key on litecoind regtest', () => {
       reason: "the refund's claim was reopened: the address it paid is forgotten",
     });
     await confirmClaim(db, tokenOf(reopened.claimUrl), { address: attacker, tag: '' }, new Date());
-    const replanned = await planRefund(db, scope(), refund.id, { feeFromRefund: true, feeRate: 2n });
+    const replanned = (await planRefund(db, scope(), refund.id, { feeFromRefund: true, feeRate: 2n })) as RefundPlan;
     expect(replanned.inputs.map((i) => i.address)).toEqual([other.address]);
     await cancelRefund(db, scope(), refund.id, new Date());
     expect((await collectionPlan(db, merchant.merchantId, 'live', replanned.planId))!).toMatchObject({

@@ -218,7 +218,8 @@ export function storedAccountPlan(row: RowOf<typeof collectionPlans>): StoredAcc
 const OPEN_EVM_PLANS = statement<{ id: string; body: EvmCollectionPlan }, { network: string; mode: 'live' | 'test' }>(
   sql`select ${collectionPlans.id} as id, ${collectionPlans.body} as body from ${collectionPlans}
     where ${collectionPlans.network} = ${param('network')} and ${collectionPlans.mode} = ${param('mode')}
-      and ${collectionPlans.format} = 'evm' and ${collectionPlans.status} in ('prepared', 'broadcast')`,
+      and ${collectionPlans.format} = 'evm' and ${collectionPlans.kind} = 'collection'
+      and ${collectionPlans.status} in ('prepared', 'broadcast')`,
 );
 
 /** Each sender of `transactions` with the highest nonce they give it, the gas payer's first. */

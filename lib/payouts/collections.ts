@@ -64,13 +64,22 @@ import {
   type PlanRefund,
   type PlanStatus,
   type PlanSummary,
-  type RefundPlan,
+  type AnyRefundPlan,
+  type EvmRefundPlan,
   type StoredAccountPlan,
 } from '../protocol';
 import { publishEvents } from '../webhooks';
 import { isAccountPlanNetwork, prepareAccountCollection, storedAccountPlan } from './account-collections';
 import { CollectionRefused } from './errors';
-import { decideAccountPlan, decidePlan, isFinalPlanStatus, type PlanDecision } from './lifecycle';
+import { storedEvmRefundPlan } from './evm-refund-plans';
+import {
+  decideAccountPlan,
+  decideEvmRefundPlan,
+  decidePlan,
+  isFinalPlanStatus,
+  type EvmRefundSighting,
+  type PlanDecision,
+} from './lifecycle';
 import { treasuryOf } from './treasury';
 import { tronCostPerAddress } from './tron-collections';
 
@@ -551,10 +560,10 @@ export async function newestRefundPlan(
   merchantId: string,
   mode: Mode,
   refundId: string,
-): Promise<RefundPlan | null> {
+): Promise<AnyRefundPlan | null> {
   if (!isUuid(refundId)) return null;
   const [row] = await NEWEST_REFUND_PLAN.run(db, { refundId, merchantId, mode });
-  return row ? ((await collectionPlan(db, merchantId, mode, row.id)) as RefundPlan) : null;
+  return row ? ((await collectionPlan(db, merchantId, mode, row.id)) as AnyRefundPlan) : null;
 }
 const PLAN_INPUT_ROWS = statement<
   Collectable & Pick<RowOf<typeof chainTransfers>, 'spent_by_tx' | 'spent_at_height'>,
@@ -572,9 +581,10 @@ export async function collectionPlan(
   merchantId: string,
   mode: Mode,
   id: string,
-): Promise<MoneyOutPlan | StoredAccountPlan | null> {
+): Promise<MoneyOutPlan | StoredAccountPlan | EvmRefundPlan | null> {
   const [row] = isUuid(id) ? await PLAN_BY_ID.run(db, { id, merchantId, mode }) : [];
   if (!row) return null;
+  if (row.format === 'evm' && row.kind === 'refund') return storedEvmRefundPlan(row);
   if (row.format !== 'psbt') return storedAccountPlan(row);
   const inputs = await PLAN_INPUT_ROWS.run(db, { planId: id });
   const network = networkFor(mode, row.network);
@@ -750,6 +760,8 @@ export interface CollectionStep {
   now: Date;
   /** EVM: the open plans whose nonces are all used at the step's height (./account-collections.ts `evmPlansWithNoncesUsed`). */
   noncesUsed?: ReadonlySet<string>;
+  /** EVM: what the node says of each open refund plan's transaction (./evm-refund-plans.ts `evmRefundSightings`); one left out stays. */
+  evmRefunds?: ReadonlyMap<string, EvmRefundSighting>;
 }
 
 /**
@@ -792,6 +804,25 @@ export async function settleCollections(
   const plans = await OPEN_PLANS.run(tx, { network: network.name, mode });
   const changes: PlanChange[] = [];
   for (const plan of plans) {
+    if (plan.format === 'evm' && plan.refund_id !== null) {
+      // An EVM refund plan spends no deposits: its transaction's receipt and the treasury's nonce move it.
+      const seen = step.evmRefunds?.get(plan.id);
+      if (!seen) continue;
+      const required = requiredConfirmations(mode, network);
+      const decision = decideEvmRefundPlan(plan, seen, tipHeight, required);
+      if (decision.status === plan.status) continue;
+      await movePlan(tx, plan.id, decision);
+      changes.push({
+        planId: plan.id,
+        from: plan.status,
+        to: decision.status,
+        txid: decision.txid,
+        refundId: plan.refund_id,
+        confirmations: seen.mined ? tipHeight - seen.mined.height + 1 : 0,
+        required,
+      });
+      continue;
+    }
     const inputs = await PLAN_INPUT_ROWS.run(tx, { planId: plan.id });
     const states = inputs.map((i) => ({
       spentByTx: i.spent_by_tx,

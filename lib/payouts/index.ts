@@ -22,6 +22,7 @@ export {
   type PrepareCollection,
 } from './collections';
 export { collectedCurrency, evmPlansWithNoncesUsed } from './account-collections';
+export { evmRefundSightings } from './evm-refund-plans';
 export {
   CollectionRefused,
   DepositKeyInvalid,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decideAccountPlan, decidePlan, decideTronStep, tronPlanStatus } from './lifecycle';
+import { decideAccountPlan, decideEvmRefundPlan, decidePlan, decideTronStep, tronPlanStatus } from './lifecycle';
 
 const OURS = 'a'.repeat(64);
 const OTHER = 'b'.repeat(64);
@@ -152,5 +152,48 @@ describe('account-chain plan lifecycle (EVM, Tron)', () => {
   it('a final plan stays as it is', () => {
     expect(decideAccountPlan({ status: 'confirmed' }, [unspent], 100, 3, true).status).toBe('confirmed');
     expect(decideAccountPlan({ status: 'failed' }, [collected(90)], 100, 3, false).status).toBe('failed');
+  });
+});
+
+describe('EVM refund plan lifecycle (docs/decisions/112)', () => {
+  const hash = `0x${'c'.repeat(64)}`;
+  const mined = (height: number, success = true) => ({ mined: { height, success }, nonceUsed: true });
+  const waiting = { mined: null, nonceUsed: false };
+  const taken = { mined: null, nonceUsed: true };
+  const decide = (
+    status: 'prepared' | 'broadcast' | 'confirmed',
+    seen: Parameters<typeof decideEvmRefundPlan>[1],
+    txid: string | null = hash,
+  ) => decideEvmRefundPlan({ status, txid }, seen, 100, 3);
+  it('prepared stays prepared while its nonce is free and no receipt is seen', () => {
+    expect(decide('prepared', waiting)).toEqual({ status: 'prepared', txid: hash, reason: null });
+  });
+  it('prepared -> broadcast when its receipt is in a block, -> confirmed with the confirmations', () => {
+    expect(decide('prepared', mined(99))).toEqual({ status: 'broadcast', txid: hash, reason: null });
+    expect(decide('broadcast', mined(98))).toEqual({ status: 'confirmed', txid: hash, reason: null });
+    expect(decide('prepared', mined(95))).toEqual({ status: 'confirmed', txid: hash, reason: null });
+  });
+  it('failed when its transaction reverted', () => {
+    expect(decide('prepared', mined(99, false))).toMatchObject({
+      status: 'failed',
+      reason: expect.stringMatching(/reverted/),
+    });
+  });
+  it('prepared -> stale when the nonce was used without its receipt; the reason says how to complete one sent unseen', () => {
+    expect(decide('prepared', taken)).toMatchObject({
+      status: 'stale',
+      reason: expect.stringMatching(/another transaction/),
+    });
+    expect(decide('prepared', taken, null)).toMatchObject({
+      status: 'stale',
+      reason: expect.stringMatching(/complete the refund by its transaction id/),
+    });
+  });
+  it('broadcast -> failed when a reorganisation took it and another transaction its nonce; -> prepared when the nonce is free', () => {
+    expect(decide('broadcast', taken)).toMatchObject({ status: 'failed', reason: expect.stringMatching(/replaced/) });
+    expect(decide('broadcast', waiting)).toEqual({ status: 'prepared', txid: hash, reason: null });
+  });
+  it('a final plan stays', () => {
+    expect(decide('confirmed', taken)).toEqual({ status: 'confirmed', txid: hash, reason: null });
   });
 });

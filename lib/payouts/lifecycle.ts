@@ -157,3 +157,58 @@ export function decideAccountPlan(
   const confirmations = Number.isFinite(height) ? tipHeight - height + 1 : 0;
   return { status: confirmations >= requiredConfirmations ? 'confirmed' : 'broadcast', txid: null, reason: null };
 }
+
+/** What the node says of an EVM refund plan's one transaction at the height a watcher step scans to (docs/decisions/112). */
+export interface EvmRefundSighting {
+  /** Its receipt, when its hash is known and the node has it at or below that height. */
+  mined: { height: number; success: boolean } | null;
+  /** Whether the treasury had used the plan's nonce by that height. */
+  nonceUsed: boolean;
+}
+
+/**
+ * An EVM refund plan's next status, from its transaction's receipt and the treasury's nonce. One
+ * transaction, one sender, one nonce: mined is its receipt; the nonce used without its receipt is
+ * another transaction in its place (or its own, broadcast without telling the gateway its hash).
+ *
+ *   prepared --(its receipt, success)--> broadcast --(required confirmations)--> confirmed
+ *   prepared or broadcast --(its receipt, reverted)--> failed
+ *   prepared --(the nonce used, no receipt of it)--> stale
+ *   broadcast --(a reorganisation took it, the nonce used by another)--> failed
+ *   broadcast --(a reorganisation took it, the nonce free again)--> prepared
+ *
+ * A final plan stays as it is.
+ */
+export function decideEvmRefundPlan(
+  plan: { status: PlanStatus; txid: string | null },
+  seen: EvmRefundSighting,
+  tipHeight: number,
+  requiredConfirmations: number,
+): PlanDecision {
+  if (isFinalPlanStatus(plan.status)) return { status: plan.status, txid: plan.txid, reason: null };
+  if (seen.mined) {
+    if (!seen.mined.success)
+      return { status: 'failed', txid: plan.txid, reason: 'its transaction reverted on chain: it paid nothing' };
+    const confirmations = tipHeight - seen.mined.height + 1;
+    return {
+      status: confirmations >= requiredConfirmations ? 'confirmed' : 'broadcast',
+      txid: plan.txid,
+      reason: null,
+    };
+  }
+  if (!seen.nonceUsed) return { status: 'prepared', txid: plan.txid, reason: null };
+  if (plan.status === 'broadcast')
+    return {
+      status: 'failed',
+      txid: plan.txid,
+      reason: "its block was replaced and another transaction took the treasury's nonce",
+    };
+  return {
+    status: 'stale',
+    txid: plan.txid,
+    reason:
+      plan.txid === null
+        ? "the treasury's nonce was used by a transaction the gateway was not given: if it was this plan's, complete the refund by its transaction id; otherwise prepare again"
+        : "the treasury's nonce was used by another transaction: prepare again",
+  };
+}

@@ -1,6 +1,8 @@
 import 'server-only';
 /**
- * Refund plans of the Bitcoin-family networks (docs/decisions/081): one transaction that pays one
+ * Refund plans: `prepareRefundPlan` sends each network family to its planner (EVM:
+ * ./evm-refund-plans.ts, docs/decisions/112). Those of the Bitcoin-family networks
+ * (docs/decisions/081): one transaction that pays one
  * refund to the address its payer confirmed, from the merchant's deposit outputs (the refunded
  * payment's own first), with the change to the treasury. The plan carries the payment as the
  * signer can check it (its outputs to keys of the seed and their full transactions); the watcher
@@ -32,7 +34,7 @@ import {
   type RowOf,
 } from '../db';
 import { formatUnits } from '../money';
-import type { Mode, PlanRefund, RefundPlan } from '../protocol';
+import type { AnyRefundPlan, Mode, PlanRefund, RefundPlan } from '../protocol';
 import {
   COLLECTABLE,
   INSERT_INPUTS,
@@ -44,6 +46,7 @@ import {
   type PlanWrite,
 } from './collections';
 import { CollectionRefused } from './errors';
+import { prepareEvmRefundPlan } from './evm-refund-plans';
 import { treasuryOf } from './treasury';
 
 /** The refund a plan pays, as lib/refunds knows it. */
@@ -57,6 +60,8 @@ export interface RefundToPay {
   depositId: string | null;
   /** Base units. */
   amount: bigint;
+  /** The refund's currency: the coin, or on an account chain one of its tokens. */
+  currency: string;
   destination: string;
   addressConfirmedAt: Date;
   /** The refunded payment: an order's counted transfers, or an orphan deposit's one. */
@@ -74,7 +79,7 @@ const PAYMENT_COLUMNS = sql`${columnsOf(chainTransfers, ['id', 'tx_hash', 'outpu
     ${addresses.derivationIndex} as derivation_index, ${addresses.address} as address, ${addresses.keyFingerprint} as key_fingerprint`;
 
 /** An order's payments in blocks that were not rejected: what its `received` counts. */
-const ORDER_PAYMENT = statement<PaymentOutput, { orderId: string; merchantId: string; mode: Mode }>(
+export const ORDER_PAYMENT = statement<PaymentOutput, { orderId: string; merchantId: string; mode: Mode }>(
   sql`select ${PAYMENT_COLUMNS}
   from ${chainTransfers} join ${addresses} on ${addresses.id} = ${chainTransfers.addressId}
   where ${chainTransfers.orderId} = ${param('orderId')} and ${chainTransfers.merchantId} = ${param('merchantId')}
@@ -82,7 +87,7 @@ const ORDER_PAYMENT = statement<PaymentOutput, { orderId: string; merchantId: st
     and ${chainTransfers.settledRole} is distinct from 'rejected'
   order by ${chainTransfers.blockHeight}, ${chainTransfers.txHash}, ${chainTransfers.outputIndex}`,
 );
-const DEPOSIT_PAYMENT = statement<
+export const DEPOSIT_PAYMENT = statement<
   PaymentOutput,
   { network: string; mode: Mode; merchantId: string; txHash: string; outputIndex: number }
 >(
@@ -99,28 +104,40 @@ const OPEN_PLAN = statement<{ id: string }, { refundId: string }>(
 );
 
 /** Whether an error is the unique index's refusal of a second open plan for one refund. */
-function isSecondOpenPlan(error: unknown): boolean {
+export function isSecondOpenPlan(error: unknown): boolean {
   const text = `${(error as { message?: string })?.message ?? ''} ${(error as { constraint?: string })?.constraint ?? ''}`;
   return text.includes('collection_plans_refund_open');
 }
 
 /**
- * Prepares the plan that pays `request`'s refund. Refused (CollectionRefused) on a network without
- * PSBT plans, without a treasury for the change, a key origin or a fee estimate, when the
- * spendable outputs do not cover the refund and its fee, or when an open plan pays the refund already.
+ * Prepares the plan that pays `request`'s refund, by its network's family: EVM, else the Bitcoin
+ * family. Refused (CollectionRefused) when an open plan pays the refund already, and as each
+ * family's planner says.
  */
 export async function prepareRefundPlan(
   db: Database,
   request: RefundToPay,
   write: PlanWrite = {},
-): Promise<RefundPlan> {
+): Promise<AnyRefundPlan> {
+  const [open] = await OPEN_PLAN.run(db, { refundId: request.refundId });
+  if (open) throw new CollectionRefused(`an open plan pays this refund already: ${open.id}`);
+  const network = networkFor(request.mode, request.network);
+  // The one place a refund plan's family is chosen.
+  if (network?.family === 'evm') return prepareEvmRefundPlan(db, network, request, write);
+  return prepareUtxoRefundPlan(db, request, write);
+}
+
+/**
+ * The Bitcoin-family plan of `request`'s refund. Refused (CollectionRefused) on a network without
+ * PSBT plans, without a treasury for the change, a key origin or a fee estimate, or when the
+ * spendable outputs do not cover the refund and its fee.
+ */
+async function prepareUtxoRefundPlan(db: Database, request: RefundToPay, write: PlanWrite): Promise<RefundPlan> {
   const network = networkFor(request.mode, request.network);
   if (!network || !isUtxoCoin(network.name) || SIGNING_FORMAT[network.name] !== 'psbt')
     throw new CollectionRefused(
       `refunds on ${request.network} are not sent by plans yet: send it from your wallet and complete it by its transaction id`,
     );
-  const [open] = await OPEN_PLAN.run(db, { refundId: request.refundId });
-  if (open) throw new CollectionRefused(`an open plan pays this refund already: ${open.id}`);
   const treasury = await treasuryOf(db, request.merchantId, network.name, request.mode);
   if (!treasury)
     throw new CollectionRefused(`no treasury is set for ${network.name}: the change goes there; set one first`);

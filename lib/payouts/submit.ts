@@ -9,7 +9,8 @@ import 'server-only';
  * transaction of no plan the same way (`npm run sandbox -- broadcast-raw`).
  */
 import { base64, hex } from '@scure/base';
-import { collectionNodeFor, networkFor } from '../chains';
+import { collectionNodeFor, evmCollectionNode, liveChainConfig, networkFor } from '../chains';
+import { EvmSubmissionRefusal, checkEvmRefundSubmission } from '../chains/evm/transactions';
 import {
   checkSubmission,
   isUtxoCoin,
@@ -19,7 +20,7 @@ import {
 } from '../chains/utxo/transactions';
 import { bare, collectionPlans, param, sql, statement, type Database } from '../db';
 import { NotFound } from '../errors';
-import type { Mode, MoneyOutPlan, PlanSubmitted, StoredAccountPlan } from '../protocol';
+import type { EvmRefundPlan, Mode, MoneyOutPlan, PlanSubmitted, StoredAccountPlan } from '../protocol';
 import { collectionPlan, type PlanWrite } from './collections';
 import { CollectionRefused } from './errors';
 
@@ -47,7 +48,11 @@ const RECORD_TXID = statement<unknown, { id: string; txid: string }>(
   where ${collectionPlans.id} = ${param('id')}`,
 );
 
-/** The plans whose signed transaction the gateway broadcasts: Bitcoin and litecoin PSBT plans (EVM and Tron plans are the signer's to broadcast). */
+/**
+ * The plans whose signed transaction the gateway checks and hands to its chain this way: Bitcoin and
+ * litecoin PSBT plans (an EVM refund plan's goes through `submitEvmRefund`; EVM collection and Tron
+ * plans are the signer's to broadcast).
+ */
 export function takesSubmission(
   plan: MoneyOutPlan | StoredAccountPlan,
 ): plan is MoneyOutPlan & { network: 'bitcoin' | 'litecoin' } {
@@ -65,6 +70,8 @@ export async function submitPlan(db: Database, request: SubmitPlan, write: PlanW
   if (!plan) throw new NotFound('Plan', request.id);
   if (plan.status !== 'prepared')
     throw new CollectionRefused(`plan ${plan.planId} takes no transaction: ${WHY_NOT_PREPARED[plan.status]}`);
+  if ('transaction' in plan) return submitEvmRefund(db, request, plan, write);
+  // EVM collection and Tron plans are signed transactions the merchant's signer broadcasts itself.
   if (!takesSubmission(plan))
     throw new CollectionRefused(`${plan.network} plans are not submitted through the gateway`);
   const submission: PlanSubmission =
@@ -133,4 +140,43 @@ async function handToChain(db: Database, mode: Mode, networkName: string, rawTx:
       `${chain} did not answer: nothing was recorded; submit again (a transaction it took already is taken again)`,
     );
   if (answer.outcome === 'refused') throw new CollectionRefused(`${chain} refused the transaction: ${answer.reason}`);
+}
+
+/**
+ * An EVM refund plan's signed transaction (docs/decisions/112): taken only when it is the plan's
+ * own, field for field and signed by the treasury, then handed to the network's node; its hash is
+ * recorded with the caller's writes, and the watcher follows it by its receipt.
+ */
+async function submitEvmRefund(
+  db: Database,
+  request: SubmitPlan,
+  plan: EvmRefundPlan,
+  write: PlanWrite,
+): Promise<PlanSubmitted> {
+  if (request.transaction === undefined)
+    throw new CollectionRefused('an EVM refund plan takes its signed transaction (hex), not a PSBT');
+  let checked;
+  try {
+    checked = await checkEvmRefundSubmission(plan.transaction, request.transaction);
+  } catch (error) {
+    if (error instanceof EvmSubmissionRefusal) throw new CollectionRefused(error.message);
+    throw error;
+  }
+  const network = networkFor(request.mode, plan.network);
+  const cfg = network && liveChainConfig(network.name);
+  if (!network || !cfg) throw new CollectionRefused(`${plan.network} has no node configured to broadcast to`);
+  try {
+    await evmCollectionNode(network, cfg).sendRaw(checked.raw);
+  } catch (error) {
+    // Taken before (a replay of a transaction the node knows) is not a refusal: the nonce check of the request is.
+    if (!/already known/i.test((error as Error).message ?? ''))
+      throw new CollectionRefused(
+        `the ${plan.network} node refused the transaction: ${(error as Error).message.split('\n')[0]}`,
+      );
+  }
+  await db.transaction(async (tx) => {
+    await RECORD_TXID.run(tx, { id: plan.planId, txid: checked.txid });
+    await write.within?.(tx, plan.planId);
+  });
+  return { planId: plan.planId, kind: plan.kind, status: plan.status, txid: checked.txid };
 }

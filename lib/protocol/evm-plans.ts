@@ -14,7 +14,13 @@
  */
 import { z } from 'zod';
 import { MODE_VALUES } from './status';
-import { PLAN_STATUS_VALUES, collectionPlanSchema, tronCollectionPlanSchema } from './plans';
+import {
+  PLAN_STATUS_VALUES,
+  collectionPlanSchema,
+  planRefundSchema,
+  refundPlanSchema,
+  tronCollectionPlanSchema,
+} from './plans';
 
 const evmAddress = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be 0x and 40 hex digits');
 /** An integer amount in base units (wei, or the token's), at most 78 digits (2^256). */
@@ -104,3 +110,71 @@ export type StoredAccountPlan = z.infer<typeof storedAccountPlanSchema>;
  */
 export const anyCollectionPlanSchema = z.union([collectionPlanSchema, storedEvmPlanSchema, tronCollectionPlanSchema]);
 export type AnyCollectionPlan = z.infer<typeof anyCollectionPlanSchema>;
+
+/**
+ * The one transaction of an EVM refund plan (docs/decisions/112): from the merchant's treasury, the
+ * refund's coin to the address the payer confirmed, or a token's `transfer(destination, amount)` to
+ * its contract, with the nonce and fee fields of a collection plan's transactions. Type 2
+ * (EIP-1559). The signer signs it with the treasury's key at the path of its own configuration.
+ */
+export const evmRefundTransactionSchema = evmUnsignedTransactionSchema
+  .pick({ chainId: true, nonce: true, to: true, value: true, data: true, gas: true })
+  .extend({
+    /** The treasury: the account that pays the refund and its gas. */
+    from: evmAddress,
+    maxFeePerGas: baseUnits,
+    maxPriorityFeePerGas: baseUnits,
+  });
+export type EvmRefundTransaction = z.infer<typeof evmRefundTransactionSchema>;
+
+/**
+ * What an EVM refund plan says of its refund: the claim as for every refund plan, and the payment
+ * it refunds as the transfers that paid deposit addresses of the merchant's seed (each address
+ * with its path), which the signer reads from its own node to learn what they paid.
+ */
+export const evmPlanRefundSchema = planRefundSchema.omit({ payment: true }).extend({
+  payment: z.object({
+    transfers: z
+      .array(
+        z.object({
+          txHash: z.string().regex(/^0x[0-9a-f]{64}$/, 'must be 0x and 64 lower-case hex digits'),
+          address: evmAddress,
+          path: derivationPath,
+        }),
+      )
+      .min(1)
+      .max(50),
+  }),
+});
+export type EvmPlanRefund = z.infer<typeof evmPlanRefundSchema>;
+
+export const evmRefundPlanSchema = z.object({
+  planId: z.uuid(),
+  kind: z.literal('refund'),
+  /** The family's plan format (`collection_plans.format`): what tells a refund plan's shape. */
+  format: z.literal('evm'),
+  mode: z.enum(MODE_VALUES),
+  network: z.string(),
+  chainId: z.number().int().positive(),
+  currency: z.string(),
+  /** The token's contract and decimals; null for the network's coin. */
+  token: z.object({ contract: evmAddress, decimals: z.number().int().min(0).max(36) }).nullable(),
+  status: z.enum(PLAN_STATUS_VALUES),
+  treasury: evmAddress,
+  transaction: evmRefundTransactionSchema,
+  refund: evmPlanRefundSchema,
+  /** Its transaction's hash once submitted (or seen), and why a plan failed or went stale. */
+  txid: z.string().nullable(),
+  reason: z.string().nullable(),
+  /** When the network's node took its transaction through `collections/submit` (docs/decisions/105). */
+  acceptedAt: z.string().nullable().optional(),
+  createdAt: z.string(),
+});
+export type EvmRefundPlan = z.infer<typeof evmRefundPlanSchema>;
+
+/**
+ * What `refund-plans/prepare` and `refund-plans/get` answer, told apart by `format`: a
+ * Bitcoin-family refund plan (`psbt`, `raw`; its shape unchanged) or an EVM one (`evm`).
+ */
+export const anyRefundPlanSchema = z.discriminatedUnion('format', [refundPlanSchema, evmRefundPlanSchema]);
+export type AnyRefundPlan = z.infer<typeof anyRefundPlanSchema>;

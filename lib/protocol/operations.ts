@@ -15,8 +15,8 @@ import {
 } from './endpoints';
 import { eventListResponse } from './events';
 import { feePayersResponse, fundsCheckResponse, fundsResponse, keptFeePayerSchema } from './funds';
-import { anyCollectionPlanSchema } from './evm-plans';
-import { planListResponse, planSubmittedResponse, refundPlanSchema } from './plans';
+import { anyCollectionPlanSchema, anyRefundPlanSchema } from './evm-plans';
+import { planListResponse, planSubmittedResponse } from './plans';
 import { madeRefundResponse, refundListResponse, refundResponse } from './refunds';
 import type { OperationAccess } from './scopes';
 import {
@@ -173,8 +173,8 @@ export const OPERATIONS = {
   // The fee payer a prepare uses when it names none: kept by the keys that may name one (docs/decisions/107).
   'fee-payers/set': { request: setFeePayerRequest, response: keptFeePayerSchema, access: 'plans:prepare' },
   'fee-payers/list': { request: emptyRequest, response: feePayersResponse, access: 'plans:read' },
-  'refund-plans/prepare': { request: prepareRefundPlanRequest, response: refundPlanSchema, access: 'plans:prepare' },
-  'refund-plans/get': { request: getRefundPlanRequest, response: refundPlanSchema, access: 'plans:read' },
+  'refund-plans/prepare': { request: prepareRefundPlanRequest, response: anyRefundPlanSchema, access: 'plans:prepare' },
+  'refund-plans/get': { request: getRefundPlanRequest, response: anyRefundPlanSchema, access: 'plans:read' },
   'webhook-endpoints/create': {
     request: createEndpointRequest,
     response: endpointWithSecretResponse,

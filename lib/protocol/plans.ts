@@ -215,6 +215,7 @@ export const planSubmittedResponse = z.object({
   planId: z.uuid(),
   kind: z.enum(PLAN_KIND_VALUES),
   status: z.enum(PLAN_STATUS_VALUES),
-  txid: z.string().regex(/^[0-9a-f]{64}$/),
+  /** Bitcoin family: 64 hex digits; EVM: 0x and 64 (docs/decisions/112). */
+  txid: z.string().regex(/^(0x)?[0-9a-f]{64}$/),
 });
 export type PlanSubmitted = z.infer<typeof planSubmittedResponse>;

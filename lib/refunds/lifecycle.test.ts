@@ -80,7 +80,8 @@ it('holds the amount against the payment in every state but canceled and failed'
 });
 
 describe('a refund plan moves its refund', () => {
-  const plan = (to: PlanStatus, confirmations = 0) => refundActionOfPlanChange({ to, confirmations, required: 2 });
+  const plan = (to: PlanStatus, confirmations = 0, from: PlanStatus = 'broadcast') =>
+    refundActionOfPlanChange({ from, to, confirmations, required: 2 });
   it('sent when its transaction is in a block, confirmed with the confirmations', () => {
     expect(to('ready', plan('broadcast', 1)!)).toEqual({ ok: true, state: 'sent' });
     expect(to('sent', plan('confirmed', 2)!)).toEqual({ ok: true, state: 'confirmed' });
@@ -90,5 +91,8 @@ describe('a refund plan moves its refund', () => {
     expect(to('sent', plan('failed')!)).toEqual({ ok: true, state: 'failed' });
     expect(plan('stale')).toBeNull();
     expect(plan('prepared')).toBeNull();
+  });
+  it('left ready by a plan that failed before it was seen paying (an EVM transaction that reverted)', () => {
+    expect(plan('failed', 0, 'prepared')).toBeNull();
   });
 });

@@ -74,9 +74,11 @@ export function nextRefundState(state: RefundState, action: RefundAction): Refun
 /**
  * What a refund plan's new status means for its refund (docs/decisions/081): its transaction in a
  * block is the refund seen, with its confirmations; a reorganisation that replaced it, the refund
- * dropped. A plan gone stale was never sent: the refund stays ready, for a new plan.
+ * dropped. A plan gone stale, or failed before it was seen paying (docs/decisions/112), was never
+ * sent: the refund stays ready, for a new plan.
  */
 export function refundActionOfPlanChange(change: {
+  from: PlanStatus;
   to: PlanStatus;
   confirmations: number;
   required: number;
@@ -86,7 +88,8 @@ export function refundActionOfPlanChange(change: {
     case 'confirmed':
       return { type: 'seen', confirmations: change.confirmations, required: change.required };
     case 'failed':
-      return { type: 'dropped' };
+      // Failed before it was ever seen paying (an EVM transaction that reverted): the refund was never sent.
+      return change.from === 'prepared' ? null : { type: 'dropped' };
     default:
       return null;
   }

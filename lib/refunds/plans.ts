@@ -1,6 +1,6 @@
 import 'server-only';
 /**
- * Sending a refund with the merchant's own key (docs/decisions/081): a ready refund becomes a plan
+ * Sending a refund with the merchant's own key (docs/decisions/081; EVM: 112): a ready refund becomes a plan
  * (lib/payouts) that `npm run signer` checks and signs on the merchant's machine, and the watcher
  * moves the refund as it moves the plan: sent when its transaction is in a block, confirmed with
  * the network's confirmations, failed when a reorganisation drops it.
@@ -9,7 +9,7 @@ import { columnsOf, deposits, param, refunds, sql, statement, type Database, typ
 import { log } from '../log';
 import { type MerchantScope } from '../merchants';
 import { prepareRefundPlan, type PlanChange, type PlanWrite } from '../payouts';
-import type { RefundPlan } from '../protocol';
+import type { AnyRefundPlan } from '../protocol';
 import { RefundStateConflict } from './errors';
 import { nextRefundState, refundActionOfPlanChange } from './lifecycle';
 import { applyRefundAction, lockRefund, type RefundRow } from './store';
@@ -30,7 +30,7 @@ export async function planRefund(
   scope: MerchantScope,
   id: string,
   options: PlanRefundOptions,
-): Promise<RefundPlan> {
+): Promise<AnyRefundPlan> {
   const refund = await db.transaction((tx) => lockRefund(tx, scope, id));
   if (refund.state !== 'ready' || !refund.address || !refund.address_confirmed_at)
     throw new RefundStateConflict(
@@ -48,6 +48,7 @@ export async function planRefund(
       invoiceId: refund.invoice_id,
       depositId: refund.deposit_id,
       amount: BigInt(refund.amount),
+      currency: refund.currency,
       destination: refund.address,
       addressConfirmedAt: refund.address_confirmed_at,
       payment:

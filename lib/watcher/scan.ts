@@ -35,7 +35,7 @@ import { settleTransfers, type ChainView, type StatusChange } from './settle';
 import { dropVanished, recordIncoming, stillConfirming } from './transfers';
 import { recordWithdrawals } from './withdrawals';
 import { log } from '../log';
-import { evmPlansWithNoncesUsed, settleCollections } from '../payouts';
+import { evmPlansWithNoncesUsed, evmRefundSightings, settleCollections } from '../payouts';
 import { settleRefundPlans } from '../refunds';
 import type { Mode } from '../protocol';
 
@@ -112,7 +112,9 @@ export async function watchStep(
   if (!read) return idle();
   const { now, mempool, head, seen, base, reorgFrom, blocks, transfers, spends } = read;
   // EVM plans whose nonces other transactions took, at the height this step scans to: asked of the node before the transaction opens.
-  const noncesUsed = await evmPlansWithNoncesUsed(db, adapter.network, mode, blocks.at(-1)?.height ?? base.height);
+  const scannedTo = blocks.at(-1)?.height ?? base.height;
+  const noncesUsed = await evmPlansWithNoncesUsed(db, adapter.network, mode, scannedTo);
+  const evmRefunds = await evmRefundSightings(db, adapter.network, mode, scannedTo);
   return db.transaction(async (tx) => {
     // Another worker that moved the cursor since we read it has done this step already.
     if (!(await lockCursor(tx, network, mode, seen))) return idle();
@@ -133,6 +135,7 @@ export async function watchStep(
       mempool,
       now,
       noncesUsed,
+      evmRefunds,
     });
     for (const change of planChanges) log.info('collection plan', { network, mode, ...change });
     // A refund plan's refund moves with it, its event in this step's transaction.

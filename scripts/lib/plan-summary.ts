@@ -1,11 +1,19 @@
 /**
  * What `npm run collect` prints of a plan (prepared or shown): one line of what it moves and its
  * status, then where it goes and at what fee. A PSBT plan (Bitcoin family, a refund or a
- * collection) or an account chain's (EVM, Tron; docs/decisions/093), whose fee is its fee payer's.
+ * collection), an account chain's (EVM, Tron; docs/decisions/093), whose fee is its fee payer's, or an EVM
+ * refund's one transaction from the treasury (docs/decisions/112).
  */
-import type { MoneyOutPlan, StoredAccountPlan } from '../../lib/protocol';
+import type { EvmRefundPlan, MoneyOutPlan, StoredAccountPlan } from '../../lib/protocol';
 
-export function planSummary(plan: MoneyOutPlan | StoredAccountPlan): string {
+export function planSummary(plan: MoneyOutPlan | StoredAccountPlan | EvmRefundPlan): string {
+  if ('transaction' in plan)
+    return [
+      `${plan.planId}  ${plan.status}  ${plan.network} ${plan.mode}: refund ${plan.refund.refundId}`,
+      `  ${plan.refund.pays} ${plan.currency} to ${plan.refund.destination} from the treasury ${plan.treasury} (nonce ${plan.transaction.nonce})`,
+      ...(plan.txid ? [`  transaction ${plan.txid}`] : []),
+      ...(plan.reason ? [`  ${plan.reason}`] : []),
+    ].join('\n');
   if (!('psbt' in plan)) {
     const evm = 'family' in plan ? plan : null;
     const count = evm ? evm.items.length : 'addresses' in plan ? plan.addresses.length : 0;

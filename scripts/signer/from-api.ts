@@ -12,7 +12,14 @@ import { SignerRefusal } from '../../lib/chains/utxo/transactions';
 import type { PlanSubmitted } from '../../lib/protocol';
 import { GatewayRefusal, readPlan, submitPlan, type GatewayClient, type PlanAsked } from './api';
 import type { RefundLedger } from './refunds';
-import { signPlan, type InChainCheck, type Signed, type SignerConfig, type UnspentCheck } from './sign-plan';
+import {
+  signPlan,
+  type InChainCheck,
+  type SignOutcome,
+  type Signed,
+  type SignerConfig,
+  type UnspentCheck,
+} from './sign-plan';
 
 const answeredPlan = z.object({
   planId: z.string(),
@@ -66,6 +73,22 @@ export async function signAndSubmit(
   root: HDKey,
   io: FromApiIo,
 ): Promise<{ signed: Signed; submitted: PlanSubmitted }> {
+  return submitSigned(client, asked, planText, () => signPlan(planText, config, root, io), io);
+}
+
+/**
+ * The steps every plan read through the API takes, whatever signs it (`sign`: a Bitcoin-family
+ * plan's `signPlan`, an EVM refund's ./sign-evm-refund.ts): the answer checked to be the plan
+ * asked for, signed, the ledger kept, the transaction written out, then submitted and the
+ * gateway's answer checked.
+ */
+export async function submitSigned(
+  client: GatewayClient,
+  asked: PlanAsked,
+  planText: string,
+  sign: () => Promise<SignOutcome>,
+  io: Pick<FromApiIo, 'ledger' | 'keepLedger' | 'onSigned'>,
+): Promise<{ signed: Signed; submitted: PlanSubmitted }> {
   let planJson: unknown;
   try {
     planJson = JSON.parse(planText);
@@ -74,7 +97,7 @@ export async function signAndSubmit(
   }
   const refusals = answerRefusals(planJson, asked);
   if (refusals.length > 0) throw new SignerRefusal(refusals);
-  const { signed, ledgerEntry } = await signPlan(planText, config, root, io);
+  const { signed, ledgerEntry } = await sign();
   // The ledger holds the refund before the transaction leaves this program: a refund signed is counted, taken or not.
   if (ledgerEntry) io.keepLedger({ refunds: [...io.ledger.refunds, ledgerEntry] });
   io.onSigned?.(signed);

@@ -37,6 +37,21 @@ export const evmSignerConfigSchema = z.object({
     .default(EVM_GAS_PAYER_PATH),
   /** The most the gas payer spends on one plan, in the native coin (a decimal string): gas at its fee cap plus top-ups. */
   maxGasPayerSpend: z.string().regex(/^\d{1,30}(\.\d{1,18})?$/),
+  /**
+   * Refunds (docs/decisions/112): the treasury's path in the seed (its key pays them), the merchant's
+   * own node (an RPC URL) that the refunded payment is read from, the most refunded per currency in
+   * 24 hours (a decimal string per ticker; a currency without one is never refunded), and the ledger
+   * file (`signer-ledger.json` beside the configuration when absent). Without them it signs no refund.
+   */
+  treasuryPath: z
+    .string()
+    .regex(/^m(\/\d{1,10}'?){1,10}$/)
+    .optional(),
+  node: z.object({ url: z.url() }).optional(),
+  refundDailyCaps: z
+    .record(z.string().regex(/^[A-Z0-9]{2,10}$/), z.string().regex(/^\d{1,30}(\.\d{1,18})?$/))
+    .default({}),
+  ledger: z.string().min(1).optional(),
 });
 export type EvmSignerConfig = z.output<typeof evmSignerConfigSchema>;
 

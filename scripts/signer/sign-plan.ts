@@ -108,8 +108,8 @@ export interface Signed {
   txid: string;
   /** The finalized transaction, hex, to broadcast. */
   rawTx: string;
-  /** The PSBT with its signatures, base64, for a node or wallet that finalizes and broadcasts itself. */
-  signedPsbt: string;
+  /** The PSBT with its signatures, base64, for a node or wallet that finalizes and broadcasts itself (PSBT plans). */
+  signedPsbt?: string;
 }
 
 /** What signing answers: the transaction, and for a refund the entry its ledger must keep. */

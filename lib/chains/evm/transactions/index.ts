@@ -7,4 +7,5 @@
 export * from './sweeper';
 export * from './plan';
 export * from './signing';
+export * from './refund';
 export type * from './types';

@@ -55,3 +55,16 @@ export interface EvmCollectionPlan {
   maxGasPayerSpend: string;
   createdAt: string;
 }
+
+/** An EVM refund plan's one transaction, from the treasury (lib/protocol `evmRefundTransactionSchema`, docs/decisions/112). */
+export interface EvmRefundTransaction {
+  from: string;
+  chainId: number;
+  nonce: number;
+  to: string;
+  value: string;
+  data: string;
+  gas: string;
+  maxFeePerGas: string;
+  maxPriorityFeePerGas: string;
+}

@@ -11,7 +11,7 @@ import { getDatabase } from '@/lib/db';
 import { findNetwork } from '@/lib/catalog';
 import { formatUnits } from '@/lib/money';
 import { collectionPlan, takesSubmission } from '@/lib/payouts';
-import type { StoredAccountPlan } from '@/lib/protocol';
+import type { EvmRefundPlan, StoredAccountPlan } from '@/lib/protocol';
 import { can } from '@/lib/users';
 import { requirePage } from '../../../../session';
 import { submitSignedPlanAction } from '../../plan-actions';
@@ -62,6 +62,7 @@ export default async function PlanPage({
   const plan = await collectionPlan(await getDatabase(), session.merchantId, session.mode, planId);
   if (!plan) notFound();
   const { notice } = NOTICE_PARAM.parse(await searchParams);
+  if ('transaction' in plan) return <EvmRefund plan={plan} notice={notice} />;
   // Why a submission was refused comes in a short-lived cookie (./plan-cookie.ts), never the URL.
   const refusal = notice === 'submit-refused' ? (await cookies()).get(PLAN_REFUSAL_COOKIE)?.value : undefined;
   if (!('psbt' in plan)) return <AccountPlan plan={plan} notice={notice} />;
@@ -256,6 +257,52 @@ function AccountPlan({ plan, notice }: { plan: StoredAccountPlan; notice?: PlanN
       The signer decodes every transaction itself, shows what each moves and asks before signing; broadcast the signed
       transactions in their order (the fee payer&apos;s first), and the watcher moves this plan as their transfers to
       the treasury are mined and confirmed.
+    </PlanView>
+  );
+}
+
+/**
+ * An EVM refund plan (docs/decisions/112): one transaction from the treasury paying the refund whole
+ * to the address its payer confirmed; the treasury pays the gas. Its status moves as the node's
+ * receipt of its transaction says.
+ */
+function EvmRefund({ plan, notice }: { plan: EvmRefundPlan; notice?: PlanNotice }) {
+  const native = findNetwork(plan.network)?.currencies.find((c) => !c.contract)?.ticker ?? '';
+  const gas = (BigInt(plan.transaction.gas) * BigInt(plan.transaction.maxFeePerGas)).toString();
+  const rows: [string, React.ReactNode][] = [
+    ['Status', <StatusBadge key="status" status={plan.status} />],
+    ['Network', `${plan.network} (chain id ${plan.chainId})`],
+    [
+      'Refund',
+      <span key="refund">
+        <Amount value={plan.refund.pays} currency={plan.currency} />
+        {' to '}
+        <Mono>{plan.refund.destination}</Mono>
+      </span>,
+    ],
+    ['From the treasury', <Mono key="treasury">{plan.treasury}</Mono>],
+    ['Gas at most', <span key="gas">{inCoin(plan.network, native, gas)}</span>],
+    ['Treasury nonce', String(plan.transaction.nonce)],
+    ['Transaction', plan.txid ? <Mono key="txid">{plan.txid}</Mono> : 'not seen yet'],
+    ...(plan.reason ? ([['Why', plan.reason]] as [string, React.ReactNode][]) : []),
+    ['Prepared', <Time key="created" value={plan.createdAt} />],
+  ];
+  return (
+    <PlanView
+      plan={plan}
+      back={
+        plan.refund.orderId
+          ? { href: `/dashboard/orders/${plan.refund.orderId}`, label: 'Order' }
+          : { href: '/dashboard/funds', label: 'Funds' }
+      }
+      title="Refund plan"
+      notice={notice}
+      rows={rows}
+      files={[]}
+    >
+      The signer checks the refunded payment on its own node, the amount and the address against its ledger and daily
+      cap, shows them and asks before signing with the treasury&apos;s key; with --from-api it hands the transaction
+      back, and the watcher moves this plan as it is mined and confirmed.
     </PlanView>
   );
 }

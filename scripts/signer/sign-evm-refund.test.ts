@@ -1,0 +1,213 @@
+/**
+ * The signer against a gateway playing attacker on EVM refund plans (docs/decisions/112): an honest
+ * ETH refund and a USDT refund are signed by the treasury's key, and the gateway takes back exactly
+ * that transaction; a plan whose transaction pays another address than the claim shows, another
+ * amount, an unknown token or a lying decimals count, a payment its node does not show paying this
+ * seed, a second signing of one refund, a refund above the daily cap, and a signer without a node
+ * are refused, naming why.
+ */
+import { encodeFunctionData, encodeEventTopics, getAddress, pad, parseAbi, parseEther, toHex } from 'viem';
+import { describe, expect, it } from 'vitest';
+import {
+  EVM_DEPOSIT_CHAIN_PATH,
+  addressOfKey,
+  checkEvmRefundSubmission,
+  evmRefundTransaction,
+  signEvmRefundTransaction,
+} from '../../lib/chains/evm/transactions';
+import { SignerRefusal } from '../../lib/chains/utxo/transactions';
+import { evmRefundPlanSchema, type EvmRefundPlan } from '../../lib/protocol';
+import type { RefundLedger } from './refunds';
+import { evmSignerConfigSchema } from './sign-evm';
+import { type EvmPaymentAnswer, signEvmRefundPlan } from './sign-evm-refund';
+import { rootOfPhrase } from './sign-plan';
+
+const root = rootOfPhrase('legal winner thank year wave sausage worth useful legal winner thank yellow');
+const TREASURY_PATH = "m/44'/60'/2'/0/0";
+const TREASURY = addressOfKey(root.derive(TREASURY_PATH));
+const TOKEN = getAddress('0xdac17f958d2ee523a2206206994597c13d831ec7');
+const PAYER = getAddress('0x00000000000000000000000000000000000a11ce');
+const ATTACKER = getAddress('0xbad0000000000000000000000000000000000bad');
+const CHAIN = 1337;
+const DEPOSIT_PATH = `${EVM_DEPOSIT_CHAIN_PATH}/3`;
+const DEPOSIT = addressOfKey(root.derive(DEPOSIT_PATH));
+const PAYMENT_TX = `0x${'ab'.repeat(32)}`;
+const NOW = new Date('2026-11-28T01:00:00Z');
+
+const config = evmSignerConfigSchema.parse({
+  family: 'evm',
+  network: 'ethereum',
+  chainId: CHAIN,
+  treasury: TREASURY,
+  tokens: [TOKEN],
+  maxGasPayerSpend: '0.01',
+  treasuryPath: TREASURY_PATH,
+  node: { url: 'http://127.0.0.1:8545' },
+  refundDailyCaps: { ETH: '1', USDT: '100' },
+});
+
+/** An honest plan: `amount` base units of ETH (or of USDT with `token`) to the payer, from the treasury. */
+function plan(amount: bigint, token = false): EvmRefundPlan {
+  const decimals = token ? 6 : 18;
+  const units = (v: bigint) => (Number(v) / 10 ** decimals).toString();
+  return evmRefundPlanSchema.parse({
+    planId: '6f1c2b9e-3d4a-4b5c-8d6e-7f8091a2b3c4',
+    kind: 'refund',
+    format: 'evm',
+    mode: 'live',
+    network: 'ethereum',
+    chainId: CHAIN,
+    currency: token ? 'USDT' : 'ETH',
+    token: token ? { contract: TOKEN, decimals: 6 } : null,
+    status: 'prepared',
+    treasury: TREASURY,
+    transaction: evmRefundTransaction(
+      { chainId: CHAIN, treasury: TREASURY, destination: PAYER, token: token ? TOKEN : null, amount },
+      7,
+      { maxFeePerGas: 2_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n },
+      token ? 60_000n : 21_000n,
+    ),
+    refund: {
+      refundId: '0b8c7f4e-1a2b-4c3d-9e8f-0a1b2c3d4e5f',
+      orderId: '1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f',
+      invoiceId: null,
+      depositId: null,
+      amount: units(amount),
+      pays: units(amount),
+      feeFromRefund: false,
+      destination: PAYER,
+      addressConfirmedAt: '2026-11-28T00:00:00.000Z',
+      payment: { transfers: [{ txHash: PAYMENT_TX, address: DEPOSIT, path: DEPOSIT_PATH }] },
+    },
+    txid: null,
+    reason: null,
+    createdAt: '2026-11-28T00:30:00.000Z',
+  });
+}
+
+const TRANSFER = parseAbi(['event Transfer(address indexed from, address indexed to, uint256 value)']);
+/** What the signer's node answers of the payment: `paid` to the deposit address in ETH, or in USDT with `token`. */
+function paying(paid: bigint, token = false, to = DEPOSIT): (hash: string) => Promise<EvmPaymentAnswer | null> {
+  return async (hash) =>
+    hash !== PAYMENT_TX
+      ? null
+      : token
+        ? {
+            success: true,
+            to: TOKEN,
+            value: 0n,
+            logs: [
+              {
+                address: TOKEN,
+                topics: encodeEventTopics({
+                  abi: TRANSFER,
+                  eventName: 'Transfer',
+                  args: { from: PAYER, to },
+                }) as string[],
+                data: pad(toHex(paid)),
+              },
+            ],
+          }
+        : { success: true, to, value: paid, logs: [] };
+}
+
+const sign = (
+  p: EvmRefundPlan,
+  readPayment: ((hash: string) => Promise<EvmPaymentAnswer | null>) | undefined,
+  ledger: RefundLedger = { refunds: [] },
+) =>
+  signEvmRefundPlan(p, config, root, {
+    ...(readPayment && { readPayment }),
+    ledger,
+    confirm: async () => true,
+    now: NOW,
+  });
+
+async function refusal(promise: Promise<unknown>): Promise<string> {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(SignerRefusal);
+  return (error as Error).message;
+}
+
+describe('an EVM refund plan at the signer', () => {
+  it('signs an honest ETH refund with the treasury key; the gateway takes exactly that transaction back', async () => {
+    const honest = plan(parseEther('0.2'));
+    const { signed, ledgerEntry } = await sign(honest, paying(parseEther('0.5')));
+    expect(ledgerEntry).toMatchObject({ refundId: honest.refund.refundId, outpoints: [PAYMENT_TX], currency: 'ETH' });
+    expect(ledgerEntry!.amount).toBe(parseEther('0.2').toString());
+    expect(await checkEvmRefundSubmission(honest.transaction, signed.rawTx)).toMatchObject({ txid: signed.txid });
+    // Another transaction of the treasury (another nonce) is not the plan's.
+    const other = plan(parseEther('0.2'));
+    other.transaction.nonce = 8;
+    await expect(checkEvmRefundSubmission(other.transaction, signed.rawTx)).rejects.toThrow(/nonce differ/);
+    // The plan's transaction signed by another key than the treasury's; and not a transaction at all.
+    const forged = await signEvmRefundTransaction(honest.transaction, root.derive("m/44'/60'/9'/0/0"));
+    await expect(checkEvmRefundSubmission(honest.transaction, forged.raw)).rejects.toThrow(
+      /its signer \(0x[0-9a-fA-F]{40}\) differ/,
+    );
+    await expect(checkEvmRefundSubmission(honest.transaction, 'deadbeef')).rejects.toThrow(
+      /not a signed EVM transaction/,
+    );
+  });
+
+  it('signs an honest USDT refund: transfer(payer, amount) on the configured token', async () => {
+    const { signed } = await sign(plan(25_000_000n, true), paying(40_000_000n, true));
+    expect(signed.txid).toMatch(/^0x[0-9a-f]{64}$/);
+  });
+
+  it('refuses a transaction that pays another address or amount than the claim shows', async () => {
+    const rewritten = plan(parseEther('0.2'));
+    rewritten.transaction.to = ATTACKER;
+    expect(await refusal(sign(rewritten, paying(parseEther('0.5'))))).toMatch(
+      `pays ${ATTACKER}, not ${PAYER}, the address the payer confirmed`,
+    );
+    const token = plan(25_000_000n, true);
+    token.transaction.data = encodeFunctionData({
+      abi: parseAbi(['function transfer(address to, uint256 amount)']),
+      args: [ATTACKER, 25_000_000n],
+    });
+    expect(await refusal(sign(token, paying(40_000_000n, true)))).toMatch(`transfers the token to ${ATTACKER}`);
+    const more = plan(parseEther('0.2'));
+    more.transaction.value = parseEther('0.3').toString();
+    expect(await refusal(sign(more, paying(parseEther('0.5'))))).toMatch(/not the refund's 200000000000000000/);
+  });
+
+  it("refuses a token of no configuration and decimals that are not the catalog token's", async () => {
+    const unknown = plan(25_000_000n, true);
+    unknown.token = { contract: ATTACKER, decimals: 6 };
+    expect(await refusal(sign(unknown, paying(40_000_000n, true)))).toMatch(`the token ${ATTACKER}, not a token`);
+    const lying = plan(25_000_000n, true);
+    lying.token = { contract: TOKEN, decimals: 18 };
+    expect(await refusal(sign(lying, paying(40_000_000n, true)))).toMatch(/in 18 decimals, not its 6/);
+  });
+
+  it('refuses a payment its node does not show paying this seed, or paying less than the refund; no node, no refund', async () => {
+    expect(await refusal(sign(plan(parseEther('0.2')), paying(parseEther('0.5'), false, ATTACKER)))).toMatch(
+      `paid no ETH to ${DEPOSIT} on your node`,
+    );
+    expect(await refusal(sign(plan(parseEther('0.2')), async () => null))).toMatch(/is not mined on your node/);
+    expect(await refusal(sign(plan(parseEther('0.2')), paying(parseEther('0.1'))))).toMatch(
+      /above what is left of its payment: 0.1 of 0.1 received/,
+    );
+    const elsewhere = plan(parseEther('0.2'));
+    elsewhere.refund.payment.transfers[0]!.address = ATTACKER;
+    expect(await refusal(sign(elsewhere, paying(parseEther('0.5'))))).toMatch(
+      `${ATTACKER} is not the address of this seed at ${DEPOSIT_PATH}`,
+    );
+    expect(await refusal(sign(plan(parseEther('0.2')), undefined))).toMatch(/has no node/);
+  });
+
+  it('refuses a refund signed before, and one above the daily cap of its currency', async () => {
+    const first = plan(parseEther('0.2'));
+    const { ledgerEntry } = await sign(first, paying(parseEther('0.5')));
+    expect(await refusal(sign(first, paying(parseEther('0.5')), { refunds: [ledgerEntry!] }))).toMatch(
+      `refund ${first.refund.refundId} was signed on`,
+    );
+    expect(await refusal(sign(plan(parseEther('1.5')), paying(parseEther('2'))))).toMatch(
+      /above this signer's refundDailyCap 1/,
+    );
+  });
+});
