@@ -4,6 +4,8 @@
  * to the page's server action, so that a choice works without JavaScript. Each network shows the
  * amount a choice made now would ask, its name and, for a token, its standard (TRC-20, ERC-20...);
  * a network without a fresh price is shown disabled. A long list gets a search box (./coin-search).
+ * Above the list, an optional e-mail address for the order's mails and a refund's claim link
+ * (docs/decisions/110), posted with the choice.
  */
 import type { InvoiceCoin } from '@/lib/invoices/view';
 import type { Language } from '@/lib/pay/i18n';
@@ -53,8 +55,28 @@ export function CoinList({ coins, current, choose, language, im, label }: Props)
   });
   const form = (
     <form action={choose} className="mt-3">
+      {/*
+       * The form's default button, disabled: Enter in the e-mail field submits nothing, rather
+       * than choosing the list's first coin (implicit submission clicks the first submit button).
+       */}
+      <button type="submit" disabled hidden aria-hidden="true" tabIndex={-1} />
       {/* The payment page opens in the language chosen here. */}
       <input type="hidden" name="lang" value={language} />
+      <label className="mb-3 block text-sm">
+        <span className="font-medium">{im.emailLabel}</span>
+        <input
+          name="payerEmail"
+          type="email"
+          autoComplete="email"
+          maxLength={254}
+          dir="ltr"
+          aria-describedby="payer-email-hint"
+          className="mt-1 block w-full rounded-md border border-line-strong bg-surface px-3 py-2 focus-ring"
+        />
+        <span id="payer-email-hint" className="mt-1 block text-xs">
+          {im.emailHint}
+        </span>
+      </label>
       <ul aria-labelledby="coins-heading" className="space-y-2">
         {groups}
       </ul>

@@ -5,7 +5,7 @@ import 'server-only';
  * choices made (./lifecycle, a pure function); its final status is announced by webhook.
  */
 
-export { chooseCoin } from './choose';
+export { chooseCoin, loadInvoice } from './choose';
 export * from './errors';
 export { canChooseCoin, evaluateInvoice, MAX_INVOICE_ORDERS, type InvoiceFacts } from './lifecycle';
 export {
