@@ -62,9 +62,12 @@ export function CoinList({ coins, current, choose, language, im, label }: Props)
       <button type="submit" disabled hidden aria-hidden="true" tabIndex={-1} />
       {/* The payment page opens in the language chosen here. */}
       <input type="hidden" name="lang" value={language} />
-      <label className="mb-3 block text-sm">
-        <span className="font-medium">{im.emailLabel}</span>
+      <div className="mb-3 text-sm">
+        <label htmlFor="payer-email" className="block font-medium">
+          {im.emailLabel}
+        </label>
         <input
+          id="payer-email"
           name="payerEmail"
           type="email"
           autoComplete="email"
@@ -73,10 +76,10 @@ export function CoinList({ coins, current, choose, language, im, label }: Props)
           aria-describedby="payer-email-hint"
           className="mt-1 block w-full rounded-md border border-line-strong bg-surface px-3 py-2 focus-ring"
         />
-        <span id="payer-email-hint" className="mt-1 block text-xs">
+        <p id="payer-email-hint" className="mt-1 text-xs">
           {im.emailHint}
-        </span>
-      </label>
+        </p>
+      </div>
       <ul aria-labelledby="coins-heading" className="space-y-2">
         {groups}
       </ul>
