@@ -6,6 +6,7 @@ import 'server-only';
  */
 
 export { chooseCoin, loadInvoice } from './choose';
+export { COIN_CHOICE_FORM, coinChoiceRefusal } from './choice-form';
 export * from './errors';
 export { canChooseCoin, evaluateInvoice, MAX_INVOICE_ORDERS, type InvoiceFacts } from './lifecycle';
 export {

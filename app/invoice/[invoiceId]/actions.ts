@@ -13,25 +13,11 @@ import { redirect } from 'next/navigation';
 import { z } from 'zod';
 import { getDatabase, isDatabaseBusy } from '@/lib/db';
 import { isDomainError, isDomainErrorOf } from '@/lib/errors';
-import { chooseCoin, loadInvoice } from '@/lib/invoices';
+import { chooseCoin, COIN_CHOICE_FORM, coinChoiceRefusal, loadInvoice } from '@/lib/invoices';
 import { isLanguage } from '@/lib/pay/i18n';
 import type { InvoiceChoiceError } from '@/lib/pay/messages';
-import { payerEmailField } from '@/lib/protocol';
 import { postedForm } from '@/lib/security';
 import { askPayerRefund, PAYER_REFUND_KIND } from '../../pay/[orderId]/payer-posts';
-
-const choice = z.object({
-  invoiceId: z.uuid(),
-  coin: z
-    .string()
-    .regex(/^[A-Za-z0-9]{1,16}@[a-z0-9-]{1,32}$/)
-    .transform((value) => {
-      const [currency = '', network = ''] = value.split('@');
-      return { currency, network };
-    }),
-  // An empty field is no address: giving one is the payer's choice.
-  payerEmail: z.preprocess((value) => (value === '' || value === null ? undefined : value), payerEmailField.optional()),
-});
 
 /** The page's words for each refusal of chooseCoin; anything else is not the payer's doing and stays an error. */
 const REFUSALS: Partial<Record<string, InvoiceChoiceError>> = {
@@ -52,9 +38,8 @@ export async function chooseInvoiceCoin(invoiceId: string, posted: FormData): Pr
   const query = typeof lang === 'string' && isLanguage(lang) ? `lang=${lang}` : '';
   const back = (error: InvoiceChoiceError): never => redirect(`${page}?error=${error}${query ? `&${query}` : ''}`);
 
-  const parsed = choice.safeParse({ invoiceId, coin: form.get('coin'), payerEmail: form.get('payerEmail') });
-  if (!parsed.success)
-    return back(parsed.error.issues.some((issue) => issue.path[0] === 'payerEmail') ? 'email' : 'invalid');
+  const parsed = COIN_CHOICE_FORM.safeParse({ coin: form.get('coin'), payerEmail: form.get('payerEmail') });
+  if (!parsed.success) return back(coinChoiceRefusal(parsed.error));
   const { coin, payerEmail } = parsed.data;
 
   let orderId: string;
