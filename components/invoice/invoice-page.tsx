@@ -24,7 +24,7 @@ import { PayRefund, type PayerRefundNotice } from '../pay/pay-refund';
 import { BUTTON, fill } from '../pay/ui';
 import type { PayerRefundMessages } from '@/lib/pay/payer-refund-messages';
 import type { PublicOrderView } from '@/lib/pay/view';
-import { CoinList } from './coin-list';
+import { CoinList, PayerEmailField } from './coin-list';
 import { InvoiceCountdown } from './invoice-countdown';
 
 interface Props {
@@ -133,6 +133,7 @@ export function InvoicePage({ view, m, im, language, price, error, choose, follo
               {rm.downloadPdf}
             </a>
           </section>
+          {view.screen === 'choose' && <PayerEmailField im={im} />}
         </div>
         <div data-testid="invoice-choice" className="lg:[&>*:first-child]:mt-0">
           {error && (
