@@ -5,12 +5,14 @@
  * address confirmed on the claim page, then the refund sent on chain by the merchant (the refund
  * plan prepared on the dashboard, signed in this process by the signer's own functions with the
  * public test seed, docs/decisions/097, submitted through `collections/submit`, mined by the
- * sandbox, confirmed by the watcher, its refund-sent mail caught); an underpaid order's "Get back
+ * sandbox, confirmed by the watcher, its refund-sent mail caught); the same for an overpaid USD
+ * invoice paid in LTC, its payer's e-mail given with the coin choice and the excess claimed on the
+ * invoice page (docs/decisions/110); an underpaid order's "Get back
  * what I sent", posted without JavaScript; an expired order paid late (no late-payment rule), its
  * late payment asked back. The page answers alike whatever came of the post, and the order's
  * status never moves.
  */
-import type { Page } from '@playwright/test';
+import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { rootOfPhrase, signerConfigSchema, signPlan } from '../scripts/signer/sign-plan';
 import { startSmtpSink, type SmtpSink } from '../tests/support/smtp-sink';
 import { startOwnGateway, type OwnGateway } from './pay-support';
@@ -36,6 +38,7 @@ test.beforeAll(async () => {
 });
 
 test.afterAll(async () => {
+  await ownerContext?.close();
   await gw?.stop();
   await sink?.close();
 });
@@ -65,6 +68,92 @@ async function claimLinkTo(recipient: string): Promise<string> {
   return link!;
 }
 
+/** The payer's claim page at `claim`: the refund's amount shown, a litecoin address given, reviewed and confirmed. */
+async function confirmRefundAddress(page: Page, claim: string, amount: string): Promise<void> {
+  const refundAddress = (await gw.makeOrder({ currency: 'LTC', network: 'litecoin', amount: '1' })).address;
+  await page.goto(claim);
+  await expect(page.getByTestId('refund-amount')).toContainText(amount);
+  await page.getByLabel(/address/i).fill(refundAddress);
+  await page.getByRole('button', { name: 'Review' }).click();
+  await page.getByRole('button', { name: 'Confirm and receive the refund here' }).click();
+  await expect(page.getByRole('heading', { name: 'Address confirmed: the refund will be sent to it.' })).toBeVisible();
+}
+
+let ownerContext: BrowserContext | undefined;
+let ownerPage: Promise<Page> | undefined;
+
+/**
+ * The merchant's owner on the dashboard, signed in once for the file: the treasury set (by the
+ * operator's CLI, as set-up), the owner's two-factor enrolled, the spec's key allowed to submit plans.
+ */
+function ownerDashboard(browser: Browser): Promise<Page> {
+  ownerPage ??= (async () => {
+    ownerContext = await browser.newContext({ baseURL: gw.baseUrl });
+    const dashboard = await ownerContext.newPage();
+    const [owner] = await Promise.all([
+      createUser({ merchant: MERCHANT, role: 'owner', dataDir: gw.dataDir }),
+      runCliOn(gw.dataDir, 'collect', ['treasury', MERCHANT, 'litecoin', TREASURY, '--mode', 'test']),
+    ]);
+    await signIn(dashboard, owner.email, owner.password, undefined, { next: '/dashboard/account' });
+    const secret = await enrolTwoFactor(dashboard);
+    await dashboard.goto('/dashboard/keys');
+    const key = dashboard.getByTestId('key-row').and(dashboard.locator(`[data-public-key="${gw.keys.publicKey}"]`));
+    await key.getByText('Money-out scopes…').click();
+    await key.getByRole('checkbox', { name: /^Signing plans/ }).check();
+    await key.getByLabel('Authenticator code').fill(totpCode(secret, 1));
+    await key.getByRole('button', { name: 'Save money-out scopes' }).click();
+    await expect(dashboard.getByRole('status').filter({ hasText: 'money-out scopes are saved' })).toBeVisible();
+    return dashboard;
+  })();
+  return ownerPage;
+}
+
+/**
+ * The merchant sends the refund of `orderId`: "Prepare plan" on the order's page, the plan signed
+ * on the merchant's machine by the signer's own checks with the public test seed, submitted
+ * through `collections/submit`, mined. Answers the transaction's id.
+ */
+async function sendRefundWithSigner(dashboard: Page, orderId: string): Promise<string> {
+  await dashboard.goto(`/dashboard/orders/${orderId}`);
+  await dashboard.getByRole('button', { name: 'Prepare plan' }).click();
+  await dashboard.waitForURL(/\/dashboard\/funds\/plans\/[0-9a-f-]{36}\?notice=prepared/);
+  const planId = new URL(dashboard.url()).pathname.split('/').pop()!;
+  const planFile = await dashboard.request.get(`/dashboard/funds/plans/${planId}/file?format=plan`);
+  expect(planFile.status()).toBe(200);
+
+  const config = signerConfigSchema.parse({
+    network: 'litecoin',
+    treasury: TREASURY,
+    maxFee: '0.001',
+    refundDailyCap: '1',
+  });
+  const { signed, ledgerEntry } = await signPlan(await planFile.text(), config, rootOfPhrase(TEST_PHRASE), {
+    confirm: async () => true,
+  });
+  expect(ledgerEntry).not.toBeNull();
+  const submitted = await gw.api<{ txid: string }>('collections/submit', { id: planId, transaction: signed.rawTx });
+  expect(submitted.txid).toBe(signed.txid);
+  await gw.mine('litecoin', 3);
+  return signed.txid;
+}
+
+/** The watcher confirmed the refund of `orderId`: the payer's claim page says it arrived, the dashboard shows it with `txid`. */
+async function expectRefundConfirmed(page: Page, claim: string, dashboard: Page, orderId: string, txid: string) {
+  await expect
+    .poll(
+      async () => {
+        await page.goto(claim);
+        return page.getByRole('heading', { name: 'The refund has arrived.' }).count();
+      },
+      { timeout: 45_000 },
+    )
+    .toBe(1);
+  await dashboard.goto(`/dashboard/orders/${orderId}`);
+  const refunds = dashboard.getByRole('table', { name: 'Refunds of this order' });
+  await expect(refunds).toContainText('confirmed');
+  await expect(refunds).toContainText(txid);
+}
+
 test('an overpaid litecoin order: the excess claimed by the payer, sent with the signer and the test seed, confirmed and mailed', async ({
   page,
   browser,
@@ -88,76 +177,75 @@ test('an overpaid litecoin order: the excess claimed by the payer, sent with the
 
   // The payer's mailbox: the claim link opens the claim page, where the address is given and confirmed.
   const claim = `${gw.baseUrl}${await claimLinkTo(payer)}`;
-  const refundAddress = (await gw.makeOrder({ currency: 'LTC', network: 'litecoin', amount: '1' })).address;
-  await page.goto(claim);
-  await expect(page.getByTestId('refund-amount')).toContainText('0.05 LTC');
-  await page.getByLabel(/address/i).fill(refundAddress);
-  await page.getByRole('button', { name: 'Review' }).click();
-  await page.getByRole('button', { name: 'Confirm and receive the refund here' }).click();
-  await expect(page.getByRole('heading', { name: 'Address confirmed: the refund will be sent to it.' })).toBeVisible();
+  await confirmRefundAddress(page, claim, '0.05 LTC');
   expect((await gw.status(order.orderId)).status).toBe('overpaid');
 
-  // The merchant's owner: the treasury (by the operator's CLI, as set-up), the key allowed to submit
-  // plans (with a current code), then "Prepare plan" on the order's refund.
-  const merchant = await browser.newContext({ baseURL: gw.baseUrl });
-  const dashboard = await merchant.newPage();
-  const [owner] = await Promise.all([
-    createUser({ merchant: MERCHANT, role: 'owner', dataDir: gw.dataDir }),
-    runCliOn(gw.dataDir, 'collect', ['treasury', MERCHANT, 'litecoin', TREASURY, '--mode', 'test']),
-  ]);
-  await signIn(dashboard, owner.email, owner.password, undefined, { next: '/dashboard/account' });
-  const secret = await enrolTwoFactor(dashboard);
-  await dashboard.goto('/dashboard/keys');
-  const key = dashboard.getByTestId('key-row').and(dashboard.locator(`[data-public-key="${gw.keys.publicKey}"]`));
-  await key.getByText('Money-out scopes…').click();
-  await key.getByRole('checkbox', { name: /^Signing plans/ }).check();
-  await key.getByLabel('Authenticator code').fill(totpCode(secret, 1));
-  await key.getByRole('button', { name: 'Save money-out scopes' }).click();
-  await expect(dashboard.getByRole('status').filter({ hasText: 'money-out scopes are saved' })).toBeVisible();
-
-  await dashboard.goto(`/dashboard/orders/${order.orderId}`);
-  await dashboard.getByRole('button', { name: 'Prepare plan' }).click();
-  await dashboard.waitForURL(/\/dashboard\/funds\/plans\/[0-9a-f-]{36}\?notice=prepared/);
-  const planId = new URL(dashboard.url()).pathname.split('/').pop()!;
-  const planFile = await dashboard.request.get(`/dashboard/funds/plans/${planId}/file?format=plan`);
-  expect(planFile.status()).toBe(200);
-
-  // The merchant's machine: the signer's own checks and signature, with the public test seed.
-  const config = signerConfigSchema.parse({
-    network: 'litecoin',
-    treasury: TREASURY,
-    maxFee: '0.001',
-    refundDailyCap: '1',
-  });
-  const { signed, ledgerEntry } = await signPlan(await planFile.text(), config, rootOfPhrase(TEST_PHRASE), {
-    confirm: async () => true,
-  });
-  expect(ledgerEntry).not.toBeNull();
-  const submitted = await gw.api<{ txid: string }>('collections/submit', { id: planId, transaction: signed.rawTx });
-  expect(submitted.txid).toBe(signed.txid);
-  await gw.mine('litecoin', 3);
-
-  // The payer's claim page, the dashboard and the payer's mailbox: confirmed, with its transaction.
+  // The merchant's owner prepares the plan; the merchant's machine signs it; the watcher confirms it.
+  const dashboard = await ownerDashboard(browser);
+  const txid = await sendRefundWithSigner(dashboard, order.orderId);
+  await expectRefundConfirmed(page, claim, dashboard, order.orderId, txid);
+  // The payer's mailbox: the refund-sent mail, with its transaction.
   await expect
-    .poll(
-      async () => {
-        await page.goto(claim);
-        return page.getByRole('heading', { name: 'The refund has arrived.' }).count();
-      },
-      { timeout: 45_000 },
-    )
-    .toBe(1);
-  await dashboard.goto(`/dashboard/orders/${order.orderId}`);
-  const refunds = dashboard.getByRole('table', { name: 'Refunds of this order' });
-  await expect(refunds).toContainText('confirmed');
-  await expect(refunds).toContainText(signed.txid);
-  await expect
-    .poll(() => sink.received.filter((m) => m.envelopeTo.includes(payer) && m.text.includes(signed.txid)).length, {
+    .poll(() => sink.received.filter((m) => m.envelopeTo.includes(payer) && m.text.includes(txid)).length, {
       timeout: 30_000,
     })
     .toBe(1);
-  await merchant.close();
   expect((await gw.status(order.orderId)).status).toBe('overpaid');
+});
+
+test('an overpaid USD invoice paid in LTC: the e-mail given with the coin, the excess claimed on the invoice page, sent with the signer, confirmed', async ({
+  page,
+  browser,
+}) => {
+  const payer = 'invoice-over-payer@e2e.test';
+  // 40 USD at test mode's fixed 80 USD per LTC: 0.5 LTC; paid "over", 0.05 LTC too much.
+  const invoice = await gw.api<{ id: string; invoiceLink: string }>('make-invoice', {
+    externalId: `e2e-over-invoice-${Date.now()}`,
+    currency: 'USD',
+    amount: '40',
+    lifetime: 30,
+    currencies: [{ currency: 'LTC', networks: ['litecoin'] }],
+  });
+  const invoiceStatus = async () => (await gw.api<{ status: string }>('get-invoice', { invoiceId: invoice.id })).status;
+
+  // The payer: the invoice page, an e-mail address given with the choice of LTC, the order paid with too much.
+  await page.goto(invoice.invoiceLink);
+  await page.getByLabel('E-mail address (optional)').fill(payer);
+  await page
+    .getByRole('region', { name: /^LTC\b/ })
+    .getByRole('button', { name: /^Litecoin\b/ })
+    .click();
+  await page.waitForURL(/\/pay\/[0-9a-f-]{36}(\?|$)/);
+  const orderId = new URL(page.url()).pathname.split('/').pop()!;
+  await gw.pay(orderId, 'over');
+  await gw.mine('litecoin', 2);
+  await gw.waitForScreen(orderId, 'overpaid');
+  expect(await invoiceStatus()).toBe('OVERPAID');
+
+  // The invoice page, paid: "Claim the excess" of its order, answered as on the payment page.
+  await page.goto(invoice.invoiceLink);
+  await expect(heading(page)).toHaveText('Paid');
+  await expect(page.getByTestId('payer-refund')).toContainText('0.05 LTC');
+  await page.getByRole('button', { name: 'Claim the excess' }).click();
+  await page.waitForURL(/\/invoice\/[0-9a-f-]{36}\?.*refund=asked/);
+  await expect(page.getByTestId('payer-refund-notice')).toContainText('If an e-mail address was given');
+  await expect(page.locator('body')).not.toContainText(payer);
+
+  const claim = `${gw.baseUrl}${await claimLinkTo(payer)}`;
+  await confirmRefundAddress(page, claim, '0.05 LTC');
+  expect((await gw.status(orderId)).status).toBe('overpaid');
+
+  const dashboard = await ownerDashboard(browser);
+  const txid = await sendRefundWithSigner(dashboard, orderId);
+  await expectRefundConfirmed(page, claim, dashboard, orderId, txid);
+  await expect
+    .poll(() => sink.received.filter((m) => m.envelopeTo.includes(payer) && m.text.includes(txid)).length, {
+      timeout: 30_000,
+    })
+    .toBe(1);
+  // Final stays final: the order and the invoice never moved.
+  expect((await gw.status(orderId)).status).toBe('overpaid');
+  expect(await invoiceStatus()).toBe('OVERPAID');
 });
 
 test('an underpaid order after expiry: "Get back what I sent" without JavaScript, asked once', async ({ browser }) => {

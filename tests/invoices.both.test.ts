@@ -134,8 +134,12 @@ describe('invoices', () => {
   it('lets the payer change coin before paying; the earlier order keeps running, and choosing its coin again reuses it', async () => {
     const made = await invoice({});
     const first = await chooseCoin(db, made.invoice.id, { currency: 'LTC', network: 'litecoin' });
-    const second = await chooseCoin(db, made.invoice.id, { currency: 'BTC', network: 'bitcoin' });
+    const payerEmail = 'invoice-payer@example.com';
+    const second = await chooseCoin(db, made.invoice.id, { currency: 'BTC', network: 'bitcoin', payerEmail });
     expect(second.id).not.toBe(first.id);
+    // The payer's address (docs/decisions/110) goes with the choice to its order, the first order has none.
+    expect((await orderRow(db, second.id)).payer_email).toBe(payerEmail);
+    expect((await orderRow(db, first.id)).payer_email).toBeNull();
     // 73.50 USD at the fixed table's 60000 USD per BTC, rounded up to the satoshi.
     expect(second.amount).toBe(String((7350n * 10n ** 8n + 6_000_000n - 1n) / 6_000_000n));
     expect(await orderRow(db, first.id)).toMatchObject({ status: 'pending', expires_at: first.expires_at });
@@ -145,8 +149,12 @@ describe('invoices', () => {
       receivedCurrency: 'BTC',
     });
     // Back to the first coin: its order (its address, its rate), not a new one.
-    const again = await chooseCoin(db, made.invoice.id, { currency: 'LTC', network: 'litecoin' });
+    const again = await chooseCoin(db, made.invoice.id, { currency: 'LTC', network: 'litecoin', payerEmail });
     expect(again.id).toBe(first.id);
+    // Taken up again with an address: it fills the order's missing one, and is never replaced after.
+    expect((await orderRow(db, first.id)).payer_email).toBe(payerEmail);
+    await chooseCoin(db, made.invoice.id, { currency: 'LTC', network: 'litecoin', payerEmail: 'someone@else.example' });
+    expect((await orderRow(db, first.id)).payer_email).toBe(payerEmail);
     const ltcRate = (await invoiceNow(made.invoice.id)).rate;
     expect(await invoiceNow(made.invoice.id)).toMatchObject({
       status: 'INIT',

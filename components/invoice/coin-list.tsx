@@ -4,6 +4,9 @@
  * to the page's server action, so that a choice works without JavaScript. Each network shows the
  * amount a choice made now would ask, its name and, for a token, its standard (TRC-20, ERC-20...);
  * a network without a fresh price is shown disabled. A long list gets a search box (./coin-search).
+ * An optional e-mail address for the order's mails and a refund's claim link (docs/decisions/110)
+ * is posted with the choice from its field (PayerEmailField), which the page places in the order
+ * summary: beside the list on a wide screen (the list stays as short), above it on a phone.
  */
 import type { InvoiceCoin } from '@/lib/invoices/view';
 import type { Language } from '@/lib/pay/i18n';
@@ -17,6 +20,34 @@ import { CoinFilterItem, CoinSearch } from './coin-search';
  * server component importing a value from a 'use client' module gets a reference, not the value.
  */
 export const SEARCH_FROM = 7;
+
+/** The coin form's id: the e-mail field, outside it, belongs to it by its `form` attribute. */
+const COIN_FORM_ID = 'invoice-coins';
+
+/** The payer's optional e-mail address, posted with the coin chosen (no JavaScript needed). */
+export function PayerEmailField({ im }: { im: InvoiceMessages }) {
+  return (
+    <div className="mt-3 text-sm">
+      <label htmlFor="payer-email" className="block font-medium">
+        {im.emailLabel}
+      </label>
+      <input
+        id="payer-email"
+        form={COIN_FORM_ID}
+        name="payerEmail"
+        type="email"
+        autoComplete="email"
+        maxLength={254}
+        dir="ltr"
+        aria-describedby="payer-email-hint"
+        className="mt-1 block w-full rounded-md border border-line-strong bg-surface px-3 py-2 focus-ring"
+      />
+      <p id="payer-email-hint" className="mt-1 text-xs">
+        {im.emailHint}
+      </p>
+    </div>
+  );
+}
 
 interface Props {
   coins: InvoiceCoin[];
@@ -52,7 +83,13 @@ export function CoinList({ coins, current, choose, language, im, label }: Props)
     );
   });
   const form = (
-    <form action={choose} className="mt-3">
+    <form id={COIN_FORM_ID} action={choose} className="mt-3">
+      {/*
+       * The form's default button, disabled: Enter in the e-mail field (PayerEmailField, the form's
+       * by its `form` attribute) submits nothing, rather than choosing the list's first coin
+       * (implicit submission clicks the form's first submit button).
+       */}
+      <button type="submit" disabled hidden aria-hidden="true" tabIndex={-1} />
       {/* The payment page opens in the language chosen here. */}
       <input type="hidden" name="lang" value={language} />
       <ul aria-labelledby="coins-heading" className="space-y-2">

@@ -2,7 +2,9 @@
  * The invoice page's markup (`/invoice/{id}`, a server component): the merchant, the price in the
  * invoice's currency, the description, and by the view's screen either the coin choice (with the
  * invoice's countdown) or where the payment stands: in progress, paid, expired, or closed without
- * a complete payment, each with its way on (the payment page, the store).
+ * a complete payment, each with its way on (the payment page, the store). Once paid, the claim of
+ * an excess of the order that paid it (docs/decisions/110), as its payment page offers it
+ * (../pay/pay-refund).
  *
  * Like the payment page (../pay/payment-page): texts come in one language as props, the layout
  * uses logical properties so that Arabic mirrors, and amounts stay left to right. Its only client
@@ -18,8 +20,11 @@ import { FollowOrder } from '../live/follow-order';
 import type { OrderShown } from '../live/order-shown';
 import { LiveQueries } from '../live/query-provider';
 import type { ReceiptMessages } from '@/lib/receipts/receipt-messages';
+import { PayRefund, type PayerRefundNotice } from '../pay/pay-refund';
 import { BUTTON, fill } from '../pay/ui';
-import { CoinList } from './coin-list';
+import type { PayerRefundMessages } from '@/lib/pay/payer-refund-messages';
+import type { PublicOrderView } from '@/lib/pay/view';
+import { CoinList, PayerEmailField } from './coin-list';
 import { InvoiceCountdown } from './invoice-countdown';
 
 interface Props {
@@ -38,6 +43,13 @@ interface Props {
   followed: OrderShown | null;
   /** The links to the invoice's PDF and, once paid, its receipt (lib/receipts). */
   rm: Pick<ReceiptMessages, 'downloadPdf' | 'viewReceipt'>;
+  /** Once paid: the order that paid the invoice as its payment page shows it, and the invoice's refund post (./actions). */
+  payerRefund: {
+    order: PublicOrderView;
+    m: PayerRefundMessages;
+    notice: PayerRefundNotice;
+    action: (form: FormData) => Promise<void>;
+  } | null;
 }
 
 const TONE: Record<InvoiceScreen, string> = {
@@ -51,7 +63,7 @@ const TONE: Record<InvoiceScreen, string> = {
 const LINK_BUTTON = `${BUTTON} inline-block text-center`;
 const WIDE_LINK_BUTTON = `${BUTTON} block w-full text-center`;
 
-export function InvoicePage({ view, m, im, language, price, error, choose, followed, rm }: Props) {
+export function InvoicePage({ view, m, im, language, price, error, choose, followed, rm, payerRefund }: Props) {
   const screen = im.screens[view.screen];
   const payment = view.chosen && `/pay/${view.chosen.orderId}?lang=${language}`;
   const returnUrl = view.returnUrl && /^https?:\/\//i.test(view.returnUrl) ? view.returnUrl : null;
@@ -121,6 +133,7 @@ export function InvoicePage({ view, m, im, language, price, error, choose, follo
               {rm.downloadPdf}
             </a>
           </section>
+          {view.screen === 'choose' && <PayerEmailField im={im} />}
         </div>
         <div data-testid="invoice-choice" className="lg:[&>*:first-child]:mt-0">
           {error && (
@@ -145,6 +158,16 @@ export function InvoicePage({ view, m, im, language, price, error, choose, follo
             )}
             {ways.length > 0 && <div className="mt-3 flex flex-wrap items-center gap-3">{ways}</div>}
           </section>
+          {payerRefund && (
+            <PayRefund
+              view={payerRefund.order}
+              m={payerRefund.m}
+              language={language}
+              embed={false}
+              notice={payerRefund.notice}
+              action={payerRefund.action}
+            />
+          )}
           {view.chosen && followed && (
             <LiveQueries>
               <FollowOrder orderId={view.chosen.orderId} shown={followed} />

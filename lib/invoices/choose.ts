@@ -7,6 +7,10 @@ import 'server-only';
  * (./lifecycle), so a payment already on its way to the abandoned coin still pays the invoice.
  * Choosing that coin again reuses its order while it runs, and an invoice makes at most
  * MAX_INVOICE_ORDERS orders: each takes a deposit address.
+ *
+ * The payer may give an e-mail address with the choice (docs/decisions/110): it becomes the order's
+ * `payerEmail`, where its mails and a refund's claim link go. A choice taken up again keeps the
+ * address its order has; one given then fills an order made without.
  */
 import { bare, invoices, orders, param, sql, statement, type Database } from '../db';
 import { formatUnits, parseDecimal } from '../money';
@@ -48,6 +52,11 @@ const RUNNING_ORDER = statement<OrderRow, { invoiceId: string; currency: string;
      and ${orders.network} = ${param('network')} and ${orders.status} = 'pending' and ${orders.expiresAt} > ${param('now')}
    order by ${orders.createdAt} desc limit 1`,
 );
+/** The running order of a choice taken up again gets the payer's address when it has none (never replaced). */
+const FILL_PAYER_EMAIL = statement<unknown, { id: string; email: string }>(
+  sql`update ${orders} set ${bare(orders.payerEmail)} = ${param('email')}, ${bare(orders.updatedAt)} = now()
+   where ${orders.id} = ${param('id')} and ${orders.payerEmail} is null and ${orders.status} = 'pending'`,
+);
 /** Takes the invoice's next order number, within the bound (one statement: concurrent choices cannot pass it). */
 const RESERVE_ORDER = statement<{ choices: number }, { id: string }>(
   sql`update ${invoices} set ${bare(invoices.choices)} = ${invoices.choices} + 1, ${bare(invoices.updatedAt)} = now()
@@ -71,7 +80,8 @@ const CHOOSE = statement<unknown, { id: string; orderId: string; rate: string | 
 );
 
 /**
- * Makes (or finds) the order for the payer's choice of `currency` on `network` and answers it.
+ * Makes (or finds) the order for the payer's choice of `currency` on `network` and answers it,
+ * with `payerEmail` (already checked, lib/protocol `payerEmailField`) for its mails when given.
  * Refused: an unknown invoice, one that no longer takes a choice (final, out of time, or a payment
  * already seen), a coin it does not offer, a coin without a fresh rate (RateUnavailable), and a
  * new order beyond MAX_INVOICE_ORDERS (TooManyCoinChoices; the coins chosen before stay open).
@@ -79,7 +89,7 @@ const CHOOSE = statement<unknown, { id: string; orderId: string; rate: string | 
 export async function chooseCoin(
   db: Database,
   invoiceId: string,
-  choice: { currency: string; network: string },
+  choice: { currency: string; network: string; payerEmail?: string },
   now = new Date(),
 ): Promise<OrderRow> {
   const invoice = await loadInvoice(db, invoiceId);
@@ -98,6 +108,8 @@ export async function chooseCoin(
   });
   if (running) {
     if (running.id !== invoice.order_id) await choose(db, invoice.id, running, invoice.order_rates[running.id], now);
+    if (choice.payerEmail && running.payer_email === null)
+      await FILL_PAYER_EMAIL.run(db, { id: running.id, email: choice.payerEmail });
     return running;
   }
 
@@ -129,7 +141,7 @@ export async function chooseCoin(
         paymentTolerancePercent: undefined,
         checkRisks: undefined,
         externalUserId: undefined,
-        payerEmail: undefined,
+        payerEmail: choice.payerEmail,
       },
     );
   } catch (error) {

@@ -5,7 +5,8 @@ import 'server-only';
  * choices made (./lifecycle, a pure function); its final status is announced by webhook.
  */
 
-export { chooseCoin } from './choose';
+export { chooseCoin, loadInvoice } from './choose';
+export { COIN_CHOICE_FORM, coinChoiceRefusal } from './choice-form';
 export * from './errors';
 export { canChooseCoin, evaluateInvoice, MAX_INVOICE_ORDERS, type InvoiceFacts } from './lifecycle';
 export {

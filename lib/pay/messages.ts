@@ -234,7 +234,7 @@ export const MESSAGES: Record<Language, Messages> = {
  * coin, a coin the invoice does not offer, the gateway busy (no address free, the database
  * overloaded), a form that names no coin, a new coin after the invoice made its most orders.
  */
-export const INVOICE_CHOICE_ERRORS = ['closed', 'rate', 'not-offered', 'busy', 'invalid', 'choices'] as const;
+export const INVOICE_CHOICE_ERRORS = ['closed', 'rate', 'not-offered', 'busy', 'invalid', 'choices', 'email'] as const;
 export type InvoiceChoiceError = (typeof INVOICE_CHOICE_ERRORS)[number];
 
 export function isInvoiceChoiceError(value: unknown): value is InvoiceChoiceError {
@@ -263,6 +263,9 @@ export interface InvoiceMessages {
   choosing: string;
   continueToPayment: string;
   paymentDetails: string;
+  /** The coin choice's optional e-mail field (docs/decisions/110): its label, and what the address is for. */
+  emailLabel: string;
+  emailHint: string;
   errors: Record<InvoiceChoiceError, string>;
   notFoundTitle: string;
   notFoundBody: string;
@@ -288,12 +291,16 @@ const invoiceEn: InvoiceMessages = {
   choosing: 'Preparing your payment…',
   continueToPayment: 'Continue to payment',
   paymentDetails: 'See payment details',
+  emailLabel: 'E-mail address (optional)',
+  emailHint:
+    "Where we send this payment's e-mails and, if you send too much or too little, a link to ask for a refund.",
   errors: {
     closed: 'This invoice no longer accepts a coin choice: it is paid, closed or out of time.',
     rate: 'There is no fresh price for that coin right now. Try again in a minute, or choose another coin.',
     'not-offered': 'That coin is not offered for this invoice. Choose one from the list.',
     busy: 'The gateway is busy right now. Try again in a moment.',
     invalid: 'Choose a coin from the list.',
+    email: 'That e-mail address is not valid. Correct it, or leave the field empty.',
     choices:
       'You have changed coins as often as this invoice allows. Choose a coin you chose before while its payment request runs, or ask the store for a new invoice.',
   },

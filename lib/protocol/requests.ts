@@ -98,6 +98,10 @@ function returnUrlAlias(body: unknown): unknown {
   return body;
 }
 
+/** A payer's e-mail address, where an order's mails and a refund's claim link go: make-order's, and the invoice page's (docs/decisions/110). */
+// zod's e-mail pattern is ASCII-only, so it refuses NUL and surrogates itself.
+export const payerEmailField = z.email('must be a valid e-mail address').max(254, 'must be at most 254 characters');
+
 const makeOrderFields = z.object({
   currency: text().trim().min(1, 'is required').max(16, 'must be at most 16 characters'),
   network: text().trim().min(1, 'is required').max(32, 'must be at most 32 characters'),
@@ -117,8 +121,7 @@ const makeOrderFields = z.object({
   ),
   checkRisks: optional(z.boolean({ error: 'must be true or false' })),
   externalUserId: optional(text().min(1, 'must not be empty').max(255, 'must be at most 255 characters')),
-  // zod's e-mail pattern is ASCII-only, so it refuses NUL and surrogates itself.
-  payerEmail: optional(z.email('must be a valid e-mail address').max(254, 'must be at most 254 characters')),
+  payerEmail: optional(payerEmailField),
 });
 
 export const makeOrderRequest = z.preprocess(returnUrlAlias, makeOrderFields);

@@ -12,7 +12,8 @@ import { LANGUAGE_HEADER, languageFrom } from '@/lib/pay/i18n';
 import { INVOICE_MESSAGES, isInvoiceChoiceError, MESSAGES } from '@/lib/pay/messages';
 import { FIAT_CURRENCIES } from '@/lib/catalog';
 import { RECEIPT_MESSAGES } from '@/lib/receipts';
-import { chooseInvoiceCoin } from './actions';
+import { PAYER_REFUND_MESSAGES } from '@/lib/pay/payer-refund-messages';
+import { askForInvoiceRefund, chooseInvoiceCoin } from './actions';
 
 type Props = {
   params: Promise<{ invoiceId: string }>;
@@ -44,12 +45,15 @@ export default async function InvoiceRoute({ params, searchParams }: Props) {
   const view = await viewOf((await params).invoiceId);
   if (!view) notFound();
   const lang = await language();
-  const { error } = await searchParams;
+  const { error, refund } = await searchParams;
   // While its chosen order runs, the page follows it: a payment, or the order's end, draws it anew.
-  const followed =
-    view.chosen && (view.screen === 'choose' || view.screen === 'pay')
-      ? await loadPublicView(await getDatabase(), view.chosen.orderId)
-      : null;
+  // Once the invoice is paid, its order (the one that decided it) says whether the payer may claim
+  // an excess. A closed one leaves its choices (pay the rest, or a refund) to the order's payment page.
+  const running = view.screen === 'choose' || view.screen === 'pay';
+  const paid = view.screen === 'paid';
+  const order =
+    view.chosen && (running || paid) ? await loadPublicView(await getDatabase(), view.chosen.orderId) : null;
+  const followed = running ? order : null;
   return (
     <InvoicePage
       view={view}
@@ -61,6 +65,17 @@ export default async function InvoiceRoute({ params, searchParams }: Props) {
       choose={chooseInvoiceCoin.bind(null, view.invoiceId)}
       followed={followed && orderShownOf(followed)}
       rm={RECEIPT_MESSAGES[lang]}
+      payerRefund={
+        paid && order
+          ? {
+              order,
+              m: PAYER_REFUND_MESSAGES[lang],
+              // What the refund post came to (./actions askForInvoiceRefund): anything else says nothing.
+              notice: refund === 'asked' || refund === 'busy' ? refund : null,
+              action: askForInvoiceRefund.bind(null, view.invoiceId),
+            }
+          : null
+      }
     />
   );
 }

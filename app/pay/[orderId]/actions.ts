@@ -14,26 +14,16 @@
  *
  * Bad input is a refusal too, never a server error.
  */
-import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { z } from 'zod';
-import { config } from '@/lib/config';
 import { getDatabase, isDatabaseBusy } from '@/lib/db';
 import { isDomainError, isDomainErrorOf } from '@/lib/errors';
-import { openRemainder, requestPayerRefund } from '@/lib/mispayments';
-import { payerPostWait } from '@/lib/pay';
+import { openRemainder } from '@/lib/mispayments';
 import { isLanguage } from '@/lib/pay/i18n';
-import { clientOfRequest } from '@/lib/security';
+import { askPayerRefund, PAYER_REFUND_KIND, withinLimits } from './payer-posts';
 
 /** Refusals that leave the payer on the order's page: nothing was made, and the page says what there is. */
 const BACK_TO_THE_PAGE = new Set(['NoRemainder', 'NoAddressAvailable', 'OrderCreatedConcurrently', 'RateUnavailable']);
-
-/** This post may go on: within the client's and the order's budgets. */
-async function withinLimits(orderId: string): Promise<boolean> {
-  const list = await headers();
-  const client = clientOfRequest(list, config().trustedProxies);
-  return payerPostWait(client, orderId) === 0;
-}
 
 /** The order's page, with the form's `embed` and `lang` kept, and `extra` parameters. */
 function pageOf(orderId: string, form: FormData, extra: Record<string, string> = {}): string {
@@ -63,22 +53,12 @@ export async function payTheRest(orderId: string, form: FormData): Promise<void>
   redirect(`/pay/${restId}${embed}`);
 }
 
-const REFUND_KIND = z.enum(['sent', 'excess']);
-/** Refusals of the payer's refund answered like a refund asked: no address to mail, nothing of the minimum, settled, nothing left. */
-const ANSWERED_ALIKE = new Set(['NoPayerRefund', 'NotRefundable', 'RefundExceedsReceived']);
-
 /** "Get back what I sent" / "Claim the excess": the page then says `?refund=asked` (or `busy`: nothing was asked). */
 export async function askForRefund(orderId: string, form: FormData): Promise<void> {
   if (typeof orderId !== 'string' || !z.uuid().safeParse(orderId).success) redirect('/pay/unknown');
-  const kind = REFUND_KIND.safeParse(form.get('kind'));
+  const kind = PAYER_REFUND_KIND.safeParse(form.get('kind'));
   if (!kind.success) redirect(pageOf(orderId, form));
-  if (!(await withinLimits(orderId))) redirect(pageOf(orderId, form, { refund: 'busy' }));
-  try {
-    await requestPayerRefund(await getDatabase(), orderId, kind.data, new Date());
-  } catch (error) {
-    if (isDomainErrorOf(error, 'NotFound')) return redirect(`/pay/${orderId}`);
-    if (isDatabaseBusy(error)) return redirect(pageOf(orderId, form, { refund: 'busy' }));
-    if (!isDomainError(error) || !ANSWERED_ALIKE.has(error.kind)) throw error;
-  }
-  redirect(pageOf(orderId, form, { refund: 'asked' }));
+  const outcome = await askPayerRefund(orderId, kind.data);
+  if (outcome === 'unknown') redirect(`/pay/${orderId}`);
+  redirect(pageOf(orderId, form, { refund: outcome }));
 }

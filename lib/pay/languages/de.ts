@@ -127,12 +127,16 @@ export const invoiceMessages: InvoiceMessages = {
   choosing: 'Ihre Zahlung wird vorbereitet…',
   continueToPayment: 'Weiter zur Zahlung',
   paymentDetails: 'Zahlungsdetails ansehen',
+  emailLabel: 'E-Mail-Adresse (optional)',
+  emailHint:
+    'Dorthin senden wir die E-Mails zu dieser Zahlung und, falls Sie zu viel oder zu wenig senden, einen Link, um eine Erstattung anzufordern.',
   errors: {
     closed: 'Diese Rechnung nimmt keine Währungswahl mehr an: Sie ist bezahlt, geschlossen oder abgelaufen.',
     rate: 'Für diese Währung gibt es gerade keinen aktuellen Preis. Versuchen Sie es in einer Minute erneut oder wählen Sie eine andere Währung.',
     'not-offered': 'Diese Währung wird für diese Rechnung nicht angeboten. Wählen Sie eine aus der Liste.',
     busy: 'Das Gateway ist gerade ausgelastet. Versuchen Sie es gleich noch einmal.',
     invalid: 'Wählen Sie eine Währung aus der Liste.',
+    email: 'Diese E-Mail-Adresse ist ungültig. Korrigieren Sie sie oder lassen Sie das Feld leer.',
     choices:
       'Sie haben die Währung so oft gewechselt, wie diese Rechnung es erlaubt. Wählen Sie eine zuvor gewählte Währung, solange ihre Zahlungsanforderung läuft, oder bitten Sie den Shop um eine neue Rechnung.',
   },

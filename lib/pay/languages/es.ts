@@ -120,12 +120,16 @@ export const invoiceMessages: InvoiceMessages = {
   choosing: 'Preparando tu pago…',
   continueToPayment: 'Continuar al pago',
   paymentDetails: 'Ver los detalles del pago',
+  emailLabel: 'Correo electrónico (opcional)',
+  emailHint:
+    'Adonde enviamos los correos de este pago y, si envías de más o de menos, un enlace para pedir un reembolso.',
   errors: {
     closed: 'Esta factura ya no admite elegir moneda: está pagada, cerrada o fuera de plazo.',
     rate: 'En este momento no hay un precio actualizado para esa moneda. Inténtalo de nuevo en un minuto o elige otra moneda.',
     'not-offered': 'Esa moneda no se ofrece para esta factura. Elige una de la lista.',
     busy: 'La pasarela está ocupada en este momento. Inténtalo de nuevo en unos instantes.',
     invalid: 'Elige una moneda de la lista.',
+    email: 'Ese correo electrónico no es válido. Corrígelo o deja el campo vacío.',
     choices:
       'Ya cambiaste de moneda tantas veces como permite esta factura. Elige una moneda que elegiste antes mientras su solicitud de pago siga abierta, o pide a la tienda una factura nueva.',
   },

@@ -125,12 +125,16 @@ export const invoiceMessages: InvoiceMessages = {
   choosing: 'Préparation de votre paiement…',
   continueToPayment: 'Continuer vers le paiement',
   paymentDetails: 'Voir les détails du paiement',
+  emailLabel: 'Adresse e-mail (facultatif)',
+  emailHint:
+    'Nous y envoyons les e-mails de ce paiement et, si vous envoyez trop ou trop peu, un lien pour demander un remboursement.',
   errors: {
     closed: 'Cette facture n’accepte plus de choix de monnaie\u00a0: elle est payée, close ou hors délai.',
     rate: 'Il n’y a pas de prix récent pour cette monnaie pour le moment. Réessayez dans une minute ou choisissez une autre monnaie.',
     'not-offered': 'Cette monnaie n’est pas proposée pour cette facture. Choisissez-en une dans la liste.',
     busy: 'La passerelle est occupée pour le moment. Réessayez dans un instant.',
     invalid: 'Choisissez une monnaie dans la liste.',
+    email: 'Cette adresse e-mail n’est pas valide. Corrigez-la ou laissez le champ vide.',
     choices:
       'Vous avez changé de monnaie autant de fois que cette facture le permet. Choisissez une monnaie déjà choisie tant que sa demande de paiement court, ou demandez une nouvelle facture à la boutique.',
   },

@@ -137,12 +137,16 @@ export const invoiceMessages: InvoiceMessages = {
   choosing: 'Menyiapkan pembayaran Anda…',
   continueToPayment: 'Lanjutkan ke pembayaran',
   paymentDetails: 'Lihat detail pembayaran',
+  emailLabel: 'Alamat email (opsional)',
+  emailHint:
+    'Kami mengirim email tentang pembayaran ini ke sini dan, jika Anda mengirim terlalu banyak atau terlalu sedikit, tautan untuk meminta pengembalian dana.',
   errors: {
     closed: 'Tagihan ini tidak lagi menerima pilihan koin: sudah dibayar, ditutup, atau lewat waktu.',
     rate: 'Saat ini belum ada harga terbaru untuk koin itu. Coba lagi dalam satu menit, atau pilih koin lain.',
     'not-offered': 'Koin itu tidak ditawarkan untuk tagihan ini. Pilih salah satu dari daftar.',
     busy: 'Gateway pembayaran sedang sibuk. Coba lagi sebentar lagi.',
     invalid: 'Pilih koin dari daftar.',
+    email: 'Alamat email itu tidak valid. Perbaiki, atau biarkan kolom ini kosong.',
     choices:
       'Anda sudah mengganti koin sebanyak yang diizinkan tagihan ini. Pilih koin yang sudah Anda pilih sebelumnya selama permintaan pembayarannya masih berjalan, atau minta tagihan baru ke toko.',
   },

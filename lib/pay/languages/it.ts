@@ -118,12 +118,16 @@ export const invoiceMessages: InvoiceMessages = {
   choosing: 'Preparazione del pagamento…',
   continueToPayment: 'Continua al pagamento',
   paymentDetails: 'Vedi i dettagli del pagamento',
+  emailLabel: 'Indirizzo e-mail (facoltativo)',
+  emailHint:
+    'Lì inviamo le e-mail di questo pagamento e, se invii troppo o troppo poco, un link per chiedere un rimborso.',
   errors: {
     closed: 'Questa fattura non accetta più la scelta della moneta: è pagata, chiusa o scaduta.',
     rate: 'Al momento non c’è un prezzo aggiornato per quella moneta. Riprova tra un minuto o scegli un’altra moneta.',
     'not-offered': 'Quella moneta non è offerta per questa fattura. Scegline una dall’elenco.',
     busy: 'Il gateway è occupato in questo momento. Riprova tra poco.',
     invalid: 'Scegli una moneta dall’elenco.',
+    email: 'Questo indirizzo e-mail non è valido. Correggilo o lascia vuoto il campo.',
     choices:
       'Hai cambiato moneta tante volte quante questa fattura consente. Scegli una moneta già scelta finché la sua richiesta di pagamento è aperta, oppure chiedi al negozio una nuova fattura.',
   },

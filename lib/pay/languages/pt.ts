@@ -118,12 +118,16 @@ export const invoiceMessages: InvoiceMessages = {
   choosing: 'Preparando seu pagamento…',
   continueToPayment: 'Continuar para o pagamento',
   paymentDetails: 'Ver detalhes do pagamento',
+  emailLabel: 'E-mail (opcional)',
+  emailHint:
+    'Para onde enviamos os e-mails deste pagamento e, se você enviar a mais ou a menos, um link para pedir um reembolso.',
   errors: {
     closed: 'Esta fatura não aceita mais a escolha de moeda: está paga, encerrada ou fora do prazo.',
     rate: 'No momento não há um preço atualizado para essa moeda. Tente de novo em um minuto ou escolha outra moeda.',
     'not-offered': 'Essa moeda não é oferecida para esta fatura. Escolha uma da lista.',
     busy: 'O gateway está ocupado agora. Tente de novo em instantes.',
     invalid: 'Escolha uma moeda da lista.',
+    email: 'Esse e-mail não é válido. Corrija-o ou deixe o campo vazio.',
     choices:
       'Você já trocou de moeda tantas vezes quanto esta fatura permite. Escolha uma moeda escolhida antes enquanto a solicitação de pagamento dela estiver aberta, ou peça à loja uma nova fatura.',
   },

@@ -112,12 +112,16 @@ export const invoiceMessages: InvoiceMessages = {
   choosing: 'Ödemeniz hazırlanıyor…',
   continueToPayment: 'Ödemeye devam et',
   paymentDetails: 'Ödeme ayrıntılarını gör',
+  emailLabel: 'E-posta adresi (isteğe bağlı)',
+  emailHint:
+    'Bu ödemenin e-postalarını ve fazla ya da eksik gönderirseniz iade istemek için bir bağlantıyı buraya göndeririz.',
   errors: {
     closed: 'Bu fatura artık coin seçimi kabul etmiyor: ödenmiş, kapatılmış veya süresi dolmuş.',
     rate: 'Şu anda bu coin için güncel bir fiyat yok. Bir dakika sonra yeniden deneyin veya başka bir coin seçin.',
     'not-offered': 'Bu coin bu fatura için sunulmuyor. Listeden birini seçin.',
     busy: 'Ödeme sistemi şu anda meşgul. Birazdan yeniden deneyin.',
     invalid: 'Listeden bir coin seçin.',
+    email: 'Bu e-posta adresi geçerli değil. Düzeltin ya da alanı boş bırakın.',
     choices:
       'Bu faturanın izin verdiği kadar coin değiştirdiniz. Ödeme talebi sürerken daha önce seçtiğiniz bir coini seçin ya da mağazadan yeni bir fatura isteyin.',
   },

@@ -138,12 +138,16 @@ export const invoiceMessages: InvoiceMessages = {
   choosing: 'Đang chuẩn bị khoản thanh toán của bạn…',
   continueToPayment: 'Tiếp tục thanh toán',
   paymentDetails: 'Xem chi tiết thanh toán',
+  emailLabel: 'Địa chỉ email (không bắt buộc)',
+  emailHint:
+    'Chúng tôi gửi email về khoản thanh toán này đến đây và, nếu bạn gửi thừa hoặc thiếu, một liên kết để yêu cầu hoàn tiền.',
   errors: {
     closed: 'Hóa đơn này không còn cho phép chọn đồng tiền: hóa đơn đã được thanh toán, đã đóng hoặc đã hết hạn.',
     rate: 'Hiện chưa có giá mới cho đồng tiền đó. Hãy thử lại sau một phút hoặc chọn đồng tiền khác.',
     'not-offered': 'Đồng tiền đó không được cung cấp cho hóa đơn này. Hãy chọn một đồng trong danh sách.',
     busy: 'Cổng thanh toán đang bận. Hãy thử lại sau giây lát.',
     invalid: 'Hãy chọn một đồng tiền trong danh sách.',
+    email: 'Địa chỉ email này không hợp lệ. Hãy sửa lại hoặc để trống ô này.',
     choices:
       'Bạn đã đổi đồng tiền nhiều lần nhất mà hóa đơn này cho phép. Hãy chọn một đồng tiền đã chọn trước đó khi yêu cầu thanh toán của nó vẫn còn hiệu lực, hoặc đề nghị cửa hàng lập hóa đơn mới.',
   },
