@@ -227,7 +227,7 @@ describe('a refund sent with the merchant key on litecoind regtest', () => {
     });
     await confirmClaim(db, tokenOf(reopened.claimUrl), { address: attacker, tag: '' }, new Date());
     const replanned = await planRefund(db, scope(), refund.id, { feeFromRefund: true, feeRate: 2n });
-    expect(replanned.inputs.map((i) => i.address)).toEqual([other.address]);
+    expect((replanned as RefundPlan).inputs.map((i) => i.address)).toEqual([other.address]);
     await cancelRefund(db, scope(), refund.id, new Date());
     expect((await collectionPlan(db, merchant.merchantId, 'live', replanned.planId))!).toMatchObject({
       status: 'stale',

@@ -64,7 +64,8 @@ import {
   type PlanRefund,
   type PlanStatus,
   type PlanSummary,
-  type RefundPlan,
+  type AnyRefundPlan,
+  type SolanaRefundPlan,
   type StoredAccountPlan,
 } from '../protocol';
 import { publishEvents } from '../webhooks';
@@ -73,6 +74,7 @@ import { CollectionRefused } from './errors';
 import { decideAccountPlan, decidePlan, isFinalPlanStatus, type PlanDecision } from './lifecycle';
 import { treasuryOf } from './treasury';
 import { tronCostPerAddress } from './tron-collections';
+import { settleSolanaRefundPlans, storedSolanaRefundPlan } from './solana-refund-plans';
 
 /** Most outputs one plan spends: a transaction of 500 P2WPKH inputs is about 34 kvB, well under the standard 100 kvB. */
 const MAX_INPUTS = 500;
@@ -276,6 +278,18 @@ export const INSERT_INPUTS = statement<unknown, { planId: string }>(sql`insert i
     (${bare(collectionPlanInputs.planId)}, ${bare(collectionPlanInputs.transferId)})
   select ${param('planId')}, ${PLAN_INPUTS.names} from ${PLAN_INPUTS.from}
   on conflict do nothing returning 1`);
+
+/** A refund's plan that may still be signed or seen (the partial unique index allows one). */
+export const OPEN_REFUND_PLAN = statement<{ id: string }, { refundId: string }>(
+  sql`select ${collectionPlans.id} as id from ${collectionPlans}
+  where ${collectionPlans.refundId} = ${param('refundId')} and ${collectionPlans.status} in ('prepared', 'broadcast')`,
+);
+
+/** Whether an error is the unique index's refusal of a second open plan for one refund. */
+export function isSecondOpenPlan(error: unknown): boolean {
+  const text = `${(error as { message?: string })?.message ?? ''} ${(error as { constraint?: string })?.constraint ?? ''}`;
+  return text.includes('collection_plans_refund_open');
+}
 
 /**
  * The key (with its origin) the merchant's deposit addresses of a UTXO network come from now, and
@@ -551,10 +565,10 @@ export async function newestRefundPlan(
   merchantId: string,
   mode: Mode,
   refundId: string,
-): Promise<RefundPlan | null> {
+): Promise<AnyRefundPlan | null> {
   if (!isUuid(refundId)) return null;
   const [row] = await NEWEST_REFUND_PLAN.run(db, { refundId, merchantId, mode });
-  return row ? ((await collectionPlan(db, merchantId, mode, row.id)) as RefundPlan) : null;
+  return row ? ((await collectionPlan(db, merchantId, mode, row.id)) as AnyRefundPlan) : null;
 }
 const PLAN_INPUT_ROWS = statement<
   Collectable & Pick<RowOf<typeof chainTransfers>, 'spent_by_tx' | 'spent_at_height'>,
@@ -572,9 +586,10 @@ export async function collectionPlan(
   merchantId: string,
   mode: Mode,
   id: string,
-): Promise<MoneyOutPlan | StoredAccountPlan | null> {
+): Promise<MoneyOutPlan | StoredAccountPlan | SolanaRefundPlan | null> {
   const [row] = isUuid(id) ? await PLAN_BY_ID.run(db, { id, merchantId, mode }) : [];
   if (!row) return null;
+  if (row.format === 'solana') return storedSolanaRefundPlan(row);
   if (row.format !== 'psbt') return storedAccountPlan(row);
   const inputs = await PLAN_INPUT_ROWS.run(db, { planId: id });
   const network = networkFor(mode, row.network);
@@ -750,6 +765,10 @@ export interface CollectionStep {
   now: Date;
   /** EVM: the open plans whose nonces are all used at the step's height (./account-collections.ts `evmPlansWithNoncesUsed`). */
   noncesUsed?: ReadonlySet<string>;
+  /** Solana: what the receiving wallets sent in the blocks scanned (ChainAdapter.scan `outgoing`). */
+  outgoing?: readonly ChainTransfer[];
+  /** The chain time the step scanned to: a Solana refund plan not seen by its `expiresAt` is stale after it. */
+  chainTime?: Date;
 }
 
 /**
@@ -765,6 +784,7 @@ export async function settleCollections(
   tipHeight: number,
   step: CollectionStep = { transfers: [], now: new Date() },
 ): Promise<PlanChange[]> {
+  if (network.family === 'solana') return settleSolanaRefundPlans(tx, network, mode, step);
   const account = isAccountPlanNetwork(network);
   if (!account && !isUtxoCoin(network.name)) return [];
   const outgoing = account ? step.transfers.filter((t) => t.from !== null && t.blockHeight !== null) : [];

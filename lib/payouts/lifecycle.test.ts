@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { decideAccountPlan, decidePlan, decideTronStep, tronPlanStatus } from './lifecycle';
+import type { ChainTransfer } from '../chains';
+import {
+  decideAccountPlan,
+  decidePlan,
+  decideSolanaRefundPlan,
+  decideTronStep,
+  solanaPlanSighting,
+  tronPlanStatus,
+} from './lifecycle';
 
 const OURS = 'a'.repeat(64);
 const OTHER = 'b'.repeat(64);
@@ -152,5 +160,79 @@ describe('account-chain plan lifecycle (EVM, Tron)', () => {
   it('a final plan stays as it is', () => {
     expect(decideAccountPlan({ status: 'confirmed' }, [unspent], 100, 3, true).status).toBe('confirmed');
     expect(decideAccountPlan({ status: 'failed' }, [collected(90)], 100, 3, false).status).toBe('failed');
+  });
+});
+
+describe('Solana refund plan lifecycle', () => {
+  const SIGNATURE = '5'.repeat(88);
+  it('prepared -> confirmed when its transfer is seen (finalized is final), even past its expiry', () => {
+    for (const expired of [false, true])
+      expect(decideSolanaRefundPlan({ status: 'prepared', txid: null }, SIGNATURE, expired)).toEqual({
+        status: 'confirmed',
+        txid: SIGNATURE,
+        reason: null,
+      });
+  });
+  it('prepared stays prepared until the watcher scanned past its expiry, then stale', () => {
+    expect(decideSolanaRefundPlan({ status: 'prepared', txid: null }, null, false)).toEqual({
+      status: 'prepared',
+      txid: null,
+      reason: null,
+    });
+    expect(decideSolanaRefundPlan({ status: 'prepared', txid: null }, null, true)).toMatchObject({
+      status: 'stale',
+      reason: expect.stringMatching(/not seen before it expired/),
+    });
+  });
+  it('final plans stay final', () => {
+    for (const status of ['confirmed', 'failed', 'stale'] as const)
+      expect(decideSolanaRefundPlan({ status, txid: null }, SIGNATURE, true).status).toBe(status);
+  });
+
+  const body = {
+    wallet: 'Wa11et1111111111111111111111111111111111111',
+    recipient: 'Payer11111111111111111111111111111111111111',
+    mint: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
+    tokenProgram: 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA',
+    decimals: 6,
+    amount: '2500000',
+    reference: 'Ref1111111111111111111111111111111111111111',
+    expiresAt: '2026-11-28T03:00:00.000Z',
+  };
+  const transfer = (txHash: string, over: Partial<ChainTransfer> = {}): ChainTransfer => ({
+    txHash,
+    outputIndex: 1,
+    from: body.wallet,
+    to: body.recipient,
+    tag: body.reference,
+    currency: 'USDC',
+    amount: 2_500_000n,
+    blockHeight: 10,
+    seenAt: new Date(0),
+    ...over,
+  });
+  it('a sighting is the transaction under the reference paying exactly the planned currency to the recipient from the wallet', () => {
+    const others = [
+      transfer('short', { amount: 2_499_999n }),
+      transfer('mint', { currency: 'USDT' }),
+      transfer('elsewhere', { to: 'Someone1111111111111111111111111111111111' }),
+      transfer('stranger', { from: 'Someone1111111111111111111111111111111111' }),
+      transfer('untagged', { tag: 'Other11111111111111111111111111111111111111' }),
+    ];
+    expect(solanaPlanSighting({ currency: 'USDC', body }, others)).toEqual({
+      seen: null,
+      refused: [
+        { txid: 'short', reason: expect.stringMatching(/pays 2499999 base units of USDC .* not the 2500000 planned/) },
+        { txid: 'mint', reason: `it pays no USDC to ${body.recipient}` },
+        { txid: 'elsewhere', reason: `it pays no USDC to ${body.recipient}` },
+        { txid: 'stranger', reason: `it moves nothing from the plan's wallet ${body.wallet}` },
+      ],
+    });
+    // The rent of the payer's new token account, in SOL, beside the token transfer: still the plan's.
+    const paid = [
+      transfer('paid'),
+      transfer('paid', { currency: 'SOL', to: 'Ata1111111111111111111111111111111111111111' }),
+    ];
+    expect(solanaPlanSighting({ currency: 'USDC', body }, [...others, ...paid]).seen).toBe('paid');
   });
 });

@@ -20,30 +20,23 @@ import {
   isUtxoCoin,
   type CollectionInput,
 } from '../chains/utxo/transactions';
-import {
-  addresses,
-  chainTransfers,
-  collectionPlans,
-  columnsOf,
-  param,
-  sql,
-  statement,
-  type Database,
-  type RowOf,
-} from '../db';
+import { addresses, chainTransfers, columnsOf, param, sql, statement, type Database, type RowOf } from '../db';
 import { formatUnits } from '../money';
-import type { Mode, PlanRefund, RefundPlan } from '../protocol';
+import type { AnyRefundPlan, Mode, PlanRefund, RefundPlan } from '../protocol';
 import {
   COLLECTABLE,
   INSERT_INPUTS,
   INSERT_PLAN,
+  OPEN_REFUND_PLAN,
   PLAN_INPUTS,
   collectionPlan,
+  isSecondOpenPlan,
   planFooting,
   type Collectable,
   type PlanWrite,
 } from './collections';
 import { CollectionRefused } from './errors';
+import { prepareSolanaRefundPlan } from './solana-refund-plans';
 import { treasuryOf } from './treasury';
 
 /** The refund a plan pays, as lib/refunds knows it. */
@@ -65,6 +58,8 @@ export interface RefundToPay {
   feeFromRefund: boolean;
   /** Base units per virtual byte; the node's estimate when absent. */
   feeRate?: bigint;
+  /** The refund's currency (the network's coin, or a token of it). */
+  currency: string;
 }
 
 type PaymentOutput = Collectable &
@@ -93,19 +88,9 @@ const DEPOSIT_PAYMENT = statement<
     and ${chainTransfers.outputIndex} = ${param('outputIndex')} and ${chainTransfers.blockHeight} is not null`,
 );
 
-const OPEN_PLAN = statement<{ id: string }, { refundId: string }>(
-  sql`select ${collectionPlans.id} as id from ${collectionPlans}
-  where ${collectionPlans.refundId} = ${param('refundId')} and ${collectionPlans.status} in ('prepared', 'broadcast')`,
-);
-
-/** Whether an error is the unique index's refusal of a second open plan for one refund. */
-function isSecondOpenPlan(error: unknown): boolean {
-  const text = `${(error as { message?: string })?.message ?? ''} ${(error as { constraint?: string })?.constraint ?? ''}`;
-  return text.includes('collection_plans_refund_open');
-}
-
 /**
- * Prepares the plan that pays `request`'s refund. Refused (CollectionRefused) on a network without
+ * Prepares the plan that pays `request`'s refund: by its network's family, a Solana transfer
+ * (./solana-refund-plans.ts), else a Bitcoin-family PSBT. Refused (CollectionRefused) on a network without
  * PSBT plans, without a treasury for the change, a key origin or a fee estimate, when the
  * spendable outputs do not cover the refund and its fee, or when an open plan pays the refund already.
  */
@@ -113,13 +98,14 @@ export async function prepareRefundPlan(
   db: Database,
   request: RefundToPay,
   write: PlanWrite = {},
-): Promise<RefundPlan> {
+): Promise<AnyRefundPlan> {
   const network = networkFor(request.mode, request.network);
+  if (network?.family === 'solana') return prepareSolanaRefundPlan(db, network, request, write);
   if (!network || !isUtxoCoin(network.name) || SIGNING_FORMAT[network.name] !== 'psbt')
     throw new CollectionRefused(
       `refunds on ${request.network} are not sent by plans yet: send it from your wallet and complete it by its transaction id`,
     );
-  const [open] = await OPEN_PLAN.run(db, { refundId: request.refundId });
+  const [open] = await OPEN_REFUND_PLAN.run(db, { refundId: request.refundId });
   if (open) throw new CollectionRefused(`an open plan pays this refund already: ${open.id}`);
   const treasury = await treasuryOf(db, request.merchantId, network.name, request.mode);
   if (!treasury)

@@ -16,7 +16,8 @@ import {
 import { eventListResponse } from './events';
 import { feePayersResponse, fundsCheckResponse, fundsResponse, keptFeePayerSchema } from './funds';
 import { anyCollectionPlanSchema } from './evm-plans';
-import { planListResponse, planSubmittedResponse, refundPlanSchema } from './plans';
+import { planListResponse, planSubmittedResponse } from './plans';
+import { anyRefundPlanSchema } from './solana-plans';
 import { madeRefundResponse, refundListResponse, refundResponse } from './refunds';
 import type { OperationAccess } from './scopes';
 import {
@@ -173,8 +174,8 @@ export const OPERATIONS = {
   // The fee payer a prepare uses when it names none: kept by the keys that may name one (docs/decisions/107).
   'fee-payers/set': { request: setFeePayerRequest, response: keptFeePayerSchema, access: 'plans:prepare' },
   'fee-payers/list': { request: emptyRequest, response: feePayersResponse, access: 'plans:read' },
-  'refund-plans/prepare': { request: prepareRefundPlanRequest, response: refundPlanSchema, access: 'plans:prepare' },
-  'refund-plans/get': { request: getRefundPlanRequest, response: refundPlanSchema, access: 'plans:read' },
+  'refund-plans/prepare': { request: prepareRefundPlanRequest, response: anyRefundPlanSchema, access: 'plans:prepare' },
+  'refund-plans/get': { request: getRefundPlanRequest, response: anyRefundPlanSchema, access: 'plans:read' },
   'webhook-endpoints/create': {
     request: createEndpointRequest,
     response: endpointWithSecretResponse,

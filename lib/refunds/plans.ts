@@ -9,7 +9,7 @@ import { columnsOf, deposits, param, refunds, sql, statement, type Database, typ
 import { log } from '../log';
 import { type MerchantScope } from '../merchants';
 import { prepareRefundPlan, type PlanChange, type PlanWrite } from '../payouts';
-import type { RefundPlan } from '../protocol';
+import type { AnyRefundPlan } from '../protocol';
 import { RefundStateConflict } from './errors';
 import { nextRefundState, refundActionOfPlanChange } from './lifecycle';
 import { applyRefundAction, lockRefund, type RefundRow } from './store';
@@ -30,7 +30,7 @@ export async function planRefund(
   scope: MerchantScope,
   id: string,
   options: PlanRefundOptions,
-): Promise<RefundPlan> {
+): Promise<AnyRefundPlan> {
   const refund = await db.transaction((tx) => lockRefund(tx, scope, id));
   if (refund.state !== 'ready' || !refund.address || !refund.address_confirmed_at)
     throw new RefundStateConflict(
@@ -43,6 +43,7 @@ export async function planRefund(
     {
       ...scope,
       network: refund.network,
+      currency: refund.currency,
       refundId: refund.id,
       orderId: refund.order_id,
       invoiceId: refund.invoice_id,
