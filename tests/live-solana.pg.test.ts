@@ -27,7 +27,7 @@ import { loadPublicView, walletSolanaTransaction } from '@/lib/pay';
 import { solanaPrivateKeyOfSeed, solanaWalletOfPrivateKey } from '@/lib/chains/solana/transactions';
 import { SignerRefusal } from '@/lib/chains/utxo/transactions';
 import { solanaRefundPlanSchema } from '@/lib/protocol';
-import { completeRefundByTransaction, confirmClaim, getRefund, makeRefund } from '@/lib/refunds';
+import { completeRefundByTransaction, confirmClaim, getRefund, makeRefund, planRefund } from '@/lib/refunds';
 import { newestRefundPlan, setDepositKey } from '@/lib/payouts';
 import { readPlan } from '@/scripts/signer/api';
 import { answerRefusals } from '@/scripts/signer/from-api';
@@ -449,6 +449,54 @@ describe.skipIf(litesvmMissing)('live Solana (litesvm facade)', () => {
     expect((await orderRow(db, order.id)).status).toBe('processed');
     // Signed once: the same plan again is refused by the ledger.
     await expect(signAndSendSolanaRefund(read, config, wallet, key, io())).rejects.toThrow(/was signed on/);
+  });
+
+  it('a SOL refund by plan bearing its fee: the payer gets the refund less the signature fee, then it is confirmed', async () => {
+    const key = solanaPrivateKeyOfSeed(new Uint8Array(64).fill(12));
+    const wallet = solanaWalletOfPrivateKey(key) as Address;
+    chain.ledger.svm.airdrop(wallet, lamports(1_000_000_000n));
+    const shop = await createTestMerchant(db, 'Solana SOL refunds by plan');
+    await setDepositKey(db, { merchantId: shop.merchantId, network: 'solana', mode: 'live', key: wallet });
+    const order = await createOrder(db, shop.live, { ...SOL, amount: '0.5' });
+    const paid = await send(solTransfer(chain.payer, wallet, 500_000_000n, order.tag!));
+    await watchLive(db, adapter);
+    const scope = { merchantId: shop.merchantId, mode: 'live' as const };
+    const made = await makeRefund(db, scope, {
+      target: { kind: 'order', id: order.id },
+      amount: 200_000_000n,
+      createdBy: 'test',
+      now: new Date(),
+    });
+    const back = (await generateKeyPairSigner()).address;
+    chain.ledger.svm.airdrop(back, lamports(1_000_000_000n));
+    await confirmClaim(
+      db,
+      made.claimUrl.slice(made.claimUrl.lastIndexOf('/') + 1),
+      { address: back, tag: '' },
+      new Date(),
+    );
+    const plan = solanaRefundPlanSchema.parse(await planRefund(db, scope, made.refund.id, { feeFromRefund: true }));
+    expect(plan).toMatchObject({
+      body: { wallet, recipient: back, mint: null, tokenProgram: null, decimals: 9, amount: '199995000' },
+      refund: { amount: '0.2', pays: '0.199995', feeFromRefund: true, payment: { signatures: [paid] } },
+    });
+    const config = solanaSignerConfigSchema.parse({
+      network: 'solana',
+      rpc: chain.nodes[1].url,
+      refundDailyCaps: { SOL: '1' },
+    });
+    let ledger: RefundLedger = { refunds: [] };
+    const { signature } = await signAndSendSolanaRefund(plan, config, wallet, key, {
+      node: solanaNode(config.rpc),
+      ledger,
+      keepLedger: (next) => void (ledger = next),
+      confirm: async () => true,
+    });
+    const sent = chain.ledger.transactions.get(signature)!;
+    const at = sent.keys.indexOf(back);
+    expect(sent.postBalances[at]! - sent.preBalances[at]!).toBe(199_995_000);
+    await watchLive(db, adapter);
+    expect(await getRefund(db, scope, made.refund.id)).toMatchObject({ state: 'confirmed', txId: signature });
   });
 
   it('fails over to the second node when the first stops mid-run: nothing missed, nothing counted twice', async () => {
