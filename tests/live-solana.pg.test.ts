@@ -451,7 +451,7 @@ describe.skipIf(litesvmMissing)('live Solana (litesvm facade)', () => {
     await expect(signAndSendSolanaRefund(read, config, wallet, key, io())).rejects.toThrow(/was signed on/);
   });
 
-  it('a SOL refund by plan bearing its fee: the payer gets the refund less the signature fee, then it is confirmed', async () => {
+  it('a SOL refund by plan bearing its fee, from a wallet since replaced: the payer gets the refund less the signature fee', async () => {
     const key = solanaPrivateKeyOfSeed(new Uint8Array(64).fill(12));
     const wallet = solanaWalletOfPrivateKey(key) as Address;
     chain.ledger.svm.airdrop(wallet, lamports(1_000_000_000n));
@@ -476,6 +476,10 @@ describe.skipIf(litesvmMissing)('live Solana (litesvm facade)', () => {
       new Date(),
     );
     const plan = solanaRefundPlanSchema.parse(await planRefund(db, scope, made.refund.id, { feeFromRefund: true }));
+    // The merchant sets another wallet, and no order is open at this one: it is read for its open plan still.
+    const later = (await generateKeyPairSigner()).address;
+    chain.ledger.svm.airdrop(later, lamports(1_000_000_000n));
+    await setDepositKey(db, { merchantId: shop.merchantId, network: 'solana', mode: 'live', key: later });
     expect(plan).toMatchObject({
       body: { wallet, recipient: back, mint: null, tokenProgram: null, decimals: 9, amount: '199995000' },
       refund: { amount: '0.2', pays: '0.199995', feeFromRefund: true, payment: { signatures: [paid] } },
