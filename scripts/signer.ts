@@ -14,7 +14,8 @@
  * With `--from-api` it reads the plan from the gateway (`collections/get`, or a refund's plan with
  * `refund-plans/get`, with a key of the signing-plans scope) and checks it exactly as a file's, then
  * posts the signed transaction back (`collections/submit`), a refund kept in its ledger first: the
- * gateway takes only the plan's own transaction and broadcasts it (./signer/from-api.ts).
+ * gateway takes only the plan's own transaction and broadcasts it (./signer/from-api.ts). A Solana
+ * refund plan is sent to the signer's own node instead, with a blockhash it gives (./signer/solana.ts).
  *
  * The signed transaction (hex, to broadcast with the merchant's node or any block explorer) and the
  * signed PSBT are written as JSON to --out, or printed; for a Tron plan, each step's signed
@@ -23,14 +24,19 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline/promises';
+import { z } from 'zod';
 import {
   nodeInChainCheck,
   nodeUnspentCheck,
   rootOfPhrase,
+  seedOfPhrase,
   signerConfigSchema,
   signPlan,
   type Signed,
 } from './signer/sign-plan';
+import { solanaPrivateKeyOfSeed, solanaWalletOfPrivateKey } from '../lib/chains/solana/transactions';
+import { solanaRefundPlanSchema } from '../lib/protocol';
+import { signAndSendSolanaRefund, solanaNode, solanaSignerConfigSchema } from './signer/solana';
 import { ledgerSchema, type RefundLedger } from './signer/refunds';
 import { signTronPlan, tronPlanOf, tronSignerConfigSchema } from './signer/tron';
 import { SignerRefusal } from '../lib/chains/utxo/transactions';
@@ -52,7 +58,10 @@ const USAGE = `usage: npm run signer -- sign --plan PLAN.json --config SIGNER.js
                "refundDailyCap"?, "ledger"?}; for an EVM network {"family": "evm", "network",
                "chainId", "treasury", "tokens", "gasPayerPath"?, "maxGasPayerSpend", and for
                refunds "treasuryPath", "node": {"url"}, "refundDailyCaps": {"USDT": "500"}, "ledger"?}; for Tron
-               {"network": "tron", "chain", "treasury", "tokens", "maxBurn", "resourcePath"?}
+               {"network": "tron", "chain", "treasury", "tokens", "maxBurn", "resourcePath"?}; for
+               Solana refunds {"network": "solana", "rpc", "refundDailyCaps", "account"?,
+               "keypairFile"?, "ledger"?}: the payment is read, the blockhash taken and the signed
+               transaction sent through "rpc", your own node
   --seed-file  a file holding the BIP 39 phrase (otherwise it is asked for; nothing is echoed)
   --out        where to write the signed transaction (default: printed)
   --yes        sign without asking (the outputs and the fee are still printed)`;
@@ -102,6 +111,8 @@ async function main(): Promise<number> {
     const refusals = answerRefusals(planJson, api.asked);
     if (refusals.length > 0) throw new SignerRefusal(refusals);
   }
+  if ((planJson as { format?: unknown } | null)?.format === 'solana')
+    return signSolana(args, planJson, configFile, configJson);
   const tronPlan = tronPlanOf(planJson);
   if (tronPlan) {
     const tronConfig = tronSignerConfigSchema.safeParse(configJson);
@@ -185,6 +196,63 @@ function fromApi(args: string[]): { client: GatewayClient; asked: PlanAsked } | 
   }
   const asked: PlanAsked = planId ? { kind: 'collection', planId } : { kind: 'refund', refundId: refundId! };
   return { client: { baseUrl: url, key: key.data }, asked };
+}
+
+/**
+ * A Solana refund plan (docs/decisions/106, 111): checked against this signer's node, wallet,
+ * ledger and caps, confirmed, kept in the ledger, then signed with a blockhash of its node and
+ * sent there; the watcher completes the refund when it sees the transfer.
+ */
+async function signSolana(args: string[], planJson: unknown, configFile: string, configJson: unknown): Promise<number> {
+  const config = solanaSignerConfigSchema.safeParse(configJson);
+  if (!config.success) {
+    console.error(`${configFile}: ${config.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    return 2;
+  }
+  const plan = solanaRefundPlanSchema.safeParse(planJson);
+  if (!plan.success)
+    throw new Error(
+      `the plan is not a Solana refund plan: ${plan.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    );
+  let privateKey: Uint8Array;
+  if (config.data.keypairFile) {
+    const bytes = z
+      .array(z.number().int().min(0).max(255))
+      .length(64)
+      .safeParse(JSON.parse(fs.readFileSync(path.resolve(path.dirname(configFile), config.data.keypairFile), 'utf8')));
+    if (!bytes.success) throw new Error(`${config.data.keypairFile}: not a keypair file (a JSON array of 64 bytes)`);
+    privateKey = Uint8Array.from(bytes.data.slice(0, 32));
+  } else {
+    const seedFile = option(args, '--seed-file');
+    const phrase = seedFile ? fs.readFileSync(seedFile, 'utf8') : await ask('Seed phrase (BIP 39): ', true);
+    privateKey = solanaPrivateKeyOfSeed(seedOfPhrase(phrase), config.data.account);
+  }
+  const ledgerFile = config.data.ledger
+    ? path.resolve(path.dirname(configFile), config.data.ledger)
+    : path.join(path.dirname(configFile), 'signer-ledger.json');
+  const ledger: RefundLedger = fs.existsSync(ledgerFile)
+    ? ledgerSchema.parse(JSON.parse(fs.readFileSync(ledgerFile, 'utf8')))
+    : { refunds: [] };
+  const { signature } = await signAndSendSolanaRefund(
+    plan.data,
+    config.data,
+    solanaWalletOfPrivateKey(privateKey),
+    privateKey,
+    {
+      node: solanaNode(config.data.rpc),
+      ledger,
+      keepLedger: (next) => fs.writeFileSync(ledgerFile, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 }),
+      confirm: async (summary) => {
+        console.error(summary);
+        if (args.includes('--yes')) return true;
+        return /^y(es)?$/i.test((await ask('Sign and send this refund? (yes/no) ')).trim());
+      },
+    },
+  );
+  console.error(
+    `sent: transaction ${signature} to your Solana node; the gateway completes the refund when it is finalized`,
+  );
+  return 0;
 }
 
 /** The signed transactions as JSON, to --out (readable by its owner only) or printed. */

@@ -16,6 +16,7 @@ import {
   type Address,
   type Instruction,
 } from '@solana/kit';
+import { TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
 import { describe, expect, it } from 'vitest';
 import { findCurrency } from '@/lib/catalog';
 import { liveNetworks, type LiveAdapter } from '@/lib/chains/live';
@@ -23,8 +24,17 @@ import type { Database } from '@/lib/db/client';
 import type { OrderRow } from '@/lib/orders/rows';
 import { poolSequence } from '@/lib/addresses';
 import { loadPublicView, walletSolanaTransaction } from '@/lib/pay';
-import { completeRefundByTransaction, confirmClaim, makeRefund } from '@/lib/refunds';
-import { setDepositKey } from '@/lib/payouts';
+import { solanaPrivateKeyOfSeed, solanaWalletOfPrivateKey } from '@/lib/chains/solana/transactions';
+import { SignerRefusal } from '@/lib/chains/utxo/transactions';
+import { solanaRefundPlanSchema } from '@/lib/protocol';
+import { completeRefundByTransaction, confirmClaim, getRefund, makeRefund, planRefund } from '@/lib/refunds';
+import { newestRefundPlan, setDepositKey } from '@/lib/payouts';
+import { readPlan } from '@/scripts/signer/api';
+import { answerRefusals } from '@/scripts/signer/from-api';
+import type { RefundLedger } from '@/scripts/signer/refunds';
+import { signSolanaRefund } from '@/scripts/signer/sign-solana';
+import { signAndSendSolanaRefund, solanaNode, solanaSignerConfigSchema } from '@/scripts/signer/solana';
+import { callInProcess, inProcessFetch, useDatabaseForApi } from './support/api-in-process';
 import { createOrder, orderRow } from './support/chain';
 import { watchLive, withLiveNetwork } from './support/live';
 import { createTestMerchant, type TestMerchant } from './support/merchants';
@@ -328,6 +338,169 @@ describe.skipIf(litesvmMissing)('live Solana (litesvm facade)', () => {
     await expect(complete(unknown)).rejects.toThrow(/does not know this transaction/);
     expect(await complete(right)).toMatchObject({ state: 'confirmed', txId: right });
     expect((await orderRow(db, order.id)).status).toBe('processed');
+  });
+
+  it("a USDC refund by plan: prepared from the order's wallet, read and signed by the signer, sent to its node, completed by the watcher", async () => {
+    // The merchant's own wallet, of a seed only the signer holds (m/44'/501'/0'/0').
+    const key = solanaPrivateKeyOfSeed(new Uint8Array(64).fill(11));
+    const wallet = solanaWalletOfPrivateKey(key) as Address;
+    chain.ledger.svm.airdrop(wallet, lamports(1_000_000_000n));
+    await createTokenAccount(chain.ledger, chain.payer, wallet, USDC_MINT);
+    const shop = await createTestMerchant(db, 'Solana refunds by plan', {
+      scopes: ['read-only', 'signing-plans'],
+      mode: 'live',
+    });
+    await setDepositKey(db, { merchantId: shop.merchantId, network: 'solana', mode: 'live', key: wallet });
+    const order = await createOrder(db, shop.live, { ...USDC, amount: '3' });
+    const paid = await send(await usdc(order, 3_000_000n, wallet));
+    await watchLive(db, adapter);
+    const scope = { merchantId: shop.merchantId, mode: 'live' as const };
+    const made = await makeRefund(db, scope, {
+      target: { kind: 'order', id: order.id },
+      amount: 2_000_000n,
+      createdBy: 'test',
+      now: new Date(),
+    });
+    // A payer wallet with no USDC account yet: the refund's transaction creates it.
+    const back = (await generateKeyPairSigner()).address;
+    await confirmClaim(
+      db,
+      made.claimUrl.slice(made.claimUrl.lastIndexOf('/') + 1),
+      { address: back, tag: '' },
+      new Date(),
+    );
+
+    useDatabaseForApi(db);
+    const prepared = await callInProcess('refund-plans/prepare', { refundId: made.refund.id }, shop.moneyOut);
+    expect(prepared.status).toBe(200);
+    const plan = solanaRefundPlanSchema.parse(prepared.body.response);
+    expect(plan).toMatchObject({
+      status: 'prepared',
+      currency: 'USDC',
+      format: 'solana',
+      body: {
+        wallet,
+        recipient: back,
+        mint: USDC_MINT,
+        tokenProgram: TOKEN_PROGRAM_ADDRESS,
+        decimals: 6,
+        amount: '2000000',
+      },
+      refund: { amount: '2', pays: '2', destination: back, payment: { signatures: [paid] } },
+    });
+    expect(plan.body.reference).not.toBe(order.tag);
+    expect((await callInProcess('refund-plans/prepare', { refundId: made.refund.id }, shop.moneyOut)).status).toBe(409);
+
+    // The signer reads it through the API as `sign --from-api URL --refund-id ID` does.
+    const asked = { kind: 'refund' as const, refundId: made.refund.id };
+    const answered: unknown = JSON.parse(
+      await readPlan({ baseUrl: 'http://gateway.test', key: shop.moneyOut, fetch: inProcessFetch }, asked),
+    );
+    expect(answerRefusals(answered, asked)).toEqual([]);
+    const read = solanaRefundPlanSchema.parse(answered);
+    const config = solanaSignerConfigSchema.parse({
+      network: 'solana',
+      rpc: chain.nodes[0].url,
+      refundDailyCaps: { USDC: '100' },
+    });
+    let ledger: RefundLedger = { refunds: [] };
+    const io = () => ({
+      node: solanaNode(config.rpc),
+      ledger,
+      keepLedger: (next: RefundLedger) => void (ledger = next),
+      confirm: async () => true,
+    });
+    const sent = () => chain.nodes.reduce((n, node) => n + (node.calls.get('sendTransaction') ?? 0), 0);
+
+    // A gateway playing attacker rewrites the answer to pay another wallet: refused, nothing kept, nothing sent.
+    const attacker = (await generateKeyPairSigner()).address;
+    const before = sent();
+    await expect(
+      signAndSendSolanaRefund({ ...read, body: { ...read.body, recipient: attacker } }, config, wallet, key, io()),
+    ).rejects.toThrow(SignerRefusal);
+    await expect(
+      signAndSendSolanaRefund({ ...read, body: { ...read.body, recipient: attacker } }, config, wallet, key, io()),
+    ).rejects.toThrow(/not .*the address the payer confirmed/);
+    expect([sent() - before, ledger.refunds]).toEqual([0, []]);
+
+    // A transaction under the plan's reference that pays another amount (one base unit): not the plan's, which stays prepared.
+    const short = await signSolanaRefund({ ...read, body: { ...read.body, amount: '1' } }, key, {
+      blockhash: chain.ledger.svm.latestBlockhash(),
+      lastValidBlockHeight: chain.nodes[0].head() + 150,
+    });
+    chain.ledger.send(getTransactionDecoder().decode(getBase64Encoder().encode(short.transaction)));
+    await watchLive(db, adapter);
+    expect(await newestRefundPlan(db, shop.merchantId, 'live', made.refund.id)).toMatchObject({
+      status: 'prepared',
+      txid: null,
+    });
+    expect(await getRefund(db, scope, made.refund.id)).toMatchObject({ state: 'ready' });
+
+    const { signature } = await signAndSendSolanaRefund(read, config, wallet, key, io());
+    expect(sent() - before).toBe(1);
+    expect(ledger.refunds).toMatchObject([{ refundId: made.refund.id, txid: signature, currency: 'USDC' }]);
+    expect(chain.ledger.transactions.get(signature)!.err).toBeNull();
+    await watchLive(db, adapter);
+    expect(await newestRefundPlan(db, shop.merchantId, 'live', made.refund.id)).toMatchObject({
+      status: 'confirmed',
+      txid: signature,
+    });
+    expect(await getRefund(db, scope, made.refund.id)).toMatchObject({ state: 'confirmed', txId: signature });
+    expect((await orderRow(db, order.id)).status).toBe('processed');
+    // Signed once: the same plan again is refused by the ledger.
+    await expect(signAndSendSolanaRefund(read, config, wallet, key, io())).rejects.toThrow(/was signed on/);
+  });
+
+  it('a SOL refund by plan bearing its fee, from a wallet since replaced: the payer gets the refund less the signature fee', async () => {
+    const key = solanaPrivateKeyOfSeed(new Uint8Array(64).fill(12));
+    const wallet = solanaWalletOfPrivateKey(key) as Address;
+    chain.ledger.svm.airdrop(wallet, lamports(1_000_000_000n));
+    const shop = await createTestMerchant(db, 'Solana SOL refunds by plan');
+    await setDepositKey(db, { merchantId: shop.merchantId, network: 'solana', mode: 'live', key: wallet });
+    const order = await createOrder(db, shop.live, { ...SOL, amount: '0.5' });
+    const paid = await send(solTransfer(chain.payer, wallet, 500_000_000n, order.tag!));
+    await watchLive(db, adapter);
+    const scope = { merchantId: shop.merchantId, mode: 'live' as const };
+    const made = await makeRefund(db, scope, {
+      target: { kind: 'order', id: order.id },
+      amount: 200_000_000n,
+      createdBy: 'test',
+      now: new Date(),
+    });
+    const back = (await generateKeyPairSigner()).address;
+    chain.ledger.svm.airdrop(back, lamports(1_000_000_000n));
+    await confirmClaim(
+      db,
+      made.claimUrl.slice(made.claimUrl.lastIndexOf('/') + 1),
+      { address: back, tag: '' },
+      new Date(),
+    );
+    const plan = solanaRefundPlanSchema.parse(await planRefund(db, scope, made.refund.id, { feeFromRefund: true }));
+    // The merchant sets another wallet, and no order is open at this one: it is read for its open plan still.
+    const later = (await generateKeyPairSigner()).address;
+    chain.ledger.svm.airdrop(later, lamports(1_000_000_000n));
+    await setDepositKey(db, { merchantId: shop.merchantId, network: 'solana', mode: 'live', key: later });
+    expect(plan).toMatchObject({
+      body: { wallet, recipient: back, mint: null, tokenProgram: null, decimals: 9, amount: '199995000' },
+      refund: { amount: '0.2', pays: '0.199995', feeFromRefund: true, payment: { signatures: [paid] } },
+    });
+    const config = solanaSignerConfigSchema.parse({
+      network: 'solana',
+      rpc: chain.nodes[1].url,
+      refundDailyCaps: { SOL: '1' },
+    });
+    let ledger: RefundLedger = { refunds: [] };
+    const { signature } = await signAndSendSolanaRefund(plan, config, wallet, key, {
+      node: solanaNode(config.rpc),
+      ledger,
+      keepLedger: (next) => void (ledger = next),
+      confirm: async () => true,
+    });
+    const sent = chain.ledger.transactions.get(signature)!;
+    const at = sent.keys.indexOf(back);
+    expect(sent.postBalances[at]! - sent.preBalances[at]!).toBe(199_995_000);
+    await watchLive(db, adapter);
+    expect(await getRefund(db, scope, made.refund.id)).toMatchObject({ state: 'confirmed', txId: signature });
   });
 
   it('fails over to the second node when the first stops mid-run: nothing missed, nothing counted twice', async () => {

@@ -15,6 +15,7 @@ import {
   addresses,
   alias,
   bare,
+  collectionPlans,
   columnsOf,
   depositKeys,
   insertValues,
@@ -189,18 +190,27 @@ const OPEN_ORDER_DESTINATIONS = statement<{ address: string }, { network: string
   select address from destinations where address is not null`,
 );
 
+/** The wallets open Solana refund plans pay from (their `treasury`), on the partial index of open plans. */
+const OPEN_REFUND_PLAN_WALLETS = statement<{ address: string }, { network: string; mode: Mode }>(
+  sql`select distinct ${collectionPlans.treasury} as address from ${collectionPlans}
+    where ${collectionPlans.network} = ${param('network')} and ${collectionPlans.mode} = ${param('mode')}
+      and ${collectionPlans.status} in ('prepared', 'broadcast') and ${collectionPlans.format} = 'solana'`,
+);
+
 /**
  * The receiving accounts of a network that has them (a Solana wallet is the key itself:
  * docs/decisions/096) that the adapters reading payments by account must read besides the
- * gateway's: each merchant's own as set now, and every one an order still open was issued to, so
+ * gateway's: each merchant's own as set now, every one an order still open was issued to, so
  * that a merchant that changed its wallet has the earlier one read until its last order there ends
- * (docs/decisions/100). Small: one row per merchant that set one, one index seek per wallet.
+ * (docs/decisions/100), and every one an open refund plan pays from, so that its transfer is seen
+ * (docs/decisions/111). Small: one row per merchant that set one, one index seek per wallet.
  */
 export async function receivingAccountsToWatch(db: Queryable, network: Network, mode: Mode): Promise<string[]> {
   if (!network.usesTags) return [];
   const own = (await DEPOSIT_KEYS_OF_NETWORK.run(db, { network: network.name, mode })).map((key) => key.key);
   const open = (await OPEN_ORDER_DESTINATIONS.run(db, { network: network.name, mode })).map((row) => row.address);
-  return [...new Set([...own, ...open])];
+  const refunding = (await OPEN_REFUND_PLAN_WALLETS.run(db, { network: network.name, mode })).map((r) => r.address);
+  return [...new Set([...own, ...open, ...refunding])];
 }
 
 /** The derivation index of a live tag network's untagged account row: below every pool position. */

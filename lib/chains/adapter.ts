@@ -120,7 +120,20 @@ export interface ChainAdapter {
    * block order. The watcher matches transfers against its addresses itself: an adapter never
    * needs to know which addresses are watched (so its cost does not grow with them).
    */
-  scan(from: number, to: number): Promise<{ blocks: BlockRef[]; transfers: ChainTransfer[]; spends?: ChainSpend[] }>;
+  scan(
+    from: number,
+    to: number,
+  ): Promise<{
+    blocks: BlockRef[];
+    transfers: ChainTransfer[];
+    spends?: ChainSpend[];
+    /**
+     * Where payments are read by account (Solana): the transfers of the transactions a receiving
+     * wallet sent (paid the fee of), every value they moved to anyone, tagged with the reference
+     * they carry. Never payments: they only move refund plans (docs/decisions/111).
+     */
+    outgoing?: ChainTransfer[];
+  }>;
   /**
    * Where the adapter reads payments by account rather than by block (Solana), the receiving
    * accounts to read besides the configured one: the merchants' own (docs/decisions/096) and the

@@ -22,7 +22,7 @@ export { freshTag } from './tags';
 export { isValidSolanaAddress } from './solana/address';
 export { liveChainConfig } from './live';
 export type { BlockRef, ChainAdapter, ChainSpend, ChainTransfer, FoundTransaction, TransactionHint } from './adapter';
-export { liveAdapters, liveNodeStatus, solanaWalletTransaction, type LiveAdapter } from './live';
+export { liveAdapters, liveNodeStatus, solanaTokenProgram, solanaWalletTransaction, type LiveAdapter } from './live';
 export type { NodeState, NodeStatus } from './failover';
 export { broadcast, mine, normalizeTxHash, resetClock, sandboxAdapter, SANDBOX_CHANNEL, startMining } from './sandbox';
 export { BlockNotAvailable, collectionNodeOf, type CollectionNode } from './utxo/collect';

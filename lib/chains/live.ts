@@ -13,7 +13,7 @@ import { deriveAddress, isValidAddress } from './derivation';
 import { evmAdapter, evmNewHeads } from './evm';
 import { failoverAdapter, type FailoverAdapter, type NodeStatus } from './failover';
 import type { LiveAdapter } from './live-adapter';
-import { solanaAdapter, solanaPaymentTransaction } from './solana';
+import { solanaAdapter, solanaMintProgram, solanaPaymentTransaction } from './solana';
 import { isValidTronAddress, tronAdapter } from './tron';
 import { utxoAdapter } from './utxo';
 import { xrplAdapter } from './xrpl';
@@ -103,6 +103,18 @@ export function solanaWalletTransaction(walletUri: string, payer: string): Promi
   const network = state.networks.find((n) => n.family === 'solana');
   const cfg = network && state.configs.get(network.name);
   return network && cfg ? solanaPaymentTransaction(network, cfg, walletUri, payer) : undefined;
+}
+
+/**
+ * The token program (SPL Token or Token-2022) that owns `mint` on live Solana, asked of the
+ * gateway's own nodes and kept for the process (a refund plan names it: docs/decisions/111);
+ * undefined where Solana is not live.
+ */
+export function solanaTokenProgram(mint: string): Promise<string> | undefined {
+  const state = live();
+  const network = state.networks.find((n) => n.family === 'solana');
+  const cfg = network && state.configs.get(network.name);
+  return network && cfg ? solanaMintProgram(network, cfg, mint) : undefined;
 }
 
 /** One adapter per live network, created once per process: over its nodes, with failover (./failover). */

@@ -66,6 +66,7 @@ import {
   type PlanSummary,
   type AnyRefundPlan,
   type EvmRefundPlan,
+  type SolanaRefundPlan,
   type StoredAccountPlan,
 } from '../protocol';
 import { publishEvents } from '../webhooks';
@@ -82,6 +83,7 @@ import {
 } from './lifecycle';
 import { treasuryOf } from './treasury';
 import { tronCostPerAddress } from './tron-collections';
+import { settleSolanaRefundPlans, storedSolanaRefundPlan } from './solana-refund-plans';
 
 /** Most outputs one plan spends: a transaction of 500 P2WPKH inputs is about 34 kvB, well under the standard 100 kvB. */
 const MAX_INPUTS = 500;
@@ -285,6 +287,18 @@ export const INSERT_INPUTS = statement<unknown, { planId: string }>(sql`insert i
     (${bare(collectionPlanInputs.planId)}, ${bare(collectionPlanInputs.transferId)})
   select ${param('planId')}, ${PLAN_INPUTS.names} from ${PLAN_INPUTS.from}
   on conflict do nothing returning 1`);
+
+/** A refund's plan that may still be signed or seen (the partial unique index allows one). */
+export const OPEN_REFUND_PLAN = statement<{ id: string }, { refundId: string }>(
+  sql`select ${collectionPlans.id} as id from ${collectionPlans}
+  where ${collectionPlans.refundId} = ${param('refundId')} and ${collectionPlans.status} in ('prepared', 'broadcast')`,
+);
+
+/** Whether an error is the unique index's refusal of a second open plan for one refund. */
+export function isSecondOpenPlan(error: unknown): boolean {
+  const text = `${(error as { message?: string })?.message ?? ''} ${(error as { constraint?: string })?.constraint ?? ''}`;
+  return text.includes('collection_plans_refund_open');
+}
 
 /**
  * The key (with its origin) the merchant's deposit addresses of a UTXO network come from now, and
@@ -575,16 +589,20 @@ const PLAN_INPUT_ROWS = statement<
   where ${collectionPlanInputs.planId} = ${param('planId')}
   order by ${chainTransfers.blockHeight}, ${chainTransfers.txHash}, ${chainTransfers.outputIndex}`);
 
+/** A plan as it is kept, of each family: Bitcoin-family PSBT or raw, EVM or Tron collection, EVM or Solana refund. */
+export type StoredPlan = MoneyOutPlan | StoredAccountPlan | EvmRefundPlan | SolanaRefundPlan;
+
 /** A plan of the merchant and mode (a collection or a refund), as the signer reads it; null when it is not the caller's. */
 export async function collectionPlan(
   db: Queryable,
   merchantId: string,
   mode: Mode,
   id: string,
-): Promise<MoneyOutPlan | StoredAccountPlan | EvmRefundPlan | null> {
+): Promise<StoredPlan | null> {
   const [row] = isUuid(id) ? await PLAN_BY_ID.run(db, { id, merchantId, mode }) : [];
   if (!row) return null;
   if (row.format === 'evm' && row.kind === 'refund') return storedEvmRefundPlan(row);
+  if (row.format === 'solana') return storedSolanaRefundPlan(row);
   if (row.format !== 'psbt') return storedAccountPlan(row);
   const inputs = await PLAN_INPUT_ROWS.run(db, { planId: id });
   const network = networkFor(mode, row.network);
@@ -762,6 +780,10 @@ export interface CollectionStep {
   noncesUsed?: ReadonlySet<string>;
   /** EVM: what the node says of each open refund plan's transaction (./evm-refund-plans.ts `evmRefundSightings`); one left out stays. */
   evmRefunds?: ReadonlyMap<string, EvmRefundSighting>;
+  /** Solana: what the receiving wallets sent in the blocks scanned (ChainAdapter.scan `outgoing`). */
+  outgoing?: readonly ChainTransfer[];
+  /** The chain time the step scanned to: a Solana refund plan not seen by its `expiresAt` is stale after it. */
+  chainTime?: Date;
 }
 
 /**
@@ -777,6 +799,7 @@ export async function settleCollections(
   tipHeight: number,
   step: CollectionStep = { transfers: [], now: new Date() },
 ): Promise<PlanChange[]> {
+  if (network.family === 'solana') return settleSolanaRefundPlans(tx, network, mode, step);
   const account = isAccountPlanNetwork(network);
   if (!account && !isUtxoCoin(network.name)) return [];
   const outgoing = account ? step.transfers.filter((t) => t.from !== null && t.blockHeight !== null) : [];

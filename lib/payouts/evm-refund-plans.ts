@@ -19,7 +19,8 @@ import type { EvmPlanRefund, EvmRefundPlan, Mode } from '../protocol';
 import type { EvmRefundSighting } from './lifecycle';
 import { INSERT_PLAN, type PlanWrite } from './collections';
 import { CollectionRefused } from './errors';
-import { DEPOSIT_PAYMENT, ORDER_PAYMENT, isSecondOpenPlan, type RefundToPay } from './refund-plans';
+import { isSecondOpenPlan } from './collections';
+import { DEPOSIT_PAYMENT, ORDER_PAYMENT, type RefundToPay } from './refund-plans';
 import { treasuryOf } from './treasury';
 
 /** Most payment transfers a plan names: an order is paid by a few. */

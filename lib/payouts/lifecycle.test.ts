@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { decideAccountPlan, decideEvmRefundPlan, decidePlan, decideTronStep, tronPlanStatus } from './lifecycle';
+import {
+  decideAccountPlan,
+  decideEvmRefundPlan,
+  decidePlan,
+  decideSolanaRefundPlan,
+  decideTronStep,
+  solanaPlanSighting,
+  tronPlanStatus,
+} from './lifecycle';
+import type { ChainTransfer } from '../chains';
 
 const OURS = 'a'.repeat(64);
 const OTHER = 'b'.repeat(64);
@@ -195,5 +204,79 @@ describe('EVM refund plan lifecycle (docs/decisions/112)', () => {
   });
   it('a final plan stays', () => {
     expect(decide('confirmed', taken)).toEqual({ status: 'confirmed', txid: hash, reason: null });
+  });
+});
+
+describe('Solana refund plan lifecycle', () => {
+  const SIGNATURE = '5'.repeat(88);
+  it('prepared -> confirmed when its transfer is seen (finalized is final), even past its expiry', () => {
+    for (const expired of [false, true])
+      expect(decideSolanaRefundPlan({ status: 'prepared', txid: null }, SIGNATURE, expired)).toEqual({
+        status: 'confirmed',
+        txid: SIGNATURE,
+        reason: null,
+      });
+  });
+  it('prepared stays prepared until the watcher scanned past its expiry, then stale', () => {
+    expect(decideSolanaRefundPlan({ status: 'prepared', txid: null }, null, false)).toEqual({
+      status: 'prepared',
+      txid: null,
+      reason: null,
+    });
+    expect(decideSolanaRefundPlan({ status: 'prepared', txid: null }, null, true)).toMatchObject({
+      status: 'stale',
+      reason: expect.stringMatching(/not seen before it expired/),
+    });
+  });
+  it('final plans stay final', () => {
+    for (const status of ['confirmed', 'failed', 'stale'] as const)
+      expect(decideSolanaRefundPlan({ status, txid: null }, SIGNATURE, true).status).toBe(status);
+  });
+
+  const body = {
+    wallet: 'Wa11et1111111111111111111111111111111111111',
+    recipient: 'Payer11111111111111111111111111111111111111',
+    mint: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
+    tokenProgram: 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA',
+    decimals: 6,
+    amount: '2500000',
+    reference: 'Ref1111111111111111111111111111111111111111',
+    expiresAt: '2026-11-28T03:00:00.000Z',
+  };
+  const transfer = (txHash: string, over: Partial<ChainTransfer> = {}): ChainTransfer => ({
+    txHash,
+    outputIndex: 1,
+    from: body.wallet,
+    to: body.recipient,
+    tag: body.reference,
+    currency: 'USDC',
+    amount: 2_500_000n,
+    blockHeight: 10,
+    seenAt: new Date(0),
+    ...over,
+  });
+  it('a sighting is the transaction under the reference paying exactly the planned currency to the recipient from the wallet', () => {
+    const others = [
+      transfer('short', { amount: 2_499_999n }),
+      transfer('mint', { currency: 'USDT' }),
+      transfer('elsewhere', { to: 'Someone1111111111111111111111111111111111' }),
+      transfer('stranger', { from: 'Someone1111111111111111111111111111111111' }),
+      transfer('untagged', { tag: 'Other11111111111111111111111111111111111111' }),
+    ];
+    expect(solanaPlanSighting({ currency: 'USDC', body }, others)).toEqual({
+      seen: null,
+      refused: [
+        { txid: 'short', reason: expect.stringMatching(/pays 2499999 base units of USDC .* not the 2500000 planned/) },
+        { txid: 'mint', reason: `it pays no USDC to ${body.recipient}` },
+        { txid: 'elsewhere', reason: `it pays no USDC to ${body.recipient}` },
+        { txid: 'stranger', reason: `it moves nothing from the plan's wallet ${body.wallet}` },
+      ],
+    });
+    // The rent of the payer's new token account, in SOL, beside the token transfer: still the plan's.
+    const paid = [
+      transfer('paid'),
+      transfer('paid', { currency: 'SOL', to: 'Ata1111111111111111111111111111111111111111' }),
+    ];
+    expect(solanaPlanSighting({ currency: 'USDC', body }, [...others, ...paid]).seen).toBe('paid');
   });
 });

@@ -9,7 +9,8 @@
  *
  * Statuses are documented with the wire contract (lib/protocol/plans.ts).
  */
-import type { PlanStatus } from '../protocol';
+import type { ChainTransfer } from '../chains';
+import type { PlanStatus, SolanaRefundBody } from '../protocol';
 
 export interface PlanInputState {
   /** The transaction that spent the input, as a scanned block holds it; null while unspent. */
@@ -211,4 +212,65 @@ export function decideEvmRefundPlan(
         ? "the treasury's nonce was used by a transaction the gateway was not given: if it was this plan's, complete the refund by its transaction id; otherwise prepare again"
         : "the treasury's nonce was used by another transaction: prepare again",
   };
+}
+
+/**
+ * A Solana refund plan's next status (docs/decisions/106, 111): one transfer, found by the plan's
+ * own reference, read only once finalized, so final when seen.
+ *
+ *   prepared --(its transfer seen, paying what it plans)--> confirmed
+ *   prepared --(the watcher scanned past its expiresAt without seeing it)--> stale
+ *
+ * `seen` is the signature of the transaction that paid exactly the plan (./solana-refund-plans.ts
+ * `solanaPlanSighting`); a transaction that carried the reference and paid something else is no
+ * sighting. Seen wins over expired: a transfer in the blocks scanned past the deadline still
+ * counts. A final plan stays as it is.
+ */
+export function decideSolanaRefundPlan(
+  plan: { status: PlanStatus; txid: string | null },
+  seen: string | null,
+  expired: boolean,
+): PlanDecision {
+  if (isFinalPlanStatus(plan.status)) return { status: plan.status, txid: plan.txid, reason: null };
+  if (seen !== null) return { status: 'confirmed', txid: seen, reason: null };
+  if (expired)
+    return {
+      status: 'stale',
+      txid: plan.txid,
+      reason: 'its transfer was not seen before it expired: prepare a new plan (it takes a fresh reference)',
+    };
+  return { status: plan.status, txid: plan.txid, reason: null };
+}
+
+/**
+ * What the transactions that carried a plan's reference did: the signature of the one that paid
+ * exactly the plan (`seen`), and why each other did not. Pure: `outgoing` are the transfers the
+ * watcher read of the transactions the plan's wallet sent (ChainAdapter.scan), by the balance rule.
+ */
+export function solanaPlanSighting(
+  plan: { currency: string; body: SolanaRefundBody },
+  outgoing: readonly ChainTransfer[],
+): { seen: string | null; refused: { txid: string; reason: string }[] } {
+  const { body } = plan;
+  const byTx = new Map<string, ChainTransfer[]>();
+  for (const t of outgoing) if (t.tag === body.reference) byTx.set(t.txHash, [...(byTx.get(t.txHash) ?? []), t]);
+  const refused: { txid: string; reason: string }[] = [];
+  for (const [txid, transfers] of byTx) {
+    const mine = transfers.filter((t) => t.from === body.wallet);
+    if (mine.length === 0) {
+      refused.push({ txid, reason: `it moves nothing from the plan's wallet ${body.wallet}` });
+      continue;
+    }
+    const toRecipient = mine.filter((t) => t.to === body.recipient && t.currency === plan.currency);
+    const paid = toRecipient.reduce((sum, t) => sum + t.amount, 0n);
+    if (paid === BigInt(body.amount)) return { seen: txid, refused };
+    refused.push({
+      txid,
+      reason:
+        toRecipient.length === 0
+          ? `it pays no ${plan.currency} to ${body.recipient}`
+          : `it pays ${paid} base units of ${plan.currency} to ${body.recipient}, not the ${body.amount} planned`,
+    });
+  }
+  return { seen: null, refused };
 }

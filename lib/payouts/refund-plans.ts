@@ -22,31 +22,24 @@ import {
   isUtxoCoin,
   type CollectionInput,
 } from '../chains/utxo/transactions';
-import {
-  addresses,
-  chainTransfers,
-  collectionPlans,
-  columnsOf,
-  param,
-  sql,
-  statement,
-  type Database,
-  type RowOf,
-} from '../db';
+import { addresses, chainTransfers, columnsOf, param, sql, statement, type Database, type RowOf } from '../db';
 import { formatUnits } from '../money';
 import type { AnyRefundPlan, Mode, PlanRefund, RefundPlan } from '../protocol';
 import {
   COLLECTABLE,
   INSERT_INPUTS,
   INSERT_PLAN,
+  OPEN_REFUND_PLAN,
   PLAN_INPUTS,
   collectionPlan,
+  isSecondOpenPlan,
   planFooting,
   type Collectable,
   type PlanWrite,
 } from './collections';
 import { CollectionRefused } from './errors';
 import { prepareEvmRefundPlan } from './evm-refund-plans';
+import { prepareSolanaRefundPlan } from './solana-refund-plans';
 import { treasuryOf } from './treasury';
 
 /** The refund a plan pays, as lib/refunds knows it. */
@@ -98,32 +91,22 @@ export const DEPOSIT_PAYMENT = statement<
     and ${chainTransfers.outputIndex} = ${param('outputIndex')} and ${chainTransfers.blockHeight} is not null`,
 );
 
-const OPEN_PLAN = statement<{ id: string }, { refundId: string }>(
-  sql`select ${collectionPlans.id} as id from ${collectionPlans}
-  where ${collectionPlans.refundId} = ${param('refundId')} and ${collectionPlans.status} in ('prepared', 'broadcast')`,
-);
-
-/** Whether an error is the unique index's refusal of a second open plan for one refund. */
-export function isSecondOpenPlan(error: unknown): boolean {
-  const text = `${(error as { message?: string })?.message ?? ''} ${(error as { constraint?: string })?.constraint ?? ''}`;
-  return text.includes('collection_plans_refund_open');
-}
-
 /**
- * Prepares the plan that pays `request`'s refund, by its network's family: EVM, else the Bitcoin
- * family. Refused (CollectionRefused) when an open plan pays the refund already, and as each
- * family's planner says.
+ * Prepares the plan that pays `request`'s refund, by its network's family: EVM
+ * (./evm-refund-plans.ts), Solana (./solana-refund-plans.ts), else the Bitcoin family. Refused
+ * (CollectionRefused) when an open plan pays the refund already, and as each family's planner says.
  */
 export async function prepareRefundPlan(
   db: Database,
   request: RefundToPay,
   write: PlanWrite = {},
 ): Promise<AnyRefundPlan> {
-  const [open] = await OPEN_PLAN.run(db, { refundId: request.refundId });
+  const [open] = await OPEN_REFUND_PLAN.run(db, { refundId: request.refundId });
   if (open) throw new CollectionRefused(`an open plan pays this refund already: ${open.id}`);
   const network = networkFor(request.mode, request.network);
   // The one place a refund plan's family is chosen.
   if (network?.family === 'evm') return prepareEvmRefundPlan(db, network, request, write);
+  if (network?.family === 'solana') return prepareSolanaRefundPlan(db, network, request, write);
   return prepareUtxoRefundPlan(db, request, write);
 }
 

@@ -20,8 +20,8 @@ import {
 } from '../chains/utxo/transactions';
 import { bare, collectionPlans, param, sql, statement, type Database } from '../db';
 import { NotFound } from '../errors';
-import type { EvmRefundPlan, Mode, MoneyOutPlan, PlanSubmitted, StoredAccountPlan } from '../protocol';
-import { collectionPlan, type PlanWrite } from './collections';
+import type { EvmRefundPlan, Mode, MoneyOutPlan, PlanSubmitted } from '../protocol';
+import { collectionPlan, type PlanWrite, type StoredPlan } from './collections';
 import { CollectionRefused } from './errors';
 
 export interface SubmitPlan {
@@ -53,9 +53,7 @@ const RECORD_TXID = statement<unknown, { id: string; txid: string }>(
  * litecoin PSBT plans (an EVM refund plan's goes through `submitEvmRefund`; EVM collection and Tron
  * plans are the signer's to broadcast).
  */
-export function takesSubmission(
-  plan: MoneyOutPlan | StoredAccountPlan,
-): plan is MoneyOutPlan & { network: 'bitcoin' | 'litecoin' } {
+export function takesSubmission(plan: StoredPlan): plan is MoneyOutPlan & { network: 'bitcoin' | 'litecoin' } {
   return 'psbt' in plan && (plan.network === 'bitcoin' || plan.network === 'litecoin');
 }
 

@@ -13,6 +13,7 @@
  * - `transfer`: from a deposit address, a token's `transfer(treasury, amount)` or the native coin to the treasury.
  */
 import { z } from 'zod';
+import { solanaRefundPlanSchema } from './solana-plans';
 import { MODE_VALUES } from './status';
 import {
   PLAN_STATUS_VALUES,
@@ -125,7 +126,6 @@ export const evmRefundTransactionSchema = evmUnsignedTransactionSchema
     maxFeePerGas: baseUnits,
     maxPriorityFeePerGas: baseUnits,
   });
-export type EvmRefundTransaction = z.infer<typeof evmRefundTransactionSchema>;
 
 /**
  * What an EVM refund plan says of its refund: the claim as for every refund plan, and the payment
@@ -174,7 +174,12 @@ export type EvmRefundPlan = z.infer<typeof evmRefundPlanSchema>;
 
 /**
  * What `refund-plans/prepare` and `refund-plans/get` answer, told apart by `format`: a
- * Bitcoin-family refund plan (`psbt`, `raw`; its shape unchanged) or an EVM one (`evm`).
+ * Bitcoin-family refund plan (`psbt`, `raw`; its shape unchanged), an EVM one (`evm`) or a Solana
+ * transfer (`solana`, ./solana-plans.ts).
  */
-export const anyRefundPlanSchema = z.discriminatedUnion('format', [refundPlanSchema, evmRefundPlanSchema]);
+export const anyRefundPlanSchema = z.discriminatedUnion('format', [
+  refundPlanSchema,
+  evmRefundPlanSchema,
+  solanaRefundPlanSchema,
+]);
 export type AnyRefundPlan = z.infer<typeof anyRefundPlanSchema>;

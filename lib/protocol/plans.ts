@@ -25,9 +25,10 @@ export type PlanKind = (typeof PLAN_KIND_VALUES)[number];
 
 /**
  * How a stored plan carries its transactions: `psbt`, one Bitcoin-family PSBT; `evm`, an EVM plan's
- * unsigned transactions (./evm-plans.ts); `tron`, a Tron plan's steps (docs/decisions/093).
+ * unsigned transactions (./evm-plans.ts); `tron`, a Tron plan's steps (docs/decisions/093); `solana`,
+ * a Solana refund's one transfer, which the signer builds (./solana-plans.ts, docs/decisions/106).
  */
-export const PLAN_FORMAT_VALUES = ['psbt', 'evm', 'tron'] as const;
+export const PLAN_FORMAT_VALUES = ['psbt', 'evm', 'tron', 'solana'] as const;
 export type PlanFormat = (typeof PLAN_FORMAT_VALUES)[number];
 
 const decimal = z.string().regex(/^\d+(\.\d+)?$/, 'must be a decimal string');

@@ -15,6 +15,12 @@ const solanaAddress = z.string().regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, 'must be
 /** A transaction signature, 64 bytes in base58. */
 const solanaSignature = z.string().regex(/^[1-9A-HJ-NP-Za-km-z]{64,88}$/, 'must be a base58 signature');
 
+/**
+ * How long before a Solana refund plan's `expiresAt` the signer stops signing it: a blockhash's life
+ * (150 slots, about a minute) and finalization (about 13 s), with room for a slow network.
+ */
+export const SOLANA_PLAN_SIGNING_MARGIN_MS = 5 * 60_000;
+
 /** The transfer a Solana refund plan asks the signer to build and sign. */
 export const solanaRefundBodySchema = z.object({
   /** The merchant's receiving wallet: the source, the fee payer and the only signer. */
@@ -29,7 +35,11 @@ export const solanaRefundBodySchema = z.object({
   amount: z.string().regex(/^[1-9]\d{0,19}$/, 'must be a positive whole number of base units below 10^20'),
   /** A fresh public key of no one's, read-only in the transfer: what the watcher matches the plan by. */
   reference: solanaAddress,
-  /** After this the plan is stale unless its transfer was seen: a blockhash's lifetime and a margin after it was prepared. */
+  /**
+   * After this the plan is stale unless its transfer was seen (docs/decisions/111): the signer signs
+   * it only until `SOLANA_PLAN_SIGNING_MARGIN_MS` before, so that a transaction it signed has expired
+   * (its blockhash lives about 150 slots) or is finalized by then.
+   */
   expiresAt: z.string(),
 });
 export type SolanaRefundBody = z.infer<typeof solanaRefundBodySchema>;

@@ -43,12 +43,12 @@ export async function planRefund(
     {
       ...scope,
       network: refund.network,
+      currency: refund.currency,
       refundId: refund.id,
       orderId: refund.order_id,
       invoiceId: refund.invoice_id,
       depositId: refund.deposit_id,
       amount: BigInt(refund.amount),
-      currency: refund.currency,
       destination: refund.address,
       addressConfirmedAt: refund.address_confirmed_at,
       payment:

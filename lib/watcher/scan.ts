@@ -90,6 +90,8 @@ interface ChainRead {
   /** Those in blocks dated by their block's chain time. */
   transfers: ChainTransfer[];
   spends: ChainSpend[];
+  /** Solana: what the receiving wallets sent (ChainAdapter.scan), for refund plans. */
+  outgoing: ChainTransfer[];
 }
 
 const idle = (): StepResult => ({
@@ -136,6 +138,8 @@ export async function watchStep(
       now,
       noncesUsed,
       evmRefunds,
+      outgoing: read.outgoing,
+      chainTime: cursor.chainTime,
     });
     for (const change of planChanges) log.info('collection plan', { network, mode, ...change });
     // A refund plan's refund moves with it, its event in this step's transaction.
@@ -219,6 +223,7 @@ async function readChain(
     blocks,
     transfers,
     spends = [],
+    outgoing = [],
   } = to > base.height ? await chain.scan(base.height + 1, to) : { blocks: [], transfers: [] };
   // The first new block must build on the base: if the chain changed between reading the base and
   // scanning, this step would skip the fork. The next pass sees the change and finds the fork.
@@ -229,7 +234,7 @@ async function readChain(
     const at = t.blockHeight === null ? undefined : byHeight.get(t.blockHeight);
     return at ? { ...t, seenAt: seenInBlock(t.seenAt, at.block, at.chainTime) } : t;
   });
-  return { now, mempool, head, seen, base, reorgFrom, blocks, chainTimes: times, transfers: dated, spends };
+  return { now, mempool, head, seen, base, reorgFrom, blocks, chainTimes: times, transfers: dated, spends, outgoing };
 }
 
 /**

@@ -53,12 +53,17 @@ export const signerConfigSchema = z.object({
 });
 export type SignerConfig = z.output<typeof signerConfigSchema>;
 
-/** The master key of a BIP 39 phrase (its checksum checked) and an optional passphrase. */
-export function rootOfPhrase(phrase: string, passphrase = ''): HDKey {
+/** The BIP 39 seed of a phrase (its checksum checked) and an optional passphrase. */
+export function seedOfPhrase(phrase: string, passphrase = ''): Uint8Array {
   const words = phrase.trim().toLowerCase().split(/\s+/).join(' ');
   if (!validateMnemonic(words, wordlist))
     throw new Error('the seed is not a valid BIP 39 phrase (a word is misspelt, missing, or the checksum is wrong)');
-  return HDKey.fromMasterSeed(mnemonicToSeedSync(words, passphrase));
+  return mnemonicToSeedSync(words, passphrase);
+}
+
+/** The master key of a BIP 39 phrase (its checksum checked) and an optional passphrase. */
+export function rootOfPhrase(phrase: string, passphrase = ''): HDKey {
+  return HDKey.fromMasterSeed(seedOfPhrase(phrase, passphrase));
 }
 
 /** Asks the merchant's node whether an output is unspent (`gettxout`, mempool included). */

@@ -16,7 +16,9 @@ import 'server-only';
  *   even when it touched several of the accounts. What it paid is read from its balances
  *   (./transfers). The calls grow with the wallets (the merchants that set their own, and a
  *   replaced one while an order issued to it is open, which the watcher names before each step:
- *   `watchAccounts`), never with the orders open.
+ *   `watchAccounts`), never with the orders open. A transaction one of those wallets paid the fee
+ *   of is also what it sent (`outgoing`: every value it moved, under its reference), by which the
+ *   watcher completes a refund plan (lib/payouts, docs/decisions/111).
  * - `scan(from, to)` therefore answers two blocks, not every block: the first block of the range
  *   (its parent is the watcher's cursor, which the watcher checks) and the last (where the cursor
  *   moves). A range of skipped slots only is read up to the next block after it, since the
@@ -42,11 +44,12 @@ import {
 } from './answers';
 import { SolanaRpcClient, SolanaRpcError } from './rpc';
 import { transferRequest, transferTransaction } from './transfer-request';
-import { transfersOf, transfersToAnyone, type ReceivingAccounts } from './transfers';
+import { referenceOf, transfersOf, transfersToAnyone, type ReceivingAccounts } from './transfers';
 import { mintProgram, recentBlockhash } from './wallet-network';
 
 export { isValidSolanaAddress } from './address';
 export { SolanaRpcError } from './rpc';
+export { mintProgram as solanaMintProgram } from './wallet-network';
 
 const FINALIZED = { commitment: 'finalized' } as const;
 /** Errors of a slot with no block: not available (-32004), skipped (-32007), skipped or not in long-term storage (-32009). */
@@ -156,11 +159,15 @@ export function solanaAdapter(network: Network, cfg: LiveChainConfig): LiveAdapt
     return found;
   }
 
-  async function scan(from: number, to: number): Promise<{ blocks: BlockRef[]; transfers: ChainTransfer[] }> {
+  async function scan(
+    from: number,
+    to: number,
+  ): Promise<{ blocks: BlockRef[]; transfers: ChainTransfer[]; outgoing: ChainTransfer[] }> {
     const wallets = await receivingWallets();
+    const { mints } = await ready();
     let slots = await rpc.call('getBlocks', [from, to, FINALIZED], slotsAnswer);
     if (slots.length === 0) slots = await rpc.call('getBlocksWithLimit', [from, 1, FINALIZED], slotsAnswer);
-    if (slots.length === 0) return { blocks: [], transfers: [] };
+    if (slots.length === 0) return { blocks: [], transfers: [], outgoing: [] };
     const [first, last] = [slots[0]!, slots[slots.length - 1]!];
     if (first < from || (last > to && slots.length > 1))
       throw new SolanaRpcError(`${rpc.label} answered blocks outside slots ${from}-${to}`);
@@ -175,6 +182,9 @@ export function solanaAdapter(network: Network, cfg: LiveChainConfig): LiveAdapt
       for (const info of await signaturesIn(account, from, last))
         if (info.err === null || info.err === undefined) wanted.set(info.signature, info);
     const transfers: ChainTransfer[] = [];
+    const outgoing: ChainTransfer[] = [];
+    const paying = new Set(wallets.map((w) => w.wallet));
+    const native = network.currencies.find((c) => !c.contract)!.ticker;
     // Oldest first: the order they were made in, as the watcher records them.
     for (const info of [...wanted.values()].sort((a, b) => a.slot - b.slot)) {
       const tx = await rpc.call(
@@ -190,11 +200,18 @@ export function solanaAdapter(network: Network, cfg: LiveChainConfig): LiveAdapt
       if (!time) throw new SolanaRpcError(`${rpc.label}: the block of ${info.signature} has no time`);
       try {
         for (const receiving of wallets) transfers.push(...transfersOf(tx, receiving, { slot: tx.slot, time }));
+        // A transaction a receiving wallet paid for is one it sent (a refund plan's): everything it
+        // moved, under the reference it carries (docs/decisions/111).
+        if (paying.has(tx.transaction.message.accountKeys[0]!)) {
+          const tag = referenceOf(tx);
+          for (const t of transfersToAnyone(tx, { native, tokens: mints }, { slot: tx.slot, time }))
+            outgoing.push({ ...t, tag });
+        }
       } catch (error) {
         throw new SolanaRpcError(`${rpc.label}: ${(error as Error).message}`);
       }
     }
-    return { blocks, transfers };
+    return { blocks, transfers, outgoing };
   }
 
   return {

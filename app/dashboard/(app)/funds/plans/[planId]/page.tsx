@@ -11,7 +11,7 @@ import { getDatabase } from '@/lib/db';
 import { findNetwork } from '@/lib/catalog';
 import { formatUnits } from '@/lib/money';
 import { collectionPlan, takesSubmission } from '@/lib/payouts';
-import type { EvmRefundPlan, StoredAccountPlan } from '@/lib/protocol';
+import type { EvmRefundPlan, SolanaRefundPlan, StoredAccountPlan } from '@/lib/protocol';
 import { can } from '@/lib/users';
 import { requirePage } from '../../../../session';
 import { submitSignedPlanAction } from '../../plan-actions';
@@ -63,6 +63,7 @@ export default async function PlanPage({
   if (!plan) notFound();
   const { notice } = NOTICE_PARAM.parse(await searchParams);
   if ('transaction' in plan) return <EvmRefund plan={plan} notice={notice} />;
+  if ('format' in plan && plan.format === 'solana') return <SolanaPlan plan={plan} notice={notice} />;
   // Why a submission was refused comes in a short-lived cookie (./plan-cookie.ts), never the URL.
   const refusal = notice === 'submit-refused' ? (await cookies()).get(PLAN_REFUSAL_COOKIE)?.value : undefined;
   if (!('psbt' in plan)) return <AccountPlan plan={plan} notice={notice} />;
@@ -171,6 +172,49 @@ function SubmitForm({ planId }: { planId: string }) {
 function inCoin(network: string, ticker: string, amount: string): React.ReactNode {
   const decimals = findNetwork(network)?.currencies.find((c) => c.ticker === ticker)?.decimals ?? 0;
   return <Amount value={formatUnits(BigInt(amount), decimals)} currency={ticker} />;
+}
+
+/**
+ * A Solana refund plan (docs/decisions/106, 111): one transfer from the wallet the payment paid to
+ * the payer's, which the signer builds with a blockhash of its own node and sends there; no file
+ * but the plan. Its status moves when the watcher sees the transfer carrying its reference.
+ */
+function SolanaPlan({ plan, notice }: { plan: SolanaRefundPlan; notice?: PlanNotice }) {
+  const rows: [string, React.ReactNode][] = [
+    ['Status', <StatusBadge key="status" status={plan.status} />],
+    ['Network', plan.network],
+    [
+      'Refund',
+      <span key="refund">
+        <Amount value={plan.refund.pays} currency={plan.currency} />
+        {' to '}
+        <Mono>{plan.refund.destination}</Mono>
+      </span>,
+    ],
+    ['From the wallet', <Mono key="wallet">{plan.body.wallet}</Mono>],
+    ['Reference', <Mono key="reference">{plan.body.reference}</Mono>],
+    ['Sign before', <Time key="expires" value={plan.body.expiresAt} />],
+    ['Transaction', plan.txid ? <Mono key="txid">{plan.txid}</Mono> : 'not seen yet'],
+    ...(plan.reason ? ([['Why', plan.reason]] as [string, React.ReactNode][]) : []),
+    ['Prepared', <Time key="created" value={plan.createdAt} />],
+  ];
+  return (
+    <PlanView
+      plan={plan}
+      back={
+        plan.refund.orderId
+          ? { href: `/dashboard/orders/${plan.refund.orderId}`, label: 'Order' }
+          : { href: '/dashboard/funds', label: 'Funds' }
+      }
+      title="Refund plan"
+      notice={notice}
+      rows={rows}
+      files={[]}
+    >
+      The signer builds the transfer itself, checks it against the refund and its own node, asks before signing and
+      sends it to its node; the wallet pays the network fee (and the payer&apos;s token account when it has none).
+    </PlanView>
+  );
 }
 
 /**
