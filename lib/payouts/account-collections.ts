@@ -84,7 +84,6 @@ export async function prepareAccountCollection(
     );
   let stored: { plan: EvmCollectionPlan | TronCollectionPlan; transfers: string[]; feeRate: bigint; total: bigint };
   if (network.family === 'tron') {
-    if (!currency.contract) throw new CollectionRefused('TRX itself is not collected yet: only TRC-20 tokens');
     const built = await buildTronCollection(db, {
       merchantId: request.merchantId,
       mode: request.mode,
