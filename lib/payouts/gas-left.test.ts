@@ -22,9 +22,9 @@ describe('the gas left line of the Funds page', () => {
     );
   });
 
-  it('without the node: the addresses only', () => {
+  it('without a node (down, or test mode): the addresses only', () => {
     expect(gasLeftSummary({ ...line, left: null, costPerAddress: null, worthReturning: null }, 18)).toBe(
-      'ethereum: gas left on 2 addresses by fund-then-transfer collections (the node does not answer)',
+      'ethereum: gas left on 2 addresses by fund-then-transfer collections (no node answered for their balances)',
     );
   });
 });

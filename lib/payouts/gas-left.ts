@@ -61,7 +61,7 @@ export interface GasLeftLine {
   /** The network's coin. */
   currency: string;
   addresses: number;
-  /** What the node says those addresses hold now, base units; null when it does not answer. */
+  /** What the node says those addresses hold now, base units; null when none answered (test mode has none). */
   left: bigint | null;
   /** What sending one address's coin back costs at the fee cap a plan would carry now; null without the node. */
   costPerAddress: bigint | null;
@@ -116,7 +116,7 @@ export function gasLeftSummary(line: GasLeftLine, decimals: number): string {
   const coin = (amount: bigint) => `${formatUnits(amount, decimals)} ${line.currency}`;
   const where = `on ${line.addresses} ${line.addresses === 1 ? 'address' : 'addresses'}`;
   if (line.left === null || line.costPerAddress === null || line.worthReturning === null)
-    return `${line.network}: gas left ${where} by fund-then-transfer collections (the node does not answer)`;
+    return `${line.network}: gas left ${where} by fund-then-transfer collections (no node answered for their balances)`;
   const worth =
     line.worthReturning === 0
       ? 'each holds less: collecting it would cost more than it holds, so it stays'
