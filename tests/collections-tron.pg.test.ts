@@ -32,7 +32,7 @@ import { liveChainConfig } from '@/lib/chains';
 import type { Database } from '@/lib/db/client';
 import { bandwidthOf } from '@/lib/chains/tron/costs';
 import { formatUnits, parseUnits } from '@/lib/money';
-import { broadcastTronPlan, prepareTronCollection, setTreasury, settleTronPlan } from '@/lib/payouts';
+import { broadcastTronPlan, prepareTronCollection, setFeePayer, setTreasury, settleTronPlan } from '@/lib/payouts';
 import { tronCollectionPlanSchema, type TronCollectionPlan } from '@/lib/protocol';
 import { createKey } from '@/lib/merchants';
 import { SignerRefusal } from '@/lib/chains/utxo/transactions';
@@ -151,6 +151,12 @@ describe('tron collections on the fake java-tron node', () => {
       amount: formatUnits(1_100_000n + 100_000n + 39_731n * 210n, 6),
       currency: 'TRX',
     });
+    // With the fee payer kept and its stake able to lend that energy, burned energy leaves the bound:
+    // the creation fees and the delegation's and reclaim's bytes (decision 113).
+    await setFeePayer(db, { merchantId: merchant.merchantId, network: 'tron', mode: 'live', ...asked.feePayer });
+    const staked = parseUnits((await tronLine()).costPerAddress.amount, 6) as { value: bigint };
+    expect(staked.value).toBeGreaterThan(1_200_000n);
+    expect(staked.value).toBeLessThan(2_000_000n);
     const prepared = await callInProcess('collections/prepare', asked, planner);
     expectDocumented('collections/prepare', { ...prepared, headers: new Headers() });
     const plan = tronCollectionPlanSchema.parse(prepared.body.response);

@@ -22,6 +22,7 @@ import { accountDeposits, type AccountDeposit } from './account-deposits';
 import { CURSOR_HEIGHT } from './collections';
 import { CollectionRefused } from './errors';
 import { decideTronStep, tronPlanStatus } from './lifecycle';
+import { feePayerOf } from './fee-payers';
 import { treasuryOf } from './treasury';
 
 /** The deposit chain of Tron (lib/chains/derivation.ts: BIP 44, coin type 195). */
@@ -75,7 +76,11 @@ export async function tronCostPerAddress(
   });
   const [sample] = held.keys();
   if (sample === undefined) return null;
-  const cost = await (node ?? tronCollectionNode(cfg)).costPerAddress({ token, treasury, sample }).catch(() => null);
+  // The kept fee payer (docs/decisions/099): its stake, when it lends the energy, leaves burned energy out.
+  const lender = token ? (await feePayerOf(db, merchantId, 'tron', mode))?.address : undefined;
+  const cost = await (node ?? tronCollectionNode(cfg))
+    .costPerAddress({ token, treasury, sample, ...(lender && { lender }) })
+    .catch(() => null);
   return cost?.total ?? null;
 }
 

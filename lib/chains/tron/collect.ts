@@ -135,6 +135,8 @@ export interface TronCollectionNode {
     token: string | null;
     treasury: string;
     sample: string;
+    /** The kept fee payer: when its stake can lend the sample's energy, the burned-energy cases are left out. */
+    lender?: string;
   }): Promise<Pick<TronAddressCost, 'total'>>;
   /** A TRC-20 balance, in the token's base units (`balanceOf(address)`, a constant call). */
   tokenBalance(token: string, holder: string): Promise<bigint>;
@@ -142,6 +144,16 @@ export interface TronCollectionNode {
   broadcast(transactionHex: string): Promise<string>;
   /** A transaction's outcome once in a block: its height and whether it succeeded; null while not in one. */
   result(txID: string): Promise<{ height: number; success: boolean; reason: string | null } | null>;
+}
+
+/**
+ * Staked sun whose energy covers `energy`: energy = sun / 10^6 x limit / weight, in whole TRX, at
+ * least 1; null when the network's totals say nothing (no stake can be lent).
+ */
+function stakeFor(energy: bigint, limit: bigint, weight: bigint): bigint | null {
+  if (weight === 0n || limit === 0n) return null;
+  const trx = (energy * weight + limit - 1n) / limit;
+  return (trx < 1n ? 1n : trx) * 1_000_000n;
 }
 
 export function tronCollectionNode(cfg: LiveChainConfig): TronCollectionNode {
@@ -275,9 +287,7 @@ export function tronCollectionNode(cfg: LiveChainConfig): TronCollectionNode {
       for (const deposit of deposits) {
         const found = await node.post('wallet/getaccount', { address: deposit.address, visible: true }, account);
         const energy = await transferEnergy(token, treasury, deposit.address, deposit.amount);
-        // Staked sun whose energy covers the transfer: energy = sun / 10^6 x limit / weight, in whole TRX, at least 1.
-        const trx = weight === 0n || limit === 0n ? null : (energy * weight + limit - 1n) / limit;
-        const delegated = trx === null ? null : (trx < 1n ? 1n : trx) * 1_000_000n;
+        const delegated = stakeFor(energy, limit, weight);
         measured.push({ deposit, active: found.address !== undefined, energy, delegated });
       }
       // Stake lends each address its energy in turn; used energy returns to the staked account with
@@ -399,7 +409,7 @@ export function tronCollectionNode(cfg: LiveChainConfig): TronCollectionNode {
       return { energySource: 'burn', prices: p, addresses, expiresAt: new Date(expiration) };
     },
 
-    async costPerAddress({ token, treasury, sample }) {
+    async costPerAddress({ token, treasury, sample, lender }) {
       const p = await prices(token);
       const ref = await headBlock();
       if (token === null) {
@@ -435,23 +445,39 @@ export function tronCollectionNode(cfg: LiveChainConfig): TronCollectionNode {
       const deposit = tronAddressBytes(sample);
       const burn = energy * p.energyFee;
       const lend = { owner: payer, resource: RESOURCE.ENERGY, balance: burn, receiver: deposit };
-      return tronCostAtMost(p, energy, {
-        fund: built({ type: 'TransferContract', owner: payer, to: deposit, amount: burn }),
-        delegate: built({ type: 'DelegateResourceContract', ...lend, lock: false, lockPeriod: 0n }),
-        transfer: built(
-          {
-            type: 'TriggerSmartContract',
-            owner: deposit,
-            contract: tronAddressBytes(token),
-            callValue: 0n,
-            data: transferCallData(payer, amount),
-            callTokenValue: 0n,
-            tokenId: 0n,
-          },
-          burn,
-        ),
-        reclaim: built({ type: 'UnDelegateResourceContract', ...lend }),
-      });
+      let lent = false;
+      if (lender) {
+        const { totals } = await bandwidth(lender);
+        const { max_size: lendable } = await node.post(
+          'wallet/getcandelegatedmaxsize',
+          { owner_address: lender, type: RESOURCE.ENERGY, visible: true },
+          delegatable,
+        );
+        const needed = stakeFor(energy, totals.TotalEnergyLimit, totals.TotalEnergyWeight);
+        lent = needed !== null && needed <= lendable;
+      }
+      return tronCostAtMost(
+        p,
+        energy,
+        {
+          fund: built({ type: 'TransferContract', owner: payer, to: deposit, amount: burn }),
+          delegate: built({ type: 'DelegateResourceContract', ...lend, lock: false, lockPeriod: 0n }),
+          transfer: built(
+            {
+              type: 'TriggerSmartContract',
+              owner: deposit,
+              contract: tronAddressBytes(token),
+              callValue: 0n,
+              data: transferCallData(payer, amount),
+              callTokenValue: 0n,
+              tokenId: 0n,
+            },
+            burn,
+          ),
+          reclaim: built({ type: 'UnDelegateResourceContract', ...lend }),
+        },
+        lent,
+      );
     },
 
     tokenBalance,

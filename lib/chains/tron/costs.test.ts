@@ -44,6 +44,14 @@ describe('what collecting one Tron address burns', () => {
     // A token of almost no energy: the stake's two transactions weigh more than the energy burned.
     expect(tronCostAtMost(prices, 10n, bytes)).toMatchObject({ activation: 1_200_000n, energy: 0n, total: 1_755_000n });
   });
+
+  it("at most with the kept fee payer's stake lending the energy: the costlier of active or not, energy never burned", () => {
+    expect(tronCostAtMost(prices, 39_731n, bytes, true)).toMatchObject({
+      activation: 1_200_000n,
+      energy: 0n,
+      total: 1_755_000n,
+    });
+  });
 });
 
 describe("sweeping an address's own TRX", () => {

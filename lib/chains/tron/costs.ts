@@ -71,11 +71,17 @@ export function tronAddressCost(
 
 /**
  * The most collecting one address can cost (the Funds page's "at most"), whether it is active yet
- * and whether the fee payer's stake lends the energy or it is burned: the costliest of the four.
+ * and whether the fee payer's stake lends the energy or it is burned: the costliest of the four;
+ * of the two with stake when the kept fee payer's stake is known to lend it (`lent`).
  */
-export function tronCostAtMost(prices: TronFeePrices, energy: bigint, bytes: TronStepBytes): TronAddressCost {
+export function tronCostAtMost(
+  prices: TronFeePrices,
+  energy: bigint,
+  bytes: TronStepBytes,
+  lent = false,
+): TronAddressCost {
   const cases = [false, true].flatMap((active) =>
-    [false, true].map((staked) => tronAddressCost(prices, { active, energy, bytes, staked })),
+    (lent ? [true] : [false, true]).map((staked) => tronAddressCost(prices, { active, energy, bytes, staked })),
   );
   return cases.reduce((most, c) => (c.total > most.total ? c : most));
 }
