@@ -6,7 +6,9 @@
  * called by a stranger, paying the treasury only (docs/decisions/085); plans built from what the
  * node answers and signed by the signer's own code. Last, the gateway's side (docs/decisions/093):
  * orders paid in USDT, a plan prepared through the API from the gateway's records and stored,
- * signed, broadcast, and confirmed by the watcher as it sees the transfers to the treasury.
+ * signed, broadcast, and confirmed by the watcher as it sees the transfers to the treasury; and the
+ * gas a fund-then-transfer left, a Funds line of its own, sent back by the next token plan when it
+ * is worth more than its own transfer (docs/decisions/113).
  */
 import { createPublicClient, getAddress, http, parseAbi, parseEther, toHex, type Address, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
@@ -31,7 +33,7 @@ import type { Database } from '@/lib/db/client';
 import { adminCommand, runAdminCommand } from '@/lib/admin';
 import { createKey } from '@/lib/merchants';
 import { formatUnits } from '@/lib/money';
-import { setFeePayer, setTreasury } from '@/lib/payouts';
+import { gasLeftReport, setFeePayer, setTreasury } from '@/lib/payouts';
 import { storedEvmPlanSchema } from '@/lib/protocol';
 import { planSummary } from '../scripts/lib/plan-summary';
 import { rootOfPhrase } from '../scripts/signer/sign-plan';
@@ -486,4 +488,81 @@ describe.skipIf(evmNodeMissing)('EVM collection (anvil, Osaka)', () => {
       getAddress(late.address),
     ]);
   }, 120_000);
+
+  it('the gas a fund left: a line of its own, sent back by the next token plan when worth more than its transfer', async () => {
+    useDatabaseForApi(db);
+    const planner = await createKey(db, merchant.merchantId, 'live', {
+      name: 'Gas',
+      scopes: ['read-only', 'signing-plans'],
+    });
+    // Two addresses the gas payer funded (as its `fund` does), their gas left unused: one worth its
+    // own transfer back, one below that transfer's fee. Their orders are in USDT: the coin pays none.
+    const [worth, dust] = await Promise.all(
+      ['1', '2'].map((amount) => createOrder(db, merchant.live, { currency: 'USDT', network: 'ethereum', amount })),
+    );
+    const payer = privateKeyToAccount(toHex(root.derive(EVM_GAS_PAYER_PATH).privateKey!));
+    for (const [to, value] of [
+      [worth!.address, parseEther('0.003')],
+      [dust!.address, 1_000n],
+    ] as const)
+      await node.client.wallet.sendTransaction({ account: payer, to: to as Address, value } as never);
+    await node.mine(CONFIRMATIONS);
+    await watchLive(db, adapter);
+    // What their token transfers left of it (the pool's addresses were used above: set, not added).
+    await node.client.setBalance({ address: worth!.address as Address, value: parseEther('0.003') });
+    await node.client.setBalance({ address: dust!.address as Address, value: 1_000n });
+
+    const fees = await planFees(node.client);
+    expect(await gasLeftReport(db, merchant.merchantId, 'live')).toEqual([
+      {
+        network: 'ethereum',
+        currency: 'ETH',
+        addresses: 2,
+        left: parseEther('0.003') + 1_000n,
+        costPerAddress: 21_000n * fees.maxFeePerGas,
+        worthReturning: 1,
+      },
+    ]);
+    // A fund is no payment: the coin's Funds line leaves it out.
+    const funds = (await callInProcess('funds/list', {}, planner)).body.response.funds;
+    expect(funds.find((f: { currency: string }) => f.currency === 'ETH')).toBeUndefined();
+
+    // The next token plan: the new deposit swept, the gas left worth it sent back by its own transfer.
+    const paid = await createOrder(db, merchant.live, { currency: 'USDT', network: 'ethereum', amount: '4' });
+    await sendToken(node, token, funder, 'mint', paid.address as Address, 4_000_000n);
+    await node.mine(CONFIRMATIONS);
+    await watchLive(db, adapter);
+    const plan = storedEvmPlanSchema.parse(
+      (await callInProcess('collections/prepare', { network: 'ethereum' }, planner)).body.response,
+    );
+    // (The previous test's open plan went stale when the gas payer's funds above took its nonce: its
+    // deposit is swept here too.)
+    expect(plan.items.filter((i) => i.method === 'transfers').map((i) => i.address)).toEqual([
+      getAddress(worth!.address),
+    ]);
+    expect(plan.items.map((i) => i.address)).toContain(getAddress(paid.address));
+    expect(plan.items.map((i) => i.address)).not.toContain(getAddress(dust!.address));
+    const back = plan.transactions.find((t) => t.from === getAddress(worth!.address))!;
+    expect([back.purpose, back.to, BigInt(back.value)]).toEqual([
+      'transfer',
+      TREASURY,
+      parseEther('0.003') - 21_000n * BigInt(back.maxFeePerGas),
+    ]);
+    const treasuryCoin = await nativeBalance(TREASURY);
+    await broadcast(await sign(plan));
+    // (The sweep also pays the treasury what its addresses held of the coin.)
+    expect(await nativeBalance(TREASURY)).toBeGreaterThanOrEqual(treasuryCoin + BigInt(back.value));
+    // Left on it: only its transfer's fee cap less what the transfer paid.
+    expect(await nativeBalance(worth!.address as Address)).toBeLessThan(21_000n * BigInt(back.maxFeePerGas));
+    await watchLive(db, adapter);
+    await node.mine(CONFIRMATIONS);
+    await watchLive(db, adapter);
+    expect((await callInProcess('collections/get', { id: plan.planId }, planner)).body.response.status).toBe(
+      'confirmed',
+    );
+    // Returned: only the dust is left, which would cost more than it holds.
+    expect(await gasLeftReport(db, merchant.merchantId, 'live')).toMatchObject([
+      { network: 'ethereum', addresses: 1, left: 1_000n, worthReturning: 0 },
+    ]);
+  }, 60_000);
 });

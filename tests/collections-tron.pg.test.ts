@@ -6,7 +6,8 @@
  * prepared through the API at the node's prices and stored, signed by `npm run signer`, broadcast,
  * accepted, and its steps and the stored plan prepared -> broadcast -> confirmed as the watcher
  * scans, the Funds report falling by what was collected. Then a merchant without stake (TRX
- * burned, shown before signing), and the plans a gateway could rewrite, refused by the signer.
+ * burned, shown before signing), the plans a gateway could rewrite, refused by the signer, and TRX
+ * itself: each address's balance less what its sweep burns, swept by its own key (docs/decisions/113).
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -29,8 +30,9 @@ import {
 } from '@/lib/chains/tron/transactions';
 import { liveChainConfig } from '@/lib/chains';
 import type { Database } from '@/lib/db/client';
-import { formatUnits } from '@/lib/money';
-import { broadcastTronPlan, prepareTronCollection, setTreasury, settleTronPlan } from '@/lib/payouts';
+import { bandwidthOf } from '@/lib/chains/tron/costs';
+import { formatUnits, parseUnits } from '@/lib/money';
+import { broadcastTronPlan, prepareTronCollection, setFeePayer, setTreasury, settleTronPlan } from '@/lib/payouts';
 import { tronCollectionPlanSchema, type TronCollectionPlan } from '@/lib/protocol';
 import { createKey } from '@/lib/merchants';
 import { SignerRefusal } from '@/lib/chains/utxo/transactions';
@@ -149,6 +151,12 @@ describe('tron collections on the fake java-tron node', () => {
       amount: formatUnits(1_100_000n + 100_000n + 39_731n * 210n, 6),
       currency: 'TRX',
     });
+    // With the fee payer kept and its stake able to lend that energy, burned energy leaves the bound:
+    // the creation fees and the delegation's and reclaim's bytes (decision 113).
+    await setFeePayer(db, { merchantId: merchant.merchantId, network: 'tron', mode: 'live', ...asked.feePayer });
+    const staked = parseUnits((await tronLine()).costPerAddress.amount, 6) as { value: bigint };
+    expect(staked.value).toBeGreaterThan(1_200_000n);
+    expect(staked.value).toBeLessThan(2_000_000n);
     const prepared = await callInProcess('collections/prepare', asked, planner);
     expectDocumented('collections/prepare', { ...prepared, headers: new Headers() });
     const plan = tronCollectionPlanSchema.parse(prepared.body.response);
@@ -343,5 +351,73 @@ describe('tron collections on the fake java-tron node', () => {
     expect(reasons['another recipient']).toMatch(new RegExp(`the token recipient is ${payer}, not ${treasury}`));
     // And the plan as prepared is signed.
     await expect(signTronPlan(plan, config, root, async () => true)).resolves.toMatchObject({ planId: plan.planId });
+  });
+
+  it("TRX itself: each address's balance less what its sweep burns, swept by its own key, confirmed as the watcher scans", async () => {
+    const paidTrx = async (sun: bigint) => {
+      const order = await createOrder(db, merchant.live, {
+        currency: 'TRX',
+        network: 'tron',
+        amount: formatUnits(sun, 6),
+      });
+      node.sendTrx(payer, order.address, sun);
+      return order.address;
+    };
+    const first = await paidTrx(40n * TRX);
+    const spent = await paidTrx(3n * TRX);
+    // Its free bandwidth used up today: its sweep burns its bytes, which it keeps.
+    node.account(spent)!.freeNetUsed = 600n;
+    node.mine(CONFIRMATIONS);
+    await watchLive(db, adapter);
+    useDatabaseForApi(db);
+    const planner = await createKey(db, merchant.merchantId, 'live', {
+      name: 'TRX',
+      scopes: ['read-only', 'signing-plans'],
+    });
+    const trxLine = async () =>
+      (await callInProcess('funds/list', {}, planner)).body.response.funds.find(
+        (f: { network: string; currency: string }) => f.network === 'tron' && f.currency === 'TRX',
+      );
+    const before = await trxLine();
+    // At most a sweep's bytes at 1,000 sun (about 270 bytes), the address's free bandwidth not counted.
+    expect(before.costPerAddress).toMatchObject({ currency: 'TRX', amount: expect.stringMatching(/^0\.2[5-9]\d$/) });
+    const prepared = await callInProcess(
+      'collections/prepare',
+      { network: 'tron', currency: 'TRX', feePayer: { address: resourceAccount, path: RESOURCE_PATH } },
+      planner,
+    );
+    expectDocumented('collections/prepare', { ...prepared, headers: new Headers() });
+    const plan = tronCollectionPlanSchema.parse(prepared.body.response);
+    expect(plan).toMatchObject({ currency: 'TRX', token: null, energySource: 'burn' });
+    // The earlier addresses hold 1 sun each (an activation, a payer's sun) and their token transfer took
+    // their free bandwidth: a sweep would burn more than they hold, so they are left. The treasury is no
+    // account yet (tokens do not make one): the first sweep creates it, burning the two creation fees.
+    const [a, b] = plan.addresses;
+    const bytes = bandwidthOf(b!.steps[0]!.rawDataHex);
+    expect(plan.addresses.map((x) => [x.address, x.steps.map((s) => s.step), x.steps[0]!.burn, x.amount])).toEqual([
+      [first, ['sweep'], '1200000', String(40n * TRX - 1_200_000n)],
+      [spent, ['sweep'], String(bytes * 1_000n), String(3n * TRX - bytes * 1_000n)],
+    ]);
+    expect(a!.steps[0]!.burn).toBe('1200000');
+
+    const signed = await signTronPlan(plan, tronSignerConfigSchema.parse(signerConfig()), root, async () => true);
+    const tron = tronCollectionNode(liveChainConfig('tron')!);
+    expect(await broadcastTronPlan(signed.transactions, tron)).toEqual({ broadcast: 2, refused: null });
+    expect(node.account(treasury)!.balance).toBe(BigInt(plan.total));
+    // Each address burned exactly what the plan kept back for it: nothing is left on either.
+    expect([node.account(first)!.balance, node.account(spent)!.balance]).toEqual([0n, 0n]);
+
+    const status = async () =>
+      (await callInProcess('collections/get', { id: plan.planId }, planner)).body.response.status;
+    node.mine(1);
+    await watchLive(db, adapter);
+    expect(await status()).toBe('broadcast');
+    node.mine(CONFIRMATIONS - 1);
+    await watchLive(db, adapter);
+    expect(await status()).toBe('confirmed');
+    // The swept deposits leave the Funds line; the 1-sun ones stay.
+    const units = (line: { total: string } | undefined) =>
+      line ? (parseUnits(line.total, 6) as { value: bigint }).value : 0n;
+    expect(units(before) - units(await trxLine())).toBe(43n * TRX);
   });
 });

@@ -308,6 +308,23 @@ it("shows a plan with its files to the merchant's users, and to nobody else", as
     reason: null,
     acceptedAt: null,
   });
+  // The gas a fund left (docs/decisions/113): a transfer in from that plan's gas payer is no payment
+  // but a Funds line of its own; test mode has no node to read its balance, so the line says where.
+  const funded = await createOrder(gateway.db, merchant.test, { currency: 'USDT', network: 'ethereum', amount: '1' });
+  await broadcast(gateway.db, {
+    network: network('ethereum'),
+    to: funded.address,
+    currency: 'ETH',
+    amount: 3_000_000_000_000_000n,
+    from: GAS_PAYER,
+  });
+  await mine(gateway.db, network('ethereum'), 3);
+  await watchOnce(gateway.db, sandboxChain(gateway.db, 'ethereum'));
+  const funds = unescape(await page('/dashboard/funds', viewer));
+  expect(funds).toContain('Gas left on deposit addresses');
+  expect(funds).toContain(
+    'ethereum: gas left on 1 address by fund-then-transfer collections (no node answered for their balances)',
+  );
 });
 
 it('keeps a fee payer per network for an admin, audited; refuses a bad checksum and a viewer, writing nothing', async () => {

@@ -27,5 +27,5 @@ export type { NodeState, NodeStatus } from './failover';
 export { broadcast, mine, normalizeTxHash, resetClock, sandboxAdapter, SANDBOX_CHANNEL, startMining } from './sandbox';
 export { BlockNotAvailable, collectionNodeOf, type CollectionNode } from './utxo/collect';
 export { collectionNodeFor } from './collection-node';
-export { tronCollectionNode, type TronCollectionNode } from './tron/collect';
+export { tronCollectionNode, type TronCollectionNode, type TronCollectionSteps } from './tron/collect';
 export { evmCollectionNode, type EvmCollectionNode } from './evm';

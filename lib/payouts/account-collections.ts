@@ -9,7 +9,7 @@ import 'server-only';
 import { randomUUID } from 'node:crypto';
 import type { Network } from '../catalog';
 import { evmCollectionNode, liveChainConfig, requiredConfirmations } from '../chains';
-import { EVM_DEPOSIT_CHAIN_PATH, buildEvmCollectionPlan } from '../chains/evm/transactions';
+import { EVM_DEPOSIT_CHAIN_PATH, buildEvmCollectionPlan, leftGasReturn } from '../chains/evm/transactions';
 import { collectionPlans, param, sql, statement, type Database, type Queryable, type RowOf } from '../db';
 import type { EvmCollectionPlan, StoredAccountPlan, TronCollectionPlan } from '../protocol';
 import { accountDeposits } from './account-deposits';
@@ -23,6 +23,7 @@ import {
 } from './collections';
 import { CollectionRefused } from './errors';
 import { DEFAULT_FEE_PAYER_PATH, feePayerOf, type FeePayer } from './fee-payers';
+import { gasLeftRows } from './gas-left';
 import { buildTronCollection } from './tron-collections';
 import { treasuryOf } from './treasury';
 
@@ -84,7 +85,6 @@ export async function prepareAccountCollection(
     );
   let stored: { plan: EvmCollectionPlan | TronCollectionPlan; transfers: string[]; feeRate: bigint; total: bigint };
   if (network.family === 'tron') {
-    if (!currency.contract) throw new CollectionRefused('TRX itself is not collected yet: only TRC-20 tokens');
     const built = await buildTronCollection(db, {
       merchantId: request.merchantId,
       mode: request.mode,
@@ -146,24 +146,39 @@ async function buildEvm(
     currency: currency.ticker,
     confirmedAt,
   });
-  const candidates = [...held].slice(0, MAX_EVM_ADDRESSES);
-  if (candidates.length === 0) throw new CollectionRefused(`nothing to collect on ${network.name}`);
+  const paid = [...held].slice(0, MAX_EVM_ADDRESSES);
+  if (paid.length === 0) throw new CollectionRefused(`nothing to collect on ${network.name}`);
   // A token plan sweeps by EIP-7702; the coin moves by each address's own transfer, its fee paid from it.
   const token = currency.contract ? currency : null;
-  const holdings = await node.holdings(
-    candidates.map(([address, rows]) => ({
-      address,
-      path: `${EVM_DEPOSIT_CHAIN_PATH}/${rows[0]!.derivation_index}`,
-      personal: rows[0]!.kind === 'PERSONAL',
-    })),
-    token ? [token.contract!] : [],
-  );
+  // A token plan also sends back the gas earlier fund-then-transfers left (docs/decisions/113); a
+  // plan of the coin has those funds among its own deposits already.
+  const leftOn = token
+    ? [
+        ...((await gasLeftRows(db, { merchantId: request.merchantId, mode: request.mode, network: network.name })).get(
+          network.name,
+        ) ?? []),
+      ].filter(([address]) => !held.has(address))
+    : [];
+  const candidates = [...paid, ...leftOn.slice(0, MAX_EVM_ADDRESSES - paid.length)];
+  const gasLeft = new Set(leftOn.map(([address]) => address.toLowerCase()));
+  const holdings = (
+    await node.holdings(
+      candidates.map(([address, rows]) => ({
+        address,
+        path: `${EVM_DEPOSIT_CHAIN_PATH}/${rows[0]!.derivation_index}`,
+        personal: rows[0]!.kind === 'PERSONAL',
+      })),
+      token ? [token.contract!] : [],
+    )
+  ).map((h) => (gasLeft.has(h.address.toLowerCase()) ? { ...h, gasLeft: true } : h));
   const minimum = request.minimum ?? 1n;
   const balanceOf = (h: (typeof holdings)[number]) =>
     token ? (h.tokens.get(token.contract!.toLowerCase()) ?? 0n) : h.native;
-  const worth = holdings.filter((h) => balanceOf(h) >= minimum && balanceOf(h) > 0n);
+  const worth = holdings.filter((h) => !h.gasLeft && balanceOf(h) >= minimum && balanceOf(h) > 0n);
   if (worth.length === 0) throw new CollectionRefused(`no ${network.name} address holds ${currency.ticker} to collect`);
   const fees = await node.fees();
+  // Gas left goes back only when worth more than its own transfer at this plan's fee cap.
+  worth.push(...holdings.filter((h) => h.gasLeft && leftGasReturn(h.native, fees.maxFeePerGas) !== null));
   const plan = buildEvmCollectionPlan({
     planId: randomUUID(),
     mode: request.mode,

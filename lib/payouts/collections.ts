@@ -73,6 +73,7 @@ import { publishEvents } from '../webhooks';
 import { isAccountPlanNetwork, prepareAccountCollection, storedAccountPlan } from './account-collections';
 import { CollectionRefused } from './errors';
 import { storedEvmRefundPlan } from './evm-refund-plans';
+import { SENT_BY_A_GAS_PAYER } from './gas-left';
 import {
   decideAccountPlan,
   decideEvmRefundPlan,
@@ -113,6 +114,8 @@ const FUNDS = statement<
   from ${chainTransfers}
   where ${chainTransfers.merchantId} = ${param('merchantId')} and ${chainTransfers.mode} = ${param('mode')}
     and ${chainTransfers.spentByTx} is null and ${chainTransfers.dropped} = false and ${chainTransfers.blockHeight} is not null
+    -- A gas payer's fund is no payment: the gas it left is a line of its own (./gas-left.ts).
+    and not ${SENT_BY_A_GAS_PAYER}
   group by ${chainTransfers.network}, ${chainTransfers.currency}
   order by ${chainTransfers.network}, ${chainTransfers.currency}`);
 

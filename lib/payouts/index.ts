@@ -43,6 +43,7 @@ export {
 } from './fee-payers';
 export { fundsReport } from './funds-report';
 export { gapLimitOf, type GapLimit } from './gap-limit';
+export { gasLeftReport, gasLeftSummary, type GasLeftLine } from './gas-left';
 export { refuseKeyMaterial } from './key-material';
 export { prepareRefundPlan, type RefundToPay } from './refund-plans';
 export {

@@ -14,13 +14,15 @@ import {
   requiredConfirmations,
   tronCollectionNode,
   type TronCollectionNode,
+  type TronCollectionSteps,
 } from '../chains';
 import type { Queryable } from '../db';
 import type { Mode, TronCollectionPlan } from '../protocol';
-import { accountDeposits } from './account-deposits';
+import { accountDeposits, type AccountDeposit } from './account-deposits';
 import { CURSOR_HEIGHT } from './collections';
 import { CollectionRefused } from './errors';
 import { decideTronStep, tronPlanStatus } from './lifecycle';
+import { feePayerOf } from './fee-payers';
 import { treasuryOf } from './treasury';
 
 /** The deposit chain of Tron (lib/chains/derivation.ts: BIP 44, coin type 195). */
@@ -47,10 +49,10 @@ function nodeOf(): TronCollectionNode {
 
 /**
  * The most collecting one of the merchant's Tron addresses holding `currency` costs now, sun
- * (`funds/list` `costPerAddress`, docs/decisions/107): read from the node without a resource
- * account, on the first address a plan would take, sending to the treasury. Null in test mode, for
- * the coin (TRX itself is not collected yet), without a treasury or an address to collect, or when
- * the node does not answer (the page says so; nothing else waits on it).
+ * (`funds/list` `costPerAddress`, docs/decisions/107, 113): read from the node without a resource
+ * account, on the first address a plan would take, sending to the treasury; for TRX itself, its
+ * sweep's bytes burned. Null in test mode, without a treasury or an address to collect, or when the
+ * node does not answer (the page says so; nothing else waits on it).
  */
 export async function tronCostPerAddress(
   db: Queryable,
@@ -59,9 +61,10 @@ export async function tronCostPerAddress(
   currency: string,
   node?: TronCollectionNode,
 ): Promise<bigint | null> {
-  const token = networkFor(mode, 'tron')?.currencies.find((c) => c.ticker === currency)?.contract;
+  const found = networkFor(mode, 'tron')?.currencies.find((c) => c.ticker === currency);
   const cfg = liveChainConfig('tron');
-  if (mode !== 'live' || !token || !cfg) return null;
+  if (mode !== 'live' || !found || !cfg) return null;
+  const token = found.contract ?? null;
   const treasury = await treasuryOf(db, merchantId, 'tron', mode);
   if (!treasury) return null;
   const held = await accountDeposits(db, {
@@ -73,7 +76,11 @@ export async function tronCostPerAddress(
   });
   const [sample] = held.keys();
   if (sample === undefined) return null;
-  const cost = await (node ?? tronCollectionNode(cfg)).costPerAddress({ token, treasury, sample }).catch(() => null);
+  // The kept fee payer (docs/decisions/099): its stake, when it lends the energy, leaves burned energy out.
+  const lender = token ? (await feePayerOf(db, merchantId, 'tron', mode))?.address : undefined;
+  const cost = await (node ?? tronCollectionNode(cfg))
+    .costPerAddress({ token, treasury, sample, ...(lender && { lender }) })
+    .catch(() => null);
   return cost?.total ?? null;
 }
 
@@ -100,9 +107,8 @@ export async function buildTronCollection(
       'test mode collections are not built yet: the sandbox ledger keeps no balances to move',
     );
   const network = networkFor(request.mode, 'tron');
-  const token = network?.currencies.find((c) => c.ticker === request.currency.toUpperCase() && c.contract);
-  if (!network || !token?.contract)
-    throw new CollectionRefused(`${request.currency} is not a TRC-20 token of live tron`);
+  const token = network?.currencies.find((c) => c.ticker === request.currency.toUpperCase());
+  if (!network || !token) throw new CollectionRefused(`${request.currency} is not a currency of live tron`);
   const treasury = await treasuryOf(db, request.merchantId, 'tron', request.mode);
   if (!treasury) throw new CollectionRefused('tron has no treasury: set one first');
   const [cursor] = await CURSOR_HEIGHT.run(db, { network: 'tron', mode: request.mode });
@@ -116,6 +122,7 @@ export async function buildTronCollection(
     confirmedAt,
   });
   const minimum = request.minimum ?? 1n;
+  if (!token.contract) return buildTrxCollection(request, node, { held, treasury, minimum, ticker: token.ticker });
   const deposits = [];
   const transfers: string[] = [];
   for (const [address, rows] of held) {
@@ -133,6 +140,40 @@ export async function buildTronCollection(
     resourceAccount: request.resourceAccount.address,
     deposits,
   });
+  return { plan: tronPlanOf(request, steps, { ticker: token.ticker, token: token.contract, treasury }), transfers };
+}
+
+/**
+ * A plan of TRX itself (docs/decisions/113): every address holding collectable TRX deposits, its
+ * node balance less what its sweep burns, in one `sweep` each; the transfers of the addresses swept.
+ */
+async function buildTrxCollection(
+  request: PrepareTronCollection,
+  node: TronCollectionNode,
+  found: { held: Map<string, AccountDeposit[]>; treasury: string; minimum: bigint; ticker: string },
+): Promise<{ plan: TronCollectionPlan; transfers: string[] }> {
+  const candidates = [...found.held].slice(0, MAX_ADDRESSES);
+  const steps = await node.planTrx({
+    treasury: found.treasury,
+    deposits: candidates.map(([address, rows]) => ({ address, path: `${DEPOSIT_CHAIN}/${rows[0]!.derivation_index}` })),
+    minimum: found.minimum,
+  });
+  if (steps.addresses.length === 0)
+    throw new CollectionRefused(`no tron address holds more ${found.ticker} than sweeping it would burn`);
+  const swept = new Set(steps.addresses.map((a) => a.address));
+  const transfers = candidates.filter(([a]) => swept.has(a)).flatMap(([, rows]) => rows.map((r) => r.id));
+  return {
+    plan: tronPlanOf(request, steps, { ticker: found.ticker, token: null, treasury: found.treasury }),
+    transfers,
+  };
+}
+
+/** The stored plan of the node's steps: every amount in base units, as the signer reads it. */
+function tronPlanOf(
+  request: PrepareTronCollection,
+  steps: TronCollectionSteps,
+  what: { ticker: string; token: string | null; treasury: string },
+): TronCollectionPlan {
   const planned = steps.addresses.map((a) => ({
     address: a.address,
     path: a.path,
@@ -150,16 +191,16 @@ export async function buildTronCollection(
     })),
   }));
   const chain = liveChainConfig('tron')?.chain ?? 'mainnet';
-  const plan: TronCollectionPlan = {
+  return {
     planId: randomUUID(),
     kind: 'collection',
     format: 'tron',
     mode: request.mode,
     network: 'tron',
     chain,
-    currency: token.ticker,
-    token: token.contract,
-    treasury,
+    currency: what.ticker,
+    token: what.token,
+    treasury: what.treasury,
     resourceAccount: request.resourceAccount,
     energySource: steps.energySource,
     prices: {
@@ -170,7 +211,7 @@ export async function buildTronCollection(
       energyFactor: steps.prices.energyFactor.toString(),
     },
     addresses: planned,
-    total: deposits.reduce((sum, d) => sum + d.amount, 0n).toString(),
+    total: steps.addresses.reduce((sum, a) => sum + a.amount, 0n).toString(),
     burn: steps.addresses
       .flatMap((a) => a.steps)
       .reduce((sum, s) => sum + s.burn, 0n)
@@ -180,7 +221,6 @@ export async function buildTronCollection(
     reason: null,
     createdAt: (request.now ?? new Date()).toISOString(),
   };
-  return { plan, transfers };
 }
 
 /**

@@ -118,7 +118,7 @@ const sun = z.string().regex(/^\d{1,30}$/, 'must be a whole number of base units
 const tronAccount = z.string().regex(/^T[1-9A-HJ-NP-Za-km-z]{33}$/, 'must be a Tron address');
 
 /** The steps of one Tron deposit address's collection, in the order they are broadcast (docs/decisions/086). */
-const TRON_PLAN_STEP_VALUES = ['activate', 'fund', 'delegate', 'transfer', 'reclaim'] as const;
+const TRON_PLAN_STEP_VALUES = ['activate', 'fund', 'delegate', 'transfer', 'reclaim', 'sweep'] as const;
 
 const tronPlanStepSchema = z.object({
   step: z.enum(TRON_PLAN_STEP_VALUES),
@@ -135,7 +135,7 @@ const tronPlanAddressSchema = z.object({
   address: tronAccount,
   /** The full derivation path of the deposit key, `m/44'/195'/0'/0/7`. */
   path: planInputSchema.shape.path,
-  /** The token held, in its base units. */
+  /** The token held, in its base units; in a plan of TRX itself, the sun its sweep sends. */
   amount: sun,
   /** Whether the address was an account on chain when the plan was prepared. */
   active: z.boolean(),
@@ -160,8 +160,8 @@ export const tronCollectionPlanSchema = z.object({
   network: z.literal('tron'),
   chain: z.enum(['mainnet', 'testnet', 'regtest']),
   currency: z.string(),
-  /** The token's contract. */
-  token: tronAccount,
+  /** The token's contract; null in a plan of TRX itself, whose steps are each address's `sweep` (docs/decisions/113). */
+  token: tronAccount.nullable(),
   treasury: tronAccount,
   /** The merchant's account holding staked TRX, which activates, lends energy and pays bandwidth. */
   resourceAccount: z.object({ address: tronAccount, path: planInputSchema.shape.path }),

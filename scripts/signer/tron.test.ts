@@ -48,7 +48,11 @@ function planOf(
   const deposit = tronAddressBytes(depositAddress);
   const ref = { height: 10, id: 'cd'.repeat(32), timestamp: 1_700_000_000_000 };
   let timestamp = ref.timestamp;
-  const step = (name: 'activate' | 'delegate' | 'transfer' | 'reclaim', contract: TronContract, feeLimit = 0n) => ({
+  const step = (
+    name: TronCollectionPlan['addresses'][number]['steps'][number]['step'],
+    contract: TronContract,
+    feeLimit = 0n,
+  ) => ({
     step: name,
     ...buildTransaction(ref, contract, { expiration: ref.timestamp + 3_600_000, timestamp: ++timestamp }, feeLimit),
     burn: '0',
@@ -174,5 +178,45 @@ describe('the signer on a Tron plan', () => {
     const plan = planOf(otherRoot);
     plan.addresses[0]!.steps.pop();
     expect(await refusalOf(plan, otherRoot)).toMatch(/energy is delegated and never reclaimed/);
+  });
+
+  it('a plan of TRX itself: each sweep signed by its deposit key, a sweep in a token plan and a token step in a TRX plan refused', async () => {
+    const token = planOf(otherRoot);
+    const [item] = token.addresses;
+    const deposit = tronAddressBytes(item!.address);
+    const ref = { height: 10, id: 'cd'.repeat(32), timestamp: 1_700_000_000_000 };
+    const sweep = {
+      step: 'sweep' as const,
+      ...buildTransaction(
+        ref,
+        { type: 'TransferContract', owner: deposit, to: tronAddressBytes(TREASURY), amount: 40_000_000n },
+        { expiration: ref.timestamp + 3_600_000, timestamp: ref.timestamp + 9 },
+      ),
+      burn: '0',
+      status: 'prepared' as const,
+      reason: null,
+    };
+    const trx: TronCollectionPlan = {
+      ...token,
+      currency: 'TRX',
+      token: null,
+      energySource: 'burn',
+      addresses: [{ ...item!, amount: '40000000', active: true, energy: '0', delegated: '0', steps: [sweep] }],
+    };
+    const shown: string[] = [];
+    const signed = await signTronPlan(trx, config, otherRoot, async (summary) => {
+      shown.push(summary);
+      return true;
+    });
+    const signature = Uint8Array.from(Buffer.from(signed.transactions[0]!.transaction.slice(-130), 'hex'));
+    expect(tronAddressOfBytes(signerOf(sweep.txID, signature)!)).toBe(item!.address);
+    expect(shown[0]).toContain(`sweep    send 40 TRX of its own to ${TREASURY}`);
+    expect(shown[0]).toContain('each address paying its own bandwidth');
+    expect(await refusalOf({ ...token, addresses: [{ ...item!, steps: [...item!.steps, sweep] }] }, otherRoot)).toMatch(
+      /sweep is not a step of a plan of a token/,
+    );
+    expect(await refusalOf({ ...trx, addresses: [{ ...item!, steps: [item!.steps[0]!, sweep] }] }, otherRoot)).toMatch(
+      /activate is not a step of a plan of TRX itself/,
+    );
   });
 });

@@ -72,7 +72,7 @@ function describeStep(review: StepReview, plan: TronCollectionPlan, burn: string
   const to = (bytes: Uint8Array) => tronAddressOfBytes(bytes);
   const what =
     c.type === 'TransferContract'
-      ? `send ${trx(c.amount)} to ${to(c.to)}`
+      ? `send ${trx(c.amount)} ${review.step === 'sweep' ? 'of its own ' : ''}to ${to(c.to)}`
       : c.type === 'DelegateResourceContract'
         ? `lend the energy of ${trx(c.balance)} staked to ${to(c.receiver)}`
         : c.type === 'UnDelegateResourceContract'
@@ -98,7 +98,8 @@ export async function signTronPlan(
   });
   const maxBurn = parseUnits(config.maxBurn, TRX_DECIMALS);
   if (!maxBurn.ok) throw new Error(`maxBurn ${config.maxBurn} is not an amount of TRX`);
-  if (!config.tokens.includes(plan.token))
+  // A plan of TRX itself has no token: its steps are sweeps, checked against the pinned treasury alone.
+  if (plan.token !== null && !config.tokens.includes(plan.token))
     refusals.push(`the token ${plan.token} is not one this signer's configuration names`);
   if (plan.treasury !== config.treasury)
     refusals.push(`the plan pays ${plan.treasury}; this signer's treasury is ${config.treasury}`);
@@ -112,7 +113,9 @@ export async function signTronPlan(
       `the resource account of this seed is ${tronAddressOfBytes(resource.account)}, not ${plan.resourceAccount.address}`,
     );
   // What the signer checks a step against is its own: the token and treasury of its configuration.
-  const token = tronAddressBytes(config.tokens.includes(plan.token) ? plan.token : config.tokens[0]!);
+  const token = tronAddressBytes(
+    plan.token !== null && config.tokens.includes(plan.token) ? plan.token : config.tokens[0]!,
+  );
   const treasury = tronAddressBytes(config.treasury);
 
   const lines: string[] = [];
@@ -130,6 +133,13 @@ export async function signTronPlan(
     /** Sun of staked TRX this item's steps lend the deposit address. */
     let lent = 0n;
     for (const step of item.steps) {
+      // A TRX plan only sweeps; a token plan never does (its address's TRX is a plan of its own).
+      if ((plan.token === null) !== (step.step === 'sweep')) {
+        refusals.push(
+          `${item.address}: ${step.step} is not a step of a plan of ${plan.token === null ? 'TRX itself' : 'a token'}`,
+        );
+        continue;
+      }
       const answer = reviewStep(step.step, step.txID, step.rawDataHex, {
         resource: resource.account,
         deposit: deposit.account,
@@ -148,7 +158,7 @@ export async function signTronPlan(
         refusals.push(`${item.address}: reclaims ${c.balance} sun, not the ${lent} delegated before it`);
       burn += BigInt(step.burn);
       lines.push(describeStep(answer.review, plan, step.burn));
-      const key = c.type === 'TriggerSmartContract' ? deposit.key : resource.key;
+      const key = c.type === 'TriggerSmartContract' || step.step === 'sweep' ? deposit.key : resource.key;
       const signature = signTransactionId(answer.review.txID, key);
       const transaction = encodeSignedTransaction(Uint8Array.from(Buffer.from(step.rawDataHex, 'hex')), [signature]);
       signed.push({
@@ -163,7 +173,7 @@ export async function signTronPlan(
   }
   if (refusals.length > 0) throw new SignerRefusal(refusals);
   const summary = [
-    `Plan ${plan.planId}: collect ${plan.currency} from ${plan.addresses.length} addresses on tron ${plan.chain}, ${plan.mode} mode, energy by ${plan.energySource === 'stake' ? 'your staked TRX' : 'burning TRX'}`,
+    `Plan ${plan.planId}: collect ${plan.currency} from ${plan.addresses.length} addresses on tron ${plan.chain}, ${plan.mode} mode, ${plan.token === null ? 'each address paying its own bandwidth' : `energy by ${plan.energySource === 'stake' ? 'your staked TRX' : 'burning TRX'}`}`,
     ...lines,
     `  TRX burned in all: about ${formatUnits(burn, TRX_DECIMALS)} TRX; sign and broadcast before ${plan.expiresAt}`,
   ].join('\n');

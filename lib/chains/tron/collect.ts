@@ -26,7 +26,7 @@ import {
   type TronStep,
 } from './transactions';
 import { blockOrNone } from './answers';
-import { bandwidthOf, tronCostAtMost, type TronAddressCost } from './costs';
+import { bandwidthOf, trxSweep, trxSweepAtMost, tronCostAtMost, type TronAddressCost } from './costs';
 
 /** A transaction is valid for 24 hours after the head block it was built on; a plan leaves an hour of margin. */
 const VALIDITY_MS = 23 * 3600_000;
@@ -47,7 +47,7 @@ const accountResource = z.object({
   TotalEnergyLimit: count,
   TotalEnergyWeight: count,
 });
-const account = z.object({ address: z.string().optional() });
+const account = z.object({ address: z.string().optional(), balance: count });
 const delegatable = z.object({ max_size: count });
 const contractInfo = z.object({
   contract_state: z.object({ energy_factor: count }).optional(),
@@ -116,11 +116,28 @@ export interface TronCollectionNode {
     deposits: readonly TronDeposit[];
   }): Promise<TronCollectionSteps>;
   /**
+   * A plan of TRX itself (docs/decisions/113): each deposit's balance, less what its sweep burns
+   * (./costs.ts `trxSweep`: its free bandwidth, the treasury's activation), swept to the treasury by
+   * one transaction the deposit key signs; addresses whose sweep would burn all they hold are left.
+   */
+  planTrx(input: {
+    treasury: string;
+    deposits: readonly Omit<TronDeposit, 'amount'>[];
+    minimum: bigint;
+  }): Promise<TronCollectionSteps>;
+  /**
    * The most collecting one address of `token` costs now (./costs.ts `tronCostAtMost`), read from the
    * node without a resource account: its prices, the energy of `sample`'s whole balance sent to
-   * `treasury`, and the sizes of the transactions a plan would build for it.
+   * `treasury`, and the sizes of the transactions a plan would build for it. With `token` null, TRX
+   * itself: the sweep's bytes burned (`trxSweepAtMost`), as if `sample` had no free bandwidth left.
    */
-  costPerAddress(input: { token: string; treasury: string; sample: string }): Promise<TronAddressCost>;
+  costPerAddress(input: {
+    token: string | null;
+    treasury: string;
+    sample: string;
+    /** The kept fee payer: when its stake can lend the sample's energy, the burned-energy cases are left out. */
+    lender?: string;
+  }): Promise<Pick<TronAddressCost, 'total'>>;
   /** A TRC-20 balance, in the token's base units (`balanceOf(address)`, a constant call). */
   tokenBalance(token: string, holder: string): Promise<bigint>;
   /** Broadcasts a signed transaction (its protobuf, hex); answers its id or throws TronNodeError with the node's reason. */
@@ -129,17 +146,30 @@ export interface TronCollectionNode {
   result(txID: string): Promise<{ height: number; success: boolean; reason: string | null } | null>;
 }
 
+/**
+ * Staked sun whose energy covers `energy`: energy = sun / 10^6 x limit / weight, in whole TRX, at
+ * least 1; null when the network's totals say nothing (no stake can be lent).
+ */
+function stakeFor(energy: bigint, limit: bigint, weight: bigint): bigint | null {
+  if (weight === 0n || limit === 0n) return null;
+  const trx = (energy * weight + limit - 1n) / limit;
+  return (trx < 1n ? 1n : trx) * 1_000_000n;
+}
+
 export function tronCollectionNode(cfg: LiveChainConfig): TronCollectionNode {
   const node = new TronNode(cfg.rpc, cfg.network, cfg.apiKey);
 
-  async function prices(token: string): Promise<TronPrices> {
+  /** The node's prices; the token's energy factor with a token, 0 for TRX itself (no contract runs). */
+  async function prices(token: string | null): Promise<TronPrices> {
     const { chainParameter } = await node.post('wallet/getchainparameters', {}, chainParameters);
     const find = (key: string) => {
       const found = chainParameter.find((p) => p.key === key);
       if (!found) throw new TronNodeError(`${node.label}: wallet/getchainparameters has no ${key}`);
       return found.value;
     };
-    const info = await node.post('wallet/getcontractinfo', { value: token, visible: true }, contractInfo);
+    const info = token
+      ? await node.post('wallet/getcontractinfo', { value: token, visible: true }, contractInfo)
+      : { contract_state: undefined };
     return {
       energyFee: find('getEnergyFee'),
       transactionFee: find('getTransactionFee'),
@@ -257,9 +287,7 @@ export function tronCollectionNode(cfg: LiveChainConfig): TronCollectionNode {
       for (const deposit of deposits) {
         const found = await node.post('wallet/getaccount', { address: deposit.address, visible: true }, account);
         const energy = await transferEnergy(token, treasury, deposit.address, deposit.amount);
-        // Staked sun whose energy covers the transfer: energy = sun / 10^6 x limit / weight, in whole TRX, at least 1.
-        const trx = weight === 0n || limit === 0n ? null : (energy * weight + limit - 1n) / limit;
-        const delegated = trx === null ? null : (trx < 1n ? 1n : trx) * 1_000_000n;
+        const delegated = stakeFor(energy, limit, weight);
         measured.push({ deposit, active: found.address !== undefined, energy, delegated });
       }
       // Stake lends each address its energy in turn; used energy returns to the staked account with
@@ -343,9 +371,62 @@ export function tronCollectionNode(cfg: LiveChainConfig): TronCollectionNode {
       return { energySource, prices: p, addresses, expiresAt: new Date(expiration) };
     },
 
-    async costPerAddress({ token, treasury, sample }) {
+    async planTrx({ treasury, deposits, minimum }) {
+      const p = await prices(null);
+      const ref = await headBlock();
+      const expiration = ref.timestamp + VALIDITY_MS;
+      let timestamp = ref.timestamp;
+      const treasuryBytes = tronAddressBytes(treasury);
+      // The first sweep to a treasury that is no account yet creates it; the others find it.
+      let treasuryActive =
+        (await node.post('wallet/getaccount', { address: treasury, visible: true }, account)).address !== undefined;
+      const addresses: TronPlannedAddress[] = [];
+      for (const deposit of deposits) {
+        const found = await node.post('wallet/getaccount', { address: deposit.address, visible: true }, account);
+        if (found.address === undefined || found.balance === 0n) continue;
+        const { free } = await bandwidth(deposit.address);
+        const times = { expiration, timestamp: ++timestamp };
+        const build = (amount: bigint) =>
+          buildTransaction(
+            ref,
+            { type: 'TransferContract', owner: tronAddressBytes(deposit.address), to: treasuryBytes, amount },
+            times,
+          );
+        // Measured with the whole balance: the sweep of less is never longer, so it never burns more.
+        const bytes = bandwidthOf(build(found.balance).rawDataHex);
+        const sweep = trxSweep(p, { balance: found.balance, bytes, freeBandwidth: free, treasuryActive });
+        if (!sweep || sweep.amount < minimum) continue;
+        treasuryActive = true;
+        addresses.push({
+          ...deposit,
+          amount: sweep.amount,
+          active: true,
+          energy: 0n,
+          delegated: 0n,
+          steps: [{ step: 'sweep', ...build(sweep.amount), burn: sweep.burn }],
+        });
+      }
+      return { energySource: 'burn', prices: p, addresses, expiresAt: new Date(expiration) };
+    },
+
+    async costPerAddress({ token, treasury, sample, lender }) {
       const p = await prices(token);
       const ref = await headBlock();
+      if (token === null) {
+        const { balance } = await node.post('wallet/getaccount', { address: sample, visible: true }, account);
+        if (balance === 0n) throw new TronNodeError(`${node.label}: ${sample} holds no TRX`);
+        const sweep = buildTransaction(
+          ref,
+          {
+            type: 'TransferContract',
+            owner: tronAddressBytes(sample),
+            to: tronAddressBytes(treasury),
+            amount: balance,
+          },
+          { expiration: ref.timestamp + VALIDITY_MS, timestamp: ref.timestamp },
+        );
+        return { total: trxSweepAtMost(p, bandwidthOf(sweep.rawDataHex)) };
+      }
       const amount = await tokenBalance(token, sample);
       if (amount === 0n) throw new TronNodeError(`${node.label}: ${sample} holds no ${token}`);
       const energy = await transferEnergy(token, treasury, sample, amount);
@@ -364,23 +445,39 @@ export function tronCollectionNode(cfg: LiveChainConfig): TronCollectionNode {
       const deposit = tronAddressBytes(sample);
       const burn = energy * p.energyFee;
       const lend = { owner: payer, resource: RESOURCE.ENERGY, balance: burn, receiver: deposit };
-      return tronCostAtMost(p, energy, {
-        fund: built({ type: 'TransferContract', owner: payer, to: deposit, amount: burn }),
-        delegate: built({ type: 'DelegateResourceContract', ...lend, lock: false, lockPeriod: 0n }),
-        transfer: built(
-          {
-            type: 'TriggerSmartContract',
-            owner: deposit,
-            contract: tronAddressBytes(token),
-            callValue: 0n,
-            data: transferCallData(payer, amount),
-            callTokenValue: 0n,
-            tokenId: 0n,
-          },
-          burn,
-        ),
-        reclaim: built({ type: 'UnDelegateResourceContract', ...lend }),
-      });
+      let lent = false;
+      if (lender) {
+        const { totals } = await bandwidth(lender);
+        const { max_size: lendable } = await node.post(
+          'wallet/getcandelegatedmaxsize',
+          { owner_address: lender, type: RESOURCE.ENERGY, visible: true },
+          delegatable,
+        );
+        const needed = stakeFor(energy, totals.TotalEnergyLimit, totals.TotalEnergyWeight);
+        lent = needed !== null && needed <= lendable;
+      }
+      return tronCostAtMost(
+        p,
+        energy,
+        {
+          fund: built({ type: 'TransferContract', owner: payer, to: deposit, amount: burn }),
+          delegate: built({ type: 'DelegateResourceContract', ...lend, lock: false, lockPeriod: 0n }),
+          transfer: built(
+            {
+              type: 'TriggerSmartContract',
+              owner: deposit,
+              contract: tronAddressBytes(token),
+              callValue: 0n,
+              data: transferCallData(payer, amount),
+              callTokenValue: 0n,
+              tokenId: 0n,
+            },
+            burn,
+          ),
+          reclaim: built({ type: 'UnDelegateResourceContract', ...lend }),
+        },
+        lent,
+      );
     },
 
     tokenBalance,

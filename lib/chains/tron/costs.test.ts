@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { tronAddressCost, tronCostAtMost } from './costs';
+import { trxSweep, trxSweepAtMost, tronAddressCost, tronCostAtMost } from './costs';
 
 // Prices moved from mainnet's, so that no figure could come from a constant.
 const prices = {
@@ -43,5 +43,46 @@ describe('what collecting one Tron address burns', () => {
     expect(tronCostAtMost(prices, 39_731n, bytes).total).toBe(1_200_000n + 39_731n * 210n);
     // A token of almost no energy: the stake's two transactions weigh more than the energy burned.
     expect(tronCostAtMost(prices, 10n, bytes)).toMatchObject({ activation: 1_200_000n, energy: 0n, total: 1_755_000n });
+  });
+
+  it("at most with the kept fee payer's stake lending the energy: the costlier of active or not, energy never burned", () => {
+    expect(tronCostAtMost(prices, 39_731n, bytes, true)).toMatchObject({
+      activation: 1_200_000n,
+      energy: 0n,
+      total: 1_755_000n,
+    });
+  });
+});
+
+describe("sweeping an address's own TRX", () => {
+  const sweep = { balance: 5_000_000n, bytes: 268n, freeBandwidth: 600n, treasuryActive: true };
+
+  it('free bandwidth covers the sweep: the whole balance moves, nothing is kept', () => {
+    expect(trxSweep(prices, sweep)).toEqual({ amount: 5_000_000n, burn: 0n });
+    expect(trxSweep(prices, { ...sweep, freeBandwidth: 268n })).toEqual({ amount: 5_000_000n, burn: 0n });
+  });
+
+  it('free bandwidth used up: the address keeps what its bytes burn', () => {
+    expect(trxSweep(prices, { ...sweep, freeBandwidth: 267n })).toEqual({
+      amount: 5_000_000n - 268_000n,
+      burn: 268_000n,
+    });
+  });
+
+  it('a treasury that is no account yet: the sweep creates it and burns the two creation fees', () => {
+    expect(trxSweep(prices, { ...sweep, treasuryActive: false })).toEqual({ amount: 3_800_000n, burn: 1_200_000n });
+  });
+
+  it('nothing to sweep when the burn takes all the address holds', () => {
+    expect(trxSweep(prices, { ...sweep, balance: 268_000n, freeBandwidth: 0n })).toBeNull();
+    expect(trxSweep(prices, { ...sweep, balance: 268_001n, freeBandwidth: 0n })).toEqual({
+      amount: 1n,
+      burn: 268_000n,
+    });
+    expect(trxSweep(prices, { ...sweep, balance: 0n })).toBeNull();
+  });
+
+  it('at most: the bytes burned, no free bandwidth left', () => {
+    expect(trxSweepAtMost(prices, 268n)).toBe(268_000n);
   });
 });

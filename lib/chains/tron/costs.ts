@@ -71,11 +71,43 @@ export function tronAddressCost(
 
 /**
  * The most collecting one address can cost (the Funds page's "at most"), whether it is active yet
- * and whether the fee payer's stake lends the energy or it is burned: the costliest of the four.
+ * and whether the fee payer's stake lends the energy or it is burned: the costliest of the four;
+ * of the two with stake when the kept fee payer's stake is known to lend it (`lent`).
  */
-export function tronCostAtMost(prices: TronFeePrices, energy: bigint, bytes: TronStepBytes): TronAddressCost {
+export function tronCostAtMost(
+  prices: TronFeePrices,
+  energy: bigint,
+  bytes: TronStepBytes,
+  lent = false,
+): TronAddressCost {
   const cases = [false, true].flatMap((active) =>
-    [false, true].map((staked) => tronAddressCost(prices, { active, energy, bytes, staked })),
+    (lent ? [true] : [false, true]).map((staked) => tronAddressCost(prices, { active, energy, bytes, staked })),
   );
   return cases.reduce((most, c) => (c.total > most.total ? c : most));
+}
+
+/**
+ * What sweeping a deposit address's own TRX to the treasury sends and burns (docs/decisions/113):
+ * one TransferContract signed by the deposit key, nothing lent or sent by the fee payer. The
+ * address pays its bandwidth from its free bandwidth when that covers the sweep's bytes (then it
+ * keeps nothing), else burns the bytes at `getTransactionFee`; a sweep to a treasury that is no
+ * account yet creates it and burns the two creation fees instead. The address keeps exactly the
+ * burn; null when the burn takes all it holds (sweeping would cost more than it moves).
+ */
+export function trxSweep(
+  prices: TronFeePrices,
+  address: { balance: bigint; bytes: bigint; freeBandwidth: bigint; treasuryActive: boolean },
+): { amount: bigint; burn: bigint } | null {
+  const burn = !address.treasuryActive
+    ? prices.createNewAccountFeeInSystemContract + prices.createAccountFee
+    : address.freeBandwidth >= address.bytes
+      ? 0n
+      : address.bytes * prices.transactionFee;
+  const amount = address.balance - burn;
+  return amount > 0n ? { amount, burn } : null;
+}
+
+/** The most sweeping one address's TRX burns (the Funds page's "at most"): its bytes, no free bandwidth left. */
+export function trxSweepAtMost(prices: TronFeePrices, bytes: bigint): bigint {
+  return bytes * prices.transactionFee;
 }

@@ -14,6 +14,8 @@ import {
   feePayerOf,
   fundsReport,
   gapLimitOf,
+  gasLeftReport,
+  gasLeftSummary,
   listMoneyOutPlans,
   treasuryOf,
   type GapLimit,
@@ -142,6 +144,8 @@ export default async function FundsPage({ searchParams }: { searchParams: Promis
   const { check } = CHECK_PARAM.parse(query);
   const db = await getDatabase();
   const funds = await fundsReport(db, session.merchantId, session.mode);
+  // The gas fund-then-transfer collections left on EVM deposit addresses: a line of its own (docs/decisions/113).
+  const gasLeft = await gasLeftReport(db, session.merchantId, session.mode);
   // The networks whose deposits a collection plan gathers: the Bitcoin family's.
   const collectable = enabledNetworks(session.mode).filter((network) => network.family === 'utxo');
   const treasuries = await Promise.all(
@@ -216,9 +220,11 @@ export default async function FundsPage({ searchParams }: { searchParams: Promis
                     <>
                       {'at most '}
                       <Amount value={line.costPerAddress.amount} currency={line.costPerAddress.currency} />
-                      {line.network === 'tron'
-                        ? ' per address at the node’s prices, energy and activation burned'
-                        : ' per address at the current fee cap'}
+                      {line.network !== 'tron'
+                        ? ' per address at the current fee cap'
+                        : line.currency === 'TRX'
+                          ? ' per address at the node’s prices, its sweep’s bandwidth burned'
+                          : ' per address at the node’s prices, energy and activation burned'}
                       {ROLLUPS.has(line.network) && ', plus the L1 data fee (docs/collections.md)'}
                     </>
                   ) : line.estimatedCost === null ? (
@@ -269,6 +275,20 @@ export default async function FundsPage({ searchParams }: { searchParams: Promis
             </li>
           ))}
         </ul>
+      )}
+      {gasLeft.length > 0 && (
+        <section aria-labelledby="gas-left-title" className="mt-6">
+          <h2 id="gas-left-title" className="text-lg font-semibold">
+            Gas left on deposit addresses
+          </h2>
+          <ul className="mt-2 space-y-1 text-sm" data-testid="gas-left">
+            {gasLeft.map((line) => (
+              <li key={line.network}>
+                {gasLeftSummary(line, findNetwork(line.network)?.currencies.find((c) => !c.contract)?.decimals ?? 18)}
+              </li>
+            ))}
+          </ul>
+        </section>
       )}
       <section aria-labelledby="collections-title" className="mt-6">
         <h2 id="collections-title" className="text-lg font-semibold">

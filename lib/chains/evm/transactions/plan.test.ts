@@ -10,6 +10,7 @@ import {
   buildEvmCollectionPlan,
   batchGasLimit,
   chunkSweeps,
+  leftGasReturn,
   sweepBatchGas,
   sweepGasFor,
   type DepositHolding,
@@ -98,6 +99,29 @@ describe('EVM collection plans', () => {
     expect(build([holding(0, 0n, 21_000n * 10n)], { method: 'transfers' })).toBeNull();
     const plan = build([holding(0, 0n, 21_000n * 10n + 1n)], { method: 'transfers' })!;
     expect(plan.transactions.map((t) => [t.purpose, t.value])).toEqual([['transfer', '1']]);
+  });
+
+  it('the gas a fund-then-transfer left goes back when worth more than its own transfer at the fee cap', () => {
+    expect(leftGasReturn(210_000n, 10n)).toBeNull();
+    expect(leftGasReturn(210_001n, 10n)).toEqual({ send: 1n, fee: 210_000n });
+    expect(leftGasReturn(0n, 10n)).toBeNull();
+  });
+
+  it('an address holding only gas left is never swept: it sends its coin back by its own transfer, in the next token plan', () => {
+    const left = { ...holding(1, 0n, 3_000_000n, false, 4), gasLeft: true };
+    const plan = build([holding(0, 5n), left])!;
+    expect(plan.items.map((i) => [i.address, i.method])).toEqual([
+      [addressOf(0), 'sweep'],
+      [addressOf(1), 'transfers'],
+    ]);
+    expect(plan.transactions.flatMap((t) => t.authorizations.map((a) => a.address))).not.toContain(addressOf(1));
+    expect(
+      plan.transactions
+        .filter((t) => t.from.toLowerCase() === addressOf(1))
+        .map((t) => [t.nonce, t.to.toLowerCase(), t.value]),
+    ).toEqual([[4, TREASURY, (3_000_000n - 21_000n * 10n).toString()]]);
+    // It holds no token: the gas payer funds it nothing.
+    expect(plan.transactions.filter((t) => t.purpose === 'fund')).toEqual([]);
   });
 
   it('cuts batches at the cap per transaction, and at a block gas limit below it', () => {

@@ -57,6 +57,28 @@ export interface DepositHolding {
   native: bigint;
   /** Token contract (any case) -> balance in the token's base units. */
   tokens: ReadonlyMap<string, bigint>;
+  /**
+   * Only the gas a fund-then-transfer left (docs/decisions/113): its coin goes back by its own
+   * 21,000-gas transfer when worth it (`leftGasReturn`), never by a sweep, whose authorization and
+   * clear cost more than that transfer.
+   */
+  gasLeft?: boolean;
+}
+
+/** What a deposit address's own 21,000-gas transfer of its coin costs at most, at the plan's fee cap. */
+export function ownTransferFee(maxFeePerGas: bigint): bigint {
+  return GAS.transaction * maxFeePerGas;
+}
+
+/**
+ * What the coin left on a deposit address sends back to the treasury by the address's own
+ * 21,000-gas transfer at the plan's fee cap, and that transfer's fee: null when the fee would take
+ * all of it (collecting it would cost more than it holds: it stays). One rule for any native
+ * balance a deposit key sends itself, the gas a fund-then-transfer left unused among them.
+ */
+export function leftGasReturn(balance: bigint, maxFeePerGas: bigint): { send: bigint; fee: bigint } | null {
+  const fee = ownTransferFee(maxFeePerGas);
+  return balance > fee ? { send: balance - fee, fee } : null;
 }
 
 export interface EvmPlanInput {
@@ -180,7 +202,7 @@ export function buildEvmCollectionPlan(input: EvmPlanInput): EvmCollectionPlan |
     ...fees,
   });
 
-  const swept = input.method === 'sweep' ? holding.filter((d) => !d.personal) : [];
+  const swept = input.method === 'sweep' ? holding.filter((d) => !d.personal && !d.gasLeft) : [];
   const transferred = holding.filter((d) => !swept.includes(d));
   const limit = batchGasLimit(input.network.txGasCap, input.blockGasLimit);
   const batches = chunkSweeps(swept, contracts, limit);
@@ -221,7 +243,6 @@ export function buildEvmCollectionPlan(input: EvmPlanInput): EvmCollectionPlan |
       }),
     );
 
-  const nativeFee = GAS.transaction * input.fees.maxFeePerGas;
   const ownTransfers: EvmUnsignedTransaction[] = [];
   for (const d of transferred) {
     const address = getAddress(d.address);
@@ -261,7 +282,8 @@ export function buildEvmCollectionPlan(input: EvmPlanInput): EvmCollectionPlan |
         ),
       );
     // The native coin pays its own transfer's fee; a balance below that fee stays (dust).
-    if (d.native > nativeFee) ownTransfers.push(own(treasury, d.native - nativeFee, '0x', GAS.transaction));
+    const back = leftGasReturn(d.native, input.fees.maxFeePerGas);
+    if (back) ownTransfers.push(own(treasury, back.send, '0x', GAS.transaction));
   }
   transactions.push(...ownTransfers);
   // Only native balances below their own transfer's fee: nothing worth a plan.

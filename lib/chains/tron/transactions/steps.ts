@@ -9,7 +9,9 @@
  * - `fund`: the same transfer carrying the TRX the token transfer will burn (no stake to delegate);
  * - `delegate`: a Stake 2.0 DelegateResourceContract of ENERGY, unlocked, from the resource account;
  * - `transfer`: the token's `transfer(treasury, amount)` (TriggerSmartContract), signed by the deposit key;
- * - `reclaim`: the UnDelegateResourceContract of what `delegate` lent.
+ * - `reclaim`: the UnDelegateResourceContract of what `delegate` lent;
+ * - `sweep`: a plan of TRX itself (docs/decisions/113): a TransferContract of the deposit address's
+ *   own TRX to the treasury, signed by the deposit key, its bandwidth the address's own.
  */
 import { equalBytes } from '@noble/curves/utils.js';
 import { bytesToHex, concatBytes, hexToBytes } from '@noble/hashes/utils.js';
@@ -24,6 +26,7 @@ const STEP_CONTRACT = {
   delegate: 'DelegateResourceContract',
   transfer: 'TriggerSmartContract',
   reclaim: 'UnDelegateResourceContract',
+  sweep: 'TransferContract',
 } as const satisfies Record<string, keyof typeof CONTRACT_TYPE>;
 export type TronStep = keyof typeof STEP_CONTRACT;
 
@@ -84,7 +87,7 @@ export interface StepPolicy {
   deposit: Uint8Array;
   treasury: Uint8Array;
   token: Uint8Array;
-  /** Most sun an `activate` or `fund` step sends, and most a `transfer` may burn (its fee limit). */
+  /** Most sun an `activate` or `fund` step sends, and most a `transfer` may burn (its fee limit); a `sweep` pays the treasury, unbounded. */
   maxBurn: bigint;
 }
 
@@ -140,6 +143,13 @@ export function reviewStep(
   let amount: bigint | null = null;
   switch (c.type) {
     case 'TransferContract':
+      if (step === 'sweep') {
+        // The deposit's own TRX, to the pinned treasury only.
+        expect('the sender', c.owner, policy.deposit);
+        expect('the recipient', c.to, policy.treasury);
+        if (c.amount <= 0n) say('sends nothing');
+        break;
+      }
       expect('the sender', c.owner, policy.resource);
       expect('the recipient', c.to, policy.deposit);
       if (c.amount <= 0n) say('sends nothing');

@@ -144,6 +144,21 @@ describe('a step as the signer reviews it', () => {
     ).toMatch(/above the bound/);
   });
 
+  it("a sweep sends the deposit's own TRX to the treasury, any amount, and nowhere else", () => {
+    const sweep = (owner: Uint8Array, to: Uint8Array, amount: bigint): TronContract => ({
+      type: 'TransferContract',
+      owner,
+      to,
+      amount,
+    });
+    // Above maxBurn: the treasury is the only recipient, so the amount is not bounded.
+    expect(refusals('sweep', sweep(deposit.account, treasury, 900_000_000n))).toBe('');
+    expect(refusals('sweep', sweep(deposit.account, stranger, 5n))).toMatch(/the recipient is T\w+, not T/);
+    expect(refusals('sweep', sweep(resource.account, treasury, 5n))).toMatch(/the sender is T\w+, not T/);
+    expect(refusals('sweep', sweep(deposit.account, treasury, 0n))).toMatch(/sends nothing/);
+    expect(refusals('sweep', delegate())).toMatch(/a sweep step is a TransferContract/);
+  });
+
   it('refuses a txID that is not the hash of the raw data', () => {
     const built = buildTransaction(ref, delegate(), times);
     const answer = reviewStep('delegate', '00'.repeat(32), built.rawDataHex, policy);

@@ -250,16 +250,19 @@ function AccountPlan({ plan, notice }: { plan: StoredAccountPlan; notice?: PlanN
             <Mono>{evm.gasPayer.address}</Mono>
           </span>,
         ]
-      : [
-          tron!.energySource === 'stake'
-            ? 'TRX burned (energy lent from stake)'
-            : 'TRX burned (no stake: energy burned)',
-          <span key="fee">
-            {inCoin(plan.network, native, tron!.burn)}
-            {' by '}
-            <Mono>{tron!.resourceAccount.address}</Mono>
-          </span>,
-        ],
+      : tron!.token === null
+        ? // TRX itself (docs/decisions/113): each address pays its own sweep's bandwidth.
+          ['TRX burned (by the addresses swept)', inCoin(plan.network, native, tron!.burn)]
+        : [
+            tron!.energySource === 'stake'
+              ? 'TRX burned (energy lent from stake)'
+              : 'TRX burned (no stake: energy burned)',
+            <span key="fee">
+              {inCoin(plan.network, native, tron!.burn)}
+              {' by '}
+              <Mono>{tron!.resourceAccount.address}</Mono>
+            </span>,
+          ],
     ['Transactions', `${evm ? evm.transactions.length : tron!.addresses.flatMap((a) => a.steps).length}, in order`],
     ...(tron
       ? ([
