@@ -480,7 +480,7 @@ export const API_OPERATIONS = {
         moveTestClock(tx, key.merchantId, key.mode, (days * 24 + hours) * 3_600_000),
       );
       // The renewals the move made due, now: a test waits for nothing.
-      const { changed } = await runRenewals(db, { scope: key });
+      const { changed } = await runRenewals(db, { scope: key, wait: true });
       return { now: (await subscriptionNow(db, key.merchantId, key.mode)).toISOString(), offsetMs, changed };
     },
     { nonce: 'handler' },

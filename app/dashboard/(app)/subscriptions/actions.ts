@@ -150,7 +150,7 @@ export async function advanceClockAction(posted: FormData): Promise<void> {
   if (!parsed.success || session.mode !== 'test') redirect(PAGE);
   const db = await getDatabase();
   await moveTestClock(db, session.merchantId, session.mode, parsed.data.days * 86_400_000);
-  await runRenewals(db, { scope: session });
+  await runRenewals(db, { scope: session, wait: true });
   await audit('subscription.test_clock', { days: parsed.data.days });
   revalidatePath(PAGE);
   redirect(`${PAGE}?notice=clock`);
