@@ -204,15 +204,21 @@ export function ledgerEntry(plan: RefundPlan, checked: CheckedRefund, txid: stri
   };
 }
 
+/** What a refund pays back, as the merchant reads it before confirming: an invoice's order, an order, or a deposit. */
+export function refundSubject(refund: {
+  invoiceId: string | null;
+  orderId: string | null;
+  depositId: string | null;
+}): string {
+  if (refund.invoiceId) return `invoice ${refund.invoiceId} (order ${refund.orderId})`;
+  return refund.orderId ? `order ${refund.orderId}` : `deposit ${refund.depositId}`;
+}
+
 /** What the merchant reads before confirming a refund: the claim as the payer made it, and the payment's numbers. */
 export function describeRefund(plan: RefundPlan, checked: CheckedRefund): string {
   const coin = (amount: bigint) => `${formatUnits(amount, DECIMALS)} ${plan.currency}`;
   const { refund } = plan;
-  const of = refund.invoiceId
-    ? `invoice ${refund.invoiceId} (order ${refund.orderId})`
-    : refund.orderId
-      ? `order ${refund.orderId}`
-      : `deposit ${refund.depositId}`;
+  const of = refundSubject(refund);
   return [
     `REFUND ${refund.refundId} of ${of}`,
     `  pays ${refund.pays} ${plan.currency} to ${refund.destination}, the address the payer confirmed at ${refund.addressConfirmedAt}`,

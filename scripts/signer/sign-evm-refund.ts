@@ -28,7 +28,7 @@ import {
 import { PUBLIC_TEST_SEED_FINGERPRINT, SignerRefusal } from '../../lib/chains/utxo/transactions';
 import { formatUnits, parseUnits } from '../../lib/money';
 import { evmRefundPlanSchema, type EvmRefundPlan } from '../../lib/protocol';
-import { ledgerRefusals, type LedgerEntry, type RefundLedger } from './refunds';
+import { ledgerRefusals, refundSubject, type LedgerEntry, type RefundLedger } from './refunds';
 import type { SignOutcome } from './sign-plan';
 import type { EvmSignerConfig } from './sign-evm';
 
@@ -242,11 +242,7 @@ export function checkEvmRefund(
 export function describeEvmRefund(plan: EvmRefundPlan, checked: CheckedEvmRefund): string {
   const units = (value: bigint) => `${formatUnits(value, checked.decimals)} ${plan.currency}`;
   const { refund, transaction } = plan;
-  const of = refund.invoiceId
-    ? `invoice ${refund.invoiceId} (order ${refund.orderId})`
-    : refund.orderId
-      ? `order ${refund.orderId}`
-      : `deposit ${refund.depositId}`;
+  const of = refundSubject(refund);
   return [
     `REFUND ${refund.refundId} of ${of} on ${plan.network} (chain id ${plan.chainId}), ${plan.mode} mode`,
     `  pays ${units(checked.pays)} to ${getAddress(refund.destination)}, the address the payer confirmed at ${refund.addressConfirmedAt}`,

@@ -13,7 +13,7 @@ import { findCurrency, findNetwork } from '../../lib/catalog';
 import { SignerRefusal } from '../../lib/chains/utxo/transactions';
 import { formatUnits, parseUnits } from '../../lib/money';
 import { SOLANA_PLAN_SIGNING_MARGIN_MS, type SolanaRefundPlan } from '../../lib/protocol';
-import type { RefundLedger } from './refunds';
+import { refundSubject, type RefundLedger } from './refunds';
 import {
   checkSolanaRefund,
   signSolanaRefund,
@@ -151,11 +151,7 @@ export async function paidToWallet(
 export function describeSolanaRefund(plan: SolanaRefundPlan, checked: CheckedSolanaRefund): string {
   const units = (amount: bigint) => `${formatUnits(amount, checked.decimals)} ${plan.currency}`;
   const { refund, body } = plan;
-  const of = refund.invoiceId
-    ? `invoice ${refund.invoiceId} (order ${refund.orderId})`
-    : refund.orderId
-      ? `order ${refund.orderId}`
-      : `deposit ${refund.depositId}`;
+  const of = refundSubject(refund);
   return [
     `REFUND ${refund.refundId} of ${of}, Solana, ${plan.mode} mode`,
     `  pays ${refund.pays} ${plan.currency} to ${refund.destination}, the address the payer confirmed at ${refund.addressConfirmedAt}`,

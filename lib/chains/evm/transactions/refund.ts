@@ -22,6 +22,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import type { HDKey } from '@scure/bip32';
 import type { EvmRefundTransaction } from './types';
 import { GAS } from './plan';
+import { feeMarketFields } from './signing';
 
 const ERC20_TRANSFER = parseAbiItem('function transfer(address to, uint256 amount) returns (bool)');
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
@@ -110,17 +111,7 @@ export async function signEvmRefundTransaction(
   treasuryKey: HDKey,
 ): Promise<{ hash: string; raw: string }> {
   const account = privateKeyToAccount(toHex(treasuryKey.privateKey!));
-  const raw = await account.signTransaction({
-    type: 'eip1559',
-    chainId: tx.chainId,
-    nonce: tx.nonce,
-    to: getAddress(tx.to),
-    value: BigInt(tx.value),
-    data: tx.data as Hex,
-    gas: BigInt(tx.gas),
-    maxFeePerGas: BigInt(tx.maxFeePerGas),
-    maxPriorityFeePerGas: BigInt(tx.maxPriorityFeePerGas),
-  });
+  const raw = await account.signTransaction({ ...feeMarketFields(tx), type: 'eip1559' });
   return { hash: keccak256(raw).toLowerCase(), raw: raw.slice(2) };
 }
 

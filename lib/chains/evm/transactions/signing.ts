@@ -254,6 +254,29 @@ export interface SignedEvmTransaction {
   raw: Hex;
 }
 
+/** A plan's transaction (its decimal strings) as the fields viem signs for an EIP-1559 or EIP-7702 transaction. */
+export function feeMarketFields(tx: {
+  chainId: number;
+  nonce: number;
+  to: string;
+  value: string;
+  data: string;
+  gas: string;
+  maxFeePerGas: string;
+  maxPriorityFeePerGas: string;
+}) {
+  return {
+    chainId: tx.chainId,
+    nonce: tx.nonce,
+    to: getAddress(tx.to),
+    value: BigInt(tx.value),
+    data: tx.data as Hex,
+    gas: BigInt(tx.gas),
+    maxFeePerGas: BigInt(tx.maxFeePerGas),
+    maxPriorityFeePerGas: BigInt(tx.maxPriorityFeePerGas),
+  };
+}
+
 /** Signs every transaction of a plan `reviewEvmPlan` accepted, in its order. */
 export async function signEvmPlan(plan: EvmCollectionPlan, root: HDKey): Promise<SignedEvmTransaction[]> {
   const keyAt = keyring(root);
@@ -278,16 +301,7 @@ export async function signEvmPlan(plan: EvmCollectionPlan, root: HDKey): Promise
         }),
       );
     }
-    const common = {
-      chainId: tx.chainId,
-      nonce: tx.nonce,
-      to: getAddress(tx.to),
-      value: BigInt(tx.value),
-      data: tx.data as Hex,
-      gas: BigInt(tx.gas),
-      maxFeePerGas: BigInt(tx.maxFeePerGas),
-      maxPriorityFeePerGas: BigInt(tx.maxPriorityFeePerGas),
-    };
+    const common = feeMarketFields(tx);
     const raw =
       authorizationList.length > 0
         ? await account.signTransaction({ ...common, type: 'eip7702', authorizationList })
