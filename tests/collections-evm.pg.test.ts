@@ -523,8 +523,22 @@ describe.skipIf(evmNodeMissing)('EVM collection (anvil, Osaka)', () => {
         worthReturning: 1,
       },
     ]);
-    // A fund is no payment: the coin's Funds line leaves it out.
-    const funds = (await callInProcess('funds/list', {}, planner)).body.response.funds;
+    // The same line through the signed API, in the coin's decimals (decision 117); a fund is no
+    // payment: the coin's Funds line leaves it out.
+    const listed = await callInProcess('funds/list', {}, planner);
+    expectDocumented('funds/list', { ...listed, headers: new Headers() });
+    expect(listed.body.response.gasLeft).toEqual([
+      {
+        network: 'ethereum',
+        currency: 'ETH',
+        addresses: 2,
+        read: true,
+        left: formatUnits(parseEther('0.003') + 1_000n, 18),
+        costPerAddress: { amount: formatUnits(21_000n * fees.maxFeePerGas, 18), currency: 'ETH' },
+        worthReturning: 1,
+      },
+    ]);
+    const funds = listed.body.response.funds;
     expect(funds.find((f: { currency: string }) => f.currency === 'ETH')).toBeUndefined();
 
     // The next token plan: the new deposit swept, the gas left worth it sent back by its own transfer.
@@ -563,6 +577,23 @@ describe.skipIf(evmNodeMissing)('EVM collection (anvil, Osaka)', () => {
     // Returned: only the dust is left, which would cost more than it holds.
     expect(await gasLeftReport(db, merchant.merchantId, 'live')).toMatchObject([
       { network: 'ethereum', addresses: 1, left: 1_000n, worthReturning: 0 },
+    ]);
+    // The node away (stopped: the file's last use of it): the answer stands, the line without its
+    // figures and saying they were not read.
+    await node.close();
+    const away = await callInProcess('funds/list', {}, planner);
+    expect(away.status).toBe(200);
+    expectDocumented('funds/list', { ...away, headers: new Headers() });
+    expect(away.body.response.gasLeft).toEqual([
+      {
+        network: 'ethereum',
+        currency: 'ETH',
+        addresses: 1,
+        read: false,
+        left: null,
+        costPerAddress: null,
+        worthReturning: null,
+      },
     ]);
   }, 60_000);
 });

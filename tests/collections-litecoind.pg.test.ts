@@ -207,10 +207,12 @@ describe('collections on litecoind regtest without -txindex', () => {
           treasury,
         },
       ],
+      // No EVM network: no gas left.
+      gasLeft: [],
     });
     // Another merchant's key sees none of it.
     const other = await createTestMerchant(db);
-    expect((await callInProcess('funds/list', {}, other.live)).body.response).toEqual({ funds: [] });
+    expect((await callInProcess('funds/list', {}, other.live)).body.response).toEqual({ funds: [], gasLeft: [] });
 
     // Prepared through the signed API by a key of the signing-plans scope (a full key may not).
     planner = await createKey(db, merchant.merchantId, 'live', {

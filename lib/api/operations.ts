@@ -69,6 +69,7 @@ import {
   collectionPlan,
   feePayersOf,
   fundsReport,
+  gasLeftOnWire,
   listMoneyOutPlans,
   newestRefundPlan,
   prepareAnyCollection,
@@ -317,6 +318,7 @@ export const API_OPERATIONS = {
   })),
   'funds/list': apiOperation('funds/list', async ({ db, key }) => ({
     funds: await fundsReport(db, key.merchantId, key.mode),
+    gasLeft: await gasLeftOnWire(db, key.merchantId, key.mode),
   })),
   'funds/check': apiOperation('funds/check', async ({ db, key }) => ({
     checks: await checkFundsAgainstNode(db, key.merchantId, key.mode),

@@ -2,8 +2,9 @@ import 'server-only';
 import { findCurrency, findNetwork } from '../catalog';
 import type { Queryable } from '../db';
 import { formatUnits } from '../money';
-import type { FundsHeld, Mode } from '../protocol';
+import type { FundsHeld, GasLeft, Mode } from '../protocol';
 import { fundsOf } from './collections';
+import { gasLeftReport } from './gas-left';
 import { treasuryOf } from './treasury';
 
 /**
@@ -29,6 +30,27 @@ export async function fundsReport(db: Queryable, merchantId: string, mode: Mode)
       };
     }),
   );
+}
+
+/**
+ * The gas fund-then-transfer left per EVM network, as `funds/list` answers it: the Funds page's own
+ * lines (`gasLeftReport`, the same node reads under the same rules) in the coin's decimals. A node
+ * that does not answer leaves the line's figures out (`read: false`), never the answer.
+ */
+export async function gasLeftOnWire(db: Queryable, merchantId: string, mode: Mode): Promise<GasLeft[]> {
+  return (await gasLeftReport(db, merchantId, mode)).map(({ network, currency, addresses, ...read }) => {
+    const decimals = findNetwork(network)?.currencies.find((c) => !c.contract)?.decimals ?? 18;
+    const figures =
+      read.left === null || read.costPerAddress === null || read.worthReturning === null
+        ? { read: false, left: null, costPerAddress: null, worthReturning: null }
+        : {
+            read: true,
+            left: formatUnits(read.left, decimals),
+            costPerAddress: inNativeCoin(network, read.costPerAddress),
+            worthReturning: read.worthReturning,
+          };
+    return { network, currency, addresses, ...figures };
+  });
 }
 
 /** `amount` base units of `networkName`'s own coin, as the wire writes amounts. */

@@ -41,7 +41,7 @@ export {
   setFeePayer,
   type FeePayer,
 } from './fee-payers';
-export { fundsReport } from './funds-report';
+export { fundsReport, gasLeftOnWire } from './funds-report';
 export { gapLimitOf, type GapLimit } from './gap-limit';
 export { gasLeftReport, gasLeftSummary, type GasLeftLine } from './gas-left';
 export { refuseKeyMaterial } from './key-material';

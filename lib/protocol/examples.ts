@@ -88,6 +88,8 @@ const BY_FIELD: Record<string, unknown> = {
   secret: 'whsec_3q2lU4uXhzJ0bV9cQm6Kx1YtN8PfR5aD',
   masterFingerprint: 'f23a9c0e',
   path: "m/84'/2'/0'/0/7",
+  // A gas-left line whose figures are null (the generic null of a nullable field) says so: not read.
+  read: false,
 };
 
 /** Strings tried in turn for a string field its name and format say nothing about. */

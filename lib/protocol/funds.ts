@@ -33,7 +33,31 @@ export const fundsHeldSchema = z.object({
 });
 export type FundsHeld = z.infer<typeof fundsHeldSchema>;
 
-export const fundsResponse = z.object({ funds: z.array(fundsHeldSchema) });
+/**
+ * EVM networks: the gas a fund-then-transfer collection left on deposit addresses (the gas payer's
+ * funds not collected and in no open plan, docs/decisions/113, 117), a line per network apart from
+ * the coin's `funds` line, which leaves those funds out. The node is asked for their balances and
+ * fees as the Funds page asks it; `read` false when it gave none (test mode, no node, or no answer),
+ * and then only `addresses` is known.
+ */
+export const gasLeftSchema = z.object({
+  network: z.string(),
+  /** The network's coin. */
+  currency: z.string(),
+  /** How many deposit addresses the gas payer funded whose funds are not collected. */
+  addresses: z.number().int().nonnegative(),
+  /** Whether the node answered for their balances and fees; false: the three figures below are null. */
+  read: z.boolean(),
+  /** What the node says those addresses hold now, in the coin. */
+  left: decimal.nullable(),
+  /** What sending one address's coin back costs at most (its own 21,000-gas transfer at the fee cap a plan would carry now). */
+  costPerAddress: z.object({ amount: decimal, currency: z.string() }).nullable(),
+  /** Of `addresses`, those holding more than that cost: the next token plan of the network sends theirs back. */
+  worthReturning: z.number().int().nonnegative().nullable(),
+});
+export type GasLeft = z.infer<typeof gasLeftSchema>;
+
+export const fundsResponse = z.object({ funds: z.array(fundsHeldSchema), gasLeft: z.array(gasLeftSchema) });
 
 /** One held output whose node's view differs from the watcher's record. */
 export const fundsDifferenceSchema = z.object({

@@ -106,7 +106,7 @@ const SUMMARIES: Record<OperationName, string> = {
   'refunds/complete':
     "Completes a refund sent by hand from any wallet by the transaction that paid it, verified on its network: it must pay the confirmed address (and tag) at least what the refund owes, and complete no other refund. Sent, or confirmed with the network's confirmations.",
   'funds/list':
-    'What the deposit addresses hold, per network and currency, with the estimated fee to collect it (on EVM, per address) and the treasury it goes to.',
+    "What the deposit addresses hold, per network and currency, with the estimated fee to collect it (on EVM, per address) and the treasury it goes to; and per EVM network the gas fund-then-transfer collections left (`gasLeft`): what the node says is left, what sending one address's back costs and how many are worth it (`read: false` when the node gave no answer).",
   'funds/check':
     "Every deposit output the watcher recorded as held, asked of the network's node (`gettxout`): the outputs it says are spent, unknown or of another amount.",
   'collections/prepare':
