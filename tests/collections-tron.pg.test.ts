@@ -232,17 +232,26 @@ describe('tron collections on the fake java-tron node', () => {
     expect(await usdtFunds()).toBeUndefined();
   });
 
-  it('without stake the transfer burns TRX at the energy price, shown before signing', async () => {
+  it('without stake the transfer burns TRX at the energy price, shown before signing; the fund it burned leaves the TRX line', async () => {
     node.account(resourceAccount)!.stakedEnergy = 0n;
     const deposit = await paidDeposit(4_000_000n);
     node.mine(CONFIRMATIONS);
     await watchLive(db, adapter);
-    const plan = await prepareTronCollection(db, {
-      merchantId: merchant.merchantId,
-      mode: 'live',
-      currency: 'USDT',
-      resourceAccount: { address: resourceAccount, path: RESOURCE_PATH },
+    // Prepared through the API and stored: the watcher follows it (decision 117).
+    useDatabaseForApi(db);
+    const planner = await createKey(db, merchant.merchantId, 'live', {
+      name: 'Burn',
+      scopes: ['read-only', 'signing-plans'],
     });
+    const plan = tronCollectionPlanSchema.parse(
+      (
+        await callInProcess(
+          'collections/prepare',
+          { network: 'tron', currency: 'USDT', feePayer: { address: resourceAccount, path: RESOURCE_PATH } },
+          planner,
+        )
+      ).body.response,
+    );
     expect(plan.energySource).toBe('burn');
     expect(stepsOf(plan)).toEqual([['fund', 'transfer']]);
     // The treasury holds USDT now: 14,650 energy x 1.34 = 19,631, at 210 sun.
@@ -256,6 +265,35 @@ describe('tron collections on the fake java-tron node', () => {
     expect(node.tokenBalance(USDT, treasury)).toBe(36_500_000n);
     // The deposit burned exactly what it was sent for the energy: nothing left, nothing short.
     expect(node.account(deposit)!.balance).toBe(0n);
+
+    // The watcher records the fund coming in and, as it sees the transfer, what the transfer burned
+    // going out: the TRX line holds what the node says those addresses hold (the earlier plan's
+    // 1-sun activation and payment), not the fund.
+    const trxRows = () =>
+      db.query<{ address: string; amount: string }>(
+        `select a.address, t.amount::text as amount from chain_transfers t join addresses a on a.id = t.address_id
+          where t.merchant_id = $1 and t.mode = 'live' and t.currency = 'TRX' and t.spent_by_tx is null`,
+        [merchant.merchantId],
+      );
+    const trxLine = async () =>
+      (await callInProcess('funds/list', {}, planner)).body.response.funds.find(
+        (f: { network: string; currency: string }) => f.network === 'tron' && f.currency === 'TRX',
+      )?.total;
+    node.mine(1);
+    await watchLive(db, adapter);
+    node.mine(CONFIRMATIONS - 1);
+    await watchLive(db, adapter);
+    expect((await callInProcess('collections/get', { id: plan.planId }, planner)).body.response.status).toBe(
+      'confirmed',
+    );
+    const held = await trxRows();
+    expect(held.map((r) => r.address)).not.toContain(deposit);
+    const atNode = [...new Set(held.map((r) => r.address))].reduce((sum, a) => sum + node.account(a)!.balance, 0n);
+    expect(atNode).toBe(2n);
+    expect(await trxLine()).toBe(formatUnits(atNode, 6));
+    // Seen again (the watcher's step repeated), nothing changes: the fund is spent once.
+    await watchLive(db, adapter);
+    expect(await trxLine()).toBe(formatUnits(atNode, 6));
     node.account(resourceAccount)!.stakedEnergy = 60_000n * TRX;
   });
 

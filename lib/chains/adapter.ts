@@ -52,6 +52,11 @@ export interface ChainTransfer {
    * (a fee bump, RBF) spends some of the same, which is how the watcher keeps its first sighting.
    */
   spentOutpoints?: readonly string[];
+  /**
+   * Tron tokens: what the transaction burned from its sender's TRX, sun (TransactionInfo `fee`, the
+   * total of its energy, bandwidth and account creation fees); left out elsewhere.
+   */
+  senderFee?: bigint;
 }
 
 /**

@@ -83,6 +83,7 @@ import {
   type PlanDecision,
 } from './lifecycle';
 import { treasuryOf } from './treasury';
+import { spendBurnedFunds } from './plan-burns';
 import { tronCostPerAddress } from './tron-collections';
 import { settleSolanaRefundPlans, storedSolanaRefundPlan } from './solana-refund-plans';
 
@@ -806,6 +807,8 @@ export async function settleCollections(
   const account = isAccountPlanNetwork(network);
   if (!account && !isUtxoCoin(network.name)) return [];
   const outgoing = account ? step.transfers.filter((t) => t.from !== null && t.blockHeight !== null) : [];
+  // What a Tron plan's transfer burned of the fund its plan sent the address (./plan-burns.ts).
+  await spendBurnedFunds(tx, network, mode, outgoing);
   if (outgoing.length > 0)
     await MARK_COLLECTED.run(tx, {
       network: network.name,

@@ -39,8 +39,14 @@ describe('Tron token transfers from execution results', () => {
         amount: 2n ** 200n,
         blockHeight: 7,
         seenAt: ref.time,
+        senderFee: 0n,
       },
     ]);
+  });
+
+  it("carries what the call burned of its sender's TRX: the info's fee, the total of its parts", () => {
+    const burned = info({ result: 'SUCCESS', energy_fee: 4_122_510, net_fee: 345_000 }, { fee: 4_467_510 });
+    expect(tokenTransfers([burned], ref, contracts)).toMatchObject([{ senderFee: 4_467_510n }]);
   });
 
   it('credits nothing for a failed call even if a node reported its log, nor for another contract', () => {

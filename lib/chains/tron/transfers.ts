@@ -97,7 +97,11 @@ export function tokenTransfers(
         return;
       const amount = BigInt(`0x${log.data}`);
       if (amount === 0n) return;
-      transfers.push(transferIn(ref, info.id, index, from.slice(24), to.slice(24), ticker, amount));
+      // What the call burned is its sender's (a collection plan's transfer burns a deposit address's TRX).
+      transfers.push({
+        ...transferIn(ref, info.id, index, from.slice(24), to.slice(24), ticker, amount),
+        senderFee: BigInt(info.fee),
+      });
     });
   }
   return transfers;
