@@ -6,7 +6,7 @@
  * prepared through the API at the node's prices and stored, signed by `npm run signer`, broadcast,
  * accepted, and its steps and the stored plan prepared -> broadcast -> confirmed as the watcher
  * scans, the Funds report falling by what was collected. Then a merchant without stake (TRX
- * burned, shown before signing), the plans a gateway could rewrite, refused by the signer, and TRX
+ * burned, shown before signing; the fund the transfer burned off the TRX line, decision 117), the plans a gateway could rewrite, refused by the signer, and TRX
  * itself: each address's balance less what its sweep burns, swept by its own key (docs/decisions/113).
  */
 import { execFile } from 'node:child_process';
