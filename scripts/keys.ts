@@ -2,9 +2,10 @@
  * npm run keys -- create --name NAME --mode test|live   prints a new key pair once
  * npm run keys -- list                                   merchants and their public keys
  * npm run keys -- revoke PUBLIC_KEY                      revokes a key at once
- * npm run keys -- deposit-key MERCHANT NETWORK DESCRIPTOR|WALLET [--mode live|test]
+ * npm run keys -- deposit-key MERCHANT NETWORK DESCRIPTOR|WALLET|ACCOUNT [--mode live|test]
  *                                                        the merchant's own deposit key (docs/collections.md),
- *                                                        on Solana its receiving wallet (docs/solana.md)
+ *                                                        on Solana its receiving wallet, on the XRP Ledger
+ *                                                        (ripple) its receiving account's r... address
  */
 import { fail, runCommand, parseCommandLine } from './cli-runtime';
 
@@ -12,7 +13,8 @@ const USAGE = `usage:
   npm run keys -- create --name NAME --mode test|live
   npm run keys -- list
   npm run keys -- revoke PUBLIC_KEY
-  npm run keys -- deposit-key MERCHANT NETWORK DESCRIPTOR|WALLET [--mode live|test]`;
+  npm run keys -- deposit-key MERCHANT NETWORK DESCRIPTOR|WALLET|ACCOUNT [--mode live|test]
+      DESCRIPTOR on the Bitcoin family, a WALLET address on solana, an r... ACCOUNT on ripple`;
 
 async function main(): Promise<void> {
   const { positionals, values } = parseCommandLine(
@@ -58,7 +60,8 @@ async function main(): Promise<void> {
     return;
   }
   if (action === 'deposit-key' && rest.length === 3) {
-    // The merchant's own extended public key with its origin (a Solana wallet): its deposits are its own seed's.
+    // The merchant's own extended public key with its origin (a Solana wallet, an XRP Ledger
+    // account): its deposits are its own seed's.
     const [merchant, network, key] = rest as [string, string, string];
     const mode = values.mode ?? 'live';
     if (mode !== 'test' && mode !== 'live') fail(`--mode must be test or live\n${USAGE}`);

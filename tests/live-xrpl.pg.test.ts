@@ -4,17 +4,21 @@
  * real watcher, state machine, webhook dispatcher and database, orders made with a live key. Every
  * order shares the gateway's receiving account and has its own destination tag. A refund sent by
  * hand with the payer's destination tag completes by its transaction id (the `tx` method,
- * docs/decisions/092).
+ * docs/decisions/092). A merchant that set its own receiving account has its orders paid there, under
+ * tags of its own pool (docs/decisions/114).
  */
 import { describe, expect, it } from 'vitest';
 import { fillAddressPool } from '@/lib/addresses';
 import { availableCurrencies } from '@/lib/chains';
 import { liveNetworks, type LiveAdapter } from '@/lib/chains/live';
+import { xrplAddress } from '@/lib/chains/xrpl/address';
 import type { Database } from '@/lib/db/client';
 import { listOrphanDeposits, serializeDeposit } from '@/lib/deposits';
 import { findApiKey } from '@/lib/merchants';
 import { findOperations } from '@/lib/operations';
 import type { OrderRow } from '@/lib/orders/rows';
+import { loadPublicView } from '@/lib/pay/public-view';
+import { setDepositKey } from '@/lib/payouts';
 import { OPERATIONS } from '@/lib/protocol';
 import { completeRefundByTransaction, confirmClaim, makeRefund } from '@/lib/refunds';
 import { createOrder, orderRow } from './support/chain';
@@ -26,6 +30,10 @@ import { createTestMerchant, type TestMerchant } from './support/merchants';
 /** The XRP Ledger's genesis account: a valid classic address, the gateway's receiving account here. */
 const ACCOUNT = 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh';
 const OTHER_ACCOUNT = 'rPT1Sjq2YGrBMTttX4GZHjKu9dyfzbpAYe';
+/** Receiving accounts merchants set as their own (docs/decisions/114). */
+const OWN_ACCOUNT = 'rDsbeomae4FXwgQTJp9Rs64Qg9vDiTCdBv';
+const LATER_ACCOUNT = 'rGWrZyQqhTp9Xu7G5Pkayo7bXjH4k4QYpf';
+const EARLIER_ACCOUNT = xrplAddress(Uint8Array.of(0x02, ...new Uint8Array(32).fill(7)));
 const XRP = { currency: 'XRP', network: 'ripple' };
 const RLUSD = { currency: 'RLUSD', network: 'ripple' };
 /** The catalog's RLUSD (RIPPLE_TOKENS unset: the default), as the ledger names it: the 40-hex code of "RLUSD" and its issuer. */
@@ -322,6 +330,80 @@ describe('live XRP Ledger (fake rippled)', () => {
       merchant_id: owner.merchantId,
       amount: '3000000',
     });
+  });
+
+  it("a merchant's own account: its orders pay there under its tags, a stray tag there is its orphan; the gateway's serves the others", async () => {
+    const shop = await createTestMerchant(db, 'Own XRP account shop');
+    const setAccount = (merchantId: string, key: string) =>
+      setDepositKey(db, { merchantId, network: 'ripple', mode: 'live', key });
+    await expect(setAccount(shop.merchantId, ACCOUNT)).rejects.toThrow(/the gateway's own key/);
+    await setAccount(shop.merchantId, OWN_ACCOUNT);
+    await expect(setAccount(merchant.merchantId, OWN_ACCOUNT)).rejects.toThrow(/another merchant of this gateway/);
+
+    const own = await createOrder(db, shop.live, { ...XRP, amount: '2' });
+    const gateways = await createOrder(db, merchant.live, { ...XRP, amount: '3' });
+    expect([own.address, gateways.address]).toEqual([OWN_ACCOUNT, ACCOUNT]);
+    // The payment page and its QR code ask for the merchant's account, under the order's tag.
+    expect(await loadPublicView(db, own.id)).toMatchObject({
+      address: OWN_ACCOUNT,
+      tag: own.tag,
+      walletUri: OWN_ACCOUNT,
+    });
+
+    const paid = node.pay({ to: OWN_ACCOUNT, tag: tagOf(own), delivered: '2000000' });
+    const stray = node.pay({ to: OWN_ACCOUNT, tag: tagOf(gateways), delivered: '1000' });
+    const untagged = node.pay({ to: OWN_ACCOUNT, delivered: '2000' });
+    const paidGateway = node.pay({ to: ACCOUNT, tag: tagOf(gateways), delivered: '3000000' });
+    // The merchant's tag paid to the gateway's account is the gateway's orphan, never the order's.
+    const misdirected = node.pay({ to: ACCOUNT, tag: tagOf(own), delivered: '3000' });
+    await ledgerAndWatch();
+    expect(await payments(own.id)).toEqual([{ tx_hash: paid, status: 'processed', amount: '2000000', tag: own.tag }]);
+    expect(await payments(gateways.id)).toEqual([
+      { tx_hash: paidGateway, status: 'processed', amount: '3000000', tag: gateways.tag },
+    ]);
+    for (const [tx, amount] of [
+      [stray, '1000'],
+      [untagged, '2000'],
+    ] as const)
+      expect(await depositOf(tx)).toEqual({
+        kind: 'ORPHAN',
+        merchant_id: shop.merchantId,
+        order_id: null,
+        amount,
+        status: 'PROCESSED',
+        address: OWN_ACCOUNT,
+        tag: null,
+      });
+    expect(await depositOf(misdirected)).toMatchObject({
+      kind: 'ORPHAN',
+      merchant_id: owner.merchantId,
+      address: ACCOUNT,
+    });
+  });
+
+  it('a merchant that changes its account: the earlier one is read until the last order issued to it ends, then no more', async () => {
+    const shop = await createTestMerchant(db, 'XRP account changer');
+    const setAccount = (key: string) =>
+      setDepositKey(db, { merchantId: shop.merchantId, network: 'ripple', mode: 'live', key });
+    await setAccount(EARLIER_ACCOUNT);
+    const [a, b] = [
+      await createOrder(db, shop.live, { ...XRP, amount: '1' }),
+      await createOrder(db, shop.live, { ...XRP, amount: '2' }),
+    ];
+    await setAccount(LATER_ACCOUNT);
+    const c = await createOrder(db, shop.live, { ...XRP, amount: '3' });
+    expect([a.address, b.address, c.address]).toEqual([EARLIER_ACCOUNT, EARLIER_ACCOUNT, LATER_ACCOUNT]);
+    node.pay({ to: EARLIER_ACCOUNT, tag: tagOf(a), delivered: '1000000' });
+    node.pay({ to: LATER_ACCOUNT, tag: tagOf(c), delivered: '3000000' });
+    await ledgerAndWatch();
+    // b is still open under the earlier account: it is still read.
+    node.pay({ to: EARLIER_ACCOUNT, tag: tagOf(b), delivered: '2000000' });
+    await ledgerAndWatch();
+    for (const order of [a, b, c]) expect(await orderRow(db, order.id)).toMatchObject({ status: 'processed' });
+    // No order is open there any more (decision 100's rule): a later payment to it is not recorded.
+    const later = node.pay({ to: EARLIER_ACCOUNT, tag: tagOf(b), delivered: '1000' });
+    await ledgerAndWatch();
+    expect(await db.query('select 1 from chain_transfers where tx_hash = $1', [later])).toEqual([]);
   });
 
   it('a ledger answered without its transactions fails the pass: it is not an empty ledger', async () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { broadcast, drop, faucetAddress, mine } from '@/lib/chains/sandbox';
 import type { Database } from '@/lib/db/client';
+import { setDepositKey } from '@/lib/payouts';
 import { denyListScreen } from '@/lib/risk';
 import { sweepExpired, watchStep } from '@/lib/watcher';
 import { openTestDatabase } from './support/database';
@@ -122,6 +123,20 @@ describe('watcher over the sandbox ledger', () => {
     expect(await orderRow(db, over.id)).toMatchObject({ status: 'overpaid', received: '100000001' });
     expect(await orderRow(db, tolerant.id)).toMatchObject({ status: 'processed', received: '99000000' });
     expect(await orderRow(db, short.id)).toMatchObject({ status: 'pending', received: '98999999' });
+  });
+
+  it("a merchant's own XRP Ledger test account: its orders take tags under it, paid there on the sandbox ledger (decision 114)", async () => {
+    const chain = sandboxChain(db, 'ripple');
+    const shop = await createTestMerchant(db, 'Own XRP test account');
+    const account = 'rDsbeomae4FXwgQTJp9Rs64Qg9vDiTCdBv';
+    await setDepositKey(db, { merchantId: shop.merchantId, network: 'ripple', mode: 'test', key: account });
+    const order = await createOrder(db, shop.test, { currency: 'XRP', network: 'ripple', amount: '1.5' });
+    expect(order).toMatchObject({ address: account, tag: expect.stringMatching(/^\d+$/) });
+    const tx = await pay(order, 'ripple', 'XRP', 1_500_000n);
+    await mine(db, network('ripple'), 2);
+    await watchOnce(db, chain);
+    expect(await payments(order.id)).toMatchObject([{ tx_hash: tx, amount: '1500000' }]);
+    expect(await orderRow(db, order.id)).toMatchObject({ status: 'processed', address: account });
   });
 
   it('a payment after the order is processed, and another currency to its address, are orphan deposits of the order', async () => {

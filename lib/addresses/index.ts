@@ -198,8 +198,8 @@ const OPEN_REFUND_PLAN_WALLETS = statement<{ address: string }, { network: strin
 );
 
 /**
- * The receiving accounts of a network that has them (a Solana wallet is the key itself:
- * docs/decisions/096) that the adapters reading payments by account must read besides the
+ * The receiving accounts of a network that has them (a Solana wallet or an XRP Ledger account is
+ * the key itself: docs/decisions/096, 114) that the adapters reading payments by account must read besides the
  * gateway's: each merchant's own as set now, every one an order still open was issued to, so
  * that a merchant that changed its wallet has the earlier one read until its last order there ends
  * (docs/decisions/100), and every one an open refund plan pays from, so that its transfer is seen

@@ -140,10 +140,11 @@ export interface ChainAdapter {
     outgoing?: ChainTransfer[];
   }>;
   /**
-   * Where the adapter reads payments by account rather than by block (Solana), the receiving
-   * accounts to read besides the configured one: the merchants' own (docs/decisions/096) and the
-   * earlier ones open orders were issued to (decision 100). The watcher names them, from the
-   * database, before each step. Absent where blocks are read whole.
+   * Where the adapter reads payments by receiving account (Solana's wallets; the XRP Ledger's
+   * accounts, whose ledgers are read whole but whose transactions are kept by destination), the
+   * receiving accounts to read besides the configured one: the merchants' own (docs/decisions/096,
+   * 114) and the earlier ones open orders were issued to (decision 100). The watcher names them,
+   * from the database, before each step. Absent where every address of a block is matched.
    */
   watchAccounts?(accounts: readonly string[]): void;
   /** Transfers waiting in the mempool (empty where the chain has none to show). */

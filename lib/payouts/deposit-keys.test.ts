@@ -4,14 +4,18 @@
  * with the value in the answer.
  */
 import { ed25519 } from '@noble/curves/ed25519.js';
-import { base58 } from '@scure/base';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex, concatBytes, randomBytes } from '@noble/hashes/utils.js';
+import { base58, base58xrp } from '@scure/base';
 import { HDKey } from '@scure/bip32';
 import { mnemonicToSeedSync } from '@scure/bip39';
 import { WIF } from '@scure/btc-signer';
 import { describe, expect, it } from 'vitest';
+import { networkFor, testTagAccountAddress } from '../chains';
 import { descriptorChecksum } from '../chains/utxo/transactions';
+import type { Database } from '../db';
 import { isDomainErrorOf } from '../errors';
-import { checkDepositKey } from './deposit-keys';
+import { checkDepositKey, setDepositKey } from './deposit-keys';
 
 const WORDS = 'legal winner thank year wave sausage worth useful legal winner thank yellow';
 const root = HDKey.fromMasterSeed(mnemonicToSeedSync(WORDS));
@@ -123,6 +127,82 @@ describe('checkDepositKey', () => {
         message: expect.stringContaining('a Solana keypair'),
       });
       expect(refusal(WORDS, 'solana').kind).toBe('KeyMaterialRefused');
+    });
+  });
+
+  describe('an XRP Ledger receiving account (docs/decisions/114)', () => {
+    const ACCOUNT = 'rDsbeomae4FXwgQTJp9Rs64Qg9vDiTCdBv';
+    const ripple = (key: string) => checkDepositKey({ network: 'ripple', mode: 'test', key });
+    /** `payload` in the XRP alphabet with its checksum, as the ledger writes addresses and seeds. */
+    const base58check = (...parts: Uint8Array[]) => {
+      const payload = concatBytes(...parts);
+      return base58xrp.encode(concatBytes(payload, sha256(sha256(payload)).subarray(0, 4)));
+    };
+    const entropy = randomBytes(16);
+
+    it('takes a classic address with its checksum as the account and the pool source, trimmed', () => {
+      expect(ripple(`  ${ACCOUNT}\n`)).toEqual({ network: 'ripple', key: ACCOUNT, source: ACCOUNT });
+    });
+
+    it('refuses a broken checksum, a descriptor, and an X-address, saying to give the classic one', () => {
+      for (const wrong of [`${ACCOUNT.slice(0, -1)}w`, ACCOUNT.slice(1), DESCRIPTOR])
+        expect(refusal(wrong, 'ripple')).toEqual({
+          kind: 'DepositKeyInvalid',
+          message: expect.stringContaining('classic address: r..., 25 to 35 characters, its checksum holding'),
+        });
+      // The account above under tag 12345 (a main network X-address), and without a tag on a test network.
+      const accountId = base58xrp.decode(ACCOUNT).subarray(1, 21);
+      const tag = Uint8Array.of(0x39, 0x30, 0, 0, 0, 0, 0, 0);
+      for (const [prefix, flag] of [
+        [Uint8Array.of(0x05, 0x44), 1],
+        [Uint8Array.of(0x04, 0x93), 0],
+      ] as const)
+        expect(refusal(base58check(prefix, accountId, Uint8Array.of(flag), tag), 'ripple')).toEqual({
+          kind: 'DepositKeyInvalid',
+          message: expect.stringContaining('an X-address carries a destination tag of its own'),
+        });
+    });
+
+    it('refuses a seed of either key type, a private key in hex and secret numbers as key material, unechoed', () => {
+      const seeds = [base58check(Uint8Array.of(0x21), entropy), base58check(Uint8Array.of(0x01, 0xe1, 0x4b), entropy)];
+      expect(seeds.map((seed) => seed.slice(0, 3))).toEqual([expect.stringMatching(/^s/), 'sEd']);
+      const privateKey = bytesToHex(randomBytes(32));
+      const secretNumbers = Array.from({ length: 8 }, (_, i) => {
+        const value = 10_000 + i * 7_919;
+        return `${value}${(value * (i * 2 + 1)) % 9}`;
+      }).join(' ');
+      const refused = (key: string) => {
+        expect(refusal(key, 'ripple').kind).toBe('KeyMaterialRefused');
+        expect(JSON.stringify(refusal(key, 'ripple'))).not.toContain(key.trim().slice(3, 15));
+        return refusal(key, 'ripple').message;
+      };
+      for (const seed of seeds) expect(refused(seed)).toContain('an XRP Ledger seed');
+      for (const hex of [privateKey, `00${privateKey.toUpperCase()}`, `ED${privateKey}`])
+        expect(refused(hex)).toContain('an XRP Ledger private key');
+      expect(refused(secretNumbers)).toContain("an XRP Ledger seed's secret numbers");
+      expect(refused(WORDS)).toContain('BIP 39');
+      // A seed whose checksum fails is no seed; nor are secret numbers whose check digit is wrong.
+      expect(refusal(`${seeds[0]!.slice(0, -1)}${seeds[0]!.endsWith('r') ? 'p' : 'r'}`, 'ripple').kind).toBe(
+        'DepositKeyInvalid',
+      );
+      expect(
+        refusal(
+          secretNumbers.replace(/\d$/, (d) => String((Number(d) + 1) % 10)),
+          'ripple',
+        ).kind,
+      ).toBe('DepositKeyInvalid');
+    });
+
+    it("refuses the gateway's own account before the database is asked", async () => {
+      const untouched = new Proxy({} as Database, {
+        get: () => {
+          throw new Error('the database was asked');
+        },
+      });
+      const gateway = testTagAccountAddress(networkFor('test', 'ripple')!);
+      await expect(
+        setDepositKey(untouched, { merchantId: crypto.randomUUID(), network: 'ripple', mode: 'test', key: gateway }),
+      ).rejects.toMatchObject({ kind: 'DepositKeyInvalid', message: expect.stringContaining("the gateway's own key") });
     });
   });
 });

@@ -11,13 +11,14 @@ import { networkFor, parseDepositKey } from '../chains';
 import { bare, depositKeys, param, sql, statement, type Database, type Queryable } from '../db';
 import type { Mode } from '../protocol';
 import { DepositKeyInvalid, KeyMaterialRefused } from './errors';
-import { refuseKeyMaterial, solanaKeyMaterialIn } from './key-material';
+import { refuseKeyMaterial, solanaKeyMaterialIn, xrplKeyMaterialIn } from './key-material';
 
 /**
  * The key as it would be stored: the network's name, the descriptor in canonical form (with its
- * checksum) or the Solana wallet, and the pool's source (the extended public key its addresses
- * derive from, or the wallet); DepositKeyInvalid otherwise, KeyMaterialRefused for a private key,
- * WIF key, recovery phrase or Solana secret key pasted in its place (never echoed). Pure of the
+ * checksum), the Solana wallet or the XRP Ledger account, and the pool's source (the extended
+ * public key its addresses derive from, or the wallet or account); DepositKeyInvalid otherwise,
+ * KeyMaterialRefused for a private key, WIF key, recovery phrase, Solana secret key or XRP Ledger
+ * seed or private key pasted in its place (never echoed). Pure of the
  * database, so a form checks it before asking for a code.
  */
 export function checkDepositKey(request: { network: string; mode: Mode; key: string }): {
@@ -28,8 +29,14 @@ export function checkDepositKey(request: { network: string; mode: Mode; key: str
   refuseKeyMaterial({ key: request.key });
   const network = networkFor(request.mode, request.network);
   if (!network) throw new DepositKeyInvalid(request.network, `not a network of ${request.mode} mode here`);
-  const solanaSecret = network.family === 'solana' ? solanaKeyMaterialIn(request.key) : null;
-  if (solanaSecret) throw new KeyMaterialRefused('key', solanaSecret);
+  // Searched only where the network's address belongs: a signature or a transaction id looks alike.
+  const secret =
+    network.family === 'solana'
+      ? solanaKeyMaterialIn(request.key)
+      : network.family === 'xrpl'
+        ? xrplKeyMaterialIn(request.key)
+        : null;
+  if (secret) throw new KeyMaterialRefused('key', secret);
   try {
     const { key, source } = parseDepositKey(network, request.key.trim());
     return { network: network.name, key, source };

@@ -9,6 +9,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { base58, createBase58check } from '@scure/base';
 import { validateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english';
+import { xrplBase58check } from '../chains';
 import { KeyMaterialRefused } from './errors';
 
 const base58check = createBase58check(sha256);
@@ -51,6 +52,39 @@ export function solanaKeyMaterialIn(value: string): string | null {
   }
   if (/^\[\s*(\d{1,3}\s*,\s*){63}\d{1,3}\s*\]$/.test(trimmed)) return 'a Solana keypair';
   return null;
+}
+
+/** A family seed's payload: version 0x21 and 16 bytes of entropy ("s..."), or an Ed25519 seed's 3-byte prefix ("sEd..."). */
+const XRPL_SEED_PREFIXES = [[0x21], [0x01, 0xe1, 0x4b]];
+const XRPL_SEED_ENTROPY = 16;
+
+/**
+ * What XRP Ledger key material `value` is, or null: a family seed (`s...`, either key type, its
+ * checksum holding), a private key in hex (32 bytes, bare or with the `00` or `ED` a wallet
+ * library prefixes), or a seed's secret numbers (eight groups of six digits, each group's last
+ * digit its check, as wallets write them down). Asked only where an XRP Ledger address belongs:
+ * a transaction id is 32 bytes of hex too, which a refund may carry.
+ */
+export function xrplKeyMaterialIn(value: string): string | null {
+  const trimmed = value.trim();
+  if (trimmed.startsWith('s')) {
+    const payload = xrplBase58check(trimmed);
+    const seed = XRPL_SEED_PREFIXES.some(
+      (prefix) =>
+        payload?.length === prefix.length + XRPL_SEED_ENTROPY && prefix.every((byte, i) => payload[i] === byte),
+    );
+    if (seed) return 'an XRP Ledger seed';
+  }
+  if (/^((00|ed)?[0-9a-f]{64})$/i.test(trimmed)) return 'an XRP Ledger private key';
+  const groups = trimmed.split(/[\s-]+/);
+  if (groups.length === 8 && groups.every((group, i) => /^\d{6}$/.test(group) && secretNumberChecks(group, i)))
+    return "an XRP Ledger seed's secret numbers";
+  return null;
+}
+
+/** A secret number's sixth digit: its first five as a number times its position's odd factor, modulo 9. */
+function secretNumberChecks(group: string, position: number): boolean {
+  return (Number(group.slice(0, 5)) * (position * 2 + 1)) % 9 === Number(group[5]);
 }
 
 /**

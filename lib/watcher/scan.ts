@@ -195,8 +195,8 @@ async function readChain(
   const now = options.now?.() ?? new Date();
   const ledger = options.chainClock === true;
   const network = adapter.network.name;
-  // An adapter that reads by account reads the merchants' own too (decision 096), and the earlier
-  // ones open orders were issued to (decision 100).
+  // An adapter that reads by account reads the merchants' own too (decisions 096, 114), and the
+  // earlier ones open orders were issued to (decision 100).
   adapter.watchAccounts?.(await receivingAccountsToWatch(db, adapter.network, mode));
   const chain = adapter.pin ? await adapter.pin((await cursorHeight(db, network, mode)) ?? 0) : adapter;
   const mempool = await chain.mempool();

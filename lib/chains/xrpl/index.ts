@@ -1,8 +1,9 @@
 import 'server-only';
 /**
  * The ChainAdapter of the XRP Ledger (ripple) over rippled's JSON-RPC (./rpc). Watch-only: every
- * order's deposit is the gateway's one receiving account (`RIPPLE_ADDRESS`) with its own
- * destination tag (docs/decisions/034-one-xrp-receiving-account-per-gateway.md).
+ * order's deposit is a receiving account with its own destination tag: the gateway's
+ * (`RIPPLE_ADDRESS`, docs/decisions/034-one-xrp-receiving-account-per-gateway.md), or the
+ * merchant's own, which the watcher names before each step (`watchAccounts`, docs/decisions/114).
  *
  * Documentation followed (xrpl.org):
  * - ledger method: https://xrpl.org/docs/references/http-websocket-apis/public-api-methods/ledger-methods/ledger
@@ -27,8 +28,9 @@ import 'server-only';
  *   An issued-currency amount (an object) credits one of the configured tokens only when both its
  *   currency code and its issuer are that token's (./issued; `RIPPLE_TOKENS`), in the catalog's
  *   decimals, rounded down; any other is no payment of ours and credits nothing.
- * - Calls do not depend on how many tags are watched: one `ledger` call (transactions expanded)
- *   per ledger, plus the validated head per watcher pass. Validated headers never change, so the
+ * - Calls do not depend on how many tags or accounts are watched: one `ledger` call (transactions
+ *   expanded) per ledger, plus the validated head per watcher pass; a merchant's account costs a
+ *   set look-up per transaction. Validated headers never change, so the
  *   watcher's cursor check is answered from memory.
  */
 import { z } from 'zod';
@@ -183,7 +185,9 @@ export function xrplFoundTransaction(network: Network, answer: unknown): FoundTr
 
 export function xrplAdapter(network: Network, cfg: LiveChainConfig): LiveAdapter {
   const rpc = new RippledClient(cfg.rpc, `${network.name} node at ${cfg.rpc.url}`);
-  const account = cfg.account!;
+  const gatewayAccount = cfg.account!;
+  /** The accounts whose deposits are read: the gateway's and those the watcher named last (watchAccounts). */
+  let receiving: ReadonlySet<string> = new Set([gatewayAccount]);
   const xrp = network.currencies.find((c) => !c.contract)!.ticker;
   const tokens = issuedTokens(network);
   const headers = new Map<number, BlockRef>();
@@ -230,7 +234,7 @@ export function xrplAdapter(network: Network, cfg: LiveChainConfig): LiveAdapter
   }
 
   /**
-   * What a transaction delivered to the receiving account, as a transfer: a Payment of XRP or a
+   * What a transaction delivered to a receiving account, as a transfer: a Payment of XRP or a
    * configured token, an AccountDelete, an EscrowFinish or a PaymentChannelClaim releasing XRP to
    * it; null for anything else.
    */
@@ -241,6 +245,7 @@ export function xrplAdapter(network: Network, cfg: LiveChainConfig): LiveAdapter
     const transfer = (
       txHash: string,
       from: string,
+      to: string,
       tag: number | undefined,
       delivered: { currency: string; units: bigint } | null,
     ): ChainTransfer | null =>
@@ -248,7 +253,7 @@ export function xrplAdapter(network: Network, cfg: LiveChainConfig): LiveAdapter
         txHash,
         outputIndex: 0,
         from,
-        to: account,
+        to,
         tag: tag === undefined ? null : String(tag),
         currency: delivered.currency,
         amount: delivered.units,
@@ -258,14 +263,15 @@ export function xrplAdapter(network: Network, cfg: LiveChainConfig): LiveAdapter
     switch (kind.data.TransactionType) {
       case 'Payment':
       case 'AccountDelete': {
-        if (kind.data.Destination !== account) return null;
+        const to = kind.data.Destination;
+        if (to === undefined || !receiving.has(to)) return null;
         const isPayment = kind.data.TransactionType === 'Payment';
         const tx = parsed(isPayment ? payment : accountDelete, raw, kind.data.TransactionType, ref);
         if (tx.metaData.TransactionResult !== 'tesSUCCESS') return null;
         // An AccountDelete moves XRP only: an issued amount there is none of ours.
         const delivered = tx.metaData.delivered_amount;
         if (!isPayment && typeof delivered !== 'string') return null;
-        return transfer(tx.hash, tx.Account, tx.DestinationTag, credit(delivered, xrp, tokens));
+        return transfer(tx.hash, tx.Account, to, tx.DestinationTag, credit(delivered, xrp, tokens));
       }
       case 'EscrowFinish':
       case 'PaymentChannelClaim': {
@@ -273,13 +279,16 @@ export function xrplAdapter(network: Network, cfg: LiveChainConfig): LiveAdapter
         if (tx.metaData.TransactionResult !== 'tesSUCCESS') return null;
         let released;
         try {
-          released = releasedTo(tx.metaData.AffectedNodes, account, tx.Fee, tx.Account === account);
+          released = releasedTo(tx.metaData.AffectedNodes, receiving, tx.Fee, tx.Account);
         } catch (error) {
           throw new XrplRpcError(
             `${rpc.label}: unexpected ${kind.data.TransactionType} ${tx.hash} in ledger ${ref.height}: ${(error as Error).message}`,
           );
         }
-        return released && transfer(tx.hash, released.from, released.tag, { currency: xrp, units: released.drops });
+        return (
+          released &&
+          transfer(tx.hash, released.from, released.to, released.tag, { currency: xrp, units: released.drops })
+        );
       }
       default:
         return null;
@@ -324,6 +333,12 @@ export function xrplAdapter(network: Network, cfg: LiveChainConfig): LiveAdapter
         }
       }
       return { blocks, transfers };
+    },
+
+    // The merchants' own accounts and those open orders were issued to (lib/addresses
+    // receivingAccountsToWatch), read besides the gateway's from the next scan on.
+    watchAccounts(accounts) {
+      receiving = new Set([gatewayAccount, ...accounts]);
     },
 
     // Payments are final in their validated ledger; an unvalidated one may still fail.

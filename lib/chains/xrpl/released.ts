@@ -44,21 +44,23 @@ export const affectedNode = z.record(z.string(), z.unknown());
 export interface Released {
   /** The account the escrow or the channel is from. */
   from: string;
+  /** The receiving account it released to. */
+  to: string;
   tag: number | undefined;
   drops: bigint;
 }
 
 /**
- * The XRP the metadata's `nodes` show released to `account`, from an Escrow or a PayChannel whose
- * destination it is; null when none is, or when its balance did not grow. `fee` is the
- * transaction's, in drops, counted back when `account` sent it (`sentByAccount`). Throws on an
- * object of ours whose fields are not what the ledger writes.
+ * The XRP the metadata's `nodes` show released to one of the `receiving` accounts, from an Escrow
+ * or a PayChannel whose destination it is; null when none is, or when its balance did not grow.
+ * `fee` is the transaction's, in drops, counted back when that account sent it (`sender`). Throws
+ * on an object of ours whose fields are not what the ledger writes.
  */
 export function releasedTo(
   nodes: readonly z.output<typeof affectedNode>[],
-  account: string,
+  receiving: ReadonlySet<string>,
   fee: bigint,
-  sentByAccount: boolean,
+  sender: string,
 ): Released | null {
   const objects = nodes.flatMap((node) =>
     Object.entries(node).flatMap(([kind, value]) => {
@@ -70,18 +72,20 @@ export function releasedTo(
     (o) =>
       (o.LedgerEntryType === 'Escrow' || o.LedgerEntryType === 'PayChannel') &&
       (o.kind === 'DeletedNode' || o.kind === 'ModifiedNode') &&
-      o.FinalFields?.Destination === account,
+      typeof o.FinalFields?.Destination === 'string' &&
+      receiving.has(o.FinalFields.Destination),
   );
   if (!releasing) return null;
   const from = check(source, releasing.FinalFields, `its ${releasing.LedgerEntryType}`);
+  const account = from.Destination;
   const root = objects.find(
     (o) => o.kind === 'ModifiedNode' && o.LedgerEntryType === 'AccountRoot' && o.FinalFields?.Account === account,
   );
   if (root?.PreviousFields?.Balance === undefined) return null; // the account's balance did not change
   const after = check(drops, root.FinalFields?.Balance, 'the account balance');
   const before = check(drops, root.PreviousFields.Balance, 'the account balance before');
-  const arrived = after - before + (sentByAccount ? fee : 0n);
-  return arrived > 0n ? { from: from.Account, tag: from.DestinationTag, drops: arrived } : null;
+  const arrived = after - before + (sender === account ? fee : 0n);
+  return arrived > 0n ? { from: from.Account, to: account, tag: from.DestinationTag, drops: arrived } : null;
 }
 
 function check<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {

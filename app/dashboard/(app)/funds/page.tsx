@@ -154,7 +154,7 @@ export default async function FundsPage({ searchParams }: { searchParams: Promis
       address: await treasuryOf(db, session.merchantId, network.name, session.mode),
     })),
   );
-  // The networks a merchant's own key is set on: the Bitcoin family's descriptors, Solana's wallet.
+  // The networks a merchant's own key is set on: the Bitcoin family's descriptors, Solana's wallet, the XRP Ledger's account.
   const ownKeyNetworks = enabledNetworks(session.mode).filter(takesOwnDepositKey);
   const depositKeys = await Promise.all(
     ownKeyNetworks.map(async (network) => ({
@@ -472,14 +472,14 @@ export default async function FundsPage({ searchParams }: { searchParams: Promis
         {session.role === 'owner' ? (
           <form action={setDepositKeyAction} className="mt-3 max-w-xl space-y-3">
             <p className="text-sm">
-              Your own extended public key with its origin, as your wallet exports it, or on Solana your receiving
-              wallet&apos;s address: your deposits then belong to your seed alone. Never paste a private key or recovery
-              phrase.
+              Your own extended public key with its origin, as your wallet exports it, on Solana your receiving
+              wallet&apos;s address, or on the XRP Ledger your receiving account&apos;s classic r... address: your
+              deposits then belong to your seed alone. Never paste a private key, seed or recovery phrase.
             </p>
             <NetworkField id="deposit-key-network" networks={ownKeyNetworks} />
             <div>
               <Label htmlFor="deposit-key-key">
-                Descriptor, e.g. wpkh([d34db33f/84h/2h/0h]xpub…/0/*), or a Solana wallet address
+                Descriptor, e.g. wpkh([d34db33f/84h/2h/0h]xpub…/0/*), a Solana wallet or an XRP Ledger account
               </Label>
               <Input
                 id="deposit-key-key"
