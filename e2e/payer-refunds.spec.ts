@@ -109,8 +109,8 @@ function ownerDashboard(browser: Browser): Promise<Page> {
 }
 
 /**
- * The merchant sends the refund of `orderId`: "Prepare plan" on the order's page, the plan signed
- * on the merchant's machine by the signer's own checks with the public test seed, submitted
+ * The merchant sends the refund of `orderId`: "Prepare plan" on the order's page (which then offers
+ * no other way to pay it while the plan is open), the plan signed on the merchant's machine by the signer's own checks with the public test seed, submitted
  * through `collections/submit`, mined. Answers the transaction's id.
  */
 async function sendRefundWithSigner(dashboard: Page, orderId: string): Promise<string> {
@@ -120,6 +120,11 @@ async function sendRefundWithSigner(dashboard: Page, orderId: string): Promise<s
   const planId = new URL(dashboard.url()).pathname.split('/').pop()!;
   const planFile = await dashboard.request.get(`/dashboard/funds/plans/${planId}/file?format=plan`);
   expect(planFile.status()).toBe(200);
+  // While its plan is open the refund is paid by it only: no second plan, no "Sent by hand" (docs/decisions/116).
+  await dashboard.goto(`/dashboard/orders/${orderId}`);
+  await expect(dashboard.getByTestId('open-plan')).toBeVisible();
+  await expect(dashboard.getByRole('button', { name: 'Prepare plan' })).toHaveCount(0);
+  await expect(dashboard.getByLabel(/^Sent by hand/)).toHaveCount(0);
 
   const config = signerConfigSchema.parse({
     network: 'litecoin',

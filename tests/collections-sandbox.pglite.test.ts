@@ -5,7 +5,8 @@
  * through `collections/submit`, taken by the sandbox, mined, and confirmed by the watcher with its
  * `collection.completed` event; and the sandbox's refusals (a bad signature, outputs above inputs,
  * an output spent already), each with nothing written; and a refund plan the same way, broadcast
- * outside the gateway and seen in the mempool (`acceptedAt`, still prepared), its refund confirmed; and a refund plan read and submitted by the signer's API client (`--from-api`), its
+ * outside the gateway and seen in the mempool (`acceptedAt`, still prepared), its refund neither
+ * completed by hand nor planned again meanwhile (docs/decisions/116), then confirmed; and a refund plan read and submitted by the signer's API client (`--from-api`), its
  * ledger kept before the submission, a gateway's answer rewritten refused; and a plan's signed transaction handed to the
  * sandbox without a plan named (`npm run sandbox -- broadcast-raw`, docs/decisions/109), through the same checks. The signature check itself is unit-tested
  * in lib/chains/utxo/transactions/verify.test.ts; litecoind's side in collections-litecoind.
@@ -203,6 +204,22 @@ describe('a test-mode refund plan', () => {
     await watchOnce(db, sandboxChain(db, 'litecoin'));
     const seen = await call('refund-plans/get', { id: plan.planId });
     expect(seen.body.response).toMatchObject({ status: 'prepared', acceptedAt: expect.any(String) });
+    // Paid by its plan only (docs/decisions/116): not completed by hand meanwhile, even by the
+    // plan's own transaction, nor given a second plan; nothing written.
+    const refunder = await createKey(db, merchant.merchantId, 'test', { name: 'Refunds', scopes: ['refunds'] });
+    const before = await written();
+    const byHand = await callInProcess('refunds/complete', { id: made.refund.id, txId: signed.txid }, refunder);
+    expectDocumented('refunds/complete', { ...byHand, headers: new Headers() });
+    expect([byHand.status, byHand.body.error?.name, byHand.body.error?.message]).toEqual([
+      409,
+      'REFUND_STATE_CONFLICT',
+      `Plan ${plan.planId} pays this refund: it is paid by that plan only; cancel the refund (its plan is discarded) before paying it another way.`,
+    ]);
+    const second = await call('refund-plans/prepare', { refundId: made.refund.id });
+    expect([second.status, second.body.error?.name]).toEqual([409, 'REFUND_STATE_CONFLICT']);
+    expect(await written()).toEqual(before);
+    const [waiting] = await db.query('select state, sent_by_hand from refunds where id = $1', [made.refund.id]);
+    expect(waiting).toEqual({ state: 'ready', sent_by_hand: false });
 
     await mineAndWatch();
     const [stored] = await db.query('select status, txid from collection_plans where id = $1', [plan.planId]);

@@ -298,6 +298,12 @@ export const OPEN_REFUND_PLAN = statement<{ id: string }, { refundId: string }>(
   where ${collectionPlans.refundId} = ${param('refundId')} and ${collectionPlans.status} in ('prepared', 'broadcast')`,
 );
 
+/** The id of the plan that may still pay refund `refundId` (prepared, or broadcast and not yet final); null when none. */
+export async function openRefundPlan(db: Queryable, refundId: string): Promise<string | null> {
+  const [open] = await OPEN_REFUND_PLAN.run(db, { refundId });
+  return open?.id ?? null;
+}
+
 /** Whether an error is the unique index's refusal of a second open plan for one refund. */
 export function isSecondOpenPlan(error: unknown): boolean {
   const text = `${(error as { message?: string })?.message ?? ''} ${(error as { constraint?: string })?.constraint ?? ''}`;

@@ -11,6 +11,7 @@ export {
   listMoneyOutPlans,
   movePlan,
   newestRefundPlan,
+  openRefundPlan,
   prepareAnyCollection,
   prepareCollection,
   refundFeeEstimate,

@@ -104,7 +104,7 @@ const SUMMARIES: Record<OperationName, string> = {
   'refunds/get': 'One refund.',
   'refunds/list': 'The refunds, newest first (of one order with `orderId`).',
   'refunds/complete':
-    "Completes a refund sent by hand from any wallet by the transaction that paid it, verified on its network: it must pay the confirmed address (and tag) at least what the refund owes, and complete no other refund. Sent, or confirmed with the network's confirmations.",
+    "Completes a refund sent by hand from any wallet by the transaction that paid it, verified on its network: it must pay the confirmed address (and tag) at least what the refund owes, and complete no other refund. Sent, or confirmed with the network's confirmations. A refund an open plan pays is that plan's to pay: refused.",
   'funds/list':
     "What the deposit addresses hold, per network and currency, with the estimated fee to collect it (on EVM, per address) and the treasury it goes to; and per EVM network the gas fund-then-transfer collections left (`gasLeft`): what the node says is left, what sending one address's back costs and how many are worth it (`read: false` when the node gave no answer).",
   'funds/check':
@@ -120,7 +120,7 @@ const SUMMARIES: Record<OperationName, string> = {
     "Keep the account of your seed (its address and path, never a key) that pays a network's collection fees: the EVM gas payer or Tron's resource account. A prepare without `feePayer` uses it.",
   'fee-payers/list': 'The fee payer kept for each network, in the key’s mode.',
   'refund-plans/prepare':
-    "Prepare the plan that sends a ready refund to the payer's confirmed address: a PSBT, the change to the treasury; on Solana, one transfer from the order's wallet that the signer builds and sends.",
+    "Prepare the plan that sends a ready refund to the payer's confirmed address: a PSBT, the change to the treasury; on Solana, one transfer from the order's wallet that the signer builds and sends. One open plan pays a refund: a refund it pays is refused.",
   'refund-plans/get': "A refund plan by id, or a refund's newest plan by `refundId`.",
   'subscriptions/create-plan':
     'Create a subscription plan: a price per period, an optional trial, reminders and grace.',

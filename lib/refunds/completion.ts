@@ -21,10 +21,11 @@ import { bare, param, refunds, sql, statement, type Database, type Queryable } f
 import { log } from '../log';
 import { type MerchantScope } from '../merchants';
 import { decimalsOf } from '../orders';
-import { discardRefundPlans } from '../payouts';
+import { openRefundPlan } from '../payouts';
 import type { Mode, RefundResponse } from '../protocol';
 import { RefundNetworkUnavailable, RefundStateConflict, RefundTransactionRefused } from './errors';
 import { nextRefundState } from './lifecycle';
+import { refundPayRefusal } from './pay-ways';
 import { applyRefundAction, lockRefund, serializeRefund, type RefundRow } from './store';
 import { judgeRefundTransaction, type RefundTransactionJudgement } from './transfer-check';
 
@@ -56,8 +57,11 @@ function refused(judgement: RefundTransactionJudgement & { ok: false }): RefundT
   return new RefundTransactionRefused(judgement.problem, judgement.message);
 }
 
-/** Why `row` cannot be completed by `txid` now, before anything is asked of the chain; null when it can. */
-function stateRefusal(row: RefundRow, txid: string): Error | null {
+/**
+ * Why `row` cannot be completed by `txid` now, before anything is asked of the chain and again
+ * under its lock; null when it can. A refund an open plan pays is the plan's to pay (./pay-ways.ts).
+ */
+async function stateRefusal(db: Queryable, row: RefundRow, txid: string): Promise<Error | null> {
   if (row.state === 'sent') {
     if (row.txid === txid) return null; // entered again: a re-check
     return new RefundTransactionRefused(
@@ -65,13 +69,9 @@ function stateRefusal(row: RefundRow, txid: string): Error | null {
       `This refund was sent by transaction ${row.txid}: only that transaction completes it.`,
     );
   }
-  if (row.state !== 'ready' || !row.address)
-    return new RefundStateConflict(
-      `a refund that is ${row.state.replace('_', ' ')} cannot be completed: it is completed once the payer confirmed an address`,
-    );
-  if (row.approval === 'required')
-    return new RefundStateConflict("this refund is above the owner's threshold: a second person must approve it first");
-  return null;
+  const openPlanId = row.state === 'ready' ? await openRefundPlan(db, row.id) : null;
+  const refusal = refundPayRefusal({ ...row, openPlanId }, 'by_hand');
+  return refusal === null ? null : new RefundStateConflict(refusal);
 }
 
 /**
@@ -79,7 +79,8 @@ function stateRefusal(row: RefundRow, txid: string): Error | null {
  * then `sent` or `confirmed`. Refused, with nothing written, for an id that is not one of the
  * network's, a transaction the node does not know (or, on account chains, not in a block yet),
  * one that pays another address or tag or less than the refund owes, one that completes another
- * refund, and a refund that is not ready (or already sent by another transaction).
+ * refund, and a refund that is not ready (or already sent by another transaction) or that an open
+ * plan pays (docs/decisions/116: paid once).
  */
 export interface CompleteRefundOptions {
   now: Date;
@@ -105,7 +106,7 @@ export async function completeRefundByTransaction(
       `Refunds on ${row.network} cannot be completed by a transaction id yet.`,
     );
   if (!txid) throw new RefundTransactionRefused('txId', `This is not a transaction id of ${row.network}.`);
-  const early = stateRefusal(row, txid);
+  const early = await stateRefusal(db, row, txid);
   if (early) throw early;
   if ((await USED_BY_ANOTHER.run(db, { network: row.network, mode: row.mode, txid, id: row.id })).length > 0)
     throw new RefundTransactionRefused('used', 'This transaction already completes another refund.');
@@ -114,7 +115,7 @@ export async function completeRefundByTransaction(
   const written = await db.transaction(async (tx) => {
     await LOCK_TXID.run(tx, { network: row.network, txid });
     const locked = await lockRefund(tx, scope, id);
-    const again = stateRefusal(locked, txid);
+    const again = await stateRefusal(tx, locked, txid);
     if (again) throw again;
     if ((await USED_BY_ANOTHER.run(tx, { network: row.network, mode: row.mode, txid, id: row.id })).length > 0)
       throw new RefundTransactionRefused('used', 'This transaction already completes another refund.');
@@ -168,7 +169,6 @@ async function recordSeen(
   const action = { type: 'seen' as const, confirmations: judgement.confirmations, required };
   const next = nextRefundState(row.state, action);
   if (!next.ok) throw new RefundStateConflict(next.reason);
-  if (row.state === 'ready') await discardRefundPlans(tx, row.id, 'the refund was sent by hand');
   const moved = next.state === row.state ? row : await applyRefundAction(tx, row, action, { txid }, now);
   // A refund its plan sent stays the plan's (the watcher moves it with the plan); a re-check only moved it sooner.
   if (row.state !== 'ready' && !row.sent_by_hand) return moved;

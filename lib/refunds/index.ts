@@ -42,6 +42,7 @@ export {
   type RefundTransactionProblem,
 } from './transfer-check';
 export { planRefund, settleRefundPlans, type PlanRefundOptions } from './plans';
+export { refundPayWays, type RefundPayWays } from './pay-ways';
 export { refundWalletUri } from './wallet';
 export { priceRefund, refundRates, type PricedRefund, type RefundPrice, type RefundRates } from './pricing';
 export {

@@ -8,10 +8,12 @@ import 'server-only';
 import { columnsOf, deposits, param, refunds, sql, statement, type Database, type Queryable, type RowOf } from '../db';
 import { log } from '../log';
 import { type MerchantScope } from '../merchants';
-import { prepareRefundPlan, type PlanChange, type PlanWrite } from '../payouts';
+import { openRefundPlan, prepareRefundPlan, type PlanChange, type PlanWrite } from '../payouts';
 import type { AnyRefundPlan } from '../protocol';
+import { findNetwork } from '../catalog';
 import { RefundStateConflict } from './errors';
 import { nextRefundState, refundActionOfPlanChange } from './lifecycle';
+import { refundPayRefusal, takesPlanFeeRate } from './pay-ways';
 import { applyRefundAction, lockRefund, type RefundRow } from './store';
 
 export interface PlanRefundOptions extends PlanWrite {
@@ -23,7 +25,10 @@ export interface PlanRefundOptions extends PlanWrite {
 
 /**
  * The plan that sends the caller's ready refund `id`, for the signer. Refused while the payer has
- * not confirmed an address (or after it was sent), and by lib/payouts when it cannot be built.
+ * not confirmed an address, after it was sent (by hand too: checked again in the plan's own
+ * transaction, under the refund's lock), while an open plan pays it (./pay-ways.ts), and by
+ * lib/payouts when it cannot be built. A fee rate is taken where one means something (the Bitcoin
+ * family), and ignored elsewhere.
  */
 export async function planRefund(
   db: Database,
@@ -32,12 +37,12 @@ export async function planRefund(
   options: PlanRefundOptions,
 ): Promise<AnyRefundPlan> {
   const refund = await db.transaction((tx) => lockRefund(tx, scope, id));
-  if (refund.state !== 'ready' || !refund.address || !refund.address_confirmed_at)
-    throw new RefundStateConflict(
-      `a refund that is ${refund.state.replace('_', ' ')} cannot be sent: it is sent once the payer confirmed an address`,
-    );
-  if (refund.approval === 'required')
-    throw new RefundStateConflict("this refund is above the owner's threshold: a second person must approve it first");
+  const refusal = refundPayRefusal(
+    { ...refund, address: refund.address_confirmed_at && refund.address, openPlanId: await openRefundPlan(db, id) },
+    'plan',
+  );
+  if (refusal !== null) throw new RefundStateConflict(refusal);
+  const { feeFromRefund, feeRate, within } = options;
   return prepareRefundPlan(
     db,
     {
@@ -49,17 +54,25 @@ export async function planRefund(
       invoiceId: refund.invoice_id,
       depositId: refund.deposit_id,
       amount: BigInt(refund.amount),
-      destination: refund.address,
-      addressConfirmedAt: refund.address_confirmed_at,
+      destination: refund.address!,
+      addressConfirmedAt: refund.address_confirmed_at!,
       payment:
         refund.order_id && refund.source_kind === 'order'
           ? { orderId: refund.order_id }
           : await depositPayment(db, refund),
       // A refund the payer started always bears its fee (docs/decisions/082).
-      feeFromRefund: refund.fee_from_refund || options.feeFromRefund,
-      ...(options.feeRate !== undefined ? { feeRate: options.feeRate } : {}),
+      feeFromRefund: refund.fee_from_refund || feeFromRefund,
+      ...(feeRate !== undefined && takesPlanFeeRate(findNetwork(refund.network)?.family) ? { feeRate } : {}),
     },
-    options,
+    {
+      // Sent by hand (or canceled) since it was read: no plan. The plan being written is the open one here.
+      within: async (tx, planId) => {
+        const locked = await lockRefund(tx, scope, id);
+        const late = refundPayRefusal({ ...locked, openPlanId: null }, 'plan');
+        if (late !== null) throw new RefundStateConflict(late);
+        await within?.(tx, planId);
+      },
+    },
   );
 }
 

@@ -3,7 +3,7 @@ import 'server-only';
  * lib/users: the dashboard's accounts (users of a merchant with a role), their passwords,
  * server-side sessions, one-time links, sign-in throttling, two-factor and the audit log.
  */
-export { ROLES, PERMISSIONS, can, type Role, type Permission } from './permissions';
+export { ROLES, PERMISSIONS, can, planPermission, type Role, type Permission } from './permissions';
 export { AccountError } from './errors';
 export { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, passwordProblem } from './passwords';
 export {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { can, PERMISSIONS, ROLES } from './permissions';
+import { can, PERMISSIONS, planPermission, ROLES } from './permissions';
 
 describe('roles', () => {
   it('gives owners everything, admins all but team and audit, viewers only reading, cashiers only the point of sale', () => {
@@ -10,5 +10,12 @@ describe('roles', () => {
       viewer: ['view'],
       cashier: ['pos'],
     });
+  });
+});
+
+describe('plans', () => {
+  it('are acted on with the refunds permission for a refund, settings for a collection', () => {
+    expect(planPermission('refund')).toBe('refunds');
+    expect(planPermission('collection')).toBe('settings');
   });
 });

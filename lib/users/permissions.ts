@@ -1,3 +1,5 @@
+import type { PlanKind } from '../protocol';
+
 /**
  * Who may do what in the dashboard: the one table every page, server action and route handler
  * asks (through app/dashboard/session.ts), so a role's reach is decided in one place.
@@ -15,7 +17,7 @@ export type Role = (typeof ROLES)[number];
  * - `links`: create and disable payment links.
  * - `pos`: the point of sale (/dashboard/pos): take sales, see one's own sales of the day. The
  *   `cashier` role has it alone: every other page and action refuses a cashier.
- * - `refunds`: make, cancel and reopen refunds (money out, docs/refunds.md).
+ * - `refunds`: make, cancel and reopen refunds, and act on their plans (money out, docs/refunds.md).
  */
 export const PERMISSIONS = ['view', 'resend', 'keys', 'settings', 'team', 'audit', 'links', 'pos', 'refunds'] as const;
 export type Permission = (typeof PERMISSIONS)[number];
@@ -29,4 +31,13 @@ const GRANTS: Record<Role, readonly Permission[]> = {
 
 export function can(role: Role, permission: Permission): boolean {
   return GRANTS[role].includes(permission);
+}
+
+/**
+ * The permission that acts on a money-out plan of `kind` (prepare, submit its signed transaction):
+ * a refund's plan is money out of a refund, `refunds` (docs/decisions/116); a collection moves the
+ * merchant's deposits to its own treasury, `settings`, as the treasury (docs/decisions/084).
+ */
+export function planPermission(kind: PlanKind): Permission {
+  return kind === 'refund' ? 'refunds' : 'settings';
 }

@@ -4,7 +4,8 @@
  * confirmed deposit outputs to the treasury, for the merchant to download and sign on its own
  * machine; and "Submit" on a plan's page: its signed transaction pasted back, handed to the node
  * (the sandbox in test mode) as `collections/submit` hands it (docs/decisions/109). The session
- * and the `settings` permission are checked here, every call; the forms are parsed with zod; the
+ * and the permission are checked here, every call: `settings` for a collection, `refunds` for a
+ * refund's plan (lib/users planPermission, docs/decisions/116); the forms are parsed with zod; the
  * plan and its audit entry (`collection.prepare`, `plan.submit`) commit together. A plan that
  * cannot be prepared, or a transaction refused, comes back to the page with lib/payouts' reason.
  */
@@ -13,10 +14,10 @@ import { redirect } from 'next/navigation';
 import { z } from 'zod';
 import { getDatabase } from '@/lib/db';
 import { isDomainErrorOf } from '@/lib/errors';
-import { prepareAnyCollection, refuseKeyMaterial, submitPlan } from '@/lib/payouts';
+import { collectionPlan, prepareAnyCollection, refuseKeyMaterial, submitPlan } from '@/lib/payouts';
 import { feePayerSchema, signedTransactionHex } from '@/lib/protocol';
 import { postedForm } from '@/lib/security';
-import { recordAudit } from '@/lib/users';
+import { planPermission, recordAudit } from '@/lib/users';
 import { clientAddress, requireAction } from '../../session';
 import { PLAN_REFUSAL_COOKIE, PLAN_REFUSAL_COOKIE_OPTIONS } from './plan-cookie';
 
@@ -34,7 +35,7 @@ const COLLECT_FORM = z.object({
 
 export async function prepareCollectionAction(posted: FormData): Promise<void> {
   const form = postedForm(posted);
-  const session = await requireAction('settings');
+  const session = await requireAction(planPermission('collection'));
   const parsed = COLLECT_FORM.safeParse({
     network: form.get('network') ?? '',
     feeRate: form.get('feeRate') ?? '',
@@ -95,12 +96,17 @@ const PASTED_TRANSACTION = z
  * "Submit" on a plan's page: the plan's signed transaction (hex, as `npm run signer` writes it),
  * checked to be the plan's own and handed to the node by lib/payouts `submitPlan`, the function
  * behind `collections/submit`; taken, its id and the audit entry (`plan.submit`) commit together.
+ * The permission is the plan's kind's, checked once the caller's plan is read.
  */
 export async function submitSignedPlanAction(posted: FormData): Promise<void> {
   const form = postedForm(posted);
-  const session = await requireAction('settings');
+  const viewer = await requireAction('view');
   const planId = z.uuid().safeParse(form.get('planId'));
   if (!planId.success) redirect('/dashboard/funds');
+  const db = await getDatabase();
+  const plan = await collectionPlan(db, viewer.merchantId, viewer.mode, planId.data);
+  if (!plan) redirect('/dashboard/funds');
+  const session = await requireAction(planPermission(plan.kind));
   const page = `/dashboard/funds/plans/${planId.data}`;
   const pasted = form.get('transaction') ?? '';
   // A seed or private key pasted by mistake: said as such (never echoed, kept or logged), as the API refuses one.
@@ -112,7 +118,6 @@ export async function submitSignedPlanAction(posted: FormData): Promise<void> {
   }
   const transaction = PASTED_TRANSACTION.safeParse(pasted);
   if (!transaction.success) redirect(`${page}?notice=submit-invalid#submit`);
-  const db = await getDatabase();
   const ip = await clientAddress();
   try {
     await submitPlan(

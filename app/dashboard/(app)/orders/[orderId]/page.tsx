@@ -10,8 +10,9 @@ import { orderDetail } from '@/lib/dashboard';
 import type { OrderMispayment } from '@/lib/mispayments';
 import { formatUnits } from '@/lib/money';
 import { decimalsOf } from '@/lib/orders';
-import { listRefunds, refundablePayment, refundRates, refundWalletUri } from '@/lib/refunds';
+import { listRefunds, refundablePayment, refundPayWays, refundRates, refundWalletUri } from '@/lib/refunds';
 import { walletTransaction } from '@/lib/pay/wallet-request';
+import { findNetwork } from '@/lib/catalog';
 import { can } from '@/lib/users';
 import { cookies } from 'next/headers';
 import { z } from 'zod';
@@ -20,11 +21,11 @@ import { resendWebhook } from '../../actions';
 import { decideMispaidOrder, refundMispaidOrder } from './actions';
 import { ResentNotice } from '../../resent-notice';
 import { firstValues, type SearchParams } from '../../search-params';
-import { newestRefundPlan, refundFeeEstimate } from '@/lib/payouts';
+import { isFinalPlanStatus, newestRefundPlan, refundFeeEstimate } from '@/lib/payouts';
 import { PLAN_REFUSAL_COOKIE } from '../../funds/plan-cookie';
 import { claimLinksOf } from './claim-links';
 import { CLAIM_LINK_COOKIE } from './refund-cookie';
-import { RefundsSection } from './refunds-section';
+import { RefundsSection, WITH_REASON } from './refunds-section';
 import { StatusBadge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { CELL, DataTable } from '@/components/ui/table';
@@ -48,8 +49,7 @@ export default async function OrderPage({ params, searchParams }: Props) {
   const scope = { merchantId: session.merchantId, mode: session.mode };
   const refunds = await listRefunds(await getDatabase(), scope, { orderId: order.orderId, limit: 100, offset: 0 });
   const claimUrls = claimLinksOf((await cookies()).get(CLAIM_LINK_COOKIE)?.value);
-  const planRefusal =
-    refund === 'plan' || refund === 'transaction' ? (await cookies()).get(PLAN_REFUSAL_COOKIE)?.value : undefined;
+  const planRefusal = refund && WITH_REASON.has(refund) ? (await cookies()).get(PLAN_REFUSAL_COOKIE)?.value : undefined;
   const canRefund = can(session.role, 'refunds');
   const refundable = order.status !== 'pending' && order.received !== '0';
   // The form's three rates (an invoice's order) and the fee estimate, read only for who may refund.
@@ -75,12 +75,22 @@ export default async function OrderPage({ params, searchParams }: Props) {
               [r.id, await newestRefundPlan(await getDatabase(), session.merchantId, session.mode, r.id)] as const,
           ),
       )
-    ).flatMap(([id, plan]) => (plan ? [[id, { planId: plan.planId, status: plan.status }]] : [])),
+    ).flatMap(([id, plan]) =>
+      plan ? [[id, { planId: plan.planId, status: plan.status, open: !isFinalPlanStatus(plan.status) }]] : [],
+    ),
   );
-  // "Send with wallet": each ready EVM refund's exact transfer, for who may refund.
+  // How each refund may be paid now (lib/refunds' one rule): a refund an open plan pays offers no other way.
+  const ways = Object.fromEntries(
+    refunds.map((r) => {
+      const plan = refundPlans[r.id];
+      const facts = { ...r, openPlanId: plan?.open ? plan.planId : null };
+      return [r.id, refundPayWays(facts, findNetwork(r.network)?.family)] as const;
+    }),
+  );
+  // "Send with wallet": each EVM refund's exact transfer where it may be sent by hand, for who may refund.
   const wallets = Object.fromEntries(
     refunds.flatMap((r) => {
-      const uri = canRefund ? refundWalletUri(r, session.mode) : null;
+      const uri = canRefund && ways[r.id]!.byHand ? refundWalletUri(r, session.mode) : null;
       const transaction = uri && walletTransaction(uri);
       return transaction ? [[r.id, transaction]] : [];
     }),
@@ -170,6 +180,7 @@ export default async function OrderPage({ params, searchParams }: Props) {
         planRefusal={planRefusal}
         rates={rates}
         fee={fee}
+        ways={ways}
         wallets={wallets}
       />
 

@@ -64,8 +64,8 @@ const REFUSALS: Partial<Record<string, string>> = {
   RefundTransactionRefused: 'transaction',
   RefundNetworkUnavailable: 'node',
 };
-/** Refusals whose reason is lib's own sentence (what the chain showed), carried by cookie, never in the URL. */
-const SAID_BY_COOKIE = new Set(['plan', 'transaction']);
+/** Refusals whose reason is lib's own sentence (what the chain showed, the plan that pays the refund), carried by cookie, never in the URL. */
+const SAID_BY_COOKIE = new Set(['plan', 'transaction', 'state']);
 
 async function refusedOr<T>(page: string, work: () => Promise<T>): Promise<T> {
   try {
@@ -74,7 +74,7 @@ async function refusedOr<T>(page: string, work: () => Promise<T>): Promise<T> {
     const refusal = isDomainError(error) ? REFUSALS[error.kind] : isDatabaseBusy(error) ? 'busy' : undefined;
     if (!refusal) throw error;
     // A plan refused says why in lib/payouts' words (no treasury, no fee estimate), a transaction
-    // refused what the chain showed: kept out of the URL.
+    // refused what the chain showed, a state refused why (an open plan pays the refund): kept out of the URL.
     if (SAID_BY_COOKIE.has(refusal))
       (await cookies()).set(PLAN_REFUSAL_COOKIE, (error as Error).message, {
         ...PLAN_REFUSAL_COOKIE_OPTIONS,

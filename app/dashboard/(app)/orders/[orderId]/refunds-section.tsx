@@ -5,12 +5,14 @@
  * (a second person's: decision 082), and "Sent by hand" with a transaction id on a ready refund,
  * "Check again" on one sent so (decision 092). A claim link just made is shown once beside its
  * refund, each of several (decision 102). Plain forms: they work without JavaScript; a ready EVM
- * refund also offers "Send with wallet" beside its transaction id (decision 098).
+ * refund also offers "Send with wallet" beside its transaction id (decision 098). Each refund offers
+ * the ways lib/refunds' one rule allows (`ways`, decision 116): while an open plan pays it, neither
+ * "Sent by hand" nor "Send with wallet", and the fee rate field only where a plan takes one.
  */
 import Link from 'next/link';
 import { Amount, LINK, Mono, MUTED, Notice, Section, Time } from '@/components/dashboard/ui';
 import type { RefundResponse } from '@/lib/protocol';
-import type { RefundRates } from '@/lib/refunds';
+import type { RefundPayWays, RefundRates } from '@/lib/refunds';
 import {
   approveRefundAction,
   cancelRefundAction,
@@ -40,10 +42,7 @@ const OUTCOMES: Record<string, { tone: 'info' | 'error' | 'success'; text: strin
   rate: { tone: 'error', text: "No current rate is available now: use the invoice's rate or your own." },
   refused: { tone: 'error', text: 'This order cannot be refunded that way (still pending, or too many decimals).' },
   exceeds: { tone: 'error', text: 'That is more than is left to refund of what this order received.' },
-  state: {
-    tone: 'error',
-    text: "The refund's state no longer allows this (a refund is approved once, by someone other than who made it).",
-  },
+  state: { tone: 'error', text: "The refund's state does not allow this:" },
   unknown: { tone: 'error', text: 'No such refund or order.' },
   busy: { tone: 'error', text: 'The gateway is busy: try again.' },
   plan: { tone: 'error', text: 'The plan could not be prepared:' },
@@ -52,8 +51,8 @@ const OUTCOMES: Record<string, { tone: 'info' | 'error' | 'success'; text: strin
   node: { tone: 'error', text: "The network's node did not answer: try again shortly." },
 };
 const RATE = 'flex flex-col gap-1 rounded border border-line p-2 text-sm';
-/** Outcomes followed by lib's own reason (carried by cookie). */
-const WITH_REASON = new Set(['plan', 'transaction']);
+/** Outcomes followed by lib's own reason (carried by cookie: refund-actions.ts). */
+export const WITH_REASON: ReadonlySet<string> = new Set(['plan', 'transaction', 'state']);
 
 export function RefundsSection({
   orderId,
@@ -67,6 +66,7 @@ export function RefundsSection({
   planRefusal,
   rates,
   fee,
+  ways,
   wallets,
 }: {
   orderId: string;
@@ -78,14 +78,16 @@ export function RefundsSection({
   outcome: string | undefined;
   /** Claim links just made, by refund id, to share with the payer (each shown once, beside its refund). */
   claimUrls: ReadonlyMap<string, string>;
-  /** Each refund's newest plan, by refund id. */
-  plans: Readonly<Record<string, { planId: string; status: string }>>;
-  /** Why a plan or a transaction was just refused, in lib's words. */
+  /** Each refund's newest plan, by refund id; `open` while it may still pay it (prepared or broadcast). */
+  plans: Readonly<Record<string, { planId: string; status: string; open: boolean }>>;
+  /** Why a plan, a transaction or a change of state was just refused, in lib's words. */
   planRefusal: string | undefined;
   /** An invoice's order: the invoice's currency and its rate, the current rate (null: none now). */
   rates: RefundRates | null;
   /** The network fee of one refund at the node's estimate, in the coin; null without one. */
   fee: { amount: string; feeRate: string } | null;
+  /** How each refund may be paid now, by refund id (lib/refunds refundPayWays). */
+  ways: Readonly<Record<string, RefundPayWays>>;
   /** The browser wallet's transfer of each ready EVM refund (live mode), by refund id. */
   wallets: Readonly<Record<string, WalletTransaction>>;
 }) {
@@ -139,6 +141,13 @@ export function RefundsSection({
                     {`plan: ${plans[r.id]!.status}`}
                   </Link>
                 )}
+                {plans[r.id]?.open && r.state === 'ready' && (
+                  <span className="block" data-testid="open-plan">
+                    This plan pays the refund: sign it with the signer, and the refund follows its transaction. To pay
+                    it another way, cancel the refund first (its plan is discarded) and make a new one, and only if the
+                    plan was never signed.
+                  </span>
+                )}
               </td>
               <td className={CELL}>{r.address ? <Mono>{r.address}</Mono> : <span className={MUTED}>not yet</span>}</td>
               <td className={CELL}>
@@ -154,7 +163,7 @@ export function RefundsSection({
                 )}
                 {canRefund && (r.state === 'awaiting_address' || r.state === 'ready') && (
                   <span className="flex flex-wrap gap-2">
-                    {r.state === 'ready' && r.approval !== 'required' && (
+                    {ways[r.id]?.plan && (
                       <form action={planRefundAction} className="flex flex-wrap items-center gap-2">
                         <input type="hidden" name="orderId" value={orderId} />
                         <input type="hidden" name="refundId" value={r.id} />
@@ -162,16 +171,18 @@ export function RefundsSection({
                           <input type="checkbox" name="feeFromRefund" className="mr-1" />
                           fee from the refund
                         </label>
-                        <Label>
-                          Fee rate per vbyte (empty: the node’s estimate)
-                          <Input name="feeRate" inputMode="numeric" maxLength={10} autoComplete="off" />
-                        </Label>
+                        {ways[r.id]!.feeRate && (
+                          <Label>
+                            Fee rate per vbyte (empty: the node’s estimate)
+                            <Input name="feeRate" inputMode="numeric" maxLength={10} autoComplete="off" />
+                          </Label>
+                        )}
                         <Button type="submit" variant="secondary">
                           Prepare plan
                         </Button>
                       </form>
                     )}
-                    {r.state === 'ready' && r.approval !== 'required' && (
+                    {ways[r.id]?.byHand && (
                       <form action={completeRefundAction} className="flex flex-wrap items-end gap-2">
                         <input type="hidden" name="orderId" value={orderId} />
                         <input type="hidden" name="refundId" value={r.id} />

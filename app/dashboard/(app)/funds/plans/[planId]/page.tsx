@@ -12,7 +12,7 @@ import { findNetwork } from '@/lib/catalog';
 import { formatUnits } from '@/lib/money';
 import { collectionPlan, takesSubmission } from '@/lib/payouts';
 import type { EvmRefundPlan, SolanaRefundPlan, StoredAccountPlan } from '@/lib/protocol';
-import { can } from '@/lib/users';
+import { can, planPermission } from '@/lib/users';
 import { requirePage } from '../../../../session';
 import { submitSignedPlanAction } from '../../plan-actions';
 import { PLAN_REFUSAL_COOKIE } from '../../plan-cookie';
@@ -48,7 +48,8 @@ const NOTICE_PARAM = z.object({
  * One collection or refund plan (docs/collections.md): what it spends and pays, its status as the
  * watcher moves it, and the files to sign on the merchant's own machine: the plan `npm run signer`
  * reads, and the bare PSBT for a wallet that signs PSBTs. Any dashboard user sees it; an owner or
- * admin may paste a Bitcoin or litecoin plan's signed transaction back (docs/decisions/109).
+ * admin may paste a Bitcoin or litecoin plan's signed transaction back (docs/decisions/109): a
+ * collection's with the `settings` permission, a refund's with `refunds` (docs/decisions/116).
  */
 export default async function PlanPage({
   params,
@@ -126,7 +127,10 @@ export default async function PlanPage({
         { format: 'psbt', name: `plan-${plan.planId}.psbt`, use: ' (BIP 174 version 0) for a wallet that signs PSBTs' },
       ]}
       submit={
-        takesSubmission(plan) && plan.status === 'prepared' && !plan.acceptedAt && can(session.role, 'settings') ? (
+        takesSubmission(plan) &&
+        plan.status === 'prepared' &&
+        !plan.acceptedAt &&
+        can(session.role, planPermission(plan.kind)) ? (
           <SubmitForm planId={plan.planId} />
         ) : null
       }
