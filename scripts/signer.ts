@@ -35,7 +35,7 @@ import {
   type Signed,
 } from './signer/sign-plan';
 import { solanaPrivateKeyOfSeed, solanaWalletOfPrivateKey } from '../lib/chains/solana/transactions';
-import { solanaRefundPlanSchema } from '../lib/protocol';
+import { solanaRefundPlanSchema, type TronRefundPlan } from '../lib/protocol';
 import { signAndSendSolanaRefund, solanaNode, solanaSignerConfigSchema } from './signer/solana';
 import { ledgerSchema, type RefundLedger } from './signer/refunds';
 import { signTronPlan, tronPlanOf, tronSignerConfigSchema } from './signer/tron';
@@ -44,6 +44,7 @@ import { evmSignerConfigSchema, signEvmPlanText } from './signer/sign-evm';
 import { apiKeyFileSchema, readPlan, type GatewayClient, type PlanAsked } from './signer/api';
 import { answerRefusals, signAndSubmit, submitSigned } from './signer/from-api';
 import { evmRefundPlanOf, nodePaymentReader, signEvmRefundPlan } from './signer/sign-evm-refund';
+import { nodeTronPaymentReader, signTronRefundPlan, tronRefundPlanOf } from './signer/sign-tron-refund';
 
 const USAGE = `usage: npm run signer -- sign --plan PLAN.json --config SIGNER.json [--seed-file FILE] [--out FILE] [--yes]
        npm run signer -- sign --from-api URL --plan-id ID --api-key KEY.json --config SIGNER.json [...]
@@ -58,7 +59,8 @@ const USAGE = `usage: npm run signer -- sign --plan PLAN.json --config SIGNER.js
                "refundDailyCap"?, "ledger"?}; for an EVM network {"family": "evm", "network",
                "chainId", "treasury", "tokens", "gasPayerPath"?, "maxGasPayerSpend", and for
                refunds "treasuryPath", "node": {"url"}, "refundDailyCaps": {"USDT": "500"}, "ledger"?}; for Tron
-               {"network": "tron", "chain", "treasury", "tokens", "maxBurn", "resourcePath"?}; for
+               {"network": "tron", "chain", "treasury", "tokens", "maxBurn", "resourcePath"?; for refunds
+               "treasuryPath", "node": {"url", "apiKey"?}, "refundDailyCaps": {"TRX": "500"}, "ledger"?}; for
                Solana refunds {"network": "solana", "rpc", "refundDailyCaps", "account"?,
                "keypairFile"?, "ledger"?}: the payment is read, the blockhash taken and the signed
                transaction sent through "rpc", your own node
@@ -113,6 +115,8 @@ async function main(): Promise<number> {
   }
   if ((planJson as { format?: unknown } | null)?.format === 'solana')
     return signSolana(args, planJson, configFile, configJson);
+  const tronRefund = tronRefundPlanOf(planJson);
+  if (tronRefund) return signTronRefund(args, tronRefund, planText, configFile, configJson, api);
   const tronPlan = tronPlanOf(planJson);
   if (tronPlan) {
     const tronConfig = tronSignerConfigSchema.safeParse(configJson);
@@ -327,6 +331,62 @@ async function signEvm(
     },
   };
   const sign = () => signEvmRefundPlan(refundPlan, config, root, io);
+  if (api) {
+    const { submitted } = await submitSigned(api.client, api.asked, planText, sign, io);
+    console.error(`submitted: the gateway's node took transaction ${submitted.txid} (plan ${submitted.status})`);
+    return 0;
+  }
+  const { signed, ledgerEntry } = await sign();
+  if (ledgerEntry) io.keepLedger({ refunds: [...ledger.refunds, ledgerEntry] });
+  io.onSigned(signed);
+  return 0;
+}
+
+/**
+ * A Tron refund plan (docs/decisions/115; from a file, or read through the API and submitted back):
+ * its signed transaction as JSON, the refund kept in the ledger first.
+ */
+async function signTronRefund(
+  args: string[],
+  plan: TronRefundPlan,
+  planText: string,
+  configFile: string,
+  configJson: unknown,
+  api: { client: GatewayClient; asked: PlanAsked } | undefined,
+): Promise<number> {
+  const parsed = tronSignerConfigSchema.safeParse(configJson);
+  if (!parsed.success) {
+    console.error(`${configFile}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    return 2;
+  }
+  const config = parsed.data;
+  const ledgerFile = config.ledger
+    ? path.resolve(path.dirname(configFile), config.ledger)
+    : path.join(path.dirname(configFile), 'signer-ledger.json');
+  const ledger: RefundLedger = fs.existsSync(ledgerFile)
+    ? ledgerSchema.parse(JSON.parse(fs.readFileSync(ledgerFile, 'utf8')))
+    : { refunds: [] };
+  const seedFile = option(args, '--seed-file');
+  const phrase = seedFile ? fs.readFileSync(seedFile, 'utf8') : await ask('Seed phrase (BIP 39): ', true);
+  const root = rootOfPhrase(phrase);
+  const out = option(args, '--out');
+  const io = {
+    ledger,
+    ...(config.node && { readPayment: nodeTronPaymentReader(config.node) }),
+    confirm: async (summary: string) => {
+      console.error(summary);
+      if (args.includes('--yes')) return true;
+      return /^y(es)?$/i.test((await ask('Sign this refund? (yes/no) ')).trim());
+    },
+    // The ledger holds the refund before the transaction leaves this program: a refund signed is counted, broadcast or not.
+    keepLedger: (next: RefundLedger) =>
+      fs.writeFileSync(ledgerFile, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 }),
+    onSigned: (signed: Signed) => {
+      writeOut(args, signed);
+      console.error(`signed: transaction ${signed.txid}${out ? ` written to ${out}` : ''}`);
+    },
+  };
+  const sign = () => signTronRefundPlan(plan, config, root, io);
   if (api) {
     const { submitted } = await submitSigned(api.client, api.asked, planText, sign, io);
     console.error(`submitted: the gateway's node took transaction ${submitted.txid} (plan ${submitted.status})`);

@@ -8,6 +8,9 @@
  * scans, the Funds report falling by what was collected. Then a merchant without stake (TRX
  * burned, shown before signing; the fund the transfer burned off the TRX line, decision 117), the plans a gateway could rewrite, refused by the signer, and TRX
  * itself: each address's balance less what its sweep burns, swept by its own key (docs/decisions/113).
+ * Last, refunds by plans (docs/decisions/115): a TRX and a USDT refund prepared through the API from
+ * the treasury, read by the signer's own code through the API, checked on the fake node as its own,
+ * signed with the treasury's key, submitted, and the refunds sent then confirmed as the watcher scans.
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -33,12 +36,17 @@ import type { Database } from '@/lib/db/client';
 import { bandwidthOf } from '@/lib/chains/tron/costs';
 import { formatUnits, parseUnits } from '@/lib/money';
 import { broadcastTronPlan, prepareTronCollection, setFeePayer, setTreasury, settleTronPlan } from '@/lib/payouts';
-import { tronCollectionPlanSchema, type TronCollectionPlan } from '@/lib/protocol';
+import { tronCollectionPlanSchema, tronRefundPlanSchema, type TronCollectionPlan } from '@/lib/protocol';
 import { createKey } from '@/lib/merchants';
+import { confirmClaim, makeRefund } from '@/lib/refunds';
+import { readPlan, type GatewayClient } from '../scripts/signer/api';
+import { submitSigned } from '../scripts/signer/from-api';
+import type { RefundLedger } from '../scripts/signer/refunds';
+import { nodeTronPaymentReader, signTronRefundPlan, tronRefundPlanOf } from '../scripts/signer/sign-tron-refund';
 import { SignerRefusal } from '@/lib/chains/utxo/transactions';
 import { signTronPlan, tronSignerConfigSchema } from '../scripts/signer/tron';
-import { callInProcess, useDatabaseForApi } from './support/api-in-process';
-import { createOrder } from './support/chain';
+import { callInProcess, inProcessFetch, useDatabaseForApi } from './support/api-in-process';
+import { createOrder, orderRow } from './support/chain';
 import { expectDocumented } from './support/contract';
 import { randomTronAccount, type FakeTronNode } from './support/fake-tron-node';
 import { watchLive, withLiveNetwork } from './support/live';
@@ -457,5 +465,135 @@ describe('tron collections on the fake java-tron node', () => {
     const units = (line: { total: string } | undefined) =>
       line ? (parseUnits(line.total, 6) as { value: bigint }).value : 0n;
     expect(units(before) - units(await trxLine())).toBe(43n * TRX);
+  });
+
+  it('refunds by plans: TRX and USDT from the treasury, checked on the node, signed, submitted, sent and confirmed', async () => {
+    const TREASURY_PATH = "m/44'/195'/2'/0/0";
+    const refundTreasury = tronAddress(root.derive(TREASURY_PATH).publicKey!);
+    await setTreasury(db, { merchantId: merchant.merchantId, network: 'tron', mode: 'live', address: refundTreasury });
+    node.fund(refundTreasury, 100n * TRX);
+    node.sendToken(USDT, payer, refundTreasury, 50_000_000n);
+    const trxOrder = await createOrder(db, merchant.live, { currency: 'TRX', network: 'tron', amount: '10' });
+    node.sendTrx(payer, trxOrder.address, 10n * TRX);
+    const usdtOrder = await createOrder(db, merchant.live, { currency: 'USDT', network: 'tron', amount: '30' });
+    node.sendToken(USDT, payer, usdtOrder.address, 30_000_000n);
+    node.mine(CONFIRMATIONS);
+    await watchLive(db, adapter);
+    expect((await orderRow(db, trxOrder.id)).status).toBe('processed');
+
+    useDatabaseForApi(db);
+    const planner = await createKey(db, merchant.merchantId, 'live', {
+      name: 'Refunds',
+      scopes: ['read-only', 'signing-plans'],
+    });
+    const scope = { merchantId: merchant.merchantId, mode: 'live' as const };
+    const refundee = randomTronAccount();
+    const attacker = randomTronAccount();
+    async function claimedRefund(orderId: string, amount: bigint) {
+      const made = await makeRefund(db, scope, {
+        target: { kind: 'order', id: orderId },
+        amount,
+        createdBy: 'user:test',
+        now: new Date(),
+      });
+      const token = made.claimUrl.slice(made.claimUrl.lastIndexOf('/') + 1);
+      await confirmClaim(db, token, { address: refundee, tag: '' }, new Date());
+      return made.refund.id;
+    }
+    const refundOf = async (id: string) =>
+      (
+        await db.query<{ state: string; txid: string | null }>('select state, txid from refunds where id = $1', [id])
+      )[0];
+    const config = tronSignerConfigSchema.parse({
+      ...signerConfig(),
+      treasury: refundTreasury,
+      treasuryPath: TREASURY_PATH,
+      node: { url: node.url, apiKey: 'k' },
+      refundDailyCaps: { TRX: '100', USDT: '100' },
+    });
+    let ledger: RefundLedger = { refunds: [] };
+    /** The gateway as the signer reaches it, in this process; `rewrite` plays attacker on the plan it answers. */
+    const client = (rewrite?: (plan: { refund: { destination: string } }) => void): GatewayClient => ({
+      baseUrl: 'http://gateway.test',
+      key: planner,
+      fetch: async (input, init) => {
+        const answer = await inProcessFetch(input, init);
+        if (!rewrite || !String(input).endsWith('/refund-plans/get')) return answer;
+        const body = await answer.json();
+        rewrite(body.response);
+        return new Response(JSON.stringify(body), { status: answer.status });
+      },
+    });
+    /** `npm run signer -- sign --from-api URL --refund-id ID` in process: read, check, sign, keep the ledger, submit. */
+    async function signFromApi(refundId: string, gateway: GatewayClient) {
+      const asked = { kind: 'refund' as const, refundId };
+      const planText = await readPlan(gateway, asked);
+      const sign = () =>
+        signTronRefundPlan(tronRefundPlanOf(JSON.parse(planText))!, config, root, {
+          ledger,
+          readPayment: nodeTronPaymentReader(config.node!),
+          confirm: async () => true,
+        });
+      return submitSigned(gateway, asked, planText, sign, { ledger, keepLedger: (next) => (ledger = next) });
+    }
+
+    // TRX: 4 of the 10 paid, to an address that is no account yet (the transfer creates it).
+    const trxRefund = await claimedRefund(trxOrder.id, 4n * TRX);
+    const prepared = await callInProcess('refund-plans/prepare', { refundId: trxRefund }, planner);
+    expectDocumented('refund-plans/prepare', { ...prepared, headers: new Headers() });
+    const plan = tronRefundPlanSchema.parse(prepared.body.response);
+    expect(plan).toMatchObject({ format: 'tron', currency: 'TRX', token: null, treasury: refundTreasury });
+    // The treasury pays the two account creation fees at the node's prices: the refundee is no account yet.
+    const creation =
+      node.chainParameters.get('getCreateNewAccountFeeInSystemContract')! +
+      node.chainParameters.get('getCreateAccountFee')!;
+    expect(plan.transaction).toMatchObject({ feeLimit: '0', burn: String(creation) });
+    expect(plan.refund.payment.transfers).toEqual([
+      expect.objectContaining({ address: trxOrder.address, path: expect.stringMatching(/^m\/44'\/195'\/0'\/0\/\d+$/) }),
+    ]);
+
+    // The gateway playing attacker: the claim it answers names another address than its transaction pays.
+    await expect(
+      signFromApi(
+        trxRefund,
+        client((answered) => {
+          answered.refund.destination = attacker;
+        }),
+      ),
+    ).rejects.toThrow(`not a transfer of ${4n * TRX} sun to ${attacker}`);
+    expect(ledger.refunds).toEqual([]);
+
+    const { signed, submitted } = await signFromApi(trxRefund, client());
+    expect(submitted).toMatchObject({ planId: plan.planId, kind: 'refund', status: 'prepared', txid: plan.txid });
+    expect(ledger.refunds).toEqual([
+      expect.objectContaining({ refundId: trxRefund, txid: signed.txid, currency: 'TRX' }),
+    ]);
+    const got = await callInProcess('refund-plans/get', { refundId: trxRefund }, planner);
+    expectDocumented('refund-plans/get', { ...got, headers: new Headers() });
+    expect(got.body.response).toMatchObject({ status: 'prepared', acceptedAt: expect.any(String) });
+    expect(node.account(refundee)!.balance).toBe(4n * TRX);
+
+    // USDT: transfer(refundee, 12) on the token, its fee limit the energy the node estimates at its price.
+    const usdtRefund = await claimedRefund(usdtOrder.id, 12_000_000n);
+    const usdtPlan = tronRefundPlanSchema.parse(
+      (await callInProcess('refund-plans/prepare', { refundId: usdtRefund }, planner)).body.response,
+    );
+    expect(usdtPlan).toMatchObject({ currency: 'USDT', token: { contract: USDT, decimals: 6 } });
+    expect(BigInt(usdtPlan.transaction.feeLimit)).toBeGreaterThan(0n);
+    const usdtSigned = await signFromApi(usdtRefund, client());
+    expect(node.tokenBalance(USDT, refundee)).toBe(12_000_000n);
+
+    node.mine(1);
+    await watchLive(db, adapter);
+    expect(await refundOf(trxRefund)).toEqual({ state: 'sent', txid: signed.txid });
+    node.mine(CONFIRMATIONS - 1);
+    await watchLive(db, adapter);
+    expect(await refundOf(trxRefund)).toEqual({ state: 'confirmed', txid: signed.txid });
+    expect(await refundOf(usdtRefund)).toEqual({ state: 'confirmed', txid: usdtSigned.signed.txid });
+    const events = await db.query<{ type: string }>('select type from events where object_id = $1 order by position', [
+      usdtRefund,
+    ]);
+    expect(events.map((e) => e.type)).toEqual(expect.arrayContaining(['refund.sent', 'refund.confirmed']));
+    expect((await orderRow(db, usdtOrder.id)).status).toBe('processed');
   });
 });

@@ -12,7 +12,8 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, expect, it } from 'vitest';
 import { faucetAddress } from '@/lib/chains/sandbox';
 import { buildEvmCollectionPlan, evmRefundTransaction } from '@/lib/chains/evm/transactions';
-import { evmRefundPlanSchema } from '@/lib/protocol';
+import { buildTransaction, tronAddressOfBytes, tronRefundContract } from '@/lib/chains/tron/transactions';
+import { evmRefundPlanSchema, tronRefundPlanSchema } from '@/lib/protocol';
 import { broadcast, mine, testAccountXpub } from '@/lib/chains';
 import { deriveAddress } from '@/lib/chains/derivation';
 import { feePayerOf, prepareCollection, setTreasury } from '@/lib/payouts';
@@ -305,6 +306,68 @@ it("shows a plan with its files to the merchant's users, and to nobody else", as
     ...refundPlan,
     status: 'prepared',
     txid: null,
+    reason: null,
+    acceptedAt: null,
+  });
+
+  // A Tron refund plan (docs/decisions/115), once the EVM one is stale: the refund, the TRX its fee burns, its id.
+  await gateway.db.query(`update collection_plans set status = 'stale' where id = $1`, [refundPlan.planId]);
+  const tronPayer = tronAddressOfBytes(Uint8Array.of(0x41, ...new Uint8Array(20).fill(0xa1)));
+  const tronTreasury = tronAddressOfBytes(Uint8Array.of(0x41, ...new Uint8Array(20).fill(7)));
+  const ref = { height: 10, id: 'cd'.repeat(32), timestamp: Date.now() };
+  const built = buildTransaction(
+    ref,
+    tronRefundContract({ treasury: tronTreasury, destination: tronPayer, token: null, amount: 4_000_000n }),
+    { expiration: ref.timestamp + 3_600_000, timestamp: ref.timestamp },
+  );
+  const tronPlan = {
+    ...refundPlan,
+    planId: randomUUID(),
+    format: 'tron',
+    network: 'tron',
+    chain: 'mainnet',
+    currency: 'TRX',
+    treasury: tronTreasury,
+    transaction: {
+      ...built,
+      feeLimit: '0',
+      burn: '1200000',
+      expiresAt: new Date(ref.timestamp + 3_600_000).toISOString(),
+    },
+    refund: {
+      ...refundPlan.refund,
+      amount: '4',
+      pays: '4',
+      destination: tronPayer,
+      payment: { transfers: [{ txHash: 'ab'.repeat(32), address: tronPayer, path: "m/44'/195'/0'/0/1" }] },
+    },
+  };
+  delete (tronPlan as { chainId?: number }).chainId;
+  await gateway.db.query(
+    `insert into collection_plans (id, merchant_id, mode, network, currency, treasury, format, kind, refund_id, refund, fee_rate, total, fee, sent, txid, body)
+     values ($1, $2, 'test', 'tron', 'TRX', $3, 'tron', 'refund', $4, $5::jsonb, 0, 4000000, 0, 4000000, $6, $7::jsonb)`,
+    [
+      tronPlan.planId,
+      merchant.merchantId,
+      tronTreasury,
+      refundId,
+      JSON.stringify(tronPlan.refund),
+      built.txID,
+      JSON.stringify(tronPlan),
+    ],
+  );
+  const tronShown = unescape(await page(`/dashboard/funds/plans/${tronPlan.planId}`, viewer));
+  expect(tronShown).toContain('Refund plan');
+  expect(tronShown).toContain(tronPayer);
+  expect(tronShown).toContain('Fee burned, about');
+  expect(tronShown).toContain(built.txID);
+  const tronFile = await fetch(`${gateway.baseUrl}/dashboard/funds/plans/${tronPlan.planId}/file?format=plan`, {
+    headers: { cookie: viewer },
+  });
+  expect(tronRefundPlanSchema.parse(await tronFile.json())).toEqual({
+    ...tronPlan,
+    status: 'prepared',
+    txid: built.txID,
     reason: null,
     acceptedAt: null,
   });

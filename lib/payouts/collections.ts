@@ -68,19 +68,23 @@ import {
   type EvmRefundPlan,
   type SolanaRefundPlan,
   type StoredAccountPlan,
+  type TronRefundPlan,
 } from '../protocol';
 import { publishEvents } from '../webhooks';
 import { isAccountPlanNetwork, prepareAccountCollection, storedAccountPlan } from './account-collections';
 import { CollectionRefused } from './errors';
 import { storedEvmRefundPlan } from './evm-refund-plans';
+import { storedTronRefundPlan } from './tron-refund-plans';
 import { SENT_BY_A_GAS_PAYER } from './gas-left';
 import {
   decideAccountPlan,
   decideEvmRefundPlan,
   decidePlan,
+  decideTronRefundPlan,
   isFinalPlanStatus,
   type EvmRefundSighting,
   type PlanDecision,
+  type TronStepSighting,
 } from './lifecycle';
 import { treasuryOf } from './treasury';
 import { spendBurnedFunds } from './plan-burns';
@@ -599,8 +603,8 @@ const PLAN_INPUT_ROWS = statement<
   where ${collectionPlanInputs.planId} = ${param('planId')}
   order by ${chainTransfers.blockHeight}, ${chainTransfers.txHash}, ${chainTransfers.outputIndex}`);
 
-/** A plan as it is kept, of each family: Bitcoin-family PSBT or raw, EVM or Tron collection, EVM or Solana refund. */
-export type StoredPlan = MoneyOutPlan | StoredAccountPlan | EvmRefundPlan | SolanaRefundPlan;
+/** A plan as it is kept, of each family: Bitcoin-family PSBT or raw, EVM or Tron collection, EVM, Solana or Tron refund. */
+export type StoredPlan = MoneyOutPlan | StoredAccountPlan | EvmRefundPlan | SolanaRefundPlan | TronRefundPlan;
 
 /** A plan of the merchant and mode (a collection or a refund), as the signer reads it; null when it is not the caller's. */
 export async function collectionPlan(
@@ -613,6 +617,7 @@ export async function collectionPlan(
   if (!row) return null;
   if (row.format === 'evm' && row.kind === 'refund') return storedEvmRefundPlan(row);
   if (row.format === 'solana') return storedSolanaRefundPlan(row);
+  if (row.format === 'tron' && row.kind === 'refund') return storedTronRefundPlan(row);
   if (row.format !== 'psbt') return storedAccountPlan(row);
   const inputs = await PLAN_INPUT_ROWS.run(db, { planId: id });
   const network = networkFor(mode, row.network);
@@ -670,7 +675,8 @@ const OPEN_PLANS = statement<
   Pick<PlanRow, 'id' | 'status' | 'txid' | 'refund_id' | 'format'> & { expires_at: string | null },
   { network: string; mode: Mode }
 >(
-  sql`select ${columnsOf(collectionPlans, ['id', 'status', 'txid', 'refund_id', 'format'])}, ${collectionPlans.body}->>'expiresAt' as expires_at
+  sql`select ${columnsOf(collectionPlans, ['id', 'status', 'txid', 'refund_id', 'format'])},
+      coalesce(${collectionPlans.body}->>'expiresAt', ${collectionPlans.body}->'transaction'->>'expiresAt') as expires_at
     from ${collectionPlans}
     where ${collectionPlans.network} = ${param('network')} and ${collectionPlans.mode} = ${param('mode')} and ${collectionPlans.status} in ('prepared', 'broadcast')`,
 );
@@ -790,6 +796,8 @@ export interface CollectionStep {
   noncesUsed?: ReadonlySet<string>;
   /** EVM: what the node says of each open refund plan's transaction (./evm-refund-plans.ts `evmRefundSightings`); one left out stays. */
   evmRefunds?: ReadonlyMap<string, EvmRefundSighting>;
+  /** Tron: each open refund plan's transaction in a block, or not (./tron-refund-plans.ts `tronRefundSightings`); one left out stays. */
+  tronRefunds?: ReadonlyMap<string, TronStepSighting | null>;
   /** Solana: what the receiving wallets sent in the blocks scanned (ChainAdapter.scan `outgoing`). */
   outgoing?: readonly ChainTransfer[];
   /** The chain time the step scanned to: a Solana refund plan not seen by its `expiresAt` is stale after it. */
@@ -839,12 +847,23 @@ export async function settleCollections(
   const plans = await OPEN_PLANS.run(tx, { network: network.name, mode });
   const changes: PlanChange[] = [];
   for (const plan of plans) {
-    if (plan.format === 'evm' && plan.refund_id !== null) {
-      // An EVM refund plan spends no deposits: its transaction's receipt and the treasury's nonce move it.
-      const seen = step.evmRefunds?.get(plan.id);
-      if (!seen) continue;
+    if ((plan.format === 'evm' || plan.format === 'tron') && plan.refund_id !== null) {
+      // An account chain's refund plan spends no deposits: what the node says of its transaction moves it.
       const required = requiredConfirmations(mode, network);
-      const decision = decideEvmRefundPlan(plan, seen, tipHeight, required);
+      let decision: PlanDecision;
+      let minedAt: number | null;
+      if (plan.format === 'evm') {
+        const seen = step.evmRefunds?.get(plan.id);
+        if (!seen) continue;
+        decision = decideEvmRefundPlan(plan, seen, tipHeight, required);
+        minedAt = seen.mined?.height ?? null;
+      } else {
+        if (!step.tronRefunds?.has(plan.id)) continue;
+        const seen = step.tronRefunds.get(plan.id) ?? null;
+        const expired = plan.expires_at !== null && step.now.getTime() > Date.parse(plan.expires_at);
+        decision = decideTronRefundPlan(plan, seen, expired, tipHeight, required);
+        minedAt = seen?.height ?? null;
+      }
       if (decision.status === plan.status) continue;
       await movePlan(tx, plan.id, decision);
       changes.push({
@@ -853,7 +872,7 @@ export async function settleCollections(
         to: decision.status,
         txid: decision.txid,
         refundId: plan.refund_id,
-        confirmations: seen.mined ? tipHeight - seen.mined.height + 1 : 0,
+        confirmations: minedAt === null ? 0 : tipHeight - minedAt + 1,
         required,
       });
       continue;

@@ -4,6 +4,7 @@ import {
   decideEvmRefundPlan,
   decidePlan,
   decideSolanaRefundPlan,
+  decideTronRefundPlan,
   decideTronStep,
   solanaPlanSighting,
   tronPlanStatus,
@@ -204,6 +205,32 @@ describe('EVM refund plan lifecycle (docs/decisions/112)', () => {
   });
   it('a final plan stays', () => {
     expect(decide('confirmed', taken)).toEqual({ status: 'confirmed', txid: hash, reason: null });
+  });
+});
+
+describe('Tron refund plan lifecycle (docs/decisions/115)', () => {
+  const id = 'd'.repeat(64);
+  const mined = (height: number, success = true) => ({ height, success, reason: success ? null : 'REVERT' });
+  const decide = (
+    status: 'prepared' | 'broadcast' | 'confirmed',
+    seen: Parameters<typeof decideTronRefundPlan>[1],
+    expired = false,
+  ) => decideTronRefundPlan({ status, txid: id }, seen, expired, 100, 3);
+  it('prepared until its id is in a block; broadcast, then confirmed with the confirmations, keeping its id', () => {
+    expect(decide('prepared', null)).toEqual({ status: 'prepared', txid: id, reason: null });
+    expect(decide('prepared', mined(99))).toEqual({ status: 'broadcast', txid: id, reason: null });
+    expect(decide('broadcast', mined(98))).toEqual({ status: 'confirmed', txid: id, reason: null });
+  });
+  it('failed when its transaction failed on chain, or was in no block by its expiration; a final plan stays', () => {
+    expect(decide('prepared', mined(99, false))).toMatchObject({
+      status: 'failed',
+      reason: expect.stringMatching(/REVERT/),
+    });
+    expect(decide('prepared', null, true)).toMatchObject({
+      status: 'failed',
+      reason: expect.stringMatching(/expired/),
+    });
+    expect(decide('confirmed', null, true)).toEqual({ status: 'confirmed', txid: id, reason: null });
   });
 });
 

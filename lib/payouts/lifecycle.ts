@@ -100,6 +100,24 @@ export function decideTronStep(
   return { status: confirmations >= requiredConfirmations ? 'confirmed' : 'broadcast', reason: null };
 }
 
+/**
+ * A Tron refund plan's next status from its one transaction's result on the node (docs/decisions/115;
+ * its id is known when prepared): in a block and successful is `broadcast`, with the network's
+ * confirmations `confirmed`; failed on chain is `failed`; not in a block by its expiration is
+ * `failed` (java-tron takes it no more). A plan failed from `prepared` never paid: its refund stays
+ * ready. A final plan stays as it is.
+ */
+export function decideTronRefundPlan(
+  plan: { status: PlanStatus; txid: string | null },
+  seen: TronStepSighting | null,
+  expired: boolean,
+  tipHeight: number,
+  requiredConfirmations: number,
+): PlanDecision {
+  const next = decideTronStep({ status: plan.status, reason: null }, seen, expired, tipHeight, requiredConfirmations);
+  return { status: next.status, txid: plan.txid, reason: next.reason };
+}
+
 /** A Tron plan's status from its steps': failed if one failed, confirmed when all are, broadcast once one is in a block. */
 export function tronPlanStatus(steps: readonly { status: PlanStatus }[]): PlanStatus {
   if (steps.some((s) => s.status === 'failed' || s.status === 'stale')) return 'failed';

@@ -1,7 +1,7 @@
 import 'server-only';
 /**
  * Refund plans: `prepareRefundPlan` sends each network family to its planner (EVM:
- * ./evm-refund-plans.ts, docs/decisions/112). Those of the Bitcoin-family networks
+ * ./evm-refund-plans.ts, docs/decisions/112; Tron: ./tron-refund-plans.ts, 115). Those of the Bitcoin-family networks
  * (docs/decisions/081): one transaction that pays one
  * refund to the address its payer confirmed, from the merchant's deposit outputs (the refunded
  * payment's own first), with the change to the treasury. The plan carries the payment as the
@@ -40,6 +40,7 @@ import {
 import { CollectionRefused } from './errors';
 import { prepareEvmRefundPlan } from './evm-refund-plans';
 import { prepareSolanaRefundPlan } from './solana-refund-plans';
+import { prepareTronRefundPlan } from './tron-refund-plans';
 import { treasuryOf } from './treasury';
 
 /** The refund a plan pays, as lib/refunds knows it. */
@@ -93,7 +94,8 @@ export const DEPOSIT_PAYMENT = statement<
 
 /**
  * Prepares the plan that pays `request`'s refund, by its network's family: EVM
- * (./evm-refund-plans.ts), Solana (./solana-refund-plans.ts), else the Bitcoin family. Refused
+ * (./evm-refund-plans.ts), Solana (./solana-refund-plans.ts), Tron (./tron-refund-plans.ts), else
+ * the Bitcoin family. Refused
  * (CollectionRefused) when an open plan pays the refund already, and as each family's planner says.
  */
 export async function prepareRefundPlan(
@@ -107,6 +109,7 @@ export async function prepareRefundPlan(
   // The one place a refund plan's family is chosen.
   if (network?.family === 'evm') return prepareEvmRefundPlan(db, network, request, write);
   if (network?.family === 'solana') return prepareSolanaRefundPlan(db, network, request, write);
+  if (network?.family === 'tron') return prepareTronRefundPlan(db, network, request, write);
   return prepareUtxoRefundPlan(db, request, write);
 }
 

@@ -9,8 +9,9 @@ import 'server-only';
  * transaction of no plan the same way (`npm run sandbox -- broadcast-raw`).
  */
 import { base64, hex } from '@scure/base';
-import { collectionNodeFor, evmCollectionNode, liveChainConfig, networkFor } from '../chains';
+import { collectionNodeFor, evmCollectionNode, liveChainConfig, networkFor, tronCollectionNode } from '../chains';
 import { EvmSubmissionRefusal, checkEvmRefundSubmission } from '../chains/evm/transactions';
+import { TronSubmissionRefusal, checkTronRefundSubmission } from '../chains/tron/transactions';
 import {
   checkSubmission,
   isUtxoCoin,
@@ -20,7 +21,7 @@ import {
 } from '../chains/utxo/transactions';
 import { bare, collectionPlans, param, sql, statement, type Database } from '../db';
 import { NotFound } from '../errors';
-import type { EvmRefundPlan, Mode, MoneyOutPlan, PlanSubmitted } from '../protocol';
+import type { EvmRefundPlan, Mode, MoneyOutPlan, PlanSubmitted, TronRefundPlan } from '../protocol';
 import { collectionPlan, type PlanWrite, type StoredPlan } from './collections';
 import { CollectionRefused } from './errors';
 
@@ -68,6 +69,7 @@ export async function submitPlan(db: Database, request: SubmitPlan, write: PlanW
   if (!plan) throw new NotFound('Plan', request.id);
   if (plan.status !== 'prepared')
     throw new CollectionRefused(`plan ${plan.planId} takes no transaction: ${WHY_NOT_PREPARED[plan.status]}`);
+  if (plan.kind === 'refund' && plan.format === 'tron') return submitTronRefund(db, request, plan, write);
   if ('transaction' in plan) return submitEvmRefund(db, request, plan, write);
   // EVM collection and Tron plans are signed transactions the merchant's signer broadcasts itself.
   if (!takesSubmission(plan))
@@ -171,6 +173,43 @@ async function submitEvmRefund(
       throw new CollectionRefused(
         `the ${plan.network} node refused the transaction: ${(error as Error).message.split('\n')[0]}`,
       );
+  }
+  await db.transaction(async (tx) => {
+    await RECORD_TXID.run(tx, { id: plan.planId, txid: checked.txid });
+    await write.within?.(tx, plan.planId);
+  });
+  return { planId: plan.planId, kind: plan.kind, status: plan.status, txid: checked.txid };
+}
+
+/**
+ * A Tron refund plan's signed transaction (docs/decisions/115): taken only when its raw_data is the
+ * plan's byte for byte and its signature recovers the treasury, then handed to the tron node; its
+ * acceptance is recorded with the caller's writes, and the watcher follows it by its id.
+ */
+async function submitTronRefund(
+  db: Database,
+  request: SubmitPlan,
+  plan: TronRefundPlan,
+  write: PlanWrite,
+): Promise<PlanSubmitted> {
+  if (request.transaction === undefined)
+    throw new CollectionRefused('a Tron refund plan takes its signed transaction (hex), not a PSBT');
+  let checked;
+  try {
+    checked = checkTronRefundSubmission(plan.transaction, plan.treasury, request.transaction);
+  } catch (error) {
+    if (error instanceof TronSubmissionRefusal) throw new CollectionRefused(error.message);
+    throw error;
+  }
+  const cfg = liveChainConfig(plan.network);
+  if (request.mode !== 'live' || !cfg)
+    throw new CollectionRefused(`${plan.network} has no node configured to broadcast to`);
+  try {
+    await tronCollectionNode(cfg).broadcast(checked.hex);
+  } catch (error) {
+    // Taken before (a replay of a transaction the node knows) is not a refusal: the nonce check of the request is.
+    if (!/DUP_TRANSACTION_ERROR/.test((error as Error).message ?? ''))
+      throw new CollectionRefused((error as Error).message.split('\n')[0]!);
   }
   await db.transaction(async (tx) => {
     await RECORD_TXID.run(tx, { id: plan.planId, txid: checked.txid });

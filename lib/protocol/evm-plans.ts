@@ -21,6 +21,7 @@ import {
   planRefundSchema,
   refundPlanSchema,
   tronCollectionPlanSchema,
+  tronRefundPlanSchema,
 } from './plans';
 
 const evmAddress = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be 0x and 40 hex digits');
@@ -174,12 +175,13 @@ export type EvmRefundPlan = z.infer<typeof evmRefundPlanSchema>;
 
 /**
  * What `refund-plans/prepare` and `refund-plans/get` answer, told apart by `format`: a
- * Bitcoin-family refund plan (`psbt`, `raw`; its shape unchanged), an EVM one (`evm`) or a Solana
- * transfer (`solana`, ./solana-plans.ts).
+ * Bitcoin-family refund plan (`psbt`, `raw`; its shape unchanged), an EVM one (`evm`), a Solana
+ * transfer (`solana`, ./solana-plans.ts) or a Tron transaction (`tron`, ./plans.ts).
  */
 export const anyRefundPlanSchema = z.discriminatedUnion('format', [
   refundPlanSchema,
   evmRefundPlanSchema,
   solanaRefundPlanSchema,
+  tronRefundPlanSchema,
 ]);
 export type AnyRefundPlan = z.infer<typeof anyRefundPlanSchema>;

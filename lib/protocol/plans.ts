@@ -187,6 +187,61 @@ export const tronCollectionPlanSchema = z.object({
 });
 export type TronCollectionPlan = z.infer<typeof tronCollectionPlanSchema>;
 
+/**
+ * What a Tron refund plan says of its refund (docs/decisions/115): the claim as for every refund
+ * plan, and the payment it refunds as the transactions that paid deposit addresses of the merchant's
+ * seed (each address with its path), which the signer reads on its own node to learn what they paid.
+ */
+export const tronPlanRefundSchema = planRefundSchema.omit({ payment: true }).extend({
+  payment: z.object({
+    transfers: z
+      .array(z.object({ txHash: txid, address: tronAccount, path: planInputSchema.shape.path }))
+      .min(1)
+      .max(50),
+  }),
+});
+export type TronPlanRefund = z.infer<typeof tronPlanRefundSchema>;
+
+/**
+ * A Tron refund plan (docs/decisions/115): one transaction from the merchant's treasury, TRX to the
+ * address the payer confirmed (TransferContract) or a TRC-20's `transfer(destination, amount)`
+ * (TriggerSmartContract) with its fee limit, built on the node's head block as a collection's steps
+ * are. Its id is sha256 of its raw_data, known before it is signed. Base units throughout.
+ */
+export const tronRefundPlanSchema = z.object({
+  planId: z.uuid(),
+  kind: z.literal('refund'),
+  /** The family's plan format (`collection_plans.format`): what tells a refund plan's shape. */
+  format: z.literal('tron'),
+  mode: z.enum(MODE_VALUES),
+  network: z.literal('tron'),
+  chain: z.enum(['mainnet', 'testnet', 'regtest']),
+  currency: z.string(),
+  /** The token's contract and decimals; null for TRX. */
+  token: z.object({ contract: tronAccount, decimals: z.number().int().min(0).max(36) }).nullable(),
+  status: z.enum(PLAN_STATUS_VALUES),
+  /** The account that pays the refund and its fee: the merchant's treasury for tron. */
+  treasury: tronAccount,
+  transaction: z.object({
+    txID: txid,
+    /** The transaction's `raw_data` protobuf, hex: what the signer decodes and signs. */
+    rawDataHex: z.string().regex(/^([0-9a-f]{2})+$/),
+    /** The most TRX (sun) the transaction may burn for energy (0 for TRX itself), and what it burns at the node's prices. */
+    feeLimit: sun,
+    burn: sun,
+    /** java-tron refuses it after then: sign and submit before. */
+    expiresAt: z.string(),
+  }),
+  refund: tronPlanRefundSchema,
+  /** Its transaction's id (known when prepared), and why a plan failed. */
+  txid: z.string().nullable(),
+  reason: z.string().nullable(),
+  /** When the node took its transaction through `collections/submit` (docs/decisions/105). */
+  acceptedAt: z.string().nullable().optional(),
+  createdAt: z.string(),
+});
+export type TronRefundPlan = z.infer<typeof tronRefundPlanSchema>;
+
 /** A plan in a list (`collections/list`): what it moves and where it stands, without its PSBT. */
 export const planSummarySchema = z.object({
   planId: z.uuid(),

@@ -35,7 +35,7 @@ import { settleTransfers, type ChainView, type StatusChange } from './settle';
 import { dropVanished, recordIncoming, stillConfirming } from './transfers';
 import { recordWithdrawals } from './withdrawals';
 import { log } from '../log';
-import { evmPlansWithNoncesUsed, evmRefundSightings, settleCollections } from '../payouts';
+import { evmPlansWithNoncesUsed, evmRefundSightings, settleCollections, tronRefundSightings } from '../payouts';
 import { settleRefundPlans } from '../refunds';
 import type { Mode } from '../protocol';
 
@@ -117,6 +117,7 @@ export async function watchStep(
   const scannedTo = blocks.at(-1)?.height ?? base.height;
   const noncesUsed = await evmPlansWithNoncesUsed(db, adapter.network, mode, scannedTo);
   const evmRefunds = await evmRefundSightings(db, adapter.network, mode, scannedTo);
+  const tronRefunds = await tronRefundSightings(db, adapter.network, mode, scannedTo);
   return db.transaction(async (tx) => {
     // Another worker that moved the cursor since we read it has done this step already.
     if (!(await lockCursor(tx, network, mode, seen))) return idle();
@@ -138,6 +139,7 @@ export async function watchStep(
       now,
       noncesUsed,
       evmRefunds,
+      tronRefunds,
       outgoing: read.outgoing,
       chainTime: cursor.chainTime,
     });

@@ -2,11 +2,18 @@
  * What `npm run collect` prints of a plan (prepared or shown): one line of what it moves and its
  * status, then where it goes and at what fee. A PSBT plan (Bitcoin family, a refund or a
  * collection), an account chain's (EVM, Tron; docs/decisions/093), whose fee is its fee payer's, or an EVM
- * refund's one transaction from the treasury (docs/decisions/112).
+ * or Tron refund's one transaction from the treasury (docs/decisions/112, 115).
  */
-import type { EvmRefundPlan, MoneyOutPlan, StoredAccountPlan } from '../../lib/protocol';
+import type { EvmRefundPlan, MoneyOutPlan, StoredAccountPlan, TronRefundPlan } from '../../lib/protocol';
 
-export function planSummary(plan: MoneyOutPlan | StoredAccountPlan | EvmRefundPlan): string {
+export function planSummary(plan: MoneyOutPlan | StoredAccountPlan | EvmRefundPlan | TronRefundPlan): string {
+  if (plan.kind === 'refund' && plan.format === 'tron')
+    return [
+      `${plan.planId}  ${plan.status}  tron ${plan.mode}: refund ${plan.refund.refundId}`,
+      `  ${plan.refund.pays} ${plan.currency} to ${plan.refund.destination} from the treasury ${plan.treasury} (burns about ${plan.transaction.burn} sun)`,
+      `  transaction ${plan.transaction.txID}, to sign before ${plan.transaction.expiresAt}`,
+      ...(plan.reason ? [`  ${plan.reason}`] : []),
+    ].join('\n');
   if ('transaction' in plan)
     return [
       `${plan.planId}  ${plan.status}  ${plan.network} ${plan.mode}: refund ${plan.refund.refundId}`,

@@ -41,8 +41,23 @@ export const tronSignerConfigSchema = z.object({
     .string()
     .regex(/^m(\/\d+'?)+$/)
     .default("m/44'/195'/1'/0/0"),
-  /** The most TRX (a decimal string) one step may send to a deposit address, or burn for a transfer's energy. */
+  /** The most TRX (a decimal string) one step may send to a deposit address, or burn for a transfer's energy (a refund's fee limit too). */
   maxBurn: z.string().regex(/^\d+(\.\d{1,6})?$/),
+  /**
+   * Refunds (docs/decisions/115): the treasury's path in this seed (its key signs them), the
+   * merchant's own Tron node (its HTTP API) the refunded payment is read on, each currency's most
+   * in 24 hours, and the ledger file (`signer-ledger.json` beside the configuration when absent).
+   * Without them it signs no refund.
+   */
+  treasuryPath: z
+    .string()
+    .regex(/^m(\/\d{1,10}'?){1,10}$/)
+    .optional(),
+  node: z.object({ url: z.url(), apiKey: z.string().min(1).optional() }).optional(),
+  refundDailyCaps: z
+    .record(z.string().regex(/^[A-Z0-9]{2,10}$/), z.string().regex(/^\d{1,30}(\.\d{1,18})?$/))
+    .default({}),
+  ledger: z.string().min(1).optional(),
 });
 export type TronSignerConfig = z.output<typeof tronSignerConfigSchema>;
 

@@ -778,6 +778,14 @@ export async function startFakeTronNode(options: { apiKey?: string; seed?: numbe
           contract_state: { energy_usage: 0, ...(cost?.factor && { energy_factor: cost.factor }), update_cycle: 1 },
         };
       }
+      case '/wallet/gettransactionbyid': {
+        const id = String(body.value ?? '').toLowerCase();
+        for (const b of chain.slice(0, head + 1)) {
+          const t = b.txs.find((x) => x.tx.txID === id);
+          if (t) return t.tx;
+        }
+        return {};
+      }
       case '/wallet/gettransactioninfobyid': {
         const id = String(body.value ?? '').toLowerCase();
         for (const b of chain.slice(0, head + 1)) {

@@ -22,7 +22,9 @@ import {
   transferCallData,
   tronAddressBytes,
   type BuiltTransaction,
+  tronRefundContract,
   type RefBlock,
+  type TronRefundIntent,
   type TronStep,
 } from './transactions';
 import { blockOrNone } from './answers';
@@ -138,6 +140,14 @@ export interface TronCollectionNode {
     /** The kept fee payer: when its stake can lend the sample's energy, the burned-energy cases are left out. */
     lender?: string;
   }): Promise<Pick<TronAddressCost, 'total'>>;
+  /**
+   * A refund's one transaction from the treasury (docs/decisions/115), on the head block: TRX, or a
+   * token's `transfer` whose fee limit is the energy the node estimates for it (the token's energy
+   * factor included) at its energy price; and what it burns at the node's prices, the treasury's own
+   * bandwidth first. Throws TronNodeError when the treasury cannot pay it now (no account, too
+   * little of the currency, or too little TRX for what it burns).
+   */
+  refund(intent: TronRefundIntent): Promise<BuiltTransaction & { feeLimit: bigint; burn: bigint; expiresAt: Date }>;
   /** A TRC-20 balance, in the token's base units (`balanceOf(address)`, a constant call). */
   tokenBalance(token: string, holder: string): Promise<bigint>;
   /** Broadcasts a signed transaction (its protobuf, hex); answers its id or throws TronNodeError with the node's reason. */
@@ -478,6 +488,45 @@ export function tronCollectionNode(cfg: LiveChainConfig): TronCollectionNode {
         },
         lent,
       );
+    },
+
+    async refund(intent) {
+      const p = await prices(intent.token);
+      const ref = await headBlock();
+      const expiration = ref.timestamp + VALIDITY_MS;
+      const treasury = await node.post('wallet/getaccount', { address: intent.treasury, visible: true }, account);
+      if (treasury.address === undefined)
+        throw new TronNodeError(`the treasury ${intent.treasury} is no account on ${node.label}: it holds no TRX`);
+      let feeLimit = 0n;
+      if (intent.token !== null) {
+        const held = await tokenBalance(intent.token, intent.treasury);
+        if (held < intent.amount)
+          throw new TronNodeError(
+            `the treasury ${intent.treasury} holds ${held} base units of ${intent.token}, less than ${intent.amount}`,
+          );
+        feeLimit =
+          (await transferEnergy(intent.token, intent.destination, intent.treasury, intent.amount)) * p.energyFee;
+      }
+      const built = buildTransaction(
+        ref,
+        tronRefundContract(intent),
+        { expiration, timestamp: ref.timestamp },
+        feeLimit,
+      );
+      const bytes = bandwidthOf(built.rawDataHex);
+      const have = await bandwidth(intent.treasury);
+      // TRX to an address that is no account yet creates it, at the creation fees instead of bandwidth.
+      const creates =
+        intent.token === null &&
+        (await node.post('wallet/getaccount', { address: intent.destination, visible: true }, account)).address ===
+          undefined;
+      const burn = (creates ? activationBurn(have, bytes, p) : bandwidthBurn(have, bytes, p)) + feeLimit;
+      const spends = burn + (intent.token === null ? intent.amount : 0n);
+      if (treasury.balance < spends)
+        throw new TronNodeError(
+          `the treasury ${intent.treasury} holds ${treasury.balance} sun; the refund needs ${spends} (${burn} burned for its fee)`,
+        );
+      return { ...built, feeLimit, burn, expiresAt: new Date(expiration) };
     },
 
     tokenBalance,

@@ -6,5 +6,6 @@
  */
 export * from './address';
 export * from './protobuf';
+export * from './refund';
 export * from './signing';
 export * from './steps';

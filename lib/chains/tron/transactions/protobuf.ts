@@ -287,3 +287,16 @@ export function decodeRawData(bytes: Uint8Array): TronRawData {
     contract: decodeParameter(type, any.bytes(2)),
   };
 }
+
+/**
+ * Reads a signed `Transaction` (field 1 the raw_data, field 2 one signature), as /wallet/broadcasthex
+ * takes it: anything else (a second signature, a `ret`) is refused. Throws ProtobufError.
+ */
+export function decodeSignedTransaction(bytes: Uint8Array): { rawData: Uint8Array; signature: Uint8Array } {
+  const m = readMessage(bytes, 'Transaction', { 1: 2, 2: 2 });
+  const rawData = m.bytes(1);
+  const signature = m.bytes(2);
+  if (rawData.length === 0 || signature.length === 0)
+    throw new ProtobufError('Transaction: needs its raw_data and one signature');
+  return { rawData, signature };
+}

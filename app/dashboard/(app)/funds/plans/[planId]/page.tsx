@@ -11,7 +11,7 @@ import { getDatabase } from '@/lib/db';
 import { findNetwork } from '@/lib/catalog';
 import { formatUnits } from '@/lib/money';
 import { collectionPlan, takesSubmission } from '@/lib/payouts';
-import type { EvmRefundPlan, SolanaRefundPlan, StoredAccountPlan } from '@/lib/protocol';
+import type { EvmRefundPlan, SolanaRefundPlan, StoredAccountPlan, TronRefundPlan } from '@/lib/protocol';
 import { can, planPermission } from '@/lib/users';
 import { requirePage } from '../../../../session';
 import { submitSignedPlanAction } from '../../plan-actions';
@@ -63,6 +63,7 @@ export default async function PlanPage({
   const plan = await collectionPlan(await getDatabase(), session.merchantId, session.mode, planId);
   if (!plan) notFound();
   const { notice } = NOTICE_PARAM.parse(await searchParams);
+  if (plan.kind === 'refund' && plan.format === 'tron') return <TronRefund plan={plan} notice={notice} />;
   if ('transaction' in plan) return <EvmRefund plan={plan} notice={notice} />;
   if ('format' in plan && plan.format === 'solana') return <SolanaPlan plan={plan} notice={notice} />;
   // Why a submission was refused comes in a short-lived cookie (./plan-cookie.ts), never the URL.
@@ -354,6 +355,46 @@ function EvmRefund({ plan, notice }: { plan: EvmRefundPlan; notice?: PlanNotice 
       The signer checks the refunded payment on its own node, the amount and the address against its ledger and daily
       cap, shows them and asks before signing with the treasury&apos;s key; with --from-api it hands the transaction
       back, and the watcher moves this plan as it is mined and confirmed.
+    </PlanView>
+  );
+}
+
+/** A Tron refund plan (docs/decisions/115): the refund, the treasury that pays it and the TRX its fee burns. */
+function TronRefund({ plan, notice }: { plan: TronRefundPlan; notice?: PlanNotice }) {
+  const rows: [string, React.ReactNode][] = [
+    ['Status', <StatusBadge key="status" status={plan.status} />],
+    ['Network', `${plan.network} (${plan.chain})`],
+    [
+      'Refund',
+      <span key="refund">
+        <Amount value={plan.refund.pays} currency={plan.currency} />
+        {' to '}
+        <Mono>{plan.refund.destination}</Mono>
+      </span>,
+    ],
+    ['From the treasury', <Mono key="treasury">{plan.treasury}</Mono>],
+    ['Fee burned, about', <span key="burn">{inCoin(plan.network, 'TRX', plan.transaction.burn)}</span>],
+    ['Transaction', <Mono key="txid">{plan.transaction.txID}</Mono>],
+    ['Sign before', <Time key="expires" value={plan.transaction.expiresAt} />],
+    ...(plan.reason ? ([['Why', plan.reason]] as [string, React.ReactNode][]) : []),
+    ['Prepared', <Time key="created" value={plan.createdAt} />],
+  ];
+  return (
+    <PlanView
+      plan={plan}
+      back={
+        plan.refund.orderId
+          ? { href: `/dashboard/orders/${plan.refund.orderId}`, label: 'Order' }
+          : { href: '/dashboard/funds', label: 'Funds' }
+      }
+      title="Refund plan"
+      notice={notice}
+      rows={rows}
+      files={[]}
+    >
+      The signer checks the refunded payment on its own Tron node, the amount and the address against its ledger and
+      daily cap, shows them and asks before signing with the treasury&apos;s key; with --from-api it hands the
+      transaction back, and the watcher moves this plan as it is mined and confirmed.
     </PlanView>
   );
 }
