@@ -25,7 +25,9 @@ async function openReference(page: Page): Promise<{ violations: () => Promise<st
   const csp = response!.headers()['content-security-policy'] ?? '';
   // The strict policy of every page: scripts by nonce only.
   expect(csp).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/]+=*' 'strict-dynamic'(;|$)/);
-  await expect(page.getByRole('heading', { name: 'Merchant API', level: 1 })).toBeVisible();
+  // Scalar renders the whole OpenAPI document in the browser: seen taking
+  // over 20 s on a machine with a dozen processes runnable per core. A bound for a failure only.
+  await expect(page.getByRole('heading', { name: 'Merchant API', level: 1 })).toBeVisible({ timeout: 90_000 });
   return {
     origins,
     violations: async () =>
