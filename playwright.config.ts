@@ -10,6 +10,14 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from './scripts/lib/chromium.mjs';
 // Never download a browser: the one used is Debian's (scripts/lib/chromium.mjs).
 process.env.PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD = '1';
 
+const TRACE_MODES = ['off', 'on', 'retain-on-failure'] as const;
+
+function traceMode(value: string): (typeof TRACE_MODES)[number] {
+  const mode = TRACE_MODES.find((m) => m === value);
+  if (!mode) throw new Error(`E2E_TRACE must be one of ${TRACE_MODES.join(', ')}, not "${value}"`);
+  return mode;
+}
+
 export default defineConfig({
   testDir: 'e2e',
   testMatch: '**/*.spec.ts',
@@ -39,7 +47,11 @@ export default defineConfig({
     launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
     actionTimeout: 15_000,
     navigationTimeout: 30_000,
-    trace: 'retain-on-failure',
+    // A trace records every action's DOM snapshots and screenshots for each test, to keep a failed
+    // one's: a sixth or more of the browser tests' CPU (pay-page.spec.ts: 108 -> 87 CPU-seconds).
+    // CI keeps only its printed output, so it records none; a run elsewhere keeps a failed test's
+    // trace. `E2E_TRACE=retain-on-failure` (or `on`, `off`) chooses.
+    trace: traceMode(process.env.E2E_TRACE ?? (process.env.CI ? 'off' : 'retain-on-failure')),
     screenshot: 'only-on-failure',
   },
   projects: [{ name: 'chromium' }],
