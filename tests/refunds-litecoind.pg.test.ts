@@ -157,7 +157,7 @@ describe('a refund sent with the merchant key on litecoind regtest', () => {
     expect(paid.map((p: [string]) => p[0])).toContain(treasury);
     // One open plan per refund.
     await expect(planRefund(db, scope(), refund.id, { feeFromRefund: false, feeRate: 2n })).rejects.toThrow(
-      /an open plan pays this refund already/,
+      /an open plan pays this refund already/i,
     );
 
     const signed = await signer(plan, signerConfig());
