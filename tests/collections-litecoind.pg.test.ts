@@ -357,12 +357,12 @@ describe('collections on litecoind regtest without -txindex', () => {
     await walletRpc('test', 'sendtoaddress', second.address, '0.4');
     await node.mine(1);
     await watchLive(db, adapter);
-    const stale = await prepareCollection(db, {
+    const stale = (await prepareCollection(db, {
       merchantId: merchant.merchantId,
       mode: 'live',
       network: 'litecoin',
       feeRate: 2n,
-    });
+    })) as CollectionPlan;
     expect(stale.inputs.map((i) => i.address).sort()).toEqual([first.address, second.address].sort());
 
     // A payment after the plan: not in it.
@@ -421,12 +421,12 @@ describe('collections on litecoind regtest without -txindex', () => {
     expect(tooLate.body.error.name).toBe('PLAN_REFUSED');
     expect(tooLate.body.error.message).toMatch(/is stale/);
 
-    const next = await prepareCollection(db, {
+    const next = (await prepareCollection(db, {
       merchantId: merchant.merchantId,
       mode: 'live',
       network: 'litecoin',
       feeRate: 2n,
-    });
+    })) as CollectionPlan;
     expect(next.inputs.map((i) => i.address).sort()).toEqual([second.address, later.address].sort());
     const signed = await signer(next, signerConfig());
     expect(signed.code).toBe(0);

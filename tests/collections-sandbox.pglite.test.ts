@@ -18,7 +18,7 @@ import { broadcast, collectionNodeFor, mine, requiredConfirmations, testAccountX
 import { deriveAddress } from '@/lib/chains/derivation';
 import type { Database } from '@/lib/db/client';
 import { createKey } from '@/lib/merchants';
-import { setTreasury } from '@/lib/payouts';
+import { fundsOf, setTreasury } from '@/lib/payouts';
 import { confirmClaim, makeRefund } from '@/lib/refunds';
 import { OPERATIONS, type OperationName } from '@/lib/protocol';
 import type { GatewayClient } from '@/scripts/signer/api';
@@ -352,5 +352,64 @@ describe('a signed transaction handed to the sandbox by `npm run sandbox -- broa
     await mineAndWatch();
     const [stored] = await db.query('select status, txid from collection_plans where id = $1', [plan.planId]);
     expect(stored).toEqual({ status: 'confirmed', txid: signed.txid });
+  });
+});
+
+describe.each([
+  { name: 'dogecoin', ticker: 'DOGE', coinType: 3, version: '01000000' },
+  { name: 'bitcoincash', ticker: 'BCH', coinType: 145, version: '02000000' },
+])('a test-mode $name collection (a raw transaction, docs/decisions/118)', ({ name, ticker, coinType, version }) => {
+  const network = findNetwork(name)!;
+  const rawTreasury = deriveAddress(network, testAccountXpub(network), 90_000);
+
+  it('is prepared raw, signed by the signer with the public test seed, taken by the sandbox and confirmed; its Funds line is gone', async () => {
+    await setTreasury(db, { merchantId: merchant.merchantId, network: name, mode: 'test', address: rawTreasury });
+    const deposits: string[] = [];
+    for (const amount of [150_000_000n, 25_000_000n]) {
+      const order = await createOrder(db, merchant.test, { currency: ticker, network: name, amount: '1' });
+      deposits.push((await broadcast(db, { network, to: order.address, currency: ticker, amount })).txHash);
+    }
+    const mineAndWatchRaw = async () => {
+      await mine(db, network, requiredConfirmations('test', network) + 1);
+      await watchOnce(db, sandboxChain(db, name));
+    };
+    await mineAndWatchRaw();
+
+    const prepared = await call('collections/prepare', { network: name });
+    expect(prepared.status, JSON.stringify(prepared.body.error)).toBe(200);
+    const plan = prepared.body.response;
+    expect(plan).toMatchObject({ format: 'raw', masterFingerprint: '73c5da0a', treasury: rawTreasury, txid: null });
+    expect(plan.unsignedTx.startsWith(version)).toBe(true);
+    for (const input of plan.inputs) expect(input.path).toMatch(new RegExp(`^m/44'/${coinType}'/0'/0/\\d+$`));
+
+    const config = signerConfigSchema.parse({ network: name, treasury: rawTreasury, maxFee: '0.01' });
+    const { signed } = await signPlan(JSON.stringify(plan), config, seed, { confirm: async () => true });
+    // Signed by another seed's signer: refused before anything is signed.
+    await expect(
+      signPlan(JSON.stringify(plan), config, rootOfPhrase(OTHER_PHRASE), { confirm: async () => true }),
+    ).rejects.toThrow(/test plans are signed with the public test seed/);
+
+    const before = await written();
+    const refused = await call('collections/submit', { id: plan.planId, transaction: forgedSignature(signed.rawTx) });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.message).toMatch(/input 0: its signature does not verify/);
+    expect(await written()).toEqual(before);
+
+    const submitted = await call('collections/submit', { id: plan.planId, transaction: signed.rawTx });
+    expect(submitted.status, JSON.stringify(submitted.body.error)).toBe(200);
+    expect(submitted.body.response).toMatchObject({ planId: plan.planId, txid: signed.txid, status: 'prepared' });
+
+    await mineAndWatchRaw();
+    const got = await call('collections/get', { id: plan.planId });
+    expect(got.body.response).toMatchObject({ format: 'raw', status: 'confirmed', txid: signed.txid });
+    const events = await db.query<{ type: string }>('select type from events where object_id = $1', [plan.planId]);
+    expect(events).toEqual([{ type: 'collection.completed' }]);
+    const [received] = await db.query<{ amount: string }>(
+      `select amount::text from sandbox_transfers where tx_hash = $1 and to_address = $2`,
+      [signed.txid, rawTreasury],
+    );
+    expect(received!.amount).toBe(String(175_000_000n - BigInt(Math.round(Number(plan.fee) * 1e8))));
+    expect((await fundsOf(db, merchant.merchantId, 'test')).filter((line) => line.network === name)).toEqual([]);
+    expect(deposits).toHaveLength(2);
   });
 });

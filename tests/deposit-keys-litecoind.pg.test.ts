@@ -160,8 +160,13 @@ describe('every merchant its own keys, on litecoind regtest', () => {
     const treasuryB = await node.rpc('getnewaddress', '', 'bech32');
     await setTreasury(db, { merchantId: merchantA.merchantId, network: 'litecoin', mode: 'live', address: treasuryA });
     await setTreasury(db, { merchantId: merchantB.merchantId, network: 'litecoin', mode: 'live', address: treasuryB });
-    const prepare = (merchant: TestMerchant) =>
-      prepareCollection(db, { merchantId: merchant.merchantId, mode: 'live', network: 'litecoin', feeRate: 2n });
+    const prepare = async (merchant: TestMerchant) =>
+      (await prepareCollection(db, {
+        merchantId: merchant.merchantId,
+        mode: 'live',
+        network: 'litecoin',
+        feeRate: 2n,
+      })) as CollectionPlan;
     const planA = await prepare(merchantA);
     const planB = await prepare(merchantB);
     expect(planA.masterFingerprint).toBe(walletA.fingerprint);

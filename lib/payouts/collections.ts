@@ -25,8 +25,9 @@ import {
   type CollectionNode,
 } from '../chains';
 import {
-  SIGNING_FORMAT,
   buildCollectionPsbt,
+  buildRawCollection,
+  isRawCoin,
   estimateVsize,
   fingerprintHex,
   formatPath,
@@ -64,6 +65,7 @@ import {
   type PlanRefund,
   type PlanStatus,
   type PlanSummary,
+  type RawCollectionPlan,
   type AnyRefundPlan,
   type EvmRefundPlan,
   type SolanaRefundPlan,
@@ -401,24 +403,28 @@ export async function planFooting(
   };
 }
 
+/** What a raw plan keeps in `body` (docs/decisions/118): its unsigned transaction and what the signer checks of each input. */
+interface RawPlanBody {
+  unsignedTx: string;
+  inputs: { txid: string; vout: number; amount: string; script: string; path: string; previousTx: string }[];
+}
+
 /**
  * Prepares a plan that moves every confirmed, unplanned output of the network (above the minimum)
- * to the treasury: a PSBT with each input's derivation and previous transaction. Inputs of a plan
- * still open are left out, so two plans never spend the same output; what arrives later is in the
- * next plan.
+ * to the treasury: a PSBT with each input's derivation and previous transaction (bitcoin,
+ * litecoin), or the unsigned raw transaction with the same of each input (dogecoin, bitcoincash:
+ * `SIGNING_FORMAT`, docs/decisions/118). Inputs of a plan still open are left out, so two plans
+ * never spend the same output; what arrives later is in the next plan.
  */
 export async function prepareCollection(
   db: Database,
   request: PrepareCollection,
   write: PlanWrite = {},
-): Promise<CollectionPlan> {
+): Promise<CollectionPlan | RawCollectionPlan> {
   const network = networkFor(request.mode, request.network);
   if (!network || !isUtxoCoin(network.name))
     throw new CollectionRefused(`${request.network} is not a Bitcoin-family network of ${request.mode} mode`);
-  if (SIGNING_FORMAT[network.name] !== 'psbt')
-    throw new CollectionRefused(
-      `${network.name} collections (raw transactions signed by the signer) are not built yet`,
-    );
+  const rawCoin = isRawCoin(network.name) ? network.name : null;
   const treasury = await treasuryOf(db, request.merchantId, network.name, request.mode);
   if (!treasury) throw new CollectionRefused(`no treasury is set for ${network.name}: set one first`);
   const { key, keyFingerprint, coin, chain, node, feeRate, cursor } = await planFooting(
@@ -449,27 +455,34 @@ export async function prepareCollection(
       throw new CollectionRefused(`${error.message}: a collection needs the full previous transaction of every input`);
     throw error;
   }
-  let built;
+  const draft = {
+    chain,
+    key: { ...key, chain: key.chain as HDKey },
+    treasury,
+    feeRate,
+    inputs: rows.map((r) => ({
+      txid: r.tx_hash,
+      vout: r.output_index,
+      amount: BigInt(r.amount),
+      index: Number(r.derivation_index),
+      previousTx: previous.get(r.tx_hash)!,
+    })),
+  };
+  let built: { fee: bigint; sent: bigint; feeRate: bigint; psbt: string | null; body: RawPlanBody | null };
   try {
-    built = buildCollectionPsbt({
-      coin,
-      chain,
-      key: { ...key, chain: key.chain as HDKey },
-      treasury,
-      feeRate,
-      inputs: rows.map((r) => ({
-        txid: r.tx_hash,
-        vout: r.output_index,
-        amount: BigInt(r.amount),
-        index: Number(r.derivation_index),
-        previousTx: previous.get(r.tx_hash)!,
-      })),
-    });
+    if (rawCoin) {
+      const raw = buildRawCollection({ ...draft, coin: rawCoin });
+      const inputs = raw.plan.inputs.map((i) => ({ ...i, amount: i.amount.toString() }));
+      built = { ...raw, psbt: null, body: { unsignedTx: raw.plan.transaction, inputs } };
+    } else {
+      const psbt = buildCollectionPsbt({ ...draft, coin });
+      built = { ...psbt, feeRate, psbt: base64.encode(psbt.psbt), body: null };
+    }
   } catch (error) {
     throw new CollectionRefused((error as Error).message);
   }
   // Segwit inputs: the id does not cover signatures, so the plan knows its transaction's id now.
-  const txid = key.script === 'wpkh' ? Transaction.fromPSBT(built.psbt).id : null;
+  const txid = built.psbt !== null && key.script === 'wpkh' ? Transaction.fromPSBT(base64.decode(built.psbt)).id : null;
   const id = randomUUID();
   const total = built.sent + built.fee;
   await db.transaction(async (tx) => {
@@ -481,17 +494,17 @@ export async function prepareCollection(
       currency,
       treasury,
       masterFingerprint: fingerprintHex(key.masterFingerprint),
-      feeRate: feeRate.toString(),
+      feeRate: built.feeRate.toString(),
       total: total.toString(),
       fee: built.fee.toString(),
       sent: built.sent.toString(),
-      psbt: base64.encode(built.psbt),
+      psbt: built.psbt,
       txid,
       kind: 'collection',
       refundId: null,
       refund: null,
-      format: 'psbt',
-      body: null,
+      format: built.body ? 'raw' : 'psbt',
+      body: built.body ? JSON.stringify(built.body) : null,
     });
     const inserted = await INSERT_INPUTS.run(tx, {
       planId: id,
@@ -501,7 +514,7 @@ export async function prepareCollection(
       throw new CollectionRefused('another plan took some of these outputs at the same moment: prepare again');
     await write.within?.(tx, id);
   });
-  return (await collectionPlan(db, request.merchantId, request.mode, id)) as CollectionPlan;
+  return (await collectionPlan(db, request.merchantId, request.mode, id)) as CollectionPlan | RawCollectionPlan;
 }
 
 /**
@@ -604,7 +617,8 @@ const PLAN_INPUT_ROWS = statement<
   order by ${chainTransfers.blockHeight}, ${chainTransfers.txHash}, ${chainTransfers.outputIndex}`);
 
 /** A plan as it is kept, of each family: Bitcoin-family PSBT or raw, EVM or Tron collection, EVM, Solana or Tron refund. */
-export type StoredPlan = MoneyOutPlan | StoredAccountPlan | EvmRefundPlan | SolanaRefundPlan | TronRefundPlan;
+export type StoredPlan =
+  MoneyOutPlan | RawCollectionPlan | StoredAccountPlan | EvmRefundPlan | SolanaRefundPlan | TronRefundPlan;
 
 /** A plan of the merchant and mode (a collection or a refund), as the signer reads it; null when it is not the caller's. */
 export async function collectionPlan(
@@ -618,10 +632,48 @@ export async function collectionPlan(
   if (row.format === 'evm' && row.kind === 'refund') return storedEvmRefundPlan(row);
   if (row.format === 'solana') return storedSolanaRefundPlan(row);
   if (row.format === 'tron' && row.kind === 'refund') return storedTronRefundPlan(row);
-  if (row.format !== 'psbt') return storedAccountPlan(row);
+  if (row.format !== 'psbt' && row.format !== 'raw') return storedAccountPlan(row);
   const inputs = await PLAN_INPUT_ROWS.run(db, { planId: id });
   const network = networkFor(mode, row.network);
   const decimals = planDecimals(mode, row.network, row.currency);
+  const common = {
+    planId: row.id,
+    mode: row.mode,
+    network: row.network,
+    chain: network?.chain ?? 'mainnet',
+    currency: row.currency,
+    status: row.status,
+    treasury: row.treasury,
+    masterFingerprint: row.master_fingerprint!,
+    total: formatUnits(BigInt(row.total), decimals),
+    fee: formatUnits(BigInt(row.fee), decimals),
+    feeRate: row.fee_rate,
+    sent: formatUnits(BigInt(row.sent), decimals),
+    txid: row.txid,
+    reason: row.reason,
+    acceptedAt: row.accepted_at?.toISOString() ?? null,
+    createdAt: row.created_at.toISOString(),
+  };
+  if (row.format === 'raw') {
+    // The transaction's own order, as the signer checks it; the address as the watcher recorded it.
+    const body = row.body as RawPlanBody;
+    const addressOf = new Map(inputs.map((i) => [`${i.tx_hash}:${i.output_index}`, i.address]));
+    return {
+      ...common,
+      kind: 'collection',
+      format: 'raw',
+      unsignedTx: body.unsignedTx,
+      inputs: body.inputs.map((i) => ({
+        txid: i.txid,
+        vout: i.vout,
+        address: addressOf.get(`${i.txid}:${i.vout}`) ?? '',
+        amount: formatUnits(BigInt(i.amount), decimals),
+        path: i.path,
+        script: i.script,
+        previousTx: i.previousTx,
+      })),
+    };
+  }
   const paths = pathsIn(row.psbt!);
   const fields: Omit<CollectionPlan, 'kind'> = {
     planId: row.id,
@@ -884,7 +936,7 @@ export async function settleCollections(
     }));
     const required = requiredConfirmations(mode, network);
     const decision =
-      plan.format === 'psbt'
+      plan.format === 'psbt' || plan.format === 'raw'
         ? decidePlan(plan, states, tipHeight, required)
         : decideAccountPlan(
             plan,

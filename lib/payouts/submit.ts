@@ -18,10 +18,11 @@ import {
   signedTransactionId,
   SubmissionRefusal,
   type PlanSubmission,
+  type UtxoCoin,
 } from '../chains/utxo/transactions';
 import { bare, collectionPlans, param, sql, statement, type Database } from '../db';
 import { NotFound } from '../errors';
-import type { EvmRefundPlan, Mode, MoneyOutPlan, PlanSubmitted, TronRefundPlan } from '../protocol';
+import type { EvmRefundPlan, Mode, MoneyOutPlan, PlanSubmitted, RawCollectionPlan, TronRefundPlan } from '../protocol';
 import { collectionPlan, type PlanWrite, type StoredPlan } from './collections';
 import { CollectionRefused } from './errors';
 
@@ -51,11 +52,11 @@ const RECORD_TXID = statement<unknown, { id: string; txid: string }>(
 
 /**
  * The plans whose signed transaction the gateway checks and hands to its chain this way: Bitcoin and
- * litecoin PSBT plans (an EVM refund plan's goes through `submitEvmRefund`; EVM collection and Tron
- * plans are the signer's to broadcast).
+ * litecoin PSBT plans, dogecoin and bitcoincash raw ones (an EVM refund plan's goes through
+ * `submitEvmRefund`; EVM collection and Tron plans are the signer's to broadcast).
  */
-export function takesSubmission(plan: StoredPlan): plan is MoneyOutPlan & { network: 'bitcoin' | 'litecoin' } {
-  return 'psbt' in plan && (plan.network === 'bitcoin' || plan.network === 'litecoin');
+export function takesSubmission(plan: StoredPlan): plan is (MoneyOutPlan | RawCollectionPlan) & { network: UtxoCoin } {
+  return ('psbt' in plan || 'unsignedTx' in plan) && isUtxoCoin(plan.network);
 }
 
 /**
@@ -78,7 +79,8 @@ export async function submitPlan(db: Database, request: SubmitPlan, write: PlanW
     request.psbt !== undefined ? { psbt: base64.decode(request.psbt) } : { rawTx: hex.decode(request.transaction!) };
   let checked;
   try {
-    checked = checkSubmission(base64.decode(plan.psbt), submission, { coin: plan.network, chain: plan.chain });
+    const planned = 'psbt' in plan ? { psbt: base64.decode(plan.psbt) } : { unsignedTx: hex.decode(plan.unsignedTx) };
+    checked = checkSubmission(planned, submission, { coin: plan.network, chain: plan.chain });
   } catch (error) {
     if (error instanceof SubmissionRefusal) throw new CollectionRefused(error.message);
     throw error;

@@ -18,6 +18,7 @@ import { MODE_VALUES } from './status';
 import {
   PLAN_STATUS_VALUES,
   collectionPlanSchema,
+  rawCollectionPlanSchema,
   planRefundSchema,
   refundPlanSchema,
   tronCollectionPlanSchema,
@@ -107,10 +108,16 @@ export const storedAccountPlanSchema = z.union([storedEvmPlanSchema, tronCollect
 export type StoredAccountPlan = z.infer<typeof storedAccountPlanSchema>;
 
 /**
- * What `collections/prepare` and `collections/get` answer: a PSBT plan (Bitcoin family, `format`
- * psbt), an EVM plan (`family` evm) or a Tron plan (`format` tron), as `npm run signer` reads each.
+ * What `collections/prepare` and `collections/get` answer: a PSBT plan (bitcoin, litecoin; `format`
+ * psbt), a raw one (dogecoin, bitcoincash; `format` raw), an EVM plan (`family` evm) or a Tron plan
+ * (`format` tron), as `npm run signer` reads each.
  */
-export const anyCollectionPlanSchema = z.union([collectionPlanSchema, storedEvmPlanSchema, tronCollectionPlanSchema]);
+export const anyCollectionPlanSchema = z.union([
+  collectionPlanSchema,
+  rawCollectionPlanSchema,
+  storedEvmPlanSchema,
+  tronCollectionPlanSchema,
+]);
 export type AnyCollectionPlan = z.infer<typeof anyCollectionPlanSchema>;
 
 /**
@@ -175,7 +182,7 @@ export type EvmRefundPlan = z.infer<typeof evmRefundPlanSchema>;
 
 /**
  * What `refund-plans/prepare` and `refund-plans/get` answer, told apart by `format`: a
- * Bitcoin-family refund plan (`psbt`, `raw`; its shape unchanged), an EVM one (`evm`), a Solana
+ * Bitcoin-family refund plan (`psbt`), an EVM one (`evm`), a Solana
  * transfer (`solana`, ./solana-plans.ts) or a Tron transaction (`tron`, ./plans.ts).
  */
 export const anyRefundPlanSchema = z.discriminatedUnion('format', [

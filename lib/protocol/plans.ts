@@ -24,11 +24,12 @@ export const PLAN_KIND_VALUES = ['collection', 'refund'] as const;
 export type PlanKind = (typeof PLAN_KIND_VALUES)[number];
 
 /**
- * How a stored plan carries its transactions: `psbt`, one Bitcoin-family PSBT; `evm`, an EVM plan's
+ * How a stored plan carries its transactions: `psbt`, one Bitcoin-family PSBT; `raw`, one unsigned
+ * dogecoin or bitcoincash transaction the signer signs itself (docs/decisions/118); `evm`, an EVM plan's
  * unsigned transactions (./evm-plans.ts); `tron`, a Tron plan's steps (docs/decisions/093); `solana`,
  * a Solana refund's one transfer, which the signer builds (./solana-plans.ts, docs/decisions/106).
  */
-export const PLAN_FORMAT_VALUES = ['psbt', 'evm', 'tron', 'solana'] as const;
+export const PLAN_FORMAT_VALUES = ['psbt', 'raw', 'evm', 'tron', 'solana'] as const;
 export type PlanFormat = (typeof PLAN_FORMAT_VALUES)[number];
 
 const decimal = z.string().regex(/^\d+(\.\d+)?$/, 'must be a decimal string');
@@ -50,8 +51,8 @@ const planFields = {
   /** The coin's chain: mainnet, or a test chain whose coins have no value. */
   chain: z.enum(['mainnet', 'testnet', 'regtest']),
   currency: z.string(),
-  /** `psbt`: a BIP 174 version 0 PSBT; `raw`: the signer signs the raw transaction itself (dogecoin, bitcoincash). */
-  format: z.enum(['psbt', 'raw']),
+  /** A BIP 174 version 0 PSBT (bitcoin, litecoin); dogecoin and bitcoincash plans are `raw` (`rawCollectionPlanSchema`). */
+  format: z.literal('psbt'),
   status: z.enum(PLAN_STATUS_VALUES),
   treasury: z.string(),
   /** The master fingerprint of the key the inputs come from, eight hex digits. */
@@ -80,6 +81,24 @@ export const collectionPlanSchema = z.object({ ...planFields, kind: z.literal('c
 export type CollectionPlan = z.infer<typeof collectionPlanSchema>;
 
 const txid = z.string().regex(/^[0-9a-f]{64}$/);
+const hexBytes = z.string().regex(/^([0-9a-f]{2})+$/, 'must be lower-case hex');
+
+/**
+ * A raw plan's input: the PSBT plan's, with what the signer checks and signs over (docs/decisions/118):
+ * the spent output's script and the full previous transaction, which must hash to `txid` and pay
+ * `amount` to `script` (bitcoincash's signature hash commits to the amount).
+ */
+export const rawPlanInputSchema = planInputSchema.extend({ script: hexBytes, previousTx: hexBytes });
+
+/**
+ * A collection of a network whose wallets read no PSBT (dogecoin, bitcoincash): the unsigned
+ * transaction, hex (version 1 on dogecoin, 2 on bitcoincash), which the signer decodes, checks and
+ * signs itself: the legacy signature hash on dogecoin, SIGHASH_ALL|FORKID on bitcoincash.
+ */
+export const rawCollectionPlanSchema = collectionPlanSchema
+  .omit({ format: true, psbt: true, inputs: true })
+  .extend({ format: z.literal('raw'), unsignedTx: hexBytes, inputs: z.array(rawPlanInputSchema).min(1) });
+export type RawCollectionPlan = z.infer<typeof rawCollectionPlanSchema>;
 
 /**
  * What a refund plan says of its refund, for the signer to check and show: the claim (where the
@@ -113,6 +132,9 @@ export type RefundPlan = z.infer<typeof refundPlanSchema>;
 /** Any plan the signer reads. */
 export const moneyOutPlanSchema = z.discriminatedUnion('kind', [collectionPlanSchema, refundPlanSchema]);
 export type MoneyOutPlan = z.infer<typeof moneyOutPlanSchema>;
+
+/** Any Bitcoin-family plan the signer signs: a PSBT plan, or a raw collection. */
+export const bitcoinFamilyPlanSchema = z.union([moneyOutPlanSchema, rawCollectionPlanSchema]);
 
 const sun = z.string().regex(/^\d{1,30}$/, 'must be a whole number of base units');
 const tronAccount = z.string().regex(/^T[1-9A-HJ-NP-Za-km-z]{33}$/, 'must be a Tron address');

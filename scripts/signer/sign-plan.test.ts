@@ -117,6 +117,22 @@ describe('the signer', () => {
     );
   });
 
+  it("refuses a plan of another format than its network's: a PSBT for dogecoin, a raw transaction for litecoin", async () => {
+    await expect(signPlan(JSON.stringify(plan), { ...config, network: 'dogecoin' }, testRoot, yes)).rejects.toThrow(
+      'dogecoin plans are not of format psbt',
+    );
+    const { psbt: _psbt, ...fields } = plan;
+    const raw = {
+      ...fields,
+      format: 'raw',
+      unsignedTx: '00',
+      inputs: plan.inputs.map((input) => ({ ...input, script: '00', previousTx: '00' })),
+    };
+    await expect(signPlan(JSON.stringify(raw), config, testRoot, yes)).rejects.toThrow(
+      'litecoin plans are not of format raw',
+    );
+  });
+
   it('refuses a stale plan: an input its node says is spent', async () => {
     await expect(
       signPlan(JSON.stringify(plan), config, testRoot, { ...yes, unspent: async () => false }),

@@ -12,15 +12,22 @@ import { base64 } from '@scure/base';
 import { z } from 'zod';
 import {
   fingerprintHex,
+  isRawCoin,
   isUtxoCoin,
   planHeaderRefusals,
   signCollectionPsbt,
+  signRawCollection,
   SignerRefusal,
   type Review,
   type UtxoCoin,
 } from '../../lib/chains/utxo/transactions';
 import { formatUnits, parseUnits } from '../../lib/money';
-import { moneyOutPlanSchema, type MoneyOutPlan, type RefundPlan } from '../../lib/protocol';
+import {
+  bitcoinFamilyPlanSchema,
+  type MoneyOutPlan,
+  type RawCollectionPlan,
+  type RefundPlan,
+} from '../../lib/protocol';
 import {
   checkRefund,
   describeRefund,
@@ -126,7 +133,10 @@ export interface SignOutcome {
 /** What the merchant is asked to confirm: every output and the fee, from the decoded transaction. */
 const OUTPUT_WORDS = { treasury: 'your treasury', own: 'an address of your seed', refund: 'the REFUND to the payer' };
 
-export function describeReview(plan: MoneyOutPlan, review: Review): string {
+export function describeReview(
+  plan: Pick<MoneyOutPlan, 'planId' | 'kind' | 'network' | 'chain' | 'mode' | 'currency'>,
+  review: Review,
+): string {
   const coin = (amount: bigint) => `${formatUnits(amount, DECIMALS)} ${plan.currency}`;
   const total = review.inputs.reduce((sum, input) => sum + input.amount, 0n);
   const what = plan.kind === 'refund' ? 'spend' : 'collect';
@@ -161,7 +171,7 @@ export async function signPlan(
   } catch {
     throw new Error('the plan is not JSON');
   }
-  const parsed = moneyOutPlanSchema.safeParse(json);
+  const parsed = bitcoinFamilyPlanSchema.safeParse(json);
   if (!parsed.success)
     throw new Error(
       `the plan is not a collection or refund plan: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
@@ -172,13 +182,15 @@ export async function signPlan(
     chain: config.chain,
     masterFingerprint: root.fingerprint,
   });
-  if (plan.format !== 'psbt')
-    header.push(`plans of format ${plan.format} are not signed by this version of the signer`);
+  if ((plan.format === 'raw') !== isRawCoin(config.network))
+    header.push(`${config.network} plans are not of format ${plan.format}`);
   if (plan.masterFingerprint !== fingerprintHex(root.fingerprint))
     header.push(`the plan spends the key ${plan.masterFingerprint}; this seed is ${fingerprintHex(root.fingerprint)}`);
   if (header.length > 0) throw new SignerRefusal(header);
   const maxFee = parseUnits(config.maxFee, DECIMALS);
   if (!maxFee.ok) throw new Error(`maxFee ${config.maxFee} is not an amount of ${DECIMALS} decimals`);
+  if (plan.format === 'raw')
+    return { signed: await signRawPlan(plan, config, root, maxFee.value, io), ledgerEntry: null };
   // A PSBT plan is of bitcoin, litecoin or dogecoin: bitcoincash plans are raw (refused above).
   const coin = config.network as Exclude<UtxoCoin, 'bitcoincash'>;
   const now = io.now ?? new Date();
@@ -219,15 +231,7 @@ export async function signPlan(
         );
     }
   }
-  if (io.unspent) {
-    const spent: string[] = [];
-    for (const input of signed.review.inputs)
-      if (!(await io.unspent(input.txid, input.vout))) spent.push(`${input.txid}:${input.vout}`);
-    if (spent.length > 0)
-      throw new SignerRefusal(
-        spent.map((o) => `input ${o} is spent already (or unknown to your node): the plan is stale; prepare a new one`),
-      );
-  }
+  await refuseSpentInputs(signed.review, io.unspent);
   const summary = [
     ...(refund ? [describeRefund(plan as RefundPlan, refund)] : []),
     describeReview(plan, signed.review),
@@ -242,4 +246,43 @@ export async function signPlan(
     },
     ledgerEntry: refund ? ledgerEntry(plan as RefundPlan, refund, signed.txid, now) : null,
   };
+}
+
+/** Refuses a plan of which the merchant's node (when configured) says an input is spent already. */
+async function refuseSpentInputs(review: Review, unspent: UnspentCheck | undefined): Promise<void> {
+  if (!unspent) return;
+  const spent: string[] = [];
+  for (const input of review.inputs)
+    if (!(await unspent(input.txid, input.vout))) spent.push(`${input.txid}:${input.vout}`);
+  if (spent.length > 0)
+    throw new SignerRefusal(
+      spent.map((o) => `input ${o} is spent already (or unknown to your node): the plan is stale; prepare a new one`),
+    );
+}
+
+/**
+ * A raw collection (dogecoin, bitcoincash; docs/decisions/118): the transaction decoded and checked
+ * by the PSBT signer's allowlist, each input against the merchant's node, then confirmed and
+ * signed with the coin's signature hash.
+ */
+async function signRawPlan(
+  plan: RawCollectionPlan,
+  config: SignerConfig,
+  root: HDKey,
+  maxFee: bigint,
+  io: { confirm(summary: string): Promise<boolean>; unspent?: UnspentCheck },
+): Promise<Signed> {
+  const inputs = plan.inputs.map((input) => {
+    const amount = parseUnits(input.amount, DECIMALS);
+    if (!amount.ok) throw new Error(`input ${input.txid}:${input.vout}: ${input.amount} is not an amount`);
+    return { ...input, amount: amount.value };
+  });
+  const signed = signRawCollection(
+    { transaction: plan.unsignedTx, masterFingerprint: parseInt(plan.masterFingerprint, 16), inputs },
+    root,
+    { coin: config.network as 'dogecoin' | 'bitcoincash', chain: config.chain, treasury: config.treasury, maxFee },
+  );
+  await refuseSpentInputs(signed.review, io.unspent);
+  if (!(await io.confirm(describeReview(plan, signed.review)))) throw new SignerRefusal(['not confirmed']);
+  return { planId: plan.planId, txid: signed.txid, rawTx: signed.rawTx };
 }

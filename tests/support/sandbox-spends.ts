@@ -50,9 +50,16 @@ export function spendOf(inputs: readonly DepositOutput[], to: string, pays: bigi
   return hex.encode(tx.toBytes(true, true));
 }
 
-/** `rawTx` (a segwit transaction, hex) with one byte of its first input's signature changed: the same id, no valid signature. */
+/** `rawTx` (hex) with one byte of its first input's signature changed (in its witness, or a P2PKH scriptSig): no valid signature. */
 export function forgedSignature(rawTx: string): string {
   const forged = RawTx.decode(hex.decode(rawTx));
+  if (!forged.segwitFlag) {
+    // P2PKH: the signature is the scriptSig's first push (its length byte, then DER).
+    const scriptSig = Uint8Array.from(forged.inputs[0]!.finalScriptSig);
+    scriptSig[10]! ^= 1;
+    forged.inputs[0]!.finalScriptSig = scriptSig;
+    return hex.encode(RawTx.encode(forged));
+  }
   const signature = Uint8Array.from(forged.witnesses![0]![0]!);
   signature[10]! ^= 1;
   forged.witnesses![0]![0] = signature;

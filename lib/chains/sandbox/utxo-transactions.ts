@@ -13,7 +13,7 @@ import { RawTx } from '@scure/btc-signer/script.js';
 import { Transaction } from '@scure/btc-signer/transaction.js';
 import type { Network } from '../../catalog';
 import { utxoOutputScript } from '../utxo/address';
-import { addressOfScript, isUtxoCoin, verifyInputSignatures, type UtxoCoin } from '../utxo/transactions';
+import { addressOfOutputScript, isUtxoCoin, verifyInputSignatures, type UtxoCoin } from '../utxo/transactions';
 
 /** What a sandbox transaction's decoding needs: nothing of it is a standard a wallet checks here. */
 const RAW_OPTIONS = { allowUnknownOutputs: true, allowUnknownInputs: true, disableScriptCheck: true } as const;
@@ -103,7 +103,7 @@ export function judgeSpend(
     return { outcome: 'refused', reason: `the transaction does not decode: ${(error as Error).message}` };
   }
   if (known(tx.id)) return { outcome: 'known', txHash: tx.id };
-  const coin = network.name as Exclude<UtxoCoin, 'bitcoincash'>;
+  const coin = network.name as UtxoCoin;
   const chain = network.chain ?? 'mainnet';
   const reasons: string[] = [];
   const spent: HeldOutput[] = [];
@@ -125,7 +125,7 @@ export function judgeSpend(
   let paid = 0n;
   for (let i = 0; i < tx.outputsLength; i++) {
     const output = tx.getOutput(i);
-    const to = output.script ? addressOfScript(coin, chain, output.script) : null;
+    const to = output.script ? addressOfOutputScript(coin, chain, output.script) : null;
     paid += output.amount ?? 0n;
     if (to === null) reasons.push(`output ${i} pays a script without a ${network.name} address`);
     else outputs.push({ outputIndex: i, to, amount: output.amount ?? 0n });
@@ -137,6 +137,7 @@ export function judgeSpend(
       ...verifyInputSignatures(
         tx,
         spent.map((o) => ({ script: utxoOutputScript(coin, o.address, chain), amount: o.amount })),
+        coin,
       ),
     );
   }

@@ -4,11 +4,17 @@ import 'server-only';
  * (native segwit where the chain has it, P2PKH elsewhere); validation accepts every standard
  * mainnet address type of the network, since a valid address is not necessarily one we made.
  */
-import { Address, OutScript } from '@scure/btc-signer/payment.js';
+import { Address } from '@scure/btc-signer/payment.js';
 import { hash160 } from '@scure/btc-signer/utils.js';
 import cashaddr from 'cashaddrjs';
 import type { AddressChain } from '../../catalog';
-import { addressParams as params, cashAddrPrefix as cashPrefix, type UtxoCoin } from './transactions';
+import {
+  addressParams as params,
+  cashAddrPrefix as cashPrefix,
+  decodeCashAddr,
+  outputScriptOf,
+  type UtxoCoin,
+} from './transactions';
 
 export { isUtxoCoin, type UtxoCoin } from './transactions';
 
@@ -34,7 +40,7 @@ export function utxoAddress(coin: UtxoCoin, publicKey: Uint8Array, chain: Addres
 
 export function isValidUtxoAddress(coin: UtxoCoin, address: string, chain: AddressChain = 'mainnet'): boolean {
   try {
-    if (coin === 'bitcoincash') return isValidCashAddr(address, cashPrefix(chain));
+    if (coin === 'bitcoincash') return isValidCashAddr(address, chain);
     Address(params(coin, chain)).decode(address);
     return true;
   } catch {
@@ -42,17 +48,10 @@ export function isValidUtxoAddress(coin: UtxoCoin, address: string, chain: Addre
   }
 }
 
-/**
- * CashAddr with the "bitcoincash:" prefix written out (prefix-less and legacy "1..." forms are
- * refused: the latter reads as a Bitcoin address, a classic way to send coins to the wrong chain).
- * P2PKH/P2SH of 20 bytes, or P2SH of 32 bytes (P2SH32). Re-encoding must give the same text, which
- * also rejects the reserved version bit cashaddrjs' decoder ignores.
- */
-function isValidCashAddr(address: string, expectedPrefix: string): boolean {
-  const { prefix, type, hash } = cashaddr.decode(address);
-  if (prefix !== expectedPrefix) return false;
-  if (!(hash.length === 20 || (type === 'P2SH' && hash.length === 32))) return false;
-  return cashaddr.encode(prefix, type, hash) === address.toLowerCase();
+/** CashAddr of `chain` with its prefix written out (./transactions `decodeCashAddr`). */
+function isValidCashAddr(address: string, chain: AddressChain): boolean {
+  decodeCashAddr(address, chain);
+  return true;
 }
 
 /**
@@ -60,11 +59,5 @@ function isValidCashAddr(address: string, expectedPrefix: string): boolean {
  * bitcoincash); throws on an address that is not one of the coin's on `chain`.
  */
 export function utxoOutputScript(coin: UtxoCoin, address: string, chain: AddressChain = 'mainnet'): Uint8Array {
-  if (coin !== 'bitcoincash') return OutScript.encode(Address(params(coin, chain)).decode(address));
-  if (!isValidCashAddr(address, cashPrefix(chain))) throw new Error(`${address} is not a bitcoincash address`);
-  const { type, hash } = cashaddr.decode(address);
-  if (type === 'P2PKH') return OutScript.encode({ type: 'pkh', hash });
-  // P2SH32 (CHIP-2022-05): OP_HASH256 <32 bytes> OP_EQUAL.
-  if (hash.length === 32) return Uint8Array.from([0xaa, 0x20, ...hash, 0x87]);
-  return OutScript.encode({ type: 'sh', hash });
+  return outputScriptOf(coin, chain, address);
 }

@@ -7,7 +7,9 @@
  */
 export * from './descriptor';
 export * from './networks';
+export * from './output-scripts';
 export * from './psbt';
+export * from './raw';
 export * from './signing';
 export * from './submission';
 export * from './verify';

@@ -50,7 +50,7 @@ const sign = (psbt: Uint8Array) =>
 
 function refusal(submitted: Uint8Array): string[] {
   try {
-    checkSubmission(planA, { psbt: submitted }, network);
+    checkSubmission({ psbt: planA }, { psbt: submitted }, network);
   } catch (error) {
     if (error instanceof SubmissionRefusal) return error.reasons;
     throw error;
@@ -62,15 +62,18 @@ describe('checkSubmission', () => {
   it("takes the plan's transaction signed, as a PSBT or raw, with the plan's id", () => {
     const signed = sign(planA);
     const planId = Transaction.fromPSBT(planA).id;
-    expect(checkSubmission(planA, { psbt: signed.signedPsbt }, network)).toEqual({ rawTx: signed.rawTx, txid: planId });
-    expect(checkSubmission(planA, { rawTx: hex.decode(signed.rawTx) }, network)).toEqual({
+    expect(checkSubmission({ psbt: planA }, { psbt: signed.signedPsbt }, network)).toEqual({
+      rawTx: signed.rawTx,
+      txid: planId,
+    });
+    expect(checkSubmission({ psbt: planA }, { rawTx: hex.decode(signed.rawTx) }, network)).toEqual({
       rawTx: signed.rawTx,
       txid: planId,
     });
     // A PSBT another wallet finalized (its signatures already in place, as walletprocesspsbt answers).
     const finalized = Transaction.fromPSBT(signed.signedPsbt);
     finalized.finalize();
-    expect(checkSubmission(planA, { psbt: finalized.toPSBT(0) }, network)).toEqual({
+    expect(checkSubmission({ psbt: planA }, { psbt: finalized.toPSBT(0) }, network)).toEqual({
       rawTx: signed.rawTx,
       txid: planId,
     });

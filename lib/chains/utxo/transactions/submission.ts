@@ -10,7 +10,7 @@
 import { hex } from '@scure/base';
 import { Transaction } from '@scure/btc-signer/transaction.js';
 import type { UtxoChain, UtxoCoin } from './networks';
-import { addressOfScript } from './psbt';
+import { addressOfOutputScript } from './output-scripts';
 
 /** What a signer sends back: the signed PSBT, or the signed transaction itself. */
 export type PlanSubmission = { psbt: Uint8Array } | { rawTx: Uint8Array };
@@ -66,17 +66,23 @@ function payments(tx: Transaction): { script: string; amount: bigint }[] {
   return out;
 }
 
+/** A plan's transaction as prepared: its unsigned PSBT, or (raw plans, docs/decisions/118) its unsigned transaction. */
+export type PlannedTransaction = { psbt: Uint8Array } | { unsignedTx: Uint8Array };
+
 /**
- * Checks a signed submission against the plan's unsigned PSBT and answers the transaction to
- * broadcast; throws SubmissionRefusal with every reason. A PSBT is finalized here (its signatures
- * in place of its metadata); a raw transaction is taken as sent.
+ * Checks a signed submission against the plan's unsigned transaction and answers the transaction
+ * to broadcast; throws SubmissionRefusal with every reason. A PSBT is finalized here (its
+ * signatures in place of its metadata); a raw transaction is taken as sent.
  */
 export function checkSubmission(
-  planPsbt: Uint8Array,
+  prepared: PlannedTransaction,
   submission: PlanSubmission,
-  network: { coin: Exclude<UtxoCoin, 'bitcoincash'>; chain: UtxoChain },
+  network: { coin: UtxoCoin; chain: UtxoChain },
 ): CheckedSubmission {
-  const plan = Transaction.fromPSBT(planPsbt, RAW_OPTIONS);
+  const plan =
+    'psbt' in prepared
+      ? Transaction.fromPSBT(prepared.psbt, RAW_OPTIONS)
+      : Transaction.fromRaw(prepared.unsignedTx, RAW_OPTIONS);
   const tx = decode(submission);
   const reasons: string[] = [];
   const planned = outpoints(plan);
@@ -88,7 +94,7 @@ export function checkSubmission(
   for (const outpoint of planned)
     if (!spent.includes(outpoint)) reasons.push(`the plan's input ${outpoint} is not spent`);
   const describe = (o: { script: string; amount: bigint }) =>
-    `${o.amount} to ${addressOfScript(network.coin, network.chain, hex.decode(o.script)) ?? `script ${o.script || '(none)'}`}`;
+    `${o.amount} to ${addressOfOutputScript(network.coin, network.chain, hex.decode(o.script)) ?? `script ${o.script || '(none)'}`}`;
   const pays = payments(plan);
   const paid = payments(tx);
   const unmatched = [...pays];

@@ -44,30 +44,34 @@ function signed(
 describe('verifyInputSignatures', () => {
   it('takes P2WPKH and P2PKH inputs signed by their keys', () => {
     const outputs = [spent('wpkh', 0, 5_000n), spent('wpkh', 1, 7_000n)];
-    expect(verifyInputSignatures(signed('wpkh', outputs, [0, 1]), outputs)).toEqual([]);
+    expect(verifyInputSignatures(signed('wpkh', outputs, [0, 1]), outputs, 'litecoin')).toEqual([]);
     const legacy = [spent('pkh', 2, 9_000n)];
-    expect(verifyInputSignatures(signed('pkh', legacy, [2]), legacy)).toEqual([]);
+    expect(verifyInputSignatures(signed('pkh', legacy, [2]), legacy, 'dogecoin')).toEqual([]);
   });
 
   it('refuses a changed signature, an amount other than the one signed, and no signature', () => {
     const outputs = [spent('wpkh', 0, 5_000n)];
     const tx = signed('wpkh', outputs, [0]);
     // BIP 143 signs the amount: the same signature over another amount does not verify.
-    expect(verifyInputSignatures(tx, [{ ...outputs[0]!, amount: 5_001n }])).toEqual([
+    expect(verifyInputSignatures(tx, [{ ...outputs[0]!, amount: 5_001n }], 'litecoin')).toEqual([
       'input 0: its signature does not verify',
     ]);
     const [signature, publicKey] = tx.getInput(0).finalScriptWitness!;
     const changed = Uint8Array.from(signature!);
     changed[10]! ^= 1;
     tx.updateInput(0, { finalScriptWitness: [changed, publicKey!] }, true);
-    expect(verifyInputSignatures(tx, outputs)).toEqual(['input 0: its signature does not verify']);
+    expect(verifyInputSignatures(tx, outputs, 'litecoin')).toEqual(['input 0: its signature does not verify']);
     tx.updateInput(0, { finalScriptWitness: [publicKey!] }, true);
-    expect(verifyInputSignatures(tx, outputs)).toEqual(['input 0: it is not signed (a signature and a public key)']);
+    expect(verifyInputSignatures(tx, outputs, 'litecoin')).toEqual([
+      'input 0: it is not signed (a signature and a public key)',
+    ]);
   });
 
   it("refuses a signature by a key other than the spent output's", () => {
     const outputs = [spent('wpkh', 0, 5_000n)];
     const other = signed('wpkh', [spent('wpkh', 3, 5_000n)], [3]);
-    expect(verifyInputSignatures(other, outputs)).toEqual(['input 0: its public key is not the spent output’s']);
+    expect(verifyInputSignatures(other, outputs, 'litecoin')).toEqual([
+      'input 0: its public key is not the spent output’s',
+    ]);
   });
 });

@@ -2,7 +2,9 @@
  * Whether each input of a signed transaction carries a valid signature for the output it spends:
  * what a node checks before it relays a transaction, for the sandbox of test mode, which has no
  * node (docs/decisions/097). P2WPKH inputs by BIP 143's signature hash, P2PKH inputs by the legacy
- * one; secp256k1 ECDSA, DER, low S (as Bitcoin Core relays). Client-safe and pure.
+ * one, except on bitcoincash, whose P2PKH signatures carry SIGHASH_FORKID over the BIP 143 digest
+ * (./raw.ts `rawSignatureHash`, docs/decisions/118); secp256k1 ECDSA, DER, low S (as Bitcoin Core
+ * relays). Client-safe and pure.
  */
 import { hex } from '@scure/base';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
@@ -10,6 +12,8 @@ import { OutScript } from '@scure/btc-signer/payment.js';
 import { Script } from '@scure/btc-signer/script.js';
 import type { Transaction } from '@scure/btc-signer/transaction.js';
 import { hash160 } from '@scure/btc-signer/utils.js';
+import type { UtxoCoin } from './networks';
+import { rawSignatureHash } from './raw';
 
 /** The output an input spends: its script and amount. */
 export interface SpentOutput {
@@ -17,20 +21,17 @@ export interface SpentOutput {
   amount: bigint;
 }
 
-/** The legacy signature hash, which btc-signer computes but does not export. */
-type WithLegacyPreimage = { preimageLegacy(idx: number, prevOutScript: Uint8Array, hashType: number): Uint8Array };
-
 /** One reason per input whose signature is missing, malformed or does not verify; empty when all verify. */
-export function verifyInputSignatures(tx: Transaction, spent: readonly SpentOutput[]): string[] {
+export function verifyInputSignatures(tx: Transaction, spent: readonly SpentOutput[], coin: UtxoCoin): string[] {
   const reasons: string[] = [];
   for (let i = 0; i < tx.inputsLength; i++) {
-    const reason = inputRefusal(tx, i, spent[i]);
+    const reason = inputRefusal(tx, i, spent[i], coin);
     if (reason) reasons.push(`input ${i}: ${reason}`);
   }
   return reasons;
 }
 
-function inputRefusal(tx: Transaction, i: number, output: SpentOutput | undefined): string | null {
+function inputRefusal(tx: Transaction, i: number, output: SpentOutput | undefined, coin: UtxoCoin): string | null {
   if (!output) return 'its spent output is unknown';
   let type;
   try {
@@ -55,12 +56,14 @@ function inputRefusal(tx: Transaction, i: number, output: SpentOutput | undefine
   if (hex.encode(hash160(publicKey)) !== hex.encode(type.hash)) return 'its public key is not the spent output’s';
   if (signature.length < 9) return 'its signature is malformed';
   const hashType = signature[signature.length - 1]!;
+  if (coin === 'bitcoincash' && (hashType & 0x40) === 0)
+    return 'its signature lacks SIGHASH_FORKID, without which Bitcoin Cash takes none';
   let hash: Uint8Array;
   try {
     hash =
       type.type === 'wpkh'
         ? tx.preimageWitnessV0(i, OutScript.encode({ type: 'pkh', hash: type.hash }), hashType, output.amount)
-        : (tx as unknown as WithLegacyPreimage).preimageLegacy(i, output.script, hashType);
+        : rawSignatureHash(tx, i, coin === 'bitcoincash' ? 'bitcoincash' : 'dogecoin', output, hashType);
   } catch (error) {
     return `its signature hash cannot be computed: ${(error as Error).message}`;
   }

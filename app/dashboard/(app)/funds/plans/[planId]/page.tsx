@@ -68,7 +68,8 @@ export default async function PlanPage({
   if ('format' in plan && plan.format === 'solana') return <SolanaPlan plan={plan} notice={notice} />;
   // Why a submission was refused comes in a short-lived cookie (./plan-cookie.ts), never the URL.
   const refusal = notice === 'submit-refused' ? (await cookies()).get(PLAN_REFUSAL_COOKIE)?.value : undefined;
-  if (!('psbt' in plan)) return <AccountPlan plan={plan} notice={notice} />;
+  // A dogecoin or bitcoincash plan is a raw transaction (docs/decisions/118): shown as a PSBT plan, without its PSBT file.
+  if (!('psbt' in plan) && !('unsignedTx' in plan)) return <AccountPlan plan={plan} notice={notice} />;
   const back =
     plan.kind === 'refund' && plan.refund.orderId
       ? { href: `/dashboard/orders/${plan.refund.orderId}`, label: 'Order' }
@@ -124,9 +125,17 @@ export default async function PlanPage({
       notice={notice}
       refusal={refusal}
       rows={rows}
-      files={[
-        { format: 'psbt', name: `plan-${plan.planId}.psbt`, use: ' (BIP 174 version 0) for a wallet that signs PSBTs' },
-      ]}
+      files={
+        'psbt' in plan
+          ? [
+              {
+                format: 'psbt',
+                name: `plan-${plan.planId}.psbt`,
+                use: ' (BIP 174 version 0) for a wallet that signs PSBTs',
+              },
+            ]
+          : []
+      }
       submit={
         takesSubmission(plan) &&
         plan.status === 'prepared' &&
