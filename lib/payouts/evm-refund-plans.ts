@@ -17,14 +17,10 @@ import { collectionPlans, param, sql, statement, type Database, type Queryable, 
 import { formatUnits } from '../money';
 import type { EvmPlanRefund, EvmRefundPlan, Mode } from '../protocol';
 import type { EvmRefundSighting } from './lifecycle';
-import { INSERT_PLAN, type PlanWrite } from './collections';
+import type { PlanWrite } from './collections';
 import { CollectionRefused } from './errors';
-import { isSecondOpenPlan } from './collections';
-import { DEPOSIT_PAYMENT, ORDER_PAYMENT, type RefundToPay } from './refund-plans';
-import { treasuryOf } from './treasury';
-
-/** Most payment transfers a plan names: an order is paid by a few. */
-const MAX_PAYMENT_TRANSFERS = 50;
+import type { RefundToPay } from './refund-plans';
+import { storeTreasuryRefundPlan, treasuryPlanRefund, treasuryRefundFooting } from './treasury-refund-plans';
 
 /** Prepares and stores the plan that pays `request`'s refund on the EVM network `network` from its treasury. */
 export async function prepareEvmRefundPlan(
@@ -33,27 +29,7 @@ export async function prepareEvmRefundPlan(
   request: RefundToPay,
   write: PlanWrite,
 ): Promise<EvmRefundPlan> {
-  if (request.mode === 'test')
-    throw new CollectionRefused(
-      `test-mode refunds on ${network.name} are not sent by plans: the sandbox ledger takes no EVM transactions; complete it by hand`,
-    );
-  const cfg = liveChainConfig(network.name);
-  if (!cfg) throw new CollectionRefused(`${network.name} is not live: it has no node configured`);
-  const currency = network.currencies.find((c) => c.ticker === request.currency);
-  if (!currency) throw new CollectionRefused(`${request.currency} is not a currency of ${network.name}`);
-  const treasury = await treasuryOf(db, request.merchantId, network.name, request.mode);
-  if (!treasury)
-    throw new CollectionRefused(`no treasury is set for ${network.name}: the refund is paid from it; set one first`);
-  const scope = { merchantId: request.merchantId, mode: request.mode };
-  const payment =
-    'orderId' in request.payment
-      ? await ORDER_PAYMENT.run(db, { orderId: request.payment.orderId, ...scope })
-      : await DEPOSIT_PAYMENT.run(db, { network: network.name, ...scope, ...request.payment });
-  // The signer checks each against its seed by the path: only deposit addresses of a key can prove it.
-  const proof = payment.filter((p) => Number(p.derivation_index) >= 0).slice(0, MAX_PAYMENT_TRANSFERS);
-  if (proof.length === 0)
-    throw new CollectionRefused('the payment was not made to an address of the key: send the refund by hand');
-
+  const { cfg, currency, treasury, proof } = await treasuryRefundFooting(db, network, request, 'EVM');
   const node = evmCollectionNode(network, cfg);
   const intent = {
     chainId: network.chainId!,
@@ -76,26 +52,7 @@ export async function prepareEvmRefundPlan(
   if (gas > REFUND_MIN_GAS) gas = (gas * 6n) / 5n;
   const [nonce, fees] = await Promise.all([node.nonce(treasury), node.fees()]);
   const transaction = evmRefundTransaction(intent, nonce, fees, gas);
-  const amount = formatUnits(request.amount, currency.decimals);
-  const refund: EvmPlanRefund = {
-    refundId: request.refundId,
-    orderId: request.orderId,
-    invoiceId: request.invoiceId,
-    depositId: request.depositId,
-    amount,
-    // Sent whole: the treasury pays the gas, in the coin (decision 098's rule: the payer gets what is owed, never less).
-    pays: amount,
-    feeFromRefund: request.feeFromRefund,
-    destination: request.destination,
-    addressConfirmedAt: request.addressConfirmedAt.toISOString(),
-    payment: {
-      transfers: [...new Map(proof.map((p) => [`${p.tx_hash}:${p.address}`, p])).values()].map((p) => ({
-        txHash: p.tx_hash.toLowerCase(),
-        address: p.address,
-        path: `${EVM_DEPOSIT_CHAIN_PATH}/${p.derivation_index}`,
-      })),
-    },
-  };
+  const refund: EvmPlanRefund = treasuryPlanRefund(request, currency, proof, EVM_DEPOSIT_CHAIN_PATH);
   const plan: Omit<EvmRefundPlan, 'status' | 'txid' | 'reason' | 'acceptedAt'> = {
     planId: randomUUID(),
     kind: 'refund',
@@ -110,34 +67,17 @@ export async function prepareEvmRefundPlan(
     refund,
     createdAt: new Date().toISOString(),
   };
-  try {
-    await db.transaction(async (tx) => {
-      await INSERT_PLAN.run(tx, {
-        id: plan.planId,
-        ...scope,
-        network: network.name,
-        currency: currency.ticker,
-        treasury,
-        masterFingerprint: null,
-        feeRate: fees.maxFeePerGas.toString(),
-        // What the plan pays of its currency; the gas is the treasury's, in the coin, stated in `body`.
-        total: request.amount.toString(),
-        fee: '0',
-        sent: request.amount.toString(),
-        psbt: null,
-        txid: null,
-        kind: 'refund',
-        refundId: request.refundId,
-        refund: JSON.stringify(refund),
-        format: 'evm',
-        body: JSON.stringify(plan),
-      });
-      await write.within?.(tx, plan.planId);
-    });
-  } catch (error) {
-    if (isSecondOpenPlan(error)) throw new CollectionRefused('an open plan pays this refund already');
-    throw error;
-  }
+  // The gas is the treasury's, in the coin; its price cap stands as the plan's fee rate.
+  await storeTreasuryRefundPlan(db, write, {
+    plan,
+    request,
+    network,
+    currency,
+    treasury,
+    feeRate: fees.maxFeePerGas.toString(),
+    txid: null,
+    format: 'evm',
+  });
   return { ...plan, status: 'prepared', txid: null, reason: null, acceptedAt: null };
 }
 

@@ -15,16 +15,14 @@ import { liveChainConfig, tronCollectionNode, type TronCollectionNode } from '..
 import { collectionPlans, param, sql, statement, type Database, type Queryable, type RowOf } from '../db';
 import { formatUnits } from '../money';
 import type { Mode, TronPlanRefund, TronRefundPlan } from '../protocol';
-import { INSERT_PLAN, isSecondOpenPlan, type PlanWrite } from './collections';
+import type { PlanWrite } from './collections';
 import { CollectionRefused } from './errors';
 import type { TronStepSighting } from './lifecycle';
-import { DEPOSIT_PAYMENT, ORDER_PAYMENT, type RefundToPay } from './refund-plans';
-import { treasuryOf } from './treasury';
+import type { RefundToPay } from './refund-plans';
+import { storeTreasuryRefundPlan, treasuryPlanRefund, treasuryRefundFooting } from './treasury-refund-plans';
 
 /** The deposit chain of Tron (lib/chains/derivation.ts: BIP 44, coin type 195). */
 const DEPOSIT_CHAIN = "m/44'/195'/0'/0";
-/** Most payment transfers a plan names: an order is paid by a few. */
-const MAX_PAYMENT_TRANSFERS = 50;
 
 /** Prepares and stores the plan that pays `request`'s refund on tron from its treasury. */
 export async function prepareTronRefundPlan(
@@ -34,27 +32,7 @@ export async function prepareTronRefundPlan(
   write: PlanWrite,
   node?: TronCollectionNode,
 ): Promise<TronRefundPlan> {
-  if (request.mode === 'test')
-    throw new CollectionRefused(
-      'test-mode refunds on tron are not sent by plans: the sandbox ledger takes no Tron transactions; complete it by hand',
-    );
-  const cfg = liveChainConfig(network.name);
-  if (!cfg) throw new CollectionRefused(`${network.name} is not live: it has no node configured`);
-  const currency = network.currencies.find((c) => c.ticker === request.currency);
-  if (!currency) throw new CollectionRefused(`${request.currency} is not a currency of ${network.name}`);
-  const treasury = await treasuryOf(db, request.merchantId, network.name, request.mode);
-  if (!treasury)
-    throw new CollectionRefused(`no treasury is set for ${network.name}: the refund is paid from it; set one first`);
-  const scope = { merchantId: request.merchantId, mode: request.mode };
-  const payment =
-    'orderId' in request.payment
-      ? await ORDER_PAYMENT.run(db, { orderId: request.payment.orderId, ...scope })
-      : await DEPOSIT_PAYMENT.run(db, { network: network.name, ...scope, ...request.payment });
-  // The signer checks each against its seed by the path: only deposit addresses of a key can prove it.
-  const proof = payment.filter((p) => Number(p.derivation_index) >= 0).slice(0, MAX_PAYMENT_TRANSFERS);
-  if (proof.length === 0)
-    throw new CollectionRefused('the payment was not made to an address of the key: send the refund by hand');
-
+  const { cfg, currency, treasury, proof } = await treasuryRefundFooting(db, network, request, 'Tron');
   const token = currency.contract ?? null;
   let built;
   try {
@@ -69,26 +47,7 @@ export async function prepareTronRefundPlan(
       `the treasury ${treasury} cannot send this refund now (does it hold ${formatUnits(request.amount, currency.decimals)} ${currency.ticker} and the TRX its fee burns?): ${(error as Error).message}`,
     );
   }
-  const amount = formatUnits(request.amount, currency.decimals);
-  const refund: TronPlanRefund = {
-    refundId: request.refundId,
-    orderId: request.orderId,
-    invoiceId: request.invoiceId,
-    depositId: request.depositId,
-    amount,
-    // Sent whole: the treasury pays the fee in TRX (decision 098's rule: the payer gets what is owed, never less).
-    pays: amount,
-    feeFromRefund: request.feeFromRefund,
-    destination: request.destination,
-    addressConfirmedAt: request.addressConfirmedAt.toISOString(),
-    payment: {
-      transfers: [...new Map(proof.map((p) => [`${p.tx_hash}:${p.address}`, p])).values()].map((p) => ({
-        txHash: p.tx_hash.toLowerCase(),
-        address: p.address,
-        path: `${DEPOSIT_CHAIN}/${p.derivation_index}`,
-      })),
-    },
-  };
+  const refund: TronPlanRefund = treasuryPlanRefund(request, currency, proof, DEPOSIT_CHAIN);
   const plan: Omit<TronRefundPlan, 'status' | 'txid' | 'reason' | 'acceptedAt'> = {
     planId: randomUUID(),
     kind: 'refund',
@@ -109,35 +68,17 @@ export async function prepareTronRefundPlan(
     refund,
     createdAt: new Date().toISOString(),
   };
-  try {
-    await db.transaction(async (tx) => {
-      await INSERT_PLAN.run(tx, {
-        id: plan.planId,
-        ...scope,
-        network: network.name,
-        currency: currency.ticker,
-        treasury,
-        masterFingerprint: null,
-        feeRate: '0',
-        // What the plan pays of its currency; the TRX it burns is the treasury's, stated in `body`.
-        total: request.amount.toString(),
-        fee: '0',
-        sent: request.amount.toString(),
-        psbt: null,
-        // Its id is its raw_data's hash: known now, and what the watcher asks the node about.
-        txid: built.txID,
-        kind: 'refund',
-        refundId: request.refundId,
-        refund: JSON.stringify(refund),
-        format: 'tron',
-        body: JSON.stringify(plan),
-      });
-      await write.within?.(tx, plan.planId);
-    });
-  } catch (error) {
-    if (isSecondOpenPlan(error)) throw new CollectionRefused('an open plan pays this refund already');
-    throw error;
-  }
+  // Its id is its raw_data's hash: known now, and what the watcher asks the node about.
+  await storeTreasuryRefundPlan(db, write, {
+    plan,
+    request,
+    network,
+    currency,
+    treasury,
+    feeRate: '0',
+    txid: built.txID,
+    format: 'tron',
+  });
   return { ...plan, status: 'prepared', txid: built.txID, reason: null, acceptedAt: null };
 }
 
