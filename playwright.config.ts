@@ -1,11 +1,12 @@
 /**
- * End-to-end tests: Playwright driving Debian's Chromium against the production build. Run them
- * with `npm run test:e2e` (builds, installs chromium when missing) or as part of `npm test`.
+ * End-to-end tests: Playwright driving Debian's Chromium (its headless shell; the full browser for
+ * the font checks) against the production build. Run them with `npm run test:e2e` (builds, installs
+ * the browsers when missing) or as part of `npm test`.
  * e2e/support/global-setup.ts starts the gateway for the run; specs import `test` from
  * e2e/support/fixtures.ts.
  */
 import { defineConfig } from '@playwright/test';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from './scripts/lib/chromium.mjs';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, HEADLESS_SHELL_PATH } from './scripts/lib/chromium.mjs';
 
 // Never download a browser: the one used is Debian's (scripts/lib/chromium.mjs).
 process.env.PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD = '1';
@@ -44,7 +45,6 @@ export default defineConfig({
     browserName: 'chromium',
     headless: true,
     viewport: { width: 1280, height: 800 },
-    launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
     actionTimeout: 15_000,
     navigationTimeout: 30_000,
     // A trace records every action's DOM snapshots and screenshots for each test, to keep a failed
@@ -54,5 +54,18 @@ export default defineConfig({
     trace: traceMode(process.env.E2E_TRACE ?? (process.env.CI ? 'off' : 'retain-on-failure')),
     screenshot: 'only-on-failure',
   },
-  projects: [{ name: 'chromium' }],
+  // Debian's headless shell draws a page for half the full browser's CPU; the tests of the fonts a
+  // page is drawn with (tag `@full-chromium`) need the full browser's font choice (decision 123).
+  projects: [
+    {
+      name: 'chromium',
+      grepInvert: /@full-chromium/,
+      use: { launchOptions: { executablePath: HEADLESS_SHELL_PATH, args: CHROMIUM_ARGS } },
+    },
+    {
+      name: 'full-chromium',
+      grep: /@full-chromium/,
+      use: { launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS } },
+    },
+  ],
 });

@@ -169,31 +169,36 @@ test.describe('first paint', () => {
     }
   });
 
-  test('the six added languages: the QR above the fold with the tag box, drawn in the fonts of their scripts, axe-clean', async ({
-    page,
-  }) => {
-    test.setTimeout(240_000);
-    const order = await makeOrder({ currency: 'XRP', network: 'ripple', amount: '1234.5' });
-    const cdp = await page.context().newCDPSession(page);
-    for (const language of ADDED_LANGUAGES) {
-      await page.goto(`/pay/${order.orderId}?lang=${language}`);
-      await expect(page.locator('html')).toHaveAttribute('lang', language);
-      await expect(page.locator('html')).toHaveAttribute('dir', directionOf(language));
-      await expect(page.getByRole('heading', { level: 1 })).toHaveText(MESSAGES[language].screens.awaiting.title);
-      await expect(page.getByTestId('tag-warning')).toContainText(MESSAGES[language].tagWarningTitle);
-      await expectQrAboveFold(page, order.address, `XRP in ${language}`);
-      await expectNoHorizontalScroll(page);
-      // The heading is drawn with a font of its script (installed by npm test: scripts/lib/fonts.mjs), not boxes.
-      expect((await headingFonts(cdp)).join(', '), `fonts of the ${language} heading`).toMatch(SCRIPT_FONT[language]);
-      await expectAccessible(page, `the page in ${language}`);
-      // The folded list of eighteen languages opens within a phone's width.
-      const languages = page.getByTestId('languages');
-      await languages.locator('summary').click();
-      await expect(languages.getByRole('link')).toHaveCount(LANGUAGES.length);
-      for (const link of await languages.getByRole('link').all()) await expect(link).toBeInViewport();
-      await expectNoHorizontalScroll(page);
-    }
-  });
+  // The full browser: the headless shell draws every CJK language in the same face (decision 123).
+  test(
+    'the six added languages: the QR above the fold with the tag box, drawn in the fonts of their scripts, axe-clean',
+    {
+      tag: '@full-chromium',
+    },
+    async ({ page }) => {
+      test.setTimeout(240_000);
+      const order = await makeOrder({ currency: 'XRP', network: 'ripple', amount: '1234.5' });
+      const cdp = await page.context().newCDPSession(page);
+      for (const language of ADDED_LANGUAGES) {
+        await page.goto(`/pay/${order.orderId}?lang=${language}`);
+        await expect(page.locator('html')).toHaveAttribute('lang', language);
+        await expect(page.locator('html')).toHaveAttribute('dir', directionOf(language));
+        await expect(page.getByRole('heading', { level: 1 })).toHaveText(MESSAGES[language].screens.awaiting.title);
+        await expect(page.getByTestId('tag-warning')).toContainText(MESSAGES[language].tagWarningTitle);
+        await expectQrAboveFold(page, order.address, `XRP in ${language}`);
+        await expectNoHorizontalScroll(page);
+        // The heading is drawn with a font of its script (installed by npm test: scripts/lib/fonts.mjs), not boxes.
+        expect((await headingFonts(cdp)).join(', '), `fonts of the ${language} heading`).toMatch(SCRIPT_FONT[language]);
+        await expectAccessible(page, `the page in ${language}`);
+        // The folded list of eighteen languages opens within a phone's width.
+        const languages = page.getByTestId('languages');
+        await languages.locator('summary').click();
+        await expect(languages.getByRole('link')).toHaveCount(LANGUAGES.length);
+        for (const link of await languages.getByRole('link').all()) await expect(link).toBeInViewport();
+        await expectNoHorizontalScroll(page);
+      }
+    },
+  );
 
   test('the awaiting screen is axe-clean in light and dark mode, at phone width', async ({ page }) => {
     const order = await makeOrder({

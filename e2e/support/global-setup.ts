@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { CHROMIUM_PATH } from '../../scripts/lib/chromium.mjs';
+import { missingChromium } from '../../scripts/lib/chromium.mjs';
 import { root } from '../../scripts/lib/build.mjs';
 import { missingFontPackages } from '../../scripts/lib/fonts.mjs';
 import { startPostgres } from '../../scripts/lib/postgres.mjs';
@@ -14,8 +14,11 @@ import { createKeys } from './gateway';
 import { logTail, startGatewayServer } from './server';
 
 export default async function globalSetup(): Promise<() => Promise<void>> {
-  if (!fs.existsSync(CHROMIUM_PATH))
-    throw new Error(`${CHROMIUM_PATH} is missing: run \`npm run test:e2e\`, which installs Debian's chromium package.`);
+  const browsers = missingChromium();
+  if (browsers.length > 0)
+    throw new Error(
+      `${browsers.join(', ')} missing: run \`npm run test:e2e\`, which installs Debian's chromium packages.`,
+    );
   const fonts = missingFontPackages();
   if (fonts.length > 0)
     throw new Error(
