@@ -5,8 +5,9 @@ const nextConfig = {
   // Merchant clients post to `/api-gateway/make-order/` too; answer it instead of redirecting
   // (a 308 loses the body with many HTTP clients).
   skipTrailingSlashRedirect: true,
-  // Plain Node modules, not bundled: why each, in the list's own file (the CLIs' bundles share it).
-  serverExternalPackages: SERVER_EXTERNAL_PACKAGES,
+  // Plain Node modules, not bundled: why each, in the list's own file (the CLIs' bundles share it);
+  // drizzle-orm too, as it has been since the first build (the CLIs bundle it: see the list's file).
+  serverExternalPackages: [...SERVER_EXTERNAL_PACKAGES, 'drizzle-orm'],
   poweredByHeader: false,
   // forbidden() and unauthorized() (next/navigation) answer the dashboard's 403 and 401 pages
   // from pages and server actions (app/dashboard/session.ts).

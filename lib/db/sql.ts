@@ -54,9 +54,12 @@ export interface CompiledStatement {
   source: string | undefined;
 }
 
-/** The file of the first stack frame outside this module. */
-function callerFile(): string | undefined {
-  const frames = new Error().stack?.split('\n').slice(1) ?? [];
+/**
+ * The file of the first stack frame outside this module, in `site`'s stack. Read only when asked:
+ * formatting a stack costs each process start a tenth of a second over its hundreds of statements.
+ */
+function callerFile(site: Error): string | undefined {
+  const frames = site.stack?.split('\n').slice(1) ?? [];
   for (const frame of frames) {
     const file = /\(?((?:file:\/\/)?\/[^():]+)/.exec(frame)?.[1];
     if (file && !file.endsWith('/lib/db/sql.ts')) return file.replace(/^file:\/\//, '');
@@ -80,7 +83,14 @@ export function statement<Row = Record<string, unknown>, Params extends object =
   options: { name?: string } = {},
 ): Statement<Row, Params> {
   const { sql: text, params } = dialect.sqlToQuery(query);
-  compiled.push({ text, name: options.name, source: callerFile() });
+  const site = new Error();
+  compiled.push({
+    text,
+    name: options.name,
+    get source() {
+      return callerFile(site);
+    },
+  });
   return {
     text,
     name: options.name,
