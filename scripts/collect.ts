@@ -14,7 +14,7 @@
  */
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
-import type { MoneyOutPlan, StoredAccountPlan } from '../lib/protocol';
+import type { MoneyOutPlan, RawRefundPlan, StoredAccountPlan } from '../lib/protocol';
 import { fail, runCommand } from './cli-runtime';
 import { planSummary } from './lib/plan-summary';
 
@@ -90,7 +90,7 @@ async function main(): Promise<void> {
       );
     return;
   }
-  let plan: MoneyOutPlan | StoredAccountPlan;
+  let plan: MoneyOutPlan | RawRefundPlan | StoredAccountPlan;
   if (action === 'prepare' && rest.length === 1) {
     // A fee payer is its address and its path, both or neither.
     const [payer, payerPath] = [values['fee-payer'], values['fee-payer-path']];
@@ -113,7 +113,7 @@ async function main(): Promise<void> {
       refundId: rest[0]!,
       feeFromRefund: values['fee-from-refund'] === true,
       ...(values['fee-rate'] ? { feeRate: values['fee-rate'] } : {}),
-    })) as MoneyOutPlan;
+    })) as MoneyOutPlan | RawRefundPlan;
   } else if (action === 'show' && rest.length === 1) {
     plan = (await runCommand({ command: 'collect.show', merchant, mode, planId: rest[0]! })) as
       MoneyOutPlan | StoredAccountPlan;

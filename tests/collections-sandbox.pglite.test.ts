@@ -413,3 +413,74 @@ describe.each([
     expect(deposits).toHaveLength(2);
   });
 });
+
+describe('a test-mode dogecoin refund plan (a raw transaction, docs/decisions/121)', () => {
+  const dogecoin = findNetwork('dogecoin')!;
+  const dogeTreasury = deriveAddress(dogecoin, testAccountXpub(dogecoin), 90_000);
+  const mineAndWatchDoge = async () => {
+    await mine(db, dogecoin, requiredConfirmations('test', dogecoin) + 1);
+    await watchOnce(db, sandboxChain(db, 'dogecoin'));
+  };
+
+  it('is prepared raw, signed with the refund checked, submitted and confirmed; its order keeps its status', async () => {
+    await setTreasury(db, {
+      merchantId: merchant.merchantId,
+      network: 'dogecoin',
+      mode: 'test',
+      address: dogeTreasury,
+    });
+    const order = await createOrder(db, merchant.test, { currency: 'DOGE', network: 'dogecoin', amount: '100' });
+    const paid = await broadcast(db, {
+      network: dogecoin,
+      to: order.address,
+      currency: 'DOGE',
+      amount: 10_000_000_000n,
+    });
+    await mineAndWatchDoge();
+    const orderStatus = async () =>
+      (await db.query<{ status: string }>('select status from orders where id = $1', [order.id]))[0]!.status;
+    const paidStatus = await orderStatus();
+    // A payer outside the test seed: the one output the signer lets pay outside the wallet.
+    const payer = deriveAddress(dogecoin, rootOfPhrase(OTHER_PHRASE).derive("m/44'/3'/0'/0").publicExtendedKey, 0);
+    const now = new Date();
+    const made = await makeRefund(
+      db,
+      { merchantId: merchant.merchantId, mode: 'test' },
+      { target: { kind: 'order', id: order.id }, amount: 4_000_000_000n, createdBy: 'test', now },
+    );
+    await confirmClaim(db, made.claimUrl.slice(made.claimUrl.lastIndexOf('/') + 1), { address: payer, tag: '' }, now);
+
+    const prepared = await call('refund-plans/prepare', { refundId: made.refund.id });
+    expect(prepared.status, JSON.stringify(prepared.body.error)).toBe(200);
+    const plan = prepared.body.response;
+    expect(plan).toMatchObject({ format: 'raw', kind: 'refund', feeRate: '1000', txid: null, treasury: dogeTreasury });
+    expect(plan.unsignedTx.startsWith('01000000')).toBe(true);
+    // The refunded payment's own output is spent first.
+    expect(plan.inputs[0]).toMatchObject({ txid: paid.txHash, vout: 0 });
+
+    const config = signerConfigSchema.parse({
+      network: 'dogecoin',
+      treasury: dogeTreasury,
+      maxFee: '1',
+      refundDailyCap: '1000',
+    });
+    const { signed, ledgerEntry } = await signPlan(JSON.stringify(plan), config, seed, { confirm: async () => true });
+    expect(ledgerEntry).toMatchObject({ refundId: made.refund.id, amount: '4000000000', txid: signed.txid });
+
+    const submitted = await call('collections/submit', { id: plan.planId, transaction: signed.rawTx });
+    expect(submitted.status, JSON.stringify(submitted.body.error)).toBe(200);
+    expect(submitted.body.response).toMatchObject({ planId: plan.planId, kind: 'refund', txid: signed.txid });
+
+    await mineAndWatchDoge();
+    const got = await call('refund-plans/get', { id: plan.planId });
+    expect(got.body.response).toMatchObject({ format: 'raw', status: 'confirmed', txid: signed.txid });
+    const [refund] = await db.query('select state, txid from refunds where id = $1', [made.refund.id]);
+    expect(refund).toEqual({ state: 'confirmed', txid: signed.txid });
+    const [toPayer] = await db.query<{ amount: string }>(
+      'select amount::text from sandbox_transfers where tx_hash = $1 and to_address = $2',
+      [signed.txid, payer],
+    );
+    expect(toPayer!.amount).toBe('4000000000');
+    expect(await orderStatus()).toBe(paidStatus);
+  });
+});

@@ -66,6 +66,7 @@ import {
   type PlanStatus,
   type PlanSummary,
   type RawCollectionPlan,
+  type RawRefundPlan,
   type AnyRefundPlan,
   type EvmRefundPlan,
   type SolanaRefundPlan,
@@ -403,8 +404,8 @@ export async function planFooting(
   };
 }
 
-/** What a raw plan keeps in `body` (docs/decisions/118): its unsigned transaction and what the signer checks of each input. */
-interface RawPlanBody {
+/** What a raw plan keeps in `body` (docs/decisions/118, 121): its unsigned transaction and what the signer checks of each input. */
+export interface RawPlanBody {
   unsignedTx: string;
   inputs: { txid: string; vout: number; amount: string; script: string; path: string; previousTx: string }[];
 }
@@ -618,7 +619,13 @@ const PLAN_INPUT_ROWS = statement<
 
 /** A plan as it is kept, of each family: Bitcoin-family PSBT or raw, EVM or Tron collection, EVM, Solana or Tron refund. */
 export type StoredPlan =
-  MoneyOutPlan | RawCollectionPlan | StoredAccountPlan | EvmRefundPlan | SolanaRefundPlan | TronRefundPlan;
+  | MoneyOutPlan
+  | RawCollectionPlan
+  | RawRefundPlan
+  | StoredAccountPlan
+  | EvmRefundPlan
+  | SolanaRefundPlan
+  | TronRefundPlan;
 
 /** A plan of the merchant and mode (a collection or a refund), as the signer reads it; null when it is not the caller's. */
 export async function collectionPlan(
@@ -658,10 +665,9 @@ export async function collectionPlan(
     // The transaction's own order, as the signer checks it; the address as the watcher recorded it.
     const body = row.body as RawPlanBody;
     const addressOf = new Map(inputs.map((i) => [`${i.tx_hash}:${i.output_index}`, i.address]));
-    return {
+    const raw = {
       ...common,
-      kind: 'collection',
-      format: 'raw',
+      format: 'raw' as const,
       unsignedTx: body.unsignedTx,
       inputs: body.inputs.map((i) => ({
         txid: i.txid,
@@ -673,6 +679,9 @@ export async function collectionPlan(
         previousTx: i.previousTx,
       })),
     };
+    return row.kind === 'refund'
+      ? { ...raw, kind: 'refund', refund: row.refund as PlanRefund }
+      : { ...raw, kind: 'collection' };
   }
   const paths = pathsIn(row.psbt!);
   const fields: Omit<CollectionPlan, 'kind'> = {

@@ -2,7 +2,7 @@ import 'server-only';
 /**
  * Refund plans: `prepareRefundPlan` sends each network family to its planner (EVM:
  * ./evm-refund-plans.ts, docs/decisions/112; Tron: ./tron-refund-plans.ts, 115). Those of the Bitcoin-family networks
- * (docs/decisions/081): one transaction that pays one
+ * (docs/decisions/081; a raw transaction on dogecoin and bitcoincash, 121): one transaction that pays one
  * refund to the address its payer confirmed, from the merchant's deposit outputs (the refunded
  * payment's own first), with the change to the treasury. The plan carries the payment as the
  * signer can check it (its outputs to keys of the seed and their full transactions); the watcher
@@ -14,17 +14,18 @@ import { HDKey } from '@scure/bip32';
 import { Transaction } from '@scure/btc-signer/transaction.js';
 import { BlockNotAvailable, networkFor, requiredConfirmations } from '../chains';
 import {
-  SIGNING_FORMAT,
+  buildRawRefund,
   buildRefundPsbt,
   depositPath,
   fingerprintHex,
   formatPath,
+  isRawCoin,
   isUtxoCoin,
   type CollectionInput,
 } from '../chains/utxo/transactions';
 import { addresses, chainTransfers, columnsOf, param, sql, statement, type Database, type RowOf } from '../db';
 import { formatUnits } from '../money';
-import type { AnyRefundPlan, Mode, PlanRefund, RefundPlan } from '../protocol';
+import type { AnyRefundPlan, Mode, PlanRefund, RawRefundPlan, RefundPlan } from '../protocol';
 import {
   COLLECTABLE,
   INSERT_INPUTS,
@@ -36,6 +37,7 @@ import {
   planFooting,
   type Collectable,
   type PlanWrite,
+  type RawPlanBody,
 } from './collections';
 import { CollectionRefused } from './errors';
 import { prepareEvmRefundPlan } from './evm-refund-plans';
@@ -114,13 +116,18 @@ export async function prepareRefundPlan(
 }
 
 /**
- * The Bitcoin-family plan of `request`'s refund. Refused (CollectionRefused) on a network without
- * PSBT plans, without a treasury for the change, a key origin or a fee estimate, or when the
- * spendable outputs do not cover the refund and its fee.
+ * The Bitcoin-family plan of `request`'s refund: a PSBT, or on dogecoin and bitcoincash the raw
+ * transaction with what the signer checks of each input (docs/decisions/121). Refused
+ * (CollectionRefused) off the Bitcoin family, without a treasury for the change, a key origin or a
+ * fee estimate, or when the spendable outputs do not cover the refund and its fee.
  */
-async function prepareUtxoRefundPlan(db: Database, request: RefundToPay, write: PlanWrite): Promise<RefundPlan> {
+async function prepareUtxoRefundPlan(
+  db: Database,
+  request: RefundToPay,
+  write: PlanWrite,
+): Promise<RefundPlan | RawRefundPlan> {
   const network = networkFor(request.mode, request.network);
-  if (!network || !isUtxoCoin(network.name) || SIGNING_FORMAT[network.name] !== 'psbt')
+  if (!network || !isUtxoCoin(network.name))
     throw new CollectionRefused(
       `refunds on ${request.network} are not sent by plans yet: send it from your wallet and complete it by its transaction id`,
     );
@@ -173,19 +180,33 @@ async function prepareUtxoRefundPlan(db: Database, request: RefundToPay, write: 
     index: Number(r.derivation_index),
     previousTx: previous.get(r.tx_hash)!,
   });
-  let built;
+  const draft = {
+    chain,
+    key: { ...key, chain: key.chain as HDKey },
+    treasury,
+    feeRate,
+    candidates: candidates.map(asInput),
+    destination: request.destination,
+    amount: request.amount,
+    feeFromRefund: request.feeFromRefund,
+  };
+  let built: {
+    spent: CollectionInput[];
+    fee: bigint;
+    pays: bigint;
+    feeRate: bigint;
+    psbt: Uint8Array | null;
+    body: RawPlanBody | null;
+  };
   try {
-    built = buildRefundPsbt({
-      coin,
-      chain,
-      key: { ...key, chain: key.chain as HDKey },
-      treasury,
-      feeRate,
-      candidates: candidates.map(asInput),
-      destination: request.destination,
-      amount: request.amount,
-      feeFromRefund: request.feeFromRefund,
-    });
+    if (isRawCoin(network.name)) {
+      const raw = buildRawRefund({ ...draft, coin: network.name });
+      const inputs = raw.plan.inputs.map((i) => ({ ...i, amount: i.amount.toString() }));
+      built = { ...raw, psbt: null, body: { unsignedTx: raw.plan.transaction, inputs } };
+    } else {
+      const psbt = buildRefundPsbt({ ...draft, coin });
+      built = { ...psbt, spent: psbt.inputs, feeRate, body: null };
+    }
   } catch (error) {
     throw new CollectionRefused((error as Error).message);
   }
@@ -213,7 +234,7 @@ async function prepareUtxoRefundPlan(db: Database, request: RefundToPay, write: 
       })),
     },
   };
-  const total = built.inputs.reduce((sum, input) => sum + input.amount, 0n);
+  const total = built.spent.reduce((sum, input) => sum + input.amount, 0n);
   const id = randomUUID();
   try {
     await db.transaction(async (tx) => {
@@ -224,19 +245,20 @@ async function prepareUtxoRefundPlan(db: Database, request: RefundToPay, write: 
         currency: network.currencies[0]!.ticker,
         treasury,
         masterFingerprint: fingerprintHex(key.masterFingerprint),
-        feeRate: feeRate.toString(),
+        feeRate: built.feeRate.toString(),
         total: total.toString(),
         fee: built.fee.toString(),
         sent: (total - built.fee).toString(),
-        psbt: base64.encode(built.psbt),
-        txid: key.script === 'wpkh' ? Transaction.fromPSBT(built.psbt).id : null,
+        psbt: built.psbt && base64.encode(built.psbt),
+        // Segwit inputs: the id does not cover signatures, so the plan knows its transaction's id now.
+        txid: built.psbt && key.script === 'wpkh' ? Transaction.fromPSBT(built.psbt).id : null,
         kind: 'refund',
         refundId: request.refundId,
         refund: JSON.stringify(refund),
-        format: 'psbt',
-        body: null,
+        format: built.body ? 'raw' : 'psbt',
+        body: built.body && JSON.stringify(built.body),
       });
-      const spent = built.inputs as (CollectionInput & { id: string })[];
+      const spent = built.spent as (CollectionInput & { id: string })[];
       const inserted = await INSERT_INPUTS.run(tx, {
         planId: id,
         ...PLAN_INPUTS.values(spent.map((i) => ({ transfer_id: i.id }))),
@@ -249,5 +271,5 @@ async function prepareUtxoRefundPlan(db: Database, request: RefundToPay, write: 
     if (isSecondOpenPlan(error)) throw new CollectionRefused('an open plan pays this refund already');
     throw error;
   }
-  return (await collectionPlan(db, request.merchantId, request.mode, id)) as RefundPlan;
+  return (await collectionPlan(db, request.merchantId, request.mode, id)) as RefundPlan | RawRefundPlan;
 }

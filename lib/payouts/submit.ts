@@ -22,7 +22,15 @@ import {
 } from '../chains/utxo/transactions';
 import { bare, collectionPlans, param, sql, statement, type Database } from '../db';
 import { NotFound } from '../errors';
-import type { EvmRefundPlan, Mode, MoneyOutPlan, PlanSubmitted, RawCollectionPlan, TronRefundPlan } from '../protocol';
+import type {
+  EvmRefundPlan,
+  Mode,
+  MoneyOutPlan,
+  PlanSubmitted,
+  RawCollectionPlan,
+  RawRefundPlan,
+  TronRefundPlan,
+} from '../protocol';
 import { collectionPlan, type PlanWrite, type StoredPlan } from './collections';
 import { CollectionRefused } from './errors';
 
@@ -52,10 +60,12 @@ const RECORD_TXID = statement<unknown, { id: string; txid: string }>(
 
 /**
  * The plans whose signed transaction the gateway checks and hands to its chain this way: Bitcoin and
- * litecoin PSBT plans, dogecoin and bitcoincash raw ones (an EVM refund plan's goes through
+ * litecoin PSBT plans, dogecoin and bitcoincash raw ones, collections and refunds (an EVM refund plan's goes through
  * `submitEvmRefund`; EVM collection and Tron plans are the signer's to broadcast).
  */
-export function takesSubmission(plan: StoredPlan): plan is (MoneyOutPlan | RawCollectionPlan) & { network: UtxoCoin } {
+export function takesSubmission(
+  plan: StoredPlan,
+): plan is (MoneyOutPlan | RawCollectionPlan | RawRefundPlan) & { network: UtxoCoin } {
   return ('psbt' in plan || 'unsignedTx' in plan) && isUtxoCoin(plan.network);
 }
 

@@ -19,6 +19,7 @@ import {
   PLAN_STATUS_VALUES,
   collectionPlanSchema,
   rawCollectionPlanSchema,
+  rawRefundPlanSchema,
   planRefundSchema,
   refundPlanSchema,
   tronCollectionPlanSchema,
@@ -182,11 +183,12 @@ export type EvmRefundPlan = z.infer<typeof evmRefundPlanSchema>;
 
 /**
  * What `refund-plans/prepare` and `refund-plans/get` answer, told apart by `format`: a
- * Bitcoin-family refund plan (`psbt`), an EVM one (`evm`), a Solana
+ * Bitcoin-family refund plan (`psbt`; `raw` on dogecoin and bitcoincash, docs/decisions/121), an EVM one (`evm`), a Solana
  * transfer (`solana`, ./solana-plans.ts) or a Tron transaction (`tron`, ./plans.ts).
  */
 export const anyRefundPlanSchema = z.discriminatedUnion('format', [
   refundPlanSchema,
+  rawRefundPlanSchema,
   evmRefundPlanSchema,
   solanaRefundPlanSchema,
   tronRefundPlanSchema,

@@ -120,7 +120,7 @@ const SUMMARIES: Record<OperationName, string> = {
     "Keep the account of your seed (its address and path, never a key) that pays a network's collection fees: the EVM gas payer or Tron's resource account. A prepare without `feePayer` uses it.",
   'fee-payers/list': 'The fee payer kept for each network, in the key’s mode.',
   'refund-plans/prepare':
-    "Prepare the plan that sends a ready refund to the payer's confirmed address: a PSBT, the change to the treasury; on EVM and Tron, one transaction from the treasury; on Solana, one transfer from the order's wallet that the signer builds and sends. One open plan pays a refund: a refund it pays is refused.",
+    "Prepare the plan that sends a ready refund to the payer's confirmed address: a PSBT (a raw transaction on dogecoin and bitcoincash), the change to the treasury; on EVM and Tron, one transaction from the treasury; on Solana, one transfer from the order's wallet that the signer builds and sends. One open plan pays a refund: a refund it pays is refused.",
   'refund-plans/get': "A refund plan by id, or a refund's newest plan by `refundId`.",
   'subscriptions/create-plan':
     'Create a subscription plan: a price per period, an optional trial, reminders and grace.',

@@ -129,12 +129,22 @@ export type PlanRefund = z.infer<typeof planRefundSchema>;
 export const refundPlanSchema = z.object({ ...planFields, kind: z.literal('refund'), refund: planRefundSchema });
 export type RefundPlan = z.infer<typeof refundPlanSchema>;
 
+/**
+ * A refund plan of dogecoin or bitcoincash (docs/decisions/121): a raw collection plan's unsigned
+ * transaction and inputs, paying the refund to its address and the change to the treasury, with the
+ * refund as a PSBT refund plan carries it.
+ */
+export const rawRefundPlanSchema = rawCollectionPlanSchema
+  .omit({ kind: true })
+  .extend({ kind: z.literal('refund'), refund: planRefundSchema });
+export type RawRefundPlan = z.infer<typeof rawRefundPlanSchema>;
+
 /** Any plan the signer reads. */
 export const moneyOutPlanSchema = z.discriminatedUnion('kind', [collectionPlanSchema, refundPlanSchema]);
 export type MoneyOutPlan = z.infer<typeof moneyOutPlanSchema>;
 
-/** Any Bitcoin-family plan the signer signs: a PSBT plan, or a raw collection. */
-export const bitcoinFamilyPlanSchema = z.union([moneyOutPlanSchema, rawCollectionPlanSchema]);
+/** Any Bitcoin-family plan the signer signs: a PSBT plan, or a raw collection or refund. */
+export const bitcoinFamilyPlanSchema = z.union([moneyOutPlanSchema, rawCollectionPlanSchema, rawRefundPlanSchema]);
 
 const sun = z.string().regex(/^\d{1,30}$/, 'must be a whole number of base units');
 const tronAccount = z.string().regex(/^T[1-9A-HJ-NP-Za-km-z]{33}$/, 'must be a Tron address');

@@ -1,10 +1,10 @@
 /**
- * What `npm run collect` prints of a plan: a PSBT plan's inputs and fee, and an EVM or Tron plan's
+ * What `npm run collect` prints of a plan: a PSBT or raw plan's inputs and fee, and an EVM or Tron plan's
  * addresses and what its fee payer spends (docs/decisions/093), never a crash on either shape.
  */
 import { describe, expect, it } from 'vitest';
 import { buildEvmCollectionPlan } from '../../lib/chains/evm/transactions';
-import type { CollectionPlan, StoredAccountPlan } from '../../lib/protocol';
+import type { CollectionPlan, RawRefundPlan, StoredAccountPlan } from '../../lib/protocol';
 import { planSummary } from './plan-summary';
 
 const TOKEN = '0xdac17f958d2ee523a2206206994597c13d831ec7';
@@ -64,6 +64,34 @@ describe('planSummary', () => {
       [
         '6f1c2b9e-3d4a-4b5c-8d6e-7f8091a2b3c4  prepared  litecoin live: 1 outputs, 2 LTC',
         '  to ltc1qtreasury: 1.99999718 LTC, fee 0.00000282 (2 per vbyte)',
+      ].join('\n'),
+    );
+  });
+
+  it('summarises a raw refund plan (dogecoin) by its refund, change and fee', () => {
+    const plan = {
+      planId: '6f1c2b9e-3d4a-4b5c-8d6e-7f8091a2b3c4',
+      kind: 'refund',
+      format: 'raw',
+      mode: 'test',
+      network: 'dogecoin',
+      currency: 'DOGE',
+      status: 'prepared',
+      treasury: 'DTreasury',
+      inputs: [{}],
+      total: '100',
+      fee: '0.00226',
+      feeRate: '1000',
+      sent: '99.99774',
+      unsignedTx: '01000000',
+      refund: { refundId: '0b6f7d52-1c3e-4a8b-9f10-2d3e4f5a6b7c', pays: '40', destination: 'DPayer' },
+      txid: null,
+      reason: null,
+    } as unknown as RawRefundPlan;
+    expect(planSummary(plan)).toBe(
+      [
+        '6f1c2b9e-3d4a-4b5c-8d6e-7f8091a2b3c4  prepared  dogecoin test: 1 outputs, 100 DOGE',
+        '  refund 0b6f7d52-1c3e-4a8b-9f10-2d3e4f5a6b7c: 40 DOGE to DPayer, the rest to DTreasury; fee 0.00226 (1000 per vbyte)',
       ].join('\n'),
     );
   });

@@ -1,12 +1,21 @@
 /**
  * What `npm run collect` prints of a plan (prepared or shown): one line of what it moves and its
- * status, then where it goes and at what fee. A PSBT plan (Bitcoin family, a refund or a
- * collection), an account chain's (EVM, Tron; docs/decisions/093), whose fee is its fee payer's, or an EVM
+ * status, then where it goes and at what fee. A Bitcoin-family plan (a PSBT, or a raw transaction on
+ * dogecoin and bitcoincash: docs/decisions/118, 121; a refund or a collection), an account chain's (EVM, Tron; docs/decisions/093), whose fee is its fee payer's, or an EVM
  * or Tron refund's one transaction from the treasury (docs/decisions/112, 115).
  */
-import type { EvmRefundPlan, MoneyOutPlan, StoredAccountPlan, TronRefundPlan } from '../../lib/protocol';
+import type {
+  EvmRefundPlan,
+  MoneyOutPlan,
+  RawCollectionPlan,
+  RawRefundPlan,
+  StoredAccountPlan,
+  TronRefundPlan,
+} from '../../lib/protocol';
 
-export function planSummary(plan: MoneyOutPlan | StoredAccountPlan | EvmRefundPlan | TronRefundPlan): string {
+export function planSummary(
+  plan: MoneyOutPlan | RawCollectionPlan | RawRefundPlan | StoredAccountPlan | EvmRefundPlan | TronRefundPlan,
+): string {
   if (plan.kind === 'refund' && plan.format === 'tron')
     return [
       `${plan.planId}  ${plan.status}  tron ${plan.mode}: refund ${plan.refund.refundId}`,
@@ -21,7 +30,7 @@ export function planSummary(plan: MoneyOutPlan | StoredAccountPlan | EvmRefundPl
       ...(plan.txid ? [`  transaction ${plan.txid}`] : []),
       ...(plan.reason ? [`  ${plan.reason}`] : []),
     ].join('\n');
-  if (!('psbt' in plan)) {
+  if (!('psbt' in plan) && !('unsignedTx' in plan)) {
     const evm = 'family' in plan ? plan : null;
     const count = evm ? evm.items.length : 'addresses' in plan ? plan.addresses.length : 0;
     const currency = evm ? (evm.tokens[0]?.ticker ?? 'the coin') : 'currency' in plan ? plan.currency : '';

@@ -1,22 +1,29 @@
 /**
  * The signer's checks of refund plans (docs/decisions/081), each against a gateway that lies: the
  * payment it names, the ledger of refunds signed before, the daily cap, the one output allowed to
- * pay outside the wallet, and proof that the payment is on the chain. (On a real chain:
- * tests/refunds-litecoind.pg.test.ts.)
+ * pay outside the wallet, and proof that the payment is on the chain; and the same on dogecoin and
+ * bitcoincash, whose refund plans are raw transactions (docs/decisions/121). (On a real chain:
+ * tests/refunds-litecoind.pg.test.ts; raw ones on the sandbox: tests/collections-sandbox.pglite.test.ts.)
  */
 import { HDKey } from '@scure/bip32';
 import { base64, hex } from '@scure/base';
+import { p2pkh } from '@scure/btc-signer/payment.js';
 import { Transaction } from '@scure/btc-signer/transaction.js';
 import { describe, expect, it } from 'vitest';
 import {
+  addressOfOutputScript,
   addressOfScript,
+  buildRawRefund,
   buildRefundPsbt,
   depositScript,
   parseKeyDescriptor,
+  RAW_MIN_FEE_RATE,
   SignerRefusal,
+  verifyInputSignatures,
+  type RawCoin,
 } from '../../lib/chains/utxo/transactions';
 import { formatUnits } from '../../lib/money';
-import type { RefundPlan } from '../../lib/protocol';
+import type { RawRefundPlan, RefundPlan } from '../../lib/protocol';
 import type { LedgerEntry } from './refunds';
 import { rootOfPhrase, signPlan, type SignerConfig } from './sign-plan';
 
@@ -249,5 +256,138 @@ describe("the signer's refunds", () => {
     expect(asked).toEqual([plan.refund.payment.transactions[0]!.txid]);
     const present = { ...yes, inChain: async () => true };
     expect(await reasonsOf(signPlan(JSON.stringify(plan), config, testRoot, present))).toBe('signed');
+  });
+});
+
+describe.each([
+  { coin: 'dogecoin' as const, currency: 'DOGE', coinType: 3 },
+  { coin: 'bitcoincash' as const, currency: 'BCH', coinType: 145 },
+])("the signer's $coin refunds, raw transactions (docs/decisions/121)", ({ coin, currency, coinType }) => {
+  const H = 0x80000000;
+  const account = testRoot.derive(`m/44'/${coinType}'/0'`);
+  const key = {
+    script: 'pkh' as const,
+    masterFingerprint: testRoot.fingerprint,
+    accountPath: [44 + H, coinType + H, H],
+    accountXpub: account.publicExtendedKey,
+    chain: account.deriveChild(0),
+  };
+  const addressOf = (root: HDKey, path: string) =>
+    addressOfOutputScript(coin, 'mainnet', p2pkh(root.derive(path).publicKey!).script)!;
+  const rawTreasury = addressOf(testRoot, `m/44'/${coinType}'/0'/0/90000`);
+  const rawPayer = addressOf(otherRoot, `m/44'/${coinType}'/7'/0/0`);
+  const rawAttacker = addressOf(otherRoot, `m/44'/${coinType}'/6'/0/0`);
+  const rawConfig: SignerConfig = {
+    network: coin,
+    chain: 'mainnet',
+    treasury: rawTreasury,
+    maxFee: '0.1',
+    refundDailyCap: '10',
+  };
+
+  /** A payment of 1 coin to the test seed's key at `index`, as its transaction (hex) and outpoint. */
+  function rawPayment(index: number, salt: number) {
+    const funding = new Transaction({ allowUnknownInputs: true, version: 1 });
+    funding.addOutput({ script: p2pkh(key.chain.deriveChild(index).publicKey!).script, amount: 100_000_000n });
+    funding.addInput({ txid: new Uint8Array(32).fill(salt), index: 0, finalScriptSig: new Uint8Array([0x51]) });
+    return { txid: funding.id, vout: 0, amount: 100_000_000n, index, previousTx: funding.hex };
+  }
+
+  /** A test-mode refund plan of 0.4 coin to `destination`, spending (and refunding) the payment at index 3. */
+  function rawRefundPlan(options: { destination?: string; treasury?: string; spend?: number } = {}): RawRefundPlan {
+    const paid = rawPayment(3, 3);
+    const spend = options.spend === undefined ? paid : rawPayment(options.spend, options.spend);
+    const built = buildRawRefund({
+      coin,
+      chain: 'mainnet',
+      key,
+      treasury: options.treasury ?? rawTreasury,
+      feeRate: 1n,
+      candidates: [spend],
+      destination: options.destination ?? rawPayer,
+      amount: 40_000_000n,
+      feeFromRefund: false,
+    });
+    const total = built.spent.reduce((sum, i) => sum + i.amount, 0n);
+    return {
+      planId: '6f1f6c3e-2b7a-4c55-9d4e-1a2b3c4d5e6f',
+      kind: 'refund',
+      mode: 'test',
+      network: coin,
+      chain: 'mainnet',
+      currency,
+      format: 'raw',
+      status: 'prepared',
+      treasury: rawTreasury,
+      masterFingerprint: '73c5da0a',
+      inputs: built.plan.inputs.map((i) => ({ ...i, address: 'x', amount: formatUnits(i.amount, 8) })),
+      total: formatUnits(total, 8),
+      fee: formatUnits(built.fee, 8),
+      feeRate: built.feeRate.toString(),
+      sent: formatUnits(total - built.fee, 8),
+      unsignedTx: built.plan.transaction,
+      txid: null,
+      reason: null,
+      createdAt: now.toISOString(),
+      refund: {
+        refundId: REFUND_ID,
+        orderId: ORDER_ID,
+        invoiceId: null,
+        depositId: null,
+        amount: '0.4',
+        pays: '0.4',
+        feeFromRefund: false,
+        destination: options.destination ?? rawPayer,
+        addressConfirmedAt: now.toISOString(),
+        payment: {
+          outputs: [{ txid: paid.txid, vout: 0, path: `m/44'/${coinType}'/0'/0/3` }],
+          transactions: [{ txid: paid.txid, blockHash: 'ab'.repeat(32), hex: paid.previousTx }],
+        },
+      },
+    };
+  }
+
+  it('signs an honest refund at the coin’s fee floor, change to the treasury, and its signatures verify', async () => {
+    const plan = rawRefundPlan();
+    expect(plan.feeRate).toBe(RAW_MIN_FEE_RATE[coin as RawCoin].toString());
+    let shown = '';
+    const { signed, ledgerEntry } = await signPlan(JSON.stringify(plan), rawConfig, testRoot, {
+      ...yes,
+      confirm: async (summary) => ((shown = summary), true),
+    });
+    expect(shown).toContain(`REFUND ${REFUND_ID} of order ${ORDER_ID}`);
+    expect(shown).toContain(`pays 0.4 ${currency} to ${rawPayer} (the REFUND to the payer)`);
+    expect(shown).toContain(`to ${rawTreasury} (your treasury)`);
+    expect(ledgerEntry).toMatchObject({ refundId: REFUND_ID, amount: '40000000', txid: signed.txid });
+    const tx = Transaction.fromRaw(hex.decode(signed.rawTx), { allowUnknownOutputs: true });
+    expect(tx.id).toBe(signed.txid);
+    const spent = plan.inputs.map((i) => ({ script: hex.decode(i.script), amount: 100_000_000n }));
+    expect(verifyInputSignatures(tx, spent, coin)).toEqual([]);
+  });
+
+  it('refuses another destination or amount, change to a foreign script, a previous transaction that is not its outpoint’s, a fee above its bound, more than is left', async () => {
+    const plan = rawRefundPlan();
+    const sign = (p: unknown, options: Partial<Parameters<typeof signPlan>[3]> = {}, config = rawConfig) =>
+      reasonsOf(signPlan(JSON.stringify(p), config, testRoot, { ...yes, ...options }));
+    const redirected = await sign({ ...plan, refund: { ...plan.refund, destination: rawAttacker } });
+    expect(redirected).toContain(`output 0 pays ${rawPayer}, which is neither the treasury`);
+    expect(redirected).toContain("no output pays the refund's address");
+    expect(await sign({ ...plan, refund: { ...plan.refund, amount: '0.1', pays: '0.1' } })).toContain(
+      "output 0 pays the refund's address 40000000, not the 10000000 of the refund",
+    );
+    expect(await sign(rawRefundPlan({ treasury: rawAttacker }))).toContain(
+      `output 1 pays ${rawAttacker}, which is neither the treasury ${rawTreasury}`,
+    );
+    const other = rawPayment(4, 4);
+    const [input] = plan.inputs;
+    expect(await sign({ ...plan, inputs: [{ ...input!, previousTx: other.previousTx }] })).toContain(
+      `its previous transaction is ${other.txid}, not ${input!.txid}`,
+    );
+    expect(await sign(plan, {}, { ...rawConfig, maxFee: '0.000001' })).toContain("above this signer's bound 100");
+    const outpoint = `${plan.refund.payment.outputs[0]!.txid}:0`;
+    const ledger = { refunds: [entry({ outpoints: [outpoint], amount: '70000000', destination: rawPayer })] };
+    expect(await sign(plan, { ledger })).toContain('above what is left of its payment: 0.3 of 1 received');
+    // The payment spent by none of its inputs: only the signer's own node proves it.
+    expect(await sign(rawRefundPlan({ spend: 5 }))).toContain('this signer has no node to find the payment on');
   });
 });

@@ -14,20 +14,24 @@
  * Pure: the caller reads and writes the ledger and asks the node.
  */
 import { HDKey } from '@scure/bip32';
+import { p2pkh, p2wpkh } from '@scure/btc-signer/payment.js';
 import { RawTx } from '@scure/btc-signer/script.js';
 import { Transaction } from '@scure/btc-signer/transaction.js';
 import { hex } from '@scure/base';
 import { z } from 'zod';
 import {
-  depositScript,
+  DEPOSIT_SCRIPT,
   fingerprintHex,
-  scriptOf,
+  outputScriptOf,
   SignerRefusal,
   type UtxoChain,
   type UtxoCoin,
 } from '../../lib/chains/utxo/transactions';
 import { formatUnits, parseUnits } from '../../lib/money';
-import type { RefundPlan } from '../../lib/protocol';
+import type { PlanRefund } from '../../lib/protocol';
+
+/** What the refund checks read of a plan, PSBT or raw (docs/decisions/121): its refund and currency. */
+export type PlanOfRefund = { refund: PlanRefund; currency: string };
 
 /** Every Bitcoin-family coin of the catalog has 8 decimals. */
 const DECIMALS = 8;
@@ -61,9 +65,9 @@ export interface CheckedRefund {
 
 /** Checks a refund plan's refund against this seed, the ledger and the daily cap; throws SignerRefusal with every reason. */
 export function checkRefund(
-  plan: RefundPlan,
+  plan: PlanOfRefund,
   root: HDKey,
-  policy: { coin: Exclude<UtxoCoin, 'bitcoincash'>; chain: UtxoChain; dailyCap: bigint | null },
+  policy: { coin: UtxoCoin; chain: UtxoChain; dailyCap: bigint | null },
   ledger: RefundLedger,
   now: Date,
 ): CheckedRefund {
@@ -77,7 +81,7 @@ export function checkRefund(
   if (!refund.feeFromRefund && pays.value !== amount.value)
     reasons.push(`the output pays ${refund.pays}, not the refund's ${refund.amount}, and the fee is not taken from it`);
   try {
-    scriptOf(policy.coin, policy.chain, refund.destination);
+    outputScriptOf(policy.coin, policy.chain, refund.destination);
   } catch {
     reasons.push(`${refund.destination} is not a ${policy.coin} ${policy.chain} address`);
   }
@@ -92,7 +96,9 @@ export function checkRefund(
     if (id !== t.txid) reasons.push(`the payment's transaction ${t.txid} is not the one given (it hashes to ${id})`);
     else transactions.set(t.txid, decoded);
   }
-  const type = policy.coin === 'dogecoin' ? 'pkh' : 'wpkh';
+  // The script of the coin's deposit addresses, whatever the chain writes it as (CashAddr is only text).
+  const depositScript = (publicKey: Uint8Array) =>
+    (DEPOSIT_SCRIPT[policy.coin] === 'pkh' ? p2pkh(publicKey) : p2wpkh(publicKey)).script;
   let received = 0n;
   const outpoints: string[] = [];
   for (const output of refund.payment.outputs) {
@@ -104,7 +110,7 @@ export function checkRefund(
       continue;
     }
     const key = root.derive(output.path);
-    if (hex.encode(paid.script) !== hex.encode(depositScript(type, key.publicKey!, policy.coin, policy.chain))) {
+    if (hex.encode(paid.script) !== hex.encode(depositScript(key.publicKey!))) {
       reasons.push(`${where} did not pay the key at ${output.path} of this seed (${fingerprintHex(root.fingerprint)})`);
       continue;
     }
@@ -193,7 +199,7 @@ export function ledgerRefusals(ledger: RefundLedger, claim: LedgerClaim): { reas
 }
 
 /** The ledger's entry for a refund once signed. */
-export function ledgerEntry(plan: RefundPlan, checked: CheckedRefund, txid: string, now: Date): LedgerEntry {
+export function ledgerEntry(plan: PlanOfRefund, checked: CheckedRefund, txid: string, now: Date): LedgerEntry {
   return {
     refundId: plan.refund.refundId,
     outpoints: checked.outpoints,
@@ -215,7 +221,7 @@ export function refundSubject(refund: {
 }
 
 /** What the merchant reads before confirming a refund: the claim as the payer made it, and the payment's numbers. */
-export function describeRefund(plan: RefundPlan, checked: CheckedRefund): string {
+export function describeRefund(plan: PlanOfRefund, checked: CheckedRefund): string {
   const coin = (amount: bigint) => `${formatUnits(amount, DECIMALS)} ${plan.currency}`;
   const { refund } = plan;
   const of = refundSubject(refund);

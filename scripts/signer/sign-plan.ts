@@ -18,15 +18,19 @@ import {
   signCollectionPsbt,
   signRawCollection,
   SignerRefusal,
+  type RawCoin,
+  type RawSignerPolicy,
   type Review,
+  type SignerPolicy,
   type UtxoCoin,
 } from '../../lib/chains/utxo/transactions';
 import { formatUnits, parseUnits } from '../../lib/money';
 import {
   bitcoinFamilyPlanSchema,
   type MoneyOutPlan,
+  type PlanRefund,
   type RawCollectionPlan,
-  type RefundPlan,
+  type RawRefundPlan,
 } from '../../lib/protocol';
 import {
   checkRefund,
@@ -34,6 +38,7 @@ import {
   ledgerEntry,
   type CheckedRefund,
   type LedgerEntry,
+  type PlanOfRefund,
   type RefundLedger,
 } from './refunds';
 
@@ -189,10 +194,6 @@ export async function signPlan(
   if (header.length > 0) throw new SignerRefusal(header);
   const maxFee = parseUnits(config.maxFee, DECIMALS);
   if (!maxFee.ok) throw new Error(`maxFee ${config.maxFee} is not an amount of ${DECIMALS} decimals`);
-  if (plan.format === 'raw')
-    return { signed: await signRawPlan(plan, config, root, maxFee.value, io), ledgerEntry: null };
-  // A PSBT plan is of bitcoin, litecoin or dogecoin: bitcoincash plans are raw (refused above).
-  const coin = config.network as Exclude<UtxoCoin, 'bitcoincash'>;
   const now = io.now ?? new Date();
   let refund: CheckedRefund | null = null;
   if (plan.kind === 'refund') {
@@ -202,50 +203,85 @@ export async function signPlan(
       if (!cap.ok) throw new Error(`refundDailyCap ${config.refundDailyCap} is not an amount of ${DECIMALS} decimals`);
       dailyCap = cap.value;
     }
-    refund = checkRefund(plan, root, { coin, chain: config.chain, dailyCap }, io.ledger ?? { refunds: [] }, now);
+    const policy = { coin: config.network as UtxoCoin, chain: config.chain, dailyCap };
+    refund = checkRefund(plan, root, policy, io.ledger ?? { refunds: [] }, now);
   }
   const policy = {
-    coin,
     chain: config.chain,
     treasury: config.treasury,
     maxFee: maxFee.value,
     ...(refund ? { refund: refund.allowance } : {}),
   };
-  const psbt = base64.decode(plan.psbt);
   // Reviewed (and signed, in memory) before the node is asked: nothing of a refused plan leaves the machine.
-  const signed = signCollectionPsbt(psbt, root, policy);
-  if (plan.kind === 'refund') {
-    // The payment exists if the transaction spends one of its outputs; otherwise the signer's own node must say so.
-    const spends = signed.review.inputs.some((i) => refund!.outpoints.includes(`${i.txid}:${i.vout}`));
-    if (!spends) {
-      if (!io.inChain)
-        throw new SignerRefusal([
-          "the plan does not spend the refunded payment's outputs and this signer has no node to find the payment on: add node to its configuration",
-        ]);
-      const missing: string[] = [];
-      for (const t of plan.refund.payment.transactions)
-        if (!(await io.inChain(t.txid, t.blockHash))) missing.push(t.txid);
-      if (missing.length > 0)
-        throw new SignerRefusal(
-          missing.map((t) => `your node does not have the refunded payment's transaction ${t} in its best chain`),
-        );
-    }
-  }
+  const signed: Omit<Signed, 'planId'> & { review: Review } =
+    plan.format === 'raw'
+      ? signRaw(plan, root, { ...policy, coin: config.network as RawCoin })
+      : signPsbt(plan.psbt, root, { ...policy, coin: config.network as Exclude<UtxoCoin, 'bitcoincash'> });
+  if (plan.kind === 'refund') await refuseUnprovenPayment(plan.refund, refund!, signed.review, io.inChain);
   await refuseSpentInputs(signed.review, io.unspent);
   const summary = [
-    ...(refund ? [describeRefund(plan as RefundPlan, refund)] : []),
+    ...(refund ? [describeRefund(plan as PlanOfRefund, refund)] : []),
     describeReview(plan, signed.review),
   ];
   if (!(await io.confirm(summary.join('\n')))) throw new SignerRefusal(['not confirmed']);
+  const { review: _, ...transaction } = signed;
   return {
-    signed: {
-      planId: plan.planId,
-      txid: signed.txid,
-      rawTx: signed.rawTx,
-      signedPsbt: base64.encode(signed.signedPsbt),
-    },
-    ledgerEntry: refund ? ledgerEntry(plan as RefundPlan, refund, signed.txid, now) : null,
+    signed: { ...transaction, planId: plan.planId },
+    ledgerEntry: refund ? ledgerEntry(plan as PlanOfRefund, refund, signed.txid, now) : null,
   };
+}
+
+/** A PSBT plan (bitcoin, litecoin) signed by the PSBT signer's allowlist. */
+function signPsbt(psbt: string, root: HDKey, policy: SignerPolicy): Omit<Signed, 'planId'> & { review: Review } {
+  const signed = signCollectionPsbt(base64.decode(psbt), root, policy);
+  return {
+    review: signed.review,
+    txid: signed.txid,
+    rawTx: signed.rawTx,
+    signedPsbt: base64.encode(signed.signedPsbt),
+  };
+}
+
+/**
+ * A raw plan (dogecoin, bitcoincash; docs/decisions/118, 121): the transaction decoded and checked
+ * by the PSBT signer's allowlist, then signed with the coin's signature hash.
+ */
+function signRaw(
+  plan: RawCollectionPlan | RawRefundPlan,
+  root: HDKey,
+  policy: RawSignerPolicy,
+): Omit<Signed, 'planId'> & { review: Review } {
+  const inputs = plan.inputs.map((input) => {
+    const amount = parseUnits(input.amount, DECIMALS);
+    if (!amount.ok) throw new Error(`input ${input.txid}:${input.vout}: ${input.amount} is not an amount`);
+    return { ...input, amount: amount.value };
+  });
+  const raw = { transaction: plan.unsignedTx, masterFingerprint: parseInt(plan.masterFingerprint, 16), inputs };
+  return signRawCollection(raw, root, policy);
+}
+
+/**
+ * The refunded payment exists (docs/decisions/081): the transaction spends one of its outputs (a
+ * transaction spending an output that does not exist is invalid), or the signer's own node has its
+ * transactions in its best chain. Throws SignerRefusal otherwise.
+ */
+async function refuseUnprovenPayment(
+  refund: PlanRefund,
+  checked: CheckedRefund,
+  review: Review,
+  inChain: InChainCheck | undefined,
+): Promise<void> {
+  if (review.inputs.some((i) => checked.outpoints.includes(`${i.txid}:${i.vout}`))) return;
+  if (!inChain)
+    throw new SignerRefusal([
+      "the plan does not spend the refunded payment's outputs and this signer has no node to find the payment on: add node to its configuration",
+    ]);
+  const missing: string[] = [];
+  for (const t of refund.payment.transactions) if (!(await inChain(t.txid, t.blockHash))) missing.push(t.txid);
+  if (missing.length > 0)
+    throw new SignerRefusal(
+      missing.map((t) => `your node does not have the refunded payment's transaction ${t} in its best chain`),
+    );
 }
 
 /** Refuses a plan of which the merchant's node (when configured) says an input is spent already. */
@@ -258,31 +294,4 @@ async function refuseSpentInputs(review: Review, unspent: UnspentCheck | undefin
     throw new SignerRefusal(
       spent.map((o) => `input ${o} is spent already (or unknown to your node): the plan is stale; prepare a new one`),
     );
-}
-
-/**
- * A raw collection (dogecoin, bitcoincash; docs/decisions/118): the transaction decoded and checked
- * by the PSBT signer's allowlist, each input against the merchant's node, then confirmed and
- * signed with the coin's signature hash.
- */
-async function signRawPlan(
-  plan: RawCollectionPlan,
-  config: SignerConfig,
-  root: HDKey,
-  maxFee: bigint,
-  io: { confirm(summary: string): Promise<boolean>; unspent?: UnspentCheck },
-): Promise<Signed> {
-  const inputs = plan.inputs.map((input) => {
-    const amount = parseUnits(input.amount, DECIMALS);
-    if (!amount.ok) throw new Error(`input ${input.txid}:${input.vout}: ${input.amount} is not an amount`);
-    return { ...input, amount: amount.value };
-  });
-  const signed = signRawCollection(
-    { transaction: plan.unsignedTx, masterFingerprint: parseInt(plan.masterFingerprint, 16), inputs },
-    root,
-    { coin: config.network as 'dogecoin' | 'bitcoincash', chain: config.chain, treasury: config.treasury, maxFee },
-  );
-  await refuseSpentInputs(signed.review, io.unspent);
-  if (!(await io.confirm(describeReview(plan, signed.review)))) throw new SignerRefusal(['not confirmed']);
-  return { planId: plan.planId, txid: signed.txid, rawTx: signed.rawTx };
 }

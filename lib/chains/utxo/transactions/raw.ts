@@ -1,11 +1,11 @@
 /**
- * Collections of the networks whose wallets read no PSBT (`SIGNING_FORMAT` raw: dogecoin,
- * bitcoincash; docs/decisions/118): the gateway hands the signer the unsigned transaction and, per
+ * Collections and refunds of the networks whose wallets read no PSBT (`SIGNING_FORMAT` raw:
+ * dogecoin, bitcoincash; docs/decisions/118, 121): the gateway hands the signer the unsigned transaction and, per
  * input, what the signer checks before it signs (outpoint, amount, script, derivation, the full
  * previous transaction), and the signer signs the raw transaction itself: dogecoin with the legacy
  * signature hash, bitcoincash with SIGHASH_ALL|FORKID over the BIP 143 digest with amounts in
  * (Bitcoin Cash's replay-protected sighash, fork id 0). The allowlist is the PSBT signer's
- * (./signing.ts, docs/decisions/052). Client-safe and pure.
+ * (./signing.ts, docs/decisions/052, with a refund's one output of 081). Client-safe and pure.
  */
 import { HDKey } from '@scure/bip32';
 import { hex } from '@scure/base';
@@ -14,7 +14,7 @@ import { p2pkh } from '@scure/btc-signer/payment.js';
 import { RawTx, Script } from '@scure/btc-signer/script.js';
 import { Transaction } from '@scure/btc-signer/transaction.js';
 import { formatPath } from './descriptor';
-import type { UtxoChain, UtxoCoin } from './networks';
+import { SIGNING_FORMAT, type UtxoChain, type UtxoCoin } from './networks';
 import { addressOfOutputScript, outputScriptOf } from './output-scripts';
 import { estimateVsize, type CollectionInput, type CollectionKey } from './psbt';
 import { SignerRefusal, type Review, type ReviewedInput, type ReviewedOutput, type SignerPolicy } from './signing';
@@ -109,23 +109,116 @@ function transactionId(raw: string): string {
 export function buildRawCollection(draft: RawCollectionDraft): BuiltRawCollection {
   if (draft.inputs.length === 0) throw new Error('a collection needs at least one input');
   const treasury = outputScriptOf(draft.coin, draft.chain, draft.treasury);
-  const feeRate = draft.feeRate > RAW_MIN_FEE_RATE[draft.coin] ? draft.feeRate : RAW_MIN_FEE_RATE[draft.coin];
+  const feeRate = rawFeeRate(draft.coin, draft.feeRate);
   const total = draft.inputs.reduce((sum, input) => sum + input.amount, 0n);
   const size = estimateVsize('pkh', draft.inputs.length, treasury.length);
   const fee = BigInt(size) * feeRate;
   const sent = total - fee;
   if (sent < RAW_DUST_LIMIT[draft.coin])
     throw new Error(`the inputs (${total}) do not cover the fee (${fee}) and a spendable output`);
+  const { tx, inputs } = unsignedWithInputs(draft, draft.inputs);
+  tx.addOutput({ script: treasury, amount: sent });
+  return {
+    plan: { transaction: hex.encode(tx.unsignedTx), masterFingerprint: draft.key.masterFingerprint, inputs },
+    fee,
+    sent,
+    feeRate,
+    size,
+  };
+}
+
+export interface RawRefundDraft extends Omit<RawCollectionDraft, 'inputs'> {
+  /** Outputs it may spend, in the order it takes them: the refunded payment's own first. */
+  candidates: readonly CollectionInput[];
+  /** The payer's confirmed address. */
+  destination: string;
+  /** The refund, base units. */
+  amount: bigint;
+  /** The network fee is taken from the refund (the payer gets amount - fee) rather than from the change. */
+  feeFromRefund: boolean;
+}
+
+export interface BuiltRawRefund extends Omit<BuiltRawCollection, 'sent'> {
+  /** The candidates it spends, in the transaction's order. */
+  spent: CollectionInput[];
+  /** What the payer's output pays. */
+  pays: bigint;
+  /** What goes back to the treasury (0: no change output, its dust went to the fee). */
+  change: bigint;
+}
+
+/**
+ * Builds an unsigned raw refund (docs/decisions/121), as `buildRefundPsbt` builds a PSBT one: the
+ * fewest candidates (in their order) that cover the refund and the fee at the coin's floor, one
+ * output of the refund to the destination and the change to the treasury; change below the coin's
+ * dust limit goes to the fee. Throws when the candidates do not cover it or the payer's output
+ * would be dust.
+ */
+export function buildRawRefund(draft: RawRefundDraft): BuiltRawRefund {
+  const destination = outputScriptOf(draft.coin, draft.chain, draft.destination);
+  const treasury = outputScriptOf(draft.coin, draft.chain, draft.treasury);
+  if (draft.amount <= 0n) throw new Error('a refund is of an amount above 0');
+  const feeRate = rawFeeRate(draft.coin, draft.feeRate);
+  const dust = RAW_DUST_LIMIT[draft.coin];
+  const spent: CollectionInput[] = [];
+  let total = 0n;
+  let fee = 0n;
+  let size = 0;
+  for (const candidate of draft.candidates) {
+    spent.push(candidate);
+    total += candidate.amount;
+    size = estimateVsize('pkh', spent.length, destination.length, treasury.length);
+    fee = BigInt(size) * feeRate;
+    if (total >= draft.amount + (draft.feeFromRefund ? 0n : fee)) break;
+  }
+  const needed = draft.amount + (draft.feeFromRefund ? 0n : fee);
+  if (total < needed)
+    throw new Error(`the deposit outputs that can be spent (${total}) do not cover the refund and its fee (${needed})`);
+  const pays = draft.feeFromRefund ? draft.amount - fee : draft.amount;
+  if (pays < dust)
+    throw new Error(`the refund less its fee (${pays}) is below the dust limit (${dust}): it cannot be paid`);
+  let change = total - pays - fee;
+  if (change < dust) {
+    fee += change;
+    change = 0n;
+  }
+  const { tx, inputs } = unsignedWithInputs(draft, spent);
+  tx.addOutput({ script: destination, amount: pays });
+  if (change > 0n) tx.addOutput({ script: treasury, amount: change });
+  return {
+    plan: { transaction: hex.encode(tx.unsignedTx), masterFingerprint: draft.key.masterFingerprint, inputs },
+    spent,
+    fee,
+    pays,
+    change,
+    feeRate,
+    size,
+  };
+}
+
+/** A fee rate raised to the coin's floor. */
+function rawFeeRate(coin: RawCoin, asked: bigint): bigint {
+  return asked > RAW_MIN_FEE_RATE[coin] ? asked : RAW_MIN_FEE_RATE[coin];
+}
+
+/**
+ * The coin's unsigned transaction spending `spent`, and what the signer checks of each input;
+ * throws when a previous transaction does not hash to its outpoint or does not pay its key the amount.
+ */
+function unsignedWithInputs(
+  draft: Pick<RawCollectionDraft, 'coin' | 'key'>,
+  spent: readonly CollectionInput[],
+): { tx: Transaction; inputs: RawPlanInput[] } {
   const tx = new Transaction({ version: RAW_TX_VERSION[draft.coin], allowUnknownOutputs: true });
   const inputs: RawPlanInput[] = [];
-  for (const input of draft.inputs) {
+  for (const input of spent) {
     const script = pkhScript(draft.key.chain.deriveChild(input.index).publicKey!);
-    const spent = RawTx.decode(hex.decode(input.previousTx)).outputs[input.vout];
+    const output = RawTx.decode(hex.decode(input.previousTx)).outputs[input.vout];
     if (
       transactionId(input.previousTx) !== input.txid ||
-      !spent ||
-      spent.amount !== input.amount ||
-      hex.encode(spent.script) !== hex.encode(script)
+      !output ||
+      output.amount !== input.amount ||
+      hex.encode(output.script) !== hex.encode(script)
     )
       throw new Error(`output ${input.txid}:${input.vout} is not ${input.amount} to the key at index ${input.index}`);
     tx.addInput({ txid: input.txid, index: input.vout });
@@ -138,14 +231,7 @@ export function buildRawCollection(draft: RawCollectionDraft): BuiltRawCollectio
       previousTx: input.previousTx,
     });
   }
-  tx.addOutput({ script: treasury, amount: sent });
-  return {
-    plan: { transaction: hex.encode(tx.unsignedTx), masterFingerprint: draft.key.masterFingerprint, inputs },
-    fee,
-    sent,
-    feeRate,
-    size,
-  };
+  return { tx, inputs };
 }
 
 /**
@@ -172,7 +258,8 @@ export function rawSignatureHash(
 /** The legacy signature hash, which btc-signer computes but does not export. */
 type WithLegacyPreimage = { preimageLegacy(idx: number, prevOutScript: Uint8Array, hashType: number): Uint8Array };
 
-export interface RawSignerPolicy extends Omit<SignerPolicy, 'coin' | 'refund'> {
+/** The PSBT signer's policy on a raw coin: a refund's one allowed output too (docs/decisions/121). */
+export interface RawSignerPolicy extends Omit<SignerPolicy, 'coin'> {
   coin: RawCoin;
 }
 
@@ -192,8 +279,9 @@ function decodeUnsigned(transaction: string): Transaction {
  * Decodes a raw plan's transaction itself and checks it against the policy, as the PSBT signer
  * does: every input is the plan's, at a path of this seed, its previous transaction hashing to the
  * outpoint's id and paying that key's script the amount named, asking for the coin's one hash type;
- * every output pays the pinned treasury or a key of the inputs; the fee within the bound. Answers
- * what it spends and pays, or throws SignerRefusal with every reason.
+ * every output pays the pinned treasury or a key of the inputs, except, with a refund the signer
+ * checked (`policy.refund`, docs/decisions/121), one output of exactly the refund to its address;
+ * the fee within the bound. Answers what it spends and pays, or throws SignerRefusal with every reason.
  */
 export function reviewRawCollection(plan: RawPlan, root: HDKey, policy: RawSignerPolicy): Review {
   const tx = decodeUnsigned(plan.transaction);
@@ -255,6 +343,8 @@ export function reviewRawCollection(plan: RawPlan, root: HDKey, policy: RawSigne
     }
   }
   const treasury = hex.encode(outputScriptOf(policy.coin, policy.chain, policy.treasury));
+  const refund = policy.refund ? refundScript(policy, reasons) : null;
+  if (refund !== null && refund === treasury) reasons.push('the refund pays the treasury');
   const outputs: ReviewedOutput[] = [];
   let paid = 0n;
   for (let i = 0; i < tx.outputsLength; i++) {
@@ -265,11 +355,18 @@ export function reviewRawCollection(plan: RawPlan, root: HDKey, policy: RawSigne
     paid += amount;
     if (script === treasury) outputs.push({ address, amount, to: 'treasury' });
     else if (ownScripts.has(script)) outputs.push({ address, amount, to: 'own' });
-    else
+    else if (refund !== null && script === refund) {
+      // The one output a checked refund lets pay outside the wallet: once, and exactly the refund.
+      if (outputs.some((o) => o.to === 'refund')) reasons.push(`output ${i} pays the refund's address a second time`);
+      else if (amount !== policy.refund!.pays)
+        reasons.push(`output ${i} pays the refund's address ${amount}, not the ${policy.refund!.pays} of the refund`);
+      outputs.push({ address, amount, to: 'refund' });
+    } else
       reasons.push(
         `output ${i} pays ${address ?? 'a script without an address'}, which is neither the treasury ${policy.treasury} nor an address of this seed`,
       );
   }
+  if (policy.refund && !outputs.some((o) => o.to === 'refund')) reasons.push("no output pays the refund's address");
   const fee = total - paid;
   if (reasons.length === 0) {
     if (fee < 0n) reasons.push(`the outputs (${paid}) spend more than the inputs (${total})`);
@@ -277,6 +374,16 @@ export function reviewRawCollection(plan: RawPlan, root: HDKey, policy: RawSigne
   }
   if (reasons.length > 0) throw new SignerRefusal(reasons);
   return { inputs, outputs, fee };
+}
+
+/** The script a checked refund's destination names, hex; null (with its reason) when it is no address of the coin's chain. */
+function refundScript(policy: RawSignerPolicy, reasons: string[]): string | null {
+  try {
+    return hex.encode(outputScriptOf(policy.coin, policy.chain, policy.refund!.destination));
+  } catch {
+    reasons.push(`the refund's address ${policy.refund!.destination} is not a ${policy.coin} ${policy.chain} address`);
+    return null;
+  }
 }
 
 /**
@@ -311,5 +418,5 @@ export function signRawCollection(
 
 /** Whether a coin's collections are raw transactions. */
 export function isRawCoin(coin: UtxoCoin): coin is RawCoin {
-  return coin === 'dogecoin' || coin === 'bitcoincash';
+  return SIGNING_FORMAT[coin] === 'raw';
 }
