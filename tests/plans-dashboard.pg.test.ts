@@ -362,6 +362,10 @@ it("shows a plan with its files to the merchant's users, and to nobody else", as
   expect(tronShown).toContain('Refund plan');
   expect(tronShown).toContain(tronPayer);
   expect(tronShown).toContain('Fee burned, about');
+  // The order page says what the refund's newest plan pays when it takes the fee from the refund.
+  expect(unescape(await page(`/dashboard/orders/${order.id}`, viewer))).toMatch(
+    /data-testid="plan-pays">pays .*2\.8.*, the network fee taken from the refund/,
+  );
   expect(tronShown).toMatch(/2\.8\s*TRX.*the refund of.*4\s*TRX.*less its network fee, which the payer bears/s);
   expect(tronShown).toContain(built.txID);
   const tronFile = await fetch(`${gateway.baseUrl}/dashboard/funds/plans/${tronPlan.planId}/file?format=plan`, {
