@@ -489,7 +489,7 @@ describe('tron collections on the fake java-tron node', () => {
     const scope = { merchantId: merchant.merchantId, mode: 'live' as const };
     const refundee = randomTronAccount();
     const attacker = randomTronAccount();
-    async function claimedRefund(orderId: string, amount: bigint) {
+    async function claimedRefund(orderId: string, amount: bigint, address = refundee) {
       const made = await makeRefund(db, scope, {
         target: { kind: 'order', id: orderId },
         amount,
@@ -497,7 +497,7 @@ describe('tron collections on the fake java-tron node', () => {
         now: new Date(),
       });
       const token = made.claimUrl.slice(made.claimUrl.lastIndexOf('/') + 1);
-      await confirmClaim(db, token, { address: refundee, tag: '' }, new Date());
+      await confirmClaim(db, token, { address, tag: '' }, new Date());
       return made.refund.id;
     }
     const refundOf = async (id: string) =>
@@ -595,5 +595,34 @@ describe('tron collections on the fake java-tron node', () => {
     ]);
     expect(events.map((e) => e.type)).toEqual(expect.arrayContaining(['refund.sent', 'refund.confirmed']));
     expect((await orderRow(db, usdtOrder.id)).status).toBe('processed');
+
+    // The fee taken from a TRX refund (decision 120): the payer gets 3 TRX less what its transaction
+    // burns (two creation fees: the address is no account yet), and the signer checks just that.
+    const bearer = randomTronAccount();
+    const bearing = await claimedRefund(trxOrder.id, 3n * TRX, bearer);
+    const bearingPlan = tronRefundPlanSchema.parse(
+      (await callInProcess('refund-plans/prepare', { refundId: bearing, feeFromRefund: true }, planner)).body.response,
+    );
+    expect(bearingPlan.transaction.burn).toBe(String(creation));
+    expect(bearingPlan.refund).toMatchObject({
+      amount: '3',
+      pays: formatUnits(3n * TRX - creation, 6),
+      feeFromRefund: true,
+    });
+    await signFromApi(bearing, client());
+    expect(node.account(bearer)!.balance).toBe(3n * TRX - creation);
+    // A refund its fee would eat whole is refused, nothing written.
+    const eaten = await claimedRefund(trxOrder.id, creation, randomTronAccount());
+    const refused = await callInProcess('refund-plans/prepare', { refundId: eaten, feeFromRefund: true }, planner);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toMatchObject({
+      name: 'PLAN_REFUSED',
+      message: expect.stringMatching(/does not cover its network fee of 1\.1 TRX/),
+    });
+    expect(await db.query('select id from collection_plans where refund_id = $1', [eaten])).toEqual([]);
+    node.mine(CONFIRMATIONS);
+    await watchLive(db, adapter);
+    expect((await refundOf(bearing))!.state).toBe('confirmed');
+    expect((await orderRow(db, trxOrder.id)).status).toBe('processed');
   });
 });

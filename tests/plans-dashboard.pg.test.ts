@@ -310,14 +310,15 @@ it("shows a plan with its files to the merchant's users, and to nobody else", as
     acceptedAt: null,
   });
 
-  // A Tron refund plan (docs/decisions/115), once the EVM one is stale: the refund, the TRX its fee burns, its id.
+  // A Tron refund plan (docs/decisions/115), once the EVM one is stale: the refund, the TRX its fee burns, its id;
+  // its payer bears the fee (decision 120): 4 TRX less the 1.2 it burns.
   await gateway.db.query(`update collection_plans set status = 'stale' where id = $1`, [refundPlan.planId]);
   const tronPayer = tronAddressOfBytes(Uint8Array.of(0x41, ...new Uint8Array(20).fill(0xa1)));
   const tronTreasury = tronAddressOfBytes(Uint8Array.of(0x41, ...new Uint8Array(20).fill(7)));
   const ref = { height: 10, id: 'cd'.repeat(32), timestamp: Date.now() };
   const built = buildTransaction(
     ref,
-    tronRefundContract({ treasury: tronTreasury, destination: tronPayer, token: null, amount: 4_000_000n }),
+    tronRefundContract({ treasury: tronTreasury, destination: tronPayer, token: null, amount: 2_800_000n }),
     { expiration: ref.timestamp + 3_600_000, timestamp: ref.timestamp },
   );
   const tronPlan = {
@@ -337,7 +338,8 @@ it("shows a plan with its files to the merchant's users, and to nobody else", as
     refund: {
       ...refundPlan.refund,
       amount: '4',
-      pays: '4',
+      pays: '2.8',
+      feeFromRefund: true,
       destination: tronPayer,
       payment: { transfers: [{ txHash: 'ab'.repeat(32), address: tronPayer, path: "m/44'/195'/0'/0/1" }] },
     },
@@ -345,7 +347,7 @@ it("shows a plan with its files to the merchant's users, and to nobody else", as
   delete (tronPlan as { chainId?: number }).chainId;
   await gateway.db.query(
     `insert into collection_plans (id, merchant_id, mode, network, currency, treasury, format, kind, refund_id, refund, fee_rate, total, fee, sent, txid, body)
-     values ($1, $2, 'test', 'tron', 'TRX', $3, 'tron', 'refund', $4, $5::jsonb, 0, 4000000, 0, 4000000, $6, $7::jsonb)`,
+     values ($1, $2, 'test', 'tron', 'TRX', $3, 'tron', 'refund', $4, $5::jsonb, 0, 4000000, 1200000, 2800000, $6, $7::jsonb)`,
     [
       tronPlan.planId,
       merchant.merchantId,
@@ -360,6 +362,11 @@ it("shows a plan with its files to the merchant's users, and to nobody else", as
   expect(tronShown).toContain('Refund plan');
   expect(tronShown).toContain(tronPayer);
   expect(tronShown).toContain('Fee burned, about');
+  // The order page says what the refund's newest plan pays when it takes the fee from the refund.
+  expect(unescape(await page(`/dashboard/orders/${order.id}`, viewer))).toMatch(
+    /data-testid="plan-pays">pays .*2\.8.*, the network fee taken from the refund/,
+  );
+  expect(tronShown).toMatch(/2\.8\s*TRX.*the refund of.*4\s*TRX.*less its network fee, which the payer bears/s);
   expect(tronShown).toContain(built.txID);
   const tronFile = await fetch(`${gateway.baseUrl}/dashboard/funds/plans/${tronPlan.planId}/file?format=plan`, {
     headers: { cookie: viewer },

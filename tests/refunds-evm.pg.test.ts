@@ -14,6 +14,7 @@ import type { LiveAdapter } from '@/lib/chains/live';
 import { EVM_DEPOSIT_CHAIN_PATH, addressOfKey } from '@/lib/chains/evm/transactions';
 import type { Database } from '@/lib/db/client';
 import { createKey } from '@/lib/merchants';
+import { formatUnits } from '@/lib/money';
 import { setTreasury } from '@/lib/payouts';
 import { evmRefundPlanSchema } from '@/lib/protocol';
 import { confirmClaim, makeRefund } from '@/lib/refunds';
@@ -235,6 +236,42 @@ describe.skipIf(evmNodeMissing)('an EVM refund sent by a plan the signer signs (
     await watchLive(db, adapter);
     expect(await refundOf(usdtRefund)).toEqual({ state: 'confirmed', txid: usdtSigned.signed.txid });
     expect(await tokenBalance(PAYER)).toBe(12_000_000n);
+
+    // The fee taken from an ETH refund (decision 120): the payer gets 0.1 ETH less the gas at its cap,
+    // which the signer checks; a USDT refund cannot pay its fee in the token: sent whole, the choice ignored.
+    const bearing = await claimedRefund(eth.id, parseEther('0.1'));
+    const bearingPlan = evmRefundPlanSchema.parse(
+      (await callInProcess('refund-plans/prepare', { refundId: bearing, feeFromRefund: true }, planner)).body.response,
+    );
+    const gasFee = BigInt(bearingPlan.transaction.gas) * BigInt(bearingPlan.transaction.maxFeePerGas);
+    expect(gasFee).toBeGreaterThan(0n);
+    expect(bearingPlan.transaction.value).toBe((parseEther('0.1') - gasFee).toString());
+    expect(bearingPlan.refund).toMatchObject({
+      amount: '0.1',
+      pays: formatUnits(parseEther('0.1') - gasFee, 18),
+      feeFromRefund: true,
+    });
+    const payerBefore = await node.client.getBalance({ address: PAYER });
+    const bearingSigned = await signFromApi(bearing, client());
+    await node.mine(CONFIRMATIONS + 1);
+    await watchLive(db, adapter);
+    expect(await refundOf(bearing)).toEqual({ state: 'confirmed', txid: bearingSigned.signed.txid });
+    expect(await node.client.getBalance({ address: PAYER })).toBe(payerBefore + parseEther('0.1') - gasFee);
+    const usdtWhole = await claimedRefund(usdt.id, 1_000_000n);
+    const usdtWholePlan = evmRefundPlanSchema.parse(
+      (await callInProcess('refund-plans/prepare', { refundId: usdtWhole, feeFromRefund: true }, planner)).body
+        .response,
+    );
+    expect(usdtWholePlan.refund).toMatchObject({ amount: '1', pays: '1', feeFromRefund: false });
+    // A refund its fee would eat whole is refused, nothing written.
+    const eaten = await claimedRefund(eth.id, 1_000n);
+    const refused = await callInProcess('refund-plans/prepare', { refundId: eaten, feeFromRefund: true }, planner);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toMatchObject({
+      name: 'PLAN_REFUSED',
+      message: expect.stringContaining('does not cover its network fee of'),
+    });
+    expect(await db.query('select id from collection_plans where refund_id = $1', [eaten])).toEqual([]);
 
     // A refund is a new object: the orders' status never moved.
     expect((await orderRow(db, eth.id)).status).toBe('processed');

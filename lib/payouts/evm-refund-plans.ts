@@ -2,8 +2,9 @@ import 'server-only';
 /**
  * Refund plans of the EVM networks (docs/decisions/112): one transaction from the merchant's
  * treasury (the account "Send with wallet" asks the merchant to send from, decision 098) paying the
- * refund, whole, to the address its payer confirmed, in the network's coin or a token the gateway
- * accepts, at the treasury's next nonce and the node's fee caps (the fields of an EVM collection
+ * refund to the address its payer confirmed, in the network's coin or a token the gateway accepts
+ * (whole, or a coin refund less its gas at its cap when the payer bears the fee, decision 120), at
+ * the treasury's next nonce and the node's fee caps (the fields of an EVM collection
  * plan's transactions, decision 085). The plan carries the payment as the signer checks it on its
  * own node: the transfers that paid deposit addresses of the merchant's seed, each with its path.
  * Stored beside the other plans (`format` evm, no inputs: the treasury pays, not the deposits) and
@@ -19,6 +20,7 @@ import type { EvmPlanRefund, EvmRefundPlan, Mode } from '../protocol';
 import type { EvmRefundSighting } from './lifecycle';
 import type { PlanWrite } from './collections';
 import { CollectionRefused } from './errors';
+import { feeTakenFromRefund } from './refund-fee';
 import type { RefundToPay } from './refund-plans';
 import { storeTreasuryRefundPlan, treasuryPlanRefund, treasuryRefundFooting } from './treasury-refund-plans';
 
@@ -51,8 +53,10 @@ export async function prepareEvmRefundPlan(
   // A bare coin transfer costs exactly its 21,000; a call may cost more when mined than estimated now.
   if (gas > REFUND_MIN_GAS) gas = (gas * 6n) / 5n;
   const [nonce, fees] = await Promise.all([node.nonce(treasury), node.fees()]);
-  const transaction = evmRefundTransaction(intent, nonce, fees, gas);
-  const refund: EvmPlanRefund = treasuryPlanRefund(request, currency, proof, EVM_DEPOSIT_CHAIN_PATH);
+  // The fee a payer bears is the gas at its cap, as the signer bounds it: the treasury keeps what is not burned.
+  const taken = feeTakenFromRefund(request, currency, gas * fees.maxFeePerGas);
+  const transaction = evmRefundTransaction({ ...intent, amount: taken.pays }, nonce, fees, gas);
+  const refund: EvmPlanRefund = treasuryPlanRefund(request, currency, taken, proof, EVM_DEPOSIT_CHAIN_PATH);
   const plan: Omit<EvmRefundPlan, 'status' | 'txid' | 'reason' | 'acceptedAt'> = {
     planId: randomUUID(),
     kind: 'refund',
@@ -74,6 +78,7 @@ export async function prepareEvmRefundPlan(
     network,
     currency,
     treasury,
+    fee: taken.fee,
     feeRate: fees.maxFeePerGas.toString(),
     txid: null,
     format: 'evm',

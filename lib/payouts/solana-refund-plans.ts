@@ -46,6 +46,7 @@ import {
 } from './collections';
 import { CollectionRefused } from './errors';
 import { decideSolanaRefundPlan, solanaPlanSighting } from './lifecycle';
+import { feeTakenFromRefund } from './refund-fee';
 import type { RefundToPay } from './refund-plans';
 
 /** How long the signer may sign a plan after it is prepared; `expiresAt` adds the signing margin to it. */
@@ -122,9 +123,7 @@ export async function prepareSolanaRefundPlan(
     if (!tokenProgram) throw new CollectionRefused(`${network.name} has no node configured`);
   }
   // A SOL refund bearing its fee pays the signature fee less; a token's fee is in SOL, the wallet's.
-  const fee = request.feeFromRefund && !currency.contract ? SIGNATURE_FEE : 0n;
-  const pays = request.amount - fee;
-  if (pays <= 0n) throw new CollectionRefused(`the refund does not cover its network fee of ${fee} lamports`);
+  const { fee, pays } = feeTakenFromRefund(request, currency, SIGNATURE_FEE);
   const createdAt = new Date();
   const body: SolanaRefundBody = {
     wallet,

@@ -69,23 +69,27 @@ export async function treasuryRefundFooting(
   return { cfg, currency, treasury, proof };
 }
 
-/** The refund as a treasury's plan states it: sent whole, its payment the transfers of `proof` at `depositChain`/index. */
+/**
+ * The refund as a treasury's plan states it: `taken` (./refund-fee.ts) says what it pays, the whole
+ * refund or, when its payer bears the fee, the refund less the plan's fee; its payment the transfers
+ * of `proof` at `depositChain`/index.
+ */
 export function treasuryPlanRefund(
   request: RefundToPay,
   currency: Currency,
+  taken: { fee: bigint; pays: bigint },
   proof: readonly PaymentTransfer[],
   depositChain: string,
 ): Omit<PlanRefund, 'payment'> & { payment: { transfers: { txHash: string; address: string; path: string }[] } } {
-  const amount = formatUnits(request.amount, currency.decimals);
   return {
     refundId: request.refundId,
     orderId: request.orderId,
     invoiceId: request.invoiceId,
     depositId: request.depositId,
-    amount,
-    // Sent whole: the treasury pays the fee, in the coin (decision 098's rule: the payer gets what is owed, never less).
-    pays: amount,
-    feeFromRefund: request.feeFromRefund,
+    amount: formatUnits(request.amount, currency.decimals),
+    pays: formatUnits(taken.pays, currency.decimals),
+    // True only when the fee is taken: a token refund, or one whose fee is nothing, pays the refund whole.
+    feeFromRefund: taken.fee > 0n,
     destination: request.destination,
     addressConfirmedAt: request.addressConfirmedAt.toISOString(),
     payment: {
@@ -99,9 +103,9 @@ export function treasuryPlanRefund(
 }
 
 /**
- * Stores a treasury's refund plan (`plan`, its body) with the caller's writes: what it pays of its
- * currency as its total and sent (the fee is the treasury's, stated in the body); a second open
- * plan of the refund is refused.
+ * Stores a treasury's refund plan (`plan`, its body) with the caller's writes: the refund as its
+ * total, the fee taken from it (`fee`, none when the treasury bears it, stated in the body) and
+ * what it sends; a second open plan of the refund is refused.
  */
 export async function storeTreasuryRefundPlan(
   db: Database,
@@ -112,6 +116,8 @@ export async function storeTreasuryRefundPlan(
     network: Network;
     currency: Currency;
     treasury: string;
+    /** The fee taken from the refund, base units; 0 when the treasury bears it. */
+    fee: bigint;
     feeRate: string;
     txid: string | null;
     format: 'evm' | 'tron';
@@ -130,8 +136,8 @@ export async function storeTreasuryRefundPlan(
         masterFingerprint: null,
         feeRate: stored.feeRate,
         total: request.amount.toString(),
-        fee: '0',
-        sent: request.amount.toString(),
+        fee: stored.fee.toString(),
+        sent: (request.amount - stored.fee).toString(),
         psbt: null,
         txid: stored.txid,
         kind: 'refund',

@@ -1,9 +1,10 @@
 import 'server-only';
 /**
  * Refund plans of Tron (docs/decisions/115): one transaction from the merchant's treasury for tron
- * paying the refund, whole, to the address its payer confirmed, in TRX or a TRC-20 token the
- * catalog lists, built on the node's head block as a collection's steps are (lib/chains
- * tronCollectionNode `refund`); the treasury pays its fee. The plan carries the payment as the
+ * paying the refund to the address its payer confirmed, in TRX or a TRC-20 token the catalog
+ * lists, built on the node's head block as a collection's steps are (lib/chains tronCollectionNode
+ * `refund`); the treasury pays its fee, which a TRX refund whose payer bears it sends less (what the
+ * transaction burns, decision 120). The plan carries the payment as the
  * signer checks it on its own node: the transactions that paid deposit addresses of the merchant's
  * seed, each with its path. Stored beside the other plans (`format` tron, kind refund, no inputs)
  * with its transaction's id, which is sha256 of its raw_data and so known before it is signed; the
@@ -18,6 +19,7 @@ import type { Mode, TronPlanRefund, TronRefundPlan } from '../protocol';
 import type { PlanWrite } from './collections';
 import { CollectionRefused } from './errors';
 import type { TronStepSighting } from './lifecycle';
+import { feeTakenFromRefund } from './refund-fee';
 import type { RefundToPay } from './refund-plans';
 import { storeTreasuryRefundPlan, treasuryPlanRefund, treasuryRefundFooting } from './treasury-refund-plans';
 
@@ -34,20 +36,28 @@ export async function prepareTronRefundPlan(
 ): Promise<TronRefundPlan> {
   const { cfg, currency, treasury, proof } = await treasuryRefundFooting(db, network, request, 'Tron');
   const token = currency.contract ?? null;
-  let built;
-  try {
-    built = await (node ?? tronCollectionNode(cfg)).refund({
-      treasury,
-      destination: request.destination,
-      token,
-      amount: request.amount,
-    });
-  } catch (error) {
-    throw new CollectionRefused(
-      `the treasury ${treasury} cannot send this refund now (does it hold ${formatUnits(request.amount, currency.decimals)} ${currency.ticker} and the TRX its fee burns?): ${(error as Error).message}`,
-    );
+  const reader = node ?? tronCollectionNode(cfg);
+  const build = async (amount: bigint) => {
+    try {
+      return await reader.refund({ treasury, destination: request.destination, token, amount });
+    } catch (error) {
+      throw new CollectionRefused(
+        `the treasury ${treasury} cannot send this refund now (does it hold ${formatUnits(amount, currency.decimals)} ${currency.ticker} and the TRX its fee burns?): ${(error as Error).message}`,
+      );
+    }
+  };
+  let sends = request.amount;
+  let built = await build(sends);
+  let taken = feeTakenFromRefund(request, currency, built.burn);
+  // What a transaction burns follows its bytes, which follow its amount: built again for the refund
+  // less its burn until the transaction sends what the refund less its own burn leaves.
+  for (let round = 0; taken.pays !== sends; round++) {
+    if (round === 3) throw new CollectionRefused('the fee to take from the refund did not settle: prepare again');
+    sends = taken.pays;
+    built = await build(sends);
+    taken = feeTakenFromRefund(request, currency, built.burn);
   }
-  const refund: TronPlanRefund = treasuryPlanRefund(request, currency, proof, DEPOSIT_CHAIN);
+  const refund: TronPlanRefund = treasuryPlanRefund(request, currency, taken, proof, DEPOSIT_CHAIN);
   const plan: Omit<TronRefundPlan, 'status' | 'txid' | 'reason' | 'acceptedAt'> = {
     planId: randomUUID(),
     kind: 'refund',
@@ -75,6 +85,7 @@ export async function prepareTronRefundPlan(
     network,
     currency,
     treasury,
+    fee: taken.fee,
     feeRate: '0',
     txid: built.txID,
     format: 'tron',

@@ -2,7 +2,8 @@
  * The signer against a gateway playing attacker on EVM refund plans (docs/decisions/112): an honest
  * ETH refund and a USDT refund are signed by the treasury's key, and the gateway takes back exactly
  * that transaction; a plan whose transaction pays another address than the claim shows, another
- * amount, an unknown token or a lying decimals count, a payment its node does not show paying this
+ * amount, an unknown token or a lying decimals count, a fee taken from the refund that is not the
+ * gas at its cap or taken from a token refund (decision 120), a payment its node does not show paying this
  * seed, a second signing of one refund, a refund above the daily cap, and a signer without a node
  * are refused, naming why.
  */
@@ -16,6 +17,7 @@ import {
   signEvmRefundTransaction,
 } from '../../lib/chains/evm/transactions';
 import { SignerRefusal } from '../../lib/chains/utxo/transactions';
+import { formatUnits } from '../../lib/money';
 import { evmRefundPlanSchema, type EvmRefundPlan } from '../../lib/protocol';
 import type { RefundLedger } from './refunds';
 import { evmSignerConfigSchema } from './sign-evm';
@@ -46,10 +48,14 @@ const config = evmSignerConfigSchema.parse({
   refundDailyCaps: { ETH: '1', USDT: '100' },
 });
 
-/** An honest plan: `amount` base units of ETH (or of USDT with `token`) to the payer, from the treasury. */
-function plan(amount: bigint, token = false): EvmRefundPlan {
+/**
+ * An honest plan: `amount` base units of ETH (or of USDT with `token`) to the payer, from the
+ * treasury; with `fee`, the fee taken from the refund (the transaction pays the amount less it).
+ */
+function plan(amount: bigint, token = false, fee?: bigint): EvmRefundPlan {
   const decimals = token ? 6 : 18;
-  const units = (v: bigint) => (Number(v) / 10 ** decimals).toString();
+  const units = (v: bigint) => formatUnits(v, decimals);
+  const pays = amount - (fee ?? 0n);
   return evmRefundPlanSchema.parse({
     planId: '6f1c2b9e-3d4a-4b5c-8d6e-7f8091a2b3c4',
     kind: 'refund',
@@ -62,7 +68,7 @@ function plan(amount: bigint, token = false): EvmRefundPlan {
     status: 'prepared',
     treasury: TREASURY,
     transaction: evmRefundTransaction(
-      { chainId: CHAIN, treasury: TREASURY, destination: PAYER, token: token ? TOKEN : null, amount },
+      { chainId: CHAIN, treasury: TREASURY, destination: PAYER, token: token ? TOKEN : null, amount: pays },
       7,
       { maxFeePerGas: 2_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n },
       token ? 60_000n : 21_000n,
@@ -73,8 +79,8 @@ function plan(amount: bigint, token = false): EvmRefundPlan {
       invoiceId: null,
       depositId: null,
       amount: units(amount),
-      pays: units(amount),
-      feeFromRefund: false,
+      pays: units(pays),
+      feeFromRefund: fee !== undefined,
       destination: PAYER,
       addressConfirmedAt: '2026-11-28T00:00:00.000Z',
       payment: { transfers: [{ txHash: PAYMENT_TX, address: DEPOSIT, path: DEPOSIT_PATH }] },
@@ -173,6 +179,22 @@ describe('an EVM refund plan at the signer', () => {
     const more = plan(parseEther('0.2'));
     more.transaction.value = parseEther('0.3').toString();
     expect(await refusal(sign(more, paying(parseEther('0.5'))))).toMatch(/not the refund's 200000000000000000/);
+  });
+
+  it('signs an ETH refund less exactly its gas at the cap when the payer bears the fee; refuses a larger or a token fee', async () => {
+    // 21,000 gas at 2 gwei: 0.000042 ETH, within maxGasPayerSpend.
+    const gas = 21_000n * 2_000_000_000n;
+    const honest = plan(parseEther('0.2'), false, gas);
+    const { signed, ledgerEntry } = await sign(honest, paying(parseEther('0.5')));
+    expect(ledgerEntry!.amount).toBe(parseEther('0.2').toString());
+    expect(await checkEvmRefundSubmission(honest.transaction, signed.rawTx)).toMatchObject({ txid: signed.txid });
+    // A gateway that shrinks the refund by a made-up fee: its transaction agrees with the plan, the fee does not.
+    expect(await refusal(sign(plan(parseEther('0.2'), false, parseEther('0.01')), paying(parseEther('0.5'))))).toMatch(
+      "the plan pays 0.19: the refund's 0.2 less 0.01 ETH, not less its transaction's fee of 0.000042 ETH",
+    );
+    expect(await refusal(sign(plan(25_000_000n, true, 1_000_000n), paying(40_000_000n, true)))).toMatch(
+      'the plan takes the fee from a token refund',
+    );
   });
 
   it("refuses a token of no configuration and decimals that are not the catalog token's", async () => {

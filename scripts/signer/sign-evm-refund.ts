@@ -6,7 +6,9 @@
  * - the transaction is exactly the refund's transfer: from its own treasury (the key at
  *   `treasuryPath` of its seed must be that address), on its chain id, the coin or a token of its
  *   configuration (in the catalog's decimals) to the address the plan shows as the payer's, the
- *   amount the refund pays, nothing else in its calldata, its gas within `maxGasPayerSpend`;
+ *   amount the refund pays, nothing else in its calldata, its gas within `maxGasPayerSpend`; the
+ *   refund whole, or a coin refund less exactly that gas at its cap when its payer bears the fee
+ *   (./refund-fee.ts, decision 120);
  * - the refunded payment: each transaction it names is read from the signer's own node (`node`),
  *   mined and successful, and paid deposit addresses this seed derives at the paths given; what
  *   they received of the refund's currency is what the payment paid, for the signer;
@@ -28,6 +30,7 @@ import {
 import { PUBLIC_TEST_SEED_FINGERPRINT, SignerRefusal } from '../../lib/chains/utxo/transactions';
 import { formatUnits, parseUnits } from '../../lib/money';
 import { evmRefundPlanSchema, type EvmRefundPlan } from '../../lib/protocol';
+import { feeFromRefundRefusals } from './refund-fee';
 import { ledgerRefusals, refundSubject, type LedgerEntry, type RefundLedger } from './refunds';
 import type { SignOutcome } from './sign-plan';
 import type { EvmSignerConfig } from './sign-evm';
@@ -189,9 +192,15 @@ export function checkEvmRefund(
   const pays = parseUnits(refund.pays, decimals);
   if (!amount.ok || !pays.ok || amount.value <= 0n)
     throw new SignerRefusal([...reasons, "the refund's amount is not an amount"]);
-  if (pays.value > amount.value) reasons.push(`the plan pays ${refund.pays}, more than the refund's ${refund.amount}`);
-  if (!refund.feeFromRefund && pays.value !== amount.value)
-    reasons.push(`the plan pays ${refund.pays}, not the refund's ${refund.amount}, and the fee is not taken from it`);
+  const gasCost = BigInt(plan.transaction.gas) * BigInt(plan.transaction.maxFeePerGas);
+  // A payer who bears the fee bears the gas at its cap, which maxGasPayerSpend bounds below.
+  reasons.push(
+    ...feeFromRefundRefusals(
+      refund,
+      { amount: amount.value, pays: pays.value },
+      { coin: !plan.token, planned: gasCost, decimals: NATIVE_DECIMALS, ticker: plan.currency },
+    ),
+  );
   reasons.push(
     ...evmRefundTransactionRefusals(plan.transaction, {
       chainId: config.chainId,
@@ -202,7 +211,6 @@ export function checkEvmRefund(
     }),
   );
   const cap = parseUnits(config.maxGasPayerSpend, NATIVE_DECIMALS);
-  const gasCost = BigInt(plan.transaction.gas) * BigInt(plan.transaction.maxFeePerGas);
   if (!cap.ok || gasCost > cap.value)
     reasons.push(
       `the treasury would spend up to ${formatUnits(gasCost, NATIVE_DECIMALS)} in gas; this signer's maxGasPayerSpend is ${config.maxGasPayerSpend}`,
@@ -245,7 +253,7 @@ export function describeEvmRefund(plan: EvmRefundPlan, checked: CheckedEvmRefund
   const of = refundSubject(refund);
   return [
     `REFUND ${refund.refundId} of ${of} on ${plan.network} (chain id ${plan.chainId}), ${plan.mode} mode`,
-    `  pays ${units(checked.pays)} to ${getAddress(refund.destination)}, the address the payer confirmed at ${refund.addressConfirmedAt}`,
+    `  pays ${units(checked.pays)} to ${getAddress(refund.destination)}, the address the payer confirmed at ${refund.addressConfirmedAt}${checked.pays < checked.amount ? ` (the refund of ${units(checked.amount)} less its fee, which the payer bears)` : ''}`,
     `  from your treasury ${plan.treasury} (nonce ${transaction.nonce}), gas at most ${formatUnits(BigInt(transaction.gas) * BigInt(transaction.maxFeePerGas), NATIVE_DECIMALS)} in the coin`,
     `  its payment paid your seed ${units(checked.received)} (${checked.payment.join(', ')}); ${units(checked.left)} of it was not refunded yet`,
     `  Check the order in your shop before you confirm: only you can tell that this payer asked for this refund.`,

@@ -2,7 +2,9 @@
  * The signer against a gateway playing attacker on Tron refund plans (docs/decisions/115): an honest
  * TRX refund and a USDT refund are signed by the treasury's key, and the gateway's check takes back
  * exactly that transaction; a plan whose transaction pays another recipient or amount than the claim
- * shows, calls another token contract, or allows a fee limit above its bound, a payment its node
+ * shows, calls another token contract, or allows a fee limit above its bound, a fee taken from the
+ * refund that is not what its transaction burns or above the bound, or taken from a token refund
+ * (decision 120), a payment its node
  * does not show paying this seed, a refund above what is left of its payment, and a signer without
  * a node are refused, naming why.
  */
@@ -49,13 +51,22 @@ const config = tronSignerConfigSchema.parse({
   refundDailyCaps: { TRX: '100', USDT: '100' },
 });
 
-/** An honest plan: `amount` base units of TRX (or of USDT with `token`) to the payer, from the treasury. */
-function plan(amount: bigint, token = false, rewrite: Partial<TronRefundIntent> & { feeLimit?: bigint } = {}) {
+/**
+ * An honest plan: `amount` base units of TRX (or of USDT with `token`) to the payer, from the
+ * treasury, burning `burn` sun; with `feeTaken`, that fee taken from the refund (the transaction pays
+ * the amount less it).
+ */
+function plan(
+  amount: bigint,
+  token = false,
+  rewrite: Partial<TronRefundIntent> & { feeLimit?: bigint; burn?: bigint; feeTaken?: bigint } = {},
+) {
   const units = (v: bigint) => (Number(v) / 1e6).toString();
-  const { feeLimit = token ? 15_000_000n : 0n, ...intent } = rewrite;
+  const { feeLimit = token ? 15_000_000n : 0n, burn = 345_000n, feeTaken, ...intent } = rewrite;
+  const pays = amount - (feeTaken ?? 0n);
   const built = buildTransaction(
     REF,
-    tronRefundContract({ treasury: TREASURY, destination: PAYER, token: token ? USDT : null, amount, ...intent }),
+    tronRefundContract({ treasury: TREASURY, destination: PAYER, token: token ? USDT : null, amount: pays, ...intent }),
     { expiration: REF.timestamp + 3_600_000, timestamp: REF.timestamp },
     feeLimit,
   );
@@ -73,7 +84,7 @@ function plan(amount: bigint, token = false, rewrite: Partial<TronRefundIntent> 
     transaction: {
       ...built,
       feeLimit: feeLimit.toString(),
-      burn: '345000',
+      burn: burn.toString(),
       expiresAt: new Date(REF.timestamp + 3_600_000).toISOString(),
     },
     refund: {
@@ -82,8 +93,8 @@ function plan(amount: bigint, token = false, rewrite: Partial<TronRefundIntent> 
       invoiceId: null,
       depositId: null,
       amount: units(amount),
-      pays: units(amount),
-      feeFromRefund: false,
+      pays: units(pays),
+      feeFromRefund: feeTaken !== undefined,
       destination: PAYER,
       addressConfirmedAt: '2026-11-28T00:00:00.000Z',
       payment: { transfers: [{ txHash: PAYMENT_TX, address: DEPOSIT, path: DEPOSIT_PATH }] },
@@ -189,6 +200,24 @@ describe('a Tron refund plan at the signer', () => {
     const costly = plan(25_000_000n, true, { feeLimit: 21_000_000n });
     expect(await refusal(sign(costly, paying(40_000_000n, true)))).toMatch(
       /may burn 21000000 sun for energy, above the bound 20000000/,
+    );
+  });
+
+  it('signs a TRX refund less exactly what it burns when the payer bears the fee; refuses a larger or a token fee', async () => {
+    const honest = plan(20_000_000n, false, { feeTaken: 345_000n });
+    const { signed, ledgerEntry } = await sign(honest, paying(50_000_000n));
+    expect(ledgerEntry!.amount).toBe('20000000');
+    expect(checkTronRefundSubmission(honest.transaction, TREASURY, signed.rawTx).txid).toBe(honest.transaction.txID);
+    // A gateway that shrinks the refund by a made-up fee, or states a burn above the signer's bound.
+    expect(await refusal(sign(plan(20_000_000n, false, { feeTaken: 5_000_000n }), paying(50_000_000n)))).toMatch(
+      "the plan pays 15: the refund's 20 less 5 TRX, not less its transaction's fee of 0.345 TRX",
+    );
+    const inflated = plan(50_000_000n, false, { feeTaken: 30_000_000n, burn: 30_000_000n });
+    expect(await refusal(sign(inflated, paying(60_000_000n)))).toMatch(
+      "a fee of 30 TRX burned; this signer's maxBurn is 20",
+    );
+    expect(await refusal(sign(plan(25_000_000n, true, { feeTaken: 345_000n }), paying(40_000_000n, true)))).toMatch(
+      'the plan takes the fee from a token refund',
     );
   });
 

@@ -8,7 +8,8 @@
  *   data's hash, from its own treasury (the key at `treasuryPath` of its seed must be that
  *   address), TRX or the token's contract (the catalog's on mainnet, and one of its configuration) to the address
  *   the plan shows as the payer's, the amount the refund pays, its fee limit within `maxBurn`, not
- *   expired;
+ *   expired; the refund whole, or a TRX refund less exactly the TRX its transaction burns, within
+ *   `maxBurn`, when its payer bears the fee (./refund-fee.ts, decision 120);
  * - the refunded payment: each transaction it names is read from the signer's own Tron node
  *   (`node`), in a block and successful, and paid deposit addresses this seed derives at the paths
  *   given (TRX: its TransferContract to the address; a token: the contract's Transfer logs to it);
@@ -32,6 +33,7 @@ import {
 import { PUBLIC_TEST_SEED_FINGERPRINT, SignerRefusal } from '../../lib/chains/utxo/transactions';
 import { formatUnits, parseUnits } from '../../lib/money';
 import { tronRefundPlanSchema, type TronRefundPlan } from '../../lib/protocol';
+import { feeFromRefundRefusals } from './refund-fee';
 import { ledgerRefusals, refundSubject, type LedgerEntry, type RefundLedger } from './refunds';
 import type { SignOutcome } from './sign-plan';
 import type { TronSignerConfig } from './tron';
@@ -250,11 +252,21 @@ export function checkTronRefund(
   const pays = parseUnits(refund.pays, decimals);
   if (!amount.ok || !pays.ok || amount.value <= 0n)
     throw new SignerRefusal([...reasons, "the refund's amount is not an amount"]);
-  if (pays.value > amount.value) reasons.push(`the plan pays ${refund.pays}, more than the refund's ${refund.amount}`);
-  if (!refund.feeFromRefund && pays.value !== amount.value)
-    reasons.push(`the plan pays ${refund.pays}, not the refund's ${refund.amount}, and the fee is not taken from it`);
   const maxBurn = parseUnits(config.maxBurn, TRX_DECIMALS);
   if (!maxBurn.ok) throw new SignerRefusal([...reasons, `maxBurn ${config.maxBurn} is not an amount of TRX`]);
+  // A payer who bears the fee bears what the transaction burns, as the plan states it, within maxBurn.
+  const burn = BigInt(plan.transaction.burn);
+  reasons.push(
+    ...feeFromRefundRefusals(
+      refund,
+      { amount: amount.value, pays: pays.value },
+      { coin: contract === null, planned: burn, decimals: TRX_DECIMALS, ticker: 'TRX' },
+    ),
+  );
+  if (refund.feeFromRefund && burn > maxBurn.value)
+    reasons.push(
+      `the refund would bear a fee of ${formatUnits(burn, TRX_DECIMALS)} TRX burned; this signer's maxBurn is ${config.maxBurn}`,
+    );
   // What the transaction is checked against is the signer's own: its treasury, the catalog's contract.
   const checked = tronRefundRefusals(
     plan.transaction,
@@ -302,7 +314,7 @@ export function describeTronRefund(plan: TronRefundPlan, checked: CheckedTronRef
   const { refund, transaction } = plan;
   return [
     `REFUND ${refund.refundId} of ${refundSubject(refund)} on tron ${plan.chain}, ${plan.mode} mode`,
-    `  pays ${units(checked.pays)} to ${refund.destination}, the address the payer confirmed at ${refund.addressConfirmedAt}`,
+    `  pays ${units(checked.pays)} to ${refund.destination}, the address the payer confirmed at ${refund.addressConfirmedAt}${checked.pays < checked.amount ? ` (the refund of ${units(checked.amount)} less its fee, which the payer bears)` : ''}`,
     `  from your treasury ${plan.treasury}, burning about ${formatUnits(BigInt(transaction.burn), TRX_DECIMALS)} TRX for its fee${checked.feeLimit > 0n ? ` (its energy at most ${formatUnits(checked.feeLimit, TRX_DECIMALS)} TRX)` : ''}; sign before ${transaction.expiresAt}`,
     `  its payment paid your seed ${units(checked.received)} (${checked.payment.join(', ')}); ${units(checked.left)} of it was not refunded yet`,
     `  Check the order in your shop before you confirm: only you can tell that this payer asked for this refund.`,

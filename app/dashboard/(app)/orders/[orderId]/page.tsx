@@ -76,7 +76,20 @@ export default async function OrderPage({ params, searchParams }: Props) {
           ),
       )
     ).flatMap(([id, plan]) =>
-      plan ? [[id, { planId: plan.planId, status: plan.status, open: !isFinalPlanStatus(plan.status) }]] : [],
+      plan
+        ? [
+            [
+              id,
+              {
+                planId: plan.planId,
+                status: plan.status,
+                open: !isFinalPlanStatus(plan.status),
+                // What the payer gets when the plan takes the network fee from the refund (decision 120).
+                pays: plan.refund.feeFromRefund ? plan.refund.pays : null,
+              },
+            ],
+          ]
+        : [],
     ),
   );
   // How each refund may be paid now (lib/refunds' one rule): a refund an open plan pays offers no other way.

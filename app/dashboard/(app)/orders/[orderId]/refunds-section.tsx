@@ -79,7 +79,8 @@ export function RefundsSection({
   /** Claim links just made, by refund id, to share with the payer (each shown once, beside its refund). */
   claimUrls: ReadonlyMap<string, string>;
   /** Each refund's newest plan, by refund id; `open` while it may still pay it (prepared or broadcast). */
-  plans: Readonly<Record<string, { planId: string; status: string; open: boolean }>>;
+  /** `pays`: what the payer gets when the plan takes the network fee from the refund; null when it pays it whole. */
+  plans: Readonly<Record<string, { planId: string; status: string; open: boolean; pays: string | null }>>;
   /** Why a plan, a transaction or a change of state was just refused, in lib's words. */
   planRefusal: string | undefined;
   /** An invoice's order: the invoice's currency and its rate, the current rate (null: none now). */
@@ -140,6 +141,13 @@ export function RefundsSection({
                   <Link href={`/dashboard/funds/plans/${plans[r.id]!.planId}`} className={`${LINK} block`}>
                     {`plan: ${plans[r.id]!.status}`}
                   </Link>
+                )}
+                {plans[r.id]?.pays && (
+                  <span className="block" data-testid="plan-pays">
+                    {'pays '}
+                    <Amount value={plans[r.id]!.pays!} currency={r.currency} />
+                    {', the network fee taken from the refund'}
+                  </span>
                 )}
                 {plans[r.id]?.open && r.state === 'ready' && (
                   <span className="block" data-testid="open-plan">

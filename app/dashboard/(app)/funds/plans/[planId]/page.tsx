@@ -323,8 +323,30 @@ function AccountPlan({ plan, notice }: { plan: StoredAccountPlan; notice?: PlanN
 }
 
 /**
- * An EVM refund plan (docs/decisions/112): one transaction from the treasury paying the refund whole
- * to the address its payer confirmed; the treasury pays the gas. Its status moves as the node's
+ * What a treasury's refund plan pays its payer: the refund whole, or the refund less its network fee
+ * when the payer bears it (docs/decisions/120; a coin refund only).
+ */
+function TreasuryRefundPays({ plan }: { plan: EvmRefundPlan | TronRefundPlan }) {
+  return (
+    <span>
+      <Amount value={plan.refund.pays} currency={plan.currency} />
+      {' to '}
+      <Mono>{plan.refund.destination}</Mono>
+      {plan.refund.feeFromRefund && (
+        <>
+          {' (the refund of '}
+          <Amount value={plan.refund.amount} currency={plan.currency} />
+          {' less its network fee, which the payer bears)'}
+        </>
+      )}
+    </span>
+  );
+}
+
+/**
+ * An EVM refund plan (docs/decisions/112): one transaction from the treasury paying the refund to
+ * the address its payer confirmed; the treasury pays the gas (taken from a coin refund whose payer
+ * bears it, 120). Its status moves as the node's
  * receipt of its transaction says.
  */
 function EvmRefund({ plan, notice }: { plan: EvmRefundPlan; notice?: PlanNotice }) {
@@ -333,14 +355,7 @@ function EvmRefund({ plan, notice }: { plan: EvmRefundPlan; notice?: PlanNotice 
   const rows: [string, React.ReactNode][] = [
     ['Status', <StatusBadge key="status" status={plan.status} />],
     ['Network', `${plan.network} (chain id ${plan.chainId})`],
-    [
-      'Refund',
-      <span key="refund">
-        <Amount value={plan.refund.pays} currency={plan.currency} />
-        {' to '}
-        <Mono>{plan.refund.destination}</Mono>
-      </span>,
-    ],
+    ['Refund', <TreasuryRefundPays key="refund" plan={plan} />],
     ['From the treasury', <Mono key="treasury">{plan.treasury}</Mono>],
     ['Gas at most', <span key="gas">{inCoin(plan.network, native, gas)}</span>],
     ['Treasury nonce', String(plan.transaction.nonce)],
@@ -373,14 +388,7 @@ function TronRefund({ plan, notice }: { plan: TronRefundPlan; notice?: PlanNotic
   const rows: [string, React.ReactNode][] = [
     ['Status', <StatusBadge key="status" status={plan.status} />],
     ['Network', `${plan.network} (${plan.chain})`],
-    [
-      'Refund',
-      <span key="refund">
-        <Amount value={plan.refund.pays} currency={plan.currency} />
-        {' to '}
-        <Mono>{plan.refund.destination}</Mono>
-      </span>,
-    ],
+    ['Refund', <TreasuryRefundPays key="refund" plan={plan} />],
     ['From the treasury', <Mono key="treasury">{plan.treasury}</Mono>],
     ['Fee burned, about', <span key="burn">{inCoin(plan.network, 'TRX', plan.transaction.burn)}</span>],
     ['Transaction', <Mono key="txid">{plan.transaction.txID}</Mono>],
