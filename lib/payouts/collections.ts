@@ -90,6 +90,7 @@ import {
 } from './lifecycle';
 import { treasuryOf } from './treasury';
 import { spendBurnedFunds } from './plan-burns';
+import { spendSweptCoin, type SweptCoin } from './swept-coin';
 import { tronCostPerAddress } from './tron-collections';
 import { settleSolanaRefundPlans, storedSolanaRefundPlan } from './solana-refund-plans';
 
@@ -844,6 +845,8 @@ export interface CollectionStep {
   /** UTXO chains: the transfers of the node's mempool; a plan's transaction among them was accepted. */
   mempool?: readonly ChainTransfer[];
   now: Date;
+  /** EVM: the token transfers of sweeps, with what the node says each address held after (./swept-coin.ts `sweptCoinSightings`). */
+  sweptCoin?: readonly SweptCoin[];
   /** EVM: the open plans whose nonces are all used at the step's height (./account-collections.ts `evmPlansWithNoncesUsed`). */
   noncesUsed?: ReadonlySet<string>;
   /** EVM: what the node says of each open refund plan's transaction (./evm-refund-plans.ts `evmRefundSightings`); one left out stays. */
@@ -875,6 +878,8 @@ export async function settleCollections(
   const outgoing = account ? step.transfers.filter((t) => t.from !== null && t.blockHeight !== null) : [];
   // What a Tron plan's transfer burned of the fund its plan sent the address (./plan-burns.ts).
   await spendBurnedFunds(tx, network, mode, outgoing);
+  // The coin a 7702 sweep moved by its internal call (./swept-coin.ts).
+  await spendSweptCoin(tx, network, mode, step.sweptCoin ?? []);
   if (outgoing.length > 0)
     await MARK_COLLECTED.run(tx, {
       network: network.name,
