@@ -45,6 +45,7 @@ import {
   columnsOf,
   insertValues,
   param,
+  partialSpends,
   placeholders,
   sql,
   statement,
@@ -117,7 +118,10 @@ export interface FundsLine {
 const FUNDS = statement<
   { network: string; currency: string; total: string; addresses: string; outputs: string },
   { merchantId: string; mode: Mode }
->(sql`select ${chainTransfers.network} as network, ${chainTransfers.currency} as currency, sum(${chainTransfers.amount})::text as total,
+>(sql`select ${chainTransfers.network} as network, ${chainTransfers.currency} as currency,
+    -- Less what a transaction spent of a row without spending it whole (./plan-burns.ts).
+    sum(${chainTransfers.amount} - coalesce((select sum(${partialSpends.amount}) from ${partialSpends}
+      where ${partialSpends.transferId} = ${chainTransfers.id}), 0))::text as total,
     count(distinct ${chainTransfers.addressId})::text as addresses, count(*)::text as outputs
   from ${chainTransfers}
   where ${chainTransfers.merchantId} = ${param('merchantId')} and ${chainTransfers.mode} = ${param('mode')}
