@@ -562,6 +562,37 @@ describe.skipIf(evmNodeMissing)('EVM collection (anvil, Osaka)', () => {
     const funds = listed.body.response.funds;
     expect(funds.find((f: { currency: string }) => f.currency === 'ETH')).toBeUndefined();
 
+    // Checked against the node (decision 122): per address, what the records say it holds against
+    // its balance; the one whose balance is another is the difference.
+    const checkOf = async (currency: string) => {
+      const got = await callInProcess('funds/check', {}, planner);
+      expect(got.status).toBe(200);
+      expectDocumented('funds/check', { ...got, headers: new Headers() });
+      return got.body.response.checks.find(
+        (c: { network: string; currency: string }) => c.network === 'ethereum' && c.currency === currency,
+      );
+    };
+    expect(await checkOf('ETH')).toEqual({
+      network: 'ethereum',
+      currency: 'ETH',
+      outputs: 2,
+      checked: true,
+      reason: null,
+      differences: [],
+    });
+    expect(await checkOf('USDT')).toMatchObject({ checked: true, differences: [] });
+    await node.client.setBalance({ address: dust!.address as Address, value: 500n });
+    expect((await checkOf('ETH')).differences).toEqual([
+      {
+        txid: null,
+        vout: null,
+        address: dust!.address,
+        recorded: formatUnits(1_000n, 18),
+        atNode: formatUnits(500n, 18),
+      },
+    ]);
+    await node.client.setBalance({ address: dust!.address as Address, value: 1_000n });
+
     // The next token plan: the new deposit swept, the gas left worth it sent back by its own transfer.
     const paid = await createOrder(db, merchant.live, { currency: 'USDT', network: 'ethereum', amount: '4' });
     await sendToken(node, token, funder, 'mint', paid.address as Address, 4_000_000n);
@@ -602,6 +633,11 @@ describe.skipIf(evmNodeMissing)('EVM collection (anvil, Osaka)', () => {
     // The node away (stopped: the file's last use of it): the answer stands, the line without its
     // figures and saying they were not read.
     await node.close();
+    expect(await checkOf('ETH')).toMatchObject({
+      checked: false,
+      reason: 'the ethereum node did not answer: try again',
+      differences: [],
+    });
     const away = await callInProcess('funds/list', {}, planner);
     expect(away.status).toBe(200);
     expectDocumented('funds/list', { ...away, headers: new Headers() });

@@ -346,6 +346,27 @@ describe('tron collections on the fake java-tron node', () => {
     expect(await db.query('select amount::text as amount from partial_spends')).toEqual([
       { amount: String(19_631n * 150n) },
     ]);
+    // Checked against the node (decision 122): each address's TRX as recorded is its balance there;
+    // one the node says holds another is the difference.
+    const trxCheck = async () => {
+      const got = await callInProcess('funds/check', {}, planner);
+      expectDocumented('funds/check', { ...got, headers: new Headers() });
+      return got.body.response.checks.find(
+        (c: { network: string; currency: string }) => c.network === 'tron' && c.currency === 'TRX',
+      );
+    };
+    expect(await trxCheck()).toMatchObject({ checked: true, reason: null, differences: [] });
+    node.account(partly)!.balance -= 1n;
+    expect((await trxCheck()).differences).toEqual([
+      {
+        txid: null,
+        vout: null,
+        address: partly,
+        recorded: formatUnits(19_631n * 60n, 6),
+        atNode: formatUnits(19_631n * 60n - 1n, 6),
+      },
+    ]);
+    node.account(partly)!.balance += 1n;
     node.account(resourceAccount)!.stakedEnergy = 60_000n * TRX;
   });
 
