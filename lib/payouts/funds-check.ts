@@ -123,8 +123,11 @@ async function checkAccountNetwork(network: Network, mode: Mode, currencyLines: 
     }));
   const cfg = mode === 'live' ? liveChainConfig(network.name) : undefined;
   if (!cfg) return unchecked('test mode: the sandbox ledger is what the watcher reads, there is no node to ask');
+  const currencies = recorded.flatMap((line) => findCurrency(network, line.currency) ?? []);
+  // A token no longer configured has no contract to ask: nothing of the network is checked then.
+  if (currencies.length < recorded.length)
+    return unchecked(`${network.name} is not configured with every currency recorded on it`);
   const holders = [...new Set(recorded.flatMap((line) => [...line.byAddress.keys()]))];
-  const currencies = recorded.map((line) => findCurrency(network, line.currency)!);
   let atNode: Map<string, Map<string, bigint>>;
   try {
     atNode = await accountBalances(network, cfg, holders, currencies);
