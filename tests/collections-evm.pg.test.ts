@@ -363,6 +363,8 @@ describe.skipIf(evmNodeMissing)('EVM collection (anvil, Osaka)', () => {
       paid.push(getAddress(order.address));
       await sendToken(node, token, funder, 'mint', order.address as Address, amount);
     }
+    // Coin paid to a USDT address too: the sweep moves it by its internal call, which the watcher never sees.
+    await node.client.wallet.sendTransaction({ account: funder, to: paid[0]!, value: parseEther('0.01') } as never);
     await node.mine(CONFIRMATIONS);
     await watchLive(db, adapter);
 
@@ -387,6 +389,11 @@ describe.skipIf(evmNodeMissing)('EVM collection (anvil, Osaka)', () => {
         (f: { network: string; currency: string }) => f.network === 'ethereum' && f.currency === 'USDT',
       )?.total;
     expect(await usdtFunds()).toBe('12');
+    const ethFunds = async () =>
+      (await callInProcess('funds/list', {}, planner)).body.response.funds.find(
+        (f: { network: string; currency: string }) => f.network === 'ethereum' && f.currency === 'ETH',
+      )?.total;
+    expect(await ethFunds()).toBe('0.01');
     // Before signing, the cost per address by the planner's own bounds at the node's fee cap, in the coin.
     const line = (await callInProcess('funds/list', {}, planner)).body.response.funds.find(
       (f: { currency: string }) => f.currency === 'USDT',
@@ -402,8 +409,19 @@ describe.skipIf(evmNodeMissing)('EVM collection (anvil, Osaka)', () => {
     };
 
     const treasuryBefore = await tokenBalance(TREASURY);
+    // And coin paid in the sweep's own block, ahead of it (the higher tip goes first): swept too.
+    const ahead = await node.client.wallet.sendTransaction({
+      account: funder,
+      to: paid[1]!,
+      value: parseEther('0.02'),
+      gas: 100_000n,
+      maxFeePerGas: BigInt(plan.transactions[0]!.maxFeePerGas) * 10n,
+      maxPriorityFeePerGas: BigInt(plan.transactions[0]!.maxFeePerGas) * 10n,
+    } as never);
     const receipts = await broadcast(await sign(plan));
     expect(receipts.map((r) => r.status)).toEqual(['success', 'success']);
+    const aheadIn = await node.client.getTransactionReceipt({ hash: ahead });
+    expect([aheadIn.blockNumber, aheadIn.transactionIndex]).toEqual([receipts[0]!.blockNumber, 0]);
     expect(await tokenBalance(TREASURY)).toBe(treasuryBefore + 12_000_000n);
     expect(await planStatus()).toBe('prepared');
     await watchLive(db, adapter);
@@ -411,8 +429,11 @@ describe.skipIf(evmNodeMissing)('EVM collection (anvil, Osaka)', () => {
     await node.mine(CONFIRMATIONS);
     await watchLive(db, adapter);
     expect(await planStatus()).toBe('confirmed');
-    // Collected: the Funds report no longer counts those deposits.
+    // Collected: the Funds report no longer counts those deposits, nor the coin the sweep moved (decision 122):
+    // the coin's line is what the node says the addresses hold.
     expect(await usdtFunds()).toBeUndefined();
+    expect([await nativeBalance(paid[0]!), await nativeBalance(paid[1]!)]).toEqual([0n, 0n]);
+    expect(await ethFunds()).toBeUndefined();
 
     // The coin: each address's own transfer to the treasury, its fee paid from it, seen by the watcher too.
     const coin = await createOrder(db, merchant.live, { currency: 'ETH', network: 'ethereum', amount: '0.05' });
@@ -541,6 +562,37 @@ describe.skipIf(evmNodeMissing)('EVM collection (anvil, Osaka)', () => {
     const funds = listed.body.response.funds;
     expect(funds.find((f: { currency: string }) => f.currency === 'ETH')).toBeUndefined();
 
+    // Checked against the node (decision 122): per address, what the records say it holds against
+    // its balance; the one whose balance is another is the difference.
+    const checkOf = async (currency: string) => {
+      const got = await callInProcess('funds/check', {}, planner);
+      expect(got.status).toBe(200);
+      expectDocumented('funds/check', { ...got, headers: new Headers() });
+      return got.body.response.checks.find(
+        (c: { network: string; currency: string }) => c.network === 'ethereum' && c.currency === currency,
+      );
+    };
+    expect(await checkOf('ETH')).toEqual({
+      network: 'ethereum',
+      currency: 'ETH',
+      outputs: 2,
+      checked: true,
+      reason: null,
+      differences: [],
+    });
+    expect(await checkOf('USDT')).toMatchObject({ checked: true, differences: [] });
+    await node.client.setBalance({ address: dust!.address as Address, value: 500n });
+    expect((await checkOf('ETH')).differences).toEqual([
+      {
+        txid: null,
+        vout: null,
+        address: dust!.address,
+        recorded: formatUnits(1_000n, 18),
+        atNode: formatUnits(500n, 18),
+      },
+    ]);
+    await node.client.setBalance({ address: dust!.address as Address, value: 1_000n });
+
     // The next token plan: the new deposit swept, the gas left worth it sent back by its own transfer.
     const paid = await createOrder(db, merchant.live, { currency: 'USDT', network: 'ethereum', amount: '4' });
     await sendToken(node, token, funder, 'mint', paid.address as Address, 4_000_000n);
@@ -581,6 +633,11 @@ describe.skipIf(evmNodeMissing)('EVM collection (anvil, Osaka)', () => {
     // The node away (stopped: the file's last use of it): the answer stands, the line without its
     // figures and saying they were not read.
     await node.close();
+    expect(await checkOf('ETH')).toMatchObject({
+      checked: false,
+      reason: 'the ethereum node did not answer: try again',
+      differences: [],
+    });
     const away = await callInProcess('funds/list', {}, planner);
     expect(away.status).toBe(200);
     expectDocumented('funds/list', { ...away, headers: new Headers() });

@@ -302,6 +302,71 @@ describe('tron collections on the fake java-tron node', () => {
     // Seen again (the watcher's step repeated), nothing changes: the fund is spent once.
     await watchLive(db, adapter);
     expect(await trxLine()).toBe(formatUnits(atNode, 6));
+
+    // A fund burned in part (decision 122): the energy price falls between the plan and its
+    // broadcast, the transfer burns less than its fund, and the line keeps what is left of it.
+    const partly = await paidDeposit(3_000_000n);
+    node.mine(CONFIRMATIONS);
+    await watchLive(db, adapter);
+    const cheaper = tronCollectionPlanSchema.parse(
+      (
+        await callInProcess(
+          'collections/prepare',
+          { network: 'tron', currency: 'USDT', feePayer: { address: resourceAccount, path: RESOURCE_PATH } },
+          planner,
+        )
+      ).body.response,
+    );
+    expect(cheaper.addresses.map((a) => [a.address, a.steps[1]!.burn])).toEqual([[partly, String(19_631n * 210n)]]);
+    node.chainParameters.set('getEnergyFee', 150n);
+    expect(await broadcastTronPlan((await signer(cheaper)).signed.transactions, tron)).toEqual({
+      broadcast: 2,
+      refused: null,
+    });
+    node.chainParameters.set('getEnergyFee', 210n);
+    expect(node.account(partly)!.balance).toBe(19_631n * 60n);
+    node.mine(1);
+    await watchLive(db, adapter);
+    node.mine(CONFIRMATIONS - 1);
+    await watchLive(db, adapter);
+    expect((await callInProcess('collections/get', { id: cheaper.planId }, planner)).body.response.status).toBe(
+      'confirmed',
+    );
+    const partlyHeld = await trxRows();
+    expect(partlyHeld.map((r) => r.address)).toContain(partly);
+    const partlyAtNode = [...new Set(partlyHeld.map((r) => r.address))].reduce(
+      (sum, a) => sum + node.account(a)!.balance,
+      0n,
+    );
+    expect(partlyAtNode).toBe(atNode + 19_631n * 60n);
+    expect(await trxLine()).toBe(formatUnits(partlyAtNode, 6));
+    // Seen again, the part is spent once.
+    await watchLive(db, adapter);
+    expect(await trxLine()).toBe(formatUnits(partlyAtNode, 6));
+    expect(await db.query('select amount::text as amount from partial_spends')).toEqual([
+      { amount: String(19_631n * 150n) },
+    ]);
+    // Checked against the node (decision 122): each address's TRX as recorded is its balance there;
+    // one the node says holds another is the difference.
+    const trxCheck = async () => {
+      const got = await callInProcess('funds/check', {}, planner);
+      expectDocumented('funds/check', { ...got, headers: new Headers() });
+      return got.body.response.checks.find(
+        (c: { network: string; currency: string }) => c.network === 'tron' && c.currency === 'TRX',
+      );
+    };
+    expect(await trxCheck()).toMatchObject({ checked: true, reason: null, differences: [] });
+    node.account(partly)!.balance -= 1n;
+    expect((await trxCheck()).differences).toEqual([
+      {
+        txid: null,
+        vout: null,
+        address: partly,
+        recorded: formatUnits(19_631n * 60n, 6),
+        atNode: formatUnits(19_631n * 60n - 1n, 6),
+      },
+    ]);
+    node.account(partly)!.balance += 1n;
     node.account(resourceAccount)!.stakedEnergy = 60_000n * TRX;
   });
 

@@ -68,8 +68,10 @@ export interface Network {
   eip7702?: { since: string; upgrade: string; source: string };
   /**
    * EVM networks: the most gas one transaction may carry, where the network caps it below its
-   * block gas limit (EIP-7825, 2^24 on Ethereum since Fusaka). Where absent, collection plans keep
-   * to 2^24 anyway: a smaller transaction is valid everywhere.
+   * block gas limit (EIP-7825, 2^24 on Ethereum since Fusaka), with its source beside it. Where
+   * absent, no cap was confirmed from the network's own documents (docs/decisions/122): collection
+   * plans keep to 2^24 anyway (a smaller transaction is valid everywhere) and to the block gas limit
+   * the node answers, whichever is lower.
    */
   txGasCap?: number;
   /** Address encoding; undefined means mainnet (every catalog entry). */
@@ -175,6 +177,7 @@ export const NETWORKS: readonly Network[] = [
       // Mainnet 2025-03-20 02:10 UTC; BEP-441 implements EIP-7702.
       source: 'https://docs.bnbchain.org/announce/pascal-bsc',
     },
+    // No cap per transaction confirmed: plans keep to 2^24 and the block gas limit.
     currencies: [
       { ticker: 'BNB', name: 'BNB', decimals: 18 },
       usdt('0x55d398326f99059fF775485246999027B3197955', 18),
@@ -191,13 +194,18 @@ export const NETWORKS: readonly Network[] = [
     usesTags: false,
     blockSeconds: 2,
     tokenStandard: 'ERC-20',
-    // Bhilai brought EIP-7702 to Polygon PoS, by a news report; its day is from memory: the Bor
-    // release that fixed the Bhilai block was not reachable from here (docs/decisions/085, "Not yet").
+    // Bhilai brought EIP-7702 to Polygon PoS with Prague's rules: Bor's mainnet configuration sets
+    // both BhilaiBlock and PragueBlock to 73,440,256 (docs/decisions/122). The day is a news
+    // report's (https://rfq.news/polygon/polygon-pos-activates-bhilai-hardfork-to-push-one-thousand-transactions);
+    // the block's own time was not read from here.
     eip7702: {
       since: '2025-07-01',
-      upgrade: 'Bhilai hard fork',
-      source: 'https://rfq.news/polygon/polygon-pos-activates-bhilai-hardfork-to-push-one-thousand-transactions',
+      upgrade: 'Bhilai hard fork, block 73,440,256',
+      source:
+        'https://github.com/0xPolygon/bor/blob/18358b909c701d49da62d7c6505de3e162959f67/internal/cli/server/chains/mainnet.go',
     },
+    // No cap per transaction confirmed from Polygon's own documents (EIP-8123's text says 32,000,000):
+    // plans keep to 2^24 and the block gas limit.
     currencies: [
       { ticker: 'POL', name: 'Polygon Ecosystem Token', decimals: 18 },
       usdt('0xc2132D05D31c914a87C6611C10748AEb04B58e8F'),
@@ -219,6 +227,8 @@ export const NETWORKS: readonly Network[] = [
       upgrade: 'ArbOS 40 Callisto',
       source: 'https://docs.arbitrum.io/run-arbitrum-node/arbos-releases/arbos40',
     },
+    // No cap per transaction confirmed from Arbitrum's own documents (EIP-8123's text says
+    // 32,000,000): plans keep to 2^24 and the block gas limit.
     currencies: [
       { ticker: 'ETH', name: 'Ether', decimals: 18 },
       usdt('0xFd086bC7CD5C481DCC9C85ebE478A1C0b69FCbb9'),
@@ -240,6 +250,8 @@ export const NETWORKS: readonly Network[] = [
       upgrade: 'Isthmus (OP Stack), timestamp 1746806401',
       source: 'https://docs.base.org/base-chain/specs/upgrades/isthmus/overview',
     },
+    // EIP-7825's cap, adopted with the Azul upgrade: https://docs.base.org/base-chain/specs/upgrades/azul/exec-engine
+    txGasCap: 16_777_216,
     currencies: [{ ticker: 'ETH', name: 'Ether', decimals: 18 }, usdc('0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913')],
   },
   {

@@ -653,6 +653,27 @@ export const chainTransfers = pgTable(
 );
 
 /**
+ * What a transaction spent of a recorded transfer in without spending it whole (docs/decisions/122):
+ * a Tron plan's `transfer` that burned only part of the TRX its `fund` step sent the address. The
+ * Funds line counts the transfer's amount less these; a whole spend stays `spent_by_tx`. One per
+ * transfer and spending transaction; a reorganisation below `spent_at_height` deletes it, as it
+ * undoes a whole spend.
+ */
+export const partialSpends = pgTable(
+  'partial_spends',
+  {
+    transferId: uuid('transfer_id')
+      .notNull()
+      .references(() => chainTransfers.id),
+    txHash: text('tx_hash').notNull(),
+    /** Base units of the transfer's currency that the transaction spent, less than the transfer's amount. */
+    amount: money('amount').notNull(),
+    spentAtHeight: bigint('spent_at_height', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.transferId, t.txHash] })],
+);
+
+/**
  * A merchant's own deposit key per network and mode (docs/decisions/083): on Bitcoin-family
  * networks an output descriptor with its key origin (`wpkh([fingerprint/84h/2h/0h]xpub.../0/*)`),
  * on a tag network its receiving account. Public, not secret; set by an owner with a fresh second

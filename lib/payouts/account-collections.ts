@@ -230,7 +230,10 @@ export function storedAccountPlan(row: RowOf<typeof collectionPlans>): StoredAcc
   return { ...(body as EvmCollectionPlan), status: row.status, reason: row.reason };
 }
 
-const OPEN_EVM_PLANS = statement<{ id: string; body: EvmCollectionPlan }, { network: string; mode: 'live' | 'test' }>(
+export const OPEN_EVM_PLANS = statement<
+  { id: string; body: EvmCollectionPlan },
+  { network: string; mode: 'live' | 'test' }
+>(
   sql`select ${collectionPlans.id} as id, ${collectionPlans.body} as body from ${collectionPlans}
     where ${collectionPlans.network} = ${param('network')} and ${collectionPlans.mode} = ${param('mode')}
       and ${collectionPlans.format} = 'evm' and ${collectionPlans.kind} = 'collection'

@@ -45,6 +45,7 @@ import {
   columnsOf,
   insertValues,
   param,
+  partialSpends,
   placeholders,
   sql,
   statement,
@@ -91,6 +92,7 @@ import {
 } from './lifecycle';
 import { treasuryOf } from './treasury';
 import { spendBurnedFunds } from './plan-burns';
+import { spendSweptCoin, type SweptCoin } from './swept-coin';
 import { tronCostPerAddress } from './tron-collections';
 import { settleSolanaRefundPlans, storedSolanaRefundPlan } from './solana-refund-plans';
 
@@ -117,7 +119,10 @@ export interface FundsLine {
 const FUNDS = statement<
   { network: string; currency: string; total: string; addresses: string; outputs: string },
   { merchantId: string; mode: Mode }
->(sql`select ${chainTransfers.network} as network, ${chainTransfers.currency} as currency, sum(${chainTransfers.amount})::text as total,
+>(sql`select ${chainTransfers.network} as network, ${chainTransfers.currency} as currency,
+    -- Less what a transaction spent of a row without spending it whole (./plan-burns.ts).
+    sum(${chainTransfers.amount} - coalesce((select sum(${partialSpends.amount}) from ${partialSpends}
+      where ${partialSpends.transferId} = ${chainTransfers.id}), 0))::text as total,
     count(distinct ${chainTransfers.addressId})::text as addresses, count(*)::text as outputs
   from ${chainTransfers}
   where ${chainTransfers.merchantId} = ${param('merchantId')} and ${chainTransfers.mode} = ${param('mode')}
@@ -853,6 +858,8 @@ export interface CollectionStep {
   /** UTXO chains: the transfers of the node's mempool; a plan's transaction among them was accepted. */
   mempool?: readonly ChainTransfer[];
   now: Date;
+  /** EVM: the token transfers of sweeps, with what the node says each address held after (./swept-coin.ts `sweptCoinSightings`). */
+  sweptCoin?: readonly SweptCoin[];
   /** EVM: the open plans whose nonces are all used at the step's height (./account-collections.ts `evmPlansWithNoncesUsed`). */
   noncesUsed?: ReadonlySet<string>;
   /** EVM: what the node says of each open refund plan's transaction (./evm-refund-plans.ts `evmRefundSightings`); one left out stays. */
@@ -884,6 +891,8 @@ export async function settleCollections(
   const outgoing = account ? step.transfers.filter((t) => t.from !== null && t.blockHeight !== null) : [];
   // What a Tron plan's transfer burned of the fund its plan sent the address (./plan-burns.ts).
   await spendBurnedFunds(tx, network, mode, outgoing);
+  // The coin a 7702 sweep moved by its internal call (./swept-coin.ts).
+  await spendSweptCoin(tx, network, mode, step.sweptCoin ?? []);
   if (outgoing.length > 0)
     await MARK_COLLECTED.run(tx, {
       network: network.name,

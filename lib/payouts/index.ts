@@ -24,6 +24,7 @@ export {
 } from './collections';
 export { collectedCurrency, evmPlansWithNoncesUsed } from './account-collections';
 export { evmRefundSightings } from './evm-refund-plans';
+export { sweptCoinSightings } from './swept-coin';
 export { tronRefundSightings } from './tron-refund-plans';
 export {
   CollectionRefused,

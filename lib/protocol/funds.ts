@@ -59,24 +59,28 @@ export type GasLeft = z.infer<typeof gasLeftSchema>;
 
 export const fundsResponse = z.object({ funds: z.array(fundsHeldSchema), gasLeft: z.array(gasLeftSchema) });
 
-/** One held output whose node's view differs from the watcher's record. */
+/**
+ * One held output whose node's view differs from the watcher's record; on EVM and Tron, one address
+ * whose balance on the node differs from what the records say it holds (`txid` and `vout` null).
+ */
 export const fundsDifferenceSchema = z.object({
-  txid: z.string(),
-  vout: z.number().int().nonnegative(),
+  /** The output's transaction; null on EVM and Tron, where an address holds a balance. */
+  txid: z.string().nullable(),
+  vout: z.number().int().nonnegative().nullable(),
   address: z.string(),
-  /** What the watcher recorded, in the coin. */
+  /** What the watcher recorded, in the coin: the output, or the address's deposits not collected. */
   recorded: decimal,
   /** What the node holds there now, in the coin; null: spent (in a block) or unknown to the node. */
   atNode: decimal.nullable(),
 });
 
-/** `funds/check`'s line: the network's recorded outputs asked of its node. */
+/** `funds/check`'s line: the network's recorded outputs (EVM, Tron: its addresses' balances) asked of its node. */
 export const fundsCheckSchema = z.object({
   network: z.string(),
   currency: z.string(),
-  /** How many held outputs the watcher recorded. */
+  /** How many held outputs (EVM, Tron: deposits not collected) the watcher recorded. */
   outputs: z.number().int().nonnegative(),
-  /** False where there is no node to ask (test mode); `reason` says why. */
+  /** False where there is no node to ask (test mode) or it gave no answer; `reason` says why. */
   checked: z.boolean(),
   reason: z.string().nullable(),
   differences: z.array(fundsDifferenceSchema),

@@ -108,7 +108,7 @@ const SUMMARIES: Record<OperationName, string> = {
   'funds/list':
     "What the deposit addresses hold, per network and currency, with the estimated fee to collect it (on EVM, per address) and the treasury it goes to; and per EVM network the gas fund-then-transfer collections left (`gasLeft`): what the node says is left, what sending one address's back costs and how many are worth it (`read: false` when the node gave no answer).",
   'funds/check':
-    "Every deposit output the watcher recorded as held, asked of the network's node (`gettxout`): the outputs it says are spent, unknown or of another amount.",
+    "Every deposit output the watcher recorded as held, asked of the network's node (`gettxout`): the outputs it says are spent, unknown or of another amount. On EVM and Tron, each deposit address's balance of each currency against the deposits recorded and not collected: the addresses that hold another (`txid` and `vout` null); `checked: false` when the node gave no answer.",
   'collections/prepare':
     "Prepare a plan that moves the network's confirmed deposits (above `minimum`) to the treasury, for `npm run signer`: a PSBT (Bitcoin family), or on EVM and Tron the unsigned transactions of one `currency`, their fees paid by `feePayer`.",
   'collections/list': 'The collection plans, newest first, with their status (without their PSBTs).',

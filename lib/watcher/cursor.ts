@@ -13,6 +13,7 @@ import {
   columnsOf,
   insertValues,
   param,
+  partialSpends,
   sql,
   statement,
   unnest,
@@ -169,6 +170,11 @@ const UNSPEND_ABOVE = statement<
   Key & { height: number }
 >(sql`update ${chainTransfers} set ${bare(chainTransfers.spentByTx)} = null, ${bare(chainTransfers.spentAtHeight)} = null
   where ${chainTransfers.network} = ${param('network')} and ${chainTransfers.mode} = ${param('mode')} and ${chainTransfers.spentAtHeight} > ${param('height')}`);
+/** And so are the parts of transfers spent there (lib/payouts/plan-burns.ts). */
+const UNSPEND_PARTS_ABOVE = statement<unknown, Key & { height: number }>(sql`delete from ${partialSpends}
+  using ${chainTransfers}
+  where ${chainTransfers.id} = ${partialSpends.transferId} and ${chainTransfers.network} = ${param('network')}
+    and ${chainTransfers.mode} = ${param('mode')} and ${partialSpends.spentAtHeight} > ${param('height')}`);
 const FORGET_ABOVE = statement<unknown, Key & { height: number }>(
   sql`delete from ${chainBlocks} where ${OF_BLOCKS} and ${chainBlocks.height} > ${param('height')}`,
 );
@@ -181,6 +187,7 @@ const FORGET_ABOVE = statement<unknown, Key & { height: number }>(
 export async function rewind(tx: Queryable, network: string, mode: Mode, fork: ChainPoint): Promise<void> {
   await UNBLOCK_ABOVE.run(tx, { network, mode, height: fork.height });
   await UNSPEND_ABOVE.run(tx, { network, mode, height: fork.height });
+  await UNSPEND_PARTS_ABOVE.run(tx, { network, mode, height: fork.height });
   await FORGET_ABOVE.run(tx, { network, mode, height: fork.height });
 }
 

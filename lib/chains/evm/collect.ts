@@ -22,6 +22,8 @@ export interface EvmCollectionNode {
   nonce(address: string): Promise<number>;
   /** An account's transaction count as of block `height`: the nonces it had used by then (the watcher's staleness check). */
   nonceAt(address: string, height: number): Promise<number>;
+  /** An account's native balance as of block `height` (what a 7702 sweep left it, docs/decisions/122). */
+  balanceAt(address: string, height: number): Promise<bigint>;
   /** The gas a call would use now (`eth_estimateGas`): a refund's transfer to a contract wallet or of a token. */
   estimateGas(call: { from: string; to: string; value: bigint; data: string }): Promise<bigint>;
   /** Where a transaction was mined and whether it succeeded; null while the node has no receipt (docs/decisions/112). */
@@ -44,6 +46,10 @@ export function evmCollectionNode(network: Network, cfg: LiveChainConfig): EvmCo
     nonceAt: (address, height) =>
       node.guard('reading a nonce', () =>
         node.client.getTransactionCount({ address: address as Address, blockNumber: BigInt(height) }),
+      ),
+    balanceAt: (address, height) =>
+      node.guard('reading a balance', () =>
+        node.client.getBalance({ address: address as Address, blockNumber: BigInt(height) }),
       ),
     estimateGas: (call) =>
       node.guard('estimating gas', () =>

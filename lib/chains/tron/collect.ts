@@ -150,6 +150,8 @@ export interface TronCollectionNode {
   refund(intent: TronRefundIntent): Promise<BuiltTransaction & { feeLimit: bigint; burn: bigint; expiresAt: Date }>;
   /** A TRC-20 balance, in the token's base units (`balanceOf(address)`, a constant call). */
   tokenBalance(token: string, holder: string): Promise<bigint>;
+  /** An address's TRX, sun (`wallet/getaccount`; 0 for an address that is no account yet). */
+  trxBalance(holder: string): Promise<bigint>;
   /** Broadcasts a signed transaction (its protobuf, hex); answers its id or throws TronNodeError with the node's reason. */
   broadcast(transactionHex: string): Promise<string>;
   /** A transaction's outcome once in a block: its height and whether it succeeded; null while not in one. */
@@ -530,6 +532,8 @@ export function tronCollectionNode(cfg: LiveChainConfig): TronCollectionNode {
     },
 
     tokenBalance,
+    trxBalance: async (holder) =>
+      (await node.post('wallet/getaccount', { address: holder, visible: true }, account)).balance,
 
     async broadcast(transactionHex) {
       const answer = await node.post('wallet/broadcasthex', { transaction: transactionHex }, broadcastAnswer);

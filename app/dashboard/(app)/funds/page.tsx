@@ -255,25 +255,34 @@ export default async function FundsPage({ searchParams }: { searchParams: Promis
       )}
       {checks && (
         <ul className="mt-2 space-y-1 text-sm" data-testid="funds-check">
-          {checks.map((line) => (
-            <li key={`${line.network}:${line.currency}`}>
-              {!line.checked
-                ? `${line.network} ${line.currency}: not checked (${line.reason})`
-                : line.differences.length === 0
-                  ? `${line.network} ${line.currency}: the node holds all ${line.outputs} outputs as recorded`
-                  : `${line.network} ${line.currency}: ${line.differences.length} of ${line.outputs} outputs differ at the node`}
-              {line.differences.length > 0 && (
-                <ul className="list-disc pl-5">
-                  {line.differences.map((d) => (
-                    <li key={`${d.txid}:${d.vout}`}>
-                      <Mono>{`${d.txid}:${d.vout}`}</Mono>
-                      {` (${d.address}): recorded ${d.recorded}, ${d.atNode === null ? 'spent or unknown at the node' : `${d.atNode} at the node`}`}
-                    </li>
-                  ))}
-                </ul>
-              )}
-            </li>
-          ))}
+          {checks.map((line) => {
+            // EVM and Tron addresses hold balances, compared per address (docs/decisions/122).
+            const family = findNetwork(line.network)?.family;
+            const byAddress = family === 'evm' || family === 'tron';
+            return (
+              <li key={`${line.network}:${line.currency}`}>
+                {!line.checked
+                  ? `${line.network} ${line.currency}: not checked (${line.reason})`
+                  : line.differences.length === 0
+                    ? byAddress
+                      ? `${line.network} ${line.currency}: the node holds what the ${line.outputs} deposits recorded say`
+                      : `${line.network} ${line.currency}: the node holds all ${line.outputs} outputs as recorded`
+                    : byAddress
+                      ? `${line.network} ${line.currency}: ${line.differences.length} addresses hold another balance at the node`
+                      : `${line.network} ${line.currency}: ${line.differences.length} of ${line.outputs} outputs differ at the node`}
+                {line.differences.length > 0 && (
+                  <ul className="list-disc pl-5">
+                    {line.differences.map((d) => (
+                      <li key={`${d.txid ?? d.address}:${d.vout}`}>
+                        <Mono>{d.txid === null ? d.address : `${d.txid}:${d.vout}`}</Mono>
+                        {`${d.txid === null ? '' : ` (${d.address})`}: recorded ${d.recorded}, ${d.atNode === null ? 'spent or unknown at the node' : `${d.atNode} at the node`}`}
+                      </li>
+                    ))}
+                  </ul>
+                )}
+              </li>
+            );
+          })}
         </ul>
       )}
       {gasLeft.length > 0 && (
