@@ -25,6 +25,7 @@ export {
 export { collectedCurrency, evmPlansWithNoncesUsed } from './account-collections';
 export { evmRefundSightings } from './evm-refund-plans';
 export { tronRefundSightings } from './tron-refund-plans';
+export { xrplRefundSightings } from './xrpl-refund-plans';
 export {
   CollectionRefused,
   DepositKeyInvalid,

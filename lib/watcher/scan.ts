@@ -35,7 +35,13 @@ import { settleTransfers, type ChainView, type StatusChange } from './settle';
 import { dropVanished, recordIncoming, stillConfirming } from './transfers';
 import { recordWithdrawals } from './withdrawals';
 import { log } from '../log';
-import { evmPlansWithNoncesUsed, evmRefundSightings, settleCollections, tronRefundSightings } from '../payouts';
+import {
+  evmPlansWithNoncesUsed,
+  evmRefundSightings,
+  settleCollections,
+  tronRefundSightings,
+  xrplRefundSightings,
+} from '../payouts';
 import { settleRefundPlans } from '../refunds';
 import type { Mode } from '../protocol';
 
@@ -118,6 +124,7 @@ export async function watchStep(
   const noncesUsed = await evmPlansWithNoncesUsed(db, adapter.network, mode, scannedTo);
   const evmRefunds = await evmRefundSightings(db, adapter.network, mode, scannedTo);
   const tronRefunds = await tronRefundSightings(db, adapter.network, mode, scannedTo);
+  const xrplRefunds = await xrplRefundSightings(db, adapter.network, mode, scannedTo);
   return db.transaction(async (tx) => {
     // Another worker that moved the cursor since we read it has done this step already.
     if (!(await lockCursor(tx, network, mode, seen))) return idle();
@@ -140,6 +147,7 @@ export async function watchStep(
       noncesUsed,
       evmRefunds,
       tronRefunds,
+      xrplRefunds,
       outgoing: read.outgoing,
       chainTime: cursor.chainTime,
     });
