@@ -7,7 +7,10 @@
  * docs/decisions/092). A merchant that set its own receiving account has its orders paid there, under
  * tags of its own pool (docs/decisions/114).
  */
-import { generateSeed } from 'ripple-keypairs';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { sha512 } from '@noble/hashes/sha2.js';
+import { decode, encode, encodeForSigning } from 'ripple-binary-codec';
+import { deriveKeypair, generateSeed } from 'ripple-keypairs';
 import { describe, expect, it } from 'vitest';
 import { fillAddressPool } from '@/lib/addresses';
 import { availableCurrencies } from '@/lib/chains';
@@ -586,6 +589,22 @@ describe('live XRP Ledger (fake rippled)', () => {
     const got = await callInProcess('refund-plans/get', { refundId }, planner);
     expectDocumented('refund-plans/get', { ...got, headers: new Headers() });
     expect(got.body.response).toMatchObject({ status: 'prepared', txid: signed.txid, acceptedAt: expect.any(String) });
+    // The same signed transaction again is taken (the node knows it); another signature of the plan is not.
+    const submit = (transaction: string) =>
+      callInProcess('collections/submit', { id: plan.planId, transaction }, planner);
+    expect((await submit(signed.rawTx)).body.response).toMatchObject({ txid: signed.txid });
+    const { TxnSignature: _, ...unsigned } = decode(signed.rawTx.toUpperCase());
+    const signingHash = sha512(Buffer.from(encodeForSigning(unsigned), 'hex')).subarray(0, 32);
+    const otherSignature = secp256k1.sign(signingHash, Buffer.from(deriveKeypair(seed).privateKey.slice(2), 'hex'), {
+      lowS: true,
+      extraEntropy: true,
+      format: 'der',
+      prehash: false,
+    });
+    const resigned = encode({ ...unsigned, TxnSignature: Buffer.from(otherSignature).toString('hex').toUpperCase() });
+    expect((await submit(resigned.toLowerCase())).body.error.message).toBe(
+      `a signed transaction of this plan was taken already: ${signed.txid}`,
+    );
 
     // The next validated ledger holds it: the refund is confirmed, the order keeps its status.
     await ledgerAndWatch();

@@ -260,6 +260,9 @@ async function submitXrplRefund(
     if (error instanceof XrplSubmissionRefusal) throw new CollectionRefused(error.message);
     throw error;
   }
+  // Its Sequence is spent once: another signature of it is another hash, and the watcher follows one.
+  if (plan.txid !== null && plan.txid !== checked.hash)
+    throw new CollectionRefused(`a signed transaction of this plan was taken already: ${plan.txid}`);
   const cfg = liveChainConfig(plan.network);
   if (request.mode !== 'live' || !cfg)
     throw new CollectionRefused(`${plan.network} has no node configured to submit to`);
