@@ -23,9 +23,9 @@ import { createKey, findApiKey } from '@/lib/merchants';
 import { findOperations } from '@/lib/operations';
 import type { OrderRow } from '@/lib/orders/rows';
 import { loadPublicView } from '@/lib/pay/public-view';
-import { setDepositKey } from '@/lib/payouts';
+import { setDepositKey, settleCollections, xrplRefundSightings } from '@/lib/payouts';
 import { OPERATIONS, xrplRefundPlanSchema } from '@/lib/protocol';
-import { completeRefundByTransaction, confirmClaim, makeRefund } from '@/lib/refunds';
+import { completeRefundByTransaction, confirmClaim, makeRefund, settleRefundPlans } from '@/lib/refunds';
 import { readPlan, type GatewayClient } from '../scripts/signer/api';
 import { submitSigned } from '../scripts/signer/from-api';
 import type { RefundLedger } from '../scripts/signer/refunds';
@@ -619,6 +619,27 @@ describe('live XRP Ledger (fake rippled)', () => {
     ]);
     expect(events.map((e) => e.type)).toContain('refund.confirmed');
     expect((await orderRow(db, order.id)).status).toBe('processed');
+
+    // A plan never signed can be no more once a validated ledger passes its LastLedgerSequence: it fails, its refund stays ready.
+    const unsignedRefund = await claimedRefund(order.id, 1_000_000n);
+    const neverSigned = xrplRefundPlanSchema.parse((await prepare(unsignedRefund)).body.response);
+    const past = neverSigned.transaction.lastLedgerSequence + 1;
+    expect(await xrplRefundSightings(db, adapter.network, 'live', past - 1)).toEqual(
+      new Map([[neverSigned.planId, { seen: null, expired: false }]]),
+    );
+    const xrplRefunds = await xrplRefundSightings(db, adapter.network, 'live', past);
+    const changes = await db.transaction(async (tx) => {
+      const moved = await settleCollections(tx, adapter.network, 'live', past, {
+        transfers: [],
+        now: new Date(),
+        xrplRefunds,
+      });
+      await settleRefundPlans(tx, moved, new Date());
+      return moved;
+    });
+    expect(changes).toEqual([expect.objectContaining({ planId: neverSigned.planId, from: 'prepared', to: 'failed' })]);
+    const [left] = await db.query<{ state: string }>('select state from refunds where id = $1', [unsignedRefund]);
+    expect(left).toEqual({ state: 'ready' });
   });
 
   // Last: the ledger clock is past every order's deadline from here on.
