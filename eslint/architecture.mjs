@@ -85,6 +85,8 @@ export const EXTRA_ENTRY_POINTS = {
     "Tron's transaction code, client-safe: the signer (scripts/signer) imports it without lib/chains' server side",
   'lib/chains/solana/transactions/index.ts':
     "Solana's transfer builder and wallet keys, client-safe: the signer (scripts/signer) imports it without lib/chains' server side",
+  'lib/chains/xrpl/transactions/index.ts':
+    "the XRP Ledger refund's Payment, client-safe: the signer (scripts/signer) imports it without lib/chains' server side",
 };
 
 /**
@@ -98,6 +100,7 @@ export const CLIENT_SAFE_FOLDERS = [
   'lib/chains/evm/transactions',
   'lib/chains/tron/transactions',
   'lib/chains/solana/transactions',
+  'lib/chains/xrpl/transactions',
 ];
 /** Packages a client-safe folder does not import: storage, the server marker, Node's own modules. */
 const CLIENT_SAFE_REFUSED_PACKAGES = /^(server-only$|pg$|@electric-sql\/|drizzle-orm|node:)/;

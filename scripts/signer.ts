@@ -35,7 +35,7 @@ import {
   type Signed,
 } from './signer/sign-plan';
 import { solanaPrivateKeyOfSeed, solanaWalletOfPrivateKey } from '../lib/chains/solana/transactions';
-import { solanaRefundPlanSchema, type TronRefundPlan } from '../lib/protocol';
+import { solanaRefundPlanSchema, type TronRefundPlan, type XrplRefundPlan } from '../lib/protocol';
 import { signAndSendSolanaRefund, solanaNode, solanaSignerConfigSchema } from './signer/solana';
 import { ledgerSchema, type RefundLedger } from './signer/refunds';
 import { signTronPlan, tronPlanOf, tronSignerConfigSchema } from './signer/tron';
@@ -45,6 +45,12 @@ import { apiKeyFileSchema, readPlan, type GatewayClient, type PlanAsked } from '
 import { answerRefusals, signAndSubmit, submitSigned } from './signer/from-api';
 import { evmRefundPlanOf, nodePaymentReader, signEvmRefundPlan } from './signer/sign-evm-refund';
 import { nodeTronPaymentReader, signTronRefundPlan, tronRefundPlanOf } from './signer/sign-tron-refund';
+import {
+  nodeXrplPaymentReader,
+  signXrplRefundPlan,
+  xrplRefundPlanOf,
+  xrplSignerConfigSchema,
+} from './signer/sign-xrpl-refund';
 
 const USAGE = `usage: npm run signer -- sign --plan PLAN.json --config SIGNER.json [--seed-file FILE] [--out FILE] [--yes]
        npm run signer -- sign --from-api URL --plan-id ID --api-key KEY.json --config SIGNER.json [...]
@@ -63,8 +69,10 @@ const USAGE = `usage: npm run signer -- sign --plan PLAN.json --config SIGNER.js
                "treasuryPath", "node": {"url", "apiKey"?}, "refundDailyCaps": {"TRX": "500"}, "ledger"?}; for
                Solana refunds {"network": "solana", "rpc", "refundDailyCaps", "account"?,
                "keypairFile"?, "ledger"?}: the payment is read, the blockhash taken and the signed
-               transaction sent through "rpc", your own node
-  --seed-file  a file holding the BIP 39 phrase (otherwise it is asked for; nothing is echoed)
+               transaction sent through "rpc", your own node; for XRP Ledger refunds {"network": "ripple",
+               "chain", "account", "maxFee", "node": {"url"}, "refundDailyCaps": {"XRP": "500"}, "ledger"?}
+  --seed-file  a file holding the BIP 39 phrase, or the XRP account's family seed (otherwise it is asked
+               for; nothing is echoed)
   --out        where to write the signed transaction (default: printed)
   --yes        sign without asking (the outputs and the fee are still printed)`;
 
@@ -115,6 +123,8 @@ async function main(): Promise<number> {
   }
   if ((planJson as { format?: unknown } | null)?.format === 'solana')
     return signSolana(args, planJson, configFile, configJson);
+  const xrplRefund = xrplRefundPlanOf(planJson);
+  if (xrplRefund) return signXrplRefund(args, xrplRefund, planText, configFile, configJson, api);
   const tronRefund = tronRefundPlanOf(planJson);
   if (tronRefund) return signTronRefund(args, tronRefund, planText, configFile, configJson, api);
   const tronPlan = tronPlanOf(planJson);
@@ -387,6 +397,64 @@ async function signTronRefund(
     },
   };
   const sign = () => signTronRefundPlan(plan, config, root, io);
+  if (api) {
+    const { submitted } = await submitSigned(api.client, api.asked, planText, sign, io);
+    console.error(`submitted: the gateway's node took transaction ${submitted.txid} (plan ${submitted.status})`);
+    return 0;
+  }
+  const { signed, ledgerEntry } = await sign();
+  if (ledgerEntry) io.keepLedger({ refunds: [...ledger.refunds, ledgerEntry] });
+  io.onSigned(signed);
+  return 0;
+}
+
+/**
+ * An XRP Ledger refund plan (docs/decisions/119; from a file, or read through the API and submitted
+ * back): signed with the account's family seed (from --seed-file or typed; never written or sent),
+ * its signed transaction as JSON, the refund kept in the ledger first.
+ */
+async function signXrplRefund(
+  args: string[],
+  plan: XrplRefundPlan,
+  planText: string,
+  configFile: string,
+  configJson: unknown,
+  api: { client: GatewayClient; asked: PlanAsked } | undefined,
+): Promise<number> {
+  const parsed = xrplSignerConfigSchema.safeParse(configJson);
+  if (!parsed.success) {
+    console.error(`${configFile}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    return 2;
+  }
+  const config = parsed.data;
+  const ledgerFile = config.ledger
+    ? path.resolve(path.dirname(configFile), config.ledger)
+    : path.join(path.dirname(configFile), 'signer-ledger.json');
+  const ledger: RefundLedger = fs.existsSync(ledgerFile)
+    ? ledgerSchema.parse(JSON.parse(fs.readFileSync(ledgerFile, 'utf8')))
+    : { refunds: [] };
+  const seedFile = option(args, '--seed-file');
+  const seed = seedFile
+    ? fs.readFileSync(seedFile, 'utf8')
+    : await ask(`Secret of ${config.account} (family seed s...): `, true);
+  const out = option(args, '--out');
+  const io = {
+    ledger,
+    ...(config.node && { readPayment: nodeXrplPaymentReader(config.node.url) }),
+    confirm: async (summary: string) => {
+      console.error(summary);
+      if (args.includes('--yes')) return true;
+      return /^y(es)?$/i.test((await ask('Sign this refund? (yes/no) ')).trim());
+    },
+    // The ledger holds the refund before the transaction leaves this program: a refund signed is counted, submitted or not.
+    keepLedger: (next: RefundLedger) =>
+      fs.writeFileSync(ledgerFile, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 }),
+    onSigned: (signed: Signed) => {
+      writeOut(args, signed);
+      console.error(`signed: transaction ${signed.txid}${out ? ` written to ${out}` : ''}`);
+    },
+  };
+  const sign = () => signXrplRefundPlan(plan, config, seed, io);
   if (api) {
     const { submitted } = await submitSigned(api.client, api.asked, planText, sign, io);
     console.error(`submitted: the gateway's node took transaction ${submitted.txid} (plan ${submitted.status})`);

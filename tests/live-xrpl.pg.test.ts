@@ -7,21 +7,37 @@
  * docs/decisions/092). A merchant that set its own receiving account has its orders paid there, under
  * tags of its own pool (docs/decisions/114).
  */
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { sha512 } from '@noble/hashes/sha2.js';
+import { decode, encode, encodeForSigning } from 'ripple-binary-codec';
+import { deriveKeypair, generateSeed } from 'ripple-keypairs';
 import { describe, expect, it } from 'vitest';
 import { fillAddressPool } from '@/lib/addresses';
 import { availableCurrencies } from '@/lib/chains';
 import { liveNetworks, type LiveAdapter } from '@/lib/chains/live';
 import { xrplAddress } from '@/lib/chains/xrpl/address';
+import { xrplAccountOfSeed } from '@/lib/chains/xrpl/transactions';
 import type { Database } from '@/lib/db/client';
 import { listOrphanDeposits, serializeDeposit } from '@/lib/deposits';
-import { findApiKey } from '@/lib/merchants';
+import { createKey, findApiKey } from '@/lib/merchants';
 import { findOperations } from '@/lib/operations';
 import type { OrderRow } from '@/lib/orders/rows';
 import { loadPublicView } from '@/lib/pay/public-view';
-import { setDepositKey } from '@/lib/payouts';
-import { OPERATIONS } from '@/lib/protocol';
-import { completeRefundByTransaction, confirmClaim, makeRefund } from '@/lib/refunds';
+import { setDepositKey, settleCollections, xrplRefundSightings } from '@/lib/payouts';
+import { OPERATIONS, xrplRefundPlanSchema } from '@/lib/protocol';
+import { completeRefundByTransaction, confirmClaim, makeRefund, settleRefundPlans } from '@/lib/refunds';
+import { readPlan, type GatewayClient } from '../scripts/signer/api';
+import { submitSigned } from '../scripts/signer/from-api';
+import type { RefundLedger } from '../scripts/signer/refunds';
+import {
+  nodeXrplPaymentReader,
+  signXrplRefundPlan,
+  xrplRefundPlanOf,
+  xrplSignerConfigSchema,
+} from '../scripts/signer/sign-xrpl-refund';
+import { callInProcess, inProcessFetch, useDatabaseForApi } from './support/api-in-process';
 import { createOrder, orderRow } from './support/chain';
+import { expectDocumented } from './support/contract';
 import type { FakeRippled, IssuedAmount } from './support/fake-rippled';
 import { configureLive, waitFor, watchLive, withLiveNetwork, type WebhookReceiver } from './support/live';
 import { fakeRippledNetwork } from './support/live-networks';
@@ -459,6 +475,171 @@ describe('live XRP Ledger (fake rippled)', () => {
     );
     expect(Number(cursor!.height)).toBe(node.validatedIndex());
     expect(heights[heights.length - 1]).toBe(node.validatedIndex());
+  });
+
+  it("an XRP refund by plan: from the merchant's own account to the claimed account and tag, a rewritten plan refused, signed, submitted and confirmed", async () => {
+    useDatabaseForApi(db);
+    const shop = await createTestMerchant(db, 'XRP refund plans shop');
+    const scope = { merchantId: shop.merchantId, mode: 'live' as const };
+    const planner = await createKey(db, shop.merchantId, 'live', {
+      name: 'Refunds',
+      scopes: ['read-only', 'signing-plans'],
+    });
+    const seed = generateSeed({ entropy: new Uint8Array(16).fill(9), algorithm: 'ecdsa-secp256k1' });
+    const own = xrplAccountOfSeed(seed);
+    async function claimedRefund(orderId: string, amount: bigint) {
+      const made = await makeRefund(db, scope, {
+        target: { kind: 'order', id: orderId },
+        amount,
+        createdBy: 'user:test',
+        now: new Date(),
+      });
+      const token = made.claimUrl.slice(made.claimUrl.lastIndexOf('/') + 1);
+      await confirmClaim(db, token, { address: OTHER_ACCOUNT, tag: '77' }, new Date());
+      return made.refund.id;
+    }
+    const prepare = (refundId: string) => callInProcess('refund-plans/prepare', { refundId }, planner);
+
+    // Paid to the gateway's account, no own account set: refused, naming what to set.
+    const early = await createOrder(db, shop.live, { ...XRP, amount: '1' });
+    node.pay({ to: ACCOUNT, tag: tagOf(early), delivered: '1000000' });
+    await ledgerAndWatch();
+    expect((await prepare(await claimedRefund(early.id, 500_000n))).body.error.message).toMatch(
+      /no own XRP account is set for ripple.*set it as your deposit key/,
+    );
+
+    await setDepositKey(db, { ...scope, network: 'ripple', key: own });
+    node.fund(own, 50_000_000n, 7);
+    const order = await createOrder(db, shop.live, { ...XRP, amount: '5' });
+    expect(order.address).toBe(own);
+    const paid = node.pay({ to: own, tag: tagOf(order), delivered: '5000000' });
+    await ledgerAndWatch();
+    expect((await orderRow(db, order.id)).status).toBe('processed');
+
+    const refundId = await claimedRefund(order.id, 2_000_000n);
+    const prepared = await prepare(refundId);
+    expect(prepared.body.error).toBeUndefined();
+    expectDocumented('refund-plans/prepare', { ...prepared, headers: new Headers() });
+    const plan = xrplRefundPlanSchema.parse(prepared.body.response);
+    expect(plan).toMatchObject({
+      format: 'xrpl',
+      account: own,
+      transaction: {
+        fields: {
+          Account: own,
+          Destination: OTHER_ACCOUNT,
+          DestinationTag: 77,
+          Amount: '2000000',
+          Fee: '12',
+          Sequence: 7,
+        },
+      },
+      refund: { tag: '77', payment: { account: own, tag: order.tag, transactions: [paid] } },
+      txid: null,
+    });
+
+    const config = xrplSignerConfigSchema.parse({
+      network: 'ripple',
+      account: own,
+      maxFee: '0.001',
+      node: { url: node.url },
+      refundDailyCaps: { XRP: '10' },
+    });
+    let ledger: RefundLedger = { refunds: [] };
+    /** The gateway as the signer reaches it, in this process; `rewrite` plays attacker on the plan it answers. */
+    const client = (rewrite?: (plan: { refund: { destination: string } }) => void): GatewayClient => ({
+      baseUrl: 'http://gateway.test',
+      key: planner,
+      fetch: async (input, init) => {
+        const answer = await inProcessFetch(input, init);
+        if (!rewrite || !String(input).endsWith('/refund-plans/get')) return answer;
+        const body = await answer.json();
+        rewrite(body.response);
+        return new Response(JSON.stringify(body), { status: answer.status });
+      },
+    });
+    /** `npm run signer -- sign --from-api URL --refund-id ID` in process: read, check, sign, keep the ledger, submit. */
+    async function signFromApi(gateway: GatewayClient) {
+      const asked = { kind: 'refund' as const, refundId };
+      const planText = await readPlan(gateway, asked);
+      const sign = () =>
+        signXrplRefundPlan(xrplRefundPlanOf(JSON.parse(planText))!, config, seed, {
+          ledger,
+          readPayment: nodeXrplPaymentReader(node.url),
+          confirm: async () => true,
+        });
+      return submitSigned(gateway, asked, planText, sign, { ledger, keepLedger: (next) => (ledger = next) });
+    }
+
+    // The gateway playing attacker: the claim it answers names another account than its transaction pays.
+    await expect(
+      signFromApi(
+        client((answered) => {
+          answered.refund.destination = ACCOUNT;
+        }),
+      ),
+    ).rejects.toThrow(`the transaction pays ${OTHER_ACCOUNT}, not the claimed account ${ACCOUNT}`);
+    expect(ledger.refunds).toEqual([]);
+    expect(node.submitted).toEqual([]);
+
+    const { signed, submitted } = await signFromApi(client());
+    expect(submitted).toMatchObject({ planId: plan.planId, kind: 'refund', status: 'prepared', txid: signed.txid });
+    expect(ledger.refunds).toEqual([expect.objectContaining({ refundId, txid: signed.txid, currency: 'XRP' })]);
+    expect(node.submitted).toEqual([expect.objectContaining({ Destination: OTHER_ACCOUNT, DestinationTag: 77 })]);
+    const got = await callInProcess('refund-plans/get', { refundId }, planner);
+    expectDocumented('refund-plans/get', { ...got, headers: new Headers() });
+    expect(got.body.response).toMatchObject({ status: 'prepared', txid: signed.txid, acceptedAt: expect.any(String) });
+    // The same signed transaction again is taken (the node knows it); another signature of the plan is not.
+    const submit = (transaction: string) =>
+      callInProcess('collections/submit', { id: plan.planId, transaction }, planner);
+    expect((await submit(signed.rawTx)).body.response).toMatchObject({ txid: signed.txid });
+    const { TxnSignature: _, ...unsigned } = decode(signed.rawTx.toUpperCase());
+    const signingHash = sha512(Buffer.from(encodeForSigning(unsigned), 'hex')).subarray(0, 32);
+    const otherSignature = secp256k1.sign(signingHash, Buffer.from(deriveKeypair(seed).privateKey.slice(2), 'hex'), {
+      lowS: true,
+      extraEntropy: true,
+      format: 'der',
+      prehash: false,
+    });
+    const resigned = encode({ ...unsigned, TxnSignature: Buffer.from(otherSignature).toString('hex').toUpperCase() });
+    expect((await submit(resigned.toLowerCase())).body.error.message).toBe(
+      `a signed transaction of this plan was taken already: ${signed.txid}`,
+    );
+
+    // The next validated ledger holds it: the refund is confirmed, the order keeps its status.
+    await ledgerAndWatch();
+    const [refund] = await db.query<{ state: string; txid: string | null }>(
+      'select state, txid from refunds where id = $1',
+      [refundId],
+    );
+    expect(refund).toEqual({ state: 'confirmed', txid: signed.txid });
+    expect((await callInProcess('refund-plans/get', { refundId }, planner)).body.response.status).toBe('confirmed');
+    const events = await db.query<{ type: string }>('select type from events where object_id = $1 order by position', [
+      refundId,
+    ]);
+    expect(events.map((e) => e.type)).toContain('refund.confirmed');
+    expect((await orderRow(db, order.id)).status).toBe('processed');
+
+    // A plan never signed can be no more once a validated ledger passes its LastLedgerSequence: it fails, its refund stays ready.
+    const unsignedRefund = await claimedRefund(order.id, 1_000_000n);
+    const neverSigned = xrplRefundPlanSchema.parse((await prepare(unsignedRefund)).body.response);
+    const past = neverSigned.transaction.lastLedgerSequence + 1;
+    expect(await xrplRefundSightings(db, adapter.network, 'live', past - 1)).toEqual(
+      new Map([[neverSigned.planId, { seen: null, expired: false }]]),
+    );
+    const xrplRefunds = await xrplRefundSightings(db, adapter.network, 'live', past);
+    const changes = await db.transaction(async (tx) => {
+      const moved = await settleCollections(tx, adapter.network, 'live', past, {
+        transfers: [],
+        now: new Date(),
+        xrplRefunds,
+      });
+      await settleRefundPlans(tx, moved, new Date());
+      return moved;
+    });
+    expect(changes).toEqual([expect.objectContaining({ planId: neverSigned.planId, from: 'prepared', to: 'failed' })]);
+    const [left] = await db.query<{ state: string }>('select state from refunds where id = $1', [unsignedRefund]);
+    expect(left).toEqual({ state: 'ready' });
   });
 
   // Last: the ledger clock is past every order's deadline from here on.

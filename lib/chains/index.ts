@@ -30,3 +30,4 @@ export { BlockNotAvailable, collectionNodeOf, type CollectionNode } from './utxo
 export { collectionNodeFor } from './collection-node';
 export { tronCollectionNode, type TronCollectionNode, type TronCollectionSteps } from './tron/collect';
 export { evmCollectionNode, type EvmCollectionNode } from './evm';
+export { xrplRefundNode, type XrplRefundNode } from './xrpl/refund-node';

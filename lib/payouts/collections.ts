@@ -73,12 +73,14 @@ import {
   type SolanaRefundPlan,
   type StoredAccountPlan,
   type TronRefundPlan,
+  type XrplRefundPlan,
 } from '../protocol';
 import { publishEvents } from '../webhooks';
 import { isAccountPlanNetwork, prepareAccountCollection, storedAccountPlan } from './account-collections';
 import { CollectionRefused } from './errors';
 import { storedEvmRefundPlan } from './evm-refund-plans';
 import { storedTronRefundPlan } from './tron-refund-plans';
+import { storedXrplRefundPlan, type XrplRefundSighting } from './xrpl-refund-plans';
 import { SENT_BY_A_GAS_PAYER } from './gas-left';
 import {
   decideAccountPlan,
@@ -622,7 +624,7 @@ const PLAN_INPUT_ROWS = statement<
   where ${collectionPlanInputs.planId} = ${param('planId')}
   order by ${chainTransfers.blockHeight}, ${chainTransfers.txHash}, ${chainTransfers.outputIndex}`);
 
-/** A plan as it is kept, of each family: Bitcoin-family PSBT or raw, EVM or Tron collection, EVM, Solana or Tron refund. */
+/** A plan as it is kept, of each family: Bitcoin-family PSBT or raw, EVM or Tron collection, EVM, Solana, Tron or XRP Ledger refund. */
 export type StoredPlan =
   | MoneyOutPlan
   | RawCollectionPlan
@@ -630,7 +632,8 @@ export type StoredPlan =
   | StoredAccountPlan
   | EvmRefundPlan
   | SolanaRefundPlan
-  | TronRefundPlan;
+  | TronRefundPlan
+  | XrplRefundPlan;
 
 /** A plan of the merchant and mode (a collection or a refund), as the signer reads it; null when it is not the caller's. */
 export async function collectionPlan(
@@ -644,6 +647,7 @@ export async function collectionPlan(
   if (row.format === 'evm' && row.kind === 'refund') return storedEvmRefundPlan(row);
   if (row.format === 'solana') return storedSolanaRefundPlan(row);
   if (row.format === 'tron' && row.kind === 'refund') return storedTronRefundPlan(row);
+  if (row.format === 'xrpl') return storedXrplRefundPlan(row);
   if (row.format !== 'psbt' && row.format !== 'raw') return storedAccountPlan(row);
   const inputs = await PLAN_INPUT_ROWS.run(db, { planId: id });
   const network = networkFor(mode, row.network);
@@ -866,6 +870,8 @@ export interface CollectionStep {
   evmRefunds?: ReadonlyMap<string, EvmRefundSighting>;
   /** Tron: each open refund plan's transaction in a block, or not (./tron-refund-plans.ts `tronRefundSightings`); one left out stays. */
   tronRefunds?: ReadonlyMap<string, TronStepSighting | null>;
+  /** XRP Ledger: each open refund plan's transaction validated or not, and expired or not (./xrpl-refund-plans.ts `xrplRefundSightings`); one left out stays. */
+  xrplRefunds?: ReadonlyMap<string, XrplRefundSighting>;
   /** Solana: what the receiving wallets sent in the blocks scanned (ChainAdapter.scan `outgoing`). */
   outgoing?: readonly ChainTransfer[];
   /** The chain time the step scanned to: a Solana refund plan not seen by its `expiresAt` is stale after it. */
@@ -887,7 +893,7 @@ export async function settleCollections(
 ): Promise<PlanChange[]> {
   if (network.family === 'solana') return settleSolanaRefundPlans(tx, network, mode, step);
   const account = isAccountPlanNetwork(network);
-  if (!account && !isUtxoCoin(network.name)) return [];
+  if (!account && !isUtxoCoin(network.name) && network.family !== 'xrpl') return [];
   const outgoing = account ? step.transfers.filter((t) => t.from !== null && t.blockHeight !== null) : [];
   // What a Tron plan's transfer burned of the fund its plan sent the address (./plan-burns.ts).
   await spendBurnedFunds(tx, network, mode, outgoing);
@@ -917,7 +923,7 @@ export async function settleCollections(
   const plans = await OPEN_PLANS.run(tx, { network: network.name, mode });
   const changes: PlanChange[] = [];
   for (const plan of plans) {
-    if ((plan.format === 'evm' || plan.format === 'tron') && plan.refund_id !== null) {
+    if ((plan.format === 'evm' || plan.format === 'tron' || plan.format === 'xrpl') && plan.refund_id !== null) {
       // An account chain's refund plan spends no deposits: what the node says of its transaction moves it.
       const required = requiredConfirmations(mode, network);
       let decision: PlanDecision;
@@ -927,6 +933,12 @@ export async function settleCollections(
         if (!seen) continue;
         decision = decideEvmRefundPlan(plan, seen, tipHeight, required);
         minedAt = seen.mined?.height ?? null;
+      } else if (plan.format === 'xrpl') {
+        // Validated is final: the same steps as a Tron refund's, expiring by the ledger index.
+        const sighting = step.xrplRefunds?.get(plan.id);
+        if (!sighting) continue;
+        decision = decideTronRefundPlan(plan, sighting.seen, sighting.expired, tipHeight, required);
+        minedAt = sighting.seen?.height ?? null;
       } else {
         if (!step.tronRefunds?.has(plan.id)) continue;
         const seen = step.tronRefunds.get(plan.id) ?? null;

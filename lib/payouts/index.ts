@@ -26,6 +26,7 @@ export { collectedCurrency, evmPlansWithNoncesUsed } from './account-collections
 export { evmRefundSightings } from './evm-refund-plans';
 export { sweptCoinSightings } from './swept-coin';
 export { tronRefundSightings } from './tron-refund-plans';
+export { xrplRefundSightings } from './xrpl-refund-plans';
 export {
   CollectionRefused,
   DepositKeyInvalid,

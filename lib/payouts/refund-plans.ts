@@ -1,7 +1,8 @@
 import 'server-only';
 /**
  * Refund plans: `prepareRefundPlan` sends each network family to its planner (EVM:
- * ./evm-refund-plans.ts, docs/decisions/112; Tron: ./tron-refund-plans.ts, 115). Those of the Bitcoin-family networks
+ * ./evm-refund-plans.ts, docs/decisions/112; Tron: ./tron-refund-plans.ts, 115; XRP Ledger:
+ * ./xrpl-refund-plans.ts, 119). Those of the Bitcoin-family networks
  * (docs/decisions/081; a raw transaction on dogecoin and bitcoincash, 121): one transaction that pays one
  * refund to the address its payer confirmed, from the merchant's deposit outputs (the refunded
  * payment's own first), with the change to the treasury. The plan carries the payment as the
@@ -43,6 +44,7 @@ import { CollectionRefused } from './errors';
 import { prepareEvmRefundPlan } from './evm-refund-plans';
 import { prepareSolanaRefundPlan } from './solana-refund-plans';
 import { prepareTronRefundPlan } from './tron-refund-plans';
+import { prepareXrplRefundPlan } from './xrpl-refund-plans';
 import { treasuryOf } from './treasury';
 
 /** The refund a plan pays, as lib/refunds knows it. */
@@ -59,6 +61,8 @@ export interface RefundToPay {
   /** The refund's currency: the coin, or on an account chain one of its tokens. */
   currency: string;
   destination: string;
+  /** The destination tag the payer confirmed with its account (XRP Ledger); null or absent elsewhere. */
+  tag?: string | null;
   addressConfirmedAt: Date;
   /** The refunded payment: an order's counted transfers, or an orphan deposit's one. */
   payment: { orderId: string } | { txHash: string; outputIndex: number };
@@ -70,9 +74,9 @@ export interface RefundToPay {
 
 type PaymentOutput = Collectable &
   Pick<RowOf<typeof chainTransfers>, 'spent_by_tx'> &
-  Pick<RowOf<typeof addresses>, 'key_fingerprint'>;
+  Pick<RowOf<typeof addresses>, 'key_fingerprint' | 'tag'>;
 const PAYMENT_COLUMNS = sql`${columnsOf(chainTransfers, ['id', 'tx_hash', 'output_index', 'amount', 'block_hash', 'spent_by_tx'])},
-    ${addresses.derivationIndex} as derivation_index, ${addresses.address} as address, ${addresses.keyFingerprint} as key_fingerprint`;
+    ${addresses.derivationIndex} as derivation_index, ${addresses.address} as address, ${addresses.keyFingerprint} as key_fingerprint, ${addresses.tag} as tag`;
 
 /** An order's payments in blocks that were not rejected: what its `received` counts. */
 export const ORDER_PAYMENT = statement<PaymentOutput, { orderId: string; merchantId: string; mode: Mode }>(
@@ -96,7 +100,8 @@ export const DEPOSIT_PAYMENT = statement<
 
 /**
  * Prepares the plan that pays `request`'s refund, by its network's family: EVM
- * (./evm-refund-plans.ts), Solana (./solana-refund-plans.ts), Tron (./tron-refund-plans.ts), else
+ * (./evm-refund-plans.ts), Solana (./solana-refund-plans.ts), Tron (./tron-refund-plans.ts), XRP
+ * Ledger (./xrpl-refund-plans.ts), else
  * the Bitcoin family. Refused
  * (CollectionRefused) when an open plan pays the refund already, and as each family's planner says.
  */
@@ -112,6 +117,7 @@ export async function prepareRefundPlan(
   if (network?.family === 'evm') return prepareEvmRefundPlan(db, network, request, write);
   if (network?.family === 'solana') return prepareSolanaRefundPlan(db, network, request, write);
   if (network?.family === 'tron') return prepareTronRefundPlan(db, network, request, write);
+  if (network?.family === 'xrpl') return prepareXrplRefundPlan(db, network, request, write);
   return prepareUtxoRefundPlan(db, request, write);
 }
 

@@ -9,9 +9,17 @@ import 'server-only';
  * transaction of no plan the same way (`npm run sandbox -- broadcast-raw`).
  */
 import { base64, hex } from '@scure/base';
-import { collectionNodeFor, evmCollectionNode, liveChainConfig, networkFor, tronCollectionNode } from '../chains';
+import {
+  collectionNodeFor,
+  evmCollectionNode,
+  liveChainConfig,
+  networkFor,
+  tronCollectionNode,
+  xrplRefundNode,
+} from '../chains';
 import { EvmSubmissionRefusal, checkEvmRefundSubmission } from '../chains/evm/transactions';
 import { TronSubmissionRefusal, checkTronRefundSubmission } from '../chains/tron/transactions';
+import { XrplSubmissionRefusal, checkXrplRefundSubmission } from '../chains/xrpl/transactions';
 import {
   checkSubmission,
   isUtxoCoin,
@@ -30,6 +38,7 @@ import type {
   RawCollectionPlan,
   RawRefundPlan,
   TronRefundPlan,
+  XrplRefundPlan,
 } from '../protocol';
 import { collectionPlan, type PlanWrite, type StoredPlan } from './collections';
 import { CollectionRefused } from './errors';
@@ -81,6 +90,8 @@ export async function submitPlan(db: Database, request: SubmitPlan, write: PlanW
   if (plan.status !== 'prepared')
     throw new CollectionRefused(`plan ${plan.planId} takes no transaction: ${WHY_NOT_PREPARED[plan.status]}`);
   if (plan.kind === 'refund' && plan.format === 'tron') return submitTronRefund(db, request, plan, write);
+  if (plan.kind === 'refund' && 'format' in plan && plan.format === 'xrpl')
+    return submitXrplRefund(db, request, plan, write);
   if ('transaction' in plan) return submitEvmRefund(db, request, plan, write);
   // EVM collection and Tron plans are signed transactions the merchant's signer broadcasts itself.
   if (!takesSubmission(plan))
@@ -228,4 +239,44 @@ async function submitTronRefund(
     await write.within?.(tx, plan.planId);
   });
   return { planId: plan.planId, kind: plan.kind, status: plan.status, txid: checked.txid };
+}
+
+/**
+ * An XRP Ledger refund plan's signed transaction (docs/decisions/119): taken only when its fields
+ * are the plan's binary's and it is signed by the plan's account (its public key that account's,
+ * the signature verified over its signing data), then handed to the node (`submit`, the
+ * configured nodes in order); its hash, which commits to the signature, is recorded with the
+ * caller's writes, and the watcher follows it by that hash.
+ */
+async function submitXrplRefund(
+  db: Database,
+  request: SubmitPlan,
+  plan: XrplRefundPlan,
+  write: PlanWrite,
+): Promise<PlanSubmitted> {
+  if (request.transaction === undefined)
+    throw new CollectionRefused('an XRP Ledger refund plan takes its signed transaction (hex), not a PSBT');
+  let checked;
+  try {
+    checked = checkXrplRefundSubmission(plan.transaction.blob, plan.account, request.transaction);
+  } catch (error) {
+    if (error instanceof XrplSubmissionRefusal) throw new CollectionRefused(error.message);
+    throw error;
+  }
+  // Its Sequence is spent once: another signature of it is another hash, and the watcher follows one.
+  if (plan.txid !== null && plan.txid !== checked.hash)
+    throw new CollectionRefused(`a signed transaction of this plan was taken already: ${plan.txid}`);
+  const cfg = liveChainConfig(plan.network);
+  if (request.mode !== 'live' || !cfg)
+    throw new CollectionRefused(`${plan.network} has no node configured to submit to`);
+  try {
+    await xrplRefundNode(cfg).submit(checked.blob);
+  } catch (error) {
+    throw new CollectionRefused((error as Error).message.split('\n')[0]!);
+  }
+  await db.transaction(async (tx) => {
+    await RECORD_TXID.run(tx, { id: plan.planId, txid: checked.hash });
+    await write.within?.(tx, plan.planId);
+  });
+  return { planId: plan.planId, kind: plan.kind, status: plan.status, txid: checked.hash };
 }

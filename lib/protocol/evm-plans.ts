@@ -14,6 +14,7 @@
  */
 import { z } from 'zod';
 import { solanaRefundPlanSchema } from './solana-plans';
+import { xrplRefundPlanSchema } from './xrpl-plans';
 import { MODE_VALUES } from './status';
 import {
   PLAN_STATUS_VALUES,
@@ -184,7 +185,8 @@ export type EvmRefundPlan = z.infer<typeof evmRefundPlanSchema>;
 /**
  * What `refund-plans/prepare` and `refund-plans/get` answer, told apart by `format`: a
  * Bitcoin-family refund plan (`psbt`; `raw` on dogecoin and bitcoincash, docs/decisions/121), an EVM one (`evm`), a Solana
- * transfer (`solana`, ./solana-plans.ts) or a Tron transaction (`tron`, ./plans.ts).
+ * transfer (`solana`, ./solana-plans.ts), a Tron transaction (`tron`, ./plans.ts) or an XRP Ledger
+ * Payment (`xrpl`, ./xrpl-plans.ts).
  */
 export const anyRefundPlanSchema = z.discriminatedUnion('format', [
   refundPlanSchema,
@@ -192,5 +194,6 @@ export const anyRefundPlanSchema = z.discriminatedUnion('format', [
   evmRefundPlanSchema,
   solanaRefundPlanSchema,
   tronRefundPlanSchema,
+  xrplRefundPlanSchema,
 ]);
 export type AnyRefundPlan = z.infer<typeof anyRefundPlanSchema>;

@@ -13,6 +13,7 @@ export * from './operations';
 export * from './plans';
 export * from './evm-plans';
 export * from './solana-plans';
+export * from './xrpl-plans';
 export * from './refunds';
 export * from './requests';
 export * from './responses';

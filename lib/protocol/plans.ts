@@ -27,9 +27,10 @@ export type PlanKind = (typeof PLAN_KIND_VALUES)[number];
  * How a stored plan carries its transactions: `psbt`, one Bitcoin-family PSBT; `raw`, one unsigned
  * dogecoin or bitcoincash transaction the signer signs itself (docs/decisions/118); `evm`, an EVM plan's
  * unsigned transactions (./evm-plans.ts); `tron`, a Tron plan's steps (docs/decisions/093); `solana`,
- * a Solana refund's one transfer, which the signer builds (./solana-plans.ts, docs/decisions/106).
+ * a Solana refund's one transfer, which the signer builds (./solana-plans.ts, docs/decisions/106);
+ * `xrpl`, an XRP Ledger refund's one Payment (./xrpl-plans.ts, docs/decisions/119).
  */
-export const PLAN_FORMAT_VALUES = ['psbt', 'raw', 'evm', 'tron', 'solana'] as const;
+export const PLAN_FORMAT_VALUES = ['psbt', 'raw', 'evm', 'tron', 'solana', 'xrpl'] as const;
 export type PlanFormat = (typeof PLAN_FORMAT_VALUES)[number];
 
 const decimal = z.string().regex(/^\d+(\.\d+)?$/, 'must be a decimal string');
@@ -303,7 +304,7 @@ export const planSubmittedResponse = z.object({
   planId: z.uuid(),
   kind: z.enum(PLAN_KIND_VALUES),
   status: z.enum(PLAN_STATUS_VALUES),
-  /** Bitcoin family: 64 hex digits; EVM: 0x and 64 (docs/decisions/112). */
-  txid: z.string().regex(/^(0x)?[0-9a-f]{64}$/),
+  /** Bitcoin family: 64 hex digits; EVM: 0x and 64 (docs/decisions/112); XRP Ledger: 64 upper-case, as the ledger writes them (119). */
+  txid: z.string().regex(/^((0x)?[0-9a-f]{64}|[0-9A-F]{64})$/),
 });
 export type PlanSubmitted = z.infer<typeof planSubmittedResponse>;

@@ -55,6 +55,7 @@ export async function planRefund(
       depositId: refund.deposit_id,
       amount: BigInt(refund.amount),
       destination: refund.address!,
+      tag: refund.tag,
       addressConfirmedAt: refund.address_confirmed_at!,
       payment:
         refund.order_id && refund.source_kind === 'order'

@@ -41,6 +41,7 @@ import {
   settleCollections,
   sweptCoinSightings,
   tronRefundSightings,
+  xrplRefundSightings,
 } from '../payouts';
 import { settleRefundPlans } from '../refunds';
 import type { Mode } from '../protocol';
@@ -125,6 +126,7 @@ export async function watchStep(
   const evmRefunds = await evmRefundSightings(db, adapter.network, mode, scannedTo);
   const tronRefunds = await tronRefundSightings(db, adapter.network, mode, scannedTo);
   const sweptCoin = await sweptCoinSightings(db, adapter.network, mode, transfers);
+  const xrplRefunds = await xrplRefundSightings(db, adapter.network, mode, scannedTo);
   return db.transaction(async (tx) => {
     // Another worker that moved the cursor since we read it has done this step already.
     if (!(await lockCursor(tx, network, mode, seen))) return idle();
@@ -148,6 +150,7 @@ export async function watchStep(
       sweptCoin,
       evmRefunds,
       tronRefunds,
+      xrplRefunds,
       outgoing: read.outgoing,
       chainTime: cursor.chainTime,
     });

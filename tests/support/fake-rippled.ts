@@ -33,12 +33,28 @@
  *   receiving AccountRoot's `Balance` in `FinalFields` and `PreviousFields`, less the fee when it
  *   sent the transaction itself.
  *
+ * - A refund's Payment sent by a signer (docs/decisions/119): the `account_info` method (`account_data`
+ *   with `Sequence` and `Balance`, `actNotFound` for an account it does not hold):
+ *   https://xrpl.org/docs/references/http-websocket-apis/public-api-methods/account-methods/account_info;
+ *   the `fee` method (`drops.open_ledger_fee`, `ledger_current_index`):
+ *   https://xrpl.org/docs/references/http-websocket-apis/public-api-methods/server-info-methods/fee;
+ *   `submit` with a signed `tx_blob` (`engine_result`; `tefPAST_SEQ` and `terPRE_SEQ` for a sequence
+ *   used or ahead, `tefMAX_LEDGER` past LastLedgerSequence, `tefALREADY` for one it holds), the
+ *   binary decoded with the ledger's own codec (ripple-binary-codec), the signature verified over
+ *   the signing data (ripple-keypairs), the account the key's: https://xrpl.org/docs/references/http-websocket-apis/public-api-methods/transaction-methods/submit
+ *   and https://xrpl.org/docs/concepts/transactions/cryptographic-signatures; its hash SHA-512Half of
+ *   "TXN\0" and the blob (https://xrpl.org/docs/references/protocol/data-types/basic-data-types#hashes),
+ *   by which `tx` then finds it. A submitted Payment of XRP delivers its `Amount` in the next
+ *   ledger closed (or is dropped when that ledger is past its LastLedgerSequence).
+ *
  * Tests drive it: `pay()` queues a transaction, `closeLedger()` closes and validates the next
  * ledger with the queue, `lag` keeps that many closed ledgers unvalidated, `failRate` answers a
  * share of requests 503 or cuts them, `stop()`/`start()` take it off the port and back, and
  * `withoutTransactions` answers ledgers without the transactions asked for.
  */
 import { createHash } from 'node:crypto';
+import { decode, encodeForSigning } from 'ripple-binary-codec';
+import { deriveAddress, verify } from 'ripple-keypairs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -110,6 +126,12 @@ export interface FakeRippled {
   /** The ledger close clock jumps to `date` for the next ledger. */
   setTime(date: Date): void;
   validatedIndex(): number;
+  /** Opens `account` with `drops` and its next Sequence (account_info); accounts not opened are unknown to it. */
+  fund(account: string, drops: bigint, sequence?: number): void;
+  /** The open ledger's fee, drops (the `fee` method). */
+  openLedgerFee: bigint;
+  /** Signed transactions `submit` took, as decoded. */
+  submitted: Record<string, unknown>[];
   stop(): Promise<void>;
   start(): Promise<void>;
   close(): Promise<void>;
@@ -211,6 +233,103 @@ export async function startFakeRippled(options: { seed?: number; firstIndex?: nu
     };
   }
 
+  /** Accounts opened by `fund`: their next Sequence. Their XRP is `balances`'. */
+  const sequences = new Map<string, number>();
+  const failure = (error: string, params: Record<string, unknown>, command: string) => ({
+    error,
+    error_message: error,
+    request: { command, ...params },
+    status: 'error',
+  });
+
+  function accountInfoMethod(params: Record<string, unknown>): Record<string, unknown> {
+    const account = String(params.account ?? '');
+    const next = sequences.get(account);
+    if (next === undefined) return failure('actNotFound', params, 'account_info');
+    return {
+      account_data: { Account: account, Balance: String(balances.get(account) ?? 0n), Flags: 0, Sequence: next },
+      ledger_current_index: last().index + 1,
+      validated: false,
+      status: 'success',
+    };
+  }
+
+  function feeMethod(): Record<string, unknown> {
+    const fee = String(fake.openLedgerFee);
+    return {
+      current_ledger_size: String(queued.length),
+      current_queue_size: '0',
+      drops: { base_fee: '10', median_fee: '5000', minimum_fee: '10', open_ledger_fee: fee },
+      expected_ledger_size: '1000',
+      ledger_current_index: last().index + 1,
+      status: 'success',
+    };
+  }
+
+  /** `submit` of a signed blob: decoded, its signature and account checked, queued for the next ledger when its Sequence is the account's. */
+  function submitMethod(params: Record<string, unknown>): Record<string, unknown> {
+    const blob = String(params.tx_blob ?? '');
+    let tx: Record<string, unknown>;
+    try {
+      tx = decode(blob) as Record<string, unknown>;
+    } catch {
+      return failure('invalidTransaction', params, 'submit');
+    }
+    const answer = (engine: string) => ({
+      engine_result: engine,
+      engine_result_message: engine,
+      tx_blob: blob,
+      tx_json: tx,
+      status: 'success',
+    });
+    const { TxnSignature: signature, ...unsigned } = tx;
+    const publicKey = String(tx.SigningPubKey ?? '');
+    let valid: boolean;
+    try {
+      valid =
+        deriveAddress(publicKey) === tx.Account &&
+        verify(encodeForSigning(unsigned as Parameters<typeof encodeForSigning>[0]), String(signature), publicKey);
+    } catch {
+      valid = false;
+    }
+    if (!valid) return failure('invalidTransaction', params, 'submit');
+    const hash = createHash('sha512')
+      .update(Buffer.concat([Buffer.from('54584E00', 'hex'), Buffer.from(blob, 'hex')]))
+      .digest()
+      .subarray(0, 32)
+      .toString('hex')
+      .toUpperCase();
+    if (queued.some((t) => t.hash === hash) || ledgers.some((l) => l.transactions.some((t) => t.hash === hash)))
+      return answer('tefALREADY');
+    const account = String(tx.Account);
+    const next = sequences.get(account);
+    if (next === undefined) return answer('terNO_ACCOUNT');
+    if (Number(tx.Sequence) < next) return answer('tefPAST_SEQ');
+    if (Number(tx.Sequence) > next) return answer('terPRE_SEQ');
+    if (tx.LastLedgerSequence !== undefined && Number(tx.LastLedgerSequence) <= last().index)
+      return answer('tefMAX_LEDGER');
+    sequences.set(account, next + 1);
+    fake.submitted.push(tx);
+    const fee = BigInt(String(tx.Fee));
+    const drops = typeof tx.Amount === 'string' ? BigInt(tx.Amount) : 0n;
+    const funded = (balances.get(account) ?? 0n) >= fee + drops;
+    balances.set(account, (balances.get(account) ?? 0n) - fee - (funded ? drops : 0n));
+    if (funded && typeof tx.Destination === 'string')
+      balances.set(tx.Destination, (balances.get(tx.Destination) ?? 0n) + drops);
+    const result = funded ? 'tesSUCCESS' : 'tecUNFUNDED_PAYMENT';
+    queued.push({
+      ...tx,
+      hash,
+      metaData: {
+        AffectedNodes: [],
+        TransactionIndex: queued.length,
+        TransactionResult: result,
+        delivered_amount: funded ? tx.Amount : '0',
+      },
+    });
+    return answer('tesSUCCESS');
+  }
+
   function handle(req: http.IncomingMessage, res: http.ServerResponse): void {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -232,13 +351,19 @@ export async function startFakeRippled(options: { seed?: number; firstIndex?: nu
           ? ledgerMethod(params ?? {})
           : request.method === 'tx'
             ? txMethod(params ?? {})
-            : {
-                error: 'unknownCmd',
-                error_code: 32,
-                error_message: 'Unknown method.',
-                request: { command: request.method },
-                status: 'error',
-              };
+            : request.method === 'account_info'
+              ? accountInfoMethod(params ?? {})
+              : request.method === 'fee'
+                ? feeMethod()
+                : request.method === 'submit'
+                  ? submitMethod(params ?? {})
+                  : {
+                      error: 'unknownCmd',
+                      error_code: 32,
+                      error_message: 'Unknown method.',
+                      request: { command: request.method },
+                      status: 'error',
+                    };
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ result }));
     });
   }
@@ -306,6 +431,12 @@ export async function startFakeRippled(options: { seed?: number; firstIndex?: nu
     withoutTransactions: false,
     failed: 0,
     requests: { headers: 0, full: 0 },
+    openLedgerFee: 12n,
+    submitted: [],
+    fund(account, drops, next = 1) {
+      balances.set(account, drops);
+      sequences.set(account, next);
+    },
     pay(payment) {
       const delivered = payment.delivered;
       const amount = payment.amount ?? delivered;
@@ -433,6 +564,8 @@ export async function startFakeRippled(options: { seed?: number; firstIndex?: nu
       const previous = last();
       clock = Math.max(clock, previous.closeTime) + seconds;
       const index = previous.index + 1;
+      // A transaction past its LastLedgerSequence is never in a ledger.
+      queued = queued.filter((t) => t.LastLedgerSequence === undefined || Number(t.LastLedgerSequence) >= index);
       ledgers.push({
         index,
         hash: hex(`ledger ${index} ${clock} ${queued.length}`),

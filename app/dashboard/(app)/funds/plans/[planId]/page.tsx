@@ -11,7 +11,13 @@ import { getDatabase } from '@/lib/db';
 import { findNetwork } from '@/lib/catalog';
 import { formatUnits } from '@/lib/money';
 import { collectionPlan, takesSubmission } from '@/lib/payouts';
-import type { EvmRefundPlan, SolanaRefundPlan, StoredAccountPlan, TronRefundPlan } from '@/lib/protocol';
+import type {
+  EvmRefundPlan,
+  SolanaRefundPlan,
+  StoredAccountPlan,
+  TronRefundPlan,
+  XrplRefundPlan,
+} from '@/lib/protocol';
 import { can, planPermission } from '@/lib/users';
 import { requirePage } from '../../../../session';
 import { submitSignedPlanAction } from '../../plan-actions';
@@ -64,6 +70,8 @@ export default async function PlanPage({
   if (!plan) notFound();
   const { notice } = NOTICE_PARAM.parse(await searchParams);
   if (plan.kind === 'refund' && plan.format === 'tron') return <TronRefund plan={plan} notice={notice} />;
+  if (plan.kind === 'refund' && 'format' in plan && plan.format === 'xrpl')
+    return <XrplRefund plan={plan} notice={notice} />;
   if ('transaction' in plan) return <EvmRefund plan={plan} notice={notice} />;
   if ('format' in plan && plan.format === 'solana') return <SolanaPlan plan={plan} notice={notice} />;
   // Why a submission was refused comes in a short-lived cookie (./plan-cookie.ts), never the URL.
@@ -412,6 +420,48 @@ function TronRefund({ plan, notice }: { plan: TronRefundPlan; notice?: PlanNotic
       The signer checks the refunded payment on its own Tron node, the amount and the address against its ledger and
       daily cap, shows them and asks before signing with the treasury&apos;s key; with --from-api it hands the
       transaction back, and the watcher moves this plan as it is mined and confirmed.
+    </PlanView>
+  );
+}
+
+/** An XRP Ledger refund plan (docs/decisions/119): the Payment from the merchant's own account, its tag and fee. */
+function XrplRefund({ plan, notice }: { plan: XrplRefundPlan; notice?: PlanNotice }) {
+  const { fields } = plan.transaction;
+  const rows: [string, React.ReactNode][] = [
+    ['Status', <StatusBadge key="status" status={plan.status} />],
+    ['Network', `${plan.network} (${plan.chain})`],
+    [
+      'Refund',
+      <span key="refund">
+        <Amount value={plan.refund.pays} currency={plan.currency} />
+        {' to '}
+        <Mono>{plan.refund.destination}</Mono>
+        {plan.refund.tag === null ? ' (no tag)' : ` tag ${plan.refund.tag}`}
+      </span>,
+    ],
+    ['From your account', <Mono key="account">{plan.account}</Mono>],
+    ['Fee', <span key="fee">{inCoin(plan.network, 'XRP', fields.Fee)}</span>],
+    ['Valid until ledger', String(plan.transaction.lastLedgerSequence)],
+    ...(plan.txid ? ([['Transaction', <Mono key="txid">{plan.txid}</Mono>]] as [string, React.ReactNode][]) : []),
+    ...(plan.reason ? ([['Why', plan.reason]] as [string, React.ReactNode][]) : []),
+    ['Prepared', <Time key="created" value={plan.createdAt} />],
+  ];
+  return (
+    <PlanView
+      plan={plan}
+      back={
+        plan.refund.orderId
+          ? { href: `/dashboard/orders/${plan.refund.orderId}`, label: 'Order' }
+          : { href: '/dashboard/funds', label: 'Funds' }
+      }
+      title="Refund plan"
+      notice={notice}
+      rows={rows}
+      files={[]}
+    >
+      The signer checks the refunded payment on its own rippled, the amount, account and tag against its ledger and
+      daily cap, shows them and asks before signing with your account&apos;s secret; with --from-api it hands the
+      transaction back, and the watcher completes this plan when a validated ledger holds it.
     </PlanView>
   );
 }
