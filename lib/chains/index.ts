@@ -20,6 +20,7 @@ export { isValidAddress, testAccountXpub, testKeyDescriptor, testTagAccountAddre
 export { childKeyBackend } from './child-key';
 export { freshTag } from './tags';
 export { isValidSolanaAddress } from './solana/address';
+export { SIGNATURE_FEE_LAMPORTS } from './solana/transactions';
 export { xrplBase58check } from './xrpl/address';
 export { liveChainConfig } from './live';
 export type { BlockRef, ChainAdapter, ChainSpend, ChainTransfer, FoundTransaction, TransactionHint } from './adapter';

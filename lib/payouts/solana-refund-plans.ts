@@ -11,7 +11,13 @@ import 'server-only';
  */
 import { randomUUID } from 'node:crypto';
 import type { Network } from '../catalog';
-import { freshTag, liveChainConfig, requiredConfirmations, solanaTokenProgram } from '../chains';
+import {
+  SIGNATURE_FEE_LAMPORTS,
+  freshTag,
+  liveChainConfig,
+  requiredConfirmations,
+  solanaTokenProgram,
+} from '../chains';
 import {
   addresses,
   chainTransfers,
@@ -51,8 +57,6 @@ import type { RefundToPay } from './refund-plans';
 
 /** How long the signer may sign a plan after it is prepared; `expiresAt` adds the signing margin to it. */
 export const SOLANA_PLAN_SIGNING_WINDOW_MS = 60 * 60_000;
-/** The signature fee of a one-signature transaction, in lamports: what a SOL refund bearing its fee leaves out. */
-const SIGNATURE_FEE = 5_000n;
 /** The most payment transactions a plan names (the signer reads each from its node). */
 const MAX_SIGNATURES = 20;
 
@@ -123,7 +127,7 @@ export async function prepareSolanaRefundPlan(
     if (!tokenProgram) throw new CollectionRefused(`${network.name} has no node configured`);
   }
   // A SOL refund bearing its fee pays the signature fee less; a token's fee is in SOL, the wallet's.
-  const { fee, pays } = feeTakenFromRefund(request, currency, SIGNATURE_FEE);
+  const { fee, pays } = feeTakenFromRefund(request, currency, SIGNATURE_FEE_LAMPORTS);
   const createdAt = new Date();
   const body: SolanaRefundBody = {
     wallet,

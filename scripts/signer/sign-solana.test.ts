@@ -194,6 +194,19 @@ describe('a Solana refund plan rewritten by the gateway is refused', () => {
     ]);
   });
 
+  it('a SOL refund bearing its fee leaves out exactly one signature fee; a token refund never pays it', () => {
+    const bearing = (pays: string, amount: string) => plan('SOL', { amount }, { pays, feeFromRefund: true });
+    expect(() =>
+      checkSolanaRefund(bearing('0.249995', '249995000'), policy, 250_000_000n, { refunds: [] }, now),
+    ).not.toThrow();
+    expect(check(bearing('0.24', '240000000'), 250_000_000n)).toEqual([
+      "the plan pays 0.24: the refund's 0.25 less 0.01 SOL, not less its transaction's fee of 0.000005 SOL",
+    ]);
+    expect(check(plan('USDC', { amount: '2400000' }, { pays: '2.4', feeFromRefund: true }))).toEqual([
+      'the plan takes the fee from a token refund: the fee is paid in the coin, never from the token',
+    ]);
+  });
+
   it('to another amount than the one it shows, or more than the refund', () => {
     expect(check(plan('USDC', { amount: '25000000' }))).toEqual(['the plan transfers 25, not the 2.5 it shows']);
     expect(check(plan('USDC', {}, { pays: '3' }))).toEqual(

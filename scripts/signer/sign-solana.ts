@@ -26,12 +26,14 @@ import { TOKEN_PROGRAM_ADDRESS } from '@solana-program/token';
 import { findCurrency, findNetwork } from '../../lib/catalog';
 import {
   compiledTransfer,
+  SIGNATURE_FEE_LAMPORTS,
   solanaWalletOfPrivateKey,
   TOKEN_2022_PROGRAM_ADDRESS,
 } from '../../lib/chains/solana/transactions';
 import { SignerRefusal } from '../../lib/chains/utxo/transactions';
 import { formatUnits, parseUnits } from '../../lib/money';
 import type { SolanaRefundPlan } from '../../lib/protocol';
+import { feeFromRefundRefusals } from './refund-fee';
 import { ledgerRefusals, type LedgerEntry, type RefundLedger } from './refunds';
 
 const TOKEN_PROGRAMS = new Set<string>([TOKEN_PROGRAM_ADDRESS, TOKEN_2022_PROGRAM_ADDRESS]);
@@ -91,9 +93,14 @@ export function checkSolanaRefund(
     reasons.push(
       `the plan transfers ${formatUnits(BigInt(body.amount), currency.decimals)}, not the ${refund.pays} it shows`,
     );
-  if (pays.value > amount.value) reasons.push(`the plan pays ${refund.pays}, more than the refund's ${refund.amount}`);
-  if (!refund.feeFromRefund && pays.value !== amount.value)
-    reasons.push(`the plan pays ${refund.pays}, not the refund's ${refund.amount}, and the fee is not taken from it`);
+  // A SOL refund bearing its fee leaves out exactly its one signature's fee: a gateway cannot shrink it by more.
+  reasons.push(
+    ...feeFromRefundRefusals(
+      refund,
+      { amount: amount.value, pays: pays.value },
+      { coin: mint === null, planned: SIGNATURE_FEE_LAMPORTS, decimals: currency.decimals, ticker: plan.currency },
+    ),
+  );
   const { reasons: ledgerReasons, left } = ledgerRefusals(ledger, {
     refundId: refund.refundId,
     destination: refund.destination,

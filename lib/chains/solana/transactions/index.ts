@@ -7,6 +7,7 @@ export { solanaPrivateKeyOfSeed, solanaWalletOfPrivateKey } from './keys';
 export {
   compiledTransfer,
   MEMO_PROGRAM_ADDRESS,
+  SIGNATURE_FEE_LAMPORTS,
   TOKEN_2022_PROGRAM_ADDRESS,
   type TransferContext,
   type TransferRequest,

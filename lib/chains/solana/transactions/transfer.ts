@@ -39,6 +39,12 @@ import {
 /** The Token-2022 program: its mints' associated token accounts differ from SPL Token's. */
 export const TOKEN_2022_PROGRAM_ADDRESS = address('TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb');
 
+/**
+ * The fee of a transaction with one signature and no priority fee, in lamports: what a SOL refund
+ * bearing its fee leaves out (docs/decisions/120), which the gateway plans and the signer checks.
+ */
+export const SIGNATURE_FEE_LAMPORTS = 5_000n;
+
 /** The SPL Memo program (v2), which wallets use for a Solana Pay `memo`. */
 export const MEMO_PROGRAM_ADDRESS = address('MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr');
 
