@@ -117,7 +117,10 @@ export default defineConfig({
         env: { TEST_DB: 'pglite' },
         globalSetup: ['tests/support/pglite-template.ts'],
       }),
-      ...databaseProjects('postgres', ON_POSTGRES, ['.pg.test.ts', '.both.test.ts'], { env: { TEST_DB: 'postgres' } }),
+      ...databaseProjects('postgres', ON_POSTGRES, ['.pg.test.ts', '.both.test.ts'], {
+        env: { TEST_DB: 'postgres' },
+        globalSetup: ['tests/support/postgres-template.ts'],
+      }),
     ],
   },
 });
