@@ -32,6 +32,7 @@ import {
   seedOfPhrase,
   signerConfigSchema,
   signPlan,
+  type SignOutcome,
   type Signed,
 } from './signer/sign-plan';
 import { solanaPrivateKeyOfSeed, solanaWalletOfPrivateKey } from '../lib/chains/solana/transactions';
@@ -42,7 +43,7 @@ import { signTronPlan, tronPlanOf, tronSignerConfigSchema } from './signer/tron'
 import { SignerRefusal } from '../lib/chains/utxo/transactions';
 import { evmSignerConfigSchema, signEvmPlanText } from './signer/sign-evm';
 import { apiKeyFileSchema, readPlan, type GatewayClient, type PlanAsked } from './signer/api';
-import { answerRefusals, signAndSubmit, submitSigned } from './signer/from-api';
+import { answerRefusals, submitSigned } from './signer/from-api';
 import { evmRefundPlanOf, nodePaymentReader, signEvmRefundPlan } from './signer/sign-evm-refund';
 import { nodeTronPaymentReader, signTronRefundPlan, tronRefundPlanOf } from './signer/sign-tron-refund';
 import {
@@ -98,6 +99,80 @@ async function ask(question: string, hidden = false): Promise<string> {
   return answer;
 }
 
+/** The configuration `schema` reads from `configJson`, or undefined with its issues printed (a usage error). */
+function configOf<T>(schema: z.ZodType<T>, configFile: string, configJson: unknown): T | undefined {
+  const parsed = schema.safeParse(configJson);
+  if (parsed.success) return parsed.data;
+  console.error(`${configFile}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  return undefined;
+}
+
+/** Prints a summary and asks `question` of it; yes at once with --yes. */
+function confirmer(args: string[], question: string): (summary: string) => Promise<boolean> {
+  return async (summary) => {
+    console.error(summary);
+    if (args.includes('--yes')) return true;
+    return /^y(es)?$/i.test((await ask(`${question} (yes/no) `)).trim());
+  };
+}
+
+/** The secret from --seed-file, or typed at `prompt` (nothing echoed). */
+async function secretOf(args: string[], prompt = 'Seed phrase (BIP 39): '): Promise<string> {
+  const seedFile = option(args, '--seed-file');
+  return seedFile ? fs.readFileSync(seedFile, 'utf8') : ask(prompt, true);
+}
+
+/**
+ * The refund ledger (the file the configuration names, beside it, or signer-ledger.json there) as
+ * read, and how to keep the next one: written, readable by its owner only, before a signed refund
+ * leaves this program, so that a refund signed is counted whether it is sent or not.
+ */
+function refundLedger(
+  configFile: string,
+  named: string | undefined,
+): { ledger: RefundLedger; keepLedger(next: RefundLedger): void } {
+  const file = named
+    ? path.resolve(path.dirname(configFile), named)
+    : path.join(path.dirname(configFile), 'signer-ledger.json');
+  const ledger: RefundLedger = fs.existsSync(file)
+    ? ledgerSchema.parse(JSON.parse(fs.readFileSync(file, 'utf8')))
+    : { refunds: [] };
+  return {
+    ledger,
+    keepLedger: (next) => fs.writeFileSync(file, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 }),
+  };
+}
+
+/** Writes a signed transaction out (--out, or printed) and says its id. */
+function signedWriter(args: string[]): (signed: Signed) => void {
+  const out = option(args, '--out');
+  return (signed) => {
+    writeOut(args, signed);
+    console.error(`signed: transaction ${signed.txid}${out ? ` written to ${out}` : ''}`);
+  };
+}
+
+/**
+ * One transaction signed by `sign`: with --from-api submitted to the gateway (./signer/from-api.ts
+ * keeps the ledger first); from a file, its refund kept in the ledger, then written out.
+ */
+async function finishSigned(
+  api: { client: GatewayClient; asked: PlanAsked } | undefined,
+  planText: string,
+  io: { ledger: RefundLedger; keepLedger(next: RefundLedger): void; onSigned(signed: Signed): void },
+  sign: () => Promise<SignOutcome>,
+): Promise<number> {
+  if (api) {
+    const { submitted } = await submitSigned(api.client, api.asked, planText, sign, io);
+    console.error(`submitted: the gateway's node took transaction ${submitted.txid} (plan ${submitted.status})`);
+    return 0;
+  }
+  const { signed, ledgerEntry } = await sign();
+  if (ledgerEntry) io.keepLedger({ refunds: [...io.ledger.refunds, ledgerEntry] });
+  io.onSigned(signed);
+  return 0;
+}
+
 async function main(): Promise<number> {
   const [command, ...args] = process.argv.slice(2);
   const planFile = option(args, '--plan');
@@ -129,67 +204,28 @@ async function main(): Promise<number> {
   if (tronRefund) return signTronRefund(args, tronRefund, planText, configFile, configJson, api);
   const tronPlan = tronPlanOf(planJson);
   if (tronPlan) {
-    const tronConfig = tronSignerConfigSchema.safeParse(configJson);
-    if (!tronConfig.success) {
-      console.error(
-        `${configFile}: ${tronConfig.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
-      );
-      return 2;
-    }
-    const seedFile = option(args, '--seed-file');
-    const phrase = seedFile ? fs.readFileSync(seedFile, 'utf8') : await ask('Seed phrase (BIP 39): ', true);
-    const signed = await signTronPlan(tronPlan, tronConfig.data, rootOfPhrase(phrase), async (summary) => {
-      console.error(summary);
-      if (args.includes('--yes')) return true;
-      return /^y(es)?$/i.test((await ask('Sign these transactions? (yes/no) ')).trim());
-    });
+    const tronConfig = configOf(tronSignerConfigSchema, configFile, configJson);
+    if (!tronConfig) return 2;
+    const root = rootOfPhrase(await secretOf(args));
+    const signed = await signTronPlan(tronPlan, tronConfig, root, confirmer(args, 'Sign these transactions?'));
     writeOut(args, signed);
     console.error(
       `signed: ${signed.transactions.length} transactions${option(args, '--out') ? ` written to ${option(args, '--out')}` : ''}`,
     );
     return 0;
   }
-  const parsed = signerConfigSchema.safeParse(configJson);
-  if (!parsed.success) {
-    console.error(`${configFile}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-    return 2;
-  }
-  const ledgerFile = parsed.data.ledger
-    ? path.resolve(path.dirname(configFile), parsed.data.ledger)
-    : path.join(path.dirname(configFile), 'signer-ledger.json');
-  const ledger: RefundLedger = fs.existsSync(ledgerFile)
-    ? ledgerSchema.parse(JSON.parse(fs.readFileSync(ledgerFile, 'utf8')))
-    : { refunds: [] };
-  const seedFile = option(args, '--seed-file');
-  const phrase = seedFile ? fs.readFileSync(seedFile, 'utf8') : await ask('Seed phrase (BIP 39): ', true);
-  const root = rootOfPhrase(phrase);
-  const out = option(args, '--out');
+  const config = configOf(signerConfigSchema, configFile, configJson);
+  if (!config) return 2;
+  const kept = refundLedger(configFile, config.ledger);
+  const root = rootOfPhrase(await secretOf(args));
   const io = {
-    unspent: parsed.data.node ? nodeUnspentCheck(parsed.data.node) : undefined,
-    inChain: parsed.data.node ? nodeInChainCheck(parsed.data.node) : undefined,
-    ledger,
-    // The ledger holds the refund before the transaction leaves this program: a refund signed is counted, broadcast or not.
-    keepLedger: (next: RefundLedger) =>
-      fs.writeFileSync(ledgerFile, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 }),
-    onSigned: (signed: Signed) => {
-      writeOut(args, signed);
-      console.error(`signed: transaction ${signed.txid}${out ? ` written to ${out}` : ''}`);
-    },
-    confirm: async (summary: string) => {
-      console.error(summary);
-      if (args.includes('--yes')) return true;
-      return /^y(es)?$/i.test((await ask('Sign this transaction? (yes/no) ')).trim());
-    },
+    unspent: config.node ? nodeUnspentCheck(config.node) : undefined,
+    inChain: config.node ? nodeInChainCheck(config.node) : undefined,
+    ...kept,
+    onSigned: signedWriter(args),
+    confirm: confirmer(args, 'Sign this transaction?'),
   };
-  if (api) {
-    const { submitted } = await signAndSubmit(api.client, api.asked, planText, parsed.data, root, io);
-    console.error(`submitted: the gateway's node took transaction ${submitted.txid} (plan ${submitted.status})`);
-    return 0;
-  }
-  const { signed, ledgerEntry } = await signPlan(planText, parsed.data, root, io);
-  if (ledgerEntry) io.keepLedger({ refunds: [...ledger.refunds, ledgerEntry] });
-  io.onSigned(signed);
-  return 0;
+  return finishSigned(api, planText, io, () => signPlan(planText, config, root, io));
 }
 
 /**
@@ -218,49 +254,33 @@ function fromApi(args: string[]): { client: GatewayClient; asked: PlanAsked } | 
  * sent there; the watcher completes the refund when it sees the transfer.
  */
 async function signSolana(args: string[], planJson: unknown, configFile: string, configJson: unknown): Promise<number> {
-  const config = solanaSignerConfigSchema.safeParse(configJson);
-  if (!config.success) {
-    console.error(`${configFile}: ${config.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-    return 2;
-  }
+  const config = configOf(solanaSignerConfigSchema, configFile, configJson);
+  if (!config) return 2;
   const plan = solanaRefundPlanSchema.safeParse(planJson);
   if (!plan.success)
     throw new Error(
       `the plan is not a Solana refund plan: ${plan.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
     );
   let privateKey: Uint8Array;
-  if (config.data.keypairFile) {
+  if (config.keypairFile) {
     const bytes = z
       .array(z.number().int().min(0).max(255))
       .length(64)
-      .safeParse(JSON.parse(fs.readFileSync(path.resolve(path.dirname(configFile), config.data.keypairFile), 'utf8')));
-    if (!bytes.success) throw new Error(`${config.data.keypairFile}: not a keypair file (a JSON array of 64 bytes)`);
+      .safeParse(JSON.parse(fs.readFileSync(path.resolve(path.dirname(configFile), config.keypairFile), 'utf8')));
+    if (!bytes.success) throw new Error(`${config.keypairFile}: not a keypair file (a JSON array of 64 bytes)`);
     privateKey = Uint8Array.from(bytes.data.slice(0, 32));
   } else {
-    const seedFile = option(args, '--seed-file');
-    const phrase = seedFile ? fs.readFileSync(seedFile, 'utf8') : await ask('Seed phrase (BIP 39): ', true);
-    privateKey = solanaPrivateKeyOfSeed(seedOfPhrase(phrase), config.data.account);
+    privateKey = solanaPrivateKeyOfSeed(seedOfPhrase(await secretOf(args)), config.account);
   }
-  const ledgerFile = config.data.ledger
-    ? path.resolve(path.dirname(configFile), config.data.ledger)
-    : path.join(path.dirname(configFile), 'signer-ledger.json');
-  const ledger: RefundLedger = fs.existsSync(ledgerFile)
-    ? ledgerSchema.parse(JSON.parse(fs.readFileSync(ledgerFile, 'utf8')))
-    : { refunds: [] };
   const { signature } = await signAndSendSolanaRefund(
     plan.data,
-    config.data,
+    config,
     solanaWalletOfPrivateKey(privateKey),
     privateKey,
     {
-      node: solanaNode(config.data.rpc),
-      ledger,
-      keepLedger: (next) => fs.writeFileSync(ledgerFile, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 }),
-      confirm: async (summary) => {
-        console.error(summary);
-        if (args.includes('--yes')) return true;
-        return /^y(es)?$/i.test((await ask('Sign and send this refund? (yes/no) ')).trim());
-      },
+      node: solanaNode(config.rpc),
+      ...refundLedger(configFile, config.ledger),
+      confirm: confirmer(args, 'Sign and send this refund?'),
     },
   );
   console.error(
@@ -289,12 +309,8 @@ async function signEvm(
   configJson: unknown,
   api: { client: GatewayClient; asked: PlanAsked } | undefined,
 ): Promise<number> {
-  const parsed = evmSignerConfigSchema.safeParse(configJson);
-  if (!parsed.success) {
-    console.error(`${configFile}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-    return 2;
-  }
-  const config = parsed.data;
+  const config = configOf(evmSignerConfigSchema, configFile, configJson);
+  if (!config) return 2;
   const planText = api ? await readPlan(api.client, api.asked) : fs.readFileSync(planFile!, 'utf8');
   let planJson: unknown;
   try {
@@ -307,49 +323,22 @@ async function signEvm(
     console.error('EVM collection plans are read from a file (--plan); --from-api reads refund plans (--refund-id)');
     return 2;
   }
-  const seedFile = option(args, '--seed-file');
-  const phrase = seedFile ? fs.readFileSync(seedFile, 'utf8') : await ask('Seed phrase (BIP 39): ', true);
-  const root = rootOfPhrase(phrase);
-  const confirm = async (summary: string) => {
-    console.error(summary);
-    if (args.includes('--yes')) return true;
-    return /^y(es)?$/i.test((await ask('Sign? (yes/no) ')).trim());
-  };
-  const out = option(args, '--out');
+  const root = rootOfPhrase(await secretOf(args));
+  const confirm = confirmer(args, 'Sign?');
   if (!refundPlan) {
     const signed = await signEvmPlanText(planText, config, root, { confirm });
     writeOut(args, signed);
+    const out = option(args, '--out');
     console.error(`signed: ${signed.transactions.length} transactions${out ? ` written to ${out}` : ''}`);
     return 0;
   }
-  const ledgerFile = config.ledger
-    ? path.resolve(path.dirname(configFile), config.ledger)
-    : path.join(path.dirname(configFile), 'signer-ledger.json');
-  const ledger: RefundLedger = fs.existsSync(ledgerFile)
-    ? ledgerSchema.parse(JSON.parse(fs.readFileSync(ledgerFile, 'utf8')))
-    : { refunds: [] };
   const io = {
-    ledger,
+    ...refundLedger(configFile, config.ledger),
     confirm,
     ...(config.node && { readPayment: nodePaymentReader(config.node.url, config.chainId) }),
-    // The ledger holds the refund before the transaction leaves this program: a refund signed is counted, broadcast or not.
-    keepLedger: (next: RefundLedger) =>
-      fs.writeFileSync(ledgerFile, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 }),
-    onSigned: (signed: Signed) => {
-      writeOut(args, signed);
-      console.error(`signed: transaction ${signed.txid}${out ? ` written to ${out}` : ''}`);
-    },
+    onSigned: signedWriter(args),
   };
-  const sign = () => signEvmRefundPlan(refundPlan, config, root, io);
-  if (api) {
-    const { submitted } = await submitSigned(api.client, api.asked, planText, sign, io);
-    console.error(`submitted: the gateway's node took transaction ${submitted.txid} (plan ${submitted.status})`);
-    return 0;
-  }
-  const { signed, ledgerEntry } = await sign();
-  if (ledgerEntry) io.keepLedger({ refunds: [...ledger.refunds, ledgerEntry] });
-  io.onSigned(signed);
-  return 0;
+  return finishSigned(api, planText, io, () => signEvmRefundPlan(refundPlan, config, root, io));
 }
 
 /**
@@ -364,48 +353,17 @@ async function signTronRefund(
   configJson: unknown,
   api: { client: GatewayClient; asked: PlanAsked } | undefined,
 ): Promise<number> {
-  const parsed = tronSignerConfigSchema.safeParse(configJson);
-  if (!parsed.success) {
-    console.error(`${configFile}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-    return 2;
-  }
-  const config = parsed.data;
-  const ledgerFile = config.ledger
-    ? path.resolve(path.dirname(configFile), config.ledger)
-    : path.join(path.dirname(configFile), 'signer-ledger.json');
-  const ledger: RefundLedger = fs.existsSync(ledgerFile)
-    ? ledgerSchema.parse(JSON.parse(fs.readFileSync(ledgerFile, 'utf8')))
-    : { refunds: [] };
-  const seedFile = option(args, '--seed-file');
-  const phrase = seedFile ? fs.readFileSync(seedFile, 'utf8') : await ask('Seed phrase (BIP 39): ', true);
-  const root = rootOfPhrase(phrase);
-  const out = option(args, '--out');
+  const config = configOf(tronSignerConfigSchema, configFile, configJson);
+  if (!config) return 2;
+  const kept = refundLedger(configFile, config.ledger);
+  const root = rootOfPhrase(await secretOf(args));
   const io = {
-    ledger,
+    ...kept,
     ...(config.node && { readPayment: nodeTronPaymentReader(config.node) }),
-    confirm: async (summary: string) => {
-      console.error(summary);
-      if (args.includes('--yes')) return true;
-      return /^y(es)?$/i.test((await ask('Sign this refund? (yes/no) ')).trim());
-    },
-    // The ledger holds the refund before the transaction leaves this program: a refund signed is counted, broadcast or not.
-    keepLedger: (next: RefundLedger) =>
-      fs.writeFileSync(ledgerFile, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 }),
-    onSigned: (signed: Signed) => {
-      writeOut(args, signed);
-      console.error(`signed: transaction ${signed.txid}${out ? ` written to ${out}` : ''}`);
-    },
+    confirm: confirmer(args, 'Sign this refund?'),
+    onSigned: signedWriter(args),
   };
-  const sign = () => signTronRefundPlan(plan, config, root, io);
-  if (api) {
-    const { submitted } = await submitSigned(api.client, api.asked, planText, sign, io);
-    console.error(`submitted: the gateway's node took transaction ${submitted.txid} (plan ${submitted.status})`);
-    return 0;
-  }
-  const { signed, ledgerEntry } = await sign();
-  if (ledgerEntry) io.keepLedger({ refunds: [...ledger.refunds, ledgerEntry] });
-  io.onSigned(signed);
-  return 0;
+  return finishSigned(api, planText, io, () => signTronRefundPlan(plan, config, root, io));
 }
 
 /**
@@ -421,49 +379,17 @@ async function signXrplRefund(
   configJson: unknown,
   api: { client: GatewayClient; asked: PlanAsked } | undefined,
 ): Promise<number> {
-  const parsed = xrplSignerConfigSchema.safeParse(configJson);
-  if (!parsed.success) {
-    console.error(`${configFile}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-    return 2;
-  }
-  const config = parsed.data;
-  const ledgerFile = config.ledger
-    ? path.resolve(path.dirname(configFile), config.ledger)
-    : path.join(path.dirname(configFile), 'signer-ledger.json');
-  const ledger: RefundLedger = fs.existsSync(ledgerFile)
-    ? ledgerSchema.parse(JSON.parse(fs.readFileSync(ledgerFile, 'utf8')))
-    : { refunds: [] };
-  const seedFile = option(args, '--seed-file');
-  const seed = seedFile
-    ? fs.readFileSync(seedFile, 'utf8')
-    : await ask(`Secret of ${config.account} (family seed s...): `, true);
-  const out = option(args, '--out');
+  const config = configOf(xrplSignerConfigSchema, configFile, configJson);
+  if (!config) return 2;
+  const kept = refundLedger(configFile, config.ledger);
+  const seed = await secretOf(args, `Secret of ${config.account} (family seed s...): `);
   const io = {
-    ledger,
+    ...kept,
     ...(config.node && { readPayment: nodeXrplPaymentReader(config.node.url) }),
-    confirm: async (summary: string) => {
-      console.error(summary);
-      if (args.includes('--yes')) return true;
-      return /^y(es)?$/i.test((await ask('Sign this refund? (yes/no) ')).trim());
-    },
-    // The ledger holds the refund before the transaction leaves this program: a refund signed is counted, submitted or not.
-    keepLedger: (next: RefundLedger) =>
-      fs.writeFileSync(ledgerFile, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600 }),
-    onSigned: (signed: Signed) => {
-      writeOut(args, signed);
-      console.error(`signed: transaction ${signed.txid}${out ? ` written to ${out}` : ''}`);
-    },
+    confirm: confirmer(args, 'Sign this refund?'),
+    onSigned: signedWriter(args),
   };
-  const sign = () => signXrplRefundPlan(plan, config, seed, io);
-  if (api) {
-    const { submitted } = await submitSigned(api.client, api.asked, planText, sign, io);
-    console.error(`submitted: the gateway's node took transaction ${submitted.txid} (plan ${submitted.status})`);
-    return 0;
-  }
-  const { signed, ledgerEntry } = await sign();
-  if (ledgerEntry) io.keepLedger({ refunds: [...ledger.refunds, ledgerEntry] });
-  io.onSigned(signed);
-  return 0;
+  return finishSigned(api, planText, io, () => signXrplRefundPlan(plan, config, seed, io));
 }
 
 main().then(
