@@ -233,3 +233,18 @@ export function describeRefund(plan: PlanOfRefund, checked: CheckedRefund): stri
     `  Check the order in your shop before you confirm: only you can tell that this payer asked for this refund.`,
   ].join('\n');
 }
+
+/**
+ * `json` as a refund plan of `format` (`schema`), or null when it is another plan the signer reads
+ * otherwise; a plan that says it is one and does not parse as one throws, naming each field.
+ */
+export function refundPlanOf<Plan>(json: unknown, format: string, schema: z.ZodType<Plan>, what: string): Plan | null {
+  const looks = z.object({ kind: z.literal('refund'), format: z.literal(format) }).safeParse(json);
+  if (!looks.success) return null;
+  const parsed = schema.safeParse(json);
+  if (!parsed.success)
+    throw new Error(
+      `the plan is not ${what}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    );
+  return parsed.data;
+}

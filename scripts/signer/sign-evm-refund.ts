@@ -19,7 +19,6 @@
  */
 import type { HDKey } from '@scure/bip32';
 import { createPublicClient, decodeEventLog, getAddress, http, parseAbiItem, type Hash } from 'viem';
-import { z } from 'zod';
 import { findCurrency, findNetwork } from '../../lib/catalog';
 import {
   EVM_DEPOSIT_CHAIN_PATH,
@@ -31,7 +30,7 @@ import { PUBLIC_TEST_SEED_FINGERPRINT, SignerRefusal } from '../../lib/chains/ut
 import { formatUnits, parseUnits } from '../../lib/money';
 import { evmRefundPlanSchema, type EvmRefundPlan } from '../../lib/protocol';
 import { feeFromRefundRefusals } from './refund-fee';
-import { ledgerRefusals, refundSubject, type LedgerEntry, type RefundLedger } from './refunds';
+import { ledgerRefusals, refundPlanOf, refundSubject, type LedgerEntry, type RefundLedger } from './refunds';
 import type { SignOutcome } from './sign-plan';
 import type { EvmSignerConfig } from './sign-evm';
 
@@ -262,14 +261,7 @@ export function describeEvmRefund(plan: EvmRefundPlan, checked: CheckedEvmRefund
 
 /** The plan text as an EVM refund plan, or null when it is not one (another plan the signer reads otherwise). */
 export function evmRefundPlanOf(json: unknown): EvmRefundPlan | null {
-  const looks = z.object({ kind: z.literal('refund'), format: z.literal('evm') }).safeParse(json);
-  if (!looks.success) return null;
-  const parsed = evmRefundPlanSchema.safeParse(json);
-  if (!parsed.success)
-    throw new Error(
-      `the plan is not an EVM refund plan: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
-    );
-  return parsed.data;
+  return refundPlanOf(json, 'evm', evmRefundPlanSchema, 'an EVM refund plan');
 }
 
 /**

@@ -34,7 +34,7 @@ import { PUBLIC_TEST_SEED_FINGERPRINT, SignerRefusal } from '../../lib/chains/ut
 import { formatUnits, parseUnits } from '../../lib/money';
 import { tronRefundPlanSchema, type TronRefundPlan } from '../../lib/protocol';
 import { feeFromRefundRefusals } from './refund-fee';
-import { ledgerRefusals, refundSubject, type LedgerEntry, type RefundLedger } from './refunds';
+import { ledgerRefusals, refundPlanOf, refundSubject, type LedgerEntry, type RefundLedger } from './refunds';
 import type { SignOutcome } from './sign-plan';
 import type { TronSignerConfig } from './tron';
 
@@ -323,14 +323,7 @@ export function describeTronRefund(plan: TronRefundPlan, checked: CheckedTronRef
 
 /** The plan text as a Tron refund plan, or null when it is not one (another plan the signer reads otherwise). */
 export function tronRefundPlanOf(json: unknown): TronRefundPlan | null {
-  const looks = z.object({ kind: z.literal('refund'), format: z.literal('tron') }).safeParse(json);
-  if (!looks.success) return null;
-  const parsed = tronRefundPlanSchema.safeParse(json);
-  if (!parsed.success)
-    throw new Error(
-      `the plan is not a Tron refund plan: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
-    );
-  return parsed.data;
+  return refundPlanOf(json, 'tron', tronRefundPlanSchema, 'a Tron refund plan');
 }
 
 /**

@@ -21,7 +21,7 @@ import { SignerRefusal } from '../../lib/chains/utxo/transactions';
 import { signXrplRefund, xrplAccountOfSeed, xrplRefundRefusals } from '../../lib/chains/xrpl/transactions';
 import { formatUnits, parseUnits } from '../../lib/money';
 import { xrplRefundPlanSchema, type XrplRefundPlan } from '../../lib/protocol';
-import { ledgerRefusals, refundSubject, type LedgerEntry, type RefundLedger } from './refunds';
+import { ledgerRefusals, refundPlanOf, refundSubject, type LedgerEntry, type RefundLedger } from './refunds';
 import type { SignOutcome } from './sign-plan';
 
 const XRP_DECIMALS = 6;
@@ -223,14 +223,7 @@ export function describeXrplRefund(plan: XrplRefundPlan, checked: CheckedXrplRef
 
 /** The plan text as an XRP Ledger refund plan, or null when it is not one (another plan the signer reads otherwise). */
 export function xrplRefundPlanOf(json: unknown): XrplRefundPlan | null {
-  const looks = z.object({ kind: z.literal('refund'), format: z.literal('xrpl') }).safeParse(json);
-  if (!looks.success) return null;
-  const parsed = xrplRefundPlanSchema.safeParse(json);
-  if (!parsed.success)
-    throw new Error(
-      `the plan is not an XRP Ledger refund plan: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
-    );
-  return parsed.data;
+  return refundPlanOf(json, 'xrpl', xrplRefundPlanSchema, 'an XRP Ledger refund plan');
 }
 
 /**
