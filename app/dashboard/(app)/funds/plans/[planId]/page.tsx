@@ -78,10 +78,7 @@ export default async function PlanPage({
   const refusal = notice === 'submit-refused' ? (await cookies()).get(PLAN_REFUSAL_COOKIE)?.value : undefined;
   // A dogecoin or bitcoincash plan is a raw transaction (docs/decisions/118): shown as a PSBT plan, without its PSBT file.
   if (!('psbt' in plan) && !('unsignedTx' in plan)) return <AccountPlan plan={plan} notice={notice} />;
-  const back =
-    plan.kind === 'refund' && plan.refund.orderId
-      ? { href: `/dashboard/orders/${plan.refund.orderId}`, label: 'Order' }
-      : { href: '/dashboard/funds', label: 'Funds' };
+  const back = plan.kind === 'refund' ? refundBack(plan.refund) : FUNDS_BACK;
   const rows: [string, React.ReactNode][] = [
     ['Status', <StatusBadge key="status" status={plan.status} />],
     ['Network', `${plan.network} (${plan.chain})`],
@@ -122,8 +119,7 @@ export default async function PlanPage({
           ],
         ] as [string, React.ReactNode][])
       : []),
-    ...(plan.reason ? ([['Why', plan.reason]] as [string, React.ReactNode][]) : []),
-    ['Prepared', <Time key="created" value={plan.createdAt} />],
+    ...closingRows(plan),
   ];
   return (
     <PlanView
@@ -217,22 +213,10 @@ function SolanaPlan({ plan, notice }: { plan: SolanaRefundPlan; notice?: PlanNot
     ['Reference', <Mono key="reference">{plan.body.reference}</Mono>],
     ['Sign before', <Time key="expires" value={plan.body.expiresAt} />],
     ['Transaction', plan.txid ? <Mono key="txid">{plan.txid}</Mono> : 'not seen yet'],
-    ...(plan.reason ? ([['Why', plan.reason]] as [string, React.ReactNode][]) : []),
-    ['Prepared', <Time key="created" value={plan.createdAt} />],
+    ...closingRows(plan),
   ];
   return (
-    <PlanView
-      plan={plan}
-      back={
-        plan.refund.orderId
-          ? { href: `/dashboard/orders/${plan.refund.orderId}`, label: 'Order' }
-          : { href: '/dashboard/funds', label: 'Funds' }
-      }
-      title="Refund plan"
-      notice={notice}
-      rows={rows}
-      files={[]}
-    >
+    <PlanView plan={plan} back={refundBack(plan.refund)} title="Refund plan" notice={notice} rows={rows} files={[]}>
       The signer builds the transfer itself, checks it against the refund and its own node, asks before signing and
       sends it to its node; the wallet pays the network fee (and the payer&apos;s token account when it has none).
     </PlanView>
@@ -311,13 +295,12 @@ function AccountPlan({ plan, notice }: { plan: StoredAccountPlan; notice?: PlanN
     ...(tron
       ? ([['Sign and broadcast before', <Time key="expires" value={tron.expiresAt} />]] as [string, React.ReactNode][])
       : []),
-    ...(plan.reason ? ([['Why', plan.reason]] as [string, React.ReactNode][]) : []),
-    ['Prepared', <Time key="created" value={plan.createdAt} />],
+    ...closingRows(plan),
   ];
   return (
     <PlanView
       plan={plan}
-      back={{ href: '/dashboard/funds', label: 'Funds' }}
+      back={FUNDS_BACK}
       title="Collection plan"
       notice={notice}
       rows={rows}
@@ -368,22 +351,10 @@ function EvmRefund({ plan, notice }: { plan: EvmRefundPlan; notice?: PlanNotice 
     ['Gas at most', <span key="gas">{inCoin(plan.network, native, gas)}</span>],
     ['Treasury nonce', String(plan.transaction.nonce)],
     ['Transaction', plan.txid ? <Mono key="txid">{plan.txid}</Mono> : 'not seen yet'],
-    ...(plan.reason ? ([['Why', plan.reason]] as [string, React.ReactNode][]) : []),
-    ['Prepared', <Time key="created" value={plan.createdAt} />],
+    ...closingRows(plan),
   ];
   return (
-    <PlanView
-      plan={plan}
-      back={
-        plan.refund.orderId
-          ? { href: `/dashboard/orders/${plan.refund.orderId}`, label: 'Order' }
-          : { href: '/dashboard/funds', label: 'Funds' }
-      }
-      title="Refund plan"
-      notice={notice}
-      rows={rows}
-      files={[]}
-    >
+    <PlanView plan={plan} back={refundBack(plan.refund)} title="Refund plan" notice={notice} rows={rows} files={[]}>
       The signer checks the refunded payment on its own node, the amount and the address against its ledger and daily
       cap, shows them and asks before signing with the treasury&apos;s key; with --from-api it hands the transaction
       back, and the watcher moves this plan as it is mined and confirmed.
@@ -401,22 +372,10 @@ function TronRefund({ plan, notice }: { plan: TronRefundPlan; notice?: PlanNotic
     ['Fee burned, about', <span key="burn">{inCoin(plan.network, 'TRX', plan.transaction.burn)}</span>],
     ['Transaction', <Mono key="txid">{plan.transaction.txID}</Mono>],
     ['Sign before', <Time key="expires" value={plan.transaction.expiresAt} />],
-    ...(plan.reason ? ([['Why', plan.reason]] as [string, React.ReactNode][]) : []),
-    ['Prepared', <Time key="created" value={plan.createdAt} />],
+    ...closingRows(plan),
   ];
   return (
-    <PlanView
-      plan={plan}
-      back={
-        plan.refund.orderId
-          ? { href: `/dashboard/orders/${plan.refund.orderId}`, label: 'Order' }
-          : { href: '/dashboard/funds', label: 'Funds' }
-      }
-      title="Refund plan"
-      notice={notice}
-      rows={rows}
-      files={[]}
-    >
+    <PlanView plan={plan} back={refundBack(plan.refund)} title="Refund plan" notice={notice} rows={rows} files={[]}>
       The signer checks the refunded payment on its own Tron node, the amount and the address against its ledger and
       daily cap, shows them and asks before signing with the treasury&apos;s key; with --from-api it hands the
       transaction back, and the watcher moves this plan as it is mined and confirmed.
@@ -443,27 +402,30 @@ function XrplRefund({ plan, notice }: { plan: XrplRefundPlan; notice?: PlanNotic
     ['Fee', <span key="fee">{inCoin(plan.network, 'XRP', fields.Fee)}</span>],
     ['Valid until ledger', String(plan.transaction.lastLedgerSequence)],
     ...(plan.txid ? ([['Transaction', <Mono key="txid">{plan.txid}</Mono>]] as [string, React.ReactNode][]) : []),
-    ...(plan.reason ? ([['Why', plan.reason]] as [string, React.ReactNode][]) : []),
-    ['Prepared', <Time key="created" value={plan.createdAt} />],
+    ...closingRows(plan),
   ];
   return (
-    <PlanView
-      plan={plan}
-      back={
-        plan.refund.orderId
-          ? { href: `/dashboard/orders/${plan.refund.orderId}`, label: 'Order' }
-          : { href: '/dashboard/funds', label: 'Funds' }
-      }
-      title="Refund plan"
-      notice={notice}
-      rows={rows}
-      files={[]}
-    >
+    <PlanView plan={plan} back={refundBack(plan.refund)} title="Refund plan" notice={notice} rows={rows} files={[]}>
       The signer checks the refunded payment on its own rippled, the amount, account and tag against its ledger and
       daily cap, shows them and asks before signing with your account&apos;s secret; with --from-api it hands the
       transaction back, and the watcher completes this plan when a validated ledger holds it.
     </PlanView>
   );
+}
+
+const FUNDS_BACK = { href: '/dashboard/funds', label: 'Funds' };
+
+/** A refund plan's way back: its order's page, or Funds for an orphan deposit's refund. */
+function refundBack(refund: { orderId: string | null }): { href: string; label: string } {
+  return refund.orderId ? { href: `/dashboard/orders/${refund.orderId}`, label: 'Order' } : FUNDS_BACK;
+}
+
+/** The last rows of every plan: why it failed or was refused, when there is a reason, and when it was prepared. */
+function closingRows(plan: { reason: string | null; createdAt: string }): [string, React.ReactNode][] {
+  return [
+    ...(plan.reason ? ([['Why', plan.reason]] as [string, React.ReactNode][]) : []),
+    ['Prepared', <Time key="created" value={plan.createdAt} />],
+  ];
 }
 
 /**
