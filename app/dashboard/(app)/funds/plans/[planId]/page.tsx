@@ -298,14 +298,7 @@ function AccountPlan({ plan, notice }: { plan: StoredAccountPlan; notice?: PlanN
     ...closingRows(plan),
   ];
   return (
-    <PlanView
-      plan={plan}
-      back={FUNDS_BACK}
-      title="Collection plan"
-      notice={notice}
-      rows={rows}
-      files={[]}
-    >
+    <PlanView plan={plan} back={FUNDS_BACK} title="Collection plan" notice={notice} rows={rows} files={[]}>
       The signer decodes every transaction itself, shows what each moves and asks before signing; broadcast the signed
       transactions in their order (the fee payer&apos;s first), and the watcher moves this plan as their transfers to
       the treasury are mined and confirmed.
