@@ -18,6 +18,9 @@
  * recorded from its block, the order's status unchanged throughout. The gateway's live `ripple`
  * network is a fake rippled (tests/support/fake-rippled.ts) in this process, for the XRP refund
  * with a destination tag, sent by hand and completed by its transaction id (decision 092). Its live
+ * `tron` network is the fake java-tron (tests/support/fake-tron-node.ts) in this process, for a TRX
+ * refund by "Send with TronLink" (decision 124): the page gets a minimal TronLink whose wallet signs
+ * with the treasury's test key here and broadcasts to the fake node's HTTP API. Its live
  * `litecoin` network is litecoind in regtest (tests/support/live-networks.ts), for issue 37's refund
  * by plan (decision 081): a USD invoice paid in LTC to the merchant's own descriptor, refunded in
  * full at the invoice's rate, the plan signed by the signer's functions (checked against the node)
@@ -28,7 +31,16 @@ import fs from 'node:fs';
 import type { Browser, BrowserContext, Locator, Page } from '@playwright/test';
 import { HDKey } from '@scure/bip32';
 import { mnemonicToSeedSync } from '@scure/bip39';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
 import { type Address, type Hex } from 'viem';
+import {
+  buildTransaction,
+  encodeSignedTransaction,
+  signTransactionId,
+  tronAddress,
+  tronRefundContract,
+} from '@/lib/chains/tron/transactions';
 import { refundPlanSchema, type Invoice } from '@/lib/protocol';
 import type { Litecoind } from '../scripts/lib/litecoind.mjs';
 import {
@@ -40,6 +52,7 @@ import {
 } from '../scripts/signer/sign-plan';
 import { CHAIN_ID, deployToken, evmNodeMissing, sendToken, startEvmNode, type EvmNode } from '../tests/support/evm';
 import { startFakeRippled, type FakeRippled } from '../tests/support/fake-rippled';
+import { randomTronAccount, startFakeTronNode, type FakeTronNode } from '../tests/support/fake-tron-node';
 import { litecoindNetwork } from '../tests/support/live-networks';
 import { expectAccessible, expectNoHorizontalScroll, PHONE, startOwnGateway, type OwnGateway } from './pay-support';
 import { createUser } from './support/dashboard';
@@ -51,6 +64,10 @@ const NODE_CHAIN = `0x${CHAIN_ID.toString(16)}`;
 /** The gateway's XRP account (RIPPLE_ADDRESS), and a payer's, who gives a destination tag. */
 const XRP_ACCOUNT = 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh';
 const XRP_PAYER = 'rPT1Sjq2YGrBMTttX4GZHjKu9dyfzbpAYe';
+
+/** The merchant's Tron treasury: its key signs only in this process, for the injected TronLink. */
+const TRON_TREASURY_KEY = randomBytes(32);
+const TRON_TREASURY = tronAddress(secp256k1.getPublicKey(TRON_TREASURY_KEY));
 
 /**
  * The merchant's own seed (a BIP 39 test vector), for its signer only; the gateway knows its
@@ -71,6 +88,7 @@ const litecoin = litecoindNetwork({
 let node: EvmNode;
 let ltc: Litecoind;
 let rippled: FakeRippled;
+let tron: FakeTronNode;
 let gw: OwnGateway;
 /** The merchant's dashboard, signed in as its owner in live mode, shared by the refund tests. */
 let dashboard: BrowserContext | undefined;
@@ -89,6 +107,8 @@ test.beforeAll(async () => {
   await sendToken(node, usdt, payer, 'mint', payer, 1_000_000_000n);
   await node.mine();
   rippled = await startFakeRippled();
+  tron = await startFakeTronNode();
+  tron.mine(5);
   ltc = await litecoin.start();
   // RIPPLE_UNTAGGED_MERCHANT must name a merchant that exists: this gateway's own, made at a first start.
   gw = await startOwnGateway(
@@ -107,6 +127,11 @@ test.beforeAll(async () => {
       RIPPLE_RPC_URL: rippled.url,
       RIPPLE_ADDRESS: XRP_ACCOUNT,
       RIPPLE_UNTAGGED_MERCHANT: merchantId,
+      TRON_RPC_URL: tron.url,
+      TRON_XPUB: HDKey.fromMasterSeed(randomBytes(32)).derive("m/44'/195'/0'/0").publicExtendedKey,
+      TRON_CONFIRMATIONS: String(CONFIRMATIONS),
+      TRON_TOKENS: 'none',
+      TRON_HEAD_LAG: '0',
       WATCH_INTERVAL_MS: '250',
     }),
     'live',
@@ -118,6 +143,7 @@ test.afterAll(async () => {
   await gw?.stop();
   await node?.close();
   await rippled?.close();
+  await tron?.close();
   await ltc?.stop();
 });
 
@@ -584,6 +610,108 @@ test('an XRP refund to a destination tag on the fake rippled: sent by hand, refu
   const refunds = admin.getByRole('table', { name: 'Refunds of this order' });
   await expect(refunds).toContainText(tagged);
   await expect(refunds).toContainText('confirmed');
+  expect((await gw.status(order.orderId)).status).toBe('processed');
+  await admin.close();
+});
+
+/**
+ * Gives the page a minimal TronLink on the treasury's account: `tronLink.request` answers
+ * `tron_requestAccounts` as TronLink does (`{code: 200}`, the account then in
+ * `tronWeb.defaultAddress`), and `tronWeb` sends TRX (`trx.sendTransaction`) or a token's
+ * `contract().at().transfer().send()` by building, signing and broadcasting here (page.exposeFunction).
+ */
+async function injectTronLink(page: Page): Promise<void> {
+  await page.exposeFunction('tronLinkSend', async (to: string, amount: string, token: string | null) => {
+    const head = tron.height();
+    const now = Date.now();
+    const built = buildTransaction(
+      { height: head, id: tron.blockId(head), timestamp: now },
+      tronRefundContract({ treasury: TRON_TREASURY, destination: to, token, amount: BigInt(amount) }),
+      { expiration: now + 12 * 3_600_000, timestamp: now },
+      token === null ? 0n : 100_000_000n,
+    );
+    const signed = encodeSignedTransaction(hexToBytes(built.rawDataHex), [
+      signTransactionId(built.txID, TRON_TREASURY_KEY),
+    ]);
+    const response = await fetch(`${tron.url}/wallet/broadcasthex`, {
+      method: 'POST',
+      body: JSON.stringify({ transaction: bytesToHex(signed) }),
+    });
+    const answer = (await response.json()) as { result?: boolean; txid?: string; message?: string };
+    if (!answer.result) throw new Error(`broadcast refused: ${Buffer.from(answer.message ?? '', 'hex').toString()}`);
+    return answer.txid!;
+  });
+  await page.addInitScript((account: string) => {
+    const send = (
+      window as unknown as { tronLinkSend: (to: string, amount: string, token: string | null) => Promise<string> }
+    ).tronLinkSend;
+    const tronWeb = {
+      defaultAddress: { base58: false as string | false },
+      trx: {
+        sendTransaction: async (to: string, amount: number) => ({
+          result: true,
+          txid: await send(to, String(amount), null),
+        }),
+      },
+      contract: () => ({
+        at: async (token: string) => ({
+          transfer: (to: string, amount: string) => ({ send: () => send(to, String(amount), token) }),
+        }),
+      }),
+    };
+    Object.assign(window, {
+      tronWeb,
+      tronLink: {
+        ready: true,
+        tronWeb,
+        request: async ({ method }: { method: string }) => {
+          if (method !== 'tron_requestAccounts') throw Object.assign(new Error('Unsupported Method'), { code: 4200 });
+          tronWeb.defaultAddress = { base58: account };
+          return { code: 200, message: 'The site is already in the whitelist' };
+        },
+      },
+    });
+  }, TRON_TREASURY);
+}
+
+test('a TRX refund by "Send with TronLink" on the fake java-tron: the exact sun from the treasury to the claimed address, recorded once in a block, confirmed by the watcher; the order stays processed', async ({
+  browser,
+}) => {
+  const order = await gw.makeOrder({ currency: 'TRX', network: 'tron', amount: '30' });
+  tron.sendTrx(randomTronAccount(), order.address, 30_000_000n);
+  tron.mine(CONFIRMATIONS);
+  await expect.poll(async () => (await gw.status(order.orderId)).status, { timeout: 60_000 }).toBe('processed');
+  tron.fund(TRON_TREASURY, 100_000_000n);
+  const refundTo = randomTronAccount();
+
+  const admin = await ownerPage(browser);
+  await injectTronLink(admin);
+  await refundClaimed(admin, order.orderId, '12.5', refundTo);
+  await admin.goto(`${gw.baseUrl}/dashboard/orders/${order.orderId}`);
+  await admin.getByRole('button', { name: 'Send with TronLink' }).click();
+  const status = admin.getByTestId('refund-wallet-status');
+  await expect(status).toContainText('Waiting for it to be in a block');
+  const txId = /[0-9a-f]{64}/.exec((await status.textContent())!)![0];
+  await expect(admin.getByLabel('Sent by hand: transaction id')).toHaveValue(txId);
+  expect(tron.broadcasts.get(txId)).toMatchObject({ contract: 'TransferContract', result: 'SUCCESS' });
+
+  // In a block: recorded (verified on chain by the Tron adapter), then confirmed by the watcher.
+  tron.mine(1);
+  await admin.waitForURL(/refund=completed/, { timeout: 30_000 });
+  const refunds = admin.getByRole('table', { name: 'Refunds of this order' });
+  await expect(refunds).toContainText(txId);
+  expect(tron.account(refundTo)?.balance).toBe(12_500_000n);
+  expect((await gw.status(order.orderId)).status).toBe('processed');
+  tron.mine(CONFIRMATIONS);
+  await expect
+    .poll(
+      async () => {
+        await admin.reload();
+        return refunds.textContent();
+      },
+      { timeout: 60_000 },
+    )
+    .toContain('confirmed');
   expect((await gw.status(order.orderId)).status).toBe('processed');
   await admin.close();
 });

@@ -71,6 +71,7 @@ export const EXTRA_ENTRY_POINTS = {
   'lib/pay/wallet-send.ts': 'the EIP-1193 wallet flow, imported by the browser only when the button is pressed',
   'lib/pay/wallet-solana-send.ts':
     'the Wallet Standard (Solana) wallet flow, imported by the browser only when the button is pressed',
+  'lib/refunds/wallet-transfer.ts': "a Tron refund's transfer for TronLink, the type the order page's button is handed",
   'lib/invoices/view.ts': 'the invoice page view types, shared with the browser',
   'lib/catalog/icons.ts':
     "the coins' and networks' SVG icons, kept out of the catalog's index that the browser imports",

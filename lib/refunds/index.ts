@@ -43,7 +43,8 @@ export {
 } from './transfer-check';
 export { planRefund, settleRefundPlans, type PlanRefundOptions } from './plans';
 export { refundPayWays, type RefundPayWays } from './pay-ways';
-export { refundWalletUri } from './wallet';
+export { refundTronTransfer, refundWalletUri } from './wallet';
+export type { TronWalletTransfer } from './wallet-transfer';
 export { priceRefund, refundRates, type PricedRefund, type RefundPrice, type RefundRates } from './pricing';
 export {
   holdsAmount,

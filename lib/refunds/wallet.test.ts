@@ -1,8 +1,9 @@
 /**
- * "Send with wallet" asks for exactly the refund's transfer (docs/decisions/098): the refund's whole
- * amount to the confirmed address, on the chain id and token contract live mode is configured with,
- * read back by the payment page's own reader (lib/pay/wallet-request); and nothing where a browser
- * wallet must not send: test mode, a refund not ready or waiting for approval, a network not EVM.
+ * "Send with wallet" asks for exactly the refund's transfer (docs/decisions/098, 124): the refund's
+ * whole amount to the confirmed address, on the chain id and token contract live mode is configured
+ * with (on EVM read back by the payment page's own reader, lib/pay/wallet-request; on Tron the
+ * transfer TronLink is asked for); and nothing where a browser wallet must not send: test mode, a
+ * refund not ready or waiting for approval, another family.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { findNetwork } from '../catalog';
@@ -10,11 +11,15 @@ import { testAccountXpub } from '../chains/derivation';
 import { walletTransaction } from '../pay/wallet-request';
 import { forgetProcessSlot } from '../process';
 import type { RefundResponse } from '../protocol';
-import { refundWalletUri } from './wallet';
+import { refundPayWays } from './pay-ways';
+import { refundTronTransfer, refundWalletUri } from './wallet';
 
 const saved = { ...process.env };
 const CONTRACT = '0x9858EfFD232B4033E47d90003D41EC34EcaEda94';
 const PAYER = '0x6Fac4D18c912343BF86fa7049364Dd4E424Ab9C0';
+/** A TRC-20 contract of this gateway's live configuration (not the catalog's), and a payer's account. */
+const TRON_CONTRACT = 'TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf';
+const TRON_PAYER = 'TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW';
 
 function environment(env: Record<string, string>): void {
   process.env = { ...saved, ...env };
@@ -49,6 +54,9 @@ beforeEach(() =>
     ETHEREUM_XPUB: testAccountXpub(findNetwork('ethereum')!),
     ETHEREUM_CHAIN_ID: '1337',
     ETHEREUM_TOKENS: `USDT:${CONTRACT}`,
+    TRON_RPC_URL: 'http://127.0.0.1:8090/',
+    TRON_XPUB: testAccountXpub(findNetwork('tron')!),
+    TRON_TOKENS: `USDT:${TRON_CONTRACT}`,
   }),
 );
 afterEach(() => environment({}));
@@ -77,5 +85,33 @@ describe('refundWalletUri', () => {
     expect(refundWalletUri(refund({ network: 'litecoin', currency: 'LTC', address: 'ltc1qxyz' }), 'live')).toBeNull();
     // A network live mode does not use (no node configured): nothing either.
     expect(refundWalletUri(refund({ network: 'polygon', currency: 'POL' }), 'live')).toBeNull();
+  });
+});
+
+describe('refundTronTransfer', () => {
+  const tron = (fields: Partial<RefundResponse> = {}) =>
+    refund({ network: 'tron', currency: 'TRX', amount: '12.345678', address: TRON_PAYER, ...fields });
+
+  it("asks for the refund's whole amount in base units to the confirmed address, TRX or the configured token", () => {
+    expect(refundTronTransfer(tron(), 'live')).toEqual({ to: TRON_PAYER, amount: '12345678', contract: null });
+    expect(refundTronTransfer(tron({ currency: 'USDT', amount: '250.5' }), 'live')).toEqual({
+      to: TRON_PAYER,
+      amount: '250500000',
+      contract: TRON_CONTRACT,
+    });
+    // Not an EIP-681 request: Tron is not EVM.
+    expect(refundWalletUri(tron(), 'live')).toBeNull();
+    expect(refundTronTransfer(refund(), 'live')).toBeNull();
+  });
+
+  it('offers nothing in test mode, before the address, after sending, while approval is owed or a plan pays it', () => {
+    expect(refundTronTransfer(tron(), 'test')).toBeNull();
+    expect(refundTronTransfer(tron({ state: 'awaiting_address', address: null }), 'live')).toBeNull();
+    expect(refundTronTransfer(tron({ state: 'sent' }), 'live')).toBeNull();
+    expect(refundTronTransfer(tron({ approval: 'required' }), 'live')).toBeNull();
+    // An open plan pays it: the order page's one rule offers no way but the plan, so no wallet either.
+    const planned = { ...tron(), openPlanId: 'plan-1' };
+    expect(refundPayWays(planned, 'tron').byHand).toBe(false);
+    expect(refundPayWays({ ...planned, openPlanId: null }, 'tron').byHand).toBe(true);
   });
 });

@@ -10,9 +10,16 @@ import { orderDetail } from '@/lib/dashboard';
 import type { OrderMispayment } from '@/lib/mispayments';
 import { formatUnits } from '@/lib/money';
 import { decimalsOf } from '@/lib/orders';
-import { listRefunds, refundablePayment, refundPayWays, refundRates, refundWalletUri } from '@/lib/refunds';
+import {
+  listRefunds,
+  refundablePayment,
+  refundPayWays,
+  refundRates,
+  refundTronTransfer,
+  refundWalletUri,
+} from '@/lib/refunds';
 import { walletTransaction } from '@/lib/pay/wallet-request';
-import { findNetwork } from '@/lib/catalog';
+import { addressPatterns, findNetwork } from '@/lib/catalog';
 import { can } from '@/lib/users';
 import { cookies } from 'next/headers';
 import { z } from 'zod';
@@ -25,7 +32,7 @@ import { isFinalPlanStatus, newestRefundPlan, refundFeeEstimate } from '@/lib/pa
 import { PLAN_REFUSAL_COOKIE } from '../../funds/plan-cookie';
 import { claimLinksOf } from './claim-links';
 import { CLAIM_LINK_COOKIE } from './refund-cookie';
-import { RefundsSection, WITH_REASON } from './refunds-section';
+import { RefundsSection, WITH_REASON, type RefundWallet } from './refunds-section';
 import { StatusBadge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { CELL, DataTable } from '@/components/ui/table';
@@ -100,12 +107,16 @@ export default async function OrderPage({ params, searchParams }: Props) {
       return [r.id, refundPayWays(facts, findNetwork(r.network)?.family)] as const;
     }),
   );
-  // "Send with wallet": each EVM refund's exact transfer where it may be sent by hand, for who may refund.
+  // "Send with wallet": each EVM or Tron refund's exact transfer where it may be sent by hand, for who may refund.
+  const tron = findNetwork('tron')!;
   const wallets = Object.fromEntries(
-    refunds.flatMap((r) => {
-      const uri = canRefund && ways[r.id]!.byHand ? refundWalletUri(r, session.mode) : null;
+    refunds.flatMap((r): [string, RefundWallet][] => {
+      if (!canRefund || !ways[r.id]!.byHand) return [];
+      const uri = refundWalletUri(r, session.mode);
       const transaction = uri && walletTransaction(uri);
-      return transaction ? [[r.id, transaction]] : [];
+      if (transaction) return [[r.id, { family: 'evm', transaction }]];
+      const transfer = refundTronTransfer(r, session.mode);
+      return transfer ? [[r.id, { family: 'tron', transfer, accountPattern: addressPatterns(tron).addressRegex }]] : [];
     }),
   );
   const back = `/dashboard/orders/${order.orderId}`;

@@ -4,26 +4,22 @@
  * treasury's account; EIP-6963 wallets that announced themselves, else `window.ethereum`) is asked
  * for the exact transfer of the refund (the server's EIP-681 request, read by lib/pay/wallet-request
  * as the payment page's button reads an order's), by the payment page's own wallet steps
- * (lib/pay/wallet-send, loaded at the press). The transaction id it answers goes into the "Sent by
- * hand" field beside it, and is recorded through the same completion (verified on chain) as soon as
- * the network has it in a block; until then the button asks again every few seconds. Without a
+ * (lib/pay/wallet-send, loaded at the press). The transaction id it answers is recorded as every
+ * wallet button's is (./refund-wallet-recording). Without a
  * wallet, or without JavaScript, nothing is shown: the form beside it stays the way.
  */
-import { useRouter } from 'next/navigation';
-import { useRef, useState, useSyncExternalStore } from 'react';
+import { useSyncExternalStore } from 'react';
 import { announcedWallets, subscribeToWallets } from '@/lib/pay/wallet-discovery';
 import type { WalletTransaction } from '@/lib/pay/wallet-request';
 import type { Eip1193Provider, WalletOutcome } from '@/lib/pay/wallet-send';
 import { Button } from '@/components/ui/button';
 import type { WalletRefundRecord } from './refund-actions';
+import { useWalletRecording } from './refund-wallet-recording';
 
 const noChanges = () => () => {};
 const hasInjectedProvider = () => 'ethereum' in window;
 const NONE: readonly never[] = [];
 const none = () => NONE;
-/** How often, and for how long, a sent transaction is looked for before the merchant is left to press Complete. */
-const ASK_EVERY_MS = 3_000;
-const ASK_FOR_MS = 10 * 60_000;
 
 const REASONS: Record<Extract<WalletOutcome, { sent: false }>['reason'], string> = {
   refused: 'The request was declined in your wallet. Nothing was sent.',
@@ -46,40 +42,17 @@ export function RefundWalletButton({
 }) {
   const wallets = useSyncExternalStore(subscribeToWallets, announcedWallets, none);
   const injected = useSyncExternalStore(noChanges, hasInjectedProvider, () => false);
-  const [status, setStatus] = useState('');
-  const underWay = useRef(false);
-  const router = useRouter();
+  const { status, setStatus, sendAndRecord } = useWalletRecording(record, txIdField, REASONS.failed);
   if (wallets.length === 0 && !injected) return null;
 
-  async function send(provider: unknown) {
-    if (underWay.current) return;
+  function send(provider: unknown) {
     if (typeof (provider as Partial<Eip1193Provider> | undefined)?.request !== 'function')
       return setStatus(REASONS.failed);
-    underWay.current = true;
-    try {
-      setStatus('Confirm the transfer in your wallet, from your treasury account.');
+    return sendAndRecord(async () => {
       const { sendFromWallet } = await import('@/lib/pay/wallet-send');
       const outcome = await sendFromWallet(provider as Eip1193Provider, transaction);
-      if (!outcome.sent) return setStatus(REASONS[outcome.reason]);
-      const field = document.getElementById(txIdField);
-      if (field instanceof HTMLInputElement) field.value = outcome.txHash;
-      setStatus(`Sent from your wallet: ${outcome.txHash}. Waiting for it to be in a block…`);
-      const until = Date.now() + ASK_FOR_MS;
-      for (;;) {
-        const answer = await record(outcome.txHash);
-        if (answer.outcome === 'recorded')
-          // The page's own notice, as after "Complete": this button leaves with the refund's ready state.
-          return router.replace(`${window.location.pathname}?refund=completed`);
-        if (answer.outcome === 'refused') return setStatus(answer.message);
-        if (Date.now() > until)
-          return setStatus(`Not in a block yet: press Complete once it is (its id is filled in): ${outcome.txHash}`);
-        await new Promise((resolve) => setTimeout(resolve, ASK_EVERY_MS));
-      }
-    } catch {
-      setStatus(REASONS.failed);
-    } finally {
-      underWay.current = false;
-    }
+      return outcome.sent ? outcome : { sent: false, message: REASONS[outcome.reason] };
+    });
   }
 
   const choices =

@@ -12,7 +12,7 @@
 import Link from 'next/link';
 import { Amount, LINK, Mono, MUTED, Notice, Section, Time } from '@/components/dashboard/ui';
 import type { RefundResponse } from '@/lib/protocol';
-import type { RefundPayWays, RefundRates } from '@/lib/refunds';
+import type { RefundPayWays, RefundRates, TronWalletTransfer } from '@/lib/refunds';
 import {
   approveRefundAction,
   cancelRefundAction,
@@ -21,7 +21,9 @@ import {
   planRefundAction,
   recordWalletRefundAction,
   reopenRefundAction,
+  type WalletRefundRecord,
 } from './refund-actions';
+import { RefundTronLinkButton } from './refund-tronlink-button';
 import { RefundWalletButton } from './refund-wallet-button';
 import type { WalletTransaction } from '@/lib/pay/wallet-request';
 import { Button } from '@/components/ui/button';
@@ -53,6 +55,26 @@ const OUTCOMES: Record<string, { tone: 'info' | 'error' | 'success'; text: strin
 const RATE = 'flex flex-col gap-1 rounded border border-line p-2 text-sm';
 /** Outcomes followed by lib's own reason (carried by cookie: refund-actions.ts). */
 export const WITH_REASON: ReadonlySet<string> = new Set(['plan', 'transaction', 'state']);
+
+/** What a browser wallet is asked to send for a refund: an EVM request, or a Tron transfer for TronLink. */
+export type RefundWallet =
+  | { family: 'evm'; transaction: WalletTransaction }
+  | { family: 'tron'; transfer: TronWalletTransfer; accountPattern: string };
+
+function RefundWalletChoice({
+  wallet,
+  ...recording
+}: {
+  wallet: RefundWallet;
+  record: (txId: string) => Promise<WalletRefundRecord>;
+  txIdField: string;
+}) {
+  return wallet.family === 'evm' ? (
+    <RefundWalletButton transaction={wallet.transaction} {...recording} />
+  ) : (
+    <RefundTronLinkButton transfer={wallet.transfer} accountPattern={wallet.accountPattern} {...recording} />
+  );
+}
 
 export function RefundsSection({
   orderId,
@@ -89,8 +111,8 @@ export function RefundsSection({
   fee: { amount: string; feeRate: string } | null;
   /** How each refund may be paid now, by refund id (lib/refunds refundPayWays). */
   ways: Readonly<Record<string, RefundPayWays>>;
-  /** The browser wallet's transfer of each ready EVM refund (live mode), by refund id. */
-  wallets: Readonly<Record<string, WalletTransaction>>;
+  /** The browser wallet's transfer of each ready EVM or Tron refund (live mode), by refund id. */
+  wallets: Readonly<Record<string, RefundWallet>>;
 }) {
   const said = outcome ? OUTCOMES[outcome] : undefined;
   return (
@@ -202,8 +224,8 @@ export function RefundsSection({
                           Complete
                         </Button>
                         {wallets[r.id] && (
-                          <RefundWalletButton
-                            transaction={wallets[r.id]!}
+                          <RefundWalletChoice
+                            wallet={wallets[r.id]!}
                             record={recordWalletRefundAction.bind(null, orderId, r.id)}
                             txIdField={`refund-tx-${r.id}`}
                           />

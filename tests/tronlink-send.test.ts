@@ -1,0 +1,121 @@
+/**
+ * "Send with TronLink"'s wallet steps (docs/decisions/124) against stand-ins of what TronLink and a
+ * TIP-1193 wallet inject: exactly the transfer handed in, and nothing sent from a wallet that
+ * answers no Tron account, declines, or answers no transaction id.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { sendWithTronLink } from '@/app/dashboard/(app)/orders/[orderId]/tronlink-send';
+import { addressPatterns, findNetwork } from '@/lib/catalog';
+
+const PATTERN = addressPatterns(findNetwork('tron')!).addressRegex;
+const TREASURY = 'TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW';
+const PAYER = 'TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf';
+const TOKEN = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
+const TXID = 'ab'.repeat(32);
+const TRX = { to: PAYER, amount: '12500000', contract: null };
+
+/**
+ * A TronLink whose connection answers `connected`, whose account is then `account`, and whose TRX
+ * transfer answers `answer` (or is declined, as TronLink rejects: a plain string); records what it sent.
+ */
+function tronLink({
+  connected = { code: 200 } as unknown,
+  account = TREASURY as unknown,
+  answer = TXID as unknown,
+  declined = false,
+} = {}) {
+  const sent: unknown[][] = [];
+  const tronWeb = {
+    defaultAddress: { base58: false as unknown },
+    trx: {
+      sendTransaction: async (to: string, amount: number) => {
+        sent.push(['trx', to, amount]);
+        if (declined) throw 'Confirmation declined by user';
+        return { result: true, txid: answer };
+      },
+    },
+    contract: () => ({
+      at: async (token: string) => ({
+        transfer: (to: string, amount: string) => ({
+          send: async () => {
+            sent.push(['token', token, to, amount]);
+            return answer;
+          },
+        }),
+      }),
+    }),
+  };
+  Object.assign(globalThis, {
+    window: {
+      tronWeb,
+      tronLink: {
+        request: async ({ method }: { method: string }) => {
+          expect(method).toBe('tron_requestAccounts');
+          tronWeb.defaultAddress = { base58: account };
+          return connected;
+        },
+      },
+    },
+  });
+  return sent;
+}
+
+afterEach(() => {
+  delete (globalThis as { window?: unknown }).window;
+});
+
+describe('sendWithTronLink', () => {
+  it('sends exactly the TRX in sun, or the token transfer on the configured contract, and answers the txid', async () => {
+    let sent = tronLink();
+    expect(await sendWithTronLink(TRX, PATTERN)).toEqual({ sent: true, txHash: TXID });
+    expect(sent).toEqual([['trx', PAYER, 12_500_000]]);
+    sent = tronLink();
+    expect(await sendWithTronLink({ to: PAYER, amount: '250500000', contract: TOKEN }, PATTERN)).toEqual({
+      sent: true,
+      txHash: TXID,
+    });
+    expect(sent).toEqual([['token', TOKEN, PAYER, '250500000']]);
+  });
+
+  it('sends nothing when the wallet declines, is busy, answers no Tron account or no transaction id', async () => {
+    for (const [wallet, reason] of [
+      [{ connected: { code: 4001 } }, 'refused'],
+      [{ connected: { code: 4000 } }, 'busy'],
+      // Locked: TronLink leaves `defaultAddress.base58` false.
+      [{ account: false }, 'no-account'],
+      [{ account: '0x6Fac4D18c912343BF86fa7049364Dd4E424Ab9C0' }, 'no-account'],
+    ] as const) {
+      const sent = tronLink(wallet);
+      expect(await sendWithTronLink(TRX, PATTERN)).toEqual({ sent: false, reason });
+      expect(sent).toEqual([]);
+    }
+    tronLink({ declined: true });
+    expect(await sendWithTronLink(TRX, PATTERN)).toEqual({ sent: false, reason: 'refused' });
+    tronLink({ answer: 'not-a-txid' });
+    expect(await sendWithTronLink(TRX, PATTERN)).toEqual({ sent: false, reason: 'failed' });
+  });
+
+  it('takes a TIP-1193 provider (window.tron) and its accounts', async () => {
+    const sent = tronLink();
+    const { tronWeb } = (globalThis as unknown as { window: { tronWeb: unknown } }).window;
+    const accounts =
+      (answer: unknown) =>
+      async ({ method }: { method: string }) => {
+        expect(method).toBe('eth_requestAccounts');
+        if (answer instanceof Error) throw answer;
+        return answer;
+      };
+    Object.assign(globalThis, { window: { tron: { tronWeb, request: accounts([TREASURY]) } } });
+    expect(await sendWithTronLink(TRX, PATTERN)).toEqual({ sent: true, txHash: TXID });
+    expect(sent).toHaveLength(1);
+    Object.assign(globalThis, {
+      window: {
+        tron: { tronWeb, request: accounts(Object.assign(new Error('User Rejected Request'), { code: 4001 })) },
+      },
+    });
+    expect(await sendWithTronLink(TRX, PATTERN)).toEqual({ sent: false, reason: 'refused' });
+    Object.assign(globalThis, { window: { tron: { tronWeb, request: accounts(['not an address']) } } });
+    expect(await sendWithTronLink(TRX, PATTERN)).toEqual({ sent: false, reason: 'no-account' });
+    expect(sent).toHaveLength(1);
+  });
+});
