@@ -27,7 +27,6 @@ describe('refundSenderAddress', () => {
   });
 
   it('answers none on the Bitcoin family, whose inputs are no address that can receive', () => {
-    expect(refundSenderAddress(net('litecoin'), ['ltc1qg82tq3jvtg6nkvyq8huxx6emmtnmhkfrkp5xyz'])).toBeNull();
     expect(refundSenderAddress(net('bitcoin'), ['bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq'])).toBeNull();
   });
 
