@@ -13,7 +13,7 @@ import { redirect } from 'next/navigation';
 import { z } from 'zod';
 import { getDatabase, isDatabaseBusy, type Database } from '@/lib/db';
 import { isDomainError } from '@/lib/errors';
-import { completeRefundRequest } from '@/lib/protocol';
+import { completeRefundRequest, REFUND_DESTINATION_VALUES } from '@/lib/protocol';
 import {
   approveRefund,
   cancelRefund,
@@ -51,7 +51,7 @@ const makeForm = z.object({
   customRate: decimal.optional(),
   feeFromRefund: z.literal('on').optional(),
   /** The claim link (default), or the address the payment came from (decision 125). */
-  to: z.enum(['claim', 'sender']).default('claim'),
+  to: z.enum(REFUND_DESTINATION_VALUES).default('claim'),
 });
 const refundForm = z.object({ orderId: z.uuid(), refundId: z.uuid() });
 
