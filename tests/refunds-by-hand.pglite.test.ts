@@ -15,7 +15,7 @@ import type { Database } from '@/lib/db/client';
 import type { OperationName } from '@/lib/protocol';
 import { confirmClaim, makeRefund, recheckRefundsSentByHand } from '@/lib/refunds';
 import { useDatabaseForApi } from './support/api-in-process';
-import { createOrder } from './support/chain';
+import { createOrder, orderRow } from './support/chain';
 import { checkedCallInProcess } from './support/contract';
 import { openTestDatabase } from './support/database';
 import type { Keys } from './support/gateway';
@@ -164,5 +164,117 @@ describe('refunds/complete', () => {
     expect([notFound.status, notFound.body.error.name]).toEqual([404, 'NOT_FOUND']);
     const full = await call('refunds/complete', { id: refundId, txId }, merchant.test);
     expect([full.status, full.body.error.name]).toEqual([403, 'INSUFFICIENT_SCOPE']);
+  });
+});
+
+describe('refunds/make to the address the payment came from', () => {
+  const ethereum = findNetwork('ethereum')!;
+  /** A processed order of `currency` on `network` paid by one transfer of 1 coin from each of `senders`. */
+  async function paidBy(network: string, currency: string, decimals: number, senders: string[]): Promise<string> {
+    const made = await createOrder(db, merchant.test, { currency, network, amount: String(senders.length) });
+    const order = await orderRow(db, made.id);
+    const unit = 10n ** BigInt(decimals);
+    await db.query(`update orders set status = 'processed', received = $2 where id = $1`, [
+      order.id,
+      (unit * BigInt(senders.length)).toString(),
+    ]);
+    for (const [i, sender] of senders.entries()) {
+      await db.query(
+        `insert into payments (order_id, merchant_id, mode, address_id, network, currency, tx_hash, output_index,
+           address, tag, sender_address, amount, status, confirmations)
+         values ($1, $2, 'test', $3, $4, $5, $6, 0, $7, $8, $9, $10, 'processed', 1)`,
+        [
+          order.id,
+          order.merchant_id,
+          order.address_id,
+          network,
+          currency,
+          `${order.id}-${i}`,
+          order.address,
+          order.tag,
+          sender,
+          unit.toString(),
+        ],
+      );
+    }
+    return order.id;
+  }
+  /** Everything refunds/make may write for the merchant. */
+  const written = async () =>
+    (
+      await db.query<{ refunds: number; balances: number; events: number; audit: number }>(
+        `select (select count(*)::int from refunds where merchant_id = $1) as refunds,
+                (select count(*)::int from refund_balances where merchant_id = $1) as balances,
+                (select count(*)::int from events where merchant_id = $1 and type like 'refund.%') as events,
+                (select count(*)::int from audit_log where merchant_id = $1 and action = 'refund.create') as audit`,
+        [merchant.merchantId],
+      )
+    )[0];
+
+  it('makes the refund ready to the one EVM sender, with no link, audited; it completes as any ready refund', async () => {
+    const sender = (await createOrder(db, merchant.test, { currency: 'ETH', network: 'ethereum', amount: '1' }))
+      .address;
+    const orderId = await paidBy('ethereum', 'ETH', 18, [sender, sender.toLowerCase()]);
+    const made = await call('refunds/make', { orderId, amount: '0.5', to: 'sender' });
+    expect(made.status).toBe(200);
+    expect(made.body.response).toMatchObject({
+      state: 'ready',
+      address: sender,
+      tag: null,
+      claimUrl: null,
+      claim: { delivery: 'sender' },
+      amount: '0.5',
+    });
+    const refundId = made.body.response.id as string;
+    const [audit] = await db.query<{ actor: string; detail: Record<string, unknown> }>(
+      "select actor, detail from audit_log where action = 'refund.create' and detail->>'refundId' = $1",
+      [refundId],
+    );
+    expect(audit).toEqual({
+      actor: `API key ${refunder.publicKey}`,
+      detail: { refundId, amount: '0.5', currency: 'ETH', to: 'sender', mode: 'test' },
+    });
+    const events = await db.query<{ type: string }>('select type from events where object_id = $1 order by position', [
+      refundId,
+    ]);
+    expect(events.map((e) => e.type)).toEqual(['refund.created', 'refund.ready']);
+
+    // Sent by hand from any wallet, like a refund whose payer confirmed the address.
+    const { txHash } = await broadcast(db, { network: ethereum, to: sender, currency: 'ETH', amount: 5n * 10n ** 17n });
+    const sent = await call('refunds/complete', { id: refundId, txId: txHash });
+    expect(sent.status).toBe(200);
+    expect(sent.body.response).toMatchObject({ id: refundId, txId: txHash, address: sender });
+    expect(['sent', 'confirmed']).toContain(sent.body.response.state);
+  });
+
+  it('refuses two senders, the Bitcoin family and the XRP Ledger with REFUND_DESTINATION_REFUSED, and writes nothing', async () => {
+    const one = (await createOrder(db, merchant.test, { currency: 'ETH', network: 'ethereum', amount: '1' })).address;
+    const two = (await createOrder(db, merchant.test, { currency: 'ETH', network: 'ethereum', amount: '1' })).address;
+    const cases: [string, RegExp][] = [
+      [await paidBy('ethereum', 'ETH', 18, [one, two]), /did not come from one address/],
+      [await paidBy('litecoin', 'LTC', 8, [payer]), /did not come from one address/],
+      [
+        await paidBy('ripple', 'XRP', 6, ['rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh']),
+        /needs the destination tag.*claim link/,
+      ],
+    ];
+    const before = await written();
+    for (const [orderId, message] of cases) {
+      const refused = await call('refunds/make', { orderId, amount: '0.5', to: 'sender' });
+      expect([refused.status, refused.body.error?.name], orderId).toEqual([422, 'REFUND_DESTINATION_REFUSED']);
+      expect(refused.body.error.details[0].path).toBe('to');
+      expect(refused.body.error.message).toMatch(message);
+    }
+    const unknown = await call('refunds/make', { orderId: cases[0]![0], amount: '0.5', to: 'wallet' });
+    expect([unknown.status, unknown.body.error.name, unknown.body.error.details[0].path]).toEqual([
+      400,
+      'VALIDATION_ERROR',
+      'to',
+    ]);
+    expect(await written()).toEqual(before);
+    // The same order refunds by claim link as before.
+    const byClaim = await call('refunds/make', { orderId: cases[0]![0], amount: '0.5' });
+    expect(byClaim.body.response).toMatchObject({ state: 'awaiting_address', claim: { delivery: 'shared' } });
+    expect(byClaim.body.response.claimUrl).toEqual(expect.any(String));
   });
 });

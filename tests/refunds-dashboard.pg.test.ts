@@ -403,3 +403,42 @@ it("refunds an invoice's order in its fiat at the rate chosen of the three shown
   ]);
   expect(row!.status).toBe('processed');
 });
+
+it('offers a refund to the address an EVM payment came from, with the exchange warning; none on litecoin (decision 125)', async () => {
+  const owner = await cookieOf('owner');
+  // The litecoin order's page offers no such choice: the Bitcoin family has no sending address to refund.
+  expect(await page(owner)).not.toContain('Refund to the address it came from');
+  const sender = (await createOrder(gateway.db, merchant.test, { currency: 'ETH', network: 'ethereum', amount: '1' }))
+    .address;
+  const paid = await createOrder(gateway.db, merchant.test, { currency: 'ETH', network: 'ethereum', amount: '1' });
+  await gateway.db.query(`update orders set status = 'processed', received = amount where id = $1`, [paid.id]);
+  await gateway.db.query(
+    `insert into payments (order_id, merchant_id, mode, address_id, network, currency, tx_hash, output_index,
+       address, sender_address, amount, status, confirmations)
+     values ($1, $2, 'test', $3, 'ethereum', 'ETH', $4, 0, $5, $6, 1000000000000000000, 'processed', 1)`,
+    [paid.id, paid.merchant_id, paid.address_id, `0x${'ab'.repeat(32)}`, paid.address, sender],
+  );
+  const at = `/dashboard/orders/${paid.id}`;
+  const html = unescape(await page(owner, at));
+  expect(html).toMatch(new RegExp(`Refund to the address it came from \\((<[^>]*>)*${sender}(<[^>]*>)*\\)`));
+  expect(html).toContain('Exchange deposit addresses often cannot receive refunds: if the payer paid from an exchange');
+  const form = new FormData();
+  const fields: [string, string][] = [...formFields(html, 'Refund'), ['amount', '0.25'], ['to', 'sender']];
+  for (const [name, value] of fields) form.append(name, value);
+  const made = await fetch(`${gateway.baseUrl}${at}`, {
+    method: 'POST',
+    body: form,
+    headers: { cookie: owner },
+    redirect: 'manual',
+  });
+  expect(made.headers.get('location')).toContain('refund=made-to-sender');
+  expect(made.headers.get('set-cookie') ?? '').not.toContain('cg_refund_claim');
+  const [refund] = await gateway.db.query<{ id: string; state: string; address: string; claim_delivery: string }>(
+    'select id, state, address, claim_delivery from refunds where order_id = $1',
+    [paid.id],
+  );
+  expect(refund).toMatchObject({ state: 'ready', address: sender, claim_delivery: 'sender' });
+  expect((await audit('refund.create')).map((a) => a.detail)).toContainEqual(
+    expect.objectContaining({ refundId: refund!.id, to: 'sender', amount: '0.25' }),
+  );
+});

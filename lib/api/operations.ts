@@ -287,9 +287,30 @@ export const API_OPERATIONS = {
         amount: request.amount,
         ...(request.currency !== undefined && { currency: request.currency, rate: request.rate ?? 'invoice' }),
       });
-      const made = await withNonce(db, key, nonce, (tx) =>
-        writeRefund(tx, key, { target, ...priced, createdBy: `api:${key.keyId}`, now: new Date() }),
-      );
+      const to = request.to ?? 'claim';
+      const made = await withNonce(db, key, nonce, async (tx) => {
+        const refund = await writeRefund(tx, key, {
+          target,
+          ...priced,
+          to,
+          createdBy: `api:${key.keyId}`,
+          now: new Date(),
+        });
+        // As the dashboard audits a refund it makes: who, how much, and where it goes.
+        await recordAudit(tx, {
+          merchantId: key.merchantId,
+          actor: `API key ${key.publicKey}`,
+          action: 'refund.create',
+          detail: {
+            refundId: refund.refund.id,
+            amount: refund.refund.amount,
+            currency: refund.refund.currency,
+            to,
+            mode: key.mode,
+          },
+        });
+        return refund;
+      });
       return { ...made.refund, claimUrl: made.claimUrl };
     },
     { nonce: 'handler' },

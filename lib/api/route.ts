@@ -393,6 +393,7 @@ const DOMAIN_ANSWERS: Record<
   RefundExceedsReceived: 'REFUND_EXCEEDS_RECEIVED',
   RefundStateConflict: 'REFUND_STATE_CONFLICT',
   RefundTransactionRefused: 'REFUND_TRANSACTION_REFUSED',
+  RefundDestinationRefused: 'REFUND_DESTINATION_REFUSED',
   RefundNetworkUnavailable: 'NETWORK_UNAVAILABLE',
   // The payer's claim page's refusals (lib/refunds/claim.ts): no API operation makes them.
   ClaimLinkInvalid: 'NOT_FOUND',

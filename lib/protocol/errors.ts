@@ -78,6 +78,13 @@ export const API_ERRORS = {
     message:
       'This transaction does not complete the refund: the message says why (unknown, another address or tag, less than owed, already used).',
   },
+  /** refunds/make's `to: "sender"` cannot be made (docs/decisions/125); the message says why. */
+  REFUND_DESTINATION_REFUSED: {
+    code: 3105,
+    status: 422,
+    message:
+      'This refund cannot go back to the address the payment came from: the message says why (no one sender, a network whose refunds need a tag); use the claim link.',
+  },
   /** A collection or refund plan cannot be prepared as asked, or does not take a submitted transaction; the message says why (docs/collections.md). */
   PLAN_REFUSED: {
     code: 3201,

@@ -24,8 +24,12 @@ export type RefundState = (typeof REFUND_STATE_VALUES)[number];
 export const REFUND_SOURCE_VALUES = ['order', 'deposit'] as const;
 export type RefundSource = (typeof REFUND_SOURCE_VALUES)[number];
 
-/** How the claim link reached the payer: mailed to the order's `payerEmail`, or shared by the merchant. */
-export const CLAIM_DELIVERY_VALUES = ['mail', 'shared'] as const;
+/**
+ * How the refund's address was claimed: by a link mailed to the order's `payerEmail` (`mail`) or
+ * shared by the merchant (`shared`), or by no link at all: the merchant refunded to the address the
+ * payment came from (`sender`, docs/decisions/125), confirmed when the refund was made.
+ */
+export const CLAIM_DELIVERY_VALUES = ['mail', 'shared', 'sender'] as const;
 export type ClaimDelivery = (typeof CLAIM_DELIVERY_VALUES)[number];
 
 /**
@@ -70,7 +74,7 @@ export const refundResponse = z.object({
     delivery: z.enum(CLAIM_DELIVERY_VALUES),
     expiresAt: timestamp,
   }),
-  /** The address (and tag) the payer confirmed; null until then. */
+  /** The address (and tag) the payer confirmed, or the payment's sender (`claim.delivery` `sender`); null until then. */
   address: z.string().nullable(),
   tag: z.string().nullable(),
   /** The transaction that paid it, once seen. */
@@ -82,7 +86,10 @@ export const refundResponse = z.object({
 });
 export type RefundResponse = z.infer<typeof refundResponse>;
 
-/** refunds/make's answer: the refund, and its claim link for the merchant to share with the payer. */
-export const madeRefundResponse = refundResponse.extend({ claimUrl: z.string() });
+/**
+ * refunds/make's answer: the refund, and its claim link for the merchant to share with the payer;
+ * null for a refund to the address the payment came from (`to: "sender"`), which has no link.
+ */
+export const madeRefundResponse = refundResponse.extend({ claimUrl: z.string().nullable() });
 /** refunds/list's answer, newest first. */
 export const refundListResponse = z.object({ refunds: z.array(refundResponse) });

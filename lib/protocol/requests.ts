@@ -574,10 +574,16 @@ const refundRate = () =>
       'must be "invoice", "current" or a decimal string such as "60000.5" (price of one coin)',
     );
 
+/** Where refunds/make sends a refund: to the address the payer claims by link, or the payment's sender. */
+export const REFUND_DESTINATION_VALUES = ['claim', 'sender'] as const;
+export type RefundDestination = (typeof REFUND_DESTINATION_VALUES)[number];
+
 /**
  * refunds/make: a refund of one order, invoice or orphan deposit (exactly one of the ids), in full
  * or in part. `amount` is in the coin, or with `currency` a fiat code, a price converted at `rate`
- * (default `invoice`: the invoice's own rate), rounded down to the coin's base units.
+ * (default `invoice`: the invoice's own rate), rounded down to the coin's base units. `to`:
+ * `claim` (default) waits for the payer's address by claim link; `sender` refunds to the one address
+ * the payment came from, on account chains without destination tags (docs/decisions/125).
  */
 export const makeRefundRequest = z
   .object({
@@ -587,6 +593,7 @@ export const makeRefundRequest = z
     amount: positiveAmount(),
     currency: optional(currencyCode()),
     rate: optional(refundRate()),
+    to: optional(z.enum(REFUND_DESTINATION_VALUES, { error: 'must be claim or sender' })),
   })
   .superRefine((request, ctx) => {
     const given = [request.orderId, request.invoiceId, request.depositId].filter((v) => v !== undefined).length;

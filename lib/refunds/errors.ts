@@ -67,6 +67,16 @@ export class RefundTransactionRefused extends DomainError<'RefundTransactionRefu
   }
 }
 
+/**
+ * A refund to the payment's sender (docs/decisions/125) cannot be made: no one address to go back
+ * to, or a network whose refunds need a tag the gateway cannot know. The claim link still can.
+ */
+export class RefundDestinationRefused extends DomainError<'RefundDestinationRefused'> {
+  constructor(message: string) {
+    super('RefundDestinationRefused', message, [{ path: 'to', message }]);
+  }
+}
+
 /** The refund's network did not answer a transaction lookup: nothing was decided, ask again. */
 export class RefundNetworkUnavailable extends DomainError<'RefundNetworkUnavailable'> {
   constructor(network: string) {
@@ -82,4 +92,5 @@ export type RefundError =
   | ClaimLinkInvalid
   | ClaimAddressInvalid
   | RefundTransactionRefused
+  | RefundDestinationRefused
   | RefundNetworkUnavailable;

@@ -11,12 +11,14 @@ import 'server-only';
 import { randomUUID } from 'node:crypto';
 import {
   bare,
+  chainTransfers,
   columnsOf,
   deposits,
   insertValues,
   invoices,
   orders,
   param,
+  payments,
   refundBalances,
   refunds,
   sql,
@@ -25,19 +27,29 @@ import {
   type Queryable,
   type RowOf,
 } from '../db';
+import { networkFor } from '../chains';
 import { NotFound } from '../errors';
 import { type MerchantScope } from '../merchants';
 import { formatUnits } from '../money';
 import { decimalsOf } from '../orders';
-import { isUuid, type ClaimDelivery, type EventType, type RefundResponse, type RefundSource } from '../protocol';
+import {
+  isUuid,
+  type ClaimDelivery,
+  type EventType,
+  type Mode,
+  type RefundDestination,
+  type RefundResponse,
+  type RefundSource,
+} from '../protocol';
 import { enqueueRefundClaimMail, enqueueRefundSentMail } from '../mail';
 import { discardRefundPlans } from '../payouts';
 import { publishEvents } from '../webhooks';
 import { approvalFor } from './approval-rule';
 import { CLAIM_LIFETIME_MS, claimToken, claimTokenHash, claimUrl } from './claims';
-import { NotRefundable, RefundExceedsReceived, RefundStateConflict } from './errors';
+import { NotRefundable, RefundDestinationRefused, RefundExceedsReceived, RefundStateConflict } from './errors';
 import { holdsAmount, nextRefundState, type RefundAction } from './lifecycle';
 import type { PricedRefund } from './pricing';
+import { refundNeedsTag, refundSenderAddress } from './sender';
 
 export type RefundRow = RowOf<typeof refunds>;
 
@@ -138,6 +150,59 @@ export async function refundablePayment(
   };
 }
 
+const ORDER_SENDERS = statement<{ sender: string | null }, { orderId: string }>(
+  sql`select ${payments.senderAddress} as sender from ${payments}
+   where ${payments.orderId} = ${param('orderId')} and ${payments.status} = 'processed'`,
+);
+const DEPOSIT_SENDER = statement<{ sender: string | null }, { id: string }>(
+  sql`select ${chainTransfers.sender} from ${deposits} join ${chainTransfers}
+     on ${chainTransfers.network} = ${deposits.network} and ${chainTransfers.mode} = ${deposits.mode}
+    and ${chainTransfers.txHash} = ${deposits.inTxHash} and ${chainTransfers.outputIndex} = ${deposits.inOutputIndex}
+   where ${deposits.id} = ${param('id')}`,
+);
+
+/**
+ * The one address `payment` came from, where a refund may go back to it (lib/refunds/sender.ts):
+ * the sender of every counted payment of an order, or of an orphan deposit's transfer; null where
+ * there is none, or where a refund would need a destination tag the gateway cannot know.
+ */
+export async function paymentSenderAddress(
+  db: Queryable,
+  mode: Mode,
+  payment: RefundablePayment,
+): Promise<string | null> {
+  const network = networkFor(mode, payment.network);
+  if (!network || refundNeedsTag(network)) return null;
+  const rows =
+    payment.sourceKind === 'deposit'
+      ? await DEPOSIT_SENDER.run(db, { id: payment.sourceId })
+      : await ORDER_SENDERS.run(db, { orderId: payment.sourceId });
+  return refundSenderAddress(
+    network,
+    rows.map((row) => row.sender),
+  );
+}
+
+/**
+ * The address a refund to the payment's sender goes to, or why it cannot: a network whose refunds
+ * need a destination tag (an exchange's is unknown), or no single sending address.
+ */
+async function senderDestination(tx: Queryable, mode: Mode, payment: RefundablePayment): Promise<string> {
+  const network = networkFor(mode, payment.network);
+  if (network && refundNeedsTag(network)) {
+    throw new RefundDestinationRefused(
+      `A refund on ${network.displayName} needs the destination tag of the payer's address: send them the claim link instead.`,
+    );
+  }
+  const address = await paymentSenderAddress(tx, mode, payment);
+  if (!address) {
+    throw new RefundDestinationRefused(
+      'The payment did not come from one address a refund can go back to: send the payer the claim link instead.',
+    );
+  }
+  return address;
+}
+
 const HOLD_VALUES = insertValues([
   [refundBalances.sourceKind, param('sourceKind')],
   [refundBalances.sourceId, param('sourceId')],
@@ -202,6 +267,9 @@ const REFUND_VALUES = insertValues([
   [refunds.network, param('network')],
   [refunds.currency, param('currency')],
   [refunds.amount, param('amount')],
+  [refunds.state, param('state')],
+  [refunds.address, param('address')],
+  [refunds.addressConfirmedAt, param('addressConfirmedAt')],
   [refunds.priceAmount, param('priceAmount')],
   [refunds.priceCurrency, param('priceCurrency')],
   [refunds.priceRate, param('priceRate')],
@@ -229,6 +297,11 @@ export interface MakeRefund {
   createdBy: string;
   /** The network fee is taken from the refund when it is sent (a payer-started refund's rule). */
   feeFromRefund?: boolean;
+  /**
+   * `claim` (default): the payer names the address by claim link. `sender`: the refund goes back to
+   * the one address the payment came from, ready at once (docs/decisions/125).
+   */
+  to?: RefundDestination;
   now: Date;
 }
 
@@ -237,6 +310,12 @@ export interface MadeRefund {
   /** The claim link, for the merchant to share (the refund's `claim.delivery` says whether it was also mailed). */
   claimUrl: string;
 }
+
+/** A refund made, by claim link or to the payment's sender (which has no link: `claimUrl` null). */
+export type MadeRefundTo = MadeRefund | { refund: RefundResponse; claimUrl: null };
+
+/** A request that waits for the payer's claim (no `to`, or `to: 'claim'`). */
+type ByClaim = MakeRefund & { to?: 'claim' };
 
 /** Serialises a refund as `refunds/get` answers it. */
 export function serializeRefund(row: RefundRow): RefundResponse {
@@ -306,22 +385,30 @@ async function publishRefund(tx: Queryable, row: RefundRow, type: EventType): Pr
 /**
  * Makes a refund of `request.target` for `request.amount`, awaiting the payer's address through a
  * claim link, in one transaction: the amount held against the payment (refused above what is
- * left), the refund and its `refund.created` event.
+ * left), the refund and its `refund.created` event. With `to: 'sender'` the refund is ready at once
+ * to the address the payment came from (refused where there is none), with no link; its
+ * `refund.ready` event follows `refund.created`, as when a payer confirms.
  */
-export async function makeRefund(db: Database, scope: MerchantScope, request: MakeRefund): Promise<MadeRefund> {
+export async function makeRefund(db: Database, scope: MerchantScope, request: ByClaim): Promise<MadeRefund>;
+export async function makeRefund(db: Database, scope: MerchantScope, request: MakeRefund): Promise<MadeRefundTo>;
+export async function makeRefund(db: Database, scope: MerchantScope, request: MakeRefund): Promise<MadeRefundTo> {
   return db.transaction((tx) => writeRefund(tx, scope, request));
 }
 
 /** `makeRefund` inside the caller's transaction `tx` (the API's, which spends the request's nonce with it). */
-export async function writeRefund(tx: Queryable, scope: MerchantScope, request: MakeRefund): Promise<MadeRefund> {
+export async function writeRefund(tx: Queryable, scope: MerchantScope, request: ByClaim): Promise<MadeRefund>;
+export async function writeRefund(tx: Queryable, scope: MerchantScope, request: MakeRefund): Promise<MadeRefundTo>;
+export async function writeRefund(tx: Queryable, scope: MerchantScope, request: MakeRefund): Promise<MadeRefundTo> {
   if (request.amount <= 0n) throw new NotRefundable('A refund is of an amount above 0.', 'amount');
   const claimId = randomUUID();
+  // A refund to the sender has no link: its token (stored hashed, the column's rule) is never handed out.
   const token = claimToken(claimId);
   const payment = await refundablePayment(tx, scope, request.target);
+  const sender = request.to === 'sender' ? await senderDestination(tx, scope.mode, payment) : null;
   await holdAmount(tx, scope, payment, request.amount);
   const decimals = decimalsOf(payment.network, payment.currency);
   const approval = await approvalFor(tx, scope, { currency: payment.currency, decimals }, request.amount);
-  const delivery = await deliverClaim(tx, scope, claimId, payment.orderId, payment.payerEmail);
+  const delivery = sender ? 'sender' : await deliverClaim(tx, scope, claimId, payment.orderId, payment.payerEmail);
   const [made] = await INSERT.run(tx, {
     id: randomUUID(),
     ...scope,
@@ -333,12 +420,15 @@ export async function writeRefund(tx: Queryable, scope: MerchantScope, request: 
     network: payment.network,
     currency: payment.currency,
     amount: request.amount.toString(),
+    state: sender ? 'ready' : 'awaiting_address',
+    address: sender,
+    addressConfirmedAt: sender ? request.now : null,
     priceAmount: request.price?.amount ?? null,
     priceCurrency: request.price?.currency ?? null,
     priceRate: request.price?.rate ?? null,
     priceRateSource: request.price?.rateSource ?? null,
     claimTokenHash: claimTokenHash(token),
-    claimExpiresAt: new Date(request.now.getTime() + CLAIM_LIFETIME_MS),
+    claimExpiresAt: sender ? request.now : new Date(request.now.getTime() + CLAIM_LIFETIME_MS),
     claimDelivery: delivery,
     approval,
     feeFromRefund: request.feeFromRefund ?? false,
@@ -346,7 +436,8 @@ export async function writeRefund(tx: Queryable, scope: MerchantScope, request: 
     now: request.now,
   });
   await publishRefund(tx, made!, 'refund.created');
-  return { refund: serializeRefund(made!), claimUrl: claimUrl(token) };
+  if (sender) await publishRefund(tx, made!, 'refund.ready');
+  return { refund: serializeRefund(made!), claimUrl: sender ? null : claimUrl(token) };
 }
 
 const REFUND_COLUMNS = sql`*`;

@@ -12,6 +12,7 @@ import { formatUnits } from '@/lib/money';
 import { decimalsOf } from '@/lib/orders';
 import {
   listRefunds,
+  paymentSenderAddress,
   refundablePayment,
   refundPayWays,
   refundRates,
@@ -61,12 +62,13 @@ export default async function OrderPage({ params, searchParams }: Props) {
   const refundable = order.status !== 'pending' && order.received !== '0';
   // The form's three rates (an invoice's order) and the fee estimate, read only for who may refund.
   const db = await getDatabase();
-  const rates =
+  const payment =
     canRefund && refundable
-      ? await refundablePayment(db, scope, { kind: 'order', id: order.orderId })
-          .then((payment) => refundRates(db, session.mode, payment))
-          .catch(() => null)
+      ? await refundablePayment(db, scope, { kind: 'order', id: order.orderId }).catch(() => null)
       : null;
+  const rates = payment && (await refundRates(db, session.mode, payment).catch(() => null));
+  // The address the payment came from, offered as the refund's destination where there is one (decision 125).
+  const sender = payment && (await paymentSenderAddress(db, session.mode, payment));
   const estimate = canRefund && refundable ? await refundFeeEstimate(order.network, session.mode) : null;
   const fee = estimate && {
     amount: formatUnits(estimate.fee, decimalsOf(order.network, order.currency)),
@@ -203,6 +205,7 @@ export default async function OrderPage({ params, searchParams }: Props) {
         plans={refundPlans}
         planRefusal={planRefusal}
         rates={rates}
+        sender={sender}
         fee={fee}
         ways={ways}
         wallets={wallets}

@@ -13,7 +13,7 @@ import { redirect } from 'next/navigation';
 import { z } from 'zod';
 import { getDatabase, isDatabaseBusy, type Database } from '@/lib/db';
 import { isDomainError } from '@/lib/errors';
-import { completeRefundRequest } from '@/lib/protocol';
+import { completeRefundRequest, REFUND_DESTINATION_VALUES } from '@/lib/protocol';
 import {
   approveRefund,
   cancelRefund,
@@ -50,6 +50,8 @@ const makeForm = z.object({
   rate: z.enum(['invoice', 'current', 'custom']).default('invoice'),
   customRate: decimal.optional(),
   feeFromRefund: z.literal('on').optional(),
+  /** The claim link (default), or the address the payment came from (decision 125). */
+  to: z.enum(REFUND_DESTINATION_VALUES).default('claim'),
 });
 const refundForm = z.object({ orderId: z.uuid(), refundId: z.uuid() });
 
@@ -62,6 +64,7 @@ const REFUSALS: Partial<Record<string, string>> = {
   NotFound: 'unknown',
   CollectionRefused: 'plan',
   RefundTransactionRefused: 'transaction',
+  RefundDestinationRefused: 'sender',
   RefundNetworkUnavailable: 'node',
 };
 /** Refusals whose reason is lib's own sentence (what the chain showed, the plan that pays the refund), carried by cookie, never in the URL. */
@@ -105,12 +108,13 @@ export async function makeRefundAction(posted: FormData): Promise<void> {
       rate: field('rate'),
       customRate: field('customRate'),
       feeFromRefund: field('feeFromRefund'),
+      to: field('to'),
     });
   if (!parsed.success) {
     const orderId = z.uuid().safeParse(form.get('orderId'));
     redirect(orderId.success ? `/dashboard/orders/${orderId.data}?refund=invalid` : '/dashboard/orders');
   }
-  const { orderId, amount, priceIn, rate, customRate, feeFromRefund } = parsed.data;
+  const { orderId, amount, priceIn, rate, customRate, feeFromRefund, to } = parsed.data;
   const page = `/dashboard/orders/${orderId}`;
   const db = await getDatabase();
   const scope = { merchantId: session.merchantId, mode: session.mode };
@@ -125,6 +129,7 @@ export async function makeRefundAction(posted: FormData): Promise<void> {
       target,
       ...priced,
       feeFromRefund: feeFromRefund === 'on',
+      to,
       createdBy: `user:${session.userId}`,
       now: new Date(),
     });
@@ -136,8 +141,14 @@ export async function makeRefundAction(posted: FormData): Promise<void> {
     currency: made.refund.currency,
     price: made.refund.price,
     feeFromRefund: feeFromRefund === 'on',
+    to,
     mode: session.mode,
   });
+  // A refund to the payment's sender has no claim link to hand over.
+  if (made.claimUrl === null) {
+    revalidatePath(page);
+    redirect(`${page}?refund=made-to-sender`);
+  }
   await handOver(page, made);
   revalidatePath(page);
   redirect(`${page}?refund=made`);

@@ -33,6 +33,7 @@ import { CELL, DataTable } from '@/components/ui/table';
 
 const OUTCOMES: Record<string, { tone: 'info' | 'error' | 'success'; text: string }> = {
   made: { tone: 'success', text: 'Refund made: it waits for the payer to give an address.' },
+  'made-to-sender': { tone: 'success', text: 'Refund made to the address the payment came from: it is ready to send.' },
   canceled: { tone: 'success', text: 'Refund canceled: its amount can be refunded again.' },
   reopened: { tone: 'success', text: 'Claim reopened: the old link no longer works.' },
   approved: { tone: 'success', text: 'Refund approved: it may be sent.' },
@@ -44,6 +45,10 @@ const OUTCOMES: Record<string, { tone: 'info' | 'error' | 'success'; text: strin
   rate: { tone: 'error', text: "No current rate is available now: use the invoice's rate or your own." },
   refused: { tone: 'error', text: 'This order cannot be refunded that way (still pending, or too many decimals).' },
   exceeds: { tone: 'error', text: 'That is more than is left to refund of what this order received.' },
+  sender: {
+    tone: 'error',
+    text: 'This payment did not come from one address a refund can go back to: refund by claim link.',
+  },
   state: { tone: 'error', text: "The refund's state does not allow this:" },
   unknown: { tone: 'error', text: 'No such refund or order.' },
   busy: { tone: 'error', text: 'The gateway is busy: try again.' },
@@ -87,6 +92,7 @@ export function RefundsSection({
   plans,
   planRefusal,
   rates,
+  sender,
   fee,
   ways,
   wallets,
@@ -107,6 +113,8 @@ export function RefundsSection({
   planRefusal: string | undefined;
   /** An invoice's order: the invoice's currency and its rate, the current rate (null: none now). */
   rates: RefundRates | null;
+  /** The one address the order's payments came from, offered as the refund's destination (decision 125); null: none. */
+  sender: string | null;
   /** The network fee of one refund at the node's estimate, in the coin; null without one. */
   fee: { amount: string; feeRate: string } | null;
   /** How each refund may be paid now, by refund id (lib/refunds refundPayWays). */
@@ -147,6 +155,8 @@ export function RefundsSection({
                   <span className="block break-all" data-testid="claim-link">
                     claim link (shown once): <Mono>{claimUrls.get(r.id)}</Mono>
                   </span>
+                ) : r.claim.delivery === 'sender' ? (
+                  <span className={`block ${MUTED}`}>to the address the payment came from</span>
                 ) : r.state === 'awaiting_address' ? (
                   <span className={`block ${MUTED}`}>
                     {r.claim.delivery === 'mail'
@@ -317,6 +327,23 @@ export function RefundsSection({
             <input type="checkbox" name="feeFromRefund" className="mr-1" />
             Take the network fee from the refund (the payer receives the refund less the fee)
           </label>
+          {sender && (
+            <fieldset className="flex flex-col gap-2">
+              <legend className="text-sm font-medium">Refund to</legend>
+              <label className="text-sm">
+                <input type="radio" name="to" value="claim" defaultChecked className="mr-1" />
+                The address the payer gives by claim link
+              </label>
+              <label className="text-sm break-all">
+                <input type="radio" name="to" value="sender" className="mr-1" />
+                Refund to the address it came from (<Mono>{sender}</Mono>)
+              </label>
+              <p className={`text-sm ${MUTED}`}>
+                Exchange deposit addresses often cannot receive refunds: if the payer paid from an exchange, send them
+                the claim link instead.
+              </p>
+            </fieldset>
+          )}
           <div>
             <Button type="submit" variant="primary">
               Refund
