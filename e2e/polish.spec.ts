@@ -129,8 +129,14 @@ test("Found 4 and 6: an expired store order offers Order again, shows the late p
   await page.goto(`/dashboard/orders?q=${orderId}`);
   const row = page.locator(`[data-testid="order-row"][data-order-id="${orderId}"]`);
   await expect(row.getByRole('link', { name: storeOrderId, exact: true })).toBeVisible();
-  // The late payment waits for the merchant: the badge leads to the decision.
-  await expect(row.getByTestId('needs-decision')).toHaveAttribute('href', `/dashboard/orders/${orderId}#mispayment`);
+  // The late payment waits for the merchant once confirmed (the store showed it when seen): the badge
+  // leads to the decision.
+  await expect(async () => {
+    await page.reload();
+    await expect(row.getByTestId('needs-decision')).toHaveAttribute('href', `/dashboard/orders/${orderId}#mispayment`, {
+      timeout: 1_000,
+    });
+  }).toPass({ timeout: 60_000 });
   await expect(row).toContainText('$12.00');
   await expect(row).toContainText('expired');
   await expect(row).toContainText('paid late');
