@@ -5,19 +5,18 @@
  * answers it; the dashboard's Funds page shows the same lines.
  */
 import { z } from 'zod';
-
-const decimal = z.string().regex(/^\d+(\.\d+)?$/, 'must be a decimal string');
+import { decimalString } from './decimal';
 
 export const fundsHeldSchema = z.object({
   network: z.string(),
   currency: z.string(),
   /** In the coin, a decimal string: outputs in a block and not spent by a scanned block. */
-  total: decimal,
+  total: decimalString,
   /** How many deposit addresses hold it, and in how many outputs. */
   addresses: z.number().int().nonnegative(),
   outputs: z.number().int().nonnegative(),
   /** The fee to collect every output in one transaction at `feeRate`, in the coin; null without a fee estimate (test mode, no node). */
-  estimatedCost: decimal.nullable(),
+  estimatedCost: decimalString.nullable(),
   /** Base units per virtual byte, the node's estimate for six blocks; null without one. */
   feeRate: z.string().regex(/^\d+$/).nullable(),
   /**
@@ -27,7 +26,7 @@ export const fundsHeldSchema = z.object({
    * a bound); on rollups the L1 data fee comes on top (docs/collections.md). Null elsewhere, in test
    * mode, or when the node gave no fee (docs/decisions/093).
    */
-  costPerAddress: z.object({ amount: decimal, currency: z.string() }).nullable(),
+  costPerAddress: z.object({ amount: decimalString, currency: z.string() }).nullable(),
   /** Where collections of this network go; null until the merchant sets one. */
   treasury: z.string().nullable(),
 });
@@ -49,9 +48,9 @@ export const gasLeftSchema = z.object({
   /** Whether the node answered for their balances and fees; false: the three figures below are null. */
   read: z.boolean(),
   /** What the node says those addresses hold now, in the coin. */
-  left: decimal.nullable(),
+  left: decimalString.nullable(),
   /** What sending one address's coin back costs at most (its own 21,000-gas transfer at the fee cap a plan would carry now). */
-  costPerAddress: z.object({ amount: decimal, currency: z.string() }).nullable(),
+  costPerAddress: z.object({ amount: decimalString, currency: z.string() }).nullable(),
   /** Of `addresses`, those holding more than that cost: the next token plan of the network sends theirs back. */
   worthReturning: z.number().int().nonnegative().nullable(),
 });
@@ -69,9 +68,9 @@ export const fundsDifferenceSchema = z.object({
   vout: z.number().int().nonnegative().nullable(),
   address: z.string(),
   /** What the watcher recorded, in the coin: the output, or the address's deposits not collected. */
-  recorded: decimal,
+  recorded: decimalString,
   /** What the node holds there now, in the coin; null: spent (in a block) or unknown to the node. */
-  atNode: decimal.nullable(),
+  atNode: decimalString.nullable(),
 });
 
 /** `funds/check`'s line: the network's recorded outputs (EVM, Tron: its addresses' balances) asked of its node. */

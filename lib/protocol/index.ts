@@ -8,6 +8,7 @@ export * from './endpoints';
 export * from './errors';
 export * from './events';
 export * from './funds';
+export * from './decimal';
 export * from './ids';
 export * from './operations';
 export * from './plans';

@@ -14,6 +14,7 @@
  * Refund plans have no events of their own: their refund's (`refund.sent`, `refund.failed`...) say it.
  */
 import { z } from 'zod';
+import { decimalString } from './decimal';
 import { MODE_VALUES } from './status';
 
 export const PLAN_STATUS_VALUES = ['prepared', 'broadcast', 'confirmed', 'failed', 'stale'] as const;
@@ -33,14 +34,12 @@ export type PlanKind = (typeof PLAN_KIND_VALUES)[number];
 export const PLAN_FORMAT_VALUES = ['psbt', 'raw', 'evm', 'tron', 'solana', 'xrpl'] as const;
 export type PlanFormat = (typeof PLAN_FORMAT_VALUES)[number];
 
-const decimal = z.string().regex(/^\d+(\.\d+)?$/, 'must be a decimal string');
-
 export const planInputSchema = z.object({
   txid: z.string().regex(/^[0-9a-f]{64}$/),
   vout: z.number().int().nonnegative(),
   address: z.string(),
   /** In the coin, a decimal string. */
-  amount: decimal,
+  amount: decimalString,
   /** The full derivation path from the master key, `m/84'/2'/0'/0/7`. */
   path: z.string().regex(/^m(\/\d+'?)+$/),
 });
@@ -59,11 +58,11 @@ const planFields = {
   /** The master fingerprint of the key the inputs come from, eight hex digits. */
   masterFingerprint: z.string().regex(/^[0-9a-f]{8}$/),
   inputs: z.array(planInputSchema).min(1),
-  total: decimal,
-  fee: decimal,
+  total: decimalString,
+  fee: decimalString,
   /** Base units per virtual byte. */
   feeRate: z.string().regex(/^\d+$/),
-  sent: decimal,
+  sent: decimalString,
   /** base64 */
   psbt: z.string(),
   /** The collecting transaction once seen, and why a plan failed. */
@@ -113,9 +112,9 @@ export const planRefundSchema = z.object({
   invoiceId: z.uuid().nullable(),
   depositId: z.uuid().nullable(),
   /** The refund, in the coin. */
-  amount: decimal,
+  amount: decimalString,
   /** What the output to the payer pays: `amount`, less the network fee when the fee is taken from the refund. */
-  pays: decimal,
+  pays: decimalString,
   feeFromRefund: z.boolean(),
   /** The address as the payer confirmed it, and when. */
   destination: z.string(),
@@ -284,9 +283,9 @@ export const planSummarySchema = z.object({
   status: z.enum(PLAN_STATUS_VALUES),
   /** How many deposit outputs it spends. */
   inputs: z.number().int().nonnegative(),
-  total: decimal,
-  fee: decimal,
-  sent: decimal,
+  total: decimalString,
+  fee: decimalString,
+  sent: decimalString,
   treasury: z.string(),
   /** The refund a refund plan pays; null for a collection. */
   refundId: z.uuid().nullable(),

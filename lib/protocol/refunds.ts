@@ -4,6 +4,7 @@
  * changes because of one. `refunds/get` answers this object; the `refund.*` events carry it.
  */
 import { z } from 'zod';
+import { decimalString } from './decimal';
 
 /**
  * A refund's state (lib/refunds/lifecycle.ts moves it):
@@ -46,7 +47,6 @@ export type RefundRateSource = (typeof REFUND_RATE_SOURCE_VALUES)[number];
 export const REFUND_APPROVAL_VALUES = ['none', 'required', 'approved'] as const;
 export type RefundApproval = (typeof REFUND_APPROVAL_VALUES)[number];
 
-const decimal = z.string().regex(/^\d+(\.\d+)?$/, 'must be a decimal string');
 const timestamp = z.iso.datetime({ offset: true });
 
 /** A refund as `refunds/get` answers it and as its `refund.*` events carry it. */
@@ -60,13 +60,13 @@ export const refundResponse = z.object({
   network: z.string(),
   currency: z.string(),
   /** In the coin, canonical decimal string. */
-  amount: decimal,
+  amount: decimalString,
   /** For a refund priced in fiat: the price, its currency, and the rate (price of one coin) that made `amount`, rounded down. */
   price: z
     .object({
-      amount: decimal,
+      amount: decimalString,
       currency: z.string(),
-      rate: decimal,
+      rate: decimalString,
       rateSource: z.enum(REFUND_RATE_SOURCE_VALUES),
     })
     .nullable(),

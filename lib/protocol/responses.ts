@@ -10,6 +10,7 @@
  * branches: order status, amounts as decimal strings, timestamps.
  */
 import { z } from 'zod';
+import { decimalString } from './decimal';
 import {
   ADDRESS_TRANSACTION_STATUS_VALUES,
   INVOICE_STATUS_VALUES,
@@ -24,8 +25,6 @@ import {
   SUBSCRIPTION_STATUS_VALUES,
 } from './subscription-values';
 
-/** An amount in the currency's units, as a decimal string (never a number). */
-const decimal = z.string().regex(/^\d+(\.\d+)?$/, 'must be a decimal string');
 /** ISO 8601 UTC with milliseconds. */
 const timestamp = z.iso.datetime({ offset: true });
 const nullableText = z.string().nullable();
@@ -35,8 +34,8 @@ const count = z.number().int().nonnegative();
 export const orderResponse = z.object({
   status: z.enum(ORDER_STATUS_VALUES),
   link: z.url(),
-  amount: decimal,
-  paymentTolerancePercent: decimal,
+  amount: decimalString,
+  paymentTolerancePercent: decimalString,
   currency: z.string(),
   network: z.string(),
   address: z.string(),
@@ -59,7 +58,7 @@ export type Order = z.infer<typeof orderResponse>;
 export const orderTransaction = z.object({
   id: z.string(),
   tx: z.string(),
-  amount: decimal,
+  amount: decimalString,
   currency: z.string(),
   network: z.string(),
   status: z.string(),
@@ -73,7 +72,7 @@ export type OrderTransaction = z.infer<typeof orderTransaction>;
  * since, and the request's other fields.
  */
 export const orderDetailsResponse = orderResponse.extend({
-  received: decimal,
+  received: decimalString,
   message: nullableText,
   // This gateway's additions to the seed's object.
   checkRisks: z.boolean().optional(),
@@ -102,7 +101,7 @@ export const depositResponse = z.object({
   message: nullableText,
   currency: z.string(),
   network: z.string(),
-  amount: decimal,
+  amount: decimalString,
   canWithdrawal: z.boolean(),
   inTransaction: z.object({
     addressType: z.string(),
@@ -115,17 +114,17 @@ export const depositResponse = z.object({
      */
     tag: nullableText,
     txId: z.string(),
-    amount: decimal,
+    amount: decimalString,
     status: z.string(),
   }),
   outTransactions: z
     .object({
       address: nullableText,
       txId: z.string(),
-      amount: decimal,
+      amount: decimalString,
       status: nullableText,
-      feeAmount: decimal,
-      feeAmountUSD: decimal.nullable(),
+      feeAmount: decimalString,
+      feeAmountUSD: decimalString.nullable(),
       withdrawalId: nullableText,
       createdAt: timestamp.nullable(),
     })
@@ -148,10 +147,10 @@ const paymentOperation = z.object({
     status: z.string(),
     address: z.string(),
     tag: nullableText,
-    amount: decimal,
+    amount: decimalString,
     feeCurrency: z.string(),
     feeSource: z.string(),
-    feeAmount: decimal,
+    feeAmount: decimalString,
     createdAt: timestamp,
   }),
 });
@@ -176,7 +175,7 @@ export const availableCurrenciesResponse = z.array(
     currency: z.string(),
     name: z.string(),
     /** The price of one coin in US dollars from the rate service; null when no fresh price exists. */
-    priceUSD: decimal.nullable().optional(),
+    priceUSD: decimalString.nullable().optional(),
     networks: z.array(
       z.object({
         network: z.string(),
@@ -201,7 +200,7 @@ export const advancedBalancesResponse = z.array(
   z.object({
     advancedBalanceId: z.string(),
     currency: z.string(),
-    balance: decimal,
+    balance: decimalString,
     availableCurrenciesForDeposit: z.array(z.string()),
   }),
 );
@@ -222,7 +221,7 @@ export type TestSignatureResult = z.infer<typeof testSignatureResponse>;
 /** The coins and networks an invoice offers, each network with the amount its payer would send. */
 export const invoiceCurrency = z.object({
   currency: z.string(),
-  networks: z.array(z.object({ name: z.string(), amount: decimal })),
+  networks: z.array(z.object({ name: z.string(), amount: decimalString })),
 });
 export type InvoiceCurrency = z.infer<typeof invoiceCurrency>;
 
@@ -242,17 +241,17 @@ export const invoiceResponse = z.object({
   invoiceLink: z.url(),
   description: nullableText,
   currency: z.string(),
-  amount: decimal,
+  amount: decimalString,
   receivedNetwork: nullableText,
   receivedCurrency: nullableText,
-  receivedAmount: decimal.nullable(),
-  receivedAmountInInvoiceCurrency: decimal.nullable(),
+  receivedAmount: decimalString.nullable(),
+  receivedAmountInInvoiceCurrency: decimalString.nullable(),
   /** The price of one `receivedCurrency` in `currency`, locked when the coin was chosen. */
-  rate: decimal.nullable(),
+  rate: decimalString.nullable(),
   includeFee: z.boolean(),
   additionalFees: z.array(z.string()).nullable(),
-  insurancePercent: decimal.nullable(),
-  slippagePercent: decimal.nullable(),
+  insurancePercent: decimalString.nullable(),
+  slippagePercent: decimalString.nullable(),
   webhookURL: nullableText,
   returnUrl: nullableText,
   expiresAt: timestamp,
@@ -266,7 +265,7 @@ export const invoiceListResponse = z.object({ total: count, invoices: z.array(in
 export type InvoiceList = z.infer<typeof invoiceListResponse>;
 
 /** `price-rate`: the price of one `from` in `to`, a decimal string. */
-export const priceRateResponse = decimal;
+export const priceRateResponse = decimalString;
 
 /**
  * The body of an invoice's webhook: the invoice as `get-invoice` answers it (`id` is the invoice's),
@@ -373,7 +372,7 @@ export const addressResponse = z.object({
   alias: nullableText,
   currency: nullableText,
   network: z.string(),
-  balance: decimal,
+  balance: decimalString,
   address: z.string(),
   tag: nullableText,
   meta: z.unknown(),
@@ -391,11 +390,11 @@ export const addressTransaction = z.object({
   /** The sender, when known; a watch-only gateway sees it only for a withdrawal. */
   addressFrom: nullableText,
   addressTo: nullableText,
-  amount: decimal,
+  amount: decimalString,
   tx: z.string(),
   feeCurrency: nullableText,
-  feeAmount: decimal.nullable(),
-  feeAmountUSD: decimal.nullable(),
+  feeAmount: decimalString.nullable(),
+  feeAmountUSD: decimalString.nullable(),
   withdrawalId: nullableText,
   orphanDepositId: nullableText,
   createdAt: timestamp,
@@ -413,7 +412,7 @@ export const personalAddressResponse = z.object({
   network: z.string(),
   address: z.string(),
   tag: nullableText,
-  balance: decimal,
+  balance: decimalString,
   isActive: z.boolean(),
 });
 export type PersonalAddress = z.infer<typeof personalAddressResponse>;
@@ -450,9 +449,9 @@ export const paymentLinkResponse = z.object({
   description: nullableText,
   image: nullableText,
   currency: z.string(),
-  amount: decimal.nullable(),
-  minAmount: decimal.nullable(),
-  maxAmount: decimal.nullable(),
+  amount: decimalString.nullable(),
+  minAmount: decimalString.nullable(),
+  maxAmount: decimalString.nullable(),
   maxQuantity: z.number().int().nullable(),
   currencies: z.array(z.object({ currency: z.string(), networks: z.array(z.string()).optional() })).nullable(),
   expiresAt: timestamp.nullable(),
@@ -462,7 +461,7 @@ export const paymentLinkResponse = z.object({
   views: count,
   invoices: count,
   paid: count,
-  paidTotal: decimal,
+  paidTotal: decimalString,
   createdAt: timestamp,
 });
 export type PaymentLink = z.infer<typeof paymentLinkResponse>;
@@ -473,7 +472,7 @@ export const subscriptionPlanResponse = z.object({
   id: z.string(),
   name: z.string(),
   currency: z.string(),
-  amount: decimal,
+  amount: decimalString,
   interval: z.enum(SUBSCRIPTION_INTERVAL_VALUES),
   intervalCount: z.number().int(),
   trialDays: count,

@@ -31,6 +31,7 @@ import {
   type PlanRefund,
   type RawCollectionPlan,
   type RawRefundPlan,
+  decimalString,
 } from '../../lib/protocol';
 import {
   checkRefund,
@@ -52,14 +53,11 @@ export const signerConfigSchema = z.object({
   /** The only address, besides the seed's own, that the signer lets a plan pay. */
   treasury: z.string().min(1),
   /** The largest fee it signs, in the coin (a decimal string). */
-  maxFee: z.string().regex(/^\d+(\.\d+)?$/),
+  maxFee: decimalString,
   /** The merchant's own node, asked whether each input is still unspent (a stale plan is refused). */
   node: z.object({ url: z.url(), user: z.string().optional(), password: z.string().optional() }).optional(),
   /** The most it signs in refunds within 24 hours, in the coin; without it, it signs no refund (docs/decisions/081). */
-  refundDailyCap: z
-    .string()
-    .regex(/^\d+(\.\d+)?$/)
-    .optional(),
+  refundDailyCap: decimalString.optional(),
   /** Its ledger of the refunds it signed; `signer-ledger.json` beside the configuration when absent. */
   ledger: z.string().min(1).optional(),
 });

@@ -20,7 +20,7 @@ import { findNetwork } from '../../lib/catalog';
 import { SignerRefusal } from '../../lib/chains/utxo/transactions';
 import { signXrplRefund, xrplAccountOfSeed, xrplRefundRefusals } from '../../lib/chains/xrpl/transactions';
 import { formatUnits, parseUnits } from '../../lib/money';
-import { xrplRefundPlanSchema, type XrplRefundPlan } from '../../lib/protocol';
+import { decimalString, xrplRefundPlanSchema, type XrplRefundPlan } from '../../lib/protocol';
 import { ledgerRefusals, refundPlanOf, refundSubject, type LedgerEntry, type RefundLedger } from './refunds';
 import type { SignOutcome } from './sign-plan';
 
@@ -39,7 +39,7 @@ export const xrplSignerConfigSchema = z.object({
   account: classicAddress,
   maxFee: z.string().regex(/^\d+(\.\d{1,6})?$/, 'must be XRP, at most 6 decimals'),
   node: z.object({ url: z.url() }).optional(),
-  refundDailyCaps: z.record(z.string(), z.string().regex(/^\d+(\.\d+)?$/)).default({}),
+  refundDailyCaps: z.record(z.string(), decimalString).default({}),
   ledger: z.string().optional(),
 });
 export type XrplSignerConfig = z.infer<typeof xrplSignerConfigSchema>;

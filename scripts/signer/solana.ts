@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { findCurrency, findNetwork } from '../../lib/catalog';
 import { SignerRefusal } from '../../lib/chains/utxo/transactions';
 import { formatUnits, parseUnits } from '../../lib/money';
-import { SOLANA_PLAN_SIGNING_MARGIN_MS, type SolanaRefundPlan } from '../../lib/protocol';
+import { SOLANA_PLAN_SIGNING_MARGIN_MS, decimalString, type SolanaRefundPlan } from '../../lib/protocol';
 import { refundSubject, type RefundLedger } from './refunds';
 import {
   checkSolanaRefund,
@@ -21,8 +21,6 @@ import {
   type CheckedSolanaRefund,
   type Lifetime,
 } from './sign-solana';
-
-const decimal = z.string().regex(/^\d+(\.\d+)?$/, 'must be a decimal string');
 
 /** The signer's configuration for Solana refunds: its own node, where the key comes from, its caps. */
 export const solanaSignerConfigSchema = z.object({
@@ -34,7 +32,7 @@ export const solanaSignerConfigSchema = z.object({
   /** Instead of the seed: a keypair file as `solana-keygen` writes it (a JSON array of 64 bytes). */
   keypairFile: z.string().min(1).optional(),
   /** The most each currency's refunds add up to within 24 hours, in the currency; a currency without one is never refunded. */
-  refundDailyCaps: z.record(z.string(), decimal).default({}),
+  refundDailyCaps: z.record(z.string(), decimalString).default({}),
   /** Its ledger of the refunds it signed; `signer-ledger.json` beside the configuration when absent. */
   ledger: z.string().min(1).optional(),
 });

@@ -10,16 +10,12 @@ import { requireAction } from '@/app/dashboard/session';
 import { getDatabase } from '@/lib/db';
 import { isDomainError } from '@/lib/errors';
 import { startSale } from '@/lib/links';
-import { MODE_VALUES } from '@/lib/protocol';
+import { MODE_VALUES, decimalString } from '@/lib/protocol';
 import { setSessionMode } from '@/lib/users';
 import { postedForm } from '@/lib/security';
 
 const SALE_FORM = z.object({
-  amount: z
-    .string()
-    .trim()
-    .max(40)
-    .regex(/^\d+(\.\d+)?$/),
+  amount: z.string().trim().max(40).pipe(decimalString),
   tip: z
     .string()
     .regex(/^\d{1,2}$/)

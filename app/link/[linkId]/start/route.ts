@@ -11,6 +11,7 @@ import { getDatabase, isDatabaseBusy } from '@/lib/db';
 import { isDomainError, isDomainErrorOf } from '@/lib/errors';
 import { startLinkInvoice } from '@/lib/links';
 import { isLanguage } from '@/lib/pay/i18n';
+import { decimalString } from '@/lib/protocol';
 import type { LinkPageError } from '@/lib/pay/link-messages';
 import { clientOfRequest } from '@/lib/security';
 
@@ -20,11 +21,7 @@ const form = z.object({
     .regex(/^\d{1,4}$/)
     .transform(Number)
     .optional(),
-  amount: z
-    .string()
-    .max(100)
-    .regex(/^\d+(\.\d+)?$/)
-    .optional(),
+  amount: decimalString.max(100).optional(),
 });
 
 /** The page's words for each refusal; anything else is not the payer's doing and stays an error. */
