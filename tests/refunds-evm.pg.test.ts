@@ -107,6 +107,8 @@ describe.skipIf(evmNodeMissing)('an EVM refund sent by a plan the signer signs (
     });
     let ledger: RefundLedger = { refunds: [] };
     const steps: string[] = [];
+    /** What the signer showed the merchant last. */
+    let shown = '';
     /** The gateway as the signer reaches it, in this process; `rewrite` plays attacker on the plan it answers. */
     const client = (rewrite?: (plan: { transaction: { to: string } }) => void): GatewayClient => ({
       baseUrl: 'http://gateway.test',
@@ -135,7 +137,10 @@ describe.skipIf(evmNodeMissing)('an EVM refund sent by a plan the signer signs (
         signEvmRefundPlan(evmRefundPlanOf(JSON.parse(planText))!, config, root, {
           ledger,
           readPayment: nodePaymentReader(node.url, CHAIN_ID),
-          confirm: async () => true,
+          confirm: async (summary) => {
+            shown = summary;
+            return true;
+          },
         });
       return submitSigned(gateway, asked, planText, sign, io);
     }
@@ -272,6 +277,25 @@ describe.skipIf(evmNodeMissing)('an EVM refund sent by a plan the signer signs (
       message: expect.stringContaining('does not cover its network fee of'),
     });
     expect(await db.query('select id from collection_plans where refund_id = $1', [eaten])).toEqual([]);
+
+    // To the address the payment came from (decisions 125, 126): the plan says the merchant chose it, the
+    // signer finds it the sender of the payment on its own node and says so; sent and confirmed as any other.
+    const toSender = await makeRefund(db, scope(), {
+      target: { kind: 'order', id: eth.id },
+      amount: parseEther('0.05'),
+      to: 'sender',
+      createdBy: 'user:test',
+      now: new Date(),
+    });
+    const senderPlan = evmRefundPlanSchema.parse(
+      (await callInProcess('refund-plans/prepare', { refundId: toSender.refund.id }, planner)).body.response,
+    );
+    expect(senderPlan.refund).toMatchObject({ destination: getAddress(funder), delivery: 'sender' });
+    const senderSigned = await signFromApi(toSender.refund.id, client());
+    expect(shown).toContain(`to ${getAddress(funder)}, the address the payment came from, chosen by the merchant at`);
+    await node.mine(CONFIRMATIONS + 1);
+    await watchLive(db, adapter);
+    expect(await refundOf(toSender.refund.id)).toEqual({ state: 'confirmed', txid: senderSigned.signed.txid });
 
     // A refund is a new object: the orders' status never moved.
     expect((await orderRow(db, eth.id)).status).toBe('processed');

@@ -26,7 +26,7 @@ import {
 } from '../chains/utxo/transactions';
 import { addresses, chainTransfers, columnsOf, param, sql, statement, type Database, type RowOf } from '../db';
 import { formatUnits } from '../money';
-import type { AnyRefundPlan, Mode, PlanRefund, RawRefundPlan, RefundPlan } from '../protocol';
+import type { AnyRefundPlan, ClaimDelivery, Mode, PlanRefund, RawRefundPlan, RefundPlan } from '../protocol';
 import {
   COLLECTABLE,
   INSERT_INPUTS,
@@ -64,6 +64,8 @@ export interface RefundToPay {
   /** The destination tag the payer confirmed with its account (XRP Ledger); null or absent elsewhere. */
   tag?: string | null;
   addressConfirmedAt: Date;
+  /** Who confirmed `destination`: the payer by its claim link, or the merchant choosing the payment's sender (`sender`). */
+  delivery: ClaimDelivery;
   /** The refunded payment: an order's counted transfers, or an orphan deposit's one. */
   payment: { orderId: string } | { txHash: string; outputIndex: number };
   /** The network fee is taken from the refund (the payer gets less) instead of from the change. */
@@ -227,6 +229,7 @@ async function prepareUtxoRefundPlan(
     feeFromRefund: request.feeFromRefund,
     destination: request.destination,
     addressConfirmedAt: request.addressConfirmedAt.toISOString(),
+    delivery: request.delivery,
     payment: {
       outputs: proof.map((p) => ({
         txid: p.tx_hash,

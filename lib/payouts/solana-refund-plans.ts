@@ -151,6 +151,7 @@ export async function prepareSolanaRefundPlan(
     feeFromRefund: fee > 0n,
     destination: request.destination,
     addressConfirmedAt: request.addressConfirmedAt.toISOString(),
+    delivery: request.delivery,
     payment: { signatures },
   };
   const id = randomUUID();

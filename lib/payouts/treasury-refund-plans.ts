@@ -92,6 +92,7 @@ export function treasuryPlanRefund(
     feeFromRefund: taken.fee > 0n,
     destination: request.destination,
     addressConfirmedAt: request.addressConfirmedAt.toISOString(),
+    delivery: request.delivery,
     payment: {
       transfers: [...new Map(proof.map((p) => [`${p.tx_hash}:${p.address}`, p])).values()].map((p) => ({
         txHash: p.tx_hash.toLowerCase(),

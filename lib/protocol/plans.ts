@@ -15,6 +15,7 @@
  */
 import { z } from 'zod';
 import { decimalString } from './decimal';
+import { CLAIM_DELIVERY_VALUES } from './refunds';
 import { MODE_VALUES } from './status';
 
 export const PLAN_STATUS_VALUES = ['prepared', 'broadcast', 'confirmed', 'failed', 'stale'] as const;
@@ -116,9 +117,15 @@ export const planRefundSchema = z.object({
   /** What the output to the payer pays: `amount`, less the network fee when the fee is taken from the refund. */
   pays: decimalString,
   feeFromRefund: z.boolean(),
-  /** The address as the payer confirmed it, and when. */
+  /**
+   * The address, and when it was confirmed: by the payer through the claim link, or by the merchant
+   * choosing the address the payment came from (`delivery` `sender`, docs/decisions/125 and 126,
+   * which the signer checks on its own node).
+   */
   destination: z.string(),
   addressConfirmedAt: z.string(),
+  /** The refund's `claim.delivery`; absent from plans prepared before it was stated, all of them the payer's claims. */
+  delivery: z.enum(CLAIM_DELIVERY_VALUES).optional(),
   payment: z.object({
     outputs: z.array(z.object({ txid, vout: z.number().int().nonnegative(), path: planInputSchema.shape.path })).min(1),
     transactions: z.array(z.object({ txid, blockHash: txid, hex: z.string().regex(/^([0-9a-f]{2})+$/) })).min(1),

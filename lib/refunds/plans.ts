@@ -57,6 +57,7 @@ export async function planRefund(
       destination: refund.address!,
       tag: refund.tag,
       addressConfirmedAt: refund.address_confirmed_at!,
+      delivery: refund.claim_delivery,
       payment:
         refund.order_id && refund.source_kind === 'order'
           ? { orderId: refund.order_id }

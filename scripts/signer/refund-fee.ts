@@ -28,3 +28,10 @@ export function feeFromRefundRefusals(
     ];
   return [];
 }
+
+/** The summary's note on a refund that pays less than its amount: the payer bears the fee (`units` writes an amount). */
+export function feeNote(checked: { amount: bigint; pays: bigint }, units: (value: bigint) => string): string {
+  return checked.pays < checked.amount
+    ? ` (the refund of ${units(checked.amount)} less its fee, which the payer bears)`
+    : '';
+}

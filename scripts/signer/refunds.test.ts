@@ -163,6 +163,13 @@ describe("the signer's refunds", () => {
     });
   });
 
+  it('refuses a plan that calls its destination the address the payment came from (decision 126)', async () => {
+    const plan = refundPlan({}, { delivery: 'sender' });
+    expect(await reasonsOf(signPlan(JSON.stringify(plan), config, testRoot, yes))).toMatch(
+      'on litecoin a refund is paid only to the address the payer confirmed by its claim link',
+    );
+  });
+
   it('signs a refund id once', async () => {
     const ledger = { refunds: [entry({ refundId: REFUND_ID })] };
     expect(await reasonsOf(signPlan(JSON.stringify(refundPlan()), config, testRoot, { ...yes, ledger }))).toMatch(

@@ -10,7 +10,8 @@
  *   signed once; the refunds of outputs of this payment together never exceed what it received;
  *   the last 24 hours' refunds stay under the daily cap of its configuration;
  * - the output pays exactly the refund (less the fee when the plan says the fee is taken from it)
- *   to the address the plan shows as the payer's, and the merchant confirms what is shown.
+ *   to the address the plan shows as the payer's, and the merchant confirms what is shown; a plan
+ *   that calls it the address the payment came from is refused (./sender-refund.ts, decision 126).
  * Pure: the caller reads and writes the ledger and asks the node.
  */
 import { HDKey } from '@scure/bip32';
@@ -29,6 +30,7 @@ import {
 } from '../../lib/chains/utxo/transactions';
 import { formatUnits, parseUnits } from '../../lib/money';
 import type { PlanRefund } from '../../lib/protocol';
+import { claimOnlyRefusals, refundDestinationLine } from './sender-refund';
 
 /** What the refund checks read of a plan, PSBT or raw (docs/decisions/121): its refund and currency. */
 export type PlanOfRefund = { refund: PlanRefund; currency: string };
@@ -72,7 +74,8 @@ export function checkRefund(
   now: Date,
 ): CheckedRefund {
   const { refund } = plan;
-  const reasons: string[] = [];
+  // Its inputs are of many addresses and change: a Bitcoin-family payment has no one sender.
+  const reasons: string[] = claimOnlyRefusals(refund, policy.coin);
   const amount = parseUnits(refund.amount, DECIMALS);
   const pays = parseUnits(refund.pays, DECIMALS);
   if (!amount.ok || !pays.ok || amount.value <= 0n) throw new SignerRefusal([`the refund's amount is not an amount`]);
@@ -227,7 +230,7 @@ export function describeRefund(plan: PlanOfRefund, checked: CheckedRefund): stri
   const of = refundSubject(refund);
   return [
     `REFUND ${refund.refundId} of ${of}`,
-    `  pays ${refund.pays} ${plan.currency} to ${refund.destination}, the address the payer confirmed at ${refund.addressConfirmedAt}`,
+    refundDestinationLine(refund, `${refund.pays} ${plan.currency}`),
     `  the refund is ${coin(checked.amount)}${refund.feeFromRefund ? ', the network fee taken from it' : ''}`,
     `  its payment paid your seed ${coin(checked.received)} (${checked.outpoints.join(', ')}); ${coin(checked.left)} of it was not refunded yet`,
     `  Check the order in your shop before you confirm: only you can tell that this payer asked for this refund.`,

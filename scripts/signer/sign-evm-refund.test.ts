@@ -50,9 +50,16 @@ const config = evmSignerConfigSchema.parse({
 
 /**
  * An honest plan: `amount` base units of ETH (or of USDT with `token`) to the payer, from the
- * treasury; with `fee`, the fee taken from the refund (the transaction pays the amount less it).
+ * treasury; with `fee`, the fee taken from the refund (the transaction pays the amount less it);
+ * `claim` names another destination or how it was claimed.
  */
-function plan(amount: bigint, token = false, fee?: bigint): EvmRefundPlan {
+function plan(
+  amount: bigint,
+  token = false,
+  fee?: bigint,
+  claim: { destination?: string; delivery?: EvmRefundPlan['refund']['delivery'] } = {},
+): EvmRefundPlan {
+  const destination = claim.destination ?? PAYER;
   const decimals = token ? 6 : 18;
   const units = (v: bigint) => formatUnits(v, decimals);
   const pays = amount - (fee ?? 0n);
@@ -68,7 +75,7 @@ function plan(amount: bigint, token = false, fee?: bigint): EvmRefundPlan {
     status: 'prepared',
     treasury: TREASURY,
     transaction: evmRefundTransaction(
-      { chainId: CHAIN, treasury: TREASURY, destination: PAYER, token: token ? TOKEN : null, amount: pays },
+      { chainId: CHAIN, treasury: TREASURY, destination, token: token ? TOKEN : null, amount: pays },
       7,
       { maxFeePerGas: 2_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n },
       token ? 60_000n : 21_000n,
@@ -81,8 +88,9 @@ function plan(amount: bigint, token = false, fee?: bigint): EvmRefundPlan {
       amount: units(amount),
       pays: units(pays),
       feeFromRefund: fee !== undefined,
-      destination: PAYER,
+      destination,
       addressConfirmedAt: '2026-11-28T00:00:00.000Z',
+      ...(claim.delivery && { delivery: claim.delivery }),
       payment: { transfers: [{ txHash: PAYMENT_TX, address: DEPOSIT, path: DEPOSIT_PATH }] },
     },
     txid: null,
@@ -92,14 +100,20 @@ function plan(amount: bigint, token = false, fee?: bigint): EvmRefundPlan {
 }
 
 const TRANSFER = parseAbi(['event Transfer(address indexed from, address indexed to, uint256 value)']);
-/** What the signer's node answers of the payment: `paid` to the deposit address in ETH, or in USDT with `token`. */
-function paying(paid: bigint, token = false, to = DEPOSIT): (hash: string) => Promise<EvmPaymentAnswer | null> {
+/** What the signer's node answers of the payment: `paid` to the deposit address in ETH, or in USDT with `token`, from `from`. */
+function paying(
+  paid: bigint,
+  token = false,
+  to = DEPOSIT,
+  from = PAYER,
+): (hash: string) => Promise<EvmPaymentAnswer | null> {
   return async (hash) =>
     hash !== PAYMENT_TX
       ? null
       : token
         ? {
             success: true,
+            from,
             to: TOKEN,
             value: 0n,
             logs: [
@@ -108,13 +122,13 @@ function paying(paid: bigint, token = false, to = DEPOSIT): (hash: string) => Pr
                 topics: encodeEventTopics({
                   abi: TRANSFER,
                   eventName: 'Transfer',
-                  args: { from: PAYER, to },
+                  args: { from, to },
                 }) as string[],
                 data: pad(toHex(paid)),
               },
             ],
           }
-        : { success: true, to, value: paid, logs: [] };
+        : { success: true, from, to, value: paid, logs: [] };
 }
 
 const sign = (
@@ -230,6 +244,55 @@ describe('an EVM refund plan at the signer', () => {
     );
     expect(await refusal(sign(plan(parseEther('1.5')), paying(parseEther('2'))))).toMatch(
       /above this signer's refundDailyCap 1/,
+    );
+  });
+});
+
+describe('an EVM refund to the address the payment came from (decision 126)', () => {
+  /** The summary the merchant confirmed when the plan was signed. */
+  async function shown(p: EvmRefundPlan, readPayment: (hash: string) => Promise<EvmPaymentAnswer | null>) {
+    let summary = '';
+    await signEvmRefundPlan(p, config, root, {
+      readPayment,
+      ledger: { refunds: [] },
+      confirm: async (s) => {
+        summary = s;
+        return true;
+      },
+      now: NOW,
+    });
+    return summary;
+  }
+
+  it("signs one to the payment's sender (the coin's from, the token Transfer's from, in any case) and says the merchant chose it", async () => {
+    const eth = await shown(
+      plan(parseEther('0.2'), false, undefined, { delivery: 'sender' }),
+      paying(parseEther('0.5'), false, DEPOSIT, PAYER.toLowerCase() as typeof PAYER),
+    );
+    expect(eth).toContain(
+      `pays 0.2 ETH to ${PAYER}, the address the payment came from, chosen by the merchant at 2026-11-28T00:00:00.000Z (exchange deposit addresses often cannot receive refunds)`,
+    );
+    expect(eth).not.toContain('the payer confirmed');
+    expect(
+      await shown(plan(25_000_000n, true, undefined, { delivery: 'sender' }), paying(40_000_000n, true)),
+    ).toContain(`pays 25 USDT to ${PAYER}, the address the payment came from`);
+  });
+
+  it('refuses one to another address than the sender, naming both: a gateway calling its own address the sender', async () => {
+    const forged = (token: boolean) =>
+      plan(token ? 25_000_000n : parseEther('0.2'), token, undefined, {
+        destination: ATTACKER,
+        delivery: 'sender',
+      });
+    const expected = `the plan pays ${ATTACKER} as the address the payment came from, but the payment's transaction ${PAYMENT_TX} came from ${PAYER} on your node`;
+    expect(await refusal(sign(forged(false), paying(parseEther('0.5'))))).toContain(expected);
+    expect(await refusal(sign(forged(true), paying(40_000_000n, true)))).toContain(expected);
+  });
+
+  it("leaves a claim refund as it was: the payer's address, whoever paid", async () => {
+    const summary = await shown(plan(parseEther('0.2')), paying(parseEther('0.5'), false, DEPOSIT, ATTACKER));
+    expect(summary).toContain(
+      `pays 0.2 ETH to ${PAYER}, the address the payer confirmed at 2026-11-28T00:00:00.000Z\n`,
     );
   });
 });

@@ -11,7 +11,9 @@
  *   (./refund-fee.ts, decision 120);
  * - the refunded payment: each transaction it names is read from the signer's own node (`node`),
  *   mined and successful, and paid deposit addresses this seed derives at the paths given; what
- *   they received of the refund's currency is what the payment paid, for the signer;
+ *   they received of the refund's currency is what the payment paid, for the signer; a refund to
+ *   the address the payment came from is to the sender of each of them (./sender-refund.ts,
+ *   decision 126);
  * - its ledger (./refunds.ts `ledgerRefusals`): a refund id signed once, the refunds of those
  *   transactions never above what they paid, the last 24 hours' refunds of the currency under its
  *   cap in `refundDailyCaps`.
@@ -29,8 +31,9 @@ import {
 import { PUBLIC_TEST_SEED_FINGERPRINT, SignerRefusal } from '../../lib/chains/utxo/transactions';
 import { formatUnits, parseUnits } from '../../lib/money';
 import { evmRefundPlanSchema, type EvmRefundPlan } from '../../lib/protocol';
-import { feeFromRefundRefusals } from './refund-fee';
+import { feeFromRefundRefusals, feeNote } from './refund-fee';
 import { ledgerRefusals, refundPlanOf, refundSubject, type LedgerEntry, type RefundLedger } from './refunds';
+import { refundDestinationLine, senderRefundRefusals, type PaymentSender } from './sender-refund';
 import type { SignOutcome } from './sign-plan';
 import type { EvmSignerConfig } from './sign-evm';
 
@@ -41,6 +44,8 @@ const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 /** What the signer's node says of one transaction of the refunded payment; null when it has no receipt. */
 export interface EvmPaymentAnswer {
   success: boolean;
+  /** The transaction's sender: who paid a coin payment. */
+  from: string;
   to: string | null;
   value: bigint;
   logs: readonly { address: string; topics: readonly string[]; data: string }[];
@@ -65,21 +70,37 @@ export function nodePaymentReader(url: string, chainId: number): EvmPaymentReade
       throw error;
     }
     const tx = await client.getTransaction({ hash: txHash as Hash });
-    return { success: receipt.status === 'success', to: tx.to ?? null, value: tx.value, logs: receipt.logs };
+    return {
+      success: receipt.status === 'success',
+      from: tx.from,
+      to: tx.to ?? null,
+      value: tx.value,
+      logs: receipt.logs,
+    };
   };
+}
+
+/** What the signer's node showed of the refunded payment: what it paid this seed, who sent it, every reason it cannot be counted. */
+export interface EvmPaymentRead {
+  received: bigint;
+  /** The sender of each transfer counted: the transaction's `from` for the coin, a Transfer log's `from` for a token. */
+  senders: PaymentSender[];
+  reasons: string[];
 }
 
 /**
  * What the payment's transactions paid the deposit addresses the plan names, in the refund's
  * currency (the coin: a transaction's own value to the address; a token: its Transfer logs to it),
- * each address derived by this seed at its path. Answers every reason it cannot be counted.
+ * each address derived by this seed at its path, and who sent each. Answers every reason it cannot
+ * be counted.
  */
 export function paymentReceived(
   plan: EvmRefundPlan,
   root: HDKey,
   answers: ReadonlyMap<string, EvmPaymentAnswer | null>,
-): { received: bigint; reasons: string[] } {
+): EvmPaymentRead {
   const reasons: string[] = [];
+  const senders: PaymentSender[] = [];
   let received = 0n;
   const counted = new Set<string>();
   for (const transfer of plan.refund.payment.transfers) {
@@ -107,7 +128,10 @@ export function paymentReceived(
     }
     let paid = 0n;
     if (!plan.token) {
-      if (answer.to && same(answer.to, own)) paid = answer.value;
+      if (answer.to && same(answer.to, own) && answer.value > 0n) {
+        paid = answer.value;
+        senders.push({ transaction: transfer.txHash, sender: answer.from });
+      }
     } else {
       for (const log of answer.logs) {
         if (!same(log.address, plan.token.contract)) continue;
@@ -117,7 +141,10 @@ export function paymentReceived(
             data: log.data as `0x${string}`,
             topics: log.topics as [`0x${string}`, ...`0x${string}`[]],
           });
-          if (same(args.to, own)) paid += args.value;
+          if (same(args.to, own) && args.value > 0n) {
+            paid += args.value;
+            senders.push({ transaction: transfer.txHash, sender: args.from });
+          }
         } catch {
           // Another event of the token: not a transfer.
         }
@@ -126,7 +153,7 @@ export function paymentReceived(
     if (paid === 0n) reasons.push(`${where} paid no ${plan.currency} to ${own} on your node`);
     received += paid;
   }
-  return { received, reasons };
+  return { received, senders, reasons };
 }
 
 export interface CheckedEvmRefund {
@@ -144,14 +171,14 @@ export interface CheckedEvmRefund {
 
 /**
  * Checks an EVM refund plan against this signer's configuration and seed, what its node said of
- * the payment (`received`, from `paymentReceived`) and its ledger; throws SignerRefusal with every
- * reason.
+ * the payment (from `paymentReceived`: a refund to the address the payment came from must be to its
+ * every sender) and its ledger; throws SignerRefusal with every reason.
  */
 export function checkEvmRefund(
   plan: EvmRefundPlan,
   config: EvmSignerConfig,
   root: HDKey,
-  payment: { received: bigint; reasons: string[] },
+  payment: EvmPaymentRead,
   ledger: RefundLedger,
   now: Date,
 ): CheckedEvmRefund {
@@ -215,6 +242,7 @@ export function checkEvmRefund(
       `the treasury would spend up to ${formatUnits(gasCost, NATIVE_DECIMALS)} in gas; this signer's maxGasPayerSpend is ${config.maxGasPayerSpend}`,
     );
   reasons.push(...payment.reasons);
+  reasons.push(...senderRefundRefusals(refund, payment.senders, same));
   const dailyCapText = config.refundDailyCaps[plan.currency];
   const dailyCap = dailyCapText === undefined ? null : parseUnits(dailyCapText, decimals);
   if (dailyCap && !dailyCap.ok)
@@ -245,14 +273,17 @@ export function checkEvmRefund(
   };
 }
 
-/** What the merchant reads before confirming: the claim as the payer made it, the payment's numbers, the transaction. */
+/** What the merchant reads before confirming: where the refund goes and who chose it, the payment's numbers, the transaction. */
 export function describeEvmRefund(plan: EvmRefundPlan, checked: CheckedEvmRefund): string {
   const units = (value: bigint) => `${formatUnits(value, checked.decimals)} ${plan.currency}`;
   const { refund, transaction } = plan;
   const of = refundSubject(refund);
   return [
     `REFUND ${refund.refundId} of ${of} on ${plan.network} (chain id ${plan.chainId}), ${plan.mode} mode`,
-    `  pays ${units(checked.pays)} to ${getAddress(refund.destination)}, the address the payer confirmed at ${refund.addressConfirmedAt}${checked.pays < checked.amount ? ` (the refund of ${units(checked.amount)} less its fee, which the payer bears)` : ''}`,
+    refundDestinationLine(refund, units(checked.pays), {
+      address: getAddress(refund.destination),
+      note: feeNote(checked, units),
+    }),
     `  from your treasury ${plan.treasury} (nonce ${transaction.nonce}), gas at most ${formatUnits(BigInt(transaction.gas) * BigInt(transaction.maxFeePerGas), NATIVE_DECIMALS)} in the coin`,
     `  its payment paid your seed ${units(checked.received)} (${checked.payment.join(', ')}); ${units(checked.left)} of it was not refunded yet`,
     `  Check the order in your shop before you confirm: only you can tell that this payer asked for this refund.`,

@@ -27,6 +27,7 @@ import {
   type SolanaLedger,
 } from '../../tests/support/solana-facade';
 import { checkSolanaRefund, signSolanaRefund, solanaLedgerEntry } from './sign-solana';
+import { describeSolanaRefund, paidToWallet, type SolanaNode } from './solana';
 
 const KEY = solanaPrivateKeyOfSeed(new Uint8Array(64).fill(7));
 const WALLET = solanaWalletOfPrivateKey(KEY);
@@ -113,6 +114,9 @@ const ata = async (owner: string) =>
   )[0];
 const u64 = (n: bigint) => [...new Uint8Array(new BigUint64Array([n]).buffer)];
 
+/** What the signer's node showed of the payment: `received` by the wallet, its one transaction sent by `sender`. */
+const paid = (received: bigint, sender: string = PAYER) => ({ received, senders: [{ transaction: PAYMENT, sender }] });
+
 /** The reasons a check refuses with. */
 function refusal(run: () => unknown): string[] {
   try {
@@ -127,7 +131,7 @@ function refusal(run: () => unknown): string[] {
 describe('a Solana refund signed', () => {
   it('USDC: creates the payer account if missing, then a TransferChecked of exactly the refund carrying the reference', async () => {
     const usdc = plan('USDC');
-    expect(checkSolanaRefund(usdc, policy, 5_000_000n, { refunds: [] }, now)).toMatchObject({
+    expect(checkSolanaRefund(usdc, policy, paid(5_000_000n), { refunds: [] }, now)).toMatchObject({
       amount: 2_500_000n,
       left: 5_000_000n,
     });
@@ -166,7 +170,7 @@ describe('a Solana refund signed', () => {
 
   it('SOL: a System transfer of exactly the refund carrying the reference', async () => {
     const sol = plan('SOL');
-    checkSolanaRefund(sol, policy, 300_000_000n, { refunds: [] }, now);
+    checkSolanaRefund(sol, policy, paid(300_000_000n), { refunds: [] }, now);
     const { instructions } = decode((await signSolanaRefund(sol, KEY, LIFETIME)).transaction);
     expect(instructions).toEqual([
       {
@@ -186,7 +190,7 @@ describe('a Solana refund signed', () => {
 
 describe('a Solana refund plan rewritten by the gateway is refused', () => {
   const check = (p: SolanaRefundPlan, received = 5_000_000n, refunds: LedgerEntry[] = []) =>
-    refusal(() => checkSolanaRefund(p, policy, received, { refunds }, now));
+    refusal(() => checkSolanaRefund(p, policy, paid(received), { refunds }, now));
 
   it('to another recipient than the address the payer confirmed', () => {
     expect(check(plan('USDC', { recipient: ATTACKER }))).toEqual([
@@ -197,7 +201,7 @@ describe('a Solana refund plan rewritten by the gateway is refused', () => {
   it('a SOL refund bearing its fee leaves out exactly one signature fee; a token refund never pays it', () => {
     const bearing = (pays: string, amount: string) => plan('SOL', { amount }, { pays, feeFromRefund: true });
     expect(() =>
-      checkSolanaRefund(bearing('0.249995', '249995000'), policy, 250_000_000n, { refunds: [] }, now),
+      checkSolanaRefund(bearing('0.249995', '249995000'), policy, paid(250_000_000n), { refunds: [] }, now),
     ).not.toThrow();
     expect(check(bearing('0.24', '240000000'), 250_000_000n)).toEqual([
       "the plan pays 0.24: the refund's 0.25 less 0.01 SOL, not less its transaction's fee of 0.000005 SOL",
@@ -246,13 +250,13 @@ describe('a Solana refund plan rewritten by the gateway is refused', () => {
       'the refund (2.5) is above what is left of its payment: 2 of 4 received',
     ]);
     // A SOL refund of the same signatures is counted in SOL, apart.
-    expect(() => checkSolanaRefund(plan('SOL'), policy, 251_000_000n, { refunds: [earlier] }, now)).not.toThrow();
+    expect(() => checkSolanaRefund(plan('SOL'), policy, paid(251_000_000n), { refunds: [earlier] }, now)).not.toThrow();
     expect(
       refusal(() =>
         checkSolanaRefund(
           plan('USDC'),
           { ...policy, dailyCap: 4_000_000n },
-          9_000_000n,
+          paid(9_000_000n),
           {
             refunds: [{ ...earlier, outpoints: ['another payment'] }],
           },
@@ -260,6 +264,83 @@ describe('a Solana refund plan rewritten by the gateway is refused', () => {
         ),
       ),
     ).toEqual(["the refund would take the last 24 hours' refunds to 4.5, above this signer's refundDailyCap 4"]);
+  });
+});
+
+describe('a Solana refund to the address the payment came from (decision 126)', () => {
+  const PAYER_ATA = 'Gx8Qvuyf4Yq5uf2G5v4iCRV5TRVzpPMzmCeXmMg2Y6kA';
+  const WALLET_ATA = '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin';
+  /** The signer's node, answering getTransaction of the payment: `from` paid the wallet 5 USDC, or 0.3 SOL. */
+  const node = (from: string, currency: 'USDC' | 'SOL'): SolanaNode => ({
+    call: async (method) => {
+      if (method !== 'getTransaction') throw new Error(`no ${method} here`);
+      const token = (index: number, owner: string, amount: string) => ({
+        accountIndex: index,
+        mint: USDC,
+        owner,
+        uiTokenAmount: { amount },
+      });
+      return currency === 'SOL'
+        ? {
+            meta: {
+              err: null,
+              preBalances: [1_000_000_000, 0, 1],
+              postBalances: [699_995_000, 300_000_000, 1],
+              preTokenBalances: [],
+              postTokenBalances: [],
+            },
+            transaction: { message: { accountKeys: [from, WALLET, '11111111111111111111111111111111'] } },
+          }
+        : {
+            meta: {
+              err: null,
+              preBalances: [1_000_000_000, 2_039_280, 2_039_280, 1, 1],
+              postBalances: [999_995_000, 2_039_280, 2_039_280, 1, 1],
+              preTokenBalances: [token(1, from, '5000000'), token(2, WALLET, '0')],
+              postTokenBalances: [token(1, from, '0'), token(2, WALLET, '5000000')],
+            },
+            transaction: { message: { accountKeys: [from, PAYER_ATA, WALLET_ATA, USDC, TOKEN_PROGRAM_ADDRESS] } },
+          };
+    },
+  });
+  const read = (from: string, currency: 'USDC' | 'SOL') =>
+    paidToWallet(node(from, currency), [PAYMENT], WALLET, currency === 'USDC' ? USDC : null);
+
+  it("signs one to the payment's sender (the token account's owner, the SOL it came from) and says the merchant chose it", async () => {
+    const usdc = plan('USDC', {}, { delivery: 'sender' });
+    const payment = await read(PAYER, 'USDC');
+    expect(payment).toEqual({ received: 5_000_000n, senders: [{ transaction: PAYMENT, sender: PAYER }] });
+    const summary = describeSolanaRefund(usdc, checkSolanaRefund(usdc, policy, payment, { refunds: [] }, now));
+    expect(summary).toContain(
+      `pays 2.5 USDC to ${PAYER}, the address the payment came from, chosen by the merchant at 2026-11-27T11:00:00.000Z (exchange deposit addresses often cannot receive refunds)`,
+    );
+    expect(summary).not.toContain('the payer confirmed');
+    const sol = plan('SOL', {}, { delivery: 'sender' });
+    expect(() => checkSolanaRefund(sol, policy, paid(300_000_000n), { refunds: [] }, now)).not.toThrow();
+    expect(await read(PAYER, 'SOL')).toEqual({
+      received: 300_000_000n,
+      senders: [{ transaction: PAYMENT, sender: PAYER }],
+    });
+  });
+
+  it('refuses one to another address than the sender, naming both: a gateway calling its own address the sender', async () => {
+    const forged = (currency: 'USDC' | 'SOL') =>
+      plan(currency, { recipient: ATTACKER }, { destination: ATTACKER, delivery: 'sender' });
+    const expected = `the plan pays ${ATTACKER} as the address the payment came from, but the payment's transaction ${PAYMENT} came from ${PAYER} on your node`;
+    for (const currency of ['USDC', 'SOL'] as const)
+      expect(
+        refusal(() => checkSolanaRefund(forged(currency), policy, paid(300_000_000n), { refunds: [] }, now)),
+      ).toEqual([expected]);
+    const payment = await read(PAYER, 'USDC');
+    expect(refusal(() => checkSolanaRefund(forged('USDC'), policy, payment, { refunds: [] }, now))).toEqual([expected]);
+  });
+
+  it("leaves a claim refund as it was: the payer's address, whoever paid", async () => {
+    const usdc = plan('USDC');
+    const checked = checkSolanaRefund(usdc, policy, await read(ATTACKER, 'USDC'), { refunds: [] }, now);
+    expect(describeSolanaRefund(usdc, checked)).toContain(
+      `pays 2.5 USDC to ${PAYER}, the address the payer confirmed at 2026-11-27T11:00:00.000Z\n`,
+    );
   });
 });
 

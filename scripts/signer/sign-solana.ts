@@ -7,9 +7,10 @@
  * rewrite a plan to pay anyone, so, as for Bitcoin-family refunds (./refunds.ts), the signer
  * believes only what it checks here:
  * - the body pays exactly what the refund shows (`pays`), in the catalog's mint with its decimals,
- *   to the address the payer confirmed, from this signer's own wallet;
+ *   to the address the payer confirmed, from this signer's own wallet; a refund to the address the
+ *   payment came from is to the sender of each of its transactions (./sender-refund.ts, decision 126);
  * - the refunded payment's transactions paid this wallet at least the refund, less the refunds of
- *   them it signed before (the caller reads what they paid from its node: `received`);
+ *   them it signed before (the caller reads what they paid, and who sent them, from its node: `payment`);
  * - its ledger: a refund signed once, the last 24 hours' refunds of the currency under its cap.
  * Pure: the caller reads the node, the key and the ledger, and writes the ledger.
  */
@@ -35,6 +36,7 @@ import { formatUnits, parseUnits } from '../../lib/money';
 import type { SolanaRefundPlan } from '../../lib/protocol';
 import { feeFromRefundRefusals } from './refund-fee';
 import { ledgerRefusals, type LedgerEntry, type RefundLedger } from './refunds';
+import { destinationSource, senderRefundRefusals, type PaymentSender } from './sender-refund';
 
 const TOKEN_PROGRAMS = new Set<string>([TOKEN_PROGRAM_ADDRESS, TOKEN_2022_PROGRAM_ADDRESS]);
 
@@ -45,6 +47,12 @@ export interface SolanaRefundPolicy {
   dailyCap: bigint | null;
 }
 
+/** What the signer's node showed of the refunded payment (./solana.ts `paidToWallet`): what it paid this wallet, who sent each transaction that paid. */
+export interface SolanaPaymentRead {
+  received: bigint;
+  senders: PaymentSender[];
+}
+
 export interface CheckedSolanaRefund {
   amount: bigint;
   /** What the payment paid this wallet, and what was left of it before this refund. */
@@ -53,11 +61,15 @@ export interface CheckedSolanaRefund {
   decimals: number;
 }
 
-/** Checks a Solana refund plan against this signer's wallet, the payment, its ledger and its cap; throws SignerRefusal with every reason. */
+/**
+ * Checks a Solana refund plan against this signer's wallet, the payment (a refund to the address it
+ * came from must be to its every sender), its ledger and its cap; throws SignerRefusal with every
+ * reason.
+ */
 export function checkSolanaRefund(
   plan: SolanaRefundPlan,
   policy: SolanaRefundPolicy,
-  received: bigint,
+  payment: SolanaPaymentRead,
   ledger: RefundLedger,
   now: Date,
 ): CheckedSolanaRefund {
@@ -80,7 +92,8 @@ export function checkSolanaRefund(
   if (body.wallet !== policy.wallet)
     reasons.push(`the plan pays from ${body.wallet}, not from this signer's wallet ${policy.wallet}`);
   if (body.recipient !== refund.destination || !isAddress(body.recipient))
-    reasons.push(`the plan pays ${body.recipient}, not ${refund.destination}, the address the payer confirmed`);
+    reasons.push(`the plan pays ${body.recipient}, not ${refund.destination}, ${destinationSource(refund)}`);
+  reasons.push(...senderRefundRefusals(refund, payment.senders));
   if ([body.wallet, body.recipient, body.mint].includes(body.reference))
     reasons.push(
       `the plan's reference ${body.reference} is an account of the transfer: the watcher could not find it by it`,
@@ -107,7 +120,7 @@ export function checkSolanaRefund(
     pays: refund.pays,
     amount: amount.value,
     payment: refund.payment.signatures,
-    received,
+    received: payment.received,
     dailyCap: policy.dailyCap,
     decimals: currency.decimals,
     currency: plan.currency,
@@ -115,7 +128,7 @@ export function checkSolanaRefund(
   });
   reasons.push(...ledgerReasons);
   if (reasons.length > 0) throw new SignerRefusal(reasons);
-  return { amount: amount.value, received, left, decimals: currency.decimals };
+  return { amount: amount.value, received: payment.received, left, decimals: currency.decimals };
 }
 
 /** A recent blockhash, as the signer's node gives it (`getLatestBlockhash`) when it signs. */

@@ -54,19 +54,27 @@ const config = tronSignerConfigSchema.parse({
 /**
  * An honest plan: `amount` base units of TRX (or of USDT with `token`) to the payer, from the
  * treasury, burning `burn` sun; with `feeTaken`, that fee taken from the refund (the transaction pays
- * the amount less it).
+ * the amount less it); `claimed` names another destination of both the claim and the transaction,
+ * `delivery` how it was claimed.
  */
 function plan(
   amount: bigint,
   token = false,
-  rewrite: Partial<TronRefundIntent> & { feeLimit?: bigint; burn?: bigint; feeTaken?: bigint } = {},
+  rewrite: Partial<TronRefundIntent> & {
+    feeLimit?: bigint;
+    burn?: bigint;
+    feeTaken?: bigint;
+    claimed?: string;
+    delivery?: TronRefundPlan['refund']['delivery'];
+  } = {},
 ) {
   const units = (v: bigint) => (Number(v) / 1e6).toString();
-  const { feeLimit = token ? 15_000_000n : 0n, burn = 345_000n, feeTaken, ...intent } = rewrite;
+  const { feeLimit = token ? 15_000_000n : 0n, burn = 345_000n, feeTaken, claimed, delivery, ...intent } = rewrite;
   const pays = amount - (feeTaken ?? 0n);
+  const destination = claimed ?? PAYER;
   const built = buildTransaction(
     REF,
-    tronRefundContract({ treasury: TREASURY, destination: PAYER, token: token ? USDT : null, amount: pays, ...intent }),
+    tronRefundContract({ treasury: TREASURY, destination, token: token ? USDT : null, amount: pays, ...intent }),
     { expiration: REF.timestamp + 3_600_000, timestamp: REF.timestamp },
     feeLimit,
   );
@@ -95,8 +103,9 @@ function plan(
       amount: units(amount),
       pays: units(pays),
       feeFromRefund: feeTaken !== undefined,
-      destination: PAYER,
+      destination,
       addressConfirmedAt: '2026-11-28T00:00:00.000Z',
+      ...(delivery && { delivery }),
       payment: { transfers: [{ txHash: PAYMENT_TX, address: DEPOSIT, path: DEPOSIT_PATH }] },
     },
     txid: built.txID,
@@ -109,8 +118,13 @@ const TRANSFER_TOPIC = 'ddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4d
 /** An address's 20-byte hash, hex, as a log's address and topics carry it. */
 const hex20 = (address: string) => Buffer.from(tronAddressBytes(address).subarray(1)).toString('hex');
 
-/** What the signer's node answers of the payment: `paid` to `to` in TRX, or in USDT with `token`. */
-function paying(paid: bigint, token = false, to = DEPOSIT): (hash: string) => Promise<TronPaymentAnswer | null> {
+/** What the signer's node answers of the payment: `paid` to `to` in TRX, or in USDT with `token`, from `from`. */
+function paying(
+  paid: bigint,
+  token = false,
+  to = DEPOSIT,
+  from = PAYER,
+): (hash: string) => Promise<TronPaymentAnswer | null> {
   return async (hash) =>
     hash !== PAYMENT_TX
       ? null
@@ -121,12 +135,12 @@ function paying(paid: bigint, token = false, to = DEPOSIT): (hash: string) => Pr
             logs: [
               {
                 address: hex20(USDT),
-                topics: [TRANSFER_TOPIC, hex20(PAYER).padStart(64, '0'), hex20(to).padStart(64, '0')],
+                topics: [TRANSFER_TOPIC, hex20(from).padStart(64, '0'), hex20(to).padStart(64, '0')],
                 data: paid.toString(16).padStart(64, '0'),
               },
             ],
           }
-        : { success: true, trx: { to, amount: paid }, logs: [] };
+        : { success: true, trx: { from, to, amount: paid }, logs: [] };
 }
 
 const sign = (
@@ -252,5 +266,46 @@ describe('a Tron refund plan at the signer', () => {
       /above what is left of its payment: 10 of 50 received/,
     );
     expect(await refusal(sign(plan(20_000_000n), undefined))).toMatch(/has no node/);
+  });
+});
+
+describe('a Tron refund to the address the payment came from (decision 126)', () => {
+  /** The summary the merchant confirmed when the plan was signed. */
+  async function shown(p: TronRefundPlan, readPayment: (hash: string) => Promise<TronPaymentAnswer | null>) {
+    let summary = '';
+    await signTronRefundPlan(p, config, root, {
+      readPayment,
+      ledger: { refunds: [] },
+      confirm: async (s) => {
+        summary = s;
+        return true;
+      },
+      now: NOW,
+    });
+    return summary;
+  }
+
+  it("signs one to the payment's sender (the TRX transfer's owner, the TRC-20 Transfer's from) and says the merchant chose it", async () => {
+    const trx = await shown(plan(20_000_000n, false, { delivery: 'sender' }), paying(50_000_000n));
+    expect(trx).toContain(
+      `pays 20 TRX to ${PAYER}, the address the payment came from, chosen by the merchant at 2026-11-28T00:00:00.000Z (exchange deposit addresses often cannot receive refunds)`,
+    );
+    expect(trx).not.toContain('the payer confirmed');
+    expect(await shown(plan(25_000_000n, true, { delivery: 'sender' }), paying(40_000_000n, true))).toContain(
+      `pays 25 USDT to ${PAYER}, the address the payment came from`,
+    );
+  });
+
+  it('refuses one to another address than the sender, naming both: a gateway calling its own address the sender', async () => {
+    const expected = `the plan pays ${ATTACKER} as the address the payment came from, but the payment's transaction ${PAYMENT_TX} came from ${PAYER} on your node`;
+    const forged = (token: boolean) =>
+      plan(token ? 25_000_000n : 20_000_000n, token, { claimed: ATTACKER, delivery: 'sender' });
+    expect(await refusal(sign(forged(false), paying(50_000_000n)))).toContain(expected);
+    expect(await refusal(sign(forged(true), paying(40_000_000n, true)))).toContain(expected);
+  });
+
+  it("leaves a claim refund as it was: the payer's address, whoever paid", async () => {
+    const summary = await shown(plan(20_000_000n), paying(50_000_000n, false, DEPOSIT, ATTACKER));
+    expect(summary).toContain(`pays 20 TRX to ${PAYER}, the address the payer confirmed at 2026-11-28T00:00:00.000Z\n`);
   });
 });

@@ -13,7 +13,8 @@
  * - the refunded payment: each transaction it names is read from the signer's own Tron node
  *   (`node`), in a block and successful, and paid deposit addresses this seed derives at the paths
  *   given (TRX: its TransferContract to the address; a token: the contract's Transfer logs to it);
- *   that sum is what the payment paid, for the signer;
+ *   that sum is what the payment paid, for the signer; a refund to the address the payment came
+ *   from is to the sender of each of them (./sender-refund.ts, decision 126);
  * - its ledger (./refunds.ts `ledgerRefusals`): a refund id signed once, the refunds of those
  *   transactions never above what they paid, the last 24 hours' refunds of the currency under its
  *   cap in `refundDailyCaps`.
@@ -33,8 +34,9 @@ import {
 import { PUBLIC_TEST_SEED_FINGERPRINT, SignerRefusal } from '../../lib/chains/utxo/transactions';
 import { formatUnits, parseUnits } from '../../lib/money';
 import { tronRefundPlanSchema, type TronRefundPlan } from '../../lib/protocol';
-import { feeFromRefundRefusals } from './refund-fee';
+import { feeFromRefundRefusals, feeNote } from './refund-fee';
 import { ledgerRefusals, refundPlanOf, refundSubject, type LedgerEntry, type RefundLedger } from './refunds';
+import { refundDestinationLine, senderRefundRefusals, type PaymentSender } from './sender-refund';
 import type { SignOutcome } from './sign-plan';
 import type { TronSignerConfig } from './tron';
 
@@ -47,8 +49,8 @@ const TRANSFER_TOPIC = 'ddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4d
 /** What the signer's node says of one transaction of the refunded payment; null when it is in no block. */
 export interface TronPaymentAnswer {
   success: boolean;
-  /** A TRX TransferContract's recipient (T...) and sun; null for another contract. */
-  trx: { to: string; amount: bigint } | null;
+  /** A TRX TransferContract's sender (its owner, null when not told) and recipient (T...) and sun; null for another contract. */
+  trx: { from: string | null; to: string; amount: bigint } | null;
   /** The transaction's event logs as java-tron writes them: the contract's 20 bytes hex (no 41), topics and data hex. */
   logs: readonly { address: string; topics: readonly string[]; data: string }[];
 }
@@ -71,7 +73,13 @@ const transaction = z.object({
         .array(
           z.object({
             type: z.string(),
-            parameter: z.object({ value: z.object({ to_address: z.string().optional(), amount: sun.optional() }) }),
+            parameter: z.object({
+              value: z.object({
+                owner_address: z.string().optional(),
+                to_address: z.string().optional(),
+                amount: sun.optional(),
+              }),
+            }),
           }),
         )
         .default([]),
@@ -100,7 +108,11 @@ export function nodeTronPaymentReader(node: NonNullable<TronSignerConfig['node']
     const value = contract?.parameter.value;
     const trx =
       contract?.type === 'TransferContract' && value?.to_address && value.amount !== undefined
-        ? { to: tronAddressOfBytes(Buffer.from(value.to_address, 'hex')), amount: value.amount }
+        ? {
+            from: value.owner_address ? tronAddressOfBytes(Buffer.from(value.owner_address, 'hex')) : null,
+            to: tronAddressOfBytes(Buffer.from(value.to_address, 'hex')),
+            amount: value.amount,
+          }
         : null;
     const receipt = info.receipt.result;
     return {
@@ -114,19 +126,31 @@ export function nodeTronPaymentReader(node: NonNullable<TronSignerConfig['node']
 /** An address's 20-byte hash, hex, as a log's address and topics carry it. */
 const hash20 = (address: string) => Buffer.from(tronAddressBytes(address).subarray(1)).toString('hex');
 
+/** A log topic's address (its last 20 bytes) as a Tron address. */
+const topicAddress = (topic: string) => tronAddressOfBytes(Buffer.from(`41${topic.slice(-40)}`, 'hex'));
+
+/** What the signer's node showed of the refunded payment: what it paid this seed, who sent it, every reason it cannot be counted. */
+export interface TronPaymentRead {
+  received: bigint;
+  /** The sender of each transfer counted: the TransferContract's owner for TRX, a Transfer log's from for a token. */
+  senders: PaymentSender[];
+  reasons: string[];
+}
+
 /**
  * What the payment's transactions paid the deposit addresses the plan names, in the refund's
  * currency (TRX: a transaction's TransferContract to the address; a token: the catalog contract's
- * Transfer logs to it), each address derived by this seed at its path. Answers every reason one
- * cannot be counted.
+ * Transfer logs to it), each address derived by this seed at its path, and who sent each. Answers
+ * every reason one cannot be counted.
  */
 export function tronPaymentReceived(
   plan: TronRefundPlan,
   root: HDKey,
   answers: ReadonlyMap<string, TronPaymentAnswer | null>,
   contract: string | null,
-): { received: bigint; reasons: string[] } {
+): TronPaymentRead {
   const reasons: string[] = [];
+  const senders: PaymentSender[] = [];
   let received = 0n;
   const counted = new Set<string>();
   for (const transfer of plan.refund.payment.transfers) {
@@ -155,21 +179,27 @@ export function tronPaymentReceived(
     }
     let paid = 0n;
     if (contract === null) {
-      if (answer.trx?.to === own) paid = answer.trx.amount;
+      if (answer.trx?.to === own && answer.trx.amount > 0n) {
+        paid = answer.trx.amount;
+        senders.push({ transaction: transfer.txHash, sender: answer.trx.from });
+      }
     } else {
       const token = hash20(contract);
       const to = hash20(own);
       for (const log of answer.logs) {
-        const [topic, , recipient] = log.topics;
+        const [topic, sender, recipient] = log.topics;
         if (log.address.toLowerCase().slice(-40) !== token || topic?.toLowerCase() !== TRANSFER_TOPIC) continue;
-        if (recipient?.toLowerCase().slice(-40) === to && /^[0-9a-fA-F]{1,64}$/.test(log.data))
-          paid += BigInt(`0x${log.data}`);
+        if (recipient?.toLowerCase().slice(-40) !== to || !/^[0-9a-fA-F]{1,64}$/.test(log.data)) continue;
+        const value = BigInt(`0x${log.data}`);
+        if (value === 0n) continue;
+        paid += value;
+        senders.push({ transaction: transfer.txHash, sender: sender ? topicAddress(sender) : null });
       }
     }
     if (paid === 0n) reasons.push(`${where} paid no ${plan.currency} to ${own} on your node`);
     received += paid;
   }
-  return { received, reasons };
+  return { received, senders, reasons };
 }
 
 export interface CheckedTronRefund {
@@ -207,14 +237,14 @@ function currencyOf(plan: TronRefundPlan, config: TronSignerConfig) {
 
 /**
  * Checks a Tron refund plan against this signer's configuration and seed, what its node said of
- * the payment (`payment`, from `tronPaymentReceived`) and its ledger; throws SignerRefusal with
- * every reason.
+ * the payment (`payment`, from `tronPaymentReceived`: a refund to the address the payment came from
+ * must be to its every sender) and its ledger; throws SignerRefusal with every reason.
  */
 export function checkTronRefund(
   plan: TronRefundPlan,
   config: TronSignerConfig,
   root: HDKey,
-  payment: { received: bigint; reasons: string[] },
+  payment: TronPaymentRead,
   ledger: RefundLedger,
   now: Date,
 ): CheckedTronRefund {
@@ -277,6 +307,7 @@ export function checkTronRefund(
   if (checked.raw && Number(checked.raw.expiration) <= now.getTime())
     reasons.push(`the transaction expired at ${new Date(Number(checked.raw.expiration)).toISOString()}: prepare again`);
   reasons.push(...payment.reasons);
+  reasons.push(...senderRefundRefusals(refund, payment.senders));
   const dailyCapText = config.refundDailyCaps[plan.currency];
   const dailyCap = dailyCapText === undefined ? null : parseUnits(dailyCapText, decimals);
   if (dailyCap && !dailyCap.ok)
@@ -308,13 +339,13 @@ export function checkTronRefund(
   };
 }
 
-/** What the merchant reads before confirming: the claim as the payer made it, the payment's numbers, the transaction. */
+/** What the merchant reads before confirming: where the refund goes and who chose it, the payment's numbers, the transaction. */
 export function describeTronRefund(plan: TronRefundPlan, checked: CheckedTronRefund): string {
   const units = (value: bigint) => `${formatUnits(value, checked.decimals)} ${plan.currency}`;
   const { refund, transaction } = plan;
   return [
     `REFUND ${refund.refundId} of ${refundSubject(refund)} on tron ${plan.chain}, ${plan.mode} mode`,
-    `  pays ${units(checked.pays)} to ${refund.destination}, the address the payer confirmed at ${refund.addressConfirmedAt}${checked.pays < checked.amount ? ` (the refund of ${units(checked.amount)} less its fee, which the payer bears)` : ''}`,
+    refundDestinationLine(refund, units(checked.pays), { note: feeNote(checked, units) }),
     `  from your treasury ${plan.treasury}, burning about ${formatUnits(BigInt(transaction.burn), TRX_DECIMALS)} TRX for its fee${checked.feeLimit > 0n ? ` (its energy at most ${formatUnits(checked.feeLimit, TRX_DECIMALS)} TRX)` : ''}; sign before ${transaction.expiresAt}`,
     `  its payment paid your seed ${units(checked.received)} (${checked.payment.join(', ')}); ${units(checked.left)} of it was not refunded yet`,
     `  Check the order in your shop before you confirm: only you can tell that this payer asked for this refund.`,

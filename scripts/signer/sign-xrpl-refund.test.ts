@@ -167,6 +167,15 @@ describe('XRP Ledger refund plans in the signer', () => {
     ],
     ['a fee above the bound', plan(2_000_000n, { Fee: '20000' }), /fee 20000 drops is above the bound of 10000/],
     ['a partial payment flag', plan(2_000_000n, { Flags: 0x0002_0000 }), /only tfFullyCanonicalSig/],
+    [
+      'its destination called the address the payment came from (decision 126)',
+      (() => {
+        const p = plan(2_000_000n);
+        p.refund.delivery = 'sender';
+        return p;
+      })(),
+      /on the XRP Ledger a refund is paid only to the address the payer confirmed by its claim link/,
+    ],
   ])('refuses a plan with %s', async (_what, rewritten, reason) => {
     expect(await refusal(signXrplRefundPlan(rewritten, config, SEED, io()))).toMatch(reason);
   });

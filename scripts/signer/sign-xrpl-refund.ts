@@ -12,7 +12,9 @@
  *   the `tx` method), validated, tesSUCCESS, delivering XRP to its account under the order's tag;
  *   that sum is what the payment paid, for the signer;
  * - its ledger (./refunds.ts `ledgerRefusals`): a refund id signed once, the refunds of those
- *   transactions never above what they paid, the last 24 hours' under its cap in `refundDailyCaps`.
+ *   transactions never above what they paid, the last 24 hours' under its cap in `refundDailyCaps`;
+ * - the destination is the payer's claim: a plan that calls it the address the payment came from
+ *   is refused (./sender-refund.ts, decision 126).
  * Pure but for `nodeXrplPaymentReader`: the caller reads the ledger, asks the node and writes the ledger.
  */
 import { z } from 'zod';
@@ -22,6 +24,7 @@ import { signXrplRefund, xrplAccountOfSeed, xrplRefundRefusals } from '../../lib
 import { formatUnits, parseUnits } from '../../lib/money';
 import { decimalString, xrplRefundPlanSchema, type XrplRefundPlan } from '../../lib/protocol';
 import { ledgerRefusals, refundPlanOf, refundSubject, type LedgerEntry, type RefundLedger } from './refunds';
+import { claimOnlyRefusals, refundDestinationLine } from './sender-refund';
 import type { SignOutcome } from './sign-plan';
 
 const XRP_DECIMALS = 6;
@@ -162,6 +165,8 @@ export function checkXrplRefund(
   if (seedAccount !== config.account)
     reasons.push(`the secret given is the key of ${seedAccount}, not of the account ${config.account}`);
   const { refund } = plan;
+  // An account's refund needs its destination tag, which only the payer can give (decision 125).
+  reasons.push(...claimOnlyRefusals(refund, 'the XRP Ledger'));
   const amount = parseUnits(refund.amount, XRP_DECIMALS);
   const pays = parseUnits(refund.pays, XRP_DECIMALS);
   const maxFee = parseUnits(config.maxFee, XRP_DECIMALS);
@@ -214,7 +219,7 @@ export function describeXrplRefund(plan: XrplRefundPlan, checked: CheckedXrplRef
   const { refund } = plan;
   return [
     `REFUND ${refund.refundId} of ${refundSubject(refund)} on ripple ${plan.chain}, ${plan.mode} mode`,
-    `  pays ${xrp(checked.pays)} to ${refund.destination} ${refund.tag === null ? 'with NO destination tag' : `with destination tag ${refund.tag}`}, as the payer confirmed at ${refund.addressConfirmedAt}`,
+    refundDestinationLine(refund, xrp(checked.pays), { tag: refund.tag }),
     `  from your account ${plan.account}, fee ${xrp(checked.fee)}${refund.feeFromRefund ? ' (taken from the refund)' : ''}; valid until ledger ${plan.transaction.lastLedgerSequence}`,
     `  its payment paid your account ${xrp(checked.received)} (${refund.payment.transactions.join(', ')}); ${xrp(checked.left)} of it was not refunded yet`,
     `  Check the order in your shop before you confirm: only you can tell that this payer asked for this refund.`,

@@ -1,7 +1,8 @@
 /**
  * `npm run signer -- sign` for a Solana refund plan (docs/decisions/106, 111), from a file or
  * `--from-api`: the signer's own Solana node (its configuration's `rpc`) tells what the refunded
- * payment's transactions paid this wallet (finalized, by the balance rule of decision 057), gives
+ * payment's transactions paid this wallet (finalized, by the balance rule of decision 057) and who
+ * sent them (the watcher's rule, for a refund to the address the payment came from), gives
  * the blockhash the transaction is signed with, and is sent the signed transaction. The plan is
  * checked first (./sign-solana.ts `checkSolanaRefund`), the merchant confirms what is shown, the
  * refund is kept in the ledger, and only then does the signed transaction leave this machine.
@@ -10,16 +11,19 @@
  */
 import { z } from 'zod';
 import { findCurrency, findNetwork } from '../../lib/catalog';
+import { solanaPaymentSender } from '../../lib/chains/solana/transactions';
 import { SignerRefusal } from '../../lib/chains/utxo/transactions';
 import { formatUnits, parseUnits } from '../../lib/money';
 import { SOLANA_PLAN_SIGNING_MARGIN_MS, decimalString, type SolanaRefundPlan } from '../../lib/protocol';
 import { refundSubject, type RefundLedger } from './refunds';
+import { refundDestinationLine, type PaymentSender } from './sender-refund';
 import {
   checkSolanaRefund,
   signSolanaRefund,
   solanaLedgerEntry,
   type CheckedSolanaRefund,
   type Lifetime,
+  type SolanaPaymentRead,
 } from './sign-solana';
 
 /** The signer's configuration for Solana refunds: its own node, where the key comes from, its caps. */
@@ -94,16 +98,18 @@ export function solanaNode(url: string, send: typeof fetch = fetch): SolanaNode 
 /**
  * What the payment's transactions paid `wallet` in the plan's currency, as the node has them
  * finalized: SOL, the wallet's lamports after less before; a token, every account of the mint the
- * wallet owns, after less before. A failed transaction paid nothing; one the node does not know is
- * a refusal.
+ * wallet owns, after less before; and the sender of each that paid it, by the watcher's rule
+ * (`solanaPaymentSender`). A failed transaction paid nothing; one the node does not know is a
+ * refusal.
  */
 export async function paidToWallet(
   node: SolanaNode,
   signatures: readonly string[],
   wallet: string,
   mint: string | null,
-): Promise<bigint> {
+): Promise<SolanaPaymentRead> {
   let paid = 0n;
+  const senders: PaymentSender[] = [];
   const unknown: string[] = [];
   for (const signature of signatures) {
     const answer = transactionAnswer.safeParse(
@@ -120,39 +126,41 @@ export async function paidToWallet(
     }
     const { meta } = tx;
     if (meta.err !== null && meta.err !== undefined) continue;
+    const keys = [
+      ...tx.transaction.message.accountKeys,
+      ...(meta.loadedAddresses?.writable ?? []),
+      ...(meta.loadedAddresses?.readonly ?? []),
+    ];
+    let grew = 0n;
     if (mint === null) {
-      const keys = [
-        ...tx.transaction.message.accountKeys,
-        ...(meta.loadedAddresses?.writable ?? []),
-        ...(meta.loadedAddresses?.readonly ?? []),
-      ];
       const at = keys.indexOf(wallet);
-      const grew = at < 0 ? 0n : BigInt(meta.postBalances[at] ?? 0) - BigInt(meta.preBalances[at] ?? 0);
-      if (grew > 0n) paid += grew;
-      continue;
-    }
-    for (const after of meta.postTokenBalances) {
-      if (after.mint !== mint || after.owner !== wallet) continue;
-      const before = meta.preTokenBalances.find((b) => b.accountIndex === after.accountIndex && b.mint === mint);
-      const grew = BigInt(after.uiTokenAmount.amount) - BigInt(before?.uiTokenAmount.amount ?? '0');
-      if (grew > 0n) paid += grew;
-    }
+      if (at >= 0) grew = BigInt(meta.postBalances[at] ?? 0) - BigInt(meta.preBalances[at] ?? 0);
+    } else
+      for (const after of meta.postTokenBalances) {
+        if (after.mint !== mint || after.owner !== wallet) continue;
+        const before = meta.preTokenBalances.find((b) => b.accountIndex === after.accountIndex && b.mint === mint);
+        const more = BigInt(after.uiTokenAmount.amount) - BigInt(before?.uiTokenAmount.amount ?? '0');
+        if (more > 0n) grew += more;
+      }
+    if (grew <= 0n) continue;
+    paid += grew;
+    senders.push({ transaction: signature, sender: solanaPaymentSender({ keys, ...meta }, wallet, mint) });
   }
   if (unknown.length > 0)
     throw new SignerRefusal(
       unknown.map((s) => `your Solana node has no finalized transaction ${s}: the refunded payment is not found`),
     );
-  return paid;
+  return { received: paid, senders };
 }
 
-/** What the merchant reads before confirming: the claim as the payer made it, the transfer, the payment's numbers. */
+/** What the merchant reads before confirming: where the refund goes and who chose it, the transfer, the payment's numbers. */
 export function describeSolanaRefund(plan: SolanaRefundPlan, checked: CheckedSolanaRefund): string {
   const units = (amount: bigint) => `${formatUnits(amount, checked.decimals)} ${plan.currency}`;
   const { refund, body } = plan;
   const of = refundSubject(refund);
   return [
     `REFUND ${refund.refundId} of ${of}, Solana, ${plan.mode} mode`,
-    `  pays ${refund.pays} ${plan.currency} to ${refund.destination}, the address the payer confirmed at ${refund.addressConfirmedAt}`,
+    refundDestinationLine(refund, `${refund.pays} ${plan.currency}`),
     `  from your wallet ${body.wallet}, which pays the network fee${body.mint ? " (and the payer's token account if it has none)" : ''}`,
     `  the refund is ${units(checked.amount)}${refund.feeFromRefund ? ', the network fee taken from it' : ''}`,
     `  its payment paid your wallet ${units(checked.received)} (${refund.payment.signatures.join(', ')}); ${units(checked.left)} of it was not refunded yet`,
@@ -197,10 +205,10 @@ export async function signAndSendSolanaRefund(
     dailyCap = parsed.value;
   }
   // The catalog's mint, never the plan's: a look-alike mint's payment is not this currency's.
-  const received = currency
+  const payment = currency
     ? await paidToWallet(io.node, plan.refund.payment.signatures, wallet, currency.contract ?? null)
-    : 0n;
-  const checked = checkSolanaRefund(plan, { wallet, dailyCap }, received, io.ledger, now);
+    : { received: 0n, senders: [] };
+  const checked = checkSolanaRefund(plan, { wallet, dailyCap }, payment, io.ledger, now);
   if (!(await io.confirm(describeSolanaRefund(plan, checked)))) throw new SignerRefusal(['not confirmed']);
   const lifetime = blockhashAnswer.safeParse(await io.node.call('getLatestBlockhash', [{ commitment: 'finalized' }]));
   if (!lifetime.success) throw new Error('your Solana node answered getLatestBlockhash in an unknown shape');

@@ -19,10 +19,12 @@
  * - `outputIndex` is the receiving account's index among the transaction's accounts, so SOL and
  *   each token of one transaction are distinct transfers, the same at every reading.
  * - The sender: for a token, the owner of the mint's account that lost the most; for SOL, the
- *   account other than the wallet that lost the most lamports; else the fee payer.
+ *   account other than the wallet that lost the most lamports; else the fee payer
+ *   (./transactions `solanaPaymentSender`, the rule the signer checks a sender refund by).
  */
 import type { ChainTransfer } from '../adapter';
 import type { TokenBalance, TransactionAnswer } from './answers';
+import { solanaPaymentSender } from './transactions';
 
 /** Where payments arrive: the wallet (SOL), and one token account per configured mint. */
 export interface ReceivingAccounts {
@@ -95,30 +97,6 @@ const tokenAmount = (balances: readonly TokenBalance[], index: number, mint: str
   return entry ? BigInt(entry.uiTokenAmount.amount) : 0n;
 };
 
-/** The owner of the `mint` account that lost the most in the transaction, if one did. */
-function tokenSender(tx: TransactionAnswer, mint: string): string | null {
-  let sender: string | null = null;
-  let most = 0n;
-  for (const before of tx.meta.preTokenBalances) {
-    if (before.mint !== mint || !before.owner) continue;
-    const lost =
-      BigInt(before.uiTokenAmount.amount) - tokenAmount(tx.meta.postTokenBalances, before.accountIndex, mint);
-    if (lost > most) [sender, most] = [before.owner, lost];
-  }
-  return sender;
-}
-
-/** The account other than `wallet` whose lamports fell the most, if one did. */
-function lamportSender(tx: TransactionAnswer, keys: readonly string[], wallet: string): string | null {
-  let sender: string | null = null;
-  let most = 0;
-  tx.meta.preBalances.forEach((before, i) => {
-    const lost = before - (tx.meta.postBalances[i] ?? before);
-    if (keys[i] !== wallet && lost > most) [sender, most] = [keys[i] ?? null, lost];
-  });
-  return sender;
-}
-
 /**
  * The transfers `tx` made to the receiving accounts, in the network's terms. Throws when the
  * answer contradicts itself (balances not one per account): the node is wrong, the step fails.
@@ -139,7 +117,7 @@ export function transfersOf(
     blockHeight: at.slot,
     seenAt: at.time,
   };
-  const feePayer = keys[0]!;
+  const balances = { keys, ...tx.meta };
   const transfers: ChainTransfer[] = [];
   const walletIndex = keys.indexOf(receiving.wallet);
   if (walletIndex >= 0) {
@@ -148,7 +126,7 @@ export function transfersOf(
       transfers.push({
         ...base,
         outputIndex: walletIndex,
-        from: lamportSender(tx, keys, receiving.wallet) ?? feePayer,
+        from: solanaPaymentSender(balances, receiving.wallet, null),
         to: receiving.wallet,
         currency: receiving.native,
         amount: grew,
@@ -166,7 +144,7 @@ export function transfersOf(
       transfers.push({
         ...base,
         outputIndex: index,
-        from: tokenSender(tx, token.mint) ?? feePayer,
+        from: solanaPaymentSender(balances, receiving.wallet, token.mint),
         to: receiving.wallet,
         currency: token.ticker,
         amount: grew,
@@ -191,6 +169,7 @@ export function transfersToAnyone(
   if (tx.meta.preBalances.length !== keys.length || tx.meta.postBalances.length !== keys.length)
     throw new Error(`transaction ${tx.transaction.signatures[0]} has balances for other accounts than its keys`);
   const base = { txHash: tx.transaction.signatures[0]!, tag: null, blockHeight: at.slot, seenAt: at.time };
+  const balances = { keys, ...tx.meta };
   const transfers: ChainTransfer[] = [];
   keys.forEach((key, index) => {
     const grew = BigInt(tx.meta.postBalances[index]!) - BigInt(tx.meta.preBalances[index]!);
@@ -198,7 +177,7 @@ export function transfersToAnyone(
       transfers.push({
         ...base,
         outputIndex: index,
-        from: lamportSender(tx, keys, key) ?? keys[0]!,
+        from: solanaPaymentSender(balances, key, null),
         to: key,
         currency: currencies.native,
         amount: grew,
@@ -213,7 +192,7 @@ export function transfersToAnyone(
       transfers.push({
         ...base,
         outputIndex: after.accountIndex,
-        from: tokenSender(tx, token.mint) ?? keys[0]!,
+        from: solanaPaymentSender(balances, after.owner, token.mint),
         to: after.owner,
         currency: token.ticker,
         amount: grew,
