@@ -85,7 +85,7 @@ export const EXTRA_ENTRY_POINTS = {
   'lib/chains/tron/transactions/index.ts':
     "Tron's transaction code, client-safe: the signer (scripts/signer) imports it without lib/chains' server side",
   'lib/chains/solana/transactions/index.ts':
-    "Solana's transfer builder and wallet keys, client-safe: the signer (scripts/signer) imports it without lib/chains' server side",
+    "Solana's transfer builder, wallet keys and payment sender rule, client-safe: the signer (scripts/signer) imports it without lib/chains' server side",
   'lib/chains/xrpl/transactions/index.ts':
     "the XRP Ledger refund's Payment, client-safe: the signer (scripts/signer) imports it without lib/chains' server side",
 };
