@@ -3,12 +3,14 @@
  * 500, and a rejected request writes nothing.
  *
  * - Every merchant API operation (the keys of lib/api/operations.ts's table, so a new operation is
- *   covered without touching this file) gets correctly signed bodies, each with a fresh nonce,
+ *   covered without touching this file) gets correctly signed bodies (a test key of every scope, so
+ *   that the money-out operations read them too), each with a fresh nonce,
  *   built from the protocol's real field names (read from lib/protocol/requests.ts's schemas) mixed
  *   with junk names, holding arbitrary JSON: strings with control characters, NUL and unpaired
  *   surrogates, long strings, huge and tiny numbers written out (1e400, 80 digits), 80-digit
  *   decimal strings, plausible values (so that some requests get past validation), nested arrays
- *   and objects, null; and raw bodies that are not JSON at all.
+ *   and objects, null; signed transactions that are not hex, hold NUL or reach a megabyte; and raw
+ *   bodies that are not JSON at all.
  * - GET /pay/<segment> and GET /api/pay/<segment>/status with arbitrary segments, broken
  *   percent-encodings among them: the page answers 404 (200 for a real order) with its security
  *   headers, the status route its JSON.
@@ -18,12 +20,14 @@
 import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import fc from 'fast-check';
+import { encode } from 'ripple-binary-codec';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { API_ERRORS, ORDER_STATUS_VALUES, type ApiErrorName } from '@/lib/protocol';
+import { API_ERRORS, KEY_SCOPE_VALUES, ORDER_STATUS_VALUES, type ApiErrorName } from '@/lib/protocol';
 import { API_OPERATIONS } from '@/lib/api/operations';
 import * as protocol from '@/lib/protocol/requests';
 import { currencyPairs } from '@/lib/catalog';
+import { createKey } from '@/lib/merchants';
 import { call, freshNonce, withTestGateway, type Keys, type TestGateway } from './support/gateway';
 import type { TestMerchant } from './support/merchants';
 
@@ -33,6 +37,12 @@ const seed = process.env.FUZZ_SEED === undefined ? {} : { seed: Number(process.e
 
 let gateway: TestGateway;
 let merchant: TestMerchant;
+/**
+ * The merchant's test key with every scope: the money-out operations (refunds, plans, fee payers)
+ * read their bodies only for a key whose scopes allow them, and a key without would stop every
+ * body at INSUFFICIENT_SCOPE.
+ */
+let everyScope: Keys;
 let realOrderId: string;
 let snapshotSql: string;
 
@@ -46,6 +56,10 @@ beforeAll(async () => {
   );
   expect(made.status, JSON.stringify(made.body)).toBe(200);
   realOrderId = made.body.response.orderId;
+  everyScope = await createKey(gateway.db, merchant.merchantId, 'test', {
+    name: 'Fuzz, every scope',
+    scopes: [...KEY_SCOPE_VALUES],
+  });
   snapshotSql = await buildSnapshotSql();
 });
 
@@ -160,7 +174,7 @@ async function expectEnvelope(operation: string, body: Buffer) {
       console.error(`SLOW ${operation} ${JSON.stringify(body.toString('utf8').slice(0, 300))}\n${a}`),
     );
   }, 20_000);
-  const answer = await post(operation, body, merchant.test).finally(() => clearTimeout(slow));
+  const answer = await post(operation, body, everyScope).finally(() => clearTimeout(slow));
   const context = `${operation} ${JSON.stringify(body.toString('utf8').slice(0, 300))} -> ${answer.status} ${answer.text.slice(0, 300)}`;
   expect(answer.status, context).not.toBe(500);
   expect(answer.headers.get('content-type'), context).toMatch(/^application\/json/);
@@ -268,6 +282,40 @@ const url = mostly(
 );
 const shortText = fc.string({ minLength: 1, maxLength: 20 });
 
+/**
+ * A signed XRP Ledger Payment as the signer hands it to collections/submit (lower-case hex of its
+ * canonical binary; docs/decisions/119), of no plan.
+ */
+const SIGNED_XRPL_PAYMENT = encode({
+  TransactionType: 'Payment',
+  Account: 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh',
+  Destination: 'rPT1Sjq2YGrBMTttX4GZHjKu9dyfzbpAYe',
+  DestinationTag: 77,
+  Amount: '2000000',
+  Fee: '12',
+  Sequence: 7,
+  LastLedgerSequence: 90_001_000,
+  Flags: 0x8000_0000,
+  SigningPubKey: '03AB40A0490F9B7ED8DF29D246BF2D6269820A0EE7742ACDD457BEA7C7D0931EDB',
+  TxnSignature: `3045022100${'11'.repeat(32)}0220${'22'.repeat(32)}`,
+}).toLowerCase();
+/** Not a signed transaction: not hex, upper-case, an odd digit, NUL inside or after, a space. */
+const NOT_SIGNED_HEX = [
+  SIGNED_XRPL_PAYMENT.toUpperCase(),
+  `0x${SIGNED_XRPL_PAYMENT}`,
+  `${SIGNED_XRPL_PAYMENT}0`,
+  `${SIGNED_XRPL_PAYMENT.slice(0, 40)}\u0000${SIGNED_XRPL_PAYMENT.slice(40)}`,
+  `${SIGNED_XRPL_PAYMENT}\u0000`,
+  `${SIGNED_XRPL_PAYMENT} `,
+  'zz'.repeat(100),
+  '',
+];
+/** collections/submit's `transaction`: signed hex (an XRP Ledger Payment, or any bytes), or what is none. */
+const signedTransaction = mostly(
+  fc.oneof(fc.constant(SIGNED_XRPL_PAYMENT), fc.stringMatching(/^(?:[0-9a-f]{2}){1,300}$/)),
+  fc.oneof(nastyString, fc.constantFrom(...NOT_SIGNED_HEX)),
+);
+
 /** Values a field of that name could plausibly hold. */
 const plausible: Record<string, fc.Arbitrary<unknown>> = {
   currency: fc.constantFrom('BTC', 'LTC', 'USDT', 'ETH', 'XRP', 'btc', 'DOGE', 'TRX', 'USDC'),
@@ -293,6 +341,16 @@ const plausible: Record<string, fc.Arbitrary<unknown>> = {
   tx: mostly(fc.stringMatching(/^[0-9a-f]{64}$/), nastyString),
   id: mostly(fc.uuid(), nastyString),
   orderId: mostly(fc.oneof(fc.uuid(), fc.constant('REAL')), nastyString),
+  // refunds/make's destination (docs/decisions/125), price-rate's currency, and the refund plans'
+  // fields (docs/decisions/119).
+  to: mostly(
+    fc.constantFrom('claim', 'sender', 'USD', 'EUR'),
+    fc.oneof(nastyString, fc.constantFrom('SENDER', 'sender\u0000', 'claim ')),
+  ),
+  refundId: mostly(fc.uuid(), nastyString),
+  feeFromRefund: mostly(fc.boolean(), fc.constantFrom('true', 1, 0, null)),
+  feeRate: mostly(fc.stringMatching(/^[1-9][0-9]{0,3}$/), decimal),
+  transaction: signedTransaction,
 };
 
 /** The fields a schema cannot do without (read from the schemas, as the names are). */
@@ -384,16 +442,47 @@ const requestFields = fc.record({
   badNonce: fc.oneof({ weight: 9, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: jsonText }),
 });
 
-/** The body as JSON text, with a fresh nonce unless a bad one was drawn (made here, so that a replayed run gets a fresh one too). */
-function bodyOf({
-  fields,
-  junk,
-  badNonce,
-}: {
+interface RequestFields {
   fields: [string, string][];
   junk: [string, string][];
   badNonce: string | undefined;
-}): Buffer {
+}
+/** A request of these fields, each given as JSON text. */
+const request = (...fields: [string, string][]): RequestFields => ({ fields, junk: [], badNonce: undefined });
+const text = (value: string) => JSON.stringify(value);
+/** Values of another type than a string field's, as JSON text: an 80-digit number, 1e400, an array, an object, null, true. */
+const WRONG_TYPES = ['9'.repeat(80), '1e400', '[]', '{"a":1}', 'null', 'true'];
+const NO_PLAN = text('9f7c2a4e-1b3d-4c5e-8f6a-7b8c9d0e1f2a');
+
+/**
+ * Hostile values of the fields added lately, sent first to the operations that read them (fast-check
+ * `examples`, within the operation's runs, not beside them): refunds/make's `to` (docs/decisions/125)
+ * and the XRP Ledger plans' `refund-plans/prepare` and `collections/submit` (docs/decisions/119),
+ * among them a megabyte of hex at the field's bound and one just past it.
+ */
+const HOSTILE: Record<string, RequestFields[]> = {
+  'refunds/make': [
+    ...['SENDER', 'sender\u0000', 'claim ', '', 'x'.repeat(3000)].map((to) => text(to)),
+    ...WRONG_TYPES,
+  ].map((to) => request(['orderId', text('REAL')], ['amount', text('0.1')], ['to', to])),
+  'refund-plans/prepare': [
+    request(['refundId', text('REAL')], ['feeFromRefund', text('true')]),
+    request(['refundId', text('00000000-0000-0000-0000-000000000000\u0000')]),
+    ...WRONG_TYPES.map((value) => request(['refundId', value])),
+    ...WRONG_TYPES.map((value) => request(['refundId', NO_PLAN], ['feeRate', value])),
+  ],
+  'collections/submit': [
+    ...[SIGNED_XRPL_PAYMENT, ...NOT_SIGNED_HEX, 'ab'.repeat(500_000), 'ab'.repeat(500_001)].map((transaction) =>
+      request(['id', NO_PLAN], ['transaction', text(transaction)]),
+    ),
+    request(['id', text('REAL')], ['transaction', text(SIGNED_XRPL_PAYMENT)]),
+    request(['id', NO_PLAN], ['transaction', text(SIGNED_XRPL_PAYMENT)], ['psbt', text('cHNidP8=')]),
+    ...WRONG_TYPES.map((value) => request(['id', NO_PLAN], ['transaction', value])),
+  ],
+};
+
+/** The body as JSON text, with a fresh nonce unless a bad one was drawn (made here, so that a replayed run gets a fresh one too). */
+function bodyOf({ fields, junk, badNonce }: RequestFields): Buffer {
   const entries = [...fields, ...junk, ['nonce', badNonce ?? String(freshNonce())]].map(
     ([k, v]) => `${JSON.stringify(k)}:${v === '"REAL"' ? JSON.stringify(realOrderId) : v}`,
   );
@@ -408,7 +497,7 @@ describe('every merchant API operation', () => {
       async () => {
         await fc.assert(
           fc.asyncProperty(requestFields, (request) => expectEnvelope(operation, bodyOf(request))),
-          { numRuns: RUNS.operation, ...seed },
+          { numRuns: RUNS.operation, examples: (HOSTILE[operation] ?? []).map((hostile) => [hostile]), ...seed },
         );
       },
     );

@@ -642,6 +642,66 @@ describe('live XRP Ledger (fake rippled)', () => {
     expect(left).toEqual({ state: 'ready' });
   });
 
+  it('an XRP refund plan that would take the account below its reserve is refused, naming the numbers, and nothing written; one that leaves it exactly is prepared', async () => {
+    useDatabaseForApi(db);
+    const shop = await createTestMerchant(db, 'XRP reserve shop');
+    const scope = { merchantId: shop.merchantId, mode: 'live' as const };
+    const planner = await createKey(db, shop.merchantId, 'live', {
+      name: 'Refunds',
+      scopes: ['read-only', 'signing-plans'],
+    });
+    const own = xrplAccountOfSeed(generateSeed({ entropy: new Uint8Array(16).fill(11), algorithm: 'ecdsa-secp256k1' }));
+    await setDepositKey(db, { ...scope, network: 'ripple', key: own });
+    const order = await createOrder(db, shop.live, { ...XRP, amount: '5' });
+    node.pay({ to: own, tag: tagOf(order), delivered: '5000000' });
+    await ledgerAndWatch();
+    const made = await makeRefund(db, scope, {
+      target: { kind: 'order', id: order.id },
+      amount: 2_000_000n,
+      createdBy: 'user:test',
+      now: new Date(),
+    });
+    await confirmClaim(
+      db,
+      made.claimUrl.slice(made.claimUrl.lastIndexOf('/') + 1),
+      { address: OTHER_ACCOUNT, tag: '78' },
+      new Date(),
+    );
+    const prepare = () => callInProcess('refund-plans/prepare', { refundId: made.refund.id }, planner);
+    const written = async () =>
+      db.query<{ plans: string; audits: string; nonces: string }>(
+        `select (select count(*) from collection_plans where merchant_id = $1)::text as plans,
+                (select count(*) from audit_log where merchant_id = $1)::text as audits,
+                (select count(*) from api_nonces)::text as nonces`,
+        [shop.merchantId],
+      );
+
+    // The node's reserve (fake: 1 XRP and 0.2 XRP an object) with 5 objects is 2 XRP; 2 XRP and the
+    // 12-drop fee leave it one drop short.
+    expect(node.reserve).toEqual({ base: 1_000_000n, increment: 200_000n });
+    node.fund(own, 4_000_011n, 3, 5);
+    const before = await written();
+    const refused = await prepare();
+    expect({ status: refused.status, name: refused.body.error?.name }).toEqual({ status: 409, name: 'PLAN_REFUSED' });
+    expect(refused.body.error.message).toBe(
+      `your account ${own} cannot send this refund now: its balance of 4.000011 XRP less its reserve of 2 XRP (1 XRP and 0.2 XRP for each of its 5 ledger objects) leaves 2.000011 XRP; this plan needs 2.000012 XRP (2 XRP and a fee of 0.000012 XRP): the ledger would refuse it (tecUNFUNDED_PAYMENT)`,
+    );
+    expect(await written()).toEqual(before);
+    const [refund] = await db.query<{ state: string }>('select state from refunds where id = $1', [made.refund.id]);
+    expect(refund).toEqual({ state: 'ready' });
+
+    // One drop more leaves the reserve exactly: prepared.
+    node.fund(own, 4_000_012n, 3, 5);
+    const prepared = await prepare();
+    expect(prepared.body.error).toBeUndefined();
+    expect(xrplRefundPlanSchema.parse(prepared.body.response).transaction.fields).toMatchObject({
+      Account: own,
+      Amount: '2000000',
+      Fee: '12',
+      Sequence: 3,
+    });
+  });
+
   // Last: the ledger clock is past every order's deadline from here on.
   it('a payment then expiry by ledger time: partial; an unpaid order expires', async () => {
     const half = await createOrder(db, merchant.live, { ...XRP, amount: '4' });

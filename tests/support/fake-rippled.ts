@@ -34,8 +34,12 @@
  *   sent the transaction itself.
  *
  * - A refund's Payment sent by a signer (docs/decisions/119): the `account_info` method (`account_data`
- *   with `Sequence` and `Balance`, `actNotFound` for an account it does not hold):
+ *   with `Sequence`, `Balance` and `OwnerCount`, `actNotFound` for an account it does not hold):
  *   https://xrpl.org/docs/references/http-websocket-apis/public-api-methods/account-methods/account_info;
+ *   the `server_state` method (`state.validated_ledger` with `reserve_base` and `reserve_inc`, integer
+ *   drops; docs/decisions/127): https://xrpl.org/docs/references/http-websocket-apis/public-api-methods/server-info-methods/server_state,
+ *   the reserve an account keeps being the base and the increment for each object it owns
+ *   (https://xrpl.org/docs/concepts/accounts/reserves; mainnet's 1 XRP and 0.2 XRP to start with);
  *   the `fee` method (`drops.open_ledger_fee`, `ledger_current_index`):
  *   https://xrpl.org/docs/references/http-websocket-apis/public-api-methods/server-info-methods/fee;
  *   `submit` with a signed `tx_blob` (`engine_result`; `tefPAST_SEQ` and `terPRE_SEQ` for a sequence
@@ -45,7 +49,8 @@
  *   and https://xrpl.org/docs/concepts/transactions/cryptographic-signatures; its hash SHA-512Half of
  *   "TXN\0" and the blob (https://xrpl.org/docs/references/protocol/data-types/basic-data-types#hashes),
  *   by which `tx` then finds it. A submitted Payment of XRP delivers its `Amount` in the next
- *   ledger closed (or is dropped when that ledger is past its LastLedgerSequence).
+ *   ledger closed (or is dropped when that ledger is past its LastLedgerSequence); one that would
+ *   leave its account below the reserve is `tecUNFUNDED_PAYMENT`, its fee burnt.
  *
  * Tests drive it: `pay()` queues a transaction, `closeLedger()` closes and validates the next
  * ledger with the queue, `lag` keeps that many closed ledgers unvalidated, `failRate` answers a
@@ -126,8 +131,13 @@ export interface FakeRippled {
   /** The ledger close clock jumps to `date` for the next ledger. */
   setTime(date: Date): void;
   validatedIndex(): number;
-  /** Opens `account` with `drops` and its next Sequence (account_info); accounts not opened are unknown to it. */
-  fund(account: string, drops: bigint, sequence?: number): void;
+  /**
+   * Opens `account` with `drops`, its next Sequence and the objects it owns (account_info `OwnerCount`);
+   * accounts not opened are unknown to it.
+   */
+  fund(account: string, drops: bigint, sequence?: number, ownerCount?: number): void;
+  /** The network's reserve settings in drops (server_state): the base and the increment for each object owned. */
+  reserve: { base: bigint; increment: bigint };
   /** The open ledger's fee, drops (the `fee` method). */
   openLedgerFee: bigint;
   /** Signed transactions `submit` took, as decoded. */
@@ -233,8 +243,11 @@ export async function startFakeRippled(options: { seed?: number; firstIndex?: nu
     };
   }
 
-  /** Accounts opened by `fund`: their next Sequence. Their XRP is `balances`'. */
+  /** Accounts opened by `fund`: their next Sequence, and the objects they own. Their XRP is `balances`'. */
   const sequences = new Map<string, number>();
+  const ownerCounts = new Map<string, number>();
+  const reserveOf = (account: string) =>
+    fake.reserve.base + fake.reserve.increment * BigInt(ownerCounts.get(account) ?? 0);
   const failure = (error: string, params: Record<string, unknown>, command: string) => ({
     error,
     error_message: error,
@@ -247,7 +260,13 @@ export async function startFakeRippled(options: { seed?: number; firstIndex?: nu
     const next = sequences.get(account);
     if (next === undefined) return failure('actNotFound', params, 'account_info');
     return {
-      account_data: { Account: account, Balance: String(balances.get(account) ?? 0n), Flags: 0, Sequence: next },
+      account_data: {
+        Account: account,
+        Balance: String(balances.get(account) ?? 0n),
+        Flags: 0,
+        OwnerCount: ownerCounts.get(account) ?? 0,
+        Sequence: next,
+      },
       ledger_current_index: last().index + 1,
       validated: false,
       status: 'success',
@@ -262,6 +281,28 @@ export async function startFakeRippled(options: { seed?: number; firstIndex?: nu
       drops: { base_fee: '10', median_fee: '5000', minimum_fee: '10', open_ledger_fee: fee },
       expected_ledger_size: '1000',
       ledger_current_index: last().index + 1,
+      status: 'success',
+    };
+  }
+
+  /** The machine-readable server state: its validated ledger's fee and reserves in integer drops. */
+  function serverStateMethod(): Record<string, unknown> {
+    const ledger = validated();
+    return {
+      state: {
+        build_version: '2.3.0',
+        complete_ledgers: `${first}-${ledger.index}`,
+        server_state: 'full',
+        validated_ledger: {
+          base_fee: 10,
+          close_time: ledger.closeTime,
+          hash: ledger.hash,
+          reserve_base: Number(fake.reserve.base),
+          reserve_inc: Number(fake.reserve.increment),
+          seq: ledger.index,
+        },
+        validation_quorum: 28,
+      },
       status: 'success',
     };
   }
@@ -312,7 +353,7 @@ export async function startFakeRippled(options: { seed?: number; firstIndex?: nu
     fake.submitted.push(tx);
     const fee = BigInt(String(tx.Fee));
     const drops = typeof tx.Amount === 'string' ? BigInt(tx.Amount) : 0n;
-    const funded = (balances.get(account) ?? 0n) >= fee + drops;
+    const funded = (balances.get(account) ?? 0n) - fee - drops >= reserveOf(account);
     balances.set(account, (balances.get(account) ?? 0n) - fee - (funded ? drops : 0n));
     if (funded && typeof tx.Destination === 'string')
       balances.set(tx.Destination, (balances.get(tx.Destination) ?? 0n) + drops);
@@ -355,15 +396,17 @@ export async function startFakeRippled(options: { seed?: number; firstIndex?: nu
               ? accountInfoMethod(params ?? {})
               : request.method === 'fee'
                 ? feeMethod()
-                : request.method === 'submit'
-                  ? submitMethod(params ?? {})
-                  : {
-                      error: 'unknownCmd',
-                      error_code: 32,
-                      error_message: 'Unknown method.',
-                      request: { command: request.method },
-                      status: 'error',
-                    };
+                : request.method === 'server_state'
+                  ? serverStateMethod()
+                  : request.method === 'submit'
+                    ? submitMethod(params ?? {})
+                    : {
+                        error: 'unknownCmd',
+                        error_code: 32,
+                        error_message: 'Unknown method.',
+                        request: { command: request.method },
+                        status: 'error',
+                      };
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ result }));
     });
   }
@@ -433,9 +476,11 @@ export async function startFakeRippled(options: { seed?: number; firstIndex?: nu
     requests: { headers: 0, full: 0 },
     openLedgerFee: 12n,
     submitted: [],
-    fund(account, drops, next = 1) {
+    reserve: { base: 1_000_000n, increment: 200_000n },
+    fund(account, drops, next = 1, ownerCount = 0) {
       balances.set(account, drops);
       sequences.set(account, next);
+      ownerCounts.set(account, ownerCount);
     },
     pay(payment) {
       const delivered = payment.delivered;

@@ -6,8 +6,10 @@ import 'server-only';
  * included, is final).
  *
  * Documentation followed (xrpl.org, public API methods):
- * - `account_info` (Sequence of the account, `ledger_index: "current"`; `actNotFound`):
- *   https://xrpl.org/docs/references/http-websocket-apis/public-api-methods/account-methods/account_info
+ * - `account_info` (`Sequence`, `Balance` and `OwnerCount` of the account, `ledger_index: "current"`;
+ *   `actNotFound`): https://xrpl.org/docs/references/http-websocket-apis/public-api-methods/account-methods/account_info
+ * - `server_state` (`validated_ledger.reserve_base` and `reserve_inc`, in drops; docs/decisions/127):
+ *   https://xrpl.org/docs/references/http-websocket-apis/public-api-methods/server-info-methods/server_state
  * - `fee` (`drops.open_ledger_fee`, `ledger_current_index`):
  *   https://xrpl.org/docs/references/http-websocket-apis/public-api-methods/server-info-methods/fee
  * - `submit` with `tx_blob` (`engine_result`, `engine_result_message`):
@@ -17,8 +19,9 @@ import 'server-only';
  */
 import { z } from 'zod';
 import type { LiveChainConfig } from '../../config';
+import { formatUnits } from '../../money';
 import { RippledClient, XrplRpcError } from './rpc';
-import { encodeXrplRefund, TF_FULLY_CANONICAL_SIG, type XrplRefundFields } from './transactions';
+import { encodeXrplRefund, TF_FULLY_CANONICAL_SIG, xrplReserveShortfall, type XrplRefundFields } from './transactions';
 
 /** The most a refund's fee may be, in drops (0.01 XRP): above it the network is too busy to plan one now. */
 export const XRPL_REFUND_MAX_FEE_DROPS = 10_000n;
@@ -29,11 +32,32 @@ export const XRPL_REFUND_LEDGER_WINDOW = 1000;
  * ledger, queued, or already applied (a replay). Anything else is refused, nothing recorded.
  */
 const TAKEN = new Set(['tesSUCCESS', 'terQUEUED', 'tefALREADY']);
+const XRP_DECIMALS = 6;
 
 const drops = z.string().regex(/^\d{1,20}$/, 'must be drops');
+/** Drops as `server_state` writes them: a JSON number (integer drops), or a string of digits. */
+const dropsNumber = z.union([
+  z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).transform(BigInt),
+  drops.transform(BigInt),
+]);
 const ledgerIndex = z.union([z.number().int().nonnegative(), z.string().regex(/^\d+$/).transform(Number)]);
 const accountInfo = z.object({
-  account_data: z.object({ Account: z.string(), Balance: drops, Sequence: z.number().int() }),
+  account_data: z.object({
+    Account: z.string(),
+    Balance: drops.transform(BigInt),
+    Sequence: z.number().int(),
+    OwnerCount: z.number().int().nonnegative(),
+  }),
+});
+const serverState = z.object({
+  state: z.object({
+    validated_ledger: z.object(
+      { reserve_base: dropsNumber, reserve_inc: dropsNumber },
+      {
+        error: 'is missing: the node has no validated ledger (is it synced?)',
+      },
+    ),
+  }),
 });
 const feeAnswer = z.object({ ledger_current_index: ledgerIndex, drops: z.object({ open_ledger_fee: drops }) });
 const submitAnswer = z.object({ engine_result: z.string(), engine_result_message: z.string().optional() });
@@ -56,7 +80,11 @@ export interface XrplRefundResult {
 }
 
 export interface XrplRefundNode {
-  /** The unsigned refund: Sequence of `account`, Fee the open ledger's (refused above `XRPL_REFUND_MAX_FEE_DROPS`), LastLedgerSequence the window's. */
+  /**
+   * The unsigned refund: Sequence of `account`, Fee the open ledger's (refused above
+   * `XRPL_REFUND_MAX_FEE_DROPS`), LastLedgerSequence the window's; refused when its amount and fee
+   * would take the account below its reserve (docs/decisions/127).
+   */
   build(refund: {
     account: string;
     destination: string;
@@ -90,10 +118,10 @@ export function xrplRefundNode(cfg: LiveChainConfig): XrplRefundNode {
 
   return {
     async build(refund) {
-      let sequence: number;
+      let account: z.output<typeof accountInfo>['account_data'];
       try {
-        const info = await call('account_info', { account: refund.account, ledger_index: 'current' }, accountInfo);
-        sequence = info.account_data.Sequence;
+        account = (await call('account_info', { account: refund.account, ledger_index: 'current' }, accountInfo))
+          .account_data;
       } catch (error) {
         if (error instanceof XrplRpcError && error.code === 'actNotFound')
           throw new XrplRpcError(`the account ${refund.account} does not exist on the ledger`, error.code);
@@ -107,6 +135,19 @@ export function xrplRefundNode(cfg: LiveChainConfig): XrplRefundNode {
         );
       const amount = refund.feeFromRefund ? refund.drops - fee : refund.drops;
       if (amount <= 0n) throw new XrplRpcError(`the refund of ${refund.drops} drops does not cover its fee of ${fee}`);
+      const { validated_ledger: settings } = (await call('server_state', {}, serverState)).state;
+      const funds = { balance: account.Balance, ownerCount: account.OwnerCount };
+      const short = xrplReserveShortfall(
+        funds,
+        { base: settings.reserve_base, increment: settings.reserve_inc },
+        { drops: amount, fee },
+      );
+      if (short) {
+        const xrp = (value: bigint) => `${formatUnits(value, XRP_DECIMALS)} XRP`;
+        throw new XrplRpcError(
+          `its balance of ${xrp(funds.balance)} less its reserve of ${xrp(short.reserve)} (${xrp(settings.reserve_base)} and ${xrp(settings.reserve_inc)} for each of its ${funds.ownerCount} ledger objects) leaves ${xrp(short.spendable)}; this plan needs ${xrp(short.needs)} (${xrp(amount)} and a fee of ${xrp(fee)}): the ledger would refuse it (tecUNFUNDED_PAYMENT)`,
+        );
+      }
       const fields: XrplRefundFields = {
         TransactionType: 'Payment',
         Account: refund.account,
@@ -114,7 +155,7 @@ export function xrplRefundNode(cfg: LiveChainConfig): XrplRefundNode {
         ...(refund.tag === null ? {} : { DestinationTag: refund.tag }),
         Amount: amount.toString(),
         Fee: fee.toString(),
-        Sequence: sequence,
+        Sequence: account.Sequence,
         LastLedgerSequence: fees.ledger_current_index + XRPL_REFUND_LEDGER_WINDOW,
         Flags: TF_FULLY_CANONICAL_SIG,
       };

@@ -5,3 +5,4 @@
  * `CLIENT_SAFE_FOLDERS`).
  */
 export * from './refund';
+export * from './reserve';
