@@ -3,12 +3,13 @@
  * holds the embedded database (PGlite allows one process per data directory), otherwise by
  * opening it itself (PostgreSQL, or the embedded database while no server runs).
  */
-import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
+import type { parseArgs, ParseArgsOptionsConfig } from 'node:util';
 import { z } from 'zod';
 import { adminCommand, runAdminCommand, type AdminCommand } from '../lib/admin';
 import { config } from '../lib/config';
 import { claimDataDir, describeOwner, getDatabase } from '../lib/db';
 import { readControlToken } from '../lib/server';
+import { parseArguments, UsageError } from './lib/command-line';
 
 export async function runCommand(command: AdminCommand): Promise<unknown> {
   const cfg = config();
@@ -66,22 +67,32 @@ export function fail(message: string): never {
 }
 
 /**
- * A CLI's arguments (after `npm run <cli> --`), parsed by node:util's parseArgs with positionals
- * allowed: `--help` or `-h` prints the usage and exits 0, and an unknown or malformed option
- * prints what was wrong and the usage (exit 2) rather than parseArgs's stack trace.
+ * What a CLI's arguments (after `npm run <cli> --`) ask for, as `parse` reads them: `--help` or
+ * `-h` prints the usage and exits 0, and a UsageError prints its message (what was wrong and the
+ * usage) and exits 2.
  */
-export function parseCommandLine<T extends ParseArgsOptionsConfig>(
-  options: T,
-  usage: string,
-): ReturnType<typeof parseArgs<{ allowPositionals: true; options: T }>> {
+export function commandLine<R>(usage: string, parse: (args: string[]) => R): R {
   const args = process.argv.slice(2);
   if (args.includes('--help') || args.includes('-h')) {
     process.stdout.write(`${usage}\n`);
     process.exit(0);
   }
   try {
-    return parseArgs({ args, allowPositionals: true, options });
+    return parse(args);
   } catch (error) {
-    fail(`${error instanceof Error ? error.message : String(error)}\n${usage}`);
+    if (error instanceof UsageError) fail(error.message);
+    throw error;
   }
+}
+
+/**
+ * A CLI's arguments parsed by node:util's parseArgs with positionals allowed (commandLine): an
+ * unknown or malformed option prints what was wrong and the usage (exit 2) rather than parseArgs's
+ * stack trace.
+ */
+export function parseCommandLine<T extends ParseArgsOptionsConfig>(
+  options: T,
+  usage: string,
+): ReturnType<typeof parseArgs<{ allowPositionals: true; options: T }>> {
+  return commandLine(usage, (args) => parseArguments(args, options, usage));
 }

@@ -2,16 +2,12 @@
  * npm run webhooks -- list ORDER_ID     the order's webhook events and every attempt (time, status, latency, answer)
  * npm run webhooks -- resend EVENT_ID   sends an event again now, with the same x-webhook-id and body
  *
- * Works with and without a running server (lib/admin/commands.ts, scripts/cli-runtime.ts).
+ * Works with and without a running server (lib/admin/commands.ts, scripts/cli-runtime.ts). The
+ * arguments are read by scripts/lib/webhooks-request.ts.
  */
 import type { WebhookEvent } from '../lib/protocol';
-import { fail, runCommand, parseCommandLine } from './cli-runtime';
-
-const USAGE = `usage:
-  npm run webhooks -- list ORDER_ID [--json]
-  npm run webhooks -- resend EVENT_ID [--json]`;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { commandLine, fail, runCommand } from './cli-runtime';
+import { WEBHOOKS_USAGE, webhooksRequest } from './lib/webhooks-request';
 
 function print(event: WebhookEvent): void {
   const when = event.state === 'pending' && event.nextAttemptAt ? `, next attempt ${event.nextAttemptAt}` : '';
@@ -27,26 +23,19 @@ function print(event: WebhookEvent): void {
 }
 
 async function main(): Promise<void> {
-  const { positionals, values } = parseCommandLine({ json: { type: 'boolean' } }, USAGE);
-  const [action, id, ...rest] = positionals;
-  if (rest.length > 0 || !id) fail(USAGE);
-  if (!UUID.test(id)) fail(`${id} is not an id (a UUID)\n${USAGE}`);
-  if (action === 'list') {
-    const events = (await runCommand({ command: 'webhooks.list', orderId: id })) as WebhookEvent[];
-    if (values.json) return void console.log(JSON.stringify(events));
+  const { command, json } = commandLine(WEBHOOKS_USAGE, webhooksRequest);
+  if (command.command === 'webhooks.list') {
+    const events = (await runCommand(command)) as WebhookEvent[];
+    if (json) return void console.log(JSON.stringify(events));
     if (events.length === 0)
-      console.log(`No webhooks for order ${id} (not final yet, no URL for its status, or no such order).`);
+      console.log(`No webhooks for order ${command.orderId} (not final yet, no URL for its status, or no such order).`);
     for (const event of events) print(event);
     return;
   }
-  if (action === 'resend') {
-    const event = (await runCommand({ command: 'webhooks.resend', eventId: id })) as WebhookEvent;
-    if (values.json) return void console.log(JSON.stringify(event));
-    print(event);
-    console.log(event.state === 'pending' ? 'Queued: it is sent at once.' : 'Not queued again.');
-    return;
-  }
-  fail(USAGE);
+  const event = (await runCommand(command)) as WebhookEvent;
+  if (json) return void console.log(JSON.stringify(event));
+  print(event);
+  console.log(event.state === 'pending' ? 'Queued: it is sent at once.' : 'Not queued again.');
 }
 
 main().catch((error: unknown) => fail(error instanceof Error ? error.message : String(error)));

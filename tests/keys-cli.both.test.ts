@@ -3,19 +3,15 @@
  * from a second process: with the server up it goes through the control endpoint. Keys it
  * prints sign requests the server accepts; the private key is stored only encrypted.
  */
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../scripts/lib/postgres.mjs';
-import { CLI_TEST_TIMEOUT, newDataDir, startServer, stopServer } from './support/cli';
+import { CLI_TEST_TIMEOUT, newDataDir, runCli, startServer, stopServer } from './support/cli';
 import { call } from './support/gateway';
 import { childEnv } from './support/test-env';
 
-const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-const run = promisify(execFile);
 const usePostgres = process.env.TEST_DB === 'postgres';
 
 let env: NodeJS.ProcessEnv;
@@ -48,16 +44,15 @@ beforeAll(async () => {
 
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
+/** `npm run keys -- ...args`: its output once it succeeded (exit 0). */
 async function keys(...args: string[]) {
-  const { stdout } = await run(process.execPath, ['--conditions=react-server', 'scripts/cli.mjs', 'keys', ...args], {
-    cwd: ROOT,
-    env,
-  });
-  return stdout;
+  const result = await runCli(env, 'keys', ...args);
+  expect(result.code, result.stderr).toBe(0);
+  return result.stdout;
 }
 
-// Each test runs several CLI processes (a Node start with tsx, 3-7 s of CPU each) and a server
-// start: minutes on a two-core machine shared with other work (CLI_TEST_TIMEOUT).
+// Each test runs several CLI processes and a server start: minutes on a two-core machine shared
+// with other work (CLI_TEST_TIMEOUT).
 describe('npm run keys', { timeout: CLI_TEST_TIMEOUT }, () => {
   it('creates keys with no server running, then through a running server', async () => {
     const offline = JSON.parse(await keys('create', '--name', 'Offline shop', '--mode', 'test', '--json'));
@@ -100,7 +95,7 @@ describe('npm run keys', { timeout: CLI_TEST_TIMEOUT }, () => {
   });
 
   it('refuses bad arguments with a usage message', async () => {
-    await expect(keys('create', '--name', 'X', '--mode', 'sandbox')).rejects.toMatchObject({
+    expect(await runCli(env, 'keys', 'create', '--name', 'X', '--mode', 'sandbox')).toMatchObject({
       code: 2,
       stderr: expect.stringContaining('--mode must be test or live'),
     });

@@ -4,15 +4,22 @@
  * itself). A payment it prints is on the sandbox ledger in base units and reaches the order
  * through the server's watcher; mistakes exit 2 with a readable message, never a stack trace. A
  * signed transaction handed on by `broadcast-raw` is taken and its id printed.
+ *
+ * Each path shows one refusal as a process (exit 2, the words on stderr, no stack trace), and one
+ * argument mistake does (the usage); the other refusals' words are the command's, whichever
+ * process runs it, and are checked here in the test's process on the same database (`refusalOf`),
+ * the other argument mistakes in scripts/lib/cli-requests.test.ts: without a CLI process each
+ * (docs/decisions/128).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminCommand, runAdminCommand, type AdminCommand } from '@/lib/admin';
 import { findNetwork } from '@/lib/catalog';
 import { faucetAddress } from '@/lib/chains/sandbox';
 import { openDatabase } from '@/lib/db/client';
 import { freePort } from '../scripts/lib/postgres.mjs';
-import { CLI_TEST_TIMEOUT, newDataDir, runCli, startServer, stopServer } from './support/cli';
+import { CLI_TEST_TIMEOUT, newDataDir, runCli, startServer, stopServer, type StartedServer } from './support/cli';
 import { call, type Keys } from './support/gateway';
 import { spendOf } from './support/sandbox-spends';
 import { waitFor } from './support/worker-process';
@@ -46,6 +53,22 @@ async function withDatabase<T>(work: (db: Awaited<ReturnType<typeof openDatabase
   }
 }
 
+/**
+ * Why the command is refused, as the CLI run offline reaches it (scripts/cli-runtime.ts: checked,
+ * then run on the database it opened) and prints it; in this process, on the data directory's
+ * database (withDatabase), while no other process holds it.
+ */
+async function refusalOf(db: Awaited<ReturnType<typeof openDatabase>>, command: AdminCommand): Promise<string> {
+  const parsed = adminCommand.safeParse(command);
+  if (!parsed.success) return parsed.error.message;
+  return runAdminCommand(db, command).then(
+    (result) => {
+      throw new Error(`not refused: ${JSON.stringify(result)}`);
+    },
+    (error: unknown) => (error as Error).message,
+  );
+}
+
 interface TransferRow {
   network: string;
   currency: string;
@@ -74,6 +97,12 @@ describe('npm run sandbox (embedded database)', () => {
   const orders: { served: { orderId: string; address: string }; offline: { orderId: string; address: string } } =
     {} as never;
   let servedHash: string;
+  /**
+   * One server for the two tests through a running server (a start is seconds of CPU): the first
+   * starts it, the second (reset-clock) stops it, before the offline tests.
+   */
+  let server: StartedServer | undefined;
+  let gateway: { baseUrl: string };
 
   beforeAll(async () => {
     dataDir = newDataDir('gw-sandbox-cli-');
@@ -86,13 +115,10 @@ describe('npm run sandbox (embedded database)', () => {
       ADDRESS_POOL_SIZE: '16',
     };
     delete env.DATABASE_URL;
-    keys = JSON.parse(
-      (await runCli(env, 'keys', 'create', '--name', 'Sandbox CLI shop', '--mode', 'test', '--json')).stdout,
-    );
-    expect(keys.publicKey).toMatch(/^pk_test_/);
   });
 
-  afterAll(() => {
+  afterAll(async () => {
+    if (server) await stopServer(server.child);
     if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -101,75 +127,161 @@ describe('npm run sandbox (embedded database)', () => {
     { timeout: CLI_TEST_TIMEOUT },
     async () => {
       const port = await freePort();
-      const server = await startServer(serverEnv(), port);
-      const gateway = { baseUrl: `http://127.0.0.1:${port}` };
+      server = await startServer(serverEnv(), port);
+      gateway = { baseUrl: `http://127.0.0.1:${port}` };
+      // Through the server (the CLI then opens no database of its own: a second of CPU less).
+      keys = JSON.parse(
+        (await runCli(env, 'keys', 'create', '--name', 'Sandbox CLI shop', '--mode', 'test', '--json')).stdout,
+      );
+      expect(keys.publicKey).toMatch(/^pk_test_/);
+      for (const [name, order] of [
+        ['served', 'cli-served-1'],
+        ['offline', 'cli-offline-1'],
+      ] as const) {
+        const made = await call(
+          gateway,
+          'make-order',
+          { currency: 'LTC', network: 'litecoin', amount: '0.25', order },
+          keys,
+        );
+        expect(made.status, JSON.stringify(made.body)).toBe(200);
+        orders[name] = made.body.response;
+      }
+
+      const paid = await sandboxExit('pay', orders.served.orderId, '0.25');
+      expect(paid.code, paid.stderr).toBe(0);
+      expect(paid.stdout).toMatch(/^[0-9a-f]{64}\n$/);
+      servedHash = paid.stdout.trim();
+      expect(servedHash).toMatch(LTC_HASH);
+      expect(paid.stderr).toContain(`Sent 0.25 LTC on litecoin (sandbox) to ${orders.served.address}`);
+      // The command went through the server: the CLI never took the data directory.
+      expect(JSON.parse(fs.readFileSync(path.join(dataDir, 'owner.json'), 'utf8')).pid).toBe(server.child.pid);
+
+      const mined = await sandboxExit('mine', 'litecoin', '3');
+      expect(mined.code, mined.stderr).toBe(0);
+      expect(mined.stdout).toBe('litecoin: mined to height 3\n');
+
+      // The server's watcher finds the transfer on the ledger and counts it.
+      let order:
+        | { status: string; received: string; transactions: { tx: string; amount: string; confirmations: number }[] }
+        | undefined;
+      await waitFor("the server's watcher to move the order", WATCHER_MS, async () => {
+        order = (await call(gateway, 'order', { orderId: orders.served.orderId }, keys)).body.response;
+        return order?.status !== 'pending';
+      });
+      expect(order).toMatchObject({ status: 'processed', received: '0.25' });
+      expect(order!.transactions).toEqual([
+        expect.objectContaining({ tx: servedHash, amount: '0.25', confirmations: 3 }),
+      ]);
+      // The other order saw nothing.
+      expect((await call(gateway, 'order', { orderId: orders.offline.orderId }, keys)).body.response).toMatchObject({
+        status: 'pending',
+        received: '0',
+      });
+
+      const unknown = crypto.randomUUID();
+      expectUsageError(await sandboxExit('pay', unknown, '0.25'), new RegExp(`Order ${unknown} was not found`));
+      // More than the ledger's amount column holds: the reason, not "Unexpected end of JSON input".
+      expectUsageError(await sandboxExit('pay', orders.offline.orderId, '1'.repeat(80)), TOO_LARGE);
+      // The control endpoint checks what a CLI could never send too (argv cannot hold a NUL).
+      const { controlUrl } = JSON.parse(fs.readFileSync(path.join(dataDir, 'owner.json'), 'utf8'));
+      const refused = await fetch(controlUrl, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${fs.readFileSync(path.join(dataDir, 'control-token'), 'utf8').trim()}` },
+        body: JSON.stringify({ command: 'sandbox.pay', target: `addr\u0000`, amount: '1' }),
+      });
+      expect(refused.status).toBe(400);
+      expect((await refused.json()).error).toMatch(/NUL/);
+    },
+  );
+
+  it(
+    'reset-clock undoes mine --at: through a running server, orders made afterwards wait out their lifetime again; offline too',
+    { timeout: CLI_TEST_TIMEOUT },
+    async () => {
+      expect(server, 'the first test started the server').toBeDefined();
+      const running = server!;
+      const orderOf = async (orderId: string) =>
+        (await call(gateway, 'order', { orderId }, keys)).body.response as {
+          status: string;
+          transactions: { confirmations: number }[];
+        };
+      /** Polls the order until `done` holds (the server's watcher passes every 100 ms). */
+      const waitForOrder = async (orderId: string, done: (o: Awaited<ReturnType<typeof orderOf>>) => boolean) => {
+        let order = await orderOf(orderId);
+        await waitFor(
+          `order ${orderId} to move`,
+          WATCHER_MS,
+          async () => done((order = await orderOf(orderId))),
+          () => JSON.stringify(order),
+        );
+        return order;
+      };
+      const makeDoge = async (order: string) => {
+        const made = await call(
+          gateway,
+          'make-order',
+          { currency: 'DOGE', network: 'dogecoin', amount: '10', order },
+          keys,
+        );
+        expect(made.status, JSON.stringify(made.body)).toBe(200);
+        return made.body.response.orderId as string;
+      };
       try {
-        for (const [name, order] of [
-          ['served', 'cli-served-1'],
-          ['offline', 'cli-offline-1'],
-        ] as const) {
-          const made = await call(
-            gateway,
-            'make-order',
-            { currency: 'LTC', network: 'litecoin', amount: '0.25', order },
-            keys,
-          );
-          expect(made.status, JSON.stringify(made.body)).toBe(200);
-          orders[name] = made.body.response;
-        }
+        const expiring = await makeDoge('cli-clock-1');
+        const ahead = await sandboxExit('mine', 'dogecoin', '1', '--at', '2030-01-01T00:00:00Z');
+        expect(ahead.code, ahead.stderr).toBe(0);
+        expect((await waitForOrder(expiring, (o) => o.status !== 'pending')).status).toBe('expired');
 
-        const paid = await sandboxExit('pay', orders.served.orderId, '0.25');
-        expect(paid.code, paid.stderr).toBe(0);
-        expect(paid.stdout).toMatch(/^[0-9a-f]{64}\n$/);
-        servedHash = paid.stdout.trim();
-        expect(servedHash).toMatch(LTC_HASH);
-        expect(paid.stderr).toContain(`Sent 0.25 LTC on litecoin (sandbox) to ${orders.served.address}`);
-        // The command went through the server: the CLI never took the data directory.
-        expect(JSON.parse(fs.readFileSync(path.join(dataDir, 'owner.json'), 'utf8')).pid).toBe(server.child.pid);
+        const reset = await sandboxExit('reset-clock', 'dogecoin');
+        expect(reset.code, reset.stderr).toBe(0);
+        expect(reset.stdout).toMatch(
+          /^dogecoin: removed 1 block\(s\) dated ahead of now; tip at height 0 \(1970-01-01T00:00:00.000Z\), the next block is dated now\n$/,
+        );
+        // Through the server: the CLI never took the data directory.
+        expect(JSON.parse(fs.readFileSync(path.join(dataDir, 'owner.json'), 'utf8')).pid).toBe(running.child.pid);
 
-        const mined = await sandboxExit('mine', 'litecoin', '3');
-        expect(mined.code, mined.stderr).toBe(0);
-        expect(mined.stdout).toBe('litecoin: mined to height 3\n');
-
-        // The server's watcher finds the transfer on the ledger and counts it.
-        let order:
-          | { status: string; received: string; transactions: { tx: string; amount: string; confirmations: number }[] }
-          | undefined;
-        await waitFor("the server's watcher to move the order", WATCHER_MS, async () => {
-          order = (await call(gateway, 'order', { orderId: orders.served.orderId }, keys)).body.response;
-          return order?.status !== 'pending';
-        });
-        expect(order).toMatchObject({ status: 'processed', received: '0.25' });
-        expect(order!.transactions).toEqual([
-          expect.objectContaining({ tx: servedHash, amount: '0.25', confirmations: 3 }),
-        ]);
-        // The other order saw nothing.
-        expect((await call(gateway, 'order', { orderId: orders.offline.orderId }, keys)).body.response).toMatchObject({
-          status: 'pending',
-          received: '0',
-        });
-
-        const unknown = crypto.randomUUID();
-        expectUsageError(await sandboxExit('pay', unknown, '0.25'), new RegExp(`Order ${unknown} was not found`));
-        expectUsageError(await sandboxExit('pay', orders.offline.orderId, 'abc'), /Amount "abc"/);
-        expectUsageError(await sandboxExit('mine', 'nowhere'), /Unknown network "nowhere"/);
-        // More than the ledger's amount column holds: the reason, not "Unexpected end of JSON input".
-        expectUsageError(await sandboxExit('pay', orders.offline.orderId, '1'.repeat(80)), TOO_LARGE);
-        // The control endpoint checks what a CLI could never send too (argv cannot hold a NUL).
-        const { controlUrl } = JSON.parse(fs.readFileSync(path.join(dataDir, 'owner.json'), 'utf8'));
-        const refused = await fetch(controlUrl, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${fs.readFileSync(path.join(dataDir, 'control-token'), 'utf8').trim()}` },
-          body: JSON.stringify({ command: 'sandbox.pay', target: `addr\u0000`, amount: '1' }),
-        });
-        expect(refused.status).toBe(400);
-        expect((await refused.json()).error).toMatch(/NUL/);
+        // An order made after the reset, partly paid: each watcher pass that counts a confirmation
+        // judges it, and would make it `partial` at once if the clock were still in 2030.
+        const fresh = await makeDoge('cli-clock-2');
+        expect((await sandboxExit('pay', fresh, '1')).code).toBe(0);
+        expect((await sandboxExit('mine', 'dogecoin', '2')).code).toBe(0);
+        const seen = await waitForOrder(fresh, (o) => o.status !== 'pending' || o.transactions[0]?.confirmations === 2);
+        expect(seen).toMatchObject({ status: 'pending', transactions: [{ confirmations: 2 }] });
+        // One more pass, with its expiry sweep, after the one that counted the second confirmation.
+        expect((await sandboxExit('mine', 'dogecoin', '1')).code).toBe(0);
+        const later = await waitForOrder(
+          fresh,
+          (o) => o.status !== 'pending' || o.transactions[0]?.confirmations === 3,
+        );
+        expect(later).toMatchObject({ status: 'pending', transactions: [{ confirmations: 3 }] });
+        expect((await orderOf(expiring)).status).toBe('expired');
       } finally {
-        await stopServer(server.child);
+        await stopServer(running.child);
+        server = undefined;
       }
       // Stopping is logged: the signal, then that it stopped (the output may trail the exit a little).
-      await waitFor('the server to say it stopped', 10_000, () => server.output().includes('Stopped.'));
-      expect(server.output()).toMatch(/Stopping \(SIGTERM\): no new connections[\s\S]*\nStopped\.\n/);
+      await waitFor('the server to say it stopped', 10_000, () => running.output().includes('Stopped.'));
+      expect(running.output()).toMatch(/Stopping \(SIGTERM\): no new connections[\s\S]*\nStopped\.\n/);
+
+      // Offline: the CLI opens the embedded database itself.
+      expect(fs.existsSync(path.join(dataDir, 'owner.json'))).toBe(false);
+      expect((await sandboxExit('mine', 'dogecoin', '2', '--at', '2031-01-01T00:00:00Z')).code).toBe(0);
+      const offline = await sandboxExit('reset-clock', 'dogecoin');
+      expect(offline.code, offline.stderr).toBe(0);
+      expect(offline.stdout).toMatch(/^dogecoin: removed 2 block\(s\) dated ahead of now; tip at height 3 \(/);
+      await withDatabase(async (db) => {
+        const [row] = await db.query<{ top: string; latest: Date }>(
+          "select max(height)::text as top, max(mined_at) as latest from sandbox_blocks where network = 'dogecoin'",
+        );
+        expect(row!.top).toBe('3');
+        expect(row!.latest.getTime()).toBeLessThanOrEqual(Date.now());
+        expect(await refusalOf(db, { command: 'sandbox.reset-clock', network: 'nowhere' })).toMatch(
+          /Unknown network "nowhere"/,
+        );
+      });
+      const nothing = await sandboxExit('reset-clock', 'dogecoin');
+      expect(nothing.stdout).toBe('dogecoin: no block is dated ahead of now; tip at height 3\n');
     },
   );
 
@@ -227,30 +339,38 @@ describe('npm run sandbox (embedded database)', () => {
     const mined = await sandboxExit('mine', 'litecoin', '3');
     expect(mined.code, mined.stderr).toBe(0);
     expect(mined.stdout).toBe('litecoin: mined to height 6\n');
-    await withDatabase(async (db) => {
-      expect((await transferOf(db, offlineHash))[0]?.block_height).toBe('4');
-    });
-
     const unknown = crypto.randomUUID();
     expectUsageError(await sandboxExit('pay', unknown, '0.25'), new RegExp(`Order ${unknown} was not found`));
-    expectUsageError(await sandboxExit('pay', orders.offline.orderId, 'abc'), /Amount "abc"/);
-    expectUsageError(await sandboxExit('pay', orders.offline.orderId, '0.000000001'), /at most 8 decimal places/);
-    expectUsageError(await sandboxExit('pay', orders.offline.orderId, '1'.repeat(80)), TOO_LARGE);
-    expectUsageError(await sandboxExit('mine', 'litecoin', 'many'), /COUNT must be an integer/);
-    expectUsageError(await sandboxExit('pay', orders.offline.orderId), /usage:/);
-    // The refused payments wrote nothing.
-    await withDatabase(async (db) => {
-      const [row] = await db.query<{ n: number }>('select count(*)::int as n from sandbox_transfers');
+
+    const [deposit] = await withDatabase(async (db) => {
+      expect((await transferOf(db, offlineHash))[0]?.block_height).toBe('4');
+      const pay = (amount: string) =>
+        refusalOf(db, {
+          command: 'sandbox.pay',
+          target: orders.offline.orderId,
+          amount,
+          currency: undefined,
+          tag: undefined,
+        });
+      expect(await pay('abc')).toMatch(/Amount "abc"/);
+      expect(await pay('0.000000001')).toMatch(/at most 8 decimal places/);
+      expect(await pay('1'.repeat(80))).toMatch(TOO_LARGE);
+      expect(await refusalOf(db, { command: 'sandbox.mine', network: 'nowhere', count: 1 })).toMatch(
+        /Unknown network "nowhere"/,
+      );
+      // The refused payments wrote nothing.
+      const [row] = await db.query<{ n: number }>(
+        "select count(*)::int as n from sandbox_transfers where network = 'litecoin'",
+      );
       expect(row!.n).toBe(2);
+      // The deposit's key, for the signed transaction below.
+      return db.query<{ index: number }>('select derivation_index::int as index from addresses where address = $1', [
+        orders.offline.address,
+      ]);
     });
 
     // A signed transaction of the test seed spending the payment (docs/decisions/109; its refusals:
     // tests/collections-sandbox): taken by the sandbox, its id printed, its output in the mempool.
-    const [deposit] = await withDatabase((db) =>
-      db.query<{ index: number }>('select derivation_index::int as index from addresses where address = $1', [
-        orders.offline.address,
-      ]),
-    );
     const to = faucetAddress(findNetwork('litecoin')!);
     const spend = spendOf(
       [{ txid: offlineHash, vout: 0, amount: 12_500_000n, index: deposit!.index }],
@@ -267,90 +387,4 @@ describe('npm run sandbox (embedded database)', () => {
       ]);
     });
   });
-
-  it(
-    'reset-clock undoes mine --at: through a running server, orders made afterwards wait out their lifetime again; offline too',
-    { timeout: CLI_TEST_TIMEOUT },
-    async () => {
-      const port = await freePort();
-      const server = await startServer(serverEnv(), port);
-      const gateway = { baseUrl: `http://127.0.0.1:${port}` };
-      const orderOf = async (orderId: string) =>
-        (await call(gateway, 'order', { orderId }, keys)).body.response as {
-          status: string;
-          transactions: { confirmations: number }[];
-        };
-      /** Polls the order until `done` holds (the server's watcher passes every 100 ms). */
-      const waitForOrder = async (orderId: string, done: (o: Awaited<ReturnType<typeof orderOf>>) => boolean) => {
-        let order = await orderOf(orderId);
-        await waitFor(
-          `order ${orderId} to move`,
-          WATCHER_MS,
-          async () => done((order = await orderOf(orderId))),
-          () => JSON.stringify(order),
-        );
-        return order;
-      };
-      const makeDoge = async (order: string) => {
-        const made = await call(
-          gateway,
-          'make-order',
-          { currency: 'DOGE', network: 'dogecoin', amount: '10', order },
-          keys,
-        );
-        expect(made.status, JSON.stringify(made.body)).toBe(200);
-        return made.body.response.orderId as string;
-      };
-      try {
-        const expiring = await makeDoge('cli-clock-1');
-        const ahead = await sandboxExit('mine', 'dogecoin', '1', '--at', '2030-01-01T00:00:00Z');
-        expect(ahead.code, ahead.stderr).toBe(0);
-        expect((await waitForOrder(expiring, (o) => o.status !== 'pending')).status).toBe('expired');
-
-        const reset = await sandboxExit('reset-clock', 'dogecoin');
-        expect(reset.code, reset.stderr).toBe(0);
-        expect(reset.stdout).toMatch(
-          /^dogecoin: removed 1 block\(s\) dated ahead of now; tip at height 0 \(1970-01-01T00:00:00.000Z\), the next block is dated now\n$/,
-        );
-        // Through the server: the CLI never took the data directory.
-        expect(JSON.parse(fs.readFileSync(path.join(dataDir, 'owner.json'), 'utf8')).pid).toBe(server.child.pid);
-
-        // An order made after the reset, partly paid: each watcher pass that counts a confirmation
-        // judges it, and would make it `partial` at once if the clock were still in 2030.
-        const fresh = await makeDoge('cli-clock-2');
-        expect((await sandboxExit('pay', fresh, '1')).code).toBe(0);
-        expect((await sandboxExit('mine', 'dogecoin', '2')).code).toBe(0);
-        const seen = await waitForOrder(fresh, (o) => o.status !== 'pending' || o.transactions[0]?.confirmations === 2);
-        expect(seen).toMatchObject({ status: 'pending', transactions: [{ confirmations: 2 }] });
-        // One more pass, with its expiry sweep, after the one that counted the second confirmation.
-        expect((await sandboxExit('mine', 'dogecoin', '1')).code).toBe(0);
-        const later = await waitForOrder(
-          fresh,
-          (o) => o.status !== 'pending' || o.transactions[0]?.confirmations === 3,
-        );
-        expect(later).toMatchObject({ status: 'pending', transactions: [{ confirmations: 3 }] });
-        expect((await orderOf(expiring)).status).toBe('expired');
-      } finally {
-        await stopServer(server.child);
-      }
-
-      // Offline: the CLI opens the embedded database itself.
-      expect(fs.existsSync(path.join(dataDir, 'owner.json'))).toBe(false);
-      expect((await sandboxExit('mine', 'dogecoin', '2', '--at', '2031-01-01T00:00:00Z')).code).toBe(0);
-      const offline = await sandboxExit('reset-clock', 'dogecoin');
-      expect(offline.code, offline.stderr).toBe(0);
-      expect(offline.stdout).toMatch(/^dogecoin: removed 2 block\(s\) dated ahead of now; tip at height 3 \(/);
-      await withDatabase(async (db) => {
-        const [row] = await db.query<{ top: string; latest: Date }>(
-          "select max(height)::text as top, max(mined_at) as latest from sandbox_blocks where network = 'dogecoin'",
-        );
-        expect(row!.top).toBe('3');
-        expect(row!.latest.getTime()).toBeLessThanOrEqual(Date.now());
-      });
-      const nothing = await sandboxExit('reset-clock', 'dogecoin');
-      expect(nothing.stdout).toBe('dogecoin: no block is dated ahead of now; tip at height 3\n');
-      expectUsageError(await sandboxExit('reset-clock', 'nowhere'), /Unknown network "nowhere"/);
-      expectUsageError(await sandboxExit('reset-clock'), /usage:[\s\S]*reset-clock NETWORK/);
-    },
-  );
 });

@@ -50,8 +50,6 @@ describe('webhooks on the embedded database: API and CLI', () => {
     };
     delete env.DATABASE_URL;
     delete env.APP_SECRET;
-    keys = JSON.parse((await cli('keys', 'create', '--name', 'Webhook shop', '--mode', 'test', '--json')).stdout);
-    stranger = JSON.parse((await cli('keys', 'create', '--name', 'Other shop', '--mode', 'test', '--json')).stdout);
   });
 
   afterAll(async () => {
@@ -67,6 +65,9 @@ describe('webhooks on the embedded database: API and CLI', () => {
       const server = await startServer(serverEnv(), port);
       const gateway = { baseUrl: `http://127.0.0.1:${port}` };
       try {
+        // Through the server (the CLI then opens no database of its own: a second of CPU less each).
+        keys = JSON.parse((await cli('keys', 'create', '--name', 'Webhook shop', '--mode', 'test', '--json')).stdout);
+        stranger = JSON.parse((await cli('keys', 'create', '--name', 'Other shop', '--mode', 'test', '--json')).stdout);
         const made = await call(
           gateway,
           'make-order',
@@ -191,11 +192,10 @@ describe('webhooks on the embedded database: API and CLI', () => {
         await db.close();
       }
 
+      // A refusal of the command, and an argument mistake (the others: scripts/lib/cli-requests.test.ts).
       for (const [args, message] of [
         [['resend', crypto.randomUUID()], /No webhook event/],
-        [['resend', 'abc'], /is not an id/],
         [['list'], /usage:/],
-        [['frobnicate', crypto.randomUUID()], /usage:/],
       ] as const) {
         const result = await cli('webhooks', ...args);
         expect(result.code, result.stderr).toBe(2);
