@@ -244,9 +244,10 @@ export async function recheckRefundsSentByHand(
 
 /**
  * "Mark as not sent" on a refund sent by hand whose transaction has been missing for an hour
- * (./missing.ts): the transaction is looked up once more, now, and a refusal writes nothing but
- * what the chain showed; otherwise the refund `failed` (its amount released: a new refund of the
- * payment may be made) with its `refund.failed` event, in one transaction. The refund keeps its transaction id: that transaction completes no other refund.
+ * (./missing.ts): the transaction is looked up once more, now. Found, it is refused (the refund
+ * stays sent, recorded found as the watcher would); otherwise the refund `failed` (its amount
+ * released: a new refund of the payment may be made) with its `refund.failed` event, in one
+ * transaction. The refund keeps its transaction id: that transaction completes no other refund.
  */
 export async function markRefundNotSent(
   db: Database,
