@@ -4,16 +4,27 @@
  * envelope; every answer against its schema and the OpenAPI document): each refusal with its
  * documented error and nothing written, a mempool transaction making the refund sent and the
  * watcher's re-check confirming it, one transaction never completing two refunds, the audit log,
- * and the order unchanged throughout. The families' lookups are unit-tested in
+ * and the order unchanged throughout. A transaction that vanishes (decision 129): recorded missing by
+ * the watcher's pass, cleared when found again, and only after an hour, and only while the node
+ * still does not find it, marked not sent: failed once, its amount refundable again (the dashboard's
+ * action, audited, in tests/refunds-dashboard.pg.test.ts). The
+ * families' lookups are unit-tested in
  * lib/chains/transaction.test.ts, the judgement in lib/refunds/transfer-check.test.ts, litecoind
  * in tests/refunds-litecoind.pg.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findNetwork } from '@/lib/catalog';
-import { broadcast, mine, requiredConfirmations, sandboxAdapter } from '@/lib/chains';
+import { broadcast, mine, requiredConfirmations, sandboxAdapter, type ChainAdapter } from '@/lib/chains';
+import { drop } from '@/lib/chains/sandbox';
 import type { Database } from '@/lib/db/client';
 import type { OperationName } from '@/lib/protocol';
-import { confirmClaim, makeRefund, recheckRefundsSentByHand } from '@/lib/refunds';
+import {
+  confirmClaim,
+  makeRefund,
+  markRefundNotSent,
+  MISSING_BEFORE_NOT_SENT_MS,
+  recheckRefundsSentByHand,
+} from '@/lib/refunds';
 import { useDatabaseForApi } from './support/api-in-process';
 import { createOrder, orderRow } from './support/chain';
 import { checkedCallInProcess } from './support/contract';
@@ -164,6 +175,94 @@ describe('refunds/complete', () => {
     expect([notFound.status, notFound.body.error.name]).toEqual([404, 'NOT_FOUND']);
     const full = await call('refunds/complete', { id: refundId, txId }, merchant.test);
     expect([full.status, full.body.error.name]).toEqual([403, 'INSUFFICIENT_SCOPE']);
+  });
+});
+
+describe('a refund sent by hand whose transaction vanished (decision 129)', () => {
+  const scope = () => ({ merchantId: merchant.merchantId, mode: 'test' as const });
+  const row = async (refundId: string) =>
+    (
+      await db.query<{ state: string; missing_since: Date | null }>(
+        'select state, missing_since from refunds where id = $1',
+        [refundId],
+      )
+    )[0]!;
+  const refundEvents = async (refundId: string) =>
+    (
+      await db.query<{ type: string }>('select type from events where object_id = $1 order by position', [refundId])
+    ).map((e) => e.type);
+
+  it('records since when the node misses it, clears that when found again; a node error records nothing', async () => {
+    const { refundId } = await readyRefund();
+    const txId = await pay(payer, 50_000_000n);
+    expect((await call('refunds/complete', { id: refundId, txId })).body.response.state).toBe('sent');
+    const sandbox = sandboxAdapter(db, litecoin, requiredConfirmations('test', litecoin));
+    // A node that lost its mempool (a restart) does not find it; another that fails does not answer.
+    let node: 'lost' | 'down' | 'found' = 'lost';
+    const chain: ChainAdapter = {
+      ...sandbox,
+      transaction: async (id, hint) => {
+        if (node === 'down') throw new Error('connection refused');
+        return node === 'lost' ? null : sandbox.transaction!(id, hint);
+      },
+    };
+    const first = new Date('2026-11-28T10:00:00.000Z');
+    await recheckRefundsSentByHand(db, chain, 'test', first);
+    expect(await row(refundId)).toEqual({ state: 'sent', missing_since: first });
+    await recheckRefundsSentByHand(db, chain, 'test', new Date(first.getTime() + 60_000));
+    expect((await row(refundId)).missing_since).toEqual(first);
+    const answer = await call('refunds/get', { id: refundId });
+    expect(answer.body.response.missingSince).toBe(first.toISOString());
+
+    node = 'found';
+    await recheckRefundsSentByHand(db, chain, 'test', new Date());
+    expect(await row(refundId)).toEqual({ state: 'sent', missing_since: null });
+    node = 'down';
+    await recheckRefundsSentByHand(db, chain, 'test', new Date());
+    expect(await row(refundId)).toEqual({ state: 'sent', missing_since: null });
+    expect(await refundEvents(refundId)).toEqual(['refund.created', 'refund.ready', 'refund.sent']);
+  });
+
+  it('marks it not sent only after an hour and while the node does not find it: failed once, its amount refundable again', async () => {
+    // The whole payment refunded: a new refund is possible only once this one lets its amount go.
+    const { orderId, refundId } = await readyRefund(200_000_000n);
+    const txId = await pay(payer, 200_000_000n);
+    expect((await call('refunds/complete', { id: refundId, txId })).body.response.state).toBe('sent');
+    const chain = sandboxAdapter(db, litecoin, requiredConfirmations('test', litecoin));
+    const mark = (at: Date) => markRefundNotSent(db, scope(), refundId, { now: at, chain: () => chain });
+    const again = async () => (await call('refunds/make', { orderId, amount: '0.1' })).body.error?.name;
+
+    // Found: never offered, refused if asked.
+    await expect(mark(new Date())).rejects.toThrow(`finds transaction ${txId}: the refund stays sent`);
+    await drop(db, litecoin, txId);
+    const missed = new Date('2026-11-28T10:00:00.000Z');
+    await recheckRefundsSentByHand(db, chain, 'test', missed);
+    expect((await row(refundId)).missing_since).toEqual(missed);
+    await expect(mark(new Date(missed.getTime() + MISSING_BEFORE_NOT_SENT_MS - 1))).rejects.toThrow(
+      /for less than an hour/,
+    );
+    expect(await again()).toBe('REFUND_EXCEEDS_RECEIVED');
+
+    const later = new Date(missed.getTime() + MISSING_BEFORE_NOT_SENT_MS);
+    const failed = await mark(later);
+    expect(failed).toMatchObject({ id: refundId, state: 'failed', txId, missingSince: missed.toISOString() });
+    expect(await mark(later).catch((e: Error) => e.message)).toMatch(/^Only a refund sent by hand, and not confirmed/);
+    expect(await refundEvents(refundId)).toEqual(['refund.created', 'refund.ready', 'refund.sent', 'refund.failed']);
+    expect(await again()).toBeUndefined();
+  });
+
+  it('refuses, and keeps the refund sent, when the node finds the transaction again at that moment', async () => {
+    const { refundId } = await readyRefund();
+    const txId = await pay(payer, 50_000_000n);
+    await call('refunds/complete', { id: refundId, txId });
+    const long = new Date(Date.now() - 2 * MISSING_BEFORE_NOT_SENT_MS);
+    await db.query('update refunds set missing_since = $2 where id = $1', [refundId, long]);
+    const chain = sandboxAdapter(db, litecoin, requiredConfirmations('test', litecoin));
+    await expect(markRefundNotSent(db, scope(), refundId, { now: new Date(), chain: () => chain })).rejects.toThrow(
+      `Your node finds transaction ${txId} now: the refund stays sent.`,
+    );
+    expect(await row(refundId)).toEqual({ state: 'sent', missing_since: null });
+    expect(await refundEvents(refundId)).toEqual(['refund.created', 'refund.ready', 'refund.sent']);
   });
 });
 

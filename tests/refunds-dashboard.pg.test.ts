@@ -9,11 +9,13 @@
  * transaction that pays another address refused with what the chain showed (by cookie, not in the URL), the right
  * one accepted and audited, a viewer refused. An invoice's order is refunded in the invoice's fiat at the rate
  * chosen among the three shown side by side (the invoice's, the current, one's own), the fee taken from the refund
- * when ticked. The order's status never moves.
+ * when ticked. One sent by hand whose transaction vanished says since when, and after an hour "Mark as
+ * not sent" fails it (decision 129): a viewer refused, the owner's audited. The order's status never moves.
  */
 import { beforeAll, expect, it } from 'vitest';
 import { findNetwork } from '@/lib/catalog';
 import { broadcast } from '@/lib/chains';
+import { drop } from '@/lib/chains/sandbox';
 import { chooseCoin } from '@/lib/invoices';
 import { requestPayerRefund } from '@/lib/mispayments';
 import { cancelRefund, confirmClaim, makeRefund, setRefundApprovalRule } from '@/lib/refunds';
@@ -335,6 +337,52 @@ it('completes a refund sent by hand by its transaction id, verified on chain; re
   ]);
   const [row] = await gateway.db.query<{ status: string }>('select status from orders where id = $1', [order.id]);
   expect(row!.status).toBe('processed');
+});
+
+it('says since when a transaction sent by hand is missing; after an hour "Mark as not sent" fails it, audited', async () => {
+  const litecoin = findNetwork('litecoin')!;
+  const payer = (await createOrder(gateway.db, merchant.test, { currency: 'LTC', network: 'litecoin', amount: '1' }))
+    .address;
+  const scope = { merchantId: merchant.merchantId, mode: 'test' as const };
+  const made = await makeRefund(gateway.db, scope, {
+    target: { kind: 'order', id: order.id },
+    amount: 1_000_000n,
+    createdBy: 'test',
+    now: new Date(),
+  });
+  await confirmClaim(
+    gateway.db,
+    made.claimUrl.slice(made.claimUrl.lastIndexOf('/') + 1),
+    { address: payer, tag: '' },
+    new Date(),
+  );
+  const { txHash } = await broadcast(gateway.db, { network: litecoin, to: payer, currency: 'LTC', amount: 1_000_000n });
+  await drop(gateway.db, litecoin, txHash);
+  // As lib/refunds leaves it after its watcher's passes missed the transaction for two hours
+  // (those passes: tests/refunds-by-hand.pglite.test.ts).
+  const missingSince = new Date(Date.now() - 2 * 3_600_000);
+  await gateway.db.query(
+    `update refunds set state = 'sent', sent_by_hand = true, txid = $2, missing_since = $3, version = version + 1 where id = $1`,
+    [made.refund.id, txHash, missingSince],
+  );
+  const owner = await cookieOf('owner');
+  const html = await page(owner);
+  expect(unescape(html)).toContain(`Your node has not found transaction ${txHash} since`);
+  const fields = formFields(html, 'Mark as not sent');
+  const viewer = await cookieOf('viewer');
+  expect((await post(viewer, fields)).headers.get('location')).toMatch(/\/dashboard\/forbidden$/);
+  expect((await audit('refund.fail')).length).toBe(0);
+
+  const done = await post(owner, fields);
+  expect(done.headers.get('location')).toMatch(/refund=not-sent$/);
+  const [refund] = await gateway.db.query<{ state: string }>('select state from refunds where id = $1', [
+    made.refund.id,
+  ]);
+  expect(refund!.state).toBe('failed');
+  expect((await audit('refund.fail')).map((a) => a.detail)).toEqual([
+    expect.objectContaining({ refundId: made.refund.id, txId: txHash, missingSince: missingSince.toISOString() }),
+  ]);
+  expect(await page(owner, `${pagePath()}?refund=not-sent`)).toContain('Marked not sent: the payer was not paid');
 });
 
 it("refunds an invoice's order in its fiat at the rate chosen of the three shown side by side, the fee choice kept", async () => {

@@ -907,6 +907,11 @@ export const refunds = pgTable(
     sentByHand: boolean('sent_by_hand').notNull().default(false),
     /** The block the entered transaction was found in (the Bitcoin family finds it there again without -txindex). */
     txBlockHash: text('tx_block_hash'),
+    /**
+     * A refund sent by hand whose transaction the watcher's re-check last found missing (unknown to
+     * the node, or no longer paying): since when; null while it is found (docs/decisions/129).
+     */
+    missingSince: timestamp('missing_since', { withTimezone: true, precision: 3 }),
     reason: text('reason'),
     /** The network fee is taken from the refund when it is sent: always for one the payer started (docs/decisions/082). */
     feeFromRefund: boolean('fee_from_refund').notNull().default(false),

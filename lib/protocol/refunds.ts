@@ -79,6 +79,11 @@ export const refundResponse = z.object({
   tag: z.string().nullable(),
   /** The transaction that paid it, once seen. */
   txId: z.string().nullable(),
+  /**
+   * A refund sent by hand whose transaction the gateway's node no longer finds (dropped, replaced,
+   * or no longer paying): since when; null while it is found (docs/decisions/129).
+   */
+  missingSince: timestamp.nullable(),
   approval: z.enum(REFUND_APPROVAL_VALUES),
   reason: z.string().nullable(),
   createdAt: timestamp,

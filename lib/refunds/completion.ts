@@ -7,7 +7,9 @@ import 'server-only';
  * `sent` (or `confirmed` at once with the network's confirmations), its event, the transaction id
  * that no other refund may carry (the database's unique index), in one transaction. A refusal
  * writes nothing. Until confirmed, the watcher re-checks it at each pass (`recheckRefundsSentByHand`),
- * and entering the same id again re-checks it at once.
+ * and entering the same id again re-checks it at once. A transaction the re-check no longer finds
+ * is recorded missing (`missing_since`); after an hour the merchant may mark the refund not sent
+ * (`markRefundNotSent`, docs/decisions/129).
  */
 import {
   enabledNetworks,
@@ -16,6 +18,7 @@ import {
   requiredConfirmations,
   sandboxAdapter,
   type ChainAdapter,
+  type FoundTransaction,
 } from '../chains';
 import { bare, param, refunds, sql, statement, type Database, type Queryable } from '../db';
 import { log } from '../log';
@@ -25,6 +28,7 @@ import { openRefundPlan } from '../payouts';
 import type { Mode, RefundResponse } from '../protocol';
 import { RefundNetworkUnavailable, RefundStateConflict, RefundTransactionRefused } from './errors';
 import { nextRefundState } from './lifecycle';
+import { countsAsMissing, mayMarkNotSent } from './missing';
 import { refundPayRefusal } from './pay-ways';
 import { applyRefundAction, lockRefund, serializeRefund, type RefundRow } from './store';
 import { judgeRefundTransaction, type RefundTransactionJudgement } from './transfer-check';
@@ -49,7 +53,8 @@ const LOCK_TXID = statement<unknown, { network: string; txid: string }>(
   sql`select 1 as locked from (select pg_advisory_xact_lock(hashtext('refund_txid'), hashtext(${param('network')} || ':' || ${param('txid')}))) l`,
 );
 const MARK_SENT_BY_HAND = statement<RefundRow, { id: string; blockHash: string | null }>(
-  sql`update ${refunds} set ${bare(refunds.sentByHand)} = true, ${bare(refunds.txBlockHash)} = ${param('blockHash')}
+  sql`update ${refunds} set ${bare(refunds.sentByHand)} = true, ${bare(refunds.txBlockHash)} = ${param('blockHash')},
+     ${bare(refunds.missingSince)} = null
    where ${refunds.id} = ${param('id')} returning *`,
 );
 
@@ -128,9 +133,13 @@ export async function completeRefundByTransaction(
 
 /** The transaction looked up and judged against `row`; a node that does not answer is a refusal to retry. */
 async function lookUp(chain: ChainAdapter, row: RefundRow, txid: string): Promise<RefundTransactionJudgement> {
-  let found;
+  return judged(chain, row, await find(chain, row, txid));
+}
+
+/** The transaction as the node shows it (null: unknown); a node that does not answer is a refusal to retry. */
+async function find(chain: ChainAdapter, row: RefundRow, txid: string): Promise<FoundTransaction | null> {
   try {
-    found = await chain.transaction!(txid, {
+    return await chain.transaction!(txid, {
       ...(row.tx_block_hash ? { blockHash: row.tx_block_hash } : {}),
       since: row.address_confirmed_at ?? row.created_at,
     });
@@ -138,6 +147,9 @@ async function lookUp(chain: ChainAdapter, row: RefundRow, txid: string): Promis
     log.warn('refund transaction lookup failed', { refundId: row.id, network: row.network, error });
     throw new RefundNetworkUnavailable(row.network);
   }
+}
+
+function judged(chain: ChainAdapter, row: RefundRow, found: FoundTransaction | null): RefundTransactionJudgement {
   const native = chain.network.currencies.find((c) => !c.contract)!.ticker;
   return judgeRefundTransaction(
     {
@@ -185,12 +197,19 @@ const SENT_BY_HAND = statement<RefundRow, { network: string; mode: string }>(
 const LOCK_SENT = statement<RefundRow, { id: string }>(
   sql`select * from ${refunds} where ${refunds.id} = ${param('id')} and ${refunds.state} = 'sent' for update`,
 );
+/** The first pass that misses the transaction records when; later passes keep that time. */
+const RECORD_MISSING = statement<unknown, { id: string; txid: string; now: Date }>(
+  sql`update ${refunds} set ${bare(refunds.missingSince)} = ${param('now')}
+   where ${refunds.id} = ${param('id')} and ${refunds.state} = 'sent' and ${refunds.txid} = ${param('txid')}
+     and ${refunds.missingSince} is null`,
+);
 
 /**
  * In each watcher pass over `chain`: the refunds sent by hand that wait for confirmations are
  * looked up again; one with the network's confirmations is confirmed (its event, and the payer's
- * mail, in its own transaction). One the node no longer finds, or that no longer pays, stays sent
- * and is logged: the merchant sees it on the refund, the watcher asks again next pass.
+ * mail, in its own transaction). One the node no longer finds, or that no longer pays, stays sent:
+ * the first such pass records since when (`missing_since`, shown on the refund), and a pass that
+ * finds it again clears it. A node that does not answer changes nothing (docs/decisions/129).
  */
 export async function recheckRefundsSentByHand(
   db: Database,
@@ -207,13 +226,72 @@ export async function recheckRefundsSentByHand(
     if (!judgement) continue;
     if (!judgement.ok) {
       log.warn('refund sent by hand no longer verifies', { refundId: row.id, problem: judgement.problem });
+      if (countsAsMissing(judgement.problem)) await RECORD_MISSING.run(db, { id: row.id, txid: row.txid!, now });
       continue;
     }
-    if (judgement.confirmations < chain.requiredConfirmations && judgement.blockHash === row.tx_block_hash) continue;
+    const unchanged =
+      judgement.confirmations < chain.requiredConfirmations &&
+      judgement.blockHash === row.tx_block_hash &&
+      row.missing_since === null;
+    if (unchanged) continue;
     await db.transaction(async (tx) => {
       const [locked] = await LOCK_SENT.run(tx, { id: row.id });
       if (locked?.txid === row.txid)
         await recordSeen(tx, locked, row.txid!, judgement, chain.requiredConfirmations, now);
     });
   }
+}
+
+/**
+ * "Mark as not sent" on a refund sent by hand whose transaction has been missing for an hour
+ * (./missing.ts): the transaction is looked up once more, now. Found, it is refused (the refund
+ * stays sent, recorded found as the watcher would); otherwise the refund `failed` (its amount
+ * released: a new refund of the payment may be made) with its `refund.failed` event, in one
+ * transaction. The refund keeps its transaction id: that transaction completes no other refund.
+ */
+export async function markRefundNotSent(
+  db: Database,
+  scope: MerchantScope,
+  id: string,
+  { now, chain: chainOf = refundChain }: { now: Date; chain?: RefundChain },
+): Promise<RefundResponse> {
+  const row = await db.transaction((tx) => lockRefund(tx, scope, id));
+  const refusal = notSentRefusal(row, now);
+  if (refusal) throw refusal;
+  const chain = chainOf(db, scope.mode, row.network);
+  if (!chain?.transaction) throw new RefundStateConflict(`refunds on ${row.network} cannot be looked up now`);
+  const found = await find(chain, row, row.txid!);
+  if (found) {
+    const judgement = judged(chain, row, found);
+    // Found again: the refund stays sent, recorded as found (or confirmed) as the watcher would.
+    if (judgement.ok)
+      await db.transaction(async (tx) => {
+        const [locked] = await LOCK_SENT.run(tx, { id: row.id });
+        if (locked?.txid === row.txid)
+          await recordSeen(tx, locked, row.txid!, judgement, chain.requiredConfirmations, now);
+      });
+    throw new RefundStateConflict(
+      `your node finds transaction ${row.txid} now${judgement.ok ? '' : ` (${judgement.message.replace(/\.$/, '')})`}: the refund stays sent`,
+    );
+  }
+  const written = await db.transaction(async (tx) => {
+    const locked = await lockRefund(tx, scope, id);
+    const again = notSentRefusal(locked, now);
+    if (again) throw again;
+    return applyRefundAction(tx, locked, { type: 'dropped' }, {}, now);
+  });
+  return serializeRefund(written);
+}
+
+/** Why `row` cannot be marked not sent at `now`; null when it can. */
+function notSentRefusal(row: RefundRow, now: Date): RefundStateConflict | null {
+  if (row.state !== 'sent' || !row.sent_by_hand || !row.txid)
+    return new RefundStateConflict('only a refund sent by hand, and not confirmed, can be marked not sent');
+  if (!mayMarkNotSent(row.missing_since, now))
+    return new RefundStateConflict(
+      row.missing_since === null
+        ? `your node finds transaction ${row.txid}: the refund stays sent`
+        : `your node has missed transaction ${row.txid} for less than an hour: it may still reappear`,
+    );
+  return null;
 }

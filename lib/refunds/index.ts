@@ -30,11 +30,13 @@ export {
 } from './errors';
 export {
   completeRefundByTransaction,
+  markRefundNotSent,
   recheckRefundsSentByHand,
   type CompleteRefundOptions,
   refundChain,
   type RefundChain,
 } from './completion';
+export { countsAsMissing, mayMarkNotSent, MISSING_BEFORE_NOT_SENT_MS } from './missing';
 export {
   judgeRefundTransaction,
   owedBy,

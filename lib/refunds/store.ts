@@ -341,6 +341,7 @@ export function serializeRefund(row: RefundRow): RefundResponse {
     address: row.address,
     tag: row.tag,
     txId: row.txid,
+    missingSince: row.missing_since?.toISOString() ?? null,
     approval: row.approval,
     reason: row.reason,
     createdAt: row.created_at.toISOString(),

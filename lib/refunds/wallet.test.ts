@@ -41,6 +41,7 @@ const refund = (fields: Partial<RefundResponse> = {}): RefundResponse => ({
   address: PAYER,
   tag: null,
   txId: null,
+  missingSince: null,
   approval: 'none',
   reason: null,
   createdAt: '2026-11-27T00:00:00.000Z',

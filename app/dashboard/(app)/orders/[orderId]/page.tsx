@@ -14,6 +14,7 @@ import {
   listRefunds,
   paymentSenderAddress,
   refundablePayment,
+  mayMarkNotSent,
   refundPayWays,
   refundRates,
   refundTronTransfer,
@@ -121,6 +122,11 @@ export default async function OrderPage({ params, searchParams }: Props) {
       return transfer ? [[r.id, { family: 'tron', transfer, accountPattern: addressPatterns(tron).addressRegex }]] : [];
     }),
   );
+  // "Mark as not sent": a refund sent by hand whose transaction has been missing an hour (decision 129).
+  const now = new Date();
+  const markableNotSent = new Set(
+    refunds.filter((r) => r.missingSince && mayMarkNotSent(new Date(r.missingSince), now)).map((r) => r.id),
+  );
   const back = `/dashboard/orders/${order.orderId}`;
   return (
     <PageBody
@@ -209,6 +215,7 @@ export default async function OrderPage({ params, searchParams }: Props) {
         fee={fee}
         ways={ways}
         wallets={wallets}
+        markableNotSent={markableNotSent}
       />
 
       <Section title="Timeline" id="timeline">

@@ -2,7 +2,8 @@
 /**
  * The order page's refunds (docs/refunds.md): make one in the order's coin, cancel one, reopen
  * its claim, approve one above the owner's threshold (a second person: docs/decisions/082),
- * complete one sent by hand by its transaction id (docs/decisions/092). Each action checks the session and the `refunds` permission itself, every call,
+ * complete one sent by hand by its transaction id (docs/decisions/092), mark one sent by hand not
+ * sent when its transaction has been missing for an hour (docs/decisions/129). Each action checks the session and the `refunds` permission itself, every call,
  * parses its input with zod, calls lib/refunds, and writes the audit log. A refusal comes back to
  * the page as `?refund=<reason>`; a claim link to share is handed to the page in a short-lived
  * cookie for this order's page only, never in a URL (it is the payer's bearer secret).
@@ -19,6 +20,7 @@ import {
   cancelRefund,
   completeRefundByTransaction,
   makeRefund,
+  markRefundNotSent,
   NotRefundable,
   planRefund,
   priceRefund,
@@ -306,4 +308,20 @@ export async function completeRefundAction(posted: FormData): Promise<void> {
   );
   revalidatePath(page);
   redirect(`${page}?refund=completed`);
+}
+
+/**
+ * "Mark as not sent" on a refund sent by hand whose transaction the node has missed for an hour
+ * (docs/decisions/129): looked up once more now, refused (and the refund stays sent) when found;
+ * otherwise the refund fails, its amount refundable again. Audited as `refund.fail`.
+ */
+export async function markRefundNotSentAction(posted: FormData): Promise<void> {
+  const { page } = await changeRefund(
+    posted,
+    'refund.fail',
+    (db, scope, refundId) => markRefundNotSent(db, scope, refundId, { now: new Date() }),
+    (refund) => ({ txId: refund.txId, missingSince: refund.missingSince }),
+  );
+  revalidatePath(page);
+  redirect(`${page}?refund=not-sent`);
 }

@@ -3,7 +3,8 @@
  * and for a user with the `refunds` permission the form that makes one (in the order's coin) and
  * each open refund's "Cancel" and "Reopen claim", "Approve" on one above the owner's threshold
  * (a second person's: decision 082), and "Sent by hand" with a transaction id on a ready refund,
- * "Check again" on one sent so (decision 092). A claim link just made is shown once beside its
+ * "Check again" on one sent so (decision 092); on one whose transaction the node has missed since a
+ * time, that time, and after an hour "Mark as not sent" (decision 129). A claim link just made is shown once beside its
  * refund, each of several (decision 102). Plain forms: they work without JavaScript; a ready EVM
  * refund also offers "Send with wallet" beside its transaction id (decision 098). Each refund offers
  * the ways lib/refunds' one rule allows (`ways`, decision 116): while an open plan pays it, neither
@@ -18,6 +19,7 @@ import {
   cancelRefundAction,
   completeRefundAction,
   makeRefundAction,
+  markRefundNotSentAction,
   planRefundAction,
   recordWalletRefundAction,
   reopenRefundAction,
@@ -54,6 +56,10 @@ const OUTCOMES: Record<string, { tone: 'info' | 'error' | 'success'; text: strin
   busy: { tone: 'error', text: 'The gateway is busy: try again.' },
   plan: { tone: 'error', text: 'The plan could not be prepared:' },
   completed: { tone: 'success', text: 'Transaction verified on chain: the refund is sent, or confirmed.' },
+  'not-sent': {
+    tone: 'success',
+    text: 'Refund marked not sent: it failed, the payer was not paid, and a new refund of its amount can be made.',
+  },
   transaction: { tone: 'error', text: 'This transaction does not complete the refund:' },
   node: { tone: 'error', text: "The network's node did not answer: try again shortly." },
 };
@@ -96,6 +102,7 @@ export function RefundsSection({
   fee,
   ways,
   wallets,
+  markableNotSent,
 }: {
   orderId: string;
   currency: string;
@@ -121,6 +128,8 @@ export function RefundsSection({
   ways: Readonly<Record<string, RefundPayWays>>;
   /** The browser wallet's transfer of each ready EVM or Tron refund (live mode), by refund id. */
   wallets: Readonly<Record<string, RefundWallet>>;
+  /** The refunds sent by hand whose transaction has been missing long enough to be marked not sent (lib/refunds mayMarkNotSent). */
+  markableNotSent: ReadonlySet<string>;
 }) {
   const said = outcome ? OUTCOMES[outcome] : undefined;
   return (
@@ -169,6 +178,18 @@ export function RefundsSection({
                     tx <Mono>{r.txId}</Mono>
                   </span>
                 )}
+                {r.state === 'sent' && r.missingSince && (
+                  <span className="block" data-testid="refund-missing">
+                    {`Your node has not found transaction ${r.txId} since `}
+                    <Time value={r.missingSince} />
+                    {': it may have been dropped or replaced.'}
+                  </span>
+                )}
+                {r.state === 'failed' && r.missingSince && (
+                  <span className="block" data-testid="refund-not-sent">
+                    Marked not sent: the payer was not paid by this refund. A new refund can be made.
+                  </span>
+                )}
                 {plans[r.id] && (
                   <Link href={`/dashboard/funds/plans/${plans[r.id]!.planId}`} className={`${LINK} block`}>
                     {`plan: ${plans[r.id]!.status}`}
@@ -198,6 +219,15 @@ export function RefundsSection({
                     <input type="hidden" name="txId" value={r.txId} />
                     <Button type="submit" variant="secondary">
                       Check again
+                    </Button>
+                  </form>
+                )}
+                {canRefund && r.state === 'sent' && markableNotSent.has(r.id) && (
+                  <form action={markRefundNotSentAction}>
+                    <input type="hidden" name="orderId" value={orderId} />
+                    <input type="hidden" name="refundId" value={r.id} />
+                    <Button type="submit" variant="secondary">
+                      Mark as not sent
                     </Button>
                   </form>
                 )}

@@ -1,0 +1,1 @@
+ALTER TABLE "refunds" ADD COLUMN "missing_since" timestamp (3) with time zone;
