@@ -13,7 +13,6 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { HDKey } from '@scure/bip32';
@@ -36,6 +35,7 @@ import { watchLive, withLiveNetwork } from './support/live';
 import { litecoindNetwork } from './support/live-networks';
 import { createTestMerchant, type TestMerchant } from './support/merchants';
 import type { Keys } from './support/gateway';
+import { fileTempDir } from './support/temp-dir';
 import type { LiveAdapter } from '@/lib/chains/live';
 
 const run = promisify(execFile);
@@ -54,7 +54,7 @@ withLiveNetwork(
   (live) => ({ node, db, merchant, adapter } = live),
 );
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-signer-'));
+const dir = fileTempDir('gw-signer-');
 const seedFile = path.join(dir, 'seed.txt');
 fs.writeFileSync(seedFile, `${WORDS}\n`, { mode: 0o600 });
 

@@ -14,7 +14,6 @@
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { HDKey } from '@scure/bip32';
@@ -52,6 +51,7 @@ import { randomTronAccount, type FakeTronNode } from './support/fake-tron-node';
 import { watchLive, withLiveNetwork } from './support/live';
 import { fakeTronNetwork } from './support/live-networks';
 import type { TestMerchant } from './support/merchants';
+import { fileTempDir } from './support/temp-dir';
 
 const run = promisify(execFile);
 const WORDS = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
@@ -80,7 +80,7 @@ withLiveNetwork(
   { TRON_CHAIN: 'regtest' },
 );
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-tron-signer-'));
+const dir = fileTempDir('gw-tron-signer-');
 const seedFile = path.join(dir, 'seed.txt');
 fs.writeFileSync(seedFile, `${WORDS}\n`, { mode: 0o600 });
 const signerConfig = () => ({ network: 'tron', chain: 'regtest', treasury, tokens: [USDT], maxBurn: '50' });

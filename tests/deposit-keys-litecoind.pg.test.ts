@@ -7,7 +7,6 @@
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { HDKey } from '@scure/bip32';
@@ -23,6 +22,7 @@ import { createOrder, orderRow } from './support/chain';
 import { watchLive, withLiveNetwork } from './support/live';
 import { litecoindNetwork } from './support/live-networks';
 import { createTestMerchant, type TestMerchant } from './support/merchants';
+import { fileTempDir } from './support/temp-dir';
 
 const run = promisify(execFile);
 const REGTEST = { bech32: 'rltc', pubKeyHash: 0x6f, scriptHash: 0x3a, wif: 0xef };
@@ -60,7 +60,7 @@ withLiveNetwork(
   (live) => ({ node, db, merchant: merchantA, adapter } = live),
 );
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-deposit-keys-'));
+const dir = fileTempDir('gw-deposit-keys-');
 
 /** `npm run signer` on merchant `who`'s machine: its seed file, its configuration (its treasury). */
 async function signer(who: ReturnType<typeof wallet>, plan: CollectionPlan, treasury: string) {

@@ -11,7 +11,6 @@
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { HDKey } from '@scure/bip32';
@@ -38,6 +37,7 @@ import { expectDocumented } from './support/contract';
 import { watchLive, withLiveNetwork } from './support/live';
 import { litecoindNetwork } from './support/live-networks';
 import type { TestMerchant } from './support/merchants';
+import { fileTempDir } from './support/temp-dir';
 
 process.env.APP_SECRET ??= 'test-app-secret-that-is-at-least-32-characters';
 const run = promisify(execFile);
@@ -55,7 +55,7 @@ withLiveNetwork(
   (live) => ({ node, db, merchant, adapter } = live),
 );
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-refund-signer-'));
+const dir = fileTempDir('gw-refund-signer-');
 const seedFile = path.join(dir, 'seed.txt');
 fs.writeFileSync(seedFile, `${WORDS}\n`, { mode: 0o600 });
 const ledgerFile = path.join(dir, 'signer-ledger.json');
