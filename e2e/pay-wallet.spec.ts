@@ -617,10 +617,12 @@ test('an XRP refund to a destination tag on the fake rippled: sent by hand, refu
 /**
  * Gives the page a minimal TronLink on the treasury's account: `tronLink.request` answers
  * `tron_requestAccounts` as TronLink does (`{code: 200}`, the account then in
- * `tronWeb.defaultAddress`), and `tronWeb` sends TRX (`trx.sendTransaction`) or a token's
- * `contract().at().transfer().send()` by building, signing and broadcasting here (page.exposeFunction).
+ * `tronWeb.defaultAddress`) and `eth_chainId` (TIP-1193) with `chainId`, the fake node's (Tron
+ * mainnet's) unless a test puts the wallet elsewhere; `tronWeb` sends TRX (`trx.sendTransaction`) or
+ * a token's `contract().at().transfer().send()` by building, signing and broadcasting here
+ * (page.exposeFunction).
  */
-async function injectTronLink(page: Page): Promise<void> {
+async function injectTronLink(page: Page, chainId = '0x2b6653dc'): Promise<void> {
   await page.exposeFunction('tronLinkSend', async (to: string, amount: string, token: string | null) => {
     const head = tron.height();
     const now = Date.now();
@@ -641,37 +643,41 @@ async function injectTronLink(page: Page): Promise<void> {
     if (!answer.result) throw new Error(`broadcast refused: ${Buffer.from(answer.message ?? '', 'hex').toString()}`);
     return answer.txid!;
   });
-  await page.addInitScript((account: string) => {
-    const send = (
-      window as unknown as { tronLinkSend: (to: string, amount: string, token: string | null) => Promise<string> }
-    ).tronLinkSend;
-    const tronWeb = {
-      defaultAddress: { base58: false as string | false },
-      trx: {
-        sendTransaction: async (to: string, amount: number) => ({
-          result: true,
-          txid: await send(to, String(amount), null),
-        }),
-      },
-      contract: () => ({
-        at: async (token: string) => ({
-          transfer: (to: string, amount: string) => ({ send: () => send(to, String(amount), token) }),
-        }),
-      }),
-    };
-    Object.assign(window, {
-      tronWeb,
-      tronLink: {
-        ready: true,
-        tronWeb,
-        request: async ({ method }: { method: string }) => {
-          if (method !== 'tron_requestAccounts') throw Object.assign(new Error('Unsupported Method'), { code: 4200 });
-          tronWeb.defaultAddress = { base58: account };
-          return { code: 200, message: 'The site is already in the whitelist' };
+  await page.addInitScript(
+    ({ account, chainId }: { account: string; chainId: string }) => {
+      const send = (
+        window as unknown as { tronLinkSend: (to: string, amount: string, token: string | null) => Promise<string> }
+      ).tronLinkSend;
+      const tronWeb = {
+        defaultAddress: { base58: false as string | false },
+        trx: {
+          sendTransaction: async (to: string, amount: number) => ({
+            result: true,
+            txid: await send(to, String(amount), null),
+          }),
         },
-      },
-    });
-  }, TRON_TREASURY);
+        contract: () => ({
+          at: async (token: string) => ({
+            transfer: (to: string, amount: string) => ({ send: () => send(to, String(amount), token) }),
+          }),
+        }),
+      };
+      Object.assign(window, {
+        tronWeb,
+        tronLink: {
+          ready: true,
+          tronWeb,
+          request: async ({ method }: { method: string }) => {
+            if (method === 'eth_chainId') return chainId;
+            if (method !== 'tron_requestAccounts') throw Object.assign(new Error('Unsupported Method'), { code: 4200 });
+            tronWeb.defaultAddress = { base58: account };
+            return { code: 200, message: 'The site is already in the whitelist' };
+          },
+        },
+      });
+    },
+    { account: TRON_TREASURY, chainId },
+  );
 }
 
 test('a TRX refund by "Send with TronLink" on the fake java-tron: the exact sun from the treasury to the claimed address, recorded once in a block, confirmed by the watcher; the order stays processed', async ({
@@ -687,10 +693,26 @@ test('a TRX refund by "Send with TronLink" on the fake java-tron: the exact sun 
   const admin = await ownerPage(browser);
   await injectTronLink(admin);
   await refundClaimed(admin, order.orderId, '12.5', refundTo);
+
+  // A TronLink on Nile is refused before anything is signed: its chain is not the node's (decision 130).
+  const onNile = await ownerPage(browser);
+  await injectTronLink(onNile, '0xcd8690dc');
+  await onNile.goto(`${gw.baseUrl}/dashboard/orders/${order.orderId}`);
+  const broadcasts = tron.broadcasts.size;
+  await onNile.getByRole('button', { name: 'Send with TronLink' }).click();
+  await expect(onNile.getByTestId('refund-wallet-status')).toHaveText(
+    'TronLink is on another network (chain 0xcd8690dc): switch it to Tron mainnet and try again. Nothing was sent.',
+  );
+  await expect(onNile.getByLabel('Sent by hand: transaction id')).toHaveValue('');
+  expect(tron.broadcasts.size).toBe(broadcasts);
+  await onNile.close();
+
   await admin.goto(`${gw.baseUrl}/dashboard/orders/${order.orderId}`);
   await admin.getByRole('button', { name: 'Send with TronLink' }).click();
   const status = admin.getByTestId('refund-wallet-status');
   await expect(status).toContainText('Waiting for it to be in a block');
+  // On the node's chain (TIP-1193 eth_chainId against the node's genesis block): checked, no warning.
+  await expect(status).not.toContainText('not checked');
   const txId = /[0-9a-f]{64}/.exec((await status.textContent())!)![0];
   await expect(admin.getByLabel('Sent by hand: transaction id')).toHaveValue(txId);
   expect(tron.broadcasts.get(txId)).toMatchObject({ contract: 'TransferContract', result: 'SUCCESS' });

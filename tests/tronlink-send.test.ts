@@ -12,17 +12,26 @@ const TREASURY = 'TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW';
 const PAYER = 'TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf';
 const TOKEN = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
 const TXID = 'ab'.repeat(32);
-const TRX = { to: PAYER, amount: '12500000', contract: null };
+/** Chain ids (TIP-1193 `eth_chainId`) and genesis block ids: Tron mainnet's and Nile's (decision 130). */
+const MAINNET = '0x2b6653dc';
+const NILE = '0xcd8690dc';
+const MAINNET_GENESIS = '00000000000000001ebf88508a03865c71d452e25f4d51194196a1d22b6653dc';
+const NILE_GENESIS = '0000000000000000d698d4192c56cb6be724a558448e2684802de4d6cd8690dc';
+const TRX = { to: PAYER, amount: '12500000', contract: null, chainId: MAINNET };
 
 /**
- * A TronLink whose connection answers `connected`, whose account is then `account`, and whose TRX
- * transfer answers `answer` (or is declined, as TronLink rejects: a plain string); records what it sent.
+ * A TronLink whose connection answers `connected`, whose account is then `account`, whose
+ * `eth_chainId` answers `chain` (none: it knows only its own methods, as an older TronLink), whose
+ * TronWeb reads block 0 as `genesis` (none: no `getBlockByNumber`), and whose TRX transfer answers
+ * `answer` (or is declined, as TronLink rejects: a plain string); records what it sent.
  */
 function tronLink({
   connected = { code: 200 } as unknown,
   account = TREASURY as unknown,
   answer = TXID as unknown,
   declined = false,
+  chain = MAINNET as string | null,
+  genesis = undefined as string | undefined,
 } = {}) {
   const sent: unknown[][] = [];
   const tronWeb = {
@@ -33,6 +42,7 @@ function tronLink({
         if (declined) throw 'Confirmation declined by user';
         return { result: true, txid: answer };
       },
+      ...(genesis && { getBlockByNumber: async (num: number) => (num === 0 ? { blockID: genesis } : {}) }),
     },
     contract: () => ({
       at: async (token: string) => ({
@@ -50,7 +60,8 @@ function tronLink({
       tronWeb,
       tronLink: {
         request: async ({ method }: { method: string }) => {
-          expect(method).toBe('tron_requestAccounts');
+          if (method === 'eth_chainId' && chain) return chain;
+          if (method !== 'tron_requestAccounts') throw Object.assign(new Error('Unsupported Method'), { code: 4200 });
           tronWeb.defaultAddress = { base58: account };
           return connected;
         },
@@ -67,13 +78,12 @@ afterEach(() => {
 describe('sendWithTronLink', () => {
   it('sends exactly the TRX in sun, or the token transfer on the configured contract, and answers the txid', async () => {
     let sent = tronLink();
-    expect(await sendWithTronLink(TRX, PATTERN)).toEqual({ sent: true, txHash: TXID });
+    expect(await sendWithTronLink(TRX, PATTERN)).toEqual({ sent: true, txHash: TXID, networkChecked: true });
     expect(sent).toEqual([['trx', PAYER, 12_500_000]]);
     sent = tronLink();
-    expect(await sendWithTronLink({ to: PAYER, amount: '250500000', contract: TOKEN }, PATTERN)).toEqual({
-      sent: true,
-      txHash: TXID,
-    });
+    expect(
+      await sendWithTronLink({ to: PAYER, amount: '250500000', contract: TOKEN, chainId: MAINNET }, PATTERN),
+    ).toEqual({ sent: true, txHash: TXID, networkChecked: true });
     expect(sent).toEqual([['token', TOKEN, PAYER, '250500000']]);
   });
 
@@ -101,12 +111,13 @@ describe('sendWithTronLink', () => {
     const accounts =
       (answer: unknown) =>
       async ({ method }: { method: string }) => {
+        if (method === 'eth_chainId') return MAINNET;
         expect(method).toBe('eth_requestAccounts');
         if (answer instanceof Error) throw answer;
         return answer;
       };
     Object.assign(globalThis, { window: { tron: { tronWeb, request: accounts([TREASURY]) } } });
-    expect(await sendWithTronLink(TRX, PATTERN)).toEqual({ sent: true, txHash: TXID });
+    expect(await sendWithTronLink(TRX, PATTERN)).toEqual({ sent: true, txHash: TXID, networkChecked: true });
     expect(sent).toHaveLength(1);
     Object.assign(globalThis, {
       window: {
@@ -116,6 +127,44 @@ describe('sendWithTronLink', () => {
     expect(await sendWithTronLink(TRX, PATTERN)).toEqual({ sent: false, reason: 'refused' });
     Object.assign(globalThis, { window: { tron: { tronWeb, request: accounts(['not an address']) } } });
     expect(await sendWithTronLink(TRX, PATTERN)).toEqual({ sent: false, reason: 'no-account' });
+    expect(sent).toHaveLength(1);
+  });
+
+  it("sends nothing from a wallet on another network than the gateway's node, by eth_chainId or its block 0", async () => {
+    let sent = tronLink({ chain: NILE });
+    expect(await sendWithTronLink(TRX, PATTERN)).toEqual({
+      sent: false,
+      reason: 'other-network',
+      walletChain: NILE,
+      expectedNetwork: 'Tron mainnet',
+    });
+    expect(sent).toEqual([]);
+    // An older TronLink without eth_chainId: the genesis block its TronWeb reads tells the chain.
+    sent = tronLink({ chain: null, genesis: NILE_GENESIS });
+    expect(await sendWithTronLink(TRX, PATTERN)).toMatchObject({ sent: false, reason: 'other-network' });
+    expect(sent).toEqual([]);
+    sent = tronLink({ chain: null, genesis: MAINNET_GENESIS });
+    expect(await sendWithTronLink(TRX, PATTERN)).toEqual({ sent: true, txHash: TXID, networkChecked: true });
+    expect(sent).toHaveLength(1);
+    // A chain the gateway's node is on that has no name here is named by its id.
+    sent = tronLink();
+    expect(await sendWithTronLink({ ...TRX, chainId: '0x12345678' }, PATTERN)).toMatchObject({
+      reason: 'other-network',
+      expectedNetwork: 'the network of chain 0x12345678',
+    });
+    expect(sent).toEqual([]);
+  });
+
+  it('sends unchecked, and says so, when the wallet or the gateway node cannot tell the network', async () => {
+    let sent = tronLink({ chain: null });
+    expect(await sendWithTronLink(TRX, PATTERN)).toEqual({ sent: true, txHash: TXID, networkChecked: false });
+    expect(sent).toHaveLength(1);
+    sent = tronLink({ chain: NILE });
+    expect(await sendWithTronLink({ ...TRX, chainId: null }, PATTERN)).toEqual({
+      sent: true,
+      txHash: TXID,
+      networkChecked: false,
+    });
     expect(sent).toHaveLength(1);
   });
 });

@@ -24,7 +24,14 @@ export { SIGNATURE_FEE_LAMPORTS } from './solana/transactions';
 export { xrplBase58check } from './xrpl/address';
 export { liveChainConfig } from './live';
 export type { BlockRef, ChainAdapter, ChainSpend, ChainTransfer, FoundTransaction, TransactionHint } from './adapter';
-export { liveAdapters, liveNodeStatus, solanaTokenProgram, solanaWalletTransaction, type LiveAdapter } from './live';
+export {
+  liveAdapters,
+  liveNodeStatus,
+  solanaTokenProgram,
+  solanaWalletTransaction,
+  tronChainId,
+  type LiveAdapter,
+} from './live';
 export type { NodeState, NodeStatus } from './failover';
 export { broadcast, mine, normalizeTxHash, resetClock, sandboxAdapter, SANDBOX_CHANNEL, startMining } from './sandbox';
 export { BlockNotAvailable, collectionNodeOf, type CollectionNode } from './utxo/collect';

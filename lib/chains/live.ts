@@ -14,7 +14,7 @@ import { evmAdapter, evmNewHeads } from './evm';
 import { failoverAdapter, type FailoverAdapter, type NodeStatus } from './failover';
 import type { LiveAdapter } from './live-adapter';
 import { solanaAdapter, solanaMintProgram, solanaPaymentTransaction } from './solana';
-import { isValidTronAddress, tronAdapter } from './tron';
+import { isValidTronAddress, tronAdapter, tronNodeChainId } from './tron';
 import { utxoAdapter } from './utxo';
 import { xrplAdapter } from './xrpl';
 
@@ -115,6 +115,16 @@ export function solanaTokenProgram(mint: string): Promise<string> | undefined {
   const network = state.networks.find((n) => n.family === 'solana');
   const cfg = network && state.configs.get(network.name);
   return network && cfg ? solanaMintProgram(network, cfg, mint) : undefined;
+}
+
+/**
+ * The chain id of live Tron's nodes (./tron tronNodeChainId: from their genesis block, kept for the
+ * process), which "Send with TronLink" compares with the wallet's; null where they do not say, or
+ * Tron is not live.
+ */
+export async function tronChainId(): Promise<string | null> {
+  const cfg = live().configs.get('tron');
+  return cfg ? tronNodeChainId(cfg) : null;
 }
 
 /** One adapter per live network, created once per process: over its nodes, with failover (./failover). */

@@ -13,4 +13,9 @@ export interface TronWalletTransfer {
   amount: string;
   /** The token's contract as live mode configures it; null for TRX. */
   contract: string | null;
+  /**
+   * The chain id of the gateway's node ("0x" and 8 hex digits, from its genesis block: decision
+   * 130), which the wallet's must be; null when the node did not say.
+   */
+  chainId: string | null;
 }

@@ -20,6 +20,8 @@ const PAYER = '0x6Fac4D18c912343BF86fa7049364Dd4E424Ab9C0';
 /** A TRC-20 contract of this gateway's live configuration (not the catalog's), and a payer's account. */
 const TRON_CONTRACT = 'TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf';
 const TRON_PAYER = 'TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW';
+/** Tron mainnet's chain id, as the gateway's node would give it (decision 130). */
+const MAINNET = '0x2b6653dc';
 
 function environment(env: Record<string, string>): void {
   process.env = { ...saved, ...env };
@@ -93,23 +95,29 @@ describe('refundTronTransfer', () => {
   const tron = (fields: Partial<RefundResponse> = {}) =>
     refund({ network: 'tron', currency: 'TRX', amount: '12.345678', address: TRON_PAYER, ...fields });
 
-  it("asks for the refund's whole amount in base units to the confirmed address, TRX or the configured token", () => {
-    expect(refundTronTransfer(tron(), 'live')).toEqual({ to: TRON_PAYER, amount: '12345678', contract: null });
-    expect(refundTronTransfer(tron({ currency: 'USDT', amount: '250.5' }), 'live')).toEqual({
+  it("asks for the refund's whole amount in base units to the confirmed address, TRX or the configured token, on the node's chain", () => {
+    expect(refundTronTransfer(tron(), 'live', MAINNET)).toEqual({
+      to: TRON_PAYER,
+      amount: '12345678',
+      contract: null,
+      chainId: MAINNET,
+    });
+    expect(refundTronTransfer(tron({ currency: 'USDT', amount: '250.5' }), 'live', null)).toEqual({
       to: TRON_PAYER,
       amount: '250500000',
       contract: TRON_CONTRACT,
+      chainId: null,
     });
     // Not an EIP-681 request: Tron is not EVM.
     expect(refundWalletUri(tron(), 'live')).toBeNull();
-    expect(refundTronTransfer(refund(), 'live')).toBeNull();
+    expect(refundTronTransfer(refund(), 'live', MAINNET)).toBeNull();
   });
 
   it('offers nothing in test mode, before the address, after sending, while approval is owed or a plan pays it', () => {
-    expect(refundTronTransfer(tron(), 'test')).toBeNull();
-    expect(refundTronTransfer(tron({ state: 'awaiting_address', address: null }), 'live')).toBeNull();
-    expect(refundTronTransfer(tron({ state: 'sent' }), 'live')).toBeNull();
-    expect(refundTronTransfer(tron({ approval: 'required' }), 'live')).toBeNull();
+    expect(refundTronTransfer(tron(), 'test', MAINNET)).toBeNull();
+    expect(refundTronTransfer(tron({ state: 'awaiting_address', address: null }), 'live', MAINNET)).toBeNull();
+    expect(refundTronTransfer(tron({ state: 'sent' }), 'live', MAINNET)).toBeNull();
+    expect(refundTronTransfer(tron({ approval: 'required' }), 'live', MAINNET)).toBeNull();
     // An open plan pays it: the order page's one rule offers no way but the plan, so no wallet either.
     const planned = { ...tron(), openPlanId: 'plan-1' };
     expect(refundPayWays(planned, 'tron').byHand).toBe(false);

@@ -43,9 +43,16 @@ export function refundWalletUri(refund: RefundResponse, mode: Mode): string | nu
   return transfer && paymentUri(transfer.network, transfer.to, null, refund.currency, transfer.amount);
 }
 
-/** The exact transfer of a Tron `refund` for the merchant's TronLink (same conditions as EVM's). */
-export function refundTronTransfer(refund: RefundResponse, mode: Mode): TronWalletTransfer | null {
+/**
+ * The exact transfer of a Tron `refund` for the merchant's TronLink (same conditions as EVM's), on
+ * the chain `chainId` of the gateway's node (lib/chains `tronChainId`, null when it did not say).
+ */
+export function refundTronTransfer(
+  refund: RefundResponse,
+  mode: Mode,
+  chainId: string | null,
+): TronWalletTransfer | null {
   const transfer = walletTransfer(refund, mode, 'tron');
   if (!transfer) return null;
-  return { to: transfer.to, amount: transfer.amount.toString(), contract: transfer.coin.contract ?? null };
+  return { to: transfer.to, amount: transfer.amount.toString(), contract: transfer.coin.contract ?? null, chainId };
 }

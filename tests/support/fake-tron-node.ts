@@ -6,6 +6,10 @@
  * - POST /wallet/getblock, /walletsolidity/getblock  {id_or_num?, detail?}
  *   https://developers.tron.network/reference/getblock
  *   https://tronprotocol.github.io/documentation-en/api/http/block-and-tx-query/getblock/
+ * - POST /wallet/getblockbynum  {num}: block 0 is Tron mainnet's genesis block by its id, whose last
+ *   four bytes are the chain id TronLink reports (0x2b6653dc, docs/decisions/130)
+ *   https://tronprotocol.github.io/documentation-en/api/http/block-and-tx-query/getblockbynum/
+ *   https://developers.tron.network/reference-link/eth_chainid
  * - POST /wallet/getblockbylimitnext  {startNum, endNum}  (endNum excluded, at most 100 blocks)
  *   https://developers.tron.network/reference/getblockbylimitnext
  * - POST /wallet/gettransactioninfobyblocknum  {num}
@@ -91,6 +95,8 @@ import {
 
 const base58check = createBase58check(sha256);
 const TRANSFER_TOPIC = 'ddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
+/** Tron mainnet's genesis block id: the fake's block 0, so that its chain id is mainnet's. */
+export const MAINNET_GENESIS_ID = '00000000000000001ebf88508a03865c71d452e25f4d51194196a1d22b6653dc';
 
 /** `T...` -> "41" + 40 hex digits, as the node writes addresses. */
 export function tronHex(address: string): string {
@@ -236,7 +242,7 @@ export async function startFakeTronNode(options: { apiKey?: string; seed?: numbe
     const digest = createHash('sha256')
       .update(`${parentHash}:${number}:${forkSalt}:${txs.map((t) => t.tx.txID).join(',')}`)
       .digest('hex');
-    const id = number.toString(16).padStart(16, '0') + digest.slice(16);
+    const id = number === 0 ? MAINNET_GENESIS_ID : number.toString(16).padStart(16, '0') + digest.slice(16);
     for (const t of txs) Object.assign(t.info, { blockNumber: number, blockTimeStamp: timestamp });
     return { id, number, parentHash, timestamp, txs };
   };
@@ -697,6 +703,12 @@ export async function startFakeTronNode(options: { apiKey?: string; seed?: numbe
         const b = asked <= top ? chain[asked] : undefined;
         if (!b) return {};
         return body.detail === true ? full(b) : { blockID: b.id, block_header: header(b) };
+      }
+      case '/wallet/getblockbynum': {
+        const asked = Number(body.num);
+        if (!Number.isInteger(asked) || asked < 0) return { Error: 'class java.lang.NumberFormatException : num' };
+        const b = asked <= head ? chain[asked] : undefined;
+        return b ? full(b) : {};
       }
       case '/wallet/getblockbylimitnext': {
         const start = Number(body.startNum);

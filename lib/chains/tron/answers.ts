@@ -9,6 +9,7 @@ import 'server-only';
  *   .../getblockbylimitnext).
  * - TransactionInfo: /wallet/gettransactioninfobyblocknum (.../gettransactioninfobyblocknum).
  * - A constant call's result: /wallet/triggerconstantcontract (.../triggerconstantcontract).
+ * - Block 0: /wallet/getblockbynum (tronprotocol.github.io/documentation-en/api/http/block-and-tx-query/getblockbynum/).
  */
 import { z } from 'zod';
 
@@ -108,3 +109,18 @@ export const constantCall = z.object({
     .default({}),
   constant_result: z.array(hex).default([]),
 });
+
+/**
+ * /wallet/getblockbynum {"num": 0}: the genesis block's id (its header's `number` left out, being
+ * 0); `{}` from a node that has no such block. Its transactions (the first allocations) are not read.
+ */
+export const genesisBlockOrNone = z.union([
+  z.object({
+    blockID: hash,
+    block_header: z.object({ raw_data: z.object({ number: z.number().int().nonnegative().default(0) }) }),
+  }),
+  z
+    .object({})
+    .strict()
+    .transform(() => null),
+]);

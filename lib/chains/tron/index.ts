@@ -34,6 +34,7 @@ import { TronNode, TronNodeError } from './node';
 import { blockRef, contractCalls, tokenTransfers, trxTransfers } from './transfers';
 
 export { isValidTronAddress } from './address';
+export { tronNodeChainId } from './chain-id';
 
 /** Most blocks /wallet/getblockbylimitnext answers at once (java-tron's BLOCK_LIMIT_NUM). */
 const RANGE_LIMIT = 100;

@@ -5,6 +5,7 @@
  * configuration or the sandbox, and nothing server-only (eslint/architecture.mjs `CLIENT_SAFE_FOLDERS`).
  */
 export * from './address';
+export * from './chain-id';
 export * from './protobuf';
 export * from './refund';
 export * from './signing';

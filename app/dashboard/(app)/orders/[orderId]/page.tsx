@@ -22,6 +22,7 @@ import {
 } from '@/lib/refunds';
 import { walletTransaction } from '@/lib/pay/wallet-request';
 import { addressPatterns, findNetwork } from '@/lib/catalog';
+import { tronChainId } from '@/lib/chains';
 import { can } from '@/lib/users';
 import { cookies } from 'next/headers';
 import { z } from 'zod';
@@ -110,15 +111,20 @@ export default async function OrderPage({ params, searchParams }: Props) {
       return [r.id, refundPayWays(facts, findNetwork(r.network)?.family)] as const;
     }),
   );
-  // "Send with wallet": each EVM or Tron refund's exact transfer where it may be sent by hand, for who may refund.
+  // "Send with wallet": each EVM or Tron refund's exact transfer where it may be sent by hand, for who may refund;
+  // a Tron one on the chain of the gateway's node, asked only when there is one (decision 130).
   const tron = findNetwork('tron')!;
+  const tronChain =
+    canRefund && session.mode === 'live' && refunds.some((r) => r.network === tron.name && ways[r.id]!.byHand)
+      ? await tronChainId()
+      : null;
   const wallets = Object.fromEntries(
     refunds.flatMap((r): [string, RefundWallet][] => {
       if (!canRefund || !ways[r.id]!.byHand) return [];
       const uri = refundWalletUri(r, session.mode);
       const transaction = uri && walletTransaction(uri);
       if (transaction) return [[r.id, { family: 'evm', transaction }]];
-      const transfer = refundTronTransfer(r, session.mode);
+      const transfer = refundTronTransfer(r, session.mode, tronChain);
       return transfer ? [[r.id, { family: 'tron', transfer, accountPattern: addressPatterns(tron).addressRegex }]] : [];
     }),
   );

@@ -12,8 +12,11 @@ import type { WalletRefundRecord } from './refund-actions';
 const ASK_EVERY_MS = 3_000;
 const ASK_FOR_MS = 10 * 60_000;
 
-/** A wallet's answer: the id of the transaction it sent, or the words saying why nothing was sent. */
-export type WalletAnswer = { sent: true; txHash: string } | { sent: false; message: string };
+/**
+ * A wallet's answer: the id of the transaction it sent (with a note to say beside it while it is
+ * awaited), or the words saying why nothing was sent.
+ */
+export type WalletAnswer = { sent: true; txHash: string; note?: string } | { sent: false; message: string };
 
 export function useWalletRecording(
   /** The server action that records the transaction id (bound to the order and the refund). */
@@ -40,7 +43,8 @@ export function useWalletRecording(
       if (!answer.sent) return setStatus(answer.message);
       const field = document.getElementById(txIdField);
       if (field instanceof HTMLInputElement) field.value = answer.txHash;
-      setStatus(`Sent from your wallet: ${answer.txHash}. Waiting for it to be in a block…`);
+      const note = answer.note ? ` ${answer.note}` : '';
+      setStatus(`Sent from your wallet: ${answer.txHash}. Waiting for it to be in a block…${note}`);
       const until = Date.now() + ASK_FOR_MS;
       for (;;) {
         const recorded = await record(answer.txHash);
@@ -49,7 +53,9 @@ export function useWalletRecording(
           return router.replace(`${window.location.pathname}?refund=completed`);
         if (recorded.outcome === 'refused') return setStatus(recorded.message);
         if (Date.now() > until)
-          return setStatus(`Not in a block yet: press Complete once it is (its id is filled in): ${answer.txHash}`);
+          return setStatus(
+            `Not in a block yet: press Complete once it is (its id is filled in): ${answer.txHash}${note}`,
+          );
         await new Promise((resolve) => setTimeout(resolve, ASK_EVERY_MS));
       }
     } catch {

@@ -7,17 +7,26 @@
  *    `eth_requestAccounts` on a TIP-1193 provider (the accounts, or an error with code 4001);
  * 2. the account must be a Tron address (a locked or half-connected wallet answers none, or
  *    `false`): nothing is sent otherwise;
- * 3. the exact transfer the server computed (lib/refunds `refundTronTransfer`): TRX with
+ * 3. the wallet's network must be the gateway node's (decision 130): its chain id by TIP-1193's
+ *    `eth_chainId` (asked of `window.tron`, then of the wallet connected), else derived from the
+ *    block 0 its TronWeb reads (`trx.getBlockByNumber(0)`, an older TronLink). On another chain
+ *    nothing is sent; where the wallet or the gateway's node cannot tell, the transfer is sent and
+ *    the outcome says the network was not checked;
+ * 4. the exact transfer the server computed (lib/refunds `refundTronTransfer`): TRX with
  *    `tronWeb.trx.sendTransaction(to, sun)`, a TRC-20 with `contract().at(token)` then
  *    `transfer(to, amount).send()`. The wallet signs and broadcasts; the page gets the txid.
  * Failures come back as a reason for the button's message, never as a thrown error.
  */
+import { TRON_CHAIN_NAMES, tronChainIdFrom, tronChainIdOf } from '@/lib/chains/tron/transactions';
 import type { TronWalletTransfer } from '@/lib/refunds/wallet-transfer';
 
 /** The parts of TronWeb (as the wallet injects it) used here. */
 interface InjectedTronWeb {
   defaultAddress?: { base58?: unknown };
-  trx: { sendTransaction(to: string, amount: number): Promise<unknown> };
+  trx: {
+    sendTransaction(to: string, amount: number): Promise<unknown>;
+    getBlockByNumber?(num: number): Promise<unknown>;
+  };
   contract(): { at(address: string): Promise<{ transfer(to: string, amount: string): { send(): Promise<unknown> } }> };
 }
 
@@ -27,7 +36,10 @@ interface TronProvider {
 }
 
 export type TronLinkOutcome =
-  { sent: true; txHash: string } | { sent: false; reason: 'refused' | 'busy' | 'no-account' | 'failed' };
+  | { sent: true; txHash: string; networkChecked: boolean }
+  | { sent: false; reason: 'refused' | 'busy' | 'no-account' | 'failed' }
+  /** `expectedNetwork`: the gateway node's, by its name where it is a known one ("Tron mainnet"). */
+  | { sent: false; reason: 'other-network'; walletChain: string; expectedNetwork: string };
 
 const USER_REJECTED = 4001;
 const REQUEST_PENDING = 4000;
@@ -63,6 +75,27 @@ async function connect(
   }
 }
 
+/**
+ * The chain id of the wallet's network: `eth_chainId` of each provider in turn (an error, as from
+ * a TronLink that knows only its own methods, or a surprising answer, passes to the next), else
+ * the last bytes of the block 0 its TronWeb reads; null when it cannot tell.
+ */
+async function walletChainId(providers: TronProvider[], tronWeb: InjectedTronWeb | undefined): Promise<string | null> {
+  for (const provider of providers) {
+    const chainId = await Promise.resolve()
+      .then(() => provider.request({ method: 'eth_chainId' }))
+      .then(tronChainIdFrom, () => null);
+    if (chainId) return chainId;
+  }
+  if (typeof tronWeb?.trx.getBlockByNumber !== 'function') return null;
+  try {
+    const blockId = ((await tronWeb.trx.getBlockByNumber(0)) as { blockID?: unknown } | null | undefined)?.blockID;
+    return typeof blockId === 'string' ? tronChainIdOf(blockId) : null;
+  } catch {
+    return null;
+  }
+}
+
 /** The txid a wallet answered: TronWeb's broadcast answer `{result, txid}`, or the id itself. */
 function txidOf(answer: unknown): string | null {
   const txid = typeof answer === 'string' ? answer : (answer as { txid?: unknown } | null | undefined)?.txid;
@@ -82,6 +115,20 @@ export async function sendWithTronLink(transfer: TronWalletTransfer, accountPatt
   if (typeof connected.account !== 'string' || !new RegExp(accountPattern).test(connected.account))
     return { sent: false, reason: 'no-account' };
   if (!tronWeb) return { sent: false, reason: 'failed' };
+  const tip1193 = (window as { tron?: Partial<TronProvider> }).tron;
+  const providers = [tip1193, wallet.provider].filter(
+    (p, i, all): p is TronProvider => typeof p?.request === 'function' && all.indexOf(p) === i,
+  );
+  const expected = transfer.chainId;
+  const walletChain = expected === null ? null : await walletChainId(providers, tronWeb);
+  if (expected !== null && walletChain !== null && walletChain !== expected)
+    return {
+      sent: false,
+      reason: 'other-network',
+      walletChain,
+      expectedNetwork: TRON_CHAIN_NAMES[expected] ?? `the network of chain ${expected}`,
+    };
+  const networkChecked = walletChain !== null;
   try {
     let answer: unknown;
     if (transfer.contract === null) {
@@ -93,7 +140,7 @@ export async function sendWithTronLink(transfer: TronWalletTransfer, accountPatt
       answer = await token.transfer(transfer.to, transfer.amount).send();
     }
     const txHash = txidOf(answer);
-    return txHash ? { sent: true, txHash } : { sent: false, reason: 'failed' };
+    return txHash ? { sent: true, txHash, networkChecked } : { sent: false, reason: 'failed' };
   } catch (error) {
     // TronLink rejects a declined signature with a plain message string, TIP-1193 wallets with code 4001.
     const declined =
