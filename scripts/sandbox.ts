@@ -9,6 +9,7 @@
  * hands it (docs/decisions/109); refused: why, exit 1, nothing written. The arguments are read by
  * scripts/lib/sandbox-request.ts.
  */
+import type { SimulatedPayment } from '../lib/sandbox';
 import { commandLine, fail, runCommand } from './cli-runtime';
 import { SANDBOX_USAGE, sandboxRequest } from './lib/sandbox-request';
 
@@ -16,14 +17,7 @@ async function main(): Promise<void> {
   const { command, json } = commandLine(SANDBOX_USAGE, sandboxRequest);
   switch (command.command) {
     case 'sandbox.pay': {
-      const paid = (await runCommand(command)) as {
-        txHash: string;
-        network: string;
-        currency: string;
-        amount: string;
-        address: string;
-        tag: string | null;
-      };
+      const paid = (await runCommand(command)) as SimulatedPayment;
       if (json) return void console.log(JSON.stringify(paid));
       console.log(paid.txHash);
       console.error(
