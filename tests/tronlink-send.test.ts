@@ -3,8 +3,8 @@
  * TIP-1193 wallet inject: exactly the transfer handed in, and nothing sent from a wallet that
  * answers no Tron account, declines, or answers no transaction id.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { sendWithTronLink } from '@/app/dashboard/(app)/orders/[orderId]/tronlink-send';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { sendWithTronLink, WALLET_CHAIN_ANSWER_MS } from '@/app/dashboard/(app)/orders/[orderId]/tronlink-send';
 import { addressPatterns, findNetwork } from '@/lib/catalog';
 
 const PATTERN = addressPatterns(findNetwork('tron')!).addressRegex;
@@ -21,7 +21,8 @@ const TRX = { to: PAYER, amount: '12500000', contract: null, chainId: MAINNET };
 
 /**
  * A TronLink whose connection answers `connected`, whose account is then `account`, whose
- * `eth_chainId` answers `chain` (none: it knows only its own methods, as an older TronLink), whose
+ * `eth_chainId` answers `chain` (none: it knows only its own methods, as an older TronLink; `never`:
+ * it never answers), whose
  * TronWeb reads block 0 as `genesis` (none: no `getBlockByNumber`), and whose TRX transfer answers
  * `answer` (or is declined, as TronLink rejects: a plain string); records what it sent.
  */
@@ -30,7 +31,7 @@ function tronLink({
   account = TREASURY as unknown,
   answer = TXID as unknown,
   declined = false,
-  chain = MAINNET as string | null,
+  chain = MAINNET as string | null | 'never',
   genesis = undefined as string | undefined,
 } = {}) {
   const sent: unknown[][] = [];
@@ -60,6 +61,7 @@ function tronLink({
       tronWeb,
       tronLink: {
         request: async ({ method }: { method: string }) => {
+          if (method === 'eth_chainId' && chain === 'never') return new Promise(() => {});
           if (method === 'eth_chainId' && chain) return chain;
           if (method !== 'tron_requestAccounts') throw Object.assign(new Error('Unsupported Method'), { code: 4200 });
           tronWeb.defaultAddress = { base58: account };
@@ -166,5 +168,18 @@ describe('sendWithTronLink', () => {
       networkChecked: false,
     });
     expect(sent).toHaveLength(1);
+  });
+
+  it('sends unchecked, and says so, when the wallet never says its network', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const sent = tronLink({ chain: 'never' });
+      const outcome = sendWithTronLink(TRX, PATTERN);
+      await vi.advanceTimersByTimeAsync(WALLET_CHAIN_ANSWER_MS);
+      expect(await outcome).toEqual({ sent: true, txHash: TXID, networkChecked: false });
+      expect(sent).toHaveLength(1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -76,20 +76,34 @@ async function connect(
 }
 
 /**
+ * How long the wallet may take to say its network, per question: a wallet that never answers is
+ * one that cannot tell, rather than a button left waiting for ever (the transfer itself waits for
+ * the merchant's confirmation, for as long as they take).
+ */
+export const WALLET_CHAIN_ANSWER_MS = 10_000;
+
+/** `answer`, or null once `ms` have passed without one. */
+function withinTime<T>(answer: Promise<T>, ms: number): Promise<T | null> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), ms)));
+  return Promise.race([answer, late]).finally(() => clearTimeout(timer));
+}
+
+/**
  * The chain id of the wallet's network: `eth_chainId` of each provider in turn (an error, as from
- * a TronLink that knows only its own methods, or a surprising answer, passes to the next), else
- * the last bytes of the block 0 its TronWeb reads; null when it cannot tell.
+ * a TronLink that knows only its own methods, a surprising answer, or none in time, passes to the
+ * next), else the last bytes of the block 0 its TronWeb reads; null when it cannot tell.
  */
 async function walletChainId(providers: TronProvider[], tronWeb: InjectedTronWeb | undefined): Promise<string | null> {
   for (const provider of providers) {
-    const chainId = await Promise.resolve()
-      .then(() => provider.request({ method: 'eth_chainId' }))
-      .then(tronChainIdFrom, () => null);
+    const asked = Promise.resolve().then(() => provider.request({ method: 'eth_chainId' }));
+    const chainId = await withinTime(asked, WALLET_CHAIN_ANSWER_MS).then(tronChainIdFrom, () => null);
     if (chainId) return chainId;
   }
   if (typeof tronWeb?.trx.getBlockByNumber !== 'function') return null;
   try {
-    const blockId = ((await tronWeb.trx.getBlockByNumber(0)) as { blockID?: unknown } | null | undefined)?.blockID;
+    const block = await withinTime(tronWeb.trx.getBlockByNumber(0), WALLET_CHAIN_ANSWER_MS);
+    const blockId = (block as { blockID?: unknown } | null | undefined)?.blockID;
     return typeof blockId === 'string' ? tronChainIdOf(blockId) : null;
   } catch {
     return null;
