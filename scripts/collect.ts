@@ -13,9 +13,8 @@
  * `npm run signer` (docs/collections.md). Works with and without a running server.
  */
 import fs from 'node:fs';
-import { parseArgs } from 'node:util';
 import type { MoneyOutPlan, RawRefundPlan, StoredAccountPlan } from '../lib/protocol';
-import { fail, runCommand } from './cli-runtime';
+import { fail, parseCommandLine, runCommand } from './cli-runtime';
 import { planSummary } from './lib/plan-summary';
 
 const USAGE = `usage:
@@ -29,9 +28,8 @@ const USAGE = `usage:
   npm run collect -- gap-limit NETWORK [--mode live|test]`;
 
 async function main(): Promise<void> {
-  const { positionals, values } = parseArgs({
-    allowPositionals: true,
-    options: {
+  const { positionals, values } = parseCommandLine(
+    {
       mode: { type: 'string', default: 'live' },
       'fee-rate': { type: 'string' },
       minimum: { type: 'string' },
@@ -42,7 +40,8 @@ async function main(): Promise<void> {
       'fee-payer': { type: 'string' },
       'fee-payer-path': { type: 'string' },
     },
-  });
+    USAGE,
+  );
   const [action, merchant, ...rest] = positionals;
   const mode = values.mode;
   if (!merchant || (mode !== 'live' && mode !== 'test')) fail(USAGE);

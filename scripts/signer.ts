@@ -175,6 +175,12 @@ async function finishSigned(
 
 async function main(): Promise<number> {
   const [command, ...args] = process.argv.slice(2);
+  // As every CLI answers it (scripts/cli-runtime.ts, which the signer does not load: it is the
+  // gateway's side): the usage on standard output, exit 0.
+  if ([command, ...args].some((arg) => arg === '--help' || arg === '-h')) {
+    console.log(USAGE);
+    return 0;
+  }
   const planFile = option(args, '--plan');
   const configFile = option(args, '--config');
   const api = fromApi(args);

@@ -11,7 +11,8 @@ import { getDatabase } from '../lib/db';
 import { log } from '../lib/log';
 import { serveOps } from '../lib/ops';
 import { startWorkers } from '../lib/watcher';
-import { fail } from './cli-runtime';
+import { commandLine, fail } from './cli-runtime';
+import { UsageError } from './lib/command-line';
 
 /**
  * A watcher pass or webhook claim waits this long for a pooled connection: more networks than
@@ -19,7 +20,15 @@ import { fail } from './cli-runtime';
  */
 const CONNECTION_WAIT_MS = 30_000;
 
+const USAGE = `usage: npm run worker
+  Runs the chain workers (a watcher per network and mode, the expiry sweeper, the sandbox miner)
+  until SIGINT or SIGTERM. It takes no arguments: its settings are the environment's, as the
+  server's (docs/configuration.md).`;
+
 async function main(): Promise<void> {
+  commandLine(USAGE, (args) => {
+    if (args.length > 0) throw new UsageError(`Unexpected argument '${args[0]}'.\n${USAGE}`);
+  });
   const cfg = config();
   const db = await getDatabase({}, { connectionWaitMs: CONNECTION_WAIT_MS });
   const workers = startWorkers(db);

@@ -291,11 +291,11 @@ describe('npm run sandbox (embedded database)', () => {
       timeout: CLI_TEST_TIMEOUT,
     },
     async () => {
-      const clis = ['sandbox', 'keys', 'users', 'webhooks', 'db', 'chains'];
+      const clis = ['sandbox', 'keys', 'users', 'webhooks', 'db', 'chains', 'collect', 'signer', 'worker'];
       const helps = await Promise.all(clis.map((cli) => runCli(env, cli, '--help')));
       for (const [i, help] of helps.entries()) {
         expect(help.code, `${clis[i]}: ${help.stderr}`).toBe(0);
-        expect(help.stdout).toMatch(new RegExp(`usage:[\\s\\S]*npm run ${clis[i]} -- `));
+        expect(help.stdout).toMatch(new RegExp(`usage:[\\s\\S]*npm run ${clis[i]}\\b`));
       }
       expectUsageError(await sandboxExit('pay', '--bogus'), /Unknown option '--bogus'[\s\S]*usage:/);
     },
