@@ -9,7 +9,7 @@ import { adminCommand, runAdminCommand, type AdminCommand } from '../lib/admin';
 import { config } from '../lib/config';
 import { claimDataDir, describeOwner, getDatabase } from '../lib/db';
 import { readControlToken } from '../lib/server';
-import { parseArguments, UsageError } from './lib/command-line';
+import { asksForHelp, parseArguments, UsageError } from './lib/command-line';
 
 export async function runCommand(command: AdminCommand): Promise<unknown> {
   const cfg = config();
@@ -73,7 +73,7 @@ export function fail(message: string): never {
  */
 export function commandLine<R>(usage: string, parse: (args: string[]) => R): R {
   const args = process.argv.slice(2);
-  if (args.includes('--help') || args.includes('-h')) {
+  if (asksForHelp(args)) {
     process.stdout.write(`${usage}\n`);
     process.exit(0);
   }

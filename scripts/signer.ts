@@ -43,6 +43,7 @@ import { signTronPlan, tronPlanOf, tronSignerConfigSchema } from './signer/tron'
 import { SignerRefusal } from '../lib/chains/utxo/transactions';
 import { evmSignerConfigSchema, signEvmPlanText } from './signer/sign-evm';
 import { apiKeyFileSchema, readPlan, type GatewayClient, type PlanAsked } from './signer/api';
+import { asksForHelp } from './lib/command-line';
 import { answerRefusals, submitSigned } from './signer/from-api';
 import { evmRefundPlanOf, nodePaymentReader, signEvmRefundPlan } from './signer/sign-evm-refund';
 import { nodeTronPaymentReader, signTronRefundPlan, tronRefundPlanOf } from './signer/sign-tron-refund';
@@ -175,9 +176,9 @@ async function finishSigned(
 
 async function main(): Promise<number> {
   const [command, ...args] = process.argv.slice(2);
-  // As every CLI answers it (scripts/cli-runtime.ts, which the signer does not load: it is the
-  // gateway's side): the usage on standard output, exit 0.
-  if ([command, ...args].some((arg) => arg === '--help' || arg === '-h')) {
+  // As every CLI answers it (scripts/cli-runtime.ts `commandLine`, which the signer does not load:
+  // it is the gateway's side).
+  if (asksForHelp(process.argv.slice(2))) {
     console.log(USAGE);
     return 0;
   }

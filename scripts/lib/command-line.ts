@@ -5,6 +5,11 @@
  */
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 
+/** Whether a command line asks for the usage (`--help` or `-h` anywhere): printed on standard output, exit 0. */
+export function asksForHelp(args: readonly string[]): boolean {
+  return args.includes('--help') || args.includes('-h');
+}
+
 /** A mistake on the command line: its message (what was wrong, then the usage) is printed and the CLI exits 2. */
 export class UsageError extends Error {}
 

@@ -3,13 +3,12 @@
  * the mistake in its arguments: a pure function, tested in-process (docs/decisions/128).
  */
 import type { AdminCommand } from '../../lib/admin';
+import { isUuid } from '../../lib/protocol';
 import { parseArguments, UsageError } from './command-line';
 
 export const WEBHOOKS_USAGE = `usage:
   npm run webhooks -- list ORDER_ID [--json]
   npm run webhooks -- resend EVENT_ID [--json]`;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface WebhooksRequest {
   command: Extract<AdminCommand, { command: 'webhooks.list' | 'webhooks.resend' }>;
@@ -23,7 +22,7 @@ export function webhooksRequest(args: string[]): WebhooksRequest {
   const json = values.json === true;
   const [action, id, ...rest] = positionals;
   if (rest.length > 0 || !id) throw new UsageError(WEBHOOKS_USAGE);
-  if (!UUID.test(id)) throw new UsageError(`${id} is not an id (a UUID)\n${WEBHOOKS_USAGE}`);
+  if (!isUuid(id)) throw new UsageError(`${id} is not an id (a UUID)\n${WEBHOOKS_USAGE}`);
   if (action === 'list') return { command: { command: 'webhooks.list', orderId: id }, json };
   if (action === 'resend') return { command: { command: 'webhooks.resend', eventId: id }, json };
   throw new UsageError(WEBHOOKS_USAGE);
